@@ -1,0 +1,213 @@
+# regc - register-description compiler and thin hardware runtime.
+#
+#   make                 build regc, libregrt (static and shared) and regctl
+#   make check           build and run the whole test suite (ends "N passed, N failed")
+#   make check SAN=1     the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   make generated       regenerate generated/ from regspec/
+#   make install PREFIX=/usr/local DESTDIR=   install binaries, library, headers, templates
+#   make bench           run the benchmarks in bench/
+#   make fuzz            build the libFuzzer targets (clang)
+#   V=1                  show full command lines
+#
+# Sources are found by wildcard, so a new module is a new file, not a Makefile edit:
+#   compiler/*.c         regc (compiler/main.c holds main)
+#   runtime/*.c          libregrt; runtime/regctl/*.c is the regctl program
+#   tests/unit/test_*.c  one unit-test program each, linked with the compiler objects
+#   tests/runtime/test_*.c  one test program each, linked with libregrt
+#   tests/*/run-*.sh     shell tests; all print TAP and tests/run.sh counts them
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+PKGCONFIG ?= pkg-config
+
+VERSION := 0.1.0
+
+ifeq ($(SAN),1)
+BUILD ?= build-san
+OPT ?= -O1 -g
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+BUILD ?= build
+OPT ?= -O2 -g
+SANFLAGS :=
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WARNINGS := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wwrite-strings -Wvla -Wformat=2 -Wno-unused-parameter
+PKG_CFLAGS := $(shell $(PKGCONFIG) --cflags libxml-2.0 jansson)
+PKG_LIBS := $(shell $(PKGCONFIG) --libs libxml-2.0 jansson)
+CMOCKA_LIBS := $(shell $(PKGCONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+FUSE_CFLAGS := $(shell $(PKGCONFIG) --cflags fuse3 2>/dev/null)
+FUSE_LIBS := $(shell $(PKGCONFIG) --libs fuse3 2>/dev/null)
+
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -DREGC_VERSION='"$(VERSION)"'
+CFLAGS += -std=c11 $(OPT) $(WARNINGS) $(SANFLAGS)
+LDFLAGS += $(SANFLAGS)
+
+# ---------------------------------------------------------------- compiler
+COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
+COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/%.o)
+TEMPLATE_FILES := $(sort $(wildcard templates/*.mustache))
+TEMPLATES_C := $(BUILD)/gen/templates.c
+TEMPLATES_OBJ := $(BUILD)/gen/templates.o
+REGC := $(BUILD)/regc
+
+# ---------------------------------------------------------------- runtime
+RUNTIME_SRCS := $(wildcard runtime/*.c)
+RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/%.o)
+RUNTIME_PIC_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o)
+REGCTL_SRCS := $(wildcard runtime/regctl/*.c)
+REGCTL_OBJS := $(REGCTL_SRCS:%.c=$(BUILD)/%.o)
+LIBREGRT_A := $(BUILD)/libregrt.a
+LIBREGRT_SO := $(BUILD)/libregrt.so
+REGCTL := $(if $(REGCTL_SRCS),$(BUILD)/regctl)
+RUNTIME_CPPFLAGS := -Iruntime/include -I$(BUILD)/gen
+
+# ---------------------------------------------------------------- tests
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
+RTTEST_SRCS := $(wildcard tests/runtime/test_*.c)
+RTTEST_BINS := $(RTTEST_SRCS:tests/runtime/%.c=$(BUILD)/tests/runtime/%)
+TEST_TOOL_SRCS := $(wildcard tests/tools/*.c)
+TEST_TOOL_BINS := $(TEST_TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
+
+ALL_OBJS := $(COMPILER_OBJS) $(BUILD)/compiler/main.o $(TEMPLATES_OBJ) $(RUNTIME_OBJS) \
+	$(RUNTIME_PIC_OBJS) $(REGCTL_OBJS)
+
+.PHONY: all check generated install uninstall clean bench fuzz update-golden
+all: $(REGC) $(if $(RUNTIME_SRCS),$(LIBREGRT_A) $(LIBREGRT_SO)) $(REGCTL)
+
+$(BUILD)/compiler/%.o: compiler/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# Templates are compiled into the binary (flex's mkskel idea); tools/embed.c writes the C source.
+$(BUILD)/tools/embed: tools/embed.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) -std=c11 -O1 $(WARNINGS) -o $@ $<
+
+$(TEMPLATES_C): $(BUILD)/tools/embed $(TEMPLATE_FILES)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  EMBED   templates/")
+	$(Q)$(BUILD)/tools/embed $@ $(TEMPLATE_FILES)
+
+$(TEMPLATES_OBJ): $(TEMPLATES_C)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Icompiler -c -o $@ $<
+
+$(REGC): $(BUILD)/compiler/main.o $(COMPILER_OBJS) $(TEMPLATES_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/runtime/%.o: runtime/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(RUNTIME_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -MMD -MP -c -o $@ $<
+
+$(BUILD)/pic/runtime/%.o: runtime/%.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(RUNTIME_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -fPIC -MMD -MP -c -o $@ $<
+
+$(LIBREGRT_A): $(RUNTIME_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBREGRT_SO): $(RUNTIME_PIC_OBJS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libregrt.so.0 -o $@ $^
+
+$(BUILD)/runtime/regctl/%.o: runtime/regctl/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(RUNTIME_CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/regctl: $(REGCTL_OBJS) $(LIBREGRT_A)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(COMPILER_OBJS) $(TEMPLATES_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) -Icompiler $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP \
+		-o $@ $< $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
+
+$(BUILD)/tests/runtime/%: tests/runtime/%.c $(LIBREGRT_A)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(RUNTIME_CPPFLAGS) $(PKG_CFLAGS) $(FUSE_CFLAGS) $(CFLAGS) \
+		-Wno-missing-prototypes -MMD -MP -o $@ $< $(LIBREGRT_A) $(PKG_LIBS) $(CMOCKA_LIBS) $(FUSE_LIBS)
+
+$(BUILD)/tests/tools/%: tests/tools/%.c $(if $(RUNTIME_SRCS),$(LIBREGRT_A))
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(RUNTIME_CPPFLAGS) $(PKG_CFLAGS) $(FUSE_CFLAGS) $(CFLAGS) \
+		-Wno-missing-prototypes -MMD -MP -o $@ $< $(if $(RUNTIME_SRCS),$(LIBREGRT_A)) \
+		$(PKG_LIBS) $(FUSE_LIBS)
+
+# ---------------------------------------------------------------- generated/
+# Every spec through every built-in output; committed, and CI fails when stale.
+SPECS := $(wildcard regspec/*.xml)
+GEN_KINDS := $(patsubst templates/%.mustache,%,$(filter-out templates/_%,$(TEMPLATE_FILES)))
+
+generated: $(REGC)
+	@tools/make-generated.sh $(REGC)
+
+# ---------------------------------------------------------------- tests
+TEST_BINS := $(UNIT_BINS) $(RTTEST_BINS) $(TEST_TOOL_BINS)
+
+check: all $(TEST_BINS)
+	@REGC=$(REGC) REGCTL=$(REGCTL) BUILD=$(BUILD) SAN=$(SAN) CC=$(CC) tests/run.sh
+
+update-golden: $(REGC)
+	@UPDATE_GOLDEN=1 REGC=$(REGC) BUILD=$(BUILD) tests/golden/run-golden.sh >/dev/null
+
+bench: all
+	@REGC=$(REGC) BUILD=$(BUILD) bench/run.sh
+
+fuzz:
+	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk
+
+# ---------------------------------------------------------------- install
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/regc \
+		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(DATADIR)/regc/templates \
+		$(DESTDIR)$(DATADIR)/regc/regspec
+	install -m 755 $(REGC) $(DESTDIR)$(BINDIR)/regc
+	$(if $(REGCTL),install -m 755 $(REGCTL) $(DESTDIR)$(BINDIR)/regctl)
+	install -m 644 $(TEMPLATE_FILES) $(DESTDIR)$(DATADIR)/regc/templates/
+	install -m 644 regspec/*.rng $(DESTDIR)$(DATADIR)/regc/regspec/
+ifneq ($(RUNTIME_SRCS),)
+	install -m 644 $(LIBREGRT_A) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIBREGRT_SO) $(DESTDIR)$(LIBDIR)/libregrt.so.0
+	ln -sf libregrt.so.0 $(DESTDIR)$(LIBDIR)/libregrt.so
+	install -m 644 runtime/include/regc/*.h $(DESTDIR)$(INCLUDEDIR)/regc/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
+		runtime/libregrt.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libregrt.pc
+endif
+	@if [ -d docs/man ]; then for m in docs/man/*.[0-9]; do \
+		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
+		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/regc $(DESTDIR)$(BINDIR)/regctl
+	rm -f $(DESTDIR)$(LIBDIR)/libregrt.a $(DESTDIR)$(LIBDIR)/libregrt.so $(DESTDIR)$(LIBDIR)/libregrt.so.0
+	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/libregrt.pc
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/regc $(DESTDIR)$(DATADIR)/regc
+	@if [ -d docs/man ]; then for m in docs/man/*.[0-9]; do \
+		s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done; fi
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(ALL_OBJS:.o=.d) $(TEST_BINS:=.d)

@@ -1,0 +1,107 @@
+#include "arena.h"
+#include "util.h"
+
+#include <stdalign.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct arena_chunk {
+    struct arena_chunk *next;
+    size_t used, size;
+    alignas(max_align_t) unsigned char data[];
+};
+
+enum { ARENA_CHUNK_MIN = 64 * 1024 };
+
+void arena_init(struct arena *a)
+{
+    a->head = NULL;
+}
+
+void arena_release(struct arena *a)
+{
+    struct arena_chunk *c = a->head;
+    while (c) {
+        struct arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    a->head = NULL;
+}
+
+static size_t align_up(size_t n)
+{
+    size_t al = alignof(max_align_t);
+    return (n + al - 1) & ~(al - 1);
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+    n = align_up(n ? n : 1);
+    struct arena_chunk *c = a->head;
+    if (!c || c->size - c->used < n) {
+        size_t size = n > ARENA_CHUNK_MIN ? n : ARENA_CHUNK_MIN;
+        c = xmalloc(sizeof(*c) + size);
+        c->size = size;
+        c->used = 0;
+        /* A large block goes behind the current chunk so its free space stays usable. */
+        if (a->head && n > ARENA_CHUNK_MIN) {
+            c->next = a->head->next;
+            a->head->next = c;
+        } else {
+            c->next = a->head;
+            a->head = c;
+        }
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
+}
+
+void *arena_zalloc(struct arena *a, size_t n)
+{
+    return memset(arena_alloc(a, n), 0, n ? n : 1);
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+    char *p = arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+    return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_printf(struct arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        BUG("bad format");
+    char *p = arena_alloc(a, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void arena_push(struct arena *a, void ***items, size_t *count, size_t *cap, void *item)
+{
+    if (*count == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 8;
+        void **n = arena_alloc(a, ncap * sizeof(*n));
+        if (*count)
+            memcpy(n, *items, *count * sizeof(*n));
+        *items = n;
+        *cap = ncap;
+    }
+    (*items)[(*count)++] = item;
+}

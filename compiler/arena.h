@@ -1,0 +1,37 @@
+/*
+ * arena - one bump allocator per compiler run.
+ *
+ * The model, its strings and the diagnostics are allocated from one arena
+ * and freed together by arena_release(). Allocation never fails (see util.h).
+ */
+#ifndef REGC_ARENA_H
+#define REGC_ARENA_H
+
+#include <stddef.h>
+
+struct arena_chunk;
+
+struct arena {
+    struct arena_chunk *head; /* newest chunk first; owned */
+};
+
+#define ARENA_INIT {NULL}
+
+void arena_init(struct arena *a);
+/* Frees every allocation made from 'a'; 'a' may be reused afterwards. */
+void arena_release(struct arena *a);
+
+/* Return memory owned by 'a', aligned for any type; valid until arena_release(a). */
+void *arena_alloc(struct arena *a, size_t n);
+void *arena_zalloc(struct arena *a, size_t n);
+/* Copies of 's' (or its first 'n' bytes, NUL added) owned by 'a'. */
+char *arena_strdup(struct arena *a, const char *s);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+/* printf into a string owned by 'a'. */
+char *arena_printf(struct arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Grow-by-doubling array of pointers owned by the arena: *items, *count, *cap. */
+void arena_push(struct arena *a, void ***items, size_t *count, size_t *cap, void *item);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * buf - a growable, always NUL-terminated string (git's strbuf shape).
+ *
+ * BUF_INIT gives an empty string whose 's' is never NULL. Renderers write
+ * into a buf and one function writes the file, so output can be compared
+ * and replaced whole.
+ */
+#ifndef REGC_BUF_H
+#define REGC_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct buf {
+    char *s;          /* the text, NUL-terminated; points at a static "" until the first add */
+    size_t len, cap;  /* cap == 0 while 's' is the static empty string */
+};
+
+extern char buf_empty[];
+#define BUF_INIT {buf_empty, 0, 0}
+
+void buf_init(struct buf *b);
+/* Frees the text; 'b' is empty and reusable afterwards. */
+void buf_release(struct buf *b);
+void buf_reset(struct buf *b);
+void buf_grow(struct buf *b, size_t extra);
+void buf_addn(struct buf *b, const char *s, size_t n);
+void buf_adds(struct buf *b, const char *s);
+void buf_addc(struct buf *b, char c);
+void buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vaddf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/* Hands the text to the caller, who releases it with free(); 'b' becomes empty. */
+char *buf_detach(struct buf *b, size_t *len);
+
+#endif

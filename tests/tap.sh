@@ -1,0 +1,16 @@
+# tests/tap.sh - TAP helpers for shell tests; source it.
+#   tap_ok NAME / tap_fail NAME [DETAIL...] / tap_skip NAME REASON / tap_check NAME CMD...
+#   tap_diff NAME EXPECTED_FILE ACTUAL_FILE
+tap_n=0
+tap_ok()   { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1"; }
+tap_skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
+tap_fail() {
+    tap_n=$((tap_n + 1)); echo "not ok $tap_n - $1"; shift
+    local line; for line in "$@"; do echo "#   $line"; done
+}
+tap_check() { local name=$1; shift; if "$@"; then tap_ok "$name"; else tap_fail "$name" "command failed: $*"; fi; }
+tap_diff() {
+    if diff -u "$2" "$3" >"${3}.diff" 2>&1; then tap_ok "$1"; else
+        tap_fail "$1"; sed 's/^/#   /' "${3}.diff" | head -n 40; fi
+}
+tap_done() { echo "1..$tap_n"; }

@@ -1,0 +1,79 @@
+/* Unit tests for compiler/buf.c and compiler/arena.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+
+static void test_buf_empty_is_never_null(void **state)
+{
+    struct buf b = BUF_INIT;
+    assert_non_null(b.s);
+    assert_string_equal(b.s, "");
+    buf_release(&b);
+    assert_string_equal(b.s, "");
+}
+
+static void test_buf_addf_grows(void **state)
+{
+    struct buf b = BUF_INIT;
+    for (int i = 0; i < 1000; i++)
+        buf_addf(&b, "%d,", i % 10);
+    assert_int_equal(b.len, 2000);
+    assert_memory_equal(b.s, "0,1,2,", 6);
+    assert_int_equal(b.s[b.len], '\0');
+    size_t len;
+    char *s = buf_detach(&b, &len);
+    assert_int_equal(len, 2000);
+    assert_int_equal(b.len, 0);
+    free(s);
+}
+
+static void test_buf_reset_keeps_storage(void **state)
+{
+    struct buf b = BUF_INIT;
+    buf_adds(&b, "hello");
+    buf_reset(&b);
+    assert_string_equal(b.s, "");
+    buf_addc(&b, 'x');
+    assert_string_equal(b.s, "x");
+    buf_release(&b);
+}
+
+static void test_arena_alignment_and_strings(void **state)
+{
+    struct arena a = ARENA_INIT;
+    for (int i = 0; i < 10000; i++) {
+        void *p = arena_alloc(&a, (size_t)(i % 37) + 1);
+        assert_int_equal((uintptr_t)p % _Alignof(max_align_t), 0);
+    }
+    char *big = arena_zalloc(&a, 1 << 20);
+    assert_int_equal(big[12345], 0);
+    assert_string_equal(arena_strdup(&a, "abc"), "abc");
+    assert_string_equal(arena_strndup(&a, "abcdef", 2), "ab");
+    assert_string_equal(arena_printf(&a, "%s-%03d", "x", 7), "x-007");
+    void **items = NULL;
+    size_t n = 0, cap = 0;
+    for (int i = 0; i < 100; i++)
+        arena_push(&a, &items, &n, &cap, (void *)(uintptr_t)(i + 1));
+    assert_int_equal(n, 100);
+    assert_int_equal((uintptr_t)items[99], 100);
+    arena_release(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_buf_empty_is_never_null),
+        cmocka_unit_test(test_buf_addf_grows),
+        cmocka_unit_test(test_buf_reset_keeps_storage),
+        cmocka_unit_test(test_arena_alignment_and_strings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
