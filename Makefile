@@ -90,7 +90,7 @@ all: $(REGC) $(if $(RUNTIME_SRCS),$(LIBREGRT_A) $(LIBREGRT_SO)) $(REGCTL)
 $(BUILD)/compiler/%.o: compiler/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) -Iruntime/include $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # Templates are compiled into the binary (flex's mkskel idea); tools/embed.c writes the C source.
 $(BUILD)/tools/embed: tools/embed.c
@@ -139,7 +139,7 @@ $(BUILD)/regctl: $(REGCTL_OBJS) $(LIBREGRT_A)
 $(BUILD)/tests/unit/%: tests/unit/%.c $(COMPILER_OBJS) $(TEMPLATES_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) -Icompiler $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP \
+	$(Q)$(CC) $(CPPFLAGS) -Icompiler -Iruntime/include $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP \
 		-o $@ $< $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
 
 $(BUILD)/tests/runtime/%: tests/runtime/%.c $(LIBREGRT_A)

@@ -1,0 +1,335 @@
+/*
+ * model - the plain C model of a regspec (docs/regspec.md).
+ *
+ * xmlload.c builds it from XML (the only place that sees libxml2); check.c
+ * validates it, resolves every by-name reference into the pointers marked
+ * "resolved by check", and completes it (implicit gap fields); context.c
+ * turns a checked model into the data tree the templates render.
+ *
+ * Everything here, strings included, is owned by the arena the loader was
+ * given; valid until arena_release(). Optional strings are NULL when absent.
+ * Lists are arrays of pointers with a count ('items', 'nitems'), in the order
+ * the spec wrote them. Every object carries the position it was written at.
+ */
+#ifndef REGC_MODEL_H
+#define REGC_MODEL_H
+
+#include "diag.h"
+#include "regc/attr.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct expr; /* a parsed rule expression, see expr.h */
+
+enum model_space { SPACE_MSR, SPACE_PCI, SPACE_MMIO };
+
+/* Where a fact comes from: src="id" table= page= section= cite= */
+struct model_cite {
+    const char *src;                   /* <source> id, or NULL when nothing is cited */
+    const char *table, *page, *section, *cite;
+    const struct model_source *source; /* resolved by check */
+    struct srcpos pos;
+};
+
+/* <source id= title= ref= rev= date= url=> */
+struct model_source {
+    const char *id, *title, *ref, *rev, *date, *url, *desc;
+    struct srcpos pos;
+};
+
+/* <value name= value= undefined= desc=> */
+struct model_value {
+    const char *name;
+    uint64_t value;
+    bool undefined; /* the manual calls this encoding undefined or reserved */
+    const char *desc;
+    struct srcpos pos;
+};
+
+/* <field name= bits="HI:LO" access= reset= desc=>, also a <gap> or a gaps= fill */
+struct model_field {
+    const char *name;
+    unsigned msb, lsb;
+    const char *access_text;  /* as written */
+    enum regc_access access;  /* REGC_ACCESS_UNKNOWN when not a known spelling */
+    uint64_t reset;
+    const char *desc;
+    struct model_cite cite;
+    struct model_value **values;
+    size_t nvalues;
+    bool implicit;           /* made from <gap> (why= in 'desc') or a gaps= rule */
+    struct model_reg *reg;   /* the register it belongs to */
+    struct srcpos pos;
+};
+
+/* <rule name= expr=>message</rule> */
+struct model_rule {
+    const char *name;
+    const char *expr_text;  /* as written */
+    struct srcpos expr_pos; /* position of the first character of expr_text (col 0: unknown) */
+    struct expr *expr;      /* parsed by the loader; NULL if it did not parse */
+    const char *message;    /* the manual's wording, whitespace folded */
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
+/* <at instance= address=> */
+struct model_at {
+    const char *instance_name;
+    uint64_t address;
+    const struct model_instance *instance; /* resolved by check */
+    struct srcpos pos;
+};
+
+/* <register name="NAME{HI-LO}" space= address= stride= width= size= reset= gaps=> */
+struct model_reg {
+    const char *name;         /* base name, without the array suffix */
+    const char *written_name; /* as written, e.g. "M_MSR_PMU_CNT_CTL{5-0}" */
+    bool is_array;
+    unsigned first, count;    /* array indices first .. first+count-1 (first 0, count 1 if not an array) */
+    bool descending;          /* written {HI-LO} rather than {LO-HI} */
+    uint64_t stride;
+    enum model_space space;
+    uint64_t address;         /* element 0, relative to the instance base when the block has instances */
+    unsigned width;           /* implemented bits */
+    unsigned size;            /* access size in bits (32 or 64) */
+    bool has_reset;
+    uint64_t reset;           /* when !has_reset, check sets it from the fields */
+    const char *gaps;         /* gaps= in force (own, else block's, else spec's), or NULL */
+    const char *desc;
+    struct model_cite cite;
+    struct model_field **fields; /* as written; check appends implicit gap fields */
+    size_t nfields;
+    struct model_rule **rules;
+    size_t nrules;
+    struct model_at **ats;
+    size_t nats;
+    struct model_block *block;
+    struct srcpos pos;
+};
+
+/* <set register= field= value=> */
+struct model_set {
+    const char *reg_name;   /* NULL: the event table's register */
+    const char *field_name;
+    uint64_t value;
+    const struct model_reg *reg;     /* resolved by check */
+    const struct model_field *field; /* resolved by check */
+    struct srcpos pos;
+};
+
+/* <event name= code= umask= counters=> or <sub name= umask= counters=> */
+struct model_event {
+    const char *name;         /* own name: "EVENT_MSG", or "DOORBELL_RCVD" for a sub */
+    const char *full_name;    /* "EVENT_MSG" or "EVENT_MSG.DOORBELL_RCVD" */
+    uint64_t code;            /* a sub's is its parent's */
+    bool has_umask;
+    uint64_t umask;
+    bool has_counters;
+    uint64_t counter_mask;    /* bit i: array index i of the control may count it; all when !has_counters */
+    const char *counters_text;
+    const char *desc;
+    struct model_cite cite;
+    struct model_set **sets;  /* own <set>s only; a sub also inherits its parent's */
+    size_t nsets;
+    struct model_event **subs;
+    size_t nsubs;
+    struct model_event *parent;   /* NULL for an <event> */
+    struct model_events *table;
+    struct srcpos pos;
+};
+
+/* <events register= code-field= umask-field=> */
+struct model_events {
+    const char *reg_name, *code_field_name, *umask_field_name;
+    const char *title, *desc;
+    struct model_cite cite;
+    struct model_event **events;
+    size_t nevents;
+    const struct model_reg *reg;            /* resolved by check */
+    const struct model_field *code_field;   /* resolved by check */
+    const struct model_field *umask_field;  /* resolved by check; NULL when none */
+    struct model_block *block;
+    struct srcpos pos;
+};
+
+/* <rdpmc processor= first= high-zero=> */
+struct model_rdpmc {
+    const char *processor;
+    unsigned first;
+    bool high_zero;
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
+enum model_counter_kind { COUNTERS_GENERAL, COUNTERS_FIXED };
+enum model_overflow { OVERFLOW_WRAP, OVERFLOW_STOP };
+
+/* A control-field role of <counters>: the name written, and the field check finds. */
+struct model_role {
+    const char *name;
+    const struct model_field *field; /* resolved by check */
+};
+
+/* <counters kind= control= counter= count-field= width= overflow= ...> */
+struct model_counters {
+    enum model_counter_kind kind;
+    const char *control_name, *counter_name;
+    const struct model_reg *control, *counter; /* resolved by check */
+    struct model_role count_field;             /* of the counter register; NULL name: whole register */
+    unsigned width;
+    enum model_overflow overflow;
+    struct model_role wrap_field, enable, reset, pmi, edge, invert, threshold, event, umask;
+    bool preload_minus_one;  /* preload="2^w-1-N" */
+    bool freeze_on_overflow;
+    struct model_rdpmc **rdpmcs;
+    size_t nrdpmcs;
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
+/* <box-control register= freeze= freeze-enable= reset-counters= reset-controls= enable=> */
+struct model_box_control {
+    const char *reg_name;
+    const struct model_reg *reg; /* resolved by check */
+    struct model_role freeze, freeze_enable, reset_counters, reset_controls, enable;
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
+enum model_clear { CLEAR_W1C, CLEAR_WRITE0, CLEAR_REGISTER };
+
+/* <box-status register= overflow= clear= clear-register= clear-field=> */
+struct model_box_status {
+    const char *reg_name;
+    const struct model_reg *reg; /* resolved by check */
+    struct model_role overflow;
+    enum model_clear clear;
+    const char *clear_reg_name;  /* CLEAR_REGISTER */
+    const struct model_reg *clear_reg;
+    struct model_role clear_field;
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
+/* <pmon> of a block */
+struct model_pmon {
+    struct model_counters **counters;
+    size_t ncounters;
+    struct model_box_control *box_control; /* NULL when none */
+    struct model_box_status *box_status;   /* NULL when none */
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
+/* <global-control block= register= freeze= unfreeze= enable= ...> */
+struct model_global_control {
+    const char *block_name, *reg_name;
+    const struct model_block *block; /* resolved by check */
+    const struct model_reg *reg;     /* resolved by check */
+    struct model_role freeze, unfreeze, enable, freeze_on_overflow, pmi_core, wake, reset;
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
+/* <box-overflow block= field= instance=> */
+struct model_box_overflow {
+    const char *block_name, *field_name, *instance_name;
+    const struct model_block *block;       /* resolved by check */
+    const struct model_field *field;       /* resolved by check (of the global status register) */
+    const struct model_instance *instance; /* resolved by check; NULL: bit i is instance i */
+    struct srcpos pos;
+};
+
+/* <global-status block= register= clear=> */
+struct model_global_status {
+    const char *block_name, *reg_name;
+    const struct model_block *block;
+    const struct model_reg *reg;
+    enum model_clear clear;
+    const char *clear_reg_name;
+    const struct model_reg *clear_reg;
+    struct model_role clear_field;
+    struct model_box_overflow **boxes;
+    size_t nboxes;
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
+/* <pmon-global> */
+struct model_pmon_global {
+    struct model_global_control *control; /* NULL when none */
+    struct model_global_status *status;   /* NULL when none */
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
+/* <instance name= base= vendor= device= dev= func=> */
+struct model_instance {
+    const char *name;
+    bool has_base;
+    uint64_t base;
+    bool has_pci;
+    uint64_t vendor, device, dev, func;
+    const char *desc;
+    struct model_cite cite;
+    struct model_block *block;
+    unsigned index; /* position among the block's instances */
+    struct srcpos pos;
+};
+
+/* <block name= title= gaps=> */
+struct model_block {
+    const char *name, *title, *gaps, *desc;
+    struct model_cite cite;
+    struct model_instance **instances;
+    size_t ninstances;
+    struct model_reg **regs;
+    size_t nregs;
+    struct model_events **event_tables;
+    size_t nevent_tables;
+    struct model_pmon *pmon; /* NULL when the block has no <pmon> */
+    struct srcpos pos;
+};
+
+/* <regspec name= prefix= version= title= gaps=> */
+struct model_spec {
+    const char *name, *prefix, *title, *gaps, *desc;
+    unsigned version;
+    struct model_source **sources;
+    size_t nsources;
+    struct model_block **blocks;
+    size_t nblocks;
+    struct model_pmon_global *pmon_global; /* NULL when none */
+    const char **inputs;  /* every file read: the spec, then its includes (for depfiles) */
+    size_t ninputs;
+    struct srcpos pos;
+};
+
+/* Lookups by name; NULL when there is none. */
+const struct model_block *model_find_block(const struct model_spec *s, const char *name);
+const struct model_reg *model_find_reg(const struct model_block *b, const char *name);
+const struct model_field *model_find_field(const struct model_reg *r, const char *name);
+const struct model_instance *model_find_instance(const struct model_block *b, const char *name);
+const struct model_source *model_find_source(const struct model_spec *s, const char *id);
+
+/* Field helpers. */
+static inline unsigned model_field_width(const struct model_field *f)
+{
+    return f->msb - f->lsb + 1;
+}
+/* All ones in the field's bits (at their position in the register). */
+uint64_t model_field_mask(const struct model_field *f);
+/* The largest value the field can hold (right-aligned). */
+uint64_t model_field_max(const struct model_field *f);
+/* The semantic class of the field's access (MBZ for an unknown spelling). */
+enum regc_sem model_field_sem(const struct model_field *f);
+bool model_field_is_reserved(const struct model_field *f);
+
+/* Address of array element 'index' (0-based) in instance 'inst' (NULL: no instances). */
+uint64_t model_reg_address(const struct model_reg *r, const struct model_instance *inst,
+                           unsigned index);
+
+#endif

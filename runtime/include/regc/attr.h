@@ -1,0 +1,141 @@
+/*
+ * regc/attr.h - the one table of register-field attribute semantics.
+ *
+ * Manuals print attributes as RW, RO, WO, RV, RW-V, RO-V, RW1C, RW1S, ig, rsv.
+ * Each spelling maps to one semantic class, and each class says what a read
+ * returns, what a write does, and what a read-modify-write must do. The
+ * compiler's checker and header masks, the runtime's checked writes and the
+ * simulator all use this table; nothing else in the code knows attribute names.
+ * Header-only (static inline), freestanding C99, usable from C++.
+ */
+#ifndef REGC_ATTR_H
+#define REGC_ATTR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Semantic classes. */
+enum regc_sem {
+    REGC_SEM_RW,  /* read: value; write: stores; rmw: keep */
+    REGC_SEM_RO,  /* read: value (hardware-set); write: no effect; rmw: keep or zero */
+    REGC_SEM_WO,  /* read: 0; write 1: acts (e.g. reset); rmw: write 0 unless asked */
+    REGC_SEM_RWV, /* read: value, also updated by hardware; write: stores; rmw: keep */
+    REGC_SEM_W1C, /* read: value; write 1: clears; rmw: write 0 unless clearing */
+    REGC_SEM_W1S, /* read: value; write 1: sets; 0 no effect; rmw: write 0 unless setting */
+    REGC_SEM_MBZ, /* reserved: read 0 or undefined; must write 0 (else undefined or #GP) */
+    REGC_SEM_IG,  /* ignored: read 0; writes ignored; rmw: write 0 */
+    REGC_SEM__COUNT
+};
+
+/* The spellings a spec may use, exactly as manuals print them. */
+#define REGC_ACCESS_LIST(X)                                                                        \
+    X(RW, "RW", REGC_SEM_RW)                                                                       \
+    X(RO, "RO", REGC_SEM_RO)                                                                       \
+    X(RO_V, "RO-V", REGC_SEM_RO)                                                                   \
+    X(WO, "WO", REGC_SEM_WO)                                                                       \
+    X(RW_V, "RW-V", REGC_SEM_RWV)                                                                  \
+    X(RW1C, "RW1C", REGC_SEM_W1C)                                                                  \
+    X(RW1S, "RW1S", REGC_SEM_W1S)                                                                  \
+    X(RV, "RV", REGC_SEM_MBZ)                                                                      \
+    X(RSV, "rsv", REGC_SEM_MBZ)                                                                    \
+    X(IG, "ig", REGC_SEM_IG)
+
+enum regc_access {
+#define REGC_X_(id, text, sem) REGC_ACCESS_##id,
+    REGC_ACCESS_LIST(REGC_X_)
+#undef REGC_X_
+    REGC_ACCESS__COUNT,
+    REGC_ACCESS_UNKNOWN = REGC_ACCESS__COUNT
+};
+
+/* Mask classes a bit can belong to (a bitset): the header emits one mask per class. */
+enum regc_mask_class {
+    REGC_MASK_MBZ = 1u << 0,      /* must be zero */
+    REGC_MASK_IGNORED = 1u << 1,  /* writes ignored, reads 0 */
+    REGC_MASK_RO = 1u << 2,       /* read-only */
+    REGC_MASK_WO = 1u << 3,       /* write-only (reads 0) */
+    REGC_MASK_W1C = 1u << 4,      /* write 1 to clear */
+    REGC_MASK_W1S = 1u << 5,      /* write 1 to set */
+    REGC_MASK_WRITABLE = 1u << 6, /* a write has an effect */
+    REGC_MASK_VOLATILE = 1u << 7, /* hardware changes the value */
+    REGC_MASK_KEEP = 1u << 8      /* read-modify-write writes back what it read */
+};
+
+static inline const char *regc_access_text(enum regc_access a)
+{
+    switch (a) {
+#define REGC_X_(id, text, sem)                                                                     \
+    case REGC_ACCESS_##id:                                                                         \
+        return text;
+        REGC_ACCESS_LIST(REGC_X_)
+#undef REGC_X_
+    default:
+        return "?";
+    }
+}
+
+/* The access spelled 'text' exactly (case matters: "rsv" and "RV" both exist), or UNKNOWN. */
+static inline enum regc_access regc_access_parse(const char *text)
+{
+#define REGC_X_(id, spelling, sem)                                                                 \
+    if (strcmp(text, spelling) == 0)                                                               \
+        return REGC_ACCESS_##id;
+    REGC_ACCESS_LIST(REGC_X_)
+#undef REGC_X_
+    return REGC_ACCESS_UNKNOWN;
+}
+
+static inline enum regc_sem regc_access_sem(enum regc_access a)
+{
+    switch (a) {
+#define REGC_X_(id, text, sem)                                                                     \
+    case REGC_ACCESS_##id:                                                                         \
+        return sem;
+        REGC_ACCESS_LIST(REGC_X_)
+#undef REGC_X_
+    default:
+        return REGC_SEM_MBZ;
+    }
+}
+
+/* The mask classes of a semantic class (the attribute table of docs/regspec.md). */
+static inline unsigned regc_sem_classes(enum regc_sem s)
+{
+    switch (s) {
+    case REGC_SEM_RW:
+        return REGC_MASK_WRITABLE | REGC_MASK_KEEP;
+    case REGC_SEM_RO:
+        return REGC_MASK_RO | REGC_MASK_VOLATILE | REGC_MASK_KEEP;
+    case REGC_SEM_WO:
+        return REGC_MASK_WO | REGC_MASK_WRITABLE;
+    case REGC_SEM_RWV:
+        return REGC_MASK_WRITABLE | REGC_MASK_VOLATILE | REGC_MASK_KEEP;
+    case REGC_SEM_W1C:
+        return REGC_MASK_W1C | REGC_MASK_WRITABLE | REGC_MASK_VOLATILE;
+    case REGC_SEM_W1S:
+        return REGC_MASK_W1S | REGC_MASK_WRITABLE;
+    case REGC_SEM_MBZ:
+        return REGC_MASK_MBZ;
+    case REGC_SEM_IG:
+        return REGC_MASK_IGNORED;
+    default:
+        return REGC_MASK_MBZ;
+    }
+}
+
+/* True for reserved and ignored fields: no accessors, may repeat a name, reset must be 0. */
+static inline bool regc_sem_is_reserved(enum regc_sem s)
+{
+    return s == REGC_SEM_MBZ || s == REGC_SEM_IG;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
