@@ -131,6 +131,7 @@ int diag_vreport(struct diag *dg, enum diag_code code, struct srcpos pos, const 
     dg->last_suppressed = sev == SEV_IGNORE;
     if (dg->last_suppressed)
         return -1;
+    dg->count[code]++;
     /* Warnings name their option, as gcc does, so users know what to pass. */
     const char *option = diag_table[code].sev == SEV_WARNING ? diag_table[code].name : NULL;
     if (sev == SEV_WARNING && dg->werror)

@@ -36,6 +36,7 @@ struct diag {
     const char **files;    /* file table; [0] is unused; names owned by the caller */
     uint32_t nfiles, cap;
     unsigned nerrors, nwarnings;
+    unsigned count[DIAG__COUNT]; /* reports per code that were printed */
     enum diag_sev sev[DIAG__COUNT]; /* severity in force per code (after -W options) */
     bool werror;           /* -Werror: every warning counts as an error */
     bool last_suppressed;  /* the last report was ignored, so its notes are too */

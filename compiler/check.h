@@ -1,0 +1,20 @@
+/*
+ * check - every rule of a spec, all errors of a run reported.
+ *
+ * Model in, diagnostics out; no I/O, no libxml2. check_spec() also resolves
+ * every by-name reference of the model (the fields marked "resolved by
+ * check" in model.h), fills register resets from the fields where the spec
+ * gives none, and appends the implicit fields of <gap> and gaps= rules, so
+ * the context builder may rely on a complete model.
+ */
+#ifndef REGC_CHECK_H
+#define REGC_CHECK_H
+
+#include "arena.h"
+#include "diag.h"
+#include "model.h"
+
+/* Returns 0 when the spec has no errors, -1 otherwise (every problem reported). */
+int check_spec(struct arena *a, struct diag *dg, struct model_spec *s);
+
+#endif

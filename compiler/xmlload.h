@@ -1,0 +1,27 @@
+/*
+ * xmlload - read a regspec XML file into the model.
+ *
+ * The only module that includes <libxml/...>. It parses with network access
+ * off, no DTD loading, no external entities and no entity expansion, bounded
+ * depth and size; validates the document (and each included file) against
+ * regspec/regspec.rng, which is compiled into regc; and turns every element
+ * into model objects with their source positions. Attribute values it parses
+ * itself (numbers, bit ranges, array suffixes, rule expressions) get errors
+ * with a line and column.
+ */
+#ifndef REGC_XMLLOAD_H
+#define REGC_XMLLOAD_H
+
+#include "arena.h"
+#include "diag.h"
+#include "model.h"
+
+/*
+ * Loads the spec at 'path' and the files it includes. Returns the model,
+ * owned by 'a', or NULL when errors were reported into 'dg' (a read failure
+ * is reported as DIAG_IO, so the caller can exit 3). 'path' is borrowed and
+ * must outlive 'dg' (it is the name diagnostics print).
+ */
+struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path);
+
+#endif
