@@ -1,0 +1,47 @@
+/*
+ * names - the one rule for generated C identifiers (docs/c-header.md).
+ *
+ * Everything the header template defines is named here, from the model, so
+ * the checker can prove no two objects get the same C name (name-collision)
+ * and the context builder gives templates exactly these names.
+ *
+ *   <PREFIX>_<REG>                register:      XEON7500_M_MSR_PMU_CNT_CTL
+ *   <PREFIX>_<REG>_<FIELD>        field:         XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL
+ *   <PREFIX>_<REG>_<FIELD>_<VAL>  named value
+ *   <PREFIX>_<REG>_RULE_<RULE>    rule
+ *   <PREFIX>_<BLOCK>_<INSTANCE>   instance
+ *   <PREFIX>_EV_<BLOCK>_<EVENT>[_<SUB>]  event encoding
+ * followed by a suffix for what is defined (_ADDR, _MASK, _SHIFT, ...);
+ * upper-cased; lower-case for static inline functions.
+ */
+#ifndef REGC_NAMES_H
+#define REGC_NAMES_H
+
+#include "arena.h"
+#include "model.h"
+
+/* 's' upper-cased ('.' becomes '_'), owned by 'a'. */
+char *names_upper(struct arena *a, const char *s);
+/* 's' lower-cased ('.' becomes '_'), owned by 'a'. */
+char *names_lower(struct arena *a, const char *s);
+
+/* The stems above, upper-case, owned by 'a'. 'prefix' as given (upper-cased here). */
+char *names_reg(struct arena *a, const char *prefix, const struct model_reg *r);
+char *names_field(struct arena *a, const char *prefix, const struct model_field *f);
+char *names_value(struct arena *a, const char *prefix, const struct model_field *f,
+                  const struct model_value *v);
+char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
+                 const struct model_rule *rule);
+char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i);
+char *names_event(struct arena *a, const char *prefix, const struct model_event *e);
+
+/*
+ * Calls 'fn' once for every identifier the generated header defines (the
+ * stems with each suffix the template uses), with the position of the object
+ * it names. Strings passed to 'fn' are owned by 'a'.
+ */
+typedef void names_fn(void *ctx, const char *ident, struct srcpos pos);
+void names_foreach(struct arena *a, const struct model_spec *s, const char *prefix,
+                   names_fn *fn, void *ctx);
+
+#endif
