@@ -409,9 +409,6 @@ static json_t *field_json(struct ctx *c, const struct model_spec *s, const struc
         def(c, o, "mask", "_MASK", stem);
         def(c, o, "max", "_MAX", stem);
         def(c, o, "reset", "_RESET", stem);
-        def(c, o, "get", "_GET(v)", stem);
-        def(c, o, "set", "_SET(v, x)", stem);
-        def(c, o, "val", "_VAL(x)", stem);
     }
     set(o, "c_sem", json_string(sem_name(model_field_sem(f))));
     set(o, "c_type", json_string(c_type(r->size)));
@@ -765,6 +762,7 @@ static void addr_keys(struct ctx *c, json_t *o, const struct model_reg *r, const
     bool uniform = names_reg_uniform(r);
     set(o, "c_addr_type", json_string(c_type(bits)));
     set(o, "c_addr", json_string(c_lit(c, model_reg_address(r, i0, 0), bits, false)));
+    set(o, "c_address", hex(model_reg_address(r, i0, 0)));
     set(o, "c_addr_const", json_boolean(!r->is_array && uniform));
     set(o, "c_addr_by_index", json_boolean(r->is_array && uniform));
     set(o, "c_addr_by_instance", json_boolean(!uniform));
@@ -830,6 +828,9 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     set(o, "c_masks", c_masks_json(c, &m, r->size));
     set(o, "c_has_fields", json_boolean(has_fields));
     set(o, "c_has_rules", json_boolean(r->nrules > 0));
+    set(o, "c_rules_mask", json_string(arena_printf(
+                               &c->a, "0x%xu", r->nrules >= 31 ? 0x7fffffffu
+                                                               : (1u << r->nrules) - 1)));
     set(o, "c_is_pci", json_boolean(r->space == SPACE_PCI));
     addr_keys(c, o, r, stem);
     static const char *const reg_defs[][2] = {

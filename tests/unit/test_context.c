@@ -130,8 +130,8 @@ static struct model_spec *demo(void)
     field(st, "ig", 31, 8, "ig", 0);
     field(st, "ov", 7, 6, "RW1C", 0);
     field(st, "s", 5, 5, "RW1S", 0);
-    field(st, "ro", 4, 3, "RO-V", 2);
-    field(st, "wo", 2, 2, "WO", 0);
+    field(st, "busy", 4, 3, "RO-V", 2);
+    field(st, "kick", 2, 2, "WO", 0);
     field(st, "cnt", 1, 0, "RW-V", 1);
 
     struct model_events *t = arena_zalloc(&A, sizeof(*t));
