@@ -428,6 +428,23 @@ static json_t *field_json(struct ctx *c, const struct model_spec *s, const struc
 
 /* ------------------------------------------------------------ rules */
 
+/* 's' as the body of a C string literal: \\ \" and \? (no trigraphs) escaped. */
+static char *c_string_body(struct ctx *c, const char *s)
+{
+    struct buf b = BUF_INIT;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '\\' || *p == '"' || *p == '?')
+            buf_addf(&b, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            buf_addf(&b, "\\%03o", *p);
+        else
+            buf_addc(&b, (char)*p);
+    }
+    char *r = arena_strdup(&c->a, b.s);
+    buf_release(&b);
+    return r;
+}
+
 /*
  * Rule expressions as C. The language (docs/regspec.md) is C's own except
  * for '->' (implication, lowest precedence, right-associative), so a rule is
@@ -667,7 +684,9 @@ static json_t *rule_json(struct ctx *c, const struct model_spec *s, const struct
         set(o, "c_candidates", json_array());
     }
     buf_release(&expr);
-    set(o, "c_message", json_string(msg ? msg : rule->name));
+    set(o, "c_message", json_string(c_string_body(c, msg ? msg : rule->name)));
+    set(o, "c_reg", json_string(names_reg(&c->a, c->prefix, r)));
+    set(o, "c_reg_lower", json_string(names_lower(&c->a, names_reg(&c->a, c->prefix, r))));
     set_str(o, "c_source", cite_line(c, s, &rule->cite));
     return o;
 }
@@ -728,9 +747,15 @@ static const char *space_name(enum model_space sp)
     return sp == SPACE_MSR ? "msr" : sp == SPACE_PCI ? "pci" : "mmio";
 }
 
-/* Every concrete copy: instance-major, then array index. */
-static json_t *copies_json(const struct model_reg *r)
+/*
+ * Every concrete copy: instance-major, then array index. Template keys:
+ * c_addr_call, the C expression of the header that gives the copy's address,
+ * and c_address, its value as a UINT64_C literal.
+ */
+static json_t *copies_json(struct ctx *c, const struct model_reg *r)
 {
+    char *lower = names_lower(&c->a, names_reg(&c->a, c->prefix, r));
+    bool uniform = names_reg_uniform(r);
     const struct model_block *b = r->block;
     json_t *list = json_array();
     size_t ninst = b && b->ninstances ? b->ninstances : 1;
@@ -742,6 +767,17 @@ static json_t *copies_json(const struct model_reg *r)
             set(o, "index", r->is_array ? json_integer(r->first + k) : json_null());
             set(o, "address", hex(model_reg_address(r, inst, k)));
             set(o, "pci", pci_json(inst));
+            char *call;
+            if (uniform && !r->is_array)
+                call = arena_printf(&c->a, "%s_ADDR", names_upper(&c->a, lower));
+            else if (uniform)
+                call = arena_printf(&c->a, "%s_addr(%uu)", lower, r->first + k);
+            else if (!r->is_array)
+                call = arena_printf(&c->a, "%s_addr(%zuu)", lower, i);
+            else
+                call = arena_printf(&c->a, "%s_addr(%zuu, %uu)", lower, i, r->first + k);
+            set(o, "c_addr_call", json_string(call));
+            set(o, "c_address", json_string(c_lit(c, model_reg_address(r, inst, k), 64, false)));
             json_array_append_new(list, o);
         }
     }
@@ -801,7 +837,7 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     set(o, "array", r->is_array ? json_pack("{s:i,s:i,s:o}", "first", (int)r->first, "count",
                                             (int)r->count, "stride", hex(r->stride))
                                 : json_null());
-    set(o, "instances", copies_json(r));
+    set(o, "instances", copies_json(c, r));
     set(o, "source", cite_json(s, &r->cite));
     json_t *fields = json_array();
     bool has_fields = false;
@@ -931,8 +967,12 @@ static json_t *event_json(struct ctx *c, const struct model_spec *s, const struc
         set(so, "c_own", json_boolean(own));
         if (own)
             enc |= place(f, st->value);
-        if (f)
+        if (f) {
             set(so, "c_field", json_string(names_field(&c->a, c->prefix, f)));
+            set(so, "c_field_lower",
+                json_string(names_lower(&c->a, names_field(&c->a, c->prefix, f))));
+            set(so, "c_value", json_string(c_lit(c, st->value, f->reg->size, false)));
+        }
         json_array_append_new(sets, so);
     }
     flag_list(sets);
