@@ -378,6 +378,7 @@ static json_t *value_json(struct ctx *c, const struct model_field *f, const stru
     set(o, "c_name", json_string(stem));
     def(c, o, "name", "", stem);
     set(o, "c_value", json_string(c_lit(c, v->value, f->reg->size, false)));
+    set(o, "c_field", json_string(names_field(&c->a, c->prefix, f)));
     return o;
 }
 
@@ -403,6 +404,7 @@ static json_t *field_json(struct ctx *c, const struct model_spec *s, const struc
     set(o, "c_name", json_string(stem));
     set(o, "c_lower", json_string(names_lower(&c->a, stem)));
     set(o, "c_reserved", json_boolean(model_field_is_reserved(f)));
+    set(o, "c_reg", json_string(names_reg(&c->a, c->prefix, r)));
     if (!model_field_is_reserved(f)) {
         def(c, o, "shift", "_SHIFT", stem);
         def(c, o, "width", "_WIDTH", stem);
