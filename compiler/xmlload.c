@@ -38,6 +38,18 @@ enum {
 };
 #define XMLLOAD_MAX_SIZE ((size_t)256 * 1024 * 1024)
 
+/* What the schema says of one element's attributes (for readable messages). */
+struct schema_attr {
+    const char *name;      /* owned by the arena */
+    bool required;
+    const char *values[8]; /* allowed values when the schema lists them; NULL-terminated */
+};
+struct schema_elem {
+    const char *name;
+    struct schema_attr attrs[32];
+    size_t nattrs;
+};
+
 /* One file read: the spec or an include. */
 struct lfile {
     const char *path;    /* as diagnostics print it; owned by the arena */
@@ -63,6 +75,10 @@ struct loader {
     xmlRelaxNGPtr schema;
     xmlRelaxNGValidCtxtPtr validator;
     startElementNsSAX2Func start_element; /* libxml2's default, wrapped by on_start_element */
+    struct schema_err *schema_errs;       /* found while validating one file; xmalloc'd */
+    size_t nschema_errs, schema_errs_cap;
+    struct schema_elem *elems;            /* attributes per element, from the schema; xmalloc'd */
+    size_t nelems;
 };
 
 /* ---------------------------------------------------------------- positions */
@@ -256,8 +272,11 @@ static struct lfile *open_file(struct loader *ld, const char *path, const char *
     if (read_bounded(path, &f->text, &f->len) < 0) {
         int err = errno;
         struct srcpos p = at.file ? at : (struct srcpos){diag_add_file(ld->dg, path), 0, 0};
-        if (err == EFBIG)
-            diag_report(ld->dg, DIAG_XML_LIMIT, p, "file '%s' is larger than 256 MiB", path);
+        if (err == EFBIG && at.file)
+            diag_report(ld->dg, DIAG_XML_LIMIT, p, "included file '%s' is larger than 256 MiB",
+                        path);
+        else if (err == EFBIG)
+            diag_report(ld->dg, DIAG_XML_LIMIT, p, "file is larger than 256 MiB");
         else if (at.file)
             diag_report(ld->dg, code, p, "cannot read included file '%s': %s", path, strerror(err));
         else
@@ -303,43 +322,112 @@ static void report_parser_error(struct loader *ld, const xmlError *e)
                     e->str1 ? e->str1 : "?");
         return;
     }
-    if (msg[0] >= 'A' && msg[0] <= 'Z' && !(msg[1] >= 'A' && msg[1] <= 'Z'))
-        msg[0] = (char)(msg[0] - 'A' + 'a');
-    diag_report(ld->dg, DIAG_XML_SYNTAX, p, "%s", msg);
+    char a[128], b[128];
+    int line = 0, n_ = -1;
+    if (sscanf(msg, "Opening and ending tag mismatch: %127s line %d and %127s%n", a, &line, b, &n_) == 3 &&
+        n_ >= 0 && !msg[n_])
+        diag_report(ld->dg, DIAG_XML_SYNTAX, p,
+                    "closing tag '%s' does not match '<%s>' opened at line %d", b, a, line);
+    else if (sscanf(msg, "Premature end of data in tag %127s line %d%n", a, &line, &n_) == 2 &&
+             n_ >= 0 && !msg[n_])
+        diag_report(ld->dg, DIAG_XML_SYNTAX, p, "the file ends inside '<%s>' opened at line %d", a,
+                    line);
+    else if (sscanf(msg, "Attribute %127s redefined%n", a, &n_) == 1 && n_ >= 0 && !msg[n_])
+        diag_report(ld->dg, DIAG_XML_SYNTAX, p, "attribute '%s' is given twice", a);
+    else {
+        if (msg[0] >= 'A' && msg[0] <= 'Z' && !(msg[1] >= 'A' && msg[1] <= 'Z'))
+            msg[0] = (char)(msg[0] - 'A' + 'a');
+        diag_report(ld->dg, DIAG_XML_SYNTAX, p, "%s", msg);
+    }
 }
 
-/* A Relax-NG message in our words; libxml2's own text when no rule matches. */
+/* sscanf that must consume all of 'msg' (sscanf alone accepts a matching prefix). */
+#define MATCHES(msg, fmt, ...) (n_ = -1, sscanf(msg, fmt "%n", __VA_ARGS__, &n_), n_ >= 0 && (msg)[n_] == '\0')
+
+/* A Relax-NG message in our words; libxml2's own text when no rule matches; "" to drop it. */
 static void schema_message(char *out, size_t size, const char *msg)
 {
     char a[128], b[128];
-    if (sscanf(msg, "Invalid attribute %127s for element %127s", a, b) == 2)
+    int n_;
+    if (MATCHES(msg, "Invalid attribute %127s for element %127s", a, b))
         snprintf(out, size, "element '%s': unknown attribute '%s'", b, a);
-    else if (sscanf(msg, "Did not expect element %127s there", a) == 1)
+    else if (MATCHES(msg, "Did not expect element %127s there", a))
         snprintf(out, size, "element '%s' is not allowed here", a);
-    else if (sscanf(msg, "Element %127s failed to validate attributes", a) == 1)
-        snprintf(out, size, "element '%s': missing or invalid attribute", a);
-    else if (sscanf(msg, "Expecting element %127[^,], got %127s", a, b) == 2)
+    else if (MATCHES(msg, "Element %127s failed to validate attributes", a))
+        out[0] = '\0'; /* check_attributes() says which attribute, and where */
+    else if (MATCHES(msg, "Element %127s has extra content: %127s", a, b))
+        out[0] = '\0'; /* follows "is not allowed here" for the same element */
+    else if (MATCHES(msg, "Expecting element %127[^,], got %127s", a, b))
         snprintf(out, size, "expected element '%s', found '%s'", a, b);
-    else if (sscanf(msg, "Element %127s has extra content: %127s", a, b) == 2)
-        snprintf(out, size, "element '%s' has unexpected content '%s'", a, b);
-    else if (sscanf(msg, "Expecting a namespace for element %127s", a) == 1 ||
-             sscanf(msg, "Element %127s has wrong namespace: expecting %127s", a, b) == 2)
-        snprintf(out, size, "element '%s' must not have a namespace", a);
+    else if (MATCHES(msg, "Expecting an element %127[^,], got nothing", a))
+        snprintf(out, size, "element '%s' is missing", a);
     else
         trim_message(out, size, msg);
 }
+#undef MATCHES
 
-/* Element names in libxml2's messages come without quotes; strip stray punctuation. */
+/* Schema errors are collected during validation, then reported in file order. */
+struct schema_err {
+    struct srcpos pos;
+    char *msg; /* xmalloc'd */
+};
+
+static void schema_err_add(struct loader *ld, struct srcpos pos, const char *msg)
+{
+    for (size_t i = 0; i < ld->nschema_errs; i++)
+        if (ld->schema_errs[i].pos.line == pos.line && strcmp(ld->schema_errs[i].msg, msg) == 0)
+            return;
+    if (ld->nschema_errs == ld->schema_errs_cap) {
+        ld->schema_errs_cap = ld->schema_errs_cap ? 2 * ld->schema_errs_cap : 16;
+        ld->schema_errs =
+            xrealloc(ld->schema_errs, ld->schema_errs_cap * sizeof(*ld->schema_errs));
+    }
+    ld->schema_errs[ld->nschema_errs++] = (struct schema_err){pos, xstrdup(msg)};
+}
+
+static void schema_err_drop(struct loader *ld, struct srcpos pos, const char *msg)
+{
+    for (size_t i = 0; i < ld->nschema_errs; i++) {
+        struct schema_err *e = &ld->schema_errs[i];
+        if (e->pos.line == pos.line && e->pos.file == pos.file && strcmp(e->msg, msg) == 0) {
+            free(e->msg);
+            memmove(e, e + 1, (ld->nschema_errs - i - 1) * sizeof(*e));
+            ld->nschema_errs--;
+            return;
+        }
+    }
+}
+
 static void report_schema_error(struct loader *ld, const xmlError *e)
 {
     char raw[256], msg[320];
     trim_message(raw, sizeof(raw), e->message);
     schema_message(msg, sizeof(msg), raw);
+    if (!msg[0])
+        return;
     struct srcpos p = {ld->cur->index, e->line > 0 ? (uint32_t)e->line : 0, 0};
     xmlNode *n = e->node;
     if (n && n->type == XML_ELEMENT_NODE && n->doc && n->doc->_private)
         p = pos_of(n);
-    diag_report(ld->dg, DIAG_SCHEMA, p, "%s", msg);
+    schema_err_add(ld, p, msg);
+}
+
+static int schema_err_cmp(const void *x, const void *y)
+{
+    const struct schema_err *a = x, *b = y;
+    if (a->pos.line != b->pos.line)
+        return a->pos.line < b->pos.line ? -1 : 1;
+    return a < b ? -1 : a > b; /* stable: the order they were found in */
+}
+
+static void schema_errs_flush(struct loader *ld)
+{
+    qsort(ld->schema_errs, ld->nschema_errs, sizeof(*ld->schema_errs), schema_err_cmp);
+    for (size_t i = 0; i < ld->nschema_errs; i++) {
+        diag_report(ld->dg, DIAG_SCHEMA, ld->schema_errs[i].pos, "%s", ld->schema_errs[i].msg);
+        free(ld->schema_errs[i].msg);
+    }
+    ld->nschema_errs = 0;
 }
 
 static void on_error(void *data, xmlErrorPtr e)
@@ -440,6 +528,172 @@ static xmlDocPtr parse_file(struct loader *ld, struct lfile *f)
     return doc;
 }
 
+/* ---------------------------------------------------------------- schema */
+
+static bool rng_is(xmlNode *n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+static xmlNode *rng_define(xmlNode *grammar, const xmlChar *name)
+{
+    for (xmlNode *c = grammar->children; c; c = c->next) {
+        if (!rng_is(c, "define"))
+            continue;
+        xmlChar *v = xmlGetNoNsProp(c, (const xmlChar *)"name");
+        bool same = v && xmlStrEqual(v, name);
+        xmlFree(v);
+        if (same)
+            return c;
+    }
+    return NULL;
+}
+
+static void rng_add_attr(struct loader *ld, struct schema_elem *e, xmlNode *n, bool optional)
+{
+    xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
+    if (!name || e->nattrs == ARRAY_SIZE(e->attrs)) {
+        xmlFree(name);
+        return;
+    }
+    struct schema_attr *at = &e->attrs[e->nattrs++];
+    at->name = arena_strdup(ld->a, (const char *)name);
+    at->required = !optional;
+    xmlFree(name);
+    size_t nv = 0;
+    for (xmlNode *c = n->children; c; c = c->next) {
+        xmlNode *list = rng_is(c, "choice") ? c->children : c;
+        for (xmlNode *v = list; v; v = list == c ? NULL : v->next) {
+            if (rng_is(v, "value") && nv + 1 < ARRAY_SIZE(at->values)) {
+                xmlChar *t = xmlNodeGetContent(v);
+                at->values[nv++] = arena_strdup(ld->a, t ? (const char *)t : "");
+                xmlFree(t);
+            }
+        }
+    }
+}
+
+/* The attributes an element's pattern allows (following refs, not into child elements). */
+static void rng_collect(struct loader *ld, xmlNode *grammar, xmlNode *n, struct schema_elem *e,
+                        bool optional, int depth)
+{
+    if (depth > 16)
+        return;
+    for (xmlNode *c = n->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE || rng_is(c, "element"))
+            continue;
+        if (rng_is(c, "attribute")) {
+            rng_add_attr(ld, e, c, optional);
+        } else if (rng_is(c, "ref")) {
+            xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
+            xmlNode *def = name ? rng_define(grammar, name) : NULL;
+            xmlFree(name);
+            if (def)
+                rng_collect(ld, grammar, def, e, optional, depth + 1);
+        } else {
+            bool opt = rng_is(c, "optional") || rng_is(c, "zeroOrMore") || rng_is(c, "choice");
+            rng_collect(ld, grammar, c, e, optional || opt, depth + 1);
+        }
+    }
+}
+
+static void rng_elements(struct loader *ld, xmlNode *grammar, xmlNode *n, size_t *cap)
+{
+    for (xmlNode *c = n->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (rng_is(c, "element")) {
+            xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
+            if (name) {
+                if (ld->nelems == *cap) {
+                    *cap = *cap ? 2 * *cap : 32;
+                    ld->elems = xrealloc(ld->elems, *cap * sizeof(*ld->elems));
+                }
+                struct schema_elem *e = &ld->elems[ld->nelems++];
+                memset(e, 0, sizeof(*e));
+                e->name = arena_strdup(ld->a, (const char *)name);
+                rng_collect(ld, grammar, c, e, false, 0);
+            }
+            xmlFree(name);
+        }
+        rng_elements(ld, grammar, c, cap);
+    }
+}
+
+/* Reads the attribute table of every element out of the compiled-in schema. */
+static void schema_table(struct loader *ld)
+{
+    xmlDocPtr doc = xmlReadMemory(regspec_schema, (int)regspec_schema_len, NULL, NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+    if (!doc)
+        return;
+    size_t cap = 0;
+    xmlNode *grammar = xmlDocGetRootElement(doc);
+    if (grammar)
+        rng_elements(ld, grammar, grammar, &cap);
+    xmlFreeDoc(doc);
+}
+
+static const struct schema_elem *schema_elem_find(struct loader *ld, const char *name)
+{
+    for (size_t i = 0; i < ld->nelems; i++)
+        if (strcmp(ld->elems[i].name, name) == 0)
+            return &ld->elems[i];
+    return NULL;
+}
+
+/* "'a', 'b' or 'c'" */
+static void list_values(char *out, size_t size, const char *const *values)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; values[i] && n < size; i++) {
+        const char *sep = i == 0 ? "" : values[i + 1] ? ", " : " or ";
+        int k = snprintf(out + n, size - n, "%s'%s'", sep, values[i]);
+        n += k > 0 ? (size_t)k : 0;
+    }
+}
+
+static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_attr *at)
+{
+    char msg[512];
+    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)at->name);
+    if (!v && at->required) {
+        snprintf(msg, sizeof(msg), "element '%s': missing attribute '%s'", (const char *)n->name,
+                 at->name);
+        schema_err_add(ld, pos_of(n), msg);
+    }
+    bool known = !v || !at->values[0];
+    for (size_t i = 0; !known && at->values[i]; i++)
+        known = strcmp(at->values[i], (const char *)v) == 0;
+    if (!known) {
+        char list[256];
+        list_values(list, sizeof(list), at->values);
+        snprintf(msg, sizeof(msg), "element '%s': attribute '%s' is '%.60s', expected %s",
+                 (const char *)n->name, at->name, (const char *)v, list);
+        /* libxml2 calls a known attribute with a wrong value "invalid": say which is wrong. */
+        char unknown[300];
+        snprintf(unknown, sizeof(unknown), "element '%s': unknown attribute '%s'",
+                 (const char *)n->name, at->name);
+        schema_err_drop(ld, pos_of(n), unknown);
+        schema_err_add(ld, value_pos(n, at->name, 0), msg);
+    }
+    xmlFree(v);
+}
+
+/* Missing attributes and values outside the schema's lists, with positions libxml2 lacks. */
+static void check_attributes(struct loader *ld, xmlNode *n)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        const struct schema_elem *e = schema_elem_find(ld, (const char *)n->name);
+        for (size_t i = 0; e && i < e->nattrs; i++)
+            check_attribute(ld, n, &e->attrs[i]);
+        check_attributes(ld, n->children);
+    }
+}
+
 /* Validates against the built-in schema; false after reporting. */
 static bool validate(struct loader *ld, struct lfile *f, xmlDocPtr doc)
 {
@@ -448,6 +702,9 @@ static bool validate(struct loader *ld, struct lfile *f, xmlDocPtr doc)
     ld->cur = f;
     unsigned before = ld->dg->nerrors;
     int rc = xmlRelaxNGValidateDoc(ld->validator, doc);
+    if (rc != 0)
+        check_attributes(ld, xmlDocGetRootElement(doc));
+    schema_errs_flush(ld);
     if (rc != 0 && ld->dg->nerrors == before)
         diag_report(ld->dg, DIAG_SCHEMA, (struct srcpos){f->index, 0, 0},
                     "the file does not follow the regspec schema");
@@ -456,6 +713,7 @@ static bool validate(struct loader *ld, struct lfile *f, xmlDocPtr doc)
 
 static int compile_schema(struct loader *ld)
 {
+    schema_table(ld);
     xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(regspec_schema, (int)regspec_schema_len);
     if (!pc)
         return -1;
@@ -1367,6 +1625,8 @@ static void loader_release(struct loader *ld)
         free(ld->files[i]->lines);
     }
     free(ld->files);
+    free(ld->schema_errs);
+    free(ld->elems);
     xmlRelaxNGFreeValidCtxt(ld->validator);
     xmlRelaxNGFree(ld->schema);
 }
