@@ -422,6 +422,8 @@ static int schema_err_cmp(const void *x, const void *y)
 
 static void schema_errs_flush(struct loader *ld)
 {
+    if (ld->nschema_errs == 0)
+        return;
     qsort(ld->schema_errs, ld->nschema_errs, sizeof(*ld->schema_errs), schema_err_cmp);
     for (size_t i = 0; i < ld->nschema_errs; i++) {
         diag_report(ld->dg, DIAG_SCHEMA, ld->schema_errs[i].pos, "%s", ld->schema_errs[i].msg);
