@@ -489,6 +489,8 @@ static void on_start_element(void *ctx, const xmlChar *localname, const xmlChar 
     ld->start_element(ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
                       nb_defaulted, attributes);
     xmlParserInputPtr in = ctxt->input;
+    if (in->buf && in->buf->encoder)
+        return; /* converted from another encoding: offsets do not match the raw text */
     size_t end = (size_t)(in->cur - in->base) + (size_t)in->consumed;
     const char *t = ld->cur->text;
     if (ctxt->node && end <= ld->cur->len) {
