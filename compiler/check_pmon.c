@@ -163,8 +163,8 @@ static void check_box_overflow(struct check_ctx *c, const struct model_global_st
     bo->block = check_ref_block(c, bo->block_name, bo->pos);
     bo->field = check_ref_field(c, gs->reg, bo->field_name, bo->pos);
     bo->instance = check_ref_instance(c, bo->block, bo->instance_name, bo->pos);
-    if (!bo->field || !bo->block || bo->instance)
-        return;
+    if (!bo->field || !bo->block || bo->instance_name)
+        return; /* one instance named: its bit is the field */
     unsigned w = model_field_width(bo->field);
     size_t n = bo->block->ninstances ? bo->block->ninstances : 1;
     if (w != 1 && w != n)
