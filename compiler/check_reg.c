@@ -20,7 +20,7 @@ static uint64_t width_mask(unsigned w)
 
 static bool field_inside(const struct model_field *f)
 {
-    return f->msb < f->reg->width && f->lsb <= f->msb;
+    return f->msb < f->reg->width && f->msb < 64 && f->lsb <= f->msb;
 }
 
 static void check_bad_width(struct check_ctx *c, const struct model_reg *r)
