@@ -21,7 +21,7 @@ static uint64_t hash_str(const char *s)
 
 void check_map_init(struct check_map *m)
 {
-    m->cap = 64;
+    m->cap = 16;
     m->n = 0;
     m->slots = xcalloc(m->cap, sizeof(*m->slots));
 }

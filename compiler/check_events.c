@@ -56,7 +56,11 @@ static void check_event(struct check_ctx *c, const struct model_events *tab,
 {
     if (!e->parent)
         check_value_fits(c, tab->code_field, e->code, "code", e);
-    if (e->has_umask)
+    if (e->has_umask && !tab->umask_field_name)
+        diag_report(c->dg, DIAG_VALUE_TOO_WIDE, e->pos,
+                    "umask " CHECK_X " of event '%s' has no field: its table gives no umask-field",
+                    e->umask, e->full_name);
+    else if (e->has_umask)
         check_value_fits(c, tab->umask_field, e->umask, "umask", e);
     for (size_t i = 0; i < e->nsets; i++)
         check_set_value(c, e, e->sets[i]);

@@ -53,6 +53,9 @@ static void check_pmon_width(struct check_ctx *c, const struct model_counters *k
 
 static void check_pmon_pairing(struct check_ctx *c, const struct model_counters *k)
 {
+    if (k->control && !k->counter_name)
+        diag_report(c->dg, DIAG_PMON_PAIRING, k->pos, "control '%s' has no counter",
+                    k->control->name);
     if (!k->control || !k->counter || k->control->count == k->counter->count)
         return;
     diag_report(c->dg, DIAG_PMON_PAIRING, k->pos,

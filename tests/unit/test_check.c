@@ -411,6 +411,29 @@ static void test_bad_width_and_size(void **state)
            "64\n"
            "t.xml:5: error: register 'R2' has access size 16; allowed sizes are 32 and 64\n"
            "t.xml:6: error: register 'R3' is 64 bits wide but accessed in 32 bits\n");
+    assert_int_equal(r1->nfields, 1);
+    assert_string_equal(r1->fields[0]->name, "rsv");
+    assert_int_equal(r1->fields[0]->access, REGC_ACCESS_RV);
+    assert_int_equal(r1->fields[0]->msb, 39);
+}
+
+static void test_citations_resolved_everywhere(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r = mk_simple(b, "CTL", 0, 4);
+    r->fields[0]->cite.src = "perfmon";
+    r->fields[0]->cite.pos = r->fields[0]->pos;
+    struct model_events *t = mk_table(b, "CTL", "en", NULL, 7);
+    struct model_event *e = mk_event(t, NULL, "EV", 1, 8);
+    struct model_event *sub = mk_event(t, e, "S", 0, 9);
+    sub->cite.src = "kernel";
+    sub->cite.pos = sub->pos;
+    run(s, "t.xml:5: error: unknown source 'perfmon'\n"
+           "t.xml:9: error: unknown source 'kernel'\n");
+    assert_ptr_equal(r->cite.source, s->sources[0]);
+    assert_ptr_equal(t->cite.source, s->sources[0]);
+    assert_null(sub->cite.source);
 }
 
 static void test_field_outside_and_overlap(void **state)
@@ -555,6 +578,31 @@ static void test_event_values_too_wide(void **state)
            "32 bits\n");
     assert_ptr_equal(sub->sets[0]->reg, f);
     assert_ptr_equal(sub->sets[0]->field, f->fields[0]);
+}
+
+static void test_umask_without_umask_field(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    mk_simple(b, "CTL", 0, 4);
+    struct model_events *t = mk_table(b, "CTL", "en", NULL, 7);
+    struct model_event *e = mk_event(t, NULL, "EV", 1, 8);
+    e->has_umask = true;
+    e->umask = 0x8;
+    run(s, "t.xml:8: error: umask 0x8 of event 'EV' has no field: its table gives no "
+           "umask-field\n");
+}
+
+static void test_duplicate_at(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    mk_inst(b, "i0", 0x100, 4);
+    struct model_reg *r = mk_simple(b, "CTL", 0, 5);
+    mk_at(r, "i0", 0x1000, 8);
+    mk_at(r, "i0", 0x2000, 9);
+    run(s, "t.xml:9: error: duplicate <at> for instance 'i0' in register 'CTL'\n"
+           "t.xml:8: note: 'i0' first defined here\n");
 }
 
 static void test_event_counter(void **state)
@@ -758,6 +806,7 @@ static void test_pmon_counters(void **state)
     (void)one;
     mk_counters(b, "ONE", "CTR", 32, 26);
     mk_counters(b, "CTL", "MISSING", 32, 27);
+    mk_counters(b, "CTL", NULL, 32, 28);
     run(s, "t.xml:21: error: unknown field 'nope' in register 'CTL'\n"
            "t.xml:4: note: register 'CTL' defined here\n"
            "t.xml:21: error: counter width 48 is wider than field 'count' of register 'CTR' (44 "
@@ -766,7 +815,8 @@ static void test_pmon_counters(void **state)
            "t.xml:21: error: reset role names reserved field 'rsv'\n"
            "t.xml:22: error: counter width 64 is wider than register 'CTR' (48 bits)\n"
            "t.xml:26: error: control 'ONE' has 1 elements but counter 'CTR' has 4\n"
-           "t.xml:27: error: unknown register 'MISSING' in block 'b'\n");
+           "t.xml:27: error: unknown register 'MISSING' in block 'b'\n"
+           "t.xml:28: error: control 'CTL' has no counter\n");
     assert_ptr_equal(ok->enable.field, b->regs[0]->fields[0]);
     assert_ptr_equal(ok->count_field.field, b->regs[1]->fields[0]);
     assert_ptr_equal(ok->control, b->regs[0]);
@@ -836,6 +886,9 @@ static void test_pmon_global(void **state)
     gs->block_name = "ubox";
     gs->reg_name = "GSTATUS";
     gs->boxes = list();
+    gs->clear = CLEAR_REGISTER;
+    gs->clear_reg_name = "GCTL";
+    gs->clear_field.name = "frz_all";
     gs->pos = at_line(27);
     s->pmon_global->status = gs;
     const char *boxes[][3] = {{"cbox", "ov_c", NULL}, {"ubox", "ov_u", NULL},
@@ -859,6 +912,8 @@ static void test_pmon_global(void **state)
     assert_ptr_equal(gs->boxes[0]->block, cb);
     assert_ptr_equal(gs->boxes[0]->field, gst->fields[0]);
     assert_ptr_equal(gc->reg, gctl);
+    assert_ptr_equal(gs->clear_reg, gctl);
+    assert_ptr_equal(gs->clear_field.field, gctl->fields[0]);
 }
 
 /* 2048 registers x 16 instances: the address and name checks must stay linear. */
@@ -891,6 +946,7 @@ int main(void)
         T(test_at_for_every_instance_or_none),
         T(test_instance_without_locator),
         T(test_bad_width_and_size),
+        T(test_citations_resolved_everywhere),
         T(test_field_outside_and_overlap),
         T(test_unknown_access),
         T(test_resets),
@@ -899,6 +955,8 @@ int main(void)
         T(test_bad_gaps_value),
         T(test_value_too_wide),
         T(test_event_values_too_wide),
+        T(test_umask_without_umask_field),
+        T(test_duplicate_at),
         T(test_event_counter),
         T(test_missing_source_is_a_warning),
         T(test_address_collision),
