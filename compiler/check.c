@@ -21,46 +21,62 @@ static uint64_t hash_str(const char *s)
 
 void check_map_init(struct check_map *m)
 {
-    m->cap = 16;
-    m->n = 0;
-    m->slots = xcalloc(m->cap, sizeof(*m->slots));
+    m->slots = NULL;
+    m->cap = m->n = 0;
 }
 
 void check_map_release(struct check_map *m)
 {
     free(m->slots);
-    m->slots = NULL;
-    m->cap = m->n = 0;
+    check_map_init(m);
 }
 
-static struct check_map_entry *map_slot(struct check_map_entry *slots, size_t cap, const char *key)
+static struct check_map_entry *map_slot(struct check_map_entry *slots, size_t cap, const char *key,
+                                        uint64_t h)
 {
-    size_t i = (size_t)hash_str(key) & (cap - 1);
-    while (slots[i].key && strcmp(slots[i].key, key) != 0)
+    size_t i = (size_t)h & (cap - 1);
+    while (slots[i].key && (slots[i].hash != h || strcmp(slots[i].key, key) != 0))
         i = (i + 1) & (cap - 1);
     return &slots[i];
 }
 
-static void map_grow(struct check_map *m)
+static void map_rehash(struct check_map *m, struct check_map_entry *old, size_t n, size_t ncap)
 {
-    size_t ncap = m->cap * 2;
     struct check_map_entry *ns = xcalloc(ncap, sizeof(*ns));
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->slots[i].key)
-            *map_slot(ns, ncap, m->slots[i].key) = m->slots[i];
+    for (size_t i = 0; i < n; i++)
+        if (old[i].key)
+            *map_slot(ns, ncap, old[i].key, old[i].hash) = old[i];
     free(m->slots);
     m->slots = ns;
     m->cap = ncap;
 }
 
+static struct check_map_entry *small_put(struct check_map *m, const char *key, bool *found)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        if (strcmp(m->small[i].key, key) == 0) {
+            *found = true;
+            return &m->small[i];
+        }
+    }
+    *found = false;
+    m->small[m->n] = (struct check_map_entry){.key = key, .hash = hash_str(key)};
+    return &m->small[m->n++];
+}
+
 struct check_map_entry *check_map_put(struct check_map *m, const char *key, bool *found)
 {
-    if (2 * (m->n + 1) > m->cap)
-        map_grow(m);
-    struct check_map_entry *e = map_slot(m->slots, m->cap, key);
+    if (!m->slots && m->n < CHECK_MAP_SMALL)
+        return small_put(m, key, found);
+    if (!m->slots)
+        map_rehash(m, m->small, m->n, 4 * CHECK_MAP_SMALL);
+    else if (2 * (m->n + 1) > m->cap)
+        map_rehash(m, m->slots, m->cap, 2 * m->cap);
+    uint64_t h = hash_str(key);
+    struct check_map_entry *e = map_slot(m->slots, m->cap, key, h);
     *found = e->key != NULL;
     if (!*found) {
-        e->key = key;
+        *e = (struct check_map_entry){.key = key, .hash = h};
         m->n++;
     }
     return e;

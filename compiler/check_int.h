@@ -22,14 +22,21 @@ struct check_ctx {
     struct model_spec *s;
 };
 
-/* A string-keyed hash table (open addressing); the table is freed by check_map_release(). */
+/*
+ * A string-keyed map: up to CHECK_MAP_SMALL keys in place (most scopes are
+ * small: no allocation), a hash table (open addressing) beyond. The table is
+ * freed by check_map_release(); keys are borrowed.
+ */
+#define CHECK_MAP_SMALL 8
 struct check_map_entry {
-    const char *key;   /* borrowed; NULL: empty slot */
+    const char *key;   /* NULL: empty slot */
+    uint64_t hash;
     const void *val;
     struct srcpos pos;
 };
 struct check_map {
-    struct check_map_entry *slots;
+    struct check_map_entry small[CHECK_MAP_SMALL];
+    struct check_map_entry *slots; /* NULL while the keys fit in 'small' */
     size_t cap, n;
 };
 void check_map_init(struct check_map *m);

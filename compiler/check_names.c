@@ -6,9 +6,10 @@
 #include "names.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* C11, C23 and C++17 keywords (and C++ alternative tokens). */
+/* C11, C23 and C++17 keywords (and C++ alternative tokens), in strcmp order for bsearch. */
 static const char *const keywords[] = {
     "_Alignas", "_Alignof", "_Atomic", "_BitInt", "_Bool", "_Complex", "_Decimal128",
     "_Decimal32", "_Decimal64", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
@@ -34,12 +35,15 @@ static bool is_identifier(const char *s)
     return true;
 }
 
+static int cmp_keyword(const void *key, const void *elem)
+{
+    return strcmp(key, *(const char *const *)elem);
+}
+
 static bool is_keyword(const char *s)
 {
-    for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
-        if (strcmp(s, keywords[i]) == 0)
-            return true;
-    return false;
+    return bsearch(s, keywords, sizeof(keywords) / sizeof(keywords[0]), sizeof(keywords[0]),
+                   cmp_keyword) != NULL;
 }
 
 static void check_bad_identifier(struct check_ctx *c, const char *kind, const char *name,
@@ -65,9 +69,13 @@ static void check_name(struct check_ctx *c, const char *kind, const char *name, 
     check_c_keyword(c, kind, name, pos);
 }
 
-/* One scope of names: 'what' ("register 'X' in block 'B'") is only built on a duplicate. */
+/* The scope a name must be unique in: "in register 'X'"; a NULL kind is the spec. */
+struct scope {
+    const char *kind, *name;
+};
+
 static void check_duplicate_name(struct check_ctx *c, struct check_map *m, const char *kind,
-                                 const char *name, struct srcpos pos, const char *scope)
+                                 const char *name, struct srcpos pos, struct scope in)
 {
     if (!name)
         return;
@@ -77,7 +85,11 @@ static void check_duplicate_name(struct check_ctx *c, struct check_map *m, const
         e->pos = pos;
         return;
     }
-    diag_report(c->dg, DIAG_DUPLICATE_NAME, pos, "duplicate %s '%s'%s", kind, name, scope);
+    if (in.kind)
+        diag_report(c->dg, DIAG_DUPLICATE_NAME, pos, "duplicate %s '%s' in %s '%s'", kind, name,
+                    in.kind, in.name);
+    else
+        diag_report(c->dg, DIAG_DUPLICATE_NAME, pos, "duplicate %s '%s'", kind, name);
     diag_note(c->dg, e->pos, "'%s' first defined here", name);
 }
 
@@ -87,14 +99,14 @@ static void names_of_field(struct check_ctx *c, struct check_map *fields,
     check_name(c, "field", f->name, f->pos);
     if (!model_field_is_reserved(f))
         check_duplicate_name(c, fields, "field", f->name, f->pos,
-                             arena_printf(c->a, " in register '%s'", f->reg->name));
+                             (struct scope){"register", f->reg->name});
     struct check_map values;
     check_map_init(&values);
     for (size_t i = 0; i < f->nvalues; i++) {
         const struct model_value *v = f->values[i];
         check_name(c, "value", v->name, v->pos);
         check_duplicate_name(c, &values, "value", v->name, v->pos,
-                             arena_printf(c->a, " in field '%s'", f->name));
+                             (struct scope){"field", f->name});
     }
     check_map_release(&values);
 }
@@ -107,7 +119,7 @@ static void names_of_reg(struct check_ctx *c, const struct model_reg *r)
     check_map_init(&ats);
     for (size_t i = 0; i < r->nfields; i++)
         names_of_field(c, &fields, r->fields[i]);
-    const char *in_reg = arena_printf(c->a, " in register '%s'", r->name);
+    struct scope in_reg = {"register", r->name};
     for (size_t i = 0; i < r->nrules; i++) {
         check_name(c, "rule", r->rules[i]->name, r->rules[i]->pos);
         check_duplicate_name(c, &rules, "rule", r->rules[i]->name, r->rules[i]->pos, in_reg);
@@ -121,7 +133,7 @@ static void names_of_reg(struct check_ctx *c, const struct model_reg *r)
 }
 
 static void names_of_event(struct check_ctx *c, struct check_map *events,
-                           const struct model_event *e, const char *in_block)
+                           const struct model_event *e, struct scope in_block)
 {
     check_name(c, "event", e->name, e->pos);
     check_duplicate_name(c, events, "event", e->full_name, e->pos, in_block);
@@ -131,7 +143,7 @@ static void names_of_event(struct check_ctx *c, struct check_map *events,
         const struct model_event *sub = e->subs[i];
         check_name(c, "sub-event", sub->name, sub->pos);
         check_duplicate_name(c, &subs, "sub-event", sub->name, sub->pos,
-                             arena_printf(c->a, " in event '%s'", e->name));
+                             (struct scope){"event", e->name});
     }
     check_map_release(&subs);
 }
@@ -142,7 +154,7 @@ static void names_of_block(struct check_ctx *c, const struct model_block *b)
     check_map_init(&insts);
     check_map_init(&regs);
     check_map_init(&events);
-    const char *in_block = arena_printf(c->a, " in block '%s'", b->name);
+    struct scope in_block = {"block", b->name};
     for (size_t i = 0; i < b->ninstances; i++) {
         const struct model_instance *inst = b->instances[i];
         check_name(c, "instance", inst->name, inst->pos);
@@ -168,11 +180,11 @@ void check_names(struct check_ctx *c)
     check_map_init(&sources);
     for (size_t i = 0; i < c->s->nsources; i++)
         check_duplicate_name(c, &sources, "source", c->s->sources[i]->id, c->s->sources[i]->pos,
-                             "");
+                             (struct scope){NULL, NULL});
     for (size_t i = 0; i < c->s->nblocks; i++) {
         const struct model_block *b = c->s->blocks[i];
         check_name(c, "block", b->name, b->pos);
-        check_duplicate_name(c, &blocks, "block", b->name, b->pos, "");
+        check_duplicate_name(c, &blocks, "block", b->name, b->pos, (struct scope){NULL, NULL});
         names_of_block(c, b);
     }
     check_map_release(&blocks);
@@ -219,7 +231,9 @@ void check_name_collision(struct check_ctx *c)
     if (c->dg->count[DIAG_DUPLICATE_NAME] > 0 || !c->s->prefix)
         return;
     struct collision_ctx cc = {.c = c};
+    struct arena names = ARENA_INIT; /* the identifiers, freed when compared */
     check_map_init(&cc.idents);
-    names_foreach(c->a, c->s, c->s->prefix, collision_add, &cc);
+    names_foreach(&names, c->s, c->s->prefix, collision_add, &cc);
     check_map_release(&cc.idents);
+    arena_release(&names);
 }

@@ -268,6 +268,20 @@ static void test_keywords_of_cxx_and_c23(void **state)
            "t.xml:5: error: field name 'nullptr' is a C or C++ keyword\n");
 }
 
+/* Every end of the (sorted) keyword table is found. */
+static void test_keyword_table_lookup(void **state)
+{
+    static const char *const names[] = {"_Alignas", "_Bool", "_Thread_local", "alignas", "auto",
+                                        "int", "typeof_unqual", "xor_eq", "wchar_t", "while"};
+    struct model_spec *s = mk_spec();
+    struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 64, 0, 4);
+    for (unsigned i = 0; i < 10; i++)
+        mk_field(r, names[i], i, i, "RW", 10 + i);
+    mk_field(r, "rest", 63, 10, "RW", 20);
+    check_spec(&A, &dg, s);
+    assert_int_equal(dg.count[DIAG_C_KEYWORD], 10);
+}
+
 static void test_duplicate_field_but_reserved_may_repeat(void **state)
 {
     struct model_spec *s = mk_spec();
@@ -939,6 +953,7 @@ int main(void)
         T(test_clean_spec_passes_and_fills_reset),
         T(test_bad_identifier_and_keyword),
         T(test_keywords_of_cxx_and_c23),
+        T(test_keyword_table_lookup),
         T(test_duplicate_field_but_reserved_may_repeat),
         T(test_duplicates_in_every_scope),
         T(test_name_collision),
