@@ -35,6 +35,8 @@ static void check_event_counter(struct check_ctx *c, const struct model_events *
     const struct model_reg *r = tab->reg;
     if (!r || !e->has_counters)
         return;
+    if (e->parent && e->parent->has_counters && e->counter_mask == e->parent->counter_mask)
+        return; /* inherited: reported at the parent */
     unsigned hi = r->first + (r->count ? r->count : 1) - 1;
     for (unsigned i = 0; i < 64; i++) {
         if (!(e->counter_mask >> i & 1) || (i >= r->first && i <= hi))

@@ -220,15 +220,19 @@ static void check_gaps(struct check_ctx *c, struct model_reg *r)
 
 /* ---------------------------------------------------------------- resets */
 
-static uint64_t fields_reset(const struct model_reg *r)
+/* The fields' resets combined; false when a field was reported (outside, or reset too wide). */
+static bool fields_reset(const struct model_reg *r, uint64_t *v)
 {
-    uint64_t v = 0;
+    bool ok = true;
+    *v = 0;
     for (size_t i = 0; i < r->nfields; i++) {
         const struct model_field *f = r->fields[i];
         if (field_inside(f) && f->reset <= model_field_max(f))
-            v |= f->reset << f->lsb;
+            *v |= f->reset << f->lsb;
+        else
+            ok = false;
     }
-    return v;
+    return ok;
 }
 
 static void check_reset_mismatch(struct check_ctx *c, const struct model_reg *r, uint64_t fields)
@@ -241,7 +245,8 @@ static void check_reset_mismatch(struct check_ctx *c, const struct model_reg *r,
 
 static void check_reg_reset(struct check_ctx *c, struct model_reg *r)
 {
-    uint64_t fields = fields_reset(r);
+    uint64_t fields;
+    bool fields_ok = fields_reset(r, &fields);
     if (!r->has_reset) {
         r->reset = fields;
         return;
@@ -252,7 +257,8 @@ static void check_reg_reset(struct check_ctx *c, struct model_reg *r)
                     r->reset, r->name, r->width);
         return;
     }
-    check_reset_mismatch(c, r, fields);
+    if (fields_ok)
+        check_reset_mismatch(c, r, fields);
 }
 
 /* gaps= is reported where it is written: on the spec, the block, or the register. */

@@ -491,11 +491,16 @@ static void test_resets(void **state)
     r4->has_reset = true;
     r4->reset = 1;
     r4->fields[0]->reset = 1;
+    struct model_reg *r5 = mk_simple(b, "R5", 4, 16); /* no mismatch on top of the field's error */
+    r5->has_reset = true;
+    r5->reset = 1;
+    r5->fields[0]->reset = 2;
     run(s, "t.xml:5: error: reset 0x4 of field 'mode' does not fit its 2 bits\n"
            "t.xml:6: error: reserved field 'rsv' [31:2] has non-zero reset 0x1\n"
            "t.xml:7: error: reset 0x100000000 of register 'R2' does not fit its width of 32 "
            "bits\n"
-           "t.xml:10: error: register 'R3' has reset 0x10 but its fields' resets make 0x1\n");
+           "t.xml:10: error: register 'R3' has reset 0x10 but its fields' resets make 0x1\n"
+           "t.xml:17: error: reset 0x2 of field 'en' does not fit its 1 bits\n");
 }
 
 static void test_bits_uncovered(void **state)
@@ -633,12 +638,20 @@ static void test_event_counter(void **state)
     struct model_event *bad = mk_event(t, NULL, "BAD", 0, 12);
     bad->has_counters = true;
     bad->counter_mask = 0x30;
+    struct model_event *sub = mk_event(t, bad, "INHERITS", 0, 15);
+    sub->has_counters = true;
+    sub->counter_mask = bad->counter_mask;
+    struct model_event *own = mk_event(t, bad, "OWN", 0, 16);
+    own->has_counters = true;
+    own->counter_mask = 0x100;
     struct model_events *t1 = mk_table(b, "ONE", "en", NULL, 13);
     struct model_event *e1 = mk_event(t1, NULL, "E1", 0, 14);
     e1->has_counters = true;
     e1->counter_mask = 0x2;
     (void)one;
     run(s, "t.xml:12: error: event 'BAD' names counter 4, but register 'CTL' has counters 0-3\n"
+           "t.xml:16: error: event 'BAD.OWN' names counter 8, but register 'CTL' has counters "
+           "0-3\n"
            "t.xml:14: error: event 'E1' names counter 1, but register 'ONE' has only counter "
            "0\n");
 }
