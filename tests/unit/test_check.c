@@ -770,6 +770,7 @@ static void test_rules(void **state)
     mk_rule(r, "reserved", "!rsv", 11, 0);
     mk_rule(r, "mode", "count_mode == 4 || (thresh > 31)", 12, 10);
     mk_rule(r, "mirror", "0x20 <= thresh || 31 < thresh || 0b11 == count_mode", 13, 0);
+    mk_rule(r, "escaped", "invert && 1 < 2 && tresh", 14, 10); /* &amp;&amp; and &lt; in XML */
     run(s, "t.xml:10:30: error: rule 'unknown' names 'tresh', which is not a field of register "
            "'CTL'\n"
            "t.xml:11: error: rule 'reserved' names reserved field 'rsv' of register 'CTL'\n"
@@ -780,7 +781,9 @@ static void test_rules(void **state)
            "t.xml:13: error: rule 'mirror' compares field 'thresh' (5 bits, at most 0x1F) with "
            "0x20, which it cannot hold\n"
            "t.xml:13: error: rule 'mirror' compares field 'thresh' (5 bits, at most 0x1F) with "
-           "31, which it cannot hold\n");
+           "31, which it cannot hold\n"
+           "t.xml:14:48: error: rule 'escaped' names 'tresh', which is not a field of register "
+           "'CTL'\n");
 }
 
 static struct model_counters *mk_counters(struct model_block *b, const char *ctl,
