@@ -924,7 +924,7 @@ found:
 }
 
 static void report_depth(struct render *r, const struct mus_template *t, const struct node *n,
-                         const char *name)
+                         const char *name, const struct mus_template *inner)
 {
     if (!first_report(r, n))
         return;
@@ -933,7 +933,7 @@ static void report_depth(struct render *r, const struct mus_template *t, const s
     struct buf chain = BUF_INIT;
     for (size_t i = 0; i < r->depth; i++)
         buf_addf(&chain, "%s'%s'", i ? " > " : "", mus_name(r->chain[i]));
-    buf_addf(&chain, " > '%s'", name);
+    buf_addf(&chain, " > '%s'", mus_name(inner));
     diag_note(r->dg, node_pos(t, n), "partial chain: %s", chain.s);
     buf_release(&chain);
 }
@@ -994,10 +994,10 @@ static void indent_enter(struct render *r, const struct node *n)
 }
 
 static bool depth_enter(struct render *r, const struct mus_template *t, const struct node *n,
-                        const struct mus_template *inner)
+                        const char *name, const struct mus_template *inner)
 {
     if (r->depth > r->max_depth) {
-        report_depth(r, t, n, mus_name(inner));
+        report_depth(r, t, n, name, inner);
         r->abort = true;
         return false;
     }
@@ -1018,7 +1018,7 @@ static void render_partial(struct render *r, const struct mus_template *t, const
 {
     const char *name = partial_name(r, t, n);
     const struct mus_template *p = name ? partial_get(r, t, n, name) : NULL;
-    if (!p || !depth_enter(r, t, n, p))
+    if (!p || !depth_enter(r, t, n, name, p))
         return;
     struct indent_state s = indent_save(r);
     indent_enter(r, n);
@@ -1032,7 +1032,7 @@ static void render_parent(struct render *r, const struct mus_template *t, size_t
     const struct node *n = &t->nodes[i];
     const char *name = partial_name(r, t, n);
     const struct mus_template *p = name ? partial_get(r, t, n, name) : NULL;
-    if (!p || !depth_enter(r, t, n, p))
+    if (!p || !depth_enter(r, t, n, name, p))
         return;
     GROW(r->frames, r->nframes, r->frame_cap);
     r->frames[r->nframes++] = (struct frame){t, n};
