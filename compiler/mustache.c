@@ -514,7 +514,8 @@ struct mus_template *mus_compile(struct diag *dg, const char *name, const char *
     t->name = name;
     t->file = diag_add_file(dg, name);
     t->src = xmalloc(len + 1);
-    memcpy(t->src, text, len);
+    if (len)
+        memcpy(t->src, text, len);
     t->src[len] = '\0';
     t->len = len;
     arena_init(&t->arena);
@@ -984,7 +985,8 @@ static void indent_enter(struct render *r, const struct node *n)
     if (n->standalone) {
         buf_addn(&r->indent, r->indent.s + r->ind_from, r->indent.len - r->ind_from);
         size_t skip = r->strip < n->indent_len ? r->strip : n->indent_len;
-        buf_addn(&r->indent, n->indent + skip, n->indent_len - skip);
+        if (n->indent_len > skip)
+            buf_addn(&r->indent, n->indent + skip, n->indent_len - skip);
         r->pending = true;
     } else {
         r->pending = false;
@@ -1088,7 +1090,8 @@ static void render_block(struct render *r, const struct mus_template *t, size_t 
     size_t start = r->indent.len;
     buf_addn(&r->indent, r->indent.s + r->ind_from, r->indent.len - r->ind_from);
     size_t skip = r->strip < b->indent_len ? r->strip : b->indent_len;
-    buf_addn(&r->indent, b->indent + skip, b->indent_len - skip);
+    if (b->indent_len > skip)
+        buf_addn(&r->indent, b->indent + skip, b->indent_len - skip);
     r->ind_from = start;
     r->pending = b->indent_first;
     r->strip = r->strip_left = o->strip;
