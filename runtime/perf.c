@@ -149,6 +149,16 @@ static const struct fmt_term *find_term(const struct regc_perf_pmu *p, const cha
     return NULL;
 }
 
+/* The kernel names the threshold format after its width on some PMUs ("thresh5", "thresh8"). */
+static const struct fmt_term *find_role_term(const struct regc_perf_pmu *p, const char *name)
+{
+    const struct fmt_term *t = find_term(p, name);
+    for (unsigned i = 0; !t && strcmp(name, "thresh") == 0 && i < p->nterms; i++)
+        if (strncmp(p->terms[i].name, "thresh", 6) == 0)
+            t = &p->terms[i];
+    return t;
+}
+
 int regc_perf_pmu_format(const struct regc_perf_pmu *p, const char *name, unsigned *word, uint64_t *mask)
 {
     const struct fmt_term *t = find_term(p, name);
@@ -235,7 +245,7 @@ int regc_perf_check_counters(const struct regc_perf_pmu *p, const struct regc_bl
     const char *map[][2] = {{"event", c->event}, {"umask", c->umask}, {"edge", c->edge},
                             {"inv", c->invert},  {"thresh", c->threshold}};
     for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-        const struct fmt_term *t = find_term(p, map[i][0]);
+        const struct fmt_term *t = find_role_term(p, map[i][0]);
         const struct regc_field *f = map[i][1] ? regc_reg_field(ctl, map[i][1]) : NULL;
         if (!t || !f || (t->word == 0 && t->mask == regc_field_mask(f)))
             continue;
@@ -473,10 +483,9 @@ static int slot_start(struct regc_backend *be, struct perf_be *pb, struct perf_s
     size_t n = 0;
     for (size_t i = 0; !rc && i < 5; i++) {
         const struct regc_field *f = roles[i][1] ? regc_reg_field(r->reg, roles[i][1]) : NULL;
-        unsigned w;
-        uint64_t m;
-        if (f && regc_perf_pmu_format(s->pmu, roles[i][0], &w, &m) == 0)
-            terms[n++] = (struct regc_perf_term){roles[i][0], regc_field_get(f, v)};
+        const struct fmt_term *t = f ? find_role_term(s->pmu, roles[i][0]) : NULL;
+        if (t)
+            terms[n++] = (struct regc_perf_term){t->name, regc_field_get(f, v)};
     }
     uint64_t config[3];
     if (!rc)
