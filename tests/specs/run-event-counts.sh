@@ -9,6 +9,7 @@
 # each <event> without <sub>s, and each <event> with <sub>s that carries its
 # own umask (a row without a sub-event part). Each converted name must also
 # be a perfmon row of the unit, and no row may be both converted and excluded.
+# When regspec/<spec>.xml exists, it must include the table in block <block>.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -57,6 +58,14 @@ for line in open(conf, encoding='utf-8'):
     tap(len(rows) - len(excluded) == len(got),
         '%s: %d rows - %d excluded = %d converted' % (name, len(rows), len(excluded), len(got)),
         ['table holds %d' % len(got)])
+    spec_path = os.path.join(os.path.dirname(os.path.dirname(conf)), spec + '.xml')
+    if os.path.exists(spec_path):
+        sroot = ET.parse(spec_path).getroot()
+        href = 'events/%s_%s.xml' % (spec, block)
+        blocks = [b.get('name') for b in sroot.iter('block')
+                  if any(i.get('href') == href for i in b.findall('include'))]
+        tap(blocks == [block], '%s: included once, in block %s of %s' % (name, block, spec_path),
+            ['included in blocks %r' % blocks])
     stripped = [re.sub(r'^UNC_[A-Za-z0-9]+_', '', r) for r in rows]
     unknown = [g for g in got if g not in stripped]
     tap(not unknown, '%s: every converted event is a perfmon row' % name, unknown[:5])
