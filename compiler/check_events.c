@@ -207,8 +207,8 @@ static void check_rule_field(struct check_ctx *c, const struct model_reg *r,
                     r->name);
     else
         diag_report(c->dg, DIAG_RULE_FIELD, expr_pos(rule, t->off),
-                    "rule '%s' names '%s', which is not a field of register '%s'", rule->name,
-                    name, r->name);
+                    "rule '%s' names '%s', which is not a field of register '%s'", rule->name, name,
+                    r->name);
 }
 
 /* "field OP n" can never hold (or always holds) when n is beyond the field's maximum. */

@@ -187,7 +187,7 @@ static struct model_event *mk_event(struct model_events *t, struct model_event *
 }
 
 static struct model_set *mk_set(struct model_event *e, const char *reg, const char *field,
-                                 uint64_t v, unsigned line)
+                                uint64_t v, unsigned line)
 {
     struct model_set *set = arena_zalloc(&A, sizeof(*set));
     set->reg_name = reg;
@@ -271,8 +271,9 @@ static void test_keywords_of_cxx_and_c23(void **state)
 /* Every end of the (sorted) keyword table is found. */
 static void test_keyword_table_lookup(void **state)
 {
-    static const char *const names[] = {"_Alignas", "_Bool", "_Thread_local", "alignas", "auto",
-                                        "int", "typeof_unqual", "xor_eq", "wchar_t", "while"};
+    static const char *const names[] = {"_Alignas", "_Bool", "_Thread_local", "alignas",
+                                        "auto",     "int",   "typeof_unqual", "xor_eq",
+                                        "wchar_t",  "while"};
     struct model_spec *s = mk_spec();
     struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 64, 0, 4);
     for (unsigned i = 0; i < 10; i++)
@@ -786,8 +787,8 @@ static void test_rules(void **state)
            "'CTL'\n");
 }
 
-static struct model_counters *mk_counters(struct model_block *b, const char *ctl,
-                                          const char *ctr, unsigned width, unsigned line)
+static struct model_counters *mk_counters(struct model_block *b, const char *ctl, const char *ctr,
+                                          unsigned width, unsigned line)
 {
     if (!b->pmon) {
         b->pmon = arena_zalloc(&A, sizeof(*b->pmon));
@@ -921,8 +922,10 @@ static void test_pmon_global(void **state)
     gs->clear_field.name = "frz_all";
     gs->pos = at_line(27);
     s->pmon_global->status = gs;
-    const char *boxes[][3] = {{"cbox", "ov_c", NULL}, {"ubox", "ov_u", NULL},
-                              {"mbox", "ov_m", NULL}, {"mbox", "ov_m", "m7"},
+    const char *boxes[][3] = {{"cbox", "ov_c", NULL},
+                              {"ubox", "ov_u", NULL},
+                              {"mbox", "ov_m", NULL},
+                              {"mbox", "ov_m", "m7"},
                               {"qbox", "ov_q", NULL}};
     for (unsigned i = 0; i < 5; i++) {
         struct model_box_overflow *bo = arena_zalloc(&A, sizeof(*bo));
