@@ -11,6 +11,7 @@
 #include "arena.h"
 #include "check.h"
 #include "diag.h"
+#include "expr.h"
 #include "model.h"
 
 #define MAXN 64 /* list capacity of the helpers below */
@@ -136,6 +137,8 @@ static struct model_rule *mk_rule(struct model_reg *r, const char *name, const c
     struct model_rule *rule = arena_zalloc(&A, sizeof(*rule));
     rule->name = name;
     rule->expr_text = expr;
+    struct expr_error err;
+    rule->expr = expr_parse(&A, expr, &err); /* NULL for a syntax error */
     rule->expr_pos = (struct srcpos){file, line, col};
     rule->pos = at_line(line);
     PUSH(r->rules, r->nrules, rule);
@@ -772,6 +775,8 @@ static void test_rules(void **state)
     mk_rule(r, "mode", "count_mode == 4 || (thresh > 31)", 12, 10);
     mk_rule(r, "mirror", "0x20 <= thresh || 31 < thresh || 0b11 == count_mode", 13, 0);
     mk_rule(r, "escaped", "invert && 1 < 2 && tresh", 14, 10); /* &amp;&amp; and &lt; in XML */
+    mk_rule(r, "paren", "!((thresh) >= 0x20)", 15, 0);
+    mk_rule(r, "broken", "thresh ==", 16, 0)->expr = NULL; /* rule-syntax, from the loader */
     run(s, "t.xml:10:30: error: rule 'unknown' names 'tresh', which is not a field of register "
            "'CTL'\n"
            "t.xml:11: error: rule 'reserved' names reserved field 'rsv' of register 'CTL'\n"
@@ -784,7 +789,9 @@ static void test_rules(void **state)
            "t.xml:13: error: rule 'mirror' compares field 'thresh' (5 bits, at most 0x1F) with "
            "31, which it cannot hold\n"
            "t.xml:14:48: error: rule 'escaped' names 'tresh', which is not a field of register "
-           "'CTL'\n");
+           "'CTL'\n"
+           "t.xml:15: error: rule 'paren' compares field 'thresh' (5 bits, at most 0x1F) with "
+           "0x20, which it cannot hold\n");
 }
 
 static struct model_counters *mk_counters(struct model_block *b, const char *ctl, const char *ctr,
