@@ -142,12 +142,14 @@ struct gap {
     unsigned msb, lsb;
 };
 
-/* Ranges below 'width' no field covers, low to high; returns how many (at most 33). */
+/* Ranges below 'width' no field covers, low to high; returns how many (at most 33: 64 bits). */
 static size_t find_gaps(const struct model_field **v, size_t n, unsigned width, struct gap *out)
 {
     size_t ngaps = 0;
     unsigned next = 0; /* lowest bit not yet covered */
-    for (size_t i = 0; i < n && next < width; i++) {
+    for (size_t i = 0; i < n && next < width && ngaps < 32; i++) {
+        if (v[i]->lsb > v[i]->msb)
+            continue; /* reported by the loader as bad-bits */
         if (v[i]->lsb > next)
             out[ngaps++] = (struct gap){(v[i]->lsb < width ? v[i]->lsb : width) - 1, next};
         if (v[i]->msb + 1 > next)
