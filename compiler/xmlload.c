@@ -357,6 +357,8 @@ static void schema_message(char *out, size_t size, const char *msg)
         out[0] = '\0'; /* check_attributes() says which attribute, and where */
     else if (MATCHES(msg, "Element %127s has extra content: %127s", a, b))
         out[0] = '\0'; /* follows "is not allowed here" for the same element */
+    else if (MATCHES(msg, "Did not expect text in element %127s content", a))
+        snprintf(out, size, "element '%s' may not contain text", a);
     else if (MATCHES(msg, "Expecting element %127[^,], got %127s", a, b))
         snprintf(out, size, "expected element '%s', found '%s'", a, b);
     else if (MATCHES(msg, "Expecting an element %127[^,], got nothing", a))
@@ -458,13 +460,35 @@ static struct loader *loader_of(xmlParserCtxtPtr ctxt)
     return ctxt->_private;
 }
 
+/*
+ * Byte offset in the raw text of the last '<' before the parser's position
+ * (during a SAX callback: the '<' of the tag being reported), or SIZE_MAX
+ * when unknown (input converted from another encoding).
+ */
+static size_t tag_start(struct loader *ld, xmlParserCtxtPtr ctxt)
+{
+    xmlParserInputPtr in = ctxt->input;
+    if (!in || (in->buf && in->buf->encoder))
+        return SIZE_MAX;
+    size_t end = (size_t)(in->cur - in->base) + (size_t)in->consumed;
+    const char *t = ld->cur->text;
+    if (end > ld->cur->len)
+        return SIZE_MAX;
+    while (end > 0 && t[end - 1] != '<')
+        end--;
+    return end > 0 ? end - 1 : SIZE_MAX;
+}
+
 /* <!DOCTYPE ...>: refused before its internal subset (entities) is read. */
 static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *ext_id,
                                const xmlChar *sys_id)
 {
     xmlParserCtxtPtr ctxt = ctx;
     struct loader *ld = loader_of(ctxt);
-    struct srcpos p = {ld->cur->index, (uint32_t)ctxt->input->line, 0};
+    size_t off = tag_start(ld, ctxt);
+    struct srcpos p = off != SIZE_MAX ? pos_at(ld->cur, off)
+                                      : (struct srcpos){ld->cur->index,
+                                                        (uint32_t)ctxt->input->line, 0};
     diag_report(ld->dg, DIAG_XML_UNSAFE, p,
                 "DOCTYPE declaration refused: regspec files may not have a DTD or declare entities");
     ld->stopped = true;
@@ -479,7 +503,10 @@ static void on_start_element(void *ctx, const xmlChar *localname, const xmlChar 
     xmlParserCtxtPtr ctxt = ctx;
     struct loader *ld = loader_of(ctxt);
     if (ctxt->nameNr >= XMLLOAD_MAX_DEPTH) {
-        struct srcpos p = {ld->cur->index, (uint32_t)ctxt->input->line, 0};
+        size_t off = tag_start(ld, ctxt);
+        struct srcpos p = off != SIZE_MAX ? pos_at(ld->cur, off)
+                                          : (struct srcpos){ld->cur->index,
+                                                            (uint32_t)ctxt->input->line, 0};
         diag_report(ld->dg, DIAG_XML_LIMIT, p, "elements nest deeper than %d levels",
                     XMLLOAD_MAX_DEPTH);
         ld->stopped = true;
@@ -488,17 +515,9 @@ static void on_start_element(void *ctx, const xmlChar *localname, const xmlChar 
     }
     ld->start_element(ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
                       nb_defaulted, attributes);
-    xmlParserInputPtr in = ctxt->input;
-    if (in->buf && in->buf->encoder)
-        return; /* converted from another encoding: offsets do not match the raw text */
-    size_t end = (size_t)(in->cur - in->base) + (size_t)in->consumed;
-    const char *t = ld->cur->text;
-    if (ctxt->node && end <= ld->cur->len) {
-        while (end > 0 && t[end - 1] != '<')
-            end--;
-        if (end > 0)
-            ctxt->node->_private = (void *)(uintptr_t)end; /* offset of '<' plus one */
-    }
+    size_t off = tag_start(ld, ctxt);
+    if (ctxt->node && off != SIZE_MAX)
+        ctxt->node->_private = (void *)(uintptr_t)(off + 1); /* NULL means unknown */
 }
 
 /* Parses the file's text; NULL after reporting (well-formedness, safety, limits). */
