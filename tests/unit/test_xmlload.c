@@ -529,6 +529,38 @@ static void test_repeated_pmon_and_misc(void **state)
     unlink(path);
 }
 
+static int first_field(void *ctx, const struct expr *node)
+{
+    *(const struct expr **)ctx = node;
+    return 1;
+}
+
+static void test_rule_offsets_are_file_columns(void **state)
+{
+    const char *path = tmp_path("lt.xml");
+    write_file(path, "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n"
+                     "  <block name=\"b\">\n"
+                     "    <register name=\"R\" space=\"msr\" address=\"1\" width=\"8\">\n"
+                     "      <field name=\"mode\" bits=\"7:0\" access=\"RW\"/>\n"
+                     "      <rule name=\"r\" expr='1 &lt; 2 &amp;&amp; mdoe == 3'>m</rule>\n"
+                     "    </register>\n"
+                     "  </block>\n"
+                     "</regspec>\n");
+    struct loaded l;
+    struct model_spec *s = load(&l, path);
+    assert_non_null(s);
+    struct model_rule *ru = s->blocks[0]->regs[0]->rules[0];
+    assert_string_equal(ru->expr_text, "1 < 2 && mdoe == 3");
+    assert_int_equal(ru->expr_pos.line, 5);
+    assert_int_equal(ru->expr_pos.col, 28);
+    const struct expr *f = NULL;
+    assert_int_equal(expr_foreach_field(ru->expr, first_field, &f), 1);
+    assert_string_equal(f->field, "mdoe");
+    assert_int_equal(ru->expr_pos.col + f->offset, 48); /* the 'm' of "mdoe" in the file */
+    unload(&l);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -545,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_billion_laughs_is_quick),
         cmocka_unit_test(test_error_positions_in_multiline_tags),
         cmocka_unit_test(test_repeated_pmon_and_misc),
+        cmocka_unit_test(test_rule_offsets_are_file_columns),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
