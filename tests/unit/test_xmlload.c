@@ -440,6 +440,14 @@ static void test_file_over_256mib_is_not_read(void **state)
     unlink(path);
 }
 
+static void test_endless_stream_is_bounded(void **state)
+{
+    /* No size to check before reading: the read stops one byte past the limit. */
+    if (access("/dev/zero", R_OK) != 0)
+        skip();
+    expect_only("/dev/zero", ": error: file is larger than 256 MiB");
+}
+
 static void test_deep_nesting(void **state)
 {
     enum { N = 100000 };
@@ -572,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_error_corpus),
         cmocka_unit_test(test_junk_100mb),
         cmocka_unit_test(test_file_over_256mib_is_not_read),
+        cmocka_unit_test(test_endless_stream_is_bounded),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_external_entity_is_never_opened),
         cmocka_unit_test(test_billion_laughs_is_quick),
