@@ -305,6 +305,19 @@ static void trim_message(char *out, size_t size, const char *msg)
     out[n] = '\0';
 }
 
+/* libxml2 gives the column after an entity reference: point at its '&' instead. */
+static struct srcpos back_to_ampersand(const struct lfile *f, struct srcpos p)
+{
+    if (p.line == 0 || p.line > f->nlines || p.col == 0)
+        return p;
+    size_t start = f->lines[p.line - 1], i = start + p.col - 1;
+    if (i > f->len)
+        return p;
+    while (i > start && f->text[i - 1] != '&')
+        i--;
+    return i > start ? pos_at(f, i - 1) : p;
+}
+
 static void report_parser_error(struct loader *ld, const xmlError *e)
 {
     char msg[256];
@@ -312,6 +325,7 @@ static void report_parser_error(struct loader *ld, const xmlError *e)
     struct srcpos p = {ld->cur->index, e->line > 0 ? (uint32_t)e->line : 0,
                        e->int2 > 0 ? (uint32_t)e->int2 : 0};
     if (e->code == XML_ERR_UNDECLARED_ENTITY || e->code == XML_WAR_UNDECLARED_ENTITY) {
+        p = back_to_ampersand(ld->cur, p);
         diag_report(ld->dg, DIAG_XML_UNSAFE, p,
                     "entity reference '&%s;' refused: only the predefined entities and "
                     "character references are allowed",
