@@ -1083,22 +1083,6 @@ static struct model_field *load_gap(struct loader *ld, xmlNode *n, struct model_
     return f;
 }
 
-/*
- * Makes expr_pos.col + node->offset the node's column in the file: an
- * entity reference ("&lt;") is longer in the file than the character it
- * stands for. Nodes on another line than the start keep their offsets.
- */
-static void remap_expr(struct expr *e, xmlNode *n, struct srcpos start)
-{
-    if (!e)
-        return;
-    struct srcpos p = value_pos(n, "expr", e->offset);
-    if (p.line == start.line && p.col >= start.col)
-        e->offset = p.col - start.col;
-    remap_expr(e->lhs, n, start);
-    remap_expr(e->rhs, n, start);
-}
-
 /* <rule name= expr= cite...>message</rule> */
 static struct model_rule *load_rule(struct loader *ld, xmlNode *n)
 {
@@ -1116,8 +1100,6 @@ static struct model_rule *load_rule(struct loader *ld, xmlNode *n)
     if (!ru->expr)
         diag_report(ld->dg, DIAG_RULE_SYNTAX, value_pos(n, "expr", err.offset), "rule '%s': %s",
                     ru->name ? ru->name : "?", err.message);
-    else if (ru->expr_pos.col)
-        remap_expr(ru->expr, n, ru->expr_pos);
     return ru;
 }
 
