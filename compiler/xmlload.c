@@ -1491,9 +1491,10 @@ static void load_child(struct loader *ld, xmlNode *c, struct model_block *b, str
                        bool from_part)
 {
     struct model_spec *s = ld->spec;
-    if (is_elem(c, "desc") || is_elem(c, "include")) {
-        if (is_elem(c, "include"))
-            load_include(ld, c, b, caps);
+    if (is_elem(c, "desc")) {
+        /* read by desc_of(); a <part>'s own description is not part of the model */
+    } else if (is_elem(c, "include")) {
+        load_include(ld, c, b, caps);
     } else if (!b && is_elem(c, "source")) {
         arena_push(ld->a, (void ***)&s->sources, &s->nsources, &caps->sources, load_source(ld, c));
     } else if (!b && is_elem(c, "block")) {
