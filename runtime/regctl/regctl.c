@@ -245,14 +245,15 @@ static int cmd_list(const struct opts *o, int argc, char **argv)
 static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t value, int rc)
 {
     const struct opts *o = ctx;
-    char name[160] = "?";
+    char name[160] = "?", full[200];
     if (io->ref)
         regc_ref_name(io->ref, name, sizeof(name));
+    snprintf(full, sizeof(full), "%s.%s", io->ref ? io->ref->spec->name : "?", name);
     if (write)
-        printf("%s %s %s 0x%llx <- 0x%llx", o->dry_run ? "would write" : "write", name, space_name(io->space),
+        printf("%s %s %s 0x%llx <- 0x%llx", o->dry_run ? "would write" : "write", full, space_name(io->space),
                (unsigned long long)io->address, (unsigned long long)value);
     else
-        printf("%s %s %s 0x%llx", o->dry_run ? "would read" : "read", name, space_name(io->space),
+        printf("%s %s %s 0x%llx", o->dry_run ? "would read" : "read", full, space_name(io->space),
                (unsigned long long)io->address);
     if (io->pci)
         printf(" (pci %04x:%04x dev %u func %u)", io->pci->vendor, io->pci->device, io->pci->dev, io->pci->func);
@@ -307,7 +308,8 @@ static void field_bits(const struct regc_field *f, char *buf, size_t len)
 
 static json_t *decode_json(const struct regc_ref *r, uint64_t v)
 {
-    char name[160], h[24], a[24];
+    char name[160], full[200], h[24], a[24];
+    snprintf(full, sizeof(full), "%s.%s", r->spec->name, regc_ref_name(r, name, sizeof(name)));
     hex(h, sizeof(h), v);
     hex(a, sizeof(a), r->address);
     json_t *fields = json_array();
@@ -320,7 +322,7 @@ static json_t *decode_json(const struct regc_ref *r, uint64_t v)
                                                 f->msb, "access", f->access_text, "value", fh, "named",
                                                 nv ? nv->name : NULL));
     }
-    return json_pack("{s:s,s:s,s:s,s:s,s:o}", "register", regc_ref_name(r, name, sizeof(name)), "space",
+    return json_pack("{s:s,s:s,s:s,s:s,s:o}", "register", full, "space",
                      space_name(r->reg->space), "address", a, "value", h, "fields", fields);
 }
 
