@@ -1,0 +1,198 @@
+#include "cmd_render.h"
+
+#include "diag.h"
+#include "mustache.h"
+#include "outfile.h"
+#include "tmpl.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RENDER_USAGE                                                                               \
+    "usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] "                     \
+    "[--escape=html|c|md|none]\n"
+
+enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+
+struct render_args {
+    const char *template, *data, *output;
+    const char **incdirs; /* owned array; strings borrowed from argv */
+    size_t nincdirs;
+    bool strict, escape_given;
+    enum mus_escape escape;
+};
+
+static int usage_error(struct diag *dg, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int usage_error(struct diag *dg, const char *fmt, ...)
+{
+    struct buf msg = BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vaddf(&msg, fmt, ap);
+    va_end(ap);
+    diag_plain_error(dg, "%s", msg.s);
+    buf_release(&msg);
+    fputs(RENDER_USAGE, stderr);
+    return -1;
+}
+
+/* Takes the value of an option written "-X VALUE" or "-XVALUE". */
+static const char *option_value(int argc, char **argv, int *i, size_t prefix)
+{
+    if (argv[*i][prefix])
+        return argv[*i] + prefix;
+    return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static int parse_option(struct diag *dg, struct render_args *a, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    if (strncmp(arg, "-I", 2) == 0 || strncmp(arg, "-o", 2) == 0) {
+        const char *v = option_value(argc, argv, i, 2);
+        if (!v)
+            return usage_error(dg, "option '%s' needs an argument", arg);
+        if (arg[1] == 'o') {
+            a->output = v;
+        } else {
+            a->incdirs = xrealloc(a->incdirs, (a->nincdirs + 1) * sizeof(*a->incdirs));
+            a->incdirs[a->nincdirs++] = v;
+        }
+    } else if (strcmp(arg, "--strict") == 0) {
+        a->strict = true;
+    } else if (strncmp(arg, "--escape=", 9) == 0) {
+        if (!mus_escape_parse(arg + 9, &a->escape))
+            return usage_error(dg, "unknown escape kind '%s' (html, c, md or none)", arg + 9);
+        a->escape_given = true;
+    } else {
+        return usage_error(dg, "unknown option '%s'", arg);
+    }
+    return 0;
+}
+
+/* Returns 0, 1 for --help, or -1 after a usage error. */
+static int parse_args(struct diag *dg, struct render_args *a, int argc, char **argv)
+{
+    int first = argc > 1 && strcmp(argv[1], "render") == 0 ? 2 : 1;
+    const char *pos[2];
+    int npos = 0;
+    bool options = true;
+    for (int i = first; i < argc; i++) {
+        const char *arg = argv[i];
+        if (options && strcmp(arg, "--") == 0) {
+            options = false;
+        } else if (options && (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)) {
+            return 1;
+        } else if (options && arg[0] == '-' && arg[1]) {
+            if (parse_option(dg, a, argc, argv, &i) < 0)
+                return -1;
+        } else if (npos < 2) {
+            pos[npos++] = arg;
+        } else {
+            return usage_error(dg, "unexpected argument '%s'", arg);
+        }
+    }
+    if (npos < 2)
+        return usage_error(dg, "%s", npos ? "missing the data file" : "missing the template");
+    a->template = pos[0];
+    a->data = pos[1];
+    return 0;
+}
+
+/* Reads and parses the data file; NULL after reporting (DIAG_IO or DIAG_DATA_SYNTAX). */
+static json_t *load_data(struct diag *dg, const char *path)
+{
+    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!fp) {
+        diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot read '%s': %s", path,
+                    strerror(errno));
+        return NULL;
+    }
+    json_error_t err;
+    json_t *root = json_loadf(fp, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+    int read_failed = ferror(fp);
+    int saved = errno;
+    if (fp != stdin)
+        fclose(fp);
+    if (read_failed) {
+        json_decref(root);
+        diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot read '%s': %s", path,
+                    strerror(saved ? saved : EIO));
+        return NULL;
+    }
+    if (!root) {
+        uint32_t file = diag_add_file(dg, path);
+        struct srcpos at = {file, err.line > 0 ? (uint32_t)err.line : 0,
+                            err.column > 0 ? (uint32_t)err.column : 0};
+        diag_report(dg, DIAG_DATA_SYNTAX, at, "%s", err.text);
+    }
+    return root;
+}
+
+static int exit_status(const struct diag *dg)
+{
+    return dg->count[DIAG_IO] ? EXIT_IO : EXIT_ERRORS;
+}
+
+static int write_output(struct diag *dg, const struct render_args *a, const struct buf *out)
+{
+    if (a->output)
+        return outfile_write(dg, a->output, out->s, out->len);
+    if (fwrite(out->s, 1, out->len, stdout) != out->len || fflush(stdout) != 0)
+        return diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot write '<stdout>': %s",
+                           strerror(errno));
+    return 0;
+}
+
+static int run(struct diag *dg, const struct render_args *a)
+{
+    struct tmpl tp;
+    tmpl_init(&tp, dg, a->incdirs, a->nincdirs);
+    json_t *data = NULL;
+    struct buf out = BUF_INIT;
+    int status = EXIT_OK;
+    if (tmpl_load(&tp, a->template) < 0 || !(data = load_data(dg, a->data))) {
+        status = exit_status(dg);
+        goto out;
+    }
+    struct mus_options opt = {
+        .escape = a->escape_given ? a->escape : tmpl_escape_for(a->template, a->output),
+        .strict = a->strict,
+    };
+    if (tmpl_render(&tp, data, &opt, &out) < 0 || dg->nerrors) {
+        status = exit_status(dg);
+        goto out;
+    }
+    if (write_output(dg, a, &out) < 0)
+        status = EXIT_IO;
+out:
+    buf_release(&out);
+    json_decref(data);
+    tmpl_release(&tp);
+    return status;
+}
+
+int cmd_render(int argc, char **argv)
+{
+    struct diag dg;
+    diag_init(&dg, stderr);
+    struct render_args a = {0};
+    int rc = parse_args(&dg, &a, argc, argv);
+    int status;
+    if (rc > 0) {
+        fputs(RENDER_USAGE, stdout);
+        status = EXIT_OK;
+    } else if (rc < 0) {
+        status = EXIT_USAGE;
+    } else {
+        status = run(&dg, &a);
+    }
+    free(a.incdirs);
+    diag_release(&dg);
+    return status;
+}

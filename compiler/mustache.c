@@ -1,0 +1,1144 @@
+/*
+ * mustache.c - parser and renderer (see mustache.h for the contract).
+ *
+ * A compiled template is a flat array of nodes in document order; a node
+ * that has children (section, inverted section, parent, block) records the
+ * index just past its last child, so rendering is a loop over index ranges.
+ * The parser makes one pass over the text: it tracks whether the current
+ * line holds anything but blanks and which node holds the line's first
+ * text, so a standalone tag trims its line without rescanning it.
+ *
+ * Indentation (standalone partials, parents and reindented blocks) is done
+ * while rendering: the renderer keeps the indentation in force and, at each
+ * line start of template text, skips 'strip' blanks and writes the indent.
+ */
+#include "mustache.h"
+
+#include "arena.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DELIM 16         /* longest custom delimiter */
+#define MAX_SECTION_DEPTH 512 /* sections nested in one template */
+#define MAX_NEST 4096        /* sections and partials nested while rendering */
+#define MAX_RENDER_ERRORS 100
+
+enum node_kind { N_TEXT, N_VAR, N_SECTION, N_INVERTED, N_PARTIAL, N_PARENT, N_BLOCK };
+
+struct node {
+    enum node_kind kind;
+    bool raw;          /* VAR: {{{x}}} or {{&x}} */
+    bool dynamic;      /* PARTIAL, PARENT: {{>*x}} names a value holding the name */
+    bool standalone;   /* tag alone on its line (PARENT: open and close together) */
+    bool leading;      /* only blanks before the tag on its line */
+    bool indent_first; /* BLOCK: the indentation applies to the first line too */
+    uint32_t line, col;
+    uint32_t end;      /* nodes with children: index just past the last child */
+    const char *text;  /* TEXT: into the template's copy of the source */
+    size_t len;
+    const char *name;  /* the name as written (without '*'); owned by the template's arena */
+    const char *parts; /* name split at dots, NUL-separated; nparts 0 is "." */
+    uint32_t nparts;
+    const char *indent; /* PARTIAL, PARENT: blanks before a standalone tag; BLOCK: see block_close */
+    uint32_t indent_len;
+    uint32_t strip;    /* BLOCK used as an override: blanks its own lines start with */
+};
+
+struct mus_template {
+    const char *name;
+    uint32_t file;
+    char *src;
+    size_t len;
+    struct node *nodes;
+    size_t n, cap;
+    struct arena arena;
+};
+
+/* ------------------------------------------------------------------ parser */
+
+struct parser {
+    struct diag *dg;
+    struct mus_template *t;
+    const char *s;
+    size_t len, pos;
+    uint32_t line;
+    size_t line_start;  /* offset of the current line's first byte */
+    size_t line_node;   /* first node that may hold text of the current line */
+    bool dirty;         /* the line so far holds more than blanks and standalone-able tags */
+    char open[MAX_DELIM + 1], close[MAX_DELIM + 1];
+    size_t olen, clen;
+    uint32_t *stack;    /* indices of open sections */
+    size_t depth, stack_cap;
+    bool failed, fatal;
+};
+
+/* What parse_tag learns about one tag before handing it to its handler. */
+struct tag {
+    char sigil;          /* 0 for a plain {{name}} */
+    const char *body;    /* the content between sigil and closing delimiter */
+    size_t body_len;
+    uint32_t line, col;
+    bool leading, standalone;
+    const char *ws;      /* blanks before the tag when leading */
+    size_t ws_len;
+};
+
+static struct srcpos tag_pos(const struct parser *p, uint32_t line, uint32_t col)
+{
+    return (struct srcpos){p->t->file, line, col};
+}
+
+static struct node *node_add(struct parser *p, enum node_kind kind, const struct tag *tg)
+{
+    struct mus_template *t = p->t;
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 16;
+        t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
+    }
+    struct node *n = &t->nodes[t->n++];
+    memset(n, 0, sizeof(*n));
+    n->kind = kind;
+    if (tg) {
+        n->line = tg->line;
+        n->col = tg->col;
+        n->leading = tg->leading;
+        n->standalone = tg->standalone;
+    }
+    return n;
+}
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Finds 'pat' (plen bytes) in s[from, len); returns len if absent. */
+static size_t find(const char *s, size_t len, size_t from, const char *pat, size_t plen)
+{
+    while (from + plen <= len) {
+        const char *c = memchr(s + from, pat[0], len - from - plen + 1);
+        if (!c)
+            return len;
+        size_t at = (size_t)(c - s);
+        if (memcmp(c, pat, plen) == 0)
+            return at;
+        from = at + 1;
+    }
+    return len;
+}
+
+/* Text from 'from' to 'to': one TEXT node; follows line ends and blankness. */
+static void add_text(struct parser *p, size_t from, size_t to)
+{
+    if (from == to)
+        return;
+    struct node *n = node_add(p, N_TEXT, NULL);
+    size_t idx = p->t->n - 1;
+    n->text = p->t->src + from;
+    n->len = to - from;
+    n->line = p->line;
+    for (size_t i = from; i < to; i++) {
+        char c = p->s[i];
+        if (c == '\n') {
+            p->line++;
+            p->line_start = i + 1;
+            p->line_node = idx;
+            p->dirty = false;
+        } else if (!is_blank(c) && !(c == '\r' && i + 1 < p->len && p->s[i + 1] == '\n')) {
+            p->dirty = true;
+        }
+    }
+}
+
+/* A standalone tag's line disappears: cut the blanks before it on its line. */
+static void trim_line(struct parser *p, size_t line_start, size_t line_node)
+{
+    const char *cut = p->t->src + line_start;
+    for (size_t i = line_node; i < p->t->n; i++) {
+        struct node *n = &p->t->nodes[i];
+        if (n->kind != N_TEXT)
+            continue;
+        if (n->text < cut)
+            n->len = n->text + n->len > cut ? (size_t)(cut - n->text) : n->len;
+        else
+            n->len = 0;
+    }
+}
+
+static int syntax_error(struct parser *p, uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int syntax_error(struct parser *p, uint32_t line, uint32_t col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(p->dg, DIAG_TEMPLATE_SYNTAX, tag_pos(p, line, col), fmt, ap);
+    va_end(ap);
+    p->failed = true;
+    return -1;
+}
+
+static void trim(const char **s, size_t *len)
+{
+    while (*len && is_space(**s)) {
+        (*s)++;
+        (*len)--;
+    }
+    while (*len && is_space((*s)[*len - 1]))
+        (*len)--;
+}
+
+/* Characters that would start a tag type mustache does not have. */
+static bool is_unknown_sigil(char c)
+{
+    return c && strchr("%@~+|?:;,'\"()[]\\`*", c) != NULL;
+}
+
+/*
+ * Fills n->name/parts/nparts from a tag body. 'allow_star': a leading '*'
+ * makes the name dynamic ({{>*x}}, {{<*x}}).
+ */
+static int parse_name(struct parser *p, struct node *n, const struct tag *tg, bool allow_star)
+{
+    const char *s = tg->body;
+    size_t len = tg->body_len;
+    trim(&s, &len);
+    if (allow_star && len && *s == '*') {
+        n->dynamic = true;
+        s++;
+        len--;
+        trim(&s, &len);
+    }
+    if (len == 0)
+        return syntax_error(p, tg->line, tg->col, "tag has no name");
+    char *name = arena_strndup(&p->t->arena, s, len);
+    n->name = name;
+    for (size_t i = 0; i < len; i++)
+        if (is_space(s[i]))
+            return syntax_error(p, tg->line, tg->col, "invalid name '%s'", name);
+    if (len == 1 && *s == '.')
+        return 0; /* the implicit iterator: nparts 0 */
+    char *parts = arena_strndup(&p->t->arena, s, len);
+    n->parts = parts;
+    n->nparts = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (parts[i] != '.')
+            continue;
+        if (i == 0 || i + 1 == len || parts[i + 1] == '.')
+            return syntax_error(p, tg->line, tg->col, "invalid name '%s'", name);
+        parts[i] = '\0';
+        n->nparts++;
+    }
+    return 0;
+}
+
+static const char *kind_word(enum node_kind k)
+{
+    switch (k) {
+    case N_PARENT: return "parent";
+    case N_BLOCK: return "block";
+    default: return "section";
+    }
+}
+
+static void open_node(struct parser *p, enum node_kind kind, const struct tag *tg)
+{
+    if (p->depth >= MAX_SECTION_DEPTH) {
+        syntax_error(p, tg->line, tg->col, "sections nested more than %d levels deep",
+                     MAX_SECTION_DEPTH);
+        p->fatal = true;
+        return;
+    }
+    struct node *n = node_add(p, kind, tg);
+    if (kind == N_PARENT || kind == N_BLOCK) {
+        n->indent = tg->ws;
+        n->indent_len = (uint32_t)tg->ws_len;
+    }
+    parse_name(p, n, tg, kind == N_PARENT);
+    if (p->depth == p->stack_cap) {
+        p->stack_cap = p->stack_cap ? p->stack_cap * 2 : 16;
+        p->stack = xrealloc(p->stack, p->stack_cap * sizeof(*p->stack));
+    }
+    p->stack[p->depth++] = (uint32_t)(p->t->n - 1);
+}
+
+static size_t leading_blanks(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && is_blank(s[i]))
+        i++;
+    return i;
+}
+
+/*
+ * A block's indentation, used when an override replaces it: for a standalone
+ * opening tag, the blanks its first content line starts with (or the tag's own
+ * when it has no content); for a tag with only blanks before it on its line,
+ * those blanks (already written by the text before it).
+ */
+static void block_close(struct parser *p, struct node *b, size_t bi)
+{
+    if (b->standalone) {
+        const struct node *first = bi + 1 < p->t->n ? &p->t->nodes[bi + 1] : NULL;
+        if (first && first->kind == N_TEXT && first->len > 0) {
+            b->indent = first->text;
+            b->indent_len = (uint32_t)leading_blanks(first->text, first->len);
+        }
+        b->indent_first = true;
+        b->strip = b->indent_len;
+    } else if (!b->leading) {
+        b->indent_len = 0;
+    }
+}
+
+static void close_node(struct parser *p, const struct tag *tg)
+{
+    struct node tmp = {0};
+    if (parse_name(p, &tmp, tg, false) < 0)
+        return;
+    if (p->depth == 0) {
+        syntax_error(p, tg->line, tg->col, "'/%s' closes no open section", tmp.name);
+        return;
+    }
+    size_t bi = p->stack[--p->depth];
+    struct node *o = &p->t->nodes[bi];
+    o->end = (uint32_t)p->t->n;
+    if (o->name && strcmp(o->name, tmp.name) != 0) {
+        syntax_error(p, tg->line, tg->col, "%s '%s' closed by '/%s'", kind_word(o->kind), o->name,
+                     tmp.name);
+        diag_note(p->dg, tag_pos(p, o->line, o->col), "%s '%s' opened here", kind_word(o->kind),
+                  o->name);
+    }
+    if (o->kind == N_BLOCK)
+        block_close(p, o, bi);
+    else if (o->kind == N_PARENT && !o->standalone && o->leading && tg->standalone &&
+             o->line == tg->line)
+        o->standalone = true; /* "  {{<p}}{{/p}}" alone on a line */
+}
+
+static void set_delimiters(struct parser *p, const struct tag *tg)
+{
+    const char *s = tg->body;
+    size_t len = tg->body_len;
+    trim(&s, &len);
+    size_t a = 0;
+    while (a < len && !is_space(s[a]))
+        a++;
+    size_t b = a;
+    while (b < len && is_space(s[b]))
+        b++;
+    size_t c = b;
+    while (c < len && !is_space(s[c]))
+        c++;
+    if (a == 0 || b == a || c == b || c != len || memchr(s, '=', len) || a > MAX_DELIM ||
+        c - b > MAX_DELIM) {
+        syntax_error(p, tg->line, tg->col,
+                     "bad set-delimiters tag: expected two delimiters without '=' or blanks, "
+                     "separated by a blank");
+        p->fatal = true; /* the rest would be parsed with the wrong delimiters */
+        return;
+    }
+    memcpy(p->open, s, a);
+    p->open[a] = '\0';
+    p->olen = a;
+    memcpy(p->close, s + b, c - b);
+    p->close[c - b] = '\0';
+    p->clen = c - b;
+}
+
+static void handle_tag(struct parser *p, const struct tag *tg)
+{
+    struct node *n;
+    switch (tg->sigil) {
+    case '!':
+        break;
+    case '=':
+        set_delimiters(p, tg);
+        break;
+    case '#': open_node(p, N_SECTION, tg); break;
+    case '^': open_node(p, N_INVERTED, tg); break;
+    case '$': open_node(p, N_BLOCK, tg); break;
+    case '<': open_node(p, N_PARENT, tg); break;
+    case '/': close_node(p, tg); break;
+    case '>':
+        n = node_add(p, N_PARTIAL, tg);
+        if (tg->standalone) {
+            n->indent = tg->ws;
+            n->indent_len = (uint32_t)tg->ws_len;
+        }
+        parse_name(p, n, tg, true);
+        break;
+    default:
+        n = node_add(p, N_VAR, tg);
+        n->raw = tg->sigil == '{' || tg->sigil == '&';
+        parse_name(p, n, tg, false);
+        break;
+    }
+}
+
+/* Line ends inside a tag (a multi-line comment) move the line counter. */
+static void count_lines(struct parser *p, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        if (p->s[i] == '\n') {
+            p->line++;
+            p->line_start = i + 1;
+            p->line_node = p->t->n;
+        }
+    }
+}
+
+/* After a tag: the offset past its line end if only blanks follow, else 0. */
+static size_t line_rest(const struct parser *p, size_t q)
+{
+    while (q < p->len && is_blank(p->s[q]))
+        q++;
+    if (q == p->len)
+        return q;
+    if (p->s[q] == '\n')
+        return q + 1;
+    if (p->s[q] == '\r' && q + 1 < p->len && p->s[q + 1] == '\n')
+        return q + 2;
+    return 0;
+}
+
+/*
+ * Tags that leave a line standalone-able: a parent's opening tag, and the end
+ * of a block given to a parent ("{{/block}}{{/parent}}" alone on a line).
+ */
+static bool keeps_line_clean(const struct parser *p, const struct tag *tg)
+{
+    if (tg->sigil == '<')
+        return true;
+    if (tg->sigil != '/' || p->depth == 0)
+        return false;
+    const struct node *o = &p->t->nodes[p->stack[p->depth - 1]];
+    return o->kind == N_PARENT;
+}
+
+static void parse_tag(struct parser *p, size_t at)
+{
+    struct tag tg = {0};
+    tg.line = p->line;
+    tg.col = (uint32_t)(at - p->line_start + 1);
+    tg.leading = !p->dirty;
+    size_t body = at + p->olen;
+    char c = body < p->len ? p->s[body] : '\0';
+    char closing[MAX_DELIM + 2];
+    if (c == '{' || c == '=') {
+        closing[0] = c == '{' ? '}' : '=';
+        memcpy(closing + 1, p->close, p->clen + 1);
+    } else {
+        memcpy(closing, p->close, p->clen + 1);
+    }
+    size_t clen = strlen(closing);
+    if (strchr("{&#^/!>=<$", c) && c)
+        tg.sigil = c, body++;
+    size_t end = find(p->s, p->len, body, closing, clen);
+    if (end == p->len) {
+        syntax_error(p, tg.line, tg.col, "unclosed tag '%s': no '%s' follows", p->open, closing);
+        p->fatal = true;
+        return;
+    }
+    if (!tg.sigil && is_unknown_sigil(c)) {
+        syntax_error(p, tg.line, tg.col, "unknown tag type '%s%c'", p->open, c);
+        p->pos = end + clen;
+        p->dirty = true;
+        return;
+    }
+    tg.body = p->s + body;
+    tg.body_len = end - body;
+    size_t tag_end = end + clen;
+    size_t line_start = p->line_start, line_node = p->line_node;
+    if (tg.leading) {
+        tg.ws = p->t->src + line_start;
+        tg.ws_len = at - line_start;
+    }
+    size_t next = 0;
+    if (tg.sigil && tg.sigil != '{' && tg.sigil != '&' && tg.leading)
+        next = line_rest(p, tag_end);
+    tg.standalone = next != 0;
+    count_lines(p, at, tag_end);
+    if (tg.standalone)
+        trim_line(p, line_start, line_node);
+    handle_tag(p, &tg);
+    if (tg.standalone) {
+        if (next > tag_end && p->s[next - 1] == '\n') {
+            p->line++;
+            p->line_start = next;
+        }
+        p->line_node = p->t->n;
+        p->dirty = false;
+        p->pos = next;
+    } else {
+        p->pos = tag_end;
+        if (!keeps_line_clean(p, &tg))
+            p->dirty = true;
+    }
+}
+
+static void parse(struct parser *p)
+{
+    while (p->pos < p->len && !p->fatal) {
+        size_t at = find(p->s, p->len, p->pos, p->open, p->olen);
+        add_text(p, p->pos, at);
+        p->pos = at;
+        if (at == p->len)
+            break;
+        parse_tag(p, at);
+    }
+    if (p->fatal)
+        return;
+    for (size_t i = 0; i < p->depth; i++) {
+        const struct node *o = &p->t->nodes[p->stack[i]];
+        syntax_error(p, o->line, o->col, "unclosed %s '%s'", kind_word(o->kind),
+                     o->name ? o->name : "");
+    }
+}
+
+struct mus_template *mus_compile(struct diag *dg, const char *name, const char *text, size_t len,
+                                 const struct mus_options *opt)
+{
+    struct mus_template *t = xcalloc(1, sizeof(*t));
+    t->name = name;
+    t->file = diag_add_file(dg, name);
+    t->src = xmalloc(len + 1);
+    if (len)
+        memcpy(t->src, text, len);
+    t->src[len] = '\0';
+    t->len = len;
+    arena_init(&t->arena);
+    struct parser p = {.dg = dg, .t = t, .s = t->src, .len = len, .line = 1};
+    strcpy(p.open, "{{");
+    strcpy(p.close, "}}");
+    p.olen = p.clen = 2;
+    parse(&p);
+    free(p.stack);
+    if (p.failed) {
+        mus_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void mus_free(struct mus_template *t)
+{
+    if (!t)
+        return;
+    free(t->src);
+    free(t->nodes);
+    arena_release(&t->arena);
+    free(t);
+}
+
+const char *mus_name(const struct mus_template *t)
+{
+    return t->name;
+}
+
+/* ------------------------------------------------------------------ values */
+
+void mus_format_real(struct buf *out, double d)
+{
+    char tmp[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof(tmp), "%.*g", prec, d);
+        if (strtod(tmp, NULL) == d)
+            break;
+    }
+    buf_adds(out, tmp);
+}
+
+static void escape_html(struct buf *out, const char *s, size_t len)
+{
+    size_t run = 0;
+    for (size_t i = 0; i < len; i++) {
+        const char *rep;
+        switch (s[i]) {
+        case '&': rep = "&amp;"; break;
+        case '<': rep = "&lt;"; break;
+        case '>': rep = "&gt;"; break;
+        case '"': rep = "&quot;"; break;
+        default: continue;
+        }
+        buf_addn(out, s + run, i - run);
+        buf_adds(out, rep);
+        run = i + 1;
+    }
+    buf_addn(out, s + run, len - run);
+}
+
+static bool at_line_end(const char *s, size_t len, size_t i)
+{
+    return i >= len || s[i] == '\n' || (s[i] == '\r' && i + 1 < len && s[i + 1] == '\n');
+}
+
+static void escape_c(struct buf *out, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i], next = i + 1 < len ? s[i + 1] : '\0';
+        if ((c == '/' && next == '*') || (c == '*' && next == '/') || (c == '?' && next == '?')) {
+            buf_addc(out, c);
+            buf_addc(out, ' ');
+        } else if (c == '\\' && at_line_end(s, len, i + 1)) {
+            continue; /* would splice the next line into this one */
+        } else if (c == '\r') {
+            if (next == '\n')
+                buf_addc(out, c);
+        } else if (((unsigned char)c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+            continue;
+        } else {
+            buf_addc(out, c);
+        }
+    }
+}
+
+static void escape_markdown(struct buf *out, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        switch (s[i]) {
+        case '|': buf_adds(out, "\\|"); break;
+        case '<': buf_adds(out, "&lt;"); break;
+        case '>': buf_adds(out, "&gt;"); break;
+        case '&': buf_adds(out, "&amp;"); break;
+        case '\n': buf_adds(out, "<br>"); break;
+        case '\r': break;
+        default: buf_addc(out, s[i]); break;
+        }
+    }
+}
+
+void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len)
+{
+    switch (kind) {
+    case MUS_ESCAPE_HTML: escape_html(out, s, len); break;
+    case MUS_ESCAPE_C: escape_c(out, s, len); break;
+    case MUS_ESCAPE_MARKDOWN: escape_markdown(out, s, len); break;
+    case MUS_ESCAPE_NONE: buf_addn(out, s, len); break;
+    }
+}
+
+bool mus_escape_parse(const char *word, enum mus_escape *kind)
+{
+    static const struct {
+        const char *word;
+        enum mus_escape kind;
+    } words[] = {{"html", MUS_ESCAPE_HTML},     {"c", MUS_ESCAPE_C},
+                 {"md", MUS_ESCAPE_MARKDOWN},   {"markdown", MUS_ESCAPE_MARKDOWN},
+                 {"none", MUS_ESCAPE_NONE}};
+    for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+        if (strcmp(word, words[i].word) == 0) {
+            *kind = words[i].kind;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------ renderer */
+
+struct cache_entry {
+    char *name;                /* owned; NULL: empty slot */
+    struct mus_template *t;    /* owned; NULL when missing or broken */
+    bool missing;              /* the loader has no such partial */
+};
+
+/* A parent tag whose blocks override the blocks of the templates it calls. */
+struct frame {
+    const struct mus_template *t;
+    const struct node *parent;
+};
+
+struct render {
+    struct diag *dg;
+    const struct mus_options *opt;
+    struct buf *out;
+    json_t **ctx;              /* context stack, bottom first */
+    size_t nctx, ctx_cap;
+    struct buf indent;         /* indentation strings; the one in force starts at ind_from */
+    size_t ind_from, strip, strip_left;
+    bool pending;              /* at a line start of template text */
+    struct frame *frames;      /* overrides in force, outermost first */
+    size_t nframes, frame_cap;
+    const struct node **active; /* overrides being rendered (never reused inside themselves) */
+    size_t nactive, active_cap;
+    const struct mus_template **chain; /* templates being rendered, the main one first */
+    size_t depth, chain_cap;
+    unsigned nest, max_depth;
+    struct cache_entry *cache; /* partials by name, open addressing */
+    size_t ncache, cache_cap;
+    const struct node **reported; /* tags already reported once */
+    size_t nreported, reported_cap;
+    bool failed, abort;
+};
+
+#define GROW(arr, n, cap)                                                                          \
+    do {                                                                                           \
+        if ((n) == (cap)) {                                                                        \
+            (cap) = (cap) ? (cap) * 2 : 16;                                                        \
+            (arr) = xrealloc((arr), (cap) * sizeof(*(arr)));                                       \
+        }                                                                                          \
+    } while (0)
+
+static void render_range(struct render *r, const struct mus_template *t, size_t from, size_t to);
+
+static struct srcpos node_pos(const struct mus_template *t, const struct node *n)
+{
+    return (struct srcpos){t->file, n->line, n->col};
+}
+
+/* Reports an error at tag 'n' the first time only (a tag in a loop fails every time). */
+static bool first_report(struct render *r, const struct node *n)
+{
+    r->failed = true;
+    for (size_t i = 0; i < r->nreported; i++)
+        if (r->reported[i] == n)
+            return false;
+    if (r->nreported >= MAX_RENDER_ERRORS) {
+        r->abort = true;
+        return false;
+    }
+    GROW(r->reported, r->nreported, r->reported_cap);
+    r->reported[r->nreported++] = n;
+    return true;
+}
+
+static void push(struct render *r, json_t *v)
+{
+    GROW(r->ctx, r->nctx, r->ctx_cap);
+    r->ctx[r->nctx++] = v;
+}
+
+/* Looks a name up: the first part through the stack (top first), the rest inside it. */
+static json_t *lookup(const struct render *r, const char *parts, uint32_t nparts)
+{
+    if (nparts == 0)
+        return r->nctx ? r->ctx[r->nctx - 1] : NULL;
+    json_t *v = NULL;
+    for (size_t k = r->nctx; k-- > 0 && !v;)
+        if (json_is_object(r->ctx[k]))
+            v = json_object_get(r->ctx[k], parts);
+    for (uint32_t i = 1; v && i < nparts; i++) {
+        parts += strlen(parts) + 1;
+        v = json_is_object(v) ? json_object_get(v, parts) : NULL;
+    }
+    return v;
+}
+
+static json_t *resolve(struct render *r, const struct mus_template *t, const struct node *n,
+                       bool strict)
+{
+    json_t *v = lookup(r, n->parts, n->nparts);
+    if (!v && strict && r->opt->strict && first_report(r, n))
+        diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "no value for '%s'", n->name);
+    return v;
+}
+
+static bool truthy(json_t *v)
+{
+    if (!v || json_is_null(v) || json_is_false(v))
+        return false;
+    return !json_is_array(v) || json_array_size(v) > 0;
+}
+
+static void flush_indent(struct render *r)
+{
+    if (!r->pending)
+        return;
+    r->pending = false;
+    r->strip_left = 0;
+    buf_addn(r->out, r->indent.s + r->ind_from, r->indent.len - r->ind_from);
+}
+
+/* Template text, indented line by line while an indentation is in force. */
+static void emit_text(struct render *r, const char *s, size_t len)
+{
+    if (r->indent.len == r->ind_from && r->strip == 0 && r->strip_left == 0) {
+        buf_addn(r->out, s, len);
+        return;
+    }
+    size_t i = 0;
+    while (i < len) {
+        if (r->strip_left > 0) {
+            while (i < len && r->strip_left > 0 && is_blank(s[i])) {
+                i++;
+                r->strip_left--;
+            }
+            if (i == len)
+                break;
+            r->strip_left = 0;
+        }
+        flush_indent(r);
+        const char *nl = memchr(s + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - s) + 1 : len;
+        buf_addn(r->out, s + i, end - i);
+        i = end;
+        if (nl) {
+            r->pending = true;
+            r->strip_left = r->strip;
+        }
+    }
+}
+
+static void render_var(struct render *r, const struct mus_template *t, const struct node *n)
+{
+    json_t *v = resolve(r, t, n, true);
+    flush_indent(r);
+    r->strip_left = 0;
+    if (!v)
+        return;
+    enum mus_escape esc = n->raw ? MUS_ESCAPE_NONE : r->opt->escape;
+    char num[32];
+    switch (json_typeof(v)) {
+    case JSON_STRING:
+        mus_escape(r->out, esc, json_string_value(v), json_string_length(v));
+        break;
+    case JSON_INTEGER:
+        snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        buf_adds(r->out, num);
+        break;
+    case JSON_REAL:
+        mus_format_real(r->out, json_real_value(v));
+        break;
+    case JSON_TRUE: buf_adds(r->out, "true"); break;
+    case JSON_FALSE: buf_adds(r->out, "false"); break;
+    case JSON_NULL: break;
+    case JSON_OBJECT:
+    case JSON_ARRAY:
+        if (r->opt->strict && first_report(r, n))
+            diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "'%s' is %s, not a value",
+                        n->name, json_is_object(v) ? "an object" : "a list");
+        break;
+    }
+}
+
+static bool nest_enter(struct render *r, const struct mus_template *t, const struct node *n)
+{
+    if (r->nest >= MAX_NEST) {
+        if (first_report(r, n))
+            diag_report(r->dg, DIAG_TEMPLATE_PARTIAL, node_pos(t, n),
+                        "templates nested more than %d levels deep", MAX_NEST);
+        r->abort = true;
+        return false;
+    }
+    r->nest++;
+    return true;
+}
+
+static void render_section(struct render *r, const struct mus_template *t, size_t i)
+{
+    const struct node *n = &t->nodes[i];
+    json_t *v = resolve(r, t, n, n->kind == N_SECTION);
+    bool yes = truthy(v);
+    if (n->kind == N_INVERTED) {
+        if (!yes)
+            render_range(r, t, i + 1, n->end);
+        return;
+    }
+    if (!yes || !nest_enter(r, t, n))
+        return;
+    if (json_is_array(v)) {
+        for (size_t k = 0; k < json_array_size(v) && !r->abort; k++) {
+            push(r, json_array_get(v, k));
+            render_range(r, t, i + 1, n->end);
+            r->nctx--;
+        }
+    } else {
+        push(r, v);
+        render_range(r, t, i + 1, n->end);
+        r->nctx--;
+    }
+    r->nest--;
+}
+
+/* ---- partials */
+
+static size_t hash_name(const char *s)
+{
+    size_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static struct cache_entry *cache_slot(struct render *r, const char *name)
+{
+    if (2 * (r->ncache + 1) > r->cache_cap) {
+        struct cache_entry *old = r->cache;
+        size_t old_cap = r->cache_cap;
+        r->cache_cap = old_cap ? old_cap * 2 : 16;
+        r->cache = xcalloc(r->cache_cap, sizeof(*r->cache));
+        for (size_t i = 0; i < old_cap; i++) {
+            if (!old[i].name)
+                continue;
+            size_t h = hash_name(old[i].name) & (r->cache_cap - 1);
+            while (r->cache[h].name)
+                h = (h + 1) & (r->cache_cap - 1);
+            r->cache[h] = old[i];
+        }
+        free(old);
+    }
+    size_t h = hash_name(name) & (r->cache_cap - 1);
+    while (r->cache[h].name && strcmp(r->cache[h].name, name) != 0)
+        h = (h + 1) & (r->cache_cap - 1);
+    return &r->cache[h];
+}
+
+/* The compiled partial 'name', loading it on first use; NULL if missing or broken. */
+static const struct mus_template *partial_get(struct render *r, const struct mus_template *t,
+                                              const struct node *n, const char *name)
+{
+    struct cache_entry *e = cache_slot(r, name);
+    if (e->name)
+        goto found;
+    e->name = xstrdup(name);
+    r->ncache++;
+    struct mus_source src = {0};
+    int rc = r->opt->load ? r->opt->load(r->opt->load_ctx, r->dg, name, &src) : 0;
+    e->missing = rc == 0;
+    if (rc > 0) {
+        e->t = mus_compile(r->dg, src.display_name ? src.display_name : e->name, src.text,
+                           src.len, r->opt);
+        if (!e->t)
+            r->failed = true;
+        return e->t;
+    }
+    if (rc < 0) {
+        r->failed = true;
+        return NULL;
+    }
+found:
+    if (e->missing && r->opt->strict && first_report(r, n))
+        diag_report(r->dg, DIAG_TEMPLATE_PARTIAL, node_pos(t, n), "partial '%s' not found", name);
+    return e->t;
+}
+
+static void report_depth(struct render *r, const struct mus_template *t, const struct node *n,
+                         const char *name, const struct mus_template *inner)
+{
+    if (!first_report(r, n))
+        return;
+    diag_report(r->dg, DIAG_TEMPLATE_PARTIAL, node_pos(t, n),
+                "partial '%s' nested more than %u levels deep", name, r->max_depth);
+    struct buf chain = BUF_INIT;
+    for (size_t i = 0; i < r->depth; i++)
+        buf_addf(&chain, "%s'%s'", i ? " > " : "", mus_name(r->chain[i]));
+    buf_addf(&chain, " > '%s'", mus_name(inner));
+    diag_note(r->dg, node_pos(t, n), "partial chain: %s", chain.s);
+    buf_release(&chain);
+}
+
+/* The partial or parent name of tag 'n', or NULL (dynamic name without a string value). */
+static const char *partial_name(struct render *r, const struct mus_template *t,
+                                const struct node *n)
+{
+    if (!n->dynamic)
+        return n->name;
+    json_t *v = lookup(r, n->parts, n->nparts);
+    if (json_is_string(v))
+        return json_string_value(v);
+    if (r->opt->strict && first_report(r, n))
+        diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "no partial name in '%s'",
+                    n->name);
+    return NULL;
+}
+
+struct indent_state {
+    size_t ind_len, ind_from, strip, out_len;
+    bool pending;
+};
+
+static struct indent_state indent_save(const struct render *r)
+{
+    return (struct indent_state){r->indent.len, r->ind_from, r->strip, r->out->len, r->pending};
+}
+
+static void indent_restore(struct render *r, const struct indent_state *s)
+{
+    r->indent.len = s->ind_len;
+    r->ind_from = s->ind_from;
+    r->strip = s->strip;
+    /* Back at a line start only if the inner template ended its last line. */
+    r->pending = r->out->len == s->out_len ? s->pending
+                                           : r->out->s[r->out->len - 1] == '\n' && s->pending;
+    r->strip_left = r->pending ? r->strip : 0;
+}
+
+/*
+ * Sets up the indentation for an inner template: a standalone tag adds its
+ * blanks to the indentation in force; an inline one starts without any.
+ */
+static void indent_enter(struct render *r, const struct node *n)
+{
+    size_t start = r->indent.len;
+    if (n->standalone) {
+        buf_addn(&r->indent, r->indent.s + r->ind_from, r->indent.len - r->ind_from);
+        size_t skip = r->strip < n->indent_len ? r->strip : n->indent_len;
+        if (n->indent_len > skip)
+            buf_addn(&r->indent, n->indent + skip, n->indent_len - skip);
+        r->pending = true;
+    } else {
+        r->pending = false;
+    }
+    r->ind_from = start;
+    r->strip = r->strip_left = 0;
+}
+
+static bool depth_enter(struct render *r, const struct mus_template *t, const struct node *n,
+                        const char *name, const struct mus_template *inner)
+{
+    if (r->depth > r->max_depth) {
+        report_depth(r, t, n, name, inner);
+        r->abort = true;
+        return false;
+    }
+    if (!nest_enter(r, t, n))
+        return false;
+    GROW(r->chain, r->depth, r->chain_cap);
+    r->chain[r->depth++] = inner;
+    return true;
+}
+
+static void depth_leave(struct render *r)
+{
+    r->depth--;
+    r->nest--;
+}
+
+static void render_partial(struct render *r, const struct mus_template *t, const struct node *n)
+{
+    const char *name = partial_name(r, t, n);
+    const struct mus_template *p = name ? partial_get(r, t, n, name) : NULL;
+    if (!p || !depth_enter(r, t, n, name, p))
+        return;
+    struct indent_state s = indent_save(r);
+    indent_enter(r, n);
+    render_range(r, p, 0, p->n);
+    indent_restore(r, &s);
+    depth_leave(r);
+}
+
+static void render_parent(struct render *r, const struct mus_template *t, size_t i)
+{
+    const struct node *n = &t->nodes[i];
+    const char *name = partial_name(r, t, n);
+    const struct mus_template *p = name ? partial_get(r, t, n, name) : NULL;
+    if (!p || !depth_enter(r, t, n, name, p))
+        return;
+    GROW(r->frames, r->nframes, r->frame_cap);
+    r->frames[r->nframes++] = (struct frame){t, n};
+    struct indent_state s = indent_save(r);
+    indent_enter(r, n);
+    render_range(r, p, 0, p->n);
+    indent_restore(r, &s);
+    r->nframes--;
+    depth_leave(r);
+}
+
+static bool override_active(const struct render *r, const struct node *o)
+{
+    for (size_t i = 0; i < r->nactive; i++)
+        if (r->active[i] == o)
+            return true;
+    return false;
+}
+
+/* The outermost override of block 'name' in force, or NULL. */
+static const struct node *find_override(const struct render *r, const char *name,
+                                        const struct mus_template **ot)
+{
+    for (size_t f = 0; f < r->nframes; f++) {
+        const struct mus_template *t = r->frames[f].t;
+        const struct node *p = r->frames[f].parent;
+        for (size_t i = (size_t)(p - t->nodes) + 1; i < p->end;) {
+            const struct node *c = &t->nodes[i];
+            if (c->kind == N_BLOCK && strcmp(c->name, name) == 0 && !override_active(r, c)) {
+                *ot = t;
+                return c;
+            }
+            i = c->kind == N_TEXT || c->kind == N_VAR || c->kind == N_PARTIAL ? i + 1 : c->end;
+        }
+    }
+    return NULL;
+}
+
+static void render_block(struct render *r, const struct mus_template *t, size_t i)
+{
+    const struct node *b = &t->nodes[i];
+    const struct mus_template *ot = NULL;
+    const struct node *o = find_override(r, b->name, &ot);
+    if (!o) {
+        render_range(r, t, i + 1, b->end);
+        return;
+    }
+    if (!nest_enter(r, t, b))
+        return;
+    GROW(r->active, r->nactive, r->active_cap);
+    r->active[r->nactive++] = o;
+    struct indent_state s = indent_save(r);
+    size_t start = r->indent.len;
+    buf_addn(&r->indent, r->indent.s + r->ind_from, r->indent.len - r->ind_from);
+    size_t skip = r->strip < b->indent_len ? r->strip : b->indent_len;
+    if (b->indent_len > skip)
+        buf_addn(&r->indent, b->indent + skip, b->indent_len - skip);
+    r->ind_from = start;
+    r->pending = b->indent_first;
+    r->strip = r->strip_left = o->strip;
+    render_range(r, ot, (size_t)(o - ot->nodes) + 1, o->end);
+    indent_restore(r, &s);
+    r->nactive--;
+    r->nest--;
+}
+
+static void render_range(struct render *r, const struct mus_template *t, size_t from, size_t to)
+{
+    for (size_t i = from; i < to && !r->abort;) {
+        const struct node *n = &t->nodes[i];
+        switch (n->kind) {
+        case N_TEXT: emit_text(r, n->text, n->len); break;
+        case N_VAR: render_var(r, t, n); break;
+        case N_SECTION:
+        case N_INVERTED: render_section(r, t, i); break;
+        case N_PARTIAL: render_partial(r, t, n); break;
+        case N_PARENT: render_parent(r, t, i); break;
+        case N_BLOCK: render_block(r, t, i); break;
+        }
+        i = n->end > i ? n->end : i + 1;
+    }
+}
+
+int mus_render(struct diag *dg, const struct mus_template *t, json_t *data,
+               const struct mus_options *opt, struct buf *out)
+{
+    static const struct mus_options defaults = {0};
+    struct render r = {.dg = dg, .opt = opt ? opt : &defaults, .out = out};
+    buf_init(&r.indent);
+    r.max_depth = r.opt->max_depth ? r.opt->max_depth : MUS_DEFAULT_MAX_DEPTH;
+    GROW(r.chain, r.depth, r.chain_cap);
+    r.chain[r.depth++] = t;
+    push(&r, data);
+    render_range(&r, t, 0, t->n);
+    for (size_t i = 0; i < r.cache_cap; i++) {
+        free(r.cache[i].name);
+        mus_free(r.cache[i].t);
+    }
+    free(r.cache);
+    free(r.ctx);
+    free(r.frames);
+    free(r.active);
+    free(r.chain);
+    free(r.reported);
+    buf_release(&r.indent);
+    return r.failed ? -1 : 0;
+}

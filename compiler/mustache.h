@@ -1,0 +1,102 @@
+/*
+ * mustache - regc's mustache engine: compile a template once, render it many
+ * times against a jansson data tree.
+ *
+ * Conformance: every test of the official mustache spec v1.4 core modules
+ * (comments, delimiters, interpolation, inverted, partials, sections) and of
+ * the optional ~inheritance ({{<parent}}, {{$block}}) and ~dynamic-names
+ * ({{>*name}}) modules passes (tests/unit/test_mustache.c). ~lambdas does not
+ * apply: C data has no code in it.
+ *
+ * Truthiness: false, null, an empty list and a missing name are falsy;
+ * everything else (0, "", {}) is truthy. Interpolated values: strings as
+ * they are, integers in decimal, reals in the shortest form that reads back
+ * to the same double, true/false as words, null and lists/objects as nothing.
+ *
+ * Diagnostics go to a struct diag (compiler/diag.h): syntax errors as
+ * DIAG_TEMPLATE_SYNTAX at NAME:LINE:COL of the tag (columns count bytes from
+ * 1), missing or too deeply nested partials as DIAG_TEMPLATE_PARTIAL, and in
+ * strict mode names without a value as DIAG_TEMPLATE_NAME. Positions inside a
+ * partial point into the partial's own text.
+ */
+#ifndef REGC_MUSTACHE_H
+#define REGC_MUSTACHE_H
+
+#include "buf.h"
+#include "diag.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* How {{name}} is escaped; {{{name}}} and {{&name}} are never escaped. */
+enum mus_escape {
+    MUS_ESCAPE_NONE,
+    MUS_ESCAPE_HTML,     /* & < > " become &amp; &lt; &gt; &quot; (the spec's rule) */
+    MUS_ESCAPE_C,        /* safe in C comments and code: "/ *", "* /", "? ?", no backslash
+                          * before a line end, control characters other than tab and line
+                          * ends dropped */
+    MUS_ESCAPE_MARKDOWN, /* a GFM table cell: | -> \|, line end -> <br>, & < > as entities */
+};
+
+/* A partial's text, as handed over by the loader. */
+struct mus_source {
+    const char *display_name; /* used in diagnostics; borrowed, must outlive the diag */
+    const char *text;         /* borrowed for the duration of the load call; copied */
+    size_t len;
+};
+
+/*
+ * Finds partial 'name' for a render. Returns 1 and fills 'out' when found, 0
+ * when there is no such partial (the engine then reports it in strict mode,
+ * renders nothing otherwise), -1 after reporting an error of its own (I/O).
+ */
+typedef int mus_load_fn(void *ctx, struct diag *dg, const char *name, struct mus_source *out);
+
+#define MUS_DEFAULT_MAX_DEPTH 64
+
+struct mus_options {
+    enum mus_escape escape;
+    bool strict;          /* missing names and partials are errors (not the spec's empty text) */
+    mus_load_fn *load;    /* NULL: no partials exist */
+    void *load_ctx;
+    unsigned max_depth;   /* partial/parent nesting limit; 0 means MUS_DEFAULT_MAX_DEPTH */
+};
+
+struct mus_template;
+
+/*
+ * Parses 'text' (len bytes; need not be NUL-terminated) into a template.
+ * 'name' names it in diagnostics: it is registered with diag_add_file and so
+ * is borrowed and must outlive 'dg'. Returns NULL after reporting every syntax
+ * error found; the caller frees a template with mus_free(). 'opt' may be NULL
+ * (compile uses no option today; it is there for symmetry).
+ */
+struct mus_template *mus_compile(struct diag *dg, const char *name, const char *text, size_t len,
+                                 const struct mus_options *opt);
+
+/*
+ * Renders 't' with 'data' as the root of the context stack, appending to 'out'.
+ * Returns 0, or -1 after reporting errors (what was rendered so far stays in
+ * 'out'; callers discard it). Partials are loaded through opt->load and
+ * compiled once per render call. 't' is not modified: one template may be
+ * rendered any number of times. 'opt' NULL: defaults (no escaping, not strict).
+ */
+int mus_render(struct diag *dg, const struct mus_template *t, json_t *data,
+               const struct mus_options *opt, struct buf *out);
+
+void mus_free(struct mus_template *t);
+
+/* The template's name as given to mus_compile (borrowed). */
+const char *mus_name(const struct mus_template *t);
+
+/* Appends 'len' bytes of 's' to 'out', escaped for 'kind'. */
+void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len);
+
+/* Appends a number in the form interpolation uses: shortest round-trip for reals. */
+void mus_format_real(struct buf *out, double d);
+
+/* Parses "html", "c", "md" (or "markdown"), "none"; false if 'word' is none of them. */
+bool mus_escape_parse(const char *word, enum mus_escape *kind);
+
+#endif

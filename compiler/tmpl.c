@@ -1,0 +1,279 @@
+#include "tmpl.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A file or built-in the templates came from: kept alive for diagnostics. */
+struct tmpl_text {
+    char *display; /* owned */
+    char *text;    /* owned; NULL for built-ins (static) */
+};
+
+void tmpl_init(struct tmpl *tp, struct diag *dg, const char *const *incdirs, size_t nincdirs)
+{
+    memset(tp, 0, sizeof(*tp));
+    tp->dg = dg;
+    tp->incdirs = incdirs;
+    tp->nincdirs = nincdirs;
+    tp->builtins = embedded_templates;
+    tp->nbuiltins = embedded_template_count;
+}
+
+void tmpl_release(struct tmpl *tp)
+{
+    mus_free(tp->main);
+    for (size_t i = 0; i < tp->ndeps; i++)
+        free(tp->deps[i]);
+    for (size_t i = 0; i < tp->ntexts; i++) {
+        free(tp->texts[i].display);
+        free(tp->texts[i].text);
+    }
+    free(tp->deps);
+    free(tp->texts);
+    free(tp->dir);
+    memset(tp, 0, sizeof(*tp));
+}
+
+static const struct embedded_template *builtin_find(const struct tmpl *tp, const char *name)
+{
+    for (size_t i = 0; i < tp->nbuiltins; i++)
+        if (strcmp(tp->builtins[i].name, name) == 0)
+            return &tp->builtins[i];
+    return NULL;
+}
+
+bool tmpl_is_builtin(const struct tmpl *tp, const char *name)
+{
+    return !strpbrk(name, "/.") && builtin_find(tp, name) != NULL;
+}
+
+/* Reads a whole file; returns 0, or -errno. "-" is standard input. */
+static int slurp(const char *path, char **text, size_t *len)
+{
+    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!fp)
+        return -errno;
+    struct buf b = BUF_INIT;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+        buf_addn(&b, chunk, n);
+    int err = ferror(fp) ? (errno ? errno : EIO) : 0;
+    if (fp != stdin)
+        fclose(fp);
+    if (err) {
+        buf_release(&b);
+        return -err;
+    }
+    buf_grow(&b, 1); /* a non-static buffer even when empty */
+    *text = buf_detach(&b, len);
+    return 0;
+}
+
+static struct tmpl_text *keep(struct tmpl *tp, char *display, char *text)
+{
+    if (tp->ntexts == tp->texts_cap) {
+        tp->texts_cap = tp->texts_cap ? tp->texts_cap * 2 : 8;
+        tp->texts = xrealloc(tp->texts, tp->texts_cap * sizeof(*tp->texts));
+    }
+    struct tmpl_text *k = &tp->texts[tp->ntexts++];
+    k->display = display;
+    k->text = text;
+    return k;
+}
+
+static void add_dep(struct tmpl *tp, const char *path)
+{
+    if (tp->ndeps == tp->deps_cap) {
+        tp->deps_cap = tp->deps_cap ? tp->deps_cap * 2 : 8;
+        tp->deps = xrealloc(tp->deps, tp->deps_cap * sizeof(*tp->deps));
+    }
+    tp->deps[tp->ndeps++] = xstrdup(path);
+}
+
+static int read_error(struct tmpl *tp, const char *path, int err)
+{
+    return diag_report(tp->dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot read '%s': %s", path,
+                       strerror(err));
+}
+
+/*
+ * Reads template file 'path'. Returns 1 and fills 'src', 0 if it does not
+ * exist and 'missing_ok', -1 after reporting DIAG_IO.
+ */
+static int read_template(struct tmpl *tp, const char *path, bool missing_ok,
+                         struct mus_source *src)
+{
+    char *text;
+    size_t len;
+    int rc = slurp(path, &text, &len);
+    if (rc == -ENOENT && missing_ok)
+        return 0;
+    if (rc < 0)
+        return read_error(tp, path, -rc);
+    add_dep(tp, path);
+    struct tmpl_text *k = keep(tp, xstrdup(path), text);
+    *src = (struct mus_source){k->display, k->text, len};
+    return 1;
+}
+
+static void builtin_source(struct tmpl *tp, const struct embedded_template *e,
+                           struct mus_source *src)
+{
+    struct buf name = BUF_INIT;
+    buf_addf(&name, "builtin/%s.mustache", e->name);
+    struct tmpl_text *k = keep(tp, buf_detach(&name, NULL), NULL);
+    *src = (struct mus_source){k->display, e->text, e->len};
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *d = xmalloc(n + 1);
+    memcpy(d, path, n);
+    d[n] = '\0';
+    return d;
+}
+
+int tmpl_load(struct tmpl *tp, const char *name)
+{
+    struct mus_source src;
+    if (tmpl_is_builtin(tp, name)) {
+        tp->builtin = builtin_find(tp, name);
+        builtin_source(tp, tp->builtin, &src);
+    } else {
+        if (read_template(tp, name, false, &src) < 0)
+            return -1;
+        tp->dir = dir_of(name);
+    }
+    tp->main = mus_compile(tp->dg, src.display_name, src.text, src.len, NULL);
+    return tp->main ? 0 : -1;
+}
+
+/* Tries DIR/NAME.mustache. */
+static int load_from_dir(struct tmpl *tp, const char *dir, const char *name,
+                         struct mus_source *src)
+{
+    struct buf path = BUF_INIT;
+    if (strcmp(dir, ".") == 0)
+        buf_addf(&path, "%s.mustache", name);
+    else
+        buf_addf(&path, "%s%s%s.mustache", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+    int rc = read_template(tp, path.s, true, src);
+    buf_release(&path);
+    return rc;
+}
+
+static int load_partial(void *ctx, struct diag *dg, const char *name, struct mus_source *src)
+{
+    struct tmpl *tp = ctx;
+    int rc = 0;
+    if (tp->dir)
+        rc = load_from_dir(tp, tp->dir, name, src);
+    for (size_t i = 0; i < tp->nincdirs && rc == 0; i++)
+        rc = load_from_dir(tp, tp->incdirs[i], name, src);
+    if (rc != 0)
+        return rc;
+    const struct embedded_template *e = tp->builtin ? builtin_find(tp, name) : NULL;
+    if (!e)
+        return 0;
+    builtin_source(tp, e, src);
+    return 1;
+}
+
+int tmpl_render(struct tmpl *tp, json_t *data, struct mus_options *opt, struct buf *out)
+{
+    opt->load = load_partial;
+    opt->load_ctx = tp;
+    return mus_render(tp->dg, tp->main, data, opt, out);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool by_extension(const char *path, size_t len, enum mus_escape *kind)
+{
+    static const struct {
+        const char *ext;
+        enum mus_escape kind;
+    } exts[] = {{".h", MUS_ESCAPE_C},        {".c", MUS_ESCAPE_C},
+                {".md", MUS_ESCAPE_MARKDOWN}, {".html", MUS_ESCAPE_HTML},
+                {".htm", MUS_ESCAPE_HTML}};
+    for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
+        size_t m = strlen(exts[i].ext);
+        if (len >= m && memcmp(path + len - m, exts[i].ext, m) == 0) {
+            *kind = exts[i].kind;
+            return true;
+        }
+    }
+    return false;
+}
+
+static const struct {
+    const char *name;
+    enum mus_escape kind;
+    const char *desc;
+} known_builtins[] = {
+    {"c", MUS_ESCAPE_C, "C header: addresses, field masks and accessors, events, rule checks"},
+    {"tables", MUS_ESCAPE_C, "C descriptor tables for regctl, the runtime and the simulator"},
+    {"md", MUS_ESCAPE_MARKDOWN, "Markdown reference of every register and field"},
+    {"html", MUS_ESCAPE_HTML, "HTML reference of every register and field"},
+    {"json", MUS_ESCAPE_NONE, "JSON export of the checked model"},
+};
+
+enum mus_escape tmpl_escape_for(const char *name, const char *output)
+{
+    enum mus_escape kind = MUS_ESCAPE_NONE;
+    if (name && !strpbrk(name, "/."))
+        for (size_t i = 0; i < ARRAY_SIZE(known_builtins); i++)
+            if (strcmp(known_builtins[i].name, name) == 0)
+                return known_builtins[i].kind;
+    if (output && strcmp(output, "-") != 0)
+        return by_extension(output, strlen(output), &kind) ? kind : MUS_ESCAPE_NONE;
+    if (name && ends_with(name, ".mustache"))
+        by_extension(name, strlen(name) - strlen(".mustache"), &kind);
+    return kind;
+}
+
+/* The first line of a template's opening {{! comment }}, or NULL. */
+static const char *comment_line(const char *text, size_t *len)
+{
+    if (strncmp(text, "{{!", 3) != 0)
+        return NULL;
+    text += 3;
+    while (*text == ' ' || *text == '\n')
+        text++;
+    *len = strcspn(text, "\n}");
+    return text;
+}
+
+void tmpl_list(FILE *fp)
+{
+    int width = (int)strlen("json"); /* json is not a template: main.c dumps the tree */
+    for (size_t i = 0; i < embedded_template_count; i++)
+        if (embedded_templates[i].name[0] != '_' && (int)strlen(embedded_templates[i].name) > width)
+            width = (int)strlen(embedded_templates[i].name);
+    for (size_t i = 0; i < embedded_template_count; i++) {
+        const struct embedded_template *e = &embedded_templates[i];
+        if (e->name[0] == '_')
+            continue;
+        const char *desc = NULL;
+        size_t len = 0;
+        for (size_t k = 0; k < ARRAY_SIZE(known_builtins); k++)
+            if (strcmp(known_builtins[k].name, e->name) == 0)
+                desc = known_builtins[k].desc, len = strlen(desc);
+        if (!desc)
+            desc = comment_line(e->text, &len);
+        fprintf(fp, "%-*s  %.*s\n", width, e->name, (int)len, desc ? desc : "");
+    }
+    fprintf(fp, "%-*s  %s\n", width, "json", "JSON export of the checked model (docs/json.md)");
+}

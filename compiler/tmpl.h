@@ -1,0 +1,77 @@
+/*
+ * tmpl - finding templates and partials, and choosing how values are escaped.
+ *
+ * A template is named by -t NAME|FILE: a built-in name (no '/' and no '.'
+ * in it, and a built-in of that name exists; see compiler/templates.h) or a
+ * path to a file. A partial {{>NAME}} is looked up, in order, as
+ *   1. NAME.mustache beside the main template (when that is a file),
+ *   2. NAME.mustache in each -I directory, in the order given,
+ *   3. the built-in NAME (when the main template is built-in),
+ * so an -I directory can override a built-in partial. Every file actually
+ * read is recorded in deps[] (main template first) for make dependency files.
+ *
+ * Diagnostics name files by their path as given, built-ins as
+ * "builtin/NAME.mustache". Those names are owned by the struct tmpl, so
+ * release it only after the last report to the diag.
+ */
+#ifndef REGC_TMPL_H
+#define REGC_TMPL_H
+
+#include "diag.h"
+#include "mustache.h"
+#include "templates.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct tmpl_text;
+
+struct tmpl {
+    struct diag *dg;
+    const char *const *incdirs; /* -I directories; borrowed */
+    size_t nincdirs;
+    const struct embedded_template *builtin; /* the main template when built-in, else NULL */
+    char *dir;                  /* directory of the main template file, else NULL; owned */
+    struct mus_template *main;  /* owned */
+    char **deps;                /* every file read, main template first; owned */
+    size_t ndeps, deps_cap;
+    struct tmpl_text *texts;    /* display names and texts read; owned */
+    size_t ntexts, texts_cap;
+    const struct embedded_template *builtins; /* the built-in table (tests may swap it) */
+    size_t nbuiltins;
+};
+
+/* Sets up 'tp'; 'incdirs' (borrowed) must outlive it. Release with tmpl_release(). */
+void tmpl_init(struct tmpl *tp, struct diag *dg, const char *const *incdirs, size_t nincdirs);
+void tmpl_release(struct tmpl *tp);
+
+/* True if 'name' names a built-in output template rather than a file. */
+bool tmpl_is_builtin(const struct tmpl *tp, const char *name);
+
+/*
+ * Reads and compiles the main template 'name' (built-in or file). Returns 0,
+ * or -1 after reporting: DIAG_IO when a file cannot be read, else syntax errors.
+ */
+int tmpl_load(struct tmpl *tp, const char *name);
+
+/*
+ * Renders the main template with partials found as described above: fills
+ * opt->load/opt->load_ctx and calls mus_render(). 0 or -1 (errors reported;
+ * a partial that cannot be read is DIAG_IO).
+ */
+int tmpl_render(struct tmpl *tp, json_t *data, struct mus_options *opt, struct buf *out);
+
+/*
+ * The escape kind for template 'name' writing to 'output' (NULL or "-": none):
+ * built-in c and tables -> C, md -> MARKDOWN, html -> HTML, json -> NONE; else
+ * by the output's extension (.h .c -> C, .md -> MARKDOWN, .html .htm -> HTML);
+ * else by the template file's name without ".mustache" (x.h.mustache -> C);
+ * else NONE. An explicit --escape overrides this (the caller's business).
+ */
+enum mus_escape tmpl_escape_for(const char *name, const char *output);
+
+/* Prints "NAME  description" for each built-in output template (not partials). */
+void tmpl_list(FILE *fp);
+
+#endif

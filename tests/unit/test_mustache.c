@@ -1,0 +1,469 @@
+/*
+ * Unit tests for compiler/mustache.c.
+ *
+ * First the official mustache spec (the JSON files in tests/mustache-spec/, core and the
+ * ~inheritance and ~dynamic-names modules): one TAP line per spec test and a
+ * summary comment per file. Then cmocka tests of what the spec does not
+ * cover: diagnostics with exact positions, escape kinds, strict mode, limits.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "mustache.h"
+
+/* ------------------------------------------------------------------ spec harness */
+
+static const char *const spec_files[] = {
+    "comments.json", "delimiters.json", "interpolation.json", "inverted.json",
+    "partials.json", "sections.json",   "~inheritance.json",  "~dynamic-names.json",
+};
+
+/* Partials of a spec test: the test's "partials" object. */
+static int spec_load(void *ctx, struct diag *dg, const char *name, struct mus_source *out)
+{
+    json_t *v = json_object_get((json_t *)ctx, name);
+    if (!json_is_string(v))
+        return 0;
+    out->display_name = "partial";
+    out->text = json_string_value(v);
+    out->len = json_string_length(v);
+    return 1;
+}
+
+static void tap_comment_block(const char *label, const char *text)
+{
+    printf("#   %s: \"", label);
+    for (const char *s = text; *s; s++) {
+        if (*s == '\n')
+            fputs("\\n", stdout);
+        else if (*s == '\r')
+            fputs("\\r", stdout);
+        else
+            putchar(*s);
+    }
+    puts("\"");
+}
+
+static int spec_test_one(const char *file, size_t idx, json_t *test, int *tapno)
+{
+    const char *name = json_string_value(json_object_get(test, "name"));
+    json_t *tmpl = json_object_get(test, "template");
+    const char *expected = json_string_value(json_object_get(test, "expected"));
+    struct diag dg;
+    diag_init(&dg, NULL);
+    struct mus_options opt = {.escape = MUS_ESCAPE_HTML,
+                              .load = spec_load,
+                              .load_ctx = json_object_get(test, "partials")};
+    struct buf out = BUF_INIT;
+    struct mus_template *t =
+        mus_compile(&dg, "template", json_string_value(tmpl), json_string_length(tmpl), &opt);
+    int rc = t ? mus_render(&dg, t, json_object_get(test, "data"), &opt, &out) : -1;
+    bool ok = rc == 0 && expected && strcmp(out.s, expected) == 0;
+    printf("%s %d - %s #%zu %s\n", ok ? "ok" : "not ok", ++*tapno, file, idx + 1, name);
+    if (!ok) {
+        tap_comment_block("expected", expected ? expected : "");
+        tap_comment_block("got", out.s);
+        if (dg.text.len)
+            tap_comment_block("diagnostics", dg.text.s);
+    }
+    mus_free(t);
+    buf_release(&out);
+    diag_release(&dg);
+    return ok ? 0 : -1;
+}
+
+/* Runs every spec file; returns the number of failures. */
+static int spec_run(const char *dir)
+{
+    int tapno = 0, failures = 0, total = 0;
+    for (size_t f = 0; f < sizeof(spec_files) / sizeof(spec_files[0]); f++) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, spec_files[f]);
+        json_error_t err;
+        json_t *root = json_load_file(path, 0, &err);
+        if (!root) {
+            printf("not ok %d - %s cannot be loaded: %s\n", ++tapno, spec_files[f], err.text);
+            failures++;
+            continue;
+        }
+        json_t *tests = json_object_get(root, "tests");
+        int passed = 0;
+        for (size_t i = 0; i < json_array_size(tests); i++)
+            if (spec_test_one(spec_files[f], i, json_array_get(tests, i), &tapno) == 0)
+                passed++;
+        int n = (int)json_array_size(tests);
+        printf("# %s: %d of %d passed\n", spec_files[f], passed, n);
+        failures += n - passed;
+        total += n;
+        json_decref(root);
+    }
+    printf("# mustache spec: %d of %d passed\n", total - failures, total);
+    return failures;
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+struct fixture {
+    struct diag dg;
+    struct buf out;
+};
+
+static int setup(void **state)
+{
+    struct fixture *fx = calloc(1, sizeof(*fx));
+    diag_init(&fx->dg, NULL);
+    buf_init(&fx->out);
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *fx = *state;
+    diag_release(&fx->dg);
+    buf_release(&fx->out);
+    free(fx);
+    return 0;
+}
+
+/* Partials for the unit tests: "name=text" pairs in a NULL-terminated array. */
+static int pairs_load(void *ctx, struct diag *dg, const char *name, struct mus_source *out)
+{
+    for (const char *const *p = ctx; *p; p++) {
+        size_t n = strlen(name);
+        if (strncmp(*p, name, n) == 0 && (*p)[n] == '=') {
+            out->display_name = *p; /* "name=..." is unique and long-lived */
+            out->text = *p + n + 1;
+            out->len = strlen(out->text);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static const char *const no_partials[] = {NULL};
+
+/* Compiles and renders; returns mus_render's result, or -2 if compile failed. */
+static int render(struct fixture *fx, const char *tmpl, const char *data,
+                  const struct mus_options *opt)
+{
+    struct mus_template *t = mus_compile(&fx->dg, "t.mustache", tmpl, strlen(tmpl), opt);
+    if (!t)
+        return -2;
+    json_error_t err;
+    json_t *root = json_loads(data, JSON_DECODE_ANY, &err);
+    assert_non_null(root);
+    int rc = mus_render(&fx->dg, t, root, opt, &fx->out);
+    json_decref(root);
+    mus_free(t);
+    return rc;
+}
+
+static void expect_syntax(void **state, const char *tmpl, const char *diag_text)
+{
+    struct fixture *fx = *state;
+    assert_int_equal(render(fx, tmpl, "{}", NULL), -2);
+    assert_string_equal(fx->dg.text.s, diag_text);
+    assert_int_equal(fx->dg.count[DIAG_TEMPLATE_SYNTAX] > 0, 1);
+}
+
+/* ------------------------------------------------------------------ syntax errors */
+
+static void test_unclosed_section(void **state)
+{
+    expect_syntax(state, "a\n  {{#list}}\nx\n",
+                  "t.mustache:2:3: error: unclosed section 'list'\n");
+}
+
+static void test_mismatched_close(void **state)
+{
+    expect_syntax(state, "{{#a}}\n{{#b}}x\n {{/a}}\n{{/b}}",
+                  "t.mustache:3:2: error: section 'b' closed by '/a'\n"
+                  "t.mustache:2:1: note: section 'b' opened here\n"
+                  "t.mustache:4:1: error: section 'a' closed by '/b'\n"
+                  "t.mustache:1:1: note: section 'a' opened here\n");
+}
+
+static void test_close_without_open(void **state)
+{
+    expect_syntax(state, "x {{/a}}", "t.mustache:1:3: error: '/a' closes no open section\n");
+}
+
+static void test_unclosed_tag(void **state)
+{
+    expect_syntax(state, "ok\nab {{name\n", "t.mustache:2:4: error: unclosed tag '{{': no '}}' follows\n");
+}
+
+static void test_unclosed_triple(void **state)
+{
+    expect_syntax(state, "{{{name}}", "t.mustache:1:1: error: unclosed tag '{{': no '}}}' follows\n");
+}
+
+static void test_bad_delimiters(void **state)
+{
+    expect_syntax(state, "x\n{{=<% =}}",
+                  "t.mustache:2:1: error: bad set-delimiters tag: expected two delimiters "
+                  "without '=' or blanks, separated by a blank\n");
+}
+
+static void test_unknown_tag_type(void **state)
+{
+    expect_syntax(state, "a {{%pragma}} b {{@x}}",
+                  "t.mustache:1:3: error: unknown tag type '{{%'\n"
+                  "t.mustache:1:17: error: unknown tag type '{{@'\n");
+}
+
+static void test_bad_names(void **state)
+{
+    expect_syntax(state, "{{}} {{a b}} {{a..b}} {{.a}}",
+                  "t.mustache:1:1: error: tag has no name\n"
+                  "t.mustache:1:6: error: invalid name 'a b'\n"
+                  "t.mustache:1:14: error: invalid name 'a..b'\n"
+                  "t.mustache:1:23: error: invalid name '.a'\n");
+}
+
+static void test_positions_after_multiline_comment(void **state)
+{
+    expect_syntax(state, "{{! one\ntwo\nthree }} {{#x}}",
+                  "t.mustache:3:10: error: unclosed section 'x'\n");
+}
+
+static void test_positions_with_custom_delimiters(void **state)
+{
+    expect_syntax(state, "{{=<% %>=}}\n<%#a%>\n<%/b%>",
+                  "t.mustache:3:1: error: section 'a' closed by '/b'\n"
+                  "t.mustache:2:1: note: section 'a' opened here\n");
+}
+
+static void test_error_in_partial_points_into_partial(void **state)
+{
+    struct fixture *fx = *state;
+    const char *const parts[] = {"p=line one\n  {{#open}}\n", NULL};
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts};
+    assert_int_equal(render(fx, "x\n{{>p}}", "{}", &opt), -1);
+    assert_string_equal(fx->dg.text.s, "p=line one\n  {{#open}}\n:2:3: error: unclosed section 'open'\n");
+}
+
+/* ------------------------------------------------------------------ rendering */
+
+static void test_render_many_times(void **state)
+{
+    struct fixture *fx = *state;
+    const char *src = "{{#items}}{{name}}={{value}};{{/items}}";
+    struct mus_template *t = mus_compile(&fx->dg, "t", src, strlen(src), NULL);
+    assert_non_null(t);
+    json_t *d1 = json_pack("{s:[{s:s,s:i},{s:s,s:f}]}", "items", "name", "a", "value", 1,
+                           "name", "b", "value", 0.1);
+    json_t *d2 = json_pack("{s:[]}", "items");
+    for (int i = 0; i < 3; i++) {
+        buf_reset(&fx->out);
+        assert_int_equal(mus_render(&fx->dg, t, d1, NULL, &fx->out), 0);
+        assert_string_equal(fx->out.s, "a=1;b=0.1;");
+        buf_reset(&fx->out);
+        assert_int_equal(mus_render(&fx->dg, t, d2, NULL, &fx->out), 0);
+        assert_string_equal(fx->out.s, "");
+    }
+    json_decref(d1);
+    json_decref(d2);
+    mus_free(t);
+}
+
+static void test_numbers_shortest(void **state)
+{
+    struct fixture *fx = *state;
+    assert_int_equal(render(fx, "{{a}} {{b}} {{c}} {{d}} {{e}} {{f}}",
+                            "{\"a\":1.1,\"b\":-7,\"c\":1e300,\"d\":0.30000000000000004,"
+                            "\"e\":9007199254740993,\"f\":2.5e-8}",
+                            NULL),
+                     0);
+    assert_string_equal(fx->out.s, "1.1 -7 1e+300 0.30000000000000004 9007199254740993 2.5e-08");
+}
+
+static void test_truthiness(void **state)
+{
+    struct fixture *fx = *state;
+    assert_int_equal(render(fx, "{{#z}}0{{/z}}{{#s}}s{{/s}}{{#o}}o{{/o}}{{^n}}n{{/n}}{{^l}}l{{/l}}"
+                                "{{^m}}m{{/m}}",
+                            "{\"z\":0,\"s\":\"\",\"o\":{},\"n\":null,\"l\":[]}", NULL),
+                     0);
+    assert_string_equal(fx->out.s, "0sonlm");
+}
+
+static void test_escape_html(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_options opt = {.escape = MUS_ESCAPE_HTML};
+    assert_int_equal(render(fx, "{{v}}|{{{v}}}|{{&v}}", "{\"v\":\"<a href=\\\"x\\\">&'</a>\"}", &opt), 0);
+    assert_string_equal(fx->out.s, "&lt;a href=&quot;x&quot;&gt;&amp;'&lt;/a&gt;|"
+                                   "<a href=\"x\">&'</a>|<a href=\"x\">&'</a>");
+}
+
+static void test_escape_c(void **state)
+{
+    struct buf b = BUF_INIT;
+    const char in[] = "end */ start /* tri ?\?= bs\\\nline\r\nbell\a tab\t del\x7f lone\r. last\\";
+    mus_escape(&b, MUS_ESCAPE_C, in, sizeof(in) - 1);
+    assert_string_equal(b.s, "end * / start / * tri ? ?= bs\nline\r\nbell tab\t del lone. last");
+    buf_release(&b);
+}
+
+static void test_escape_markdown(void **state)
+{
+    struct buf b = BUF_INIT;
+    const char in[] = "a|b <i> & x\r\ny\nz";
+    mus_escape(&b, MUS_ESCAPE_MARKDOWN, in, sizeof(in) - 1);
+    assert_string_equal(b.s, "a\\|b &lt;i&gt; &amp; x<br>y<br>z");
+    buf_release(&b);
+}
+
+static void test_escape_parse(void **state)
+{
+    enum mus_escape k;
+    assert_true(mus_escape_parse("md", &k));
+    assert_int_equal(k, MUS_ESCAPE_MARKDOWN);
+    assert_true(mus_escape_parse("c", &k));
+    assert_int_equal(k, MUS_ESCAPE_C);
+    assert_false(mus_escape_parse("xml", &k));
+}
+
+static void test_strict_missing_name(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_options opt = {.strict = true};
+    assert_int_equal(render(fx, "{{#l}}\n {{a.b}} {{x}}{{/l}}{{^nope}}fine{{/nope}}{{#gone}}{{/gone}}",
+                            "{\"l\":[{\"a\":{}},{\"a\":{}}],\"x\":1}", &opt),
+                     -1);
+    /* reported once per tag, although the loop reaches it twice */
+    assert_string_equal(fx->dg.text.s, "t.mustache:2:2: error: no value for 'a.b'\n"
+                                       "t.mustache:2:43: error: no value for 'gone'\n");
+    assert_int_equal(fx->dg.count[DIAG_TEMPLATE_NAME], 2);
+}
+
+static void test_strict_object_is_not_a_value(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_options opt = {.strict = true};
+    assert_int_equal(render(fx, "{{o}}{{l}}", "{\"o\":{},\"l\":[]}", &opt), -1);
+    assert_string_equal(fx->dg.text.s, "t.mustache:1:1: error: 'o' is an object, not a value\n"
+                                       "t.mustache:1:6: error: 'l' is a list, not a value\n");
+}
+
+static void test_missing_partial_lax_and_strict(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)no_partials};
+    assert_int_equal(render(fx, "[{{>nope}}]", "{}", &opt), 0);
+    assert_string_equal(fx->out.s, "[]");
+    opt.strict = true;
+    assert_int_equal(render(fx, "ab\n  {{>nope}}", "{}", &opt), -1);
+    assert_string_equal(fx->dg.text.s, "t.mustache:2:3: error: partial 'nope' not found\n");
+    assert_int_equal(fx->dg.count[DIAG_TEMPLATE_PARTIAL], 1);
+}
+
+static void test_partial_recursion_limit(void **state)
+{
+    struct fixture *fx = *state;
+    const char *const parts[] = {"a=x{{>b}}", "b={{>a}}", NULL};
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts, .max_depth = 4};
+    assert_int_equal(render(fx, "{{>a}}", "{}", &opt), -1);
+    assert_string_equal(fx->dg.text.s,
+                        "b={{>a}}:1:1: error: partial 'a=x{{>b}}' nested more than 4 levels deep\n"
+                        "b={{>a}}:1:1: note: partial chain: 't.mustache' > 'a=x{{>b}}' > "
+                        "'b={{>a}}' > 'a=x{{>b}}' > 'b={{>a}}' > 'a=x{{>b}}'\n");
+    assert_string_equal(fx->out.s, "xx");
+}
+
+static void test_partial_recursion_default_limit(void **state)
+{
+    struct fixture *fx = *state;
+    const char *const parts[] = {"r={{>r}}", NULL};
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts};
+    assert_int_equal(render(fx, "{{>r}}", "{}", &opt), -1);
+    assert_non_null(strstr(fx->dg.text.s, "nested more than 64 levels deep"));
+}
+
+static void test_bounded_recursion_renders(void **state)
+{
+    struct fixture *fx = *state;
+    const char *const parts[] = {"n={{v}}{{#c}}{{>n}}{{/c}}", NULL};
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts, .strict = true};
+    assert_int_equal(render(fx, "{{>n}}", "{\"v\":1,\"c\":{\"v\":2,\"c\":{\"v\":3,\"c\":false}}}", &opt), 0);
+    assert_string_equal(fx->out.s, "123");
+}
+
+static void test_dynamic_name_strict(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)no_partials, .strict = true};
+    assert_int_equal(render(fx, "{{>*which}}", "{}", &opt), -1);
+    assert_string_equal(fx->dg.text.s, "t.mustache:1:1: error: no partial name in 'which'\n");
+}
+
+static void test_deep_nesting_is_refused(void **state)
+{
+    struct fixture *fx = *state;
+    struct buf t = BUF_INIT;
+    for (int i = 0; i < 600; i++)
+        buf_adds(&t, "{{#a}}");
+    assert_int_equal(render(fx, t.s, "{}", NULL), -2);
+    assert_string_equal(fx->dg.text.s,
+                        "t.mustache:1:3073: error: sections nested more than 512 levels deep\n");
+    buf_release(&t);
+}
+
+static void test_large_template_linear(void **state)
+{
+    struct fixture *fx = *state;
+    struct buf t = BUF_INIT;
+    for (int i = 0; i < 20000; i++)
+        buf_adds(&t, "  {{#a}}\n{{b}}\n  {{/a}}\n");
+    assert_int_equal(render(fx, t.s, "{\"a\":true,\"b\":\"x\"}", NULL), 0);
+    assert_int_equal(fx->out.len, 40000);
+    buf_release(&t);
+}
+
+int main(void)
+{
+    const char *dir = getenv("MUSTACHE_SPEC_DIR");
+    int spec_failures = spec_run(dir ? dir : "tests/mustache-spec");
+    fflush(stdout);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_unclosed_section, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mismatched_close, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_close_without_open, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unclosed_tag, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unclosed_triple, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_delimiters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_tag_type, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_positions_after_multiline_comment, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_positions_with_custom_delimiters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_error_in_partial_points_into_partial, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_render_many_times, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_numbers_shortest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_truthiness, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_escape_html, setup, teardown),
+        cmocka_unit_test(test_escape_c),
+        cmocka_unit_test(test_escape_markdown),
+        cmocka_unit_test(test_escape_parse),
+        cmocka_unit_test_setup_teardown(test_strict_missing_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_strict_object_is_not_a_value, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_partial_lax_and_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_partial_recursion_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_partial_recursion_default_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bounded_recursion_renders, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dynamic_name_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deep_nesting_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_large_template_linear, setup, teardown),
+    };
+    int rc = cmocka_run_group_tests_name("mustache", tests, NULL, NULL);
+    return rc || spec_failures ? 1 : 0;
+}
