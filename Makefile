@@ -172,19 +172,12 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(if $(RUNTIME_SRCS),$(LIBREGRT_A))
 
 # ---------------------------------------------------------------- descriptor tables
 # regctl, msrfs and the runtime tests include $(BUILD)/gen/regc_specs.h: every
-# regspec rendered by tools/make-tables.sh (regc -t json | tables-annotate |
-# regc render templates/tables.mustache), listed in one array.
+# regspec through `regc -t tables` (tools/make-tables.sh), listed in one array.
 SPECS_H := $(BUILD)/gen/regc_specs.h
-ANNOTATE := $(BUILD)/tools/tables-annotate
 
-$(ANNOTATE): tools/tables-annotate.c $(BUILD)/compiler/tables.o $(BUILD)/compiler/buf.o $(BUILD)/compiler/util.o
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) -Icompiler $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
-
-$(SPECS_H): tools/make-tables.sh $(REGC) $(ANNOTATE) $(TEMPLATE_FILES) $(wildcard regspec/*.xml regspec/*/*.xml)
+$(SPECS_H): tools/make-tables.sh $(REGC) $(wildcard regspec/*.xml regspec/*/*.xml)
 	@$(if $(Q),echo "  TABLES  $@")
-	$(Q)tools/make-tables.sh $(REGC) $(ANNOTATE) $(@D) $(wildcard regspec/*.xml)
+	$(Q)tools/make-tables.sh $(REGC) $(@D) $(wildcard regspec/*.xml)
 
 $(REGCTL_OBJS) $(RTTEST_BINS) $(TEST_TOOL_BINS): $(SPECS_H)
 

@@ -1,17 +1,16 @@
 #!/bin/sh
 # tools/make-tables.sh - descriptor tables for regctl and the runtime tests.
 #
-#   tools/make-tables.sh REGC ANNOTATE OUTDIR SPEC.xml...
+#   tools/make-tables.sh REGC OUTDIR SPEC.xml...
 #
-# For each spec: regc -t json, tools/tables-annotate (the t_* keys), then
-# regc render templates/tables.mustache -> OUTDIR/<spec>_tables.h. Writes
+# For each spec: regc -t tables -> OUTDIR/<spec>_tables.h. Writes
 # OUTDIR/regc_specs.h, which includes them all and defines
 # `static const struct regc_spec *const regc_specs[]` (NULL-terminated).
 # A spec that fails is reported on stderr and left out, so the rest still
 # build; tests/runtime/run-regctl.sh reports such a spec as a failure.
 set -u
-regc=$1 annotate=$2 out=$3
-shift 3
+regc=$1 out=$2
+shift 2
 mkdir -p "$out"
 tmp="$out/regc_specs.h.tmp"
 {
@@ -25,9 +24,7 @@ names=""
 for spec in "$@"; do
     name=$(basename "$spec" .xml)
     hdr="$out/${name}_tables.h"
-    if "$regc" -t json -o "$out/$name.json" "$spec" &&
-        "$annotate" "$out/$name.json" "$out/$name.t.json" &&
-        "$regc" render templates/tables.mustache "$out/$name.t.json" -I templates --escape=c -o "$hdr"; then
+    if "$regc" -t tables -o "$hdr" "$spec"; then
         echo "#include \"${name}_tables.h\"" >>"$tmp"
         names="$names $name"
     else

@@ -138,7 +138,7 @@ static int list_specs(const struct opts *o)
         for (const struct regc_block *b = (*s)->blocks; b->name; b++)
             nb++;
         char n[32];
-        snprintf(n, sizeof(n), "%u blocks", nb);
+        snprintf(n, sizeof(n), "%u block%s", nb, nb == 1 ? "" : "s");
         if (arr)
             json_array_append_new(arr, json_pack("{s:s,s:s?,s:i}", "spec", (*s)->name, "title", (*s)->title,
                                                  "blocks", (int)nb));
