@@ -74,6 +74,15 @@ static void test_resolve(void **st)
     assert_string_equal(err, "no instance 'box9' of block 'box'");
     assert_int_equal(regc_resolve(&acme_spec, "glob.GLOBAL_CTL[0]", &r, err, sizeof(err)), -ENOENT);
     assert_int_equal(regc_resolve(&acme_spec, "nodot", &r, err, sizeof(err)), -EINVAL);
+    /* counter pairs for the flows */
+    const struct regc_block *b = regc_spec_block(&acme_spec, "box");
+    struct regc_ref ctl, ctr;
+    assert_int_equal(regc_counter_refs(&acme_spec, b, regc_block_instance(b, "box1"), b->pmon->counters, 1, &ctl, &ctr), 0);
+    assert_int_equal(ctl.address, 0x211);
+    assert_int_equal(ctr.address, 0x221);
+    assert_int_equal(regc_counter_refs(&acme_spec, b, NULL, b->pmon->counters, 0, &ctl, &ctr), 0);
+    assert_int_equal(ctr.address, 0x120);
+    assert_int_equal(regc_counter_refs(&acme_spec, b, NULL, b->pmon->counters, 2, &ctl, &ctr), -ENOENT);
 }
 
 /* Every must-be-zero bit of every register of both specs is refused, and only those. */
