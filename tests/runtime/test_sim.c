@@ -312,9 +312,11 @@ static void test_pmon_topology(void **st)
     /* global freeze / unfreeze */
     wr(d, &acme_spec, "box.box1.BOX_CTL", 0);
     wr(d, &acme_spec, "glob.GLOBAL_CTL", 1);
+    assert_true(regc_sim_global_frozen(sim));
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 1);
     wr(d, &acme_spec, "glob.GLOBAL_CTL", 2);
+    assert_false(regc_sim_global_frozen(sim));
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 6);
     /* box reset: counters, then controls */
