@@ -333,6 +333,35 @@ static void test_pmon_topology(void **st)
     regc_close(d);
 }
 
+/* A counter's freeze-on-overflow freezes globally; a global freeze-on-overflow field clears the global enable. */
+static void test_freeze_on_overflow(void **st)
+{
+    regc_dev *d = open_sim(&acme2_spec);
+    regc_sim *sim = regc_dev_sim(d);
+    wr(d, &acme2_spec, "u.CTL", 1);
+    wr(d, &acme2_spec, "u.CTL2", 1);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 3), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 0); /* the global enable level is 0 */
+    wr(d, &acme2_spec, "g.GCTL", 1);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 3), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 3);
+    /* group 1 overflows with fovf set: the global enable drops */
+    wr(d, &acme2_spec, "g.GCTL", 3);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 254), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 1);
+    assert_int_equal(rd(d, &acme2_spec, "g.GCTL"), 2);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 5), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 1);
+    /* group 0 has freeze-on-overflow itself */
+    wr(d, &acme2_spec, "g.GCTL", 1);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 0, 0, 300), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR"), 300 - 256);
+    assert_true(regc_sim_global_frozen(sim));
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 5), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 1);
+    regc_close(d);
+}
+
 /* ---- fault injection and error messages, per backend name */
 
 static regc_sim *g_sim;
@@ -471,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_random_values),   cmocka_unit_test(test_attributes),
         cmocka_unit_test(test_rmw),             cmocka_unit_test(test_counting_wrap),
         cmocka_unit_test(test_pmon_topology),   cmocka_unit_test(test_errors_mapped),
+        cmocka_unit_test(test_freeze_on_overflow),
         cmocka_unit_test(test_fault_address),   cmocka_unit_test(test_dry_run),
         cmocka_unit_test(test_open_errors),
     };
