@@ -183,8 +183,8 @@ static void addr_range(const struct regc_reg *r, char *buf, size_t len)
         lo = a->address < lo ? a->address : lo;
         hi = a->address > hi ? a->address : hi;
     }
-    if (n <= 1)
-        snprintf(buf, len, "0x%llx", (unsigned long long)(n ? lo : 0));
+    if (n <= 1 || lo == hi)
+        snprintf(buf, len, n > 1 ? "0x%llx (%u)" : "0x%llx", (unsigned long long)(n ? lo : 0), n);
     else
         snprintf(buf, len, "0x%llx..0x%llx (%u)", (unsigned long long)lo, (unsigned long long)hi, n);
 }

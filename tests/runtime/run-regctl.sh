@@ -40,6 +40,9 @@ golden read-sim 0 --backend sim read e5_2600.ubox.U_MSR_PMON_CTL1
 golden read-json 0 --backend sim --json read e5_2600.ubox.U_MSR_PMON_CTR0
 golden write-dry-run 0 --dry-run write e5_2600.ubox.U_MSR_PMON_CTL0 ev_sel=0x42 umask=0x08 en=1
 golden write-rmw-dry-run 0 --dry-run --rmw --cpu 3 write e5_2600.ubox.U_MSR_PMON_CTL1 umask=0x1
+golden list-imc 0 list e5_2600.imc
+golden read-instance-dry-run 0 --dry-run read e5_2600.cbox.cbox3.Cn_MSR_PMON_CTL1
+golden write-pci-dry-run 0 --dry-run --cpu 1 write e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3 ev_sel=0x4 umask=0x3 en=1
 golden write-sim 0 --backend sim write e5_2600.ubox.U_MSR_PMON_CTL0 ev_sel=0x42 invert=LT thresh=1
 golden write-refused-rule 1 --dry-run write e5_2600.ubox.U_MSR_PMON_CTL0 ev_sel=0x42 invert=1
 golden write-refused-mbz 1 --dry-run write e5_2600.ubox.U_MSR_PMON_CTL0 rsv=1
@@ -53,6 +56,19 @@ golden usage 2 frobnicate
 
 if "$REGCTL" list | grep -q '^e5_2600 '; then tap_ok "list names e5_2600"; else tap_fail "list names e5_2600"; fi
 if "$REGCTL" --json list | grep -q '"spec": "e5_2600"'; then tap_ok "list --json"; else tap_fail "list --json"; fi
+
+# ---- the pci backend on a stand-in sysfs tree (iMC channel 2: 8086:3cb4, device 16 function 4)
+dev=$tmp/sys/bus/pci/devices/0000:7f:10.4
+mkdir -p "$dev"
+printf '0x8086\n' >"$dev/vendor"; printf '0x3cb4\n' >"$dev/device"
+head -c 256 /dev/zero >"$dev/config"
+"$REGCTL" --sysfs-root "$tmp/sys" write e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3 ev_sel=0x4 umask=0x3 en=1 >/dev/null
+got=$(od -An -tx4 -j $((0xe4)) -N4 "$dev/config" | tr -d ' ')
+if [ "$got" = 00400304 ]; then tap_ok "pci write lands at config offset 0xe4"; else tap_fail "pci write lands at config offset 0xe4" "got $got"; fi
+out=$(REGC_SYSFS_ROOT=$tmp/sys "$REGCTL" --json read e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3)
+if echo "$out" | grep -q '"value": "0x400304"'; then tap_ok "pci read back"; else tap_fail "pci read back" "$out"; fi
+err=$("$REGCTL" --sysfs-root "$tmp/sys" read e5_2600.imc.imc0.MC_CHy_PCI_PMON_CTL0 2>&1)
+if [ $? = 1 ] && echo "$err" | grep -q "no PCI device matches"; then tap_ok "pci: absent device"; else tap_fail "pci: absent device" "$err"; fi
 
 # ---- the msr backend through the kernel (FUSE)
 msrfs=$BUILD/tests/tools/msrfs
