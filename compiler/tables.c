@@ -77,9 +77,20 @@ static void annotate_member(json_t *obj, const char *key, json_t *v)
         json_object_set_new(obj, tkey, json_integer(json_is_null(v) ? -1 : json_integer_value(v)));
         return;
     }
-    if (is_enum_key(key) && json_is_string(v)) {
-        const char *c = enum_constant(key, json_string_value(v));
-        json_object_set_new(obj, tkey, json_string(c ? c : "0"));
+    const char *c = json_is_string(v) ? enum_constant(key, json_string_value(v)) : NULL;
+    if (c) {
+        json_object_set_new(obj, tkey, json_string(c));
+        if (!strcmp(key, "access")) {
+            char *lit = tables_c_string(json_string_value(v));
+            json_object_set_new(obj, "t_access_text", json_string(lit));
+            free(lit);
+        }
+        return;
+    }
+    if (!strcmp(key, "version") && json_is_integer(v)) {
+        char num[32];
+        snprintf(num, sizeof(num), "\"%lld\"", (long long)json_integer_value(v));
+        json_object_set_new(obj, tkey, json_string(num));
         return;
     }
     if (json_is_null(v)) {

@@ -86,6 +86,24 @@ int regc_ref_make(struct regc_ref *out, const struct regc_spec *s, const struct 
     return -ENOENT;
 }
 
+static int copy_ref(struct regc_ref *out, const struct regc_spec *s, const struct regc_block *b,
+                    const struct regc_instance *inst, const char *name, unsigned i)
+{
+    const struct regc_reg *r = name ? regc_block_reg(b, name) : NULL;
+    if (!r)
+        return -ENOENT;
+    return regc_ref_make(out, s, b, inst, r, r->is_array ? (int)i : -1);
+}
+
+int regc_counter_refs(const struct regc_spec *s, const struct regc_block *b, const struct regc_instance *inst,
+                      const struct regc_counters *c, unsigned i, struct regc_ref *ctl, struct regc_ref *ctr)
+{
+    if (!inst && b->instances && b->instances->name)
+        inst = b->instances;
+    int rc = copy_ref(ctl, s, b, inst, c->control, i);
+    return rc ? rc : copy_ref(ctr, s, b, inst, c->counter, i);
+}
+
 /* Splits "NAME[N]" or "NAMEN" (N a trailing index when NAME alone is not a register). */
 static const struct regc_reg *resolve_reg(const struct regc_block *b, const char *text, int *index)
 {

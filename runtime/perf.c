@@ -92,8 +92,10 @@ static int load_formats(struct regc_perf_pmu *p, char *err, size_t errlen)
                 rc = regc__err(err, errlen, -E2BIG, "PMU '%s': too many or too long format names", p->name);
             else if (regc__read_text(file, text, sizeof(text)) < 0 || parse_format(text, t) < 0)
                 rc = regc__err(err, errlen, -EINVAL, "PMU '%s': cannot parse format '%s'", p->name, name);
-            else
-                snprintf(t->name, sizeof(t->name), "%s", name), p->nterms++;
+            else {
+                memcpy(t->name, name, strlen(name) + 1); /* fits: checked above */
+                p->nterms++;
+            }
         }
         free(ents[i]);
     }

@@ -88,6 +88,11 @@ void regc_sim_free(regc_sim *sim)
     free(sim);
 }
 
+bool regc_sim_global_frozen(const regc_sim *sim)
+{
+    return sim->global_frozen;
+}
+
 unsigned long regc_sim_accesses(const regc_sim *sim)
 {
     return sim->accesses;

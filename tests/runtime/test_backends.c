@@ -83,6 +83,15 @@ static void test_msr(void **st)
     regc_close(d);
     unsetenv("REGC_MSR_ROOT");
 
+    /* a root too long for a path */
+    char longroot[5000];
+    memset(longroot, 'x', sizeof(longroot) - 1);
+    longroot[sizeof(longroot) - 1] = '\0';
+    char err[256];
+    o = (struct regc_options){.backend = "msr", .msr_root = longroot};
+    assert_int_equal(regc_open(&d, &hand_ubox_spec, &o, err, sizeof(err)), -ENAMETOOLONG);
+    assert_non_null(strstr(err, "msr root too long"));
+
     /* pci registers are not reachable through msr */
     regc_dev *a;
     o = (struct regc_options){.backend = "msr", .msr_root = dir};
@@ -164,6 +173,13 @@ static void test_pci(void **st)
     assert_non_null(strstr(regc_last_error(d), "no PCI device matches the instance's locator"));
     struct regc_ref ctl = ref(&acme_spec, "box.CTL0");
     assert_int_equal(regc_read(d, &ctl, &v), -EOPNOTSUPP);
+    regc_close(d);
+    /* a config space too short for the register: a short read is EIO */
+    make_pci(dir, "0000:00:0e.1", "0x8086\n", "0x1234\n");
+    tu_write(dir, "bus/pci/devices/0000:00:0e.1/config", "abcd", 4);
+    o = (struct regc_options){.backend = "pci", .sysfs_root = dir, .cpu = 0};
+    assert_int_equal(regc_open(&d, &acme_spec, &o, NULL, 0), 0);
+    assert_int_equal(regc_read(d, &pctl, &v), -EIO);
     regc_close(d);
     o.sysfs_root = "/nonexistent-regc";
     assert_int_equal(regc_open(&d, &acme_spec, &o, NULL, 0), 0);

@@ -37,6 +37,20 @@ static int setup_tree(void **st)
     d = "bus/event_source/devices/uncore_broken/";
     W("type", "44\n");
     W("format/event", "cfg:0-7\n");
+    d = "bus/event_source/devices/many/";
+    W("type", "45\n");
+    W("format/event", "config:0-7\n");
+    W("events/nine", "event=1,event=1,event=1,event=1,event=1,event=1,event=1,event=1,event=1\n");
+    W("events/flag", "event\n");
+    static const char *const bad[] = {"config:8-7", "config:", "config3:0", "config:64", "config:1-x",
+                                      "config:0-64", "config:x"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char pmu[64];
+        snprintf(pmu, sizeof(pmu), "bus/event_source/devices/bad%zu/", i);
+        d = pmu;
+        W("type", "46\n");
+        W("format/event", bad[i]);
+    }
 #undef W
     return 0;
 }
@@ -85,6 +99,17 @@ static void test_formats(void **st)
     regc_perf_pmu_close(p);
     assert_int_equal(regc_perf_pmu_open(&p, g_dir, "uncore_broken", err, sizeof(err)), -EINVAL);
     assert_string_equal(err, "PMU 'uncore_broken': cannot parse format 'event'");
+    for (int i = 0; i < 7; i++) {
+        char pmu[16];
+        snprintf(pmu, sizeof(pmu), "bad%d", i);
+        if (regc_perf_pmu_open(&p, g_dir, pmu, err, sizeof(err)) != -EINVAL)
+            fail_msg("format of %s accepted", pmu);
+    }
+    assert_int_equal(regc_perf_pmu_open(&p, g_dir, "many", err, sizeof(err)), 0);
+    assert_int_equal(regc_perf_event_config(p, "nine", cfg, err, sizeof(err)), -E2BIG);
+    assert_int_equal(regc_perf_event_config(p, "flag", cfg, err, sizeof(err)), 0);
+    assert_int_equal(cfg[0], 1);
+    regc_perf_pmu_close(p);
     assert_int_equal(regc_perf_pmu_open(&p, g_dir, "uncore_none", err, sizeof(err)), -ENOENT);
     assert_non_null(strstr(err, "no PMU 'uncore_none' in sysfs"));
 }

@@ -74,6 +74,15 @@ static void test_resolve(void **st)
     assert_string_equal(err, "no instance 'box9' of block 'box'");
     assert_int_equal(regc_resolve(&acme_spec, "glob.GLOBAL_CTL[0]", &r, err, sizeof(err)), -ENOENT);
     assert_int_equal(regc_resolve(&acme_spec, "nodot", &r, err, sizeof(err)), -EINVAL);
+    /* counter pairs for the flows */
+    const struct regc_block *b = regc_spec_block(&acme_spec, "box");
+    struct regc_ref ctl, ctr;
+    assert_int_equal(regc_counter_refs(&acme_spec, b, regc_block_instance(b, "box1"), b->pmon->counters, 1, &ctl, &ctr), 0);
+    assert_int_equal(ctl.address, 0x211);
+    assert_int_equal(ctr.address, 0x221);
+    assert_int_equal(regc_counter_refs(&acme_spec, b, NULL, b->pmon->counters, 0, &ctl, &ctr), 0);
+    assert_int_equal(ctr.address, 0x120);
+    assert_int_equal(regc_counter_refs(&acme_spec, b, NULL, b->pmon->counters, 2, &ctl, &ctr), -ENOENT);
 }
 
 /* Every must-be-zero bit of every register of both specs is refused, and only those. */
@@ -303,9 +312,11 @@ static void test_pmon_topology(void **st)
     /* global freeze / unfreeze */
     wr(d, &acme_spec, "box.box1.BOX_CTL", 0);
     wr(d, &acme_spec, "glob.GLOBAL_CTL", 1);
+    assert_true(regc_sim_global_frozen(sim));
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 1);
     wr(d, &acme_spec, "glob.GLOBAL_CTL", 2);
+    assert_false(regc_sim_global_frozen(sim));
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 6);
     /* box reset: counters, then controls */
@@ -319,6 +330,35 @@ static void test_pmon_topology(void **st)
     assert_int_equal(regc_sim_event(sim, "box", "box0", "HITS", 4), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box0.CTR1"), 4);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR1"), 0);
+    regc_close(d);
+}
+
+/* A counter's freeze-on-overflow freezes globally; a global freeze-on-overflow field clears the global enable. */
+static void test_freeze_on_overflow(void **st)
+{
+    regc_dev *d = open_sim(&acme2_spec);
+    regc_sim *sim = regc_dev_sim(d);
+    wr(d, &acme2_spec, "u.CTL", 1);
+    wr(d, &acme2_spec, "u.CTL2", 1);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 3), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 0); /* the global enable level is 0 */
+    wr(d, &acme2_spec, "g.GCTL", 1);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 3), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 3);
+    /* group 1 overflows with fovf set: the global enable drops */
+    wr(d, &acme2_spec, "g.GCTL", 3);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 254), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 1);
+    assert_int_equal(rd(d, &acme2_spec, "g.GCTL"), 2);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 5), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 1);
+    /* group 0 has freeze-on-overflow itself */
+    wr(d, &acme2_spec, "g.GCTL", 1);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 0, 0, 300), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR"), 300 - 256);
+    assert_true(regc_sim_global_frozen(sim));
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 5), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 1);
     regc_close(d);
 }
 
@@ -460,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_random_values),   cmocka_unit_test(test_attributes),
         cmocka_unit_test(test_rmw),             cmocka_unit_test(test_counting_wrap),
         cmocka_unit_test(test_pmon_topology),   cmocka_unit_test(test_errors_mapped),
+        cmocka_unit_test(test_freeze_on_overflow),
         cmocka_unit_test(test_fault_address),   cmocka_unit_test(test_dry_run),
         cmocka_unit_test(test_open_errors),
     };

@@ -26,6 +26,13 @@
 extern "C" {
 #endif
 
+/* Marks a generated table that a translation unit may leave unused. */
+#if defined(__GNUC__)
+#define REGC_TABLE_UNUSED __attribute__((unused))
+#else
+#define REGC_TABLE_UNUSED
+#endif
+
 enum regc_space { REGC_SPACE_MSR, REGC_SPACE_PCI, REGC_SPACE_MMIO };
 
 /* <source>: a document the spec cites. */

@@ -71,6 +71,16 @@ REGC_API int regc_ref_make(struct regc_ref *out, const struct regc_spec *s, cons
                            const struct regc_instance *inst, const struct regc_reg *reg, int index);
 
 /*
+ * regc_counter_refs - the control and counter copies of counter 'i' (array
+ * index; any value for single registers) of counters group 'c' of block 'b'
+ * in instance 'inst' (NULL: the block's first, or none). For the pmon flows.
+ * 0, or -ENOENT.
+ */
+REGC_API int regc_counter_refs(const struct regc_spec *s, const struct regc_block *b,
+                               const struct regc_instance *inst, const struct regc_counters *c, unsigned i,
+                               struct regc_ref *ctl, struct regc_ref *ctr);
+
+/*
  * regc_resolve - parse "BLOCK[.INSTANCE].REG[INDEX]" (INDEX also as "REG[i]";
  * the instance may be omitted for the first one). 0, or -ENOENT with a
  * message in 'err' (may be NULL) naming what was not found.

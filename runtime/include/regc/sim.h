@@ -53,6 +53,9 @@ REGC_API void regc_sim_fail_nth(regc_sim *sim, unsigned long n, int err);
 REGC_API void regc_sim_fail_address(regc_sim *sim, uint64_t address, int err);
 REGC_API void regc_sim_faults_clear(regc_sim *sim);
 
+/* True while the global control's freeze action holds (until its unfreeze action). */
+REGC_API bool regc_sim_global_frozen(const regc_sim *sim);
+
 /* Accesses made so far (reads + writes, faulted ones included). */
 REGC_API unsigned long regc_sim_accesses(const regc_sim *sim);
 
