@@ -1,0 +1,108 @@
+/*
+ * regc/pmon.h - the uncore performance-monitoring flows, driven by a spec's
+ * pmon topology (struct regc_pmon, struct regc_pmon_global in regc/desc.h).
+ *
+ * One implementation for every family: the manuals' steps are expressed in
+ * terms of the topology's roles (box freeze, reset-counters, global freeze,
+ * unfreeze, enable, pmi-core, overflow status), never in family code.
+ *
+ *   regc_pmon_new      a session on an open device (regc/regc.h)
+ *   regc_pmon_add      one event per call: "BLOCK[INSTANCE]:EVENT[.SUB][,FIELD=VALUE...]"
+ *                      EVENT is a name of the block's event tables, "fixed"
+ *                      (the block's fixed counter) or "raw" (no event: the
+ *                      FIELD=VALUE terms select it; "reg=CONTROL" names the
+ *                      counters group). INSTANCE may be omitted (the first).
+ *   regc_pmon_start    assigns counters (each event's allowed counters, the
+ *                      most constrained first), then runs the programming
+ *                      flow: freeze (global, else per box), reset, program
+ *                      the controls, preload 2^w-N (or 2^w-1-N, per the
+ *                      spec) when sampling every N events, clear overflow
+ *                      status, route the PMI, unfreeze (global or per box).
+ *                      Boxes that can be frozen neither globally nor per
+ *                      box get their controls written last, just before the
+ *                      unfreeze (E5-2600 U-Box, guide 329468 section 2.1.2 note).
+ *   regc_pmon_poll     freeze, read every used counter once, unfreeze;
+ *                      64-bit totals across wrap-around for any width.
+ *   regc_pmon_sample   freeze, find overflows through the global status,
+ *                      then each flagged box's status (or, where the spec
+ *                      gives none, by the counter having wrapped), report
+ *                      every overflowed counter, clear the status bits,
+ *                      re-arm (preload again), unfreeze.
+ *   regc_pmon_stop     freeze and leave frozen.
+ *
+ * Every register access goes through the device, so a device opened with
+ * dry_run and a trace function records the exact ordered accesses.
+ * Functions return 0 or -errno; regc_pmon_error() says why in one line.
+ */
+#ifndef REGC_PMON_H
+#define REGC_PMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "regc/regc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct regc_pmon_session regc_pmon_session; /* fields private to runtime/pmon.c */
+
+#define REGC_PMON_MAX_EVENTS 64
+
+struct regc_pmon_opts {
+    uint64_t sample;    /* 0: counting (poll); N: overflow every N events (preload) */
+    uint64_t pmi_cores; /* sampling: value of the global pmi-core field (bit i = core i); 0: 1 */
+    bool per_box;       /* freeze/unfreeze per box even where a global control exists */
+};
+
+/* What an added event became (after regc_pmon_start: its counter). Borrowed strings. */
+struct regc_pmon_info {
+    const char *name; /* as added */
+    const struct regc_block *block;
+    const struct regc_instance *instance; /* NULL: the block has none */
+    const struct regc_counters *counters;
+    int index;           /* array index of the counter; -1 before start or for single registers */
+    unsigned width;      /* counter width in bits */
+    struct regc_ref ctl, ctr; /* valid after start */
+};
+
+/* A session on 'd' (borrowed; must outlive it). 0, or -ENOMEM. */
+REGC_API int regc_pmon_new(regc_pmon_session **out, regc_dev *d);
+REGC_API void regc_pmon_free(regc_pmon_session *p);
+
+/* The last failure, one line; "" when none. */
+REGC_API const char *regc_pmon_error(const regc_pmon_session *p);
+
+/* Adds an event (syntax above). 0; -ENOENT unknown block/instance/event/field; -EINVAL bad syntax; -ENOSPC too many. */
+REGC_API int regc_pmon_add(regc_pmon_session *p, const char *name);
+
+REGC_API unsigned regc_pmon_count(const regc_pmon_session *p);
+REGC_API int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info *out);
+
+/* Assigns counters and runs the programming flow. -EBUSY when the events do not fit the counters. */
+REGC_API int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt);
+
+/* Freeze, read, unfreeze; totals[i] (may be NULL) receives event i's 64-bit total since start. */
+REGC_API int regc_pmon_poll(regc_pmon_session *p, uint64_t *totals);
+
+/*
+ * Freeze, find the overflowed counters, clear their status, re-arm, unfreeze.
+ * which[] (may be NULL; room for 'max') receives the indexes of the events
+ * whose counters overflowed, *n how many (0: none). Totals are updated too.
+ */
+REGC_API int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n);
+
+/* Event i's 64-bit total and number of overflows seen by regc_pmon_sample. */
+REGC_API uint64_t regc_pmon_total(const regc_pmon_session *p, unsigned i);
+REGC_API unsigned long regc_pmon_overflows(const regc_pmon_session *p, unsigned i);
+
+/* Freeze everything the session programmed and leave it frozen. */
+REGC_API int regc_pmon_stop(regc_pmon_session *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,928 @@
+/*
+ * pmon - the performance-monitoring flows (regc/pmon.h), driven by the
+ * spec's pmon topology only. Sources of the steps: Xeon E5-2600 v2 uncore
+ * guide 329468 section 2.1 (freeze, reset, program, preload, unfreeze; poll;
+ * hierarchical overflow status), E5-2600 guide 327043 section 2.1 (per box
+ * freeze), SDM Vol. 3B 18.9 (Sandy Bridge EN/FREEZE), 18.21.5 (Xeon 7100
+ * GL_CTL), Xeon 7500 guide section 2.1.1 and 2.7.4 (preload (2^48-1)-N).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regc/pmon.h"
+
+#define MAX_SETS 8
+#define MAX_BOXES 64
+
+struct pmon_set {
+    const struct regc_reg *reg; /* NULL: the event's own control */
+    const struct regc_field *field;
+    uint64_t value;
+};
+
+struct pmon_ev {
+    char name[128];
+    const struct regc_block *b;
+    const struct regc_instance *inst;
+    const struct regc_counters *c; /* the group (fixed: chosen at add) */
+    const struct regc_event *e;    /* NULL: fixed or raw */
+    uint64_t allowed;              /* bit i: array index i may count it; 0: any */
+    struct pmon_set sets[MAX_SETS];
+    unsigned nsets;
+    int index;
+    struct regc_ref ctl, ctr;
+    uint64_t last, total, armed;
+    unsigned long overflows;
+};
+
+struct pmon_box {
+    const struct regc_block *b;
+    const struct regc_instance *inst;
+    bool freezable; /* box freeze field, or a global freeze/enable */
+};
+
+struct regc_pmon_session {
+    regc_dev *d;
+    const struct regc_spec *s;
+    struct pmon_ev ev[REGC_PMON_MAX_EVENTS];
+    unsigned n;
+    struct pmon_box box[MAX_BOXES];
+    unsigned nbox;
+    struct regc_pmon_opts opt;
+    bool global; /* freeze/unfreeze through the global control */
+    char err[256];
+};
+
+static int fail(regc_pmon_session *p, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err, sizeof(p->err), fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static uint64_t low_mask(unsigned w)
+{
+    return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+}
+
+static bool streq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+int regc_pmon_new(regc_pmon_session **out, regc_dev *d)
+{
+    regc_pmon_session *p = calloc(1, sizeof(*p));
+    if (!p)
+        return -ENOMEM;
+    p->d = d;
+    p->s = regc_dev_spec(d);
+    *out = p;
+    return 0;
+}
+
+void regc_pmon_free(regc_pmon_session *p)
+{
+    free(p);
+}
+
+const char *regc_pmon_error(const regc_pmon_session *p)
+{
+    return p->err;
+}
+
+unsigned regc_pmon_count(const regc_pmon_session *p)
+{
+    return p->n;
+}
+
+uint64_t regc_pmon_total(const regc_pmon_session *p, unsigned i)
+{
+    return i < p->n ? p->ev[i].total : 0;
+}
+
+unsigned long regc_pmon_overflows(const regc_pmon_session *p, unsigned i)
+{
+    return i < p->n ? p->ev[i].overflows : 0;
+}
+
+int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info *out)
+{
+    if (i >= p->n)
+        return -ENOENT;
+    const struct pmon_ev *e = &p->ev[i];
+    *out = (struct regc_pmon_info){.name = e->name, .block = e->b, .instance = e->inst, .counters = e->c,
+                                   .index = e->index, .width = e->c ? e->c->width : 0, .ctl = e->ctl, .ctr = e->ctr};
+    return 0;
+}
+
+/* ---- parsing "BLOCK[INST]:EVENT[,FIELD=VALUE...]" */
+
+static const struct regc_counters *group_for_reg(const struct regc_block *b, const char *reg)
+{
+    for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
+        if (streq(c->control, reg))
+            return c;
+    return NULL;
+}
+
+static const struct regc_counters *group_fixed(const struct regc_block *b)
+{
+    for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
+        if (streq(c->kind, "fixed"))
+            return c;
+    return NULL;
+}
+
+static int parse_target(regc_pmon_session *p, struct pmon_ev *e, char *spec)
+{
+    char *inst = strchr(spec, '[');
+    if (inst) {
+        char *close = strchr(inst, ']');
+        if (!close || close[1])
+            return fail(p, -EINVAL, "'%s': expected BLOCK[INSTANCE]", e->name);
+        *inst++ = '\0';
+        *close = '\0';
+    }
+    e->b = regc_spec_block(p->s, spec);
+    if (!e->b)
+        return fail(p, -ENOENT, "'%s': no block '%s' in spec '%s'", e->name, spec, p->s->name);
+    if (!e->b->pmon)
+        return fail(p, -ENOENT, "'%s': block '%s' has no performance monitors", e->name, spec);
+    e->inst = inst ? regc_block_instance(e->b, inst) : NULL;
+    if (inst && !e->inst)
+        return fail(p, -ENOENT, "'%s': block '%s' has no instance '%s'", e->name, spec, inst);
+    if (!e->inst && e->b->instances && e->b->instances->name)
+        e->inst = e->b->instances;
+    return 0;
+}
+
+static int add_set(regc_pmon_session *p, struct pmon_ev *e, const struct regc_reg *reg, const char *field, uint64_t v)
+{
+    if (e->nsets >= MAX_SETS)
+        return fail(p, -ENOSPC, "'%s': too many field settings", e->name);
+    const struct regc_reg *r = reg;
+    if (!r) {
+        const struct regc_counters *c = e->c;
+        r = c ? regc_block_reg(e->b, c->control) : NULL;
+    }
+    const struct regc_field *f = r ? regc_reg_field(r, field) : NULL;
+    if (!f)
+        return fail(p, -ENOENT, "'%s': no field '%s' in '%s'", e->name, field, r ? r->name : "?");
+    e->sets[e->nsets++] = (struct pmon_set){.reg = reg, .field = f, .value = v};
+    return 0;
+}
+
+static int parse_event(regc_pmon_session *p, struct pmon_ev *e, const char *ev)
+{
+    if (streq(ev, "fixed")) {
+        e->c = group_fixed(e->b);
+        return e->c ? 0 : fail(p, -ENOENT, "'%s': block '%s' has no fixed counter", e->name, e->b->name);
+    }
+    if (streq(ev, "raw"))
+        return 0; /* the group comes from reg= */
+    e->e = regc_block_event(e->b, ev);
+    if (!e->e)
+        return fail(p, -ENOENT, "'%s': block '%s' has no event '%s'", e->name, e->b->name, ev);
+    e->c = group_for_reg(e->b, e->e->reg);
+    if (!e->c)
+        return fail(p, -ENOENT, "'%s': no counters are controlled by '%s'", e->name, e->e->reg);
+    e->allowed = e->e->counters;
+    return 0;
+}
+
+static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
+{
+    for (char *t = terms, *next; t && *t; t = next) {
+        next = strchr(t, ',');
+        if (next)
+            *next++ = '\0';
+        char *eq = strchr(t, '=');
+        if (!eq)
+            return fail(p, -EINVAL, "'%s': expected FIELD=VALUE, got '%s'", e->name, t);
+        *eq++ = '\0';
+        if (streq(t, "reg")) {
+            e->c = group_for_reg(e->b, eq);
+            if (!e->c)
+                return fail(p, -ENOENT, "'%s': no counters are controlled by '%s'", e->name, eq);
+            continue;
+        }
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(eq, &end, 0);
+        if (errno || end == eq || *end)
+            return fail(p, -EINVAL, "'%s': bad value '%s' for '%s'", e->name, eq, t);
+        if (!e->c)
+            return fail(p, -EINVAL, "'%s': a raw event needs reg=CONTROL first", e->name);
+        int rc = add_set(p, e, NULL, t, v);
+        if (rc)
+            return rc;
+    }
+    if (!e->c)
+        return fail(p, -EINVAL, "'%s': a raw event needs reg=CONTROL", e->name);
+    return 0;
+}
+
+static int event_sets(regc_pmon_session *p, struct pmon_ev *e)
+{
+    for (const struct regc_set *s = e->e ? e->e->sets : NULL; s && s->field; s++) {
+        const struct regc_reg *r = s->reg ? regc_block_reg(e->b, s->reg) : NULL;
+        if (s->reg && !r)
+            return fail(p, -ENOENT, "'%s': no register '%s'", e->name, s->reg);
+        int rc = add_set(p, e, r, s->field, s->value);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int regc_pmon_add(regc_pmon_session *p, const char *name)
+{
+    if (p->n >= REGC_PMON_MAX_EVENTS)
+        return fail(p, -ENOSPC, "at most %d events", REGC_PMON_MAX_EVENTS);
+    struct pmon_ev *e = &p->ev[p->n];
+    *e = (struct pmon_ev){.index = -1};
+    if (strlen(name) >= sizeof(e->name))
+        return fail(p, -EINVAL, "event name too long");
+    strcpy(e->name, name);
+    char buf[sizeof(e->name)];
+    strcpy(buf, name);
+    char *colon = strchr(buf, ':');
+    if (!colon)
+        return fail(p, -EINVAL, "'%s': expected BLOCK[INSTANCE]:EVENT", name);
+    *colon = '\0';
+    char *terms = strchr(colon + 1, ',');
+    if (terms)
+        *terms++ = '\0';
+    int rc = parse_target(p, e, buf);
+    if (!rc)
+        rc = parse_event(p, e, colon + 1);
+    if (!rc)
+        rc = event_sets(p, e);
+    if (!rc)
+        rc = parse_terms(p, e, terms);
+    if (rc)
+        return rc;
+    p->n++;
+    return 0;
+}
+
+/* ---- counter assignment */
+
+static unsigned group_len(const struct regc_block *b, const struct regc_counters *c, unsigned *first)
+{
+    const struct regc_reg *r = regc_block_reg(b, c->control);
+    if (!r || !r->is_array) {
+        *first = 0;
+        return 1;
+    }
+    *first = r->first;
+    return r->count;
+}
+
+static int popcount64(uint64_t v)
+{
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+static bool taken(const regc_pmon_session *p, const struct pmon_ev *e, int idx)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct pmon_ev *o = &p->ev[i];
+        if (o != e && o->index == idx && o->b == e->b && o->inst == e->inst && o->c == e->c)
+            return true;
+    }
+    return false;
+}
+
+static int assign_one(regc_pmon_session *p, struct pmon_ev *e)
+{
+    unsigned first, len = group_len(e->b, e->c, &first);
+    const struct regc_reg *r = regc_block_reg(e->b, e->c->control);
+    bool array = r && r->is_array;
+    for (unsigned k = first; k < first + len; k++) {
+        if (e->allowed && (k >= 64 || !((e->allowed >> k) & 1)))
+            continue;
+        int idx = array ? (int)k : -1;
+        if (taken(p, e, idx))
+            continue;
+        e->index = idx;
+        int rc = regc_counter_refs(p->s, e->b, e->inst, e->c, array ? k : 0, &e->ctl, &e->ctr);
+        if (rc)
+            return fail(p, rc, "'%s': no counter copy %u", e->name, k);
+        return 0;
+    }
+    return fail(p, -EBUSY, "'%s': no free counter among those that may count it in '%s%s%s'", e->name, e->b->name,
+                e->inst ? "." : "", e->inst ? e->inst->name : "");
+}
+
+/* Most constrained first, so a flexible event never takes the only counter another can use. */
+static int assign(regc_pmon_session *p)
+{
+    bool done[REGC_PMON_MAX_EVENTS] = {false};
+    for (unsigned i = 0; i < p->n; i++)
+        p->ev[i].index = -2;
+    for (unsigned round = 0; round < p->n; round++) {
+        int best = -1, bestc = 65;
+        for (unsigned i = 0; i < p->n; i++) {
+            int c = p->ev[i].allowed ? popcount64(p->ev[i].allowed) : 64;
+            if (!done[i] && c < bestc)
+                best = (int)i, bestc = c;
+        }
+        done[best] = true;
+        int rc = assign_one(p, &p->ev[best]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- boxes */
+
+static const struct regc_global_control *gctl(const regc_pmon_session *p)
+{
+    return p->s->pmon_global ? p->s->pmon_global->control : NULL;
+}
+
+static const struct regc_global_status *gstat(const regc_pmon_session *p)
+{
+    return p->s->pmon_global ? p->s->pmon_global->status : NULL;
+}
+
+static bool box_can_freeze(const struct regc_block *b)
+{
+    const struct regc_box_control *bc = b->pmon->box_control;
+    return bc && (bc->freeze || bc->enable);
+}
+
+static void collect_boxes(regc_pmon_session *p)
+{
+    const struct regc_global_control *gc = gctl(p);
+    bool gfreeze = gc && (gc->freeze || gc->enable);
+    p->global = gfreeze && !p->opt.per_box;
+    p->nbox = 0;
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct pmon_ev *e = &p->ev[i];
+        unsigned k = 0;
+        while (k < p->nbox && !(p->box[k].b == e->b && p->box[k].inst == e->inst))
+            k++;
+        if (k < p->nbox || p->nbox >= MAX_BOXES)
+            continue;
+        p->box[p->nbox++] = (struct pmon_box){.b = e->b, .inst = e->inst, .freezable = gfreeze || box_can_freeze(e->b)};
+    }
+    /* per box asked for but some box cannot: fall back to the global control */
+    for (unsigned k = 0; k < p->nbox && p->opt.per_box && gfreeze; k++)
+        if (!box_can_freeze(p->box[k].b))
+            p->global = true;
+}
+
+/* ---- register helpers */
+
+static int ref_of(regc_pmon_session *p, const struct regc_block *b, const struct regc_instance *inst, const char *reg,
+                  struct regc_ref *out)
+{
+    const struct regc_reg *r = regc_block_reg(b, reg);
+    if (!r)
+        return fail(p, -ENOENT, "no register '%s' in block '%s'", reg, b->name);
+    if (!inst && b->instances && b->instances->name)
+        inst = b->instances;
+    int rc = regc_ref_make(out, p->s, b, inst, r, r->is_array ? (int)r->first : -1);
+    return rc ? fail(p, rc, "no copy of '%s'", reg) : 0;
+}
+
+static int global_ref(regc_pmon_session *p, const char *block, const char *reg, struct regc_ref *out)
+{
+    const struct regc_block *b = regc_spec_block(p->s, block);
+    if (!b)
+        return fail(p, -ENOENT, "no block '%s' for the global control", block);
+    return ref_of(p, b, NULL, reg, out);
+}
+
+/* v with field 'name' of r set to x (unchanged when r has no such field). */
+static uint64_t put(const struct regc_reg *r, uint64_t v, const char *name, uint64_t x)
+{
+    const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
+    return f ? regc_field_put(f, v, x) : v;
+}
+
+static uint64_t all_ones(const struct regc_reg *r, const char *name)
+{
+    const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
+    return f ? low_mask((unsigned)(f->msb - f->lsb + 1)) : 0;
+}
+
+static uint64_t get(const struct regc_reg *r, uint64_t v, const char *name)
+{
+    const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
+    return f ? regc_field_get(f, v) : 0;
+}
+
+static int wr(regc_pmon_session *p, const struct regc_ref *r, uint64_t v)
+{
+    int rc = regc_write(p->d, r, v);
+    if (rc) {
+        char nm[160];
+        return fail(p, rc, "write %s: %s", regc_ref_name(r, nm, sizeof(nm)), regc_last_error(p->d));
+    }
+    return 0;
+}
+
+static int rd(regc_pmon_session *p, const struct regc_ref *r, uint64_t *v)
+{
+    int rc = regc_read(p->d, r, v);
+    if (rc) {
+        char nm[160];
+        return fail(p, rc, "read %s: %s", regc_ref_name(r, nm, sizeof(nm)), regc_last_error(p->d));
+    }
+    return 0;
+}
+
+/* ---- the global control's values */
+
+/* freeze: the freeze action and enable 0. unfreeze: the unfreeze action, enable 1, PMI routing. */
+static int global_write(regc_pmon_session *p, bool freeze)
+{
+    const struct regc_global_control *gc = gctl(p);
+    struct regc_ref r;
+    int rc = global_ref(p, gc->block, gc->reg, &r);
+    if (rc)
+        return rc;
+    const struct regc_reg *g = r.reg;
+    uint64_t v = 0;
+    if (freeze) {
+        v = put(g, v, gc->freeze, 1);
+    } else {
+        v = put(g, v, gc->unfreeze, 1);
+        v = put(g, v, gc->enable, 1);
+        if (p->opt.sample)
+            v = put(g, v, gc->freeze_on_overflow, 1);
+    }
+    if (p->opt.sample) /* the PMI routing stays in place across freezes */
+        v = put(g, v, gc->pmi_core, p->opt.pmi_cores ? p->opt.pmi_cores : 1);
+    return wr(p, &r, v);
+}
+
+/* ---- box control values */
+
+enum box_step { BOX_FREEZE_RESET, BOX_FREEZE, BOX_UNFREEZE, BOX_ENABLE };
+
+static uint64_t box_enable_mask(const regc_pmon_session *p, const struct pmon_box *bx)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct pmon_ev *e = &p->ev[i];
+        if (e->b == bx->b && e->inst == bx->inst && e->index >= 0 && e->index < 64)
+            m |= UINT64_C(1) << e->index;
+    }
+    return m;
+}
+
+/* Writes the box control for 'step'; nothing when the step has no field to write. */
+static int box_write(regc_pmon_session *p, const struct pmon_box *bx, enum box_step step)
+{
+    const struct regc_box_control *bc = bx->b->pmon->box_control;
+    if (!bc)
+        return 0;
+    struct regc_ref r;
+    int rc = ref_of(p, bx->b, bx->inst, bc->reg, &r);
+    if (rc)
+        return rc;
+    const struct regc_reg *g = r.reg;
+    uint64_t v = 0;
+    bool perbox = !p->global;
+    switch (step) {
+    case BOX_FREEZE_RESET:
+        v = put(g, v, bc->reset_counters, 1);
+        v = put(g, v, bc->reset_controls, 1);
+        /* fall through */
+    case BOX_FREEZE:
+        if (perbox) {
+            v = put(g, v, bc->freeze_enable, 1);
+            v = put(g, v, bc->freeze, 1);
+        }
+        if (bc->enable && (perbox || step == BOX_FREEZE_RESET))
+            v = put(g, v, bc->enable, 0);
+        if (!v && !(bc->enable && (perbox || step == BOX_FREEZE_RESET)))
+            return 0;
+        break;
+    case BOX_UNFREEZE:
+        if (!perbox)
+            return 0;
+        v = put(g, v, bc->freeze_enable, 1);
+        v = put(g, v, bc->enable, box_enable_mask(p, bx));
+        if (!bc->freeze && !bc->enable)
+            return 0;
+        break;
+    case BOX_ENABLE:
+        if (!bc->enable || perbox)
+            return 0;
+        v = put(g, v, bc->enable, box_enable_mask(p, bx));
+        break;
+    }
+    return wr(p, &r, v);
+}
+
+static int freeze_all(regc_pmon_session *p, bool reset)
+{
+    int rc = 0;
+    if (p->global)
+        rc = global_write(p, true);
+    for (unsigned k = 0; !rc && k < p->nbox; k++)
+        rc = box_write(p, &p->box[k], reset ? BOX_FREEZE_RESET : BOX_FREEZE);
+    return rc;
+}
+
+static int unfreeze_all(regc_pmon_session *p)
+{
+    int rc = 0;
+    for (unsigned k = 0; !rc && k < p->nbox; k++)
+        rc = box_write(p, &p->box[k], BOX_UNFREEZE);
+    if (!rc && p->global)
+        rc = global_write(p, false);
+    return rc;
+}
+
+/* ---- counters */
+
+static bool shared_reg(const struct pmon_ev *e)
+{
+    return streq(e->c->control, e->c->counter);
+}
+
+static uint64_t preload_of(const regc_pmon_session *p, const struct pmon_ev *e)
+{
+    uint64_t n = p->opt.sample, m = low_mask(e->c->width);
+    if (!n)
+        return 0;
+    uint64_t top = e->c->preload == REGC_PRELOAD_2W_MINUS_1_MINUS_N ? m : m + 1; /* 2^w-1 or 2^w (mod 2^64) */
+    return (top - n) & m;
+}
+
+/* The count field value inside the counter register. */
+static uint64_t count_of(const struct pmon_ev *e, uint64_t reg)
+{
+    uint64_t v = e->c->count_field ? get(e->ctr.reg, reg, e->c->count_field) : reg;
+    return v & low_mask(e->c->width);
+}
+
+static uint64_t with_count(const struct pmon_ev *e, uint64_t reg, uint64_t count)
+{
+    return e->c->count_field ? put(e->ctr.reg, reg, e->c->count_field, count) : count;
+}
+
+static uint64_t control_value(const regc_pmon_session *p, const struct pmon_ev *e)
+{
+    const struct regc_reg *r = e->ctl.reg;
+    const struct regc_counters *c = e->c;
+    uint64_t v = 0;
+    if (e->e) {
+        v = put(r, v, e->e->field, e->e->code);
+        if (e->e->has_umask)
+            v = put(r, v, e->e->umask_field, e->e->umask);
+    }
+    for (unsigned i = 0; i < e->nsets; i++)
+        if (!e->sets[i].reg)
+            v = regc_field_put(e->sets[i].field, v, e->sets[i].value);
+    v = put(r, v, c->enable, 1);
+    v = put(r, v, c->wrap_field, 1);
+    if (p->opt.sample)
+        v = put(r, v, c->pmi, 1);
+    return v;
+}
+
+static int program_event(regc_pmon_session *p, struct pmon_ev *e)
+{
+    for (unsigned i = 0; i < e->nsets; i++) {
+        const struct pmon_set *s = &e->sets[i];
+        if (!s->reg)
+            continue;
+        struct regc_ref r;
+        int rc = ref_of(p, e->b, e->inst, s->reg->name, &r);
+        if (!rc)
+            rc = regc_rmw(p->d, &r, regc_field_mask(s->field), regc_field_put(s->field, 0, s->value), NULL);
+        if (rc)
+            return fail(p, rc, "'%s': filter %s.%s: %s", e->name, s->reg->name, s->field->name, regc_last_error(p->d));
+    }
+    uint64_t v = control_value(p, e);
+    e->armed = preload_of(p, e);
+    e->last = e->armed;
+    if (shared_reg(e))
+        return wr(p, &e->ctl, with_count(e, v, e->armed));
+    return wr(p, &e->ctl, v);
+}
+
+/* Counters the box reset does not clear, and preloads. */
+static int load_counter(regc_pmon_session *p, struct pmon_ev *e, bool box_reset)
+{
+    if (shared_reg(e) || (box_reset && !e->armed))
+        return 0;
+    return wr(p, &e->ctr, with_count(e, 0, e->armed));
+}
+
+static bool box_resets(const struct pmon_ev *e)
+{
+    const struct regc_box_control *bc = e->b->pmon->box_control;
+    return bc && bc->reset_counters;
+}
+
+static const struct pmon_box *box_of(const regc_pmon_session *p, const struct pmon_ev *e)
+{
+    for (unsigned k = 0; k < p->nbox; k++)
+        if (p->box[k].b == e->b && p->box[k].inst == e->inst)
+            return &p->box[k];
+    return NULL;
+}
+
+/* ---- status */
+
+static int clear_field(regc_pmon_session *p, const struct regc_ref *st, const char *field, enum regc_clear how,
+                       const char *clear_reg, const char *clear_fld, uint64_t bits)
+{
+    const struct regc_reg *r = st->reg;
+    switch (how) {
+    case REGC_CLEAR_W1C:
+        return wr(p, st, put(r, 0, field, bits));
+    case REGC_CLEAR_WRITE0:
+        return wr(p, st, 0);
+    case REGC_CLEAR_REGISTER: {
+        struct regc_ref c;
+        int rc = ref_of(p, st->block, st->instance, clear_reg, &c);
+        return rc ? rc : wr(p, &c, put(c.reg, 0, clear_fld, bits));
+    }
+    case REGC_CLEAR_NONE:
+        break;
+    }
+    return 0;
+}
+
+static int box_status_ref(regc_pmon_session *p, const struct pmon_box *bx, struct regc_ref *r)
+{
+    return ref_of(p, bx->b, bx->inst, bx->b->pmon->box_status->reg, r);
+}
+
+static int clear_box_status(regc_pmon_session *p, const struct pmon_box *bx, uint64_t bits)
+{
+    const struct regc_box_status *bs = bx->b->pmon->box_status;
+    if (!bs || bs->clear == REGC_CLEAR_NONE)
+        return 0;
+    struct regc_ref r;
+    int rc = box_status_ref(p, bx, &r);
+    if (rc)
+        return rc;
+    const struct regc_field *f = regc_reg_field(r.reg, bs->overflow);
+    if (!f || (bs->clear != REGC_CLEAR_REGISTER && regc_field_sem(f) == REGC_SEM_RO))
+        return 0; /* read-only status: nothing software can clear */
+    if (bits == UINT64_MAX)
+        bits = all_ones(r.reg, bs->overflow);
+    return clear_field(p, &r, bs->overflow, bs->clear, bs->clear_reg, bs->clear_field, bits);
+}
+
+/* The global status value with every box-overflow field all ones, or only 'seen'. */
+static int clear_global_status(regc_pmon_session *p, const uint64_t *seen)
+{
+    const struct regc_global_status *gs = gstat(p);
+    if (!gs || gs->clear == REGC_CLEAR_NONE)
+        return 0;
+    struct regc_ref r;
+    int rc = global_ref(p, gs->block, gs->reg, &r);
+    if (rc)
+        return rc;
+    uint64_t v = 0;
+    for (const struct regc_box_overflow *bo = gs->boxes; bo->block; bo++) {
+        const struct regc_field *f = regc_reg_field(r.reg, bo->field);
+        if (f)
+            v |= regc_field_mask(f);
+    }
+    if (seen)
+        v &= *seen;
+    if (!v)
+        return 0;
+    if (gs->clear == REGC_CLEAR_W1C)
+        return wr(p, &r, v);
+    if (gs->clear == REGC_CLEAR_REGISTER) {
+        struct regc_ref c;
+        rc = global_ref(p, gs->block, gs->clear_reg, &c);
+        return rc ? rc : wr(p, &c, v);
+    }
+    return wr(p, &r, 0);
+}
+
+/* ---- start */
+
+int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
+{
+    p->err[0] = '\0';
+    p->opt = opt ? *opt : (struct regc_pmon_opts){0};
+    if (!p->n)
+        return fail(p, -EINVAL, "no events to monitor");
+    int rc = assign(p);
+    if (rc)
+        return rc;
+    collect_boxes(p);
+    for (unsigned i = 0; i < p->n; i++)
+        p->ev[i].total = 0, p->ev[i].overflows = 0;
+    /* a) freeze, b) reset */
+    rc = freeze_all(p, true);
+    /* c) program the controls of boxes that can be frozen; d) reset or preload counters */
+    for (unsigned i = 0; !rc && i < p->n; i++)
+        if (box_of(p, &p->ev[i])->freezable)
+            rc = program_event(p, &p->ev[i]);
+    for (unsigned i = 0; !rc && i < p->n; i++)
+        if (box_of(p, &p->ev[i])->freezable)
+            rc = load_counter(p, &p->ev[i], box_resets(&p->ev[i]));
+    /* clear stale overflow status */
+    for (unsigned k = 0; !rc && k < p->nbox; k++)
+        rc = clear_box_status(p, &p->box[k], UINT64_MAX);
+    if (!rc)
+        rc = clear_global_status(p, NULL);
+    for (unsigned k = 0; !rc && k < p->nbox; k++)
+        rc = box_write(p, &p->box[k], BOX_ENABLE);
+    /* boxes nothing can freeze: program just before the unfreeze */
+    for (unsigned i = 0; !rc && i < p->n; i++)
+        if (!box_of(p, &p->ev[i])->freezable) {
+            rc = load_counter(p, &p->ev[i], false);
+            if (!rc)
+                rc = program_event(p, &p->ev[i]);
+        }
+    /* e) f) PMI routing and unfreeze */
+    return rc ? rc : unfreeze_all(p);
+}
+
+/* ---- poll and sample */
+
+static int read_all(regc_pmon_session *p)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        uint64_t raw;
+        int rc = rd(p, &e->ctr, &raw);
+        if (rc)
+            return rc;
+        uint64_t now = count_of(e, raw);
+        e->total += (now - e->last) & low_mask(e->c->width);
+        e->last = now;
+    }
+    return 0;
+}
+
+int regc_pmon_poll(regc_pmon_session *p, uint64_t *totals)
+{
+    int rc = freeze_all(p, false);
+    if (!rc)
+        rc = read_all(p);
+    if (!rc)
+        rc = unfreeze_all(p);
+    for (unsigned i = 0; totals && i < p->n; i++)
+        totals[i] = p->ev[i].total;
+    return rc;
+}
+
+/* Which boxes the global status flags; all used boxes when the spec has no global status. */
+static int flagged_boxes(regc_pmon_session *p, bool *flag, uint64_t *gseen)
+{
+    const struct regc_global_status *gs = gstat(p);
+    *gseen = 0;
+    if (!gs) {
+        for (unsigned k = 0; k < p->nbox; k++)
+            flag[k] = true;
+        return 0;
+    }
+    struct regc_ref r;
+    uint64_t v;
+    int rc = global_ref(p, gs->block, gs->reg, &r);
+    if (!rc)
+        rc = rd(p, &r, &v);
+    if (rc)
+        return rc;
+    *gseen = v;
+    for (const struct regc_box_overflow *bo = gs->boxes; bo->block; bo++) {
+        uint64_t bits = get(r.reg, v, bo->field);
+        const struct regc_field *bf = regc_reg_field(r.reg, bo->field);
+        bool one = bf && bf->msb == bf->lsb; /* one bit for every instance */
+        for (unsigned k = 0; bits && k < p->nbox; k++) {
+            const struct pmon_box *bx = &p->box[k];
+            if (!streq(bx->b->name, bo->block))
+                continue;
+            if (bo->instance)
+                flag[k] |= bx->inst && streq(bx->inst->name, bo->instance);
+            else if (one)
+                flag[k] = true;
+            else {
+                unsigned idx = bx->inst ? (unsigned)(bx->inst - bx->b->instances) : 0;
+                flag[k] |= idx < 64 && ((bits >> idx) & 1);
+            }
+        }
+    }
+    return 0;
+}
+
+/*
+ * Status bit of event e in its box status, or -1 when the status does not
+ * cover it: fixed and single counters, and a status software cannot clear
+ * (such counters are found by their value having wrapped).
+ */
+static int status_bit(const struct pmon_ev *e)
+{
+    const struct regc_box_status *bs = e->b->pmon->box_status;
+    if (!bs || bs->clear == REGC_CLEAR_NONE || streq(e->c->kind, "fixed") || e->index < 0)
+        return -1;
+    /* w1c on a read-only status clears nothing (Xeon 7100 GL_event_status is RO-V) */
+    const struct regc_reg *sr = regc_block_reg(e->b, bs->reg);
+    const struct regc_field *f = sr ? regc_reg_field(sr, bs->overflow) : NULL;
+    if (!f || (bs->clear != REGC_CLEAR_REGISTER && regc_field_sem(f) == REGC_SEM_RO))
+        return -1;
+    return e->index;
+}
+
+static int box_overflows(regc_pmon_session *p, const struct pmon_box *bx, bool *ovf, uint64_t *cleared)
+{
+    const struct regc_box_status *bs = bx->b->pmon->box_status;
+    uint64_t bits = 0;
+    if (bs) {
+        struct regc_ref r;
+        uint64_t v;
+        int rc = box_status_ref(p, bx, &r);
+        if (!rc)
+            rc = rd(p, &r, &v);
+        if (rc)
+            return rc;
+        bits = get(r.reg, v, bs->overflow);
+    }
+    *cleared = 0;
+    for (unsigned i = 0; i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        if (e->b != bx->b || e->inst != bx->inst)
+            continue;
+        int sb = status_bit(e);
+        if (sb >= 0 && sb < 64 && ((bits >> sb) & 1)) {
+            ovf[i] = true;
+            *cleared |= UINT64_C(1) << sb;
+        }
+    }
+    return 0;
+}
+
+/* Counters no status covers: overflowed when the value went below where it was armed. */
+static void wrap_overflows(regc_pmon_session *p, const bool *flag, bool *ovf, const uint64_t *before)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        const struct pmon_box *bx = box_of(p, e);
+        bool covered = status_bit(e) >= 0;
+        if (!ovf[i] && !covered && flag[bx - p->box] && e->last < before[i])
+            ovf[i] = true;
+    }
+}
+
+int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n)
+{
+    bool flag[MAX_BOXES] = {false}, ovf[REGC_PMON_MAX_EVENTS] = {false};
+    uint64_t before[REGC_PMON_MAX_EVENTS], gseen = 0, clr[MAX_BOXES] = {0};
+    *n = 0;
+    int rc = freeze_all(p, false);
+    if (!rc)
+        rc = flagged_boxes(p, flag, &gseen);
+    for (unsigned k = 0; !rc && k < p->nbox; k++)
+        if (flag[k])
+            rc = box_overflows(p, &p->box[k], ovf, &clr[k]);
+    for (unsigned i = 0; i < p->n; i++)
+        before[i] = p->ev[i].last;
+    if (!rc)
+        rc = read_all(p);
+    if (rc)
+        return rc;
+    wrap_overflows(p, flag, ovf, before);
+    for (unsigned i = 0; !rc && i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        if (!ovf[i])
+            continue;
+        e->overflows++;
+        if (which && *n < max)
+            which[*n] = i;
+        ++*n;
+        e->last = e->armed;
+        if (shared_reg(e))
+            rc = wr(p, &e->ctl, with_count(e, control_value(p, e), e->armed));
+        else
+            rc = wr(p, &e->ctr, with_count(e, 0, e->armed));
+    }
+    for (unsigned k = 0; !rc && k < p->nbox; k++)
+        if (clr[k])
+            rc = clear_box_status(p, &p->box[k], clr[k]);
+    if (!rc && gseen)
+        rc = clear_global_status(p, &gseen);
+    return rc ? rc : unfreeze_all(p);
+}
+
+int regc_pmon_stop(regc_pmon_session *p)
+{
+    return freeze_all(p, false);
+}

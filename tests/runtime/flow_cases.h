@@ -1,0 +1,146 @@
+/*
+ * flow_cases.h - the polling and sampling scenarios of every family, shared by
+ * test_flow_sim.c (sim backend) and test_flow_msrfs.c (msr backend through the
+ * FUSE-emulated /dev/cpu/N/msr). Each case names its events with the real
+ * block, instance and event names of regspec/<spec>.xml.
+ *
+ * Polling: 'rounds' intervals, each injecting 'poll_n[i]' events into event i
+ * (three quarters of its counter range, so the counters wrap several times);
+ * the totals must be exactly rounds * poll_n[i].
+ * Sampling: every 'period' events; 'period + 1' events go to each event in one
+ * simulated cycle, so counters in two boxes overflow at once and both must be
+ * reported (Xeon 7500 preloads (2^48-1)-N and overflows on the N+1th event).
+ *
+ * Traces of start + one poll and start + one sample are compared with the
+ * reviewed files tests/runtime/flows/<spec>-{poll,sample}.expected.
+ */
+#ifndef FLOW_CASES_H
+#define FLOW_CASES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "regc/pmon.h"
+#include "regc/regc.h"
+#include "regc/sim.h"
+#include "regc_specs.h"
+
+#define FLOW_MAXEV 4
+
+struct flow_case {
+    const char *spec;
+    bool msr_only; /* every event in msr space (the FUSE test runs it) */
+    const char *poll_events[FLOW_MAXEV];
+    const char *sample_events[FLOW_MAXEV];
+    uint64_t period;
+};
+
+static const struct flow_case flow_cases[] = {
+    {"e5_2600v2", false,
+     {"ubox:EVENT_MSG.DOORBELL_RCVD", "qpi[p0]:TxL_FLITS_G0.DATA", "cbox[c3]:CLOCKTICKS", "ubox:fixed"},
+     {"qpi[p0]:TxL_FLITS_G0.DATA", "ha[ha0]:REQUESTS.READS"},
+     1000},
+    {"e5_2600", false,
+     {"ubox:EVENT_MSG.DOORBELL_RCVD", "cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS", "qpi[qpi0]:CLOCKTICKS"},
+     {"cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS"},
+     1000},
+    {"snb_client", true,
+     {"cbox[cbox0]:XSNP_RESPONSE.MISS_EXTERNAL", "arb:TRK_OCCUPANCY.ALL", "unc:fixed"},
+     {"cbox[cbox1]:XSNP_RESPONSE.MISS_EXTERNAL", "arb:TRK_OCCUPANCY.ALL"},
+     1000},
+    {"xeon7100_l3", true,
+     {"l3:raw,reg=MSR_EMON_L3_CTR_CTL_GBSQ,Type_Match=0x3f,Agent_Select=0xf",
+      "l3:raw,reg=MSR_EMON_L3_CTR_CTL_FSB,Bit58=1,FSB_IOQ_active=1"},
+     {"l3:raw,reg=MSR_EMON_L3_CTR_CTL_GBSQ,Type_Match=0x3f,Agent_Select=0xf",
+      "l3:raw,reg=MSR_EMON_L3_CTR_CTL_GSNPQ,Type_Match=0x3f,Agent_Select=0x3f"},
+     1000},
+    {"xeon7500_mbox", true,
+     {"mbox[mbox0]:DSP_FILL", "mbox[mbox1]:CYCLES_MFULL"},
+     {"mbox[mbox0]:DSP_FILL", "mbox[mbox1]:CYCLES_MFULL"},
+     1000},
+};
+#define FLOW_NCASES (sizeof(flow_cases) / sizeof(flow_cases[0]))
+
+static inline const struct regc_spec *flow_spec(const char *name)
+{
+    for (const struct regc_spec *const *s = regc_specs; *s; s++)
+        if (strcmp((*s)->name, name) == 0)
+            return *s;
+    return NULL;
+}
+
+static inline unsigned flow_nev(const char *const *ev)
+{
+    unsigned n = 0;
+    while (n < FLOW_MAXEV && ev[n])
+        n++;
+    return n;
+}
+
+/* n events for session event i, injected into the simulator behind the counter it got. */
+static inline int flow_inject(regc_sim *sim, regc_pmon_session *p, unsigned i, uint64_t n)
+{
+    struct regc_pmon_info in;
+    int rc = regc_pmon_info(p, i, &in);
+    if (rc)
+        return rc;
+    unsigned group = (unsigned)(in.counters - in.block->pmon->counters);
+    unsigned idx = in.index < 0 ? 0 : (unsigned)in.index;
+    return regc_sim_tick(sim, in.block->name, in.instance ? in.instance->name : NULL, group, idx, n);
+}
+
+/* Trace lines: "wr|rd NAME VALUE" for every access. */
+struct flow_trace {
+    char buf[16384];
+    size_t len;
+};
+
+static inline void flow_trace_fn(void *ctx, bool write, const struct regc_io *io, uint64_t value, int rc)
+{
+    struct flow_trace *t = ctx;
+    char nm[160];
+    if (!t)
+        return;
+    const char *name = io->ref ? regc_ref_name(io->ref, nm, sizeof(nm)) : "?";
+    int k = snprintf(t->buf + t->len, sizeof(t->buf) - t->len, "%s %s 0x%llx%s\n", write ? "wr" : "rd", name,
+                     (unsigned long long)value, rc ? " FAILED" : "");
+    if (k > 0 && t->len + (size_t)k < sizeof(t->buf))
+        t->len += (size_t)k;
+}
+
+/* Compares a trace with a reviewed file ('#' lines and blank lines ignored). 0 when equal. */
+static inline int flow_compare(const char *path, const char *actual, char *why, size_t whylen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(why, whylen, "cannot open %s", path);
+        return -1;
+    }
+    char line[512];
+    const char *a = actual;
+    int lineno = 0;
+    while (fgets(line, sizeof(line), f)) {
+        lineno++;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        size_t n = strlen(line);
+        if (strncmp(a, line, n) != 0) {
+            const char *e = strchr(a, '\n');
+            snprintf(why, whylen, "%s:%d: expected '%.*s', got '%.*s'", path, lineno, (int)n - 1, line,
+                     e ? (int)(e - a) : (int)strlen(a), a);
+            fclose(f);
+            return -1;
+        }
+        a += n;
+    }
+    fclose(f);
+    if (*a) {
+        snprintf(why, whylen, "%s: unexpected extra access '%.60s'", path, a);
+        return -1;
+    }
+    return 0;
+}
+
+#endif

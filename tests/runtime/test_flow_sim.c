@@ -1,0 +1,227 @@
+/* test_flow_sim - the pmon flows of every family on the simulator: exact totals, overflows, access order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "flow_cases.h"
+
+struct fx {
+    const struct flow_case *fc;
+    regc_dev *d;
+    regc_pmon_session *p;
+    struct flow_trace *trace;
+};
+
+static struct fx *open_fx(const struct flow_case *fc, const char *const *ev, bool trace)
+{
+    struct fx *f = calloc(1, sizeof(*f));
+    assert_non_null(f);
+    f->fc = fc;
+    const struct regc_spec *s = flow_spec(fc->spec);
+    assert_non_null(s);
+    f->trace = trace ? calloc(1, sizeof(*f->trace)) : NULL;
+    struct regc_options o = {.backend = "sim", .trace = trace ? flow_trace_fn : NULL, .trace_ctx = f->trace};
+    char err[256];
+    assert_int_equal(regc_open(&f->d, s, &o, err, sizeof(err)), 0);
+    assert_int_equal(regc_pmon_new(&f->p, f->d), 0);
+    for (unsigned i = 0; i < flow_nev(ev); i++)
+        if (regc_pmon_add(f->p, ev[i]) != 0)
+            fail_msg("%s: add %s: %s", fc->spec, ev[i], regc_pmon_error(f->p));
+    return f;
+}
+
+static void close_fx(struct fx *f)
+{
+    regc_pmon_free(f->p);
+    regc_close(f->d);
+    free(f->trace);
+    free(f);
+}
+
+static void start_fx(struct fx *f, uint64_t sample)
+{
+    struct regc_pmon_opts o = {.sample = sample};
+    if (regc_pmon_start(f->p, &o) != 0)
+        fail_msg("%s: start: %s", f->fc->spec, regc_pmon_error(f->p));
+}
+
+/* Polling: counts that wrap several times come out exact. */
+static void poll_case(const struct flow_case *fc)
+{
+    struct fx *f = open_fx(fc, fc->poll_events, false);
+    start_fx(f, 0);
+    regc_sim *sim = regc_dev_sim(f->d);
+    unsigned n = regc_pmon_count(f->p);
+    uint64_t per[FLOW_MAXEV], totals[FLOW_MAXEV];
+    for (unsigned i = 0; i < n; i++) {
+        struct regc_pmon_info in;
+        assert_int_equal(regc_pmon_info(f->p, i, &in), 0);
+        per[i] = (UINT64_C(3) << (in.width - 2)) + i; /* 3/4 of the range: wraps every other round */
+    }
+    const unsigned rounds = 6;
+    for (unsigned r = 0; r < rounds; r++) {
+        for (unsigned i = 0; i < n; i++)
+            assert_int_equal(flow_inject(sim, f->p, i, per[i]), 0);
+        if (regc_pmon_poll(f->p, totals) != 0)
+            fail_msg("%s: poll: %s", fc->spec, regc_pmon_error(f->p));
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (totals[i] != rounds * per[i])
+            fail_msg("%s: %s: total %llu, expected %llu", fc->spec, fc->poll_events[i], (unsigned long long)totals[i],
+                     (unsigned long long)(rounds * per[i]));
+    /* frozen: events while stopped are not counted */
+    assert_int_equal(regc_pmon_stop(f->p), 0);
+    for (unsigned i = 0; i < n; i++)
+        assert_int_equal(flow_inject(sim, f->p, i, 5), 0);
+    close_fx(f);
+}
+
+/* Sampling: two counters (two boxes where the family has them) overflow in the same cycle; both reported. */
+static void sample_case(const struct flow_case *fc)
+{
+    struct fx *f = open_fx(fc, fc->sample_events, false);
+    start_fx(f, fc->period);
+    regc_sim *sim = regc_dev_sim(f->d);
+    unsigned n = regc_pmon_count(f->p), which[FLOW_MAXEV], got;
+    /* below the period: nothing */
+    for (unsigned i = 0; i < n; i++)
+        assert_int_equal(flow_inject(sim, f->p, i, fc->period - 10), 0);
+    assert_int_equal(regc_pmon_sample(f->p, which, FLOW_MAXEV, &got), 0);
+    assert_int_equal(got, 0);
+    for (unsigned round = 1; round <= 3; round++) {
+        regc_sim_batch(sim, true);
+        for (unsigned i = 0; i < n; i++)
+            assert_int_equal(flow_inject(sim, f->p, i, round == 1 ? 11 : fc->period + 1), 0);
+        regc_sim_batch(sim, false);
+        if (regc_pmon_sample(f->p, which, FLOW_MAXEV, &got) != 0)
+            fail_msg("%s: sample: %s", fc->spec, regc_pmon_error(f->p));
+        if (got != n)
+            fail_msg("%s: round %u: %u overflows reported, expected %u", fc->spec, round, got, n);
+        for (unsigned i = 0; i < n; i++)
+            assert_int_equal(which[i], i);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        assert_int_equal(regc_pmon_overflows(f->p, i), 3);
+        assert_int_equal(regc_pmon_total(f->p, i), fc->period + 1 + 2 * (fc->period + 1));
+    }
+    /* status cleared and re-armed: no overflow reported again without events */
+    assert_int_equal(regc_pmon_sample(f->p, which, FLOW_MAXEV, &got), 0);
+    assert_int_equal(got, 0);
+    close_fx(f);
+}
+
+static void save(const char *spec, const char *kind, const struct flow_trace *t)
+{
+    char path[256];
+    mkdir("build", 0755);
+    mkdir("build/flows", 0755);
+    snprintf(path, sizeof(path), "build/flows/%s-%s.actual", spec, kind);
+    FILE *o = fopen(path, "w");
+    if (o) {
+        fwrite(t->buf, 1, t->len, o);
+        fclose(o);
+    }
+}
+
+/* The ordered accesses of start + poll (or start + sample) match the reviewed sequence. */
+static void trace_case(const struct flow_case *fc, bool sampling)
+{
+    const char *kind = sampling ? "sample" : "poll";
+    struct fx *f = open_fx(fc, sampling ? fc->sample_events : fc->poll_events, true);
+    start_fx(f, sampling ? fc->period : 0);
+    regc_sim *sim = regc_dev_sim(f->d);
+    unsigned got, n = regc_pmon_count(f->p);
+    if (sampling) {
+        regc_sim_batch(sim, true);
+        for (unsigned i = 0; i < n; i++)
+            assert_int_equal(flow_inject(sim, f->p, i, fc->period + 1), 0);
+        regc_sim_batch(sim, false);
+        assert_int_equal(regc_pmon_sample(f->p, NULL, 0, &got), 0);
+    } else {
+        for (unsigned i = 0; i < n; i++)
+            assert_int_equal(flow_inject(sim, f->p, i, 100 + i), 0);
+        assert_int_equal(regc_pmon_poll(f->p, NULL), 0);
+    }
+    save(fc->spec, kind, f->trace);
+    char path[256], why[512];
+    snprintf(path, sizeof(path), "tests/runtime/flows/%s-%s.expected", fc->spec, kind);
+    if (flow_compare(path, f->trace->buf, why, sizeof(why)) != 0)
+        fail_msg("%s (actual in build/flows/%s-%s.actual)", why, fc->spec, kind);
+    close_fx(f);
+}
+
+static void t_poll(void **state)
+{
+    poll_case(*state);
+}
+static void t_sample(void **state)
+{
+    sample_case(*state);
+}
+static void t_poll_trace(void **state)
+{
+    trace_case(*state, false);
+}
+static void t_sample_trace(void **state)
+{
+    trace_case(*state, true);
+}
+
+/* Errors: unknown names, bad syntax, too many events for the counters. */
+static void t_errors(void **state)
+{
+    (void)state;
+    struct fx *f = open_fx(&flow_cases[0], (const char *const[]){NULL}, false);
+    assert_int_equal(regc_pmon_add(f->p, "nobox:X"), -ENOENT);
+    assert_non_null(strstr(regc_pmon_error(f->p), "no block 'nobox'"));
+    assert_int_equal(regc_pmon_add(f->p, "qpi[p9]:CLOCKTICKS"), -ENOENT);
+    assert_int_equal(regc_pmon_add(f->p, "qpi:NO_SUCH_EVENT"), -ENOENT);
+    assert_int_equal(regc_pmon_add(f->p, "qpi"), -EINVAL);
+    assert_int_equal(regc_pmon_add(f->p, "qpi[p0:CLOCKTICKS"), -EINVAL);
+    assert_int_equal(regc_pmon_add(f->p, "qpi:CLOCKTICKS,thresh"), -EINVAL);
+    assert_int_equal(regc_pmon_add(f->p, "qpi:CLOCKTICKS,nofield=1"), -ENOENT);
+    assert_int_equal(regc_pmon_add(f->p, "qpi:raw,thresh=1"), -EINVAL);
+    assert_int_equal(regc_pmon_add(f->p, "ha:fixed"), -ENOENT);
+    assert_int_equal(regc_pmon_start(f->p, NULL), -EINVAL);
+    /* the U-Box has two counters: a third event does not fit */
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(regc_pmon_add(f->p, "ubox:EVENT_MSG.DOORBELL_RCVD"), 0);
+    assert_int_equal(regc_pmon_start(f->p, NULL), -EBUSY);
+    assert_non_null(strstr(regc_pmon_error(f->p), "no free counter"));
+    close_fx(f);
+}
+
+/* A failing access stops the flow with the register named. */
+static void t_fault(void **state)
+{
+    (void)state;
+    struct fx *f = open_fx(&flow_cases[0], flow_cases[0].poll_events, false);
+    regc_sim_fail_nth(regc_dev_sim(f->d), 3, EIO);
+    assert_int_equal(regc_pmon_start(f->p, NULL), -EIO);
+    assert_non_null(strstr(regc_pmon_error(f->p), "write "));
+    close_fx(f);
+}
+
+int main(void)
+{
+    struct CMUnitTest t[4 * FLOW_NCASES + 2];
+    char names[4 * FLOW_NCASES][64];
+    size_t k = 0;
+    for (size_t i = 0; i < FLOW_NCASES; i++) {
+        static void (*const fn[4])(void **) = {t_poll, t_sample, t_poll_trace, t_sample_trace};
+        static const char *const what[4] = {"poll", "sample", "poll order", "sample order"};
+        for (int j = 0; j < 4; j++, k++) {
+            snprintf(names[k], sizeof(names[k]), "%s %s", flow_cases[i].spec, what[j]);
+            t[k] = (struct CMUnitTest){names[k], fn[j], NULL, NULL, (void *)&flow_cases[i]};
+        }
+    }
+    t[k++] = (struct CMUnitTest)cmocka_unit_test(t_errors);
+    t[k++] = (struct CMUnitTest)cmocka_unit_test(t_fault);
+    return _cmocka_run_group_tests("flow_sim", t, k, NULL, NULL);
+}
