@@ -29,6 +29,9 @@ struct regc_sim {
     struct sim_reg *regs;
     size_t nregs;
     bool global_frozen; /* by the global control's freeze action */
+    bool batch;          /* regc_sim_batch: events of one cycle, freezes applied at its end */
+    bool pending_freeze; /* a freeze-on-overflow seen during the batch */
+    bool pending_disable; /* a global-enable clear seen during the batch */
     unsigned long accesses;
     unsigned long fail_at; /* access number that fails; 0: none */
     int fail_err;
@@ -255,6 +258,11 @@ static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
         if (streq(s->reg->name, c->control) && c->reset && wget(s, c->reset, v))
             zero_count(find_copy(sim, s->block, s->inst, c->counter, s->index), c);
     const struct regc_box_control *bc = pm ? pm->box_control : NULL;
+    if (bc && streq(s->reg->name, bc->reg)) {
+        /* freeze and freeze-enable are levels the box keeps, even where the manual prints them WO */
+        fput(s, bc->freeze, wget(s, bc->freeze, v));
+        fput(s, bc->freeze_enable, wget(s, bc->freeze_enable, v));
+    }
     if (bc && streq(s->reg->name, bc->reg))
         reset_box(sim, s, bc->reset_counters && wget(s, bc->reset_counters, v),
                   bc->reset_controls && wget(s, bc->reset_controls, v));
@@ -264,7 +272,7 @@ static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
     const struct regc_pmon_global *pg = sim->spec->pmon_global;
     const struct regc_global_control *gc = pg ? pg->control : NULL;
     if (gc && streq(s->block->name, gc->block) && streq(s->reg->name, gc->reg)) {
-        if (gc->freeze && wget(s, gc->freeze, v))
+        if (gc->freeze && gc->unfreeze && wget(s, gc->freeze, v)) /* without an unfreeze action the freeze is a level */
             sim->global_frozen = true;
         if (gc->unfreeze && wget(s, gc->unfreeze, v))
             sim->global_frozen = false;
@@ -397,18 +405,22 @@ static bool global_stopped(regc_sim *sim)
     if (sim->global_frozen)
         return true;
     const struct regc_global_control *gc = sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
-    if (!gc || !gc->enable)
+    struct sim_reg *s = gc ? global_reg(sim, gc->block, gc->reg) : NULL;
+    if (!s)
         return false;
-    struct sim_reg *s = global_reg(sim, gc->block, gc->reg);
-    return s && !fget(s, gc->enable);
+    /* a freeze field that is a level (no unfreeze action): frozen while 1 */
+    if (gc->freeze && !gc->unfreeze && fget(s, gc->freeze))
+        return true;
+    return gc->enable && !fget(s, gc->enable);
 }
 
 static bool counter_enabled(regc_sim *sim, const struct regc_block *b, const struct regc_instance *inst,
                             const struct regc_counters *c, struct sim_reg *ctl, unsigned i)
 {
     const struct regc_box_control *bc = b->pmon->box_control;
-    if (c->enable)
-        return fget(ctl, c->enable) != 0;
+    /* both the counter's own enable and the box's per-counter enable bit, where each exists */
+    if (c->enable && !fget(ctl, c->enable))
+        return false;
     if (bc && bc->enable) {
         struct sim_reg *box = find_copy(sim, b, inst, bc->reg, -1);
         return box && ((fget(box, bc->enable) >> i) & 1);
@@ -416,11 +428,32 @@ static bool counter_enabled(regc_sim *sim, const struct regc_block *b, const str
     return true;
 }
 
+/* Freezes caused by overflows take effect (at once, or at the end of a batch). */
+static void apply_pending(regc_sim *sim)
+{
+    const struct regc_global_control *gc = sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
+    struct sim_reg *gr = gc ? global_reg(sim, gc->block, gc->reg) : NULL;
+    if (sim->pending_freeze)
+        sim->global_frozen = true;
+    if (sim->pending_disable && gr)
+        fput(gr, gc->enable, 0);
+    sim->pending_freeze = sim->pending_disable = false;
+}
+
+void regc_sim_batch(regc_sim *sim, bool on)
+{
+    sim->batch = on;
+    if (!on)
+        apply_pending(sim);
+}
+
 /* Overflow of counter i: box status, global status, freezes on overflow. */
 static void overflow(regc_sim *sim, const struct regc_block *b, const struct regc_instance *inst,
-                     const struct regc_counters *c, unsigned i)
+                     const struct regc_counters *c, struct sim_reg *ctl, unsigned i)
 {
     const struct regc_pmon *pm = b->pmon;
+    /* the overflow leaves the box (global status, PMI, freeze) only where the counter's pmi field allows */
+    bool pmi = !c->pmi || !fhas(ctl, c->pmi) || fget(ctl, c->pmi);
     if (pm->box_status)
         fsetbit(find_copy(sim, b, inst, pm->box_status->reg, -1), pm->box_status->overflow, i, true);
     if (pm->box_control && pm->box_control->freeze_enable) {
@@ -430,20 +463,29 @@ static void overflow(regc_sim *sim, const struct regc_block *b, const struct reg
     }
     const struct regc_pmon_global *pg = sim->spec->pmon_global;
     const struct regc_global_status *gs = pg ? pg->status : NULL;
-    struct sim_reg *st = gs ? global_reg(sim, gs->block, gs->reg) : NULL;
+    struct sim_reg *st = gs && pmi ? global_reg(sim, gs->block, gs->reg) : NULL;
     unsigned idx;
     inst_index(b, inst, &idx);
     for (const struct regc_box_overflow *bo = st ? gs->boxes : NULL; bo && bo->block; bo++) {
         if (!streq(bo->block, b->name) || (bo->instance && !(inst && streq(bo->instance, inst->name))))
             continue;
-        fsetbit(st, bo->field, bo->instance ? 0 : idx, true);
+        const struct regc_field *bf = regc_reg_field(st->reg, bo->field);
+        bool one = bf && bf->msb == bf->lsb; /* one bit for every instance (Sandy Bridge CBox) */
+        fsetbit(st, bo->field, bo->instance || one ? 0 : idx, true);
     }
-    if (c->freeze_on_overflow)
-        sim->global_frozen = true;
     const struct regc_global_control *gc = pg ? pg->control : NULL;
+    struct sim_reg *gr = gc ? global_reg(sim, gc->block, gc->reg) : NULL;
+    if (c->freeze_on_overflow && pmi) {
+        if (gr && gc->enable) /* the U-Box disables counting (Xeon 7500 en_all) */
+            sim->pending_disable = true;
+        else
+            sim->pending_freeze = true;
+    }
     struct sim_reg *g = gc && gc->freeze_on_overflow ? global_reg(sim, gc->block, gc->reg) : NULL;
     if (g && fget(g, gc->freeze_on_overflow) && gc->enable)
-        fput(g, gc->enable, 0);
+        sim->pending_disable = true;
+    if (!sim->batch)
+        apply_pending(sim);
 }
 
 static void count(regc_sim *sim, const struct regc_block *b, const struct regc_instance *inst,
@@ -465,7 +507,7 @@ static void count(regc_sim *sim, const struct regc_block *b, const struct regc_i
     else
         ctr->value = next;
     if (ovf)
-        overflow(sim, b, inst, c, i);
+        overflow(sim, b, inst, c, ctl, i);
 }
 
 static int block_inst(regc_sim *sim, const char *block, const char *inst, const struct regc_block **b,

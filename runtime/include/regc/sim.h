@@ -45,6 +45,13 @@ REGC_API int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, u
 REGC_API int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const char *event, uint64_t n);
 
 /*
+ * regc_sim_batch - on: the events that follow happen in the same cycle, so a
+ * freeze-on-overflow one of them causes stops none of the others (several
+ * counters overflow at once); off: the freezes take effect.
+ */
+REGC_API void regc_sim_batch(regc_sim *sim, bool on);
+
+/*
  * Fault injection. regc_sim_fail_nth: the n-th access from now (1: the next)
  * fails with -err, once. regc_sim_fail_address: every access to 'address'
  * fails with -err until cleared with err 0. regc_sim_faults_clear removes all.
