@@ -9,6 +9,7 @@
  *
  * Exit status: 0 success, 1 refused or failed, 2 usage.
  */
+#include "monitor.h"
 #include "regc/backend.h"
 #include "regc/regc.h"
 #include "regc_specs.h"
@@ -32,6 +33,7 @@ static int usage(FILE *f)
     fprintf(f, "usage: regctl [options] list [SPEC[.BLOCK]]\n"
                "       regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]\n"
                "       regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE...\n"
+               "%s"
                "options:\n"
                "  --backend msr|pci|perf|sim   how registers are reached (default msr; pci registers: pci)\n"
                "  --cpu N          target CPU (msr, perf) or the Nth matching PCI device (pci)\n"
@@ -40,7 +42,8 @@ static int usage(FILE *f)
                "  --json           machine-readable output\n"
                "  --msr-root DIR   instead of /dev/cpu ($REGC_MSR_ROOT)\n"
                "  --sysfs-root DIR instead of /sys ($REGC_SYSFS_ROOT)\n"
-               "  --help, --version\n");
+               "  --help, --version\n",
+            regctl_monitor_usage);
     return 2;
 }
 
@@ -482,6 +485,10 @@ int main(int argc, char **argv)
         return cmd_read(&o, n, rest);
     if (strcmp(cmd, "write") == 0)
         return cmd_write(&o, n, rest);
+    if (strcmp(cmd, "monitor") == 0) {
+        struct monitor_globals g = {o.backend, o.msr_root, o.sysfs_root, o.cpu, o.dry_run, o.json};
+        return regctl_monitor(&g, n + 1, argv + optind);
+    }
     fprintf(stderr, "regctl: unknown command '%s'\n", cmd);
     return usage(stderr);
 }

@@ -1,0 +1,20 @@
+/* monitor.h - `regctl monitor`: the pmon flows of regc/pmon.h from the command line (monitor.c). */
+#ifndef REGCTL_MONITOR_H
+#define REGCTL_MONITOR_H
+
+#include <stdbool.h>
+
+/* The options regctl takes before the command, passed on to monitor. */
+struct monitor_globals {
+    const char *backend, *msr_root, *sysfs_root;
+    int cpu;
+    bool dry_run, json;
+};
+
+/* regctl monitor SPEC EVENT... [options]; argv[0] is SPEC. Returns the exit status (0, 1, 2). */
+int regctl_monitor(const struct monitor_globals *g, int argc, char **argv);
+
+/* The usage lines of monitor, for regctl's usage(). */
+extern const char regctl_monitor_usage[];
+
+#endif
