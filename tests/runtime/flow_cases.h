@@ -31,35 +31,41 @@
 
 struct flow_case {
     const char *spec;
-    bool msr_only; /* every event in msr space (the FUSE test runs it) */
     const char *poll_events[FLOW_MAXEV];
     const char *sample_events[FLOW_MAXEV];
     uint64_t period;
+    /* for the msr backend through FUSE: events in msr space only (NULL: the same as above) */
+    const char *msr_poll_events[FLOW_MAXEV];
+    const char *msr_sample_events[FLOW_MAXEV];
 };
 
 static const struct flow_case flow_cases[] = {
-    {"e5_2600v2", false,
+    {"e5_2600v2",
      {"ubox:EVENT_MSG.DOORBELL_RCVD", "qpi[p0]:TxL_FLITS_G0.DATA", "cbox[c3]:CLOCKTICKS", "ubox:fixed"},
      {"qpi[p0]:TxL_FLITS_G0.DATA", "ha[ha0]:REQUESTS.READS"},
-     1000},
-    {"e5_2600", false,
+     1000,
+     {"ubox:EVENT_MSG.DOORBELL_RCVD", "cbox[c3]:CLOCKTICKS", "pcu:CLOCKTICKS", "ubox:fixed"},
+     {"cbox[c3]:CLOCKTICKS", "pcu:CLOCKTICKS"}},
+    {"e5_2600",
      {"ubox:EVENT_MSG.DOORBELL_RCVD", "cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS", "qpi[qpi0]:CLOCKTICKS"},
      {"cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS"},
-     1000},
-    {"snb_client", true,
+     1000,
+     {"ubox:EVENT_MSG.DOORBELL_RCVD", "cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS"},
+     {"cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS"}},
+    {"snb_client",
      {"cbox[cbox0]:XSNP_RESPONSE.MISS_EXTERNAL", "arb:TRK_OCCUPANCY.ALL", "unc:fixed"},
      {"cbox[cbox1]:XSNP_RESPONSE.MISS_EXTERNAL", "arb:TRK_OCCUPANCY.ALL"},
-     1000},
-    {"xeon7100_l3", true,
+     1000, {NULL}, {NULL}},
+    {"xeon7100_l3",
      {"l3:raw,reg=MSR_EMON_L3_CTR_CTL_GBSQ,Type_Match=0x3f,Agent_Select=0xf",
       "l3:raw,reg=MSR_EMON_L3_CTR_CTL_FSB,Bit58=1,FSB_IOQ_active=1"},
      {"l3:raw,reg=MSR_EMON_L3_CTR_CTL_GBSQ,Type_Match=0x3f,Agent_Select=0xf",
       "l3:raw,reg=MSR_EMON_L3_CTR_CTL_GSNPQ,Type_Match=0x3f,Agent_Select=0x3f"},
-     1000},
-    {"xeon7500_mbox", true,
+     1000, {NULL}, {NULL}},
+    {"xeon7500_mbox",
      {"mbox[mbox0]:DSP_FILL", "mbox[mbox1]:CYCLES_MFULL"},
      {"mbox[mbox0]:DSP_FILL", "mbox[mbox1]:CYCLES_MFULL"},
-     1000},
+     1000, {NULL}, {NULL}},
 };
 #define FLOW_NCASES (sizeof(flow_cases) / sizeof(flow_cases[0]))
 
@@ -79,8 +85,26 @@ static inline unsigned flow_nev(const char *const *ev)
     return n;
 }
 
-/* n events for session event i, injected into the simulator behind the counter it got. */
-static inline int flow_inject(regc_sim *sim, regc_pmon_session *p, unsigned i, uint64_t n)
+/* How a test makes events happen: in-process simulator, or the one behind msrfs. */
+struct flow_env {
+    int (*tick)(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx, uint64_t n);
+    void (*batch)(void *ctx, bool on);
+    void *ctx;
+};
+
+static inline int flow_sim_tick(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx,
+                                uint64_t n)
+{
+    return regc_sim_tick(ctx, block, inst, group, idx, n);
+}
+
+static inline void flow_sim_batch(void *ctx, bool on)
+{
+    regc_sim_batch(ctx, on);
+}
+
+/* n events for session event i, injected behind the counter it got. */
+static inline int flow_inject(const struct flow_env *env, regc_pmon_session *p, unsigned i, uint64_t n)
 {
     struct regc_pmon_info in;
     int rc = regc_pmon_info(p, i, &in);
@@ -88,7 +112,78 @@ static inline int flow_inject(regc_sim *sim, regc_pmon_session *p, unsigned i, u
         return rc;
     unsigned group = (unsigned)(in.counters - in.block->pmon->counters);
     unsigned idx = in.index < 0 ? 0 : (unsigned)in.index;
-    return regc_sim_tick(sim, in.block->name, in.instance ? in.instance->name : NULL, group, idx, n);
+    return env->tick(env->ctx, in.block->name, in.instance ? in.instance->name : NULL, group, idx, n);
+}
+
+/* Polling on a started session: 6 rounds of 3/4 of each counter's range; totals exact. 0, or -1 with 'why'. */
+static inline int flow_run_poll(regc_pmon_session *p, const struct flow_env *env, char *why, size_t len)
+{
+    unsigned n = regc_pmon_count(p);
+    uint64_t per[FLOW_MAXEV], totals[FLOW_MAXEV];
+    for (unsigned i = 0; i < n; i++) {
+        struct regc_pmon_info in;
+        regc_pmon_info(p, i, &in);
+        per[i] = (UINT64_C(3) << (in.width - 2)) + i; /* wraps every other round */
+    }
+    const unsigned rounds = 6;
+    for (unsigned r = 0; r < rounds; r++) {
+        for (unsigned i = 0; i < n; i++)
+            if (flow_inject(env, p, i, per[i]) != 0)
+                return snprintf(why, len, "inject event %u failed", i), -1;
+        if (regc_pmon_poll(p, totals) != 0)
+            return snprintf(why, len, "poll: %s", regc_pmon_error(p)), -1;
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (totals[i] != rounds * per[i])
+            return snprintf(why, len, "event %u: total %llu, expected %llu", i, (unsigned long long)totals[i],
+                            (unsigned long long)(rounds * per[i])),
+                   -1;
+    /* stopped: events are no longer counted */
+    if (regc_pmon_stop(p) != 0)
+        return snprintf(why, len, "stop: %s", regc_pmon_error(p)), -1;
+    return 0;
+}
+
+/*
+ * Sampling on a session started with 'period': below the period nothing is
+ * reported; then three rounds where every counter overflows in the same
+ * cycle (two boxes where the family has them): all reported, totals exact,
+ * and nothing reported again once the status is cleared and re-armed.
+ */
+static inline int flow_run_sample(regc_pmon_session *p, const struct flow_env *env, uint64_t period, char *why,
+                                  size_t len)
+{
+    unsigned n = regc_pmon_count(p), which[FLOW_MAXEV], got;
+    for (unsigned i = 0; i < n; i++)
+        if (flow_inject(env, p, i, period - 10) != 0)
+            return snprintf(why, len, "inject failed"), -1;
+    if (regc_pmon_sample(p, which, FLOW_MAXEV, &got) != 0 || got != 0)
+        return snprintf(why, len, "below the period: %u overflows (%s)", got, regc_pmon_error(p)), -1;
+    for (unsigned round = 1; round <= 3; round++) {
+        env->batch(env->ctx, true);
+        for (unsigned i = 0; i < n; i++)
+            if (flow_inject(env, p, i, round == 1 ? 11 : period + 1) != 0)
+                return snprintf(why, len, "inject failed"), -1;
+        env->batch(env->ctx, false);
+        if (regc_pmon_sample(p, which, FLOW_MAXEV, &got) != 0)
+            return snprintf(why, len, "sample: %s", regc_pmon_error(p)), -1;
+        if (got != n)
+            return snprintf(why, len, "round %u: %u overflows reported, expected %u", round, got, n), -1;
+        for (unsigned i = 0; i < n; i++)
+            if (which[i] != i)
+                return snprintf(why, len, "round %u: overflow %u is event %u", round, i, which[i]), -1;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (regc_pmon_overflows(p, i) != 3)
+            return snprintf(why, len, "event %u: %lu overflows", i, regc_pmon_overflows(p, i)), -1;
+        if (regc_pmon_total(p, i) != 3 * (period + 1))
+            return snprintf(why, len, "event %u: total %llu, expected %llu", i,
+                            (unsigned long long)regc_pmon_total(p, i), (unsigned long long)(3 * (period + 1))),
+                   -1;
+    }
+    if (regc_pmon_sample(p, which, FLOW_MAXEV, &got) != 0 || got != 0)
+        return snprintf(why, len, "after re-arming: %u overflows reported again", got), -1;
+    return 0;
 }
 
 /* Trace lines: "wr|rd NAME VALUE" for every access. */
