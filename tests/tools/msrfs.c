@@ -12,6 +12,10 @@
  * package. Runs in the foreground, single-threaded; unmount with
  * `fusermount3 -u MOUNTPOINT`. --log appends one line per access:
  * "R|W cpu 0xADDR 0xVALUE rc".
+ *
+ * MOUNTPOINT/sim takes text commands that drive the model (flow tests):
+ * "tick BLOCK INSTANCE|- GROUP COUNTER N" (regc_sim_tick) and "batch 0|1"
+ * (regc_sim_batch); a bad command is EINVAL.
  */
 #define FUSE_USE_VERSION 31
 #define _DEFAULT_SOURCE
@@ -42,9 +46,11 @@ static struct msrfs *state(void)
     return fuse_get_context()->private_data;
 }
 
-/* "/cpu/N/msr" -> 2 and *cpu; "/cpu/N" -> 1; "/cpu" or "/" -> 0; else -1. */
+/* "/cpu/N/msr" -> 2 and *cpu; "/cpu/N" -> 1; "/cpu" or "/" -> 0; "/sim" -> 3; else -1. */
 static int parse_path(const char *path, int *cpu)
 {
+    if (strcmp(path, "/sim") == 0)
+        return 3;
     if (strcmp(path, "/") == 0 || strcmp(path, "/cpu") == 0)
         return 0;
     if (strncmp(path, "/cpu/", 5) != 0)
@@ -72,6 +78,8 @@ static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *
     }
     st->st_mode = S_IFREG | 0600;
     st->st_nlink = 1;
+    if (kind == 3)
+        return 0;
     st->st_size = (off_t)1 << 32; /* every MSR index is an offset inside the file */
     return 0;
 }
@@ -86,6 +94,7 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
     fill(buf, "..", NULL, 0, 0);
     if (strcmp(path, "/") == 0) {
         fill(buf, "cpu", NULL, 0, 0);
+        fill(buf, "sim", NULL, 0, 0);
     } else if (kind == 0) {
         for (int i = 0; i < state()->ncpus; i++) {
             char name[16];
@@ -100,8 +109,8 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 
 static int fs_open(const char *path, struct fuse_file_info *fi)
 {
-    int cpu;
-    if (parse_path(path, &cpu) != 2)
+    int cpu, kind = parse_path(path, &cpu);
+    if (kind != 2 && kind != 3)
         return -ENOENT;
     fi->direct_io = 1;
     return 0;
@@ -135,10 +144,34 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
     return (int)size;
 }
 
+/* One command written to /sim. */
+static int sim_command(const char *buf, size_t size)
+{
+    char line[256], block[64], inst[64];
+    unsigned group, counter;
+    unsigned long long n;
+    int on;
+    if (size >= sizeof(line))
+        return -EINVAL;
+    memcpy(line, buf, size);
+    line[size] = '\0';
+    if (sscanf(line, "tick %63s %63s %u %u %llu", block, inst, &group, &counter, &n) == 5) {
+        int rc = regc_sim_tick(state()->sim, block, strcmp(inst, "-") ? inst : NULL, group, counter, n);
+        return rc < 0 ? -EINVAL : (int)size;
+    }
+    if (sscanf(line, "batch %d", &on) == 1) {
+        regc_sim_batch(state()->sim, on != 0);
+        return (int)size;
+    }
+    return -EINVAL;
+}
+
 static int fs_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
-    int cpu;
-    if (parse_path(path, &cpu) != 2)
+    int cpu, kind = parse_path(path, &cpu);
+    if (kind == 3)
+        return sim_command(buf, size);
+    if (kind != 2)
         return -ENOENT;
     if (size % 8)
         return -EINVAL;
