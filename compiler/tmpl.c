@@ -256,14 +256,14 @@ static const char *comment_line(const char *text, size_t *len)
     return text;
 }
 
-void tmpl_list(FILE *fp)
+void tmpl_list_from(FILE *fp, const struct embedded_template *table, size_t n)
 {
     int width = 0;
-    for (size_t i = 0; i < embedded_template_count; i++)
-        if (embedded_templates[i].name[0] != '_' && (int)strlen(embedded_templates[i].name) > width)
-            width = (int)strlen(embedded_templates[i].name);
-    for (size_t i = 0; i < embedded_template_count; i++) {
-        const struct embedded_template *e = &embedded_templates[i];
+    for (size_t i = 0; i < n; i++)
+        if (table[i].name[0] != '_' && (int)strlen(table[i].name) > width)
+            width = (int)strlen(table[i].name);
+    for (size_t i = 0; i < n; i++) {
+        const struct embedded_template *e = &table[i];
         if (e->name[0] == '_')
             continue;
         const char *desc = NULL;
@@ -275,4 +275,9 @@ void tmpl_list(FILE *fp)
             desc = comment_line(e->text, &len);
         fprintf(fp, "%-*s  %.*s\n", width, e->name, (int)len, desc ? desc : "");
     }
+}
+
+void tmpl_list(FILE *fp)
+{
+    tmpl_list_from(fp, embedded_templates, embedded_template_count);
 }

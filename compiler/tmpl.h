@@ -71,7 +71,12 @@ int tmpl_render(struct tmpl *tp, json_t *data, struct mus_options *opt, struct b
  */
 enum mus_escape tmpl_escape_for(const char *name, const char *output);
 
-/* Prints "NAME  description" for each built-in output template (not partials). */
+/*
+ * Prints "NAME  description" for each built-in output template (not the
+ * partials, whose names start with '_'), names padded to one width: the
+ * output of `regc --list-templates`. tmpl_list_from does it for any table.
+ */
 void tmpl_list(FILE *fp);
+void tmpl_list_from(FILE *fp, const struct embedded_template *table, size_t n);
 
 #endif
