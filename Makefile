@@ -60,6 +60,7 @@ COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/%.o)
 TEMPLATE_FILES := $(sort $(wildcard templates/*.mustache))
 TEMPLATES_C := $(BUILD)/gen/templates.c
 TEMPLATES_OBJ := $(BUILD)/gen/templates.o
+SCHEMA_OBJ := $(BUILD)/gen/schema.o
 REGC := $(BUILD)/regc
 
 # ---------------------------------------------------------------- runtime
@@ -106,7 +107,21 @@ $(TEMPLATES_C): $(BUILD)/tools/embed $(TEMPLATE_FILES)
 $(TEMPLATES_OBJ): $(TEMPLATES_C)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Icompiler -c -o $@ $<
 
-$(REGC): $(BUILD)/compiler/main.o $(COMPILER_OBJS) $(TEMPLATES_OBJ)
+# The RELAX NG schema is compiled in too (xmlload.c validates every input against it).
+$(BUILD)/tools/embed-text: tools/embed-text.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) -std=c11 -O1 $(WARNINGS) -o $@ $<
+
+$(BUILD)/gen/schema.c: $(BUILD)/tools/embed-text regspec/regspec.rng
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  EMBED   regspec/regspec.rng")
+	$(Q)$(BUILD)/tools/embed-text $@ regspec_schema regspec/regspec.rng
+
+$(SCHEMA_OBJ): $(BUILD)/gen/schema.c
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(REGC): $(BUILD)/compiler/main.o $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
@@ -136,11 +151,11 @@ $(BUILD)/regctl: $(REGCTL_OBJS) $(LIBREGRT_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(COMPILER_OBJS) $(TEMPLATES_OBJ)
+$(BUILD)/tests/unit/%: tests/unit/%.c $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Icompiler -Iruntime/include $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP \
-		-o $@ $< $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
+		-o $@ $< $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
 
 $(BUILD)/tests/runtime/%: tests/runtime/%.c $(LIBREGRT_A)
 	@mkdir -p $(@D)

@@ -55,58 +55,129 @@ char *names_event(struct arena *a, const char *prefix, const struct model_event 
                                        e->full_name));
 }
 
-static void emit(struct arena *a, names_fn *fn, void *ctx, const char *stem, const char *suffix,
-                 struct srcpos pos)
+char *names_block(struct arena *a, const char *prefix, const struct model_block *b)
 {
-    fn(ctx, suffix ? arena_printf(a, "%s_%s", stem, suffix) : stem, pos);
+    return names_upper(a, arena_printf(a, "%s_%s", prefix, b->name));
 }
 
-static void foreach_field(struct arena *a, const char *prefix, const struct model_field *f,
-                          names_fn *fn, void *ctx)
+bool names_reg_uniform(const struct model_reg *r)
 {
-    static const char *const suffixes[] = {"SHIFT", "WIDTH", "MASK", "RESET"};
+    const struct model_block *b = r->block;
+    if (!b || b->ninstances == 0)
+        return true;
+    uint64_t a0 = model_reg_address(r, b->instances[0], 0);
+    for (size_t i = 1; i < b->ninstances; i++)
+        if (model_reg_address(r, b->instances[i], 0) != a0)
+            return false;
+    return true;
+}
+
+struct emitter {
+    struct arena *a;
+    names_fn *fn;
+    void *ctx;
+};
+
+/* 'stem' + "_" + each suffix (NULL: the stem alone); lower-case suffixes name functions. */
+static void emit_all(const struct emitter *em, const char *stem, const char *const *suffixes,
+                     size_t n, struct srcpos pos)
+{
+    char *lower = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *sfx = suffixes[i];
+        if (!sfx) {
+            em->fn(em->ctx, stem, pos);
+        } else if (islower((unsigned char)sfx[0])) {
+            if (!lower)
+                lower = names_lower(em->a, stem);
+            em->fn(em->ctx, arena_printf(em->a, "%s_%s", lower, sfx), pos);
+        } else {
+            em->fn(em->ctx, arena_printf(em->a, "%s_%s", stem, sfx), pos);
+        }
+    }
+}
+
+#define EMIT(em, stem, pos, ...)                                                                   \
+    do {                                                                                           \
+        static const char *const sfx_[] = {__VA_ARGS__};                                           \
+        emit_all((em), (stem), sfx_, sizeof(sfx_) / sizeof(sfx_[0]), (pos));                       \
+    } while (0)
+
+static void foreach_field(const struct emitter *em, const char *prefix,
+                          const struct model_field *f)
+{
     if (model_field_is_reserved(f))
         return;
-    char *stem = names_field(a, prefix, f);
-    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
-        emit(a, fn, ctx, stem, suffixes[i], f->pos);
+    char *stem = names_field(em->a, prefix, f);
+    EMIT(em, stem, f->pos, "SHIFT", "WIDTH", "MASK", "MAX", "RESET", "GET", "SET", "VAL", "get",
+         "set", "val");
     for (size_t i = 0; i < f->nvalues; i++)
-        emit(a, fn, ctx, names_value(a, prefix, f, f->values[i]), NULL, f->values[i]->pos);
+        EMIT(em, names_value(em->a, prefix, f, f->values[i]), f->values[i]->pos, NULL);
 }
 
-static void foreach_reg(struct arena *a, const char *prefix, const struct model_reg *r,
-                        names_fn *fn, void *ctx)
+static void foreach_reg(const struct emitter *em, const char *prefix, const struct model_reg *r)
 {
-    static const char *const suffixes[] = {"ADDR", "WIDTH", "RESET", "MBZ_MASK"};
-    char *stem = names_reg(a, prefix, r);
-    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
-        emit(a, fn, ctx, stem, suffixes[i], r->pos);
+    char *stem = names_reg(em->a, prefix, r);
+    EMIT(em, stem, r->pos, "WIDTH", "SIZE", "RESET", "MBZ_MASK", "IGNORED_MASK", "RO_MASK",
+         "WO_MASK", "W1C_MASK", "W1S_MASK", "WRITABLE_MASK", "KEEP_MASK", "write_value");
+    const struct model_block *b = r->block;
+    bool uniform = names_reg_uniform(r);
+    if (!r->is_array && uniform)
+        EMIT(em, stem, r->pos, "ADDR");
+    else
+        EMIT(em, stem, r->pos, "addr");
+    if (r->is_array)
+        EMIT(em, stem, r->pos, "FIRST", "COUNT", "STRIDE");
+    if (!uniform)
+        for (size_t i = 0; i < b->ninstances; i++)
+            em->fn(em->ctx,
+                   names_upper(em->a, arena_printf(em->a, "%s_%s_ADDR", stem,
+                                                   b->instances[i]->name)),
+                   r->pos);
     for (size_t i = 0; i < r->nfields; i++)
-        foreach_field(a, prefix, r->fields[i], fn, ctx);
+        foreach_field(em, prefix, r->fields[i]);
+    if (r->nrules > 0)
+        EMIT(em, stem, r->pos, "RULES", "check", "rule_message");
     for (size_t i = 0; i < r->nrules; i++)
-        emit(a, fn, ctx, names_rule(a, prefix, r, r->rules[i]), NULL, r->rules[i]->pos);
+        EMIT(em, names_rule(em->a, prefix, r, r->rules[i]), r->rules[i]->pos, NULL, "MESSAGE");
 }
 
-static void foreach_event(struct arena *a, const char *prefix, const struct model_event *e,
-                          names_fn *fn, void *ctx)
+static void foreach_event(const struct emitter *em, const char *prefix,
+                          const struct model_event *e)
 {
-    emit(a, fn, ctx, names_event(a, prefix, e), NULL, e->pos);
+    EMIT(em, names_event(em->a, prefix, e), e->pos, NULL, "CODE", "UMASK", "COUNTERS");
     for (size_t i = 0; i < e->nsubs; i++)
-        foreach_event(a, prefix, e->subs[i], fn, ctx);
+        foreach_event(em, prefix, e->subs[i]);
+}
+
+static void foreach_block(const struct emitter *em, const char *prefix,
+                          const struct model_block *blk)
+{
+    if (blk->ninstances > 0)
+        EMIT(em, names_block(em->a, prefix, blk), blk->pos, "NINSTANCES");
+    for (size_t i = 0; i < blk->ninstances; i++) {
+        const struct model_instance *inst = blk->instances[i];
+        char *stem = names_instance(em->a, prefix, inst);
+        EMIT(em, stem, inst->pos, NULL);
+        if (inst->has_base)
+            EMIT(em, stem, inst->pos, "BASE");
+        if (inst->has_pci)
+            EMIT(em, stem, inst->pos, "VENDOR", "DEVICE", "DEV", "FUNC");
+    }
+    for (size_t i = 0; i < blk->nregs; i++)
+        foreach_reg(em, prefix, blk->regs[i]);
+    for (size_t t = 0; t < blk->nevent_tables; t++)
+        for (size_t i = 0; i < blk->event_tables[t]->nevents; i++)
+            foreach_event(em, prefix, blk->event_tables[t]->events[i]);
 }
 
 void names_foreach(struct arena *a, const struct model_spec *s, const char *prefix,
                    names_fn *fn, void *ctx)
 {
-    for (size_t b = 0; b < s->nblocks; b++) {
-        const struct model_block *blk = s->blocks[b];
-        for (size_t i = 0; i < blk->ninstances; i++)
-            emit(a, fn, ctx, names_instance(a, prefix, blk->instances[i]), NULL,
-                 blk->instances[i]->pos);
-        for (size_t i = 0; i < blk->nregs; i++)
-            foreach_reg(a, prefix, blk->regs[i], fn, ctx);
-        for (size_t t = 0; t < blk->nevent_tables; t++)
-            for (size_t i = 0; i < blk->event_tables[t]->nevents; i++)
-                foreach_event(a, prefix, blk->event_tables[t]->events[i], fn, ctx);
-    }
+    const struct emitter em = {a, fn, ctx};
+    char *p = names_upper(a, prefix);
+    EMIT(&em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S");
+    fn(ctx, names_upper(a, arena_printf(a, "%s_%s_H", prefix, s->name)), s->pos);
+    for (size_t b = 0; b < s->nblocks; b++)
+        foreach_block(&em, prefix, s->blocks[b]);
 }

@@ -9,16 +9,20 @@
  *   <PREFIX>_<REG>_<FIELD>        field:         XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL
  *   <PREFIX>_<REG>_<FIELD>_<VAL>  named value
  *   <PREFIX>_<REG>_RULE_<RULE>    rule
+ *   <PREFIX>_<BLOCK>              block:         XEON7500_MBOX
  *   <PREFIX>_<BLOCK>_<INSTANCE>   instance
  *   <PREFIX>_EV_<BLOCK>_<EVENT>[_<SUB>]  event encoding
  * followed by a suffix for what is defined (_ADDR, _MASK, _SHIFT, ...);
- * upper-cased; lower-case for static inline functions.
+ * upper-cased; lower-case for static inline functions. The full list of
+ * suffixes is names_foreach() below and docs/c-header.md.
  */
 #ifndef REGC_NAMES_H
 #define REGC_NAMES_H
 
 #include "arena.h"
 #include "model.h"
+
+#include <stdbool.h>
 
 /* 's' upper-cased ('.' becomes '_'), owned by 'a'. */
 char *names_upper(struct arena *a, const char *s);
@@ -34,6 +38,15 @@ char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
                  const struct model_rule *rule);
 char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i);
 char *names_event(struct arena *a, const char *prefix, const struct model_event *e);
+char *names_block(struct arena *a, const char *prefix, const struct model_block *b);
+
+/*
+ * True when element 0 of 'r' has the same address in every instance of its
+ * block (no instances, or PCI offsets without <at>): the header then defines
+ * a constant (or a function of the array index only) instead of a function
+ * of the instance.
+ */
+bool names_reg_uniform(const struct model_reg *r);
 
 /*
  * Calls 'fn' once for every identifier the generated header defines (the

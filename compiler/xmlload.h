@@ -20,7 +20,19 @@
  * Loads the spec at 'path' and the files it includes. Returns the model,
  * owned by 'a', or NULL when errors were reported into 'dg' (a read failure
  * is reported as DIAG_IO, so the caller can exit 3). 'path' is borrowed and
- * must outlive 'dg' (it is the name diagnostics print).
+ * must outlive 'dg' (it is the name diagnostics print); the names of
+ * included files ("dir/of/path/HREF") are owned by 'a', so release 'dg'
+ * before 'a'.
+ *
+ * All errors of the values are reported in one run; after a
+ * well-formedness, safety or schema error in a file, nothing of that file
+ * enters the model (and NULL is returned). Positions: each object's line is
+ * the line of its start tag's '<'; errors inside attribute values the
+ * loader parses (numbers, bits, array suffixes, counters, rule expr) carry
+ * the column of the offending byte. model_rule.expr_pos is the column of
+ * the expression's first character, so the checker can report DIAG_RULE_*
+ * at expr_pos.col + node->offset (on the same line; expressions are one line).
+ * spec->inputs lists the spec's path, then every included file as opened.
  */
 struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path);
 

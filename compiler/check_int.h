@@ -1,0 +1,75 @@
+/*
+ * check_int - what the check_*.c files share; not used outside the checker.
+ *
+ * check.c runs the passes in order (names, references, registers, addresses,
+ * events and rules, topology, generated names); each pass reports every
+ * problem it finds into ctx->dg and never stops at the first.
+ */
+#ifndef REGC_CHECK_INT_H
+#define REGC_CHECK_INT_H
+
+#include "arena.h"
+#include "diag.h"
+#include "model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct check_ctx {
+    struct arena *a;    /* borrowed; strings made here are owned by it */
+    struct diag *dg;    /* borrowed */
+    struct model_spec *s;
+};
+
+/*
+ * A string-keyed map: up to CHECK_MAP_SMALL keys in place (most scopes are
+ * small: no allocation), a hash table (open addressing) beyond. The table is
+ * freed by check_map_release(); keys are borrowed.
+ */
+#define CHECK_MAP_SMALL 8
+struct check_map_entry {
+    const char *key;   /* NULL: empty slot */
+    uint64_t hash;
+    const void *val;
+    struct srcpos pos;
+};
+struct check_map {
+    struct check_map_entry small[CHECK_MAP_SMALL];
+    struct check_map_entry *slots; /* NULL while the keys fit in 'small' */
+    size_t cap, n;
+};
+void check_map_init(struct check_map *m);
+void check_map_release(struct check_map *m);
+/* The entry for 'key': an existing one (*found true) or a new one with val NULL. */
+struct check_map_entry *check_map_put(struct check_map *m, const char *key, bool *found);
+
+/* "[13:9]" or "[7]", owned by ctx->a. */
+const char *check_bits(struct check_ctx *c, const struct model_field *f);
+/* "the reset of ...": prints a value the way the spec writes it, "0x1F". */
+#define CHECK_X "0x%" PRIX64
+
+/* The passes, in the order check_spec() runs them. */
+void check_names(struct check_ctx *c);
+void check_refs(struct check_ctx *c);
+void check_registers(struct check_ctx *c);
+void check_addresses(struct check_ctx *c);
+void check_events(struct check_ctx *c);
+void check_rules(struct check_ctx *c);
+void check_pmon(struct check_ctx *c);
+void check_name_collision(struct check_ctx *c);
+
+/* True when every element of 'r' in 'inst' (NULL: no instances) lies inside its address space. */
+bool check_reg_fits(const struct model_reg *r, const struct model_instance *inst);
+
+/* Lookups that report DIAG_UNKNOWN_REF at 'pos' when the name is not found. */
+const struct model_reg *check_ref_reg(struct check_ctx *c, const struct model_block *b,
+                                      const char *name, struct srcpos pos);
+const struct model_field *check_ref_field(struct check_ctx *c, const struct model_reg *r,
+                                          const char *name, struct srcpos pos);
+const struct model_block *check_ref_block(struct check_ctx *c, const char *name,
+                                          struct srcpos pos);
+const struct model_instance *check_ref_instance(struct check_ctx *c, const struct model_block *b,
+                                                const char *name, struct srcpos pos);
+
+#endif

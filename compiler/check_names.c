@@ -1,0 +1,239 @@
+/*
+ * check_names - names are C identifiers, not keywords, unique in their scope,
+ * and no two objects get the same generated C name (names.h).
+ */
+#include "check_int.h"
+#include "names.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* C11, C23 and C++17 keywords (and C++ alternative tokens), in strcmp order for bsearch. */
+static const char *const keywords[] = {
+    "_Alignas", "_Alignof", "_Atomic", "_BitInt", "_Bool", "_Complex", "_Decimal128",
+    "_Decimal32", "_Decimal64", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
+    "_Thread_local", "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
+    "bool", "break", "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const",
+    "const_cast", "constexpr", "continue", "decltype", "default", "delete", "do", "double",
+    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+    "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept",
+    "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
+    "register", "reinterpret_cast", "restrict", "return", "short", "signed", "sizeof", "static",
+    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+    "throw", "true", "try", "typedef", "typeid", "typename", "typeof", "typeof_unqual", "union",
+    "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+};
+
+static bool is_identifier(const char *s)
+{
+    if (!(isalpha((unsigned char)*s) || *s == '_'))
+        return false;
+    for (s++; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_'))
+            return false;
+    return true;
+}
+
+static int cmp_keyword(const void *key, const void *elem)
+{
+    return strcmp(key, *(const char *const *)elem);
+}
+
+static bool is_keyword(const char *s)
+{
+    return bsearch(s, keywords, sizeof(keywords) / sizeof(keywords[0]), sizeof(keywords[0]),
+                   cmp_keyword) != NULL;
+}
+
+static void check_bad_identifier(struct check_ctx *c, const char *kind, const char *name,
+                                 struct srcpos pos)
+{
+    if (!is_identifier(name))
+        diag_report(c->dg, DIAG_BAD_IDENTIFIER, pos, "%s name '%s' is not a C identifier", kind,
+                    name);
+}
+
+static void check_c_keyword(struct check_ctx *c, const char *kind, const char *name,
+                            struct srcpos pos)
+{
+    if (is_keyword(name))
+        diag_report(c->dg, DIAG_C_KEYWORD, pos, "%s name '%s' is a C or C++ keyword", kind, name);
+}
+
+static void check_name(struct check_ctx *c, const char *kind, const char *name, struct srcpos pos)
+{
+    if (!name)
+        return;
+    check_bad_identifier(c, kind, name, pos);
+    check_c_keyword(c, kind, name, pos);
+}
+
+/* The scope a name must be unique in: "in register 'X'"; a NULL kind is the spec. */
+struct scope {
+    const char *kind, *name;
+};
+
+static void check_duplicate_name(struct check_ctx *c, struct check_map *m, const char *kind,
+                                 const char *name, struct srcpos pos, struct scope in)
+{
+    if (!name)
+        return;
+    bool found;
+    struct check_map_entry *e = check_map_put(m, name, &found);
+    if (!found) {
+        e->pos = pos;
+        return;
+    }
+    if (in.kind)
+        diag_report(c->dg, DIAG_DUPLICATE_NAME, pos, "duplicate %s '%s' in %s '%s'", kind, name,
+                    in.kind, in.name);
+    else
+        diag_report(c->dg, DIAG_DUPLICATE_NAME, pos, "duplicate %s '%s'", kind, name);
+    diag_note(c->dg, e->pos, "'%s' first defined here", name);
+}
+
+static void names_of_field(struct check_ctx *c, struct check_map *fields,
+                           const struct model_field *f)
+{
+    check_name(c, "field", f->name, f->pos);
+    if (!model_field_is_reserved(f))
+        check_duplicate_name(c, fields, "field", f->name, f->pos,
+                             (struct scope){"register", f->reg->name});
+    struct check_map values;
+    check_map_init(&values);
+    for (size_t i = 0; i < f->nvalues; i++) {
+        const struct model_value *v = f->values[i];
+        check_name(c, "value", v->name, v->pos);
+        check_duplicate_name(c, &values, "value", v->name, v->pos,
+                             (struct scope){"field", f->name});
+    }
+    check_map_release(&values);
+}
+
+static void names_of_reg(struct check_ctx *c, const struct model_reg *r)
+{
+    struct check_map fields, rules, ats;
+    check_map_init(&fields);
+    check_map_init(&rules);
+    check_map_init(&ats);
+    for (size_t i = 0; i < r->nfields; i++)
+        names_of_field(c, &fields, r->fields[i]);
+    struct scope in_reg = {"register", r->name};
+    for (size_t i = 0; i < r->nrules; i++) {
+        check_name(c, "rule", r->rules[i]->name, r->rules[i]->pos);
+        check_duplicate_name(c, &rules, "rule", r->rules[i]->name, r->rules[i]->pos, in_reg);
+    }
+    for (size_t i = 0; i < r->nats; i++)
+        check_duplicate_name(c, &ats, "<at> for instance", r->ats[i]->instance_name,
+                             r->ats[i]->pos, in_reg);
+    check_map_release(&fields);
+    check_map_release(&rules);
+    check_map_release(&ats);
+}
+
+static void names_of_event(struct check_ctx *c, struct check_map *events,
+                           const struct model_event *e, struct scope in_block)
+{
+    check_name(c, "event", e->name, e->pos);
+    check_duplicate_name(c, events, "event", e->full_name, e->pos, in_block);
+    struct check_map subs;
+    check_map_init(&subs);
+    for (size_t i = 0; i < e->nsubs; i++) {
+        const struct model_event *sub = e->subs[i];
+        check_name(c, "sub-event", sub->name, sub->pos);
+        check_duplicate_name(c, &subs, "sub-event", sub->name, sub->pos,
+                             (struct scope){"event", e->name});
+    }
+    check_map_release(&subs);
+}
+
+static void names_of_block(struct check_ctx *c, const struct model_block *b)
+{
+    struct check_map insts, regs, events;
+    check_map_init(&insts);
+    check_map_init(&regs);
+    check_map_init(&events);
+    struct scope in_block = {"block", b->name};
+    for (size_t i = 0; i < b->ninstances; i++) {
+        const struct model_instance *inst = b->instances[i];
+        check_name(c, "instance", inst->name, inst->pos);
+        check_duplicate_name(c, &insts, "instance", inst->name, inst->pos, in_block);
+    }
+    for (size_t i = 0; i < b->nregs; i++) {
+        check_name(c, "register", b->regs[i]->name, b->regs[i]->pos);
+        check_duplicate_name(c, &regs, "register", b->regs[i]->name, b->regs[i]->pos, in_block);
+        names_of_reg(c, b->regs[i]);
+    }
+    for (size_t t = 0; t < b->nevent_tables; t++)
+        for (size_t i = 0; i < b->event_tables[t]->nevents; i++)
+            names_of_event(c, &events, b->event_tables[t]->events[i], in_block);
+    check_map_release(&insts);
+    check_map_release(&regs);
+    check_map_release(&events);
+}
+
+void check_names(struct check_ctx *c)
+{
+    struct check_map blocks, sources;
+    check_map_init(&blocks);
+    check_map_init(&sources);
+    for (size_t i = 0; i < c->s->nsources; i++)
+        check_duplicate_name(c, &sources, "source", c->s->sources[i]->id, c->s->sources[i]->pos,
+                             (struct scope){NULL, NULL});
+    for (size_t i = 0; i < c->s->nblocks; i++) {
+        const struct model_block *b = c->s->blocks[i];
+        check_name(c, "block", b->name, b->pos);
+        check_duplicate_name(c, &blocks, "block", b->name, b->pos, (struct scope){NULL, NULL});
+        names_of_block(c, b);
+    }
+    check_map_release(&blocks);
+    check_map_release(&sources);
+}
+
+/* ---------------------------------------------------------- generated names */
+
+struct collision_ctx {
+    struct check_ctx *c;
+    struct check_map idents;
+    struct srcpos last_a, last_b; /* the last pair reported, so one pair is reported once */
+};
+
+static bool same_pos(struct srcpos a, struct srcpos b)
+{
+    return a.file == b.file && a.line == b.line && a.col == b.col;
+}
+
+static void collision_add(void *ctx, const char *ident, struct srcpos pos)
+{
+    struct collision_ctx *cc = ctx;
+    bool found;
+    struct check_map_entry *e = check_map_put(&cc->idents, ident, &found);
+    if (!found) {
+        e->pos = pos;
+        return;
+    }
+    if (same_pos(e->pos, pos) || (same_pos(cc->last_a, e->pos) && same_pos(cc->last_b, pos)))
+        return;
+    cc->last_a = e->pos;
+    cc->last_b = pos;
+    diag_report(cc->c->dg, DIAG_NAME_COLLISION, pos,
+                "generated C name '%s' is also generated for another object", ident);
+    diag_note(cc->c->dg, e->pos, "'%s' first generated here", ident);
+}
+
+/*
+ * Duplicate names in one scope always collide too; those are reported once,
+ * as duplicate-name, so this pass runs only when there were none.
+ */
+void check_name_collision(struct check_ctx *c)
+{
+    if (c->dg->count[DIAG_DUPLICATE_NAME] > 0 || !c->s->prefix)
+        return;
+    struct collision_ctx cc = {.c = c};
+    struct arena names = ARENA_INIT; /* the identifiers, freed when compared */
+    check_map_init(&cc.idents);
+    names_foreach(&names, c->s, c->s->prefix, collision_add, &cc);
+    check_map_release(&cc.idents);
+    arena_release(&names);
+}

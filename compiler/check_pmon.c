@@ -1,0 +1,200 @@
+/*
+ * check_pmon - the performance-monitoring topology: <pmon> of each block and
+ * <pmon-global>. Resolves every register and role field they name, then
+ * checks widths, pairing of controls with counters, and the shape of each role.
+ */
+#include "check_int.h"
+
+static void resolve_role(struct check_ctx *c, struct model_role *role, const struct model_reg *r,
+                         struct srcpos pos)
+{
+    role->field = check_ref_field(c, r, role->name, pos);
+}
+
+/* A role field that must be one bit ('also' > 1: or exactly that many bits, one per counter). */
+static void check_pmon_role(struct check_ctx *c, const char *role, const struct model_role *rl,
+                            unsigned also, struct srcpos pos)
+{
+    const struct model_field *f = rl->field;
+    if (!f)
+        return;
+    unsigned w = model_field_width(f);
+    if (model_field_is_reserved(f))
+        diag_report(c->dg, DIAG_PMON_ROLE, pos, "%s role names reserved field '%s'", role,
+                    f->name);
+    else if (w != 1 && w != also && also > 1)
+        diag_report(c->dg, DIAG_PMON_ROLE, pos,
+                    "%s field '%s' has %u bits; it must have 1 or one per counter (%u)", role,
+                    f->name, w, also);
+    else if (w != 1 && also <= 1)
+        diag_report(c->dg, DIAG_PMON_ROLE, pos, "%s field '%s' has %u bits; it must have 1", role,
+                    f->name, w);
+}
+
+/* ------------------------------------------------------------- counters */
+
+static void check_pmon_width(struct check_ctx *c, const struct model_counters *k)
+{
+    if (!k->counter)
+        return;
+    const struct model_field *f = k->count_field.field;
+    unsigned have = f ? model_field_width(f) : k->counter->width;
+    if (k->width <= have)
+        return;
+    if (f)
+        diag_report(c->dg, DIAG_PMON_WIDTH, k->pos,
+                    "counter width %u is wider than field '%s' of register '%s' (%u bits)",
+                    k->width, f->name, k->counter->name, have);
+    else
+        diag_report(c->dg, DIAG_PMON_WIDTH, k->pos,
+                    "counter width %u is wider than register '%s' (%u bits)", k->width,
+                    k->counter->name, have);
+}
+
+static void check_pmon_pairing(struct check_ctx *c, const struct model_counters *k)
+{
+    if (k->control && !k->counter_name)
+        diag_report(c->dg, DIAG_PMON_PAIRING, k->pos, "control '%s' has no counter",
+                    k->control->name);
+    if (!k->control || !k->counter || k->control->count == k->counter->count)
+        return;
+    diag_report(c->dg, DIAG_PMON_PAIRING, k->pos,
+                "control '%s' has %u elements but counter '%s' has %u", k->control->name,
+                k->control->count, k->counter->name, k->counter->count);
+}
+
+static void resolve_counters(struct check_ctx *c, const struct model_block *b,
+                             struct model_counters *k)
+{
+    k->control = check_ref_reg(c, b, k->control_name, k->pos);
+    k->counter = check_ref_reg(c, b, k->counter_name, k->pos);
+    resolve_role(c, &k->count_field, k->counter, k->pos);
+    struct model_role *roles[] = {&k->wrap_field, &k->enable, &k->reset, &k->pmi, &k->edge,
+                                  &k->invert, &k->threshold, &k->event, &k->umask};
+    for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+        resolve_role(c, roles[i], k->control, k->pos);
+}
+
+static void check_counters(struct check_ctx *c, const struct model_block *b,
+                           struct model_counters *k)
+{
+    resolve_counters(c, b, k);
+    check_pmon_width(c, k);
+    check_pmon_pairing(c, k);
+    check_pmon_role(c, "wrap-field", &k->wrap_field, 1, k->pos);
+    check_pmon_role(c, "enable", &k->enable, 1, k->pos);
+    check_pmon_role(c, "reset", &k->reset, 1, k->pos);
+    check_pmon_role(c, "pmi", &k->pmi, 1, k->pos);
+    check_pmon_role(c, "edge", &k->edge, 1, k->pos);
+    check_pmon_role(c, "invert", &k->invert, 1, k->pos);
+}
+
+/* The number of general counters of a block: the longest general control array. */
+static unsigned block_counters(const struct model_pmon *p)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < p->ncounters; i++) {
+        const struct model_counters *k = p->counters[i];
+        if (k->kind == COUNTERS_GENERAL && k->control && k->control->count > n)
+            n = k->control->count;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------ box control/status */
+
+static void check_box_control(struct check_ctx *c, const struct model_block *b,
+                              struct model_box_control *bc, unsigned ncounters)
+{
+    bc->reg = check_ref_reg(c, b, bc->reg_name, bc->pos);
+    struct model_role *roles[] = {&bc->freeze, &bc->freeze_enable, &bc->reset_counters,
+                                  &bc->reset_controls, &bc->enable};
+    for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+        resolve_role(c, roles[i], bc->reg, bc->pos);
+    check_pmon_role(c, "freeze", &bc->freeze, 1, bc->pos);
+    check_pmon_role(c, "freeze-enable", &bc->freeze_enable, 1, bc->pos);
+    check_pmon_role(c, "reset-counters", &bc->reset_counters, 1, bc->pos);
+    check_pmon_role(c, "reset-controls", &bc->reset_controls, 1, bc->pos);
+    check_pmon_role(c, "enable", &bc->enable, ncounters, bc->pos);
+}
+
+static void check_box_status(struct check_ctx *c, const struct model_block *b,
+                             struct model_box_status *bs, unsigned ncounters)
+{
+    bs->reg = check_ref_reg(c, b, bs->reg_name, bs->pos);
+    resolve_role(c, &bs->overflow, bs->reg, bs->pos);
+    bs->clear_reg = check_ref_reg(c, b, bs->clear_reg_name, bs->pos);
+    resolve_role(c, &bs->clear_field, bs->clear_reg, bs->pos);
+    const struct model_field *ov = bs->overflow.field;
+    if (ov && model_field_width(ov) < ncounters)
+        diag_report(c->dg, DIAG_PMON_ROLE, bs->pos,
+                    "overflow field '%s' has %u bits, fewer than the block's %u counters",
+                    ov->name, model_field_width(ov), ncounters);
+}
+
+static void check_block_pmon(struct check_ctx *c, const struct model_block *b)
+{
+    struct model_pmon *p = b->pmon;
+    for (size_t i = 0; i < p->ncounters; i++)
+        check_counters(c, b, p->counters[i]);
+    unsigned n = block_counters(p);
+    if (p->box_control)
+        check_box_control(c, b, p->box_control, n);
+    if (p->box_status)
+        check_box_status(c, b, p->box_status, n);
+}
+
+/* ------------------------------------------------------------ pmon-global */
+
+static void check_global_control(struct check_ctx *c, struct model_global_control *gc)
+{
+    gc->block = check_ref_block(c, gc->block_name, gc->pos);
+    gc->reg = check_ref_reg(c, gc->block, gc->reg_name, gc->pos);
+    struct model_role *roles[] = {&gc->freeze, &gc->unfreeze, &gc->enable,
+                                  &gc->freeze_on_overflow, &gc->pmi_core, &gc->wake, &gc->reset};
+    for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+        resolve_role(c, roles[i], gc->reg, gc->pos);
+    check_pmon_role(c, "freeze", &gc->freeze, 1, gc->pos);
+    check_pmon_role(c, "unfreeze", &gc->unfreeze, 1, gc->pos);
+    check_pmon_role(c, "enable", &gc->enable, 1, gc->pos);
+    check_pmon_role(c, "reset", &gc->reset, 1, gc->pos);
+}
+
+static void check_box_overflow(struct check_ctx *c, const struct model_global_status *gs,
+                               struct model_box_overflow *bo)
+{
+    bo->block = check_ref_block(c, bo->block_name, bo->pos);
+    bo->field = check_ref_field(c, gs->reg, bo->field_name, bo->pos);
+    bo->instance = check_ref_instance(c, bo->block, bo->instance_name, bo->pos);
+    if (!bo->field || !bo->block || bo->instance_name)
+        return; /* one instance named: its bit is the field */
+    unsigned w = model_field_width(bo->field);
+    size_t n = bo->block->ninstances ? bo->block->ninstances : 1;
+    if (w != 1 && w != n)
+        diag_report(c->dg, DIAG_PMON_ROLE, bo->pos,
+                    "box-overflow field '%s' has %u bits; it must have 1 or one per instance "
+                    "of block '%s' (%zu)",
+                    bo->field->name, w, bo->block->name, n);
+}
+
+static void check_global_status(struct check_ctx *c, struct model_global_status *gs)
+{
+    gs->block = check_ref_block(c, gs->block_name, gs->pos);
+    gs->reg = check_ref_reg(c, gs->block, gs->reg_name, gs->pos);
+    gs->clear_reg = check_ref_reg(c, gs->block, gs->clear_reg_name, gs->pos);
+    resolve_role(c, &gs->clear_field, gs->clear_reg, gs->pos);
+    for (size_t i = 0; i < gs->nboxes; i++)
+        check_box_overflow(c, gs, gs->boxes[i]);
+}
+
+void check_pmon(struct check_ctx *c)
+{
+    for (size_t b = 0; b < c->s->nblocks; b++)
+        if (c->s->blocks[b]->pmon)
+            check_block_pmon(c, c->s->blocks[b]);
+    struct model_pmon_global *g = c->s->pmon_global;
+    if (g && g->control)
+        check_global_control(c, g->control);
+    if (g && g->status)
+        check_global_status(c, g->status);
+}

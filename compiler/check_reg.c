@@ -1,0 +1,415 @@
+/*
+ * check_reg - one register at a time: width and size, fields inside the
+ * width, no overlaps, known attributes, resets, gaps (filled with implicit
+ * fields when a gaps= rule is in force), named values, address ranges and
+ * what the block's instances must give.
+ */
+#include "check_int.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char accepted_access[] = "RW, RO, RO-V, WO, RW-V, RW1C, RW1S, RV, rsv, ig";
+
+static uint64_t width_mask(unsigned w)
+{
+    return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+}
+
+static bool field_inside(const struct model_field *f)
+{
+    return f->msb < f->reg->width && f->msb < 64 && f->lsb <= f->msb;
+}
+
+static void check_bad_width(struct check_ctx *c, const struct model_reg *r)
+{
+    static const unsigned widths[] = {8, 16, 32, 44, 48, 64};
+    bool ok = false;
+    for (size_t i = 0; i < ARRAY_SIZE(widths); i++)
+        ok |= r->width == widths[i];
+    if (!ok)
+        diag_report(c->dg, DIAG_BAD_WIDTH, r->pos,
+                    "register '%s' has width %u; allowed widths are 8, 16, 32, 44, 48 and 64",
+                    r->name, r->width);
+    if (r->size != 32 && r->size != 64)
+        diag_report(c->dg, DIAG_BAD_WIDTH, r->pos,
+                    "register '%s' has access size %u; allowed sizes are 32 and 64", r->name,
+                    r->size);
+    else if (ok && r->width > r->size)
+        diag_report(c->dg, DIAG_BAD_WIDTH, r->pos,
+                    "register '%s' is %u bits wide but accessed in %u bits", r->name, r->width,
+                    r->size);
+}
+
+static void check_field_outside(struct check_ctx *c, const struct model_field *f)
+{
+    if (!field_inside(f))
+        diag_report(c->dg, DIAG_FIELD_OUTSIDE, f->pos,
+                    "field '%s' %s lies outside register '%s' (width %u)", f->name,
+                    check_bits(c, f), f->reg->name, f->reg->width);
+}
+
+static void check_unknown_access(struct check_ctx *c, const struct model_field *f)
+{
+    if (f->access == REGC_ACCESS_UNKNOWN)
+        diag_report(c->dg, DIAG_UNKNOWN_ACCESS, f->pos,
+                    "field '%s' has unknown access '%s'; accepted: %s", f->name,
+                    f->access_text ? f->access_text : "", accepted_access);
+}
+
+static void check_reset_too_wide(struct check_ctx *c, const struct model_field *f)
+{
+    if (f->reset > model_field_max(f))
+        diag_report(c->dg, DIAG_RESET_TOO_WIDE, f->pos,
+                    "reset " CHECK_X " of field '%s' does not fit its %u bits", f->reset, f->name,
+                    model_field_width(f));
+}
+
+static void check_reserved_reset(struct check_ctx *c, const struct model_field *f)
+{
+    if (model_field_is_reserved(f) && f->reset != 0 && f->access != REGC_ACCESS_UNKNOWN)
+        diag_report(c->dg, DIAG_RESERVED_RESET, f->pos,
+                    "reserved field '%s' %s has non-zero reset " CHECK_X, f->name,
+                    check_bits(c, f), f->reset);
+}
+
+static void check_value_too_wide(struct check_ctx *c, const struct model_field *f)
+{
+    for (size_t i = 0; i < f->nvalues; i++) {
+        const struct model_value *v = f->values[i];
+        if (v->value > model_field_max(f))
+            diag_report(c->dg, DIAG_VALUE_TOO_WIDE, v->pos,
+                        "value '%s' (" CHECK_X ") of field '%s' does not fit its %u bits",
+                        v->name, v->value, f->name, model_field_width(f));
+    }
+}
+
+static void check_field(struct check_ctx *c, const struct model_field *f)
+{
+    check_field_outside(c, f);
+    check_unknown_access(c, f);
+    check_reset_too_wide(c, f);
+    check_reserved_reset(c, f);
+    check_value_too_wide(c, f);
+}
+
+/* ------------------------------------------------------ overlaps and gaps */
+
+static int cmp_field_lsb(const void *pa, const void *pb)
+{
+    const struct model_field *a = *(const struct model_field *const *)pa;
+    const struct model_field *b = *(const struct model_field *const *)pb;
+    if (a->lsb != b->lsb)
+        return a->lsb < b->lsb ? -1 : 1;
+    if (a->pos.line != b->pos.line)
+        return a->pos.line < b->pos.line ? -1 : 1;
+    return a->msb < b->msb ? -1 : a->msb > b->msb;
+}
+
+/* The register's fields sorted by lsb; caller frees. */
+static const struct model_field **sorted_fields(const struct model_reg *r)
+{
+    const struct model_field **v = xcalloc(r->nfields ? r->nfields : 1, sizeof(*v));
+    for (size_t i = 0; i < r->nfields; i++)
+        v[i] = r->fields[i];
+    qsort(v, r->nfields, sizeof(*v), cmp_field_lsb);
+    return v;
+}
+
+static void report_overlap(struct check_ctx *c, const struct model_field *f,
+                           const struct model_field *other)
+{
+    diag_report(c->dg, DIAG_FIELD_OVERLAP, f->pos, "field '%s' %s overlaps field '%s' %s",
+                f->name, check_bits(c, f), other->name, check_bits(c, other));
+    diag_note(c->dg, other->pos, "field '%s' defined here", other->name);
+}
+
+/* Sweep by lsb: each field is compared with the one reaching highest so far. */
+static void check_field_overlap(struct check_ctx *c, const struct model_field **v, size_t n)
+{
+    const struct model_field *top = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (top && v[i]->lsb <= top->msb)
+            report_overlap(c, v[i], top);
+        if (!top || v[i]->msb > top->msb)
+            top = v[i];
+    }
+}
+
+struct gap {
+    unsigned msb, lsb;
+};
+
+/* Ranges below 'width' no field covers, low to high; returns how many (at most 33). */
+static size_t find_gaps(const struct model_field **v, size_t n, unsigned width, struct gap *out)
+{
+    size_t ngaps = 0;
+    unsigned next = 0; /* lowest bit not yet covered */
+    for (size_t i = 0; i < n && next < width; i++) {
+        if (v[i]->lsb > next)
+            out[ngaps++] = (struct gap){(v[i]->lsb < width ? v[i]->lsb : width) - 1, next};
+        if (v[i]->msb + 1 > next)
+            next = v[i]->msb + 1;
+    }
+    if (next < width)
+        out[ngaps++] = (struct gap){width - 1, next};
+    return ngaps;
+}
+
+static void check_bits_uncovered(struct check_ctx *c, const struct model_reg *r,
+                                 const struct gap *g, size_t n)
+{
+    struct buf b = BUF_INIT;
+    for (size_t i = n; i-- > 0;) {
+        if (g[i].msb == g[i].lsb)
+            buf_addf(&b, "%s%u", b.len ? ", " : "", g[i].lsb);
+        else
+            buf_addf(&b, "%s%u:%u", b.len ? ", " : "", g[i].msb, g[i].lsb);
+    }
+    bool one = n == 1 && g[0].msb == g[0].lsb;
+    diag_report(c->dg, DIAG_BITS_UNCOVERED, r->pos, "%s %s of register '%s' %s covered by no field",
+                one ? "bit" : "bits", b.s, r->name, one ? "is" : "are");
+    buf_release(&b);
+}
+
+static void fill_gaps(struct check_ctx *c, struct model_reg *r, const struct gap *g, size_t n)
+{
+    enum regc_access acc = regc_access_parse(r->gaps);
+    struct model_field **fields = arena_alloc(c->a, (r->nfields + n) * sizeof(*fields));
+    if (r->nfields)
+        memcpy(fields, r->fields, r->nfields * sizeof(*fields));
+    for (size_t i = 0; i < n; i++) {
+        struct model_field *f = arena_zalloc(c->a, sizeof(*f));
+        f->name = acc == REGC_ACCESS_IG ? "ig" : "rsv";
+        f->msb = g[i].msb;
+        f->lsb = g[i].lsb;
+        f->access_text = r->gaps;
+        f->access = acc;
+        f->implicit = true;
+        f->reg = r;
+        f->pos = r->pos;
+        fields[r->nfields + i] = f;
+    }
+    r->fields = fields;
+    r->nfields += n;
+}
+
+static bool gaps_value_ok(const char *g)
+{
+    return strcmp(g, "RV") == 0 || strcmp(g, "rsv") == 0 || strcmp(g, "ig") == 0;
+}
+
+static void check_gaps(struct check_ctx *c, struct model_reg *r)
+{
+    if (r->width > 64)
+        return;
+    const struct model_field **v = sorted_fields(r);
+    check_field_overlap(c, v, r->nfields);
+    struct gap g[33];
+    size_t n = find_gaps(v, r->nfields, r->width, g);
+    free(v);
+    if (n == 0)
+        return;
+    if (!r->gaps)
+        check_bits_uncovered(c, r, g, n);
+    else if (gaps_value_ok(r->gaps))
+        fill_gaps(c, r, g, n);
+}
+
+/* ---------------------------------------------------------------- resets */
+
+/* The fields' resets combined; false when a field was reported (outside, or reset too wide). */
+static bool fields_reset(const struct model_reg *r, uint64_t *v)
+{
+    bool ok = true;
+    *v = 0;
+    for (size_t i = 0; i < r->nfields; i++) {
+        const struct model_field *f = r->fields[i];
+        if (field_inside(f) && f->reset <= model_field_max(f))
+            *v |= f->reset << f->lsb;
+        else
+            ok = false;
+    }
+    return ok;
+}
+
+static void check_reset_mismatch(struct check_ctx *c, const struct model_reg *r, uint64_t fields)
+{
+    if (r->reset != fields)
+        diag_report(c->dg, DIAG_RESET_MISMATCH, r->pos,
+                    "register '%s' has reset " CHECK_X " but its fields' resets make " CHECK_X,
+                    r->name, r->reset, fields);
+}
+
+static void check_reg_reset(struct check_ctx *c, struct model_reg *r)
+{
+    uint64_t fields;
+    bool fields_ok = fields_reset(r, &fields);
+    if (!r->has_reset) {
+        r->reset = fields;
+        return;
+    }
+    if (r->width <= 64 && (r->reset & ~width_mask(r->width)) != 0) {
+        diag_report(c->dg, DIAG_RESET_TOO_WIDE, r->pos,
+                    "reset " CHECK_X " of register '%s' does not fit its width of %u bits",
+                    r->reset, r->name, r->width);
+        return;
+    }
+    if (fields_ok)
+        check_reset_mismatch(c, r, fields);
+}
+
+/* gaps= is reported where it is written: on the spec, the block, or the register. */
+static bool gaps_inherited(const struct model_reg *r, const struct model_spec *s)
+{
+    const char *up = r->block && r->block->gaps ? r->block->gaps : s->gaps;
+    return up && strcmp(up, r->gaps) == 0;
+}
+
+static void report_bad_gaps(struct check_ctx *c, const char *gaps, const char *what,
+                            struct srcpos pos)
+{
+    if (gaps && !gaps_value_ok(gaps))
+        diag_report(c->dg, DIAG_UNKNOWN_ACCESS, pos,
+                    "gaps value '%s' of %s is not RV, rsv or ig", gaps, what);
+}
+
+static void check_missing_source(struct check_ctx *c, const struct model_reg *r)
+{
+    if (!r->cite.src)
+        diag_report(c->dg, DIAG_MISSING_SOURCE, r->pos, "register '%s' cites no source", r->name);
+}
+
+static void check_reg(struct check_ctx *c, struct model_reg *r)
+{
+    check_bad_width(c, r);
+    if (r->gaps && !gaps_inherited(r, c->s))
+        report_bad_gaps(c, r->gaps, arena_printf(c->a, "register '%s'", r->name), r->pos);
+    for (size_t i = 0; i < r->nfields; i++)
+        check_field(c, r->fields[i]);
+    check_gaps(c, r);
+    check_reg_reset(c, r);
+    check_missing_source(c, r);
+}
+
+/* ------------------------------------------------------ address ranges */
+
+static const char *space_name(enum model_space sp)
+{
+    return sp == SPACE_MSR ? "msr" : sp == SPACE_PCI ? "pci" : "mmio";
+}
+
+/* Address of element 0 in 'inst' (model_reg_address), false when base + address overflows. */
+static bool reg_base(const struct model_reg *r, const struct model_instance *inst, uint64_t *base)
+{
+    *base = r->address;
+    if (!inst)
+        return true;
+    for (size_t i = 0; i < r->nats; i++)
+        if (r->ats[i]->instance == inst) {
+            *base = r->ats[i]->address;
+            return true;
+        }
+    if (inst->has_base && r->space != SPACE_PCI)
+        return !__builtin_add_overflow(r->address, inst->base, base);
+    return true;
+}
+
+/* One past the last byte (pci, mmio) or index (msr) of the last element; false on overflow. */
+static bool reg_end(const struct model_reg *r, const struct model_instance *inst, uint64_t *end)
+{
+    uint64_t base, span;
+    uint64_t last = r->count ? r->count - 1 : 0;
+    uint64_t unit = r->space == SPACE_MSR ? 1 : r->size / 8;
+    return reg_base(r, inst, &base) && !__builtin_mul_overflow(last, r->stride, &span) &&
+           !__builtin_add_overflow(base, span, end) && !__builtin_add_overflow(*end, unit, end);
+}
+
+static uint64_t space_limit(enum model_space sp)
+{
+    return sp == SPACE_MSR ? UINT64_C(1) << 32 : sp == SPACE_PCI ? 4096 : UINT64_MAX;
+}
+
+bool check_reg_fits(const struct model_reg *r, const struct model_instance *inst)
+{
+    uint64_t end;
+    return reg_end(r, inst, &end) && (r->space == SPACE_MMIO || end <= space_limit(r->space));
+}
+
+static void check_address_overflow(struct check_ctx *c, const struct model_reg *r,
+                                   const struct model_instance *inst)
+{
+    uint64_t end;
+    bool fits = reg_end(r, inst, &end);
+    if (check_reg_fits(r, inst))
+        return;
+    const char *of = inst ? arena_printf(c->a, " of instance '%s'", inst->name) : "";
+    static const char *const spaces[] = {"32-bit msr address space",
+                                         "4096-byte pci configuration space",
+                                         "64-bit mmio address space"};
+    if (fits)
+        diag_report(c->dg, DIAG_ADDRESS_OVERFLOW, r->pos,
+                    "register '%s'%s does not fit the %s (it ends at " CHECK_X ")", r->name, of,
+                    spaces[r->space], end);
+    else
+        diag_report(c->dg, DIAG_ADDRESS_OVERFLOW, r->pos,
+                    "register '%s'%s does not fit the %s (its address overflows 64 bits)",
+                    r->name, of, spaces[r->space]);
+}
+
+static void check_reg_addresses(struct check_ctx *c, const struct model_reg *r)
+{
+    const struct model_block *b = r->block;
+    if (!b || b->ninstances == 0) {
+        check_address_overflow(c, r, NULL);
+        return;
+    }
+    for (size_t i = 0; i < b->ninstances; i++)
+        check_address_overflow(c, r, b->instances[i]);
+}
+
+/* --------------------------------------------------- instance locators */
+
+static bool instance_locates(const struct model_instance *inst, const struct model_reg *r)
+{
+    if (r->nats)
+        return true; /* <at> gives the address; coverage is checked with the references */
+    return r->space == SPACE_PCI ? inst->has_pci : inst->has_base;
+}
+
+/* Each instance gives what the block's registers need, reported once per instance and space. */
+static void check_instance_locators(struct check_ctx *c, const struct model_block *b)
+{
+    for (size_t i = 0; i < b->ninstances; i++) {
+        const struct model_instance *inst = b->instances[i];
+        bool reported[3] = {false, false, false};
+        for (size_t j = 0; j < b->nregs; j++) {
+            const struct model_reg *r = b->regs[j];
+            if (reported[r->space] || instance_locates(inst, r))
+                continue;
+            reported[r->space] = true;
+            diag_report(c->dg, DIAG_UNKNOWN_REF, inst->pos,
+                        "instance '%s' gives no %s, which %s register '%s' needs", inst->name,
+                        r->space == SPACE_PCI ? "PCI locator (vendor, device, dev, func)"
+                                              : "base",
+                        space_name(r->space), r->name);
+        }
+    }
+}
+
+void check_registers(struct check_ctx *c)
+{
+    report_bad_gaps(c, c->s->gaps, "the spec", c->s->pos);
+    for (size_t b = 0; b < c->s->nblocks; b++) {
+        struct model_block *blk = c->s->blocks[b];
+        if (blk->gaps)
+            report_bad_gaps(c, blk->gaps, arena_printf(c->a, "block '%s'", blk->name), blk->pos);
+        check_instance_locators(c, blk);
+        for (size_t i = 0; i < blk->nregs; i++) {
+            check_reg(c, blk->regs[i]);
+            check_reg_addresses(c, blk->regs[i]);
+        }
+    }
+}

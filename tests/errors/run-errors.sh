@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# tests/errors/run-errors.sh - the bad-input corpus: one case per diagnostic.
+#
+# For each tests/errors/NAME.xml (NAME.mustache: a template rendered over
+# minimal.regspec; NAME.json: data rendered by `regc render` with data.template):
+#   - `regc --check NAME.xml` run inside tests/errors/ must print exactly NAME.err
+#     on stderr and exit with status 1 (or the number in NAME.status);
+#   - `regc NAME.xml -o out.h` must leave no out.h (nor a temporary) behind
+#     when the status is not 0, and must not touch an existing out.h.
+# NAME.args, if present, holds extra arguments (one line).
+set -u
+cd "$(dirname "$0")"
+. ../tap.sh
+regc=${REGC:-build/regc}
+case $regc in /*) ;; *) regc=$PWD/../../$regc ;; esac
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+run_case() {   # file
+    local file=$1 name=${1%.*}
+    local want_status=1 args=()
+    [ -f "$name.status" ] && want_status=$(cat "$name.status")
+    [ -f "$name.args" ] && read -r -a args <"$name.args"
+    if [ ! -f "$name.err" ]; then
+        tap_fail "$file: no $name.err"
+        return
+    fi
+    local input=(--check "$file")
+    [ "${file##*.}" = mustache ] && input=(-t "$file" minimal.regspec)
+    [ "${file##*.}" = json ] && input=(render data.template "$file")
+    "$regc" "${args[@]}" "${input[@]}" >"$tmp/out" 2>"$tmp/err"
+    local status=$?
+    if [ "$status" -ne "$want_status" ]; then
+        tap_fail "$file: exit status $status, expected $want_status" "$(head -n 5 "$tmp/err")"
+    else
+        tap_diff "$file: diagnostics" "$name.err" "$tmp/err"
+    fi
+    if [ "$want_status" -ne 0 ]; then
+        local before=$tmp/keep.h
+        echo "previous contents" >"$before"
+        cp "$before" "$tmp/existing.h"
+        case ${file##*.} in
+        mustache) input=(-t "$file" minimal.regspec) ;;
+        json) input=(render data.template "$file") ;;
+        *) input=("$file") ;;
+        esac
+        "$regc" "${args[@]}" "${input[@]}" -o "$tmp/new.h" >/dev/null 2>&1
+        "$regc" "${args[@]}" "${input[@]}" -o "$tmp/existing.h" >/dev/null 2>&1
+        if [ -e "$tmp/new.h" ] || ! cmp -s "$before" "$tmp/existing.h" ||
+           [ -n "$(ls "$tmp" | grep -v -e '^out$' -e '^err$' -e '^keep.h$' -e '^existing.h$' -e '\.diff$')" ]; then
+            tap_fail "$file: an output file was written or changed on error" "$(ls "$tmp")"
+        else
+            tap_ok "$file: no output written"
+        fi
+        rm -f "$tmp/new.h" "$tmp/existing.h"
+    fi
+}
+
+for f in *.xml *.mustache *.json; do
+    [ -e "$f" ] || continue   # -e: io.xml is a directory (reading it is the I/O error)
+    run_case "$f"
+done
+tap_done

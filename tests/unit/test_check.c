@@ -1,0 +1,1004 @@
+/* Unit tests for compiler/check*.c: small models built in C, exact messages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+#include <time.h>
+
+#include "arena.h"
+#include "check.h"
+#include "diag.h"
+#include "model.h"
+
+#define MAXN 64 /* list capacity of the helpers below */
+
+static struct arena A;
+static struct diag dg;
+static uint32_t file;
+
+static struct srcpos at_line(unsigned line)
+{
+    return (struct srcpos){file, line, 0};
+}
+
+static void *list(void)
+{
+    return arena_zalloc(&A, MAXN * sizeof(void *));
+}
+
+#define PUSH(arr, n, item) ((arr)[(n)++] = (item))
+
+static struct model_spec *mk_spec(void)
+{
+    struct model_spec *s = arena_zalloc(&A, sizeof(*s));
+    s->name = "t";
+    s->prefix = "T";
+    s->version = 1;
+    s->sources = list();
+    s->blocks = list();
+    s->pos = at_line(1);
+    struct model_source *src = arena_zalloc(&A, sizeof(*src));
+    src->id = "doc";
+    src->title = "A manual";
+    src->pos = at_line(2);
+    PUSH(s->sources, s->nsources, src);
+    return s;
+}
+
+static struct model_block *mk_block(struct model_spec *s, const char *name, unsigned line)
+{
+    struct model_block *b = arena_zalloc(&A, sizeof(*b));
+    b->name = name;
+    b->instances = list();
+    b->regs = list();
+    b->event_tables = list();
+    b->pos = at_line(line);
+    PUSH(s->blocks, s->nblocks, b);
+    return b;
+}
+
+static struct model_instance *mk_inst(struct model_block *b, const char *name, uint64_t base,
+                                      unsigned line)
+{
+    struct model_instance *i = arena_zalloc(&A, sizeof(*i));
+    i->name = name;
+    i->has_base = true;
+    i->base = base;
+    i->block = b;
+    i->index = (unsigned)b->ninstances;
+    i->pos = at_line(line);
+    PUSH(b->instances, b->ninstances, i);
+    return i;
+}
+
+/* An msr register of 'width' bits (size 64), cited, not an array. */
+static struct model_reg *mk_reg(struct model_block *b, const char *name, unsigned width,
+                                uint64_t addr, unsigned line)
+{
+    struct model_reg *r = arena_zalloc(&A, sizeof(*r));
+    r->name = r->written_name = name;
+    r->count = 1;
+    r->space = SPACE_MSR;
+    r->address = addr;
+    r->width = width;
+    r->size = 64;
+    r->cite.src = "doc";
+    r->cite.pos = at_line(line);
+    r->fields = list();
+    r->rules = list();
+    r->ats = list();
+    r->block = b;
+    r->pos = at_line(line);
+    PUSH(b->regs, b->nregs, r);
+    return r;
+}
+
+static void mk_array(struct model_reg *r, unsigned count, uint64_t stride)
+{
+    r->is_array = true;
+    r->count = count;
+    r->stride = stride;
+}
+
+static struct model_field *mk_field(struct model_reg *r, const char *name, unsigned msb,
+                                    unsigned lsb, const char *access, unsigned line)
+{
+    struct model_field *f = arena_zalloc(&A, sizeof(*f));
+    f->name = name;
+    f->msb = msb;
+    f->lsb = lsb;
+    f->access_text = access;
+    f->access = regc_access_parse(access);
+    f->values = list();
+    f->reg = r;
+    f->pos = at_line(line);
+    PUSH(r->fields, r->nfields, f);
+    return f;
+}
+
+static struct model_value *mk_value(struct model_field *f, const char *name, uint64_t v,
+                                    unsigned line)
+{
+    struct model_value *val = arena_zalloc(&A, sizeof(*val));
+    val->name = name;
+    val->value = v;
+    val->pos = at_line(line);
+    PUSH(f->values, f->nvalues, val);
+    return val;
+}
+
+static struct model_rule *mk_rule(struct model_reg *r, const char *name, const char *expr,
+                                  unsigned line, unsigned col)
+{
+    struct model_rule *rule = arena_zalloc(&A, sizeof(*rule));
+    rule->name = name;
+    rule->expr_text = expr;
+    rule->expr_pos = (struct srcpos){file, line, col};
+    rule->pos = at_line(line);
+    PUSH(r->rules, r->nrules, rule);
+    return rule;
+}
+
+static struct model_at *mk_at(struct model_reg *r, const char *inst, uint64_t addr, unsigned line)
+{
+    struct model_at *at = arena_zalloc(&A, sizeof(*at));
+    at->instance_name = inst;
+    at->address = addr;
+    at->pos = at_line(line);
+    PUSH(r->ats, r->nats, at);
+    return at;
+}
+
+static struct model_events *mk_table(struct model_block *b, const char *reg, const char *code,
+                                     const char *umask, unsigned line)
+{
+    struct model_events *t = arena_zalloc(&A, sizeof(*t));
+    t->reg_name = reg;
+    t->code_field_name = code;
+    t->umask_field_name = umask;
+    t->cite.src = "doc";
+    t->events = list();
+    t->block = b;
+    t->pos = at_line(line);
+    PUSH(b->event_tables, b->nevent_tables, t);
+    return t;
+}
+
+static struct model_event *mk_event(struct model_events *t, struct model_event *parent,
+                                    const char *name, uint64_t code, unsigned line)
+{
+    struct model_event *e = arena_zalloc(&A, sizeof(*e));
+    e->name = name;
+    e->full_name = parent ? arena_printf(&A, "%s.%s", parent->name, name) : name;
+    e->code = parent ? parent->code : code;
+    e->sets = list();
+    e->subs = list();
+    e->parent = parent;
+    e->table = t;
+    e->pos = at_line(line);
+    if (parent)
+        PUSH(parent->subs, parent->nsubs, e);
+    else
+        PUSH(t->events, t->nevents, e);
+    return e;
+}
+
+static struct model_set *mk_set(struct model_event *e, const char *reg, const char *field,
+                                 uint64_t v, unsigned line)
+{
+    struct model_set *set = arena_zalloc(&A, sizeof(*set));
+    set->reg_name = reg;
+    set->field_name = field;
+    set->value = v;
+    set->pos = at_line(line);
+    PUSH(e->sets, e->nsets, set);
+    return set;
+}
+
+/* A 32-bit register fully covered by 'en' [0] and 'rsv' [31:1]. */
+static struct model_reg *mk_simple(struct model_block *b, const char *name, uint64_t addr,
+                                   unsigned line)
+{
+    struct model_reg *r = mk_reg(b, name, 32, addr, line);
+    mk_field(r, "en", 0, 0, "RW", line + 1);
+    mk_field(r, "rsv", 31, 1, "RV", line + 2);
+    return r;
+}
+
+static int setup(void **state)
+{
+    arena_init(&A);
+    diag_init(&dg, NULL);
+    file = diag_add_file(&dg, "t.xml");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    diag_release(&dg);
+    arena_release(&A);
+    return 0;
+}
+
+/* Runs the checker and compares everything it printed. */
+static int run(struct model_spec *s, const char *expected)
+{
+    int rc = check_spec(&A, &dg, s);
+    assert_string_equal(dg.text.s, expected);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void test_clean_spec_passes_and_fills_reset(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_reg *r = mk_reg(mk_block(s, "ubox", 3), "CTL", 32, 0xC10, 4);
+    mk_field(r, "rsv", 31, 8, "RV", 5);
+    mk_field(r, "ev_sel", 7, 4, "RW", 6)->reset = 0x5;
+    mk_field(r, "en", 3, 0, "RW", 7)->reset = 0x1;
+    assert_int_equal(run(s, ""), 0);
+    assert_int_equal(r->reset, 0x51);
+    assert_int_equal(dg.nerrors + dg.nwarnings, 0);
+}
+
+static void test_bad_identifier_and_keyword(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "1box", 3);
+    struct model_reg *r = mk_reg(b, "CTL", 32, 0, 4);
+    mk_field(r, "int", 0, 0, "RW", 5);
+    mk_field(r, "a-b", 31, 1, "RW", 6);
+    assert_int_equal(run(s, "t.xml:3: error: block name '1box' is not a C identifier\n"
+                            "t.xml:5: error: field name 'int' is a C or C++ keyword\n"
+                            "t.xml:6: error: field name 'a-b' is not a C identifier\n"),
+                     -1);
+}
+
+static void test_keywords_of_cxx_and_c23(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_reg *r = mk_reg(mk_block(s, "b", 3), "class", 32, 0, 4);
+    mk_field(r, "nullptr", 0, 0, "RW", 5);
+    mk_field(r, "Int", 31, 1, "RW", 6);
+    run(s, "t.xml:4: error: register name 'class' is a C or C++ keyword\n"
+           "t.xml:5: error: field name 'nullptr' is a C or C++ keyword\n");
+}
+
+/* Every end of the (sorted) keyword table is found. */
+static void test_keyword_table_lookup(void **state)
+{
+    static const char *const names[] = {"_Alignas", "_Bool", "_Thread_local", "alignas", "auto",
+                                        "int", "typeof_unqual", "xor_eq", "wchar_t", "while"};
+    struct model_spec *s = mk_spec();
+    struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 64, 0, 4);
+    for (unsigned i = 0; i < 10; i++)
+        mk_field(r, names[i], i, i, "RW", 10 + i);
+    mk_field(r, "rest", 63, 10, "RW", 20);
+    check_spec(&A, &dg, s);
+    assert_int_equal(dg.count[DIAG_C_KEYWORD], 10);
+}
+
+static void test_duplicate_field_but_reserved_may_repeat(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
+    mk_field(r, "en", 0, 0, "RW", 5);
+    mk_field(r, "rsv", 3, 1, "RV", 6);
+    mk_field(r, "rsv", 7, 4, "rsv", 7);
+    mk_field(r, "ig", 15, 8, "ig", 8);
+    mk_field(r, "ig", 23, 16, "ig", 9);
+    mk_field(r, "en", 31, 24, "RW", 10);
+    run(s, "t.xml:10: error: duplicate field 'en' in register 'CTL'\n"
+           "t.xml:5: note: 'en' first defined here\n");
+}
+
+static void test_duplicates_in_every_scope(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_source *src = arena_zalloc(&A, sizeof(*src));
+    src->id = "doc";
+    src->pos = at_line(3);
+    PUSH(s->sources, s->nsources, src);
+    struct model_block *b = mk_block(s, "b", 4);
+    mk_inst(b, "i0", 0x100, 5);
+    mk_inst(b, "i0", 0x200, 6);
+    struct model_reg *r = mk_simple(b, "CTL", 0, 7);
+    mk_simple(b, "CTL", 1, 10);
+    struct model_field *f = r->fields[0];
+    mk_value(f, "ON", 1, 13);
+    mk_value(f, "ON", 0, 14);
+    mk_rule(r, "r1", "en", 15, 0);
+    mk_rule(r, "r1", "en", 16, 0);
+    mk_block(s, "b", 17);
+    struct model_events *t1 = mk_table(b, "CTL", "en", NULL, 18);
+    struct model_events *t2 = mk_table(b, "CTL", "en", NULL, 19);
+    struct model_event *e = mk_event(t1, NULL, "EV", 0, 20);
+    mk_event(t1, e, "S", 0, 21);
+    mk_event(t1, e, "S", 0, 22);
+    mk_event(t2, NULL, "EV", 1, 23);
+    run(s, "t.xml:3: error: duplicate source 'doc'\n"
+           "t.xml:2: note: 'doc' first defined here\n"
+           "t.xml:6: error: duplicate instance 'i0' in block 'b'\n"
+           "t.xml:5: note: 'i0' first defined here\n"
+           "t.xml:14: error: duplicate value 'ON' in field 'en'\n"
+           "t.xml:13: note: 'ON' first defined here\n"
+           "t.xml:16: error: duplicate rule 'r1' in register 'CTL'\n"
+           "t.xml:15: note: 'r1' first defined here\n"
+           "t.xml:10: error: duplicate register 'CTL' in block 'b'\n"
+           "t.xml:7: note: 'CTL' first defined here\n"
+           "t.xml:22: error: duplicate sub-event 'S' in event 'EV'\n"
+           "t.xml:21: note: 'S' first defined here\n"
+           "t.xml:23: error: duplicate event 'EV' in block 'b'\n"
+           "t.xml:20: note: 'EV' first defined here\n"
+           "t.xml:17: error: duplicate block 'b'\n"
+           "t.xml:4: note: 'b' first defined here\n");
+}
+
+static void test_name_collision(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r1 = mk_reg(b, "A_B", 32, 0, 4);
+    mk_field(r1, "C", 31, 0, "RW", 5);
+    struct model_reg *r2 = mk_reg(b, "A", 32, 1, 6);
+    mk_field(r2, "B_C", 31, 0, "RW", 7);
+    run(s, "t.xml:7: error: generated C name 'T_A_B_C_SHIFT' is also generated for another "
+           "object\n"
+           "t.xml:5: note: 'T_A_B_C_SHIFT' first generated here\n");
+}
+
+static void test_unknown_refs(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    mk_inst(b, "i0", 0x100, 4);
+    struct model_reg *r = mk_simple(b, "CTL", 0, 5);
+    r->cite.src = "nodoc";
+    mk_at(r, "i9", 0x500, 8);
+    struct model_events *t = mk_table(b, "NOPE", "ev", NULL, 9);
+    struct model_events *t2 = mk_table(b, "CTL", "ev", "en", 10);
+    struct model_event *e = mk_event(t2, NULL, "EV", 0, 11);
+    mk_set(e, "OTHER", "x", 1, 12);
+    mk_set(e, NULL, "y", 1, 13);
+    (void)t;
+    run(s, "t.xml:5: error: unknown source 'nodoc'\n"
+           "t.xml:8: error: unknown instance 'i9' in block 'b'\n"
+           "t.xml:9: error: unknown register 'NOPE' in block 'b'\n"
+           "t.xml:10: error: unknown field 'ev' in register 'CTL'\n"
+           "t.xml:5: note: register 'CTL' defined here\n"
+           "t.xml:12: error: unknown register 'OTHER' in block 'b'\n"
+           "t.xml:13: error: unknown field 'y' in register 'CTL'\n"
+           "t.xml:5: note: register 'CTL' defined here\n");
+    assert_ptr_equal(t2->reg, r);
+    assert_ptr_equal(t2->umask_field, r->fields[0]);
+    assert_null(t2->code_field);
+}
+
+static void test_at_for_every_instance_or_none(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_instance *i0 = mk_inst(b, "i0", 0x100, 4);
+    mk_inst(b, "i1", 0x200, 5);
+    mk_inst(b, "i2", 0x300, 6);
+    struct model_reg *r = mk_simple(b, "CTL", 0, 7);
+    mk_at(r, "i0", 0x1000, 10);
+    run(s, "t.xml:7: error: register 'CTL' has no <at> for instance 'i1' (give one for every "
+           "instance or none)\n"
+           "t.xml:7: error: register 'CTL' has no <at> for instance 'i2' (give one for every "
+           "instance or none)\n");
+    assert_ptr_equal(r->ats[0]->instance, i0);
+}
+
+static void test_instance_without_locator(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    mk_inst(b, "i0", 0x100, 4)->has_base = false;
+    struct model_reg *p = mk_simple(b, "PCTL", 0x40, 5);
+    p->space = SPACE_PCI;
+    p->size = 32;
+    mk_simple(b, "MCTL", 0x10, 8);
+    mk_simple(b, "MCTL2", 0x11, 11);
+    run(s, "t.xml:4: error: instance 'i0' gives no PCI locator (vendor, device, dev, func), "
+           "which pci register 'PCTL' needs\n"
+           "t.xml:4: error: instance 'i0' gives no base, which msr register 'MCTL' needs\n");
+}
+
+static void test_bad_width_and_size(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r1 = mk_reg(b, "R1", 40, 0, 4);
+    r1->gaps = "RV";
+    struct model_reg *r2 = mk_reg(b, "R2", 32, 1, 5);
+    r2->size = 16;
+    r2->gaps = "RV";
+    struct model_reg *r3 = mk_reg(b, "R3", 64, 2, 6);
+    r3->size = 32;
+    r3->gaps = "RV";
+    run(s, "t.xml:4: error: register 'R1' has width 40; allowed widths are 8, 16, 32, 44, 48 and "
+           "64\n"
+           "t.xml:5: error: register 'R2' has access size 16; allowed sizes are 32 and 64\n"
+           "t.xml:6: error: register 'R3' is 64 bits wide but accessed in 32 bits\n");
+    assert_int_equal(r1->nfields, 1);
+    assert_string_equal(r1->fields[0]->name, "rsv");
+    assert_int_equal(r1->fields[0]->access, REGC_ACCESS_RV);
+    assert_int_equal(r1->fields[0]->msb, 39);
+}
+
+static void test_citations_resolved_everywhere(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r = mk_simple(b, "CTL", 0, 4);
+    r->fields[0]->cite.src = "perfmon";
+    r->fields[0]->cite.pos = r->fields[0]->pos;
+    struct model_events *t = mk_table(b, "CTL", "en", NULL, 7);
+    struct model_event *e = mk_event(t, NULL, "EV", 1, 8);
+    struct model_event *sub = mk_event(t, e, "S", 0, 9);
+    sub->cite.src = "kernel";
+    sub->cite.pos = sub->pos;
+    run(s, "t.xml:5: error: unknown source 'perfmon'\n"
+           "t.xml:9: error: unknown source 'kernel'\n");
+    assert_ptr_equal(r->cite.source, s->sources[0]);
+    assert_ptr_equal(t->cite.source, s->sources[0]);
+    assert_null(sub->cite.source);
+}
+
+static void test_field_outside_and_overlap(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
+    mk_field(r, "rsv", 31, 14, "RV", 5);
+    mk_field(r, "rsv", 13, 8, "RV", 6);
+    mk_field(r, "inc_sel", 13, 9, "RW", 7);
+    mk_field(r, "lo", 7, 0, "RW", 8);
+    mk_field(r, "hi", 40, 33, "RW", 9);
+    run(s, "t.xml:9: error: field 'hi' [40:33] lies outside register 'CTL' (width 32)\n"
+           "t.xml:7: error: field 'inc_sel' [13:9] overlaps field 'rsv' [13:8]\n"
+           "t.xml:6: note: field 'rsv' defined here\n");
+}
+
+static void test_unknown_access(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
+    mk_field(r, "en", 31, 0, "RW-S", 5);
+    run(s, "t.xml:5: error: field 'en' has unknown access 'RW-S'; accepted: RW, RO, RO-V, WO, "
+           "RW-V, RW1C, RW1S, RV, rsv, ig\n");
+}
+
+static void test_resets(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r = mk_reg(b, "CTL", 32, 0, 4);
+    mk_field(r, "mode", 1, 0, "RW", 5)->reset = 4;
+    mk_field(r, "rsv", 31, 2, "RV", 6)->reset = 1;
+    struct model_reg *r2 = mk_simple(b, "R2", 1, 7);
+    r2->has_reset = true;
+    r2->reset = UINT64_C(0x100000000);
+    struct model_reg *r3 = mk_simple(b, "R3", 2, 10);
+    r3->has_reset = true;
+    r3->reset = 0x10;
+    r3->fields[0]->reset = 1;
+    struct model_reg *r4 = mk_simple(b, "R4", 3, 13);
+    r4->has_reset = true;
+    r4->reset = 1;
+    r4->fields[0]->reset = 1;
+    struct model_reg *r5 = mk_simple(b, "R5", 4, 16); /* no mismatch on top of the field's error */
+    r5->has_reset = true;
+    r5->reset = 1;
+    r5->fields[0]->reset = 2;
+    run(s, "t.xml:5: error: reset 0x4 of field 'mode' does not fit its 2 bits\n"
+           "t.xml:6: error: reserved field 'rsv' [31:2] has non-zero reset 0x1\n"
+           "t.xml:7: error: reset 0x100000000 of register 'R2' does not fit its width of 32 "
+           "bits\n"
+           "t.xml:10: error: register 'R3' has reset 0x10 but its fields' resets make 0x1\n"
+           "t.xml:17: error: reset 0x2 of field 'en' does not fit its 1 bits\n");
+}
+
+static void test_bits_uncovered(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r = mk_reg(b, "X", 32, 0, 4);
+    mk_field(r, "a", 28, 17, "RW", 5);
+    mk_field(r, "b", 15, 0, "RW", 6);
+    struct model_reg *r2 = mk_reg(b, "Y", 8, 1, 7);
+    mk_field(r2, "a", 7, 1, "RW", 8);
+    struct model_reg *r3 = mk_reg(b, "Z", 16, 2, 9);
+    run(s, "t.xml:4: error: bits 31:29, 16 of register 'X' are covered by no field\n"
+           "t.xml:7: error: bit 0 of register 'Y' is covered by no field\n"
+           "t.xml:9: error: bits 15:0 of register 'Z' are covered by no field\n");
+    assert_int_equal(r3->nfields, 0);
+}
+
+static void test_gaps_fill_implicit_fields(void **state)
+{
+    struct model_spec *s = mk_spec();
+    s->gaps = "ig";
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r = mk_reg(b, "X", 32, 0, 4);
+    r->gaps = "ig";
+    mk_field(r, "a", 28, 17, "RW", 5);
+    mk_field(r, "b", 15, 0, "RW", 6)->reset = 3;
+    assert_int_equal(run(s, ""), 0);
+    assert_int_equal(r->nfields, 4);
+    const struct model_field *f = r->fields[2];
+    assert_true(f->implicit);
+    assert_string_equal(f->name, "ig");
+    assert_int_equal(f->access, REGC_ACCESS_IG);
+    assert_int_equal(f->lsb, 16);
+    assert_int_equal(f->msb, 16);
+    assert_ptr_equal(f->reg, r);
+    assert_int_equal(f->pos.line, 4);
+    assert_int_equal(r->fields[3]->lsb, 29);
+    assert_int_equal(r->fields[3]->msb, 31);
+    assert_int_equal(r->reset, 3);
+}
+
+static void test_bad_gaps_value(void **state)
+{
+    struct model_spec *s = mk_spec();
+    s->gaps = "RW";
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r = mk_reg(b, "X", 32, 0, 4);
+    r->gaps = "RW";
+    mk_field(r, "a", 15, 0, "RW", 5);
+    struct model_reg *r2 = mk_reg(b, "Y", 32, 1, 6);
+    r2->gaps = "RO";
+    mk_field(r2, "a", 15, 0, "RW", 7);
+    run(s, "t.xml:1: error: gaps value 'RW' of the spec is not RV, rsv or ig\n"
+           "t.xml:6: error: gaps value 'RO' of register 'Y' is not RV, rsv or ig\n");
+    assert_int_equal(r->nfields, 1);
+}
+
+static void test_value_too_wide(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
+    struct model_field *f = mk_field(r, "mode", 1, 0, "RW", 5);
+    mk_value(f, "UP", 3, 6);
+    mk_value(f, "BIG", 4, 7);
+    mk_field(r, "rsv", 31, 2, "RV", 8);
+    run(s, "t.xml:7: error: value 'BIG' (0x4) of field 'mode' does not fit its 2 bits\n");
+}
+
+static void test_event_values_too_wide(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r = mk_reg(b, "CTL", 32, 0, 4);
+    mk_field(r, "rsv", 31, 21, "RV", 5);
+    mk_field(r, "thresh", 20, 16, "RW", 6);
+    mk_field(r, "umask", 15, 8, "RW", 7);
+    mk_field(r, "ev_sel", 7, 0, "RW", 8);
+    struct model_reg *f = mk_reg(b, "FILTER", 32, 1, 9);
+    mk_field(f, "tid", 31, 0, "RW", 10);
+    struct model_events *t = mk_table(b, "CTL", "ev_sel", "umask", 11);
+    struct model_event *e = mk_event(t, NULL, "BIG", 0x100, 12);
+    struct model_event *sub = mk_event(t, e, "S", 0, 13);
+    sub->has_umask = true;
+    sub->umask = 0x1FF;
+    mk_set(e, NULL, "thresh", 32, 14);
+    mk_set(e, NULL, "thresh", 31, 15);
+    mk_set(sub, "FILTER", "tid", UINT64_C(0x100000000), 16);
+    run(s, "t.xml:12: error: code 0x100 of event 'BIG' does not fit field 'ev_sel' (8 bits)\n"
+           "t.xml:14: error: value 0x20 for field 'thresh' of event 'BIG' does not fit its 5 "
+           "bits\n"
+           "t.xml:13: error: umask 0x1FF of event 'BIG.S' does not fit field 'umask' (8 bits)\n"
+           "t.xml:16: error: value 0x100000000 for field 'tid' of event 'BIG.S' does not fit its "
+           "32 bits\n");
+    assert_ptr_equal(sub->sets[0]->reg, f);
+    assert_ptr_equal(sub->sets[0]->field, f->fields[0]);
+}
+
+static void test_umask_without_umask_field(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    mk_simple(b, "CTL", 0, 4);
+    struct model_events *t = mk_table(b, "CTL", "en", NULL, 7);
+    struct model_event *e = mk_event(t, NULL, "EV", 1, 8);
+    e->has_umask = true;
+    e->umask = 0x8;
+    run(s, "t.xml:8: error: umask 0x8 of event 'EV' has no field: its table gives no "
+           "umask-field\n");
+}
+
+static void test_duplicate_at(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    mk_inst(b, "i0", 0x100, 4);
+    struct model_reg *r = mk_simple(b, "CTL", 0, 5);
+    mk_at(r, "i0", 0x1000, 8);
+    mk_at(r, "i0", 0x2000, 9);
+    run(s, "t.xml:9: error: duplicate <at> for instance 'i0' in register 'CTL'\n"
+           "t.xml:8: note: 'i0' first defined here\n");
+}
+
+static void test_event_counter(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r = mk_simple(b, "CTL", 0, 4);
+    mk_array(r, 4, 1);
+    struct model_reg *one = mk_simple(b, "ONE", 0x10, 7);
+    struct model_events *t = mk_table(b, "CTL", "en", NULL, 10);
+    struct model_event *ok = mk_event(t, NULL, "OK", 0, 11);
+    ok->has_counters = true;
+    ok->counter_mask = 0xF;
+    struct model_event *bad = mk_event(t, NULL, "BAD", 0, 12);
+    bad->has_counters = true;
+    bad->counter_mask = 0x30;
+    struct model_event *sub = mk_event(t, bad, "INHERITS", 0, 15);
+    sub->has_counters = true;
+    sub->counter_mask = bad->counter_mask;
+    struct model_event *own = mk_event(t, bad, "OWN", 0, 16);
+    own->has_counters = true;
+    own->counter_mask = 0x100;
+    struct model_events *t1 = mk_table(b, "ONE", "en", NULL, 13);
+    struct model_event *e1 = mk_event(t1, NULL, "E1", 0, 14);
+    e1->has_counters = true;
+    e1->counter_mask = 0x2;
+    (void)one;
+    run(s, "t.xml:12: error: event 'BAD' names counter 4, but register 'CTL' has counters 0-3\n"
+           "t.xml:16: error: event 'BAD.OWN' names counter 8, but register 'CTL' has counters "
+           "0-3\n"
+           "t.xml:14: error: event 'E1' names counter 1, but register 'ONE' has only counter "
+           "0\n");
+}
+
+static void test_missing_source_is_a_warning(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    b->cite.src = "doc"; /* does not count for its registers */
+    struct model_reg *r = mk_simple(b, "CTL", 0, 4);
+    r->cite.src = NULL;
+    mk_table(b, "CTL", "en", NULL, 7)->cite.src = NULL;
+    assert_int_equal(run(s, "t.xml:4: warning: register 'CTL' cites no source "
+                            "[-Wmissing-source]\n"
+                            "t.xml:7: warning: event table of register 'CTL' cites no source "
+                            "[-Wmissing-source]\n"),
+                     0);
+    assert_int_equal(dg.nwarnings, 2);
+}
+
+static void test_address_collision(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    mk_inst(b, "i0", 0x100, 4);
+    mk_inst(b, "i1", 0x110, 5);
+    struct model_reg *a = mk_simple(b, "A", 0, 6);
+    mk_array(a, 4, 1);
+    mk_simple(b, "B", 0x12, 9);
+    struct model_block *g = mk_block(s, "g", 12);
+    mk_simple(g, "C", 0x113, 13);
+    run(s, "t.xml:9: error: register 'B' (instance 'i0') has the same msr address 0x112 as "
+           "register 'A' (element 2, instance 'i1')\n"
+           "t.xml:6: note: register 'A' defined here\n"
+           "t.xml:13: error: register 'C' has the same msr address 0x113 as register 'A' "
+           "(element 3, instance 'i1')\n"
+           "t.xml:6: note: register 'A' defined here\n");
+}
+
+static struct model_reg *pci_reg(struct model_block *b, const char *name, uint64_t off,
+                                 unsigned line)
+{
+    struct model_reg *r = mk_simple(b, name, off, line);
+    r->space = SPACE_PCI;
+    r->size = 32;
+    return r;
+}
+
+static void pci_inst(struct model_instance *i, uint64_t dev, uint64_t func)
+{
+    i->has_base = false;
+    i->has_pci = true;
+    i->vendor = 0x8086;
+    i->device = 0x3C46;
+    i->dev = dev;
+    i->func = func;
+}
+
+static void test_pci_collides_only_under_one_locator(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    pci_inst(mk_inst(b, "q0", 0, 4), 8, 2);
+    pci_inst(mk_inst(b, "q1", 0, 5), 9, 2);
+    pci_reg(b, "A", 0xD8, 6);
+    struct model_block *c = mk_block(s, "c", 9);
+    pci_inst(mk_inst(c, "x0", 0, 10), 9, 2);
+    pci_reg(c, "B", 0xD8, 11);
+    struct model_reg *m = mk_simple(c, "M", 0xD8, 14); /* msr: another space */
+    mk_inst(c, "x1", 0x1000, 17);
+    (void)m;
+    run(s, "t.xml:10: error: instance 'x0' gives no base, which msr register 'M' needs\n"
+           "t.xml:17: error: instance 'x1' gives no PCI locator (vendor, device, dev, func), "
+           "which pci register 'B' needs\n"
+           "t.xml:11: error: register 'B' (instance 'x0') has the same pci address 0xD8 as "
+           "register 'A' (instance 'q1')\n"
+           "t.xml:6: note: register 'A' defined here\n");
+}
+
+static void test_address_overflow(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *a = mk_simple(b, "A", 0xFFFFFFFE, 4);
+    mk_array(a, 4, 1);
+    struct model_reg *p = pci_reg(b, "P", 0xFFC, 7);
+    p->size = 64;
+    pci_reg(b, "P2", 0xFFC, 10)->address = 0xFF8;
+    struct model_reg *m = mk_simple(b, "M", UINT64_MAX - 1, 13);
+    m->space = SPACE_MMIO;
+    m->size = 32;
+    struct model_block *c = mk_block(s, "c", 16);
+    mk_inst(c, "i0", 0, 17);
+    mk_inst(c, "i1", 0xFFFFFFFF, 18);
+    mk_simple(c, "X", 1, 19);
+    run(s, "t.xml:4: error: register 'A' does not fit the 32-bit msr address space (it ends at "
+           "0x100000002)\n"
+           "t.xml:7: error: register 'P' does not fit the 4096-byte pci configuration space (it "
+           "ends at 0x1004)\n"
+           "t.xml:13: error: register 'M' does not fit the 64-bit mmio address space (its "
+           "address overflows 64 bits)\n"
+           "t.xml:19: error: register 'X' of instance 'i1' does not fit the 32-bit msr address "
+           "space (it ends at 0x100000001)\n");
+}
+
+static void test_rules(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
+    mk_field(r, "rsv", 31, 29, "RV", 5);
+    mk_field(r, "thresh", 28, 24, "RW", 6);
+    mk_field(r, "count_mode", 23, 22, "RW", 7);
+    mk_field(r, "invert", 21, 0, "RW", 8);
+    mk_rule(r, "ok", "invert -> thresh != 0 && count_mode <= 3 && 31 >= thresh", 9, 0);
+    mk_rule(r, "unknown", "invert -> tresh != 0", 10, 20);
+    mk_rule(r, "reserved", "!rsv", 11, 0);
+    mk_rule(r, "mode", "count_mode == 4 || (thresh > 31)", 12, 10);
+    mk_rule(r, "mirror", "0x20 <= thresh || 31 < thresh || 0b11 == count_mode", 13, 0);
+    mk_rule(r, "escaped", "invert && 1 < 2 && tresh", 14, 10); /* &amp;&amp; and &lt; in XML */
+    run(s, "t.xml:10:30: error: rule 'unknown' names 'tresh', which is not a field of register "
+           "'CTL'\n"
+           "t.xml:11: error: rule 'reserved' names reserved field 'rsv' of register 'CTL'\n"
+           "t.xml:12:10: error: rule 'mode' compares field 'count_mode' (2 bits, at most 0x3) "
+           "with 4, which it cannot hold\n"
+           "t.xml:12:30: error: rule 'mode' compares field 'thresh' (5 bits, at most 0x1F) with "
+           "31, which it cannot hold\n"
+           "t.xml:13: error: rule 'mirror' compares field 'thresh' (5 bits, at most 0x1F) with "
+           "0x20, which it cannot hold\n"
+           "t.xml:13: error: rule 'mirror' compares field 'thresh' (5 bits, at most 0x1F) with "
+           "31, which it cannot hold\n"
+           "t.xml:14:48: error: rule 'escaped' names 'tresh', which is not a field of register "
+           "'CTL'\n");
+}
+
+static struct model_counters *mk_counters(struct model_block *b, const char *ctl,
+                                          const char *ctr, unsigned width, unsigned line)
+{
+    if (!b->pmon) {
+        b->pmon = arena_zalloc(&A, sizeof(*b->pmon));
+        b->pmon->counters = list();
+        b->pmon->pos = at_line(line);
+    }
+    struct model_counters *k = arena_zalloc(&A, sizeof(*k));
+    k->control_name = ctl;
+    k->counter_name = ctr;
+    k->width = width;
+    k->pos = at_line(line);
+    PUSH(b->pmon->counters, b->pmon->ncounters, k);
+    return k;
+}
+
+/* A block with CTL{3-0} (en [0], thresh [5:1], rsv [31:6]) and CTR{3-0} (count [43:0]). */
+static struct model_block *pmon_block(struct model_spec *s, const char *name, unsigned line)
+{
+    struct model_block *b = mk_block(s, name, line);
+    struct model_reg *ctl = mk_reg(b, "CTL", 32, 0x10, line + 1);
+    mk_field(ctl, "en", 0, 0, "RW", line + 2);
+    mk_field(ctl, "thresh", 5, 1, "RW", line + 3);
+    mk_field(ctl, "rsv", 31, 6, "RV", line + 4);
+    mk_array(ctl, 4, 1);
+    struct model_reg *ctr = mk_reg(b, "CTR", 48, 0x20, line + 5);
+    mk_field(ctr, "count", 43, 0, "RW-V", line + 6);
+    mk_field(ctr, "rsv", 47, 44, "RV", line + 7);
+    mk_array(ctr, 4, 1);
+    return b;
+}
+
+static void test_pmon_counters(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = pmon_block(s, "b", 3);
+    struct model_counters *ok = mk_counters(b, "CTL", "CTR", 44, 20);
+    ok->count_field.name = "count";
+    ok->enable.name = "en";
+    struct model_counters *k = mk_counters(b, "CTL", "CTR", 48, 21);
+    k->count_field.name = "count";
+    k->enable.name = "thresh";
+    k->reset.name = "rsv";
+    k->pmi.name = "nope";
+    mk_counters(b, "CTL", "CTR", 64, 22);
+    struct model_reg *one = mk_simple(b, "ONE", 0x30, 23);
+    (void)one;
+    mk_counters(b, "ONE", "CTR", 32, 26);
+    mk_counters(b, "CTL", "MISSING", 32, 27);
+    mk_counters(b, "CTL", NULL, 32, 28);
+    run(s, "t.xml:21: error: unknown field 'nope' in register 'CTL'\n"
+           "t.xml:4: note: register 'CTL' defined here\n"
+           "t.xml:21: error: counter width 48 is wider than field 'count' of register 'CTR' (44 "
+           "bits)\n"
+           "t.xml:21: error: enable field 'thresh' has 5 bits; it must have 1\n"
+           "t.xml:21: error: reset role names reserved field 'rsv'\n"
+           "t.xml:22: error: counter width 64 is wider than register 'CTR' (48 bits)\n"
+           "t.xml:26: error: control 'ONE' has 1 elements but counter 'CTR' has 4\n"
+           "t.xml:27: error: unknown register 'MISSING' in block 'b'\n"
+           "t.xml:28: error: control 'CTL' has no counter\n");
+    assert_ptr_equal(ok->enable.field, b->regs[0]->fields[0]);
+    assert_ptr_equal(ok->count_field.field, b->regs[1]->fields[0]);
+    assert_ptr_equal(ok->control, b->regs[0]);
+}
+
+static void test_pmon_box_control_and_status(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = pmon_block(s, "b", 3);
+    mk_counters(b, "CTL", "CTR", 44, 20);
+    struct model_reg *box = mk_reg(b, "BOX", 32, 0x40, 21);
+    mk_field(box, "frz", 0, 0, "RW", 22);
+    mk_field(box, "rst", 2, 1, "WO", 23);
+    mk_field(box, "en4", 7, 4, "RW", 24);
+    mk_field(box, "en3", 10, 8, "RW", 25);
+    mk_field(box, "ov", 13, 11, "RW1C", 26);
+    mk_field(box, "rsv", 31, 14, "RV", 27);
+    mk_field(box, "rsv", 3, 3, "RV", 28);
+    struct model_box_control *bc = arena_zalloc(&A, sizeof(*bc));
+    bc->reg_name = "BOX";
+    bc->freeze.name = "frz";
+    bc->reset_counters.name = "rst";
+    bc->enable.name = "en3";
+    bc->pos = at_line(29);
+    b->pmon->box_control = bc;
+    struct model_box_status *bs = arena_zalloc(&A, sizeof(*bs));
+    bs->reg_name = "BOX";
+    bs->overflow.name = "ov";
+    bs->pos = at_line(30);
+    b->pmon->box_status = bs;
+    run(s, "t.xml:29: error: reset-counters field 'rst' has 2 bits; it must have 1\n"
+           "t.xml:29: error: enable field 'en3' has 3 bits; it must have 1 or one per counter "
+           "(4)\n"
+           "t.xml:30: error: overflow field 'ov' has 3 bits, fewer than the block's 4 counters\n");
+    assert_ptr_equal(bc->reg, box);
+}
+
+static void test_pmon_global(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *u = mk_block(s, "ubox", 3);
+    struct model_reg *gctl = mk_reg(u, "GCTL", 32, 0x100, 4);
+    mk_field(gctl, "frz_all", 0, 0, "WO", 5);
+    mk_field(gctl, "unfrz", 2, 1, "WO", 6);
+    mk_field(gctl, "rsv", 31, 3, "RV", 7);
+    struct model_reg *gst = mk_reg(u, "GSTATUS", 32, 0x101, 8);
+    mk_field(gst, "ov_c", 7, 0, "RW1C", 9);
+    mk_field(gst, "ov_u", 8, 8, "RW1C", 10);
+    mk_field(gst, "ov_m", 10, 9, "RW1C", 11);
+    mk_field(gst, "rsv", 31, 11, "RV", 12);
+    struct model_block *cb = mk_block(s, "cbox", 13);
+    for (unsigned i = 0; i < 8; i++)
+        mk_inst(cb, arena_printf(&A, "c%u", i), 0x200 + 0x10 * i, 14 + i);
+    struct model_block *mb = mk_block(s, "mbox", 22);
+    mk_inst(mb, "m0", 0x400, 23);
+    mk_inst(mb, "m1", 0x500, 24);
+    mk_inst(mb, "m2", 0x600, 25);
+    s->pmon_global = arena_zalloc(&A, sizeof(*s->pmon_global));
+    struct model_global_control *gc = arena_zalloc(&A, sizeof(*gc));
+    gc->block_name = "ubox";
+    gc->reg_name = "GCTL";
+    gc->freeze.name = "frz_all";
+    gc->unfreeze.name = "unfrz";
+    gc->pos = at_line(26);
+    s->pmon_global->control = gc;
+    struct model_global_status *gs = arena_zalloc(&A, sizeof(*gs));
+    gs->block_name = "ubox";
+    gs->reg_name = "GSTATUS";
+    gs->boxes = list();
+    gs->clear = CLEAR_REGISTER;
+    gs->clear_reg_name = "GCTL";
+    gs->clear_field.name = "frz_all";
+    gs->pos = at_line(27);
+    s->pmon_global->status = gs;
+    const char *boxes[][3] = {{"cbox", "ov_c", NULL}, {"ubox", "ov_u", NULL},
+                              {"mbox", "ov_m", NULL}, {"mbox", "ov_m", "m7"},
+                              {"qbox", "ov_q", NULL}};
+    for (unsigned i = 0; i < 5; i++) {
+        struct model_box_overflow *bo = arena_zalloc(&A, sizeof(*bo));
+        bo->block_name = boxes[i][0];
+        bo->field_name = boxes[i][1];
+        bo->instance_name = boxes[i][2];
+        bo->pos = at_line(28 + i);
+        PUSH(gs->boxes, gs->nboxes, bo);
+    }
+    run(s, "t.xml:26: error: unfreeze field 'unfrz' has 2 bits; it must have 1\n"
+           "t.xml:30: error: box-overflow field 'ov_m' has 2 bits; it must have 1 or one per "
+           "instance of block 'mbox' (3)\n"
+           "t.xml:31: error: unknown instance 'm7' in block 'mbox'\n"
+           "t.xml:32: error: unknown block 'qbox'\n"
+           "t.xml:32: error: unknown field 'ov_q' in register 'GSTATUS'\n"
+           "t.xml:8: note: register 'GSTATUS' defined here\n");
+    assert_ptr_equal(gs->boxes[0]->block, cb);
+    assert_ptr_equal(gs->boxes[0]->field, gst->fields[0]);
+    assert_ptr_equal(gc->reg, gctl);
+    assert_ptr_equal(gs->clear_reg, gctl);
+    assert_ptr_equal(gs->clear_field.field, gctl->fields[0]);
+}
+
+/* 2048 registers x 16 instances: the address and name checks must stay linear. */
+static void test_large_spec_is_fast(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "big", 3);
+    for (unsigned i = 0; i < 16; i++)
+        mk_inst(b, arena_printf(&A, "i%u", i), 0x10000 * i, 4);
+    b->regs = arena_zalloc(&A, 2048 * sizeof(void *));
+    for (unsigned i = 0; i < 2048; i++)
+        mk_simple(b, arena_printf(&A, "R%u", i), i, 10 + 3 * i);
+    clock_t t0 = clock();
+    assert_int_equal(run(s, ""), 0);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    assert_true(secs < 2.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+        T(test_clean_spec_passes_and_fills_reset),
+        T(test_bad_identifier_and_keyword),
+        T(test_keywords_of_cxx_and_c23),
+        T(test_keyword_table_lookup),
+        T(test_duplicate_field_but_reserved_may_repeat),
+        T(test_duplicates_in_every_scope),
+        T(test_name_collision),
+        T(test_unknown_refs),
+        T(test_at_for_every_instance_or_none),
+        T(test_instance_without_locator),
+        T(test_bad_width_and_size),
+        T(test_citations_resolved_everywhere),
+        T(test_field_outside_and_overlap),
+        T(test_unknown_access),
+        T(test_resets),
+        T(test_bits_uncovered),
+        T(test_gaps_fill_implicit_fields),
+        T(test_bad_gaps_value),
+        T(test_value_too_wide),
+        T(test_event_values_too_wide),
+        T(test_umask_without_umask_field),
+        T(test_duplicate_at),
+        T(test_event_counter),
+        T(test_missing_source_is_a_warning),
+        T(test_address_collision),
+        T(test_pci_collides_only_under_one_locator),
+        T(test_address_overflow),
+        T(test_rules),
+        T(test_pmon_counters),
+        T(test_pmon_box_control_and_status),
+        T(test_pmon_global),
+        T(test_large_spec_is_fast),
+#undef T
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,479 @@
+/*
+ * Unit tests for compiler/context.c and compiler/names.c on models built by
+ * hand (what check_spec() would hand over: references resolved, resets set).
+ * With CONTEXT_DUMP=FILE set, also writes the demo tree's JSON to FILE.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "context.h"
+#include "names.h"
+
+static struct arena A;
+
+
+static void push(void ***list, size_t *n, void *item)
+{
+    void **v = arena_alloc(&A, (*n + 1) * sizeof(*v));
+    if (*n)
+        memcpy(v, *list, *n * sizeof(*v));
+    v[(*n)++] = item;
+    *list = v;
+}
+
+static struct model_field *field(struct model_reg *r, const char *name, unsigned msb,
+                                 unsigned lsb, const char *access, uint64_t reset)
+{
+    struct model_field *f = arena_zalloc(&A, sizeof(*f));
+    f->name = name;
+    f->msb = msb;
+    f->lsb = lsb;
+    f->access_text = access;
+    f->access = regc_access_parse(access);
+    f->reset = reset;
+    f->reg = r;
+    push((void ***)&r->fields, &r->nfields, f);
+    r->reset |= (reset << lsb);
+    return f;
+}
+
+static struct model_reg *reg(struct model_block *b, const char *name, const char *written,
+                             enum model_space sp, uint64_t addr, unsigned width, unsigned size)
+{
+    struct model_reg *r = arena_zalloc(&A, sizeof(*r));
+    r->name = name;
+    r->written_name = written;
+    r->space = sp;
+    r->address = addr;
+    r->width = width;
+    r->size = size;
+    r->count = 1;
+    r->block = b;
+    push((void ***)&b->regs, &b->nregs, r);
+    return r;
+}
+
+static struct model_instance *instance(struct model_block *b, const char *name, uint64_t base)
+{
+    struct model_instance *i = arena_zalloc(&A, sizeof(*i));
+    i->name = name;
+    i->has_base = true;
+    i->base = base;
+    i->block = b;
+    i->index = (unsigned)b->ninstances;
+    push((void ***)&b->instances, &b->ninstances, i);
+    return i;
+}
+
+static struct model_block *block(struct model_spec *s, const char *name)
+{
+    struct model_block *b = arena_zalloc(&A, sizeof(*b));
+    b->name = name;
+    b->title = name;
+    push((void ***)&s->blocks, &s->nblocks, b);
+    return b;
+}
+
+/*
+ * The demo spec: a U-Box-like block (array control register with a rule and
+ * events, a counter, a status register of every access kind), a C-Box-like
+ * block with two MSR instances, one register placed by <at>, and a PCI block.
+ */
+static struct model_spec *demo(void)
+{
+    struct model_spec *s = arena_zalloc(&A, sizeof(*s));
+    s->name = "demo";
+    s->prefix = "DEMO";
+    s->title = "Demo uncore";
+    s->version = 1;
+    struct model_source *src = arena_zalloc(&A, sizeof(*src));
+    *src = (struct model_source){.id = "guide", .title = "Demo Guide", .ref = "123", .rev = "001"};
+    push((void ***)&s->sources, &s->nsources, src);
+
+    struct model_block *u = block(s, "ubox");
+    u->desc = "System   configuration\n   controller.";
+    struct model_reg *ctl = reg(u, "U_MSR_PMON_CTL", "U_MSR_PMON_CTL{1-0}", SPACE_MSR, 0xc10, 32, 64);
+    ctl->is_array = true;
+    ctl->count = 2;
+    ctl->stride = 1;
+    ctl->cite = (struct model_cite){.src = "guide", .table = "2-2", .page = "20", .source = src};
+    ctl->desc = "Counter control: */ selects the event.";
+    field(ctl, "rsv", 31, 29, "RV", 0);
+    struct model_field *thresh = field(ctl, "thresh", 28, 24, "RW", 0);
+    field(ctl, "invert", 23, 23, "RW", 0);
+    field(ctl, "en", 22, 22, "RW", 0);
+    field(ctl, "rsv", 21, 18, "RV", 0);
+    field(ctl, "rst", 17, 17, "WO", 0);
+    field(ctl, "rsv", 16, 16, "RV", 0)->implicit = true;
+    struct model_field *umask = field(ctl, "umask", 15, 8, "RW", 0);
+    struct model_field *evsel = field(ctl, "ev_sel", 7, 0, "RW", 0);
+    struct model_value *v = arena_zalloc(&A, sizeof(*v));
+    *v = (struct model_value){.name = "ANY", .value = 0xff};
+    push((void ***)&umask->values, &umask->nvalues, v);
+    struct model_rule *rule = arena_zalloc(&A, sizeof(*rule));
+    *rule = (struct model_rule){.name = "invert_needs_thresh",
+                                .expr_text = "invert -> thresh != 0 && (en || !thresh)",
+                                .message = "  .invert needs\n .thresh  "};
+    push((void ***)&ctl->rules, &ctl->nrules, rule);
+
+    struct model_reg *st = reg(u, "U_MSR_PMON_STATUS", "U_MSR_PMON_STATUS", SPACE_MSR, 0xc00,
+                               32, 32);
+    field(st, "ig", 31, 8, "ig", 0);
+    field(st, "ov", 7, 6, "RW1C", 0);
+    field(st, "s", 5, 5, "RW1S", 0);
+    field(st, "busy", 4, 3, "RO-V", 2);
+    field(st, "kick", 2, 2, "WO", 0);
+    field(st, "cnt", 1, 0, "RW-V", 1);
+
+    struct model_events *t = arena_zalloc(&A, sizeof(*t));
+    *t = (struct model_events){.reg_name = "U_MSR_PMON_CTL", .code_field_name = "ev_sel",
+                               .umask_field_name = "umask", .reg = ctl, .code_field = evsel,
+                               .umask_field = umask, .block = u};
+    push((void ***)&u->event_tables, &u->nevent_tables, t);
+    struct model_event *ev = arena_zalloc(&A, sizeof(*ev));
+    *ev = (struct model_event){.name = "EVENT_MSG", .full_name = "EVENT_MSG", .code = 0x42,
+                               .has_counters = true, .counter_mask = 2, .table = t};
+    struct model_set *set = arena_zalloc(&A, sizeof(*set));
+    *set = (struct model_set){.field_name = "thresh", .value = 1, .reg = ctl, .field = thresh};
+    push((void ***)&ev->sets, &ev->nsets, set);
+    struct model_event *sub = arena_zalloc(&A, sizeof(*sub));
+    *sub = (struct model_event){.name = "DOORBELL_RCVD", .full_name = "EVENT_MSG.DOORBELL_RCVD",
+                                .code = 0x42, .has_umask = true, .umask = 0x08, .parent = ev,
+                                .table = t};
+    push((void ***)&ev->subs, &ev->nsubs, sub);
+    push((void ***)&t->events, &t->nevents, ev);
+
+    struct model_block *cb = block(s, "cbox");
+    instance(cb, "cbox0", 0xd00);
+    struct model_instance *c1 = instance(cb, "cbox1", 0xd20);
+    struct model_reg *cc = reg(cb, "C_CTL", "C_CTL", SPACE_MSR, 0x4, 64, 64);
+    field(cc, "all", 63, 0, "RW", 0);
+    struct model_reg *ca = reg(cb, "C_AT", "C_AT", SPACE_MSR, 0x8, 64, 64);
+    field(ca, "all", 63, 0, "RW", 0);
+    struct model_at *at0 = arena_zalloc(&A, sizeof(*at0));
+    *at0 = (struct model_at){.instance_name = "cbox0", .address = 0xe00,
+                             .instance = cb->instances[0]};
+    struct model_at *at1 = arena_zalloc(&A, sizeof(*at1));
+    *at1 = (struct model_at){.instance_name = "cbox1", .address = 0xe40, .instance = c1};
+    push((void ***)&ca->ats, &ca->nats, at0);
+    push((void ***)&ca->ats, &ca->nats, at1);
+
+    struct model_block *pb = block(s, "ha");
+    struct model_instance *p0 = instance(pb, "ha0", 0);
+    p0->has_base = false;
+    p0->has_pci = true;
+    p0->vendor = 0x8086;
+    p0->device = 0x3c46;
+    p0->dev = 14;
+    p0->func = 1;
+    struct model_reg *pr = reg(pb, "HA_CTL", "HA_CTL{3-0}", SPACE_PCI, 0xd8, 32, 32);
+    pr->is_array = true;
+    pr->count = 4;
+    pr->stride = 4;
+    field(pr, "x", 31, 0, "RW", 0);
+
+    struct model_pmon *pm = arena_zalloc(&A, sizeof(*pm));
+    struct model_counters *k = arena_zalloc(&A, sizeof(*k));
+    *k = (struct model_counters){.control_name = "U_MSR_PMON_CTL", .counter_name = "U_MSR_PMON_STATUS",
+                                 .width = 44, .enable = {"en", NULL}, .reset = {"rst", NULL},
+                                 .preload_minus_one = true};
+    push((void ***)&pm->counters, &pm->ncounters, k);
+    u->pmon = pm;
+    return s;
+}
+
+static json_t *get(json_t *root, const char *path)
+{
+    /* "a.0.b": object keys and array indices */
+    char tmp[256];
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    json_t *v = root;
+    for (char *tok = strtok(tmp, "."); tok && v; tok = strtok(NULL, "."))
+        v = json_is_array(v) ? json_array_get(v, strtoul(tok, NULL, 10)) : json_object_get(v, tok);
+    return v;
+}
+
+static const char *gets(json_t *root, const char *path)
+{
+    json_t *v = get(root, path);
+    if (!json_is_string(v))
+        fail_msg("'%s' is not a string", path);
+    return json_string_value(v);
+}
+
+static json_t *build(void)
+{
+    return context_build(demo(), NULL);
+}
+
+static void test_spec_keys(void **state)
+{
+    json_t *t = build();
+    assert_string_equal(gets(t, "spec.name"), "demo");
+    assert_string_equal(gets(t, "spec.prefix"), "DEMO");
+    assert_int_equal(json_integer_value(get(t, "spec.version")), 1);
+    assert_string_equal(gets(t, "spec.sources.0.ref"), "123");
+    assert_true(json_is_null(get(t, "spec.sources.0.url")));
+    assert_string_equal(gets(t, "spec.c_guard"), "DEMO_DEMO_H");
+    assert_string_equal(gets(t, "spec.c_source_lines.0.text"), "Demo Guide (ref 123, rev 001)");
+    assert_true(json_is_null(get(t, "pmon_global")));
+    json_decref(t);
+}
+
+static void test_register_keys(void **state)
+{
+    json_t *t = build();
+    json_t *r = get(t, "blocks.0.registers.0");
+    assert_string_equal(gets(r, "name"), "U_MSR_PMON_CTL");
+    assert_string_equal(gets(r, "written_name"), "U_MSR_PMON_CTL{1-0}");
+    assert_string_equal(gets(r, "space"), "msr");
+    assert_int_equal(json_integer_value(get(r, "width")), 32);
+    assert_int_equal(json_integer_value(get(r, "size")), 64);
+    assert_string_equal(gets(r, "reset"), "0x0");
+    assert_string_equal(gets(r, "array.stride"), "0x1");
+    assert_int_equal(json_integer_value(get(r, "array.count")), 2);
+    assert_string_equal(gets(r, "instances.1.address"), "0xc11");
+    assert_int_equal(json_integer_value(get(r, "instances.1.index")), 1);
+    assert_true(json_is_null(get(r, "instances.1.instance")));
+    assert_string_equal(gets(r, "source.title"), "Demo Guide");
+    assert_string_equal(gets(r, "source.table"), "2-2");
+    assert_true(json_is_null(get(r, "source.section")));
+    assert_string_equal(gets(r, "desc"), "Counter control: */ selects the event.");
+    /* must-be-zero: the rsv fields and bits 63:32 (width 32, access size 64) */
+    assert_string_equal(gets(r, "masks.mbz"), "0xffffffffe03d0000");
+    assert_string_equal(gets(r, "masks.wo"), "0x20000");
+    assert_string_equal(gets(r, "masks.writable"), "0x1fc2ffff");
+    assert_string_equal(gets(r, "c_masks.mbz"), "UINT64_C(0xffffffffe03d0000)");
+    assert_string_equal(gets(r, "c_masks.rmw"), "UINT64_C(0x000000001fc0ffff)");
+    assert_string_equal(gets(r, "c_type"), "uint64_t");
+    assert_true(json_is_true(get(r, "c_addr_by_index")));
+    assert_true(json_is_true(get(r, "first")));
+    json_t *f = get(r, "fields.1");
+    assert_string_equal(gets(f, "name"), "thresh");
+    assert_int_equal(json_integer_value(get(f, "lsb")), 24);
+    assert_int_equal(json_integer_value(get(f, "msb")), 28);
+    assert_int_equal(json_integer_value(get(f, "width")), 5);
+    assert_string_equal(gets(f, "access"), "RW");
+    assert_false(json_is_true(get(f, "implicit")));
+    assert_true(json_is_true(get(r, "fields.6.implicit")));
+    assert_string_equal(gets(f, "c_name"), "DEMO_U_MSR_PMON_CTL_THRESH");
+    assert_string_equal(gets(f, "c_lower"), "demo_u_msr_pmon_ctl_thresh");
+    assert_string_equal(gets(f, "c_mask"), "UINT64_C(0x000000001f000000)");
+    assert_string_equal(gets(f, "c_max"), "UINT64_C(0x1f)");
+    assert_string_equal(gets(r, "fields.7.values.0.value"), "0xff");
+    assert_string_equal(gets(r, "fields.7.values.0.c_name"), "DEMO_U_MSR_PMON_CTL_UMASK_ANY");
+    /* aligned defines: every name padded to the register's longest */
+    size_t w = strlen(gets(r, "c_def.width"));
+    assert_int_equal(strlen(gets(f, "c_def.shift")), w);
+    assert_memory_equal(gets(f, "c_def.shift"), "DEMO_U_MSR_PMON_CTL_THRESH_SHIFT ", 33);
+    json_decref(t);
+}
+
+static void test_attribute_masks(void **state)
+{
+    json_t *t = build();
+    json_t *m = get(t, "blocks.0.registers.1.masks");
+    assert_string_equal(gets(m, "mbz"), "0x0");
+    assert_string_equal(gets(m, "ignored"), "0xffffff00");
+    assert_string_equal(gets(m, "w1c"), "0xc0");
+    assert_string_equal(gets(m, "w1s"), "0x20");
+    assert_string_equal(gets(m, "ro"), "0x18");
+    assert_string_equal(gets(m, "wo"), "0x4");
+    assert_string_equal(gets(m, "writable"), "0xe7");
+    assert_string_equal(gets(t, "blocks.0.registers.1.reset"), "0x11");
+    assert_string_equal(gets(t, "blocks.0.registers.1.c_reset"), "UINT32_C(0x00000011)");
+    json_decref(t);
+}
+
+static void test_rule_rendered_as_c(void **state)
+{
+    json_t *t = build();
+    json_t *r = get(t, "blocks.0.registers.0.rules.0");
+    assert_string_equal(gets(r, "expr"), "invert -> thresh != 0 && (en || !thresh)");
+    assert_string_equal(gets(r, "message"), ".invert needs .thresh");
+    assert_string_equal(gets(r, "c_expr"),
+                        "(!(demo_u_msr_pmon_ctl_invert_get(v)) || "
+                        "(demo_u_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0) && "
+                        "(demo_u_msr_pmon_ctl_en_get(v) || !demo_u_msr_pmon_ctl_thresh_get(v))))");
+    assert_string_equal(gets(r, "c_name"), "DEMO_U_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH");
+    /* candidates: invert {0,1}; thresh {0,1,0x1f}; en {0,1} */
+    assert_int_equal(json_array_size(get(r, "c_candidates")), 3);
+    assert_string_equal(gets(r, "c_candidates.1.c_lower"), "demo_u_msr_pmon_ctl_thresh");
+    assert_int_equal(json_integer_value(get(r, "c_candidates.1.c_count")), 3);
+    assert_string_equal(gets(r, "c_candidates.1.c_values.2.c_value"), "UINT64_C(0x1f)");
+    json_decref(t);
+}
+
+static void test_events_flattened(void **state)
+{
+    json_t *t = build();
+    json_t *ev = get(t, "blocks.0.events");
+    assert_int_equal(json_array_size(ev), 2);
+    assert_string_equal(gets(ev, "0.name"), "EVENT_MSG");
+    assert_string_equal(gets(ev, "0.register"), "U_MSR_PMON_CTL");
+    assert_string_equal(gets(ev, "0.field"), "ev_sel");
+    assert_string_equal(gets(ev, "0.umask_field"), "umask");
+    assert_string_equal(gets(ev, "0.code"), "0x42");
+    assert_true(json_is_null(get(ev, "0.umask")));
+    assert_int_equal(json_array_size(get(ev, "0.counters")), 1);
+    assert_int_equal(json_integer_value(get(ev, "0.counters.0")), 1);
+    assert_string_equal(gets(ev, "1.name"), "EVENT_MSG.DOORBELL_RCVD");
+    assert_string_equal(gets(ev, "1.umask"), "0x8");
+    assert_int_equal(json_array_size(get(ev, "1.counters")), 2);
+    /* the sub inherits its parent's <set> */
+    assert_string_equal(gets(ev, "1.sets.0.field"), "thresh");
+    assert_string_equal(gets(ev, "1.sets.0.register"), "U_MSR_PMON_CTL");
+    assert_string_equal(gets(ev, "1.c_encoding"), "UINT64_C(0x1000842)");
+    assert_string_equal(gets(ev, "0.c_encoding"), "UINT64_C(0x1000042)");
+    assert_string_equal(gets(ev, "1.c_name"), "DEMO_EV_UBOX_EVENT_MSG_DOORBELL_RCVD");
+    json_decref(t);
+}
+
+static void test_instances_and_addresses(void **state)
+{
+    json_t *t = build();
+    json_t *b = get(t, "blocks.1");
+    assert_string_equal(gets(b, "instances.1.base"), "0xd20");
+    assert_true(json_is_null(get(b, "instances.1.pci")));
+    json_t *cc = get(b, "registers.0");
+    assert_true(json_is_true(get(cc, "c_addr_by_instance")));
+    assert_string_equal(gets(cc, "instances.1.address"), "0xd24");
+    assert_string_equal(gets(cc, "instances.1.instance"), "cbox1");
+    assert_true(json_is_null(get(cc, "instances.1.index")));
+    assert_string_equal(gets(cc, "c_addr_cases.1.c_name"), "DEMO_C_CTL_CBOX1_ADDR");
+    json_t *ca = get(b, "registers.1");
+    assert_string_equal(gets(ca, "instances.0.address"), "0xe00");
+    assert_string_equal(gets(ca, "instances.1.address"), "0xe40");
+    json_t *p = get(t, "blocks.2");
+    assert_string_equal(gets(p, "instances.0.pci.vendor"), "0x8086");
+    assert_string_equal(gets(p, "instances.0.pci.device"), "0x3c46");
+    assert_int_equal(json_integer_value(get(p, "instances.0.pci.dev")), 14);
+    assert_true(json_is_null(get(p, "instances.0.base")));
+    json_t *pr = get(p, "registers.0");
+    assert_true(json_is_true(get(pr, "c_addr_by_index")));
+    assert_string_equal(gets(pr, "instances.3.address"), "0xe4");
+    assert_string_equal(gets(pr, "instances.3.pci.device"), "0x3c46");
+    assert_string_equal(gets(pr, "masks.mbz"), "0x0");
+    json_decref(t);
+}
+
+static void test_pmon(void **state)
+{
+    json_t *t = build();
+    json_t *k = get(t, "blocks.0.pmon.counters.0");
+    assert_string_equal(gets(k, "kind"), "general");
+    assert_string_equal(gets(k, "overflow"), "wrap");
+    assert_string_equal(gets(k, "enable"), "en");
+    assert_true(json_is_null(get(k, "pmi")));
+    assert_string_equal(gets(k, "preload"), "2^w-1-N");
+    assert_true(json_is_null(get(t, "blocks.0.pmon.box_control")));
+    assert_true(json_is_null(get(t, "blocks.1.pmon")));
+    json_decref(t);
+}
+
+static void test_json_text_is_stable(void **state)
+{
+    json_t *a = build(), *b = build();
+    struct buf ta = BUF_INIT, tb = BUF_INIT;
+    assert_int_equal(context_to_json(a, &ta), 0);
+    assert_int_equal(context_to_json(b, &tb), 0);
+    assert_string_equal(ta.s, tb.s);
+    assert_memory_equal(ta.s, "{\n  \"spec\": {\n    \"name\": \"demo\",\n    \"prefix\"", 42);
+    assert_int_equal(ta.s[ta.len - 1], '\n');
+    assert_int_equal(ta.s[ta.len - 2], '}');
+    const char *dump = getenv("CONTEXT_DUMP");
+    if (dump) {
+        FILE *f = fopen(dump, "w");
+        if (f) {
+            fputs(ta.s, f);
+            fclose(f);
+        }
+    }
+    buf_release(&ta);
+    buf_release(&tb);
+    json_decref(a);
+    json_decref(b);
+}
+
+static void test_prefix_option(void **state)
+{
+    struct context_options opt = {.prefix = "acme"};
+    json_t *t = context_build(demo(), &opt);
+    assert_string_equal(gets(t, "blocks.0.registers.0.c_name"), "ACME_U_MSR_PMON_CTL");
+    assert_string_equal(gets(t, "spec.prefix"), "DEMO");
+    json_decref(t);
+}
+
+struct seen {
+    struct buf all;
+    unsigned n;
+};
+
+static void collect(void *ctx, const char *ident, struct srcpos pos)
+{
+    struct seen *s = ctx;
+    buf_addf(&s->all, "%s\n", ident);
+    s->n++;
+}
+
+static void test_names_foreach_lists_header_names(void **state)
+{
+    struct seen s = {BUF_INIT, 0};
+    names_foreach(&A, demo(), "DEMO", collect, &s);
+    static const char *const want[] = {
+        "DEMO_ACT_WO\n",
+        "DEMO_DEMO_H\n",
+        "DEMO_U_MSR_PMON_CTL_COUNT\n",
+        "demo_u_msr_pmon_ctl_addr\n",
+        "DEMO_U_MSR_PMON_CTL_THRESH_SHIFT\n",
+        "demo_u_msr_pmon_ctl_thresh_get\n",
+        "DEMO_U_MSR_PMON_CTL_UMASK_ANY\n",
+        "DEMO_U_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE\n",
+        "demo_u_msr_pmon_ctl_check\n",
+        "DEMO_U_MSR_PMON_STATUS_ADDR\n",
+        "DEMO_EV_UBOX_EVENT_MSG_DOORBELL_RCVD_CODE\n",
+        "DEMO_CBOX_CBOX1_BASE\n",
+        "DEMO_C_AT_CBOX1_ADDR\n",
+        "DEMO_HA_HA0_DEVICE\n",
+        "demo_ha_ctl_addr\n",
+    };
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+        if (!strstr(s.all.s, want[i]))
+            fail_msg("names_foreach does not list %s", want[i]);
+    /* reserved fields define nothing; single registers have no address function */
+    assert_null(strstr(s.all.s, "_RSV_"));
+    assert_null(strstr(s.all.s, "demo_u_msr_pmon_status_addr\n"));
+    buf_release(&s.all);
+}
+
+static int teardown(void **state)
+{
+    arena_release(&A);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_spec_keys, teardown),
+        cmocka_unit_test_teardown(test_register_keys, teardown),
+        cmocka_unit_test_teardown(test_attribute_masks, teardown),
+        cmocka_unit_test_teardown(test_rule_rendered_as_c, teardown),
+        cmocka_unit_test_teardown(test_events_flattened, teardown),
+        cmocka_unit_test_teardown(test_instances_and_addresses, teardown),
+        cmocka_unit_test_teardown(test_pmon, teardown),
+        cmocka_unit_test_teardown(test_json_text_is_stable, teardown),
+        cmocka_unit_test_teardown(test_prefix_option, teardown),
+        cmocka_unit_test_teardown(test_names_foreach_lists_header_names, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

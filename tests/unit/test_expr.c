@@ -1,0 +1,317 @@
+/* Unit tests for compiler/expr.c: parsing, errors, walking, evaluation, C and postfix forms. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "expr.h"
+
+/* Renders a tree back in a fully parenthesised infix form, to pin the shape. */
+static void shape(const struct expr *e, struct buf *b)
+{
+    switch (e->op) {
+    case EXPR_OP_CONST:
+        buf_addf(b, "%llu", (unsigned long long)e->value);
+        break;
+    case EXPR_OP_FIELD:
+        buf_adds(b, e->field);
+        break;
+    case EXPR_OP_NOT:
+        buf_adds(b, "!");
+        shape(e->lhs, b);
+        break;
+    default:
+        buf_addc(b, '(');
+        shape(e->lhs, b);
+        buf_addf(b, " %s ", expr_op_text(e->op));
+        shape(e->rhs, b);
+        buf_addc(b, ')');
+    }
+}
+
+static void assert_shape(const char *text, const char *want)
+{
+    struct arena a = ARENA_INIT;
+    struct expr_error err = {0};
+    struct expr *e = expr_parse(&a, text, &err);
+    if (!e)
+        fail_msg("'%s' did not parse: %zu: %s", text, err.offset, err.message);
+    struct buf b = BUF_INIT;
+    shape(e, &b);
+    assert_string_equal(b.s, want);
+    buf_release(&b);
+    arena_release(&a);
+}
+
+static void assert_error(const char *text, size_t offset, const char *message)
+{
+    struct arena a = ARENA_INIT;
+    struct expr_error err = {0};
+    struct expr *e = expr_parse(&a, text, &err);
+    assert_null(e);
+    assert_string_equal(err.message, message);
+    assert_int_equal(err.offset, offset);
+    arena_release(&a);
+}
+
+static void test_precedence(void **state)
+{
+    assert_shape("a", "a");
+    assert_shape("a || b && c", "(a || (b && c))");
+    assert_shape("a && b || c", "((a && b) || c)");
+    assert_shape("!a && b", "(!a && b)");
+    assert_shape("!a == 1", "!(a == 1)");
+    assert_shape("a -> b || c", "(a -> (b || c))");
+    assert_shape("a == 1 && b != 0x10", "((a == 1) && (b != 16))");
+    assert_shape("(a -> b) -> c", "((a -> b) -> c)");
+    assert_shape("x<1||x<=2||x>3||x>=0b100", "((((x < 1) || (x <= 2)) || (x > 3)) || (x >= 4))");
+    assert_shape("!!a", "!!a");
+    assert_shape("  set_flag_sel != 0 -> flag_mode == 1 ",
+                 "((set_flag_sel != 0) -> (flag_mode == 1))");
+}
+
+static void test_associativity(void **state)
+{
+    assert_shape("a -> b -> c", "(a -> (b -> c))");
+    assert_shape("a && b && c", "((a && b) && c)");
+    assert_shape("a || b || c", "((a || b) || c)");
+}
+
+static void test_numbers(void **state)
+{
+    assert_shape("x == 0x1_0000", "(x == 65536)");
+    assert_shape("x == 18446744073709551615", "(x == 18446744073709551615)");
+    assert_shape("x == 0xFFFF_FFFF_FFFF_FFFF", "(x == 18446744073709551615)");
+    uint64_t v = 0;
+    size_t bad = 99;
+    assert_int_equal(expr_scan_number("0b101", 5, &v, &bad), EXPR_NUMBER_OK);
+    assert_int_equal(v, 5);
+    assert_int_equal(expr_scan_number("107CCH", 6, &v, &bad), EXPR_NUMBER_JUNK);
+    assert_int_equal(bad, 3);
+    assert_int_equal(expr_scan_number("0x", 2, &v, &bad), EXPR_NUMBER_JUNK);
+    assert_int_equal(bad, 2);
+    assert_int_equal(expr_scan_number("1__0", 4, &v, &bad), EXPR_NUMBER_JUNK);
+    assert_int_equal(bad, 1);
+    assert_int_equal(expr_scan_number("_1", 2, &v, &bad), EXPR_NUMBER_JUNK);
+    assert_int_equal(bad, 0);
+    assert_int_equal(expr_scan_number("1_", 2, &v, &bad), EXPR_NUMBER_JUNK);
+    assert_int_equal(bad, 1);
+    assert_int_equal(expr_scan_number("", 0, &v, &bad), EXPR_NUMBER_EMPTY);
+    assert_int_equal(expr_scan_number("0x1_0000_0000_0000_0000", 23, &v, &bad),
+                     EXPR_NUMBER_OVERFLOW);
+    assert_int_equal(bad, 22);
+    assert_int_equal(expr_scan_number("18446744073709551616", 20, &v, &bad), EXPR_NUMBER_OVERFLOW);
+    assert_int_equal(bad, 19);
+    assert_int_equal(expr_scan_number("0b2", 3, &v, &bad), EXPR_NUMBER_JUNK);
+    assert_int_equal(bad, 2);
+}
+
+static void test_errors(void **state)
+{
+    assert_error("", 0, "empty expression");
+    assert_error("   ", 3, "empty expression");
+    assert_error("a ->", 4, "expected a field name, a number or '(' but found end of expression");
+    assert_error("a = 1", 2, "unknown operator '=': write '=='");
+    assert_error("a & b", 2, "unknown operator '&': write '&&'");
+    assert_error("a | b", 2, "unknown operator '|': write '||'");
+    assert_error("a - b", 2, "unknown operator '-': write '->'");
+    assert_error("(a -> b", 7, "expected ')' but found end of expression");
+    assert_error("(a b)", 3, "expected ')' but found 'b'");
+    assert_error("a b", 2, "unexpected 'b' after the expression");
+    assert_error("a == 1 == 2", 7, "comparisons do not chain: unexpected '==' (add parentheses)");
+    assert_error("a == 0x1G", 8, "invalid digit 'G' in number");
+    assert_error("a == 0x", 6, "number ends too early");
+    assert_error("a == 18446744073709551616", 24, "number does not fit in 64 bits");
+    assert_error("a # b", 2, "unexpected character '#'");
+    assert_error("a )", 2, "unexpected ')' after the expression");
+    assert_error("&& a", 0, "expected a field name, a number or '(' but found '&&'");
+    assert_error("a == !b", 5, "expected a field name, a number or '(' but found '!'");
+}
+
+static void test_hostile_depth(void **state)
+{
+    enum { N = 100000 };
+    char *s = malloc(2 * N + 2);
+    memset(s, '(', N);
+    s[N] = 'a';
+    memset(s + N + 1, ')', N);
+    s[2 * N + 1] = '\0';
+    assert_error(s, 200, "expression nests too deeply");
+    memset(s, '!', N);
+    s[N] = 'a';
+    s[N + 1] = '\0';
+    assert_error(s, 200, "expression nests too deeply");
+    /* A long flat chain is bounded by the node limit, not the stack. */
+    struct buf b = BUF_INIT;
+    for (int i = 0; i < 2000; i++)
+        buf_adds(&b, i ? " && a" : "a");
+    assert_error(b.s, 2497, "expression is too long (more than 1000 operands and operators)");
+    buf_release(&b);
+    free(s);
+}
+
+struct fields {
+    const char *names[4];
+    uint64_t values[4];
+    unsigned reads;
+};
+
+static int get_field(void *ctx, const char *name, uint64_t *value)
+{
+    struct fields *f = ctx;
+    for (int i = 0; i < 4 && f->names[i]; i++) {
+        if (strcmp(f->names[i], name) == 0) {
+            *value = f->values[i];
+            f->reads++;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Evaluates 'text' both ways (tree and postfix) and checks they agree with 'want'. */
+static void assert_eval(const char *text, struct fields *f, bool want)
+{
+    struct arena a = ARENA_INIT;
+    struct expr_error err;
+    struct expr *e = expr_parse(&a, text, &err);
+    assert_non_null(e);
+    bool holds = !want;
+    assert_int_equal(expr_eval(e, get_field, f, &holds), 0);
+    assert_int_equal(holds, want);
+    struct expr_op *ops;
+    size_t n = expr_to_rpn(&a, e, &ops);
+    holds = !want;
+    assert_int_equal(expr_eval_rpn(ops, n, get_field, f, &holds), 0);
+    assert_int_equal(holds, want);
+    arena_release(&a);
+}
+
+static void test_eval(void **state)
+{
+    struct fields f = {{"invert", "thresh", "mode"}, {1, 0, 3}, 0};
+    assert_eval("invert -> thresh != 0", &f, false);
+    assert_eval("thresh -> invert", &f, true);
+    assert_eval("invert", &f, true);
+    assert_eval("thresh", &f, false);
+    assert_eval("!thresh", &f, true);
+    assert_eval("mode == 3 && invert", &f, true);
+    assert_eval("mode < 3 || mode >= 4", &f, false);
+    assert_eval("mode <= 3 && mode > 2", &f, true);
+    assert_eval("(invert -> thresh) -> mode == 0", &f, true);
+    assert_eval("invert -> thresh -> mode == 0", &f, true);
+    assert_eval("(mode == 3) == 1", &f, true);
+    assert_eval("0", &f, false);
+    assert_eval("0x10 > 0b1111", &f, true);
+    f.values[1] = 5;
+    assert_eval("invert -> thresh != 0", &f, true);
+}
+
+static void test_eval_unknown_field_and_short_circuit(void **state)
+{
+    struct fields f = {{"a"}, {0}, 0};
+    struct arena a = ARENA_INIT;
+    struct expr_error err;
+    bool holds = false;
+    /* 'a' is 0, so 'nosuch' is never read. */
+    struct expr *e = expr_parse(&a, "a && nosuch", &err);
+    assert_int_equal(expr_eval(e, get_field, &f, &holds), 0);
+    assert_false(holds);
+    e = expr_parse(&a, "a || nosuch", &err);
+    assert_int_equal(expr_eval(e, get_field, &f, &holds), -1);
+    struct expr_op *ops;
+    size_t n = expr_to_rpn(&a, expr_parse(&a, "a && nosuch", &err), &ops);
+    assert_int_equal(expr_eval_rpn(ops, n, get_field, &f, &holds), -1);
+    /* A malformed list is refused, not run off the stack. */
+    struct expr_op bad[] = {{EXPR_OP_AND, 0, NULL}};
+    assert_int_equal(expr_eval_rpn(bad, 1, get_field, &f, &holds), -1);
+    struct expr_op two[] = {{EXPR_OP_CONST, 1, NULL}, {EXPR_OP_CONST, 1, NULL}};
+    assert_int_equal(expr_eval_rpn(two, 2, get_field, &f, &holds), -1);
+    arena_release(&a);
+}
+
+static int collect_field(void *ctx, const struct expr *node)
+{
+    buf_addf(ctx, "%s@%zu,", node->field, node->offset);
+    return strcmp(node->field, "stop") == 0 ? 7 : 0;
+}
+
+static void test_foreach_field(void **state)
+{
+    struct arena a = ARENA_INIT;
+    struct expr_error err;
+    struct expr *e = expr_parse(&a, "set_flag_sel != 0 -> (flag_mode == 1 && !x)", &err);
+    struct buf b = BUF_INIT;
+    assert_int_equal(expr_foreach_field(e, collect_field, &b), 0);
+    assert_string_equal(b.s, "set_flag_sel@0,flag_mode@22,x@41,");
+    buf_reset(&b);
+    e = expr_parse(&a, "a && stop && c", &err);
+    assert_int_equal(expr_foreach_field(e, collect_field, &b), 7);
+    assert_string_equal(b.s, "a@0,stop@5,");
+    buf_release(&b);
+    arena_release(&a);
+}
+
+static void cfield(void *ctx, struct buf *out, const char *name)
+{
+    buf_addf(out, "%s_GET_%s(v)", (const char *)ctx, name);
+}
+
+static void test_render_c(void **state)
+{
+    struct arena a = ARENA_INIT;
+    struct expr_error err;
+    struct buf b = BUF_INIT;
+    struct expr *e = expr_parse(&a, "set_flag_sel != 0 -> flag_mode == 1", &err);
+    expr_render_c(e, &b, cfield, (void *)"M");
+    assert_string_equal(b.s, "(!(M_GET_set_flag_sel(v) != 0u) || (M_GET_flag_mode(v) == 1u))");
+    buf_reset(&b);
+    e = expr_parse(&a, "!a && (b || c > 0x1_0000_0000)", &err);
+    expr_render_c(e, &b, cfield, (void *)"R");
+    assert_string_equal(b.s,
+                        "((!R_GET_a(v)) && (R_GET_b(v) || (R_GET_c(v) > UINT64_C(0x100000000))))");
+    buf_release(&b);
+    arena_release(&a);
+}
+
+static void test_rpn(void **state)
+{
+    struct arena a = ARENA_INIT;
+    struct expr_error err;
+    struct expr *e = expr_parse(&a, "a -> b == 2 || !c", &err);
+    struct expr_op *ops;
+    size_t n = expr_to_rpn(&a, e, &ops);
+    assert_int_equal(n, 8);
+    enum expr_opcode want[] = {EXPR_OP_FIELD, EXPR_OP_FIELD, EXPR_OP_CONST, EXPR_OP_EQ,
+                               EXPR_OP_FIELD, EXPR_OP_NOT,   EXPR_OP_OR,    EXPR_OP_IMPLIES};
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(ops[i].op, want[i]);
+    assert_string_equal(ops[0].field, "a");
+    assert_string_equal(ops[1].field, "b");
+    assert_int_equal(ops[2].value, 2);
+    assert_string_equal(ops[4].field, "c");
+    arena_release(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_precedence),
+        cmocka_unit_test(test_associativity),
+        cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_hostile_depth),
+        cmocka_unit_test(test_eval),
+        cmocka_unit_test(test_eval_unknown_field_and_short_circuit),
+        cmocka_unit_test(test_foreach_field),
+        cmocka_unit_test(test_render_c),
+        cmocka_unit_test(test_rpn),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

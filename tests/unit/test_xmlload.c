@@ -1,0 +1,550 @@
+/*
+ * Unit tests for compiler/xmlload.c: the model built from a spec using every
+ * element, includes, defaults, and hostile inputs generated at run time.
+ * test_error_corpus also runs every loader case of tests/errors/ (the same
+ * check tests/errors/run-errors.sh makes through regc --check).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "expr.h"
+#include "xmlload.h"
+
+#define DATA "tests/unit/data/loader/"
+
+struct loaded {
+    struct arena a;
+    struct diag dg;
+    struct model_spec *s;
+};
+
+static struct model_spec *load(struct loaded *l, const char *path)
+{
+    arena_init(&l->a);
+    diag_init(&l->dg, NULL);
+    l->s = xmlload_spec(&l->a, &l->dg, path);
+    return l->s;
+}
+
+static void unload(struct loaded *l)
+{
+    diag_release(&l->dg);
+    arena_release(&l->a);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = calloc(1, 1 << 16);
+    size_t n = fread(buf, 1, (1 << 16) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* ---------------------------------------------------------------- the model */
+
+static void test_spec_and_sources(void **state)
+{
+    struct loaded l;
+    struct model_spec *s = load(&l, DATA "full.xml");
+    if (!s)
+        fail_msg("%s", l.dg.text.s);
+    assert_string_equal(s->name, "full");
+    assert_string_equal(s->prefix, "FULL");
+    assert_int_equal(s->version, 1);
+    assert_string_equal(s->gaps, "rsv");
+    assert_string_equal(s->desc, "First paragraph, folded.\nSecond paragraph.");
+    assert_int_equal(s->pos.line, 3);
+    assert_int_equal(s->nsources, 2);
+    assert_string_equal(s->sources[0]->title, "A guide with a long title");
+    assert_string_equal(s->sources[0]->ref, "123456");
+    assert_string_equal(s->sources[0]->url, "https://example.invalid/g.pdf");
+    assert_string_equal(s->sources[1]->id, "kernel");
+    assert_int_equal(s->ninputs, 3);
+    assert_string_equal(s->inputs[0], DATA "full.xml");
+    assert_string_equal(s->inputs[1], DATA "part-block.xml");
+    assert_string_equal(s->inputs[2], DATA "sub/part-top.xml");
+    assert_int_equal(l.dg.nerrors, 0);
+    unload(&l);
+}
+
+static void test_block_and_registers(void **state)
+{
+    struct loaded l;
+    struct model_spec *s = load(&l, DATA "full.xml");
+    assert_non_null(s);
+    assert_int_equal(s->nblocks, 2);
+    struct model_block *b = s->blocks[0];
+    assert_string_equal(b->name, "mbox");
+    assert_string_equal(b->title, "M-Box");
+    assert_string_equal(b->cite.src, "guide");
+    assert_string_equal(b->cite.section, "2.1");
+    assert_int_equal(b->ninstances, 2);
+    assert_true(b->instances[1]->has_base);
+    assert_int_equal(b->instances[1]->base, 0xCF0);
+    assert_int_equal(b->instances[1]->index, 1);
+    assert_string_equal(b->instances[1]->desc, "Second one");
+    assert_false(b->instances[0]->has_pci);
+
+    struct model_reg *r = b->regs[0];
+    assert_string_equal(r->name, "M_MSR_PMU_CNT_CTL");
+    assert_string_equal(r->written_name, "M_MSR_PMU_CNT_CTL{5-0}");
+    assert_true(r->is_array);
+    assert_true(r->descending);
+    assert_int_equal(r->first, 0);
+    assert_int_equal(r->count, 6);
+    assert_int_equal(r->stride, 2);
+    assert_int_equal(r->space, SPACE_MSR);
+    assert_int_equal(r->size, 64);
+    assert_false(r->has_reset);
+    assert_string_equal(r->gaps, "ig"); /* the block's, over the spec's */
+    assert_string_equal(r->desc, "Counter control.");
+    assert_string_equal(r->cite.table, "2-67");
+    assert_int_equal(r->pos.line, 13); /* the line of '<register', not of its '>' */
+    assert_ptr_equal(r->block, b);
+
+    struct model_reg *p = b->regs[1];
+    assert_string_equal(p->name, "M_PCI");
+    assert_false(p->descending);
+    assert_int_equal(p->count, 2);
+    assert_int_equal(p->space, SPACE_PCI);
+    assert_true(p->has_reset);
+    assert_int_equal(p->reset, 0x1234);
+    assert_string_equal(p->gaps, "RV");
+    assert_int_equal(p->nats, 2);
+    assert_string_equal(p->ats[1]->instance_name, "mbox1");
+    assert_int_equal(p->ats[1]->address, 0x200);
+
+    struct model_reg *m = b->regs[2];
+    assert_int_equal(m->space, SPACE_MMIO);
+    assert_int_equal(m->size, 32); /* default for mmio */
+    assert_false(m->is_array);
+    assert_int_equal(m->count, 1);
+    assert_string_equal(m->written_name, "M_MMIO");
+    assert_string_equal(m->fields[0]->access_text, "RW-S");
+    assert_int_equal(m->fields[0]->access, REGC_ACCESS_UNKNOWN); /* the checker's to report */
+
+    struct model_reg *u = s->blocks[1]->regs[0];
+    assert_string_equal(u->gaps, "rsv"); /* the spec's */
+    unload(&l);
+}
+
+static void test_fields_gaps_rules(void **state)
+{
+    struct loaded l;
+    struct model_spec *s = load(&l, DATA "full.xml");
+    assert_non_null(s);
+    struct model_reg *r = s->blocks[0]->regs[0];
+    assert_int_equal(r->nfields, 4);
+    struct model_field *f = r->fields[0];
+    assert_string_equal(f->name, "flag_mode");
+    assert_int_equal(f->msb, 7);
+    assert_int_equal(f->lsb, 7);
+    assert_int_equal(f->access, REGC_ACCESS_RW);
+    assert_int_equal(f->reset, 1);
+    assert_string_equal(f->desc, "Flag mode.");
+    assert_false(f->implicit);
+    assert_ptr_equal(f->reg, r);
+    f = r->fields[1];
+    assert_int_equal(f->msb, 21);
+    assert_int_equal(f->lsb, 19);
+    assert_string_equal(f->desc, "Selects the flag.");
+    assert_string_equal(f->cite.cite, "note");
+    assert_int_equal(f->nvalues, 2);
+    assert_true(f->values[1]->undefined);
+    assert_false(f->values[0]->undefined);
+    assert_int_equal(f->values[1]->value, 7);
+    assert_string_equal(f->values[1]->desc, "reserved");
+    f = r->fields[2];
+    assert_true(f->implicit);
+    assert_string_equal(f->name, "rsv");
+    assert_int_equal(f->access, REGC_ACCESS_RV);
+    assert_string_equal(f->desc, "Table 2-67 stops at 21");
+    assert_int_equal(f->msb, 63);
+    assert_int_equal(f->lsb, 22);
+    f = r->fields[3];
+    assert_string_equal(f->name, "ig");
+    assert_int_equal(f->access, REGC_ACCESS_IG);
+    assert_null(f->desc);
+
+    assert_int_equal(r->nrules, 1);
+    struct model_rule *ru = r->rules[0];
+    assert_string_equal(ru->name, "flag_mode_for_set_flag_sel");
+    assert_string_equal(ru->expr_text, "set_flag_sel != 0 -> flag_mode == 1");
+    assert_string_equal(ru->message, "Bit 7 (flag_mode) must be set to 1.");
+    assert_non_null(ru->expr);
+    assert_int_equal(ru->expr->op, EXPR_OP_IMPLIES);
+    assert_int_equal(ru->expr_pos.line, 24);
+    assert_int_equal(ru->expr_pos.col, 53);
+    assert_string_equal(ru->cite.page, "2-101");
+    unload(&l);
+}
+
+static void test_events_from_include(void **state)
+{
+    struct loaded l;
+    struct model_spec *s = load(&l, DATA "full.xml");
+    assert_non_null(s);
+    struct model_block *b = s->blocks[0];
+    assert_int_equal(b->nevent_tables, 1);
+    struct model_events *t = b->event_tables[0];
+    assert_string_equal(t->reg_name, "M_MSR_PMU_CNT_CTL");
+    assert_string_equal(t->code_field_name, "set_flag_sel");
+    assert_string_equal(t->umask_field_name, "um");
+    assert_string_equal(t->title, "Flags");
+    assert_ptr_equal(t->block, b);
+    /* Positions of included objects name the included file. */
+    assert_string_equal(diag_file_name(&l.dg, t->pos.file), DATA "part-block.xml");
+    assert_int_equal(t->pos.line, 3);
+    assert_int_equal(t->nevents, 2);
+    struct model_event *e = t->events[0];
+    assert_string_equal(e->full_name, "EVENT_MSG");
+    assert_int_equal(e->code, 0x42);
+    assert_true(e->has_counters);
+    assert_int_equal(e->counter_mask, 0xB);
+    assert_false(e->has_umask);
+    assert_string_equal(e->desc, "VLW");
+    assert_int_equal(e->nsets, 1);
+    assert_null(e->sets[0]->reg_name);
+    assert_string_equal(e->sets[0]->field_name, "thresh");
+    assert_int_equal(e->nsubs, 2);
+    struct model_event *sub = e->subs[0];
+    assert_string_equal(sub->name, "DOORBELL_RCVD");
+    assert_string_equal(sub->full_name, "EVENT_MSG.DOORBELL_RCVD");
+    assert_ptr_equal(sub->parent, e);
+    assert_int_equal(sub->code, 0x42);
+    assert_true(sub->has_umask);
+    assert_int_equal(sub->umask, 8);
+    assert_int_equal(sub->counter_mask, 0xB); /* inherited */
+    assert_string_equal(sub->sets[0]->reg_name, "M_FILTER");
+    assert_int_equal(sub->sets[0]->value, 0x1F);
+    assert_int_equal(e->subs[1]->counter_mask, 0x20);
+    struct model_event *clk = t->events[1];
+    assert_false(clk->has_counters);
+    assert_int_equal(clk->counter_mask, UINT64_MAX);
+    assert_null(clk->parent);
+    /* The top-level part brought a source and a block. */
+    assert_string_equal(diag_file_name(&l.dg, s->blocks[1]->pos.file), DATA "sub/part-top.xml");
+    unload(&l);
+}
+
+static void test_pmon(void **state)
+{
+    struct loaded l;
+    struct model_spec *s = load(&l, DATA "full.xml");
+    assert_non_null(s);
+    struct model_pmon *p = s->blocks[0]->pmon;
+    assert_non_null(p);
+    assert_string_equal(p->cite.src, "guide");
+    assert_string_equal(p->box_control->reg_name, "M_MSR_PMU_BOX_CTL");
+    assert_string_equal(p->box_control->freeze_enable.name, "frz_en");
+    assert_string_equal(p->box_control->enable.name, "en");
+    assert_int_equal(p->box_status->clear, CLEAR_REGISTER);
+    assert_string_equal(p->box_status->clear_reg_name, "M_OVF_CTL");
+    assert_string_equal(p->box_status->clear_field.name, "clr");
+    assert_int_equal(p->ncounters, 2);
+    struct model_counters *c = p->counters[0];
+    assert_int_equal(c->kind, COUNTERS_GENERAL);
+    assert_string_equal(c->count_field.name, "count");
+    assert_int_equal(c->width, 48);
+    assert_int_equal(c->overflow, OVERFLOW_STOP);
+    assert_string_equal(c->wrap_field.name, "wrap_mode");
+    assert_string_equal(c->threshold.name, "thr");
+    assert_string_equal(c->umask.name, "um");
+    assert_true(c->preload_minus_one);
+    assert_true(c->freeze_on_overflow);
+    assert_int_equal(c->nrdpmcs, 1);
+    assert_int_equal(c->rdpmcs[0]->first, 18);
+    assert_true(c->rdpmcs[0]->high_zero);
+    c = p->counters[1];
+    assert_int_equal(c->kind, COUNTERS_FIXED);
+    assert_int_equal(c->overflow, OVERFLOW_WRAP);
+    assert_false(c->preload_minus_one);
+    assert_null(c->count_field.name);
+    assert_null(s->blocks[1]->pmon);
+
+    struct model_pmon_global *g = s->pmon_global;
+    assert_non_null(g);
+    assert_string_equal(g->control->pmi_core.name, "pmi");
+    assert_string_equal(g->control->freeze_on_overflow.name, "frz_ov");
+    assert_int_equal(g->status->clear, CLEAR_WRITE0);
+    assert_int_equal(g->status->nboxes, 2);
+    assert_string_equal(g->status->boxes[0]->instance_name, "mbox1");
+    assert_null(g->status->boxes[1]->instance_name);
+    unload(&l);
+}
+
+/* ---------------------------------------------------------------- the error corpus */
+
+static const char *const loader_cases[] = {
+    "io",      "xml-syntax", "xml-unsafe", "xml-limit", "schema",
+    "include", "bad-number", "bad-bits",   "bad-array", "rule-syntax",
+};
+
+static bool is_loader_case(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 5 || strcmp(name + n - 4, ".xml") != 0)
+        return false;
+    for (size_t i = 0; i < sizeof(loader_cases) / sizeof(loader_cases[0]); i++) {
+        size_t k = strlen(loader_cases[i]);
+        if (strncmp(name, loader_cases[i], k) == 0 && (name[k] == '.' || name[k] == '-'))
+            return true;
+    }
+    return false;
+}
+
+/* Loads one case inside tests/errors and compares diagnostics with NAME.err; false on a mismatch. */
+static bool run_case(const char *xml)
+{
+    char err_path[256];
+    snprintf(err_path, sizeof(err_path), "%.*s.err", (int)(strlen(xml) - 4), xml);
+    char *want = slurp(err_path);
+    struct loaded l;
+    struct model_spec *s = load(&l, xml);
+    bool ok = want && !s && strcmp(want, l.dg.text.s) == 0;
+    if (!ok)
+        print_error("# %s: expected (%s):\n%s# got:\n%s", xml, err_path, want ? want : "(none)\n",
+                    l.dg.text.s);
+    free(want);
+    unload(&l);
+    return ok;
+}
+
+static void test_error_corpus(void **state)
+{
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof(cwd)));
+    assert_int_equal(chdir("tests/errors"), 0);
+    DIR *d = opendir(".");
+    assert_non_null(d);
+    unsigned cases = 0, failed = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (!is_loader_case(e->d_name))
+            continue;
+        cases++;
+        failed += !run_case(e->d_name);
+    }
+    closedir(d);
+    assert_int_equal(chdir(cwd), 0);
+    assert_int_equal(failed, 0);
+    assert_true(cases >= 30);
+}
+
+/* ---------------------------------------------------------------- hostile input */
+
+static char tmpdir[256];
+
+static int make_tmpdir(void **state)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof(tmpdir), "%s/regc-xmlload-XXXXXX", base && *base ? base : "/tmp");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+    DIR *d = opendir(tmpdir);
+    if (!d)
+        return 0;
+    char path[512];
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    return rmdir(tmpdir);
+}
+
+static const char *tmp_path(const char *name)
+{
+    static char path[512];
+    snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+    return path;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Loads 'path' and expects exactly 'line' (after "PATH") as the diagnostics. */
+static void expect_only(const char *path, const char *rest)
+{
+    char want[4096];
+    snprintf(want, sizeof(want), "%s%s\n", path, rest);
+    struct loaded l;
+    assert_null(load(&l, path));
+    assert_string_equal(l.dg.text.s, want);
+    unload(&l);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void test_junk_100mb(void **state)
+{
+    const char *path = tmp_path("junk.xml");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    char block[1 << 16];
+    for (size_t i = 0; i < sizeof(block); i++)
+        block[i] = "junk \x01\xff\n"[i % 8];
+    for (int i = 0; i < 1600; i++) /* 100 MiB */
+        assert_int_equal(fwrite(block, 1, sizeof(block), f), sizeof(block));
+    assert_int_equal(fclose(f), 0);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    expect_only(path, ":1:1: error: start tag expected, '<' not found");
+    assert_true(seconds_since(&t0) < 10.0);
+    unlink(path);
+}
+
+static void test_file_over_256mib_is_not_read(void **state)
+{
+    const char *path = tmp_path("big.xml");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    /* Sparse: no disk space used; refusing it must not read 256 MiB. */
+    assert_int_equal(ftruncate(fileno(f), (off_t)256 * 1024 * 1024 + 1), 0);
+    assert_int_equal(fclose(f), 0);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    expect_only(path, ": error: file is larger than 256 MiB");
+    assert_true(seconds_since(&t0) < 1.0);
+    unlink(path);
+}
+
+static void test_deep_nesting(void **state)
+{
+    enum { N = 100000 };
+    const char *path = tmp_path("deep.xml");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < N; i++)
+        fputs("<regspec>", f);
+    for (int i = 0; i < N; i++)
+        fputs("</regspec>", f);
+    assert_int_equal(fclose(f), 0);
+    expect_only(path, ":1: error: elements nest deeper than 64 levels");
+    unlink(path);
+}
+
+static void test_external_entity_is_never_opened(void **state)
+{
+    /* A FIFO with no writer: opening it to read would block, and the alarm fails the test. */
+    assert_int_equal(mkfifo(tmp_path("secret"), 0600), 0);
+    const char *path = tmp_path("xxe.xml");
+    write_file(path, "<?xml version=\"1.0\"?>\n"
+                     "<!DOCTYPE regspec [<!ENTITY x SYSTEM \"secret\">]>\n"
+                     "<regspec name=\"&x;\" prefix=\"T\" version=\"1\"/>\n");
+    alarm(20);
+    expect_only(path, ":2: error: DOCTYPE declaration refused: regspec files may not have a DTD "
+                      "or declare entities");
+    alarm(0);
+    unlink(tmp_path("secret"));
+    unlink(path);
+}
+
+static void test_billion_laughs_is_quick(void **state)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct loaded l;
+    assert_null(load(&l, "tests/errors/xml-unsafe-bomb.xml"));
+    assert_int_equal(l.dg.count[DIAG_XML_UNSAFE], 1);
+    assert_int_equal(l.dg.nerrors, 1);
+    unload(&l);
+    assert_true(seconds_since(&t0) < 1.0);
+}
+
+static void test_error_positions_in_multiline_tags(void **state)
+{
+    const char *path = tmp_path("cols.xml");
+    write_file(path, "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n"
+                     "  <block name=\"b\">\n"
+                     "    <register name=\"R\"\n"
+                     "              space=\"msr\" address=\"0x1&#x5A;\" stride=\"3\"\n"
+                     "              width=\"32\"><field name=\"a\" bits=\"1:0\" access=\"RW\"/>"
+                     "<field name=\"b\" access=\"RW\"\n"
+                     "       bits=\"9:99\"/></register>\n"
+                     "  </block>\n"
+                     "</regspec>\n");
+    char want[4096];
+    /* The bad character of the address is a character reference: the column points at it. */
+    snprintf(want, sizeof(want),
+             "%s:4:39: error: invalid character 'Z' in number '0x1Z'\n"
+             "%s:6:16: error: bit 99 is out of range: bits are numbered 0 to 63\n",
+             path, path);
+    struct loaded l;
+    assert_null(load(&l, path));
+    assert_string_equal(l.dg.text.s, want);
+    unload(&l);
+    unlink(path);
+}
+
+static void test_repeated_pmon_and_misc(void **state)
+{
+    const char *path = tmp_path("twice.xml");
+    write_file(path, "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n"
+                     "  <block name=\"b\">\n"
+                     "    <pmon/>\n"
+                     "    <pmon/>\n"
+                     "  </block>\n"
+                     "</regspec>\n");
+    char want[4096];
+    snprintf(want, sizeof(want),
+             "%s:4: error: element 'pmon' may appear only once here\n"
+             "%s:3: note: first 'pmon' is here\n",
+             path, path);
+    struct loaded l;
+    assert_null(load(&l, path));
+    assert_string_equal(l.dg.text.s, want);
+    unload(&l);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spec_and_sources),
+        cmocka_unit_test(test_block_and_registers),
+        cmocka_unit_test(test_fields_gaps_rules),
+        cmocka_unit_test(test_events_from_include),
+        cmocka_unit_test(test_pmon),
+        cmocka_unit_test(test_error_corpus),
+        cmocka_unit_test(test_junk_100mb),
+        cmocka_unit_test(test_file_over_256mib_is_not_read),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_external_entity_is_never_opened),
+        cmocka_unit_test(test_billion_laughs_is_quick),
+        cmocka_unit_test(test_error_positions_in_multiline_tags),
+        cmocka_unit_test(test_repeated_pmon_and_misc),
+    };
+    return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+}
