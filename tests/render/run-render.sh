@@ -205,4 +205,18 @@ else tap_fail "output is the rendered text only"; fi
 
 echo '[1,2.5,"x",true,null]' >"$c/arr.json"; printf '{{#.}}{{.}};{{/.}}' >"$c/arr.mustache"
 check_escape "data root may be any JSON value" "1;2.5;x;true;;" arr.mustache arr.json
+# Valgrind: a render with partials, sections and indentation, and a failing one.
+if [ "${SAN:-}" = 1 ]; then
+    tap_skip "valgrind: regc render" "SAN=1 build (valgrind cannot run ASan binaries)"
+elif ! command -v valgrind >/dev/null; then
+    tap_skip "valgrind: regc render" "valgrind is not installed"
+else
+    vg() { (cd "$c" && valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        --error-exitcode=99 "$REGC" render "$@" >/dev/null 2>&1); }
+    vg sub/t.mustache d.json -I inc1 -I inc2 -o vg.out; rc=$?
+    if [ $rc = 0 ]; then tap_ok "valgrind: regc render"; else tap_fail "valgrind: regc render" "status $rc"; fi
+    vg broken.mustache d.json --strict -o vg2.out; rc=$?
+    if [ $rc = 1 ]; then tap_ok "valgrind: regc render with a syntax error"
+    else tap_fail "valgrind: regc render with a syntax error" "status $rc"; fi
+fi
 tap_done
