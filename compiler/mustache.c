@@ -931,10 +931,18 @@ static void report_depth(struct render *r, const struct mus_template *t, const s
         return;
     diag_report(r->dg, DIAG_TEMPLATE_PARTIAL, node_pos(t, n),
                 "partial '%s' nested more than %u levels deep", name, r->max_depth);
+    /* The chain, a run of one template written once with its count: 'p' x65. */
     struct buf chain = BUF_INIT;
-    for (size_t i = 0; i < r->depth; i++)
-        buf_addf(&chain, "%s'%s'", i ? " > " : "", mus_name(r->chain[i]));
-    buf_addf(&chain, " > '%s'", mus_name(inner));
+    for (size_t i = 0; i <= r->depth;) {
+        const char *name_i = mus_name(i < r->depth ? r->chain[i] : inner);
+        size_t k = i + 1;
+        while (k <= r->depth && strcmp(mus_name(k < r->depth ? r->chain[k] : inner), name_i) == 0)
+            k++;
+        buf_addf(&chain, "%s'%s'", i ? " > " : "", name_i);
+        if (k - i > 1)
+            buf_addf(&chain, " x%zu", k - i);
+        i = k;
+    }
     diag_note(r->dg, node_pos(t, n), "partial chain: %s", chain.s);
     buf_release(&chain);
 }
