@@ -256,9 +256,10 @@ static const char *comment_line(const char *text, size_t *len)
     return text;
 }
 
-void tmpl_list_from(FILE *fp, const struct embedded_template *table, size_t n)
+/* 'json' is listed although it is no template: main.c writes the data tree itself. */
+static void list(FILE *fp, const struct embedded_template *table, size_t n, bool with_json)
 {
-    int width = 0;
+    int width = with_json ? (int)strlen("json") : 0;
     for (size_t i = 0; i < n; i++)
         if (table[i].name[0] != '_' && (int)strlen(table[i].name) > width)
             width = (int)strlen(table[i].name);
@@ -275,9 +276,16 @@ void tmpl_list_from(FILE *fp, const struct embedded_template *table, size_t n)
             desc = comment_line(e->text, &len);
         fprintf(fp, "%-*s  %.*s\n", width, e->name, (int)len, desc ? desc : "");
     }
+    if (with_json)
+        fprintf(fp, "%-*s  %s\n", width, "json", "JSON export of the checked model (docs/json.md)");
+}
+
+void tmpl_list_from(FILE *fp, const struct embedded_template *table, size_t n)
+{
+    list(fp, table, n, false);
 }
 
 void tmpl_list(FILE *fp)
 {
-    tmpl_list_from(fp, embedded_templates, embedded_template_count);
+    list(fp, embedded_templates, embedded_template_count, true);
 }
