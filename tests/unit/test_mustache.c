@@ -407,6 +407,30 @@ static void test_dynamic_name_strict(void **state)
     assert_string_equal(fx->dg.text.s, "t.mustache:1:1: error: no partial name in 'which'\n");
 }
 
+static void test_override_is_not_reused_inside_itself(void **state)
+{
+    struct fixture *fx = *state;
+    const char *const parts[] = {"p=P:{{$b}}default{{/b}}", NULL};
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts, .strict = true};
+    assert_int_equal(render(fx, "{{<p}}{{$b}}[{{$b}}inner{{/b}}]{{/b}}{{/p}}", "{}", &opt), 0);
+    assert_string_equal(fx->out.s, "P:[inner]");
+}
+
+static void test_parent_without_partial_strict(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)no_partials, .strict = true};
+    assert_int_equal(render(fx, "x\n {{<nope}}{{$a}}1{{/a}}{{/nope}}", "{}", &opt), -1);
+    assert_string_equal(fx->dg.text.s, "t.mustache:2:2: error: partial 'nope' not found\n");
+}
+
+static void test_unclosed_parent_and_block(void **state)
+{
+    expect_syntax(state, "{{<p}}\n  {{$b}}",
+                  "t.mustache:1:1: error: unclosed parent 'p'\n"
+                  "t.mustache:2:3: error: unclosed block 'b'\n");
+}
+
 static void test_deep_nesting_is_refused(void **state)
 {
     struct fixture *fx = *state;
@@ -461,6 +485,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_partial_recursion_default_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bounded_recursion_renders, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dynamic_name_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_override_is_not_reused_inside_itself, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_parent_without_partial_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unclosed_parent_and_block, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deep_nesting_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_template_linear, setup, teardown),
     };
