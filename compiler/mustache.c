@@ -31,6 +31,12 @@
 
 enum node_kind { N_TEXT, N_VAR, N_SECTION, N_INVERTED, N_PARTIAL, N_PARENT, N_BLOCK };
 
+/* A block given inside a parent tag, for lookup by name. */
+struct block_ref {
+    const char *name;
+    uint32_t node; /* index in the template's nodes */
+};
+
 struct node {
     enum node_kind kind;
     bool raw;          /* VAR: {{{x}}} or {{&x}} */
@@ -48,6 +54,8 @@ struct node {
     const char *indent; /* PARTIAL, PARENT: blanks before a standalone tag; BLOCK: see block_close */
     uint32_t indent_len;
     uint32_t strip;    /* BLOCK used as an override: blanks its own lines start with */
+    const struct block_ref *blocks; /* PARENT: its blocks sorted by name; owned by the arena */
+    uint32_t nblocks;
 };
 
 struct mus_template {
@@ -302,6 +310,32 @@ static void block_close(struct parser *p, struct node *b, size_t bi)
     }
 }
 
+static int block_ref_cmp(const void *a, const void *b)
+{
+    const struct block_ref *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+/* Indexes the blocks directly inside parent tag 'pi', sorted by name (the first of equals first). */
+static void parent_close(struct parser *p, size_t pi)
+{
+    struct node *par = &p->t->nodes[pi];
+    uint32_t n = 0;
+    for (size_t i = pi + 1; i < par->end; i = p->t->nodes[i].end ? p->t->nodes[i].end : i + 1)
+        n += p->t->nodes[i].kind == N_BLOCK;
+    if (n == 0)
+        return;
+    struct block_ref *refs = arena_alloc(&p->t->arena, n * sizeof(*refs));
+    uint32_t k = 0;
+    for (size_t i = pi + 1; i < par->end; i = p->t->nodes[i].end ? p->t->nodes[i].end : i + 1)
+        if (p->t->nodes[i].kind == N_BLOCK && p->t->nodes[i].name)
+            refs[k++] = (struct block_ref){p->t->nodes[i].name, (uint32_t)i};
+    qsort(refs, k, sizeof(*refs), block_ref_cmp);
+    par->blocks = refs;
+    par->nblocks = k;
+}
+
 static void close_node(struct parser *p, const struct tag *tg)
 {
     struct node tmp = {0};
@@ -322,9 +356,11 @@ static void close_node(struct parser *p, const struct tag *tg)
     }
     if (o->kind == N_BLOCK)
         block_close(p, o, bi);
-    else if (o->kind == N_PARENT && !o->standalone && o->leading && tg->standalone &&
-             o->line == tg->line)
-        o->standalone = true; /* "  {{<p}}{{/p}}" alone on a line */
+    if (o->kind == N_PARENT) {
+        parent_close(p, bi);
+        if (!o->standalone && o->leading && tg->standalone && o->line == tg->line)
+            o->standalone = true; /* "  {{<p}}{{/p}}" alone on a line */
+    }
 }
 
 static void set_delimiters(struct parser *p, const struct tag *tg)
@@ -1069,13 +1105,20 @@ static const struct node *find_override(const struct render *r, const char *name
     for (size_t f = 0; f < r->nframes; f++) {
         const struct mus_template *t = r->frames[f].t;
         const struct node *p = r->frames[f].parent;
-        for (size_t i = (size_t)(p - t->nodes) + 1; i < p->end;) {
-            const struct node *c = &t->nodes[i];
-            if (c->kind == N_BLOCK && strcmp(c->name, name) == 0 && !override_active(r, c)) {
+        size_t lo = 0, hi = p->nblocks;
+        while (lo < hi) { /* the first ref whose name is not below 'name' */
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(p->blocks[mid].name, name) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < p->nblocks && strcmp(p->blocks[lo].name, name) == 0; lo++) {
+            const struct node *c = &t->nodes[p->blocks[lo].node];
+            if (!override_active(r, c)) {
                 *ot = t;
                 return c;
             }
-            i = c->kind == N_TEXT || c->kind == N_VAR || c->kind == N_PARTIAL ? i + 1 : c->end;
         }
     }
     return NULL;
