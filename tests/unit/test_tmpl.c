@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -244,6 +245,39 @@ static void test_outfile_failure_leaves_nothing(void **state)
     assert_int_not_equal(system(cmd), 0);
 }
 
+static void test_outfile_writes_fifo_in_place(void **state)
+{
+    struct fx *f = *state;
+    char path[128], got[16] = {0};
+    snprintf(path, sizeof(path), "%s/fifo", f->dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    int rd = open(path, O_RDONLY | O_NONBLOCK); /* a reader, so opening for writing does not block */
+    assert_true(rd >= 0);
+    assert_int_equal(outfile_write(&f->dg, path, "piped", 5), 0);
+    assert_int_equal(read(rd, got, sizeof(got) - 1), 5);
+    assert_string_equal(got, "piped");
+    close(rd);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode)); /* not replaced by a regular file */
+}
+
+static void test_outfile_keeps_symlink(void **state)
+{
+    struct fx *f = *state;
+    char link[128], target[128], got[16];
+    snprintf(link, sizeof(link), "%s/link.h", f->dir);
+    snprintf(target, sizeof(target), "%s/target.h", f->dir);
+    write_file(f->dir, "target.h", "old");
+    assert_int_equal(symlink("target.h", link), 0);
+    assert_int_equal(outfile_write(&f->dg, link, "new", 3), 0);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    read_back(target, got, sizeof(got));
+    assert_string_equal(got, "new");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +290,8 @@ int main(void)
         cmocka_unit_test(test_list),
         cmocka_unit_test_setup_teardown(test_outfile_replaces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outfile_failure_leaves_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_outfile_writes_fifo_in_place, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_outfile_keeps_symlink, setup, teardown),
     };
     return cmocka_run_group_tests_name("tmpl", tests, NULL, NULL);
 }
