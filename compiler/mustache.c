@@ -17,8 +17,6 @@
 #include "arena.h"
 #include "util.h"
 
-#include <errno.h>
-#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -463,23 +461,42 @@ static bool keeps_line_clean(const struct parser *p, const struct tag *tg)
     return o->kind == N_PARENT;
 }
 
+/* The text that ends a tag opened by sigil 'c': "}" or "=" before the closing delimiter. */
+static size_t closing_of(const struct parser *p, char c, char *closing)
+{
+    size_t n = 0;
+    if (c == '{' || c == '=')
+        closing[n++] = c == '{' ? '}' : '=';
+    memcpy(closing + n, p->close, p->clen + 1);
+    return n + p->clen;
+}
+
+/* After a tag: a standalone one takes its line end with it. */
+static void finish_tag(struct parser *p, const struct tag *tg, size_t tag_end, size_t next)
+{
+    if (!tg->standalone) {
+        p->pos = tag_end;
+        if (!keeps_line_clean(p, tg))
+            p->dirty = true;
+        return;
+    }
+    if (next > tag_end && p->s[next - 1] == '\n') {
+        p->line++;
+        p->line_start = next;
+    }
+    p->line_node = p->t->n;
+    p->dirty = false;
+    p->pos = next;
+}
+
 static void parse_tag(struct parser *p, size_t at)
 {
-    struct tag tg = {0};
-    tg.line = p->line;
-    tg.col = (uint32_t)(at - p->line_start + 1);
-    tg.leading = !p->dirty;
+    struct tag tg = {.line = p->line, .col = (uint32_t)(at - p->line_start + 1), .leading = !p->dirty};
     size_t body = at + p->olen;
     char c = body < p->len ? p->s[body] : '\0';
     char closing[MAX_DELIM + 2];
-    if (c == '{' || c == '=') {
-        closing[0] = c == '{' ? '}' : '=';
-        memcpy(closing + 1, p->close, p->clen + 1);
-    } else {
-        memcpy(closing, p->close, p->clen + 1);
-    }
-    size_t clen = strlen(closing);
-    if (strchr("{&#^/!>=<$", c) && c)
+    size_t clen = closing_of(p, c, closing);
+    if (c && strchr("{&#^/!>=<$", c))
         tg.sigil = c, body++;
     size_t end = find(p->s, p->len, body, closing, clen);
     if (end == p->len) {
@@ -487,16 +504,15 @@ static void parse_tag(struct parser *p, size_t at)
         p->fatal = true;
         return;
     }
+    size_t tag_end = end + clen, line_start = p->line_start, line_node = p->line_node;
+    count_lines(p, at, tag_end);
     if (!tg.sigil && is_unknown_sigil(c)) {
         syntax_error(p, tg.line, tg.col, "unknown tag type '%s%c'", p->open, c);
-        p->pos = end + clen;
-        p->dirty = true;
+        finish_tag(p, &tg, tag_end, 0);
         return;
     }
     tg.body = p->s + body;
     tg.body_len = end - body;
-    size_t tag_end = end + clen;
-    size_t line_start = p->line_start, line_node = p->line_node;
     if (tg.leading) {
         tg.ws = p->t->src + line_start;
         tg.ws_len = at - line_start;
@@ -505,23 +521,10 @@ static void parse_tag(struct parser *p, size_t at)
     if (tg.sigil && tg.sigil != '{' && tg.sigil != '&' && tg.leading)
         next = line_rest(p, tag_end);
     tg.standalone = next != 0;
-    count_lines(p, at, tag_end);
     if (tg.standalone)
         trim_line(p, line_start, line_node);
     handle_tag(p, &tg);
-    if (tg.standalone) {
-        if (next > tag_end && p->s[next - 1] == '\n') {
-            p->line++;
-            p->line_start = next;
-        }
-        p->line_node = p->t->n;
-        p->dirty = false;
-        p->pos = next;
-    } else {
-        p->pos = tag_end;
-        if (!keeps_line_clean(p, &tg))
-            p->dirty = true;
-    }
+    finish_tag(p, &tg, tag_end, next);
 }
 
 static void parse(struct parser *p)

@@ -221,6 +221,12 @@ static void test_unknown_tag_type(void **state)
                   "t.mustache:1:17: error: unknown tag type '{{@'\n");
 }
 
+static void test_unknown_tag_over_lines(void **state)
+{
+    expect_syntax(state, "{{%a\nb}}\n{{#x}}", "t.mustache:1:1: error: unknown tag type '{{%'\n"
+                                               "t.mustache:3:1: error: unclosed section 'x'\n");
+}
+
 static void test_bad_names(void **state)
 {
     expect_syntax(state, "{{}} {{a b}} {{a..b}} {{.a}}",
@@ -467,6 +473,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unclosed_triple, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_delimiters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_tag_type, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_tag_over_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_positions_after_multiline_comment, setup, teardown),
         cmocka_unit_test_setup_teardown(test_positions_with_custom_delimiters, setup, teardown),
