@@ -13,7 +13,7 @@
 #include <string.h>
 
 #define RENDER_USAGE                                                                               \
-    "usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] "                     \
+    "usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] "                      \
     "[--escape=html|c|md|none]\n"
 
 enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
@@ -26,8 +26,7 @@ struct render_args {
     enum mus_escape escape;
 };
 
-static int usage_error(struct diag *dg, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static int usage_error(struct diag *dg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int usage_error(struct diag *dg, const char *fmt, ...)
 {

@@ -66,8 +66,8 @@ static int fd_of(const char *path)
 }
 
 /* Writes to a temporary file beside 'path' and renames it over 'path'. */
-static int write_atomically(struct diag *dg, const char *shown, const char *path,
-                            const char *data, size_t len)
+static int write_atomically(struct diag *dg, const char *shown, const char *path, const char *data,
+                            size_t len)
 {
     size_t plen = strlen(path);
     char *tmp = xmalloc(plen + sizeof(".tmp.XXXXXX"));

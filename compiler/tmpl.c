@@ -104,8 +104,7 @@ static int read_error(struct tmpl *tp, const char *path, int err)
  * Reads template file 'path'. Returns 1 and fills 'src', 0 if it does not
  * exist and 'missing_ok', -1 after reporting DIAG_IO.
  */
-static int read_template(struct tmpl *tp, const char *path, bool missing_ok,
-                         struct mus_source *src)
+static int read_template(struct tmpl *tp, const char *path, bool missing_ok, struct mus_source *src)
 {
     char *text;
     size_t len;
@@ -157,8 +156,7 @@ int tmpl_load(struct tmpl *tp, const char *name)
 }
 
 /* Tries DIR/NAME.mustache. */
-static int load_from_dir(struct tmpl *tp, const char *dir, const char *name,
-                         struct mus_source *src)
+static int load_from_dir(struct tmpl *tp, const char *dir, const char *name, struct mus_source *src)
 {
     struct buf path = BUF_INIT;
     if (strcmp(dir, ".") == 0)
@@ -205,8 +203,10 @@ static bool by_extension(const char *path, size_t len, enum mus_escape *kind)
     static const struct {
         const char *ext;
         enum mus_escape kind;
-    } exts[] = {{".h", MUS_ESCAPE_C},        {".c", MUS_ESCAPE_C},
-                {".md", MUS_ESCAPE_MARKDOWN}, {".html", MUS_ESCAPE_HTML},
+    } exts[] = {{".h", MUS_ESCAPE_C},
+                {".c", MUS_ESCAPE_C},
+                {".md", MUS_ESCAPE_MARKDOWN},
+                {".html", MUS_ESCAPE_HTML},
                 {".htm", MUS_ESCAPE_HTML}};
     for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
         size_t m = strlen(exts[i].ext);

@@ -32,11 +32,11 @@ struct tmpl {
     const char *const *incdirs; /* -I directories; borrowed */
     size_t nincdirs;
     const struct embedded_template *builtin; /* the main template when built-in, else NULL */
-    char *dir;                  /* directory of the main template file, else NULL; owned */
-    struct mus_template *main;  /* owned */
-    char **deps;                /* every file read, main template first; owned */
+    char *dir;                 /* directory of the main template file, else NULL; owned */
+    struct mus_template *main; /* owned */
+    char **deps;               /* every file read, main template first; owned */
     size_t ndeps, deps_cap;
-    struct tmpl_text *texts;    /* display names and texts read; owned */
+    struct tmpl_text *texts; /* display names and texts read; owned */
     size_t ntexts, texts_cap;
     const struct embedded_template *builtins; /* the built-in table (tests may swap it) */
     size_t nbuiltins;

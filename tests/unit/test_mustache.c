@@ -179,8 +179,7 @@ static void expect_syntax(void **state, const char *tmpl, const char *diag_text)
 
 static void test_unclosed_section(void **state)
 {
-    expect_syntax(state, "a\n  {{#list}}\nx\n",
-                  "t.mustache:2:3: error: unclosed section 'list'\n");
+    expect_syntax(state, "a\n  {{#list}}\nx\n", "t.mustache:2:3: error: unclosed section 'list'\n");
 }
 
 static void test_mismatched_close(void **state)
@@ -199,12 +198,14 @@ static void test_close_without_open(void **state)
 
 static void test_unclosed_tag(void **state)
 {
-    expect_syntax(state, "ok\nab {{name\n", "t.mustache:2:4: error: unclosed tag '{{': no '}}' follows\n");
+    expect_syntax(state, "ok\nab {{name\n",
+                  "t.mustache:2:4: error: unclosed tag '{{': no '}}' follows\n");
 }
 
 static void test_unclosed_triple(void **state)
 {
-    expect_syntax(state, "{{{name}}", "t.mustache:1:1: error: unclosed tag '{{': no '}}}' follows\n");
+    expect_syntax(state, "{{{name}}",
+                  "t.mustache:1:1: error: unclosed tag '{{': no '}}}' follows\n");
 }
 
 static void test_bad_delimiters(void **state)
@@ -223,8 +224,9 @@ static void test_unknown_tag_type(void **state)
 
 static void test_unknown_tag_over_lines(void **state)
 {
-    expect_syntax(state, "{{%a\nb}}\n{{#x}}", "t.mustache:1:1: error: unknown tag type '{{%'\n"
-                                               "t.mustache:3:1: error: unclosed section 'x'\n");
+    expect_syntax(state, "{{%a\nb}}\n{{#x}}",
+                  "t.mustache:1:1: error: unknown tag type '{{%'\n"
+                  "t.mustache:3:1: error: unclosed section 'x'\n");
 }
 
 static void test_bad_names(void **state)
@@ -255,7 +257,8 @@ static void test_error_in_partial_points_into_partial(void **state)
     const char *const parts[] = {"p=line one\n  {{#open}}\n", NULL};
     struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts};
     assert_int_equal(render(fx, "x\n{{>p}}", "{}", &opt), -1);
-    assert_string_equal(fx->dg.text.s, "p=line one\n  {{#open}}\n:2:3: error: unclosed section 'open'\n");
+    assert_string_equal(fx->dg.text.s,
+                        "p=line one\n  {{#open}}\n:2:3: error: unclosed section 'open'\n");
 }
 
 /* ------------------------------------------------------------------ rendering */
@@ -266,8 +269,8 @@ static void test_render_many_times(void **state)
     const char *src = "{{#items}}{{name}}={{value}};{{/items}}";
     struct mus_template *t = mus_compile(&fx->dg, "t", src, strlen(src), NULL);
     assert_non_null(t);
-    json_t *d1 = json_pack("{s:[{s:s,s:i},{s:s,s:f}]}", "items", "name", "a", "value", 1,
-                           "name", "b", "value", 0.1);
+    json_t *d1 = json_pack("{s:[{s:s,s:i},{s:s,s:f}]}", "items", "name", "a", "value", 1, "name",
+                           "b", "value", 0.1);
     json_t *d2 = json_pack("{s:[]}", "items");
     for (int i = 0; i < 3; i++) {
         buf_reset(&fx->out);
@@ -296,8 +299,9 @@ static void test_numbers_shortest(void **state)
 static void test_truthiness(void **state)
 {
     struct fixture *fx = *state;
-    assert_int_equal(render(fx, "{{#z}}0{{/z}}{{#s}}s{{/s}}{{#o}}o{{/o}}{{^n}}n{{/n}}{{^l}}l{{/l}}"
-                                "{{^m}}m{{/m}}",
+    assert_int_equal(render(fx,
+                            "{{#z}}0{{/z}}{{#s}}s{{/s}}{{#o}}o{{/o}}{{^n}}n{{/n}}{{^l}}l{{/l}}"
+                            "{{^m}}m{{/m}}",
                             "{\"z\":0,\"s\":\"\",\"o\":{},\"n\":null,\"l\":[]}", NULL),
                      0);
     assert_string_equal(fx->out.s, "0sonlm");
@@ -307,7 +311,8 @@ static void test_escape_html(void **state)
 {
     struct fixture *fx = *state;
     struct mus_options opt = {.escape = MUS_ESCAPE_HTML};
-    assert_int_equal(render(fx, "{{v}}|{{{v}}}|{{&v}}", "{\"v\":\"<a href=\\\"x\\\">&'</a>\"}", &opt), 0);
+    assert_int_equal(
+        render(fx, "{{v}}|{{{v}}}|{{&v}}", "{\"v\":\"<a href=\\\"x\\\">&'</a>\"}", &opt), 0);
     assert_string_equal(fx->out.s, "&lt;a href=&quot;x&quot;&gt;&amp;'&lt;/a&gt;|"
                                    "<a href=\"x\">&'</a>|<a href=\"x\">&'</a>");
 }
@@ -344,7 +349,8 @@ static void test_strict_missing_name(void **state)
 {
     struct fixture *fx = *state;
     struct mus_options opt = {.strict = true};
-    assert_int_equal(render(fx, "{{#l}}\n {{a.b}} {{x}}{{/l}}{{^nope}}fine{{/nope}}{{#gone}}{{/gone}}",
+    assert_int_equal(render(fx,
+                            "{{#l}}\n {{a.b}} {{x}}{{/l}}{{^nope}}fine{{/nope}}{{#gone}}{{/gone}}",
                             "{\"l\":[{\"a\":{}},{\"a\":{}}],\"x\":1}", &opt),
                      -1);
     /* reported once per tag, although the loop reaches it twice */
@@ -401,7 +407,8 @@ static void test_bounded_recursion_renders(void **state)
     struct fixture *fx = *state;
     const char *const parts[] = {"n={{v}}{{#c}}{{>n}}{{/c}}", NULL};
     struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts, .strict = true};
-    assert_int_equal(render(fx, "{{>n}}", "{\"v\":1,\"c\":{\"v\":2,\"c\":{\"v\":3,\"c\":false}}}", &opt), 0);
+    assert_int_equal(
+        render(fx, "{{>n}}", "{\"v\":1,\"c\":{\"v\":2,\"c\":{\"v\":3,\"c\":false}}}", &opt), 0);
     assert_string_equal(fx->out.s, "123");
 }
 

@@ -16,12 +16,13 @@
 #include "outfile.h"
 #include "tmpl.h"
 
-#define E(name, text) {name, text, sizeof(text) - 1}
+#define E(name, text)                                                                              \
+    {                                                                                              \
+        name, text, sizeof(text) - 1                                                               \
+    }
 static const struct embedded_template fake_builtins[] = {
-    E("c", "H {{>_hdr}} {{>_ftr}}"),
-    E("_hdr", "builtin-hdr"),
-    E("_ftr", "builtin-ftr"),
-    E("extra", "{{! Extra output: for tests\n second line }}x"),
+    E("c", "H {{>_hdr}} {{>_ftr}}"), E("_hdr", "builtin-hdr"),
+    E("_ftr", "builtin-ftr"),        E("extra", "{{! Extra output: for tests\n second line }}x"),
     E("plain", "no comment"),
 };
 
@@ -196,9 +197,10 @@ static void test_list(void **state)
     FILE *fp = open_memstream(&text, &len);
     tmpl_list_from(fp, fake_builtins, sizeof(fake_builtins) / sizeof(fake_builtins[0]));
     fclose(fp);
-    assert_string_equal(text, "c      C header: addresses, field masks and accessors, events, rule checks\n"
-                              "extra  Extra output: for tests\n"
-                              "plain  \n");
+    assert_string_equal(
+        text, "c      C header: addresses, field masks and accessors, events, rule checks\n"
+              "extra  Extra output: for tests\n"
+              "plain  \n");
     free(text);
 }
 
@@ -251,7 +253,8 @@ static void test_outfile_writes_fifo_in_place(void **state)
     char path[128], got[16] = {0};
     snprintf(path, sizeof(path), "%s/fifo", f->dir);
     assert_int_equal(mkfifo(path, 0600), 0);
-    int rd = open(path, O_RDONLY | O_NONBLOCK); /* a reader, so opening for writing does not block */
+    int rd =
+        open(path, O_RDONLY | O_NONBLOCK); /* a reader, so opening for writing does not block */
     assert_true(rd >= 0);
     assert_int_equal(outfile_write(&f->dg, path, "piped", 5), 0);
     assert_int_equal(read(rd, got, sizeof(got) - 1), 5);
@@ -282,8 +285,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape_choice),
-        cmocka_unit_test_setup_teardown(test_builtin_with_partials_overridden_by_incdir, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_file_template_partials_beside_then_incdirs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_builtin_with_partials_overridden_by_incdir, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_file_template_partials_beside_then_incdirs, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_unreadable_partial_is_io, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_template_is_io, setup, teardown),
         cmocka_unit_test_setup_teardown(test_syntax_error_in_builtin_names_it, setup, teardown),
