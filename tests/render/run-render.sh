@@ -205,6 +205,12 @@ else tap_fail "output is the rendered text only"; fi
 
 echo '[1,2.5,"x",true,null]' >"$c/arr.json"; printf '{{#.}}{{.}};{{/.}}' >"$c/arr.mustache"
 check_escape "data root may be any JSON value" "1;2.5;x;true;;" arr.mustache arr.json
+got=$(cd "$c" && echo '{"v":"in"}' | "$REGC" render e.mustache -)
+if [ "$got" = in ]; then tap_ok "data from standard input (-)"; else tap_fail "data from standard input (-)" "got: $got"; fi
+got=$("$REGC" render --help); rc=$?
+if [ $rc = 0 ] && [ "$got" = "${usage%$'\n'}" ]; then tap_ok "--help prints the usage, status 0"
+else tap_fail "--help prints the usage, status 0" "status $rc: $got"; fi
+
 # Valgrind: a render with partials, sections and indentation, and a failing one.
 if [ "${SAN:-}" = 1 ]; then
     tap_skip "valgrind: regc render" "SAN=1 build (valgrind cannot run ASan binaries)"
