@@ -42,8 +42,8 @@ static int setup_tree(void **st)
     W("format/event", "config:0-7\n");
     W("events/nine", "event=1,event=1,event=1,event=1,event=1,event=1,event=1,event=1,event=1\n");
     W("events/flag", "event\n");
-    static const char *const bad[] = {"config:8-7", "config:", "config3:0", "config:64", "config:1-x",
-                                      "config:0-64", "config:x"};
+    static const char *const bad[] = {"config:8-7", "config:",     "config3:0", "config:64",
+                                      "config:1-x", "config:0-64", "config:x"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         char pmu[64];
         snprintf(pmu, sizeof(pmu), "bus/event_source/devices/bad%zu/", i);
@@ -94,8 +94,9 @@ static void test_formats(void **st)
 
     assert_int_equal(regc_perf_pmu_open(&p, g_dir, "uncore_bad", err, sizeof(err)), 0);
     assert_int_equal(regc_perf_check_counters(p, b, b->pmon->counters, err, sizeof(err)), -EINVAL);
-    assert_string_equal(err, "spec field 'ev_sel' [7:0] of 'ubox.U_MSR_PMON_CTL' disagrees with the kernel's "
-                             "format 'event' (config:0-8) of PMU 'uncore_bad'");
+    assert_string_equal(
+        err, "spec field 'ev_sel' [7:0] of 'ubox.U_MSR_PMON_CTL' disagrees with the kernel's "
+             "format 'event' (config:0-8) of PMU 'uncore_bad'");
     regc_perf_pmu_close(p);
     assert_int_equal(regc_perf_pmu_open(&p, g_dir, "uncore_broken", err, sizeof(err)), -EINVAL);
     assert_string_equal(err, "PMU 'uncore_broken': cannot parse format 'event'");
@@ -245,10 +246,12 @@ static void test_msr_tsc(void **st)
 static void test_errors(void **st)
 {
     char buf[256];
-    assert_non_null(strstr(regc_perf_strerror(-EACCES, buf, sizeof(buf)), "kernel.perf_event_paranoid is"));
+    assert_non_null(
+        strstr(regc_perf_strerror(-EACCES, buf, sizeof(buf)), "kernel.perf_event_paranoid is"));
     assert_non_null(strstr(regc_perf_strerror(-ENOENT, buf, sizeof(buf)), "does not support"));
     assert_non_null(strstr(regc_perf_strerror(-EINVAL, buf, sizeof(buf)), "rejected"));
-    assert_non_null(strstr(regc_perf_strerror(-EMFILE, buf, sizeof(buf)), "perf_event_open failed"));
+    assert_non_null(
+        strstr(regc_perf_strerror(-EMFILE, buf, sizeof(buf)), "perf_event_open failed"));
     struct regc_perf_group *g;
     assert_int_equal(regc_perf_group_new(&g), 0);
     uint64_t v;
@@ -290,7 +293,8 @@ int main(void)
         if (geteuid() == 0)
             tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_backend_real);
         else
-            tu_skip("test_backend_real", "CPU-wide events need root or kernel.perf_event_paranoid <= 0");
+            tu_skip("test_backend_real",
+                    "CPU-wide events need root or kernel.perf_event_paranoid <= 0");
         if (access("/sys/bus/event_source/devices/msr/events/tsc", R_OK) == 0)
             tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_msr_tsc);
         else

@@ -1,4 +1,5 @@
-/* testutil.h - small file helpers for the runtime tests (temp trees that stand in for /dev and /sys). */
+/* testutil.h - small file helpers for the runtime tests (temp trees that stand in for /dev and
+ * /sys). */
 #ifndef TESTUTIL_H
 #define TESTUTIL_H
 
