@@ -116,8 +116,14 @@ int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info
     if (i >= p->n)
         return -ENOENT;
     const struct pmon_ev *e = &p->ev[i];
-    *out = (struct regc_pmon_info){.name = e->name, .block = e->b, .instance = e->inst, .counters = e->c,
-                                   .index = e->index, .width = e->c ? e->c->width : 0, .ctl = e->ctl, .ctr = e->ctr};
+    *out = (struct regc_pmon_info){.name = e->name,
+                                   .block = e->b,
+                                   .instance = e->inst,
+                                   .counters = e->c,
+                                   .index = e->index,
+                                   .width = e->c ? e->c->width : 0,
+                                   .ctl = e->ctl,
+                                   .ctr = e->ctr};
     return 0;
 }
 
@@ -162,7 +168,8 @@ static int parse_target(regc_pmon_session *p, struct pmon_ev *e, char *spec)
     return 0;
 }
 
-static int add_set(regc_pmon_session *p, struct pmon_ev *e, const struct regc_reg *reg, const char *field, uint64_t v)
+static int add_set(regc_pmon_session *p, struct pmon_ev *e, const struct regc_reg *reg,
+                   const char *field, uint64_t v)
 {
     if (e->nsets >= MAX_SETS)
         return fail(p, -ENOSPC, "'%s': too many field settings", e->name);
@@ -182,7 +189,9 @@ static int parse_event(regc_pmon_session *p, struct pmon_ev *e, const char *ev)
 {
     if (streq(ev, "fixed")) {
         e->c = group_fixed(e->b);
-        return e->c ? 0 : fail(p, -ENOENT, "'%s': block '%s' has no fixed counter", e->name, e->b->name);
+        return e->c
+                   ? 0
+                   : fail(p, -ENOENT, "'%s': block '%s' has no fixed counter", e->name, e->b->name);
     }
     if (streq(ev, "raw"))
         return 0; /* the group comes from reg= */
@@ -274,7 +283,8 @@ int regc_pmon_add(regc_pmon_session *p, const char *name)
 
 /* ---- counter assignment */
 
-static unsigned group_len(const struct regc_block *b, const struct regc_counters *c, unsigned *first)
+static unsigned group_len(const struct regc_block *b, const struct regc_counters *c,
+                          unsigned *first)
 {
     const struct regc_reg *r = regc_block_reg(b, c->control);
     if (!r || !r->is_array) {
@@ -320,8 +330,8 @@ static int assign_one(regc_pmon_session *p, struct pmon_ev *e)
             return fail(p, rc, "'%s': no counter copy %u", e->name, k);
         return 0;
     }
-    return fail(p, -EBUSY, "'%s': no free counter among those that may count it in '%s%s%s'", e->name, e->b->name,
-                e->inst ? "." : "", e->inst ? e->inst->name : "");
+    return fail(p, -EBUSY, "'%s': no free counter among those that may count it in '%s%s%s'",
+                e->name, e->b->name, e->inst ? "." : "", e->inst ? e->inst->name : "");
 }
 
 /* Most constrained first, so a flexible event never takes the only counter another can use. */
@@ -376,7 +386,8 @@ static void collect_boxes(regc_pmon_session *p)
             k++;
         if (k < p->nbox || p->nbox >= MAX_BOXES)
             continue;
-        p->box[p->nbox++] = (struct pmon_box){.b = e->b, .inst = e->inst, .freezable = gfreeze || box_can_freeze(e->b)};
+        p->box[p->nbox++] = (struct pmon_box){
+            .b = e->b, .inst = e->inst, .freezable = gfreeze || box_can_freeze(e->b)};
     }
     /* per box asked for but some box cannot: fall back to the global control */
     for (unsigned k = 0; k < p->nbox && p->opt.per_box && gfreeze; k++)
@@ -386,8 +397,8 @@ static void collect_boxes(regc_pmon_session *p)
 
 /* ---- register helpers */
 
-static int ref_of(regc_pmon_session *p, const struct regc_block *b, const struct regc_instance *inst, const char *reg,
-                  struct regc_ref *out)
+static int ref_of(regc_pmon_session *p, const struct regc_block *b,
+                  const struct regc_instance *inst, const char *reg, struct regc_ref *out)
 {
     const struct regc_reg *r = regc_block_reg(b, reg);
     if (!r)
@@ -398,7 +409,8 @@ static int ref_of(regc_pmon_session *p, const struct regc_block *b, const struct
     return rc ? fail(p, rc, "no copy of '%s'", reg) : 0;
 }
 
-static int global_ref(regc_pmon_session *p, const char *block, const char *reg, struct regc_ref *out)
+static int global_ref(regc_pmon_session *p, const char *block, const char *reg,
+                      struct regc_ref *out)
 {
     const struct regc_block *b = regc_spec_block(p->s, block);
     if (!b)
@@ -562,7 +574,8 @@ static uint64_t preload_of(const regc_pmon_session *p, const struct pmon_ev *e)
     uint64_t n = p->opt.sample, m = low_mask(e->c->width);
     if (!n)
         return 0;
-    uint64_t top = e->c->preload == REGC_PRELOAD_2W_MINUS_1_MINUS_N ? m : m + 1; /* 2^w-1 or 2^w (mod 2^64) */
+    uint64_t top =
+        e->c->preload == REGC_PRELOAD_2W_MINUS_1_MINUS_N ? m : m + 1; /* 2^w-1 or 2^w (mod 2^64) */
     return (top - n) & m;
 }
 
@@ -607,9 +620,11 @@ static int program_event(regc_pmon_session *p, struct pmon_ev *e)
         struct regc_ref r;
         int rc = ref_of(p, e->b, e->inst, s->reg->name, &r);
         if (!rc)
-            rc = regc_rmw(p->d, &r, regc_field_mask(s->field), regc_field_put(s->field, 0, s->value), NULL);
+            rc = regc_rmw(p->d, &r, regc_field_mask(s->field),
+                          regc_field_put(s->field, 0, s->value), NULL);
         if (rc)
-            return fail(p, rc, "'%s': filter %s.%s: %s", e->name, s->reg->name, s->field->name, regc_last_error(p->d));
+            return fail(p, rc, "'%s': filter %s.%s: %s", e->name, s->reg->name, s->field->name,
+                        regc_last_error(p->d));
     }
     uint64_t v = control_value(p, e);
     e->armed = preload_of(p, e);
@@ -643,8 +658,9 @@ static const struct pmon_box *box_of(const regc_pmon_session *p, const struct pm
 
 /* ---- status */
 
-static int clear_field(regc_pmon_session *p, const struct regc_ref *st, const char *field, enum regc_clear how,
-                       const char *clear_reg, const char *clear_fld, uint64_t bits)
+static int clear_field(regc_pmon_session *p, const struct regc_ref *st, const char *field,
+                       enum regc_clear how, const char *clear_reg, const char *clear_fld,
+                       uint64_t bits)
 {
     const struct regc_reg *r = st->reg;
     switch (how) {
@@ -842,7 +858,8 @@ static int status_bit(const struct pmon_ev *e)
     return e->index;
 }
 
-static int box_overflows(regc_pmon_session *p, const struct pmon_box *bx, bool *ovf, uint64_t *cleared)
+static int box_overflows(regc_pmon_session *p, const struct pmon_box *bx, bool *ovf,
+                         uint64_t *cleared)
 {
     const struct regc_box_status *bs = bx->b->pmon->box_status;
     uint64_t bits = 0;
@@ -871,7 +888,8 @@ static int box_overflows(regc_pmon_session *p, const struct pmon_box *bx, bool *
 }
 
 /* Counters no status covers: overflowed when the value went below where it was armed. */
-static void wrap_overflows(regc_pmon_session *p, const bool *flag, bool *ovf, const uint64_t *before)
+static void wrap_overflows(regc_pmon_session *p, const bool *flag, bool *ovf,
+                           const uint64_t *before)
 {
     for (unsigned i = 0; i < p->n; i++) {
         struct pmon_ev *e = &p->ev[i];

@@ -25,7 +25,8 @@
 #include "regc_specs.h"
 
 const char regctl_monitor_usage[] =
-    "       regctl [options] monitor SPEC BLOCK[INSTANCE]:EVENT[.SUB][,FIELD=VALUE...]... [monitor options]\n"
+    "       regctl [options] monitor SPEC BLOCK[INSTANCE]:EVENT[.SUB][,FIELD=VALUE...]... [monitor "
+    "options]\n"
     "monitor options:\n"
     "  --interval DUR   time between reads: 1s, 250ms, 0 (default 1s)\n"
     "  --count N        number of intervals (default 10)\n"
@@ -91,11 +92,13 @@ static int set_rate(struct mon *m, const char *arg)
         return 2;
     }
     for (unsigned i = 0; i < m->nev; i++)
-        if (strlen(m->events[i]) == (size_t)(eq - arg) && strncmp(m->events[i], arg, (size_t)(eq - arg)) == 0) {
+        if (strlen(m->events[i]) == (size_t)(eq - arg) &&
+            strncmp(m->events[i], arg, (size_t)(eq - arg)) == 0) {
             m->rate[i] = n;
             return 0;
         }
-    fprintf(stderr, "regctl: monitor: --sim-rate names '%.*s', which is not a monitored event\n", (int)(eq - arg), arg);
+    fprintf(stderr, "regctl: monitor: --sim-rate names '%.*s', which is not a monitored event\n",
+            (int)(eq - arg), arg);
     return 2;
 }
 
@@ -154,12 +157,15 @@ static int parse_args(struct mon *m, int argc, char **argv)
                 return 2;
             }
             break;
-        case 'b': m->popt.per_box = true; break;
+        case 'b':
+            m->popt.per_box = true;
+            break;
         case 'r':
             if (nrates < REGC_PMON_MAX_EVENTS)
                 rates[nrates++] = optarg;
             break;
-        default: return 2;
+        default:
+            return 2;
         }
     }
     if (!m->spec || !m->nev) {
@@ -189,7 +195,8 @@ static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t valu
     else
         snprintf(where, sizeof(where), "msr 0x%llx", (unsigned long long)io->address);
     if (write)
-        printf("write %-36s %-18s 0x%llx%s\n", name, where, (unsigned long long)value, rc ? " failed" : "");
+        printf("write %-36s %-18s 0x%llx%s\n", name, where, (unsigned long long)value,
+               rc ? " failed" : "");
     else
         printf("read  %-36s %s%s\n", name, where, rc ? " failed" : "");
 }
@@ -226,7 +233,8 @@ static void sleep_interval(const struct mon *m)
 {
     if (m->interval_ns <= 0 || m->g->dry_run)
         return;
-    struct timespec ts = {(time_t)(m->interval_ns / 1000000000), (long)(m->interval_ns % 1000000000)};
+    struct timespec ts = {(time_t)(m->interval_ns / 1000000000),
+                          (long)(m->interval_ns % 1000000000)};
     while (nanosleep(&ts, &ts) == -1 && errno == EINTR && !stop_requested)
         ;
 }
@@ -275,7 +283,8 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
             json_t *vals = json_array();
             for (unsigned i = 0; i < m->nev; i++)
                 json_array_append_new(vals, json_integer((json_int_t)delta[i]));
-            json_array_append_new(rows, json_pack("{s:I, s:o}", "interval", (json_int_t)t, "values", vals));
+            json_array_append_new(
+                rows, json_pack("{s:I, s:o}", "interval", (json_int_t)t, "values", vals));
         } else {
             printf("%8lu", t);
             for (unsigned i = 0; i < m->nev; i++)
@@ -294,12 +303,13 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
         json_t *names = json_array(), *totals = json_array();
         for (unsigned i = 0; i < m->nev; i++) {
             json_array_append_new(names, json_string(m->events[i]));
-            json_array_append_new(totals, json_integer((json_int_t)(m->popt.sample ? regc_pmon_overflows(p, i)
-                                                                                      : regc_pmon_total(p, i))));
+            json_array_append_new(
+                totals, json_integer((json_int_t)(m->popt.sample ? regc_pmon_overflows(p, i)
+                                                                 : regc_pmon_total(p, i))));
         }
         json_t *doc = json_pack("{s:s, s:s, s:o, s:o, s:o}", "spec", m->spec->name, "mode",
-                                m->popt.sample ? "sample" : "poll", "events", names, "intervals", rows, "totals",
-                                totals);
+                                m->popt.sample ? "sample" : "poll", "events", names, "intervals",
+                                rows, "totals", totals);
         if (m->popt.sample)
             json_object_set_new(doc, "period", json_integer((json_int_t)m->popt.sample));
         char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -35,10 +35,12 @@ static int usage(FILE *f)
                "       regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE...\n"
                "%s"
                "options:\n"
-               "  --backend msr|pci|perf|sim   how registers are reached (default msr; pci registers: pci)\n"
+               "  --backend msr|pci|perf|sim   how registers are reached (default msr; pci "
+               "registers: pci)\n"
                "  --cpu N          target CPU (msr, perf) or the Nth matching PCI device (pci)\n"
                "  --dry-run        print every access that would be made; touch nothing\n"
-               "  --rmw            write: unspecified fields keep their current value (default: reset value)\n"
+               "  --rmw            write: unspecified fields keep their current value (default: "
+               "reset value)\n"
                "  --json           machine-readable output\n"
                "  --msr-root DIR   instead of /dev/cpu ($REGC_MSR_ROOT)\n"
                "  --sysfs-root DIR instead of /sys ($REGC_SYSFS_ROOT)\n"
@@ -143,8 +145,8 @@ static int list_specs(const struct opts *o)
         char n[32];
         snprintf(n, sizeof(n), "%u block%s", nb, nb == 1 ? "" : "s");
         if (arr)
-            json_array_append_new(arr, json_pack("{s:s,s:s?,s:i}", "spec", (*s)->name, "title", (*s)->title,
-                                                 "blocks", (int)nb));
+            json_array_append_new(arr, json_pack("{s:s,s:s?,s:i}", "spec", (*s)->name, "title",
+                                                 (*s)->title, "blocks", (int)nb));
         else
             table_row(&t, 3, (*s)->name, n, (*s)->title);
     }
@@ -165,8 +167,9 @@ static int list_blocks(const struct opts *o, const struct regc_spec *s)
         snprintf(ins, sizeof(ins), "%u instance%s", ni ? ni : 1, ni > 1 ? "s" : "");
         snprintf(regs, sizeof(regs), "%u register%s", nr, nr == 1 ? "" : "s");
         if (arr)
-            json_array_append_new(arr, json_pack("{s:s,s:s?,s:i,s:i}", "block", b->name, "title", b->title,
-                                                 "instances", (int)(ni ? ni : 1), "registers", (int)nr));
+            json_array_append_new(arr, json_pack("{s:s,s:s?,s:i,s:i}", "block", b->name, "title",
+                                                 b->title, "instances", (int)(ni ? ni : 1),
+                                                 "registers", (int)nr));
         else
             table_row(&t, 4, b->name, b->title, ins, regs);
     }
@@ -189,7 +192,8 @@ static void addr_range(const struct regc_reg *r, char *buf, size_t len)
     if (n <= 1 || lo == hi)
         snprintf(buf, len, n > 1 ? "0x%llx (%u)" : "0x%llx", (unsigned long long)(n ? lo : 0), n);
     else
-        snprintf(buf, len, "0x%llx..0x%llx (%u)", (unsigned long long)lo, (unsigned long long)hi, n);
+        snprintf(buf, len, "0x%llx..0x%llx (%u)", (unsigned long long)lo, (unsigned long long)hi,
+                 n);
 }
 
 static int list_regs(const struct opts *o, const struct regc_block *b)
@@ -207,9 +211,10 @@ static int list_regs(const struct opts *o, const struct regc_block *b)
                 hex(h, sizeof(h), a->address);
                 json_array_append_new(addrs, json_string(h));
             }
-            json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:i,s:o}", "register", r->name, "written_name",
-                                                 r->written_name, "space", space_name(r->space), "width",
-                                                 (int)r->width, "addresses", addrs));
+            json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:i,s:o}", "register", r->name,
+                                                 "written_name", r->written_name, "space",
+                                                 space_name(r->space), "width", (int)r->width,
+                                                 "addresses", addrs));
         } else {
             table_row(&t, 4, r->written_name, space_name(r->space), addr, width);
         }
@@ -230,7 +235,8 @@ static int cmd_list(const struct opts *o, int argc, char **argv)
     const char *dot = strchr(argv[0], '.');
     const struct regc_spec *s = find_spec(argv[0], dot ? (size_t)(dot - argv[0]) : strlen(argv[0]));
     if (!s) {
-        fprintf(stderr, "regctl: no spec '%.*s' (see 'regctl list')\n", dot ? (int)(dot - argv[0]) : (int)strlen(argv[0]), argv[0]);
+        fprintf(stderr, "regctl: no spec '%.*s' (see 'regctl list')\n",
+                dot ? (int)(dot - argv[0]) : (int)strlen(argv[0]), argv[0]);
         return 2;
     }
     if (!dot)
@@ -253,13 +259,14 @@ static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t valu
         regc_ref_name(io->ref, name, sizeof(name));
     snprintf(full, sizeof(full), "%s.%s", io->ref ? io->ref->spec->name : "?", name);
     if (write)
-        printf("%s %s %s 0x%llx <- 0x%llx", o->dry_run ? "would write" : "write", full, space_name(io->space),
-               (unsigned long long)io->address, (unsigned long long)value);
+        printf("%s %s %s 0x%llx <- 0x%llx", o->dry_run ? "would write" : "write", full,
+               space_name(io->space), (unsigned long long)io->address, (unsigned long long)value);
     else
         printf("%s %s %s 0x%llx", o->dry_run ? "would read" : "read", full, space_name(io->space),
                (unsigned long long)io->address);
     if (io->pci)
-        printf(" (pci %04x:%04x dev %u func %u)", io->pci->vendor, io->pci->device, io->pci->dev, io->pci->func);
+        printf(" (pci %04x:%04x dev %u func %u)", io->pci->vendor, io->pci->device, io->pci->dev,
+               io->pci->func);
     else
         printf(" (cpu %d)", io->cpu);
     printf("%s\n", rc ? " failed" : "");
@@ -270,8 +277,10 @@ static int resolve(const char *path, struct regc_ref *r)
     const char *dot = strchr(path, '.');
     const struct regc_spec *s = dot ? find_spec(path, (size_t)(dot - path)) : NULL;
     if (!s) {
-        fprintf(stderr, "regctl: no spec '%.*s' (want SPEC.BLOCK[.INSTANCE].REG[INDEX]; see 'regctl list')\n",
-                dot ? (int)(dot - path) : (int)strlen(path), path);
+        fprintf(
+            stderr,
+            "regctl: no spec '%.*s' (want SPEC.BLOCK[.INSTANCE].REG[INDEX]; see 'regctl list')\n",
+            dot ? (int)(dot - path) : (int)strlen(path), path);
         return 2;
     }
     char err[256];
@@ -284,7 +293,9 @@ static int resolve(const char *path, struct regc_ref *r)
 
 static int open_dev(const struct opts *o, const struct regc_ref *r, regc_dev **d)
 {
-    struct regc_options ro = {.backend = o->backend ? o->backend : r->reg->space == REGC_SPACE_PCI ? "pci" : "msr",
+    struct regc_options ro = {.backend = o->backend                        ? o->backend
+                                         : r->reg->space == REGC_SPACE_PCI ? "pci"
+                                                                           : "msr",
                               .cpu = o->cpu,
                               .msr_root = o->msr_root,
                               .sysfs_root = o->sysfs_root,
@@ -321,19 +332,21 @@ static json_t *decode_json(const struct regc_ref *r, uint64_t v)
         const struct regc_value *nv = regc_field_value_of(f, fv);
         char fh[24];
         hex(fh, sizeof(fh), fv);
-        json_array_append_new(fields, json_pack("{s:s,s:i,s:i,s:s,s:s,s:s?}", "name", f->name, "lsb", f->lsb, "msb",
-                                                f->msb, "access", f->access_text, "value", fh, "named",
-                                                nv ? nv->name : NULL));
+        json_array_append_new(fields,
+                              json_pack("{s:s,s:i,s:i,s:s,s:s,s:s?}", "name", f->name, "lsb",
+                                        f->lsb, "msb", f->msb, "access", f->access_text, "value",
+                                        fh, "named", nv ? nv->name : NULL));
     }
-    return json_pack("{s:s,s:s,s:s,s:s,s:o}", "register", full, "space",
-                     space_name(r->reg->space), "address", a, "value", h, "fields", fields);
+    return json_pack("{s:s,s:s,s:s,s:s,s:o}", "register", full, "space", space_name(r->reg->space),
+                     "address", a, "value", h, "fields", fields);
 }
 
 static void decode_text(const struct regc_spec *s, const struct regc_ref *r, uint64_t v)
 {
     char name[160];
-    printf("%s.%s (%s 0x%llx) = 0x%0*llx\n", s->name, regc_ref_name(r, name, sizeof(name)), space_name(r->reg->space),
-           (unsigned long long)r->address, (r->reg->width + 3) / 4, (unsigned long long)v);
+    printf("%s.%s (%s 0x%llx) = 0x%0*llx\n", s->name, regc_ref_name(r, name, sizeof(name)),
+           space_name(r->reg->space), (unsigned long long)r->address, (r->reg->width + 3) / 4,
+           (unsigned long long)v);
     struct table t = {0};
     table_row(&t, 5, "field", "bits", "attr", "value", "meaning");
     for (const struct regc_field *f = r->reg->fields; f->name; f++) {
@@ -392,13 +405,14 @@ static int parse_assign(const struct regc_ref *r, const char *arg, uint64_t *mas
     errno = 0;
     uint64_t v = nv ? nv->value : strtoull(eq + 1, &end, 0);
     if (!nv && (errno || end == eq + 1 || *end)) {
-        fprintf(stderr, "regctl: '%s' is neither a number nor a named value of field '%s'\n", eq + 1, f->name);
+        fprintf(stderr, "regctl: '%s' is neither a number nor a named value of field '%s'\n",
+                eq + 1, f->name);
         return 2;
     }
     unsigned w = (unsigned)(f->msb - f->lsb + 1);
     if (w < 64 && v >> w) {
-        fprintf(stderr, "regctl: value 0x%llx does not fit field '%s' [%u:%u] (%u bits)\n", (unsigned long long)v,
-                f->name, f->msb, f->lsb, w);
+        fprintf(stderr, "regctl: value 0x%llx does not fit field '%s' [%u:%u] (%u bits)\n",
+                (unsigned long long)v, f->name, f->msb, f->lsb, w);
         return 2;
     }
     if (*mask & regc_field_mask(f)) {
@@ -439,12 +453,16 @@ static int cmd_write(const struct opts *o, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"backend", required_argument, NULL, 'b'}, {"cpu", required_argument, NULL, 'c'},
-        {"dry-run", no_argument, NULL, 'n'},       {"json", no_argument, NULL, 'j'},
-        {"rmw", no_argument, NULL, 'r'},           {"msr-root", required_argument, NULL, 'm'},
-        {"sysfs-root", required_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},       {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"backend", required_argument, NULL, 'b'},
+                                             {"cpu", required_argument, NULL, 'c'},
+                                             {"dry-run", no_argument, NULL, 'n'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"rmw", no_argument, NULL, 'r'},
+                                             {"msr-root", required_argument, NULL, 'm'},
+                                             {"sysfs-root", required_argument, NULL, 's'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {"version", no_argument, NULL, 'V'},
+                                             {NULL, 0, NULL, 0}};
     struct opts o = {0};
     int c;
     while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
@@ -452,7 +470,8 @@ int main(int argc, char **argv)
         switch (c) {
         case 'b':
             if (!regc_backend_find(optarg)) {
-                fprintf(stderr, "regctl: unknown backend '%s' (want msr, pci, perf or sim)\n", optarg);
+                fprintf(stderr, "regctl: unknown backend '%s' (want msr, pci, perf or sim)\n",
+                        optarg);
                 return 2;
             }
             o.backend = optarg;
@@ -464,14 +483,29 @@ int main(int argc, char **argv)
                 return 2;
             }
             break;
-        case 'n': o.dry_run = true; break;
-        case 'j': o.json = true; break;
-        case 'r': o.rmw = true; break;
-        case 'm': o.msr_root = optarg; break;
-        case 's': o.sysfs_root = optarg; break;
-        case 'h': usage(stdout); return 0;
-        case 'V': printf("regctl %s\n", REGC_VERSION); return 0;
-        default: return usage(stderr);
+        case 'n':
+            o.dry_run = true;
+            break;
+        case 'j':
+            o.json = true;
+            break;
+        case 'r':
+            o.rmw = true;
+            break;
+        case 'm':
+            o.msr_root = optarg;
+            break;
+        case 's':
+            o.sysfs_root = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'V':
+            printf("regctl %s\n", REGC_VERSION);
+            return 0;
+        default:
+            return usage(stderr);
         }
     }
     if (optind >= argc)

@@ -41,13 +41,15 @@ struct flow_case {
 
 static const struct flow_case flow_cases[] = {
     {"e5_2600v2",
-     {"ubox:EVENT_MSG.DOORBELL_RCVD", "qpi[p0]:TxL_FLITS_G0.DATA", "cbox[c3]:CLOCKTICKS", "ubox:fixed"},
+     {"ubox:EVENT_MSG.DOORBELL_RCVD", "qpi[p0]:TxL_FLITS_G0.DATA", "cbox[c3]:CLOCKTICKS",
+      "ubox:fixed"},
      {"qpi[p0]:TxL_FLITS_G0.DATA", "ha[ha0]:REQUESTS.READS"},
      1000,
      {"ubox:EVENT_MSG.DOORBELL_RCVD", "cbox[c3]:CLOCKTICKS", "pcu:CLOCKTICKS", "ubox:fixed"},
      {"cbox[c3]:CLOCKTICKS", "pcu:CLOCKTICKS"}},
     {"e5_2600",
-     {"ubox:EVENT_MSG.DOORBELL_RCVD", "cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS", "qpi[qpi0]:CLOCKTICKS"},
+     {"ubox:EVENT_MSG.DOORBELL_RCVD", "cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS",
+      "qpi[qpi0]:CLOCKTICKS"},
      {"cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS"},
      1000,
      {"ubox:EVENT_MSG.DOORBELL_RCVD", "cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS"},
@@ -55,17 +57,23 @@ static const struct flow_case flow_cases[] = {
     {"snb_client",
      {"cbox[cbox0]:XSNP_RESPONSE.MISS_EXTERNAL", "arb:TRK_OCCUPANCY.ALL", "unc:fixed"},
      {"cbox[cbox1]:XSNP_RESPONSE.MISS_EXTERNAL", "arb:TRK_OCCUPANCY.ALL"},
-     1000, {NULL}, {NULL}},
+     1000,
+     {NULL},
+     {NULL}},
     {"xeon7100_l3",
      {"l3:raw,reg=MSR_EMON_L3_CTR_CTL_GBSQ,Type_Match=0x3f,Agent_Select=0xf",
       "l3:raw,reg=MSR_EMON_L3_CTR_CTL_FSB,Bit58=1,FSB_IOQ_active=1"},
      {"l3:raw,reg=MSR_EMON_L3_CTR_CTL_GBSQ,Type_Match=0x3f,Agent_Select=0xf",
       "l3:raw,reg=MSR_EMON_L3_CTR_CTL_GSNPQ,Type_Match=0x3f,Agent_Select=0x3f"},
-     1000, {NULL}, {NULL}},
+     1000,
+     {NULL},
+     {NULL}},
     {"xeon7500_mbox",
      {"mbox[mbox0]:DSP_FILL", "mbox[mbox1]:CYCLES_MFULL"},
      {"mbox[mbox0]:DSP_FILL", "mbox[mbox1]:CYCLES_MFULL"},
-     1000, {NULL}, {NULL}},
+     1000,
+     {NULL},
+     {NULL}},
 };
 #define FLOW_NCASES (sizeof(flow_cases) / sizeof(flow_cases[0]))
 
@@ -87,13 +95,14 @@ static inline unsigned flow_nev(const char *const *ev)
 
 /* How a test makes events happen: in-process simulator, or the one behind msrfs. */
 struct flow_env {
-    int (*tick)(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx, uint64_t n);
+    int (*tick)(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx,
+                uint64_t n);
     void (*batch)(void *ctx, bool on);
     void *ctx;
 };
 
-static inline int flow_sim_tick(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx,
-                                uint64_t n)
+static inline int flow_sim_tick(void *ctx, const char *block, const char *inst, unsigned group,
+                                unsigned idx, uint64_t n)
 {
     return regc_sim_tick(ctx, block, inst, group, idx, n);
 }
@@ -104,7 +113,8 @@ static inline void flow_sim_batch(void *ctx, bool on)
 }
 
 /* n events for session event i, injected behind the counter it got. */
-static inline int flow_inject(const struct flow_env *env, regc_pmon_session *p, unsigned i, uint64_t n)
+static inline int flow_inject(const struct flow_env *env, regc_pmon_session *p, unsigned i,
+                              uint64_t n)
 {
     struct regc_pmon_info in;
     int rc = regc_pmon_info(p, i, &in);
@@ -112,11 +122,14 @@ static inline int flow_inject(const struct flow_env *env, regc_pmon_session *p, 
         return rc;
     unsigned group = (unsigned)(in.counters - in.block->pmon->counters);
     unsigned idx = in.index < 0 ? 0 : (unsigned)in.index;
-    return env->tick(env->ctx, in.block->name, in.instance ? in.instance->name : NULL, group, idx, n);
+    return env->tick(env->ctx, in.block->name, in.instance ? in.instance->name : NULL, group, idx,
+                     n);
 }
 
-/* Polling on a started session: 6 rounds of 3/4 of each counter's range; totals exact. 0, or -1 with 'why'. */
-static inline int flow_run_poll(regc_pmon_session *p, const struct flow_env *env, char *why, size_t len)
+/* Polling on a started session: 6 rounds of 3/4 of each counter's range; totals exact. 0, or -1
+ * with 'why'. */
+static inline int flow_run_poll(regc_pmon_session *p, const struct flow_env *env, char *why,
+                                size_t len)
 {
     unsigned n = regc_pmon_count(p);
     uint64_t per[FLOW_MAXEV], totals[FLOW_MAXEV];
@@ -135,8 +148,8 @@ static inline int flow_run_poll(regc_pmon_session *p, const struct flow_env *env
     }
     for (unsigned i = 0; i < n; i++)
         if (totals[i] != rounds * per[i])
-            return snprintf(why, len, "event %u: total %llu, expected %llu", i, (unsigned long long)totals[i],
-                            (unsigned long long)(rounds * per[i])),
+            return snprintf(why, len, "event %u: total %llu, expected %llu", i,
+                            (unsigned long long)totals[i], (unsigned long long)(rounds * per[i])),
                    -1;
     /* stopped: events are no longer counted */
     if (regc_pmon_stop(p) != 0)
@@ -150,15 +163,16 @@ static inline int flow_run_poll(regc_pmon_session *p, const struct flow_env *env
  * cycle (two boxes where the family has them): all reported, totals exact,
  * and nothing reported again once the status is cleared and re-armed.
  */
-static inline int flow_run_sample(regc_pmon_session *p, const struct flow_env *env, uint64_t period, char *why,
-                                  size_t len)
+static inline int flow_run_sample(regc_pmon_session *p, const struct flow_env *env, uint64_t period,
+                                  char *why, size_t len)
 {
     unsigned n = regc_pmon_count(p), which[FLOW_MAXEV], got;
     for (unsigned i = 0; i < n; i++)
         if (flow_inject(env, p, i, period - 10) != 0)
             return snprintf(why, len, "inject failed"), -1;
     if (regc_pmon_sample(p, which, FLOW_MAXEV, &got) != 0 || got != 0)
-        return snprintf(why, len, "below the period: %u overflows (%s)", got, regc_pmon_error(p)), -1;
+        return snprintf(why, len, "below the period: %u overflows (%s)", got, regc_pmon_error(p)),
+               -1;
     for (unsigned round = 1; round <= 3; round++) {
         env->batch(env->ctx, true);
         for (unsigned i = 0; i < n; i++)
@@ -168,17 +182,21 @@ static inline int flow_run_sample(regc_pmon_session *p, const struct flow_env *e
         if (regc_pmon_sample(p, which, FLOW_MAXEV, &got) != 0)
             return snprintf(why, len, "sample: %s", regc_pmon_error(p)), -1;
         if (got != n)
-            return snprintf(why, len, "round %u: %u overflows reported, expected %u", round, got, n), -1;
+            return snprintf(why, len, "round %u: %u overflows reported, expected %u", round, got,
+                            n),
+                   -1;
         for (unsigned i = 0; i < n; i++)
             if (which[i] != i)
-                return snprintf(why, len, "round %u: overflow %u is event %u", round, i, which[i]), -1;
+                return snprintf(why, len, "round %u: overflow %u is event %u", round, i, which[i]),
+                       -1;
     }
     for (unsigned i = 0; i < n; i++) {
         if (regc_pmon_overflows(p, i) != 3)
             return snprintf(why, len, "event %u: %lu overflows", i, regc_pmon_overflows(p, i)), -1;
         if (regc_pmon_total(p, i) != 3 * (period + 1))
             return snprintf(why, len, "event %u: total %llu, expected %llu", i,
-                            (unsigned long long)regc_pmon_total(p, i), (unsigned long long)(3 * (period + 1))),
+                            (unsigned long long)regc_pmon_total(p, i),
+                            (unsigned long long)(3 * (period + 1))),
                    -1;
     }
     if (regc_pmon_sample(p, which, FLOW_MAXEV, &got) != 0 || got != 0)
@@ -192,15 +210,16 @@ struct flow_trace {
     size_t len;
 };
 
-static inline void flow_trace_fn(void *ctx, bool write, const struct regc_io *io, uint64_t value, int rc)
+static inline void flow_trace_fn(void *ctx, bool write, const struct regc_io *io, uint64_t value,
+                                 int rc)
 {
     struct flow_trace *t = ctx;
     char nm[160];
     if (!t)
         return;
     const char *name = io->ref ? regc_ref_name(io->ref, nm, sizeof(nm)) : "?";
-    int k = snprintf(t->buf + t->len, sizeof(t->buf) - t->len, "%s %s 0x%llx%s\n", write ? "wr" : "rd", name,
-                     (unsigned long long)value, rc ? " FAILED" : "");
+    int k = snprintf(t->buf + t->len, sizeof(t->buf) - t->len, "%s %s 0x%llx%s\n",
+                     write ? "wr" : "rd", name, (unsigned long long)value, rc ? " FAILED" : "");
     if (k > 0 && t->len + (size_t)k < sizeof(t->buf))
         t->len += (size_t)k;
 }
@@ -223,8 +242,8 @@ static inline int flow_compare(const char *path, const char *actual, char *why, 
         size_t n = strlen(line);
         if (strncmp(a, line, n) != 0) {
             const char *e = strchr(a, '\n');
-            snprintf(why, whylen, "%s:%d: expected '%.*s', got '%.*s'", path, lineno, (int)n - 1, line,
-                     e ? (int)(e - a) : (int)strlen(a), a);
+            snprintf(why, whylen, "%s:%d: expected '%.*s', got '%.*s'", path, lineno, (int)n - 1,
+                     line, e ? (int)(e - a) : (int)strlen(a), a);
             fclose(f);
             return -1;
         }

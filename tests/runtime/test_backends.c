@@ -1,4 +1,5 @@
-/* test_backends - the msr and pci backends on temporary trees that stand in for /dev/cpu and /sys. */
+/* test_backends - the msr and pci backends on temporary trees that stand in for /dev/cpu and /sys.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,7 +45,8 @@ static void test_msr(void **st)
     regc_dev *d;
     struct regc_options o = {.backend = "msr", .msr_root = dir};
     assert_int_equal(regc_open(&d, &hand_ubox_spec, &o, NULL, 0), 0);
-    struct regc_ref c0 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL0"), c1 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL1");
+    struct regc_ref c0 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL0"),
+                    c1 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL1");
     uint64_t got;
     assert_int_equal(regc_read(d, &c0, &got), 0);
     assert_int_equal(got, 0x400842);
@@ -152,7 +154,8 @@ static void test_pci(void **st)
     assert_int_equal(regc_write(d, &pctl, 0x5a), 0);
     assert_int_equal(regc_write(d, &pctr, 0x1122334455), 0);
     assert_int_equal(file_u64(dir, "bus/pci/devices/0000:7f:0e.1/config", 0xd8, 4), 0x5a);
-    assert_int_equal(file_u64(dir, "bus/pci/devices/0000:7f:0e.1/config", 0xa0, 4), 0x22334455); /* low first */
+    assert_int_equal(file_u64(dir, "bus/pci/devices/0000:7f:0e.1/config", 0xa0, 4),
+                     0x22334455); /* low first */
     assert_int_equal(file_u64(dir, "bus/pci/devices/0000:7f:0e.1/config", 0xa4, 4), 0x11);
     uint64_t v;
     assert_int_equal(regc_read(d, &pctr, &v), 0);

@@ -58,7 +58,8 @@ static int mount_spec(struct mount *m, const char *spec)
     snprintf(m->root, sizeof(m->root), "%s/cpu", m->mnt);
     snprintf(m->simfile, sizeof(m->simfile), "%s/sim", m->mnt);
     mkdir(m->mnt, 0755);
-    char *argv[] = {(char *)msrfs_path(), (char *)"--spec", (char *)spec, (char *)"--cpus", (char *)"1", m->mnt, NULL};
+    char *argv[] = {(char *)msrfs_path(), (char *)"--spec", (char *)spec, (char *)"--cpus",
+                    (char *)"1",          m->mnt,           NULL};
     if (posix_spawn(&m->pid, argv[0], NULL, NULL, argv, environ) != 0)
         return -1;
     char probe[400];
@@ -82,12 +83,13 @@ static void unmount_spec(struct mount *m)
     tu_rm_rf(m->dir);
 }
 
-static int fs_tick(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx, uint64_t n)
+static int fs_tick(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx,
+                   uint64_t n)
 {
     struct mount *m = ctx;
     char cmd[256];
-    int len = snprintf(cmd, sizeof(cmd), "tick %s %s %u %u %llu", block, inst ? inst : "-", group, idx,
-                       (unsigned long long)n);
+    int len = snprintf(cmd, sizeof(cmd), "tick %s %s %u %u %llu", block, inst ? inst : "-", group,
+                       idx, (unsigned long long)n);
     int fd = open(m->simfile, O_WRONLY);
     if (fd < 0)
         return -errno;
@@ -110,8 +112,9 @@ static void fs_batch(void *ctx, bool on)
 /* One flow (poll or sample) of one case on a fresh msrfs mount. */
 static void run_case(const struct flow_case *fc, bool sampling)
 {
-    const char *const *ev = sampling ? (fc->msr_sample_events[0] ? fc->msr_sample_events : fc->sample_events)
-                                     : (fc->msr_poll_events[0] ? fc->msr_poll_events : fc->poll_events);
+    const char *const *ev =
+        sampling ? (fc->msr_sample_events[0] ? fc->msr_sample_events : fc->sample_events)
+                 : (fc->msr_poll_events[0] ? fc->msr_poll_events : fc->poll_events);
     bool same = sampling ? !fc->msr_sample_events[0] : !fc->msr_poll_events[0];
     struct mount m = {0};
     if (mount_spec(&m, fc->spec) != 0) {
@@ -119,7 +122,8 @@ static void run_case(const struct flow_case *fc, bool sampling)
         fail_msg("%s: cannot mount msrfs", fc->spec);
     }
     struct flow_trace *trace = calloc(1, sizeof(*trace));
-    struct regc_options o = {.backend = "msr", .msr_root = m.root, .cpu = 0, .trace = flow_trace_fn, .trace_ctx = trace};
+    struct regc_options o = {
+        .backend = "msr", .msr_root = m.root, .cpu = 0, .trace = flow_trace_fn, .trace_ctx = trace};
     regc_dev *d;
     regc_pmon_session *p;
     char err[256];
@@ -149,14 +153,16 @@ static void run_case(const struct flow_case *fc, bool sampling)
             rc = regc_pmon_poll(p, NULL);
         }
         char path[256];
-        snprintf(path, sizeof(path), "tests/runtime/flows/%s-%s.expected", fc->spec, sampling ? "sample" : "poll");
+        snprintf(path, sizeof(path), "tests/runtime/flows/%s-%s.expected", fc->spec,
+                 sampling ? "sample" : "poll");
         if (!rc)
             rc = flow_compare(path, trace->buf, why, sizeof(why));
         if (!rc)
             rc = regc_pmon_start(p, &po); /* again from the start for the counts */
     }
     if (!rc)
-        rc = sampling ? flow_run_sample(p, &env, fc->period, why, sizeof(why)) : flow_run_poll(p, &env, why, sizeof(why));
+        rc = sampling ? flow_run_sample(p, &env, fc->period, why, sizeof(why))
+                      : flow_run_poll(p, &env, why, sizeof(why));
     regc_pmon_free(p);
     regc_close(d);
     free(trace);
@@ -191,8 +197,10 @@ int main(void)
     size_t k = 0;
     for (size_t i = 0; i < FLOW_NCASES; i++)
         for (int j = 0; j < 2; j++, k++) {
-            snprintf(names[k], sizeof(names[k]), "%s %s through msrfs", flow_cases[i].spec, j ? "sample" : "poll");
-            t[k] = (struct CMUnitTest){names[k], j ? t_sample : t_poll, NULL, NULL, (void *)&flow_cases[i]};
+            snprintf(names[k], sizeof(names[k]), "%s %s through msrfs", flow_cases[i].spec,
+                     j ? "sample" : "poll");
+            t[k] = (struct CMUnitTest){names[k], j ? t_sample : t_poll, NULL, NULL,
+                                       (void *)&flow_cases[i]};
         }
     return _cmocka_run_group_tests("flow_msrfs", t, k, NULL, NULL);
 }

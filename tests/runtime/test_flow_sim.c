@@ -1,4 +1,5 @@
-/* test_flow_sim - the pmon flows of every family on the simulator: exact totals, overflows, access order. */
+/* test_flow_sim - the pmon flows of every family on the simulator: exact totals, overflows, access
+ * order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +27,8 @@ static struct fx *open_fx(const struct flow_case *fc, const char *const *ev, boo
     const struct regc_spec *s = flow_spec(fc->spec);
     assert_non_null(s);
     f->trace = trace ? calloc(1, sizeof(*f->trace)) : NULL;
-    struct regc_options o = {.backend = "sim", .trace = trace ? flow_trace_fn : NULL, .trace_ctx = f->trace};
+    struct regc_options o = {
+        .backend = "sim", .trace = trace ? flow_trace_fn : NULL, .trace_ctx = f->trace};
     char err[256];
     assert_int_equal(regc_open(&f->d, s, &o, err, sizeof(err)), 0);
     assert_int_equal(regc_pmon_new(&f->p, f->d), 0);
@@ -73,7 +75,8 @@ static void poll_case(const struct flow_case *fc)
     close_fx(f);
 }
 
-/* Sampling: two counters (two boxes where the family has them) overflow in the same cycle; both reported. */
+/* Sampling: two counters (two boxes where the family has them) overflow in the same cycle; both
+ * reported. */
 static void sample_case(const struct flow_case *fc)
 {
     struct fx *f = open_fx(fc, fc->sample_events, false);

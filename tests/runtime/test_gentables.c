@@ -27,8 +27,8 @@ static uint64_t next(void)
     return rng;
 }
 
-static void first_ref(const struct regc_spec *s, const struct regc_block *b, const struct regc_reg *r,
-                      struct regc_ref *out)
+static void first_ref(const struct regc_spec *s, const struct regc_block *b,
+                      const struct regc_reg *r, struct regc_ref *out)
 {
     const struct regc_addr *a = r->addrs;
     assert_int_not_equal(a->index, REGC_ADDR_END);
@@ -36,8 +36,8 @@ static void first_ref(const struct regc_spec *s, const struct regc_block *b, con
     assert_int_equal(regc_ref_make(out, s, b, inst, r, a->index), 0);
 }
 
-static void check_register(const struct regc_spec *s, const struct regc_block *b, const struct regc_reg *r,
-                           regc_dev *d)
+static void check_register(const struct regc_spec *s, const struct regc_block *b,
+                           const struct regc_reg *r, regc_dev *d)
 {
     struct regc_ref ref;
     first_ref(s, b, r, &ref);
@@ -53,7 +53,8 @@ static void check_register(const struct regc_spec *s, const struct regc_block *b
         if (!strstr(regc_last_error(d), r->name))
             fail_msg("%s: message does not name the register: %s", r->name, regc_last_error(d));
         if (bit < r->size && regc_write_unchecked(d, &ref, v) != -EIO)
-            fail_msg("%s.%s.%s: the simulator took must-be-zero bit %u", s->name, b->name, r->name, bit);
+            fail_msg("%s.%s.%s: the simulator took must-be-zero bit %u", s->name, b->name, r->name,
+                     bit);
     }
     regc_get_stats(d, &after);
     for (int i = 0; i < 64; i++) {
@@ -63,10 +64,12 @@ static void check_register(const struct regc_spec *s, const struct regc_block *b
         if (c && !strstr(msg, "rule") && !strstr(msg, "undefined"))
             fail_msg("%s: allowed value 0x%llx refused: %s", r->name, (unsigned long long)v, msg);
         if (regc_write_unchecked(d, &ref, v) != 0)
-            fail_msg("%s: allowed value 0x%llx faulted: %s", r->name, (unsigned long long)v, regc_last_error(d));
+            fail_msg("%s: allowed value 0x%llx faulted: %s", r->name, (unsigned long long)v,
+                     regc_last_error(d));
         uint64_t back;
         assert_int_equal(regc_read(d, &ref, &back), 0);
-        uint64_t unreadable = regc_reg_class_mask(r, REGC_MASK_WO | REGC_MASK_MBZ | REGC_MASK_IGNORED);
+        uint64_t unreadable =
+            regc_reg_class_mask(r, REGC_MASK_WO | REGC_MASK_MBZ | REGC_MASK_IGNORED);
         if (back & unreadable)
             fail_msg("%s: write-only, reserved or ignored bits read back: 0x%llx", r->name,
                      (unsigned long long)(back & unreadable));
@@ -74,7 +77,8 @@ static void check_register(const struct regc_spec *s, const struct regc_block *b
 }
 
 /* Finds a value that breaks rule 'ru' and checks that the write is refused, naming it. */
-static void check_rule(const struct regc_spec *s, const struct regc_reg *r, const struct regc_rule *ru)
+static void check_rule(const struct regc_spec *s, const struct regc_reg *r,
+                       const struct regc_rule *ru)
 {
     uint64_t allowed = regc_reg_allowed(r);
     for (int i = 0; i < 200000; i++) {
@@ -111,8 +115,9 @@ static void test_specs(void **st)
 }
 
 /* The copy of register 'name' in instance 'inst' at 'index' (or the only one). */
-static bool copy_of(const struct regc_spec *s, const struct regc_block *b, const struct regc_instance *inst,
-                    const char *name, int index, struct regc_ref *out)
+static bool copy_of(const struct regc_spec *s, const struct regc_block *b,
+                    const struct regc_instance *inst, const char *name, int index,
+                    struct regc_ref *out)
 {
     const struct regc_reg *r = name ? regc_block_reg(b, name) : NULL;
     if (!r)
@@ -121,7 +126,8 @@ static bool copy_of(const struct regc_spec *s, const struct regc_block *b, const
 }
 
 /* Sets field 'field' of a copy to 'v' (unchecked: rules are not the point here). */
-static void set_field(regc_dev *d, const struct regc_ref *r, const char *field, unsigned bit, uint64_t v)
+static void set_field(regc_dev *d, const struct regc_ref *r, const char *field, unsigned bit,
+                      uint64_t v)
 {
     const struct regc_field *f = field ? regc_reg_field(r->reg, field) : NULL;
     if (!f)
@@ -141,7 +147,8 @@ static uint64_t count_of(regc_dev *d, const struct regc_ref *ctr, const struct r
     return f ? regc_field_get(f, v) : v;
 }
 
-/* Every <counters> of every spec counts in the simulator once enabled, and wraps or stops at its width. */
+/* Every <counters> of every spec counts in the simulator once enabled, and wraps or stops at its
+ * width. */
 static void test_pmon_counts(void **st)
 {
     for (const struct regc_spec *const *s = regc_specs; *s; s++) {
@@ -150,7 +157,8 @@ static void test_pmon_counts(void **st)
             for (unsigned g = 0; b->pmon && b->pmon->counters[g].control; g++, ngroups++) {
                 const struct regc_counters *c = &b->pmon->counters[g];
                 regc_dev *d;
-                assert_int_equal(regc_open(&d, *s, &(struct regc_options){.backend = "sim"}, NULL, 0), 0);
+                assert_int_equal(
+                    regc_open(&d, *s, &(struct regc_options){.backend = "sim"}, NULL, 0), 0);
                 regc_sim *sim = regc_dev_sim(d);
                 const struct regc_instance *inst = b->instances->name ? b->instances : NULL;
                 const struct regc_reg *ctlr = regc_block_reg(b, c->control);
@@ -161,21 +169,27 @@ static void test_pmon_counts(void **st)
                 assert_true(copy_of(*s, b, inst, c->counter, i, &ctr));
                 unsigned idx = i < 0 ? 0 : (unsigned)i;
                 set_field(d, &ctl, c->enable, ~0u, 1);
-                if (b->pmon->box_control && copy_of(*s, b, inst, b->pmon->box_control->reg, -1, &box))
+                if (b->pmon->box_control &&
+                    copy_of(*s, b, inst, b->pmon->box_control->reg, -1, &box))
                     set_field(d, &box, b->pmon->box_control->enable, idx, 1);
-                const struct regc_global_control *gc = (*s)->pmon_global ? (*s)->pmon_global->control : NULL;
+                const struct regc_global_control *gc =
+                    (*s)->pmon_global ? (*s)->pmon_global->control : NULL;
                 const struct regc_block *gb = gc ? regc_spec_block(*s, gc->block) : NULL;
-                if (gb && copy_of(*s, gb, gb->instances->name ? gb->instances : NULL, gc->reg, -1, &glob))
+                if (gb &&
+                    copy_of(*s, gb, gb->instances->name ? gb->instances : NULL, gc->reg, -1, &glob))
                     set_field(d, &glob, gc->enable, ~0u, 1);
-                assert_int_equal(regc_sim_tick(sim, b->name, inst ? inst->name : NULL, g, idx, 5), 0);
+                assert_int_equal(regc_sim_tick(sim, b->name, inst ? inst->name : NULL, g, idx, 5),
+                                 0);
                 if (count_of(d, &ctr, c) != 5)
-                    fail_msg("%s.%s %s[%u]: counted %llu, not 5", (*s)->name, b->name, c->counter, idx,
-                             (unsigned long long)count_of(d, &ctr, c));
+                    fail_msg("%s.%s %s[%u]: counted %llu, not 5", (*s)->name, b->name, c->counter,
+                             idx, (unsigned long long)count_of(d, &ctr, c));
                 /* to the top of the width, then one more */
                 uint64_t max = c->width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << c->width) - 1;
-                assert_int_equal(regc_sim_tick(sim, b->name, inst ? inst->name : NULL, g, idx, max - 5), 0);
+                assert_int_equal(
+                    regc_sim_tick(sim, b->name, inst ? inst->name : NULL, g, idx, max - 5), 0);
                 assert_int_equal(count_of(d, &ctr, c), max);
-                assert_int_equal(regc_sim_tick(sim, b->name, inst ? inst->name : NULL, g, idx, 1), 0);
+                assert_int_equal(regc_sim_tick(sim, b->name, inst ? inst->name : NULL, g, idx, 1),
+                                 0);
                 uint64_t after = count_of(d, &ctr, c);
                 bool wrap = c->overflow == REGC_OVF_WRAP;
                 if (c->wrap_field && regc_reg_field(ctl.reg, c->wrap_field)) {
@@ -184,17 +198,20 @@ static void test_pmon_counts(void **st)
                     wrap = regc_field_get(regc_reg_field(ctl.reg, c->wrap_field), cv) != 0;
                 }
                 if (after != (wrap ? 0 : max))
-                    fail_msg("%s.%s %s: after overflow %llu (wrap %d)", (*s)->name, b->name, c->counter,
-                             (unsigned long long)after, wrap);
+                    fail_msg("%s.%s %s: after overflow %llu (wrap %d)", (*s)->name, b->name,
+                             c->counter, (unsigned long long)after, wrap);
                 const struct regc_box_status *bs = b->pmon->box_status;
                 struct regc_ref sref;
                 if (bs && copy_of(*s, b, inst, bs->reg, -1, &sref)) {
                     uint64_t v;
                     assert_int_equal(regc_sim_peek(sim, &sref, &v), 0);
                     const struct regc_field *ov = regc_reg_field(sref.reg, bs->overflow);
-                    if (ov && !((regc_field_get(ov, v) >> (idx - (ctlr->is_array ? ctlr->first : 0))) & 1) &&
+                    if (ov &&
+                        !((regc_field_get(ov, v) >> (idx - (ctlr->is_array ? ctlr->first : 0))) &
+                          1) &&
                         !((regc_field_get(ov, v) >> idx) & 1))
-                        fail_msg("%s.%s: no overflow bit in %s after the overflow", (*s)->name, b->name, bs->reg);
+                        fail_msg("%s.%s: no overflow bit in %s after the overflow", (*s)->name,
+                                 b->name, bs->reg);
                 }
                 regc_close(d);
             }
@@ -216,7 +233,8 @@ static void test_every_spec_present(void **st)
         for (const struct regc_spec *const *s = regc_specs; *s; s++)
             found |= strlen((*s)->name) == n - 4 && strncmp((*s)->name, e->d_name, n - 4) == 0;
         if (!found)
-            fail_msg("regspec/%s has no descriptor tables (see tools/make-tables.sh's warning)", e->d_name);
+            fail_msg("regspec/%s has no descriptor tables (see tools/make-tables.sh's warning)",
+                     e->d_name);
     }
     closedir(dir);
 }

@@ -63,8 +63,8 @@ struct regc_pmon_info {
     const struct regc_block *block;
     const struct regc_instance *instance; /* NULL: the block has none */
     const struct regc_counters *counters;
-    int index;           /* array index of the counter; -1 before start or for single registers */
-    unsigned width;      /* counter width in bits */
+    int index;      /* array index of the counter; -1 before start or for single registers */
+    unsigned width; /* counter width in bits */
     struct regc_ref ctl, ctr; /* valid after start */
 };
 
@@ -75,13 +75,15 @@ REGC_API void regc_pmon_free(regc_pmon_session *p);
 /* The last failure, one line; "" when none. */
 REGC_API const char *regc_pmon_error(const regc_pmon_session *p);
 
-/* Adds an event (syntax above). 0; -ENOENT unknown block/instance/event/field; -EINVAL bad syntax; -ENOSPC too many. */
+/* Adds an event (syntax above). 0; -ENOENT unknown block/instance/event/field; -EINVAL bad syntax;
+ * -ENOSPC too many. */
 REGC_API int regc_pmon_add(regc_pmon_session *p, const char *name);
 
 REGC_API unsigned regc_pmon_count(const regc_pmon_session *p);
 REGC_API int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info *out);
 
-/* Assigns counters and runs the programming flow. -EBUSY when the events do not fit the counters. */
+/* Assigns counters and runs the programming flow. -EBUSY when the events do not fit the counters.
+ */
 REGC_API int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt);
 
 /* Freeze, read, unfreeze; totals[i] (may be NULL) receives event i's 64-bit total since start. */

@@ -21,7 +21,8 @@
 extern "C" {
 #endif
 
-/* A new model at reset for 'spec' (borrowed; must outlive it); caller releases with regc_sim_free. */
+/* A new model at reset for 'spec' (borrowed; must outlive it); caller releases with regc_sim_free.
+ */
 REGC_API int regc_sim_new(regc_sim **out, const struct regc_spec *spec);
 REGC_API void regc_sim_free(regc_sim *sim);
 
@@ -38,11 +39,13 @@ REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t val
  * counters' control, 0 for a single register) of the 'group'th <counters> of
  * block 'block' in instance 'inst' (NULL: the block has none). 0, or -ENOENT.
  */
-REGC_API int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group, unsigned counter,
-                           uint64_t n);
+REGC_API int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group,
+                           unsigned counter, uint64_t n);
 
-/* 'n' occurrences of event 'event' (full name) in 'block'/'inst': every counter whose control selects it counts. */
-REGC_API int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const char *event, uint64_t n);
+/* 'n' occurrences of event 'event' (full name) in 'block'/'inst': every counter whose control
+ * selects it counts. */
+REGC_API int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const char *event,
+                            uint64_t n);
 
 /*
  * regc_sim_batch - on: the events that follow happen in the same cycle, so a
