@@ -9,6 +9,7 @@
 #include "context.h"
 
 #include "arena.h"
+#include "expr.h"
 #include "names.h"
 #include "util.h"
 
@@ -447,147 +448,6 @@ static char *c_string_body(struct ctx *c, const char *s)
     return r;
 }
 
-/*
- * Rule expressions as C. The language (docs/regspec.md) is C's own except
- * for '->' (implication, lowest precedence, right-associative), so a rule is
- * rendered token by token: field names become getter calls, numbers
- * UINT64_C literals, and 'a -> b' becomes '(!(a) || (b))'.
- */
-enum tok_kind { TOK_IDENT, TOK_NUM, TOK_OP, TOK_LPAREN, TOK_RPAREN };
-
-struct tok {
-    enum tok_kind kind;
-    const char *text; /* owned by the ctx arena */
-    uint64_t num;
-};
-
-struct toks {
-    struct tok *v;
-    size_t n;
-};
-
-static bool parse_num(const char *s, size_t n, uint64_t *out)
-{
-    unsigned base = 10;
-    size_t i = 0;
-    if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        base = 16, i = 2;
-    else if (n > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
-        base = 2, i = 2;
-    uint64_t v = 0;
-    for (; i < n; i++) {
-        if (s[i] == '_')
-            continue;
-        int d = isdigit((unsigned char)s[i]) ? s[i] - '0' : tolower((unsigned char)s[i]) - 'a' + 10;
-        if (d < 0 || (unsigned)d >= base)
-            return false;
-        v = v * base + (unsigned)d;
-    }
-    *out = v;
-    return true;
-}
-
-/* Splits 'text' into tokens; false on a character the language does not have. */
-static bool tokenize(struct ctx *c, const char *text, struct toks *t)
-{
-    size_t cap = strlen(text) + 1;
-    t->v = arena_alloc(&c->a, cap * sizeof(*t->v));
-    t->n = 0;
-    static const char *const ops[] = {"->", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "!"};
-    for (const char *p = text; *p;) {
-        if (isspace((unsigned char)*p)) {
-            p++;
-            continue;
-        }
-        struct tok *k = &t->v[t->n++];
-        const char *q = p;
-        if (isalpha((unsigned char)*p) || *p == '_') {
-            while (isalnum((unsigned char)*q) || *q == '_')
-                q++;
-            k->kind = TOK_IDENT;
-        } else if (isdigit((unsigned char)*p)) {
-            while (isalnum((unsigned char)*q) || *q == '_')
-                q++;
-            k->kind = TOK_NUM;
-            if (!parse_num(p, (size_t)(q - p), &k->num))
-                return false;
-        } else if (*p == '(' || *p == ')') {
-            q++;
-            k->kind = *p == '(' ? TOK_LPAREN : TOK_RPAREN;
-        } else {
-            size_t i = 0;
-            while (i < ARRAY_SIZE(ops) && strncmp(p, ops[i], strlen(ops[i])) != 0)
-                i++;
-            if (i == ARRAY_SIZE(ops))
-                return false;
-            q = p + strlen(ops[i]);
-            k->kind = TOK_OP;
-        }
-        k->text = arena_strndup(&c->a, p, (size_t)(q - p));
-        p = q;
-    }
-    return true;
-}
-
-/* The index of the ')' matching the '(' at 'i', or 'hi' when unbalanced. */
-static size_t match_paren(const struct toks *t, size_t i, size_t hi)
-{
-    int depth = 0;
-    for (size_t k = i; k < hi; k++) {
-        depth += t->v[k].kind == TOK_LPAREN;
-        depth -= t->v[k].kind == TOK_RPAREN;
-        if (depth == 0)
-            return k;
-    }
-    return hi;
-}
-
-typedef const char *field_c_fn(struct ctx *c, const struct model_reg *r, const char *field);
-
-static void render_c(struct ctx *c, const struct model_reg *r, const struct toks *t, size_t lo,
-                     size_t hi, field_c_fn *fn, struct buf *out)
-{
-    for (size_t k = lo; k < hi; k++) {
-        if (t->v[k].kind == TOK_LPAREN) {
-            k = match_paren(t, k, hi);
-            continue;
-        }
-        if (t->v[k].kind == TOK_OP && strcmp(t->v[k].text, "->") == 0) {
-            buf_adds(out, "(!(");
-            render_c(c, r, t, lo, k, fn, out);
-            buf_adds(out, ") || (");
-            render_c(c, r, t, k + 1, hi, fn, out);
-            buf_adds(out, "))");
-            return;
-        }
-    }
-    for (size_t k = lo; k < hi; k++) {
-        const struct tok *tk = &t->v[k];
-        if (k > lo && tk->kind != TOK_RPAREN && t->v[k - 1].kind != TOK_LPAREN &&
-            !(t->v[k - 1].kind == TOK_OP && strcmp(t->v[k - 1].text, "!") == 0))
-            buf_addc(out, ' ');
-        switch (tk->kind) {
-        case TOK_IDENT:
-            buf_adds(out, fn(c, r, tk->text));
-            break;
-        case TOK_NUM:
-            buf_addf(out, "UINT64_C(0x%" PRIx64 ")", tk->num);
-            break;
-        case TOK_LPAREN: {
-            size_t end = match_paren(t, k, hi);
-            buf_addc(out, '(');
-            render_c(c, r, t, k + 1, end, fn, out);
-            buf_addc(out, ')');
-            k = end;
-            break;
-        }
-        default:
-            buf_adds(out, tk->text);
-            break;
-        }
-    }
-}
-
 static const struct model_field *find_named_field(const struct model_reg *r, const char *name)
 {
     for (size_t i = 0; i < r->nfields; i++)
@@ -596,15 +456,37 @@ static const struct model_field *find_named_field(const struct model_reg *r, con
     return NULL;
 }
 
-static const char *field_getter(struct ctx *c, const struct model_reg *r, const char *name)
+struct rule_ctx {
+    struct ctx *c;
+    const struct model_reg *r;
+    json_t *fields;   /* c_candidates being built */
+    uint64_t nums[32]; /* the expression's numbers (the first 32) */
+    size_t nnums;
+};
+
+/* expr_render_c callback: a field is its typed getter applied to 'v'. */
+static void field_getter(void *ctx, struct buf *out, const char *name)
 {
-    const struct model_field *f = find_named_field(r, name);
-    if (!f)
-        return arena_printf(&c->a, "/* unknown field '%s' */ 0", name);
-    return arena_printf(&c->a, "%s_get(v)", names_lower(&c->a, names_field(&c->a, c->prefix, f)));
+    struct rule_ctx *rc = ctx;
+    const struct model_field *f = find_named_field(rc->r, name);
+    if (!f) {
+        buf_adds(out, "0"); /* cannot happen after check_spec(): rule-field */
+        return;
+    }
+    buf_addf(out, "%s_get(v)", names_lower(&rc->c->a, names_field(&rc->c->a, rc->c->prefix, f)));
 }
 
-static void add_cand(json_t *cands, uint64_t v, uint64_t max, unsigned size, struct ctx *c)
+static void collect_numbers(const struct expr *e, struct rule_ctx *rc)
+{
+    if (!e)
+        return;
+    if (e->op == EXPR_OP_CONST && rc->nnums < ARRAY_SIZE(rc->nums))
+        rc->nums[rc->nnums++] = e->value;
+    collect_numbers(e->lhs, rc);
+    collect_numbers(e->rhs, rc);
+}
+
+static void add_cand(struct ctx *c, json_t *cands, uint64_t v, uint64_t max, unsigned size)
 {
     if (v > max)
         return;
@@ -618,48 +500,42 @@ static void add_cand(json_t *cands, uint64_t v, uint64_t max, unsigned size, str
 }
 
 /*
- * The values a brute-force search for a breaking value tries per field the
- * rule names: 0, 1, the maximum, and each number of the expression and its
- * neighbours. As [{"c_lower": getter stem, "c_values": [{"c_value"}...], "c_count"}].
+ * expr_foreach_field callback: the values a brute-force search for a
+ * breaking value tries for one field: 0, 1, the maximum, and each number of
+ * the expression and its neighbours, as {"c_lower", "c_count", "c_values"}.
  */
-static json_t *rule_candidates(struct ctx *c, const struct model_reg *r, const struct toks *t)
+static int add_candidates(void *ctx, const struct expr *node)
 {
-    json_t *fields = json_array();
-    for (size_t k = 0; k < t->n; k++) {
-        if (t->v[k].kind != TOK_IDENT)
-            continue;
-        const struct model_field *f = find_named_field(r, t->v[k].text);
-        if (!f)
-            continue;
-        char *stem = names_lower(&c->a, names_field(&c->a, c->prefix, f));
-        size_t i;
-        json_t *item;
-        bool seen = false;
-        json_array_foreach(fields, i, item)
-            seen |= strcmp(json_string_value(json_object_get(item, "c_lower")), stem) == 0;
-        if (seen)
-            continue;
-        uint64_t max = model_field_max(f);
-        json_t *cands = json_array();
-        add_cand(cands, 0, max, r->size, c);
-        add_cand(cands, 1, max, r->size, c);
-        add_cand(cands, max, max, r->size, c);
-        for (size_t j = 0; j < t->n; j++) {
-            if (t->v[j].kind != TOK_NUM)
-                continue;
-            add_cand(cands, t->v[j].num, max, r->size, c);
-            if (t->v[j].num > 0)
-                add_cand(cands, t->v[j].num - 1, max, r->size, c);
-            if (t->v[j].num < UINT64_MAX)
-                add_cand(cands, t->v[j].num + 1, max, r->size, c);
-        }
-        flag_list(cands);
-        json_array_append_new(fields, json_pack("{s:s,s:I,s:o}", "c_lower", stem, "c_count",
-                                                (json_int_t)json_array_size(cands), "c_values",
-                                                cands));
+    struct rule_ctx *rc = ctx;
+    struct ctx *c = rc->c;
+    const struct model_field *f = find_named_field(rc->r, node->field);
+    if (!f)
+        return 0;
+    char *stem = names_lower(&c->a, names_field(&c->a, c->prefix, f));
+    size_t i;
+    json_t *item;
+    json_array_foreach(rc->fields, i, item)
+        if (strcmp(json_string_value(json_object_get(item, "c_lower")), stem) == 0)
+            return 0;
+    uint64_t max = model_field_max(f);
+    unsigned size = rc->r->size;
+    json_t *cands = json_array();
+    add_cand(c, cands, 0, max, size);
+    add_cand(c, cands, 1, max, size);
+    add_cand(c, cands, max, max, size);
+    for (size_t j = 0; j < rc->nnums; j++) {
+        uint64_t n = rc->nums[j];
+        add_cand(c, cands, n, max, size);
+        if (n > 0)
+            add_cand(c, cands, n - 1, max, size);
+        if (n < UINT64_MAX)
+            add_cand(c, cands, n + 1, max, size);
     }
-    flag_list(fields);
-    return fields;
+    flag_list(cands);
+    json_array_append_new(rc->fields,
+                          json_pack("{s:s,s:I,s:o}", "c_lower", stem, "c_count",
+                                    (json_int_t)json_array_size(cands), "c_values", cands));
+    return 0;
 }
 
 static json_t *rule_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r,
@@ -675,16 +551,18 @@ static json_t *rule_json(struct ctx *c, const struct model_spec *s, const struct
     set(o, "c_bit", json_integer(bit));
     def(c, o, "name", "", stem);
     def(c, o, "message", "_MESSAGE", stem);
-    struct toks t;
+    struct rule_ctx rc = {.c = c, .r = r, .fields = json_array()};
     struct buf expr = BUF_INIT;
-    if (tokenize(c, rule->expr_text ? rule->expr_text : "", &t) && t.n > 0) {
-        render_c(c, r, &t, 0, t.n, field_getter, &expr);
-        set(o, "c_expr", json_string(expr.s));
-        set(o, "c_candidates", rule_candidates(c, r, &t));
+    if (rule->expr) {
+        expr_render_c(rule->expr, &expr, field_getter, &rc);
+        collect_numbers(rule->expr, &rc);
+        expr_foreach_field(rule->expr, add_candidates, &rc);
     } else {
-        set(o, "c_expr", json_string("1"));
-        set(o, "c_candidates", json_array());
+        buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
+    flag_list(rc.fields);
+    set(o, "c_expr", json_string(expr.s));
+    set(o, "c_candidates", rc.fields);
     buf_release(&expr);
     set(o, "c_message", json_string(c_string_body(c, msg ? msg : rule->name)));
     set(o, "c_reg", json_string(names_reg(&c->a, c->prefix, r)));

@@ -12,9 +12,9 @@ cd "$(dirname "$0")/../.."
 : "${REGC:=build/regc}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-# Until the loader, checker and template engine are in the tree, regc cannot compile a spec.
-if [ ! -f compiler/xmlload.c ] || [ ! -f compiler/check.c ] || [ ! -f compiler/mustache.c ]; then
-    tap_skip "golden outputs" "regc cannot compile specs in this tree yet (loader, checker or mustache missing)"
+# Until the command line lands, regc cannot compile a spec.
+if grep -q 'placeholder until the loader lands' compiler/main.c 2>/dev/null; then
+    tap_skip "golden outputs" "regc\x27s command line is still the placeholder (compiler/main.c)"
     tap_done; exit 0
 fi
 

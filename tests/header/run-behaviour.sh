@@ -16,8 +16,8 @@ cd "$(dirname "$0")/../.."
 : "${REGC:=build/regc}" "${CC:=cc}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-if [ ! -f compiler/xmlload.c ] || [ ! -f compiler/check.c ] || [ ! -f compiler/mustache.c ]; then
-    tap_skip "header behaviour" "regc cannot compile specs in this tree yet (loader, checker or mustache missing)"
+if grep -q 'placeholder until the loader lands' compiler/main.c 2>/dev/null; then
+    tap_skip "header behaviour" "regc\x27s command line is still the placeholder (compiler/main.c)"
     tap_done; exit 0
 fi
 

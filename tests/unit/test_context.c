@@ -16,6 +16,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "context.h"
+#include "expr.h"
 #include "names.h"
 
 static struct arena A;
@@ -123,6 +124,8 @@ static struct model_spec *demo(void)
     *rule = (struct model_rule){.name = "invert_needs_thresh",
                                 .expr_text = "invert -> thresh != 0 && (en || !thresh)",
                                 .message = "  .invert needs\n .thresh  "};
+    struct expr_error err;
+    rule->expr = expr_parse(&A, rule->expr_text, &err);
     push((void ***)&ctl->rules, &ctl->nrules, rule);
 
     struct model_reg *st = reg(u, "U_MSR_PMON_STATUS", "U_MSR_PMON_STATUS", SPACE_MSR, 0xc00,
@@ -301,9 +304,9 @@ static void test_rule_rendered_as_c(void **state)
     assert_string_equal(gets(r, "expr"), "invert -> thresh != 0 && (en || !thresh)");
     assert_string_equal(gets(r, "message"), ".invert needs .thresh");
     assert_string_equal(gets(r, "c_expr"),
-                        "(!(demo_u_msr_pmon_ctl_invert_get(v)) || "
-                        "(demo_u_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0) && "
-                        "(demo_u_msr_pmon_ctl_en_get(v) || !demo_u_msr_pmon_ctl_thresh_get(v))))");
+                        "(!demo_u_msr_pmon_ctl_invert_get(v) || "
+                        "((demo_u_msr_pmon_ctl_thresh_get(v) != 0u) && "
+                        "(demo_u_msr_pmon_ctl_en_get(v) || (!demo_u_msr_pmon_ctl_thresh_get(v)))))");
     assert_string_equal(gets(r, "c_name"), "DEMO_U_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH");
     /* candidates: invert {0,1}; thresh {0,1,0x1f}; en {0,1} */
     assert_int_equal(json_array_size(get(r, "c_candidates")), 3);
