@@ -314,7 +314,7 @@ static json_t *spec_json(struct ctx *c, const struct model_spec *s)
     set(o, "c_version", json_string(REGC_VERSION));
     flag_list(lines);
     set(o, "c_source_lines", lines);
-    set(o, "desc_lines", desc_lines(s->title, 76));
+    set(o, "c_desc_lines", desc_lines(s->title, 76));
     return o;
 }
 
@@ -356,7 +356,7 @@ static json_t *instance_json(struct ctx *c, const struct model_instance *inst)
     if (inst->has_base)
         set(o, "c_base", json_string(c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32,
                                            false)));
-    set(o, "desc_lines", desc_lines(inst->desc, 76));
+    set(o, "c_desc_lines", desc_lines(inst->desc, 76));
     return o;
 }
 
@@ -425,7 +425,7 @@ static json_t *field_json(struct ctx *c, const struct model_spec *s, const struc
     set(o, "c_has_values", json_boolean(f->nvalues > 0));
     char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
     set_str(o, "c_source", src);
-    set(o, "desc_lines", desc_lines(f->desc, 72));
+    set(o, "c_desc_lines", desc_lines(f->desc, 72));
     return o;
 }
 
@@ -762,7 +762,7 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
         def(c, o, reg_defs[i][0], reg_defs[i][1], stem);
     set_str(o, "c_source", cite_line(c, s, &r->cite));
-    set(o, "desc_lines", desc_lines(r->desc, 76));
+    set(o, "c_desc_lines", desc_lines(r->desc, 76));
     align_defs(o);
     return o;
 }
@@ -883,7 +883,7 @@ static json_t *event_json(struct ctx *c, const struct model_spec *s, const struc
                                                         names_field(&c->a, c->prefix, umask_f))));
     set(o, "c_type", json_string(c_type(size)));
     set_str(o, "c_source", cite_line(c, s, &e->cite));
-    set(o, "desc_lines", desc_lines(e->desc, 72));
+    set(o, "c_desc_lines", desc_lines(e->desc, 72));
     return o;
 }
 
@@ -1056,7 +1056,7 @@ static json_t *block_json(struct ctx *c, const struct model_spec *s, const struc
     set(o, "c_has_events", json_boolean(json_array_size(events) > 0));
     set(o, "c_is_pci", json_boolean(b->ninstances > 0 && b->instances[0]->has_pci));
     set_str(o, "c_source", cite_line(c, s, &b->cite));
-    set(o, "desc_lines", desc_lines(b->desc, 76));
+    set(o, "c_desc_lines", desc_lines(b->desc, 76));
     return o;
 }
 
