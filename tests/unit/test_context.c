@@ -18,6 +18,10 @@
 #include "context.h"
 #include "expr.h"
 #include "names.h"
+#include "check.h"
+#include "xmlload.h"
+
+#include <ctype.h>
 
 static struct arena A;
 
@@ -458,6 +462,98 @@ static void test_names_foreach_lists_header_names(void **state)
     buf_release(&s.all);
 }
 
+/* Adds each identifier the header text defines to 'out', one per line. */
+static void header_names(const char *text, struct buf *out)
+{
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        const char *p = NULL;
+        if (strncmp(line, "#define ", 8) == 0)
+            p = line + 8;
+        else if (strncmp(line, "static inline ", 14) == 0) {
+            const char *paren = memchr(line, '(', n);
+            p = paren;
+            while (p && p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+                p--;
+        } else if (strncmp(line, "    ", 4) == 0 && isupper((unsigned char)line[4]) &&
+                   strstr(line, " = 1 << ") && (size_t)(strstr(line, " = 1 << ") - line) < n)
+            p = line + 4;
+        if (p) {
+            const char *q = p;
+            while (isalnum((unsigned char)*q) || *q == '_')
+                q++;
+            if (strncmp(p, "UINT32_C", 8) != 0 && strncmp(p, "UINT64_C", 8) != 0) {
+                buf_addn(out, p, (size_t)(q - p));
+                buf_addc(out, '\n');
+            }
+        }
+        line += n + (end ? 1 : 0);
+    }
+}
+
+static bool has_line(const char *list, const char *line, size_t n)
+{
+    char *needle = malloc(n + 3);
+    needle[0] = '\n';
+    memcpy(needle + 1, line, n);
+    needle[n + 1] = '\n';
+    needle[n + 2] = '\0';
+    bool found = strstr(list, needle) != NULL;
+    free(needle);
+    return found;
+}
+
+/* Every name missing from 'have' (both "\n"-framed lists), as one string. */
+static void missing(const char *want, const char *have, struct buf *out)
+{
+    for (const char *p = want + 1; *p;) {
+        const char *e = strchr(p, '\n');
+        if (!e)
+            break;
+        if (e > p && !has_line(have, p, (size_t)(e - p))) {
+            buf_addn(out, p, (size_t)(e - p) + 1);
+        }
+        p = e + 1;
+    }
+}
+
+static void test_names_match_golden_header(void **state)
+{
+    struct diag dg;
+    diag_init(&dg, stderr);
+    struct model_spec *s = xmlload_spec(&A, &dg, "tests/golden/features.xml");
+    assert_non_null(s);
+    assert_int_equal(check_spec(&A, &dg, s), 0);
+    struct seen listed = {BUF_INIT, 0};
+    buf_addc(&listed.all, '\n');
+    names_foreach(&A, s, s->prefix, collect, &listed);
+    FILE *f = fopen("tests/golden/features.h.expected", "r");
+    assert_non_null(f);
+    struct buf text = BUF_INIT;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        buf_addn(&text, chunk, n);
+    fclose(f);
+    struct buf defined = BUF_INIT;
+    buf_addc(&defined, '\n');
+    header_names(text.s, &defined);
+    struct buf miss = BUF_INIT;
+    missing(defined.s, listed.all.s, &miss);
+    if (miss.len)
+        fail_msg("the header defines names names_foreach does not list:\n%s", miss.s);
+    missing(listed.all.s, defined.s, &miss);
+    if (miss.len)
+        fail_msg("names_foreach lists names the header does not define:\n%s", miss.s);
+    assert_true(listed.n > 500);
+    buf_release(&miss);
+    buf_release(&defined);
+    buf_release(&text);
+    buf_release(&listed.all);
+    diag_release(&dg);
+}
+
 static int teardown(void **state)
 {
     arena_release(&A);
@@ -477,6 +573,7 @@ int main(void)
         cmocka_unit_test_teardown(test_json_text_is_stable, teardown),
         cmocka_unit_test_teardown(test_prefix_option, teardown),
         cmocka_unit_test_teardown(test_names_foreach_lists_header_names, teardown),
+        cmocka_unit_test_teardown(test_names_match_golden_header, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
