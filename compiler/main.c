@@ -1,18 +1,261 @@
-/* regc command line: a placeholder until the loader lands (see compiler/cli.c). */
+/*
+ * main - the regc command line.
+ *
+ *   regc [options] SPEC.xml            compile a spec
+ *   regc render TEMPLATE DATA.json     render JSON data with a template (cmd_render.c)
+ *
+ * Exit status: 0 success, 1 errors in the input (diagnostics printed),
+ * 2 usage errors, 3 I/O errors. Nothing is written unless the whole run
+ * succeeds: outputs and dependency files go through outfile_write().
+ */
+#include "arena.h"
+#include "buf.h"
+#include "check.h"
 #include "cmd_render.h"
+#include "context.h"
+#include "depfile.h"
 #include "diag.h"
+#include "model.h"
+#include "mustache.h"
+#include "outfile.h"
+#include "tmpl.h"
+#include "util.h"
+#include "xmlload.h"
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+
+struct options {
+    const char *spec;       /* SPEC.xml */
+    const char *output;     /* -o; NULL: stdout */
+    const char *tmpl;       /* -t NAME|FILE; NULL: from -o's extension */
+    const char *escape;     /* --escape=KIND; NULL: from the template or -o */
+    const char **incdirs;   /* -I DIR..., in order */
+    size_t nincdirs;
+    bool depfile;           /* -MD */
+    const char *depfile_path; /* -MF */
+    const char *dep_target;   /* -MT */
+    bool check_only;        /* --check */
+    const char *prefix;     /* --prefix */
+};
+
+static const char usage_text[] =
+    "usage: regc [options] SPEC.xml\n"
+    "       regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] [--escape=KIND]\n"
+    "\n"
+    "  -o FILE          write the output to FILE (atomically; nothing is written on error)\n"
+    "  -t NAME|FILE     template: a built-in (see --list-templates) or a file;\n"
+    "                   default from -o's extension (.h: c, .json: json, .md: md, .html: html)\n"
+    "  -I DIR           look for partials in DIR (after the template's own folder)\n"
+    "  --escape=KIND    escaping of {{x}}: html, c, md or none (default from the template)\n"
+    "  -MD              also write a make dependency file (OUTPUT.d unless -MF)\n"
+    "  -MF FILE         the dependency file's name (implies -MD)\n"
+    "  -MT TARGET       the target named in the dependency file (default: OUTPUT)\n"
+    "  --check          validate the spec only\n"
+    "  --prefix NAME    C identifier prefix (default: the spec's prefix)\n"
+    "  -Werror          treat warnings as errors; -Werror=NAME, -Wno-NAME, -WNAME for one\n"
+    "  --list-templates list the built-in templates\n"
+    "  --version, --help\n"
+    "\n"
+    "exit status: 0 success, 1 errors in the input, 2 usage errors, 3 I/O errors\n";
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("regc: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\nTry 'regc --help' for more information.\n", stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+/* Takes the value of an option written "-oFILE" or "-o FILE". NULL when missing. */
+static const char *option_value(int argc, char **argv, int *i, const char *opt)
+{
+    size_t n = strlen(opt);
+    if (argv[*i][n] != '\0')
+        return argv[*i] + n;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+/* Parses the command line into 'o' and -W options into 'dg'. Returns -1 on a usage error. */
+static int parse_args(int argc, char **argv, struct options *o, struct diag *dg, int *status)
+{
+    static const char *const valued[] = {"-o", "-t", "-I", "-MF", "-MT"};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *matched = NULL;
+        for (size_t k = 0; k < ARRAY_SIZE(valued); k++)
+            if (strncmp(a, valued[k], strlen(valued[k])) == 0)
+                matched = valued[k];
+        if (matched && strcmp(a, "-MD") != 0) {
+            const char *v = option_value(argc, argv, &i, matched);
+            if (!v || !*v)
+                return *status = usage_error("option '%s' needs a value", matched), -1;
+            if (strcmp(matched, "-o") == 0)
+                o->output = v;
+            else if (strcmp(matched, "-t") == 0)
+                o->tmpl = v;
+            else if (strcmp(matched, "-I") == 0)
+                o->incdirs[o->nincdirs++] = v;
+            else if (strcmp(matched, "-MF") == 0)
+                o->depfile = true, o->depfile_path = v;
+            else
+                o->dep_target = v;
+        } else if (strcmp(a, "-MD") == 0) {
+            o->depfile = true;
+        } else if (strcmp(a, "--check") == 0) {
+            o->check_only = true;
+        } else if (strncmp(a, "--prefix=", 9) == 0) {
+            o->prefix = a + 9;
+        } else if (strcmp(a, "--prefix") == 0) {
+            if (++i >= argc)
+                return *status = usage_error("option '%s' needs a value", a), -1;
+            o->prefix = argv[i];
+        } else if (strncmp(a, "--escape=", 9) == 0) {
+            o->escape = a + 9;
+        } else if (strncmp(a, "-W", 2) == 0) {
+            if (!diag_option(dg, a))
+                return *status = usage_error("unknown warning option '%s'", a), -1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return *status = usage_error("unknown option '%s'", a), -1;
+        } else if (o->spec) {
+            return *status = usage_error("more than one spec given ('%s')", a), -1;
+        } else {
+            o->spec = a;
+        }
+    }
+    if (!o->spec)
+        return *status = usage_error("%s", "no spec given"), -1;
+    if (o->prefix && !*o->prefix)
+        return *status = usage_error("%s", "--prefix needs a non-empty name"), -1;
+    if ((o->dep_target || o->depfile) && !o->output && !o->depfile_path)
+        return *status = usage_error("%s", "-MD needs -o or -MF"), -1;
+    return 0;
+}
+
+/* The template to use: -t, else from -o's extension, else the C header. */
+static const char *template_for(const struct options *o)
+{
+    if (o->tmpl)
+        return o->tmpl;
+    const char *ext = o->output ? strrchr(o->output, '.') : NULL;
+    if (ext && strcmp(ext, ".json") == 0)
+        return "json";
+    if (ext && strcmp(ext, ".md") == 0)
+        return "md";
+    if (ext && (strcmp(ext, ".html") == 0 || strcmp(ext, ".htm") == 0))
+        return "html";
+    return "c";
+}
+
+static int status_of(const struct diag *dg)
+{
+    if (dg->count[DIAG_IO])
+        return EXIT_IO;
+    return dg->nerrors ? EXIT_INPUT : 0;
+}
+
+/* Renders the checked spec into 'out' with the template 'tp' (loaded unless json). 0 or -1. */
+static int render_spec(struct diag *dg, const struct options *o, const struct model_spec *spec,
+                       struct tmpl *tp, struct buf *out)
+{
+    const char *name = template_for(o);
+    struct mus_options mopt = {.escape = tmpl_escape_for(name, o->output), .strict = true};
+    if (o->escape && !mus_escape_parse(o->escape, &mopt.escape))
+        return diag_plain_error(dg, "unknown escape kind '%s' (html, c, md or none)", o->escape);
+    bool json = strcmp(name, "json") == 0;
+    if (!json && tmpl_load(tp, name) < 0)
+        return -1;
+    struct context_options copt = {.prefix = o->prefix};
+    json_t *tree = context_build(spec, &copt);
+    int rc = json ? context_to_json(tree, out) : tmpl_render(tp, tree, &mopt, out);
+    json_decref(tree);
+    return rc;
+}
+
+static int write_outputs(struct diag *dg, const struct options *o, const struct model_spec *spec,
+                         const struct tmpl *tp, const struct buf *out)
+{
+    if (!o->output) {
+        if (fwrite(out->s, 1, out->len, stdout) != out->len || fflush(stdout) != 0)
+            return diag_report(dg, DIAG_IO, (struct srcpos){0}, "cannot write to standard output");
+        return 0;
+    }
+    struct buf dep = BUF_INIT;
+    if (o->depfile) {
+        const char *target = o->dep_target ? o->dep_target : o->output;
+        depfile_format(&dep, target, spec->inputs, spec->ninputs,
+                       (const char *const *)tp->deps, tp->ndeps);
+    }
+    int rc = outfile_write(dg, o->output, out->s, out->len);
+    if (rc == 0 && o->depfile) {
+        struct buf path = BUF_INIT;
+        if (o->depfile_path)
+            buf_adds(&path, o->depfile_path);
+        else
+            buf_addf(&path, "%s.d", o->output);
+        rc = outfile_write(dg, path.s, dep.s, dep.len);
+        buf_release(&path);
+    }
+    buf_release(&dep);
+    return rc;
+}
+
+static int compile(struct options *o, struct diag *dg)
+{
+    struct arena arena = ARENA_INIT;
+    struct buf out = BUF_INIT;
+    struct tmpl tp;
+    tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
+    struct model_spec *spec = xmlload_spec(&arena, dg, o->spec);
+    if (spec && check_spec(&arena, dg, spec) == 0 && !o->check_only && dg->nerrors == 0) {
+        if (render_spec(dg, o, spec, &tp, &out) == 0 && dg->nerrors == 0)
+            write_outputs(dg, o, spec, &tp, &out);
+    }
+    int status = status_of(dg);
+    buf_release(&out);
+    tmpl_release(&tp);
+    arena_release(&arena);
+    return status;
+}
 
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "render") == 0)
         return cmd_render(argc, argv);
-    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-        printf("regc %s\n", REGC_VERSION);
-        return 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("regc %s\n", REGC_VERSION);
+            return 0;
+        }
+        if (strcmp(argv[i], "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        if (strcmp(argv[i], "--list-templates") == 0) {
+            tmpl_list(stdout);
+            return 0;
+        }
     }
-    fputs("usage: regc [options] SPEC.xml\n", stderr);
-    return 2;
+    struct options o = {0};
+    o.incdirs = xcalloc((size_t)argc, sizeof(*o.incdirs));
+    struct diag dg;
+    diag_init(&dg, stderr);
+    int status = 0;
+    if (parse_args(argc, argv, &o, &dg, &status) == 0)
+        status = compile(&o, &dg);
+    diag_release(&dg);
+    free(o.incdirs);
+    return status;
 }

@@ -35,7 +35,7 @@ expect "unknown warning" 2 "regc: error: unknown warning option '-Wno-such-thing
 Try 'regc --help' for more information." "$regc" -Wno-such-thing mini.xml
 expect "two specs" 2 "regc: error: more than one spec given ('nosource.xml')
 Try 'regc --help' for more information." "$regc" mini.xml nosource.xml
-expect "missing spec file" 3 "regc: error: cannot read 'absent.xml': No such file or directory" \
+expect "missing spec file" 3 "absent.xml: error: cannot read file: No such file or directory" \
     "$regc" --check absent.xml
 expect "--check on a valid spec" 0 "" "$regc" --check mini.xml
 
@@ -55,7 +55,7 @@ else
     expect "unwritable output folder" 3 "" "$regc" mini.xml -o "$tmp/ro/x.h"
 fi
 expect "output into a missing folder" 3 \
-    "regc: error: cannot create '$tmp/nodir/x.h': No such file or directory" \
+    "regc: error: cannot write '$tmp/nodir/x.h': No such file or directory" \
     "$regc" mini.xml -o "$tmp/nodir/x.h"
 [ -z "$(ls -A "$tmp/ro")" ] && tap_ok "no temporary left behind" || tap_fail "no temporary left behind"
 

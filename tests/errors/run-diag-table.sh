@@ -3,7 +3,7 @@
 # the bad-input corpus agree: every diagnostic has a doc section with its
 # severity and description, the doc has no section for a name the table lacks,
 # and every diagnostic has a case tests/errors/NAME[-variant].xml (or
-# .mustache) with its expected output NAME[-variant].err.
+# .mustache, or .json for data files) with its expected output NAME[-variant].err.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -52,8 +52,9 @@ if [ -n "$extra" ]; then tap_fail "doc: no extra sections" $extra; else tap_ok "
 # Every diagnostic has a bad-input case with its expected output. Until the
 # end-to-end runner (run-errors.sh) exists, missing cases are skipped, not failed.
 while IFS=$'\t' read -r name sev desc; do
-    cases=$(ls tests/errors/"$name".xml tests/errors/"$name"-*.xml \
-        tests/errors/"$name".mustache tests/errors/"$name"-*.mustache 2>/dev/null)
+    cases=$(ls -d tests/errors/"$name".xml tests/errors/"$name"-*.xml \
+        tests/errors/"$name".mustache tests/errors/"$name"-*.mustache \
+        tests/errors/"$name".json tests/errors/"$name"-*.json 2>/dev/null)
     if [ -z "$cases" ]; then
         if [ -f tests/errors/run-errors.sh ]; then
             tap_fail "case: $name" "no tests/errors/$name[-variant].xml or .mustache"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/errors/run-errors.sh - the bad-input corpus: one case per diagnostic.
 #
-# For each tests/errors/NAME.xml (and NAME.mustache, rendered through a spec):
+# For each tests/errors/NAME.xml (NAME.mustache: a template rendered over
+# minimal.regspec; NAME.json: data rendered by `regc render` with data.template):
 #   - `regc --check NAME.xml` run inside tests/errors/ must print exactly NAME.err
 #     on stderr and exit with status 1 (or the number in NAME.status);
 #   - `regc NAME.xml -o out.h` must leave no out.h (nor a temporary) behind
@@ -25,6 +26,7 @@ run_case() {   # file
     fi
     local input=(--check "$file")
     [ "${file##*.}" = mustache ] && input=(-t "$file" minimal.regspec)
+    [ "${file##*.}" = json ] && input=(render data.template "$file")
     "$regc" "${args[@]}" "${input[@]}" >"$tmp/out" 2>"$tmp/err"
     local status=$?
     if [ "$status" -ne "$want_status" ]; then
@@ -36,7 +38,11 @@ run_case() {   # file
         local before=$tmp/keep.h
         echo "previous contents" >"$before"
         cp "$before" "$tmp/existing.h"
-        [ "${file##*.}" = mustache ] && input=(-t "$file" minimal.regspec) || input=("$file")
+        case ${file##*.} in
+        mustache) input=(-t "$file" minimal.regspec) ;;
+        json) input=(render data.template "$file") ;;
+        *) input=("$file") ;;
+        esac
         "$regc" "${args[@]}" "${input[@]}" -o "$tmp/new.h" >/dev/null 2>&1
         "$regc" "${args[@]}" "${input[@]}" -o "$tmp/existing.h" >/dev/null 2>&1
         if [ -e "$tmp/new.h" ] || ! cmp -s "$before" "$tmp/existing.h" ||
@@ -49,7 +55,7 @@ run_case() {   # file
     fi
 }
 
-for f in *.xml *.mustache; do
+for f in *.xml *.mustache *.json; do
     [ -e "$f" ] || continue   # -e: io.xml is a directory (reading it is the I/O error)
     run_case "$f"
 done

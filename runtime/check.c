@@ -1,0 +1,130 @@
+/*
+ * check - may a value be written? (must-be-zero bits, undefined values, rules)
+ * and what a read-modify-write writes. Pure; no I/O.
+ */
+#include "regc/regc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* " (TITLE REF-REV, table T, page P)" for a citation; "" when nothing is cited. */
+static void cite_text(const struct regc_spec *s, const struct regc_cite *c, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!c || !c->src)
+        return;
+    const struct regc_source *src = regc_spec_source(s, c->src);
+    size_t n = (size_t)snprintf(buf, len, " (%s", src && src->title ? src->title : c->src);
+    if (src && src->ref && n < len)
+        n += (size_t)snprintf(buf + n, len - n, " %s%s%s", src->ref, src->rev ? "-" : "", src->rev ? src->rev : "");
+    if (c->section && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", section %s", c->section);
+    if (c->table && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", table %s", c->table);
+    if (c->page && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", page %s", c->page);
+    if (c->cite && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", %s", c->cite);
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
+static int refuse(char *msg, size_t len, const char *fmt, ...)
+{
+    if (msg && len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, len, fmt, ap);
+        va_end(ap);
+    }
+    return -EINVAL;
+}
+
+static uint64_t low_mask(unsigned width)
+{
+    return width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1;
+}
+
+static int check_width(const struct regc_reg *r, const char *name, uint64_t v, char *msg, size_t len)
+{
+    uint64_t past = v & ~low_mask(r->width);
+    if (!past)
+        return 0;
+    return refuse(msg, len, "refusing 0x%llx for '%s': bits 0x%llx are past its width of %u bits and must be zero",
+                  (unsigned long long)v, name, (unsigned long long)past, r->width);
+}
+
+static int check_mbz_fields(const struct regc_spec *s, const struct regc_reg *r, const char *name, uint64_t v,
+                            char *msg, size_t len)
+{
+    char cite[256];
+    for (const struct regc_field *f = r->fields; f->name; f++) {
+        if (regc_field_sem(f) != REGC_SEM_MBZ || !(v & regc_field_mask(f)))
+            continue;
+        cite_text(s, &r->cite, cite, sizeof(cite));
+        return refuse(msg, len, "refusing 0x%llx for '%s': field '%s' [%u:%u] is reserved (%s) and must be zero%s",
+                      (unsigned long long)v, name, f->name, f->msb, f->lsb, regc_access_text(f->access), cite);
+    }
+    if (v & r->mbz)
+        return refuse(msg, len, "refusing 0x%llx for '%s': bits 0x%llx must be zero", (unsigned long long)v, name,
+                      (unsigned long long)(v & r->mbz));
+    return 0;
+}
+
+static int check_undefined(const struct regc_spec *s, const struct regc_reg *r, const char *name, uint64_t v,
+                           char *msg, size_t len)
+{
+    char cite[256];
+    for (const struct regc_field *f = r->fields; f->name; f++) {
+        const struct regc_value *val = regc_field_value_of(f, regc_field_get(f, v));
+        if (!val || !val->undefined)
+            continue;
+        cite_text(s, &r->cite, cite, sizeof(cite));
+        return refuse(msg, len, "refusing 0x%llx for '%s': value 0x%llx ('%s') of field '%s' is undefined%s",
+                      (unsigned long long)v, name, (unsigned long long)val->value, val->name, f->name, cite);
+    }
+    return 0;
+}
+
+static int check_rules(const struct regc_spec *s, const struct regc_reg *r, const char *name, uint64_t v, char *msg,
+                       size_t len)
+{
+    char cite[256];
+    for (const struct regc_rule *ru = r->rules; ru && ru->name; ru++) {
+        bool holds;
+        if (regc_rule_eval(r, ru, v, &holds) < 0)
+            return refuse(msg, len, "rule '%s' of '%s' cannot be evaluated: '%s'", ru->name, name,
+                          ru->expr ? ru->expr : "");
+        if (holds)
+            continue;
+        cite_text(s, ru->cite.src ? &ru->cite : &r->cite, cite, sizeof(cite));
+        return refuse(msg, len, "refusing 0x%llx for '%s': breaks rule '%s' (%s): %s%s", (unsigned long long)v, name,
+                      ru->name, ru->expr ? ru->expr : "", ru->message ? ru->message : "", cite);
+    }
+    return 0;
+}
+
+int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *name, uint64_t value, char *msg,
+               size_t msglen)
+{
+    if (!name)
+        name = r->name;
+    if (msg && msglen)
+        msg[0] = '\0';
+    int rc = check_width(r, name, value, msg, msglen);
+    if (!rc)
+        rc = check_mbz_fields(s, r, name, value, msg, msglen);
+    if (!rc)
+        rc = check_undefined(s, r, name, value, msg, msglen);
+    if (!rc)
+        rc = check_rules(s, r, name, value, msg, msglen);
+    return rc;
+}
+
+uint64_t regc_rmw_value(const struct regc_reg *r, uint64_t old, uint64_t mask, uint64_t value)
+{
+    uint64_t keep = regc_reg_class_mask(r, REGC_MASK_KEEP) & low_mask(r->width);
+    return (old & keep & ~mask) | (value & mask);
+}

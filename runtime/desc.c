@@ -1,0 +1,440 @@
+/*
+ * desc - lookups in descriptor tables, field arithmetic, rule evaluation.
+ * Pure functions over the constant tables of regc/desc.h; no I/O.
+ */
+#include "regc/regc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool streq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+const struct regc_block *regc_spec_block(const struct regc_spec *s, const char *name)
+{
+    for (const struct regc_block *b = s->blocks; b && b->name; b++)
+        if (streq(b->name, name))
+            return b;
+    return NULL;
+}
+
+const struct regc_reg *regc_block_reg(const struct regc_block *b, const char *name)
+{
+    for (const struct regc_reg *r = b->regs; r && r->name; r++)
+        if (streq(r->name, name))
+            return r;
+    return NULL;
+}
+
+const struct regc_field *regc_reg_field(const struct regc_reg *r, const char *name)
+{
+    for (const struct regc_field *f = r->fields; f && f->name; f++)
+        if (streq(f->name, name))
+            return f;
+    return NULL;
+}
+
+const struct regc_instance *regc_block_instance(const struct regc_block *b, const char *name)
+{
+    for (const struct regc_instance *i = b->instances; i && i->name; i++)
+        if (streq(i->name, name))
+            return i;
+    return NULL;
+}
+
+const struct regc_source *regc_spec_source(const struct regc_spec *s, const char *id)
+{
+    for (const struct regc_source *src = s ? s->sources : NULL; src && src->id; src++)
+        if (streq(src->id, id))
+            return src;
+    return NULL;
+}
+
+const struct regc_event *regc_block_event(const struct regc_block *b, const char *name)
+{
+    for (const struct regc_event *e = b->events; e && e->name; e++)
+        if (streq(e->name, name))
+            return e;
+    return NULL;
+}
+
+unsigned regc_block_ninstances(const struct regc_block *b)
+{
+    unsigned n = 0;
+    for (const struct regc_instance *i = b->instances; i && i->name; i++)
+        n++;
+    return n;
+}
+
+int regc_ref_make(struct regc_ref *out, const struct regc_spec *s, const struct regc_block *b,
+                  const struct regc_instance *inst, const struct regc_reg *reg, int index)
+{
+    for (const struct regc_addr *a = reg->addrs; a && a->index != REGC_ADDR_END; a++) {
+        if (a->index != index)
+            continue;
+        if (inst ? !streq(a->instance, inst->name) : a->instance != NULL)
+            continue;
+        *out = (struct regc_ref){
+            .spec = s, .block = b, .instance = inst, .reg = reg, .index = index, .address = a->address};
+        return 0;
+    }
+    return -ENOENT;
+}
+
+/* Splits "NAME[N]" or "NAMEN" (N a trailing index when NAME alone is not a register). */
+static const struct regc_reg *resolve_reg(const struct regc_block *b, const char *text, int *index)
+{
+    char name[128];
+    size_t len = strcspn(text, "[");
+    if (len >= sizeof(name))
+        return NULL;
+    memcpy(name, text, len);
+    name[len] = '\0';
+    *index = -1;
+    if (text[len] == '[') {
+        char *end;
+        long v = strtol(text + len + 1, &end, 0);
+        if (end == text + len + 1 || strcmp(end, "]") != 0 || v < 0)
+            return NULL;
+        *index = (int)v;
+        return regc_block_reg(b, name);
+    }
+    const struct regc_reg *r = regc_block_reg(b, name);
+    if (r)
+        return r;
+    while (len > 0 && isdigit((unsigned char)name[len - 1]))
+        len--;
+    if (len == strlen(name) || name[len] == '\0')
+        return NULL;
+    *index = atoi(name + len);
+    name[len] = '\0';
+    r = regc_block_reg(b, name);
+    return r && r->is_array ? r : NULL;
+}
+
+int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *out, char *err, size_t errlen)
+{
+    char buf[256];
+    if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+        goto bad;
+    char *blk = buf, *rest = strchr(buf, '.');
+    if (!rest)
+        goto bad;
+    *rest++ = '\0';
+    const struct regc_block *b = regc_spec_block(s, blk);
+    if (!b) {
+        if (err)
+            snprintf(err, errlen, "no block '%s' in spec '%s'", blk, s->name);
+        return -ENOENT;
+    }
+    const struct regc_instance *inst = b->instances && b->instances->name ? b->instances : NULL;
+    char *dot = strchr(rest, '.');
+    if (dot) {
+        *dot = '\0';
+        inst = regc_block_instance(b, rest);
+        if (!inst) {
+            if (err)
+                snprintf(err, errlen, "no instance '%s' of block '%s'", rest, b->name);
+            return -ENOENT;
+        }
+        rest = dot + 1;
+    }
+    int index;
+    const struct regc_reg *r = resolve_reg(b, rest, &index);
+    if (!r) {
+        if (err)
+            snprintf(err, errlen, "no register '%s' in block '%s'", rest, b->name);
+        return -ENOENT;
+    }
+    if (!r->is_array && index >= 0) {
+        if (err)
+            snprintf(err, errlen, "register '%s' is not an array", r->name);
+        return -ENOENT;
+    }
+    if (r->is_array && index < 0) {
+        if (err)
+            snprintf(err, errlen, "register '%s' is an array: give an index (%s%u..%s%u)", r->name, r->name,
+                     r->first, r->name, r->first + r->count - 1);
+        return -ENOENT;
+    }
+    if (regc_ref_make(out, s, b, inst, r, index) < 0) {
+        if (err)
+            snprintf(err, errlen, "register '%s' has no element %d", r->name, index);
+        return -ENOENT;
+    }
+    return 0;
+bad:
+    if (err)
+        snprintf(err, errlen, "bad register path '%s' (want BLOCK[.INSTANCE].REG[INDEX])", path);
+    return -EINVAL;
+}
+
+const char *regc_ref_name(const struct regc_ref *r, char *buf, size_t len)
+{
+    char idx[16] = "";
+    if (r->index >= 0)
+        snprintf(idx, sizeof(idx), "%d", r->index);
+    snprintf(buf, len, "%s%s%s.%s%s", r->block->name, r->instance ? "." : "", r->instance ? r->instance->name : "",
+             r->reg->name, idx);
+    return buf;
+}
+
+/* ---- fields */
+
+static uint64_t low_mask(unsigned width)
+{
+    return width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1;
+}
+
+uint64_t regc_field_mask(const struct regc_field *f)
+{
+    return low_mask((unsigned)(f->msb - f->lsb + 1)) << f->lsb;
+}
+
+uint64_t regc_field_get(const struct regc_field *f, uint64_t reg)
+{
+    return (reg & regc_field_mask(f)) >> f->lsb;
+}
+
+uint64_t regc_field_put(const struct regc_field *f, uint64_t reg, uint64_t v)
+{
+    return (reg & ~regc_field_mask(f)) | ((v << f->lsb) & regc_field_mask(f));
+}
+
+const struct regc_value *regc_field_value_named(const struct regc_field *f, const char *name)
+{
+    for (const struct regc_value *v = f->values; v && v->name; v++)
+        if (streq(v->name, name))
+            return v;
+    return NULL;
+}
+
+const struct regc_value *regc_field_value_of(const struct regc_field *f, uint64_t val)
+{
+    for (const struct regc_value *v = f->values; v && v->name; v++)
+        if (v->value == val)
+            return v;
+    return NULL;
+}
+
+enum regc_sem regc_field_sem(const struct regc_field *f)
+{
+    return regc_access_sem(f->access);
+}
+
+uint64_t regc_reg_class_mask(const struct regc_reg *r, unsigned classes)
+{
+    uint64_t m = 0;
+    for (const struct regc_field *f = r->fields; f && f->name; f++)
+        if (regc_sem_classes(regc_field_sem(f)) & classes)
+            m |= regc_field_mask(f);
+    return m;
+}
+
+uint64_t regc_reg_allowed(const struct regc_reg *r)
+{
+    return low_mask(r->width) & ~r->mbz & ~regc_reg_class_mask(r, REGC_MASK_MBZ);
+}
+
+/* ---- rules: postfix ops, or the expression text parsed on the fly */
+
+static int eval_ops(const struct regc_rule_op *ops, uint64_t value, bool *holds)
+{
+    uint64_t st[32];
+    unsigned sp = 0;
+    for (const struct regc_rule_op *o = ops; o->op != REGC_OP_END; o++) {
+        if (o->op == REGC_OP_CONST || o->op == REGC_OP_FIELD) {
+            if (sp == 32)
+                return -EINVAL;
+            st[sp++] = o->op == REGC_OP_CONST ? o->value : (value >> o->lsb) & low_mask(o->width);
+            continue;
+        }
+        if (o->op == REGC_OP_NOT) {
+            if (sp < 1)
+                return -EINVAL;
+            st[sp - 1] = !st[sp - 1];
+            continue;
+        }
+        if (sp < 2)
+            return -EINVAL;
+        uint64_t b = st[--sp], a = st[sp - 1], r;
+        switch (o->op) {
+        case REGC_OP_AND: r = a && b; break;
+        case REGC_OP_OR: r = a || b; break;
+        case REGC_OP_IMPLIES: r = !a || b; break;
+        case REGC_OP_EQ: r = a == b; break;
+        case REGC_OP_NE: r = a != b; break;
+        case REGC_OP_LT: r = a < b; break;
+        case REGC_OP_LE: r = a <= b; break;
+        case REGC_OP_GT: r = a > b; break;
+        case REGC_OP_GE: r = a >= b; break;
+        default: return -EINVAL;
+        }
+        st[sp - 1] = r;
+    }
+    if (sp != 1)
+        return -EINVAL;
+    *holds = st[0] != 0;
+    return 0;
+}
+
+struct rparse {
+    const char *p;
+    const struct regc_reg *reg;
+    uint64_t value;
+    int err;
+};
+
+static void skip_ws(struct rparse *rp)
+{
+    while (isspace((unsigned char)*rp->p))
+        rp->p++;
+}
+
+static bool accept(struct rparse *rp, const char *tok)
+{
+    skip_ws(rp);
+    size_t n = strlen(tok);
+    if (strncmp(rp->p, tok, n) != 0)
+        return false;
+    rp->p += n;
+    return true;
+}
+
+static uint64_t parse_implies(struct rparse *rp);
+
+static uint64_t parse_number(struct rparse *rp)
+{
+    unsigned base = 10;
+    if (rp->p[0] == '0' && (rp->p[1] == 'x' || rp->p[1] == 'X'))
+        base = 16, rp->p += 2;
+    else if (rp->p[0] == '0' && (rp->p[1] == 'b' || rp->p[1] == 'B'))
+        base = 2, rp->p += 2;
+    uint64_t v = 0;
+    bool any = false;
+    for (;; rp->p++) {
+        int c = (unsigned char)*rp->p, d;
+        if (c == '_')
+            continue;
+        if (isdigit(c))
+            d = c - '0';
+        else if (isxdigit(c))
+            d = tolower(c) - 'a' + 10;
+        else
+            break;
+        if ((unsigned)d >= base)
+            break;
+        v = v * base + (unsigned)d;
+        any = true;
+    }
+    if (!any)
+        rp->err = -EINVAL;
+    return v;
+}
+
+static uint64_t parse_operand(struct rparse *rp)
+{
+    skip_ws(rp);
+    if (accept(rp, "(")) {
+        uint64_t v = parse_implies(rp);
+        if (!accept(rp, ")"))
+            rp->err = -EINVAL;
+        return v;
+    }
+    if (isdigit((unsigned char)*rp->p))
+        return parse_number(rp);
+    char name[64];
+    size_t n = 0;
+    while ((isalnum((unsigned char)rp->p[n]) || rp->p[n] == '_') && n < sizeof(name) - 1)
+        n++;
+    memcpy(name, rp->p, n);
+    name[n] = '\0';
+    rp->p += n;
+    const struct regc_field *f = n ? regc_reg_field(rp->reg, name) : NULL;
+    if (!f) {
+        rp->err = -EINVAL;
+        return 0;
+    }
+    return regc_field_get(f, rp->value);
+}
+
+static uint64_t parse_compare(struct rparse *rp)
+{
+    uint64_t a = parse_operand(rp);
+    if (accept(rp, "=="))
+        return a == parse_operand(rp);
+    if (accept(rp, "!="))
+        return a != parse_operand(rp);
+    if (accept(rp, "<="))
+        return a <= parse_operand(rp);
+    if (accept(rp, ">="))
+        return a >= parse_operand(rp);
+    if (accept(rp, "<"))
+        return a < parse_operand(rp);
+    skip_ws(rp);
+    if (rp->p[0] == '>') {
+        rp->p++;
+        return a > parse_operand(rp);
+    }
+    return a;
+}
+
+static uint64_t parse_not(struct rparse *rp)
+{
+    skip_ws(rp);
+    if (rp->p[0] == '!' && rp->p[1] != '=') {
+        rp->p++;
+        return !parse_not(rp);
+    }
+    return parse_compare(rp);
+}
+
+static uint64_t parse_and(struct rparse *rp)
+{
+    uint64_t v = parse_not(rp);
+    while (accept(rp, "&&")) {
+        uint64_t w = parse_not(rp);
+        v = v && w;
+    }
+    return v;
+}
+
+static uint64_t parse_or(struct rparse *rp)
+{
+    uint64_t v = parse_and(rp);
+    while (accept(rp, "||")) {
+        uint64_t w = parse_and(rp);
+        v = v || w;
+    }
+    return v;
+}
+
+static uint64_t parse_implies(struct rparse *rp)
+{
+    uint64_t a = parse_or(rp);
+    if (accept(rp, "->")) {
+        uint64_t b = parse_implies(rp);
+        return !a || b;
+    }
+    return a;
+}
+
+int regc_rule_eval(const struct regc_reg *r, const struct regc_rule *ru, uint64_t value, bool *holds)
+{
+    if (ru->ops)
+        return eval_ops(ru->ops, value, holds);
+    if (!ru->expr)
+        return -EINVAL;
+    struct rparse rp = {.p = ru->expr, .reg = r, .value = value};
+    uint64_t v = parse_implies(&rp);
+    skip_ws(&rp);
+    if (rp.err || *rp.p)
+        return -EINVAL;
+    *holds = v != 0;
+    return 0;
+}

@@ -1,0 +1,244 @@
+/*
+ * dev - the device handle: backend selection, checked writes, rmw, traces,
+ * dry runs, access counts, and kernel errors turned into clear messages.
+ */
+#include "internal.h"
+#include "regc/sim.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct regc_dev {
+    const struct regc_spec *spec;
+    struct regc_backend be;
+    int cpu;
+    bool dry_run;
+    regc_trace_fn *trace;
+    void *trace_ctx;
+    struct regc_stats stats;
+    char err[REGC_ERRLEN];
+};
+
+int regc__err(char *err, size_t len, int rc, const char *fmt, ...)
+{
+    if (err && len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, len, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
+}
+
+const char *regc__root(const char *opt, const char *env, const char *dflt)
+{
+    if (opt)
+        return opt;
+    const char *e = getenv(env);
+    return e && *e ? e : dflt;
+}
+
+int regc__read_text(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    ssize_t n = read(fd, buf, len - 1);
+    int rc = n < 0 ? -errno : 0;
+    close(fd);
+    if (rc)
+        return rc;
+    buf[n] = '\0';
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+        buf[--n] = '\0';
+    return 0;
+}
+
+const struct regc_backend_ops *regc_backend_find(const char *name)
+{
+    static const struct regc_backend_ops *const all[] = {&regc_msr_ops, &regc_pci_ops, &regc_perf_ops,
+                                                         &regc_sim_ops};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i];
+    return NULL;
+}
+
+int regc_open(regc_dev **out, const struct regc_spec *spec, const struct regc_options *opt, char *err, size_t errlen)
+{
+    static const struct regc_options none = {0};
+    if (!opt)
+        opt = &none;
+    const struct regc_backend_ops *ops = opt->ops ? opt->ops : regc_backend_find(opt->backend ? opt->backend : "sim");
+    if (!ops)
+        return regc__err(err, errlen, -EINVAL, "unknown backend '%s' (want msr, pci, perf or sim)", opt->backend);
+    regc_dev *d = calloc(1, sizeof(*d));
+    if (!d)
+        return regc__err(err, errlen, -ENOMEM, "out of memory");
+    *d = (struct regc_dev){.spec = spec, .cpu = opt->cpu, .dry_run = opt->dry_run, .trace = opt->trace,
+                           .trace_ctx = opt->trace_ctx};
+    d->be = (struct regc_backend){.ops = ops, .spec = spec, .opt = opt};
+    if (!opt->dry_run && ops->open) {
+        int rc = ops->open(&d->be, err, errlen);
+        if (rc < 0) {
+            free(d);
+            return rc;
+        }
+    }
+    d->be.opt = NULL;
+    *out = d;
+    return 0;
+}
+
+void regc_close(regc_dev *d)
+{
+    if (!d)
+        return;
+    if (!d->dry_run && d->be.ops->close)
+        d->be.ops->close(&d->be);
+    free(d);
+}
+
+const char *regc_last_error(const regc_dev *d)
+{
+    return d->err;
+}
+
+void regc_get_stats(const regc_dev *d, struct regc_stats *out)
+{
+    *out = d->stats;
+}
+
+regc_sim *regc_dev_sim(regc_dev *d)
+{
+    return d->be.ops == &regc_sim_ops && !d->dry_run ? regc__simbe_sim(&d->be) : NULL;
+}
+
+const struct regc_spec *regc_dev_spec(const regc_dev *d)
+{
+    return d->spec;
+}
+
+const char *regc_dev_backend(const regc_dev *d)
+{
+    return d->be.ops->name;
+}
+
+/* What the caller can do about a failed access: the msr driver's errors first. */
+static const char *hint(const char *backend, bool write, int rc)
+{
+    bool msr = strcmp(backend, "msr") == 0, pci = strcmp(backend, "pci") == 0;
+    switch (-rc) {
+    case EIO:
+        if (msr)
+            return "the CPU refused the access (a reserved bit set, or the MSR is not implemented)";
+        if (strcmp(backend, "sim") == 0)
+            return "the simulated CPU refused the access (a reserved bit set, or no register at that address)";
+        return "input/output error";
+    case EACCES:
+    case EPERM:
+        if (msr && write)
+            return "permission denied: needs root or CAP_SYS_RAWIO (msr-safe: the MSR must be in its allowlist); "
+                   "kernels that restrict raw MSR writes need msr.allow_writes=on or msr-safe";
+        if (msr)
+            return "permission denied: needs root or CAP_SYS_RAWIO (msr-safe: the MSR must be in its allowlist)";
+        if (pci)
+            return "permission denied: configuration space past 64 bytes needs root";
+        return "permission denied";
+    case ENOENT:
+    case ENXIO:
+    case ENODEV:
+        if (msr)
+            return "no such CPU, or the msr driver is not loaded (modprobe msr)";
+        if (pci)
+            return "no PCI device matches the instance's locator";
+        return "no such device";
+    case EOPNOTSUPP:
+        return "the backend cannot reach this address space";
+    default:
+        return strerror(-rc);
+    }
+}
+
+static void io_fail(regc_dev *d, bool write, const struct regc_ref *r, int rc)
+{
+    char name[160];
+    d->stats.failures++;
+    snprintf(d->err, sizeof(d->err), "%s '%s' (%s 0x%llx, cpu %d) failed: %s", write ? "writing" : "reading",
+             regc_ref_name(r, name, sizeof(name)), r->reg->space == REGC_SPACE_MSR ? "msr" : r->reg->space == REGC_SPACE_PCI ? "pci offset" : "mmio offset",
+             (unsigned long long)r->address, d->cpu, d->be.msg[0] ? d->be.msg : hint(d->be.ops->name, write, rc));
+}
+
+static struct regc_io make_io(const regc_dev *d, const struct regc_ref *r)
+{
+    return (struct regc_io){.space = r->reg->space,
+                            .cpu = d->cpu,
+                            .address = r->address,
+                            .size = r->reg->size ? r->reg->size : 64,
+                            .pci = r->instance && r->instance->has_pci ? &r->instance->pci : NULL,
+                            .ref = r};
+}
+
+int regc_read(regc_dev *d, const struct regc_ref *r, uint64_t *out)
+{
+    struct regc_io io = make_io(d, r);
+    d->err[0] = '\0';
+    d->stats.reads++;
+    if (d->dry_run) {
+        *out = r->reg->reset;
+        if (d->trace)
+            d->trace(d->trace_ctx, false, &io, *out, 0);
+        return 0;
+    }
+    d->be.msg[0] = '\0';
+    int rc = d->be.ops->read(&d->be, &io, out);
+    if (d->trace)
+        d->trace(d->trace_ctx, false, &io, rc ? 0 : *out, rc);
+    if (rc < 0)
+        io_fail(d, false, r, rc);
+    return rc;
+}
+
+int regc_write_unchecked(regc_dev *d, const struct regc_ref *r, uint64_t value)
+{
+    struct regc_io io = make_io(d, r);
+    d->err[0] = '\0';
+    d->stats.writes++;
+    if (d->dry_run) {
+        if (d->trace)
+            d->trace(d->trace_ctx, true, &io, value, 0);
+        return 0;
+    }
+    d->be.msg[0] = '\0';
+    int rc = d->be.ops->write(&d->be, &io, value);
+    if (d->trace)
+        d->trace(d->trace_ctx, true, &io, value, rc);
+    if (rc < 0)
+        io_fail(d, true, r, rc);
+    return rc;
+}
+
+int regc_write(regc_dev *d, const struct regc_ref *r, uint64_t value)
+{
+    char name[160];
+    int rc = regc_check(d->spec, r->reg, regc_ref_name(r, name, sizeof(name)), value, d->err, sizeof(d->err));
+    if (rc < 0)
+        return rc;
+    return regc_write_unchecked(d, r, value);
+}
+
+int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t value, uint64_t *written)
+{
+    uint64_t old;
+    int rc = regc_read(d, r, &old);
+    if (rc < 0)
+        return rc;
+    uint64_t v = regc_rmw_value(r->reg, old, mask, value);
+    if (written)
+        *written = v;
+    return regc_write(d, r, v);
+}

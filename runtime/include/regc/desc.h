@@ -1,0 +1,229 @@
+/*
+ * regc/desc.h - descriptor tables: a regspec as constant C data.
+ *
+ * `regc -t tables SPEC.xml` renders one header `<spec>_tables.h` that defines
+ * `static const struct regc_spec <spec>_spec` (internal linkage, include
+ * guard) from these types; regctl, the simulator and the checked writes of
+ * libregrt read nothing else. Hand-written tables (tests) use the same shape.
+ *
+ * Every list is an array ended by an all-zero element (its name is NULL), so
+ * a template can write it without counting: iterate with
+ * `for (const struct regc_field *f = r->fields; f->name; f++)`.
+ * Role names (pmon) are the names of fields or registers of the same block,
+ * resolved at run time with regc_reg_field() / regc_block_reg().
+ * All strings are static; optional ones are NULL when absent.
+ * Freestanding C11 (<stdbool.h>, <stdint.h>, attr.h); no function definitions.
+ */
+#ifndef REGC_DESC_H
+#define REGC_DESC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "regc/attr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum regc_space { REGC_SPACE_MSR, REGC_SPACE_PCI, REGC_SPACE_MMIO };
+
+/* <source>: a document the spec cites. */
+struct regc_source {
+    const char *id, *title, *ref, *rev, *date, *url;
+};
+
+/* A citation: the source id plus where in it (all optional). */
+struct regc_cite {
+    const char *src, *table, *page, *section, *cite;
+};
+
+/* A PCI locator: the device an instance's pci registers live in. */
+struct regc_pci_loc {
+    uint16_t vendor, device;
+    uint8_t dev, func;
+};
+
+/* <instance>: one copy of a block. */
+struct regc_instance {
+    const char *name;
+    bool has_base;
+    uint64_t base;
+    bool has_pci;
+    struct regc_pci_loc pci;
+};
+
+/* <value>: a named value of a field. */
+struct regc_value {
+    const char *name;
+    uint64_t value;
+    bool undefined; /* the manual calls this encoding undefined: never written */
+    const char *desc;
+};
+
+/* <field>, <gap> or a gaps= fill (implicit). */
+struct regc_field {
+    const char *name;
+    uint8_t lsb, msb;
+    enum regc_access access;
+    const char *access_text; /* as written */
+    uint64_t reset;          /* the field's value, not shifted */
+    bool implicit;
+    const char *desc;
+    const struct regc_value *values; /* ends with name NULL; never NULL */
+};
+
+/* Rule expressions in postfix: each op pops its operands and pushes one value. */
+enum regc_op {
+    REGC_OP_END,   /* ends the list */
+    REGC_OP_CONST, /* push value */
+    REGC_OP_FIELD, /* push the field at (lsb, width) */
+    REGC_OP_NOT,
+    REGC_OP_AND,
+    REGC_OP_OR,
+    REGC_OP_IMPLIES,
+    REGC_OP_EQ,
+    REGC_OP_NE,
+    REGC_OP_LT,
+    REGC_OP_LE,
+    REGC_OP_GT,
+    REGC_OP_GE
+};
+
+struct regc_rule_op {
+    enum regc_op op;
+    uint8_t lsb, width; /* REGC_OP_FIELD */
+    uint64_t value;     /* REGC_OP_CONST */
+};
+
+/* <rule>: a constraint every written value must meet. */
+struct regc_rule {
+    const char *name;
+    const char *expr;              /* as written in the spec */
+    const char *message;           /* the manual's wording */
+    const struct regc_rule_op *ops; /* postfix, ends with REGC_OP_END; NULL: the runtime parses 'expr' */
+    struct regc_cite cite;
+};
+
+/* One concrete copy of a register: instance and array index, and its address. */
+struct regc_addr {
+    const char *instance; /* instance name, NULL when the block has none */
+    int index;            /* array index, -1 when not an array; REGC_ADDR_END ends the list */
+    uint64_t address;     /* MSR index, config-space offset or MMIO offset */
+};
+#define REGC_ADDR_END (-2)
+
+struct regc_reg {
+    const char *name;         /* base name, without {..} */
+    const char *written_name; /* as the manual prints it */
+    enum regc_space space;
+    uint8_t width, size; /* implemented width and access size, bits */
+    uint64_t reset;
+    const char *desc;
+    bool is_array;
+    unsigned first, count; /* array indices first .. first+count-1 */
+    uint64_t stride;
+    const struct regc_addr *addrs; /* every concrete copy; ends with index REGC_ADDR_END */
+    struct regc_cite cite;
+    const struct regc_field *fields; /* by lsb or as written; ends with name NULL */
+    const struct regc_rule *rules;   /* ends with name NULL */
+    /* masks per class of attr.h, bits 0..size-1 (bits from width to size are mbz) */
+    uint64_t mbz, ignored, ro, wo, w1c, w1s, writable;
+};
+
+/* <set>: a further field value an event needs. */
+struct regc_set {
+    const char *reg; /* register (base name) of the block; NULL: the event's own */
+    const char *field;
+    uint64_t value;
+};
+
+struct regc_event {
+    const char *name; /* full: "EVENT_MSG.DOORBELL_RCVD" */
+    const char *reg, *field, *umask_field;
+    uint64_t code;
+    bool has_umask;
+    uint64_t umask;
+    uint64_t counters; /* bit i: array element i may count it; 0: any */
+    const char *desc;
+    const struct regc_set *sets; /* ends with field NULL */
+};
+
+enum regc_overflow { REGC_OVF_WRAP, REGC_OVF_STOP };
+enum regc_preload { REGC_PRELOAD_2W_MINUS_N, REGC_PRELOAD_2W_MINUS_1_MINUS_N };
+enum regc_clear { REGC_CLEAR_NONE, REGC_CLEAR_W1C, REGC_CLEAR_WRITE0, REGC_CLEAR_REGISTER };
+
+struct regc_rdpmc {
+    const char *processor;
+    int first;
+    bool high_zero;
+};
+
+/* <counters>: element i of 'control' drives element i of 'counter'. Role names or NULL. */
+struct regc_counters {
+    const char *kind; /* "general" or "fixed" */
+    const char *control, *counter, *count_field;
+    unsigned width;
+    enum regc_overflow overflow;
+    const char *wrap_field, *enable, *reset, *pmi, *edge, *invert, *threshold, *event, *umask;
+    enum regc_preload preload;
+    bool freeze_on_overflow;
+    const struct regc_rdpmc *rdpmc; /* ends with processor NULL */
+};
+
+struct regc_box_control {
+    const char *reg, *freeze, *freeze_enable, *reset_counters, *reset_controls, *enable;
+};
+
+struct regc_box_status {
+    const char *reg, *overflow;
+    enum regc_clear clear;
+    const char *clear_reg, *clear_field;
+};
+
+struct regc_pmon {
+    const struct regc_counters *counters;      /* ends with control NULL */
+    const struct regc_box_control *box_control; /* NULL when none */
+    const struct regc_box_status *box_status;   /* NULL when none */
+};
+
+struct regc_block {
+    const char *name, *title, *desc;
+    const struct regc_instance *instances; /* ends with name NULL; empty: one copy, absolute addresses */
+    const struct regc_reg *regs;           /* ends with name NULL */
+    const struct regc_event *events;       /* ends with name NULL */
+    const struct regc_pmon *pmon;          /* NULL when none */
+};
+
+struct regc_global_control {
+    const char *block, *reg, *freeze, *unfreeze, *enable, *freeze_on_overflow, *pmi_core, *wake, *reset;
+};
+
+struct regc_box_overflow {
+    const char *block, *field, *instance;
+};
+
+struct regc_global_status {
+    const char *block, *reg;
+    enum regc_clear clear;
+    const char *clear_reg, *clear_field;
+    const struct regc_box_overflow *boxes; /* ends with block NULL */
+};
+
+struct regc_pmon_global {
+    const struct regc_global_control *control; /* NULL when none */
+    const struct regc_global_status *status;   /* NULL when none */
+};
+
+struct regc_spec {
+    const char *name, *prefix, *title, *version;
+    const struct regc_source *sources;      /* ends with id NULL */
+    const struct regc_block *blocks;        /* ends with name NULL */
+    const struct regc_pmon_global *pmon_global; /* NULL when none */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,185 @@
+/*
+ * regc/regc.h - libregrt: checked register access driven by descriptor tables.
+ *
+ * A device handle (regc_dev) binds a spec's descriptor tables (regc/desc.h)
+ * to one backend (msr, pci, perf, sim; regc/backend.h) on one target CPU.
+ * Registers are named by a reference (struct regc_ref) resolved from a path
+ * such as "ubox.U_MSR_PMON_CTL0" or "cbox.cbox3.Cn_MSR_PMON_CTL[1]".
+ *
+ * regc_write() refuses, before any I/O, a value that sets a must-be-zero bit
+ * (bits from the register's width up to its access size included), writes a
+ * field value the spec marks undefined, or breaks one of the register's
+ * rules; regc_rmw() follows the attribute table of regc/attr.h.
+ *
+ * Conventions: functions return 0 or -errno; lookups return a pointer or
+ * NULL. After a failure regc_last_error() describes it in one line (the
+ * register, field or rule, and the spec's source; for kernel errors what is
+ * needed to fix it). The library never prints and never exits.
+ */
+#ifndef REGC_REGC_H
+#define REGC_REGC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "regc/desc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && !defined(REGC_API)
+#define REGC_API __attribute__((visibility("default")))
+#elif !defined(REGC_API)
+#define REGC_API
+#endif
+
+typedef struct regc_dev regc_dev; /* fields private to runtime/dev.c */
+typedef struct regc_sim regc_sim; /* fields private to runtime/sim.c (regc/sim.h) */
+struct regc_backend_ops;
+struct regc_io;
+
+/* One concrete copy of a register. Borrowed pointers into the spec's tables. */
+struct regc_ref {
+    const struct regc_spec *spec;
+    const struct regc_block *block;
+    const struct regc_instance *instance; /* NULL when the block has no instances */
+    const struct regc_reg *reg;
+    int index;        /* array index, -1 when not an array */
+    uint64_t address; /* of this copy */
+};
+
+/* ---- lookups in descriptor tables (pure; no device needed) */
+
+REGC_API const struct regc_block *regc_spec_block(const struct regc_spec *s, const char *name);
+REGC_API const struct regc_reg *regc_block_reg(const struct regc_block *b, const char *name);
+REGC_API const struct regc_field *regc_reg_field(const struct regc_reg *r, const char *name);
+REGC_API const struct regc_instance *regc_block_instance(const struct regc_block *b, const char *name);
+REGC_API const struct regc_source *regc_spec_source(const struct regc_spec *s, const char *id);
+REGC_API const struct regc_event *regc_block_event(const struct regc_block *b, const char *name);
+
+/* Counts of a sentinel-ended list. */
+REGC_API unsigned regc_block_ninstances(const struct regc_block *b);
+
+/*
+ * regc_ref_make - the copy of 'reg' in instance 'inst' (NULL when the block has
+ * none) at array 'index' (-1 when not an array). 0, or -ENOENT when there is
+ * no such copy.
+ */
+REGC_API int regc_ref_make(struct regc_ref *out, const struct regc_spec *s, const struct regc_block *b,
+                           const struct regc_instance *inst, const struct regc_reg *reg, int index);
+
+/*
+ * regc_resolve - parse "BLOCK[.INSTANCE].REG[INDEX]" (INDEX also as "REG[i]";
+ * the instance may be omitted for the first one). 0, or -ENOENT with a
+ * message in 'err' (may be NULL) naming what was not found.
+ */
+REGC_API int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *out, char *err,
+                          size_t errlen);
+
+/* Writes "block[.instance].REG[i]" into buf; returns buf. */
+REGC_API const char *regc_ref_name(const struct regc_ref *r, char *buf, size_t len);
+
+/* ---- fields, values and rules */
+
+REGC_API uint64_t regc_field_mask(const struct regc_field *f); /* in register position */
+REGC_API uint64_t regc_field_get(const struct regc_field *f, uint64_t reg);
+REGC_API uint64_t regc_field_put(const struct regc_field *f, uint64_t reg, uint64_t v);
+REGC_API const struct regc_value *regc_field_value_named(const struct regc_field *f, const char *name);
+REGC_API const struct regc_value *regc_field_value_of(const struct regc_field *f, uint64_t v);
+REGC_API enum regc_sem regc_field_sem(const struct regc_field *f);
+/* All bits of the register that may be 1 in a write: 0..width-1 minus must-be-zero bits. */
+REGC_API uint64_t regc_reg_allowed(const struct regc_reg *r);
+/* The register's mask of bits whose fields belong to the given regc_mask_class set. */
+REGC_API uint64_t regc_reg_class_mask(const struct regc_reg *r, unsigned classes);
+
+/*
+ * regc_rule_eval - does 'value' meet rule 'ru' of register 'r'? Uses the
+ * postfix ops when the table has them, else parses ru->expr. 0 with *holds
+ * set, or -EINVAL when the expression is malformed or names an unknown field.
+ */
+REGC_API int regc_rule_eval(const struct regc_reg *r, const struct regc_rule *ru, uint64_t value, bool *holds);
+
+/*
+ * regc_check - may 'value' be written to 'r'? 0, or -EINVAL with a one-line
+ * reason in 'msg' (may be NULL) naming the register, the field or rule, and
+ * the spec's source (spec 's' may be NULL: no source then). 'name' is the
+ * register name to print (NULL: r->name).
+ */
+REGC_API int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *name, uint64_t value,
+                        char *msg, size_t msglen);
+
+/* ---- devices */
+
+/* One register access made by a backend, for traces and --dry-run. */
+struct regc_io {
+    enum regc_space space;
+    int cpu;
+    uint64_t address;
+    unsigned size;                  /* access size in bits: 32 or 64 */
+    const struct regc_pci_loc *pci; /* pci space: the device; NULL otherwise */
+    const struct regc_ref *ref;     /* the register, for messages; may be NULL */
+};
+
+/* Called after every access (and instead of it under dry_run); rc is 0 or -errno. */
+typedef void regc_trace_fn(void *ctx, bool write, const struct regc_io *io, uint64_t value, int rc);
+
+struct regc_options {
+    const char *backend;   /* "msr", "pci", "perf", "sim"; NULL: "sim" */
+    const struct regc_backend_ops *ops; /* a custom backend; overrides 'backend' */
+    int cpu;               /* target CPU (msr, perf) */
+    const char *msr_root;  /* NULL: $REGC_MSR_ROOT, else "/dev/cpu" */
+    const char *sysfs_root; /* NULL: $REGC_SYSFS_ROOT, else "/sys" */
+    regc_sim *sim;         /* sim backend: borrowed model; NULL: the device makes and owns one */
+    bool dry_run;          /* touch nothing: report each access to 'trace'; reads return the reset value */
+    regc_trace_fn *trace;  /* NULL: none */
+    void *trace_ctx;
+};
+
+struct regc_stats {
+    unsigned long reads, writes, failures;
+};
+
+/*
+ * regc_open - a device for 'spec' (borrowed; must outlive the device) on the
+ * chosen backend. 0 and *out set (caller releases with regc_close), or -errno
+ * with a message in 'err' (may be NULL). The msr backend opens nothing until
+ * the first access (then one descriptor per CPU, cached).
+ */
+REGC_API int regc_open(regc_dev **out, const struct regc_spec *spec, const struct regc_options *opt, char *err,
+                       size_t errlen);
+REGC_API void regc_close(regc_dev *d);
+
+/* The last failure's message; "" when none. Borrowed; valid until the next call on 'd'. */
+REGC_API const char *regc_last_error(const regc_dev *d);
+
+REGC_API int regc_read(regc_dev *d, const struct regc_ref *r, uint64_t *out);
+/* Checked: refused with -EINVAL before any I/O when regc_check() refuses. */
+REGC_API int regc_write(regc_dev *d, const struct regc_ref *r, uint64_t value);
+/* No checks: the value goes to the backend as given (for tests of the hardware's refusal). */
+REGC_API int regc_write_unchecked(regc_dev *d, const struct regc_ref *r, uint64_t value);
+
+/*
+ * regc_rmw - read, change the bits of 'mask' to those of 'value', write (checked).
+ * Bits outside 'mask' follow the attribute table: RW, RW-V and RO bits are
+ * written back as read, W1C/W1S/WO bits are written 0 (never write back a
+ * 1 that would clear, set or act), reserved and ignored bits 0. *written (may
+ * be NULL) receives the value written.
+ */
+REGC_API int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t value, uint64_t *written);
+
+/* The value rmw would write given what was read ('old'); pure. */
+REGC_API uint64_t regc_rmw_value(const struct regc_reg *r, uint64_t old, uint64_t mask, uint64_t value);
+
+REGC_API void regc_get_stats(const regc_dev *d, struct regc_stats *out);
+/* The simulator behind a sim device (borrowed), or NULL for other backends. */
+REGC_API regc_sim *regc_dev_sim(regc_dev *d);
+REGC_API const struct regc_spec *regc_dev_spec(const regc_dev *d);
+REGC_API const char *regc_dev_backend(const regc_dev *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * regc/sim.h - an in-process model of the hardware a spec describes.
+ *
+ * Built from descriptor tables alone (no family-specific code): every
+ * concrete register copy holds a value; reads and writes follow the
+ * attribute table of regc/attr.h (RO ignores writes, WO reads 0 and acts,
+ * RW1C clears, a 1 written to a reserved bit or to bits past the width
+ * faults like the CPU's #GP: -EIO, as does an access to an unknown address).
+ * The pmon topology drives counting: regc_sim_tick() adds events to a
+ * counter when its control enables it and neither the box nor the global
+ * control freezes it; counters wrap or stop at their width, set the box and
+ * global overflow status bits, and freeze on overflow where the spec says so.
+ * Fault injection makes chosen accesses fail, so every error path runs.
+ */
+#ifndef REGC_SIM_H
+#define REGC_SIM_H
+
+#include "regc/regc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A new model at reset for 'spec' (borrowed; must outlive it); caller releases with regc_sim_free. */
+REGC_API int regc_sim_new(regc_sim **out, const struct regc_spec *spec);
+REGC_API void regc_sim_free(regc_sim *sim);
+
+/* Raw access as the hardware sees it (what the sim backend and tests/tools/msrfs call). */
+REGC_API int regc_sim_read(regc_sim *sim, const struct regc_io *io, uint64_t *value);
+REGC_API int regc_sim_write(regc_sim *sim, const struct regc_io *io, uint64_t value);
+
+/* Value of a register copy without side effects or fault injection (tests); -ENOENT if none. */
+REGC_API int regc_sim_peek(regc_sim *sim, const struct regc_ref *r, uint64_t *value);
+REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t value);
+
+/*
+ * regc_sim_tick - 'n' events occur for counter 'counter' (array index of the
+ * counters' control, 0 for a single register) of the 'group'th <counters> of
+ * block 'block' in instance 'inst' (NULL: the block has none). 0, or -ENOENT.
+ */
+REGC_API int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group, unsigned counter,
+                           uint64_t n);
+
+/* 'n' occurrences of event 'event' (full name) in 'block'/'inst': every counter whose control selects it counts. */
+REGC_API int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const char *event, uint64_t n);
+
+/*
+ * Fault injection. regc_sim_fail_nth: the n-th access from now (1: the next)
+ * fails with -err, once. regc_sim_fail_address: every access to 'address'
+ * fails with -err until cleared with err 0. regc_sim_faults_clear removes all.
+ */
+REGC_API void regc_sim_fail_nth(regc_sim *sim, unsigned long n, int err);
+REGC_API void regc_sim_fail_address(regc_sim *sim, uint64_t address, int err);
+REGC_API void regc_sim_faults_clear(regc_sim *sim);
+
+/* Accesses made so far (reads + writes, faulted ones included). */
+REGC_API unsigned long regc_sim_accesses(const regc_sim *sim);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

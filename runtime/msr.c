@@ -1,0 +1,122 @@
+/*
+ * msr - the msr backend: 8-byte pread/pwrite at the MSR index on
+ * <root>/N/msr (or <root>/N/msr_safe when that is what exists); root from
+ * regc_options.msr_root, $REGC_MSR_ROOT, else /dev/cpu. One descriptor per
+ * CPU, opened at first use and kept until close: one system call per access.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct msr_cpu {
+    int fd;        /* -1: not opened yet */
+    bool readonly; /* opened O_RDONLY after O_RDWR was refused */
+};
+
+struct msr_state {
+    char root[PATH_MAX];
+    struct msr_cpu *cpus;
+    int ncpus;
+};
+
+static int msr_open(struct regc_backend *be, char *err, size_t errlen)
+{
+    struct msr_state *st = calloc(1, sizeof(*st));
+    if (!st)
+        return regc__err(err, errlen, -ENOMEM, "out of memory");
+    const char *root = regc__root(be->opt->msr_root, "REGC_MSR_ROOT", "/dev/cpu");
+    if (snprintf(st->root, sizeof(st->root), "%s", root) >= (int)sizeof(st->root)) {
+        free(st);
+        return regc__err(err, errlen, -ENAMETOOLONG, "msr root too long: '%s'", root);
+    }
+    be->priv = st;
+    return 0;
+}
+
+static void msr_close(struct regc_backend *be)
+{
+    struct msr_state *st = be->priv;
+    for (int i = 0; i < st->ncpus; i++)
+        if (st->cpus[i].fd >= 0)
+            close(st->cpus[i].fd);
+    free(st->cpus);
+    free(st);
+}
+
+static int open_dev(const struct msr_state *st, int cpu, const char *leaf, struct msr_cpu *c)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof(path), "%s/%d/%s", st->root, cpu, leaf);
+    c->fd = open(path, O_RDWR | O_CLOEXEC);
+    if (c->fd >= 0)
+        return 0;
+    if (errno != EACCES && errno != EPERM && errno != EROFS)
+        return -errno;
+    c->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (c->fd < 0)
+        return -errno;
+    c->readonly = true;
+    return 0;
+}
+
+/* The cached descriptor of 'cpu', opening msr (else msr_safe) on first use. */
+static int cpu_fd(struct msr_state *st, int cpu, bool write, int *fd)
+{
+    if (cpu < 0)
+        return -ENXIO;
+    if (cpu >= st->ncpus) {
+        struct msr_cpu *n = realloc(st->cpus, (size_t)(cpu + 1) * sizeof(*n));
+        if (!n)
+            return -ENOMEM;
+        for (int i = st->ncpus; i <= cpu; i++)
+            n[i] = (struct msr_cpu){.fd = -1};
+        st->cpus = n;
+        st->ncpus = cpu + 1;
+    }
+    struct msr_cpu *c = &st->cpus[cpu];
+    if (c->fd < 0) {
+        int rc = open_dev(st, cpu, "msr", c);
+        if (rc == -ENOENT)
+            rc = open_dev(st, cpu, "msr_safe", c);
+        if (rc < 0)
+            return rc;
+    }
+    if (write && c->readonly)
+        return -EACCES;
+    *fd = c->fd;
+    return 0;
+}
+
+static int msr_read(struct regc_backend *be, const struct regc_io *io, uint64_t *value)
+{
+    if (io->space != REGC_SPACE_MSR)
+        return -EOPNOTSUPP;
+    int fd, rc = cpu_fd(be->priv, io->cpu, false, &fd);
+    if (rc < 0)
+        return rc;
+    ssize_t n = pread(fd, value, sizeof(*value), (off_t)io->address);
+    if (n < 0)
+        return -errno;
+    return n == (ssize_t)sizeof(*value) ? 0 : -EIO;
+}
+
+static int msr_write(struct regc_backend *be, const struct regc_io *io, uint64_t value)
+{
+    if (io->space != REGC_SPACE_MSR)
+        return -EOPNOTSUPP;
+    int fd, rc = cpu_fd(be->priv, io->cpu, true, &fd);
+    if (rc < 0)
+        return rc;
+    ssize_t n = pwrite(fd, &value, sizeof(value), (off_t)io->address);
+    if (n < 0)
+        return -errno;
+    return n == (ssize_t)sizeof(value) ? 0 : -EIO;
+}
+
+const struct regc_backend_ops regc_msr_ops = {
+    .name = "msr", .open = msr_open, .close = msr_close, .read = msr_read, .write = msr_write};

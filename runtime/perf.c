@@ -1,0 +1,549 @@
+/*
+ * perf - perf_event PMUs read from sysfs, configs built by their formats,
+ * event groups (regc/perf.h), and the perf backend: writing a pmon control
+ * register opens (enable set) or closes the matching kernel event, reading
+ * its counter register reads the count.
+ */
+#define _DEFAULT_SOURCE /* syscall() */
+#include "internal.h"
+#include "regc/perf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_TERMS 32
+
+struct fmt_term {
+    char name[32];
+    unsigned word;  /* 0 config, 1 config1, 2 config2 */
+    uint64_t mask;  /* bits in that word */
+};
+
+struct regc_perf_pmu {
+    char name[64];
+    char dir[PATH_MAX];
+    uint32_t type;
+    struct fmt_term terms[MAX_TERMS];
+    unsigned nterms;
+};
+
+static uint64_t range_mask(unsigned lo, unsigned hi)
+{
+    uint64_t top = hi >= 63 ? ~UINT64_C(0) : (UINT64_C(1) << (hi + 1)) - 1;
+    return top & ~((UINT64_C(1) << lo) - 1);
+}
+
+/* "config1:0-7,21" -> word 1, mask. */
+static int parse_format(const char *text, struct fmt_term *t)
+{
+    const char *colon = strchr(text, ':');
+    if (!colon)
+        return -EINVAL;
+    size_t len = (size_t)(colon - text);
+    if (len == 6 && strncmp(text, "config", 6) == 0)
+        t->word = 0;
+    else if (len == 7 && strncmp(text, "config", 6) == 0 && (text[6] == '1' || text[6] == '2'))
+        t->word = (unsigned)(text[6] - '0');
+    else
+        return -EINVAL;
+    t->mask = 0;
+    for (const char *p = colon + 1; *p;) {
+        char *end;
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        if (end == p || lo > 63)
+            return -EINVAL;
+        if (*end == '-') {
+            p = end + 1;
+            hi = strtoul(p, &end, 10);
+            if (end == p || hi > 63 || hi < lo)
+                return -EINVAL;
+        }
+        t->mask |= range_mask((unsigned)lo, (unsigned)hi);
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -EINVAL;
+    }
+    return t->mask ? 0 : -EINVAL;
+}
+
+static int load_formats(struct regc_perf_pmu *p, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof(path), "%s/format", p->dir);
+    struct dirent **ents;
+    int n = scandir(path, &ents, NULL, alphasort);
+    if (n < 0)
+        return 0; /* no formats (software PMU) */
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        char file[PATH_MAX * 2], text[128];
+        const char *name = ents[i]->d_name;
+        if (name[0] != '.' && !rc) {
+            struct fmt_term *t = &p->terms[p->nterms];
+            snprintf(file, sizeof(file), "%s/%s", path, name);
+            if (p->nterms == MAX_TERMS || strlen(name) >= sizeof(t->name))
+                rc = regc__err(err, errlen, -E2BIG, "PMU '%s': too many or too long format names", p->name);
+            else if (regc__read_text(file, text, sizeof(text)) < 0 || parse_format(text, t) < 0)
+                rc = regc__err(err, errlen, -EINVAL, "PMU '%s': cannot parse format '%s'", p->name, name);
+            else
+                snprintf(t->name, sizeof(t->name), "%s", name), p->nterms++;
+        }
+        free(ents[i]);
+    }
+    free(ents);
+    return rc;
+}
+
+int regc_perf_pmu_open(struct regc_perf_pmu **out, const char *sysfs_root, const char *name, char *err,
+                       size_t errlen)
+{
+    struct regc_perf_pmu *p = calloc(1, sizeof(*p));
+    if (!p)
+        return regc__err(err, errlen, -ENOMEM, "out of memory");
+    const char *root = regc__root(sysfs_root, "REGC_SYSFS_ROOT", "/sys");
+    snprintf(p->name, sizeof(p->name), "%s", name);
+    snprintf(p->dir, sizeof(p->dir), "%s/bus/event_source/devices/%s", root, name);
+    char path[PATH_MAX + 8], text[32];
+    snprintf(path, sizeof(path), "%s/type", p->dir);
+    int rc = regc__read_text(path, text, sizeof(text));
+    if (rc < 0 && strcmp(name, "software") == 0) {
+        p->type = PERF_TYPE_SOFTWARE;
+    } else if (rc < 0) {
+        free(p);
+        return regc__err(err, errlen, rc == -ENOENT ? -ENOENT : rc, "no PMU '%s' in sysfs ('%s': %s)", name, path,
+                         strerror(-rc));
+    } else {
+        p->type = (uint32_t)strtoul(text, NULL, 10);
+    }
+    rc = load_formats(p, err, errlen);
+    if (rc < 0) {
+        free(p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}
+
+void regc_perf_pmu_close(struct regc_perf_pmu *p)
+{
+    free(p);
+}
+
+uint32_t regc_perf_pmu_type(const struct regc_perf_pmu *p)
+{
+    return p->type;
+}
+
+static const struct fmt_term *find_term(const struct regc_perf_pmu *p, const char *name)
+{
+    for (unsigned i = 0; i < p->nterms; i++)
+        if (strcmp(p->terms[i].name, name) == 0)
+            return &p->terms[i];
+    return NULL;
+}
+
+/* The kernel names the threshold format after its width on some PMUs ("thresh5", "thresh8"). */
+static const struct fmt_term *find_role_term(const struct regc_perf_pmu *p, const char *name)
+{
+    const struct fmt_term *t = find_term(p, name);
+    for (unsigned i = 0; !t && strcmp(name, "thresh") == 0 && i < p->nterms; i++)
+        if (strncmp(p->terms[i].name, "thresh", 6) == 0)
+            t = &p->terms[i];
+    return t;
+}
+
+int regc_perf_pmu_format(const struct regc_perf_pmu *p, const char *name, unsigned *word, uint64_t *mask)
+{
+    const struct fmt_term *t = find_term(p, name);
+    if (!t)
+        return -ENOENT;
+    *word = t->word;
+    *mask = t->mask;
+    return 0;
+}
+
+/* Scatters the low bits of v into the set bits of mask (formats may be split: "config:0-7,21"). */
+static int deposit(uint64_t mask, uint64_t v, uint64_t *out)
+{
+    uint64_t r = 0;
+    for (unsigned bit = 0; bit < 64; bit++) {
+        if (!(mask >> bit & 1))
+            continue;
+        r |= (v & 1) << bit;
+        v >>= 1;
+    }
+    *out = r;
+    return v ? -ERANGE : 0;
+}
+
+int regc_perf_encode(const struct regc_perf_pmu *p, const struct regc_perf_term *terms, size_t n,
+                     uint64_t config[3], char *err, size_t errlen)
+{
+    config[0] = config[1] = config[2] = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct fmt_term *t = find_term(p, terms[i].name);
+        uint64_t bits;
+        if (!t)
+            return regc__err(err, errlen, -EINVAL, "PMU '%s' has no format '%s'", p->name, terms[i].name);
+        if (deposit(t->mask, terms[i].value, &bits) < 0)
+            return regc__err(err, errlen, -EINVAL, "value 0x%llx does not fit format '%s' of PMU '%s'",
+                             (unsigned long long)terms[i].value, terms[i].name, p->name);
+        config[t->word] |= bits;
+    }
+    return 0;
+}
+
+int regc_perf_event_config(const struct regc_perf_pmu *p, const char *event, uint64_t config[3], char *err,
+                           size_t errlen)
+{
+    char path[PATH_MAX + 128], text[256];
+    snprintf(path, sizeof(path), "%s/events/%s", p->dir, event);
+    int rc = regc__read_text(path, text, sizeof(text));
+    if (rc < 0)
+        return regc__err(err, errlen, rc, "PMU '%s' lists no event '%s'", p->name, event);
+    struct regc_perf_term terms[8];
+    size_t n = 0;
+    for (char *save = NULL, *tok = strtok_r(text, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (n == 8)
+            return regc__err(err, errlen, -E2BIG, "event '%s' of PMU '%s' has too many terms", event, p->name);
+        if (eq)
+            *eq = '\0';
+        terms[n++] = (struct regc_perf_term){tok, eq ? strtoull(eq + 1, NULL, 0) : 1};
+    }
+    return regc_perf_encode(p, terms, n, config, err, errlen);
+}
+
+static void fmt_text(const struct fmt_term *t, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "config%s:", t->word ? (t->word == 1 ? "1" : "2") : "");
+    for (unsigned lo = 0; lo < 64 && n < len; lo++) {
+        if (!(t->mask >> lo & 1))
+            continue;
+        unsigned hi = lo;
+        while (hi + 1 < 64 && (t->mask >> (hi + 1) & 1))
+            hi++;
+        n += (size_t)(hi == lo ? snprintf(buf + n, len - n, "%s%u", buf[n - 1] == ':' ? "" : ",", lo)
+                               : snprintf(buf + n, len - n, "%s%u-%u", buf[n - 1] == ':' ? "" : ",", lo, hi));
+        lo = hi;
+    }
+}
+
+int regc_perf_check_counters(const struct regc_perf_pmu *p, const struct regc_block *b,
+                             const struct regc_counters *c, char *err, size_t errlen)
+{
+    const struct regc_reg *ctl = regc_block_reg(b, c->control);
+    if (!ctl)
+        return regc__err(err, errlen, -ENOENT, "block '%s' has no register '%s'", b->name, c->control);
+    const char *map[][2] = {{"event", c->event}, {"umask", c->umask}, {"edge", c->edge},
+                            {"inv", c->invert},  {"thresh", c->threshold}};
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        const struct fmt_term *t = find_role_term(p, map[i][0]);
+        const struct regc_field *f = map[i][1] ? regc_reg_field(ctl, map[i][1]) : NULL;
+        if (!t || !f || (t->word == 0 && t->mask == regc_field_mask(f)))
+            continue;
+        char kf[96];
+        fmt_text(t, kf, sizeof(kf));
+        return regc__err(err, errlen, -EINVAL,
+                         "spec field '%s' [%u:%u] of '%s.%s' disagrees with the kernel's format '%s' (%s) of PMU '%s'",
+                         f->name, f->msb, f->lsb, b->name, ctl->name, t->name, kf, p->name);
+    }
+    return 0;
+}
+
+/* ---- groups */
+
+#define MAX_GROUP 64
+
+struct regc_perf_group {
+    int fds[MAX_GROUP];
+    unsigned n;
+};
+
+int regc_perf_group_new(struct regc_perf_group **out)
+{
+    *out = calloc(1, sizeof(**out));
+    return *out ? 0 : -ENOMEM;
+}
+
+void regc_perf_group_free(struct regc_perf_group *g)
+{
+    if (!g)
+        return;
+    for (unsigned i = g->n; i-- > 0;)
+        close(g->fds[i]);
+    free(g);
+}
+
+unsigned regc_perf_group_size(const struct regc_perf_group *g)
+{
+    return g->n;
+}
+
+const char *regc_perf_strerror(int rc, char *buf, size_t len)
+{
+    char par[16] = "?";
+    switch (-rc) {
+    case EACCES:
+    case EPERM:
+        regc__read_text("/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
+        snprintf(buf, len,
+                 "perf_event_open not permitted: kernel.perf_event_paranoid is %s (CPU-wide and uncore events need "
+                 "0 or less, or CAP_PERFMON/root)", par);
+        break;
+    case ENOENT:
+    case EOPNOTSUPP:
+        snprintf(buf, len, "the PMU does not support this event (%s)", strerror(-rc));
+        break;
+    case EINVAL:
+        snprintf(buf, len, "the kernel rejected the event's config or target (%s)", strerror(-rc));
+        break;
+    default:
+        snprintf(buf, len, "perf_event_open failed: %s", strerror(-rc));
+    }
+    return buf;
+}
+
+int regc_perf_group_add(struct regc_perf_group *g, const struct regc_perf_pmu *p, const uint64_t config[3],
+                        pid_t pid, int cpu, unsigned *index, char *err, size_t errlen)
+{
+    if (g->n == MAX_GROUP)
+        return regc__err(err, errlen, -E2BIG, "too many events in one group (at most %d)", MAX_GROUP);
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof(attr));
+    attr.size = sizeof(attr);
+    attr.type = p->type;
+    attr.config = config[0];
+    attr.config1 = config[1];
+    attr.config2 = config[2];
+    attr.disabled = g->n == 0;
+    attr.read_format = g->n == 0 ? PERF_FORMAT_GROUP : 0;
+    int leader = g->n ? g->fds[0] : -1;
+    long fd = syscall(SYS_perf_event_open, &attr, pid, cpu, leader, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0) {
+        int rc = -errno;
+        char msg[256];
+        return regc__err(err, errlen, rc, "PMU '%s' config 0x%llx: %s", p->name, (unsigned long long)config[0],
+                         regc_perf_strerror(rc, msg, sizeof(msg)));
+    }
+    if (index)
+        *index = g->n;
+    g->fds[g->n++] = (int)fd;
+    return 0;
+}
+
+static int group_ioctl(struct regc_perf_group *g, unsigned long req)
+{
+    if (!g->n)
+        return -EINVAL;
+    return ioctl(g->fds[0], req, PERF_IOC_FLAG_GROUP) < 0 ? -errno : 0;
+}
+
+int regc_perf_group_enable(struct regc_perf_group *g)
+{
+    return group_ioctl(g, PERF_EVENT_IOC_ENABLE);
+}
+
+int regc_perf_group_disable(struct regc_perf_group *g)
+{
+    return group_ioctl(g, PERF_EVENT_IOC_DISABLE);
+}
+
+int regc_perf_group_read(struct regc_perf_group *g, uint64_t *values, unsigned n)
+{
+    uint64_t buf[1 + MAX_GROUP];
+    if (!g->n)
+        return -EINVAL;
+    ssize_t got = read(g->fds[0], buf, (1 + g->n) * sizeof(uint64_t));
+    if (got < 0)
+        return -errno;
+    if (got < (ssize_t)sizeof(uint64_t) || buf[0] > g->n || (size_t)got < (1 + buf[0]) * sizeof(uint64_t))
+        return -EIO;
+    for (unsigned i = 0; i < n && i < buf[0]; i++)
+        values[i] = buf[1 + i];
+    return 0;
+}
+
+int regc_perf_event_read(struct regc_perf_group *g, unsigned index, uint64_t *value)
+{
+    if (index >= g->n)
+        return -EINVAL;
+    if (index == 0) {
+        uint64_t v[MAX_GROUP];
+        int rc = regc_perf_group_read(g, v, 1);
+        if (!rc)
+            *value = v[0];
+        return rc;
+    }
+    ssize_t got = read(g->fds[index], value, sizeof(*value));
+    if (got < 0)
+        return -errno;
+    return got == (ssize_t)sizeof(*value) ? 0 : -EIO;
+}
+
+/* ---- the perf backend: control writes open events, counter reads count */
+
+struct perf_slot {
+    const struct regc_block *block;
+    const struct regc_instance *inst;
+    const struct regc_counters *c;
+    int index;
+    uint64_t ctl;  /* last value written to the control */
+    struct regc_perf_group *g;
+    struct regc_perf_pmu *pmu;
+};
+
+struct perf_be {
+    char root[PATH_MAX];
+    int cpu;
+    struct perf_slot *slots;
+    size_t nslots;
+};
+
+static int perfbe_open(struct regc_backend *be, char *err, size_t errlen)
+{
+    struct perf_be *pb = calloc(1, sizeof(*pb));
+    if (!pb)
+        return regc__err(err, errlen, -ENOMEM, "out of memory");
+    snprintf(pb->root, sizeof(pb->root), "%s", regc__root(be->opt->sysfs_root, "REGC_SYSFS_ROOT", "/sys"));
+    pb->cpu = be->opt->cpu;
+    be->priv = pb;
+    return 0;
+}
+
+static void slot_release(struct perf_slot *s)
+{
+    regc_perf_group_free(s->g);
+    regc_perf_pmu_close(s->pmu);
+    s->g = NULL;
+    s->pmu = NULL;
+}
+
+static void perfbe_close(struct regc_backend *be)
+{
+    struct perf_be *pb = be->priv;
+    for (size_t i = 0; i < pb->nslots; i++)
+        slot_release(&pb->slots[i]);
+    free(pb->slots);
+    free(pb);
+}
+
+/* The counters group whose control (or counter, if 'counter') is the register of 'r'. */
+static const struct regc_counters *role_of(const struct regc_ref *r, bool counter)
+{
+    const struct regc_pmon *pm = r->block->pmon;
+    for (const struct regc_counters *c = pm ? pm->counters : NULL; c && c->control; c++)
+        if (strcmp(counter ? c->counter : c->control, r->reg->name) == 0)
+            return c;
+    return NULL;
+}
+
+static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r, const struct regc_counters *c)
+{
+    for (size_t i = 0; i < pb->nslots; i++) {
+        struct perf_slot *s = &pb->slots[i];
+        if (s->c == c && s->inst == r->instance && s->index == r->index)
+            return s;
+    }
+    struct perf_slot *n = realloc(pb->slots, (pb->nslots + 1) * sizeof(*n));
+    if (!n)
+        return NULL;
+    pb->slots = n;
+    n[pb->nslots] = (struct perf_slot){.block = r->block, .inst = r->instance, .c = c, .index = r->index};
+    return &n[pb->nslots++];
+}
+
+/* "uncore_<block>" or "uncore_<block>_<instance number>", as the kernel names uncore PMUs. */
+static void pmu_name(const struct regc_ref *r, char *buf, size_t len)
+{
+    if (r->instance)
+        snprintf(buf, len, "uncore_%s_%u", r->block->name, (unsigned)(r->instance - r->block->instances));
+    else
+        snprintf(buf, len, "uncore_%s", r->block->name);
+}
+
+static int slot_start(struct regc_backend *be, struct perf_be *pb, struct perf_slot *s, const struct regc_ref *r,
+                      uint64_t v)
+{
+    char name[96];
+    pmu_name(r, name, sizeof(name));
+    int rc = regc_perf_pmu_open(&s->pmu, pb->root, name, be->msg, sizeof(be->msg));
+    if (!rc)
+        rc = regc_perf_check_counters(s->pmu, r->block, s->c, be->msg, sizeof(be->msg));
+    const char *roles[][2] = {{"event", s->c->event}, {"umask", s->c->umask}, {"edge", s->c->edge},
+                              {"inv", s->c->invert},  {"thresh", s->c->threshold}};
+    struct regc_perf_term terms[5];
+    size_t n = 0;
+    for (size_t i = 0; !rc && i < 5; i++) {
+        const struct regc_field *f = roles[i][1] ? regc_reg_field(r->reg, roles[i][1]) : NULL;
+        const struct fmt_term *t = f ? find_role_term(s->pmu, roles[i][0]) : NULL;
+        if (t)
+            terms[n++] = (struct regc_perf_term){t->name, regc_field_get(f, v)};
+    }
+    uint64_t config[3];
+    if (!rc)
+        rc = regc_perf_encode(s->pmu, terms, n, config, be->msg, sizeof(be->msg));
+    if (!rc)
+        rc = regc_perf_group_new(&s->g);
+    if (!rc)
+        rc = regc_perf_group_add(s->g, s->pmu, config, -1, pb->cpu, NULL, be->msg, sizeof(be->msg));
+    if (!rc)
+        rc = regc_perf_group_enable(s->g);
+    if (rc)
+        slot_release(s);
+    return rc;
+}
+
+static int perfbe_write(struct regc_backend *be, const struct regc_io *io, uint64_t value)
+{
+    struct perf_be *pb = be->priv;
+    const struct regc_counters *c = io->ref ? role_of(io->ref, false) : NULL;
+    be->msg[0] = '\0';
+    if (!c || !c->enable) {
+        snprintf(be->msg, sizeof(be->msg), "the perf backend programs only counter controls with an enable field");
+        return -EOPNOTSUPP;
+    }
+    struct perf_slot *s = slot_of(pb, io->ref, c);
+    if (!s)
+        return -ENOMEM;
+    slot_release(s);
+    s->ctl = value;
+    const struct regc_field *en = regc_reg_field(io->ref->reg, c->enable);
+    if (!en || !regc_field_get(en, value))
+        return 0;
+    return slot_start(be, pb, s, io->ref, value);
+}
+
+static int perfbe_read(struct regc_backend *be, const struct regc_io *io, uint64_t *value)
+{
+    struct perf_be *pb = be->priv;
+    *value = 0;
+    be->msg[0] = '\0';
+    const struct regc_counters *c = io->ref ? role_of(io->ref, false) : NULL;
+    if (c) {
+        struct perf_slot *s = slot_of(pb, io->ref, c);
+        *value = s ? s->ctl : 0;
+        return s ? 0 : -ENOMEM;
+    }
+    c = io->ref ? role_of(io->ref, true) : NULL;
+    if (!c) {
+        snprintf(be->msg, sizeof(be->msg), "the perf backend reads only counters and their controls");
+        return -EOPNOTSUPP;
+    }
+    for (size_t i = 0; i < pb->nslots; i++) {
+        struct perf_slot *s = &pb->slots[i];
+        if (s->c == c && s->inst == io->ref->instance && s->index == io->ref->index && s->g)
+            return regc_perf_event_read(s->g, 0, value);
+    }
+    return 0;
+}
+
+const struct regc_backend_ops regc_perf_ops = {
+    .name = "perf", .open = perfbe_open, .close = perfbe_close, .read = perfbe_read, .write = perfbe_write};

@@ -1,0 +1,237 @@
+/*
+ * msrfs - an emulated /dev/cpu/N/msr for tests, served through FUSE by the
+ * simulator (regc/sim.h).
+ *
+ *   msrfs [--spec NAME] [--cpus N] [--log FILE] MOUNTPOINT [FUSE options]
+ *
+ * Serves MOUNTPOINT/cpu/N/msr for N < --cpus (default 2). As with the msr
+ * driver, pread/pwrite of 8 bytes at offset I read/write MSR I; a size that
+ * is not a multiple of 8 is EINVAL; an access the CPU would refuse (no such
+ * MSR, a reserved bit set) is EIO. Files use direct I/O so every access
+ * reaches the simulator with its exact offset. All CPUs share one simulated
+ * package. Runs in the foreground, single-threaded; unmount with
+ * `fusermount3 -u MOUNTPOINT`. --log appends one line per access:
+ * "R|W cpu 0xADDR 0xVALUE rc".
+ */
+#define FUSE_USE_VERSION 31
+#define _DEFAULT_SOURCE
+
+#include <errno.h>
+#include <fuse.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/hand_tables.h"
+#include "regc/sim.h"
+#if defined(__has_include)
+#if __has_include("regc_specs.h")
+#include "regc_specs.h"
+#define HAVE_GENERATED_SPECS 1
+#endif
+#endif
+
+struct msrfs {
+    regc_sim *sim;
+    int ncpus;
+    FILE *log;
+};
+
+static struct msrfs *state(void)
+{
+    return fuse_get_context()->private_data;
+}
+
+/* "/cpu/N/msr" -> 2 and *cpu; "/cpu/N" -> 1; "/cpu" or "/" -> 0; else -1. */
+static int parse_path(const char *path, int *cpu)
+{
+    if (strcmp(path, "/") == 0 || strcmp(path, "/cpu") == 0)
+        return 0;
+    if (strncmp(path, "/cpu/", 5) != 0)
+        return -1;
+    char *end;
+    long n = strtol(path + 5, &end, 10);
+    if (end == path + 5 || n < 0 || n >= state()->ncpus)
+        return -1;
+    *cpu = (int)n;
+    if (*end == '\0')
+        return 1;
+    return strcmp(end, "/msr") == 0 ? 2 : -1;
+}
+
+static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+    int cpu, kind = parse_path(path, &cpu);
+    memset(st, 0, sizeof(*st));
+    if (kind < 0)
+        return -ENOENT;
+    if (kind < 2) {
+        st->st_mode = S_IFDIR | 0755;
+        st->st_nlink = 2;
+        return 0;
+    }
+    st->st_mode = S_IFREG | 0600;
+    st->st_nlink = 1;
+    st->st_size = (off_t)1 << 32; /* every MSR index is an offset inside the file */
+    return 0;
+}
+
+static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off, struct fuse_file_info *fi,
+                      enum fuse_readdir_flags flags)
+{
+    int cpu, kind = parse_path(path, &cpu);
+    if (kind < 0 || kind == 2)
+        return -ENOTDIR;
+    fill(buf, ".", NULL, 0, 0);
+    fill(buf, "..", NULL, 0, 0);
+    if (strcmp(path, "/") == 0) {
+        fill(buf, "cpu", NULL, 0, 0);
+    } else if (kind == 0) {
+        for (int i = 0; i < state()->ncpus; i++) {
+            char name[16];
+            snprintf(name, sizeof(name), "%d", i);
+            fill(buf, name, NULL, 0, 0);
+        }
+    } else {
+        fill(buf, "msr", NULL, 0, 0);
+    }
+    return 0;
+}
+
+static int fs_open(const char *path, struct fuse_file_info *fi)
+{
+    int cpu;
+    if (parse_path(path, &cpu) != 2)
+        return -ENOENT;
+    fi->direct_io = 1;
+    return 0;
+}
+
+static void log_access(char rw, int cpu, off_t off, uint64_t v, int rc)
+{
+    FILE *log = state()->log;
+    if (log) {
+        fprintf(log, "%c %d 0x%llx 0x%llx %d\n", rw, cpu, (unsigned long long)off, (unsigned long long)v, rc);
+        fflush(log);
+    }
+}
+
+static int fs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+    int cpu;
+    if (parse_path(path, &cpu) != 2)
+        return -ENOENT;
+    if (size % 8)
+        return -EINVAL;
+    for (size_t i = 0; i < size; i += 8) {
+        struct regc_io io = {.space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
+        uint64_t v = 0;
+        int rc = regc_sim_read(state()->sim, &io, &v);
+        log_access('R', cpu, off, v, rc);
+        if (rc < 0)
+            return i ? (int)i : rc;
+        memcpy(buf + i, &v, 8);
+    }
+    return (int)size;
+}
+
+static int fs_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+    int cpu;
+    if (parse_path(path, &cpu) != 2)
+        return -ENOENT;
+    if (size % 8)
+        return -EINVAL;
+    for (size_t i = 0; i < size; i += 8) {
+        struct regc_io io = {.space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
+        uint64_t v;
+        memcpy(&v, buf + i, 8);
+        int rc = regc_sim_write(state()->sim, &io, v);
+        log_access('W', cpu, off, v, rc);
+        if (rc < 0)
+            return i ? (int)i : rc;
+    }
+    return (int)size;
+}
+
+static int fs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+    return 0; /* open(O_TRUNC) is harmless, as on the msr driver */
+}
+
+static const struct fuse_operations ops = {
+    .getattr = fs_getattr,
+    .readdir = fs_readdir,
+    .open = fs_open,
+    .read = fs_read,
+    .write = fs_write,
+    .truncate = fs_truncate,
+};
+
+static const struct regc_spec *find_spec(const char *name)
+{
+    if (strcmp(name, hand_ubox_spec.name) == 0)
+        return &hand_ubox_spec;
+    if (strcmp(name, acme_spec.name) == 0)
+        return &acme_spec;
+#ifdef HAVE_GENERATED_SPECS
+    for (const struct regc_spec *const *s = regc_specs; *s; s++)
+        if (strcmp((*s)->name, name) == 0)
+            return *s;
+#endif
+    return NULL;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: msrfs [--spec NAME] [--cpus N] [--log FILE] MOUNTPOINT [FUSE options]\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    const char *spec_name = "hand_ubox", *log_path = NULL;
+    struct msrfs st = {.ncpus = 2};
+    int i = 1;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+        if (i + 1 >= argc)
+            return usage();
+        if (strcmp(argv[i], "--spec") == 0)
+            spec_name = argv[i + 1];
+        else if (strcmp(argv[i], "--cpus") == 0)
+            st.ncpus = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--log") == 0)
+            log_path = argv[i + 1];
+        else
+            return usage();
+    }
+    if (i >= argc || st.ncpus <= 0)
+        return usage();
+    const struct regc_spec *spec = find_spec(spec_name);
+    if (!spec) {
+        fprintf(stderr, "msrfs: no spec '%s'\n", spec_name);
+        return 2;
+    }
+    if (regc_sim_new(&st.sim, spec) < 0) {
+        fprintf(stderr, "msrfs: out of memory\n");
+        return 1;
+    }
+    if (log_path && !(st.log = fopen(log_path, "a"))) {
+        perror(log_path);
+        regc_sim_free(st.sim);
+        return 1;
+    }
+    char *fargv[64];
+    int fargc = 0;
+    fargv[fargc++] = argv[0];
+    fargv[fargc++] = (char *)"-f";
+    fargv[fargc++] = (char *)"-s";
+    for (; i < argc && fargc < 63; i++)
+        fargv[fargc++] = argv[i];
+    fargv[fargc] = NULL;
+    int rc = fuse_main(fargc, fargv, &ops, &st);
+    if (st.log)
+        fclose(st.log);
+    regc_sim_free(st.sim);
+    return rc;
+}
