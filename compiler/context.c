@@ -98,6 +98,8 @@ static size_t max_def(json_t *v, size_t max)
             max = max_def(item, max);
     } else if (json_is_object(v)) {
         json_object_foreach(v, key, item) {
+            if (strcmp(key, "rules") == 0)
+                continue; /* aligned on their own */
             if (strcmp(key, "c_def") == 0) {
                 json_t *name;
                 const char *role;
@@ -123,6 +125,8 @@ static void pad_defs(json_t *v, size_t width)
             pad_defs(item, width);
     } else if (json_is_object(v)) {
         json_object_foreach(v, key, item) {
+            if (strcmp(key, "rules") == 0)
+                continue;
             if (strcmp(key, "c_def") == 0) {
                 json_t *name;
                 const char *role;
@@ -141,7 +145,10 @@ static void pad_defs(json_t *v, size_t width)
     }
 }
 
-/* Pads every c_def name under 'v' to the longest one, so their values line up. */
+/*
+ * Pads every c_def name under 'v' to the longest one, so their values line
+ * up; a "rules" list below 'v' is left out (it is aligned by itself).
+ */
 static void align_defs(json_t *v)
 {
     pad_defs(v, max_def(v, 0));
@@ -573,6 +580,60 @@ static json_t *rule_json(struct ctx *c, const struct model_spec *s, const struct
 
 /* ------------------------------------------------------------ registers */
 
+/* Pads 's' with spaces to 'width' into 'b'. */
+static void add_padded(struct buf *b, const char *s, size_t width)
+{
+    size_t n = strlen(s);
+    buf_adds(b, s);
+    while (n++ < width)
+        buf_addc(b, ' ');
+}
+
+static int by_lsb_desc(const void *a, const void *b)
+{
+    json_int_t la = json_integer_value(json_object_get(*(json_t *const *)a, "lsb"));
+    json_int_t lb = json_integer_value(json_object_get(*(json_t *const *)b, "lsb"));
+    return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+/*
+ * The register's bit map for its comment: one line per field, highest bits
+ * first, columns aligned: bits, name, access, reset ("28:24  thresh  RW  0x0"),
+ * as [{"text"}].
+ */
+static json_t *layout_lines(json_t *fields)
+{
+    static const char *const cols[] = {"c_bits", "name", "access", "reset"};
+    size_t width[4] = {0};
+    size_t i;
+    json_t *f;
+    json_array_foreach(fields, i, f)
+        for (size_t k = 0; k < 4; k++) {
+            size_t n = strlen(json_string_value(json_object_get(f, cols[k])));
+            width[k] = n > width[k] ? n : width[k];
+        }
+    size_t n = json_array_size(fields);
+    json_t **sorted = xcalloc(n ? n : 1, sizeof(*sorted));
+    json_array_foreach(fields, i, f)
+        sorted[i] = f;
+    qsort(sorted, n, sizeof(*sorted), by_lsb_desc);
+    json_t *lines = json_array();
+    for (i = 0; i < n; i++) {
+        struct buf b = BUF_INIT;
+        for (size_t k = 0; k < 4; k++) {
+            const char *v = json_string_value(json_object_get(sorted[i], cols[k]));
+            if (k == 3)
+                buf_adds(&b, v);
+            else
+                add_padded(&b, v, width[k] + 2);
+        }
+        json_array_append_new(lines, json_pack("{s:s}", "text", b.s));
+        buf_release(&b);
+    }
+    free(sorted);
+    return lines;
+}
+
 struct masks {
     uint64_t mbz, ignored, ro, wo, w1c, w1s, writable, keep, volatile_;
 };
@@ -731,6 +792,7 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     for (size_t i = 0; i < r->nrules; i++)
         json_array_append_new(rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
     flag_list(rules);
+    align_defs(rules);
     set(o, "rules", rules);
     struct masks m = reg_masks(r);
     set(o, "masks", masks_json(&m));
@@ -763,6 +825,7 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
         def(c, o, reg_defs[i][0], reg_defs[i][1], stem);
     set_str(o, "c_source", cite_line(c, s, &r->cite));
     set(o, "c_desc_lines", desc_lines(r->desc, 76));
+    set(o, "c_layout", layout_lines(fields));
     align_defs(o);
     return o;
 }
