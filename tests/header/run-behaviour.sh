@@ -43,6 +43,14 @@ for spec in regspec/*.xml tests/golden/features.xml; do
         tap_fail "behaviour: $name: compile selftest.c" "$(head -n 10 "$d/err")"
         continue
     fi
+    if [ "$name" = e5_2600 ]; then
+        if "$CC" -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Werror \
+            -iquote "$d" -c tests/header/example-driver.c -o "$d/example.o" 2>"$d/err"; then
+            tap_ok "behaviour: the example of docs/c-header.md compiles"
+        else
+            tap_fail "behaviour: the example of docs/c-header.md compiles" "$(head -n 10 "$d/err")"
+        fi
+    fi
     "$d/selftest" >"$d/out" 2>&1
     rc=$?
     while read -r verdict cat count; do

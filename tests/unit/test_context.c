@@ -127,7 +127,7 @@ static struct model_spec *demo(void)
     struct model_rule *rule = arena_zalloc(&A, sizeof(*rule));
     *rule = (struct model_rule){.name = "invert_needs_thresh",
                                 .expr_text = "invert -> thresh != 0 && (en || !thresh)",
-                                .message = "  .invert needs\n .thresh  "};
+                                .message = "  .invert needs\n \"thresh\" ?\?/  "};
     struct expr_error err;
     rule->expr = expr_parse(&A, rule->expr_text, &err);
     push((void ***)&ctl->rules, &ctl->nrules, rule);
@@ -306,7 +306,9 @@ static void test_rule_rendered_as_c(void **state)
     json_t *t = build();
     json_t *r = get(t, "blocks.0.registers.0.rules.0");
     assert_string_equal(gets(r, "expr"), "invert -> thresh != 0 && (en || !thresh)");
-    assert_string_equal(gets(r, "message"), ".invert needs .thresh");
+    assert_string_equal(gets(r, "message"), ".invert needs \"thresh\" ?\?/");
+    /* the body of a C string literal: quotes escaped, no trigraph */
+    assert_string_equal(gets(r, "c_message"), ".invert needs \\\"thresh\\\" \\?\\?/");
     assert_string_equal(gets(r, "c_expr"),
                         "(!demo_u_msr_pmon_ctl_invert_get(v) || "
                         "((demo_u_msr_pmon_ctl_thresh_get(v) != 0u) && "
@@ -409,6 +411,18 @@ static void test_json_text_is_stable(void **state)
     buf_release(&tb);
     json_decref(a);
     json_decref(b);
+}
+
+static void test_json_error_leaves_buffer(void **state)
+{
+    /* jansson encodes only objects and arrays without JSON_ENCODE_ANY */
+    json_t *n = json_integer(1);
+    struct buf b = BUF_INIT;
+    buf_adds(&b, "kept");
+    assert_int_equal(context_to_json(n, &b), -1);
+    assert_string_equal(b.s, "kept");
+    buf_release(&b);
+    json_decref(n);
 }
 
 static void test_prefix_option(void **state)
@@ -571,6 +585,7 @@ int main(void)
         cmocka_unit_test_teardown(test_instances_and_addresses, teardown),
         cmocka_unit_test_teardown(test_pmon, teardown),
         cmocka_unit_test_teardown(test_json_text_is_stable, teardown),
+        cmocka_unit_test_teardown(test_json_error_leaves_buffer, teardown),
         cmocka_unit_test_teardown(test_prefix_option, teardown),
         cmocka_unit_test_teardown(test_names_foreach_lists_header_names, teardown),
         cmocka_unit_test_teardown(test_names_match_golden_header, teardown),
