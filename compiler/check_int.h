@@ -17,8 +17,8 @@
 #include <stdint.h>
 
 struct check_ctx {
-    struct arena *a;    /* borrowed; strings made here are owned by it */
-    struct diag *dg;    /* borrowed */
+    struct arena *a; /* borrowed; strings made here are owned by it */
+    struct diag *dg; /* borrowed */
     struct model_spec *s;
 };
 
@@ -29,7 +29,7 @@ struct check_ctx {
  */
 #define CHECK_MAP_SMALL 8
 struct check_map_entry {
-    const char *key;   /* NULL: empty slot */
+    const char *key; /* NULL: empty slot */
     uint64_t hash;
     const void *val;
     struct srcpos pos;
@@ -67,8 +67,7 @@ const struct model_reg *check_ref_reg(struct check_ctx *c, const struct model_bl
                                       const char *name, struct srcpos pos);
 const struct model_field *check_ref_field(struct check_ctx *c, const struct model_reg *r,
                                           const char *name, struct srcpos pos);
-const struct model_block *check_ref_block(struct check_ctx *c, const char *name,
-                                          struct srcpos pos);
+const struct model_block *check_ref_block(struct check_ctx *c, const char *name, struct srcpos pos);
 const struct model_instance *check_ref_instance(struct check_ctx *c, const struct model_block *b,
                                                 const char *name, struct srcpos pos);
 

@@ -20,8 +20,7 @@ static void check_pmon_role(struct check_ctx *c, const char *role, const struct 
         return;
     unsigned w = model_field_width(f);
     if (model_field_is_reserved(f))
-        diag_report(c->dg, DIAG_PMON_ROLE, pos, "%s role names reserved field '%s'", role,
-                    f->name);
+        diag_report(c->dg, DIAG_PMON_ROLE, pos, "%s role names reserved field '%s'", role, f->name);
     else if (w != 1 && w != also && also > 1)
         diag_report(c->dg, DIAG_PMON_ROLE, pos,
                     "%s field '%s' has %u bits; it must have 1 or one per counter (%u)", role,
@@ -69,8 +68,8 @@ static void resolve_counters(struct check_ctx *c, const struct model_block *b,
     k->control = check_ref_reg(c, b, k->control_name, k->pos);
     k->counter = check_ref_reg(c, b, k->counter_name, k->pos);
     resolve_role(c, &k->count_field, k->counter, k->pos);
-    struct model_role *roles[] = {&k->wrap_field, &k->enable, &k->reset, &k->pmi, &k->edge,
-                                  &k->invert, &k->threshold, &k->event, &k->umask};
+    struct model_role *roles[] = {&k->wrap_field, &k->enable,    &k->reset, &k->pmi,  &k->edge,
+                                  &k->invert,     &k->threshold, &k->event, &k->umask};
     for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
         resolve_role(c, roles[i], k->control, k->pos);
 }
@@ -128,8 +127,8 @@ static void check_box_status(struct check_ctx *c, const struct model_block *b,
     const struct model_field *ov = bs->overflow.field;
     if (ov && model_field_width(ov) < ncounters)
         diag_report(c->dg, DIAG_PMON_ROLE, bs->pos,
-                    "overflow field '%s' has %u bits, fewer than the block's %u counters",
-                    ov->name, model_field_width(ov), ncounters);
+                    "overflow field '%s' has %u bits, fewer than the block's %u counters", ov->name,
+                    model_field_width(ov), ncounters);
 }
 
 static void check_block_pmon(struct check_ctx *c, const struct model_block *b)
@@ -150,8 +149,9 @@ static void check_global_control(struct check_ctx *c, struct model_global_contro
 {
     gc->block = check_ref_block(c, gc->block_name, gc->pos);
     gc->reg = check_ref_reg(c, gc->block, gc->reg_name, gc->pos);
-    struct model_role *roles[] = {&gc->freeze, &gc->unfreeze, &gc->enable,
-                                  &gc->freeze_on_overflow, &gc->pmi_core, &gc->wake, &gc->reset};
+    struct model_role *roles[] = {
+        &gc->freeze,   &gc->unfreeze, &gc->enable, &gc->freeze_on_overflow,
+        &gc->pmi_core, &gc->wake,     &gc->reset};
     for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
         resolve_role(c, roles[i], gc->reg, gc->pos);
     check_pmon_role(c, "freeze", &gc->freeze, 1, gc->pos);

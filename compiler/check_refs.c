@@ -31,8 +31,7 @@ const struct model_field *check_ref_field(struct check_ctx *c, const struct mode
     return f;
 }
 
-const struct model_block *check_ref_block(struct check_ctx *c, const char *name,
-                                          struct srcpos pos)
+const struct model_block *check_ref_block(struct check_ctx *c, const char *name, struct srcpos pos)
 {
     if (!name)
         return NULL;
@@ -62,8 +61,8 @@ static void resolve_cite(struct check_ctx *c, struct model_cite *ci, struct srcp
         return;
     ci->source = model_find_source(c->s, ci->src);
     if (!ci->source)
-        diag_report(c->dg, DIAG_UNKNOWN_REF, ci->pos.file ? ci->pos : owner,
-                    "unknown source '%s'", ci->src);
+        diag_report(c->dg, DIAG_UNKNOWN_REF, ci->pos.file ? ci->pos : owner, "unknown source '%s'",
+                    ci->src);
 }
 
 static void cites_of_event(struct check_ctx *c, struct model_event *e)
@@ -165,8 +164,7 @@ static void resolve_sets(struct check_ctx *c, struct model_events *tab, struct m
 {
     for (size_t i = 0; i < e->nsets; i++) {
         struct model_set *set = e->sets[i];
-        set->reg = set->reg_name ? check_ref_reg(c, tab->block, set->reg_name, set->pos)
-                                 : tab->reg;
+        set->reg = set->reg_name ? check_ref_reg(c, tab->block, set->reg_name, set->pos) : tab->reg;
         set->field = check_ref_field(c, set->reg, set->field_name, set->pos);
     }
     for (size_t i = 0; i < e->nsubs; i++)

@@ -71,8 +71,8 @@ static void check_reserved_reset(struct check_ctx *c, const struct model_field *
 {
     if (model_field_is_reserved(f) && f->reset != 0 && f->access != REGC_ACCESS_UNKNOWN)
         diag_report(c->dg, DIAG_RESERVED_RESET, f->pos,
-                    "reserved field '%s' %s has non-zero reset " CHECK_X, f->name,
-                    check_bits(c, f), f->reset);
+                    "reserved field '%s' %s has non-zero reset " CHECK_X, f->name, check_bits(c, f),
+                    f->reset);
 }
 
 static void check_value_too_wide(struct check_ctx *c, const struct model_field *f)
@@ -81,8 +81,8 @@ static void check_value_too_wide(struct check_ctx *c, const struct model_field *
         const struct model_value *v = f->values[i];
         if (v->value > model_field_max(f))
             diag_report(c->dg, DIAG_VALUE_TOO_WIDE, v->pos,
-                        "value '%s' (" CHECK_X ") of field '%s' does not fit its %u bits",
-                        v->name, v->value, f->name, model_field_width(f));
+                        "value '%s' (" CHECK_X ") of field '%s' does not fit its %u bits", v->name,
+                        v->value, f->name, model_field_width(f));
     }
 }
 
@@ -121,8 +121,8 @@ static const struct model_field **sorted_fields(const struct model_reg *r)
 static void report_overlap(struct check_ctx *c, const struct model_field *f,
                            const struct model_field *other)
 {
-    diag_report(c->dg, DIAG_FIELD_OVERLAP, f->pos, "field '%s' %s overlaps field '%s' %s",
-                f->name, check_bits(c, f), other->name, check_bits(c, other));
+    diag_report(c->dg, DIAG_FIELD_OVERLAP, f->pos, "field '%s' %s overlaps field '%s' %s", f->name,
+                check_bits(c, f), other->name, check_bits(c, other));
     diag_note(c->dg, other->pos, "field '%s' defined here", other->name);
 }
 
@@ -142,12 +142,14 @@ struct gap {
     unsigned msb, lsb;
 };
 
-/* Ranges below 'width' no field covers, low to high; returns how many (at most 33). */
+/* Ranges below 'width' no field covers, low to high; returns how many (at most 33: 64 bits). */
 static size_t find_gaps(const struct model_field **v, size_t n, unsigned width, struct gap *out)
 {
     size_t ngaps = 0;
     unsigned next = 0; /* lowest bit not yet covered */
-    for (size_t i = 0; i < n && next < width; i++) {
+    for (size_t i = 0; i < n && next < width && ngaps < 32; i++) {
+        if (v[i]->lsb > v[i]->msb)
+            continue; /* reported by the loader as bad-bits */
         if (v[i]->lsb > next)
             out[ngaps++] = (struct gap){(v[i]->lsb < width ? v[i]->lsb : width) - 1, next};
         if (v[i]->msb + 1 > next)
@@ -272,8 +274,8 @@ static void report_bad_gaps(struct check_ctx *c, const char *gaps, const char *w
                             struct srcpos pos)
 {
     if (gaps && !gaps_value_ok(gaps))
-        diag_report(c->dg, DIAG_UNKNOWN_ACCESS, pos,
-                    "gaps value '%s' of %s is not RV, rsv or ig", gaps, what);
+        diag_report(c->dg, DIAG_UNKNOWN_ACCESS, pos, "gaps value '%s' of %s is not RV, rsv or ig",
+                    gaps, what);
 }
 
 static void check_missing_source(struct check_ctx *c, const struct model_reg *r)
@@ -355,8 +357,8 @@ static void check_address_overflow(struct check_ctx *c, const struct model_reg *
                     spaces[r->space], end);
     else
         diag_report(c->dg, DIAG_ADDRESS_OVERFLOW, r->pos,
-                    "register '%s'%s does not fit the %s (its address overflows 64 bits)",
-                    r->name, of, spaces[r->space]);
+                    "register '%s'%s does not fit the %s (its address overflows 64 bits)", r->name,
+                    of, spaces[r->space]);
 }
 
 static void check_reg_addresses(struct check_ctx *c, const struct model_reg *r)
@@ -392,8 +394,7 @@ static void check_instance_locators(struct check_ctx *c, const struct model_bloc
             reported[r->space] = true;
             diag_report(c->dg, DIAG_UNKNOWN_REF, inst->pos,
                         "instance '%s' gives no %s, which %s register '%s' needs", inst->name,
-                        r->space == SPACE_PCI ? "PCI locator (vendor, device, dev, func)"
-                                              : "base",
+                        r->space == SPACE_PCI ? "PCI locator (vendor, device, dev, func)" : "base",
                         space_name(r->space), r->name);
         }
     }

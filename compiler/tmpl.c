@@ -258,7 +258,7 @@ static const char *comment_line(const char *text, size_t *len)
 
 void tmpl_list(FILE *fp)
 {
-    int width = 0;
+    int width = (int)strlen("json"); /* json is not a template: main.c dumps the tree */
     for (size_t i = 0; i < embedded_template_count; i++)
         if (embedded_templates[i].name[0] != '_' && (int)strlen(embedded_templates[i].name) > width)
             width = (int)strlen(embedded_templates[i].name);
@@ -275,4 +275,5 @@ void tmpl_list(FILE *fp)
             desc = comment_line(e->text, &len);
         fprintf(fp, "%-*s  %.*s\n", width, e->name, (int)len, desc ? desc : "");
     }
+    fprintf(fp, "%-*s  %s\n", width, "json", "JSON export of the checked model (docs/json.md)");
 }

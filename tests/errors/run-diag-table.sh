@@ -3,7 +3,7 @@
 # the bad-input corpus agree: every diagnostic has a doc section with its
 # severity and description, the doc has no section for a name the table lacks,
 # and every diagnostic has a case tests/errors/NAME[-variant].xml (or
-# .mustache, or .json for data files) with its expected output NAME[-variant].err.
+# .mustache, or .json for a data file) with its expected output NAME[-variant].err.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -57,7 +57,7 @@ while IFS=$'\t' read -r name sev desc; do
         tests/errors/"$name".json tests/errors/"$name"-*.json 2>/dev/null)
     if [ -z "$cases" ]; then
         if [ -f tests/errors/run-errors.sh ]; then
-            tap_fail "case: $name" "no tests/errors/$name[-variant].xml or .mustache"
+            tap_fail "case: $name" "no tests/errors/$name[-variant].xml, .mustache or .json"
         else
             tap_skip "case: $name" "no case yet, and no run-errors.sh to run it"
         fi

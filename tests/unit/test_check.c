@@ -11,6 +11,7 @@
 #include "arena.h"
 #include "check.h"
 #include "diag.h"
+#include "expr.h"
 #include "model.h"
 
 #define MAXN 64 /* list capacity of the helpers below */
@@ -136,6 +137,8 @@ static struct model_rule *mk_rule(struct model_reg *r, const char *name, const c
     struct model_rule *rule = arena_zalloc(&A, sizeof(*rule));
     rule->name = name;
     rule->expr_text = expr;
+    struct expr_error err;
+    rule->expr = expr_parse(&A, expr, &err); /* NULL for a syntax error */
     rule->expr_pos = (struct srcpos){file, line, col};
     rule->pos = at_line(line);
     PUSH(r->rules, r->nrules, rule);
@@ -187,7 +190,7 @@ static struct model_event *mk_event(struct model_events *t, struct model_event *
 }
 
 static struct model_set *mk_set(struct model_event *e, const char *reg, const char *field,
-                                 uint64_t v, unsigned line)
+                                uint64_t v, unsigned line)
 {
     struct model_set *set = arena_zalloc(&A, sizeof(*set));
     set->reg_name = reg;
@@ -271,8 +274,9 @@ static void test_keywords_of_cxx_and_c23(void **state)
 /* Every end of the (sorted) keyword table is found. */
 static void test_keyword_table_lookup(void **state)
 {
-    static const char *const names[] = {"_Alignas", "_Bool", "_Thread_local", "alignas", "auto",
-                                        "int", "typeof_unqual", "xor_eq", "wchar_t", "while"};
+    static const char *const names[] = {"_Alignas", "_Bool", "_Thread_local", "alignas",
+                                        "auto",     "int",   "typeof_unqual", "xor_eq",
+                                        "wchar_t",  "while"};
     struct model_spec *s = mk_spec();
     struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 64, 0, 4);
     for (unsigned i = 0; i < 10; i++)
@@ -771,6 +775,8 @@ static void test_rules(void **state)
     mk_rule(r, "mode", "count_mode == 4 || (thresh > 31)", 12, 10);
     mk_rule(r, "mirror", "0x20 <= thresh || 31 < thresh || 0b11 == count_mode", 13, 0);
     mk_rule(r, "escaped", "invert && 1 < 2 && tresh", 14, 10); /* &amp;&amp; and &lt; in XML */
+    mk_rule(r, "paren", "!((thresh) >= 0x20)", 15, 0);
+    mk_rule(r, "broken", "thresh ==", 16, 0)->expr = NULL; /* rule-syntax, from the loader */
     run(s, "t.xml:10:30: error: rule 'unknown' names 'tresh', which is not a field of register "
            "'CTL'\n"
            "t.xml:11: error: rule 'reserved' names reserved field 'rsv' of register 'CTL'\n"
@@ -783,11 +789,13 @@ static void test_rules(void **state)
            "t.xml:13: error: rule 'mirror' compares field 'thresh' (5 bits, at most 0x1F) with "
            "31, which it cannot hold\n"
            "t.xml:14:48: error: rule 'escaped' names 'tresh', which is not a field of register "
-           "'CTL'\n");
+           "'CTL'\n"
+           "t.xml:15: error: rule 'paren' compares field 'thresh' (5 bits, at most 0x1F) with "
+           "0x20, which it cannot hold\n");
 }
 
-static struct model_counters *mk_counters(struct model_block *b, const char *ctl,
-                                          const char *ctr, unsigned width, unsigned line)
+static struct model_counters *mk_counters(struct model_block *b, const char *ctl, const char *ctr,
+                                          unsigned width, unsigned line)
 {
     if (!b->pmon) {
         b->pmon = arena_zalloc(&A, sizeof(*b->pmon));
@@ -921,8 +929,10 @@ static void test_pmon_global(void **state)
     gs->clear_field.name = "frz_all";
     gs->pos = at_line(27);
     s->pmon_global->status = gs;
-    const char *boxes[][3] = {{"cbox", "ov_c", NULL}, {"ubox", "ov_u", NULL},
-                              {"mbox", "ov_m", NULL}, {"mbox", "ov_m", "m7"},
+    const char *boxes[][3] = {{"cbox", "ov_c", NULL},
+                              {"ubox", "ov_u", NULL},
+                              {"mbox", "ov_m", NULL},
+                              {"mbox", "ov_m", "m7"},
                               {"qbox", "ov_q", NULL}};
     for (unsigned i = 0; i < 5; i++) {
         struct model_box_overflow *bo = arena_zalloc(&A, sizeof(*bo));

@@ -1,0 +1,116 @@
+/*
+ * check_rules - register rules: every name in an expression is a
+ * non-reserved field of the register, and every comparison of a field with a
+ * constant uses a value the field can hold. Walks the tree the loader parsed
+ * (expr.h); a rule whose expression did not parse was reported as rule-syntax.
+ */
+#include "check_int.h"
+#include "expr.h"
+
+#include <inttypes.h>
+
+struct rule_ctx {
+    struct check_ctx *c;
+    const struct model_reg *r;
+    const struct model_rule *rule;
+};
+
+/*
+ * The position of the character at 'off' of the expression's text (line only
+ * when no column is known). The text is the attribute's value after XML
+ * decoding: '<' and '&' were written "&lt;" and "&amp;" in the file, so each
+ * one before 'off' moves the column on (character references are not undone).
+ */
+static struct srcpos expr_pos(const struct model_rule *rule, size_t off)
+{
+    struct srcpos p = rule->expr_pos.file ? rule->expr_pos : rule->pos;
+    if (!rule->expr_pos.file || !p.col)
+        return p;
+    for (size_t i = 0; i < off && rule->expr_text[i]; i++)
+        p.col += rule->expr_text[i] == '<' ? 4 : rule->expr_text[i] == '&' ? 5 : 1;
+    return p;
+}
+
+static const struct model_field *rule_field(const struct model_reg *r, const char *name)
+{
+    const struct model_field *f = model_find_field(r, name);
+    return f && !model_field_is_reserved(f) ? f : NULL;
+}
+
+static int check_rule_field(void *ctx, const struct expr *node)
+{
+    struct rule_ctx *rc = ctx;
+    if (rule_field(rc->r, node->field))
+        return 0;
+    struct srcpos pos = expr_pos(rc->rule, node->offset);
+    if (model_find_field(rc->r, node->field))
+        diag_report(rc->c->dg, DIAG_RULE_FIELD, pos,
+                    "rule '%s' names reserved field '%s' of register '%s'", rc->rule->name,
+                    node->field, rc->r->name);
+    else
+        diag_report(rc->c->dg, DIAG_RULE_FIELD, pos,
+                    "rule '%s' names '%s', which is not a field of register '%s'", rc->rule->name,
+                    node->field, rc->r->name);
+    return 0;
+}
+
+static bool is_compare(enum expr_opcode op)
+{
+    return op == EXPR_OP_EQ || op == EXPR_OP_NE || op == EXPR_OP_LT || op == EXPR_OP_LE ||
+           op == EXPR_OP_GT || op == EXPR_OP_GE;
+}
+
+/*
+ * "field OP n" cannot hold (or always holds) when n is above the field's
+ * maximum, or when the field is compared strictly greater than its maximum.
+ */
+static bool out_of_range(enum expr_opcode op, uint64_t n, uint64_t max, bool field_left)
+{
+    if (n > max)
+        return true;
+    enum expr_opcode greater = field_left ? EXPR_OP_GT : EXPR_OP_LT;
+    return n == max && op == greater;
+}
+
+static void check_rule_range(struct rule_ctx *rc, const struct expr *e)
+{
+    if (!e)
+        return;
+    check_rule_range(rc, e->lhs);
+    check_rule_range(rc, e->rhs);
+    if (!is_compare(e->op) || !e->lhs || !e->rhs)
+        return;
+    bool left = e->lhs->op == EXPR_OP_FIELD && e->rhs->op == EXPR_OP_CONST;
+    bool right = e->lhs->op == EXPR_OP_CONST && e->rhs->op == EXPR_OP_FIELD;
+    if (!left && !right)
+        return;
+    const struct expr *fn = left ? e->lhs : e->rhs, *cn = left ? e->rhs : e->lhs;
+    const struct model_field *f = rule_field(rc->r, fn->field);
+    if (!f || !out_of_range(e->op, cn->value, model_field_max(f), left))
+        return;
+    diag_report(rc->c->dg, DIAG_RULE_RANGE, expr_pos(rc->rule, fn->offset),
+                "rule '%s' compares field '%s' (%u bits, at most " CHECK_X
+                ") with %.*s, which it cannot hold",
+                rc->rule->name, f->name, model_field_width(f), model_field_max(f), (int)cn->len,
+                rc->rule->expr_text + cn->offset);
+}
+
+static void check_rule(struct check_ctx *c, const struct model_reg *r,
+                       const struct model_rule *rule)
+{
+    if (!rule->expr)
+        return; /* no expression, or reported as rule-syntax by the loader */
+    struct rule_ctx rc = {c, r, rule};
+    expr_foreach_field(rule->expr, check_rule_field, &rc);
+    check_rule_range(&rc, rule->expr);
+}
+
+void check_rules(struct check_ctx *c)
+{
+    for (size_t b = 0; b < c->s->nblocks; b++) {
+        const struct model_block *blk = c->s->blocks[b];
+        for (size_t i = 0; i < blk->nregs; i++)
+            for (size_t j = 0; j < blk->regs[i]->nrules; j++)
+                check_rule(c, blk->regs[i], blk->regs[i]->rules[j]);
+    }
+}
