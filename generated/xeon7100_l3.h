@@ -47,6 +47,19 @@ extern "C" {
  * MSR_EMON_L3_CTR_CTL_GBSQ{1-0}: msr 0x107cc, 64 bits implemented of 64, reset 0x0
  * GBSQ event select and counter: event mask in bits 58:32, count in bits 31:0.
  * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-112, section 18.21.2; Figure 18-57, MSR_EMON_L3_CTR_CTL0/1, Addresses: 107CCH/107CDH; the SDM names these MSR_EMON_L3_CTR_CTL0 and MSR_EMON_L3_CTR_CTL1
+ *
+ * Bits   (field, access, reset):
+ *   63:60  Reserved            RV    0x0
+ *   59     Saturate            RW    0x0
+ *   58     Cross_Snoop         RW    0x0
+ *   57:56  Fill_Eviction       RW    0x0
+ *   55:54  Core_Module_Select  RW    0x0
+ *   53:47  L3_State            RW    0x0
+ *   46:44  Snoop_Match         RW    0x0
+ *   43:38  Type_Match          RW    0x0
+ *   37:36  Data_Flow           RW    0x0
+ *   35:32  Agent_Select        RW    0x0
+ *   31:0   event_count         RW-V  0x0
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WIDTH                          64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SIZE                           64
@@ -348,6 +361,15 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_event_count_val(uint64_
  * GSNPQ event select and counter: event mask in bits 58:32, count in bits
  * 31:0.
  * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-113, section 18.21.3; Figure 18-58, MSR_EMON_L3_CTR_CTL2/3, Addresses: 107CEH/107CFH; the SDM names these MSR_EMON_L3_CTR_CTL2 and MSR_EMON_L3_CTR_CTL3
+ *
+ * Bits   (field, access, reset):
+ *   63:60  Reserved      RV    0x0
+ *   59     Saturate      RW    0x0
+ *   58:47  rsv           RV    0x0
+ *   46:44  Snoop_Match   RW    0x0
+ *   43:38  Type_Match    RW    0x0
+ *   37:32  Agent_Select  RW    0x0
+ *   31:0   event_count   RW-V  0x0
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WIDTH              64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SIZE               64
@@ -519,6 +541,33 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_event_count_val(uint64
  * 57:32 (an event is counted if one of the attributes matches; some count
  * durations, at most once per cycle), count in bits 31:0.
  * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-114, section 18.21.4; Figure 18-59, MSR_EMON_L3_CTR_CTL4/5/6/7, Addresses: 107D0H-107D3H; the SDM names these MSR_EMON_L3_CTR_CTL4 to MSR_EMON_L3_CTR_CTL7
+ *
+ * Bits   (field, access, reset):
+ *   63:60  Reserved               RV    0x0
+ *   59     Saturate               RW    0x0
+ *   58     Bit58                  RW    0x0
+ *   57     FSB_other_BNR          RW    0x0
+ *   56     FSB_other_snoop_stall  RW    0x0
+ *   55     FSB_other_DRDY         RW    0x0
+ *   54     FSB_other_DBSY         RW    0x0
+ *   53     FSB_RW_issue           RW    0x0
+ *   52     FSB_WR_issue           RW    0x0
+ *   51     FSB_WW_issue           RW    0x0
+ *   50     FSB_WW_data            RW    0x0
+ *   49     FSB_IOQ_active         RW    0x0
+ *   48     FSB_IOQ_full           RW    0x0
+ *   47     FSB_IOQ_empty          RW    0x0
+ *   46     FSB_BNR                RW    0x0
+ *   45     FSB_DRDY               RW    0x0
+ *   44     FSB_DBSY               RW    0x0
+ *   43     FSB_L_snoop_stall      RW    0x0
+ *   42     FSB_L_retry            RW    0x0
+ *   41     FSB_L_defer            RW    0x0
+ *   40     FSB_L_hitm             RW    0x0
+ *   39     FSB_L_hit              RW    0x0
+ *   38     FSB_L_clear            RW    0x0
+ *   37:32  FSB_type               RW    0x0
+ *   31:0   event_count            RW-V  0x0
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WIDTH                       64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SIZE                        64
@@ -1169,13 +1218,13 @@ enum {
     XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULE_BIT58_SET = 1 << 0 /* FSB_other_BNR || FSB_other_snoop_stall || FSB_other_DRDY || FSB_other_DBSY || FSB_RW_issue || FSB_WR_issue || FSB_WW_issue || FSB_WW_data || FSB_IOQ_active || FSB_IOQ_full || FSB_IOQ_empty || FSB_BNR || FSB_DRDY || FSB_DBSY || FSB_L_snoop_stall || FSB_L_retry || FSB_L_defer || FSB_L_hitm || FSB_L_hit || FSB_L_clear || FSB_type -> Bit58 == 1 */
 };
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULES                       0x1u
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULE_BIT58_SET_MESSAGE      "Bit 58: must set to 1."
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULE_BIT58_SET_MESSAGE "Bit 58: must set to 1."
 
 /* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
 static inline unsigned xeon7100_msr_emon_l3_ctr_ctl_fsb_check(uint64_t v)
 {
     unsigned broken = 0u;
-    if (!((!(xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_bnr_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_snoop_stall_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_drdy_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_dbsy_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_rw_issue_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_wr_issue_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_issue_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_data_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_active_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_full_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_empty_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_bnr_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_drdy_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_dbsy_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_snoop_stall_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_retry_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_defer_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hitm_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hit_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_clear_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_type_get(v)) || (xeon7100_msr_emon_l3_ctr_ctl_fsb_bit58_get(v) == UINT64_C(0x1)))))
+    if (!((!((((((((((((((((((((xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_bnr_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_snoop_stall_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_drdy_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_dbsy_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_rw_issue_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_wr_issue_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_issue_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_data_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_active_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_full_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_empty_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_bnr_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_drdy_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_dbsy_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_snoop_stall_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_retry_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_defer_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hitm_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hit_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_clear_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_type_get(v)) || (xeon7100_msr_emon_l3_ctr_ctl_fsb_bit58_get(v) == 1u))))
         broken |= (unsigned)XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULE_BIT58_SET;
     return broken;
 }
@@ -1197,6 +1246,16 @@ static inline const char *xeon7100_msr_emon_l3_ctr_ctl_fsb_rule_message(unsigned
  * and freeze / unfreeze / reset commands applied to the counters
  * GL_event_select selects.
  * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.5; address: SDM MSR table, MSR_EMON_L3_GL_CTL 107D8H (edk2 MSR_CORE2_EMON_L3_GL_CTL)
+ *
+ * Bits   (field, access, reset):
+ *   63:56  rsv              RV    0x0
+ *   55:48  GL_event_status  RO-V  0x0
+ *   47:24  rsv              RV    0x0
+ *   23:16  GL_event_select  RW    0x0
+ *   15:3   rsv              RV    0x0
+ *   2      GL_reset_cmd     WO    0x0
+ *   1      GL_unfreeze_cmd  WO    0x0
+ *   0      GL_freeze_cmd    WO    0x0
  */
 #define XEON7100_MSR_EMON_L3_GL_CTL_WIDTH                 64
 #define XEON7100_MSR_EMON_L3_GL_CTL_SIZE                  64
