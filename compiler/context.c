@@ -218,6 +218,13 @@ static char *fold(struct ctx *c, const char *s)
 
 /* ------------------------------------------------------------ spec and sources */
 
+/* "c_source": the citation line or null; "c_cite_lines": the same wrapped for comments. */
+static void set_cite(json_t *o, const char *line)
+{
+    set_str(o, "c_source", line);
+    set(o, "c_cite_lines", desc_lines(line, 76));
+}
+
 static json_t *source_json(const struct model_source *src)
 {
     json_t *o = json_object();
@@ -431,7 +438,7 @@ static json_t *field_json(struct ctx *c, const struct model_spec *s, const struc
                                      : arena_printf(&c->a, "%u:%u", f->msb, f->lsb)));
     set(o, "c_has_values", json_boolean(f->nvalues > 0));
     char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
-    set_str(o, "c_source", src);
+    set_cite(o, src);
     set(o, "c_desc_lines", desc_lines(f->desc, 72));
     return o;
 }
@@ -574,7 +581,7 @@ static json_t *rule_json(struct ctx *c, const struct model_spec *s, const struct
     set(o, "c_message", json_string(c_string_body(c, msg ? msg : rule->name)));
     set(o, "c_reg", json_string(names_reg(&c->a, c->prefix, r)));
     set(o, "c_reg_lower", json_string(names_lower(&c->a, names_reg(&c->a, c->prefix, r))));
-    set_str(o, "c_source", cite_line(c, s, &rule->cite));
+    set_cite(o, cite_line(c, s, &rule->cite));
     return o;
 }
 
@@ -823,7 +830,7 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     };
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
         def(c, o, reg_defs[i][0], reg_defs[i][1], stem);
-    set_str(o, "c_source", cite_line(c, s, &r->cite));
+    set_cite(o, cite_line(c, s, &r->cite));
     set(o, "c_desc_lines", desc_lines(r->desc, 76));
     set(o, "c_layout", layout_lines(fields));
     align_defs(o);
@@ -945,7 +952,7 @@ static json_t *event_json(struct ctx *c, const struct model_spec *s, const struc
         set(o, "c_umask_field", json_string(names_lower(&c->a,
                                                         names_field(&c->a, c->prefix, umask_f))));
     set(o, "c_type", json_string(c_type(size)));
-    set_str(o, "c_source", cite_line(c, s, &e->cite));
+    set_cite(o, cite_line(c, s, &e->cite));
     set(o, "c_desc_lines", desc_lines(e->desc, 72));
     return o;
 }
@@ -1118,7 +1125,7 @@ static json_t *block_json(struct ctx *c, const struct model_spec *s, const struc
     set(o, "c_has_instances", json_boolean(b->ninstances > 0));
     set(o, "c_has_events", json_boolean(json_array_size(events) > 0));
     set(o, "c_is_pci", json_boolean(b->ninstances > 0 && b->instances[0]->has_pci));
-    set_str(o, "c_source", cite_line(c, s, &b->cite));
+    set_cite(o, cite_line(c, s, &b->cite));
     set(o, "c_desc_lines", desc_lines(b->desc, 76));
     return o;
 }

@@ -49,7 +49,10 @@ extern "C" {
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_CTL{1-0}: msr 0xc10, 32 bits implemented of 64, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-2, page 20, section 2.2.3.2; address: Table 2-1 (page 19); Table 2-1 prints size 64 for CTL1 and 32 for CTL0, the field table covers 31:0
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-2, page 20, section 2.2.3.2;
+ * address: Table 2-1 (page 19); Table 2-1 prints size 64 for CTL1 and 32 for
+ * CTL0, the field table covers 31:0
  *
  * Bits   (field, access, reset):
  *   31:29  rsv       RV  0x0
@@ -311,7 +314,9 @@ static inline const char *e5_2600_u_msr_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_CTR{1-0}: msr 0xc16, 64 bits implemented of 64, reset 0x0
  * General counters; 44 bits wide, wrap on overflow.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-3, page 20; address: Table 2-1 (page 19)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-3, page 20; address: Table
+ * 2-1 (page 19)
  *
  * Bits   (field, access, reset):
  *   63:44  rsv          RV    0x0
@@ -384,7 +389,10 @@ static inline uint64_t e5_2600_u_msr_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_UCLK_FIXED_CTL: msr 0xc08, 32 bits implemented of 64, reset 0x0
  * Control of the fixed UCLK counter.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-4, page 21; Table 2-4 prints the name U_MSR_PMON_FIXED_CTL; address 0xC08 from linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTL (Table 2-1 row not readable)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-4, page 21; Table 2-4 prints
+ * the name U_MSR_PMON_FIXED_CTL; address 0xC08 from linux
+ * SNBEP_U_MSR_PMON_UCLK_FIXED_CTL (Table 2-1 row not readable)
  *
  * Bits   (field, access, reset):
  *   31:23  rsv  RV  0x0
@@ -451,7 +459,10 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_UCLK_FIXED_CTR: msr 0xc09, 64 bits implemented of 64, reset 0x0
  * Fixed counter incrementing at UCLK while enabled.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-5, page 21; address: Table 2-1 (page 19); width 48 from section 2.2.2 and linux snbep_uncore_ubox.fixed_ctr_bits (Table 2-5 prints bits 43:0)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-5, page 21; address: Table
+ * 2-1 (page 19); width 48 from section 2.2.2 and linux
+ * snbep_uncore_ubox.fixed_ctr_bits (Table 2-5 prints bits 43:0)
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -699,7 +710,9 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
 /* --------------------------------------------------------------------------
  * Cn_MSR_PMON_BOX_CTL: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * Box-wide control: freeze, freeze enable, resets.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-9, page 27; address: linux SNBEP_C0_MSR_PMON_BOX_CTL, pcm JKT_C0_MSR_PMON_BOX_CTL
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-9, page 27; address: linux
+ * SNBEP_C0_MSR_PMON_BOX_CTL, pcm JKT_C0_MSR_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
  *   31:18  rsv       RV  0x0
@@ -888,7 +901,12 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * Cn_MSR_PMON_CTL{3-0}: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-10, page 28; sheet 2 (bits 23:18) read on page 28; sheet 1 and bits 17:0 not readable: thresh, rst, umask, ev_sel positions from linux SNBEP_PMON_CTL_* and pcm CBO_MSR_PMON_CTL_*, attributes as in this guide's other counter-control tables
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-10, page 28; sheet 2 (bits
+ * 23:18) read on page 28; sheet 1 and bits 17:0 not readable: thresh, rst,
+ * umask, ev_sel positions from linux SNBEP_PMON_CTL_* and pcm
+ * CBO_MSR_PMON_CTL_*, attributes as in this guide's other counter-control
+ * tables
  *
  * Bits   (field, access, reset):
  *   31:24  thresh    RW-V  0x0
@@ -982,7 +1000,9 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_write_value(uint64_t current, uin
 
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_TRESH_MASK 0xff000000; attribute as Table 2-35/2-86
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_TRESH_MASK 0xff000000; attribute as Table 2-35/2-86
  */
 #define E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT   24
 #define E5_2600_CN_MSR_PMON_CTL_THRESH_WIDTH   8
@@ -1106,7 +1126,10 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_edge_det_val(uint64_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_RST (1 << 17), pcm CBO_MSR_PMON_CTL_RST; the guide names .rst for the CBo (section 2.3.3.2); attribute as Table 2-2
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_RST (1 << 17), pcm CBO_MSR_PMON_CTL_RST; the guide names .rst
+ * for the CBo (section 2.3.3.2); attribute as Table 2-2
  */
 #define E5_2600_CN_MSR_PMON_CTL_RST_SHIFT      17
 #define E5_2600_CN_MSR_PMON_CTL_RST_WIDTH      1
@@ -1131,7 +1154,9 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_rst_val(uint64_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_UMASK_MASK; attribute as Table 2-35
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_UMASK_MASK; attribute as Table 2-35
  */
 #define E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT    8
 #define E5_2600_CN_MSR_PMON_CTL_UMASK_WIDTH    8
@@ -1156,7 +1181,9 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_umask_val(uint64_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EV_SEL_MASK; attribute as Table 2-35
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EV_SEL_MASK; attribute as Table 2-35
  */
 #define E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT   0
 #define E5_2600_CN_MSR_PMON_CTL_EV_SEL_WIDTH   8
@@ -1216,7 +1243,11 @@ static inline const char *e5_2600_cn_msr_pmon_ctl_rule_message(unsigned bit)
  * Cn_MSR_PMON_BOX_FILTER: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * Box filter: thread/core id, node id, cache-line state and opcode match for
  * the events that use them.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_C0_MSR_PMON_BOX_FILTER 0xd14 and SNBEP_CB0_MSR_PMON_BOX_FILTER_{TID,NID,STATE,OPC}; pcm JKT_C0_MSR_PMON_BOX_FILTER 0x0D14; guide section 2.3.3.3 (page 28)
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_C0_MSR_PMON_BOX_FILTER 0xd14 and
+ * SNBEP_CB0_MSR_PMON_BOX_FILTER_{TID,NID,STATE,OPC}; pcm
+ * JKT_C0_MSR_PMON_BOX_FILTER 0x0D14; guide section 2.3.3.3 (page 28)
  *
  * Bits   (field, access, reset):
  *   31:23  opc    RW  0x0
@@ -1399,7 +1430,10 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_filter_tid_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * Cn_MSR_PMON_CTR{3-0}: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * General counters; 44 bits wide, wrap on overflow.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), page 28, section 2.3.3.2; 44-bit width: page 28 text; addresses: linux SNBEP_C0_MSR_PMON_CTR0, pcm JKT_C0_MSR_PMON_CTR0..3 (Table 2-11 not readable)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), page 28, section 2.3.3.2; 44-bit
+ * width: page 28 text; addresses: linux SNBEP_C0_MSR_PMON_CTR0, pcm
+ * JKT_C0_MSR_PMON_CTR0..3 (Table 2-11 not readable)
  *
  * Bits   (field, access, reset):
  *   63:44  rsv          RV    0x0
@@ -2363,7 +2397,9 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_BOX_CTL: msr 0xc24, 32 bits implemented of 64, reset 0x0
  * Box-wide control: freeze, freeze enable, resets.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-74, page 73; address: Table 2-73 (page 73)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-74, page 73; address: Table
+ * 2-73 (page 73)
  *
  * Bits   (field, access, reset):
  *   31:18  rsv       RV  0x0
@@ -2510,7 +2546,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
  * PCU_MSR_PMON_CTL{3-0}: msr 0xc30, 32 bits implemented of 64, reset 0x0
  * Counter control. ev_sel bit 7 selects the occupancy events (section
  * 2.6.3.2).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-75, page 74; address: Table 2-73 (page 73); fields other than occ_edge_det: linux and pcm, see comment
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-75, page 74; address: Table
+ * 2-73 (page 73); fields other than occ_edge_det: linux and pcm, see comment
  *
  * Bits   (field, access, reset):
  *   31     occ_edge_det  RW-V  0x0
@@ -2595,7 +2633,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_occ_edge_det_val(uint64_t x)
 /* occ_invert [30] RW-V, reset 0x0
  * Invert comparison against Threshold for the occupancy events (.ev_sel[7]
  * is 1).
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCU_MSR_PMON_CTL_OCC_INVERT; pcm PCU_MSR_PMON_CTL_OCC_INVERT
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCU_MSR_PMON_CTL_OCC_INVERT; pcm PCU_MSR_PMON_CTL_OCC_INVERT
  */
 #define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT   30
 #define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_WIDTH   1
@@ -2620,7 +2660,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_occ_invert_val(uint64_t x)
 
 /* thresh [28:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCU_MSR_PMON_CTL_TRESH_MASK 0x1f000000
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCU_MSR_PMON_CTL_TRESH_MASK 0x1f000000
  */
 #define E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT       24
 #define E5_2600_PCU_MSR_PMON_CTL_THRESH_WIDTH       5
@@ -2645,7 +2687,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_thresh_val(uint64_t x)
 
 /* invert [23] RW-V, reset 0x0
  * Invert comparison against Threshold.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_INVERT; pcm PCU_MSR_PMON_CTL_INVERT
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_INVERT; pcm PCU_MSR_PMON_CTL_INVERT
  */
 #define E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT       23
 #define E5_2600_PCU_MSR_PMON_CTL_INVERT_WIDTH       1
@@ -2670,7 +2714,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_invert_val(uint64_t x)
 
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EN; pcm PCU_MSR_PMON_CTL_EN
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EN; pcm PCU_MSR_PMON_CTL_EN
  */
 #define E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT           22
 #define E5_2600_PCU_MSR_PMON_CTL_EN_WIDTH           1
@@ -2695,7 +2741,8 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_en_val(uint64_t x)
 
 /* ev_sel_ext [21] RW-V, reset 0x0
  * Extension bit to the Event Select field.
- * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions); PCU_MSR_PMON_CTL_EXTRA_SEL (1 << 21); perfmon ExtSel=1 rows of unit PCU
+ * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions);
+ * PCU_MSR_PMON_CTL_EXTRA_SEL (1 << 21); perfmon ExtSel=1 rows of unit PCU
  */
 #define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT   21
 #define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_WIDTH   1
@@ -2720,7 +2767,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_ev_sel_ext_val(uint64_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * When 1, count 0 to 1 transitions (rising edges) of the event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EDGE_DET; pcm PCU_MSR_PMON_CTL_EDGE_DET
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EDGE_DET; pcm PCU_MSR_PMON_CTL_EDGE_DET
  */
 #define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT     18
 #define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_WIDTH     1
@@ -2745,7 +2794,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_edge_det_val(uint64_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions); PCU_MSR_PMON_CTL_RST (1 << 17); guide section 2.6.3.2 names .rst; attribute as Table 2-2
+ * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions);
+ * PCU_MSR_PMON_CTL_RST (1 << 17); guide section 2.6.3.2 names .rst; attribute
+ * as Table 2-2
  */
 #define E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT          17
 #define E5_2600_PCU_MSR_PMON_CTL_RST_WIDTH          1
@@ -2771,7 +2822,10 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_rst_val(uint64_t x)
 /* occ_sel [15:14] RW-V, reset 0x0
  * Select the occupancy counter (cores in C0, C3, C6) for the occupancy
  * events.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCU_MSR_PMON_CTL_OCC_SEL_MASK 0xc000; pcm PCU_MSR_PMON_CTL_OCC_SEL(x) (x << 14)
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCU_MSR_PMON_CTL_OCC_SEL_MASK 0xc000; pcm PCU_MSR_PMON_CTL_OCC_SEL(x)
+ * (x << 14)
  */
 #define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT      14
 #define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_WIDTH      2
@@ -2796,7 +2850,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_occ_sel_val(uint64_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted; bit 7 selects the occupancy events.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EV_SEL_MASK; pcm PCU_MSR_PMON_CTL_EVENT
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EV_SEL_MASK; pcm PCU_MSR_PMON_CTL_EVENT
  */
 #define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT       0
 #define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_WIDTH       8
@@ -2855,7 +2911,9 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_BOX_FILTER: msr 0xc34, 32 bits implemented of 64, reset 0x0
  * Frequency/voltage band thresholds for the band events (100 MHz granularity).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-77, page 76; address and size: Table 2-73 (page 73)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-77, page 76; address and
+ * size: Table 2-73 (page 73)
  *
  * Bits   (field, access, reset):
  *   31:24  filt31_24  RW-V  0x0
@@ -2994,7 +3052,10 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_CTR{3-0}: msr 0xc36, 64 bits implemented of 64, reset 0x0
  * General counters; 48 bits wide.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-73, page 73; address: Table 2-73; 48-bit width: linux snbep_uncore_pcu.perf_ctr_bits (Table 2-76 not readable); CTR1..3 at 0xC37..0xC39: pcm JKTIVT_PCU_MSR_PMON_CTR1..3
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-73, page 73; address: Table
+ * 2-73; 48-bit width: linux snbep_uncore_pcu.perf_ctr_bits (Table 2-76 not
+ * readable); CTR1..3 at 0xC37..0xC39: pcm JKTIVT_PCU_MSR_PMON_CTR1..3
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -3042,7 +3103,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_write_value(uint64_t current, ui
 
 /* event_count [47:0] RW-V, reset 0x0
  * 48-bit performance event counter
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); perf_ctr_bits = 48
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); perf_ctr_bits
+ * = 48
  */
 #define E5_2600_PCU_MSR_PMON_CTR_EVENT_COUNT_SHIFT 0
 #define E5_2600_PCU_MSR_PMON_CTR_EVENT_COUNT_WIDTH 48
@@ -3069,7 +3132,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
  * PCU_MSR_CORE_C6_CTR: msr 0x3fd, 64 bits implemented of 64, reset 0x0
  * Cycles some core is in C6; not part of the PMON infrastructure (cannot be
  * frozen or reset).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-78, page 76; address: Table 2-73; linux SNBEP_PCU_MSR_CORE_C6_CTR
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-78, page 76; address: Table
+ * 2-73; linux SNBEP_PCU_MSR_CORE_C6_CTR
  *
  * Bits   (field, access, reset):
  *   63:0  event_count  RW-V  0x0
@@ -3134,7 +3199,10 @@ static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
  * PCU_MSR_CORE_C3_CTR: msr 0x3fc, 64 bits implemented of 64, reset 0x0
  * Cycles some core is in C3; not part of the PMON infrastructure (cannot be
  * frozen or reset).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-79, page 76; address: Table 2-73; linux SNBEP_PCU_MSR_CORE_C3_CTR; Table 2-79's body not readable: field as Table 2-78, the guide's twin table
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-79, page 76; address: Table
+ * 2-73; linux SNBEP_PCU_MSR_CORE_C3_CTR; Table 2-79's body not readable: field
+ * as Table 2-78, the guide's twin table
  *
  * Bits   (field, access, reset):
  *   63:0  event_count  RW-V  0x0
@@ -3509,7 +3577,9 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * HA_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * Box-wide control: freeze and freeze enable (no reset bits, section 2.1.1
  * note).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-34, page 47; offset: Table 2-33 (page 46)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-34, page 47; offset: Table
+ * 2-33 (page 46)
  *
  * Bits   (field, access, reset):
  *   31:18  rsv     RV  0x0
@@ -3605,7 +3675,9 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-35, page 47; offsets: Table 2-33 (page 46); sheet 1 page 47 (31:20), sheet 2 page 48 (17:0)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-35, page 47; offsets: Table
+ * 2-33 (page 46); sheet 1 page 47 (31:20), sheet 2 page 48 (17:0)
  *
  * Bits   (field, access, reset):
  *   31:24  thresh    RW-V  0x0
@@ -3734,7 +3806,10 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_en_val(uint32_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * When 1, count 0 to 1 transitions (rising edges) of the event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EDGE_DET in the SNB-EP PCI event mask; attribute as Table 2-61
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EDGE_DET in the SNB-EP PCI event mask; attribute as Table
+ * 2-61
  */
 #define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_SHIFT 18
 #define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_WIDTH 1
@@ -3842,7 +3917,9 @@ static inline const char *e5_2600_ha_pci_pmon_ctl_rule_message(unsigned bit)
  * HA_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * General counters, read as two 32-bit halves (low at the offset, high at +4);
  * 48 bits wide.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-36, page 48; offsets: Table 2-33 'A4+A0' 32x2 (low dword first)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-36, page 48; offsets: Table
+ * 2-33 'A4+A0' 32x2 (low dword first)
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -3915,7 +3992,10 @@ static inline uint64_t e5_2600_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_BOX_ADDRMATCH0: pci 0x40, 32 bits implemented of 32, reset 0x0
  * Address match, low part: cache-aligned address bits [31:6].
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_HA_PCI_PMON_BOX_ADDRMATCH0 0x40; fields: perfmon HA_AddrMatch0[31:6] (the guide's table for this register was not readable)
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_HA_PCI_PMON_BOX_ADDRMATCH0 0x40; fields: perfmon HA_AddrMatch0[31:6]
+ * (the guide's table for this register was not readable)
  *
  * Bits   (field, access, reset):
  *   31:6  lo_addr  RW  0x0
@@ -3981,7 +4061,9 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_lo_addr_val(uint32_t x
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_BOX_ADDRMATCH1: pci 0x44, 32 bits implemented of 32, reset 0x0
  * Address match, high part: address bits [45:32].
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-38, page 48; offset: linux SNBEP_HA_PCI_PMON_BOX_ADDRMATCH1; printed attribute RWS
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-38, page 48; offset: linux
+ * SNBEP_HA_PCI_PMON_BOX_ADDRMATCH1; printed attribute RWS
  *
  * Bits   (field, access, reset):
  *   31:14  rsv      RV  0x0
@@ -4047,7 +4129,9 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_hi_addr_val(uint32_t x
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_BOX_OPCODEMATCH: pci 0x48, 32 bits implemented of 32, reset 0x0
  * Opcode match for ADDR_OPC_MATCH.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-37, page 48; offset: linux SNBEP_HA_PCI_PMON_BOX_OPCODEMATCH; printed attribute RWS
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-37, page 48; offset: linux
+ * SNBEP_HA_PCI_PMON_BOX_OPCODEMATCH; printed attribute RWS
  *
  * Bits   (field, access, reset):
  *   31:6  rsv  RV  0x0
@@ -5138,7 +5222,9 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
  * MC_CHy_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * Box-wide control: freeze and freeze enable (no reset bits, section 2.1.1
  * note).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-60, page 60; offset: Table 2-59; bits 15:0 on page 61
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-60, page 60; offset: Table
+ * 2-59; bits 15:0 on page 61
  *
  * Bits   (field, access, reset):
  *   31:18  rsv     RV  0x0
@@ -5234,7 +5320,10 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-61, page 61; offsets: Table 2-59; bits 15:0 (sheet 2) not readable: umask and ev_sel from linux SNBEP_PMON_CTL_*, attributes as Table 2-35
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-61, page 61; offsets: Table
+ * 2-59; bits 15:0 (sheet 2) not readable: umask and ev_sel from linux
+ * SNBEP_PMON_CTL_*, attributes as Table 2-35
  *
  * Bits   (field, access, reset):
  *   31:24  thresh    RW-V  0x0
@@ -5387,7 +5476,9 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_UMASK_MASK
  */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT    8
 #define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_WIDTH    8
@@ -5412,7 +5503,9 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EV_SEL_MASK
  */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT   0
 #define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_WIDTH   8
@@ -5472,7 +5565,10 @@ static inline const char *e5_2600_mc_chy_pci_pmon_ctl_rule_message(unsigned bit)
  * MC_CHy_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * General counters, read as two 32-bit halves (low at the offset, high at +4);
  * 48 bits wide.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offsets 'A4+A0' 32x2; 48-bit width: linux snbep_uncore_imc.perf_ctr_bits (field table not readable)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offsets 'A4+A0'
+ * 32x2; 48-bit width: linux snbep_uncore_imc.perf_ctr_bits (field table not
+ * readable)
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -5520,7 +5616,9 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_write_value(uint64_t current,
 
 /* event_count [47:0] RW-V, reset 0x0
  * 48-bit performance event counter
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); perf_ctr_bits = 48
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); perf_ctr_bits
+ * = 48
  */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_EVENT_COUNT_SHIFT 0
 #define E5_2600_MC_CHY_PCI_PMON_CTR_EVENT_COUNT_WIDTH 48
@@ -5546,7 +5644,9 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_FIXED_CTL: pci 0xf0, 32 bits implemented of 32, reset 0x0
  * Control of the fixed DRAM-clock counter.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offset and size: Table 2-59; fields: pcm and linux (see comment)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offset and
+ * size: Table 2-59; fields: pcm and linux (see comment)
  *
  * Bits   (field, access, reset):
  *   31:23  rsv  RV    0x0
@@ -5589,7 +5689,9 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t cu
 
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
- * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions); MC_CH_PCI_PMON_FIXED_CTL_EN (1 << 22); linux SNBEP_PMON_CTL_EN; attribute as Table 2-61 .en
+ * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions);
+ * MC_CH_PCI_PMON_FIXED_CTL_EN (1 << 22); linux SNBEP_PMON_CTL_EN; attribute as
+ * Table 2-61 .en
  */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT      22
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_WIDTH      1
@@ -5614,7 +5716,8 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_en_val(uint32_t x)
 
 /* rst [19] WO, reset 0x0
  * When set to 1, the fixed counter will be cleared to 0.
- * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions); MC_CH_PCI_PMON_FIXED_CTL_RST (1 << 19); attribute as Table 2-2 .rst
+ * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions);
+ * MC_CH_PCI_PMON_FIXED_CTL_RST (1 << 19); attribute as Table 2-2 .rst
  */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT     19
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_WIDTH     1
@@ -5640,7 +5743,10 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_FIXED_CTR: pci 0xd0, 64 bits implemented of 64, reset 0x0
  * Fixed counter of DRAM clocks, read as two 32-bit halves; 48 bits wide.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offset 'D4+D0' 32x2; 48-bit width: linux snbep_uncore_imc.fixed_ctr_bits (field table not readable)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offset 'D4+D0'
+ * 32x2; 48-bit width: linux snbep_uncore_imc.fixed_ctr_bits (field table not
+ * readable)
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -5680,7 +5786,9 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t cu
 
 /* event_count [47:0] RW-V, reset 0x0
  * 48-bit performance event counter
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); fixed_ctr_bits = 48
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * fixed_ctr_bits = 48
  */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_EVENT_COUNT_SHIFT 0
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_EVENT_COUNT_WIDTH 48
@@ -6137,7 +6245,9 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * Box-wide control: freeze, freeze enable, resets.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-85, page 89; offset: linux SNBEP_PCI_PMON_BOX_CTL, pcm Q_P_PCI_PMON_BOX_CTL_ADDR
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-85, page 89; offset: linux
+ * SNBEP_PCI_PMON_BOX_CTL, pcm Q_P_PCI_PMON_BOX_CTL_ADDR
  *
  * Bits   (field, access, reset):
  *   31:18  rsv       RV  0x0
@@ -6283,7 +6393,11 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event (with the extension bit) and shapes it.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-86, page 89; offsets: linux SNBEP_PCI_PMON_CTL0, pcm Q_P_PCI_PMON_CTL0..3_ADDR; sheet 1 read to bit 21, bits 20:0 (sheet 2) not readable: positions from linux SNBEP_PMON_CTL_* and pcm Q_P_PCI_PMON_CTL_*
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-86, page 89; offsets: linux
+ * SNBEP_PCI_PMON_CTL0, pcm Q_P_PCI_PMON_CTL0..3_ADDR; sheet 1 read to bit 21,
+ * bits 20:0 (sheet 2) not readable: positions from linux SNBEP_PMON_CTL_* and
+ * pcm Q_P_PCI_PMON_CTL_*
  *
  * Bits   (field, access, reset):
  *   31:24  thresh      RW-V  0x0
@@ -6437,7 +6551,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_ev_sel_ext_val(uint32_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * When 1, count 0 to 1 transitions (rising edges) of the event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EDGE_DET; pcm Q_P_PCI_PMON_CTL_EDGE_DET
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EDGE_DET; pcm Q_P_PCI_PMON_CTL_EDGE_DET
  */
 #define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT   18
 #define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_WIDTH   1
@@ -6462,7 +6578,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions); Q_P_PCI_PMON_CTL_RST (1 << 17); linux SNBEP_PMON_CTL_RST; the guide names .rst for QPI (section 2.7.3.2)
+ * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions);
+ * Q_P_PCI_PMON_CTL_RST (1 << 17); linux SNBEP_PMON_CTL_RST; the guide names
+ * .rst for QPI (section 2.7.3.2)
  */
 #define E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT        17
 #define E5_2600_Q_PY_PCI_PMON_CTL_RST_WIDTH        1
@@ -6487,7 +6605,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_UMASK_MASK
  */
 #define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT      8
 #define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_WIDTH      8
@@ -6512,7 +6632,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EV_SEL_MASK
  */
 #define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT     0
 #define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_WIDTH     8
@@ -6572,7 +6694,11 @@ static inline const char *e5_2600_q_py_pci_pmon_ctl_rule_message(unsigned bit)
  * Q_Py_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * General counters, read as two 32-bit halves (low at the offset, high at +4);
  * 48 bits wide.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords (snbep_uncore_pci_read_counter); snbep_uncore_qpi.perf_ctr_bits = 48; pcm Q_P_PCI_PMON_CTR0..3_ADDR
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords
+ * (snbep_uncore_pci_read_counter); snbep_uncore_qpi.perf_ctr_bits = 48; pcm
+ * Q_P_PCI_PMON_CTR0..3_ADDR
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -7335,7 +7461,11 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MATCH0: pci 0x228, 32 bits implemented of 32, reset 0x0
  * Packet match, low register.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_Q_Py_PCI_PMON_PKT_MATCH0 0x228; fields: format match_rnid4 config1:31, match_dnid 13-17, match_mc 9-12, match_opc 5-8, match_vnw 3-4; names as Table 2-91
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_Q_Py_PCI_PMON_PKT_MATCH0 0x228; fields: format match_rnid4 config1:31,
+ * match_dnid 13-17, match_mc 9-12, match_opc 5-8, match_vnw 3-4; names as
+ * Table 2-91
  *
  * Bits   (field, access, reset):
  *   31     RNID_4  RW  0x0
@@ -7501,7 +7631,10 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MATCH1: pci 0x22c, 32 bits implemented of 32, reset 0x0
  * Packet match, high register.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_Q_Py_PCI_PMON_PKT_MATCH1 0x22c; fields: format match_rds config1:48-51, match_rnid30 config1:32-35; names as Table 2-90
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_Q_Py_PCI_PMON_PKT_MATCH1 0x22c; fields: format match_rds
+ * config1:48-51, match_rnid30 config1:32-35; names as Table 2-90
  *
  * Bits   (field, access, reset):
  *   31:20  rsv       RV  0x0
@@ -7593,7 +7726,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MASK0: pci 0x238, 32 bits implemented of 32, reset 0x0
  * Packet mask, low register: bits set select the match fields compared.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-91, page 92; offset: linux SNBEP_Q_Py_PCI_PMON_PKT_MASK0 0x238; no Attr column: RW/RV chosen
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-91, page 92; offset: linux
+ * SNBEP_Q_Py_PCI_PMON_PKT_MASK0 0x238; no Attr column: RW/RV chosen
  *
  * Bits   (field, access, reset):
  *   31     RNID_4  RW  0x0
@@ -7759,7 +7894,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MASK1: pci 0x23c, 32 bits implemented of 32, reset 0x0
  * Packet mask, high register.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-90, page 92; offset: linux SNBEP_Q_Py_PCI_PMON_PKT_MASK1 0x23c; no Attr column: RW/RV chosen
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-90, page 92; offset: linux
+ * SNBEP_Q_Py_PCI_PMON_PKT_MASK1 0x23c; no Attr column: RW/RV chosen
  *
  * Bits   (field, access, reset):
  *   31:20  rsv       RV  0x0
@@ -7869,7 +8006,11 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R2PCIE_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * Box-wide control: freeze, freeze enable, resets.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_BOX_CTL 0xf4; SNBEP_PMON_BOX_CTL_{RST_CTRL,RST_CTRS,FRZ,FRZ_EN}; name: guide section 2.1.1 (page 18)
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_BOX_CTL 0xf4;
+ * SNBEP_PMON_BOX_CTL_{RST_CTRL,RST_CTRS,FRZ,FRZ_EN}; name: guide section 2.1.1
+ * (page 18)
  *
  * Bits   (field, access, reset):
  *   31:17  rsv       RV  0x0
@@ -8011,7 +8152,9 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R2PCIE_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_CTL0 0xd8; SNBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_CTL0 0xd8; SNBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN
  *
  * Bits   (field, access, reset):
  *   31:24  thresh    RW-V  0x0
@@ -8243,7 +8386,10 @@ static inline const char *e5_2600_r2pcie_pci_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * R2PCIE_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * General counters, read as two 32-bit halves; 44 bits wide.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords; snbep_uncore_r2pcie.perf_ctr_bits = 44, num_counters = 4
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords;
+ * snbep_uncore_r2pcie.perf_ctr_bits = 44, num_counters = 4
  *
  * Bits   (field, access, reset):
  *   63:44  rsv          RV    0x0
@@ -8670,7 +8816,11 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * R3QPI_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * Box-wide control: freeze, freeze enable, resets.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_BOX_CTL 0xf4; SNBEP_PMON_BOX_CTL_{RST_CTRL,RST_CTRS,FRZ,FRZ_EN}; name: guide section 2.1.1 (page 18)
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_BOX_CTL 0xf4;
+ * SNBEP_PMON_BOX_CTL_{RST_CTRL,RST_CTRS,FRZ,FRZ_EN}; name: guide section 2.1.1
+ * (page 18)
  *
  * Bits   (field, access, reset):
  *   31:17  rsv       RV  0x0
@@ -8812,7 +8962,10 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R3QPI_PCI_PMON_CTL{2-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_CTL0 0xd8; SNBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; snbep_uncore_r3qpi.num_counters = 3
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_CTL0 0xd8; SNBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN;
+ * snbep_uncore_r3qpi.num_counters = 3
  *
  * Bits   (field, access, reset):
  *   31:24  thresh    RW-V  0x0
@@ -9044,7 +9197,10 @@ static inline const char *e5_2600_r3qpi_pci_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * R3QPI_PCI_PMON_CTR{2-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * General counters, read as two 32-bit halves; 44 bits wide.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords; snbep_uncore_r3qpi.perf_ctr_bits = 44
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords;
+ * snbep_uncore_r3qpi.perf_ctr_bits = 44
  *
  * Bits   (field, access, reset):
  *   63:44  rsv          RV    0x0

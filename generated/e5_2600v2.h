@@ -43,14 +43,17 @@ extern "C" {
  * System configuration controller: global PMON control and status, two 44-bit
  * counters and a 48-bit fixed counter of uncore clocks. The U-Box has no box
  * control register.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.2
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.2
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_GLOBAL_CTL: msr 0xc00, 32 bits implemented of 64, reset 0x0
  * UBox PMON global control: freeze/unfreeze all uncore counters and PMI
  * routing.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-2, page 19, section 2.1.5.1
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-2,
+ * page 19, section 2.1.5.1
  *
  * Bits   (field, access, reset):
  *   31     frz_all       WO  0x0
@@ -197,7 +200,10 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
  * U_MSR_PMON_GLOBAL_STATUS: msr 0xc01, 32 bits implemented of 64, reset 0x0
  * UBox PMON global status: accumulates the overflows sent by the boxes; write
  * 1 to a bit to clear it.
- * Source: OPTKIT (Optimizer Toolkit) src/core/freq/msrs.hh: transcription of 329468-002 U_MSR_PMON_GLOBAL_* tables, table 2-3, page 20, section 2.1.5.1; address also 329468 Table 2-1 (page 18); field layout via OPTKIT's transcription of Table 2-3
+ * Source: OPTKIT (Optimizer Toolkit) src/core/freq/msrs.hh: transcription of
+ * 329468-002 U_MSR_PMON_GLOBAL_* tables, table 2-3, page 20, section 2.1.5.1;
+ * address also 329468 Table 2-1 (page 18); field layout via OPTKIT's
+ * transcription of Table 2-3
  *
  * Bits   (field, access, reset):
  *   31:27  rsv         RV    0x0
@@ -562,7 +568,10 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_u_fixed_val(uint64_
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_CTL{1-0}: msr 0xc10, 32 bits implemented of 64, reset 0x0
  * UBox counter control: selects the event its counter counts.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-6, page 22, section 2.2.3.2; addresses: Linux SNBEP_U_MSR_PMON_CTL0 (used by ivbep_uncore_ubox)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-6,
+ * page 22, section 2.2.3.2; addresses: Linux SNBEP_U_MSR_PMON_CTL0 (used by
+ * ivbep_uncore_ubox)
  *
  * Bits   (field, access, reset):
  *   31:29  rsv       RV  0x0
@@ -718,7 +727,8 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctl_edge_det_val(uint64_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
 #define E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT      17
 #define E5_2600V2_U_MSR_PMON_CTL_RST_WIDTH      1
@@ -819,7 +829,9 @@ static inline const char *e5_2600v2_u_msr_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_CTR{1-0}: msr 0xc16, 64 bits implemented of 64, reset 0x0
  * UBox counter: 44 bits; overflow is a carry out of bit 43.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-7, page 23, section 2.2.3.2; addresses: Linux SNBEP_U_MSR_PMON_CTR0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-7,
+ * page 23, section 2.2.3.2; addresses: Linux SNBEP_U_MSR_PMON_CTR0
  *
  * Bits   (field, access, reset):
  *   63:44  rsv          RV    0x0
@@ -892,7 +904,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_FIXED_CTL: msr 0xc08, 32 bits implemented of 64, reset 0x0
  * UBox PMON UCLK fixed counter control.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-8, page 23, section 2.2.3.2; address: Linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTL
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-8,
+ * page 23, section 2.2.3.2; address: Linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTL
  *
  * Bits   (field, access, reset):
  *   31:23  rsv    RV    0x0
@@ -985,7 +999,10 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_FIXED_CTR: msr 0xc09, 64 bits implemented of 64, reset 0x0
  * UBox PMON UCLK fixed counter: counts uncore clocks.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-9, page 23, section 2.2.3.2; address: Linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTR; width: 2.2.2 and fixed_ctr_bits (Table 2-9 prints 43:0)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-9,
+ * page 23, section 2.2.3.2; address: Linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTR;
+ * width: 2.2.2 and fixed_ctr_bits (Table 2-9 prints 43:0)
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -1230,7 +1247,8 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
  * Caching Agent (CBo) (block 'cbox')
  * LLC slice caching agents: up to 15 per socket, four 44-bit counters each and
  * two filter registers.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.3
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.3
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -1270,7 +1288,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
  * Cn_MSR_PMON_BOX_CTL: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * CBo box-wide control: manual freeze and reset of the box's counters and
  * controls.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-13, page 33, section 2.3.3.1; address: Linux SNBEP_C0_MSR_PMON_BOX_CTL
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-13,
+ * page 33, section 2.3.3.1; address: Linux SNBEP_C0_MSR_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
  *   31:18  rsv       RV  0x0
@@ -1460,7 +1480,9 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * Cn_MSR_PMON_CTL{3-0}: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * CBo counter control: selects the event its counter counts.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-14, page 33, section 2.3.3.2; address: Linux SNBEP_C0_MSR_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-14,
+ * page 33, section 2.3.3.2; address: Linux SNBEP_C0_MSR_PMON_CTL0
  *
  * Bits   (field, access, reset):
  *   31:24  thresh    RW-V  0x0
@@ -1679,7 +1701,8 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_edge_det_val(uint64_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
 #define E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT      17
 #define E5_2600V2_CN_MSR_PMON_CTL_RST_WIDTH      1
@@ -1704,7 +1727,8 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_rst_val(uint64_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
 #define E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT    8
 #define E5_2600V2_CN_MSR_PMON_CTL_UMASK_WIDTH    8
@@ -1729,7 +1753,8 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_umask_val(uint64_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
 #define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT   0
 #define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_WIDTH   8
@@ -1782,7 +1807,9 @@ static inline const char *e5_2600v2_cn_msr_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * Cn_MSR_PMON_CTR{3-0}: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * CBo counter: 44 bits; overflow is a carry out of bit 43.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-15, page 34, section 2.3.3.2; address: Linux SNBEP_C0_MSR_PMON_CTR0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-15,
+ * page 34, section 2.3.3.2; address: Linux SNBEP_C0_MSR_PMON_CTR0
  *
  * Bits   (field, access, reset):
  *   63:44  rsv          RV    0x0
@@ -1922,7 +1949,10 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_event_count_val(uint64_t x)
  * Cn_MSR_PMON_BOX_FILTER0: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * CBo filter 0: thread and cache-state filters. Only one filtering criterion
  * may be applied at a time.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-16, page 34, section 2.3.3.3; address: Linux SNBEP_C0_MSR_PMON_BOX_FILTER (low half written by ivbep_cbox_enable_event)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-16,
+ * page 34, section 2.3.3.3; address: Linux SNBEP_C0_MSR_PMON_BOX_FILTER (low
+ * half written by ivbep_cbox_enable_event)
  *
  * Bits   (field, access, reset):
  *   31:23  rsv    RV  0x0
@@ -2086,7 +2116,10 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_tid_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * Cn_MSR_PMON_BOX_FILTER1: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * CBo filter 1: opcode and node filters for TOR events.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-17, page 35, section 2.3.3.3; address: Linux ivbep_cbox_enable_event writes the filter's high half at SNBEP_C0_MSR_PMON_BOX_FILTER + 6
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-17,
+ * page 35, section 2.3.3.3; address: Linux ivbep_cbox_enable_event writes the
+ * filter's high half at SNBEP_C0_MSR_PMON_BOX_FILTER + 6
  *
  * Bits   (field, access, reset):
  *   31     isoc  RW  0x0
@@ -3590,13 +3623,15 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
  * Power Control (PCU) (block 'pcu')
  * Power control unit: four 48-bit counters, a band filter and two free-running
  * C-state residency counters.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.7
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.7
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_BOX_CTL: msr 0xc24, 32 bits implemented of 64, reset 0x0
  * PCU box-wide control.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PCU_MSR_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PCU_MSR_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*
  *
  * Bits   (field, access, reset):
  *   31:9  rsv       RV  0x0
@@ -3712,7 +3747,10 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_CTL{3-0}: msr 0xc30, 32 bits implemented of 64, reset 0x0
  * PCU counter control; occ_* apply to the occupancy events (ev_sel bit 7 set).
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-121, page 112, section 2.7.3.2; addresses: 329468 Table 2-118 (page 110), Linux SNBEP_PCU_MSR_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-121,
+ * page 112, section 2.7.3.2; addresses: 329468 Table 2-118 (page 110), Linux
+ * SNBEP_PCU_MSR_PMON_CTL0
  *
  * Bits   (field, access, reset):
  *   31     occ_edge_det  RW-V  0x0
@@ -3919,7 +3957,8 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_ov_en_val(uint64_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * Count rising edges rather than cycles.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
  */
 #define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT     18
 #define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_WIDTH     1
@@ -3944,7 +3983,8 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_edge_det_val(uint64_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
 #define E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT          17
 #define E5_2600V2_PCU_MSR_PMON_CTL_RST_WIDTH          1
@@ -4061,7 +4101,9 @@ static inline const char *e5_2600v2_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_CTR{3-0}: msr 0xc36, 64 bits implemented of 64, reset 0x0
  * PCU counter: 48 bits; overflow is a carry out of bit 47.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-122, page 113, section 2.7.3.2; address: Linux SNBEP_PCU_MSR_PMON_CTR0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-122,
+ * page 113, section 2.7.3.2; address: Linux SNBEP_PCU_MSR_PMON_CTR0
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -4134,7 +4176,9 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_BOX_FILTER: msr 0xc34, 64 bits implemented of 64, reset 0x0
  * PCU band filter for the frequency/voltage band events (100 MHz granularity).
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-123, page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_PMON_BOX_FILTER
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-123,
+ * page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_PMON_BOX_FILTER
  *
  * Bits   (field, access, reset):
  *   63:48  rsv        RV    0x0
@@ -4276,7 +4320,9 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
  * PCU_MSR_CORE_C6_CTR: msr 0x3fd, 64 bits implemented of 64, reset 0x0
  * Cycles some core is in C6; not part of the PMON infrastructure (cannot be
  * frozen or reset).
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-124, page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_CORE_C6_CTR
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-124,
+ * page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_CORE_C6_CTR
  *
  * Bits   (field, access, reset):
  *   63:0  event_count  RW-V  0x0
@@ -4341,7 +4387,9 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
  * PCU_MSR_CORE_C3_CTR: msr 0x3fc, 64 bits implemented of 64, reset 0x0
  * Cycles some core is in C3; not part of the PMON infrastructure (cannot be
  * frozen or reset).
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-125, page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_CORE_C3_CTR
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-125,
+ * page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_CORE_C3_CTR
  *
  * Bits   (field, access, reset):
  *   63:0  event_count  RW-V  0x0
@@ -4956,7 +5004,8 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * Home Agent (HA) (block 'ha')
  * Home agents: up to 2 per socket (HA1 on some SKUs), four 48-bit counters
  * each.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.4
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.4
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -4976,7 +5025,9 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * HA_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * HA box-wide control: manual freeze and reset of the box's counters and
  * controls.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-38, page 56, section 2.4.2.3; offset: Table 2-37
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-38,
+ * page 56, section 2.4.2.3; offset: Table 2-37
  *
  * Bits   (field, access, reset):
  *   31:18  ig        RV  0x0
@@ -5095,7 +5146,9 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
  * HA box-wide status: per-counter overflow bits; write 1 to clear.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-39, page 56, section 2.4.2.3; offset: Table 2-37
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-39,
+ * page 56, section 2.4.2.3; offset: Table 2-37
  *
  * Bits   (field, access, reset):
  *   31:5  ig   RV    0x0
@@ -5162,7 +5215,9 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_ov_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * HA counter control.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-40, page 57, section 2.4.2.4; offsets: Table 2-37 (D8..E4)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-40,
+ * page 57, section 2.4.2.4; offsets: Table 2-37 (D8..E4)
  *
  * Bits   (field, access, reset):
  *   31:24  thresh     RW-V  0x0
@@ -5341,7 +5396,9 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* q_occ_rst [16] WO, reset 0x0
  * Queue occupancy reset.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); IVBEP_HA_PCI_PMON_CTL_Q_OCC_RST; name from the kernel, attribute WO as rst
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); IVBEP_HA_PCI_PMON_CTL_Q_OCC_RST; name from the kernel,
+ * attribute WO as rst
  */
 #define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_SHIFT 16
 #define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_WIDTH 1
@@ -5366,7 +5423,8 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_q_occ_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
 #define E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT     8
 #define E5_2600V2_HA_PCI_PMON_CTL_UMASK_WIDTH     8
@@ -5391,7 +5449,8 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
 #define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT    0
 #define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_WIDTH    8
@@ -5444,7 +5503,9 @@ static inline const char *e5_2600v2_ha_pci_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * HA counter: 48 bits, read as two 32-bit halves.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PCI_PMON_CTR0, ivbep_uncore_ha.perf_ctr_bits = 48; 329468 Table 1-1: 48 bits
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PCI_PMON_CTR0, ivbep_uncore_ha.perf_ctr_bits = 48;
+ * 329468 Table 1-1: 48 bits
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -7186,7 +7247,8 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
  * Memory Controller (iMC) (block 'imc')
  * Integrated memory controllers: 2 controllers with 4 channels each; per
  * channel four 48-bit counters and a fixed DCLK counter.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.5
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.5
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -7235,7 +7297,9 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * MC channel box-wide control: manual freeze and reset.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-72, page 79, section 2.5.4.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-72,
+ * page 79, section 2.5.4.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
  *   31:18  ig        RV  0x0
@@ -7355,7 +7419,10 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
  * MC_CHy_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
  * MC channel box-wide status: overflow bits, bit 0 for the fixed counter;
  * write 1 to clear.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-73, page 79, section 2.5.4.1; offset: E7 v2 datasheet PMONUNITSTATUS (Device 16/30, offset 0xF8)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-73,
+ * page 79, section 2.5.4.1; offset: E7 v2 datasheet PMONUNITSTATUS (Device
+ * 16/30, offset 0xF8)
  *
  * Bits   (field, access, reset):
  *   31:6  ig   RV    0x0
@@ -7422,7 +7489,9 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * MC channel counter control.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-74, page 80, section 2.5.4.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-74,
+ * page 80, section 2.5.4.2; offsets: Linux SNBEP_PCI_PMON_CTL0
  *
  * Bits   (field, access, reset):
  *   31:24  thresh    RW-V  0x0
@@ -7577,7 +7646,8 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT      17
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_WIDTH      1
@@ -7602,7 +7672,8 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT    8
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_WIDTH    8
@@ -7627,7 +7698,8 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT   0
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_WIDTH   8
@@ -7680,7 +7752,8 @@ static inline const char *e5_2600v2_mc_chy_pci_pmon_ctl_rule_message(unsigned bi
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * MC channel counter: 48 bits, read as two 32-bit halves.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PCI_PMON_CTR0, ivbep_uncore_imc.perf_ctr_bits = 48
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PCI_PMON_CTR0, ivbep_uncore_imc.perf_ctr_bits = 48
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -7753,7 +7826,9 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_FIXED_CTL: pci 0xf0, 32 bits implemented of 32, reset 0x0
  * MC channel fixed (DCLK) counter control.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_MC_CHy_PCI_PMON_FIXED_CTL; enabled with SNBEP_PMON_CTL_EN by snbep_uncore_pci_enable_event
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_MC_CHy_PCI_PMON_FIXED_CTL; enabled with
+ * SNBEP_PMON_CTL_EN by snbep_uncore_pci_enable_event
  *
  * Bits   (field, access, reset):
  *   31:23  rsv  RV    0x0
@@ -7794,7 +7869,8 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t 
 
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EN
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EN
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT      22
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_WIDTH      1
@@ -7820,7 +7896,9 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_en_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_FIXED_CTR: pci 0xd0, 64 bits implemented of 64, reset 0x0
  * MC channel fixed counter: DRAM clocks, 48 bits.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_MC_CHy_PCI_PMON_FIXED_CTR, ivbep_uncore_imc.fixed_ctr_bits = 48
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_MC_CHy_PCI_PMON_FIXED_CTR,
+ * ivbep_uncore_imc.fixed_ctr_bits = 48
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -9471,7 +9549,8 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
  * Intel QPI Link Layer (block 'qpi')
  * QPI link layer: up to 3 ports (QPI0 = ports 0 and 1, QPI1 = port 2), four
  * 48-bit counters per port.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.8
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.8
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -9495,7 +9574,9 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * QPI port box-wide control: manual freeze and reset.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-129, page 133, section 2.8.3.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-129,
+ * page 133, section 2.8.3.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
  *   31:18  ig        RV  0x0
@@ -9614,7 +9695,10 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
  * QPI port box-wide status: per-counter overflow bits; write 1 to clear.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-130, page 133, section 2.8.3.1; offset: E5-2600 datasheet vol. 2 PmonUnitStatus (Device 8/9 Function 2, F8h)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-130,
+ * page 133, section 2.8.3.1; offset: E5-2600 datasheet vol. 2 PmonUnitStatus
+ * (Device 8/9 Function 2, F8h)
  *
  * Bits   (field, access, reset):
  *   31:5  ig   RV    0x0
@@ -9682,7 +9766,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_ov_val(uint32_t x)
  * Q_Py_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * QPI port counter control; the event code is ev_sel plus the extension bit
  * ev_sel_ext.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-131, page 134, section 2.8.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-131,
+ * page 134, section 2.8.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
  *
  * Bits   (field, access, reset):
  *   31:24  thresh      RW-V  0x0
@@ -9836,7 +9922,8 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_ov_en_val(uint32_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * Count rising edges rather than cycles.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
  */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT   18
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_WIDTH   1
@@ -9861,7 +9948,8 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT        17
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_WIDTH        1
@@ -9886,7 +9974,8 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT      8
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_WIDTH      8
@@ -9911,7 +10000,8 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT     0
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_WIDTH     8
@@ -9964,7 +10054,10 @@ static inline const char *e5_2600v2_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * QPI port counter: 48 bits; overflow is a carry out of bit 47.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-132, page 134, section 2.8.3.2; offsets: Linux SNBEP_PCI_PMON_CTR0; 48 bits per page 134 and ivbep_uncore_qpi.perf_ctr_bits
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-132,
+ * page 134, section 2.8.3.2; offsets: Linux SNBEP_PCI_PMON_CTR0; 48 bits per
+ * page 134 and ivbep_uncore_qpi.perf_ctr_bits
  *
  * Bits   (field, access, reset):
  *   63:48  rsv          RV    0x0
@@ -11437,7 +11530,9 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
  * Intel QPI packet match/mask (block 'qpimm')
  * Per-port packet MATCH/MASK registers, counted with event CTO_COUNT (0x38);
  * they sit in a separate PCI function of each port.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.8.3.3
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section
+ * 2.8.3.3
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -11461,7 +11556,10 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MATCH0: pci 0x228, 32 bits implemented of 32, reset 0x0
  * Packet match, low word.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-134, page 135, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MATCH0; no Attr column, RW chosen
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-134,
+ * page 135, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MATCH0; no
+ * Attr column, RW chosen
  *
  * Bits   (field, access, reset):
  *   31     RNID_4  RW  0x0
@@ -11635,7 +11733,10 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MATCH1: pci 0x22c, 32 bits implemented of 32, reset 0x0
  * Packet match, high word.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-133, page 135, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MATCH1; no Attr column, RW chosen
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-133,
+ * page 135, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MATCH1; no
+ * Attr column, RW chosen
  *
  * Bits   (field, access, reset):
  *   31:20  rsv       RV  0x0
@@ -11732,7 +11833,11 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MASK0: pci 0x238, 32 bits implemented of 32, reset 0x0
  * Packet mask, low word.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-136, page 136, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK0; no Attr column, RW chosen; rows 8:0 from Table 2-134's layout are not legible on the page and are omitted
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-136,
+ * page 136, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK0; no
+ * Attr column, RW chosen; rows 8:0 from Table 2-134's layout are not legible
+ * on the page and are omitted
  *
  * Bits   (field, access, reset):
  *   31     RNID_4  RW  0x0
@@ -11848,7 +11953,10 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_mc_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MASK1: pci 0x23c, 32 bits implemented of 32, reset 0x0
  * Packet mask, high word.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-135, page 136, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK1; no Attr column, RW chosen
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-135,
+ * page 136, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK1; no
+ * Attr column, RW chosen
  *
  * Bits   (field, access, reset):
  *   31:20  rsv       RV  0x0
@@ -11939,7 +12047,8 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 /* ==========================================================================
  * R2PCIe (block 'r2pcie')
  * Ring to PCIe agent: four 44-bit counters.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.9
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.9
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -11953,7 +12062,8 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 /* --------------------------------------------------------------------------
  * R2_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * R2PCIe box-wide control.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PCI_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PCI_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*
  *
  * Bits   (field, access, reset):
  *   31:9  rsv       RV  0x0
@@ -12069,7 +12179,10 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R2_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
  * R2PCIe box-wide status: per-counter overflow bits; write 1 to clear.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-174, page 165, section 2.9.3.1; offset: E5-2600 datasheet vol. 2 PmonUnitStatus (Device 19 Function 1, F8h)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-174,
+ * page 165, section 2.9.3.1; offset: E5-2600 datasheet vol. 2 PmonUnitStatus
+ * (Device 19 Function 1, F8h)
  *
  * Bits   (field, access, reset):
  *   31:4  ig  RV    0x0
@@ -12135,7 +12248,9 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_ov_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R2_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * R2PCIe counter control.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-175, page 165, section 2.9.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-175,
+ * page 165, section 2.9.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
  *
  * Bits   (field, access, reset):
  *   31:24  thresh    RW-V  0x0
@@ -12265,7 +12380,8 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_ov_en_val(uint32_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * Count rising edges rather than cycles.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
  */
 #define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_SHIFT 18
 #define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_WIDTH 1
@@ -12290,7 +12406,8 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
 #define E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT      17
 #define E5_2600V2_R2_PCI_PMON_CTL_RST_WIDTH      1
@@ -12315,7 +12432,8 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
 #define E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT    8
 #define E5_2600V2_R2_PCI_PMON_CTL_UMASK_WIDTH    8
@@ -12340,7 +12458,8 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
 #define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT   0
 #define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_WIDTH   8
@@ -12393,7 +12512,10 @@ static inline const char *e5_2600v2_r2_pci_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * R2_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * R2PCIe counter: 44 bits; overflow is a carry out of bit 43.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), page 165, section 2.9.3.2; 44 bits per page 165 and ivbep_uncore_r2pcie.perf_ctr_bits; offsets: Linux SNBEP_PCI_PMON_CTR0; field table 2-176 not available
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), page 165,
+ * section 2.9.3.2; 44 bits per page 165 and ivbep_uncore_r2pcie.perf_ctr_bits;
+ * offsets: Linux SNBEP_PCI_PMON_CTR0; field table 2-176 not available
  *
  * Bits   (field, access, reset):
  *   63:44  rsv          RV    0x0
@@ -12998,7 +13120,8 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
  * R3QPI (block 'r3qpi')
  * Ring to QPI agent: up to 3 links (R3QPI0 = links 0 and 1, R3QPI1 = link 2),
  * three 44-bit counters each.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.10
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.10
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -13022,7 +13145,9 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * R3_Ly_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * R3QPI link box-wide control.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PCI_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*; the R3QPI box-control table is not available
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PCI_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*; the R3QPI
+ * box-control table is not available
  *
  * Bits   (field, access, reset):
  *   31:9  rsv       RV  0x0
@@ -13138,7 +13263,9 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R3_Ly_PCI_PMON_CTL{2-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * R3QPI counter control.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-192, page 176, section 2.10.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-192,
+ * page 176, section 2.10.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
  *
  * Bits   (field, access, reset):
  *   31:24  thresh    RW-V  0x0
@@ -13293,7 +13420,8 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT      17
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_WIDTH      1
@@ -13318,7 +13446,8 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT    8
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_WIDTH    8
@@ -13343,7 +13472,8 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT   0
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_WIDTH   8
@@ -13396,7 +13526,10 @@ static inline const char *e5_2600v2_r3_ly_pci_pmon_ctl_rule_message(unsigned bit
 /* --------------------------------------------------------------------------
  * R3_Ly_PCI_PMON_CTR{2-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * R3QPI counter: 44 bits; overflow is a carry out of bit 43.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-193, page 176, section 2.10.3.2; 44 bits per page 176 and ivbep_uncore_r3qpi.perf_ctr_bits; offsets: Linux SNBEP_PCI_PMON_CTR0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-193,
+ * page 176, section 2.10.3.2; 44 bits per page 176 and
+ * ivbep_uncore_r3qpi.perf_ctr_bits; offsets: Linux SNBEP_PCI_PMON_CTR0
  *
  * Bits   (field, access, reset):
  *   63:44  rsv          RV    0x0

@@ -41,7 +41,8 @@ extern "C" {
  * C-Box (block 'cbox')
  * LLC coherence engine, one per slice (up to 4; MSR_UNC_CBO_CONFIG reports how
  * many). Two 44-bit counters per C-Box.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, table 18-39, page 18-62
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, table 18-39, page 18-62
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -58,7 +59,10 @@ extern "C" {
 /* --------------------------------------------------------------------------
  * MSR_UNC_CBO_n_PERFEVTSEL{1-0}: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * C-Box counter event select.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, page 18-61; event select bit fields listed on page 18-61; addresses: SDM MSR table (700H, 701H) and kernel SNB_UNC_CBO_0_PERFEVTSEL0
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, page 18-61; event select bit fields listed on page
+ * 18-61; addresses: SDM MSR table (700H, 701H) and kernel
+ * SNB_UNC_CBO_0_PERFEVTSEL0
  *
  * Bits   (field, access, reset):
  *   63:29  rsv           RV  0x0
@@ -310,7 +314,10 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_event_select_val(uint64_
 /* --------------------------------------------------------------------------
  * MSR_UNC_CBO_n_PERFCTR{1-0}: msr (address per instance), 44 bits implemented of 64, reset 0x0
  * C-Box counter.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, table 18-39, page 18-62; counter width 44 (Table 18-39); addresses: SDM MSR table (706H, 707H) and kernel SNB_UNC_CBO_0_PER_CTR0 0x706
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, table 18-39, page 18-62; counter width 44 (Table 18-39);
+ * addresses: SDM MSR table (706H, 707H) and kernel SNB_UNC_CBO_0_PER_CTR0
+ * 0x706
  *
  * Bits   (field, access, reset):
  *   43:0  event_count  RW-V  0x0
@@ -609,13 +616,17 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 /* ==========================================================================
  * ARB (block 'arb')
  * Arbitration unit (one); two 44-bit counters.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, table 18-39, page 18-62
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, table 18-39, page 18-62
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * MSR_UNC_ARB_PERFEVTSEL{1-0}: msr 0x3b2, 64 bits implemented of 64, reset 0x0
  * ARB counter event select.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, page 18-61; event select bit fields listed on page 18-61 (same layout as the C-Box); addresses: SDM MSR table (3B2H, 3B3H) and kernel SNB_UNC_ARB_PERFEVTSEL0 0x3b2
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, page 18-61; event select bit fields listed on page 18-61
+ * (same layout as the C-Box); addresses: SDM MSR table (3B2H, 3B3H) and kernel
+ * SNB_UNC_ARB_PERFEVTSEL0 0x3b2
  *
  * Bits   (field, access, reset):
  *   63:29  rsv           RV  0x0
@@ -845,7 +856,9 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_event_select_val(uint64_t 
 /* --------------------------------------------------------------------------
  * MSR_UNC_ARB_PERFCTR{1-0}: msr 0x3b0, 44 bits implemented of 64, reset 0x0
  * ARB counter.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, table 18-39, page 18-62; counter width 44 (Table 18-39); addresses: SDM MSR table (3B0H, 3B1H) and kernel SNB_UNC_ARB_PER_CTR0 0x3b0
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, table 18-39, page 18-62; counter width 44 (Table 18-39);
+ * addresses: SDM MSR table (3B0H, 3B1H) and kernel SNB_UNC_ARB_PER_CTR0 0x3b0
  *
  * Bits   (field, access, reset):
  *   43:0  event_count  RW-V  0x0
@@ -1014,14 +1027,18 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
  * Uncore global control and fixed counter (block 'unc')
  * Uncore-domain master control MSRs and the fixed counter counting uncore
  * clockticks.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, page 18-61
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, page 18-61
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * MSR_UNC_PERF_GLOBAL_CTRL: msr 0x391, 64 bits implemented of 64, reset 0x0
  * Uncore global control: PMI routing, global enable, wake on PMI and freeze on
  * overflow. RESET Value 00000000_00000000H.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, page 18-61; Figure 18-39, Layout of MSR_UNC_PERF_GLOBAL_CTRL MSR for Uncore; address: SDM MSR table 391H, kernel SNB_UNC_PERF_GLOBAL_CTL 0x391
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, page 18-61; Figure 18-39, Layout of
+ * MSR_UNC_PERF_GLOBAL_CTRL MSR for Uncore; address: SDM MSR table 391H, kernel
+ * SNB_UNC_PERF_GLOBAL_CTL 0x391
  *
  * Bits   (field, access, reset):
  *   63:32  rsv            RV  0x0
@@ -1242,7 +1259,13 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_pmi_sel_core0_val(uint64
 /* --------------------------------------------------------------------------
  * MSR_UNC_PERF_GLOBAL_STATUS: msr 0x392, 64 bits implemented of 64, reset 0x0
  * Uncore PMU main status: which unit's counter overflowed.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_GLOBAL_STATUS 392H, Uncore PMU main status; field names chosen from the bit descriptions (the SDM table gives none); attribute RW-V: set by hardware, the SDM table does not say how software clears it
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs
+ * of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35),
+ * as transcribed in TianoCore edk2
+ * MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h;
+ * MSR_UNC_PERF_GLOBAL_STATUS 392H, Uncore PMU main status; field names chosen
+ * from the bit descriptions (the SDM table gives none); attribute RW-V: set by
+ * hardware, the SDM table does not say how software clears it
  *
  * Bits   (field, access, reset):
  *   63:4  rsv    RV    0x0
@@ -1358,7 +1381,13 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_fixed_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * MSR_UNC_PERF_FIXED_CTRL: msr 0x394, 64 bits implemented of 64, reset 0x0
  * Uncore fixed counter control.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_FIXED_CTRL 394H, Uncore fixed counter control (R/W); kernel SNB_UNC_FIXED_CTR_CTRL 0x394; field names chosen to match the event select's OVF_EN/EN (the SDM table gives none)
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs
+ * of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35),
+ * as transcribed in TianoCore edk2
+ * MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_FIXED_CTRL
+ * 394H, Uncore fixed counter control (R/W); kernel SNB_UNC_FIXED_CTR_CTRL
+ * 0x394; field names chosen to match the event select's OVF_EN/EN (the SDM
+ * table gives none)
  *
  * Bits   (field, access, reset):
  *   63:23  rsv     RV  0x0
@@ -1450,7 +1479,12 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_ovf_en_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * MSR_UNC_PERF_FIXED_CTR: msr 0x395, 48 bits implemented of 64, reset 0x0
  * Uncore fixed counter: counts uncore clockticks.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_FIXED_CTR 395H, Uncore fixed counter, current count 47:0; Table 18-39: width 48; kernel SNB_UNC_FIXED_CTR 0x395, fixed_ctr_bits 48
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs
+ * of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35),
+ * as transcribed in TianoCore edk2
+ * MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_FIXED_CTR
+ * 395H, Uncore fixed counter, current count 47:0; Table 18-39: width 48;
+ * kernel SNB_UNC_FIXED_CTR 0x395, fixed_ctr_bits 48
  *
  * Bits   (field, access, reset):
  *   47:0  event_count  RW-V  0x0
@@ -1514,7 +1548,12 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_event_count_val(uint64_t x
 /* --------------------------------------------------------------------------
  * MSR_UNC_CBO_CONFIG: msr 0x396, 64 bits implemented of 64, reset 0x0
  * Uncore C-Box configuration information.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_CBO_CONFIG 396H, Uncore C-Box configuration information (R/O); Table 18-39 refers to it for the number of C-Boxes
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs
+ * of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35),
+ * as transcribed in TianoCore edk2
+ * MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_CBO_CONFIG 396H,
+ * Uncore C-Box configuration information (R/O); Table 18-39 refers to it for
+ * the number of C-Boxes
  *
  * Bits   (field, access, reset):
  *   63:4  rsv   RV  0x0

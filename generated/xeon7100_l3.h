@@ -40,13 +40,19 @@ extern "C" {
  * Eight event select/counting MSRs (two GBSQ, two GSNPQ, four FSB) and a
  * common event control MSR. Counting starts after software writes a non-zero
  * value to one or more of the upper 32 bits of a counting MSR.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-111, section 18.21.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-111, section 18.21.1
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * MSR_EMON_L3_CTR_CTL_GBSQ{1-0}: msr 0x107cc, 64 bits implemented of 64, reset 0x0
  * GBSQ event select and counter: event mask in bits 58:32, count in bits 31:0.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-112, section 18.21.2; Figure 18-57, MSR_EMON_L3_CTR_CTL0/1, Addresses: 107CCH/107CDH; the SDM names these MSR_EMON_L3_CTR_CTL0 and MSR_EMON_L3_CTR_CTL1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-112, section 18.21.2; Figure 18-57,
+ * MSR_EMON_L3_CTR_CTL0/1, Addresses: 107CCH/107CDH; the SDM names these
+ * MSR_EMON_L3_CTR_CTL0 and MSR_EMON_L3_CTR_CTL1
  *
  * Bits   (field, access, reset):
  *   63:60  Reserved            RV    0x0
@@ -360,7 +366,11 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_event_count_val(uint64_
  * MSR_EMON_L3_CTR_CTL_GSNPQ{3-2}: msr 0x107ce, 64 bits implemented of 64, reset 0x0
  * GSNPQ event select and counter: event mask in bits 58:32, count in bits
  * 31:0.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-113, section 18.21.3; Figure 18-58, MSR_EMON_L3_CTR_CTL2/3, Addresses: 107CEH/107CFH; the SDM names these MSR_EMON_L3_CTR_CTL2 and MSR_EMON_L3_CTR_CTL3
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-113, section 18.21.3; Figure 18-58,
+ * MSR_EMON_L3_CTR_CTL2/3, Addresses: 107CEH/107CFH; the SDM names these
+ * MSR_EMON_L3_CTR_CTL2 and MSR_EMON_L3_CTR_CTL3
  *
  * Bits   (field, access, reset):
  *   63:60  Reserved      RV    0x0
@@ -540,7 +550,11 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_event_count_val(uint64
  * FSB event select and counter: bit 58 must be 1, FSB sub-event mask in bits
  * 57:32 (an event is counted if one of the attributes matches; some count
  * durations, at most once per cycle), count in bits 31:0.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-114, section 18.21.4; Figure 18-59, MSR_EMON_L3_CTR_CTL4/5/6/7, Addresses: 107D0H-107D3H; the SDM names these MSR_EMON_L3_CTR_CTL4 to MSR_EMON_L3_CTR_CTL7
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-114, section 18.21.4; Figure 18-59,
+ * MSR_EMON_L3_CTR_CTL4/5/6/7, Addresses: 107D0H-107D3H; the SDM names these
+ * MSR_EMON_L3_CTR_CTL4 to MSR_EMON_L3_CTR_CTL7
  *
  * Bits   (field, access, reset):
  *   63:60  Reserved               RV    0x0
@@ -659,7 +673,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_bit58_val(uint64_t x)
 
 /* FSB_other_BNR [57] RW, reset 0x0
  * Count BNR assertions from another agent.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SHIFT         57
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_WIDTH         1
@@ -684,7 +700,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_bnr_val(uint64
 
 /* FSB_other_snoop_stall [56] RW, reset 0x0
  * Count snoop stalls on the FSB due to another agent.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_SNOOP_STALL_SHIFT 56
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_SNOOP_STALL_WIDTH 1
@@ -709,7 +727,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_snoop_stall_va
 
 /* FSB_other_DRDY [55] RW, reset 0x0
  * Count DRDY assertions by another agent.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SHIFT        55
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_WIDTH        1
@@ -734,7 +754,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_drdy_val(uint6
 
 /* FSB_other_DBSY [54] RW, reset 0x0
  * Count DBSY assertions by another agent (without a concurrent DRDY).
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SHIFT        54
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_WIDTH        1
@@ -760,7 +782,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_dbsy_val(uint6
 /* FSB_RW_issue [53] RW, reset 0x0
  * Counts back-to-back read-write transaction request pairs issued by this
  * processor.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SHIFT          53
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_WIDTH          1
@@ -786,7 +810,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_rw_issue_val(uint64_
 /* FSB_WR_issue [52] RW, reset 0x0
  * Counts back-to-back write-read transaction request pairs issued by this
  * processor.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SHIFT          52
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_WIDTH          1
@@ -812,7 +838,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_wr_issue_val(uint64_
 /* FSB_WW_issue [51] RW, reset 0x0
  * Counts back-to-back write transaction request pairs issued by this
  * processor.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SHIFT          51
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_WIDTH          1
@@ -837,7 +865,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_issue_val(uint64_
 
 /* FSB_WW_data [50] RW, reset 0x0
  * Counts back-to-back write transaction's data phase.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SHIFT           50
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_WIDTH           1
@@ -862,7 +892,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_data_val(uint64_t
 
 /* FSB_IOQ_active [49] RW, reset 0x0
  * Counts each bus clock when there is at least one entry in the IOQ.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SHIFT        49
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_WIDTH        1
@@ -887,7 +919,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_active_val(uint6
 
 /* FSB_IOQ_full [48] RW, reset 0x0
  * Counts each bus clock when the IOQ is full.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SHIFT          48
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_WIDTH          1
@@ -912,7 +946,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_full_val(uint64_
 
 /* FSB_IOQ_empty [47] RW, reset 0x0
  * Counts each bus clock when the IOQ is empty.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SHIFT         47
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_WIDTH         1
@@ -937,7 +973,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_empty_val(uint64
 
 /* FSB_BNR [46] RW, reset 0x0
  * Count BNR assertions by this processor.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SHIFT               46
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_WIDTH               1
@@ -962,7 +1000,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_bnr_val(uint64_t x)
 
 /* FSB_DRDY [45] RW, reset 0x0
  * Count DRDY assertions by this processor.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SHIFT              45
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_WIDTH              1
@@ -987,7 +1027,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_drdy_val(uint64_t x)
 
 /* FSB_DBSY [44] RW, reset 0x0
  * Count DBSY assertions by this processor (without a concurrent DRDY).
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SHIFT              44
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_WIDTH              1
@@ -1012,7 +1054,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_dbsy_val(uint64_t x)
 
 /* FSB_L_snoop_stall [43] RW, reset 0x0
  * Count snoop stalls to this processor's transactions.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_SHIFT     43
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_WIDTH     1
@@ -1037,7 +1081,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_snoop_stall_val(ui
 
 /* FSB_L_retry [42] RW, reset 0x0
  * Count RETRY responses to this processor's transactions.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SHIFT           42
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_WIDTH           1
@@ -1062,7 +1108,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_retry_val(uint64_t
 
 /* FSB_L_defer [41] RW, reset 0x0
  * Count DEFER responses to this processor's transactions.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SHIFT           41
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_WIDTH           1
@@ -1088,7 +1136,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_defer_val(uint64_t
 /* FSB_L_hitm [40] RW, reset 0x0
  * Count HITM snoop results from any source for transactions originated
  * from this physical package.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SHIFT            40
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_WIDTH            1
@@ -1114,7 +1164,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hitm_val(uint64_t 
 /* FSB_L_hit [39] RW, reset 0x0
  * Count HIT snoop results from any source for transactions originated from
  * this physical package.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-114, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-114, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SHIFT             39
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_WIDTH             1
@@ -1140,7 +1192,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hit_val(uint64_t x
 /* FSB_L_clear [38] RW, reset 0x0
  * Count clean snoop results from any source for transactions originated
  * from this physical package.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-114, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-114, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SHIFT           38
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_WIDTH           1
@@ -1166,7 +1220,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_clear_val(uint64_t
 /* FSB_type [37:32] RW, reset 0x0
  * Specifies different FSB transaction types originated from this physical
  * package.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-114, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-114, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SHIFT              32
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_WIDTH              6
@@ -1245,7 +1301,10 @@ static inline const char *xeon7100_msr_emon_l3_ctr_ctl_fsb_rule_message(unsigned
  * Common event control: overflow status of the GBSQ, GSNPQ and FSB counters,
  * and freeze / unfreeze / reset commands applied to the counters
  * GL_event_select selects.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.5; address: SDM MSR table, MSR_EMON_L3_GL_CTL 107D8H (edk2 MSR_CORE2_EMON_L3_GL_CTL)
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.5; address: SDM MSR table,
+ * MSR_EMON_L3_GL_CTL 107D8H (edk2 MSR_CORE2_EMON_L3_GL_CTL)
  *
  * Bits   (field, access, reset):
  *   63:56  rsv              RV    0x0

@@ -41,14 +41,17 @@ extern "C" {
  * U-Box (block 'ubox')
  * System configuration controller; holds the uncore-wide global performance
  * monitoring control.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), section 2.1.5
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), section 2.1.5
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_GLOBAL_CTL: msr 0xc00, 64 bits implemented of 64, reset 0x0
  * Uncore global control: reset (rst_all) and enable (en_all) of all uncore
  * counters, PMI routing, and the U-Box counter enable.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_MSR_PMON_GLOBAL_CTL and NHMEX_U_PMON_GLOBAL_* bits; guide Table 2-1 (page 2-3) names the register and its .en_all/.rst_all fields
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_U_MSR_PMON_GLOBAL_CTL and NHMEX_U_PMON_GLOBAL_* bits; guide Table 2-1
+ * (page 2-3) names the register and its .en_all/.rst_all fields
  *
  * Bits   (field, access, reset):
  *   63:32  rsv           RV  0x0
@@ -94,7 +97,9 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_write_value(uint64_t curre
 
 /* frz_all [31] RW, reset 0x0
  * Freeze all uncore counters.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_FRZ_ALL (bit 31); attribute chosen (no Attr column available)
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_U_PMON_GLOBAL_FRZ_ALL (bit 31); attribute chosen (no Attr column
+ * available)
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT      31
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_WIDTH      1
@@ -120,7 +125,9 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_frz_all_val(uint64_t x)
 /* rst_all [29] RW, reset 0x0
  * Reset all uncore counters; software sets it back to 0 with the write
  * that sets en_all.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_RST_ALL (bit 29); guide 2.1.4 step d (page 2-3): set .rst_all back to 0 with the same write
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_U_PMON_GLOBAL_RST_ALL (bit 29); guide 2.1.4 step d (page 2-3): set
+ * .rst_all back to 0 with the same write
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SHIFT      29
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_WIDTH      1
@@ -146,7 +153,8 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_rst_all_val(uint64_t x)
 /* en_all [28] RW, reset 0x0
  * Enable all uncore counters; must be 1 before any uncore counter collects
  * events.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_EN_ALL (bit 28); guide 2.1.5.1 (page 2-3)
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_U_PMON_GLOBAL_EN_ALL (bit 28); guide 2.1.5.1 (page 2-3)
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SHIFT       28
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_WIDTH       1
@@ -171,7 +179,8 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_all_val(uint64_t x)
 
 /* pmi_core_sel [4:1] RW, reset 0x0
  * Selects the cores that receive the PMI on an uncore counter overflow.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_PMI_CORE_SEL (0x1e)
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_U_PMON_GLOBAL_PMI_CORE_SEL (0x1e)
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_PMI_CORE_SEL_SHIFT 1
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_PMI_CORE_SEL_WIDTH 4
@@ -196,7 +205,9 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t 
 
 /* en [0] RW, reset 0x0
  * Enable for the U-Box counter.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_EN (bit 0); guide 2.1.5.1: the register also contains the enable for the U-Box counters
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_EN
+ * (bit 0); guide 2.1.5.1: the register also contains the enable for the U-Box
+ * counters
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SHIFT           0
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_WIDTH           1
@@ -223,7 +234,8 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_val(uint64_t x)
  * M-Box (block 'mbox')
  * Memory controller (one per integrated memory controller; two per socket).
  * Six 48-bit counters per box.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), section 2.7
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), section 2.7
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -236,7 +248,9 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * M_MSR_PERF_GLOBAL_CTL: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * M-Box global control: per-counter enables.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), table 2-64, page 2-100; address: kernel NHMEX_M0_MSR_GLOBAL_CTL 0xca0, SDM Vol. 4 MSR_M0_PMON_BOX_CTRL
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-64, page 2-100; address: kernel
+ * NHMEX_M0_MSR_GLOBAL_CTL 0xca0, SDM Vol. 4 MSR_M0_PMON_BOX_CTRL
  *
  * Bits   (field, access, reset):
  *   63:6  rsv     RV  0x0
@@ -322,7 +336,9 @@ static inline uint64_t xeon7500_m_msr_perf_global_ctl_ctr_en_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * M_MSR_PERF_GLOBAL_STATUS: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * M-Box global status: per-counter overflow bits.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), table 2-65, page 2-100; address: SDM Vol. 4 MSR_M0_PMON_BOX_STATUS 0xCA1
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-65, page 2-100; address: SDM Vol. 4
+ * MSR_M0_PMON_BOX_STATUS 0xCA1
  *
  * Bits   (field, access, reset):
  *   63:6  rsv  RV    0x0
@@ -408,7 +424,9 @@ static inline uint64_t xeon7500_m_msr_perf_global_status_ov_val(uint64_t x)
  * M_MSR_PERF_GLOBAL_OVF_CTL: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * M-Box global overflow control: clears overflow bits in
  * M_MSR_PERF_GLOBAL_STATUS.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), table 2-66, page 2-100; address: SDM Vol. 4 MSR_M0_PMON_BOX_OVF_CTRL 0xCA2
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-66, page 2-100; address: SDM Vol. 4
+ * MSR_M0_PMON_BOX_OVF_CTRL 0xCA2
  *
  * Bits   (field, access, reset):
  *   63:6  rsv     RV  0x0
@@ -494,7 +512,11 @@ static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_clr_ov_val(uint64_t x)
  * M_MSR_PMU_TIMESTAMP: msr (address per instance), 16 bits implemented of 64, reset 0x0
  * 16-bit timestamp unit incremented each M-Box clock tick; free-running, not
  * attached to the rest of the M-Box PMU.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), page 2-101; 16b timestamp unit (text after Table 2-68); address: SDM Vol. 4 MSR_M0_PMON_TIMESTAMP 0xCA4; the guide's register name and field table were not available, name follows the kernel's M_MSR_PMU_* pattern
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), page 2-101; 16b timestamp unit (text after
+ * Table 2-68); address: SDM Vol. 4 MSR_M0_PMON_TIMESTAMP 0xCA4; the guide's
+ * register name and field table were not available, name follows the kernel's
+ * M_MSR_PMU_* pattern
  *
  * Bits   (field, access, reset):
  *   15:0  timestamp  RO-V  0x0
@@ -577,7 +599,8 @@ static inline uint64_t xeon7500_m_msr_pmu_timestamp_timestamp_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * M_MSR_PMU_DSP: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * DSP sub-control register (used by inc_sel 0x0 and set_flag_sel 0x0).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_DSP 0xca5; SDM Vol. 4 MSR_M0_PMON_DSP 0xCA5
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_DSP
+ * 0xca5; SDM Vol. 4 MSR_M0_PMON_DSP 0xCA5
  *
  * Bits   (field, access, reset):
  *   63:32  rsv  RV  0x0
@@ -661,7 +684,8 @@ static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * M_MSR_PMU_ISS: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * ISS sub-control register (used by inc_sel 0x9, 0xa and set_flag_sel 0x1).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_ISS 0xca6; SDM Vol. 4 MSR_M0_PMON_ISS 0xCA6
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_ISS
+ * 0xca6; SDM Vol. 4 MSR_M0_PMON_ISS 0xCA6
  *
  * Bits   (field, access, reset):
  *   63:32  rsv  RV  0x0
@@ -745,7 +769,8 @@ static inline uint64_t xeon7500_m_msr_pmu_iss_iss_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * M_MSR_PMU_MAP: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * MAP sub-control register (used by set_flag_sel 0x6).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MAP 0xca7; SDM Vol. 4 MSR_M0_PMON_MAP 0xCA7
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MAP
+ * 0xca7; SDM Vol. 4 MSR_M0_PMON_MAP 0xCA7
  *
  * Bits   (field, access, reset):
  *   63:32  rsv  RV  0x0
@@ -829,7 +854,8 @@ static inline uint64_t xeon7500_m_msr_pmu_map_map_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * M_MSR_PMU_MSC_THR: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * MSC_THR (thermal) sub-control register (used by inc_sel 0x4, 0x5).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MSC_THR 0xca8; SDM Vol. 4 MSR_M0_PMON_MSC_THR 0xCA8
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MSC_THR
+ * 0xca8; SDM Vol. 4 MSR_M0_PMON_MSC_THR 0xCA8
  *
  * Bits   (field, access, reset):
  *   63:32  rsv  RV  0x0
@@ -914,7 +940,8 @@ static inline uint64_t xeon7500_m_msr_pmu_msc_thr_thr_val(uint64_t x)
  * M_MSR_PMU_PGT: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * PGT (page table) sub-control register (used by inc_sel 0x16 and set_flag_sel
  * 0x5).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_PGT 0xca9; SDM Vol. 4 MSR_M0_PMON_PGT 0xCA9
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_PGT
+ * 0xca9; SDM Vol. 4 MSR_M0_PMON_PGT 0xCA9
  *
  * Bits   (field, access, reset):
  *   63:32  rsv  RV  0x0
@@ -999,7 +1026,8 @@ static inline uint64_t xeon7500_m_msr_pmu_pgt_pgt_val(uint64_t x)
  * M_MSR_PMU_PLD: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * PLD sub-control register (used by inc_sel 0xa, 0xb; the address match/mask
  * filter applies to PLD events).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_PLD 0xcaa; SDM Vol. 4 MSR_M0_PMON_PLD 0xCAA
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_PLD
+ * 0xcaa; SDM Vol. 4 MSR_M0_PMON_PLD 0xCAA
  *
  * Bits   (field, access, reset):
  *   63:32  rsv  RV  0x0
@@ -1085,7 +1113,8 @@ static inline uint64_t xeon7500_m_msr_pmu_pld_pld_val(uint64_t x)
  * ZDP_CTL_FVC sub-control register (used by inc_sel 0xd-0x10, FVC_EV0-3). On
  * Nehalem-EX the kernel treats bits 13:11, 16:14, 19:17, 22:20 as the event
  * selects of FVC events 0-3 and bits 10:0 and 23 as shared.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_ZDP_CTL_FVC 0xcab; SDM Vol. 4 MSR_M0_PMON_ZDP 0xCAB
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_M0_MSR_PMU_ZDP_CTL_FVC 0xcab; SDM Vol. 4 MSR_M0_PMON_ZDP 0xCAB
  *
  * Bits   (field, access, reset):
  *   63:32  rsv  RV  0x0
@@ -1171,7 +1200,10 @@ static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvc_val(uint64_t x)
  * M-Box counter control: selects the event its counter counts (inc_sel, and
  * set_flag_sel in flag mode). Table 2-67 has no Attr column: ig/rsv fields
  * take ig/rsv, the others RW.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), table 2-67, page 2-101; addresses: kernel NHMEX_M0_MSR_PMU_CTL0 0xcb0, control and counter interleaved (pair_ctr_ctl); SDM Vol. 4 MSR_M0_PMON_EVNT_SEL0 0xCB0
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-67, page 2-101; addresses: kernel
+ * NHMEX_M0_MSR_PMU_CTL0 0xcb0, control and counter interleaved (pair_ctr_ctl);
+ * SDM Vol. 4 MSR_M0_PMON_EVNT_SEL0 0xCB0
  *
  * Bits   (field, access, reset):
  *   63     ig            ig   0x0
@@ -1483,7 +1515,10 @@ static inline const char *xeon7500_m_msr_pmu_cnt_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * M_MSR_PMU_CNT{5-0}: msr (address per instance), 48 bits implemented of 64, reset 0x0
  * M-Box counter: 48 bits wide; an overflow is a carry out of bit 47.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), table 2-68, page 2-101; the table title prints M_MSR_PMU_CNT_{5-0}; addresses: kernel NHMEX_M0_MSR_PMU_CNT0 0xcb1; SDM Vol. 4 MSR_M0_PMON_CTR0 0xCB1
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-68, page 2-101; the table title prints
+ * M_MSR_PMU_CNT_{5-0}; addresses: kernel NHMEX_M0_MSR_PMU_CNT0 0xcb1; SDM Vol.
+ * 4 MSR_M0_PMON_CTR0 0xCB1
  *
  * Bits   (field, access, reset):
  *   47:0  event_count  RW-V  0x0
@@ -1569,7 +1604,9 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * M_MSR_PMU_MM_CFG: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * Address match/mask filter configuration (applies to PLD events).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MM_CFG 0xe54, NHMEX_M1_MSR_PMU_MM_CFG 0xe5c; SDM Vol. 4 MSR_M0_PMON_MM_CONFIG 0xE54, MSR_M1_PMON_MM_CONFIG 0xE5C
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MM_CFG
+ * 0xe54, NHMEX_M1_MSR_PMU_MM_CFG 0xe5c; SDM Vol. 4 MSR_M0_PMON_MM_CONFIG
+ * 0xE54, MSR_M1_PMON_MM_CONFIG 0xE5C
  *
  * Bits   (field, access, reset):
  *   63    en   RW  0x0
@@ -1653,7 +1690,9 @@ static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_en_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * M_MSR_PMU_ADDR_MATCH: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * Address match value for the PLD address filter.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; written at NHMEX_M0/M1_MSR_PMU_MM_CFG + 1; SDM Vol. 4 MSR_M0_PMON_ADDR_MATCH 0xE55, MSR_M1_PMON_ADDR_MATCH 0xE5D
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; written at
+ * NHMEX_M0/M1_MSR_PMU_MM_CFG + 1; SDM Vol. 4 MSR_M0_PMON_ADDR_MATCH 0xE55,
+ * MSR_M1_PMON_ADDR_MATCH 0xE5D
  *
  * Bits   (field, access, reset):
  *   63:34  rsv         RV  0x0
@@ -1737,7 +1776,9 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_match_addr_match_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * M_MSR_PMU_ADDR_MASK: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * Address mask for the PLD address filter.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; written at NHMEX_M0/M1_MSR_PMU_MM_CFG + 2; SDM Vol. 4 MSR_M0_PMON_ADDR_MASK 0xE56, MSR_M1_PMON_ADDR_MASK 0xE5E
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; written at
+ * NHMEX_M0/M1_MSR_PMU_MM_CFG + 2; SDM Vol. 4 MSR_M0_PMON_ADDR_MASK 0xE56,
+ * MSR_M1_PMON_ADDR_MASK 0xE5E
  *
  * Bits   (field, access, reset):
  *   63:27  rsv        RV  0x0
