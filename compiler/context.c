@@ -839,19 +839,6 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
 
 /* ------------------------------------------------------------ events */
 
-struct setlist {
-    const struct model_set *v[64];
-    size_t n;
-};
-
-static void collect_sets(const struct model_event *e, struct setlist *out)
-{
-    if (e->parent)
-        collect_sets(e->parent, out);
-    for (size_t i = 0; i < e->nsets && out->n < ARRAY_SIZE(out->v); i++)
-        out->v[out->n++] = e->sets[i];
-}
-
 static const struct model_field *set_field(const struct model_events *t, const struct model_set *st)
 {
     if (st->field)
@@ -862,19 +849,73 @@ static const struct model_field *set_field(const struct model_events *t, const s
     return r ? model_find_field(r, st->field_name) : NULL;
 }
 
+/* 'v' placed in field 'f' (0 when there is no such field). */
 static uint64_t place(const struct model_field *f, uint64_t v)
 {
     return f ? (v << f->lsb) & model_field_mask(f) : 0;
 }
 
+/*
+ * Appends the <set>s of 'e' (not its parent's) to 'sets', and ors those of
+ * the table's own control register, placed, into *enc.
+ */
+static void add_sets(struct ctx *c, const struct model_events *t, const struct model_event *e,
+                     json_t *sets, uint64_t *enc)
+{
+    for (size_t i = 0; i < e->nsets; i++) {
+        const struct model_set *st = e->sets[i];
+        const char *rname = st->reg_name ? st->reg_name : t->reg_name;
+        const struct model_field *f = set_field(t, st);
+        bool own = rname && t->reg_name && strcmp(rname, t->reg_name) == 0;
+        json_t *so = json_object();
+        set_str(so, "register", rname);
+        set_str(so, "field", st->field_name);
+        set(so, "value", hex(st->value));
+        set(so, "c_own", json_boolean(own));
+        if (own)
+            *enc |= place(f, st->value);
+        if (f) {
+            char *stem = names_field(&c->a, c->prefix, f);
+            set(so, "c_field", json_string(stem));
+            set(so, "c_field_lower", json_string(names_lower(&c->a, stem)));
+            set(so, "c_value", json_string(c_lit(c, st->value, f->reg->size, false)));
+        }
+        json_array_append_new(sets, so);
+    }
+}
+
+/* The counters that may count 'e', as a list of indices and as a mask. */
+static json_t *event_counters(const struct model_event *e, const struct model_reg *reg,
+                              uint64_t *mask)
+{
+    json_t *counters = json_array();
+    unsigned count = reg ? reg->count : 64;
+    *mask = 0;
+    for (unsigned i = 0; i < count && i < 64; i++) {
+        if (!e->has_counters || (e->counter_mask >> i & 1)) {
+            json_array_append_new(counters, json_integer(i));
+            *mask |= UINT64_C(1) << i;
+        }
+    }
+    return counters;
+}
+
+/* Sets key 'key' to the lower-case C stem of field 'f', when there is one. */
+static void set_getter(struct ctx *c, json_t *o, const char *key, const struct model_field *f)
+{
+    if (f)
+        set(o, key, json_string(names_lower(&c->a, names_field(&c->a, c->prefix, f))));
+}
+
 static json_t *event_json(struct ctx *c, const struct model_spec *s, const struct model_events *t,
                           const struct model_event *e)
 {
-    const struct model_reg *reg = t->reg;
-    if (!reg && t->block)
-        reg = model_find_reg(t->block, t->reg_name);
-    const struct model_field *code_f =
-        t->code_field ? t->code_field : reg ? model_find_field(reg, t->code_field_name) : NULL;
+    const struct model_reg *reg = t->reg ? t->reg
+                                  : t->block ? model_find_reg(t->block, t->reg_name)
+                                             : NULL;
+    const struct model_field *code_f = t->code_field ? t->code_field
+                                       : reg ? model_find_field(reg, t->code_field_name)
+                                             : NULL;
     const struct model_field *umask_f = t->umask_field ? t->umask_field
                                         : reg && t->umask_field_name
                                             ? model_find_field(reg, t->umask_field_name)
@@ -890,41 +931,14 @@ static json_t *event_json(struct ctx *c, const struct model_spec *s, const struc
     set_str(o, "umask_field", t->umask_field_name);
     set(o, "code", hex(e->code));
     set(o, "umask", has_umask ? hex(umask) : json_null());
-    json_t *counters = json_array();
-    unsigned count = reg ? reg->count : 64;
-    uint64_t cmask = 0;
-    for (unsigned i = 0; i < count && i < 64; i++) {
-        if (!e->has_counters || (e->counter_mask >> i & 1)) {
-            json_array_append_new(counters, json_integer(i));
-            cmask |= UINT64_C(1) << i;
-        }
-    }
-    set(o, "counters", counters);
+    uint64_t cmask;
+    set(o, "counters", event_counters(e, reg, &cmask));
     set_str(o, "desc", fold(c, e->desc));
-    struct setlist sl = {.n = 0};
-    collect_sets(e, &sl);
     json_t *sets = json_array();
     uint64_t enc = place(code_f, e->code) | (has_umask ? place(umask_f, umask) : 0);
-    for (size_t i = 0; i < sl.n; i++) {
-        const struct model_set *st = sl.v[i];
-        const char *rname = st->reg_name ? st->reg_name : t->reg_name;
-        json_t *so = json_object();
-        set_str(so, "register", rname);
-        set_str(so, "field", st->field_name);
-        set(so, "value", hex(st->value));
-        const struct model_field *f = set_field(t, st);
-        bool own = rname && t->reg_name && strcmp(rname, t->reg_name) == 0;
-        set(so, "c_own", json_boolean(own));
-        if (own)
-            enc |= place(f, st->value);
-        if (f) {
-            set(so, "c_field", json_string(names_field(&c->a, c->prefix, f)));
-            set(so, "c_field_lower",
-                json_string(names_lower(&c->a, names_field(&c->a, c->prefix, f))));
-            set(so, "c_value", json_string(c_lit(c, st->value, f->reg->size, false)));
-        }
-        json_array_append_new(sets, so);
-    }
+    if (e->parent)
+        add_sets(c, t, e->parent, sets, &enc);
+    add_sets(c, t, e, sets, &enc);
     flag_list(sets);
     set(o, "sets", sets);
 
@@ -941,16 +955,13 @@ static json_t *event_json(struct ctx *c, const struct model_spec *s, const struc
     set(o, "c_has_umask", json_boolean(has_umask && umask_f));
     set(o, "c_umask", json_string(c_lit(c, umask, size, false)));
     set(o, "c_counters", json_string(c_lit(c, cmask, 64, false)));
-    if (reg)
-        set(o, "c_reg", json_string(names_reg(&c->a, c->prefix, reg)));
-    if (reg)
-        set(o, "c_reg_lower", json_string(names_lower(&c->a, names_reg(&c->a, c->prefix, reg))));
-    if (code_f)
-        set(o, "c_code_field", json_string(names_lower(&c->a,
-                                                       names_field(&c->a, c->prefix, code_f))));
-    if (umask_f)
-        set(o, "c_umask_field", json_string(names_lower(&c->a,
-                                                        names_field(&c->a, c->prefix, umask_f))));
+    if (reg) {
+        char *rstem = names_reg(&c->a, c->prefix, reg);
+        set(o, "c_reg", json_string(rstem));
+        set(o, "c_reg_lower", json_string(names_lower(&c->a, rstem)));
+    }
+    set_getter(c, o, "c_code_field", code_f);
+    set_getter(c, o, "c_umask_field", umask_f);
     set(o, "c_type", json_string(c_type(size)));
     set_cite(o, cite_line(c, s, &e->cite));
     set(o, "c_desc_lines", desc_lines(e->desc, 72));
