@@ -89,15 +89,15 @@ static inline uint32_t e5_2600_u_msr_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_u_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_u_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_U_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_U_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -344,15 +344,15 @@ static inline uint32_t e5_2600_u_msr_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_u_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_u_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_U_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_U_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -414,15 +414,15 @@ static inline uint64_t e5_2600_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_KEEP_MASK     UINT64_C(0x0000000000400000) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_UCLK_FIXED_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_UCLK_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WRITABLE_MASK & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_KEEP_MASK) |
-                      (current & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -482,15 +482,15 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_UCLK_FIXED_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_UCLK_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WRITABLE_MASK & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_KEEP_MASK) |
-                      (current & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -781,15 +781,15 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_ctl_addr(unsigned inst)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_CN_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -980,15 +980,15 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_cn_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_cn_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_CN_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_CN_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -1313,15 +1313,15 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_filter_addr(unsigned inst)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_cn_msr_pmon_box_filter_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_cn_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600_CN_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (current & E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -1499,15 +1499,15 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_cn_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_cn_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_CN_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_CN_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2425,15 +2425,15 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2588,15 +2588,15 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2935,15 +2935,15 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK       UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3083,15 +3083,15 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3153,15 +3153,15 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C6_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_CORE_C6_CTR_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3221,15 +3221,15 @@ static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C3_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_CORE_C3_CTR_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3604,15 +3604,15 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3712,15 +3712,15 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_ha_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_ha_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_HA_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3947,15 +3947,15 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_ha_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_ha_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_HA_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_HA_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_HA_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4015,15 +4015,15 @@ static inline uint64_t e5_2600_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_KEEP_MASK     UINT32_C(0xffffffc0) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_ADDRMATCH0 so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_ADDRMATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4083,15 +4083,15 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_lo_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_KEEP_MASK     UINT32_C(0x00003fff) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_ADDRMATCH1 so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_ADDRMATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4151,15 +4151,15 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_hi_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_KEEP_MASK     UINT32_C(0x0000003f) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_OPCODEMATCH so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_OPCODEMATCH so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5249,15 +5249,15 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5358,15 +5358,15 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5596,15 +5596,15 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5669,15 +5669,15 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK     UINT32_C(0x00400000) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK) |
-                      (current & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5766,15 +5766,15 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK) |
-                      (current & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6273,15 +6273,15 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6433,15 +6433,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6726,15 +6726,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_q_py_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_q_py_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_Q_PY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7490,15 +7490,15 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7656,15 +7656,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7753,15 +7753,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7918,15 +7918,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8035,15 +8035,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to R2PCIE_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to R2PCIE_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8188,15 +8188,15 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to R2PCIE_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R2PCIE_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8417,15 +8417,15 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to R2PCIE_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R2PCIE_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8845,15 +8845,15 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to R3QPI_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to R3QPI_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8999,15 +8999,15 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to R3QPI_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R3QPI_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -9228,15 +9228,15 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to R3QPI_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R3QPI_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_R3QPI_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)

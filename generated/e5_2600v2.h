@@ -77,15 +77,15 @@ extern "C" {
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK          UINT64_C(0x0000000040007fff) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -235,15 +235,15 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_KEEP_MASK        UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_GLOBAL_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_global_status_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -609,15 +609,15 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -859,15 +859,15 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -929,15 +929,15 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_KEEP_MASK     UINT64_C(0x0000000000500000) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_FIXED_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_FIXED_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1022,15 +1022,15 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_FIXED_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_FIXED_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1386,15 +1386,15 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_ctl_addr(unsigned inst)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1584,15 +1584,15 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_CN_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1903,15 +1903,15 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_CN_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -2045,15 +2045,15 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter0_addr(unsigned inst)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_BOX_FILTER0 so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_BOX_FILTER0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_KEEP_MASK) |
-                      (current & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -2214,15 +2214,15 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter1_addr(unsigned inst)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_BOX_FILTER1 so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_BOX_FILTER1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_KEEP_MASK) |
-                      (current & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -3654,15 +3654,15 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -3791,15 +3791,15 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4131,15 +4131,15 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4202,15 +4202,15 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK       UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4341,15 +4341,15 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_CORE_C6_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4408,15 +4408,15 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_CORE_C3_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5052,15 +5052,15 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5169,15 +5169,15 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (current & E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5254,15 +5254,15 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_HA_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5533,15 +5533,15 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_HA_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_HA_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_HA_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7324,15 +7324,15 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7443,15 +7443,15 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7528,15 +7528,15 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7781,15 +7781,15 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7849,15 +7849,15 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK     UINT32_C(0x00400000) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7918,15 +7918,15 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_en_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -9601,15 +9601,15 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -9719,15 +9719,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -9805,15 +9805,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -10085,15 +10085,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -11584,15 +11584,15 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -11758,15 +11758,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -11860,15 +11860,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fe00) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -11978,15 +11978,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_mc_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12086,15 +12086,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to R2_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to R2_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12202,15 +12202,15 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to R2_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to R2_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (current & E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12287,15 +12287,15 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to R2_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R2_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_R2_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12543,15 +12543,15 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to R2_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R2_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_R2_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_R2_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_R2_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -13170,15 +13170,15 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to R3_Ly_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to R3_Ly_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -13302,15 +13302,15 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to R3_Ly_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R3_Ly_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -13557,15 +13557,15 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to R3_Ly_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R3_Ly_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)

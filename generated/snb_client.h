@@ -121,15 +121,15 @@ static inline uint32_t snb_unc_msr_unc_cbo_n_perfevtsel_addr(unsigned inst, unsi
 }
 
 /*
- * The value to write to MSR_UNC_CBO_n_PERFEVTSEL{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_CBO_n_PERFEVTSEL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -366,15 +366,15 @@ static inline uint32_t snb_unc_msr_unc_cbo_n_perfctr_addr(unsigned inst, unsigne
 }
 
 /*
- * The value to write to MSR_UNC_CBO_n_PERFCTR{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_CBO_n_PERFCTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -663,15 +663,15 @@ static inline uint32_t snb_unc_msr_unc_arb_perfevtsel_addr(unsigned i)
 }
 
 /*
- * The value to write to MSR_UNC_ARB_PERFEVTSEL{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_ARB_PERFEVTSEL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WRITABLE_MASK & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -885,15 +885,15 @@ static inline uint32_t snb_unc_msr_unc_arb_perfctr_addr(unsigned i)
 }
 
 /*
- * The value to write to MSR_UNC_ARB_PERFCTR{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_ARB_PERFCTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_arb_perfctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_arb_perfctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_ARB_PERFCTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_ARB_PERFCTR_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_ARB_PERFCTR_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_ARB_PERFCTR_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFCTR_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1065,15 +1065,15 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_KEEP_MASK           UINT64_C(0x00000000e000000f) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_UNC_PERF_GLOBAL_CTRL so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_PERF_GLOBAL_CTRL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1288,15 +1288,15 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_pmi_sel_core0_val(uint64
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_KEEP_MASK     UINT64_C(0x000000000000000b) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_UNC_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_perf_global_status_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_perf_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1410,15 +1410,15 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_fixed_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_KEEP_MASK     UINT64_C(0x0000000000500000) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_UNC_PERF_FIXED_CTRL so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_PERF_FIXED_CTRL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1503,15 +1503,15 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_ovf_en_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_UNC_PERF_FIXED_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_PERF_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1573,15 +1573,15 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_event_count_val(uint64_t x
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_KEEP_MASK     UINT64_C(0x000000000000000f) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_UNC_CBO_CONFIG so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_CBO_CONFIG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_cbo_config_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_cbo_config_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_CONFIG_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_CONFIG_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_CBO_CONFIG_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_CBO_CONFIG_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_CONFIG_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)

@@ -89,15 +89,15 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_addr(unsigned i)
 }
 
 /*
- * The value to write to MSR_EMON_L3_CTR_CTL_GBSQ{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_EMON_L3_CTR_CTL_GBSQ{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
-static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_KEEP_MASK) |
-                      (current & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_RO_MASK));
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WO_MASK);
     if (actions & XEON7100_ACT_W1C)
@@ -403,15 +403,15 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_addr(unsigned i)
 }
 
 /*
- * The value to write to MSR_EMON_L3_CTR_CTL_GSNPQ{3-2} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_EMON_L3_CTR_CTL_GSNPQ{3-2} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
-static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_KEEP_MASK) |
-                      (current & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_RO_MASK));
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WO_MASK);
     if (actions & XEON7100_ACT_W1C)
@@ -605,15 +605,15 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_fsb_addr(unsigned i)
 }
 
 /*
- * The value to write to MSR_EMON_L3_CTR_CTL_FSB{7-4} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_EMON_L3_CTR_CTL_FSB{7-4} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
-static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_KEEP_MASK) |
-                      (current & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RO_MASK));
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WO_MASK);
     if (actions & XEON7100_ACT_W1C)
@@ -1330,15 +1330,15 @@ static inline const char *xeon7100_msr_emon_l3_ctr_ctl_fsb_rule_message(unsigned
 #define XEON7100_MSR_EMON_L3_GL_CTL_KEEP_MASK             UINT64_C(0x00ff000000ff0000) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_EMON_L3_GL_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_EMON_L3_GL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
-static inline uint64_t xeon7100_msr_emon_l3_gl_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7100_msr_emon_l3_gl_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_GL_CTL_WRITABLE_MASK & XEON7100_MSR_EMON_L3_GL_CTL_KEEP_MASK) |
-                      (current & XEON7100_MSR_EMON_L3_GL_CTL_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_GL_CTL_RO_MASK));
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_GL_CTL_WO_MASK);
     if (actions & XEON7100_ACT_W1C)

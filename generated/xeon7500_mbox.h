@@ -77,15 +77,15 @@ extern "C" {
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK          UINT64_C(0x00000000b000001f) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_u_msr_pmon_global_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_u_msr_pmon_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK & XEON7500_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK) |
-                      (current & XEON7500_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
+                      (was & XEON7500_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_U_MSR_PMON_GLOBAL_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -289,15 +289,15 @@ static inline uint32_t xeon7500_m_msr_perf_global_ctl_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PERF_GLOBAL_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PERF_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_perf_global_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_perf_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_CTL_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_CTL_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PERF_GLOBAL_CTL_RO_MASK));
+                      (was & XEON7500_M_MSR_PERF_GLOBAL_CTL_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -377,15 +377,15 @@ static inline uint32_t xeon7500_m_msr_perf_global_status_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_perf_global_status_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_perf_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_STATUS_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_STATUS_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PERF_GLOBAL_STATUS_RO_MASK));
+                      (was & XEON7500_M_MSR_PERF_GLOBAL_STATUS_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_STATUS_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -465,15 +465,15 @@ static inline uint32_t xeon7500_m_msr_perf_global_ovf_ctl_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PERF_GLOBAL_OVF_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PERF_GLOBAL_OVF_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_RO_MASK));
+                      (was & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -554,15 +554,15 @@ static inline uint32_t xeon7500_m_msr_pmu_timestamp_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_TIMESTAMP so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_TIMESTAMP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_timestamp_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_timestamp_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_TIMESTAMP_WRITABLE_MASK & XEON7500_M_MSR_PMU_TIMESTAMP_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_TIMESTAMP_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_TIMESTAMP_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_TIMESTAMP_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -639,15 +639,15 @@ static inline uint32_t xeon7500_m_msr_pmu_dsp_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_DSP so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_DSP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_dsp_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_dsp_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_DSP_WRITABLE_MASK & XEON7500_M_MSR_PMU_DSP_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_DSP_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_DSP_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_DSP_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -724,15 +724,15 @@ static inline uint32_t xeon7500_m_msr_pmu_iss_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_ISS so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_ISS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_iss_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_iss_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ISS_WRITABLE_MASK & XEON7500_M_MSR_PMU_ISS_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_ISS_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ISS_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ISS_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -809,15 +809,15 @@ static inline uint32_t xeon7500_m_msr_pmu_map_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_MAP so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_MAP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_map_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_map_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MAP_WRITABLE_MASK & XEON7500_M_MSR_PMU_MAP_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_MAP_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_MAP_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MAP_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -894,15 +894,15 @@ static inline uint32_t xeon7500_m_msr_pmu_msc_thr_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_MSC_THR so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_MSC_THR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_msc_thr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_msc_thr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MSC_THR_WRITABLE_MASK & XEON7500_M_MSR_PMU_MSC_THR_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_MSC_THR_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_MSC_THR_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MSC_THR_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -980,15 +980,15 @@ static inline uint32_t xeon7500_m_msr_pmu_pgt_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_PGT so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_PGT so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_pgt_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_pgt_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_PGT_WRITABLE_MASK & XEON7500_M_MSR_PMU_PGT_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_PGT_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_PGT_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PGT_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1066,15 +1066,15 @@ static inline uint32_t xeon7500_m_msr_pmu_pld_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_PLD so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_PLD so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_pld_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_pld_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_PLD_WRITABLE_MASK & XEON7500_M_MSR_PMU_PLD_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_PLD_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_PLD_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PLD_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1153,15 +1153,15 @@ static inline uint32_t xeon7500_m_msr_pmu_zdp_ctl_fvc_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_ZDP_CTL_FVC so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_ZDP_CTL_FVC so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WRITABLE_MASK & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1257,15 +1257,15 @@ static inline uint32_t xeon7500_m_msr_pmu_cnt_ctl_addr(unsigned inst, unsigned i
 }
 
 /*
- * The value to write to M_MSR_PMU_CNT_CTL{5-0} so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_CNT_CTL{5-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_CNT_CTL_WRITABLE_MASK & XEON7500_M_MSR_PMU_CNT_CTL_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_CNT_CTL_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_CNT_CTL_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1559,15 +1559,15 @@ static inline uint32_t xeon7500_m_msr_pmu_cnt_addr(unsigned inst, unsigned i)
 }
 
 /*
- * The value to write to M_MSR_PMU_CNT{5-0} so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_CNT{5-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_cnt_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_cnt_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_CNT_WRITABLE_MASK & XEON7500_M_MSR_PMU_CNT_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_CNT_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_CNT_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1645,15 +1645,15 @@ static inline uint32_t xeon7500_m_msr_pmu_mm_cfg_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_MM_CFG so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_MM_CFG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MM_CFG_WRITABLE_MASK & XEON7500_M_MSR_PMU_MM_CFG_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_MM_CFG_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_MM_CFG_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MM_CFG_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1731,15 +1731,15 @@ static inline uint32_t xeon7500_m_msr_pmu_addr_match_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_ADDR_MATCH so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_ADDR_MATCH so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_addr_match_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_addr_match_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ADDR_MATCH_WRITABLE_MASK & XEON7500_M_MSR_PMU_ADDR_MATCH_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_ADDR_MATCH_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ADDR_MATCH_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MATCH_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1817,15 +1817,15 @@ static inline uint32_t xeon7500_m_msr_pmu_addr_mask_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_ADDR_MASK so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_ADDR_MASK so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_addr_mask_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_addr_mask_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ADDR_MASK_WRITABLE_MASK & XEON7500_M_MSR_PMU_ADDR_MASK_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_ADDR_MASK_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ADDR_MASK_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MASK_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
