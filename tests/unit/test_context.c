@@ -476,6 +476,28 @@ static void test_names_foreach_lists_header_names(void **state)
     buf_release(&s.all);
 }
 
+static unsigned count_lines(const char *list, const char *line)
+{
+    unsigned n = 0;
+    size_t len = strlen(line);
+    for (const char *p = list; (p = strstr(p, line)) != NULL; p += len)
+        n += (p == list || p[-1] == '\n');
+    return n;
+}
+
+/* A field named like a mask suffix gives the same name twice: what name-collision reports. */
+static void test_names_foreach_shows_collisions(void **state)
+{
+    struct model_spec *s = demo();
+    struct model_reg *st = s->blocks[0]->regs[1];
+    field(st, "ro", 31, 31, "RW", 0)->pos.line = 99;
+    struct seen seen = {BUF_INIT, 0};
+    names_foreach(&A, s, "DEMO", collect, &seen);
+    assert_int_equal(count_lines(seen.all.s, "DEMO_U_MSR_PMON_STATUS_RO_MASK\n"), 2);
+    assert_int_equal(count_lines(seen.all.s, "DEMO_U_MSR_PMON_STATUS_WO_MASK\n"), 1);
+    buf_release(&seen.all);
+}
+
 /* Adds each identifier the header text defines to 'out', one per line. */
 static void header_names(const char *text, struct buf *out)
 {
@@ -589,6 +611,7 @@ int main(void)
         cmocka_unit_test_teardown(test_prefix_option, teardown),
         cmocka_unit_test_teardown(test_names_foreach_lists_header_names, teardown),
         cmocka_unit_test_teardown(test_names_match_golden_header, teardown),
+        cmocka_unit_test_teardown(test_names_foreach_shows_collisions, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
