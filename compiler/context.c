@@ -76,16 +76,23 @@ static void set_str(json_t *o, const char *key, const char *s)
 /*
  * "c_def": the names a template #defines for an object, by role, so that
  * align_defs() can pad them to one column ("#define NAME   VALUE" aligned).
- * The name is 'stem' followed by 'suffix'.
+ * The name is 'stem' followed by 'suffix'. "c_mdef" holds function-like
+ * macros ("NAME_GET(v)"): padded to the same column, but too long to set it.
  */
-static void def(struct ctx *c, json_t *o, const char *role, const char *suffix, const char *stem)
+static void def_in(struct ctx *c, json_t *o, const char *key, const char *role,
+                   const char *suffix, const char *stem)
 {
-    json_t *d = json_object_get(o, "c_def");
+    json_t *d = json_object_get(o, key);
     if (!d) {
         d = json_object();
-        json_object_set_new(o, "c_def", d);
+        json_object_set_new(o, key, d);
     }
     json_object_set_new(d, role, json_string(arena_printf(&c->a, "%s%s", stem, suffix)));
+}
+
+static void def(struct ctx *c, json_t *o, const char *role, const char *suffix, const char *stem)
+{
+    def_in(c, o, "c_def", role, suffix, stem);
 }
 
 static size_t max_def(json_t *v, size_t max)
@@ -127,7 +134,7 @@ static void pad_defs(json_t *v, size_t width)
         json_object_foreach(v, key, item) {
             if (strcmp(key, "rules") == 0)
                 continue;
-            if (strcmp(key, "c_def") == 0) {
+            if (strcmp(key, "c_def") == 0 || strcmp(key, "c_mdef") == 0) {
                 json_t *name;
                 const char *role;
                 json_object_foreach(item, role, name) {
@@ -426,6 +433,9 @@ static json_t *field_json(struct ctx *c, const struct model_spec *s, const struc
         def(c, o, "mask", "_MASK", stem);
         def(c, o, "max", "_MAX", stem);
         def(c, o, "reset", "_RESET", stem);
+        def_in(c, o, "c_mdef", "get", "_GET(v)", stem);
+        def_in(c, o, "c_mdef", "set", "_SET(v, x)", stem);
+        def_in(c, o, "c_mdef", "val", "_VAL(x)", stem);
     }
     set(o, "c_sem", json_string(sem_name(model_field_sem(f))));
     set(o, "c_type", json_string(c_type(r->size)));
