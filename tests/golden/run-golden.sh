@@ -40,7 +40,9 @@ for spec in tests/golden/*.xml; do
     done
     # deterministic: a second run gives the same bytes
     "$REGC" -t c "$spec" -o "$tmp/again.h" 2>/dev/null
-    if cmp -s "$tmp/again.h" "$tmp/$(basename "$name").h"; then
+    "$REGC" -t json "$spec" -o "$tmp/again.json" 2>/dev/null
+    if cmp -s "$tmp/again.h" "$tmp/$(basename "$name").h" &&
+        cmp -s "$tmp/again.json" "$tmp/$(basename "$name").json"; then
         tap_ok "golden: $spec output is deterministic"
     else
         tap_fail "golden: $spec output is deterministic" "two runs differ"
