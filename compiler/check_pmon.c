@@ -131,6 +131,24 @@ static void check_box_status(struct check_ctx *c, const struct model_block *b,
                     model_field_width(ov), ncounters);
 }
 
+/* status-first: the group's status bits must exist in the box status. */
+static void check_status_first(struct check_ctx *c, const struct model_pmon *p,
+                               const struct model_counters *k)
+{
+    if (!k->has_status_first)
+        return;
+    if (!p->box_status) {
+        diag_report(c->dg, DIAG_PMON_ROLE, k->pos, "status-first given but the block has no box-status");
+        return;
+    }
+    const struct model_field *ov = p->box_status->overflow.field;
+    unsigned n = k->control && k->control->count ? (unsigned)k->control->count : 1;
+    if (ov && k->status_first + n > model_field_width(ov))
+        diag_report(c->dg, DIAG_PMON_ROLE, k->pos,
+                    "status-first %u and %u counters need bits past overflow field '%s' (%u bits)",
+                    k->status_first, n, ov->name, model_field_width(ov));
+}
+
 static void check_block_pmon(struct check_ctx *c, const struct model_block *b)
 {
     struct model_pmon *p = b->pmon;
@@ -141,6 +159,8 @@ static void check_block_pmon(struct check_ctx *c, const struct model_block *b)
         check_box_control(c, b, p->box_control, n);
     if (p->box_status)
         check_box_status(c, b, p->box_status, n);
+    for (size_t i = 0; i < p->ncounters; i++)
+        check_status_first(c, p, p->counters[i]);
 }
 
 /* ------------------------------------------------------------ pmon-global */
@@ -158,6 +178,14 @@ static void check_global_control(struct check_ctx *c, struct model_global_contro
     check_pmon_role(c, "unfreeze", &gc->unfreeze, 1, gc->pos);
     check_pmon_role(c, "enable", &gc->enable, 1, gc->pos);
     check_pmon_role(c, "reset", &gc->reset, 1, gc->pos);
+    resolve_role(c, &gc->select, gc->reg, gc->pos);
+    if (gc->select.field && model_field_is_reserved(gc->select.field))
+        diag_report(c->dg, DIAG_PMON_ROLE, gc->pos, "select role names reserved field '%s'",
+                    gc->select.field->name);
+    for (size_t i = 1; i < gc->npmi_cores; i++)
+        resolve_role(c, &gc->pmi_cores[i], gc->reg, gc->pos);
+    for (size_t i = 0; i < gc->npmi_cores; i++)
+        check_pmon_role(c, "pmi-core", &gc->pmi_cores[i], 1, gc->pos);
 }
 
 static void check_box_overflow(struct check_ctx *c, const struct model_global_status *gs,

@@ -1018,6 +1018,8 @@ static json_t *counters_json(const struct model_counters *k)
     set(o, "umask", role(&k->umask));
     set(o, "preload", json_string(k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
     set(o, "freeze_on_overflow", json_boolean(k->freeze_on_overflow));
+    set(o, "has_status_first", json_boolean(k->has_status_first));
+    set(o, "status_first", json_integer(k->status_first));
     json_t *rd = json_array();
     for (size_t i = 0; i < k->nrdpmcs; i++)
         json_array_append_new(rd, json_pack("{s:s?,s:i,s:b}", "processor",
@@ -1083,6 +1085,12 @@ static json_t *pmon_global_json(const struct model_pmon_global *g)
         set(b, "pmi_core", role(&gc->pmi_core));
         set(b, "wake", role(&gc->wake));
         set(b, "reset", role(&gc->reset));
+        set(b, "select", role(&gc->select));
+        json_t *cores = json_array();
+        for (size_t i = 0; i < gc->npmi_cores; i++)
+            json_array_append_new(cores, json_pack("{s:s}", "name", gc->pmi_cores[i].name));
+        set(b, "pmi_core_fields", cores);
+        set(b, "has_pmi_core_fields", json_boolean(gc->npmi_cores > 0));
         set(o, "control", b);
     } else {
         set(o, "control", json_null());

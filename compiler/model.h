@@ -183,6 +183,8 @@ struct model_counters {
     enum model_overflow overflow;
     struct model_role wrap_field, enable, reset, pmi, edge, invert, threshold, event, umask;
     bool preload_minus_one;  /* preload="2^w-1-N" */
+    bool has_status_first;   /* status-first= given */
+    unsigned status_first;   /* box-status bit of the first counter (else bit i: array index i) */
     bool freeze_on_overflow;
     struct model_rdpmc **rdpmcs;
     size_t nrdpmcs;
@@ -230,6 +232,9 @@ struct model_global_control {
     const struct model_block *block; /* resolved by check */
     const struct model_reg *reg;     /* resolved by check */
     struct model_role freeze, unfreeze, enable, freeze_on_overflow, pmi_core, wake, reset;
+    struct model_role select;   /* select=: bit i picks counter i for freeze, unfreeze, reset */
+    struct model_role *pmi_cores; /* pmi-core="F0 F1 ...": one-bit fields, field i routes to core i */
+    size_t npmi_cores;            /* 0: pmi-core names one field (bit i: core i) */
     struct model_cite cite;
     struct srcpos pos;
 };

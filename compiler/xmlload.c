@@ -1268,6 +1268,8 @@ static struct model_counters *load_counters(struct loader *ld, xmlNode *n)
     c->umask = role_of(ld, n, "umask");
     c->preload_minus_one = preload && strcmp(preload, "2^w-1-N") == 0;
     c->freeze_on_overflow = get_bool(ld, n, "freeze-on-overflow");
+    c->has_status_first = get(ld, n, "status-first") != NULL;
+    c->status_first = (unsigned)get_uint(ld, n, "status-first", 0);
     cite_of(ld, n, &c->cite);
     c->pos = pos_of(n);
     size_t cap = 0;
@@ -1353,7 +1355,35 @@ static void load_pmon(struct loader *ld, xmlNode *n, struct model_block *b)
     }
 }
 
-/* <global-control block= register= freeze= unfreeze= enable= freeze-on-overflow= pmi-core= wake= reset=> */
+/* pmi-core="A B C": a list of one-bit fields (bit i of the routing mask: field i); pmi_core keeps the first. */
+static void split_pmi_cores(struct loader *ld, struct model_global_control *g)
+{
+    const char *s = g->pmi_core.name;
+    if (!s || !strpbrk(s, " \t,"))
+        return;
+    size_t n = 0;
+    for (const char *p = s; *p;) {
+        p += strspn(p, " \t,");
+        if (!*p)
+            break;
+        n++;
+        p += strcspn(p, " \t,");
+    }
+    g->pmi_cores = arena_zalloc(ld->a, n * sizeof(*g->pmi_cores));
+    for (const char *p = s; *p;) {
+        p += strspn(p, " \t,");
+        size_t len = strcspn(p, " \t,");
+        if (!len)
+            break;
+        char *name = arena_zalloc(ld->a, len + 1);
+        memcpy(name, p, len);
+        g->pmi_cores[g->npmi_cores++] = (struct model_role){name, NULL};
+        p += len;
+    }
+    g->pmi_core = g->pmi_cores[0];
+}
+
+/* <global-control block= register= freeze= unfreeze= enable= freeze-on-overflow= pmi-core= wake= reset= select=> */
 static struct model_global_control *load_global_control(struct loader *ld, xmlNode *n)
 {
     struct model_global_control *g = arena_zalloc(ld->a, sizeof(*g));
@@ -1364,6 +1394,8 @@ static struct model_global_control *load_global_control(struct loader *ld, xmlNo
     g->enable = role_of(ld, n, "enable");
     g->freeze_on_overflow = role_of(ld, n, "freeze-on-overflow");
     g->pmi_core = role_of(ld, n, "pmi-core");
+    g->select = role_of(ld, n, "select");
+    split_pmi_cores(ld, g);
     g->wake = role_of(ld, n, "wake");
     g->reset = role_of(ld, n, "reset");
     cite_of(ld, n, &g->cite);

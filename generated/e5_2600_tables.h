@@ -277,6 +277,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = NULL, .edge = "edge_det", .invert = "invert", .threshold = "thresh",
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {.kind = "fixed", .control = "U_MSR_PMON_UCLK_FIXED_CTL", .counter = "U_MSR_PMON_UCLK_FIXED_CTR", .count_field = "event_count",
@@ -284,6 +285,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -1127,6 +1129,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = NULL, .edge = "edge_det", .invert = "invert", .threshold = "thresh",
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -1562,6 +1565,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = NULL, .edge = "edge_det", .invert = "invert", .threshold = "thresh",
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -2469,6 +2473,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = "invert", .threshold = "thresh",
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -2989,6 +2994,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = "invert", .threshold = "thresh",
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {.kind = "fixed", .control = "MC_CHy_PCI_PMON_FIXED_CTL", .counter = "MC_CHy_PCI_PMON_FIXED_CTR", .count_field = "event_count",
@@ -2996,6 +3002,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -3684,6 +3691,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = NULL, .edge = "edge_det", .invert = "invert", .threshold = "thresh",
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -4211,6 +4219,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = "invert", .threshold = "thresh",
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -4738,6 +4747,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = "invert", .threshold = "thresh",
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},

@@ -402,6 +402,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = "ov_en", .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = true,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {.kind = "fixed", .control = "U_MSR_PMON_FIXED_CTL", .counter = "U_MSR_PMON_FIXED_CTR", .count_field = "event_count",
@@ -409,6 +410,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = "ov_en", .edge = NULL, .invert = NULL, .threshold = NULL,
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = true,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -1678,6 +1680,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = NULL, .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -2301,6 +2304,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = "ov_en", .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = true,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -3673,6 +3677,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = "ov_en", .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = true,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -5110,6 +5115,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = "ov_en", .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = true,
+                  .has_status_first = true, .status_first = 1,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {.kind = "fixed", .control = "MC_CHy_PCI_PMON_FIXED_CTL", .counter = "MC_CHy_PCI_PMON_FIXED_CTR", .count_field = "event_count",
@@ -5117,6 +5123,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = true, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -6667,6 +6674,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = "ov_en", .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = true,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -7362,6 +7370,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = "ov_en", .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = true,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -8261,6 +8270,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = "rst", .pmi = "ov_en", .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = true,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -8272,7 +8282,8 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
     .pmon_global = &(const struct regc_pmon_global){
         .control = &(const struct regc_global_control){.block = "ubox", .reg = "U_MSR_PMON_GLOBAL_CTL", .freeze = "frz_all",
             .unfreeze = "unfrz_all", .enable = NULL, .freeze_on_overflow = NULL, .pmi_core = "pmi_core_sel",
-            .wake = "wk_on_pmi", .reset = NULL},
+            .wake = "wk_on_pmi", .reset = NULL, .select = NULL,
+            .pmi_cores = NULL},
         .status = &(const struct regc_global_status){.block = "ubox", .reg = "U_MSR_PMON_GLOBAL_STATUS", .clear = REGC_CLEAR_W1C,
             .clear_reg = NULL, .clear_field = NULL,
             .boxes = (const struct regc_box_overflow[]){

@@ -260,6 +260,7 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = "OVF_EN", .edge = "E", .invert = "INV", .threshold = "CMASK",
                   .event = "Event_Select", .umask = "UMASK", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -418,6 +419,7 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = "OVF_EN", .edge = "E", .invert = "INV", .threshold = "CMASK",
                   .event = "Event_Select", .umask = "UMASK", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -586,6 +588,7 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = "OVF_EN", .edge = NULL, .invert = NULL, .threshold = NULL,
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -595,8 +598,9 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
         {0}},
     .pmon_global = &(const struct regc_pmon_global){
         .control = &(const struct regc_global_control){.block = "unc", .reg = "MSR_UNC_PERF_GLOBAL_CTRL", .freeze = NULL,
-            .unfreeze = NULL, .enable = "EN", .freeze_on_overflow = "FREEZE", .pmi_core = NULL,
-            .wake = "WakePMI", .reset = NULL},
+            .unfreeze = NULL, .enable = "EN", .freeze_on_overflow = "FREEZE", .pmi_core = "PMI_Sel_Core0",
+            .wake = "WakePMI", .reset = NULL, .select = NULL,
+            .pmi_cores = (const char *const[]){ "PMI_Sel_Core0", "PMI_Sel_Core1", "PMI_Sel_Core2", "PMI_Sel_Core3", NULL}},
         .status = &(const struct regc_global_status){.block = "unc", .reg = "MSR_UNC_PERF_GLOBAL_STATUS", .clear = REGC_CLEAR_W1C,
             .clear_reg = NULL, .clear_field = NULL,
             .boxes = (const struct regc_box_overflow[]){

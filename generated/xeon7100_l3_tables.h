@@ -302,6 +302,7 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       { "7100", 18, true},
                       { "7400", 2, false},
@@ -311,6 +312,7 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       { "7100", 20, true},
                       { "7400", 4, false},
@@ -320,6 +322,7 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
                   .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       { "7100", 22, true},
                       { "7400", 6, false},
@@ -333,7 +336,8 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
     .pmon_global = &(const struct regc_pmon_global){
         .control = &(const struct regc_global_control){.block = "l3", .reg = "MSR_EMON_L3_GL_CTL", .freeze = "GL_freeze_cmd",
             .unfreeze = "GL_unfreeze_cmd", .enable = NULL, .freeze_on_overflow = NULL, .pmi_core = NULL,
-            .wake = NULL, .reset = "GL_reset_cmd"},
+            .wake = NULL, .reset = "GL_reset_cmd", .select = "GL_event_select",
+            .pmi_cores = NULL},
         .status = NULL},
 };
 

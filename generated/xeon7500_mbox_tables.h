@@ -788,6 +788,7 @@ static const struct regc_spec xeon7500_mbox_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = "pmi_en", .edge = NULL, .invert = NULL, .threshold = NULL,
                   .event = "inc_sel", .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_1_MINUS_N,
                   .freeze_on_overflow = true,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
@@ -800,7 +801,8 @@ static const struct regc_spec xeon7500_mbox_spec REGC_TABLE_UNUSED = {
     .pmon_global = &(const struct regc_pmon_global){
         .control = &(const struct regc_global_control){.block = "ubox", .reg = "U_MSR_PMON_GLOBAL_CTL", .freeze = "frz_all",
             .unfreeze = NULL, .enable = "en_all", .freeze_on_overflow = NULL, .pmi_core = "pmi_core_sel",
-            .wake = NULL, .reset = "rst_all"},
+            .wake = NULL, .reset = "rst_all", .select = NULL,
+            .pmi_cores = NULL},
         .status = NULL},
 };
 

@@ -206,10 +206,11 @@ static void test_pmon_counts(void **st)
                     uint64_t v;
                     assert_int_equal(regc_sim_peek(sim, &sref, &v), 0);
                     const struct regc_field *ov = regc_reg_field(sref.reg, bs->overflow);
-                    if (ov &&
-                        !((regc_field_get(ov, v) >> (idx - (ctlr->is_array ? ctlr->first : 0))) &
-                          1) &&
-                        !((regc_field_get(ov, v) >> idx) & 1))
+                    unsigned rel = idx - (ctlr->is_array ? ctlr->first : 0);
+                    if (c->has_status_first) /* status-first: the group's bits start there */
+                        rel = c->status_first + rel;
+                    if (ov && !((regc_field_get(ov, v) >> rel) & 1) &&
+                        (c->has_status_first || !((regc_field_get(ov, v) >> idx) & 1)))
                         fail_msg("%s.%s: no overflow bit in %s after the overflow", (*s)->name,
                                  b->name, bs->reg);
                 }

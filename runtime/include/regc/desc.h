@@ -177,6 +177,8 @@ struct regc_counters {
     enum regc_preload preload;
     bool freeze_on_overflow;
     const struct regc_rdpmc *rdpmc; /* ends with processor NULL */
+    bool has_status_first; /* false: box-status bit i is array index i (fixed counters: none) */
+    unsigned status_first; /* else the box-status bit of element 'first'; the next ones follow */
 };
 
 struct regc_box_control {
@@ -207,6 +209,8 @@ struct regc_block {
 struct regc_global_control {
     const char *block, *reg, *freeze, *unfreeze, *enable, *freeze_on_overflow, *pmi_core, *wake,
         *reset;
+    const char *select;           /* bit i picks counter i for freeze, unfreeze, reset (7100) */
+    const char *const *pmi_cores; /* NULL, or one-bit fields ending NULL: field i routes to core i */
 };
 
 struct regc_box_overflow {
