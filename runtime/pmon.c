@@ -459,6 +459,16 @@ static int rd(regc_pmon_session *p, const struct regc_ref *r, uint64_t *v)
 
 /* ---- the global control's values */
 
+/* Bit i for every used counter with array index i in block 'block'. */
+static uint64_t select_mask(const regc_pmon_session *p, const char *block)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < p->n; i++)
+        if (streq(p->ev[i].b->name, block) && p->ev[i].index >= 0 && p->ev[i].index < 64)
+            m |= UINT64_C(1) << p->ev[i].index;
+    return m;
+}
+
 /* freeze: the freeze action and enable 0. unfreeze: the unfreeze action, enable 1, PMI routing. */
 static int global_write(regc_pmon_session *p, bool freeze)
 {
@@ -477,8 +487,16 @@ static int global_write(regc_pmon_session *p, bool freeze)
         if (p->opt.sample)
             v = put(g, v, gc->freeze_on_overflow, 1);
     }
-    if (p->opt.sample) /* the PMI routing stays in place across freezes */
-        v = put(g, v, gc->pmi_core, p->opt.pmi_cores ? p->opt.pmi_cores : 1);
+    if (p->opt.sample) { /* the PMI routing stays in place across freezes */
+        uint64_t cores = p->opt.pmi_cores ? p->opt.pmi_cores : 1;
+        if (gc->pmi_cores) /* one field per core (Sandy Bridge PMI_Sel_CoreN) */
+            for (unsigned i = 0; gc->pmi_cores[i] && i < 64; i++)
+                v = put(g, v, gc->pmi_cores[i], (cores >> i) & 1);
+        else
+            v = put(g, v, gc->pmi_core, cores);
+    }
+    if (gc->select) /* the actions apply to the selected counters (Xeon 7100 GL_event_select) */
+        v = put(g, v, gc->select, select_mask(p, gc->block));
     return wr(p, &r, v);
 }
 
@@ -848,12 +866,18 @@ static int flagged_boxes(regc_pmon_session *p, bool *flag, uint64_t *gseen)
 static int status_bit(const struct pmon_ev *e)
 {
     const struct regc_box_status *bs = e->b->pmon->box_status;
-    if (!bs || bs->clear == REGC_CLEAR_NONE || streq(e->c->kind, "fixed") || e->index < 0)
+    if (!bs || bs->clear == REGC_CLEAR_NONE)
         return -1;
     /* w1c on a read-only status clears nothing (Xeon 7100 GL_event_status is RO-V) */
     const struct regc_reg *sr = regc_block_reg(e->b, bs->reg);
     const struct regc_field *f = sr ? regc_reg_field(sr, bs->overflow) : NULL;
     if (!f || (bs->clear != REGC_CLEAR_REGISTER && regc_field_sem(f) == REGC_SEM_RO))
+        return -1;
+    if (e->c->has_status_first) { /* E5-2600 v2 iMC: bit 0 the fixed counter, 4:1 the general */
+        const struct regc_reg *r = e->ctl.reg;
+        return (int)e->c->status_first + (e->index >= 0 && r ? e->index - (int)r->first : 0);
+    }
+    if (streq(e->c->kind, "fixed") || e->index < 0)
         return -1;
     return e->index;
 }

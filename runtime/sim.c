@@ -32,6 +32,7 @@ struct regc_sim {
     bool batch;           /* regc_sim_batch: events of one cycle, freezes applied at its end */
     bool pending_freeze;  /* a freeze-on-overflow seen during the batch */
     bool pending_disable; /* a global-enable clear seen during the batch */
+    uint64_t sel_frozen;  /* global control with a select field: counters frozen by index */
     unsigned long accesses;
     unsigned long fail_at; /* access number that fails; 0: none */
     int fail_err;
@@ -252,6 +253,32 @@ static void clear_bits(struct sim_reg *st, const char *field, uint64_t bits)
         st->value &= ~((bits << f->lsb) & regc_field_mask(f));
 }
 
+/*
+ * A global control with a select field (Xeon 7100 GL_event_select): its
+ * freeze, unfreeze and reset act on the counters whose index bit is selected,
+ * in the control's block, instead of on everything.
+ */
+static void select_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
+{
+    const struct regc_global_control *gc = sim->spec->pmon_global->control;
+    uint64_t sel = wget(s, gc->select, v);
+    if (gc->freeze && wget(s, gc->freeze, v))
+        sim->sel_frozen |= sel;
+    if (gc->unfreeze && wget(s, gc->unfreeze, v))
+        sim->sel_frozen &= ~sel;
+    sim->global_frozen = false; /* the select fields decide */
+    if (!gc->reset || !wget(s, gc->reset, v) || !s->block->pmon)
+        return;
+    for (size_t i = 0; i < sim->nregs; i++) {
+        struct sim_reg *o = &sim->regs[i];
+        if (o->block != s->block || o->index < 0 || o->index >= 64 || !((sel >> o->index) & 1))
+            continue;
+        for (const struct regc_counters *c = s->block->pmon->counters; c->control; c++)
+            if (streq(o->reg->name, c->counter))
+                zero_count(o, c);
+    }
+}
+
 /* The actions a write to copy 's' of value 'v' triggers (WO bits, resets, freezes, clears). */
 static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
 {
@@ -281,6 +308,8 @@ static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
             sim->global_frozen = true;
         if (gc->unfreeze && wget(s, gc->unfreeze, v))
             sim->global_frozen = false;
+        if (gc->select)
+            select_actions(sim, s, v);
     }
     const struct regc_global_status *gs = pg ? pg->status : NULL;
     if (gs && gs->clear == REGC_CLEAR_REGISTER && streq(s->block->name, gs->block) &&
@@ -436,6 +465,22 @@ static bool counter_enabled(regc_sim *sim, const struct regc_block *b,
     return true;
 }
 
+static bool select_frozen(regc_sim *sim, const struct regc_block *b, unsigned i)
+{
+    const struct regc_global_control *gc =
+        sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
+    return gc && gc->select && streq(gc->block, b->name) && i < 64 && ((sim->sel_frozen >> i) & 1);
+}
+
+/* The box-status bit of counter i of group c: status_first onwards, else the array index. */
+static unsigned status_bit(const struct regc_block *b, const struct regc_counters *c, unsigned i)
+{
+    if (!c->has_status_first)
+        return i;
+    const struct regc_reg *r = regc_block_reg(b, c->control);
+    return c->status_first + (r && r->is_array ? i - r->first : 0);
+}
+
 /* Freezes caused by overflows take effect (at once, or at the end of a batch). */
 static void apply_pending(regc_sim *sim)
 {
@@ -465,8 +510,8 @@ static void overflow(regc_sim *sim, const struct regc_block *b, const struct reg
      * allows */
     bool pmi = !c->pmi || !fhas(ctl, c->pmi) || fget(ctl, c->pmi);
     if (pm->box_status)
-        fsetbit(find_copy(sim, b, inst, pm->box_status->reg, -1), pm->box_status->overflow, i,
-                true);
+        fsetbit(find_copy(sim, b, inst, pm->box_status->reg, -1), pm->box_status->overflow,
+                status_bit(b, c, i), true);
     if (pm->box_control && pm->box_control->freeze_enable) {
         struct sim_reg *box = find_copy(sim, b, inst, pm->box_control->reg, -1);
         if (box && fget(box, pm->box_control->freeze_enable))
@@ -506,7 +551,7 @@ static void count(regc_sim *sim, const struct regc_block *b, const struct regc_i
     struct sim_reg *ctl = find_copy(sim, b, inst, c->control, (int)i);
     struct sim_reg *ctr = find_copy(sim, b, inst, c->counter, (int)i);
     if (!ctl || !ctr || !counter_enabled(sim, b, inst, c, ctl, i) || box_frozen(sim, b, inst) ||
-        global_stopped(sim))
+        global_stopped(sim) || select_frozen(sim, b, i))
         return;
     uint64_t max = low_mask(c->width),
              cur = c->count_field ? fget(ctr, c->count_field) : ctr->value;
