@@ -226,6 +226,12 @@ static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
         unsigned long long v = strtoull(eq, &end, 0);
         if (errno || end == eq || *end)
             return fail(p, -EINVAL, "'%s': bad value '%s' for '%s'", e->name, eq, t);
+        if (streq(t, "ctr")) { /* pin the counter (array index), if the event allows it */
+            if (v >= 64 || (e->allowed && !((e->allowed >> v) & 1)))
+                return fail(p, -EINVAL, "'%s': counter %llu cannot count it", e->name, v);
+            e->allowed = UINT64_C(1) << v;
+            continue;
+        }
         if (!e->c)
             return fail(p, -EINVAL, "'%s': a raw event needs reg=CONTROL first", e->name);
         int rc = add_set(p, e, NULL, t, v);

@@ -170,6 +170,31 @@ static void t_errors(void **state)
     close_fx(f);
 }
 
+/* E5-2600 v2 iMC: the box status has the fixed counter at bit 0 and the general counters at
+   bits 4:1 (status-first); both overflows are found through it, with the right bits cleared. */
+static void t_imc_status_first(void **state)
+{
+    (void)state;
+    const char *const ev[] = {"imc[mc0_ch1]:fixed", "imc[mc0_ch1]:CAS_COUNT.RD", NULL};
+    struct fx *f = open_fx(&flow_cases[0], ev, true);
+    start_fx(f, 500);
+    struct flow_env env = {flow_sim_tick, flow_sim_batch, regc_dev_sim(f->d)};
+    env.batch(env.ctx, true);
+    assert_int_equal(flow_inject(&env, f->p, 0, 501), 0);
+    assert_int_equal(flow_inject(&env, f->p, 1, 501), 0);
+    env.batch(env.ctx, false);
+    f->trace->len = 0;
+    f->trace->buf[0] = '\0';
+    unsigned which[2], got;
+    assert_int_equal(regc_pmon_sample(f->p, which, 2, &got), 0);
+    assert_int_equal(got, 2);
+    assert_non_null(strstr(f->trace->buf, "rd imc.mc0_ch1.MC_CHy_PCI_PMON_BOX_STATUS 0x3\n"));
+    assert_non_null(strstr(f->trace->buf, "wr imc.mc0_ch1.MC_CHy_PCI_PMON_BOX_STATUS 0x3\n"));
+    /* the global status names iMC 0 (ov_m0) */
+    assert_non_null(strstr(f->trace->buf, "rd ubox.U_MSR_PMON_GLOBAL_STATUS 0x100000\n"));
+    close_fx(f);
+}
+
 /* A failing access stops the flow with the register named. */
 static void t_fault(void **state)
 {
@@ -183,7 +208,7 @@ static void t_fault(void **state)
 
 int main(void)
 {
-    struct CMUnitTest t[4 * FLOW_NCASES + 2];
+    struct CMUnitTest t[4 * FLOW_NCASES + 3];
     char names[4 * FLOW_NCASES][64];
     size_t k = 0;
     for (size_t i = 0; i < FLOW_NCASES; i++) {
@@ -196,5 +221,6 @@ int main(void)
     }
     t[k++] = (struct CMUnitTest)cmocka_unit_test(t_errors);
     t[k++] = (struct CMUnitTest)cmocka_unit_test(t_fault);
+    t[k++] = (struct CMUnitTest)cmocka_unit_test(t_imc_status_first);
     return _cmocka_run_group_tests("flow_sim", t, k, NULL, NULL);
 }

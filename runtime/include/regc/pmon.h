@@ -11,7 +11,8 @@
  *                      EVENT is a name of the block's event tables, "fixed"
  *                      (the block's fixed counter) or "raw" (no event: the
  *                      FIELD=VALUE terms select it; "reg=CONTROL" names the
- *                      counters group). INSTANCE may be omitted (the first).
+ *                      counters group; "ctr=N" pins array index N). INSTANCE
+ *                      may be omitted (the first).
  *   regc_pmon_start    assigns counters (each event's allowed counters, the
  *                      most constrained first), then runs the programming
  *                      flow: freeze (global, else per box), reset, program
