@@ -86,7 +86,28 @@ ALL_OBJS := $(COMPILER_OBJS) $(BUILD)/compiler/main.o $(TEMPLATES_OBJ) $(RUNTIME
 	$(RUNTIME_PIC_OBJS) $(REGCTL_OBJS)
 
 .PHONY: all check generated install uninstall clean bench fuzz update-golden
-all: $(REGC) $(if $(RUNTIME_SRCS),$(LIBREGRT_A) $(LIBREGRT_SO)) $(REGCTL)
+all: $(REGC) $(if $(RUNTIME_SRCS),$(LIBREGRT_A) $(LIBREGRT_SO)) $(REGCTL) examples
+
+# ---------------------------------------------------------------- examples
+# examples/*.c are built like a user would build them: against the committed
+# generated/ headers and libregrt. firmware_ubox's flow needs only the header
+# (its main() is a test bench on the simulator); kernel_ubox.c is compiled,
+# not linked, as kernel code: -D__KERNEL__ -nostdinc with a stand-in
+# <linux/types.h>. tests/runtime/run-examples.sh runs them in `make check`.
+EXAMPLE_CFLAGS := $(CPPFLAGS) -Igenerated -Iruntime/include $(CFLAGS)
+EXAMPLES := $(BUILD)/examples/firmware_ubox $(BUILD)/examples/sample_qpi $(BUILD)/examples/kernel_ubox.o
+.PHONY: examples
+examples: $(EXAMPLES)
+
+$(BUILD)/examples/%: examples/%.c $(LIBREGRT_A)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) -MMD -MP -o $@ $< $(LIBREGRT_A)
+
+$(BUILD)/examples/kernel_ubox.o: examples/kernel_ubox.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (-D__KERNEL__)")
+	$(Q)$(CC) -D__KERNEL__ -nostdinc -ffreestanding -Iexamples/kernel-stub -Igenerated $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/compiler/%.o: compiler/%.c
 	@mkdir -p $(@D)
