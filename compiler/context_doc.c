@@ -99,7 +99,7 @@ static json_t *counters_text(const json_t *list)
     return json_string(b);
 }
 
-/* "mbox0", "[1]", "mbox0 [1]" or "" for one register copy. */
+/* "mbox0", "[1]", "mbox0 [1]" or null (one copy only) for one register copy. */
 static json_t *copy_label(const json_t *copy)
 {
     const char *inst = str_of(copy, "instance");
@@ -109,8 +109,10 @@ static json_t *copy_label(const json_t *copy)
         snprintf(b, sizeof b, "%s [%lld]", inst, json_integer_value(idx));
     else if (json_is_integer(idx))
         snprintf(b, sizeof b, "[%lld]", json_integer_value(idx));
+    else if (inst)
+        snprintf(b, sizeof b, "%s", inst);
     else
-        snprintf(b, sizeof b, "%s", inst ? inst : "");
+        return json_null();
     return json_string(b);
 }
 
