@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char accepted_access[] = "RW, RO, RO-V, WO, RW-V, RW1C, RW1S, RV, rsv, ig";
+/* "RW, RO, ...": every spelling of attr.h's table, so the message never drifts from it. */
+static const char accepted_access[] =
+#define REGC_X_(id, text, sem) text ", "
+    REGC_ACCESS_LIST(REGC_X_)
+#undef REGC_X_
+    ;
 
 static uint64_t width_mask(unsigned w)
 {
@@ -55,8 +60,8 @@ static void check_unknown_access(struct check_ctx *c, const struct model_field *
 {
     if (f->access == REGC_ACCESS_UNKNOWN)
         diag_report(c->dg, DIAG_UNKNOWN_ACCESS, f->pos,
-                    "field '%s' has unknown access '%s'; accepted: %s", f->name,
-                    f->access_text ? f->access_text : "", accepted_access);
+                    "field '%s' has unknown access '%s'; accepted: %.*s", f->name,
+                    f->access_text ? f->access_text : "", (int)(sizeof(accepted_access) - 3), accepted_access);
 }
 
 static void check_reset_too_wide(struct check_ctx *c, const struct model_field *f)

@@ -179,7 +179,8 @@ static struct srcpos value_pos(xmlNode *n, const char *name, size_t off)
     size_t i = attr_value_offset(n, name);
     if (i == SIZE_MAX)
         return pos_of(n);
-    for (size_t k = 0; k < off && i < f->len && f->text[i] != '"' && f->text[i] != '\''; k++) {
+    char quote = f->text[i - 1];
+    for (size_t k = 0; k < off && i < f->len && f->text[i] != quote; k++) {
         if (f->text[i] == '&') {
             const char *semi = memchr(f->text + i, ';', f->len - i);
             i = semi ? (size_t)(semi - f->text) : i;
@@ -226,17 +227,12 @@ static int read_bounded(const char *path, char **text, size_t *len)
         errno = EFBIG;
         return -1;
     }
+    /* Not trusting st_size (pipes, devices, a growing file): read at most one byte too many. */
     size_t cap = 1 << 16, n = 0;
     char *buf = xmalloc(cap + 1);
-    for (;;) {
+    while (n <= XMLLOAD_MAX_SIZE) {
         if (n == cap) {
-            if (cap > XMLLOAD_MAX_SIZE) {
-                free(buf);
-                fclose(fp);
-                errno = EFBIG;
-                return -1;
-            }
-            cap *= 2;
+            cap = cap * 2 > XMLLOAD_MAX_SIZE + 1 ? XMLLOAD_MAX_SIZE + 1 : cap * 2;
             buf = xrealloc(buf, cap + 1);
         }
         size_t got = fread(buf + n, 1, cap - n, fp);
@@ -309,6 +305,19 @@ static void trim_message(char *out, size_t size, const char *msg)
     out[n] = '\0';
 }
 
+/* libxml2 gives the column after an entity reference: point at its '&' instead. */
+static struct srcpos back_to_ampersand(const struct lfile *f, struct srcpos p)
+{
+    if (p.line == 0 || p.line > f->nlines || p.col == 0)
+        return p;
+    size_t start = f->lines[p.line - 1], i = start + p.col - 1;
+    if (i > f->len)
+        return p;
+    while (i > start && f->text[i - 1] != '&')
+        i--;
+    return i > start ? pos_at(f, i - 1) : p;
+}
+
 static void report_parser_error(struct loader *ld, const xmlError *e)
 {
     char msg[256];
@@ -316,6 +325,7 @@ static void report_parser_error(struct loader *ld, const xmlError *e)
     struct srcpos p = {ld->cur->index, e->line > 0 ? (uint32_t)e->line : 0,
                        e->int2 > 0 ? (uint32_t)e->int2 : 0};
     if (e->code == XML_ERR_UNDECLARED_ENTITY || e->code == XML_WAR_UNDECLARED_ENTITY) {
+        p = back_to_ampersand(ld->cur, p);
         diag_report(ld->dg, DIAG_XML_UNSAFE, p,
                     "entity reference '&%s;' refused: only the predefined entities and "
                     "character references are allowed",
@@ -357,6 +367,8 @@ static void schema_message(char *out, size_t size, const char *msg)
         out[0] = '\0'; /* check_attributes() says which attribute, and where */
     else if (MATCHES(msg, "Element %127s has extra content: %127s", a, b))
         out[0] = '\0'; /* follows "is not allowed here" for the same element */
+    else if (MATCHES(msg, "Did not expect text in element %127s content", a))
+        snprintf(out, size, "element '%s' may not contain text", a);
     else if (MATCHES(msg, "Expecting element %127[^,], got %127s", a, b))
         snprintf(out, size, "expected element '%s', found '%s'", a, b);
     else if (MATCHES(msg, "Expecting an element %127[^,], got nothing", a))
@@ -458,13 +470,35 @@ static struct loader *loader_of(xmlParserCtxtPtr ctxt)
     return ctxt->_private;
 }
 
+/*
+ * Byte offset in the raw text of the last '<' before the parser's position
+ * (during a SAX callback: the '<' of the tag being reported), or SIZE_MAX
+ * when unknown (input converted from another encoding).
+ */
+static size_t tag_start(struct loader *ld, xmlParserCtxtPtr ctxt)
+{
+    xmlParserInputPtr in = ctxt->input;
+    if (!in || (in->buf && in->buf->encoder))
+        return SIZE_MAX;
+    size_t end = (size_t)(in->cur - in->base) + (size_t)in->consumed;
+    const char *t = ld->cur->text;
+    if (end > ld->cur->len)
+        return SIZE_MAX;
+    while (end > 0 && t[end - 1] != '<')
+        end--;
+    return end > 0 ? end - 1 : SIZE_MAX;
+}
+
 /* <!DOCTYPE ...>: refused before its internal subset (entities) is read. */
 static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *ext_id,
                                const xmlChar *sys_id)
 {
     xmlParserCtxtPtr ctxt = ctx;
     struct loader *ld = loader_of(ctxt);
-    struct srcpos p = {ld->cur->index, (uint32_t)ctxt->input->line, 0};
+    size_t off = tag_start(ld, ctxt);
+    struct srcpos p = off != SIZE_MAX ? pos_at(ld->cur, off)
+                                      : (struct srcpos){ld->cur->index,
+                                                        (uint32_t)ctxt->input->line, 0};
     diag_report(ld->dg, DIAG_XML_UNSAFE, p,
                 "DOCTYPE declaration refused: regspec files may not have a DTD or declare entities");
     ld->stopped = true;
@@ -479,7 +513,10 @@ static void on_start_element(void *ctx, const xmlChar *localname, const xmlChar 
     xmlParserCtxtPtr ctxt = ctx;
     struct loader *ld = loader_of(ctxt);
     if (ctxt->nameNr >= XMLLOAD_MAX_DEPTH) {
-        struct srcpos p = {ld->cur->index, (uint32_t)ctxt->input->line, 0};
+        size_t off = tag_start(ld, ctxt);
+        struct srcpos p = off != SIZE_MAX ? pos_at(ld->cur, off)
+                                          : (struct srcpos){ld->cur->index,
+                                                            (uint32_t)ctxt->input->line, 0};
         diag_report(ld->dg, DIAG_XML_LIMIT, p, "elements nest deeper than %d levels",
                     XMLLOAD_MAX_DEPTH);
         ld->stopped = true;
@@ -488,17 +525,9 @@ static void on_start_element(void *ctx, const xmlChar *localname, const xmlChar 
     }
     ld->start_element(ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
                       nb_defaulted, attributes);
-    xmlParserInputPtr in = ctxt->input;
-    if (in->buf && in->buf->encoder)
-        return; /* converted from another encoding: offsets do not match the raw text */
-    size_t end = (size_t)(in->cur - in->base) + (size_t)in->consumed;
-    const char *t = ld->cur->text;
-    if (ctxt->node && end <= ld->cur->len) {
-        while (end > 0 && t[end - 1] != '<')
-            end--;
-        if (end > 0)
-            ctxt->node->_private = (void *)(uintptr_t)end; /* offset of '<' plus one */
-    }
+    size_t off = tag_start(ld, ctxt);
+    if (ctxt->node && off != SIZE_MAX)
+        ctxt->node->_private = (void *)(uintptr_t)(off + 1); /* NULL means unknown */
 }
 
 /* Parses the file's text; NULL after reporting (well-formedness, safety, limits). */
@@ -1462,9 +1491,10 @@ static void load_child(struct loader *ld, xmlNode *c, struct model_block *b, str
                        bool from_part)
 {
     struct model_spec *s = ld->spec;
-    if (is_elem(c, "desc") || is_elem(c, "include")) {
-        if (is_elem(c, "include"))
-            load_include(ld, c, b, caps);
+    if (is_elem(c, "desc")) {
+        /* read by desc_of(); a <part>'s own description is not part of the model */
+    } else if (is_elem(c, "include")) {
+        load_include(ld, c, b, caps);
     } else if (!b && is_elem(c, "source")) {
         arena_push(ld->a, (void ***)&s->sources, &s->nsources, &caps->sources, load_source(ld, c));
     } else if (!b && is_elem(c, "block")) {

@@ -30,8 +30,10 @@
  * the line of its start tag's '<'; errors inside attribute values the
  * loader parses (numbers, bits, array suffixes, counters, rule expr) carry
  * the column of the offending byte. model_rule.expr_pos is the column of
- * the expression's first character, so the checker can report DIAG_RULE_*
- * at expr_pos.col + node->offset (on the same line; expressions are one line).
+ * the expression's first character in the file; expression node offsets
+ * are offsets in expr_text (the decoded value: "&lt;" in the file is one
+ * '<' there), so a column is expr_pos.col + offset plus 3 for each "&lt;"
+ * or "&gt;" and 4 for each "&amp;" written before it.
  * spec->inputs lists the spec's path, then every included file as opened.
  */
 struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path);

@@ -1,6 +1,7 @@
 # tests/fuzz/fuzz.mk - libFuzzer targets, built with clang (`make fuzz`).
 #
 #   build-fuzz/fuzz_mustache   the mustache parser and renderer
+#   build-fuzz/fuzz_xmlload    the spec loader and rule expressions
 #
 # Run from the top directory: make -f tests/fuzz/fuzz.mk [FUZZ_CC=clang-14]
 FUZZ_CC ?= clang
@@ -12,8 +13,25 @@ FUZZ_LIBS := $(shell $(PKGCONFIG) --libs jansson) -lm
 MUSTACHE_SRCS := compiler/mustache.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c
 
 .PHONY: all
-all: $(FUZZ_BUILD)/fuzz_mustache
+all: $(FUZZ_BUILD)/fuzz_mustache $(FUZZ_BUILD)/fuzz_xmlload
 
 $(FUZZ_BUILD)/fuzz_mustache: tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS) $(wildcard compiler/*.h compiler/*.def)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS) $(FUZZ_LIBS)
+
+XMLLOAD_SRCS := compiler/xmlload.c compiler/expr.c compiler/model.c compiler/buf.c compiler/diag.c \
+	compiler/util.c compiler/arena.c
+XML_FLAGS := -Iruntime/include $(shell $(PKGCONFIG) --cflags libxml-2.0)
+XML_LIBS := $(shell $(PKGCONFIG) --libs libxml-2.0)
+
+# The schema is compiled in, as in regc (Makefile: build/gen/schema.c).
+$(FUZZ_BUILD)/gen/schema.c: tools/embed-text.c regspec/regspec.rng
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -O1 -o $(FUZZ_BUILD)/embed-text tools/embed-text.c
+	$(FUZZ_BUILD)/embed-text $@ regspec_schema regspec/regspec.rng
+
+$(FUZZ_BUILD)/fuzz_xmlload: tests/fuzz/fuzz_xmlload.c $(XMLLOAD_SRCS) $(FUZZ_BUILD)/gen/schema.c \
+		$(wildcard compiler/*.h compiler/*.def)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(XML_FLAGS) -o $@ tests/fuzz/fuzz_xmlload.c $(XMLLOAD_SRCS) \
+		$(FUZZ_BUILD)/gen/schema.c $(XML_LIBS)

@@ -440,6 +440,14 @@ static void test_file_over_256mib_is_not_read(void **state)
     unlink(path);
 }
 
+static void test_endless_stream_is_bounded(void **state)
+{
+    /* No size to check before reading: the read stops one byte past the limit. */
+    if (access("/dev/zero", R_OK) != 0)
+        skip();
+    expect_only("/dev/zero", ": error: file is larger than 256 MiB");
+}
+
 static void test_deep_nesting(void **state)
 {
     enum { N = 100000 };
@@ -451,7 +459,7 @@ static void test_deep_nesting(void **state)
     for (int i = 0; i < N; i++)
         fputs("</regspec>", f);
     assert_int_equal(fclose(f), 0);
-    expect_only(path, ":1: error: elements nest deeper than 64 levels");
+    expect_only(path, ":1:577: error: elements nest deeper than 64 levels");
     unlink(path);
 }
 
@@ -464,7 +472,7 @@ static void test_external_entity_is_never_opened(void **state)
                      "<!DOCTYPE regspec [<!ENTITY x SYSTEM \"secret\">]>\n"
                      "<regspec name=\"&x;\" prefix=\"T\" version=\"1\"/>\n");
     alarm(20);
-    expect_only(path, ":2: error: DOCTYPE declaration refused: regspec files may not have a DTD "
+    expect_only(path, ":2:1: error: DOCTYPE declaration refused: regspec files may not have a DTD "
                       "or declare entities");
     alarm(0);
     unlink(tmp_path("secret"));
@@ -529,6 +537,40 @@ static void test_repeated_pmon_and_misc(void **state)
     unlink(path);
 }
 
+static int first_field(void *ctx, const struct expr *node)
+{
+    *(const struct expr **)ctx = node;
+    return 1;
+}
+
+static void test_rule_positions(void **state)
+{
+    const char *path = tmp_path("lt.xml");
+    write_file(path, "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n"
+                     "  <block name=\"b\">\n"
+                     "    <register name=\"R\" space=\"msr\" address=\"1\" width=\"8\">\n"
+                     "      <field name=\"mode\" bits=\"7:0\" access=\"RW\"/>\n"
+                     "      <rule name=\"r\" expr='1 &lt; 2 &amp;&amp; mdoe == 3'>m</rule>\n"
+                     "    </register>\n"
+                     "  </block>\n"
+                     "</regspec>\n");
+    struct loaded l;
+    struct model_spec *s = load(&l, path);
+    assert_non_null(s);
+    struct model_rule *ru = s->blocks[0]->regs[0]->rules[0];
+    assert_string_equal(ru->expr_text, "1 < 2 && mdoe == 3");
+    assert_int_equal(ru->expr_pos.line, 5);
+    assert_int_equal(ru->expr_pos.col, 28);
+    const struct expr *f = NULL;
+    assert_int_equal(expr_foreach_field(ru->expr, first_field, &f), 1);
+    assert_string_equal(f->field, "mdoe");
+    /* Offsets index expr_text; the file spells '<' and '&' as entity references. */
+    assert_int_equal(f->offset, 9);
+    assert_int_equal(ru->expr_pos.col + f->offset + 3 + 4 + 4, 48); /* the 'm' of "mdoe" */
+    unload(&l);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -540,11 +582,13 @@ int main(void)
         cmocka_unit_test(test_error_corpus),
         cmocka_unit_test(test_junk_100mb),
         cmocka_unit_test(test_file_over_256mib_is_not_read),
+        cmocka_unit_test(test_endless_stream_is_bounded),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_external_entity_is_never_opened),
         cmocka_unit_test(test_billion_laughs_is_quick),
         cmocka_unit_test(test_error_positions_in_multiline_tags),
         cmocka_unit_test(test_repeated_pmon_and_misc),
+        cmocka_unit_test(test_rule_positions),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -1,7 +1,8 @@
 /*
  * regc/attr.h - the one table of register-field attribute semantics.
  *
- * Manuals print attributes as RW, RO, WO, RV, RW-V, RO-V, RW1C, RW1S, ig, rsv.
+ * Manuals print attributes as RW, RO, WO, RV, RW-V, RO-V, RW1C, RW1S, RWS, ig, rsv.
+ * (RWS is RW that keeps its value across a warm reset: the same for software.)
  * Each spelling maps to one semantic class, and each class says what a read
  * returns, what a write does, and what a read-modify-write must do. The
  * compiler's checker and header masks, the runtime's checked writes and the
@@ -39,6 +40,7 @@ enum regc_sem {
     X(RO_V, "RO-V", REGC_SEM_RO)                                                                   \
     X(WO, "WO", REGC_SEM_WO)                                                                       \
     X(RW_V, "RW-V", REGC_SEM_RWV)                                                                  \
+    X(RWS, "RWS", REGC_SEM_RW)                                                                     \
     X(RW1C, "RW1C", REGC_SEM_W1C)                                                                  \
     X(RW1S, "RW1S", REGC_SEM_W1S)                                                                  \
     X(RV, "RV", REGC_SEM_MBZ)                                                                      \
