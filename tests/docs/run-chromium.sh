@@ -44,7 +44,39 @@ for spec in regspec/e5_2600.xml tests/docs/hostile.xml; do
     else
         tap_fail "chromium DOM of $spec: every diagram has one labelled box per field" "$out"
     fi
+    # The optional decoder script ran and gave every register its input.
+    nregs=$(python3 -c 'import json,sys; print(sum(len(b["registers"]) for b in json.load(open(sys.argv[1]))["blocks"]))' "$tmp/$name.json")
+    ndec=$(grep -o 'class="decode"' "$tmp/$name.dom" | wc -l)
+    if [ "$ndec" -eq "$nregs" ] && ! grep -q 'class="decode"' "$tmp/$name.html"; then
+        tap_ok "chromium ran the decoder script: $ndec registers"
+    else
+        tap_fail "chromium ran the decoder script" "$ndec decoders for $nregs registers"
+    fi
 done
+
+# The decoder decodes: type 0x400842 into U_MSR_PMON_CTL's input (a script
+# appended to a copy of the page does it) and read the Value column back.
+sed 's|</body>|<script>var i = document.querySelector("#u_msr_pmon_ctl input"); i.value = "0x400842"; i.dispatchEvent(new Event("input"));</script></body>|' \
+    "$tmp/e5_2600.html" >"$tmp/typed.html"
+run_chrome --dump-dom "file://$tmp/typed.html" >"$tmp/typed.dom"
+got=$(python3 - "$tmp/typed.dom" <<'PY'
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+sec = dom[dom.index('id="u_msr_pmon_ctl"'):]
+sec = sec[:sec.index("</table>")]
+vals = {}
+for row in re.findall(r"<tr>(.*?)</tr>", sec, re.S):
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+    if cells:
+        vals[cells[0]] = re.sub(r"<[^>]*>", "", cells[-1])
+print(" ".join("%s=%s" % (k, vals.get(k)) for k in ("ev_sel", "umask", "en", "thresh")))
+PY
+)
+if [ "$got" = "ev_sel=0x42 umask=0x8 en=0x1 thresh=0x0" ]; then
+    tap_ok "the decoder splits 0x400842 into ev_sel, umask and en"
+else
+    tap_fail "the decoder splits 0x400842 into ev_sel, umask and en" "got: $got"
+fi
 
 # The blank check must be able to fail: an empty page.
 printf '<!DOCTYPE html><html lang="en"><head><title>x</title></head><body></body></html>\n' >"$tmp/blank.html"
