@@ -170,6 +170,17 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(if $(RUNTIME_SRCS),$(LIBREGRT_A))
 		-Wno-missing-prototypes -MMD -MP -o $@ $< $(if $(RUNTIME_SRCS),$(LIBREGRT_A)) \
 		$(PKG_LIBS) $(FUSE_LIBS)
 
+# ---------------------------------------------------------------- descriptor tables
+# regctl, msrfs and the runtime tests include $(BUILD)/gen/regc_specs.h: every
+# regspec through `regc -t tables` (tools/make-tables.sh), listed in one array.
+SPECS_H := $(BUILD)/gen/regc_specs.h
+
+$(SPECS_H): tools/make-tables.sh $(REGC) $(wildcard regspec/*.xml regspec/*/*.xml)
+	@$(if $(Q),echo "  TABLES  $@")
+	$(Q)tools/make-tables.sh $(REGC) $(@D) $(wildcard regspec/*.xml)
+
+$(REGCTL_OBJS) $(RTTEST_BINS) $(TEST_TOOL_BINS): $(SPECS_H)
+
 # ---------------------------------------------------------------- generated/
 # Every spec through every built-in output; committed, and CI fails when stale.
 SPECS := $(wildcard regspec/*.xml)

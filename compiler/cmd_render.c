@@ -13,7 +13,7 @@
 #include <string.h>
 
 #define RENDER_USAGE                                                                               \
-    "usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] "                     \
+    "usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] "                      \
     "[--escape=html|c|md|none]\n"
 
 enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
@@ -26,8 +26,7 @@ struct render_args {
     enum mus_escape escape;
 };
 
-static int usage_error(struct diag *dg, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static int usage_error(struct diag *dg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int usage_error(struct diag *dg, const char *fmt, ...)
 {
@@ -104,8 +103,8 @@ static int parse_args(struct diag *dg, struct render_args *a, int argc, char **a
     return 0;
 }
 
-/* Reads and parses the data file; NULL after reporting (DIAG_IO or DIAG_DATA_SYNTAX). */
-static json_t *load_data(struct diag *dg, const char *path)
+/* Reads the whole file (NULL after reporting DIAG_IO); "-" is standard input. */
+static char *read_data(struct diag *dg, const char *path, size_t *len)
 {
     FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!fp) {
@@ -113,18 +112,36 @@ static json_t *load_data(struct diag *dg, const char *path)
                     strerror(errno));
         return NULL;
     }
-    json_error_t err;
-    json_t *root = json_loadf(fp, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
-    int read_failed = ferror(fp);
-    int saved = errno;
+    struct buf b = BUF_INIT;
+    size_t n;
+    do {
+        buf_grow(&b, 1 << 16);
+        n = fread(b.s + b.len, 1, b.cap - b.len - 1, fp);
+        b.len += n;
+        b.s[b.len] = '\0';
+    } while (n > 0);
+    int err = ferror(fp) ? (errno ? errno : EIO) : 0;
     if (fp != stdin)
         fclose(fp);
-    if (read_failed) {
-        json_decref(root);
+    if (err) {
+        buf_release(&b);
         diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot read '%s': %s", path,
-                    strerror(saved ? saved : EIO));
+                    strerror(err));
         return NULL;
     }
+    return buf_detach(&b, len);
+}
+
+/* Reads and parses the data file; NULL after reporting (DIAG_IO or DIAG_DATA_SYNTAX). */
+static json_t *load_data(struct diag *dg, const char *path)
+{
+    size_t len;
+    char *text = read_data(dg, path, &len);
+    if (!text)
+        return NULL;
+    json_error_t err;
+    json_t *root = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+    free(text);
     if (!root) {
         uint32_t file = diag_add_file(dg, path);
         struct srcpos at = {file, err.line > 0 ? (uint32_t)err.line : 0,

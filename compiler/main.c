@@ -13,6 +13,7 @@
 #include "check.h"
 #include "cmd_render.h"
 #include "context.h"
+#include "tables.h"
 #include "depfile.h"
 #include "diag.h"
 #include "model.h"
@@ -179,6 +180,8 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
         return -1;
     struct context_options copt = {.prefix = o->prefix};
     json_t *tree = context_build(spec, &copt);
+    if (!json)
+        tables_annotate(tree); /* t_* keys (tables.h): templates only, not the JSON export */
     int rc = json ? context_to_json(tree, out) : tmpl_render(tp, tree, &mopt, out);
     json_decref(tree);
     return rc;

@@ -17,19 +17,23 @@
 #include "arena.h"
 #include "util.h"
 
-#include <errno.h>
-#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DELIM 16         /* longest custom delimiter */
+#define MAX_DELIM 16          /* longest custom delimiter */
 #define MAX_SECTION_DEPTH 512 /* sections nested in one template */
-#define MAX_NEST 4096        /* sections and partials nested while rendering */
+#define MAX_NEST 4096         /* sections and partials nested while rendering */
 #define MAX_RENDER_ERRORS 100
 
 enum node_kind { N_TEXT, N_VAR, N_SECTION, N_INVERTED, N_PARTIAL, N_PARENT, N_BLOCK };
+
+/* A block given inside a parent tag, for lookup by name. */
+struct block_ref {
+    const char *name;
+    uint32_t node; /* index in the template's nodes */
+};
 
 struct node {
     enum node_kind kind;
@@ -39,15 +43,18 @@ struct node {
     bool leading;      /* only blanks before the tag on its line */
     bool indent_first; /* BLOCK: the indentation applies to the first line too */
     uint32_t line, col;
-    uint32_t end;      /* nodes with children: index just past the last child */
-    const char *text;  /* TEXT: into the template's copy of the source */
+    uint32_t end;     /* nodes with children: index just past the last child */
+    const char *text; /* TEXT: into the template's copy of the source */
     size_t len;
     const char *name;  /* the name as written (without '*'); owned by the template's arena */
     const char *parts; /* name split at dots, NUL-separated; nparts 0 is "." */
     uint32_t nparts;
-    const char *indent; /* PARTIAL, PARENT: blanks before a standalone tag; BLOCK: see block_close */
+    const char
+        *indent; /* PARTIAL, PARENT: blanks before a standalone tag; BLOCK: see block_close */
     uint32_t indent_len;
-    uint32_t strip;    /* BLOCK used as an override: blanks its own lines start with */
+    uint32_t strip;                 /* BLOCK used as an override: blanks its own lines start with */
+    const struct block_ref *blocks; /* PARENT: its blocks sorted by name; owned by the arena */
+    uint32_t nblocks;
 };
 
 struct mus_template {
@@ -68,24 +75,24 @@ struct parser {
     const char *s;
     size_t len, pos;
     uint32_t line;
-    size_t line_start;  /* offset of the current line's first byte */
-    size_t line_node;   /* first node that may hold text of the current line */
-    bool dirty;         /* the line so far holds more than blanks and standalone-able tags */
+    size_t line_start; /* offset of the current line's first byte */
+    size_t line_node;  /* first node that may hold text of the current line */
+    bool dirty;        /* the line so far holds more than blanks and standalone-able tags */
     char open[MAX_DELIM + 1], close[MAX_DELIM + 1];
     size_t olen, clen;
-    uint32_t *stack;    /* indices of open sections */
+    uint32_t *stack; /* indices of open sections */
     size_t depth, stack_cap;
     bool failed, fatal;
 };
 
 /* What parse_tag learns about one tag before handing it to its handler. */
 struct tag {
-    char sigil;          /* 0 for a plain {{name}} */
-    const char *body;    /* the content between sigil and closing delimiter */
+    char sigil;       /* 0 for a plain {{name}} */
+    const char *body; /* the content between sigil and closing delimiter */
     size_t body_len;
     uint32_t line, col;
     bool leading, standalone;
-    const char *ws;      /* blanks before the tag when leading */
+    const char *ws; /* blanks before the tag when leading */
     size_t ws_len;
 };
 
@@ -246,9 +253,12 @@ static int parse_name(struct parser *p, struct node *n, const struct tag *tg, bo
 static const char *kind_word(enum node_kind k)
 {
     switch (k) {
-    case N_PARENT: return "parent";
-    case N_BLOCK: return "block";
-    default: return "section";
+    case N_PARENT:
+        return "parent";
+    case N_BLOCK:
+        return "block";
+    default:
+        return "section";
     }
 }
 
@@ -302,6 +312,33 @@ static void block_close(struct parser *p, struct node *b, size_t bi)
     }
 }
 
+static int block_ref_cmp(const void *a, const void *b)
+{
+    const struct block_ref *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+/* Indexes the blocks directly inside parent tag 'pi', sorted by name (the first of equals first).
+ */
+static void parent_close(struct parser *p, size_t pi)
+{
+    struct node *par = &p->t->nodes[pi];
+    uint32_t n = 0;
+    for (size_t i = pi + 1; i < par->end; i = p->t->nodes[i].end ? p->t->nodes[i].end : i + 1)
+        n += p->t->nodes[i].kind == N_BLOCK;
+    if (n == 0)
+        return;
+    struct block_ref *refs = arena_alloc(&p->t->arena, n * sizeof(*refs));
+    uint32_t k = 0;
+    for (size_t i = pi + 1; i < par->end; i = p->t->nodes[i].end ? p->t->nodes[i].end : i + 1)
+        if (p->t->nodes[i].kind == N_BLOCK && p->t->nodes[i].name)
+            refs[k++] = (struct block_ref){p->t->nodes[i].name, (uint32_t)i};
+    qsort(refs, k, sizeof(*refs), block_ref_cmp);
+    par->blocks = refs;
+    par->nblocks = k;
+}
+
 static void close_node(struct parser *p, const struct tag *tg)
 {
     struct node tmp = {0};
@@ -322,9 +359,11 @@ static void close_node(struct parser *p, const struct tag *tg)
     }
     if (o->kind == N_BLOCK)
         block_close(p, o, bi);
-    else if (o->kind == N_PARENT && !o->standalone && o->leading && tg->standalone &&
-             o->line == tg->line)
-        o->standalone = true; /* "  {{<p}}{{/p}}" alone on a line */
+    if (o->kind == N_PARENT) {
+        parent_close(p, bi);
+        if (!o->standalone && o->leading && tg->standalone && o->line == tg->line)
+            o->standalone = true; /* "  {{<p}}{{/p}}" alone on a line */
+    }
 }
 
 static void set_delimiters(struct parser *p, const struct tag *tg)
@@ -366,11 +405,21 @@ static void handle_tag(struct parser *p, const struct tag *tg)
     case '=':
         set_delimiters(p, tg);
         break;
-    case '#': open_node(p, N_SECTION, tg); break;
-    case '^': open_node(p, N_INVERTED, tg); break;
-    case '$': open_node(p, N_BLOCK, tg); break;
-    case '<': open_node(p, N_PARENT, tg); break;
-    case '/': close_node(p, tg); break;
+    case '#':
+        open_node(p, N_SECTION, tg);
+        break;
+    case '^':
+        open_node(p, N_INVERTED, tg);
+        break;
+    case '$':
+        open_node(p, N_BLOCK, tg);
+        break;
+    case '<':
+        open_node(p, N_PARENT, tg);
+        break;
+    case '/':
+        close_node(p, tg);
+        break;
     case '>':
         n = node_add(p, N_PARTIAL, tg);
         if (tg->standalone) {
@@ -427,23 +476,43 @@ static bool keeps_line_clean(const struct parser *p, const struct tag *tg)
     return o->kind == N_PARENT;
 }
 
+/* The text that ends a tag opened by sigil 'c': "}" or "=" before the closing delimiter. */
+static size_t closing_of(const struct parser *p, char c, char *closing)
+{
+    size_t n = 0;
+    if (c == '{' || c == '=')
+        closing[n++] = c == '{' ? '}' : '=';
+    memcpy(closing + n, p->close, p->clen + 1);
+    return n + p->clen;
+}
+
+/* After a tag: a standalone one takes its line end with it. */
+static void finish_tag(struct parser *p, const struct tag *tg, size_t tag_end, size_t next)
+{
+    if (!tg->standalone) {
+        p->pos = tag_end;
+        if (!keeps_line_clean(p, tg))
+            p->dirty = true;
+        return;
+    }
+    if (next > tag_end && p->s[next - 1] == '\n') {
+        p->line++;
+        p->line_start = next;
+    }
+    p->line_node = p->t->n;
+    p->dirty = false;
+    p->pos = next;
+}
+
 static void parse_tag(struct parser *p, size_t at)
 {
-    struct tag tg = {0};
-    tg.line = p->line;
-    tg.col = (uint32_t)(at - p->line_start + 1);
-    tg.leading = !p->dirty;
+    struct tag tg = {
+        .line = p->line, .col = (uint32_t)(at - p->line_start + 1), .leading = !p->dirty};
     size_t body = at + p->olen;
     char c = body < p->len ? p->s[body] : '\0';
     char closing[MAX_DELIM + 2];
-    if (c == '{' || c == '=') {
-        closing[0] = c == '{' ? '}' : '=';
-        memcpy(closing + 1, p->close, p->clen + 1);
-    } else {
-        memcpy(closing, p->close, p->clen + 1);
-    }
-    size_t clen = strlen(closing);
-    if (strchr("{&#^/!>=<$", c) && c)
+    size_t clen = closing_of(p, c, closing);
+    if (c && strchr("{&#^/!>=<$", c))
         tg.sigil = c, body++;
     size_t end = find(p->s, p->len, body, closing, clen);
     if (end == p->len) {
@@ -451,16 +520,15 @@ static void parse_tag(struct parser *p, size_t at)
         p->fatal = true;
         return;
     }
+    size_t tag_end = end + clen, line_start = p->line_start, line_node = p->line_node;
+    count_lines(p, at, tag_end);
     if (!tg.sigil && is_unknown_sigil(c)) {
         syntax_error(p, tg.line, tg.col, "unknown tag type '%s%c'", p->open, c);
-        p->pos = end + clen;
-        p->dirty = true;
+        finish_tag(p, &tg, tag_end, 0);
         return;
     }
     tg.body = p->s + body;
     tg.body_len = end - body;
-    size_t tag_end = end + clen;
-    size_t line_start = p->line_start, line_node = p->line_node;
     if (tg.leading) {
         tg.ws = p->t->src + line_start;
         tg.ws_len = at - line_start;
@@ -469,23 +537,10 @@ static void parse_tag(struct parser *p, size_t at)
     if (tg.sigil && tg.sigil != '{' && tg.sigil != '&' && tg.leading)
         next = line_rest(p, tag_end);
     tg.standalone = next != 0;
-    count_lines(p, at, tag_end);
     if (tg.standalone)
         trim_line(p, line_start, line_node);
     handle_tag(p, &tg);
-    if (tg.standalone) {
-        if (next > tag_end && p->s[next - 1] == '\n') {
-            p->line++;
-            p->line_start = next;
-        }
-        p->line_node = p->t->n;
-        p->dirty = false;
-        p->pos = next;
-    } else {
-        p->pos = tag_end;
-        if (!keeps_line_clean(p, &tg))
-            p->dirty = true;
-    }
+    finish_tag(p, &tg, tag_end, next);
 }
 
 static void parse(struct parser *p)
@@ -566,11 +621,20 @@ static void escape_html(struct buf *out, const char *s, size_t len)
     for (size_t i = 0; i < len; i++) {
         const char *rep;
         switch (s[i]) {
-        case '&': rep = "&amp;"; break;
-        case '<': rep = "&lt;"; break;
-        case '>': rep = "&gt;"; break;
-        case '"': rep = "&quot;"; break;
-        default: continue;
+        case '&':
+            rep = "&amp;";
+            break;
+        case '<':
+            rep = "&lt;";
+            break;
+        case '>':
+            rep = "&gt;";
+            break;
+        case '"':
+            rep = "&quot;";
+            break;
+        default:
+            continue;
         }
         buf_addn(out, s + run, i - run);
         buf_adds(out, rep);
@@ -608,13 +672,26 @@ static void escape_markdown(struct buf *out, const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
         switch (s[i]) {
-        case '|': buf_adds(out, "\\|"); break;
-        case '<': buf_adds(out, "&lt;"); break;
-        case '>': buf_adds(out, "&gt;"); break;
-        case '&': buf_adds(out, "&amp;"); break;
-        case '\n': buf_adds(out, "<br>"); break;
-        case '\r': break;
-        default: buf_addc(out, s[i]); break;
+        case '|':
+            buf_adds(out, "\\|");
+            break;
+        case '<':
+            buf_adds(out, "&lt;");
+            break;
+        case '>':
+            buf_adds(out, "&gt;");
+            break;
+        case '&':
+            buf_adds(out, "&amp;");
+            break;
+        case '\n':
+            buf_adds(out, "<br>");
+            break;
+        case '\r':
+            break;
+        default:
+            buf_addc(out, s[i]);
+            break;
         }
     }
 }
@@ -622,10 +699,18 @@ static void escape_markdown(struct buf *out, const char *s, size_t len)
 void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len)
 {
     switch (kind) {
-    case MUS_ESCAPE_HTML: escape_html(out, s, len); break;
-    case MUS_ESCAPE_C: escape_c(out, s, len); break;
-    case MUS_ESCAPE_MARKDOWN: escape_markdown(out, s, len); break;
-    case MUS_ESCAPE_NONE: buf_addn(out, s, len); break;
+    case MUS_ESCAPE_HTML:
+        escape_html(out, s, len);
+        break;
+    case MUS_ESCAPE_C:
+        escape_c(out, s, len);
+        break;
+    case MUS_ESCAPE_MARKDOWN:
+        escape_markdown(out, s, len);
+        break;
+    case MUS_ESCAPE_NONE:
+        buf_addn(out, s, len);
+        break;
     }
 }
 
@@ -634,8 +719,10 @@ bool mus_escape_parse(const char *word, enum mus_escape *kind)
     static const struct {
         const char *word;
         enum mus_escape kind;
-    } words[] = {{"html", MUS_ESCAPE_HTML},     {"c", MUS_ESCAPE_C},
-                 {"md", MUS_ESCAPE_MARKDOWN},   {"markdown", MUS_ESCAPE_MARKDOWN},
+    } words[] = {{"html", MUS_ESCAPE_HTML},
+                 {"c", MUS_ESCAPE_C},
+                 {"md", MUS_ESCAPE_MARKDOWN},
+                 {"markdown", MUS_ESCAPE_MARKDOWN},
                  {"none", MUS_ESCAPE_NONE}};
     for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
         if (strcmp(word, words[i].word) == 0) {
@@ -649,9 +736,9 @@ bool mus_escape_parse(const char *word, enum mus_escape *kind)
 /* ------------------------------------------------------------------ renderer */
 
 struct cache_entry {
-    char *name;                /* owned; NULL: empty slot */
-    struct mus_template *t;    /* owned; NULL when missing or broken */
-    bool missing;              /* the loader has no such partial */
+    char *name;             /* owned; NULL: empty slot */
+    struct mus_template *t; /* owned; NULL when missing or broken */
+    bool missing;           /* the loader has no such partial */
 };
 
 /* A parent tag whose blocks override the blocks of the templates it calls. */
@@ -664,12 +751,12 @@ struct render {
     struct diag *dg;
     const struct mus_options *opt;
     struct buf *out;
-    json_t **ctx;              /* context stack, bottom first */
+    json_t **ctx; /* context stack, bottom first */
     size_t nctx, ctx_cap;
-    struct buf indent;         /* indentation strings; the one in force starts at ind_from */
+    struct buf indent; /* indentation strings; the one in force starts at ind_from */
     size_t ind_from, strip, strip_left;
-    bool pending;              /* at a line start of template text */
-    struct frame *frames;      /* overrides in force, outermost first */
+    bool pending;         /* at a line start of template text */
+    struct frame *frames; /* overrides in force, outermost first */
     size_t nframes, frame_cap;
     const struct node **active; /* overrides being rendered (never reused inside themselves) */
     size_t nactive, active_cap;
@@ -686,7 +773,7 @@ struct render {
 #define GROW(arr, n, cap)                                                                          \
     do {                                                                                           \
         if ((n) == (cap)) {                                                                        \
-            (cap) = (cap) ? (cap) * 2 : 16;                                                        \
+            (cap) = (cap) ? (cap)*2 : 16;                                                          \
             (arr) = xrealloc((arr), (cap) * sizeof(*(arr)));                                       \
         }                                                                                          \
     } while (0)
@@ -811,9 +898,14 @@ static void render_var(struct render *r, const struct mus_template *t, const str
     case JSON_REAL:
         mus_format_real(r->out, json_real_value(v));
         break;
-    case JSON_TRUE: buf_adds(r->out, "true"); break;
-    case JSON_FALSE: buf_adds(r->out, "false"); break;
-    case JSON_NULL: break;
+    case JSON_TRUE:
+        buf_adds(r->out, "true");
+        break;
+    case JSON_FALSE:
+        buf_adds(r->out, "false");
+        break;
+    case JSON_NULL:
+        break;
     case JSON_OBJECT:
     case JSON_ARRAY:
         if (r->opt->strict && first_report(r, n))
@@ -908,8 +1000,8 @@ static const struct mus_template *partial_get(struct render *r, const struct mus
     int rc = r->opt->load ? r->opt->load(r->opt->load_ctx, r->dg, name, &src) : 0;
     e->missing = rc == 0;
     if (rc > 0) {
-        e->t = mus_compile(r->dg, src.display_name ? src.display_name : e->name, src.text,
-                           src.len, r->opt);
+        e->t = mus_compile(r->dg, src.display_name ? src.display_name : e->name, src.text, src.len,
+                           r->opt);
         if (!e->t)
             r->failed = true;
         return e->t;
@@ -931,10 +1023,18 @@ static void report_depth(struct render *r, const struct mus_template *t, const s
         return;
     diag_report(r->dg, DIAG_TEMPLATE_PARTIAL, node_pos(t, n),
                 "partial '%s' nested more than %u levels deep", name, r->max_depth);
+    /* The chain, a run of one template written once with its count: 'p' x65. */
     struct buf chain = BUF_INIT;
-    for (size_t i = 0; i < r->depth; i++)
-        buf_addf(&chain, "%s'%s'", i ? " > " : "", mus_name(r->chain[i]));
-    buf_addf(&chain, " > '%s'", mus_name(inner));
+    for (size_t i = 0; i <= r->depth;) {
+        const char *name_i = mus_name(i < r->depth ? r->chain[i] : inner);
+        size_t k = i + 1;
+        while (k <= r->depth && strcmp(mus_name(k < r->depth ? r->chain[k] : inner), name_i) == 0)
+            k++;
+        buf_addf(&chain, "%s'%s'", i ? " > " : "", name_i);
+        if (k - i > 1)
+            buf_addf(&chain, " x%zu", k - i);
+        i = k;
+    }
     diag_note(r->dg, node_pos(t, n), "partial chain: %s", chain.s);
     buf_release(&chain);
 }
@@ -949,8 +1049,7 @@ static const char *partial_name(struct render *r, const struct mus_template *t,
     if (json_is_string(v))
         return json_string_value(v);
     if (r->opt->strict && first_report(r, n))
-        diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "no partial name in '%s'",
-                    n->name);
+        diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "no partial name in '%s'", n->name);
     return NULL;
 }
 
@@ -970,8 +1069,8 @@ static void indent_restore(struct render *r, const struct indent_state *s)
     r->ind_from = s->ind_from;
     r->strip = s->strip;
     /* Back at a line start only if the inner template ended its last line. */
-    r->pending = r->out->len == s->out_len ? s->pending
-                                           : r->out->s[r->out->len - 1] == '\n' && s->pending;
+    r->pending =
+        r->out->len == s->out_len ? s->pending : r->out->s[r->out->len - 1] == '\n' && s->pending;
     r->strip_left = r->pending ? r->strip : 0;
 }
 
@@ -1061,13 +1160,20 @@ static const struct node *find_override(const struct render *r, const char *name
     for (size_t f = 0; f < r->nframes; f++) {
         const struct mus_template *t = r->frames[f].t;
         const struct node *p = r->frames[f].parent;
-        for (size_t i = (size_t)(p - t->nodes) + 1; i < p->end;) {
-            const struct node *c = &t->nodes[i];
-            if (c->kind == N_BLOCK && strcmp(c->name, name) == 0 && !override_active(r, c)) {
+        size_t lo = 0, hi = p->nblocks;
+        while (lo < hi) { /* the first ref whose name is not below 'name' */
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(p->blocks[mid].name, name) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < p->nblocks && strcmp(p->blocks[lo].name, name) == 0; lo++) {
+            const struct node *c = &t->nodes[p->blocks[lo].node];
+            if (!override_active(r, c)) {
                 *ot = t;
                 return c;
             }
-            i = c->kind == N_TEXT || c->kind == N_VAR || c->kind == N_PARTIAL ? i + 1 : c->end;
         }
     }
     return NULL;
@@ -1106,13 +1212,25 @@ static void render_range(struct render *r, const struct mus_template *t, size_t 
     for (size_t i = from; i < to && !r->abort;) {
         const struct node *n = &t->nodes[i];
         switch (n->kind) {
-        case N_TEXT: emit_text(r, n->text, n->len); break;
-        case N_VAR: render_var(r, t, n); break;
+        case N_TEXT:
+            emit_text(r, n->text, n->len);
+            break;
+        case N_VAR:
+            render_var(r, t, n);
+            break;
         case N_SECTION:
-        case N_INVERTED: render_section(r, t, i); break;
-        case N_PARTIAL: render_partial(r, t, n); break;
-        case N_PARENT: render_parent(r, t, i); break;
-        case N_BLOCK: render_block(r, t, i); break;
+        case N_INVERTED:
+            render_section(r, t, i);
+            break;
+        case N_PARTIAL:
+            render_partial(r, t, n);
+            break;
+        case N_PARENT:
+            render_parent(r, t, i);
+            break;
+        case N_BLOCK:
+            render_block(r, t, i);
+            break;
         }
         i = n->end > i ? n->end : i + 1;
     }

@@ -57,10 +57,10 @@ typedef int mus_load_fn(void *ctx, struct diag *dg, const char *name, struct mus
 
 struct mus_options {
     enum mus_escape escape;
-    bool strict;          /* missing names and partials are errors (not the spec's empty text) */
-    mus_load_fn *load;    /* NULL: no partials exist */
+    bool strict;       /* missing names and partials are errors (not the spec's empty text) */
+    mus_load_fn *load; /* NULL: no partials exist */
     void *load_ctx;
-    unsigned max_depth;   /* partial/parent nesting limit; 0 means MUS_DEFAULT_MAX_DEPTH */
+    unsigned max_depth; /* partial/parent nesting limit; 0 means MUS_DEFAULT_MAX_DEPTH */
 };
 
 struct mus_template;

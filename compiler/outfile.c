@@ -1,8 +1,10 @@
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "outfile.h"
 
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +38,37 @@ static int io_error(struct diag *dg, const char *path, int err)
                        strerror(err));
 }
 
-int outfile_write(struct diag *dg, const char *path, const char *data, size_t len)
+/* Devices, pipes and the like (/dev/null, a FIFO) are written in place, never replaced. */
+static int write_in_place(struct diag *dg, const char *path, const char *data, size_t len)
 {
-    if (strcmp(path, "-") == 0) {
-        if (write_all(STDOUT_FILENO, data, len) < 0)
-            return io_error(dg, "<stdout>", errno);
-        return 0;
-    }
+    int fd = open(path, O_WRONLY);
+    if (fd < 0)
+        return io_error(dg, path, errno);
+    int err = write_all(fd, data, len) < 0 ? errno : 0;
+    if (close(fd) < 0 && !err)
+        err = errno;
+    return err ? io_error(dg, path, err) : 0;
+}
+
+/* "-", /dev/stdout, /dev/fd/N, /proc/self/fd/N: the descriptor itself; else -1. */
+static int fd_of(const char *path)
+{
+    if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0)
+        return STDOUT_FILENO;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return STDERR_FILENO;
+    const char *num = strncmp(path, "/dev/fd/", 8) == 0          ? path + 8
+                      : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
+                                                                 : NULL;
+    if (!num || !*num || strspn(num, "0123456789") != strlen(num) || strlen(num) > 6)
+        return -1;
+    return atoi(num);
+}
+
+/* Writes to a temporary file beside 'path' and renames it over 'path'. */
+static int write_atomically(struct diag *dg, const char *shown, const char *path, const char *data,
+                            size_t len)
+{
     size_t plen = strlen(path);
     char *tmp = xmalloc(plen + sizeof(".tmp.XXXXXX"));
     memcpy(tmp, path, plen);
@@ -63,5 +89,23 @@ int outfile_write(struct diag *dg, const char *path, const char *data, size_t le
         unlink(tmp);
 out_free:
     free(tmp);
-    return err ? io_error(dg, path, err) : 0;
+    return err ? io_error(dg, shown, err) : 0;
+}
+
+int outfile_write(struct diag *dg, const char *path, const char *data, size_t len)
+{
+    int fd = fd_of(path);
+    if (fd >= 0) {
+        if (write_all(fd, data, len) < 0)
+            return io_error(dg, strcmp(path, "-") == 0 ? "<stdout>" : path, errno);
+        return 0;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return write_in_place(dg, path, data, len);
+    /* Through a symbolic link, the file it points to is replaced, not the link. */
+    char *real = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
+    int rc = write_atomically(dg, path, real ? real : path, data, len);
+    free(real);
+    return rc;
 }

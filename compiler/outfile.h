@@ -5,6 +5,10 @@
  * then renamed over FILE; on any error the temporary file is removed and FILE
  * is left as it was, so a failed run never leaves a partial output behind.
  * The new file gets mode 0666 minus the umask, like a file made by fopen.
+ * A path that exists and is neither a regular file nor a directory (a device
+ * such as /dev/null, a FIFO) is written in place instead; "-", /dev/stdout,
+ * /dev/stderr, /dev/fd/N and /proc/self/fd/N write to that descriptor; a
+ * symbolic link is kept and the file it points to replaced.
  */
 #ifndef REGC_OUTFILE_H
 #define REGC_OUTFILE_H
@@ -14,7 +18,7 @@
 #include <stddef.h>
 
 /*
- * Writes 'len' bytes of 'data' to 'path'; "-" means standard output.
+ * Writes 'len' bytes of 'data' to 'path'.
  * Returns 0, or -1 after reporting DIAG_IO ("cannot write 'PATH': reason").
  */
 int outfile_write(struct diag *dg, const char *path, const char *data, size_t len);

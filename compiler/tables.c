@@ -47,11 +47,15 @@ static const char *enum_constant(const char *key, const char *v)
     static const struct {
         const char *key, *value, *constant;
     } map[] = {
-        {"space", "msr", "REGC_SPACE_MSR"},          {"space", "pci", "REGC_SPACE_PCI"},
-        {"space", "mmio", "REGC_SPACE_MMIO"},        {"overflow", "wrap", "REGC_OVF_WRAP"},
-        {"overflow", "stop", "REGC_OVF_STOP"},       {"preload", "2^w-N", "REGC_PRELOAD_2W_MINUS_N"},
+        {"space", "msr", "REGC_SPACE_MSR"},
+        {"space", "pci", "REGC_SPACE_PCI"},
+        {"space", "mmio", "REGC_SPACE_MMIO"},
+        {"overflow", "wrap", "REGC_OVF_WRAP"},
+        {"overflow", "stop", "REGC_OVF_STOP"},
+        {"preload", "2^w-N", "REGC_PRELOAD_2W_MINUS_N"},
         {"preload", "2^w-1-N", "REGC_PRELOAD_2W_MINUS_1_MINUS_N"},
-        {"clear", "w1c", "REGC_CLEAR_W1C"},          {"clear", "write0", "REGC_CLEAR_WRITE0"},
+        {"clear", "w1c", "REGC_CLEAR_W1C"},
+        {"clear", "write0", "REGC_CLEAR_WRITE0"},
         {"clear", "register", "REGC_CLEAR_REGISTER"},
     };
     if (strcmp(key, "access") == 0)
@@ -64,8 +68,8 @@ static const char *enum_constant(const char *key, const char *v)
 
 static bool is_enum_key(const char *key)
 {
-    return !strcmp(key, "space") || !strcmp(key, "overflow") || !strcmp(key, "preload") || !strcmp(key, "clear") ||
-           !strcmp(key, "access");
+    return !strcmp(key, "space") || !strcmp(key, "overflow") || !strcmp(key, "preload") ||
+           !strcmp(key, "clear") || !strcmp(key, "access");
 }
 
 static void annotate_member(json_t *obj, const char *key, json_t *v)
@@ -77,9 +81,20 @@ static void annotate_member(json_t *obj, const char *key, json_t *v)
         json_object_set_new(obj, tkey, json_integer(json_is_null(v) ? -1 : json_integer_value(v)));
         return;
     }
-    if (is_enum_key(key) && json_is_string(v)) {
-        const char *c = enum_constant(key, json_string_value(v));
-        json_object_set_new(obj, tkey, json_string(c ? c : "0"));
+    const char *c = json_is_string(v) ? enum_constant(key, json_string_value(v)) : NULL;
+    if (c) {
+        json_object_set_new(obj, tkey, json_string(c));
+        if (!strcmp(key, "access")) {
+            char *lit = tables_c_string(json_string_value(v));
+            json_object_set_new(obj, "t_access_text", json_string(lit));
+            free(lit);
+        }
+        return;
+    }
+    if (!strcmp(key, "version") && json_is_integer(v)) {
+        char num[32];
+        snprintf(num, sizeof(num), "\"%lld\"", (long long)json_integer_value(v));
+        json_object_set_new(obj, tkey, json_string(num));
         return;
     }
     if (json_is_null(v)) {
@@ -106,7 +121,8 @@ void tables_annotate(json_t *tree)
     size_t n = 0;
     const char *key;
     json_t *v;
-    json_object_foreach(tree, key, v) {
+    json_object_foreach(tree, key, v)
+    {
         if (n < ARRAY_SIZE(keys) && strncmp(key, "t_", 2) != 0 && strncmp(key, "c_", 2) != 0)
             keys[n++] = key;
     }

@@ -6,7 +6,9 @@
  * string literal with its quotes (backslash, quote, '?' and control
  * characters escaped) or "NULL". Members naming an enum get the C constant
  * instead: t_space (REGC_SPACE_MSR...), t_access (REGC_ACCESS_RW_V...),
- * t_overflow (REGC_OVF_WRAP/STOP), t_preload, t_clear (REGC_CLEAR_...).
+ * t_overflow (REGC_OVF_WRAP/STOP), t_preload, t_clear (REGC_CLEAR_...), when
+ * the value is one of the enum's spellings (else the string literal; null:
+ * "0"); an access also gets t_access_text, its spelling as a literal.
  * Objects with an "index" member (int or null) get t_index (-1 for null).
  * Keys already starting with "t_" or "c_" are left alone.
  */

@@ -104,8 +104,7 @@ static int read_error(struct tmpl *tp, const char *path, int err)
  * Reads template file 'path'. Returns 1 and fills 'src', 0 if it does not
  * exist and 'missing_ok', -1 after reporting DIAG_IO.
  */
-static int read_template(struct tmpl *tp, const char *path, bool missing_ok,
-                         struct mus_source *src)
+static int read_template(struct tmpl *tp, const char *path, bool missing_ok, struct mus_source *src)
 {
     char *text;
     size_t len;
@@ -157,8 +156,7 @@ int tmpl_load(struct tmpl *tp, const char *name)
 }
 
 /* Tries DIR/NAME.mustache. */
-static int load_from_dir(struct tmpl *tp, const char *dir, const char *name,
-                         struct mus_source *src)
+static int load_from_dir(struct tmpl *tp, const char *dir, const char *name, struct mus_source *src)
 {
     struct buf path = BUF_INIT;
     if (strcmp(dir, ".") == 0)
@@ -205,8 +203,10 @@ static bool by_extension(const char *path, size_t len, enum mus_escape *kind)
     static const struct {
         const char *ext;
         enum mus_escape kind;
-    } exts[] = {{".h", MUS_ESCAPE_C},        {".c", MUS_ESCAPE_C},
-                {".md", MUS_ESCAPE_MARKDOWN}, {".html", MUS_ESCAPE_HTML},
+    } exts[] = {{".h", MUS_ESCAPE_C},
+                {".c", MUS_ESCAPE_C},
+                {".md", MUS_ESCAPE_MARKDOWN},
+                {".html", MUS_ESCAPE_HTML},
                 {".htm", MUS_ESCAPE_HTML}};
     for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
         size_t m = strlen(exts[i].ext);
@@ -256,14 +256,15 @@ static const char *comment_line(const char *text, size_t *len)
     return text;
 }
 
-void tmpl_list(FILE *fp)
+/* 'json' is listed although it is no template: main.c writes the data tree itself. */
+static void list(FILE *fp, const struct embedded_template *table, size_t n, bool with_json)
 {
-    int width = (int)strlen("json"); /* json is not a template: main.c dumps the tree */
-    for (size_t i = 0; i < embedded_template_count; i++)
-        if (embedded_templates[i].name[0] != '_' && (int)strlen(embedded_templates[i].name) > width)
-            width = (int)strlen(embedded_templates[i].name);
-    for (size_t i = 0; i < embedded_template_count; i++) {
-        const struct embedded_template *e = &embedded_templates[i];
+    int width = with_json ? (int)strlen("json") : 0;
+    for (size_t i = 0; i < n; i++)
+        if (table[i].name[0] != '_' && (int)strlen(table[i].name) > width)
+            width = (int)strlen(table[i].name);
+    for (size_t i = 0; i < n; i++) {
+        const struct embedded_template *e = &table[i];
         if (e->name[0] == '_')
             continue;
         const char *desc = NULL;
@@ -275,5 +276,16 @@ void tmpl_list(FILE *fp)
             desc = comment_line(e->text, &len);
         fprintf(fp, "%-*s  %.*s\n", width, e->name, (int)len, desc ? desc : "");
     }
-    fprintf(fp, "%-*s  %s\n", width, "json", "JSON export of the checked model (docs/json.md)");
+    if (with_json)
+        fprintf(fp, "%-*s  %s\n", width, "json", "JSON export of the checked model (docs/json.md)");
+}
+
+void tmpl_list_from(FILE *fp, const struct embedded_template *table, size_t n)
+{
+    list(fp, table, n, false);
+}
+
+void tmpl_list(FILE *fp)
+{
+    list(fp, embedded_templates, embedded_template_count, true);
 }

@@ -32,11 +32,11 @@ struct tmpl {
     const char *const *incdirs; /* -I directories; borrowed */
     size_t nincdirs;
     const struct embedded_template *builtin; /* the main template when built-in, else NULL */
-    char *dir;                  /* directory of the main template file, else NULL; owned */
-    struct mus_template *main;  /* owned */
-    char **deps;                /* every file read, main template first; owned */
+    char *dir;                 /* directory of the main template file, else NULL; owned */
+    struct mus_template *main; /* owned */
+    char **deps;               /* every file read, main template first; owned */
     size_t ndeps, deps_cap;
-    struct tmpl_text *texts;    /* display names and texts read; owned */
+    struct tmpl_text *texts; /* display names and texts read; owned */
     size_t ntexts, texts_cap;
     const struct embedded_template *builtins; /* the built-in table (tests may swap it) */
     size_t nbuiltins;
@@ -71,7 +71,12 @@ int tmpl_render(struct tmpl *tp, json_t *data, struct mus_options *opt, struct b
  */
 enum mus_escape tmpl_escape_for(const char *name, const char *output);
 
-/* Prints "NAME  description" for each built-in output template (not partials). */
+/*
+ * Prints "NAME  description" for each built-in output template (not the
+ * partials, whose names start with '_'), names padded to one width: the
+ * output of `regc --list-templates`. tmpl_list_from does it for any table.
+ */
 void tmpl_list(FILE *fp);
+void tmpl_list_from(FILE *fp, const struct embedded_template *table, size_t n);
 
 #endif

@@ -18,7 +18,8 @@ static void cite_text(const struct regc_spec *s, const struct regc_cite *c, char
     const struct regc_source *src = regc_spec_source(s, c->src);
     size_t n = (size_t)snprintf(buf, len, " (%s", src && src->title ? src->title : c->src);
     if (src && src->ref && n < len)
-        n += (size_t)snprintf(buf + n, len - n, " %s%s%s", src->ref, src->rev ? "-" : "", src->rev ? src->rev : "");
+        n += (size_t)snprintf(buf + n, len - n, " %s%s%s", src->ref, src->rev ? "-" : "",
+                              src->rev ? src->rev : "");
     if (c->section && n < len)
         n += (size_t)snprintf(buf + n, len - n, ", section %s", c->section);
     if (c->table && n < len)
@@ -47,34 +48,40 @@ static uint64_t low_mask(unsigned width)
     return width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1;
 }
 
-static int check_width(const struct regc_reg *r, const char *name, uint64_t v, char *msg, size_t len)
+static int check_width(const struct regc_reg *r, const char *name, uint64_t v, char *msg,
+                       size_t len)
 {
     uint64_t past = v & ~low_mask(r->width);
     if (!past)
         return 0;
-    return refuse(msg, len, "refusing 0x%llx for '%s': bits 0x%llx are past its width of %u bits and must be zero",
-                  (unsigned long long)v, name, (unsigned long long)past, r->width);
+    return refuse(
+        msg, len,
+        "refusing 0x%llx for '%s': bits 0x%llx are past its width of %u bits and must be zero",
+        (unsigned long long)v, name, (unsigned long long)past, r->width);
 }
 
-static int check_mbz_fields(const struct regc_spec *s, const struct regc_reg *r, const char *name, uint64_t v,
-                            char *msg, size_t len)
+static int check_mbz_fields(const struct regc_spec *s, const struct regc_reg *r, const char *name,
+                            uint64_t v, char *msg, size_t len)
 {
     char cite[256];
     for (const struct regc_field *f = r->fields; f->name; f++) {
         if (regc_field_sem(f) != REGC_SEM_MBZ || !(v & regc_field_mask(f)))
             continue;
         cite_text(s, &r->cite, cite, sizeof(cite));
-        return refuse(msg, len, "refusing 0x%llx for '%s': field '%s' [%u:%u] is reserved (%s) and must be zero%s",
-                      (unsigned long long)v, name, f->name, f->msb, f->lsb, regc_access_text(f->access), cite);
+        return refuse(
+            msg, len,
+            "refusing 0x%llx for '%s': field '%s' [%u:%u] is reserved (%s) and must be zero%s",
+            (unsigned long long)v, name, f->name, f->msb, f->lsb, regc_access_text(f->access),
+            cite);
     }
     if (v & r->mbz)
-        return refuse(msg, len, "refusing 0x%llx for '%s': bits 0x%llx must be zero", (unsigned long long)v, name,
-                      (unsigned long long)(v & r->mbz));
+        return refuse(msg, len, "refusing 0x%llx for '%s': bits 0x%llx must be zero",
+                      (unsigned long long)v, name, (unsigned long long)(v & r->mbz));
     return 0;
 }
 
-static int check_undefined(const struct regc_spec *s, const struct regc_reg *r, const char *name, uint64_t v,
-                           char *msg, size_t len)
+static int check_undefined(const struct regc_spec *s, const struct regc_reg *r, const char *name,
+                           uint64_t v, char *msg, size_t len)
 {
     char cite[256];
     for (const struct regc_field *f = r->fields; f->name; f++) {
@@ -82,14 +89,15 @@ static int check_undefined(const struct regc_spec *s, const struct regc_reg *r, 
         if (!val || !val->undefined)
             continue;
         cite_text(s, &r->cite, cite, sizeof(cite));
-        return refuse(msg, len, "refusing 0x%llx for '%s': value 0x%llx ('%s') of field '%s' is undefined%s",
-                      (unsigned long long)v, name, (unsigned long long)val->value, val->name, f->name, cite);
+        return refuse(
+            msg, len, "refusing 0x%llx for '%s': value 0x%llx ('%s') of field '%s' is undefined%s",
+            (unsigned long long)v, name, (unsigned long long)val->value, val->name, f->name, cite);
     }
     return 0;
 }
 
-static int check_rules(const struct regc_spec *s, const struct regc_reg *r, const char *name, uint64_t v, char *msg,
-                       size_t len)
+static int check_rules(const struct regc_spec *s, const struct regc_reg *r, const char *name,
+                       uint64_t v, char *msg, size_t len)
 {
     char cite[256];
     for (const struct regc_rule *ru = r->rules; ru && ru->name; ru++) {
@@ -100,14 +108,15 @@ static int check_rules(const struct regc_spec *s, const struct regc_reg *r, cons
         if (holds)
             continue;
         cite_text(s, ru->cite.src ? &ru->cite : &r->cite, cite, sizeof(cite));
-        return refuse(msg, len, "refusing 0x%llx for '%s': breaks rule '%s' (%s): %s%s", (unsigned long long)v, name,
-                      ru->name, ru->expr ? ru->expr : "", ru->message ? ru->message : "", cite);
+        return refuse(msg, len, "refusing 0x%llx for '%s': breaks rule '%s' (%s): %s%s",
+                      (unsigned long long)v, name, ru->name, ru->expr ? ru->expr : "",
+                      ru->message ? ru->message : "", cite);
     }
     return 0;
 }
 
-int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *name, uint64_t value, char *msg,
-               size_t msglen)
+int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *name,
+               uint64_t value, char *msg, size_t msglen)
 {
     if (!name)
         name = r->name;

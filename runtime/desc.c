@@ -79,11 +79,34 @@ int regc_ref_make(struct regc_ref *out, const struct regc_spec *s, const struct 
             continue;
         if (inst ? !streq(a->instance, inst->name) : a->instance != NULL)
             continue;
-        *out = (struct regc_ref){
-            .spec = s, .block = b, .instance = inst, .reg = reg, .index = index, .address = a->address};
+        *out = (struct regc_ref){.spec = s,
+                                 .block = b,
+                                 .instance = inst,
+                                 .reg = reg,
+                                 .index = index,
+                                 .address = a->address};
         return 0;
     }
     return -ENOENT;
+}
+
+static int copy_ref(struct regc_ref *out, const struct regc_spec *s, const struct regc_block *b,
+                    const struct regc_instance *inst, const char *name, unsigned i)
+{
+    const struct regc_reg *r = name ? regc_block_reg(b, name) : NULL;
+    if (!r)
+        return -ENOENT;
+    return regc_ref_make(out, s, b, inst, r, r->is_array ? (int)i : -1);
+}
+
+int regc_counter_refs(const struct regc_spec *s, const struct regc_block *b,
+                      const struct regc_instance *inst, const struct regc_counters *c, unsigned i,
+                      struct regc_ref *ctl, struct regc_ref *ctr)
+{
+    if (!inst && b->instances && b->instances->name)
+        inst = b->instances;
+    int rc = copy_ref(ctl, s, b, inst, c->control, i);
+    return rc ? rc : copy_ref(ctr, s, b, inst, c->counter, i);
 }
 
 /* Splits "NAME[N]" or "NAMEN" (N a trailing index when NAME alone is not a register). */
@@ -117,7 +140,8 @@ static const struct regc_reg *resolve_reg(const struct regc_block *b, const char
     return r && r->is_array ? r : NULL;
 }
 
-int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *out, char *err, size_t errlen)
+int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *out, char *err,
+                 size_t errlen)
 {
     char buf[256];
     if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
@@ -158,8 +182,8 @@ int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *o
     }
     if (r->is_array && index < 0) {
         if (err)
-            snprintf(err, errlen, "register '%s' is an array: give an index (%s%u..%s%u)", r->name, r->name,
-                     r->first, r->name, r->first + r->count - 1);
+            snprintf(err, errlen, "register '%s' is an array: give an index (%s%u..%s%u)", r->name,
+                     r->name, r->first, r->name, r->first + r->count - 1);
         return -ENOENT;
     }
     if (regc_ref_make(out, s, b, inst, r, index) < 0) {
@@ -179,8 +203,8 @@ const char *regc_ref_name(const struct regc_ref *r, char *buf, size_t len)
     char idx[16] = "";
     if (r->index >= 0)
         snprintf(idx, sizeof(idx), "%d", r->index);
-    snprintf(buf, len, "%s%s%s.%s%s", r->block->name, r->instance ? "." : "", r->instance ? r->instance->name : "",
-             r->reg->name, idx);
+    snprintf(buf, len, "%s%s%s.%s%s", r->block->name, r->instance ? "." : "",
+             r->instance ? r->instance->name : "", r->reg->name, idx);
     return buf;
 }
 
@@ -264,16 +288,35 @@ static int eval_ops(const struct regc_rule_op *ops, uint64_t value, bool *holds)
             return -EINVAL;
         uint64_t b = st[--sp], a = st[sp - 1], r;
         switch (o->op) {
-        case REGC_OP_AND: r = a && b; break;
-        case REGC_OP_OR: r = a || b; break;
-        case REGC_OP_IMPLIES: r = !a || b; break;
-        case REGC_OP_EQ: r = a == b; break;
-        case REGC_OP_NE: r = a != b; break;
-        case REGC_OP_LT: r = a < b; break;
-        case REGC_OP_LE: r = a <= b; break;
-        case REGC_OP_GT: r = a > b; break;
-        case REGC_OP_GE: r = a >= b; break;
-        default: return -EINVAL;
+        case REGC_OP_AND:
+            r = a && b;
+            break;
+        case REGC_OP_OR:
+            r = a || b;
+            break;
+        case REGC_OP_IMPLIES:
+            r = !a || b;
+            break;
+        case REGC_OP_EQ:
+            r = a == b;
+            break;
+        case REGC_OP_NE:
+            r = a != b;
+            break;
+        case REGC_OP_LT:
+            r = a < b;
+            break;
+        case REGC_OP_LE:
+            r = a <= b;
+            break;
+        case REGC_OP_GT:
+            r = a > b;
+            break;
+        case REGC_OP_GE:
+            r = a >= b;
+            break;
+        default:
+            return -EINVAL;
         }
         st[sp - 1] = r;
     }
@@ -424,7 +467,8 @@ static uint64_t parse_implies(struct rparse *rp)
     return a;
 }
 
-int regc_rule_eval(const struct regc_reg *r, const struct regc_rule *ru, uint64_t value, bool *holds)
+int regc_rule_eval(const struct regc_reg *r, const struct regc_rule *ru, uint64_t value,
+                   bool *holds)
 {
     if (ru->ops)
         return eval_ops(ru->ops, value, holds);

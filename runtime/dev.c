@@ -60,26 +60,32 @@ int regc__read_text(const char *path, char *buf, size_t len)
 
 const struct regc_backend_ops *regc_backend_find(const char *name)
 {
-    static const struct regc_backend_ops *const all[] = {&regc_msr_ops, &regc_pci_ops, &regc_perf_ops,
-                                                         &regc_sim_ops};
+    static const struct regc_backend_ops *const all[] = {&regc_msr_ops, &regc_pci_ops,
+                                                         &regc_perf_ops, &regc_sim_ops};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         if (strcmp(all[i]->name, name) == 0)
             return all[i];
     return NULL;
 }
 
-int regc_open(regc_dev **out, const struct regc_spec *spec, const struct regc_options *opt, char *err, size_t errlen)
+int regc_open(regc_dev **out, const struct regc_spec *spec, const struct regc_options *opt,
+              char *err, size_t errlen)
 {
     static const struct regc_options none = {0};
     if (!opt)
         opt = &none;
-    const struct regc_backend_ops *ops = opt->ops ? opt->ops : regc_backend_find(opt->backend ? opt->backend : "sim");
+    const struct regc_backend_ops *ops =
+        opt->ops ? opt->ops : regc_backend_find(opt->backend ? opt->backend : "sim");
     if (!ops)
-        return regc__err(err, errlen, -EINVAL, "unknown backend '%s' (want msr, pci, perf or sim)", opt->backend);
+        return regc__err(err, errlen, -EINVAL, "unknown backend '%s' (want msr, pci, perf or sim)",
+                         opt->backend);
     regc_dev *d = calloc(1, sizeof(*d));
     if (!d)
         return regc__err(err, errlen, -ENOMEM, "out of memory");
-    *d = (struct regc_dev){.spec = spec, .cpu = opt->cpu, .dry_run = opt->dry_run, .trace = opt->trace,
+    *d = (struct regc_dev){.spec = spec,
+                           .cpu = opt->cpu,
+                           .dry_run = opt->dry_run,
+                           .trace = opt->trace,
                            .trace_ctx = opt->trace_ctx};
     d->be = (struct regc_backend){.ops = ops, .spec = spec, .opt = opt};
     if (!opt->dry_run && ops->open) {
@@ -137,15 +143,18 @@ static const char *hint(const char *backend, bool write, int rc)
         if (msr)
             return "the CPU refused the access (a reserved bit set, or the MSR is not implemented)";
         if (strcmp(backend, "sim") == 0)
-            return "the simulated CPU refused the access (a reserved bit set, or no register at that address)";
+            return "the simulated CPU refused the access (a reserved bit set, or no register at "
+                   "that address)";
         return "input/output error";
     case EACCES:
     case EPERM:
         if (msr && write)
-            return "permission denied: needs root or CAP_SYS_RAWIO (msr-safe: the MSR must be in its allowlist); "
+            return "permission denied: needs root or CAP_SYS_RAWIO (msr-safe: the MSR must be in "
+                   "its allowlist); "
                    "kernels that restrict raw MSR writes need msr.allow_writes=on or msr-safe";
         if (msr)
-            return "permission denied: needs root or CAP_SYS_RAWIO (msr-safe: the MSR must be in its allowlist)";
+            return "permission denied: needs root or CAP_SYS_RAWIO (msr-safe: the MSR must be in "
+                   "its allowlist)";
         if (pci)
             return "permission denied: configuration space past 64 bytes needs root";
         return "permission denied";
@@ -168,9 +177,13 @@ static void io_fail(regc_dev *d, bool write, const struct regc_ref *r, int rc)
 {
     char name[160];
     d->stats.failures++;
-    snprintf(d->err, sizeof(d->err), "%s '%s' (%s 0x%llx, cpu %d) failed: %s", write ? "writing" : "reading",
-             regc_ref_name(r, name, sizeof(name)), r->reg->space == REGC_SPACE_MSR ? "msr" : r->reg->space == REGC_SPACE_PCI ? "pci offset" : "mmio offset",
-             (unsigned long long)r->address, d->cpu, d->be.msg[0] ? d->be.msg : hint(d->be.ops->name, write, rc));
+    snprintf(d->err, sizeof(d->err), "%s '%s' (%s 0x%llx, cpu %d) failed: %s",
+             write ? "writing" : "reading", regc_ref_name(r, name, sizeof(name)),
+             r->reg->space == REGC_SPACE_MSR   ? "msr"
+             : r->reg->space == REGC_SPACE_PCI ? "pci offset"
+                                               : "mmio offset",
+             (unsigned long long)r->address, d->cpu,
+             d->be.msg[0] ? d->be.msg : hint(d->be.ops->name, write, rc));
 }
 
 static struct regc_io make_io(const regc_dev *d, const struct regc_ref *r)
@@ -225,13 +238,15 @@ int regc_write_unchecked(regc_dev *d, const struct regc_ref *r, uint64_t value)
 int regc_write(regc_dev *d, const struct regc_ref *r, uint64_t value)
 {
     char name[160];
-    int rc = regc_check(d->spec, r->reg, regc_ref_name(r, name, sizeof(name)), value, d->err, sizeof(d->err));
+    int rc = regc_check(d->spec, r->reg, regc_ref_name(r, name, sizeof(name)), value, d->err,
+                        sizeof(d->err));
     if (rc < 0)
         return rc;
     return regc_write_unchecked(d, r, value);
 }
 
-int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t value, uint64_t *written)
+int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t value,
+             uint64_t *written)
 {
     uint64_t old;
     int rc = regc_read(d, r, &old);

@@ -11,7 +11,8 @@
 #define REGC_ERRLEN 512
 
 /* Like snprintf into err (may be NULL); returns rc (a -errno) for tail calls. */
-int regc__err(char *err, size_t len, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int regc__err(char *err, size_t len, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* The directory root from 'opt' (may be NULL), else the environment variable, else 'dflt'. */
 const char *regc__root(const char *opt, const char *env, const char *dflt);

@@ -67,11 +67,12 @@ static bool read_id(const char *dir, const char *name, const char *file, unsigne
 static bool matches(const char *dir, const char *name, const struct regc_pci_loc *loc)
 {
     unsigned dom, bus, dev, fn;
-    if (sscanf(name, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4 || dev != loc->dev || fn != loc->func)
+    if (sscanf(name, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4 || dev != loc->dev ||
+        fn != loc->func)
         return false;
     unsigned long ven, did;
-    return read_id(dir, name, "vendor", &ven) && read_id(dir, name, "device", &did) && ven == loc->vendor &&
-           did == loc->device;
+    return read_id(dir, name, "vendor", &ven) && read_id(dir, name, "device", &did) &&
+           ven == loc->vendor && did == loc->device;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -79,7 +80,8 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-static int find_config(const struct pci_state *st, const struct regc_pci_loc *loc, char *path, size_t len)
+static int find_config(const struct pci_state *st, const struct regc_pci_loc *loc, char *path,
+                       size_t len)
 {
     struct dirent **ents;
     int n = scandir(st->root, &ents, NULL, by_name);
@@ -136,7 +138,8 @@ static int dword_io(int fd, bool write, uint64_t off, uint32_t *v)
     return n == 4 ? 0 : -EIO;
 }
 
-static int pci_access(struct regc_backend *be, const struct regc_io *io, bool write, uint64_t *value)
+static int pci_access(struct regc_backend *be, const struct regc_io *io, bool write,
+                      uint64_t *value)
 {
     if (io->space != REGC_SPACE_PCI)
         return -EOPNOTSUPP;

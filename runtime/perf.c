@@ -22,8 +22,8 @@
 
 struct fmt_term {
     char name[32];
-    unsigned word;  /* 0 config, 1 config1, 2 config2 */
-    uint64_t mask;  /* bits in that word */
+    unsigned word; /* 0 config, 1 config1, 2 config2 */
+    uint64_t mask; /* bits in that word */
 };
 
 struct regc_perf_pmu {
@@ -89,11 +89,15 @@ static int load_formats(struct regc_perf_pmu *p, char *err, size_t errlen)
             struct fmt_term *t = &p->terms[p->nterms];
             snprintf(file, sizeof(file), "%s/%s", path, name);
             if (p->nterms == MAX_TERMS || strlen(name) >= sizeof(t->name))
-                rc = regc__err(err, errlen, -E2BIG, "PMU '%s': too many or too long format names", p->name);
+                rc = regc__err(err, errlen, -E2BIG, "PMU '%s': too many or too long format names",
+                               p->name);
             else if (regc__read_text(file, text, sizeof(text)) < 0 || parse_format(text, t) < 0)
-                rc = regc__err(err, errlen, -EINVAL, "PMU '%s': cannot parse format '%s'", p->name, name);
-            else
-                snprintf(t->name, sizeof(t->name), "%s", name), p->nterms++;
+                rc = regc__err(err, errlen, -EINVAL, "PMU '%s': cannot parse format '%s'", p->name,
+                               name);
+            else {
+                memcpy(t->name, name, strlen(name) + 1); /* fits: checked above */
+                p->nterms++;
+            }
         }
         free(ents[i]);
     }
@@ -101,8 +105,8 @@ static int load_formats(struct regc_perf_pmu *p, char *err, size_t errlen)
     return rc;
 }
 
-int regc_perf_pmu_open(struct regc_perf_pmu **out, const char *sysfs_root, const char *name, char *err,
-                       size_t errlen)
+int regc_perf_pmu_open(struct regc_perf_pmu **out, const char *sysfs_root, const char *name,
+                       char *err, size_t errlen)
 {
     struct regc_perf_pmu *p = calloc(1, sizeof(*p));
     if (!p)
@@ -117,8 +121,8 @@ int regc_perf_pmu_open(struct regc_perf_pmu **out, const char *sysfs_root, const
         p->type = PERF_TYPE_SOFTWARE;
     } else if (rc < 0) {
         free(p);
-        return regc__err(err, errlen, rc == -ENOENT ? -ENOENT : rc, "no PMU '%s' in sysfs ('%s': %s)", name, path,
-                         strerror(-rc));
+        return regc__err(err, errlen, rc == -ENOENT ? -ENOENT : rc,
+                         "no PMU '%s' in sysfs ('%s': %s)", name, path, strerror(-rc));
     } else {
         p->type = (uint32_t)strtoul(text, NULL, 10);
     }
@@ -159,7 +163,8 @@ static const struct fmt_term *find_role_term(const struct regc_perf_pmu *p, cons
     return t;
 }
 
-int regc_perf_pmu_format(const struct regc_perf_pmu *p, const char *name, unsigned *word, uint64_t *mask)
+int regc_perf_pmu_format(const struct regc_perf_pmu *p, const char *name, unsigned *word,
+                         uint64_t *mask)
 {
     const struct fmt_term *t = find_term(p, name);
     if (!t)
@@ -191,17 +196,19 @@ int regc_perf_encode(const struct regc_perf_pmu *p, const struct regc_perf_term 
         const struct fmt_term *t = find_term(p, terms[i].name);
         uint64_t bits;
         if (!t)
-            return regc__err(err, errlen, -EINVAL, "PMU '%s' has no format '%s'", p->name, terms[i].name);
+            return regc__err(err, errlen, -EINVAL, "PMU '%s' has no format '%s'", p->name,
+                             terms[i].name);
         if (deposit(t->mask, terms[i].value, &bits) < 0)
-            return regc__err(err, errlen, -EINVAL, "value 0x%llx does not fit format '%s' of PMU '%s'",
+            return regc__err(err, errlen, -EINVAL,
+                             "value 0x%llx does not fit format '%s' of PMU '%s'",
                              (unsigned long long)terms[i].value, terms[i].name, p->name);
         config[t->word] |= bits;
     }
     return 0;
 }
 
-int regc_perf_event_config(const struct regc_perf_pmu *p, const char *event, uint64_t config[3], char *err,
-                           size_t errlen)
+int regc_perf_event_config(const struct regc_perf_pmu *p, const char *event, uint64_t config[3],
+                           char *err, size_t errlen)
 {
     char path[PATH_MAX + 128], text[256];
     snprintf(path, sizeof(path), "%s/events/%s", p->dir, event);
@@ -210,10 +217,12 @@ int regc_perf_event_config(const struct regc_perf_pmu *p, const char *event, uin
         return regc__err(err, errlen, rc, "PMU '%s' lists no event '%s'", p->name, event);
     struct regc_perf_term terms[8];
     size_t n = 0;
-    for (char *save = NULL, *tok = strtok_r(text, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *tok = strtok_r(text, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '=');
         if (n == 8)
-            return regc__err(err, errlen, -E2BIG, "event '%s' of PMU '%s' has too many terms", event, p->name);
+            return regc__err(err, errlen, -E2BIG, "event '%s' of PMU '%s' has too many terms",
+                             event, p->name);
         if (eq)
             *eq = '\0';
         terms[n++] = (struct regc_perf_term){tok, eq ? strtoull(eq + 1, NULL, 0) : 1};
@@ -230,8 +239,10 @@ static void fmt_text(const struct fmt_term *t, char *buf, size_t len)
         unsigned hi = lo;
         while (hi + 1 < 64 && (t->mask >> (hi + 1) & 1))
             hi++;
-        n += (size_t)(hi == lo ? snprintf(buf + n, len - n, "%s%u", buf[n - 1] == ':' ? "" : ",", lo)
-                               : snprintf(buf + n, len - n, "%s%u-%u", buf[n - 1] == ':' ? "" : ",", lo, hi));
+        n +=
+            (size_t)(hi == lo ? snprintf(buf + n, len - n, "%s%u", buf[n - 1] == ':' ? "" : ",", lo)
+                              : snprintf(buf + n, len - n, "%s%u-%u", buf[n - 1] == ':' ? "" : ",",
+                                         lo, hi));
         lo = hi;
     }
 }
@@ -241,9 +252,13 @@ int regc_perf_check_counters(const struct regc_perf_pmu *p, const struct regc_bl
 {
     const struct regc_reg *ctl = regc_block_reg(b, c->control);
     if (!ctl)
-        return regc__err(err, errlen, -ENOENT, "block '%s' has no register '%s'", b->name, c->control);
-    const char *map[][2] = {{"event", c->event}, {"umask", c->umask}, {"edge", c->edge},
-                            {"inv", c->invert},  {"thresh", c->threshold}};
+        return regc__err(err, errlen, -ENOENT, "block '%s' has no register '%s'", b->name,
+                         c->control);
+    const char *map[][2] = {{"event", c->event},
+                            {"umask", c->umask},
+                            {"edge", c->edge},
+                            {"inv", c->invert},
+                            {"thresh", c->threshold}};
     for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
         const struct fmt_term *t = find_role_term(p, map[i][0]);
         const struct regc_field *f = map[i][1] ? regc_reg_field(ctl, map[i][1]) : NULL;
@@ -252,7 +267,8 @@ int regc_perf_check_counters(const struct regc_perf_pmu *p, const struct regc_bl
         char kf[96];
         fmt_text(t, kf, sizeof(kf));
         return regc__err(err, errlen, -EINVAL,
-                         "spec field '%s' [%u:%u] of '%s.%s' disagrees with the kernel's format '%s' (%s) of PMU '%s'",
+                         "spec field '%s' [%u:%u] of '%s.%s' disagrees with the kernel's format "
+                         "'%s' (%s) of PMU '%s'",
                          f->name, f->msb, f->lsb, b->name, ctl->name, t->name, kf, p->name);
     }
     return 0;
@@ -295,8 +311,10 @@ const char *regc_perf_strerror(int rc, char *buf, size_t len)
     case EPERM:
         regc__read_text("/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
         snprintf(buf, len,
-                 "perf_event_open not permitted: kernel.perf_event_paranoid is %s (CPU-wide and uncore events need "
-                 "0 or less, or CAP_PERFMON/root)", par);
+                 "perf_event_open not permitted: kernel.perf_event_paranoid is %s (CPU-wide and "
+                 "uncore events need "
+                 "0 or less, or CAP_PERFMON/root)",
+                 par);
         break;
     case ENOENT:
     case EOPNOTSUPP:
@@ -311,11 +329,13 @@ const char *regc_perf_strerror(int rc, char *buf, size_t len)
     return buf;
 }
 
-int regc_perf_group_add(struct regc_perf_group *g, const struct regc_perf_pmu *p, const uint64_t config[3],
-                        pid_t pid, int cpu, unsigned *index, char *err, size_t errlen)
+int regc_perf_group_add(struct regc_perf_group *g, const struct regc_perf_pmu *p,
+                        const uint64_t config[3], pid_t pid, int cpu, unsigned *index, char *err,
+                        size_t errlen)
 {
     if (g->n == MAX_GROUP)
-        return regc__err(err, errlen, -E2BIG, "too many events in one group (at most %d)", MAX_GROUP);
+        return regc__err(err, errlen, -E2BIG, "too many events in one group (at most %d)",
+                         MAX_GROUP);
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof(attr));
     attr.size = sizeof(attr);
@@ -330,8 +350,8 @@ int regc_perf_group_add(struct regc_perf_group *g, const struct regc_perf_pmu *p
     if (fd < 0) {
         int rc = -errno;
         char msg[256];
-        return regc__err(err, errlen, rc, "PMU '%s' config 0x%llx: %s", p->name, (unsigned long long)config[0],
-                         regc_perf_strerror(rc, msg, sizeof(msg)));
+        return regc__err(err, errlen, rc, "PMU '%s' config 0x%llx: %s", p->name,
+                         (unsigned long long)config[0], regc_perf_strerror(rc, msg, sizeof(msg)));
     }
     if (index)
         *index = g->n;
@@ -364,7 +384,8 @@ int regc_perf_group_read(struct regc_perf_group *g, uint64_t *values, unsigned n
     ssize_t got = read(g->fds[0], buf, (1 + g->n) * sizeof(uint64_t));
     if (got < 0)
         return -errno;
-    if (got < (ssize_t)sizeof(uint64_t) || buf[0] > g->n || (size_t)got < (1 + buf[0]) * sizeof(uint64_t))
+    if (got < (ssize_t)sizeof(uint64_t) || buf[0] > g->n ||
+        (size_t)got < (1 + buf[0]) * sizeof(uint64_t))
         return -EIO;
     for (unsigned i = 0; i < n && i < buf[0]; i++)
         values[i] = buf[1 + i];
@@ -395,7 +416,7 @@ struct perf_slot {
     const struct regc_instance *inst;
     const struct regc_counters *c;
     int index;
-    uint64_t ctl;  /* last value written to the control */
+    uint64_t ctl; /* last value written to the control */
     struct regc_perf_group *g;
     struct regc_perf_pmu *pmu;
 };
@@ -412,7 +433,8 @@ static int perfbe_open(struct regc_backend *be, char *err, size_t errlen)
     struct perf_be *pb = calloc(1, sizeof(*pb));
     if (!pb)
         return regc__err(err, errlen, -ENOMEM, "out of memory");
-    snprintf(pb->root, sizeof(pb->root), "%s", regc__root(be->opt->sysfs_root, "REGC_SYSFS_ROOT", "/sys"));
+    snprintf(pb->root, sizeof(pb->root), "%s",
+             regc__root(be->opt->sysfs_root, "REGC_SYSFS_ROOT", "/sys"));
     pb->cpu = be->opt->cpu;
     be->priv = pb;
     return 0;
@@ -445,7 +467,8 @@ static const struct regc_counters *role_of(const struct regc_ref *r, bool counte
     return NULL;
 }
 
-static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r, const struct regc_counters *c)
+static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r,
+                                 const struct regc_counters *c)
 {
     for (size_t i = 0; i < pb->nslots; i++) {
         struct perf_slot *s = &pb->slots[i];
@@ -456,7 +479,8 @@ static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r, c
     if (!n)
         return NULL;
     pb->slots = n;
-    n[pb->nslots] = (struct perf_slot){.block = r->block, .inst = r->instance, .c = c, .index = r->index};
+    n[pb->nslots] =
+        (struct perf_slot){.block = r->block, .inst = r->instance, .c = c, .index = r->index};
     return &n[pb->nslots++];
 }
 
@@ -464,21 +488,25 @@ static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r, c
 static void pmu_name(const struct regc_ref *r, char *buf, size_t len)
 {
     if (r->instance)
-        snprintf(buf, len, "uncore_%s_%u", r->block->name, (unsigned)(r->instance - r->block->instances));
+        snprintf(buf, len, "uncore_%s_%u", r->block->name,
+                 (unsigned)(r->instance - r->block->instances));
     else
         snprintf(buf, len, "uncore_%s", r->block->name);
 }
 
-static int slot_start(struct regc_backend *be, struct perf_be *pb, struct perf_slot *s, const struct regc_ref *r,
-                      uint64_t v)
+static int slot_start(struct regc_backend *be, struct perf_be *pb, struct perf_slot *s,
+                      const struct regc_ref *r, uint64_t v)
 {
     char name[96];
     pmu_name(r, name, sizeof(name));
     int rc = regc_perf_pmu_open(&s->pmu, pb->root, name, be->msg, sizeof(be->msg));
     if (!rc)
         rc = regc_perf_check_counters(s->pmu, r->block, s->c, be->msg, sizeof(be->msg));
-    const char *roles[][2] = {{"event", s->c->event}, {"umask", s->c->umask}, {"edge", s->c->edge},
-                              {"inv", s->c->invert},  {"thresh", s->c->threshold}};
+    const char *roles[][2] = {{"event", s->c->event},
+                              {"umask", s->c->umask},
+                              {"edge", s->c->edge},
+                              {"inv", s->c->invert},
+                              {"thresh", s->c->threshold}};
     struct regc_perf_term terms[5];
     size_t n = 0;
     for (size_t i = 0; !rc && i < 5; i++) {
@@ -507,7 +535,8 @@ static int perfbe_write(struct regc_backend *be, const struct regc_io *io, uint6
     const struct regc_counters *c = io->ref ? role_of(io->ref, false) : NULL;
     be->msg[0] = '\0';
     if (!c || !c->enable) {
-        snprintf(be->msg, sizeof(be->msg), "the perf backend programs only counter controls with an enable field");
+        snprintf(be->msg, sizeof(be->msg),
+                 "the perf backend programs only counter controls with an enable field");
         return -EOPNOTSUPP;
     }
     struct perf_slot *s = slot_of(pb, io->ref, c);
@@ -534,7 +563,8 @@ static int perfbe_read(struct regc_backend *be, const struct regc_io *io, uint64
     }
     c = io->ref ? role_of(io->ref, true) : NULL;
     if (!c) {
-        snprintf(be->msg, sizeof(be->msg), "the perf backend reads only counters and their controls");
+        snprintf(be->msg, sizeof(be->msg),
+                 "the perf backend reads only counters and their controls");
         return -EOPNOTSUPP;
     }
     for (size_t i = 0; i < pb->nslots; i++) {
@@ -545,5 +575,8 @@ static int perfbe_read(struct regc_backend *be, const struct regc_io *io, uint64
     return 0;
 }
 
-const struct regc_backend_ops regc_perf_ops = {
-    .name = "perf", .open = perfbe_open, .close = perfbe_close, .read = perfbe_read, .write = perfbe_write};
+const struct regc_backend_ops regc_perf_ops = {.name = "perf",
+                                               .open = perfbe_open,
+                                               .close = perfbe_close,
+                                               .read = perfbe_read,
+                                               .write = perfbe_write};

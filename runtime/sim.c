@@ -53,12 +53,13 @@ static int add_copies(regc_sim *sim, const struct regc_block *b, const struct re
         if (!n)
             return -ENOMEM;
         sim->regs = n;
-        n[sim->nregs++] = (struct sim_reg){.block = b,
-                                           .inst = a->instance ? regc_block_instance(b, a->instance) : NULL,
-                                           .reg = r,
-                                           .index = a->index,
-                                           .address = a->address,
-                                           .value = r->reset};
+        n[sim->nregs++] =
+            (struct sim_reg){.block = b,
+                             .inst = a->instance ? regc_block_instance(b, a->instance) : NULL,
+                             .reg = r,
+                             .index = a->index,
+                             .address = a->address,
+                             .value = r->reset};
     }
     return 0;
 }
@@ -86,6 +87,11 @@ void regc_sim_free(regc_sim *sim)
     free(sim->regs);
     free(sim->faults);
     free(sim);
+}
+
+bool regc_sim_global_frozen(const regc_sim *sim)
+{
+    return sim->global_frozen;
 }
 
 unsigned long regc_sim_accesses(const regc_sim *sim)
@@ -147,12 +153,13 @@ static struct sim_reg *find_io(regc_sim *sim, const struct regc_io *io)
     return NULL;
 }
 
-static struct sim_reg *find_copy(regc_sim *sim, const struct regc_block *b, const struct regc_instance *inst,
-                                 const char *reg, int index)
+static struct sim_reg *find_copy(regc_sim *sim, const struct regc_block *b,
+                                 const struct regc_instance *inst, const char *reg, int index)
 {
     for (size_t i = 0; i < sim->nregs; i++) {
         struct sim_reg *s = &sim->regs[i];
-        if (s->block == b && s->inst == inst && streq(s->reg->name, reg) && (index < 0 || s->index < 0 || s->index == index))
+        if (s->block == b && s->inst == inst && streq(s->reg->name, reg) &&
+            (index < 0 || s->index < 0 || s->index == index))
             return s;
     }
     return NULL;
@@ -196,8 +203,8 @@ static uint64_t wget(const struct sim_reg *s, const char *field, uint64_t v)
 
 /* ---- the pmon topology around a copy */
 
-static const struct regc_instance *inst_index(const struct regc_block *b, const struct regc_instance *inst,
-                                              unsigned *idx)
+static const struct regc_instance *inst_index(const struct regc_block *b,
+                                              const struct regc_instance *inst, unsigned *idx)
 {
     *idx = inst ? (unsigned)(inst - b->instances) : 0;
     return inst;
@@ -255,7 +262,8 @@ static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
                   bc->reset_controls && wget(s, bc->reset_controls, v));
     const struct regc_box_status *bs = pm ? pm->box_status : NULL;
     if (bs && bs->clear == REGC_CLEAR_REGISTER && streq(s->reg->name, bs->clear_reg))
-        clear_bits(find_copy(sim, s->block, s->inst, bs->reg, -1), bs->overflow, wget(s, bs->clear_field, v));
+        clear_bits(find_copy(sim, s->block, s->inst, bs->reg, -1), bs->overflow,
+                   wget(s, bs->clear_field, v));
     const struct regc_pmon_global *pg = sim->spec->pmon_global;
     const struct regc_global_control *gc = pg ? pg->control : NULL;
     if (gc && streq(s->block->name, gc->block) && streq(s->reg->name, gc->reg)) {
@@ -265,7 +273,8 @@ static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
             sim->global_frozen = false;
     }
     const struct regc_global_status *gs = pg ? pg->status : NULL;
-    if (gs && gs->clear == REGC_CLEAR_REGISTER && streq(s->block->name, gs->block) && streq(s->reg->name, gs->clear_reg)) {
+    if (gs && gs->clear == REGC_CLEAR_REGISTER && streq(s->block->name, gs->block) &&
+        streq(s->reg->name, gs->clear_reg)) {
         struct sim_reg *st = global_reg(sim, gs->block, gs->reg);
         for (const struct regc_box_overflow *bo = gs->boxes; st && bo->block; bo++)
             clear_bits(st, bo->field, wget(s, bo->field, v));
@@ -391,15 +400,17 @@ static bool global_stopped(regc_sim *sim)
 {
     if (sim->global_frozen)
         return true;
-    const struct regc_global_control *gc = sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
+    const struct regc_global_control *gc =
+        sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
     if (!gc || !gc->enable)
         return false;
     struct sim_reg *s = global_reg(sim, gc->block, gc->reg);
     return s && !fget(s, gc->enable);
 }
 
-static bool counter_enabled(regc_sim *sim, const struct regc_block *b, const struct regc_instance *inst,
-                            const struct regc_counters *c, struct sim_reg *ctl, unsigned i)
+static bool counter_enabled(regc_sim *sim, const struct regc_block *b,
+                            const struct regc_instance *inst, const struct regc_counters *c,
+                            struct sim_reg *ctl, unsigned i)
 {
     const struct regc_box_control *bc = b->pmon->box_control;
     if (c->enable)
@@ -417,7 +428,8 @@ static void overflow(regc_sim *sim, const struct regc_block *b, const struct reg
 {
     const struct regc_pmon *pm = b->pmon;
     if (pm->box_status)
-        fsetbit(find_copy(sim, b, inst, pm->box_status->reg, -1), pm->box_status->overflow, i, true);
+        fsetbit(find_copy(sim, b, inst, pm->box_status->reg, -1), pm->box_status->overflow, i,
+                true);
     if (pm->box_control && pm->box_control->freeze_enable) {
         struct sim_reg *box = find_copy(sim, b, inst, pm->box_control->reg, -1);
         if (box && fget(box, pm->box_control->freeze_enable))
@@ -429,7 +441,8 @@ static void overflow(regc_sim *sim, const struct regc_block *b, const struct reg
     unsigned idx;
     inst_index(b, inst, &idx);
     for (const struct regc_box_overflow *bo = st ? gs->boxes : NULL; bo && bo->block; bo++) {
-        if (!streq(bo->block, b->name) || (bo->instance && !(inst && streq(bo->instance, inst->name))))
+        if (!streq(bo->block, b->name) ||
+            (bo->instance && !(inst && streq(bo->instance, inst->name))))
             continue;
         fsetbit(st, bo->field, bo->instance ? 0 : idx, true);
     }
@@ -446,9 +459,11 @@ static void count(regc_sim *sim, const struct regc_block *b, const struct regc_i
 {
     struct sim_reg *ctl = find_copy(sim, b, inst, c->control, (int)i);
     struct sim_reg *ctr = find_copy(sim, b, inst, c->counter, (int)i);
-    if (!ctl || !ctr || !counter_enabled(sim, b, inst, c, ctl, i) || box_frozen(sim, b, inst) || global_stopped(sim))
+    if (!ctl || !ctr || !counter_enabled(sim, b, inst, c, ctl, i) || box_frozen(sim, b, inst) ||
+        global_stopped(sim))
         return;
-    uint64_t max = low_mask(c->width), cur = c->count_field ? fget(ctr, c->count_field) : ctr->value;
+    uint64_t max = low_mask(c->width),
+             cur = c->count_field ? fget(ctr, c->count_field) : ctr->value;
     cur &= max;
     bool wrap = c->overflow == REGC_OVF_WRAP;
     if (c->wrap_field && fhas(ctl, c->wrap_field))
@@ -463,8 +478,8 @@ static void count(regc_sim *sim, const struct regc_block *b, const struct regc_i
         overflow(sim, b, inst, c, i);
 }
 
-static int block_inst(regc_sim *sim, const char *block, const char *inst, const struct regc_block **b,
-                      const struct regc_instance **in)
+static int block_inst(regc_sim *sim, const char *block, const char *inst,
+                      const struct regc_block **b, const struct regc_instance **in)
 {
     *b = regc_spec_block(sim->spec, block);
     if (!*b || !(*b)->pmon)
@@ -477,7 +492,8 @@ static int block_inst(regc_sim *sim, const char *block, const char *inst, const 
     return 0;
 }
 
-int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group, unsigned counter, uint64_t n)
+int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group,
+                  unsigned counter, uint64_t n)
 {
     const struct regc_block *b;
     const struct regc_instance *in;
@@ -499,7 +515,8 @@ static bool selects(const struct sim_reg *ctl, const struct regc_event *e)
     return !e->has_umask || !e->umask_field || fget(ctl, e->umask_field) == e->umask;
 }
 
-int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const char *event, uint64_t n)
+int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const char *event,
+                   uint64_t n)
 {
     const struct regc_block *b;
     const struct regc_instance *in;
@@ -513,7 +530,8 @@ int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const cha
             continue;
         for (size_t i = 0; i < sim->nregs; i++) {
             struct sim_reg *ctl = &sim->regs[i];
-            if (ctl->block == b && ctl->inst == in && streq(ctl->reg->name, c->control) && selects(ctl, e))
+            if (ctl->block == b && ctl->inst == in && streq(ctl->reg->name, c->control) &&
+                selects(ctl, e))
                 count(sim, b, in, c, ctl->index < 0 ? 0 : (unsigned)ctl->index, n);
         }
     }
@@ -568,5 +586,8 @@ regc_sim *regc__simbe_sim(const struct regc_backend *be)
     return ((const struct sim_be *)be->priv)->sim;
 }
 
-const struct regc_backend_ops regc_sim_ops = {
-    .name = "sim", .open = simbe_open, .close = simbe_close, .read = simbe_read, .write = simbe_write};
+const struct regc_backend_ops regc_sim_ops = {.name = "sim",
+                                              .open = simbe_open,
+                                              .close = simbe_close,
+                                              .read = simbe_read,
+                                              .write = simbe_write};

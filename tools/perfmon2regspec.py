@@ -244,13 +244,20 @@ def exclusion(ln, row, prefix_re):
     m = prefix_re.match(name)
     if not m:
         return "name does not start with 'UNC_<X>_'"
-    rest = m.group(1)
-    ev, dot, sub = rest.partition('.')
+    ev, dot, sub = split_name(m.group(1))
     if not is_name(ev):
         return 'event name %r is not a C identifier' % ev
     if dot and not is_name(sub):
         return 'sub-event name %r is not a C identifier' % sub
     return None
+
+
+def split_name(rest):
+    """'EVENT.SUB' -> ('EVENT', '.', 'SUB'). A sub-event written with further
+    dots (ivytown's MESSAGE.DRS.AnyDataC) keeps them as '_' ('DRS_AnyDataC'),
+    so the name is a C identifier and still reads like Intel's."""
+    ev, dot, sub = rest.partition('.')
+    return ev, dot, sub.replace('.', '_')
 
 
 class Event:
@@ -273,8 +280,7 @@ def convert(ln, data):
         name = row.get('EventName', '')
         why = exclusion(ln, row, prefix_re)
         if why is None:
-            rest = prefix_re.match(name).group(1)
-            ev, dot, sub = rest.partition('.')
+            ev, dot, sub = split_name(prefix_re.match(name).group(1))
             code = parse_int(row['EventCode'], 'EventCode')
             e = events.get(ev)
             if e is not None and e.code != code:

@@ -109,7 +109,7 @@ expect "syntax error inside a partial points into the partial" 1 "p.mustache:2:1
 
 case_dir recursion
 printf '{{>p}}' >"$case/t.mustache"; printf 'x{{>p}}' >"$case/p.mustache"; echo '{}' >"$case/d.json"
-chain="'t.mustache'"; for _ in $(seq 65); do chain="$chain > 'p.mustache'"; done
+chain="'t.mustache' > 'p.mustache' x65"
 expect "partial recursion past 64 levels" 1 "p.mustache:1:2: error: partial 'p' nested more than 64 levels deep
 p.mustache:1:2: note: partial chain: $chain
 " -- t.mustache d.json
@@ -205,4 +205,24 @@ else tap_fail "output is the rendered text only"; fi
 
 echo '[1,2.5,"x",true,null]' >"$c/arr.json"; printf '{{#.}}{{.}};{{/.}}' >"$c/arr.mustache"
 check_escape "data root may be any JSON value" "1;2.5;x;true;;" arr.mustache arr.json
+got=$(cd "$c" && echo '{"v":"in"}' | "$REGC" render e.mustache -)
+if [ "$got" = in ]; then tap_ok "data from standard input (-)"; else tap_fail "data from standard input (-)" "got: $got"; fi
+got=$("$REGC" render --help); rc=$?
+if [ $rc = 0 ] && [ "$got" = "${usage%$'\n'}" ]; then tap_ok "--help prints the usage, status 0"
+else tap_fail "--help prints the usage, status 0" "status $rc: $got"; fi
+
+# Valgrind: a render with partials, sections and indentation, and a failing one.
+if [ "${SAN:-}" = 1 ]; then
+    tap_skip "valgrind: regc render" "SAN=1 build (valgrind cannot run ASan binaries)"
+elif ! command -v valgrind >/dev/null; then
+    tap_skip "valgrind: regc render" "valgrind is not installed"
+else
+    vg() { (cd "$c" && valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        --error-exitcode=99 "$REGC" render "$@" >/dev/null 2>&1); }
+    vg sub/t.mustache d.json -I inc1 -I inc2 -o vg.out; rc=$?
+    if [ $rc = 0 ]; then tap_ok "valgrind: regc render"; else tap_fail "valgrind: regc render" "status $rc"; fi
+    vg broken.mustache d.json --strict -o vg2.out; rc=$?
+    if [ $rc = 1 ]; then tap_ok "valgrind: regc render with a syntax error"
+    else tap_fail "valgrind: regc render with a syntax error" "status $rc"; fi
+fi
 tap_done

@@ -201,6 +201,48 @@ static const struct regc_spec acme_spec = {
             .boxes = (const struct regc_box_overflow[]){{"box", "ov_box", NULL}, {0}}}},
 };
 
+/* ---- acme2: fictional; counter freeze-on-overflow, a global enable level and its freeze-on-overflow */
+
+#define R8(n, addr, flds) {.name = n, .written_name = n, .space = REGC_SPACE_MSR, .width = 32, .size = 64, \
+    .addrs = (const struct regc_addr[]){{NULL, -1, addr}, {.index = REGC_ADDR_END}}, .fields = flds, \
+    .rules = (const struct regc_rule[]){{0}}}
+
+static const struct regc_spec acme2_spec = {
+    .name = "acme2",
+    .prefix = "ACME2",
+    .version = "1",
+    .sources = (const struct regc_source[]){{0}},
+    .blocks = (const struct regc_block[]){
+        {.name = "u",
+         .instances = (const struct regc_instance[]){{0}},
+         .regs = (const struct regc_reg[]){
+             R8("CTL", 0x30, ((const struct regc_field[]){F("rsv", 31, 1, RV), F("en", 0, 0, RW), {0}})),
+             R8("CTR", 0x31, ((const struct regc_field[]){F("rsv", 31, 8, RV), F("count", 7, 0, RW_V), {0}})),
+             R8("CTL2", 0x32, ((const struct regc_field[]){F("rsv", 31, 1, RV), F("en", 0, 0, RW), {0}})),
+             R8("CTR2", 0x33, ((const struct regc_field[]){F("rsv", 31, 8, RV), F("count", 7, 0, RW_V), {0}})),
+             {0}},
+         .events = (const struct regc_event[]){{0}},
+         .pmon = &(const struct regc_pmon){
+             .counters = (const struct regc_counters[]){
+                 {.kind = "general", .control = "CTL", .counter = "CTR", .count_field = "count", .width = 8,
+                  .enable = "en", .freeze_on_overflow = true, .rdpmc = (const struct regc_rdpmc[]){{0}}},
+                 {.kind = "general", .control = "CTL2", .counter = "CTR2", .count_field = "count", .width = 8,
+                  .enable = "en", .rdpmc = (const struct regc_rdpmc[]){{0}}},
+                 {0}}}},
+        {.name = "g",
+         .instances = (const struct regc_instance[]){{0}},
+         .regs = (const struct regc_reg[]){
+             R8("GCTL", 0x40, ((const struct regc_field[]){F("rsv", 31, 2, RV), F("fovf", 1, 1, RW),
+                                                          F("en", 0, 0, RW), {0}})),
+             {0}},
+         .events = (const struct regc_event[]){{0}}},
+        {0}},
+    .pmon_global = &(const struct regc_pmon_global){
+        .control = &(const struct regc_global_control){.block = "g", .reg = "GCTL", .enable = "en",
+                                                        .freeze_on_overflow = "fovf"}},
+};
+
+#undef R8
 #undef F
 
 #endif

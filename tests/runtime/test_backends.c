@@ -1,4 +1,5 @@
-/* test_backends - the msr and pci backends on temporary trees that stand in for /dev/cpu and /sys. */
+/* test_backends - the msr and pci backends on temporary trees that stand in for /dev/cpu and /sys.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,7 +45,8 @@ static void test_msr(void **st)
     regc_dev *d;
     struct regc_options o = {.backend = "msr", .msr_root = dir};
     assert_int_equal(regc_open(&d, &hand_ubox_spec, &o, NULL, 0), 0);
-    struct regc_ref c0 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL0"), c1 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL1");
+    struct regc_ref c0 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL0"),
+                    c1 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL1");
     uint64_t got;
     assert_int_equal(regc_read(d, &c0, &got), 0);
     assert_int_equal(got, 0x400842);
@@ -82,6 +84,15 @@ static void test_msr(void **st)
     assert_non_null(strstr(regc_last_error(d), "the CPU refused the access"));
     regc_close(d);
     unsetenv("REGC_MSR_ROOT");
+
+    /* a root too long for a path */
+    char longroot[5000];
+    memset(longroot, 'x', sizeof(longroot) - 1);
+    longroot[sizeof(longroot) - 1] = '\0';
+    char err[256];
+    o = (struct regc_options){.backend = "msr", .msr_root = longroot};
+    assert_int_equal(regc_open(&d, &hand_ubox_spec, &o, err, sizeof(err)), -ENAMETOOLONG);
+    assert_non_null(strstr(err, "msr root too long"));
 
     /* pci registers are not reachable through msr */
     regc_dev *a;
@@ -143,7 +154,8 @@ static void test_pci(void **st)
     assert_int_equal(regc_write(d, &pctl, 0x5a), 0);
     assert_int_equal(regc_write(d, &pctr, 0x1122334455), 0);
     assert_int_equal(file_u64(dir, "bus/pci/devices/0000:7f:0e.1/config", 0xd8, 4), 0x5a);
-    assert_int_equal(file_u64(dir, "bus/pci/devices/0000:7f:0e.1/config", 0xa0, 4), 0x22334455); /* low first */
+    assert_int_equal(file_u64(dir, "bus/pci/devices/0000:7f:0e.1/config", 0xa0, 4),
+                     0x22334455); /* low first */
     assert_int_equal(file_u64(dir, "bus/pci/devices/0000:7f:0e.1/config", 0xa4, 4), 0x11);
     uint64_t v;
     assert_int_equal(regc_read(d, &pctr, &v), 0);
@@ -164,6 +176,13 @@ static void test_pci(void **st)
     assert_non_null(strstr(regc_last_error(d), "no PCI device matches the instance's locator"));
     struct regc_ref ctl = ref(&acme_spec, "box.CTL0");
     assert_int_equal(regc_read(d, &ctl, &v), -EOPNOTSUPP);
+    regc_close(d);
+    /* a config space too short for the register: a short read is EIO */
+    make_pci(dir, "0000:00:0e.1", "0x8086\n", "0x1234\n");
+    tu_write(dir, "bus/pci/devices/0000:00:0e.1/config", "abcd", 4);
+    o = (struct regc_options){.backend = "pci", .sysfs_root = dir, .cpu = 0};
+    assert_int_equal(regc_open(&d, &acme_spec, &o, NULL, 0), 0);
+    assert_int_equal(regc_read(d, &pctl, &v), -EIO);
     regc_close(d);
     o.sysfs_root = "/nonexistent-regc";
     assert_int_equal(regc_open(&d, &acme_spec, &o, NULL, 0), 0);

@@ -53,7 +53,8 @@ static const char *mount_msrfs(char *why, size_t len)
     char tool[512];
     snprintf(tool, sizeof(tool), "%s/tests/tools/msrfs", build && *build ? build : "build");
     if (access("/dev/fuse", R_OK | W_OK) != 0)
-        return snprintf(why, len, "/dev/fuse is missing or not accessible: %s", strerror(errno)), why;
+        return snprintf(why, len, "/dev/fuse is missing or not accessible: %s", strerror(errno)),
+               why;
     if (!in_path("fusermount3"))
         return snprintf(why, len, "fusermount3 is not installed (Debian package fuse3)"), why;
     if (access(tool, X_OK) != 0)
@@ -69,7 +70,8 @@ static const char *mount_msrfs(char *why, size_t len)
     if (g_pid == 0) {
         if (!freopen(errpath, "w", stderr))
             _exit(126);
-        execl(tool, tool, "--spec", "hand_ubox", "--cpus", "2", "--log", g_log, g_mnt, (char *)NULL);
+        execl(tool, tool, "--spec", "hand_ubox", "--cpus", "2", "--log", g_log, g_mnt,
+              (char *)NULL);
         _exit(127);
     }
     char probe[400];
@@ -132,7 +134,9 @@ static void test_through_kernel(void **st)
     assert_int_equal(v, 0);
     /* the simulated CPU refuses a reserved bit: EIO through the kernel */
     assert_int_equal(regc_write_unchecked(d, &ctl, 1u << 20), -EIO);
-    assert_non_null(strstr(regc_last_error(d), "the CPU refused the access (a reserved bit set, or the MSR is not implemented)"));
+    assert_non_null(
+        strstr(regc_last_error(d),
+               "the CPU refused the access (a reserved bit set, or the MSR is not implemented)"));
     /* ... and checked writes never get there */
     before = log_lines();
     assert_int_equal(regc_write(d, &ctl, 1u << 20), -EINVAL);

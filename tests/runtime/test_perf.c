@@ -37,6 +37,20 @@ static int setup_tree(void **st)
     d = "bus/event_source/devices/uncore_broken/";
     W("type", "44\n");
     W("format/event", "cfg:0-7\n");
+    d = "bus/event_source/devices/many/";
+    W("type", "45\n");
+    W("format/event", "config:0-7\n");
+    W("events/nine", "event=1,event=1,event=1,event=1,event=1,event=1,event=1,event=1,event=1\n");
+    W("events/flag", "event\n");
+    static const char *const bad[] = {"config:8-7", "config:",     "config3:0", "config:64",
+                                      "config:1-x", "config:0-64", "config:x"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char pmu[64];
+        snprintf(pmu, sizeof(pmu), "bus/event_source/devices/bad%zu/", i);
+        d = pmu;
+        W("type", "46\n");
+        W("format/event", bad[i]);
+    }
 #undef W
     return 0;
 }
@@ -80,11 +94,23 @@ static void test_formats(void **st)
 
     assert_int_equal(regc_perf_pmu_open(&p, g_dir, "uncore_bad", err, sizeof(err)), 0);
     assert_int_equal(regc_perf_check_counters(p, b, b->pmon->counters, err, sizeof(err)), -EINVAL);
-    assert_string_equal(err, "spec field 'ev_sel' [7:0] of 'ubox.U_MSR_PMON_CTL' disagrees with the kernel's "
-                             "format 'event' (config:0-8) of PMU 'uncore_bad'");
+    assert_string_equal(
+        err, "spec field 'ev_sel' [7:0] of 'ubox.U_MSR_PMON_CTL' disagrees with the kernel's "
+             "format 'event' (config:0-8) of PMU 'uncore_bad'");
     regc_perf_pmu_close(p);
     assert_int_equal(regc_perf_pmu_open(&p, g_dir, "uncore_broken", err, sizeof(err)), -EINVAL);
     assert_string_equal(err, "PMU 'uncore_broken': cannot parse format 'event'");
+    for (int i = 0; i < 7; i++) {
+        char pmu[16];
+        snprintf(pmu, sizeof(pmu), "bad%d", i);
+        if (regc_perf_pmu_open(&p, g_dir, pmu, err, sizeof(err)) != -EINVAL)
+            fail_msg("format of %s accepted", pmu);
+    }
+    assert_int_equal(regc_perf_pmu_open(&p, g_dir, "many", err, sizeof(err)), 0);
+    assert_int_equal(regc_perf_event_config(p, "nine", cfg, err, sizeof(err)), -E2BIG);
+    assert_int_equal(regc_perf_event_config(p, "flag", cfg, err, sizeof(err)), 0);
+    assert_int_equal(cfg[0], 1);
+    regc_perf_pmu_close(p);
     assert_int_equal(regc_perf_pmu_open(&p, g_dir, "uncore_none", err, sizeof(err)), -ENOENT);
     assert_non_null(strstr(err, "no PMU 'uncore_none' in sysfs"));
 }
@@ -119,6 +145,43 @@ static void test_backend_fake(void **st)
 }
 
 static volatile uint64_t sink;
+
+static void spin(void);
+
+/*
+ * The register backend against the real kernel: a stand-in sysfs PMU
+ * 'uncore_ubox' whose type is the software PMU's, so writing the U-Box
+ * control with en=1, ev_sel=0 opens a CPU-wide cpu-clock event through the
+ * same path an uncore PMU takes, and reading the counter returns its count.
+ */
+static void test_backend_real(void **st)
+{
+    char root[300], rel[128];
+    snprintf(root, sizeof(root), "%s/real", g_dir);
+    snprintf(rel, sizeof(rel), "bus/event_source/devices/uncore_ubox/type");
+    tu_write(root, rel, "1\n", -1);
+    tu_write(root, "bus/event_source/devices/uncore_ubox/format/event", "config:0-7\n", -1);
+    tu_write(root, "bus/event_source/devices/uncore_ubox/format/umask", "config:8-15\n", -1);
+    regc_dev *d;
+    struct regc_options o = {.backend = "perf", .sysfs_root = root, .cpu = 0};
+    assert_int_equal(regc_open(&d, &hand_ubox_spec, &o, NULL, 0), 0);
+    struct regc_ref ctl, ctr;
+    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL0", &ctl, NULL, 0), 0);
+    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTR0", &ctr, NULL, 0), 0);
+    if (regc_write(d, &ctl, 0x400000) < 0) {
+        fail_msg("%s", regc_last_error(d));
+    }
+    spin();
+    uint64_t a, b;
+    assert_int_equal(regc_read(d, &ctr, &a), 0);
+    spin();
+    assert_int_equal(regc_read(d, &ctr, &b), 0);
+    assert_true(a > 0 && b > a);
+    assert_int_equal(regc_write(d, &ctl, 0), 0); /* closes the event */
+    assert_int_equal(regc_read(d, &ctr, &a), 0);
+    assert_int_equal(a, 0);
+    regc_close(d);
+}
 
 static void spin(void)
 {
@@ -183,10 +246,12 @@ static void test_msr_tsc(void **st)
 static void test_errors(void **st)
 {
     char buf[256];
-    assert_non_null(strstr(regc_perf_strerror(-EACCES, buf, sizeof(buf)), "kernel.perf_event_paranoid is"));
+    assert_non_null(
+        strstr(regc_perf_strerror(-EACCES, buf, sizeof(buf)), "kernel.perf_event_paranoid is"));
     assert_non_null(strstr(regc_perf_strerror(-ENOENT, buf, sizeof(buf)), "does not support"));
     assert_non_null(strstr(regc_perf_strerror(-EINVAL, buf, sizeof(buf)), "rejected"));
-    assert_non_null(strstr(regc_perf_strerror(-EMFILE, buf, sizeof(buf)), "perf_event_open failed"));
+    assert_non_null(
+        strstr(regc_perf_strerror(-EMFILE, buf, sizeof(buf)), "perf_event_open failed"));
     struct regc_perf_group *g;
     assert_int_equal(regc_perf_group_new(&g), 0);
     uint64_t v;
@@ -222,8 +287,14 @@ int main(void)
     if (perf_unavailable(why, sizeof(why))) {
         tu_skip("test_software_group", why);
         tu_skip("test_msr_tsc", why);
+        tu_skip("test_backend_real", why);
     } else {
         tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_software_group);
+        if (geteuid() == 0)
+            tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_backend_real);
+        else
+            tu_skip("test_backend_real",
+                    "CPU-wide events need root or kernel.perf_event_paranoid <= 0");
         if (access("/sys/bus/event_source/devices/msr/events/tsc", R_OK) == 0)
             tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_msr_tsc);
         else

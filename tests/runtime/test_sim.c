@@ -53,10 +53,12 @@ static void test_resolve(void **st)
 {
     struct regc_ref r;
     char err[256];
-    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL1", &r, err, sizeof(err)), 0);
+    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL1", &r, err, sizeof(err)),
+                     0);
     assert_int_equal(r.address, 0xc11);
     assert_int_equal(r.index, 1);
-    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTR[0]", &r, err, sizeof(err)), 0);
+    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTR[0]", &r, err, sizeof(err)),
+                     0);
     assert_int_equal(r.address, 0xc16);
     assert_int_equal(regc_resolve(&acme_spec, "box.box1.CTL1", &r, err, sizeof(err)), 0);
     assert_int_equal(r.address, 0x211);
@@ -66,14 +68,28 @@ static void test_resolve(void **st)
     assert_string_equal(r.instance->name, "box0");
     assert_int_equal(regc_resolve(&hand_ubox_spec, "nope.X", &r, err, sizeof(err)), -ENOENT);
     assert_string_equal(err, "no block 'nope' in spec 'hand_ubox'");
-    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL", &r, err, sizeof(err)), -ENOENT);
+    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL", &r, err, sizeof(err)),
+                     -ENOENT);
     assert_non_null(strstr(err, "is an array"));
-    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL7", &r, err, sizeof(err)), -ENOENT);
+    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL7", &r, err, sizeof(err)),
+                     -ENOENT);
     assert_string_equal(err, "register 'U_MSR_PMON_CTL' has no element 7");
     assert_int_equal(regc_resolve(&acme_spec, "box.box9.CTL0", &r, err, sizeof(err)), -ENOENT);
     assert_string_equal(err, "no instance 'box9' of block 'box'");
     assert_int_equal(regc_resolve(&acme_spec, "glob.GLOBAL_CTL[0]", &r, err, sizeof(err)), -ENOENT);
     assert_int_equal(regc_resolve(&acme_spec, "nodot", &r, err, sizeof(err)), -EINVAL);
+    /* counter pairs for the flows */
+    const struct regc_block *b = regc_spec_block(&acme_spec, "box");
+    struct regc_ref ctl, ctr;
+    assert_int_equal(regc_counter_refs(&acme_spec, b, regc_block_instance(b, "box1"),
+                                       b->pmon->counters, 1, &ctl, &ctr),
+                     0);
+    assert_int_equal(ctl.address, 0x211);
+    assert_int_equal(ctr.address, 0x221);
+    assert_int_equal(regc_counter_refs(&acme_spec, b, NULL, b->pmon->counters, 0, &ctl, &ctr), 0);
+    assert_int_equal(ctr.address, 0x120);
+    assert_int_equal(regc_counter_refs(&acme_spec, b, NULL, b->pmon->counters, 2, &ctl, &ctr),
+                     -ENOENT);
 }
 
 /* Every must-be-zero bit of every register of both specs is refused, and only those. */
@@ -92,7 +108,8 @@ static void test_check_mbz_every_bit(void **st)
                         fail_msg("%s bit %u accepted", r->name, bit);
                     if (mbz)
                         assert_non_null(strstr(msg, r->name));
-                    /* a single writable bit may still break a rule (invert alone); rules checked below */
+                    /* a single writable bit may still break a rule (invert alone); rules checked
+                     * below */
                     if (!mbz && rc && !strstr(msg, "rule"))
                         fail_msg("%s bit %u refused: %s", r->name, bit, msg);
                 }
@@ -100,29 +117,39 @@ static void test_check_mbz_every_bit(void **st)
 
 static void test_check_messages(void **st)
 {
-    const struct regc_reg *ctl = regc_block_reg(regc_spec_block(&hand_ubox_spec, "ubox"), "U_MSR_PMON_CTL");
+    const struct regc_reg *ctl =
+        regc_block_reg(regc_spec_block(&hand_ubox_spec, "ubox"), "U_MSR_PMON_CTL");
     char msg[512];
-    assert_int_equal(regc_check(&hand_ubox_spec, ctl, "ubox.U_MSR_PMON_CTL0", 1u << 20, msg, sizeof(msg)), -EINVAL);
-    assert_string_equal(msg, "refusing 0x100000 for 'ubox.U_MSR_PMON_CTL0': field 'rsv' [21:20] is reserved (RV) "
-                             "and must be zero (Intel Xeon Processor E5-2600 Product Family Uncore Performance "
-                             "Monitoring Guide 327043-001, table 2-2, page 20)");
-    assert_int_equal(regc_check(&hand_ubox_spec, ctl, NULL, UINT64_C(1) << 40, msg, sizeof(msg)), -EINVAL);
-    assert_string_equal(msg, "refusing 0x10000000000 for 'U_MSR_PMON_CTL': bits 0x10000000000 are past its width "
-                             "of 32 bits and must be zero");
+    assert_int_equal(
+        regc_check(&hand_ubox_spec, ctl, "ubox.U_MSR_PMON_CTL0", 1u << 20, msg, sizeof(msg)),
+        -EINVAL);
+    assert_string_equal(
+        msg, "refusing 0x100000 for 'ubox.U_MSR_PMON_CTL0': field 'rsv' [21:20] is reserved (RV) "
+             "and must be zero (Intel Xeon Processor E5-2600 Product Family Uncore Performance "
+             "Monitoring Guide 327043-001, table 2-2, page 20)");
+    assert_int_equal(regc_check(&hand_ubox_spec, ctl, NULL, UINT64_C(1) << 40, msg, sizeof(msg)),
+                     -EINVAL);
+    assert_string_equal(
+        msg, "refusing 0x10000000000 for 'U_MSR_PMON_CTL': bits 0x10000000000 are past its width "
+             "of 32 bits and must be zero");
     /* invert without thresh: the rule, its wording, its source */
     assert_int_equal(regc_check(&hand_ubox_spec, ctl, NULL, 1u << 23, msg, sizeof(msg)), -EINVAL);
-    assert_non_null(strstr(msg, "breaks rule 'invert_needs_thresh' (invert -> thresh != 0): .invert is in series"));
+    assert_non_null(strstr(
+        msg, "breaks rule 'invert_needs_thresh' (invert -> thresh != 0): .invert is in series"));
     assert_non_null(strstr(msg, "table 2-2, page 20"));
-    assert_int_equal(regc_check(&hand_ubox_spec, ctl, NULL, (1u << 23) | (1u << 24), msg, sizeof(msg)), 0);
+    assert_int_equal(
+        regc_check(&hand_ubox_spec, ctl, NULL, (1u << 23) | (1u << 24), msg, sizeof(msg)), 0);
     /* edge_det, through the postfix ops */
     assert_int_equal(regc_check(&hand_ubox_spec, ctl, NULL, 1u << 18, msg, sizeof(msg)), -EINVAL);
     assert_non_null(strstr(msg, "edge_det_needs_thresh"));
-    assert_int_equal(regc_check(&hand_ubox_spec, ctl, NULL, (1u << 18) | (3u << 24), msg, sizeof(msg)), 0);
+    assert_int_equal(
+        regc_check(&hand_ubox_spec, ctl, NULL, (1u << 18) | (3u << 24), msg, sizeof(msg)), 0);
     /* undefined value */
     const struct regc_reg *actl = regc_block_reg(regc_spec_block(&acme_spec, "box"), "CTL");
     assert_int_equal(regc_check(&acme_spec, actl, NULL, 3u << 17, msg, sizeof(msg)), -EINVAL);
-    assert_string_equal(msg, "refusing 0x60000 for 'CTL': value 0x3 ('BAD') of field 'mode' is undefined "
-                             "(acme test sheet 1-A, table 3, page 2)");
+    assert_string_equal(
+        msg, "refusing 0x60000 for 'CTL': value 0x3 ('BAD') of field 'mode' is undefined "
+             "(acme test sheet 1-A, table 3, page 2)");
 }
 
 static void test_rules_eval(void **st)
@@ -158,7 +185,8 @@ static void test_rules_eval(void **st)
     assert_int_equal(regc_rule_eval(actl, &bad, 0, &h), -EINVAL);
 }
 
-/* Property: random values: the check accepts exactly what the masks allow (rules aside), and the sim agrees. */
+/* Property: random values: the check accepts exactly what the masks allow (rules aside), and the
+ * sim agrees. */
 static void test_random_values(void **st)
 {
     uint64_t x = 0x9e3779b97f4a7c15u;
@@ -168,7 +196,8 @@ static void test_random_values(void **st)
         for (const struct regc_block *b = specs[k]->blocks; b->name; b++)
             for (const struct regc_reg *r = b->regs; r->name; r++) {
                 struct regc_ref rf;
-                assert_int_equal(regc_ref_make(&rf, specs[k], b, b->instances->name ? b->instances : NULL, r,
+                assert_int_equal(regc_ref_make(&rf, specs[k], b,
+                                               b->instances->name ? b->instances : NULL, r,
                                                r->is_array ? (int)r->first : -1),
                                  0);
                 for (int i = 0; i < 200; i++) {
@@ -231,10 +260,11 @@ static void test_rmw(void **st)
     assert_int_equal(regc_sim_poke(sim, &ctl, 0x5cc042), 0); /* id 5, wrap, mode 2, en, sticky */
     uint64_t w;
     assert_int_equal(regc_rmw(d, &ctl, 0xff, 0x07, &w), 0);
-    assert_int_equal(w, 0x5c8007); /* keeps RW and RO; W1S sticky(14) not written back; ev replaced */
+    assert_int_equal(w,
+                     0x5c8007); /* keeps RW and RO; W1S sticky(14) not written back; ev replaced */
     const struct regc_reg *bs = regc_block_reg(regc_spec_block(&acme_spec, "box"), "BOX_STATUS");
-    assert_int_equal(regc_rmw_value(bs, 3, 0, 0), 0);    /* never write back W1C ones */
-    assert_int_equal(regc_rmw_value(bs, 3, 1, 1), 1);    /* unless clearing */
+    assert_int_equal(regc_rmw_value(bs, 3, 0, 0), 0); /* never write back W1C ones */
+    assert_int_equal(regc_rmw_value(bs, 3, 1, 1), 1); /* unless clearing */
     const struct regc_reg *bc = regc_block_reg(regc_spec_block(&acme_spec, "box"), "BOX_CTL");
     assert_int_equal(regc_rmw_value(bc, 0x183, 0, 0), 0x180); /* WO zeroed */
     assert_int_equal(regc_rmw_value(bc, 0xffffffff, 1, 1), 0x181);
@@ -256,7 +286,8 @@ static void test_counting_wrap(void **st)
     assert_int_equal(regc_sim_poke(sim, &ctr, (UINT64_C(1) << 44) - 2), 0);
     assert_int_equal(regc_sim_tick(sim, "ubox", NULL, 0, 0, 5), 0);
     assert_int_equal(rd(d, &hand_ubox_spec, "ubox.U_MSR_PMON_CTR0"), 3); /* 44-bit wrap */
-    /* events: DOORBELL_RCVD (0x42/0x08) counts on CTL0 only; EVENT_MSG has no umask: both select it */
+    /* events: DOORBELL_RCVD (0x42/0x08) counts on CTL0 only; EVENT_MSG has no umask: both select it
+     */
     wr(d, &hand_ubox_spec, "ubox.U_MSR_PMON_CTL1", 0x400142);
     assert_int_equal(regc_sim_event(sim, "ubox", NULL, "EVENT_MSG.DOORBELL_RCVD", 10), 0);
     assert_int_equal(rd(d, &hand_ubox_spec, "ubox.U_MSR_PMON_CTR0"), 13);
@@ -281,13 +312,13 @@ static void test_pmon_topology(void **st)
     wr(d, &acme_spec, "box.box1.CTL0", 0x8001);
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 0x1fffe), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 0xffff);
-    assert_int_equal(rd(d, &acme_spec, "box.box1.BOX_STATUS"), 1);   /* overflow bit 0 */
-    assert_int_equal(rd(d, &acme_spec, "glob.GLOBAL_STATUS"), 2);    /* instance 1 of box */
-    wr(d, &acme_spec, "box.box1.BOX_STATUS", 1);                     /* W1C */
+    assert_int_equal(rd(d, &acme_spec, "box.box1.BOX_STATUS"), 1); /* overflow bit 0 */
+    assert_int_equal(rd(d, &acme_spec, "glob.GLOBAL_STATUS"), 2);  /* instance 1 of box */
+    wr(d, &acme_spec, "box.box1.BOX_STATUS", 1);                   /* W1C */
     assert_int_equal(rd(d, &acme_spec, "box.box1.BOX_STATUS"), 0);
     wr(d, &acme_spec, "glob.GLOBAL_STATUS", 2);
     assert_int_equal(rd(d, &acme_spec, "glob.GLOBAL_STATUS"), 0);
-    wr(d, &acme_spec, "box.box1.CTL0", 0x88001);                      /* wrap */
+    wr(d, &acme_spec, "box.box1.CTL0", 0x88001); /* wrap */
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 3), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 2);
     /* box freeze stops counting; freeze enable freezes on overflow */
@@ -297,15 +328,17 @@ static void test_pmon_topology(void **st)
     wr(d, &acme_spec, "box.box1.BOX_CTL", 0x100);
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 0xffff), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 1);
-    assert_int_equal(rd(d, &acme_spec, "box.box1.BOX_CTL"), 0x180);  /* frozen by the overflow */
+    assert_int_equal(rd(d, &acme_spec, "box.box1.BOX_CTL"), 0x180); /* frozen by the overflow */
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 1);
     /* global freeze / unfreeze */
     wr(d, &acme_spec, "box.box1.BOX_CTL", 0);
     wr(d, &acme_spec, "glob.GLOBAL_CTL", 1);
+    assert_true(regc_sim_global_frozen(sim));
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 1);
     wr(d, &acme_spec, "glob.GLOBAL_CTL", 2);
+    assert_false(regc_sim_global_frozen(sim));
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 6);
     /* box reset: counters, then controls */
@@ -322,13 +355,54 @@ static void test_pmon_topology(void **st)
     regc_close(d);
 }
 
+/* A counter's freeze-on-overflow freezes globally; a global freeze-on-overflow field clears the
+ * global enable. */
+static void test_freeze_on_overflow(void **st)
+{
+    regc_dev *d = open_sim(&acme2_spec);
+    regc_sim *sim = regc_dev_sim(d);
+    wr(d, &acme2_spec, "u.CTL", 1);
+    wr(d, &acme2_spec, "u.CTL2", 1);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 3), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 0); /* the global enable level is 0 */
+    wr(d, &acme2_spec, "g.GCTL", 1);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 3), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 3);
+    /* group 1 overflows with fovf set: the global enable drops */
+    wr(d, &acme2_spec, "g.GCTL", 3);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 254), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 1);
+    assert_int_equal(rd(d, &acme2_spec, "g.GCTL"), 2);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 5), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 1);
+    /* group 0 has freeze-on-overflow itself */
+    wr(d, &acme2_spec, "g.GCTL", 1);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 0, 0, 300), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR"), 300 - 256);
+    assert_true(regc_sim_global_frozen(sim));
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 5), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 1);
+    regc_close(d);
+}
+
 /* ---- fault injection and error messages, per backend name */
 
 static regc_sim *g_sim;
-static int fwd_open(struct regc_backend *be, char *err, size_t n) { return 0; }
-static void fwd_close(struct regc_backend *be) {}
-static int fwd_read(struct regc_backend *be, const struct regc_io *io, uint64_t *v) { return regc_sim_read(g_sim, io, v); }
-static int fwd_write(struct regc_backend *be, const struct regc_io *io, uint64_t v) { return regc_sim_write(g_sim, io, v); }
+static int fwd_open(struct regc_backend *be, char *err, size_t n)
+{
+    return 0;
+}
+static void fwd_close(struct regc_backend *be)
+{
+}
+static int fwd_read(struct regc_backend *be, const struct regc_io *io, uint64_t *v)
+{
+    return regc_sim_read(g_sim, io, v);
+}
+static int fwd_write(struct regc_backend *be, const struct regc_io *io, uint64_t v)
+{
+    return regc_sim_write(g_sim, io, v);
+}
 
 static void expect_error(const char *backend, bool write, int err, const char *text)
 {
@@ -344,8 +418,10 @@ static void expect_error(const char *backend, bool write, int err, const char *t
     assert_int_equal(rc, -err);
     const char *m = regc_last_error(d);
     if (!strstr(m, text))
-        fail_msg("%s %s errno %d: '%s' lacks '%s'", backend, write ? "write" : "read", err, m, text);
-    assert_non_null(strstr(m, write ? "writing 'ubox.U_MSR_PMON_CTL0' (msr 0xc10, cpu 3)" : "reading 'ubox.U_MSR_PMON_CTL0' (msr 0xc10, cpu 3)"));
+        fail_msg("%s %s errno %d: '%s' lacks '%s'", backend, write ? "write" : "read", err, m,
+                 text);
+    assert_non_null(strstr(m, write ? "writing 'ubox.U_MSR_PMON_CTL0' (msr 0xc10, cpu 3)"
+                                    : "reading 'ubox.U_MSR_PMON_CTL0' (msr 0xc10, cpu 3)"));
     /* the next access works again */
     assert_int_equal(regc_read(d, &r, &v), 0);
     assert_string_equal(regc_last_error(d), "");
@@ -358,7 +434,8 @@ static void expect_error(const char *backend, bool write, int err, const char *t
 
 static void test_errors_mapped(void **st)
 {
-    expect_error("msr", false, EIO, "the CPU refused the access (a reserved bit set, or the MSR is not implemented)");
+    expect_error("msr", false, EIO,
+                 "the CPU refused the access (a reserved bit set, or the MSR is not implemented)");
     expect_error("msr", true, EIO, "the CPU refused the access");
     expect_error("msr", false, EACCES, "needs root or CAP_SYS_RAWIO");
     expect_error("msr", true, EPERM, "msr.allow_writes=on or msr-safe");
@@ -379,7 +456,8 @@ static void test_fault_address(void **st)
     regc_sim_fail_address(sim, 0xc16, EIO);
     regc_sim_fail_address(sim, 0xc16, EAGAIN);
     uint64_t v;
-    struct regc_ref c0 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTR0"), c1 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTR1");
+    struct regc_ref c0 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTR0"),
+                    c1 = ref(&hand_ubox_spec, "ubox.U_MSR_PMON_CTR1");
     assert_int_equal(regc_read(d, &c0, &v), -EAGAIN);
     assert_int_equal(regc_read(d, &c1, &v), 0);
     assert_int_equal(regc_rmw(d, &c0, 1, 1, NULL), -EAGAIN);
@@ -403,13 +481,17 @@ static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t valu
 {
     struct trace_log *t = ctx;
     t->len += (size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len, "%s 0x%llx 0x%llx %d\n",
-                               write ? "W" : "R", (unsigned long long)io->address, (unsigned long long)value, rc);
+                               write ? "W" : "R", (unsigned long long)io->address,
+                               (unsigned long long)value, rc);
 }
 
 static void test_dry_run(void **st)
 {
     struct trace_log t = {0};
-    struct regc_options o = {.backend = "msr", .dry_run = true, .trace = trace, .trace_ctx = &t,
+    struct regc_options o = {.backend = "msr",
+                             .dry_run = true,
+                             .trace = trace,
+                             .trace_ctx = &t,
                              .msr_root = "/nonexistent"};
     regc_dev *d;
     assert_int_equal(regc_open(&d, &hand_ubox_spec, &o, NULL, 0), 0);
@@ -455,12 +537,19 @@ static void test_open_errors(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_resolve),         cmocka_unit_test(test_check_mbz_every_bit),
-        cmocka_unit_test(test_check_messages),  cmocka_unit_test(test_rules_eval),
-        cmocka_unit_test(test_random_values),   cmocka_unit_test(test_attributes),
-        cmocka_unit_test(test_rmw),             cmocka_unit_test(test_counting_wrap),
-        cmocka_unit_test(test_pmon_topology),   cmocka_unit_test(test_errors_mapped),
-        cmocka_unit_test(test_fault_address),   cmocka_unit_test(test_dry_run),
+        cmocka_unit_test(test_resolve),
+        cmocka_unit_test(test_check_mbz_every_bit),
+        cmocka_unit_test(test_check_messages),
+        cmocka_unit_test(test_rules_eval),
+        cmocka_unit_test(test_random_values),
+        cmocka_unit_test(test_attributes),
+        cmocka_unit_test(test_rmw),
+        cmocka_unit_test(test_counting_wrap),
+        cmocka_unit_test(test_pmon_topology),
+        cmocka_unit_test(test_errors_mapped),
+        cmocka_unit_test(test_freeze_on_overflow),
+        cmocka_unit_test(test_fault_address),
+        cmocka_unit_test(test_dry_run),
         cmocka_unit_test(test_open_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

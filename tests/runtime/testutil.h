@@ -1,4 +1,5 @@
-/* testutil.h - small file helpers for the runtime tests (temp trees that stand in for /dev and /sys). */
+/* testutil.h - small file helpers for the runtime tests (temp trees that stand in for /dev and
+ * /sys). */
 #ifndef TESTUTIL_H
 #define TESTUTIL_H
 
@@ -15,7 +16,7 @@ static inline void tu_write(const char *dir, const char *rel, const void *text, 
 {
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", dir, rel);
-    for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+    for (char *p = path + 1; (p = strchr(p, '/')); p++) {
         *p = '\0';
         mkdir(path, 0755);
         *p = '/';

@@ -76,8 +76,8 @@ static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *
     return 0;
 }
 
-static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off, struct fuse_file_info *fi,
-                      enum fuse_readdir_flags flags)
+static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
+                      struct fuse_file_info *fi, enum fuse_readdir_flags flags)
 {
     int cpu, kind = parse_path(path, &cpu);
     if (kind < 0 || kind == 2)
@@ -111,7 +111,8 @@ static void log_access(char rw, int cpu, off_t off, uint64_t v, int rc)
 {
     FILE *log = state()->log;
     if (log) {
-        fprintf(log, "%c %d 0x%llx 0x%llx %d\n", rw, cpu, (unsigned long long)off, (unsigned long long)v, rc);
+        fprintf(log, "%c %d 0x%llx 0x%llx %d\n", rw, cpu, (unsigned long long)off,
+                (unsigned long long)v, rc);
         fflush(log);
     }
 }
@@ -124,7 +125,8 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
     if (size % 8)
         return -EINVAL;
     for (size_t i = 0; i < size; i += 8) {
-        struct regc_io io = {.space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
+        struct regc_io io = {
+            .space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
         uint64_t v = 0;
         int rc = regc_sim_read(state()->sim, &io, &v);
         log_access('R', cpu, off, v, rc);
@@ -135,7 +137,8 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
     return (int)size;
 }
 
-static int fs_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+static int fs_write(const char *path, const char *buf, size_t size, off_t off,
+                    struct fuse_file_info *fi)
 {
     int cpu;
     if (parse_path(path, &cpu) != 2)
@@ -143,7 +146,8 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off, s
     if (size % 8)
         return -EINVAL;
     for (size_t i = 0; i < size; i += 8) {
-        struct regc_io io = {.space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
+        struct regc_io io = {
+            .space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
         uint64_t v;
         memcpy(&v, buf + i, 8);
         int rc = regc_sim_write(state()->sim, &io, v);
@@ -184,7 +188,8 @@ static const struct regc_spec *find_spec(const char *name)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: msrfs [--spec NAME] [--cpus N] [--log FILE] MOUNTPOINT [FUSE options]\n");
+    fprintf(stderr,
+            "usage: msrfs [--spec NAME] [--cpus N] [--log FILE] MOUNTPOINT [FUSE options]\n");
     return 2;
 }
 

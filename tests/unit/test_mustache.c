@@ -179,8 +179,7 @@ static void expect_syntax(void **state, const char *tmpl, const char *diag_text)
 
 static void test_unclosed_section(void **state)
 {
-    expect_syntax(state, "a\n  {{#list}}\nx\n",
-                  "t.mustache:2:3: error: unclosed section 'list'\n");
+    expect_syntax(state, "a\n  {{#list}}\nx\n", "t.mustache:2:3: error: unclosed section 'list'\n");
 }
 
 static void test_mismatched_close(void **state)
@@ -199,12 +198,14 @@ static void test_close_without_open(void **state)
 
 static void test_unclosed_tag(void **state)
 {
-    expect_syntax(state, "ok\nab {{name\n", "t.mustache:2:4: error: unclosed tag '{{': no '}}' follows\n");
+    expect_syntax(state, "ok\nab {{name\n",
+                  "t.mustache:2:4: error: unclosed tag '{{': no '}}' follows\n");
 }
 
 static void test_unclosed_triple(void **state)
 {
-    expect_syntax(state, "{{{name}}", "t.mustache:1:1: error: unclosed tag '{{': no '}}}' follows\n");
+    expect_syntax(state, "{{{name}}",
+                  "t.mustache:1:1: error: unclosed tag '{{': no '}}}' follows\n");
 }
 
 static void test_bad_delimiters(void **state)
@@ -219,6 +220,13 @@ static void test_unknown_tag_type(void **state)
     expect_syntax(state, "a {{%pragma}} b {{@x}}",
                   "t.mustache:1:3: error: unknown tag type '{{%'\n"
                   "t.mustache:1:17: error: unknown tag type '{{@'\n");
+}
+
+static void test_unknown_tag_over_lines(void **state)
+{
+    expect_syntax(state, "{{%a\nb}}\n{{#x}}",
+                  "t.mustache:1:1: error: unknown tag type '{{%'\n"
+                  "t.mustache:3:1: error: unclosed section 'x'\n");
 }
 
 static void test_bad_names(void **state)
@@ -249,7 +257,8 @@ static void test_error_in_partial_points_into_partial(void **state)
     const char *const parts[] = {"p=line one\n  {{#open}}\n", NULL};
     struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts};
     assert_int_equal(render(fx, "x\n{{>p}}", "{}", &opt), -1);
-    assert_string_equal(fx->dg.text.s, "p=line one\n  {{#open}}\n:2:3: error: unclosed section 'open'\n");
+    assert_string_equal(fx->dg.text.s,
+                        "p=line one\n  {{#open}}\n:2:3: error: unclosed section 'open'\n");
 }
 
 /* ------------------------------------------------------------------ rendering */
@@ -260,8 +269,8 @@ static void test_render_many_times(void **state)
     const char *src = "{{#items}}{{name}}={{value}};{{/items}}";
     struct mus_template *t = mus_compile(&fx->dg, "t", src, strlen(src), NULL);
     assert_non_null(t);
-    json_t *d1 = json_pack("{s:[{s:s,s:i},{s:s,s:f}]}", "items", "name", "a", "value", 1,
-                           "name", "b", "value", 0.1);
+    json_t *d1 = json_pack("{s:[{s:s,s:i},{s:s,s:f}]}", "items", "name", "a", "value", 1, "name",
+                           "b", "value", 0.1);
     json_t *d2 = json_pack("{s:[]}", "items");
     for (int i = 0; i < 3; i++) {
         buf_reset(&fx->out);
@@ -290,8 +299,9 @@ static void test_numbers_shortest(void **state)
 static void test_truthiness(void **state)
 {
     struct fixture *fx = *state;
-    assert_int_equal(render(fx, "{{#z}}0{{/z}}{{#s}}s{{/s}}{{#o}}o{{/o}}{{^n}}n{{/n}}{{^l}}l{{/l}}"
-                                "{{^m}}m{{/m}}",
+    assert_int_equal(render(fx,
+                            "{{#z}}0{{/z}}{{#s}}s{{/s}}{{#o}}o{{/o}}{{^n}}n{{/n}}{{^l}}l{{/l}}"
+                            "{{^m}}m{{/m}}",
                             "{\"z\":0,\"s\":\"\",\"o\":{},\"n\":null,\"l\":[]}", NULL),
                      0);
     assert_string_equal(fx->out.s, "0sonlm");
@@ -301,7 +311,8 @@ static void test_escape_html(void **state)
 {
     struct fixture *fx = *state;
     struct mus_options opt = {.escape = MUS_ESCAPE_HTML};
-    assert_int_equal(render(fx, "{{v}}|{{{v}}}|{{&v}}", "{\"v\":\"<a href=\\\"x\\\">&'</a>\"}", &opt), 0);
+    assert_int_equal(
+        render(fx, "{{v}}|{{{v}}}|{{&v}}", "{\"v\":\"<a href=\\\"x\\\">&'</a>\"}", &opt), 0);
     assert_string_equal(fx->out.s, "&lt;a href=&quot;x&quot;&gt;&amp;'&lt;/a&gt;|"
                                    "<a href=\"x\">&'</a>|<a href=\"x\">&'</a>");
 }
@@ -338,7 +349,8 @@ static void test_strict_missing_name(void **state)
 {
     struct fixture *fx = *state;
     struct mus_options opt = {.strict = true};
-    assert_int_equal(render(fx, "{{#l}}\n {{a.b}} {{x}}{{/l}}{{^nope}}fine{{/nope}}{{#gone}}{{/gone}}",
+    assert_int_equal(render(fx,
+                            "{{#l}}\n {{a.b}} {{x}}{{/l}}{{^nope}}fine{{/nope}}{{#gone}}{{/gone}}",
                             "{\"l\":[{\"a\":{}},{\"a\":{}}],\"x\":1}", &opt),
                      -1);
     /* reported once per tag, although the loop reaches it twice */
@@ -375,7 +387,7 @@ static void test_partial_recursion_limit(void **state)
     struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts, .max_depth = 4};
     assert_int_equal(render(fx, "{{>a}}", "{}", &opt), -1);
     assert_string_equal(fx->dg.text.s,
-                        "b={{>a}}:1:1: error: partial 'a=x{{>b}}' nested more than 4 levels deep\n"
+                        "b={{>a}}:1:1: error: partial 'a' nested more than 4 levels deep\n"
                         "b={{>a}}:1:1: note: partial chain: 't.mustache' > 'a=x{{>b}}' > "
                         "'b={{>a}}' > 'a=x{{>b}}' > 'b={{>a}}' > 'a=x{{>b}}'\n");
     assert_string_equal(fx->out.s, "xx");
@@ -395,7 +407,8 @@ static void test_bounded_recursion_renders(void **state)
     struct fixture *fx = *state;
     const char *const parts[] = {"n={{v}}{{#c}}{{>n}}{{/c}}", NULL};
     struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts, .strict = true};
-    assert_int_equal(render(fx, "{{>n}}", "{\"v\":1,\"c\":{\"v\":2,\"c\":{\"v\":3,\"c\":false}}}", &opt), 0);
+    assert_int_equal(
+        render(fx, "{{>n}}", "{\"v\":1,\"c\":{\"v\":2,\"c\":{\"v\":3,\"c\":false}}}", &opt), 0);
     assert_string_equal(fx->out.s, "123");
 }
 
@@ -405,6 +418,30 @@ static void test_dynamic_name_strict(void **state)
     struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)no_partials, .strict = true};
     assert_int_equal(render(fx, "{{>*which}}", "{}", &opt), -1);
     assert_string_equal(fx->dg.text.s, "t.mustache:1:1: error: no partial name in 'which'\n");
+}
+
+static void test_override_is_not_reused_inside_itself(void **state)
+{
+    struct fixture *fx = *state;
+    const char *const parts[] = {"p=P:{{$b}}default{{/b}}", NULL};
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts, .strict = true};
+    assert_int_equal(render(fx, "{{<p}}{{$b}}[{{$b}}inner{{/b}}]{{/b}}{{/p}}", "{}", &opt), 0);
+    assert_string_equal(fx->out.s, "P:[inner]");
+}
+
+static void test_parent_without_partial_strict(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)no_partials, .strict = true};
+    assert_int_equal(render(fx, "x\n {{<nope}}{{$a}}1{{/a}}{{/nope}}", "{}", &opt), -1);
+    assert_string_equal(fx->dg.text.s, "t.mustache:2:2: error: partial 'nope' not found\n");
+}
+
+static void test_unclosed_parent_and_block(void **state)
+{
+    expect_syntax(state, "{{<p}}\n  {{$b}}",
+                  "t.mustache:1:1: error: unclosed parent 'p'\n"
+                  "t.mustache:2:3: error: unclosed block 'b'\n");
 }
 
 static void test_deep_nesting_is_refused(void **state)
@@ -443,6 +480,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unclosed_triple, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_delimiters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_tag_type, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_tag_over_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_positions_after_multiline_comment, setup, teardown),
         cmocka_unit_test_setup_teardown(test_positions_with_custom_delimiters, setup, teardown),
@@ -461,6 +499,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_partial_recursion_default_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bounded_recursion_renders, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dynamic_name_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_override_is_not_reused_inside_itself, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_parent_without_partial_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unclosed_parent_and_block, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deep_nesting_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_template_linear, setup, teardown),
     };

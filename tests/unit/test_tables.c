@@ -20,26 +20,33 @@ static void test_c_string(void **st)
 static void test_annotate(void **st)
 {
     json_error_t e;
-    json_t *t = json_loads("{\"spec\": {\"name\": \"x\", \"title\": null},"
-                           " \"blocks\": [{\"registers\": [{\"space\": \"pci\", \"desc\": \"a \\\"b\\\"\","
-                           " \"instances\": [{\"index\": null, \"instance\": null}, {\"index\": 3}],"
-                           " \"fields\": [{\"access\": \"RW-V\"}, {\"access\": \"rsv\"}, {\"access\": \"RS\"}]}],"
-                           " \"pmon\": {\"counters\": [{\"overflow\": \"stop\", \"preload\": \"2^w-1-N\"}],"
-                           " \"box_status\": {\"clear\": \"register\", \"c_keep\": \"x\"}}}]}",
-                           0, &e);
+    json_t *t = json_loads(
+        "{\"spec\": {\"name\": \"x\", \"title\": null},"
+        " \"blocks\": [{\"registers\": [{\"space\": \"pci\", \"desc\": \"a \\\"b\\\"\","
+        " \"instances\": [{\"index\": null, \"instance\": null}, {\"index\": 3}],"
+        " \"fields\": [{\"access\": \"RW-V\"}, {\"access\": \"rsv\"}, {\"access\": \"RS\"}]}],"
+        " \"pmon\": {\"counters\": [{\"overflow\": \"stop\", \"preload\": \"2^w-1-N\"}],"
+        " \"box_status\": {\"clear\": \"register\", \"c_keep\": \"x\"}}}]}",
+        0, &e);
     assert_non_null(t);
     tables_annotate(t);
     char *out = json_dumps(t, JSON_SORT_KEYS | JSON_COMPACT);
     assert_string_equal(
-        out, "{\"blocks\":[{\"pmon\":{\"box_status\":{\"c_keep\":\"x\",\"clear\":\"register\","
-             "\"t_clear\":\"REGC_CLEAR_REGISTER\"},\"counters\":[{\"overflow\":\"stop\",\"preload\":\"2^w-1-N\","
-             "\"t_overflow\":\"REGC_OVF_STOP\",\"t_preload\":\"REGC_PRELOAD_2W_MINUS_1_MINUS_N\"}]},"
-             "\"registers\":[{\"desc\":\"a \\\"b\\\"\",\"fields\":[{\"access\":\"RW-V\",\"t_access\":\"REGC_ACCESS_RW_V\"},"
-             "{\"access\":\"rsv\",\"t_access\":\"REGC_ACCESS_RSV\"},{\"access\":\"RS\",\"t_access\":\"REGC_ACCESS_UNKNOWN\"}],"
-             "\"instances\":[{\"index\":null,\"instance\":null,\"t_index\":-1,\"t_instance\":\"NULL\"},"
-             "{\"index\":3,\"t_index\":3}],\"space\":\"pci\",\"t_desc\":\"\\\"a \\\\\\\"b\\\\\\\"\\\"\","
-             "\"t_space\":\"REGC_SPACE_PCI\"}]}],\"spec\":{\"name\":\"x\",\"t_name\":\"\\\"x\\\"\",\"t_title\":\"NULL\","
-             "\"title\":null}}");
+        out,
+        "{\"blocks\":[{\"pmon\":{\"box_status\":{\"c_keep\":\"x\",\"clear\":\"register\","
+        "\"t_clear\":\"REGC_CLEAR_REGISTER\"},\"counters\":[{\"overflow\":\"stop\",\"preload\":\"2^"
+        "w-1-N\","
+        "\"t_overflow\":\"REGC_OVF_STOP\",\"t_preload\":\"REGC_PRELOAD_2W_MINUS_1_MINUS_N\"}]},"
+        "\"registers\":[{\"desc\":\"a "
+        "\\\"b\\\"\",\"fields\":[{\"access\":\"RW-V\",\"t_access\":\"REGC_ACCESS_RW_V\",\"t_access_"
+        "text\":\"\\\"RW-V\\\"\"},"
+        "{\"access\":\"rsv\",\"t_access\":\"REGC_ACCESS_RSV\",\"t_access_text\":\"\\\"rsv\\\"\"},{"
+        "\"access\":\"RS\",\"t_access\":\"REGC_ACCESS_UNKNOWN\",\"t_access_text\":\"\\\"RS\\\"\"}],"
+        "\"instances\":[{\"index\":null,\"instance\":null,\"t_index\":-1,\"t_instance\":\"NULL\"},"
+        "{\"index\":3,\"t_index\":3}],\"space\":\"pci\",\"t_desc\":\"\\\"a \\\\\\\"b\\\\\\\"\\\"\","
+        "\"t_space\":\"REGC_SPACE_PCI\"}]}],\"spec\":{\"name\":\"x\",\"t_name\":\"\\\"x\\\"\",\"t_"
+        "title\":\"NULL\","
+        "\"title\":null}}");
     free(out);
     json_decref(t);
 }

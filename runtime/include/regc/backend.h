@@ -19,10 +19,10 @@ extern "C" {
 
 struct regc_backend {
     const struct regc_backend_ops *ops;
-    void *priv;                      /* the backend's state */
-    const struct regc_spec *spec;    /* borrowed */
-    const struct regc_options *opt;  /* borrowed; valid during open() only */
-    char msg[256];                   /* a backend's own explanation of its last failure, or "" */
+    void *priv;                     /* the backend's state */
+    const struct regc_spec *spec;   /* borrowed */
+    const struct regc_options *opt; /* borrowed; valid during open() only */
+    char msg[256];                  /* a backend's own explanation of its last failure, or "" */
 };
 
 struct regc_backend_ops {

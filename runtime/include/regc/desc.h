@@ -26,6 +26,13 @@
 extern "C" {
 #endif
 
+/* Marks a generated table that a translation unit may leave unused. */
+#if defined(__GNUC__)
+#define REGC_TABLE_UNUSED __attribute__((unused))
+#else
+#define REGC_TABLE_UNUSED
+#endif
+
 enum regc_space { REGC_SPACE_MSR, REGC_SPACE_PCI, REGC_SPACE_MMIO };
 
 /* <source>: a document the spec cites. */
@@ -99,9 +106,10 @@ struct regc_rule_op {
 /* <rule>: a constraint every written value must meet. */
 struct regc_rule {
     const char *name;
-    const char *expr;              /* as written in the spec */
-    const char *message;           /* the manual's wording */
-    const struct regc_rule_op *ops; /* postfix, ends with REGC_OP_END; NULL: the runtime parses 'expr' */
+    const char *expr;    /* as written in the spec */
+    const char *message; /* the manual's wording */
+    const struct regc_rule_op
+        *ops; /* postfix, ends with REGC_OP_END; NULL: the runtime parses 'expr' */
     struct regc_cite cite;
 };
 
@@ -182,21 +190,23 @@ struct regc_box_status {
 };
 
 struct regc_pmon {
-    const struct regc_counters *counters;      /* ends with control NULL */
+    const struct regc_counters *counters;       /* ends with control NULL */
     const struct regc_box_control *box_control; /* NULL when none */
     const struct regc_box_status *box_status;   /* NULL when none */
 };
 
 struct regc_block {
     const char *name, *title, *desc;
-    const struct regc_instance *instances; /* ends with name NULL; empty: one copy, absolute addresses */
-    const struct regc_reg *regs;           /* ends with name NULL */
-    const struct regc_event *events;       /* ends with name NULL */
-    const struct regc_pmon *pmon;          /* NULL when none */
+    const struct regc_instance
+        *instances;                  /* ends with name NULL; empty: one copy, absolute addresses */
+    const struct regc_reg *regs;     /* ends with name NULL */
+    const struct regc_event *events; /* ends with name NULL */
+    const struct regc_pmon *pmon;    /* NULL when none */
 };
 
 struct regc_global_control {
-    const char *block, *reg, *freeze, *unfreeze, *enable, *freeze_on_overflow, *pmi_core, *wake, *reset;
+    const char *block, *reg, *freeze, *unfreeze, *enable, *freeze_on_overflow, *pmi_core, *wake,
+        *reset;
 };
 
 struct regc_box_overflow {
@@ -217,8 +227,8 @@ struct regc_pmon_global {
 
 struct regc_spec {
     const char *name, *prefix, *title, *version;
-    const struct regc_source *sources;      /* ends with id NULL */
-    const struct regc_block *blocks;        /* ends with name NULL */
+    const struct regc_source *sources;          /* ends with id NULL */
+    const struct regc_block *blocks;            /* ends with name NULL */
     const struct regc_pmon_global *pmon_global; /* NULL when none */
 };
 

@@ -55,7 +55,8 @@ struct regc_ref {
 REGC_API const struct regc_block *regc_spec_block(const struct regc_spec *s, const char *name);
 REGC_API const struct regc_reg *regc_block_reg(const struct regc_block *b, const char *name);
 REGC_API const struct regc_field *regc_reg_field(const struct regc_reg *r, const char *name);
-REGC_API const struct regc_instance *regc_block_instance(const struct regc_block *b, const char *name);
+REGC_API const struct regc_instance *regc_block_instance(const struct regc_block *b,
+                                                         const char *name);
 REGC_API const struct regc_source *regc_spec_source(const struct regc_spec *s, const char *id);
 REGC_API const struct regc_event *regc_block_event(const struct regc_block *b, const char *name);
 
@@ -67,16 +68,27 @@ REGC_API unsigned regc_block_ninstances(const struct regc_block *b);
  * none) at array 'index' (-1 when not an array). 0, or -ENOENT when there is
  * no such copy.
  */
-REGC_API int regc_ref_make(struct regc_ref *out, const struct regc_spec *s, const struct regc_block *b,
-                           const struct regc_instance *inst, const struct regc_reg *reg, int index);
+REGC_API int regc_ref_make(struct regc_ref *out, const struct regc_spec *s,
+                           const struct regc_block *b, const struct regc_instance *inst,
+                           const struct regc_reg *reg, int index);
+
+/*
+ * regc_counter_refs - the control and counter copies of counter 'i' (array
+ * index; any value for single registers) of counters group 'c' of block 'b'
+ * in instance 'inst' (NULL: the block's first, or none). For the pmon flows.
+ * 0, or -ENOENT.
+ */
+REGC_API int regc_counter_refs(const struct regc_spec *s, const struct regc_block *b,
+                               const struct regc_instance *inst, const struct regc_counters *c,
+                               unsigned i, struct regc_ref *ctl, struct regc_ref *ctr);
 
 /*
  * regc_resolve - parse "BLOCK[.INSTANCE].REG[INDEX]" (INDEX also as "REG[i]";
  * the instance may be omitted for the first one). 0, or -ENOENT with a
  * message in 'err' (may be NULL) naming what was not found.
  */
-REGC_API int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *out, char *err,
-                          size_t errlen);
+REGC_API int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *out,
+                          char *err, size_t errlen);
 
 /* Writes "block[.instance].REG[i]" into buf; returns buf. */
 REGC_API const char *regc_ref_name(const struct regc_ref *r, char *buf, size_t len);
@@ -86,7 +98,8 @@ REGC_API const char *regc_ref_name(const struct regc_ref *r, char *buf, size_t l
 REGC_API uint64_t regc_field_mask(const struct regc_field *f); /* in register position */
 REGC_API uint64_t regc_field_get(const struct regc_field *f, uint64_t reg);
 REGC_API uint64_t regc_field_put(const struct regc_field *f, uint64_t reg, uint64_t v);
-REGC_API const struct regc_value *regc_field_value_named(const struct regc_field *f, const char *name);
+REGC_API const struct regc_value *regc_field_value_named(const struct regc_field *f,
+                                                         const char *name);
 REGC_API const struct regc_value *regc_field_value_of(const struct regc_field *f, uint64_t v);
 REGC_API enum regc_sem regc_field_sem(const struct regc_field *f);
 /* All bits of the register that may be 1 in a write: 0..width-1 minus must-be-zero bits. */
@@ -99,7 +112,8 @@ REGC_API uint64_t regc_reg_class_mask(const struct regc_reg *r, unsigned classes
  * postfix ops when the table has them, else parses ru->expr. 0 with *holds
  * set, or -EINVAL when the expression is malformed or names an unknown field.
  */
-REGC_API int regc_rule_eval(const struct regc_reg *r, const struct regc_rule *ru, uint64_t value, bool *holds);
+REGC_API int regc_rule_eval(const struct regc_reg *r, const struct regc_rule *ru, uint64_t value,
+                            bool *holds);
 
 /*
  * regc_check - may 'value' be written to 'r'? 0, or -EINVAL with a one-line
@@ -107,8 +121,8 @@ REGC_API int regc_rule_eval(const struct regc_reg *r, const struct regc_rule *ru
  * the spec's source (spec 's' may be NULL: no source then). 'name' is the
  * register name to print (NULL: r->name).
  */
-REGC_API int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *name, uint64_t value,
-                        char *msg, size_t msglen);
+REGC_API int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *name,
+                        uint64_t value, char *msg, size_t msglen);
 
 /* ---- devices */
 
@@ -126,14 +140,14 @@ struct regc_io {
 typedef void regc_trace_fn(void *ctx, bool write, const struct regc_io *io, uint64_t value, int rc);
 
 struct regc_options {
-    const char *backend;   /* "msr", "pci", "perf", "sim"; NULL: "sim" */
+    const char *backend;                /* "msr", "pci", "perf", "sim"; NULL: "sim" */
     const struct regc_backend_ops *ops; /* a custom backend; overrides 'backend' */
-    int cpu;               /* target CPU (msr, perf) */
-    const char *msr_root;  /* NULL: $REGC_MSR_ROOT, else "/dev/cpu" */
-    const char *sysfs_root; /* NULL: $REGC_SYSFS_ROOT, else "/sys" */
-    regc_sim *sim;         /* sim backend: borrowed model; NULL: the device makes and owns one */
-    bool dry_run;          /* touch nothing: report each access to 'trace'; reads return the reset value */
-    regc_trace_fn *trace;  /* NULL: none */
+    int cpu;                            /* target CPU (msr, perf) */
+    const char *msr_root;               /* NULL: $REGC_MSR_ROOT, else "/dev/cpu" */
+    const char *sysfs_root;             /* NULL: $REGC_SYSFS_ROOT, else "/sys" */
+    regc_sim *sim; /* sim backend: borrowed model; NULL: the device makes and owns one */
+    bool dry_run;  /* touch nothing: report each access to 'trace'; reads return the reset value */
+    regc_trace_fn *trace; /* NULL: none */
     void *trace_ctx;
 };
 
@@ -147,8 +161,8 @@ struct regc_stats {
  * with a message in 'err' (may be NULL). The msr backend opens nothing until
  * the first access (then one descriptor per CPU, cached).
  */
-REGC_API int regc_open(regc_dev **out, const struct regc_spec *spec, const struct regc_options *opt, char *err,
-                       size_t errlen);
+REGC_API int regc_open(regc_dev **out, const struct regc_spec *spec, const struct regc_options *opt,
+                       char *err, size_t errlen);
 REGC_API void regc_close(regc_dev *d);
 
 /* The last failure's message; "" when none. Borrowed; valid until the next call on 'd'. */
@@ -167,10 +181,12 @@ REGC_API int regc_write_unchecked(regc_dev *d, const struct regc_ref *r, uint64_
  * 1 that would clear, set or act), reserved and ignored bits 0. *written (may
  * be NULL) receives the value written.
  */
-REGC_API int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t value, uint64_t *written);
+REGC_API int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t value,
+                      uint64_t *written);
 
 /* The value rmw would write given what was read ('old'); pure. */
-REGC_API uint64_t regc_rmw_value(const struct regc_reg *r, uint64_t old, uint64_t mask, uint64_t value);
+REGC_API uint64_t regc_rmw_value(const struct regc_reg *r, uint64_t old, uint64_t mask,
+                                 uint64_t value);
 
 REGC_API void regc_get_stats(const regc_dev *d, struct regc_stats *out);
 /* The simulator behind a sim device (borrowed), or NULL for other backends. */

@@ -21,7 +21,8 @@
 extern "C" {
 #endif
 
-/* A new model at reset for 'spec' (borrowed; must outlive it); caller releases with regc_sim_free. */
+/* A new model at reset for 'spec' (borrowed; must outlive it); caller releases with regc_sim_free.
+ */
 REGC_API int regc_sim_new(regc_sim **out, const struct regc_spec *spec);
 REGC_API void regc_sim_free(regc_sim *sim);
 
@@ -38,11 +39,13 @@ REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t val
  * counters' control, 0 for a single register) of the 'group'th <counters> of
  * block 'block' in instance 'inst' (NULL: the block has none). 0, or -ENOENT.
  */
-REGC_API int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group, unsigned counter,
-                           uint64_t n);
+REGC_API int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group,
+                           unsigned counter, uint64_t n);
 
-/* 'n' occurrences of event 'event' (full name) in 'block'/'inst': every counter whose control selects it counts. */
-REGC_API int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const char *event, uint64_t n);
+/* 'n' occurrences of event 'event' (full name) in 'block'/'inst': every counter whose control
+ * selects it counts. */
+REGC_API int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const char *event,
+                            uint64_t n);
 
 /*
  * Fault injection. regc_sim_fail_nth: the n-th access from now (1: the next)
@@ -52,6 +55,9 @@ REGC_API int regc_sim_event(regc_sim *sim, const char *block, const char *inst, 
 REGC_API void regc_sim_fail_nth(regc_sim *sim, unsigned long n, int err);
 REGC_API void regc_sim_fail_address(regc_sim *sim, uint64_t address, int err);
 REGC_API void regc_sim_faults_clear(regc_sim *sim);
+
+/* True while the global control's freeze action holds (until its unfreeze action). */
+REGC_API bool regc_sim_global_frozen(const regc_sim *sim);
 
 /* Accesses made so far (reads + writes, faulted ones included). */
 REGC_API unsigned long regc_sim_accesses(const regc_sim *sim);
