@@ -12,6 +12,8 @@
  */
 #include "context_doc.h"
 
+#include "util.h"
+
 #include "regc/attr.h"
 
 #include <ctype.h>
@@ -52,9 +54,7 @@ static void set_new(json_t *o, const char *key, json_t *v)
 static json_t *lower_id(const char *prefix, const char *s)
 {
     size_t n = strlen(prefix), m = strlen(s);
-    char *t = malloc(n + m + 1);
-    if (!t)
-        return json_string(prefix);
+    char *t = xmalloc(n + m + 1);
     memcpy(t, prefix, n);
     for (size_t i = 0; i < m; i++) {
         unsigned char ch = (unsigned char)s[i];
@@ -164,9 +164,7 @@ static json_t *label_text(const char *name, size_t max)
         return json_string(name);
     if (max < 2)
         max = 2;
-    char *t = malloc(max + 3);
-    if (!t)
-        return json_string(name);
+    char *t = xmalloc(max + 3);
     memcpy(t, name, max - 1);
     memcpy(t + max - 1, "\xe2\x80\xa6", 4); /* U+2026 */
     json_t *v = json_string(t);
