@@ -32,7 +32,7 @@ enum {
     DOC_CHAR_W = 7,    /* advance of one character of an 11px monospace label */
     DOC_BOX_MIN = 40,  /* box height bounds: tall enough for vertical labels */
     DOC_BOX_MAX = 112,
-    DOC_WIDE = 3 * DOC_CELL, /* boxes this wide truncate a long label instead of turning it */
+    DOC_WIDE = 3 * DOC_CELL, /* boxes this wide turn a long label only if the height allows */
 };
 
 static const char *str_of(const json_t *o, const char *key)
@@ -207,7 +207,11 @@ static size_t make_segs(const json_t *fields, long long top, int per_row, int ro
     return n;
 }
 
-/* The box height: enough for the longest label that has to turn vertical. */
+/*
+ * The box height: enough for the longest label that has to turn vertical
+ * (in a box narrower than DOC_WIDE), within bounds. Wider boxes turn a label
+ * that does not fit across only when this height holds it, else shorten it.
+ */
 static long long box_height(const json_t *fields, const struct seg *segs, size_t n)
 {
     long long h = DOC_BOX_MIN;
@@ -247,7 +251,8 @@ static json_t *box_json(const json_t *fields, const struct seg *g, long long top
     set_new(o, "bits", bits_text(f ? int_of(f, "msb") : g->hi, f ? int_of(f, "lsb") : g->lo));
     set_new(o, "access", json_string(access ? access : ""));
     size_t len = name ? strlen(name) : 0;
-    bool across = fits_across(len, w) || w >= DOC_WIDE;
+    bool upright_fits = (long long)len * DOC_CHAR_W + 10 <= h;
+    bool across = fits_across(len, w) || (w >= DOC_WIDE && !upright_fits);
     size_t max = across ? (size_t)((w - 6) / DOC_CHAR_W) : (size_t)((h - 10) / DOC_CHAR_W);
     set_new(o, "label", label_text(name ? name : "", max));
     set_new(o, "vertical", json_boolean(!across));

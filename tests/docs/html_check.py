@@ -4,8 +4,8 @@
 The page must be self-contained (no external resource, no script needed),
 hold one bit-field <svg> per register, in order, with one labelled box per
 field (a <g class="box ..."> with data-field = the field's index and a
-non-empty name label, one per row the field spans), and one fields-table
-row per field. With OUTDIR, each <svg> is also written there as a file
+non-empty name label, one per row the field spans), and a fields table with
+one row of (at least) five cells per field. With OUTDIR, each <svg> is also written there as a file
 (svg-N.svg) for an XML validator. Works on the page as written and on the
 DOM Chromium dumps. Prints one problem per line; exits 1 when there is any.
 """
@@ -38,8 +38,8 @@ class Page(html.parser.HTMLParser):
         elif tag == "text" and "name" in (a.get("class") or "").split() and self.box is not None:
             self.in_name, self.text = True, []
         elif tag == "table":
-            self.tables.append([])
-        elif tag == "tr" and self.tables:
+            self.tables.append([] if "fields" in (a.get("class") or "").split() else None)
+        elif tag == "tr" and self.tables and self.tables[-1] is not None:
             self.tables[-1].append(0)
         elif tag == "td" and self.tables and self.tables[-1]:
             self.tables[-1][-1] += 1
@@ -87,6 +87,14 @@ def main():
         extra = set(svg["boxes"]) - set(range(len(r["fields"])))
         if extra:
             errors.append("%s: boxes for no field: %s" % (r["name"], sorted(extra)))
+    tables = [t for t in p.tables if t is not None]
+    if len(tables) != len(regs):
+        errors.append("%d fields tables, %d registers" % (len(tables), len(regs)))
+    for r, t in zip(regs, tables):
+        body = [n for n in t if n > 0]
+        if len(body) != len(r["fields"]) or any(n < 5 for n in body):
+            errors.append("%s: fields table has rows of %s cells, expected %d rows of 5"
+                          % (r["name"], body, len(r["fields"])))
     if len(sys.argv) > 3:
         for n, m in enumerate(re.finditer(r"<svg\b.*?</svg>", text, re.S)):
             with open(os.path.join(sys.argv[3], "svg-%d.svg" % n), "w", encoding="utf-8") as fp:
