@@ -10,6 +10,7 @@
 #include "context_doc.h"
 
 #include "arena.h"
+#include "expr.h"
 #include "names.h"
 #include "util.h"
 
@@ -76,16 +77,23 @@ static void set_str(json_t *o, const char *key, const char *s)
 /*
  * "c_def": the names a template #defines for an object, by role, so that
  * align_defs() can pad them to one column ("#define NAME   VALUE" aligned).
- * The name is 'stem' followed by 'suffix'.
+ * The name is 'stem' followed by 'suffix'. "c_mdef" holds function-like
+ * macros ("NAME_GET(v)"): padded to the same column, but too long to set it.
  */
-static void def(struct ctx *c, json_t *o, const char *role, const char *suffix, const char *stem)
+static void def_in(struct ctx *c, json_t *o, const char *key, const char *role,
+                   const char *suffix, const char *stem)
 {
-    json_t *d = json_object_get(o, "c_def");
+    json_t *d = json_object_get(o, key);
     if (!d) {
         d = json_object();
-        json_object_set_new(o, "c_def", d);
+        json_object_set_new(o, key, d);
     }
     json_object_set_new(d, role, json_string(arena_printf(&c->a, "%s%s", stem, suffix)));
+}
+
+static void def(struct ctx *c, json_t *o, const char *role, const char *suffix, const char *stem)
+{
+    def_in(c, o, "c_def", role, suffix, stem);
 }
 
 static size_t max_def(json_t *v, size_t max)
@@ -98,6 +106,8 @@ static size_t max_def(json_t *v, size_t max)
             max = max_def(item, max);
     } else if (json_is_object(v)) {
         json_object_foreach(v, key, item) {
+            if (strcmp(key, "rules") == 0)
+                continue; /* aligned on their own */
             if (strcmp(key, "c_def") == 0) {
                 json_t *name;
                 const char *role;
@@ -123,7 +133,9 @@ static void pad_defs(json_t *v, size_t width)
             pad_defs(item, width);
     } else if (json_is_object(v)) {
         json_object_foreach(v, key, item) {
-            if (strcmp(key, "c_def") == 0) {
+            if (strcmp(key, "rules") == 0)
+                continue;
+            if (strcmp(key, "c_def") == 0 || strcmp(key, "c_mdef") == 0) {
                 json_t *name;
                 const char *role;
                 json_object_foreach(item, role, name) {
@@ -141,7 +153,10 @@ static void pad_defs(json_t *v, size_t width)
     }
 }
 
-/* Pads every c_def name under 'v' to the longest one, so their values line up. */
+/*
+ * Pads every c_def name under 'v' to the longest one, so their values line
+ * up; a "rules" list below 'v' is left out (it is aligned by itself).
+ */
 static void align_defs(json_t *v)
 {
     pad_defs(v, max_def(v, 0));
@@ -210,6 +225,13 @@ static char *fold(struct ctx *c, const char *s)
 }
 
 /* ------------------------------------------------------------ spec and sources */
+
+/* "c_source": the citation line or null; "c_cite_lines": the same wrapped for comments. */
+static void set_cite(json_t *o, const char *line)
+{
+    set_str(o, "c_source", line);
+    set(o, "c_cite_lines", desc_lines(line, 76));
+}
 
 static json_t *source_json(const struct model_source *src)
 {
@@ -314,7 +336,7 @@ static json_t *spec_json(struct ctx *c, const struct model_spec *s)
     set(o, "c_version", json_string(REGC_VERSION));
     flag_list(lines);
     set(o, "c_source_lines", lines);
-    set(o, "desc_lines", desc_lines(s->title, 76));
+    set(o, "c_desc_lines", desc_lines(s->title, 76));
     return o;
 }
 
@@ -356,7 +378,7 @@ static json_t *instance_json(struct ctx *c, const struct model_instance *inst)
     if (inst->has_base)
         set(o, "c_base", json_string(c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32,
                                            false)));
-    set(o, "desc_lines", desc_lines(inst->desc, 76));
+    set(o, "c_desc_lines", desc_lines(inst->desc, 76));
     return o;
 }
 
@@ -412,6 +434,9 @@ static json_t *field_json(struct ctx *c, const struct model_spec *s, const struc
         def(c, o, "mask", "_MASK", stem);
         def(c, o, "max", "_MAX", stem);
         def(c, o, "reset", "_RESET", stem);
+        def_in(c, o, "c_mdef", "get", "_GET(v)", stem);
+        def_in(c, o, "c_mdef", "set", "_SET(v, x)", stem);
+        def_in(c, o, "c_mdef", "val", "_VAL(x)", stem);
     }
     set(o, "c_sem", json_string(sem_name(model_field_sem(f))));
     set(o, "c_type", json_string(c_type(r->size)));
@@ -424,8 +449,8 @@ static json_t *field_json(struct ctx *c, const struct model_spec *s, const struc
                                      : arena_printf(&c->a, "%u:%u", f->msb, f->lsb)));
     set(o, "c_has_values", json_boolean(f->nvalues > 0));
     char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
-    set_str(o, "c_source", src);
-    set(o, "desc_lines", desc_lines(f->desc, 72));
+    set_cite(o, src);
+    set(o, "c_desc_lines", desc_lines(f->desc, 72));
     return o;
 }
 
@@ -448,147 +473,6 @@ static char *c_string_body(struct ctx *c, const char *s)
     return r;
 }
 
-/*
- * Rule expressions as C. The language (docs/regspec.md) is C's own except
- * for '->' (implication, lowest precedence, right-associative), so a rule is
- * rendered token by token: field names become getter calls, numbers
- * UINT64_C literals, and 'a -> b' becomes '(!(a) || (b))'.
- */
-enum tok_kind { TOK_IDENT, TOK_NUM, TOK_OP, TOK_LPAREN, TOK_RPAREN };
-
-struct tok {
-    enum tok_kind kind;
-    const char *text; /* owned by the ctx arena */
-    uint64_t num;
-};
-
-struct toks {
-    struct tok *v;
-    size_t n;
-};
-
-static bool parse_num(const char *s, size_t n, uint64_t *out)
-{
-    unsigned base = 10;
-    size_t i = 0;
-    if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        base = 16, i = 2;
-    else if (n > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
-        base = 2, i = 2;
-    uint64_t v = 0;
-    for (; i < n; i++) {
-        if (s[i] == '_')
-            continue;
-        int d = isdigit((unsigned char)s[i]) ? s[i] - '0' : tolower((unsigned char)s[i]) - 'a' + 10;
-        if (d < 0 || (unsigned)d >= base)
-            return false;
-        v = v * base + (unsigned)d;
-    }
-    *out = v;
-    return true;
-}
-
-/* Splits 'text' into tokens; false on a character the language does not have. */
-static bool tokenize(struct ctx *c, const char *text, struct toks *t)
-{
-    size_t cap = strlen(text) + 1;
-    t->v = arena_alloc(&c->a, cap * sizeof(*t->v));
-    t->n = 0;
-    static const char *const ops[] = {"->", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "!"};
-    for (const char *p = text; *p;) {
-        if (isspace((unsigned char)*p)) {
-            p++;
-            continue;
-        }
-        struct tok *k = &t->v[t->n++];
-        const char *q = p;
-        if (isalpha((unsigned char)*p) || *p == '_') {
-            while (isalnum((unsigned char)*q) || *q == '_')
-                q++;
-            k->kind = TOK_IDENT;
-        } else if (isdigit((unsigned char)*p)) {
-            while (isalnum((unsigned char)*q) || *q == '_')
-                q++;
-            k->kind = TOK_NUM;
-            if (!parse_num(p, (size_t)(q - p), &k->num))
-                return false;
-        } else if (*p == '(' || *p == ')') {
-            q++;
-            k->kind = *p == '(' ? TOK_LPAREN : TOK_RPAREN;
-        } else {
-            size_t i = 0;
-            while (i < ARRAY_SIZE(ops) && strncmp(p, ops[i], strlen(ops[i])) != 0)
-                i++;
-            if (i == ARRAY_SIZE(ops))
-                return false;
-            q = p + strlen(ops[i]);
-            k->kind = TOK_OP;
-        }
-        k->text = arena_strndup(&c->a, p, (size_t)(q - p));
-        p = q;
-    }
-    return true;
-}
-
-/* The index of the ')' matching the '(' at 'i', or 'hi' when unbalanced. */
-static size_t match_paren(const struct toks *t, size_t i, size_t hi)
-{
-    int depth = 0;
-    for (size_t k = i; k < hi; k++) {
-        depth += t->v[k].kind == TOK_LPAREN;
-        depth -= t->v[k].kind == TOK_RPAREN;
-        if (depth == 0)
-            return k;
-    }
-    return hi;
-}
-
-typedef const char *field_c_fn(struct ctx *c, const struct model_reg *r, const char *field);
-
-static void render_c(struct ctx *c, const struct model_reg *r, const struct toks *t, size_t lo,
-                     size_t hi, field_c_fn *fn, struct buf *out)
-{
-    for (size_t k = lo; k < hi; k++) {
-        if (t->v[k].kind == TOK_LPAREN) {
-            k = match_paren(t, k, hi);
-            continue;
-        }
-        if (t->v[k].kind == TOK_OP && strcmp(t->v[k].text, "->") == 0) {
-            buf_adds(out, "(!(");
-            render_c(c, r, t, lo, k, fn, out);
-            buf_adds(out, ") || (");
-            render_c(c, r, t, k + 1, hi, fn, out);
-            buf_adds(out, "))");
-            return;
-        }
-    }
-    for (size_t k = lo; k < hi; k++) {
-        const struct tok *tk = &t->v[k];
-        if (k > lo && tk->kind != TOK_RPAREN && t->v[k - 1].kind != TOK_LPAREN &&
-            !(t->v[k - 1].kind == TOK_OP && strcmp(t->v[k - 1].text, "!") == 0))
-            buf_addc(out, ' ');
-        switch (tk->kind) {
-        case TOK_IDENT:
-            buf_adds(out, fn(c, r, tk->text));
-            break;
-        case TOK_NUM:
-            buf_addf(out, "UINT64_C(0x%" PRIx64 ")", tk->num);
-            break;
-        case TOK_LPAREN: {
-            size_t end = match_paren(t, k, hi);
-            buf_addc(out, '(');
-            render_c(c, r, t, k + 1, end, fn, out);
-            buf_addc(out, ')');
-            k = end;
-            break;
-        }
-        default:
-            buf_adds(out, tk->text);
-            break;
-        }
-    }
-}
-
 static const struct model_field *find_named_field(const struct model_reg *r, const char *name)
 {
     for (size_t i = 0; i < r->nfields; i++)
@@ -597,15 +481,37 @@ static const struct model_field *find_named_field(const struct model_reg *r, con
     return NULL;
 }
 
-static const char *field_getter(struct ctx *c, const struct model_reg *r, const char *name)
+struct rule_ctx {
+    struct ctx *c;
+    const struct model_reg *r;
+    json_t *fields;   /* c_candidates being built */
+    uint64_t nums[32]; /* the expression's numbers (the first 32) */
+    size_t nnums;
+};
+
+/* expr_render_c callback: a field is its typed getter applied to 'v'. */
+static void field_getter(void *ctx, struct buf *out, const char *name)
 {
-    const struct model_field *f = find_named_field(r, name);
-    if (!f)
-        return arena_printf(&c->a, "/* unknown field '%s' */ 0", name);
-    return arena_printf(&c->a, "%s_get(v)", names_lower(&c->a, names_field(&c->a, c->prefix, f)));
+    struct rule_ctx *rc = ctx;
+    const struct model_field *f = find_named_field(rc->r, name);
+    if (!f) {
+        buf_adds(out, "0"); /* cannot happen after check_spec(): rule-field */
+        return;
+    }
+    buf_addf(out, "%s_get(v)", names_lower(&rc->c->a, names_field(&rc->c->a, rc->c->prefix, f)));
 }
 
-static void add_cand(json_t *cands, uint64_t v, uint64_t max, unsigned size, struct ctx *c)
+static void collect_numbers(const struct expr *e, struct rule_ctx *rc)
+{
+    if (!e)
+        return;
+    if (e->op == EXPR_OP_CONST && rc->nnums < ARRAY_SIZE(rc->nums))
+        rc->nums[rc->nnums++] = e->value;
+    collect_numbers(e->lhs, rc);
+    collect_numbers(e->rhs, rc);
+}
+
+static void add_cand(struct ctx *c, json_t *cands, uint64_t v, uint64_t max, unsigned size)
 {
     if (v > max)
         return;
@@ -619,48 +525,42 @@ static void add_cand(json_t *cands, uint64_t v, uint64_t max, unsigned size, str
 }
 
 /*
- * The values a brute-force search for a breaking value tries per field the
- * rule names: 0, 1, the maximum, and each number of the expression and its
- * neighbours. As [{"c_lower": getter stem, "c_values": [{"c_value"}...], "c_count"}].
+ * expr_foreach_field callback: the values a brute-force search for a
+ * breaking value tries for one field: 0, 1, the maximum, and each number of
+ * the expression and its neighbours, as {"c_lower", "c_count", "c_values"}.
  */
-static json_t *rule_candidates(struct ctx *c, const struct model_reg *r, const struct toks *t)
+static int add_candidates(void *ctx, const struct expr *node)
 {
-    json_t *fields = json_array();
-    for (size_t k = 0; k < t->n; k++) {
-        if (t->v[k].kind != TOK_IDENT)
-            continue;
-        const struct model_field *f = find_named_field(r, t->v[k].text);
-        if (!f)
-            continue;
-        char *stem = names_lower(&c->a, names_field(&c->a, c->prefix, f));
-        size_t i;
-        json_t *item;
-        bool seen = false;
-        json_array_foreach(fields, i, item)
-            seen |= strcmp(json_string_value(json_object_get(item, "c_lower")), stem) == 0;
-        if (seen)
-            continue;
-        uint64_t max = model_field_max(f);
-        json_t *cands = json_array();
-        add_cand(cands, 0, max, r->size, c);
-        add_cand(cands, 1, max, r->size, c);
-        add_cand(cands, max, max, r->size, c);
-        for (size_t j = 0; j < t->n; j++) {
-            if (t->v[j].kind != TOK_NUM)
-                continue;
-            add_cand(cands, t->v[j].num, max, r->size, c);
-            if (t->v[j].num > 0)
-                add_cand(cands, t->v[j].num - 1, max, r->size, c);
-            if (t->v[j].num < UINT64_MAX)
-                add_cand(cands, t->v[j].num + 1, max, r->size, c);
-        }
-        flag_list(cands);
-        json_array_append_new(fields, json_pack("{s:s,s:I,s:o}", "c_lower", stem, "c_count",
-                                                (json_int_t)json_array_size(cands), "c_values",
-                                                cands));
+    struct rule_ctx *rc = ctx;
+    struct ctx *c = rc->c;
+    const struct model_field *f = find_named_field(rc->r, node->field);
+    if (!f)
+        return 0;
+    char *stem = names_lower(&c->a, names_field(&c->a, c->prefix, f));
+    size_t i;
+    json_t *item;
+    json_array_foreach(rc->fields, i, item)
+        if (strcmp(json_string_value(json_object_get(item, "c_lower")), stem) == 0)
+            return 0;
+    uint64_t max = model_field_max(f);
+    unsigned size = rc->r->size;
+    json_t *cands = json_array();
+    add_cand(c, cands, 0, max, size);
+    add_cand(c, cands, 1, max, size);
+    add_cand(c, cands, max, max, size);
+    for (size_t j = 0; j < rc->nnums; j++) {
+        uint64_t n = rc->nums[j];
+        add_cand(c, cands, n, max, size);
+        if (n > 0)
+            add_cand(c, cands, n - 1, max, size);
+        if (n < UINT64_MAX)
+            add_cand(c, cands, n + 1, max, size);
     }
-    flag_list(fields);
-    return fields;
+    flag_list(cands);
+    json_array_append_new(rc->fields,
+                          json_pack("{s:s,s:I,s:o}", "c_lower", stem, "c_count",
+                                    (json_int_t)json_array_size(cands), "c_values", cands));
+    return 0;
 }
 
 static json_t *rule_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r,
@@ -676,25 +576,81 @@ static json_t *rule_json(struct ctx *c, const struct model_spec *s, const struct
     set(o, "c_bit", json_integer(bit));
     def(c, o, "name", "", stem);
     def(c, o, "message", "_MESSAGE", stem);
-    struct toks t;
+    struct rule_ctx rc = {.c = c, .r = r, .fields = json_array()};
     struct buf expr = BUF_INIT;
-    if (tokenize(c, rule->expr_text ? rule->expr_text : "", &t) && t.n > 0) {
-        render_c(c, r, &t, 0, t.n, field_getter, &expr);
-        set(o, "c_expr", json_string(expr.s));
-        set(o, "c_candidates", rule_candidates(c, r, &t));
+    if (rule->expr) {
+        expr_render_c(rule->expr, &expr, field_getter, &rc);
+        collect_numbers(rule->expr, &rc);
+        expr_foreach_field(rule->expr, add_candidates, &rc);
     } else {
-        set(o, "c_expr", json_string("1"));
-        set(o, "c_candidates", json_array());
+        buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
+    flag_list(rc.fields);
+    set(o, "c_expr", json_string(expr.s));
+    set(o, "c_candidates", rc.fields);
     buf_release(&expr);
     set(o, "c_message", json_string(c_string_body(c, msg ? msg : rule->name)));
     set(o, "c_reg", json_string(names_reg(&c->a, c->prefix, r)));
     set(o, "c_reg_lower", json_string(names_lower(&c->a, names_reg(&c->a, c->prefix, r))));
-    set_str(o, "c_source", cite_line(c, s, &rule->cite));
+    set_cite(o, cite_line(c, s, &rule->cite));
     return o;
 }
 
 /* ------------------------------------------------------------ registers */
+
+/* Pads 's' with spaces to 'width' into 'b'. */
+static void add_padded(struct buf *b, const char *s, size_t width)
+{
+    size_t n = strlen(s);
+    buf_adds(b, s);
+    while (n++ < width)
+        buf_addc(b, ' ');
+}
+
+static int by_lsb_desc(const void *a, const void *b)
+{
+    json_int_t la = json_integer_value(json_object_get(*(json_t *const *)a, "lsb"));
+    json_int_t lb = json_integer_value(json_object_get(*(json_t *const *)b, "lsb"));
+    return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+/*
+ * The register's bit map for its comment: one line per field, highest bits
+ * first, columns aligned: bits, name, access, reset ("28:24  thresh  RW  0x0"),
+ * as [{"text"}].
+ */
+static json_t *layout_lines(json_t *fields)
+{
+    static const char *const cols[] = {"c_bits", "name", "access", "reset"};
+    size_t width[4] = {0};
+    size_t i;
+    json_t *f;
+    json_array_foreach(fields, i, f)
+        for (size_t k = 0; k < 4; k++) {
+            size_t n = strlen(json_string_value(json_object_get(f, cols[k])));
+            width[k] = n > width[k] ? n : width[k];
+        }
+    size_t n = json_array_size(fields);
+    json_t **sorted = xcalloc(n ? n : 1, sizeof(*sorted));
+    json_array_foreach(fields, i, f)
+        sorted[i] = f;
+    qsort(sorted, n, sizeof(*sorted), by_lsb_desc);
+    json_t *lines = json_array();
+    for (i = 0; i < n; i++) {
+        struct buf b = BUF_INIT;
+        for (size_t k = 0; k < 4; k++) {
+            const char *v = json_string_value(json_object_get(sorted[i], cols[k]));
+            if (k == 3)
+                buf_adds(&b, v);
+            else
+                add_padded(&b, v, width[k] + 2);
+        }
+        json_array_append_new(lines, json_pack("{s:s}", "text", b.s));
+        buf_release(&b);
+    }
+    free(sorted);
+    return lines;
+}
 
 struct masks {
     uint64_t mbz, ignored, ro, wo, w1c, w1s, writable, keep, volatile_;
@@ -854,6 +810,7 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     for (size_t i = 0; i < r->nrules; i++)
         json_array_append_new(rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
     flag_list(rules);
+    align_defs(rules);
     set(o, "rules", rules);
     struct masks m = reg_masks(r);
     set(o, "masks", masks_json(&m));
@@ -884,26 +841,14 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     };
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
         def(c, o, reg_defs[i][0], reg_defs[i][1], stem);
-    set_str(o, "c_source", cite_line(c, s, &r->cite));
-    set(o, "desc_lines", desc_lines(r->desc, 76));
+    set_cite(o, cite_line(c, s, &r->cite));
+    set(o, "c_desc_lines", desc_lines(r->desc, 76));
+    set(o, "c_layout", layout_lines(fields));
     align_defs(o);
     return o;
 }
 
 /* ------------------------------------------------------------ events */
-
-struct setlist {
-    const struct model_set *v[64];
-    size_t n;
-};
-
-static void collect_sets(const struct model_event *e, struct setlist *out)
-{
-    if (e->parent)
-        collect_sets(e->parent, out);
-    for (size_t i = 0; i < e->nsets && out->n < ARRAY_SIZE(out->v); i++)
-        out->v[out->n++] = e->sets[i];
-}
 
 static const struct model_field *set_field(const struct model_events *t, const struct model_set *st)
 {
@@ -915,19 +860,73 @@ static const struct model_field *set_field(const struct model_events *t, const s
     return r ? model_find_field(r, st->field_name) : NULL;
 }
 
+/* 'v' placed in field 'f' (0 when there is no such field). */
 static uint64_t place(const struct model_field *f, uint64_t v)
 {
     return f ? (v << f->lsb) & model_field_mask(f) : 0;
 }
 
+/*
+ * Appends the <set>s of 'e' (not its parent's) to 'sets', and ors those of
+ * the table's own control register, placed, into *enc.
+ */
+static void add_sets(struct ctx *c, const struct model_events *t, const struct model_event *e,
+                     json_t *sets, uint64_t *enc)
+{
+    for (size_t i = 0; i < e->nsets; i++) {
+        const struct model_set *st = e->sets[i];
+        const char *rname = st->reg_name ? st->reg_name : t->reg_name;
+        const struct model_field *f = set_field(t, st);
+        bool own = rname && t->reg_name && strcmp(rname, t->reg_name) == 0;
+        json_t *so = json_object();
+        set_str(so, "register", rname);
+        set_str(so, "field", st->field_name);
+        set(so, "value", hex(st->value));
+        set(so, "c_own", json_boolean(own));
+        if (own)
+            *enc |= place(f, st->value);
+        if (f) {
+            char *stem = names_field(&c->a, c->prefix, f);
+            set(so, "c_field", json_string(stem));
+            set(so, "c_field_lower", json_string(names_lower(&c->a, stem)));
+            set(so, "c_value", json_string(c_lit(c, st->value, f->reg->size, false)));
+        }
+        json_array_append_new(sets, so);
+    }
+}
+
+/* The counters that may count 'e', as a list of indices and as a mask. */
+static json_t *event_counters(const struct model_event *e, const struct model_reg *reg,
+                              uint64_t *mask)
+{
+    json_t *counters = json_array();
+    unsigned count = reg ? reg->count : 64;
+    *mask = 0;
+    for (unsigned i = 0; i < count && i < 64; i++) {
+        if (!e->has_counters || (e->counter_mask >> i & 1)) {
+            json_array_append_new(counters, json_integer(i));
+            *mask |= UINT64_C(1) << i;
+        }
+    }
+    return counters;
+}
+
+/* Sets key 'key' to the lower-case C stem of field 'f', when there is one. */
+static void set_getter(struct ctx *c, json_t *o, const char *key, const struct model_field *f)
+{
+    if (f)
+        set(o, key, json_string(names_lower(&c->a, names_field(&c->a, c->prefix, f))));
+}
+
 static json_t *event_json(struct ctx *c, const struct model_spec *s, const struct model_events *t,
                           const struct model_event *e)
 {
-    const struct model_reg *reg = t->reg;
-    if (!reg && t->block)
-        reg = model_find_reg(t->block, t->reg_name);
-    const struct model_field *code_f =
-        t->code_field ? t->code_field : reg ? model_find_field(reg, t->code_field_name) : NULL;
+    const struct model_reg *reg = t->reg ? t->reg
+                                  : t->block ? model_find_reg(t->block, t->reg_name)
+                                             : NULL;
+    const struct model_field *code_f = t->code_field ? t->code_field
+                                       : reg ? model_find_field(reg, t->code_field_name)
+                                             : NULL;
     const struct model_field *umask_f = t->umask_field ? t->umask_field
                                         : reg && t->umask_field_name
                                             ? model_find_field(reg, t->umask_field_name)
@@ -943,41 +942,14 @@ static json_t *event_json(struct ctx *c, const struct model_spec *s, const struc
     set_str(o, "umask_field", t->umask_field_name);
     set(o, "code", hex(e->code));
     set(o, "umask", has_umask ? hex(umask) : json_null());
-    json_t *counters = json_array();
-    unsigned count = reg ? reg->count : 64;
-    uint64_t cmask = 0;
-    for (unsigned i = 0; i < count && i < 64; i++) {
-        if (!e->has_counters || (e->counter_mask >> i & 1)) {
-            json_array_append_new(counters, json_integer(i));
-            cmask |= UINT64_C(1) << i;
-        }
-    }
-    set(o, "counters", counters);
+    uint64_t cmask;
+    set(o, "counters", event_counters(e, reg, &cmask));
     set_str(o, "desc", fold(c, e->desc));
-    struct setlist sl = {.n = 0};
-    collect_sets(e, &sl);
     json_t *sets = json_array();
     uint64_t enc = place(code_f, e->code) | (has_umask ? place(umask_f, umask) : 0);
-    for (size_t i = 0; i < sl.n; i++) {
-        const struct model_set *st = sl.v[i];
-        const char *rname = st->reg_name ? st->reg_name : t->reg_name;
-        json_t *so = json_object();
-        set_str(so, "register", rname);
-        set_str(so, "field", st->field_name);
-        set(so, "value", hex(st->value));
-        const struct model_field *f = set_field(t, st);
-        bool own = rname && t->reg_name && strcmp(rname, t->reg_name) == 0;
-        set(so, "c_own", json_boolean(own));
-        if (own)
-            enc |= place(f, st->value);
-        if (f) {
-            set(so, "c_field", json_string(names_field(&c->a, c->prefix, f)));
-            set(so, "c_field_lower",
-                json_string(names_lower(&c->a, names_field(&c->a, c->prefix, f))));
-            set(so, "c_value", json_string(c_lit(c, st->value, f->reg->size, false)));
-        }
-        json_array_append_new(sets, so);
-    }
+    if (e->parent)
+        add_sets(c, t, e->parent, sets, &enc);
+    add_sets(c, t, e, sets, &enc);
     flag_list(sets);
     set(o, "sets", sets);
 
@@ -994,19 +966,16 @@ static json_t *event_json(struct ctx *c, const struct model_spec *s, const struc
     set(o, "c_has_umask", json_boolean(has_umask && umask_f));
     set(o, "c_umask", json_string(c_lit(c, umask, size, false)));
     set(o, "c_counters", json_string(c_lit(c, cmask, 64, false)));
-    if (reg)
-        set(o, "c_reg", json_string(names_reg(&c->a, c->prefix, reg)));
-    if (reg)
-        set(o, "c_reg_lower", json_string(names_lower(&c->a, names_reg(&c->a, c->prefix, reg))));
-    if (code_f)
-        set(o, "c_code_field", json_string(names_lower(&c->a,
-                                                       names_field(&c->a, c->prefix, code_f))));
-    if (umask_f)
-        set(o, "c_umask_field", json_string(names_lower(&c->a,
-                                                        names_field(&c->a, c->prefix, umask_f))));
+    if (reg) {
+        char *rstem = names_reg(&c->a, c->prefix, reg);
+        set(o, "c_reg", json_string(rstem));
+        set(o, "c_reg_lower", json_string(names_lower(&c->a, rstem)));
+    }
+    set_getter(c, o, "c_code_field", code_f);
+    set_getter(c, o, "c_umask_field", umask_f);
     set(o, "c_type", json_string(c_type(size)));
-    set_str(o, "c_source", cite_line(c, s, &e->cite));
-    set(o, "desc_lines", desc_lines(e->desc, 72));
+    set_cite(o, cite_line(c, s, &e->cite));
+    set(o, "c_desc_lines", desc_lines(e->desc, 72));
     return o;
 }
 
@@ -1178,8 +1147,8 @@ static json_t *block_json(struct ctx *c, const struct model_spec *s, const struc
     set(o, "c_has_instances", json_boolean(b->ninstances > 0));
     set(o, "c_has_events", json_boolean(json_array_size(events) > 0));
     set(o, "c_is_pci", json_boolean(b->ninstances > 0 && b->instances[0]->has_pci));
-    set_str(o, "c_source", cite_line(c, s, &b->cite));
-    set(o, "desc_lines", desc_lines(b->desc, 76));
+    set_cite(o, cite_line(c, s, &b->cite));
+    set(o, "c_desc_lines", desc_lines(b->desc, 76));
     return o;
 }
 

@@ -49,22 +49,38 @@ extern "C" {
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_CTL{1-0}: msr 0xc10, 32 bits implemented of 64, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-2, page 20, section 2.2.3.2; address: Table 2-1 (page 19); Table 2-1 prints size 64 for CTL1 and 32 for CTL0, the field table covers 31:0
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-2, page 20, section 2.2.3.2;
+ * address: Table 2-1 (page 19); Table 2-1 prints size 64 for CTL1 and 32 for
+ * CTL0, the field table covers 31:0
+ *
+ * Bits   (field, access, reset):
+ *   31:29  rsv       RV  0x0
+ *   28:24  thresh    RW  0x0
+ *   23     invert    RW  0x0
+ *   22     en        RW  0x0
+ *   21:20  rsv       RV  0x0
+ *   19     rsv       RV  0x0
+ *   18     edge_det  RW  0x0
+ *   17     rst       WO  0x0
+ *   16     rsv       RV  0x0
+ *   15:8   umask     RW  0x0
+ *   7:0    ev_sel    RW  0x0
  */
-#define E5_2600_U_MSR_PMON_CTL_WIDTH                              32
-#define E5_2600_U_MSR_PMON_CTL_SIZE                               64
-#define E5_2600_U_MSR_PMON_CTL_RESET                              UINT64_C(0x0000000000000000)
-#define E5_2600_U_MSR_PMON_CTL_FIRST                              0
-#define E5_2600_U_MSR_PMON_CTL_COUNT                              2
-#define E5_2600_U_MSR_PMON_CTL_STRIDE                             UINT32_C(0x1)
-#define E5_2600_U_MSR_PMON_CTL_MBZ_MASK                           UINT64_C(0xffffffffe0390000) /* reserved: write 0 */
-#define E5_2600_U_MSR_PMON_CTL_IGNORED_MASK                       UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define E5_2600_U_MSR_PMON_CTL_RO_MASK                            UINT64_C(0x0000000000000000) /* read-only */
-#define E5_2600_U_MSR_PMON_CTL_WO_MASK                            UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
-#define E5_2600_U_MSR_PMON_CTL_W1C_MASK                           UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define E5_2600_U_MSR_PMON_CTL_W1S_MASK                           UINT64_C(0x0000000000000000) /* write 1 to set */
-#define E5_2600_U_MSR_PMON_CTL_WRITABLE_MASK                      UINT64_C(0x000000001fc6ffff) /* a write has an effect */
-#define E5_2600_U_MSR_PMON_CTL_KEEP_MASK                          UINT64_C(0x000000001fc4ffff) /* read-modify-write keeps */
+#define E5_2600_U_MSR_PMON_CTL_WIDTH          32
+#define E5_2600_U_MSR_PMON_CTL_SIZE           64
+#define E5_2600_U_MSR_PMON_CTL_RESET          UINT64_C(0x0000000000000000)
+#define E5_2600_U_MSR_PMON_CTL_FIRST          0
+#define E5_2600_U_MSR_PMON_CTL_COUNT          2
+#define E5_2600_U_MSR_PMON_CTL_STRIDE         UINT32_C(0x1)
+#define E5_2600_U_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffffe0390000) /* reserved: write 0 */
+#define E5_2600_U_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600_U_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600_U_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
+#define E5_2600_U_MSR_PMON_CTL_W1C_MASK       UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define E5_2600_U_MSR_PMON_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600_U_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x000000001fc6ffff) /* a write has an effect */
+#define E5_2600_U_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x000000001fc4ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600_U_MSR_PMON_CTL_FIRST <= i < E5_2600_U_MSR_PMON_CTL_FIRST + E5_2600_U_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_u_msr_pmon_ctl_addr(unsigned i)
@@ -73,15 +89,15 @@ static inline uint32_t e5_2600_u_msr_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_u_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_u_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_U_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_U_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -94,14 +110,14 @@ static inline uint64_t e5_2600_u_msr_pmon_ctl_write_value(uint64_t current, uint
 /* thresh [28:24] RW, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600_U_MSR_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600_U_MSR_PMON_CTL_THRESH_WIDTH                       5
-#define E5_2600_U_MSR_PMON_CTL_THRESH_MAX                         UINT64_C(0x1f)
-#define E5_2600_U_MSR_PMON_CTL_THRESH_MASK                        (UINT64_C(0x1f) << E5_2600_U_MSR_PMON_CTL_THRESH_SHIFT)
-#define E5_2600_U_MSR_PMON_CTL_THRESH_RESET                       UINT64_C(0x0)
-#define E5_2600_U_MSR_PMON_CTL_THRESH_GET(v) ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_THRESH_MASK) >> E5_2600_U_MSR_PMON_CTL_THRESH_SHIFT))
+#define E5_2600_U_MSR_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600_U_MSR_PMON_CTL_THRESH_WIDTH   5
+#define E5_2600_U_MSR_PMON_CTL_THRESH_MAX     UINT64_C(0x1f)
+#define E5_2600_U_MSR_PMON_CTL_THRESH_MASK    (UINT64_C(0x1f) << E5_2600_U_MSR_PMON_CTL_THRESH_SHIFT)
+#define E5_2600_U_MSR_PMON_CTL_THRESH_RESET   UINT64_C(0x0)
+#define E5_2600_U_MSR_PMON_CTL_THRESH_GET(v)  ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_THRESH_MASK) >> E5_2600_U_MSR_PMON_CTL_THRESH_SHIFT))
 #define E5_2600_U_MSR_PMON_CTL_THRESH_SET(v, x) ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_CTL_THRESH_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600_U_MSR_PMON_CTL_THRESH_MASK)))
-#define E5_2600_U_MSR_PMON_CTL_THRESH_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600_U_MSR_PMON_CTL_THRESH_MASK))
+#define E5_2600_U_MSR_PMON_CTL_THRESH_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600_U_MSR_PMON_CTL_THRESH_MASK))
 static inline uint64_t e5_2600_u_msr_pmon_ctl_thresh_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_U_MSR_PMON_CTL_THRESH_MASK) >> E5_2600_U_MSR_PMON_CTL_THRESH_SHIFT);
@@ -118,16 +134,16 @@ static inline uint64_t e5_2600_u_msr_pmon_ctl_thresh_val(uint64_t x)
 /* invert [23] RW, reset 0x0
  * Invert comparison against Threshold.
  */
-#define E5_2600_U_MSR_PMON_CTL_INVERT_SHIFT                       23
-#define E5_2600_U_MSR_PMON_CTL_INVERT_WIDTH                       1
-#define E5_2600_U_MSR_PMON_CTL_INVERT_MAX                         UINT64_C(0x1)
-#define E5_2600_U_MSR_PMON_CTL_INVERT_MASK                        (UINT64_C(0x1) << E5_2600_U_MSR_PMON_CTL_INVERT_SHIFT)
-#define E5_2600_U_MSR_PMON_CTL_INVERT_RESET                       UINT64_C(0x0)
-#define E5_2600_U_MSR_PMON_CTL_INVERT_GET(v) ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_INVERT_MASK) >> E5_2600_U_MSR_PMON_CTL_INVERT_SHIFT))
+#define E5_2600_U_MSR_PMON_CTL_INVERT_SHIFT   23
+#define E5_2600_U_MSR_PMON_CTL_INVERT_WIDTH   1
+#define E5_2600_U_MSR_PMON_CTL_INVERT_MAX     UINT64_C(0x1)
+#define E5_2600_U_MSR_PMON_CTL_INVERT_MASK    (UINT64_C(0x1) << E5_2600_U_MSR_PMON_CTL_INVERT_SHIFT)
+#define E5_2600_U_MSR_PMON_CTL_INVERT_RESET   UINT64_C(0x0)
+#define E5_2600_U_MSR_PMON_CTL_INVERT_GET(v)  ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_INVERT_MASK) >> E5_2600_U_MSR_PMON_CTL_INVERT_SHIFT))
 #define E5_2600_U_MSR_PMON_CTL_INVERT_SET(v, x) ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_CTL_INVERT_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_INVERT_SHIFT) & E5_2600_U_MSR_PMON_CTL_INVERT_MASK)))
-#define E5_2600_U_MSR_PMON_CTL_INVERT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_INVERT_SHIFT) & E5_2600_U_MSR_PMON_CTL_INVERT_MASK))
-#define E5_2600_U_MSR_PMON_CTL_INVERT_GE                          UINT64_C(0x0) /* comparison is 'event increment >= threshold' */
-#define E5_2600_U_MSR_PMON_CTL_INVERT_LT                          UINT64_C(0x1) /* comparison is inverted: 'event increment < threshold' */
+#define E5_2600_U_MSR_PMON_CTL_INVERT_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_INVERT_SHIFT) & E5_2600_U_MSR_PMON_CTL_INVERT_MASK))
+#define E5_2600_U_MSR_PMON_CTL_INVERT_GE      UINT64_C(0x0) /* comparison is 'event increment >= threshold' */
+#define E5_2600_U_MSR_PMON_CTL_INVERT_LT      UINT64_C(0x1) /* comparison is inverted: 'event increment < threshold' */
 static inline uint64_t e5_2600_u_msr_pmon_ctl_invert_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_U_MSR_PMON_CTL_INVERT_MASK) >> E5_2600_U_MSR_PMON_CTL_INVERT_SHIFT);
@@ -144,14 +160,14 @@ static inline uint64_t e5_2600_u_msr_pmon_ctl_invert_val(uint64_t x)
 /* en [22] RW, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600_U_MSR_PMON_CTL_EN_SHIFT                           22
-#define E5_2600_U_MSR_PMON_CTL_EN_WIDTH                           1
-#define E5_2600_U_MSR_PMON_CTL_EN_MAX                             UINT64_C(0x1)
-#define E5_2600_U_MSR_PMON_CTL_EN_MASK                            (UINT64_C(0x1) << E5_2600_U_MSR_PMON_CTL_EN_SHIFT)
-#define E5_2600_U_MSR_PMON_CTL_EN_RESET                           UINT64_C(0x0)
-#define E5_2600_U_MSR_PMON_CTL_EN_GET(v) ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_EN_MASK) >> E5_2600_U_MSR_PMON_CTL_EN_SHIFT))
-#define E5_2600_U_MSR_PMON_CTL_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_EN_SHIFT) & E5_2600_U_MSR_PMON_CTL_EN_MASK)))
-#define E5_2600_U_MSR_PMON_CTL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_EN_SHIFT) & E5_2600_U_MSR_PMON_CTL_EN_MASK))
+#define E5_2600_U_MSR_PMON_CTL_EN_SHIFT       22
+#define E5_2600_U_MSR_PMON_CTL_EN_WIDTH       1
+#define E5_2600_U_MSR_PMON_CTL_EN_MAX         UINT64_C(0x1)
+#define E5_2600_U_MSR_PMON_CTL_EN_MASK        (UINT64_C(0x1) << E5_2600_U_MSR_PMON_CTL_EN_SHIFT)
+#define E5_2600_U_MSR_PMON_CTL_EN_RESET       UINT64_C(0x0)
+#define E5_2600_U_MSR_PMON_CTL_EN_GET(v)      ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_EN_MASK) >> E5_2600_U_MSR_PMON_CTL_EN_SHIFT))
+#define E5_2600_U_MSR_PMON_CTL_EN_SET(v, x)   ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_EN_SHIFT) & E5_2600_U_MSR_PMON_CTL_EN_MASK)))
+#define E5_2600_U_MSR_PMON_CTL_EN_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_EN_SHIFT) & E5_2600_U_MSR_PMON_CTL_EN_MASK))
 static inline uint64_t e5_2600_u_msr_pmon_ctl_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_U_MSR_PMON_CTL_EN_MASK) >> E5_2600_U_MSR_PMON_CTL_EN_SHIFT);
@@ -169,11 +185,11 @@ static inline uint64_t e5_2600_u_msr_pmon_ctl_en_val(uint64_t x)
  * When 1, count 0 to 1 transitions (rising edges) of the event instead of
  * the cycles it is asserted.
  */
-#define E5_2600_U_MSR_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600_U_MSR_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600_U_MSR_PMON_CTL_EDGE_DET_MAX                       UINT64_C(0x1)
-#define E5_2600_U_MSR_PMON_CTL_EDGE_DET_MASK                      (UINT64_C(0x1) << E5_2600_U_MSR_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600_U_MSR_PMON_CTL_EDGE_DET_RESET                     UINT64_C(0x0)
+#define E5_2600_U_MSR_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600_U_MSR_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600_U_MSR_PMON_CTL_EDGE_DET_MAX   UINT64_C(0x1)
+#define E5_2600_U_MSR_PMON_CTL_EDGE_DET_MASK  (UINT64_C(0x1) << E5_2600_U_MSR_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600_U_MSR_PMON_CTL_EDGE_DET_RESET UINT64_C(0x0)
 #define E5_2600_U_MSR_PMON_CTL_EDGE_DET_GET(v) ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_EDGE_DET_MASK) >> E5_2600_U_MSR_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600_U_MSR_PMON_CTL_EDGE_DET_SET(v, x) ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_CTL_EDGE_DET_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_U_MSR_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600_U_MSR_PMON_CTL_EDGE_DET_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_U_MSR_PMON_CTL_EDGE_DET_MASK))
@@ -193,14 +209,14 @@ static inline uint64_t e5_2600_u_msr_pmon_ctl_edge_det_val(uint64_t x)
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
  */
-#define E5_2600_U_MSR_PMON_CTL_RST_SHIFT                          17
-#define E5_2600_U_MSR_PMON_CTL_RST_WIDTH                          1
-#define E5_2600_U_MSR_PMON_CTL_RST_MAX                            UINT64_C(0x1)
-#define E5_2600_U_MSR_PMON_CTL_RST_MASK                           (UINT64_C(0x1) << E5_2600_U_MSR_PMON_CTL_RST_SHIFT)
-#define E5_2600_U_MSR_PMON_CTL_RST_RESET                          UINT64_C(0x0)
-#define E5_2600_U_MSR_PMON_CTL_RST_GET(v) ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_RST_MASK) >> E5_2600_U_MSR_PMON_CTL_RST_SHIFT))
-#define E5_2600_U_MSR_PMON_CTL_RST_SET(v, x) ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_RST_SHIFT) & E5_2600_U_MSR_PMON_CTL_RST_MASK)))
-#define E5_2600_U_MSR_PMON_CTL_RST_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_RST_SHIFT) & E5_2600_U_MSR_PMON_CTL_RST_MASK))
+#define E5_2600_U_MSR_PMON_CTL_RST_SHIFT      17
+#define E5_2600_U_MSR_PMON_CTL_RST_WIDTH      1
+#define E5_2600_U_MSR_PMON_CTL_RST_MAX        UINT64_C(0x1)
+#define E5_2600_U_MSR_PMON_CTL_RST_MASK       (UINT64_C(0x1) << E5_2600_U_MSR_PMON_CTL_RST_SHIFT)
+#define E5_2600_U_MSR_PMON_CTL_RST_RESET      UINT64_C(0x0)
+#define E5_2600_U_MSR_PMON_CTL_RST_GET(v)     ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_RST_MASK) >> E5_2600_U_MSR_PMON_CTL_RST_SHIFT))
+#define E5_2600_U_MSR_PMON_CTL_RST_SET(v, x)  ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_RST_SHIFT) & E5_2600_U_MSR_PMON_CTL_RST_MASK)))
+#define E5_2600_U_MSR_PMON_CTL_RST_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_RST_SHIFT) & E5_2600_U_MSR_PMON_CTL_RST_MASK))
 static inline uint64_t e5_2600_u_msr_pmon_ctl_rst_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_U_MSR_PMON_CTL_RST_MASK) >> E5_2600_U_MSR_PMON_CTL_RST_SHIFT);
@@ -217,14 +233,14 @@ static inline uint64_t e5_2600_u_msr_pmon_ctl_rst_val(uint64_t x)
 /* umask [15:8] RW, reset 0x0
  * Select subevents to be counted within the selected event.
  */
-#define E5_2600_U_MSR_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600_U_MSR_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600_U_MSR_PMON_CTL_UMASK_MAX                          UINT64_C(0xff)
-#define E5_2600_U_MSR_PMON_CTL_UMASK_MASK                         (UINT64_C(0xff) << E5_2600_U_MSR_PMON_CTL_UMASK_SHIFT)
-#define E5_2600_U_MSR_PMON_CTL_UMASK_RESET                        UINT64_C(0x0)
-#define E5_2600_U_MSR_PMON_CTL_UMASK_GET(v) ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_UMASK_MASK) >> E5_2600_U_MSR_PMON_CTL_UMASK_SHIFT))
+#define E5_2600_U_MSR_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600_U_MSR_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600_U_MSR_PMON_CTL_UMASK_MAX      UINT64_C(0xff)
+#define E5_2600_U_MSR_PMON_CTL_UMASK_MASK     (UINT64_C(0xff) << E5_2600_U_MSR_PMON_CTL_UMASK_SHIFT)
+#define E5_2600_U_MSR_PMON_CTL_UMASK_RESET    UINT64_C(0x0)
+#define E5_2600_U_MSR_PMON_CTL_UMASK_GET(v)   ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_UMASK_MASK) >> E5_2600_U_MSR_PMON_CTL_UMASK_SHIFT))
 #define E5_2600_U_MSR_PMON_CTL_UMASK_SET(v, x) ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_CTL_UMASK_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600_U_MSR_PMON_CTL_UMASK_MASK)))
-#define E5_2600_U_MSR_PMON_CTL_UMASK_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600_U_MSR_PMON_CTL_UMASK_MASK))
+#define E5_2600_U_MSR_PMON_CTL_UMASK_VAL(x)   ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600_U_MSR_PMON_CTL_UMASK_MASK))
 static inline uint64_t e5_2600_u_msr_pmon_ctl_umask_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_U_MSR_PMON_CTL_UMASK_MASK) >> E5_2600_U_MSR_PMON_CTL_UMASK_SHIFT);
@@ -241,14 +257,14 @@ static inline uint64_t e5_2600_u_msr_pmon_ctl_umask_val(uint64_t x)
 /* ev_sel [7:0] RW, reset 0x0
  * Select event to be counted.
  */
-#define E5_2600_U_MSR_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600_U_MSR_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600_U_MSR_PMON_CTL_EV_SEL_MAX                         UINT64_C(0xff)
-#define E5_2600_U_MSR_PMON_CTL_EV_SEL_MASK                        (UINT64_C(0xff) << E5_2600_U_MSR_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600_U_MSR_PMON_CTL_EV_SEL_RESET                       UINT64_C(0x0)
-#define E5_2600_U_MSR_PMON_CTL_EV_SEL_GET(v) ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600_U_MSR_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600_U_MSR_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600_U_MSR_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600_U_MSR_PMON_CTL_EV_SEL_MAX     UINT64_C(0xff)
+#define E5_2600_U_MSR_PMON_CTL_EV_SEL_MASK    (UINT64_C(0xff) << E5_2600_U_MSR_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600_U_MSR_PMON_CTL_EV_SEL_RESET   UINT64_C(0x0)
+#define E5_2600_U_MSR_PMON_CTL_EV_SEL_GET(v)  ((uint64_t)(((v) & E5_2600_U_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600_U_MSR_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600_U_MSR_PMON_CTL_EV_SEL_SET(v, x) ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_CTL_EV_SEL_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600_U_MSR_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600_U_MSR_PMON_CTL_EV_SEL_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600_U_MSR_PMON_CTL_EV_SEL_MASK))
+#define E5_2600_U_MSR_PMON_CTL_EV_SEL_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600_U_MSR_PMON_CTL_EV_SEL_MASK))
 static inline uint64_t e5_2600_u_msr_pmon_ctl_ev_sel_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_U_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600_U_MSR_PMON_CTL_EV_SEL_SHIFT);
@@ -264,10 +280,10 @@ static inline uint64_t e5_2600_u_msr_pmon_ctl_ev_sel_val(uint64_t x)
 
 /* Rules of U_MSR_PMON_CTL{1-0}: bits of e5_2600_u_msr_pmon_ctl_check()'s result. */
 enum {
-    E5_2600_U_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH = 1 << 0, /* invert -> thresh != 0 */
-    E5_2600_U_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 1 /* edge_det -> thresh != 0 */
+    E5_2600_U_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH           = 1 << 0, /* invert -> thresh != 0 */
+    E5_2600_U_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 1 /* edge_det -> thresh != 0 */
 };
-#define E5_2600_U_MSR_PMON_CTL_RULES                              0x3u
+#define E5_2600_U_MSR_PMON_CTL_RULES          0x3u
 #define E5_2600_U_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE   ".invert is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 #define E5_2600_U_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 
@@ -275,9 +291,9 @@ enum {
 static inline unsigned e5_2600_u_msr_pmon_ctl_check(uint64_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600_u_msr_pmon_ctl_invert_get(v)) || (e5_2600_u_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_u_msr_pmon_ctl_invert_get(v) || (e5_2600_u_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_U_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH;
-    if (!((!(e5_2600_u_msr_pmon_ctl_edge_det_get(v)) || (e5_2600_u_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_u_msr_pmon_ctl_edge_det_get(v) || (e5_2600_u_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_U_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -298,7 +314,13 @@ static inline const char *e5_2600_u_msr_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_CTR{1-0}: msr 0xc16, 64 bits implemented of 64, reset 0x0
  * General counters; 44 bits wide, wrap on overflow.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-3, page 20; address: Table 2-1 (page 19)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-3, page 20; address: Table
+ * 2-1 (page 19)
+ *
+ * Bits   (field, access, reset):
+ *   63:44  rsv          RV    0x0
+ *   43:0   event_count  RW-V  0x0
  */
 #define E5_2600_U_MSR_PMON_CTR_WIDTH             64
 #define E5_2600_U_MSR_PMON_CTR_SIZE              64
@@ -322,15 +344,15 @@ static inline uint32_t e5_2600_u_msr_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_u_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_u_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_U_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_U_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -367,7 +389,16 @@ static inline uint64_t e5_2600_u_msr_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_UCLK_FIXED_CTL: msr 0xc08, 32 bits implemented of 64, reset 0x0
  * Control of the fixed UCLK counter.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-4, page 21; Table 2-4 prints the name U_MSR_PMON_FIXED_CTL; address 0xC08 from linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTL (Table 2-1 row not readable)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-4, page 21; Table 2-4 prints
+ * the name U_MSR_PMON_FIXED_CTL; address 0xC08 from linux
+ * SNBEP_U_MSR_PMON_UCLK_FIXED_CTL (Table 2-1 row not readable)
+ *
+ * Bits   (field, access, reset):
+ *   31:23  rsv  RV  0x0
+ *   22     en   RW  0x0
+ *   21:20  rsv  RV  0x0
+ *   19:0   rsv  RV  0x0
  */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WIDTH         32
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_SIZE          64
@@ -383,15 +414,15 @@ static inline uint64_t e5_2600_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_KEEP_MASK     UINT64_C(0x0000000000400000) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_UCLK_FIXED_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_UCLK_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WRITABLE_MASK & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_KEEP_MASK) |
-                      (current & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -409,9 +440,9 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_write_value(uint64_t cu
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MAX        UINT64_C(0x1)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MASK       (UINT64_C(0x1) << E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_SHIFT)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_RESET      UINT64_C(0x0)
-#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_GET(v) ((uint64_t)(((v) & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MASK) >> E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_SHIFT))
-#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_SHIFT) & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MASK)))
-#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_SHIFT) & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MASK))
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_GET(v)     ((uint64_t)(((v) & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MASK) >> E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_SHIFT))
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_SET(v, x)  ((uint64_t)(((v) & ~E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_SHIFT) & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MASK)))
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_SHIFT) & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MASK))
 static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_MASK) >> E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_EN_SHIFT);
@@ -428,7 +459,14 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_UCLK_FIXED_CTR: msr 0xc09, 64 bits implemented of 64, reset 0x0
  * Fixed counter incrementing at UCLK while enabled.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-5, page 21; address: Table 2-1 (page 19); width 48 from section 2.2.2 and linux snbep_uncore_ubox.fixed_ctr_bits (Table 2-5 prints bits 43:0)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-5, page 21; address: Table
+ * 2-1 (page 19); width 48 from section 2.2.2 and linux
+ * snbep_uncore_ubox.fixed_ctr_bits (Table 2-5 prints bits 43:0)
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WIDTH             64
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_SIZE              64
@@ -444,15 +482,15 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_UCLK_FIXED_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_UCLK_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WRITABLE_MASK & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_KEEP_MASK) |
-                      (current & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -491,130 +529,152 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* EVENT_MSG (U_MSR_PMON_CTL) */
 #define E5_2600_EV_UBOX_EVENT_MSG                         UINT64_C(0x42)
 #define E5_2600_EV_UBOX_EVENT_MSG_CODE                    UINT64_C(0x42)
 #define E5_2600_EV_UBOX_EVENT_MSG_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_UBOX_EVENT_MSG_COUNTERS                UINT64_C(0x3)
+
 /* EVENT_MSG.DOORBELL_RCVD (U_MSR_PMON_CTL)
  * VLW Received */
 #define E5_2600_EV_UBOX_EVENT_MSG_DOORBELL_RCVD           UINT64_C(0x842)
 #define E5_2600_EV_UBOX_EVENT_MSG_DOORBELL_RCVD_CODE      UINT64_C(0x42)
 #define E5_2600_EV_UBOX_EVENT_MSG_DOORBELL_RCVD_UMASK     UINT64_C(0x8)
 #define E5_2600_EV_UBOX_EVENT_MSG_DOORBELL_RCVD_COUNTERS  UINT64_C(0x3)
+
 /* EVENT_MSG.INT_PRIO (U_MSR_PMON_CTL)
  * VLW Received */
 #define E5_2600_EV_UBOX_EVENT_MSG_INT_PRIO                UINT64_C(0x1042)
 #define E5_2600_EV_UBOX_EVENT_MSG_INT_PRIO_CODE           UINT64_C(0x42)
 #define E5_2600_EV_UBOX_EVENT_MSG_INT_PRIO_UMASK          UINT64_C(0x10)
 #define E5_2600_EV_UBOX_EVENT_MSG_INT_PRIO_COUNTERS       UINT64_C(0x3)
+
 /* EVENT_MSG.IPI_RCVD (U_MSR_PMON_CTL)
  * VLW Received */
 #define E5_2600_EV_UBOX_EVENT_MSG_IPI_RCVD                UINT64_C(0x442)
 #define E5_2600_EV_UBOX_EVENT_MSG_IPI_RCVD_CODE           UINT64_C(0x42)
 #define E5_2600_EV_UBOX_EVENT_MSG_IPI_RCVD_UMASK          UINT64_C(0x4)
 #define E5_2600_EV_UBOX_EVENT_MSG_IPI_RCVD_COUNTERS       UINT64_C(0x3)
+
 /* EVENT_MSG.MSI_RCVD (U_MSR_PMON_CTL)
  * VLW Received */
 #define E5_2600_EV_UBOX_EVENT_MSG_MSI_RCVD                UINT64_C(0x242)
 #define E5_2600_EV_UBOX_EVENT_MSG_MSI_RCVD_CODE           UINT64_C(0x42)
 #define E5_2600_EV_UBOX_EVENT_MSG_MSI_RCVD_UMASK          UINT64_C(0x2)
 #define E5_2600_EV_UBOX_EVENT_MSG_MSI_RCVD_COUNTERS       UINT64_C(0x3)
+
 /* EVENT_MSG.VLW_RCVD (U_MSR_PMON_CTL)
  * VLW Received */
 #define E5_2600_EV_UBOX_EVENT_MSG_VLW_RCVD                UINT64_C(0x142)
 #define E5_2600_EV_UBOX_EVENT_MSG_VLW_RCVD_CODE           UINT64_C(0x42)
 #define E5_2600_EV_UBOX_EVENT_MSG_VLW_RCVD_UMASK          UINT64_C(0x1)
 #define E5_2600_EV_UBOX_EVENT_MSG_VLW_RCVD_COUNTERS       UINT64_C(0x3)
+
 /* FILTER_MATCH (U_MSR_PMON_CTL) */
 #define E5_2600_EV_UBOX_FILTER_MATCH                      UINT64_C(0x41)
 #define E5_2600_EV_UBOX_FILTER_MATCH_CODE                 UINT64_C(0x41)
 #define E5_2600_EV_UBOX_FILTER_MATCH_UMASK                UINT64_C(0x0)
 #define E5_2600_EV_UBOX_FILTER_MATCH_COUNTERS             UINT64_C(0x3)
+
 /* FILTER_MATCH.DISABLE (U_MSR_PMON_CTL)
  * Filter Match */
 #define E5_2600_EV_UBOX_FILTER_MATCH_DISABLE              UINT64_C(0x241)
 #define E5_2600_EV_UBOX_FILTER_MATCH_DISABLE_CODE         UINT64_C(0x41)
 #define E5_2600_EV_UBOX_FILTER_MATCH_DISABLE_UMASK        UINT64_C(0x2)
 #define E5_2600_EV_UBOX_FILTER_MATCH_DISABLE_COUNTERS     UINT64_C(0x3)
+
 /* FILTER_MATCH.ENABLE (U_MSR_PMON_CTL)
  * Filter Match [requires filter: UBoxFilter[3:0]] */
 #define E5_2600_EV_UBOX_FILTER_MATCH_ENABLE               UINT64_C(0x141)
 #define E5_2600_EV_UBOX_FILTER_MATCH_ENABLE_CODE          UINT64_C(0x41)
 #define E5_2600_EV_UBOX_FILTER_MATCH_ENABLE_UMASK         UINT64_C(0x1)
 #define E5_2600_EV_UBOX_FILTER_MATCH_ENABLE_COUNTERS      UINT64_C(0x3)
+
 /* FILTER_MATCH.U2C_DISABLE (U_MSR_PMON_CTL)
  * Filter Match */
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_DISABLE          UINT64_C(0x841)
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_DISABLE_CODE     UINT64_C(0x41)
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_DISABLE_UMASK    UINT64_C(0x8)
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_DISABLE_COUNTERS UINT64_C(0x3)
+
 /* FILTER_MATCH.U2C_ENABLE (U_MSR_PMON_CTL)
  * Filter Match [requires filter: UBoxFilter[3:0]] */
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_ENABLE           UINT64_C(0x441)
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_ENABLE_CODE      UINT64_C(0x41)
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_ENABLE_UMASK     UINT64_C(0x4)
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_ENABLE_COUNTERS  UINT64_C(0x3)
+
 /* LOCK_CYCLES (U_MSR_PMON_CTL)
  * IDI Lock/SplitLock Cycles */
 #define E5_2600_EV_UBOX_LOCK_CYCLES                       UINT64_C(0x44)
 #define E5_2600_EV_UBOX_LOCK_CYCLES_CODE                  UINT64_C(0x44)
 #define E5_2600_EV_UBOX_LOCK_CYCLES_UMASK                 UINT64_C(0x0)
 #define E5_2600_EV_UBOX_LOCK_CYCLES_COUNTERS              UINT64_C(0x3)
+
 /* U2C_EVENTS (U_MSR_PMON_CTL)
  * Monitor Sent to T0 */
 #define E5_2600_EV_UBOX_U2C_EVENTS                        UINT64_C(0x43)
 #define E5_2600_EV_UBOX_U2C_EVENTS_CODE                   UINT64_C(0x43)
 #define E5_2600_EV_UBOX_U2C_EVENTS_UMASK                  UINT64_C(0x0)
 #define E5_2600_EV_UBOX_U2C_EVENTS_COUNTERS               UINT64_C(0x3)
+
 /* U2C_EVENTS.CMC (U_MSR_PMON_CTL)
  * Correctable Machine Check */
 #define E5_2600_EV_UBOX_U2C_EVENTS_CMC                    UINT64_C(0x1043)
 #define E5_2600_EV_UBOX_U2C_EVENTS_CMC_CODE               UINT64_C(0x43)
 #define E5_2600_EV_UBOX_U2C_EVENTS_CMC_UMASK              UINT64_C(0x10)
 #define E5_2600_EV_UBOX_U2C_EVENTS_CMC_COUNTERS           UINT64_C(0x3)
+
 /* U2C_EVENTS.LIVELOCK (U_MSR_PMON_CTL)
  * Livelock */
 #define E5_2600_EV_UBOX_U2C_EVENTS_LIVELOCK               UINT64_C(0x443)
 #define E5_2600_EV_UBOX_U2C_EVENTS_LIVELOCK_CODE          UINT64_C(0x43)
 #define E5_2600_EV_UBOX_U2C_EVENTS_LIVELOCK_UMASK         UINT64_C(0x4)
 #define E5_2600_EV_UBOX_U2C_EVENTS_LIVELOCK_COUNTERS      UINT64_C(0x3)
+
 /* U2C_EVENTS.LTERROR (U_MSR_PMON_CTL)
  * LTError */
 #define E5_2600_EV_UBOX_U2C_EVENTS_LTERROR                UINT64_C(0x843)
 #define E5_2600_EV_UBOX_U2C_EVENTS_LTERROR_CODE           UINT64_C(0x43)
 #define E5_2600_EV_UBOX_U2C_EVENTS_LTERROR_UMASK          UINT64_C(0x8)
 #define E5_2600_EV_UBOX_U2C_EVENTS_LTERROR_COUNTERS       UINT64_C(0x3)
+
 /* U2C_EVENTS.MONITOR_T0 (U_MSR_PMON_CTL)
  * Monitor T0 */
 #define E5_2600_EV_UBOX_U2C_EVENTS_MONITOR_T0             UINT64_C(0x143)
 #define E5_2600_EV_UBOX_U2C_EVENTS_MONITOR_T0_CODE        UINT64_C(0x43)
 #define E5_2600_EV_UBOX_U2C_EVENTS_MONITOR_T0_UMASK       UINT64_C(0x1)
 #define E5_2600_EV_UBOX_U2C_EVENTS_MONITOR_T0_COUNTERS    UINT64_C(0x3)
+
 /* U2C_EVENTS.MONITOR_T1 (U_MSR_PMON_CTL)
  * Monitor T1 */
 #define E5_2600_EV_UBOX_U2C_EVENTS_MONITOR_T1             UINT64_C(0x243)
 #define E5_2600_EV_UBOX_U2C_EVENTS_MONITOR_T1_CODE        UINT64_C(0x43)
 #define E5_2600_EV_UBOX_U2C_EVENTS_MONITOR_T1_UMASK       UINT64_C(0x2)
 #define E5_2600_EV_UBOX_U2C_EVENTS_MONITOR_T1_COUNTERS    UINT64_C(0x3)
+
 /* U2C_EVENTS.OTHER (U_MSR_PMON_CTL)
  * Other */
 #define E5_2600_EV_UBOX_U2C_EVENTS_OTHER                  UINT64_C(0x8043)
 #define E5_2600_EV_UBOX_U2C_EVENTS_OTHER_CODE             UINT64_C(0x43)
 #define E5_2600_EV_UBOX_U2C_EVENTS_OTHER_UMASK            UINT64_C(0x80)
 #define E5_2600_EV_UBOX_U2C_EVENTS_OTHER_COUNTERS         UINT64_C(0x3)
+
 /* U2C_EVENTS.TRAP (U_MSR_PMON_CTL)
  * Trap */
 #define E5_2600_EV_UBOX_U2C_EVENTS_TRAP                   UINT64_C(0x4043)
 #define E5_2600_EV_UBOX_U2C_EVENTS_TRAP_CODE              UINT64_C(0x43)
 #define E5_2600_EV_UBOX_U2C_EVENTS_TRAP_UMASK             UINT64_C(0x40)
 #define E5_2600_EV_UBOX_U2C_EVENTS_TRAP_COUNTERS          UINT64_C(0x3)
+
 /* U2C_EVENTS.UMC (U_MSR_PMON_CTL)
  * Uncorrectable Machine Check */
 #define E5_2600_EV_UBOX_U2C_EVENTS_UMC                    UINT64_C(0x2043)
 #define E5_2600_EV_UBOX_U2C_EVENTS_UMC_CODE               UINT64_C(0x43)
 #define E5_2600_EV_UBOX_U2C_EVENTS_UMC_UMASK              UINT64_C(0x20)
 #define E5_2600_EV_UBOX_U2C_EVENTS_UMC_COUNTERS           UINT64_C(0x3)
+
 /* CLOCKTICKS (U_MSR_PMON_CTL)
  * tbd */
 #define E5_2600_EV_UBOX_CLOCKTICKS                        UINT64_C(0x0)
@@ -648,9 +708,21 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
 #define E5_2600_CBOX_CBOX7_BASE UINT32_C(0xe0)
 
 /* --------------------------------------------------------------------------
- * Cn_MSR_PMON_BOX_CTL: msr 0xd04, 32 bits implemented of 64, reset 0x0
+ * Cn_MSR_PMON_BOX_CTL: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * Box-wide control: freeze, freeze enable, resets.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-9, page 27; address: linux SNBEP_C0_MSR_PMON_BOX_CTL, pcm JKT_C0_MSR_PMON_BOX_CTL
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-9, page 27; address: linux
+ * SNBEP_C0_MSR_PMON_BOX_CTL, pcm JKT_C0_MSR_PMON_BOX_CTL
+ *
+ * Bits   (field, access, reset):
+ *   31:18  rsv       RV  0x0
+ *   17     rsv       RV  0x0
+ *   16     frz_en    WO  0x0
+ *   15:9   rsv       RV  0x0
+ *   8      frz       WO  0x0
+ *   7:2    rsv       RV  0x0
+ *   1      rst_ctrs  WO  0x0
+ *   0      rst_ctrl  WO  0x0
  */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_WIDTH          32
 #define E5_2600_CN_MSR_PMON_BOX_CTL_SIZE           64
@@ -709,15 +781,15 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_ctl_addr(unsigned inst)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_CN_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -736,9 +808,9 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_write_value(uint64_t current,
 #define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MAX     UINT64_C(0x1)
 #define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK    (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT)
 #define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_RESET   UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT))
+#define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_GET(v)  ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT))
 #define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK)))
-#define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK))
+#define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_frz_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT);
@@ -761,9 +833,9 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_frz_en_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MAX        UINT64_C(0x1)
 #define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK       (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_RESET      UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_GET(v)     ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_frz_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT);
@@ -827,32 +899,49 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * Cn_MSR_PMON_CTL{3-0}: msr 0xd10, 32 bits implemented of 64, reset 0x0
+ * Cn_MSR_PMON_CTL{3-0}: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-10, page 28; sheet 2 (bits 23:18) read on page 28; sheet 1 and bits 17:0 not readable: thresh, rst, umask, ev_sel positions from linux SNBEP_PMON_CTL_* and pcm CBO_MSR_PMON_CTL_*, attributes as in this guide's other counter-control tables
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-10, page 28; sheet 2 (bits
+ * 23:18) read on page 28; sheet 1 and bits 17:0 not readable: thresh, rst,
+ * umask, ev_sel positions from linux SNBEP_PMON_CTL_* and pcm
+ * CBO_MSR_PMON_CTL_*, attributes as in this guide's other counter-control
+ * tables
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     invert    RW-V  0x0
+ *   22     en        RW-V  0x0
+ *   21:20  rsv       RV    0x0
+ *   19     tid_en    RW-V  0x0
+ *   18     edge_det  RW-V  0x0
+ *   17     rst       WO    0x0
+ *   16     rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
  */
-#define E5_2600_CN_MSR_PMON_CTL_WIDTH                              32
-#define E5_2600_CN_MSR_PMON_CTL_SIZE                               64
-#define E5_2600_CN_MSR_PMON_CTL_RESET                              UINT64_C(0x0000000000000000)
-#define E5_2600_CN_MSR_PMON_CTL_FIRST                              0
-#define E5_2600_CN_MSR_PMON_CTL_COUNT                              4
-#define E5_2600_CN_MSR_PMON_CTL_STRIDE                             UINT32_C(0x1)
-#define E5_2600_CN_MSR_PMON_CTL_CBOX0_ADDR                         UINT32_C(0xd10)
-#define E5_2600_CN_MSR_PMON_CTL_CBOX1_ADDR                         UINT32_C(0xd30)
-#define E5_2600_CN_MSR_PMON_CTL_CBOX2_ADDR                         UINT32_C(0xd50)
-#define E5_2600_CN_MSR_PMON_CTL_CBOX3_ADDR                         UINT32_C(0xd70)
-#define E5_2600_CN_MSR_PMON_CTL_CBOX4_ADDR                         UINT32_C(0xd90)
-#define E5_2600_CN_MSR_PMON_CTL_CBOX5_ADDR                         UINT32_C(0xdb0)
-#define E5_2600_CN_MSR_PMON_CTL_CBOX6_ADDR                         UINT32_C(0xdd0)
-#define E5_2600_CN_MSR_PMON_CTL_CBOX7_ADDR                         UINT32_C(0xdf0)
-#define E5_2600_CN_MSR_PMON_CTL_MBZ_MASK                           UINT64_C(0xffffffff00310000) /* reserved: write 0 */
-#define E5_2600_CN_MSR_PMON_CTL_IGNORED_MASK                       UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define E5_2600_CN_MSR_PMON_CTL_RO_MASK                            UINT64_C(0x0000000000000000) /* read-only */
-#define E5_2600_CN_MSR_PMON_CTL_WO_MASK                            UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
-#define E5_2600_CN_MSR_PMON_CTL_W1C_MASK                           UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define E5_2600_CN_MSR_PMON_CTL_W1S_MASK                           UINT64_C(0x0000000000000000) /* write 1 to set */
-#define E5_2600_CN_MSR_PMON_CTL_WRITABLE_MASK                      UINT64_C(0x00000000ffceffff) /* a write has an effect */
-#define E5_2600_CN_MSR_PMON_CTL_KEEP_MASK                          UINT64_C(0x00000000ffccffff) /* read-modify-write keeps */
+#define E5_2600_CN_MSR_PMON_CTL_WIDTH          32
+#define E5_2600_CN_MSR_PMON_CTL_SIZE           64
+#define E5_2600_CN_MSR_PMON_CTL_RESET          UINT64_C(0x0000000000000000)
+#define E5_2600_CN_MSR_PMON_CTL_FIRST          0
+#define E5_2600_CN_MSR_PMON_CTL_COUNT          4
+#define E5_2600_CN_MSR_PMON_CTL_STRIDE         UINT32_C(0x1)
+#define E5_2600_CN_MSR_PMON_CTL_CBOX0_ADDR     UINT32_C(0xd10)
+#define E5_2600_CN_MSR_PMON_CTL_CBOX1_ADDR     UINT32_C(0xd30)
+#define E5_2600_CN_MSR_PMON_CTL_CBOX2_ADDR     UINT32_C(0xd50)
+#define E5_2600_CN_MSR_PMON_CTL_CBOX3_ADDR     UINT32_C(0xd70)
+#define E5_2600_CN_MSR_PMON_CTL_CBOX4_ADDR     UINT32_C(0xd90)
+#define E5_2600_CN_MSR_PMON_CTL_CBOX5_ADDR     UINT32_C(0xdb0)
+#define E5_2600_CN_MSR_PMON_CTL_CBOX6_ADDR     UINT32_C(0xdd0)
+#define E5_2600_CN_MSR_PMON_CTL_CBOX7_ADDR     UINT32_C(0xdf0)
+#define E5_2600_CN_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffff00310000) /* reserved: write 0 */
+#define E5_2600_CN_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600_CN_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600_CN_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
+#define E5_2600_CN_MSR_PMON_CTL_W1C_MASK       UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define E5_2600_CN_MSR_PMON_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600_CN_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x00000000ffceffff) /* a write has an effect */
+#define E5_2600_CN_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x00000000ffccffff) /* read-modify-write keeps */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
@@ -891,15 +980,15 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_cn_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_cn_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_CN_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_CN_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -911,16 +1000,18 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_write_value(uint64_t current, uin
 
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_TRESH_MASK 0xff000000; attribute as Table 2-35/2-86
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_TRESH_MASK 0xff000000; attribute as Table 2-35/2-86
  */
-#define E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600_CN_MSR_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600_CN_MSR_PMON_CTL_THRESH_MAX                         UINT64_C(0xff)
-#define E5_2600_CN_MSR_PMON_CTL_THRESH_MASK                        (UINT64_C(0xff) << E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT)
-#define E5_2600_CN_MSR_PMON_CTL_THRESH_RESET                       UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_CTL_THRESH_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_THRESH_MASK) >> E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT))
+#define E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600_CN_MSR_PMON_CTL_THRESH_WIDTH   8
+#define E5_2600_CN_MSR_PMON_CTL_THRESH_MAX     UINT64_C(0xff)
+#define E5_2600_CN_MSR_PMON_CTL_THRESH_MASK    (UINT64_C(0xff) << E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT)
+#define E5_2600_CN_MSR_PMON_CTL_THRESH_RESET   UINT64_C(0x0)
+#define E5_2600_CN_MSR_PMON_CTL_THRESH_GET(v)  ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_THRESH_MASK) >> E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT))
 #define E5_2600_CN_MSR_PMON_CTL_THRESH_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_CTL_THRESH_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600_CN_MSR_PMON_CTL_THRESH_MASK)))
-#define E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600_CN_MSR_PMON_CTL_THRESH_MASK))
+#define E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600_CN_MSR_PMON_CTL_THRESH_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_ctl_thresh_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_CTL_THRESH_MASK) >> E5_2600_CN_MSR_PMON_CTL_THRESH_SHIFT);
@@ -937,16 +1028,16 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_thresh_val(uint64_t x)
 /* invert [23] RW-V, reset 0x0
  * Invert comparison against Threshold.
  */
-#define E5_2600_CN_MSR_PMON_CTL_INVERT_SHIFT                       23
-#define E5_2600_CN_MSR_PMON_CTL_INVERT_WIDTH                       1
-#define E5_2600_CN_MSR_PMON_CTL_INVERT_MAX                         UINT64_C(0x1)
-#define E5_2600_CN_MSR_PMON_CTL_INVERT_MASK                        (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_CTL_INVERT_SHIFT)
-#define E5_2600_CN_MSR_PMON_CTL_INVERT_RESET                       UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_CTL_INVERT_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_INVERT_MASK) >> E5_2600_CN_MSR_PMON_CTL_INVERT_SHIFT))
+#define E5_2600_CN_MSR_PMON_CTL_INVERT_SHIFT   23
+#define E5_2600_CN_MSR_PMON_CTL_INVERT_WIDTH   1
+#define E5_2600_CN_MSR_PMON_CTL_INVERT_MAX     UINT64_C(0x1)
+#define E5_2600_CN_MSR_PMON_CTL_INVERT_MASK    (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_CTL_INVERT_SHIFT)
+#define E5_2600_CN_MSR_PMON_CTL_INVERT_RESET   UINT64_C(0x0)
+#define E5_2600_CN_MSR_PMON_CTL_INVERT_GET(v)  ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_INVERT_MASK) >> E5_2600_CN_MSR_PMON_CTL_INVERT_SHIFT))
 #define E5_2600_CN_MSR_PMON_CTL_INVERT_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_CTL_INVERT_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_INVERT_SHIFT) & E5_2600_CN_MSR_PMON_CTL_INVERT_MASK)))
-#define E5_2600_CN_MSR_PMON_CTL_INVERT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_INVERT_SHIFT) & E5_2600_CN_MSR_PMON_CTL_INVERT_MASK))
-#define E5_2600_CN_MSR_PMON_CTL_INVERT_GE                          UINT64_C(0x0) /* comparison is 'event increment >= threshold' */
-#define E5_2600_CN_MSR_PMON_CTL_INVERT_LT                          UINT64_C(0x1) /* comparison is inverted: 'event increment < threshold' */
+#define E5_2600_CN_MSR_PMON_CTL_INVERT_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_INVERT_SHIFT) & E5_2600_CN_MSR_PMON_CTL_INVERT_MASK))
+#define E5_2600_CN_MSR_PMON_CTL_INVERT_GE      UINT64_C(0x0) /* comparison is 'event increment >= threshold' */
+#define E5_2600_CN_MSR_PMON_CTL_INVERT_LT      UINT64_C(0x1) /* comparison is inverted: 'event increment < threshold' */
 static inline uint64_t e5_2600_cn_msr_pmon_ctl_invert_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_CTL_INVERT_MASK) >> E5_2600_CN_MSR_PMON_CTL_INVERT_SHIFT);
@@ -963,14 +1054,14 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_invert_val(uint64_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600_CN_MSR_PMON_CTL_EN_SHIFT                           22
-#define E5_2600_CN_MSR_PMON_CTL_EN_WIDTH                           1
-#define E5_2600_CN_MSR_PMON_CTL_EN_MAX                             UINT64_C(0x1)
-#define E5_2600_CN_MSR_PMON_CTL_EN_MASK                            (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_CTL_EN_SHIFT)
-#define E5_2600_CN_MSR_PMON_CTL_EN_RESET                           UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_CTL_EN_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_EN_MASK) >> E5_2600_CN_MSR_PMON_CTL_EN_SHIFT))
-#define E5_2600_CN_MSR_PMON_CTL_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_EN_SHIFT) & E5_2600_CN_MSR_PMON_CTL_EN_MASK)))
-#define E5_2600_CN_MSR_PMON_CTL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_EN_SHIFT) & E5_2600_CN_MSR_PMON_CTL_EN_MASK))
+#define E5_2600_CN_MSR_PMON_CTL_EN_SHIFT       22
+#define E5_2600_CN_MSR_PMON_CTL_EN_WIDTH       1
+#define E5_2600_CN_MSR_PMON_CTL_EN_MAX         UINT64_C(0x1)
+#define E5_2600_CN_MSR_PMON_CTL_EN_MASK        (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_CTL_EN_SHIFT)
+#define E5_2600_CN_MSR_PMON_CTL_EN_RESET       UINT64_C(0x0)
+#define E5_2600_CN_MSR_PMON_CTL_EN_GET(v)      ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_EN_MASK) >> E5_2600_CN_MSR_PMON_CTL_EN_SHIFT))
+#define E5_2600_CN_MSR_PMON_CTL_EN_SET(v, x)   ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_EN_SHIFT) & E5_2600_CN_MSR_PMON_CTL_EN_MASK)))
+#define E5_2600_CN_MSR_PMON_CTL_EN_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_EN_SHIFT) & E5_2600_CN_MSR_PMON_CTL_EN_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_ctl_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_CTL_EN_MASK) >> E5_2600_CN_MSR_PMON_CTL_EN_SHIFT);
@@ -987,14 +1078,14 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_en_val(uint64_t x)
 /* tid_en [19] RW-V, reset 0x0
  * TID Filter Enable
  */
-#define E5_2600_CN_MSR_PMON_CTL_TID_EN_SHIFT                       19
-#define E5_2600_CN_MSR_PMON_CTL_TID_EN_WIDTH                       1
-#define E5_2600_CN_MSR_PMON_CTL_TID_EN_MAX                         UINT64_C(0x1)
-#define E5_2600_CN_MSR_PMON_CTL_TID_EN_MASK                        (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_CTL_TID_EN_SHIFT)
-#define E5_2600_CN_MSR_PMON_CTL_TID_EN_RESET                       UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_CTL_TID_EN_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_TID_EN_MASK) >> E5_2600_CN_MSR_PMON_CTL_TID_EN_SHIFT))
+#define E5_2600_CN_MSR_PMON_CTL_TID_EN_SHIFT   19
+#define E5_2600_CN_MSR_PMON_CTL_TID_EN_WIDTH   1
+#define E5_2600_CN_MSR_PMON_CTL_TID_EN_MAX     UINT64_C(0x1)
+#define E5_2600_CN_MSR_PMON_CTL_TID_EN_MASK    (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_CTL_TID_EN_SHIFT)
+#define E5_2600_CN_MSR_PMON_CTL_TID_EN_RESET   UINT64_C(0x0)
+#define E5_2600_CN_MSR_PMON_CTL_TID_EN_GET(v)  ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_TID_EN_MASK) >> E5_2600_CN_MSR_PMON_CTL_TID_EN_SHIFT))
 #define E5_2600_CN_MSR_PMON_CTL_TID_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_CTL_TID_EN_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_TID_EN_SHIFT) & E5_2600_CN_MSR_PMON_CTL_TID_EN_MASK)))
-#define E5_2600_CN_MSR_PMON_CTL_TID_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_TID_EN_SHIFT) & E5_2600_CN_MSR_PMON_CTL_TID_EN_MASK))
+#define E5_2600_CN_MSR_PMON_CTL_TID_EN_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_TID_EN_SHIFT) & E5_2600_CN_MSR_PMON_CTL_TID_EN_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_ctl_tid_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_CTL_TID_EN_MASK) >> E5_2600_CN_MSR_PMON_CTL_TID_EN_SHIFT);
@@ -1012,11 +1103,11 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_tid_en_val(uint64_t x)
  * When 1, count 0 to 1 transitions (rising edges) of the event instead of
  * the cycles it is asserted.
  */
-#define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_MAX                       UINT64_C(0x1)
-#define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_MASK                      (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_RESET                     UINT64_C(0x0)
+#define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_MAX   UINT64_C(0x1)
+#define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_MASK  (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_RESET UINT64_C(0x0)
 #define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_EDGE_DET_MASK) >> E5_2600_CN_MSR_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_CTL_EDGE_DET_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_CN_MSR_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_CN_MSR_PMON_CTL_EDGE_DET_MASK))
@@ -1035,16 +1126,19 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_edge_det_val(uint64_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_RST (1 << 17), pcm CBO_MSR_PMON_CTL_RST; the guide names .rst for the CBo (section 2.3.3.2); attribute as Table 2-2
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_RST (1 << 17), pcm CBO_MSR_PMON_CTL_RST; the guide names .rst
+ * for the CBo (section 2.3.3.2); attribute as Table 2-2
  */
-#define E5_2600_CN_MSR_PMON_CTL_RST_SHIFT                          17
-#define E5_2600_CN_MSR_PMON_CTL_RST_WIDTH                          1
-#define E5_2600_CN_MSR_PMON_CTL_RST_MAX                            UINT64_C(0x1)
-#define E5_2600_CN_MSR_PMON_CTL_RST_MASK                           (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_CTL_RST_SHIFT)
-#define E5_2600_CN_MSR_PMON_CTL_RST_RESET                          UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_CTL_RST_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_RST_MASK) >> E5_2600_CN_MSR_PMON_CTL_RST_SHIFT))
-#define E5_2600_CN_MSR_PMON_CTL_RST_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_RST_SHIFT) & E5_2600_CN_MSR_PMON_CTL_RST_MASK)))
-#define E5_2600_CN_MSR_PMON_CTL_RST_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_RST_SHIFT) & E5_2600_CN_MSR_PMON_CTL_RST_MASK))
+#define E5_2600_CN_MSR_PMON_CTL_RST_SHIFT      17
+#define E5_2600_CN_MSR_PMON_CTL_RST_WIDTH      1
+#define E5_2600_CN_MSR_PMON_CTL_RST_MAX        UINT64_C(0x1)
+#define E5_2600_CN_MSR_PMON_CTL_RST_MASK       (UINT64_C(0x1) << E5_2600_CN_MSR_PMON_CTL_RST_SHIFT)
+#define E5_2600_CN_MSR_PMON_CTL_RST_RESET      UINT64_C(0x0)
+#define E5_2600_CN_MSR_PMON_CTL_RST_GET(v)     ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_RST_MASK) >> E5_2600_CN_MSR_PMON_CTL_RST_SHIFT))
+#define E5_2600_CN_MSR_PMON_CTL_RST_SET(v, x)  ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_RST_SHIFT) & E5_2600_CN_MSR_PMON_CTL_RST_MASK)))
+#define E5_2600_CN_MSR_PMON_CTL_RST_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_RST_SHIFT) & E5_2600_CN_MSR_PMON_CTL_RST_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_ctl_rst_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_CTL_RST_MASK) >> E5_2600_CN_MSR_PMON_CTL_RST_SHIFT);
@@ -1060,16 +1154,18 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_rst_val(uint64_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_UMASK_MASK; attribute as Table 2-35
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_UMASK_MASK; attribute as Table 2-35
  */
-#define E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600_CN_MSR_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600_CN_MSR_PMON_CTL_UMASK_MAX                          UINT64_C(0xff)
-#define E5_2600_CN_MSR_PMON_CTL_UMASK_MASK                         (UINT64_C(0xff) << E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT)
-#define E5_2600_CN_MSR_PMON_CTL_UMASK_RESET                        UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_CTL_UMASK_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_UMASK_MASK) >> E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT))
+#define E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600_CN_MSR_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600_CN_MSR_PMON_CTL_UMASK_MAX      UINT64_C(0xff)
+#define E5_2600_CN_MSR_PMON_CTL_UMASK_MASK     (UINT64_C(0xff) << E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT)
+#define E5_2600_CN_MSR_PMON_CTL_UMASK_RESET    UINT64_C(0x0)
+#define E5_2600_CN_MSR_PMON_CTL_UMASK_GET(v)   ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_UMASK_MASK) >> E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT))
 #define E5_2600_CN_MSR_PMON_CTL_UMASK_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_CTL_UMASK_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600_CN_MSR_PMON_CTL_UMASK_MASK)))
-#define E5_2600_CN_MSR_PMON_CTL_UMASK_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600_CN_MSR_PMON_CTL_UMASK_MASK))
+#define E5_2600_CN_MSR_PMON_CTL_UMASK_VAL(x)   ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600_CN_MSR_PMON_CTL_UMASK_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_ctl_umask_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_CTL_UMASK_MASK) >> E5_2600_CN_MSR_PMON_CTL_UMASK_SHIFT);
@@ -1085,16 +1181,18 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_umask_val(uint64_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EV_SEL_MASK; attribute as Table 2-35
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EV_SEL_MASK; attribute as Table 2-35
  */
-#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_MAX                         UINT64_C(0xff)
-#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_MASK                        (UINT64_C(0xff) << E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_RESET                       UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_MAX     UINT64_C(0xff)
+#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_MASK    (UINT64_C(0xff) << E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_RESET   UINT64_C(0x0)
+#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_GET(v)  ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600_CN_MSR_PMON_CTL_EV_SEL_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_CTL_EV_SEL_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600_CN_MSR_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600_CN_MSR_PMON_CTL_EV_SEL_MASK))
+#define E5_2600_CN_MSR_PMON_CTL_EV_SEL_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600_CN_MSR_PMON_CTL_EV_SEL_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_ctl_ev_sel_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600_CN_MSR_PMON_CTL_EV_SEL_SHIFT);
@@ -1110,10 +1208,10 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctl_ev_sel_val(uint64_t x)
 
 /* Rules of Cn_MSR_PMON_CTL{3-0}: bits of e5_2600_cn_msr_pmon_ctl_check()'s result. */
 enum {
-    E5_2600_CN_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH = 1 << 0, /* invert -> thresh != 0 */
-    E5_2600_CN_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 1 /* edge_det -> thresh != 0 */
+    E5_2600_CN_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH           = 1 << 0, /* invert -> thresh != 0 */
+    E5_2600_CN_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 1 /* edge_det -> thresh != 0 */
 };
-#define E5_2600_CN_MSR_PMON_CTL_RULES                              0x3u
+#define E5_2600_CN_MSR_PMON_CTL_RULES          0x3u
 #define E5_2600_CN_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE   ".invert is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 #define E5_2600_CN_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 
@@ -1121,9 +1219,9 @@ enum {
 static inline unsigned e5_2600_cn_msr_pmon_ctl_check(uint64_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600_cn_msr_pmon_ctl_invert_get(v)) || (e5_2600_cn_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_cn_msr_pmon_ctl_invert_get(v) || (e5_2600_cn_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_CN_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH;
-    if (!((!(e5_2600_cn_msr_pmon_ctl_edge_det_get(v)) || (e5_2600_cn_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_cn_msr_pmon_ctl_edge_det_get(v) || (e5_2600_cn_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_CN_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -1142,10 +1240,21 @@ static inline const char *e5_2600_cn_msr_pmon_ctl_rule_message(unsigned bit)
 }
 
 /* --------------------------------------------------------------------------
- * Cn_MSR_PMON_BOX_FILTER: msr 0xd14, 32 bits implemented of 64, reset 0x0
+ * Cn_MSR_PMON_BOX_FILTER: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * Box filter: thread/core id, node id, cache-line state and opcode match for
  * the events that use them.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_C0_MSR_PMON_BOX_FILTER 0xd14 and SNBEP_CB0_MSR_PMON_BOX_FILTER_{TID,NID,STATE,OPC}; pcm JKT_C0_MSR_PMON_BOX_FILTER 0x0D14; guide section 2.3.3.3 (page 28)
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_C0_MSR_PMON_BOX_FILTER 0xd14 and
+ * SNBEP_CB0_MSR_PMON_BOX_FILTER_{TID,NID,STATE,OPC}; pcm
+ * JKT_C0_MSR_PMON_BOX_FILTER 0x0D14; guide section 2.3.3.3 (page 28)
+ *
+ * Bits   (field, access, reset):
+ *   31:23  opc    RW  0x0
+ *   22:18  state  RW  0x0
+ *   17:10  nid    RW  0x0
+ *   9:5    rsv    RV  0x0
+ *   4:0    tid    RW  0x0
  */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_WIDTH         32
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_SIZE          64
@@ -1204,15 +1313,15 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_filter_addr(unsigned inst)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_cn_msr_pmon_box_filter_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_cn_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600_CN_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (current & E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -1230,9 +1339,9 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_filter_write_value(uint64_t curre
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_MAX       UINT64_C(0x1ff)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_MASK      (UINT64_C(0x1ff) << E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_SHIFT)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_RESET     UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_SHIFT))
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_GET(v)    ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_SHIFT))
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_MASK)))
-#define E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_MASK))
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_VAL(x)    ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_box_filter_opc_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_SHIFT);
@@ -1254,9 +1363,9 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_filter_opc_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_MAX     UINT64_C(0x1f)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_MASK    (UINT64_C(0x1f) << E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_SHIFT)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_RESET   UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_SHIFT))
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_GET(v)  ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_SHIFT))
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_MASK)))
-#define E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_MASK))
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_box_filter_state_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_SHIFT);
@@ -1278,9 +1387,9 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_filter_state_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_NID_MAX       UINT64_C(0xff)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_NID_MASK      (UINT64_C(0xff) << E5_2600_CN_MSR_PMON_BOX_FILTER_NID_SHIFT)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_NID_RESET     UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_BOX_FILTER_NID_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_FILTER_NID_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_NID_SHIFT))
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_NID_GET(v)    ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_FILTER_NID_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_NID_SHIFT))
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_NID_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_BOX_FILTER_NID_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_NID_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_NID_MASK)))
-#define E5_2600_CN_MSR_PMON_BOX_FILTER_NID_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_NID_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_NID_MASK))
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_NID_VAL(x)    ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_NID_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_NID_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_box_filter_nid_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_BOX_FILTER_NID_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_NID_SHIFT);
@@ -1302,9 +1411,9 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_filter_nid_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_TID_MAX       UINT64_C(0x1f)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_TID_MASK      (UINT64_C(0x1f) << E5_2600_CN_MSR_PMON_BOX_FILTER_TID_SHIFT)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_TID_RESET     UINT64_C(0x0)
-#define E5_2600_CN_MSR_PMON_BOX_FILTER_TID_GET(v) ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_FILTER_TID_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_TID_SHIFT))
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_TID_GET(v)    ((uint64_t)(((v) & E5_2600_CN_MSR_PMON_BOX_FILTER_TID_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_TID_SHIFT))
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_TID_SET(v, x) ((uint64_t)(((v) & ~E5_2600_CN_MSR_PMON_BOX_FILTER_TID_MASK) | (((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_TID_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_TID_MASK)))
-#define E5_2600_CN_MSR_PMON_BOX_FILTER_TID_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_TID_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_TID_MASK))
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_TID_VAL(x)    ((uint64_t)(((uint64_t)(x) << E5_2600_CN_MSR_PMON_BOX_FILTER_TID_SHIFT) & E5_2600_CN_MSR_PMON_BOX_FILTER_TID_MASK))
 static inline uint64_t e5_2600_cn_msr_pmon_box_filter_tid_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_CN_MSR_PMON_BOX_FILTER_TID_MASK) >> E5_2600_CN_MSR_PMON_BOX_FILTER_TID_SHIFT);
@@ -1319,9 +1428,16 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_filter_tid_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * Cn_MSR_PMON_CTR{3-0}: msr 0xd16, 64 bits implemented of 64, reset 0x0
+ * Cn_MSR_PMON_CTR{3-0}: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * General counters; 44 bits wide, wrap on overflow.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), page 28, section 2.3.3.2; 44-bit width: page 28 text; addresses: linux SNBEP_C0_MSR_PMON_CTR0, pcm JKT_C0_MSR_PMON_CTR0..3 (Table 2-11 not readable)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), page 28, section 2.3.3.2; 44-bit
+ * width: page 28 text; addresses: linux SNBEP_C0_MSR_PMON_CTR0, pcm
+ * JKT_C0_MSR_PMON_CTR0..3 (Table 2-11 not readable)
+ *
+ * Bits   (field, access, reset):
+ *   63:44  rsv          RV    0x0
+ *   43:0   event_count  RW-V  0x0
  */
 #define E5_2600_CN_MSR_PMON_CTR_WIDTH             64
 #define E5_2600_CN_MSR_PMON_CTR_SIZE              64
@@ -1383,15 +1499,15 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_cn_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_cn_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_CN_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_CN_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -1430,30 +1546,35 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* CLOCKTICKS (Cn_MSR_PMON_CTL)
  * Uncore Clocks */
 #define E5_2600_EV_CBOX_CLOCKTICKS                             UINT64_C(0x0)
 #define E5_2600_EV_CBOX_CLOCKTICKS_CODE                        UINT64_C(0x0)
 #define E5_2600_EV_CBOX_CLOCKTICKS_UMASK                       UINT64_C(0x0)
 #define E5_2600_EV_CBOX_CLOCKTICKS_COUNTERS                    UINT64_C(0xf)
+
 /* COUNTER0_OCCUPANCY (Cn_MSR_PMON_CTL)
  * Counter 0 Occupancy */
 #define E5_2600_EV_CBOX_COUNTER0_OCCUPANCY                     UINT64_C(0x1f)
 #define E5_2600_EV_CBOX_COUNTER0_OCCUPANCY_CODE                UINT64_C(0x1f)
 #define E5_2600_EV_CBOX_COUNTER0_OCCUPANCY_UMASK               UINT64_C(0x0)
 #define E5_2600_EV_CBOX_COUNTER0_OCCUPANCY_COUNTERS            UINT64_C(0xe)
+
 /* ISMQ_DRD_MISS_OCC (Cn_MSR_PMON_CTL)
  * tbd */
 #define E5_2600_EV_CBOX_ISMQ_DRD_MISS_OCC                      UINT64_C(0x21)
 #define E5_2600_EV_CBOX_ISMQ_DRD_MISS_OCC_CODE                 UINT64_C(0x21)
 #define E5_2600_EV_CBOX_ISMQ_DRD_MISS_OCC_UMASK                UINT64_C(0x0)
 #define E5_2600_EV_CBOX_ISMQ_DRD_MISS_OCC_COUNTERS             UINT64_C(0x3)
+
 /* LLC_LOOKUP (Cn_MSR_PMON_CTL)
  * Cache Lookups */
 #define E5_2600_EV_CBOX_LLC_LOOKUP                             UINT64_C(0x34)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_CODE                        UINT64_C(0x34)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_UMASK                       UINT64_C(0x0)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_COUNTERS                    UINT64_C(0x3)
+
 /* LLC_LOOKUP.DATA_READ (Cn_MSR_PMON_CTL)
  * Data Read Request [requires filter: Cn_MSR_PMON_BOX_FILTER.state
  * (perfmon CBoFilter[22:18])] */
@@ -1461,6 +1582,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_DATA_READ_CODE              UINT64_C(0x34)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_DATA_READ_UMASK             UINT64_C(0x3)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_DATA_READ_COUNTERS          UINT64_C(0x3)
+
 /* LLC_LOOKUP.NID (Cn_MSR_PMON_CTL)
  * RTID [requires filter: Cn_MSR_PMON_BOX_FILTER.state (perfmon
  * CBoFilter[22:18]); Cn_MSR_PMON_BOX_FILTER.nid (perfmon
@@ -1469,6 +1591,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_NID_CODE                    UINT64_C(0x34)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_NID_UMASK                   UINT64_C(0x41)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_NID_COUNTERS                UINT64_C(0x3)
+
 /* LLC_LOOKUP.REMOTE_SNOOP (Cn_MSR_PMON_CTL)
  * External Snoop Request [requires filter: Cn_MSR_PMON_BOX_FILTER.state
  * (perfmon CBoFilter[22:18])] */
@@ -1476,6 +1599,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_REMOTE_SNOOP_CODE           UINT64_C(0x34)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_REMOTE_SNOOP_UMASK          UINT64_C(0x9)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_REMOTE_SNOOP_COUNTERS       UINT64_C(0x3)
+
 /* LLC_LOOKUP.WRITE (Cn_MSR_PMON_CTL)
  * Write Requests [requires filter: Cn_MSR_PMON_BOX_FILTER.state (perfmon
  * CBoFilter[22:18])] */
@@ -1483,29 +1607,34 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_WRITE_CODE                  UINT64_C(0x34)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_WRITE_UMASK                 UINT64_C(0x5)
 #define E5_2600_EV_CBOX_LLC_LOOKUP_WRITE_COUNTERS              UINT64_C(0x3)
+
 /* LLC_VICTIMS (Cn_MSR_PMON_CTL) */
 #define E5_2600_EV_CBOX_LLC_VICTIMS                            UINT64_C(0x37)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_CODE                       UINT64_C(0x37)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_UMASK                      UINT64_C(0x0)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_COUNTERS                   UINT64_C(0x3)
+
 /* LLC_VICTIMS.E_STATE (Cn_MSR_PMON_CTL)
  * Lines Victimized; Lines in E state */
 #define E5_2600_EV_CBOX_LLC_VICTIMS_E_STATE                    UINT64_C(0x237)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_E_STATE_CODE               UINT64_C(0x37)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_E_STATE_UMASK              UINT64_C(0x2)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_E_STATE_COUNTERS           UINT64_C(0x3)
+
 /* LLC_VICTIMS.MISS (Cn_MSR_PMON_CTL)
  * Lines Victimized */
 #define E5_2600_EV_CBOX_LLC_VICTIMS_MISS                       UINT64_C(0x837)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_MISS_CODE                  UINT64_C(0x37)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_MISS_UMASK                 UINT64_C(0x8)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_MISS_COUNTERS              UINT64_C(0x3)
+
 /* LLC_VICTIMS.M_STATE (Cn_MSR_PMON_CTL)
  * Lines Victimized; Lines in M state */
 #define E5_2600_EV_CBOX_LLC_VICTIMS_M_STATE                    UINT64_C(0x137)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_M_STATE_CODE               UINT64_C(0x37)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_M_STATE_UMASK              UINT64_C(0x1)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_M_STATE_COUNTERS           UINT64_C(0x3)
+
 /* LLC_VICTIMS.NID (Cn_MSR_PMON_CTL)
  * Lines Victimized; Victimized Lines that Match NID [requires filter:
  * Cn_MSR_PMON_BOX_FILTER.nid (perfmon CBoFilter[17:10])] */
@@ -1513,436 +1642,509 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_NID_CODE                   UINT64_C(0x37)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_NID_UMASK                  UINT64_C(0x40)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_NID_COUNTERS               UINT64_C(0x3)
+
 /* LLC_VICTIMS.S_STATE (Cn_MSR_PMON_CTL)
  * Lines Victimized; Lines in S State */
 #define E5_2600_EV_CBOX_LLC_VICTIMS_S_STATE                    UINT64_C(0x437)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_S_STATE_CODE               UINT64_C(0x37)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_S_STATE_UMASK              UINT64_C(0x4)
 #define E5_2600_EV_CBOX_LLC_VICTIMS_S_STATE_COUNTERS           UINT64_C(0x3)
+
 /* MISC (Cn_MSR_PMON_CTL) */
 #define E5_2600_EV_CBOX_MISC                                   UINT64_C(0x39)
 #define E5_2600_EV_CBOX_MISC_CODE                              UINT64_C(0x39)
 #define E5_2600_EV_CBOX_MISC_UMASK                             UINT64_C(0x0)
 #define E5_2600_EV_CBOX_MISC_COUNTERS                          UINT64_C(0x3)
+
 /* MISC.RFO_HIT_S (Cn_MSR_PMON_CTL)
  * Cbo Misc; RFO HitS */
 #define E5_2600_EV_CBOX_MISC_RFO_HIT_S                         UINT64_C(0x839)
 #define E5_2600_EV_CBOX_MISC_RFO_HIT_S_CODE                    UINT64_C(0x39)
 #define E5_2600_EV_CBOX_MISC_RFO_HIT_S_UMASK                   UINT64_C(0x8)
 #define E5_2600_EV_CBOX_MISC_RFO_HIT_S_COUNTERS                UINT64_C(0x3)
+
 /* MISC.RSPI_WAS_FSE (Cn_MSR_PMON_CTL)
  * Cbo Misc; Silent Snoop Eviction */
 #define E5_2600_EV_CBOX_MISC_RSPI_WAS_FSE                      UINT64_C(0x139)
 #define E5_2600_EV_CBOX_MISC_RSPI_WAS_FSE_CODE                 UINT64_C(0x39)
 #define E5_2600_EV_CBOX_MISC_RSPI_WAS_FSE_UMASK                UINT64_C(0x1)
 #define E5_2600_EV_CBOX_MISC_RSPI_WAS_FSE_COUNTERS             UINT64_C(0x3)
+
 /* MISC.STARTED (Cn_MSR_PMON_CTL)
  * Cbo Misc */
 #define E5_2600_EV_CBOX_MISC_STARTED                           UINT64_C(0x439)
 #define E5_2600_EV_CBOX_MISC_STARTED_CODE                      UINT64_C(0x39)
 #define E5_2600_EV_CBOX_MISC_STARTED_UMASK                     UINT64_C(0x4)
 #define E5_2600_EV_CBOX_MISC_STARTED_COUNTERS                  UINT64_C(0x3)
+
 /* MISC.WC_ALIASING (Cn_MSR_PMON_CTL)
  * Cbo Misc; Write Combining Aliasing */
 #define E5_2600_EV_CBOX_MISC_WC_ALIASING                       UINT64_C(0x239)
 #define E5_2600_EV_CBOX_MISC_WC_ALIASING_CODE                  UINT64_C(0x39)
 #define E5_2600_EV_CBOX_MISC_WC_ALIASING_UMASK                 UINT64_C(0x2)
 #define E5_2600_EV_CBOX_MISC_WC_ALIASING_COUNTERS              UINT64_C(0x3)
+
 /* RING_AD_USED (Cn_MSR_PMON_CTL)
  * AD Ring In Use */
 #define E5_2600_EV_CBOX_RING_AD_USED                           UINT64_C(0x1b)
 #define E5_2600_EV_CBOX_RING_AD_USED_CODE                      UINT64_C(0x1b)
 #define E5_2600_EV_CBOX_RING_AD_USED_UMASK                     UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RING_AD_USED_COUNTERS                  UINT64_C(0xc)
+
 /* RING_AD_USED.DOWN_EVEN (Cn_MSR_PMON_CTL)
  * Down and Even */
 #define E5_2600_EV_CBOX_RING_AD_USED_DOWN_EVEN                 UINT64_C(0x41b)
 #define E5_2600_EV_CBOX_RING_AD_USED_DOWN_EVEN_CODE            UINT64_C(0x1b)
 #define E5_2600_EV_CBOX_RING_AD_USED_DOWN_EVEN_UMASK           UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RING_AD_USED_DOWN_EVEN_COUNTERS        UINT64_C(0xc)
+
 /* RING_AD_USED.DOWN_ODD (Cn_MSR_PMON_CTL)
  * Down and Odd */
 #define E5_2600_EV_CBOX_RING_AD_USED_DOWN_ODD                  UINT64_C(0x81b)
 #define E5_2600_EV_CBOX_RING_AD_USED_DOWN_ODD_CODE             UINT64_C(0x1b)
 #define E5_2600_EV_CBOX_RING_AD_USED_DOWN_ODD_UMASK            UINT64_C(0x8)
 #define E5_2600_EV_CBOX_RING_AD_USED_DOWN_ODD_COUNTERS         UINT64_C(0xc)
+
 /* RING_AD_USED.UP_EVEN (Cn_MSR_PMON_CTL)
  * Up and Even */
 #define E5_2600_EV_CBOX_RING_AD_USED_UP_EVEN                   UINT64_C(0x11b)
 #define E5_2600_EV_CBOX_RING_AD_USED_UP_EVEN_CODE              UINT64_C(0x1b)
 #define E5_2600_EV_CBOX_RING_AD_USED_UP_EVEN_UMASK             UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RING_AD_USED_UP_EVEN_COUNTERS          UINT64_C(0xc)
+
 /* RING_AD_USED.UP_ODD (Cn_MSR_PMON_CTL)
  * Up and Odd */
 #define E5_2600_EV_CBOX_RING_AD_USED_UP_ODD                    UINT64_C(0x21b)
 #define E5_2600_EV_CBOX_RING_AD_USED_UP_ODD_CODE               UINT64_C(0x1b)
 #define E5_2600_EV_CBOX_RING_AD_USED_UP_ODD_UMASK              UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RING_AD_USED_UP_ODD_COUNTERS           UINT64_C(0xc)
+
 /* RING_AK_USED (Cn_MSR_PMON_CTL)
  * AK Ring In Use */
 #define E5_2600_EV_CBOX_RING_AK_USED                           UINT64_C(0x1c)
 #define E5_2600_EV_CBOX_RING_AK_USED_CODE                      UINT64_C(0x1c)
 #define E5_2600_EV_CBOX_RING_AK_USED_UMASK                     UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RING_AK_USED_COUNTERS                  UINT64_C(0xc)
+
 /* RING_AK_USED.DOWN_EVEN (Cn_MSR_PMON_CTL)
  * Down and Even */
 #define E5_2600_EV_CBOX_RING_AK_USED_DOWN_EVEN                 UINT64_C(0x41c)
 #define E5_2600_EV_CBOX_RING_AK_USED_DOWN_EVEN_CODE            UINT64_C(0x1c)
 #define E5_2600_EV_CBOX_RING_AK_USED_DOWN_EVEN_UMASK           UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RING_AK_USED_DOWN_EVEN_COUNTERS        UINT64_C(0xc)
+
 /* RING_AK_USED.DOWN_ODD (Cn_MSR_PMON_CTL)
  * Down and Odd */
 #define E5_2600_EV_CBOX_RING_AK_USED_DOWN_ODD                  UINT64_C(0x81c)
 #define E5_2600_EV_CBOX_RING_AK_USED_DOWN_ODD_CODE             UINT64_C(0x1c)
 #define E5_2600_EV_CBOX_RING_AK_USED_DOWN_ODD_UMASK            UINT64_C(0x8)
 #define E5_2600_EV_CBOX_RING_AK_USED_DOWN_ODD_COUNTERS         UINT64_C(0xc)
+
 /* RING_AK_USED.UP_EVEN (Cn_MSR_PMON_CTL)
  * Up and Even */
 #define E5_2600_EV_CBOX_RING_AK_USED_UP_EVEN                   UINT64_C(0x11c)
 #define E5_2600_EV_CBOX_RING_AK_USED_UP_EVEN_CODE              UINT64_C(0x1c)
 #define E5_2600_EV_CBOX_RING_AK_USED_UP_EVEN_UMASK             UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RING_AK_USED_UP_EVEN_COUNTERS          UINT64_C(0xc)
+
 /* RING_AK_USED.UP_ODD (Cn_MSR_PMON_CTL)
  * Up and Odd */
 #define E5_2600_EV_CBOX_RING_AK_USED_UP_ODD                    UINT64_C(0x21c)
 #define E5_2600_EV_CBOX_RING_AK_USED_UP_ODD_CODE               UINT64_C(0x1c)
 #define E5_2600_EV_CBOX_RING_AK_USED_UP_ODD_UMASK              UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RING_AK_USED_UP_ODD_COUNTERS           UINT64_C(0xc)
+
 /* RING_BL_USED (Cn_MSR_PMON_CTL)
  * BL Ring in Use */
 #define E5_2600_EV_CBOX_RING_BL_USED                           UINT64_C(0x1d)
 #define E5_2600_EV_CBOX_RING_BL_USED_CODE                      UINT64_C(0x1d)
 #define E5_2600_EV_CBOX_RING_BL_USED_UMASK                     UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RING_BL_USED_COUNTERS                  UINT64_C(0xc)
+
 /* RING_BL_USED.DOWN_EVEN (Cn_MSR_PMON_CTL)
  * Down and Even */
 #define E5_2600_EV_CBOX_RING_BL_USED_DOWN_EVEN                 UINT64_C(0x41d)
 #define E5_2600_EV_CBOX_RING_BL_USED_DOWN_EVEN_CODE            UINT64_C(0x1d)
 #define E5_2600_EV_CBOX_RING_BL_USED_DOWN_EVEN_UMASK           UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RING_BL_USED_DOWN_EVEN_COUNTERS        UINT64_C(0xc)
+
 /* RING_BL_USED.DOWN_ODD (Cn_MSR_PMON_CTL)
  * Down and Odd */
 #define E5_2600_EV_CBOX_RING_BL_USED_DOWN_ODD                  UINT64_C(0x81d)
 #define E5_2600_EV_CBOX_RING_BL_USED_DOWN_ODD_CODE             UINT64_C(0x1d)
 #define E5_2600_EV_CBOX_RING_BL_USED_DOWN_ODD_UMASK            UINT64_C(0x8)
 #define E5_2600_EV_CBOX_RING_BL_USED_DOWN_ODD_COUNTERS         UINT64_C(0xc)
+
 /* RING_BL_USED.UP_EVEN (Cn_MSR_PMON_CTL)
  * Up and Even */
 #define E5_2600_EV_CBOX_RING_BL_USED_UP_EVEN                   UINT64_C(0x11d)
 #define E5_2600_EV_CBOX_RING_BL_USED_UP_EVEN_CODE              UINT64_C(0x1d)
 #define E5_2600_EV_CBOX_RING_BL_USED_UP_EVEN_UMASK             UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RING_BL_USED_UP_EVEN_COUNTERS          UINT64_C(0xc)
+
 /* RING_BL_USED.UP_ODD (Cn_MSR_PMON_CTL)
  * Up and Odd */
 #define E5_2600_EV_CBOX_RING_BL_USED_UP_ODD                    UINT64_C(0x21d)
 #define E5_2600_EV_CBOX_RING_BL_USED_UP_ODD_CODE               UINT64_C(0x1d)
 #define E5_2600_EV_CBOX_RING_BL_USED_UP_ODD_UMASK              UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RING_BL_USED_UP_ODD_COUNTERS           UINT64_C(0xc)
+
 /* RING_BOUNCES (Cn_MSR_PMON_CTL)
  * Number of LLC responses that bounced on the Ring. */
 #define E5_2600_EV_CBOX_RING_BOUNCES                           UINT64_C(0x5)
 #define E5_2600_EV_CBOX_RING_BOUNCES_CODE                      UINT64_C(0x5)
 #define E5_2600_EV_CBOX_RING_BOUNCES_UMASK                     UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RING_BOUNCES_COUNTERS                  UINT64_C(0x3)
+
 /* RING_BOUNCES.AK_CORE (Cn_MSR_PMON_CTL)
  * Acknowledgements to core */
 #define E5_2600_EV_CBOX_RING_BOUNCES_AK_CORE                   UINT64_C(0x205)
 #define E5_2600_EV_CBOX_RING_BOUNCES_AK_CORE_CODE              UINT64_C(0x5)
 #define E5_2600_EV_CBOX_RING_BOUNCES_AK_CORE_UMASK             UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RING_BOUNCES_AK_CORE_COUNTERS          UINT64_C(0x3)
+
 /* RING_BOUNCES.BL_CORE (Cn_MSR_PMON_CTL)
  * Data Responses to core */
 #define E5_2600_EV_CBOX_RING_BOUNCES_BL_CORE                   UINT64_C(0x405)
 #define E5_2600_EV_CBOX_RING_BOUNCES_BL_CORE_CODE              UINT64_C(0x5)
 #define E5_2600_EV_CBOX_RING_BOUNCES_BL_CORE_UMASK             UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RING_BOUNCES_BL_CORE_COUNTERS          UINT64_C(0x3)
+
 /* RING_BOUNCES.IV_CORE (Cn_MSR_PMON_CTL)
  * Snoops of processor's cache. */
 #define E5_2600_EV_CBOX_RING_BOUNCES_IV_CORE                   UINT64_C(0x805)
 #define E5_2600_EV_CBOX_RING_BOUNCES_IV_CORE_CODE              UINT64_C(0x5)
 #define E5_2600_EV_CBOX_RING_BOUNCES_IV_CORE_UMASK             UINT64_C(0x8)
 #define E5_2600_EV_CBOX_RING_BOUNCES_IV_CORE_COUNTERS          UINT64_C(0x3)
+
 /* RING_IV_USED (Cn_MSR_PMON_CTL)
  * BL Ring in Use */
 #define E5_2600_EV_CBOX_RING_IV_USED                           UINT64_C(0x1e)
 #define E5_2600_EV_CBOX_RING_IV_USED_CODE                      UINT64_C(0x1e)
 #define E5_2600_EV_CBOX_RING_IV_USED_UMASK                     UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RING_IV_USED_COUNTERS                  UINT64_C(0xc)
+
 /* RING_IV_USED.ANY (Cn_MSR_PMON_CTL)
  * Any */
 #define E5_2600_EV_CBOX_RING_IV_USED_ANY                       UINT64_C(0xf1e)
 #define E5_2600_EV_CBOX_RING_IV_USED_ANY_CODE                  UINT64_C(0x1e)
 #define E5_2600_EV_CBOX_RING_IV_USED_ANY_UMASK                 UINT64_C(0xf)
 #define E5_2600_EV_CBOX_RING_IV_USED_ANY_COUNTERS              UINT64_C(0xc)
+
 /* RING_SINK_STARVED (Cn_MSR_PMON_CTL) */
 #define E5_2600_EV_CBOX_RING_SINK_STARVED                      UINT64_C(0x6)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_CODE                 UINT64_C(0x6)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_UMASK                UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_COUNTERS             UINT64_C(0x3)
+
 /* RING_SINK_STARVED.AD_CACHE (Cn_MSR_PMON_CTL)
  * tbd */
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_AD_CACHE             UINT64_C(0x106)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_AD_CACHE_CODE        UINT64_C(0x6)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_AD_CACHE_UMASK       UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_AD_CACHE_COUNTERS    UINT64_C(0x3)
+
 /* RING_SINK_STARVED.AK_CORE (Cn_MSR_PMON_CTL)
  * tbd */
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_AK_CORE              UINT64_C(0x206)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_AK_CORE_CODE         UINT64_C(0x6)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_AK_CORE_UMASK        UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_AK_CORE_COUNTERS     UINT64_C(0x3)
+
 /* RING_SINK_STARVED.BL_CORE (Cn_MSR_PMON_CTL)
  * tbd */
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_BL_CORE              UINT64_C(0x406)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_BL_CORE_CODE         UINT64_C(0x6)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_BL_CORE_UMASK        UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_BL_CORE_COUNTERS     UINT64_C(0x3)
+
 /* RING_SINK_STARVED.IV_CORE (Cn_MSR_PMON_CTL)
  * tbd */
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_IV_CORE              UINT64_C(0x806)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_IV_CORE_CODE         UINT64_C(0x6)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_IV_CORE_UMASK        UINT64_C(0x8)
 #define E5_2600_EV_CBOX_RING_SINK_STARVED_IV_CORE_COUNTERS     UINT64_C(0x3)
+
 /* RING_SRC_THRTL (Cn_MSR_PMON_CTL)
  * tbd */
 #define E5_2600_EV_CBOX_RING_SRC_THRTL                         UINT64_C(0x7)
 #define E5_2600_EV_CBOX_RING_SRC_THRTL_CODE                    UINT64_C(0x7)
 #define E5_2600_EV_CBOX_RING_SRC_THRTL_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RING_SRC_THRTL_COUNTERS                UINT64_C(0x3)
+
 /* RxR_EXT_STARVED (Cn_MSR_PMON_CTL)
  * Ingress Arbiter Blocking Cycles */
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED                        UINT64_C(0x12)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_CODE                   UINT64_C(0x12)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_UMASK                  UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_COUNTERS               UINT64_C(0x3)
+
 /* RxR_EXT_STARVED.IPQ (Cn_MSR_PMON_CTL)
  * IRQ */
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_IPQ                    UINT64_C(0x212)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_IPQ_CODE               UINT64_C(0x12)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_IPQ_UMASK              UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_IPQ_COUNTERS           UINT64_C(0x3)
+
 /* RxR_EXT_STARVED.IRQ (Cn_MSR_PMON_CTL)
  * IPQ */
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_IRQ                    UINT64_C(0x112)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_IRQ_CODE               UINT64_C(0x12)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_IRQ_UMASK              UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_IRQ_COUNTERS           UINT64_C(0x3)
+
 /* RxR_EXT_STARVED.ISMQ (Cn_MSR_PMON_CTL)
  * ISMQ */
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_ISMQ                   UINT64_C(0x412)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_ISMQ_CODE              UINT64_C(0x12)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_ISMQ_UMASK             UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_ISMQ_COUNTERS          UINT64_C(0x3)
+
 /* RxR_EXT_STARVED.ISMQ_BIDS (Cn_MSR_PMON_CTL)
  * ISMQ_BID */
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_ISMQ_BIDS              UINT64_C(0x812)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_ISMQ_BIDS_CODE         UINT64_C(0x12)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_ISMQ_BIDS_UMASK        UINT64_C(0x8)
 #define E5_2600_EV_CBOX_RXR_EXT_STARVED_ISMQ_BIDS_COUNTERS     UINT64_C(0x3)
+
 /* RxR_INSERTS (Cn_MSR_PMON_CTL)
  * Ingress Allocations */
 #define E5_2600_EV_CBOX_RXR_INSERTS                            UINT64_C(0x13)
 #define E5_2600_EV_CBOX_RXR_INSERTS_CODE                       UINT64_C(0x13)
 #define E5_2600_EV_CBOX_RXR_INSERTS_UMASK                      UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RXR_INSERTS_COUNTERS                   UINT64_C(0x3)
+
 /* RxR_INSERTS.IPQ (Cn_MSR_PMON_CTL)
  * IPQ */
 #define E5_2600_EV_CBOX_RXR_INSERTS_IPQ                        UINT64_C(0x413)
 #define E5_2600_EV_CBOX_RXR_INSERTS_IPQ_CODE                   UINT64_C(0x13)
 #define E5_2600_EV_CBOX_RXR_INSERTS_IPQ_UMASK                  UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RXR_INSERTS_IPQ_COUNTERS               UINT64_C(0x3)
+
 /* RxR_INSERTS.IRQ (Cn_MSR_PMON_CTL)
  * IRQ */
 #define E5_2600_EV_CBOX_RXR_INSERTS_IRQ                        UINT64_C(0x113)
 #define E5_2600_EV_CBOX_RXR_INSERTS_IRQ_CODE                   UINT64_C(0x13)
 #define E5_2600_EV_CBOX_RXR_INSERTS_IRQ_UMASK                  UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RXR_INSERTS_IRQ_COUNTERS               UINT64_C(0x3)
+
 /* RxR_INSERTS.IRQ_REJECTED (Cn_MSR_PMON_CTL)
  * IRQ Rejected */
 #define E5_2600_EV_CBOX_RXR_INSERTS_IRQ_REJECTED               UINT64_C(0x213)
 #define E5_2600_EV_CBOX_RXR_INSERTS_IRQ_REJECTED_CODE          UINT64_C(0x13)
 #define E5_2600_EV_CBOX_RXR_INSERTS_IRQ_REJECTED_UMASK         UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RXR_INSERTS_IRQ_REJECTED_COUNTERS      UINT64_C(0x3)
+
 /* RxR_INSERTS.VFIFO (Cn_MSR_PMON_CTL)
  * VFIFO */
 #define E5_2600_EV_CBOX_RXR_INSERTS_VFIFO                      UINT64_C(0x1013)
 #define E5_2600_EV_CBOX_RXR_INSERTS_VFIFO_CODE                 UINT64_C(0x13)
 #define E5_2600_EV_CBOX_RXR_INSERTS_VFIFO_UMASK                UINT64_C(0x10)
 #define E5_2600_EV_CBOX_RXR_INSERTS_VFIFO_COUNTERS             UINT64_C(0x3)
+
 /* RxR_INT_STARVED (Cn_MSR_PMON_CTL)
  * Ingress Internal Starvation Cycles */
 #define E5_2600_EV_CBOX_RXR_INT_STARVED                        UINT64_C(0x14)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_CODE                   UINT64_C(0x14)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_UMASK                  UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_COUNTERS               UINT64_C(0x3)
+
 /* RxR_INT_STARVED.IPQ (Cn_MSR_PMON_CTL)
  * IPQ */
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_IPQ                    UINT64_C(0x414)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_IPQ_CODE               UINT64_C(0x14)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_IPQ_UMASK              UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_IPQ_COUNTERS           UINT64_C(0x3)
+
 /* RxR_INT_STARVED.IRQ (Cn_MSR_PMON_CTL)
  * IRQ */
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_IRQ                    UINT64_C(0x114)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_IRQ_CODE               UINT64_C(0x14)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_IRQ_UMASK              UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_IRQ_COUNTERS           UINT64_C(0x3)
+
 /* RxR_INT_STARVED.ISMQ (Cn_MSR_PMON_CTL)
  * ISMQ */
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_ISMQ                   UINT64_C(0x814)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_ISMQ_CODE              UINT64_C(0x14)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_ISMQ_UMASK             UINT64_C(0x8)
 #define E5_2600_EV_CBOX_RXR_INT_STARVED_ISMQ_COUNTERS          UINT64_C(0x3)
+
 /* RxR_IPQ_RETRY (Cn_MSR_PMON_CTL)
  * Probe Queue Retries */
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY                          UINT64_C(0x31)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_CODE                     UINT64_C(0x31)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_UMASK                    UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_COUNTERS                 UINT64_C(0x3)
+
 /* RxR_IPQ_RETRY.ADDR_CONFLICT (Cn_MSR_PMON_CTL)
  * Address Conflict */
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_ADDR_CONFLICT            UINT64_C(0x431)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_ADDR_CONFLICT_CODE       UINT64_C(0x31)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_ADDR_CONFLICT_UMASK      UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_ADDR_CONFLICT_COUNTERS   UINT64_C(0x3)
+
 /* RxR_IPQ_RETRY.ANY (Cn_MSR_PMON_CTL)
  * Any Reject */
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_ANY                      UINT64_C(0x131)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_ANY_CODE                 UINT64_C(0x31)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_ANY_UMASK                UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_ANY_COUNTERS             UINT64_C(0x3)
+
 /* RxR_IPQ_RETRY.FULL (Cn_MSR_PMON_CTL)
  * No Egress Credits */
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_FULL                     UINT64_C(0x231)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_FULL_CODE                UINT64_C(0x31)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_FULL_UMASK               UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_FULL_COUNTERS            UINT64_C(0x3)
+
 /* RxR_IPQ_RETRY.QPI_CREDITS (Cn_MSR_PMON_CTL)
  * No QPI Credits */
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_QPI_CREDITS              UINT64_C(0x1031)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_QPI_CREDITS_CODE         UINT64_C(0x31)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_QPI_CREDITS_UMASK        UINT64_C(0x10)
 #define E5_2600_EV_CBOX_RXR_IPQ_RETRY_QPI_CREDITS_COUNTERS     UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY (Cn_MSR_PMON_CTL)
  * Ingress Request Queue Rejects */
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY                          UINT64_C(0x32)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_CODE                     UINT64_C(0x32)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_UMASK                    UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_COUNTERS                 UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.ADDR_CONFLICT (Cn_MSR_PMON_CTL)
  * Address Conflict */
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_ADDR_CONFLICT            UINT64_C(0x432)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_ADDR_CONFLICT_CODE       UINT64_C(0x32)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_ADDR_CONFLICT_UMASK      UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_ADDR_CONFLICT_COUNTERS   UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.ANY (Cn_MSR_PMON_CTL)
  * Any Reject */
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_ANY                      UINT64_C(0x132)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_ANY_CODE                 UINT64_C(0x32)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_ANY_UMASK                UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_ANY_COUNTERS             UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.FULL (Cn_MSR_PMON_CTL)
  * No Egress Credits */
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_FULL                     UINT64_C(0x232)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_FULL_CODE                UINT64_C(0x32)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_FULL_UMASK               UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_FULL_COUNTERS            UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.QPI_CREDITS (Cn_MSR_PMON_CTL)
  * No QPI Credits */
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_QPI_CREDITS              UINT64_C(0x1032)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_QPI_CREDITS_CODE         UINT64_C(0x32)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_QPI_CREDITS_UMASK        UINT64_C(0x10)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_QPI_CREDITS_COUNTERS     UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.RTID (Cn_MSR_PMON_CTL)
  * No RTIDs */
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_RTID                     UINT64_C(0x832)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_RTID_CODE                UINT64_C(0x32)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_RTID_UMASK               UINT64_C(0x8)
 #define E5_2600_EV_CBOX_RXR_IRQ_RETRY_RTID_COUNTERS            UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY (Cn_MSR_PMON_CTL)
  * ISMQ Retries */
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY                         UINT64_C(0x33)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_CODE                    UINT64_C(0x33)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_COUNTERS                UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.ANY (Cn_MSR_PMON_CTL)
  * Any Reject */
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_ANY                     UINT64_C(0x133)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_ANY_CODE                UINT64_C(0x33)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_ANY_UMASK               UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_ANY_COUNTERS            UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.FULL (Cn_MSR_PMON_CTL)
  * No Egress Credits */
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_FULL                    UINT64_C(0x233)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_FULL_CODE               UINT64_C(0x33)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_FULL_UMASK              UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_FULL_COUNTERS           UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.IIO_CREDITS (Cn_MSR_PMON_CTL)
  * No IIO Credits */
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_IIO_CREDITS             UINT64_C(0x2033)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_IIO_CREDITS_CODE        UINT64_C(0x33)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_IIO_CREDITS_UMASK       UINT64_C(0x20)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_IIO_CREDITS_COUNTERS    UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.QPI_CREDITS (Cn_MSR_PMON_CTL)
  * No QPI Credits */
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_QPI_CREDITS             UINT64_C(0x1033)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_QPI_CREDITS_CODE        UINT64_C(0x33)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_QPI_CREDITS_UMASK       UINT64_C(0x10)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_QPI_CREDITS_COUNTERS    UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.RTID (Cn_MSR_PMON_CTL)
  * No RTIDs */
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_RTID                    UINT64_C(0x833)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_RTID_CODE               UINT64_C(0x33)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_RTID_UMASK              UINT64_C(0x8)
 #define E5_2600_EV_CBOX_RXR_ISMQ_RETRY_RTID_COUNTERS           UINT64_C(0x3)
+
 /* RxR_OCCUPANCY (Cn_MSR_PMON_CTL)
  * Ingress Occupancy */
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY                          UINT64_C(0x11)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_CODE                     UINT64_C(0x11)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_UMASK                    UINT64_C(0x0)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_COUNTERS                 UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.IPQ (Cn_MSR_PMON_CTL)
  * IPQ */
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IPQ                      UINT64_C(0x411)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IPQ_CODE                 UINT64_C(0x11)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IPQ_UMASK                UINT64_C(0x4)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IPQ_COUNTERS             UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.IRQ (Cn_MSR_PMON_CTL)
  * IRQ */
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IRQ                      UINT64_C(0x111)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IRQ_CODE                 UINT64_C(0x11)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IRQ_UMASK                UINT64_C(0x1)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IRQ_COUNTERS             UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.IRQ_REJECTED (Cn_MSR_PMON_CTL)
  * IRQ Rejected */
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IRQ_REJECTED             UINT64_C(0x211)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IRQ_REJECTED_CODE        UINT64_C(0x11)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IRQ_REJECTED_UMASK       UINT64_C(0x2)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_IRQ_REJECTED_COUNTERS    UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.VFIFO (Cn_MSR_PMON_CTL)
  * VFIFO */
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_VFIFO                    UINT64_C(0x1011)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_VFIFO_CODE               UINT64_C(0x11)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_VFIFO_UMASK              UINT64_C(0x10)
 #define E5_2600_EV_CBOX_RXR_OCCUPANCY_VFIFO_COUNTERS           UINT64_C(0x1)
+
 /* TOR_INSERTS (Cn_MSR_PMON_CTL)
  * TOR Inserts */
 #define E5_2600_EV_CBOX_TOR_INSERTS                            UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_CODE                       UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_UMASK                      UINT64_C(0x0)
 #define E5_2600_EV_CBOX_TOR_INSERTS_COUNTERS                   UINT64_C(0x3)
+
 /* TOR_INSERTS.EVICTION (Cn_MSR_PMON_CTL)
  * Evictions */
 #define E5_2600_EV_CBOX_TOR_INSERTS_EVICTION                   UINT64_C(0x435)
 #define E5_2600_EV_CBOX_TOR_INSERTS_EVICTION_CODE              UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_EVICTION_UMASK             UINT64_C(0x4)
 #define E5_2600_EV_CBOX_TOR_INSERTS_EVICTION_COUNTERS          UINT64_C(0x3)
+
 /* TOR_INSERTS.MISS_ALL (Cn_MSR_PMON_CTL)
  * Miss All */
 #define E5_2600_EV_CBOX_TOR_INSERTS_MISS_ALL                   UINT64_C(0xa35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_MISS_ALL_CODE              UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_MISS_ALL_UMASK             UINT64_C(0xa)
 #define E5_2600_EV_CBOX_TOR_INSERTS_MISS_ALL_COUNTERS          UINT64_C(0x3)
+
 /* TOR_INSERTS.MISS_OPCODE (Cn_MSR_PMON_CTL)
  * Miss Opcode Match [requires filter: Cn_MSR_PMON_BOX_FILTER.opc (perfmon
  * CBoFilter[31:23])] */
@@ -1950,6 +2152,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_INSERTS_MISS_OPCODE_CODE           UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_MISS_OPCODE_UMASK          UINT64_C(0x3)
 #define E5_2600_EV_CBOX_TOR_INSERTS_MISS_OPCODE_COUNTERS       UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_ALL (Cn_MSR_PMON_CTL)
  * NID Matched [requires filter: Cn_MSR_PMON_BOX_FILTER.nid (perfmon
  * CBoFilter[17:10])] */
@@ -1957,6 +2160,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_ALL_CODE               UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_ALL_UMASK              UINT64_C(0x48)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_ALL_COUNTERS           UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_EVICTION (Cn_MSR_PMON_CTL)
  * NID Matched Evictions [requires filter: Cn_MSR_PMON_BOX_FILTER.nid
  * (perfmon CBoFilter[17:10])] */
@@ -1964,6 +2168,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_EVICTION_CODE          UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_EVICTION_UMASK         UINT64_C(0x44)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_EVICTION_COUNTERS      UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_MISS_ALL (Cn_MSR_PMON_CTL)
  * NID Matched Miss All [requires filter: Cn_MSR_PMON_BOX_FILTER.nid
  * (perfmon CBoFilter[17:10])] */
@@ -1971,6 +2176,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_MISS_ALL_CODE          UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_MISS_ALL_UMASK         UINT64_C(0x4a)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_MISS_ALL_COUNTERS      UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_MISS_OPCODE (Cn_MSR_PMON_CTL)
  * NID and Opcode Matched Miss [requires filter: Cn_MSR_PMON_BOX_FILTER.opc
  * (perfmon CBoFilter[31:23]); Cn_MSR_PMON_BOX_FILTER.nid (perfmon
@@ -1979,6 +2185,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_MISS_OPCODE_CODE       UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_MISS_OPCODE_UMASK      UINT64_C(0x43)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_MISS_OPCODE_COUNTERS   UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_OPCODE (Cn_MSR_PMON_CTL)
  * NID and Opcode Matched [requires filter: Cn_MSR_PMON_BOX_FILTER.opc
  * (perfmon CBoFilter[31:23]); Cn_MSR_PMON_BOX_FILTER.nid (perfmon
@@ -1987,6 +2194,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_OPCODE_CODE            UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_OPCODE_UMASK           UINT64_C(0x41)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_OPCODE_COUNTERS        UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_WB (Cn_MSR_PMON_CTL)
  * NID Matched Writebacks [requires filter: Cn_MSR_PMON_BOX_FILTER.nid
  * (perfmon CBoFilter[17:10])] */
@@ -1994,6 +2202,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_WB_CODE                UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_WB_UMASK               UINT64_C(0x50)
 #define E5_2600_EV_CBOX_TOR_INSERTS_NID_WB_COUNTERS            UINT64_C(0x3)
+
 /* TOR_INSERTS.OPCODE (Cn_MSR_PMON_CTL)
  * Opcode Match [requires filter: Cn_MSR_PMON_BOX_FILTER.opc (perfmon
  * CBoFilter[31:23])] */
@@ -2001,36 +2210,42 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_INSERTS_OPCODE_CODE                UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_OPCODE_UMASK               UINT64_C(0x1)
 #define E5_2600_EV_CBOX_TOR_INSERTS_OPCODE_COUNTERS            UINT64_C(0x3)
+
 /* TOR_INSERTS.WB (Cn_MSR_PMON_CTL)
  * Writebacks */
 #define E5_2600_EV_CBOX_TOR_INSERTS_WB                         UINT64_C(0x1035)
 #define E5_2600_EV_CBOX_TOR_INSERTS_WB_CODE                    UINT64_C(0x35)
 #define E5_2600_EV_CBOX_TOR_INSERTS_WB_UMASK                   UINT64_C(0x10)
 #define E5_2600_EV_CBOX_TOR_INSERTS_WB_COUNTERS                UINT64_C(0x3)
+
 /* TOR_OCCUPANCY (Cn_MSR_PMON_CTL)
  * TOR Occupancy */
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY                          UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_CODE                     UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_UMASK                    UINT64_C(0x0)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_COUNTERS                 UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.ALL (Cn_MSR_PMON_CTL)
  * Any */
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_ALL                      UINT64_C(0x836)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_ALL_CODE                 UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_ALL_UMASK                UINT64_C(0x8)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_ALL_COUNTERS             UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.EVICTION (Cn_MSR_PMON_CTL)
  * Evictions */
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_EVICTION                 UINT64_C(0x436)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_EVICTION_CODE            UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_EVICTION_UMASK           UINT64_C(0x4)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_EVICTION_COUNTERS        UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.MISS_ALL (Cn_MSR_PMON_CTL)
  * Miss All */
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_MISS_ALL                 UINT64_C(0xa36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_MISS_ALL_CODE            UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_MISS_ALL_UMASK           UINT64_C(0xa)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_MISS_ALL_COUNTERS        UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.MISS_OPCODE (Cn_MSR_PMON_CTL)
  * Miss Opcode Match [requires filter: Cn_MSR_PMON_BOX_FILTER.opc (perfmon
  * CBoFilter[31:23])] */
@@ -2038,6 +2253,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_MISS_OPCODE_CODE         UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_MISS_OPCODE_UMASK        UINT64_C(0x3)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_MISS_OPCODE_COUNTERS     UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_ALL (Cn_MSR_PMON_CTL)
  * NID Matched [requires filter: Cn_MSR_PMON_BOX_FILTER.nid (perfmon
  * CBoFilter[17:10])] */
@@ -2045,6 +2261,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_ALL_CODE             UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_ALL_UMASK            UINT64_C(0x48)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_ALL_COUNTERS         UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_EVICTION (Cn_MSR_PMON_CTL)
  * NID Matched Evictions [requires filter: Cn_MSR_PMON_BOX_FILTER.nid
  * (perfmon CBoFilter[17:10])] */
@@ -2052,6 +2269,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_EVICTION_CODE        UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_EVICTION_UMASK       UINT64_C(0x44)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_EVICTION_COUNTERS    UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_MISS_ALL (Cn_MSR_PMON_CTL)
  * NID Matched [requires filter: Cn_MSR_PMON_BOX_FILTER.nid (perfmon
  * CBoFilter[17:10])] */
@@ -2059,6 +2277,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_MISS_ALL_CODE        UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_MISS_ALL_UMASK       UINT64_C(0x4a)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_MISS_ALL_COUNTERS    UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_MISS_OPCODE (Cn_MSR_PMON_CTL)
  * NID and Opcode Matched Miss [requires filter: Cn_MSR_PMON_BOX_FILTER.opc
  * (perfmon CBoFilter[31:23]); Cn_MSR_PMON_BOX_FILTER.nid (perfmon
@@ -2067,6 +2286,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_MISS_OPCODE_CODE     UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_MISS_OPCODE_UMASK    UINT64_C(0x43)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_MISS_OPCODE_COUNTERS UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_OPCODE (Cn_MSR_PMON_CTL)
  * NID and Opcode Matched [requires filter: Cn_MSR_PMON_BOX_FILTER.opc
  * (perfmon CBoFilter[31:23]); Cn_MSR_PMON_BOX_FILTER.nid (perfmon
@@ -2075,6 +2295,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_OPCODE_CODE          UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_OPCODE_UMASK         UINT64_C(0x41)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_NID_OPCODE_COUNTERS      UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.OPCODE (Cn_MSR_PMON_CTL)
  * Opcode Match [requires filter: Cn_MSR_PMON_BOX_FILTER.opc (perfmon
  * CBoFilter[31:23])] */
@@ -2082,72 +2303,84 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_OPCODE_CODE              UINT64_C(0x36)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_OPCODE_UMASK             UINT64_C(0x1)
 #define E5_2600_EV_CBOX_TOR_OCCUPANCY_OPCODE_COUNTERS          UINT64_C(0x1)
+
 /* TxR_ADS_USED (Cn_MSR_PMON_CTL)
  * tbd */
 #define E5_2600_EV_CBOX_TXR_ADS_USED                           UINT64_C(0x4)
 #define E5_2600_EV_CBOX_TXR_ADS_USED_CODE                      UINT64_C(0x4)
 #define E5_2600_EV_CBOX_TXR_ADS_USED_UMASK                     UINT64_C(0x0)
 #define E5_2600_EV_CBOX_TXR_ADS_USED_COUNTERS                  UINT64_C(0x3)
+
 /* TxR_INSERTS (Cn_MSR_PMON_CTL)
  * Egress Allocations */
 #define E5_2600_EV_CBOX_TXR_INSERTS                            UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_INSERTS_CODE                       UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_INSERTS_UMASK                      UINT64_C(0x0)
 #define E5_2600_EV_CBOX_TXR_INSERTS_COUNTERS                   UINT64_C(0x3)
+
 /* TxR_INSERTS.AD_CACHE (Cn_MSR_PMON_CTL)
  * AD - Cachebo */
 #define E5_2600_EV_CBOX_TXR_INSERTS_AD_CACHE                   UINT64_C(0x102)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AD_CACHE_CODE              UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AD_CACHE_UMASK             UINT64_C(0x1)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AD_CACHE_COUNTERS          UINT64_C(0x3)
+
 /* TxR_INSERTS.AD_CORE (Cn_MSR_PMON_CTL)
  * AD - Corebo */
 #define E5_2600_EV_CBOX_TXR_INSERTS_AD_CORE                    UINT64_C(0x1002)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AD_CORE_CODE               UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AD_CORE_UMASK              UINT64_C(0x10)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AD_CORE_COUNTERS           UINT64_C(0x3)
+
 /* TxR_INSERTS.AK_CACHE (Cn_MSR_PMON_CTL)
  * AK - Cachebo */
 #define E5_2600_EV_CBOX_TXR_INSERTS_AK_CACHE                   UINT64_C(0x202)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AK_CACHE_CODE              UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AK_CACHE_UMASK             UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AK_CACHE_COUNTERS          UINT64_C(0x3)
+
 /* TxR_INSERTS.AK_CORE (Cn_MSR_PMON_CTL)
  * AK - Corebo */
 #define E5_2600_EV_CBOX_TXR_INSERTS_AK_CORE                    UINT64_C(0x2002)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AK_CORE_CODE               UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AK_CORE_UMASK              UINT64_C(0x20)
 #define E5_2600_EV_CBOX_TXR_INSERTS_AK_CORE_COUNTERS           UINT64_C(0x3)
+
 /* TxR_INSERTS.BL_CACHE (Cn_MSR_PMON_CTL)
  * BL - Cacheno */
 #define E5_2600_EV_CBOX_TXR_INSERTS_BL_CACHE                   UINT64_C(0x402)
 #define E5_2600_EV_CBOX_TXR_INSERTS_BL_CACHE_CODE              UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_INSERTS_BL_CACHE_UMASK             UINT64_C(0x4)
 #define E5_2600_EV_CBOX_TXR_INSERTS_BL_CACHE_COUNTERS          UINT64_C(0x3)
+
 /* TxR_INSERTS.BL_CORE (Cn_MSR_PMON_CTL)
  * BL - Corebo */
 #define E5_2600_EV_CBOX_TXR_INSERTS_BL_CORE                    UINT64_C(0x4002)
 #define E5_2600_EV_CBOX_TXR_INSERTS_BL_CORE_CODE               UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_INSERTS_BL_CORE_UMASK              UINT64_C(0x40)
 #define E5_2600_EV_CBOX_TXR_INSERTS_BL_CORE_COUNTERS           UINT64_C(0x3)
+
 /* TxR_INSERTS.IV_CACHE (Cn_MSR_PMON_CTL)
  * IV - Cachebo */
 #define E5_2600_EV_CBOX_TXR_INSERTS_IV_CACHE                   UINT64_C(0x802)
 #define E5_2600_EV_CBOX_TXR_INSERTS_IV_CACHE_CODE              UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_INSERTS_IV_CACHE_UMASK             UINT64_C(0x8)
 #define E5_2600_EV_CBOX_TXR_INSERTS_IV_CACHE_COUNTERS          UINT64_C(0x3)
+
 /* TxR_STARVED (Cn_MSR_PMON_CTL)
  * Injection Starvation */
 #define E5_2600_EV_CBOX_TXR_STARVED                            UINT64_C(0x3)
 #define E5_2600_EV_CBOX_TXR_STARVED_CODE                       UINT64_C(0x3)
 #define E5_2600_EV_CBOX_TXR_STARVED_UMASK                      UINT64_C(0x0)
 #define E5_2600_EV_CBOX_TXR_STARVED_COUNTERS                   UINT64_C(0x3)
+
 /* TxR_STARVED.AK (Cn_MSR_PMON_CTL)
  * Onto AK Ring */
 #define E5_2600_EV_CBOX_TXR_STARVED_AK                         UINT64_C(0x203)
 #define E5_2600_EV_CBOX_TXR_STARVED_AK_CODE                    UINT64_C(0x3)
 #define E5_2600_EV_CBOX_TXR_STARVED_AK_UMASK                   UINT64_C(0x2)
 #define E5_2600_EV_CBOX_TXR_STARVED_AK_COUNTERS                UINT64_C(0x3)
+
 /* TxR_STARVED.BL (Cn_MSR_PMON_CTL)
  * Onto BL Ring */
 #define E5_2600_EV_CBOX_TXR_STARVED_BL                         UINT64_C(0x403)
@@ -2164,7 +2397,19 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_BOX_CTL: msr 0xc24, 32 bits implemented of 64, reset 0x0
  * Box-wide control: freeze, freeze enable, resets.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-74, page 73; address: Table 2-73 (page 73)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-74, page 73; address: Table
+ * 2-73 (page 73)
+ *
+ * Bits   (field, access, reset):
+ *   31:18  rsv       RV  0x0
+ *   17     rsv       RV  0x0
+ *   16     frz_en    WO  0x0
+ *   15:9   rsv       RV  0x0
+ *   8      frz       WO  0x0
+ *   7:2    rsv       RV  0x0
+ *   1      rst_ctrs  WO  0x0
+ *   0      rst_ctrl  WO  0x0
  */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_WIDTH          32
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_SIZE           64
@@ -2180,15 +2425,15 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2207,9 +2452,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_write_value(uint64_t current
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_MAX     UINT64_C(0x1)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_MASK    (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_RESET   UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT))
+#define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_GET(v)  ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT))
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_MASK)))
-#define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_MASK))
+#define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_frz_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_EN_SHIFT);
@@ -2232,9 +2477,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_frz_en_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MAX        UINT64_C(0x1)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MASK       (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_RESET      UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_GET(v)     ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_frz_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT);
@@ -2301,22 +2546,40 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
  * PCU_MSR_PMON_CTL{3-0}: msr 0xc30, 32 bits implemented of 64, reset 0x0
  * Counter control. ev_sel bit 7 selects the occupancy events (section
  * 2.6.3.2).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-75, page 74; address: Table 2-73 (page 73); fields other than occ_edge_det: linux and pcm, see comment
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-75, page 74; address: Table
+ * 2-73 (page 73); fields other than occ_edge_det: linux and pcm, see comment
+ *
+ * Bits   (field, access, reset):
+ *   31     occ_edge_det  RW-V  0x0
+ *   30     occ_invert    RW-V  0x0
+ *   29     rsv           RV    0x0
+ *   28:24  thresh        RW-V  0x0
+ *   23     invert        RW-V  0x0
+ *   22     en            RW-V  0x0
+ *   21     ev_sel_ext    RW-V  0x0
+ *   20:19  rsv           RV    0x0
+ *   18     edge_det      RW-V  0x0
+ *   17     rst           WO    0x0
+ *   16     rsv           RV    0x0
+ *   15:14  occ_sel       RW-V  0x0
+ *   13:8   rsv           RV    0x0
+ *   7:0    ev_sel        RW-V  0x0
  */
-#define E5_2600_PCU_MSR_PMON_CTL_WIDTH                                  32
-#define E5_2600_PCU_MSR_PMON_CTL_SIZE                                   64
-#define E5_2600_PCU_MSR_PMON_CTL_RESET                                  UINT64_C(0x0000000000000000)
-#define E5_2600_PCU_MSR_PMON_CTL_FIRST                                  0
-#define E5_2600_PCU_MSR_PMON_CTL_COUNT                                  4
-#define E5_2600_PCU_MSR_PMON_CTL_STRIDE                                 UINT32_C(0x1)
-#define E5_2600_PCU_MSR_PMON_CTL_MBZ_MASK                               UINT64_C(0xffffffff20193f00) /* reserved: write 0 */
-#define E5_2600_PCU_MSR_PMON_CTL_IGNORED_MASK                           UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define E5_2600_PCU_MSR_PMON_CTL_RO_MASK                                UINT64_C(0x0000000000000000) /* read-only */
-#define E5_2600_PCU_MSR_PMON_CTL_WO_MASK                                UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
-#define E5_2600_PCU_MSR_PMON_CTL_W1C_MASK                               UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define E5_2600_PCU_MSR_PMON_CTL_W1S_MASK                               UINT64_C(0x0000000000000000) /* write 1 to set */
-#define E5_2600_PCU_MSR_PMON_CTL_WRITABLE_MASK                          UINT64_C(0x00000000dfe6c0ff) /* a write has an effect */
-#define E5_2600_PCU_MSR_PMON_CTL_KEEP_MASK                              UINT64_C(0x00000000dfe4c0ff) /* read-modify-write keeps */
+#define E5_2600_PCU_MSR_PMON_CTL_WIDTH              32
+#define E5_2600_PCU_MSR_PMON_CTL_SIZE               64
+#define E5_2600_PCU_MSR_PMON_CTL_RESET              UINT64_C(0x0000000000000000)
+#define E5_2600_PCU_MSR_PMON_CTL_FIRST              0
+#define E5_2600_PCU_MSR_PMON_CTL_COUNT              4
+#define E5_2600_PCU_MSR_PMON_CTL_STRIDE             UINT32_C(0x1)
+#define E5_2600_PCU_MSR_PMON_CTL_MBZ_MASK           UINT64_C(0xffffffff20193f00) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_PMON_CTL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600_PCU_MSR_PMON_CTL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600_PCU_MSR_PMON_CTL_WO_MASK            UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
+#define E5_2600_PCU_MSR_PMON_CTL_W1C_MASK           UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define E5_2600_PCU_MSR_PMON_CTL_W1S_MASK           UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600_PCU_MSR_PMON_CTL_WRITABLE_MASK      UINT64_C(0x00000000dfe6c0ff) /* a write has an effect */
+#define E5_2600_PCU_MSR_PMON_CTL_KEEP_MASK          UINT64_C(0x00000000dfe4c0ff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600_PCU_MSR_PMON_CTL_FIRST <= i < E5_2600_PCU_MSR_PMON_CTL_FIRST + E5_2600_PCU_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_pcu_msr_pmon_ctl_addr(unsigned i)
@@ -2325,15 +2588,15 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2346,11 +2609,11 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_write_value(uint64_t current, ui
 /* occ_edge_det [31] RW-V, reset 0x0
  * Enables edge detect for occupancy events (.ev_sel[7] is 1).
  */
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT                     31
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_WIDTH                     1
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MAX                       UINT64_C(0x1)
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK                      (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT)
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_RESET                     UINT64_C(0x0)
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT 31
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_WIDTH 1
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MAX   UINT64_C(0x1)
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK  (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT)
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_RESET UINT64_C(0x0)
 #define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK) >> E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT))
 #define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK)))
 #define E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK))
@@ -2370,16 +2633,18 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_occ_edge_det_val(uint64_t x)
 /* occ_invert [30] RW-V, reset 0x0
  * Invert comparison against Threshold for the occupancy events (.ev_sel[7]
  * is 1).
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCU_MSR_PMON_CTL_OCC_INVERT; pcm PCU_MSR_PMON_CTL_OCC_INVERT
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCU_MSR_PMON_CTL_OCC_INVERT; pcm PCU_MSR_PMON_CTL_OCC_INVERT
  */
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT                       30
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_WIDTH                       1
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MAX                         UINT64_C(0x1)
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MASK                        (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT)
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_RESET                       UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MASK) >> E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT))
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT   30
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_WIDTH   1
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MAX     UINT64_C(0x1)
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MASK    (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT)
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_RESET   UINT64_C(0x0)
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_GET(v)  ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MASK) >> E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT))
 #define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MASK)))
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MASK))
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_occ_invert_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_MASK) >> E5_2600_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT);
@@ -2395,16 +2660,18 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_occ_invert_val(uint64_t x)
 
 /* thresh [28:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCU_MSR_PMON_CTL_TRESH_MASK 0x1f000000
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCU_MSR_PMON_CTL_TRESH_MASK 0x1f000000
  */
-#define E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT                           24
-#define E5_2600_PCU_MSR_PMON_CTL_THRESH_WIDTH                           5
-#define E5_2600_PCU_MSR_PMON_CTL_THRESH_MAX                             UINT64_C(0x1f)
-#define E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK                            (UINT64_C(0x1f) << E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT)
-#define E5_2600_PCU_MSR_PMON_CTL_THRESH_RESET                           UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_CTL_THRESH_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK) >> E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT))
-#define E5_2600_PCU_MSR_PMON_CTL_THRESH_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK)))
-#define E5_2600_PCU_MSR_PMON_CTL_THRESH_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK))
+#define E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT       24
+#define E5_2600_PCU_MSR_PMON_CTL_THRESH_WIDTH       5
+#define E5_2600_PCU_MSR_PMON_CTL_THRESH_MAX         UINT64_C(0x1f)
+#define E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK        (UINT64_C(0x1f) << E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT)
+#define E5_2600_PCU_MSR_PMON_CTL_THRESH_RESET       UINT64_C(0x0)
+#define E5_2600_PCU_MSR_PMON_CTL_THRESH_GET(v)      ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK) >> E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT))
+#define E5_2600_PCU_MSR_PMON_CTL_THRESH_SET(v, x)   ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK)))
+#define E5_2600_PCU_MSR_PMON_CTL_THRESH_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_thresh_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_CTL_THRESH_MASK) >> E5_2600_PCU_MSR_PMON_CTL_THRESH_SHIFT);
@@ -2420,16 +2687,18 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_thresh_val(uint64_t x)
 
 /* invert [23] RW-V, reset 0x0
  * Invert comparison against Threshold.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_INVERT; pcm PCU_MSR_PMON_CTL_INVERT
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_INVERT; pcm PCU_MSR_PMON_CTL_INVERT
  */
-#define E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT                           23
-#define E5_2600_PCU_MSR_PMON_CTL_INVERT_WIDTH                           1
-#define E5_2600_PCU_MSR_PMON_CTL_INVERT_MAX                             UINT64_C(0x1)
-#define E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK                            (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT)
-#define E5_2600_PCU_MSR_PMON_CTL_INVERT_RESET                           UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_CTL_INVERT_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK) >> E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT))
-#define E5_2600_PCU_MSR_PMON_CTL_INVERT_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK)))
-#define E5_2600_PCU_MSR_PMON_CTL_INVERT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK))
+#define E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT       23
+#define E5_2600_PCU_MSR_PMON_CTL_INVERT_WIDTH       1
+#define E5_2600_PCU_MSR_PMON_CTL_INVERT_MAX         UINT64_C(0x1)
+#define E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK        (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT)
+#define E5_2600_PCU_MSR_PMON_CTL_INVERT_RESET       UINT64_C(0x0)
+#define E5_2600_PCU_MSR_PMON_CTL_INVERT_GET(v)      ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK) >> E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT))
+#define E5_2600_PCU_MSR_PMON_CTL_INVERT_SET(v, x)   ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK)))
+#define E5_2600_PCU_MSR_PMON_CTL_INVERT_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_invert_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_CTL_INVERT_MASK) >> E5_2600_PCU_MSR_PMON_CTL_INVERT_SHIFT);
@@ -2445,16 +2714,18 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_invert_val(uint64_t x)
 
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EN; pcm PCU_MSR_PMON_CTL_EN
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EN; pcm PCU_MSR_PMON_CTL_EN
  */
-#define E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT                               22
-#define E5_2600_PCU_MSR_PMON_CTL_EN_WIDTH                               1
-#define E5_2600_PCU_MSR_PMON_CTL_EN_MAX                                 UINT64_C(0x1)
-#define E5_2600_PCU_MSR_PMON_CTL_EN_MASK                                (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT)
-#define E5_2600_PCU_MSR_PMON_CTL_EN_RESET                               UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_CTL_EN_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_EN_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT))
-#define E5_2600_PCU_MSR_PMON_CTL_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EN_MASK)))
-#define E5_2600_PCU_MSR_PMON_CTL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EN_MASK))
+#define E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT           22
+#define E5_2600_PCU_MSR_PMON_CTL_EN_WIDTH           1
+#define E5_2600_PCU_MSR_PMON_CTL_EN_MAX             UINT64_C(0x1)
+#define E5_2600_PCU_MSR_PMON_CTL_EN_MASK            (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT)
+#define E5_2600_PCU_MSR_PMON_CTL_EN_RESET           UINT64_C(0x0)
+#define E5_2600_PCU_MSR_PMON_CTL_EN_GET(v)          ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_EN_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT))
+#define E5_2600_PCU_MSR_PMON_CTL_EN_SET(v, x)       ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EN_MASK)))
+#define E5_2600_PCU_MSR_PMON_CTL_EN_VAL(x)          ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EN_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_CTL_EN_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EN_SHIFT);
@@ -2470,16 +2741,17 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_en_val(uint64_t x)
 
 /* ev_sel_ext [21] RW-V, reset 0x0
  * Extension bit to the Event Select field.
- * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions); PCU_MSR_PMON_CTL_EXTRA_SEL (1 << 21); perfmon ExtSel=1 rows of unit PCU
+ * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions);
+ * PCU_MSR_PMON_CTL_EXTRA_SEL (1 << 21); perfmon ExtSel=1 rows of unit PCU
  */
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT                       21
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_WIDTH                       1
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MAX                         UINT64_C(0x1)
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK                        (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT)
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_RESET                       UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT))
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT   21
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_WIDTH   1
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MAX     UINT64_C(0x1)
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK    (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT)
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_RESET   UINT64_C(0x0)
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_GET(v)  ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT))
 #define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK)))
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK))
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_ev_sel_ext_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT);
@@ -2495,16 +2767,18 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_ev_sel_ext_val(uint64_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * When 1, count 0 to 1 transitions (rising edges) of the event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EDGE_DET; pcm PCU_MSR_PMON_CTL_EDGE_DET
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EDGE_DET; pcm PCU_MSR_PMON_CTL_EDGE_DET
  */
-#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT                         18
-#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_WIDTH                         1
-#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MAX                           UINT64_C(0x1)
-#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MASK                          (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_RESET                         UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT))
+#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT     18
+#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_WIDTH     1
+#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MAX       UINT64_C(0x1)
+#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MASK      (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_RESET     UINT64_C(0x0)
+#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_GET(v)    ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MASK)))
-#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MASK))
+#define E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_VAL(x)    ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_edge_det_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT);
@@ -2520,16 +2794,18 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_edge_det_val(uint64_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions); PCU_MSR_PMON_CTL_RST (1 << 17); guide section 2.6.3.2 names .rst; attribute as Table 2-2
+ * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions);
+ * PCU_MSR_PMON_CTL_RST (1 << 17); guide section 2.6.3.2 names .rst; attribute
+ * as Table 2-2
  */
-#define E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT                              17
-#define E5_2600_PCU_MSR_PMON_CTL_RST_WIDTH                              1
-#define E5_2600_PCU_MSR_PMON_CTL_RST_MAX                                UINT64_C(0x1)
-#define E5_2600_PCU_MSR_PMON_CTL_RST_MASK                               (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT)
-#define E5_2600_PCU_MSR_PMON_CTL_RST_RESET                              UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_CTL_RST_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_RST_MASK) >> E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT))
-#define E5_2600_PCU_MSR_PMON_CTL_RST_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_RST_MASK)))
-#define E5_2600_PCU_MSR_PMON_CTL_RST_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_RST_MASK))
+#define E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT          17
+#define E5_2600_PCU_MSR_PMON_CTL_RST_WIDTH          1
+#define E5_2600_PCU_MSR_PMON_CTL_RST_MAX            UINT64_C(0x1)
+#define E5_2600_PCU_MSR_PMON_CTL_RST_MASK           (UINT64_C(0x1) << E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT)
+#define E5_2600_PCU_MSR_PMON_CTL_RST_RESET          UINT64_C(0x0)
+#define E5_2600_PCU_MSR_PMON_CTL_RST_GET(v)         ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_RST_MASK) >> E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT))
+#define E5_2600_PCU_MSR_PMON_CTL_RST_SET(v, x)      ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_RST_MASK)))
+#define E5_2600_PCU_MSR_PMON_CTL_RST_VAL(x)         ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_RST_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_rst_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_CTL_RST_MASK) >> E5_2600_PCU_MSR_PMON_CTL_RST_SHIFT);
@@ -2546,16 +2822,19 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_rst_val(uint64_t x)
 /* occ_sel [15:14] RW-V, reset 0x0
  * Select the occupancy counter (cores in C0, C3, C6) for the occupancy
  * events.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCU_MSR_PMON_CTL_OCC_SEL_MASK 0xc000; pcm PCU_MSR_PMON_CTL_OCC_SEL(x) (x << 14)
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCU_MSR_PMON_CTL_OCC_SEL_MASK 0xc000; pcm PCU_MSR_PMON_CTL_OCC_SEL(x)
+ * (x << 14)
  */
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT                          14
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_WIDTH                          2
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MAX                            UINT64_C(0x3)
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK                           (UINT64_C(0x3) << E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT)
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_RESET                          UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK) >> E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT))
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK)))
-#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK))
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT      14
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_WIDTH      2
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MAX        UINT64_C(0x3)
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK       (UINT64_C(0x3) << E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT)
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_RESET      UINT64_C(0x0)
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_GET(v)     ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK) >> E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT))
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SET(v, x)  ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK)))
+#define E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_occ_sel_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_MASK) >> E5_2600_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT);
@@ -2571,16 +2850,18 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_occ_sel_val(uint64_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted; bit 7 selects the occupancy events.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EV_SEL_MASK; pcm PCU_MSR_PMON_CTL_EVENT
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EV_SEL_MASK; pcm PCU_MSR_PMON_CTL_EVENT
  */
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT                           0
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_WIDTH                           8
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MAX                             UINT64_C(0xff)
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK                            (UINT64_C(0xff) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_RESET                           UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT))
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK))
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT       0
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_WIDTH       8
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MAX         UINT64_C(0xff)
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK        (UINT64_C(0xff) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_RESET       UINT64_C(0x0)
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_GET(v)      ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SET(v, x)   ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK)))
+#define E5_2600_PCU_MSR_PMON_CTL_EV_SEL_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_ev_sel_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600_PCU_MSR_PMON_CTL_EV_SEL_SHIFT);
@@ -2596,10 +2877,10 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_ev_sel_val(uint64_t x)
 
 /* Rules of PCU_MSR_PMON_CTL{3-0}: bits of e5_2600_pcu_msr_pmon_ctl_check()'s result. */
 enum {
-    E5_2600_PCU_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH = 1 << 0, /* invert -> thresh != 0 */
-    E5_2600_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH = 1 << 1 /* occ_edge_det -> thresh != 0 */
+    E5_2600_PCU_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH               = 1 << 0, /* invert -> thresh != 0 */
+    E5_2600_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH         = 1 << 1 /* occ_edge_det -> thresh != 0 */
 };
-#define E5_2600_PCU_MSR_PMON_CTL_RULES                                  0x3u
+#define E5_2600_PCU_MSR_PMON_CTL_RULES              0x3u
 #define E5_2600_PCU_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE       ".invert is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 #define E5_2600_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 
@@ -2607,9 +2888,9 @@ enum {
 static inline unsigned e5_2600_pcu_msr_pmon_ctl_check(uint64_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600_pcu_msr_pmon_ctl_invert_get(v)) || (e5_2600_pcu_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_pcu_msr_pmon_ctl_invert_get(v) || (e5_2600_pcu_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_PCU_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH;
-    if (!((!(e5_2600_pcu_msr_pmon_ctl_occ_edge_det_get(v)) || (e5_2600_pcu_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_pcu_msr_pmon_ctl_occ_edge_det_get(v) || (e5_2600_pcu_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -2630,7 +2911,15 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_BOX_FILTER: msr 0xc34, 32 bits implemented of 64, reset 0x0
  * Frequency/voltage band thresholds for the band events (100 MHz granularity).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-77, page 76; address and size: Table 2-73 (page 73)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-77, page 76; address and
+ * size: Table 2-73 (page 73)
+ *
+ * Bits   (field, access, reset):
+ *   31:24  filt31_24  RW-V  0x0
+ *   23:16  filt23_16  RW-V  0x0
+ *   15:8   filt15_8   RW-V  0x0
+ *   7:0    filt7_0    RW-V  0x0
  */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_WIDTH           32
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_SIZE            64
@@ -2646,15 +2935,15 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK       UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2744,9 +3033,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_filt15_8_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MAX     UINT64_C(0xff)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK    (UINT64_C(0xff) << E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_RESET   UINT64_C(0x0)
-#define E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_GET(v) ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK) >> E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT))
+#define E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_GET(v)  ((uint64_t)(((v) & E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK) >> E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT))
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SET(v, x) ((uint64_t)(((v) & ~E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK) | (((uint64_t)(x) << E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT) & E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK)))
-#define E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT) & E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK))
+#define E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT) & E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK))
 static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_filt7_0_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK) >> E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT);
@@ -2763,7 +3052,14 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_CTR{3-0}: msr 0xc36, 64 bits implemented of 64, reset 0x0
  * General counters; 48 bits wide.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-73, page 73; address: Table 2-73; 48-bit width: linux snbep_uncore_pcu.perf_ctr_bits (Table 2-76 not readable); CTR1..3 at 0xC37..0xC39: pcm JKTIVT_PCU_MSR_PMON_CTR1..3
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-73, page 73; address: Table
+ * 2-73; 48-bit width: linux snbep_uncore_pcu.perf_ctr_bits (Table 2-76 not
+ * readable); CTR1..3 at 0xC37..0xC39: pcm JKTIVT_PCU_MSR_PMON_CTR1..3
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600_PCU_MSR_PMON_CTR_WIDTH             64
 #define E5_2600_PCU_MSR_PMON_CTR_SIZE              64
@@ -2787,15 +3083,15 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2807,7 +3103,9 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_write_value(uint64_t current, ui
 
 /* event_count [47:0] RW-V, reset 0x0
  * 48-bit performance event counter
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); perf_ctr_bits = 48
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); perf_ctr_bits
+ * = 48
  */
 #define E5_2600_PCU_MSR_PMON_CTR_EVENT_COUNT_SHIFT 0
 #define E5_2600_PCU_MSR_PMON_CTR_EVENT_COUNT_WIDTH 48
@@ -2834,7 +3132,12 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
  * PCU_MSR_CORE_C6_CTR: msr 0x3fd, 64 bits implemented of 64, reset 0x0
  * Cycles some core is in C6; not part of the PMON infrastructure (cannot be
  * frozen or reset).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-78, page 76; address: Table 2-73; linux SNBEP_PCU_MSR_CORE_C6_CTR
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-78, page 76; address: Table
+ * 2-73; linux SNBEP_PCU_MSR_CORE_C6_CTR
+ *
+ * Bits   (field, access, reset):
+ *   63:0  event_count  RW-V  0x0
  */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_WIDTH             64
 #define E5_2600_PCU_MSR_CORE_C6_CTR_SIZE              64
@@ -2850,15 +3153,15 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C6_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_CORE_C6_CTR_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2896,7 +3199,13 @@ static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
  * PCU_MSR_CORE_C3_CTR: msr 0x3fc, 64 bits implemented of 64, reset 0x0
  * Cycles some core is in C3; not part of the PMON infrastructure (cannot be
  * frozen or reset).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-79, page 76; address: Table 2-73; linux SNBEP_PCU_MSR_CORE_C3_CTR; Table 2-79's body not readable: field as Table 2-78, the guide's twin table
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-79, page 76; address: Table
+ * 2-73; linux SNBEP_PCU_MSR_CORE_C3_CTR; Table 2-79's body not readable: field
+ * as Table 2-78, the guide's twin table
+ *
+ * Bits   (field, access, reset):
+ *   63:0  event_count  RW-V  0x0
  */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_WIDTH             64
 #define E5_2600_PCU_MSR_CORE_C3_CTR_SIZE              64
@@ -2912,15 +3221,15 @@ static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C3_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_CORE_C3_CTR_KEEP_MASK) |
-                      (current & E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2959,60 +3268,70 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* CLOCKTICKS (PCU_MSR_PMON_CTL)
  * pclk Cycles */
 #define E5_2600_EV_PCU_CLOCKTICKS                              UINT64_C(0x0)
 #define E5_2600_EV_PCU_CLOCKTICKS_CODE                         UINT64_C(0x0)
 #define E5_2600_EV_PCU_CLOCKTICKS_UMASK                        UINT64_C(0x0)
 #define E5_2600_EV_PCU_CLOCKTICKS_COUNTERS                     UINT64_C(0xf)
+
 /* CORE0_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core C State Transition Cycles */
 #define E5_2600_EV_PCU_CORE0_TRANSITION_CYCLES                 UINT64_C(0x200003)
 #define E5_2600_EV_PCU_CORE0_TRANSITION_CYCLES_CODE            UINT64_C(0x3)
 #define E5_2600_EV_PCU_CORE0_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_CORE0_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE1_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core C State Transition Cycles */
 #define E5_2600_EV_PCU_CORE1_TRANSITION_CYCLES                 UINT64_C(0x200004)
 #define E5_2600_EV_PCU_CORE1_TRANSITION_CYCLES_CODE            UINT64_C(0x4)
 #define E5_2600_EV_PCU_CORE1_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_CORE1_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE2_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core C State Transition Cycles */
 #define E5_2600_EV_PCU_CORE2_TRANSITION_CYCLES                 UINT64_C(0x200005)
 #define E5_2600_EV_PCU_CORE2_TRANSITION_CYCLES_CODE            UINT64_C(0x5)
 #define E5_2600_EV_PCU_CORE2_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_CORE2_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE3_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core C State Transition Cycles */
 #define E5_2600_EV_PCU_CORE3_TRANSITION_CYCLES                 UINT64_C(0x200006)
 #define E5_2600_EV_PCU_CORE3_TRANSITION_CYCLES_CODE            UINT64_C(0x6)
 #define E5_2600_EV_PCU_CORE3_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_CORE3_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE4_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core C State Transition Cycles */
 #define E5_2600_EV_PCU_CORE4_TRANSITION_CYCLES                 UINT64_C(0x200007)
 #define E5_2600_EV_PCU_CORE4_TRANSITION_CYCLES_CODE            UINT64_C(0x7)
 #define E5_2600_EV_PCU_CORE4_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_CORE4_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE5_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core C State Transition Cycles */
 #define E5_2600_EV_PCU_CORE5_TRANSITION_CYCLES                 UINT64_C(0x200008)
 #define E5_2600_EV_PCU_CORE5_TRANSITION_CYCLES_CODE            UINT64_C(0x8)
 #define E5_2600_EV_PCU_CORE5_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_CORE5_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE6_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core C State Transition Cycles */
 #define E5_2600_EV_PCU_CORE6_TRANSITION_CYCLES                 UINT64_C(0x200009)
 #define E5_2600_EV_PCU_CORE6_TRANSITION_CYCLES_CODE            UINT64_C(0x9)
 #define E5_2600_EV_PCU_CORE6_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_CORE6_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE7_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core C State Transition Cycles */
 #define E5_2600_EV_PCU_CORE7_TRANSITION_CYCLES                 UINT64_C(0x20000a)
 #define E5_2600_EV_PCU_CORE7_TRANSITION_CYCLES_CODE            UINT64_C(0xa)
 #define E5_2600_EV_PCU_CORE7_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_CORE7_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* DEMOTIONS_CORE0 (PCU_MSR_PMON_CTL)
  * Core C State Demotions [requires filter: PCU_MSR_PMON_BOX_FILTER.filt7_0
  * (perfmon PCUFilter[7:0])] */
@@ -3020,6 +3339,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE0_CODE                    UINT64_C(0x1e)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE0_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE0_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE1 (PCU_MSR_PMON_CTL)
  * Core C State Demotions [requires filter: PCU_MSR_PMON_BOX_FILTER.filt7_0
  * (perfmon PCUFilter[7:0])] */
@@ -3027,12 +3347,14 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE1_CODE                    UINT64_C(0x1f)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE1_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE1_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE2 (PCU_MSR_PMON_CTL)
  * Core C State Demotions */
 #define E5_2600_EV_PCU_DEMOTIONS_CORE2                         UINT64_C(0x20)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE2_CODE                    UINT64_C(0x20)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE2_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE2_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE3 (PCU_MSR_PMON_CTL)
  * Core C State Demotions [requires filter: PCU_MSR_PMON_BOX_FILTER.filt7_0
  * (perfmon PCUFilter[7:0])] */
@@ -3040,6 +3362,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE3_CODE                    UINT64_C(0x21)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE3_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE3_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE4 (PCU_MSR_PMON_CTL)
  * Core C State Demotions [requires filter: PCU_MSR_PMON_BOX_FILTER.filt7_0
  * (perfmon PCUFilter[7:0])] */
@@ -3047,6 +3370,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE4_CODE                    UINT64_C(0x22)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE4_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE4_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE5 (PCU_MSR_PMON_CTL)
  * Core C State Demotions [requires filter: PCU_MSR_PMON_BOX_FILTER.filt7_0
  * (perfmon PCUFilter[7:0])] */
@@ -3054,6 +3378,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE5_CODE                    UINT64_C(0x23)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE5_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE5_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE6 (PCU_MSR_PMON_CTL)
  * Core C State Demotions [requires filter: PCU_MSR_PMON_BOX_FILTER.filt7_0
  * (perfmon PCUFilter[7:0])] */
@@ -3061,6 +3386,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE6_CODE                    UINT64_C(0x24)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE6_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE6_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE7 (PCU_MSR_PMON_CTL)
  * Core C State Demotions [requires filter: PCU_MSR_PMON_BOX_FILTER.filt7_0
  * (perfmon PCUFilter[7:0])] */
@@ -3068,6 +3394,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE7_CODE                    UINT64_C(0x25)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE7_UMASK                   UINT64_C(0x0)
 #define E5_2600_EV_PCU_DEMOTIONS_CORE7_COUNTERS                UINT64_C(0xf)
+
 /* FREQ_BAND0_CYCLES (PCU_MSR_PMON_CTL)
  * Frequency Residency [requires filter: PCU_MSR_PMON_BOX_FILTER.filt7_0
  * (perfmon PCUFilter[7:0])] */
@@ -3075,6 +3402,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_FREQ_BAND0_CYCLES_CODE                  UINT64_C(0xb)
 #define E5_2600_EV_PCU_FREQ_BAND0_CYCLES_UMASK                 UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_BAND0_CYCLES_COUNTERS              UINT64_C(0xf)
+
 /* FREQ_BAND1_CYCLES (PCU_MSR_PMON_CTL)
  * Frequency Residency [requires filter: PCU_MSR_PMON_BOX_FILTER.filt15_8
  * (perfmon PCUFilter[15:8])] */
@@ -3082,6 +3410,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_FREQ_BAND1_CYCLES_CODE                  UINT64_C(0xc)
 #define E5_2600_EV_PCU_FREQ_BAND1_CYCLES_UMASK                 UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_BAND1_CYCLES_COUNTERS              UINT64_C(0xf)
+
 /* FREQ_BAND2_CYCLES (PCU_MSR_PMON_CTL)
  * Frequency Residency [requires filter: PCU_MSR_PMON_BOX_FILTER.filt23_16
  * (perfmon PCUFilter[23:16])] */
@@ -3089,6 +3418,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_FREQ_BAND2_CYCLES_CODE                  UINT64_C(0xd)
 #define E5_2600_EV_PCU_FREQ_BAND2_CYCLES_UMASK                 UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_BAND2_CYCLES_COUNTERS              UINT64_C(0xf)
+
 /* FREQ_BAND3_CYCLES (PCU_MSR_PMON_CTL)
  * Frequency Residency [requires filter: PCU_MSR_PMON_BOX_FILTER.filt31_24
  * (perfmon PCUFilter[31:24])] */
@@ -3096,113 +3426,132 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_PCU_FREQ_BAND3_CYCLES_CODE                  UINT64_C(0xe)
 #define E5_2600_EV_PCU_FREQ_BAND3_CYCLES_UMASK                 UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_BAND3_CYCLES_COUNTERS              UINT64_C(0xf)
+
 /* FREQ_MAX_CURRENT_CYCLES (PCU_MSR_PMON_CTL)
  * Current Strongest Upper Limit Cycles */
 #define E5_2600_EV_PCU_FREQ_MAX_CURRENT_CYCLES                 UINT64_C(0x7)
 #define E5_2600_EV_PCU_FREQ_MAX_CURRENT_CYCLES_CODE            UINT64_C(0x7)
 #define E5_2600_EV_PCU_FREQ_MAX_CURRENT_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_MAX_CURRENT_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* FREQ_MAX_LIMIT_THERMAL_CYCLES (PCU_MSR_PMON_CTL)
  * Thermal Strongest Upper Limit Cycles */
 #define E5_2600_EV_PCU_FREQ_MAX_LIMIT_THERMAL_CYCLES           UINT64_C(0x4)
 #define E5_2600_EV_PCU_FREQ_MAX_LIMIT_THERMAL_CYCLES_CODE      UINT64_C(0x4)
 #define E5_2600_EV_PCU_FREQ_MAX_LIMIT_THERMAL_CYCLES_UMASK     UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_MAX_LIMIT_THERMAL_CYCLES_COUNTERS  UINT64_C(0xf)
+
 /* FREQ_MAX_OS_CYCLES (PCU_MSR_PMON_CTL)
  * OS Strongest Upper Limit Cycles */
 #define E5_2600_EV_PCU_FREQ_MAX_OS_CYCLES                      UINT64_C(0x6)
 #define E5_2600_EV_PCU_FREQ_MAX_OS_CYCLES_CODE                 UINT64_C(0x6)
 #define E5_2600_EV_PCU_FREQ_MAX_OS_CYCLES_UMASK                UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_MAX_OS_CYCLES_COUNTERS             UINT64_C(0xf)
+
 /* FREQ_MAX_POWER_CYCLES (PCU_MSR_PMON_CTL)
  * Power Strongest Upper Limit Cycles */
 #define E5_2600_EV_PCU_FREQ_MAX_POWER_CYCLES                   UINT64_C(0x5)
 #define E5_2600_EV_PCU_FREQ_MAX_POWER_CYCLES_CODE              UINT64_C(0x5)
 #define E5_2600_EV_PCU_FREQ_MAX_POWER_CYCLES_UMASK             UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_MAX_POWER_CYCLES_COUNTERS          UINT64_C(0xf)
+
 /* FREQ_MIN_IO_P_CYCLES (PCU_MSR_PMON_CTL)
  * IO P Limit Strongest Lower Limit Cycles */
 #define E5_2600_EV_PCU_FREQ_MIN_IO_P_CYCLES                    UINT64_C(0x200001)
 #define E5_2600_EV_PCU_FREQ_MIN_IO_P_CYCLES_CODE               UINT64_C(0x1)
 #define E5_2600_EV_PCU_FREQ_MIN_IO_P_CYCLES_UMASK              UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_MIN_IO_P_CYCLES_COUNTERS           UINT64_C(0xf)
+
 /* FREQ_MIN_PERF_P_CYCLES (PCU_MSR_PMON_CTL)
  * Perf P Limit Strongest Lower Limit Cycles */
 #define E5_2600_EV_PCU_FREQ_MIN_PERF_P_CYCLES                  UINT64_C(0x200002)
 #define E5_2600_EV_PCU_FREQ_MIN_PERF_P_CYCLES_CODE             UINT64_C(0x2)
 #define E5_2600_EV_PCU_FREQ_MIN_PERF_P_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_MIN_PERF_P_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* FREQ_TRANS_CYCLES (PCU_MSR_PMON_CTL)
  * Cycles spent changing Frequency */
 #define E5_2600_EV_PCU_FREQ_TRANS_CYCLES                       UINT64_C(0x200000)
 #define E5_2600_EV_PCU_FREQ_TRANS_CYCLES_CODE                  UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_TRANS_CYCLES_UMASK                 UINT64_C(0x0)
 #define E5_2600_EV_PCU_FREQ_TRANS_CYCLES_COUNTERS              UINT64_C(0xf)
+
 /* MEMORY_PHASE_SHEDDING_CYCLES (PCU_MSR_PMON_CTL)
  * Memory Phase Shedding Cycles */
 #define E5_2600_EV_PCU_MEMORY_PHASE_SHEDDING_CYCLES            UINT64_C(0x2f)
 #define E5_2600_EV_PCU_MEMORY_PHASE_SHEDDING_CYCLES_CODE       UINT64_C(0x2f)
 #define E5_2600_EV_PCU_MEMORY_PHASE_SHEDDING_CYCLES_UMASK      UINT64_C(0x0)
 #define E5_2600_EV_PCU_MEMORY_PHASE_SHEDDING_CYCLES_COUNTERS   UINT64_C(0xf)
+
 /* POWER_STATE_OCCUPANCY (PCU_MSR_PMON_CTL) */
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY                   UINT64_C(0x80)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CODE              UINT64_C(0x80)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_UMASK             UINT64_C(0x0)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_COUNTERS          UINT64_C(0xf)
+
 /* POWER_STATE_OCCUPANCY.CORES_C0 (PCU_MSR_PMON_CTL)
  * Number of cores in C0 */
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C0          UINT64_C(0x4080)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C0_CODE     UINT64_C(0x80)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C0_UMASK    UINT64_C(0x1)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C0_COUNTERS UINT64_C(0xf)
+
 /* POWER_STATE_OCCUPANCY.CORES_C3 (PCU_MSR_PMON_CTL)
  * Number of cores in C0 */
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C3          UINT64_C(0x8080)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C3_CODE     UINT64_C(0x80)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C3_UMASK    UINT64_C(0x2)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C3_COUNTERS UINT64_C(0xf)
+
 /* POWER_STATE_OCCUPANCY.CORES_C6 (PCU_MSR_PMON_CTL)
  * Number of cores in C0 */
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C6          UINT64_C(0xc080)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C6_CODE     UINT64_C(0x80)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C6_UMASK    UINT64_C(0x3)
 #define E5_2600_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C6_COUNTERS UINT64_C(0xf)
+
 /* PROCHOT_EXTERNAL_CYCLES (PCU_MSR_PMON_CTL)
  * External Prochot */
 #define E5_2600_EV_PCU_PROCHOT_EXTERNAL_CYCLES                 UINT64_C(0xa)
 #define E5_2600_EV_PCU_PROCHOT_EXTERNAL_CYCLES_CODE            UINT64_C(0xa)
 #define E5_2600_EV_PCU_PROCHOT_EXTERNAL_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_PROCHOT_EXTERNAL_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* PROCHOT_INTERNAL_CYCLES (PCU_MSR_PMON_CTL)
  * Internal Prochot */
 #define E5_2600_EV_PCU_PROCHOT_INTERNAL_CYCLES                 UINT64_C(0x9)
 #define E5_2600_EV_PCU_PROCHOT_INTERNAL_CYCLES_CODE            UINT64_C(0x9)
 #define E5_2600_EV_PCU_PROCHOT_INTERNAL_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_PROCHOT_INTERNAL_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* TOTAL_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Total Core C State Transition Cycles */
 #define E5_2600_EV_PCU_TOTAL_TRANSITION_CYCLES                 UINT64_C(0x20000b)
 #define E5_2600_EV_PCU_TOTAL_TRANSITION_CYCLES_CODE            UINT64_C(0xb)
 #define E5_2600_EV_PCU_TOTAL_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600_EV_PCU_TOTAL_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* VOLT_TRANS_CYCLES_CHANGE (PCU_MSR_PMON_CTL)
  * Cycles Changing Voltage */
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_CHANGE                UINT64_C(0x3)
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_CHANGE_CODE           UINT64_C(0x3)
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_CHANGE_UMASK          UINT64_C(0x0)
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_CHANGE_COUNTERS       UINT64_C(0xf)
+
 /* VOLT_TRANS_CYCLES_DECREASE (PCU_MSR_PMON_CTL)
  * Cycles Decreasing Voltage */
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_DECREASE              UINT64_C(0x2)
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_DECREASE_CODE         UINT64_C(0x2)
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_DECREASE_UMASK        UINT64_C(0x0)
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_DECREASE_COUNTERS     UINT64_C(0xf)
+
 /* VOLT_TRANS_CYCLES_INCREASE (PCU_MSR_PMON_CTL)
  * Cycles Increasing Voltage */
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_INCREASE              UINT64_C(0x1)
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_INCREASE_CODE         UINT64_C(0x1)
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_INCREASE_UMASK        UINT64_C(0x0)
 #define E5_2600_EV_PCU_VOLT_TRANS_CYCLES_INCREASE_COUNTERS     UINT64_C(0xf)
+
 /* VR_HOT_CYCLES (PCU_MSR_PMON_CTL)
  * VR Hot */
 #define E5_2600_EV_PCU_VR_HOT_CYCLES                           UINT64_C(0x32)
@@ -3228,7 +3577,18 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * HA_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * Box-wide control: freeze and freeze enable (no reset bits, section 2.1.1
  * note).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-34, page 47; offset: Table 2-33 (page 46)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-34, page 47; offset: Table
+ * 2-33 (page 46)
+ *
+ * Bits   (field, access, reset):
+ *   31:18  rsv     RV  0x0
+ *   17     rsv     RV  0x0
+ *   16     frz_en  WO  0x0
+ *   15:9   rsv     RV  0x0
+ *   8      frz     WO  0x0
+ *   7:2    rsv     RV  0x0
+ *   1:0    rsv     RV  0x0
  */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_WIDTH         32
 #define E5_2600_HA_PCI_PMON_BOX_CTL_SIZE          32
@@ -3244,15 +3604,15 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3296,9 +3656,9 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_en_val(uint32_t x)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_MAX       UINT32_C(0x1)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_MASK      (UINT32_C(0x1) << E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_RESET     UINT32_C(0x0)
-#define E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_GET(v) ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_GET(v)    ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT))
 #define E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_SET(v, x) ((uint32_t)(((v) & ~E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_MASK))
 static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT);
@@ -3315,22 +3675,35 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-35, page 47; offsets: Table 2-33 (page 46); sheet 1 page 47 (31:20), sheet 2 page 48 (17:0)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-35, page 47; offsets: Table
+ * 2-33 (page 46); sheet 1 page 47 (31:20), sheet 2 page 48 (17:0)
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     invert    RW-V  0x0
+ *   22     en        RW-V  0x0
+ *   21:20  rsv       RV    0x0
+ *   19     rsv       RV    0x0
+ *   18     edge_det  RW-V  0x0
+ *   17:16  rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
  */
-#define E5_2600_HA_PCI_PMON_CTL_WIDTH                              32
-#define E5_2600_HA_PCI_PMON_CTL_SIZE                               32
-#define E5_2600_HA_PCI_PMON_CTL_RESET                              UINT32_C(0x00000000)
-#define E5_2600_HA_PCI_PMON_CTL_FIRST                              0
-#define E5_2600_HA_PCI_PMON_CTL_COUNT                              4
-#define E5_2600_HA_PCI_PMON_CTL_STRIDE                             UINT32_C(0x4)
-#define E5_2600_HA_PCI_PMON_CTL_MBZ_MASK                           UINT32_C(0x003b0000) /* reserved: write 0 */
-#define E5_2600_HA_PCI_PMON_CTL_IGNORED_MASK                       UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600_HA_PCI_PMON_CTL_RO_MASK                            UINT32_C(0x00000000) /* read-only */
-#define E5_2600_HA_PCI_PMON_CTL_WO_MASK                            UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
-#define E5_2600_HA_PCI_PMON_CTL_W1C_MASK                           UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600_HA_PCI_PMON_CTL_W1S_MASK                           UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600_HA_PCI_PMON_CTL_WRITABLE_MASK                      UINT32_C(0xffc4ffff) /* a write has an effect */
-#define E5_2600_HA_PCI_PMON_CTL_KEEP_MASK                          UINT32_C(0xffc4ffff) /* read-modify-write keeps */
+#define E5_2600_HA_PCI_PMON_CTL_WIDTH          32
+#define E5_2600_HA_PCI_PMON_CTL_SIZE           32
+#define E5_2600_HA_PCI_PMON_CTL_RESET          UINT32_C(0x00000000)
+#define E5_2600_HA_PCI_PMON_CTL_FIRST          0
+#define E5_2600_HA_PCI_PMON_CTL_COUNT          4
+#define E5_2600_HA_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
+#define E5_2600_HA_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600_HA_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600_HA_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600_HA_PCI_PMON_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600_HA_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600_HA_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
+#define E5_2600_HA_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600_HA_PCI_PMON_CTL_FIRST <= i < E5_2600_HA_PCI_PMON_CTL_FIRST + E5_2600_HA_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_addr(unsigned i)
@@ -3339,15 +3712,15 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_ha_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_ha_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_HA_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3360,14 +3733,14 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_write_value(uint32_t current, uin
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600_HA_PCI_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600_HA_PCI_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600_HA_PCI_PMON_CTL_THRESH_MAX                         UINT32_C(0xff)
-#define E5_2600_HA_PCI_PMON_CTL_THRESH_MASK                        (UINT32_C(0xff) << E5_2600_HA_PCI_PMON_CTL_THRESH_SHIFT)
-#define E5_2600_HA_PCI_PMON_CTL_THRESH_RESET                       UINT32_C(0x0)
-#define E5_2600_HA_PCI_PMON_CTL_THRESH_GET(v) ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_HA_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600_HA_PCI_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600_HA_PCI_PMON_CTL_THRESH_WIDTH   8
+#define E5_2600_HA_PCI_PMON_CTL_THRESH_MAX     UINT32_C(0xff)
+#define E5_2600_HA_PCI_PMON_CTL_THRESH_MASK    (UINT32_C(0xff) << E5_2600_HA_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600_HA_PCI_PMON_CTL_THRESH_RESET   UINT32_C(0x0)
+#define E5_2600_HA_PCI_PMON_CTL_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_HA_PCI_PMON_CTL_THRESH_SHIFT))
 #define E5_2600_HA_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600_HA_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_HA_PCI_PMON_CTL_THRESH_MASK)))
-#define E5_2600_HA_PCI_PMON_CTL_THRESH_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_HA_PCI_PMON_CTL_THRESH_MASK))
+#define E5_2600_HA_PCI_PMON_CTL_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_HA_PCI_PMON_CTL_THRESH_MASK))
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_thresh_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_HA_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_HA_PCI_PMON_CTL_THRESH_SHIFT);
@@ -3384,16 +3757,16 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_thresh_val(uint32_t x)
 /* invert [23] RW-V, reset 0x0
  * Invert comparison against Threshold.
  */
-#define E5_2600_HA_PCI_PMON_CTL_INVERT_SHIFT                       23
-#define E5_2600_HA_PCI_PMON_CTL_INVERT_WIDTH                       1
-#define E5_2600_HA_PCI_PMON_CTL_INVERT_MAX                         UINT32_C(0x1)
-#define E5_2600_HA_PCI_PMON_CTL_INVERT_MASK                        (UINT32_C(0x1) << E5_2600_HA_PCI_PMON_CTL_INVERT_SHIFT)
-#define E5_2600_HA_PCI_PMON_CTL_INVERT_RESET                       UINT32_C(0x0)
-#define E5_2600_HA_PCI_PMON_CTL_INVERT_GET(v) ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_HA_PCI_PMON_CTL_INVERT_SHIFT))
+#define E5_2600_HA_PCI_PMON_CTL_INVERT_SHIFT   23
+#define E5_2600_HA_PCI_PMON_CTL_INVERT_WIDTH   1
+#define E5_2600_HA_PCI_PMON_CTL_INVERT_MAX     UINT32_C(0x1)
+#define E5_2600_HA_PCI_PMON_CTL_INVERT_MASK    (UINT32_C(0x1) << E5_2600_HA_PCI_PMON_CTL_INVERT_SHIFT)
+#define E5_2600_HA_PCI_PMON_CTL_INVERT_RESET   UINT32_C(0x0)
+#define E5_2600_HA_PCI_PMON_CTL_INVERT_GET(v)  ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_HA_PCI_PMON_CTL_INVERT_SHIFT))
 #define E5_2600_HA_PCI_PMON_CTL_INVERT_SET(v, x) ((uint32_t)(((v) & ~E5_2600_HA_PCI_PMON_CTL_INVERT_MASK) | (((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_HA_PCI_PMON_CTL_INVERT_MASK)))
-#define E5_2600_HA_PCI_PMON_CTL_INVERT_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_HA_PCI_PMON_CTL_INVERT_MASK))
-#define E5_2600_HA_PCI_PMON_CTL_INVERT_GE                          UINT32_C(0x0) /* comparison is 'event increment >= threshold' */
-#define E5_2600_HA_PCI_PMON_CTL_INVERT_LT                          UINT32_C(0x1) /* comparison is inverted: 'event increment < threshold' */
+#define E5_2600_HA_PCI_PMON_CTL_INVERT_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_HA_PCI_PMON_CTL_INVERT_MASK))
+#define E5_2600_HA_PCI_PMON_CTL_INVERT_GE      UINT32_C(0x0) /* comparison is 'event increment >= threshold' */
+#define E5_2600_HA_PCI_PMON_CTL_INVERT_LT      UINT32_C(0x1) /* comparison is inverted: 'event increment < threshold' */
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_invert_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_HA_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_HA_PCI_PMON_CTL_INVERT_SHIFT);
@@ -3410,14 +3783,14 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_invert_val(uint32_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600_HA_PCI_PMON_CTL_EN_SHIFT                           22
-#define E5_2600_HA_PCI_PMON_CTL_EN_WIDTH                           1
-#define E5_2600_HA_PCI_PMON_CTL_EN_MAX                             UINT32_C(0x1)
-#define E5_2600_HA_PCI_PMON_CTL_EN_MASK                            (UINT32_C(0x1) << E5_2600_HA_PCI_PMON_CTL_EN_SHIFT)
-#define E5_2600_HA_PCI_PMON_CTL_EN_RESET                           UINT32_C(0x0)
-#define E5_2600_HA_PCI_PMON_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_EN_MASK) >> E5_2600_HA_PCI_PMON_CTL_EN_SHIFT))
-#define E5_2600_HA_PCI_PMON_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600_HA_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_EN_SHIFT) & E5_2600_HA_PCI_PMON_CTL_EN_MASK)))
-#define E5_2600_HA_PCI_PMON_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_EN_SHIFT) & E5_2600_HA_PCI_PMON_CTL_EN_MASK))
+#define E5_2600_HA_PCI_PMON_CTL_EN_SHIFT       22
+#define E5_2600_HA_PCI_PMON_CTL_EN_WIDTH       1
+#define E5_2600_HA_PCI_PMON_CTL_EN_MAX         UINT32_C(0x1)
+#define E5_2600_HA_PCI_PMON_CTL_EN_MASK        (UINT32_C(0x1) << E5_2600_HA_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600_HA_PCI_PMON_CTL_EN_RESET       UINT32_C(0x0)
+#define E5_2600_HA_PCI_PMON_CTL_EN_GET(v)      ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_EN_MASK) >> E5_2600_HA_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600_HA_PCI_PMON_CTL_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600_HA_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_EN_SHIFT) & E5_2600_HA_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600_HA_PCI_PMON_CTL_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_EN_SHIFT) & E5_2600_HA_PCI_PMON_CTL_EN_MASK))
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_HA_PCI_PMON_CTL_EN_MASK) >> E5_2600_HA_PCI_PMON_CTL_EN_SHIFT);
@@ -3433,13 +3806,16 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_en_val(uint32_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * When 1, count 0 to 1 transitions (rising edges) of the event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EDGE_DET in the SNB-EP PCI event mask; attribute as Table 2-61
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EDGE_DET in the SNB-EP PCI event mask; attribute as Table
+ * 2-61
  */
-#define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_MAX                       UINT32_C(0x1)
-#define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_MASK                      (UINT32_C(0x1) << E5_2600_HA_PCI_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_RESET                     UINT32_C(0x0)
+#define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_MAX   UINT32_C(0x1)
+#define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600_HA_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_RESET UINT32_C(0x0)
 #define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600_HA_PCI_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600_HA_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_HA_PCI_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600_HA_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_HA_PCI_PMON_CTL_EDGE_DET_MASK))
@@ -3459,14 +3835,14 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_edge_det_val(uint32_t x)
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
  */
-#define E5_2600_HA_PCI_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600_HA_PCI_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600_HA_PCI_PMON_CTL_UMASK_MAX                          UINT32_C(0xff)
-#define E5_2600_HA_PCI_PMON_CTL_UMASK_MASK                         (UINT32_C(0xff) << E5_2600_HA_PCI_PMON_CTL_UMASK_SHIFT)
-#define E5_2600_HA_PCI_PMON_CTL_UMASK_RESET                        UINT32_C(0x0)
-#define E5_2600_HA_PCI_PMON_CTL_UMASK_GET(v) ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_HA_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600_HA_PCI_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600_HA_PCI_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600_HA_PCI_PMON_CTL_UMASK_MAX      UINT32_C(0xff)
+#define E5_2600_HA_PCI_PMON_CTL_UMASK_MASK     (UINT32_C(0xff) << E5_2600_HA_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600_HA_PCI_PMON_CTL_UMASK_RESET    UINT32_C(0x0)
+#define E5_2600_HA_PCI_PMON_CTL_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_HA_PCI_PMON_CTL_UMASK_SHIFT))
 #define E5_2600_HA_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600_HA_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_HA_PCI_PMON_CTL_UMASK_MASK)))
-#define E5_2600_HA_PCI_PMON_CTL_UMASK_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_HA_PCI_PMON_CTL_UMASK_MASK))
+#define E5_2600_HA_PCI_PMON_CTL_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_HA_PCI_PMON_CTL_UMASK_MASK))
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_umask_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_HA_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_HA_PCI_PMON_CTL_UMASK_SHIFT);
@@ -3483,14 +3859,14 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_umask_val(uint32_t x)
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
  */
-#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_MAX                         UINT32_C(0xff)
-#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_MASK                        (UINT32_C(0xff) << E5_2600_HA_PCI_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_RESET                       UINT32_C(0x0)
-#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_GET(v) ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_HA_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_MAX     UINT32_C(0xff)
+#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600_HA_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_RESET   UINT32_C(0x0)
+#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_HA_PCI_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600_HA_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600_HA_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_HA_PCI_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_HA_PCI_PMON_CTL_EV_SEL_MASK))
+#define E5_2600_HA_PCI_PMON_CTL_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_HA_PCI_PMON_CTL_EV_SEL_MASK))
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_ev_sel_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_HA_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_HA_PCI_PMON_CTL_EV_SEL_SHIFT);
@@ -3506,10 +3882,10 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_ev_sel_val(uint32_t x)
 
 /* Rules of HA_PCI_PMON_CTL{3-0}: bits of e5_2600_ha_pci_pmon_ctl_check()'s result. */
 enum {
-    E5_2600_HA_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH = 1 << 0, /* invert -> thresh != 0 */
-    E5_2600_HA_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 1 /* edge_det -> thresh != 0 */
+    E5_2600_HA_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH           = 1 << 0, /* invert -> thresh != 0 */
+    E5_2600_HA_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 1 /* edge_det -> thresh != 0 */
 };
-#define E5_2600_HA_PCI_PMON_CTL_RULES                              0x3u
+#define E5_2600_HA_PCI_PMON_CTL_RULES          0x3u
 #define E5_2600_HA_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE   ".invert is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 #define E5_2600_HA_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 
@@ -3517,9 +3893,9 @@ enum {
 static inline unsigned e5_2600_ha_pci_pmon_ctl_check(uint32_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600_ha_pci_pmon_ctl_invert_get(v)) || (e5_2600_ha_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_ha_pci_pmon_ctl_invert_get(v) || (e5_2600_ha_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_HA_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH;
-    if (!((!(e5_2600_ha_pci_pmon_ctl_edge_det_get(v)) || (e5_2600_ha_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_ha_pci_pmon_ctl_edge_det_get(v) || (e5_2600_ha_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_HA_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -3541,7 +3917,13 @@ static inline const char *e5_2600_ha_pci_pmon_ctl_rule_message(unsigned bit)
  * HA_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * General counters, read as two 32-bit halves (low at the offset, high at +4);
  * 48 bits wide.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-36, page 48; offsets: Table 2-33 'A4+A0' 32x2 (low dword first)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-36, page 48; offsets: Table
+ * 2-33 'A4+A0' 32x2 (low dword first)
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600_HA_PCI_PMON_CTR_WIDTH             64
 #define E5_2600_HA_PCI_PMON_CTR_SIZE              64
@@ -3565,15 +3947,15 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_ha_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_ha_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_HA_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_HA_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_HA_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3610,7 +3992,14 @@ static inline uint64_t e5_2600_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_BOX_ADDRMATCH0: pci 0x40, 32 bits implemented of 32, reset 0x0
  * Address match, low part: cache-aligned address bits [31:6].
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_HA_PCI_PMON_BOX_ADDRMATCH0 0x40; fields: perfmon HA_AddrMatch0[31:6] (the guide's table for this register was not readable)
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_HA_PCI_PMON_BOX_ADDRMATCH0 0x40; fields: perfmon HA_AddrMatch0[31:6]
+ * (the guide's table for this register was not readable)
+ *
+ * Bits   (field, access, reset):
+ *   31:6  lo_addr  RW  0x0
+ *   5:0   rsv      RV  0x0
  */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WIDTH         32
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_SIZE          32
@@ -3626,15 +4015,15 @@ static inline uint64_t e5_2600_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_KEEP_MASK     UINT32_C(0xffffffc0) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_ADDRMATCH0 so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_ADDRMATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3672,7 +4061,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_lo_addr_val(uint32_t x
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_BOX_ADDRMATCH1: pci 0x44, 32 bits implemented of 32, reset 0x0
  * Address match, high part: address bits [45:32].
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-38, page 48; offset: linux SNBEP_HA_PCI_PMON_BOX_ADDRMATCH1; printed attribute RWS
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-38, page 48; offset: linux
+ * SNBEP_HA_PCI_PMON_BOX_ADDRMATCH1; printed attribute RWS
+ *
+ * Bits   (field, access, reset):
+ *   31:14  rsv      RV  0x0
+ *   13:0   hi_addr  RW  0x0
  */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WIDTH         32
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_SIZE          32
@@ -3688,15 +4083,15 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_lo_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_KEEP_MASK     UINT32_C(0x00003fff) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_ADDRMATCH1 so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_ADDRMATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3734,7 +4129,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_hi_addr_val(uint32_t x
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_BOX_OPCODEMATCH: pci 0x48, 32 bits implemented of 32, reset 0x0
  * Opcode match for ADDR_OPC_MATCH.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-37, page 48; offset: linux SNBEP_HA_PCI_PMON_BOX_OPCODEMATCH; printed attribute RWS
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-37, page 48; offset: linux
+ * SNBEP_HA_PCI_PMON_BOX_OPCODEMATCH; printed attribute RWS
+ *
+ * Bits   (field, access, reset):
+ *   31:6  rsv  RV  0x0
+ *   5:0   opc  RW  0x0
  */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WIDTH         32
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_SIZE          32
@@ -3750,15 +4151,15 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_hi_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_KEEP_MASK     UINT32_C(0x0000003f) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_OPCODEMATCH so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_OPCODEMATCH so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_KEEP_MASK) |
-                      (current & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3776,9 +4177,9 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_write_value(uint32_t 
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_MAX       UINT32_C(0x3f)
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_MASK      (UINT32_C(0x3f) << E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_SHIFT)
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_RESET     UINT32_C(0x0)
-#define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_GET(v) ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_MASK) >> E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_SHIFT))
+#define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_GET(v)    ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_MASK) >> E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_SHIFT))
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_SET(v, x) ((uint32_t)(((v) & ~E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_MASK) | (((uint32_t)(x) << E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_SHIFT) & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_MASK)))
-#define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_SHIFT) & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_MASK))
+#define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_SHIFT) & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_MASK))
 static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_MASK) >> E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_OPC_SHIFT);
@@ -3797,12 +4198,14 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* ADDR_OPC_MATCH (HA_PCI_PMON_CTL)
  * QPI Address/Opcode Match */
 #define E5_2600_EV_HA_ADDR_OPC_MATCH                           UINT32_C(0x20)
 #define E5_2600_EV_HA_ADDR_OPC_MATCH_CODE                      UINT32_C(0x20)
 #define E5_2600_EV_HA_ADDR_OPC_MATCH_UMASK                     UINT32_C(0x0)
 #define E5_2600_EV_HA_ADDR_OPC_MATCH_COUNTERS                  UINT64_C(0xf)
+
 /* ADDR_OPC_MATCH.FILT (HA_PCI_PMON_CTL)
  * Address & Opcode Match [requires filter:
  * HA_PCI_PMON_BOX_ADDRMATCH0.lo_addr (perfmon HA_AddrMatch0[31:6]);
@@ -3812,834 +4215,973 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
 #define E5_2600_EV_HA_ADDR_OPC_MATCH_FILT_CODE                 UINT32_C(0x20)
 #define E5_2600_EV_HA_ADDR_OPC_MATCH_FILT_UMASK                UINT32_C(0x3)
 #define E5_2600_EV_HA_ADDR_OPC_MATCH_FILT_COUNTERS             UINT64_C(0xf)
+
 /* BYPASS_IMC (HA_PCI_PMON_CTL)
  * HA to iMC Bypass */
 #define E5_2600_EV_HA_BYPASS_IMC                               UINT32_C(0x14)
 #define E5_2600_EV_HA_BYPASS_IMC_CODE                          UINT32_C(0x14)
 #define E5_2600_EV_HA_BYPASS_IMC_UMASK                         UINT32_C(0x0)
 #define E5_2600_EV_HA_BYPASS_IMC_COUNTERS                      UINT64_C(0xf)
+
 /* BYPASS_IMC.NOT_TAKEN (HA_PCI_PMON_CTL)
  * Not Taken */
 #define E5_2600_EV_HA_BYPASS_IMC_NOT_TAKEN                     UINT32_C(0x214)
 #define E5_2600_EV_HA_BYPASS_IMC_NOT_TAKEN_CODE                UINT32_C(0x14)
 #define E5_2600_EV_HA_BYPASS_IMC_NOT_TAKEN_UMASK               UINT32_C(0x2)
 #define E5_2600_EV_HA_BYPASS_IMC_NOT_TAKEN_COUNTERS            UINT64_C(0xf)
+
 /* BYPASS_IMC.TAKEN (HA_PCI_PMON_CTL)
  * Taken */
 #define E5_2600_EV_HA_BYPASS_IMC_TAKEN                         UINT32_C(0x114)
 #define E5_2600_EV_HA_BYPASS_IMC_TAKEN_CODE                    UINT32_C(0x14)
 #define E5_2600_EV_HA_BYPASS_IMC_TAKEN_UMASK                   UINT32_C(0x1)
 #define E5_2600_EV_HA_BYPASS_IMC_TAKEN_COUNTERS                UINT64_C(0xf)
+
 /* CLOCKTICKS (HA_PCI_PMON_CTL)
  * uclks */
 #define E5_2600_EV_HA_CLOCKTICKS                               UINT32_C(0x0)
 #define E5_2600_EV_HA_CLOCKTICKS_CODE                          UINT32_C(0x0)
 #define E5_2600_EV_HA_CLOCKTICKS_UMASK                         UINT32_C(0x0)
 #define E5_2600_EV_HA_CLOCKTICKS_COUNTERS                      UINT64_C(0xf)
+
 /* CONFLICT_CYCLES (HA_PCI_PMON_CTL)
  * Conflict Checks */
 #define E5_2600_EV_HA_CONFLICT_CYCLES                          UINT32_C(0xb)
 #define E5_2600_EV_HA_CONFLICT_CYCLES_CODE                     UINT32_C(0xb)
 #define E5_2600_EV_HA_CONFLICT_CYCLES_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_HA_CONFLICT_CYCLES_COUNTERS                 UINT64_C(0xf)
+
 /* CONFLICT_CYCLES.CONFLICT (HA_PCI_PMON_CTL)
  * Conflict Detected */
 #define E5_2600_EV_HA_CONFLICT_CYCLES_CONFLICT                 UINT32_C(0x20b)
 #define E5_2600_EV_HA_CONFLICT_CYCLES_CONFLICT_CODE            UINT32_C(0xb)
 #define E5_2600_EV_HA_CONFLICT_CYCLES_CONFLICT_UMASK           UINT32_C(0x2)
 #define E5_2600_EV_HA_CONFLICT_CYCLES_CONFLICT_COUNTERS        UINT64_C(0xf)
+
 /* CONFLICT_CYCLES.NO_CONFLICT (HA_PCI_PMON_CTL)
  * No Conflict */
 #define E5_2600_EV_HA_CONFLICT_CYCLES_NO_CONFLICT              UINT32_C(0x10b)
 #define E5_2600_EV_HA_CONFLICT_CYCLES_NO_CONFLICT_CODE         UINT32_C(0xb)
 #define E5_2600_EV_HA_CONFLICT_CYCLES_NO_CONFLICT_UMASK        UINT32_C(0x1)
 #define E5_2600_EV_HA_CONFLICT_CYCLES_NO_CONFLICT_COUNTERS     UINT64_C(0xf)
+
 /* DIRECT2CORE_COUNT (HA_PCI_PMON_CTL)
  * Direct2Core Messages Sent */
 #define E5_2600_EV_HA_DIRECT2CORE_COUNT                        UINT32_C(0x11)
 #define E5_2600_EV_HA_DIRECT2CORE_COUNT_CODE                   UINT32_C(0x11)
 #define E5_2600_EV_HA_DIRECT2CORE_COUNT_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_HA_DIRECT2CORE_COUNT_COUNTERS               UINT64_C(0xf)
+
 /* DIRECT2CORE_CYCLES_DISABLED (HA_PCI_PMON_CTL)
  * Cycles when Direct2Core was Disabled */
 #define E5_2600_EV_HA_DIRECT2CORE_CYCLES_DISABLED              UINT32_C(0x12)
 #define E5_2600_EV_HA_DIRECT2CORE_CYCLES_DISABLED_CODE         UINT32_C(0x12)
 #define E5_2600_EV_HA_DIRECT2CORE_CYCLES_DISABLED_UMASK        UINT32_C(0x0)
 #define E5_2600_EV_HA_DIRECT2CORE_CYCLES_DISABLED_COUNTERS     UINT64_C(0xf)
+
 /* DIRECT2CORE_TXN_OVERRIDE (HA_PCI_PMON_CTL)
  * Number of Reads that had Direct2Core Overridden */
 #define E5_2600_EV_HA_DIRECT2CORE_TXN_OVERRIDE                 UINT32_C(0x13)
 #define E5_2600_EV_HA_DIRECT2CORE_TXN_OVERRIDE_CODE            UINT32_C(0x13)
 #define E5_2600_EV_HA_DIRECT2CORE_TXN_OVERRIDE_UMASK           UINT32_C(0x0)
 #define E5_2600_EV_HA_DIRECT2CORE_TXN_OVERRIDE_COUNTERS        UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP (HA_PCI_PMON_CTL)
  * Directory Lookups */
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP                         UINT32_C(0xc)
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_CODE                    UINT32_C(0xc)
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_COUNTERS                UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP.NO_SNP (HA_PCI_PMON_CTL)
  * Snoop Not Needed */
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_NO_SNP                  UINT32_C(0x20c)
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_NO_SNP_CODE             UINT32_C(0xc)
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_NO_SNP_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_NO_SNP_COUNTERS         UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP.SNP (HA_PCI_PMON_CTL)
  * Snoop Needed */
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_SNP                     UINT32_C(0x10c)
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_SNP_CODE                UINT32_C(0xc)
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_SNP_UMASK               UINT32_C(0x1)
 #define E5_2600_EV_HA_DIRECTORY_LOOKUP_SNP_COUNTERS            UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE (HA_PCI_PMON_CTL)
  * Directory Updates */
 #define E5_2600_EV_HA_DIRECTORY_UPDATE                         UINT32_C(0xd)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_CODE                    UINT32_C(0xd)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_COUNTERS                UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.ANY (HA_PCI_PMON_CTL)
  * Any Directory Update */
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_ANY                     UINT32_C(0x30d)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_ANY_CODE                UINT32_C(0xd)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_ANY_UMASK               UINT32_C(0x3)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_ANY_COUNTERS            UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.CLEAR (HA_PCI_PMON_CTL)
  * Directory Clear */
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_CLEAR                   UINT32_C(0x20d)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_CLEAR_CODE              UINT32_C(0xd)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_CLEAR_UMASK             UINT32_C(0x2)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_CLEAR_COUNTERS          UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.SET (HA_PCI_PMON_CTL)
  * Directory Set */
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_SET                     UINT32_C(0x10d)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_SET_CODE                UINT32_C(0xd)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_SET_UMASK               UINT32_C(0x1)
 #define E5_2600_EV_HA_DIRECTORY_UPDATE_SET_COUNTERS            UINT64_C(0xf)
+
 /* IGR_NO_CREDIT_CYCLES (HA_PCI_PMON_CTL)
  * Cycles without QPI Ingress Credits */
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES                     UINT32_C(0x22)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_CODE                UINT32_C(0x22)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_UMASK               UINT32_C(0x0)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_COUNTERS            UINT64_C(0xf)
+
 /* IGR_NO_CREDIT_CYCLES.AD_QPI0 (HA_PCI_PMON_CTL)
  * AD to QPI Link 0 */
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI0             UINT32_C(0x122)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI0_CODE        UINT32_C(0x22)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI0_UMASK       UINT32_C(0x1)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI0_COUNTERS    UINT64_C(0xf)
+
 /* IGR_NO_CREDIT_CYCLES.AD_QPI1 (HA_PCI_PMON_CTL)
  * AD to QPI Link 1 */
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI1             UINT32_C(0x222)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI1_CODE        UINT32_C(0x22)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI1_UMASK       UINT32_C(0x2)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI1_COUNTERS    UINT64_C(0xf)
+
 /* IGR_NO_CREDIT_CYCLES.BL_QPI0 (HA_PCI_PMON_CTL)
  * BL to QPI Link 0 */
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI0             UINT32_C(0x422)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI0_CODE        UINT32_C(0x22)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI0_UMASK       UINT32_C(0x4)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI0_COUNTERS    UINT64_C(0xf)
+
 /* IGR_NO_CREDIT_CYCLES.BL_QPI1 (HA_PCI_PMON_CTL)
  * BL to QPI Link 1 */
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI1             UINT32_C(0x822)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI1_CODE        UINT32_C(0x22)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI1_UMASK       UINT32_C(0x8)
 #define E5_2600_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI1_COUNTERS    UINT64_C(0xf)
+
 /* IMC_RETRY (HA_PCI_PMON_CTL)
  * Retry Events */
 #define E5_2600_EV_HA_IMC_RETRY                                UINT32_C(0x1e)
 #define E5_2600_EV_HA_IMC_RETRY_CODE                           UINT32_C(0x1e)
 #define E5_2600_EV_HA_IMC_RETRY_UMASK                          UINT32_C(0x0)
 #define E5_2600_EV_HA_IMC_RETRY_COUNTERS                       UINT64_C(0xf)
+
 /* IMC_WRITES (HA_PCI_PMON_CTL)
  * HA to iMC Full Line Writes Issued */
 #define E5_2600_EV_HA_IMC_WRITES                               UINT32_C(0x1a)
 #define E5_2600_EV_HA_IMC_WRITES_CODE                          UINT32_C(0x1a)
 #define E5_2600_EV_HA_IMC_WRITES_UMASK                         UINT32_C(0x0)
 #define E5_2600_EV_HA_IMC_WRITES_COUNTERS                      UINT64_C(0xf)
+
 /* IMC_WRITES.ALL (HA_PCI_PMON_CTL)
  * All Writes */
 #define E5_2600_EV_HA_IMC_WRITES_ALL                           UINT32_C(0xf1a)
 #define E5_2600_EV_HA_IMC_WRITES_ALL_CODE                      UINT32_C(0x1a)
 #define E5_2600_EV_HA_IMC_WRITES_ALL_UMASK                     UINT32_C(0xf)
 #define E5_2600_EV_HA_IMC_WRITES_ALL_COUNTERS                  UINT64_C(0xf)
+
 /* IMC_WRITES.FULL (HA_PCI_PMON_CTL)
  * Full Line Non-ISOCH */
 #define E5_2600_EV_HA_IMC_WRITES_FULL                          UINT32_C(0x11a)
 #define E5_2600_EV_HA_IMC_WRITES_FULL_CODE                     UINT32_C(0x1a)
 #define E5_2600_EV_HA_IMC_WRITES_FULL_UMASK                    UINT32_C(0x1)
 #define E5_2600_EV_HA_IMC_WRITES_FULL_COUNTERS                 UINT64_C(0xf)
+
 /* IMC_WRITES.FULL_ISOCH (HA_PCI_PMON_CTL)
  * ISOCH Full Line */
 #define E5_2600_EV_HA_IMC_WRITES_FULL_ISOCH                    UINT32_C(0x41a)
 #define E5_2600_EV_HA_IMC_WRITES_FULL_ISOCH_CODE               UINT32_C(0x1a)
 #define E5_2600_EV_HA_IMC_WRITES_FULL_ISOCH_UMASK              UINT32_C(0x4)
 #define E5_2600_EV_HA_IMC_WRITES_FULL_ISOCH_COUNTERS           UINT64_C(0xf)
+
 /* IMC_WRITES.PARTIAL (HA_PCI_PMON_CTL)
  * Partial Non-ISOCH */
 #define E5_2600_EV_HA_IMC_WRITES_PARTIAL                       UINT32_C(0x21a)
 #define E5_2600_EV_HA_IMC_WRITES_PARTIAL_CODE                  UINT32_C(0x1a)
 #define E5_2600_EV_HA_IMC_WRITES_PARTIAL_UMASK                 UINT32_C(0x2)
 #define E5_2600_EV_HA_IMC_WRITES_PARTIAL_COUNTERS              UINT64_C(0xf)
+
 /* IMC_WRITES.PARTIAL_ISOCH (HA_PCI_PMON_CTL)
  * ISOCH Partial */
 #define E5_2600_EV_HA_IMC_WRITES_PARTIAL_ISOCH                 UINT32_C(0x81a)
 #define E5_2600_EV_HA_IMC_WRITES_PARTIAL_ISOCH_CODE            UINT32_C(0x1a)
 #define E5_2600_EV_HA_IMC_WRITES_PARTIAL_ISOCH_UMASK           UINT32_C(0x8)
 #define E5_2600_EV_HA_IMC_WRITES_PARTIAL_ISOCH_COUNTERS        UINT64_C(0xf)
+
 /* REQUESTS (HA_PCI_PMON_CTL)
  * Read and Write Requests */
 #define E5_2600_EV_HA_REQUESTS                                 UINT32_C(0x1)
 #define E5_2600_EV_HA_REQUESTS_CODE                            UINT32_C(0x1)
 #define E5_2600_EV_HA_REQUESTS_UMASK                           UINT32_C(0x0)
 #define E5_2600_EV_HA_REQUESTS_COUNTERS                        UINT64_C(0xf)
+
 /* REQUESTS.READS (HA_PCI_PMON_CTL)
  * Reads */
 #define E5_2600_EV_HA_REQUESTS_READS                           UINT32_C(0x301)
 #define E5_2600_EV_HA_REQUESTS_READS_CODE                      UINT32_C(0x1)
 #define E5_2600_EV_HA_REQUESTS_READS_UMASK                     UINT32_C(0x3)
 #define E5_2600_EV_HA_REQUESTS_READS_COUNTERS                  UINT64_C(0xf)
+
 /* REQUESTS.WRITES (HA_PCI_PMON_CTL)
  * Writes */
 #define E5_2600_EV_HA_REQUESTS_WRITES                          UINT32_C(0xc01)
 #define E5_2600_EV_HA_REQUESTS_WRITES_CODE                     UINT32_C(0x1)
 #define E5_2600_EV_HA_REQUESTS_WRITES_UMASK                    UINT32_C(0xc)
 #define E5_2600_EV_HA_REQUESTS_WRITES_COUNTERS                 UINT64_C(0xf)
+
 /* RING_AD_USED (HA_PCI_PMON_CTL)
  * HA AD Ring in Use */
 #define E5_2600_EV_HA_RING_AD_USED                             UINT32_C(0x3e)
 #define E5_2600_EV_HA_RING_AD_USED_CODE                        UINT32_C(0x3e)
 #define E5_2600_EV_HA_RING_AD_USED_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_HA_RING_AD_USED_COUNTERS                    UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_EVEN (HA_PCI_PMON_CTL)
  * Counterclockwise and Even */
 #define E5_2600_EV_HA_RING_AD_USED_CCW_EVEN                    UINT32_C(0x43e)
 #define E5_2600_EV_HA_RING_AD_USED_CCW_EVEN_CODE               UINT32_C(0x3e)
 #define E5_2600_EV_HA_RING_AD_USED_CCW_EVEN_UMASK              UINT32_C(0x4)
 #define E5_2600_EV_HA_RING_AD_USED_CCW_EVEN_COUNTERS           UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_ODD (HA_PCI_PMON_CTL)
  * Counterclockwise and Odd */
 #define E5_2600_EV_HA_RING_AD_USED_CCW_ODD                     UINT32_C(0x83e)
 #define E5_2600_EV_HA_RING_AD_USED_CCW_ODD_CODE                UINT32_C(0x3e)
 #define E5_2600_EV_HA_RING_AD_USED_CCW_ODD_UMASK               UINT32_C(0x8)
 #define E5_2600_EV_HA_RING_AD_USED_CCW_ODD_COUNTERS            UINT64_C(0xf)
+
 /* RING_AD_USED.CW_EVEN (HA_PCI_PMON_CTL)
  * Clockwise and Even */
 #define E5_2600_EV_HA_RING_AD_USED_CW_EVEN                     UINT32_C(0x13e)
 #define E5_2600_EV_HA_RING_AD_USED_CW_EVEN_CODE                UINT32_C(0x3e)
 #define E5_2600_EV_HA_RING_AD_USED_CW_EVEN_UMASK               UINT32_C(0x1)
 #define E5_2600_EV_HA_RING_AD_USED_CW_EVEN_COUNTERS            UINT64_C(0xf)
+
 /* RING_AD_USED.CW_ODD (HA_PCI_PMON_CTL)
  * Clockwise and Odd */
 #define E5_2600_EV_HA_RING_AD_USED_CW_ODD                      UINT32_C(0x23e)
 #define E5_2600_EV_HA_RING_AD_USED_CW_ODD_CODE                 UINT32_C(0x3e)
 #define E5_2600_EV_HA_RING_AD_USED_CW_ODD_UMASK                UINT32_C(0x2)
 #define E5_2600_EV_HA_RING_AD_USED_CW_ODD_COUNTERS             UINT64_C(0xf)
+
 /* RING_AK_USED (HA_PCI_PMON_CTL)
  * HA AK Ring in Use */
 #define E5_2600_EV_HA_RING_AK_USED                             UINT32_C(0x3f)
 #define E5_2600_EV_HA_RING_AK_USED_CODE                        UINT32_C(0x3f)
 #define E5_2600_EV_HA_RING_AK_USED_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_HA_RING_AK_USED_COUNTERS                    UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_EVEN (HA_PCI_PMON_CTL)
  * Counterclockwise and Even */
 #define E5_2600_EV_HA_RING_AK_USED_CCW_EVEN                    UINT32_C(0x43f)
 #define E5_2600_EV_HA_RING_AK_USED_CCW_EVEN_CODE               UINT32_C(0x3f)
 #define E5_2600_EV_HA_RING_AK_USED_CCW_EVEN_UMASK              UINT32_C(0x4)
 #define E5_2600_EV_HA_RING_AK_USED_CCW_EVEN_COUNTERS           UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_ODD (HA_PCI_PMON_CTL)
  * Counterclockwise and Odd */
 #define E5_2600_EV_HA_RING_AK_USED_CCW_ODD                     UINT32_C(0x83f)
 #define E5_2600_EV_HA_RING_AK_USED_CCW_ODD_CODE                UINT32_C(0x3f)
 #define E5_2600_EV_HA_RING_AK_USED_CCW_ODD_UMASK               UINT32_C(0x8)
 #define E5_2600_EV_HA_RING_AK_USED_CCW_ODD_COUNTERS            UINT64_C(0xf)
+
 /* RING_AK_USED.CW_EVEN (HA_PCI_PMON_CTL)
  * Clockwise and Even */
 #define E5_2600_EV_HA_RING_AK_USED_CW_EVEN                     UINT32_C(0x13f)
 #define E5_2600_EV_HA_RING_AK_USED_CW_EVEN_CODE                UINT32_C(0x3f)
 #define E5_2600_EV_HA_RING_AK_USED_CW_EVEN_UMASK               UINT32_C(0x1)
 #define E5_2600_EV_HA_RING_AK_USED_CW_EVEN_COUNTERS            UINT64_C(0xf)
+
 /* RING_AK_USED.CW_ODD (HA_PCI_PMON_CTL)
  * Clockwise and Odd */
 #define E5_2600_EV_HA_RING_AK_USED_CW_ODD                      UINT32_C(0x23f)
 #define E5_2600_EV_HA_RING_AK_USED_CW_ODD_CODE                 UINT32_C(0x3f)
 #define E5_2600_EV_HA_RING_AK_USED_CW_ODD_UMASK                UINT32_C(0x2)
 #define E5_2600_EV_HA_RING_AK_USED_CW_ODD_COUNTERS             UINT64_C(0xf)
+
 /* RING_BL_USED (HA_PCI_PMON_CTL)
  * HA BL Ring in Use */
 #define E5_2600_EV_HA_RING_BL_USED                             UINT32_C(0x40)
 #define E5_2600_EV_HA_RING_BL_USED_CODE                        UINT32_C(0x40)
 #define E5_2600_EV_HA_RING_BL_USED_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_HA_RING_BL_USED_COUNTERS                    UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_EVEN (HA_PCI_PMON_CTL)
  * Counterclockwise and Even */
 #define E5_2600_EV_HA_RING_BL_USED_CCW_EVEN                    UINT32_C(0x440)
 #define E5_2600_EV_HA_RING_BL_USED_CCW_EVEN_CODE               UINT32_C(0x40)
 #define E5_2600_EV_HA_RING_BL_USED_CCW_EVEN_UMASK              UINT32_C(0x4)
 #define E5_2600_EV_HA_RING_BL_USED_CCW_EVEN_COUNTERS           UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_ODD (HA_PCI_PMON_CTL)
  * Counterclockwise and Odd */
 #define E5_2600_EV_HA_RING_BL_USED_CCW_ODD                     UINT32_C(0x840)
 #define E5_2600_EV_HA_RING_BL_USED_CCW_ODD_CODE                UINT32_C(0x40)
 #define E5_2600_EV_HA_RING_BL_USED_CCW_ODD_UMASK               UINT32_C(0x8)
 #define E5_2600_EV_HA_RING_BL_USED_CCW_ODD_COUNTERS            UINT64_C(0xf)
+
 /* RING_BL_USED.CW_EVEN (HA_PCI_PMON_CTL)
  * Clockwise and Even */
 #define E5_2600_EV_HA_RING_BL_USED_CW_EVEN                     UINT32_C(0x140)
 #define E5_2600_EV_HA_RING_BL_USED_CW_EVEN_CODE                UINT32_C(0x40)
 #define E5_2600_EV_HA_RING_BL_USED_CW_EVEN_UMASK               UINT32_C(0x1)
 #define E5_2600_EV_HA_RING_BL_USED_CW_EVEN_COUNTERS            UINT64_C(0xf)
+
 /* RING_BL_USED.CW_ODD (HA_PCI_PMON_CTL)
  * Clockwise and Odd */
 #define E5_2600_EV_HA_RING_BL_USED_CW_ODD                      UINT32_C(0x240)
 #define E5_2600_EV_HA_RING_BL_USED_CW_ODD_CODE                 UINT32_C(0x40)
 #define E5_2600_EV_HA_RING_BL_USED_CW_ODD_UMASK                UINT32_C(0x2)
 #define E5_2600_EV_HA_RING_BL_USED_CW_ODD_COUNTERS             UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_REG_CREDITS (HA_PCI_PMON_CTL)
  * iMC RPQ Credits Empty - Regular */
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS                UINT32_C(0x15)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CODE           UINT32_C(0x15)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_UMASK          UINT32_C(0x0)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_COUNTERS       UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_REG_CREDITS.CHN0 (HA_PCI_PMON_CTL)
  * Channel 0 */
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN0           UINT32_C(0x115)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN0_CODE      UINT32_C(0x15)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN0_UMASK     UINT32_C(0x1)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN0_COUNTERS  UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_REG_CREDITS.CHN1 (HA_PCI_PMON_CTL)
  * Channel 1 */
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN1           UINT32_C(0x215)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN1_CODE      UINT32_C(0x15)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN1_UMASK     UINT32_C(0x2)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN1_COUNTERS  UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_REG_CREDITS.CHN2 (HA_PCI_PMON_CTL)
  * Channel 2 */
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN2           UINT32_C(0x415)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN2_CODE      UINT32_C(0x15)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN2_UMASK     UINT32_C(0x4)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN2_COUNTERS  UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_REG_CREDITS.CHN3 (HA_PCI_PMON_CTL)
  * Channel 3 */
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN3           UINT32_C(0x815)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN3_CODE      UINT32_C(0x15)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN3_UMASK     UINT32_C(0x8)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN3_COUNTERS  UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_SPEC_CREDITS (HA_PCI_PMON_CTL)
  * iMC RPQ Credits Empty - Special */
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS               UINT32_C(0x16)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CODE          UINT32_C(0x16)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_UMASK         UINT32_C(0x0)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_COUNTERS      UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_SPEC_CREDITS.CHN0 (HA_PCI_PMON_CTL)
  * Channel 0 */
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN0          UINT32_C(0x116)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN0_CODE     UINT32_C(0x16)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN0_UMASK    UINT32_C(0x1)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN0_COUNTERS UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_SPEC_CREDITS.CHN1 (HA_PCI_PMON_CTL)
  * Channel 1 */
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN1          UINT32_C(0x216)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN1_CODE     UINT32_C(0x16)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN1_UMASK    UINT32_C(0x2)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN1_COUNTERS UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_SPEC_CREDITS.CHN2 (HA_PCI_PMON_CTL)
  * Channel 2 */
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN2          UINT32_C(0x416)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN2_CODE     UINT32_C(0x16)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN2_UMASK    UINT32_C(0x4)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN2_COUNTERS UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_SPEC_CREDITS.CHN3 (HA_PCI_PMON_CTL)
  * Channel 3 */
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN3          UINT32_C(0x816)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN3_CODE     UINT32_C(0x16)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN3_UMASK    UINT32_C(0x8)
 #define E5_2600_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN3_COUNTERS UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0 (HA_PCI_PMON_CTL)
  * HA Requests to a TAD Region - Group 0 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G0                          UINT32_C(0x1b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_CODE                     UINT32_C(0x1b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION0 (HA_PCI_PMON_CTL)
  * TAD Region 0 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION0                  UINT32_C(0x11b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION0_CODE             UINT32_C(0x1b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION0_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION0_COUNTERS         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION1 (HA_PCI_PMON_CTL)
  * TAD Region 1 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION1                  UINT32_C(0x21b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION1_CODE             UINT32_C(0x1b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION1_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION1_COUNTERS         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION2 (HA_PCI_PMON_CTL)
  * TAD Region 2 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION2                  UINT32_C(0x41b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION2_CODE             UINT32_C(0x1b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION2_UMASK            UINT32_C(0x4)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION2_COUNTERS         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION3 (HA_PCI_PMON_CTL)
  * TAD Region 3 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION3                  UINT32_C(0x81b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION3_CODE             UINT32_C(0x1b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION3_UMASK            UINT32_C(0x8)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION3_COUNTERS         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION4 (HA_PCI_PMON_CTL)
  * TAD Region 4 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION4                  UINT32_C(0x101b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION4_CODE             UINT32_C(0x1b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION4_UMASK            UINT32_C(0x10)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION4_COUNTERS         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION5 (HA_PCI_PMON_CTL)
  * TAD Region 5 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION5                  UINT32_C(0x201b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION5_CODE             UINT32_C(0x1b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION5_UMASK            UINT32_C(0x20)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION5_COUNTERS         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION6 (HA_PCI_PMON_CTL)
  * TAD Region 6 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION6                  UINT32_C(0x401b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION6_CODE             UINT32_C(0x1b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION6_UMASK            UINT32_C(0x40)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION6_COUNTERS         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION7 (HA_PCI_PMON_CTL)
  * TAD Region 7 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION7                  UINT32_C(0x801b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION7_CODE             UINT32_C(0x1b)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION7_UMASK            UINT32_C(0x80)
 #define E5_2600_EV_HA_TAD_REQUESTS_G0_REGION7_COUNTERS         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G1 (HA_PCI_PMON_CTL)
  * HA Requests to a TAD Region - Group 1 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G1                          UINT32_C(0x1c)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_CODE                     UINT32_C(0x1c)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G1.REGION10 (HA_PCI_PMON_CTL)
  * TAD Region 10 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION10                 UINT32_C(0x41c)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION10_CODE            UINT32_C(0x1c)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION10_UMASK           UINT32_C(0x4)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION10_COUNTERS        UINT64_C(0xf)
+
 /* TAD_REQUESTS_G1.REGION11 (HA_PCI_PMON_CTL)
  * TAD Region 11 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION11                 UINT32_C(0x81c)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION11_CODE            UINT32_C(0x1c)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION11_UMASK           UINT32_C(0x8)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION11_COUNTERS        UINT64_C(0xf)
+
 /* TAD_REQUESTS_G1.REGION8 (HA_PCI_PMON_CTL)
  * TAD Region 8 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION8                  UINT32_C(0x11c)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION8_CODE             UINT32_C(0x1c)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION8_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION8_COUNTERS         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G1.REGION9 (HA_PCI_PMON_CTL)
  * TAD Region 9 */
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION9                  UINT32_C(0x21c)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION9_CODE             UINT32_C(0x1c)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION9_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_HA_TAD_REQUESTS_G1_REGION9_COUNTERS         UINT64_C(0xf)
+
 /* TRACKER_INSERTS (HA_PCI_PMON_CTL)
  * Tracker Allocations */
 #define E5_2600_EV_HA_TRACKER_INSERTS                          UINT32_C(0x6)
 #define E5_2600_EV_HA_TRACKER_INSERTS_CODE                     UINT32_C(0x6)
 #define E5_2600_EV_HA_TRACKER_INSERTS_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_HA_TRACKER_INSERTS_COUNTERS                 UINT64_C(0xf)
+
 /* TRACKER_INSERTS.ALL (HA_PCI_PMON_CTL)
  * All Requests */
 #define E5_2600_EV_HA_TRACKER_INSERTS_ALL                      UINT32_C(0x306)
 #define E5_2600_EV_HA_TRACKER_INSERTS_ALL_CODE                 UINT32_C(0x6)
 #define E5_2600_EV_HA_TRACKER_INSERTS_ALL_UMASK                UINT32_C(0x3)
 #define E5_2600_EV_HA_TRACKER_INSERTS_ALL_COUNTERS             UINT64_C(0xf)
+
 /* TxR_AD (HA_PCI_PMON_CTL)
  * Outbound NDR Ring Transactions */
 #define E5_2600_EV_HA_TXR_AD                                   UINT32_C(0xf)
 #define E5_2600_EV_HA_TXR_AD_CODE                              UINT32_C(0xf)
 #define E5_2600_EV_HA_TXR_AD_UMASK                             UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_AD_COUNTERS                          UINT64_C(0xf)
+
 /* TxR_AD.NDR (HA_PCI_PMON_CTL)
  * Non-data Responses */
 #define E5_2600_EV_HA_TXR_AD_NDR                               UINT32_C(0x10f)
 #define E5_2600_EV_HA_TXR_AD_NDR_CODE                          UINT32_C(0xf)
 #define E5_2600_EV_HA_TXR_AD_NDR_UMASK                         UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_AD_NDR_COUNTERS                      UINT64_C(0xf)
+
 /* TxR_AD.SNP (HA_PCI_PMON_CTL)
  * Snoops */
 #define E5_2600_EV_HA_TXR_AD_SNP                               UINT32_C(0x20f)
 #define E5_2600_EV_HA_TXR_AD_SNP_CODE                          UINT32_C(0xf)
 #define E5_2600_EV_HA_TXR_AD_SNP_UMASK                         UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_AD_SNP_COUNTERS                      UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_FULL (HA_PCI_PMON_CTL)
  * AD Egress Full */
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL                       UINT32_C(0x2a)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_CODE                  UINT32_C(0x2a)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_UMASK                 UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_COUNTERS              UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_FULL.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_ALL                   UINT32_C(0x32a)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_ALL_CODE              UINT32_C(0x2a)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_ALL_UMASK             UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_ALL_COUNTERS          UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_FULL.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_SCHED0                UINT32_C(0x12a)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_SCHED0_CODE           UINT32_C(0x2a)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_SCHED0_UMASK          UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_SCHED0_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_FULL.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_SCHED1                UINT32_C(0x22a)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_SCHED1_CODE           UINT32_C(0x2a)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_SCHED1_UMASK          UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_FULL_SCHED1_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_NE (HA_PCI_PMON_CTL)
  * AD Egress Not Empty */
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE                         UINT32_C(0x29)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_CODE                    UINT32_C(0x29)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_COUNTERS                UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_NE.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_ALL                     UINT32_C(0x329)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_ALL_CODE                UINT32_C(0x29)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_ALL_UMASK               UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_ALL_COUNTERS            UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_NE.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_SCHED0                  UINT32_C(0x129)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_SCHED0_CODE             UINT32_C(0x29)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_SCHED0_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_SCHED0_COUNTERS         UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_NE.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_SCHED1                  UINT32_C(0x229)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_SCHED1_CODE             UINT32_C(0x29)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_SCHED1_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_AD_CYCLES_NE_SCHED1_COUNTERS         UINT64_C(0xf)
+
 /* TxR_AD_INSERTS (HA_PCI_PMON_CTL)
  * AD Egress Allocations */
 #define E5_2600_EV_HA_TXR_AD_INSERTS                           UINT32_C(0x27)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_CODE                      UINT32_C(0x27)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_UMASK                     UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_COUNTERS                  UINT64_C(0xf)
+
 /* TxR_AD_INSERTS.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_AD_INSERTS_ALL                       UINT32_C(0x327)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_ALL_CODE                  UINT32_C(0x27)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_ALL_UMASK                 UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_ALL_COUNTERS              UINT64_C(0xf)
+
 /* TxR_AD_INSERTS.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_AD_INSERTS_SCHED0                    UINT32_C(0x127)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_SCHED0_CODE               UINT32_C(0x27)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_SCHED0_UMASK              UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_SCHED0_COUNTERS           UINT64_C(0xf)
+
 /* TxR_AD_INSERTS.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_AD_INSERTS_SCHED1                    UINT32_C(0x227)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_SCHED1_CODE               UINT32_C(0x27)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_SCHED1_UMASK              UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_AD_INSERTS_SCHED1_COUNTERS           UINT64_C(0xf)
+
 /* TxR_AD_OCCUPANCY (HA_PCI_PMON_CTL)
  * AD Egress Occupancy */
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY                         UINT32_C(0x28)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_CODE                    UINT32_C(0x28)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_COUNTERS                UINT64_C(0xf)
+
 /* TxR_AD_OCCUPANCY.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_ALL                     UINT32_C(0x328)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_ALL_CODE                UINT32_C(0x28)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_ALL_UMASK               UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_ALL_COUNTERS            UINT64_C(0xf)
+
 /* TxR_AD_OCCUPANCY.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_SCHED0                  UINT32_C(0x128)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_SCHED0_CODE             UINT32_C(0x28)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_SCHED0_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_SCHED0_COUNTERS         UINT64_C(0xf)
+
 /* TxR_AD_OCCUPANCY.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_SCHED1                  UINT32_C(0x228)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_SCHED1_CODE             UINT32_C(0x28)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_SCHED1_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_AD_OCCUPANCY_SCHED1_COUNTERS         UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_FULL (HA_PCI_PMON_CTL)
  * AK Egress Full */
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL                       UINT32_C(0x32)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_CODE                  UINT32_C(0x32)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_UMASK                 UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_COUNTERS              UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_FULL.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_ALL                   UINT32_C(0x332)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_ALL_CODE              UINT32_C(0x32)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_ALL_UMASK             UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_ALL_COUNTERS          UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_FULL.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_SCHED0                UINT32_C(0x132)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_SCHED0_CODE           UINT32_C(0x32)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_SCHED0_UMASK          UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_SCHED0_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_FULL.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_SCHED1                UINT32_C(0x232)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_SCHED1_CODE           UINT32_C(0x32)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_SCHED1_UMASK          UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_FULL_SCHED1_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_NE (HA_PCI_PMON_CTL)
  * AK Egress Not Empty */
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE                         UINT32_C(0x31)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_CODE                    UINT32_C(0x31)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_COUNTERS                UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_NE.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_ALL                     UINT32_C(0x331)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_ALL_CODE                UINT32_C(0x31)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_ALL_UMASK               UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_ALL_COUNTERS            UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_NE.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_SCHED0                  UINT32_C(0x131)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_SCHED0_CODE             UINT32_C(0x31)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_SCHED0_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_SCHED0_COUNTERS         UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_NE.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_SCHED1                  UINT32_C(0x231)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_SCHED1_CODE             UINT32_C(0x31)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_SCHED1_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_AK_CYCLES_NE_SCHED1_COUNTERS         UINT64_C(0xf)
+
 /* TxR_AK_INSERTS (HA_PCI_PMON_CTL)
  * AK Egress Allocations */
 #define E5_2600_EV_HA_TXR_AK_INSERTS                           UINT32_C(0x2f)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_CODE                      UINT32_C(0x2f)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_UMASK                     UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_COUNTERS                  UINT64_C(0xf)
+
 /* TxR_AK_INSERTS.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_AK_INSERTS_ALL                       UINT32_C(0x32f)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_ALL_CODE                  UINT32_C(0x2f)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_ALL_UMASK                 UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_ALL_COUNTERS              UINT64_C(0xf)
+
 /* TxR_AK_INSERTS.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_AK_INSERTS_SCHED0                    UINT32_C(0x12f)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_SCHED0_CODE               UINT32_C(0x2f)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_SCHED0_UMASK              UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_SCHED0_COUNTERS           UINT64_C(0xf)
+
 /* TxR_AK_INSERTS.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_AK_INSERTS_SCHED1                    UINT32_C(0x22f)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_SCHED1_CODE               UINT32_C(0x2f)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_SCHED1_UMASK              UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_AK_INSERTS_SCHED1_COUNTERS           UINT64_C(0xf)
+
 /* TxR_AK_NDR (HA_PCI_PMON_CTL)
  * Outbound NDR Ring Transactions */
 #define E5_2600_EV_HA_TXR_AK_NDR                               UINT32_C(0xe)
 #define E5_2600_EV_HA_TXR_AK_NDR_CODE                          UINT32_C(0xe)
 #define E5_2600_EV_HA_TXR_AK_NDR_UMASK                         UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_AK_NDR_COUNTERS                      UINT64_C(0xf)
+
 /* TxR_AK_OCCUPANCY (HA_PCI_PMON_CTL)
  * AK Egress Occupancy */
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY                         UINT32_C(0x30)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_CODE                    UINT32_C(0x30)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_COUNTERS                UINT64_C(0xf)
+
 /* TxR_AK_OCCUPANCY.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_ALL                     UINT32_C(0x330)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_ALL_CODE                UINT32_C(0x30)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_ALL_UMASK               UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_ALL_COUNTERS            UINT64_C(0xf)
+
 /* TxR_AK_OCCUPANCY.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_SCHED0                  UINT32_C(0x130)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_SCHED0_CODE             UINT32_C(0x30)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_SCHED0_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_SCHED0_COUNTERS         UINT64_C(0xf)
+
 /* TxR_AK_OCCUPANCY.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_SCHED1                  UINT32_C(0x230)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_SCHED1_CODE             UINT32_C(0x30)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_SCHED1_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_AK_OCCUPANCY_SCHED1_COUNTERS         UINT64_C(0xf)
+
 /* TxR_BL (HA_PCI_PMON_CTL)
  * Outbound DRS Ring Transactions to Cache */
 #define E5_2600_EV_HA_TXR_BL                                   UINT32_C(0x10)
 #define E5_2600_EV_HA_TXR_BL_CODE                              UINT32_C(0x10)
 #define E5_2600_EV_HA_TXR_BL_UMASK                             UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_BL_COUNTERS                          UINT64_C(0xf)
+
 /* TxR_BL.DRS_CACHE (HA_PCI_PMON_CTL)
  * Data to Cache */
 #define E5_2600_EV_HA_TXR_BL_DRS_CACHE                         UINT32_C(0x110)
 #define E5_2600_EV_HA_TXR_BL_DRS_CACHE_CODE                    UINT32_C(0x10)
 #define E5_2600_EV_HA_TXR_BL_DRS_CACHE_UMASK                   UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_BL_DRS_CACHE_COUNTERS                UINT64_C(0xf)
+
 /* TxR_BL.DRS_CORE (HA_PCI_PMON_CTL)
  * Data to Core */
 #define E5_2600_EV_HA_TXR_BL_DRS_CORE                          UINT32_C(0x210)
 #define E5_2600_EV_HA_TXR_BL_DRS_CORE_CODE                     UINT32_C(0x10)
 #define E5_2600_EV_HA_TXR_BL_DRS_CORE_UMASK                    UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_BL_DRS_CORE_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_BL.DRS_QPI (HA_PCI_PMON_CTL)
  * Data to QPI */
 #define E5_2600_EV_HA_TXR_BL_DRS_QPI                           UINT32_C(0x410)
 #define E5_2600_EV_HA_TXR_BL_DRS_QPI_CODE                      UINT32_C(0x10)
 #define E5_2600_EV_HA_TXR_BL_DRS_QPI_UMASK                     UINT32_C(0x4)
 #define E5_2600_EV_HA_TXR_BL_DRS_QPI_COUNTERS                  UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_FULL (HA_PCI_PMON_CTL)
  * BL Egress Full */
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL                       UINT32_C(0x36)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_CODE                  UINT32_C(0x36)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_UMASK                 UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_COUNTERS              UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_FULL.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_ALL                   UINT32_C(0x336)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_ALL_CODE              UINT32_C(0x36)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_ALL_UMASK             UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_ALL_COUNTERS          UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_FULL.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_SCHED0                UINT32_C(0x136)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_SCHED0_CODE           UINT32_C(0x36)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_SCHED0_UMASK          UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_SCHED0_COUNTERS       UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_FULL.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_SCHED1                UINT32_C(0x236)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_SCHED1_CODE           UINT32_C(0x36)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_SCHED1_UMASK          UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_FULL_SCHED1_COUNTERS       UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_NE (HA_PCI_PMON_CTL)
  * BL Egress Not Empty */
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE                         UINT32_C(0x35)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_CODE                    UINT32_C(0x35)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_COUNTERS                UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_NE.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_ALL                     UINT32_C(0x335)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_ALL_CODE                UINT32_C(0x35)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_ALL_UMASK               UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_ALL_COUNTERS            UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_NE.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_SCHED0                  UINT32_C(0x135)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_SCHED0_CODE             UINT32_C(0x35)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_SCHED0_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_SCHED0_COUNTERS         UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_NE.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_SCHED1                  UINT32_C(0x235)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_SCHED1_CODE             UINT32_C(0x35)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_SCHED1_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_BL_CYCLES_NE_SCHED1_COUNTERS         UINT64_C(0xf)
+
 /* TxR_BL_INSERTS (HA_PCI_PMON_CTL)
  * BL Egress Allocations */
 #define E5_2600_EV_HA_TXR_BL_INSERTS                           UINT32_C(0x33)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_CODE                      UINT32_C(0x33)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_UMASK                     UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_COUNTERS                  UINT64_C(0xf)
+
 /* TxR_BL_INSERTS.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_BL_INSERTS_ALL                       UINT32_C(0x333)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_ALL_CODE                  UINT32_C(0x33)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_ALL_UMASK                 UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_ALL_COUNTERS              UINT64_C(0xf)
+
 /* TxR_BL_INSERTS.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_BL_INSERTS_SCHED0                    UINT32_C(0x133)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_SCHED0_CODE               UINT32_C(0x33)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_SCHED0_UMASK              UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_SCHED0_COUNTERS           UINT64_C(0xf)
+
 /* TxR_BL_INSERTS.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_BL_INSERTS_SCHED1                    UINT32_C(0x233)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_SCHED1_CODE               UINT32_C(0x33)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_SCHED1_UMASK              UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_BL_INSERTS_SCHED1_COUNTERS           UINT64_C(0xf)
+
 /* TxR_BL_OCCUPANCY (HA_PCI_PMON_CTL)
  * BL Egress Occupancy */
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY                         UINT32_C(0x34)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_CODE                    UINT32_C(0x34)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_COUNTERS                UINT64_C(0xf)
+
 /* TxR_BL_OCCUPANCY.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_ALL                     UINT32_C(0x334)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_ALL_CODE                UINT32_C(0x34)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_ALL_UMASK               UINT32_C(0x3)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_ALL_COUNTERS            UINT64_C(0xf)
+
 /* TxR_BL_OCCUPANCY.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_SCHED0                  UINT32_C(0x134)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_SCHED0_CODE             UINT32_C(0x34)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_SCHED0_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_SCHED0_COUNTERS         UINT64_C(0xf)
+
 /* TxR_BL_OCCUPANCY.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_SCHED1                  UINT32_C(0x234)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_SCHED1_CODE             UINT32_C(0x34)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_SCHED1_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_HA_TXR_BL_OCCUPANCY_SCHED1_COUNTERS         UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_REG_CREDITS (HA_PCI_PMON_CTL)
  * HA iMC CHN0 WPQ Credits Empty - Regular */
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS                UINT32_C(0x18)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CODE           UINT32_C(0x18)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_UMASK          UINT32_C(0x0)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_COUNTERS       UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_REG_CREDITS.CHN0 (HA_PCI_PMON_CTL)
  * Channel 0 */
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN0           UINT32_C(0x118)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN0_CODE      UINT32_C(0x18)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN0_UMASK     UINT32_C(0x1)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN0_COUNTERS  UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_REG_CREDITS.CHN1 (HA_PCI_PMON_CTL)
  * Channel 1 */
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN1           UINT32_C(0x218)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN1_CODE      UINT32_C(0x18)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN1_UMASK     UINT32_C(0x2)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN1_COUNTERS  UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_REG_CREDITS.CHN2 (HA_PCI_PMON_CTL)
  * Channel 2 */
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN2           UINT32_C(0x418)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN2_CODE      UINT32_C(0x18)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN2_UMASK     UINT32_C(0x4)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN2_COUNTERS  UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_REG_CREDITS.CHN3 (HA_PCI_PMON_CTL)
  * Channel 3 */
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN3           UINT32_C(0x818)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN3_CODE      UINT32_C(0x18)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN3_UMASK     UINT32_C(0x8)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN3_COUNTERS  UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_SPEC_CREDITS (HA_PCI_PMON_CTL)
  * HA iMC CHN0 WPQ Credits Empty - Special */
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS               UINT32_C(0x19)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CODE          UINT32_C(0x19)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_UMASK         UINT32_C(0x0)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_COUNTERS      UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_SPEC_CREDITS.CHN0 (HA_PCI_PMON_CTL)
  * Channel 0 */
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN0          UINT32_C(0x119)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN0_CODE     UINT32_C(0x19)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN0_UMASK    UINT32_C(0x1)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN0_COUNTERS UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_SPEC_CREDITS.CHN1 (HA_PCI_PMON_CTL)
  * Channel 1 */
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN1          UINT32_C(0x219)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN1_CODE     UINT32_C(0x19)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN1_UMASK    UINT32_C(0x2)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN1_COUNTERS UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_SPEC_CREDITS.CHN2 (HA_PCI_PMON_CTL)
  * Channel 2 */
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN2          UINT32_C(0x419)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN2_CODE     UINT32_C(0x19)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN2_UMASK    UINT32_C(0x4)
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN2_COUNTERS UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_SPEC_CREDITS.CHN3 (HA_PCI_PMON_CTL)
  * Channel 3 */
 #define E5_2600_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN3          UINT32_C(0x819)
@@ -4680,7 +5222,18 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
  * MC_CHy_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * Box-wide control: freeze and freeze enable (no reset bits, section 2.1.1
  * note).
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-60, page 60; offset: Table 2-59; bits 15:0 on page 61
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-60, page 60; offset: Table
+ * 2-59; bits 15:0 on page 61
+ *
+ * Bits   (field, access, reset):
+ *   31:18  rsv     RV  0x0
+ *   17     rsv     RV  0x0
+ *   16     frz_en  WO  0x0
+ *   15:9   rsv     RV  0x0
+ *   8      frz     WO  0x0
+ *   7:2    rsv     RV  0x0
+ *   1:0    rsv     RV  0x0
  */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WIDTH         32
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_SIZE          32
@@ -4696,15 +5249,15 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4748,9 +5301,9 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_en_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MAX       UINT32_C(0x1)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK      (UINT32_C(0x1) << E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_RESET     UINT32_C(0x0)
-#define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_GET(v) ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_GET(v)    ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT))
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SET(v, x) ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK))
 static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT);
@@ -4767,22 +5320,36 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-61, page 61; offsets: Table 2-59; bits 15:0 (sheet 2) not readable: umask and ev_sel from linux SNBEP_PMON_CTL_*, attributes as Table 2-35
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-61, page 61; offsets: Table
+ * 2-59; bits 15:0 (sheet 2) not readable: umask and ev_sel from linux
+ * SNBEP_PMON_CTL_*, attributes as Table 2-35
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     invert    RW-V  0x0
+ *   22     en        RW-V  0x0
+ *   21:20  rsv       RV    0x0
+ *   19     rsv       RV    0x0
+ *   18     edge_det  RW-V  0x0
+ *   17:16  rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
  */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_WIDTH                              32
-#define E5_2600_MC_CHY_PCI_PMON_CTL_SIZE                               32
-#define E5_2600_MC_CHY_PCI_PMON_CTL_RESET                              UINT32_C(0x00000000)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_FIRST                              0
-#define E5_2600_MC_CHY_PCI_PMON_CTL_COUNT                              4
-#define E5_2600_MC_CHY_PCI_PMON_CTL_STRIDE                             UINT32_C(0x4)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_MBZ_MASK                           UINT32_C(0x003b0000) /* reserved: write 0 */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_IGNORED_MASK                       UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK                            UINT32_C(0x00000000) /* read-only */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_WO_MASK                            UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_W1C_MASK                           UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_W1S_MASK                           UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK                      UINT32_C(0xffc4ffff) /* a write has an effect */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_KEEP_MASK                          UINT32_C(0xffc4ffff) /* read-modify-write keeps */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_WIDTH          32
+#define E5_2600_MC_CHY_PCI_PMON_CTL_SIZE           32
+#define E5_2600_MC_CHY_PCI_PMON_CTL_RESET          UINT32_C(0x00000000)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_FIRST          0
+#define E5_2600_MC_CHY_PCI_PMON_CTL_COUNT          4
+#define E5_2600_MC_CHY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600_MC_CHY_PCI_PMON_CTL_FIRST <= i < E5_2600_MC_CHY_PCI_PMON_CTL_FIRST + E5_2600_MC_CHY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_addr(unsigned i)
@@ -4791,15 +5358,15 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4812,14 +5379,14 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_write_value(uint32_t current,
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MAX                         UINT32_C(0xff)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MASK                        (UINT32_C(0xff) << E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_RESET                       UINT32_C(0x0)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_GET(v) ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_WIDTH   8
+#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MAX     UINT32_C(0xff)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MASK    (UINT32_C(0xff) << E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_RESET   UINT32_C(0x0)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT))
 #define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MASK)))
-#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MASK))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MASK))
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_thresh_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT);
@@ -4836,16 +5403,16 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_thresh_val(uint32_t x)
 /* invert [23] RW-V, reset 0x0
  * Invert comparison against Threshold.
  */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SHIFT                       23
-#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_WIDTH                       1
-#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MAX                         UINT32_C(0x1)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MASK                        (UINT32_C(0x1) << E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SHIFT)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_RESET                       UINT32_C(0x0)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_GET(v) ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SHIFT))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SHIFT   23
+#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_WIDTH   1
+#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MAX     UINT32_C(0x1)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MASK    (UINT32_C(0x1) << E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SHIFT)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_RESET   UINT32_C(0x0)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_GET(v)  ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SHIFT))
 #define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SET(v, x) ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MASK)))
-#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MASK))
-#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_GE                          UINT32_C(0x0) /* comparison is 'event increment >= threshold' */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_LT                          UINT32_C(0x1) /* comparison is inverted: 'event increment < threshold' */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MASK))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_GE      UINT32_C(0x0) /* comparison is 'event increment >= threshold' */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_LT      UINT32_C(0x1) /* comparison is inverted: 'event increment < threshold' */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_invert_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_INVERT_SHIFT);
@@ -4862,14 +5429,14 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_invert_val(uint32_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT                           22
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_WIDTH                           1
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_MAX                             UINT32_C(0x1)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK                            (UINT32_C(0x1) << E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_RESET                           UINT32_C(0x0)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT))
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK)))
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT       22
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_WIDTH       1
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_MAX         UINT32_C(0x1)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK        (UINT32_C(0x1) << E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_RESET       UINT32_C(0x0)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_GET(v)      ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK))
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_EN_SHIFT);
@@ -4886,11 +5453,11 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_en_val(uint32_t x)
 /* edge_det [18] RW-V, reset 0x0
  * When 1, count 0 to 1 transitions (rising edges) of the event.
  */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_MAX                       UINT32_C(0x1)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK                      (UINT32_C(0x1) << E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_RESET                     UINT32_C(0x0)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_MAX   UINT32_C(0x1)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_RESET UINT32_C(0x0)
 #define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK))
@@ -4909,16 +5476,18 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_UMASK_MASK
  */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MAX                          UINT32_C(0xff)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MASK                         (UINT32_C(0xff) << E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_RESET                        UINT32_C(0x0)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_GET(v) ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MAX      UINT32_C(0xff)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MASK     (UINT32_C(0xff) << E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_RESET    UINT32_C(0x0)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT))
 #define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MASK)))
-#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MASK))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MASK))
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_umask_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT);
@@ -4934,16 +5503,18 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EV_SEL_MASK
  */
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MAX                         UINT32_C(0xff)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK                        (UINT32_C(0xff) << E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_RESET                       UINT32_C(0x0)
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_GET(v) ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MAX     UINT32_C(0xff)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_RESET   UINT32_C(0x0)
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK))
+#define E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK))
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_ev_sel_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT);
@@ -4959,10 +5530,10 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_ev_sel_val(uint32_t x)
 
 /* Rules of MC_CHy_PCI_PMON_CTL{3-0}: bits of e5_2600_mc_chy_pci_pmon_ctl_check()'s result. */
 enum {
-    E5_2600_MC_CHY_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH = 1 << 0, /* invert -> thresh != 0 */
-    E5_2600_MC_CHY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 1 /* edge_det -> thresh != 0 */
+    E5_2600_MC_CHY_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH           = 1 << 0, /* invert -> thresh != 0 */
+    E5_2600_MC_CHY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 1 /* edge_det -> thresh != 0 */
 };
-#define E5_2600_MC_CHY_PCI_PMON_CTL_RULES                              0x3u
+#define E5_2600_MC_CHY_PCI_PMON_CTL_RULES          0x3u
 #define E5_2600_MC_CHY_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE   ".invert is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 #define E5_2600_MC_CHY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 
@@ -4970,9 +5541,9 @@ enum {
 static inline unsigned e5_2600_mc_chy_pci_pmon_ctl_check(uint32_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600_mc_chy_pci_pmon_ctl_invert_get(v)) || (e5_2600_mc_chy_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_mc_chy_pci_pmon_ctl_invert_get(v) || (e5_2600_mc_chy_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_MC_CHY_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH;
-    if (!((!(e5_2600_mc_chy_pci_pmon_ctl_edge_det_get(v)) || (e5_2600_mc_chy_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_mc_chy_pci_pmon_ctl_edge_det_get(v) || (e5_2600_mc_chy_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_MC_CHY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -4994,7 +5565,14 @@ static inline const char *e5_2600_mc_chy_pci_pmon_ctl_rule_message(unsigned bit)
  * MC_CHy_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * General counters, read as two 32-bit halves (low at the offset, high at +4);
  * 48 bits wide.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offsets 'A4+A0' 32x2; 48-bit width: linux snbep_uncore_imc.perf_ctr_bits (field table not readable)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offsets 'A4+A0'
+ * 32x2; 48-bit width: linux snbep_uncore_imc.perf_ctr_bits (field table not
+ * readable)
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_WIDTH             64
 #define E5_2600_MC_CHY_PCI_PMON_CTR_SIZE              64
@@ -5018,15 +5596,15 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5038,7 +5616,9 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_write_value(uint64_t current,
 
 /* event_count [47:0] RW-V, reset 0x0
  * 48-bit performance event counter
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); perf_ctr_bits = 48
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); perf_ctr_bits
+ * = 48
  */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_EVENT_COUNT_SHIFT 0
 #define E5_2600_MC_CHY_PCI_PMON_CTR_EVENT_COUNT_WIDTH 48
@@ -5064,7 +5644,16 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_FIXED_CTL: pci 0xf0, 32 bits implemented of 32, reset 0x0
  * Control of the fixed DRAM-clock counter.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offset and size: Table 2-59; fields: pcm and linux (see comment)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offset and
+ * size: Table 2-59; fields: pcm and linux (see comment)
+ *
+ * Bits   (field, access, reset):
+ *   31:23  rsv  RV    0x0
+ *   22     en   RW-V  0x0
+ *   21:20  rsv  RV    0x0
+ *   19     rst  WO    0x0
+ *   18:0   rsv  RV    0x0
  */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WIDTH         32
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_SIZE          32
@@ -5080,15 +5669,15 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK     UINT32_C(0x00400000) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK) |
-                      (current & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5100,16 +5689,18 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t cu
 
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
- * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions); MC_CH_PCI_PMON_FIXED_CTL_EN (1 << 22); linux SNBEP_PMON_CTL_EN; attribute as Table 2-61 .en
+ * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions);
+ * MC_CH_PCI_PMON_FIXED_CTL_EN (1 << 22); linux SNBEP_PMON_CTL_EN; attribute as
+ * Table 2-61 .en
  */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT      22
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_WIDTH      1
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MAX        UINT32_C(0x1)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK       (UINT32_C(0x1) << E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_RESET      UINT32_C(0x0)
-#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK) >> E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT))
-#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK)))
-#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK))
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_GET(v)     ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK) >> E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT))
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK)))
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK))
 static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK) >> E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT);
@@ -5125,16 +5716,17 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_en_val(uint32_t x)
 
 /* rst [19] WO, reset 0x0
  * When set to 1, the fixed counter will be cleared to 0.
- * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions); MC_CH_PCI_PMON_FIXED_CTL_RST (1 << 19); attribute as Table 2-2 .rst
+ * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions);
+ * MC_CH_PCI_PMON_FIXED_CTL_RST (1 << 19); attribute as Table 2-2 .rst
  */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT     19
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_WIDTH     1
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_MAX       UINT32_C(0x1)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK      (UINT32_C(0x1) << E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_RESET     UINT32_C(0x0)
-#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_GET(v) ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK) >> E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT))
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_GET(v)    ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK) >> E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT))
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_SET(v, x) ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK)))
-#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK))
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK))
 static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK) >> E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT);
@@ -5151,7 +5743,14 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_FIXED_CTR: pci 0xd0, 64 bits implemented of 64, reset 0x0
  * Fixed counter of DRAM clocks, read as two 32-bit halves; 48 bits wide.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offset 'D4+D0' 32x2; 48-bit width: linux snbep_uncore_imc.fixed_ctr_bits (field table not readable)
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-59, page 60; offset 'D4+D0'
+ * 32x2; 48-bit width: linux snbep_uncore_imc.fixed_ctr_bits (field table not
+ * readable)
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WIDTH             64
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_SIZE              64
@@ -5167,15 +5766,15 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK) |
-                      (current & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5187,7 +5786,9 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t cu
 
 /* event_count [47:0] RW-V, reset 0x0
  * 48-bit performance event counter
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); fixed_ctr_bits = 48
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * fixed_ctr_bits = 48
  */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_EVENT_COUNT_SHIFT 0
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_EVENT_COUNT_WIDTH 48
@@ -5215,347 +5816,405 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* ACT_COUNT (MC_CHy_PCI_PMON_CTL)
  * DRAM Activate Count */
 #define E5_2600_EV_IMC_ACT_COUNT                               UINT32_C(0x1)
 #define E5_2600_EV_IMC_ACT_COUNT_CODE                          UINT32_C(0x1)
 #define E5_2600_EV_IMC_ACT_COUNT_UMASK                         UINT32_C(0x0)
 #define E5_2600_EV_IMC_ACT_COUNT_COUNTERS                      UINT64_C(0xf)
+
 /* CAS_COUNT (MC_CHy_PCI_PMON_CTL)
  * DRAM RD_CAS and WR_CAS Commands. */
 #define E5_2600_EV_IMC_CAS_COUNT                               UINT32_C(0x4)
 #define E5_2600_EV_IMC_CAS_COUNT_CODE                          UINT32_C(0x4)
 #define E5_2600_EV_IMC_CAS_COUNT_UMASK                         UINT32_C(0x0)
 #define E5_2600_EV_IMC_CAS_COUNT_COUNTERS                      UINT64_C(0xf)
+
 /* CAS_COUNT.ALL (MC_CHy_PCI_PMON_CTL)
  * All DRAM WR_CAS (w/ and w/out auto-pre) */
 #define E5_2600_EV_IMC_CAS_COUNT_ALL                           UINT32_C(0xf04)
 #define E5_2600_EV_IMC_CAS_COUNT_ALL_CODE                      UINT32_C(0x4)
 #define E5_2600_EV_IMC_CAS_COUNT_ALL_UMASK                     UINT32_C(0xf)
 #define E5_2600_EV_IMC_CAS_COUNT_ALL_COUNTERS                  UINT64_C(0xf)
+
 /* CAS_COUNT.RD (MC_CHy_PCI_PMON_CTL)
  * All DRAM Reads (RD_CAS + Underfills) */
 #define E5_2600_EV_IMC_CAS_COUNT_RD                            UINT32_C(0x304)
 #define E5_2600_EV_IMC_CAS_COUNT_RD_CODE                       UINT32_C(0x4)
 #define E5_2600_EV_IMC_CAS_COUNT_RD_UMASK                      UINT32_C(0x3)
 #define E5_2600_EV_IMC_CAS_COUNT_RD_COUNTERS                   UINT64_C(0xf)
+
 /* CAS_COUNT.RD_REG (MC_CHy_PCI_PMON_CTL)
  * All DRAM RD_CAS (w/ and w/out auto-pre) */
 #define E5_2600_EV_IMC_CAS_COUNT_RD_REG                        UINT32_C(0x104)
 #define E5_2600_EV_IMC_CAS_COUNT_RD_REG_CODE                   UINT32_C(0x4)
 #define E5_2600_EV_IMC_CAS_COUNT_RD_REG_UMASK                  UINT32_C(0x1)
 #define E5_2600_EV_IMC_CAS_COUNT_RD_REG_COUNTERS               UINT64_C(0xf)
+
 /* CAS_COUNT.RD_UNDERFILL (MC_CHy_PCI_PMON_CTL)
  * Underfill Read Issued */
 #define E5_2600_EV_IMC_CAS_COUNT_RD_UNDERFILL                  UINT32_C(0x204)
 #define E5_2600_EV_IMC_CAS_COUNT_RD_UNDERFILL_CODE             UINT32_C(0x4)
 #define E5_2600_EV_IMC_CAS_COUNT_RD_UNDERFILL_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_IMC_CAS_COUNT_RD_UNDERFILL_COUNTERS         UINT64_C(0xf)
+
 /* CAS_COUNT.WR (MC_CHy_PCI_PMON_CTL)
  * All DRAM WR_CAS (both Modes) */
 #define E5_2600_EV_IMC_CAS_COUNT_WR                            UINT32_C(0xc04)
 #define E5_2600_EV_IMC_CAS_COUNT_WR_CODE                       UINT32_C(0x4)
 #define E5_2600_EV_IMC_CAS_COUNT_WR_UMASK                      UINT32_C(0xc)
 #define E5_2600_EV_IMC_CAS_COUNT_WR_COUNTERS                   UINT64_C(0xf)
+
 /* CAS_COUNT.WR_RMM (MC_CHy_PCI_PMON_CTL)
  * DRAM WR_CAS (w/ and w/out auto-pre) in Read Major Mode */
 #define E5_2600_EV_IMC_CAS_COUNT_WR_RMM                        UINT32_C(0x804)
 #define E5_2600_EV_IMC_CAS_COUNT_WR_RMM_CODE                   UINT32_C(0x4)
 #define E5_2600_EV_IMC_CAS_COUNT_WR_RMM_UMASK                  UINT32_C(0x8)
 #define E5_2600_EV_IMC_CAS_COUNT_WR_RMM_COUNTERS               UINT64_C(0xf)
+
 /* CAS_COUNT.WR_WMM (MC_CHy_PCI_PMON_CTL)
  * DRAM WR_CAS (w/ and w/out auto-pre) in Write Major Mode */
 #define E5_2600_EV_IMC_CAS_COUNT_WR_WMM                        UINT32_C(0x404)
 #define E5_2600_EV_IMC_CAS_COUNT_WR_WMM_CODE                   UINT32_C(0x4)
 #define E5_2600_EV_IMC_CAS_COUNT_WR_WMM_UMASK                  UINT32_C(0x4)
 #define E5_2600_EV_IMC_CAS_COUNT_WR_WMM_COUNTERS               UINT64_C(0xf)
+
 /* DRAM_PRE_ALL (MC_CHy_PCI_PMON_CTL)
  * DRAM Precharge All Commands */
 #define E5_2600_EV_IMC_DRAM_PRE_ALL                            UINT32_C(0x6)
 #define E5_2600_EV_IMC_DRAM_PRE_ALL_CODE                       UINT32_C(0x6)
 #define E5_2600_EV_IMC_DRAM_PRE_ALL_UMASK                      UINT32_C(0x0)
 #define E5_2600_EV_IMC_DRAM_PRE_ALL_COUNTERS                   UINT64_C(0xf)
+
 /* DRAM_REFRESH (MC_CHy_PCI_PMON_CTL) */
 #define E5_2600_EV_IMC_DRAM_REFRESH                            UINT32_C(0x5)
 #define E5_2600_EV_IMC_DRAM_REFRESH_CODE                       UINT32_C(0x5)
 #define E5_2600_EV_IMC_DRAM_REFRESH_UMASK                      UINT32_C(0x0)
 #define E5_2600_EV_IMC_DRAM_REFRESH_COUNTERS                   UINT64_C(0xf)
+
 /* DRAM_REFRESH.HIGH (MC_CHy_PCI_PMON_CTL)
  * Number of DRAM Refreshes Issued */
 #define E5_2600_EV_IMC_DRAM_REFRESH_HIGH                       UINT32_C(0x405)
 #define E5_2600_EV_IMC_DRAM_REFRESH_HIGH_CODE                  UINT32_C(0x5)
 #define E5_2600_EV_IMC_DRAM_REFRESH_HIGH_UMASK                 UINT32_C(0x4)
 #define E5_2600_EV_IMC_DRAM_REFRESH_HIGH_COUNTERS              UINT64_C(0xf)
+
 /* DRAM_REFRESH.PANIC (MC_CHy_PCI_PMON_CTL)
  * Number of DRAM Refreshes Issued */
 #define E5_2600_EV_IMC_DRAM_REFRESH_PANIC                      UINT32_C(0x205)
 #define E5_2600_EV_IMC_DRAM_REFRESH_PANIC_CODE                 UINT32_C(0x5)
 #define E5_2600_EV_IMC_DRAM_REFRESH_PANIC_UMASK                UINT32_C(0x2)
 #define E5_2600_EV_IMC_DRAM_REFRESH_PANIC_COUNTERS             UINT64_C(0xf)
+
 /* ECC_CORRECTABLE_ERRORS (MC_CHy_PCI_PMON_CTL)
  * ECC Correctable Errors */
 #define E5_2600_EV_IMC_ECC_CORRECTABLE_ERRORS                  UINT32_C(0x9)
 #define E5_2600_EV_IMC_ECC_CORRECTABLE_ERRORS_CODE             UINT32_C(0x9)
 #define E5_2600_EV_IMC_ECC_CORRECTABLE_ERRORS_UMASK            UINT32_C(0x0)
 #define E5_2600_EV_IMC_ECC_CORRECTABLE_ERRORS_COUNTERS         UINT64_C(0xf)
+
 /* MAJOR_MODES (MC_CHy_PCI_PMON_CTL)
  * Cycles in a Major Mode */
 #define E5_2600_EV_IMC_MAJOR_MODES                             UINT32_C(0x7)
 #define E5_2600_EV_IMC_MAJOR_MODES_CODE                        UINT32_C(0x7)
 #define E5_2600_EV_IMC_MAJOR_MODES_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_IMC_MAJOR_MODES_COUNTERS                    UINT64_C(0xf)
+
 /* MAJOR_MODES.ISOCH (MC_CHy_PCI_PMON_CTL)
  * Isoch Major Mode */
 #define E5_2600_EV_IMC_MAJOR_MODES_ISOCH                       UINT32_C(0x807)
 #define E5_2600_EV_IMC_MAJOR_MODES_ISOCH_CODE                  UINT32_C(0x7)
 #define E5_2600_EV_IMC_MAJOR_MODES_ISOCH_UMASK                 UINT32_C(0x8)
 #define E5_2600_EV_IMC_MAJOR_MODES_ISOCH_COUNTERS              UINT64_C(0xf)
+
 /* MAJOR_MODES.PARTIAL (MC_CHy_PCI_PMON_CTL)
  * Partial Major Mode */
 #define E5_2600_EV_IMC_MAJOR_MODES_PARTIAL                     UINT32_C(0x407)
 #define E5_2600_EV_IMC_MAJOR_MODES_PARTIAL_CODE                UINT32_C(0x7)
 #define E5_2600_EV_IMC_MAJOR_MODES_PARTIAL_UMASK               UINT32_C(0x4)
 #define E5_2600_EV_IMC_MAJOR_MODES_PARTIAL_COUNTERS            UINT64_C(0xf)
+
 /* MAJOR_MODES.READ (MC_CHy_PCI_PMON_CTL)
  * Read Major Mode */
 #define E5_2600_EV_IMC_MAJOR_MODES_READ                        UINT32_C(0x107)
 #define E5_2600_EV_IMC_MAJOR_MODES_READ_CODE                   UINT32_C(0x7)
 #define E5_2600_EV_IMC_MAJOR_MODES_READ_UMASK                  UINT32_C(0x1)
 #define E5_2600_EV_IMC_MAJOR_MODES_READ_COUNTERS               UINT64_C(0xf)
+
 /* MAJOR_MODES.WRITE (MC_CHy_PCI_PMON_CTL)
  * Write Major Mode */
 #define E5_2600_EV_IMC_MAJOR_MODES_WRITE                       UINT32_C(0x207)
 #define E5_2600_EV_IMC_MAJOR_MODES_WRITE_CODE                  UINT32_C(0x7)
 #define E5_2600_EV_IMC_MAJOR_MODES_WRITE_UMASK                 UINT32_C(0x2)
 #define E5_2600_EV_IMC_MAJOR_MODES_WRITE_COUNTERS              UINT64_C(0xf)
+
 /* POWER_CHANNEL_DLLOFF (MC_CHy_PCI_PMON_CTL)
  * Channel DLLOFF Cycles */
 #define E5_2600_EV_IMC_POWER_CHANNEL_DLLOFF                    UINT32_C(0x84)
 #define E5_2600_EV_IMC_POWER_CHANNEL_DLLOFF_CODE               UINT32_C(0x84)
 #define E5_2600_EV_IMC_POWER_CHANNEL_DLLOFF_UMASK              UINT32_C(0x0)
 #define E5_2600_EV_IMC_POWER_CHANNEL_DLLOFF_COUNTERS           UINT64_C(0xf)
+
 /* POWER_CHANNEL_PPD (MC_CHy_PCI_PMON_CTL)
  * Channel PPD Cycles */
 #define E5_2600_EV_IMC_POWER_CHANNEL_PPD                       UINT32_C(0x85)
 #define E5_2600_EV_IMC_POWER_CHANNEL_PPD_CODE                  UINT32_C(0x85)
 #define E5_2600_EV_IMC_POWER_CHANNEL_PPD_UMASK                 UINT32_C(0x0)
 #define E5_2600_EV_IMC_POWER_CHANNEL_PPD_COUNTERS              UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES (MC_CHy_PCI_PMON_CTL)
  * CKE_ON_CYCLES by Rank */
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES                        UINT32_C(0x83)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_CODE                   UINT32_C(0x83)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_COUNTERS               UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK0 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK0                  UINT32_C(0x183)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK0_CODE             UINT32_C(0x83)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK0_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK0_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK1 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK1                  UINT32_C(0x283)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK1_CODE             UINT32_C(0x83)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK1_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK1_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK2 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK2                  UINT32_C(0x483)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK2_CODE             UINT32_C(0x83)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK2_UMASK            UINT32_C(0x4)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK2_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK3 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK3                  UINT32_C(0x883)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK3_CODE             UINT32_C(0x83)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK3_UMASK            UINT32_C(0x8)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK3_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK4 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK4                  UINT32_C(0x1083)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK4_CODE             UINT32_C(0x83)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK4_UMASK            UINT32_C(0x10)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK4_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK5 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK5                  UINT32_C(0x2083)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK5_CODE             UINT32_C(0x83)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK5_UMASK            UINT32_C(0x20)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK5_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK6 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK6                  UINT32_C(0x4083)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK6_CODE             UINT32_C(0x83)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK6_UMASK            UINT32_C(0x40)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK6_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK7 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK7                  UINT32_C(0x8083)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK7_CODE             UINT32_C(0x83)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK7_UMASK            UINT32_C(0x80)
 #define E5_2600_EV_IMC_POWER_CKE_CYCLES_RANK7_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CRITICAL_THROTTLE_CYCLES (MC_CHy_PCI_PMON_CTL)
  * Critical Throttle Cycles */
 #define E5_2600_EV_IMC_POWER_CRITICAL_THROTTLE_CYCLES          UINT32_C(0x86)
 #define E5_2600_EV_IMC_POWER_CRITICAL_THROTTLE_CYCLES_CODE     UINT32_C(0x86)
 #define E5_2600_EV_IMC_POWER_CRITICAL_THROTTLE_CYCLES_UMASK    UINT32_C(0x0)
 #define E5_2600_EV_IMC_POWER_CRITICAL_THROTTLE_CYCLES_COUNTERS UINT64_C(0xf)
+
 /* POWER_SELF_REFRESH (MC_CHy_PCI_PMON_CTL)
  * Clock-Enabled Self-Refresh */
 #define E5_2600_EV_IMC_POWER_SELF_REFRESH                      UINT32_C(0x43)
 #define E5_2600_EV_IMC_POWER_SELF_REFRESH_CODE                 UINT32_C(0x43)
 #define E5_2600_EV_IMC_POWER_SELF_REFRESH_UMASK                UINT32_C(0x0)
 #define E5_2600_EV_IMC_POWER_SELF_REFRESH_COUNTERS             UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES (MC_CHy_PCI_PMON_CTL)
  * Throttle Cycles for Rank 0 */
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES                   UINT32_C(0x41)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_CODE              UINT32_C(0x41)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_UMASK             UINT32_C(0x0)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_COUNTERS          UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK0 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK0             UINT32_C(0x141)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK0_CODE        UINT32_C(0x41)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK0_UMASK       UINT32_C(0x1)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK0_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK1 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK1             UINT32_C(0x241)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK1_CODE        UINT32_C(0x41)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK1_UMASK       UINT32_C(0x2)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK1_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK2 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK2             UINT32_C(0x441)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK2_CODE        UINT32_C(0x41)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK2_UMASK       UINT32_C(0x4)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK2_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK3 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK3             UINT32_C(0x841)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK3_CODE        UINT32_C(0x41)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK3_UMASK       UINT32_C(0x8)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK3_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK4 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK4             UINT32_C(0x1041)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK4_CODE        UINT32_C(0x41)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK4_UMASK       UINT32_C(0x10)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK4_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK5 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK5             UINT32_C(0x2041)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK5_CODE        UINT32_C(0x41)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK5_UMASK       UINT32_C(0x20)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK5_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK6 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK6             UINT32_C(0x4041)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK6_CODE        UINT32_C(0x41)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK6_UMASK       UINT32_C(0x40)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK6_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK7 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK7             UINT32_C(0x8041)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK7_CODE        UINT32_C(0x41)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK7_UMASK       UINT32_C(0x80)
 #define E5_2600_EV_IMC_POWER_THROTTLE_CYCLES_RANK7_COUNTERS    UINT64_C(0xf)
+
 /* PREEMPTION (MC_CHy_PCI_PMON_CTL)
  * Read Preemption Count */
 #define E5_2600_EV_IMC_PREEMPTION                              UINT32_C(0x8)
 #define E5_2600_EV_IMC_PREEMPTION_CODE                         UINT32_C(0x8)
 #define E5_2600_EV_IMC_PREEMPTION_UMASK                        UINT32_C(0x0)
 #define E5_2600_EV_IMC_PREEMPTION_COUNTERS                     UINT64_C(0xf)
+
 /* PREEMPTION.RD_PREEMPT_RD (MC_CHy_PCI_PMON_CTL)
  * Read over Read Preemption */
 #define E5_2600_EV_IMC_PREEMPTION_RD_PREEMPT_RD                UINT32_C(0x108)
 #define E5_2600_EV_IMC_PREEMPTION_RD_PREEMPT_RD_CODE           UINT32_C(0x8)
 #define E5_2600_EV_IMC_PREEMPTION_RD_PREEMPT_RD_UMASK          UINT32_C(0x1)
 #define E5_2600_EV_IMC_PREEMPTION_RD_PREEMPT_RD_COUNTERS       UINT64_C(0xf)
+
 /* PREEMPTION.RD_PREEMPT_WR (MC_CHy_PCI_PMON_CTL)
  * Read over Write Preemption */
 #define E5_2600_EV_IMC_PREEMPTION_RD_PREEMPT_WR                UINT32_C(0x208)
 #define E5_2600_EV_IMC_PREEMPTION_RD_PREEMPT_WR_CODE           UINT32_C(0x8)
 #define E5_2600_EV_IMC_PREEMPTION_RD_PREEMPT_WR_UMASK          UINT32_C(0x2)
 #define E5_2600_EV_IMC_PREEMPTION_RD_PREEMPT_WR_COUNTERS       UINT64_C(0xf)
+
 /* PRE_COUNT (MC_CHy_PCI_PMON_CTL)
  * DRAM Precharge commands. */
 #define E5_2600_EV_IMC_PRE_COUNT                               UINT32_C(0x2)
 #define E5_2600_EV_IMC_PRE_COUNT_CODE                          UINT32_C(0x2)
 #define E5_2600_EV_IMC_PRE_COUNT_UMASK                         UINT32_C(0x0)
 #define E5_2600_EV_IMC_PRE_COUNT_COUNTERS                      UINT64_C(0xf)
+
 /* PRE_COUNT.PAGE_CLOSE (MC_CHy_PCI_PMON_CTL)
  * Precharge due to timer expiration */
 #define E5_2600_EV_IMC_PRE_COUNT_PAGE_CLOSE                    UINT32_C(0x202)
 #define E5_2600_EV_IMC_PRE_COUNT_PAGE_CLOSE_CODE               UINT32_C(0x2)
 #define E5_2600_EV_IMC_PRE_COUNT_PAGE_CLOSE_UMASK              UINT32_C(0x2)
 #define E5_2600_EV_IMC_PRE_COUNT_PAGE_CLOSE_COUNTERS           UINT64_C(0xf)
+
 /* PRE_COUNT.PAGE_MISS (MC_CHy_PCI_PMON_CTL)
  * Precharges due to page miss */
 #define E5_2600_EV_IMC_PRE_COUNT_PAGE_MISS                     UINT32_C(0x102)
 #define E5_2600_EV_IMC_PRE_COUNT_PAGE_MISS_CODE                UINT32_C(0x2)
 #define E5_2600_EV_IMC_PRE_COUNT_PAGE_MISS_UMASK               UINT32_C(0x1)
 #define E5_2600_EV_IMC_PRE_COUNT_PAGE_MISS_COUNTERS            UINT64_C(0xf)
+
 /* RPQ_CYCLES_FULL (MC_CHy_PCI_PMON_CTL)
  * Read Pending Queue Full Cycles */
 #define E5_2600_EV_IMC_RPQ_CYCLES_FULL                         UINT32_C(0x12)
 #define E5_2600_EV_IMC_RPQ_CYCLES_FULL_CODE                    UINT32_C(0x12)
 #define E5_2600_EV_IMC_RPQ_CYCLES_FULL_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_IMC_RPQ_CYCLES_FULL_COUNTERS                UINT64_C(0xf)
+
 /* RPQ_CYCLES_NE (MC_CHy_PCI_PMON_CTL)
  * Read Pending Queue Not Empty */
 #define E5_2600_EV_IMC_RPQ_CYCLES_NE                           UINT32_C(0x11)
 #define E5_2600_EV_IMC_RPQ_CYCLES_NE_CODE                      UINT32_C(0x11)
 #define E5_2600_EV_IMC_RPQ_CYCLES_NE_UMASK                     UINT32_C(0x0)
 #define E5_2600_EV_IMC_RPQ_CYCLES_NE_COUNTERS                  UINT64_C(0xf)
+
 /* RPQ_INSERTS (MC_CHy_PCI_PMON_CTL)
  * Read Pending Queue Allocations */
 #define E5_2600_EV_IMC_RPQ_INSERTS                             UINT32_C(0x10)
 #define E5_2600_EV_IMC_RPQ_INSERTS_CODE                        UINT32_C(0x10)
 #define E5_2600_EV_IMC_RPQ_INSERTS_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_IMC_RPQ_INSERTS_COUNTERS                    UINT64_C(0xf)
+
 /* RPQ_OCCUPANCY (MC_CHy_PCI_PMON_CTL)
  * Read Pending Queue Occupancy */
 #define E5_2600_EV_IMC_RPQ_OCCUPANCY                           UINT32_C(0x80)
 #define E5_2600_EV_IMC_RPQ_OCCUPANCY_CODE                      UINT32_C(0x80)
 #define E5_2600_EV_IMC_RPQ_OCCUPANCY_UMASK                     UINT32_C(0x0)
 #define E5_2600_EV_IMC_RPQ_OCCUPANCY_COUNTERS                  UINT64_C(0xf)
+
 /* WPQ_CYCLES_FULL (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue Full Cycles */
 #define E5_2600_EV_IMC_WPQ_CYCLES_FULL                         UINT32_C(0x22)
 #define E5_2600_EV_IMC_WPQ_CYCLES_FULL_CODE                    UINT32_C(0x22)
 #define E5_2600_EV_IMC_WPQ_CYCLES_FULL_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_IMC_WPQ_CYCLES_FULL_COUNTERS                UINT64_C(0xf)
+
 /* WPQ_CYCLES_NE (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue Not Empty */
 #define E5_2600_EV_IMC_WPQ_CYCLES_NE                           UINT32_C(0x21)
 #define E5_2600_EV_IMC_WPQ_CYCLES_NE_CODE                      UINT32_C(0x21)
 #define E5_2600_EV_IMC_WPQ_CYCLES_NE_UMASK                     UINT32_C(0x0)
 #define E5_2600_EV_IMC_WPQ_CYCLES_NE_COUNTERS                  UINT64_C(0xf)
+
 /* WPQ_INSERTS (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue Allocations */
 #define E5_2600_EV_IMC_WPQ_INSERTS                             UINT32_C(0x20)
 #define E5_2600_EV_IMC_WPQ_INSERTS_CODE                        UINT32_C(0x20)
 #define E5_2600_EV_IMC_WPQ_INSERTS_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_IMC_WPQ_INSERTS_COUNTERS                    UINT64_C(0xf)
+
 /* WPQ_OCCUPANCY (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue Occupancy */
 #define E5_2600_EV_IMC_WPQ_OCCUPANCY                           UINT32_C(0x81)
 #define E5_2600_EV_IMC_WPQ_OCCUPANCY_CODE                      UINT32_C(0x81)
 #define E5_2600_EV_IMC_WPQ_OCCUPANCY_UMASK                     UINT32_C(0x0)
 #define E5_2600_EV_IMC_WPQ_OCCUPANCY_COUNTERS                  UINT64_C(0xf)
+
 /* WPQ_READ_HIT (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue CAM Match */
 #define E5_2600_EV_IMC_WPQ_READ_HIT                            UINT32_C(0x23)
 #define E5_2600_EV_IMC_WPQ_READ_HIT_CODE                       UINT32_C(0x23)
 #define E5_2600_EV_IMC_WPQ_READ_HIT_UMASK                      UINT32_C(0x0)
 #define E5_2600_EV_IMC_WPQ_READ_HIT_COUNTERS                   UINT64_C(0xf)
+
 /* WPQ_WRITE_HIT (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue CAM Match */
 #define E5_2600_EV_IMC_WPQ_WRITE_HIT                           UINT32_C(0x24)
 #define E5_2600_EV_IMC_WPQ_WRITE_HIT_CODE                      UINT32_C(0x24)
 #define E5_2600_EV_IMC_WPQ_WRITE_HIT_UMASK                     UINT32_C(0x0)
 #define E5_2600_EV_IMC_WPQ_WRITE_HIT_COUNTERS                  UINT64_C(0xf)
+
 /* CLOCKTICKS (MC_CHy_PCI_PMON_CTL)
  * uclks */
 #define E5_2600_EV_IMC_CLOCKTICKS                              UINT32_C(0x0)
@@ -5586,7 +6245,19 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * Box-wide control: freeze, freeze enable, resets.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-85, page 89; offset: linux SNBEP_PCI_PMON_BOX_CTL, pcm Q_P_PCI_PMON_BOX_CTL_ADDR
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-85, page 89; offset: linux
+ * SNBEP_PCI_PMON_BOX_CTL, pcm Q_P_PCI_PMON_BOX_CTL_ADDR
+ *
+ * Bits   (field, access, reset):
+ *   31:18  rsv       RV  0x0
+ *   17     rsv       RV  0x0
+ *   16     frz_en    WO  0x0
+ *   15:9   rsv       RV  0x0
+ *   8      frz       WO  0x0
+ *   7:2    rsv       RV  0x0
+ *   1      rst_ctrs  WO  0x0
+ *   0      rst_ctrl  WO  0x0
  */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_SIZE           32
@@ -5602,15 +6273,15 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5629,9 +6300,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_write_value(uint32_t curren
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_MAX     UINT32_C(0x1)
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_MASK    (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_RESET   UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_GET(v)  ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_MASK))
+#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_frz_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT);
@@ -5654,9 +6325,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_frz_en_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MAX        UINT32_C(0x1)
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK       (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_RESET      UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_GET(v)     ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_frz_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT);
@@ -5722,22 +6393,38 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event (with the extension bit) and shapes it.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-86, page 89; offsets: linux SNBEP_PCI_PMON_CTL0, pcm Q_P_PCI_PMON_CTL0..3_ADDR; sheet 1 read to bit 21, bits 20:0 (sheet 2) not readable: positions from linux SNBEP_PMON_CTL_* and pcm Q_P_PCI_PMON_CTL_*
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-86, page 89; offsets: linux
+ * SNBEP_PCI_PMON_CTL0, pcm Q_P_PCI_PMON_CTL0..3_ADDR; sheet 1 read to bit 21,
+ * bits 20:0 (sheet 2) not readable: positions from linux SNBEP_PMON_CTL_* and
+ * pcm Q_P_PCI_PMON_CTL_*
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh      RW-V  0x0
+ *   23     invert      RW-V  0x0
+ *   22     en          RW-V  0x0
+ *   21     ev_sel_ext  RW-V  0x0
+ *   20:19  rsv         RV    0x0
+ *   18     edge_det    RW-V  0x0
+ *   17     rst         WO    0x0
+ *   16     rsv         RV    0x0
+ *   15:8   umask       RW-V  0x0
+ *   7:0    ev_sel      RW-V  0x0
  */
-#define E5_2600_Q_PY_PCI_PMON_CTL_WIDTH                              32
-#define E5_2600_Q_PY_PCI_PMON_CTL_SIZE                               32
-#define E5_2600_Q_PY_PCI_PMON_CTL_RESET                              UINT32_C(0x00000000)
-#define E5_2600_Q_PY_PCI_PMON_CTL_FIRST                              0
-#define E5_2600_Q_PY_PCI_PMON_CTL_COUNT                              4
-#define E5_2600_Q_PY_PCI_PMON_CTL_STRIDE                             UINT32_C(0x4)
-#define E5_2600_Q_PY_PCI_PMON_CTL_MBZ_MASK                           UINT32_C(0x00190000) /* reserved: write 0 */
-#define E5_2600_Q_PY_PCI_PMON_CTL_IGNORED_MASK                       UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK                            UINT32_C(0x00000000) /* read-only */
-#define E5_2600_Q_PY_PCI_PMON_CTL_WO_MASK                            UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
-#define E5_2600_Q_PY_PCI_PMON_CTL_W1C_MASK                           UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600_Q_PY_PCI_PMON_CTL_W1S_MASK                           UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600_Q_PY_PCI_PMON_CTL_WRITABLE_MASK                      UINT32_C(0xffe6ffff) /* a write has an effect */
-#define E5_2600_Q_PY_PCI_PMON_CTL_KEEP_MASK                          UINT32_C(0xffe4ffff) /* read-modify-write keeps */
+#define E5_2600_Q_PY_PCI_PMON_CTL_WIDTH            32
+#define E5_2600_Q_PY_PCI_PMON_CTL_SIZE             32
+#define E5_2600_Q_PY_PCI_PMON_CTL_RESET            UINT32_C(0x00000000)
+#define E5_2600_Q_PY_PCI_PMON_CTL_FIRST            0
+#define E5_2600_Q_PY_PCI_PMON_CTL_COUNT            4
+#define E5_2600_Q_PY_PCI_PMON_CTL_STRIDE           UINT32_C(0x4)
+#define E5_2600_Q_PY_PCI_PMON_CTL_MBZ_MASK         UINT32_C(0x00190000) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_CTL_IGNORED_MASK     UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK          UINT32_C(0x00000000) /* read-only */
+#define E5_2600_Q_PY_PCI_PMON_CTL_WO_MASK          UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
+#define E5_2600_Q_PY_PCI_PMON_CTL_W1C_MASK         UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600_Q_PY_PCI_PMON_CTL_W1S_MASK         UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600_Q_PY_PCI_PMON_CTL_WRITABLE_MASK    UINT32_C(0xffe6ffff) /* a write has an effect */
+#define E5_2600_Q_PY_PCI_PMON_CTL_KEEP_MASK        UINT32_C(0xffe4ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600_Q_PY_PCI_PMON_CTL_FIRST <= i < E5_2600_Q_PY_PCI_PMON_CTL_FIRST + E5_2600_Q_PY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_addr(unsigned i)
@@ -5746,15 +6433,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5767,14 +6454,14 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_write_value(uint32_t current, u
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MAX                         UINT32_C(0xff)
-#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MASK                        (UINT32_C(0xff) << E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SHIFT)
-#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_RESET                       UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SHIFT     24
+#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_WIDTH     8
+#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MAX       UINT32_C(0xff)
+#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MASK      (UINT32_C(0xff) << E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_RESET     UINT32_C(0x0)
+#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_GET(v)    ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MASK))
+#define E5_2600_Q_PY_PCI_PMON_CTL_THRESH_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_thresh_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_THRESH_SHIFT);
@@ -5791,16 +6478,16 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_thresh_val(uint32_t x)
 /* invert [23] RW-V, reset 0x0
  * Invert comparison against Threshold.
  */
-#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SHIFT                       23
-#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_WIDTH                       1
-#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MAX                         UINT32_C(0x1)
-#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MASK                        (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SHIFT)
-#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_RESET                       UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SHIFT     23
+#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_WIDTH     1
+#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MAX       UINT32_C(0x1)
+#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MASK      (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SHIFT)
+#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_RESET     UINT32_C(0x0)
+#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_GET(v)    ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MASK))
-#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_GE                          UINT32_C(0x0) /* comparison is 'event increment >= threshold' */
-#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_LT                          UINT32_C(0x1) /* comparison is inverted: 'event increment < threshold' */
+#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MASK))
+#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_GE        UINT32_C(0x0) /* comparison is 'event increment >= threshold' */
+#define E5_2600_Q_PY_PCI_PMON_CTL_INVERT_LT        UINT32_C(0x1) /* comparison is inverted: 'event increment < threshold' */
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_invert_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_INVERT_SHIFT);
@@ -5817,14 +6504,14 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_invert_val(uint32_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT                           22
-#define E5_2600_Q_PY_PCI_PMON_CTL_EN_WIDTH                           1
-#define E5_2600_Q_PY_PCI_PMON_CTL_EN_MAX                             UINT32_C(0x1)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK                            (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EN_RESET                           UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT))
-#define E5_2600_Q_PY_PCI_PMON_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK))
+#define E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT         22
+#define E5_2600_Q_PY_PCI_PMON_CTL_EN_WIDTH         1
+#define E5_2600_Q_PY_PCI_PMON_CTL_EN_MAX           UINT32_C(0x1)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK          (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EN_RESET         UINT32_C(0x0)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EN_GET(v)        ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_CTL_EN_SET(v, x)     ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600_Q_PY_PCI_PMON_CTL_EN_VAL(x)        ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_EN_SHIFT);
@@ -5841,11 +6528,11 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_en_val(uint32_t x)
 /* ev_sel_ext [21] RW-V, reset 0x0
  * Extension bit to the Event Select field.
  */
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT                   21
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_WIDTH                   1
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MAX                     UINT32_C(0x1)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK                    (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_RESET                   UINT32_C(0x0)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT 21
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_WIDTH 1
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MAX   UINT32_C(0x1)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK  (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_RESET UINT32_C(0x0)
 #define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK)))
 #define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK))
@@ -5864,16 +6551,18 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_ev_sel_ext_val(uint32_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * When 1, count 0 to 1 transitions (rising edges) of the event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EDGE_DET; pcm Q_P_PCI_PMON_CTL_EDGE_DET
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EDGE_DET; pcm Q_P_PCI_PMON_CTL_EDGE_DET
  */
-#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MAX                       UINT32_C(0x1)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK                      (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_RESET                     UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT   18
+#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_WIDTH   1
+#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MAX     UINT32_C(0x1)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK    (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_RESET   UINT32_C(0x0)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_GET(v)  ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK))
+#define E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_edge_det_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT);
@@ -5889,16 +6578,18 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions); Q_P_PCI_PMON_CTL_RST (1 << 17); linux SNBEP_PMON_CTL_RST; the guide names .rst for QPI (section 2.7.3.2)
+ * Source: Intel PCM src/types.h (JKTIVT_* uncore register definitions);
+ * Q_P_PCI_PMON_CTL_RST (1 << 17); linux SNBEP_PMON_CTL_RST; the guide names
+ * .rst for QPI (section 2.7.3.2)
  */
-#define E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT                          17
-#define E5_2600_Q_PY_PCI_PMON_CTL_RST_WIDTH                          1
-#define E5_2600_Q_PY_PCI_PMON_CTL_RST_MAX                            UINT32_C(0x1)
-#define E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK                           (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT)
-#define E5_2600_Q_PY_PCI_PMON_CTL_RST_RESET                          UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_CTL_RST_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT))
-#define E5_2600_Q_PY_PCI_PMON_CTL_RST_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_CTL_RST_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK))
+#define E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT        17
+#define E5_2600_Q_PY_PCI_PMON_CTL_RST_WIDTH        1
+#define E5_2600_Q_PY_PCI_PMON_CTL_RST_MAX          UINT32_C(0x1)
+#define E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK         (UINT32_C(0x1) << E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT)
+#define E5_2600_Q_PY_PCI_PMON_CTL_RST_RESET        UINT32_C(0x0)
+#define E5_2600_Q_PY_PCI_PMON_CTL_RST_GET(v)       ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_CTL_RST_SET(v, x)    ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK)))
+#define E5_2600_Q_PY_PCI_PMON_CTL_RST_VAL(x)       ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_rst_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_CTL_RST_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_RST_SHIFT);
@@ -5914,16 +6605,18 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_UMASK_MASK
  */
-#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MAX                          UINT32_C(0xff)
-#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK                         (UINT32_C(0xff) << E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT)
-#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_RESET                        UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT))
-#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK))
+#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT      8
+#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_WIDTH      8
+#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MAX        UINT32_C(0xff)
+#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK       (UINT32_C(0xff) << E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_RESET      UINT32_C(0x0)
+#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_GET(v)     ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK)))
+#define E5_2600_Q_PY_PCI_PMON_CTL_UMASK_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_umask_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_UMASK_SHIFT);
@@ -5939,16 +6632,18 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PMON_CTL_EV_SEL_MASK
  */
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MAX                         UINT32_C(0xff)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MASK                        (UINT32_C(0xff) << E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_RESET                       UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT     0
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_WIDTH     8
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MAX       UINT32_C(0xff)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MASK      (UINT32_C(0xff) << E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_RESET     UINT32_C(0x0)
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_GET(v)    ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MASK))
+#define E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_ev_sel_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT);
@@ -5964,10 +6659,10 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_ev_sel_val(uint32_t x)
 
 /* Rules of Q_Py_PCI_PMON_CTL{3-0}: bits of e5_2600_q_py_pci_pmon_ctl_check()'s result. */
 enum {
-    E5_2600_Q_PY_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH = 1 << 0, /* invert -> thresh != 0 */
-    E5_2600_Q_PY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 1 /* edge_det -> thresh != 0 */
+    E5_2600_Q_PY_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH           = 1 << 0, /* invert -> thresh != 0 */
+    E5_2600_Q_PY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 1 /* edge_det -> thresh != 0 */
 };
-#define E5_2600_Q_PY_PCI_PMON_CTL_RULES                              0x3u
+#define E5_2600_Q_PY_PCI_PMON_CTL_RULES            0x3u
 #define E5_2600_Q_PY_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE   ".invert is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 #define E5_2600_Q_PY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 
@@ -5975,9 +6670,9 @@ enum {
 static inline unsigned e5_2600_q_py_pci_pmon_ctl_check(uint32_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600_q_py_pci_pmon_ctl_invert_get(v)) || (e5_2600_q_py_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_q_py_pci_pmon_ctl_invert_get(v) || (e5_2600_q_py_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_Q_PY_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH;
-    if (!((!(e5_2600_q_py_pci_pmon_ctl_edge_det_get(v)) || (e5_2600_q_py_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_q_py_pci_pmon_ctl_edge_det_get(v) || (e5_2600_q_py_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_Q_PY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -5999,7 +6694,15 @@ static inline const char *e5_2600_q_py_pci_pmon_ctl_rule_message(unsigned bit)
  * Q_Py_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * General counters, read as two 32-bit halves (low at the offset, high at +4);
  * 48 bits wide.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords (snbep_uncore_pci_read_counter); snbep_uncore_qpi.perf_ctr_bits = 48; pcm Q_P_PCI_PMON_CTR0..3_ADDR
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords
+ * (snbep_uncore_pci_read_counter); snbep_uncore_qpi.perf_ctr_bits = 48; pcm
+ * Q_P_PCI_PMON_CTR0..3_ADDR
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600_Q_PY_PCI_PMON_CTR_WIDTH             64
 #define E5_2600_Q_PY_PCI_PMON_CTR_SIZE              64
@@ -6023,15 +6726,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_q_py_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_q_py_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_Q_PY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6070,570 +6773,665 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* CLOCKTICKS (Q_Py_PCI_PMON_CTL)
  * Number of qfclks */
 #define E5_2600_EV_QPI_CLOCKTICKS                               UINT32_C(0x14)
 #define E5_2600_EV_QPI_CLOCKTICKS_CODE                          UINT32_C(0x14)
 #define E5_2600_EV_QPI_CLOCKTICKS_UMASK                         UINT32_C(0x0)
 #define E5_2600_EV_QPI_CLOCKTICKS_COUNTERS                      UINT64_C(0xf)
+
 /* CTO_COUNT (Q_Py_PCI_PMON_CTL)
  * Count of CTO Events */
 #define E5_2600_EV_QPI_CTO_COUNT                                UINT32_C(0x200038)
 #define E5_2600_EV_QPI_CTO_COUNT_CODE                           UINT32_C(0x38)
 #define E5_2600_EV_QPI_CTO_COUNT_UMASK                          UINT32_C(0x0)
 #define E5_2600_EV_QPI_CTO_COUNT_COUNTERS                       UINT64_C(0xf)
+
 /* DIRECT2CORE (Q_Py_PCI_PMON_CTL)
  * Direct 2 Core Spawning */
 #define E5_2600_EV_QPI_DIRECT2CORE                              UINT32_C(0x13)
 #define E5_2600_EV_QPI_DIRECT2CORE_CODE                         UINT32_C(0x13)
 #define E5_2600_EV_QPI_DIRECT2CORE_UMASK                        UINT32_C(0x0)
 #define E5_2600_EV_QPI_DIRECT2CORE_COUNTERS                     UINT64_C(0xf)
+
 /* DIRECT2CORE.FAILURE_CREDITS (Q_Py_PCI_PMON_CTL)
  * Spawn Failure - Egress Credits */
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_CREDITS              UINT32_C(0x213)
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_CODE         UINT32_C(0x13)
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_UMASK        UINT32_C(0x2)
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_COUNTERS     UINT64_C(0xf)
+
 /* DIRECT2CORE.FAILURE_CREDITS_RBT (Q_Py_PCI_PMON_CTL)
  * Spawn Failure - Egress and RBT */
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT          UINT32_C(0x813)
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT_CODE     UINT32_C(0x13)
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT_UMASK    UINT32_C(0x8)
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT_COUNTERS UINT64_C(0xf)
+
 /* DIRECT2CORE.FAILURE_RBT (Q_Py_PCI_PMON_CTL)
  * Spawn Failure - RBT Not Set */
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_RBT                  UINT32_C(0x413)
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_RBT_CODE             UINT32_C(0x13)
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_RBT_UMASK            UINT32_C(0x4)
 #define E5_2600_EV_QPI_DIRECT2CORE_FAILURE_RBT_COUNTERS         UINT64_C(0xf)
+
 /* DIRECT2CORE.SUCCESS (Q_Py_PCI_PMON_CTL)
  * Spawn Success */
 #define E5_2600_EV_QPI_DIRECT2CORE_SUCCESS                      UINT32_C(0x113)
 #define E5_2600_EV_QPI_DIRECT2CORE_SUCCESS_CODE                 UINT32_C(0x13)
 #define E5_2600_EV_QPI_DIRECT2CORE_SUCCESS_UMASK                UINT32_C(0x1)
 #define E5_2600_EV_QPI_DIRECT2CORE_SUCCESS_COUNTERS             UINT64_C(0xf)
+
 /* L1_POWER_CYCLES (Q_Py_PCI_PMON_CTL)
  * Cycles in L1 */
 #define E5_2600_EV_QPI_L1_POWER_CYCLES                          UINT32_C(0x12)
 #define E5_2600_EV_QPI_L1_POWER_CYCLES_CODE                     UINT32_C(0x12)
 #define E5_2600_EV_QPI_L1_POWER_CYCLES_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_QPI_L1_POWER_CYCLES_COUNTERS                 UINT64_C(0xf)
+
 /* RxL0P_POWER_CYCLES (Q_Py_PCI_PMON_CTL)
  * Cycles in L0p */
 #define E5_2600_EV_QPI_RXL0P_POWER_CYCLES                       UINT32_C(0x10)
 #define E5_2600_EV_QPI_RXL0P_POWER_CYCLES_CODE                  UINT32_C(0x10)
 #define E5_2600_EV_QPI_RXL0P_POWER_CYCLES_UMASK                 UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL0P_POWER_CYCLES_COUNTERS              UINT64_C(0xf)
+
 /* RxL0_POWER_CYCLES (Q_Py_PCI_PMON_CTL)
  * Cycles in L0 */
 #define E5_2600_EV_QPI_RXL0_POWER_CYCLES                        UINT32_C(0xf)
 #define E5_2600_EV_QPI_RXL0_POWER_CYCLES_CODE                   UINT32_C(0xf)
 #define E5_2600_EV_QPI_RXL0_POWER_CYCLES_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL0_POWER_CYCLES_COUNTERS               UINT64_C(0xf)
+
 /* RxL_BYPASSED (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Bypassed */
 #define E5_2600_EV_QPI_RXL_BYPASSED                             UINT32_C(0x9)
 #define E5_2600_EV_QPI_RXL_BYPASSED_CODE                        UINT32_C(0x9)
 #define E5_2600_EV_QPI_RXL_BYPASSED_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_BYPASSED_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_CRC_ERRORS (Q_Py_PCI_PMON_CTL)
  * CRC Errors Detected */
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS                           UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_CODE                      UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_UMASK                     UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_CRC_ERRORS.LINK_INIT (Q_Py_PCI_PMON_CTL)
  * LinkInit */
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_LINK_INIT                 UINT32_C(0x103)
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_LINK_INIT_CODE            UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_LINK_INIT_UMASK           UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_LINK_INIT_COUNTERS        UINT64_C(0xf)
+
 /* RxL_CRC_ERRORS.NORMAL_OP (Q_Py_PCI_PMON_CTL)
  * Normal Operations */
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_NORMAL_OP                 UINT32_C(0x203)
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_NORMAL_OP_CODE            UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_NORMAL_OP_UMASK           UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_CRC_ERRORS_NORMAL_OP_COUNTERS        UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0 (Q_Py_PCI_PMON_CTL)
  * VN0 Credit Consumed */
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0                 UINT32_C(0x20001e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_CODE            UINT32_C(0x1e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_UMASK           UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_COUNTERS        UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.DRS (Q_Py_PCI_PMON_CTL)
  * DRS */
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_DRS             UINT32_C(0x20011e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_DRS_CODE        UINT32_C(0x1e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_DRS_UMASK       UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_DRS_COUNTERS    UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.HOM (Q_Py_PCI_PMON_CTL)
  * HOM */
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_HOM             UINT32_C(0x20081e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_HOM_CODE        UINT32_C(0x1e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_HOM_UMASK       UINT32_C(0x8)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_HOM_COUNTERS    UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.NCB (Q_Py_PCI_PMON_CTL)
  * NCB */
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCB             UINT32_C(0x20021e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCB_CODE        UINT32_C(0x1e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCB_UMASK       UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCB_COUNTERS    UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.NCS (Q_Py_PCI_PMON_CTL)
  * NCS */
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCS             UINT32_C(0x20041e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCS_CODE        UINT32_C(0x1e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCS_UMASK       UINT32_C(0x4)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCS_COUNTERS    UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.NDR (Q_Py_PCI_PMON_CTL)
  * NDR */
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NDR             UINT32_C(0x20201e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NDR_CODE        UINT32_C(0x1e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NDR_UMASK       UINT32_C(0x20)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NDR_COUNTERS    UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.SNP (Q_Py_PCI_PMON_CTL)
  * SNP */
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_SNP             UINT32_C(0x20101e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_SNP_CODE        UINT32_C(0x1e)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_SNP_UMASK       UINT32_C(0x10)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VN0_SNP_COUNTERS    UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VNA (Q_Py_PCI_PMON_CTL)
  * VNA Credit Consumed */
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VNA                 UINT32_C(0x20001d)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VNA_CODE            UINT32_C(0x1d)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VNA_UMASK           UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_CREDITS_CONSUMED_VNA_COUNTERS        UINT64_C(0xf)
+
 /* RxL_CYCLES_NE (Q_Py_PCI_PMON_CTL)
  * RxQ Cycles Not Empty */
 #define E5_2600_EV_QPI_RXL_CYCLES_NE                            UINT32_C(0xa)
 #define E5_2600_EV_QPI_RXL_CYCLES_NE_CODE                       UINT32_C(0xa)
 #define E5_2600_EV_QPI_RXL_CYCLES_NE_UMASK                      UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_CYCLES_NE_COUNTERS                   UINT64_C(0xf)
+
 /* RxL_FLITS_G0 (Q_Py_PCI_PMON_CTL)
  * Flits Received - Group 0 */
 #define E5_2600_EV_QPI_RXL_FLITS_G0                             UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_CODE                        UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_FLITS_G0.DATA (Q_Py_PCI_PMON_CTL)
  * Data Tx Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G0_DATA                        UINT32_C(0x201)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_DATA_CODE                   UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_DATA_UMASK                  UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_DATA_COUNTERS               UINT64_C(0xf)
+
 /* RxL_FLITS_G0.IDLE (Q_Py_PCI_PMON_CTL)
  * Idle and Null Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G0_IDLE                        UINT32_C(0x101)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_IDLE_CODE                   UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_IDLE_UMASK                  UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_IDLE_COUNTERS               UINT64_C(0xf)
+
 /* RxL_FLITS_G0.NON_DATA (Q_Py_PCI_PMON_CTL)
  * Non-Data protocol Tx Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G0_NON_DATA                    UINT32_C(0x401)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_NON_DATA_CODE               UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_NON_DATA_UMASK              UINT32_C(0x4)
 #define E5_2600_EV_QPI_RXL_FLITS_G0_NON_DATA_COUNTERS           UINT64_C(0xf)
+
 /* RxL_FLITS_G1 (Q_Py_PCI_PMON_CTL)
  * Flits Received - Group 1 */
 #define E5_2600_EV_QPI_RXL_FLITS_G1                             UINT32_C(0x200002)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_CODE                        UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_FLITS_G1.DRS (Q_Py_PCI_PMON_CTL)
  * DRS Flits (both Header and Data) */
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS                         UINT32_C(0x201802)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_CODE                    UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_UMASK                   UINT32_C(0x18)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_COUNTERS                UINT64_C(0xf)
+
 /* RxL_FLITS_G1.DRS_DATA (Q_Py_PCI_PMON_CTL)
  * DRS Data Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_DATA                    UINT32_C(0x200802)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_DATA_CODE               UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_DATA_UMASK              UINT32_C(0x8)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_DATA_COUNTERS           UINT64_C(0xf)
+
 /* RxL_FLITS_G1.DRS_NONDATA (Q_Py_PCI_PMON_CTL)
  * DRS Header Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_NONDATA                 UINT32_C(0x201002)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_NONDATA_CODE            UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_NONDATA_UMASK           UINT32_C(0x10)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_DRS_NONDATA_COUNTERS        UINT64_C(0xf)
+
 /* RxL_FLITS_G1.HOM (Q_Py_PCI_PMON_CTL)
  * HOM Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM                         UINT32_C(0x200602)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_CODE                    UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_UMASK                   UINT32_C(0x6)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_COUNTERS                UINT64_C(0xf)
+
 /* RxL_FLITS_G1.HOM_NONREQ (Q_Py_PCI_PMON_CTL)
  * HOM Non-Request Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_NONREQ                  UINT32_C(0x200402)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_NONREQ_CODE             UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_NONREQ_UMASK            UINT32_C(0x4)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_NONREQ_COUNTERS         UINT64_C(0xf)
+
 /* RxL_FLITS_G1.HOM_REQ (Q_Py_PCI_PMON_CTL)
  * HOM Request Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_REQ                     UINT32_C(0x200202)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_REQ_CODE                UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_REQ_UMASK               UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_HOM_REQ_COUNTERS            UINT64_C(0xf)
+
 /* RxL_FLITS_G1.SNP (Q_Py_PCI_PMON_CTL)
  * SNP Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G1_SNP                         UINT32_C(0x200102)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_SNP_CODE                    UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_SNP_UMASK                   UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_FLITS_G1_SNP_COUNTERS                UINT64_C(0xf)
+
 /* RxL_FLITS_G2 (Q_Py_PCI_PMON_CTL)
  * Flits Received - Group 2 */
 #define E5_2600_EV_QPI_RXL_FLITS_G2                             UINT32_C(0x200003)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_CODE                        UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NCB (Q_Py_PCI_PMON_CTL)
  * Non-Coherent Rx Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB                         UINT32_C(0x200c03)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_CODE                    UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_UMASK                   UINT32_C(0xc)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_COUNTERS                UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NCB_DATA (Q_Py_PCI_PMON_CTL)
  * Non-Coherent data Rx Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_DATA                    UINT32_C(0x200403)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_DATA_CODE               UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_DATA_UMASK              UINT32_C(0x4)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_DATA_COUNTERS           UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NCB_NONDATA (Q_Py_PCI_PMON_CTL)
  * Non-Coherent non-data Rx Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_NONDATA                 UINT32_C(0x200803)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_NONDATA_CODE            UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_NONDATA_UMASK           UINT32_C(0x8)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCB_NONDATA_COUNTERS        UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NCS (Q_Py_PCI_PMON_CTL)
  * Non-Coherent standard Rx Flits */
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCS                         UINT32_C(0x201003)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCS_CODE                    UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCS_UMASK                   UINT32_C(0x10)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NCS_COUNTERS                UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NDR_AD (Q_Py_PCI_PMON_CTL)
  * Non-Data Response Rx Flits - AD */
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NDR_AD                      UINT32_C(0x200103)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NDR_AD_CODE                 UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NDR_AD_UMASK                UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NDR_AD_COUNTERS             UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NDR_AK (Q_Py_PCI_PMON_CTL)
  * Non-Data Response Rx Flits - AK */
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NDR_AK                      UINT32_C(0x200203)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NDR_AK_CODE                 UINT32_C(0x3)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NDR_AK_UMASK                UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_FLITS_G2_NDR_AK_COUNTERS             UINT64_C(0xf)
+
 /* RxL_INSERTS (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations */
 #define E5_2600_EV_QPI_RXL_INSERTS                              UINT32_C(0x8)
 #define E5_2600_EV_QPI_RXL_INSERTS_CODE                         UINT32_C(0x8)
 #define E5_2600_EV_QPI_RXL_INSERTS_UMASK                        UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_INSERTS_COUNTERS                     UINT64_C(0xf)
+
 /* RxL_INSERTS_DRS (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - DRS */
 #define E5_2600_EV_QPI_RXL_INSERTS_DRS                          UINT32_C(0x200009)
 #define E5_2600_EV_QPI_RXL_INSERTS_DRS_CODE                     UINT32_C(0x9)
 #define E5_2600_EV_QPI_RXL_INSERTS_DRS_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_INSERTS_DRS_COUNTERS                 UINT64_C(0xf)
+
 /* RxL_INSERTS_HOM (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - HOM */
 #define E5_2600_EV_QPI_RXL_INSERTS_HOM                          UINT32_C(0x20000c)
 #define E5_2600_EV_QPI_RXL_INSERTS_HOM_CODE                     UINT32_C(0xc)
 #define E5_2600_EV_QPI_RXL_INSERTS_HOM_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_INSERTS_HOM_COUNTERS                 UINT64_C(0xf)
+
 /* RxL_INSERTS_NCB (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NCB */
 #define E5_2600_EV_QPI_RXL_INSERTS_NCB                          UINT32_C(0x20000a)
 #define E5_2600_EV_QPI_RXL_INSERTS_NCB_CODE                     UINT32_C(0xa)
 #define E5_2600_EV_QPI_RXL_INSERTS_NCB_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_INSERTS_NCB_COUNTERS                 UINT64_C(0xf)
+
 /* RxL_INSERTS_NCS (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NCS */
 #define E5_2600_EV_QPI_RXL_INSERTS_NCS                          UINT32_C(0x20000b)
 #define E5_2600_EV_QPI_RXL_INSERTS_NCS_CODE                     UINT32_C(0xb)
 #define E5_2600_EV_QPI_RXL_INSERTS_NCS_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_INSERTS_NCS_COUNTERS                 UINT64_C(0xf)
+
 /* RxL_INSERTS_NDR (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NDR */
 #define E5_2600_EV_QPI_RXL_INSERTS_NDR                          UINT32_C(0x20000e)
 #define E5_2600_EV_QPI_RXL_INSERTS_NDR_CODE                     UINT32_C(0xe)
 #define E5_2600_EV_QPI_RXL_INSERTS_NDR_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_INSERTS_NDR_COUNTERS                 UINT64_C(0xf)
+
 /* RxL_INSERTS_SNP (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - SNP */
 #define E5_2600_EV_QPI_RXL_INSERTS_SNP                          UINT32_C(0x20000d)
 #define E5_2600_EV_QPI_RXL_INSERTS_SNP_CODE                     UINT32_C(0xd)
 #define E5_2600_EV_QPI_RXL_INSERTS_SNP_UMASK                    UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_INSERTS_SNP_COUNTERS                 UINT64_C(0xf)
+
 /* RxL_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - All Packets */
 #define E5_2600_EV_QPI_RXL_OCCUPANCY                            UINT32_C(0xb)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_CODE                       UINT32_C(0xb)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_UMASK                      UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_COUNTERS                   UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_DRS (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - DRS */
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_DRS                        UINT32_C(0x200015)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_DRS_CODE                   UINT32_C(0x15)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_DRS_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_DRS_COUNTERS               UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_HOM (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - HOM */
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_HOM                        UINT32_C(0x200018)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_HOM_CODE                   UINT32_C(0x18)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_HOM_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_HOM_COUNTERS               UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NCB (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NCB */
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NCB                        UINT32_C(0x200016)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NCB_CODE                   UINT32_C(0x16)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NCB_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NCB_COUNTERS               UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NCS (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NCS */
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NCS                        UINT32_C(0x200017)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NCS_CODE                   UINT32_C(0x17)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NCS_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NCS_COUNTERS               UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NDR (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NDR */
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NDR                        UINT32_C(0x20001a)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NDR_CODE                   UINT32_C(0x1a)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NDR_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_NDR_COUNTERS               UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_SNP (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - SNP */
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_SNP                        UINT32_C(0x200019)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_SNP_CODE                   UINT32_C(0x19)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_SNP_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_OCCUPANCY_SNP_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS (Q_Py_PCI_PMON_CTL)
  * Stalls Sending to R3QPI */
 #define E5_2600_EV_QPI_RXL_STALLS                               UINT32_C(0x35)
 #define E5_2600_EV_QPI_RXL_STALLS_CODE                          UINT32_C(0x35)
 #define E5_2600_EV_QPI_RXL_STALLS_UMASK                         UINT32_C(0x0)
 #define E5_2600_EV_QPI_RXL_STALLS_COUNTERS                      UINT64_C(0xf)
+
 /* RxL_STALLS.BGF_DRS (Q_Py_PCI_PMON_CTL)
  * BGF Stall - HOM */
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_DRS                       UINT32_C(0x135)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_DRS_CODE                  UINT32_C(0x35)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_DRS_UMASK                 UINT32_C(0x1)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_DRS_COUNTERS              UINT64_C(0xf)
+
 /* RxL_STALLS.BGF_HOM (Q_Py_PCI_PMON_CTL)
  * BGF Stall - DRS */
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_HOM                       UINT32_C(0x835)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_HOM_CODE                  UINT32_C(0x35)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_HOM_UMASK                 UINT32_C(0x8)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_HOM_COUNTERS              UINT64_C(0xf)
+
 /* RxL_STALLS.BGF_NCB (Q_Py_PCI_PMON_CTL)
  * BGF Stall - SNP */
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NCB                       UINT32_C(0x235)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NCB_CODE                  UINT32_C(0x35)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NCB_UMASK                 UINT32_C(0x2)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NCB_COUNTERS              UINT64_C(0xf)
+
 /* RxL_STALLS.BGF_NCS (Q_Py_PCI_PMON_CTL)
  * BGF Stall - NDR */
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NCS                       UINT32_C(0x435)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NCS_CODE                  UINT32_C(0x35)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NCS_UMASK                 UINT32_C(0x4)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NCS_COUNTERS              UINT64_C(0xf)
+
 /* RxL_STALLS.BGF_NDR (Q_Py_PCI_PMON_CTL)
  * BGF Stall - NCS */
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NDR                       UINT32_C(0x2035)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NDR_CODE                  UINT32_C(0x35)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NDR_UMASK                 UINT32_C(0x20)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_NDR_COUNTERS              UINT64_C(0xf)
+
 /* RxL_STALLS.BGF_SNP (Q_Py_PCI_PMON_CTL)
  * BGF Stall - NCB */
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_SNP                       UINT32_C(0x1035)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_SNP_CODE                  UINT32_C(0x35)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_SNP_UMASK                 UINT32_C(0x10)
 #define E5_2600_EV_QPI_RXL_STALLS_BGF_SNP_COUNTERS              UINT64_C(0xf)
+
 /* RxL_STALLS.EGRESS_CREDITS (Q_Py_PCI_PMON_CTL)
  * Egress Credits */
 #define E5_2600_EV_QPI_RXL_STALLS_EGRESS_CREDITS                UINT32_C(0x4035)
 #define E5_2600_EV_QPI_RXL_STALLS_EGRESS_CREDITS_CODE           UINT32_C(0x35)
 #define E5_2600_EV_QPI_RXL_STALLS_EGRESS_CREDITS_UMASK          UINT32_C(0x40)
 #define E5_2600_EV_QPI_RXL_STALLS_EGRESS_CREDITS_COUNTERS       UINT64_C(0xf)
+
 /* RxL_STALLS.GV (Q_Py_PCI_PMON_CTL)
  * GV */
 #define E5_2600_EV_QPI_RXL_STALLS_GV                            UINT32_C(0x8035)
 #define E5_2600_EV_QPI_RXL_STALLS_GV_CODE                       UINT32_C(0x35)
 #define E5_2600_EV_QPI_RXL_STALLS_GV_UMASK                      UINT32_C(0x80)
 #define E5_2600_EV_QPI_RXL_STALLS_GV_COUNTERS                   UINT64_C(0xf)
+
 /* TxL0P_POWER_CYCLES (Q_Py_PCI_PMON_CTL)
  * Cycles in L0p */
 #define E5_2600_EV_QPI_TXL0P_POWER_CYCLES                       UINT32_C(0xd)
 #define E5_2600_EV_QPI_TXL0P_POWER_CYCLES_CODE                  UINT32_C(0xd)
 #define E5_2600_EV_QPI_TXL0P_POWER_CYCLES_UMASK                 UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL0P_POWER_CYCLES_COUNTERS              UINT64_C(0xf)
+
 /* TxL0_POWER_CYCLES (Q_Py_PCI_PMON_CTL)
  * Cycles in L0 */
 #define E5_2600_EV_QPI_TXL0_POWER_CYCLES                        UINT32_C(0xc)
 #define E5_2600_EV_QPI_TXL0_POWER_CYCLES_CODE                   UINT32_C(0xc)
 #define E5_2600_EV_QPI_TXL0_POWER_CYCLES_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL0_POWER_CYCLES_COUNTERS               UINT64_C(0xf)
+
 /* TxL_BYPASSED (Q_Py_PCI_PMON_CTL)
  * Tx Flit Buffer Bypassed */
 #define E5_2600_EV_QPI_TXL_BYPASSED                             UINT32_C(0x5)
 #define E5_2600_EV_QPI_TXL_BYPASSED_CODE                        UINT32_C(0x5)
 #define E5_2600_EV_QPI_TXL_BYPASSED_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_BYPASSED_COUNTERS                    UINT64_C(0xf)
+
 /* TxL_CRC_NO_CREDITS (Q_Py_PCI_PMON_CTL)
  * Cycles Stalled with no LLR Credits */
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS                       UINT32_C(0x2)
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_CODE                  UINT32_C(0x2)
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_UMASK                 UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_COUNTERS              UINT64_C(0xf)
+
 /* TxL_CRC_NO_CREDITS.ALMOST_FULL (Q_Py_PCI_PMON_CTL)
  * LLR is almost full */
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_ALMOST_FULL           UINT32_C(0x202)
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_ALMOST_FULL_CODE      UINT32_C(0x2)
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_ALMOST_FULL_UMASK     UINT32_C(0x2)
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_ALMOST_FULL_COUNTERS  UINT64_C(0xf)
+
 /* TxL_CRC_NO_CREDITS.FULL (Q_Py_PCI_PMON_CTL)
  * LLR is full */
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_FULL                  UINT32_C(0x102)
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_FULL_CODE             UINT32_C(0x2)
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_FULL_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_CRC_NO_CREDITS_FULL_COUNTERS         UINT64_C(0xf)
+
 /* TxL_CYCLES_NE (Q_Py_PCI_PMON_CTL)
  * Tx Flit Buffer Cycles not Empty */
 #define E5_2600_EV_QPI_TXL_CYCLES_NE                            UINT32_C(0x6)
 #define E5_2600_EV_QPI_TXL_CYCLES_NE_CODE                       UINT32_C(0x6)
 #define E5_2600_EV_QPI_TXL_CYCLES_NE_UMASK                      UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_CYCLES_NE_COUNTERS                   UINT64_C(0xf)
+
 /* TxL_FLITS_G0 (Q_Py_PCI_PMON_CTL)
  * Flits Transferred - Group 0 */
 #define E5_2600_EV_QPI_TXL_FLITS_G0                             UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_CODE                        UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_COUNTERS                    UINT64_C(0xf)
+
 /* TxL_FLITS_G0.DATA (Q_Py_PCI_PMON_CTL)
  * Data Tx Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G0_DATA                        UINT32_C(0x200)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_DATA_CODE                   UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_DATA_UMASK                  UINT32_C(0x2)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_DATA_COUNTERS               UINT64_C(0xf)
+
 /* TxL_FLITS_G0.IDLE (Q_Py_PCI_PMON_CTL)
  * Idle and Null Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G0_IDLE                        UINT32_C(0x100)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_IDLE_CODE                   UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_IDLE_UMASK                  UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_IDLE_COUNTERS               UINT64_C(0xf)
+
 /* TxL_FLITS_G0.NON_DATA (Q_Py_PCI_PMON_CTL)
  * Non-Data protocol Tx Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G0_NON_DATA                    UINT32_C(0x400)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_NON_DATA_CODE               UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_NON_DATA_UMASK              UINT32_C(0x4)
 #define E5_2600_EV_QPI_TXL_FLITS_G0_NON_DATA_COUNTERS           UINT64_C(0xf)
+
 /* TxL_FLITS_G1 (Q_Py_PCI_PMON_CTL)
  * Flits Transferred - Group 1 */
 #define E5_2600_EV_QPI_TXL_FLITS_G1                             UINT32_C(0x200000)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_CODE                        UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_COUNTERS                    UINT64_C(0xf)
+
 /* TxL_FLITS_G1.DRS (Q_Py_PCI_PMON_CTL)
  * DRS Flits (both Header and Data) */
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS                         UINT32_C(0x201800)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_CODE                    UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_UMASK                   UINT32_C(0x18)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_COUNTERS                UINT64_C(0xf)
+
 /* TxL_FLITS_G1.DRS_DATA (Q_Py_PCI_PMON_CTL)
  * DRS Data Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_DATA                    UINT32_C(0x200800)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_DATA_CODE               UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_DATA_UMASK              UINT32_C(0x8)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_DATA_COUNTERS           UINT64_C(0xf)
+
 /* TxL_FLITS_G1.DRS_NONDATA (Q_Py_PCI_PMON_CTL)
  * DRS Header Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_NONDATA                 UINT32_C(0x201000)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_NONDATA_CODE            UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_NONDATA_UMASK           UINT32_C(0x10)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_DRS_NONDATA_COUNTERS        UINT64_C(0xf)
+
 /* TxL_FLITS_G1.HOM (Q_Py_PCI_PMON_CTL)
  * HOM Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM                         UINT32_C(0x200600)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_CODE                    UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_UMASK                   UINT32_C(0x6)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_COUNTERS                UINT64_C(0xf)
+
 /* TxL_FLITS_G1.HOM_NONREQ (Q_Py_PCI_PMON_CTL)
  * HOM Non-Request Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_NONREQ                  UINT32_C(0x200400)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_NONREQ_CODE             UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_NONREQ_UMASK            UINT32_C(0x4)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_NONREQ_COUNTERS         UINT64_C(0xf)
+
 /* TxL_FLITS_G1.HOM_REQ (Q_Py_PCI_PMON_CTL)
  * HOM Request Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_REQ                     UINT32_C(0x200200)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_REQ_CODE                UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_REQ_UMASK               UINT32_C(0x2)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_HOM_REQ_COUNTERS            UINT64_C(0xf)
+
 /* TxL_FLITS_G1.SNP (Q_Py_PCI_PMON_CTL)
  * SNP Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G1_SNP                         UINT32_C(0x200100)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_SNP_CODE                    UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_SNP_UMASK                   UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_FLITS_G1_SNP_COUNTERS                UINT64_C(0xf)
+
 /* TxL_FLITS_G2 (Q_Py_PCI_PMON_CTL)
  * Flits Transferred - Group 2 */
 #define E5_2600_EV_QPI_TXL_FLITS_G2                             UINT32_C(0x200001)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_CODE                        UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_UMASK                       UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_COUNTERS                    UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NCB (Q_Py_PCI_PMON_CTL)
  * Non-Coherent Bypass Tx Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB                         UINT32_C(0x200c01)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_CODE                    UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_UMASK                   UINT32_C(0xc)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_COUNTERS                UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NCB_DATA (Q_Py_PCI_PMON_CTL)
  * Non-Coherent data Tx Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_DATA                    UINT32_C(0x200401)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_DATA_CODE               UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_DATA_UMASK              UINT32_C(0x4)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_DATA_COUNTERS           UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NCB_NONDATA (Q_Py_PCI_PMON_CTL)
  * Non-Coherent non-data Tx Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_NONDATA                 UINT32_C(0x200801)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_NONDATA_CODE            UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_NONDATA_UMASK           UINT32_C(0x8)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCB_NONDATA_COUNTERS        UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NCS (Q_Py_PCI_PMON_CTL)
  * Non-Coherent standard Tx Flits */
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCS                         UINT32_C(0x201001)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCS_CODE                    UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCS_UMASK                   UINT32_C(0x10)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NCS_COUNTERS                UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NDR_AD (Q_Py_PCI_PMON_CTL)
  * Non-Data Response Tx Flits - AD */
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NDR_AD                      UINT32_C(0x200101)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NDR_AD_CODE                 UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NDR_AD_UMASK                UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NDR_AD_COUNTERS             UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NDR_AK (Q_Py_PCI_PMON_CTL)
  * Non-Data Response Tx Flits - AK */
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NDR_AK                      UINT32_C(0x200201)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NDR_AK_CODE                 UINT32_C(0x1)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NDR_AK_UMASK                UINT32_C(0x2)
 #define E5_2600_EV_QPI_TXL_FLITS_G2_NDR_AK_COUNTERS             UINT64_C(0xf)
+
 /* TxL_INSERTS (Q_Py_PCI_PMON_CTL)
  * Tx Flit Buffer Allocations */
 #define E5_2600_EV_QPI_TXL_INSERTS                              UINT32_C(0x4)
 #define E5_2600_EV_QPI_TXL_INSERTS_CODE                         UINT32_C(0x4)
 #define E5_2600_EV_QPI_TXL_INSERTS_UMASK                        UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_INSERTS_COUNTERS                     UINT64_C(0xf)
+
 /* TxL_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * Tx Flit Buffer Occupancy */
 #define E5_2600_EV_QPI_TXL_OCCUPANCY                            UINT32_C(0x7)
 #define E5_2600_EV_QPI_TXL_OCCUPANCY_CODE                       UINT32_C(0x7)
 #define E5_2600_EV_QPI_TXL_OCCUPANCY_UMASK                      UINT32_C(0x0)
 #define E5_2600_EV_QPI_TXL_OCCUPANCY_COUNTERS                   UINT64_C(0xf)
+
 /* VNA_CREDIT_RETURNS (Q_Py_PCI_PMON_CTL)
  * VNA Credits Returned */
 #define E5_2600_EV_QPI_VNA_CREDIT_RETURNS                       UINT32_C(0x20001c)
 #define E5_2600_EV_QPI_VNA_CREDIT_RETURNS_CODE                  UINT32_C(0x1c)
 #define E5_2600_EV_QPI_VNA_CREDIT_RETURNS_UMASK                 UINT32_C(0x0)
 #define E5_2600_EV_QPI_VNA_CREDIT_RETURNS_COUNTERS              UINT64_C(0xf)
+
 /* VNA_CREDIT_RETURN_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * VNA Credits Pending Return - Occupancy */
 #define E5_2600_EV_QPI_VNA_CREDIT_RETURN_OCCUPANCY              UINT32_C(0x20001b)
@@ -6663,7 +7461,20 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MATCH0: pci 0x228, 32 bits implemented of 32, reset 0x0
  * Packet match, low register.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_Q_Py_PCI_PMON_PKT_MATCH0 0x228; fields: format match_rnid4 config1:31, match_dnid 13-17, match_mc 9-12, match_opc 5-8, match_vnw 3-4; names as Table 2-91
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_Q_Py_PCI_PMON_PKT_MATCH0 0x228; fields: format match_rnid4 config1:31,
+ * match_dnid 13-17, match_mc 9-12, match_opc 5-8, match_vnw 3-4; names as
+ * Table 2-91
+ *
+ * Bits   (field, access, reset):
+ *   31     RNID_4  RW  0x0
+ *   30:18  rsv     RV  0x0
+ *   17:13  DNID    RW  0x0
+ *   12:9   MC      RW  0x0
+ *   8:5    OPC     RW  0x0
+ *   4:3    VNW     RW  0x0
+ *   2:0    rsv     RV  0x0
  */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WIDTH         32
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_SIZE          32
@@ -6679,15 +7490,15 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6729,9 +7540,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_rnid_4_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MAX      UINT32_C(0x1f)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK     (UINT32_C(0x1f) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_RESET    UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_GET(v)   ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_dnid_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT);
@@ -6753,9 +7564,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_dnid_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MAX        UINT32_C(0xf)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK       (UINT32_C(0xf) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_RESET      UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_GET(v)     ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK)))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_mc_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT);
@@ -6777,9 +7588,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_mc_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MAX       UINT32_C(0xf)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK      (UINT32_C(0xf) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_RESET     UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_GET(v)    ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_opc_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT);
@@ -6801,9 +7612,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_opc_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MAX       UINT32_C(0x3)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK      (UINT32_C(0x3) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_RESET     UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_GET(v)    ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT);
@@ -6820,7 +7631,16 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MATCH1: pci 0x22c, 32 bits implemented of 32, reset 0x0
  * Packet match, high register.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_Q_Py_PCI_PMON_PKT_MATCH1 0x22c; fields: format match_rds config1:48-51, match_rnid30 config1:32-35; names as Table 2-90
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_Q_Py_PCI_PMON_PKT_MATCH1 0x22c; fields: format match_rds
+ * config1:48-51, match_rnid30 config1:32-35; names as Table 2-90
+ *
+ * Bits   (field, access, reset):
+ *   31:20  rsv       RV  0x0
+ *   19:16  RDS       RW  0x0
+ *   15:4   rsv       RV  0x0
+ *   3:0    RNID_3_0  RW  0x0
  */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WIDTH          32
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_SIZE           32
@@ -6836,15 +7656,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6863,9 +7683,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_write_value(uint32_t cur
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MAX        UINT32_C(0xf)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK       (UINT32_C(0xf) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_RESET      UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_GET(v)     ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK)))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rds_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT);
@@ -6906,7 +7726,18 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MASK0: pci 0x238, 32 bits implemented of 32, reset 0x0
  * Packet mask, low register: bits set select the match fields compared.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-91, page 92; offset: linux SNBEP_Q_Py_PCI_PMON_PKT_MASK0 0x238; no Attr column: RW/RV chosen
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-91, page 92; offset: linux
+ * SNBEP_Q_Py_PCI_PMON_PKT_MASK0 0x238; no Attr column: RW/RV chosen
+ *
+ * Bits   (field, access, reset):
+ *   31     RNID_4  RW  0x0
+ *   30:18  rsv     RV  0x0
+ *   17:13  DNID    RW  0x0
+ *   12:9   MC      RW  0x0
+ *   8:5    OPC     RW  0x0
+ *   4:3    VNW     RW  0x0
+ *   2:0    rsv     RV  0x0
  */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WIDTH         32
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_SIZE          32
@@ -6922,15 +7753,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6972,9 +7803,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_rnid_4_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_MAX      UINT32_C(0x1f)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK     (UINT32_C(0x1f) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_RESET    UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_GET(v)   ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_dnid_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT);
@@ -6996,9 +7827,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_dnid_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MAX        UINT32_C(0xf)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK       (UINT32_C(0xf) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_RESET      UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_GET(v)     ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK)))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_mc_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT);
@@ -7020,9 +7851,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_mc_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_MAX       UINT32_C(0xf)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK      (UINT32_C(0xf) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_RESET     UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_GET(v)    ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_opc_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT);
@@ -7044,9 +7875,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_opc_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_MAX       UINT32_C(0x3)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK      (UINT32_C(0x3) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_RESET     UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_GET(v)    ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT))
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK))
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT);
@@ -7063,7 +7894,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MASK1: pci 0x23c, 32 bits implemented of 32, reset 0x0
  * Packet mask, high register.
- * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance Monitoring Guide (ref 327043, rev 001), table 2-90, page 92; offset: linux SNBEP_Q_Py_PCI_PMON_PKT_MASK1 0x23c; no Attr column: RW/RV chosen
+ * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ * Monitoring Guide (ref 327043, rev 001), table 2-90, page 92; offset: linux
+ * SNBEP_Q_Py_PCI_PMON_PKT_MASK1 0x23c; no Attr column: RW/RV chosen
+ *
+ * Bits   (field, access, reset):
+ *   31:20  rsv       RV  0x0
+ *   19:16  RDS       RW  0x0
+ *   15:4   rsv       RV  0x0
+ *   3:0    RNID_3_0  RW  0x0
  */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WIDTH          32
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_SIZE           32
@@ -7079,15 +7918,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK) |
-                      (current & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7106,9 +7945,9 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_write_value(uint32_t curr
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MAX        UINT32_C(0xf)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK       (UINT32_C(0xf) << E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_RESET      UINT32_C(0x0)
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_GET(v) ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_SET(v, x) ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK)))
-#define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_GET(v)     ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK) >> E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK)))
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT) & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK))
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_MODIFIED   UINT32_C(0x8)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_EXCLUSIVE  UINT32_C(0x4)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHARED     UINT32_C(0x2)
@@ -7167,7 +8006,20 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R2PCIE_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * Box-wide control: freeze, freeze enable, resets.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_BOX_CTL 0xf4; SNBEP_PMON_BOX_CTL_{RST_CTRL,RST_CTRS,FRZ,FRZ_EN}; name: guide section 2.1.1 (page 18)
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_BOX_CTL 0xf4;
+ * SNBEP_PMON_BOX_CTL_{RST_CTRL,RST_CTRS,FRZ,FRZ_EN}; name: guide section 2.1.1
+ * (page 18)
+ *
+ * Bits   (field, access, reset):
+ *   31:17  rsv       RV  0x0
+ *   16     frz_en    WO  0x0
+ *   15:9   rsv       RV  0x0
+ *   8      frz       WO  0x0
+ *   7:2    rsv       RV  0x0
+ *   1      rst_ctrs  WO  0x0
+ *   0      rst_ctrl  WO  0x0
  */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_SIZE           32
@@ -7183,15 +8035,15 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to R2PCIE_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to R2PCIE_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7209,9 +8061,9 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_write_value(uint32_t curr
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_MAX     UINT32_C(0x1)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_MASK    (UINT32_C(0x1) << E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_RESET   UINT32_C(0x0)
-#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_GET(v) ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT))
+#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_GET(v)  ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT))
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_MASK)))
-#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_MASK))
+#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_MASK))
 static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_frz_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT);
@@ -7233,9 +8085,9 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_frz_en_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MAX        UINT32_C(0x1)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MASK       (UINT32_C(0x1) << E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_RESET      UINT32_C(0x0)
-#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_GET(v) ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_GET(v)     ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MASK))
 static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_frz_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_R2PCIE_PCI_PMON_BOX_CTL_FRZ_SHIFT);
@@ -7300,22 +8152,34 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R2PCIE_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_CTL0 0xd8; SNBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_CTL0 0xd8; SNBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     invert    RW-V  0x0
+ *   22     en        RW-V  0x0
+ *   21:19  rsv       RV    0x0
+ *   18     edge_det  RW-V  0x0
+ *   17:16  rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
  */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_WIDTH                              32
-#define E5_2600_R2PCIE_PCI_PMON_CTL_SIZE                               32
-#define E5_2600_R2PCIE_PCI_PMON_CTL_RESET                              UINT32_C(0x00000000)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_FIRST                              0
-#define E5_2600_R2PCIE_PCI_PMON_CTL_COUNT                              4
-#define E5_2600_R2PCIE_PCI_PMON_CTL_STRIDE                             UINT32_C(0x4)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_MBZ_MASK                           UINT32_C(0x003b0000) /* reserved: write 0 */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_IGNORED_MASK                       UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK                            UINT32_C(0x00000000) /* read-only */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_WO_MASK                            UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_W1C_MASK                           UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_W1S_MASK                           UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_WRITABLE_MASK                      UINT32_C(0xffc4ffff) /* a write has an effect */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_KEEP_MASK                          UINT32_C(0xffc4ffff) /* read-modify-write keeps */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_WIDTH          32
+#define E5_2600_R2PCIE_PCI_PMON_CTL_SIZE           32
+#define E5_2600_R2PCIE_PCI_PMON_CTL_RESET          UINT32_C(0x00000000)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_FIRST          0
+#define E5_2600_R2PCIE_PCI_PMON_CTL_COUNT          4
+#define E5_2600_R2PCIE_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600_R2PCIE_PCI_PMON_CTL_FIRST <= i < E5_2600_R2PCIE_PCI_PMON_CTL_FIRST + E5_2600_R2PCIE_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_addr(unsigned i)
@@ -7324,15 +8188,15 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to R2PCIE_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R2PCIE_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7345,14 +8209,14 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_write_value(uint32_t current,
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MAX                         UINT32_C(0xff)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MASK                        (UINT32_C(0xff) << E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SHIFT)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_RESET                       UINT32_C(0x0)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_GET(v) ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_WIDTH   8
+#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MAX     UINT32_C(0xff)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MASK    (UINT32_C(0xff) << E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_RESET   UINT32_C(0x0)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SHIFT))
 #define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MASK)))
-#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MASK))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MASK))
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_thresh_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_THRESH_SHIFT);
@@ -7369,14 +8233,14 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_thresh_val(uint32_t x)
 /* invert [23] RW-V, reset 0x0
  * Invert comparison against Threshold.
  */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SHIFT                       23
-#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_WIDTH                       1
-#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MAX                         UINT32_C(0x1)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MASK                        (UINT32_C(0x1) << E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SHIFT)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_RESET                       UINT32_C(0x0)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_GET(v) ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SHIFT))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SHIFT   23
+#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_WIDTH   1
+#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MAX     UINT32_C(0x1)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MASK    (UINT32_C(0x1) << E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SHIFT)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_RESET   UINT32_C(0x0)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_GET(v)  ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SHIFT))
 #define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MASK)))
-#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MASK))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MASK))
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_invert_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_INVERT_SHIFT);
@@ -7393,14 +8257,14 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_invert_val(uint32_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT                           22
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_WIDTH                           1
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_MAX                             UINT32_C(0x1)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK                            (UINT32_C(0x1) << E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_RESET                           UINT32_C(0x0)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT))
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK)))
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT       22
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_WIDTH       1
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_MAX         UINT32_C(0x1)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK        (UINT32_C(0x1) << E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_RESET       UINT32_C(0x0)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_GET(v)      ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK))
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_EN_SHIFT);
@@ -7417,11 +8281,11 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_en_val(uint32_t x)
 /* edge_det [18] RW-V, reset 0x0
  * Edge detection.
  */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_MAX                       UINT32_C(0x1)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_MASK                      (UINT32_C(0x1) << E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_RESET                     UINT32_C(0x0)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_MAX   UINT32_C(0x1)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_RESET UINT32_C(0x0)
 #define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_EDGE_DET_MASK))
@@ -7441,14 +8305,14 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_edge_det_val(uint32_t x)
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
  */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MAX                          UINT32_C(0xff)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MASK                         (UINT32_C(0xff) << E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SHIFT)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_RESET                        UINT32_C(0x0)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_GET(v) ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MAX      UINT32_C(0xff)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MASK     (UINT32_C(0xff) << E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_RESET    UINT32_C(0x0)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SHIFT))
 #define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MASK)))
-#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MASK))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MASK))
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_umask_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_UMASK_SHIFT);
@@ -7465,14 +8329,14 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_umask_val(uint32_t x)
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
  */
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MAX                         UINT32_C(0xff)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MASK                        (UINT32_C(0xff) << E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_RESET                       UINT32_C(0x0)
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_GET(v) ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MAX     UINT32_C(0xff)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_RESET   UINT32_C(0x0)
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MASK))
+#define E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MASK))
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_ev_sel_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_R2PCIE_PCI_PMON_CTL_EV_SEL_SHIFT);
@@ -7488,10 +8352,10 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_ev_sel_val(uint32_t x)
 
 /* Rules of R2PCIE_PCI_PMON_CTL{3-0}: bits of e5_2600_r2pcie_pci_pmon_ctl_check()'s result. */
 enum {
-    E5_2600_R2PCIE_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH = 1 << 0, /* invert -> thresh != 0 */
-    E5_2600_R2PCIE_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 1 /* edge_det -> thresh != 0 */
+    E5_2600_R2PCIE_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH           = 1 << 0, /* invert -> thresh != 0 */
+    E5_2600_R2PCIE_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 1 /* edge_det -> thresh != 0 */
 };
-#define E5_2600_R2PCIE_PCI_PMON_CTL_RULES                              0x3u
+#define E5_2600_R2PCIE_PCI_PMON_CTL_RULES          0x3u
 #define E5_2600_R2PCIE_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE   ".invert is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 #define E5_2600_R2PCIE_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 
@@ -7499,9 +8363,9 @@ enum {
 static inline unsigned e5_2600_r2pcie_pci_pmon_ctl_check(uint32_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600_r2pcie_pci_pmon_ctl_invert_get(v)) || (e5_2600_r2pcie_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_r2pcie_pci_pmon_ctl_invert_get(v) || (e5_2600_r2pcie_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_R2PCIE_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH;
-    if (!((!(e5_2600_r2pcie_pci_pmon_ctl_edge_det_get(v)) || (e5_2600_r2pcie_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_r2pcie_pci_pmon_ctl_edge_det_get(v) || (e5_2600_r2pcie_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_R2PCIE_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -7522,7 +8386,14 @@ static inline const char *e5_2600_r2pcie_pci_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * R2PCIE_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * General counters, read as two 32-bit halves; 44 bits wide.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords; snbep_uncore_r2pcie.perf_ctr_bits = 44, num_counters = 4
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords;
+ * snbep_uncore_r2pcie.perf_ctr_bits = 44, num_counters = 4
+ *
+ * Bits   (field, access, reset):
+ *   63:44  rsv          RV    0x0
+ *   43:0   event_count  RW-V  0x0
  */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_WIDTH             64
 #define E5_2600_R2PCIE_PCI_PMON_CTR_SIZE              64
@@ -7546,15 +8417,15 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to R2PCIE_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R2PCIE_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7593,282 +8464,329 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* CLOCKTICKS (R2PCIE_PCI_PMON_CTL)
  * Number of uclks in domain */
 #define E5_2600_EV_R2PCIE_CLOCKTICKS                        UINT32_C(0x1)
 #define E5_2600_EV_R2PCIE_CLOCKTICKS_CODE                   UINT32_C(0x1)
 #define E5_2600_EV_R2PCIE_CLOCKTICKS_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_CLOCKTICKS_COUNTERS               UINT64_C(0xf)
+
 /* IIO_CREDITS_ACQUIRED (R2PCIE_PCI_PMON_CTL)
  * R2PCIe IIO Credit Acquired */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED              UINT32_C(0x33)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_CODE         UINT32_C(0x33)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_UMASK        UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_COUNTERS     UINT64_C(0x3)
+
 /* IIO_CREDITS_ACQUIRED.DRS (R2PCIE_PCI_PMON_CTL)
  * DRS */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS          UINT32_C(0x833)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS_CODE     UINT32_C(0x33)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS_UMASK    UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS_COUNTERS UINT64_C(0x3)
+
 /* IIO_CREDITS_ACQUIRED.NCB (R2PCIE_PCI_PMON_CTL)
  * NCB */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCB          UINT32_C(0x1033)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCB_CODE     UINT32_C(0x33)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCB_UMASK    UINT32_C(0x10)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCB_COUNTERS UINT64_C(0x3)
+
 /* IIO_CREDITS_ACQUIRED.NCS (R2PCIE_PCI_PMON_CTL)
  * NCS */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCS          UINT32_C(0x2033)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCS_CODE     UINT32_C(0x33)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCS_UMASK    UINT32_C(0x20)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCS_COUNTERS UINT64_C(0x3)
+
 /* IIO_CREDITS_REJECT (R2PCIE_PCI_PMON_CTL)
  * R2PCIe IIO Failed to Acquire a Credit */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT                UINT32_C(0x34)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_CODE           UINT32_C(0x34)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_UMASK          UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_COUNTERS       UINT64_C(0x3)
+
 /* IIO_CREDITS_REJECT.DRS (R2PCIE_PCI_PMON_CTL)
  * DRS */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_DRS            UINT32_C(0x834)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_DRS_CODE       UINT32_C(0x34)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_DRS_UMASK      UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_DRS_COUNTERS   UINT64_C(0x3)
+
 /* IIO_CREDITS_REJECT.NCB (R2PCIE_PCI_PMON_CTL)
  * NCB */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_NCB            UINT32_C(0x1034)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_NCB_CODE       UINT32_C(0x34)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_NCB_UMASK      UINT32_C(0x10)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_NCB_COUNTERS   UINT64_C(0x3)
+
 /* IIO_CREDITS_REJECT.NCS (R2PCIE_PCI_PMON_CTL)
  * NCS */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_NCS            UINT32_C(0x2034)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_NCS_CODE       UINT32_C(0x34)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_NCS_UMASK      UINT32_C(0x20)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_REJECT_NCS_COUNTERS   UINT64_C(0x3)
+
 /* IIO_CREDITS_USED (R2PCIE_PCI_PMON_CTL)
  * R2PCIe IIO Credits in Use */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED                  UINT32_C(0x32)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_CODE             UINT32_C(0x32)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_UMASK            UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_COUNTERS         UINT64_C(0x3)
+
 /* IIO_CREDITS_USED.DRS (R2PCIE_PCI_PMON_CTL)
  * DRS */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_DRS              UINT32_C(0x832)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_DRS_CODE         UINT32_C(0x32)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_DRS_UMASK        UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_DRS_COUNTERS     UINT64_C(0x3)
+
 /* IIO_CREDITS_USED.NCB (R2PCIE_PCI_PMON_CTL)
  * NCB */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_NCB              UINT32_C(0x1032)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_NCB_CODE         UINT32_C(0x32)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_NCB_UMASK        UINT32_C(0x10)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_NCB_COUNTERS     UINT64_C(0x3)
+
 /* IIO_CREDITS_USED.NCS (R2PCIE_PCI_PMON_CTL)
  * NCS */
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_NCS              UINT32_C(0x2032)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_NCS_CODE         UINT32_C(0x32)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_NCS_UMASK        UINT32_C(0x20)
 #define E5_2600_EV_R2PCIE_IIO_CREDITS_USED_NCS_COUNTERS     UINT64_C(0x3)
+
 /* RING_AD_USED (R2PCIE_PCI_PMON_CTL)
  * R2 AD Ring in Use */
 #define E5_2600_EV_R2PCIE_RING_AD_USED                      UINT32_C(0x7)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CODE                 UINT32_C(0x7)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_UMASK                UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_COUNTERS             UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_EVEN (R2PCIE_PCI_PMON_CTL)
  * Counterclockwise and Even */
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CCW_EVEN             UINT32_C(0x407)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CCW_EVEN_CODE        UINT32_C(0x7)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CCW_EVEN_UMASK       UINT32_C(0x4)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CCW_EVEN_COUNTERS    UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_ODD (R2PCIE_PCI_PMON_CTL)
  * Counterclockwise and Odd */
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CCW_ODD              UINT32_C(0x807)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CCW_ODD_CODE         UINT32_C(0x7)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CCW_ODD_UMASK        UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CCW_ODD_COUNTERS     UINT64_C(0xf)
+
 /* RING_AD_USED.CW_EVEN (R2PCIE_PCI_PMON_CTL)
  * Clockwise and Even */
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CW_EVEN              UINT32_C(0x107)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CW_EVEN_CODE         UINT32_C(0x7)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CW_EVEN_UMASK        UINT32_C(0x1)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CW_EVEN_COUNTERS     UINT64_C(0xf)
+
 /* RING_AD_USED.CW_ODD (R2PCIE_PCI_PMON_CTL)
  * Clockwise and Odd */
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CW_ODD               UINT32_C(0x207)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CW_ODD_CODE          UINT32_C(0x7)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CW_ODD_UMASK         UINT32_C(0x2)
 #define E5_2600_EV_R2PCIE_RING_AD_USED_CW_ODD_COUNTERS      UINT64_C(0xf)
+
 /* RING_AK_USED (R2PCIE_PCI_PMON_CTL)
  * R2 AK Ring in Use */
 #define E5_2600_EV_R2PCIE_RING_AK_USED                      UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CODE                 UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_UMASK                UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_COUNTERS             UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_EVEN (R2PCIE_PCI_PMON_CTL)
  * Counterclockwise and Even */
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CCW_EVEN             UINT32_C(0x408)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CCW_EVEN_CODE        UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CCW_EVEN_UMASK       UINT32_C(0x4)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CCW_EVEN_COUNTERS    UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_ODD (R2PCIE_PCI_PMON_CTL)
  * Counterclockwise and Odd */
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CCW_ODD              UINT32_C(0x808)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CCW_ODD_CODE         UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CCW_ODD_UMASK        UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CCW_ODD_COUNTERS     UINT64_C(0xf)
+
 /* RING_AK_USED.CW_EVEN (R2PCIE_PCI_PMON_CTL)
  * Clockwise and Even */
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CW_EVEN              UINT32_C(0x108)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CW_EVEN_CODE         UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CW_EVEN_UMASK        UINT32_C(0x1)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CW_EVEN_COUNTERS     UINT64_C(0xf)
+
 /* RING_AK_USED.CW_ODD (R2PCIE_PCI_PMON_CTL)
  * Clockwise and Odd */
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CW_ODD               UINT32_C(0x208)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CW_ODD_CODE          UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CW_ODD_UMASK         UINT32_C(0x2)
 #define E5_2600_EV_R2PCIE_RING_AK_USED_CW_ODD_COUNTERS      UINT64_C(0xf)
+
 /* RING_BL_USED (R2PCIE_PCI_PMON_CTL)
  * R2 BL Ring in Use */
 #define E5_2600_EV_R2PCIE_RING_BL_USED                      UINT32_C(0x9)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CODE                 UINT32_C(0x9)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_UMASK                UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_COUNTERS             UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_EVEN (R2PCIE_PCI_PMON_CTL)
  * Counterclockwise and Even */
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CCW_EVEN             UINT32_C(0x409)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CCW_EVEN_CODE        UINT32_C(0x9)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CCW_EVEN_UMASK       UINT32_C(0x4)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CCW_EVEN_COUNTERS    UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_ODD (R2PCIE_PCI_PMON_CTL)
  * Counterclockwise and Odd */
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CCW_ODD              UINT32_C(0x809)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CCW_ODD_CODE         UINT32_C(0x9)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CCW_ODD_UMASK        UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CCW_ODD_COUNTERS     UINT64_C(0xf)
+
 /* RING_BL_USED.CW_EVEN (R2PCIE_PCI_PMON_CTL)
  * Clockwise and Even */
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CW_EVEN              UINT32_C(0x109)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CW_EVEN_CODE         UINT32_C(0x9)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CW_EVEN_UMASK        UINT32_C(0x1)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CW_EVEN_COUNTERS     UINT64_C(0xf)
+
 /* RING_BL_USED.CW_ODD (R2PCIE_PCI_PMON_CTL)
  * Clockwise and Odd */
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CW_ODD               UINT32_C(0x209)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CW_ODD_CODE          UINT32_C(0x9)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CW_ODD_UMASK         UINT32_C(0x2)
 #define E5_2600_EV_R2PCIE_RING_BL_USED_CW_ODD_COUNTERS      UINT64_C(0xf)
+
 /* RING_IV_USED (R2PCIE_PCI_PMON_CTL)
  * R2 IV Ring in Use */
 #define E5_2600_EV_R2PCIE_RING_IV_USED                      UINT32_C(0xa)
 #define E5_2600_EV_R2PCIE_RING_IV_USED_CODE                 UINT32_C(0xa)
 #define E5_2600_EV_R2PCIE_RING_IV_USED_UMASK                UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_RING_IV_USED_COUNTERS             UINT64_C(0xf)
+
 /* RING_IV_USED.ANY (R2PCIE_PCI_PMON_CTL)
  * Any */
 #define E5_2600_EV_R2PCIE_RING_IV_USED_ANY                  UINT32_C(0xf0a)
 #define E5_2600_EV_R2PCIE_RING_IV_USED_ANY_CODE             UINT32_C(0xa)
 #define E5_2600_EV_R2PCIE_RING_IV_USED_ANY_UMASK            UINT32_C(0xf)
 #define E5_2600_EV_R2PCIE_RING_IV_USED_ANY_COUNTERS         UINT64_C(0xf)
+
 /* RxR_AK_BOUNCES (R2PCIE_PCI_PMON_CTL)
  * AK Ingress Bounced */
 #define E5_2600_EV_R2PCIE_RXR_AK_BOUNCES                    UINT32_C(0x12)
 #define E5_2600_EV_R2PCIE_RXR_AK_BOUNCES_CODE               UINT32_C(0x12)
 #define E5_2600_EV_R2PCIE_RXR_AK_BOUNCES_UMASK              UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_RXR_AK_BOUNCES_COUNTERS           UINT64_C(0x1)
+
 /* RxR_CYCLES_NE (R2PCIE_PCI_PMON_CTL)
  * Ingress Cycles Not Empty */
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE                     UINT32_C(0x10)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_CODE                UINT32_C(0x10)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_UMASK               UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_COUNTERS            UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.DRS (R2PCIE_PCI_PMON_CTL)
  * DRS */
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_DRS                 UINT32_C(0x810)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_DRS_CODE            UINT32_C(0x10)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_DRS_UMASK           UINT32_C(0x8)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_DRS_COUNTERS        UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.NCB (R2PCIE_PCI_PMON_CTL)
  * NCB */
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_NCB                 UINT32_C(0x1010)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_NCB_CODE            UINT32_C(0x10)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_NCB_UMASK           UINT32_C(0x10)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_NCB_COUNTERS        UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.NCS (R2PCIE_PCI_PMON_CTL)
  * NCS */
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_NCS                 UINT32_C(0x2010)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_NCS_CODE            UINT32_C(0x10)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_NCS_UMASK           UINT32_C(0x20)
 #define E5_2600_EV_R2PCIE_RXR_CYCLES_NE_NCS_COUNTERS        UINT64_C(0x3)
+
 /* TxR_CYCLES_FULL (R2PCIE_PCI_PMON_CTL)
  * Egress Cycles Full */
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL                   UINT32_C(0x25)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_CODE              UINT32_C(0x25)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_UMASK             UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_COUNTERS          UINT64_C(0x1)
+
 /* TxR_CYCLES_FULL.AD (R2PCIE_PCI_PMON_CTL)
  * AD */
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_AD                UINT32_C(0x125)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_AD_CODE           UINT32_C(0x25)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_AD_UMASK          UINT32_C(0x1)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_AD_COUNTERS       UINT64_C(0x1)
+
 /* TxR_CYCLES_FULL.AK (R2PCIE_PCI_PMON_CTL)
  * AK */
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_AK                UINT32_C(0x225)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_AK_CODE           UINT32_C(0x25)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_AK_UMASK          UINT32_C(0x2)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_AK_COUNTERS       UINT64_C(0x1)
+
 /* TxR_CYCLES_FULL.BL (R2PCIE_PCI_PMON_CTL)
  * BL */
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_BL                UINT32_C(0x425)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_BL_CODE           UINT32_C(0x25)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_BL_UMASK          UINT32_C(0x4)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_FULL_BL_COUNTERS       UINT64_C(0x1)
+
 /* TxR_CYCLES_NE (R2PCIE_PCI_PMON_CTL)
  * Egress Cycles Not Empty */
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE                     UINT32_C(0x23)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_CODE                UINT32_C(0x23)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_UMASK               UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_COUNTERS            UINT64_C(0x1)
+
 /* TxR_CYCLES_NE.AD (R2PCIE_PCI_PMON_CTL)
  * AD */
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_AD                  UINT32_C(0x123)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_AD_CODE             UINT32_C(0x23)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_AD_UMASK            UINT32_C(0x1)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_AD_COUNTERS         UINT64_C(0x1)
+
 /* TxR_CYCLES_NE.AK (R2PCIE_PCI_PMON_CTL)
  * AK */
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_AK                  UINT32_C(0x223)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_AK_CODE             UINT32_C(0x23)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_AK_UMASK            UINT32_C(0x2)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_AK_COUNTERS         UINT64_C(0x1)
+
 /* TxR_CYCLES_NE.BL (R2PCIE_PCI_PMON_CTL)
  * BL */
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_BL                  UINT32_C(0x423)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_BL_CODE             UINT32_C(0x23)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_BL_UMASK            UINT32_C(0x4)
 #define E5_2600_EV_R2PCIE_TXR_CYCLES_NE_BL_COUNTERS         UINT64_C(0x1)
+
 /* TxR_NACKS (R2PCIE_PCI_PMON_CTL)
  * Egress NACK */
 #define E5_2600_EV_R2PCIE_TXR_NACKS                         UINT32_C(0x26)
 #define E5_2600_EV_R2PCIE_TXR_NACKS_CODE                    UINT32_C(0x26)
 #define E5_2600_EV_R2PCIE_TXR_NACKS_UMASK                   UINT32_C(0x0)
 #define E5_2600_EV_R2PCIE_TXR_NACKS_COUNTERS                UINT64_C(0x3)
+
 /* TxR_NACKS.AD (R2PCIE_PCI_PMON_CTL)
  * AD */
 #define E5_2600_EV_R2PCIE_TXR_NACKS_AD                      UINT32_C(0x126)
 #define E5_2600_EV_R2PCIE_TXR_NACKS_AD_CODE                 UINT32_C(0x26)
 #define E5_2600_EV_R2PCIE_TXR_NACKS_AD_UMASK                UINT32_C(0x1)
 #define E5_2600_EV_R2PCIE_TXR_NACKS_AD_COUNTERS             UINT64_C(0x3)
+
 /* TxR_NACKS.AK (R2PCIE_PCI_PMON_CTL)
  * AK */
 #define E5_2600_EV_R2PCIE_TXR_NACKS_AK                      UINT32_C(0x226)
 #define E5_2600_EV_R2PCIE_TXR_NACKS_AK_CODE                 UINT32_C(0x26)
 #define E5_2600_EV_R2PCIE_TXR_NACKS_AK_UMASK                UINT32_C(0x2)
 #define E5_2600_EV_R2PCIE_TXR_NACKS_AK_COUNTERS             UINT64_C(0x3)
+
 /* TxR_NACKS.BL (R2PCIE_PCI_PMON_CTL)
  * BL */
 #define E5_2600_EV_R2PCIE_TXR_NACKS_BL                      UINT32_C(0x426)
@@ -7898,7 +8816,20 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * R3QPI_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * Box-wide control: freeze, freeze enable, resets.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_BOX_CTL 0xf4; SNBEP_PMON_BOX_CTL_{RST_CTRL,RST_CTRS,FRZ,FRZ_EN}; name: guide section 2.1.1 (page 18)
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_BOX_CTL 0xf4;
+ * SNBEP_PMON_BOX_CTL_{RST_CTRL,RST_CTRS,FRZ,FRZ_EN}; name: guide section 2.1.1
+ * (page 18)
+ *
+ * Bits   (field, access, reset):
+ *   31:17  rsv       RV  0x0
+ *   16     frz_en    WO  0x0
+ *   15:9   rsv       RV  0x0
+ *   8      frz       WO  0x0
+ *   7:2    rsv       RV  0x0
+ *   1      rst_ctrs  WO  0x0
+ *   0      rst_ctrl  WO  0x0
  */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_SIZE           32
@@ -7914,15 +8845,15 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to R3QPI_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to R3QPI_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7940,9 +8871,9 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_write_value(uint32_t curre
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_MAX     UINT32_C(0x1)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_MASK    (UINT32_C(0x1) << E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_RESET   UINT32_C(0x0)
-#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_GET(v) ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT))
+#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_GET(v)  ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT))
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_MASK)))
-#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_MASK))
+#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_MASK))
 static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_frz_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_MASK) >> E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_EN_SHIFT);
@@ -7964,9 +8895,9 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_frz_en_val(uint32_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MAX        UINT32_C(0x1)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MASK       (UINT32_C(0x1) << E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_RESET      UINT32_C(0x0)
-#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_GET(v) ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_GET(v)     ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MASK))
 static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_frz_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600_R3QPI_PCI_PMON_BOX_CTL_FRZ_SHIFT);
@@ -8031,22 +8962,35 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R3QPI_PCI_PMON_CTL{2-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_CTL0 0xd8; SNBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; snbep_uncore_r3qpi.num_counters = 3
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_CTL0 0xd8; SNBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN;
+ * snbep_uncore_r3qpi.num_counters = 3
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     invert    RW-V  0x0
+ *   22     en        RW-V  0x0
+ *   21:19  rsv       RV    0x0
+ *   18     edge_det  RW-V  0x0
+ *   17:16  rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
  */
-#define E5_2600_R3QPI_PCI_PMON_CTL_WIDTH                              32
-#define E5_2600_R3QPI_PCI_PMON_CTL_SIZE                               32
-#define E5_2600_R3QPI_PCI_PMON_CTL_RESET                              UINT32_C(0x00000000)
-#define E5_2600_R3QPI_PCI_PMON_CTL_FIRST                              0
-#define E5_2600_R3QPI_PCI_PMON_CTL_COUNT                              3
-#define E5_2600_R3QPI_PCI_PMON_CTL_STRIDE                             UINT32_C(0x4)
-#define E5_2600_R3QPI_PCI_PMON_CTL_MBZ_MASK                           UINT32_C(0x003b0000) /* reserved: write 0 */
-#define E5_2600_R3QPI_PCI_PMON_CTL_IGNORED_MASK                       UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK                            UINT32_C(0x00000000) /* read-only */
-#define E5_2600_R3QPI_PCI_PMON_CTL_WO_MASK                            UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
-#define E5_2600_R3QPI_PCI_PMON_CTL_W1C_MASK                           UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600_R3QPI_PCI_PMON_CTL_W1S_MASK                           UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600_R3QPI_PCI_PMON_CTL_WRITABLE_MASK                      UINT32_C(0xffc4ffff) /* a write has an effect */
-#define E5_2600_R3QPI_PCI_PMON_CTL_KEEP_MASK                          UINT32_C(0xffc4ffff) /* read-modify-write keeps */
+#define E5_2600_R3QPI_PCI_PMON_CTL_WIDTH          32
+#define E5_2600_R3QPI_PCI_PMON_CTL_SIZE           32
+#define E5_2600_R3QPI_PCI_PMON_CTL_RESET          UINT32_C(0x00000000)
+#define E5_2600_R3QPI_PCI_PMON_CTL_FIRST          0
+#define E5_2600_R3QPI_PCI_PMON_CTL_COUNT          3
+#define E5_2600_R3QPI_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
+#define E5_2600_R3QPI_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600_R3QPI_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600_R3QPI_PCI_PMON_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600_R3QPI_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600_R3QPI_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
+#define E5_2600_R3QPI_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600_R3QPI_PCI_PMON_CTL_FIRST <= i < E5_2600_R3QPI_PCI_PMON_CTL_FIRST + E5_2600_R3QPI_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_addr(unsigned i)
@@ -8055,15 +8999,15 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to R3QPI_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R3QPI_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8076,14 +9020,14 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_write_value(uint32_t current, 
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MAX                         UINT32_C(0xff)
-#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MASK                        (UINT32_C(0xff) << E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SHIFT)
-#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_RESET                       UINT32_C(0x0)
-#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_GET(v) ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_WIDTH   8
+#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MAX     UINT32_C(0xff)
+#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MASK    (UINT32_C(0xff) << E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_RESET   UINT32_C(0x0)
+#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SHIFT))
 #define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MASK)))
-#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MASK))
+#define E5_2600_R3QPI_PCI_PMON_CTL_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MASK))
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_thresh_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R3QPI_PCI_PMON_CTL_THRESH_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_THRESH_SHIFT);
@@ -8100,14 +9044,14 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_thresh_val(uint32_t x)
 /* invert [23] RW-V, reset 0x0
  * Invert comparison against Threshold.
  */
-#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SHIFT                       23
-#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_WIDTH                       1
-#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MAX                         UINT32_C(0x1)
-#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MASK                        (UINT32_C(0x1) << E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SHIFT)
-#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_RESET                       UINT32_C(0x0)
-#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_GET(v) ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SHIFT))
+#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SHIFT   23
+#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_WIDTH   1
+#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MAX     UINT32_C(0x1)
+#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MASK    (UINT32_C(0x1) << E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SHIFT)
+#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_RESET   UINT32_C(0x0)
+#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_GET(v)  ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SHIFT))
 #define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MASK)))
-#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MASK))
+#define E5_2600_R3QPI_PCI_PMON_CTL_INVERT_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MASK))
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_invert_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R3QPI_PCI_PMON_CTL_INVERT_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_INVERT_SHIFT);
@@ -8124,14 +9068,14 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_invert_val(uint32_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT                           22
-#define E5_2600_R3QPI_PCI_PMON_CTL_EN_WIDTH                           1
-#define E5_2600_R3QPI_PCI_PMON_CTL_EN_MAX                             UINT32_C(0x1)
-#define E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK                            (UINT32_C(0x1) << E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT)
-#define E5_2600_R3QPI_PCI_PMON_CTL_EN_RESET                           UINT32_C(0x0)
-#define E5_2600_R3QPI_PCI_PMON_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT))
-#define E5_2600_R3QPI_PCI_PMON_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK)))
-#define E5_2600_R3QPI_PCI_PMON_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK))
+#define E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT       22
+#define E5_2600_R3QPI_PCI_PMON_CTL_EN_WIDTH       1
+#define E5_2600_R3QPI_PCI_PMON_CTL_EN_MAX         UINT32_C(0x1)
+#define E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK        (UINT32_C(0x1) << E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600_R3QPI_PCI_PMON_CTL_EN_RESET       UINT32_C(0x0)
+#define E5_2600_R3QPI_PCI_PMON_CTL_EN_GET(v)      ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600_R3QPI_PCI_PMON_CTL_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600_R3QPI_PCI_PMON_CTL_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK))
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_EN_SHIFT);
@@ -8148,11 +9092,11 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_en_val(uint32_t x)
 /* edge_det [18] RW-V, reset 0x0
  * Edge detection.
  */
-#define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_MAX                       UINT32_C(0x1)
-#define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_MASK                      (UINT32_C(0x1) << E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_RESET                     UINT32_C(0x0)
+#define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_MAX   UINT32_C(0x1)
+#define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_RESET UINT32_C(0x0)
 #define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_EDGE_DET_MASK))
@@ -8172,14 +9116,14 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_edge_det_val(uint32_t x)
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
  */
-#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MAX                          UINT32_C(0xff)
-#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MASK                         (UINT32_C(0xff) << E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SHIFT)
-#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_RESET                        UINT32_C(0x0)
-#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_GET(v) ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MAX      UINT32_C(0xff)
+#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MASK     (UINT32_C(0xff) << E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_RESET    UINT32_C(0x0)
+#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SHIFT))
 #define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MASK)))
-#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MASK))
+#define E5_2600_R3QPI_PCI_PMON_CTL_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MASK))
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_umask_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R3QPI_PCI_PMON_CTL_UMASK_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_UMASK_SHIFT);
@@ -8196,14 +9140,14 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_umask_val(uint32_t x)
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
  */
-#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MAX                         UINT32_C(0xff)
-#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MASK                        (UINT32_C(0xff) << E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_RESET                       UINT32_C(0x0)
-#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_GET(v) ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MAX     UINT32_C(0xff)
+#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_RESET   UINT32_C(0x0)
+#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MASK))
+#define E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MASK))
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_ev_sel_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600_R3QPI_PCI_PMON_CTL_EV_SEL_SHIFT);
@@ -8219,10 +9163,10 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_ev_sel_val(uint32_t x)
 
 /* Rules of R3QPI_PCI_PMON_CTL{2-0}: bits of e5_2600_r3qpi_pci_pmon_ctl_check()'s result. */
 enum {
-    E5_2600_R3QPI_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH = 1 << 0, /* invert -> thresh != 0 */
-    E5_2600_R3QPI_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 1 /* edge_det -> thresh != 0 */
+    E5_2600_R3QPI_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH           = 1 << 0, /* invert -> thresh != 0 */
+    E5_2600_R3QPI_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 1 /* edge_det -> thresh != 0 */
 };
-#define E5_2600_R3QPI_PCI_PMON_CTL_RULES                              0x3u
+#define E5_2600_R3QPI_PCI_PMON_CTL_RULES          0x3u
 #define E5_2600_R3QPI_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE   ".invert is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 #define E5_2600_R3QPI_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 
@@ -8230,9 +9174,9 @@ enum {
 static inline unsigned e5_2600_r3qpi_pci_pmon_ctl_check(uint32_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600_r3qpi_pci_pmon_ctl_invert_get(v)) || (e5_2600_r3qpi_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_r3qpi_pci_pmon_ctl_invert_get(v) || (e5_2600_r3qpi_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_R3QPI_PCI_PMON_CTL_RULE_INVERT_NEEDS_THRESH;
-    if (!((!(e5_2600_r3qpi_pci_pmon_ctl_edge_det_get(v)) || (e5_2600_r3qpi_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600_r3qpi_pci_pmon_ctl_edge_det_get(v) || (e5_2600_r3qpi_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_R3QPI_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -8253,7 +9197,14 @@ static inline const char *e5_2600_r3qpi_pci_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * R3QPI_PCI_PMON_CTR{2-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * General counters, read as two 32-bit halves; 44 bits wide.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support) (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d); SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords; snbep_uncore_r3qpi.perf_ctr_bits = 44
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
+ * (ref torvalds/linux 0378c93a92e226d99f4672e66fe4c08ee7b19e2d);
+ * SNBEP_PCI_PMON_CTR0 0xa0, read as two dwords;
+ * snbep_uncore_r3qpi.perf_ctr_bits = 44
+ *
+ * Bits   (field, access, reset):
+ *   63:44  rsv          RV    0x0
+ *   43:0   event_count  RW-V  0x0
  */
 #define E5_2600_R3QPI_PCI_PMON_CTR_WIDTH             64
 #define E5_2600_R3QPI_PCI_PMON_CTR_SIZE              64
@@ -8277,15 +9228,15 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to R3QPI_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R3QPI_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
-static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_R3QPI_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8324,458 +9275,535 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* CLOCKTICKS (R3QPI_PCI_PMON_CTL)
  * Number of uclks in domain */
 #define E5_2600_EV_R3QPI_CLOCKTICKS                        UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_CLOCKTICKS_CODE                   UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_CLOCKTICKS_UMASK                  UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_CLOCKTICKS_COUNTERS               UINT64_C(0x7)
+
 /* IIO_CREDITS_ACQUIRED (R3QPI_PCI_PMON_CTL) */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED              UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_CODE         UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_UMASK        UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_COUNTERS     UINT64_C(0x3)
+
 /* IIO_CREDITS_ACQUIRED.DRS (R3QPI_PCI_PMON_CTL)
  * to IIO BL Credit Acquired */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_DRS          UINT32_C(0x820)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_DRS_CODE     UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_DRS_UMASK    UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_DRS_COUNTERS UINT64_C(0x3)
+
 /* IIO_CREDITS_ACQUIRED.NCB (R3QPI_PCI_PMON_CTL)
  * to IIO BL Credit Acquired */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_NCB          UINT32_C(0x1020)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_NCB_CODE     UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_NCB_UMASK    UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_NCB_COUNTERS UINT64_C(0x3)
+
 /* IIO_CREDITS_ACQUIRED.NCS (R3QPI_PCI_PMON_CTL)
  * to IIO BL Credit Acquired */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_NCS          UINT32_C(0x2020)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_NCS_CODE     UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_NCS_UMASK    UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_NCS_COUNTERS UINT64_C(0x3)
+
 /* IIO_CREDITS_REJECT (R3QPI_PCI_PMON_CTL) */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT                UINT32_C(0x21)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_CODE           UINT32_C(0x21)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_UMASK          UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_COUNTERS       UINT64_C(0x3)
+
 /* IIO_CREDITS_REJECT.DRS (R3QPI_PCI_PMON_CTL)
  * to IIO BL Credit Rejected */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_DRS            UINT32_C(0x821)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_DRS_CODE       UINT32_C(0x21)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_DRS_UMASK      UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_DRS_COUNTERS   UINT64_C(0x3)
+
 /* IIO_CREDITS_REJECT.NCB (R3QPI_PCI_PMON_CTL)
  * to IIO BL Credit Rejected */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_NCB            UINT32_C(0x1021)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_NCB_CODE       UINT32_C(0x21)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_NCB_UMASK      UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_NCB_COUNTERS   UINT64_C(0x3)
+
 /* IIO_CREDITS_REJECT.NCS (R3QPI_PCI_PMON_CTL)
  * to IIO BL Credit Rejected */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_NCS            UINT32_C(0x2021)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_NCS_CODE       UINT32_C(0x21)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_NCS_UMASK      UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_REJECT_NCS_COUNTERS   UINT64_C(0x3)
+
 /* IIO_CREDITS_USED (R3QPI_PCI_PMON_CTL) */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED                  UINT32_C(0x22)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_CODE             UINT32_C(0x22)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_UMASK            UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_COUNTERS         UINT64_C(0x3)
+
 /* IIO_CREDITS_USED.DRS (R3QPI_PCI_PMON_CTL)
  * to IIO BL Credit In Use */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_DRS              UINT32_C(0x822)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_DRS_CODE         UINT32_C(0x22)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_DRS_UMASK        UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_DRS_COUNTERS     UINT64_C(0x3)
+
 /* IIO_CREDITS_USED.NCB (R3QPI_PCI_PMON_CTL)
  * to IIO BL Credit In Use */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_NCB              UINT32_C(0x1022)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_NCB_CODE         UINT32_C(0x22)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_NCB_UMASK        UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_NCB_COUNTERS     UINT64_C(0x3)
+
 /* IIO_CREDITS_USED.NCS (R3QPI_PCI_PMON_CTL)
  * to IIO BL Credit In Use */
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_NCS              UINT32_C(0x2022)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_NCS_CODE         UINT32_C(0x22)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_NCS_UMASK        UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_IIO_CREDITS_USED_NCS_COUNTERS     UINT64_C(0x3)
+
 /* RING_AD_USED (R3QPI_PCI_PMON_CTL)
  * R3 AD Ring in Use */
 #define E5_2600_EV_R3QPI_RING_AD_USED                      UINT32_C(0x7)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CODE                 UINT32_C(0x7)
 #define E5_2600_EV_R3QPI_RING_AD_USED_UMASK                UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_RING_AD_USED_COUNTERS             UINT64_C(0x7)
+
 /* RING_AD_USED.CCW_EVEN (R3QPI_PCI_PMON_CTL)
  * Counterclockwise and Even */
 #define E5_2600_EV_R3QPI_RING_AD_USED_CCW_EVEN             UINT32_C(0x407)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CCW_EVEN_CODE        UINT32_C(0x7)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CCW_EVEN_UMASK       UINT32_C(0x4)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CCW_EVEN_COUNTERS    UINT64_C(0x7)
+
 /* RING_AD_USED.CCW_ODD (R3QPI_PCI_PMON_CTL)
  * Counterclockwise and Odd */
 #define E5_2600_EV_R3QPI_RING_AD_USED_CCW_ODD              UINT32_C(0x807)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CCW_ODD_CODE         UINT32_C(0x7)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CCW_ODD_UMASK        UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CCW_ODD_COUNTERS     UINT64_C(0x7)
+
 /* RING_AD_USED.CW_EVEN (R3QPI_PCI_PMON_CTL)
  * Clockwise and Even */
 #define E5_2600_EV_R3QPI_RING_AD_USED_CW_EVEN              UINT32_C(0x107)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CW_EVEN_CODE         UINT32_C(0x7)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CW_EVEN_UMASK        UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CW_EVEN_COUNTERS     UINT64_C(0x7)
+
 /* RING_AD_USED.CW_ODD (R3QPI_PCI_PMON_CTL)
  * Clockwise and Odd */
 #define E5_2600_EV_R3QPI_RING_AD_USED_CW_ODD               UINT32_C(0x207)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CW_ODD_CODE          UINT32_C(0x7)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CW_ODD_UMASK         UINT32_C(0x2)
 #define E5_2600_EV_R3QPI_RING_AD_USED_CW_ODD_COUNTERS      UINT64_C(0x7)
+
 /* RING_AK_USED (R3QPI_PCI_PMON_CTL)
  * R3 AK Ring in Use */
 #define E5_2600_EV_R3QPI_RING_AK_USED                      UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CODE                 UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RING_AK_USED_UMASK                UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_RING_AK_USED_COUNTERS             UINT64_C(0x7)
+
 /* RING_AK_USED.CCW_EVEN (R3QPI_PCI_PMON_CTL)
  * Counterclockwise and Even */
 #define E5_2600_EV_R3QPI_RING_AK_USED_CCW_EVEN             UINT32_C(0x408)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CCW_EVEN_CODE        UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CCW_EVEN_UMASK       UINT32_C(0x4)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CCW_EVEN_COUNTERS    UINT64_C(0x7)
+
 /* RING_AK_USED.CCW_ODD (R3QPI_PCI_PMON_CTL)
  * Counterclockwise and Odd */
 #define E5_2600_EV_R3QPI_RING_AK_USED_CCW_ODD              UINT32_C(0x808)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CCW_ODD_CODE         UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CCW_ODD_UMASK        UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CCW_ODD_COUNTERS     UINT64_C(0x7)
+
 /* RING_AK_USED.CW_EVEN (R3QPI_PCI_PMON_CTL)
  * Clockwise and Even */
 #define E5_2600_EV_R3QPI_RING_AK_USED_CW_EVEN              UINT32_C(0x108)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CW_EVEN_CODE         UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CW_EVEN_UMASK        UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CW_EVEN_COUNTERS     UINT64_C(0x7)
+
 /* RING_AK_USED.CW_ODD (R3QPI_PCI_PMON_CTL)
  * Clockwise and Odd */
 #define E5_2600_EV_R3QPI_RING_AK_USED_CW_ODD               UINT32_C(0x208)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CW_ODD_CODE          UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CW_ODD_UMASK         UINT32_C(0x2)
 #define E5_2600_EV_R3QPI_RING_AK_USED_CW_ODD_COUNTERS      UINT64_C(0x7)
+
 /* RING_BL_USED (R3QPI_PCI_PMON_CTL)
  * R3 BL Ring in Use */
 #define E5_2600_EV_R3QPI_RING_BL_USED                      UINT32_C(0x9)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CODE                 UINT32_C(0x9)
 #define E5_2600_EV_R3QPI_RING_BL_USED_UMASK                UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_RING_BL_USED_COUNTERS             UINT64_C(0x7)
+
 /* RING_BL_USED.CCW_EVEN (R3QPI_PCI_PMON_CTL)
  * Counterclockwise and Even */
 #define E5_2600_EV_R3QPI_RING_BL_USED_CCW_EVEN             UINT32_C(0x409)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CCW_EVEN_CODE        UINT32_C(0x9)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CCW_EVEN_UMASK       UINT32_C(0x4)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CCW_EVEN_COUNTERS    UINT64_C(0x7)
+
 /* RING_BL_USED.CCW_ODD (R3QPI_PCI_PMON_CTL)
  * Counterclockwise and Odd */
 #define E5_2600_EV_R3QPI_RING_BL_USED_CCW_ODD              UINT32_C(0x809)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CCW_ODD_CODE         UINT32_C(0x9)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CCW_ODD_UMASK        UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CCW_ODD_COUNTERS     UINT64_C(0x7)
+
 /* RING_BL_USED.CW_EVEN (R3QPI_PCI_PMON_CTL)
  * Clockwise and Even */
 #define E5_2600_EV_R3QPI_RING_BL_USED_CW_EVEN              UINT32_C(0x109)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CW_EVEN_CODE         UINT32_C(0x9)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CW_EVEN_UMASK        UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CW_EVEN_COUNTERS     UINT64_C(0x7)
+
 /* RING_BL_USED.CW_ODD (R3QPI_PCI_PMON_CTL)
  * Clockwise and Odd */
 #define E5_2600_EV_R3QPI_RING_BL_USED_CW_ODD               UINT32_C(0x209)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CW_ODD_CODE          UINT32_C(0x9)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CW_ODD_UMASK         UINT32_C(0x2)
 #define E5_2600_EV_R3QPI_RING_BL_USED_CW_ODD_COUNTERS      UINT64_C(0x7)
+
 /* RING_IV_USED (R3QPI_PCI_PMON_CTL)
  * R3 IV Ring in Use */
 #define E5_2600_EV_R3QPI_RING_IV_USED                      UINT32_C(0xa)
 #define E5_2600_EV_R3QPI_RING_IV_USED_CODE                 UINT32_C(0xa)
 #define E5_2600_EV_R3QPI_RING_IV_USED_UMASK                UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_RING_IV_USED_COUNTERS             UINT64_C(0x7)
+
 /* RING_IV_USED.ANY (R3QPI_PCI_PMON_CTL)
  * Any */
 #define E5_2600_EV_R3QPI_RING_IV_USED_ANY                  UINT32_C(0xf0a)
 #define E5_2600_EV_R3QPI_RING_IV_USED_ANY_CODE             UINT32_C(0xa)
 #define E5_2600_EV_R3QPI_RING_IV_USED_ANY_UMASK            UINT32_C(0xf)
 #define E5_2600_EV_R3QPI_RING_IV_USED_ANY_COUNTERS         UINT64_C(0x7)
+
 /* RxR_BYPASSED (R3QPI_PCI_PMON_CTL) */
 #define E5_2600_EV_R3QPI_RXR_BYPASSED                      UINT32_C(0x12)
 #define E5_2600_EV_R3QPI_RXR_BYPASSED_CODE                 UINT32_C(0x12)
 #define E5_2600_EV_R3QPI_RXR_BYPASSED_UMASK                UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_RXR_BYPASSED_COUNTERS             UINT64_C(0x3)
+
 /* RxR_BYPASSED.AD (R3QPI_PCI_PMON_CTL)
  * Ingress Bypassed */
 #define E5_2600_EV_R3QPI_RXR_BYPASSED_AD                   UINT32_C(0x112)
 #define E5_2600_EV_R3QPI_RXR_BYPASSED_AD_CODE              UINT32_C(0x12)
 #define E5_2600_EV_R3QPI_RXR_BYPASSED_AD_UMASK             UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_RXR_BYPASSED_AD_COUNTERS          UINT64_C(0x3)
+
 /* RxR_CYCLES_NE (R3QPI_PCI_PMON_CTL)
  * Ingress Cycles Not Empty */
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE                     UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_CODE                UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_UMASK               UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_COUNTERS            UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.DRS (R3QPI_PCI_PMON_CTL)
  * DRS */
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_DRS                 UINT32_C(0x810)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_DRS_CODE            UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_DRS_UMASK           UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_DRS_COUNTERS        UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.HOM (R3QPI_PCI_PMON_CTL)
  * HOM */
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_HOM                 UINT32_C(0x110)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_HOM_CODE            UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_HOM_UMASK           UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_HOM_COUNTERS        UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.NCB (R3QPI_PCI_PMON_CTL)
  * NCB */
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NCB                 UINT32_C(0x1010)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NCB_CODE            UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NCB_UMASK           UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NCB_COUNTERS        UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.NCS (R3QPI_PCI_PMON_CTL)
  * NCS */
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NCS                 UINT32_C(0x2010)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NCS_CODE            UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NCS_UMASK           UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NCS_COUNTERS        UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.NDR (R3QPI_PCI_PMON_CTL)
  * NDR */
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NDR                 UINT32_C(0x410)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NDR_CODE            UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NDR_UMASK           UINT32_C(0x4)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_NDR_COUNTERS        UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.SNP (R3QPI_PCI_PMON_CTL)
  * SNP */
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_SNP                 UINT32_C(0x210)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_SNP_CODE            UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_SNP_UMASK           UINT32_C(0x2)
 #define E5_2600_EV_R3QPI_RXR_CYCLES_NE_SNP_COUNTERS        UINT64_C(0x3)
+
 /* RxR_INSERTS (R3QPI_PCI_PMON_CTL)
  * Ingress Allocations */
 #define E5_2600_EV_R3QPI_RXR_INSERTS                       UINT32_C(0x11)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_CODE                  UINT32_C(0x11)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_UMASK                 UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_COUNTERS              UINT64_C(0x3)
+
 /* RxR_INSERTS.DRS (R3QPI_PCI_PMON_CTL)
  * DRS */
 #define E5_2600_EV_R3QPI_RXR_INSERTS_DRS                   UINT32_C(0x811)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_DRS_CODE              UINT32_C(0x11)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_DRS_UMASK             UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_DRS_COUNTERS          UINT64_C(0x3)
+
 /* RxR_INSERTS.HOM (R3QPI_PCI_PMON_CTL)
  * HOM */
 #define E5_2600_EV_R3QPI_RXR_INSERTS_HOM                   UINT32_C(0x111)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_HOM_CODE              UINT32_C(0x11)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_HOM_UMASK             UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_HOM_COUNTERS          UINT64_C(0x3)
+
 /* RxR_INSERTS.NCB (R3QPI_PCI_PMON_CTL)
  * NCB */
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NCB                   UINT32_C(0x1011)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NCB_CODE              UINT32_C(0x11)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NCB_UMASK             UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NCB_COUNTERS          UINT64_C(0x3)
+
 /* RxR_INSERTS.NCS (R3QPI_PCI_PMON_CTL)
  * NCS */
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NCS                   UINT32_C(0x2011)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NCS_CODE              UINT32_C(0x11)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NCS_UMASK             UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NCS_COUNTERS          UINT64_C(0x3)
+
 /* RxR_INSERTS.NDR (R3QPI_PCI_PMON_CTL)
  * NDR */
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NDR                   UINT32_C(0x411)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NDR_CODE              UINT32_C(0x11)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NDR_UMASK             UINT32_C(0x4)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_NDR_COUNTERS          UINT64_C(0x3)
+
 /* RxR_INSERTS.SNP (R3QPI_PCI_PMON_CTL)
  * SNP */
 #define E5_2600_EV_R3QPI_RXR_INSERTS_SNP                   UINT32_C(0x211)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_SNP_CODE              UINT32_C(0x11)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_SNP_UMASK             UINT32_C(0x2)
 #define E5_2600_EV_R3QPI_RXR_INSERTS_SNP_COUNTERS          UINT64_C(0x3)
+
 /* RxR_OCCUPANCY (R3QPI_PCI_PMON_CTL)
  * Ingress Occupancy Accumulator */
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY                     UINT32_C(0x13)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_CODE                UINT32_C(0x13)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_UMASK               UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_COUNTERS            UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.DRS (R3QPI_PCI_PMON_CTL)
  * DRS */
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_DRS                 UINT32_C(0x813)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_DRS_CODE            UINT32_C(0x13)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_DRS_UMASK           UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_DRS_COUNTERS        UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.HOM (R3QPI_PCI_PMON_CTL)
  * HOM */
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_HOM                 UINT32_C(0x113)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_HOM_CODE            UINT32_C(0x13)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_HOM_UMASK           UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_HOM_COUNTERS        UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.NCB (R3QPI_PCI_PMON_CTL)
  * NCB */
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NCB                 UINT32_C(0x1013)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NCB_CODE            UINT32_C(0x13)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NCB_UMASK           UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NCB_COUNTERS        UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.NCS (R3QPI_PCI_PMON_CTL)
  * NCS */
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NCS                 UINT32_C(0x2013)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NCS_CODE            UINT32_C(0x13)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NCS_UMASK           UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NCS_COUNTERS        UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.NDR (R3QPI_PCI_PMON_CTL)
  * NDR */
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NDR                 UINT32_C(0x413)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NDR_CODE            UINT32_C(0x13)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NDR_UMASK           UINT32_C(0x4)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_NDR_COUNTERS        UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.SNP (R3QPI_PCI_PMON_CTL)
  * SNP */
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_SNP                 UINT32_C(0x213)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_SNP_CODE            UINT32_C(0x13)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_SNP_UMASK           UINT32_C(0x2)
 #define E5_2600_EV_R3QPI_RXR_OCCUPANCY_SNP_COUNTERS        UINT64_C(0x1)
+
 /* VN0_CREDITS_REJECT (R3QPI_PCI_PMON_CTL)
  * VN0 Credit Acquisition Failed on DRS */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT                UINT32_C(0x37)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_CODE           UINT32_C(0x37)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_UMASK          UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_COUNTERS       UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.DRS (R3QPI_PCI_PMON_CTL)
  * DRS Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_DRS            UINT32_C(0x837)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_DRS_CODE       UINT32_C(0x37)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_DRS_UMASK      UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_DRS_COUNTERS   UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.HOM (R3QPI_PCI_PMON_CTL)
  * HOM Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_HOM            UINT32_C(0x137)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_HOM_CODE       UINT32_C(0x37)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_HOM_UMASK      UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_HOM_COUNTERS   UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.NCB (R3QPI_PCI_PMON_CTL)
  * NCB Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NCB            UINT32_C(0x1037)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NCB_CODE       UINT32_C(0x37)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NCB_UMASK      UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NCB_COUNTERS   UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.NCS (R3QPI_PCI_PMON_CTL)
  * NCS Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NCS            UINT32_C(0x2037)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NCS_CODE       UINT32_C(0x37)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NCS_UMASK      UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NCS_COUNTERS   UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.NDR (R3QPI_PCI_PMON_CTL)
  * NDR Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NDR            UINT32_C(0x437)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NDR_CODE       UINT32_C(0x37)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NDR_UMASK      UINT32_C(0x4)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_NDR_COUNTERS   UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.SNP (R3QPI_PCI_PMON_CTL)
  * SNP Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_SNP            UINT32_C(0x237)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_SNP_CODE       UINT32_C(0x37)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_SNP_UMASK      UINT32_C(0x2)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_REJECT_SNP_COUNTERS   UINT64_C(0x3)
+
 /* VN0_CREDITS_USED (R3QPI_PCI_PMON_CTL)
  * VN0 Credit Used */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED                  UINT32_C(0x36)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_CODE             UINT32_C(0x36)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_UMASK            UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_COUNTERS         UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.DRS (R3QPI_PCI_PMON_CTL)
  * DRS Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_DRS              UINT32_C(0x836)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_DRS_CODE         UINT32_C(0x36)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_DRS_UMASK        UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_DRS_COUNTERS     UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.HOM (R3QPI_PCI_PMON_CTL)
  * HOM Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_HOM              UINT32_C(0x136)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_HOM_CODE         UINT32_C(0x36)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_HOM_UMASK        UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_HOM_COUNTERS     UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.NCB (R3QPI_PCI_PMON_CTL)
  * NCB Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NCB              UINT32_C(0x1036)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NCB_CODE         UINT32_C(0x36)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NCB_UMASK        UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NCB_COUNTERS     UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.NCS (R3QPI_PCI_PMON_CTL)
  * NCS Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NCS              UINT32_C(0x2036)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NCS_CODE         UINT32_C(0x36)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NCS_UMASK        UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NCS_COUNTERS     UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.NDR (R3QPI_PCI_PMON_CTL)
  * NDR Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NDR              UINT32_C(0x436)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NDR_CODE         UINT32_C(0x36)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NDR_UMASK        UINT32_C(0x4)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_NDR_COUNTERS     UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.SNP (R3QPI_PCI_PMON_CTL)
  * SNP Message Class */
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_SNP              UINT32_C(0x236)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_SNP_CODE         UINT32_C(0x36)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_SNP_UMASK        UINT32_C(0x2)
 #define E5_2600_EV_R3QPI_VN0_CREDITS_USED_SNP_COUNTERS     UINT64_C(0x3)
+
 /* VNA_CREDITS_ACQUIRED (R3QPI_PCI_PMON_CTL)
  * VNA credit Acquisitions */
 #define E5_2600_EV_R3QPI_VNA_CREDITS_ACQUIRED              UINT32_C(0x33)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_ACQUIRED_CODE         UINT32_C(0x33)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_ACQUIRED_UMASK        UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_ACQUIRED_COUNTERS     UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT (R3QPI_PCI_PMON_CTL)
  * VNA Credit Reject */
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT                UINT32_C(0x34)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_CODE           UINT32_C(0x34)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_UMASK          UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_COUNTERS       UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.DRS (R3QPI_PCI_PMON_CTL)
  * DRS Message Class */
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_DRS            UINT32_C(0x834)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_DRS_CODE       UINT32_C(0x34)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_DRS_UMASK      UINT32_C(0x8)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_DRS_COUNTERS   UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.HOM (R3QPI_PCI_PMON_CTL)
  * HOM Message Class */
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_HOM            UINT32_C(0x134)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_HOM_CODE       UINT32_C(0x34)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_HOM_UMASK      UINT32_C(0x1)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_HOM_COUNTERS   UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.NCB (R3QPI_PCI_PMON_CTL)
  * NCB Message Class */
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NCB            UINT32_C(0x1034)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NCB_CODE       UINT32_C(0x34)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NCB_UMASK      UINT32_C(0x10)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NCB_COUNTERS   UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.NCS (R3QPI_PCI_PMON_CTL)
  * NCS Message Class */
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NCS            UINT32_C(0x2034)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NCS_CODE       UINT32_C(0x34)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NCS_UMASK      UINT32_C(0x20)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NCS_COUNTERS   UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.NDR (R3QPI_PCI_PMON_CTL)
  * NDR Message Class */
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NDR            UINT32_C(0x434)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NDR_CODE       UINT32_C(0x34)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NDR_UMASK      UINT32_C(0x4)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_NDR_COUNTERS   UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.SNP (R3QPI_PCI_PMON_CTL)
  * SNP Message Class */
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_SNP            UINT32_C(0x234)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_SNP_CODE       UINT32_C(0x34)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_SNP_UMASK      UINT32_C(0x2)
 #define E5_2600_EV_R3QPI_VNA_CREDITS_REJECT_SNP_COUNTERS   UINT64_C(0x3)
+
 /* VNA_CREDIT_CYCLES_OUT (R3QPI_PCI_PMON_CTL)
  * Cycles with no VNA credits available */
 #define E5_2600_EV_R3QPI_VNA_CREDIT_CYCLES_OUT             UINT32_C(0x31)
 #define E5_2600_EV_R3QPI_VNA_CREDIT_CYCLES_OUT_CODE        UINT32_C(0x31)
 #define E5_2600_EV_R3QPI_VNA_CREDIT_CYCLES_OUT_UMASK       UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_VNA_CREDIT_CYCLES_OUT_COUNTERS    UINT64_C(0x3)
+
 /* VNA_CREDIT_CYCLES_USED (R3QPI_PCI_PMON_CTL)
  * Cycles with 1 or more VNA credits in use */
 #define E5_2600_EV_R3QPI_VNA_CREDIT_CYCLES_USED            UINT32_C(0x32)

@@ -43,14 +43,25 @@ extern "C" {
  * System configuration controller: global PMON control and status, two 44-bit
  * counters and a 48-bit fixed counter of uncore clocks. The U-Box has no box
  * control register.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.2
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.2
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_GLOBAL_CTL: msr 0xc00, 32 bits implemented of 64, reset 0x0
  * UBox PMON global control: freeze/unfreeze all uncore counters and PMI
  * routing.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-2, page 19, section 2.1.5.1
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-2,
+ * page 19, section 2.1.5.1
+ *
+ * Bits   (field, access, reset):
+ *   31     frz_all       WO  0x0
+ *   30     wk_on_pmi     RW  0x0
+ *   29     unfrz_all     WO  0x0
+ *   28:27  rsv           RV  0x0
+ *   26:15  rsv           RV  0x0
+ *   14:0   pmi_core_sel  RW  0x0
  */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WIDTH              32
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_SIZE               64
@@ -66,15 +77,15 @@ extern "C" {
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK          UINT64_C(0x0000000040007fff) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -92,9 +103,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_write_value(uint64_t curr
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MAX        UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK       (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_RESET      UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_frz_all_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT);
@@ -116,9 +127,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_frz_all_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_MAX      UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_MASK     (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_RESET    UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_GET(v)   ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_SHIFT))
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_VAL(x)   ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_MASK))
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_WOKEN    UINT64_C(0x0) /* Send event to cores already woken */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WK_ON_PMI_WAKE     UINT64_C(0x1) /* Wake any sleeping core and send PMI to all cores. */
 static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_wk_on_pmi_get(uint64_t v)
@@ -142,9 +153,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_wk_on_pmi_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MAX      UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK     (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_RESET    UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_GET(v)   ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_SHIFT))
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_VAL(x)   ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_unfrz_all_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_SHIFT);
@@ -189,7 +200,26 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
  * U_MSR_PMON_GLOBAL_STATUS: msr 0xc01, 32 bits implemented of 64, reset 0x0
  * UBox PMON global status: accumulates the overflows sent by the boxes; write
  * 1 to a bit to clear it.
- * Source: OPTKIT (Optimizer Toolkit) src/core/freq/msrs.hh: transcription of 329468-002 U_MSR_PMON_GLOBAL_* tables, table 2-3, page 20, section 2.1.5.1; address also 329468 Table 2-1 (page 18); field layout via OPTKIT's transcription of Table 2-3
+ * Source: OPTKIT (Optimizer Toolkit) src/core/freq/msrs.hh: transcription of
+ * 329468-002 U_MSR_PMON_GLOBAL_* tables, table 2-3, page 20, section 2.1.5.1;
+ * address also 329468 Table 2-1 (page 18); field layout via OPTKIT's
+ * transcription of Table 2-3
+ *
+ * Bits   (field, access, reset):
+ *   31:27  rsv         RV    0x0
+ *   26     ov_rp       RW1C  0x0
+ *   25     ov_rq1      RW1C  0x0
+ *   24     ov_rq0      RW1C  0x0
+ *   23     ov_q1       RW1C  0x0
+ *   22     ov_q0       RW1C  0x0
+ *   21     ov_m1       RW1C  0x0
+ *   20     ov_m0       RW1C  0x0
+ *   19     ov_h1       RW1C  0x0
+ *   18     ov_h0       RW1C  0x0
+ *   17:3   ov_c        RW1C  0x0
+ *   2      ov_p        RW1C  0x0
+ *   1      ov_u        RW1C  0x0
+ *   0      ov_u_fixed  RW1C  0x0
  */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WIDTH            32
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_SIZE             64
@@ -205,15 +235,15 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_KEEP_MASK        UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_GLOBAL_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_global_status_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -231,9 +261,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_write_value(uint64_t c
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MAX        UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MASK       (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_RESET      UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_rp_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RP_SHIFT);
@@ -255,9 +285,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_rp_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_MAX       UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_MASK      (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_RESET     UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_GET(v)    ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_SHIFT))
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_VAL(x)    ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_rq1_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ1_SHIFT);
@@ -279,9 +309,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_rq1_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_MAX       UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_MASK      (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_RESET     UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_GET(v)    ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_SHIFT))
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_VAL(x)    ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_rq0_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_RQ0_SHIFT);
@@ -303,9 +333,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_rq0_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MAX        UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MASK       (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_RESET      UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_q1_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q1_SHIFT);
@@ -327,9 +357,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_q1_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MAX        UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK       (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_RESET      UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_q0_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_SHIFT);
@@ -351,9 +381,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_q0_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MAX        UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MASK       (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_RESET      UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_m1_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M1_SHIFT);
@@ -375,9 +405,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_m1_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MAX        UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MASK       (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_RESET      UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_m0_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_M0_SHIFT);
@@ -399,9 +429,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_m0_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MAX        UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MASK       (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_RESET      UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_h1_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H1_SHIFT);
@@ -423,9 +453,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_h1_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MAX        UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MASK       (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_RESET      UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_h0_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_H0_SHIFT);
@@ -447,9 +477,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_h0_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MAX         UINT64_C(0x7fff)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MASK        (UINT64_C(0x7fff) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_RESET       UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_GET(v)      ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_SET(v, x)   ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_c_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_C_SHIFT);
@@ -471,9 +501,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_c_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MAX         UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MASK        (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_RESET       UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_GET(v)      ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_SET(v, x)   ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_p_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_P_SHIFT);
@@ -495,9 +525,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_p_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MAX         UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MASK        (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_SHIFT)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_RESET       UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_SHIFT))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MASK)))
-#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MASK))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_GET(v)      ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_SHIFT))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_SET(v, x)   ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MASK)))
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_u_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_MASK) >> E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_U_SHIFT);
@@ -538,22 +568,39 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_u_fixed_val(uint64_
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_CTL{1-0}: msr 0xc10, 32 bits implemented of 64, reset 0x0
  * UBox counter control: selects the event its counter counts.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-6, page 22, section 2.2.3.2; addresses: Linux SNBEP_U_MSR_PMON_CTL0 (used by ivbep_uncore_ubox)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-6,
+ * page 22, section 2.2.3.2; addresses: Linux SNBEP_U_MSR_PMON_CTL0 (used by
+ * ivbep_uncore_ubox)
+ *
+ * Bits   (field, access, reset):
+ *   31:29  rsv       RV  0x0
+ *   28:24  thresh    RW  0x0
+ *   23     rsv       RV  0x0
+ *   22     en        RW  0x0
+ *   21     rsv       RV  0x0
+ *   20     ov_en     RW  0x0
+ *   19     rsv       RV  0x0
+ *   18     edge_det  RW  0x0
+ *   17     rst       WO  0x0
+ *   16     rsv       RV  0x0
+ *   15:8   umask     RW  0x0
+ *   7:0    ev_sel    RW  0x0
  */
-#define E5_2600V2_U_MSR_PMON_CTL_WIDTH                              32
-#define E5_2600V2_U_MSR_PMON_CTL_SIZE                               64
-#define E5_2600V2_U_MSR_PMON_CTL_RESET                              UINT64_C(0x0000000000000000)
-#define E5_2600V2_U_MSR_PMON_CTL_FIRST                              0
-#define E5_2600V2_U_MSR_PMON_CTL_COUNT                              2
-#define E5_2600V2_U_MSR_PMON_CTL_STRIDE                             UINT32_C(0x1)
-#define E5_2600V2_U_MSR_PMON_CTL_MBZ_MASK                           UINT64_C(0xffffffffe0a90000) /* reserved: write 0 */
-#define E5_2600V2_U_MSR_PMON_CTL_IGNORED_MASK                       UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define E5_2600V2_U_MSR_PMON_CTL_RO_MASK                            UINT64_C(0x0000000000000000) /* read-only */
-#define E5_2600V2_U_MSR_PMON_CTL_WO_MASK                            UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_U_MSR_PMON_CTL_W1C_MASK                           UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define E5_2600V2_U_MSR_PMON_CTL_W1S_MASK                           UINT64_C(0x0000000000000000) /* write 1 to set */
-#define E5_2600V2_U_MSR_PMON_CTL_WRITABLE_MASK                      UINT64_C(0x000000001f56ffff) /* a write has an effect */
-#define E5_2600V2_U_MSR_PMON_CTL_KEEP_MASK                          UINT64_C(0x000000001f54ffff) /* read-modify-write keeps */
+#define E5_2600V2_U_MSR_PMON_CTL_WIDTH          32
+#define E5_2600V2_U_MSR_PMON_CTL_SIZE           64
+#define E5_2600V2_U_MSR_PMON_CTL_RESET          UINT64_C(0x0000000000000000)
+#define E5_2600V2_U_MSR_PMON_CTL_FIRST          0
+#define E5_2600V2_U_MSR_PMON_CTL_COUNT          2
+#define E5_2600V2_U_MSR_PMON_CTL_STRIDE         UINT32_C(0x1)
+#define E5_2600V2_U_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffffe0a90000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600V2_U_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600V2_U_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_U_MSR_PMON_CTL_W1C_MASK       UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define E5_2600V2_U_MSR_PMON_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600V2_U_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x000000001f56ffff) /* a write has an effect */
+#define E5_2600V2_U_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x000000001f54ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600V2_U_MSR_PMON_CTL_FIRST <= i < E5_2600V2_U_MSR_PMON_CTL_FIRST + E5_2600V2_U_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_u_msr_pmon_ctl_addr(unsigned i)
@@ -562,15 +609,15 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -583,14 +630,14 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctl_write_value(uint64_t current, ui
 /* thresh [28:24] RW, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600V2_U_MSR_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600V2_U_MSR_PMON_CTL_THRESH_WIDTH                       5
-#define E5_2600V2_U_MSR_PMON_CTL_THRESH_MAX                         UINT64_C(0x1f)
-#define E5_2600V2_U_MSR_PMON_CTL_THRESH_MASK                        (UINT64_C(0x1f) << E5_2600V2_U_MSR_PMON_CTL_THRESH_SHIFT)
-#define E5_2600V2_U_MSR_PMON_CTL_THRESH_RESET                       UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_CTL_THRESH_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_THRESH_MASK) >> E5_2600V2_U_MSR_PMON_CTL_THRESH_SHIFT))
+#define E5_2600V2_U_MSR_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600V2_U_MSR_PMON_CTL_THRESH_WIDTH   5
+#define E5_2600V2_U_MSR_PMON_CTL_THRESH_MAX     UINT64_C(0x1f)
+#define E5_2600V2_U_MSR_PMON_CTL_THRESH_MASK    (UINT64_C(0x1f) << E5_2600V2_U_MSR_PMON_CTL_THRESH_SHIFT)
+#define E5_2600V2_U_MSR_PMON_CTL_THRESH_RESET   UINT64_C(0x0)
+#define E5_2600V2_U_MSR_PMON_CTL_THRESH_GET(v)  ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_THRESH_MASK) >> E5_2600V2_U_MSR_PMON_CTL_THRESH_SHIFT))
 #define E5_2600V2_U_MSR_PMON_CTL_THRESH_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_CTL_THRESH_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_THRESH_MASK)))
-#define E5_2600V2_U_MSR_PMON_CTL_THRESH_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_THRESH_MASK))
+#define E5_2600V2_U_MSR_PMON_CTL_THRESH_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_THRESH_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_ctl_thresh_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_CTL_THRESH_MASK) >> E5_2600V2_U_MSR_PMON_CTL_THRESH_SHIFT);
@@ -607,14 +654,14 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctl_thresh_val(uint64_t x)
 /* en [22] RW, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT                           22
-#define E5_2600V2_U_MSR_PMON_CTL_EN_WIDTH                           1
-#define E5_2600V2_U_MSR_PMON_CTL_EN_MAX                             UINT64_C(0x1)
-#define E5_2600V2_U_MSR_PMON_CTL_EN_MASK                            (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT)
-#define E5_2600V2_U_MSR_PMON_CTL_EN_RESET                           UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_CTL_EN_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_EN_MASK) >> E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT))
-#define E5_2600V2_U_MSR_PMON_CTL_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_EN_MASK)))
-#define E5_2600V2_U_MSR_PMON_CTL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_EN_MASK))
+#define E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT       22
+#define E5_2600V2_U_MSR_PMON_CTL_EN_WIDTH       1
+#define E5_2600V2_U_MSR_PMON_CTL_EN_MAX         UINT64_C(0x1)
+#define E5_2600V2_U_MSR_PMON_CTL_EN_MASK        (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT)
+#define E5_2600V2_U_MSR_PMON_CTL_EN_RESET       UINT64_C(0x0)
+#define E5_2600V2_U_MSR_PMON_CTL_EN_GET(v)      ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_EN_MASK) >> E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT))
+#define E5_2600V2_U_MSR_PMON_CTL_EN_SET(v, x)   ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_EN_MASK)))
+#define E5_2600V2_U_MSR_PMON_CTL_EN_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_EN_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_ctl_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_CTL_EN_MASK) >> E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT);
@@ -632,14 +679,14 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctl_en_val(uint64_t x)
  * When set and the counter overflows, its overflow bit is set in
  * U_MSR_PMON_BOX_STATUS.ov and U_MSR_PMON_GLOBAL_STATUS.ov_u.
  */
-#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_SHIFT                        20
-#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_WIDTH                        1
-#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_MAX                          UINT64_C(0x1)
-#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_MASK                         (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_CTL_OV_EN_SHIFT)
-#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_RESET                        UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_OV_EN_MASK) >> E5_2600V2_U_MSR_PMON_CTL_OV_EN_SHIFT))
+#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_SHIFT    20
+#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_WIDTH    1
+#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_MAX      UINT64_C(0x1)
+#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_MASK     (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_CTL_OV_EN_SHIFT)
+#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_RESET    UINT64_C(0x0)
+#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_GET(v)   ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_OV_EN_MASK) >> E5_2600V2_U_MSR_PMON_CTL_OV_EN_SHIFT))
 #define E5_2600V2_U_MSR_PMON_CTL_OV_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_CTL_OV_EN_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_OV_EN_MASK)))
-#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_OV_EN_MASK))
+#define E5_2600V2_U_MSR_PMON_CTL_OV_EN_VAL(x)   ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_OV_EN_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_ctl_ov_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_CTL_OV_EN_MASK) >> E5_2600V2_U_MSR_PMON_CTL_OV_EN_SHIFT);
@@ -657,11 +704,11 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctl_ov_en_val(uint64_t x)
  * When set to 1, count 0 to 1 transitions (rising edges) rather than
  * cycles the event is active.
  */
-#define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_MAX                       UINT64_C(0x1)
-#define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_MASK                      (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_RESET                     UINT64_C(0x0)
+#define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_MAX   UINT64_C(0x1)
+#define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_MASK  (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_RESET UINT64_C(0x0)
 #define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_EDGE_DET_MASK))
@@ -680,16 +727,17 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctl_edge_det_val(uint64_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
-#define E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT                          17
-#define E5_2600V2_U_MSR_PMON_CTL_RST_WIDTH                          1
-#define E5_2600V2_U_MSR_PMON_CTL_RST_MAX                            UINT64_C(0x1)
-#define E5_2600V2_U_MSR_PMON_CTL_RST_MASK                           (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT)
-#define E5_2600V2_U_MSR_PMON_CTL_RST_RESET                          UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_CTL_RST_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_RST_MASK) >> E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT))
-#define E5_2600V2_U_MSR_PMON_CTL_RST_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_RST_MASK)))
-#define E5_2600V2_U_MSR_PMON_CTL_RST_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_RST_MASK))
+#define E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT      17
+#define E5_2600V2_U_MSR_PMON_CTL_RST_WIDTH      1
+#define E5_2600V2_U_MSR_PMON_CTL_RST_MAX        UINT64_C(0x1)
+#define E5_2600V2_U_MSR_PMON_CTL_RST_MASK       (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT)
+#define E5_2600V2_U_MSR_PMON_CTL_RST_RESET      UINT64_C(0x0)
+#define E5_2600V2_U_MSR_PMON_CTL_RST_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_RST_MASK) >> E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT))
+#define E5_2600V2_U_MSR_PMON_CTL_RST_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_RST_MASK)))
+#define E5_2600V2_U_MSR_PMON_CTL_RST_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_RST_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_ctl_rst_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_CTL_RST_MASK) >> E5_2600V2_U_MSR_PMON_CTL_RST_SHIFT);
@@ -706,14 +754,14 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctl_rst_val(uint64_t x)
 /* umask [15:8] RW, reset 0x0
  * Select subevents to be counted within the selected event.
  */
-#define E5_2600V2_U_MSR_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600V2_U_MSR_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600V2_U_MSR_PMON_CTL_UMASK_MAX                          UINT64_C(0xff)
-#define E5_2600V2_U_MSR_PMON_CTL_UMASK_MASK                         (UINT64_C(0xff) << E5_2600V2_U_MSR_PMON_CTL_UMASK_SHIFT)
-#define E5_2600V2_U_MSR_PMON_CTL_UMASK_RESET                        UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_CTL_UMASK_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_UMASK_MASK) >> E5_2600V2_U_MSR_PMON_CTL_UMASK_SHIFT))
+#define E5_2600V2_U_MSR_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600V2_U_MSR_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600V2_U_MSR_PMON_CTL_UMASK_MAX      UINT64_C(0xff)
+#define E5_2600V2_U_MSR_PMON_CTL_UMASK_MASK     (UINT64_C(0xff) << E5_2600V2_U_MSR_PMON_CTL_UMASK_SHIFT)
+#define E5_2600V2_U_MSR_PMON_CTL_UMASK_RESET    UINT64_C(0x0)
+#define E5_2600V2_U_MSR_PMON_CTL_UMASK_GET(v)   ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_UMASK_MASK) >> E5_2600V2_U_MSR_PMON_CTL_UMASK_SHIFT))
 #define E5_2600V2_U_MSR_PMON_CTL_UMASK_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_CTL_UMASK_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_UMASK_MASK)))
-#define E5_2600V2_U_MSR_PMON_CTL_UMASK_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_UMASK_MASK))
+#define E5_2600V2_U_MSR_PMON_CTL_UMASK_VAL(x)   ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_UMASK_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_ctl_umask_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_CTL_UMASK_MASK) >> E5_2600V2_U_MSR_PMON_CTL_UMASK_SHIFT);
@@ -730,14 +778,14 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctl_umask_val(uint64_t x)
 /* ev_sel [7:0] RW, reset 0x0
  * Select event to be counted.
  */
-#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MAX                         UINT64_C(0xff)
-#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MASK                        (UINT64_C(0xff) << E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_RESET                       UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MAX     UINT64_C(0xff)
+#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MASK    (UINT64_C(0xff) << E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_RESET   UINT64_C(0x0)
+#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_GET(v)  ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MASK))
+#define E5_2600V2_U_MSR_PMON_CTL_EV_SEL_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_ctl_ev_sel_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_U_MSR_PMON_CTL_EV_SEL_SHIFT);
@@ -753,16 +801,16 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctl_ev_sel_val(uint64_t x)
 
 /* Rules of U_MSR_PMON_CTL{1-0}: bits of e5_2600v2_u_msr_pmon_ctl_check()'s result. */
 enum {
-    E5_2600V2_U_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 0 /* edge_det -> thresh != 0 */
+    E5_2600V2_U_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
 };
-#define E5_2600V2_U_MSR_PMON_CTL_RULES                              0x1u
+#define E5_2600V2_U_MSR_PMON_CTL_RULES          0x1u
 #define E5_2600V2_U_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
 
 /* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
 static inline unsigned e5_2600v2_u_msr_pmon_ctl_check(uint64_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600v2_u_msr_pmon_ctl_edge_det_get(v)) || (e5_2600v2_u_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600v2_u_msr_pmon_ctl_edge_det_get(v) || (e5_2600v2_u_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600V2_U_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -781,7 +829,13 @@ static inline const char *e5_2600v2_u_msr_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_CTR{1-0}: msr 0xc16, 64 bits implemented of 64, reset 0x0
  * UBox counter: 44 bits; overflow is a carry out of bit 43.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-7, page 23, section 2.2.3.2; addresses: Linux SNBEP_U_MSR_PMON_CTR0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-7,
+ * page 23, section 2.2.3.2; addresses: Linux SNBEP_U_MSR_PMON_CTR0
+ *
+ * Bits   (field, access, reset):
+ *   63:44  rsv          RV    0x0
+ *   43:0   event_count  RW-V  0x0
  */
 #define E5_2600V2_U_MSR_PMON_CTR_WIDTH             64
 #define E5_2600V2_U_MSR_PMON_CTR_SIZE              64
@@ -805,15 +859,15 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -850,7 +904,16 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_FIXED_CTL: msr 0xc08, 32 bits implemented of 64, reset 0x0
  * UBox PMON UCLK fixed counter control.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-8, page 23, section 2.2.3.2; address: Linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTL
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-8,
+ * page 23, section 2.2.3.2; address: Linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTL
+ *
+ * Bits   (field, access, reset):
+ *   31:23  rsv    RV    0x0
+ *   22     en     RW-V  0x0
+ *   21     rsv    RV    0x0
+ *   20     ov_en  RW-V  0x0
+ *   19:0   rsv    RV    0x0
  */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_WIDTH         32
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_SIZE          64
@@ -866,15 +929,15 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_KEEP_MASK     UINT64_C(0x0000000000500000) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_FIXED_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_FIXED_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -892,9 +955,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_write_value(uint64_t curre
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MAX        UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MASK       (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_SHIFT)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_RESET      UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MASK) >> E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_SHIFT))
-#define E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_SHIFT) & E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MASK)))
-#define E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_SHIFT) & E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MASK))
+#define E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MASK) >> E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_SHIFT))
+#define E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_SHIFT) & E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MASK)))
+#define E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_SHIFT) & E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_MASK) >> E5_2600V2_U_MSR_PMON_FIXED_CTL_EN_SHIFT);
@@ -917,9 +980,9 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_en_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_MAX     UINT64_C(0x1)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_MASK    (UINT64_C(0x1) << E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_SHIFT)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_RESET   UINT64_C(0x0)
-#define E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_GET(v) ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_MASK) >> E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_SHIFT))
+#define E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_GET(v)  ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_MASK) >> E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_SHIFT))
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_SHIFT) & E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_MASK)))
-#define E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_SHIFT) & E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_MASK))
+#define E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_SHIFT) & E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_MASK))
 static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_MASK) >> E5_2600V2_U_MSR_PMON_FIXED_CTL_OV_EN_SHIFT);
@@ -936,7 +999,14 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_FIXED_CTR: msr 0xc09, 64 bits implemented of 64, reset 0x0
  * UBox PMON UCLK fixed counter: counts uncore clocks.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-9, page 23, section 2.2.3.2; address: Linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTR; width: 2.2.2 and fixed_ctr_bits (Table 2-9 prints 43:0)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-9,
+ * page 23, section 2.2.3.2; address: Linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTR;
+ * width: 2.2.2 and fixed_ctr_bits (Table 2-9 prints 43:0)
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_WIDTH             64
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_SIZE              64
@@ -952,15 +1022,15 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_FIXED_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_FIXED_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -999,148 +1069,173 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* EVENT_MSG (U_MSR_PMON_CTL) */
 #define E5_2600V2_EV_UBOX_EVENT_MSG                           UINT64_C(0x42)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_CODE                      UINT64_C(0x42)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_UMASK                     UINT64_C(0x0)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_COUNTERS                  UINT64_C(0x3)
+
 /* EVENT_MSG.DOORBELL_RCVD (U_MSR_PMON_CTL)
  * VLW Received */
 #define E5_2600V2_EV_UBOX_EVENT_MSG_DOORBELL_RCVD             UINT64_C(0x842)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_DOORBELL_RCVD_CODE        UINT64_C(0x42)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_DOORBELL_RCVD_UMASK       UINT64_C(0x8)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_DOORBELL_RCVD_COUNTERS    UINT64_C(0x3)
+
 /* EVENT_MSG.INT_PRIO (U_MSR_PMON_CTL)
  * VLW Received */
 #define E5_2600V2_EV_UBOX_EVENT_MSG_INT_PRIO                  UINT64_C(0x1042)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_INT_PRIO_CODE             UINT64_C(0x42)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_INT_PRIO_UMASK            UINT64_C(0x10)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_INT_PRIO_COUNTERS         UINT64_C(0x3)
+
 /* EVENT_MSG.IPI_RCVD (U_MSR_PMON_CTL)
  * VLW Received */
 #define E5_2600V2_EV_UBOX_EVENT_MSG_IPI_RCVD                  UINT64_C(0x442)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_IPI_RCVD_CODE             UINT64_C(0x42)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_IPI_RCVD_UMASK            UINT64_C(0x4)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_IPI_RCVD_COUNTERS         UINT64_C(0x3)
+
 /* EVENT_MSG.MSI_RCVD (U_MSR_PMON_CTL)
  * VLW Received */
 #define E5_2600V2_EV_UBOX_EVENT_MSG_MSI_RCVD                  UINT64_C(0x242)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_MSI_RCVD_CODE             UINT64_C(0x42)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_MSI_RCVD_UMASK            UINT64_C(0x2)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_MSI_RCVD_COUNTERS         UINT64_C(0x3)
+
 /* EVENT_MSG.VLW_RCVD (U_MSR_PMON_CTL)
  * VLW Received */
 #define E5_2600V2_EV_UBOX_EVENT_MSG_VLW_RCVD                  UINT64_C(0x142)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_VLW_RCVD_CODE             UINT64_C(0x42)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_VLW_RCVD_UMASK            UINT64_C(0x1)
 #define E5_2600V2_EV_UBOX_EVENT_MSG_VLW_RCVD_COUNTERS         UINT64_C(0x3)
+
 /* FILTER_MATCH (U_MSR_PMON_CTL) */
 #define E5_2600V2_EV_UBOX_FILTER_MATCH                        UINT64_C(0x41)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_CODE                   UINT64_C(0x41)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_UMASK                  UINT64_C(0x0)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_COUNTERS               UINT64_C(0x3)
+
 /* FILTER_MATCH.DISABLE (U_MSR_PMON_CTL)
  * Filter Match */
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_DISABLE                UINT64_C(0x241)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_DISABLE_CODE           UINT64_C(0x41)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_DISABLE_UMASK          UINT64_C(0x2)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_DISABLE_COUNTERS       UINT64_C(0x3)
+
 /* FILTER_MATCH.ENABLE (U_MSR_PMON_CTL)
  * Filter Match [requires filter: UBoxFilter[3:0]] */
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_ENABLE                 UINT64_C(0x141)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_ENABLE_CODE            UINT64_C(0x41)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_ENABLE_UMASK           UINT64_C(0x1)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_ENABLE_COUNTERS        UINT64_C(0x3)
+
 /* FILTER_MATCH.U2C_DISABLE (U_MSR_PMON_CTL)
  * Filter Match */
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_DISABLE            UINT64_C(0x841)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_DISABLE_CODE       UINT64_C(0x41)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_DISABLE_UMASK      UINT64_C(0x8)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_DISABLE_COUNTERS   UINT64_C(0x3)
+
 /* FILTER_MATCH.U2C_ENABLE (U_MSR_PMON_CTL)
  * Filter Match [requires filter: UBoxFilter[3:0]] */
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_ENABLE             UINT64_C(0x441)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_ENABLE_CODE        UINT64_C(0x41)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_ENABLE_UMASK       UINT64_C(0x4)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_ENABLE_COUNTERS    UINT64_C(0x3)
+
 /* LOCK_CYCLES (U_MSR_PMON_CTL)
  * IDI Lock/SplitLock Cycles */
 #define E5_2600V2_EV_UBOX_LOCK_CYCLES                         UINT64_C(0x44)
 #define E5_2600V2_EV_UBOX_LOCK_CYCLES_CODE                    UINT64_C(0x44)
 #define E5_2600V2_EV_UBOX_LOCK_CYCLES_UMASK                   UINT64_C(0x0)
 #define E5_2600V2_EV_UBOX_LOCK_CYCLES_COUNTERS                UINT64_C(0x3)
+
 /* PHOLD_CYCLES (U_MSR_PMON_CTL)
  * Cycles PHOLD Assert to Ack */
 #define E5_2600V2_EV_UBOX_PHOLD_CYCLES                        UINT64_C(0x45)
 #define E5_2600V2_EV_UBOX_PHOLD_CYCLES_CODE                   UINT64_C(0x45)
 #define E5_2600V2_EV_UBOX_PHOLD_CYCLES_UMASK                  UINT64_C(0x0)
 #define E5_2600V2_EV_UBOX_PHOLD_CYCLES_COUNTERS               UINT64_C(0x3)
+
 /* PHOLD_CYCLES.ASSERT_TO_ACK (U_MSR_PMON_CTL)
  * Assert to ACK */
 #define E5_2600V2_EV_UBOX_PHOLD_CYCLES_ASSERT_TO_ACK          UINT64_C(0x145)
 #define E5_2600V2_EV_UBOX_PHOLD_CYCLES_ASSERT_TO_ACK_CODE     UINT64_C(0x45)
 #define E5_2600V2_EV_UBOX_PHOLD_CYCLES_ASSERT_TO_ACK_UMASK    UINT64_C(0x1)
 #define E5_2600V2_EV_UBOX_PHOLD_CYCLES_ASSERT_TO_ACK_COUNTERS UINT64_C(0x3)
+
 /* U2C_EVENTS (U_MSR_PMON_CTL)
  * Monitor Sent to T0 */
 #define E5_2600V2_EV_UBOX_U2C_EVENTS                          UINT64_C(0x43)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_CODE                     UINT64_C(0x43)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_COUNTERS                 UINT64_C(0x3)
+
 /* U2C_EVENTS.CMC (U_MSR_PMON_CTL)
  * Correctable Machine Check */
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_CMC                      UINT64_C(0x1043)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_CMC_CODE                 UINT64_C(0x43)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_CMC_UMASK                UINT64_C(0x10)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_CMC_COUNTERS             UINT64_C(0x3)
+
 /* U2C_EVENTS.LIVELOCK (U_MSR_PMON_CTL)
  * Livelock */
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_LIVELOCK                 UINT64_C(0x443)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_LIVELOCK_CODE            UINT64_C(0x43)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_LIVELOCK_UMASK           UINT64_C(0x4)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_LIVELOCK_COUNTERS        UINT64_C(0x3)
+
 /* U2C_EVENTS.LTERROR (U_MSR_PMON_CTL)
  * LTError */
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_LTERROR                  UINT64_C(0x843)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_LTERROR_CODE             UINT64_C(0x43)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_LTERROR_UMASK            UINT64_C(0x8)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_LTERROR_COUNTERS         UINT64_C(0x3)
+
 /* U2C_EVENTS.MONITOR_T0 (U_MSR_PMON_CTL)
  * Monitor T0 */
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_MONITOR_T0               UINT64_C(0x143)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_MONITOR_T0_CODE          UINT64_C(0x43)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_MONITOR_T0_UMASK         UINT64_C(0x1)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_MONITOR_T0_COUNTERS      UINT64_C(0x3)
+
 /* U2C_EVENTS.MONITOR_T1 (U_MSR_PMON_CTL)
  * Monitor T1 */
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_MONITOR_T1               UINT64_C(0x243)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_MONITOR_T1_CODE          UINT64_C(0x43)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_MONITOR_T1_UMASK         UINT64_C(0x2)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_MONITOR_T1_COUNTERS      UINT64_C(0x3)
+
 /* U2C_EVENTS.OTHER (U_MSR_PMON_CTL)
  * Other */
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_OTHER                    UINT64_C(0x8043)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_OTHER_CODE               UINT64_C(0x43)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_OTHER_UMASK              UINT64_C(0x80)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_OTHER_COUNTERS           UINT64_C(0x3)
+
 /* U2C_EVENTS.TRAP (U_MSR_PMON_CTL)
  * Trap */
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_TRAP                     UINT64_C(0x4043)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_TRAP_CODE                UINT64_C(0x43)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_TRAP_UMASK               UINT64_C(0x40)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_TRAP_COUNTERS            UINT64_C(0x3)
+
 /* U2C_EVENTS.UMC (U_MSR_PMON_CTL)
  * Uncorrectable Machine Check */
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_UMC                      UINT64_C(0x2043)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_UMC_CODE                 UINT64_C(0x43)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_UMC_UMASK                UINT64_C(0x20)
 #define E5_2600V2_EV_UBOX_U2C_EVENTS_UMC_COUNTERS             UINT64_C(0x3)
+
 /* RACU_REQUESTS (U_MSR_PMON_CTL)
  * RACU Request */
 #define E5_2600V2_EV_UBOX_RACU_REQUESTS                       UINT64_C(0x46)
 #define E5_2600V2_EV_UBOX_RACU_REQUESTS_CODE                  UINT64_C(0x46)
 #define E5_2600V2_EV_UBOX_RACU_REQUESTS_UMASK                 UINT64_C(0x0)
 #define E5_2600V2_EV_UBOX_RACU_REQUESTS_COUNTERS              UINT64_C(0x3)
+
 /* CLOCKTICKS (U_MSR_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_UBOX_CLOCKTICKS                          UINT64_C(0x0)
@@ -1152,7 +1247,8 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
  * Caching Agent (CBo) (block 'cbox')
  * LLC slice caching agents: up to 15 per socket, four 44-bit counters each and
  * two filter registers.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.3
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.3
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -1189,10 +1285,21 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
 #define E5_2600V2_CBOX_C14_BASE UINT32_C(0xec0)
 
 /* --------------------------------------------------------------------------
- * Cn_MSR_PMON_BOX_CTL: msr 0xd04, 32 bits implemented of 64, reset 0x0
+ * Cn_MSR_PMON_BOX_CTL: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * CBo box-wide control: manual freeze and reset of the box's counters and
  * controls.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-13, page 33, section 2.3.3.1; address: Linux SNBEP_C0_MSR_PMON_BOX_CTL
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-13,
+ * page 33, section 2.3.3.1; address: Linux SNBEP_C0_MSR_PMON_BOX_CTL
+ *
+ * Bits   (field, access, reset):
+ *   31:18  rsv       RV  0x0
+ *   17:16  rsv       RV  0x0
+ *   15:9   rsv       RV  0x0
+ *   8      frz       WO  0x0
+ *   7:2    rsv       RV  0x0
+ *   1      rst_ctrs  WO  0x0
+ *   0      rst_ctrl  WO  0x0
  */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_SIZE           64
@@ -1279,15 +1386,15 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_ctl_addr(unsigned inst)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1305,9 +1412,9 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_write_value(uint64_t curren
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MAX        UINT64_C(0x1)
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK       (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_RESET      UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_GET(v)     ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_frz_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_SHIFT);
@@ -1371,39 +1478,53 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * Cn_MSR_PMON_CTL{3-0}: msr 0xd10, 32 bits implemented of 64, reset 0x0
+ * Cn_MSR_PMON_CTL{3-0}: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * CBo counter control: selects the event its counter counts.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-14, page 33, section 2.3.3.2; address: Linux SNBEP_C0_MSR_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-14,
+ * page 33, section 2.3.3.2; address: Linux SNBEP_C0_MSR_PMON_CTL0
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     rsv       RV    0x0
+ *   22     en        RW-V  0x0
+ *   21:20  rsv       RV    0x0
+ *   19     tid_en    RW-V  0x0
+ *   18     edge_det  RW-V  0x0
+ *   17     rst       WO    0x0
+ *   16     rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
  */
-#define E5_2600V2_CN_MSR_PMON_CTL_WIDTH                              32
-#define E5_2600V2_CN_MSR_PMON_CTL_SIZE                               64
-#define E5_2600V2_CN_MSR_PMON_CTL_RESET                              UINT64_C(0x0000000000000000)
-#define E5_2600V2_CN_MSR_PMON_CTL_FIRST                              0
-#define E5_2600V2_CN_MSR_PMON_CTL_COUNT                              4
-#define E5_2600V2_CN_MSR_PMON_CTL_STRIDE                             UINT32_C(0x1)
-#define E5_2600V2_CN_MSR_PMON_CTL_C0_ADDR                            UINT32_C(0xd10)
-#define E5_2600V2_CN_MSR_PMON_CTL_C1_ADDR                            UINT32_C(0xd30)
-#define E5_2600V2_CN_MSR_PMON_CTL_C2_ADDR                            UINT32_C(0xd50)
-#define E5_2600V2_CN_MSR_PMON_CTL_C3_ADDR                            UINT32_C(0xd70)
-#define E5_2600V2_CN_MSR_PMON_CTL_C4_ADDR                            UINT32_C(0xd90)
-#define E5_2600V2_CN_MSR_PMON_CTL_C5_ADDR                            UINT32_C(0xdb0)
-#define E5_2600V2_CN_MSR_PMON_CTL_C6_ADDR                            UINT32_C(0xdd0)
-#define E5_2600V2_CN_MSR_PMON_CTL_C7_ADDR                            UINT32_C(0xdf0)
-#define E5_2600V2_CN_MSR_PMON_CTL_C8_ADDR                            UINT32_C(0xe10)
-#define E5_2600V2_CN_MSR_PMON_CTL_C9_ADDR                            UINT32_C(0xe30)
-#define E5_2600V2_CN_MSR_PMON_CTL_C10_ADDR                           UINT32_C(0xe50)
-#define E5_2600V2_CN_MSR_PMON_CTL_C11_ADDR                           UINT32_C(0xe70)
-#define E5_2600V2_CN_MSR_PMON_CTL_C12_ADDR                           UINT32_C(0xe90)
-#define E5_2600V2_CN_MSR_PMON_CTL_C13_ADDR                           UINT32_C(0xeb0)
-#define E5_2600V2_CN_MSR_PMON_CTL_C14_ADDR                           UINT32_C(0xed0)
-#define E5_2600V2_CN_MSR_PMON_CTL_MBZ_MASK                           UINT64_C(0xffffffff00b10000) /* reserved: write 0 */
-#define E5_2600V2_CN_MSR_PMON_CTL_IGNORED_MASK                       UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define E5_2600V2_CN_MSR_PMON_CTL_RO_MASK                            UINT64_C(0x0000000000000000) /* read-only */
-#define E5_2600V2_CN_MSR_PMON_CTL_WO_MASK                            UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_CN_MSR_PMON_CTL_W1C_MASK                           UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define E5_2600V2_CN_MSR_PMON_CTL_W1S_MASK                           UINT64_C(0x0000000000000000) /* write 1 to set */
-#define E5_2600V2_CN_MSR_PMON_CTL_WRITABLE_MASK                      UINT64_C(0x00000000ff4effff) /* a write has an effect */
-#define E5_2600V2_CN_MSR_PMON_CTL_KEEP_MASK                          UINT64_C(0x00000000ff4cffff) /* read-modify-write keeps */
+#define E5_2600V2_CN_MSR_PMON_CTL_WIDTH          32
+#define E5_2600V2_CN_MSR_PMON_CTL_SIZE           64
+#define E5_2600V2_CN_MSR_PMON_CTL_RESET          UINT64_C(0x0000000000000000)
+#define E5_2600V2_CN_MSR_PMON_CTL_FIRST          0
+#define E5_2600V2_CN_MSR_PMON_CTL_COUNT          4
+#define E5_2600V2_CN_MSR_PMON_CTL_STRIDE         UINT32_C(0x1)
+#define E5_2600V2_CN_MSR_PMON_CTL_C0_ADDR        UINT32_C(0xd10)
+#define E5_2600V2_CN_MSR_PMON_CTL_C1_ADDR        UINT32_C(0xd30)
+#define E5_2600V2_CN_MSR_PMON_CTL_C2_ADDR        UINT32_C(0xd50)
+#define E5_2600V2_CN_MSR_PMON_CTL_C3_ADDR        UINT32_C(0xd70)
+#define E5_2600V2_CN_MSR_PMON_CTL_C4_ADDR        UINT32_C(0xd90)
+#define E5_2600V2_CN_MSR_PMON_CTL_C5_ADDR        UINT32_C(0xdb0)
+#define E5_2600V2_CN_MSR_PMON_CTL_C6_ADDR        UINT32_C(0xdd0)
+#define E5_2600V2_CN_MSR_PMON_CTL_C7_ADDR        UINT32_C(0xdf0)
+#define E5_2600V2_CN_MSR_PMON_CTL_C8_ADDR        UINT32_C(0xe10)
+#define E5_2600V2_CN_MSR_PMON_CTL_C9_ADDR        UINT32_C(0xe30)
+#define E5_2600V2_CN_MSR_PMON_CTL_C10_ADDR       UINT32_C(0xe50)
+#define E5_2600V2_CN_MSR_PMON_CTL_C11_ADDR       UINT32_C(0xe70)
+#define E5_2600V2_CN_MSR_PMON_CTL_C12_ADDR       UINT32_C(0xe90)
+#define E5_2600V2_CN_MSR_PMON_CTL_C13_ADDR       UINT32_C(0xeb0)
+#define E5_2600V2_CN_MSR_PMON_CTL_C14_ADDR       UINT32_C(0xed0)
+#define E5_2600V2_CN_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffff00b10000) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600V2_CN_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600V2_CN_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_CN_MSR_PMON_CTL_W1C_MASK       UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define E5_2600V2_CN_MSR_PMON_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600V2_CN_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x00000000ff4effff) /* a write has an effect */
+#define E5_2600V2_CN_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x00000000ff4cffff) /* read-modify-write keeps */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600v2_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
@@ -1463,15 +1584,15 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_CN_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1484,14 +1605,14 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_write_value(uint64_t current, u
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_MAX                         UINT64_C(0xff)
-#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_MASK                        (UINT64_C(0xff) << E5_2600V2_CN_MSR_PMON_CTL_THRESH_SHIFT)
-#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_RESET                       UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_THRESH_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_THRESH_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_WIDTH   8
+#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_MAX     UINT64_C(0xff)
+#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_MASK    (UINT64_C(0xff) << E5_2600V2_CN_MSR_PMON_CTL_THRESH_SHIFT)
+#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_RESET   UINT64_C(0x0)
+#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_GET(v)  ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_THRESH_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_THRESH_SHIFT))
 #define E5_2600V2_CN_MSR_PMON_CTL_THRESH_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_CTL_THRESH_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_THRESH_MASK)))
-#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_THRESH_MASK))
+#define E5_2600V2_CN_MSR_PMON_CTL_THRESH_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_THRESH_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_thresh_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_CTL_THRESH_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_THRESH_SHIFT);
@@ -1508,14 +1629,14 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_thresh_val(uint64_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT                           22
-#define E5_2600V2_CN_MSR_PMON_CTL_EN_WIDTH                           1
-#define E5_2600V2_CN_MSR_PMON_CTL_EN_MAX                             UINT64_C(0x1)
-#define E5_2600V2_CN_MSR_PMON_CTL_EN_MASK                            (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT)
-#define E5_2600V2_CN_MSR_PMON_CTL_EN_RESET                           UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_CTL_EN_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_EN_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT))
-#define E5_2600V2_CN_MSR_PMON_CTL_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_EN_MASK)))
-#define E5_2600V2_CN_MSR_PMON_CTL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_EN_MASK))
+#define E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT       22
+#define E5_2600V2_CN_MSR_PMON_CTL_EN_WIDTH       1
+#define E5_2600V2_CN_MSR_PMON_CTL_EN_MAX         UINT64_C(0x1)
+#define E5_2600V2_CN_MSR_PMON_CTL_EN_MASK        (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT)
+#define E5_2600V2_CN_MSR_PMON_CTL_EN_RESET       UINT64_C(0x0)
+#define E5_2600V2_CN_MSR_PMON_CTL_EN_GET(v)      ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_EN_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_CTL_EN_SET(v, x)   ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_EN_MASK)))
+#define E5_2600V2_CN_MSR_PMON_CTL_EN_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_EN_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_CTL_EN_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_EN_SHIFT);
@@ -1532,14 +1653,14 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_en_val(uint64_t x)
 /* tid_en [19] RW-V, reset 0x0
  * TID Filter Enable
  */
-#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SHIFT                       19
-#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_WIDTH                       1
-#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MAX                         UINT64_C(0x1)
-#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MASK                        (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SHIFT)
-#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_RESET                       UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SHIFT   19
+#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_WIDTH   1
+#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MAX     UINT64_C(0x1)
+#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MASK    (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SHIFT)
+#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_RESET   UINT64_C(0x0)
+#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_GET(v)  ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SHIFT))
 #define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MASK)))
-#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MASK))
+#define E5_2600V2_CN_MSR_PMON_CTL_TID_EN_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_tid_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_CTL_TID_EN_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_TID_EN_SHIFT);
@@ -1557,11 +1678,11 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_tid_en_val(uint64_t x)
  * When set to 1, count 0 to 1 transitions (rising edges) rather than
  * cycles the event is active.
  */
-#define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_MAX                       UINT64_C(0x1)
-#define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_MASK                      (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_RESET                     UINT64_C(0x0)
+#define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_MAX   UINT64_C(0x1)
+#define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_MASK  (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_RESET UINT64_C(0x0)
 #define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_EDGE_DET_MASK))
@@ -1580,16 +1701,17 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_edge_det_val(uint64_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
-#define E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT                          17
-#define E5_2600V2_CN_MSR_PMON_CTL_RST_WIDTH                          1
-#define E5_2600V2_CN_MSR_PMON_CTL_RST_MAX                            UINT64_C(0x1)
-#define E5_2600V2_CN_MSR_PMON_CTL_RST_MASK                           (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT)
-#define E5_2600V2_CN_MSR_PMON_CTL_RST_RESET                          UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_CTL_RST_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_RST_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT))
-#define E5_2600V2_CN_MSR_PMON_CTL_RST_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_RST_MASK)))
-#define E5_2600V2_CN_MSR_PMON_CTL_RST_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_RST_MASK))
+#define E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT      17
+#define E5_2600V2_CN_MSR_PMON_CTL_RST_WIDTH      1
+#define E5_2600V2_CN_MSR_PMON_CTL_RST_MAX        UINT64_C(0x1)
+#define E5_2600V2_CN_MSR_PMON_CTL_RST_MASK       (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT)
+#define E5_2600V2_CN_MSR_PMON_CTL_RST_RESET      UINT64_C(0x0)
+#define E5_2600V2_CN_MSR_PMON_CTL_RST_GET(v)     ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_RST_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_CTL_RST_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_RST_MASK)))
+#define E5_2600V2_CN_MSR_PMON_CTL_RST_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_RST_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_rst_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_CTL_RST_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_RST_SHIFT);
@@ -1605,16 +1727,17 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_rst_val(uint64_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
-#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_MAX                          UINT64_C(0xff)
-#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_MASK                         (UINT64_C(0xff) << E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT)
-#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_RESET                        UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_UMASK_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_MAX      UINT64_C(0xff)
+#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_MASK     (UINT64_C(0xff) << E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT)
+#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_RESET    UINT64_C(0x0)
+#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_GET(v)   ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_UMASK_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT))
 #define E5_2600V2_CN_MSR_PMON_CTL_UMASK_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_CTL_UMASK_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_UMASK_MASK)))
-#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_UMASK_MASK))
+#define E5_2600V2_CN_MSR_PMON_CTL_UMASK_VAL(x)   ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_UMASK_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_umask_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_CTL_UMASK_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_UMASK_SHIFT);
@@ -1630,16 +1753,17 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_umask_val(uint64_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
-#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MAX                         UINT64_C(0xff)
-#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MASK                        (UINT64_C(0xff) << E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_RESET                       UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MAX     UINT64_C(0xff)
+#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MASK    (UINT64_C(0xff) << E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_RESET   UINT64_C(0x0)
+#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_GET(v)  ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MASK))
+#define E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_ev_sel_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_CN_MSR_PMON_CTL_EV_SEL_SHIFT);
@@ -1655,16 +1779,16 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_ev_sel_val(uint64_t x)
 
 /* Rules of Cn_MSR_PMON_CTL{3-0}: bits of e5_2600v2_cn_msr_pmon_ctl_check()'s result. */
 enum {
-    E5_2600V2_CN_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 0 /* edge_det -> thresh != 0 */
+    E5_2600V2_CN_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
 };
-#define E5_2600V2_CN_MSR_PMON_CTL_RULES                              0x1u
+#define E5_2600V2_CN_MSR_PMON_CTL_RULES          0x1u
 #define E5_2600V2_CN_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
 
 /* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
 static inline unsigned e5_2600v2_cn_msr_pmon_ctl_check(uint64_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600v2_cn_msr_pmon_ctl_edge_det_get(v)) || (e5_2600v2_cn_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600v2_cn_msr_pmon_ctl_edge_det_get(v) || (e5_2600v2_cn_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600V2_CN_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -1681,9 +1805,15 @@ static inline const char *e5_2600v2_cn_msr_pmon_ctl_rule_message(unsigned bit)
 }
 
 /* --------------------------------------------------------------------------
- * Cn_MSR_PMON_CTR{3-0}: msr 0xd16, 64 bits implemented of 64, reset 0x0
+ * Cn_MSR_PMON_CTR{3-0}: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * CBo counter: 44 bits; overflow is a carry out of bit 43.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-15, page 34, section 2.3.3.2; address: Linux SNBEP_C0_MSR_PMON_CTR0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-15,
+ * page 34, section 2.3.3.2; address: Linux SNBEP_C0_MSR_PMON_CTR0
+ *
+ * Bits   (field, access, reset):
+ *   63:44  rsv          RV    0x0
+ *   43:0   event_count  RW-V  0x0
  */
 #define E5_2600V2_CN_MSR_PMON_CTR_WIDTH             64
 #define E5_2600V2_CN_MSR_PMON_CTR_SIZE              64
@@ -1773,15 +1903,15 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_CN_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1816,10 +1946,19 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * Cn_MSR_PMON_BOX_FILTER0: msr 0xd14, 32 bits implemented of 64, reset 0x0
+ * Cn_MSR_PMON_BOX_FILTER0: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * CBo filter 0: thread and cache-state filters. Only one filtering criterion
  * may be applied at a time.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-16, page 34, section 2.3.3.3; address: Linux SNBEP_C0_MSR_PMON_BOX_FILTER (low half written by ivbep_cbox_enable_event)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-16,
+ * page 34, section 2.3.3.3; address: Linux SNBEP_C0_MSR_PMON_BOX_FILTER (low
+ * half written by ivbep_cbox_enable_event)
+ *
+ * Bits   (field, access, reset):
+ *   31:23  rsv    RV  0x0
+ *   22:17  state  RW  0x0
+ *   16:5   rsv    RV  0x0
+ *   4:0    tid    RW  0x0
  */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WIDTH         32
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_SIZE          64
@@ -1906,15 +2045,15 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter0_addr(unsigned inst)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_BOX_FILTER0 so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_BOX_FILTER0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_KEEP_MASK) |
-                      (current & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1933,9 +2072,9 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_write_value(uint64_t cu
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MAX     UINT64_C(0x3f)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MASK    (UINT64_C(0x3f) << E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_SHIFT)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_RESET   UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_GET(v)  ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_SHIFT))
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MASK)))
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MASK))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_state_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_SHIFT);
@@ -1958,9 +2097,9 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_state_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_MAX       UINT64_C(0x1f)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_MASK      (UINT64_C(0x1f) << E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_SHIFT)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_RESET     UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_GET(v)    ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_SHIFT))
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_MASK)))
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_MASK))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_VAL(x)    ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_tid_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER0_TID_SHIFT);
@@ -1975,9 +2114,20 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_tid_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * Cn_MSR_PMON_BOX_FILTER1: msr 0xd1a, 32 bits implemented of 64, reset 0x0
+ * Cn_MSR_PMON_BOX_FILTER1: msr (address per instance), 32 bits implemented of 64, reset 0x0
  * CBo filter 1: opcode and node filters for TOR events.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-17, page 35, section 2.3.3.3; address: Linux ivbep_cbox_enable_event writes the filter's high half at SNBEP_C0_MSR_PMON_BOX_FILTER + 6
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-17,
+ * page 35, section 2.3.3.3; address: Linux ivbep_cbox_enable_event writes the
+ * filter's high half at SNBEP_C0_MSR_PMON_BOX_FILTER + 6
+ *
+ * Bits   (field, access, reset):
+ *   31     isoc  RW  0x0
+ *   30     nc    RW  0x0
+ *   29     rsv   RV  0x0
+ *   28:20  opc   RW  0x0
+ *   19:16  rsv   RV  0x0
+ *   15:0   nid   RW  0x0
  */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WIDTH         32
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_SIZE          64
@@ -2064,15 +2214,15 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter1_addr(unsigned inst)
 }
 
 /*
- * The value to write to Cn_MSR_PMON_BOX_FILTER1 so that it holds 'wanted', given 'current' read
+ * The value to write to Cn_MSR_PMON_BOX_FILTER1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_KEEP_MASK) |
-                      (current & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -2090,9 +2240,9 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_write_value(uint64_t cu
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_MAX      UINT64_C(0x1)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_MASK     (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_SHIFT)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_RESET    UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_GET(v)   ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_SHIFT))
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_MASK)))
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_MASK))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_VAL(x)   ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_isoc_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ISOC_SHIFT);
@@ -2114,9 +2264,9 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_isoc_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MAX        UINT64_C(0x1)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MASK       (UINT64_C(0x1) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_SHIFT)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_RESET      UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_SHIFT))
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MASK)))
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MASK))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_GET(v)     ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MASK)))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nc_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NC_SHIFT);
@@ -2139,9 +2289,9 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nc_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_MAX       UINT64_C(0x1ff)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_MASK      (UINT64_C(0x1ff) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_SHIFT)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_RESET     UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_GET(v)    ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_SHIFT))
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_MASK)))
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_MASK))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_VAL(x)    ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_opc_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_OPC_SHIFT);
@@ -2163,9 +2313,9 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_opc_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_MAX       UINT64_C(0xffff)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_MASK      (UINT64_C(0xffff) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_SHIFT)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_RESET     UINT64_C(0x0)
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_GET(v) ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_SHIFT))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_GET(v)    ((uint64_t)(((v) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_SHIFT))
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_MASK) | (((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_MASK)))
-#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_MASK))
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_VAL(x)    ((uint64_t)(((uint64_t)(x) << E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_SHIFT) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_MASK))
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_MASK) >> E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_SHIFT);
@@ -2184,24 +2334,28 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* CLOCKTICKS (Cn_MSR_PMON_CTL)
  * Uncore Clocks */
 #define E5_2600V2_EV_CBOX_CLOCKTICKS                                UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_CLOCKTICKS_CODE                           UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_CLOCKTICKS_UMASK                          UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_CLOCKTICKS_COUNTERS                       UINT64_C(0xf)
+
 /* COUNTER0_OCCUPANCY (Cn_MSR_PMON_CTL)
  * Counter 0 Occupancy */
 #define E5_2600V2_EV_CBOX_COUNTER0_OCCUPANCY                        UINT64_C(0x1f)
 #define E5_2600V2_EV_CBOX_COUNTER0_OCCUPANCY_CODE                   UINT64_C(0x1f)
 #define E5_2600V2_EV_CBOX_COUNTER0_OCCUPANCY_UMASK                  UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_COUNTER0_OCCUPANCY_COUNTERS               UINT64_C(0xe)
+
 /* LLC_LOOKUP (Cn_MSR_PMON_CTL)
  * Cache Lookups */
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP                                UINT64_C(0x34)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_CODE                           UINT64_C(0x34)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_UMASK                          UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_COUNTERS                       UINT64_C(0x3)
+
 /* LLC_LOOKUP.ANY (Cn_MSR_PMON_CTL)
  * Any Request [requires filter: Cn_MSR_PMON_BOX_FILTER0.state (perfmon
  * CBoFilter0[23:17])] */
@@ -2209,6 +2363,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_ANY_CODE                       UINT64_C(0x34)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_ANY_UMASK                      UINT64_C(0x11)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_ANY_COUNTERS                   UINT64_C(0x3)
+
 /* LLC_LOOKUP.DATA_READ (Cn_MSR_PMON_CTL)
  * Data Read Request [requires filter: Cn_MSR_PMON_BOX_FILTER0.state
  * (perfmon CBoFilter0[23:17])] */
@@ -2216,6 +2371,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_DATA_READ_CODE                 UINT64_C(0x34)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_DATA_READ_UMASK                UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_DATA_READ_COUNTERS             UINT64_C(0x3)
+
 /* LLC_LOOKUP.NID (Cn_MSR_PMON_CTL)
  * Lookups that Match NID [requires filter: Cn_MSR_PMON_BOX_FILTER0.state
  * (perfmon CBoFilter0[23:17])] */
@@ -2223,6 +2379,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_NID_CODE                       UINT64_C(0x34)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_NID_UMASK                      UINT64_C(0x41)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_NID_COUNTERS                   UINT64_C(0x3)
+
 /* LLC_LOOKUP.REMOTE_SNOOP (Cn_MSR_PMON_CTL)
  * External Snoop Request [requires filter: Cn_MSR_PMON_BOX_FILTER0.state
  * (perfmon CBoFilter0[23:17])] */
@@ -2230,6 +2387,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_REMOTE_SNOOP_CODE              UINT64_C(0x34)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_REMOTE_SNOOP_UMASK             UINT64_C(0x9)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_REMOTE_SNOOP_COUNTERS          UINT64_C(0x3)
+
 /* LLC_LOOKUP.WRITE (Cn_MSR_PMON_CTL)
  * Write Requests [requires filter: Cn_MSR_PMON_BOX_FILTER0.state (perfmon
  * CBoFilter0[23:17])] */
@@ -2237,29 +2395,34 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_WRITE_CODE                     UINT64_C(0x34)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_WRITE_UMASK                    UINT64_C(0x5)
 #define E5_2600V2_EV_CBOX_LLC_LOOKUP_WRITE_COUNTERS                 UINT64_C(0x3)
+
 /* LLC_VICTIMS (Cn_MSR_PMON_CTL) */
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS                               UINT64_C(0x37)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_CODE                          UINT64_C(0x37)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_UMASK                         UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_COUNTERS                      UINT64_C(0x3)
+
 /* LLC_VICTIMS.E_STATE (Cn_MSR_PMON_CTL)
  * Lines Victimized; Lines in E state */
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_E_STATE                       UINT64_C(0x237)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_E_STATE_CODE                  UINT64_C(0x37)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_E_STATE_UMASK                 UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_E_STATE_COUNTERS              UINT64_C(0x3)
+
 /* LLC_VICTIMS.MISS (Cn_MSR_PMON_CTL)
  * Lines Victimized */
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_MISS                          UINT64_C(0x837)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_MISS_CODE                     UINT64_C(0x37)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_MISS_UMASK                    UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_MISS_COUNTERS                 UINT64_C(0x3)
+
 /* LLC_VICTIMS.M_STATE (Cn_MSR_PMON_CTL)
  * Lines Victimized; Lines in M state */
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_M_STATE                       UINT64_C(0x137)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_M_STATE_CODE                  UINT64_C(0x37)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_M_STATE_UMASK                 UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_M_STATE_COUNTERS              UINT64_C(0x3)
+
 /* LLC_VICTIMS.NID (Cn_MSR_PMON_CTL)
  * Lines Victimized; Victimized Lines that Match NID [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.nid (perfmon CBoFilter1[15:0])] */
@@ -2267,322 +2430,376 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_NID_CODE                      UINT64_C(0x37)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_NID_UMASK                     UINT64_C(0x40)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_NID_COUNTERS                  UINT64_C(0x3)
+
 /* LLC_VICTIMS.S_STATE (Cn_MSR_PMON_CTL)
  * Lines Victimized; Lines in S State */
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_S_STATE                       UINT64_C(0x437)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_S_STATE_CODE                  UINT64_C(0x37)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_S_STATE_UMASK                 UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_LLC_VICTIMS_S_STATE_COUNTERS              UINT64_C(0x3)
+
 /* MISC (Cn_MSR_PMON_CTL) */
 #define E5_2600V2_EV_CBOX_MISC                                      UINT64_C(0x39)
 #define E5_2600V2_EV_CBOX_MISC_CODE                                 UINT64_C(0x39)
 #define E5_2600V2_EV_CBOX_MISC_UMASK                                UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_MISC_COUNTERS                             UINT64_C(0x3)
+
 /* MISC.RFO_HIT_S (Cn_MSR_PMON_CTL)
  * Cbo Misc; RFO HitS */
 #define E5_2600V2_EV_CBOX_MISC_RFO_HIT_S                            UINT64_C(0x839)
 #define E5_2600V2_EV_CBOX_MISC_RFO_HIT_S_CODE                       UINT64_C(0x39)
 #define E5_2600V2_EV_CBOX_MISC_RFO_HIT_S_UMASK                      UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_MISC_RFO_HIT_S_COUNTERS                   UINT64_C(0x3)
+
 /* MISC.RSPI_WAS_FSE (Cn_MSR_PMON_CTL)
  * Cbo Misc; Silent Snoop Eviction */
 #define E5_2600V2_EV_CBOX_MISC_RSPI_WAS_FSE                         UINT64_C(0x139)
 #define E5_2600V2_EV_CBOX_MISC_RSPI_WAS_FSE_CODE                    UINT64_C(0x39)
 #define E5_2600V2_EV_CBOX_MISC_RSPI_WAS_FSE_UMASK                   UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_MISC_RSPI_WAS_FSE_COUNTERS                UINT64_C(0x3)
+
 /* MISC.STARTED (Cn_MSR_PMON_CTL)
  * Cbo Misc */
 #define E5_2600V2_EV_CBOX_MISC_STARTED                              UINT64_C(0x439)
 #define E5_2600V2_EV_CBOX_MISC_STARTED_CODE                         UINT64_C(0x39)
 #define E5_2600V2_EV_CBOX_MISC_STARTED_UMASK                        UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_MISC_STARTED_COUNTERS                     UINT64_C(0x3)
+
 /* MISC.WC_ALIASING (Cn_MSR_PMON_CTL)
  * Cbo Misc; Write Combining Aliasing */
 #define E5_2600V2_EV_CBOX_MISC_WC_ALIASING                          UINT64_C(0x239)
 #define E5_2600V2_EV_CBOX_MISC_WC_ALIASING_CODE                     UINT64_C(0x39)
 #define E5_2600V2_EV_CBOX_MISC_WC_ALIASING_UMASK                    UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_MISC_WC_ALIASING_COUNTERS                 UINT64_C(0x3)
+
 /* QLRU (Cn_MSR_PMON_CTL)
  * LRU Queue */
 #define E5_2600V2_EV_CBOX_QLRU                                      UINT64_C(0x3c)
 #define E5_2600V2_EV_CBOX_QLRU_CODE                                 UINT64_C(0x3c)
 #define E5_2600V2_EV_CBOX_QLRU_UMASK                                UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_QLRU_COUNTERS                             UINT64_C(0x3)
+
 /* QLRU.AGE0 (Cn_MSR_PMON_CTL)
  * LRU Age 0 */
 #define E5_2600V2_EV_CBOX_QLRU_AGE0                                 UINT64_C(0x13c)
 #define E5_2600V2_EV_CBOX_QLRU_AGE0_CODE                            UINT64_C(0x3c)
 #define E5_2600V2_EV_CBOX_QLRU_AGE0_UMASK                           UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_QLRU_AGE0_COUNTERS                        UINT64_C(0x3)
+
 /* QLRU.AGE1 (Cn_MSR_PMON_CTL)
  * LRU Age 1 */
 #define E5_2600V2_EV_CBOX_QLRU_AGE1                                 UINT64_C(0x23c)
 #define E5_2600V2_EV_CBOX_QLRU_AGE1_CODE                            UINT64_C(0x3c)
 #define E5_2600V2_EV_CBOX_QLRU_AGE1_UMASK                           UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_QLRU_AGE1_COUNTERS                        UINT64_C(0x3)
+
 /* QLRU.AGE2 (Cn_MSR_PMON_CTL)
  * LRU Age 2 */
 #define E5_2600V2_EV_CBOX_QLRU_AGE2                                 UINT64_C(0x43c)
 #define E5_2600V2_EV_CBOX_QLRU_AGE2_CODE                            UINT64_C(0x3c)
 #define E5_2600V2_EV_CBOX_QLRU_AGE2_UMASK                           UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_QLRU_AGE2_COUNTERS                        UINT64_C(0x3)
+
 /* QLRU.AGE3 (Cn_MSR_PMON_CTL)
  * LRU Age 3 */
 #define E5_2600V2_EV_CBOX_QLRU_AGE3                                 UINT64_C(0x83c)
 #define E5_2600V2_EV_CBOX_QLRU_AGE3_CODE                            UINT64_C(0x3c)
 #define E5_2600V2_EV_CBOX_QLRU_AGE3_UMASK                           UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_QLRU_AGE3_COUNTERS                        UINT64_C(0x3)
+
 /* QLRU.LRU_DECREMENT (Cn_MSR_PMON_CTL)
  * LRU Bits Decremented */
 #define E5_2600V2_EV_CBOX_QLRU_LRU_DECREMENT                        UINT64_C(0x103c)
 #define E5_2600V2_EV_CBOX_QLRU_LRU_DECREMENT_CODE                   UINT64_C(0x3c)
 #define E5_2600V2_EV_CBOX_QLRU_LRU_DECREMENT_UMASK                  UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_QLRU_LRU_DECREMENT_COUNTERS               UINT64_C(0x3)
+
 /* QLRU.VICTIM_NON_ZERO (Cn_MSR_PMON_CTL)
  * Non-0 Aged Victim */
 #define E5_2600V2_EV_CBOX_QLRU_VICTIM_NON_ZERO                      UINT64_C(0x203c)
 #define E5_2600V2_EV_CBOX_QLRU_VICTIM_NON_ZERO_CODE                 UINT64_C(0x3c)
 #define E5_2600V2_EV_CBOX_QLRU_VICTIM_NON_ZERO_UMASK                UINT64_C(0x20)
 #define E5_2600V2_EV_CBOX_QLRU_VICTIM_NON_ZERO_COUNTERS             UINT64_C(0x3)
+
 /* RING_AD_USED (Cn_MSR_PMON_CTL)
  * AD Ring In Use */
 #define E5_2600V2_EV_CBOX_RING_AD_USED                              UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_CODE                         UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UMASK                        UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_COUNTERS                     UINT64_C(0xc)
+
 /* RING_AD_USED.DOWN_VR0_EVEN (Cn_MSR_PMON_CTL)
  * Down and Even on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR0_EVEN                UINT64_C(0x41b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR0_EVEN_CODE           UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR0_EVEN_UMASK          UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR0_EVEN_COUNTERS       UINT64_C(0xc)
+
 /* RING_AD_USED.DOWN_VR0_ODD (Cn_MSR_PMON_CTL)
  * Down and Odd on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR0_ODD                 UINT64_C(0x81b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR0_ODD_CODE            UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR0_ODD_UMASK           UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR0_ODD_COUNTERS        UINT64_C(0xc)
+
 /* RING_AD_USED.DOWN_VR1_EVEN (Cn_MSR_PMON_CTL)
  * Down and Even on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR1_EVEN                UINT64_C(0x401b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR1_EVEN_CODE           UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR1_EVEN_UMASK          UINT64_C(0x40)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR1_EVEN_COUNTERS       UINT64_C(0xc)
+
 /* RING_AD_USED.DOWN_VR1_ODD (Cn_MSR_PMON_CTL)
  * Down and Odd on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR1_ODD                 UINT64_C(0x801b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR1_ODD_CODE            UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR1_ODD_UMASK           UINT64_C(0x80)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_VR1_ODD_COUNTERS        UINT64_C(0xc)
+
 /* RING_AD_USED.UP_VR0_EVEN (Cn_MSR_PMON_CTL)
  * Up and Even on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR0_EVEN                  UINT64_C(0x11b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR0_EVEN_CODE             UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR0_EVEN_UMASK            UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR0_EVEN_COUNTERS         UINT64_C(0xc)
+
 /* RING_AD_USED.UP_VR0_ODD (Cn_MSR_PMON_CTL)
  * Up and Odd on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR0_ODD                   UINT64_C(0x21b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR0_ODD_CODE              UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR0_ODD_UMASK             UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR0_ODD_COUNTERS          UINT64_C(0xc)
+
 /* RING_AD_USED.UP_VR1_EVEN (Cn_MSR_PMON_CTL)
  * Up and Even on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR1_EVEN                  UINT64_C(0x101b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR1_EVEN_CODE             UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR1_EVEN_UMASK            UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR1_EVEN_COUNTERS         UINT64_C(0xc)
+
 /* RING_AD_USED.UP_VR1_ODD (Cn_MSR_PMON_CTL)
  * Up and Odd on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR1_ODD                   UINT64_C(0x201b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR1_ODD_CODE              UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR1_ODD_UMASK             UINT64_C(0x20)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_VR1_ODD_COUNTERS          UINT64_C(0xc)
+
 /* RING_AD_USED.UP (Cn_MSR_PMON_CTL)
  * Up */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP                           UINT64_C(0x331b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_CODE                      UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_UMASK                     UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_UP_COUNTERS                  UINT64_C(0xc)
+
 /* RING_AD_USED.DOWN (Cn_MSR_PMON_CTL)
  * Down */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN                         UINT64_C(0xcc1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_CODE                    UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_UMASK                   UINT64_C(0xcc)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_DOWN_COUNTERS                UINT64_C(0xc)
+
 /* RING_AD_USED.CW (Cn_MSR_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_CW                           UINT64_C(0x31b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_CW_CODE                      UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_CW_UMASK                     UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_CW_COUNTERS                  UINT64_C(0xc)
+
 /* RING_AD_USED.CCW (Cn_MSR_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_CBOX_RING_AD_USED_CCW                          UINT64_C(0xc1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_CCW_CODE                     UINT64_C(0x1b)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_CCW_UMASK                    UINT64_C(0xc)
 #define E5_2600V2_EV_CBOX_RING_AD_USED_CCW_COUNTERS                 UINT64_C(0xc)
+
 /* RING_AK_USED (Cn_MSR_PMON_CTL)
  * AK Ring In Use */
 #define E5_2600V2_EV_CBOX_RING_AK_USED                              UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_CODE                         UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UMASK                        UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_COUNTERS                     UINT64_C(0xc)
+
 /* RING_AK_USED.DOWN_VR0_EVEN (Cn_MSR_PMON_CTL)
  * Down and Even on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR0_EVEN                UINT64_C(0x41c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR0_EVEN_CODE           UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR0_EVEN_UMASK          UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR0_EVEN_COUNTERS       UINT64_C(0xc)
+
 /* RING_AK_USED.DOWN_VR0_ODD (Cn_MSR_PMON_CTL)
  * Down and Odd on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR0_ODD                 UINT64_C(0x81c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR0_ODD_CODE            UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR0_ODD_UMASK           UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR0_ODD_COUNTERS        UINT64_C(0xc)
+
 /* RING_AK_USED.DOWN_VR1_EVEN (Cn_MSR_PMON_CTL)
  * Down and Even on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR1_EVEN                UINT64_C(0x401c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR1_EVEN_CODE           UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR1_EVEN_UMASK          UINT64_C(0x40)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR1_EVEN_COUNTERS       UINT64_C(0xc)
+
 /* RING_AK_USED.DOWN_VR1_ODD (Cn_MSR_PMON_CTL)
  * Down and Odd on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR1_ODD                 UINT64_C(0x801c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR1_ODD_CODE            UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR1_ODD_UMASK           UINT64_C(0x80)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_VR1_ODD_COUNTERS        UINT64_C(0xc)
+
 /* RING_AK_USED.UP_VR0_EVEN (Cn_MSR_PMON_CTL)
  * Up and Even on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR0_EVEN                  UINT64_C(0x11c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR0_EVEN_CODE             UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR0_EVEN_UMASK            UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR0_EVEN_COUNTERS         UINT64_C(0xc)
+
 /* RING_AK_USED.UP_VR0_ODD (Cn_MSR_PMON_CTL)
  * Up and Odd on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR0_ODD                   UINT64_C(0x21c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR0_ODD_CODE              UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR0_ODD_UMASK             UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR0_ODD_COUNTERS          UINT64_C(0xc)
+
 /* RING_AK_USED.UP_VR1_EVEN (Cn_MSR_PMON_CTL)
  * Up and Even on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR1_EVEN                  UINT64_C(0x101c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR1_EVEN_CODE             UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR1_EVEN_UMASK            UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR1_EVEN_COUNTERS         UINT64_C(0xc)
+
 /* RING_AK_USED.UP_VR1_ODD (Cn_MSR_PMON_CTL)
  * Up and Odd on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR1_ODD                   UINT64_C(0x201c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR1_ODD_CODE              UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR1_ODD_UMASK             UINT64_C(0x20)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_VR1_ODD_COUNTERS          UINT64_C(0xc)
+
 /* RING_AK_USED.UP (Cn_MSR_PMON_CTL)
  * Up */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP                           UINT64_C(0x331c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_CODE                      UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_UMASK                     UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_UP_COUNTERS                  UINT64_C(0xc)
+
 /* RING_AK_USED.DOWN (Cn_MSR_PMON_CTL)
  * Down */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN                         UINT64_C(0xcc1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_CODE                    UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_UMASK                   UINT64_C(0xcc)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_DOWN_COUNTERS                UINT64_C(0xc)
+
 /* RING_AK_USED.CW (Cn_MSR_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_CW                           UINT64_C(0x31c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_CW_CODE                      UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_CW_UMASK                     UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_CW_COUNTERS                  UINT64_C(0xc)
+
 /* RING_AK_USED.CCW (Cn_MSR_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_CBOX_RING_AK_USED_CCW                          UINT64_C(0xc1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_CCW_CODE                     UINT64_C(0x1c)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_CCW_UMASK                    UINT64_C(0xc)
 #define E5_2600V2_EV_CBOX_RING_AK_USED_CCW_COUNTERS                 UINT64_C(0xc)
+
 /* RING_BL_USED (Cn_MSR_PMON_CTL)
  * BL Ring in Use */
 #define E5_2600V2_EV_CBOX_RING_BL_USED                              UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_CODE                         UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UMASK                        UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_COUNTERS                     UINT64_C(0xc)
+
 /* RING_BL_USED.DOWN_VR0_EVEN (Cn_MSR_PMON_CTL)
  * Down and Even on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR0_EVEN                UINT64_C(0x41d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR0_EVEN_CODE           UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR0_EVEN_UMASK          UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR0_EVEN_COUNTERS       UINT64_C(0xc)
+
 /* RING_BL_USED.DOWN_VR0_ODD (Cn_MSR_PMON_CTL)
  * Down and Odd on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR0_ODD                 UINT64_C(0x81d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR0_ODD_CODE            UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR0_ODD_UMASK           UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR0_ODD_COUNTERS        UINT64_C(0xc)
+
 /* RING_BL_USED.DOWN_VR1_EVEN (Cn_MSR_PMON_CTL)
  * Down and Even on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR1_EVEN                UINT64_C(0x401d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR1_EVEN_CODE           UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR1_EVEN_UMASK          UINT64_C(0x40)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR1_EVEN_COUNTERS       UINT64_C(0xc)
+
 /* RING_BL_USED.DOWN_VR1_ODD (Cn_MSR_PMON_CTL)
  * Down and Odd on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR1_ODD                 UINT64_C(0x801d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR1_ODD_CODE            UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR1_ODD_UMASK           UINT64_C(0x80)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_VR1_ODD_COUNTERS        UINT64_C(0xc)
+
 /* RING_BL_USED.UP_VR0_EVEN (Cn_MSR_PMON_CTL)
  * Up and Even on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR0_EVEN                  UINT64_C(0x11d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR0_EVEN_CODE             UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR0_EVEN_UMASK            UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR0_EVEN_COUNTERS         UINT64_C(0xc)
+
 /* RING_BL_USED.UP_VR0_ODD (Cn_MSR_PMON_CTL)
  * Up and Odd on Vring 0 */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR0_ODD                   UINT64_C(0x21d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR0_ODD_CODE              UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR0_ODD_UMASK             UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR0_ODD_COUNTERS          UINT64_C(0xc)
+
 /* RING_BL_USED.UP_VR1_EVEN (Cn_MSR_PMON_CTL)
  * Up and Even on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR1_EVEN                  UINT64_C(0x101d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR1_EVEN_CODE             UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR1_EVEN_UMASK            UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR1_EVEN_COUNTERS         UINT64_C(0xc)
+
 /* RING_BL_USED.UP_VR1_ODD (Cn_MSR_PMON_CTL)
  * Up and Odd on VRing 1 */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR1_ODD                   UINT64_C(0x201d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR1_ODD_CODE              UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR1_ODD_UMASK             UINT64_C(0x20)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_VR1_ODD_COUNTERS          UINT64_C(0xc)
+
 /* RING_BL_USED.UP (Cn_MSR_PMON_CTL)
  * Up */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP                           UINT64_C(0x331d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_CODE                      UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_UMASK                     UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_UP_COUNTERS                  UINT64_C(0xc)
+
 /* RING_BL_USED.DOWN (Cn_MSR_PMON_CTL)
  * Down */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN                         UINT64_C(0xcc1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_CODE                    UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_UMASK                   UINT64_C(0xcc)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_DOWN_COUNTERS                UINT64_C(0xc)
+
 /* RING_BL_USED.CW (Cn_MSR_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_CW                           UINT64_C(0x31d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_CW_CODE                      UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_CW_UMASK                     UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_CW_COUNTERS                  UINT64_C(0xc)
+
 /* RING_BL_USED.CCW (Cn_MSR_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_CBOX_RING_BL_USED_CCW                          UINT64_C(0xc1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_CCW_CODE                     UINT64_C(0x1d)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_CCW_UMASK                    UINT64_C(0xc)
 #define E5_2600V2_EV_CBOX_RING_BL_USED_CCW_COUNTERS                 UINT64_C(0xc)
+
 /* RING_BOUNCES (Cn_MSR_PMON_CTL) */
 #define E5_2600V2_EV_CBOX_RING_BOUNCES                              UINT64_C(0x5)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_CODE                         UINT64_C(0x5)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_UMASK                        UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_COUNTERS                     UINT64_C(0x3)
+
 /* RING_BOUNCES.AK_CORE (Cn_MSR_PMON_CTL)
  * Number of LLC responses that bounced on the Ring.: Acknowledgements to
  * core */
@@ -2590,6 +2807,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_AK_CORE_CODE                 UINT64_C(0x5)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_AK_CORE_UMASK                UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_AK_CORE_COUNTERS             UINT64_C(0x3)
+
 /* RING_BOUNCES.BL_CORE (Cn_MSR_PMON_CTL)
  * Number of LLC responses that bounced on the Ring.: Data Responses to
  * core */
@@ -2597,6 +2815,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_BL_CORE_CODE                 UINT64_C(0x5)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_BL_CORE_UMASK                UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_BL_CORE_COUNTERS             UINT64_C(0x3)
+
 /* RING_BOUNCES.IV_CORE (Cn_MSR_PMON_CTL)
  * Number of LLC responses that bounced on the Ring.: Snoops of processor's
  * cache. */
@@ -2604,12 +2823,14 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_IV_CORE_CODE                 UINT64_C(0x5)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_IV_CORE_UMASK                UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_IV_CORE_COUNTERS             UINT64_C(0x3)
+
 /* RING_BOUNCES.AD_IRQ (Cn_MSR_PMON_CTL)
  * Number of LLC responses that bounced on the Ring. */
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_AD_IRQ                       UINT64_C(0x205)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_AD_IRQ_CODE                  UINT64_C(0x5)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_AD_IRQ_UMASK                 UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_AD_IRQ_COUNTERS              UINT64_C(0x3)
+
 /* RING_BOUNCES.AK (Cn_MSR_PMON_CTL)
  * Number of LLC responses that bounced on the Ring.; Acknowledgements to
  * core */
@@ -2617,6 +2838,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_AK_CODE                      UINT64_C(0x5)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_AK_UMASK                     UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_AK_COUNTERS                  UINT64_C(0x3)
+
 /* RING_BOUNCES.BL (Cn_MSR_PMON_CTL)
  * Number of LLC responses that bounced on the Ring.; Data Responses to
  * core */
@@ -2624,6 +2846,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_BL_CODE                      UINT64_C(0x5)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_BL_UMASK                     UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_BL_COUNTERS                  UINT64_C(0x3)
+
 /* RING_BOUNCES.IV (Cn_MSR_PMON_CTL)
  * Number of LLC responses that bounced on the Ring.; Snoops of processor's
  * cache. */
@@ -2631,297 +2854,347 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_IV_CODE                      UINT64_C(0x5)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_IV_UMASK                     UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_RING_BOUNCES_IV_COUNTERS                  UINT64_C(0x3)
+
 /* RING_IV_USED (Cn_MSR_PMON_CTL)
  * IV Ring in Use */
 #define E5_2600V2_EV_CBOX_RING_IV_USED                              UINT64_C(0x1e)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_CODE                         UINT64_C(0x1e)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_UMASK                        UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_COUNTERS                     UINT64_C(0xc)
+
 /* RING_IV_USED.ANY (Cn_MSR_PMON_CTL)
  * Any */
 #define E5_2600V2_EV_CBOX_RING_IV_USED_ANY                          UINT64_C(0xf1e)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_ANY_CODE                     UINT64_C(0x1e)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_ANY_UMASK                    UINT64_C(0xf)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_ANY_COUNTERS                 UINT64_C(0xc)
+
 /* RING_IV_USED.DOWN (Cn_MSR_PMON_CTL)
  * Down */
 #define E5_2600V2_EV_CBOX_RING_IV_USED_DOWN                         UINT64_C(0xcc1e)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_DOWN_CODE                    UINT64_C(0x1e)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_DOWN_UMASK                   UINT64_C(0xcc)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_DOWN_COUNTERS                UINT64_C(0xc)
+
 /* RING_IV_USED.UP (Cn_MSR_PMON_CTL)
  * Up */
 #define E5_2600V2_EV_CBOX_RING_IV_USED_UP                           UINT64_C(0x331e)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_UP_CODE                      UINT64_C(0x1e)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_UP_UMASK                     UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RING_IV_USED_UP_COUNTERS                  UINT64_C(0xc)
+
 /* RING_SRC_THRTL (Cn_MSR_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_CBOX_RING_SRC_THRTL                            UINT64_C(0x7)
 #define E5_2600V2_EV_CBOX_RING_SRC_THRTL_CODE                       UINT64_C(0x7)
 #define E5_2600V2_EV_CBOX_RING_SRC_THRTL_UMASK                      UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RING_SRC_THRTL_COUNTERS                   UINT64_C(0x3)
+
 /* RxR_EXT_STARVED (Cn_MSR_PMON_CTL) */
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED                           UINT64_C(0x12)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_CODE                      UINT64_C(0x12)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_UMASK                     UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_COUNTERS                  UINT64_C(0x3)
+
 /* RxR_EXT_STARVED.IPQ (Cn_MSR_PMON_CTL)
  * Ingress Arbiter Blocking Cycles; IRQ */
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_IPQ                       UINT64_C(0x212)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_IPQ_CODE                  UINT64_C(0x12)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_IPQ_UMASK                 UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_IPQ_COUNTERS              UINT64_C(0x3)
+
 /* RxR_EXT_STARVED.IRQ (Cn_MSR_PMON_CTL)
  * Ingress Arbiter Blocking Cycles; IPQ */
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_IRQ                       UINT64_C(0x112)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_IRQ_CODE                  UINT64_C(0x12)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_IRQ_UMASK                 UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_IRQ_COUNTERS              UINT64_C(0x3)
+
 /* RxR_EXT_STARVED.ISMQ_BIDS (Cn_MSR_PMON_CTL)
  * Ingress Arbiter Blocking Cycles; ISMQ_BID */
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_ISMQ_BIDS                 UINT64_C(0x812)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_ISMQ_BIDS_CODE            UINT64_C(0x12)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_ISMQ_BIDS_UMASK           UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_ISMQ_BIDS_COUNTERS        UINT64_C(0x3)
+
 /* RxR_EXT_STARVED.PRQ (Cn_MSR_PMON_CTL)
  * Ingress Arbiter Blocking Cycles */
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_PRQ                       UINT64_C(0x412)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_PRQ_CODE                  UINT64_C(0x12)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_PRQ_UMASK                 UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RXR_EXT_STARVED_PRQ_COUNTERS              UINT64_C(0x3)
+
 /* RxR_INSERTS (Cn_MSR_PMON_CTL) */
 #define E5_2600V2_EV_CBOX_RXR_INSERTS                               UINT64_C(0x13)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_CODE                          UINT64_C(0x13)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_UMASK                         UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_COUNTERS                      UINT64_C(0x3)
+
 /* RxR_INSERTS.IPQ (Cn_MSR_PMON_CTL)
  * Ingress Allocations; IPQ */
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IPQ                           UINT64_C(0x413)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IPQ_CODE                      UINT64_C(0x13)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IPQ_UMASK                     UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IPQ_COUNTERS                  UINT64_C(0x3)
+
 /* RxR_INSERTS.IRQ (Cn_MSR_PMON_CTL)
  * Ingress Allocations; IRQ */
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ                           UINT64_C(0x113)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_CODE                      UINT64_C(0x13)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_UMASK                     UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_COUNTERS                  UINT64_C(0x3)
+
 /* RxR_INSERTS.IRQ_REJECTED (Cn_MSR_PMON_CTL)
  * Ingress Allocations: IRQ Rejected */
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_REJECTED                  UINT64_C(0x213)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_REJECTED_CODE             UINT64_C(0x13)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_REJECTED_UMASK            UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_REJECTED_COUNTERS         UINT64_C(0x3)
+
 /* RxR_INSERTS.VFIFO (Cn_MSR_PMON_CTL)
  * Ingress Allocations; VFIFO */
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_VFIFO                         UINT64_C(0x1013)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_VFIFO_CODE                    UINT64_C(0x13)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_VFIFO_UMASK                   UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_VFIFO_COUNTERS                UINT64_C(0x3)
+
 /* RxR_INSERTS.IRQ_REJ (Cn_MSR_PMON_CTL)
  * Ingress Allocations; IRQ Rejected */
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_REJ                       UINT64_C(0x213)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_REJ_CODE                  UINT64_C(0x13)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_REJ_UMASK                 UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RXR_INSERTS_IRQ_REJ_COUNTERS              UINT64_C(0x3)
+
 /* RxR_INT_STARVED (Cn_MSR_PMON_CTL)
  * Ingress Internal Starvation Cycles */
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED                           UINT64_C(0x14)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_CODE                      UINT64_C(0x14)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_UMASK                     UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_COUNTERS                  UINT64_C(0x3)
+
 /* RxR_INT_STARVED.IPQ (Cn_MSR_PMON_CTL)
  * IPQ */
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_IPQ                       UINT64_C(0x414)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_IPQ_CODE                  UINT64_C(0x14)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_IPQ_UMASK                 UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_IPQ_COUNTERS              UINT64_C(0x3)
+
 /* RxR_INT_STARVED.IRQ (Cn_MSR_PMON_CTL)
  * IRQ */
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_IRQ                       UINT64_C(0x114)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_IRQ_CODE                  UINT64_C(0x14)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_IRQ_UMASK                 UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_IRQ_COUNTERS              UINT64_C(0x3)
+
 /* RxR_INT_STARVED.ISMQ (Cn_MSR_PMON_CTL)
  * ISMQ */
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_ISMQ                      UINT64_C(0x814)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_ISMQ_CODE                 UINT64_C(0x14)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_ISMQ_UMASK                UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_RXR_INT_STARVED_ISMQ_COUNTERS             UINT64_C(0x3)
+
 /* RxR_IPQ_RETRY (Cn_MSR_PMON_CTL)
  * Probe Queue Retries */
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY                             UINT64_C(0x31)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_CODE                        UINT64_C(0x31)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_UMASK                       UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_COUNTERS                    UINT64_C(0x3)
+
 /* RxR_IPQ_RETRY.ADDR_CONFLICT (Cn_MSR_PMON_CTL)
  * Address Conflict */
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_ADDR_CONFLICT               UINT64_C(0x431)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_ADDR_CONFLICT_CODE          UINT64_C(0x31)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_ADDR_CONFLICT_UMASK         UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_ADDR_CONFLICT_COUNTERS      UINT64_C(0x3)
+
 /* RxR_IPQ_RETRY.ANY (Cn_MSR_PMON_CTL)
  * Any Reject */
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_ANY                         UINT64_C(0x131)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_ANY_CODE                    UINT64_C(0x31)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_ANY_UMASK                   UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_ANY_COUNTERS                UINT64_C(0x3)
+
 /* RxR_IPQ_RETRY.FULL (Cn_MSR_PMON_CTL)
  * No Egress Credits */
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_FULL                        UINT64_C(0x231)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_FULL_CODE                   UINT64_C(0x31)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_FULL_UMASK                  UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_FULL_COUNTERS               UINT64_C(0x3)
+
 /* RxR_IPQ_RETRY.QPI_CREDITS (Cn_MSR_PMON_CTL)
  * No QPI Credits */
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_QPI_CREDITS                 UINT64_C(0x1031)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_QPI_CREDITS_CODE            UINT64_C(0x31)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_QPI_CREDITS_UMASK           UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_RXR_IPQ_RETRY_QPI_CREDITS_COUNTERS        UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY (Cn_MSR_PMON_CTL)
  * Ingress Request Queue Rejects */
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY                             UINT64_C(0x32)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_CODE                        UINT64_C(0x32)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_UMASK                       UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_COUNTERS                    UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.ADDR_CONFLICT (Cn_MSR_PMON_CTL)
  * Address Conflict */
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_ADDR_CONFLICT               UINT64_C(0x432)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_ADDR_CONFLICT_CODE          UINT64_C(0x32)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_ADDR_CONFLICT_UMASK         UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_ADDR_CONFLICT_COUNTERS      UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.ANY (Cn_MSR_PMON_CTL)
  * Any Reject */
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_ANY                         UINT64_C(0x132)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_ANY_CODE                    UINT64_C(0x32)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_ANY_UMASK                   UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_ANY_COUNTERS                UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.FULL (Cn_MSR_PMON_CTL)
  * No Egress Credits */
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_FULL                        UINT64_C(0x232)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_FULL_CODE                   UINT64_C(0x32)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_FULL_UMASK                  UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_FULL_COUNTERS               UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.IIO_CREDITS (Cn_MSR_PMON_CTL)
  * No IIO Credits */
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_IIO_CREDITS                 UINT64_C(0x2032)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_IIO_CREDITS_CODE            UINT64_C(0x32)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_IIO_CREDITS_UMASK           UINT64_C(0x20)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_IIO_CREDITS_COUNTERS        UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.QPI_CREDITS (Cn_MSR_PMON_CTL)
  * No QPI Credits */
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_QPI_CREDITS                 UINT64_C(0x1032)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_QPI_CREDITS_CODE            UINT64_C(0x32)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_QPI_CREDITS_UMASK           UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_QPI_CREDITS_COUNTERS        UINT64_C(0x3)
+
 /* RxR_IRQ_RETRY.RTID (Cn_MSR_PMON_CTL)
  * No RTIDs */
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_RTID                        UINT64_C(0x832)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_RTID_CODE                   UINT64_C(0x32)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_RTID_UMASK                  UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_RXR_IRQ_RETRY_RTID_COUNTERS               UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY (Cn_MSR_PMON_CTL)
  * ISMQ Retries */
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY                            UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_CODE                       UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_UMASK                      UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_COUNTERS                   UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.ANY (Cn_MSR_PMON_CTL)
  * Any Reject */
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_ANY                        UINT64_C(0x133)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_ANY_CODE                   UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_ANY_UMASK                  UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_ANY_COUNTERS               UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.FULL (Cn_MSR_PMON_CTL)
  * No Egress Credits */
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_FULL                       UINT64_C(0x233)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_FULL_CODE                  UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_FULL_UMASK                 UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_FULL_COUNTERS              UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.IIO_CREDITS (Cn_MSR_PMON_CTL)
  * No IIO Credits */
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_IIO_CREDITS                UINT64_C(0x2033)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_IIO_CREDITS_CODE           UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_IIO_CREDITS_UMASK          UINT64_C(0x20)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_IIO_CREDITS_COUNTERS       UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.QPI_CREDITS (Cn_MSR_PMON_CTL)
  * No QPI Credits */
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_QPI_CREDITS                UINT64_C(0x1033)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_QPI_CREDITS_CODE           UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_QPI_CREDITS_UMASK          UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_QPI_CREDITS_COUNTERS       UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.RTID (Cn_MSR_PMON_CTL)
  * No RTIDs */
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_RTID                       UINT64_C(0x833)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_RTID_CODE                  UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_RTID_UMASK                 UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_RTID_COUNTERS              UINT64_C(0x3)
+
 /* RxR_ISMQ_RETRY.WB_CREDITS (Cn_MSR_PMON_CTL)
  * No WB Credits */
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_WB_CREDITS                 UINT64_C(0x8033)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_WB_CREDITS_CODE            UINT64_C(0x33)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_WB_CREDITS_UMASK           UINT64_C(0x80)
 #define E5_2600V2_EV_CBOX_RXR_ISMQ_RETRY_WB_CREDITS_COUNTERS        UINT64_C(0x3)
+
 /* RxR_OCCUPANCY (Cn_MSR_PMON_CTL) */
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY                             UINT64_C(0x11)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_CODE                        UINT64_C(0x11)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_UMASK                       UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_COUNTERS                    UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.IPQ (Cn_MSR_PMON_CTL)
  * Ingress Occupancy; IPQ */
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IPQ                         UINT64_C(0x411)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IPQ_CODE                    UINT64_C(0x11)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IPQ_UMASK                   UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IPQ_COUNTERS                UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.IRQ (Cn_MSR_PMON_CTL)
  * Ingress Occupancy; IRQ */
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ                         UINT64_C(0x111)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_CODE                    UINT64_C(0x11)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_UMASK                   UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_COUNTERS                UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.IRQ_REJECTED (Cn_MSR_PMON_CTL)
  * IRQ Rejected */
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_REJECTED                UINT64_C(0x211)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_REJECTED_CODE           UINT64_C(0x11)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_REJECTED_UMASK          UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_REJECTED_COUNTERS       UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.VFIFO (Cn_MSR_PMON_CTL)
  * Ingress Occupancy; VFIFO */
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_VFIFO                       UINT64_C(0x1011)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_VFIFO_CODE                  UINT64_C(0x11)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_VFIFO_UMASK                 UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_VFIFO_COUNTERS              UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.IRQ_REJ (Cn_MSR_PMON_CTL)
  * Ingress Occupancy; IRQ Rejected */
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_REJ                     UINT64_C(0x211)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_REJ_CODE                UINT64_C(0x11)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_REJ_UMASK               UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RXR_OCCUPANCY_IRQ_REJ_COUNTERS            UINT64_C(0x1)
+
 /* TOR_INSERTS (Cn_MSR_PMON_CTL)
  * TOR Inserts */
 #define E5_2600V2_EV_CBOX_TOR_INSERTS                               UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_CODE                          UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_UMASK                         UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_COUNTERS                      UINT64_C(0x3)
+
 /* TOR_INSERTS.ALL (Cn_MSR_PMON_CTL)
  * All */
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_ALL                           UINT64_C(0x835)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_ALL_CODE                      UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_ALL_UMASK                     UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_ALL_COUNTERS                  UINT64_C(0x3)
+
 /* TOR_INSERTS.EVICTION (Cn_MSR_PMON_CTL)
  * Evictions */
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_EVICTION                      UINT64_C(0x435)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_EVICTION_CODE                 UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_EVICTION_UMASK                UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_EVICTION_COUNTERS             UINT64_C(0x3)
+
 /* TOR_INSERTS.LOCAL (Cn_MSR_PMON_CTL)
  * Local Memory */
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_LOCAL                         UINT64_C(0x2835)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_LOCAL_CODE                    UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_LOCAL_UMASK                   UINT64_C(0x28)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_LOCAL_COUNTERS                UINT64_C(0x3)
+
 /* TOR_INSERTS.LOCAL_OPCODE (Cn_MSR_PMON_CTL)
  * Local Memory - Opcode Matched [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20])] */
@@ -2929,12 +3202,14 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_LOCAL_OPCODE_CODE             UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_LOCAL_OPCODE_UMASK            UINT64_C(0x21)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_LOCAL_OPCODE_COUNTERS         UINT64_C(0x3)
+
 /* TOR_INSERTS.MISS_LOCAL (Cn_MSR_PMON_CTL)
  * Misses to Local Memory */
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_LOCAL                    UINT64_C(0x2a35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_LOCAL_CODE               UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_LOCAL_UMASK              UINT64_C(0x2a)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_LOCAL_COUNTERS           UINT64_C(0x3)
+
 /* TOR_INSERTS.MISS_LOCAL_OPCODE (Cn_MSR_PMON_CTL)
  * Misses to Local Memory - Opcode Matched [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20])] */
@@ -2942,6 +3217,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_LOCAL_OPCODE_CODE        UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_LOCAL_OPCODE_UMASK       UINT64_C(0x23)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_LOCAL_OPCODE_COUNTERS    UINT64_C(0x3)
+
 /* TOR_INSERTS.MISS_OPCODE (Cn_MSR_PMON_CTL)
  * Miss Opcode Match [requires filter: Cn_MSR_PMON_BOX_FILTER1.opc (perfmon
  * CBoFilter1[28:20])] */
@@ -2949,12 +3225,14 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_OPCODE_CODE              UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_OPCODE_UMASK             UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_OPCODE_COUNTERS          UINT64_C(0x3)
+
 /* TOR_INSERTS.MISS_REMOTE (Cn_MSR_PMON_CTL)
  * Misses to Remote Memory */
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_REMOTE                   UINT64_C(0x8a35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_REMOTE_CODE              UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_REMOTE_UMASK             UINT64_C(0x8a)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_REMOTE_COUNTERS          UINT64_C(0x3)
+
 /* TOR_INSERTS.MISS_REMOTE_OPCODE (Cn_MSR_PMON_CTL)
  * Misses to Remote Memory - Opcode Matched [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20])] */
@@ -2962,6 +3240,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_REMOTE_OPCODE_CODE       UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_REMOTE_OPCODE_UMASK      UINT64_C(0x83)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_MISS_REMOTE_OPCODE_COUNTERS   UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_ALL (Cn_MSR_PMON_CTL)
  * NID Matched [requires filter: Cn_MSR_PMON_BOX_FILTER1.nid (perfmon
  * CBoFilter1[15:0])] */
@@ -2969,6 +3248,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_ALL_CODE                  UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_ALL_UMASK                 UINT64_C(0x48)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_ALL_COUNTERS              UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_EVICTION (Cn_MSR_PMON_CTL)
  * NID Matched Evictions [requires filter: Cn_MSR_PMON_BOX_FILTER1.nid
  * (perfmon CBoFilter1[15:0])] */
@@ -2976,6 +3256,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_EVICTION_CODE             UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_EVICTION_UMASK            UINT64_C(0x44)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_EVICTION_COUNTERS         UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_MISS_ALL (Cn_MSR_PMON_CTL)
  * NID Matched Miss All [requires filter: Cn_MSR_PMON_BOX_FILTER1.nid
  * (perfmon CBoFilter1[15:0])] */
@@ -2983,6 +3264,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_MISS_ALL_CODE             UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_MISS_ALL_UMASK            UINT64_C(0x4a)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_MISS_ALL_COUNTERS         UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_MISS_OPCODE (Cn_MSR_PMON_CTL)
  * NID and Opcode Matched Miss [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20]);
@@ -2991,6 +3273,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_MISS_OPCODE_CODE          UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_MISS_OPCODE_UMASK         UINT64_C(0x43)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_MISS_OPCODE_COUNTERS      UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_OPCODE (Cn_MSR_PMON_CTL)
  * NID and Opcode Matched [requires filter: Cn_MSR_PMON_BOX_FILTER1.opc
  * (perfmon CBoFilter1[28:20]); Cn_MSR_PMON_BOX_FILTER1.nid (perfmon
@@ -2999,6 +3282,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_OPCODE_CODE               UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_OPCODE_UMASK              UINT64_C(0x41)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_OPCODE_COUNTERS           UINT64_C(0x3)
+
 /* TOR_INSERTS.NID_WB (Cn_MSR_PMON_CTL)
  * NID Matched Writebacks [requires filter: Cn_MSR_PMON_BOX_FILTER1.nid
  * (perfmon CBoFilter1[15:0])] */
@@ -3006,6 +3290,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_WB_CODE                   UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_WB_UMASK                  UINT64_C(0x50)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_NID_WB_COUNTERS               UINT64_C(0x3)
+
 /* TOR_INSERTS.OPCODE (Cn_MSR_PMON_CTL)
  * Opcode Match [requires filter: Cn_MSR_PMON_BOX_FILTER1.opc (perfmon
  * CBoFilter1[28:20])] */
@@ -3013,12 +3298,14 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_OPCODE_CODE                   UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_OPCODE_UMASK                  UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_OPCODE_COUNTERS               UINT64_C(0x3)
+
 /* TOR_INSERTS.REMOTE (Cn_MSR_PMON_CTL)
  * Remote Memory */
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_REMOTE                        UINT64_C(0x8835)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_REMOTE_CODE                   UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_REMOTE_UMASK                  UINT64_C(0x88)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_REMOTE_COUNTERS               UINT64_C(0x3)
+
 /* TOR_INSERTS.REMOTE_OPCODE (Cn_MSR_PMON_CTL)
  * Remote Memory - Opcode Matched [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20])] */
@@ -3026,35 +3313,41 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_REMOTE_OPCODE_CODE            UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_REMOTE_OPCODE_UMASK           UINT64_C(0x81)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_REMOTE_OPCODE_COUNTERS        UINT64_C(0x3)
+
 /* TOR_INSERTS.WB (Cn_MSR_PMON_CTL)
  * Writebacks */
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_WB                            UINT64_C(0x1035)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_WB_CODE                       UINT64_C(0x35)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_WB_UMASK                      UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_TOR_INSERTS_WB_COUNTERS                   UINT64_C(0x3)
+
 /* TOR_OCCUPANCY (Cn_MSR_PMON_CTL) */
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY                             UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_CODE                        UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_UMASK                       UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_COUNTERS                    UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.ALL (Cn_MSR_PMON_CTL)
  * TOR Occupancy; Any */
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_ALL                         UINT64_C(0x836)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_ALL_CODE                    UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_ALL_UMASK                   UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_ALL_COUNTERS                UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.EVICTION (Cn_MSR_PMON_CTL)
  * TOR Occupancy; Evictions */
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_EVICTION                    UINT64_C(0x436)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_EVICTION_CODE               UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_EVICTION_UMASK              UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_EVICTION_COUNTERS           UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.LOCAL (Cn_MSR_PMON_CTL)
  * TOR Occupancy */
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_LOCAL                       UINT64_C(0x2836)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_LOCAL_CODE                  UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_LOCAL_UMASK                 UINT64_C(0x28)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_LOCAL_COUNTERS              UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.LOCAL_OPCODE (Cn_MSR_PMON_CTL)
  * TOR Occupancy; Local Memory - Opcode Matched [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20])] */
@@ -3062,18 +3355,21 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_LOCAL_OPCODE_CODE           UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_LOCAL_OPCODE_UMASK          UINT64_C(0x21)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_LOCAL_OPCODE_COUNTERS       UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.MISS_ALL (Cn_MSR_PMON_CTL)
  * TOR Occupancy; Miss All */
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_ALL                    UINT64_C(0xa36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_ALL_CODE               UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_ALL_UMASK              UINT64_C(0xa)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_ALL_COUNTERS           UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.MISS_LOCAL (Cn_MSR_PMON_CTL)
  * TOR Occupancy */
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_LOCAL                  UINT64_C(0x2a36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_LOCAL_CODE             UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_LOCAL_UMASK            UINT64_C(0x2a)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_LOCAL_COUNTERS         UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.MISS_LOCAL_OPCODE (Cn_MSR_PMON_CTL)
  * TOR Occupancy; Misses to Local Memory - Opcode Matched [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20])] */
@@ -3081,6 +3377,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_LOCAL_OPCODE_CODE      UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_LOCAL_OPCODE_UMASK     UINT64_C(0x23)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_LOCAL_OPCODE_COUNTERS  UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.MISS_OPCODE (Cn_MSR_PMON_CTL)
  * TOR Occupancy; Miss Opcode Match [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20])] */
@@ -3088,12 +3385,14 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_OPCODE_CODE            UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_OPCODE_UMASK           UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_OPCODE_COUNTERS        UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.MISS_REMOTE (Cn_MSR_PMON_CTL)
  * TOR Occupancy */
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_REMOTE                 UINT64_C(0x8a36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_REMOTE_CODE            UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_REMOTE_UMASK           UINT64_C(0x8a)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_REMOTE_COUNTERS        UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.MISS_REMOTE_OPCODE (Cn_MSR_PMON_CTL)
  * TOR Occupancy; Misses to Remote Memory - Opcode Matched [requires
  * filter: Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20])] */
@@ -3101,6 +3400,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_REMOTE_OPCODE_CODE     UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_REMOTE_OPCODE_UMASK    UINT64_C(0x83)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_MISS_REMOTE_OPCODE_COUNTERS UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_ALL (Cn_MSR_PMON_CTL)
  * TOR Occupancy; NID Matched [requires filter: Cn_MSR_PMON_BOX_FILTER1.nid
  * (perfmon CBoFilter1[15:0])] */
@@ -3108,6 +3408,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_ALL_CODE                UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_ALL_UMASK               UINT64_C(0x48)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_ALL_COUNTERS            UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_EVICTION (Cn_MSR_PMON_CTL)
  * TOR Occupancy; NID Matched Evictions [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.nid (perfmon CBoFilter1[15:0])] */
@@ -3115,6 +3416,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_EVICTION_CODE           UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_EVICTION_UMASK          UINT64_C(0x44)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_EVICTION_COUNTERS       UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_MISS_ALL (Cn_MSR_PMON_CTL)
  * TOR Occupancy; NID Matched [requires filter: Cn_MSR_PMON_BOX_FILTER1.nid
  * (perfmon CBoFilter1[15:0])] */
@@ -3122,6 +3424,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_MISS_ALL_CODE           UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_MISS_ALL_UMASK          UINT64_C(0x4a)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_MISS_ALL_COUNTERS       UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_MISS_OPCODE (Cn_MSR_PMON_CTL)
  * TOR Occupancy; NID and Opcode Matched Miss [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20]);
@@ -3130,6 +3433,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_MISS_OPCODE_CODE        UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_MISS_OPCODE_UMASK       UINT64_C(0x43)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_MISS_OPCODE_COUNTERS    UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_OPCODE (Cn_MSR_PMON_CTL)
  * TOR Occupancy; NID and Opcode Matched [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20]);
@@ -3138,6 +3442,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_OPCODE_CODE             UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_OPCODE_UMASK            UINT64_C(0x41)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_OPCODE_COUNTERS         UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.NID_WB (Cn_MSR_PMON_CTL)
  * TOR Occupancy; NID Matched Writebacks [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.nid (perfmon CBoFilter1[15:0])] */
@@ -3145,6 +3450,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_WB_CODE                 UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_WB_UMASK                UINT64_C(0x50)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_NID_WB_COUNTERS             UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.OPCODE (Cn_MSR_PMON_CTL)
  * TOR Occupancy; Opcode Match [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20])] */
@@ -3152,12 +3458,14 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_OPCODE_CODE                 UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_OPCODE_UMASK                UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_OPCODE_COUNTERS             UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.REMOTE (Cn_MSR_PMON_CTL)
  * TOR Occupancy */
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_REMOTE                      UINT64_C(0x8836)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_REMOTE_CODE                 UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_REMOTE_UMASK                UINT64_C(0x88)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_REMOTE_COUNTERS             UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.REMOTE_OPCODE (Cn_MSR_PMON_CTL)
  * TOR Occupancy; Remote Memory - Opcode Matched [requires filter:
  * Cn_MSR_PMON_BOX_FILTER1.opc (perfmon CBoFilter1[28:20])] */
@@ -3165,124 +3473,145 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_REMOTE_OPCODE_CODE          UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_REMOTE_OPCODE_UMASK         UINT64_C(0x81)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_REMOTE_OPCODE_COUNTERS      UINT64_C(0x1)
+
 /* TOR_OCCUPANCY.WB (Cn_MSR_PMON_CTL)
  * TOR Occupancy; Writebacks */
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_WB                          UINT64_C(0x1036)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_WB_CODE                     UINT64_C(0x36)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_WB_UMASK                    UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_TOR_OCCUPANCY_WB_COUNTERS                 UINT64_C(0x1)
+
 /* TxR_ADS_USED (Cn_MSR_PMON_CTL) */
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED                              UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_CODE                         UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_UMASK                        UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_COUNTERS                     UINT64_C(0x3)
+
 /* TxR_ADS_USED.AD (Cn_MSR_PMON_CTL)
  * Onto AD Ring */
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_AD                           UINT64_C(0x104)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_AD_CODE                      UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_AD_UMASK                     UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_AD_COUNTERS                  UINT64_C(0x3)
+
 /* TxR_ADS_USED.AK (Cn_MSR_PMON_CTL)
  * Onto AK Ring */
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_AK                           UINT64_C(0x204)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_AK_CODE                      UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_AK_UMASK                     UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_AK_COUNTERS                  UINT64_C(0x3)
+
 /* TxR_ADS_USED.BL (Cn_MSR_PMON_CTL)
  * Onto BL Ring */
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_BL                           UINT64_C(0x404)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_BL_CODE                      UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_BL_UMASK                     UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_TXR_ADS_USED_BL_COUNTERS                  UINT64_C(0x3)
+
 /* TxR_INSERTS (Cn_MSR_PMON_CTL)
  * Egress Allocations */
 #define E5_2600V2_EV_CBOX_TXR_INSERTS                               UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_CODE                          UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_UMASK                         UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_COUNTERS                      UINT64_C(0x3)
+
 /* TxR_INSERTS.AD_CACHE (Cn_MSR_PMON_CTL)
  * AD - Cachebo */
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AD_CACHE                      UINT64_C(0x102)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AD_CACHE_CODE                 UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AD_CACHE_UMASK                UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AD_CACHE_COUNTERS             UINT64_C(0x3)
+
 /* TxR_INSERTS.AD_CORE (Cn_MSR_PMON_CTL)
  * AD - Corebo */
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AD_CORE                       UINT64_C(0x1002)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AD_CORE_CODE                  UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AD_CORE_UMASK                 UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AD_CORE_COUNTERS              UINT64_C(0x3)
+
 /* TxR_INSERTS.AK_CACHE (Cn_MSR_PMON_CTL)
  * AK - Cachebo */
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AK_CACHE                      UINT64_C(0x202)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AK_CACHE_CODE                 UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AK_CACHE_UMASK                UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AK_CACHE_COUNTERS             UINT64_C(0x3)
+
 /* TxR_INSERTS.AK_CORE (Cn_MSR_PMON_CTL)
  * AK - Corebo */
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AK_CORE                       UINT64_C(0x2002)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AK_CORE_CODE                  UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AK_CORE_UMASK                 UINT64_C(0x20)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_AK_CORE_COUNTERS              UINT64_C(0x3)
+
 /* TxR_INSERTS.BL_CACHE (Cn_MSR_PMON_CTL)
  * BL - Cacheno */
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_BL_CACHE                      UINT64_C(0x402)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_BL_CACHE_CODE                 UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_BL_CACHE_UMASK                UINT64_C(0x4)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_BL_CACHE_COUNTERS             UINT64_C(0x3)
+
 /* TxR_INSERTS.BL_CORE (Cn_MSR_PMON_CTL)
  * BL - Corebo */
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_BL_CORE                       UINT64_C(0x4002)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_BL_CORE_CODE                  UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_BL_CORE_UMASK                 UINT64_C(0x40)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_BL_CORE_COUNTERS              UINT64_C(0x3)
+
 /* TxR_INSERTS.IV_CACHE (Cn_MSR_PMON_CTL)
  * IV - Cachebo */
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_IV_CACHE                      UINT64_C(0x802)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_IV_CACHE_CODE                 UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_IV_CACHE_UMASK                UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_TXR_INSERTS_IV_CACHE_COUNTERS             UINT64_C(0x3)
+
 /* TxR_STARVED (Cn_MSR_PMON_CTL)
  * Injection Starvation */
 #define E5_2600V2_EV_CBOX_TXR_STARVED                               UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_CODE                          UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_UMASK                         UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_COUNTERS                      UINT64_C(0x3)
+
 /* TxR_STARVED.AD_CORE (Cn_MSR_PMON_CTL)
  * Onto AD Ring (to core) */
 #define E5_2600V2_EV_CBOX_TXR_STARVED_AD_CORE                       UINT64_C(0x1003)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_AD_CORE_CODE                  UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_AD_CORE_UMASK                 UINT64_C(0x10)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_AD_CORE_COUNTERS              UINT64_C(0x3)
+
 /* TxR_STARVED.AK_BOTH (Cn_MSR_PMON_CTL)
  * Onto AK Ring */
 #define E5_2600V2_EV_CBOX_TXR_STARVED_AK_BOTH                       UINT64_C(0x203)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_AK_BOTH_CODE                  UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_AK_BOTH_UMASK                 UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_AK_BOTH_COUNTERS              UINT64_C(0x3)
+
 /* TxR_STARVED.IV (Cn_MSR_PMON_CTL)
  * Onto IV Ring */
 #define E5_2600V2_EV_CBOX_TXR_STARVED_IV                            UINT64_C(0x803)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_IV_CODE                       UINT64_C(0x3)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_IV_UMASK                      UINT64_C(0x8)
 #define E5_2600V2_EV_CBOX_TXR_STARVED_IV_COUNTERS                   UINT64_C(0x3)
+
 /* RING_SINK_STARVED (Cn_MSR_PMON_CTL) */
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED                         UINT64_C(0x6)
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_CODE                    UINT64_C(0x6)
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_UMASK                   UINT64_C(0x0)
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_COUNTERS                UINT64_C(0x3)
+
 /* RING_SINK_STARVED.AD_IRQ (Cn_MSR_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_AD_IRQ                  UINT64_C(0x106)
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_AD_IRQ_CODE             UINT64_C(0x6)
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_AD_IRQ_UMASK            UINT64_C(0x1)
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_AD_IRQ_COUNTERS         UINT64_C(0x3)
+
 /* RING_SINK_STARVED.AD_IPQ (Cn_MSR_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_AD_IPQ                  UINT64_C(0x206)
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_AD_IPQ_CODE             UINT64_C(0x6)
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_AD_IPQ_UMASK            UINT64_C(0x2)
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_AD_IPQ_COUNTERS         UINT64_C(0x3)
+
 /* RING_SINK_STARVED.IV (Cn_MSR_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_CBOX_RING_SINK_STARVED_IV                      UINT64_C(0x1006)
@@ -3294,13 +3623,22 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
  * Power Control (PCU) (block 'pcu')
  * Power control unit: four 48-bit counters, a band filter and two free-running
  * C-state residency counters.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.7
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.7
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_BOX_CTL: msr 0xc24, 32 bits implemented of 64, reset 0x0
  * PCU box-wide control.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PCU_MSR_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PCU_MSR_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*
+ *
+ * Bits   (field, access, reset):
+ *   31:9  rsv       RV  0x0
+ *   8     frz       WO  0x0
+ *   7:2   rsv       RV  0x0
+ *   1     rst_ctrs  WO  0x0
+ *   0     rst_ctrl  WO  0x0
  */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_SIZE           64
@@ -3316,15 +3654,15 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -3342,9 +3680,9 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_write_value(uint64_t curre
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MAX        UINT64_C(0x1)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MASK       (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_RESET      UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_GET(v)     ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MASK))
 static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_frz_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_PCU_MSR_PMON_BOX_CTL_FRZ_SHIFT);
@@ -3409,22 +3747,42 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_CTL{3-0}: msr 0xc30, 32 bits implemented of 64, reset 0x0
  * PCU counter control; occ_* apply to the occupancy events (ev_sel bit 7 set).
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-121, page 112, section 2.7.3.2; addresses: 329468 Table 2-118 (page 110), Linux SNBEP_PCU_MSR_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-121,
+ * page 112, section 2.7.3.2; addresses: 329468 Table 2-118 (page 110), Linux
+ * SNBEP_PCU_MSR_PMON_CTL0
+ *
+ * Bits   (field, access, reset):
+ *   31     occ_edge_det  RW-V  0x0
+ *   30     occ_invert    RW-V  0x0
+ *   29     rsv           RV    0x0
+ *   28:24  thresh        RW-V  0x0
+ *   23     rsv           RV    0x0
+ *   22     en            RW-V  0x0
+ *   21     ev_sel_ext    RW-V  0x0
+ *   20     ov_en         RW-V  0x0
+ *   19     rsv           RV    0x0
+ *   18     edge_det      RW-V  0x0
+ *   17     rst           WO    0x0
+ *   16     rsv           RV    0x0
+ *   15:14  occ_sel       RW-V  0x0
+ *   13:8   rsv           RV    0x0
+ *   7:0    ev_sel        RW-V  0x0
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_WIDTH                                  32
-#define E5_2600V2_PCU_MSR_PMON_CTL_SIZE                                   64
-#define E5_2600V2_PCU_MSR_PMON_CTL_RESET                                  UINT64_C(0x0000000000000000)
-#define E5_2600V2_PCU_MSR_PMON_CTL_FIRST                                  0
-#define E5_2600V2_PCU_MSR_PMON_CTL_COUNT                                  4
-#define E5_2600V2_PCU_MSR_PMON_CTL_STRIDE                                 UINT32_C(0x1)
-#define E5_2600V2_PCU_MSR_PMON_CTL_MBZ_MASK                               UINT64_C(0xffffffff20893f00) /* reserved: write 0 */
-#define E5_2600V2_PCU_MSR_PMON_CTL_IGNORED_MASK                           UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK                                UINT64_C(0x0000000000000000) /* read-only */
-#define E5_2600V2_PCU_MSR_PMON_CTL_WO_MASK                                UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_PCU_MSR_PMON_CTL_W1C_MASK                               UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define E5_2600V2_PCU_MSR_PMON_CTL_W1S_MASK                               UINT64_C(0x0000000000000000) /* write 1 to set */
-#define E5_2600V2_PCU_MSR_PMON_CTL_WRITABLE_MASK                          UINT64_C(0x00000000df76c0ff) /* a write has an effect */
-#define E5_2600V2_PCU_MSR_PMON_CTL_KEEP_MASK                              UINT64_C(0x00000000df74c0ff) /* read-modify-write keeps */
+#define E5_2600V2_PCU_MSR_PMON_CTL_WIDTH              32
+#define E5_2600V2_PCU_MSR_PMON_CTL_SIZE               64
+#define E5_2600V2_PCU_MSR_PMON_CTL_RESET              UINT64_C(0x0000000000000000)
+#define E5_2600V2_PCU_MSR_PMON_CTL_FIRST              0
+#define E5_2600V2_PCU_MSR_PMON_CTL_COUNT              4
+#define E5_2600V2_PCU_MSR_PMON_CTL_STRIDE             UINT32_C(0x1)
+#define E5_2600V2_PCU_MSR_PMON_CTL_MBZ_MASK           UINT64_C(0xffffffff20893f00) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_PMON_CTL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600V2_PCU_MSR_PMON_CTL_WO_MASK            UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_PCU_MSR_PMON_CTL_W1C_MASK           UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define E5_2600V2_PCU_MSR_PMON_CTL_W1S_MASK           UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600V2_PCU_MSR_PMON_CTL_WRITABLE_MASK      UINT64_C(0x00000000df76c0ff) /* a write has an effect */
+#define E5_2600V2_PCU_MSR_PMON_CTL_KEEP_MASK          UINT64_C(0x00000000df74c0ff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600V2_PCU_MSR_PMON_CTL_FIRST <= i < E5_2600V2_PCU_MSR_PMON_CTL_FIRST + E5_2600V2_PCU_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_pcu_msr_pmon_ctl_addr(unsigned i)
@@ -3433,15 +3791,15 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -3454,11 +3812,11 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_write_value(uint64_t current, 
 /* occ_edge_det [31] RW-V, reset 0x0
  * Enables edge detect for occupancy events (.ev_sel[7] is 1).
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT                     31
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_WIDTH                     1
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MAX                       UINT64_C(0x1)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK                      (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_RESET                     UINT64_C(0x0)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT 31
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_WIDTH 1
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MAX   UINT64_C(0x1)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK  (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_RESET UINT64_C(0x0)
 #define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT))
 #define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK)))
 #define E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_EDGE_DET_MASK))
@@ -3479,14 +3837,14 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_occ_edge_det_val(uint64_t x)
  * Invert comparison against Threshold for the PCU occupancy events
  * (.ev_sel[7] is 1).
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT                       30
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_WIDTH                       1
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MAX                         UINT64_C(0x1)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MASK                        (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_RESET                       UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT   30
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_WIDTH   1
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MAX     UINT64_C(0x1)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MASK    (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_RESET   UINT64_C(0x0)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_GET(v)  ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT))
 #define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MASK))
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MASK))
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_occ_invert_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_OCC_INVERT_SHIFT);
@@ -3503,14 +3861,14 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_occ_invert_val(uint64_t x)
 /* thresh [28:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT                           24
-#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_WIDTH                           5
-#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MAX                             UINT64_C(0x1f)
-#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK                            (UINT64_C(0x1f) << E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT)
-#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_RESET                           UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT))
-#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK))
+#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT       24
+#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_WIDTH       5
+#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MAX         UINT64_C(0x1f)
+#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK        (UINT64_C(0x1f) << E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT)
+#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_RESET       UINT64_C(0x0)
+#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_GET(v)      ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SET(v, x)   ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK)))
+#define E5_2600V2_PCU_MSR_PMON_CTL_THRESH_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK))
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_thresh_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_CTL_THRESH_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_THRESH_SHIFT);
@@ -3527,14 +3885,14 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_thresh_val(uint64_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT                               22
-#define E5_2600V2_PCU_MSR_PMON_CTL_EN_WIDTH                               1
-#define E5_2600V2_PCU_MSR_PMON_CTL_EN_MAX                                 UINT64_C(0x1)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK                                (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EN_RESET                               UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EN_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT))
-#define E5_2600V2_PCU_MSR_PMON_CTL_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_CTL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK))
+#define E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT           22
+#define E5_2600V2_PCU_MSR_PMON_CTL_EN_WIDTH           1
+#define E5_2600V2_PCU_MSR_PMON_CTL_EN_MAX             UINT64_C(0x1)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK            (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EN_RESET           UINT64_C(0x0)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EN_GET(v)          ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_CTL_EN_SET(v, x)       ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK)))
+#define E5_2600V2_PCU_MSR_PMON_CTL_EN_VAL(x)          ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK))
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EN_SHIFT);
@@ -3551,14 +3909,14 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_en_val(uint64_t x)
 /* ev_sel_ext [21] RW-V, reset 0x0
  * Extension bit to the Event Select field.
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT                       21
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_WIDTH                       1
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MAX                         UINT64_C(0x1)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK                        (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_RESET                       UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT   21
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_WIDTH   1
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MAX     UINT64_C(0x1)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK    (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_RESET   UINT64_C(0x0)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_GET(v)  ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT))
 #define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK))
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK))
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_ev_sel_ext_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_SHIFT);
@@ -3576,14 +3934,14 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_ev_sel_ext_val(uint64_t x)
  * On overflow, set PCU_MSR_PMON_BOX_STATUS.ov and send an overflow to the
  * UBox (U_MSR_PMON_GLOBAL_STATUS.ov_p).
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT                            20
-#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_WIDTH                            1
-#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MAX                              UINT64_C(0x1)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK                             (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_RESET                            UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT))
-#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK))
+#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT        20
+#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_WIDTH        1
+#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MAX          UINT64_C(0x1)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK         (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_RESET        UINT64_C(0x0)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_GET(v)       ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SET(v, x)    ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK)))
+#define E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_VAL(x)       ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK))
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_ov_en_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_OV_EN_SHIFT);
@@ -3599,16 +3957,17 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_ov_en_val(uint64_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * Count rising edges rather than cycles.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT                         18
-#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_WIDTH                         1
-#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MAX                           UINT64_C(0x1)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MASK                          (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_RESET                         UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT     18
+#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_WIDTH     1
+#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MAX       UINT64_C(0x1)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MASK      (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_RESET     UINT64_C(0x0)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_GET(v)    ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MASK))
+#define E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_VAL(x)    ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MASK))
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_edge_det_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EDGE_DET_SHIFT);
@@ -3624,16 +3983,17 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_edge_det_val(uint64_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT                              17
-#define E5_2600V2_PCU_MSR_PMON_CTL_RST_WIDTH                              1
-#define E5_2600V2_PCU_MSR_PMON_CTL_RST_MAX                                UINT64_C(0x1)
-#define E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK                               (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT)
-#define E5_2600V2_PCU_MSR_PMON_CTL_RST_RESET                              UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_CTL_RST_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT))
-#define E5_2600V2_PCU_MSR_PMON_CTL_RST_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_CTL_RST_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK))
+#define E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT          17
+#define E5_2600V2_PCU_MSR_PMON_CTL_RST_WIDTH          1
+#define E5_2600V2_PCU_MSR_PMON_CTL_RST_MAX            UINT64_C(0x1)
+#define E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK           (UINT64_C(0x1) << E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT)
+#define E5_2600V2_PCU_MSR_PMON_CTL_RST_RESET          UINT64_C(0x0)
+#define E5_2600V2_PCU_MSR_PMON_CTL_RST_GET(v)         ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_CTL_RST_SET(v, x)      ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK)))
+#define E5_2600V2_PCU_MSR_PMON_CTL_RST_VAL(x)         ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK))
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_rst_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_CTL_RST_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_RST_SHIFT);
@@ -3650,17 +4010,17 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_rst_val(uint64_t x)
 /* occ_sel [15:14] RW-V, reset 0x0
  * Select which of three occupancy counters to use.
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT                          14
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_WIDTH                          2
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MAX                            UINT64_C(0x3)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK                           (UINT64_C(0x3) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_RESET                          UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT))
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK))
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_C0                             UINT64_C(0x1) /* Cores in C0 */
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_C3                             UINT64_C(0x2) /* Cores in C3 */
-#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_C6                             UINT64_C(0x3) /* Cores in C6 */
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT      14
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_WIDTH      2
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MAX        UINT64_C(0x3)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK       (UINT64_C(0x3) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_RESET      UINT64_C(0x0)
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_GET(v)     ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK)))
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK))
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_C0         UINT64_C(0x1) /* Cores in C0 */
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_C3         UINT64_C(0x2) /* Cores in C3 */
+#define E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_C6         UINT64_C(0x3) /* Cores in C6 */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_occ_sel_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_OCC_SEL_SHIFT);
@@ -3678,14 +4038,14 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_occ_sel_val(uint64_t x)
  * Select event to be counted. Bit 7 denotes whether the event requires an
  * occupancy subcounter.
  */
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT                           0
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_WIDTH                           8
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MAX                             UINT64_C(0xff)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK                            (UINT64_C(0xff) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_RESET                           UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT))
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK))
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT       0
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_WIDTH       8
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MAX         UINT64_C(0xff)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK        (UINT64_C(0xff) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_RESET       UINT64_C(0x0)
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_GET(v)      ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SET(v, x)   ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK)))
+#define E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_VAL(x)      ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK))
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_ev_sel_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_SHIFT);
@@ -3701,11 +4061,11 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_ev_sel_val(uint64_t x)
 
 /* Rules of PCU_MSR_PMON_CTL{3-0}: bits of e5_2600v2_pcu_msr_pmon_ctl_check()'s result. */
 enum {
-    E5_2600V2_PCU_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 0, /* edge_det -> thresh != 0 */
-    E5_2600V2_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH = 1 << 1, /* occ_edge_det -> thresh != 0 */
-    E5_2600V2_PCU_MSR_PMON_CTL_RULE_OCC_INVERT_NEEDS_THRESH = 1 << 2 /* occ_invert -> thresh != 0 */
+    E5_2600V2_PCU_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH             = 1 << 0, /* edge_det -> thresh != 0 */
+    E5_2600V2_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH         = 1 << 1, /* occ_edge_det -> thresh != 0 */
+    E5_2600V2_PCU_MSR_PMON_CTL_RULE_OCC_INVERT_NEEDS_THRESH           = 1 << 2 /* occ_invert -> thresh != 0 */
 };
-#define E5_2600V2_PCU_MSR_PMON_CTL_RULES                                  0x7u
+#define E5_2600V2_PCU_MSR_PMON_CTL_RULES              0x7u
 #define E5_2600V2_PCU_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE     ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
 #define E5_2600V2_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det is in series following .thresh; the .thresh field must be set to a non-0 value."
 #define E5_2600V2_PCU_MSR_PMON_CTL_RULE_OCC_INVERT_NEEDS_THRESH_MESSAGE   ".invert is in series following .thresh; the .thresh field must be set to a non-0 value."
@@ -3714,11 +4074,11 @@ enum {
 static inline unsigned e5_2600v2_pcu_msr_pmon_ctl_check(uint64_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600v2_pcu_msr_pmon_ctl_edge_det_get(v)) || (e5_2600v2_pcu_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600v2_pcu_msr_pmon_ctl_edge_det_get(v) || (e5_2600v2_pcu_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600V2_PCU_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
-    if (!((!(e5_2600v2_pcu_msr_pmon_ctl_occ_edge_det_get(v)) || (e5_2600v2_pcu_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600v2_pcu_msr_pmon_ctl_occ_edge_det_get(v) || (e5_2600v2_pcu_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600V2_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH;
-    if (!((!(e5_2600v2_pcu_msr_pmon_ctl_occ_invert_get(v)) || (e5_2600v2_pcu_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600v2_pcu_msr_pmon_ctl_occ_invert_get(v) || (e5_2600v2_pcu_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600V2_PCU_MSR_PMON_CTL_RULE_OCC_INVERT_NEEDS_THRESH;
     return broken;
 }
@@ -3741,7 +4101,13 @@ static inline const char *e5_2600v2_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_CTR{3-0}: msr 0xc36, 64 bits implemented of 64, reset 0x0
  * PCU counter: 48 bits; overflow is a carry out of bit 47.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-122, page 113, section 2.7.3.2; address: Linux SNBEP_PCU_MSR_PMON_CTR0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-122,
+ * page 113, section 2.7.3.2; address: Linux SNBEP_PCU_MSR_PMON_CTR0
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600V2_PCU_MSR_PMON_CTR_WIDTH             64
 #define E5_2600V2_PCU_MSR_PMON_CTR_SIZE              64
@@ -3765,15 +4131,15 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -3810,7 +4176,17 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * PCU_MSR_PMON_BOX_FILTER: msr 0xc34, 64 bits implemented of 64, reset 0x0
  * PCU band filter for the frequency/voltage band events (100 MHz granularity).
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-123, page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_PMON_BOX_FILTER
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-123,
+ * page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_PMON_BOX_FILTER
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv        RV    0x0
+ *   47:32  rsv        RV    0x0
+ *   31:24  filt31_24  RW-V  0x0
+ *   23:16  filt23_16  RW-V  0x0
+ *   15:8   filt15_8   RW-V  0x0
+ *   7:0    filt7_0    RW-V  0x0
  */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WIDTH           64
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_SIZE            64
@@ -3826,15 +4202,15 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK       UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -3924,9 +4300,9 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt15_8_val(uint64_t x
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MAX     UINT64_C(0xff)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK    (UINT64_C(0xff) << E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_RESET   UINT64_C(0x0)
-#define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_GET(v) ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK) >> E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT))
+#define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_GET(v)  ((uint64_t)(((v) & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK) >> E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT))
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK) | (((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT) & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK)))
-#define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT) & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK))
+#define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_VAL(x)  ((uint64_t)(((uint64_t)(x) << E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT) & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK))
 static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_get(uint64_t v)
 {
     return (uint64_t)((v & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_MASK) >> E5_2600V2_PCU_MSR_PMON_BOX_FILTER_FILT7_0_SHIFT);
@@ -3944,7 +4320,12 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
  * PCU_MSR_CORE_C6_CTR: msr 0x3fd, 64 bits implemented of 64, reset 0x0
  * Cycles some core is in C6; not part of the PMON infrastructure (cannot be
  * frozen or reset).
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-124, page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_CORE_C6_CTR
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-124,
+ * page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_CORE_C6_CTR
+ *
+ * Bits   (field, access, reset):
+ *   63:0  event_count  RW-V  0x0
  */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_WIDTH             64
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_SIZE              64
@@ -3960,15 +4341,15 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_CORE_C6_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4006,7 +4387,12 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
  * PCU_MSR_CORE_C3_CTR: msr 0x3fc, 64 bits implemented of 64, reset 0x0
  * Cycles some core is in C3; not part of the PMON infrastructure (cannot be
  * frozen or reset).
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-125, page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_CORE_C3_CTR
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-125,
+ * page 114, section 2.7.3.3; address: Linux SNBEP_PCU_MSR_CORE_C3_CTR
+ *
+ * Bits   (field, access, reset):
+ *   63:0  event_count  RW-V  0x0
  */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_WIDTH             64
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_SIZE              64
@@ -4022,15 +4408,15 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_CORE_C3_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4069,192 +4455,224 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* CLOCKTICKS (PCU_MSR_PMON_CTL)
  * pclk Cycles */
 #define E5_2600V2_EV_PCU_CLOCKTICKS                               UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CLOCKTICKS_CODE                          UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CLOCKTICKS_UMASK                         UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CLOCKTICKS_COUNTERS                      UINT64_C(0xf)
+
 /* CORE0_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 0 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE0_TRANSITION_CYCLES                  UINT64_C(0x70)
 #define E5_2600V2_EV_PCU_CORE0_TRANSITION_CYCLES_CODE             UINT64_C(0x70)
 #define E5_2600V2_EV_PCU_CORE0_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE0_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* CORE10_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 10 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE10_TRANSITION_CYCLES                 UINT64_C(0x7a)
 #define E5_2600V2_EV_PCU_CORE10_TRANSITION_CYCLES_CODE            UINT64_C(0x7a)
 #define E5_2600V2_EV_PCU_CORE10_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE10_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE11_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 11 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE11_TRANSITION_CYCLES                 UINT64_C(0x7b)
 #define E5_2600V2_EV_PCU_CORE11_TRANSITION_CYCLES_CODE            UINT64_C(0x7b)
 #define E5_2600V2_EV_PCU_CORE11_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE11_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE12_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 12 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE12_TRANSITION_CYCLES                 UINT64_C(0x7c)
 #define E5_2600V2_EV_PCU_CORE12_TRANSITION_CYCLES_CODE            UINT64_C(0x7c)
 #define E5_2600V2_EV_PCU_CORE12_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE12_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE13_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 13 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE13_TRANSITION_CYCLES                 UINT64_C(0x7d)
 #define E5_2600V2_EV_PCU_CORE13_TRANSITION_CYCLES_CODE            UINT64_C(0x7d)
 #define E5_2600V2_EV_PCU_CORE13_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE13_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE14_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 14 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE14_TRANSITION_CYCLES                 UINT64_C(0x7e)
 #define E5_2600V2_EV_PCU_CORE14_TRANSITION_CYCLES_CODE            UINT64_C(0x7e)
 #define E5_2600V2_EV_PCU_CORE14_TRANSITION_CYCLES_UMASK           UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE14_TRANSITION_CYCLES_COUNTERS        UINT64_C(0xf)
+
 /* CORE1_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 1 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE1_TRANSITION_CYCLES                  UINT64_C(0x71)
 #define E5_2600V2_EV_PCU_CORE1_TRANSITION_CYCLES_CODE             UINT64_C(0x71)
 #define E5_2600V2_EV_PCU_CORE1_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE1_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* CORE2_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 2 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE2_TRANSITION_CYCLES                  UINT64_C(0x72)
 #define E5_2600V2_EV_PCU_CORE2_TRANSITION_CYCLES_CODE             UINT64_C(0x72)
 #define E5_2600V2_EV_PCU_CORE2_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE2_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* CORE3_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 3 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE3_TRANSITION_CYCLES                  UINT64_C(0x73)
 #define E5_2600V2_EV_PCU_CORE3_TRANSITION_CYCLES_CODE             UINT64_C(0x73)
 #define E5_2600V2_EV_PCU_CORE3_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE3_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* CORE4_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 4 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE4_TRANSITION_CYCLES                  UINT64_C(0x74)
 #define E5_2600V2_EV_PCU_CORE4_TRANSITION_CYCLES_CODE             UINT64_C(0x74)
 #define E5_2600V2_EV_PCU_CORE4_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE4_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* CORE5_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 5 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE5_TRANSITION_CYCLES                  UINT64_C(0x75)
 #define E5_2600V2_EV_PCU_CORE5_TRANSITION_CYCLES_CODE             UINT64_C(0x75)
 #define E5_2600V2_EV_PCU_CORE5_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE5_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* CORE6_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 6 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE6_TRANSITION_CYCLES                  UINT64_C(0x76)
 #define E5_2600V2_EV_PCU_CORE6_TRANSITION_CYCLES_CODE             UINT64_C(0x76)
 #define E5_2600V2_EV_PCU_CORE6_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE6_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* CORE7_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 7 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE7_TRANSITION_CYCLES                  UINT64_C(0x77)
 #define E5_2600V2_EV_PCU_CORE7_TRANSITION_CYCLES_CODE             UINT64_C(0x77)
 #define E5_2600V2_EV_PCU_CORE7_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE7_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* CORE8_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 8 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE8_TRANSITION_CYCLES                  UINT64_C(0x78)
 #define E5_2600V2_EV_PCU_CORE8_TRANSITION_CYCLES_CODE             UINT64_C(0x78)
 #define E5_2600V2_EV_PCU_CORE8_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE8_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* CORE9_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Core 9 C State Transition Cycles */
 #define E5_2600V2_EV_PCU_CORE9_TRANSITION_CYCLES                  UINT64_C(0x79)
 #define E5_2600V2_EV_PCU_CORE9_TRANSITION_CYCLES_CODE             UINT64_C(0x79)
 #define E5_2600V2_EV_PCU_CORE9_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_CORE9_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE0 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 0 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE0              UINT64_C(0x200017)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE0_CODE         UINT64_C(0x17)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE0_UMASK        UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE0_COUNTERS     UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE1 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 1 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE1              UINT64_C(0x200018)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE1_CODE         UINT64_C(0x18)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE1_UMASK        UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE1_COUNTERS     UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE10 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 10 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE10             UINT64_C(0x200021)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE10_CODE        UINT64_C(0x21)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE10_UMASK       UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE10_COUNTERS    UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE11 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 11 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE11             UINT64_C(0x200022)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE11_CODE        UINT64_C(0x22)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE11_UMASK       UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE11_COUNTERS    UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE12 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 12 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE12             UINT64_C(0x200023)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE12_CODE        UINT64_C(0x23)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE12_UMASK       UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE12_COUNTERS    UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE13 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 13 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE13             UINT64_C(0x200024)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE13_CODE        UINT64_C(0x24)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE13_UMASK       UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE13_COUNTERS    UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE14 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 14 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE14             UINT64_C(0x200025)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE14_CODE        UINT64_C(0x25)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE14_UMASK       UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE14_COUNTERS    UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE2 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 2 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE2              UINT64_C(0x200019)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE2_CODE         UINT64_C(0x19)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE2_UMASK        UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE2_COUNTERS     UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE3 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 3 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE3              UINT64_C(0x20001a)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE3_CODE         UINT64_C(0x1a)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE3_UMASK        UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE3_COUNTERS     UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE4 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 4 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE4              UINT64_C(0x20001b)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE4_CODE         UINT64_C(0x1b)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE4_UMASK        UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE4_COUNTERS     UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE5 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 5 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE5              UINT64_C(0x20001c)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE5_CODE         UINT64_C(0x1c)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE5_UMASK        UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE5_COUNTERS     UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE6 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 6 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE6              UINT64_C(0x20001d)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE6_CODE         UINT64_C(0x1d)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE6_UMASK        UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE6_COUNTERS     UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE7 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 7 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE7              UINT64_C(0x20001e)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE7_CODE         UINT64_C(0x1e)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE7_UMASK        UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE7_COUNTERS     UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE8 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 8 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE8              UINT64_C(0x20001f)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE8_CODE         UINT64_C(0x1f)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE8_UMASK        UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE8_COUNTERS     UINT64_C(0xf)
+
 /* DELAYED_C_STATE_ABORT_CORE9 (PCU_MSR_PMON_CTL)
  * Deep C State Rejection - Core 9 */
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE9              UINT64_C(0x200020)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE9_CODE         UINT64_C(0x20)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE9_UMASK        UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE9_COUNTERS     UINT64_C(0xf)
+
 /* DEMOTIONS_CORE0 (PCU_MSR_PMON_CTL)
  * Core 0 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4262,6 +4680,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE0_CODE                     UINT64_C(0x1e)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE0_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE0_COUNTERS                 UINT64_C(0xf)
+
 /* DEMOTIONS_CORE1 (PCU_MSR_PMON_CTL)
  * Core 1 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4269,6 +4688,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE1_CODE                     UINT64_C(0x1f)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE1_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE1_COUNTERS                 UINT64_C(0xf)
+
 /* DEMOTIONS_CORE2 (PCU_MSR_PMON_CTL)
  * Core 2 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4276,6 +4696,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE2_CODE                     UINT64_C(0x20)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE2_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE2_COUNTERS                 UINT64_C(0xf)
+
 /* DEMOTIONS_CORE3 (PCU_MSR_PMON_CTL)
  * Core 3 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4283,6 +4704,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE3_CODE                     UINT64_C(0x21)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE3_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE3_COUNTERS                 UINT64_C(0xf)
+
 /* DEMOTIONS_CORE4 (PCU_MSR_PMON_CTL)
  * Core 4 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4290,6 +4712,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE4_CODE                     UINT64_C(0x22)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE4_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE4_COUNTERS                 UINT64_C(0xf)
+
 /* DEMOTIONS_CORE5 (PCU_MSR_PMON_CTL)
  * Core 5 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4297,6 +4720,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE5_CODE                     UINT64_C(0x23)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE5_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE5_COUNTERS                 UINT64_C(0xf)
+
 /* DEMOTIONS_CORE6 (PCU_MSR_PMON_CTL)
  * Core 6 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4304,6 +4728,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE6_CODE                     UINT64_C(0x24)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE6_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE6_COUNTERS                 UINT64_C(0xf)
+
 /* DEMOTIONS_CORE7 (PCU_MSR_PMON_CTL)
  * Core 7 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4311,6 +4736,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE7_CODE                     UINT64_C(0x25)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE7_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE7_COUNTERS                 UINT64_C(0xf)
+
 /* FREQ_BAND0_CYCLES (PCU_MSR_PMON_CTL)
  * Frequency Residency [requires filter: PCU_MSR_PMON_BOX_FILTER.filt7_0
  * (perfmon PCUFilter[7:0])] */
@@ -4318,6 +4744,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_FREQ_BAND0_CYCLES_CODE                   UINT64_C(0xb)
 #define E5_2600V2_EV_PCU_FREQ_BAND0_CYCLES_UMASK                  UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_BAND0_CYCLES_COUNTERS               UINT64_C(0xf)
+
 /* FREQ_BAND1_CYCLES (PCU_MSR_PMON_CTL)
  * Frequency Residency [requires filter: PCU_MSR_PMON_BOX_FILTER.filt15_8
  * (perfmon PCUFilter[15:8])] */
@@ -4325,6 +4752,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_FREQ_BAND1_CYCLES_CODE                   UINT64_C(0xc)
 #define E5_2600V2_EV_PCU_FREQ_BAND1_CYCLES_UMASK                  UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_BAND1_CYCLES_COUNTERS               UINT64_C(0xf)
+
 /* FREQ_BAND2_CYCLES (PCU_MSR_PMON_CTL)
  * Frequency Residency [requires filter: PCU_MSR_PMON_BOX_FILTER.filt23_16
  * (perfmon PCUFilter[23:16])] */
@@ -4332,6 +4760,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_FREQ_BAND2_CYCLES_CODE                   UINT64_C(0xd)
 #define E5_2600V2_EV_PCU_FREQ_BAND2_CYCLES_UMASK                  UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_BAND2_CYCLES_COUNTERS               UINT64_C(0xf)
+
 /* FREQ_BAND3_CYCLES (PCU_MSR_PMON_CTL)
  * Frequency Residency [requires filter: PCU_MSR_PMON_BOX_FILTER.filt31_24
  * (perfmon PCUFilter[31:24])] */
@@ -4339,150 +4768,175 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_FREQ_BAND3_CYCLES_CODE                   UINT64_C(0xe)
 #define E5_2600V2_EV_PCU_FREQ_BAND3_CYCLES_UMASK                  UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_BAND3_CYCLES_COUNTERS               UINT64_C(0xf)
+
 /* FREQ_MAX_CURRENT_CYCLES (PCU_MSR_PMON_CTL)
  * Current Strongest Upper Limit Cycles */
 #define E5_2600V2_EV_PCU_FREQ_MAX_CURRENT_CYCLES                  UINT64_C(0x7)
 #define E5_2600V2_EV_PCU_FREQ_MAX_CURRENT_CYCLES_CODE             UINT64_C(0x7)
 #define E5_2600V2_EV_PCU_FREQ_MAX_CURRENT_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_MAX_CURRENT_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* FREQ_MAX_LIMIT_THERMAL_CYCLES (PCU_MSR_PMON_CTL)
  * Thermal Strongest Upper Limit Cycles */
 #define E5_2600V2_EV_PCU_FREQ_MAX_LIMIT_THERMAL_CYCLES            UINT64_C(0x4)
 #define E5_2600V2_EV_PCU_FREQ_MAX_LIMIT_THERMAL_CYCLES_CODE       UINT64_C(0x4)
 #define E5_2600V2_EV_PCU_FREQ_MAX_LIMIT_THERMAL_CYCLES_UMASK      UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_MAX_LIMIT_THERMAL_CYCLES_COUNTERS   UINT64_C(0xf)
+
 /* FREQ_MAX_OS_CYCLES (PCU_MSR_PMON_CTL)
  * OS Strongest Upper Limit Cycles */
 #define E5_2600V2_EV_PCU_FREQ_MAX_OS_CYCLES                       UINT64_C(0x6)
 #define E5_2600V2_EV_PCU_FREQ_MAX_OS_CYCLES_CODE                  UINT64_C(0x6)
 #define E5_2600V2_EV_PCU_FREQ_MAX_OS_CYCLES_UMASK                 UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_MAX_OS_CYCLES_COUNTERS              UINT64_C(0xf)
+
 /* FREQ_MAX_POWER_CYCLES (PCU_MSR_PMON_CTL)
  * Power Strongest Upper Limit Cycles */
 #define E5_2600V2_EV_PCU_FREQ_MAX_POWER_CYCLES                    UINT64_C(0x5)
 #define E5_2600V2_EV_PCU_FREQ_MAX_POWER_CYCLES_CODE               UINT64_C(0x5)
 #define E5_2600V2_EV_PCU_FREQ_MAX_POWER_CYCLES_UMASK              UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_MAX_POWER_CYCLES_COUNTERS           UINT64_C(0xf)
+
 /* FREQ_MIN_IO_P_CYCLES (PCU_MSR_PMON_CTL)
  * IO P Limit Strongest Lower Limit Cycles */
 #define E5_2600V2_EV_PCU_FREQ_MIN_IO_P_CYCLES                     UINT64_C(0x61)
 #define E5_2600V2_EV_PCU_FREQ_MIN_IO_P_CYCLES_CODE                UINT64_C(0x61)
 #define E5_2600V2_EV_PCU_FREQ_MIN_IO_P_CYCLES_UMASK               UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_MIN_IO_P_CYCLES_COUNTERS            UINT64_C(0xf)
+
 /* FREQ_MIN_PERF_P_CYCLES (PCU_MSR_PMON_CTL)
  * Perf P Limit Strongest Lower Limit Cycles */
 #define E5_2600V2_EV_PCU_FREQ_MIN_PERF_P_CYCLES                   UINT64_C(0x62)
 #define E5_2600V2_EV_PCU_FREQ_MIN_PERF_P_CYCLES_CODE              UINT64_C(0x62)
 #define E5_2600V2_EV_PCU_FREQ_MIN_PERF_P_CYCLES_UMASK             UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_MIN_PERF_P_CYCLES_COUNTERS          UINT64_C(0xf)
+
 /* FREQ_TRANS_CYCLES (PCU_MSR_PMON_CTL)
  * Cycles spent changing Frequency */
 #define E5_2600V2_EV_PCU_FREQ_TRANS_CYCLES                        UINT64_C(0x60)
 #define E5_2600V2_EV_PCU_FREQ_TRANS_CYCLES_CODE                   UINT64_C(0x60)
 #define E5_2600V2_EV_PCU_FREQ_TRANS_CYCLES_UMASK                  UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_FREQ_TRANS_CYCLES_COUNTERS               UINT64_C(0xf)
+
 /* MEMORY_PHASE_SHEDDING_CYCLES (PCU_MSR_PMON_CTL)
  * Memory Phase Shedding Cycles */
 #define E5_2600V2_EV_PCU_MEMORY_PHASE_SHEDDING_CYCLES             UINT64_C(0x2f)
 #define E5_2600V2_EV_PCU_MEMORY_PHASE_SHEDDING_CYCLES_CODE        UINT64_C(0x2f)
 #define E5_2600V2_EV_PCU_MEMORY_PHASE_SHEDDING_CYCLES_UMASK       UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_MEMORY_PHASE_SHEDDING_CYCLES_COUNTERS    UINT64_C(0xf)
+
 /* PKG_C_EXIT_LATENCY_SEL (PCU_MSR_PMON_CTL)
  * Package C State Exit Latency */
 #define E5_2600V2_EV_PCU_PKG_C_EXIT_LATENCY_SEL                   UINT64_C(0x200026)
 #define E5_2600V2_EV_PCU_PKG_C_EXIT_LATENCY_SEL_CODE              UINT64_C(0x26)
 #define E5_2600V2_EV_PCU_PKG_C_EXIT_LATENCY_SEL_UMASK             UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_PKG_C_EXIT_LATENCY_SEL_COUNTERS          UINT64_C(0xf)
+
 /* PKG_C_STATE_RESIDENCY_C0_CYCLES (PCU_MSR_PMON_CTL)
  * Package C State Residency - C0 */
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C0_CYCLES          UINT64_C(0x20002a)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C0_CYCLES_CODE     UINT64_C(0x2a)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C0_CYCLES_UMASK    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C0_CYCLES_COUNTERS UINT64_C(0xf)
+
 /* PKG_C_STATE_RESIDENCY_C2_CYCLES (PCU_MSR_PMON_CTL)
  * Package C State Residency - C2 */
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C2_CYCLES          UINT64_C(0x20002b)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C2_CYCLES_CODE     UINT64_C(0x2b)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C2_CYCLES_UMASK    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C2_CYCLES_COUNTERS UINT64_C(0xf)
+
 /* PKG_C_STATE_RESIDENCY_C3_CYCLES (PCU_MSR_PMON_CTL)
  * Package C State Residency - C3 */
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C3_CYCLES          UINT64_C(0x20002c)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C3_CYCLES_CODE     UINT64_C(0x2c)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C3_CYCLES_UMASK    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C3_CYCLES_COUNTERS UINT64_C(0xf)
+
 /* PKG_C_STATE_RESIDENCY_C6_CYCLES (PCU_MSR_PMON_CTL)
  * Package C State Residency - C6 */
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C6_CYCLES          UINT64_C(0x20002d)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C6_CYCLES_CODE     UINT64_C(0x2d)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C6_CYCLES_UMASK    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_PKG_C_STATE_RESIDENCY_C6_CYCLES_COUNTERS UINT64_C(0xf)
+
 /* POWER_STATE_OCCUPANCY (PCU_MSR_PMON_CTL)
  * Number of cores in C-State */
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY                    UINT64_C(0x80)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CODE               UINT64_C(0x80)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_UMASK              UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_COUNTERS           UINT64_C(0xf)
+
 /* POWER_STATE_OCCUPANCY.CORES_C0 (PCU_MSR_PMON_CTL)
  * C0 and C1 */
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C0           UINT64_C(0x4080)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C0_CODE      UINT64_C(0x80)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C0_UMASK     UINT64_C(0x1)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C0_COUNTERS  UINT64_C(0xf)
+
 /* POWER_STATE_OCCUPANCY.CORES_C3 (PCU_MSR_PMON_CTL)
  * C3 */
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C3           UINT64_C(0x8080)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C3_CODE      UINT64_C(0x80)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C3_UMASK     UINT64_C(0x2)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C3_COUNTERS  UINT64_C(0xf)
+
 /* POWER_STATE_OCCUPANCY.CORES_C6 (PCU_MSR_PMON_CTL)
  * C6 and C7 */
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C6           UINT64_C(0xc080)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C6_CODE      UINT64_C(0x80)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C6_UMASK     UINT64_C(0x3)
 #define E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C6_COUNTERS  UINT64_C(0xf)
+
 /* PROCHOT_EXTERNAL_CYCLES (PCU_MSR_PMON_CTL)
  * External Prochot */
 #define E5_2600V2_EV_PCU_PROCHOT_EXTERNAL_CYCLES                  UINT64_C(0xa)
 #define E5_2600V2_EV_PCU_PROCHOT_EXTERNAL_CYCLES_CODE             UINT64_C(0xa)
 #define E5_2600V2_EV_PCU_PROCHOT_EXTERNAL_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_PROCHOT_EXTERNAL_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* PROCHOT_INTERNAL_CYCLES (PCU_MSR_PMON_CTL)
  * Internal Prochot */
 #define E5_2600V2_EV_PCU_PROCHOT_INTERNAL_CYCLES                  UINT64_C(0x9)
 #define E5_2600V2_EV_PCU_PROCHOT_INTERNAL_CYCLES_CODE             UINT64_C(0x9)
 #define E5_2600V2_EV_PCU_PROCHOT_INTERNAL_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_PROCHOT_INTERNAL_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* TOTAL_TRANSITION_CYCLES (PCU_MSR_PMON_CTL)
  * Total Core C State Transition Cycles */
 #define E5_2600V2_EV_PCU_TOTAL_TRANSITION_CYCLES                  UINT64_C(0x63)
 #define E5_2600V2_EV_PCU_TOTAL_TRANSITION_CYCLES_CODE             UINT64_C(0x63)
 #define E5_2600V2_EV_PCU_TOTAL_TRANSITION_CYCLES_UMASK            UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_TOTAL_TRANSITION_CYCLES_COUNTERS         UINT64_C(0xf)
+
 /* VOLT_TRANS_CYCLES_CHANGE (PCU_MSR_PMON_CTL)
  * Cycles Changing Voltage */
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_CHANGE                 UINT64_C(0x3)
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_CHANGE_CODE            UINT64_C(0x3)
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_CHANGE_UMASK           UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_CHANGE_COUNTERS        UINT64_C(0xf)
+
 /* VOLT_TRANS_CYCLES_DECREASE (PCU_MSR_PMON_CTL)
  * Cycles Decreasing Voltage */
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_DECREASE               UINT64_C(0x2)
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_DECREASE_CODE          UINT64_C(0x2)
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_DECREASE_UMASK         UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_DECREASE_COUNTERS      UINT64_C(0xf)
+
 /* VOLT_TRANS_CYCLES_INCREASE (PCU_MSR_PMON_CTL)
  * Cycles Increasing Voltage */
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_INCREASE               UINT64_C(0x1)
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_INCREASE_CODE          UINT64_C(0x1)
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_INCREASE_UMASK         UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_VOLT_TRANS_CYCLES_INCREASE_COUNTERS      UINT64_C(0xf)
+
 /* VR_HOT_CYCLES (PCU_MSR_PMON_CTL)
  * VR Hot */
 #define E5_2600V2_EV_PCU_VR_HOT_CYCLES                            UINT64_C(0x32)
 #define E5_2600V2_EV_PCU_VR_HOT_CYCLES_CODE                       UINT64_C(0x32)
 #define E5_2600V2_EV_PCU_VR_HOT_CYCLES_UMASK                      UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_VR_HOT_CYCLES_COUNTERS                   UINT64_C(0xf)
+
 /* DEMOTIONS_CORE10 (PCU_MSR_PMON_CTL)
  * Core 10 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4490,6 +4944,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE10_CODE                    UINT64_C(0x42)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE10_UMASK                   UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE10_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE11 (PCU_MSR_PMON_CTL)
  * Core 11 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4497,6 +4952,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE11_CODE                    UINT64_C(0x43)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE11_UMASK                   UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE11_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE12 (PCU_MSR_PMON_CTL)
  * Core 12 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4504,6 +4960,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE12_CODE                    UINT64_C(0x44)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE12_UMASK                   UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE12_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE13 (PCU_MSR_PMON_CTL)
  * Core 13 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4511,6 +4968,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE13_CODE                    UINT64_C(0x45)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE13_UMASK                   UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE13_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE14 (PCU_MSR_PMON_CTL)
  * Core 14 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4518,6 +4976,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE14_CODE                    UINT64_C(0x46)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE14_UMASK                   UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE14_COUNTERS                UINT64_C(0xf)
+
 /* DEMOTIONS_CORE8 (PCU_MSR_PMON_CTL)
  * Core 8 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4525,6 +4984,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE8_CODE                     UINT64_C(0x40)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE8_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE8_COUNTERS                 UINT64_C(0xf)
+
 /* DEMOTIONS_CORE9 (PCU_MSR_PMON_CTL)
  * Core 9 C State Demotions [requires filter:
  * PCU_MSR_PMON_BOX_FILTER.filt7_0 (perfmon PCUFilter[7:0])] */
@@ -4532,6 +4992,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE9_CODE                     UINT64_C(0x41)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE9_UMASK                    UINT64_C(0x0)
 #define E5_2600V2_EV_PCU_DEMOTIONS_CORE9_COUNTERS                 UINT64_C(0xf)
+
 /* PKG_C_EXIT_LATENCY (PCU_MSR_PMON_CTL)
  * Package C State Exit Latency */
 #define E5_2600V2_EV_PCU_PKG_C_EXIT_LATENCY                       UINT64_C(0x200026)
@@ -4543,7 +5004,8 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * Home Agent (HA) (block 'ha')
  * Home agents: up to 2 per socket (HA1 on some SKUs), four 48-bit counters
  * each.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.4
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.4
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -4563,7 +5025,18 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * HA_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * HA box-wide control: manual freeze and reset of the box's counters and
  * controls.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-38, page 56, section 2.4.2.3; offset: Table 2-37
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-38,
+ * page 56, section 2.4.2.3; offset: Table 2-37
+ *
+ * Bits   (field, access, reset):
+ *   31:18  ig        RV  0x0
+ *   17:16  rsv       RV  0x0
+ *   15:9   ig        RV  0x0
+ *   8      frz       WO  0x0
+ *   7:2    ig        RV  0x0
+ *   1      rst_ctrs  WO  0x0
+ *   0      rst_ctrl  WO  0x0
  */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_SIZE           32
@@ -4579,15 +5052,15 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4605,9 +5078,9 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_write_value(uint32_t curren
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MAX        UINT32_C(0x1)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK       (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_RESET      UINT32_C(0x0)
-#define E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_GET(v) ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_GET(v)     ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK))
 static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_frz_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT);
@@ -4673,7 +5146,14 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
  * HA box-wide status: per-counter overflow bits; write 1 to clear.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-39, page 56, section 2.4.2.3; offset: Table 2-37
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-39,
+ * page 56, section 2.4.2.3; offset: Table 2-37
+ *
+ * Bits   (field, access, reset):
+ *   31:5  ig   RV    0x0
+ *   4     rsv  RV    0x0
+ *   3:0   ov   RW1C  0x0
  */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_WIDTH         32
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_SIZE          32
@@ -4689,15 +5169,15 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (current & E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4716,9 +5196,9 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_write_value(uint32_t cur
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MAX        UINT32_C(0xf)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MASK       (UINT32_C(0xf) << E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_SHIFT)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_RESET      UINT32_C(0x0)
-#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_GET(v) ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_SHIFT))
-#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MASK)))
-#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MASK))
+#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_GET(v)     ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MASK))
 static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_ov_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_HA_PCI_PMON_BOX_STATUS_OV_SHIFT);
@@ -4735,22 +5215,37 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_ov_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * HA counter control.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-40, page 57, section 2.4.2.4; offsets: Table 2-37 (D8..E4)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-40,
+ * page 57, section 2.4.2.4; offsets: Table 2-37 (D8..E4)
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh     RW-V  0x0
+ *   23     rsv        RV    0x0
+ *   22     en         RW-V  0x0
+ *   21     rsv        RV    0x0
+ *   20     ov_en      RW-V  0x0
+ *   19     ig         RV    0x0
+ *   18     edge_det   RW-V  0x0
+ *   17     rst        WO    0x0
+ *   16     q_occ_rst  WO    0x0
+ *   15:8   umask      RW-V  0x0
+ *   7:0    ev_sel     RW-V  0x0
  */
-#define E5_2600V2_HA_PCI_PMON_CTL_WIDTH                              32
-#define E5_2600V2_HA_PCI_PMON_CTL_SIZE                               32
-#define E5_2600V2_HA_PCI_PMON_CTL_RESET                              UINT32_C(0x00000000)
-#define E5_2600V2_HA_PCI_PMON_CTL_FIRST                              0
-#define E5_2600V2_HA_PCI_PMON_CTL_COUNT                              4
-#define E5_2600V2_HA_PCI_PMON_CTL_STRIDE                             UINT32_C(0x4)
-#define E5_2600V2_HA_PCI_PMON_CTL_MBZ_MASK                           UINT32_C(0x00a80000) /* reserved: write 0 */
-#define E5_2600V2_HA_PCI_PMON_CTL_IGNORED_MASK                       UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600V2_HA_PCI_PMON_CTL_RO_MASK                            UINT32_C(0x00000000) /* read-only */
-#define E5_2600V2_HA_PCI_PMON_CTL_WO_MASK                            UINT32_C(0x00030000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_HA_PCI_PMON_CTL_W1C_MASK                           UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600V2_HA_PCI_PMON_CTL_W1S_MASK                           UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600V2_HA_PCI_PMON_CTL_WRITABLE_MASK                      UINT32_C(0xff57ffff) /* a write has an effect */
-#define E5_2600V2_HA_PCI_PMON_CTL_KEEP_MASK                          UINT32_C(0xff54ffff) /* read-modify-write keeps */
+#define E5_2600V2_HA_PCI_PMON_CTL_WIDTH           32
+#define E5_2600V2_HA_PCI_PMON_CTL_SIZE            32
+#define E5_2600V2_HA_PCI_PMON_CTL_RESET           UINT32_C(0x00000000)
+#define E5_2600V2_HA_PCI_PMON_CTL_FIRST           0
+#define E5_2600V2_HA_PCI_PMON_CTL_COUNT           4
+#define E5_2600V2_HA_PCI_PMON_CTL_STRIDE          UINT32_C(0x4)
+#define E5_2600V2_HA_PCI_PMON_CTL_MBZ_MASK        UINT32_C(0x00a80000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_CTL_IGNORED_MASK    UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_HA_PCI_PMON_CTL_RO_MASK         UINT32_C(0x00000000) /* read-only */
+#define E5_2600V2_HA_PCI_PMON_CTL_WO_MASK         UINT32_C(0x00030000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_HA_PCI_PMON_CTL_W1C_MASK        UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600V2_HA_PCI_PMON_CTL_W1S_MASK        UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600V2_HA_PCI_PMON_CTL_WRITABLE_MASK   UINT32_C(0xff57ffff) /* a write has an effect */
+#define E5_2600V2_HA_PCI_PMON_CTL_KEEP_MASK       UINT32_C(0xff54ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600V2_HA_PCI_PMON_CTL_FIRST <= i < E5_2600V2_HA_PCI_PMON_CTL_FIRST + E5_2600V2_HA_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_addr(unsigned i)
@@ -4759,15 +5254,15 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_HA_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4780,14 +5275,14 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_write_value(uint32_t current, u
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_MAX                         UINT32_C(0xff)
-#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_MASK                        (UINT32_C(0xff) << E5_2600V2_HA_PCI_PMON_CTL_THRESH_SHIFT)
-#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_RESET                       UINT32_C(0x0)
-#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_GET(v) ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_SHIFT    24
+#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_WIDTH    8
+#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_MAX      UINT32_C(0xff)
+#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_MASK     (UINT32_C(0xff) << E5_2600V2_HA_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_RESET    UINT32_C(0x0)
+#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_GET(v)   ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_THRESH_SHIFT))
 #define E5_2600V2_HA_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_THRESH_MASK)))
-#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_THRESH_MASK))
+#define E5_2600V2_HA_PCI_PMON_CTL_THRESH_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_THRESH_MASK))
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_thresh_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_HA_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_THRESH_SHIFT);
@@ -4804,14 +5299,14 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_thresh_val(uint32_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT                           22
-#define E5_2600V2_HA_PCI_PMON_CTL_EN_WIDTH                           1
-#define E5_2600V2_HA_PCI_PMON_CTL_EN_MAX                             UINT32_C(0x1)
-#define E5_2600V2_HA_PCI_PMON_CTL_EN_MASK                            (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT)
-#define E5_2600V2_HA_PCI_PMON_CTL_EN_RESET                           UINT32_C(0x0)
-#define E5_2600V2_HA_PCI_PMON_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT))
-#define E5_2600V2_HA_PCI_PMON_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_EN_MASK)))
-#define E5_2600V2_HA_PCI_PMON_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_EN_MASK))
+#define E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT        22
+#define E5_2600V2_HA_PCI_PMON_CTL_EN_WIDTH        1
+#define E5_2600V2_HA_PCI_PMON_CTL_EN_MAX          UINT32_C(0x1)
+#define E5_2600V2_HA_PCI_PMON_CTL_EN_MASK         (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600V2_HA_PCI_PMON_CTL_EN_RESET        UINT32_C(0x0)
+#define E5_2600V2_HA_PCI_PMON_CTL_EN_GET(v)       ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600V2_HA_PCI_PMON_CTL_EN_SET(v, x)    ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600V2_HA_PCI_PMON_CTL_EN_VAL(x)       ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_EN_MASK))
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_HA_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_EN_SHIFT);
@@ -4829,14 +5324,14 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_en_val(uint32_t x)
  * On overflow, set HA_PCI_PMON_BOX_STATUS.ov and send an overflow to the
  * UBox (U_MSR_PMON_GLOBAL_STATUS.ov_h{1,0}).
  */
-#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SHIFT                        20
-#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_WIDTH                        1
-#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MAX                          UINT32_C(0x1)
-#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK                         (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SHIFT)
-#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_RESET                        UINT32_C(0x0)
-#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SHIFT))
+#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SHIFT     20
+#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_WIDTH     1
+#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MAX       UINT32_C(0x1)
+#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK      (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SHIFT)
+#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_RESET     UINT32_C(0x0)
+#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_GET(v)    ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SHIFT))
 #define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK)))
-#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK))
+#define E5_2600V2_HA_PCI_PMON_CTL_OV_EN_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK))
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_ov_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_OV_EN_SHIFT);
@@ -4854,11 +5349,11 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_ov_en_val(uint32_t x)
  * When set to 1, count rising edges rather than cycles the event is
  * active.
  */
-#define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_MAX                       UINT32_C(0x1)
-#define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_MASK                      (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_RESET                     UINT32_C(0x0)
+#define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_SHIFT  18
+#define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_WIDTH  1
+#define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_MAX    UINT32_C(0x1)
+#define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_MASK   (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_RESET  UINT32_C(0x0)
 #define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_EDGE_DET_MASK))
@@ -4878,14 +5373,14 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_edge_det_val(uint32_t x)
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
  */
-#define E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT                          17
-#define E5_2600V2_HA_PCI_PMON_CTL_RST_WIDTH                          1
-#define E5_2600V2_HA_PCI_PMON_CTL_RST_MAX                            UINT32_C(0x1)
-#define E5_2600V2_HA_PCI_PMON_CTL_RST_MASK                           (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT)
-#define E5_2600V2_HA_PCI_PMON_CTL_RST_RESET                          UINT32_C(0x0)
-#define E5_2600V2_HA_PCI_PMON_CTL_RST_GET(v) ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT))
-#define E5_2600V2_HA_PCI_PMON_CTL_RST_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_RST_MASK)))
-#define E5_2600V2_HA_PCI_PMON_CTL_RST_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_RST_MASK))
+#define E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT       17
+#define E5_2600V2_HA_PCI_PMON_CTL_RST_WIDTH       1
+#define E5_2600V2_HA_PCI_PMON_CTL_RST_MAX         UINT32_C(0x1)
+#define E5_2600V2_HA_PCI_PMON_CTL_RST_MASK        (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT)
+#define E5_2600V2_HA_PCI_PMON_CTL_RST_RESET       UINT32_C(0x0)
+#define E5_2600V2_HA_PCI_PMON_CTL_RST_GET(v)      ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT))
+#define E5_2600V2_HA_PCI_PMON_CTL_RST_SET(v, x)   ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_RST_MASK)))
+#define E5_2600V2_HA_PCI_PMON_CTL_RST_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_RST_MASK))
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_rst_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_HA_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_RST_SHIFT);
@@ -4901,13 +5396,15 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* q_occ_rst [16] WO, reset 0x0
  * Queue occupancy reset.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); IVBEP_HA_PCI_PMON_CTL_Q_OCC_RST; name from the kernel, attribute WO as rst
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); IVBEP_HA_PCI_PMON_CTL_Q_OCC_RST; name from the kernel,
+ * attribute WO as rst
  */
-#define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_SHIFT                    16
-#define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_WIDTH                    1
-#define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_MAX                      UINT32_C(0x1)
-#define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_MASK                     (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_SHIFT)
-#define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_RESET                    UINT32_C(0x0)
+#define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_SHIFT 16
+#define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_WIDTH 1
+#define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_MAX   UINT32_C(0x1)
+#define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_MASK  (UINT32_C(0x1) << E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_SHIFT)
+#define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_RESET UINT32_C(0x0)
 #define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_GET(v) ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_SHIFT))
 #define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_MASK)))
 #define E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_Q_OCC_RST_MASK))
@@ -4926,16 +5423,17 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_q_occ_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
-#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_MAX                          UINT32_C(0xff)
-#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_MASK                         (UINT32_C(0xff) << E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT)
-#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_RESET                        UINT32_C(0x0)
-#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_GET(v) ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT     8
+#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_WIDTH     8
+#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_MAX       UINT32_C(0xff)
+#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_MASK      (UINT32_C(0xff) << E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_RESET     UINT32_C(0x0)
+#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_GET(v)    ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT))
 #define E5_2600V2_HA_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_UMASK_MASK)))
-#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_UMASK_MASK))
+#define E5_2600V2_HA_PCI_PMON_CTL_UMASK_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_UMASK_MASK))
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_umask_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_HA_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_UMASK_SHIFT);
@@ -4951,16 +5449,17 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
-#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MAX                         UINT32_C(0xff)
-#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MASK                        (UINT32_C(0xff) << E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_RESET                       UINT32_C(0x0)
-#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_GET(v) ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT    0
+#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_WIDTH    8
+#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MAX      UINT32_C(0xff)
+#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MASK     (UINT32_C(0xff) << E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_RESET    UINT32_C(0x0)
+#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_GET(v)   ((uint32_t)(((v) & E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MASK))
+#define E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MASK))
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_ev_sel_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_HA_PCI_PMON_CTL_EV_SEL_SHIFT);
@@ -4976,16 +5475,16 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_ev_sel_val(uint32_t x)
 
 /* Rules of HA_PCI_PMON_CTL{3-0}: bits of e5_2600v2_ha_pci_pmon_ctl_check()'s result. */
 enum {
-    E5_2600V2_HA_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 0 /* edge_det -> thresh != 0 */
+    E5_2600V2_HA_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
 };
-#define E5_2600V2_HA_PCI_PMON_CTL_RULES                              0x1u
+#define E5_2600V2_HA_PCI_PMON_CTL_RULES           0x1u
 #define E5_2600V2_HA_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
 
 /* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
 static inline unsigned e5_2600v2_ha_pci_pmon_ctl_check(uint32_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600v2_ha_pci_pmon_ctl_edge_det_get(v)) || (e5_2600v2_ha_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600v2_ha_pci_pmon_ctl_edge_det_get(v) || (e5_2600v2_ha_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600V2_HA_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -5004,7 +5503,13 @@ static inline const char *e5_2600v2_ha_pci_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * HA_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * HA counter: 48 bits, read as two 32-bit halves.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PCI_PMON_CTR0, ivbep_uncore_ha.perf_ctr_bits = 48; 329468 Table 1-1: 48 bits
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PCI_PMON_CTR0, ivbep_uncore_ha.perf_ctr_bits = 48;
+ * 329468 Table 1-1: 48 bits
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600V2_HA_PCI_PMON_CTR_WIDTH             64
 #define E5_2600V2_HA_PCI_PMON_CTR_SIZE              64
@@ -5028,15 +5533,15 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_HA_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_HA_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_HA_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5075,12 +5580,14 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* ADDR_OPC_MATCH (HA_PCI_PMON_CTL)
  * QPI Address/Opcode Match */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH                                   UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_CODE                              UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_UMASK                             UINT32_C(0x0)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_COUNTERS                          UINT64_C(0xf)
+
 /* ADDR_OPC_MATCH.FILT (HA_PCI_PMON_CTL)
  * Address & Opcode Match [requires filter: HA_AddrMatch0[31:6];
  * HA_AddrMatch1[13:0]; HA_OpcodeMatch[5:0]] */
@@ -5088,1411 +5595,1647 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT_CODE                         UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT_UMASK                        UINT32_C(0x3)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT_COUNTERS                     UINT64_C(0xf)
+
 /* ADDR_OPC_MATCH.ADDR (HA_PCI_PMON_CTL)
  * Address [requires filter: HA_AddrMatch0[31:6]; HA_AddrMatch1[13:0]] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR                              UINT32_C(0x120)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR_CODE                         UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR_UMASK                        UINT32_C(0x1)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR_COUNTERS                     UINT64_C(0xf)
+
 /* ADDR_OPC_MATCH.OPC (HA_PCI_PMON_CTL)
  * Opcode [requires filter: HA_OpcodeMatch[5:0]] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC                               UINT32_C(0x220)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC_CODE                          UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC_UMASK                         UINT32_C(0x2)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC_COUNTERS                      UINT64_C(0xf)
+
 /* ADDR_OPC_MATCH.AD (HA_PCI_PMON_CTL)
  * AD Opcodes [requires filter: HA_OpcodeMatch[5:0]] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD                                UINT32_C(0x420)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD_CODE                           UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD_UMASK                          UINT32_C(0x4)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD_COUNTERS                       UINT64_C(0xf)
+
 /* ADDR_OPC_MATCH.BL (HA_PCI_PMON_CTL)
  * BL Opcodes [requires filter: HA_OpcodeMatch[5:0]] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL                                UINT32_C(0x820)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL_CODE                           UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL_UMASK                          UINT32_C(0x8)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL_COUNTERS                       UINT64_C(0xf)
+
 /* ADDR_OPC_MATCH.AK (HA_PCI_PMON_CTL)
  * AK Opcodes [requires filter: HA_OpcodeMatch[5:0]] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AK                                UINT32_C(0x1020)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AK_CODE                           UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AK_UMASK                          UINT32_C(0x10)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AK_COUNTERS                       UINT64_C(0xf)
+
 /* BT_BYPASS (HA_PCI_PMON_CTL)
  * BT Bypass */
 #define E5_2600V2_EV_HA_BT_BYPASS                                        UINT32_C(0x52)
 #define E5_2600V2_EV_HA_BT_BYPASS_CODE                                   UINT32_C(0x52)
 #define E5_2600V2_EV_HA_BT_BYPASS_UMASK                                  UINT32_C(0x0)
 #define E5_2600V2_EV_HA_BT_BYPASS_COUNTERS                               UINT64_C(0xf)
+
 /* BT_CYCLES_NE (HA_PCI_PMON_CTL)
  * BT Cycles Not Empty */
 #define E5_2600V2_EV_HA_BT_CYCLES_NE                                     UINT32_C(0x42)
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_CODE                                UINT32_C(0x42)
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_UMASK                               UINT32_C(0x0)
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_COUNTERS                            UINT64_C(0xf)
+
 /* BT_CYCLES_NE.LOCAL (HA_PCI_PMON_CTL)
  * BT Cycles Not Empty: Local */
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_LOCAL                               UINT32_C(0x142)
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_LOCAL_CODE                          UINT32_C(0x42)
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_LOCAL_UMASK                         UINT32_C(0x1)
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_LOCAL_COUNTERS                      UINT64_C(0xf)
+
 /* BT_CYCLES_NE.REMOTE (HA_PCI_PMON_CTL)
  * BT Cycles Not Empty: Remote */
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_REMOTE                              UINT32_C(0x242)
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_REMOTE_CODE                         UINT32_C(0x42)
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_REMOTE_UMASK                        UINT32_C(0x2)
 #define E5_2600V2_EV_HA_BT_CYCLES_NE_REMOTE_COUNTERS                     UINT64_C(0xf)
+
 /* BT_OCCUPANCY (HA_PCI_PMON_CTL)
  * BT Occupancy */
 #define E5_2600V2_EV_HA_BT_OCCUPANCY                                     UINT32_C(0x43)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_CODE                                UINT32_C(0x43)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_UMASK                               UINT32_C(0x0)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_COUNTERS                            UINT64_C(0xf)
+
 /* BT_OCCUPANCY.LOCAL (HA_PCI_PMON_CTL)
  * Local */
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_LOCAL                               UINT32_C(0x143)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_LOCAL_CODE                          UINT32_C(0x43)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_LOCAL_UMASK                         UINT32_C(0x1)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_LOCAL_COUNTERS                      UINT64_C(0xf)
+
 /* BT_OCCUPANCY.READS_LOCAL (HA_PCI_PMON_CTL)
  * Reads Local */
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_READS_LOCAL                         UINT32_C(0x443)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_READS_LOCAL_CODE                    UINT32_C(0x43)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_READS_LOCAL_UMASK                   UINT32_C(0x4)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_READS_LOCAL_COUNTERS                UINT64_C(0xf)
+
 /* BT_OCCUPANCY.READS_REMOTE (HA_PCI_PMON_CTL)
  * Reads Remote */
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_READS_REMOTE                        UINT32_C(0x843)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_READS_REMOTE_CODE                   UINT32_C(0x43)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_READS_REMOTE_UMASK                  UINT32_C(0x8)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_READS_REMOTE_COUNTERS               UINT64_C(0xf)
+
 /* BT_OCCUPANCY.REMOTE (HA_PCI_PMON_CTL)
  * Remote */
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_REMOTE                              UINT32_C(0x243)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_REMOTE_CODE                         UINT32_C(0x43)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_REMOTE_UMASK                        UINT32_C(0x2)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_REMOTE_COUNTERS                     UINT64_C(0xf)
+
 /* BT_OCCUPANCY.WRITES_LOCAL (HA_PCI_PMON_CTL)
  * Writes Local */
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_WRITES_LOCAL                        UINT32_C(0x1043)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_WRITES_LOCAL_CODE                   UINT32_C(0x43)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_WRITES_LOCAL_UMASK                  UINT32_C(0x10)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_WRITES_LOCAL_COUNTERS               UINT64_C(0xf)
+
 /* BT_OCCUPANCY.WRITES_REMOTE (HA_PCI_PMON_CTL)
  * Writes Remote */
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_WRITES_REMOTE                       UINT32_C(0x2043)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_WRITES_REMOTE_CODE                  UINT32_C(0x43)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_WRITES_REMOTE_UMASK                 UINT32_C(0x20)
 #define E5_2600V2_EV_HA_BT_OCCUPANCY_WRITES_REMOTE_COUNTERS              UINT64_C(0xf)
+
 /* BT_TO_HT_NOT_ISSUED (HA_PCI_PMON_CTL)
  * BT to HT Not Issued */
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED                              UINT32_C(0x51)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_CODE                         UINT32_C(0x51)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_UMASK                        UINT32_C(0x0)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_COUNTERS                     UINT64_C(0xf)
+
 /* BT_TO_HT_NOT_ISSUED.INCOMING_BL_HAZARD (HA_PCI_PMON_CTL)
  * Incoming Data Hazard */
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_INCOMING_BL_HAZARD           UINT32_C(0x451)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_INCOMING_BL_HAZARD_CODE      UINT32_C(0x51)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_INCOMING_BL_HAZARD_UMASK     UINT32_C(0x4)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_INCOMING_BL_HAZARD_COUNTERS  UINT64_C(0xf)
+
 /* BT_TO_HT_NOT_ISSUED.INCOMING_SNP_HAZARD (HA_PCI_PMON_CTL)
  * Incoming Snoop Hazard */
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_INCOMING_SNP_HAZARD          UINT32_C(0x251)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_INCOMING_SNP_HAZARD_CODE     UINT32_C(0x51)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_INCOMING_SNP_HAZARD_UMASK    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_INCOMING_SNP_HAZARD_COUNTERS UINT64_C(0xf)
+
 /* BT_TO_HT_NOT_ISSUED.RSPACKCFLT_HAZARD (HA_PCI_PMON_CTL)
  * Incoming Data Hazard */
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_RSPACKCFLT_HAZARD            UINT32_C(0x851)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_RSPACKCFLT_HAZARD_CODE       UINT32_C(0x51)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_RSPACKCFLT_HAZARD_UMASK      UINT32_C(0x8)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_RSPACKCFLT_HAZARD_COUNTERS   UINT64_C(0xf)
+
 /* BT_TO_HT_NOT_ISSUED.WBMDATA_HAZARD (HA_PCI_PMON_CTL)
  * Incoming Data Hazard */
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_WBMDATA_HAZARD               UINT32_C(0x1051)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_WBMDATA_HAZARD_CODE          UINT32_C(0x51)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_WBMDATA_HAZARD_UMASK         UINT32_C(0x10)
 #define E5_2600V2_EV_HA_BT_TO_HT_NOT_ISSUED_WBMDATA_HAZARD_COUNTERS      UINT64_C(0xf)
+
 /* BYPASS_IMC (HA_PCI_PMON_CTL)
  * HA to iMC Bypass */
 #define E5_2600V2_EV_HA_BYPASS_IMC                                       UINT32_C(0x14)
 #define E5_2600V2_EV_HA_BYPASS_IMC_CODE                                  UINT32_C(0x14)
 #define E5_2600V2_EV_HA_BYPASS_IMC_UMASK                                 UINT32_C(0x0)
 #define E5_2600V2_EV_HA_BYPASS_IMC_COUNTERS                              UINT64_C(0xf)
+
 /* BYPASS_IMC.NOT_TAKEN (HA_PCI_PMON_CTL)
  * Not Taken */
 #define E5_2600V2_EV_HA_BYPASS_IMC_NOT_TAKEN                             UINT32_C(0x214)
 #define E5_2600V2_EV_HA_BYPASS_IMC_NOT_TAKEN_CODE                        UINT32_C(0x14)
 #define E5_2600V2_EV_HA_BYPASS_IMC_NOT_TAKEN_UMASK                       UINT32_C(0x2)
 #define E5_2600V2_EV_HA_BYPASS_IMC_NOT_TAKEN_COUNTERS                    UINT64_C(0xf)
+
 /* BYPASS_IMC.TAKEN (HA_PCI_PMON_CTL)
  * Taken */
 #define E5_2600V2_EV_HA_BYPASS_IMC_TAKEN                                 UINT32_C(0x114)
 #define E5_2600V2_EV_HA_BYPASS_IMC_TAKEN_CODE                            UINT32_C(0x14)
 #define E5_2600V2_EV_HA_BYPASS_IMC_TAKEN_UMASK                           UINT32_C(0x1)
 #define E5_2600V2_EV_HA_BYPASS_IMC_TAKEN_COUNTERS                        UINT64_C(0xf)
+
 /* CLOCKTICKS (HA_PCI_PMON_CTL)
  * uclks */
 #define E5_2600V2_EV_HA_CLOCKTICKS                                       UINT32_C(0x0)
 #define E5_2600V2_EV_HA_CLOCKTICKS_CODE                                  UINT32_C(0x0)
 #define E5_2600V2_EV_HA_CLOCKTICKS_UMASK                                 UINT32_C(0x0)
 #define E5_2600V2_EV_HA_CLOCKTICKS_COUNTERS                              UINT64_C(0xf)
+
 /* CONFLICT_CYCLES (HA_PCI_PMON_CTL)
  * Conflict Checks */
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES                                  UINT32_C(0xb)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_CODE                             UINT32_C(0xb)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_COUNTERS                         UINT64_C(0xf)
+
 /* CONFLICT_CYCLES.ACKCNFLTS (HA_PCI_PMON_CTL)
  * Acknowledge Conflicts */
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_ACKCNFLTS                        UINT32_C(0x80b)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_ACKCNFLTS_CODE                   UINT32_C(0xb)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_ACKCNFLTS_UMASK                  UINT32_C(0x8)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_ACKCNFLTS_COUNTERS               UINT64_C(0xf)
+
 /* CONFLICT_CYCLES.CMP_FWDS (HA_PCI_PMON_CTL)
  * Cmp Fwds */
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_CMP_FWDS                         UINT32_C(0x100b)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_CMP_FWDS_CODE                    UINT32_C(0xb)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_CMP_FWDS_UMASK                   UINT32_C(0x10)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_CMP_FWDS_COUNTERS                UINT64_C(0xf)
+
 /* CONFLICT_CYCLES.CONFLICT (HA_PCI_PMON_CTL)
  * Conflict Detected */
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_CONFLICT                         UINT32_C(0x20b)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_CONFLICT_CODE                    UINT32_C(0xb)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_CONFLICT_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_CONFLICT_COUNTERS                UINT64_C(0xf)
+
 /* CONFLICT_CYCLES.LAST (HA_PCI_PMON_CTL)
  * Last in conflict chain */
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_LAST                             UINT32_C(0x40b)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_LAST_CODE                        UINT32_C(0xb)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_LAST_UMASK                       UINT32_C(0x4)
 #define E5_2600V2_EV_HA_CONFLICT_CYCLES_LAST_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECT2CORE_COUNT (HA_PCI_PMON_CTL)
  * Direct2Core Messages Sent */
 #define E5_2600V2_EV_HA_DIRECT2CORE_COUNT                                UINT32_C(0x11)
 #define E5_2600V2_EV_HA_DIRECT2CORE_COUNT_CODE                           UINT32_C(0x11)
 #define E5_2600V2_EV_HA_DIRECT2CORE_COUNT_UMASK                          UINT32_C(0x0)
 #define E5_2600V2_EV_HA_DIRECT2CORE_COUNT_COUNTERS                       UINT64_C(0xf)
+
 /* DIRECT2CORE_CYCLES_DISABLED (HA_PCI_PMON_CTL)
  * Cycles when Direct2Core was Disabled */
 #define E5_2600V2_EV_HA_DIRECT2CORE_CYCLES_DISABLED                      UINT32_C(0x12)
 #define E5_2600V2_EV_HA_DIRECT2CORE_CYCLES_DISABLED_CODE                 UINT32_C(0x12)
 #define E5_2600V2_EV_HA_DIRECT2CORE_CYCLES_DISABLED_UMASK                UINT32_C(0x0)
 #define E5_2600V2_EV_HA_DIRECT2CORE_CYCLES_DISABLED_COUNTERS             UINT64_C(0xf)
+
 /* DIRECT2CORE_TXN_OVERRIDE (HA_PCI_PMON_CTL)
  * Number of Reads that had Direct2Core Overridden */
 #define E5_2600V2_EV_HA_DIRECT2CORE_TXN_OVERRIDE                         UINT32_C(0x13)
 #define E5_2600V2_EV_HA_DIRECT2CORE_TXN_OVERRIDE_CODE                    UINT32_C(0x13)
 #define E5_2600V2_EV_HA_DIRECT2CORE_TXN_OVERRIDE_UMASK                   UINT32_C(0x0)
 #define E5_2600V2_EV_HA_DIRECT2CORE_TXN_OVERRIDE_COUNTERS                UINT64_C(0xf)
+
 /* DIRECTORY_LAT_OPT (HA_PCI_PMON_CTL)
  * Directory Lat Opt Return */
 #define E5_2600V2_EV_HA_DIRECTORY_LAT_OPT                                UINT32_C(0x41)
 #define E5_2600V2_EV_HA_DIRECTORY_LAT_OPT_CODE                           UINT32_C(0x41)
 #define E5_2600V2_EV_HA_DIRECTORY_LAT_OPT_UMASK                          UINT32_C(0x0)
 #define E5_2600V2_EV_HA_DIRECTORY_LAT_OPT_COUNTERS                       UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP (HA_PCI_PMON_CTL) */
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP                                 UINT32_C(0xc)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_CODE                            UINT32_C(0xc)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_COUNTERS                        UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP.ANY (HA_PCI_PMON_CTL)
  * Directory Lookups: Any state */
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_ANY                             UINT32_C(0x100c)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_ANY_CODE                        UINT32_C(0xc)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_ANY_UMASK                       UINT32_C(0x10)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_ANY_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP.NO_SNP (HA_PCI_PMON_CTL)
  * Directory Lookups; Snoop Not Needed */
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_NO_SNP                          UINT32_C(0x20c)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_NO_SNP_CODE                     UINT32_C(0xc)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_NO_SNP_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_NO_SNP_COUNTERS                 UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP.SNOOP_A (HA_PCI_PMON_CTL)
  * Directory Lookups: Snoop A */
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNOOP_A                         UINT32_C(0x80c)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNOOP_A_CODE                    UINT32_C(0xc)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNOOP_A_UMASK                   UINT32_C(0x8)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNOOP_A_COUNTERS                UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP.SNOOP_S (HA_PCI_PMON_CTL)
  * Directory Lookups: Snoop S */
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNOOP_S                         UINT32_C(0x20c)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNOOP_S_CODE                    UINT32_C(0xc)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNOOP_S_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNOOP_S_COUNTERS                UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP.SNP (HA_PCI_PMON_CTL)
  * Directory Lookups; Snoop Needed */
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNP                             UINT32_C(0x10c)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNP_CODE                        UINT32_C(0xc)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNP_UMASK                       UINT32_C(0x1)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_SNP_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP.STATE_A (HA_PCI_PMON_CTL)
  * Directory Lookups: A State */
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_A                         UINT32_C(0x800c)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_A_CODE                    UINT32_C(0xc)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_A_UMASK                   UINT32_C(0x80)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_A_COUNTERS                UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP.STATE_I (HA_PCI_PMON_CTL)
  * Directory Lookups: I State */
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_I                         UINT32_C(0x200c)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_I_CODE                    UINT32_C(0xc)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_I_UMASK                   UINT32_C(0x20)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_I_COUNTERS                UINT64_C(0xf)
+
 /* DIRECTORY_LOOKUP.STATE_S (HA_PCI_PMON_CTL)
  * Directory Lookups: S State */
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_S                         UINT32_C(0x400c)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_S_CODE                    UINT32_C(0xc)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_S_UMASK                   UINT32_C(0x40)
 #define E5_2600V2_EV_HA_DIRECTORY_LOOKUP_STATE_S_COUNTERS                UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE (HA_PCI_PMON_CTL) */
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE                                 UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_CODE                            UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_COUNTERS                        UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.A2I (HA_PCI_PMON_CTL)
  * Directory Updates: A2I */
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_A2I                             UINT32_C(0x200d)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_A2I_CODE                        UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_A2I_UMASK                       UINT32_C(0x20)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_A2I_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.A2S (HA_PCI_PMON_CTL)
  * Directory Updates: A2S */
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_A2S                             UINT32_C(0x400d)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_A2S_CODE                        UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_A2S_UMASK                       UINT32_C(0x40)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_A2S_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.ANY (HA_PCI_PMON_CTL)
  * Directory Updates; Any Directory Update */
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_ANY                             UINT32_C(0x30d)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_ANY_CODE                        UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_ANY_UMASK                       UINT32_C(0x3)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_ANY_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.I2A (HA_PCI_PMON_CTL)
  * Directory Updates: I2A */
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_I2A                             UINT32_C(0x40d)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_I2A_CODE                        UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_I2A_UMASK                       UINT32_C(0x4)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_I2A_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.I2S (HA_PCI_PMON_CTL)
  * Directory Updates: I2S */
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_I2S                             UINT32_C(0x20d)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_I2S_CODE                        UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_I2S_UMASK                       UINT32_C(0x2)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_I2S_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.S2A (HA_PCI_PMON_CTL)
  * Directory Updates: S2A */
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_S2A                             UINT32_C(0x100d)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_S2A_CODE                        UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_S2A_UMASK                       UINT32_C(0x10)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_S2A_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.S2I (HA_PCI_PMON_CTL)
  * Directory Updates: S2I */
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_S2I                             UINT32_C(0x80d)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_S2I_CODE                        UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_S2I_UMASK                       UINT32_C(0x8)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_S2I_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.SET (HA_PCI_PMON_CTL)
  * Directory Updates; Directory Set */
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_SET                             UINT32_C(0x10d)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_SET_CODE                        UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_SET_UMASK                       UINT32_C(0x1)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_SET_COUNTERS                    UINT64_C(0xf)
+
 /* DIRECTORY_UPDATE.CLEAR (HA_PCI_PMON_CTL)
  * Directory Updates; Directory Clear */
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_CLEAR                           UINT32_C(0x20d)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_CLEAR_CODE                      UINT32_C(0xd)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_CLEAR_UMASK                     UINT32_C(0x2)
 #define E5_2600V2_EV_HA_DIRECTORY_UPDATE_CLEAR_COUNTERS                  UINT64_C(0xf)
+
 /* IGR_AD_QPI2_ACCUMULATOR (HA_PCI_PMON_CTL)
  * AD QPI Link 2 Credit Accumulator */
 #define E5_2600V2_EV_HA_IGR_AD_QPI2_ACCUMULATOR                          UINT32_C(0x59)
 #define E5_2600V2_EV_HA_IGR_AD_QPI2_ACCUMULATOR_CODE                     UINT32_C(0x59)
 #define E5_2600V2_EV_HA_IGR_AD_QPI2_ACCUMULATOR_UMASK                    UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IGR_AD_QPI2_ACCUMULATOR_COUNTERS                 UINT64_C(0xf)
+
 /* IGR_BL_QPI2_ACCUMULATOR (HA_PCI_PMON_CTL)
  * BL QPI Link 2 Credit Accumulator */
 #define E5_2600V2_EV_HA_IGR_BL_QPI2_ACCUMULATOR                          UINT32_C(0x5a)
 #define E5_2600V2_EV_HA_IGR_BL_QPI2_ACCUMULATOR_CODE                     UINT32_C(0x5a)
 #define E5_2600V2_EV_HA_IGR_BL_QPI2_ACCUMULATOR_UMASK                    UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IGR_BL_QPI2_ACCUMULATOR_COUNTERS                 UINT64_C(0xf)
+
 /* IGR_NO_CREDIT_CYCLES (HA_PCI_PMON_CTL)
  * Cycles without QPI Ingress Credits */
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES                             UINT32_C(0x22)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_CODE                        UINT32_C(0x22)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_COUNTERS                    UINT64_C(0xf)
+
 /* IGR_NO_CREDIT_CYCLES.AD_QPI0 (HA_PCI_PMON_CTL)
  * AD to QPI Link 0 */
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI0                     UINT32_C(0x122)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI0_CODE                UINT32_C(0x22)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI0_UMASK               UINT32_C(0x1)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI0_COUNTERS            UINT64_C(0xf)
+
 /* IGR_NO_CREDIT_CYCLES.AD_QPI1 (HA_PCI_PMON_CTL)
  * AD to QPI Link 1 */
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI1                     UINT32_C(0x222)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI1_CODE                UINT32_C(0x22)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI1_UMASK               UINT32_C(0x2)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_AD_QPI1_COUNTERS            UINT64_C(0xf)
+
 /* IGR_NO_CREDIT_CYCLES.BL_QPI0 (HA_PCI_PMON_CTL)
  * BL to QPI Link 0 */
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI0                     UINT32_C(0x422)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI0_CODE                UINT32_C(0x22)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI0_UMASK               UINT32_C(0x4)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI0_COUNTERS            UINT64_C(0xf)
+
 /* IGR_NO_CREDIT_CYCLES.BL_QPI1 (HA_PCI_PMON_CTL)
  * BL to QPI Link 1 */
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI1                     UINT32_C(0x822)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI1_CODE                UINT32_C(0x22)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI1_UMASK               UINT32_C(0x8)
 #define E5_2600V2_EV_HA_IGR_NO_CREDIT_CYCLES_BL_QPI1_COUNTERS            UINT64_C(0xf)
+
 /* IMC_READS (HA_PCI_PMON_CTL)
  * HA to iMC Normal Priority Reads Issued */
 #define E5_2600V2_EV_HA_IMC_READS                                        UINT32_C(0x17)
 #define E5_2600V2_EV_HA_IMC_READS_CODE                                   UINT32_C(0x17)
 #define E5_2600V2_EV_HA_IMC_READS_UMASK                                  UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IMC_READS_COUNTERS                               UINT64_C(0xf)
+
 /* IMC_READS.NORMAL (HA_PCI_PMON_CTL)
  * Normal Priority */
 #define E5_2600V2_EV_HA_IMC_READS_NORMAL                                 UINT32_C(0x117)
 #define E5_2600V2_EV_HA_IMC_READS_NORMAL_CODE                            UINT32_C(0x17)
 #define E5_2600V2_EV_HA_IMC_READS_NORMAL_UMASK                           UINT32_C(0x1)
 #define E5_2600V2_EV_HA_IMC_READS_NORMAL_COUNTERS                        UINT64_C(0xf)
+
 /* IMC_RETRY (HA_PCI_PMON_CTL)
  * Retry Events */
 #define E5_2600V2_EV_HA_IMC_RETRY                                        UINT32_C(0x1e)
 #define E5_2600V2_EV_HA_IMC_RETRY_CODE                                   UINT32_C(0x1e)
 #define E5_2600V2_EV_HA_IMC_RETRY_UMASK                                  UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IMC_RETRY_COUNTERS                               UINT64_C(0xf)
+
 /* IMC_WRITES (HA_PCI_PMON_CTL)
  * HA to iMC Full Line Writes Issued */
 #define E5_2600V2_EV_HA_IMC_WRITES                                       UINT32_C(0x1a)
 #define E5_2600V2_EV_HA_IMC_WRITES_CODE                                  UINT32_C(0x1a)
 #define E5_2600V2_EV_HA_IMC_WRITES_UMASK                                 UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IMC_WRITES_COUNTERS                              UINT64_C(0xf)
+
 /* IMC_WRITES.ALL (HA_PCI_PMON_CTL)
  * All Writes */
 #define E5_2600V2_EV_HA_IMC_WRITES_ALL                                   UINT32_C(0xf1a)
 #define E5_2600V2_EV_HA_IMC_WRITES_ALL_CODE                              UINT32_C(0x1a)
 #define E5_2600V2_EV_HA_IMC_WRITES_ALL_UMASK                             UINT32_C(0xf)
 #define E5_2600V2_EV_HA_IMC_WRITES_ALL_COUNTERS                          UINT64_C(0xf)
+
 /* IMC_WRITES.FULL (HA_PCI_PMON_CTL)
  * Full Line Non-ISOCH */
 #define E5_2600V2_EV_HA_IMC_WRITES_FULL                                  UINT32_C(0x11a)
 #define E5_2600V2_EV_HA_IMC_WRITES_FULL_CODE                             UINT32_C(0x1a)
 #define E5_2600V2_EV_HA_IMC_WRITES_FULL_UMASK                            UINT32_C(0x1)
 #define E5_2600V2_EV_HA_IMC_WRITES_FULL_COUNTERS                         UINT64_C(0xf)
+
 /* IMC_WRITES.FULL_ISOCH (HA_PCI_PMON_CTL)
  * ISOCH Full Line */
 #define E5_2600V2_EV_HA_IMC_WRITES_FULL_ISOCH                            UINT32_C(0x41a)
 #define E5_2600V2_EV_HA_IMC_WRITES_FULL_ISOCH_CODE                       UINT32_C(0x1a)
 #define E5_2600V2_EV_HA_IMC_WRITES_FULL_ISOCH_UMASK                      UINT32_C(0x4)
 #define E5_2600V2_EV_HA_IMC_WRITES_FULL_ISOCH_COUNTERS                   UINT64_C(0xf)
+
 /* IMC_WRITES.PARTIAL (HA_PCI_PMON_CTL)
  * Partial Non-ISOCH */
 #define E5_2600V2_EV_HA_IMC_WRITES_PARTIAL                               UINT32_C(0x21a)
 #define E5_2600V2_EV_HA_IMC_WRITES_PARTIAL_CODE                          UINT32_C(0x1a)
 #define E5_2600V2_EV_HA_IMC_WRITES_PARTIAL_UMASK                         UINT32_C(0x2)
 #define E5_2600V2_EV_HA_IMC_WRITES_PARTIAL_COUNTERS                      UINT64_C(0xf)
+
 /* IMC_WRITES.PARTIAL_ISOCH (HA_PCI_PMON_CTL)
  * ISOCH Partial */
 #define E5_2600V2_EV_HA_IMC_WRITES_PARTIAL_ISOCH                         UINT32_C(0x81a)
 #define E5_2600V2_EV_HA_IMC_WRITES_PARTIAL_ISOCH_CODE                    UINT32_C(0x1a)
 #define E5_2600V2_EV_HA_IMC_WRITES_PARTIAL_ISOCH_UMASK                   UINT32_C(0x8)
 #define E5_2600V2_EV_HA_IMC_WRITES_PARTIAL_ISOCH_COUNTERS                UINT64_C(0xf)
+
 /* IODC_CONFLICTS (HA_PCI_PMON_CTL) */
 #define E5_2600V2_EV_HA_IODC_CONFLICTS                                   UINT32_C(0x57)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_CODE                              UINT32_C(0x57)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_UMASK                             UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_COUNTERS                          UINT64_C(0xf)
+
 /* IODC_CONFLICTS.REMOTE_INVI2E_SAME_RTID (HA_PCI_PMON_CTL)
  * IODC Conflicts: Remote InvItoE - Same RTID */
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_REMOTE_INVI2E_SAME_RTID           UINT32_C(0x157)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_REMOTE_INVI2E_SAME_RTID_CODE      UINT32_C(0x57)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_REMOTE_INVI2E_SAME_RTID_UMASK     UINT32_C(0x1)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_REMOTE_INVI2E_SAME_RTID_COUNTERS  UINT64_C(0xf)
+
 /* IODC_CONFLICTS.REMOTE_OTHER_SAME_ADDR (HA_PCI_PMON_CTL)
  * IODC Conflicts: Remote (Other) - Same Addr */
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_REMOTE_OTHER_SAME_ADDR            UINT32_C(0x457)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_REMOTE_OTHER_SAME_ADDR_CODE       UINT32_C(0x57)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_REMOTE_OTHER_SAME_ADDR_UMASK      UINT32_C(0x4)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_REMOTE_OTHER_SAME_ADDR_COUNTERS   UINT64_C(0xf)
+
 /* IODC_CONFLICTS.ANY (HA_PCI_PMON_CTL)
  * IODC Conflicts; Any Conflict */
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_ANY                               UINT32_C(0x157)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_ANY_CODE                          UINT32_C(0x57)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_ANY_UMASK                         UINT32_C(0x1)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_ANY_COUNTERS                      UINT64_C(0xf)
+
 /* IODC_CONFLICTS.LAST (HA_PCI_PMON_CTL)
  * IODC Conflicts; Last Conflict */
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_LAST                              UINT32_C(0x457)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_LAST_CODE                         UINT32_C(0x57)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_LAST_UMASK                        UINT32_C(0x4)
 #define E5_2600V2_EV_HA_IODC_CONFLICTS_LAST_COUNTERS                     UINT64_C(0xf)
+
 /* IODC_INSERTS (HA_PCI_PMON_CTL)
  * IODC Inserts */
 #define E5_2600V2_EV_HA_IODC_INSERTS                                     UINT32_C(0x56)
 #define E5_2600V2_EV_HA_IODC_INSERTS_CODE                                UINT32_C(0x56)
 #define E5_2600V2_EV_HA_IODC_INSERTS_UMASK                               UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IODC_INSERTS_COUNTERS                            UINT64_C(0xf)
+
 /* IODC_OLEN_WBMTOI (HA_PCI_PMON_CTL)
  * Num IODC 0 Length Writes */
 #define E5_2600V2_EV_HA_IODC_OLEN_WBMTOI                                 UINT32_C(0x58)
 #define E5_2600V2_EV_HA_IODC_OLEN_WBMTOI_CODE                            UINT32_C(0x58)
 #define E5_2600V2_EV_HA_IODC_OLEN_WBMTOI_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IODC_OLEN_WBMTOI_COUNTERS                        UINT64_C(0xf)
+
 /* OSB (HA_PCI_PMON_CTL)
  * OSB Snoop Broadcast */
 #define E5_2600V2_EV_HA_OSB                                              UINT32_C(0x53)
 #define E5_2600V2_EV_HA_OSB_CODE                                         UINT32_C(0x53)
 #define E5_2600V2_EV_HA_OSB_UMASK                                        UINT32_C(0x0)
 #define E5_2600V2_EV_HA_OSB_COUNTERS                                     UINT64_C(0xf)
+
 /* OSB.INVITOE_LOCAL (HA_PCI_PMON_CTL)
  * Local InvItoE */
 #define E5_2600V2_EV_HA_OSB_INVITOE_LOCAL                                UINT32_C(0x453)
 #define E5_2600V2_EV_HA_OSB_INVITOE_LOCAL_CODE                           UINT32_C(0x53)
 #define E5_2600V2_EV_HA_OSB_INVITOE_LOCAL_UMASK                          UINT32_C(0x4)
 #define E5_2600V2_EV_HA_OSB_INVITOE_LOCAL_COUNTERS                       UINT64_C(0xf)
+
 /* OSB.READS_LOCAL (HA_PCI_PMON_CTL)
  * Local Reads */
 #define E5_2600V2_EV_HA_OSB_READS_LOCAL                                  UINT32_C(0x253)
 #define E5_2600V2_EV_HA_OSB_READS_LOCAL_CODE                             UINT32_C(0x53)
 #define E5_2600V2_EV_HA_OSB_READS_LOCAL_UMASK                            UINT32_C(0x2)
 #define E5_2600V2_EV_HA_OSB_READS_LOCAL_COUNTERS                         UINT64_C(0xf)
+
 /* OSB.REMOTE (HA_PCI_PMON_CTL)
  * Remote */
 #define E5_2600V2_EV_HA_OSB_REMOTE                                       UINT32_C(0x853)
 #define E5_2600V2_EV_HA_OSB_REMOTE_CODE                                  UINT32_C(0x53)
 #define E5_2600V2_EV_HA_OSB_REMOTE_UMASK                                 UINT32_C(0x8)
 #define E5_2600V2_EV_HA_OSB_REMOTE_COUNTERS                              UINT64_C(0xf)
+
 /* OSB_EDR (HA_PCI_PMON_CTL)
  * OSB Early Data Return */
 #define E5_2600V2_EV_HA_OSB_EDR                                          UINT32_C(0x54)
 #define E5_2600V2_EV_HA_OSB_EDR_CODE                                     UINT32_C(0x54)
 #define E5_2600V2_EV_HA_OSB_EDR_UMASK                                    UINT32_C(0x0)
 #define E5_2600V2_EV_HA_OSB_EDR_COUNTERS                                 UINT64_C(0xf)
+
 /* OSB_EDR.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600V2_EV_HA_OSB_EDR_ALL                                      UINT32_C(0x154)
 #define E5_2600V2_EV_HA_OSB_EDR_ALL_CODE                                 UINT32_C(0x54)
 #define E5_2600V2_EV_HA_OSB_EDR_ALL_UMASK                                UINT32_C(0x1)
 #define E5_2600V2_EV_HA_OSB_EDR_ALL_COUNTERS                             UINT64_C(0xf)
+
 /* OSB_EDR.READS_LOCAL_I (HA_PCI_PMON_CTL)
  * Reads to Local I */
 #define E5_2600V2_EV_HA_OSB_EDR_READS_LOCAL_I                            UINT32_C(0x254)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_LOCAL_I_CODE                       UINT32_C(0x54)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_LOCAL_I_UMASK                      UINT32_C(0x2)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_LOCAL_I_COUNTERS                   UINT64_C(0xf)
+
 /* OSB_EDR.READS_LOCAL_S (HA_PCI_PMON_CTL)
  * Reads to Local S */
 #define E5_2600V2_EV_HA_OSB_EDR_READS_LOCAL_S                            UINT32_C(0x854)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_LOCAL_S_CODE                       UINT32_C(0x54)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_LOCAL_S_UMASK                      UINT32_C(0x8)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_LOCAL_S_COUNTERS                   UINT64_C(0xf)
+
 /* OSB_EDR.READS_REMOTE_I (HA_PCI_PMON_CTL)
  * Reads to Remote I */
 #define E5_2600V2_EV_HA_OSB_EDR_READS_REMOTE_I                           UINT32_C(0x454)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_REMOTE_I_CODE                      UINT32_C(0x54)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_REMOTE_I_UMASK                     UINT32_C(0x4)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_REMOTE_I_COUNTERS                  UINT64_C(0xf)
+
 /* OSB_EDR.READS_REMOTE_S (HA_PCI_PMON_CTL)
  * Reads to Remote S */
 #define E5_2600V2_EV_HA_OSB_EDR_READS_REMOTE_S                           UINT32_C(0x1054)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_REMOTE_S_CODE                      UINT32_C(0x54)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_REMOTE_S_UMASK                     UINT32_C(0x10)
 #define E5_2600V2_EV_HA_OSB_EDR_READS_REMOTE_S_COUNTERS                  UINT64_C(0xf)
+
 /* REQUESTS (HA_PCI_PMON_CTL)
  * Read and Write Requests */
 #define E5_2600V2_EV_HA_REQUESTS                                         UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_CODE                                    UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_UMASK                                   UINT32_C(0x0)
 #define E5_2600V2_EV_HA_REQUESTS_COUNTERS                                UINT64_C(0xf)
+
 /* REQUESTS.INVITOE_LOCAL (HA_PCI_PMON_CTL)
  * Local InvItoEs */
 #define E5_2600V2_EV_HA_REQUESTS_INVITOE_LOCAL                           UINT32_C(0x1001)
 #define E5_2600V2_EV_HA_REQUESTS_INVITOE_LOCAL_CODE                      UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_INVITOE_LOCAL_UMASK                     UINT32_C(0x10)
 #define E5_2600V2_EV_HA_REQUESTS_INVITOE_LOCAL_COUNTERS                  UINT64_C(0xf)
+
 /* REQUESTS.INVITOE_REMOTE (HA_PCI_PMON_CTL)
  * Remote InvItoEs */
 #define E5_2600V2_EV_HA_REQUESTS_INVITOE_REMOTE                          UINT32_C(0x2001)
 #define E5_2600V2_EV_HA_REQUESTS_INVITOE_REMOTE_CODE                     UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_INVITOE_REMOTE_UMASK                    UINT32_C(0x20)
 #define E5_2600V2_EV_HA_REQUESTS_INVITOE_REMOTE_COUNTERS                 UINT64_C(0xf)
+
 /* REQUESTS.READS (HA_PCI_PMON_CTL)
  * Reads */
 #define E5_2600V2_EV_HA_REQUESTS_READS                                   UINT32_C(0x301)
 #define E5_2600V2_EV_HA_REQUESTS_READS_CODE                              UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_READS_UMASK                             UINT32_C(0x3)
 #define E5_2600V2_EV_HA_REQUESTS_READS_COUNTERS                          UINT64_C(0xf)
+
 /* REQUESTS.READS_LOCAL (HA_PCI_PMON_CTL)
  * Local Reads */
 #define E5_2600V2_EV_HA_REQUESTS_READS_LOCAL                             UINT32_C(0x101)
 #define E5_2600V2_EV_HA_REQUESTS_READS_LOCAL_CODE                        UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_READS_LOCAL_UMASK                       UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_READS_LOCAL_COUNTERS                    UINT64_C(0xf)
+
 /* REQUESTS.READS_REMOTE (HA_PCI_PMON_CTL)
  * Remote Reads */
 #define E5_2600V2_EV_HA_REQUESTS_READS_REMOTE                            UINT32_C(0x201)
 #define E5_2600V2_EV_HA_REQUESTS_READS_REMOTE_CODE                       UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_READS_REMOTE_UMASK                      UINT32_C(0x2)
 #define E5_2600V2_EV_HA_REQUESTS_READS_REMOTE_COUNTERS                   UINT64_C(0xf)
+
 /* REQUESTS.WRITES (HA_PCI_PMON_CTL)
  * Writes */
 #define E5_2600V2_EV_HA_REQUESTS_WRITES                                  UINT32_C(0xc01)
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_CODE                             UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_UMASK                            UINT32_C(0xc)
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_COUNTERS                         UINT64_C(0xf)
+
 /* REQUESTS.WRITES_LOCAL (HA_PCI_PMON_CTL)
  * Local Writes */
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_LOCAL                            UINT32_C(0x401)
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_LOCAL_CODE                       UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_LOCAL_UMASK                      UINT32_C(0x4)
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_LOCAL_COUNTERS                   UINT64_C(0xf)
+
 /* REQUESTS.WRITES_REMOTE (HA_PCI_PMON_CTL)
  * Remote Writes */
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_REMOTE                           UINT32_C(0x801)
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_REMOTE_CODE                      UINT32_C(0x1)
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_REMOTE_UMASK                     UINT32_C(0x8)
 #define E5_2600V2_EV_HA_REQUESTS_WRITES_REMOTE_COUNTERS                  UINT64_C(0xf)
+
 /* RING_AD_USED (HA_PCI_PMON_CTL)
  * HA AD Ring in Use */
 #define E5_2600V2_EV_HA_RING_AD_USED                                     UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CODE                                UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_UMASK                               UINT32_C(0x0)
 #define E5_2600V2_EV_HA_RING_AD_USED_COUNTERS                            UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_VR0_EVEN (HA_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 0 */
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR0_EVEN                        UINT32_C(0x43e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR0_EVEN_CODE                   UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR0_EVEN_UMASK                  UINT32_C(0x4)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR0_EVEN_COUNTERS               UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_VR0_ODD (HA_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR0_ODD                         UINT32_C(0x83e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR0_ODD_CODE                    UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR0_ODD_UMASK                   UINT32_C(0x8)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR0_ODD_COUNTERS                UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_VR1_EVEN (HA_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 1 */
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR1_EVEN                        UINT32_C(0x403e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR1_EVEN_CODE                   UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR1_EVEN_UMASK                  UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR1_EVEN_COUNTERS               UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_VR1_ODD (HA_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR1_ODD                         UINT32_C(0x803e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR1_ODD_CODE                    UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR1_ODD_UMASK                   UINT32_C(0x80)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_VR1_ODD_COUNTERS                UINT64_C(0xf)
+
 /* RING_AD_USED.CW_VR0_EVEN (HA_PCI_PMON_CTL)
  * Clockwise and Even on VRing 0 */
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR0_EVEN                         UINT32_C(0x13e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR0_EVEN_CODE                    UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR0_EVEN_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR0_EVEN_COUNTERS                UINT64_C(0xf)
+
 /* RING_AD_USED.CW_VR0_ODD (HA_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR0_ODD                          UINT32_C(0x23e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR0_ODD_CODE                     UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR0_ODD_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR0_ODD_COUNTERS                 UINT64_C(0xf)
+
 /* RING_AD_USED.CW_VR1_EVEN (HA_PCI_PMON_CTL)
  * Clockwise and Even on VRing 1 */
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR1_EVEN                         UINT32_C(0x103e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR1_EVEN_CODE                    UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR1_EVEN_UMASK                   UINT32_C(0x10)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR1_EVEN_COUNTERS                UINT64_C(0xf)
+
 /* RING_AD_USED.CW_VR1_ODD (HA_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR1_ODD                          UINT32_C(0x203e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR1_ODD_CODE                     UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR1_ODD_UMASK                    UINT32_C(0x20)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_VR1_ODD_COUNTERS                 UINT64_C(0xf)
+
 /* RING_AD_USED.CW (HA_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_HA_RING_AD_USED_CW                                  UINT32_C(0x333e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_CODE                             UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_UMASK                            UINT32_C(0x33)
 #define E5_2600V2_EV_HA_RING_AD_USED_CW_COUNTERS                         UINT64_C(0xf)
+
 /* RING_AD_USED.CCW (HA_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW                                 UINT32_C(0xcc3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_CODE                            UINT32_C(0x3e)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_UMASK                           UINT32_C(0xcc)
 #define E5_2600V2_EV_HA_RING_AD_USED_CCW_COUNTERS                        UINT64_C(0xf)
+
 /* RING_AK_USED (HA_PCI_PMON_CTL)
  * HA AK Ring in Use */
 #define E5_2600V2_EV_HA_RING_AK_USED                                     UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CODE                                UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_UMASK                               UINT32_C(0x0)
 #define E5_2600V2_EV_HA_RING_AK_USED_COUNTERS                            UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_VR0_EVEN (HA_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 0 */
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR0_EVEN                        UINT32_C(0x43f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR0_EVEN_CODE                   UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR0_EVEN_UMASK                  UINT32_C(0x4)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR0_EVEN_COUNTERS               UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_VR0_ODD (HA_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR0_ODD                         UINT32_C(0x83f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR0_ODD_CODE                    UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR0_ODD_UMASK                   UINT32_C(0x8)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR0_ODD_COUNTERS                UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_VR1_EVEN (HA_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 1 */
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR1_EVEN                        UINT32_C(0x403f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR1_EVEN_CODE                   UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR1_EVEN_UMASK                  UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR1_EVEN_COUNTERS               UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_VR1_ODD (HA_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR1_ODD                         UINT32_C(0x803f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR1_ODD_CODE                    UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR1_ODD_UMASK                   UINT32_C(0x80)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_VR1_ODD_COUNTERS                UINT64_C(0xf)
+
 /* RING_AK_USED.CW_VR0_EVEN (HA_PCI_PMON_CTL)
  * Clockwise and Even on VRing 0 */
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR0_EVEN                         UINT32_C(0x13f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR0_EVEN_CODE                    UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR0_EVEN_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR0_EVEN_COUNTERS                UINT64_C(0xf)
+
 /* RING_AK_USED.CW_VR0_ODD (HA_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR0_ODD                          UINT32_C(0x23f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR0_ODD_CODE                     UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR0_ODD_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR0_ODD_COUNTERS                 UINT64_C(0xf)
+
 /* RING_AK_USED.CW_VR1_EVEN (HA_PCI_PMON_CTL)
  * Clockwise and Even on VRing 1 */
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR1_EVEN                         UINT32_C(0x103f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR1_EVEN_CODE                    UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR1_EVEN_UMASK                   UINT32_C(0x10)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR1_EVEN_COUNTERS                UINT64_C(0xf)
+
 /* RING_AK_USED.CW_VR1_ODD (HA_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR1_ODD                          UINT32_C(0x203f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR1_ODD_CODE                     UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR1_ODD_UMASK                    UINT32_C(0x20)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_VR1_ODD_COUNTERS                 UINT64_C(0xf)
+
 /* RING_AK_USED.CW (HA_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_HA_RING_AK_USED_CW                                  UINT32_C(0x333f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_CODE                             UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_UMASK                            UINT32_C(0x33)
 #define E5_2600V2_EV_HA_RING_AK_USED_CW_COUNTERS                         UINT64_C(0xf)
+
 /* RING_AK_USED.CCW (HA_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW                                 UINT32_C(0xcc3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_CODE                            UINT32_C(0x3f)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_UMASK                           UINT32_C(0xcc)
 #define E5_2600V2_EV_HA_RING_AK_USED_CCW_COUNTERS                        UINT64_C(0xf)
+
 /* RING_BL_USED (HA_PCI_PMON_CTL)
  * HA BL Ring in Use */
 #define E5_2600V2_EV_HA_RING_BL_USED                                     UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CODE                                UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_UMASK                               UINT32_C(0x0)
 #define E5_2600V2_EV_HA_RING_BL_USED_COUNTERS                            UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_VR0_EVEN (HA_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 0 */
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR0_EVEN                        UINT32_C(0x440)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR0_EVEN_CODE                   UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR0_EVEN_UMASK                  UINT32_C(0x4)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR0_EVEN_COUNTERS               UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_VR0_ODD (HA_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR0_ODD                         UINT32_C(0x840)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR0_ODD_CODE                    UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR0_ODD_UMASK                   UINT32_C(0x8)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR0_ODD_COUNTERS                UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_VR1_EVEN (HA_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 1 */
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR1_EVEN                        UINT32_C(0x4040)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR1_EVEN_CODE                   UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR1_EVEN_UMASK                  UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR1_EVEN_COUNTERS               UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_VR1_ODD (HA_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR1_ODD                         UINT32_C(0x8040)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR1_ODD_CODE                    UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR1_ODD_UMASK                   UINT32_C(0x80)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_VR1_ODD_COUNTERS                UINT64_C(0xf)
+
 /* RING_BL_USED.CW_VR0_EVEN (HA_PCI_PMON_CTL)
  * Clockwise and Even on VRing 0 */
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR0_EVEN                         UINT32_C(0x140)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR0_EVEN_CODE                    UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR0_EVEN_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR0_EVEN_COUNTERS                UINT64_C(0xf)
+
 /* RING_BL_USED.CW_VR0_ODD (HA_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR0_ODD                          UINT32_C(0x240)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR0_ODD_CODE                     UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR0_ODD_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR0_ODD_COUNTERS                 UINT64_C(0xf)
+
 /* RING_BL_USED.CW_VR1_EVEN (HA_PCI_PMON_CTL)
  * Clockwise and Even on VRing 1 */
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR1_EVEN                         UINT32_C(0x1040)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR1_EVEN_CODE                    UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR1_EVEN_UMASK                   UINT32_C(0x10)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR1_EVEN_COUNTERS                UINT64_C(0xf)
+
 /* RING_BL_USED.CW_VR1_ODD (HA_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR1_ODD                          UINT32_C(0x2040)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR1_ODD_CODE                     UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR1_ODD_UMASK                    UINT32_C(0x20)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_VR1_ODD_COUNTERS                 UINT64_C(0xf)
+
 /* RING_BL_USED.CW (HA_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_HA_RING_BL_USED_CW                                  UINT32_C(0x3340)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_CODE                             UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_UMASK                            UINT32_C(0x33)
 #define E5_2600V2_EV_HA_RING_BL_USED_CW_COUNTERS                         UINT64_C(0xf)
+
 /* RING_BL_USED.CCW (HA_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW                                 UINT32_C(0xcc40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_CODE                            UINT32_C(0x40)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_UMASK                           UINT32_C(0xcc)
 #define E5_2600V2_EV_HA_RING_BL_USED_CCW_COUNTERS                        UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_REG_CREDITS (HA_PCI_PMON_CTL)
  * iMC RPQ Credits Empty - Regular */
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS                        UINT32_C(0x15)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CODE                   UINT32_C(0x15)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_UMASK                  UINT32_C(0x0)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_COUNTERS               UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_REG_CREDITS.CHN0 (HA_PCI_PMON_CTL)
  * Channel 0 */
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN0                   UINT32_C(0x115)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN0_CODE              UINT32_C(0x15)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN0_UMASK             UINT32_C(0x1)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN0_COUNTERS          UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_REG_CREDITS.CHN1 (HA_PCI_PMON_CTL)
  * Channel 1 */
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN1                   UINT32_C(0x215)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN1_CODE              UINT32_C(0x15)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN1_UMASK             UINT32_C(0x2)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN1_COUNTERS          UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_REG_CREDITS.CHN2 (HA_PCI_PMON_CTL)
  * Channel 2 */
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN2                   UINT32_C(0x415)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN2_CODE              UINT32_C(0x15)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN2_UMASK             UINT32_C(0x4)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN2_COUNTERS          UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_REG_CREDITS.CHN3 (HA_PCI_PMON_CTL)
  * Channel 3 */
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN3                   UINT32_C(0x815)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN3_CODE              UINT32_C(0x15)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN3_UMASK             UINT32_C(0x8)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_REG_CREDITS_CHN3_COUNTERS          UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_SPEC_CREDITS (HA_PCI_PMON_CTL)
  * iMC RPQ Credits Empty - Special */
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS                       UINT32_C(0x16)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CODE                  UINT32_C(0x16)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_COUNTERS              UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_SPEC_CREDITS.CHN0 (HA_PCI_PMON_CTL)
  * Channel 0 */
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN0                  UINT32_C(0x116)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN0_CODE             UINT32_C(0x16)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN0_UMASK            UINT32_C(0x1)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN0_COUNTERS         UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_SPEC_CREDITS.CHN1 (HA_PCI_PMON_CTL)
  * Channel 1 */
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN1                  UINT32_C(0x216)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN1_CODE             UINT32_C(0x16)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN1_UMASK            UINT32_C(0x2)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN1_COUNTERS         UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_SPEC_CREDITS.CHN2 (HA_PCI_PMON_CTL)
  * Channel 2 */
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN2                  UINT32_C(0x416)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN2_CODE             UINT32_C(0x16)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN2_UMASK            UINT32_C(0x4)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN2_COUNTERS         UINT64_C(0xf)
+
 /* RPQ_CYCLES_NO_SPEC_CREDITS.CHN3 (HA_PCI_PMON_CTL)
  * Channel 3 */
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN3                  UINT32_C(0x816)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN3_CODE             UINT32_C(0x16)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN3_UMASK            UINT32_C(0x8)
 #define E5_2600V2_EV_HA_RPQ_CYCLES_NO_SPEC_CREDITS_CHN3_COUNTERS         UINT64_C(0xf)
+
 /* SNOOP_RESP (HA_PCI_PMON_CTL)
  * Snoop Responses Received */
 #define E5_2600V2_EV_HA_SNOOP_RESP                                       UINT32_C(0x21)
 #define E5_2600V2_EV_HA_SNOOP_RESP_CODE                                  UINT32_C(0x21)
 #define E5_2600V2_EV_HA_SNOOP_RESP_UMASK                                 UINT32_C(0x0)
 #define E5_2600V2_EV_HA_SNOOP_RESP_COUNTERS                              UINT64_C(0xf)
+
 /* SNOOP_RESP.RSPCNFLCT (HA_PCI_PMON_CTL)
  * RSPCNFLCT* */
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPCNFLCT                             UINT32_C(0x4021)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPCNFLCT_CODE                        UINT32_C(0x21)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPCNFLCT_UMASK                       UINT32_C(0x40)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPCNFLCT_COUNTERS                    UINT64_C(0xf)
+
 /* SNOOP_RESP.RSPI (HA_PCI_PMON_CTL)
  * RspI */
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPI                                  UINT32_C(0x121)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPI_CODE                             UINT32_C(0x21)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPI_UMASK                            UINT32_C(0x1)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPI_COUNTERS                         UINT64_C(0xf)
+
 /* SNOOP_RESP.RSPIFWD (HA_PCI_PMON_CTL)
  * RspIFwd */
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPIFWD                               UINT32_C(0x421)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPIFWD_CODE                          UINT32_C(0x21)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPIFWD_UMASK                         UINT32_C(0x4)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPIFWD_COUNTERS                      UINT64_C(0xf)
+
 /* SNOOP_RESP.RSPS (HA_PCI_PMON_CTL)
  * RspS */
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPS                                  UINT32_C(0x221)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPS_CODE                             UINT32_C(0x21)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPS_UMASK                            UINT32_C(0x2)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPS_COUNTERS                         UINT64_C(0xf)
+
 /* SNOOP_RESP.RSPSFWD (HA_PCI_PMON_CTL)
  * RspSFwd */
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPSFWD                               UINT32_C(0x821)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPSFWD_CODE                          UINT32_C(0x21)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPSFWD_UMASK                         UINT32_C(0x8)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSPSFWD_COUNTERS                      UINT64_C(0xf)
+
 /* SNOOP_RESP.RSP_FWD_WB (HA_PCI_PMON_CTL)
  * Rsp*Fwd*WB */
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSP_FWD_WB                            UINT32_C(0x2021)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSP_FWD_WB_CODE                       UINT32_C(0x21)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSP_FWD_WB_UMASK                      UINT32_C(0x20)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSP_FWD_WB_COUNTERS                   UINT64_C(0xf)
+
 /* SNOOP_RESP.RSP_WB (HA_PCI_PMON_CTL)
  * Rsp*WB */
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSP_WB                                UINT32_C(0x1021)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSP_WB_CODE                           UINT32_C(0x21)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSP_WB_UMASK                          UINT32_C(0x10)
 #define E5_2600V2_EV_HA_SNOOP_RESP_RSP_WB_COUNTERS                       UINT64_C(0xf)
+
 /* SNP_RESP_RECV_LOCAL (HA_PCI_PMON_CTL)
  * Snoop Responses Received Local */
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL                              UINT32_C(0x60)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_CODE                         UINT32_C(0x60)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_UMASK                        UINT32_C(0x0)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_COUNTERS                     UINT64_C(0xf)
+
 /* SNP_RESP_RECV_LOCAL.OTHER (HA_PCI_PMON_CTL)
  * Other */
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_OTHER                        UINT32_C(0x8060)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_OTHER_CODE                   UINT32_C(0x60)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_OTHER_UMASK                  UINT32_C(0x80)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_OTHER_COUNTERS               UINT64_C(0xf)
+
 /* SNP_RESP_RECV_LOCAL.RSPCNFLCT (HA_PCI_PMON_CTL)
  * RspCnflct */
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPCNFLCT                    UINT32_C(0x4060)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPCNFLCT_CODE               UINT32_C(0x60)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPCNFLCT_UMASK              UINT32_C(0x40)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPCNFLCT_COUNTERS           UINT64_C(0xf)
+
 /* SNP_RESP_RECV_LOCAL.RSPI (HA_PCI_PMON_CTL)
  * RspI */
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPI                         UINT32_C(0x160)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPI_CODE                    UINT32_C(0x60)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPI_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPI_COUNTERS                UINT64_C(0xf)
+
 /* SNP_RESP_RECV_LOCAL.RSPIFWD (HA_PCI_PMON_CTL)
  * RspIFwd */
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPIFWD                      UINT32_C(0x460)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPIFWD_CODE                 UINT32_C(0x60)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPIFWD_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPIFWD_COUNTERS             UINT64_C(0xf)
+
 /* SNP_RESP_RECV_LOCAL.RSPS (HA_PCI_PMON_CTL)
  * RspS */
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPS                         UINT32_C(0x260)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPS_CODE                    UINT32_C(0x60)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPS_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPS_COUNTERS                UINT64_C(0xf)
+
 /* SNP_RESP_RECV_LOCAL.RSPSFWD (HA_PCI_PMON_CTL)
  * RspSFwd */
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPSFWD                      UINT32_C(0x860)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPSFWD_CODE                 UINT32_C(0x60)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPSFWD_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPSFWD_COUNTERS             UINT64_C(0xf)
+
 /* SNP_RESP_RECV_LOCAL.RSPxFWDxWB (HA_PCI_PMON_CTL)
  * Rsp*FWD*WB */
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPXFWDXWB                   UINT32_C(0x2060)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPXFWDXWB_CODE              UINT32_C(0x60)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPXFWDXWB_UMASK             UINT32_C(0x20)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPXFWDXWB_COUNTERS          UINT64_C(0xf)
+
 /* SNP_RESP_RECV_LOCAL.RSPxWB (HA_PCI_PMON_CTL)
  * Rsp*WB */
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPXWB                       UINT32_C(0x1060)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPXWB_CODE                  UINT32_C(0x60)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPXWB_UMASK                 UINT32_C(0x10)
 #define E5_2600V2_EV_HA_SNP_RESP_RECV_LOCAL_RSPXWB_COUNTERS              UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0 (HA_PCI_PMON_CTL)
  * HA Requests to a TAD Region - Group 0 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0                                  UINT32_C(0x1b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_CODE                             UINT32_C(0x1b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_COUNTERS                         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION0 (HA_PCI_PMON_CTL)
  * TAD Region 0 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION0                          UINT32_C(0x11b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION0_CODE                     UINT32_C(0x1b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION0_UMASK                    UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION0_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION1 (HA_PCI_PMON_CTL)
  * TAD Region 1 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION1                          UINT32_C(0x21b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION1_CODE                     UINT32_C(0x1b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION1_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION1_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION2 (HA_PCI_PMON_CTL)
  * TAD Region 2 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION2                          UINT32_C(0x41b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION2_CODE                     UINT32_C(0x1b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION2_UMASK                    UINT32_C(0x4)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION2_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION3 (HA_PCI_PMON_CTL)
  * TAD Region 3 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION3                          UINT32_C(0x81b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION3_CODE                     UINT32_C(0x1b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION3_UMASK                    UINT32_C(0x8)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION3_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION4 (HA_PCI_PMON_CTL)
  * TAD Region 4 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION4                          UINT32_C(0x101b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION4_CODE                     UINT32_C(0x1b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION4_UMASK                    UINT32_C(0x10)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION4_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION5 (HA_PCI_PMON_CTL)
  * TAD Region 5 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION5                          UINT32_C(0x201b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION5_CODE                     UINT32_C(0x1b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION5_UMASK                    UINT32_C(0x20)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION5_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION6 (HA_PCI_PMON_CTL)
  * TAD Region 6 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION6                          UINT32_C(0x401b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION6_CODE                     UINT32_C(0x1b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION6_UMASK                    UINT32_C(0x40)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION6_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G0.REGION7 (HA_PCI_PMON_CTL)
  * TAD Region 7 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION7                          UINT32_C(0x801b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION7_CODE                     UINT32_C(0x1b)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION7_UMASK                    UINT32_C(0x80)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G0_REGION7_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G1 (HA_PCI_PMON_CTL)
  * HA Requests to a TAD Region - Group 1 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1                                  UINT32_C(0x1c)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_CODE                             UINT32_C(0x1c)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_COUNTERS                         UINT64_C(0xf)
+
 /* TAD_REQUESTS_G1.REGION10 (HA_PCI_PMON_CTL)
  * TAD Region 10 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION10                         UINT32_C(0x41c)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION10_CODE                    UINT32_C(0x1c)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION10_UMASK                   UINT32_C(0x4)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION10_COUNTERS                UINT64_C(0xf)
+
 /* TAD_REQUESTS_G1.REGION11 (HA_PCI_PMON_CTL)
  * TAD Region 11 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION11                         UINT32_C(0x81c)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION11_CODE                    UINT32_C(0x1c)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION11_UMASK                   UINT32_C(0x8)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION11_COUNTERS                UINT64_C(0xf)
+
 /* TAD_REQUESTS_G1.REGION8 (HA_PCI_PMON_CTL)
  * TAD Region 8 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION8                          UINT32_C(0x11c)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION8_CODE                     UINT32_C(0x1c)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION8_UMASK                    UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION8_COUNTERS                 UINT64_C(0xf)
+
 /* TAD_REQUESTS_G1.REGION9 (HA_PCI_PMON_CTL)
  * TAD Region 9 */
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION9                          UINT32_C(0x21c)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION9_CODE                     UINT32_C(0x1c)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION9_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TAD_REQUESTS_G1_REGION9_COUNTERS                 UINT64_C(0xf)
+
 /* TRACKER_CYCLES_NE (HA_PCI_PMON_CTL)
  * Tracker Cycles Not Empty */
 #define E5_2600V2_EV_HA_TRACKER_CYCLES_NE                                UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TRACKER_CYCLES_NE_CODE                           UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TRACKER_CYCLES_NE_UMASK                          UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TRACKER_CYCLES_NE_COUNTERS                       UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_FULL (HA_PCI_PMON_CTL)
  * AD Egress Full */
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL                               UINT32_C(0x2a)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_CODE                          UINT32_C(0x2a)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_COUNTERS                      UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_FULL.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_ALL                           UINT32_C(0x32a)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_ALL_CODE                      UINT32_C(0x2a)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_ALL_UMASK                     UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_ALL_COUNTERS                  UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_FULL.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_SCHED0                        UINT32_C(0x12a)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_SCHED0_CODE                   UINT32_C(0x2a)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_SCHED0_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_SCHED0_COUNTERS               UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_FULL.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_SCHED1                        UINT32_C(0x22a)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_SCHED1_CODE                   UINT32_C(0x2a)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_SCHED1_UMASK                  UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_FULL_SCHED1_COUNTERS               UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_NE (HA_PCI_PMON_CTL)
  * AD Egress Not Empty */
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE                                 UINT32_C(0x29)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_CODE                            UINT32_C(0x29)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_COUNTERS                        UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_NE.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_ALL                             UINT32_C(0x329)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_ALL_CODE                        UINT32_C(0x29)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_ALL_UMASK                       UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_ALL_COUNTERS                    UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_NE.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_SCHED0                          UINT32_C(0x129)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_SCHED0_CODE                     UINT32_C(0x29)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_SCHED0_UMASK                    UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_SCHED0_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_AD_CYCLES_NE.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_SCHED1                          UINT32_C(0x229)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_SCHED1_CODE                     UINT32_C(0x29)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_SCHED1_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_AD_CYCLES_NE_SCHED1_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_AD_INSERTS (HA_PCI_PMON_CTL)
  * AD Egress Allocations */
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS                                   UINT32_C(0x27)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_CODE                              UINT32_C(0x27)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_UMASK                             UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_COUNTERS                          UINT64_C(0xf)
+
 /* TxR_AD_INSERTS.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_ALL                               UINT32_C(0x327)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_ALL_CODE                          UINT32_C(0x27)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_ALL_UMASK                         UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_ALL_COUNTERS                      UINT64_C(0xf)
+
 /* TxR_AD_INSERTS.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_SCHED0                            UINT32_C(0x127)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_SCHED0_CODE                       UINT32_C(0x27)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_SCHED0_UMASK                      UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_SCHED0_COUNTERS                   UINT64_C(0xf)
+
 /* TxR_AD_INSERTS.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_SCHED1                            UINT32_C(0x227)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_SCHED1_CODE                       UINT32_C(0x27)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_SCHED1_UMASK                      UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_AD_INSERTS_SCHED1_COUNTERS                   UINT64_C(0xf)
+
 /* TxR_AD_OCCUPANCY (HA_PCI_PMON_CTL)
  * AD Egress Occupancy */
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY                                 UINT32_C(0x28)
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_CODE                            UINT32_C(0x28)
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_COUNTERS                        UINT64_C(0xf)
+
 /* TxR_AD_OCCUPANCY.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_SCHED0                          UINT32_C(0x128)
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_SCHED0_CODE                     UINT32_C(0x28)
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_SCHED0_UMASK                    UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_SCHED0_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_AD_OCCUPANCY.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_SCHED1                          UINT32_C(0x228)
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_SCHED1_CODE                     UINT32_C(0x28)
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_SCHED1_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_AD_OCCUPANCY_SCHED1_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_AK (HA_PCI_PMON_CTL) */
 #define E5_2600V2_EV_HA_TXR_AK                                           UINT32_C(0xe)
 #define E5_2600V2_EV_HA_TXR_AK_CODE                                      UINT32_C(0xe)
 #define E5_2600V2_EV_HA_TXR_AK_UMASK                                     UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_AK_COUNTERS                                  UINT64_C(0xf)
+
 /* TxR_AK.CRD_CBO (HA_PCI_PMON_CTL)
  * Outbound Ring Transactions on AK: CRD Transactions to Cbo */
 #define E5_2600V2_EV_HA_TXR_AK_CRD_CBO                                   UINT32_C(0x20e)
 #define E5_2600V2_EV_HA_TXR_AK_CRD_CBO_CODE                              UINT32_C(0xe)
 #define E5_2600V2_EV_HA_TXR_AK_CRD_CBO_UMASK                             UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_AK_CRD_CBO_COUNTERS                          UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_FULL (HA_PCI_PMON_CTL)
  * AK Egress Full */
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL                               UINT32_C(0x32)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_CODE                          UINT32_C(0x32)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_COUNTERS                      UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_FULL.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_ALL                           UINT32_C(0x332)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_ALL_CODE                      UINT32_C(0x32)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_ALL_UMASK                     UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_ALL_COUNTERS                  UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_FULL.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_SCHED0                        UINT32_C(0x132)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_SCHED0_CODE                   UINT32_C(0x32)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_SCHED0_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_SCHED0_COUNTERS               UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_FULL.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_SCHED1                        UINT32_C(0x232)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_SCHED1_CODE                   UINT32_C(0x32)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_SCHED1_UMASK                  UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_FULL_SCHED1_COUNTERS               UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_NE (HA_PCI_PMON_CTL)
  * AK Egress Not Empty */
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE                                 UINT32_C(0x31)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_CODE                            UINT32_C(0x31)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_COUNTERS                        UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_NE.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_ALL                             UINT32_C(0x331)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_ALL_CODE                        UINT32_C(0x31)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_ALL_UMASK                       UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_ALL_COUNTERS                    UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_NE.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_SCHED0                          UINT32_C(0x131)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_SCHED0_CODE                     UINT32_C(0x31)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_SCHED0_UMASK                    UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_SCHED0_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_AK_CYCLES_NE.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_SCHED1                          UINT32_C(0x231)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_SCHED1_CODE                     UINT32_C(0x31)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_SCHED1_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_AK_CYCLES_NE_SCHED1_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_AK_INSERTS (HA_PCI_PMON_CTL)
  * AK Egress Allocations */
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS                                   UINT32_C(0x2f)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_CODE                              UINT32_C(0x2f)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_UMASK                             UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_COUNTERS                          UINT64_C(0xf)
+
 /* TxR_AK_INSERTS.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_ALL                               UINT32_C(0x32f)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_ALL_CODE                          UINT32_C(0x2f)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_ALL_UMASK                         UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_ALL_COUNTERS                      UINT64_C(0xf)
+
 /* TxR_AK_INSERTS.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_SCHED0                            UINT32_C(0x12f)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_SCHED0_CODE                       UINT32_C(0x2f)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_SCHED0_UMASK                      UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_SCHED0_COUNTERS                   UINT64_C(0xf)
+
 /* TxR_AK_INSERTS.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_SCHED1                            UINT32_C(0x22f)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_SCHED1_CODE                       UINT32_C(0x2f)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_SCHED1_UMASK                      UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_AK_INSERTS_SCHED1_COUNTERS                   UINT64_C(0xf)
+
 /* TxR_AK_OCCUPANCY (HA_PCI_PMON_CTL)
  * AK Egress Occupancy */
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY                                 UINT32_C(0x30)
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_CODE                            UINT32_C(0x30)
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_COUNTERS                        UINT64_C(0xf)
+
 /* TxR_AK_OCCUPANCY.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_SCHED0                          UINT32_C(0x130)
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_SCHED0_CODE                     UINT32_C(0x30)
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_SCHED0_UMASK                    UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_SCHED0_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_AK_OCCUPANCY.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_SCHED1                          UINT32_C(0x230)
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_SCHED1_CODE                     UINT32_C(0x30)
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_SCHED1_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_AK_OCCUPANCY_SCHED1_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_BL (HA_PCI_PMON_CTL)
  * Outbound DRS Ring Transactions to Cache */
 #define E5_2600V2_EV_HA_TXR_BL                                           UINT32_C(0x10)
 #define E5_2600V2_EV_HA_TXR_BL_CODE                                      UINT32_C(0x10)
 #define E5_2600V2_EV_HA_TXR_BL_UMASK                                     UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_BL_COUNTERS                                  UINT64_C(0xf)
+
 /* TxR_BL.DRS_CACHE (HA_PCI_PMON_CTL)
  * Data to Cache */
 #define E5_2600V2_EV_HA_TXR_BL_DRS_CACHE                                 UINT32_C(0x110)
 #define E5_2600V2_EV_HA_TXR_BL_DRS_CACHE_CODE                            UINT32_C(0x10)
 #define E5_2600V2_EV_HA_TXR_BL_DRS_CACHE_UMASK                           UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_BL_DRS_CACHE_COUNTERS                        UINT64_C(0xf)
+
 /* TxR_BL.DRS_CORE (HA_PCI_PMON_CTL)
  * Data to Core */
 #define E5_2600V2_EV_HA_TXR_BL_DRS_CORE                                  UINT32_C(0x210)
 #define E5_2600V2_EV_HA_TXR_BL_DRS_CORE_CODE                             UINT32_C(0x10)
 #define E5_2600V2_EV_HA_TXR_BL_DRS_CORE_UMASK                            UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_BL_DRS_CORE_COUNTERS                         UINT64_C(0xf)
+
 /* TxR_BL.DRS_QPI (HA_PCI_PMON_CTL)
  * Data to QPI */
 #define E5_2600V2_EV_HA_TXR_BL_DRS_QPI                                   UINT32_C(0x410)
 #define E5_2600V2_EV_HA_TXR_BL_DRS_QPI_CODE                              UINT32_C(0x10)
 #define E5_2600V2_EV_HA_TXR_BL_DRS_QPI_UMASK                             UINT32_C(0x4)
 #define E5_2600V2_EV_HA_TXR_BL_DRS_QPI_COUNTERS                          UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_FULL (HA_PCI_PMON_CTL)
  * BL Egress Full */
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL                               UINT32_C(0x36)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_CODE                          UINT32_C(0x36)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_COUNTERS                      UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_FULL.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_ALL                           UINT32_C(0x336)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_ALL_CODE                      UINT32_C(0x36)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_ALL_UMASK                     UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_ALL_COUNTERS                  UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_FULL.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_SCHED0                        UINT32_C(0x136)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_SCHED0_CODE                   UINT32_C(0x36)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_SCHED0_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_SCHED0_COUNTERS               UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_FULL.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_SCHED1                        UINT32_C(0x236)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_SCHED1_CODE                   UINT32_C(0x36)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_SCHED1_UMASK                  UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_FULL_SCHED1_COUNTERS               UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_NE (HA_PCI_PMON_CTL)
  * BL Egress Not Empty */
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE                                 UINT32_C(0x35)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_CODE                            UINT32_C(0x35)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_COUNTERS                        UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_NE.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_ALL                             UINT32_C(0x335)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_ALL_CODE                        UINT32_C(0x35)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_ALL_UMASK                       UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_ALL_COUNTERS                    UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_NE.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_SCHED0                          UINT32_C(0x135)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_SCHED0_CODE                     UINT32_C(0x35)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_SCHED0_UMASK                    UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_SCHED0_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_BL_CYCLES_NE.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_SCHED1                          UINT32_C(0x235)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_SCHED1_CODE                     UINT32_C(0x35)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_SCHED1_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_BL_CYCLES_NE_SCHED1_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_BL_INSERTS (HA_PCI_PMON_CTL)
  * BL Egress Allocations */
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS                                   UINT32_C(0x33)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_CODE                              UINT32_C(0x33)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_UMASK                             UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_COUNTERS                          UINT64_C(0xf)
+
 /* TxR_BL_INSERTS.ALL (HA_PCI_PMON_CTL)
  * All */
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_ALL                               UINT32_C(0x333)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_ALL_CODE                          UINT32_C(0x33)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_ALL_UMASK                         UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_ALL_COUNTERS                      UINT64_C(0xf)
+
 /* TxR_BL_INSERTS.SCHED0 (HA_PCI_PMON_CTL)
  * Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_SCHED0                            UINT32_C(0x133)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_SCHED0_CODE                       UINT32_C(0x33)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_SCHED0_UMASK                      UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_SCHED0_COUNTERS                   UINT64_C(0xf)
+
 /* TxR_BL_INSERTS.SCHED1 (HA_PCI_PMON_CTL)
  * Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_SCHED1                            UINT32_C(0x233)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_SCHED1_CODE                       UINT32_C(0x33)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_SCHED1_UMASK                      UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_BL_INSERTS_SCHED1_COUNTERS                   UINT64_C(0xf)
+
 /* TxR_BL_OCCUPANCY (HA_PCI_PMON_CTL) */
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY                                 UINT32_C(0x34)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_CODE                            UINT32_C(0x34)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_COUNTERS                        UINT64_C(0xf)
+
 /* TxR_BL_OCCUPANCY.ALL (HA_PCI_PMON_CTL)
  * BL Egress Occupancy: All */
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_ALL                             UINT32_C(0x334)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_ALL_CODE                        UINT32_C(0x34)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_ALL_UMASK                       UINT32_C(0x3)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_ALL_COUNTERS                    UINT64_C(0xf)
+
 /* TxR_BL_OCCUPANCY.SCHED0 (HA_PCI_PMON_CTL)
  * BL Egress Occupancy; Scheduler 0 */
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_SCHED0                          UINT32_C(0x134)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_SCHED0_CODE                     UINT32_C(0x34)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_SCHED0_UMASK                    UINT32_C(0x1)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_SCHED0_COUNTERS                 UINT64_C(0xf)
+
 /* TxR_BL_OCCUPANCY.SCHED1 (HA_PCI_PMON_CTL)
  * BL Egress Occupancy; Scheduler 1 */
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_SCHED1                          UINT32_C(0x234)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_SCHED1_CODE                     UINT32_C(0x34)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_SCHED1_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_HA_TXR_BL_OCCUPANCY_SCHED1_COUNTERS                 UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_REG_CREDITS (HA_PCI_PMON_CTL)
  * HA iMC CHN0 WPQ Credits Empty - Regular */
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS                        UINT32_C(0x18)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CODE                   UINT32_C(0x18)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_UMASK                  UINT32_C(0x0)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_COUNTERS               UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_REG_CREDITS.CHN0 (HA_PCI_PMON_CTL)
  * Channel 0 */
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN0                   UINT32_C(0x118)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN0_CODE              UINT32_C(0x18)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN0_UMASK             UINT32_C(0x1)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN0_COUNTERS          UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_REG_CREDITS.CHN1 (HA_PCI_PMON_CTL)
  * Channel 1 */
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN1                   UINT32_C(0x218)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN1_CODE              UINT32_C(0x18)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN1_UMASK             UINT32_C(0x2)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN1_COUNTERS          UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_REG_CREDITS.CHN2 (HA_PCI_PMON_CTL)
  * Channel 2 */
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN2                   UINT32_C(0x418)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN2_CODE              UINT32_C(0x18)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN2_UMASK             UINT32_C(0x4)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN2_COUNTERS          UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_REG_CREDITS.CHN3 (HA_PCI_PMON_CTL)
  * Channel 3 */
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN3                   UINT32_C(0x818)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN3_CODE              UINT32_C(0x18)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN3_UMASK             UINT32_C(0x8)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_REG_CREDITS_CHN3_COUNTERS          UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_SPEC_CREDITS (HA_PCI_PMON_CTL)
  * HA iMC CHN0 WPQ Credits Empty - Special */
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS                       UINT32_C(0x19)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CODE                  UINT32_C(0x19)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_COUNTERS              UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_SPEC_CREDITS.CHN0 (HA_PCI_PMON_CTL)
  * Channel 0 */
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN0                  UINT32_C(0x119)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN0_CODE             UINT32_C(0x19)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN0_UMASK            UINT32_C(0x1)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN0_COUNTERS         UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_SPEC_CREDITS.CHN1 (HA_PCI_PMON_CTL)
  * Channel 1 */
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN1                  UINT32_C(0x219)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN1_CODE             UINT32_C(0x19)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN1_UMASK            UINT32_C(0x2)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN1_COUNTERS         UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_SPEC_CREDITS.CHN2 (HA_PCI_PMON_CTL)
  * Channel 2 */
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN2                  UINT32_C(0x419)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN2_CODE             UINT32_C(0x19)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN2_UMASK            UINT32_C(0x4)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN2_COUNTERS         UINT64_C(0xf)
+
 /* WPQ_CYCLES_NO_SPEC_CREDITS.CHN3 (HA_PCI_PMON_CTL)
  * Channel 3 */
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN3                  UINT32_C(0x819)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN3_CODE             UINT32_C(0x19)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN3_UMASK            UINT32_C(0x8)
 #define E5_2600V2_EV_HA_WPQ_CYCLES_NO_SPEC_CREDITS_CHN3_COUNTERS         UINT64_C(0xf)
+
 /* IGR_CREDITS_AD_QPI2 (HA_PCI_PMON_CTL)
  * AD QPI Link 2 Credit Accumulator */
 #define E5_2600V2_EV_HA_IGR_CREDITS_AD_QPI2                              UINT32_C(0x59)
 #define E5_2600V2_EV_HA_IGR_CREDITS_AD_QPI2_CODE                         UINT32_C(0x59)
 #define E5_2600V2_EV_HA_IGR_CREDITS_AD_QPI2_UMASK                        UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IGR_CREDITS_AD_QPI2_COUNTERS                     UINT64_C(0xf)
+
 /* IGR_CREDITS_BL_QPI2 (HA_PCI_PMON_CTL)
  * BL QPI Link 2 Credit Accumulator */
 #define E5_2600V2_EV_HA_IGR_CREDITS_BL_QPI2                              UINT32_C(0x5a)
 #define E5_2600V2_EV_HA_IGR_CREDITS_BL_QPI2_CODE                         UINT32_C(0x5a)
 #define E5_2600V2_EV_HA_IGR_CREDITS_BL_QPI2_UMASK                        UINT32_C(0x0)
 #define E5_2600V2_EV_HA_IGR_CREDITS_BL_QPI2_COUNTERS                     UINT64_C(0xf)
+
 /* TxR_AD (HA_PCI_PMON_CTL)
  * Outbound NDR Ring Transactions */
 #define E5_2600V2_EV_HA_TXR_AD                                           UINT32_C(0xf)
 #define E5_2600V2_EV_HA_TXR_AD_CODE                                      UINT32_C(0xf)
 #define E5_2600V2_EV_HA_TXR_AD_UMASK                                     UINT32_C(0x0)
 #define E5_2600V2_EV_HA_TXR_AD_COUNTERS                                  UINT64_C(0xf)
+
 /* TxR_AD.HOM (HA_PCI_PMON_CTL)
  * Non-data Responses */
 #define E5_2600V2_EV_HA_TXR_AD_HOM                                       UINT32_C(0x40f)
@@ -6504,7 +7247,8 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
  * Memory Controller (iMC) (block 'imc')
  * Integrated memory controllers: 2 controllers with 4 channels each; per
  * channel four 48-bit counters and a fixed DCLK counter.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.5
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.5
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -6553,7 +7297,18 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * MC channel box-wide control: manual freeze and reset.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-72, page 79, section 2.5.4.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-72,
+ * page 79, section 2.5.4.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
+ *
+ * Bits   (field, access, reset):
+ *   31:18  ig        RV  0x0
+ *   17:16  rsv       RV  0x0
+ *   15:9   ig        RV  0x0
+ *   8      frz       WO  0x0
+ *   7:2    ig        RV  0x0
+ *   1      rst_ctrs  WO  0x0
+ *   0      rst_ctrl  WO  0x0
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_SIZE           32
@@ -6569,15 +7324,15 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -6595,9 +7350,9 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_write_value(uint32_t cu
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MAX        UINT32_C(0x1)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK       (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_RESET      UINT32_C(0x0)
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_GET(v) ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_GET(v)     ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK))
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_frz_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_FRZ_SHIFT);
@@ -6664,7 +7419,15 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
  * MC_CHy_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
  * MC channel box-wide status: overflow bits, bit 0 for the fixed counter;
  * write 1 to clear.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-73, page 79, section 2.5.4.1; offset: E7 v2 datasheet PMONUNITSTATUS (Device 16/30, offset 0xF8)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-73,
+ * page 79, section 2.5.4.1; offset: E7 v2 datasheet PMONUNITSTATUS (Device
+ * 16/30, offset 0xF8)
+ *
+ * Bits   (field, access, reset):
+ *   31:6  ig   RV    0x0
+ *   5     rsv  RV    0x0
+ *   4:0   ov   RW1C  0x0
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WIDTH         32
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_SIZE          32
@@ -6680,15 +7443,15 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -6707,9 +7470,9 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_write_value(uint32_t
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MAX        UINT32_C(0x1f)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK       (UINT32_C(0x1f) << E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_RESET      UINT32_C(0x0)
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_GET(v) ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT))
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK)))
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK))
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_GET(v)     ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK))
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_ov_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT);
@@ -6726,22 +7489,37 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * MC channel counter control.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-74, page 80, section 2.5.4.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-74,
+ * page 80, section 2.5.4.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     rsv       RV    0x0
+ *   22     en        RW-V  0x0
+ *   21     rsv       RV    0x0
+ *   20     ov_en     RW-V  0x0
+ *   19     ig        RV    0x0
+ *   18     edge_det  RW-V  0x0
+ *   17     rst       WO    0x0
+ *   16     rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
  */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_WIDTH                              32
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_SIZE                               32
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RESET                              UINT32_C(0x00000000)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST                              0
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT                              4
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_STRIDE                             UINT32_C(0x4)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_MBZ_MASK                           UINT32_C(0x00a90000) /* reserved: write 0 */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_IGNORED_MASK                       UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK                            UINT32_C(0x00000000) /* read-only */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK                            UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_W1C_MASK                           UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_W1S_MASK                           UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK                      UINT32_C(0xff56ffff) /* a write has an effect */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_KEEP_MASK                          UINT32_C(0xff54ffff) /* read-modify-write keeps */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_WIDTH          32
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_SIZE           32
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RESET          UINT32_C(0x00000000)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST          0
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT          4
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a90000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST + E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_addr(unsigned i)
@@ -6750,15 +7528,15 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -6771,14 +7549,14 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_write_value(uint32_t curren
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MAX                         UINT32_C(0xff)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MASK                        (UINT32_C(0xff) << E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_RESET                       UINT32_C(0x0)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_GET(v) ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_WIDTH   8
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MAX     UINT32_C(0xff)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MASK    (UINT32_C(0xff) << E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_RESET   UINT32_C(0x0)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT))
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MASK)))
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MASK))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MASK))
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_thresh_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_THRESH_SHIFT);
@@ -6795,14 +7573,14 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_thresh_val(uint32_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT                           22
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_WIDTH                           1
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MAX                             UINT32_C(0x1)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK                            (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_RESET                           UINT32_C(0x0)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT))
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK)))
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT       22
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_WIDTH       1
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MAX         UINT32_C(0x1)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK        (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_RESET       UINT32_C(0x0)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_GET(v)      ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK))
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_SHIFT);
@@ -6820,14 +7598,14 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_en_val(uint32_t x)
  * On overflow, set MC_CHy_PCI_PMON_BOX_STATUS.ov and send an overflow to
  * the UBox (U_MSR_PMON_GLOBAL_STATUS.ov_m{1,0}).
  */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SHIFT                        20
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_WIDTH                        1
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MAX                          UINT32_C(0x1)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK                         (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SHIFT)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_RESET                        UINT32_C(0x0)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SHIFT))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SHIFT    20
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_WIDTH    1
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MAX      UINT32_C(0x1)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK     (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SHIFT)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_RESET    UINT32_C(0x0)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_GET(v)   ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SHIFT))
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK)))
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK))
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_ov_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_SHIFT);
@@ -6845,11 +7623,11 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_ov_en_val(uint32_t x)
  * When set to 1, count rising edges rather than cycles the event is
  * active.
  */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_MAX                       UINT32_C(0x1)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK                      (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_RESET                     UINT32_C(0x0)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_MAX   UINT32_C(0x1)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_RESET UINT32_C(0x0)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EDGE_DET_MASK))
@@ -6868,16 +7646,17 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT                          17
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_WIDTH                          1
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MAX                            UINT32_C(0x1)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK                           (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_RESET                          UINT32_C(0x0)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_GET(v) ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT))
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK)))
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT      17
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_WIDTH      1
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MAX        UINT32_C(0x1)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK       (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_RESET      UINT32_C(0x0)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_GET(v)     ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK)))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK))
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_rst_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_RST_SHIFT);
@@ -6893,16 +7672,17 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MAX                          UINT32_C(0xff)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MASK                         (UINT32_C(0xff) << E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_RESET                        UINT32_C(0x0)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_GET(v) ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MAX      UINT32_C(0xff)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MASK     (UINT32_C(0xff) << E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_RESET    UINT32_C(0x0)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT))
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MASK)))
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MASK))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MASK))
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_umask_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_UMASK_SHIFT);
@@ -6918,16 +7698,17 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MAX                         UINT32_C(0xff)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK                        (UINT32_C(0xff) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_RESET                       UINT32_C(0x0)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_GET(v) ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MAX     UINT32_C(0xff)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_RESET   UINT32_C(0x0)
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK))
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK))
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_ev_sel_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_CTL_EV_SEL_SHIFT);
@@ -6943,16 +7724,16 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_ev_sel_val(uint32_t x)
 
 /* Rules of MC_CHy_PCI_PMON_CTL{3-0}: bits of e5_2600v2_mc_chy_pci_pmon_ctl_check()'s result. */
 enum {
-    E5_2600V2_MC_CHY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 0 /* edge_det -> thresh != 0 */
+    E5_2600V2_MC_CHY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
 };
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RULES                              0x1u
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_RULES          0x1u
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
 
 /* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
 static inline unsigned e5_2600v2_mc_chy_pci_pmon_ctl_check(uint32_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600v2_mc_chy_pci_pmon_ctl_edge_det_get(v)) || (e5_2600v2_mc_chy_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600v2_mc_chy_pci_pmon_ctl_edge_det_get(v) || (e5_2600v2_mc_chy_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600V2_MC_CHY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -6971,7 +7752,12 @@ static inline const char *e5_2600v2_mc_chy_pci_pmon_ctl_rule_message(unsigned bi
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * MC channel counter: 48 bits, read as two 32-bit halves.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PCI_PMON_CTR0, ivbep_uncore_imc.perf_ctr_bits = 48
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PCI_PMON_CTR0, ivbep_uncore_imc.perf_ctr_bits = 48
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_WIDTH             64
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_SIZE              64
@@ -6995,15 +7781,15 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7040,7 +7826,14 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_FIXED_CTL: pci 0xf0, 32 bits implemented of 32, reset 0x0
  * MC channel fixed (DCLK) counter control.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_MC_CHy_PCI_PMON_FIXED_CTL; enabled with SNBEP_PMON_CTL_EN by snbep_uncore_pci_enable_event
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_MC_CHy_PCI_PMON_FIXED_CTL; enabled with
+ * SNBEP_PMON_CTL_EN by snbep_uncore_pci_enable_event
+ *
+ * Bits   (field, access, reset):
+ *   31:23  rsv  RV    0x0
+ *   22     en   RW-V  0x0
+ *   21:0   rsv  RV    0x0
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WIDTH         32
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_SIZE          32
@@ -7056,15 +7849,15 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK     UINT32_C(0x00400000) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7076,16 +7869,17 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t 
 
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EN
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EN
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT      22
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_WIDTH      1
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MAX        UINT32_C(0x1)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK       (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_RESET      UINT32_C(0x0)
-#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT))
-#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK)))
-#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK))
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_GET(v)     ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT))
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK)))
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK))
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT);
@@ -7102,7 +7896,13 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_en_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_FIXED_CTR: pci 0xd0, 64 bits implemented of 64, reset 0x0
  * MC channel fixed counter: DRAM clocks, 48 bits.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_MC_CHy_PCI_PMON_FIXED_CTR, ivbep_uncore_imc.fixed_ctr_bits = 48
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_MC_CHy_PCI_PMON_FIXED_CTR,
+ * ivbep_uncore_imc.fixed_ctr_bits = 48
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WIDTH             64
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_SIZE              64
@@ -7118,15 +7918,15 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_en_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7165,482 +7965,563 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* ACT_COUNT (MC_CHy_PCI_PMON_CTL)
  * DRAM Activate Count */
 #define E5_2600V2_EV_IMC_ACT_COUNT                               UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_ACT_COUNT_CODE                          UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_ACT_COUNT_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_ACT_COUNT_COUNTERS                      UINT64_C(0xf)
+
 /* ACT_COUNT.RD (MC_CHy_PCI_PMON_CTL)
  * Activate due to Read */
 #define E5_2600V2_EV_IMC_ACT_COUNT_RD                            UINT32_C(0x101)
 #define E5_2600V2_EV_IMC_ACT_COUNT_RD_CODE                       UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_ACT_COUNT_RD_UMASK                      UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_ACT_COUNT_RD_COUNTERS                   UINT64_C(0xf)
+
 /* ACT_COUNT.WR (MC_CHy_PCI_PMON_CTL)
  * Activate due to Write */
 #define E5_2600V2_EV_IMC_ACT_COUNT_WR                            UINT32_C(0x201)
 #define E5_2600V2_EV_IMC_ACT_COUNT_WR_CODE                       UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_ACT_COUNT_WR_UMASK                      UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_ACT_COUNT_WR_COUNTERS                   UINT64_C(0xf)
+
 /* ACT_COUNT.BYP (MC_CHy_PCI_PMON_CTL)
  * Activate due to Write */
 #define E5_2600V2_EV_IMC_ACT_COUNT_BYP                           UINT32_C(0x801)
 #define E5_2600V2_EV_IMC_ACT_COUNT_BYP_CODE                      UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_ACT_COUNT_BYP_UMASK                     UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_ACT_COUNT_BYP_COUNTERS                  UINT64_C(0xf)
+
 /* BYP_CMDS (MC_CHy_PCI_PMON_CTL) */
 #define E5_2600V2_EV_IMC_BYP_CMDS                                UINT32_C(0xa1)
 #define E5_2600V2_EV_IMC_BYP_CMDS_CODE                           UINT32_C(0xa1)
 #define E5_2600V2_EV_IMC_BYP_CMDS_UMASK                          UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_BYP_CMDS_COUNTERS                       UINT64_C(0xf)
+
 /* BYP_CMDS.ACT (MC_CHy_PCI_PMON_CTL)
  * ACT command issued by 2 cycle bypass */
 #define E5_2600V2_EV_IMC_BYP_CMDS_ACT                            UINT32_C(0x1a1)
 #define E5_2600V2_EV_IMC_BYP_CMDS_ACT_CODE                       UINT32_C(0xa1)
 #define E5_2600V2_EV_IMC_BYP_CMDS_ACT_UMASK                      UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_BYP_CMDS_ACT_COUNTERS                   UINT64_C(0xf)
+
 /* BYP_CMDS.CAS (MC_CHy_PCI_PMON_CTL)
  * CAS command issued by 2 cycle bypass */
 #define E5_2600V2_EV_IMC_BYP_CMDS_CAS                            UINT32_C(0x2a1)
 #define E5_2600V2_EV_IMC_BYP_CMDS_CAS_CODE                       UINT32_C(0xa1)
 #define E5_2600V2_EV_IMC_BYP_CMDS_CAS_UMASK                      UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_BYP_CMDS_CAS_COUNTERS                   UINT64_C(0xf)
+
 /* BYP_CMDS.PRE (MC_CHy_PCI_PMON_CTL)
  * PRE command issued by 2 cycle bypass */
 #define E5_2600V2_EV_IMC_BYP_CMDS_PRE                            UINT32_C(0x4a1)
 #define E5_2600V2_EV_IMC_BYP_CMDS_PRE_CODE                       UINT32_C(0xa1)
 #define E5_2600V2_EV_IMC_BYP_CMDS_PRE_UMASK                      UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_BYP_CMDS_PRE_COUNTERS                   UINT64_C(0xf)
+
 /* CAS_COUNT (MC_CHy_PCI_PMON_CTL)
  * DRAM RD_CAS and WR_CAS Commands. */
 #define E5_2600V2_EV_IMC_CAS_COUNT                               UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_CODE                          UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_CAS_COUNT_COUNTERS                      UINT64_C(0xf)
+
 /* CAS_COUNT.ALL (MC_CHy_PCI_PMON_CTL)
  * All DRAM WR_CAS (w/ and w/out auto-pre) */
 #define E5_2600V2_EV_IMC_CAS_COUNT_ALL                           UINT32_C(0xf04)
 #define E5_2600V2_EV_IMC_CAS_COUNT_ALL_CODE                      UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_ALL_UMASK                     UINT32_C(0xf)
 #define E5_2600V2_EV_IMC_CAS_COUNT_ALL_COUNTERS                  UINT64_C(0xf)
+
 /* CAS_COUNT.RD (MC_CHy_PCI_PMON_CTL)
  * All DRAM Reads (RD_CAS + Underfills) */
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD                            UINT32_C(0x304)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_CODE                       UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_UMASK                      UINT32_C(0x3)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_COUNTERS                   UINT64_C(0xf)
+
 /* CAS_COUNT.RD_REG (MC_CHy_PCI_PMON_CTL)
  * All DRAM RD_CAS (w/ and w/out auto-pre) */
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_REG                        UINT32_C(0x104)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_REG_CODE                   UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_REG_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_REG_COUNTERS               UINT64_C(0xf)
+
 /* CAS_COUNT.RD_RMM (MC_CHy_PCI_PMON_CTL)
  * Read CAS issued in RMM */
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_RMM                        UINT32_C(0x2004)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_RMM_CODE                   UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_RMM_UMASK                  UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_RMM_COUNTERS               UINT64_C(0xf)
+
 /* CAS_COUNT.RD_UNDERFILL (MC_CHy_PCI_PMON_CTL)
  * Underfill Read Issued */
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_UNDERFILL                  UINT32_C(0x204)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_UNDERFILL_CODE             UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_UNDERFILL_UMASK            UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_UNDERFILL_COUNTERS         UINT64_C(0xf)
+
 /* CAS_COUNT.RD_WMM (MC_CHy_PCI_PMON_CTL)
  * Read CAS issued in WMM */
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_WMM                        UINT32_C(0x1004)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_WMM_CODE                   UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_WMM_UMASK                  UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_CAS_COUNT_RD_WMM_COUNTERS               UINT64_C(0xf)
+
 /* CAS_COUNT.WR (MC_CHy_PCI_PMON_CTL)
  * All DRAM WR_CAS (both Modes) */
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR                            UINT32_C(0xc04)
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_CODE                       UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_UMASK                      UINT32_C(0xc)
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_COUNTERS                   UINT64_C(0xf)
+
 /* CAS_COUNT.WR_RMM (MC_CHy_PCI_PMON_CTL)
  * DRAM WR_CAS (w/ and w/out auto-pre) in Read Major Mode */
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_RMM                        UINT32_C(0x804)
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_RMM_CODE                   UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_RMM_UMASK                  UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_RMM_COUNTERS               UINT64_C(0xf)
+
 /* CAS_COUNT.WR_WMM (MC_CHy_PCI_PMON_CTL)
  * DRAM WR_CAS (w/ and w/out auto-pre) in Write Major Mode */
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_WMM                        UINT32_C(0x404)
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_WMM_CODE                   UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_WMM_UMASK                  UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_CAS_COUNT_WR_WMM_COUNTERS               UINT64_C(0xf)
+
 /* DRAM_PRE_ALL (MC_CHy_PCI_PMON_CTL)
  * DRAM Precharge All Commands */
 #define E5_2600V2_EV_IMC_DRAM_PRE_ALL                            UINT32_C(0x6)
 #define E5_2600V2_EV_IMC_DRAM_PRE_ALL_CODE                       UINT32_C(0x6)
 #define E5_2600V2_EV_IMC_DRAM_PRE_ALL_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_DRAM_PRE_ALL_COUNTERS                   UINT64_C(0xf)
+
 /* DRAM_REFRESH (MC_CHy_PCI_PMON_CTL) */
 #define E5_2600V2_EV_IMC_DRAM_REFRESH                            UINT32_C(0x5)
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_CODE                       UINT32_C(0x5)
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_COUNTERS                   UINT64_C(0xf)
+
 /* DRAM_REFRESH.HIGH (MC_CHy_PCI_PMON_CTL)
  * Number of DRAM Refreshes Issued */
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_HIGH                       UINT32_C(0x405)
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_HIGH_CODE                  UINT32_C(0x5)
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_HIGH_UMASK                 UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_HIGH_COUNTERS              UINT64_C(0xf)
+
 /* DRAM_REFRESH.PANIC (MC_CHy_PCI_PMON_CTL)
  * Number of DRAM Refreshes Issued */
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_PANIC                      UINT32_C(0x205)
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_PANIC_CODE                 UINT32_C(0x5)
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_PANIC_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_DRAM_REFRESH_PANIC_COUNTERS             UINT64_C(0xf)
+
 /* ECC_CORRECTABLE_ERRORS (MC_CHy_PCI_PMON_CTL)
  * ECC Correctable Errors */
 #define E5_2600V2_EV_IMC_ECC_CORRECTABLE_ERRORS                  UINT32_C(0x9)
 #define E5_2600V2_EV_IMC_ECC_CORRECTABLE_ERRORS_CODE             UINT32_C(0x9)
 #define E5_2600V2_EV_IMC_ECC_CORRECTABLE_ERRORS_UMASK            UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_ECC_CORRECTABLE_ERRORS_COUNTERS         UINT64_C(0xf)
+
 /* MAJOR_MODES (MC_CHy_PCI_PMON_CTL)
  * Cycles in a Major Mode */
 #define E5_2600V2_EV_IMC_MAJOR_MODES                             UINT32_C(0x7)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_CODE                        UINT32_C(0x7)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_COUNTERS                    UINT64_C(0xf)
+
 /* MAJOR_MODES.ISOCH (MC_CHy_PCI_PMON_CTL)
  * Isoch Major Mode */
 #define E5_2600V2_EV_IMC_MAJOR_MODES_ISOCH                       UINT32_C(0x807)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_ISOCH_CODE                  UINT32_C(0x7)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_ISOCH_UMASK                 UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_ISOCH_COUNTERS              UINT64_C(0xf)
+
 /* MAJOR_MODES.PARTIAL (MC_CHy_PCI_PMON_CTL)
  * Partial Major Mode */
 #define E5_2600V2_EV_IMC_MAJOR_MODES_PARTIAL                     UINT32_C(0x407)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_PARTIAL_CODE                UINT32_C(0x7)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_PARTIAL_UMASK               UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_PARTIAL_COUNTERS            UINT64_C(0xf)
+
 /* MAJOR_MODES.READ (MC_CHy_PCI_PMON_CTL)
  * Read Major Mode */
 #define E5_2600V2_EV_IMC_MAJOR_MODES_READ                        UINT32_C(0x107)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_READ_CODE                   UINT32_C(0x7)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_READ_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_READ_COUNTERS               UINT64_C(0xf)
+
 /* MAJOR_MODES.WRITE (MC_CHy_PCI_PMON_CTL)
  * Write Major Mode */
 #define E5_2600V2_EV_IMC_MAJOR_MODES_WRITE                       UINT32_C(0x207)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_WRITE_CODE                  UINT32_C(0x7)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_WRITE_UMASK                 UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_MAJOR_MODES_WRITE_COUNTERS              UINT64_C(0xf)
+
 /* POWER_CHANNEL_DLLOFF (MC_CHy_PCI_PMON_CTL)
  * Channel DLLOFF Cycles */
 #define E5_2600V2_EV_IMC_POWER_CHANNEL_DLLOFF                    UINT32_C(0x84)
 #define E5_2600V2_EV_IMC_POWER_CHANNEL_DLLOFF_CODE               UINT32_C(0x84)
 #define E5_2600V2_EV_IMC_POWER_CHANNEL_DLLOFF_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_POWER_CHANNEL_DLLOFF_COUNTERS           UINT64_C(0xf)
+
 /* POWER_CHANNEL_PPD (MC_CHy_PCI_PMON_CTL)
  * Channel PPD Cycles */
 #define E5_2600V2_EV_IMC_POWER_CHANNEL_PPD                       UINT32_C(0x85)
 #define E5_2600V2_EV_IMC_POWER_CHANNEL_PPD_CODE                  UINT32_C(0x85)
 #define E5_2600V2_EV_IMC_POWER_CHANNEL_PPD_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_POWER_CHANNEL_PPD_COUNTERS              UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES (MC_CHy_PCI_PMON_CTL)
  * CKE_ON_CYCLES by Rank */
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES                        UINT32_C(0x83)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_CODE                   UINT32_C(0x83)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_UMASK                  UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_COUNTERS               UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK0 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK0                  UINT32_C(0x183)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK0_CODE             UINT32_C(0x83)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK0_UMASK            UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK0_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK1 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK1                  UINT32_C(0x283)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK1_CODE             UINT32_C(0x83)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK1_UMASK            UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK1_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK2 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK2                  UINT32_C(0x483)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK2_CODE             UINT32_C(0x83)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK2_UMASK            UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK2_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK3 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK3                  UINT32_C(0x883)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK3_CODE             UINT32_C(0x83)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK3_UMASK            UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK3_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK4 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK4                  UINT32_C(0x1083)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK4_CODE             UINT32_C(0x83)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK4_UMASK            UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK4_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK5 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK5                  UINT32_C(0x2083)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK5_CODE             UINT32_C(0x83)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK5_UMASK            UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK5_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK6 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK6                  UINT32_C(0x4083)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK6_CODE             UINT32_C(0x83)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK6_UMASK            UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK6_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CKE_CYCLES.RANK7 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK7                  UINT32_C(0x8083)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK7_CODE             UINT32_C(0x83)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK7_UMASK            UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_POWER_CKE_CYCLES_RANK7_COUNTERS         UINT64_C(0xf)
+
 /* POWER_CRITICAL_THROTTLE_CYCLES (MC_CHy_PCI_PMON_CTL)
  * Critical Throttle Cycles */
 #define E5_2600V2_EV_IMC_POWER_CRITICAL_THROTTLE_CYCLES          UINT32_C(0x86)
 #define E5_2600V2_EV_IMC_POWER_CRITICAL_THROTTLE_CYCLES_CODE     UINT32_C(0x86)
 #define E5_2600V2_EV_IMC_POWER_CRITICAL_THROTTLE_CYCLES_UMASK    UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_POWER_CRITICAL_THROTTLE_CYCLES_COUNTERS UINT64_C(0xf)
+
 /* POWER_SELF_REFRESH (MC_CHy_PCI_PMON_CTL)
  * Clock-Enabled Self-Refresh */
 #define E5_2600V2_EV_IMC_POWER_SELF_REFRESH                      UINT32_C(0x43)
 #define E5_2600V2_EV_IMC_POWER_SELF_REFRESH_CODE                 UINT32_C(0x43)
 #define E5_2600V2_EV_IMC_POWER_SELF_REFRESH_UMASK                UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_POWER_SELF_REFRESH_COUNTERS             UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES (MC_CHy_PCI_PMON_CTL)
  * Throttle Cycles for Rank 0 */
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES                   UINT32_C(0x41)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_CODE              UINT32_C(0x41)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_COUNTERS          UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK0 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK0             UINT32_C(0x141)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK0_CODE        UINT32_C(0x41)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK0_UMASK       UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK0_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK1 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK1             UINT32_C(0x241)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK1_CODE        UINT32_C(0x41)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK1_UMASK       UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK1_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK2 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK2             UINT32_C(0x441)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK2_CODE        UINT32_C(0x41)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK2_UMASK       UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK2_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK3 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK3             UINT32_C(0x841)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK3_CODE        UINT32_C(0x41)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK3_UMASK       UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK3_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK4 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK4             UINT32_C(0x1041)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK4_CODE        UINT32_C(0x41)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK4_UMASK       UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK4_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK5 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK5             UINT32_C(0x2041)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK5_CODE        UINT32_C(0x41)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK5_UMASK       UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK5_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK6 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK6             UINT32_C(0x4041)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK6_CODE        UINT32_C(0x41)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK6_UMASK       UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK6_COUNTERS    UINT64_C(0xf)
+
 /* POWER_THROTTLE_CYCLES.RANK7 (MC_CHy_PCI_PMON_CTL)
  * DIMM ID */
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK7             UINT32_C(0x8041)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK7_CODE        UINT32_C(0x41)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK7_UMASK       UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_POWER_THROTTLE_CYCLES_RANK7_COUNTERS    UINT64_C(0xf)
+
 /* PREEMPTION (MC_CHy_PCI_PMON_CTL)
  * Read Preemption Count */
 #define E5_2600V2_EV_IMC_PREEMPTION                              UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_PREEMPTION_CODE                         UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_PREEMPTION_UMASK                        UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_PREEMPTION_COUNTERS                     UINT64_C(0xf)
+
 /* PREEMPTION.RD_PREEMPT_RD (MC_CHy_PCI_PMON_CTL)
  * Read over Read Preemption */
 #define E5_2600V2_EV_IMC_PREEMPTION_RD_PREEMPT_RD                UINT32_C(0x108)
 #define E5_2600V2_EV_IMC_PREEMPTION_RD_PREEMPT_RD_CODE           UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_PREEMPTION_RD_PREEMPT_RD_UMASK          UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_PREEMPTION_RD_PREEMPT_RD_COUNTERS       UINT64_C(0xf)
+
 /* PREEMPTION.RD_PREEMPT_WR (MC_CHy_PCI_PMON_CTL)
  * Read over Write Preemption */
 #define E5_2600V2_EV_IMC_PREEMPTION_RD_PREEMPT_WR                UINT32_C(0x208)
 #define E5_2600V2_EV_IMC_PREEMPTION_RD_PREEMPT_WR_CODE           UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_PREEMPTION_RD_PREEMPT_WR_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_PREEMPTION_RD_PREEMPT_WR_COUNTERS       UINT64_C(0xf)
+
 /* PRE_COUNT (MC_CHy_PCI_PMON_CTL)
  * DRAM Precharge commands. */
 #define E5_2600V2_EV_IMC_PRE_COUNT                               UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_PRE_COUNT_CODE                          UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_PRE_COUNT_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_PRE_COUNT_COUNTERS                      UINT64_C(0xf)
+
 /* PRE_COUNT.PAGE_CLOSE (MC_CHy_PCI_PMON_CTL)
  * Precharge due to timer expiration */
 #define E5_2600V2_EV_IMC_PRE_COUNT_PAGE_CLOSE                    UINT32_C(0x202)
 #define E5_2600V2_EV_IMC_PRE_COUNT_PAGE_CLOSE_CODE               UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_PRE_COUNT_PAGE_CLOSE_UMASK              UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_PRE_COUNT_PAGE_CLOSE_COUNTERS           UINT64_C(0xf)
+
 /* PRE_COUNT.PAGE_MISS (MC_CHy_PCI_PMON_CTL)
  * Precharges due to page miss */
 #define E5_2600V2_EV_IMC_PRE_COUNT_PAGE_MISS                     UINT32_C(0x102)
 #define E5_2600V2_EV_IMC_PRE_COUNT_PAGE_MISS_CODE                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_PRE_COUNT_PAGE_MISS_UMASK               UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_PRE_COUNT_PAGE_MISS_COUNTERS            UINT64_C(0xf)
+
 /* PRE_COUNT.RD (MC_CHy_PCI_PMON_CTL)
  * Precharge due to read */
 #define E5_2600V2_EV_IMC_PRE_COUNT_RD                            UINT32_C(0x402)
 #define E5_2600V2_EV_IMC_PRE_COUNT_RD_CODE                       UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_PRE_COUNT_RD_UMASK                      UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_PRE_COUNT_RD_COUNTERS                   UINT64_C(0xf)
+
 /* PRE_COUNT.WR (MC_CHy_PCI_PMON_CTL)
  * Precharge due to write */
 #define E5_2600V2_EV_IMC_PRE_COUNT_WR                            UINT32_C(0x802)
 #define E5_2600V2_EV_IMC_PRE_COUNT_WR_CODE                       UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_PRE_COUNT_WR_UMASK                      UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_PRE_COUNT_WR_COUNTERS                   UINT64_C(0xf)
+
 /* PRE_COUNT.BYP (MC_CHy_PCI_PMON_CTL)
  * Precharge due to bypass */
 #define E5_2600V2_EV_IMC_PRE_COUNT_BYP                           UINT32_C(0x1002)
 #define E5_2600V2_EV_IMC_PRE_COUNT_BYP_CODE                      UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_PRE_COUNT_BYP_UMASK                     UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_PRE_COUNT_BYP_COUNTERS                  UINT64_C(0xf)
+
 /* RD_CAS_PRIO (MC_CHy_PCI_PMON_CTL) */
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO                             UINT32_C(0xa0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_CODE                        UINT32_C(0xa0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_COUNTERS                    UINT64_C(0xf)
+
 /* RD_CAS_PRIO.HIGH (MC_CHy_PCI_PMON_CTL)
  * Read CAS issued with HIGH priority */
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_HIGH                        UINT32_C(0x4a0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_HIGH_CODE                   UINT32_C(0xa0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_HIGH_UMASK                  UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_HIGH_COUNTERS               UINT64_C(0xf)
+
 /* RD_CAS_PRIO.LOW (MC_CHy_PCI_PMON_CTL)
  * Read CAS issued with LOW priority */
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_LOW                         UINT32_C(0x1a0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_LOW_CODE                    UINT32_C(0xa0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_LOW_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_LOW_COUNTERS                UINT64_C(0xf)
+
 /* RD_CAS_PRIO.MED (MC_CHy_PCI_PMON_CTL)
  * Read CAS issued with MEDIUM priority */
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_MED                         UINT32_C(0x2a0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_MED_CODE                    UINT32_C(0xa0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_MED_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_MED_COUNTERS                UINT64_C(0xf)
+
 /* RD_CAS_PRIO.PANIC (MC_CHy_PCI_PMON_CTL)
  * Read CAS issued with PANIC NON ISOCH priority (starved) */
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_PANIC                       UINT32_C(0x8a0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_PANIC_CODE                  UINT32_C(0xa0)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_PANIC_UMASK                 UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_RD_CAS_PRIO_PANIC_COUNTERS              UINT64_C(0xf)
+
 /* RD_CAS_RANK0 (MC_CHy_PCI_PMON_CTL)
  * RD_CAS Access to Rank 0 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0                            UINT32_C(0xb0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_CODE                       UINT32_C(0xb0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_COUNTERS                   UINT64_C(0xf)
+
 /* RD_CAS_RANK0.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK0                      UINT32_C(0x1b0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK0_CODE                 UINT32_C(0xb0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK0.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK1                      UINT32_C(0x2b0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK1_CODE                 UINT32_C(0xb0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK0.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK2                      UINT32_C(0x4b0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK2_CODE                 UINT32_C(0xb0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK0.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK3                      UINT32_C(0x8b0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK3_CODE                 UINT32_C(0xb0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK0.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK4                      UINT32_C(0x10b0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK4_CODE                 UINT32_C(0xb0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK0.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK5                      UINT32_C(0x20b0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK5_CODE                 UINT32_C(0xb0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK0.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK6                      UINT32_C(0x40b0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK6_CODE                 UINT32_C(0xb0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK0.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK7                      UINT32_C(0x80b0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK7_CODE                 UINT32_C(0xb0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK0_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* RPQ_CYCLES_NE (MC_CHy_PCI_PMON_CTL)
  * Read Pending Queue Not Empty */
 #define E5_2600V2_EV_IMC_RPQ_CYCLES_NE                           UINT32_C(0x11)
 #define E5_2600V2_EV_IMC_RPQ_CYCLES_NE_CODE                      UINT32_C(0x11)
 #define E5_2600V2_EV_IMC_RPQ_CYCLES_NE_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RPQ_CYCLES_NE_COUNTERS                  UINT64_C(0xf)
+
 /* RPQ_INSERTS (MC_CHy_PCI_PMON_CTL)
  * Read Pending Queue Allocations */
 #define E5_2600V2_EV_IMC_RPQ_INSERTS                             UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_RPQ_INSERTS_CODE                        UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_RPQ_INSERTS_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RPQ_INSERTS_COUNTERS                    UINT64_C(0xf)
+
 /* VMSE_MXB_WR_OCCUPANCY (MC_CHy_PCI_PMON_CTL)
  * VMSE MXB write buffer occupancy */
 #define E5_2600V2_EV_IMC_VMSE_MXB_WR_OCCUPANCY                   UINT32_C(0x91)
 #define E5_2600V2_EV_IMC_VMSE_MXB_WR_OCCUPANCY_CODE              UINT32_C(0x91)
 #define E5_2600V2_EV_IMC_VMSE_MXB_WR_OCCUPANCY_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_VMSE_MXB_WR_OCCUPANCY_COUNTERS          UINT64_C(0xf)
+
 /* VMSE_WR_PUSH (MC_CHy_PCI_PMON_CTL)
  * VMSE WR PUSH issued */
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH                            UINT32_C(0x90)
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_CODE                       UINT32_C(0x90)
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_COUNTERS                   UINT64_C(0xf)
+
 /* VMSE_WR_PUSH.RMM (MC_CHy_PCI_PMON_CTL)
  * VMSE write PUSH issued in RMM */
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_RMM                        UINT32_C(0x290)
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_RMM_CODE                   UINT32_C(0x90)
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_RMM_UMASK                  UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_RMM_COUNTERS               UINT64_C(0xf)
+
 /* VMSE_WR_PUSH.WMM (MC_CHy_PCI_PMON_CTL)
  * VMSE write PUSH issued in WMM */
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_WMM                        UINT32_C(0x190)
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_WMM_CODE                   UINT32_C(0x90)
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_WMM_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_VMSE_WR_PUSH_WMM_COUNTERS               UINT64_C(0xf)
+
 /* WMM_TO_RMM (MC_CHy_PCI_PMON_CTL) */
 #define E5_2600V2_EV_IMC_WMM_TO_RMM                              UINT32_C(0xc0)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_CODE                         UINT32_C(0xc0)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_UMASK                        UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_COUNTERS                     UINT64_C(0xf)
+
 /* WMM_TO_RMM.LOW_THRESH (MC_CHy_PCI_PMON_CTL)
  * Transition from WMM to RMM because of low threshold; Transition from WMM
  * to RMM because of starve counter */
@@ -7648,870 +8529,1015 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_LOW_THRESH_CODE              UINT32_C(0xc0)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_LOW_THRESH_UMASK             UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_LOW_THRESH_COUNTERS          UINT64_C(0xf)
+
 /* WMM_TO_RMM.STARVE (MC_CHy_PCI_PMON_CTL)
  * Transition from WMM to RMM because of low threshold */
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_STARVE                       UINT32_C(0x2c0)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_STARVE_CODE                  UINT32_C(0xc0)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_STARVE_UMASK                 UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_STARVE_COUNTERS              UINT64_C(0xf)
+
 /* WMM_TO_RMM.VMSE_RETRY (MC_CHy_PCI_PMON_CTL)
  * Transition from WMM to RMM because of low threshold */
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_VMSE_RETRY                   UINT32_C(0x4c0)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_VMSE_RETRY_CODE              UINT32_C(0xc0)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_VMSE_RETRY_UMASK             UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_WMM_TO_RMM_VMSE_RETRY_COUNTERS          UINT64_C(0xf)
+
 /* WPQ_CYCLES_FULL (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue Full Cycles */
 #define E5_2600V2_EV_IMC_WPQ_CYCLES_FULL                         UINT32_C(0x22)
 #define E5_2600V2_EV_IMC_WPQ_CYCLES_FULL_CODE                    UINT32_C(0x22)
 #define E5_2600V2_EV_IMC_WPQ_CYCLES_FULL_UMASK                   UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WPQ_CYCLES_FULL_COUNTERS                UINT64_C(0xf)
+
 /* WPQ_CYCLES_NE (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue Not Empty */
 #define E5_2600V2_EV_IMC_WPQ_CYCLES_NE                           UINT32_C(0x21)
 #define E5_2600V2_EV_IMC_WPQ_CYCLES_NE_CODE                      UINT32_C(0x21)
 #define E5_2600V2_EV_IMC_WPQ_CYCLES_NE_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WPQ_CYCLES_NE_COUNTERS                  UINT64_C(0xf)
+
 /* WPQ_INSERTS (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue Allocations */
 #define E5_2600V2_EV_IMC_WPQ_INSERTS                             UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_WPQ_INSERTS_CODE                        UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_WPQ_INSERTS_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WPQ_INSERTS_COUNTERS                    UINT64_C(0xf)
+
 /* WPQ_READ_HIT (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue CAM Match */
 #define E5_2600V2_EV_IMC_WPQ_READ_HIT                            UINT32_C(0x23)
 #define E5_2600V2_EV_IMC_WPQ_READ_HIT_CODE                       UINT32_C(0x23)
 #define E5_2600V2_EV_IMC_WPQ_READ_HIT_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WPQ_READ_HIT_COUNTERS                   UINT64_C(0xf)
+
 /* WPQ_WRITE_HIT (MC_CHy_PCI_PMON_CTL)
  * Write Pending Queue CAM Match */
 #define E5_2600V2_EV_IMC_WPQ_WRITE_HIT                           UINT32_C(0x24)
 #define E5_2600V2_EV_IMC_WPQ_WRITE_HIT_CODE                      UINT32_C(0x24)
 #define E5_2600V2_EV_IMC_WPQ_WRITE_HIT_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WPQ_WRITE_HIT_COUNTERS                  UINT64_C(0xf)
+
 /* WRONG_MM (MC_CHy_PCI_PMON_CTL)
  * Not getting the requested Major Mode */
 #define E5_2600V2_EV_IMC_WRONG_MM                                UINT32_C(0xc1)
 #define E5_2600V2_EV_IMC_WRONG_MM_CODE                           UINT32_C(0xc1)
 #define E5_2600V2_EV_IMC_WRONG_MM_UMASK                          UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WRONG_MM_COUNTERS                       UINT64_C(0xf)
+
 /* WR_CAS_RANK0 (MC_CHy_PCI_PMON_CTL)
  * WR_CAS Access to Rank 0 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0                            UINT32_C(0xb8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_CODE                       UINT32_C(0xb8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_COUNTERS                   UINT64_C(0xf)
+
 /* WR_CAS_RANK0.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK0                      UINT32_C(0x1b8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK0_CODE                 UINT32_C(0xb8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK0.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK1                      UINT32_C(0x2b8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK1_CODE                 UINT32_C(0xb8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK0.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK2                      UINT32_C(0x4b8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK2_CODE                 UINT32_C(0xb8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK0.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK3                      UINT32_C(0x8b8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK3_CODE                 UINT32_C(0xb8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK0.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK4                      UINT32_C(0x10b8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK4_CODE                 UINT32_C(0xb8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK0.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK5                      UINT32_C(0x20b8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK5_CODE                 UINT32_C(0xb8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK0.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK6                      UINT32_C(0x40b8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK6_CODE                 UINT32_C(0xb8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK0.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK7                      UINT32_C(0x80b8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK7_CODE                 UINT32_C(0xb8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK0_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* DCLOCKTICKS (MC_CHy_PCI_PMON_CTL)
  * DRAM Clockticks */
 #define E5_2600V2_EV_IMC_DCLOCKTICKS                             UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_DCLOCKTICKS_CODE                        UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_DCLOCKTICKS_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_DCLOCKTICKS_COUNTERS                    UINT64_C(0xf)
+
 /* POWER_PCU_THROTTLING (MC_CHy_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_IMC_POWER_PCU_THROTTLING                    UINT32_C(0x42)
 #define E5_2600V2_EV_IMC_POWER_PCU_THROTTLING_CODE               UINT32_C(0x42)
 #define E5_2600V2_EV_IMC_POWER_PCU_THROTTLING_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_POWER_PCU_THROTTLING_COUNTERS           UINT64_C(0xf)
+
 /* RD_CAS_RANK1 (MC_CHy_PCI_PMON_CTL)
  * RD_CAS Access to Rank 1 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1                            UINT32_C(0xb1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_CODE                       UINT32_C(0xb1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_COUNTERS                   UINT64_C(0xf)
+
 /* RD_CAS_RANK1.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK0                      UINT32_C(0x1b1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK0_CODE                 UINT32_C(0xb1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK1.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK1                      UINT32_C(0x2b1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK1_CODE                 UINT32_C(0xb1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK1.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK2                      UINT32_C(0x4b1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK2_CODE                 UINT32_C(0xb1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK1.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK3                      UINT32_C(0x8b1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK3_CODE                 UINT32_C(0xb1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK1.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK4                      UINT32_C(0x10b1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK4_CODE                 UINT32_C(0xb1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK1.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK5                      UINT32_C(0x20b1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK5_CODE                 UINT32_C(0xb1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK1.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK6                      UINT32_C(0x40b1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK6_CODE                 UINT32_C(0xb1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK1.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK7                      UINT32_C(0x80b1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK7_CODE                 UINT32_C(0xb1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK1_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK2 (MC_CHy_PCI_PMON_CTL)
  * RD_CAS Access to Rank 2 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2                            UINT32_C(0xb2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_CODE                       UINT32_C(0xb2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_COUNTERS                   UINT64_C(0xf)
+
 /* RD_CAS_RANK2.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK0                      UINT32_C(0x1b2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK0_CODE                 UINT32_C(0xb2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK2.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK1                      UINT32_C(0x2b2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK1_CODE                 UINT32_C(0xb2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK2.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK2                      UINT32_C(0x4b2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK2_CODE                 UINT32_C(0xb2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK2.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK3                      UINT32_C(0x8b2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK3_CODE                 UINT32_C(0xb2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK2.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK4                      UINT32_C(0x10b2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK4_CODE                 UINT32_C(0xb2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK2.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK5                      UINT32_C(0x20b2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK5_CODE                 UINT32_C(0xb2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK2.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK6                      UINT32_C(0x40b2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK6_CODE                 UINT32_C(0xb2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK2.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK7                      UINT32_C(0x80b2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK7_CODE                 UINT32_C(0xb2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK2_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK3 (MC_CHy_PCI_PMON_CTL)
  * RD_CAS Access to Rank 3 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3                            UINT32_C(0xb3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_CODE                       UINT32_C(0xb3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_COUNTERS                   UINT64_C(0xf)
+
 /* RD_CAS_RANK3.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK0                      UINT32_C(0x1b3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK0_CODE                 UINT32_C(0xb3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK3.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK1                      UINT32_C(0x2b3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK1_CODE                 UINT32_C(0xb3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK3.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK2                      UINT32_C(0x4b3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK2_CODE                 UINT32_C(0xb3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK3.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK3                      UINT32_C(0x8b3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK3_CODE                 UINT32_C(0xb3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK3.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK4                      UINT32_C(0x10b3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK4_CODE                 UINT32_C(0xb3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK3.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK5                      UINT32_C(0x20b3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK5_CODE                 UINT32_C(0xb3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK3.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK6                      UINT32_C(0x40b3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK6_CODE                 UINT32_C(0xb3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK3.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK7                      UINT32_C(0x80b3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK7_CODE                 UINT32_C(0xb3)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK3_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK4 (MC_CHy_PCI_PMON_CTL)
  * RD_CAS Access to Rank 4 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4                            UINT32_C(0xb4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_CODE                       UINT32_C(0xb4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_COUNTERS                   UINT64_C(0xf)
+
 /* RD_CAS_RANK4.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK0                      UINT32_C(0x1b4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK0_CODE                 UINT32_C(0xb4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK4.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK1                      UINT32_C(0x2b4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK1_CODE                 UINT32_C(0xb4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK4.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK2                      UINT32_C(0x4b4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK2_CODE                 UINT32_C(0xb4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK4.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK3                      UINT32_C(0x8b4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK3_CODE                 UINT32_C(0xb4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK4.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK4                      UINT32_C(0x10b4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK4_CODE                 UINT32_C(0xb4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK4.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK5                      UINT32_C(0x20b4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK5_CODE                 UINT32_C(0xb4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK4.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK6                      UINT32_C(0x40b4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK6_CODE                 UINT32_C(0xb4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK4.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK7                      UINT32_C(0x80b4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK7_CODE                 UINT32_C(0xb4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK4_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK5 (MC_CHy_PCI_PMON_CTL)
  * RD_CAS Access to Rank 5 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5                            UINT32_C(0xb5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_CODE                       UINT32_C(0xb5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_COUNTERS                   UINT64_C(0xf)
+
 /* RD_CAS_RANK5.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK0                      UINT32_C(0x1b5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK0_CODE                 UINT32_C(0xb5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK5.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK1                      UINT32_C(0x2b5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK1_CODE                 UINT32_C(0xb5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK5.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK2                      UINT32_C(0x4b5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK2_CODE                 UINT32_C(0xb5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK5.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK3                      UINT32_C(0x8b5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK3_CODE                 UINT32_C(0xb5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK5.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK4                      UINT32_C(0x10b5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK4_CODE                 UINT32_C(0xb5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK5.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK5                      UINT32_C(0x20b5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK5_CODE                 UINT32_C(0xb5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK5.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK6                      UINT32_C(0x40b5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK6_CODE                 UINT32_C(0xb5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK5.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK7                      UINT32_C(0x80b5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK7_CODE                 UINT32_C(0xb5)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK5_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK6 (MC_CHy_PCI_PMON_CTL)
  * RD_CAS Access to Rank 6 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6                            UINT32_C(0xb6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_CODE                       UINT32_C(0xb6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_COUNTERS                   UINT64_C(0xf)
+
 /* RD_CAS_RANK6.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK0                      UINT32_C(0x1b6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK0_CODE                 UINT32_C(0xb6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK6.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK1                      UINT32_C(0x2b6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK1_CODE                 UINT32_C(0xb6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK6.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK2                      UINT32_C(0x4b6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK2_CODE                 UINT32_C(0xb6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK6.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK3                      UINT32_C(0x8b6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK3_CODE                 UINT32_C(0xb6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK6.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK4                      UINT32_C(0x10b6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK4_CODE                 UINT32_C(0xb6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK6.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK5                      UINT32_C(0x20b6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK5_CODE                 UINT32_C(0xb6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK6.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK6                      UINT32_C(0x40b6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK6_CODE                 UINT32_C(0xb6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK6.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK7                      UINT32_C(0x80b6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK7_CODE                 UINT32_C(0xb6)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK6_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK7 (MC_CHy_PCI_PMON_CTL)
  * RD_CAS Access to Rank 7 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7                            UINT32_C(0xb7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_CODE                       UINT32_C(0xb7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_COUNTERS                   UINT64_C(0xf)
+
 /* RD_CAS_RANK7.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK0                      UINT32_C(0x1b7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK0_CODE                 UINT32_C(0xb7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK7.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK1                      UINT32_C(0x2b7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK1_CODE                 UINT32_C(0xb7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK7.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK2                      UINT32_C(0x4b7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK2_CODE                 UINT32_C(0xb7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK7.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK3                      UINT32_C(0x8b7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK3_CODE                 UINT32_C(0xb7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK7.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK4                      UINT32_C(0x10b7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK4_CODE                 UINT32_C(0xb7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK7.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK5                      UINT32_C(0x20b7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK5_CODE                 UINT32_C(0xb7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK7.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK6                      UINT32_C(0x40b7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK6_CODE                 UINT32_C(0xb7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* RD_CAS_RANK7.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK7                      UINT32_C(0x80b7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK7_CODE                 UINT32_C(0xb7)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_RD_CAS_RANK7_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK1 (MC_CHy_PCI_PMON_CTL)
  * WR_CAS Access to Rank 1 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1                            UINT32_C(0xb9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_CODE                       UINT32_C(0xb9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_COUNTERS                   UINT64_C(0xf)
+
 /* WR_CAS_RANK1.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK0                      UINT32_C(0x1b9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK0_CODE                 UINT32_C(0xb9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK1.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK1                      UINT32_C(0x2b9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK1_CODE                 UINT32_C(0xb9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK1.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK2                      UINT32_C(0x4b9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK2_CODE                 UINT32_C(0xb9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK1.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK3                      UINT32_C(0x8b9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK3_CODE                 UINT32_C(0xb9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK1.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK4                      UINT32_C(0x10b9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK4_CODE                 UINT32_C(0xb9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK1.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK5                      UINT32_C(0x20b9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK5_CODE                 UINT32_C(0xb9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK1.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK6                      UINT32_C(0x40b9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK6_CODE                 UINT32_C(0xb9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK1.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK7                      UINT32_C(0x80b9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK7_CODE                 UINT32_C(0xb9)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK1_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK2 (MC_CHy_PCI_PMON_CTL)
  * WR_CAS Access to Rank 2 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2                            UINT32_C(0xba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_CODE                       UINT32_C(0xba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_COUNTERS                   UINT64_C(0xf)
+
 /* WR_CAS_RANK2.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK0                      UINT32_C(0x1ba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK0_CODE                 UINT32_C(0xba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK2.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK1                      UINT32_C(0x2ba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK1_CODE                 UINT32_C(0xba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK2.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK2                      UINT32_C(0x4ba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK2_CODE                 UINT32_C(0xba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK2.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK3                      UINT32_C(0x8ba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK3_CODE                 UINT32_C(0xba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK2.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK4                      UINT32_C(0x10ba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK4_CODE                 UINT32_C(0xba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK2.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK5                      UINT32_C(0x20ba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK5_CODE                 UINT32_C(0xba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK2.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK6                      UINT32_C(0x40ba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK6_CODE                 UINT32_C(0xba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK2.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK7                      UINT32_C(0x80ba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK7_CODE                 UINT32_C(0xba)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK2_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK3 (MC_CHy_PCI_PMON_CTL)
  * WR_CAS Access to Rank 3 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3                            UINT32_C(0xbb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_CODE                       UINT32_C(0xbb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_COUNTERS                   UINT64_C(0xf)
+
 /* WR_CAS_RANK3.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK0                      UINT32_C(0x1bb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK0_CODE                 UINT32_C(0xbb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK3.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK1                      UINT32_C(0x2bb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK1_CODE                 UINT32_C(0xbb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK3.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK2                      UINT32_C(0x4bb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK2_CODE                 UINT32_C(0xbb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK3.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK3                      UINT32_C(0x8bb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK3_CODE                 UINT32_C(0xbb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK3.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK4                      UINT32_C(0x10bb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK4_CODE                 UINT32_C(0xbb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK3.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK5                      UINT32_C(0x20bb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK5_CODE                 UINT32_C(0xbb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK3.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK6                      UINT32_C(0x40bb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK6_CODE                 UINT32_C(0xbb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK3.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK7                      UINT32_C(0x80bb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK7_CODE                 UINT32_C(0xbb)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK3_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK4 (MC_CHy_PCI_PMON_CTL)
  * WR_CAS Access to Rank 4 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4                            UINT32_C(0xbc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_CODE                       UINT32_C(0xbc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_COUNTERS                   UINT64_C(0xf)
+
 /* WR_CAS_RANK4.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK0                      UINT32_C(0x1bc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK0_CODE                 UINT32_C(0xbc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK4.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK1                      UINT32_C(0x2bc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK1_CODE                 UINT32_C(0xbc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK4.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK2                      UINT32_C(0x4bc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK2_CODE                 UINT32_C(0xbc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK4.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK3                      UINT32_C(0x8bc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK3_CODE                 UINT32_C(0xbc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK4.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK4                      UINT32_C(0x10bc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK4_CODE                 UINT32_C(0xbc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK4.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK5                      UINT32_C(0x20bc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK5_CODE                 UINT32_C(0xbc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK4.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK6                      UINT32_C(0x40bc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK6_CODE                 UINT32_C(0xbc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK4.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK7                      UINT32_C(0x80bc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK7_CODE                 UINT32_C(0xbc)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK4_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK5 (MC_CHy_PCI_PMON_CTL)
  * WR_CAS Access to Rank 5 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5                            UINT32_C(0xbd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_CODE                       UINT32_C(0xbd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_COUNTERS                   UINT64_C(0xf)
+
 /* WR_CAS_RANK5.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK0                      UINT32_C(0x1bd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK0_CODE                 UINT32_C(0xbd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK5.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK1                      UINT32_C(0x2bd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK1_CODE                 UINT32_C(0xbd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK5.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK2                      UINT32_C(0x4bd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK2_CODE                 UINT32_C(0xbd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK5.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK3                      UINT32_C(0x8bd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK3_CODE                 UINT32_C(0xbd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK5.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK4                      UINT32_C(0x10bd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK4_CODE                 UINT32_C(0xbd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK5.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK5                      UINT32_C(0x20bd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK5_CODE                 UINT32_C(0xbd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK5.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK6                      UINT32_C(0x40bd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK6_CODE                 UINT32_C(0xbd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK5.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK7                      UINT32_C(0x80bd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK7_CODE                 UINT32_C(0xbd)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK5_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK6 (MC_CHy_PCI_PMON_CTL)
  * WR_CAS Access to Rank 6 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6                            UINT32_C(0xbe)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_CODE                       UINT32_C(0xbe)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_COUNTERS                   UINT64_C(0xf)
+
 /* WR_CAS_RANK6.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK0                      UINT32_C(0x1be)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK0_CODE                 UINT32_C(0xbe)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK6.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK1                      UINT32_C(0x2be)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK1_CODE                 UINT32_C(0xbe)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK6.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK2                      UINT32_C(0x4be)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK2_CODE                 UINT32_C(0xbe)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK6.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK3                      UINT32_C(0x8be)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK3_CODE                 UINT32_C(0xbe)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK6.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK4                      UINT32_C(0x10be)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK4_CODE                 UINT32_C(0xbe)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK6.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK5                      UINT32_C(0x20be)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK5_CODE                 UINT32_C(0xbe)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK6.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK6                      UINT32_C(0x40be)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK6_CODE                 UINT32_C(0xbe)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK6.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK7                      UINT32_C(0x80be)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK7_CODE                 UINT32_C(0xbe)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK7_UMASK                UINT32_C(0x80)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK6_BANK7_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK7 (MC_CHy_PCI_PMON_CTL)
  * WR_CAS Access to Rank 7 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7                            UINT32_C(0xbf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_CODE                       UINT32_C(0xbf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_COUNTERS                   UINT64_C(0xf)
+
 /* WR_CAS_RANK7.BANK0 (MC_CHy_PCI_PMON_CTL)
  * Bank 0 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK0                      UINT32_C(0x1bf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK0_CODE                 UINT32_C(0xbf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK0_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK0_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK7.BANK1 (MC_CHy_PCI_PMON_CTL)
  * Bank 1 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK1                      UINT32_C(0x2bf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK1_CODE                 UINT32_C(0xbf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK1_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK1_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK7.BANK2 (MC_CHy_PCI_PMON_CTL)
  * Bank 2 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK2                      UINT32_C(0x4bf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK2_CODE                 UINT32_C(0xbf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK2_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK2_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK7.BANK3 (MC_CHy_PCI_PMON_CTL)
  * Bank 3 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK3                      UINT32_C(0x8bf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK3_CODE                 UINT32_C(0xbf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK3_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK3_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK7.BANK4 (MC_CHy_PCI_PMON_CTL)
  * Bank 4 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK4                      UINT32_C(0x10bf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK4_CODE                 UINT32_C(0xbf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK4_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK4_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK7.BANK5 (MC_CHy_PCI_PMON_CTL)
  * Bank 5 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK5                      UINT32_C(0x20bf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK5_CODE                 UINT32_C(0xbf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK5_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK5_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK7.BANK6 (MC_CHy_PCI_PMON_CTL)
  * Bank 6 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK6                      UINT32_C(0x40bf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK6_CODE                 UINT32_C(0xbf)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK6_UMASK                UINT32_C(0x40)
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK6_COUNTERS             UINT64_C(0xf)
+
 /* WR_CAS_RANK7.BANK7 (MC_CHy_PCI_PMON_CTL)
  * Bank 7 */
 #define E5_2600V2_EV_IMC_WR_CAS_RANK7_BANK7                      UINT32_C(0x80bf)
@@ -8523,7 +9549,8 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
  * Intel QPI Link Layer (block 'qpi')
  * QPI link layer: up to 3 ports (QPI0 = ports 0 and 1, QPI1 = port 2), four
  * 48-bit counters per port.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.8
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.8
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -8547,7 +9574,18 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * QPI port box-wide control: manual freeze and reset.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-129, page 133, section 2.8.3.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-129,
+ * page 133, section 2.8.3.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
+ *
+ * Bits   (field, access, reset):
+ *   31:18  ig        RV  0x0
+ *   17:16  rsv       RV  0x0
+ *   15:9   ig        RV  0x0
+ *   8      frz       WO  0x0
+ *   7:2    ig        RV  0x0
+ *   1      rst_ctrs  WO  0x0
+ *   0      rst_ctrl  WO  0x0
  */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_SIZE           32
@@ -8563,15 +9601,15 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -8589,9 +9627,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_write_value(uint32_t curr
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MAX        UINT32_C(0x1)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK       (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_RESET      UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_GET(v)     ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_frz_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_FRZ_SHIFT);
@@ -8657,7 +9695,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
  * QPI port box-wide status: per-counter overflow bits; write 1 to clear.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-130, page 133, section 2.8.3.1; offset: E5-2600 datasheet vol. 2 PmonUnitStatus (Device 8/9 Function 2, F8h)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-130,
+ * page 133, section 2.8.3.1; offset: E5-2600 datasheet vol. 2 PmonUnitStatus
+ * (Device 8/9 Function 2, F8h)
+ *
+ * Bits   (field, access, reset):
+ *   31:5  ig   RV    0x0
+ *   4     rsv  RV    0x0
+ *   3:0   ov   RW1C  0x0
  */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WIDTH         32
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_SIZE          32
@@ -8673,15 +9719,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -8700,9 +9746,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_write_value(uint32_t c
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MAX        UINT32_C(0xf)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK       (UINT32_C(0xf) << E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_RESET      UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT))
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_GET(v)     ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_ov_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT);
@@ -8720,22 +9766,37 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_ov_val(uint32_t x)
  * Q_Py_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * QPI port counter control; the event code is ev_sel plus the extension bit
  * ev_sel_ext.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-131, page 134, section 2.8.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-131,
+ * page 134, section 2.8.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh      RW-V  0x0
+ *   23     rsv         RV    0x0
+ *   22     en          RW-V  0x0
+ *   21     ev_sel_ext  RW-V  0x0
+ *   20     ov_en       RW-V  0x0
+ *   19     rsv         RV    0x0
+ *   18     edge_det    RW-V  0x0
+ *   17     rst         WO    0x0
+ *   16     rsv         RV    0x0
+ *   15:8   umask       RW-V  0x0
+ *   7:0    ev_sel      RW-V  0x0
  */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_WIDTH                              32
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_SIZE                               32
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RESET                              UINT32_C(0x00000000)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_FIRST                              0
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT                              4
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_STRIDE                             UINT32_C(0x4)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_MBZ_MASK                           UINT32_C(0x00890000) /* reserved: write 0 */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_IGNORED_MASK                       UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK                            UINT32_C(0x00000000) /* read-only */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_WO_MASK                            UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_W1C_MASK                           UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_W1S_MASK                           UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_WRITABLE_MASK                      UINT32_C(0xff76ffff) /* a write has an effect */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_KEEP_MASK                          UINT32_C(0xff74ffff) /* read-modify-write keeps */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_WIDTH            32
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_SIZE             32
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RESET            UINT32_C(0x00000000)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_FIRST            0
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT            4
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_STRIDE           UINT32_C(0x4)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_MBZ_MASK         UINT32_C(0x00890000) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_IGNORED_MASK     UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK          UINT32_C(0x00000000) /* read-only */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_WO_MASK          UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_W1C_MASK         UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_W1S_MASK         UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_WRITABLE_MASK    UINT32_C(0xff76ffff) /* a write has an effect */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_KEEP_MASK        UINT32_C(0xff74ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600V2_Q_PY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_Q_PY_PCI_PMON_CTL_FIRST + E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_addr(unsigned i)
@@ -8744,15 +9805,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -8765,14 +9826,14 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_write_value(uint32_t current,
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MAX                         UINT32_C(0xff)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MASK                        (UINT32_C(0xff) << E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SHIFT)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_RESET                       UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SHIFT     24
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_WIDTH     8
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MAX       UINT32_C(0xff)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MASK      (UINT32_C(0xff) << E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_RESET     UINT32_C(0x0)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_GET(v)    ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SHIFT))
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_thresh_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_THRESH_SHIFT);
@@ -8789,14 +9850,14 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_thresh_val(uint32_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT                           22
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_WIDTH                           1
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MAX                             UINT32_C(0x1)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK                            (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_RESET                           UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT         22
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_WIDTH         1
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MAX           UINT32_C(0x1)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK          (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_RESET         UINT32_C(0x0)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_GET(v)        ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SET(v, x)     ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EN_VAL(x)        ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_EN_SHIFT);
@@ -8813,11 +9874,11 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_en_val(uint32_t x)
 /* ev_sel_ext [21] RW-V, reset 0x0
  * Extension bit to the Event Select field.
  */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT                   21
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_WIDTH                   1
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MAX                     UINT32_C(0x1)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK                    (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_RESET                   UINT32_C(0x0)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT 21
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_WIDTH 1
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MAX   UINT32_C(0x1)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK  (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_RESET UINT32_C(0x0)
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT))
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK)))
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_EXT_MASK))
@@ -8838,14 +9899,14 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_ev_sel_ext_val(uint32_t x)
  * On overflow, set Q_Py_PCI_PMON_BOX_STATUS.ov and send an overflow to the
  * UBox.
  */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT                        20
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_WIDTH                        1
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MAX                          UINT32_C(0x1)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK                         (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_RESET                        UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT      20
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_WIDTH      1
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MAX        UINT32_C(0x1)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK       (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_RESET      UINT32_C(0x0)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_GET(v)     ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_ov_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_SHIFT);
@@ -8861,16 +9922,17 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_ov_en_val(uint32_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * Count rising edges rather than cycles.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
  */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MAX                       UINT32_C(0x1)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK                      (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_RESET                     UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT   18
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_WIDTH   1
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MAX     UINT32_C(0x1)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK    (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_RESET   UINT32_C(0x0)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_GET(v)  ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_edge_det_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_EDGE_DET_SHIFT);
@@ -8886,16 +9948,17 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT                          17
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_WIDTH                          1
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MAX                            UINT32_C(0x1)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK                           (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_RESET                          UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT        17
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_WIDTH        1
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MAX          UINT32_C(0x1)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK         (UINT32_C(0x1) << E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_RESET        UINT32_C(0x0)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_GET(v)       ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SET(v, x)    ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RST_VAL(x)       ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_rst_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_RST_SHIFT);
@@ -8911,16 +9974,17 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MAX                          UINT32_C(0xff)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK                         (UINT32_C(0xff) << E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_RESET                        UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT      8
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_WIDTH      8
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MAX        UINT32_C(0xff)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK       (UINT32_C(0xff) << E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_RESET      UINT32_C(0x0)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_GET(v)     ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_umask_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_UMASK_SHIFT);
@@ -8936,16 +10000,17 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MAX                         UINT32_C(0xff)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MASK                        (UINT32_C(0xff) << E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_RESET                       UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT     0
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_WIDTH     8
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MAX       UINT32_C(0xff)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MASK      (UINT32_C(0xff) << E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_RESET     UINT32_C(0x0)
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_GET(v)    ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_ev_sel_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_Q_PY_PCI_PMON_CTL_EV_SEL_SHIFT);
@@ -8961,16 +10026,16 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_ev_sel_val(uint32_t x)
 
 /* Rules of Q_Py_PCI_PMON_CTL{3-0}: bits of e5_2600v2_q_py_pci_pmon_ctl_check()'s result. */
 enum {
-    E5_2600V2_Q_PY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 0 /* edge_det -> thresh != 0 */
+    E5_2600V2_Q_PY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
 };
-#define E5_2600V2_Q_PY_PCI_PMON_CTL_RULES                              0x1u
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_RULES            0x1u
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
 
 /* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
 static inline unsigned e5_2600v2_q_py_pci_pmon_ctl_check(uint32_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600v2_q_py_pci_pmon_ctl_edge_det_get(v)) || (e5_2600v2_q_py_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600v2_q_py_pci_pmon_ctl_edge_det_get(v) || (e5_2600v2_q_py_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600V2_Q_PY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -8989,7 +10054,14 @@ static inline const char *e5_2600v2_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * QPI port counter: 48 bits; overflow is a carry out of bit 47.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-132, page 134, section 2.8.3.2; offsets: Linux SNBEP_PCI_PMON_CTR0; 48 bits per page 134 and ivbep_uncore_qpi.perf_ctr_bits
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-132,
+ * page 134, section 2.8.3.2; offsets: Linux SNBEP_PCI_PMON_CTR0; 48 bits per
+ * page 134 and ivbep_uncore_qpi.perf_ctr_bits
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_WIDTH             64
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_SIZE              64
@@ -9013,15 +10085,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -9060,12 +10132,14 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* CLOCKTICKS (Q_Py_PCI_PMON_CTL)
  * Number of qfclks */
 #define E5_2600V2_EV_QPI_CLOCKTICKS                                    UINT32_C(0x14)
 #define E5_2600V2_EV_QPI_CLOCKTICKS_CODE                               UINT32_C(0x14)
 #define E5_2600V2_EV_QPI_CLOCKTICKS_UMASK                              UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_CLOCKTICKS_COUNTERS                           UINT64_C(0xf)
+
 /* CTO_COUNT (Q_Py_PCI_PMON_CTL)
  * Count of CTO Events [requires filter: QPIMask0[17:0]; QPIMatch0[17:0];
  * QPIMask1[19:16]; QPIMatch1[19:16]] */
@@ -9073,1378 +10147,1608 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_QPI_CTO_COUNT_CODE                                UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_CTO_COUNT_UMASK                               UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_CTO_COUNT_COUNTERS                            UINT64_C(0xf)
+
 /* DIRECT2CORE (Q_Py_PCI_PMON_CTL)
  * Direct 2 Core Spawning */
 #define E5_2600V2_EV_QPI_DIRECT2CORE                                   UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_CODE                              UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_UMASK                             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_COUNTERS                          UINT64_C(0xf)
+
 /* DIRECT2CORE.FAILURE_CREDITS (Q_Py_PCI_PMON_CTL)
  * Spawn Failure - Egress Credits */
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS                   UINT32_C(0x213)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_CODE              UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_UMASK             UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_COUNTERS          UINT64_C(0xf)
+
 /* DIRECT2CORE.FAILURE_CREDITS_MISS (Q_Py_PCI_PMON_CTL)
  * Spawn Failure - Egress and RBT Miss */
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_MISS              UINT32_C(0x2013)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_MISS_CODE         UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_MISS_UMASK        UINT32_C(0x20)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_MISS_COUNTERS     UINT64_C(0xf)
+
 /* DIRECT2CORE.FAILURE_CREDITS_RBT (Q_Py_PCI_PMON_CTL)
  * Spawn Failure - Egress and RBT Invalid */
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT               UINT32_C(0x813)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT_CODE          UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT_UMASK         UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT_COUNTERS      UINT64_C(0xf)
+
 /* DIRECT2CORE.FAILURE_CREDITS_RBT_MISS (Q_Py_PCI_PMON_CTL)
  * Spawn Failure - Egress and RBT Miss, Invalid */
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT_MISS          UINT32_C(0x8013)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT_MISS_CODE     UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT_MISS_UMASK    UINT32_C(0x80)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_CREDITS_RBT_MISS_COUNTERS UINT64_C(0xf)
+
 /* DIRECT2CORE.FAILURE_MISS (Q_Py_PCI_PMON_CTL)
  * Spawn Failure - RBT Miss */
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_MISS                      UINT32_C(0x1013)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_MISS_CODE                 UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_MISS_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_MISS_COUNTERS             UINT64_C(0xf)
+
 /* DIRECT2CORE.FAILURE_RBT_HIT (Q_Py_PCI_PMON_CTL)
  * Spawn Failure - RBT Invalid */
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_RBT_HIT                   UINT32_C(0x413)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_RBT_HIT_CODE              UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_RBT_HIT_UMASK             UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_RBT_HIT_COUNTERS          UINT64_C(0xf)
+
 /* DIRECT2CORE.FAILURE_RBT_MISS (Q_Py_PCI_PMON_CTL)
  * Spawn Failure - RBT Miss and Invalid */
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_RBT_MISS                  UINT32_C(0x4013)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_RBT_MISS_CODE             UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_RBT_MISS_UMASK            UINT32_C(0x40)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_FAILURE_RBT_MISS_COUNTERS         UINT64_C(0xf)
+
 /* DIRECT2CORE.SUCCESS_RBT_HIT (Q_Py_PCI_PMON_CTL)
  * Spawn Success */
 #define E5_2600V2_EV_QPI_DIRECT2CORE_SUCCESS_RBT_HIT                   UINT32_C(0x113)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_SUCCESS_RBT_HIT_CODE              UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_SUCCESS_RBT_HIT_UMASK             UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_DIRECT2CORE_SUCCESS_RBT_HIT_COUNTERS          UINT64_C(0xf)
+
 /* L1_POWER_CYCLES (Q_Py_PCI_PMON_CTL)
  * Cycles in L1 */
 #define E5_2600V2_EV_QPI_L1_POWER_CYCLES                               UINT32_C(0x12)
 #define E5_2600V2_EV_QPI_L1_POWER_CYCLES_CODE                          UINT32_C(0x12)
 #define E5_2600V2_EV_QPI_L1_POWER_CYCLES_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_L1_POWER_CYCLES_COUNTERS                      UINT64_C(0xf)
+
 /* RxL0P_POWER_CYCLES (Q_Py_PCI_PMON_CTL)
  * Cycles in L0p */
 #define E5_2600V2_EV_QPI_RXL0P_POWER_CYCLES                            UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL0P_POWER_CYCLES_CODE                       UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL0P_POWER_CYCLES_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL0P_POWER_CYCLES_COUNTERS                   UINT64_C(0xf)
+
 /* RxL0_POWER_CYCLES (Q_Py_PCI_PMON_CTL)
  * Cycles in L0 */
 #define E5_2600V2_EV_QPI_RXL0_POWER_CYCLES                             UINT32_C(0xf)
 #define E5_2600V2_EV_QPI_RXL0_POWER_CYCLES_CODE                        UINT32_C(0xf)
 #define E5_2600V2_EV_QPI_RXL0_POWER_CYCLES_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL0_POWER_CYCLES_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_BYPASSED (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Bypassed */
 #define E5_2600V2_EV_QPI_RXL_BYPASSED                                  UINT32_C(0x9)
 #define E5_2600V2_EV_QPI_RXL_BYPASSED_CODE                             UINT32_C(0x9)
 #define E5_2600V2_EV_QPI_RXL_BYPASSED_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_BYPASSED_COUNTERS                         UINT64_C(0xf)
+
 /* RxL_CRC_ERRORS (Q_Py_PCI_PMON_CTL)
  * CRC Errors Detected */
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS                                UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_CODE                           UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_UMASK                          UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_COUNTERS                       UINT64_C(0xf)
+
 /* RxL_CRC_ERRORS.LINK_INIT (Q_Py_PCI_PMON_CTL)
  * LinkInit */
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_LINK_INIT                      UINT32_C(0x103)
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_LINK_INIT_CODE                 UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_LINK_INIT_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_LINK_INIT_COUNTERS             UINT64_C(0xf)
+
 /* RxL_CRC_ERRORS.NORMAL_OP (Q_Py_PCI_PMON_CTL)
  * Normal Operations */
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_NORMAL_OP                      UINT32_C(0x203)
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_NORMAL_OP_CODE                 UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_NORMAL_OP_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_CRC_ERRORS_NORMAL_OP_COUNTERS             UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0 (Q_Py_PCI_PMON_CTL)
  * VN0 Credit Consumed */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0                      UINT32_C(0x20001e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_CODE                 UINT32_C(0x1e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_UMASK                UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_COUNTERS             UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.DRS (Q_Py_PCI_PMON_CTL)
  * DRS */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_DRS                  UINT32_C(0x20011e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_DRS_CODE             UINT32_C(0x1e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_DRS_UMASK            UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_DRS_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.HOM (Q_Py_PCI_PMON_CTL)
  * HOM */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_HOM                  UINT32_C(0x20081e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_HOM_CODE             UINT32_C(0x1e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_HOM_UMASK            UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_HOM_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.NCB (Q_Py_PCI_PMON_CTL)
  * NCB */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCB                  UINT32_C(0x20021e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCB_CODE             UINT32_C(0x1e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCB_UMASK            UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCB_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.NCS (Q_Py_PCI_PMON_CTL)
  * NCS */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCS                  UINT32_C(0x20041e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCS_CODE             UINT32_C(0x1e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCS_UMASK            UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NCS_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.NDR (Q_Py_PCI_PMON_CTL)
  * NDR */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NDR                  UINT32_C(0x20201e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NDR_CODE             UINT32_C(0x1e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NDR_UMASK            UINT32_C(0x20)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_NDR_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN0.SNP (Q_Py_PCI_PMON_CTL)
  * SNP */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_SNP                  UINT32_C(0x20101e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_SNP_CODE             UINT32_C(0x1e)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_SNP_UMASK            UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN0_SNP_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN1 (Q_Py_PCI_PMON_CTL)
  * VN1 Credit Consumed */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1                      UINT32_C(0x200039)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_CODE                 UINT32_C(0x39)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_UMASK                UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_COUNTERS             UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN1.DRS (Q_Py_PCI_PMON_CTL)
  * DRS */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_DRS                  UINT32_C(0x200139)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_DRS_CODE             UINT32_C(0x39)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_DRS_UMASK            UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_DRS_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN1.HOM (Q_Py_PCI_PMON_CTL)
  * HOM */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_HOM                  UINT32_C(0x200839)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_HOM_CODE             UINT32_C(0x39)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_HOM_UMASK            UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_HOM_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN1.NCB (Q_Py_PCI_PMON_CTL)
  * NCB */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NCB                  UINT32_C(0x200239)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NCB_CODE             UINT32_C(0x39)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NCB_UMASK            UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NCB_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN1.NCS (Q_Py_PCI_PMON_CTL)
  * NCS */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NCS                  UINT32_C(0x200439)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NCS_CODE             UINT32_C(0x39)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NCS_UMASK            UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NCS_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN1.NDR (Q_Py_PCI_PMON_CTL)
  * NDR */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NDR                  UINT32_C(0x202039)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NDR_CODE             UINT32_C(0x39)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NDR_UMASK            UINT32_C(0x20)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_NDR_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VN1.SNP (Q_Py_PCI_PMON_CTL)
  * SNP */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_SNP                  UINT32_C(0x201039)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_SNP_CODE             UINT32_C(0x39)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_SNP_UMASK            UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VN1_SNP_COUNTERS         UINT64_C(0xf)
+
 /* RxL_CREDITS_CONSUMED_VNA (Q_Py_PCI_PMON_CTL)
  * VNA Credit Consumed */
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VNA                      UINT32_C(0x20001d)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VNA_CODE                 UINT32_C(0x1d)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VNA_UMASK                UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CREDITS_CONSUMED_VNA_COUNTERS             UINT64_C(0xf)
+
 /* RxL_CYCLES_NE (Q_Py_PCI_PMON_CTL)
  * RxQ Cycles Not Empty */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE                                 UINT32_C(0xa)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_CODE                            UINT32_C(0xa)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_COUNTERS                        UINT64_C(0xf)
+
 /* RxL_FLITS_G0 (Q_Py_PCI_PMON_CTL)
  * Flits Received - Group 0 */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0                                  UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_CODE                             UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_COUNTERS                         UINT64_C(0xf)
+
 /* RxL_FLITS_G0.DATA (Q_Py_PCI_PMON_CTL)
  * Data Tx Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_DATA                             UINT32_C(0x201)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_DATA_CODE                        UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_DATA_UMASK                       UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_DATA_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_FLITS_G0.IDLE (Q_Py_PCI_PMON_CTL)
  * Idle and Null Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_IDLE                             UINT32_C(0x101)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_IDLE_CODE                        UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_IDLE_UMASK                       UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_IDLE_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_FLITS_G0.NON_DATA (Q_Py_PCI_PMON_CTL)
  * Non-Data protocol Tx Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_NON_DATA                         UINT32_C(0x401)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_NON_DATA_CODE                    UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_NON_DATA_UMASK                   UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G0_NON_DATA_COUNTERS                UINT64_C(0xf)
+
 /* RxL_FLITS_G1 (Q_Py_PCI_PMON_CTL)
  * Flits Received - Group 1 */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1                                  UINT32_C(0x200002)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_CODE                             UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_COUNTERS                         UINT64_C(0xf)
+
 /* RxL_FLITS_G1.DRS (Q_Py_PCI_PMON_CTL)
  * DRS Flits (both Header and Data) */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS                              UINT32_C(0x201802)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_CODE                         UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_UMASK                        UINT32_C(0x18)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_COUNTERS                     UINT64_C(0xf)
+
 /* RxL_FLITS_G1.DRS_DATA (Q_Py_PCI_PMON_CTL)
  * DRS Data Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_DATA                         UINT32_C(0x200802)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_DATA_CODE                    UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_DATA_UMASK                   UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_DATA_COUNTERS                UINT64_C(0xf)
+
 /* RxL_FLITS_G1.DRS_NONDATA (Q_Py_PCI_PMON_CTL)
  * DRS Header Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_NONDATA                      UINT32_C(0x201002)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_NONDATA_CODE                 UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_NONDATA_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_DRS_NONDATA_COUNTERS             UINT64_C(0xf)
+
 /* RxL_FLITS_G1.HOM (Q_Py_PCI_PMON_CTL)
  * HOM Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM                              UINT32_C(0x200602)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_CODE                         UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_UMASK                        UINT32_C(0x6)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_COUNTERS                     UINT64_C(0xf)
+
 /* RxL_FLITS_G1.HOM_NONREQ (Q_Py_PCI_PMON_CTL)
  * HOM Non-Request Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_NONREQ                       UINT32_C(0x200402)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_NONREQ_CODE                  UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_NONREQ_UMASK                 UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_NONREQ_COUNTERS              UINT64_C(0xf)
+
 /* RxL_FLITS_G1.HOM_REQ (Q_Py_PCI_PMON_CTL)
  * HOM Request Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_REQ                          UINT32_C(0x200202)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_REQ_CODE                     UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_REQ_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_HOM_REQ_COUNTERS                 UINT64_C(0xf)
+
 /* RxL_FLITS_G1.SNP (Q_Py_PCI_PMON_CTL)
  * SNP Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_SNP                              UINT32_C(0x200102)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_SNP_CODE                         UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_SNP_UMASK                        UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G1_SNP_COUNTERS                     UINT64_C(0xf)
+
 /* RxL_FLITS_G2 (Q_Py_PCI_PMON_CTL)
  * Flits Received - Group 2 */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2                                  UINT32_C(0x200003)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_CODE                             UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_COUNTERS                         UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NCB (Q_Py_PCI_PMON_CTL)
  * Non-Coherent Rx Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB                              UINT32_C(0x200c03)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_CODE                         UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_UMASK                        UINT32_C(0xc)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_COUNTERS                     UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NCB_DATA (Q_Py_PCI_PMON_CTL)
  * Non-Coherent data Rx Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_DATA                         UINT32_C(0x200403)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_DATA_CODE                    UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_DATA_UMASK                   UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_DATA_COUNTERS                UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NCB_NONDATA (Q_Py_PCI_PMON_CTL)
  * Non-Coherent non-data Rx Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_NONDATA                      UINT32_C(0x200803)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_NONDATA_CODE                 UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_NONDATA_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCB_NONDATA_COUNTERS             UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NCS (Q_Py_PCI_PMON_CTL)
  * Non-Coherent standard Rx Flits */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCS                              UINT32_C(0x201003)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCS_CODE                         UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCS_UMASK                        UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NCS_COUNTERS                     UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NDR_AD (Q_Py_PCI_PMON_CTL)
  * Non-Data Response Rx Flits - AD */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NDR_AD                           UINT32_C(0x200103)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NDR_AD_CODE                      UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NDR_AD_UMASK                     UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NDR_AD_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_FLITS_G2.NDR_AK (Q_Py_PCI_PMON_CTL)
  * Non-Data Response Rx Flits - AK */
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NDR_AK                           UINT32_C(0x200203)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NDR_AK_CODE                      UINT32_C(0x3)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NDR_AK_UMASK                     UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_FLITS_G2_NDR_AK_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations */
 #define E5_2600V2_EV_QPI_RXL_INSERTS                                   UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_CODE                              UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_UMASK                             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_COUNTERS                          UINT64_C(0xf)
+
 /* RxL_INSERTS_DRS (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - DRS */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS                               UINT32_C(0x200009)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_CODE                          UINT32_C(0x9)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_COUNTERS                      UINT64_C(0xf)
+
 /* RxL_INSERTS_DRS.VN0 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - DRS; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_VN0                           UINT32_C(0x200109)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_VN0_CODE                      UINT32_C(0x9)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_VN0_UMASK                     UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_VN0_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_DRS.VN1 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - DRS; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_VN1                           UINT32_C(0x200209)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_VN1_CODE                      UINT32_C(0x9)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_VN1_UMASK                     UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_DRS_VN1_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_HOM (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - HOM */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM                               UINT32_C(0x20000c)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_CODE                          UINT32_C(0xc)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_COUNTERS                      UINT64_C(0xf)
+
 /* RxL_INSERTS_HOM.VN0 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - HOM; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_VN0                           UINT32_C(0x20010c)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_VN0_CODE                      UINT32_C(0xc)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_VN0_UMASK                     UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_VN0_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_HOM.VN1 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - HOM; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_VN1                           UINT32_C(0x20020c)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_VN1_CODE                      UINT32_C(0xc)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_VN1_UMASK                     UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_HOM_VN1_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_NCB (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NCB */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB                               UINT32_C(0x20000a)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_CODE                          UINT32_C(0xa)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_COUNTERS                      UINT64_C(0xf)
+
 /* RxL_INSERTS_NCB.VN0 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NCB; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_VN0                           UINT32_C(0x20010a)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_VN0_CODE                      UINT32_C(0xa)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_VN0_UMASK                     UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_VN0_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_NCB.VN1 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NCB; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_VN1                           UINT32_C(0x20020a)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_VN1_CODE                      UINT32_C(0xa)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_VN1_UMASK                     UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCB_VN1_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_NCS (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NCS */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS                               UINT32_C(0x20000b)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_CODE                          UINT32_C(0xb)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_COUNTERS                      UINT64_C(0xf)
+
 /* RxL_INSERTS_NCS.VN0 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NCS; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_VN0                           UINT32_C(0x20010b)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_VN0_CODE                      UINT32_C(0xb)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_VN0_UMASK                     UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_VN0_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_NCS.VN1 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NCS; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_VN1                           UINT32_C(0x20020b)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_VN1_CODE                      UINT32_C(0xb)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_VN1_UMASK                     UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NCS_VN1_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_NDR (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NDR */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR                               UINT32_C(0x20000e)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_CODE                          UINT32_C(0xe)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_COUNTERS                      UINT64_C(0xf)
+
 /* RxL_INSERTS_NDR.VN0 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NDR; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_VN0                           UINT32_C(0x20010e)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_VN0_CODE                      UINT32_C(0xe)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_VN0_UMASK                     UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_VN0_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_NDR.VN1 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - NDR; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_VN1                           UINT32_C(0x20020e)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_VN1_CODE                      UINT32_C(0xe)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_VN1_UMASK                     UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_NDR_VN1_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_SNP (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - SNP */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP                               UINT32_C(0x20000d)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_CODE                          UINT32_C(0xd)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_UMASK                         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_COUNTERS                      UINT64_C(0xf)
+
 /* RxL_INSERTS_SNP.VN0 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - SNP; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_VN0                           UINT32_C(0x20010d)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_VN0_CODE                      UINT32_C(0xd)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_VN0_UMASK                     UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_VN0_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_INSERTS_SNP.VN1 (Q_Py_PCI_PMON_CTL)
  * Rx Flit Buffer Allocations - SNP; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_VN1                           UINT32_C(0x20020d)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_VN1_CODE                      UINT32_C(0xd)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_VN1_UMASK                     UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_INSERTS_SNP_VN1_COUNTERS                  UINT64_C(0xf)
+
 /* RxL_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - All Packets */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY                                 UINT32_C(0xb)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_CODE                            UINT32_C(0xb)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_COUNTERS                        UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_DRS (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - DRS */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS                             UINT32_C(0x200015)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_CODE                        UINT32_C(0x15)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_DRS.VN0 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - DRS; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_VN0                         UINT32_C(0x200115)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_VN0_CODE                    UINT32_C(0x15)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_DRS.VN1 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - DRS; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_VN1                         UINT32_C(0x200215)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_VN1_CODE                    UINT32_C(0x15)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_DRS_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_HOM (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - HOM */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM                             UINT32_C(0x200018)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_CODE                        UINT32_C(0x18)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_HOM.VN0 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - HOM; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_VN0                         UINT32_C(0x200118)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_VN0_CODE                    UINT32_C(0x18)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_HOM.VN1 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - HOM; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_VN1                         UINT32_C(0x200218)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_VN1_CODE                    UINT32_C(0x18)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_HOM_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NCB (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NCB */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB                             UINT32_C(0x200016)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_CODE                        UINT32_C(0x16)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NCB.VN0 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NCB; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_VN0                         UINT32_C(0x200116)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_VN0_CODE                    UINT32_C(0x16)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NCB.VN1 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NCB; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_VN1                         UINT32_C(0x200216)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_VN1_CODE                    UINT32_C(0x16)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCB_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NCS (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NCS */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS                             UINT32_C(0x200017)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_CODE                        UINT32_C(0x17)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NCS.VN0 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NCS; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_VN0                         UINT32_C(0x200117)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_VN0_CODE                    UINT32_C(0x17)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NCS.VN1 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NCS; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_VN1                         UINT32_C(0x200217)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_VN1_CODE                    UINT32_C(0x17)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NCS_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NDR (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NDR */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR                             UINT32_C(0x20001a)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_CODE                        UINT32_C(0x1a)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NDR.VN0 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NDR; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_VN0                         UINT32_C(0x20011a)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_VN0_CODE                    UINT32_C(0x1a)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_NDR.VN1 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - NDR; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_VN1                         UINT32_C(0x20021a)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_VN1_CODE                    UINT32_C(0x1a)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_NDR_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_SNP (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - SNP */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP                             UINT32_C(0x200019)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_CODE                        UINT32_C(0x19)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_SNP.VN0 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - SNP; for VN0 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_VN0                         UINT32_C(0x200119)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_VN0_CODE                    UINT32_C(0x19)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_OCCUPANCY_SNP.VN1 (Q_Py_PCI_PMON_CTL)
  * RxQ Occupancy - SNP; for VN1 */
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_VN1                         UINT32_C(0x200219)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_VN1_CODE                    UINT32_C(0x19)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_OCCUPANCY_SNP_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_STALLS_VN0 (Q_Py_PCI_PMON_CTL)
  * Stalls Sending to R3QPI on VN0 */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0                                UINT32_C(0x200035)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_CODE                           UINT32_C(0x35)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_UMASK                          UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_COUNTERS                       UINT64_C(0xf)
+
 /* RxL_STALLS_VN0.BGF_DRS (Q_Py_PCI_PMON_CTL)
  * BGF Stall - HOM */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_DRS                        UINT32_C(0x200135)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_DRS_CODE                   UINT32_C(0x35)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_DRS_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_DRS_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN0.BGF_HOM (Q_Py_PCI_PMON_CTL)
  * BGF Stall - DRS */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_HOM                        UINT32_C(0x200835)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_HOM_CODE                   UINT32_C(0x35)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_HOM_UMASK                  UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_HOM_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN0.BGF_NCB (Q_Py_PCI_PMON_CTL)
  * BGF Stall - SNP */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NCB                        UINT32_C(0x200235)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NCB_CODE                   UINT32_C(0x35)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NCB_UMASK                  UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NCB_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN0.BGF_NCS (Q_Py_PCI_PMON_CTL)
  * BGF Stall - NDR */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NCS                        UINT32_C(0x200435)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NCS_CODE                   UINT32_C(0x35)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NCS_UMASK                  UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NCS_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN0.BGF_NDR (Q_Py_PCI_PMON_CTL)
  * BGF Stall - NCS */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NDR                        UINT32_C(0x202035)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NDR_CODE                   UINT32_C(0x35)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NDR_UMASK                  UINT32_C(0x20)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_NDR_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN0.BGF_SNP (Q_Py_PCI_PMON_CTL)
  * BGF Stall - NCB */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_SNP                        UINT32_C(0x201035)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_SNP_CODE                   UINT32_C(0x35)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_SNP_UMASK                  UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_BGF_SNP_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN0.EGRESS_CREDITS (Q_Py_PCI_PMON_CTL)
  * Egress Credits */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_EGRESS_CREDITS                 UINT32_C(0x204035)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_EGRESS_CREDITS_CODE            UINT32_C(0x35)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_EGRESS_CREDITS_UMASK           UINT32_C(0x40)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_EGRESS_CREDITS_COUNTERS        UINT64_C(0xf)
+
 /* RxL_STALLS_VN0.GV (Q_Py_PCI_PMON_CTL)
  * GV */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_GV                             UINT32_C(0x208035)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_GV_CODE                        UINT32_C(0x35)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_GV_UMASK                       UINT32_C(0x80)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN0_GV_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_STALLS_VN1 (Q_Py_PCI_PMON_CTL)
  * Stalls Sending to R3QPI on VN1 */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1                                UINT32_C(0x20003a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_CODE                           UINT32_C(0x3a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_UMASK                          UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_COUNTERS                       UINT64_C(0xf)
+
 /* RxL_STALLS_VN1.BGF_DRS (Q_Py_PCI_PMON_CTL)
  * BGF Stall - HOM */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_DRS                        UINT32_C(0x20013a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_DRS_CODE                   UINT32_C(0x3a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_DRS_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_DRS_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN1.BGF_HOM (Q_Py_PCI_PMON_CTL)
  * BGF Stall - DRS */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_HOM                        UINT32_C(0x20083a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_HOM_CODE                   UINT32_C(0x3a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_HOM_UMASK                  UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_HOM_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN1.BGF_NCB (Q_Py_PCI_PMON_CTL)
  * BGF Stall - SNP */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NCB                        UINT32_C(0x20023a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NCB_CODE                   UINT32_C(0x3a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NCB_UMASK                  UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NCB_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN1.BGF_NCS (Q_Py_PCI_PMON_CTL)
  * BGF Stall - NDR */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NCS                        UINT32_C(0x20043a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NCS_CODE                   UINT32_C(0x3a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NCS_UMASK                  UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NCS_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN1.BGF_NDR (Q_Py_PCI_PMON_CTL)
  * BGF Stall - NCS */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NDR                        UINT32_C(0x20203a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NDR_CODE                   UINT32_C(0x3a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NDR_UMASK                  UINT32_C(0x20)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_NDR_COUNTERS               UINT64_C(0xf)
+
 /* RxL_STALLS_VN1.BGF_SNP (Q_Py_PCI_PMON_CTL)
  * BGF Stall - NCB */
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_SNP                        UINT32_C(0x20103a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_SNP_CODE                   UINT32_C(0x3a)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_SNP_UMASK                  UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL_STALLS_VN1_BGF_SNP_COUNTERS               UINT64_C(0xf)
+
 /* TxL0P_POWER_CYCLES (Q_Py_PCI_PMON_CTL)
  * Cycles in L0p */
 #define E5_2600V2_EV_QPI_TXL0P_POWER_CYCLES                            UINT32_C(0xd)
 #define E5_2600V2_EV_QPI_TXL0P_POWER_CYCLES_CODE                       UINT32_C(0xd)
 #define E5_2600V2_EV_QPI_TXL0P_POWER_CYCLES_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL0P_POWER_CYCLES_COUNTERS                   UINT64_C(0xf)
+
 /* TxL0_POWER_CYCLES (Q_Py_PCI_PMON_CTL)
  * Cycles in L0 */
 #define E5_2600V2_EV_QPI_TXL0_POWER_CYCLES                             UINT32_C(0xc)
 #define E5_2600V2_EV_QPI_TXL0_POWER_CYCLES_CODE                        UINT32_C(0xc)
 #define E5_2600V2_EV_QPI_TXL0_POWER_CYCLES_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL0_POWER_CYCLES_COUNTERS                    UINT64_C(0xf)
+
 /* TxL_BYPASSED (Q_Py_PCI_PMON_CTL)
  * Tx Flit Buffer Bypassed */
 #define E5_2600V2_EV_QPI_TXL_BYPASSED                                  UINT32_C(0x5)
 #define E5_2600V2_EV_QPI_TXL_BYPASSED_CODE                             UINT32_C(0x5)
 #define E5_2600V2_EV_QPI_TXL_BYPASSED_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_BYPASSED_COUNTERS                         UINT64_C(0xf)
+
 /* TxL_CRC_NO_CREDITS (Q_Py_PCI_PMON_CTL)
  * Cycles Stalled with no LLR Credits */
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS                            UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_CODE                       UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_COUNTERS                   UINT64_C(0xf)
+
 /* TxL_CRC_NO_CREDITS.ALMOST_FULL (Q_Py_PCI_PMON_CTL)
  * LLR is almost full */
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_ALMOST_FULL                UINT32_C(0x202)
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_ALMOST_FULL_CODE           UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_ALMOST_FULL_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_ALMOST_FULL_COUNTERS       UINT64_C(0xf)
+
 /* TxL_CRC_NO_CREDITS.FULL (Q_Py_PCI_PMON_CTL)
  * LLR is full */
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_FULL                       UINT32_C(0x102)
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_FULL_CODE                  UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_FULL_UMASK                 UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXL_CRC_NO_CREDITS_FULL_COUNTERS              UINT64_C(0xf)
+
 /* TxL_CYCLES_NE (Q_Py_PCI_PMON_CTL)
  * Tx Flit Buffer Cycles not Empty */
 #define E5_2600V2_EV_QPI_TXL_CYCLES_NE                                 UINT32_C(0x6)
 #define E5_2600V2_EV_QPI_TXL_CYCLES_NE_CODE                            UINT32_C(0x6)
 #define E5_2600V2_EV_QPI_TXL_CYCLES_NE_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_CYCLES_NE_COUNTERS                        UINT64_C(0xf)
+
 /* TxL_FLITS_G0 (Q_Py_PCI_PMON_CTL)
  * Flits Transferred - Group 0 */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0                                  UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_CODE                             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_COUNTERS                         UINT64_C(0xf)
+
 /* TxL_FLITS_G0.DATA (Q_Py_PCI_PMON_CTL)
  * Data Tx Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_DATA                             UINT32_C(0x200)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_DATA_CODE                        UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_DATA_UMASK                       UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_DATA_COUNTERS                    UINT64_C(0xf)
+
 /* TxL_FLITS_G0.NON_DATA (Q_Py_PCI_PMON_CTL)
  * Non-Data protocol Tx Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_NON_DATA                         UINT32_C(0x400)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_NON_DATA_CODE                    UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_NON_DATA_UMASK                   UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G0_NON_DATA_COUNTERS                UINT64_C(0xf)
+
 /* TxL_FLITS_G1 (Q_Py_PCI_PMON_CTL)
  * Flits Transferred - Group 1 */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1                                  UINT32_C(0x200000)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_CODE                             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_COUNTERS                         UINT64_C(0xf)
+
 /* TxL_FLITS_G1.DRS (Q_Py_PCI_PMON_CTL)
  * DRS Flits (both Header and Data) */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS                              UINT32_C(0x201800)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_CODE                         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_UMASK                        UINT32_C(0x18)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_COUNTERS                     UINT64_C(0xf)
+
 /* TxL_FLITS_G1.DRS_DATA (Q_Py_PCI_PMON_CTL)
  * DRS Data Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_DATA                         UINT32_C(0x200800)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_DATA_CODE                    UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_DATA_UMASK                   UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_DATA_COUNTERS                UINT64_C(0xf)
+
 /* TxL_FLITS_G1.DRS_NONDATA (Q_Py_PCI_PMON_CTL)
  * DRS Header Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_NONDATA                      UINT32_C(0x201000)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_NONDATA_CODE                 UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_NONDATA_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_DRS_NONDATA_COUNTERS             UINT64_C(0xf)
+
 /* TxL_FLITS_G1.HOM (Q_Py_PCI_PMON_CTL)
  * HOM Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM                              UINT32_C(0x200600)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_CODE                         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_UMASK                        UINT32_C(0x6)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_COUNTERS                     UINT64_C(0xf)
+
 /* TxL_FLITS_G1.HOM_NONREQ (Q_Py_PCI_PMON_CTL)
  * HOM Non-Request Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_NONREQ                       UINT32_C(0x200400)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_NONREQ_CODE                  UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_NONREQ_UMASK                 UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_NONREQ_COUNTERS              UINT64_C(0xf)
+
 /* TxL_FLITS_G1.HOM_REQ (Q_Py_PCI_PMON_CTL)
  * HOM Request Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_REQ                          UINT32_C(0x200200)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_REQ_CODE                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_REQ_UMASK                    UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_HOM_REQ_COUNTERS                 UINT64_C(0xf)
+
 /* TxL_FLITS_G1.SNP (Q_Py_PCI_PMON_CTL)
  * SNP Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_SNP                              UINT32_C(0x200100)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_SNP_CODE                         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_SNP_UMASK                        UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G1_SNP_COUNTERS                     UINT64_C(0xf)
+
 /* TxL_FLITS_G2 (Q_Py_PCI_PMON_CTL)
  * Flits Transferred - Group 2 */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2                                  UINT32_C(0x200001)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_CODE                             UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_UMASK                            UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_COUNTERS                         UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NCB (Q_Py_PCI_PMON_CTL)
  * Non-Coherent Bypass Tx Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB                              UINT32_C(0x200c01)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_CODE                         UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_UMASK                        UINT32_C(0xc)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_COUNTERS                     UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NCB_DATA (Q_Py_PCI_PMON_CTL)
  * Non-Coherent data Tx Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_DATA                         UINT32_C(0x200401)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_DATA_CODE                    UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_DATA_UMASK                   UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_DATA_COUNTERS                UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NCB_NONDATA (Q_Py_PCI_PMON_CTL)
  * Non-Coherent non-data Tx Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_NONDATA                      UINT32_C(0x200801)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_NONDATA_CODE                 UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_NONDATA_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCB_NONDATA_COUNTERS             UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NCS (Q_Py_PCI_PMON_CTL)
  * Non-Coherent standard Tx Flits */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCS                              UINT32_C(0x201001)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCS_CODE                         UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCS_UMASK                        UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NCS_COUNTERS                     UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NDR_AD (Q_Py_PCI_PMON_CTL)
  * Non-Data Response Tx Flits - AD */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NDR_AD                           UINT32_C(0x200101)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NDR_AD_CODE                      UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NDR_AD_UMASK                     UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NDR_AD_COUNTERS                  UINT64_C(0xf)
+
 /* TxL_FLITS_G2.NDR_AK (Q_Py_PCI_PMON_CTL)
  * Non-Data Response Tx Flits - AK */
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NDR_AK                           UINT32_C(0x200201)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NDR_AK_CODE                      UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NDR_AK_UMASK                     UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXL_FLITS_G2_NDR_AK_COUNTERS                  UINT64_C(0xf)
+
 /* TxL_INSERTS (Q_Py_PCI_PMON_CTL)
  * Tx Flit Buffer Allocations */
 #define E5_2600V2_EV_QPI_TXL_INSERTS                                   UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_TXL_INSERTS_CODE                              UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_TXL_INSERTS_UMASK                             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_INSERTS_COUNTERS                          UINT64_C(0xf)
+
 /* TxL_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * Tx Flit Buffer Occupancy */
 #define E5_2600V2_EV_QPI_TXL_OCCUPANCY                                 UINT32_C(0x7)
 #define E5_2600V2_EV_QPI_TXL_OCCUPANCY_CODE                            UINT32_C(0x7)
 #define E5_2600V2_EV_QPI_TXL_OCCUPANCY_UMASK                           UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXL_OCCUPANCY_COUNTERS                        UINT64_C(0xf)
+
 /* TxR_AD_HOM_CREDIT_ACQUIRED (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - HOM */
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED                    UINT32_C(0x200026)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_CODE               UINT32_C(0x26)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_COUNTERS           UINT64_C(0xf)
+
 /* TxR_AD_HOM_CREDIT_ACQUIRED.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_VN0                UINT32_C(0x200126)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_VN0_CODE           UINT32_C(0x26)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_VN0_UMASK          UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_VN0_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AD_HOM_CREDIT_ACQUIRED.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_VN1                UINT32_C(0x200226)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_VN1_CODE           UINT32_C(0x26)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_VN1_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_ACQUIRED_VN1_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AD_HOM_CREDIT_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - AD HOM */
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY                   UINT32_C(0x200022)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_CODE              UINT32_C(0x22)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_COUNTERS          UINT64_C(0xf)
+
 /* TxR_AD_HOM_CREDIT_OCCUPANCY.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_VN0               UINT32_C(0x200122)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_VN0_CODE          UINT32_C(0x22)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_VN0_UMASK         UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_VN0_COUNTERS      UINT64_C(0xf)
+
 /* TxR_AD_HOM_CREDIT_OCCUPANCY.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_VN1               UINT32_C(0x200222)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_VN1_CODE          UINT32_C(0x22)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_VN1_UMASK         UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_AD_HOM_CREDIT_OCCUPANCY_VN1_COUNTERS      UINT64_C(0xf)
+
 /* TxR_AD_NDR_CREDIT_ACQUIRED (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - AD NDR */
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED                    UINT32_C(0x200028)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_CODE               UINT32_C(0x28)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_COUNTERS           UINT64_C(0xf)
+
 /* TxR_AD_NDR_CREDIT_ACQUIRED.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_VN0                UINT32_C(0x200128)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_VN0_CODE           UINT32_C(0x28)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_VN0_UMASK          UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_VN0_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AD_NDR_CREDIT_ACQUIRED.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_VN1                UINT32_C(0x200228)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_VN1_CODE           UINT32_C(0x28)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_VN1_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_ACQUIRED_VN1_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AD_NDR_CREDIT_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - AD NDR */
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY                   UINT32_C(0x200024)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_CODE              UINT32_C(0x24)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_COUNTERS          UINT64_C(0xf)
+
 /* TxR_AD_NDR_CREDIT_OCCUPANCY.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_VN0               UINT32_C(0x200124)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_VN0_CODE          UINT32_C(0x24)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_VN0_UMASK         UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_VN0_COUNTERS      UINT64_C(0xf)
+
 /* TxR_AD_NDR_CREDIT_OCCUPANCY.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_VN1               UINT32_C(0x200224)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_VN1_CODE          UINT32_C(0x24)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_VN1_UMASK         UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_AD_NDR_CREDIT_OCCUPANCY_VN1_COUNTERS      UINT64_C(0xf)
+
 /* TxR_AD_SNP_CREDIT_ACQUIRED (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - SNP */
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED                    UINT32_C(0x200027)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_CODE               UINT32_C(0x27)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_COUNTERS           UINT64_C(0xf)
+
 /* TxR_AD_SNP_CREDIT_ACQUIRED.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_VN0                UINT32_C(0x200127)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_VN0_CODE           UINT32_C(0x27)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_VN0_UMASK          UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_VN0_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AD_SNP_CREDIT_ACQUIRED.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_VN1                UINT32_C(0x200227)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_VN1_CODE           UINT32_C(0x27)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_VN1_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_ACQUIRED_VN1_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AD_SNP_CREDIT_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - AD SNP */
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY                   UINT32_C(0x200023)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_CODE              UINT32_C(0x23)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_COUNTERS          UINT64_C(0xf)
+
 /* TxR_AD_SNP_CREDIT_OCCUPANCY.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_VN0               UINT32_C(0x200123)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_VN0_CODE          UINT32_C(0x23)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_VN0_UMASK         UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_VN0_COUNTERS      UINT64_C(0xf)
+
 /* TxR_AD_SNP_CREDIT_OCCUPANCY.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_VN1               UINT32_C(0x200223)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_VN1_CODE          UINT32_C(0x23)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_VN1_UMASK         UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_AD_SNP_CREDIT_OCCUPANCY_VN1_COUNTERS      UINT64_C(0xf)
+
 /* TxR_AK_NDR_CREDIT_ACQUIRED (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - AK NDR */
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED                    UINT32_C(0x200029)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_CODE               UINT32_C(0x29)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_COUNTERS           UINT64_C(0xf)
+
 /* TxR_AK_NDR_CREDIT_ACQUIRED.VN0 (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - AK NDR: for VN0 */
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_VN0                UINT32_C(0x200129)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_VN0_CODE           UINT32_C(0x29)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_VN0_UMASK          UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_VN0_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AK_NDR_CREDIT_ACQUIRED.VN1 (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - AK NDR: for VN1 */
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_VN1                UINT32_C(0x200229)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_VN1_CODE           UINT32_C(0x29)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_VN1_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_ACQUIRED_VN1_COUNTERS       UINT64_C(0xf)
+
 /* TxR_AK_NDR_CREDIT_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - AK NDR */
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY                   UINT32_C(0x200025)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_CODE              UINT32_C(0x25)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_COUNTERS          UINT64_C(0xf)
+
 /* TxR_AK_NDR_CREDIT_OCCUPANCY.VN0 (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - AK NDR: for VN0 */
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_VN0               UINT32_C(0x200125)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_VN0_CODE          UINT32_C(0x25)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_VN0_UMASK         UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_VN0_COUNTERS      UINT64_C(0xf)
+
 /* TxR_AK_NDR_CREDIT_OCCUPANCY.VN1 (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - AK NDR: for VN1 */
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_VN1               UINT32_C(0x200225)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_VN1_CODE          UINT32_C(0x25)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_VN1_UMASK         UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_AK_NDR_CREDIT_OCCUPANCY_VN1_COUNTERS      UINT64_C(0xf)
+
 /* TxR_BL_DRS_CREDIT_ACQUIRED (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - DRS */
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED                    UINT32_C(0x20002a)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_CODE               UINT32_C(0x2a)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_COUNTERS           UINT64_C(0xf)
+
 /* TxR_BL_DRS_CREDIT_ACQUIRED.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN0                UINT32_C(0x20012a)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN0_CODE           UINT32_C(0x2a)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN0_UMASK          UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN0_COUNTERS       UINT64_C(0xf)
+
 /* TxR_BL_DRS_CREDIT_ACQUIRED.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN1                UINT32_C(0x20022a)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN1_CODE           UINT32_C(0x2a)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN1_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN1_COUNTERS       UINT64_C(0xf)
+
 /* TxR_BL_DRS_CREDIT_ACQUIRED.VN_SHR (Q_Py_PCI_PMON_CTL)
  * for Shared VN */
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN_SHR             UINT32_C(0x20042a)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN_SHR_CODE        UINT32_C(0x2a)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN_SHR_UMASK       UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_ACQUIRED_VN_SHR_COUNTERS    UINT64_C(0xf)
+
 /* TxR_BL_DRS_CREDIT_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - BL DRS */
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY                   UINT32_C(0x20001f)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_CODE              UINT32_C(0x1f)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_COUNTERS          UINT64_C(0xf)
+
 /* TxR_BL_DRS_CREDIT_OCCUPANCY.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN0               UINT32_C(0x20011f)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN0_CODE          UINT32_C(0x1f)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN0_UMASK         UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN0_COUNTERS      UINT64_C(0xf)
+
 /* TxR_BL_DRS_CREDIT_OCCUPANCY.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN1               UINT32_C(0x20021f)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN1_CODE          UINT32_C(0x1f)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN1_UMASK         UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN1_COUNTERS      UINT64_C(0xf)
+
 /* TxR_BL_DRS_CREDIT_OCCUPANCY.VN_SHR (Q_Py_PCI_PMON_CTL)
  * for Shared VN */
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN_SHR            UINT32_C(0x20041f)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN_SHR_CODE       UINT32_C(0x1f)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN_SHR_UMASK      UINT32_C(0x4)
 #define E5_2600V2_EV_QPI_TXR_BL_DRS_CREDIT_OCCUPANCY_VN_SHR_COUNTERS   UINT64_C(0xf)
+
 /* TxR_BL_NCB_CREDIT_ACQUIRED (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - NCB */
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED                    UINT32_C(0x20002b)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_CODE               UINT32_C(0x2b)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_COUNTERS           UINT64_C(0xf)
+
 /* TxR_BL_NCB_CREDIT_ACQUIRED.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_VN0                UINT32_C(0x20012b)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_VN0_CODE           UINT32_C(0x2b)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_VN0_UMASK          UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_VN0_COUNTERS       UINT64_C(0xf)
+
 /* TxR_BL_NCB_CREDIT_ACQUIRED.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_VN1                UINT32_C(0x20022b)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_VN1_CODE           UINT32_C(0x2b)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_VN1_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_ACQUIRED_VN1_COUNTERS       UINT64_C(0xf)
+
 /* TxR_BL_NCB_CREDIT_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - BL NCB */
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY                   UINT32_C(0x200020)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_CODE              UINT32_C(0x20)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_COUNTERS          UINT64_C(0xf)
+
 /* TxR_BL_NCB_CREDIT_OCCUPANCY.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_VN0               UINT32_C(0x200120)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_VN0_CODE          UINT32_C(0x20)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_VN0_UMASK         UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_VN0_COUNTERS      UINT64_C(0xf)
+
 /* TxR_BL_NCB_CREDIT_OCCUPANCY.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_VN1               UINT32_C(0x200220)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_VN1_CODE          UINT32_C(0x20)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_VN1_UMASK         UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_BL_NCB_CREDIT_OCCUPANCY_VN1_COUNTERS      UINT64_C(0xf)
+
 /* TxR_BL_NCS_CREDIT_ACQUIRED (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - NCS */
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED                    UINT32_C(0x20002c)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_CODE               UINT32_C(0x2c)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_COUNTERS           UINT64_C(0xf)
+
 /* TxR_BL_NCS_CREDIT_ACQUIRED.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_VN0                UINT32_C(0x20012c)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_VN0_CODE           UINT32_C(0x2c)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_VN0_UMASK          UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_VN0_COUNTERS       UINT64_C(0xf)
+
 /* TxR_BL_NCS_CREDIT_ACQUIRED.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_VN1                UINT32_C(0x20022c)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_VN1_CODE           UINT32_C(0x2c)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_VN1_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_ACQUIRED_VN1_COUNTERS       UINT64_C(0xf)
+
 /* TxR_BL_NCS_CREDIT_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * R3QPI Egress Credit Occupancy - BL NCS */
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY                   UINT32_C(0x200021)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_CODE              UINT32_C(0x21)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_COUNTERS          UINT64_C(0xf)
+
 /* TxR_BL_NCS_CREDIT_OCCUPANCY.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_VN0               UINT32_C(0x200121)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_VN0_CODE          UINT32_C(0x21)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_VN0_UMASK         UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_VN0_COUNTERS      UINT64_C(0xf)
+
 /* TxR_BL_NCS_CREDIT_OCCUPANCY.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_VN1               UINT32_C(0x200221)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_VN1_CODE          UINT32_C(0x21)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_VN1_UMASK         UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_TXR_BL_NCS_CREDIT_OCCUPANCY_VN1_COUNTERS      UINT64_C(0xf)
+
 /* VNA_CREDIT_RETURNS (Q_Py_PCI_PMON_CTL)
  * VNA Credits Returned */
 #define E5_2600V2_EV_QPI_VNA_CREDIT_RETURNS                            UINT32_C(0x20001c)
 #define E5_2600V2_EV_QPI_VNA_CREDIT_RETURNS_CODE                       UINT32_C(0x1c)
 #define E5_2600V2_EV_QPI_VNA_CREDIT_RETURNS_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_VNA_CREDIT_RETURNS_COUNTERS                   UINT64_C(0xf)
+
 /* VNA_CREDIT_RETURN_OCCUPANCY (Q_Py_PCI_PMON_CTL)
  * VNA Credits Pending Return - Occupancy */
 #define E5_2600V2_EV_QPI_VNA_CREDIT_RETURN_OCCUPANCY                   UINT32_C(0x20001b)
 #define E5_2600V2_EV_QPI_VNA_CREDIT_RETURN_OCCUPANCY_CODE              UINT32_C(0x1b)
 #define E5_2600V2_EV_QPI_VNA_CREDIT_RETURN_OCCUPANCY_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_VNA_CREDIT_RETURN_OCCUPANCY_COUNTERS          UINT64_C(0xf)
+
 /* MESSAGE (Q_Py_PCI_PMON_CTL) */
 #define E5_2600V2_EV_QPI_MESSAGE                                       UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_CODE                                  UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_UMASK                                 UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_COUNTERS                              UINT64_C(0xf)
+
 /* MESSAGE.DRS_AnyResp9flits (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP9FLITS                     UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP9FLITS_CODE                UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP9FLITS_UMASK               UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP9FLITS_COUNTERS            UINT64_C(0xf)
+
 /* MESSAGE.DRS_AnyResp11flits (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP11FLITS                    UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP11FLITS_CODE               UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP11FLITS_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP11FLITS_COUNTERS           UINT64_C(0xf)
+
 /* MESSAGE.DRS_DataC_M (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_M                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_M_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_M_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_M_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.DRS_WbIData (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBIDATA                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBIDATA_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBIDATA_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBIDATA_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.DRS_WbSData (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBSDATA                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBSDATA_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBSDATA_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBSDATA_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.DRS_WbEData (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBEDATA                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBEDATA_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBEDATA_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_WBEDATA_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.DRS_AnyResp (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYRESP_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.DRS_AnyDataC (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYDATAC                          UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYDATAC_CODE                     UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYDATAC_UMASK                    UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_ANYDATAC_COUNTERS                 UINT64_C(0xf)
+
 /* MESSAGE.NCB_AnyMsg (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG                            UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG_CODE                       UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG_COUNTERS                   UINT64_C(0xf)
+
 /* MESSAGE.NCB_AnyInt (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYINT                            UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYINT_CODE                       UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYINT_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYINT_COUNTERS                   UINT64_C(0xf)
+
 /* MESSAGE.DRS_DataC_F (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.DRS_DataC_F_FrcAckCnflt (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_FRCACKCNFLT               UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_FRCACKCNFLT_CODE          UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_FRCACKCNFLT_UMASK         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_FRCACKCNFLT_COUNTERS      UINT64_C(0xf)
+
 /* MESSAGE.DRS_DataC_F_Cmp (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_CMP                       UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_CMP_CODE                  UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_CMP_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_F_CMP_COUNTERS              UINT64_C(0xf)
+
 /* MESSAGE.DRS_DataC_E (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.DRS_DataC_E_FrcAckCnflt (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_FRCACKCNFLT               UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_FRCACKCNFLT_CODE          UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_FRCACKCNFLT_UMASK         UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_FRCACKCNFLT_COUNTERS      UINT64_C(0xf)
+
 /* MESSAGE.DRS_DataC_E_Cmp (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_CMP                       UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_CMP_CODE                  UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_CMP_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_DRS_DATAC_E_CMP_COUNTERS              UINT64_C(0xf)
+
 /* MESSAGE.HOM_RespFwd (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWD                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWD_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWD_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWD_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.HOM_RespFwdI (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDI                          UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDI_CODE                     UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDI_UMASK                    UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDI_COUNTERS                 UINT64_C(0xf)
+
 /* MESSAGE.HOM_RespFwdS (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDS                          UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDS_CODE                     UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDS_UMASK                    UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDS_COUNTERS                 UINT64_C(0xf)
+
 /* MESSAGE.HOM_RespFwdIWb (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDIWB                        UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDIWB_CODE                   UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDIWB_UMASK                  UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDIWB_COUNTERS               UINT64_C(0xf)
+
 /* MESSAGE.HOM_RespFwdSWb (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDSWB                        UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDSWB_CODE                   UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDSWB_UMASK                  UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPFWDSWB_COUNTERS               UINT64_C(0xf)
+
 /* MESSAGE.HOM_RespIWb (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPIWB                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPIWB_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPIWB_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPIWB_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.HOM_RespSWb (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPSWB                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPSWB_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPSWB_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_RESPSWB_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.HOM_AnyReq (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_ANYREQ                            UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_ANYREQ_CODE                       UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_ANYREQ_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_ANYREQ_COUNTERS                   UINT64_C(0xf)
+
 /* MESSAGE.HOM_AnyResp (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_ANYRESP                           UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_ANYRESP_CODE                      UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_ANYRESP_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_HOM_ANYRESP_COUNTERS                  UINT64_C(0xf)
+
 /* MESSAGE.SNP_AnySnp (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_SNP_ANYSNP                            UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_SNP_ANYSNP_CODE                       UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_SNP_ANYSNP_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_SNP_ANYSNP_COUNTERS                   UINT64_C(0xf)
+
 /* MESSAGE.NDR_AnyCmp (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_NDR_ANYCMP                            UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_NDR_ANYCMP_CODE                       UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_NDR_ANYCMP_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_NDR_ANYCMP_COUNTERS                   UINT64_C(0xf)
+
 /* MESSAGE.NCS_NcRd (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_NCRD                              UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_NCRD_CODE                         UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_NCRD_UMASK                        UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_NCRD_COUNTERS                     UINT64_C(0xf)
+
 /* MESSAGE.NCS_AnyMsg1or2flits (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_ANYMSG1OR2FLITS                   UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_ANYMSG1OR2FLITS_CODE              UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_ANYMSG1OR2FLITS_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_ANYMSG1OR2FLITS_COUNTERS          UINT64_C(0xf)
+
 /* MESSAGE.NCS_AnyMsg3flits (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_ANYMSG3FLITS                      UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_ANYMSG3FLITS_CODE                 UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_ANYMSG3FLITS_UMASK                UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_NCS_ANYMSG3FLITS_COUNTERS             UINT64_C(0xf)
+
 /* MESSAGE.NCB_AnyMsg9flits (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG9FLITS                      UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG9FLITS_CODE                 UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG9FLITS_UMASK                UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG9FLITS_COUNTERS             UINT64_C(0xf)
+
 /* MESSAGE.NCB_AnyMsg11flits (Q_Py_PCI_PMON_CTL)
  * 0 */
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG11FLITS                     UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG11FLITS_CODE                UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG11FLITS_UMASK               UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MESSAGE_NCB_ANYMSG11FLITS_COUNTERS            UINT64_C(0xf)
+
 /* MATCH_MASK (Q_Py_PCI_PMON_CTL) */
 #define E5_2600V2_EV_QPI_MATCH_MASK                                    UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_MATCH_MASK_CODE                               UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_MATCH_MASK_UMASK                              UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_MATCH_MASK_COUNTERS                           UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_DRS (Q_Py_PCI_PMON_CTL)
  * RxQ Cycles Not Empty - DRS */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS                             UINT32_C(0x20000f)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_CODE                        UINT32_C(0xf)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_DRS.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_VN0                         UINT32_C(0x20010f)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_VN0_CODE                    UINT32_C(0xf)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_DRS.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_VN1                         UINT32_C(0x20020f)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_VN1_CODE                    UINT32_C(0xf)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_DRS_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_HOM (Q_Py_PCI_PMON_CTL)
  * RxQ Cycles Not Empty - HOM */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM                             UINT32_C(0x200012)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_CODE                        UINT32_C(0x12)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_HOM.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_VN0                         UINT32_C(0x200112)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_VN0_CODE                    UINT32_C(0x12)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_HOM.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_VN1                         UINT32_C(0x200212)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_VN1_CODE                    UINT32_C(0x12)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_HOM_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_NCB (Q_Py_PCI_PMON_CTL)
  * RxQ Cycles Not Empty - NCB */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB                             UINT32_C(0x200010)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_CODE                        UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_NCB.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_VN0                         UINT32_C(0x200110)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_VN0_CODE                    UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_NCB.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_VN1                         UINT32_C(0x200210)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_VN1_CODE                    UINT32_C(0x10)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCB_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_NCS (Q_Py_PCI_PMON_CTL)
  * RxQ Cycles Not Empty - NCS */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS                             UINT32_C(0x200011)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_CODE                        UINT32_C(0x11)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_NCS.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_VN0                         UINT32_C(0x200111)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_VN0_CODE                    UINT32_C(0x11)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_NCS.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_VN1                         UINT32_C(0x200211)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_VN1_CODE                    UINT32_C(0x11)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NCS_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_NDR (Q_Py_PCI_PMON_CTL)
  * RxQ Cycles Not Empty - NDR */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR                             UINT32_C(0x200014)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_CODE                        UINT32_C(0x14)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_NDR.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_VN0                         UINT32_C(0x200114)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_VN0_CODE                    UINT32_C(0x14)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_NDR.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_VN1                         UINT32_C(0x200214)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_VN1_CODE                    UINT32_C(0x14)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_VN1_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_NDR_VN1_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_SNP (Q_Py_PCI_PMON_CTL)
  * RxQ Cycles Not Empty - SNP */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_SNP                             UINT32_C(0x200013)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_SNP_CODE                        UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_SNP_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_SNP_COUNTERS                    UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_SNP.VN0 (Q_Py_PCI_PMON_CTL)
  * for VN0 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_SNP_VN0                         UINT32_C(0x200113)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_SNP_VN0_CODE                    UINT32_C(0x13)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_SNP_VN0_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_SNP_VN0_COUNTERS                UINT64_C(0xf)
+
 /* RxL_CYCLES_NE_SNP.VN1 (Q_Py_PCI_PMON_CTL)
  * for VN1 */
 #define E5_2600V2_EV_QPI_RXL_CYCLES_NE_SNP_VN1                         UINT32_C(0x200213)
@@ -10456,7 +11760,9 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
  * Intel QPI packet match/mask (block 'qpimm')
  * Per-port packet MATCH/MASK registers, counted with event CTO_COUNT (0x38);
  * they sit in a separate PCI function of each port.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.8.3.3
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section
+ * 2.8.3.3
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -10480,7 +11786,19 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MATCH0: pci 0x228, 32 bits implemented of 32, reset 0x0
  * Packet match, low word.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-134, page 135, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MATCH0; no Attr column, RW chosen
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-134,
+ * page 135, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MATCH0; no
+ * Attr column, RW chosen
+ *
+ * Bits   (field, access, reset):
+ *   31     RNID_4  RW  0x0
+ *   30:18  rsv     RV  0x0
+ *   17:13  DNID    RW  0x0
+ *   12:9   MC      RW  0x0
+ *   8:5    OPC     RW  0x0
+ *   4:3    VNW     RW  0x0
+ *   2:0    rsv     RV  0x0
  */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WIDTH         32
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_SIZE          32
@@ -10496,15 +11814,15 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -10546,9 +11864,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_rnid_4_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MAX      UINT32_C(0x1f)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK     (UINT32_C(0x1f) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_RESET    UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_GET(v)   ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT))
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_dnid_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_DNID_SHIFT);
@@ -10570,9 +11888,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_dnid_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_MAX        UINT32_C(0xf)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK       (UINT32_C(0xf) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_RESET      UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_GET(v)     ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_MASK))
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_HOM_REQ    UINT32_C(0x0) /* HOM - Requests */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_HOM_RSP    UINT32_C(0x1) /* HOM - Responses */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MC_NDR        UINT32_C(0x2) /* NDR */
@@ -10602,9 +11920,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_mc_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MAX       UINT32_C(0xf)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK      (UINT32_C(0xf) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_RESET     UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_GET(v)    ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT))
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_opc_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_OPC_SHIFT);
@@ -10626,9 +11944,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_opc_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MAX       UINT32_C(0x3)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK      (UINT32_C(0x3) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_RESET     UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_GET(v)    ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT))
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_VNW_SHIFT);
@@ -10645,7 +11963,16 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MATCH1: pci 0x22c, 32 bits implemented of 32, reset 0x0
  * Packet match, high word.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-133, page 135, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MATCH1; no Attr column, RW chosen
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-133,
+ * page 135, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MATCH1; no
+ * Attr column, RW chosen
+ *
+ * Bits   (field, access, reset):
+ *   31:20  rsv       RV  0x0
+ *   19:16  RDS       RW  0x0
+ *   15:4   rsv       RV  0x0
+ *   3:0    RNID_3_0  RW  0x0
  */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WIDTH          32
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_SIZE           32
@@ -10661,15 +11988,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -10688,9 +12015,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_write_value(uint32_t c
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MAX        UINT32_C(0xf)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK       (UINT32_C(0xf) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_RESET      UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_GET(v)     ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MASK))
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_MODIFIED   UINT32_C(0x8) /* Modified */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_EXCLUSIVE  UINT32_C(0x4) /* Exclusive */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RDS_SHARED     UINT32_C(0x2) /* Shared */
@@ -10736,7 +12063,18 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MASK0: pci 0x238, 32 bits implemented of 32, reset 0x0
  * Packet mask, low word.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-136, page 136, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK0; no Attr column, RW chosen; rows 8:0 from Table 2-134's layout are not legible on the page and are omitted
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-136,
+ * page 136, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK0; no
+ * Attr column, RW chosen; rows 8:0 from Table 2-134's layout are not legible
+ * on the page and are omitted
+ *
+ * Bits   (field, access, reset):
+ *   31     RNID_4  RW  0x0
+ *   30:18  rsv     RV  0x0
+ *   17:13  DNID    RW  0x0
+ *   12:9   MC      RW  0x0
+ *   8:0    rsv     RV  0x0
  */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WIDTH         32
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_SIZE          32
@@ -10752,15 +12090,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fe00) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -10802,9 +12140,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_rnid_4_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_MAX      UINT32_C(0x1f)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK     (UINT32_C(0x1f) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_RESET    UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_GET(v)   ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT))
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_dnid_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_DNID_SHIFT);
@@ -10826,9 +12164,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_dnid_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MAX        UINT32_C(0xf)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK       (UINT32_C(0xf) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_RESET      UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_GET(v)     ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_mc_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT);
@@ -10845,7 +12183,16 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_mc_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * Q_Py_PCI_PMON_PKT_MASK1: pci 0x23c, 32 bits implemented of 32, reset 0x0
  * Packet mask, high word.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-135, page 136, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK1; no Attr column, RW chosen
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-135,
+ * page 136, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK1; no
+ * Attr column, RW chosen
+ *
+ * Bits   (field, access, reset):
+ *   31:20  rsv       RV  0x0
+ *   19:16  RDS       RW  0x0
+ *   15:4   rsv       RV  0x0
+ *   3:0    RNID_3_0  RW  0x0
  */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WIDTH          32
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_SIZE           32
@@ -10861,15 +12208,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_mc_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 
 /*
- * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'current' read
+ * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK) |
-                      (current & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -10887,9 +12234,9 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_write_value(uint32_t cu
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MAX        UINT32_C(0xf)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK       (UINT32_C(0xf) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_RESET      UINT32_C(0x0)
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_GET(v) ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK)))
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_GET(v)     ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK))
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rds_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RDS_SHIFT);
@@ -10930,7 +12277,8 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 /* ==========================================================================
  * R2PCIe (block 'r2pcie')
  * Ring to PCIe agent: four 44-bit counters.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.9
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.9
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -10944,7 +12292,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 /* --------------------------------------------------------------------------
  * R2_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * R2PCIe box-wide control.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PCI_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PCI_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*
+ *
+ * Bits   (field, access, reset):
+ *   31:9  rsv       RV  0x0
+ *   8     frz       WO  0x0
+ *   7:2   rsv       RV  0x0
+ *   1     rst_ctrs  WO  0x0
+ *   0     rst_ctrl  WO  0x0
  */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_SIZE           32
@@ -10960,15 +12316,15 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to R2_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to R2_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -10986,9 +12342,9 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_write_value(uint32_t curren
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MAX        UINT32_C(0x1)
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MASK       (UINT32_C(0x1) << E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_RESET      UINT32_C(0x0)
-#define E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_GET(v) ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_GET(v)     ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MASK))
 static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_frz_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_R2_PCI_PMON_BOX_CTL_FRZ_SHIFT);
@@ -11053,7 +12409,14 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R2_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
  * R2PCIe box-wide status: per-counter overflow bits; write 1 to clear.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-174, page 165, section 2.9.3.1; offset: E5-2600 datasheet vol. 2 PmonUnitStatus (Device 19 Function 1, F8h)
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-174,
+ * page 165, section 2.9.3.1; offset: E5-2600 datasheet vol. 2 PmonUnitStatus
+ * (Device 19 Function 1, F8h)
+ *
+ * Bits   (field, access, reset):
+ *   31:4  ig  RV    0x0
+ *   3:0   ov  RW1C  0x0
  */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_WIDTH         32
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_SIZE          32
@@ -11069,15 +12432,15 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to R2_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to R2_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (current & E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -11096,9 +12459,9 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_write_value(uint32_t cur
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MAX        UINT32_C(0xf)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MASK       (UINT32_C(0xf) << E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_SHIFT)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_RESET      UINT32_C(0x0)
-#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_GET(v) ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_SHIFT))
-#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MASK)))
-#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MASK))
+#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_GET(v)     ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MASK))
 static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_ov_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_R2_PCI_PMON_BOX_STATUS_OV_SHIFT);
@@ -11115,22 +12478,37 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_ov_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R2_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * R2PCIe counter control.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-175, page 165, section 2.9.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-175,
+ * page 165, section 2.9.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     rsv       RV    0x0
+ *   22     en        RW-V  0x0
+ *   21     rsv       RV    0x0
+ *   20     ov_en     RW-V  0x0
+ *   19     rsv       RV    0x0
+ *   18     edge_det  RW-V  0x0
+ *   17     rst       WO    0x0
+ *   16     rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
  */
-#define E5_2600V2_R2_PCI_PMON_CTL_WIDTH                              32
-#define E5_2600V2_R2_PCI_PMON_CTL_SIZE                               32
-#define E5_2600V2_R2_PCI_PMON_CTL_RESET                              UINT32_C(0x00000000)
-#define E5_2600V2_R2_PCI_PMON_CTL_FIRST                              0
-#define E5_2600V2_R2_PCI_PMON_CTL_COUNT                              4
-#define E5_2600V2_R2_PCI_PMON_CTL_STRIDE                             UINT32_C(0x4)
-#define E5_2600V2_R2_PCI_PMON_CTL_MBZ_MASK                           UINT32_C(0x00a90000) /* reserved: write 0 */
-#define E5_2600V2_R2_PCI_PMON_CTL_IGNORED_MASK                       UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600V2_R2_PCI_PMON_CTL_RO_MASK                            UINT32_C(0x00000000) /* read-only */
-#define E5_2600V2_R2_PCI_PMON_CTL_WO_MASK                            UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_R2_PCI_PMON_CTL_W1C_MASK                           UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600V2_R2_PCI_PMON_CTL_W1S_MASK                           UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600V2_R2_PCI_PMON_CTL_WRITABLE_MASK                      UINT32_C(0xff56ffff) /* a write has an effect */
-#define E5_2600V2_R2_PCI_PMON_CTL_KEEP_MASK                          UINT32_C(0xff54ffff) /* read-modify-write keeps */
+#define E5_2600V2_R2_PCI_PMON_CTL_WIDTH          32
+#define E5_2600V2_R2_PCI_PMON_CTL_SIZE           32
+#define E5_2600V2_R2_PCI_PMON_CTL_RESET          UINT32_C(0x00000000)
+#define E5_2600V2_R2_PCI_PMON_CTL_FIRST          0
+#define E5_2600V2_R2_PCI_PMON_CTL_COUNT          4
+#define E5_2600V2_R2_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
+#define E5_2600V2_R2_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a90000) /* reserved: write 0 */
+#define E5_2600V2_R2_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_R2_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600V2_R2_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_R2_PCI_PMON_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600V2_R2_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600V2_R2_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
+#define E5_2600V2_R2_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600V2_R2_PCI_PMON_CTL_FIRST <= i < E5_2600V2_R2_PCI_PMON_CTL_FIRST + E5_2600V2_R2_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_addr(unsigned i)
@@ -11139,15 +12517,15 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to R2_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R2_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_R2_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -11160,14 +12538,14 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_write_value(uint32_t current, u
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_MAX                         UINT32_C(0xff)
-#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_MASK                        (UINT32_C(0xff) << E5_2600V2_R2_PCI_PMON_CTL_THRESH_SHIFT)
-#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_RESET                       UINT32_C(0x0)
-#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_GET(v) ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_WIDTH   8
+#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_MAX     UINT32_C(0xff)
+#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_MASK    (UINT32_C(0xff) << E5_2600V2_R2_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_RESET   UINT32_C(0x0)
+#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_THRESH_SHIFT))
 #define E5_2600V2_R2_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_THRESH_MASK)))
-#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_THRESH_MASK))
+#define E5_2600V2_R2_PCI_PMON_CTL_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_THRESH_MASK))
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_thresh_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R2_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_THRESH_SHIFT);
@@ -11184,14 +12562,14 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_thresh_val(uint32_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT                           22
-#define E5_2600V2_R2_PCI_PMON_CTL_EN_WIDTH                           1
-#define E5_2600V2_R2_PCI_PMON_CTL_EN_MAX                             UINT32_C(0x1)
-#define E5_2600V2_R2_PCI_PMON_CTL_EN_MASK                            (UINT32_C(0x1) << E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT)
-#define E5_2600V2_R2_PCI_PMON_CTL_EN_RESET                           UINT32_C(0x0)
-#define E5_2600V2_R2_PCI_PMON_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT))
-#define E5_2600V2_R2_PCI_PMON_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_EN_MASK)))
-#define E5_2600V2_R2_PCI_PMON_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_EN_MASK))
+#define E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT       22
+#define E5_2600V2_R2_PCI_PMON_CTL_EN_WIDTH       1
+#define E5_2600V2_R2_PCI_PMON_CTL_EN_MAX         UINT32_C(0x1)
+#define E5_2600V2_R2_PCI_PMON_CTL_EN_MASK        (UINT32_C(0x1) << E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600V2_R2_PCI_PMON_CTL_EN_RESET       UINT32_C(0x0)
+#define E5_2600V2_R2_PCI_PMON_CTL_EN_GET(v)      ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600V2_R2_PCI_PMON_CTL_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600V2_R2_PCI_PMON_CTL_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_EN_MASK))
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R2_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_EN_SHIFT);
@@ -11209,14 +12587,14 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_en_val(uint32_t x)
  * On overflow, set R2_PCI_PMON_BOX_STATUS.ov and send an overflow to the
  * UBox.
  */
-#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SHIFT                        20
-#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_WIDTH                        1
-#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MAX                          UINT32_C(0x1)
-#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK                         (UINT32_C(0x1) << E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SHIFT)
-#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_RESET                        UINT32_C(0x0)
-#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SHIFT))
+#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SHIFT    20
+#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_WIDTH    1
+#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MAX      UINT32_C(0x1)
+#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK     (UINT32_C(0x1) << E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SHIFT)
+#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_RESET    UINT32_C(0x0)
+#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_GET(v)   ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SHIFT))
 #define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK)))
-#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK))
+#define E5_2600V2_R2_PCI_PMON_CTL_OV_EN_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK))
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_ov_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_OV_EN_SHIFT);
@@ -11232,13 +12610,14 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_ov_en_val(uint32_t x)
 
 /* edge_det [18] RW-V, reset 0x0
  * Count rising edges rather than cycles.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EDGE_DET
  */
-#define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_MAX                       UINT32_C(0x1)
-#define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_MASK                      (UINT32_C(0x1) << E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_RESET                     UINT32_C(0x0)
+#define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_MAX   UINT32_C(0x1)
+#define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_RESET UINT32_C(0x0)
 #define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_EDGE_DET_MASK))
@@ -11257,16 +12636,17 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
-#define E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT                          17
-#define E5_2600V2_R2_PCI_PMON_CTL_RST_WIDTH                          1
-#define E5_2600V2_R2_PCI_PMON_CTL_RST_MAX                            UINT32_C(0x1)
-#define E5_2600V2_R2_PCI_PMON_CTL_RST_MASK                           (UINT32_C(0x1) << E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT)
-#define E5_2600V2_R2_PCI_PMON_CTL_RST_RESET                          UINT32_C(0x0)
-#define E5_2600V2_R2_PCI_PMON_CTL_RST_GET(v) ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT))
-#define E5_2600V2_R2_PCI_PMON_CTL_RST_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_RST_MASK)))
-#define E5_2600V2_R2_PCI_PMON_CTL_RST_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_RST_MASK))
+#define E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT      17
+#define E5_2600V2_R2_PCI_PMON_CTL_RST_WIDTH      1
+#define E5_2600V2_R2_PCI_PMON_CTL_RST_MAX        UINT32_C(0x1)
+#define E5_2600V2_R2_PCI_PMON_CTL_RST_MASK       (UINT32_C(0x1) << E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT)
+#define E5_2600V2_R2_PCI_PMON_CTL_RST_RESET      UINT32_C(0x0)
+#define E5_2600V2_R2_PCI_PMON_CTL_RST_GET(v)     ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT))
+#define E5_2600V2_R2_PCI_PMON_CTL_RST_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_RST_MASK)))
+#define E5_2600V2_R2_PCI_PMON_CTL_RST_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_RST_MASK))
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_rst_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R2_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_RST_SHIFT);
@@ -11282,16 +12662,17 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
-#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_MAX                          UINT32_C(0xff)
-#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_MASK                         (UINT32_C(0xff) << E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT)
-#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_RESET                        UINT32_C(0x0)
-#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_GET(v) ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_MAX      UINT32_C(0xff)
+#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_MASK     (UINT32_C(0xff) << E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_RESET    UINT32_C(0x0)
+#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT))
 #define E5_2600V2_R2_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_UMASK_MASK)))
-#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_UMASK_MASK))
+#define E5_2600V2_R2_PCI_PMON_CTL_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_UMASK_MASK))
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_umask_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R2_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_UMASK_SHIFT);
@@ -11307,16 +12688,17 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
-#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MAX                         UINT32_C(0xff)
-#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MASK                        (UINT32_C(0xff) << E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_RESET                       UINT32_C(0x0)
-#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_GET(v) ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MAX     UINT32_C(0xff)
+#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_RESET   UINT32_C(0x0)
+#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MASK))
+#define E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MASK))
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_ev_sel_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_R2_PCI_PMON_CTL_EV_SEL_SHIFT);
@@ -11332,16 +12714,16 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_ev_sel_val(uint32_t x)
 
 /* Rules of R2_PCI_PMON_CTL{3-0}: bits of e5_2600v2_r2_pci_pmon_ctl_check()'s result. */
 enum {
-    E5_2600V2_R2_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 0 /* edge_det -> thresh != 0 */
+    E5_2600V2_R2_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
 };
-#define E5_2600V2_R2_PCI_PMON_CTL_RULES                              0x1u
+#define E5_2600V2_R2_PCI_PMON_CTL_RULES          0x1u
 #define E5_2600V2_R2_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
 
 /* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
 static inline unsigned e5_2600v2_r2_pci_pmon_ctl_check(uint32_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600v2_r2_pci_pmon_ctl_edge_det_get(v)) || (e5_2600v2_r2_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600v2_r2_pci_pmon_ctl_edge_det_get(v) || (e5_2600v2_r2_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600V2_R2_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -11360,7 +12742,14 @@ static inline const char *e5_2600v2_r2_pci_pmon_ctl_rule_message(unsigned bit)
 /* --------------------------------------------------------------------------
  * R2_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * R2PCIe counter: 44 bits; overflow is a carry out of bit 43.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), page 165, section 2.9.3.2; 44 bits per page 165 and ivbep_uncore_r2pcie.perf_ctr_bits; offsets: Linux SNBEP_PCI_PMON_CTR0; field table 2-176 not available
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), page 165,
+ * section 2.9.3.2; 44 bits per page 165 and ivbep_uncore_r2pcie.perf_ctr_bits;
+ * offsets: Linux SNBEP_PCI_PMON_CTR0; field table 2-176 not available
+ *
+ * Bits   (field, access, reset):
+ *   63:44  rsv          RV    0x0
+ *   43:0   event_count  RW-V  0x0
  */
 #define E5_2600V2_R2_PCI_PMON_CTR_WIDTH             64
 #define E5_2600V2_R2_PCI_PMON_CTR_SIZE              64
@@ -11384,15 +12773,15 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to R2_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R2_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_R2_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_R2_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_R2_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -11431,450 +12820,525 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* CLOCKTICKS (R2_PCI_PMON_CTL)
  * Number of uclks in domain */
 #define E5_2600V2_EV_R2PCIE_CLOCKTICKS                         UINT32_C(0x1)
 #define E5_2600V2_EV_R2PCIE_CLOCKTICKS_CODE                    UINT32_C(0x1)
 #define E5_2600V2_EV_R2PCIE_CLOCKTICKS_UMASK                   UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_CLOCKTICKS_COUNTERS                UINT64_C(0xf)
+
 /* IIO_CREDITS_ACQUIRED (R2_PCI_PMON_CTL)
  * R2PCIe IIO Credit Acquired */
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED               UINT32_C(0x33)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_CODE          UINT32_C(0x33)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_UMASK         UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_COUNTERS      UINT64_C(0x3)
+
 /* IIO_CREDITS_ACQUIRED.DRS (R2_PCI_PMON_CTL)
  * DRS */
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS           UINT32_C(0x833)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS_CODE      UINT32_C(0x33)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS_UMASK     UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS_COUNTERS  UINT64_C(0x3)
+
 /* IIO_CREDITS_ACQUIRED.NCB (R2_PCI_PMON_CTL)
  * NCB */
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCB           UINT32_C(0x1033)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCB_CODE      UINT32_C(0x33)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCB_UMASK     UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCB_COUNTERS  UINT64_C(0x3)
+
 /* IIO_CREDITS_ACQUIRED.NCS (R2_PCI_PMON_CTL)
  * NCS */
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCS           UINT32_C(0x2033)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCS_CODE      UINT32_C(0x33)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCS_UMASK     UINT32_C(0x20)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_NCS_COUNTERS  UINT64_C(0x3)
+
 /* IIO_CREDITS_REJECT (R2_PCI_PMON_CTL)
  * R2PCIe IIO Failed to Acquire a Credit */
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_REJECT                 UINT32_C(0x34)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_REJECT_CODE            UINT32_C(0x34)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_REJECT_UMASK           UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_REJECT_COUNTERS        UINT64_C(0x3)
+
 /* IIO_CREDITS_REJECT.DRS (R2_PCI_PMON_CTL)
  * DRS */
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_REJECT_DRS             UINT32_C(0x834)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_REJECT_DRS_CODE        UINT32_C(0x34)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_REJECT_DRS_UMASK       UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_REJECT_DRS_COUNTERS    UINT64_C(0x3)
+
 /* IIO_CREDITS_USED (R2_PCI_PMON_CTL)
  * R2PCIe IIO Credits in Use */
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED                   UINT32_C(0x32)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_CODE              UINT32_C(0x32)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_COUNTERS          UINT64_C(0x3)
+
 /* IIO_CREDITS_USED.DRS (R2_PCI_PMON_CTL)
  * DRS */
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_DRS               UINT32_C(0x832)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_DRS_CODE          UINT32_C(0x32)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_DRS_UMASK         UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_DRS_COUNTERS      UINT64_C(0x3)
+
 /* IIO_CREDITS_USED.NCB (R2_PCI_PMON_CTL)
  * NCB */
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_NCB               UINT32_C(0x1032)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_NCB_CODE          UINT32_C(0x32)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_NCB_UMASK         UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_NCB_COUNTERS      UINT64_C(0x3)
+
 /* IIO_CREDITS_USED.NCS (R2_PCI_PMON_CTL)
  * NCS */
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_NCS               UINT32_C(0x2032)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_NCS_CODE          UINT32_C(0x32)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_NCS_UMASK         UINT32_C(0x20)
 #define E5_2600V2_EV_R2PCIE_IIO_CREDITS_USED_NCS_COUNTERS      UINT64_C(0x3)
+
 /* RING_AD_USED (R2_PCI_PMON_CTL)
  * R2 AD Ring in Use */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED                       UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CODE                  UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_COUNTERS              UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_VR0_EVEN (R2_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR0_EVEN          UINT32_C(0x407)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR0_EVEN_CODE     UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR0_EVEN_UMASK    UINT32_C(0x4)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR0_EVEN_COUNTERS UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_VR0_ODD (R2_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR0_ODD           UINT32_C(0x807)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR0_ODD_CODE      UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR0_ODD_UMASK     UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR0_ODD_COUNTERS  UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_VR1_EVEN (R2_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR1_EVEN          UINT32_C(0x4007)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR1_EVEN_CODE     UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR1_EVEN_UMASK    UINT32_C(0x40)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR1_EVEN_COUNTERS UINT64_C(0xf)
+
 /* RING_AD_USED.CCW_VR1_ODD (R2_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR1_ODD           UINT32_C(0x8007)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR1_ODD_CODE      UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR1_ODD_UMASK     UINT32_C(0x80)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_VR1_ODD_COUNTERS  UINT64_C(0xf)
+
 /* RING_AD_USED.CW_VR0_EVEN (R2_PCI_PMON_CTL)
  * Clockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR0_EVEN           UINT32_C(0x107)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR0_EVEN_CODE      UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR0_EVEN_UMASK     UINT32_C(0x1)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR0_EVEN_COUNTERS  UINT64_C(0xf)
+
 /* RING_AD_USED.CW_VR0_ODD (R2_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR0_ODD            UINT32_C(0x207)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR0_ODD_CODE       UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR0_ODD_UMASK      UINT32_C(0x2)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR0_ODD_COUNTERS   UINT64_C(0xf)
+
 /* RING_AD_USED.CW_VR1_EVEN (R2_PCI_PMON_CTL)
  * Clockwise and Even on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR1_EVEN           UINT32_C(0x1007)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR1_EVEN_CODE      UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR1_EVEN_UMASK     UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR1_EVEN_COUNTERS  UINT64_C(0xf)
+
 /* RING_AD_USED.CW_VR1_ODD (R2_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR1_ODD            UINT32_C(0x2007)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR1_ODD_CODE       UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR1_ODD_UMASK      UINT32_C(0x20)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_VR1_ODD_COUNTERS   UINT64_C(0xf)
+
 /* RING_AD_USED.CW (R2_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW                    UINT32_C(0x3307)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_CODE               UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_UMASK              UINT32_C(0x33)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CW_COUNTERS           UINT64_C(0xf)
+
 /* RING_AD_USED.CCW (R2_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW                   UINT32_C(0xcc07)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_CODE              UINT32_C(0x7)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_UMASK             UINT32_C(0xcc)
 #define E5_2600V2_EV_R2PCIE_RING_AD_USED_CCW_COUNTERS          UINT64_C(0xf)
+
 /* RING_AK_USED (R2_PCI_PMON_CTL)
  * R2 AK Ring in Use */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED                       UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CODE                  UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_COUNTERS              UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_VR0_EVEN (R2_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR0_EVEN          UINT32_C(0x408)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR0_EVEN_CODE     UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR0_EVEN_UMASK    UINT32_C(0x4)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR0_EVEN_COUNTERS UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_VR0_ODD (R2_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR0_ODD           UINT32_C(0x808)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR0_ODD_CODE      UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR0_ODD_UMASK     UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR0_ODD_COUNTERS  UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_VR1_EVEN (R2_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR1_EVEN          UINT32_C(0x4008)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR1_EVEN_CODE     UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR1_EVEN_UMASK    UINT32_C(0x40)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR1_EVEN_COUNTERS UINT64_C(0xf)
+
 /* RING_AK_USED.CCW_VR1_ODD (R2_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR1_ODD           UINT32_C(0x8008)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR1_ODD_CODE      UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR1_ODD_UMASK     UINT32_C(0x80)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_VR1_ODD_COUNTERS  UINT64_C(0xf)
+
 /* RING_AK_USED.CW_VR0_EVEN (R2_PCI_PMON_CTL)
  * Clockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR0_EVEN           UINT32_C(0x108)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR0_EVEN_CODE      UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR0_EVEN_UMASK     UINT32_C(0x1)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR0_EVEN_COUNTERS  UINT64_C(0xf)
+
 /* RING_AK_USED.CW_VR0_ODD (R2_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR0_ODD            UINT32_C(0x208)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR0_ODD_CODE       UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR0_ODD_UMASK      UINT32_C(0x2)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR0_ODD_COUNTERS   UINT64_C(0xf)
+
 /* RING_AK_USED.CW_VR1_EVEN (R2_PCI_PMON_CTL)
  * Clockwise and Even on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR1_EVEN           UINT32_C(0x1008)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR1_EVEN_CODE      UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR1_EVEN_UMASK     UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR1_EVEN_COUNTERS  UINT64_C(0xf)
+
 /* RING_AK_USED.CW_VR1_ODD (R2_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR1_ODD            UINT32_C(0x2008)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR1_ODD_CODE       UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR1_ODD_UMASK      UINT32_C(0x20)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_VR1_ODD_COUNTERS   UINT64_C(0xf)
+
 /* RING_AK_USED.CW (R2_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW                    UINT32_C(0x3308)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_CODE               UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_UMASK              UINT32_C(0x33)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CW_COUNTERS           UINT64_C(0xf)
+
 /* RING_AK_USED.CCW (R2_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW                   UINT32_C(0xcc08)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_CODE              UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_UMASK             UINT32_C(0xcc)
 #define E5_2600V2_EV_R2PCIE_RING_AK_USED_CCW_COUNTERS          UINT64_C(0xf)
+
 /* RING_BL_USED (R2_PCI_PMON_CTL)
  * R2 BL Ring in Use */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED                       UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CODE                  UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_COUNTERS              UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_VR0_EVEN (R2_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR0_EVEN          UINT32_C(0x409)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR0_EVEN_CODE     UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR0_EVEN_UMASK    UINT32_C(0x4)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR0_EVEN_COUNTERS UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_VR0_ODD (R2_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR0_ODD           UINT32_C(0x809)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR0_ODD_CODE      UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR0_ODD_UMASK     UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR0_ODD_COUNTERS  UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_VR1_EVEN (R2_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR1_EVEN          UINT32_C(0x4009)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR1_EVEN_CODE     UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR1_EVEN_UMASK    UINT32_C(0x40)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR1_EVEN_COUNTERS UINT64_C(0xf)
+
 /* RING_BL_USED.CCW_VR1_ODD (R2_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR1_ODD           UINT32_C(0x8009)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR1_ODD_CODE      UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR1_ODD_UMASK     UINT32_C(0x80)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_VR1_ODD_COUNTERS  UINT64_C(0xf)
+
 /* RING_BL_USED.CW_VR0_EVEN (R2_PCI_PMON_CTL)
  * Clockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR0_EVEN           UINT32_C(0x109)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR0_EVEN_CODE      UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR0_EVEN_UMASK     UINT32_C(0x1)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR0_EVEN_COUNTERS  UINT64_C(0xf)
+
 /* RING_BL_USED.CW_VR0_ODD (R2_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR0_ODD            UINT32_C(0x209)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR0_ODD_CODE       UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR0_ODD_UMASK      UINT32_C(0x2)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR0_ODD_COUNTERS   UINT64_C(0xf)
+
 /* RING_BL_USED.CW_VR1_EVEN (R2_PCI_PMON_CTL)
  * Clockwise and Even on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR1_EVEN           UINT32_C(0x1009)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR1_EVEN_CODE      UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR1_EVEN_UMASK     UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR1_EVEN_COUNTERS  UINT64_C(0xf)
+
 /* RING_BL_USED.CW_VR1_ODD (R2_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 1 */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR1_ODD            UINT32_C(0x2009)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR1_ODD_CODE       UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR1_ODD_UMASK      UINT32_C(0x20)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_VR1_ODD_COUNTERS   UINT64_C(0xf)
+
 /* RING_BL_USED.CW (R2_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW                    UINT32_C(0x3309)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_CODE               UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_UMASK              UINT32_C(0x33)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CW_COUNTERS           UINT64_C(0xf)
+
 /* RING_BL_USED.CCW (R2_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW                   UINT32_C(0xcc09)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_CODE              UINT32_C(0x9)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_UMASK             UINT32_C(0xcc)
 #define E5_2600V2_EV_R2PCIE_RING_BL_USED_CCW_COUNTERS          UINT64_C(0xf)
+
 /* RING_IV_USED (R2_PCI_PMON_CTL)
  * R2 IV Ring in Use */
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED                       UINT32_C(0xa)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_CODE                  UINT32_C(0xa)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_COUNTERS              UINT64_C(0xf)
+
 /* RING_IV_USED.CCW (R2_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_CCW                   UINT32_C(0xcc0a)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_CCW_CODE              UINT32_C(0xa)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_CCW_UMASK             UINT32_C(0xcc)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_CCW_COUNTERS          UINT64_C(0xf)
+
 /* RING_IV_USED.CW (R2_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_CW                    UINT32_C(0x330a)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_CW_CODE               UINT32_C(0xa)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_CW_UMASK              UINT32_C(0x33)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_CW_COUNTERS           UINT64_C(0xf)
+
 /* RING_IV_USED.ANY (R2_PCI_PMON_CTL)
  * Any */
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_ANY                   UINT32_C(0xff0a)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_ANY_CODE              UINT32_C(0xa)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_ANY_UMASK             UINT32_C(0xff)
 #define E5_2600V2_EV_R2PCIE_RING_IV_USED_ANY_COUNTERS          UINT64_C(0xf)
+
 /* RxR_AK_BOUNCES (R2_PCI_PMON_CTL)
  * AK Ingress Bounced */
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES                     UINT32_C(0x12)
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_CODE                UINT32_C(0x12)
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_UMASK               UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_COUNTERS            UINT64_C(0x1)
+
 /* RxR_AK_BOUNCES.CW (R2_PCI_PMON_CTL)
  * AK Ingress Bounced; Clockwise */
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_CW                  UINT32_C(0x112)
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_CW_CODE             UINT32_C(0x12)
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_CW_UMASK            UINT32_C(0x1)
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_CW_COUNTERS         UINT64_C(0x1)
+
 /* RxR_AK_BOUNCES.CCW (R2_PCI_PMON_CTL)
  * AK Ingress Bounced; Counterclockwise */
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_CCW                 UINT32_C(0x212)
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_CCW_CODE            UINT32_C(0x12)
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_CCW_UMASK           UINT32_C(0x2)
 #define E5_2600V2_EV_R2PCIE_RXR_AK_BOUNCES_CCW_COUNTERS        UINT64_C(0x1)
+
 /* RxR_CYCLES_NE (R2_PCI_PMON_CTL)
  * Ingress Cycles Not Empty */
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE                      UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_CODE                 UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_UMASK                UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_COUNTERS             UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.NCB (R2_PCI_PMON_CTL)
  * NCB */
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_NCB                  UINT32_C(0x1010)
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_NCB_CODE             UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_NCB_UMASK            UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_NCB_COUNTERS         UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.NCS (R2_PCI_PMON_CTL)
  * NCS */
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_NCS                  UINT32_C(0x2010)
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_NCS_CODE             UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_NCS_UMASK            UINT32_C(0x20)
 #define E5_2600V2_EV_R2PCIE_RXR_CYCLES_NE_NCS_COUNTERS         UINT64_C(0x3)
+
 /* RxR_INSERTS (R2_PCI_PMON_CTL)
  * Ingress Allocations */
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS                        UINT32_C(0x11)
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_CODE                   UINT32_C(0x11)
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_UMASK                  UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_COUNTERS               UINT64_C(0x3)
+
 /* RxR_INSERTS.NCB (R2_PCI_PMON_CTL)
  * NCB */
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_NCB                    UINT32_C(0x1011)
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_NCB_CODE               UINT32_C(0x11)
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_NCB_UMASK              UINT32_C(0x10)
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_NCB_COUNTERS           UINT64_C(0x3)
+
 /* RxR_INSERTS.NCS (R2_PCI_PMON_CTL)
  * NCS */
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_NCS                    UINT32_C(0x2011)
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_NCS_CODE               UINT32_C(0x11)
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_NCS_UMASK              UINT32_C(0x20)
 #define E5_2600V2_EV_R2PCIE_RXR_INSERTS_NCS_COUNTERS           UINT64_C(0x3)
+
 /* RxR_OCCUPANCY (R2_PCI_PMON_CTL)
  * Ingress Occupancy Accumulator */
 #define E5_2600V2_EV_R2PCIE_RXR_OCCUPANCY                      UINT32_C(0x13)
 #define E5_2600V2_EV_R2PCIE_RXR_OCCUPANCY_CODE                 UINT32_C(0x13)
 #define E5_2600V2_EV_R2PCIE_RXR_OCCUPANCY_UMASK                UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_RXR_OCCUPANCY_COUNTERS             UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.DRS (R2_PCI_PMON_CTL)
  * DRS */
 #define E5_2600V2_EV_R2PCIE_RXR_OCCUPANCY_DRS                  UINT32_C(0x813)
 #define E5_2600V2_EV_R2PCIE_RXR_OCCUPANCY_DRS_CODE             UINT32_C(0x13)
 #define E5_2600V2_EV_R2PCIE_RXR_OCCUPANCY_DRS_UMASK            UINT32_C(0x8)
 #define E5_2600V2_EV_R2PCIE_RXR_OCCUPANCY_DRS_COUNTERS         UINT64_C(0x1)
+
 /* TxR_CYCLES_FULL (R2_PCI_PMON_CTL)
  * Egress Cycles Full */
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL                    UINT32_C(0x25)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_CODE               UINT32_C(0x25)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_UMASK              UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_COUNTERS           UINT64_C(0x1)
+
 /* TxR_CYCLES_FULL.AD (R2_PCI_PMON_CTL)
  * AD */
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_AD                 UINT32_C(0x125)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_AD_CODE            UINT32_C(0x25)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_AD_UMASK           UINT32_C(0x1)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_AD_COUNTERS        UINT64_C(0x1)
+
 /* TxR_CYCLES_FULL.AK (R2_PCI_PMON_CTL)
  * AK */
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_AK                 UINT32_C(0x225)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_AK_CODE            UINT32_C(0x25)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_AK_UMASK           UINT32_C(0x2)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_AK_COUNTERS        UINT64_C(0x1)
+
 /* TxR_CYCLES_FULL.BL (R2_PCI_PMON_CTL)
  * BL */
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_BL                 UINT32_C(0x425)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_BL_CODE            UINT32_C(0x25)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_BL_UMASK           UINT32_C(0x4)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_FULL_BL_COUNTERS        UINT64_C(0x1)
+
 /* TxR_CYCLES_NE (R2_PCI_PMON_CTL)
  * Egress Cycles Not Empty */
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE                      UINT32_C(0x23)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_CODE                 UINT32_C(0x23)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_UMASK                UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_COUNTERS             UINT64_C(0x1)
+
 /* TxR_CYCLES_NE.AD (R2_PCI_PMON_CTL)
  * AD */
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_AD                   UINT32_C(0x123)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_AD_CODE              UINT32_C(0x23)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_AD_UMASK             UINT32_C(0x1)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_AD_COUNTERS          UINT64_C(0x1)
+
 /* TxR_CYCLES_NE.AK (R2_PCI_PMON_CTL)
  * AK */
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_AK                   UINT32_C(0x223)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_AK_CODE              UINT32_C(0x23)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_AK_UMASK             UINT32_C(0x2)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_AK_COUNTERS          UINT64_C(0x1)
+
 /* TxR_CYCLES_NE.BL (R2_PCI_PMON_CTL)
  * BL */
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_BL                   UINT32_C(0x423)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_BL_CODE              UINT32_C(0x23)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_BL_UMASK             UINT32_C(0x4)
 #define E5_2600V2_EV_R2PCIE_TXR_CYCLES_NE_BL_COUNTERS          UINT64_C(0x1)
+
 /* TxR_NACK_CCW (R2_PCI_PMON_CTL)
  * Egress CCW NACK */
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW                       UINT32_C(0x28)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_CODE                  UINT32_C(0x28)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_COUNTERS              UINT64_C(0x3)
+
 /* TxR_NACK_CCW.AD (R2_PCI_PMON_CTL)
  * AD CCW */
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_AD                    UINT32_C(0x128)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_AD_CODE               UINT32_C(0x28)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_AD_UMASK              UINT32_C(0x1)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_AD_COUNTERS           UINT64_C(0x3)
+
 /* TxR_NACK_CCW.AK (R2_PCI_PMON_CTL)
  * AK CCW */
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_AK                    UINT32_C(0x228)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_AK_CODE               UINT32_C(0x28)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_AK_UMASK              UINT32_C(0x2)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_AK_COUNTERS           UINT64_C(0x3)
+
 /* TxR_NACK_CCW.BL (R2_PCI_PMON_CTL)
  * BL CCW */
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_BL                    UINT32_C(0x428)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_BL_CODE               UINT32_C(0x28)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_BL_UMASK              UINT32_C(0x4)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CCW_BL_COUNTERS           UINT64_C(0x3)
+
 /* TxR_NACK_CW (R2_PCI_PMON_CTL)
  * Egress CW NACK */
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW                        UINT32_C(0x26)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_CODE                   UINT32_C(0x26)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_UMASK                  UINT32_C(0x0)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_COUNTERS               UINT64_C(0x3)
+
 /* TxR_NACK_CW.AD (R2_PCI_PMON_CTL)
  * AD CW */
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_AD                     UINT32_C(0x126)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_AD_CODE                UINT32_C(0x26)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_AD_UMASK               UINT32_C(0x1)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_AD_COUNTERS            UINT64_C(0x3)
+
 /* TxR_NACK_CW.AK (R2_PCI_PMON_CTL)
  * AK CW */
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_AK                     UINT32_C(0x226)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_AK_CODE                UINT32_C(0x26)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_AK_UMASK               UINT32_C(0x2)
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_AK_COUNTERS            UINT64_C(0x3)
+
 /* TxR_NACK_CW.BL (R2_PCI_PMON_CTL)
  * BL CW */
 #define E5_2600V2_EV_R2PCIE_TXR_NACK_CW_BL                     UINT32_C(0x426)
@@ -11886,7 +13350,8 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
  * R3QPI (block 'r3qpi')
  * Ring to QPI agent: up to 3 links (R3QPI0 = links 0 and 1, R3QPI1 = link 2),
  * three 44-bit counters each.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.10
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.10
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -11910,7 +13375,16 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * R3_Ly_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
  * R3QPI link box-wide control.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PCI_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*; the R3QPI box-control table is not available
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PCI_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*; the R3QPI
+ * box-control table is not available
+ *
+ * Bits   (field, access, reset):
+ *   31:9  rsv       RV  0x0
+ *   8     frz       WO  0x0
+ *   7:2   rsv       RV  0x0
+ *   1     rst_ctrs  WO  0x0
+ *   0     rst_ctrl  WO  0x0
  */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_SIZE           32
@@ -11926,15 +13400,15 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 
 /*
- * The value to write to R3_Ly_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to R3_Ly_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -11952,9 +13426,9 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_write_value(uint32_t cur
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MAX        UINT32_C(0x1)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MASK       (UINT32_C(0x1) << E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_SHIFT)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_RESET      UINT32_C(0x0)
-#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_GET(v) ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_SHIFT))
-#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MASK)))
-#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MASK))
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_GET(v)     ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MASK))
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_frz_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_FRZ_SHIFT);
@@ -12019,22 +13493,37 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /* --------------------------------------------------------------------------
  * R3_Ly_PCI_PMON_CTL{2-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * R3QPI counter control.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-192, page 176, section 2.10.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-192,
+ * page 176, section 2.10.3.2; offsets: Linux SNBEP_PCI_PMON_CTL0
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     rsv       RV    0x0
+ *   22     en        RW-V  0x0
+ *   21     rsv       RV    0x0
+ *   20     ov_en     RW-V  0x0
+ *   19     ig        RV    0x0
+ *   18     edge_det  RW-V  0x0
+ *   17     rst       WO    0x0
+ *   16     rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
  */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_WIDTH                              32
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_SIZE                               32
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RESET                              UINT32_C(0x00000000)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST                              0
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT                              3
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_STRIDE                             UINT32_C(0x4)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_MBZ_MASK                           UINT32_C(0x00a90000) /* reserved: write 0 */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_IGNORED_MASK                       UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK                            UINT32_C(0x00000000) /* read-only */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK                            UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_W1C_MASK                           UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_W1S_MASK                           UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_WRITABLE_MASK                      UINT32_C(0xff56ffff) /* a write has an effect */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_KEEP_MASK                          UINT32_C(0xff54ffff) /* read-modify-write keeps */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_WIDTH          32
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_SIZE           32
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RESET          UINT32_C(0x00000000)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST          0
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT          3
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a90000) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
 
 /* Address of element i, E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST + E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_addr(unsigned i)
@@ -12043,15 +13532,15 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to R3_Ly_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R3_Ly_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_write_value(uint32_t current, uint32_t wanted, unsigned actions)
+static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_CTL_KEEP_MASK) |
-                      (current & E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12064,14 +13553,14 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_write_value(uint32_t current
 /* thresh [31:24] RW-V, reset 0x0
  * Threshold used in counter comparison.
  */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SHIFT                       24
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_WIDTH                       8
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MAX                         UINT32_C(0xff)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MASK                        (UINT32_C(0xff) << E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SHIFT)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_RESET                       UINT32_C(0x0)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_GET(v) ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_WIDTH   8
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MAX     UINT32_C(0xff)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MASK    (UINT32_C(0xff) << E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_RESET   UINT32_C(0x0)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SHIFT))
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MASK)))
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MASK))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MASK))
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_thresh_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_THRESH_SHIFT);
@@ -12088,14 +13577,14 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_thresh_val(uint32_t x)
 /* en [22] RW-V, reset 0x0
  * Local Counter Enable.
  */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT                           22
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_WIDTH                           1
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MAX                             UINT32_C(0x1)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK                            (UINT32_C(0x1) << E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_RESET                           UINT32_C(0x0)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT))
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK)))
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT       22
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_WIDTH       1
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MAX         UINT32_C(0x1)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK        (UINT32_C(0x1) << E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_RESET       UINT32_C(0x0)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_GET(v)      ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK))
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_EN_SHIFT);
@@ -12113,14 +13602,14 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_en_val(uint32_t x)
  * On overflow, set R3_Ly_PCI_PMON_BOX_STATUS.ov and send an overflow to
  * the UBox (U_MSR_PMON_GLOBAL_STATUS.ov_r3{1,0}).
  */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SHIFT                        20
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_WIDTH                        1
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MAX                          UINT32_C(0x1)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK                         (UINT32_C(0x1) << E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SHIFT)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_RESET                        UINT32_C(0x0)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_GET(v) ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SHIFT))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SHIFT    20
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_WIDTH    1
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MAX      UINT32_C(0x1)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK     (UINT32_C(0x1) << E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SHIFT)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_RESET    UINT32_C(0x0)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_GET(v)   ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SHIFT))
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK)))
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK))
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_ov_en_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_SHIFT);
@@ -12138,11 +13627,11 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_ov_en_val(uint32_t x)
  * When set to 1, count rising edges rather than cycles the event is
  * active.
  */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_SHIFT                     18
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_WIDTH                     1
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_MAX                       UINT32_C(0x1)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_MASK                      (UINT32_C(0x1) << E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_SHIFT)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_RESET                     UINT32_C(0x0)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_MAX   UINT32_C(0x1)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_RESET UINT32_C(0x0)
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_SHIFT))
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_MASK)))
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_EDGE_DET_MASK))
@@ -12161,16 +13650,17 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_edge_det_val(uint32_t x)
 
 /* rst [17] WO, reset 0x0
  * When set to 1, the corresponding counter will be cleared to 0.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_RST
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_RST
  */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT                          17
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_WIDTH                          1
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MAX                            UINT32_C(0x1)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK                           (UINT32_C(0x1) << E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_RESET                          UINT32_C(0x0)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_GET(v) ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT))
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK)))
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT      17
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_WIDTH      1
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MAX        UINT32_C(0x1)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK       (UINT32_C(0x1) << E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_RESET      UINT32_C(0x0)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_GET(v)     ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK)))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RST_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK))
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_rst_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R3_LY_PCI_PMON_CTL_RST_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_RST_SHIFT);
@@ -12186,16 +13676,17 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_rst_val(uint32_t x)
 
 /* umask [15:8] RW-V, reset 0x0
  * Select subevents to be counted within the selected event.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_UMASK_MASK
  */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT                        8
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_WIDTH                        8
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MAX                          UINT32_C(0xff)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MASK                         (UINT32_C(0xff) << E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_RESET                        UINT32_C(0x0)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_GET(v) ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MAX      UINT32_C(0xff)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MASK     (UINT32_C(0xff) << E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_RESET    UINT32_C(0x0)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT))
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MASK)))
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MASK))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MASK))
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_umask_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_UMASK_SHIFT);
@@ -12211,16 +13702,17 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_umask_val(uint32_t x)
 
 /* ev_sel [7:0] RW-V, reset 0x0
  * Select event to be counted.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); SNBEP_PMON_CTL_EV_SEL_MASK
  */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT                       0
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_WIDTH                       8
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MAX                         UINT32_C(0xff)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MASK                        (UINT32_C(0xff) << E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_RESET                       UINT32_C(0x0)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_GET(v) ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MAX     UINT32_C(0xff)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_RESET   UINT32_C(0x0)
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT))
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MASK)))
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MASK))
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MASK))
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_ev_sel_get(uint32_t v)
 {
     return (uint32_t)((v & E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_R3_LY_PCI_PMON_CTL_EV_SEL_SHIFT);
@@ -12236,16 +13728,16 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_ev_sel_val(uint32_t x)
 
 /* Rules of R3_Ly_PCI_PMON_CTL{2-0}: bits of e5_2600v2_r3_ly_pci_pmon_ctl_check()'s result. */
 enum {
-    E5_2600V2_R3_LY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH = 1 << 0 /* edge_det -> thresh != 0 */
+    E5_2600V2_R3_LY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
 };
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_RULES                              0x1u
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_RULES          0x1u
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
 
 /* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
 static inline unsigned e5_2600v2_r3_ly_pci_pmon_ctl_check(uint32_t v)
 {
     unsigned broken = 0u;
-    if (!((!(e5_2600v2_r3_ly_pci_pmon_ctl_edge_det_get(v)) || (e5_2600v2_r3_ly_pci_pmon_ctl_thresh_get(v) != UINT64_C(0x0)))))
+    if (!((!e5_2600v2_r3_ly_pci_pmon_ctl_edge_det_get(v) || (e5_2600v2_r3_ly_pci_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600V2_R3_LY_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     return broken;
 }
@@ -12264,7 +13756,14 @@ static inline const char *e5_2600v2_r3_ly_pci_pmon_ctl_rule_message(unsigned bit
 /* --------------------------------------------------------------------------
  * R3_Ly_PCI_PMON_CTR{2-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
  * R3QPI counter: 44 bits; overflow is a carry out of bit 43.
- * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-193, page 176, section 2.10.3.2; 44 bits per page 176 and ivbep_uncore_r3qpi.perf_ctr_bits; offsets: Linux SNBEP_PCI_PMON_CTR0
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-193,
+ * page 176, section 2.10.3.2; 44 bits per page 176 and
+ * ivbep_uncore_r3qpi.perf_ctr_bits; offsets: Linux SNBEP_PCI_PMON_CTR0
+ *
+ * Bits   (field, access, reset):
+ *   63:44  rsv          RV    0x0
+ *   43:0   event_count  RW-V  0x0
  */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_WIDTH             64
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_SIZE              64
@@ -12288,15 +13787,15 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctr_addr(unsigned i)
 }
 
 /*
- * The value to write to R3_Ly_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'current' read
+ * The value to write to R3_Ly_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
-static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_CTR_KEEP_MASK) |
-                      (current & E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK));
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12335,886 +13834,1035 @@ static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* CLOCKTICKS (R3_Ly_PCI_PMON_CTL)
  * Number of uclks in domain */
 #define E5_2600V2_EV_R3QPI_CLOCKTICKS                             UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_CLOCKTICKS_CODE                        UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_CLOCKTICKS_UMASK                       UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_CLOCKTICKS_COUNTERS                    UINT64_C(0x7)
+
 /* C_HI_AD_CREDITS_EMPTY (R3_Ly_PCI_PMON_CTL) */
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY                  UINT32_C(0x2c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CODE             UINT32_C(0x2c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_UMASK            UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_COUNTERS         UINT64_C(0x3)
+
 /* C_HI_AD_CREDITS_EMPTY.CBO10 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO10            UINT32_C(0x42c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO10_CODE       UINT32_C(0x2c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO10_UMASK      UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO10_COUNTERS   UINT64_C(0x3)
+
 /* C_HI_AD_CREDITS_EMPTY.CBO11 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO11            UINT32_C(0x82c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO11_CODE       UINT32_C(0x2c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO11_UMASK      UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO11_COUNTERS   UINT64_C(0x3)
+
 /* C_HI_AD_CREDITS_EMPTY.CBO12 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO12            UINT32_C(0x102c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO12_CODE       UINT32_C(0x2c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO12_UMASK      UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO12_COUNTERS   UINT64_C(0x3)
+
 /* C_HI_AD_CREDITS_EMPTY.CBO13 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO13            UINT32_C(0x202c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO13_CODE       UINT32_C(0x2c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO13_UMASK      UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO13_COUNTERS   UINT64_C(0x3)
+
 /* C_HI_AD_CREDITS_EMPTY.CBO14 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO14            UINT32_C(0x402c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO14_CODE       UINT32_C(0x2c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO14_UMASK      UINT32_C(0x40)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO14_COUNTERS   UINT64_C(0x3)
+
 /* C_HI_AD_CREDITS_EMPTY.CBO8 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO8             UINT32_C(0x12c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO8_CODE        UINT32_C(0x2c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO8_UMASK       UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO8_COUNTERS    UINT64_C(0x3)
+
 /* C_HI_AD_CREDITS_EMPTY.CBO9 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO9             UINT32_C(0x22c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO9_CODE        UINT32_C(0x2c)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO9_UMASK       UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO9_COUNTERS    UINT64_C(0x3)
+
 /* C_LO_AD_CREDITS_EMPTY (R3_Ly_PCI_PMON_CTL) */
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY                  UINT32_C(0x2b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CODE             UINT32_C(0x2b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_UMASK            UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_COUNTERS         UINT64_C(0x3)
+
 /* C_LO_AD_CREDITS_EMPTY.CBO0 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO0             UINT32_C(0x12b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO0_CODE        UINT32_C(0x2b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO0_UMASK       UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO0_COUNTERS    UINT64_C(0x3)
+
 /* C_LO_AD_CREDITS_EMPTY.CBO1 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO1             UINT32_C(0x22b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO1_CODE        UINT32_C(0x2b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO1_UMASK       UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO1_COUNTERS    UINT64_C(0x3)
+
 /* C_LO_AD_CREDITS_EMPTY.CBO2 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO2             UINT32_C(0x42b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO2_CODE        UINT32_C(0x2b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO2_UMASK       UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO2_COUNTERS    UINT64_C(0x3)
+
 /* C_LO_AD_CREDITS_EMPTY.CBO3 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO3             UINT32_C(0x82b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO3_CODE        UINT32_C(0x2b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO3_UMASK       UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO3_COUNTERS    UINT64_C(0x3)
+
 /* C_LO_AD_CREDITS_EMPTY.CBO4 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO4             UINT32_C(0x102b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO4_CODE        UINT32_C(0x2b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO4_UMASK       UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO4_COUNTERS    UINT64_C(0x3)
+
 /* C_LO_AD_CREDITS_EMPTY.CBO5 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO5             UINT32_C(0x202b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO5_CODE        UINT32_C(0x2b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO5_UMASK       UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO5_COUNTERS    UINT64_C(0x3)
+
 /* C_LO_AD_CREDITS_EMPTY.CBO6 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO6             UINT32_C(0x402b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO6_CODE        UINT32_C(0x2b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO6_UMASK       UINT32_C(0x40)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO6_COUNTERS    UINT64_C(0x3)
+
 /* C_LO_AD_CREDITS_EMPTY.CBO7 (R3_Ly_PCI_PMON_CTL)
  * CBox AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO7             UINT32_C(0x802b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO7_CODE        UINT32_C(0x2b)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO7_UMASK       UINT32_C(0x80)
 #define E5_2600V2_EV_R3QPI_C_LO_AD_CREDITS_EMPTY_CBO7_COUNTERS    UINT64_C(0x3)
+
 /* HA_R2_BL_CREDITS_EMPTY (R3_Ly_PCI_PMON_CTL) */
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY                 UINT32_C(0x2f)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_CODE            UINT32_C(0x2f)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_UMASK           UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_COUNTERS        UINT64_C(0x3)
+
 /* HA_R2_BL_CREDITS_EMPTY.HA0 (R3_Ly_PCI_PMON_CTL)
  * HA/R2 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_HA0             UINT32_C(0x12f)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_HA0_CODE        UINT32_C(0x2f)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_HA0_UMASK       UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_HA0_COUNTERS    UINT64_C(0x3)
+
 /* HA_R2_BL_CREDITS_EMPTY.HA1 (R3_Ly_PCI_PMON_CTL)
  * HA/R2 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_HA1             UINT32_C(0x22f)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_HA1_CODE        UINT32_C(0x2f)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_HA1_UMASK       UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_HA1_COUNTERS    UINT64_C(0x3)
+
 /* HA_R2_BL_CREDITS_EMPTY.R2_NCB (R3_Ly_PCI_PMON_CTL)
  * HA/R2 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_R2_NCB          UINT32_C(0x42f)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_R2_NCB_CODE     UINT32_C(0x2f)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_R2_NCB_UMASK    UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_R2_NCB_COUNTERS UINT64_C(0x3)
+
 /* HA_R2_BL_CREDITS_EMPTY.R2_NCS (R3_Ly_PCI_PMON_CTL)
  * HA/R2 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_R2_NCS          UINT32_C(0x82f)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_R2_NCS_CODE     UINT32_C(0x2f)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_R2_NCS_UMASK    UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_HA_R2_BL_CREDITS_EMPTY_R2_NCS_COUNTERS UINT64_C(0x3)
+
 /* QPI0_AD_CREDITS_EMPTY (R3_Ly_PCI_PMON_CTL) */
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY                  UINT32_C(0x29)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_CODE             UINT32_C(0x29)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_UMASK            UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_COUNTERS         UINT64_C(0x3)
+
 /* QPI0_AD_CREDITS_EMPTY.VN0_HOM (R3_Ly_PCI_PMON_CTL)
  * QPI0 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_HOM          UINT32_C(0x229)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_HOM_CODE     UINT32_C(0x29)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_HOM_UMASK    UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_HOM_COUNTERS UINT64_C(0x3)
+
 /* QPI0_AD_CREDITS_EMPTY.VN0_NDR (R3_Ly_PCI_PMON_CTL)
  * QPI0 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_NDR          UINT32_C(0x829)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_NDR_CODE     UINT32_C(0x29)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_NDR_UMASK    UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_NDR_COUNTERS UINT64_C(0x3)
+
 /* QPI0_AD_CREDITS_EMPTY.VN0_SNP (R3_Ly_PCI_PMON_CTL)
  * QPI0 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_SNP          UINT32_C(0x429)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_SNP_CODE     UINT32_C(0x29)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_SNP_UMASK    UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN0_SNP_COUNTERS UINT64_C(0x3)
+
 /* QPI0_AD_CREDITS_EMPTY.VN1_HOM (R3_Ly_PCI_PMON_CTL)
  * QPI0 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_HOM          UINT32_C(0x1029)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_HOM_CODE     UINT32_C(0x29)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_HOM_UMASK    UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_HOM_COUNTERS UINT64_C(0x3)
+
 /* QPI0_AD_CREDITS_EMPTY.VN1_NDR (R3_Ly_PCI_PMON_CTL)
  * QPI0 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_NDR          UINT32_C(0x4029)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_NDR_CODE     UINT32_C(0x29)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_NDR_UMASK    UINT32_C(0x40)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_NDR_COUNTERS UINT64_C(0x3)
+
 /* QPI0_AD_CREDITS_EMPTY.VN1_SNP (R3_Ly_PCI_PMON_CTL)
  * QPI0 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_SNP          UINT32_C(0x2029)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_SNP_CODE     UINT32_C(0x29)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_SNP_UMASK    UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VN1_SNP_COUNTERS UINT64_C(0x3)
+
 /* QPI0_AD_CREDITS_EMPTY.VNA (R3_Ly_PCI_PMON_CTL)
  * QPI0 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VNA              UINT32_C(0x129)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VNA_CODE         UINT32_C(0x29)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VNA_UMASK        UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_QPI0_AD_CREDITS_EMPTY_VNA_COUNTERS     UINT64_C(0x3)
+
 /* QPI0_BL_CREDITS_EMPTY (R3_Ly_PCI_PMON_CTL) */
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY                  UINT32_C(0x2d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_CODE             UINT32_C(0x2d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_UMASK            UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_COUNTERS         UINT64_C(0x3)
+
 /* QPI0_BL_CREDITS_EMPTY.VN0_HOM (R3_Ly_PCI_PMON_CTL)
  * QPI0 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_HOM          UINT32_C(0x22d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_HOM_CODE     UINT32_C(0x2d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_HOM_UMASK    UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_HOM_COUNTERS UINT64_C(0x3)
+
 /* QPI0_BL_CREDITS_EMPTY.VN0_NDR (R3_Ly_PCI_PMON_CTL)
  * QPI0 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_NDR          UINT32_C(0x82d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_NDR_CODE     UINT32_C(0x2d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_NDR_UMASK    UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_NDR_COUNTERS UINT64_C(0x3)
+
 /* QPI0_BL_CREDITS_EMPTY.VN0_SNP (R3_Ly_PCI_PMON_CTL)
  * QPI0 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_SNP          UINT32_C(0x42d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_SNP_CODE     UINT32_C(0x2d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_SNP_UMASK    UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN0_SNP_COUNTERS UINT64_C(0x3)
+
 /* QPI0_BL_CREDITS_EMPTY.VN1_HOM (R3_Ly_PCI_PMON_CTL)
  * QPI0 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_HOM          UINT32_C(0x102d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_HOM_CODE     UINT32_C(0x2d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_HOM_UMASK    UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_HOM_COUNTERS UINT64_C(0x3)
+
 /* QPI0_BL_CREDITS_EMPTY.VN1_NDR (R3_Ly_PCI_PMON_CTL)
  * QPI0 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_NDR          UINT32_C(0x402d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_NDR_CODE     UINT32_C(0x2d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_NDR_UMASK    UINT32_C(0x40)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_NDR_COUNTERS UINT64_C(0x3)
+
 /* QPI0_BL_CREDITS_EMPTY.VN1_SNP (R3_Ly_PCI_PMON_CTL)
  * QPI0 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_SNP          UINT32_C(0x202d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_SNP_CODE     UINT32_C(0x2d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_SNP_UMASK    UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VN1_SNP_COUNTERS UINT64_C(0x3)
+
 /* QPI0_BL_CREDITS_EMPTY.VNA (R3_Ly_PCI_PMON_CTL)
  * QPI0 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VNA              UINT32_C(0x12d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VNA_CODE         UINT32_C(0x2d)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VNA_UMASK        UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_QPI0_BL_CREDITS_EMPTY_VNA_COUNTERS     UINT64_C(0x3)
+
 /* QPI1_AD_CREDITS_EMPTY (R3_Ly_PCI_PMON_CTL) */
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY                  UINT32_C(0x2a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_CODE             UINT32_C(0x2a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_UMASK            UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_COUNTERS         UINT64_C(0x3)
+
 /* QPI1_AD_CREDITS_EMPTY.VN0_HOM (R3_Ly_PCI_PMON_CTL)
  * QPI1 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_HOM          UINT32_C(0x22a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_HOM_CODE     UINT32_C(0x2a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_HOM_UMASK    UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_HOM_COUNTERS UINT64_C(0x3)
+
 /* QPI1_AD_CREDITS_EMPTY.VN0_NDR (R3_Ly_PCI_PMON_CTL)
  * QPI1 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_NDR          UINT32_C(0x82a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_NDR_CODE     UINT32_C(0x2a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_NDR_UMASK    UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_NDR_COUNTERS UINT64_C(0x3)
+
 /* QPI1_AD_CREDITS_EMPTY.VN0_SNP (R3_Ly_PCI_PMON_CTL)
  * QPI1 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_SNP          UINT32_C(0x42a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_SNP_CODE     UINT32_C(0x2a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_SNP_UMASK    UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN0_SNP_COUNTERS UINT64_C(0x3)
+
 /* QPI1_AD_CREDITS_EMPTY.VN1_HOM (R3_Ly_PCI_PMON_CTL)
  * QPI1 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_HOM          UINT32_C(0x102a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_HOM_CODE     UINT32_C(0x2a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_HOM_UMASK    UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_HOM_COUNTERS UINT64_C(0x3)
+
 /* QPI1_AD_CREDITS_EMPTY.VN1_NDR (R3_Ly_PCI_PMON_CTL)
  * QPI1 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_NDR          UINT32_C(0x402a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_NDR_CODE     UINT32_C(0x2a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_NDR_UMASK    UINT32_C(0x40)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_NDR_COUNTERS UINT64_C(0x3)
+
 /* QPI1_AD_CREDITS_EMPTY.VN1_SNP (R3_Ly_PCI_PMON_CTL)
  * QPI1 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_SNP          UINT32_C(0x202a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_SNP_CODE     UINT32_C(0x2a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_SNP_UMASK    UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VN1_SNP_COUNTERS UINT64_C(0x3)
+
 /* QPI1_AD_CREDITS_EMPTY.VNA (R3_Ly_PCI_PMON_CTL)
  * QPI1 AD Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VNA              UINT32_C(0x12a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VNA_CODE         UINT32_C(0x2a)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VNA_UMASK        UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_QPI1_AD_CREDITS_EMPTY_VNA_COUNTERS     UINT64_C(0x3)
+
 /* QPI1_BL_CREDITS_EMPTY (R3_Ly_PCI_PMON_CTL) */
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY                  UINT32_C(0x2e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_CODE             UINT32_C(0x2e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_UMASK            UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_COUNTERS         UINT64_C(0x3)
+
 /* QPI1_BL_CREDITS_EMPTY.VN0_HOM (R3_Ly_PCI_PMON_CTL)
  * QPI1 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_HOM          UINT32_C(0x22e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_HOM_CODE     UINT32_C(0x2e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_HOM_UMASK    UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_HOM_COUNTERS UINT64_C(0x3)
+
 /* QPI1_BL_CREDITS_EMPTY.VN0_NDR (R3_Ly_PCI_PMON_CTL)
  * QPI1 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_NDR          UINT32_C(0x82e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_NDR_CODE     UINT32_C(0x2e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_NDR_UMASK    UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_NDR_COUNTERS UINT64_C(0x3)
+
 /* QPI1_BL_CREDITS_EMPTY.VN0_SNP (R3_Ly_PCI_PMON_CTL)
  * QPI1 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_SNP          UINT32_C(0x42e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_SNP_CODE     UINT32_C(0x2e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_SNP_UMASK    UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN0_SNP_COUNTERS UINT64_C(0x3)
+
 /* QPI1_BL_CREDITS_EMPTY.VN1_HOM (R3_Ly_PCI_PMON_CTL)
  * QPI1 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_HOM          UINT32_C(0x102e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_HOM_CODE     UINT32_C(0x2e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_HOM_UMASK    UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_HOM_COUNTERS UINT64_C(0x3)
+
 /* QPI1_BL_CREDITS_EMPTY.VN1_NDR (R3_Ly_PCI_PMON_CTL)
  * QPI1 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_NDR          UINT32_C(0x402e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_NDR_CODE     UINT32_C(0x2e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_NDR_UMASK    UINT32_C(0x40)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_NDR_COUNTERS UINT64_C(0x3)
+
 /* QPI1_BL_CREDITS_EMPTY.VN1_SNP (R3_Ly_PCI_PMON_CTL)
  * QPI1 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_SNP          UINT32_C(0x202e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_SNP_CODE     UINT32_C(0x2e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_SNP_UMASK    UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VN1_SNP_COUNTERS UINT64_C(0x3)
+
 /* QPI1_BL_CREDITS_EMPTY.VNA (R3_Ly_PCI_PMON_CTL)
  * QPI1 BL Credits Empty */
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VNA              UINT32_C(0x12e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VNA_CODE         UINT32_C(0x2e)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VNA_UMASK        UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_QPI1_BL_CREDITS_EMPTY_VNA_COUNTERS     UINT64_C(0x3)
+
 /* RING_AD_USED (R3_Ly_PCI_PMON_CTL)
  * R3 AD Ring in Use */
 #define E5_2600V2_EV_R3QPI_RING_AD_USED                           UINT32_C(0x7)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CODE                      UINT32_C(0x7)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_COUNTERS                  UINT64_C(0x7)
+
 /* RING_AD_USED.CCW_VR0_EVEN (R3_Ly_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_VR0_EVEN              UINT32_C(0x407)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_VR0_EVEN_CODE         UINT32_C(0x7)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_VR0_EVEN_UMASK        UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_VR0_EVEN_COUNTERS     UINT64_C(0x7)
+
 /* RING_AD_USED.CCW_VR0_ODD (R3_Ly_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_VR0_ODD               UINT32_C(0x807)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_VR0_ODD_CODE          UINT32_C(0x7)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_VR0_ODD_UMASK         UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_VR0_ODD_COUNTERS      UINT64_C(0x7)
+
 /* RING_AD_USED.CW_VR0_EVEN (R3_Ly_PCI_PMON_CTL)
  * Clockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_VR0_EVEN               UINT32_C(0x107)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_VR0_EVEN_CODE          UINT32_C(0x7)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_VR0_EVEN_UMASK         UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_VR0_EVEN_COUNTERS      UINT64_C(0x7)
+
 /* RING_AD_USED.CW_VR0_ODD (R3_Ly_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_VR0_ODD                UINT32_C(0x207)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_VR0_ODD_CODE           UINT32_C(0x7)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_VR0_ODD_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_VR0_ODD_COUNTERS       UINT64_C(0x7)
+
 /* RING_AD_USED.CW (R3_Ly_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW                        UINT32_C(0x3307)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_CODE                   UINT32_C(0x7)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_UMASK                  UINT32_C(0x33)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CW_COUNTERS               UINT64_C(0x7)
+
 /* RING_AD_USED.CCW (R3_Ly_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW                       UINT32_C(0xcc07)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_CODE                  UINT32_C(0x7)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_UMASK                 UINT32_C(0xcc)
 #define E5_2600V2_EV_R3QPI_RING_AD_USED_CCW_COUNTERS              UINT64_C(0x7)
+
 /* RING_AK_USED (R3_Ly_PCI_PMON_CTL)
  * R3 AK Ring in Use */
 #define E5_2600V2_EV_R3QPI_RING_AK_USED                           UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CODE                      UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_COUNTERS                  UINT64_C(0x7)
+
 /* RING_AK_USED.CCW_VR0_EVEN (R3_Ly_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_VR0_EVEN              UINT32_C(0x408)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_VR0_EVEN_CODE         UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_VR0_EVEN_UMASK        UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_VR0_EVEN_COUNTERS     UINT64_C(0x7)
+
 /* RING_AK_USED.CCW_VR0_ODD (R3_Ly_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_VR0_ODD               UINT32_C(0x808)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_VR0_ODD_CODE          UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_VR0_ODD_UMASK         UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_VR0_ODD_COUNTERS      UINT64_C(0x7)
+
 /* RING_AK_USED.CW_VR0_EVEN (R3_Ly_PCI_PMON_CTL)
  * Clockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_VR0_EVEN               UINT32_C(0x108)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_VR0_EVEN_CODE          UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_VR0_EVEN_UMASK         UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_VR0_EVEN_COUNTERS      UINT64_C(0x7)
+
 /* RING_AK_USED.CW_VR0_ODD (R3_Ly_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_VR0_ODD                UINT32_C(0x208)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_VR0_ODD_CODE           UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_VR0_ODD_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_VR0_ODD_COUNTERS       UINT64_C(0x7)
+
 /* RING_AK_USED.CW (R3_Ly_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW                        UINT32_C(0x3308)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_CODE                   UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_UMASK                  UINT32_C(0x33)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CW_COUNTERS               UINT64_C(0x7)
+
 /* RING_AK_USED.CCW (R3_Ly_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW                       UINT32_C(0xcc08)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_CODE                  UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_UMASK                 UINT32_C(0xcc)
 #define E5_2600V2_EV_R3QPI_RING_AK_USED_CCW_COUNTERS              UINT64_C(0x7)
+
 /* RING_BL_USED (R3_Ly_PCI_PMON_CTL)
  * R3 BL Ring in Use */
 #define E5_2600V2_EV_R3QPI_RING_BL_USED                           UINT32_C(0x9)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CODE                      UINT32_C(0x9)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_COUNTERS                  UINT64_C(0x7)
+
 /* RING_BL_USED.CCW_VR0_EVEN (R3_Ly_PCI_PMON_CTL)
  * Counterclockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_VR0_EVEN              UINT32_C(0x409)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_VR0_EVEN_CODE         UINT32_C(0x9)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_VR0_EVEN_UMASK        UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_VR0_EVEN_COUNTERS     UINT64_C(0x7)
+
 /* RING_BL_USED.CCW_VR0_ODD (R3_Ly_PCI_PMON_CTL)
  * Counterclockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_VR0_ODD               UINT32_C(0x809)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_VR0_ODD_CODE          UINT32_C(0x9)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_VR0_ODD_UMASK         UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_VR0_ODD_COUNTERS      UINT64_C(0x7)
+
 /* RING_BL_USED.CW_VR0_EVEN (R3_Ly_PCI_PMON_CTL)
  * Clockwise and Even on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_VR0_EVEN               UINT32_C(0x109)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_VR0_EVEN_CODE          UINT32_C(0x9)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_VR0_EVEN_UMASK         UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_VR0_EVEN_COUNTERS      UINT64_C(0x7)
+
 /* RING_BL_USED.CW_VR0_ODD (R3_Ly_PCI_PMON_CTL)
  * Clockwise and Odd on VRing 0 */
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_VR0_ODD                UINT32_C(0x209)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_VR0_ODD_CODE           UINT32_C(0x9)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_VR0_ODD_UMASK          UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_VR0_ODD_COUNTERS       UINT64_C(0x7)
+
 /* RING_BL_USED.CW (R3_Ly_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW                        UINT32_C(0x3309)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_CODE                   UINT32_C(0x9)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_UMASK                  UINT32_C(0x33)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CW_COUNTERS               UINT64_C(0x7)
+
 /* RING_BL_USED.CCW (R3_Ly_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW                       UINT32_C(0xcc09)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_CODE                  UINT32_C(0x9)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_UMASK                 UINT32_C(0xcc)
 #define E5_2600V2_EV_R3QPI_RING_BL_USED_CCW_COUNTERS              UINT64_C(0x7)
+
 /* RING_IV_USED (R3_Ly_PCI_PMON_CTL)
  * R2 IV Ring in Use */
 #define E5_2600V2_EV_R3QPI_RING_IV_USED                           UINT32_C(0xa)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_CODE                      UINT32_C(0xa)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_COUNTERS                  UINT64_C(0x7)
+
 /* RING_IV_USED.CCW (R3_Ly_PCI_PMON_CTL)
  * Counterclockwise */
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_CCW                       UINT32_C(0xcc0a)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_CCW_CODE                  UINT32_C(0xa)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_CCW_UMASK                 UINT32_C(0xcc)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_CCW_COUNTERS              UINT64_C(0x7)
+
 /* RING_IV_USED.CW (R3_Ly_PCI_PMON_CTL)
  * Clockwise */
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_CW                        UINT32_C(0x330a)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_CW_CODE                   UINT32_C(0xa)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_CW_UMASK                  UINT32_C(0x33)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_CW_COUNTERS               UINT64_C(0x7)
+
 /* RING_IV_USED.ANY (R3_Ly_PCI_PMON_CTL)
  * Any */
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_ANY                       UINT32_C(0xff0a)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_ANY_CODE                  UINT32_C(0xa)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_ANY_UMASK                 UINT32_C(0xff)
 #define E5_2600V2_EV_R3QPI_RING_IV_USED_ANY_COUNTERS              UINT64_C(0x7)
+
 /* RxR_BYPASSED (R3_Ly_PCI_PMON_CTL) */
 #define E5_2600V2_EV_R3QPI_RXR_BYPASSED                           UINT32_C(0x12)
 #define E5_2600V2_EV_R3QPI_RXR_BYPASSED_CODE                      UINT32_C(0x12)
 #define E5_2600V2_EV_R3QPI_RXR_BYPASSED_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_RXR_BYPASSED_COUNTERS                  UINT64_C(0x3)
+
 /* RxR_BYPASSED.AD (R3_Ly_PCI_PMON_CTL)
  * Ingress Bypassed */
 #define E5_2600V2_EV_R3QPI_RXR_BYPASSED_AD                        UINT32_C(0x112)
 #define E5_2600V2_EV_R3QPI_RXR_BYPASSED_AD_CODE                   UINT32_C(0x12)
 #define E5_2600V2_EV_R3QPI_RXR_BYPASSED_AD_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_RXR_BYPASSED_AD_COUNTERS               UINT64_C(0x3)
+
 /* RxR_CYCLES_NE (R3_Ly_PCI_PMON_CTL)
  * Ingress Cycles Not Empty */
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE                          UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_CODE                     UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_UMASK                    UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_COUNTERS                 UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.HOM (R3_Ly_PCI_PMON_CTL)
  * HOM */
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_HOM                      UINT32_C(0x110)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_HOM_CODE                 UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_HOM_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_HOM_COUNTERS             UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.NDR (R3_Ly_PCI_PMON_CTL)
  * NDR */
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_NDR                      UINT32_C(0x410)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_NDR_CODE                 UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_NDR_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_NDR_COUNTERS             UINT64_C(0x3)
+
 /* RxR_CYCLES_NE.SNP (R3_Ly_PCI_PMON_CTL)
  * SNP */
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_SNP                      UINT32_C(0x210)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_SNP_CODE                 UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_SNP_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_RXR_CYCLES_NE_SNP_COUNTERS             UINT64_C(0x3)
+
 /* RxR_INSERTS (R3_Ly_PCI_PMON_CTL)
  * Ingress Allocations */
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS                            UINT32_C(0x11)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_CODE                       UINT32_C(0x11)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_COUNTERS                   UINT64_C(0x3)
+
 /* RxR_INSERTS.DRS (R3_Ly_PCI_PMON_CTL)
  * DRS */
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_DRS                        UINT32_C(0x811)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_DRS_CODE                   UINT32_C(0x11)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_DRS_UMASK                  UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_DRS_COUNTERS               UINT64_C(0x3)
+
 /* RxR_INSERTS.HOM (R3_Ly_PCI_PMON_CTL)
  * HOM */
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_HOM                        UINT32_C(0x111)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_HOM_CODE                   UINT32_C(0x11)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_HOM_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_HOM_COUNTERS               UINT64_C(0x3)
+
 /* RxR_INSERTS.NCB (R3_Ly_PCI_PMON_CTL)
  * NCB */
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NCB                        UINT32_C(0x1011)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NCB_CODE                   UINT32_C(0x11)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NCB_UMASK                  UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NCB_COUNTERS               UINT64_C(0x3)
+
 /* RxR_INSERTS.NCS (R3_Ly_PCI_PMON_CTL)
  * NCS */
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NCS                        UINT32_C(0x2011)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NCS_CODE                   UINT32_C(0x11)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NCS_UMASK                  UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NCS_COUNTERS               UINT64_C(0x3)
+
 /* RxR_INSERTS.NDR (R3_Ly_PCI_PMON_CTL)
  * NDR */
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NDR                        UINT32_C(0x411)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NDR_CODE                   UINT32_C(0x11)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NDR_UMASK                  UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_NDR_COUNTERS               UINT64_C(0x3)
+
 /* RxR_INSERTS.SNP (R3_Ly_PCI_PMON_CTL)
  * SNP */
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_SNP                        UINT32_C(0x211)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_SNP_CODE                   UINT32_C(0x11)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_SNP_UMASK                  UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_RXR_INSERTS_SNP_COUNTERS               UINT64_C(0x3)
+
 /* RxR_OCCUPANCY (R3_Ly_PCI_PMON_CTL)
  * Ingress Occupancy Accumulator */
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY                          UINT32_C(0x13)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_CODE                     UINT32_C(0x13)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_UMASK                    UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_COUNTERS                 UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.DRS (R3_Ly_PCI_PMON_CTL)
  * DRS */
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_DRS                      UINT32_C(0x813)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_DRS_CODE                 UINT32_C(0x13)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_DRS_UMASK                UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_DRS_COUNTERS             UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.HOM (R3_Ly_PCI_PMON_CTL)
  * HOM */
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_HOM                      UINT32_C(0x113)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_HOM_CODE                 UINT32_C(0x13)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_HOM_UMASK                UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_HOM_COUNTERS             UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.NCB (R3_Ly_PCI_PMON_CTL)
  * NCB */
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NCB                      UINT32_C(0x1013)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NCB_CODE                 UINT32_C(0x13)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NCB_UMASK                UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NCB_COUNTERS             UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.NCS (R3_Ly_PCI_PMON_CTL)
  * NCS */
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NCS                      UINT32_C(0x2013)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NCS_CODE                 UINT32_C(0x13)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NCS_UMASK                UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NCS_COUNTERS             UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.NDR (R3_Ly_PCI_PMON_CTL)
  * NDR */
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NDR                      UINT32_C(0x413)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NDR_CODE                 UINT32_C(0x13)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NDR_UMASK                UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_NDR_COUNTERS             UINT64_C(0x1)
+
 /* RxR_OCCUPANCY.SNP (R3_Ly_PCI_PMON_CTL)
  * SNP */
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_SNP                      UINT32_C(0x213)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_SNP_CODE                 UINT32_C(0x13)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_SNP_UMASK                UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_RXR_OCCUPANCY_SNP_COUNTERS             UINT64_C(0x1)
+
 /* TxR_NACK_CCW (R3_Ly_PCI_PMON_CTL)
  * Egress NACK */
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW                           UINT32_C(0x28)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_CODE                      UINT32_C(0x28)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_UMASK                     UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_COUNTERS                  UINT64_C(0x3)
+
 /* TxR_NACK_CCW.AD (R3_Ly_PCI_PMON_CTL)
  * AK CCW */
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_AD                        UINT32_C(0x128)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_AD_CODE                   UINT32_C(0x28)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_AD_UMASK                  UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_AD_COUNTERS               UINT64_C(0x3)
+
 /* TxR_NACK_CCW.AK (R3_Ly_PCI_PMON_CTL)
  * BL CW */
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_AK                        UINT32_C(0x228)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_AK_CODE                   UINT32_C(0x28)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_AK_UMASK                  UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_AK_COUNTERS               UINT64_C(0x3)
+
 /* TxR_NACK_CCW.BL (R3_Ly_PCI_PMON_CTL)
  * BL CCW */
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_BL                        UINT32_C(0x428)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_BL_CODE                   UINT32_C(0x28)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_BL_UMASK                  UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CCW_BL_COUNTERS               UINT64_C(0x3)
+
 /* TxR_NACK_CW (R3_Ly_PCI_PMON_CTL)
  * Egress NACK */
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW                            UINT32_C(0x26)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_CODE                       UINT32_C(0x26)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_UMASK                      UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_COUNTERS                   UINT64_C(0x3)
+
 /* TxR_NACK_CW.AD (R3_Ly_PCI_PMON_CTL)
  * AD CW */
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_AD                         UINT32_C(0x126)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_AD_CODE                    UINT32_C(0x26)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_AD_UMASK                   UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_AD_COUNTERS                UINT64_C(0x3)
+
 /* TxR_NACK_CW.AK (R3_Ly_PCI_PMON_CTL)
  * AD CCW */
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_AK                         UINT32_C(0x226)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_AK_CODE                    UINT32_C(0x26)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_AK_UMASK                   UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_AK_COUNTERS                UINT64_C(0x3)
+
 /* TxR_NACK_CW.BL (R3_Ly_PCI_PMON_CTL)
  * AK CW */
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_BL                         UINT32_C(0x426)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_BL_CODE                    UINT32_C(0x26)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_BL_UMASK                   UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_TXR_NACK_CW_BL_COUNTERS                UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT (R3_Ly_PCI_PMON_CTL)
  * VN0 Credit Acquisition Failed on DRS */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT                     UINT32_C(0x37)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_CODE                UINT32_C(0x37)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_UMASK               UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_COUNTERS            UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.DRS (R3_Ly_PCI_PMON_CTL)
  * DRS Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_DRS                 UINT32_C(0x837)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_DRS_CODE            UINT32_C(0x37)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_DRS_UMASK           UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_DRS_COUNTERS        UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.HOM (R3_Ly_PCI_PMON_CTL)
  * HOM Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_HOM                 UINT32_C(0x137)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_HOM_CODE            UINT32_C(0x37)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_HOM_UMASK           UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_HOM_COUNTERS        UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.NCB (R3_Ly_PCI_PMON_CTL)
  * NCB Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NCB                 UINT32_C(0x1037)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NCB_CODE            UINT32_C(0x37)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NCB_UMASK           UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NCB_COUNTERS        UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.NCS (R3_Ly_PCI_PMON_CTL)
  * NCS Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NCS                 UINT32_C(0x2037)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NCS_CODE            UINT32_C(0x37)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NCS_UMASK           UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NCS_COUNTERS        UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.NDR (R3_Ly_PCI_PMON_CTL)
  * NDR Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NDR                 UINT32_C(0x437)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NDR_CODE            UINT32_C(0x37)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NDR_UMASK           UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_NDR_COUNTERS        UINT64_C(0x3)
+
 /* VN0_CREDITS_REJECT.SNP (R3_Ly_PCI_PMON_CTL)
  * SNP Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_SNP                 UINT32_C(0x237)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_SNP_CODE            UINT32_C(0x37)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_SNP_UMASK           UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_REJECT_SNP_COUNTERS        UINT64_C(0x3)
+
 /* VN0_CREDITS_USED (R3_Ly_PCI_PMON_CTL)
  * VN0 Credit Used */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED                       UINT32_C(0x36)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_CODE                  UINT32_C(0x36)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_COUNTERS              UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.DRS (R3_Ly_PCI_PMON_CTL)
  * DRS Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_DRS                   UINT32_C(0x836)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_DRS_CODE              UINT32_C(0x36)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_DRS_UMASK             UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_DRS_COUNTERS          UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.HOM (R3_Ly_PCI_PMON_CTL)
  * HOM Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_HOM                   UINT32_C(0x136)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_HOM_CODE              UINT32_C(0x36)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_HOM_UMASK             UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_HOM_COUNTERS          UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.NCB (R3_Ly_PCI_PMON_CTL)
  * NCB Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NCB                   UINT32_C(0x1036)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NCB_CODE              UINT32_C(0x36)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NCB_UMASK             UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NCB_COUNTERS          UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.NCS (R3_Ly_PCI_PMON_CTL)
  * NCS Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NCS                   UINT32_C(0x2036)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NCS_CODE              UINT32_C(0x36)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NCS_UMASK             UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NCS_COUNTERS          UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.NDR (R3_Ly_PCI_PMON_CTL)
  * NDR Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NDR                   UINT32_C(0x436)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NDR_CODE              UINT32_C(0x36)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NDR_UMASK             UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_NDR_COUNTERS          UINT64_C(0x3)
+
 /* VN0_CREDITS_USED.SNP (R3_Ly_PCI_PMON_CTL)
  * SNP Message Class */
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_SNP                   UINT32_C(0x236)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_SNP_CODE              UINT32_C(0x36)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_SNP_UMASK             UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_VN0_CREDITS_USED_SNP_COUNTERS          UINT64_C(0x3)
+
 /* VN1_CREDITS_REJECT (R3_Ly_PCI_PMON_CTL)
  * VN1 Credit Acquisition Failed on DRS */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT                     UINT32_C(0x39)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_CODE                UINT32_C(0x39)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_UMASK               UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_COUNTERS            UINT64_C(0x3)
+
 /* VN1_CREDITS_REJECT.DRS (R3_Ly_PCI_PMON_CTL)
  * DRS Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_DRS                 UINT32_C(0x839)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_DRS_CODE            UINT32_C(0x39)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_DRS_UMASK           UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_DRS_COUNTERS        UINT64_C(0x3)
+
 /* VN1_CREDITS_REJECT.HOM (R3_Ly_PCI_PMON_CTL)
  * HOM Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_HOM                 UINT32_C(0x139)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_HOM_CODE            UINT32_C(0x39)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_HOM_UMASK           UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_HOM_COUNTERS        UINT64_C(0x3)
+
 /* VN1_CREDITS_REJECT.NCB (R3_Ly_PCI_PMON_CTL)
  * NCB Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NCB                 UINT32_C(0x1039)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NCB_CODE            UINT32_C(0x39)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NCB_UMASK           UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NCB_COUNTERS        UINT64_C(0x3)
+
 /* VN1_CREDITS_REJECT.NCS (R3_Ly_PCI_PMON_CTL)
  * NCS Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NCS                 UINT32_C(0x2039)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NCS_CODE            UINT32_C(0x39)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NCS_UMASK           UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NCS_COUNTERS        UINT64_C(0x3)
+
 /* VN1_CREDITS_REJECT.NDR (R3_Ly_PCI_PMON_CTL)
  * NDR Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NDR                 UINT32_C(0x439)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NDR_CODE            UINT32_C(0x39)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NDR_UMASK           UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_NDR_COUNTERS        UINT64_C(0x3)
+
 /* VN1_CREDITS_REJECT.SNP (R3_Ly_PCI_PMON_CTL)
  * SNP Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_SNP                 UINT32_C(0x239)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_SNP_CODE            UINT32_C(0x39)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_SNP_UMASK           UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_REJECT_SNP_COUNTERS        UINT64_C(0x3)
+
 /* VN1_CREDITS_USED (R3_Ly_PCI_PMON_CTL)
  * VN1 Credit Used */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED                       UINT32_C(0x38)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_CODE                  UINT32_C(0x38)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_UMASK                 UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_COUNTERS              UINT64_C(0x3)
+
 /* VN1_CREDITS_USED.DRS (R3_Ly_PCI_PMON_CTL)
  * DRS Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_DRS                   UINT32_C(0x838)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_DRS_CODE              UINT32_C(0x38)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_DRS_UMASK             UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_DRS_COUNTERS          UINT64_C(0x3)
+
 /* VN1_CREDITS_USED.HOM (R3_Ly_PCI_PMON_CTL)
  * HOM Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_HOM                   UINT32_C(0x138)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_HOM_CODE              UINT32_C(0x38)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_HOM_UMASK             UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_HOM_COUNTERS          UINT64_C(0x3)
+
 /* VN1_CREDITS_USED.NCB (R3_Ly_PCI_PMON_CTL)
  * NCB Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NCB                   UINT32_C(0x1038)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NCB_CODE              UINT32_C(0x38)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NCB_UMASK             UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NCB_COUNTERS          UINT64_C(0x3)
+
 /* VN1_CREDITS_USED.NCS (R3_Ly_PCI_PMON_CTL)
  * NCS Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NCS                   UINT32_C(0x2038)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NCS_CODE              UINT32_C(0x38)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NCS_UMASK             UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NCS_COUNTERS          UINT64_C(0x3)
+
 /* VN1_CREDITS_USED.NDR (R3_Ly_PCI_PMON_CTL)
  * NDR Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NDR                   UINT32_C(0x438)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NDR_CODE              UINT32_C(0x38)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NDR_UMASK             UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_NDR_COUNTERS          UINT64_C(0x3)
+
 /* VN1_CREDITS_USED.SNP (R3_Ly_PCI_PMON_CTL)
  * SNP Message Class */
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_SNP                   UINT32_C(0x238)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_SNP_CODE              UINT32_C(0x38)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_SNP_UMASK             UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_VN1_CREDITS_USED_SNP_COUNTERS          UINT64_C(0x3)
+
 /* VNA_CREDITS_ACQUIRED (R3_Ly_PCI_PMON_CTL)
  * VNA credit Acquisitions */
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED                   UINT32_C(0x33)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_CODE              UINT32_C(0x33)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_UMASK             UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_COUNTERS          UINT64_C(0x3)
+
 /* VNA_CREDITS_ACQUIRED.AD (R3_Ly_PCI_PMON_CTL)
  * VNA credit Acquisitions; HOM Message Class */
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_AD                UINT32_C(0x133)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_AD_CODE           UINT32_C(0x33)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_AD_UMASK          UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_AD_COUNTERS       UINT64_C(0x3)
+
 /* VNA_CREDITS_ACQUIRED.BL (R3_Ly_PCI_PMON_CTL)
  * VNA credit Acquisitions; HOM Message Class */
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_BL                UINT32_C(0x433)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_BL_CODE           UINT32_C(0x33)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_BL_UMASK          UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_ACQUIRED_BL_COUNTERS       UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT (R3_Ly_PCI_PMON_CTL)
  * VNA Credit Reject */
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT                     UINT32_C(0x34)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_CODE                UINT32_C(0x34)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_UMASK               UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_COUNTERS            UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.DRS (R3_Ly_PCI_PMON_CTL)
  * DRS Message Class */
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_DRS                 UINT32_C(0x834)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_DRS_CODE            UINT32_C(0x34)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_DRS_UMASK           UINT32_C(0x8)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_DRS_COUNTERS        UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.HOM (R3_Ly_PCI_PMON_CTL)
  * HOM Message Class */
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_HOM                 UINT32_C(0x134)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_HOM_CODE            UINT32_C(0x34)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_HOM_UMASK           UINT32_C(0x1)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_HOM_COUNTERS        UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.NCB (R3_Ly_PCI_PMON_CTL)
  * NCB Message Class */
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NCB                 UINT32_C(0x1034)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NCB_CODE            UINT32_C(0x34)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NCB_UMASK           UINT32_C(0x10)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NCB_COUNTERS        UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.NCS (R3_Ly_PCI_PMON_CTL)
  * NCS Message Class */
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NCS                 UINT32_C(0x2034)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NCS_CODE            UINT32_C(0x34)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NCS_UMASK           UINT32_C(0x20)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NCS_COUNTERS        UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.NDR (R3_Ly_PCI_PMON_CTL)
  * NDR Message Class */
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NDR                 UINT32_C(0x434)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NDR_CODE            UINT32_C(0x34)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NDR_UMASK           UINT32_C(0x4)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_NDR_COUNTERS        UINT64_C(0x3)
+
 /* VNA_CREDITS_REJECT.SNP (R3_Ly_PCI_PMON_CTL)
  * SNP Message Class */
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_SNP                 UINT32_C(0x234)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_SNP_CODE            UINT32_C(0x34)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_SNP_UMASK           UINT32_C(0x2)
 #define E5_2600V2_EV_R3QPI_VNA_CREDITS_REJECT_SNP_COUNTERS        UINT64_C(0x3)
+
 /* VNA_CREDIT_CYCLES_OUT (R3_Ly_PCI_PMON_CTL)
  * Cycles with no VNA credits available */
 #define E5_2600V2_EV_R3QPI_VNA_CREDIT_CYCLES_OUT                  UINT32_C(0x31)
 #define E5_2600V2_EV_R3QPI_VNA_CREDIT_CYCLES_OUT_CODE             UINT32_C(0x31)
 #define E5_2600V2_EV_R3QPI_VNA_CREDIT_CYCLES_OUT_UMASK            UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_VNA_CREDIT_CYCLES_OUT_COUNTERS         UINT64_C(0x3)
+
 /* VNA_CREDIT_CYCLES_USED (R3_Ly_PCI_PMON_CTL)
  * Cycles with 1 or more VNA credits in use */
 #define E5_2600V2_EV_R3QPI_VNA_CREDIT_CYCLES_USED                 UINT32_C(0x32)
 #define E5_2600V2_EV_R3QPI_VNA_CREDIT_CYCLES_USED_CODE            UINT32_C(0x32)
 #define E5_2600V2_EV_R3QPI_VNA_CREDIT_CYCLES_USED_UMASK           UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_VNA_CREDIT_CYCLES_USED_COUNTERS        UINT64_C(0x3)
+
 /* RxR_AD_BYPASSED (R3_Ly_PCI_PMON_CTL)
  * AD Ingress Bypassed */
 #define E5_2600V2_EV_R3QPI_RXR_AD_BYPASSED                        UINT32_C(0x12)

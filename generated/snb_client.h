@@ -41,7 +41,8 @@ extern "C" {
  * C-Box (block 'cbox')
  * LLC coherence engine, one per slice (up to 4; MSR_UNC_CBO_CONFIG reports how
  * many). Two 44-bit counters per C-Box.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, table 18-39, page 18-62
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, table 18-39, page 18-62
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -56,9 +57,25 @@ extern "C" {
 #define SNB_UNC_CBOX_CBOX3_BASE UINT32_C(0x730)
 
 /* --------------------------------------------------------------------------
- * MSR_UNC_CBO_n_PERFEVTSEL{1-0}: msr 0x700, 64 bits implemented of 64, reset 0x0
+ * MSR_UNC_CBO_n_PERFEVTSEL{1-0}: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * C-Box counter event select.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, page 18-61; event select bit fields listed on page 18-61; addresses: SDM MSR table (700H, 701H) and kernel SNB_UNC_CBO_0_PERFEVTSEL0
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, page 18-61; event select bit fields listed on page
+ * 18-61; addresses: SDM MSR table (700H, 701H) and kernel
+ * SNB_UNC_CBO_0_PERFEVTSEL0
+ *
+ * Bits   (field, access, reset):
+ *   63:29  rsv           RV  0x0
+ *   28:24  CMASK         RW  0x0
+ *   23     INV           RW  0x0
+ *   22     EN            RW  0x0
+ *   21     rsv           RV  0x0
+ *   20     OVF_EN        RW  0x0
+ *   19     rsv           RV  0x0
+ *   18     E             RW  0x0
+ *   17:16  rsv           RV  0x0
+ *   15:8   UMASK         RW  0x0
+ *   7:0    Event_Select  RW  0x0
  */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WIDTH              64
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_SIZE               64
@@ -104,15 +121,15 @@ static inline uint32_t snb_unc_msr_unc_cbo_n_perfevtsel_addr(unsigned inst, unsi
 }
 
 /*
- * The value to write to MSR_UNC_CBO_n_PERFEVTSEL{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_CBO_n_PERFEVTSEL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -130,9 +147,9 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_write_value(uint64_t cur
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MAX          UINT64_C(0x1f)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MASK         (UINT64_C(0x1f) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_SHIFT)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_RESET        UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_SHIFT))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MASK)))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MASK))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_GET(v)       ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_SHIFT))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_SET(v, x)    ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MASK)))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_VAL(x)       ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MASK))
 static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_cmask_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CMASK_SHIFT);
@@ -155,9 +172,9 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_cmask_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MAX            UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MASK           (UINT64_C(0x1) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_SHIFT)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_RESET          UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_SHIFT))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MASK)))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MASK))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_GET(v)         ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_SHIFT))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_SET(v, x)      ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MASK)))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_VAL(x)         ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MASK))
 static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_inv_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_INV_SHIFT);
@@ -179,9 +196,9 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_inv_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MAX             UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MASK            (UINT64_C(0x1) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_SHIFT)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_RESET           UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_SHIFT))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MASK)))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MASK))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_GET(v)          ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_SHIFT))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_SET(v, x)       ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MASK)))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_VAL(x)          ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MASK))
 static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_en_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_EN_SHIFT);
@@ -204,9 +221,9 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_en_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MAX         UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MASK        (UINT64_C(0x1) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_SHIFT)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_RESET       UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_SHIFT))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MASK)))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MASK))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_GET(v)      ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_SHIFT))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_SET(v, x)   ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MASK)))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_VAL(x)      ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MASK))
 static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_ovf_en_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_OVF_EN_SHIFT);
@@ -228,9 +245,9 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_ovf_en_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MAX              UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MASK             (UINT64_C(0x1) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_SHIFT)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_RESET            UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_SHIFT))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MASK)))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MASK))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_GET(v)           ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_SHIFT))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_SET(v, x)        ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MASK)))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_VAL(x)           ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MASK))
 static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_e_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_E_SHIFT);
@@ -253,9 +270,9 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_e_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MAX          UINT64_C(0xff)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MASK         (UINT64_C(0xff) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_SHIFT)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_RESET        UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_SHIFT))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MASK)))
-#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MASK))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_GET(v)       ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_SHIFT))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_SET(v, x)    ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MASK)))
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_VAL(x)       ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_SHIFT) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MASK))
 static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_umask_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_MASK) >> SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_UMASK_SHIFT);
@@ -295,9 +312,15 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_event_select_val(uint64_
 }
 
 /* --------------------------------------------------------------------------
- * MSR_UNC_CBO_n_PERFCTR{1-0}: msr 0x706, 44 bits implemented of 64, reset 0x0
+ * MSR_UNC_CBO_n_PERFCTR{1-0}: msr (address per instance), 44 bits implemented of 64, reset 0x0
  * C-Box counter.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, table 18-39, page 18-62; counter width 44 (Table 18-39); addresses: SDM MSR table (706H, 707H) and kernel SNB_UNC_CBO_0_PER_CTR0 0x706
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, table 18-39, page 18-62; counter width 44 (Table 18-39);
+ * addresses: SDM MSR table (706H, 707H) and kernel SNB_UNC_CBO_0_PER_CTR0
+ * 0x706
+ *
+ * Bits   (field, access, reset):
+ *   43:0  event_count  RW-V  0x0
  */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WIDTH             44
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_SIZE              64
@@ -343,15 +366,15 @@ static inline uint32_t snb_unc_msr_unc_cbo_n_perfctr_addr(unsigned inst, unsigne
 }
 
 /*
- * The value to write to MSR_UNC_CBO_n_PERFCTR{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_CBO_n_PERFCTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -390,17 +413,20 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* XSNP_RESPONSE (MSR_UNC_CBO_n_PERFEVTSEL) */
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE                        UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_CODE                   UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_UMASK                  UINT64_C(0x0)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_COUNTERS               UINT64_C(0x3)
+
 /* XSNP_RESPONSE.MISS_EXTERNAL (MSR_UNC_CBO_n_PERFEVTSEL)
  * An external snoop misses in some processor core. */
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_MISS_EXTERNAL          UINT64_C(0x2122)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_MISS_EXTERNAL_CODE     UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_MISS_EXTERNAL_UMASK    UINT64_C(0x21)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_MISS_EXTERNAL_COUNTERS UINT64_C(0x3)
+
 /* XSNP_RESPONSE.MISS_XCORE (MSR_UNC_CBO_n_PERFEVTSEL)
  * A cross-core snoop initiated by this Cbox due to processor core memory
  * request which misses in some processor core. */
@@ -408,6 +434,7 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_MISS_XCORE_CODE        UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_MISS_XCORE_UMASK       UINT64_C(0x41)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_MISS_XCORE_COUNTERS    UINT64_C(0x3)
+
 /* XSNP_RESPONSE.MISS_EVICTION (MSR_UNC_CBO_n_PERFEVTSEL)
  * A cross-core snoop resulted from L3 Eviction which misses in some
  * processor core. */
@@ -415,12 +442,14 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_MISS_EVICTION_CODE     UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_MISS_EVICTION_UMASK    UINT64_C(0x81)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_MISS_EVICTION_COUNTERS UINT64_C(0x3)
+
 /* XSNP_RESPONSE.HIT_EXTERNAL (MSR_UNC_CBO_n_PERFEVTSEL)
  * An external snoop hits a non-modified line in some processor core. */
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HIT_EXTERNAL           UINT64_C(0x2422)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HIT_EXTERNAL_CODE      UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HIT_EXTERNAL_UMASK     UINT64_C(0x24)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HIT_EXTERNAL_COUNTERS  UINT64_C(0x3)
+
 /* XSNP_RESPONSE.HIT_XCORE (MSR_UNC_CBO_n_PERFEVTSEL)
  * A cross-core snoop initiated by this Cbox due to processor core memory
  * request which hits a non-modified line in some processor core. */
@@ -428,6 +457,7 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HIT_XCORE_CODE         UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HIT_XCORE_UMASK        UINT64_C(0x44)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HIT_XCORE_COUNTERS     UINT64_C(0x3)
+
 /* XSNP_RESPONSE.HIT_EVICTION (MSR_UNC_CBO_n_PERFEVTSEL)
  * A cross-core snoop resulted from L3 Eviction which hits a non-modified
  * line in some processor core. */
@@ -435,12 +465,14 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HIT_EVICTION_CODE      UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HIT_EVICTION_UMASK     UINT64_C(0x84)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HIT_EVICTION_COUNTERS  UINT64_C(0x3)
+
 /* XSNP_RESPONSE.HITM_EXTERNAL (MSR_UNC_CBO_n_PERFEVTSEL)
  * An external snoop hits a modified line in some processor core. */
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HITM_EXTERNAL          UINT64_C(0x2822)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HITM_EXTERNAL_CODE     UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HITM_EXTERNAL_UMASK    UINT64_C(0x28)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HITM_EXTERNAL_COUNTERS UINT64_C(0x3)
+
 /* XSNP_RESPONSE.HITM_XCORE (MSR_UNC_CBO_n_PERFEVTSEL)
  * A cross-core snoop initiated by this Cbox due to processor core memory
  * request which hits a modified line in some processor core. */
@@ -448,6 +480,7 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HITM_XCORE_CODE        UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HITM_XCORE_UMASK       UINT64_C(0x48)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HITM_XCORE_COUNTERS    UINT64_C(0x3)
+
 /* XSNP_RESPONSE.HITM_EVICTION (MSR_UNC_CBO_n_PERFEVTSEL)
  * A cross-core snoop resulted from L3 Eviction which hits a modified line
  * in some processor core. */
@@ -455,23 +488,27 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HITM_EVICTION_CODE     UINT64_C(0x22)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HITM_EVICTION_UMASK    UINT64_C(0x88)
 #define SNB_UNC_EV_CBOX_XSNP_RESPONSE_HITM_EVICTION_COUNTERS UINT64_C(0x3)
+
 /* CACHE_LOOKUP (MSR_UNC_CBO_n_PERFEVTSEL) */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP                         UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_CODE                    UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_UMASK                   UINT64_C(0x0)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_COUNTERS                UINT64_C(0x3)
+
 /* CACHE_LOOKUP.READ_M (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup read request that access cache and found line in M-state. */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_M                  UINT64_C(0x1134)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_M_CODE             UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_M_UMASK            UINT64_C(0x11)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_M_COUNTERS         UINT64_C(0x3)
+
 /* CACHE_LOOKUP.WRITE_M (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup write request that access cache and found line in M-state. */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_M                 UINT64_C(0x2134)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_M_CODE            UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_M_UMASK           UINT64_C(0x21)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_M_COUNTERS        UINT64_C(0x3)
+
 /* CACHE_LOOKUP.EXTSNP_M (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup external snoop request that access cache and found line in
  * M-state. */
@@ -479,24 +516,28 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_M_CODE           UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_M_UMASK          UINT64_C(0x41)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_M_COUNTERS       UINT64_C(0x3)
+
 /* CACHE_LOOKUP.ANY_M (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup any request that access cache and found line in M-state. */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_M                   UINT64_C(0x8134)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_M_CODE              UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_M_UMASK             UINT64_C(0x81)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_M_COUNTERS          UINT64_C(0x3)
+
 /* CACHE_LOOKUP.READ_I (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup read request that access cache and found line in I-state. */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_I                  UINT64_C(0x1834)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_I_CODE             UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_I_UMASK            UINT64_C(0x18)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_I_COUNTERS         UINT64_C(0x3)
+
 /* CACHE_LOOKUP.WRITE_I (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup write request that access cache and found line in I-state. */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_I                 UINT64_C(0x2834)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_I_CODE            UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_I_UMASK           UINT64_C(0x28)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_I_COUNTERS        UINT64_C(0x3)
+
 /* CACHE_LOOKUP.EXTSNP_I (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup external snoop request that access cache and found line in
  * I-state. */
@@ -504,12 +545,14 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_I_CODE           UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_I_UMASK          UINT64_C(0x48)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_I_COUNTERS       UINT64_C(0x3)
+
 /* CACHE_LOOKUP.ANY_I (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup any request that access cache and found line in I-state. */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_I                   UINT64_C(0x8834)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_I_CODE              UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_I_UMASK             UINT64_C(0x88)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_I_COUNTERS          UINT64_C(0x3)
+
 /* CACHE_LOOKUP.READ_MESI (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup read request that access cache and found line in any
  * MESI-state. */
@@ -517,12 +560,14 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_MESI_CODE          UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_MESI_UMASK         UINT64_C(0x1f)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_MESI_COUNTERS      UINT64_C(0x3)
+
 /* CACHE_LOOKUP.WRITE_MESI (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup write request that access cache and found line in MESI-state. */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_MESI              UINT64_C(0x2f34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_MESI_CODE         UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_MESI_UMASK        UINT64_C(0x2f)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_WRITE_MESI_COUNTERS     UINT64_C(0x3)
+
 /* CACHE_LOOKUP.EXTSNP_MESI (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup external snoop request that access cache and found line in
  * MESI-state. */
@@ -530,18 +575,21 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_MESI_CODE        UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_MESI_UMASK       UINT64_C(0x4f)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_MESI_COUNTERS    UINT64_C(0x3)
+
 /* CACHE_LOOKUP.ANY_MESI (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup any request that access cache and found line in MESI-state. */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_MESI                UINT64_C(0x8f34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_MESI_CODE           UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_MESI_UMASK          UINT64_C(0x8f)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_MESI_COUNTERS       UINT64_C(0x3)
+
 /* CACHE_LOOKUP.ANY_ES (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup any request that access cache and found line in E or S-state. */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_ES                  UINT64_C(0x8634)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_ES_CODE             UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_ES_UMASK            UINT64_C(0x86)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_ES_COUNTERS         UINT64_C(0x3)
+
 /* CACHE_LOOKUP.EXTSNP_ES (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup external snoop request that access cache and found line in E
  * or S-state. */
@@ -549,12 +597,14 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_ES_CODE          UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_ES_UMASK         UINT64_C(0x46)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_EXTSNP_ES_COUNTERS      UINT64_C(0x3)
+
 /* CACHE_LOOKUP.READ_ES (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup read request that access cache and found line in E or S-state. */
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_ES                 UINT64_C(0x1634)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_ES_CODE            UINT64_C(0x34)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_ES_UMASK           UINT64_C(0x16)
 #define SNB_UNC_EV_CBOX_CACHE_LOOKUP_READ_ES_COUNTERS        UINT64_C(0x3)
+
 /* CACHE_LOOKUP.WRITE_ES (MSR_UNC_CBO_n_PERFEVTSEL)
  * L3 Lookup write request that access cache and found line in E or
  * S-state. */
@@ -566,13 +616,30 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 /* ==========================================================================
  * ARB (block 'arb')
  * Arbitration unit (one); two 44-bit counters.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, table 18-39, page 18-62
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, table 18-39, page 18-62
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * MSR_UNC_ARB_PERFEVTSEL{1-0}: msr 0x3b2, 64 bits implemented of 64, reset 0x0
  * ARB counter event select.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, page 18-61; event select bit fields listed on page 18-61 (same layout as the C-Box); addresses: SDM MSR table (3B2H, 3B3H) and kernel SNB_UNC_ARB_PERFEVTSEL0 0x3b2
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, page 18-61; event select bit fields listed on page 18-61
+ * (same layout as the C-Box); addresses: SDM MSR table (3B2H, 3B3H) and kernel
+ * SNB_UNC_ARB_PERFEVTSEL0 0x3b2
+ *
+ * Bits   (field, access, reset):
+ *   63:29  rsv           RV  0x0
+ *   28:24  CMASK         RW  0x0
+ *   23     INV           RW  0x0
+ *   22     EN            RW  0x0
+ *   21     rsv           RV  0x0
+ *   20     OVF_EN        RW  0x0
+ *   19     rsv           RV  0x0
+ *   18     E             RW  0x0
+ *   17:16  rsv           RV  0x0
+ *   15:8   UMASK         RW  0x0
+ *   7:0    Event_Select  RW  0x0
  */
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WIDTH              64
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_SIZE               64
@@ -596,15 +663,15 @@ static inline uint32_t snb_unc_msr_unc_arb_perfevtsel_addr(unsigned i)
 }
 
 /*
- * The value to write to MSR_UNC_ARB_PERFEVTSEL{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_ARB_PERFEVTSEL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WRITABLE_MASK & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -622,9 +689,9 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_write_value(uint64_t curre
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MAX          UINT64_C(0x1f)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MASK         (UINT64_C(0x1f) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_SHIFT)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_RESET        UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_SHIFT))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MASK)))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MASK))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_GET(v)       ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_SHIFT))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_SET(v, x)    ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MASK)))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_VAL(x)       ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MASK))
 static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_cmask_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_CMASK_SHIFT);
@@ -647,9 +714,9 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_cmask_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MAX            UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MASK           (UINT64_C(0x1) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_SHIFT)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_RESET          UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_SHIFT))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MASK)))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MASK))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_GET(v)         ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_SHIFT))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_SET(v, x)      ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MASK)))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_VAL(x)         ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MASK))
 static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_inv_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_INV_SHIFT);
@@ -671,9 +738,9 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_inv_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MAX             UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK            (UINT64_C(0x1) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_SHIFT)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_RESET           UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_SHIFT))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK)))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_GET(v)          ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_SHIFT))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_SET(v, x)       ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK)))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_VAL(x)          ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK))
 static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_en_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_SHIFT);
@@ -696,9 +763,9 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_en_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MAX         UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MASK        (UINT64_C(0x1) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_SHIFT)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_RESET       UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_SHIFT))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MASK)))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MASK))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_GET(v)      ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_SHIFT))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_SET(v, x)   ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MASK)))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_VAL(x)      ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MASK))
 static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_ovf_en_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_OVF_EN_SHIFT);
@@ -720,9 +787,9 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_ovf_en_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MAX              UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MASK             (UINT64_C(0x1) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_SHIFT)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_RESET            UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_SHIFT))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MASK)))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MASK))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_GET(v)           ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_SHIFT))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_SET(v, x)        ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MASK)))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_VAL(x)           ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MASK))
 static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_e_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_E_SHIFT);
@@ -745,9 +812,9 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_e_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MAX          UINT64_C(0xff)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MASK         (UINT64_C(0xff) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_SHIFT)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_RESET        UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_SHIFT))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MASK)))
-#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MASK))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_GET(v)       ((uint64_t)(((v) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_SHIFT))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_SET(v, x)    ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MASK)))
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_VAL(x)       ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_SHIFT) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MASK))
 static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_umask_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_MASK) >> SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_UMASK_SHIFT);
@@ -789,7 +856,12 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_event_select_val(uint64_t 
 /* --------------------------------------------------------------------------
  * MSR_UNC_ARB_PERFCTR{1-0}: msr 0x3b0, 44 bits implemented of 64, reset 0x0
  * ARB counter.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, table 18-39, page 18-62; counter width 44 (Table 18-39); addresses: SDM MSR table (3B0H, 3B1H) and kernel SNB_UNC_ARB_PER_CTR0 0x3b0
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, table 18-39, page 18-62; counter width 44 (Table 18-39);
+ * addresses: SDM MSR table (3B0H, 3B1H) and kernel SNB_UNC_ARB_PER_CTR0 0x3b0
+ *
+ * Bits   (field, access, reset):
+ *   43:0  event_count  RW-V  0x0
  */
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_WIDTH             44
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_SIZE              64
@@ -813,15 +885,15 @@ static inline uint32_t snb_unc_msr_unc_arb_perfctr_addr(unsigned i)
 }
 
 /*
- * The value to write to MSR_UNC_ARB_PERFCTR{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_ARB_PERFCTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_arb_perfctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_arb_perfctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_ARB_PERFCTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_ARB_PERFCTR_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_ARB_PERFCTR_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_ARB_PERFCTR_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFCTR_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -860,11 +932,13 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* TRK_OCCUPANCY (MSR_UNC_ARB_PERFEVTSEL) */
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY                                  UINT64_C(0x80)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CODE                             UINT64_C(0x80)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_UMASK                            UINT64_C(0x0)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_COUNTERS                         UINT64_C(0x3)
+
 /* TRK_OCCUPANCY.ALL (MSR_UNC_ARB_PERFEVTSEL)
  * Counts cycles weighted by the number of requests waiting for data
  * returning from the memory controller. Accounts for coherent and
@@ -874,6 +948,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_ALL_CODE                         UINT64_C(0x80)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_ALL_UMASK                        UINT64_C(0x1)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_ALL_COUNTERS                     UINT64_C(0x1)
+
 /* TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST (MSR_UNC_ARB_PERFEVTSEL)
  * Cycles with at least one request outstanding is waiting for data return
  * from memory controller. Account for coherent and non-coherent requests
@@ -882,6 +957,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_WITH_ANY_REQUEST_CODE     UINT64_C(0x80)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_WITH_ANY_REQUEST_UMASK    UINT64_C(0x1)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_WITH_ANY_REQUEST_COUNTERS UINT64_C(0x3)
+
 /* TRK_OCCUPANCY.CYCLES_OVER_HALF_FULL (MSR_UNC_ARB_PERFEVTSEL)
  * Cycles with at least half of the requests outstanding are waiting for
  * data return from memory controller. Account for coherent and
@@ -891,11 +967,13 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL_CODE       UINT64_C(0x80)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL_UMASK      UINT64_C(0x1)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL_COUNTERS   UINT64_C(0x3)
+
 /* TRK_REQUESTS (MSR_UNC_ARB_PERFEVTSEL) */
 #define SNB_UNC_EV_ARB_TRK_REQUESTS                                   UINT64_C(0x81)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_CODE                              UINT64_C(0x81)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_UMASK                             UINT64_C(0x0)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_COUNTERS                          UINT64_C(0x3)
+
 /* TRK_REQUESTS.ALL (MSR_UNC_ARB_PERFEVTSEL)
  * Counts the number of coherent and in-coherent requests initiated by IA
  * cores, processor graphic units, or LLC. */
@@ -903,6 +981,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_ALL_CODE                          UINT64_C(0x81)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_ALL_UMASK                         UINT64_C(0x1)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_ALL_COUNTERS                      UINT64_C(0x3)
+
 /* TRK_REQUESTS.WRITES (MSR_UNC_ARB_PERFEVTSEL)
  * Counts the number of allocated write entries, include full, partial, and
  * LLC evictions. */
@@ -910,28 +989,33 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_WRITES_CODE                       UINT64_C(0x81)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_WRITES_UMASK                      UINT64_C(0x20)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_WRITES_COUNTERS                   UINT64_C(0x3)
+
 /* TRK_REQUESTS.EVICTIONS (MSR_UNC_ARB_PERFEVTSEL)
  * Counts the number of LLC evictions allocated. */
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_EVICTIONS                         UINT64_C(0x8081)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_EVICTIONS_CODE                    UINT64_C(0x81)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_EVICTIONS_UMASK                   UINT64_C(0x80)
 #define SNB_UNC_EV_ARB_TRK_REQUESTS_EVICTIONS_COUNTERS                UINT64_C(0x3)
+
 /* COH_TRK_OCCUPANCY (MSR_UNC_ARB_PERFEVTSEL) */
 #define SNB_UNC_EV_ARB_COH_TRK_OCCUPANCY                              UINT64_C(0x83)
 #define SNB_UNC_EV_ARB_COH_TRK_OCCUPANCY_CODE                         UINT64_C(0x83)
 #define SNB_UNC_EV_ARB_COH_TRK_OCCUPANCY_UMASK                        UINT64_C(0x0)
 #define SNB_UNC_EV_ARB_COH_TRK_OCCUPANCY_COUNTERS                     UINT64_C(0x1)
+
 /* COH_TRK_OCCUPANCY.ALL (MSR_UNC_ARB_PERFEVTSEL)
  * Cycles weighted by number of requests pending in Coherency Tracker. */
 #define SNB_UNC_EV_ARB_COH_TRK_OCCUPANCY_ALL                          UINT64_C(0x183)
 #define SNB_UNC_EV_ARB_COH_TRK_OCCUPANCY_ALL_CODE                     UINT64_C(0x83)
 #define SNB_UNC_EV_ARB_COH_TRK_OCCUPANCY_ALL_UMASK                    UINT64_C(0x1)
 #define SNB_UNC_EV_ARB_COH_TRK_OCCUPANCY_ALL_COUNTERS                 UINT64_C(0x1)
+
 /* COH_TRK_REQUESTS (MSR_UNC_ARB_PERFEVTSEL) */
 #define SNB_UNC_EV_ARB_COH_TRK_REQUESTS                               UINT64_C(0x84)
 #define SNB_UNC_EV_ARB_COH_TRK_REQUESTS_CODE                          UINT64_C(0x84)
 #define SNB_UNC_EV_ARB_COH_TRK_REQUESTS_UMASK                         UINT64_C(0x0)
 #define SNB_UNC_EV_ARB_COH_TRK_REQUESTS_COUNTERS                      UINT64_C(0x3)
+
 /* COH_TRK_REQUESTS.ALL (MSR_UNC_ARB_PERFEVTSEL)
  * Number of requests allocated in Coherency Tracker. */
 #define SNB_UNC_EV_ARB_COH_TRK_REQUESTS_ALL                           UINT64_C(0x184)
@@ -943,14 +1027,29 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
  * Uncore global control and fixed counter (block 'unc')
  * Uncore-domain master control MSRs and the fixed counter counting uncore
  * clockticks.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, page 18-61
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, page 18-61
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * MSR_UNC_PERF_GLOBAL_CTRL: msr 0x391, 64 bits implemented of 64, reset 0x0
  * Uncore global control: PMI routing, global enable, wake on PMI and freeze on
  * overflow. RESET Value 00000000_00000000H.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.9.6, page 18-61; Figure 18-39, Layout of MSR_UNC_PERF_GLOBAL_CTRL MSR for Uncore; address: SDM MSR table 391H, kernel SNB_UNC_PERF_GLOBAL_CTL 0x391
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.9.6, page 18-61; Figure 18-39, Layout of
+ * MSR_UNC_PERF_GLOBAL_CTRL MSR for Uncore; address: SDM MSR table 391H, kernel
+ * SNB_UNC_PERF_GLOBAL_CTL 0x391
+ *
+ * Bits   (field, access, reset):
+ *   63:32  rsv            RV  0x0
+ *   31     FREEZE         RW  0x0
+ *   30     WakePMI        RW  0x0
+ *   29     EN             RW  0x0
+ *   28:4   rsv            RV  0x0
+ *   3      PMI_Sel_Core3  RW  0x0
+ *   2      PMI_Sel_Core2  RW  0x0
+ *   1      PMI_Sel_Core1  RW  0x0
+ *   0      PMI_Sel_Core0  RW  0x0
  */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WIDTH               64
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_SIZE                64
@@ -966,15 +1065,15 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_KEEP_MASK           UINT64_C(0x00000000e000000f) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_UNC_PERF_GLOBAL_CTRL so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_PERF_GLOBAL_CTRL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -993,9 +1092,9 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_write_value(uint64_t cur
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MAX          UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MASK         (UINT64_C(0x1) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_SHIFT)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_RESET        UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_SHIFT))
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MASK)))
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MASK))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_GET(v)       ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_SHIFT))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_SET(v, x)    ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MASK)))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_VAL(x)       ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MASK))
 static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_freeze_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_FREEZE_SHIFT);
@@ -1018,9 +1117,9 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_freeze_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MAX         UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MASK        (UINT64_C(0x1) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_SHIFT)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_RESET       UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_SHIFT))
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MASK)))
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MASK))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_GET(v)      ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_SHIFT))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_SET(v, x)   ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MASK)))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_VAL(x)      ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MASK))
 static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_wakepmi_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WAKEPMI_SHIFT);
@@ -1044,9 +1143,9 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_wakepmi_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MAX              UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MASK             (UINT64_C(0x1) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_SHIFT)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_RESET            UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_SHIFT))
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MASK)))
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MASK))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_GET(v)           ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_SHIFT))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_SET(v, x)        ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MASK)))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_VAL(x)           ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MASK))
 static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_en_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_EN_SHIFT);
@@ -1160,7 +1259,20 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_pmi_sel_core0_val(uint64
 /* --------------------------------------------------------------------------
  * MSR_UNC_PERF_GLOBAL_STATUS: msr 0x392, 64 bits implemented of 64, reset 0x0
  * Uncore PMU main status: which unit's counter overflowed.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_GLOBAL_STATUS 392H, Uncore PMU main status; field names chosen from the bit descriptions (the SDM table gives none); attribute RW-V: set by hardware, the SDM table does not say how software clears it
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs
+ * of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35),
+ * as transcribed in TianoCore edk2
+ * MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h;
+ * MSR_UNC_PERF_GLOBAL_STATUS 392H, Uncore PMU main status; field names chosen
+ * from the bit descriptions (the SDM table gives none); attribute RW-V: set by
+ * hardware, the SDM table does not say how software clears it
+ *
+ * Bits   (field, access, reset):
+ *   63:4  rsv    RV    0x0
+ *   3     CBox   RW-V  0x0
+ *   2     rsv    RV    0x0
+ *   1     ARB    RW-V  0x0
+ *   0     Fixed  RW-V  0x0
  */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WIDTH         64
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_SIZE          64
@@ -1176,15 +1288,15 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_pmi_sel_core0_val(uint64
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_KEEP_MASK     UINT64_C(0x000000000000000b) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_UNC_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_perf_global_status_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_perf_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1202,9 +1314,9 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_write_value(uint64_t c
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_MAX      UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_MASK     (UINT64_C(0x1) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_SHIFT)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_RESET    UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_SHIFT))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_GET(v)   ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_SHIFT))
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_MASK)))
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_MASK))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_VAL(x)   ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_MASK))
 static inline uint64_t snb_unc_msr_unc_perf_global_status_cbox_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_CBOX_SHIFT);
@@ -1226,9 +1338,9 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_cbox_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_MAX       UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_MASK      (UINT64_C(0x1) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_SHIFT)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_RESET     UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_SHIFT))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_GET(v)    ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_SHIFT))
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_MASK)))
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_MASK))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_VAL(x)    ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_MASK))
 static inline uint64_t snb_unc_msr_unc_perf_global_status_arb_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ARB_SHIFT);
@@ -1250,9 +1362,9 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_arb_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_MAX     UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_MASK    (UINT64_C(0x1) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_SHIFT)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_RESET   UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_SHIFT))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_GET(v)  ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_SHIFT))
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_MASK)))
-#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_MASK))
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_VAL(x)  ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_SHIFT) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_MASK))
 static inline uint64_t snb_unc_msr_unc_perf_global_status_fixed_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_MASK) >> SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_FIXED_SHIFT);
@@ -1269,7 +1381,20 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_fixed_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * MSR_UNC_PERF_FIXED_CTRL: msr 0x394, 64 bits implemented of 64, reset 0x0
  * Uncore fixed counter control.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_FIXED_CTRL 394H, Uncore fixed counter control (R/W); kernel SNB_UNC_FIXED_CTR_CTRL 0x394; field names chosen to match the event select's OVF_EN/EN (the SDM table gives none)
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs
+ * of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35),
+ * as transcribed in TianoCore edk2
+ * MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_FIXED_CTRL
+ * 394H, Uncore fixed counter control (R/W); kernel SNB_UNC_FIXED_CTR_CTRL
+ * 0x394; field names chosen to match the event select's OVF_EN/EN (the SDM
+ * table gives none)
+ *
+ * Bits   (field, access, reset):
+ *   63:23  rsv     RV  0x0
+ *   22     EN      RW  0x0
+ *   21     rsv     RV  0x0
+ *   20     OVF_EN  RW  0x0
+ *   19:0   rsv     RV  0x0
  */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WIDTH         64
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_SIZE          64
@@ -1285,15 +1410,15 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_fixed_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_KEEP_MASK     UINT64_C(0x0000000000500000) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_UNC_PERF_FIXED_CTRL so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_PERF_FIXED_CTRL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1311,9 +1436,9 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_write_value(uint64_t curr
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MAX        UINT64_C(0x1)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MASK       (UINT64_C(0x1) << SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_SHIFT)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_RESET      UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MASK) >> SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_SHIFT))
-#define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_SHIFT) & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MASK)))
-#define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_SHIFT) & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MASK))
+#define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_GET(v)     ((uint64_t)(((v) & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MASK) >> SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_SHIFT))
+#define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_SET(v, x)  ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_SHIFT) & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MASK)))
+#define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_VAL(x)     ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_SHIFT) & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MASK))
 static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_en_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_MASK) >> SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_EN_SHIFT);
@@ -1354,7 +1479,15 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_ovf_en_val(uint64_t x)
 /* --------------------------------------------------------------------------
  * MSR_UNC_PERF_FIXED_CTR: msr 0x395, 48 bits implemented of 64, reset 0x0
  * Uncore fixed counter: counts uncore clockticks.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_FIXED_CTR 395H, Uncore fixed counter, current count 47:0; Table 18-39: width 48; kernel SNB_UNC_FIXED_CTR 0x395, fixed_ctr_bits 48
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs
+ * of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35),
+ * as transcribed in TianoCore edk2
+ * MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_FIXED_CTR
+ * 395H, Uncore fixed counter, current count 47:0; Table 18-39: width 48;
+ * kernel SNB_UNC_FIXED_CTR 0x395, fixed_ctr_bits 48
+ *
+ * Bits   (field, access, reset):
+ *   47:0  event_count  RW-V  0x0
  */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WIDTH             48
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_SIZE              64
@@ -1370,15 +1503,15 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_ovf_en_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_UNC_PERF_FIXED_CTR so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_PERF_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1415,7 +1548,16 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_event_count_val(uint64_t x
 /* --------------------------------------------------------------------------
  * MSR_UNC_CBO_CONFIG: msr 0x396, 64 bits implemented of 64, reset 0x0
  * Uncore C-Box configuration information.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_CBO_CONFIG 396H, Uncore C-Box configuration information (R/O); Table 18-39 refers to it for the number of C-Boxes
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs
+ * of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35),
+ * as transcribed in TianoCore edk2
+ * MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_CBO_CONFIG 396H,
+ * Uncore C-Box configuration information (R/O); Table 18-39 refers to it for
+ * the number of C-Boxes
+ *
+ * Bits   (field, access, reset):
+ *   63:4  rsv   RV  0x0
+ *   3:0   CBox  RO  0x0
  */
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_WIDTH         64
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_SIZE          64
@@ -1431,15 +1573,15 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_event_count_val(uint64_t x
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_KEEP_MASK     UINT64_C(0x000000000000000f) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_UNC_CBO_CONFIG so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_UNC_CBO_CONFIG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
-static inline uint64_t snb_unc_msr_unc_cbo_config_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t snb_unc_msr_unc_cbo_config_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_CONFIG_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_CONFIG_KEEP_MASK) |
-                      (current & SNB_UNC_MSR_UNC_CBO_CONFIG_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_CBO_CONFIG_RO_MASK));
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_CONFIG_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1458,9 +1600,9 @@ static inline uint64_t snb_unc_msr_unc_cbo_config_write_value(uint64_t current, 
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_MAX      UINT64_C(0xf)
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_MASK     (UINT64_C(0xf) << SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_SHIFT)
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_RESET    UINT64_C(0x0)
-#define SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_GET(v) ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_MASK) >> SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_SHIFT))
+#define SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_GET(v)   ((uint64_t)(((v) & SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_MASK) >> SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_SHIFT))
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_SET(v, x) ((uint64_t)(((v) & ~SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_MASK) | (((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_SHIFT) & SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_MASK)))
-#define SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_VAL(x) ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_SHIFT) & SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_MASK))
+#define SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_VAL(x)   ((uint64_t)(((uint64_t)(x) << SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_SHIFT) & SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_MASK))
 static inline uint64_t snb_unc_msr_unc_cbo_config_cbox_get(uint64_t v)
 {
     return (uint64_t)((v & SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_MASK) >> SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_SHIFT);

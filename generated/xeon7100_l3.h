@@ -40,13 +40,32 @@ extern "C" {
  * Eight event select/counting MSRs (two GBSQ, two GSNPQ, four FSB) and a
  * common event control MSR. Counting starts after software writes a non-zero
  * value to one or more of the upper 32 bits of a counting MSR.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-111, section 18.21.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-111, section 18.21.1
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * MSR_EMON_L3_CTR_CTL_GBSQ{1-0}: msr 0x107cc, 64 bits implemented of 64, reset 0x0
  * GBSQ event select and counter: event mask in bits 58:32, count in bits 31:0.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-112, section 18.21.2; Figure 18-57, MSR_EMON_L3_CTR_CTL0/1, Addresses: 107CCH/107CDH; the SDM names these MSR_EMON_L3_CTR_CTL0 and MSR_EMON_L3_CTR_CTL1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-112, section 18.21.2; Figure 18-57,
+ * MSR_EMON_L3_CTR_CTL0/1, Addresses: 107CCH/107CDH; the SDM names these
+ * MSR_EMON_L3_CTR_CTL0 and MSR_EMON_L3_CTR_CTL1
+ *
+ * Bits   (field, access, reset):
+ *   63:60  Reserved            RV    0x0
+ *   59     Saturate            RW    0x0
+ *   58     Cross_Snoop         RW    0x0
+ *   57:56  Fill_Eviction       RW    0x0
+ *   55:54  Core_Module_Select  RW    0x0
+ *   53:47  L3_State            RW    0x0
+ *   46:44  Snoop_Match         RW    0x0
+ *   43:38  Type_Match          RW    0x0
+ *   37:36  Data_Flow           RW    0x0
+ *   35:32  Agent_Select        RW    0x0
+ *   31:0   event_count         RW-V  0x0
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WIDTH                          64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SIZE                           64
@@ -70,15 +89,15 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_addr(unsigned i)
 }
 
 /*
- * The value to write to MSR_EMON_L3_CTR_CTL_GBSQ{1-0} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_EMON_L3_CTR_CTL_GBSQ{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
-static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_KEEP_MASK) |
-                      (current & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_RO_MASK));
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WO_MASK);
     if (actions & XEON7100_ACT_W1C)
@@ -96,9 +115,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_write_value(uint64_t cu
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MAX                   UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MASK                  (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_RESET                 UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_GET(v)                ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_SET(v, x)             ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_VAL(x)                ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_saturate_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SATURATE_SHIFT);
@@ -120,9 +139,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_saturate_val(uint64_t x
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_MAX                UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_MASK               (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_RESET              UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_GET(v)             ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_SET(v, x)          ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_VAL(x)             ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_MASK))
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_ANY                UINT64_C(0x0) /* Match any transactions */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CROSS_SNOOP_CROSS_SNOOP        UINT64_C(0x1) /* Match cross snoop transactions */
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_cross_snoop_get(uint64_t v)
@@ -146,9 +165,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_cross_snoop_val(uint64_
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_MAX              UINT64_C(0x3)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_MASK             (UINT64_C(0x3) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_RESET            UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_GET(v)           ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_SET(v, x)        ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_VAL(x)           ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_MASK))
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_ANY              UINT64_C(0x0) /* Match any transactions */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_FILL             UINT64_C(0x1) /* Match transactions that fill L3 */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FILL_EVICTION_FILL_NO_EVICTION UINT64_C(0x2) /* Match transactions that fill L3 without an eviction */
@@ -175,9 +194,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_fill_eviction_val(uint6
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_MAX         UINT64_C(0x3)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_MASK        (UINT64_C(0x3) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_RESET       UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_GET(v)      ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_SET(v, x)   ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_VAL(x)      ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_MASK))
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_ANY         UINT64_C(0x0) /* 7100: any core in the physical package; 7400: any dual-core module in the physical package */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_THIS        UINT64_C(0x1) /* 7100: this core only; 7400: this dual-core module only */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_CORE_MODULE_SELECT_OTHER       UINT64_C(0x2) /* 7100: the other core in the physical package; 7400: either one of the other two dual-core modules */
@@ -203,9 +222,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_core_module_select_val(
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MAX                   UINT64_C(0x7f)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MASK                  (UINT64_C(0x7f) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_RESET                 UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_GET(v)                ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_SET(v, x)             ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_VAL(x)                ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_l3_state_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_L3_STATE_SHIFT);
@@ -228,9 +247,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_l3_state_val(uint64_t x
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MAX                UINT64_C(0x7)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MASK               (UINT64_C(0x7) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_RESET              UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_GET(v)             ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_SET(v, x)          ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_VAL(x)             ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_snoop_match_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_SNOOP_MATCH_SHIFT);
@@ -253,9 +272,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_snoop_match_val(uint64_
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MAX                 UINT64_C(0x3f)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MASK                (UINT64_C(0x3f) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_RESET               UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_GET(v)              ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_SET(v, x)           ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_VAL(x)              ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_type_match_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_TYPE_MATCH_SHIFT);
@@ -277,9 +296,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_type_match_val(uint64_t
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MAX                  UINT64_C(0x3)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MASK                 (UINT64_C(0x3) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_RESET                UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_GET(v)               ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_SET(v, x)            ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_VAL(x)               ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_data_flow_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_DATA_FLOW_SHIFT);
@@ -303,9 +322,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_data_flow_val(uint64_t 
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MAX               UINT64_C(0xf)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MASK              (UINT64_C(0xf) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_RESET             UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_GET(v)            ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_SET(v, x)         ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_VAL(x)            ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_agent_select_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_AGENT_SELECT_SHIFT);
@@ -327,9 +346,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_agent_select_val(uint64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MAX                UINT64_C(0xffffffff)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MASK               (UINT64_C(0xffffffff) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_RESET              UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_GET(v)             ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_SET(v, x)          ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_VAL(x)             ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_event_count_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_EVENT_COUNT_SHIFT);
@@ -347,7 +366,20 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_event_count_val(uint64_
  * MSR_EMON_L3_CTR_CTL_GSNPQ{3-2}: msr 0x107ce, 64 bits implemented of 64, reset 0x0
  * GSNPQ event select and counter: event mask in bits 58:32, count in bits
  * 31:0.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-113, section 18.21.3; Figure 18-58, MSR_EMON_L3_CTR_CTL2/3, Addresses: 107CEH/107CFH; the SDM names these MSR_EMON_L3_CTR_CTL2 and MSR_EMON_L3_CTR_CTL3
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-113, section 18.21.3; Figure 18-58,
+ * MSR_EMON_L3_CTR_CTL2/3, Addresses: 107CEH/107CFH; the SDM names these
+ * MSR_EMON_L3_CTR_CTL2 and MSR_EMON_L3_CTR_CTL3
+ *
+ * Bits   (field, access, reset):
+ *   63:60  Reserved      RV    0x0
+ *   59     Saturate      RW    0x0
+ *   58:47  rsv           RV    0x0
+ *   46:44  Snoop_Match   RW    0x0
+ *   43:38  Type_Match    RW    0x0
+ *   37:32  Agent_Select  RW    0x0
+ *   31:0   event_count   RW-V  0x0
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WIDTH              64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SIZE               64
@@ -371,15 +403,15 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_addr(unsigned i)
 }
 
 /*
- * The value to write to MSR_EMON_L3_CTR_CTL_GSNPQ{3-2} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_EMON_L3_CTR_CTL_GSNPQ{3-2} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
-static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_KEEP_MASK) |
-                      (current & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_RO_MASK));
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WO_MASK);
     if (actions & XEON7100_ACT_W1C)
@@ -397,9 +429,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_write_value(uint64_t c
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_MAX       UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_MASK      (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_RESET     UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_GET(v)    ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_SHIFT))
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_saturate_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_SATURATE_SHIFT);
@@ -447,9 +479,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_snoop_match_val(uint64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_MAX     UINT64_C(0x3f)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_MASK    (UINT64_C(0x3f) << XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_RESET   UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_GET(v)  ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_SHIFT))
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_VAL(x)  ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_type_match_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_TYPE_MATCH_SHIFT);
@@ -518,7 +550,38 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_event_count_val(uint64
  * FSB event select and counter: bit 58 must be 1, FSB sub-event mask in bits
  * 57:32 (an event is counted if one of the attributes matches; some count
  * durations, at most once per cycle), count in bits 31:0.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-114, section 18.21.4; Figure 18-59, MSR_EMON_L3_CTR_CTL4/5/6/7, Addresses: 107D0H-107D3H; the SDM names these MSR_EMON_L3_CTR_CTL4 to MSR_EMON_L3_CTR_CTL7
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-114, section 18.21.4; Figure 18-59,
+ * MSR_EMON_L3_CTR_CTL4/5/6/7, Addresses: 107D0H-107D3H; the SDM names these
+ * MSR_EMON_L3_CTR_CTL4 to MSR_EMON_L3_CTR_CTL7
+ *
+ * Bits   (field, access, reset):
+ *   63:60  Reserved               RV    0x0
+ *   59     Saturate               RW    0x0
+ *   58     Bit58                  RW    0x0
+ *   57     FSB_other_BNR          RW    0x0
+ *   56     FSB_other_snoop_stall  RW    0x0
+ *   55     FSB_other_DRDY         RW    0x0
+ *   54     FSB_other_DBSY         RW    0x0
+ *   53     FSB_RW_issue           RW    0x0
+ *   52     FSB_WR_issue           RW    0x0
+ *   51     FSB_WW_issue           RW    0x0
+ *   50     FSB_WW_data            RW    0x0
+ *   49     FSB_IOQ_active         RW    0x0
+ *   48     FSB_IOQ_full           RW    0x0
+ *   47     FSB_IOQ_empty          RW    0x0
+ *   46     FSB_BNR                RW    0x0
+ *   45     FSB_DRDY               RW    0x0
+ *   44     FSB_DBSY               RW    0x0
+ *   43     FSB_L_snoop_stall      RW    0x0
+ *   42     FSB_L_retry            RW    0x0
+ *   41     FSB_L_defer            RW    0x0
+ *   40     FSB_L_hitm             RW    0x0
+ *   39     FSB_L_hit              RW    0x0
+ *   38     FSB_L_clear            RW    0x0
+ *   37:32  FSB_type               RW    0x0
+ *   31:0   event_count            RW-V  0x0
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WIDTH                       64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SIZE                        64
@@ -542,15 +605,15 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_fsb_addr(unsigned i)
 }
 
 /*
- * The value to write to MSR_EMON_L3_CTR_CTL_FSB{7-4} so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_EMON_L3_CTR_CTL_FSB{7-4} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
-static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_KEEP_MASK) |
-                      (current & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RO_MASK));
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WO_MASK);
     if (actions & XEON7100_ACT_W1C)
@@ -568,9 +631,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_write_value(uint64_t cur
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MAX                UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MASK               (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_RESET              UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_GET(v)             ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_SET(v, x)          ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_VAL(x)             ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_saturate_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_SATURATE_SHIFT);
@@ -592,9 +655,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_saturate_val(uint64_t x)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MAX                   UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MASK                  (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_RESET                 UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_GET(v)                ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_SET(v, x)             ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_VAL(x)                ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_bit58_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_BIT58_SHIFT);
@@ -610,16 +673,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_bit58_val(uint64_t x)
 
 /* FSB_other_BNR [57] RW, reset 0x0
  * Count BNR assertions from another agent.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SHIFT         57
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_WIDTH         1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MAX           UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MASK          (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_RESET         UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_GET(v)        ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SET(v, x)     ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_VAL(x)        ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_bnr_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_BNR_SHIFT);
@@ -635,7 +700,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_bnr_val(uint64
 
 /* FSB_other_snoop_stall [56] RW, reset 0x0
  * Count snoop stalls on the FSB due to another agent.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_SNOOP_STALL_SHIFT 56
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_SNOOP_STALL_WIDTH 1
@@ -660,16 +727,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_snoop_stall_va
 
 /* FSB_other_DRDY [55] RW, reset 0x0
  * Count DRDY assertions by another agent.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SHIFT        55
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_WIDTH        1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MAX          UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MASK         (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_RESET        UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_GET(v)       ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SET(v, x)    ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_VAL(x)       ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_drdy_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DRDY_SHIFT);
@@ -685,16 +754,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_drdy_val(uint6
 
 /* FSB_other_DBSY [54] RW, reset 0x0
  * Count DBSY assertions by another agent (without a concurrent DRDY).
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SHIFT        54
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_WIDTH        1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MAX          UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MASK         (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_RESET        UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_GET(v)       ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SET(v, x)    ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_VAL(x)       ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_dbsy_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_OTHER_DBSY_SHIFT);
@@ -711,16 +782,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_dbsy_val(uint6
 /* FSB_RW_issue [53] RW, reset 0x0
  * Counts back-to-back read-write transaction request pairs issued by this
  * processor.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SHIFT          53
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_WIDTH          1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MAX            UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MASK           (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_RESET          UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_GET(v)         ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SET(v, x)      ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_VAL(x)         ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_rw_issue_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_RW_ISSUE_SHIFT);
@@ -737,16 +810,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_rw_issue_val(uint64_
 /* FSB_WR_issue [52] RW, reset 0x0
  * Counts back-to-back write-read transaction request pairs issued by this
  * processor.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SHIFT          52
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_WIDTH          1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MAX            UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MASK           (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_RESET          UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_GET(v)         ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SET(v, x)      ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_VAL(x)         ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_wr_issue_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WR_ISSUE_SHIFT);
@@ -763,16 +838,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_wr_issue_val(uint64_
 /* FSB_WW_issue [51] RW, reset 0x0
  * Counts back-to-back write transaction request pairs issued by this
  * processor.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SHIFT          51
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_WIDTH          1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MAX            UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MASK           (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_RESET          UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_GET(v)         ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SET(v, x)      ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_VAL(x)         ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_issue_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_ISSUE_SHIFT);
@@ -788,16 +865,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_issue_val(uint64_
 
 /* FSB_WW_data [50] RW, reset 0x0
  * Counts back-to-back write transaction's data phase.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SHIFT           50
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_WIDTH           1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MAX             UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MASK            (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_RESET           UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_GET(v)          ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SET(v, x)       ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_VAL(x)          ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_data_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_WW_DATA_SHIFT);
@@ -813,16 +892,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_data_val(uint64_t
 
 /* FSB_IOQ_active [49] RW, reset 0x0
  * Counts each bus clock when there is at least one entry in the IOQ.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SHIFT        49
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_WIDTH        1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MAX          UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MASK         (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_RESET        UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_GET(v)       ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SET(v, x)    ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_VAL(x)       ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_active_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_ACTIVE_SHIFT);
@@ -838,16 +919,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_active_val(uint6
 
 /* FSB_IOQ_full [48] RW, reset 0x0
  * Counts each bus clock when the IOQ is full.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SHIFT          48
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_WIDTH          1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MAX            UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MASK           (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_RESET          UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_GET(v)         ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SET(v, x)      ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_VAL(x)         ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_full_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_FULL_SHIFT);
@@ -863,16 +946,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_full_val(uint64_
 
 /* FSB_IOQ_empty [47] RW, reset 0x0
  * Counts each bus clock when the IOQ is empty.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SHIFT         47
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_WIDTH         1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MAX           UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MASK          (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_RESET         UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_GET(v)        ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SET(v, x)     ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_VAL(x)        ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_empty_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_IOQ_EMPTY_SHIFT);
@@ -888,16 +973,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_empty_val(uint64
 
 /* FSB_BNR [46] RW, reset 0x0
  * Count BNR assertions by this processor.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SHIFT               46
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_WIDTH               1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MAX                 UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MASK                (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_RESET               UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_GET(v)              ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SET(v, x)           ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_VAL(x)              ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_bnr_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_BNR_SHIFT);
@@ -913,16 +1000,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_bnr_val(uint64_t x)
 
 /* FSB_DRDY [45] RW, reset 0x0
  * Count DRDY assertions by this processor.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SHIFT              45
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_WIDTH              1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MAX                UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MASK               (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_RESET              UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_GET(v)             ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SET(v, x)          ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_VAL(x)             ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_drdy_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DRDY_SHIFT);
@@ -938,16 +1027,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_drdy_val(uint64_t x)
 
 /* FSB_DBSY [44] RW, reset 0x0
  * Count DBSY assertions by this processor (without a concurrent DRDY).
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SHIFT              44
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_WIDTH              1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MAX                UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MASK               (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_RESET              UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_GET(v)             ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SET(v, x)          ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_VAL(x)             ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_dbsy_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_DBSY_SHIFT);
@@ -963,16 +1054,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_dbsy_val(uint64_t x)
 
 /* FSB_L_snoop_stall [43] RW, reset 0x0
  * Count snoop stalls to this processor's transactions.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_SHIFT     43
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_WIDTH     1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_MAX       UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_MASK      (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_RESET     UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_GET(v)    ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_SHIFT))
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_snoop_stall_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_SNOOP_STALL_SHIFT);
@@ -988,16 +1081,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_snoop_stall_val(ui
 
 /* FSB_L_retry [42] RW, reset 0x0
  * Count RETRY responses to this processor's transactions.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SHIFT           42
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_WIDTH           1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MAX             UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MASK            (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_RESET           UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_GET(v)          ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SET(v, x)       ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_VAL(x)          ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_retry_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_RETRY_SHIFT);
@@ -1013,16 +1108,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_retry_val(uint64_t
 
 /* FSB_L_defer [41] RW, reset 0x0
  * Count DEFER responses to this processor's transactions.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SHIFT           41
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_WIDTH           1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MAX             UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MASK            (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_RESET           UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_GET(v)          ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SET(v, x)       ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_VAL(x)          ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_defer_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_DEFER_SHIFT);
@@ -1039,16 +1136,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_defer_val(uint64_t
 /* FSB_L_hitm [40] RW, reset 0x0
  * Count HITM snoop results from any source for transactions originated
  * from this physical package.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SHIFT            40
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_WIDTH            1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MAX              UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MASK             (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_RESET            UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_GET(v)           ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SET(v, x)        ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_VAL(x)           ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hitm_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HITM_SHIFT);
@@ -1065,16 +1164,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hitm_val(uint64_t 
 /* FSB_L_hit [39] RW, reset 0x0
  * Count HIT snoop results from any source for transactions originated from
  * this physical package.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-114, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-114, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SHIFT             39
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_WIDTH             1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MAX               UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MASK              (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_RESET             UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_GET(v)            ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SET(v, x)         ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_VAL(x)            ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hit_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_HIT_SHIFT);
@@ -1091,16 +1192,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hit_val(uint64_t x
 /* FSB_L_clear [38] RW, reset 0x0
  * Count clean snoop results from any source for transactions originated
  * from this physical package.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-114, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-114, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SHIFT           38
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_WIDTH           1
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MAX             UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MASK            (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_RESET           UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_GET(v)          ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SET(v, x)       ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_VAL(x)          ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_clear_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_L_CLEAR_SHIFT);
@@ -1117,16 +1220,18 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_clear_val(uint64_t
 /* FSB_type [37:32] RW, reset 0x0
  * Specifies different FSB transaction types originated from this physical
  * package.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-114, section 18.21.4.1
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-114, section 18.21.4.1
  */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SHIFT              32
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_WIDTH              6
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MAX                UINT64_C(0x3f)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MASK               (UINT64_C(0x3f) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_RESET              UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_GET(v)             ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SET(v, x)          ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_VAL(x)             ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_type_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FSB_TYPE_SHIFT);
@@ -1148,9 +1253,9 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_type_val(uint64_t x)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MAX             UINT64_C(0xffffffff)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MASK            (UINT64_C(0xffffffff) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_SHIFT)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_RESET           UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_SHIFT))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MASK)))
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MASK))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_GET(v)          ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_SHIFT))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_SET(v, x)       ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MASK)))
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_VAL(x)          ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_SHIFT) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_event_count_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_MASK) >> XEON7100_MSR_EMON_L3_CTR_CTL_FSB_EVENT_COUNT_SHIFT);
@@ -1166,16 +1271,16 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_event_count_val(uint64_t
 
 /* Rules of MSR_EMON_L3_CTR_CTL_FSB{7-4}: bits of xeon7100_msr_emon_l3_ctr_ctl_fsb_check()'s result. */
 enum {
-    XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULE_BIT58_SET = 1 << 0 /* FSB_other_BNR || FSB_other_snoop_stall || FSB_other_DRDY || FSB_other_DBSY || FSB_RW_issue || FSB_WR_issue || FSB_WW_issue || FSB_WW_data || FSB_IOQ_active || FSB_IOQ_full || FSB_IOQ_empty || FSB_BNR || FSB_DRDY || FSB_DBSY || FSB_L_snoop_stall || FSB_L_retry || FSB_L_defer || FSB_L_hitm || FSB_L_hit || FSB_L_clear || FSB_type -> Bit58 == 1 */
+    XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULE_BIT58_SET         = 1 << 0 /* FSB_other_BNR || FSB_other_snoop_stall || FSB_other_DRDY || FSB_other_DBSY || FSB_RW_issue || FSB_WR_issue || FSB_WW_issue || FSB_WW_data || FSB_IOQ_active || FSB_IOQ_full || FSB_IOQ_empty || FSB_BNR || FSB_DRDY || FSB_DBSY || FSB_L_snoop_stall || FSB_L_retry || FSB_L_defer || FSB_L_hitm || FSB_L_hit || FSB_L_clear || FSB_type -> Bit58 == 1 */
 };
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULES                       0x1u
-#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULE_BIT58_SET_MESSAGE      "Bit 58: must set to 1."
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULE_BIT58_SET_MESSAGE "Bit 58: must set to 1."
 
 /* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
 static inline unsigned xeon7100_msr_emon_l3_ctr_ctl_fsb_check(uint64_t v)
 {
     unsigned broken = 0u;
-    if (!((!(xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_bnr_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_snoop_stall_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_drdy_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_dbsy_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_rw_issue_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_wr_issue_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_issue_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_data_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_active_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_full_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_empty_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_bnr_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_drdy_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_dbsy_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_snoop_stall_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_retry_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_defer_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hitm_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hit_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_clear_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_type_get(v)) || (xeon7100_msr_emon_l3_ctr_ctl_fsb_bit58_get(v) == UINT64_C(0x1)))))
+    if (!((!((((((((((((((((((((xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_bnr_get(v) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_snoop_stall_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_drdy_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_other_dbsy_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_rw_issue_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_wr_issue_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_issue_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ww_data_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_active_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_full_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_ioq_empty_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_bnr_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_drdy_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_dbsy_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_snoop_stall_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_retry_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_defer_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hitm_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_hit_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_l_clear_get(v)) || xeon7100_msr_emon_l3_ctr_ctl_fsb_fsb_type_get(v)) || (xeon7100_msr_emon_l3_ctr_ctl_fsb_bit58_get(v) == 1u))))
         broken |= (unsigned)XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RULE_BIT58_SET;
     return broken;
 }
@@ -1196,7 +1301,20 @@ static inline const char *xeon7100_msr_emon_l3_ctr_ctl_fsb_rule_message(unsigned
  * Common event control: overflow status of the GBSQ, GSNPQ and FSB counters,
  * and freeze / unfreeze / reset commands applied to the counters
  * GL_event_select selects.
- * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems, page 18-115, section 18.21.5; address: SDM MSR table, MSR_EMON_L3_GL_CTL 107D8H (edk2 MSR_CORE2_EMON_L3_GL_CTL)
+ * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, Volume
+ * 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller
+ * Sub-Systems, page 18-115, section 18.21.5; address: SDM MSR table,
+ * MSR_EMON_L3_GL_CTL 107D8H (edk2 MSR_CORE2_EMON_L3_GL_CTL)
+ *
+ * Bits   (field, access, reset):
+ *   63:56  rsv              RV    0x0
+ *   55:48  GL_event_status  RO-V  0x0
+ *   47:24  rsv              RV    0x0
+ *   23:16  GL_event_select  RW    0x0
+ *   15:3   rsv              RV    0x0
+ *   2      GL_reset_cmd     WO    0x0
+ *   1      GL_unfreeze_cmd  WO    0x0
+ *   0      GL_freeze_cmd    WO    0x0
  */
 #define XEON7100_MSR_EMON_L3_GL_CTL_WIDTH                 64
 #define XEON7100_MSR_EMON_L3_GL_CTL_SIZE                  64
@@ -1212,15 +1330,15 @@ static inline const char *xeon7100_msr_emon_l3_ctr_ctl_fsb_rule_message(unsigned
 #define XEON7100_MSR_EMON_L3_GL_CTL_KEEP_MASK             UINT64_C(0x00ff000000ff0000) /* read-modify-write keeps */
 
 /*
- * The value to write to MSR_EMON_L3_GL_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to MSR_EMON_L3_GL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
-static inline uint64_t xeon7100_msr_emon_l3_gl_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7100_msr_emon_l3_gl_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_GL_CTL_WRITABLE_MASK & XEON7100_MSR_EMON_L3_GL_CTL_KEEP_MASK) |
-                      (current & XEON7100_MSR_EMON_L3_GL_CTL_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_GL_CTL_RO_MASK));
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_GL_CTL_WO_MASK);
     if (actions & XEON7100_ACT_W1C)
@@ -1289,9 +1407,9 @@ static inline uint64_t xeon7100_msr_emon_l3_gl_ctl_gl_event_select_val(uint64_t 
 #define XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_MAX      UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_MASK     (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_SHIFT)
 #define XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_RESET    UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_MASK) >> XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_SHIFT))
+#define XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_GET(v)   ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_MASK) >> XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_SHIFT))
 #define XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_SHIFT) & XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_MASK)))
-#define XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_SHIFT) & XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_MASK))
+#define XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_VAL(x)   ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_SHIFT) & XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_gl_ctl_gl_reset_cmd_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_MASK) >> XEON7100_MSR_EMON_L3_GL_CTL_GL_RESET_CMD_SHIFT);
@@ -1337,9 +1455,9 @@ static inline uint64_t xeon7100_msr_emon_l3_gl_ctl_gl_unfreeze_cmd_val(uint64_t 
 #define XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_MAX     UINT64_C(0x1)
 #define XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_MASK    (UINT64_C(0x1) << XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_SHIFT)
 #define XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_RESET   UINT64_C(0x0)
-#define XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_GET(v) ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_MASK) >> XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_SHIFT))
+#define XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_GET(v)  ((uint64_t)(((v) & XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_MASK) >> XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_SHIFT))
 #define XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_SET(v, x) ((uint64_t)(((v) & ~XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_MASK) | (((uint64_t)(x) << XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_SHIFT) & XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_MASK)))
-#define XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_SHIFT) & XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_MASK))
+#define XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_VAL(x)  ((uint64_t)(((uint64_t)(x) << XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_SHIFT) & XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_MASK))
 static inline uint64_t xeon7100_msr_emon_l3_gl_ctl_gl_freeze_cmd_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_MASK) >> XEON7100_MSR_EMON_L3_GL_CTL_GL_FREEZE_CMD_SHIFT);

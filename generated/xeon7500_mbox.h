@@ -41,14 +41,27 @@ extern "C" {
  * U-Box (block 'ubox')
  * System configuration controller; holds the uncore-wide global performance
  * monitoring control.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), section 2.1.5
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), section 2.1.5
  * ======================================================================== */
 
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_GLOBAL_CTL: msr 0xc00, 64 bits implemented of 64, reset 0x0
  * Uncore global control: reset (rst_all) and enable (en_all) of all uncore
  * counters, PMI routing, and the U-Box counter enable.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_MSR_PMON_GLOBAL_CTL and NHMEX_U_PMON_GLOBAL_* bits; guide Table 2-1 (page 2-3) names the register and its .en_all/.rst_all fields
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_U_MSR_PMON_GLOBAL_CTL and NHMEX_U_PMON_GLOBAL_* bits; guide Table 2-1
+ * (page 2-3) names the register and its .en_all/.rst_all fields
+ *
+ * Bits   (field, access, reset):
+ *   63:32  rsv           RV  0x0
+ *   31     frz_all       RW  0x0
+ *   30     rsv           RV  0x0
+ *   29     rst_all       RW  0x0
+ *   28     en_all        RW  0x0
+ *   27:5   rsv           RV  0x0
+ *   4:1    pmi_core_sel  RW  0x0
+ *   0      en            RW  0x0
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_WIDTH              64
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_SIZE               64
@@ -64,15 +77,15 @@ extern "C" {
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK          UINT64_C(0x00000000b000001f) /* read-modify-write keeps */
 
 /*
- * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_u_msr_pmon_global_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_u_msr_pmon_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK & XEON7500_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK) |
-                      (current & XEON7500_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
+                      (was & XEON7500_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_U_MSR_PMON_GLOBAL_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -84,16 +97,18 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_write_value(uint64_t curre
 
 /* frz_all [31] RW, reset 0x0
  * Freeze all uncore counters.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_FRZ_ALL (bit 31); attribute chosen (no Attr column available)
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_U_PMON_GLOBAL_FRZ_ALL (bit 31); attribute chosen (no Attr column
+ * available)
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT      31
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_WIDTH      1
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MAX        UINT64_C(0x1)
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK       (UINT64_C(0x1) << XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT)
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_RESET      UINT64_C(0x0)
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_GET(v) ((uint64_t)(((v) & XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT))
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SET(v, x) ((uint64_t)(((v) & ~XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK) | (((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK)))
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_GET(v)     ((uint64_t)(((v) & XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SET(v, x)  ((uint64_t)(((v) & ~XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK) | (((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK)))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_VAL(x)     ((uint64_t)(((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK))
 static inline uint64_t xeon7500_u_msr_pmon_global_ctl_frz_all_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_SHIFT);
@@ -110,16 +125,18 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_frz_all_val(uint64_t x)
 /* rst_all [29] RW, reset 0x0
  * Reset all uncore counters; software sets it back to 0 with the write
  * that sets en_all.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_RST_ALL (bit 29); guide 2.1.4 step d (page 2-3): set .rst_all back to 0 with the same write
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_U_PMON_GLOBAL_RST_ALL (bit 29); guide 2.1.4 step d (page 2-3): set
+ * .rst_all back to 0 with the same write
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SHIFT      29
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_WIDTH      1
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MAX        UINT64_C(0x1)
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MASK       (UINT64_C(0x1) << XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SHIFT)
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_RESET      UINT64_C(0x0)
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_GET(v) ((uint64_t)(((v) & XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SHIFT))
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SET(v, x) ((uint64_t)(((v) & ~XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MASK) | (((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MASK)))
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MASK))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_GET(v)     ((uint64_t)(((v) & XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SHIFT))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SET(v, x)  ((uint64_t)(((v) & ~XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MASK) | (((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MASK)))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_VAL(x)     ((uint64_t)(((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MASK))
 static inline uint64_t xeon7500_u_msr_pmon_global_ctl_rst_all_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_RST_ALL_SHIFT);
@@ -136,16 +153,17 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_rst_all_val(uint64_t x)
 /* en_all [28] RW, reset 0x0
  * Enable all uncore counters; must be 1 before any uncore counter collects
  * events.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_EN_ALL (bit 28); guide 2.1.5.1 (page 2-3)
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_U_PMON_GLOBAL_EN_ALL (bit 28); guide 2.1.5.1 (page 2-3)
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SHIFT       28
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_WIDTH       1
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MAX         UINT64_C(0x1)
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MASK        (UINT64_C(0x1) << XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SHIFT)
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_RESET       UINT64_C(0x0)
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_GET(v) ((uint64_t)(((v) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SHIFT))
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SET(v, x) ((uint64_t)(((v) & ~XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MASK) | (((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MASK)))
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MASK))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_GET(v)      ((uint64_t)(((v) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SHIFT))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SET(v, x)   ((uint64_t)(((v) & ~XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MASK) | (((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MASK)))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_VAL(x)      ((uint64_t)(((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MASK))
 static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_all_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_ALL_SHIFT);
@@ -161,7 +179,8 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_all_val(uint64_t x)
 
 /* pmi_core_sel [4:1] RW, reset 0x0
  * Selects the cores that receive the PMI on an uncore counter overflow.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_PMI_CORE_SEL (0x1e)
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_U_PMON_GLOBAL_PMI_CORE_SEL (0x1e)
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_PMI_CORE_SEL_SHIFT 1
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_PMI_CORE_SEL_WIDTH 4
@@ -186,16 +205,18 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t 
 
 /* en [0] RW, reset 0x0
  * Enable for the U-Box counter.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_EN (bit 0); guide 2.1.5.1: the register also contains the enable for the U-Box counters
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_U_PMON_GLOBAL_EN
+ * (bit 0); guide 2.1.5.1: the register also contains the enable for the U-Box
+ * counters
  */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SHIFT           0
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_WIDTH           1
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MAX             UINT64_C(0x1)
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MASK            (UINT64_C(0x1) << XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SHIFT)
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_RESET           UINT64_C(0x0)
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_GET(v) ((uint64_t)(((v) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SHIFT))
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SET(v, x) ((uint64_t)(((v) & ~XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MASK) | (((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MASK)))
-#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MASK))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_GET(v)          ((uint64_t)(((v) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SHIFT))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SET(v, x)       ((uint64_t)(((v) & ~XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MASK) | (((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MASK)))
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_VAL(x)          ((uint64_t)(((uint64_t)(x) << XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SHIFT) & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MASK))
 static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_MASK) >> XEON7500_U_MSR_PMON_GLOBAL_CTL_EN_SHIFT);
@@ -213,7 +234,8 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_val(uint64_t x)
  * M-Box (block 'mbox')
  * Memory controller (one per integrated memory controller; two per socket).
  * Six 48-bit counters per box.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), section 2.7
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), section 2.7
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */
@@ -224,9 +246,15 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_val(uint64_t x)
 #define XEON7500_MBOX_MBOX1_BASE UINT32_C(0xce0)
 
 /* --------------------------------------------------------------------------
- * M_MSR_PERF_GLOBAL_CTL: msr 0xca0, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PERF_GLOBAL_CTL: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * M-Box global control: per-counter enables.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), table 2-64, page 2-100; address: kernel NHMEX_M0_MSR_GLOBAL_CTL 0xca0, SDM Vol. 4 MSR_M0_PMON_BOX_CTRL
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-64, page 2-100; address: kernel
+ * NHMEX_M0_MSR_GLOBAL_CTL 0xca0, SDM Vol. 4 MSR_M0_PMON_BOX_CTRL
+ *
+ * Bits   (field, access, reset):
+ *   63:6  rsv     RV  0x0
+ *   5:0   ctr_en  RW  0x0
  */
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_WIDTH         64
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_SIZE          64
@@ -261,15 +289,15 @@ static inline uint32_t xeon7500_m_msr_perf_global_ctl_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PERF_GLOBAL_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PERF_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_perf_global_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_perf_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_CTL_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_CTL_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PERF_GLOBAL_CTL_RO_MASK));
+                      (was & XEON7500_M_MSR_PERF_GLOBAL_CTL_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -306,9 +334,15 @@ static inline uint64_t xeon7500_m_msr_perf_global_ctl_ctr_en_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PERF_GLOBAL_STATUS: msr 0xca1, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PERF_GLOBAL_STATUS: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * M-Box global status: per-counter overflow bits.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), table 2-65, page 2-100; address: SDM Vol. 4 MSR_M0_PMON_BOX_STATUS 0xCA1
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-65, page 2-100; address: SDM Vol. 4
+ * MSR_M0_PMON_BOX_STATUS 0xCA1
+ *
+ * Bits   (field, access, reset):
+ *   63:6  rsv  RV    0x0
+ *   5:0   ov   RO-V  0x0
  */
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_WIDTH         64
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_SIZE          64
@@ -343,15 +377,15 @@ static inline uint32_t xeon7500_m_msr_perf_global_status_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_perf_global_status_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_perf_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_STATUS_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_STATUS_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PERF_GLOBAL_STATUS_RO_MASK));
+                      (was & XEON7500_M_MSR_PERF_GLOBAL_STATUS_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_STATUS_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -370,9 +404,9 @@ static inline uint64_t xeon7500_m_msr_perf_global_status_write_value(uint64_t cu
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MAX        UINT64_C(0x3f)
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MASK       (UINT64_C(0x3f) << XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_SHIFT)
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_RESET      UINT64_C(0x0)
-#define XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MASK) >> XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_SHIFT))
-#define XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_SHIFT) & XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MASK)))
-#define XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_SHIFT) & XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MASK))
+#define XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_GET(v)     ((uint64_t)(((v) & XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MASK) >> XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_SHIFT))
+#define XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_SET(v, x)  ((uint64_t)(((v) & ~XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_SHIFT) & XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MASK)))
+#define XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_VAL(x)     ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_SHIFT) & XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MASK))
 static inline uint64_t xeon7500_m_msr_perf_global_status_ov_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_MASK) >> XEON7500_M_MSR_PERF_GLOBAL_STATUS_OV_SHIFT);
@@ -387,10 +421,16 @@ static inline uint64_t xeon7500_m_msr_perf_global_status_ov_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PERF_GLOBAL_OVF_CTL: msr 0xca2, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PERF_GLOBAL_OVF_CTL: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * M-Box global overflow control: clears overflow bits in
  * M_MSR_PERF_GLOBAL_STATUS.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), table 2-66, page 2-100; address: SDM Vol. 4 MSR_M0_PMON_BOX_OVF_CTRL 0xCA2
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-66, page 2-100; address: SDM Vol. 4
+ * MSR_M0_PMON_BOX_OVF_CTRL 0xCA2
+ *
+ * Bits   (field, access, reset):
+ *   63:6  rsv     RV  0x0
+ *   5:0   clr_ov  WO  0x0
  */
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WIDTH         64
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_SIZE          64
@@ -425,15 +465,15 @@ static inline uint32_t xeon7500_m_msr_perf_global_ovf_ctl_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PERF_GLOBAL_OVF_CTL so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PERF_GLOBAL_OVF_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_RO_MASK));
+                      (was & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -469,10 +509,17 @@ static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_clr_ov_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_TIMESTAMP: msr 0xca4, 16 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_TIMESTAMP: msr (address per instance), 16 bits implemented of 64, reset 0x0
  * 16-bit timestamp unit incremented each M-Box clock tick; free-running, not
  * attached to the rest of the M-Box PMU.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), page 2-101; 16b timestamp unit (text after Table 2-68); address: SDM Vol. 4 MSR_M0_PMON_TIMESTAMP 0xCA4; the guide's register name and field table were not available, name follows the kernel's M_MSR_PMU_* pattern
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), page 2-101; 16b timestamp unit (text after
+ * Table 2-68); address: SDM Vol. 4 MSR_M0_PMON_TIMESTAMP 0xCA4; the guide's
+ * register name and field table were not available, name follows the kernel's
+ * M_MSR_PMU_* pattern
+ *
+ * Bits   (field, access, reset):
+ *   15:0  timestamp  RO-V  0x0
  */
 #define XEON7500_M_MSR_PMU_TIMESTAMP_WIDTH           16
 #define XEON7500_M_MSR_PMU_TIMESTAMP_SIZE            64
@@ -507,15 +554,15 @@ static inline uint32_t xeon7500_m_msr_pmu_timestamp_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_TIMESTAMP so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_TIMESTAMP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_timestamp_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_timestamp_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_TIMESTAMP_WRITABLE_MASK & XEON7500_M_MSR_PMU_TIMESTAMP_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_TIMESTAMP_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_TIMESTAMP_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_TIMESTAMP_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -550,9 +597,14 @@ static inline uint64_t xeon7500_m_msr_pmu_timestamp_timestamp_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_DSP: msr 0xca5, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_DSP: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * DSP sub-control register (used by inc_sel 0x0 and set_flag_sel 0x0).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_DSP 0xca5; SDM Vol. 4 MSR_M0_PMON_DSP 0xCA5
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_DSP
+ * 0xca5; SDM Vol. 4 MSR_M0_PMON_DSP 0xCA5
+ *
+ * Bits   (field, access, reset):
+ *   63:32  rsv  RV  0x0
+ *   31:0   dsp  RW  0x0
  */
 #define XEON7500_M_MSR_PMU_DSP_WIDTH         64
 #define XEON7500_M_MSR_PMU_DSP_SIZE          64
@@ -587,15 +639,15 @@ static inline uint32_t xeon7500_m_msr_pmu_dsp_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_DSP so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_DSP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_dsp_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_dsp_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_DSP_WRITABLE_MASK & XEON7500_M_MSR_PMU_DSP_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_DSP_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_DSP_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_DSP_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -613,9 +665,9 @@ static inline uint64_t xeon7500_m_msr_pmu_dsp_write_value(uint64_t current, uint
 #define XEON7500_M_MSR_PMU_DSP_DSP_MAX       UINT64_C(0xffffffff)
 #define XEON7500_M_MSR_PMU_DSP_DSP_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_DSP_DSP_SHIFT)
 #define XEON7500_M_MSR_PMU_DSP_DSP_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_DSP_DSP_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_DSP_DSP_MASK) >> XEON7500_M_MSR_PMU_DSP_DSP_SHIFT))
+#define XEON7500_M_MSR_PMU_DSP_DSP_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_DSP_DSP_MASK) >> XEON7500_M_MSR_PMU_DSP_DSP_SHIFT))
 #define XEON7500_M_MSR_PMU_DSP_DSP_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_DSP_DSP_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_DSP_DSP_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_MASK)))
-#define XEON7500_M_MSR_PMU_DSP_DSP_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_DSP_DSP_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_MASK))
+#define XEON7500_M_MSR_PMU_DSP_DSP_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_DSP_DSP_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_DSP_DSP_MASK) >> XEON7500_M_MSR_PMU_DSP_DSP_SHIFT);
@@ -630,9 +682,14 @@ static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_ISS: msr 0xca6, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_ISS: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * ISS sub-control register (used by inc_sel 0x9, 0xa and set_flag_sel 0x1).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_ISS 0xca6; SDM Vol. 4 MSR_M0_PMON_ISS 0xCA6
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_ISS
+ * 0xca6; SDM Vol. 4 MSR_M0_PMON_ISS 0xCA6
+ *
+ * Bits   (field, access, reset):
+ *   63:32  rsv  RV  0x0
+ *   31:0   iss  RW  0x0
  */
 #define XEON7500_M_MSR_PMU_ISS_WIDTH         64
 #define XEON7500_M_MSR_PMU_ISS_SIZE          64
@@ -667,15 +724,15 @@ static inline uint32_t xeon7500_m_msr_pmu_iss_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_ISS so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_ISS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_iss_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_iss_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ISS_WRITABLE_MASK & XEON7500_M_MSR_PMU_ISS_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_ISS_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ISS_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ISS_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -693,9 +750,9 @@ static inline uint64_t xeon7500_m_msr_pmu_iss_write_value(uint64_t current, uint
 #define XEON7500_M_MSR_PMU_ISS_ISS_MAX       UINT64_C(0xffffffff)
 #define XEON7500_M_MSR_PMU_ISS_ISS_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_ISS_ISS_SHIFT)
 #define XEON7500_M_MSR_PMU_ISS_ISS_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_ISS_ISS_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ISS_ISS_MASK) >> XEON7500_M_MSR_PMU_ISS_ISS_SHIFT))
+#define XEON7500_M_MSR_PMU_ISS_ISS_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ISS_ISS_MASK) >> XEON7500_M_MSR_PMU_ISS_ISS_SHIFT))
 #define XEON7500_M_MSR_PMU_ISS_ISS_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ISS_ISS_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ISS_ISS_SHIFT) & XEON7500_M_MSR_PMU_ISS_ISS_MASK)))
-#define XEON7500_M_MSR_PMU_ISS_ISS_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ISS_ISS_SHIFT) & XEON7500_M_MSR_PMU_ISS_ISS_MASK))
+#define XEON7500_M_MSR_PMU_ISS_ISS_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ISS_ISS_SHIFT) & XEON7500_M_MSR_PMU_ISS_ISS_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_iss_iss_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_ISS_ISS_MASK) >> XEON7500_M_MSR_PMU_ISS_ISS_SHIFT);
@@ -710,9 +767,14 @@ static inline uint64_t xeon7500_m_msr_pmu_iss_iss_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_MAP: msr 0xca7, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_MAP: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * MAP sub-control register (used by set_flag_sel 0x6).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MAP 0xca7; SDM Vol. 4 MSR_M0_PMON_MAP 0xCA7
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MAP
+ * 0xca7; SDM Vol. 4 MSR_M0_PMON_MAP 0xCA7
+ *
+ * Bits   (field, access, reset):
+ *   63:32  rsv  RV  0x0
+ *   31:0   map  RW  0x0
  */
 #define XEON7500_M_MSR_PMU_MAP_WIDTH         64
 #define XEON7500_M_MSR_PMU_MAP_SIZE          64
@@ -747,15 +809,15 @@ static inline uint32_t xeon7500_m_msr_pmu_map_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_MAP so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_MAP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_map_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_map_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MAP_WRITABLE_MASK & XEON7500_M_MSR_PMU_MAP_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_MAP_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_MAP_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MAP_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -773,9 +835,9 @@ static inline uint64_t xeon7500_m_msr_pmu_map_write_value(uint64_t current, uint
 #define XEON7500_M_MSR_PMU_MAP_MAP_MAX       UINT64_C(0xffffffff)
 #define XEON7500_M_MSR_PMU_MAP_MAP_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_MAP_MAP_SHIFT)
 #define XEON7500_M_MSR_PMU_MAP_MAP_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_MAP_MAP_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_MAP_MAP_MASK) >> XEON7500_M_MSR_PMU_MAP_MAP_SHIFT))
+#define XEON7500_M_MSR_PMU_MAP_MAP_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_MAP_MAP_MASK) >> XEON7500_M_MSR_PMU_MAP_MAP_SHIFT))
 #define XEON7500_M_MSR_PMU_MAP_MAP_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_MAP_MAP_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_MAP_MAP_SHIFT) & XEON7500_M_MSR_PMU_MAP_MAP_MASK)))
-#define XEON7500_M_MSR_PMU_MAP_MAP_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_MAP_MAP_SHIFT) & XEON7500_M_MSR_PMU_MAP_MAP_MASK))
+#define XEON7500_M_MSR_PMU_MAP_MAP_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_MAP_MAP_SHIFT) & XEON7500_M_MSR_PMU_MAP_MAP_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_map_map_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_MAP_MAP_MASK) >> XEON7500_M_MSR_PMU_MAP_MAP_SHIFT);
@@ -790,9 +852,14 @@ static inline uint64_t xeon7500_m_msr_pmu_map_map_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_MSC_THR: msr 0xca8, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_MSC_THR: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * MSC_THR (thermal) sub-control register (used by inc_sel 0x4, 0x5).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MSC_THR 0xca8; SDM Vol. 4 MSR_M0_PMON_MSC_THR 0xCA8
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MSC_THR
+ * 0xca8; SDM Vol. 4 MSR_M0_PMON_MSC_THR 0xCA8
+ *
+ * Bits   (field, access, reset):
+ *   63:32  rsv  RV  0x0
+ *   31:0   thr  RW  0x0
  */
 #define XEON7500_M_MSR_PMU_MSC_THR_WIDTH         64
 #define XEON7500_M_MSR_PMU_MSC_THR_SIZE          64
@@ -827,15 +894,15 @@ static inline uint32_t xeon7500_m_msr_pmu_msc_thr_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_MSC_THR so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_MSC_THR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_msc_thr_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_msc_thr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MSC_THR_WRITABLE_MASK & XEON7500_M_MSR_PMU_MSC_THR_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_MSC_THR_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_MSC_THR_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MSC_THR_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -853,9 +920,9 @@ static inline uint64_t xeon7500_m_msr_pmu_msc_thr_write_value(uint64_t current, 
 #define XEON7500_M_MSR_PMU_MSC_THR_THR_MAX       UINT64_C(0xffffffff)
 #define XEON7500_M_MSR_PMU_MSC_THR_THR_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_MSC_THR_THR_SHIFT)
 #define XEON7500_M_MSR_PMU_MSC_THR_THR_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_MSC_THR_THR_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_MSC_THR_THR_MASK) >> XEON7500_M_MSR_PMU_MSC_THR_THR_SHIFT))
+#define XEON7500_M_MSR_PMU_MSC_THR_THR_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_MSC_THR_THR_MASK) >> XEON7500_M_MSR_PMU_MSC_THR_THR_SHIFT))
 #define XEON7500_M_MSR_PMU_MSC_THR_THR_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_MSC_THR_THR_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_MSC_THR_THR_SHIFT) & XEON7500_M_MSR_PMU_MSC_THR_THR_MASK)))
-#define XEON7500_M_MSR_PMU_MSC_THR_THR_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_MSC_THR_THR_SHIFT) & XEON7500_M_MSR_PMU_MSC_THR_THR_MASK))
+#define XEON7500_M_MSR_PMU_MSC_THR_THR_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_MSC_THR_THR_SHIFT) & XEON7500_M_MSR_PMU_MSC_THR_THR_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_msc_thr_thr_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_MSC_THR_THR_MASK) >> XEON7500_M_MSR_PMU_MSC_THR_THR_SHIFT);
@@ -870,10 +937,15 @@ static inline uint64_t xeon7500_m_msr_pmu_msc_thr_thr_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_PGT: msr 0xca9, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_PGT: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * PGT (page table) sub-control register (used by inc_sel 0x16 and set_flag_sel
  * 0x5).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_PGT 0xca9; SDM Vol. 4 MSR_M0_PMON_PGT 0xCA9
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_PGT
+ * 0xca9; SDM Vol. 4 MSR_M0_PMON_PGT 0xCA9
+ *
+ * Bits   (field, access, reset):
+ *   63:32  rsv  RV  0x0
+ *   31:0   pgt  RW  0x0
  */
 #define XEON7500_M_MSR_PMU_PGT_WIDTH         64
 #define XEON7500_M_MSR_PMU_PGT_SIZE          64
@@ -908,15 +980,15 @@ static inline uint32_t xeon7500_m_msr_pmu_pgt_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_PGT so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_PGT so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_pgt_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_pgt_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_PGT_WRITABLE_MASK & XEON7500_M_MSR_PMU_PGT_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_PGT_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_PGT_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PGT_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -934,9 +1006,9 @@ static inline uint64_t xeon7500_m_msr_pmu_pgt_write_value(uint64_t current, uint
 #define XEON7500_M_MSR_PMU_PGT_PGT_MAX       UINT64_C(0xffffffff)
 #define XEON7500_M_MSR_PMU_PGT_PGT_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_PGT_PGT_SHIFT)
 #define XEON7500_M_MSR_PMU_PGT_PGT_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_PGT_PGT_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_PGT_PGT_MASK) >> XEON7500_M_MSR_PMU_PGT_PGT_SHIFT))
+#define XEON7500_M_MSR_PMU_PGT_PGT_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_PGT_PGT_MASK) >> XEON7500_M_MSR_PMU_PGT_PGT_SHIFT))
 #define XEON7500_M_MSR_PMU_PGT_PGT_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_PGT_PGT_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_PGT_PGT_SHIFT) & XEON7500_M_MSR_PMU_PGT_PGT_MASK)))
-#define XEON7500_M_MSR_PMU_PGT_PGT_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_PGT_PGT_SHIFT) & XEON7500_M_MSR_PMU_PGT_PGT_MASK))
+#define XEON7500_M_MSR_PMU_PGT_PGT_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_PGT_PGT_SHIFT) & XEON7500_M_MSR_PMU_PGT_PGT_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_pgt_pgt_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_PGT_PGT_MASK) >> XEON7500_M_MSR_PMU_PGT_PGT_SHIFT);
@@ -951,10 +1023,15 @@ static inline uint64_t xeon7500_m_msr_pmu_pgt_pgt_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_PLD: msr 0xcaa, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_PLD: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * PLD sub-control register (used by inc_sel 0xa, 0xb; the address match/mask
  * filter applies to PLD events).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_PLD 0xcaa; SDM Vol. 4 MSR_M0_PMON_PLD 0xCAA
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_PLD
+ * 0xcaa; SDM Vol. 4 MSR_M0_PMON_PLD 0xCAA
+ *
+ * Bits   (field, access, reset):
+ *   63:32  rsv  RV  0x0
+ *   31:0   pld  RW  0x0
  */
 #define XEON7500_M_MSR_PMU_PLD_WIDTH         64
 #define XEON7500_M_MSR_PMU_PLD_SIZE          64
@@ -989,15 +1066,15 @@ static inline uint32_t xeon7500_m_msr_pmu_pld_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_PLD so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_PLD so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_pld_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_pld_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_PLD_WRITABLE_MASK & XEON7500_M_MSR_PMU_PLD_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_PLD_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_PLD_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PLD_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1015,9 +1092,9 @@ static inline uint64_t xeon7500_m_msr_pmu_pld_write_value(uint64_t current, uint
 #define XEON7500_M_MSR_PMU_PLD_PLD_MAX       UINT64_C(0xffffffff)
 #define XEON7500_M_MSR_PMU_PLD_PLD_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_PLD_PLD_SHIFT)
 #define XEON7500_M_MSR_PMU_PLD_PLD_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_PLD_PLD_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_PLD_PLD_MASK) >> XEON7500_M_MSR_PMU_PLD_PLD_SHIFT))
+#define XEON7500_M_MSR_PMU_PLD_PLD_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_PLD_PLD_MASK) >> XEON7500_M_MSR_PMU_PLD_PLD_SHIFT))
 #define XEON7500_M_MSR_PMU_PLD_PLD_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_PLD_PLD_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_PLD_PLD_SHIFT) & XEON7500_M_MSR_PMU_PLD_PLD_MASK)))
-#define XEON7500_M_MSR_PMU_PLD_PLD_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_PLD_PLD_SHIFT) & XEON7500_M_MSR_PMU_PLD_PLD_MASK))
+#define XEON7500_M_MSR_PMU_PLD_PLD_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_PLD_PLD_SHIFT) & XEON7500_M_MSR_PMU_PLD_PLD_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_pld_pld_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_PLD_PLD_MASK) >> XEON7500_M_MSR_PMU_PLD_PLD_SHIFT);
@@ -1032,11 +1109,16 @@ static inline uint64_t xeon7500_m_msr_pmu_pld_pld_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_ZDP_CTL_FVC: msr 0xcab, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_ZDP_CTL_FVC: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * ZDP_CTL_FVC sub-control register (used by inc_sel 0xd-0x10, FVC_EV0-3). On
  * Nehalem-EX the kernel treats bits 13:11, 16:14, 19:17, 22:20 as the event
  * selects of FVC events 0-3 and bits 10:0 and 23 as shared.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_ZDP_CTL_FVC 0xcab; SDM Vol. 4 MSR_M0_PMON_ZDP 0xCAB
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
+ * NHMEX_M0_MSR_PMU_ZDP_CTL_FVC 0xcab; SDM Vol. 4 MSR_M0_PMON_ZDP 0xCAB
+ *
+ * Bits   (field, access, reset):
+ *   63:32  rsv  RV  0x0
+ *   31:0   fvc  RW  0x0
  */
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WIDTH         64
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_SIZE          64
@@ -1071,15 +1153,15 @@ static inline uint32_t xeon7500_m_msr_pmu_zdp_ctl_fvc_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_ZDP_CTL_FVC so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_ZDP_CTL_FVC so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WRITABLE_MASK & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1097,9 +1179,9 @@ static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_write_value(uint64_t curre
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MAX       UINT64_C(0xffffffff)
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT)
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT))
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK)))
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvc_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT);
@@ -1114,28 +1196,47 @@ static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvc_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_CNT_CTL{5-0}: msr 0xcb0, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_CNT_CTL{5-0}: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * M-Box counter control: selects the event its counter counts (inc_sel, and
  * set_flag_sel in flag mode). Table 2-67 has no Attr column: ig/rsv fields
  * take ig/rsv, the others RW.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), table 2-67, page 2-101; addresses: kernel NHMEX_M0_MSR_PMU_CTL0 0xcb0, control and counter interleaved (pair_ctr_ctl); SDM Vol. 4 MSR_M0_PMON_EVNT_SEL0 0xCB0
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-67, page 2-101; addresses: kernel
+ * NHMEX_M0_MSR_PMU_CTL0 0xcb0, control and counter interleaved (pair_ctr_ctl);
+ * SDM Vol. 4 MSR_M0_PMON_EVNT_SEL0 0xCB0
+ *
+ * Bits   (field, access, reset):
+ *   63     ig            ig   0x0
+ *   62:61  rsv           rsv  0x0
+ *   60:25  ig            ig   0x0
+ *   24:22  rsv           rsv  0x0
+ *   21:19  set_flag_sel  RW   0x0
+ *   18:14  rsv           rsv  0x0
+ *   13:9   inc_sel       RW   0x0
+ *   8      rsv           rsv  0x0
+ *   7      flag_mode     RW   0x0
+ *   6      wrap_mode     RW   0x0
+ *   5:4    storage_mode  RW   0x0
+ *   3:2    count_mode    RW   0x0
+ *   1      pmi_en        RW   0x0
+ *   0      en            RW   0x0
  */
-#define XEON7500_M_MSR_PMU_CNT_CTL_WIDTH                                   64
-#define XEON7500_M_MSR_PMU_CNT_CTL_SIZE                                    64
-#define XEON7500_M_MSR_PMU_CNT_CTL_RESET                                   UINT64_C(0x0000000000000000)
-#define XEON7500_M_MSR_PMU_CNT_CTL_FIRST                                   0
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT                                   6
-#define XEON7500_M_MSR_PMU_CNT_CTL_STRIDE                                  UINT32_C(0x2)
-#define XEON7500_M_MSR_PMU_CNT_CTL_MBOX0_ADDR                              UINT32_C(0xcb0)
-#define XEON7500_M_MSR_PMU_CNT_CTL_MBOX1_ADDR                              UINT32_C(0xcf0)
-#define XEON7500_M_MSR_PMU_CNT_CTL_MBZ_MASK                                UINT64_C(0x6000000001c7c100) /* reserved: write 0 */
-#define XEON7500_M_MSR_PMU_CNT_CTL_IGNORED_MASK                            UINT64_C(0x9ffffffffe000000) /* ignored: write 0 */
-#define XEON7500_M_MSR_PMU_CNT_CTL_RO_MASK                                 UINT64_C(0x0000000000000000) /* read-only */
-#define XEON7500_M_MSR_PMU_CNT_CTL_WO_MASK                                 UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
-#define XEON7500_M_MSR_PMU_CNT_CTL_W1C_MASK                                UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define XEON7500_M_MSR_PMU_CNT_CTL_W1S_MASK                                UINT64_C(0x0000000000000000) /* write 1 to set */
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRITABLE_MASK                           UINT64_C(0x0000000000383eff) /* a write has an effect */
-#define XEON7500_M_MSR_PMU_CNT_CTL_KEEP_MASK                               UINT64_C(0x0000000000383eff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_CNT_CTL_WIDTH                 64
+#define XEON7500_M_MSR_PMU_CNT_CTL_SIZE                  64
+#define XEON7500_M_MSR_PMU_CNT_CTL_RESET                 UINT64_C(0x0000000000000000)
+#define XEON7500_M_MSR_PMU_CNT_CTL_FIRST                 0
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT                 6
+#define XEON7500_M_MSR_PMU_CNT_CTL_STRIDE                UINT32_C(0x2)
+#define XEON7500_M_MSR_PMU_CNT_CTL_MBOX0_ADDR            UINT32_C(0xcb0)
+#define XEON7500_M_MSR_PMU_CNT_CTL_MBOX1_ADDR            UINT32_C(0xcf0)
+#define XEON7500_M_MSR_PMU_CNT_CTL_MBZ_MASK              UINT64_C(0x6000000001c7c100) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_CNT_CTL_IGNORED_MASK          UINT64_C(0x9ffffffffe000000) /* ignored: write 0 */
+#define XEON7500_M_MSR_PMU_CNT_CTL_RO_MASK               UINT64_C(0x0000000000000000) /* read-only */
+#define XEON7500_M_MSR_PMU_CNT_CTL_WO_MASK               UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
+#define XEON7500_M_MSR_PMU_CNT_CTL_W1C_MASK              UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define XEON7500_M_MSR_PMU_CNT_CTL_W1S_MASK              UINT64_C(0x0000000000000000) /* write 1 to set */
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRITABLE_MASK         UINT64_C(0x0000000000383eff) /* a write has an effect */
+#define XEON7500_M_MSR_PMU_CNT_CTL_KEEP_MASK             UINT64_C(0x0000000000383eff) /* read-modify-write keeps */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t xeon7500_m_msr_pmu_cnt_ctl_addr(unsigned inst, unsigned i)
@@ -1156,15 +1257,15 @@ static inline uint32_t xeon7500_m_msr_pmu_cnt_ctl_addr(unsigned inst, unsigned i
 }
 
 /*
- * The value to write to M_MSR_PMU_CNT_CTL{5-0} so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_CNT_CTL{5-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_CNT_CTL_WRITABLE_MASK & XEON7500_M_MSR_PMU_CNT_CTL_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_CNT_CTL_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_CNT_CTL_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1178,14 +1279,14 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_write_value(uint64_t current, 
  * Selects the 'set' condition for enable flag. Secondary event select (see
  * Table 2-84). Bit 7 (flag_mode) must be set to 1 to enable this field.
  */
-#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SHIFT                      19
-#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_WIDTH                      3
-#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MAX                        UINT64_C(0x7)
-#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MASK                       (UINT64_C(0x7) << XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SHIFT)
-#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_RESET                      UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SHIFT))
+#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SHIFT    19
+#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_WIDTH    3
+#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MAX      UINT64_C(0x7)
+#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MASK     (UINT64_C(0x7) << XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SHIFT)
+#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_RESET    UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_GET(v)   ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SHIFT))
 #define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MASK)))
-#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MASK))
+#define XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_VAL(x)   ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_set_flag_sel_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_SET_FLAG_SEL_SHIFT);
@@ -1203,14 +1304,14 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_set_flag_sel_val(uint64_t x)
  * Selects increment signal for this counter. Primary event select (see
  * Table 2-84).
  */
-#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT                           9
-#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_WIDTH                           5
-#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MAX                             UINT64_C(0x1f)
-#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK                            (UINT64_C(0x1f) << XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT)
-#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_RESET                           UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT))
-#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK)))
-#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK))
+#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT         9
+#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_WIDTH         5
+#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MAX           UINT64_C(0x1f)
+#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK          (UINT64_C(0x1f) << XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT)
+#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_RESET         UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_GET(v)        ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT))
+#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SET(v, x)     ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK)))
+#define XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_VAL(x)        ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_inc_sel_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_INC_SEL_SHIFT);
@@ -1227,14 +1328,14 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_inc_sel_val(uint64_t x)
 /* flag_mode [7] RW, reset 0x0
  * Enable conditional counting using set_flag_sel.
  */
-#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT                         7
-#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_WIDTH                         1
-#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MAX                           UINT64_C(0x1)
-#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK                          (UINT64_C(0x1) << XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT)
-#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_RESET                         UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT))
-#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK)))
-#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK))
+#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT       7
+#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_WIDTH       1
+#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MAX         UINT64_C(0x1)
+#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK        (UINT64_C(0x1) << XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT)
+#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_RESET       UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_GET(v)      ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT))
+#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SET(v, x)   ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK)))
+#define XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_VAL(x)      ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_flag_mode_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_FLAG_MODE_SHIFT);
@@ -1252,16 +1353,16 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_flag_mode_val(uint64_t x)
  * Counter wrap mode. If 0, the counter stops counting on detection of
  * over/underflow; if 1, it wraps and continues counting.
  */
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT                         6
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_WIDTH                         1
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MAX                           UINT64_C(0x1)
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK                          (UINT64_C(0x1) << XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT)
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_RESET                         UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT))
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK)))
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK))
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_STOP                          UINT64_C(0x0) /* stop counting on detection of over/underflow */
-#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_WRAP                          UINT64_C(0x1) /* wrap and continue counting on detection of over/underflow */
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT       6
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_WIDTH       1
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MAX         UINT64_C(0x1)
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK        (UINT64_C(0x1) << XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT)
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_RESET       UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_GET(v)      ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT))
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SET(v, x)   ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK)))
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_VAL(x)      ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK))
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_STOP        UINT64_C(0x0) /* stop counting on detection of over/underflow */
+#define XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_WRAP        UINT64_C(0x1) /* wrap and continue counting on detection of over/underflow */
 static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_wrap_mode_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_SHIFT);
@@ -1279,16 +1380,16 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_wrap_mode_val(uint64_t x)
  * Storage mode. If set to 0, no count enable flag is required. If set to
  * 1, count enable flag must have a value of 1 for counting to occur.
  */
-#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SHIFT                      4
-#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_WIDTH                      2
-#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MAX                        UINT64_C(0x3)
-#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MASK                       (UINT64_C(0x3) << XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SHIFT)
-#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_RESET                      UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SHIFT))
+#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SHIFT    4
+#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_WIDTH    2
+#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MAX      UINT64_C(0x3)
+#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MASK     (UINT64_C(0x3) << XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SHIFT)
+#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_RESET    UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_GET(v)   ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SHIFT))
 #define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MASK)))
-#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MASK))
-#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_NO_FLAG                    UINT64_C(0x0) /* no count enable flag is required */
-#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_FLAG_SET                   UINT64_C(0x1) /* count enable flag must have a value of 1 for counting to occur */
+#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_VAL(x)   ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MASK))
+#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_NO_FLAG  UINT64_C(0x0) /* no count enable flag is required */
+#define XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_FLAG_SET UINT64_C(0x1) /* count enable flag must have a value of 1 for counting to occur */
 static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_storage_mode_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_STORAGE_MODE_SHIFT);
@@ -1305,18 +1406,18 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_storage_mode_val(uint64_t x)
 /* count_mode [3:2] RW, reset 0x0
  * Count direction: 00 up, 01 down, 10 up and down.
  */
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT                        2
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_WIDTH                        2
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MAX                          UINT64_C(0x3)
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK                         (UINT64_C(0x3) << XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT)
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_RESET                        UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT))
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK)))
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK))
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_UP                           UINT64_C(0x0) /* count will increase (up) */
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_DN                           UINT64_C(0x1) /* count will decrease (dn) */
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_UP_DN                        UINT64_C(0x2) /* count can increase and decrease */
-#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_UNDEFINED                    UINT64_C(0x3) /* undefined encoding */
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT      2
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_WIDTH      2
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MAX        UINT64_C(0x3)
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK       (UINT64_C(0x3) << XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT)
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_RESET      UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_GET(v)     ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT))
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SET(v, x)  ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK)))
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_VAL(x)     ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK))
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_UP         UINT64_C(0x0) /* count will increase (up) */
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_DN         UINT64_C(0x1) /* count will decrease (dn) */
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_UP_DN      UINT64_C(0x2) /* count can increase and decrease */
+#define XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_UNDEFINED  UINT64_C(0x3) /* undefined encoding */
 static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_count_mode_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_COUNT_MODE_SHIFT);
@@ -1333,14 +1434,14 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_count_mode_val(uint64_t x)
 /* pmi_en [1] RW, reset 0x0
  * Enable PMON interrupt on counter over/underflow.
  */
-#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT                            1
-#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_WIDTH                            1
-#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MAX                              UINT64_C(0x1)
-#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK                             (UINT64_C(0x1) << XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT)
-#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_RESET                            UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT))
-#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK)))
-#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK))
+#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT          1
+#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_WIDTH          1
+#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MAX            UINT64_C(0x1)
+#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK           (UINT64_C(0x1) << XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT)
+#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_RESET          UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_GET(v)         ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT))
+#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SET(v, x)      ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK)))
+#define XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_VAL(x)         ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_pmi_en_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_PMI_EN_SHIFT);
@@ -1357,14 +1458,14 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_pmi_en_val(uint64_t x)
 /* en [0] RW, reset 0x0
  * Enable counting.
  */
-#define XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT                                0
-#define XEON7500_M_MSR_PMU_CNT_CTL_EN_WIDTH                                1
-#define XEON7500_M_MSR_PMU_CNT_CTL_EN_MAX                                  UINT64_C(0x1)
-#define XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK                                 (UINT64_C(0x1) << XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT)
-#define XEON7500_M_MSR_PMU_CNT_CTL_EN_RESET                                UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_CNT_CTL_EN_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT))
-#define XEON7500_M_MSR_PMU_CNT_CTL_EN_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK)))
-#define XEON7500_M_MSR_PMU_CNT_CTL_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK))
+#define XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT              0
+#define XEON7500_M_MSR_PMU_CNT_CTL_EN_WIDTH              1
+#define XEON7500_M_MSR_PMU_CNT_CTL_EN_MAX                UINT64_C(0x1)
+#define XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK               (UINT64_C(0x1) << XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT)
+#define XEON7500_M_MSR_PMU_CNT_CTL_EN_RESET              UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_CNT_CTL_EN_GET(v)             ((uint64_t)(((v) & XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT))
+#define XEON7500_M_MSR_PMU_CNT_CTL_EN_SET(v, x)          ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK)))
+#define XEON7500_M_MSR_PMU_CNT_CTL_EN_VAL(x)             ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT) & XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_en_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK) >> XEON7500_M_MSR_PMU_CNT_CTL_EN_SHIFT);
@@ -1380,10 +1481,10 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_en_val(uint64_t x)
 
 /* Rules of M_MSR_PMU_CNT_CTL{5-0}: bits of xeon7500_m_msr_pmu_cnt_ctl_check()'s result. */
 enum {
-    XEON7500_M_MSR_PMU_CNT_CTL_RULE_FLAG_MODE_FOR_SET_FLAG_SEL = 1 << 0, /* set_flag_sel != 0 -> flag_mode == 1 */
-    XEON7500_M_MSR_PMU_CNT_CTL_RULE_COUNT_MODE_DEFINED = 1 << 1 /* count_mode != 3 */
+    XEON7500_M_MSR_PMU_CNT_CTL_RULE_FLAG_MODE_FOR_SET_FLAG_SEL         = 1 << 0, /* set_flag_sel != 0 -> flag_mode == 1 */
+    XEON7500_M_MSR_PMU_CNT_CTL_RULE_COUNT_MODE_DEFINED                 = 1 << 1 /* count_mode != 3 */
 };
-#define XEON7500_M_MSR_PMU_CNT_CTL_RULES                                   0x3u
+#define XEON7500_M_MSR_PMU_CNT_CTL_RULES                 0x3u
 #define XEON7500_M_MSR_PMU_CNT_CTL_RULE_FLAG_MODE_FOR_SET_FLAG_SEL_MESSAGE "Bit 7 (flag_mode) must be set to 1 to enable this field."
 #define XEON7500_M_MSR_PMU_CNT_CTL_RULE_COUNT_MODE_DEFINED_MESSAGE         "count_mode 11 is not defined: 00 - count will increase (up), 01 - count will decrease (dn), 10 - count can increase and decrease."
 
@@ -1391,9 +1492,9 @@ enum {
 static inline unsigned xeon7500_m_msr_pmu_cnt_ctl_check(uint64_t v)
 {
     unsigned broken = 0u;
-    if (!((!(xeon7500_m_msr_pmu_cnt_ctl_set_flag_sel_get(v) != UINT64_C(0x0)) || (xeon7500_m_msr_pmu_cnt_ctl_flag_mode_get(v) == UINT64_C(0x1)))))
+    if (!((!(xeon7500_m_msr_pmu_cnt_ctl_set_flag_sel_get(v) != 0u) || (xeon7500_m_msr_pmu_cnt_ctl_flag_mode_get(v) == 1u))))
         broken |= (unsigned)XEON7500_M_MSR_PMU_CNT_CTL_RULE_FLAG_MODE_FOR_SET_FLAG_SEL;
-    if (!(xeon7500_m_msr_pmu_cnt_ctl_count_mode_get(v) != UINT64_C(0x3)))
+    if (!((xeon7500_m_msr_pmu_cnt_ctl_count_mode_get(v) != 3u)))
         broken |= (unsigned)XEON7500_M_MSR_PMU_CNT_CTL_RULE_COUNT_MODE_DEFINED;
     return broken;
 }
@@ -1412,9 +1513,15 @@ static inline const char *xeon7500_m_msr_pmu_cnt_ctl_rule_message(unsigned bit)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_CNT{5-0}: msr 0xcb1, 48 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_CNT{5-0}: msr (address per instance), 48 bits implemented of 64, reset 0x0
  * M-Box counter: 48 bits wide; an overflow is a carry out of bit 47.
- * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref 323535, rev 001, March 2010), table 2-68, page 2-101; the table title prints M_MSR_PMU_CNT_{5-0}; addresses: kernel NHMEX_M0_MSR_PMU_CNT0 0xcb1; SDM Vol. 4 MSR_M0_PMON_CTR0 0xCB1
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-68, page 2-101; the table title prints
+ * M_MSR_PMU_CNT_{5-0}; addresses: kernel NHMEX_M0_MSR_PMU_CNT0 0xcb1; SDM Vol.
+ * 4 MSR_M0_PMON_CTR0 0xCB1
+ *
+ * Bits   (field, access, reset):
+ *   47:0  event_count  RW-V  0x0
  */
 #define XEON7500_M_MSR_PMU_CNT_WIDTH             48
 #define XEON7500_M_MSR_PMU_CNT_SIZE              64
@@ -1452,15 +1559,15 @@ static inline uint32_t xeon7500_m_msr_pmu_cnt_addr(unsigned inst, unsigned i)
 }
 
 /*
- * The value to write to M_MSR_PMU_CNT{5-0} so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_CNT{5-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_cnt_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_cnt_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_CNT_WRITABLE_MASK & XEON7500_M_MSR_PMU_CNT_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_CNT_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_CNT_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1495,9 +1602,15 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_event_count_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_MM_CFG: msr 0xe54, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_MM_CFG: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * Address match/mask filter configuration (applies to PLD events).
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MM_CFG 0xe54, NHMEX_M1_MSR_PMU_MM_CFG 0xe5c; SDM Vol. 4 MSR_M0_PMON_MM_CONFIG 0xE54, MSR_M1_PMON_MM_CONFIG 0xE5C
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; NHMEX_M0_MSR_PMU_MM_CFG
+ * 0xe54, NHMEX_M1_MSR_PMU_MM_CFG 0xe5c; SDM Vol. 4 MSR_M0_PMON_MM_CONFIG
+ * 0xE54, MSR_M1_PMON_MM_CONFIG 0xE5C
+ *
+ * Bits   (field, access, reset):
+ *   63    en   RW  0x0
+ *   62:0  rsv  RV  0x0
  */
 #define XEON7500_M_MSR_PMU_MM_CFG_WIDTH         64
 #define XEON7500_M_MSR_PMU_MM_CFG_SIZE          64
@@ -1532,15 +1645,15 @@ static inline uint32_t xeon7500_m_msr_pmu_mm_cfg_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_MM_CFG so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_MM_CFG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MM_CFG_WRITABLE_MASK & XEON7500_M_MSR_PMU_MM_CFG_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_MM_CFG_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_MM_CFG_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MM_CFG_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1558,9 +1671,9 @@ static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_write_value(uint64_t current, u
 #define XEON7500_M_MSR_PMU_MM_CFG_EN_MAX        UINT64_C(0x1)
 #define XEON7500_M_MSR_PMU_MM_CFG_EN_MASK       (UINT64_C(0x1) << XEON7500_M_MSR_PMU_MM_CFG_EN_SHIFT)
 #define XEON7500_M_MSR_PMU_MM_CFG_EN_RESET      UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_MM_CFG_EN_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_MM_CFG_EN_MASK) >> XEON7500_M_MSR_PMU_MM_CFG_EN_SHIFT))
-#define XEON7500_M_MSR_PMU_MM_CFG_EN_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_MM_CFG_EN_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_MM_CFG_EN_SHIFT) & XEON7500_M_MSR_PMU_MM_CFG_EN_MASK)))
-#define XEON7500_M_MSR_PMU_MM_CFG_EN_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_MM_CFG_EN_SHIFT) & XEON7500_M_MSR_PMU_MM_CFG_EN_MASK))
+#define XEON7500_M_MSR_PMU_MM_CFG_EN_GET(v)     ((uint64_t)(((v) & XEON7500_M_MSR_PMU_MM_CFG_EN_MASK) >> XEON7500_M_MSR_PMU_MM_CFG_EN_SHIFT))
+#define XEON7500_M_MSR_PMU_MM_CFG_EN_SET(v, x)  ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_MM_CFG_EN_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_MM_CFG_EN_SHIFT) & XEON7500_M_MSR_PMU_MM_CFG_EN_MASK)))
+#define XEON7500_M_MSR_PMU_MM_CFG_EN_VAL(x)     ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_MM_CFG_EN_SHIFT) & XEON7500_M_MSR_PMU_MM_CFG_EN_MASK))
 static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_en_get(uint64_t v)
 {
     return (uint64_t)((v & XEON7500_M_MSR_PMU_MM_CFG_EN_MASK) >> XEON7500_M_MSR_PMU_MM_CFG_EN_SHIFT);
@@ -1575,9 +1688,15 @@ static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_en_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_ADDR_MATCH: msr 0xe55, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_ADDR_MATCH: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * Address match value for the PLD address filter.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; written at NHMEX_M0/M1_MSR_PMU_MM_CFG + 1; SDM Vol. 4 MSR_M0_PMON_ADDR_MATCH 0xE55, MSR_M1_PMON_ADDR_MATCH 0xE5D
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; written at
+ * NHMEX_M0/M1_MSR_PMU_MM_CFG + 1; SDM Vol. 4 MSR_M0_PMON_ADDR_MATCH 0xE55,
+ * MSR_M1_PMON_ADDR_MATCH 0xE5D
+ *
+ * Bits   (field, access, reset):
+ *   63:34  rsv         RV  0x0
+ *   33:0   addr_match  RW  0x0
  */
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_WIDTH            64
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_SIZE             64
@@ -1612,15 +1731,15 @@ static inline uint32_t xeon7500_m_msr_pmu_addr_match_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_ADDR_MATCH so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_ADDR_MATCH so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_addr_match_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_addr_match_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ADDR_MATCH_WRITABLE_MASK & XEON7500_M_MSR_PMU_ADDR_MATCH_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_ADDR_MATCH_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ADDR_MATCH_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MATCH_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1655,9 +1774,15 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_match_addr_match_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * M_MSR_PMU_ADDR_MASK: msr 0xe56, 64 bits implemented of 64, reset 0x0
+ * M_MSR_PMU_ADDR_MASK: msr (address per instance), 64 bits implemented of 64, reset 0x0
  * Address mask for the PLD address filter.
- * Source: Linux arch/x86/events/intel/uncore_nhmex.c; written at NHMEX_M0/M1_MSR_PMU_MM_CFG + 2; SDM Vol. 4 MSR_M0_PMON_ADDR_MASK 0xE56, MSR_M1_PMON_ADDR_MASK 0xE5E
+ * Source: Linux arch/x86/events/intel/uncore_nhmex.c; written at
+ * NHMEX_M0/M1_MSR_PMU_MM_CFG + 2; SDM Vol. 4 MSR_M0_PMON_ADDR_MASK 0xE56,
+ * MSR_M1_PMON_ADDR_MASK 0xE5E
+ *
+ * Bits   (field, access, reset):
+ *   63:27  rsv        RV  0x0
+ *   26:0   addr_mask  RW  0x0
  */
 #define XEON7500_M_MSR_PMU_ADDR_MASK_WIDTH           64
 #define XEON7500_M_MSR_PMU_ADDR_MASK_SIZE            64
@@ -1692,15 +1817,15 @@ static inline uint32_t xeon7500_m_msr_pmu_addr_mask_addr(unsigned inst)
 }
 
 /*
- * The value to write to M_MSR_PMU_ADDR_MASK so that it holds 'wanted', given 'current' read
+ * The value to write to M_MSR_PMU_ADDR_MASK so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
-static inline uint64_t xeon7500_m_msr_pmu_addr_mask_write_value(uint64_t current, uint64_t wanted, unsigned actions)
+static inline uint64_t xeon7500_m_msr_pmu_addr_mask_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ADDR_MASK_WRITABLE_MASK & XEON7500_M_MSR_PMU_ADDR_MASK_KEEP_MASK) |
-                      (current & XEON7500_M_MSR_PMU_ADDR_MASK_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ADDR_MASK_RO_MASK));
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MASK_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1739,58 +1864,69 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
  * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
  * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
  */
+
 /* DSP_FILL (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_DSP_FILL                              UINT64_C(0x0)
 #define XEON7500_EV_MBOX_DSP_FILL_CODE                         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_DSP_FILL_UMASK                        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_DSP_FILL_COUNTERS                     UINT64_C(0x3f)
+
 /* CYCLES_MFULL (M_MSR_PMU_CNT_CTL)
  * Number of cycles spent in the mfull (badly starved) state. */
 #define XEON7500_EV_MBOX_CYCLES_MFULL                          UINT64_C(0x200)
 #define XEON7500_EV_MBOX_CYCLES_MFULL_CODE                     UINT64_C(0x1)
 #define XEON7500_EV_MBOX_CYCLES_MFULL_UMASK                    UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_MFULL_COUNTERS                 UINT64_C(0x3f)
+
 /* RETRY_MFULL (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_RETRY_MFULL                           UINT64_C(0x400)
 #define XEON7500_EV_MBOX_RETRY_MFULL_CODE                      UINT64_C(0x2)
 #define XEON7500_EV_MBOX_RETRY_MFULL_UMASK                     UINT64_C(0x0)
 #define XEON7500_EV_MBOX_RETRY_MFULL_COUNTERS                  UINT64_C(0x3f)
+
 /* RETRY_STARVE (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_RETRY_STARVE                          UINT64_C(0x600)
 #define XEON7500_EV_MBOX_RETRY_STARVE_CODE                     UINT64_C(0x3)
 #define XEON7500_EV_MBOX_RETRY_STARVE_UMASK                    UINT64_C(0x0)
 #define XEON7500_EV_MBOX_RETRY_STARVE_COUNTERS                 UINT64_C(0x3f)
+
 /* THERM_TRP_UP (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_THERM_TRP_UP                          UINT64_C(0x800)
 #define XEON7500_EV_MBOX_THERM_TRP_UP_CODE                     UINT64_C(0x4)
 #define XEON7500_EV_MBOX_THERM_TRP_UP_UMASK                    UINT64_C(0x0)
 #define XEON7500_EV_MBOX_THERM_TRP_UP_COUNTERS                 UINT64_C(0x3f)
+
 /* THERM_TRP_DN (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_THERM_TRP_DN                          UINT64_C(0xa00)
 #define XEON7500_EV_MBOX_THERM_TRP_DN_CODE                     UINT64_C(0x5)
 #define XEON7500_EV_MBOX_THERM_TRP_DN_UMASK                    UINT64_C(0x0)
 #define XEON7500_EV_MBOX_THERM_TRP_DN_COUNTERS                 UINT64_C(0x3f)
+
 /* REFRESH (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_REFRESH                               UINT64_C(0xc00)
 #define XEON7500_EV_MBOX_REFRESH_CODE                          UINT64_C(0x6)
 #define XEON7500_EV_MBOX_REFRESH_UMASK                         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_REFRESH_COUNTERS                      UINT64_C(0x3f)
+
 /* REFRESH_CONFLICT (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_REFRESH_CONFLICT                      UINT64_C(0xe00)
 #define XEON7500_EV_MBOX_REFRESH_CONFLICT_CODE                 UINT64_C(0x7)
 #define XEON7500_EV_MBOX_REFRESH_CONFLICT_UMASK                UINT64_C(0x0)
 #define XEON7500_EV_MBOX_REFRESH_CONFLICT_COUNTERS             UINT64_C(0x3f)
+
 /* SCHED_MODE_CHANGES (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_SCHED_MODE_CHANGES                    UINT64_C(0x1000)
 #define XEON7500_EV_MBOX_SCHED_MODE_CHANGES_CODE               UINT64_C(0x8)
 #define XEON7500_EV_MBOX_SCHED_MODE_CHANGES_UMASK              UINT64_C(0x0)
 #define XEON7500_EV_MBOX_SCHED_MODE_CHANGES_COUNTERS           UINT64_C(0x3f)
+
 /* FRM_TYPE (M_MSR_PMU_CNT_CTL)
  * Count ISS related Intel SMI frame type events. */
 #define XEON7500_EV_MBOX_FRM_TYPE                              UINT64_C(0x1200)
 #define XEON7500_EV_MBOX_FRM_TYPE_CODE                         UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_UMASK                        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FRM_TYPE_COUNTERS                     UINT64_C(0x3f)
+
 /* FRM_TYPE.FRM_TYPE_3CMD (M_MSR_PMU_CNT_CTL)
  * Counts 3CMD (3-command) Intel SMI frames.
  * also set M_MSR_PMU_ISS.iss = 0x0 */
@@ -1798,6 +1934,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_3CMD_CODE           UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_3CMD_UMASK          UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_3CMD_COUNTERS       UINT64_C(0x3f)
+
 /* FRM_TYPE.FRM_TYPE_WDAT (M_MSR_PMU_CNT_CTL)
  * Counts WDAT (write data) Intel SMI frames.
  * also set M_MSR_PMU_ISS.iss = 0x1 */
@@ -1805,6 +1942,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_WDAT_CODE           UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_WDAT_UMASK          UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_WDAT_COUNTERS       UINT64_C(0x3f)
+
 /* FRM_TYPE.FRM_TYPE_SYNC (M_MSR_PMU_CNT_CTL)
  * Counts SYNC Intel SMI frames.
  * also set M_MSR_PMU_ISS.iss = 0x2 */
@@ -1812,6 +1950,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_SYNC_CODE           UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_SYNC_UMASK          UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_SYNC_COUNTERS       UINT64_C(0x3f)
+
 /* FRM_TYPE.FRM_TYPE_CHNL (M_MSR_PMU_CNT_CTL)
  * Counts CHNL (channel) Intel SMI frames.
  * also set M_MSR_PMU_ISS.iss = 0x3 */
@@ -1819,6 +1958,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_CHNL_CODE           UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_CHNL_UMASK          UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_CHNL_COUNTERS       UINT64_C(0x3f)
+
 /* FRM_TYPE.FRM_TYPE_NOP (M_MSR_PMU_CNT_CTL)
  * Counts NOP Intel SMI frames.
  * also set M_MSR_PMU_ISS.iss = 0x8 */
@@ -1826,6 +1966,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_NOP_CODE            UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_NOP_UMASK           UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_NOP_COUNTERS        UINT64_C(0x3f)
+
 /* FRM_TYPE.FRM_TYPE_1CMD (M_MSR_PMU_CNT_CTL)
  * Counts all 1CMD (1-command) Intel SMI frames.
  * also set M_MSR_PMU_ISS.iss = 0xc */
@@ -1833,120 +1974,142 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_1CMD_CODE           UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_1CMD_UMASK          UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_1CMD_COUNTERS       UINT64_C(0x3f)
+
 /* DRAM_CMD (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_DRAM_CMD                              UINT64_C(0x1400)
 #define XEON7500_EV_MBOX_DRAM_CMD_CODE                         UINT64_C(0xa)
 #define XEON7500_EV_MBOX_DRAM_CMD_UMASK                        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_DRAM_CMD_COUNTERS                     UINT64_C(0x3f)
+
 /* RETRIES (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_RETRIES                               UINT64_C(0x1600)
 #define XEON7500_EV_MBOX_RETRIES_CODE                          UINT64_C(0xb)
 #define XEON7500_EV_MBOX_RETRIES_UMASK                         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_RETRIES_COUNTERS                      UINT64_C(0x3f)
+
 /* MA_PAR_ERR (M_MSR_PMU_CNT_CTL)
  * Number of MA even parity errors detected. */
 #define XEON7500_EV_MBOX_MA_PAR_ERR                            UINT64_C(0x1800)
 #define XEON7500_EV_MBOX_MA_PAR_ERR_CODE                       UINT64_C(0xc)
 #define XEON7500_EV_MBOX_MA_PAR_ERR_UMASK                      UINT64_C(0x0)
 #define XEON7500_EV_MBOX_MA_PAR_ERR_COUNTERS                   UINT64_C(0x3f)
+
 /* FVC_EV0 (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_FVC_EV0                               UINT64_C(0x1a00)
 #define XEON7500_EV_MBOX_FVC_EV0_CODE                          UINT64_C(0xd)
 #define XEON7500_EV_MBOX_FVC_EV0_UMASK                         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FVC_EV0_COUNTERS                      UINT64_C(0x3f)
+
 /* FVC_EV1 (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_FVC_EV1                               UINT64_C(0x1c00)
 #define XEON7500_EV_MBOX_FVC_EV1_CODE                          UINT64_C(0xe)
 #define XEON7500_EV_MBOX_FVC_EV1_UMASK                         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FVC_EV1_COUNTERS                      UINT64_C(0x3f)
+
 /* FVC_EV2 (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_FVC_EV2                               UINT64_C(0x1e00)
 #define XEON7500_EV_MBOX_FVC_EV2_CODE                          UINT64_C(0xf)
 #define XEON7500_EV_MBOX_FVC_EV2_UMASK                         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FVC_EV2_COUNTERS                      UINT64_C(0x3f)
+
 /* FVC_EV3 (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_FVC_EV3                               UINT64_C(0x2000)
 #define XEON7500_EV_MBOX_FVC_EV3_CODE                          UINT64_C(0x10)
 #define XEON7500_EV_MBOX_FVC_EV3_UMASK                         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FVC_EV3_COUNTERS                      UINT64_C(0x3f)
+
 /* PATROL_TXNS (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_PATROL_TXNS                           UINT64_C(0x2200)
 #define XEON7500_EV_MBOX_PATROL_TXNS_CODE                      UINT64_C(0x11)
 #define XEON7500_EV_MBOX_PATROL_TXNS_UMASK                     UINT64_C(0x0)
 #define XEON7500_EV_MBOX_PATROL_TXNS_COUNTERS                  UINT64_C(0x3f)
+
 /* TRANS_CMDS (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_TRANS_CMDS                            UINT64_C(0x2400)
 #define XEON7500_EV_MBOX_TRANS_CMDS_CODE                       UINT64_C(0x12)
 #define XEON7500_EV_MBOX_TRANS_CMDS_UMASK                      UINT64_C(0x0)
 #define XEON7500_EV_MBOX_TRANS_CMDS_COUNTERS                   UINT64_C(0x3f)
+
 /* PAGE_MISS (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_PAGE_MISS                             UINT64_C(0x2600)
 #define XEON7500_EV_MBOX_PAGE_MISS_CODE                        UINT64_C(0x13)
 #define XEON7500_EV_MBOX_PAGE_MISS_UMASK                       UINT64_C(0x0)
 #define XEON7500_EV_MBOX_PAGE_MISS_COUNTERS                    UINT64_C(0x3f)
+
 /* PAGE_HIT (M_MSR_PMU_CNT_CTL)
  * Number of page hits detected. */
 #define XEON7500_EV_MBOX_PAGE_HIT                              UINT64_C(0x2800)
 #define XEON7500_EV_MBOX_PAGE_HIT_CODE                         UINT64_C(0x14)
 #define XEON7500_EV_MBOX_PAGE_HIT_UMASK                        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_PAGE_HIT_COUNTERS                     UINT64_C(0x3f)
+
 /* PAGE_EMPTY (M_MSR_PMU_CNT_CTL)
  * Number of transactions accessing a bank with no open page. */
 #define XEON7500_EV_MBOX_PAGE_EMPTY                            UINT64_C(0x2a00)
 #define XEON7500_EV_MBOX_PAGE_EMPTY_CODE                       UINT64_C(0x15)
 #define XEON7500_EV_MBOX_PAGE_EMPTY_UMASK                      UINT64_C(0x0)
 #define XEON7500_EV_MBOX_PAGE_EMPTY_COUNTERS                   UINT64_C(0x3f)
+
 /* PGT_PAGE_EV (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_PGT_PAGE_EV                           UINT64_C(0x2c00)
 #define XEON7500_EV_MBOX_PGT_PAGE_EV_CODE                      UINT64_C(0x16)
 #define XEON7500_EV_MBOX_PGT_PAGE_EV_UMASK                     UINT64_C(0x0)
 #define XEON7500_EV_MBOX_PGT_PAGE_EV_COUNTERS                  UINT64_C(0x3f)
+
 /* MULTICAS (M_MSR_PMU_CNT_CTL)
  * Number of Multi-CAS patrol transactions detected. */
 #define XEON7500_EV_MBOX_MULTICAS                              UINT64_C(0x2e00)
 #define XEON7500_EV_MBOX_MULTICAS_CODE                         UINT64_C(0x17)
 #define XEON7500_EV_MBOX_MULTICAS_UMASK                        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_MULTICAS_COUNTERS                     UINT64_C(0x3f)
+
 /* FVID_RACE (M_MSR_PMU_CNT_CTL)
  * Number of FVID (Fill Victim Index) races detected. */
 #define XEON7500_EV_MBOX_FVID_RACE                             UINT64_C(0x3000)
 #define XEON7500_EV_MBOX_FVID_RACE_CODE                        UINT64_C(0x18)
 #define XEON7500_EV_MBOX_FVID_RACE_UMASK                       UINT64_C(0x0)
 #define XEON7500_EV_MBOX_FVID_RACE_COUNTERS                    UINT64_C(0x3f)
+
 /* TT_CMD_CONFLICT (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_TT_CMD_CONFLICT                       UINT64_C(0x3200)
 #define XEON7500_EV_MBOX_TT_CMD_CONFLICT_CODE                  UINT64_C(0x19)
 #define XEON7500_EV_MBOX_TT_CMD_CONFLICT_UMASK                 UINT64_C(0x0)
 #define XEON7500_EV_MBOX_TT_CMD_CONFLICT_COUNTERS              UINT64_C(0x3f)
+
 /* BBOX_CMDS_ALL (M_MSR_PMU_CNT_CTL)
  * Number of new commands sent from the B-Box and received by the M-Box. */
 #define XEON7500_EV_MBOX_BBOX_CMDS_ALL                         UINT64_C(0x3400)
 #define XEON7500_EV_MBOX_BBOX_CMDS_ALL_CODE                    UINT64_C(0x1a)
 #define XEON7500_EV_MBOX_BBOX_CMDS_ALL_UMASK                   UINT64_C(0x0)
 #define XEON7500_EV_MBOX_BBOX_CMDS_ALL_COUNTERS                UINT64_C(0x3f)
+
 /* CYCLES (M_MSR_PMU_CNT_CTL)
  * Count M-Box cycles. */
 #define XEON7500_EV_MBOX_CYCLES                                UINT64_C(0x3600)
 #define XEON7500_EV_MBOX_CYCLES_CODE                           UINT64_C(0x1b)
 #define XEON7500_EV_MBOX_CYCLES_UMASK                          UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_COUNTERS                       UINT64_C(0x3f)
+
 /* SCHED_INFLIGHT_CMDS (M_MSR_PMU_CNT_CTL) */
 #define XEON7500_EV_MBOX_SCHED_INFLIGHT_CMDS                   UINT64_C(0x3800)
 #define XEON7500_EV_MBOX_SCHED_INFLIGHT_CMDS_CODE              UINT64_C(0x1c)
 #define XEON7500_EV_MBOX_SCHED_INFLIGHT_CMDS_UMASK             UINT64_C(0x0)
 #define XEON7500_EV_MBOX_SCHED_INFLIGHT_CMDS_COUNTERS          UINT64_C(0x3f)
+
 /* INFLIGHT_CMDS (M_MSR_PMU_CNT_CTL)
  * Number of new memory controller (read and write) commands accepted. */
 #define XEON7500_EV_MBOX_INFLIGHT_CMDS                         UINT64_C(0x3a00)
 #define XEON7500_EV_MBOX_INFLIGHT_CMDS_CODE                    UINT64_C(0x1d)
 #define XEON7500_EV_MBOX_INFLIGHT_CMDS_UMASK                   UINT64_C(0x0)
 #define XEON7500_EV_MBOX_INFLIGHT_CMDS_COUNTERS                UINT64_C(0x3f)
+
 /* CYCLES_DSP_FILL (M_MSR_PMU_CNT_CTL)
  * Time in DSP_FILL state (state selected in the DSP sub-control register). */
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL                       UINT64_C(0x80)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_CODE                  UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_UMASK                 UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_COUNTERS              UINT64_C(0x3f)
+
 /* CYCLES_DSP_FILL.WRQ_EMPTY (M_MSR_PMU_CNT_CTL)
  * Cycles dispatch write queue is empty.
  * also set M_MSR_PMU_DSP.dsp = 0x400 */
@@ -1954,6 +2117,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_EMPTY_CODE        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_EMPTY_UMASK       UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_EMPTY_COUNTERS    UINT64_C(0x3f)
+
 /* CYCLES_DSP_FILL.RDQ_EMPTY (M_MSR_PMU_CNT_CTL)
  * Cycles dispatch read queue is empty.
  * also set M_MSR_PMU_DSP.dsp = 0x200 */
@@ -1961,6 +2125,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_EMPTY_CODE        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_EMPTY_UMASK       UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_EMPTY_COUNTERS    UINT64_C(0x3f)
+
 /* CYCLES_DSP_FILL.WRQ_FULL (M_MSR_PMU_CNT_CTL)
  * Cycles dispatch write queue is full.
  * also set M_MSR_PMU_DSP.dsp = 0x100 */
@@ -1968,6 +2133,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_FULL_CODE         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_FULL_UMASK        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_FULL_COUNTERS     UINT64_C(0x3f)
+
 /* CYCLES_DSP_FILL.RDQ_FULL (M_MSR_PMU_CNT_CTL)
  * Cycles dispatch read queue is full.
  * also set M_MSR_PMU_DSP.dsp = 0x80 */
@@ -1975,30 +2141,35 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_FULL_CODE         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_FULL_UMASK        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_FULL_COUNTERS     UINT64_C(0x3f)
+
 /* CYCLES_SCHED_MODE (M_MSR_PMU_CNT_CTL)
  * Time in SCHED_MODE state. */
 #define XEON7500_EV_MBOX_CYCLES_SCHED_MODE                     UINT64_C(0x80080)
 #define XEON7500_EV_MBOX_CYCLES_SCHED_MODE_CODE                UINT64_C(0x1)
 #define XEON7500_EV_MBOX_CYCLES_SCHED_MODE_UMASK               UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_SCHED_MODE_COUNTERS            UINT64_C(0x3f)
+
 /* CYCLES_RETRYQ_MFULL (M_MSR_PMU_CNT_CTL)
  * Time RetryQ MFull. */
 #define XEON7500_EV_MBOX_CYCLES_RETRYQ_MFULL                   UINT64_C(0x180080)
 #define XEON7500_EV_MBOX_CYCLES_RETRYQ_MFULL_CODE              UINT64_C(0x3)
 #define XEON7500_EV_MBOX_CYCLES_RETRYQ_MFULL_UMASK             UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_RETRYQ_MFULL_COUNTERS          UINT64_C(0x3f)
+
 /* CYCLES_RETRYQ_STARVED (M_MSR_PMU_CNT_CTL)
  * Time RetryQ starved. */
 #define XEON7500_EV_MBOX_CYCLES_RETRYQ_STARVED                 UINT64_C(0x200080)
 #define XEON7500_EV_MBOX_CYCLES_RETRYQ_STARVED_CODE            UINT64_C(0x4)
 #define XEON7500_EV_MBOX_CYCLES_RETRYQ_STARVED_UMASK           UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_RETRYQ_STARVED_COUNTERS        UINT64_C(0x3f)
+
 /* CYCLES_PGT_STATE (M_MSR_PMU_CNT_CTL)
  * Time in page table state. */
 #define XEON7500_EV_MBOX_CYCLES_PGT_STATE                      UINT64_C(0x280080)
 #define XEON7500_EV_MBOX_CYCLES_PGT_STATE_CODE                 UINT64_C(0x5)
 #define XEON7500_EV_MBOX_CYCLES_PGT_STATE_UMASK                UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_PGT_STATE_COUNTERS             UINT64_C(0x3f)
+
 /* BCMD_SCHEDQ_OCCUPANCY (M_MSR_PMU_CNT_CTL)
  * B-Box command scheduler queue occupancy (per FVID programmed in the MAP
  * sub-control register). */
@@ -2006,6 +2177,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_CODE            UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_UMASK           UINT64_C(0x0)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_COUNTERS        UINT64_C(0x3f)
+
 /* BCMD_SCHEDQ_OCCUPANCY.READS (M_MSR_PMU_CNT_CTL)
  * Read commands to M-Box from B-Box.
  * also set M_MSR_PMU_MAP.map = 0x0 */
@@ -2013,6 +2185,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_READS_CODE      UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_READS_UMASK     UINT64_C(0x0)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_READS_COUNTERS  UINT64_C(0x3f)
+
 /* BCMD_SCHEDQ_OCCUPANCY.WRITES (M_MSR_PMU_CNT_CTL)
  * Write commands from B-Box to M-Box.
  * also set M_MSR_PMU_MAP.map = 0x20 */
@@ -2020,6 +2193,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_WRITES_CODE     UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_WRITES_UMASK    UINT64_C(0x0)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_WRITES_COUNTERS UINT64_C(0x3f)
+
 /* BCMD_SCHEDQ_OCCUPANCY.MERGE (M_MSR_PMU_CNT_CTL)
  * Merge commands from B-Box to M-Box.
  * also set M_MSR_PMU_MAP.map = 0x40 */
@@ -2027,6 +2201,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_MERGE_CODE      UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_MERGE_UMASK     UINT64_C(0x0)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_MERGE_COUNTERS  UINT64_C(0x3f)
+
 /* BCMD_SCHEDQ_OCCUPANCY.V2F (M_MSR_PMU_CNT_CTL)
  * Victim buffer to fill buffer transfer (V2F) commands from the B-Box to
  * the M-Box.
@@ -2035,6 +2210,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2F_CODE        UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2F_UMASK       UINT64_C(0x0)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2F_COUNTERS    UINT64_C(0x3f)
+
 /* BCMD_SCHEDQ_OCCUPANCY.V2V (M_MSR_PMU_CNT_CTL)
  * Victim buffer to victim buffer transfer (V2V) commands from the B-Box to
  * the M-Box.
@@ -2043,6 +2219,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2V_CODE        UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2V_UMASK       UINT64_C(0x0)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2V_COUNTERS    UINT64_C(0x3f)
+
 /* BCMD_SCHEDQ_OCCUPANCY.F2V (M_MSR_PMU_CNT_CTL)
  * Fill buffer to victim buffer transfer (F2V) commands from the B-Box to
  * the M-Box.

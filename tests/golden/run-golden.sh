@@ -12,9 +12,9 @@ cd "$(dirname "$0")/../.."
 : "${REGC:=build/regc}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-# Until the loader, checker and template engine are in the tree, regc cannot compile a spec.
-if [ ! -f compiler/xmlload.c ] || [ ! -f compiler/check.c ] || [ ! -f compiler/mustache.c ]; then
-    tap_skip "golden outputs" "regc cannot compile specs in this tree yet (loader, checker or mustache missing)"
+# Until the command line lands, regc cannot compile a spec.
+if grep -q 'placeholder until the loader lands' compiler/main.c 2>/dev/null; then
+    tap_skip "golden outputs" "regc\x27s command line is still the placeholder (compiler/main.c)"
     tap_done; exit 0
 fi
 
@@ -40,7 +40,9 @@ for spec in tests/golden/*.xml; do
     done
     # deterministic: a second run gives the same bytes
     "$REGC" -t c "$spec" -o "$tmp/again.h" 2>/dev/null
-    if cmp -s "$tmp/again.h" "$tmp/$(basename "$name").h"; then
+    "$REGC" -t json "$spec" -o "$tmp/again.json" 2>/dev/null
+    if cmp -s "$tmp/again.h" "$tmp/$(basename "$name").h" &&
+        cmp -s "$tmp/again.json" "$tmp/$(basename "$name").json"; then
         tap_ok "golden: $spec output is deterministic"
     else
         tap_fail "golden: $spec output is deterministic" "two runs differ"

@@ -16,8 +16,8 @@ cd "$(dirname "$0")/../.."
 : "${REGC:=build/regc}" "${CC:=cc}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-if [ ! -f compiler/xmlload.c ] || [ ! -f compiler/check.c ] || [ ! -f compiler/mustache.c ]; then
-    tap_skip "header behaviour" "regc cannot compile specs in this tree yet (loader, checker or mustache missing)"
+if grep -q 'placeholder until the loader lands' compiler/main.c 2>/dev/null; then
+    tap_skip "header behaviour" "regc\x27s command line is still the placeholder (compiler/main.c)"
     tap_done; exit 0
 fi
 
@@ -42,6 +42,14 @@ for spec in regspec/*.xml tests/golden/features.xml; do
         "$d/selftest.c" -o "$d/selftest" 2>"$d/err"; then
         tap_fail "behaviour: $name: compile selftest.c" "$(head -n 10 "$d/err")"
         continue
+    fi
+    if [ "$name" = e5_2600 ]; then
+        if "$CC" -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Werror \
+            -iquote "$d" -c tests/header/example-driver.c -o "$d/example.o" 2>"$d/err"; then
+            tap_ok "behaviour: the example of docs/c-header.md compiles"
+        else
+            tap_fail "behaviour: the example of docs/c-header.md compiles" "$(head -n 10 "$d/err")"
+        fi
     fi
     "$d/selftest" >"$d/out" 2>&1
     rc=$?

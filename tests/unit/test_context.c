@@ -16,7 +16,12 @@
 #include "arena.h"
 #include "buf.h"
 #include "context.h"
+#include "expr.h"
 #include "names.h"
+#include "check.h"
+#include "xmlload.h"
+
+#include <ctype.h>
 
 static struct arena A;
 
@@ -122,7 +127,9 @@ static struct model_spec *demo(void)
     struct model_rule *rule = arena_zalloc(&A, sizeof(*rule));
     *rule = (struct model_rule){.name = "invert_needs_thresh",
                                 .expr_text = "invert -> thresh != 0 && (en || !thresh)",
-                                .message = "  .invert needs\n .thresh  "};
+                                .message = "  .invert needs\n \"thresh\" ?\?/  "};
+    struct expr_error err;
+    rule->expr = expr_parse(&A, rule->expr_text, &err);
     push((void ***)&ctl->rules, &ctl->nrules, rule);
 
     struct model_reg *st = reg(u, "U_MSR_PMON_STATUS", "U_MSR_PMON_STATUS", SPACE_MSR, 0xc00,
@@ -299,11 +306,13 @@ static void test_rule_rendered_as_c(void **state)
     json_t *t = build();
     json_t *r = get(t, "blocks.0.registers.0.rules.0");
     assert_string_equal(gets(r, "expr"), "invert -> thresh != 0 && (en || !thresh)");
-    assert_string_equal(gets(r, "message"), ".invert needs .thresh");
+    assert_string_equal(gets(r, "message"), ".invert needs \"thresh\" ?\?/");
+    /* the body of a C string literal: quotes escaped, no trigraph */
+    assert_string_equal(gets(r, "c_message"), ".invert needs \\\"thresh\\\" \\?\\?/");
     assert_string_equal(gets(r, "c_expr"),
-                        "(!(demo_u_msr_pmon_ctl_invert_get(v)) || "
-                        "(demo_u_msr_pmon_ctl_thresh_get(v) != UINT64_C(0x0) && "
-                        "(demo_u_msr_pmon_ctl_en_get(v) || !demo_u_msr_pmon_ctl_thresh_get(v))))");
+                        "(!demo_u_msr_pmon_ctl_invert_get(v) || "
+                        "((demo_u_msr_pmon_ctl_thresh_get(v) != 0u) && "
+                        "(demo_u_msr_pmon_ctl_en_get(v) || (!demo_u_msr_pmon_ctl_thresh_get(v)))))");
     assert_string_equal(gets(r, "c_name"), "DEMO_U_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH");
     /* candidates: invert {0,1}; thresh {0,1,0x1f}; en {0,1} */
     assert_int_equal(json_array_size(get(r, "c_candidates")), 3);
@@ -404,6 +413,18 @@ static void test_json_text_is_stable(void **state)
     json_decref(b);
 }
 
+static void test_json_error_leaves_buffer(void **state)
+{
+    /* jansson encodes only objects and arrays without JSON_ENCODE_ANY */
+    json_t *n = json_integer(1);
+    struct buf b = BUF_INIT;
+    buf_adds(&b, "kept");
+    assert_int_equal(context_to_json(n, &b), -1);
+    assert_string_equal(b.s, "kept");
+    buf_release(&b);
+    json_decref(n);
+}
+
 static void test_prefix_option(void **state)
 {
     struct context_options opt = {.prefix = "acme"};
@@ -455,6 +476,120 @@ static void test_names_foreach_lists_header_names(void **state)
     buf_release(&s.all);
 }
 
+static unsigned count_lines(const char *list, const char *line)
+{
+    unsigned n = 0;
+    size_t len = strlen(line);
+    for (const char *p = list; (p = strstr(p, line)) != NULL; p += len)
+        n += (p == list || p[-1] == '\n');
+    return n;
+}
+
+/* A field named like a mask suffix gives the same name twice: what name-collision reports. */
+static void test_names_foreach_shows_collisions(void **state)
+{
+    struct model_spec *s = demo();
+    struct model_reg *st = s->blocks[0]->regs[1];
+    field(st, "ro", 31, 31, "RW", 0)->pos.line = 99;
+    struct seen seen = {BUF_INIT, 0};
+    names_foreach(&A, s, "DEMO", collect, &seen);
+    assert_int_equal(count_lines(seen.all.s, "DEMO_U_MSR_PMON_STATUS_RO_MASK\n"), 2);
+    assert_int_equal(count_lines(seen.all.s, "DEMO_U_MSR_PMON_STATUS_WO_MASK\n"), 1);
+    buf_release(&seen.all);
+}
+
+/* Adds each identifier the header text defines to 'out', one per line. */
+static void header_names(const char *text, struct buf *out)
+{
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        const char *p = NULL;
+        if (strncmp(line, "#define ", 8) == 0)
+            p = line + 8;
+        else if (strncmp(line, "static inline ", 14) == 0) {
+            const char *paren = memchr(line, '(', n);
+            p = paren;
+            while (p && p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+                p--;
+        } else if (strncmp(line, "    ", 4) == 0 && isupper((unsigned char)line[4]) &&
+                   strstr(line, " = 1 << ") && (size_t)(strstr(line, " = 1 << ") - line) < n)
+            p = line + 4;
+        if (p) {
+            const char *q = p;
+            while (isalnum((unsigned char)*q) || *q == '_')
+                q++;
+            if (strncmp(p, "UINT32_C", 8) != 0 && strncmp(p, "UINT64_C", 8) != 0) {
+                buf_addn(out, p, (size_t)(q - p));
+                buf_addc(out, '\n');
+            }
+        }
+        line += n + (end ? 1 : 0);
+    }
+}
+
+static bool has_line(const char *list, const char *line, size_t n)
+{
+    char *needle = malloc(n + 3);
+    needle[0] = '\n';
+    memcpy(needle + 1, line, n);
+    needle[n + 1] = '\n';
+    needle[n + 2] = '\0';
+    bool found = strstr(list, needle) != NULL;
+    free(needle);
+    return found;
+}
+
+/* Every name missing from 'have' (both "\n"-framed lists), as one string. */
+static void missing(const char *want, const char *have, struct buf *out)
+{
+    for (const char *p = want + 1; *p;) {
+        const char *e = strchr(p, '\n');
+        if (!e)
+            break;
+        if (e > p && !has_line(have, p, (size_t)(e - p))) {
+            buf_addn(out, p, (size_t)(e - p) + 1);
+        }
+        p = e + 1;
+    }
+}
+
+static void test_names_match_golden_header(void **state)
+{
+    struct diag dg;
+    diag_init(&dg, stderr);
+    struct model_spec *s = xmlload_spec(&A, &dg, "tests/golden/features.xml");
+    assert_non_null(s);
+    assert_int_equal(check_spec(&A, &dg, s), 0);
+    struct seen listed = {BUF_INIT, 0};
+    buf_addc(&listed.all, '\n');
+    names_foreach(&A, s, s->prefix, collect, &listed);
+    FILE *f = fopen("tests/golden/features.h.expected", "r");
+    assert_non_null(f);
+    struct buf text = BUF_INIT;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        buf_addn(&text, chunk, n);
+    fclose(f);
+    struct buf defined = BUF_INIT;
+    buf_addc(&defined, '\n');
+    header_names(text.s, &defined);
+    struct buf miss = BUF_INIT;
+    missing(defined.s, listed.all.s, &miss);
+    if (miss.len)
+        fail_msg("the header defines names names_foreach does not list:\n%s", miss.s);
+    missing(listed.all.s, defined.s, &miss);
+    if (miss.len)
+        fail_msg("names_foreach lists names the header does not define:\n%s", miss.s);
+    assert_true(listed.n > 500);
+    buf_release(&miss);
+    buf_release(&defined);
+    buf_release(&text);
+    buf_release(&listed.all);
+    diag_release(&dg);
+}
+
 static int teardown(void **state)
 {
     arena_release(&A);
@@ -472,8 +607,11 @@ int main(void)
         cmocka_unit_test_teardown(test_instances_and_addresses, teardown),
         cmocka_unit_test_teardown(test_pmon, teardown),
         cmocka_unit_test_teardown(test_json_text_is_stable, teardown),
+        cmocka_unit_test_teardown(test_json_error_leaves_buffer, teardown),
         cmocka_unit_test_teardown(test_prefix_option, teardown),
         cmocka_unit_test_teardown(test_names_foreach_lists_header_names, teardown),
+        cmocka_unit_test_teardown(test_names_match_golden_header, teardown),
+        cmocka_unit_test_teardown(test_names_foreach_shows_collisions, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
