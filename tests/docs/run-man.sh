@@ -44,6 +44,20 @@ for st in 0 1 2 3; do grep -qE "^ +$st( |\$)" "$tmp/regc.txt" || missing="$missi
 if [ -z "$missing" ]; then tap_ok "regc(1) documents exit statuses 0-3"
 else tap_fail "regc(1) documents exit statuses 0-3" "missing:$missing"; fi
 
+# Every option of regctl --help is in regctl(1), when regctl is built.
+regctl=${REGCTL:-}
+if [ -n "$regctl" ] && [ -x "$regctl" ]; then
+    LC_ALL=C.UTF-8 groff -man -Tascii -P-cbou docs/man/regctl.1 2>/dev/null >"$tmp/regctl.txt"
+    missing=""
+    for opt in $("$regctl" --help | grep -oE '(^| )--[a-z][a-z-]*' | sort -u) list read write; do
+        grep -qe "$opt" "$tmp/regctl.txt" || missing="$missing $opt"
+    done
+    if [ -z "$missing" ]; then tap_ok "regctl(1) documents every option and command of regctl --help"
+    else tap_fail "regctl(1) documents every option and command of regctl --help" "missing:$missing"; fi
+else
+    tap_skip "regctl(1) documents every option of regctl --help" "regctl not built"
+fi
+
 # The checks can fail: an unknown macro is a warning.
 printf '.TH X 1\n.SH NAME\nx \\- y\n.XYZZY\n' >"$tmp/bad.1"
 if LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$tmp/bad.1" 2>"$tmp/warn" && [ ! -s "$tmp/warn" ]; then
