@@ -19,8 +19,7 @@ for p in $pages; do
     else
         tap_fail "man page renders without warnings: $p" "$(head -n 5 "$tmp/warn")"
     fi
-    LC_ALL=C.UTF-8 groff -man -Tutf8 "$p" 2>/dev/null | col -bx >"$tmp/text" 2>/dev/null ||
-        LC_ALL=C.UTF-8 groff -man -Tascii -P-cbou "$p" >"$tmp/text" 2>/dev/null
+    LC_ALL=C.UTF-8 groff -man -Tascii -P-cbou "$p" >"$tmp/text" 2>/dev/null
     want="NAME SYNOPSIS DESCRIPTION"
     case $p in *.1) want="$want OPTIONS EXIT_STATUS EXAMPLES" ;; *) want="NAME DESCRIPTION" ;; esac
     missing=""
