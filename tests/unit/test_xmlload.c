@@ -277,11 +277,18 @@ static void test_pmon(void **state)
     assert_int_equal(c->overflow, OVERFLOW_WRAP);
     assert_false(c->preload_minus_one);
     assert_null(c->count_field.name);
+    assert_true(c->has_status_first);
+    assert_int_equal(c->status_first, 6);
+    assert_false(p->counters[0]->has_status_first);
     assert_null(s->blocks[1]->pmon);
 
     struct model_pmon_global *g = s->pmon_global;
     assert_non_null(g);
     assert_string_equal(g->control->pmi_core.name, "pmi");
+    assert_int_equal(g->control->npmi_cores, 3); /* a list: commas and spaces separate */
+    assert_string_equal(g->control->pmi_cores[1].name, "pmi_b");
+    assert_string_equal(g->control->pmi_cores[2].name, "pmi_c");
+    assert_string_equal(g->control->select.name, "sel");
     assert_string_equal(g->control->freeze_on_overflow.name, "frz_ov");
     assert_int_equal(g->status->clear, CLEAR_WRITE0);
     assert_int_equal(g->status->nboxes, 2);
