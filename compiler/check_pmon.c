@@ -138,7 +138,8 @@ static void check_status_first(struct check_ctx *c, const struct model_pmon *p,
     if (!k->has_status_first)
         return;
     if (!p->box_status) {
-        diag_report(c->dg, DIAG_PMON_ROLE, k->pos, "status-first given but the block has no box-status");
+        diag_report(c->dg, DIAG_PMON_ROLE, k->pos,
+                    "status-first given but the block has no box-status");
         return;
     }
     const struct model_field *ov = p->box_status->overflow.field;

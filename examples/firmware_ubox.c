@@ -23,22 +23,27 @@ struct msr_access {
 static void ubox_start(const struct msr_access *m)
 {
     /* a) freeze all uncore counters */
-    m->write(m->ctx, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_ADDR, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_VAL(1));
+    m->write(m->ctx, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_ADDR,
+             E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_VAL(1));
     /* b) the U-Box has no box control: clear its counter directly */
     m->write(m->ctx, e5_2600v2_u_msr_pmon_ctr_addr(0), 0);
     /* c) program: the ready encoding of the event, plus the local enable */
     m->write(m->ctx, e5_2600v2_u_msr_pmon_ctl_addr(0),
              E5_2600V2_EV_UBOX_EVENT_MSG_DOORBELL_RCVD | E5_2600V2_U_MSR_PMON_CTL_EN_VAL(1));
     /* f) unfreeze all */
-    m->write(m->ctx, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_ADDR, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_VAL(1));
+    m->write(m->ctx, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_ADDR,
+             E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_VAL(1));
 }
 
 /* Polling: freeze, read, unfreeze; the count field only (bits 43:0). */
 static uint64_t ubox_read(const struct msr_access *m)
 {
-    m->write(m->ctx, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_ADDR, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_VAL(1));
-    uint64_t v = E5_2600V2_U_MSR_PMON_CTR_EVENT_COUNT_GET(m->read(m->ctx, e5_2600v2_u_msr_pmon_ctr_addr(0)));
-    m->write(m->ctx, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_ADDR, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_VAL(1));
+    m->write(m->ctx, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_ADDR,
+             E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_VAL(1));
+    uint64_t v =
+        E5_2600V2_U_MSR_PMON_CTR_EVENT_COUNT_GET(m->read(m->ctx, e5_2600v2_u_msr_pmon_ctr_addr(0)));
+    m->write(m->ctx, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_ADDR,
+             E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_VAL(1));
     return v;
 }
 
@@ -62,7 +67,8 @@ static void sim_write(void *ctx, uint32_t msr, uint64_t value)
 {
     struct regc_io io = {.space = REGC_SPACE_MSR, .address = msr, .size = 64};
     if (regc_sim_write(ctx, &io, value) < 0)
-        fprintf(stderr, "firmware_ubox: wrmsr 0x%x 0x%llx faulted\n", (unsigned)msr, (unsigned long long)value);
+        fprintf(stderr, "firmware_ubox: wrmsr 0x%x 0x%llx faulted\n", (unsigned)msr,
+                (unsigned long long)value);
 }
 
 int main(void)

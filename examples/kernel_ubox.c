@@ -30,5 +30,6 @@ int uncore_ubox_start(unsigned int counter)
 
 u64 uncore_ubox_read(unsigned int counter)
 {
-    return E5_2600V2_U_MSR_PMON_CTR_EVENT_COUNT_GET(rdmsrl_value(e5_2600v2_u_msr_pmon_ctr_addr(counter)));
+    return E5_2600V2_U_MSR_PMON_CTR_EVENT_COUNT_GET(
+        rdmsrl_value(e5_2600v2_u_msr_pmon_ctr_addr(counter)));
 }

@@ -76,8 +76,8 @@ int main(int argc, char **argv)
         regc_pmon_stop(p);
     uint64_t want = 5 * period + 10; /* sum of period + round, rounds 0..4 */
     for (unsigned i = 0; !rc && i < NEV; i++) {
-        printf("%s: %llu events, %lu overflows\n", events[i], (unsigned long long)regc_pmon_total(p, i),
-               regc_pmon_overflows(p, i));
+        printf("%s: %llu events, %lu overflows\n", events[i],
+               (unsigned long long)regc_pmon_total(p, i), regc_pmon_overflows(p, i));
         if (sim && (regc_pmon_total(p, i) != want || regc_pmon_overflows(p, i) != 5))
             rc = 1;
     }
