@@ -46,6 +46,7 @@ struct pmon_box {
 
 struct regc_pmon_session {
     regc_dev *d;
+    regc_dev *pci; /* PCI-space registers go here when set (regc_pmon_set_pci_device) */
     const struct regc_spec *s;
     struct pmon_ev ev[REGC_PMON_MAX_EVENTS];
     unsigned n;
@@ -84,6 +85,11 @@ int regc_pmon_new(regc_pmon_session **out, regc_dev *d)
     p->s = regc_dev_spec(d);
     *out = p;
     return 0;
+}
+
+void regc_pmon_set_pci_device(regc_pmon_session *p, regc_dev *pci)
+{
+    p->pci = pci;
 }
 
 void regc_pmon_free(regc_pmon_session *p)
@@ -443,22 +449,30 @@ static uint64_t get(const struct regc_reg *r, uint64_t v, const char *name)
     return f ? regc_field_get(f, v) : 0;
 }
 
+/* The device that reaches r: the PCI device for configuration-space registers when one is set. */
+static regc_dev *dev_for(const regc_pmon_session *p, const struct regc_ref *r)
+{
+    return p->pci && r->reg->space == REGC_SPACE_PCI ? p->pci : p->d;
+}
+
 static int wr(regc_pmon_session *p, const struct regc_ref *r, uint64_t v)
 {
-    int rc = regc_write(p->d, r, v);
+    regc_dev *d = dev_for(p, r);
+    int rc = regc_write(d, r, v);
     if (rc) {
         char nm[160];
-        return fail(p, rc, "write %s: %s", regc_ref_name(r, nm, sizeof(nm)), regc_last_error(p->d));
+        return fail(p, rc, "write %s: %s", regc_ref_name(r, nm, sizeof(nm)), regc_last_error(d));
     }
     return 0;
 }
 
 static int rd(regc_pmon_session *p, const struct regc_ref *r, uint64_t *v)
 {
-    int rc = regc_read(p->d, r, v);
+    regc_dev *d = dev_for(p, r);
+    int rc = regc_read(d, r, v);
     if (rc) {
         char nm[160];
-        return fail(p, rc, "read %s: %s", regc_ref_name(r, nm, sizeof(nm)), regc_last_error(p->d));
+        return fail(p, rc, "read %s: %s", regc_ref_name(r, nm, sizeof(nm)), regc_last_error(d));
     }
     return 0;
 }
@@ -644,11 +658,11 @@ static int program_event(regc_pmon_session *p, struct pmon_ev *e)
         struct regc_ref r;
         int rc = ref_of(p, e->b, e->inst, s->reg->name, &r);
         if (!rc)
-            rc = regc_rmw(p->d, &r, regc_field_mask(s->field),
+            rc = regc_rmw(dev_for(p, &r), &r, regc_field_mask(s->field),
                           regc_field_put(s->field, 0, s->value), NULL);
         if (rc)
             return fail(p, rc, "'%s': filter %s.%s: %s", e->name, s->reg->name, s->field->name,
-                        regc_last_error(p->d));
+                        regc_last_error(dev_for(p, &r)));
     }
     uint64_t v = control_value(p, e);
     e->armed = preload_of(p, e);

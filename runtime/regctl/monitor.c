@@ -339,12 +339,24 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
         fprintf(stderr, "regctl: %s\n", err);
         return 1;
     }
+    /* no --backend: MSR boxes through msr, PCI boxes through pci, in one flow */
+    regc_dev *pd = NULL;
+    if (!g->backend) {
+        ro.backend = "pci";
+        if (regc_open(&pd, m.spec, &ro, err, sizeof(err)) < 0) {
+            fprintf(stderr, "regctl: %s\n", err);
+            regc_close(d);
+            return 1;
+        }
+    }
     regc_pmon_session *p;
     if (regc_pmon_new(&p, d) < 0) {
+        regc_close(pd);
         regc_close(d);
         fprintf(stderr, "regctl: monitor: out of memory\n");
         return 1;
     }
+    regc_pmon_set_pci_device(p, pd);
     for (unsigned i = 0; i < m.nev && !rc; i++)
         if (regc_pmon_add(p, m.events[i]) < 0) {
             fprintf(stderr, "regctl: monitor: %s\n", regc_pmon_error(p));
@@ -356,6 +368,7 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
         rc = run(&m, d, p);
     }
     regc_pmon_free(p);
+    regc_close(pd);
     regc_close(d);
     return rc;
 }

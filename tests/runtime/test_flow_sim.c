@@ -195,6 +195,45 @@ static void t_imc_status_first(void **state)
     close_fx(f);
 }
 
+/* MSR boxes through one device, PCI boxes through another (regc_pmon_set_pci_device). */
+static void t_pci_device(void **state)
+{
+    (void)state;
+    regc_sim *sim;
+    assert_int_equal(regc_sim_new(&sim, flow_spec("e5_2600v2")), 0);
+    struct flow_trace *tm = calloc(1, sizeof(*tm)), *tp = calloc(1, sizeof(*tp));
+    struct regc_options om = {
+        .backend = "sim", .sim = sim, .trace = flow_trace_fn, .trace_ctx = tm};
+    struct regc_options op = {
+        .backend = "sim", .sim = sim, .trace = flow_trace_fn, .trace_ctx = tp};
+    regc_dev *dm, *dp;
+    char err[256];
+    assert_int_equal(regc_open(&dm, flow_spec("e5_2600v2"), &om, err, sizeof(err)), 0);
+    assert_int_equal(regc_open(&dp, flow_spec("e5_2600v2"), &op, err, sizeof(err)), 0);
+    regc_pmon_session *p;
+    assert_int_equal(regc_pmon_new(&p, dm), 0);
+    regc_pmon_set_pci_device(p, dp);
+    assert_int_equal(regc_pmon_add(p, "qpi[p0]:TxL_FLITS_G0.DATA"), 0);
+    assert_int_equal(regc_pmon_add(p, "ubox:EVENT_MSG.DOORBELL_RCVD"), 0);
+    assert_int_equal(regc_pmon_start(p, NULL), 0);
+    struct flow_env env = {flow_sim_tick, flow_sim_batch, sim};
+    assert_int_equal(flow_inject(&env, p, 0, 77), 0);
+    assert_int_equal(flow_inject(&env, p, 1, 88), 0);
+    uint64_t t[2];
+    assert_int_equal(regc_pmon_poll(p, t), 0);
+    assert_int_equal(t[0], 77);
+    assert_int_equal(t[1], 88);
+    assert_null(strstr(tm->buf, "qpi."));  /* no PCI register through the MSR device */
+    assert_null(strstr(tp->buf, "ubox.")); /* and no MSR through the PCI one */
+    assert_non_null(strstr(tp->buf, "rd qpi.p0.Q_Py_PCI_PMON_CTR0 0x4d"));
+    regc_pmon_free(p);
+    regc_close(dp);
+    regc_close(dm);
+    regc_sim_free(sim);
+    free(tm);
+    free(tp);
+}
+
 /* A failing access stops the flow with the register named. */
 static void t_fault(void **state)
 {
@@ -208,7 +247,7 @@ static void t_fault(void **state)
 
 int main(void)
 {
-    struct CMUnitTest t[4 * FLOW_NCASES + 3];
+    struct CMUnitTest t[4 * FLOW_NCASES + 4];
     char names[4 * FLOW_NCASES][64];
     size_t k = 0;
     for (size_t i = 0; i < FLOW_NCASES; i++) {
@@ -222,5 +261,6 @@ int main(void)
     t[k++] = (struct CMUnitTest)cmocka_unit_test(t_errors);
     t[k++] = (struct CMUnitTest)cmocka_unit_test(t_fault);
     t[k++] = (struct CMUnitTest)cmocka_unit_test(t_imc_status_first);
+    t[k++] = (struct CMUnitTest)cmocka_unit_test(t_pci_device);
     return _cmocka_run_group_tests("flow_sim", t, k, NULL, NULL);
 }

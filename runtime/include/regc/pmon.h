@@ -73,6 +73,13 @@ struct regc_pmon_info {
 REGC_API int regc_pmon_new(regc_pmon_session **out, regc_dev *d);
 REGC_API void regc_pmon_free(regc_pmon_session *p);
 
+/*
+ * Registers in PCI configuration space go through 'pci' (borrowed; NULL:
+ * everything through the session's device), so one flow spans MSR boxes
+ * (msr backend) and PCI boxes (pci backend), as on the E5-2600 families.
+ */
+REGC_API void regc_pmon_set_pci_device(regc_pmon_session *p, regc_dev *pci);
+
 /* The last failure, one line; "" when none. */
 REGC_API const char *regc_pmon_error(const regc_pmon_session *p);
 
