@@ -19,9 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A name made by def_in(): c_mdef names are padded but do not set the width. */
+struct def_ref {
+    json_t *name; /* borrowed: owned by the tree being built */
+    bool mdef;
+};
+
 struct ctx {
     struct arena a;      /* scratch: names and formatted strings */
     const char *prefix;  /* as given or the spec's */
+    struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
+    size_t ndefs, defs_cap;
 };
 
 /* ------------------------------------------------------------ small values */
@@ -63,14 +71,15 @@ static unsigned addr_bits(const struct model_reg *r)
     return r->space == SPACE_MMIO ? 64 : 32;
 }
 
+/* Keys are ASCII literals: no UTF-8 check needed. */
 static void set(json_t *o, const char *key, json_t *v)
 {
-    json_object_set_new(o, key, v);
+    json_object_set_new_nocheck(o, key, v);
 }
 
 static void set_str(json_t *o, const char *key, const char *s)
 {
-    json_object_set_new(o, key, str_or_null(s));
+    json_object_set_new_nocheck(o, key, str_or_null(s));
 }
 
 /*
@@ -85,9 +94,22 @@ static void def_in(struct ctx *c, json_t *o, const char *key, const char *role,
     json_t *d = json_object_get(o, key);
     if (!d) {
         d = json_object();
-        json_object_set_new(o, key, d);
+        json_object_set_new_nocheck(o, key, d);
     }
-    json_object_set_new(d, role, json_string(arena_printf(&c->a, "%s%s", stem, suffix)));
+    size_t ns = strlen(stem), nx = strlen(suffix);
+    char tmp[256];
+    char *name = ns + nx < sizeof(tmp) ? tmp : xmalloc(ns + nx + 1);
+    memcpy(name, stem, ns);
+    memcpy(name + ns, suffix, nx + 1);
+    json_t *v = json_stringn(name, ns + nx);
+    json_object_set_new_nocheck(d, role, v);
+    if (name != tmp)
+        free(name);
+    if (c->ndefs == c->defs_cap) {
+        c->defs_cap = c->defs_cap ? 2 * c->defs_cap : 256;
+        c->defs = xrealloc(c->defs, c->defs_cap * sizeof(*c->defs));
+    }
+    c->defs[c->ndefs++] = (struct def_ref){v, strcmp(key, "c_mdef") == 0};
 }
 
 static void def(struct ctx *c, json_t *o, const char *role, const char *suffix, const char *stem)
@@ -95,70 +117,36 @@ static void def(struct ctx *c, json_t *o, const char *role, const char *suffix, 
     def_in(c, o, "c_def", role, suffix, stem);
 }
 
-static size_t max_def(json_t *v, size_t max)
-{
-    const char *key;
-    json_t *item;
-    size_t i;
-    if (json_is_array(v)) {
-        json_array_foreach(v, i, item)
-            max = max_def(item, max);
-    } else if (json_is_object(v)) {
-        json_object_foreach(v, key, item) {
-            if (strcmp(key, "rules") == 0)
-                continue; /* aligned on their own */
-            if (strcmp(key, "c_def") == 0) {
-                json_t *name;
-                const char *role;
-                json_object_foreach(item, role, name) {
-                    size_t n = strlen(json_string_value(name));
-                    max = n > max ? n : max;
-                }
-            } else {
-                max = max_def(item, max);
-            }
-        }
-    }
-    return max;
-}
-
-static void pad_defs(json_t *v, size_t width)
-{
-    const char *key;
-    json_t *item;
-    size_t i;
-    if (json_is_array(v)) {
-        json_array_foreach(v, i, item)
-            pad_defs(item, width);
-    } else if (json_is_object(v)) {
-        json_object_foreach(v, key, item) {
-            if (strcmp(key, "rules") == 0)
-                continue;
-            if (strcmp(key, "c_def") == 0 || strcmp(key, "c_mdef") == 0) {
-                json_t *name;
-                const char *role;
-                json_object_foreach(item, role, name) {
-                    struct buf b = BUF_INIT;
-                    buf_adds(&b, json_string_value(name));
-                    while (b.len < width)
-                        buf_addc(&b, ' ');
-                    json_string_set(name, b.s);
-                    buf_release(&b);
-                }
-            } else {
-                pad_defs(item, width);
-            }
-        }
-    }
-}
-
 /*
- * Pads every c_def name under 'v' to the longest one, so their values line
- * up; a "rules" list below 'v' is left out (it is aligned by itself).
+ * Pads the names def_in() made since index 'from' (c_def and c_mdef) to the
+ * longest c_def name among them, so their values line up, and forgets them:
+ * a scope aligned on its own (a register's rules) is left out of the
+ * enclosing one. Callers open a scope with 'from = c->ndefs' before building
+ * the objects whose names line up together.
  */
-static void align_defs(json_t *v)
+static void align_defs(struct ctx *c, size_t from)
 {
-    pad_defs(v, max_def(v, 0));
+    size_t width = 0;
+    for (size_t i = from; i < c->ndefs; i++) {
+        size_t n = json_string_length(c->defs[i].name);
+        if (!c->defs[i].mdef && n > width)
+            width = n;
+    }
+    char tmp[256];
+    char *p = width < sizeof(tmp) ? tmp : xmalloc(width + 1);
+    for (size_t i = from; i < c->ndefs; i++) {
+        json_t *name = c->defs[i].name;
+        size_t n = json_string_length(name);
+        if (n >= width)
+            continue;
+        memcpy(p, json_string_value(name), n);
+        memset(p + n, ' ', width - n);
+        p[width] = '\0';
+        json_string_setn(name, p, width);
+    }
+    if (p != tmp)
+        free(p);
+    c->ndefs = from;
 }
 
 /* Marks the first and last item of a list of objects. */
@@ -172,6 +160,14 @@ static void flag_list(json_t *list)
         set(item, "first", json_boolean(i == 0));
         set(item, "last", json_boolean(i + 1 == n));
     }
+}
+
+/* {"text": LINE} */
+static json_t *text_line(const struct buf *line)
+{
+    json_t *o = json_object();
+    json_object_set_new_nocheck(o, "text", json_stringn(line->s, line->len));
+    return o;
 }
 
 /*
@@ -195,7 +191,7 @@ static json_t *desc_lines(const char *s, size_t cols)
             p++;
         size_t n = (size_t)(p - w);
         if (line.len > 0 && line.len + 1 + n > cols) {
-            json_array_append_new(lines, json_pack("{s:s}", "text", line.s));
+            json_array_append_new(lines, text_line(&line));
             buf_reset(&line);
         }
         if (line.len > 0)
@@ -203,7 +199,7 @@ static json_t *desc_lines(const char *s, size_t cols)
         buf_addn(&line, w, n);
     }
     if (line.len > 0)
-        json_array_append_new(lines, json_pack("{s:s}", "text", line.s));
+        json_array_append_new(lines, text_line(&line));
     buf_release(&line);
     return lines;
 }
@@ -213,13 +209,19 @@ static char *fold(struct ctx *c, const char *s)
 {
     if (!s)
         return NULL;
-    struct buf b = BUF_INIT;
-    json_t *lines = desc_lines(s, (size_t)-1);
-    if (json_array_size(lines) > 0)
-        buf_adds(&b, json_string_value(json_object_get(json_array_get(lines, 0), "text")));
-    json_decref(lines);
-    char *r = arena_strdup(&c->a, b.s);
-    buf_release(&b);
+    /* the words of 's' joined by single spaces, as desc_lines() with no width */
+    char *r = arena_alloc(&c->a, strlen(s) + 1), *q = r;
+    for (const char *p = s;;) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        if (q > r)
+            *q++ = ' ';
+        while (*p && !isspace((unsigned char)*p))
+            *q++ = *p++;
+    }
+    *q = '\0';
     return r;
 }
 
@@ -784,6 +786,7 @@ static void addr_keys(struct ctx *c, json_t *o, const struct model_reg *r, const
 
 static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
+    size_t from = c->ndefs; /* every name in the register but its rules' */
     json_t *o = json_object();
     set_str(o, "name", r->name);
     set_str(o, "written_name", r->written_name);
@@ -806,10 +809,11 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     flag_list(fields);
     set(o, "fields", fields);
     json_t *rules = json_array();
+    size_t rules_from = c->ndefs;
     for (size_t i = 0; i < r->nrules; i++)
         json_array_append_new(rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
     flag_list(rules);
-    align_defs(rules);
+    align_defs(c, rules_from);
     set(o, "rules", rules);
     struct masks m = reg_masks(r);
     set(o, "masks", masks_json(&m));
@@ -843,7 +847,7 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     set_cite(o, cite_line(c, s, &r->cite));
     set(o, "c_desc_lines", desc_lines(r->desc, 76));
     set(o, "c_layout", layout_lines(fields));
-    align_defs(o);
+    align_defs(c, from);
     return o;
 }
 
@@ -1119,10 +1123,11 @@ static json_t *block_json(struct ctx *c, const struct model_spec *s, const struc
     set_str(o, "title", b->title);
     set_str(o, "desc", fold(c, b->desc));
     json_t *insts = json_array();
+    size_t from = c->ndefs;
     for (size_t i = 0; i < b->ninstances; i++)
         json_array_append_new(insts, instance_json(c, b->instances[i]));
     flag_list(insts);
-    align_defs(insts);
+    align_defs(c, from);
     set(o, "instances", insts);
     json_t *regs = json_array();
     for (size_t i = 0; i < b->nregs; i++)
@@ -1130,11 +1135,12 @@ static json_t *block_json(struct ctx *c, const struct model_spec *s, const struc
     flag_list(regs);
     set(o, "registers", regs);
     json_t *events = json_array();
+    from = c->ndefs;
     for (size_t t = 0; t < b->nevent_tables; t++)
         for (size_t i = 0; i < b->event_tables[t]->nevents; i++)
             add_events(c, s, events, b->event_tables[t], b->event_tables[t]->events[i]);
     flag_list(events);
-    align_defs(events);
+    align_defs(c, from);
     set(o, "events", events);
     set(o, "pmon", pmon_json(b->pmon));
 
@@ -1165,6 +1171,7 @@ json_t *context_build(const struct model_spec *s, const struct context_options *
     set(root, "blocks", blocks);
     set(root, "pmon_global", pmon_global_json(s->pmon_global));
     arena_release(&c.a);
+    free(c.defs);
     return root;
 }
 

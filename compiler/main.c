@@ -167,6 +167,16 @@ static int status_of(const struct diag *dg)
     return dg->nerrors ? EXIT_INPUT : 0;
 }
 
+/*
+ * False only for the built-in C header with no -I directory (which could
+ * override its partials): it uses no t_* key, and annotating the tree costs
+ * about a tenth of the run and much memory on large specs.
+ */
+static bool needs_table_keys(const struct options *o, const char *name)
+{
+    return !(strcmp(name, "c") == 0 && o->nincdirs == 0);
+}
+
 /* Renders the checked spec into 'out' with the template 'tp' (loaded unless json). 0 or -1. */
 static int render_spec(struct diag *dg, const struct options *o, const struct model_spec *spec,
                        struct tmpl *tp, struct buf *out)
@@ -180,7 +190,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
         return -1;
     struct context_options copt = {.prefix = o->prefix};
     json_t *tree = context_build(spec, &copt);
-    if (!json)
+    if (!json && needs_table_keys(o, name))
         tables_annotate(tree); /* t_* keys (tables.h): templates only, not the JSON export */
     int rc = json ? context_to_json(tree, out) : tmpl_render(tp, tree, &mopt, out);
     json_decref(tree);
