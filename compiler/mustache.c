@@ -1063,6 +1063,28 @@ static struct indent_state indent_save(const struct render *r)
     return (struct indent_state){r->indent.len, r->ind_from, r->strip, r->out->len, r->pending};
 }
 
+/*
+ * Starts a new indentation as a copy of the one in force (grown first: the
+ * copy comes from the same buffer, which growing may move).
+ */
+static void indent_copy(struct render *r)
+{
+    size_t n = r->indent.len - r->ind_from, start = r->indent.len;
+    buf_grow(&r->indent, n);
+    memcpy(r->indent.s + start, r->indent.s + r->ind_from, n);
+    r->indent.len += n;
+    r->indent.s[r->indent.len] = '\0';
+    r->ind_from = start;
+}
+
+/* Adds the blanks of 'ind' beyond those the enclosing override strips from its lines. */
+static void indent_append(struct render *r, const char *ind, size_t len)
+{
+    size_t skip = r->strip < len ? r->strip : len;
+    if (len > skip)
+        buf_addn(&r->indent, ind + skip, len - skip);
+}
+
 static void indent_restore(struct render *r, const struct indent_state *s)
 {
     r->indent.len = s->ind_len;
@@ -1080,17 +1102,14 @@ static void indent_restore(struct render *r, const struct indent_state *s)
  */
 static void indent_enter(struct render *r, const struct node *n)
 {
-    size_t start = r->indent.len;
     if (n->standalone) {
-        buf_addn(&r->indent, r->indent.s + r->ind_from, r->indent.len - r->ind_from);
-        size_t skip = r->strip < n->indent_len ? r->strip : n->indent_len;
-        if (n->indent_len > skip)
-            buf_addn(&r->indent, n->indent + skip, n->indent_len - skip);
+        indent_copy(r);
+        indent_append(r, n->indent, n->indent_len);
         r->pending = true;
     } else {
+        r->ind_from = r->indent.len;
         r->pending = false;
     }
-    r->ind_from = start;
     r->strip = r->strip_left = 0;
 }
 
@@ -1193,12 +1212,8 @@ static void render_block(struct render *r, const struct mus_template *t, size_t 
     GROW(r->active, r->nactive, r->active_cap);
     r->active[r->nactive++] = o;
     struct indent_state s = indent_save(r);
-    size_t start = r->indent.len;
-    buf_addn(&r->indent, r->indent.s + r->ind_from, r->indent.len - r->ind_from);
-    size_t skip = r->strip < b->indent_len ? r->strip : b->indent_len;
-    if (b->indent_len > skip)
-        buf_addn(&r->indent, b->indent + skip, b->indent_len - skip);
-    r->ind_from = start;
+    indent_copy(r);
+    indent_append(r, b->indent, b->indent_len);
     r->pending = b->indent_first;
     r->strip = r->strip_left = o->strip;
     render_range(r, ot, (size_t)(o - ot->nodes) + 1, o->end);

@@ -20,7 +20,7 @@ if ! "$FUZZ_CC" -fsanitize=fuzzer -o "$work/probe" "$work/probe.c" 2>/dev/null; 
     tap_skip "fuzz mustache" "clang's libFuzzer runtime is not installed (Debian: libclang-rt-dev)"
     tap_done; exit 0
 fi
-if ! make --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_CC="$FUZZ_CC" >"$work/build.log" 2>&1; then
+if ! make --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_CC="$FUZZ_CC" build-fuzz/fuzz_mustache >"$work/build.log" 2>&1; then
     tap_fail "fuzz mustache: build" "$(tail -n 20 "$work/build.log")"; tap_done; exit 0
 fi
 tap_ok "fuzz mustache: build"

@@ -412,6 +412,25 @@ static void test_bounded_recursion_renders(void **state)
     assert_string_equal(fx->out.s, "123");
 }
 
+static void test_indentation_grows_with_nesting(void **state)
+{
+    struct fixture *fx = *state;
+    const char *const parts[] = {"r={{v}}\n{{#c}}\n    {{>r}}\n{{/c}}\n", NULL};
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts, .strict = true};
+    struct buf data = BUF_INIT, want = BUF_INIT;
+    for (int i = 0; i < 40; i++) /* deep enough for the indentation buffer to move */
+        buf_addf(&data, "{\"v\":%d,\"c\":", i);
+    buf_adds(&data, "false");
+    for (int i = 0; i < 40; i++) {
+        buf_addc(&data, '}');
+        buf_addf(&want, "%*s%d\n", 4 * i, "", i);
+    }
+    assert_int_equal(render(fx, "{{>r}}", data.s, &opt), 0);
+    assert_string_equal(fx->out.s, want.s);
+    buf_release(&data);
+    buf_release(&want);
+}
+
 static void test_dynamic_name_strict(void **state)
 {
     struct fixture *fx = *state;
@@ -498,6 +517,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_partial_recursion_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_partial_recursion_default_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bounded_recursion_renders, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_indentation_grows_with_nesting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dynamic_name_strict, setup, teardown),
         cmocka_unit_test_setup_teardown(test_override_is_not_reused_inside_itself, setup, teardown),
         cmocka_unit_test_setup_teardown(test_parent_without_partial_strict, setup, teardown),
