@@ -39,12 +39,35 @@ static json_t *str_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
+/*
+ * Writes "0x" and 'v' in lower-case hex, zero-filled to at least 'digits'
+ * digits (1: no leading zeros), and a NUL into 'p' (room for 19 bytes);
+ * returns the length. printf's "0x%0*" PRIx64 without printf: this runs for
+ * every field.
+ */
+static size_t hex_to(char *p, uint64_t v, unsigned digits)
+{
+    char tmp[16];
+    size_t n = 0;
+    do {
+        tmp[n++] = "0123456789abcdef"[v & 0xf];
+        v >>= 4;
+    } while (v);
+    while (n < digits && n < sizeof(tmp))
+        tmp[n++] = '0';
+    p[0] = '0';
+    p[1] = 'x';
+    for (size_t i = 0; i < n; i++)
+        p[2 + i] = tmp[n - 1 - i];
+    p[2 + n] = '\0';
+    return 2 + n;
+}
+
 /* "0x" + lower-case hex, no leading zeros. */
 static json_t *hex(uint64_t v)
 {
     char tmp[24];
-    snprintf(tmp, sizeof(tmp), "0x%" PRIx64, v);
-    return json_string(tmp);
+    return json_stringn(tmp, hex_to(tmp, v, 1));
 }
 
 static const char *c_type(unsigned size)
@@ -60,9 +83,13 @@ static const char *c_litmacro(unsigned size)
 /* A C literal of 'size' bits: UINT32_C(0xc10); 'pad' zero-fills to size/4 digits. */
 static char *c_lit(struct ctx *c, uint64_t v, unsigned size, bool pad)
 {
-    if (pad)
-        return arena_printf(&c->a, "%s(0x%0*" PRIx64 ")", c_litmacro(size), (int)(size / 4), v);
-    return arena_printf(&c->a, "%s(0x%" PRIx64 ")", c_litmacro(size), v);
+    char *p = arena_alloc(&c->a, 8 + 1 + 18 + 2); /* "UINT64_C" "(" 0x+16 ")" NUL */
+    memcpy(p, c_litmacro(size), 8);
+    p[8] = '(';
+    size_t n = 9 + hex_to(p + 9, v, pad ? size / 4 : 1);
+    p[n] = ')';
+    p[n + 1] = '\0';
+    return p;
 }
 
 /* An address literal: 32 bits when it fits (MSR indices, config offsets). */
@@ -1157,11 +1184,17 @@ static json_t *block_json(struct ctx *c, const struct model_spec *s, const struc
     return o;
 }
 
+static void ctx_init(struct ctx *c, const struct model_spec *s, const struct context_options *opt)
+{
+    *c = (struct ctx){.a = ARENA_INIT, .prefix = opt && opt->prefix ? opt->prefix : s->prefix};
+    if (!c->prefix)
+        c->prefix = s->name ? s->name : "REGC";
+}
+
 json_t *context_build(const struct model_spec *s, const struct context_options *opt)
 {
-    struct ctx c = {.a = ARENA_INIT, .prefix = opt && opt->prefix ? opt->prefix : s->prefix};
-    if (!c.prefix)
-        c.prefix = s->name ? s->name : "REGC";
+    struct ctx c;
+    ctx_init(&c, s, opt);
     json_t *root = json_object();
     set(root, "spec", spec_json(&c, s));
     json_t *blocks = json_array();
@@ -1173,6 +1206,174 @@ json_t *context_build(const struct model_spec *s, const struct context_options *
     arena_release(&c.a);
     free(c.defs);
     return root;
+}
+
+/*
+ * Block trees are built, rendered and dropped whole, so while lazy trees are
+ * in use jansson allocates through a bump allocator: a block's values come
+ * from big chunks reused for the next block, and freeing one of them does
+ * nothing. Everything else still goes to malloc()/free(): jb_free() tells
+ * them apart by address. jansson's hooks take no context, hence one static
+ * allocator; only one lazy tree may exist at a time.
+ */
+enum { JB_CHUNKS = 24, JB_FIRST = 1 << 20 };
+static struct {
+    unsigned char *chunk[JB_CHUNKS]; /* owned (malloc); chunk k holds size[k] bytes */
+    size_t size[JB_CHUNKS];
+    size_t nchunks, cur, used; /* allocating at chunk[cur] + used */
+    bool on;                   /* in context_expand(): allocate here */
+    bool spilled;              /* some block value came from malloc(): free by walking */
+    json_malloc_t prev_malloc; /* the hooks to restore */
+    json_free_t prev_free;
+} jb;
+
+static void *jb_malloc(size_t n)
+{
+    if (!jb.on)
+        return malloc(n);
+    n = (n + 15) & ~(size_t)15;
+    while (jb.cur < jb.nchunks && jb.size[jb.cur] - jb.used < n)
+        jb.cur++, jb.used = 0;
+    if (jb.cur == jb.nchunks) {
+        if (jb.nchunks == JB_CHUNKS) {
+            jb.spilled = true; /* full (cannot happen in practice): fall back */
+            return malloc(n);
+        }
+        size_t size = jb.nchunks ? 2 * jb.size[jb.nchunks - 1] : JB_FIRST;
+        size = size > n ? size : n;
+        unsigned char *c = malloc(size);
+        if (!c)
+            return NULL;
+        jb.chunk[jb.nchunks] = c;
+        jb.size[jb.nchunks++] = size;
+        jb.used = 0;
+    }
+    void *p = jb.chunk[jb.cur] + jb.used;
+    jb.used += n;
+    return p;
+}
+
+static void jb_free(void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (size_t k = 0; k < jb.nchunks; k++)
+        if (a >= (uintptr_t)jb.chunk[k] && a < (uintptr_t)jb.chunk[k] + jb.size[k])
+            return; /* dropped with the block */
+    free(p);
+}
+
+static void jb_start(void)
+{
+    json_get_alloc_funcs(&jb.prev_malloc, &jb.prev_free);
+    json_set_alloc_funcs(jb_malloc, jb_free);
+}
+
+static void jb_stop(void)
+{
+    for (size_t k = 0; k < jb.nchunks; k++)
+        free(jb.chunk[k]);
+    jb.nchunks = jb.cur = jb.used = 0;
+    jb.spilled = false;
+    json_set_alloc_funcs(jb.prev_malloc, jb.prev_free);
+}
+
+struct context_lazy {
+    struct ctx c;
+    json_t **live; /* blocks handed out, one reference each held here; xmalloc'd */
+    size_t nlive, live_cap;
+    const struct model_spec *s;
+    void (*annotate)(json_t *tree);
+    json_t **stubs; /* the placeholders, sorted by address (bsearch); xmalloc'd */
+    size_t *index;  /* stubs[k] stands for s->blocks[index[k]] */
+};
+
+static int by_address(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(json_t *const *)a, y = (uintptr_t)*(json_t *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+struct context_lazy *context_build_lazy(const struct model_spec *s,
+                                        const struct context_options *opt, json_t **tree)
+{
+    struct context_lazy *lz = xcalloc(1, sizeof(*lz));
+    jb_start();
+    ctx_init(&lz->c, s, opt);
+    lz->s = s;
+    lz->annotate = opt ? opt->annotate : NULL;
+    lz->stubs = xcalloc(s->nblocks + 1, sizeof(*lz->stubs));
+    lz->index = xcalloc(s->nblocks + 1, sizeof(*lz->index));
+    json_t *root = json_object();
+    set(root, "spec", spec_json(&lz->c, s));
+    json_t *blocks = json_array();
+    for (size_t i = 0; i < s->nblocks; i++) {
+        lz->stubs[i] = json_object();
+        json_array_append_new(blocks, lz->stubs[i]);
+    }
+    qsort(lz->stubs, s->nblocks, sizeof(*lz->stubs), by_address);
+    for (size_t k = 0; k < s->nblocks; k++)
+        for (size_t i = 0; i < s->nblocks; i++)
+            if (json_array_get(blocks, i) == lz->stubs[k])
+                lz->index[k] = i;
+    set(root, "blocks", blocks);
+    set(root, "pmon_global", pmon_global_json(s->pmon_global));
+    arena_release(&lz->c.a);
+    if (lz->annotate)
+        lz->annotate(root);
+    *tree = root;
+    return lz;
+}
+
+json_t *context_expand(void *lazy, json_t *item)
+{
+    struct context_lazy *lz = lazy;
+    if (!json_is_object(item) || json_object_size(item) != 0)
+        return NULL;
+    json_t **hit = bsearch(&item, lz->stubs, lz->s->nblocks, sizeof(*lz->stubs), by_address);
+    if (!hit)
+        return NULL;
+    size_t i = lz->index[hit - lz->stubs], n = lz->s->nblocks;
+    /* blocks handed out before and now released by the renderer: reuse their memory */
+    bool dead = true;
+    for (size_t k = 0; k < lz->nlive; k++)
+        dead &= lz->live[k]->refcount == 1;
+    if (dead) { /* their values are in jb's chunks: dropped without a walk */
+        for (size_t k = 0; jb.spilled && k < lz->nlive; k++)
+            json_decref(lz->live[k]);
+        lz->nlive = 0;
+        jb.cur = jb.used = 0;
+    }
+    jb.on = true;
+    size_t ndefs = lz->c.ndefs;
+    json_t *o = block_json(&lz->c, lz->s, lz->s->blocks[i]);
+    lz->c.ndefs = ndefs;
+    arena_release(&lz->c.a); /* the tree holds copies */
+    set(o, "first", json_boolean(i == 0));
+    set(o, "last", json_boolean(i + 1 == n));
+    if (lz->annotate)
+        lz->annotate(o);
+    jb.on = false;
+    if (lz->nlive == lz->live_cap) {
+        lz->live_cap = lz->live_cap ? 2 * lz->live_cap : 8;
+        lz->live = xrealloc(lz->live, lz->live_cap * sizeof(*lz->live));
+    }
+    lz->live[lz->nlive++] = json_incref(o);
+    return o;
+}
+
+void context_lazy_free(struct context_lazy *lz)
+{
+    if (!lz)
+        return;
+    for (size_t k = 0; jb.spilled && k < lz->nlive; k++)
+        json_decref(lz->live[k]);
+    free(lz->live); /* else the blocks' values go with jb's chunks */
+    jb_stop();
+    arena_release(&lz->c.a);
+    free(lz->c.defs);
+    free(lz->stubs);
+    free(lz->index);
+    free(lz);
 }
 
 int context_to_json(const json_t *tree, struct buf *out)

@@ -189,11 +189,22 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (!json && tmpl_load(tp, name) < 0)
         return -1;
     struct context_options copt = {.prefix = o->prefix};
-    json_t *tree = context_build(spec, &copt);
-    if (!json && needs_table_keys(o, name))
-        tables_annotate(tree); /* t_* keys (tables.h): templates only, not the JSON export */
-    int rc = json ? context_to_json(tree, out) : tmpl_render(tp, tree, &mopt, out);
+    if (json) {
+        json_t *tree = context_build(spec, &copt);
+        int rc = context_to_json(tree, out);
+        json_decref(tree);
+        return rc;
+    }
+    /* templates: each block's subtree is built when rendered, then freed */
+    if (needs_table_keys(o, name))
+        copt.annotate = tables_annotate; /* t_* keys (tables.h): templates only */
+    json_t *tree;
+    struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);
+    mopt.item = context_expand;
+    mopt.item_ctx = lz;
+    int rc = tmpl_render(tp, tree, &mopt, out);
     json_decref(tree);
+    context_lazy_free(lz);
     return rc;
 }
 
