@@ -218,8 +218,8 @@ ifneq ($(RUNTIME_SRCS),)
 	install -m 755 $(LIBREGRT_SO) $(DESTDIR)$(LIBDIR)/libregrt.so.0
 	ln -sf libregrt.so.0 $(DESTDIR)$(LIBDIR)/libregrt.so
 	install -m 644 runtime/include/regc/*.h $(DESTDIR)$(INCLUDEDIR)/regc/
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
-		runtime/libregrt.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libregrt.pc
+	$(if $(wildcard runtime/libregrt.pc.in),sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
+		runtime/libregrt.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libregrt.pc)
 endif
 	@if [ -d docs/man ]; then for m in docs/man/*.[0-9]; do \
 		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \

@@ -7,6 +7,7 @@
  * before context_build() returns.
  */
 #include "context.h"
+#include "context_doc.h"
 
 #include "arena.h"
 #include "expr.h"
@@ -1203,6 +1204,7 @@ json_t *context_build(const struct model_spec *s, const struct context_options *
     flag_list(blocks);
     set(root, "blocks", blocks);
     set(root, "pmon_global", pmon_global_json(s->pmon_global));
+    context_doc_keys(root);
     arena_release(&c.a);
     free(c.defs);
     return root;

@@ -4,7 +4,8 @@
 set -eu
 PACKAGES="build-essential pkg-config libxml2-dev libxml2-utils libjansson-dev \
 libcmocka-dev libfuse3-dev fuse3 clang libclang-rt-dev gcc-arm-none-eabi \
-libnewlib-arm-none-eabi python3 valgrind git jq"
+libnewlib-arm-none-eabi python3 valgrind git jq \
+cmark-gfm tidy chromium groff-base"
 if [ "$(id -u)" -ne 0 ]; then
     exec sudo "$0" "$@"
 fi
