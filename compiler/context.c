@@ -1352,6 +1352,10 @@ json_t *context_expand(void *lazy, json_t *item)
     arena_release(&lz->c.a); /* the tree holds copies */
     set(o, "first", json_boolean(i == 0));
     set(o, "last", json_boolean(i + 1 == n));
+    /* the doc keys, as context_build() adds them: through a root holding this block */
+    json_t *one = json_pack("{s:[O]}", "blocks", o);
+    context_doc_keys(one);
+    json_decref(one);
     if (lz->annotate)
         lz->annotate(o);
     jb.on = false;

@@ -33,10 +33,10 @@ json_t *context_build(const struct model_spec *s, const struct context_options *
  * The same tree for rendering with less memory: "blocks" holds one empty
  * placeholder object per block, and context_expand() (a mus_item_fn, pass
  * the returned handle as item_ctx) builds the full block, with its
- * "first"/"last" flags and opt->annotate applied, when a section reaches
- * its placeholder; any other item is left alone (NULL). A rendered block is
- * freed by the engine before the next is built, so peak memory holds one
- * block's tree. '*tree' gets the tree (release with json_decref()); the
+ * "first"/"last" flags, doc keys (context_doc.h) and opt->annotate applied,
+ * when a section reaches its placeholder; any other item is left alone
+ * (NULL). A rendered block is freed by the engine before the next is built,
+ * so peak memory holds one block's tree. '*tree' gets the tree (release with json_decref()); the
  * handle borrows 's' and 'opt' and is released with context_lazy_free()
  * after the render.
  */
