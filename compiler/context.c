@@ -1285,6 +1285,7 @@ struct context_lazy {
     size_t nlive, live_cap;
     const struct model_spec *s;
     void (*annotate)(json_t *tree);
+    bool no_doc_keys;
     json_t **stubs; /* the placeholders, sorted by address (bsearch); xmalloc'd */
     size_t *index;  /* stubs[k] stands for s->blocks[index[k]] */
 };
@@ -1303,6 +1304,7 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     ctx_init(&lz->c, s, opt);
     lz->s = s;
     lz->annotate = opt ? opt->annotate : NULL;
+    lz->no_doc_keys = opt && opt->no_doc_keys;
     lz->stubs = xcalloc(s->nblocks + 1, sizeof(*lz->stubs));
     lz->index = xcalloc(s->nblocks + 1, sizeof(*lz->index));
     json_t *root = json_object();
@@ -1352,10 +1354,12 @@ json_t *context_expand(void *lazy, json_t *item)
     arena_release(&lz->c.a); /* the tree holds copies */
     set(o, "first", json_boolean(i == 0));
     set(o, "last", json_boolean(i + 1 == n));
-    /* the doc keys, as context_build() adds them: through a root holding this block */
-    json_t *one = json_pack("{s:[O]}", "blocks", o);
-    context_doc_keys(one);
-    json_decref(one);
+    if (!lz->no_doc_keys) {
+        /* the doc keys, as context_build() adds them: through a root holding this block */
+        json_t *one = json_pack("{s:[O]}", "blocks", o);
+        context_doc_keys(one);
+        json_decref(one);
+    }
     if (lz->annotate)
         lz->annotate(o);
     jb.on = false;

@@ -19,6 +19,7 @@
 struct context_options {
     const char *prefix;  /* C prefix; NULL: the spec's own */
     void (*annotate)(json_t *tree); /* lazy trees: applied to each built block (tables_annotate) */
+    bool no_doc_keys;    /* lazy trees: leave out the doc_* and svg keys (context_doc.h) */
 };
 
 /*

@@ -168,13 +168,24 @@ static int status_of(const struct diag *dg)
 }
 
 /*
- * False only for the built-in C header with no -I directory (which could
- * override its partials): it uses no t_* key, and annotating the tree costs
- * about a tenth of the run and much memory on large specs.
+ * True when 'name' is the built-in 'builtin' and no -I directory could
+ * override its partials: then the keys it uses are known. The C header uses
+ * no t_* key and neither it nor the tables use doc_* keys; computing those
+ * costs about a tenth of the run each on large specs.
  */
+static bool is_plain_builtin(const struct options *o, const char *name, const char *builtin)
+{
+    return strcmp(name, builtin) == 0 && o->nincdirs == 0;
+}
+
 static bool needs_table_keys(const struct options *o, const char *name)
 {
-    return !(strcmp(name, "c") == 0 && o->nincdirs == 0);
+    return !is_plain_builtin(o, name, "c");
+}
+
+static bool needs_doc_keys(const struct options *o, const char *name)
+{
+    return !is_plain_builtin(o, name, "c") && !is_plain_builtin(o, name, "tables");
 }
 
 /* Renders the checked spec into 'out' with the template 'tp' (loaded unless json). 0 or -1. */
@@ -198,6 +209,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     /* templates: each block's subtree is built when rendered, then freed */
     if (needs_table_keys(o, name))
         copt.annotate = tables_annotate; /* t_* keys (tables.h): templates only */
+    copt.no_doc_keys = !needs_doc_keys(o, name);
     json_t *tree;
     struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);
     mopt.item = context_expand;

@@ -129,6 +129,27 @@ static void test_lazy_blocks_annotated(void **state)
     expect_same_tree(tables_annotate);
 }
 
+static void test_lazy_blocks_without_doc_keys(void **state)
+{
+    (void)state;
+    struct arena a = ARENA_INIT;
+    struct diag dg;
+    diag_init(&dg, NULL);
+    const struct model_spec *s = load(&a, &dg);
+    struct context_options opt = {.no_doc_keys = true};
+    json_t *tree;
+    struct context_lazy *lz = context_build_lazy(s, &opt, &tree);
+    json_t *b = context_expand(lz, json_array_get(json_object_get(tree, "blocks"), 0));
+    assert_non_null(b);
+    assert_non_null(json_object_get(b, "c_name"));
+    assert_null(json_object_get(b, "doc_anchor"));
+    json_decref(b);
+    json_decref(tree);
+    context_lazy_free(lz);
+    diag_release(&dg);
+    arena_release(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +157,7 @@ int main(void)
         cmocka_unit_test(test_item_hook_only_for_list_items),
         cmocka_unit_test(test_lazy_blocks_equal_full_tree),
         cmocka_unit_test(test_lazy_blocks_annotated),
+        cmocka_unit_test(test_lazy_blocks_without_doc_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
