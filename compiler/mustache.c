@@ -685,12 +685,44 @@ static void escape_c(struct buf *out, const char *s, size_t len)
     }
 }
 
+static bool is_word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/*
+ * GFM reads '_' as emphasis only at a word's edge ("_x_", not "ev_sel"), so a
+ * run of '_' is escaped only when a non-alphanumeric character (or the end of
+ * the text) touches it: names like ev_sel stay readable in the .md source.
+ */
+static bool underscore_is_markup(const char *s, size_t len, size_t i)
+{
+    size_t lo = i, hi = i;
+    while (lo > 0 && s[lo - 1] == '_')
+        lo--;
+    while (hi + 1 < len && s[hi + 1] == '_')
+        hi++;
+    return lo == 0 || !is_word_char(s[lo - 1]) || hi + 1 == len || !is_word_char(s[hi + 1]);
+}
+
 static void escape_markdown(struct buf *out, const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
         switch (s[i]) {
         case '|':
-            buf_adds(out, "\\|");
+        case '\\':
+        case '`':
+        case '*':
+        case '~':
+        case '[':
+        case ']':
+            buf_addc(out, '\\');
+            buf_addc(out, s[i]);
+            break;
+        case '_':
+            if (underscore_is_markup(s, len, i))
+                buf_addc(out, '\\');
+            buf_addc(out, '_');
             break;
         case '<':
             buf_adds(out, "&lt;");

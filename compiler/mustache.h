@@ -36,7 +36,8 @@ enum mus_escape {
     MUS_ESCAPE_C,        /* safe in C comments and code: "/ *", "* /", "? ?", no backslash
                           * before a line end, control characters other than tab and line
                           * ends dropped */
-    MUS_ESCAPE_MARKDOWN, /* a GFM table cell: | -> \|, line end -> <br>, & < > as entities */
+    MUS_ESCAPE_MARKDOWN, /* a GFM table cell: | \ ` * ~ [ ] and a word-edge _ get a backslash,
+                          * line end -> <br>, & < > as entities */
 };
 
 /* A partial's text, as handed over by the loader. */

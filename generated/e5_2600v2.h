@@ -12066,28 +12066,30 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
  * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
  * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-136,
  * page 136, section 2.8.3.3; offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK0; no
- * Attr column, RW chosen; rows 8:0 from Table 2-134's layout are not legible
- * on the page and are omitted
+ * Attr column, RW chosen; rows 8:0 not legible on the page: OPC 8:5 and VNW
+ * 4:3 from the kernel's mask_opc/mask_vnw formats
  *
  * Bits   (field, access, reset):
  *   31     RNID_4  RW  0x0
  *   30:18  rsv     RV  0x0
  *   17:13  DNID    RW  0x0
  *   12:9   MC      RW  0x0
- *   8:0    rsv     RV  0x0
+ *   8:5    OPC     RW  0x0
+ *   4:3    VNW     RW  0x0
+ *   2:0    rsv     RV  0x0
  */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WIDTH         32
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_SIZE          32
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_ADDR          UINT32_C(0x238)
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MBZ_MASK      UINT32_C(0x7ffc01ff) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MBZ_MASK      UINT32_C(0x7ffc0007) /* reserved: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_W1C_MASK      UINT32_C(0x00000000) /* write 1 to clear */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK UINT32_C(0x8003fe00) /* a write has an effect */
-#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fe00) /* read-modify-write keeps */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
@@ -12178,6 +12180,61 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_mc_set(uint32_t v, uint
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_mc_val(uint32_t x)
 {
     return (uint32_t)((x << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MC_MASK);
+}
+
+/* OPC [8:5] RW, reset 0x0
+ * Opcode mask.
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); ivbep_uncore_qpi_formats_attr: format mask_opc
+ * config2:5-8, low dword written to SNBEP_Q_Py_PCI_PMON_PKT_MASK0 by
+ * snbep_qpi_enable_event; attribute RW as the legible rows
+ */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT     5
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_WIDTH     4
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_MAX       UINT32_C(0xf)
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK      (UINT32_C(0xf) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT)
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_RESET     UINT32_C(0x0)
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_GET(v)    ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK))
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_opc_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT);
+}
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_opc_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK) | ((x << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK));
+}
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_opc_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_OPC_MASK);
+}
+
+/* VNW [4:3] RW, reset 0x0
+ * Virtual Network mask.
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); ivbep_uncore_qpi_formats_attr: format mask_vnw config2:3-4
+ * (SNBEP_Q_Py_PCI_PMON_PKT_MASK0)
+ */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT     3
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_WIDTH     2
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_MAX       UINT32_C(0x3)
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK      (UINT32_C(0x3) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT)
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_RESET     UINT32_C(0x0)
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_GET(v)    ((uint32_t)(((v) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK) | (((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK)))
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK))
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_vnw_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK) >> E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT);
+}
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_vnw_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK) | ((x << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK));
+}
+static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_SHIFT) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_VNW_MASK);
 }
 
 /* --------------------------------------------------------------------------

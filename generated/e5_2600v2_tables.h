@@ -6773,7 +6773,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   { "p1", -1, UINT64_C(0x238)},
                   { "p2", -1, UINT64_C(0x238)},
                   {.index = REGC_ADDR_END}},
-              .cite = { "uncore", "2-136", "136", "2.8.3.3", "offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK0; no Attr column, RW chosen; rows 8:0 from Table 2-134's layout are not legible on the page and are omitted"},
+              .cite = { "uncore", "2-136", "136", "2.8.3.3", "offset: Linux SNBEP_Q_Py_PCI_PMON_PKT_MASK0; no Attr column, RW chosen; rows 8:0 not legible on the page: OPC 8:5 and VNW 4:3 from the kernel's mask_opc/mask_vnw formats"},
               .fields = (const struct regc_field[]){
                   {.name = "RNID_4", .lsb = 31, .msb = 31, .access = REGC_ACCESS_RW, .access_text = "RW", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Remote Node ID (Bit 4 - Most Significant Bit)",
@@ -6791,15 +6791,23 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Message Class",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "rsv", .lsb = 0, .msb = 8, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
-                   .implicit = true, .desc = "second sheet of Table 2-136 not legible in the pages available to us",
+                  {.name = "OPC", .lsb = 5, .msb = 8, .access = REGC_ACCESS_RW, .access_text = "RW", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Opcode mask.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "VNW", .lsb = 3, .msb = 4, .access = REGC_ACCESS_RW, .access_text = "RW", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Virtual Network mask.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 0, .msb = 2, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "second sheet of Table 2-136 not legible; the kernel defines no mask field in bits 2:0",
                    .values = (const struct regc_value[]){
                        {0}}},
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0x7ffc01ff), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
-              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x8003fe00)},
+              .mbz = UINT64_C(0x7ffc0007), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x8003fff8)},
              {.name = "Q_Py_PCI_PMON_PKT_MASK1", .written_name = "Q_Py_PCI_PMON_PKT_MASK1", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Packet mask, high word.",
               .addrs = (const struct regc_addr[]){

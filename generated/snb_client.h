@@ -937,7 +937,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY                                  UINT64_C(0x80)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CODE                             UINT64_C(0x80)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_UMASK                            UINT64_C(0x0)
-#define SNB_UNC_EV_ARB_TRK_OCCUPANCY_COUNTERS                         UINT64_C(0x3)
+#define SNB_UNC_EV_ARB_TRK_OCCUPANCY_COUNTERS                         UINT64_C(0x1)
 
 /* TRK_OCCUPANCY.ALL (MSR_UNC_ARB_PERFEVTSEL)
  * Counts cycles weighted by the number of requests waiting for data
@@ -956,7 +956,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_WITH_ANY_REQUEST          UINT64_C(0x1000180)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_WITH_ANY_REQUEST_CODE     UINT64_C(0x80)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_WITH_ANY_REQUEST_UMASK    UINT64_C(0x1)
-#define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_WITH_ANY_REQUEST_COUNTERS UINT64_C(0x3)
+#define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_WITH_ANY_REQUEST_COUNTERS UINT64_C(0x1)
 
 /* TRK_OCCUPANCY.CYCLES_OVER_HALF_FULL (MSR_UNC_ARB_PERFEVTSEL)
  * Cycles with at least half of the requests outstanding are waiting for
@@ -966,7 +966,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL            UINT64_C(0xa000180)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL_CODE       UINT64_C(0x80)
 #define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL_UMASK      UINT64_C(0x1)
-#define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL_COUNTERS   UINT64_C(0x3)
+#define SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL_COUNTERS   UINT64_C(0x1)
 
 /* TRK_REQUESTS (MSR_UNC_ARB_PERFEVTSEL) */
 #define SNB_UNC_EV_ARB_TRK_REQUESTS                                   UINT64_C(0x81)

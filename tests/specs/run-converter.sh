@@ -43,6 +43,27 @@ if [ "$n" = 6 ]; then tap_ok "6 exclusions reported"; else tap_fail "6 exclusion
 grep -q '<sub name="DRS_AnyResp"' "$tmp/out/tiny_box.xml" && tap_ok "a sub-event's further dots become '_'" ||
     tap_fail "a sub-event's further dots become '_'"
 
+# limit=CODE:COUNTERS narrows the rows of that code and says so in the header
+lim_conf='perfmon-tiny.json CLIENT tiny client ARB_PERFEVTSEL event umask - - perfmon-tiny cmask=cmask edge=edge invert=inv limit=0x80:0'
+printf '%s\n' "$lim_conf" >"$tmp/limit.conf"
+mkdir -p "$tmp/lim"
+if conv --perfmon-dir "$data" --out-dir "$tmp/lim" --quiet "$tmp/limit.conf" 2>"$tmp/err"; then
+    grep -q '<event name="TRK_OCCUPANCY" code="0x80" counters="0">' "$tmp/lim/tiny_client.xml" &&
+        ! grep -q 'counters="0,1"' "$tmp/lim/tiny_client.xml" &&
+        tap_ok "limit= narrows the counters of code 0x80" ||
+        tap_fail "limit= narrows the counters of code 0x80" "$(cat "$tmp/lim/tiny_client.xml")"
+    grep -qF 'UNC_ARB_TRK_OCCUPANCY.CYCLES_OVER_HALF_FULL: counters 0,1 limited to 0 (conf limit for code 0x80)' \
+        "$tmp/lim/tiny_client.xml" && tap_ok "limit= is noted in the header" ||
+        tap_fail "limit= is noted in the header" "$(head -n 8 "$tmp/lim/tiny_client.xml")"
+else
+    tap_fail "limit= converts" "$(cat "$tmp/err")"
+fi
+printf '%s\n' "${lim_conf%0x80:0}0x80:3" >"$tmp/limit.conf"
+conv --perfmon-dir "$data" --out-dir "$tmp/lim" "$tmp/limit.conf" 2>"$tmp/err"
+grep -qF 'excluded UNC_ARB_TRK_OCCUPANCY.ALL: no counter left: perfmon 0, conf limit 3 for code 0x80' "$tmp/err" &&
+    tap_ok "limit= leaving no counter excludes the row" ||
+    tap_fail "limit= leaving no counter excludes the row" "$(cat "$tmp/err")"
+
 # outputs are valid regspec parts
 if command -v xmllint >/dev/null 2>&1; then
     for f in "$tmp"/out/*.xml; do
@@ -77,6 +98,8 @@ bad "bad filter mapping" "bad filter mapping" \
     'perfmon-tiny.json BOX tiny box B_PMON_CTL ev_sel umask - BFilter=X src'
 bad "bad option" "bad option 'colour=red'" \
     'perfmon-tiny.json BOX tiny box B_PMON_CTL ev_sel umask - - src colour=red'
+bad "bad limit" "bad limit '0x80' (want CODE:COUNTERS" \
+    'perfmon-tiny.json BOX tiny box B_PMON_CTL ev_sel umask - - src limit=0x80'
 bad "cmask without field" "has CounterMask=10 but the line has no cmask= option" \
     'perfmon-tiny.json CLIENT tiny client ARB_PERFEVTSEL event umask - - src'
 bad "MSRValue without mapping" "has MSRValue 0x7 but its filter" \

@@ -332,6 +332,11 @@ static void test_escape_markdown(void **state)
     const char in[] = "a|b <i> & x\r\ny\nz";
     mus_escape(&b, MUS_ESCAPE_MARKDOWN, in, sizeof(in) - 1);
     assert_string_equal(b.s, "a\\|b &lt;i&gt; &amp; x<br>y<br>z");
+    buf_reset(&b);
+    const char md[] = "*_PMON_BOX_CTL.frz and ev_sel, `x`, [1] 2^48 - 1 ~a~ _b_ c\\d __e";
+    mus_escape(&b, MUS_ESCAPE_MARKDOWN, md, sizeof(md) - 1);
+    assert_string_equal(b.s, "\\*\\_PMON_BOX_CTL.frz and ev_sel, \\`x\\`, \\[1\\] 2^48 - 1 "
+                             "\\~a\\~ \\_b\\_ c\\\\d \\_\\_e");
     buf_release(&b);
 }
 
