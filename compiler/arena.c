@@ -80,12 +80,22 @@ char *arena_strdup(struct arena *a, const char *s)
 
 char *arena_printf(struct arena *a, const char *fmt, ...)
 {
+    /* One pass when the text fits the current chunk (the common case). */
+    struct arena_chunk *c = a->head;
+    size_t room = c ? c->size - c->used : 0;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(room ? (char *)c->data + c->used : NULL, room, fmt, ap);
     va_end(ap);
     if (n < 0)
         BUG("bad format");
+    if ((size_t)n < room) {
+        char *p = (char *)c->data + c->used;
+        c->used += align_up((size_t)n + 1);
+        if (c->used > c->size)
+            c->used = c->size;
+        return p;
+    }
     char *p = arena_alloc(a, (size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);

@@ -56,21 +56,25 @@ void buf_adds(struct buf *b, const char *s)
     buf_addn(b, s, strlen(s));
 }
 
-void buf_addc(struct buf *b, char c)
+void buf_addc_slow(struct buf *b, char c)
 {
     buf_addn(b, &c, 1);
 }
 
 void buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 {
+    /* One pass when the text fits the spare room (the common case). */
+    buf_grow(b, 64);
     va_list cp;
     va_copy(cp, ap);
-    int n = vsnprintf(NULL, 0, fmt, cp);
+    int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, cp);
     va_end(cp);
     if (n < 0)
         BUG("bad format");
-    buf_grow(b, (size_t)n);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    if ((size_t)n >= b->cap - b->len) {
+        buf_grow(b, (size_t)n);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    }
     b->len += (size_t)n;
 }
 

@@ -26,7 +26,17 @@ void buf_reset(struct buf *b);
 void buf_grow(struct buf *b, size_t extra);
 void buf_addn(struct buf *b, const char *s, size_t n);
 void buf_adds(struct buf *b, const char *s);
-void buf_addc(struct buf *b, char c);
+void buf_addc_slow(struct buf *b, char c);
+/* Inline: renderers add text a character at a time. */
+static inline void buf_addc(struct buf *b, char c)
+{
+    if (b->len + 1 < b->cap) {
+        b->s[b->len++] = c;
+        b->s[b->len] = '\0';
+    } else {
+        buf_addc_slow(b, c);
+    }
+}
 void buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vaddf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Hands the text to the caller, who releases it with free(); 'b' becomes empty. */

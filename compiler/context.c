@@ -20,9 +20,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A name made by def_in(): c_mdef names are padded but do not set the width. */
+struct def_ref {
+    json_t *name; /* borrowed: owned by the tree being built */
+    bool mdef;
+};
+
 struct ctx {
     struct arena a;      /* scratch: names and formatted strings */
     const char *prefix;  /* as given or the spec's */
+    struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
+    size_t ndefs, defs_cap;
 };
 
 /* ------------------------------------------------------------ small values */
@@ -32,12 +40,35 @@ static json_t *str_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
+/*
+ * Writes "0x" and 'v' in lower-case hex, zero-filled to at least 'digits'
+ * digits (1: no leading zeros), and a NUL into 'p' (room for 19 bytes);
+ * returns the length. printf's "0x%0*" PRIx64 without printf: this runs for
+ * every field.
+ */
+static size_t hex_to(char *p, uint64_t v, unsigned digits)
+{
+    char tmp[16];
+    size_t n = 0;
+    do {
+        tmp[n++] = "0123456789abcdef"[v & 0xf];
+        v >>= 4;
+    } while (v);
+    while (n < digits && n < sizeof(tmp))
+        tmp[n++] = '0';
+    p[0] = '0';
+    p[1] = 'x';
+    for (size_t i = 0; i < n; i++)
+        p[2 + i] = tmp[n - 1 - i];
+    p[2 + n] = '\0';
+    return 2 + n;
+}
+
 /* "0x" + lower-case hex, no leading zeros. */
 static json_t *hex(uint64_t v)
 {
     char tmp[24];
-    snprintf(tmp, sizeof(tmp), "0x%" PRIx64, v);
-    return json_string(tmp);
+    return json_stringn(tmp, hex_to(tmp, v, 1));
 }
 
 static const char *c_type(unsigned size)
@@ -53,9 +84,13 @@ static const char *c_litmacro(unsigned size)
 /* A C literal of 'size' bits: UINT32_C(0xc10); 'pad' zero-fills to size/4 digits. */
 static char *c_lit(struct ctx *c, uint64_t v, unsigned size, bool pad)
 {
-    if (pad)
-        return arena_printf(&c->a, "%s(0x%0*" PRIx64 ")", c_litmacro(size), (int)(size / 4), v);
-    return arena_printf(&c->a, "%s(0x%" PRIx64 ")", c_litmacro(size), v);
+    char *p = arena_alloc(&c->a, 8 + 1 + 18 + 2); /* "UINT64_C" "(" 0x+16 ")" NUL */
+    memcpy(p, c_litmacro(size), 8);
+    p[8] = '(';
+    size_t n = 9 + hex_to(p + 9, v, pad ? size / 4 : 1);
+    p[n] = ')';
+    p[n + 1] = '\0';
+    return p;
 }
 
 /* An address literal: 32 bits when it fits (MSR indices, config offsets). */
@@ -64,14 +99,15 @@ static unsigned addr_bits(const struct model_reg *r)
     return r->space == SPACE_MMIO ? 64 : 32;
 }
 
+/* Keys are ASCII literals: no UTF-8 check needed. */
 static void set(json_t *o, const char *key, json_t *v)
 {
-    json_object_set_new(o, key, v);
+    json_object_set_new_nocheck(o, key, v);
 }
 
 static void set_str(json_t *o, const char *key, const char *s)
 {
-    json_object_set_new(o, key, str_or_null(s));
+    json_object_set_new_nocheck(o, key, str_or_null(s));
 }
 
 /*
@@ -86,9 +122,22 @@ static void def_in(struct ctx *c, json_t *o, const char *key, const char *role,
     json_t *d = json_object_get(o, key);
     if (!d) {
         d = json_object();
-        json_object_set_new(o, key, d);
+        json_object_set_new_nocheck(o, key, d);
     }
-    json_object_set_new(d, role, json_string(arena_printf(&c->a, "%s%s", stem, suffix)));
+    size_t ns = strlen(stem), nx = strlen(suffix);
+    char tmp[256];
+    char *name = ns + nx < sizeof(tmp) ? tmp : xmalloc(ns + nx + 1);
+    memcpy(name, stem, ns);
+    memcpy(name + ns, suffix, nx + 1);
+    json_t *v = json_stringn(name, ns + nx);
+    json_object_set_new_nocheck(d, role, v);
+    if (name != tmp)
+        free(name);
+    if (c->ndefs == c->defs_cap) {
+        c->defs_cap = c->defs_cap ? 2 * c->defs_cap : 256;
+        c->defs = xrealloc(c->defs, c->defs_cap * sizeof(*c->defs));
+    }
+    c->defs[c->ndefs++] = (struct def_ref){v, strcmp(key, "c_mdef") == 0};
 }
 
 static void def(struct ctx *c, json_t *o, const char *role, const char *suffix, const char *stem)
@@ -96,70 +145,36 @@ static void def(struct ctx *c, json_t *o, const char *role, const char *suffix, 
     def_in(c, o, "c_def", role, suffix, stem);
 }
 
-static size_t max_def(json_t *v, size_t max)
-{
-    const char *key;
-    json_t *item;
-    size_t i;
-    if (json_is_array(v)) {
-        json_array_foreach(v, i, item)
-            max = max_def(item, max);
-    } else if (json_is_object(v)) {
-        json_object_foreach(v, key, item) {
-            if (strcmp(key, "rules") == 0)
-                continue; /* aligned on their own */
-            if (strcmp(key, "c_def") == 0) {
-                json_t *name;
-                const char *role;
-                json_object_foreach(item, role, name) {
-                    size_t n = strlen(json_string_value(name));
-                    max = n > max ? n : max;
-                }
-            } else {
-                max = max_def(item, max);
-            }
-        }
-    }
-    return max;
-}
-
-static void pad_defs(json_t *v, size_t width)
-{
-    const char *key;
-    json_t *item;
-    size_t i;
-    if (json_is_array(v)) {
-        json_array_foreach(v, i, item)
-            pad_defs(item, width);
-    } else if (json_is_object(v)) {
-        json_object_foreach(v, key, item) {
-            if (strcmp(key, "rules") == 0)
-                continue;
-            if (strcmp(key, "c_def") == 0 || strcmp(key, "c_mdef") == 0) {
-                json_t *name;
-                const char *role;
-                json_object_foreach(item, role, name) {
-                    struct buf b = BUF_INIT;
-                    buf_adds(&b, json_string_value(name));
-                    while (b.len < width)
-                        buf_addc(&b, ' ');
-                    json_string_set(name, b.s);
-                    buf_release(&b);
-                }
-            } else {
-                pad_defs(item, width);
-            }
-        }
-    }
-}
-
 /*
- * Pads every c_def name under 'v' to the longest one, so their values line
- * up; a "rules" list below 'v' is left out (it is aligned by itself).
+ * Pads the names def_in() made since index 'from' (c_def and c_mdef) to the
+ * longest c_def name among them, so their values line up, and forgets them:
+ * a scope aligned on its own (a register's rules) is left out of the
+ * enclosing one. Callers open a scope with 'from = c->ndefs' before building
+ * the objects whose names line up together.
  */
-static void align_defs(json_t *v)
+static void align_defs(struct ctx *c, size_t from)
 {
-    pad_defs(v, max_def(v, 0));
+    size_t width = 0;
+    for (size_t i = from; i < c->ndefs; i++) {
+        size_t n = json_string_length(c->defs[i].name);
+        if (!c->defs[i].mdef && n > width)
+            width = n;
+    }
+    char tmp[256];
+    char *p = width < sizeof(tmp) ? tmp : xmalloc(width + 1);
+    for (size_t i = from; i < c->ndefs; i++) {
+        json_t *name = c->defs[i].name;
+        size_t n = json_string_length(name);
+        if (n >= width)
+            continue;
+        memcpy(p, json_string_value(name), n);
+        memset(p + n, ' ', width - n);
+        p[width] = '\0';
+        json_string_setn(name, p, width);
+    }
+    if (p != tmp)
+        free(p);
+    c->ndefs = from;
 }
 
 /* Marks the first and last item of a list of objects. */
@@ -173,6 +188,14 @@ static void flag_list(json_t *list)
         set(item, "first", json_boolean(i == 0));
         set(item, "last", json_boolean(i + 1 == n));
     }
+}
+
+/* {"text": LINE} */
+static json_t *text_line(const struct buf *line)
+{
+    json_t *o = json_object();
+    json_object_set_new_nocheck(o, "text", json_stringn(line->s, line->len));
+    return o;
 }
 
 /*
@@ -196,7 +219,7 @@ static json_t *desc_lines(const char *s, size_t cols)
             p++;
         size_t n = (size_t)(p - w);
         if (line.len > 0 && line.len + 1 + n > cols) {
-            json_array_append_new(lines, json_pack("{s:s}", "text", line.s));
+            json_array_append_new(lines, text_line(&line));
             buf_reset(&line);
         }
         if (line.len > 0)
@@ -204,7 +227,7 @@ static json_t *desc_lines(const char *s, size_t cols)
         buf_addn(&line, w, n);
     }
     if (line.len > 0)
-        json_array_append_new(lines, json_pack("{s:s}", "text", line.s));
+        json_array_append_new(lines, text_line(&line));
     buf_release(&line);
     return lines;
 }
@@ -214,13 +237,19 @@ static char *fold(struct ctx *c, const char *s)
 {
     if (!s)
         return NULL;
-    struct buf b = BUF_INIT;
-    json_t *lines = desc_lines(s, (size_t)-1);
-    if (json_array_size(lines) > 0)
-        buf_adds(&b, json_string_value(json_object_get(json_array_get(lines, 0), "text")));
-    json_decref(lines);
-    char *r = arena_strdup(&c->a, b.s);
-    buf_release(&b);
+    /* the words of 's' joined by single spaces, as desc_lines() with no width */
+    char *r = arena_alloc(&c->a, strlen(s) + 1), *q = r;
+    for (const char *p = s;;) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        if (q > r)
+            *q++ = ' ';
+        while (*p && !isspace((unsigned char)*p))
+            *q++ = *p++;
+    }
+    *q = '\0';
     return r;
 }
 
@@ -785,6 +814,7 @@ static void addr_keys(struct ctx *c, json_t *o, const struct model_reg *r, const
 
 static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
+    size_t from = c->ndefs; /* every name in the register but its rules' */
     json_t *o = json_object();
     set_str(o, "name", r->name);
     set_str(o, "written_name", r->written_name);
@@ -807,10 +837,11 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     flag_list(fields);
     set(o, "fields", fields);
     json_t *rules = json_array();
+    size_t rules_from = c->ndefs;
     for (size_t i = 0; i < r->nrules; i++)
         json_array_append_new(rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
     flag_list(rules);
-    align_defs(rules);
+    align_defs(c, rules_from);
     set(o, "rules", rules);
     struct masks m = reg_masks(r);
     set(o, "masks", masks_json(&m));
@@ -844,7 +875,7 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     set_cite(o, cite_line(c, s, &r->cite));
     set(o, "c_desc_lines", desc_lines(r->desc, 76));
     set(o, "c_layout", layout_lines(fields));
-    align_defs(o);
+    align_defs(c, from);
     return o;
 }
 
@@ -1128,10 +1159,11 @@ static json_t *block_json(struct ctx *c, const struct model_spec *s, const struc
     set_str(o, "title", b->title);
     set_str(o, "desc", fold(c, b->desc));
     json_t *insts = json_array();
+    size_t from = c->ndefs;
     for (size_t i = 0; i < b->ninstances; i++)
         json_array_append_new(insts, instance_json(c, b->instances[i]));
     flag_list(insts);
-    align_defs(insts);
+    align_defs(c, from);
     set(o, "instances", insts);
     json_t *regs = json_array();
     for (size_t i = 0; i < b->nregs; i++)
@@ -1139,11 +1171,12 @@ static json_t *block_json(struct ctx *c, const struct model_spec *s, const struc
     flag_list(regs);
     set(o, "registers", regs);
     json_t *events = json_array();
+    from = c->ndefs;
     for (size_t t = 0; t < b->nevent_tables; t++)
         for (size_t i = 0; i < b->event_tables[t]->nevents; i++)
             add_events(c, s, events, b->event_tables[t], b->event_tables[t]->events[i]);
     flag_list(events);
-    align_defs(events);
+    align_defs(c, from);
     set(o, "events", events);
     set(o, "pmon", pmon_json(b->pmon));
 
@@ -1160,11 +1193,17 @@ static json_t *block_json(struct ctx *c, const struct model_spec *s, const struc
     return o;
 }
 
+static void ctx_init(struct ctx *c, const struct model_spec *s, const struct context_options *opt)
+{
+    *c = (struct ctx){.a = ARENA_INIT, .prefix = opt && opt->prefix ? opt->prefix : s->prefix};
+    if (!c->prefix)
+        c->prefix = s->name ? s->name : "REGC";
+}
+
 json_t *context_build(const struct model_spec *s, const struct context_options *opt)
 {
-    struct ctx c = {.a = ARENA_INIT, .prefix = opt && opt->prefix ? opt->prefix : s->prefix};
-    if (!c.prefix)
-        c.prefix = s->name ? s->name : "REGC";
+    struct ctx c;
+    ctx_init(&c, s, opt);
     json_t *root = json_object();
     set(root, "spec", spec_json(&c, s));
     json_t *blocks = json_array();
@@ -1175,7 +1214,184 @@ json_t *context_build(const struct model_spec *s, const struct context_options *
     set(root, "pmon_global", pmon_global_json(s->pmon_global));
     context_doc_keys(root);
     arena_release(&c.a);
+    free(c.defs);
     return root;
+}
+
+/*
+ * Block trees are built, rendered and dropped whole, so while lazy trees are
+ * in use jansson allocates through a bump allocator: a block's values come
+ * from big chunks reused for the next block, and freeing one of them does
+ * nothing. Everything else still goes to malloc()/free(): jb_free() tells
+ * them apart by address. jansson's hooks take no context, hence one static
+ * allocator; only one lazy tree may exist at a time.
+ */
+enum { JB_CHUNKS = 24, JB_FIRST = 1 << 20 };
+static struct {
+    unsigned char *chunk[JB_CHUNKS]; /* owned (malloc); chunk k holds size[k] bytes */
+    size_t size[JB_CHUNKS];
+    size_t nchunks, cur, used; /* allocating at chunk[cur] + used */
+    bool on;                   /* in context_expand(): allocate here */
+    bool spilled;              /* some block value came from malloc(): free by walking */
+    json_malloc_t prev_malloc; /* the hooks to restore */
+    json_free_t prev_free;
+} jb;
+
+static void *jb_malloc(size_t n)
+{
+    if (!jb.on)
+        return malloc(n);
+    n = (n + 15) & ~(size_t)15;
+    while (jb.cur < jb.nchunks && jb.size[jb.cur] - jb.used < n)
+        jb.cur++, jb.used = 0;
+    if (jb.cur == jb.nchunks) {
+        if (jb.nchunks == JB_CHUNKS) {
+            jb.spilled = true; /* full (cannot happen in practice): fall back */
+            return malloc(n);
+        }
+        size_t size = jb.nchunks ? 2 * jb.size[jb.nchunks - 1] : JB_FIRST;
+        size = size > n ? size : n;
+        unsigned char *c = malloc(size);
+        if (!c)
+            return NULL;
+        jb.chunk[jb.nchunks] = c;
+        jb.size[jb.nchunks++] = size;
+        jb.used = 0;
+    }
+    void *p = jb.chunk[jb.cur] + jb.used;
+    jb.used += n;
+    return p;
+}
+
+static void jb_free(void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (size_t k = 0; k < jb.nchunks; k++)
+        if (a >= (uintptr_t)jb.chunk[k] && a < (uintptr_t)jb.chunk[k] + jb.size[k])
+            return; /* dropped with the block */
+    free(p);
+}
+
+static void jb_start(void)
+{
+    json_get_alloc_funcs(&jb.prev_malloc, &jb.prev_free);
+    json_set_alloc_funcs(jb_malloc, jb_free);
+}
+
+static void jb_stop(void)
+{
+    for (size_t k = 0; k < jb.nchunks; k++)
+        free(jb.chunk[k]);
+    jb.nchunks = jb.cur = jb.used = 0;
+    jb.spilled = false;
+    json_set_alloc_funcs(jb.prev_malloc, jb.prev_free);
+}
+
+struct context_lazy {
+    struct ctx c;
+    json_t **live; /* blocks handed out, one reference each held here; xmalloc'd */
+    size_t nlive, live_cap;
+    const struct model_spec *s;
+    void (*annotate)(json_t *tree);
+    bool no_doc_keys;
+    json_t **stubs; /* the placeholders, sorted by address (bsearch); xmalloc'd */
+    size_t *index;  /* stubs[k] stands for s->blocks[index[k]] */
+};
+
+static int by_address(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(json_t *const *)a, y = (uintptr_t)*(json_t *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+struct context_lazy *context_build_lazy(const struct model_spec *s,
+                                        const struct context_options *opt, json_t **tree)
+{
+    struct context_lazy *lz = xcalloc(1, sizeof(*lz));
+    jb_start();
+    ctx_init(&lz->c, s, opt);
+    lz->s = s;
+    lz->annotate = opt ? opt->annotate : NULL;
+    lz->no_doc_keys = opt && opt->no_doc_keys;
+    lz->stubs = xcalloc(s->nblocks + 1, sizeof(*lz->stubs));
+    lz->index = xcalloc(s->nblocks + 1, sizeof(*lz->index));
+    json_t *root = json_object();
+    set(root, "spec", spec_json(&lz->c, s));
+    json_t *blocks = json_array();
+    for (size_t i = 0; i < s->nblocks; i++) {
+        lz->stubs[i] = json_object();
+        json_array_append_new(blocks, lz->stubs[i]);
+    }
+    qsort(lz->stubs, s->nblocks, sizeof(*lz->stubs), by_address);
+    for (size_t k = 0; k < s->nblocks; k++)
+        for (size_t i = 0; i < s->nblocks; i++)
+            if (json_array_get(blocks, i) == lz->stubs[k])
+                lz->index[k] = i;
+    set(root, "blocks", blocks);
+    set(root, "pmon_global", pmon_global_json(s->pmon_global));
+    arena_release(&lz->c.a);
+    if (lz->annotate)
+        lz->annotate(root);
+    *tree = root;
+    return lz;
+}
+
+json_t *context_expand(void *lazy, json_t *item)
+{
+    struct context_lazy *lz = lazy;
+    if (!json_is_object(item) || json_object_size(item) != 0)
+        return NULL;
+    json_t **hit = bsearch(&item, lz->stubs, lz->s->nblocks, sizeof(*lz->stubs), by_address);
+    if (!hit)
+        return NULL;
+    size_t i = lz->index[hit - lz->stubs], n = lz->s->nblocks;
+    /* blocks handed out before and now released by the renderer: reuse their memory */
+    bool dead = true;
+    for (size_t k = 0; k < lz->nlive; k++)
+        dead &= lz->live[k]->refcount == 1;
+    if (dead) { /* their values are in jb's chunks: dropped without a walk */
+        for (size_t k = 0; jb.spilled && k < lz->nlive; k++)
+            json_decref(lz->live[k]);
+        lz->nlive = 0;
+        jb.cur = jb.used = 0;
+    }
+    jb.on = true;
+    size_t ndefs = lz->c.ndefs;
+    json_t *o = block_json(&lz->c, lz->s, lz->s->blocks[i]);
+    lz->c.ndefs = ndefs;
+    arena_release(&lz->c.a); /* the tree holds copies */
+    set(o, "first", json_boolean(i == 0));
+    set(o, "last", json_boolean(i + 1 == n));
+    if (!lz->no_doc_keys) {
+        /* the doc keys, as context_build() adds them: through a root holding this block */
+        json_t *one = json_pack("{s:[O]}", "blocks", o);
+        context_doc_keys(one);
+        json_decref(one);
+    }
+    if (lz->annotate)
+        lz->annotate(o);
+    jb.on = false;
+    if (lz->nlive == lz->live_cap) {
+        lz->live_cap = lz->live_cap ? 2 * lz->live_cap : 8;
+        lz->live = xrealloc(lz->live, lz->live_cap * sizeof(*lz->live));
+    }
+    lz->live[lz->nlive++] = json_incref(o);
+    return o;
+}
+
+void context_lazy_free(struct context_lazy *lz)
+{
+    if (!lz)
+        return;
+    for (size_t k = 0; jb.spilled && k < lz->nlive; k++)
+        json_decref(lz->live[k]);
+    free(lz->live); /* else the blocks' values go with jb's chunks */
+    jb_stop();
+    arena_release(&lz->c.a);
+    free(lz->c.defs);
+    free(lz->stubs);
+    free(lz->index);
+    free(lz);
 }
 
 int context_to_json(const json_t *tree, struct buf *out)

@@ -18,6 +18,8 @@
 
 struct context_options {
     const char *prefix;  /* C prefix; NULL: the spec's own */
+    void (*annotate)(json_t *tree); /* lazy trees: applied to each built block (tables_annotate) */
+    bool no_doc_keys;    /* lazy trees: leave out the doc_* and svg keys (context_doc.h) */
 };
 
 /*
@@ -27,6 +29,28 @@ struct context_options {
  * no dates, no absolute paths.
  */
 json_t *context_build(const struct model_spec *s, const struct context_options *opt);
+
+/*
+ * The same tree for rendering with less memory: "blocks" holds one empty
+ * placeholder object per block, and context_expand() (a mus_item_fn, pass
+ * the returned handle as item_ctx) builds the full block, with its
+ * "first"/"last" flags, doc keys (context_doc.h) and opt->annotate applied,
+ * when a section reaches its placeholder; any other item is left alone
+ * (NULL). A rendered block is freed by the engine before the next is built,
+ * so peak memory holds one block's tree. '*tree' gets the tree (release with json_decref()); the
+ * handle borrows 's' and 'opt' and is released with context_lazy_free()
+ * after the render.
+ */
+struct context_lazy;
+struct context_lazy *context_build_lazy(const struct model_spec *s,
+                                        const struct context_options *opt, json_t **tree);
+/*
+ * A block it returns lives in memory reused once every block handed out
+ * before is released again (the renderer drops each after rendering it), and
+ * until context_lazy_free(); only one lazy tree may exist at a time.
+ */
+json_t *context_expand(void *lazy, json_t *item);
+void context_lazy_free(struct context_lazy *lz);
 
 /*
  * Appends 'tree' to 'out' as JSON text: keys in the order they were built,

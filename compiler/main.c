@@ -167,6 +167,27 @@ static int status_of(const struct diag *dg)
     return dg->nerrors ? EXIT_INPUT : 0;
 }
 
+/*
+ * True when 'name' is the built-in 'builtin' and no -I directory could
+ * override its partials: then the keys it uses are known. The C header uses
+ * no t_* key and neither it nor the tables use doc_* keys; computing those
+ * costs about a tenth of the run each on large specs.
+ */
+static bool is_plain_builtin(const struct options *o, const char *name, const char *builtin)
+{
+    return strcmp(name, builtin) == 0 && o->nincdirs == 0;
+}
+
+static bool needs_table_keys(const struct options *o, const char *name)
+{
+    return !is_plain_builtin(o, name, "c");
+}
+
+static bool needs_doc_keys(const struct options *o, const char *name)
+{
+    return !is_plain_builtin(o, name, "c") && !is_plain_builtin(o, name, "tables");
+}
+
 /* Renders the checked spec into 'out' with the template 'tp' (loaded unless json). 0 or -1. */
 static int render_spec(struct diag *dg, const struct options *o, const struct model_spec *spec,
                        struct tmpl *tp, struct buf *out)
@@ -179,11 +200,23 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (!json && tmpl_load(tp, name) < 0)
         return -1;
     struct context_options copt = {.prefix = o->prefix};
-    json_t *tree = context_build(spec, &copt);
-    if (!json)
-        tables_annotate(tree); /* t_* keys (tables.h): templates only, not the JSON export */
-    int rc = json ? context_to_json(tree, out) : tmpl_render(tp, tree, &mopt, out);
+    if (json) {
+        json_t *tree = context_build(spec, &copt);
+        int rc = context_to_json(tree, out);
+        json_decref(tree);
+        return rc;
+    }
+    /* templates: each block's subtree is built when rendered, then freed */
+    if (needs_table_keys(o, name))
+        copt.annotate = tables_annotate; /* t_* keys (tables.h): templates only */
+    copt.no_doc_keys = !needs_doc_keys(o, name);
+    json_t *tree;
+    struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);
+    mopt.item = context_expand;
+    mopt.item_ctx = lz;
+    int rc = tmpl_render(tp, tree, &mopt, out);
     json_decref(tree);
+    context_lazy_free(lz);
     return rc;
 }
 

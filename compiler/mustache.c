@@ -648,9 +648,26 @@ static bool at_line_end(const char *s, size_t len, size_t i)
     return i >= len || s[i] == '\n' || (s[i] == '\r' && i + 1 < len && s[i + 1] == '\n');
 }
 
+/* True for a byte escape_c() copies whatever surrounds it. */
+static bool c_plain(unsigned char c)
+{
+    if (c < 0x20)
+        return c == '\t' || c == '\n';
+    return c != 0x7f && c != '/' && c != '*' && c != '?' && c != '\\';
+}
+
 static void escape_c(struct buf *out, const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
+        size_t run = i;
+        while (run < len && c_plain((unsigned char)s[run]))
+            run++;
+        if (run > i) { /* the common case: copied in one go */
+            buf_addn(out, s + i, run - i);
+            i = run;
+            if (i == len)
+                break;
+        }
         char c = s[i], next = i + 1 < len ? s[i + 1] : '\0';
         if ((c == '/' && next == '*') || (c == '*' && next == '/') || (c == '?' && next == '?')) {
             buf_addc(out, c);
@@ -974,9 +991,12 @@ static void render_section(struct render *r, const struct mus_template *t, size_
         return;
     if (json_is_array(v)) {
         for (size_t k = 0; k < json_array_size(v) && !r->abort; k++) {
-            push(r, json_array_get(v, k));
+            json_t *item = json_array_get(v, k);
+            json_t *own = r->opt->item ? r->opt->item(r->opt->item_ctx, item) : NULL;
+            push(r, own ? own : item);
             render_range(r, t, i + 1, n->end);
             r->nctx--;
+            json_decref(own);
         }
     } else {
         push(r, v);

@@ -54,6 +54,14 @@ struct mus_source {
  */
 typedef int mus_load_fn(void *ctx, struct diag *dg, const char *name, struct mus_source *out);
 
+/*
+ * Called for each item of a list a section iterates, just before the item is
+ * rendered: returns a new reference to render in its place (the engine
+ * releases it right after), or NULL to render 'item' itself. Lets a caller
+ * build a large list's items one at a time (context_expand() in context.h).
+ */
+typedef json_t *mus_item_fn(void *ctx, json_t *item);
+
 #define MUS_DEFAULT_MAX_DEPTH 64
 
 struct mus_options {
@@ -62,6 +70,8 @@ struct mus_options {
     mus_load_fn *load; /* NULL: no partials exist */
     void *load_ctx;
     unsigned max_depth; /* partial/parent nesting limit; 0 means MUS_DEFAULT_MAX_DEPTH */
+    mus_item_fn *item; /* NULL: list items are rendered as they are */
+    void *item_ctx;
 };
 
 struct mus_template;

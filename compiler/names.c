@@ -78,6 +78,17 @@ struct emitter {
     void *ctx;
 };
 
+/* "X_Y" in 'a' (no printf: this runs for every generated name). */
+static char *join(struct arena *a, const char *x, const char *y)
+{
+    size_t nx = strlen(x), ny = strlen(y);
+    char *p = arena_alloc(a, nx + ny + 2);
+    memcpy(p, x, nx);
+    p[nx] = '_';
+    memcpy(p + nx + 1, y, ny + 1);
+    return p;
+}
+
 /* 'stem' + "_" + each suffix (NULL: the stem alone); lower-case suffixes name functions. */
 static void emit_all(const struct emitter *em, const char *stem, const char *const *suffixes,
                      size_t n, struct srcpos pos)
@@ -90,9 +101,9 @@ static void emit_all(const struct emitter *em, const char *stem, const char *con
         } else if (islower((unsigned char)sfx[0])) {
             if (!lower)
                 lower = names_lower(em->a, stem);
-            em->fn(em->ctx, arena_printf(em->a, "%s_%s", lower, sfx), pos);
+            em->fn(em->ctx, join(em->a, lower, sfx), pos);
         } else {
-            em->fn(em->ctx, arena_printf(em->a, "%s_%s", stem, sfx), pos);
+            em->fn(em->ctx, join(em->a, stem, sfx), pos);
         }
     }
 }

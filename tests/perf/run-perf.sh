@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# tests/perf/run-perf.sh - regression guard for regc's cost, not a timed test.
+#
+# Every bound is a ratio measured in this run against libxml2's bare parse
+# (`xmllint --noout`) of the same generated spec (bench/gen-spec.py), so the
+# machine's speed and load cancel out; the bounds are wide (1.5x to 2x the
+# ratios in docs/performance.md). Checks:
+#   - peak memory of `regc -t c` on the 1/8 bench spec: under 2.5x xmllint's;
+#   - peak memory grows linearly: 1/4 spec over 1/8 spec under 2.4;
+#   - instructions (bench/instructions: perf or callgrind) of `regc -t c` on
+#     a 2-block spec: under 10x xmllint's.
+# Skipped under sanitizers (SAN=1 changes memory and speed) and when xmllint
+# (or, for the instruction budget, perf/valgrind) is missing.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tap.sh
+: "${REGC:=build/regc}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+if ! command -v xmllint >/dev/null; then
+    tap_skip "perf guard" "xmllint not installed"; tap_done; exit 0
+fi
+if ldd "$REGC" 2>/dev/null | grep -q 'lib[at]san\|libubsan'; then
+    tap_skip "perf guard" "sanitizer build"; tap_done; exit 0
+fi
+
+# peak_kb SPEC: regc's and xmllint's peak RSS in KiB, "REGC XML"; fails the test on errors
+peak_kb() {
+    local rt rm rs xt xm xs
+    read -r rt rm rs < <(python3 bench/measure.py "$REGC" -t c "$1" -o "$tmp/out.h")
+    read -r xt xm xs < <(python3 bench/measure.py xmllint --noout "$1")
+    [ "$rs" = 0 ] && [ "$xs" = 0 ] || return 1
+    echo "$rm $xm"
+}
+
+python3 bench/gen-spec.py 8 32 16 >"$tmp/s8.xml"
+python3 bench/gen-spec.py 16 32 16 >"$tmp/s4.xml"
+if read -r r8 x8 < <(peak_kb "$tmp/s8.xml") && [ -n "${r8:-}" ]; then
+    if awk -v r="$r8" -v x="$x8" 'BEGIN { exit !(r < 2.5 * x) }'; then
+        tap_ok "peak memory on the 1/8 spec: regc $((r8 / 1024)) MB < 2.5 x xmllint $((x8 / 1024)) MB"
+    else
+        tap_fail "peak memory on the 1/8 spec" "regc $r8 KiB, xmllint $x8 KiB: ratio over 2.5"
+    fi
+else
+    tap_fail "peak memory on the 1/8 spec" "regc or xmllint failed"
+fi
+if read -r r4 x4 < <(peak_kb "$tmp/s4.xml") && [ -n "${r4:-}" ] && [ -n "${r8:-}" ]; then
+    if awk -v a="$r4" -v b="$r8" 'BEGIN { exit !(a < 2.4 * b) }'; then
+        tap_ok "peak memory grows linearly: 1/4 spec $((r4 / 1024)) MB < 2.4 x 1/8 spec $((r8 / 1024)) MB"
+    else
+        tap_fail "peak memory grows linearly" "1/4 spec $r4 KiB, 1/8 spec $r8 KiB: over 2.4x"
+    fi
+else
+    tap_fail "peak memory grows linearly" "regc or xmllint failed"
+fi
+
+python3 bench/gen-spec.py 2 32 16 >"$tmp/s32.xml"
+ri=$(bench/instructions "$REGC" -t c "$tmp/s32.xml" -o "$tmp/out.h")
+xi=$(bench/instructions xmllint --noout "$tmp/s32.xml")
+if [ "$ri" = - ] || [ "$xi" = - ]; then
+    tap_skip "instruction budget" "no perf counter and no valgrind"
+elif awk -v r="$ri" -v x="$xi" 'BEGIN { exit !(r < 10 * x) }'; then
+    tap_ok "instructions on a 2-block spec: regc $((ri / 1000000))M < 10 x xmllint $((xi / 1000000))M"
+else
+    tap_fail "instruction budget" "regc $ri, xmllint $xi instructions: ratio over 10"
+fi
+tap_done
