@@ -14928,11 +14928,11 @@ static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_R3QPI_RXR_AD_BYPASSED_COUNTERS               UINT64_C(0x3)
 
 /* ==========================================================================
- * IRP (IIO coherency) (block 'irp')
+ * IRP (block 'irp')
  * IRP box: four 48-bit counters with irregular counter offsets; register names
  * derived, not printed in any source we could read.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
- * ivbep_* symbols), section 2.6
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.6
  * ======================================================================== */
 
 /* Instances: the 'inst' argument of the address functions. */

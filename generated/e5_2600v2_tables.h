@@ -8276,7 +8276,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                  .reset_counters = "rst_ctrs", .reset_controls = "rst_ctrl", .enable = NULL},
              .box_status = NULL},
         },
-        {.name = "irp", .title = "IRP (IIO coherency)", .desc = "IRP box: four 48-bit counters with irregular counter offsets; register names derived, not printed in any source we could read.",
+        {.name = "irp", .title = "IRP", .desc = "IRP box: four 48-bit counters with irregular counter offsets; register names derived, not printed in any source we could read.",
          .instances = (const struct regc_instance[]){
              {.name = "irp", .has_pci = true, .pci = {UINT16_C(0x8086), UINT16_C(0xe39), 5, 6}},
              {0}},
