@@ -14927,6 +14927,1272 @@ static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_R3QPI_RXR_AD_BYPASSED_UMASK                  UINT32_C(0x0)
 #define E5_2600V2_EV_R3QPI_RXR_AD_BYPASSED_COUNTERS               UINT64_C(0x3)
 
+/* ==========================================================================
+ * IRP (block 'irp')
+ * IRP box: four 48-bit counters with irregular counter offsets; register names
+ * derived, not printed in any source we could read.
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), section 2.6
+ * ======================================================================== */
+
+/* Instances: the 'inst' argument of the address functions. */
+#define E5_2600V2_IRP_NINSTANCES 1
+#define E5_2600V2_IRP_IRP        0 /* irp */
+#define E5_2600V2_IRP_IRP_VENDOR UINT32_C(0x8086)
+#define E5_2600V2_IRP_IRP_DEVICE UINT32_C(0xe39)
+#define E5_2600V2_IRP_IRP_DEV    5
+#define E5_2600V2_IRP_IRP_FUNC   6
+
+/* --------------------------------------------------------------------------
+ * IRP_PCI_PMON_BOX_CTL: pci 0xf4, 32 bits implemented of 32, reset 0x0
+ * IRP box-wide control.
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); ivbep_uncore_irp.box_ctl = SNBEP_PCI_PMON_BOX_CTL,
+ * SNBEP_PMON_BOX_CTL_*, IVBEP_PMON_BOX_CTL_INT; name derived (IRP section not
+ * available)
+ *
+ * Bits   (field, access, reset):
+ *   31:9  rsv       RV  0x0
+ *   8     frz       WO  0x0
+ *   7:2   rsv       RV  0x0
+ *   1     rst_ctrs  WO  0x0
+ *   0     rst_ctrl  WO  0x0
+ */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_WIDTH          32
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_SIZE           32
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffffefc) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
+
+/*
+ * The value to write to IRP_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ */
+static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
+{
+    uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_BOX_CTL_KEEP_MASK) |
+                      (was & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RO_MASK));
+    if (actions & E5_2600V2_ACT_WO)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_WO_MASK);
+    if (actions & E5_2600V2_ACT_W1C)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_W1C_MASK);
+    if (actions & E5_2600V2_ACT_W1S)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_W1S_MASK);
+    return v;
+}
+
+/* frz [8] WO, reset 0x0
+ * Freeze. If set to 1 the counters in this box will be frozen.
+ */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_SHIFT      8
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_WIDTH      1
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_MAX        UINT32_C(0x1)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_MASK       (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_RESET      UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_GET(v)     ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_frz_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_MASK) >> E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_frz_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_frz_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_FRZ_MASK);
+}
+
+/* rst_ctrs [1] WO, reset 0x0
+ * Reset Counters.
+ */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_SHIFT 1
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_WIDTH 1
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_MAX   UINT32_C(0x1)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_MASK  (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_RESET UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_GET(v) ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_MASK) >> E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrs_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_MASK) >> E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrs_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrs_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRS_MASK);
+}
+
+/* rst_ctrl [0] WO, reset 0x0
+ * Reset Control.
+ */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_SHIFT 0
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_WIDTH 1
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_MAX   UINT32_C(0x1)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_MASK  (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_RESET UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_GET(v) ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_MASK) >> E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrl_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_MASK) >> E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrl_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_SHIFT) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RST_CTRL_MASK);
+}
+
+/* --------------------------------------------------------------------------
+ * IRP_PCI_PMON_CTL{1-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
+ * IRP counter control 0 and 1.
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); ivbep_uncore_irp_ctls[0..1] = 0xD8, 0xDC; fields
+ * IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section
+ * not available)
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     rsv       RV    0x0
+ *   22     en        RW-V  0x0
+ *   21:19  rsv       RV    0x0
+ *   18     edge_det  RW-V  0x0
+ *   17:16  rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL_WIDTH          32
+#define E5_2600V2_IRP_PCI_PMON_CTL_SIZE           32
+#define E5_2600V2_IRP_PCI_PMON_CTL_RESET          UINT32_C(0x00000000)
+#define E5_2600V2_IRP_PCI_PMON_CTL_FIRST          0
+#define E5_2600V2_IRP_PCI_PMON_CTL_COUNT          2
+#define E5_2600V2_IRP_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
+#define E5_2600V2_IRP_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00bb0000) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600V2_IRP_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_IRP_PCI_PMON_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600V2_IRP_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600V2_IRP_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff44ffff) /* a write has an effect */
+#define E5_2600V2_IRP_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff44ffff) /* read-modify-write keeps */
+
+/* Address of element i, E5_2600V2_IRP_PCI_PMON_CTL_FIRST <= i < E5_2600V2_IRP_PCI_PMON_CTL_FIRST + E5_2600V2_IRP_PCI_PMON_CTL_COUNT. */
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_addr(unsigned i)
+{
+    return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
+}
+
+/*
+ * The value to write to IRP_PCI_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ */
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
+{
+    uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTL_KEEP_MASK) |
+                      (was & E5_2600V2_IRP_PCI_PMON_CTL_RO_MASK));
+    if (actions & E5_2600V2_ACT_WO)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL_WO_MASK);
+    if (actions & E5_2600V2_ACT_W1C)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL_W1C_MASK);
+    if (actions & E5_2600V2_ACT_W1S)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL_W1S_MASK);
+    return v;
+}
+
+/* thresh [31:24] RW-V, reset 0x0
+ * Threshold used in counter comparison.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL_THRESH_SHIFT   24
+#define E5_2600V2_IRP_PCI_PMON_CTL_THRESH_WIDTH   8
+#define E5_2600V2_IRP_PCI_PMON_CTL_THRESH_MAX     UINT32_C(0xff)
+#define E5_2600V2_IRP_PCI_PMON_CTL_THRESH_MASK    (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL_THRESH_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL_THRESH_RESET   UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL_THRESH_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL_THRESH_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_THRESH_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_THRESH_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_thresh_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL_THRESH_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL_THRESH_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_thresh_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL_THRESH_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_THRESH_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_thresh_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_THRESH_MASK);
+}
+
+/* en [22] RW-V, reset 0x0
+ * Local Counter Enable.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL_EN_SHIFT       22
+#define E5_2600V2_IRP_PCI_PMON_CTL_EN_WIDTH       1
+#define E5_2600V2_IRP_PCI_PMON_CTL_EN_MAX         UINT32_C(0x1)
+#define E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK        (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_CTL_EN_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL_EN_RESET       UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL_EN_GET(v)      ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL_EN_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_en_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL_EN_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_en_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_en_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK);
+}
+
+/* edge_det [18] RW-V, reset 0x0
+ * Count rising edges rather than cycles.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_SHIFT 18
+#define E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_WIDTH 1
+#define E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_MAX   UINT32_C(0x1)
+#define E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_RESET UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_edge_det_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_edge_det_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_edge_det_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EDGE_DET_MASK);
+}
+
+/* umask [15:8] RW-V, reset 0x0
+ * Select subevents to be counted within the selected event.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL_UMASK_SHIFT    8
+#define E5_2600V2_IRP_PCI_PMON_CTL_UMASK_WIDTH    8
+#define E5_2600V2_IRP_PCI_PMON_CTL_UMASK_MAX      UINT32_C(0xff)
+#define E5_2600V2_IRP_PCI_PMON_CTL_UMASK_MASK     (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL_UMASK_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL_UMASK_RESET    UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL_UMASK_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_UMASK_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_UMASK_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_umask_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL_UMASK_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL_UMASK_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_umask_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL_UMASK_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_UMASK_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_umask_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_UMASK_MASK);
+}
+
+/* ev_sel [7:0] RW-V, reset 0x0
+ * Select event to be counted.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_SHIFT   0
+#define E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_WIDTH   8
+#define E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MAX     UINT32_C(0xff)
+#define E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_RESET   UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_ev_sel_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_ev_sel_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_ev_sel_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MASK);
+}
+
+/* Rules of IRP_PCI_PMON_CTL{1-0}: bits of e5_2600v2_irp_pci_pmon_ctl_check()'s result. */
+enum {
+    E5_2600V2_IRP_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
+};
+#define E5_2600V2_IRP_PCI_PMON_CTL_RULES          0x1u
+#define E5_2600V2_IRP_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
+
+/* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
+static inline unsigned e5_2600v2_irp_pci_pmon_ctl_check(uint32_t v)
+{
+    unsigned broken = 0u;
+    if (!((!e5_2600v2_irp_pci_pmon_ctl_edge_det_get(v) || (e5_2600v2_irp_pci_pmon_ctl_thresh_get(v) != 0u))))
+        broken |= (unsigned)E5_2600V2_IRP_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
+    return broken;
+}
+
+/* The manual's wording for one rule bit, or a null pointer for any other value. */
+static inline const char *e5_2600v2_irp_pci_pmon_ctl_rule_message(unsigned bit)
+{
+    switch (bit) {
+    case (unsigned)E5_2600V2_IRP_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH:
+        return E5_2600V2_IRP_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE;
+    default:
+        return (const char *)0;
+    }
+}
+
+/* --------------------------------------------------------------------------
+ * IRP_PCI_PMON_CTL2: pci 0xe0, 32 bits implemented of 32, reset 0x0
+ * IRP counter control 2.
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); ivbep_uncore_irp_ctls[2] = 0xE0; fields
+ * IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section
+ * not available)
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     rsv       RV    0x0
+ *   22     en        RW-V  0x0
+ *   21:19  rsv       RV    0x0
+ *   18     edge_det  RW-V  0x0
+ *   17:16  rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_WIDTH          32
+#define E5_2600V2_IRP_PCI_PMON_CTL2_SIZE           32
+#define E5_2600V2_IRP_PCI_PMON_CTL2_RESET          UINT32_C(0x00000000)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_ADDR           UINT32_C(0xe0)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_MBZ_MASK       UINT32_C(0x00bb0000) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_WRITABLE_MASK  UINT32_C(0xff44ffff) /* a write has an effect */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_KEEP_MASK      UINT32_C(0xff44ffff) /* read-modify-write keeps */
+
+/*
+ * The value to write to IRP_PCI_PMON_CTL2 so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ */
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_write_value(uint32_t was, uint32_t wanted, unsigned actions)
+{
+    uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTL2_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTL2_KEEP_MASK) |
+                      (was & E5_2600V2_IRP_PCI_PMON_CTL2_RO_MASK));
+    if (actions & E5_2600V2_ACT_WO)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL2_WO_MASK);
+    if (actions & E5_2600V2_ACT_W1C)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL2_W1C_MASK);
+    if (actions & E5_2600V2_ACT_W1S)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL2_W1S_MASK);
+    return v;
+}
+
+/* thresh [31:24] RW-V, reset 0x0
+ * Threshold used in counter comparison.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT   24
+#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_WIDTH   8
+#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MAX     UINT32_C(0xff)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK    (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_RESET   UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_thresh_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_thresh_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_thresh_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK);
+}
+
+/* en [22] RW-V, reset 0x0
+ * Local Counter Enable.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT       22
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_WIDTH       1
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_MAX         UINT32_C(0x1)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK        (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_RESET       UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_GET(v)      ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_en_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_en_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_en_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK);
+}
+
+/* edge_det [18] RW-V, reset 0x0
+ * Count rising edges rather than cycles.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT 18
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_WIDTH 1
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MAX   UINT32_C(0x1)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_RESET UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_edge_det_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_edge_det_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_edge_det_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK);
+}
+
+/* umask [15:8] RW-V, reset 0x0
+ * Select subevents to be counted within the selected event.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT    8
+#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_WIDTH    8
+#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MAX      UINT32_C(0xff)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK     (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_RESET    UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_umask_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_umask_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_umask_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK);
+}
+
+/* ev_sel [7:0] RW-V, reset 0x0
+ * Select event to be counted.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT   0
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_WIDTH   8
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MAX     UINT32_C(0xff)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_RESET   UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_ev_sel_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_ev_sel_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_ev_sel_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK);
+}
+
+/* Rules of IRP_PCI_PMON_CTL2: bits of e5_2600v2_irp_pci_pmon_ctl2_check()'s result. */
+enum {
+    E5_2600V2_IRP_PCI_PMON_CTL2_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
+};
+#define E5_2600V2_IRP_PCI_PMON_CTL2_RULES          0x1u
+#define E5_2600V2_IRP_PCI_PMON_CTL2_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
+
+/* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
+static inline unsigned e5_2600v2_irp_pci_pmon_ctl2_check(uint32_t v)
+{
+    unsigned broken = 0u;
+    if (!((!e5_2600v2_irp_pci_pmon_ctl2_edge_det_get(v) || (e5_2600v2_irp_pci_pmon_ctl2_thresh_get(v) != 0u))))
+        broken |= (unsigned)E5_2600V2_IRP_PCI_PMON_CTL2_RULE_EDGE_DET_NEEDS_THRESH;
+    return broken;
+}
+
+/* The manual's wording for one rule bit, or a null pointer for any other value. */
+static inline const char *e5_2600v2_irp_pci_pmon_ctl2_rule_message(unsigned bit)
+{
+    switch (bit) {
+    case (unsigned)E5_2600V2_IRP_PCI_PMON_CTL2_RULE_EDGE_DET_NEEDS_THRESH:
+        return E5_2600V2_IRP_PCI_PMON_CTL2_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE;
+    default:
+        return (const char *)0;
+    }
+}
+
+/* --------------------------------------------------------------------------
+ * IRP_PCI_PMON_CTL3: pci 0xe4, 32 bits implemented of 32, reset 0x0
+ * IRP counter control 3.
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); ivbep_uncore_irp_ctls[3] = 0xE4; fields
+ * IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section
+ * not available)
+ *
+ * Bits   (field, access, reset):
+ *   31:24  thresh    RW-V  0x0
+ *   23     rsv       RV    0x0
+ *   22     en        RW-V  0x0
+ *   21:19  rsv       RV    0x0
+ *   18     edge_det  RW-V  0x0
+ *   17:16  rsv       RV    0x0
+ *   15:8   umask     RW-V  0x0
+ *   7:0    ev_sel    RW-V  0x0
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_WIDTH          32
+#define E5_2600V2_IRP_PCI_PMON_CTL3_SIZE           32
+#define E5_2600V2_IRP_PCI_PMON_CTL3_RESET          UINT32_C(0x00000000)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_ADDR           UINT32_C(0xe4)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_MBZ_MASK       UINT32_C(0x00bb0000) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_RO_MASK        UINT32_C(0x00000000) /* read-only */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_WRITABLE_MASK  UINT32_C(0xff44ffff) /* a write has an effect */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_KEEP_MASK      UINT32_C(0xff44ffff) /* read-modify-write keeps */
+
+/*
+ * The value to write to IRP_PCI_PMON_CTL3 so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ */
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_write_value(uint32_t was, uint32_t wanted, unsigned actions)
+{
+    uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTL3_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTL3_KEEP_MASK) |
+                      (was & E5_2600V2_IRP_PCI_PMON_CTL3_RO_MASK));
+    if (actions & E5_2600V2_ACT_WO)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL3_WO_MASK);
+    if (actions & E5_2600V2_ACT_W1C)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL3_W1C_MASK);
+    if (actions & E5_2600V2_ACT_W1S)
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL3_W1S_MASK);
+    return v;
+}
+
+/* thresh [31:24] RW-V, reset 0x0
+ * Threshold used in counter comparison.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT   24
+#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_WIDTH   8
+#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MAX     UINT32_C(0xff)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK    (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_RESET   UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_thresh_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_thresh_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_thresh_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK);
+}
+
+/* en [22] RW-V, reset 0x0
+ * Local Counter Enable.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT       22
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_WIDTH       1
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_MAX         UINT32_C(0x1)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK        (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_RESET       UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_GET(v)      ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_en_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_en_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_en_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK);
+}
+
+/* edge_det [18] RW-V, reset 0x0
+ * Count rising edges rather than cycles.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT 18
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_WIDTH 1
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MAX   UINT32_C(0x1)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_RESET UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_edge_det_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_edge_det_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_edge_det_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK);
+}
+
+/* umask [15:8] RW-V, reset 0x0
+ * Select subevents to be counted within the selected event.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT    8
+#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_WIDTH    8
+#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MAX      UINT32_C(0xff)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK     (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_RESET    UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_umask_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_umask_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_umask_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK);
+}
+
+/* ev_sel [7:0] RW-V, reset 0x0
+ * Select event to be counted.
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT   0
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_WIDTH   8
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MAX     UINT32_C(0xff)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_RESET   UINT32_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK))
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_ev_sel_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT);
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_ev_sel_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK));
+}
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_ev_sel_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK);
+}
+
+/* Rules of IRP_PCI_PMON_CTL3: bits of e5_2600v2_irp_pci_pmon_ctl3_check()'s result. */
+enum {
+    E5_2600V2_IRP_PCI_PMON_CTL3_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
+};
+#define E5_2600V2_IRP_PCI_PMON_CTL3_RULES          0x1u
+#define E5_2600V2_IRP_PCI_PMON_CTL3_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
+
+/* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
+static inline unsigned e5_2600v2_irp_pci_pmon_ctl3_check(uint32_t v)
+{
+    unsigned broken = 0u;
+    if (!((!e5_2600v2_irp_pci_pmon_ctl3_edge_det_get(v) || (e5_2600v2_irp_pci_pmon_ctl3_thresh_get(v) != 0u))))
+        broken |= (unsigned)E5_2600V2_IRP_PCI_PMON_CTL3_RULE_EDGE_DET_NEEDS_THRESH;
+    return broken;
+}
+
+/* The manual's wording for one rule bit, or a null pointer for any other value. */
+static inline const char *e5_2600v2_irp_pci_pmon_ctl3_rule_message(unsigned bit)
+{
+    switch (bit) {
+    case (unsigned)E5_2600V2_IRP_PCI_PMON_CTL3_RULE_EDGE_DET_NEEDS_THRESH:
+        return E5_2600V2_IRP_PCI_PMON_CTL3_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE;
+    default:
+        return (const char *)0;
+    }
+}
+
+/* --------------------------------------------------------------------------
+ * IRP_PCI_PMON_CTR{1-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
+ * IRP counter 0 and 1: 48 bits; overflow is a carry out of bit 47.
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); ivbep_uncore_irp_ctrs[0..1] = 0xA0, 0xB0; 48 bits:
+ * ivbep_uncore_irp.perf_ctr_bits; read as two dwords by
+ * ivbep_uncore_irp_read_counter; name derived (IRP section not available)
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTR_WIDTH             64
+#define E5_2600V2_IRP_PCI_PMON_CTR_SIZE              64
+#define E5_2600V2_IRP_PCI_PMON_CTR_RESET             UINT64_C(0x0000000000000000)
+#define E5_2600V2_IRP_PCI_PMON_CTR_FIRST             0
+#define E5_2600V2_IRP_PCI_PMON_CTR_COUNT             2
+#define E5_2600V2_IRP_PCI_PMON_CTR_STRIDE            UINT32_C(0x10)
+#define E5_2600V2_IRP_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600V2_IRP_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_IRP_PCI_PMON_CTR_W1C_MASK          UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define E5_2600V2_IRP_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600V2_IRP_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
+#define E5_2600V2_IRP_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+
+/* Address of element i, E5_2600V2_IRP_PCI_PMON_CTR_FIRST <= i < E5_2600V2_IRP_PCI_PMON_CTR_FIRST + E5_2600V2_IRP_PCI_PMON_CTR_COUNT. */
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctr_addr(unsigned i)
+{
+    return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x10));
+}
+
+/*
+ * The value to write to IRP_PCI_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ */
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
+{
+    uint64_t v = (uint64_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTR_KEEP_MASK) |
+                      (was & E5_2600V2_IRP_PCI_PMON_CTR_RO_MASK));
+    if (actions & E5_2600V2_ACT_WO)
+        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR_WO_MASK);
+    if (actions & E5_2600V2_ACT_W1C)
+        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR_W1C_MASK);
+    if (actions & E5_2600V2_ACT_W1S)
+        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR_W1S_MASK);
+    return v;
+}
+
+/* event_count [47:0] RW-V, reset 0x0
+ * 48-bit performance event counter
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_SHIFT 0
+#define E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_WIDTH 48
+#define E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MAX   UINT64_C(0xffffffffffff)
+#define E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MASK  (UINT64_C(0xffffffffffff) << E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_RESET UINT64_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_GET(v) ((uint64_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MASK) >> E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MASK) | (((uint64_t)(x) << E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MASK))
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_get(uint64_t v)
+{
+    return (uint64_t)((v & E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MASK) >> E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_SHIFT);
+}
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MASK));
+}
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
+{
+    return (uint64_t)((x << E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MASK);
+}
+
+/* --------------------------------------------------------------------------
+ * IRP_PCI_PMON_CTR2: pci 0xb8, 64 bits implemented of 64, reset 0x0
+ * IRP counter 2: 48 bits; overflow is a carry out of bit 47.
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); ivbep_uncore_irp_ctrs[2] = 0xB8; 48 bits:
+ * ivbep_uncore_irp.perf_ctr_bits; read as two dwords by
+ * ivbep_uncore_irp_read_counter; name derived (IRP section not available)
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTR2_WIDTH             64
+#define E5_2600V2_IRP_PCI_PMON_CTR2_SIZE              64
+#define E5_2600V2_IRP_PCI_PMON_CTR2_RESET             UINT64_C(0x0000000000000000)
+#define E5_2600V2_IRP_PCI_PMON_CTR2_ADDR              UINT32_C(0xb8)
+#define E5_2600V2_IRP_PCI_PMON_CTR2_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTR2_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTR2_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600V2_IRP_PCI_PMON_CTR2_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_IRP_PCI_PMON_CTR2_W1C_MASK          UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define E5_2600V2_IRP_PCI_PMON_CTR2_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600V2_IRP_PCI_PMON_CTR2_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
+#define E5_2600V2_IRP_PCI_PMON_CTR2_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+
+/*
+ * The value to write to IRP_PCI_PMON_CTR2 so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ */
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr2_write_value(uint64_t was, uint64_t wanted, unsigned actions)
+{
+    uint64_t v = (uint64_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTR2_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTR2_KEEP_MASK) |
+                      (was & E5_2600V2_IRP_PCI_PMON_CTR2_RO_MASK));
+    if (actions & E5_2600V2_ACT_WO)
+        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR2_WO_MASK);
+    if (actions & E5_2600V2_ACT_W1C)
+        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR2_W1C_MASK);
+    if (actions & E5_2600V2_ACT_W1S)
+        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR2_W1S_MASK);
+    return v;
+}
+
+/* event_count [47:0] RW-V, reset 0x0
+ * 48-bit performance event counter
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT 0
+#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_WIDTH 48
+#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MAX   UINT64_C(0xffffffffffff)
+#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK  (UINT64_C(0xffffffffffff) << E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_RESET UINT64_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_GET(v) ((uint64_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK) >> E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK) | (((uint64_t)(x) << E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK))
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr2_event_count_get(uint64_t v)
+{
+    return (uint64_t)((v & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK) >> E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT);
+}
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr2_event_count_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK));
+}
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr2_event_count_val(uint64_t x)
+{
+    return (uint64_t)((x << E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK);
+}
+
+/* --------------------------------------------------------------------------
+ * IRP_PCI_PMON_CTR3: pci 0xc0, 64 bits implemented of 64, reset 0x0
+ * IRP counter 3: 48 bits; overflow is a carry out of bit 47.
+ * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
+ * ivbep_* symbols); ivbep_uncore_irp_ctrs[3] = 0xC0; 48 bits:
+ * ivbep_uncore_irp.perf_ctr_bits; read as two dwords by
+ * ivbep_uncore_irp_read_counter; name derived (IRP section not available)
+ *
+ * Bits   (field, access, reset):
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTR3_WIDTH             64
+#define E5_2600V2_IRP_PCI_PMON_CTR3_SIZE              64
+#define E5_2600V2_IRP_PCI_PMON_CTR3_RESET             UINT64_C(0x0000000000000000)
+#define E5_2600V2_IRP_PCI_PMON_CTR3_ADDR              UINT32_C(0xc0)
+#define E5_2600V2_IRP_PCI_PMON_CTR3_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTR3_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTR3_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600V2_IRP_PCI_PMON_CTR3_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_IRP_PCI_PMON_CTR3_W1C_MASK          UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define E5_2600V2_IRP_PCI_PMON_CTR3_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600V2_IRP_PCI_PMON_CTR3_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
+#define E5_2600V2_IRP_PCI_PMON_CTR3_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+
+/*
+ * The value to write to IRP_PCI_PMON_CTR3 so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ */
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr3_write_value(uint64_t was, uint64_t wanted, unsigned actions)
+{
+    uint64_t v = (uint64_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTR3_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTR3_KEEP_MASK) |
+                      (was & E5_2600V2_IRP_PCI_PMON_CTR3_RO_MASK));
+    if (actions & E5_2600V2_ACT_WO)
+        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR3_WO_MASK);
+    if (actions & E5_2600V2_ACT_W1C)
+        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR3_W1C_MASK);
+    if (actions & E5_2600V2_ACT_W1S)
+        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR3_W1S_MASK);
+    return v;
+}
+
+/* event_count [47:0] RW-V, reset 0x0
+ * 48-bit performance event counter
+ */
+#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT 0
+#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_WIDTH 48
+#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MAX   UINT64_C(0xffffffffffff)
+#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK  (UINT64_C(0xffffffffffff) << E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT)
+#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_RESET UINT64_C(0x0)
+#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_GET(v) ((uint64_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK) >> E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT))
+#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK) | (((uint64_t)(x) << E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK)))
+#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK))
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr3_event_count_get(uint64_t v)
+{
+    return (uint64_t)((v & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK) >> E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT);
+}
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr3_event_count_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK));
+}
+static inline uint64_t e5_2600v2_irp_pci_pmon_ctr3_event_count_val(uint64_t x)
+{
+    return (uint64_t)((x << E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK);
+}
+
+/*
+ * Events of block 'irp': NAME is the control-register value selecting the event
+ * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
+ * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
+ */
+
+/* ADDRESS_MATCH (IRP_PCI_PMON_CTL)
+ * Address Match (Conflict) Count */
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH                               UINT32_C(0x17)
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_CODE                          UINT32_C(0x17)
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_UMASK                         UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_COUNTERS                      UINT64_C(0x3)
+
+/* ADDRESS_MATCH.MERGE_COUNT (IRP_PCI_PMON_CTL)
+ * Conflict Merges */
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_MERGE_COUNT                   UINT32_C(0x217)
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_MERGE_COUNT_CODE              UINT32_C(0x17)
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_MERGE_COUNT_UMASK             UINT32_C(0x2)
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_MERGE_COUNT_COUNTERS          UINT64_C(0x3)
+
+/* ADDRESS_MATCH.STALL_COUNT (IRP_PCI_PMON_CTL)
+ * Conflict Stalls */
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_STALL_COUNT                   UINT32_C(0x117)
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_STALL_COUNT_CODE              UINT32_C(0x17)
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_STALL_COUNT_UMASK             UINT32_C(0x1)
+#define E5_2600V2_EV_IRP_ADDRESS_MATCH_STALL_COUNT_COUNTERS          UINT64_C(0x3)
+
+/* CACHE_ACK_PENDING_OCCUPANCY (IRP_PCI_PMON_CTL)
+ * Write Ack Pending Occupancy */
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY                 UINT32_C(0x14)
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_CODE            UINT32_C(0x14)
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_UMASK           UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_COUNTERS        UINT64_C(0x3)
+
+/* CACHE_ACK_PENDING_OCCUPANCY.ANY (IRP_PCI_PMON_CTL)
+ * Any Source */
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_ANY             UINT32_C(0x114)
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_ANY_CODE        UINT32_C(0x14)
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_ANY_UMASK       UINT32_C(0x1)
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_ANY_COUNTERS    UINT64_C(0x3)
+
+/* CACHE_ACK_PENDING_OCCUPANCY.SOURCE (IRP_PCI_PMON_CTL)
+ * Select Source */
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_SOURCE          UINT32_C(0x214)
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_SOURCE_CODE     UINT32_C(0x14)
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_SOURCE_UMASK    UINT32_C(0x2)
+#define E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY_SOURCE_COUNTERS UINT64_C(0x3)
+
+/* CACHE_OWN_OCCUPANCY (IRP_PCI_PMON_CTL)
+ * Outstanding Write Ownership Occupancy */
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY                         UINT32_C(0x13)
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_CODE                    UINT32_C(0x13)
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_UMASK                   UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_COUNTERS                UINT64_C(0x3)
+
+/* CACHE_OWN_OCCUPANCY.ANY (IRP_PCI_PMON_CTL)
+ * Any Source */
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_ANY                     UINT32_C(0x113)
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_ANY_CODE                UINT32_C(0x13)
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_ANY_UMASK               UINT32_C(0x1)
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_ANY_COUNTERS            UINT64_C(0x3)
+
+/* CACHE_OWN_OCCUPANCY.SOURCE (IRP_PCI_PMON_CTL)
+ * Select Source */
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_SOURCE                  UINT32_C(0x213)
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_SOURCE_CODE             UINT32_C(0x13)
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_SOURCE_UMASK            UINT32_C(0x2)
+#define E5_2600V2_EV_IRP_CACHE_OWN_OCCUPANCY_SOURCE_COUNTERS         UINT64_C(0x3)
+
+/* CACHE_READ_OCCUPANCY (IRP_PCI_PMON_CTL)
+ * Outstanding Read Occupancy */
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY                        UINT32_C(0x10)
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_CODE                   UINT32_C(0x10)
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_UMASK                  UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_COUNTERS               UINT64_C(0x3)
+
+/* CACHE_READ_OCCUPANCY.ANY (IRP_PCI_PMON_CTL)
+ * Any Source */
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_ANY                    UINT32_C(0x110)
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_ANY_CODE               UINT32_C(0x10)
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_ANY_UMASK              UINT32_C(0x1)
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_ANY_COUNTERS           UINT64_C(0x3)
+
+/* CACHE_READ_OCCUPANCY.SOURCE (IRP_PCI_PMON_CTL)
+ * Select Source */
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_SOURCE                 UINT32_C(0x210)
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_SOURCE_CODE            UINT32_C(0x10)
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_SOURCE_UMASK           UINT32_C(0x2)
+#define E5_2600V2_EV_IRP_CACHE_READ_OCCUPANCY_SOURCE_COUNTERS        UINT64_C(0x3)
+
+/* CACHE_TOTAL_OCCUPANCY (IRP_PCI_PMON_CTL)
+ * Total Write Cache Occupancy */
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY                       UINT32_C(0x12)
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_CODE                  UINT32_C(0x12)
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_UMASK                 UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_COUNTERS              UINT64_C(0x3)
+
+/* CACHE_TOTAL_OCCUPANCY.ANY (IRP_PCI_PMON_CTL)
+ * Any Source */
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_ANY                   UINT32_C(0x112)
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_ANY_CODE              UINT32_C(0x12)
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_ANY_UMASK             UINT32_C(0x1)
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_ANY_COUNTERS          UINT64_C(0x3)
+
+/* CACHE_TOTAL_OCCUPANCY.SOURCE (IRP_PCI_PMON_CTL)
+ * Select Source */
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_SOURCE                UINT32_C(0x212)
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_SOURCE_CODE           UINT32_C(0x12)
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_SOURCE_UMASK          UINT32_C(0x2)
+#define E5_2600V2_EV_IRP_CACHE_TOTAL_OCCUPANCY_SOURCE_COUNTERS       UINT64_C(0x3)
+
+/* CACHE_WRITE_OCCUPANCY (IRP_PCI_PMON_CTL)
+ * Outstanding Write Occupancy */
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY                       UINT32_C(0x11)
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_CODE                  UINT32_C(0x11)
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_UMASK                 UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_COUNTERS              UINT64_C(0x3)
+
+/* CACHE_WRITE_OCCUPANCY.ANY (IRP_PCI_PMON_CTL)
+ * Any Source */
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_ANY                   UINT32_C(0x111)
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_ANY_CODE              UINT32_C(0x11)
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_ANY_UMASK             UINT32_C(0x1)
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_ANY_COUNTERS          UINT64_C(0x3)
+
+/* CACHE_WRITE_OCCUPANCY.SOURCE (IRP_PCI_PMON_CTL)
+ * Select Source */
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_SOURCE                UINT32_C(0x211)
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_SOURCE_CODE           UINT32_C(0x11)
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_SOURCE_UMASK          UINT32_C(0x2)
+#define E5_2600V2_EV_IRP_CACHE_WRITE_OCCUPANCY_SOURCE_COUNTERS       UINT64_C(0x3)
+
+/* CLOCKTICKS (IRP_PCI_PMON_CTL)
+ * Clocks in the IRP */
+#define E5_2600V2_EV_IRP_CLOCKTICKS                                  UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_CLOCKTICKS_CODE                             UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_CLOCKTICKS_UMASK                            UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_CLOCKTICKS_COUNTERS                         UINT64_C(0x3)
+
+/* RxR_AK_CYCLES_FULL (IRP_PCI_PMON_CTL) */
+#define E5_2600V2_EV_IRP_RXR_AK_CYCLES_FULL                          UINT32_C(0xb)
+#define E5_2600V2_EV_IRP_RXR_AK_CYCLES_FULL_CODE                     UINT32_C(0xb)
+#define E5_2600V2_EV_IRP_RXR_AK_CYCLES_FULL_UMASK                    UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_AK_CYCLES_FULL_COUNTERS                 UINT64_C(0x3)
+
+/* RxR_AK_INSERTS (IRP_PCI_PMON_CTL)
+ * AK Ingress Occupancy */
+#define E5_2600V2_EV_IRP_RXR_AK_INSERTS                              UINT32_C(0xa)
+#define E5_2600V2_EV_IRP_RXR_AK_INSERTS_CODE                         UINT32_C(0xa)
+#define E5_2600V2_EV_IRP_RXR_AK_INSERTS_UMASK                        UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_AK_INSERTS_COUNTERS                     UINT64_C(0x3)
+
+/* RxR_AK_OCCUPANCY (IRP_PCI_PMON_CTL) */
+#define E5_2600V2_EV_IRP_RXR_AK_OCCUPANCY                            UINT32_C(0xc)
+#define E5_2600V2_EV_IRP_RXR_AK_OCCUPANCY_CODE                       UINT32_C(0xc)
+#define E5_2600V2_EV_IRP_RXR_AK_OCCUPANCY_UMASK                      UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_AK_OCCUPANCY_COUNTERS                   UINT64_C(0x3)
+
+/* RxR_BL_DRS_CYCLES_FULL (IRP_PCI_PMON_CTL) */
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_CYCLES_FULL                      UINT32_C(0x4)
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_CYCLES_FULL_CODE                 UINT32_C(0x4)
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_CYCLES_FULL_UMASK                UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_CYCLES_FULL_COUNTERS             UINT64_C(0x3)
+
+/* RxR_BL_DRS_INSERTS (IRP_PCI_PMON_CTL)
+ * BL Ingress Occupancy - DRS */
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_INSERTS                          UINT32_C(0x1)
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_INSERTS_CODE                     UINT32_C(0x1)
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_INSERTS_UMASK                    UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_INSERTS_COUNTERS                 UINT64_C(0x3)
+
+/* RxR_BL_DRS_OCCUPANCY (IRP_PCI_PMON_CTL) */
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_OCCUPANCY                        UINT32_C(0x7)
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_OCCUPANCY_CODE                   UINT32_C(0x7)
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_OCCUPANCY_UMASK                  UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_BL_DRS_OCCUPANCY_COUNTERS               UINT64_C(0x3)
+
+/* RxR_BL_NCB_CYCLES_FULL (IRP_PCI_PMON_CTL) */
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_CYCLES_FULL                      UINT32_C(0x5)
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_CYCLES_FULL_CODE                 UINT32_C(0x5)
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_CYCLES_FULL_UMASK                UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_CYCLES_FULL_COUNTERS             UINT64_C(0x3)
+
+/* RxR_BL_NCB_INSERTS (IRP_PCI_PMON_CTL)
+ * BL Ingress Occupancy - NCB */
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_INSERTS                          UINT32_C(0x2)
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_INSERTS_CODE                     UINT32_C(0x2)
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_INSERTS_UMASK                    UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_INSERTS_COUNTERS                 UINT64_C(0x3)
+
+/* RxR_BL_NCB_OCCUPANCY (IRP_PCI_PMON_CTL) */
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_OCCUPANCY                        UINT32_C(0x8)
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_OCCUPANCY_CODE                   UINT32_C(0x8)
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_OCCUPANCY_UMASK                  UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_BL_NCB_OCCUPANCY_COUNTERS               UINT64_C(0x3)
+
+/* RxR_BL_NCS_CYCLES_FULL (IRP_PCI_PMON_CTL) */
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_CYCLES_FULL                      UINT32_C(0x6)
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_CYCLES_FULL_CODE                 UINT32_C(0x6)
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_CYCLES_FULL_UMASK                UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_CYCLES_FULL_COUNTERS             UINT64_C(0x3)
+
+/* RxR_BL_NCS_INSERTS (IRP_PCI_PMON_CTL)
+ * BL Ingress Occupancy - NCS */
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_INSERTS                          UINT32_C(0x3)
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_INSERTS_CODE                     UINT32_C(0x3)
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_INSERTS_UMASK                    UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_INSERTS_COUNTERS                 UINT64_C(0x3)
+
+/* RxR_BL_NCS_OCCUPANCY (IRP_PCI_PMON_CTL) */
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_OCCUPANCY                        UINT32_C(0x9)
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_OCCUPANCY_CODE                   UINT32_C(0x9)
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_OCCUPANCY_UMASK                  UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_RXR_BL_NCS_OCCUPANCY_COUNTERS               UINT64_C(0x3)
+
+/* TICKLES (IRP_PCI_PMON_CTL)
+ * Tickle Count */
+#define E5_2600V2_EV_IRP_TICKLES                                     UINT32_C(0x16)
+#define E5_2600V2_EV_IRP_TICKLES_CODE                                UINT32_C(0x16)
+#define E5_2600V2_EV_IRP_TICKLES_UMASK                               UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_TICKLES_COUNTERS                            UINT64_C(0x3)
+
+/* TICKLES.LOST_OWNERSHIP (IRP_PCI_PMON_CTL)
+ * Ownership Lost */
+#define E5_2600V2_EV_IRP_TICKLES_LOST_OWNERSHIP                      UINT32_C(0x116)
+#define E5_2600V2_EV_IRP_TICKLES_LOST_OWNERSHIP_CODE                 UINT32_C(0x16)
+#define E5_2600V2_EV_IRP_TICKLES_LOST_OWNERSHIP_UMASK                UINT32_C(0x1)
+#define E5_2600V2_EV_IRP_TICKLES_LOST_OWNERSHIP_COUNTERS             UINT64_C(0x3)
+
+/* TICKLES.TOP_OF_QUEUE (IRP_PCI_PMON_CTL)
+ * Data Returned */
+#define E5_2600V2_EV_IRP_TICKLES_TOP_OF_QUEUE                        UINT32_C(0x216)
+#define E5_2600V2_EV_IRP_TICKLES_TOP_OF_QUEUE_CODE                   UINT32_C(0x16)
+#define E5_2600V2_EV_IRP_TICKLES_TOP_OF_QUEUE_UMASK                  UINT32_C(0x2)
+#define E5_2600V2_EV_IRP_TICKLES_TOP_OF_QUEUE_COUNTERS               UINT64_C(0x3)
+
+/* TRANSACTIONS (IRP_PCI_PMON_CTL) */
+#define E5_2600V2_EV_IRP_TRANSACTIONS                                UINT32_C(0x15)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_CODE                           UINT32_C(0x15)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_UMASK                          UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_COUNTERS                       UINT64_C(0x3)
+
+/* TRANSACTIONS.ORDERINGQ (IRP_PCI_PMON_CTL)
+ * Inbound Transaction Count; Select Source [requires filter:
+ * IRPFilter[4:0]] */
+#define E5_2600V2_EV_IRP_TRANSACTIONS_ORDERINGQ                      UINT32_C(0x815)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_ORDERINGQ_CODE                 UINT32_C(0x15)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_ORDERINGQ_UMASK                UINT32_C(0x8)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_ORDERINGQ_COUNTERS             UINT64_C(0x3)
+
+/* TRANSACTIONS.PD_PREFETCHES (IRP_PCI_PMON_CTL)
+ * Inbound Transaction Count: Read Prefetches */
+#define E5_2600V2_EV_IRP_TRANSACTIONS_PD_PREFETCHES                  UINT32_C(0x415)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_PD_PREFETCHES_CODE             UINT32_C(0x15)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_PD_PREFETCHES_UMASK            UINT32_C(0x4)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_PD_PREFETCHES_COUNTERS         UINT64_C(0x3)
+
+/* TRANSACTIONS.READS (IRP_PCI_PMON_CTL)
+ * Inbound Transaction Count; Reads */
+#define E5_2600V2_EV_IRP_TRANSACTIONS_READS                          UINT32_C(0x115)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_READS_CODE                     UINT32_C(0x15)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_READS_UMASK                    UINT32_C(0x1)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_READS_COUNTERS                 UINT64_C(0x3)
+
+/* TRANSACTIONS.WRITES (IRP_PCI_PMON_CTL)
+ * Inbound Transaction Count; Writes */
+#define E5_2600V2_EV_IRP_TRANSACTIONS_WRITES                         UINT32_C(0x215)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_WRITES_CODE                    UINT32_C(0x15)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_WRITES_UMASK                   UINT32_C(0x2)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_WRITES_COUNTERS                UINT64_C(0x3)
+
+/* TRANSACTIONS.RD_PREFETCHES (IRP_PCI_PMON_CTL)
+ * Inbound Transaction Count; Read Prefetches */
+#define E5_2600V2_EV_IRP_TRANSACTIONS_RD_PREFETCHES                  UINT32_C(0x415)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_RD_PREFETCHES_CODE             UINT32_C(0x15)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_RD_PREFETCHES_UMASK            UINT32_C(0x4)
+#define E5_2600V2_EV_IRP_TRANSACTIONS_RD_PREFETCHES_COUNTERS         UINT64_C(0x3)
+
+/* TxR_AD_STALL_CREDIT_CYCLES (IRP_PCI_PMON_CTL)
+ * No AD Egress Credit Stalls */
+#define E5_2600V2_EV_IRP_TXR_AD_STALL_CREDIT_CYCLES                  UINT32_C(0x18)
+#define E5_2600V2_EV_IRP_TXR_AD_STALL_CREDIT_CYCLES_CODE             UINT32_C(0x18)
+#define E5_2600V2_EV_IRP_TXR_AD_STALL_CREDIT_CYCLES_UMASK            UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_TXR_AD_STALL_CREDIT_CYCLES_COUNTERS         UINT64_C(0x3)
+
+/* TxR_BL_STALL_CREDIT_CYCLES (IRP_PCI_PMON_CTL)
+ * No BL Egress Credit Stalls */
+#define E5_2600V2_EV_IRP_TXR_BL_STALL_CREDIT_CYCLES                  UINT32_C(0x19)
+#define E5_2600V2_EV_IRP_TXR_BL_STALL_CREDIT_CYCLES_CODE             UINT32_C(0x19)
+#define E5_2600V2_EV_IRP_TXR_BL_STALL_CREDIT_CYCLES_UMASK            UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_TXR_BL_STALL_CREDIT_CYCLES_COUNTERS         UINT64_C(0x3)
+
+/* TxR_DATA_INSERTS_NCB (IRP_PCI_PMON_CTL)
+ * Outbound Read Requests */
+#define E5_2600V2_EV_IRP_TXR_DATA_INSERTS_NCB                        UINT32_C(0xe)
+#define E5_2600V2_EV_IRP_TXR_DATA_INSERTS_NCB_CODE                   UINT32_C(0xe)
+#define E5_2600V2_EV_IRP_TXR_DATA_INSERTS_NCB_UMASK                  UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_TXR_DATA_INSERTS_NCB_COUNTERS               UINT64_C(0x3)
+
+/* TxR_DATA_INSERTS_NCS (IRP_PCI_PMON_CTL)
+ * Outbound Read Requests */
+#define E5_2600V2_EV_IRP_TXR_DATA_INSERTS_NCS                        UINT32_C(0xf)
+#define E5_2600V2_EV_IRP_TXR_DATA_INSERTS_NCS_CODE                   UINT32_C(0xf)
+#define E5_2600V2_EV_IRP_TXR_DATA_INSERTS_NCS_UMASK                  UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_TXR_DATA_INSERTS_NCS_COUNTERS               UINT64_C(0x3)
+
+/* TxR_REQUEST_OCCUPANCY (IRP_PCI_PMON_CTL)
+ * Outbound Request Queue Occupancy */
+#define E5_2600V2_EV_IRP_TXR_REQUEST_OCCUPANCY                       UINT32_C(0xd)
+#define E5_2600V2_EV_IRP_TXR_REQUEST_OCCUPANCY_CODE                  UINT32_C(0xd)
+#define E5_2600V2_EV_IRP_TXR_REQUEST_OCCUPANCY_UMASK                 UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_TXR_REQUEST_OCCUPANCY_COUNTERS              UINT64_C(0x3)
+
+/* WRITE_ORDERING_STALL_CYCLES (IRP_PCI_PMON_CTL)
+ * Write Ordering Stalls */
+#define E5_2600V2_EV_IRP_WRITE_ORDERING_STALL_CYCLES                 UINT32_C(0x1a)
+#define E5_2600V2_EV_IRP_WRITE_ORDERING_STALL_CYCLES_CODE            UINT32_C(0x1a)
+#define E5_2600V2_EV_IRP_WRITE_ORDERING_STALL_CYCLES_UMASK           UINT32_C(0x0)
+#define E5_2600V2_EV_IRP_WRITE_ORDERING_STALL_CYCLES_COUNTERS        UINT64_C(0x3)
+
 #ifdef __cplusplus
 }
 #endif

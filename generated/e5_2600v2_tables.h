@@ -8286,6 +8286,503 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                  .reset_counters = "rst_ctrs", .reset_controls = "rst_ctrl", .enable = NULL},
              .box_status = NULL},
         },
+        {.name = "irp", .title = "IRP", .desc = "IRP box: four 48-bit counters with irregular counter offsets; register names derived, not printed in any source we could read.",
+         .instances = (const struct regc_instance[]){
+             {.name = "irp", .has_pci = true, .pci = {UINT16_C(0x8086), UINT16_C(0xe39), 5, 6}},
+             {0}},
+         .regs = (const struct regc_reg[]){
+             {.name = "IRP_PCI_PMON_BOX_CTL", .written_name = "IRP_PCI_PMON_BOX_CTL", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "IRP box-wide control.",
+              .addrs = (const struct regc_addr[]){
+                  { "irp", -1, UINT64_C(0xf4)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp.box_ctl = SNBEP_PCI_PMON_BOX_CTL, SNBEP_PMON_BOX_CTL_*, IVBEP_PMON_BOX_CTL_INT; name derived (IRP section not available)"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 9, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP box-control table not available; the kernel sets none of these bits",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "frz", .lsb = 8, .msb = 8, .access = REGC_ACCESS_WO, .access_text = "WO", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Freeze. If set to 1 the counters in this box will be frozen.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 2, .msb = 7, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP box-control table not available; the kernel sets none of these bits",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rst_ctrs", .lsb = 1, .msb = 1, .access = REGC_ACCESS_WO, .access_text = "WO", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Reset Counters.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rst_ctrl", .lsb = 0, .msb = 0, .access = REGC_ACCESS_WO, .access_text = "WO", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Reset Control.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xfffffefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
+              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x103)},
+             {.name = "IRP_PCI_PMON_CTL", .written_name = "IRP_PCI_PMON_CTL{1-0}", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "IRP counter control 0 and 1.",
+              .is_array = true, .first = 0, .count = 2, .stride = UINT64_C(0x4),
+              .addrs = (const struct regc_addr[]){
+                  { "irp", 0, UINT64_C(0xd8)},
+                  { "irp", 1, UINT64_C(0xdc)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctls[0..1] = 0xD8, 0xDC; fields IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section not available)"},
+              .fields = (const struct regc_field[]){
+                  {.name = "thresh", .lsb = 24, .msb = 31, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Threshold used in counter comparison.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 23, .msb = 23, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves out bit 23 (the format's inv)",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "en", .lsb = 22, .msb = 22, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Local Counter Enable.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 19, .msb = 21, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves these bits out",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "edge_det", .lsb = 18, .msb = 18, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Count rising edges rather than cycles.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves these bits out",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "umask", .lsb = 8, .msb = 15, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Select subevents to be counted within the selected event.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "ev_sel", .lsb = 0, .msb = 7, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Select event to be counted.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {.name = "edge_det_needs_thresh", .expr = "edge_det -> thresh != 0", .message = ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."},
+                  {0}},
+              .mbz = UINT64_C(0xbb0000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xff44ffff)},
+             {.name = "IRP_PCI_PMON_CTL2", .written_name = "IRP_PCI_PMON_CTL2", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "IRP counter control 2.",
+              .addrs = (const struct regc_addr[]){
+                  { "irp", -1, UINT64_C(0xe0)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctls[2] = 0xE0; fields IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section not available)"},
+              .fields = (const struct regc_field[]){
+                  {.name = "thresh", .lsb = 24, .msb = 31, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Threshold used in counter comparison.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 23, .msb = 23, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves out bit 23 (the format's inv)",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "en", .lsb = 22, .msb = 22, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Local Counter Enable.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 19, .msb = 21, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves these bits out",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "edge_det", .lsb = 18, .msb = 18, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Count rising edges rather than cycles.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves these bits out",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "umask", .lsb = 8, .msb = 15, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Select subevents to be counted within the selected event.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "ev_sel", .lsb = 0, .msb = 7, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Select event to be counted.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {.name = "edge_det_needs_thresh", .expr = "edge_det -> thresh != 0", .message = ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."},
+                  {0}},
+              .mbz = UINT64_C(0xbb0000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xff44ffff)},
+             {.name = "IRP_PCI_PMON_CTL3", .written_name = "IRP_PCI_PMON_CTL3", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "IRP counter control 3.",
+              .addrs = (const struct regc_addr[]){
+                  { "irp", -1, UINT64_C(0xe4)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctls[3] = 0xE4; fields IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section not available)"},
+              .fields = (const struct regc_field[]){
+                  {.name = "thresh", .lsb = 24, .msb = 31, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Threshold used in counter comparison.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 23, .msb = 23, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves out bit 23 (the format's inv)",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "en", .lsb = 22, .msb = 22, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Local Counter Enable.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 19, .msb = 21, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves these bits out",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "edge_det", .lsb = 18, .msb = 18, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Count rising edges rather than cycles.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves these bits out",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "umask", .lsb = 8, .msb = 15, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Select subevents to be counted within the selected event.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "ev_sel", .lsb = 0, .msb = 7, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Select event to be counted.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {.name = "edge_det_needs_thresh", .expr = "edge_det -> thresh != 0", .message = ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."},
+                  {0}},
+              .mbz = UINT64_C(0xbb0000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xff44ffff)},
+             {.name = "IRP_PCI_PMON_CTR", .written_name = "IRP_PCI_PMON_CTR{1-0}", .space = REGC_SPACE_PCI,
+              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "IRP counter 0 and 1: 48 bits; overflow is a carry out of bit 47.",
+              .is_array = true, .first = 0, .count = 2, .stride = UINT64_C(0x10),
+              .addrs = (const struct regc_addr[]){
+                  { "irp", 0, UINT64_C(0xa0)},
+                  { "irp", 1, UINT64_C(0xb0)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctrs[0..1] = 0xA0, 0xB0; 48 bits: ivbep_uncore_irp.perf_ctr_bits; read as two dwords by ivbep_uncore_irp_read_counter; name derived (IRP section not available)"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 48, .msb = 63, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP counter table not available; the kernel's counter is 48 bits wide",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "event_count", .lsb = 0, .msb = 47, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "48-bit performance event counter",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xffff000000000000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xffffffffffff)},
+             {.name = "IRP_PCI_PMON_CTR2", .written_name = "IRP_PCI_PMON_CTR2", .space = REGC_SPACE_PCI,
+              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "IRP counter 2: 48 bits; overflow is a carry out of bit 47.",
+              .addrs = (const struct regc_addr[]){
+                  { "irp", -1, UINT64_C(0xb8)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctrs[2] = 0xB8; 48 bits: ivbep_uncore_irp.perf_ctr_bits; read as two dwords by ivbep_uncore_irp_read_counter; name derived (IRP section not available)"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 48, .msb = 63, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP counter table not available; the kernel's counter is 48 bits wide",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "event_count", .lsb = 0, .msb = 47, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "48-bit performance event counter",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xffff000000000000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xffffffffffff)},
+             {.name = "IRP_PCI_PMON_CTR3", .written_name = "IRP_PCI_PMON_CTR3", .space = REGC_SPACE_PCI,
+              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "IRP counter 3: 48 bits; overflow is a carry out of bit 47.",
+              .addrs = (const struct regc_addr[]){
+                  { "irp", -1, UINT64_C(0xc0)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctrs[3] = 0xC0; 48 bits: ivbep_uncore_irp.perf_ctr_bits; read as two dwords by ivbep_uncore_irp_read_counter; name derived (IRP section not available)"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 48, .msb = 63, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "IRP counter table not available; the kernel's counter is 48 bits wide",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "event_count", .lsb = 0, .msb = 47, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "48-bit performance event counter",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xffff000000000000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xffffffffffff)},
+             {0}},
+         .events = (const struct regc_event[]){
+             {.name = "ADDRESS_MATCH", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x17), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Address Match (Conflict) Count",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "ADDRESS_MATCH.MERGE_COUNT", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x17), .has_umask = true, .umask = UINT64_C(0x2), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Conflict Merges",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "ADDRESS_MATCH.STALL_COUNT", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x17), .has_umask = true, .umask = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Conflict Stalls",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_ACK_PENDING_OCCUPANCY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x14), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Write Ack Pending Occupancy",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_ACK_PENDING_OCCUPANCY.ANY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x14), .has_umask = true, .umask = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Any Source",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_ACK_PENDING_OCCUPANCY.SOURCE", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x14), .has_umask = true, .umask = UINT64_C(0x2), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Select Source",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_OWN_OCCUPANCY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x13), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Outstanding Write Ownership Occupancy",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_OWN_OCCUPANCY.ANY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x13), .has_umask = true, .umask = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Any Source",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_OWN_OCCUPANCY.SOURCE", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x13), .has_umask = true, .umask = UINT64_C(0x2), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Select Source",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_READ_OCCUPANCY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x10), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Outstanding Read Occupancy",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_READ_OCCUPANCY.ANY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x10), .has_umask = true, .umask = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Any Source",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_READ_OCCUPANCY.SOURCE", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x10), .has_umask = true, .umask = UINT64_C(0x2), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Select Source",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_TOTAL_OCCUPANCY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x12), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Total Write Cache Occupancy",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_TOTAL_OCCUPANCY.ANY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x12), .has_umask = true, .umask = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Any Source",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_TOTAL_OCCUPANCY.SOURCE", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x12), .has_umask = true, .umask = UINT64_C(0x2), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Select Source",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_WRITE_OCCUPANCY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x11), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Outstanding Write Occupancy",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_WRITE_OCCUPANCY.ANY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x11), .has_umask = true, .umask = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Any Source",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CACHE_WRITE_OCCUPANCY.SOURCE", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x11), .has_umask = true, .umask = UINT64_C(0x2), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Select Source",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CLOCKTICKS", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x0), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Clocks in the IRP",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_AK_CYCLES_FULL", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0xb), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_AK_INSERTS", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0xa), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "AK Ingress Occupancy",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_AK_OCCUPANCY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0xc), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_BL_DRS_CYCLES_FULL", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x4), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_BL_DRS_INSERTS", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x1), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "BL Ingress Occupancy - DRS",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_BL_DRS_OCCUPANCY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x7), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_BL_NCB_CYCLES_FULL", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x5), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_BL_NCB_INSERTS", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x2), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "BL Ingress Occupancy - NCB",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_BL_NCB_OCCUPANCY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x8), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_BL_NCS_CYCLES_FULL", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x6), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_BL_NCS_INSERTS", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x3), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "BL Ingress Occupancy - NCS",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "RxR_BL_NCS_OCCUPANCY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x9), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TICKLES", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x16), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Tickle Count",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TICKLES.LOST_OWNERSHIP", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x16), .has_umask = true, .umask = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Ownership Lost",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TICKLES.TOP_OF_QUEUE", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x16), .has_umask = true, .umask = UINT64_C(0x2), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Data Returned",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TRANSACTIONS", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x15), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = NULL,
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TRANSACTIONS.ORDERINGQ", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x15), .has_umask = true, .umask = UINT64_C(0x8), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Inbound Transaction Count; Select Source [requires filter: IRPFilter[4:0]]",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TRANSACTIONS.PD_PREFETCHES", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x15), .has_umask = true, .umask = UINT64_C(0x4), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Inbound Transaction Count: Read Prefetches",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TRANSACTIONS.READS", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x15), .has_umask = true, .umask = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Inbound Transaction Count; Reads",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TRANSACTIONS.WRITES", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x15), .has_umask = true, .umask = UINT64_C(0x2), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Inbound Transaction Count; Writes",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TRANSACTIONS.RD_PREFETCHES", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x15), .has_umask = true, .umask = UINT64_C(0x4), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Inbound Transaction Count; Read Prefetches",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TxR_AD_STALL_CREDIT_CYCLES", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x18), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "No AD Egress Credit Stalls",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TxR_BL_STALL_CREDIT_CYCLES", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x19), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "No BL Egress Credit Stalls",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TxR_DATA_INSERTS_NCB", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0xe), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Outbound Read Requests",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TxR_DATA_INSERTS_NCS", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0xf), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Outbound Read Requests",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "TxR_REQUEST_OCCUPANCY", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0xd), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Outbound Request Queue Occupancy",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "WRITE_ORDERING_STALL_CYCLES", .reg = "IRP_PCI_PMON_CTL", .field = "ev_sel", .umask_field = "umask",
+              .code = UINT64_C(0x1a), .has_umask = true, .umask = UINT64_C(0x0), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,
+              .desc = "Write Ordering Stalls",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {0}},
+         .pmon = &(const struct regc_pmon){
+             .counters = (const struct regc_counters[]){
+                 {.kind = "general", .control = "IRP_PCI_PMON_CTL", .counter = "IRP_PCI_PMON_CTR", .count_field = "event_count",
+                  .width = 48, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = "en",
+                  .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = NULL, .threshold = "thresh",
+                  .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
+                  .freeze_on_overflow = false,
+                  .rdpmc = (const struct regc_rdpmc[]){
+                      {0}}},
+                 {.kind = "general", .control = "IRP_PCI_PMON_CTL2", .counter = "IRP_PCI_PMON_CTR2", .count_field = "event_count",
+                  .width = 48, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = "en",
+                  .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = NULL, .threshold = "thresh",
+                  .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
+                  .freeze_on_overflow = false,
+                  .rdpmc = (const struct regc_rdpmc[]){
+                      {0}}},
+                 {.kind = "general", .control = "IRP_PCI_PMON_CTL3", .counter = "IRP_PCI_PMON_CTR3", .count_field = "event_count",
+                  .width = 48, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = "en",
+                  .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = NULL, .threshold = "thresh",
+                  .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
+                  .freeze_on_overflow = false,
+                  .rdpmc = (const struct regc_rdpmc[]){
+                      {0}}},
+                 {0}},
+             .box_control = &(const struct regc_box_control){.reg = "IRP_PCI_PMON_BOX_CTL", .freeze = "frz", .freeze_enable = NULL,
+                 .reset_counters = "rst_ctrs", .reset_controls = "rst_ctrl", .enable = NULL},
+             .box_status = NULL},
+        },
         {0}},
     .pmon_global = &(const struct regc_pmon_global){
         .control = &(const struct regc_global_control){.block = "ubox", .reg = "U_MSR_PMON_GLOBAL_CTL", .freeze = "frz_all",
