@@ -8762,6 +8762,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {.kind = "general", .control = "IRP_PCI_PMON_CTL2", .counter = "IRP_PCI_PMON_CTR2", .count_field = "event_count",
@@ -8769,6 +8770,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {.kind = "general", .control = "IRP_PCI_PMON_CTL3", .counter = "IRP_PCI_PMON_CTR3", .count_field = "event_count",
@@ -8776,6 +8778,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
+                  .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
