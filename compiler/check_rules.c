@@ -105,12 +105,27 @@ static void check_rule(struct check_ctx *c, const struct model_reg *r,
     check_rule_range(&rc, rule->expr);
 }
 
+/* The header numbers a register's rules as bits of an int enum (docs/c-header.md). */
+enum { MAX_RULES_PER_REG = 31 };
+
+static void check_rule_count(struct check_ctx *c, const struct model_reg *r)
+{
+    if (r->nrules > MAX_RULES_PER_REG) {
+        diag_report(c->dg, DIAG_RULE_COUNT, r->rules[MAX_RULES_PER_REG]->pos,
+                    "register '%s' has %zu rules; at most %d fit the header's rule bits", r->name,
+                    r->nrules, MAX_RULES_PER_REG);
+        diag_note(c->dg, r->pos, "register '%s' defined here", r->name);
+    }
+}
+
 void check_rules(struct check_ctx *c)
 {
     for (size_t b = 0; b < c->s->nblocks; b++) {
         const struct model_block *blk = c->s->blocks[b];
-        for (size_t i = 0; i < blk->nregs; i++)
+        for (size_t i = 0; i < blk->nregs; i++) {
+            check_rule_count(c, blk->regs[i]);
             for (size_t j = 0; j < blk->regs[i]->nrules; j++)
                 check_rule(c, blk->regs[i], blk->regs[i]->rules[j]);
+        }
     }
 }
