@@ -1343,6 +1343,92 @@ void context_lazy_free(struct context_lazy *lz)
     free(lz);
 }
 
+/*
+ * Appends 'v' as jansson writes it with a 2-space indent, every line after
+ * the first indented by 'indent' more spaces (JSON strings hold no raw line
+ * ends, so this only moves structure). -1 when jansson fails.
+ */
+static int json_text(struct buf *out, const struct dt *v, size_t indent)
+{
+    json_t *j = dt_to_json(v);
+    char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+    json_decref(j);
+    if (!text)
+        return -1;
+    for (const char *p = text; *p; p++) {
+        buf_addc(out, *p);
+        if (*p == '\n')
+            for (size_t k = 0; k < indent; k++)
+                buf_addc(out, ' ');
+    }
+    free(text);
+    return 0;
+}
+
+static void add_indent(struct buf *out, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        buf_addc(out, ' ');
+}
+
+/*
+ * The root and its members written structure by structure, a block expanded,
+ * written and dropped before the next: the text context_to_json() makes of
+ * the full tree, with one block's tree in memory at a time.
+ */
+static int lazy_text(struct buf *out, struct context_lazy *lz, const struct dt *v, size_t indent)
+{
+    if (!(dt_is(v, DT_OBJ) || dt_is(v, DT_LIST)) || v->n == 0)
+        return json_text(out, v, indent);
+    bool obj = v->type == DT_OBJ;
+    buf_addc(out, obj ? '{' : '[');
+    int rc = 0;
+    for (uint32_t i = 0; i < v->n && rc == 0; i++) {
+        buf_addc(out, '\n');
+        add_indent(out, indent + 2);
+        if (obj) {
+            struct dt key = {.type = DT_STR, .u.str = {v->u.members[i].key,
+                                                        strlen(v->u.members[i].key)}};
+            rc = json_text(out, &key, 0);
+            buf_adds(out, ": ");
+            if (rc == 0)
+                rc = lazy_text(out, lz, v->u.members[i].val, indent + 2);
+        } else {
+            const struct dt *own = context_expand(lz, v->u.items[i]);
+            rc = own ? json_text(out, own, indent + 2)
+                     : lazy_text(out, lz, v->u.items[i], indent + 2);
+            if (own)
+                context_item_done(lz, own);
+        }
+        if (i + 1 < v->n)
+            buf_addc(out, ',');
+    }
+    buf_addc(out, '\n');
+    add_indent(out, indent);
+    buf_addc(out, obj ? '}' : ']');
+    return rc;
+}
+
+int context_write_json(const struct model_spec *s, const struct context_options *opt,
+                       struct buf *out)
+{
+    struct context_options lazy = opt ? *opt : (struct context_options){0};
+    lazy.annotate = NULL;
+    lazy.no_doc_keys = false;
+    const struct dt *tree;
+    struct context_lazy *lz = context_build_lazy(s, &lazy, &tree);
+    size_t start = out->len;
+    int rc = lazy_text(out, lz, tree, 0);
+    context_lazy_free(lz);
+    if (rc < 0) {
+        out->len = start;
+        out->s[start] = '\0';
+        return -1;
+    }
+    buf_addc(out, '\n');
+    return 0;
+}
+
 int context_to_json(const struct dt *tree, struct buf *out)
 {
     json_t *j = dt_to_json(tree);

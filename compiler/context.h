@@ -58,4 +58,13 @@ void context_lazy_free(struct context_lazy *lz);
  */
 int context_to_json(const struct dt *tree, struct buf *out);
 
+/*
+ * The text context_to_json() gives for context_build(s, opt)'s tree, built
+ * and written block by block: memory holds one block's tree, not the whole
+ * spec's. opt->annotate and opt->no_doc_keys are ignored (the export has the
+ * doc keys and no t_* keys). 0, or -1 when jansson fails (nothing appended).
+ */
+int context_write_json(const struct model_spec *s, const struct context_options *opt,
+                       struct buf *out);
+
 #endif

@@ -31,6 +31,8 @@ static struct dt *dt_new(struct arena *a, enum dt_type type)
     struct dt *v = arena_alloc(a, sizeof(*v));
     v->type = type;
     v->n = v->cap = 0;
+    v->bloom = 0;
+    v->slots = NULL;
     return v;
 }
 
@@ -98,14 +100,50 @@ static void *grow(struct arena *a, struct dt *v, void *arr, size_t size)
     return n;
 }
 
+static uint64_t bloom_bit(uint32_t h)
+{
+    return UINT64_C(1) << (h % 64);
+}
+
+static bool key_is(const struct dt_member *m, const char *key, size_t len, uint32_t h)
+{
+    return m->hash == h && strncmp(m->key, key, len) == 0 && m->key[len] == '\0';
+}
+
 static struct dt_member *find(const struct dt *o, const char *key, size_t len, uint32_t h)
 {
-    for (uint32_t i = 0; i < o->n; i++) {
-        struct dt_member *m = &o->u.members[i];
-        if (m->hash == h && strncmp(m->key, key, len) == 0 && m->key[len] == '\0')
-            return m;
+    if (!(o->bloom & bloom_bit(h)))
+        return NULL;
+    if (o->slots) {
+        uint32_t mask = 2 * o->cap - 1;
+        for (uint32_t i = h & mask; o->slots[i]; i = (i + 1) & mask)
+            if (key_is(&o->u.members[o->slots[i] - 1], key, len, h))
+                return &o->u.members[o->slots[i] - 1];
+        return NULL;
     }
+    for (uint32_t i = 0; i < o->n; i++)
+        if (key_is(&o->u.members[i], key, len, h))
+            return &o->u.members[i];
     return NULL;
+}
+
+static void slot_add(struct dt *o, uint32_t member)
+{
+    uint32_t mask = 2 * o->cap - 1;
+    uint32_t i = o->u.members[member].hash & mask;
+    while (o->slots[i])
+        i = (i + 1) & mask;
+    o->slots[i] = member + 1;
+}
+
+/* After the members array grew to o->cap: a new index when the object is big enough. */
+static void reindex(struct arena *a, struct dt *o)
+{
+    if (o->cap < 16)
+        return;
+    o->slots = arena_zalloc(a, 2 * (size_t)o->cap * sizeof(*o->slots));
+    for (uint32_t i = 0; i < o->n; i++)
+        slot_add(o, i);
 }
 
 void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)
@@ -119,8 +157,14 @@ void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)
         m->val = v;
         return;
     }
+    uint32_t cap = o->cap;
     o->u.members = grow(a, o, o->u.members, sizeof(*o->u.members));
     o->u.members[o->n++] = (struct dt_member){key, h, v};
+    o->bloom |= bloom_bit(h);
+    if (o->cap != cap)
+        reindex(a, o);
+    else if (o->slots)
+        slot_add(o, o->n - 1);
 }
 
 void dt_set_copy(struct arena *a, struct dt *o, const char *key, struct dt *v)

@@ -37,6 +37,9 @@ struct dt_member {
 struct dt {
     enum dt_type type;
     uint32_t n, cap; /* LIST: items; OBJ: members */
+    uint64_t bloom;  /* OBJ: bit (hash % 64) set for each member: most misses skip the scan */
+    uint32_t *slots; /* OBJ with 16 or more members: open-addressing index of 2 * cap
+                      * slots holding member index + 1 (0: empty); else NULL (scan) */
     union {
         long long i;
         double r;

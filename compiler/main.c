@@ -200,12 +200,8 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (!json && tmpl_load(tp, name) < 0)
         return -1;
     struct context_options copt = {.prefix = o->prefix};
-    if (json) {
-        struct arena a = ARENA_INIT;
-        int rc = context_to_json(context_build(&a, spec, &copt), out);
-        arena_release(&a);
-        return rc;
-    }
+    if (json)
+        return context_write_json(spec, &copt, out);
     /* templates: each block's subtree is built when rendered, then freed */
     if (needs_table_keys(o, name))
         copt.annotate = tables_annotate; /* t_* keys (tables.h): templates only */
