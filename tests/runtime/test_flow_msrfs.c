@@ -132,7 +132,7 @@ static void run_case(const struct flow_case *fc, bool sampling)
     for (unsigned i = 0; i < flow_nev(ev); i++)
         if (regc_pmon_add(p, ev[i]) != 0)
             fail_msg("%s: %s", fc->spec, regc_pmon_error(p));
-    struct regc_pmon_opts po = {.sample = sampling ? fc->period : 0};
+    struct regc_pmon_opts po = {.sample = sampling ? fc->period : 0, .lock_dir = m.dir};
     struct flow_env env = {fs_tick, fs_batch, &m};
     char why[512] = "";
     int rc = regc_pmon_start(p, &po);
