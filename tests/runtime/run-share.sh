@@ -8,13 +8,13 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${BUILD:=build}"
+. tests/runtime/msrfs.sh
 REGCTL=${REGCTL:-$BUILD/regctl}
 tmp=$(mktemp -d)
-mnt="" fspid="" tpid=""
+tpid=""
 cleanup() {
     if [ -n "$tpid" ]; then kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null; fi
-    if [ -n "$mnt" ]; then fusermount3 -u -q "$mnt" 2>/dev/null; fi
-    if [ -n "$fspid" ]; then kill "$fspid" 2>/dev/null; wait "$fspid" 2>/dev/null; fi
+    msrfs_unmount
     rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
@@ -84,19 +84,8 @@ rc=$?
 if [ $rc = 143 ]; then tap_ok "sim: SIGTERM, exit 143"; else tap_fail "sim: SIGTERM, exit 143" "exit $rc"; fi
 
 # ---- the msr backend through the kernel (FUSE)
-msrfs=$BUILD/tests/tools/msrfs
-why=""
-if [ ! -c /dev/fuse ] || [ ! -r /dev/fuse ] || [ ! -w /dev/fuse ]; then why="/dev/fuse is missing or not accessible"
-elif ! command -v fusermount3 >/dev/null; then why="fusermount3 is not installed (Debian package fuse3)"
-elif [ ! -x "$msrfs" ]; then why="$msrfs is not built"
-fi
-if [ -z "$why" ]; then
-    mkdir "$tmp/mnt"
-    "$msrfs" --spec e5_2600v2 --cpus 1 "$tmp/mnt" 2>"$tmp/msrfs.err" &
-    fspid=$!
-    for _ in $(seq 100); do [ -e "$tmp/mnt/cpu/0/msr" ] && break; sleep 0.05; done
-    if [ -e "$tmp/mnt/cpu/0/msr" ]; then mnt=$tmp/mnt; else why="cannot mount msrfs: $(head -1 "$tmp/msrfs.err")"; fi
-fi
+msrfs_mount e5_2600v2 1 "$tmp/mnt"
+why=$msrfs_why
 msr_tests=("msrfs: a control in use is refused" "msrfs: an advancing counter is refused"
     "msrfs: --force, then SIGINT" "msrfs: registers as found after the interrupt"
     "msrfs: left frozen" "msrfs: unlocked after the interrupt")

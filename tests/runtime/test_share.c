@@ -162,6 +162,22 @@ static const char *const cbox_ev[] = {"cbox[c3]:CLOCKTICKS", NULL};
     "failed: the simulated CPU refused the access (a reserved bit set, or no register at that "   \
     "address)"
 
+/* The C-Box 3 session of most tests, the box found idle with a leftover count in CTR2. */
+static struct fx *fx_cbox(const struct fx_opts *o)
+{
+    struct fx *f = fx_new("e5_2600v2", cbox_ev, o);
+    poke(f, "cbox.c3.Cn_MSR_PMON_CTR2", 0x1234);
+    return f;
+}
+
+/* Another session can lock the box now. */
+static void assert_unlocked(const struct regc_pmon_opts *o)
+{
+    struct fx *g = fx_new("e5_2600v2", cbox_ev, NULL);
+    assert_int_equal(regc_pmon_start(g->p, o), 0);
+    fx_free(g, true);
+}
+
 /* ---- in use */
 
 /* A counter control with a bit set, in a counter the session does not use: refused, nothing
@@ -593,8 +609,7 @@ static void t_takeover(void **state)
 static void t_restore_fails(void **state)
 {
     (void)state;
-    struct fx *f = fx_new("e5_2600v2", cbox_ev, NULL);
-    poke(f, "cbox.c3.Cn_MSR_PMON_CTR2", 0x1234);
+    struct fx *f = fx_cbox(NULL);
     struct regc_pmon_opts o = locked();
     assert_int_equal(regc_pmon_start(f->p, &o), 0);
     struct regc_ref ctl1 = ref(f, "cbox.c3.Cn_MSR_PMON_CTL1");
@@ -604,9 +619,7 @@ static void t_restore_fails(void **state)
                     "(msr 0xd71, cpu 0) " SIM_REFUSED);
     regc_sim_faults_clear(f->sim);
     assert_int_equal(peek(f, "cbox.c3.Cn_MSR_PMON_CTR2"), 0x1234);
-    struct fx *g = fx_new("e5_2600v2", cbox_ev, NULL);
-    assert_int_equal(regc_pmon_start(g->p, &o), 0); /* the lock was released */
-    fx_free(g, true);
+    assert_unlocked(&o);
     fx_free(f, true);
 }
 
@@ -640,24 +653,21 @@ static void t_start_fails(void **state)
 {
     (void)state;
     unsigned long reads = reads_before_write("e5_2600v2", cbox_ev);
-    struct fx *f = fx_new("e5_2600v2", cbox_ev, NULL);
-    poke(f, "cbox.c3.Cn_MSR_PMON_CTR2", 0x1234);
+    struct fx *f = fx_cbox(NULL);
     regc_sim_fail_nth(f->sim, reads + 1, EIO);
     struct regc_pmon_opts o = locked();
     assert_int_equal(regc_pmon_start(f->p, &o), -EIO);
     expect_error(f, "write ubox.U_MSR_PMON_GLOBAL_CTL: writing 'ubox.U_MSR_PMON_GLOBAL_CTL' (msr "
                     "0xc00, cpu 0) " SIM_REFUSED);
     assert_int_equal(peek(f, "cbox.c3.Cn_MSR_PMON_CTR2"), 0x1234);
-    struct fx *g = fx_new("e5_2600v2", cbox_ev, NULL);
-    assert_int_equal(regc_pmon_start(g->p, &o), 0); /* unlocked */
-    fx_free(g, true);
+    assert_unlocked(&o);
     fx_free(f, true);
 
     regc_sim *sim;
     assert_int_equal(regc_sim_new(&sim, flow_spec("e5_2600v2")), 0);
     struct then_fail tf = {sim, 0};
     struct fx_opts fo = {.sim = sim, .trace = then_fail_trace, .ctx = &tf};
-    f = fx_new("e5_2600v2", cbox_ev, &fo);
+    f = fx_cbox(&fo);
     tf.address = ref(f, "cbox.c3.Cn_MSR_PMON_CTR1").address;
     regc_sim_fail_nth(sim, reads + 1, EIO);
     assert_int_equal(regc_pmon_start(f->p, &o), -EIO);
@@ -689,9 +699,7 @@ static void t_check_read_fails(void **state)
     struct regc_stats st;
     regc_get_stats(f->d, &st);
     assert_int_equal(st.writes, 0);
-    struct fx *g = fx_new("e5_2600v2", cbox_ev, NULL);
-    assert_int_equal(regc_pmon_start(g->p, &o), 0);
-    fx_free(g, true);
+    assert_unlocked(&o);
     fx_free(f, true);
 }
 
@@ -700,8 +708,7 @@ static void t_check_read_fails(void **state)
 static void t_restart(void **state)
 {
     (void)state;
-    struct fx *f = fx_new("e5_2600v2", cbox_ev, NULL);
-    poke(f, "cbox.c3.Cn_MSR_PMON_CTR2", 0x1234);
+    struct fx *f = fx_cbox(NULL);
     struct regc_pmon_opts o = locked();
     assert_int_equal(regc_pmon_start(f->p, &o), 0);
     assert_int_equal(regc_pmon_start(f->p, &o), 0);
