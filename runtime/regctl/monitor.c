@@ -4,7 +4,7 @@
  * regc/pmon.h, then prints per-interval counts (polling) or overflows
  * (sampling every N events) in aligned columns, or one JSON document.
  * --dry-run prints every register access of the whole flow (start, one
- * interval, stop) in order and touches nothing. With --backend sim,
+ * interval, release) in order and touches nothing. With --backend sim,
  * --sim-rate injects N events of EVENT (as written on the command line) per
  * interval into the simulator, for demos and tests. SIGINT, SIGTERM and SIGHUP
  * only set a flag: the loop ends, the boxes are restored (regc_pmon_release)
