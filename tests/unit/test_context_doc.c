@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "context_doc.h"
+#include "dt_json.h"
 
 /* A tree of one block 'b' holding the register given as JSON text. */
 static json_t *tree_with(const char *reg, const char *events)
@@ -25,7 +26,7 @@ static json_t *tree_with(const char *reg, const char *events)
     json_t *t = json_loads(text, 0, &err);
     if (!t)
         fail_msg("bad test JSON: %s", err.text);
-    context_doc_keys(t);
+    t = apply_json(t, context_doc_keys);
     return t;
 }
 
@@ -193,7 +194,7 @@ static void test_incomplete_objects_are_left_alone(void **state)
                            " \"fields\": [{\"name\": \"f\", \"msb\": 200, \"lsb\": 0}]}]}]}",
                            0, &err);
     assert_non_null(t);
-    context_doc_keys(t);
+    t = apply_json(t, context_doc_keys);
     json_t *b0 = json_array_get(json_object_get(t, "blocks"), 0);
     assert_null(json_object_get(b0, "doc_anchor"));
     json_t *regs = json_object_get(json_array_get(json_object_get(t, "blocks"), 1), "registers");
@@ -203,7 +204,7 @@ static void test_incomplete_objects_are_left_alone(void **state)
     assert_int_equal(json_array_size(boxes), 2);
     assert_string_equal(str(json_array_get(boxes, 0), "kind"), "unimplemented");
     json_decref(t);
-    context_doc_keys(NULL);
+    context_doc_keys(NULL, NULL);
 }
 
 int main(void)
