@@ -300,7 +300,7 @@ static void t_settle(void **state)
     (void)state;
     struct fx_opts hw = {.hw = true};
     struct fx *f = fx_new("e5_2600v2", cbox_ev, &hw);
-    struct regc_pmon_opts o = {.settle_ms = 120};
+    struct regc_pmon_opts o = {.settle_ms = 120, .lock_dir = lockdir};
     double t0 = now();
     assert_int_equal(regc_pmon_start(f->p, &o), 0);
     assert_true(now() - t0 >= 0.12);
@@ -446,6 +446,8 @@ static void t_lock_sim_default(void **state)
     char dir[400];
     snprintf(dir, sizeof(dir), "%s/env", lockdir);
     mkdir(dir, 0755);
+    const char *env = getenv("REGC_LOCK_DIR");
+    char *saved = env ? strdup(env) : NULL;
     setenv("REGC_LOCK_DIR", dir, 1);
     struct fx *a = fx_new("e5_2600v2", cbox_ev, NULL), *b = fx_new("e5_2600v2", cbox_ev, NULL);
     assert_int_equal(regc_pmon_start(a->p, NULL), 0);
@@ -475,7 +477,11 @@ static void t_lock_sim_default(void **state)
     regc_pmon_free(p);
     regc_close(d);
     free(t);
-    unsetenv("REGC_LOCK_DIR");
+    if (saved)
+        setenv("REGC_LOCK_DIR", saved, 1);
+    else
+        unsetenv("REGC_LOCK_DIR");
+    free(saved);
 }
 
 /* The msr driver's device of a CPU: locks name its package (sysfs topology). Here /dev/null stands
@@ -729,7 +735,7 @@ static void t_kernel_pmu(void **state)
     tu_write(sys, "bus/event_source/devices/uncore_cbox_3/type", "14\n", -1);
     struct fx_opts hw = {.hw = true, .sysfs_root = sys};
     struct fx *f = fx_new("e5_2600v2", cbox_ev, &hw);
-    struct regc_pmon_opts o = {.settle_ms = -1};
+    struct regc_pmon_opts o = {.settle_ms = -1, .lock_dir = lockdir};
     assert_int_equal(regc_pmon_start(f->p, &o), 0);
     assert_string_equal(regc_pmon_warning(f->p),
                         "the kernel's uncore PMU uncore_cbox_3 can program this box too; perf "
