@@ -203,9 +203,11 @@ static int add_counters(struct regc__share *sh, const struct regc__share_target 
                                   &ctr))
                 continue;
             struct share_reg *xc = add_reg(sh, t, &ctl, RANK_CONTROL, k);
+            size_t ic = xc ? (size_t)(xc - sh->reg) : 0;
             struct share_reg *xr = xc ? add_reg(sh, t, &ctr, RANK_COUNTER, k) : NULL;
             if (!xr)
                 return -ENOMEM;
+            xc = &sh->reg[ic]; /* the second add may have moved the array */
             xc->c = xr->c = c;
             xc->is_ctl = xr->is_ctr = true;
             xc->written = xr->written = bx->resets;
