@@ -9,8 +9,8 @@
  * <backend>-cpu<N>. Locks are taken in name order, so sessions that wait
  * never wait for each other in a circle.
  *
- * In use: a box's control or one of its counter controls with an RW bit set
- * (the box's freeze fields excepted: a session leaves them set), or one of
+ * In use: a box's control or one of its counter controls with an RW or RW-V
+ * bit set (the box's freeze fields excepted: a session leaves them set), or one of
  * its counters changing between two reads 'settle' apart. The global control
  * is not evidence: every box shares it.
  *
@@ -283,14 +283,13 @@ static int collect(struct regc__share *sh, const struct regc__share_target *t)
         struct regc_pmon_info in;
         if (regc_pmon_info(t->p, i, &in))
             continue;
-        bool known = false;
-        for (unsigned k = 0; k < sh->nbox; k++)
-            known |= sh->box[k].b == in.block && sh->box[k].inst == in.instance;
+        unsigned before = sh->nbox;
         int k = find_box(sh, t, &in);
         if (k < 0)
             return -ENOSPC;
-        int rc = known ? 0 : add_box_control(sh, t, k);
-        if (!rc && !known)
+        bool added = sh->nbox > before;
+        int rc = added ? add_box_control(sh, t, k) : 0;
+        if (!rc && added)
             rc = add_counters(sh, t, k);
         if (!rc)
             rc = add_event(sh, t, &in, k);
