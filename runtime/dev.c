@@ -142,10 +142,8 @@ const char *regc_dev_backend(const regc_dev *d)
 
 void regc__dev_where(const regc_dev *d, struct regc__where *w)
 {
-    *w = (struct regc__where){.cpu = d->cpu,
-                              .dry_run = d->dry_run,
-                              .msr_root = d->msr_root,
-                              .sysfs_root = d->sysfs_root};
+    *w = (struct regc__where){
+        .cpu = d->cpu, .dry_run = d->dry_run, .msr_root = d->msr_root, .sysfs_root = d->sysfs_root};
 }
 
 /* What the caller can do about a failed access: the msr driver's errors first. */

@@ -55,7 +55,8 @@ struct regc_pmon_session {
     unsigned nbox;
     struct regc_pmon_opts opt;
     bool global; /* freeze/unfreeze through the global control */
-    struct regc__share *share; /* locks and saved registers (runtime/share.c); NULL: none */
+    /* locks and saved registers (runtime/share.c); NULL: none */
+    struct regc__share *share;
     char err[512];
 };
 
@@ -800,8 +801,8 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
     if (rc)
         return rc;
     collect_boxes(p);
-    struct regc__share_target st = {.p = p, .d = p->d, .pci = p->pci, .global = p->global,
-                                     .opt = &p->opt};
+    struct regc__share_target st = {
+        .p = p, .d = p->d, .pci = p->pci, .global = p->global, .opt = &p->opt};
     rc = regc__share_claim(&p->share, &st, p->err, sizeof(p->err));
     if (rc)
         return rc;

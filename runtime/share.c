@@ -109,8 +109,8 @@ static uint64_t state_mask(const struct regc_reg *r)
 /* The count of a counter register: its count field, or its low 'width' bits. */
 static uint64_t count_of(const struct share_reg *x, uint64_t v)
 {
-    const struct regc_field *f = x->c->count_field ? regc_reg_field(x->ref.reg, x->c->count_field)
-                                                   : NULL;
+    const struct regc_field *f =
+        x->c->count_field ? regc_reg_field(x->ref.reg, x->c->count_field) : NULL;
     if (f)
         return regc_field_get(f, v);
     return x->c->width >= 64 ? v : v & ~(UINT64_MAX << x->c->width);
@@ -178,12 +178,12 @@ static int find_box(struct regc__share *sh, const struct regc__share_target *t,
     const struct regc_global_control *gc = s->pmon_global ? s->pmon_global->control : NULL;
     const struct regc_box_control *bc = in->block->pmon->box_control;
     struct share_box *bx = &sh->box[sh->nbox];
-    *bx = (struct share_box){
-        .b = in->block,
-        .inst = in->instance,
-        .d = dev_for(t, in->ctl.reg),
-        .late = !(gc && (gc->freeze || gc->enable)) && !(bc && (bc->freeze || bc->enable)),
-        .resets = bc && (bc->reset_counters || bc->reset_controls)};
+    *bx = (struct share_box){.b = in->block,
+                             .inst = in->instance,
+                             .d = dev_for(t, in->ctl.reg),
+                             .late = !(gc && (gc->freeze || gc->enable)) &&
+                                     !(bc && (bc->freeze || bc->enable)),
+                             .resets = bc && (bc->reset_counters || bc->reset_controls)};
     snprintf(bx->name, sizeof(bx->name), "%s%s%s", in->block->name, in->instance ? "." : "",
              in->instance ? in->instance->name : "");
     return (int)sh->nbox++;
@@ -270,8 +270,8 @@ static int add_global(struct regc__share *sh, const struct regc__share_target *t
     if (!x)
         return -ENOMEM;
     x->written = true;
-    x->force_mask = field_mask(g, gc->freeze) | field_mask(g, gc->unfreeze) |
-                    field_mask(g, gc->enable);
+    x->force_mask =
+        field_mask(g, gc->freeze) | field_mask(g, gc->unfreeze) | field_mask(g, gc->enable);
     x->force = field_mask(g, gc->freeze);
     return 0;
 }
@@ -380,10 +380,9 @@ static int lock_one(struct regc__share *sh, const char *dir, const struct share_
     if (flock(fd, (q->exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB)) != 0) {
         int e = errno;
         int rc = e == EWOULDBLOCK ? locked_by_other(fd, q->what, path, err, len)
-                 : e == EINTR
-                     ? regc__err(err, len, -EINTR, "interrupted while waiting for the lock on %s",
-                                 q->what)
-                     : regc__err(err, len, -e, "cannot lock '%s': %s", path, strerror(e));
+                 : e == EINTR     ? regc__err(err, len, -EINTR,
+                                              "interrupted while waiting for the lock on %s", q->what)
+                              : regc__err(err, len, -e, "cannot lock '%s': %s", path, strerror(e));
         close(fd);
         return rc;
     }

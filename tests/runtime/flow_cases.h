@@ -289,10 +289,12 @@ static inline uint64_t flow_mask_of(const struct regc_reg *r, const char *const 
     return m;
 }
 
-static inline void flow_snap_add(struct flow_snap *s, const struct regc_ref *r, const char *const *frozen)
+static inline void flow_snap_add(struct flow_snap *s, const struct regc_ref *r,
+                                 const char *const *frozen)
 {
     for (unsigned i = 0; i < s->n; i++)
-        if (s->ref[i].reg == r->reg && s->ref[i].instance == r->instance && s->ref[i].index == r->index)
+        if (s->ref[i].reg == r->reg && s->ref[i].instance == r->instance &&
+            s->ref[i].index == r->index)
             return;
     if (s->n < FLOW_MAXREGS) {
         s->ref[s->n] = *r;
@@ -312,7 +314,8 @@ static inline void flow_snap_box(struct flow_snap *s, const struct regc_spec *sp
         const struct regc_reg *cr = regc_block_reg(b, c->control);
         for (unsigned k = 0; cr && k < (cr->is_array ? cr->count : 1); k++) {
             struct regc_ref ctl, ctr;
-            if (regc_counter_refs(sp, b, inst, c, cr->is_array ? cr->first + k : 0, &ctl, &ctr) != 0)
+            if (regc_counter_refs(sp, b, inst, c, cr->is_array ? cr->first + k : 0, &ctl, &ctr) !=
+                0)
                 continue;
             flow_snap_add(s, &ctl, (const char *const[]){NULL, NULL, NULL});
             flow_snap_add(s, &ctr, (const char *const[]){NULL, NULL, NULL});
@@ -321,7 +324,8 @@ static inline void flow_snap_box(struct flow_snap *s, const struct regc_spec *sp
 }
 
 /* The registers of the session's boxes and the global control (values not read yet). */
-static inline void flow_snap_list(struct flow_snap *s, const struct regc_spec *sp, regc_pmon_session *p)
+static inline void flow_snap_list(struct flow_snap *s, const struct regc_spec *sp,
+                                  regc_pmon_session *p)
 {
     s->n = 0;
     for (unsigned i = 0; i < regc_pmon_count(p); i++) {

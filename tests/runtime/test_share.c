@@ -159,7 +159,7 @@ static double now(void)
 static const char *const cbox_ev[] = {"cbox[c3]:CLOCKTICKS", NULL};
 
 #define SIM_REFUSED                                                                                \
-    "failed: the simulated CPU refused the access (a reserved bit set, or no register at that "   \
+    "failed: the simulated CPU refused the access (a reserved bit set, or no register at that "    \
     "address)"
 
 /* The C-Box 3 session of most tests, the box found idle with a leftover count in CTR2. */
@@ -220,8 +220,7 @@ static void t_in_use_box_control(void **state)
 static void t_in_use_many(void **state)
 {
     (void)state;
-    const char *const ev[] = {"cbox[c3]:CLOCKTICKS", "pcu:CLOCKTICKS", "cbox[c1]:CLOCKTICKS",
-                              NULL};
+    const char *const ev[] = {"cbox[c3]:CLOCKTICKS", "pcu:CLOCKTICKS", "cbox[c1]:CLOCKTICKS", NULL};
     struct fx *f = fx_new("e5_2600v2", ev, NULL);
     for (int i = 0; i < 4; i++) {
         char path[64];
@@ -424,8 +423,8 @@ static void t_lock_errors(void **state)
     snprintf(dir, sizeof(dir), "%s/no/such", lockdir);
     struct regc_pmon_opts o = {.lock_dir = dir};
     assert_int_equal(regc_pmon_start(f->p, &o), -ENOENT);
-    snprintf(want, sizeof(want),
-             "cannot create the lock directory '%s': No such file or directory", dir);
+    snprintf(want, sizeof(want), "cannot create the lock directory '%s': No such file or directory",
+             dir);
     expect_error(f, want);
     snprintf(dir, sizeof(dir), "%s/dirs", lockdir);
     mkdir(dir, 0755);
@@ -460,8 +459,8 @@ static void t_lock_sim_default(void **state)
     /* dry run: reads and writes only traced, no lock file even when given a directory */
     regc_dev *d;
     struct flow_trace *t = calloc(1, sizeof(*t));
-    struct regc_options ro = {.backend = "msr", .dry_run = true, .trace = flow_trace_fn,
-                              .trace_ctx = t};
+    struct regc_options ro = {
+        .backend = "msr", .dry_run = true, .trace = flow_trace_fn, .trace_ctx = t};
     char err[256];
     assert_int_equal(regc_open(&d, flow_spec("e5_2600v2"), &ro, err, sizeof(err)), 0);
     regc_pmon_session *p;
@@ -789,8 +788,8 @@ int main(void)
         cmocka_unit_test(t_lock_sim_default),   cmocka_unit_test(t_lock_package),
         cmocka_unit_test(t_release_e5_2600v2),  cmocka_unit_test(t_release_e5_2600),
         cmocka_unit_test(t_restore_fails),      cmocka_unit_test(t_start_fails),
-        cmocka_unit_test(t_check_read_fails),
-        cmocka_unit_test(t_restart),            cmocka_unit_test(t_kernel_pmu),
+        cmocka_unit_test(t_check_read_fails),   cmocka_unit_test(t_restart),
+        cmocka_unit_test(t_kernel_pmu),
     };
     enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
     struct CMUnitTest t[NFIXED + FLOW_NCASES];

@@ -81,7 +81,8 @@ struct regc_pmon_info {
     int index;      /* array index of the counter; -1 before start or for single registers */
     unsigned width; /* counter width in bits */
     struct regc_ref ctl, ctr; /* valid after start */
-    const struct regc_event *event; /* its table entry; NULL for fixed and raw events */
+    /* its table entry; NULL for fixed and raw events */
+    const struct regc_event *event;
 };
 
 /* A session on 'd' (borrowed; must outlive it). 0, or -ENOMEM. */
