@@ -1290,6 +1290,8 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     }
     set(c, root, "blocks", blocks);
     set(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
+    if (!lz->no_doc_keys)
+        context_doc_keys(c->a, root); /* the root's own: its blocks are placeholders yet */
     if (lz->annotate)
         lz->annotate(c->a, root);
     *tree = root;

@@ -360,8 +360,28 @@ static void block_keys(struct arena *a, struct dt *blk)
         register_keys(a, v);
 }
 
+/*
+ * "doc_access_legend": [{"access", "meaning", "first", "last"}] for every
+ * spelling of attr.h's table, so the documents' legend never drifts from it.
+ */
+static struct dt *access_legend(struct arena *a)
+{
+    struct dt *list = dt_list(a);
+    for (int i = 0; i < REGC_ACCESS__COUNT; i++) {
+        struct dt *o = dt_obj(a);
+        set_new(a, o, "access", dt_str_ref(a, regc_access_text((enum regc_access)i)));
+        set_new(a, o, "meaning", dt_str_ref(a, regc_access_meaning((enum regc_access)i)));
+        set_new(a, o, "first", dt_bool(i == 0));
+        set_new(a, o, "last", dt_bool(i + 1 == REGC_ACCESS__COUNT));
+        dt_push(a, list, o);
+    }
+    return list;
+}
+
 void context_doc_keys(struct arena *a, struct dt *root)
 {
+    if (dt_is(root, DT_OBJ))
+        set_new(a, root, "doc_access_legend", access_legend(a));
     size_t i;
     struct dt *blk;
     DT_FOREACH(dt_get(root, "blocks"), i, blk)

@@ -31,7 +31,7 @@ char *tables_c_string(const char *s)
 static const char *access_constant(const char *text)
 {
     switch (regc_access_parse(text)) {
-#define X_(id, spelling, sem)                                                                      \
+#define X_(id, spelling, sem, meaning)                                                             \
     case REGC_ACCESS_##id:                                                                         \
         return "REGC_ACCESS_" #id;
         REGC_ACCESS_LIST(X_)

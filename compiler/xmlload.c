@@ -773,9 +773,24 @@ static bool is_elem(xmlNode *n, const char *name)
     for (xmlNode *c = (parent)->children; c; c = c->next)                                          \
         if (c->type == XML_ELEMENT_NODE)
 
-/* Attribute 'name' copied into the arena, or NULL when absent. */
+/*
+ * Attribute 'name' copied into the arena, or NULL when absent. A value the
+ * parser left as one text node (always, for our specs: entities are
+ * refused) is copied straight from it; xmlGetNoNsProp() would first make a
+ * malloc'd copy, and this runs for every attribute of every field.
+ */
 static const char *get(struct loader *ld, xmlNode *n, const char *name)
 {
+    for (xmlAttr *at = n->properties; at; at = at->next) {
+        if (at->ns || strcmp((const char *)at->name, name) != 0)
+            continue;
+        xmlNode *t = at->children;
+        if (!t)
+            return arena_strdup(ld->a, "");
+        if (t->type == XML_TEXT_NODE && !t->next)
+            return arena_strdup(ld->a, (const char *)t->content);
+        break;
+    }
     xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
     if (!v)
         return NULL;

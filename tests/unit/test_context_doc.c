@@ -13,6 +13,7 @@
 
 #include "context_doc.h"
 #include "dt_json.h"
+#include "regc/attr.h"
 
 /* A tree of one block 'b' holding the register given as JSON text. */
 static json_t *tree_with(const char *reg, const char *events)
@@ -207,6 +208,27 @@ static void test_incomplete_objects_are_left_alone(void **state)
     context_doc_keys(NULL, NULL);
 }
 
+/* The legend lists attr.h's table: every spelling once, in order, with its words. */
+static void test_access_legend(void **state)
+{
+    (void)state;
+    json_t *t = tree_with("{}", NULL);
+    json_t *legend = json_object_get(t, "doc_access_legend");
+    assert_int_equal(json_array_size(legend), REGC_ACCESS__COUNT);
+    for (size_t i = 0; i < json_array_size(legend); i++) {
+        json_t *row = json_array_get(legend, i);
+        assert_string_equal(str(row, "access"), regc_access_text((enum regc_access)i));
+        assert_string_equal(str(row, "meaning"), regc_access_meaning((enum regc_access)i));
+        assert_true(json_is_true(json_object_get(row, "first")) == (i == 0));
+        assert_true(json_is_true(json_object_get(row, "last")) == (i + 1 == REGC_ACCESS__COUNT));
+    }
+    assert_string_equal(str(json_array_get(legend, 0), "access"), "RW");
+    assert_string_equal(str(json_array_get(legend, 0), "meaning"), "read/write");
+    json_t *w1c = json_array_get(legend, REGC_ACCESS_RW1C);
+    assert_string_equal(str(w1c, "meaning"), "write 1 to clear");
+    json_decref(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_narrow_labels_turn_and_shorten),
         cmocka_unit_test(test_small_keys),
         cmocka_unit_test(test_incomplete_objects_are_left_alone),
+        cmocka_unit_test(test_access_legend),
     };
     return cmocka_run_group_tests_name("context_doc", tests, NULL, NULL);
 }
