@@ -1027,7 +1027,21 @@ static json_t *role(const struct model_role *r)
 
 static const char *clear_name(enum model_clear cl)
 {
-    return cl == CLEAR_W1C ? "w1c" : cl == CLEAR_WRITE0 ? "write0" : "register";
+    static const char *const names[] = {[CLEAR_W1C] = "w1c", [CLEAR_WRITE0] = "write0",
+                                        [CLEAR_REGISTER] = "register", [CLEAR_NONE] = "none"};
+    return names[cl];
+}
+
+/* [{"direction": "up"|"down"|"up-down", "value": hex}] for the directions the spec gives. */
+static json_t *directions_json(const struct model_counters *k)
+{
+    static const char *const names[DIRECTION_COUNT] = {"up", "down", "up-down"};
+    json_t *list = json_array();
+    for (int d = 0; k->direction_field.name && d < DIRECTION_COUNT; d++)
+        if (k->directions[d].given)
+            json_array_append_new(list, json_pack("{s:s,s:o}", "direction", names[d], "value",
+                                                  hex(k->directions[d].value)));
+    return list;
 }
 
 static json_t *counters_json(const struct model_counters *k)
@@ -1048,6 +1062,8 @@ static json_t *counters_json(const struct model_counters *k)
     set(o, "threshold", role(&k->threshold));
     set(o, "event", role(&k->event));
     set(o, "umask", role(&k->umask));
+    set(o, "direction_field", role(&k->direction_field));
+    set(o, "directions", directions_json(k));
     set(o, "preload", json_string(k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
     set(o, "freeze_on_overflow", json_boolean(k->freeze_on_overflow));
     set(o, "has_status_first", json_boolean(k->has_status_first));
@@ -1138,9 +1154,10 @@ static json_t *pmon_global_json(const struct model_pmon_global *g)
         json_t *boxes = json_array();
         for (size_t i = 0; i < gs->nboxes; i++) {
             const struct model_box_overflow *bo = gs->boxes[i];
-            json_array_append_new(boxes, json_pack("{s:s?,s:s?,s:s?}", "block", bo->block_name,
-                                                   "field", bo->field_name, "instance",
-                                                   bo->instance_name));
+            json_array_append_new(boxes, json_pack("{s:s?,s:s?,s:s?,s:s?}", "block",
+                                                   bo->block_name, "field", bo->field_name,
+                                                   "instance", bo->instance_name, "counters",
+                                                   bo->counters_name));
         }
         set(b, "boxes", boxes);
         set(o, "status", b);

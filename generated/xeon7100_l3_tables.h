@@ -300,7 +300,9 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
                  {.kind = "general", .control = "MSR_EMON_L3_CTR_CTL_GBSQ", .counter = "MSR_EMON_L3_CTR_CTL_GBSQ", .count_field = "event_count",
                   .width = 32, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = NULL,
                   .reset = NULL, .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
-                  .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
+                  .event = NULL, .umask = NULL, .direction_field = NULL,
+                  .directions = (const struct regc_count_dir[]){ {REGC_DIR_NONE, 0}},
+                  .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
                   .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
@@ -310,7 +312,9 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
                  {.kind = "general", .control = "MSR_EMON_L3_CTR_CTL_GSNPQ", .counter = "MSR_EMON_L3_CTR_CTL_GSNPQ", .count_field = "event_count",
                   .width = 32, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = NULL,
                   .reset = NULL, .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
-                  .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
+                  .event = NULL, .umask = NULL, .direction_field = NULL,
+                  .directions = (const struct regc_count_dir[]){ {REGC_DIR_NONE, 0}},
+                  .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
                   .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
@@ -320,7 +324,9 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
                  {.kind = "general", .control = "MSR_EMON_L3_CTR_CTL_FSB", .counter = "MSR_EMON_L3_CTR_CTL_FSB", .count_field = "event_count",
                   .width = 32, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = NULL,
                   .reset = NULL, .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
-                  .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
+                  .event = NULL, .umask = NULL, .direction_field = NULL,
+                  .directions = (const struct regc_count_dir[]){ {REGC_DIR_NONE, 0}},
+                  .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
                   .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){

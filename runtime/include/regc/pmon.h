@@ -66,6 +66,7 @@ struct regc_pmon_info {
     const struct regc_counters *counters;
     int index;      /* array index of the counter; -1 before start or for single registers */
     unsigned width; /* counter width in bits */
+    enum regc_direction direction; /* REGC_DIR_UP, _DOWN or _UP_DOWN (after start: the control's) */
     struct regc_ref ctl, ctr; /* valid after start */
 };
 
