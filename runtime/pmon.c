@@ -1027,6 +1027,20 @@ static void wrap_overflows(regc_pmon_session *p, const bool *evflag, const bool 
     }
 }
 
+/*
+ * A status bit says the counter overflowed, yet its value is not below where
+ * it was: a whole lap of 2^w events went by, which the value cannot show.
+ * (Counting one way only: up and down, the sign of the change is unknown.)
+ */
+static void full_laps(regc_pmon_session *p, const bool *ovf, const uint64_t *before)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        if (ovf[i] && e->last >= before[i] && e->dir != REGC_DIR_UP_DOWN && e->c->width < 64)
+            e->total += UINT64_C(1) << e->c->width;
+    }
+}
+
 int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n)
 {
     bool flag[MAX_BOXES] = {false}, ovf[REGC_PMON_MAX_EVENTS] = {false};
@@ -1048,6 +1062,7 @@ int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsign
     if (rc)
         return rc;
     wrap_overflows(p, evflag, direct, ovf, before);
+    full_laps(p, ovf, before);
     for (unsigned i = 0; !rc && i < p->n; i++) {
         struct pmon_ev *e = &p->ev[i];
         if (!ovf[i])
