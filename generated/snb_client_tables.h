@@ -607,7 +607,7 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
             .unfreeze = NULL, .enable = "EN", .freeze_on_overflow = "FREEZE", .pmi_core = "PMI_Sel_Core0",
             .wake = "WakePMI", .reset = NULL, .select = NULL,
             .pmi_cores = (const char *const[]){ "PMI_Sel_Core0", "PMI_Sel_Core1", "PMI_Sel_Core2", "PMI_Sel_Core3", NULL}},
-        .status = &(const struct regc_global_status){.block = "unc", .reg = "MSR_UNC_PERF_GLOBAL_STATUS", .clear = REGC_CLEAR_W1C,
+        .status = &(const struct regc_global_status){.block = "unc", .reg = "MSR_UNC_PERF_GLOBAL_STATUS", .clear = REGC_CLEAR_NONE,
             .clear_reg = NULL, .clear_field = NULL,
             .boxes = (const struct regc_box_overflow[]){
                 { "unc", "Fixed", NULL, NULL},
