@@ -21,64 +21,70 @@ static uint64_t hash_str(const char *s)
 
 void check_map_init(struct check_map *m)
 {
-    m->slots = NULL;
-    m->cap = m->n = 0;
+    *m = (struct check_map){0};
 }
 
 void check_map_release(struct check_map *m)
 {
+    free(m->entries);
     free(m->slots);
     check_map_init(m);
 }
 
-static struct check_map_entry *map_slot(struct check_map_entry *slots, size_t cap, const char *key,
-                                        uint64_t h)
+static struct check_map_slot *map_slot(const struct check_map *m, const char *key, uint64_t h)
 {
-    size_t i = (size_t)h & (cap - 1);
-    while (slots[i].key && (slots[i].hash != h || strcmp(slots[i].key, key) != 0))
-        i = (i + 1) & (cap - 1);
-    return &slots[i];
-}
-
-static void map_rehash(struct check_map *m, struct check_map_entry *old, size_t n, size_t ncap)
-{
-    struct check_map_entry *ns = xcalloc(ncap, sizeof(*ns));
-    for (size_t i = 0; i < n; i++)
-        if (old[i].key)
-            *map_slot(ns, ncap, old[i].key, old[i].hash) = old[i];
-    free(m->slots);
-    m->slots = ns;
-    m->cap = ncap;
-}
-
-static struct check_map_entry *small_put(struct check_map *m, const char *key, bool *found)
-{
-    for (size_t i = 0; i < m->n; i++) {
-        if (strcmp(m->small[i].key, key) == 0) {
-            *found = true;
-            return &m->small[i];
-        }
+    uint32_t tag = (uint32_t)(h >> 32);
+    size_t i = (size_t)h & (m->cap - 1);
+    for (;; i = (i + 1) & (m->cap - 1)) {
+        struct check_map_slot *sl = &m->slots[i];
+        if (!sl->entry)
+            return sl;
+        const struct check_map_entry *e = &m->entries[sl->entry - 1];
+        if (sl->tag == tag && e->hash == h && strcmp(e->key, key) == 0)
+            return sl;
     }
-    *found = false;
-    m->small[m->n] = (struct check_map_entry){.key = key, .hash = hash_str(key)};
-    return &m->small[m->n++];
+}
+
+static void map_reindex(struct check_map *m, size_t ncap)
+{
+    free(m->slots);
+    m->slots = xcalloc(ncap, sizeof(*m->slots));
+    m->cap = ncap;
+    for (size_t i = 0; i < m->n; i++) {
+        struct check_map_slot *sl = map_slot(m, m->entries[i].key, m->entries[i].hash);
+        *sl = (struct check_map_slot){(uint32_t)(m->entries[i].hash >> 32), (uint32_t)i + 1};
+    }
 }
 
 struct check_map_entry *check_map_put(struct check_map *m, const char *key, bool *found)
 {
-    if (!m->slots && m->n < CHECK_MAP_SMALL)
-        return small_put(m, key, found);
-    if (!m->slots)
-        map_rehash(m, m->small, m->n, 4 * CHECK_MAP_SMALL);
-    else if (2 * (m->n + 1) > m->cap)
-        map_rehash(m, m->slots, m->cap, 2 * m->cap);
     uint64_t h = hash_str(key);
-    struct check_map_entry *e = map_slot(m->slots, m->cap, key, h);
-    *found = e->key != NULL;
-    if (!*found) {
-        *e = (struct check_map_entry){.key = key, .hash = h};
-        m->n++;
+    struct check_map_slot *sl = NULL;
+    if (m->slots) {
+        sl = map_slot(m, key, h);
+        if (sl->entry) {
+            *found = true;
+            return &m->entries[sl->entry - 1];
+        }
+    } else {
+        for (size_t i = 0; i < m->n; i++) {
+            if (m->entries[i].hash == h && strcmp(m->entries[i].key, key) == 0) {
+                *found = true;
+                return &m->entries[i];
+            }
+        }
     }
+    *found = false;
+    if (m->n == m->entries_cap) {
+        m->entries_cap = m->entries_cap ? 2 * m->entries_cap : CHECK_MAP_SMALL;
+        m->entries = xrealloc(m->entries, m->entries_cap * sizeof(*m->entries));
+    }
+    struct check_map_entry *e = &m->entries[m->n++];
+    *e = (struct check_map_entry){.key = key, .hash = h};
+    if (sl && 2 * m->n <= m->cap)
+        *sl = (struct check_map_slot){(uint32_t)(h >> 32), (uint32_t)m->n};
+    else if (m->n > CHECK_MAP_SMALL)
+        map_reindex(m, m->cap ? 2 * m->cap : 4 * CHECK_MAP_SMALL);
     return e;
 }
 

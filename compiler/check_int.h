@@ -23,25 +23,34 @@ struct check_ctx {
 };
 
 /*
- * A string-keyed map: up to CHECK_MAP_SMALL keys in place (most scopes are
- * small: no allocation), a hash table (open addressing) beyond. The table is
- * freed by check_map_release(); keys are borrowed.
+ * A string-keyed map: entries in insertion order in one array, found by a
+ * scan while there are at most CHECK_MAP_SMALL, beyond that through an
+ * open-addressing index of 8-byte slots (hash tag, entry number): the
+ * generated-name check puts a few million names in one map, and small slots
+ * keep its cache misses down. Freed by check_map_release(); keys are borrowed.
  */
 #define CHECK_MAP_SMALL 8
 struct check_map_entry {
-    const char *key; /* NULL: empty slot */
+    const char *key;
     uint64_t hash;
     const void *val;
     struct srcpos pos;
 };
+struct check_map_slot {
+    uint32_t tag;   /* the hash's high half */
+    uint32_t entry; /* entry number + 1; 0: empty */
+};
 struct check_map {
-    struct check_map_entry small[CHECK_MAP_SMALL];
-    struct check_map_entry *slots; /* NULL while the keys fit in 'small' */
-    size_t cap, n;
+    struct check_map_entry *entries; /* owned */
+    struct check_map_slot *slots;    /* owned; NULL while n <= CHECK_MAP_SMALL */
+    size_t n, entries_cap, cap;      /* cap: slots */
 };
 void check_map_init(struct check_map *m);
 void check_map_release(struct check_map *m);
-/* The entry for 'key': an existing one (*found true) or a new one with val NULL. */
+/*
+ * The entry for 'key': an existing one (*found true) or a new one with val
+ * NULL. Valid until the next put.
+ */
 struct check_map_entry *check_map_put(struct check_map *m, const char *key, bool *found);
 
 /* "[13:9]" or "[7]", owned by ctx->a. */

@@ -13,7 +13,7 @@
 
 /* "RW, RO, ...": every spelling of attr.h's table, so the message never drifts from it. */
 static const char accepted_access[] =
-#define REGC_X_(id, text, sem) text ", "
+#define REGC_X_(id, text, sem, meaning) text ", "
     REGC_ACCESS_LIST(REGC_X_)
 #undef REGC_X_
     ;

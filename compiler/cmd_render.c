@@ -171,6 +171,7 @@ static int run(struct diag *dg, const struct render_args *a)
     struct tmpl tp;
     tmpl_init(&tp, dg, a->incdirs, a->nincdirs);
     json_t *data = NULL;
+    struct arena tree = ARENA_INIT;
     struct buf out = BUF_INIT;
     int status = EXIT_OK;
     if (tmpl_load(&tp, a->template) < 0 || !(data = load_data(dg, a->data))) {
@@ -181,7 +182,7 @@ static int run(struct diag *dg, const struct render_args *a)
         .escape = a->escape_given ? a->escape : tmpl_escape_for(a->template, a->output),
         .strict = a->strict,
     };
-    if (tmpl_render(&tp, data, &opt, &out) < 0 || dg->nerrors) {
+    if (tmpl_render(&tp, dt_from_json(&tree, data), &opt, &out) < 0 || dg->nerrors) {
         status = exit_status(dg);
         goto out;
     }
@@ -190,6 +191,7 @@ static int run(struct diag *dg, const struct render_args *a)
 out:
     buf_release(&out);
     json_decref(data);
+    arena_release(&tree);
     tmpl_release(&tp);
     return status;
 }

@@ -1,10 +1,10 @@
 /*
- * context.c - checked model in, jansson data tree out (docs/json.md).
+ * context.c - checked model in, data tree (dt.h) out (docs/json.md).
  *
  * The stable keys come first in every object, in the order docs/json.md
- * lists them; template keys ("c_..." and the list flags) follow. All strings
- * are copied into the tree; scratch strings come from a private arena freed
- * before context_build() returns.
+ * lists them; template keys ("c_..." and the list flags) follow. The tree and
+ * the strings made for it share one arena; strings of the model are copied,
+ * so the tree outlives the model.
  */
 #include "context.h"
 #include "context_doc.h"
@@ -22,12 +22,12 @@
 
 /* A name made by def_in(): c_mdef names are padded but do not set the width. */
 struct def_ref {
-    json_t *name; /* borrowed: owned by the tree being built */
+    struct dt *name; /* borrowed: owned by the tree being built */
     bool mdef;
 };
 
 struct ctx {
-    struct arena a;      /* scratch: names and formatted strings */
+    struct arena *a;     /* the tree's: values, names and formatted strings */
     const char *prefix;  /* as given or the spec's */
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
@@ -35,9 +35,9 @@ struct ctx {
 
 /* ------------------------------------------------------------ small values */
 
-static json_t *str_or_null(const char *s)
+static struct dt *str_or_null(struct ctx *c, const char *s)
 {
-    return s ? json_string(s) : json_null();
+    return s ? dt_str(c->a, s) : dt_null();
 }
 
 /*
@@ -65,10 +65,10 @@ static size_t hex_to(char *p, uint64_t v, unsigned digits)
 }
 
 /* "0x" + lower-case hex, no leading zeros. */
-static json_t *hex(uint64_t v)
+static struct dt *hex(struct ctx *c, uint64_t v)
 {
     char tmp[24];
-    return json_stringn(tmp, hex_to(tmp, v, 1));
+    return dt_strn(c->a, tmp, hex_to(tmp, v, 1));
 }
 
 static const char *c_type(unsigned size)
@@ -84,7 +84,7 @@ static const char *c_litmacro(unsigned size)
 /* A C literal of 'size' bits: UINT32_C(0xc10); 'pad' zero-fills to size/4 digits. */
 static char *c_lit(struct ctx *c, uint64_t v, unsigned size, bool pad)
 {
-    char *p = arena_alloc(&c->a, 8 + 1 + 18 + 2); /* "UINT64_C" "(" 0x+16 ")" NUL */
+    char *p = arena_alloc(c->a, 8 + 1 + 18 + 2); /* "UINT64_C" "(" 0x+16 ")" NUL */
     memcpy(p, c_litmacro(size), 8);
     p[8] = '(';
     size_t n = 9 + hex_to(p + 9, v, pad ? size / 4 : 1);
@@ -100,14 +100,14 @@ static unsigned addr_bits(const struct model_reg *r)
 }
 
 /* Keys are ASCII literals: no UTF-8 check needed. */
-static void set(json_t *o, const char *key, json_t *v)
+static void set(struct ctx *c, struct dt *o, const char *key, struct dt *v)
 {
-    json_object_set_new_nocheck(o, key, v);
+    dt_set(c->a, o, key, v);
 }
 
-static void set_str(json_t *o, const char *key, const char *s)
+static void set_str(struct ctx *c, struct dt *o, const char *key, const char *s)
 {
-    json_object_set_new_nocheck(o, key, str_or_null(s));
+    dt_set(c->a, o, key, str_or_null(c, s));
 }
 
 /*
@@ -116,21 +116,21 @@ static void set_str(json_t *o, const char *key, const char *s)
  * The name is 'stem' followed by 'suffix'. "c_mdef" holds function-like
  * macros ("NAME_GET(v)"): padded to the same column, but too long to set it.
  */
-static void def_in(struct ctx *c, json_t *o, const char *key, const char *role,
+static void def_in(struct ctx *c, struct dt *o, const char *key, const char *role,
                    const char *suffix, const char *stem)
 {
-    json_t *d = json_object_get(o, key);
+    struct dt *d = dt_get(o, key);
     if (!d) {
-        d = json_object();
-        json_object_set_new_nocheck(o, key, d);
+        d = dt_obj(c->a);
+        dt_set(c->a, o, key, d);
     }
     size_t ns = strlen(stem), nx = strlen(suffix);
     char tmp[256];
     char *name = ns + nx < sizeof(tmp) ? tmp : xmalloc(ns + nx + 1);
     memcpy(name, stem, ns);
     memcpy(name + ns, suffix, nx + 1);
-    json_t *v = json_stringn(name, ns + nx);
-    json_object_set_new_nocheck(d, role, v);
+    struct dt *v = dt_strn(c->a, name, ns + nx);
+    dt_set(c->a, d, role, v);
     if (name != tmp)
         free(name);
     if (c->ndefs == c->defs_cap) {
@@ -140,7 +140,7 @@ static void def_in(struct ctx *c, json_t *o, const char *key, const char *role,
     c->defs[c->ndefs++] = (struct def_ref){v, strcmp(key, "c_mdef") == 0};
 }
 
-static void def(struct ctx *c, json_t *o, const char *role, const char *suffix, const char *stem)
+static void def(struct ctx *c, struct dt *o, const char *role, const char *suffix, const char *stem)
 {
     def_in(c, o, "c_def", role, suffix, stem);
 }
@@ -156,55 +156,58 @@ static void align_defs(struct ctx *c, size_t from)
 {
     size_t width = 0;
     for (size_t i = from; i < c->ndefs; i++) {
-        size_t n = json_string_length(c->defs[i].name);
+        size_t n = c->defs[i].name->u.str.len;
         if (!c->defs[i].mdef && n > width)
             width = n;
     }
-    char tmp[256];
-    char *p = width < sizeof(tmp) ? tmp : xmalloc(width + 1);
     for (size_t i = from; i < c->ndefs; i++) {
-        json_t *name = c->defs[i].name;
-        size_t n = json_string_length(name);
+        struct dt *name = c->defs[i].name;
+        size_t n = name->u.str.len;
         if (n >= width)
             continue;
-        memcpy(p, json_string_value(name), n);
+        char *p = arena_alloc(c->a, width + 1);
+        memcpy(p, name->u.str.s, n);
         memset(p + n, ' ', width - n);
         p[width] = '\0';
-        json_string_setn(name, p, width);
+        name->u.str.s = p;
+        name->u.str.len = width;
     }
-    if (p != tmp)
-        free(p);
     c->ndefs = from;
 }
 
 /* Marks the first and last item of a list of objects. */
-static void flag_list(json_t *list)
+static void flag_list(struct ctx *c, struct dt *list)
 {
-    size_t n = json_array_size(list);
+    size_t n = dt_len(list);
     for (size_t i = 0; i < n; i++) {
-        json_t *item = json_array_get(list, i);
-        if (!json_is_object(item) || json_object_get(item, "first"))
+        struct dt *item = dt_at(list, i);
+        if (!dt_is(item, DT_OBJ) || dt_get(item, "first"))
             continue;
-        set(item, "first", json_boolean(i == 0));
-        set(item, "last", json_boolean(i + 1 == n));
+        set(c, item, "first", dt_bool(i == 0));
+        set(c, item, "last", dt_bool(i + 1 == n));
     }
 }
 
-/* {"text": LINE} */
-static json_t *text_line(const struct buf *line)
+/* {"text": a copy of the 'len' bytes at 's'} */
+static struct dt *text_objn(struct ctx *c, const char *s, size_t len)
 {
-    json_t *o = json_object();
-    json_object_set_new_nocheck(o, "text", json_stringn(line->s, line->len));
+    struct dt *o = dt_obj(c->a);
+    dt_set(c->a, o, "text", dt_strn(c->a, s, len));
     return o;
+}
+
+static struct dt *text_obj(struct ctx *c, const char *s)
+{
+    return text_objn(c, s, strlen(s));
 }
 
 /*
  * Description text for comment blocks: whitespace folded, wrapped at 'cols'
  * columns, as [{"text": LINE}, ...]; an empty list for NULL.
  */
-static json_t *desc_lines(const char *s, size_t cols)
+static struct dt *desc_lines(struct ctx *c, const char *s, size_t cols)
 {
-    json_t *lines = json_array();
+    struct dt *lines = dt_list(c->a);
     if (!s)
         return lines;
     struct buf line = BUF_INIT;
@@ -219,7 +222,7 @@ static json_t *desc_lines(const char *s, size_t cols)
             p++;
         size_t n = (size_t)(p - w);
         if (line.len > 0 && line.len + 1 + n > cols) {
-            json_array_append_new(lines, text_line(&line));
+            dt_push(c->a, lines, text_objn(c, line.s, line.len));
             buf_reset(&line);
         }
         if (line.len > 0)
@@ -227,7 +230,7 @@ static json_t *desc_lines(const char *s, size_t cols)
         buf_addn(&line, w, n);
     }
     if (line.len > 0)
-        json_array_append_new(lines, text_line(&line));
+        dt_push(c->a, lines, text_objn(c, line.s, line.len));
     buf_release(&line);
     return lines;
 }
@@ -237,8 +240,8 @@ static char *fold(struct ctx *c, const char *s)
 {
     if (!s)
         return NULL;
-    /* the words of 's' joined by single spaces, as desc_lines() with no width */
-    char *r = arena_alloc(&c->a, strlen(s) + 1), *q = r;
+    /* the words of 's' joined by single spaces, as desc_lines(c, ) with no width */
+    char *r = arena_alloc(c->a, strlen(s) + 1), *q = r;
     for (const char *p = s;;) {
         while (*p && isspace((unsigned char)*p))
             p++;
@@ -256,21 +259,21 @@ static char *fold(struct ctx *c, const char *s)
 /* ------------------------------------------------------------ spec and sources */
 
 /* "c_source": the citation line or null; "c_cite_lines": the same wrapped for comments. */
-static void set_cite(json_t *o, const char *line)
+static void set_cite(struct ctx *c, struct dt *o, const char *line)
 {
-    set_str(o, "c_source", line);
-    set(o, "c_cite_lines", desc_lines(line, 76));
+    set_str(c, o, "c_source", line);
+    set(c, o, "c_cite_lines", desc_lines(c, line, 76));
 }
 
-static json_t *source_json(const struct model_source *src)
+static struct dt *source_json(struct ctx *c, const struct model_source *src)
 {
-    json_t *o = json_object();
-    set_str(o, "id", src->id);
-    set_str(o, "title", src->title);
-    set_str(o, "ref", src->ref);
-    set_str(o, "rev", src->rev);
-    set_str(o, "date", src->date);
-    set_str(o, "url", src->url);
+    struct dt *o = dt_obj(c->a);
+    set_str(c, o, "id", src->id);
+    set_str(c, o, "title", src->title);
+    set_str(c, o, "ref", src->ref);
+    set_str(c, o, "rev", src->rev);
+    set_str(c, o, "date", src->date);
+    set_str(c, o, "url", src->url);
     return o;
 }
 
@@ -307,17 +310,17 @@ static const struct model_source *cite_source(const struct model_spec *s,
 }
 
 /* {"src","title","ref","table","page","section","cite"} */
-static json_t *cite_json(const struct model_spec *s, const struct model_cite *cite)
+static struct dt *cite_json(struct ctx *c, const struct model_spec *s, const struct model_cite *cite)
 {
     const struct model_source *src = cite_source(s, cite);
-    json_t *o = json_object();
-    set_str(o, "src", cite->src);
-    set_str(o, "title", src ? src->title : NULL);
-    set_str(o, "ref", src ? src->ref : NULL);
-    set_str(o, "table", cite->table);
-    set_str(o, "page", cite->page);
-    set_str(o, "section", cite->section);
-    set_str(o, "cite", cite->cite);
+    struct dt *o = dt_obj(c->a);
+    set_str(c, o, "src", cite->src);
+    set_str(c, o, "title", src ? src->title : NULL);
+    set_str(c, o, "ref", src ? src->ref : NULL);
+    set_str(c, o, "table", cite->table);
+    set_str(c, o, "page", cite->page);
+    set_str(c, o, "section", cite->section);
+    set_str(c, o, "cite", cite->cite);
     return o;
 }
 
@@ -343,52 +346,55 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
     return r;
 }
 
-static json_t *spec_json(struct ctx *c, const struct model_spec *s)
+static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
 {
-    json_t *o = json_object();
-    set_str(o, "name", s->name);
-    set_str(o, "prefix", s->prefix);
-    set_str(o, "title", s->title);
-    set(o, "version", json_integer(s->version));
-    json_t *sources = json_array();
-    json_t *lines = json_array();
+    struct dt *o = dt_obj(c->a);
+    set_str(c, o, "name", s->name);
+    set_str(c, o, "prefix", s->prefix);
+    set_str(c, o, "title", s->title);
+    set(c, o, "version", dt_int(c->a, s->version));
+    struct dt *sources = dt_list(c->a);
+    struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < s->nsources; i++) {
-        json_array_append_new(sources, source_json(s->sources[i]));
-        json_array_append_new(lines,
-                              json_pack("{s:s}", "text", source_line(c, s->sources[i])));
+        dt_push(c->a, sources, source_json(c, s->sources[i]));
+        dt_push(c->a, lines,
+                              text_obj(c, source_line(c, s->sources[i])));
     }
-    set(o, "sources", sources);
-    set(o, "c_prefix", json_string(names_upper(&c->a, c->prefix)));
-    set(o, "c_lower_prefix", json_string(names_lower(&c->a, c->prefix)));
-    set(o, "c_guard",
-        json_string(names_upper(&c->a, arena_printf(&c->a, "%s_%s_H", c->prefix, s->name))));
-    set(o, "c_version", json_string(REGC_VERSION));
-    flag_list(lines);
-    set(o, "c_source_lines", lines);
-    set(o, "c_desc_lines", desc_lines(s->title, 76));
+    set(c, o, "sources", sources);
+    set(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
+    set(c, o, "c_lower_prefix", dt_str_ref(c->a, names_lower(c->a, c->prefix)));
+    set(c, o, "c_guard",
+        dt_str_ref(c->a, names_upper(c->a, arena_printf(c->a, "%s_%s_H", c->prefix, s->name))));
+    set(c, o, "c_version", dt_str_ref(c->a, REGC_VERSION));
+    flag_list(c, lines);
+    set(c, o, "c_source_lines", lines);
+    set(c, o, "c_desc_lines", desc_lines(c, s->title, 76));
     return o;
 }
 
 /* ------------------------------------------------------------ instances */
 
-static json_t *pci_json(const struct model_instance *inst)
+static struct dt *pci_json(struct ctx *c, const struct model_instance *inst)
 {
     if (!inst || !inst->has_pci)
-        return json_null();
-    return json_pack("{s:o,s:o,s:I,s:I}", "vendor", hex(inst->vendor), "device",
-                     hex(inst->device), "dev", (json_int_t)inst->dev, "func",
-                     (json_int_t)inst->func);
+        return dt_null();
+    struct dt *o = dt_obj(c->a);
+    set(c, o, "vendor", hex(c, inst->vendor));
+    set(c, o, "device", hex(c, inst->device));
+    set(c, o, "dev", dt_int(c->a, inst->dev));
+    set(c, o, "func", dt_int(c->a, inst->func));
+    return o;
 }
 
-static json_t *instance_json(struct ctx *c, const struct model_instance *inst)
+static struct dt *instance_json(struct ctx *c, const struct model_instance *inst)
 {
-    json_t *o = json_object();
-    set_str(o, "name", inst->name);
-    set(o, "base", inst->has_base ? hex(inst->base) : json_null());
-    set(o, "pci", pci_json(inst));
-    char *stem = names_instance(&c->a, c->prefix, inst);
-    set(o, "c_name", json_string(stem));
-    set(o, "c_index", json_integer(inst->index));
+    struct dt *o = dt_obj(c->a);
+    set_str(c, o, "name", inst->name);
+    set(c, o, "base", inst->has_base ? hex(c, inst->base) : dt_null());
+    set(c, o, "pci", pci_json(c, inst));
+    char *stem = names_instance(c->a, c->prefix, inst);
+    set(c, o, "c_name", dt_str_ref(c->a, stem));
+    set(c, o, "c_index", dt_int(c->a, inst->index));
     def(c, o, "name", "", stem);
     if (inst->has_base)
         def(c, o, "base", "_BASE", stem);
@@ -399,15 +405,15 @@ static json_t *instance_json(struct ctx *c, const struct model_instance *inst)
         def(c, o, "func", "_FUNC", stem);
     }
     if (inst->has_pci) {
-        set(o, "c_vendor", json_string(c_lit(c, inst->vendor, 32, false)));
-        set(o, "c_device", json_string(c_lit(c, inst->device, 32, false)));
-        set(o, "c_dev", json_integer((json_int_t)inst->dev));
-        set(o, "c_func", json_integer((json_int_t)inst->func));
+        set(c, o, "c_vendor", dt_str_ref(c->a, c_lit(c, inst->vendor, 32, false)));
+        set(c, o, "c_device", dt_str_ref(c->a, c_lit(c, inst->device, 32, false)));
+        set(c, o, "c_dev", dt_int(c->a, (long long)inst->dev));
+        set(c, o, "c_func", dt_int(c->a, (long long)inst->func));
     }
     if (inst->has_base)
-        set(o, "c_base", json_string(c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32,
+        set(c, o, "c_base", dt_str_ref(c->a, c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32,
                                            false)));
-    set(o, "c_desc_lines", desc_lines(inst->desc, 76));
+    set(c, o, "c_desc_lines", desc_lines(c, inst->desc, 76));
     return o;
 }
 
@@ -419,44 +425,44 @@ static const char *sem_name(enum regc_sem sem)
     return sem < REGC_SEM__COUNT ? names[sem] : "mbz";
 }
 
-static json_t *value_json(struct ctx *c, const struct model_field *f, const struct model_value *v)
+static struct dt *value_json(struct ctx *c, const struct model_field *f, const struct model_value *v)
 {
-    json_t *o = json_object();
-    set_str(o, "name", v->name);
-    set(o, "value", hex(v->value));
-    set(o, "undefined", json_boolean(v->undefined));
-    set_str(o, "desc", fold(c, v->desc));
-    char *stem = names_value(&c->a, c->prefix, f, v);
-    set(o, "c_name", json_string(stem));
+    struct dt *o = dt_obj(c->a);
+    set_str(c, o, "name", v->name);
+    set(c, o, "value", hex(c, v->value));
+    set(c, o, "undefined", dt_bool(v->undefined));
+    set_str(c, o, "desc", fold(c, v->desc));
+    char *stem = names_value(c->a, c->prefix, f, v);
+    set(c, o, "c_name", dt_str_ref(c->a, stem));
     def(c, o, "name", "", stem);
-    set(o, "c_value", json_string(c_lit(c, v->value, f->reg->size, false)));
-    set(o, "c_field", json_string(names_field(&c->a, c->prefix, f)));
+    set(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v->value, f->reg->size, false)));
+    set(c, o, "c_field", dt_str_ref(c->a, names_field(c->a, c->prefix, f)));
     return o;
 }
 
-static json_t *field_json(struct ctx *c, const struct model_spec *s, const struct model_field *f)
+static struct dt *field_json(struct ctx *c, const struct model_spec *s, const struct model_field *f)
 {
     const struct model_reg *r = f->reg;
-    json_t *o = json_object();
-    set_str(o, "name", f->name);
-    set(o, "lsb", json_integer(f->lsb));
-    set(o, "msb", json_integer(f->msb));
-    set(o, "width", json_integer(model_field_width(f)));
-    set_str(o, "access", f->access_text);
-    set(o, "reset", hex(f->reset));
-    set_str(o, "desc", fold(c, f->desc));
-    set(o, "implicit", json_boolean(f->implicit));
-    json_t *values = json_array();
+    struct dt *o = dt_obj(c->a);
+    set_str(c, o, "name", f->name);
+    set(c, o, "lsb", dt_int(c->a, f->lsb));
+    set(c, o, "msb", dt_int(c->a, f->msb));
+    set(c, o, "width", dt_int(c->a, model_field_width(f)));
+    set_str(c, o, "access", f->access_text);
+    set(c, o, "reset", hex(c, f->reset));
+    set_str(c, o, "desc", fold(c, f->desc));
+    set(c, o, "implicit", dt_bool(f->implicit));
+    struct dt *values = dt_list(c->a);
     for (size_t i = 0; i < f->nvalues; i++)
-        json_array_append_new(values, value_json(c, f, f->values[i]));
-    flag_list(values);
-    set(o, "values", values);
+        dt_push(c->a, values, value_json(c, f, f->values[i]));
+    flag_list(c, values);
+    set(c, o, "values", values);
 
-    char *stem = names_field(&c->a, c->prefix, f);
-    set(o, "c_name", json_string(stem));
-    set(o, "c_lower", json_string(names_lower(&c->a, stem)));
-    set(o, "c_reserved", json_boolean(model_field_is_reserved(f)));
-    set(o, "c_reg", json_string(names_reg(&c->a, c->prefix, r)));
+    char *stem = names_field(c->a, c->prefix, f);
+    set(c, o, "c_name", dt_str_ref(c->a, stem));
+    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    set(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
+    set(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
     if (!model_field_is_reserved(f)) {
         def(c, o, "shift", "_SHIFT", stem);
         def(c, o, "width", "_WIDTH", stem);
@@ -467,19 +473,19 @@ static json_t *field_json(struct ctx *c, const struct model_spec *s, const struc
         def_in(c, o, "c_mdef", "set", "_SET(v, x)", stem);
         def_in(c, o, "c_mdef", "val", "_VAL(x)", stem);
     }
-    set(o, "c_sem", json_string(sem_name(model_field_sem(f))));
-    set(o, "c_type", json_string(c_type(r->size)));
-    set(o, "c_shift", json_integer(f->lsb));
-    set(o, "c_max", json_string(c_lit(c, model_field_max(f), r->size, false)));
-    set(o, "c_mask", json_string(c_lit(c, model_field_mask(f), r->size, true)));
-    set(o, "c_reset", json_string(c_lit(c, f->reset, r->size, false)));
-    set(o, "c_bits", json_string(f->msb == f->lsb
-                                     ? arena_printf(&c->a, "%u", f->lsb)
-                                     : arena_printf(&c->a, "%u:%u", f->msb, f->lsb)));
-    set(o, "c_has_values", json_boolean(f->nvalues > 0));
+    set(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
+    set(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
+    set(c, o, "c_shift", dt_int(c->a, f->lsb));
+    set(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
+    set(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
+    set(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
+    set(c, o, "c_bits", dt_str_ref(c->a, f->msb == f->lsb
+                                     ? arena_printf(c->a, "%u", f->lsb)
+                                     : arena_printf(c->a, "%u:%u", f->msb, f->lsb)));
+    set(c, o, "c_has_values", dt_bool(f->nvalues > 0));
     char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
-    set_cite(o, src);
-    set(o, "c_desc_lines", desc_lines(f->desc, 72));
+    set_cite(c, o, src);
+    set(c, o, "c_desc_lines", desc_lines(c, f->desc, 72));
     return o;
 }
 
@@ -497,7 +503,7 @@ static char *c_string_body(struct ctx *c, const char *s)
         else
             buf_addc(&b, (char)*p);
     }
-    char *r = arena_strdup(&c->a, b.s);
+    char *r = arena_strdup(c->a, b.s);
     buf_release(&b);
     return r;
 }
@@ -513,7 +519,7 @@ static const struct model_field *find_named_field(const struct model_reg *r, con
 struct rule_ctx {
     struct ctx *c;
     const struct model_reg *r;
-    json_t *fields;   /* c_candidates being built */
+    struct dt *fields;   /* c_candidates being built */
     uint64_t nums[32]; /* the expression's numbers (the first 32) */
     size_t nnums;
 };
@@ -527,7 +533,7 @@ static void field_getter(void *ctx, struct buf *out, const char *name)
         buf_adds(out, "0"); /* cannot happen after check_spec(): rule-field */
         return;
     }
-    buf_addf(out, "%s_get(v)", names_lower(&rc->c->a, names_field(&rc->c->a, rc->c->prefix, f)));
+    buf_addf(out, "%s_get(v)", names_lower(rc->c->a, names_field(rc->c->a, rc->c->prefix, f)));
 }
 
 static void collect_numbers(const struct expr *e, struct rule_ctx *rc)
@@ -540,17 +546,19 @@ static void collect_numbers(const struct expr *e, struct rule_ctx *rc)
     collect_numbers(e->rhs, rc);
 }
 
-static void add_cand(struct ctx *c, json_t *cands, uint64_t v, uint64_t max, unsigned size)
+static void add_cand(struct ctx *c, struct dt *cands, uint64_t v, uint64_t max, unsigned size)
 {
     if (v > max)
         return;
     const char *lit = c_lit(c, v, size, false);
     size_t i;
-    json_t *item;
-    json_array_foreach(cands, i, item)
-        if (strcmp(json_string_value(json_object_get(item, "c_value")), lit) == 0)
+    struct dt *item;
+    DT_FOREACH(cands, i, item)
+        if (strcmp(dt_str_value(dt_get(item, "c_value")), lit) == 0)
             return;
-    json_array_append_new(cands, json_pack("{s:s}", "c_value", lit));
+    struct dt *o = dt_obj(c->a);
+    set(c, o, "c_value", dt_str_ref(c->a, lit));
+    dt_push(c->a, cands, o);
 }
 
 /*
@@ -565,15 +573,15 @@ static int add_candidates(void *ctx, const struct expr *node)
     const struct model_field *f = find_named_field(rc->r, node->field);
     if (!f)
         return 0;
-    char *stem = names_lower(&c->a, names_field(&c->a, c->prefix, f));
+    char *stem = names_lower(c->a, names_field(c->a, c->prefix, f));
     size_t i;
-    json_t *item;
-    json_array_foreach(rc->fields, i, item)
-        if (strcmp(json_string_value(json_object_get(item, "c_lower")), stem) == 0)
+    struct dt *item;
+    DT_FOREACH(rc->fields, i, item)
+        if (strcmp(dt_str_value(dt_get(item, "c_lower")), stem) == 0)
             return 0;
     uint64_t max = model_field_max(f);
     unsigned size = rc->r->size;
-    json_t *cands = json_array();
+    struct dt *cands = dt_list(c->a);
     add_cand(c, cands, 0, max, size);
     add_cand(c, cands, 1, max, size);
     add_cand(c, cands, max, max, size);
@@ -585,27 +593,29 @@ static int add_candidates(void *ctx, const struct expr *node)
         if (n < UINT64_MAX)
             add_cand(c, cands, n + 1, max, size);
     }
-    flag_list(cands);
-    json_array_append_new(rc->fields,
-                          json_pack("{s:s,s:I,s:o}", "c_lower", stem, "c_count",
-                                    (json_int_t)json_array_size(cands), "c_values", cands));
+    flag_list(c, cands);
+    struct dt *o = dt_obj(c->a);
+    set(c, o, "c_lower", dt_str_ref(c->a, stem));
+    set(c, o, "c_count", dt_int(c->a, (long long)dt_len(cands)));
+    set(c, o, "c_values", cands);
+    dt_push(c->a, rc->fields, o);
     return 0;
 }
 
-static json_t *rule_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r,
+static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r,
                          const struct model_rule *rule, unsigned bit)
 {
-    json_t *o = json_object();
-    set_str(o, "name", rule->name);
-    set_str(o, "expr", rule->expr_text);
+    struct dt *o = dt_obj(c->a);
+    set_str(c, o, "name", rule->name);
+    set_str(c, o, "expr", rule->expr_text);
     char *msg = fold(c, rule->message);
-    set_str(o, "message", msg);
-    char *stem = names_rule(&c->a, c->prefix, r, rule);
-    set(o, "c_name", json_string(stem));
-    set(o, "c_bit", json_integer(bit));
+    set_str(c, o, "message", msg);
+    char *stem = names_rule(c->a, c->prefix, r, rule);
+    set(c, o, "c_name", dt_str_ref(c->a, stem));
+    set(c, o, "c_bit", dt_int(c->a, bit));
     def(c, o, "name", "", stem);
     def(c, o, "message", "_MESSAGE", stem);
-    struct rule_ctx rc = {.c = c, .r = r, .fields = json_array()};
+    struct rule_ctx rc = {.c = c, .r = r, .fields = dt_list(c->a)};
     struct buf expr = BUF_INIT;
     if (rule->expr) {
         expr_render_c(rule->expr, &expr, field_getter, &rc);
@@ -614,14 +624,14 @@ static json_t *rule_json(struct ctx *c, const struct model_spec *s, const struct
     } else {
         buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
-    flag_list(rc.fields);
-    set(o, "c_expr", json_string(expr.s));
-    set(o, "c_candidates", rc.fields);
+    flag_list(c, rc.fields);
+    set(c, o, "c_expr", dt_str(c->a, expr.s));
+    set(c, o, "c_candidates", rc.fields);
     buf_release(&expr);
-    set(o, "c_message", json_string(c_string_body(c, msg ? msg : rule->name)));
-    set(o, "c_reg", json_string(names_reg(&c->a, c->prefix, r)));
-    set(o, "c_reg_lower", json_string(names_lower(&c->a, names_reg(&c->a, c->prefix, r))));
-    set_cite(o, cite_line(c, s, &rule->cite));
+    set(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg ? msg : rule->name)));
+    set(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
+    set(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
+    set_cite(c, o, cite_line(c, s, &rule->cite));
     return o;
 }
 
@@ -638,8 +648,8 @@ static void add_padded(struct buf *b, const char *s, size_t width)
 
 static int by_lsb_desc(const void *a, const void *b)
 {
-    json_int_t la = json_integer_value(json_object_get(*(json_t *const *)a, "lsb"));
-    json_int_t lb = json_integer_value(json_object_get(*(json_t *const *)b, "lsb"));
+    long long la = dt_int_value(dt_get(*(struct dt *const *)a, "lsb"));
+    long long lb = dt_int_value(dt_get(*(struct dt *const *)b, "lsb"));
     return la < lb ? 1 : la > lb ? -1 : 0;
 }
 
@@ -648,33 +658,33 @@ static int by_lsb_desc(const void *a, const void *b)
  * first, columns aligned: bits, name, access, reset ("28:24  thresh  RW  0x0"),
  * as [{"text"}].
  */
-static json_t *layout_lines(json_t *fields)
+static struct dt *layout_lines(struct ctx *c, struct dt *fields)
 {
     static const char *const cols[] = {"c_bits", "name", "access", "reset"};
     size_t width[4] = {0};
     size_t i;
-    json_t *f;
-    json_array_foreach(fields, i, f)
+    struct dt *f;
+    DT_FOREACH(fields, i, f)
         for (size_t k = 0; k < 4; k++) {
-            size_t n = strlen(json_string_value(json_object_get(f, cols[k])));
+            size_t n = strlen(dt_str_value(dt_get(f, cols[k])));
             width[k] = n > width[k] ? n : width[k];
         }
-    size_t n = json_array_size(fields);
-    json_t **sorted = xcalloc(n ? n : 1, sizeof(*sorted));
-    json_array_foreach(fields, i, f)
+    size_t n = dt_len(fields);
+    struct dt **sorted = xcalloc(n ? n : 1, sizeof(*sorted));
+    DT_FOREACH(fields, i, f)
         sorted[i] = f;
     qsort(sorted, n, sizeof(*sorted), by_lsb_desc);
-    json_t *lines = json_array();
+    struct dt *lines = dt_list(c->a);
     for (i = 0; i < n; i++) {
         struct buf b = BUF_INIT;
         for (size_t k = 0; k < 4; k++) {
-            const char *v = json_string_value(json_object_get(sorted[i], cols[k]));
+            const char *v = dt_str_value(dt_get(sorted[i], cols[k]));
             if (k == 3)
                 buf_adds(&b, v);
             else
                 add_padded(&b, v, width[k] + 2);
         }
-        json_array_append_new(lines, json_pack("{s:s}", "text", b.s));
+        dt_push(c->a, lines, text_obj(c, b.s));
         buf_release(&b);
     }
     free(sorted);
@@ -710,24 +720,34 @@ static struct masks reg_masks(const struct model_reg *r)
     return m;
 }
 
-static json_t *masks_json(const struct masks *m)
+static struct dt *masks_json(struct ctx *c, const struct masks *m)
 {
-    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "mbz", hex(m->mbz), "ignored",
-                     hex(m->ignored), "ro", hex(m->ro), "wo", hex(m->wo), "w1c", hex(m->w1c),
-                     "w1s", hex(m->w1s), "writable", hex(m->writable));
+    struct dt *o = dt_obj(c->a);
+    set(c, o, "mbz", hex(c, m->mbz));
+    set(c, o, "ignored", hex(c, m->ignored));
+    set(c, o, "ro", hex(c, m->ro));
+    set(c, o, "wo", hex(c, m->wo));
+    set(c, o, "w1c", hex(c, m->w1c));
+    set(c, o, "w1s", hex(c, m->w1s));
+    set(c, o, "writable", hex(c, m->writable));
+    return o;
 }
 
-static json_t *c_masks_json(struct ctx *c, const struct masks *m, unsigned size)
+static struct dt *c_masks_json(struct ctx *c, const struct masks *m, unsigned size)
 {
     /* "rmw": the bits a safe write takes from 'wanted' (RW, RW-V) */
     uint64_t rmw = m->writable & m->keep;
-    return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "mbz",
-                     c_lit(c, m->mbz, size, true), "ignored", c_lit(c, m->ignored, size, true),
-                     "ro", c_lit(c, m->ro, size, true), "wo", c_lit(c, m->wo, size, true), "w1c",
-                     c_lit(c, m->w1c, size, true), "w1s", c_lit(c, m->w1s, size, true),
-                     "writable", c_lit(c, m->writable, size, true), "keep",
-                     c_lit(c, m->keep, size, true), "volatile",
-                     c_lit(c, m->volatile_, size, true), "rmw", c_lit(c, rmw, size, true));
+    const struct {
+        const char *key;
+        uint64_t bits;
+    } lits[] = {{"mbz", m->mbz}, {"ignored", m->ignored}, {"ro", m->ro},
+                {"wo", m->wo},   {"w1c", m->w1c},         {"w1s", m->w1s},
+                {"writable", m->writable}, {"keep", m->keep}, {"volatile", m->volatile_},
+                {"rmw", rmw}};
+    struct dt *o = dt_obj(c->a);
+    for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
+        set(c, o, lits[i].key, dt_str_ref(c->a, c_lit(c, lits[i].bits, size, true)));
+    return o;
 }
 
 static const char *space_name(enum model_space sp)
@@ -740,36 +760,36 @@ static const char *space_name(enum model_space sp)
  * c_addr_call, the C expression of the header that gives the copy's address,
  * and c_address, its value as a UINT64_C literal.
  */
-static json_t *copies_json(struct ctx *c, const struct model_reg *r)
+static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
 {
-    char *lower = names_lower(&c->a, names_reg(&c->a, c->prefix, r));
+    char *lower = names_lower(c->a, names_reg(c->a, c->prefix, r));
     bool uniform = names_reg_uniform(r);
     const struct model_block *b = r->block;
-    json_t *list = json_array();
+    struct dt *list = dt_list(c->a);
     size_t ninst = b && b->ninstances ? b->ninstances : 1;
     for (size_t i = 0; i < ninst; i++) {
         const struct model_instance *inst = b && b->ninstances ? b->instances[i] : NULL;
         for (unsigned k = 0; k < r->count; k++) {
-            json_t *o = json_object();
-            set_str(o, "instance", inst ? inst->name : NULL);
-            set(o, "index", r->is_array ? json_integer(r->first + k) : json_null());
-            set(o, "address", hex(model_reg_address(r, inst, k)));
-            set(o, "pci", pci_json(inst));
+            struct dt *o = dt_obj(c->a);
+            set_str(c, o, "instance", inst ? inst->name : NULL);
+            set(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
+            set(c, o, "address", hex(c, model_reg_address(r, inst, k)));
+            set(c, o, "pci", pci_json(c, inst));
             char *call;
             if (uniform && !r->is_array)
-                call = arena_printf(&c->a, "%s_ADDR", names_upper(&c->a, lower));
+                call = arena_printf(c->a, "%s_ADDR", names_upper(c->a, lower));
             else if (uniform)
-                call = arena_printf(&c->a, "%s_addr(%uu)", lower, r->first + k);
+                call = arena_printf(c->a, "%s_addr(%uu)", lower, r->first + k);
             else if (!r->is_array)
-                call = arena_printf(&c->a, "%s_addr(%zuu)", lower, i);
+                call = arena_printf(c->a, "%s_addr(%zuu)", lower, i);
             else
-                call = arena_printf(&c->a, "%s_addr(%zuu, %uu)", lower, i, r->first + k);
-            set(o, "c_addr_call", json_string(call));
-            set(o, "c_address", json_string(c_lit(c, model_reg_address(r, inst, k), 64, false)));
-            json_array_append_new(list, o);
+                call = arena_printf(c->a, "%s_addr(%zuu, %uu)", lower, i, r->first + k);
+            set(c, o, "c_addr_call", dt_str_ref(c->a, call));
+            set(c, o, "c_address", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, k), 64, false)));
+            dt_push(c->a, list, o);
         }
     }
-    flag_list(list);
+    flag_list(c, list);
     return list;
 }
 
@@ -778,87 +798,92 @@ static json_t *copies_json(struct ctx *c, const struct model_reg *r)
  * c_addr_const (a plain constant), c_addr_by_index, c_addr_by_instance,
  * c_addr_index ("i" or "(i - FIRSTu)"), c_stride, c_addr_cases (per instance).
  */
-static void addr_keys(struct ctx *c, json_t *o, const struct model_reg *r, const char *stem)
+static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, const char *stem)
 {
     const struct model_block *b = r->block;
     unsigned bits = addr_bits(r);
     const struct model_instance *i0 = b && b->ninstances ? b->instances[0] : NULL;
     bool uniform = names_reg_uniform(r);
-    set(o, "c_addr_type", json_string(c_type(bits)));
-    set(o, "c_addr", json_string(c_lit(c, model_reg_address(r, i0, 0), bits, false)));
-    set(o, "c_address", hex(model_reg_address(r, i0, 0)));
-    set(o, "c_addr_const", json_boolean(!r->is_array && uniform));
-    set(o, "c_addr_by_index", json_boolean(r->is_array && uniform));
-    set(o, "c_addr_by_instance", json_boolean(!uniform));
-    set(o, "c_addr_index", json_string(r->first ? arena_printf(&c->a, "(i - %uu)", r->first)
+    set(c, o, "c_addr_type", dt_str_ref(c->a, c_type(bits)));
+    set(c, o, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, i0, 0), bits, false)));
+    set(c, o, "c_address", hex(c, model_reg_address(r, i0, 0)));
+    set(c, o, "c_addr_const", dt_bool(!r->is_array && uniform));
+    set(c, o, "c_addr_by_index", dt_bool(r->is_array && uniform));
+    set(c, o, "c_addr_by_instance", dt_bool(!uniform));
+    set(c, o, "c_addr_index", dt_str_ref(c->a, r->first ? arena_printf(c->a, "(i - %uu)", r->first)
                                                 : "i"));
-    set(o, "c_stride", json_string(c_lit(c, r->stride, bits, false)));
-    set(o, "c_first_index", json_integer(r->first));
-    set(o, "c_count", json_integer(r->count));
-    json_t *cases = json_array();
+    set(c, o, "c_stride", dt_str_ref(c->a, c_lit(c, r->stride, bits, false)));
+    set(c, o, "c_first_index", dt_int(c->a, r->first));
+    set(c, o, "c_count", dt_int(c->a, r->count));
+    struct dt *cases = dt_list(c->a);
     for (size_t i = 0; b && i < b->ninstances; i++) {
         const struct model_instance *inst = b->instances[i];
-        json_t *k = json_object();
-        set(k, "c_index", json_integer((json_int_t)i));
-        set(k, "c_instance", json_string(names_instance(&c->a, c->prefix, inst)));
-        set(k, "c_name", json_string(names_upper(
-                             &c->a, arena_printf(&c->a, "%s_%s_ADDR", stem, inst->name))));
-        set(k, "c_addr", json_string(c_lit(c, model_reg_address(r, inst, 0), bits, false)));
-        def(c, k, "addr", "", json_string_value(json_object_get(k, "c_name")));
-        json_array_append_new(cases, k);
+        struct dt *k = dt_obj(c->a);
+        set(c, k, "c_index", dt_int(c->a, (long long)i));
+        set(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
+        set(c, k, "c_name", dt_str_ref(c->a, names_upper(
+                             c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name))));
+        set(c, k, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, 0), bits, false)));
+        def(c, k, "addr", "", dt_str_value(dt_get(k, "c_name")));
+        dt_push(c->a, cases, k);
     }
-    flag_list(cases);
-    set(o, "c_addr_cases", cases);
-    set(o, "c_has_instances", json_boolean(b && b->ninstances > 0));
+    flag_list(c, cases);
+    set(c, o, "c_addr_cases", cases);
+    set(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
 }
 
-static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
+static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
     size_t from = c->ndefs; /* every name in the register but its rules' */
-    json_t *o = json_object();
-    set_str(o, "name", r->name);
-    set_str(o, "written_name", r->written_name);
-    set(o, "space", json_string(space_name(r->space)));
-    set(o, "width", json_integer(r->width));
-    set(o, "size", json_integer(r->size));
-    set(o, "reset", hex(r->reset));
-    set_str(o, "desc", fold(c, r->desc));
-    set(o, "array", r->is_array ? json_pack("{s:i,s:i,s:o}", "first", (int)r->first, "count",
-                                            (int)r->count, "stride", hex(r->stride))
-                                : json_null());
-    set(o, "instances", copies_json(c, r));
-    set(o, "source", cite_json(s, &r->cite));
-    json_t *fields = json_array();
+    struct dt *o = dt_obj(c->a);
+    set_str(c, o, "name", r->name);
+    set_str(c, o, "written_name", r->written_name);
+    set(c, o, "space", dt_str_ref(c->a, space_name(r->space)));
+    set(c, o, "width", dt_int(c->a, r->width));
+    set(c, o, "size", dt_int(c->a, r->size));
+    set(c, o, "reset", hex(c, r->reset));
+    set_str(c, o, "desc", fold(c, r->desc));
+    struct dt *array = dt_null();
+    if (r->is_array) {
+        array = dt_obj(c->a);
+        set(c, array, "first", dt_int(c->a, r->first));
+        set(c, array, "count", dt_int(c->a, r->count));
+        set(c, array, "stride", hex(c, r->stride));
+    }
+    set(c, o, "array", array);
+    set(c, o, "instances", copies_json(c, r));
+    set(c, o, "source", cite_json(c, s, &r->cite));
+    struct dt *fields = dt_list(c->a);
     bool has_fields = false;
     for (size_t i = 0; i < r->nfields; i++) {
-        json_array_append_new(fields, field_json(c, s, r->fields[i]));
+        dt_push(c->a, fields, field_json(c, s, r->fields[i]));
         has_fields |= !model_field_is_reserved(r->fields[i]);
     }
-    flag_list(fields);
-    set(o, "fields", fields);
-    json_t *rules = json_array();
+    flag_list(c, fields);
+    set(c, o, "fields", fields);
+    struct dt *rules = dt_list(c->a);
     size_t rules_from = c->ndefs;
     for (size_t i = 0; i < r->nrules; i++)
-        json_array_append_new(rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
-    flag_list(rules);
+        dt_push(c->a, rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
+    flag_list(c, rules);
     align_defs(c, rules_from);
-    set(o, "rules", rules);
+    set(c, o, "rules", rules);
     struct masks m = reg_masks(r);
-    set(o, "masks", masks_json(&m));
+    set(c, o, "masks", masks_json(c, &m));
 
-    char *stem = names_reg(&c->a, c->prefix, r);
-    set(o, "c_name", json_string(stem));
-    set(o, "c_lower", json_string(names_lower(&c->a, stem)));
-    set(o, "c_type", json_string(c_type(r->size)));
-    set(o, "c_lit", json_string(c_litmacro(r->size)));
-    set(o, "c_reset", json_string(c_lit(c, r->reset, r->size, true)));
-    set(o, "c_masks", c_masks_json(c, &m, r->size));
-    set(o, "c_has_fields", json_boolean(has_fields));
-    set(o, "c_has_rules", json_boolean(r->nrules > 0));
-    set(o, "c_rules_mask", json_string(arena_printf(
-                               &c->a, "0x%xu", r->nrules >= 31 ? 0x7fffffffu
+    char *stem = names_reg(c->a, c->prefix, r);
+    set(c, o, "c_name", dt_str_ref(c->a, stem));
+    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    set(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
+    set(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
+    set(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, r->reset, r->size, true)));
+    set(c, o, "c_masks", c_masks_json(c, &m, r->size));
+    set(c, o, "c_has_fields", dt_bool(has_fields));
+    set(c, o, "c_has_rules", dt_bool(r->nrules > 0));
+    set(c, o, "c_rules_mask", dt_str_ref(c->a, arena_printf(
+                               c->a, "0x%xu", r->nrules >= 31 ? 0x7fffffffu
                                                                : (1u << r->nrules) - 1)));
-    set(o, "c_is_pci", json_boolean(r->space == SPACE_PCI));
+    set(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
     addr_keys(c, o, r, stem);
     static const char *const reg_defs[][2] = {
         {"width", "_WIDTH"},       {"size", "_SIZE"},
@@ -872,9 +897,9 @@ static json_t *reg_json(struct ctx *c, const struct model_spec *s, const struct 
     };
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
         def(c, o, reg_defs[i][0], reg_defs[i][1], stem);
-    set_cite(o, cite_line(c, s, &r->cite));
-    set(o, "c_desc_lines", desc_lines(r->desc, 76));
-    set(o, "c_layout", layout_lines(fields));
+    set_cite(c, o, cite_line(c, s, &r->cite));
+    set(c, o, "c_desc_lines", desc_lines(c, r->desc, 76));
+    set(c, o, "c_layout", layout_lines(c, fields));
     align_defs(c, from);
     return o;
 }
@@ -902,40 +927,40 @@ static uint64_t place(const struct model_field *f, uint64_t v)
  * the table's own control register, placed, into *enc.
  */
 static void add_sets(struct ctx *c, const struct model_events *t, const struct model_event *e,
-                     json_t *sets, uint64_t *enc)
+                     struct dt *sets, uint64_t *enc)
 {
     for (size_t i = 0; i < e->nsets; i++) {
         const struct model_set *st = e->sets[i];
         const char *rname = st->reg_name ? st->reg_name : t->reg_name;
         const struct model_field *f = set_field(t, st);
         bool own = rname && t->reg_name && strcmp(rname, t->reg_name) == 0;
-        json_t *so = json_object();
-        set_str(so, "register", rname);
-        set_str(so, "field", st->field_name);
-        set(so, "value", hex(st->value));
-        set(so, "c_own", json_boolean(own));
+        struct dt *so = dt_obj(c->a);
+        set_str(c, so, "register", rname);
+        set_str(c, so, "field", st->field_name);
+        set(c, so, "value", hex(c, st->value));
+        set(c, so, "c_own", dt_bool(own));
         if (own)
             *enc |= place(f, st->value);
         if (f) {
-            char *stem = names_field(&c->a, c->prefix, f);
-            set(so, "c_field", json_string(stem));
-            set(so, "c_field_lower", json_string(names_lower(&c->a, stem)));
-            set(so, "c_value", json_string(c_lit(c, st->value, f->reg->size, false)));
+            char *stem = names_field(c->a, c->prefix, f);
+            set(c, so, "c_field", dt_str_ref(c->a, stem));
+            set(c, so, "c_field_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+            set(c, so, "c_value", dt_str_ref(c->a, c_lit(c, st->value, f->reg->size, false)));
         }
-        json_array_append_new(sets, so);
+        dt_push(c->a, sets, so);
     }
 }
 
 /* The counters that may count 'e', as a list of indices and as a mask. */
-static json_t *event_counters(const struct model_event *e, const struct model_reg *reg,
+static struct dt *event_counters(struct ctx *c, const struct model_event *e, const struct model_reg *reg,
                               uint64_t *mask)
 {
-    json_t *counters = json_array();
+    struct dt *counters = dt_list(c->a);
     unsigned count = reg ? reg->count : 64;
     *mask = 0;
     for (unsigned i = 0; i < count && i < 64; i++) {
         if (!e->has_counters || (e->counter_mask >> i & 1)) {
-            json_array_append_new(counters, json_integer(i));
+            dt_push(c->a, counters, dt_int(c->a, i));
             *mask |= UINT64_C(1) << i;
         }
     }
@@ -943,13 +968,13 @@ static json_t *event_counters(const struct model_event *e, const struct model_re
 }
 
 /* Sets key 'key' to the lower-case C stem of field 'f', when there is one. */
-static void set_getter(struct ctx *c, json_t *o, const char *key, const struct model_field *f)
+static void set_getter(struct ctx *c, struct dt *o, const char *key, const struct model_field *f)
 {
     if (f)
-        set(o, key, json_string(names_lower(&c->a, names_field(&c->a, c->prefix, f))));
+        set(c, o, key, dt_str_ref(c->a, names_lower(c->a, names_field(c->a, c->prefix, f))));
 }
 
-static json_t *event_json(struct ctx *c, const struct model_spec *s, const struct model_events *t,
+static struct dt *event_json(struct ctx *c, const struct model_spec *s, const struct model_events *t,
                           const struct model_event *e)
 {
     const struct model_reg *reg = t->reg ? t->reg
@@ -966,63 +991,63 @@ static json_t *event_json(struct ctx *c, const struct model_spec *s, const struc
     uint64_t umask = e->has_umask ? e->umask : e->parent ? e->parent->umask : 0;
     unsigned size = reg ? reg->size : 64;
 
-    json_t *o = json_object();
-    set_str(o, "name", e->full_name);
-    set_str(o, "register", t->reg_name);
-    set_str(o, "field", t->code_field_name);
-    set_str(o, "umask_field", t->umask_field_name);
-    set(o, "code", hex(e->code));
-    set(o, "umask", has_umask ? hex(umask) : json_null());
+    struct dt *o = dt_obj(c->a);
+    set_str(c, o, "name", e->full_name);
+    set_str(c, o, "register", t->reg_name);
+    set_str(c, o, "field", t->code_field_name);
+    set_str(c, o, "umask_field", t->umask_field_name);
+    set(c, o, "code", hex(c, e->code));
+    set(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
     uint64_t cmask;
-    set(o, "counters", event_counters(e, reg, &cmask));
-    set_str(o, "desc", fold(c, e->desc));
-    json_t *sets = json_array();
+    set(c, o, "counters", event_counters(c, e, reg, &cmask));
+    set_str(c, o, "desc", fold(c, e->desc));
+    struct dt *sets = dt_list(c->a);
     uint64_t enc = place(code_f, e->code) | (has_umask ? place(umask_f, umask) : 0);
     if (e->parent)
         add_sets(c, t, e->parent, sets, &enc);
     add_sets(c, t, e, sets, &enc);
-    flag_list(sets);
-    set(o, "sets", sets);
+    flag_list(c, sets);
+    set(c, o, "sets", sets);
 
-    char *stem = names_event(&c->a, c->prefix, e);
-    set(o, "c_name", json_string(stem));
-    set(o, "c_lower", json_string(names_lower(&c->a, stem)));
-    set(o, "c_is_sub", json_boolean(e->parent != NULL));
+    char *stem = names_event(c->a, c->prefix, e);
+    set(c, o, "c_name", dt_str_ref(c->a, stem));
+    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    set(c, o, "c_is_sub", dt_bool(e->parent != NULL));
     def(c, o, "name", "", stem);
     def(c, o, "code", "_CODE", stem);
     def(c, o, "umask", "_UMASK", stem);
     def(c, o, "counters", "_COUNTERS", stem);
-    set(o, "c_encoding", json_string(c_lit(c, enc, size, false)));
-    set(o, "c_code", json_string(c_lit(c, e->code, size, false)));
-    set(o, "c_has_umask", json_boolean(has_umask && umask_f));
-    set(o, "c_umask", json_string(c_lit(c, umask, size, false)));
-    set(o, "c_counters", json_string(c_lit(c, cmask, 64, false)));
+    set(c, o, "c_encoding", dt_str_ref(c->a, c_lit(c, enc, size, false)));
+    set(c, o, "c_code", dt_str_ref(c->a, c_lit(c, e->code, size, false)));
+    set(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
+    set(c, o, "c_umask", dt_str_ref(c->a, c_lit(c, umask, size, false)));
+    set(c, o, "c_counters", dt_str_ref(c->a, c_lit(c, cmask, 64, false)));
     if (reg) {
-        char *rstem = names_reg(&c->a, c->prefix, reg);
-        set(o, "c_reg", json_string(rstem));
-        set(o, "c_reg_lower", json_string(names_lower(&c->a, rstem)));
+        char *rstem = names_reg(c->a, c->prefix, reg);
+        set(c, o, "c_reg", dt_str_ref(c->a, rstem));
+        set(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, rstem)));
     }
     set_getter(c, o, "c_code_field", code_f);
     set_getter(c, o, "c_umask_field", umask_f);
-    set(o, "c_type", json_string(c_type(size)));
-    set_cite(o, cite_line(c, s, &e->cite));
-    set(o, "c_desc_lines", desc_lines(e->desc, 72));
+    set(c, o, "c_type", dt_str_ref(c->a, c_type(size)));
+    set_cite(c, o, cite_line(c, s, &e->cite));
+    set(c, o, "c_desc_lines", desc_lines(c, e->desc, 72));
     return o;
 }
 
-static void add_events(struct ctx *c, const struct model_spec *s, json_t *list,
+static void add_events(struct ctx *c, const struct model_spec *s, struct dt *list,
                        const struct model_events *t, const struct model_event *e)
 {
-    json_array_append_new(list, event_json(c, s, t, e));
+    dt_push(c->a, list, event_json(c, s, t, e));
     for (size_t i = 0; i < e->nsubs; i++)
         add_events(c, s, list, t, e->subs[i]);
 }
 
 /* ------------------------------------------------------------ pmon */
 
-static json_t *role(const struct model_role *r)
+static struct dt *role(struct ctx *c, const struct model_role *r)
 {
-    return str_or_null(r->name);
+    return str_or_null(c, r->name);
 }
 
 static const char *clear_name(enum model_clear cl)
@@ -1033,408 +1058,405 @@ static const char *clear_name(enum model_clear cl)
 }
 
 /* [{"direction": "up"|"down"|"up-down", "value": hex}] for the directions the spec gives. */
-static json_t *directions_json(const struct model_counters *k)
+static struct dt *directions_json(struct ctx *c, const struct model_counters *k)
 {
     static const char *const names[DIRECTION_COUNT] = {"up", "down", "up-down"};
-    json_t *list = json_array();
-    for (int d = 0; k->direction_field.name && d < DIRECTION_COUNT; d++)
-        if (k->directions[d].given)
-            json_array_append_new(list, json_pack("{s:s,s:o}", "direction", names[d], "value",
-                                                  hex(k->directions[d].value)));
+    struct dt *list = dt_list(c->a);
+    for (int d = 0; k->direction_field.name && d < DIRECTION_COUNT; d++) {
+        if (!k->directions[d].given)
+            continue;
+        struct dt *o = dt_obj(c->a);
+        set(c, o, "direction", dt_str_ref(c->a, names[d]));
+        set(c, o, "value", hex(c, k->directions[d].value));
+        dt_push(c->a, list, o);
+    }
     return list;
 }
 
-static json_t *counters_json(const struct model_counters *k)
+static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
 {
-    json_t *o = json_object();
-    set(o, "kind", json_string(k->kind == COUNTERS_FIXED ? "fixed" : "general"));
-    set_str(o, "control", k->control_name);
-    set_str(o, "counter", k->counter_name);
-    set(o, "count_field", role(&k->count_field));
-    set(o, "width", json_integer(k->width));
-    set(o, "overflow", json_string(k->overflow == OVERFLOW_STOP ? "stop" : "wrap"));
-    set(o, "wrap_field", role(&k->wrap_field));
-    set(o, "enable", role(&k->enable));
-    set(o, "reset", role(&k->reset));
-    set(o, "pmi", role(&k->pmi));
-    set(o, "edge", role(&k->edge));
-    set(o, "invert", role(&k->invert));
-    set(o, "threshold", role(&k->threshold));
-    set(o, "event", role(&k->event));
-    set(o, "umask", role(&k->umask));
-    set(o, "direction_field", role(&k->direction_field));
-    set(o, "directions", directions_json(k));
-    set(o, "preload", json_string(k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
-    set(o, "freeze_on_overflow", json_boolean(k->freeze_on_overflow));
-    set(o, "has_status_first", json_boolean(k->has_status_first));
-    set(o, "status_first", json_integer(k->status_first));
-    json_t *rd = json_array();
+    struct dt *o = dt_obj(c->a);
+    set(c, o, "kind", dt_str_ref(c->a, k->kind == COUNTERS_FIXED ? "fixed" : "general"));
+    set_str(c, o, "control", k->control_name);
+    set_str(c, o, "counter", k->counter_name);
+    set(c, o, "count_field", role(c, &k->count_field));
+    set(c, o, "width", dt_int(c->a, k->width));
+    set(c, o, "overflow", dt_str_ref(c->a, k->overflow == OVERFLOW_STOP ? "stop" : "wrap"));
+    set(c, o, "wrap_field", role(c, &k->wrap_field));
+    set(c, o, "enable", role(c, &k->enable));
+    set(c, o, "reset", role(c, &k->reset));
+    set(c, o, "pmi", role(c, &k->pmi));
+    set(c, o, "edge", role(c, &k->edge));
+    set(c, o, "invert", role(c, &k->invert));
+    set(c, o, "threshold", role(c, &k->threshold));
+    set(c, o, "event", role(c, &k->event));
+    set(c, o, "umask", role(c, &k->umask));
+    set(c, o, "direction_field", role(c, &k->direction_field));
+    set(c, o, "directions", directions_json(c, k));
+    set(c, o, "preload", dt_str_ref(c->a, k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
+    set(c, o, "freeze_on_overflow", dt_bool(k->freeze_on_overflow));
+    set(c, o, "has_status_first", dt_bool(k->has_status_first));
+    set(c, o, "status_first", dt_int(c->a, k->status_first));
+    struct dt *rd = dt_list(c->a);
     for (size_t i = 0; i < k->nrdpmcs; i++)
-        json_array_append_new(rd, json_pack("{s:s?,s:i,s:b}", "processor",
-                                            k->rdpmcs[i]->processor, "first",
-                                            (int)k->rdpmcs[i]->first, "high_zero",
-                                            k->rdpmcs[i]->high_zero));
-    set(o, "rdpmc", rd);
+    {
+        struct dt *ro = dt_obj(c->a);
+        set_str(c, ro, "processor", k->rdpmcs[i]->processor);
+        set(c, ro, "first", dt_int(c->a, k->rdpmcs[i]->first));
+        set(c, ro, "high_zero", dt_bool(k->rdpmcs[i]->high_zero));
+        dt_push(c->a, rd, ro);
+    }
+    set(c, o, "rdpmc", rd);
     return o;
 }
 
-static json_t *pmon_json(const struct model_pmon *p)
+static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
 {
     if (!p)
-        return json_null();
-    json_t *o = json_object();
-    json_t *list = json_array();
+        return dt_null();
+    struct dt *o = dt_obj(c->a);
+    struct dt *list = dt_list(c->a);
     for (size_t i = 0; i < p->ncounters; i++)
-        json_array_append_new(list, counters_json(p->counters[i]));
-    flag_list(list);
-    set(o, "counters", list);
+        dt_push(c->a, list, counters_json(c, p->counters[i]));
+    flag_list(c, list);
+    set(c, o, "counters", list);
     const struct model_box_control *bc = p->box_control;
     if (bc) {
-        json_t *b = json_object();
-        set_str(b, "register", bc->reg_name);
-        set(b, "freeze", role(&bc->freeze));
-        set(b, "freeze_enable", role(&bc->freeze_enable));
-        set(b, "reset_counters", role(&bc->reset_counters));
-        set(b, "reset_controls", role(&bc->reset_controls));
-        set(b, "enable", role(&bc->enable));
-        set(o, "box_control", b);
+        struct dt *b = dt_obj(c->a);
+        set_str(c, b, "register", bc->reg_name);
+        set(c, b, "freeze", role(c, &bc->freeze));
+        set(c, b, "freeze_enable", role(c, &bc->freeze_enable));
+        set(c, b, "reset_counters", role(c, &bc->reset_counters));
+        set(c, b, "reset_controls", role(c, &bc->reset_controls));
+        set(c, b, "enable", role(c, &bc->enable));
+        set(c, o, "box_control", b);
     } else {
-        set(o, "box_control", json_null());
+        set(c, o, "box_control", dt_null());
     }
     const struct model_box_status *bs = p->box_status;
     if (bs) {
-        json_t *b = json_object();
-        set_str(b, "register", bs->reg_name);
-        set(b, "overflow", role(&bs->overflow));
-        set(b, "clear", json_string(clear_name(bs->clear)));
-        set_str(b, "clear_register", bs->clear_reg_name);
-        set(b, "clear_field", role(&bs->clear_field));
-        set(o, "box_status", b);
+        struct dt *b = dt_obj(c->a);
+        set_str(c, b, "register", bs->reg_name);
+        set(c, b, "overflow", role(c, &bs->overflow));
+        set(c, b, "clear", dt_str_ref(c->a, clear_name(bs->clear)));
+        set_str(c, b, "clear_register", bs->clear_reg_name);
+        set(c, b, "clear_field", role(c, &bs->clear_field));
+        set(c, o, "box_status", b);
     } else {
-        set(o, "box_status", json_null());
+        set(c, o, "box_status", dt_null());
     }
     return o;
 }
 
-static json_t *pmon_global_json(const struct model_pmon_global *g)
+static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global *g)
 {
     if (!g)
-        return json_null();
-    json_t *o = json_object();
+        return dt_null();
+    struct dt *o = dt_obj(c->a);
     const struct model_global_control *gc = g->control;
     if (gc) {
-        json_t *b = json_object();
-        set_str(b, "block", gc->block_name);
-        set_str(b, "register", gc->reg_name);
-        set(b, "freeze", role(&gc->freeze));
-        set(b, "unfreeze", role(&gc->unfreeze));
-        set(b, "enable", role(&gc->enable));
-        set(b, "freeze_on_overflow", role(&gc->freeze_on_overflow));
-        set(b, "pmi_core", role(&gc->pmi_core));
-        set(b, "wake", role(&gc->wake));
-        set(b, "reset", role(&gc->reset));
-        set(b, "select", role(&gc->select));
-        json_t *cores = json_array();
+        struct dt *b = dt_obj(c->a);
+        set_str(c, b, "block", gc->block_name);
+        set_str(c, b, "register", gc->reg_name);
+        set(c, b, "freeze", role(c, &gc->freeze));
+        set(c, b, "unfreeze", role(c, &gc->unfreeze));
+        set(c, b, "enable", role(c, &gc->enable));
+        set(c, b, "freeze_on_overflow", role(c, &gc->freeze_on_overflow));
+        set(c, b, "pmi_core", role(c, &gc->pmi_core));
+        set(c, b, "wake", role(c, &gc->wake));
+        set(c, b, "reset", role(c, &gc->reset));
+        set(c, b, "select", role(c, &gc->select));
+        struct dt *cores = dt_list(c->a);
         for (size_t i = 0; i < gc->npmi_cores; i++)
-            json_array_append_new(cores, json_pack("{s:s}", "name", gc->pmi_cores[i].name));
-        set(b, "pmi_core_fields", cores);
-        set(b, "has_pmi_core_fields", json_boolean(gc->npmi_cores > 0));
-        set(o, "control", b);
+        {
+            struct dt *co = dt_obj(c->a);
+            set_str(c, co, "name", gc->pmi_cores[i].name);
+            dt_push(c->a, cores, co);
+        }
+        set(c, b, "pmi_core_fields", cores);
+        set(c, b, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
+        set(c, o, "control", b);
     } else {
-        set(o, "control", json_null());
+        set(c, o, "control", dt_null());
     }
     const struct model_global_status *gs = g->status;
     if (gs) {
-        json_t *b = json_object();
-        set_str(b, "block", gs->block_name);
-        set_str(b, "register", gs->reg_name);
-        set(b, "clear", json_string(clear_name(gs->clear)));
-        set_str(b, "clear_register", gs->clear_reg_name);
-        set(b, "clear_field", role(&gs->clear_field));
-        json_t *boxes = json_array();
+        struct dt *b = dt_obj(c->a);
+        set_str(c, b, "block", gs->block_name);
+        set_str(c, b, "register", gs->reg_name);
+        set(c, b, "clear", dt_str_ref(c->a, clear_name(gs->clear)));
+        set_str(c, b, "clear_register", gs->clear_reg_name);
+        set(c, b, "clear_field", role(c, &gs->clear_field));
+        struct dt *boxes = dt_list(c->a);
         for (size_t i = 0; i < gs->nboxes; i++) {
             const struct model_box_overflow *bo = gs->boxes[i];
-            json_array_append_new(boxes, json_pack("{s:s?,s:s?,s:s?,s:s?}", "block",
-                                                   bo->block_name, "field", bo->field_name,
-                                                   "instance", bo->instance_name, "counters",
-                                                   bo->counters_name));
+            struct dt *bx = dt_obj(c->a);
+            set_str(c, bx, "block", bo->block_name);
+            set_str(c, bx, "field", bo->field_name);
+            set_str(c, bx, "instance", bo->instance_name);
+            set_str(c, bx, "counters", bo->counters_name);
+            dt_push(c->a, boxes, bx);
         }
-        set(b, "boxes", boxes);
-        set(o, "status", b);
+        set(c, b, "boxes", boxes);
+        set(c, o, "status", b);
     } else {
-        set(o, "status", json_null());
+        set(c, o, "status", dt_null());
     }
     return o;
 }
 
 /* ------------------------------------------------------------ blocks */
 
-static json_t *block_json(struct ctx *c, const struct model_spec *s, const struct model_block *b)
+static struct dt *block_json(struct ctx *c, const struct model_spec *s, const struct model_block *b)
 {
-    json_t *o = json_object();
-    set_str(o, "name", b->name);
-    set_str(o, "title", b->title);
-    set_str(o, "desc", fold(c, b->desc));
-    json_t *insts = json_array();
+    struct dt *o = dt_obj(c->a);
+    set_str(c, o, "name", b->name);
+    set_str(c, o, "title", b->title);
+    set_str(c, o, "desc", fold(c, b->desc));
+    struct dt *insts = dt_list(c->a);
     size_t from = c->ndefs;
     for (size_t i = 0; i < b->ninstances; i++)
-        json_array_append_new(insts, instance_json(c, b->instances[i]));
-    flag_list(insts);
+        dt_push(c->a, insts, instance_json(c, b->instances[i]));
+    flag_list(c, insts);
     align_defs(c, from);
-    set(o, "instances", insts);
-    json_t *regs = json_array();
+    set(c, o, "instances", insts);
+    struct dt *regs = dt_list(c->a);
     for (size_t i = 0; i < b->nregs; i++)
-        json_array_append_new(regs, reg_json(c, s, b->regs[i]));
-    flag_list(regs);
-    set(o, "registers", regs);
-    json_t *events = json_array();
+        dt_push(c->a, regs, reg_json(c, s, b->regs[i]));
+    flag_list(c, regs);
+    set(c, o, "registers", regs);
+    struct dt *events = dt_list(c->a);
     from = c->ndefs;
     for (size_t t = 0; t < b->nevent_tables; t++)
         for (size_t i = 0; i < b->event_tables[t]->nevents; i++)
             add_events(c, s, events, b->event_tables[t], b->event_tables[t]->events[i]);
-    flag_list(events);
+    flag_list(c, events);
     align_defs(c, from);
-    set(o, "events", events);
-    set(o, "pmon", pmon_json(b->pmon));
+    set(c, o, "events", events);
+    set(c, o, "pmon", pmon_json(c, b->pmon));
 
-    char *stem = names_block(&c->a, c->prefix, b);
-    set(o, "c_name", json_string(stem));
-    set(o, "c_lower", json_string(names_lower(&c->a, stem)));
-    set(o, "c_ninstances", json_integer((json_int_t)b->ninstances));
+    char *stem = names_block(c->a, c->prefix, b);
+    set(c, o, "c_name", dt_str_ref(c->a, stem));
+    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    set(c, o, "c_ninstances", dt_int(c->a, (long long)b->ninstances));
     def(c, o, "ninstances", "_NINSTANCES", stem);
-    set(o, "c_has_instances", json_boolean(b->ninstances > 0));
-    set(o, "c_has_events", json_boolean(json_array_size(events) > 0));
-    set(o, "c_is_pci", json_boolean(b->ninstances > 0 && b->instances[0]->has_pci));
-    set_cite(o, cite_line(c, s, &b->cite));
-    set(o, "c_desc_lines", desc_lines(b->desc, 76));
+    set(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
+    set(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
+    set(c, o, "c_is_pci", dt_bool(b->ninstances > 0 && b->instances[0]->has_pci));
+    set_cite(c, o, cite_line(c, s, &b->cite));
+    set(c, o, "c_desc_lines", desc_lines(c, b->desc, 76));
     return o;
 }
 
-static void ctx_init(struct ctx *c, const struct model_spec *s, const struct context_options *opt)
+static void ctx_init(struct ctx *c, struct arena *a, const struct model_spec *s,
+                     const struct context_options *opt)
 {
-    *c = (struct ctx){.a = ARENA_INIT, .prefix = opt && opt->prefix ? opt->prefix : s->prefix};
+    *c = (struct ctx){.a = a, .prefix = opt && opt->prefix ? opt->prefix : s->prefix};
     if (!c->prefix)
         c->prefix = s->name ? s->name : "REGC";
 }
 
-json_t *context_build(const struct model_spec *s, const struct context_options *opt)
+struct dt *context_build(struct arena *a, const struct model_spec *s,
+                         const struct context_options *opt)
 {
-    struct ctx c;
-    ctx_init(&c, s, opt);
-    json_t *root = json_object();
-    set(root, "spec", spec_json(&c, s));
-    json_t *blocks = json_array();
+    struct ctx cx, *c = &cx;
+    ctx_init(c, a, s, opt);
+    struct dt *root = dt_obj(c->a);
+    set(c, root, "spec", spec_json(c, s));
+    struct dt *blocks = dt_list(c->a);
     for (size_t i = 0; i < s->nblocks; i++)
-        json_array_append_new(blocks, block_json(&c, s, s->blocks[i]));
-    flag_list(blocks);
-    set(root, "blocks", blocks);
-    set(root, "pmon_global", pmon_global_json(s->pmon_global));
-    context_doc_keys(root);
-    arena_release(&c.a);
-    free(c.defs);
+        dt_push(c->a, blocks, block_json(c, s, s->blocks[i]));
+    flag_list(c, blocks);
+    set(c, root, "blocks", blocks);
+    set(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
+    context_doc_keys(a, root);
+    free(c->defs);
     return root;
 }
 
 /*
- * Block trees are built, rendered and dropped whole, so while lazy trees are
- * in use jansson allocates through a bump allocator: a block's values come
- * from big chunks reused for the next block, and freeing one of them does
- * nothing. Everything else still goes to malloc()/free(): jb_free() tells
- * them apart by address. jansson's hooks take no context, hence one static
- * allocator; only one lazy tree may exist at a time.
+ * Lazy trees: the root (spec, one empty placeholder per block, pmon_global)
+ * lives in 'root'; a block is built into 'block' when the renderer reaches
+ * its placeholder, and that arena is emptied when the next block is built
+ * and no block handed out is still being rendered.
  */
-enum { JB_CHUNKS = 24, JB_FIRST = 1 << 20 };
-static struct {
-    unsigned char *chunk[JB_CHUNKS]; /* owned (malloc); chunk k holds size[k] bytes */
-    size_t size[JB_CHUNKS];
-    size_t nchunks, cur, used; /* allocating at chunk[cur] + used */
-    bool on;                   /* in context_expand(): allocate here */
-    bool spilled;              /* some block value came from malloc(): free by walking */
-    json_malloc_t prev_malloc; /* the hooks to restore */
-    json_free_t prev_free;
-} jb;
-
-static void *jb_malloc(size_t n)
-{
-    if (!jb.on)
-        return malloc(n);
-    n = (n + 15) & ~(size_t)15;
-    while (jb.cur < jb.nchunks && jb.size[jb.cur] - jb.used < n)
-        jb.cur++, jb.used = 0;
-    if (jb.cur == jb.nchunks) {
-        if (jb.nchunks == JB_CHUNKS) {
-            jb.spilled = true; /* full (cannot happen in practice): fall back */
-            return malloc(n);
-        }
-        size_t size = jb.nchunks ? 2 * jb.size[jb.nchunks - 1] : JB_FIRST;
-        size = size > n ? size : n;
-        unsigned char *c = malloc(size);
-        if (!c)
-            return NULL;
-        jb.chunk[jb.nchunks] = c;
-        jb.size[jb.nchunks++] = size;
-        jb.used = 0;
-    }
-    void *p = jb.chunk[jb.cur] + jb.used;
-    jb.used += n;
-    return p;
-}
-
-static void jb_free(void *p)
-{
-    uintptr_t a = (uintptr_t)p;
-    for (size_t k = 0; k < jb.nchunks; k++)
-        if (a >= (uintptr_t)jb.chunk[k] && a < (uintptr_t)jb.chunk[k] + jb.size[k])
-            return; /* dropped with the block */
-    free(p);
-}
-
-/*
- * Under AddressSanitizer the bump allocator stays off: every block value then
- * comes from malloc() and is freed by walking ('spilled'), so ASan still sees
- * a use-after-free inside a block tree.
- */
-#if defined(__SANITIZE_ADDRESS__)
-#define JB_ENABLED 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define JB_ENABLED 0
-#endif
-#endif
-#ifndef JB_ENABLED
-#define JB_ENABLED 1
-#endif
-
-static void jb_start(void)
-{
-    if (!JB_ENABLED) {
-        jb.spilled = true;
-        return;
-    }
-    json_get_alloc_funcs(&jb.prev_malloc, &jb.prev_free);
-    json_set_alloc_funcs(jb_malloc, jb_free);
-}
-
-static void jb_stop(void)
-{
-    for (size_t k = 0; k < jb.nchunks; k++)
-        free(jb.chunk[k]);
-    jb.nchunks = jb.cur = jb.used = 0;
-    jb.spilled = false;
-    if (JB_ENABLED)
-        json_set_alloc_funcs(jb.prev_malloc, jb.prev_free);
-}
-
 struct context_lazy {
     struct ctx c;
-    json_t **live; /* blocks handed out, one reference each held here; xmalloc'd */
-    size_t nlive, live_cap;
+    struct arena root, block;
+    unsigned live; /* blocks handed out and not yet done */
     const struct model_spec *s;
-    void (*annotate)(json_t *tree);
+    void (*annotate)(struct arena *a, struct dt *tree);
     bool no_doc_keys;
-    json_t **stubs; /* the placeholders, sorted by address (bsearch); xmalloc'd */
-    size_t *index;  /* stubs[k] stands for s->blocks[index[k]] */
+    struct dt *stubs; /* placeholder i stands for s->blocks[i]; in 'root' */
 };
 
-static int by_address(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t)*(json_t *const *)a, y = (uintptr_t)*(json_t *const *)b;
-    return x < y ? -1 : x > y;
-}
-
 struct context_lazy *context_build_lazy(const struct model_spec *s,
-                                        const struct context_options *opt, json_t **tree)
+                                        const struct context_options *opt, const struct dt **tree)
 {
     struct context_lazy *lz = xcalloc(1, sizeof(*lz));
-    jb_start();
-    ctx_init(&lz->c, s, opt);
+    arena_init(&lz->root);
+    arena_init(&lz->block);
+    struct ctx *c = &lz->c;
+    ctx_init(c, &lz->root, s, opt);
     lz->s = s;
     lz->annotate = opt ? opt->annotate : NULL;
     lz->no_doc_keys = opt && opt->no_doc_keys;
-    lz->stubs = xcalloc(s->nblocks + 1, sizeof(*lz->stubs));
-    lz->index = xcalloc(s->nblocks + 1, sizeof(*lz->index));
-    json_t *root = json_object();
-    set(root, "spec", spec_json(&lz->c, s));
-    json_t *blocks = json_array();
+    lz->stubs = arena_zalloc(&lz->root, (s->nblocks ? s->nblocks : 1) * sizeof(*lz->stubs));
+    struct dt *root = dt_obj(c->a);
+    set(c, root, "spec", spec_json(c, s));
+    struct dt *blocks = dt_list(c->a);
     for (size_t i = 0; i < s->nblocks; i++) {
-        lz->stubs[i] = json_object();
-        json_array_append_new(blocks, lz->stubs[i]);
+        lz->stubs[i].type = DT_OBJ;
+        dt_push(c->a, blocks, &lz->stubs[i]);
     }
-    qsort(lz->stubs, s->nblocks, sizeof(*lz->stubs), by_address);
-    for (size_t k = 0; k < s->nblocks; k++)
-        for (size_t i = 0; i < s->nblocks; i++)
-            if (json_array_get(blocks, i) == lz->stubs[k])
-                lz->index[k] = i;
-    set(root, "blocks", blocks);
-    set(root, "pmon_global", pmon_global_json(s->pmon_global));
-    arena_release(&lz->c.a);
+    set(c, root, "blocks", blocks);
+    set(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
+    if (!lz->no_doc_keys)
+        context_doc_keys(c->a, root); /* the root's own: its blocks are placeholders yet */
     if (lz->annotate)
-        lz->annotate(root);
+        lz->annotate(c->a, root);
     *tree = root;
     return lz;
 }
 
-json_t *context_expand(void *lazy, json_t *item)
+const struct dt *context_expand(void *lazy, const struct dt *item)
 {
     struct context_lazy *lz = lazy;
-    if (!json_is_object(item) || json_object_size(item) != 0)
+    uintptr_t at = (uintptr_t)item, first = (uintptr_t)lz->stubs;
+    size_t n = lz->s->nblocks;
+    if (at < first || at >= first + n * sizeof(*lz->stubs))
         return NULL;
-    json_t **hit = bsearch(&item, lz->stubs, lz->s->nblocks, sizeof(*lz->stubs), by_address);
-    if (!hit)
-        return NULL;
-    size_t i = lz->index[hit - lz->stubs], n = lz->s->nblocks;
-    /* blocks handed out before and now released by the renderer: reuse their memory */
-    bool dead = true;
-    for (size_t k = 0; k < lz->nlive; k++)
-        dead &= lz->live[k]->refcount == 1;
-    if (dead) { /* their values are in jb's chunks: dropped without a walk */
-        for (size_t k = 0; jb.spilled && k < lz->nlive; k++)
-            json_decref(lz->live[k]);
-        lz->nlive = 0;
-        jb.cur = jb.used = 0;
-    }
-    jb.on = true;
-    size_t ndefs = lz->c.ndefs;
-    json_t *o = block_json(&lz->c, lz->s, lz->s->blocks[i]);
-    lz->c.ndefs = ndefs;
-    arena_release(&lz->c.a); /* the tree holds copies */
-    set(o, "first", json_boolean(i == 0));
-    set(o, "last", json_boolean(i + 1 == n));
+    size_t i = (size_t)(item - lz->stubs);
+    if (lz->live == 0)
+        arena_release(&lz->block); /* every block handed out before is done */
+    struct ctx *c = &lz->c;
+    c->a = &lz->block;
+    size_t ndefs = c->ndefs;
+    struct dt *o = block_json(c, lz->s, lz->s->blocks[i]);
+    c->ndefs = ndefs;
+    set(c, o, "first", dt_bool(i == 0));
+    set(c, o, "last", dt_bool(i + 1 == n));
     if (!lz->no_doc_keys) {
         /* the doc keys, as context_build() adds them: through a root holding this block */
-        json_t *one = json_pack("{s:[O]}", "blocks", o);
-        context_doc_keys(one);
-        json_decref(one);
+        struct dt *one = dt_obj(c->a), *list = dt_list(c->a);
+        dt_push(c->a, list, o);
+        set(c, one, "blocks", list);
+        context_doc_keys(c->a, one);
     }
     if (lz->annotate)
-        lz->annotate(o);
-    jb.on = false;
-    if (lz->nlive == lz->live_cap) {
-        lz->live_cap = lz->live_cap ? 2 * lz->live_cap : 8;
-        lz->live = xrealloc(lz->live, lz->live_cap * sizeof(*lz->live));
-    }
-    lz->live[lz->nlive++] = json_incref(o);
+        lz->annotate(c->a, o);
+    lz->live++;
     return o;
+}
+
+void context_item_done(void *lazy, const struct dt *own)
+{
+    struct context_lazy *lz = lazy;
+    (void)own;
+    lz->live--;
 }
 
 void context_lazy_free(struct context_lazy *lz)
 {
     if (!lz)
         return;
-    for (size_t k = 0; jb.spilled && k < lz->nlive; k++)
-        json_decref(lz->live[k]);
-    free(lz->live); /* else the blocks' values go with jb's chunks */
-    jb_stop();
-    arena_release(&lz->c.a);
+    arena_release(&lz->block);
+    arena_release(&lz->root);
     free(lz->c.defs);
-    free(lz->stubs);
-    free(lz->index);
     free(lz);
 }
 
-int context_to_json(const json_t *tree, struct buf *out)
+/*
+ * Appends 'v' as jansson writes it with a 2-space indent, every line after
+ * the first indented by 'indent' more spaces (JSON strings hold no raw line
+ * ends, so this only moves structure). -1 when jansson fails.
+ */
+static int json_text(struct buf *out, const struct dt *v, size_t indent)
 {
-    char *text = json_dumps(tree, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_t *j = dt_to_json(v);
+    char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+    json_decref(j);
+    if (!text)
+        return -1;
+    for (const char *p = text; *p; p++) {
+        buf_addc(out, *p);
+        if (*p == '\n')
+            for (size_t k = 0; k < indent; k++)
+                buf_addc(out, ' ');
+    }
+    free(text);
+    return 0;
+}
+
+static void add_indent(struct buf *out, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        buf_addc(out, ' ');
+}
+
+/*
+ * The root and its members written structure by structure, a block expanded,
+ * written and dropped before the next: the text context_to_json() makes of
+ * the full tree, with one block's tree in memory at a time.
+ */
+static int lazy_text(struct buf *out, struct context_lazy *lz, const struct dt *v, size_t indent)
+{
+    if (!(dt_is(v, DT_OBJ) || dt_is(v, DT_LIST)) || v->n == 0)
+        return json_text(out, v, indent);
+    bool obj = v->type == DT_OBJ;
+    buf_addc(out, obj ? '{' : '[');
+    int rc = 0;
+    for (uint32_t i = 0; i < v->n && rc == 0; i++) {
+        buf_addc(out, '\n');
+        add_indent(out, indent + 2);
+        if (obj) {
+            struct dt key = {.type = DT_STR, .u.str = {v->u.members[i].key,
+                                                        strlen(v->u.members[i].key)}};
+            rc = json_text(out, &key, 0);
+            buf_adds(out, ": ");
+            if (rc == 0)
+                rc = lazy_text(out, lz, v->u.members[i].val, indent + 2);
+        } else {
+            const struct dt *own = context_expand(lz, v->u.items[i]);
+            rc = own ? json_text(out, own, indent + 2)
+                     : lazy_text(out, lz, v->u.items[i], indent + 2);
+            if (own)
+                context_item_done(lz, own);
+        }
+        if (i + 1 < v->n)
+            buf_addc(out, ',');
+    }
+    buf_addc(out, '\n');
+    add_indent(out, indent);
+    buf_addc(out, obj ? '}' : ']');
+    return rc;
+}
+
+int context_write_json(const struct model_spec *s, const struct context_options *opt,
+                       struct buf *out)
+{
+    struct context_options lazy = opt ? *opt : (struct context_options){0};
+    lazy.annotate = NULL;
+    lazy.no_doc_keys = false;
+    const struct dt *tree;
+    struct context_lazy *lz = context_build_lazy(s, &lazy, &tree);
+    size_t start = out->len;
+    int rc = lazy_text(out, lz, tree, 0);
+    context_lazy_free(lz);
+    if (rc < 0) {
+        out->len = start;
+        out->s[start] = '\0';
+        return -1;
+    }
+    buf_addc(out, '\n');
+    return 0;
+}
+
+int context_to_json(const struct dt *tree, struct buf *out)
+{
+    json_t *j = dt_to_json(tree);
+    char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(j);
     if (!text)
         return -1;
     buf_adds(out, text);

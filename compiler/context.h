@@ -1,7 +1,7 @@
 /*
  * context - the data tree the templates render, built from a checked model.
  *
- * The tree is plain JSON (jansson): every value a template prints is computed
+ * The tree is JSON-shaped (dt.h): every value a template prints is computed
  * here (upper-case names, masks as hex strings, first/last flags, C rule
  * expressions), since mustache has no logic. The JSON export (-t json) is
  * this tree itself; docs/json.md documents every key (the stable ones, and
@@ -11,24 +11,26 @@
 #ifndef REGC_CONTEXT_H
 #define REGC_CONTEXT_H
 
+#include "arena.h"
 #include "buf.h"
+#include "dt.h"
 #include "model.h"
-
-#include <jansson.h>
 
 struct context_options {
     const char *prefix;  /* C prefix; NULL: the spec's own */
-    void (*annotate)(json_t *tree); /* lazy trees: applied to each built block (tables_annotate) */
+    void (*annotate)(struct arena *a, struct dt *tree); /* lazy trees: applied to each built
+                                                          * block (tables_annotate) */
     bool no_doc_keys;    /* lazy trees: leave out the doc_* and svg keys (context_doc.h) */
 };
 
 /*
- * Returns a new tree the caller releases with json_decref(); never NULL.
- * 's' must have passed check_spec() (references resolved, gaps filled); the
- * tree copies every string, so it outlives the model's arena. Deterministic:
- * no dates, no absolute paths.
+ * Returns the tree, owned by 'a'; never NULL. 's' must have passed
+ * check_spec() (references resolved, gaps filled); the tree copies every
+ * string of the model, so it outlives the model's arena. Deterministic: no
+ * dates, no absolute paths.
  */
-json_t *context_build(const struct model_spec *s, const struct context_options *opt);
+struct dt *context_build(struct arena *a, const struct model_spec *s,
+                         const struct context_options *opt);
 
 /*
  * The same tree for rendering with less memory: "blocks" holds one empty
@@ -36,20 +38,17 @@ json_t *context_build(const struct model_spec *s, const struct context_options *
  * the returned handle as item_ctx) builds the full block, with its
  * "first"/"last" flags, doc keys (context_doc.h) and opt->annotate applied,
  * when a section reaches its placeholder; any other item is left alone
- * (NULL). A rendered block is freed by the engine before the next is built,
- * so peak memory holds one block's tree. '*tree' gets the tree (release with json_decref()); the
- * handle borrows 's' and 'opt' and is released with context_lazy_free()
- * after the render.
+ * (NULL). context_item_done() (the mus_item_done_fn) marks a block rendered;
+ * its memory is reused for the next block once no block handed out is still
+ * being rendered, so peak memory holds one block's tree. '*tree' gets the
+ * tree, owned by the handle; the handle borrows 's' and 'opt' and is
+ * released with context_lazy_free() after the render.
  */
 struct context_lazy;
 struct context_lazy *context_build_lazy(const struct model_spec *s,
-                                        const struct context_options *opt, json_t **tree);
-/*
- * A block it returns lives in memory reused once every block handed out
- * before is released again (the renderer drops each after rendering it), and
- * until context_lazy_free(); only one lazy tree may exist at a time.
- */
-json_t *context_expand(void *lazy, json_t *item);
+                                        const struct context_options *opt, const struct dt **tree);
+const struct dt *context_expand(void *lazy, const struct dt *item);
+void context_item_done(void *lazy, const struct dt *own);
 void context_lazy_free(struct context_lazy *lz);
 
 /*
@@ -57,6 +56,15 @@ void context_lazy_free(struct context_lazy *lz);
  * 2-space indent, a final newline. Returns 0, or -1 when jansson fails
  * (nothing appended then).
  */
-int context_to_json(const json_t *tree, struct buf *out);
+int context_to_json(const struct dt *tree, struct buf *out);
+
+/*
+ * The text context_to_json() gives for context_build(s, opt)'s tree, built
+ * and written block by block: memory holds one block's tree, not the whole
+ * spec's. opt->annotate and opt->no_doc_keys are ignored (the export has the
+ * doc keys and no t_* keys). 0, or -1 when jansson fails (nothing appended).
+ */
+int context_write_json(const struct model_spec *s, const struct context_options *opt,
+                       struct buf *out);
 
 #endif

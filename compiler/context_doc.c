@@ -35,23 +35,23 @@ enum {
     DOC_WIDE = 3 * DOC_CELL, /* boxes this wide turn a long label only if the height allows */
 };
 
-static const char *str_of(const json_t *o, const char *key)
+static const char *str_of(const struct dt *o, const char *key)
 {
-    return json_string_value(json_object_get(o, key));
+    return dt_str_value(dt_get(o, key));
 }
 
-static long long int_of(const json_t *o, const char *key)
+static long long int_of(const struct dt *o, const char *key)
 {
-    return json_integer_value(json_object_get(o, key));
+    return dt_int_value(dt_get(o, key));
 }
 
-static void set_new(json_t *o, const char *key, json_t *v)
+static void set_new(struct arena *a, struct dt *o, const char *key, struct dt *v)
 {
-    json_object_set_new(o, key, v);
+    dt_set(a, o, key, v);
 }
 
 /* 'prefix' + 's' in lower case, as a new JSON string (a GitHub heading slug for names). */
-static json_t *lower_id(const char *prefix, const char *s)
+static struct dt *lower_id(struct arena *a, const char *prefix, const char *s)
 {
     size_t n = strlen(prefix), m = strlen(s);
     char *t = xmalloc(n + m + 1);
@@ -61,59 +61,59 @@ static json_t *lower_id(const char *prefix, const char *s)
         t[n + i] = isalnum(ch) || ch == '_' || ch == '-' ? (char)tolower(ch) : '-';
     }
     t[n + m] = '\0';
-    json_t *v = json_string(t);
+    struct dt *v = dt_str(a, t);
     free(t);
     return v;
 }
 
-static json_t *bits_text(long long msb, long long lsb)
+static struct dt *bits_text(struct arena *a, long long msb, long long lsb)
 {
     char b[48];
     if (msb == lsb)
         snprintf(b, sizeof b, "%lld", lsb);
     else
         snprintf(b, sizeof b, "%lld:%lld", msb, lsb);
-    return json_string(b);
+    return dt_str(a, b);
 }
 
 /* ------------------------------------------------------------ small keys */
 
 /* "0-3" for a run, "0, 2, 3" otherwise; "" for an empty list. */
-static json_t *counters_text(const json_t *list)
+static struct dt *counters_text(struct arena *a, const struct dt *list)
 {
-    size_t n = json_array_size(list);
+    size_t n = dt_len(list);
     char b[512] = "";
     size_t len = 0;
     bool run = n > 2;
     for (size_t i = 1; i < n && run; i++)
-        run = json_integer_value(json_array_get(list, i)) ==
-                  json_integer_value(json_array_get(list, i - 1)) + 1;
+        run = dt_int_value(dt_at(list, i)) ==
+                  dt_int_value(dt_at(list, i - 1)) + 1;
     if (run) {
-        snprintf(b, sizeof b, "%lld-%lld", json_integer_value(json_array_get(list, 0)),
-                 json_integer_value(json_array_get(list, n - 1)));
-        return json_string(b);
+        snprintf(b, sizeof b, "%lld-%lld", dt_int_value(dt_at(list, 0)),
+                 dt_int_value(dt_at(list, n - 1)));
+        return dt_str(a, b);
     }
     for (size_t i = 0; i < n && len < sizeof b - 32; i++)
         len += (size_t)snprintf(b + len, sizeof b - len, "%s%lld", i ? ", " : "",
-                                json_integer_value(json_array_get(list, i)));
-    return json_string(b);
+                                dt_int_value(dt_at(list, i)));
+    return dt_str(a, b);
 }
 
 /* "mbox0", "[1]", "mbox0 [1]" or null (one copy only) for one register copy. */
-static json_t *copy_label(const json_t *copy)
+static struct dt *copy_label(struct arena *a, const struct dt *copy)
 {
     const char *inst = str_of(copy, "instance");
-    const json_t *idx = json_object_get(copy, "index");
+    const struct dt *idx = dt_get(copy, "index");
     char b[256];
-    if (inst && json_is_integer(idx))
-        snprintf(b, sizeof b, "%s [%lld]", inst, json_integer_value(idx));
-    else if (json_is_integer(idx))
-        snprintf(b, sizeof b, "[%lld]", json_integer_value(idx));
+    if (inst && dt_is(idx, DT_INT))
+        snprintf(b, sizeof b, "%s [%lld]", inst, dt_int_value(idx));
+    else if (dt_is(idx, DT_INT))
+        snprintf(b, sizeof b, "[%lld]", dt_int_value(idx));
     else if (inst)
         snprintf(b, sizeof b, "%s", inst);
     else
-        return json_null();
-    return json_string(b);
+        return dt_null();
+    return dt_str(a, b);
 }
 
 /* ------------------------------------------------------------ SVG geometry */
@@ -157,29 +157,29 @@ static bool fits_across(size_t len, long long w)
 }
 
 /* The label of a box: the name, shortened with an ellipsis to 'max' characters. */
-static json_t *label_text(const char *name, size_t max)
+static struct dt *label_text(struct arena *a, const char *name, size_t max)
 {
     size_t len = strlen(name);
     if (len <= max)
-        return json_string(name);
+        return dt_str(a, name);
     if (max < 2)
         max = 2;
     char *t = xmalloc(max + 3);
     memcpy(t, name, max - 1);
     memcpy(t + max - 1, "\xe2\x80\xa6", 4); /* U+2026 */
-    json_t *v = json_string(t);
+    struct dt *v = dt_str(a, t);
     free(t);
     return v;
 }
 
 /* Splits the fields (and the bits no field covers) into per-row segments. */
-static size_t make_segs(const json_t *fields, long long top, int per_row, int rows,
+static size_t make_segs(const struct dt *fields, long long top, int per_row, int rows,
                         struct seg *out, size_t cap)
 {
     size_t n = 0;
     uint64_t covered = 0;
-    for (size_t i = 0; i < json_array_size(fields); i++) {
-        const json_t *f = json_array_get(fields, i);
+    for (size_t i = 0; i < dt_len(fields); i++) {
+        const struct dt *f = dt_at(fields, i);
         long long lsb = int_of(f, "lsb"), msb = int_of(f, "msb");
         if (lsb < 0 || msb < lsb || msb > top)
             continue;
@@ -212,13 +212,13 @@ static size_t make_segs(const json_t *fields, long long top, int per_row, int ro
  * (in a box narrower than DOC_WIDE), within bounds. Wider boxes turn a label
  * that does not fit across only when this height holds it, else shorten it.
  */
-static long long box_height(const json_t *fields, const struct seg *segs, size_t n)
+static long long box_height(const struct dt *fields, const struct seg *segs, size_t n)
 {
     long long h = DOC_BOX_MIN;
     for (size_t i = 0; i < n; i++) {
         if (segs[i].field < 0)
             continue;
-        const char *name = str_of(json_array_get(fields, (size_t)segs[i].field), "name");
+        const char *name = str_of(dt_at(fields, (size_t)segs[i].field), "name");
         size_t len = name ? strlen(name) : 0;
         long long w = seg_w(&segs[i]);
         if (fits_across(len, w) || w >= DOC_WIDE)
@@ -230,53 +230,53 @@ static long long box_height(const json_t *fields, const struct seg *segs, size_t
     return h > DOC_BOX_MAX ? DOC_BOX_MAX : h;
 }
 
-static json_t *box_json(const json_t *fields, const struct seg *g, long long top, int per_row,
+static struct dt *box_json(struct arena *a, const struct dt *fields, const struct seg *g, long long top, int per_row,
                         long long h)
 {
     long long row_y = (long long)g->row * (DOC_TICK_H + h + DOC_ATTR_H + DOC_ROW_GAP);
     long long x = seg_x(g, top - (long long)g->row * per_row), w = seg_w(g);
     long long y = row_y + DOC_TICK_H;
-    const json_t *f = g->field >= 0 ? json_array_get(fields, (size_t)g->field) : NULL;
+    const struct dt *f = g->field >= 0 ? dt_at(fields, (size_t)g->field) : NULL;
     const char *name = f ? str_of(f, "name") : NULL;
     const char *access = f ? str_of(f, "access") : NULL;
-    json_t *o = json_object();
-    set_new(o, "x", json_integer(x));
-    set_new(o, "y", json_integer(y));
-    set_new(o, "w", json_integer(w));
-    set_new(o, "h", json_integer(h));
-    set_new(o, "kind", json_string(f ? box_kind(access) : "unimplemented"));
-    set_new(o, "is_field", json_boolean(f != NULL));
-    set_new(o, "field", json_integer(g->field));
-    set_new(o, "name", json_string(name ? name : "not implemented"));
-    set_new(o, "bits", bits_text(f ? int_of(f, "msb") : g->hi, f ? int_of(f, "lsb") : g->lo));
-    set_new(o, "access", json_string(access ? access : ""));
+    struct dt *o = dt_obj(a);
+    set_new(a, o, "x", dt_int(a, x));
+    set_new(a, o, "y", dt_int(a, y));
+    set_new(a, o, "w", dt_int(a, w));
+    set_new(a, o, "h", dt_int(a, h));
+    set_new(a, o, "kind", dt_str(a, f ? box_kind(access) : "unimplemented"));
+    set_new(a, o, "is_field", dt_bool(f != NULL));
+    set_new(a, o, "field", dt_int(a, g->field));
+    set_new(a, o, "name", dt_str(a, name ? name : "not implemented"));
+    set_new(a, o, "bits", bits_text(a, f ? int_of(f, "msb") : g->hi, f ? int_of(f, "lsb") : g->lo));
+    set_new(a, o, "access", dt_str(a, access ? access : ""));
     size_t len = name ? strlen(name) : 0;
     bool upright_fits = (long long)len * DOC_CHAR_W + 10 <= h;
     bool across = fits_across(len, w) || (w >= DOC_WIDE && !upright_fits);
     size_t max = across ? (size_t)((w - 6) / DOC_CHAR_W) : (size_t)((h - 10) / DOC_CHAR_W);
-    set_new(o, "label", label_text(name ? name : "", max));
-    set_new(o, "vertical", json_boolean(!across));
-    set_new(o, "lx", json_integer(x + w / 2));
-    set_new(o, "ly", json_integer(y + h / 2));
-    set_new(o, "ax", json_integer(x + w / 2));
-    set_new(o, "ay", json_integer(y + h + 12));
+    set_new(a, o, "label", label_text(a, name ? name : "", max));
+    set_new(a, o, "vertical", dt_bool(!across));
+    set_new(a, o, "lx", dt_int(a, x + w / 2));
+    set_new(a, o, "ly", dt_int(a, y + h / 2));
+    set_new(a, o, "ax", dt_int(a, x + w / 2));
+    set_new(a, o, "ay", dt_int(a, y + h + 12));
     return o;
 }
 
-static void add_tick(json_t *ticks, uint64_t *seen, long long bit, long long x, long long y)
+static void add_tick(struct arena *a, struct dt *ticks, uint64_t *seen, long long bit, long long x, long long y)
 {
     if (*seen >> bit & 1)
         return;
     *seen |= UINT64_C(1) << bit;
-    json_t *t = json_object();
-    set_new(t, "x", json_integer(x));
-    set_new(t, "y", json_integer(y));
-    set_new(t, "bit", json_integer(bit));
-    json_array_append_new(ticks, t);
+    struct dt *t = dt_obj(a);
+    set_new(a, t, "x", dt_int(a, x));
+    set_new(a, t, "y", dt_int(a, y));
+    set_new(a, t, "bit", dt_int(a, bit));
+    dt_push(a, ticks, t);
 }
 
 /* {"width","height","rows","bits_per_row","boxes":[...],"ticks":[...]} for one register. */
-static json_t *svg_json(const json_t *reg)
+static struct dt *svg_json(struct arena *a, const struct dt *reg)
 {
     long long width = int_of(reg, "width");
     if (width < 1 || width > 64)
@@ -284,86 +284,106 @@ static json_t *svg_json(const json_t *reg)
     int per_row = width <= 32 ? (int)width : 32;
     int rows = (int)((width + per_row - 1) / per_row);
     long long top = (long long)rows * per_row - 1;
-    const json_t *fields = json_object_get(reg, "fields");
+    const struct dt *fields = dt_get(reg, "fields");
     struct seg segs[160];
     size_t n = make_segs(fields, top, per_row, rows, segs, sizeof segs / sizeof segs[0]);
     long long h = box_height(fields, segs, n);
     long long pitch = DOC_TICK_H + h + DOC_ATTR_H + DOC_ROW_GAP;
 
-    json_t *boxes = json_array(), *ticks = json_array();
+    struct dt *boxes = dt_list(a), *ticks = dt_list(a);
     uint64_t seen = 0;
     for (size_t i = 0; i < n; i++) {
-        json_array_append_new(boxes, box_json(fields, &segs[i], top, per_row, h));
+        dt_push(a, boxes, box_json(a, fields, &segs[i], top, per_row, h));
         long long rhi = top - (long long)segs[i].row * per_row;
         long long x = seg_x(&segs[i], rhi), ty = (long long)segs[i].row * pitch + 10;
-        add_tick(ticks, &seen, segs[i].hi, x + DOC_CELL / 2, ty);
-        add_tick(ticks, &seen, segs[i].lo, x + seg_w(&segs[i]) - DOC_CELL / 2, ty);
+        add_tick(a, ticks, &seen, segs[i].hi, x + DOC_CELL / 2, ty);
+        add_tick(a, ticks, &seen, segs[i].lo, x + seg_w(&segs[i]) - DOC_CELL / 2, ty);
     }
-    json_t *o = json_object();
-    set_new(o, "width", json_integer(2 * DOC_MARGIN + (long long)per_row * DOC_CELL));
-    set_new(o, "height", json_integer(rows * pitch - DOC_ROW_GAP));
-    set_new(o, "rows", json_integer(rows));
-    set_new(o, "bits_per_row", json_integer(per_row));
-    set_new(o, "boxes", boxes);
-    set_new(o, "ticks", ticks);
+    struct dt *o = dt_obj(a);
+    set_new(a, o, "width", dt_int(a, 2 * DOC_MARGIN + (long long)per_row * DOC_CELL));
+    set_new(a, o, "height", dt_int(a, rows * pitch - DOC_ROW_GAP));
+    set_new(a, o, "rows", dt_int(a, rows));
+    set_new(a, o, "bits_per_row", dt_int(a, per_row));
+    set_new(a, o, "boxes", boxes);
+    set_new(a, o, "ticks", ticks);
     return o;
 }
 
 /* ------------------------------------------------------------ walk */
 
-static bool any_values(const json_t *fields)
+static bool any_values(const struct dt *fields)
 {
-    for (size_t i = 0; i < json_array_size(fields); i++)
-        if (json_array_size(json_object_get(json_array_get(fields, i), "values")) > 0)
+    for (size_t i = 0; i < dt_len(fields); i++)
+        if (dt_len(dt_get(dt_at(fields, i), "values")) > 0)
             return true;
     return false;
 }
 
-static void register_keys(json_t *reg)
+static void register_keys(struct arena *a, struct dt *reg)
 {
     const char *name = str_of(reg, "name");
-    json_t *fields = json_object_get(reg, "fields");
-    if (!name || !json_is_array(fields))
+    struct dt *fields = dt_get(reg, "fields");
+    if (!name || !dt_is(fields, DT_LIST))
         return;
-    set_new(reg, "doc_anchor", lower_id("", name));
-    set_new(reg, "doc_has_values", json_boolean(any_values(fields)));
-    set_new(reg, "doc_has_rules", json_boolean(json_array_size(json_object_get(reg, "rules")) > 0));
+    set_new(a, reg, "doc_anchor", lower_id(a, "", name));
+    set_new(a, reg, "doc_has_values", dt_bool(any_values(fields)));
+    set_new(a, reg, "doc_has_rules", dt_bool(dt_len(dt_get(reg, "rules")) > 0));
     size_t i;
-    json_t *v;
-    json_array_foreach(fields, i, v)
+    struct dt *v;
+    DT_FOREACH(fields, i, v)
     {
-        set_new(v, "doc_bits", bits_text(int_of(v, "msb"), int_of(v, "lsb")));
-        set_new(v, "doc_index", json_integer((json_int_t)i));
-        set_new(v, "doc_has_values", json_boolean(json_array_size(json_object_get(v, "values"))));
+        set_new(a, v, "doc_bits", bits_text(a, int_of(v, "msb"), int_of(v, "lsb")));
+        set_new(a, v, "doc_index", dt_int(a, (long long)i));
+        set_new(a, v, "doc_has_values", dt_bool(dt_len(dt_get(v, "values"))));
     }
-    json_array_foreach(json_object_get(reg, "instances"), i, v)
-        set_new(v, "doc_label", copy_label(v));
-    set_new(reg, "svg", svg_json(reg));
+    DT_FOREACH(dt_get(reg, "instances"), i, v)
+        set_new(a, v, "doc_label", copy_label(a, v));
+    set_new(a, reg, "svg", svg_json(a, reg));
 }
 
-static void block_keys(json_t *blk)
+static void block_keys(struct arena *a, struct dt *blk)
 {
     const char *name = str_of(blk, "name");
     if (!name)
         return;
-    set_new(blk, "doc_anchor", lower_id("block-", name));
-    set_new(blk, "doc_events_anchor", lower_id("events-of-", name));
-    json_t *events = json_object_get(blk, "events");
-    set_new(blk, "doc_has_events", json_boolean(json_array_size(events) > 0));
-    set_new(blk, "doc_has_instances",
-            json_boolean(json_array_size(json_object_get(blk, "instances")) > 0));
+    set_new(a, blk, "doc_anchor", lower_id(a, "block-", name));
+    set_new(a, blk, "doc_events_anchor", lower_id(a, "events-of-", name));
+    struct dt *events = dt_get(blk, "events");
+    set_new(a, blk, "doc_has_events", dt_bool(dt_len(events) > 0));
+    set_new(a, blk, "doc_has_instances",
+            dt_bool(dt_len(dt_get(blk, "instances")) > 0));
     size_t i;
-    json_t *v;
-    json_array_foreach(events, i, v)
-        set_new(v, "doc_counters", counters_text(json_object_get(v, "counters")));
-    json_array_foreach(json_object_get(blk, "registers"), i, v)
-        register_keys(v);
+    struct dt *v;
+    DT_FOREACH(events, i, v)
+        set_new(a, v, "doc_counters", counters_text(a, dt_get(v, "counters")));
+    DT_FOREACH(dt_get(blk, "registers"), i, v)
+        register_keys(a, v);
 }
 
-void context_doc_keys(json_t *root)
+/*
+ * "doc_access_legend": [{"access", "meaning", "first", "last"}] for every
+ * spelling of attr.h's table, so the documents' legend never drifts from it.
+ */
+static struct dt *access_legend(struct arena *a)
 {
+    struct dt *list = dt_list(a);
+    for (int i = 0; i < REGC_ACCESS__COUNT; i++) {
+        struct dt *o = dt_obj(a);
+        set_new(a, o, "access", dt_str_ref(a, regc_access_text((enum regc_access)i)));
+        set_new(a, o, "meaning", dt_str_ref(a, regc_access_meaning((enum regc_access)i)));
+        set_new(a, o, "first", dt_bool(i == 0));
+        set_new(a, o, "last", dt_bool(i + 1 == REGC_ACCESS__COUNT));
+        dt_push(a, list, o);
+    }
+    return list;
+}
+
+void context_doc_keys(struct arena *a, struct dt *root)
+{
+    if (dt_is(root, DT_OBJ))
+        set_new(a, root, "doc_access_legend", access_legend(a));
     size_t i;
-    json_t *blk;
-    json_array_foreach(json_object_get(root, "blocks"), i, blk)
-        block_keys(blk);
+    struct dt *blk;
+    DT_FOREACH(dt_get(root, "blocks"), i, blk)
+        block_keys(a, blk);
 }

@@ -10,13 +10,14 @@
 #ifndef REGC_CONTEXT_DOC_H
 #define REGC_CONTEXT_DOC_H
 
-#include <jansson.h>
+#include "arena.h"
+#include "dt.h"
 
 /*
  * Adds the doc keys to every block, register, copy, field and event of
  * 'root' (borrowed; modified in place). Objects that lack the stable keys
  * it reads are left without doc keys; never fails.
  */
-void context_doc_keys(json_t *root);
+void context_doc_keys(struct arena *a, struct dt *root);
 
 #endif

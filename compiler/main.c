@@ -200,22 +200,18 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (!json && tmpl_load(tp, name) < 0)
         return -1;
     struct context_options copt = {.prefix = o->prefix};
-    if (json) {
-        json_t *tree = context_build(spec, &copt);
-        int rc = context_to_json(tree, out);
-        json_decref(tree);
-        return rc;
-    }
+    if (json)
+        return context_write_json(spec, &copt, out);
     /* templates: each block's subtree is built when rendered, then freed */
     if (needs_table_keys(o, name))
         copt.annotate = tables_annotate; /* t_* keys (tables.h): templates only */
     copt.no_doc_keys = !needs_doc_keys(o, name);
-    json_t *tree;
+    const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);
     mopt.item = context_expand;
+    mopt.item_done = context_item_done;
     mopt.item_ctx = lz;
     int rc = tmpl_render(tp, tree, &mopt, out);
-    json_decref(tree);
     context_lazy_free(lz);
     return rc;
 }

@@ -35,6 +35,12 @@ struct block_ref {
     uint32_t node; /* index in the template's nodes */
 };
 
+/* One dotted part of a name, hashed once at compile time for dt_getn(). */
+struct part {
+    const char *s; /* NUL-terminated */
+    uint32_t len, hash;
+};
+
 struct node {
     enum node_kind kind;
     bool raw;          /* VAR: {{{x}}} or {{&x}} */
@@ -47,7 +53,7 @@ struct node {
     const char *text; /* TEXT: into the template's copy of the source */
     size_t len;
     const char *name;  /* the name as written (without '*'); owned by the template's arena */
-    const char *parts; /* name split at dots, NUL-separated; nparts 0 is "." */
+    const struct part *parts; /* name split at dots; nparts 0 is "." */
     uint32_t nparts;
     const char
         *indent; /* PARTIAL, PARENT: blanks before a standalone tag; BLOCK: see block_close */
@@ -236,17 +242,24 @@ static int parse_name(struct parser *p, struct node *n, const struct tag *tg, bo
             return syntax_error(p, tg->line, tg->col, "invalid name '%s'", name);
     if (len == 1 && *s == '.')
         return 0; /* the implicit iterator: nparts 0 */
-    char *parts = arena_strndup(&p->t->arena, s, len);
-    n->parts = parts;
-    n->nparts = 1;
+    char *text = arena_strndup(&p->t->arena, s, len);
+    uint32_t nparts = 1;
     for (size_t i = 0; i < len; i++) {
-        if (parts[i] != '.')
+        if (text[i] != '.')
             continue;
-        if (i == 0 || i + 1 == len || parts[i + 1] == '.')
+        if (i == 0 || i + 1 == len || text[i + 1] == '.')
             return syntax_error(p, tg->line, tg->col, "invalid name '%s'", name);
-        parts[i] = '\0';
-        n->nparts++;
+        text[i] = '\0';
+        nparts++;
     }
+    struct part *parts = arena_alloc(&p->t->arena, nparts * sizeof(*parts));
+    for (uint32_t k = 0; k < nparts; k++) {
+        size_t plen = strlen(text);
+        parts[k] = (struct part){text, (uint32_t)plen, dt_hash(text, plen)};
+        text += plen + 1;
+    }
+    n->parts = parts;
+    n->nparts = nparts;
     return 0;
 }
 
@@ -800,7 +813,7 @@ struct render {
     struct diag *dg;
     const struct mus_options *opt;
     struct buf *out;
-    json_t **ctx; /* context stack, bottom first */
+    const struct dt **ctx; /* context stack, bottom first */
     size_t nctx, ctx_cap;
     struct buf indent; /* indentation strings; the one in force starts at ind_from */
     size_t ind_from, strip, strip_left;
@@ -850,42 +863,39 @@ static bool first_report(struct render *r, const struct node *n)
     return true;
 }
 
-static void push(struct render *r, json_t *v)
+static void push(struct render *r, const struct dt *v)
 {
     GROW(r->ctx, r->nctx, r->ctx_cap);
     r->ctx[r->nctx++] = v;
 }
 
 /* Looks a name up: the first part through the stack (top first), the rest inside it. */
-static json_t *lookup(const struct render *r, const char *parts, uint32_t nparts)
+static const struct dt *lookup(const struct render *r, const struct part *parts, uint32_t nparts)
 {
     if (nparts == 0)
         return r->nctx ? r->ctx[r->nctx - 1] : NULL;
-    json_t *v = NULL;
+    const struct dt *v = NULL;
     for (size_t k = r->nctx; k-- > 0 && !v;)
-        if (json_is_object(r->ctx[k]))
-            v = json_object_get(r->ctx[k], parts);
-    for (uint32_t i = 1; v && i < nparts; i++) {
-        parts += strlen(parts) + 1;
-        v = json_is_object(v) ? json_object_get(v, parts) : NULL;
-    }
+        v = dt_getn(r->ctx[k], parts[0].s, parts[0].len, parts[0].hash);
+    for (uint32_t i = 1; v && i < nparts; i++)
+        v = dt_getn(v, parts[i].s, parts[i].len, parts[i].hash);
     return v;
 }
 
-static json_t *resolve(struct render *r, const struct mus_template *t, const struct node *n,
-                       bool strict)
+static const struct dt *resolve(struct render *r, const struct mus_template *t,
+                                const struct node *n, bool strict)
 {
-    json_t *v = lookup(r, n->parts, n->nparts);
+    const struct dt *v = lookup(r, n->parts, n->nparts);
     if (!v && strict && r->opt->strict && first_report(r, n))
         diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "no value for '%s'", n->name);
     return v;
 }
 
-static bool truthy(json_t *v)
+static bool truthy(const struct dt *v)
 {
-    if (!v || json_is_null(v) || json_is_false(v))
+    if (!v || v->type == DT_NULL || v->type == DT_FALSE)
         return false;
-    return !json_is_array(v) || json_array_size(v) > 0;
+    return v->type != DT_LIST || v->n > 0;
 }
 
 static void flush_indent(struct render *r)
@@ -929,37 +939,37 @@ static void emit_text(struct render *r, const char *s, size_t len)
 
 static void render_var(struct render *r, const struct mus_template *t, const struct node *n)
 {
-    json_t *v = resolve(r, t, n, true);
+    const struct dt *v = resolve(r, t, n, true);
     flush_indent(r);
     r->strip_left = 0;
     if (!v)
         return;
     enum mus_escape esc = n->raw ? MUS_ESCAPE_NONE : r->opt->escape;
     char num[32];
-    switch (json_typeof(v)) {
-    case JSON_STRING:
-        mus_escape(r->out, esc, json_string_value(v), json_string_length(v));
+    switch (v->type) {
+    case DT_STR:
+        mus_escape(r->out, esc, v->u.str.s, v->u.str.len);
         break;
-    case JSON_INTEGER:
-        snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    case DT_INT:
+        snprintf(num, sizeof(num), "%lld", v->u.i);
         buf_adds(r->out, num);
         break;
-    case JSON_REAL:
-        mus_format_real(r->out, json_real_value(v));
+    case DT_REAL:
+        mus_format_real(r->out, v->u.r);
         break;
-    case JSON_TRUE:
+    case DT_TRUE:
         buf_adds(r->out, "true");
         break;
-    case JSON_FALSE:
+    case DT_FALSE:
         buf_adds(r->out, "false");
         break;
-    case JSON_NULL:
+    case DT_NULL:
         break;
-    case JSON_OBJECT:
-    case JSON_ARRAY:
+    case DT_OBJ:
+    case DT_LIST:
         if (r->opt->strict && first_report(r, n))
             diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "'%s' is %s, not a value",
-                        n->name, json_is_object(v) ? "an object" : "a list");
+                        n->name, v->type == DT_OBJ ? "an object" : "a list");
         break;
     }
 }
@@ -980,7 +990,7 @@ static bool nest_enter(struct render *r, const struct mus_template *t, const str
 static void render_section(struct render *r, const struct mus_template *t, size_t i)
 {
     const struct node *n = &t->nodes[i];
-    json_t *v = resolve(r, t, n, n->kind == N_SECTION);
+    const struct dt *v = resolve(r, t, n, n->kind == N_SECTION);
     bool yes = truthy(v);
     if (n->kind == N_INVERTED) {
         if (!yes)
@@ -989,14 +999,15 @@ static void render_section(struct render *r, const struct mus_template *t, size_
     }
     if (!yes || !nest_enter(r, t, n))
         return;
-    if (json_is_array(v)) {
-        for (size_t k = 0; k < json_array_size(v) && !r->abort; k++) {
-            json_t *item = json_array_get(v, k);
-            json_t *own = r->opt->item ? r->opt->item(r->opt->item_ctx, item) : NULL;
+    if (v->type == DT_LIST) {
+        for (size_t k = 0; k < v->n && !r->abort; k++) {
+            const struct dt *item = v->u.items[k];
+            const struct dt *own = r->opt->item ? r->opt->item(r->opt->item_ctx, item) : NULL;
             push(r, own ? own : item);
             render_range(r, t, i + 1, n->end);
             r->nctx--;
-            json_decref(own);
+            if (own && r->opt->item_done)
+                r->opt->item_done(r->opt->item_ctx, own);
         }
     } else {
         push(r, v);
@@ -1097,9 +1108,9 @@ static const char *partial_name(struct render *r, const struct mus_template *t,
 {
     if (!n->dynamic)
         return n->name;
-    json_t *v = lookup(r, n->parts, n->nparts);
-    if (json_is_string(v))
-        return json_string_value(v);
+    const char *v = dt_str_value(lookup(r, n->parts, n->nparts));
+    if (v)
+        return v;
     if (r->opt->strict && first_report(r, n))
         diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "no partial name in '%s'", n->name);
     return NULL;
@@ -1303,7 +1314,7 @@ static void render_range(struct render *r, const struct mus_template *t, size_t 
     }
 }
 
-int mus_render(struct diag *dg, const struct mus_template *t, json_t *data,
+int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *data,
                const struct mus_options *opt, struct buf *out)
 {
     static const struct mus_options defaults = {0};

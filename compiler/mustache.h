@@ -1,6 +1,6 @@
 /*
  * mustache - regc's mustache engine: compile a template once, render it many
- * times against a jansson data tree.
+ * times against a data tree (compiler/dt.h).
  *
  * Conformance: every test of the official mustache spec v1.4 core modules
  * (comments, delimiters, interpolation, inverted, partials, sections) and of
@@ -25,7 +25,7 @@
 #include "buf.h"
 #include "diag.h"
 
-#include <jansson.h>
+#include "dt.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -56,11 +56,13 @@ typedef int mus_load_fn(void *ctx, struct diag *dg, const char *name, struct mus
 
 /*
  * Called for each item of a list a section iterates, just before the item is
- * rendered: returns a new reference to render in its place (the engine
- * releases it right after), or NULL to render 'item' itself. Lets a caller
- * build a large list's items one at a time (context_expand() in context.h).
+ * rendered: returns a value to render in its place, or NULL to render 'item'
+ * itself. A value returned is handed to the item_done hook right after it was
+ * rendered. Lets a caller build a large list's items one at a time
+ * (context_expand() in context.h).
  */
-typedef json_t *mus_item_fn(void *ctx, json_t *item);
+typedef const struct dt *mus_item_fn(void *ctx, const struct dt *item);
+typedef void mus_item_done_fn(void *ctx, const struct dt *own);
 
 #define MUS_DEFAULT_MAX_DEPTH 64
 
@@ -71,6 +73,7 @@ struct mus_options {
     void *load_ctx;
     unsigned max_depth; /* partial/parent nesting limit; 0 means MUS_DEFAULT_MAX_DEPTH */
     mus_item_fn *item; /* NULL: list items are rendered as they are */
+    mus_item_done_fn *item_done; /* may be NULL */
     void *item_ctx;
 };
 
@@ -93,7 +96,7 @@ struct mus_template *mus_compile(struct diag *dg, const char *name, const char *
  * compiled once per render call. 't' is not modified: one template may be
  * rendered any number of times. 'opt' NULL: defaults (no escaping, not strict).
  */
-int mus_render(struct diag *dg, const struct mus_template *t, json_t *data,
+int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *data,
                const struct mus_options *opt, struct buf *out);
 
 void mus_free(struct mus_template *t);

@@ -1,63 +1,97 @@
 #include "names.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <string.h>
 
-static char *convert(struct arena *a, const char *s, int (*conv)(int))
+static char upper_c(char c)
+{
+    return c == '.' ? '_' : c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
+
+static char lower_c(char c)
+{
+    return c == '.' ? '_' : c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static char *convert(struct arena *a, const char *s, char (*conv)(char))
 {
     size_t n = strlen(s);
     char *p = arena_alloc(a, n + 1);
     for (size_t i = 0; i <= n; i++)
-        p[i] = s[i] == '.' ? '_' : (char)conv((unsigned char)s[i]);
+        p[i] = conv(s[i]);
     return p;
 }
 
 char *names_upper(struct arena *a, const char *s)
 {
-    return convert(a, s, toupper);
+    return convert(a, s, upper_c);
 }
 
 char *names_lower(struct arena *a, const char *s)
 {
-    return convert(a, s, tolower);
+    return convert(a, s, lower_c);
 }
+
+/*
+ * The parts joined by '_', upper-cased, '.' made '_', in one pass: no
+ * printf, this runs for every generated name.
+ */
+static char *upper_join(struct arena *a, const char *const *parts, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(parts[i]) + 1;
+    char *p = arena_alloc(a, len ? len : 1), *q = p;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            *q++ = '_';
+        for (const char *s = parts[i]; *s; s++)
+            *q++ = upper_c(*s);
+    }
+    *q = '\0';
+    return p;
+}
+
+#define UPPER_JOIN(a, ...)                                                                         \
+    upper_join((a), (const char *const[]){__VA_ARGS__},                                            \
+               sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
 char *names_reg(struct arena *a, const char *prefix, const struct model_reg *r)
 {
-    return names_upper(a, arena_printf(a, "%s_%s", prefix, r->name));
+    return UPPER_JOIN(a, prefix, r->name);
 }
 
 char *names_field(struct arena *a, const char *prefix, const struct model_field *f)
 {
-    return names_upper(a, arena_printf(a, "%s_%s_%s", prefix, f->reg->name, f->name));
+    return UPPER_JOIN(a, prefix, f->reg->name, f->name);
 }
 
 char *names_value(struct arena *a, const char *prefix, const struct model_field *f,
                   const struct model_value *v)
 {
-    return names_upper(a, arena_printf(a, "%s_%s_%s_%s", prefix, f->reg->name, f->name, v->name));
+    return UPPER_JOIN(a, prefix, f->reg->name, f->name, v->name);
 }
 
 char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
                  const struct model_rule *rule)
 {
-    return names_upper(a, arena_printf(a, "%s_%s_RULE_%s", prefix, r->name, rule->name));
+    return UPPER_JOIN(a, prefix, r->name, "RULE", rule->name);
 }
 
 char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i)
 {
-    return names_upper(a, arena_printf(a, "%s_%s_%s", prefix, i->block->name, i->name));
+    return UPPER_JOIN(a, prefix, i->block->name, i->name);
 }
 
 char *names_event(struct arena *a, const char *prefix, const struct model_event *e)
 {
-    return names_upper(a, arena_printf(a, "%s_EV_%s_%s", prefix, e->table->block->name,
-                                       e->full_name));
+    return UPPER_JOIN(a, prefix, "EV", e->table->block->name, e->full_name);
 }
 
 char *names_block(struct arena *a, const char *prefix, const struct model_block *b)
 {
-    return names_upper(a, arena_printf(a, "%s_%s", prefix, b->name));
+    return UPPER_JOIN(a, prefix, b->name);
 }
 
 bool names_reg_uniform(const struct model_reg *r)
@@ -142,8 +176,7 @@ static void foreach_reg(const struct emitter *em, const char *prefix, const stru
     if (!uniform)
         for (size_t i = 0; i < b->ninstances; i++)
             em->fn(em->ctx,
-                   names_upper(em->a, arena_printf(em->a, "%s_%s_ADDR", stem,
-                                                   b->instances[i]->name)),
+                   UPPER_JOIN(em->a, stem, b->instances[i]->name, "ADDR"),
                    r->pos);
     for (size_t i = 0; i < r->nfields; i++)
         foreach_field(em, prefix, r->fields[i]);
@@ -188,7 +221,7 @@ void names_foreach(struct arena *a, const struct model_spec *s, const char *pref
     const struct emitter em = {a, fn, ctx};
     char *p = names_upper(a, prefix);
     EMIT(&em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S");
-    fn(ctx, names_upper(a, arena_printf(a, "%s_%s_H", prefix, s->name)), s->pos);
+    fn(ctx, UPPER_JOIN(a, prefix, s->name, "H"), s->pos);
     for (size_t b = 0; b < s->nblocks; b++)
         foreach_block(&em, prefix, s->blocks[b]);
 }

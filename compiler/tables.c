@@ -31,7 +31,7 @@ char *tables_c_string(const char *s)
 static const char *access_constant(const char *text)
 {
     switch (regc_access_parse(text)) {
-#define X_(id, spelling, sem)                                                                      \
+#define X_(id, spelling, sem, meaning)                                                             \
     case REGC_ACCESS_##id:                                                                         \
         return "REGC_ACCESS_" #id;
         REGC_ACCESS_LIST(X_)
@@ -76,65 +76,59 @@ static bool is_enum_key(const char *key)
            !strcmp(key, "clear") || !strcmp(key, "access") || !strcmp(key, "direction");
 }
 
-static void annotate_member(json_t *obj, const char *key, json_t *v)
+static void annotate_member(struct arena *a, struct dt *obj, const char *key, const struct dt *v)
 {
     char tkey[128];
     if (snprintf(tkey, sizeof(tkey), "t_%s", key) >= (int)sizeof(tkey))
         return;
-    if (!strcmp(key, "index") && (json_is_integer(v) || json_is_null(v))) {
-        json_object_set_new(obj, tkey, json_integer(json_is_null(v) ? -1 : json_integer_value(v)));
+    if (!strcmp(key, "index") && (dt_is(v, DT_INT) || dt_is(v, DT_NULL))) {
+        dt_set_copy(a, obj, tkey, dt_int(a, dt_is(v, DT_NULL) ? -1 : dt_int_value(v)));
         return;
     }
-    const char *c = json_is_string(v) ? enum_constant(key, json_string_value(v)) : NULL;
+    const char *c = dt_is(v, DT_STR) ? enum_constant(key, dt_str_value(v)) : NULL;
     if (c) {
-        json_object_set_new(obj, tkey, json_string(c));
+        dt_set_copy(a, obj, tkey, dt_str_ref(a, c));
         if (!strcmp(key, "access")) {
-            char *lit = tables_c_string(json_string_value(v));
-            json_object_set_new(obj, "t_access_text", json_string(lit));
+            char *lit = tables_c_string(dt_str_value(v));
+            dt_set(a, obj, "t_access_text", dt_str(a, lit));
             free(lit);
         }
         return;
     }
-    if (!strcmp(key, "version") && json_is_integer(v)) {
+    if (!strcmp(key, "version") && dt_is(v, DT_INT)) {
         char num[32];
-        snprintf(num, sizeof(num), "\"%lld\"", (long long)json_integer_value(v));
-        json_object_set_new(obj, tkey, json_string(num));
+        snprintf(num, sizeof(num), "\"%lld\"", dt_int_value(v));
+        dt_set_copy(a, obj, tkey, dt_str(a, num));
         return;
     }
-    if (json_is_null(v)) {
-        json_object_set_new(obj, tkey, json_string(is_enum_key(key) ? "0" : "NULL"));
-    } else if (json_is_string(v)) {
-        char *lit = tables_c_string(json_string_value(v));
-        json_object_set_new(obj, tkey, json_string(lit));
+    if (dt_is(v, DT_NULL)) {
+        dt_set_copy(a, obj, tkey, dt_str_ref(a, is_enum_key(key) ? "0" : "NULL"));
+    } else if (dt_is(v, DT_STR)) {
+        char *lit = tables_c_string(dt_str_value(v));
+        dt_set_copy(a, obj, tkey, dt_str(a, lit));
         free(lit);
     }
 }
 
-void tables_annotate(json_t *tree)
+void tables_annotate(struct arena *a, struct dt *tree)
 {
-    if (json_is_array(tree)) {
-        size_t i;
-        json_t *v;
-        json_array_foreach(tree, i, v) tables_annotate(v);
+    if (dt_is(tree, DT_LIST)) {
+        for (size_t i = 0; i < tree->n; i++)
+            tables_annotate(a, tree->u.items[i]);
         return;
     }
-    if (!json_is_object(tree))
+    if (!dt_is(tree, DT_OBJ))
         return;
-    /* collect first: adding keys while iterating is not allowed */
-    const char *keys[256];
-    size_t n = 0;
-    const char *key;
-    json_t *v;
-    json_object_foreach(tree, key, v)
-    {
-        if (n < ARRAY_SIZE(keys) && strncmp(key, "t_", 2) != 0 && strncmp(key, "c_", 2) != 0)
-            keys[n++] = key;
-    }
-    for (size_t i = 0; i < n; i++) {
-        v = json_object_get(tree, keys[i]);
-        if (json_is_object(v) || json_is_array(v))
-            tables_annotate(v);
+    /* only the members there before: the t_* keys added here are not annotated again */
+    uint32_t n = tree->n;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *key = tree->u.members[i].key;
+        struct dt *v = tree->u.members[i].val;
+        if (strncmp(key, "t_", 2) == 0 || strncmp(key, "c_", 2) == 0)
+            continue;
+        if (dt_is(v, DT_OBJ) || dt_is(v, DT_LIST))
+            tables_annotate(a, v);
         else
-            annotate_member(tree, keys[i], v);
+            annotate_member(a, tree, key, v);
     }
 }

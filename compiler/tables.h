@@ -15,10 +15,11 @@
 #ifndef REGC_TABLES_H
 #define REGC_TABLES_H
 
-#include <jansson.h>
+#include "arena.h"
+#include "dt.h"
 
 /* Adds the keys in place; 'tree' stays owned by the caller. */
-void tables_annotate(json_t *tree);
+void tables_annotate(struct arena *a, struct dt *tree);
 
 /* 's' as a C string literal with quotes; caller releases with free(). */
 char *tables_c_string(const char *s);

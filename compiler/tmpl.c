@@ -185,7 +185,7 @@ static int load_partial(void *ctx, struct diag *dg, const char *name, struct mus
     return 1;
 }
 
-int tmpl_render(struct tmpl *tp, json_t *data, struct mus_options *opt, struct buf *out)
+int tmpl_render(struct tmpl *tp, const struct dt *data, struct mus_options *opt, struct buf *out)
 {
     opt->load = load_partial;
     opt->load_ctx = tp;

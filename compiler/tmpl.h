@@ -60,7 +60,7 @@ int tmpl_load(struct tmpl *tp, const char *name);
  * opt->load/opt->load_ctx and calls mus_render(). 0 or -1 (errors reported;
  * a partial that cannot be read is DIAG_IO).
  */
-int tmpl_render(struct tmpl *tp, json_t *data, struct mus_options *opt, struct buf *out);
+int tmpl_render(struct tmpl *tp, const struct dt *data, struct mus_options *opt, struct buf *out);
 
 /*
  * The escape kind for template 'name' writing to 'output' (NULL or "-": none):

@@ -10,7 +10,8 @@ PKGCONFIG ?= pkg-config
 FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_POSIX_C_SOURCE=200809L -Icompiler $(shell $(PKGCONFIG) --cflags jansson)
 FUZZ_LIBS := $(shell $(PKGCONFIG) --libs jansson) -lm
-MUSTACHE_SRCS := compiler/mustache.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c
+MUSTACHE_SRCS := compiler/mustache.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c \
+	compiler/dt.c
 
 .PHONY: all
 all: $(FUZZ_BUILD)/fuzz_mustache $(FUZZ_BUILD)/fuzz_xmlload

@@ -38,9 +38,14 @@ static int load(void *ctx, struct diag *dg, const char *name, struct mus_source 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static json_t *root;
-    if (!root)
-        root = json_loads(data_json, 0, NULL);
+    /* the data tree lives as long as the process: one arena, never released */
+    static struct arena tree = ARENA_INIT;
+    static const struct dt *root;
+    if (!root) {
+        json_t *j = json_loads(data_json, 0, NULL);
+        root = dt_from_json(&tree, j);
+        json_decref(j);
+    }
     if (size < 1 || size > 8192)
         return 0;
     struct mus_options opt = {

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "context_doc.h"
+#include "dt_json.h"
+#include "regc/attr.h"
 
 /* A tree of one block 'b' holding the register given as JSON text. */
 static json_t *tree_with(const char *reg, const char *events)
@@ -25,7 +27,7 @@ static json_t *tree_with(const char *reg, const char *events)
     json_t *t = json_loads(text, 0, &err);
     if (!t)
         fail_msg("bad test JSON: %s", err.text);
-    context_doc_keys(t);
+    t = apply_json(t, context_doc_keys);
     return t;
 }
 
@@ -193,7 +195,7 @@ static void test_incomplete_objects_are_left_alone(void **state)
                            " \"fields\": [{\"name\": \"f\", \"msb\": 200, \"lsb\": 0}]}]}]}",
                            0, &err);
     assert_non_null(t);
-    context_doc_keys(t);
+    t = apply_json(t, context_doc_keys);
     json_t *b0 = json_array_get(json_object_get(t, "blocks"), 0);
     assert_null(json_object_get(b0, "doc_anchor"));
     json_t *regs = json_object_get(json_array_get(json_object_get(t, "blocks"), 1), "registers");
@@ -203,7 +205,28 @@ static void test_incomplete_objects_are_left_alone(void **state)
     assert_int_equal(json_array_size(boxes), 2);
     assert_string_equal(str(json_array_get(boxes, 0), "kind"), "unimplemented");
     json_decref(t);
-    context_doc_keys(NULL);
+    context_doc_keys(NULL, NULL);
+}
+
+/* The legend lists attr.h's table: every spelling once, in order, with its words. */
+static void test_access_legend(void **state)
+{
+    (void)state;
+    json_t *t = tree_with("{}", NULL);
+    json_t *legend = json_object_get(t, "doc_access_legend");
+    assert_int_equal(json_array_size(legend), REGC_ACCESS__COUNT);
+    for (size_t i = 0; i < json_array_size(legend); i++) {
+        json_t *row = json_array_get(legend, i);
+        assert_string_equal(str(row, "access"), regc_access_text((enum regc_access)i));
+        assert_string_equal(str(row, "meaning"), regc_access_meaning((enum regc_access)i));
+        assert_true(json_is_true(json_object_get(row, "first")) == (i == 0));
+        assert_true(json_is_true(json_object_get(row, "last")) == (i + 1 == REGC_ACCESS__COUNT));
+    }
+    assert_string_equal(str(json_array_get(legend, 0), "access"), "RW");
+    assert_string_equal(str(json_array_get(legend, 0), "meaning"), "read/write");
+    json_t *w1c = json_array_get(legend, REGC_ACCESS_RW1C);
+    assert_string_equal(str(w1c, "meaning"), "write 1 to clear");
+    json_decref(t);
 }
 
 int main(void)
@@ -215,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_narrow_labels_turn_and_shorten),
         cmocka_unit_test(test_small_keys),
         cmocka_unit_test(test_incomplete_objects_are_left_alone),
+        cmocka_unit_test(test_access_legend),
     };
     return cmocka_run_group_tests_name("context_doc", tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "dt_json.h"
 #include "mustache.h"
 
 /* ------------------------------------------------------------------ spec harness */
@@ -65,7 +66,7 @@ static int spec_test_one(const char *file, size_t idx, json_t *test, int *tapno)
     struct buf out = BUF_INIT;
     struct mus_template *t =
         mus_compile(&dg, "template", json_string_value(tmpl), json_string_length(tmpl), &opt);
-    int rc = t ? mus_render(&dg, t, json_object_get(test, "data"), &opt, &out) : -1;
+    int rc = t ? mus_render_json(&dg, t, json_object_get(test, "data"), &opt, &out) : -1;
     bool ok = rc == 0 && expected && strcmp(out.s, expected) == 0;
     printf("%s %d - %s #%zu %s\n", ok ? "ok" : "not ok", ++*tapno, file, idx + 1, name);
     if (!ok) {
@@ -161,7 +162,7 @@ static int render(struct fixture *fx, const char *tmpl, const char *data,
     json_error_t err;
     json_t *root = json_loads(data, JSON_DECODE_ANY, &err);
     assert_non_null(root);
-    int rc = mus_render(&fx->dg, t, root, opt, &fx->out);
+    int rc = mus_render_json(&fx->dg, t, root, opt, &fx->out);
     json_decref(root);
     mus_free(t);
     return rc;
@@ -274,10 +275,10 @@ static void test_render_many_times(void **state)
     json_t *d2 = json_pack("{s:[]}", "items");
     for (int i = 0; i < 3; i++) {
         buf_reset(&fx->out);
-        assert_int_equal(mus_render(&fx->dg, t, d1, NULL, &fx->out), 0);
+        assert_int_equal(mus_render_json(&fx->dg, t, d1, NULL, &fx->out), 0);
         assert_string_equal(fx->out.s, "a=1;b=0.1;");
         buf_reset(&fx->out);
-        assert_int_equal(mus_render(&fx->dg, t, d2, NULL, &fx->out), 0);
+        assert_int_equal(mus_render_json(&fx->dg, t, d2, NULL, &fx->out), 0);
         assert_string_equal(fx->out.s, "");
     }
     json_decref(d1);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tables.h"
+#include "dt_json.h"
 
 static void test_c_string(void **st)
 {
@@ -29,7 +30,7 @@ static void test_annotate(void **st)
         " \"box_status\": {\"clear\": \"register\", \"c_keep\": \"x\"}}}]}",
         0, &e);
     assert_non_null(t);
-    tables_annotate(t);
+    t = apply_json(t, tables_annotate);
     char *out = json_dumps(t, JSON_SORT_KEYS | JSON_COMPACT);
     assert_string_equal(
         out,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "dt_json.h"
 #include "outfile.h"
 #include "tmpl.h"
 
@@ -103,7 +104,7 @@ static void test_builtin_with_partials_overridden_by_incdir(void **state)
     assert_int_equal(tmpl_load(&tp, "c"), 0);
     struct mus_options opt = {.strict = true};
     json_t *data = json_object();
-    assert_int_equal(tmpl_render(&tp, data, &opt, &f->out), 0);
+    assert_int_equal(tmpl_render_json(&tp, data, &opt, &f->out), 0);
     assert_string_equal(f->out.s, "H builtin-hdr file-ftr");
     /* only real files are dependencies */
     assert_int_equal(tp.ndeps, 1);
@@ -134,7 +135,7 @@ static void test_file_template_partials_beside_then_incdirs(void **state)
     struct mus_options opt = {.strict = true};
     json_t *data = json_object();
     /* built-in partials are not used for a template read from a file */
-    assert_int_equal(tmpl_render(&tp, data, &opt, &f->out), -1);
+    assert_int_equal(tmpl_render_json(&tp, data, &opt, &f->out), -1);
     assert_string_equal(f->out.s, "AB");
     assert_non_null(strstr(f->dg.text.s, "t.mustache:1:13: error: partial '_hdr' not found\n"));
     assert_int_equal(tp.ndeps, 3);
@@ -159,7 +160,7 @@ static void test_unreadable_partial_is_io(void **state)
     assert_int_equal(tmpl_load(&tp, path), 0);
     struct mus_options opt = {0};
     json_t *data = json_object();
-    assert_int_equal(tmpl_render(&tp, data, &opt, &f->out), -1);
+    assert_int_equal(tmpl_render_json(&tp, data, &opt, &f->out), -1);
     assert_int_equal(f->dg.count[DIAG_IO], 1);
     assert_non_null(strstr(f->dg.text.s, "p.mustache': Is a directory\n"));
     json_decref(data);

@@ -33,22 +33,25 @@ enum regc_sem {
     REGC_SEM__COUNT
 };
 
-/* The spellings a spec may use, exactly as manuals print them. */
+/*
+ * The spellings a spec may use, exactly as manuals print them, with their
+ * class and what they mean in words (the documentation's attribute legend).
+ */
 #define REGC_ACCESS_LIST(X)                                                                        \
-    X(RW, "RW", REGC_SEM_RW)                                                                       \
-    X(RO, "RO", REGC_SEM_RO)                                                                       \
-    X(RO_V, "RO-V", REGC_SEM_RO)                                                                   \
-    X(WO, "WO", REGC_SEM_WO)                                                                       \
-    X(RW_V, "RW-V", REGC_SEM_RWV)                                                                  \
-    X(RWS, "RWS", REGC_SEM_RW)                                                                     \
-    X(RW1C, "RW1C", REGC_SEM_W1C)                                                                  \
-    X(RW1S, "RW1S", REGC_SEM_W1S)                                                                  \
-    X(RV, "RV", REGC_SEM_MBZ)                                                                      \
-    X(RSV, "rsv", REGC_SEM_MBZ)                                                                    \
-    X(IG, "ig", REGC_SEM_IG)
+    X(RW, "RW", REGC_SEM_RW, "read/write")                                                         \
+    X(RO, "RO", REGC_SEM_RO, "read-only")                                                          \
+    X(RO_V, "RO-V", REGC_SEM_RO, "read-only and updated by hardware")                              \
+    X(WO, "WO", REGC_SEM_WO, "write-only")                                                         \
+    X(RW_V, "RW-V", REGC_SEM_RWV, "read/write and updated by hardware")                            \
+    X(RWS, "RWS", REGC_SEM_RW, "read/write and kept across a warm reset")                          \
+    X(RW1C, "RW1C", REGC_SEM_W1C, "write 1 to clear")                                              \
+    X(RW1S, "RW1S", REGC_SEM_W1S, "write 1 to set")                                                \
+    X(RV, "RV", REGC_SEM_MBZ, "reserved (write 0)")                                                \
+    X(RSV, "rsv", REGC_SEM_MBZ, "reserved (write 0)")                                              \
+    X(IG, "ig", REGC_SEM_IG, "ignored")
 
 enum regc_access {
-#define REGC_X_(id, text, sem) REGC_ACCESS_##id,
+#define REGC_X_(id, text, sem, meaning) REGC_ACCESS_##id,
     REGC_ACCESS_LIST(REGC_X_)
 #undef REGC_X_
     REGC_ACCESS__COUNT,
@@ -71,9 +74,23 @@ enum regc_mask_class {
 static inline const char *regc_access_text(enum regc_access a)
 {
     switch (a) {
-#define REGC_X_(id, text, sem)                                                                     \
+#define REGC_X_(id, text, sem, meaning)                                                            \
     case REGC_ACCESS_##id:                                                                         \
         return text;
+        REGC_ACCESS_LIST(REGC_X_)
+#undef REGC_X_
+    default:
+        return "?";
+    }
+}
+
+/* What the spelling means, in words ("write 1 to clear"); "?" for UNKNOWN. */
+static inline const char *regc_access_meaning(enum regc_access a)
+{
+    switch (a) {
+#define REGC_X_(id, text, sem, meaning)                                                            \
+    case REGC_ACCESS_##id:                                                                         \
+        return meaning;
         REGC_ACCESS_LIST(REGC_X_)
 #undef REGC_X_
     default:
@@ -84,7 +101,7 @@ static inline const char *regc_access_text(enum regc_access a)
 /* The access spelled 'text' exactly (case matters: "rsv" and "RV" both exist), or UNKNOWN. */
 static inline enum regc_access regc_access_parse(const char *text)
 {
-#define REGC_X_(id, spelling, sem)                                                                 \
+#define REGC_X_(id, spelling, sem, meaning)                                                        \
     if (strcmp(text, spelling) == 0)                                                               \
         return REGC_ACCESS_##id;
     REGC_ACCESS_LIST(REGC_X_)
@@ -95,7 +112,7 @@ static inline enum regc_access regc_access_parse(const char *text)
 static inline enum regc_sem regc_access_sem(enum regc_access a)
 {
     switch (a) {
-#define REGC_X_(id, text, sem)                                                                     \
+#define REGC_X_(id, text, sem, meaning)                                                            \
     case REGC_ACCESS_##id:                                                                         \
         return sem;
         REGC_ACCESS_LIST(REGC_X_)

@@ -1,0 +1,101 @@
+/*
+ * dt - the data tree templates render: JSON-shaped values in an arena.
+ *
+ * Why not jansson objects: a spec of 32,768 fields makes about 1.3 million
+ * keys, and a jansson object pays a hash table, a malloc per member and a
+ * copy per string for each. Here a value is one arena allocation, an object
+ * is an array of members in insertion order (a template's objects hold tens
+ * of keys: a scan of precomputed 32-bit hashes beats a table), strings may
+ * borrow memory that outlives the tree, and a whole tree goes with its arena.
+ * jansson stays the JSON reader and writer: dt_from_json() and dt_to_json()
+ * convert at the edges (regc render's data files, the -t json export).
+ *
+ * Setting a key that exists replaces its value in place, so the order of
+ * keys is the order they were first set (the JSON export relies on it).
+ * Keys are borrowed: string literals, or memory that outlives the tree.
+ */
+#ifndef REGC_DT_H
+#define REGC_DT_H
+
+#include "arena.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum dt_type { DT_NULL, DT_FALSE, DT_TRUE, DT_INT, DT_REAL, DT_STR, DT_LIST, DT_OBJ };
+
+struct dt;
+
+struct dt_member {
+    const char *key; /* borrowed */
+    uint32_t hash;   /* dt_hash(key) */
+    struct dt *val;
+};
+
+struct dt {
+    enum dt_type type;
+    uint32_t n, cap; /* LIST: items; OBJ: members */
+    uint64_t bloom;  /* OBJ: bit (hash % 64) set for each member: most misses skip the scan */
+    uint32_t *slots; /* OBJ with 16 or more members: open-addressing index of 2 * cap
+                      * slots holding member index + 1 (0: empty); else NULL (scan) */
+    union {
+        long long i;
+        double r;
+        struct {
+            const char *s; /* NUL-terminated; may hold NULs before 'len' (from JSON) */
+            size_t len;
+        } str;
+        struct dt **items;
+        struct dt_member *members;
+    } u;
+};
+
+/* FNV-1a over 'len' bytes: the hash members and template names carry. */
+uint32_t dt_hash(const char *key, size_t len);
+
+/* Shared constants: never modified. */
+struct dt *dt_null(void);
+struct dt *dt_bool(bool b);
+struct dt *dt_int(struct arena *a, long long i);
+struct dt *dt_real(struct arena *a, double r);
+/* A copy of 's' (NULL: null). */
+struct dt *dt_str(struct arena *a, const char *s);
+struct dt *dt_strn(struct arena *a, const char *s, size_t len);
+/* 's' itself, which must outlive the tree (NULL: null). */
+struct dt *dt_str_ref(struct arena *a, const char *s);
+struct dt *dt_obj(struct arena *a);
+struct dt *dt_list(struct arena *a);
+
+/* Adds or replaces 'key' of object 'o' (borrowed key). */
+void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v);
+/* The same with a key copied into 'a'. */
+void dt_set_copy(struct arena *a, struct dt *o, const char *key, struct dt *v);
+void dt_push(struct arena *a, struct dt *list, struct dt *v);
+
+/* Member 'key' of 'o', or NULL (also when 'o' is not an object). */
+struct dt *dt_get(const struct dt *o, const char *key);
+struct dt *dt_getn(const struct dt *o, const char *key, size_t len, uint32_t hash);
+
+static inline bool dt_is(const struct dt *v, enum dt_type t)
+{
+    return v && v->type == t;
+}
+
+/* List length (0 for anything else) and item 'i' (NULL when out of range). */
+size_t dt_len(const struct dt *list);
+struct dt *dt_at(const struct dt *list, size_t i);
+/* Each item of a list: DT_FOREACH(list, i, v) { ... } */
+#define DT_FOREACH(list, i, v) for ((i) = 0; (i) < dt_len(list) && ((v) = dt_at((list), (i))); (i)++)
+
+/* String value, or NULL; integer value, or 0. */
+const char *dt_str_value(const struct dt *v);
+long long dt_int_value(const struct dt *v);
+
+/* A copy of a jansson value (keys and strings copied into 'a'). */
+struct dt *dt_from_json(struct arena *a, const json_t *j);
+/* A new jansson value with the same content and key order (NULL pointer: null). */
+json_t *dt_to_json(const struct dt *v);
+
+#endif
