@@ -215,7 +215,7 @@ update-golden: $(REGC)
 	@UPDATE_GOLDEN=1 REGC=$(REGC) BUILD=$(BUILD) tests/golden/run-golden.sh >/dev/null
 
 bench: all
-	@REGC=$(REGC) BUILD=$(BUILD) bench/run.sh
+	@REGC=$(REGC) BUILD=$(BUILD) CC=$(CC) bench/run.sh
 
 fuzz:
 	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk

@@ -5,6 +5,9 @@
  */
 #include "check_int.h"
 
+#include <inttypes.h>
+#include <string.h>
+
 static void resolve_role(struct check_ctx *c, struct model_role *role, const struct model_reg *r,
                          struct srcpos pos)
 {
@@ -62,14 +65,67 @@ static void check_pmon_pairing(struct check_ctx *c, const struct model_counters 
                 k->control->count, k->counter->name, k->counter->count);
 }
 
+/* ------------------------------------------------------------ direction */
+
+static const char *const direction_attr[DIRECTION_COUNT] = {"direction-up", "direction-down",
+                                                            "direction-up-down"};
+
+/* One direction's value: fits the field, is not an encoding the manual leaves undefined, and
+ * differs from the directions before it. */
+static void check_direction_value(struct check_ctx *c, const struct model_counters *k, int d)
+{
+    const struct model_field *f = k->direction_field.field;
+    uint64_t v = k->directions[d].value;
+    unsigned w = model_field_width(f);
+    if (w < 64 && v >> w) {
+        diag_report(c->dg, DIAG_PMON_ROLE, k->pos,
+                    "%s value " CHECK_X " does not fit direction field '%s' (%u bits)",
+                    direction_attr[d], v, f->name, w);
+        return;
+    }
+    for (size_t i = 0; i < f->nvalues; i++)
+        if (f->values[i]->value == v && f->values[i]->undefined)
+            diag_report(c->dg, DIAG_PMON_ROLE, k->pos,
+                        "%s value " CHECK_X " is '%s', an encoding of field '%s' the manual "
+                        "leaves undefined",
+                        direction_attr[d], v, f->values[i]->name, f->name);
+    for (int e = 0; e < d; e++)
+        if (k->directions[e].given && k->directions[e].value == v)
+            diag_report(c->dg, DIAG_PMON_ROLE, k->pos, "%s and %s have the same value " CHECK_X,
+                        direction_attr[e], direction_attr[d], v);
+}
+
+/* direction-field: a control field (resolved with the other roles) and its directions. */
+static void check_directions(struct check_ctx *c, const struct model_counters *k)
+{
+    const struct model_field *f = k->direction_field.field;
+    if (!f)
+        return;
+    if (model_field_is_reserved(f)) {
+        diag_report(c->dg, DIAG_PMON_ROLE, k->pos, "direction-field role names reserved field '%s'",
+                    f->name);
+        return;
+    }
+    if (!k->directions[DIRECTION_DOWN].given && !k->directions[DIRECTION_UP_DOWN].given)
+        diag_report(c->dg, DIAG_PMON_ROLE, k->pos,
+                    "direction field '%s' chooses no direction but up: give direction-down or "
+                    "direction-up-down",
+                    f->name);
+    for (int d = 0; d < DIRECTION_COUNT; d++)
+        if (k->directions[d].given)
+            check_direction_value(c, k, d);
+}
+
 static void resolve_counters(struct check_ctx *c, const struct model_block *b,
                              struct model_counters *k)
 {
     k->control = check_ref_reg(c, b, k->control_name, k->pos);
     k->counter = check_ref_reg(c, b, k->counter_name, k->pos);
     resolve_role(c, &k->count_field, k->counter, k->pos);
-    struct model_role *roles[] = {&k->wrap_field, &k->enable,    &k->reset, &k->pmi,  &k->edge,
-                                  &k->invert,     &k->threshold, &k->event, &k->umask};
+    struct model_role *roles[] = {&k->wrap_field, &k->enable,    &k->reset,
+                                  &k->pmi,        &k->edge,      &k->invert,
+                                  &k->threshold,  &k->event,     &k->umask,
+                                  &k->direction_field};
     for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
         resolve_role(c, roles[i], k->control, k->pos);
 }
@@ -86,6 +142,7 @@ static void check_counters(struct check_ctx *c, const struct model_block *b,
     check_pmon_role(c, "pmi", &k->pmi, 1, k->pos);
     check_pmon_role(c, "edge", &k->edge, 1, k->pos);
     check_pmon_role(c, "invert", &k->invert, 1, k->pos);
+    check_directions(c, k);
 }
 
 /* The number of general counters of a block: the longest general control array. */
@@ -189,12 +246,29 @@ static void check_global_control(struct check_ctx *c, struct model_global_contro
         check_pmon_role(c, "pmi-core", &gc->pmi_cores[i], 1, gc->pos);
 }
 
+/* counters=: the control register of one <counters> of the block, whose overflows alone the bit
+ * reports. */
+static void check_box_overflow_counters(struct check_ctx *c, const struct model_box_overflow *bo)
+{
+    if (!bo->counters_name || !bo->block)
+        return;
+    const struct model_pmon *p = bo->block->pmon;
+    for (size_t i = 0; p && i < p->ncounters; i++)
+        if (p->counters[i]->control_name &&
+            strcmp(p->counters[i]->control_name, bo->counters_name) == 0)
+            return;
+    diag_report(c->dg, DIAG_PMON_ROLE, bo->pos,
+                "box-overflow counters '%s' is not the control of a <counters> of block '%s'",
+                bo->counters_name, bo->block->name);
+}
+
 static void check_box_overflow(struct check_ctx *c, const struct model_global_status *gs,
                                struct model_box_overflow *bo)
 {
     bo->block = check_ref_block(c, bo->block_name, bo->pos);
     bo->field = check_ref_field(c, gs->reg, bo->field_name, bo->pos);
     bo->instance = check_ref_instance(c, bo->block, bo->instance_name, bo->pos);
+    check_box_overflow_counters(c, bo);
     if (!bo->field || !bo->block || bo->instance_name)
         return; /* one instance named: its bit is the field */
     unsigned w = model_field_width(bo->field);

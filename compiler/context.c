@@ -1077,7 +1077,25 @@ static struct dt *role(struct ctx *c, const struct model_role *r)
 
 static const char *clear_name(enum model_clear cl)
 {
-    return cl == CLEAR_W1C ? "w1c" : cl == CLEAR_WRITE0 ? "write0" : "register";
+    static const char *const names[] = {[CLEAR_W1C] = "w1c", [CLEAR_WRITE0] = "write0",
+                                        [CLEAR_REGISTER] = "register", [CLEAR_NONE] = "none"};
+    return names[cl];
+}
+
+/* [{"direction": "up"|"down"|"up-down", "value": hex}] for the directions the spec gives. */
+static struct dt *directions_json(struct ctx *c, const struct model_counters *k)
+{
+    static const char *const names[DIRECTION_COUNT] = {"up", "down", "up-down"};
+    struct dt *list = dt_list(c->a);
+    for (int d = 0; k->direction_field.name && d < DIRECTION_COUNT; d++) {
+        if (!k->directions[d].given)
+            continue;
+        struct dt *o = dt_obj(c->a);
+        set(c, o, "direction", dt_str_ref(c->a, names[d]));
+        set(c, o, "value", hex(c, k->directions[d].value));
+        dt_push(c->a, list, o);
+    }
+    return list;
 }
 
 static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
@@ -1098,6 +1116,8 @@ static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
     set(c, o, "threshold", role(c, &k->threshold));
     set(c, o, "event", role(c, &k->event));
     set(c, o, "umask", role(c, &k->umask));
+    set(c, o, "direction_field", role(c, &k->direction_field));
+    set(c, o, "directions", directions_json(c, k));
     set(c, o, "preload", dt_str_ref(c->a, k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
     set(c, o, "freeze_on_overflow", dt_bool(k->freeze_on_overflow));
     set(c, o, "has_status_first", dt_bool(k->has_status_first));
@@ -1199,6 +1219,7 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
             set_str(c, bx, "block", bo->block_name);
             set_str(c, bx, "field", bo->field_name);
             set_str(c, bx, "instance", bo->instance_name);
+            set_str(c, bx, "counters", bo->counters_name);
             dt_push(c->a, boxes, bx);
         }
         set(c, b, "boxes", boxes);

@@ -169,6 +169,14 @@ struct model_rdpmc {
 
 enum model_counter_kind { COUNTERS_GENERAL, COUNTERS_FIXED };
 enum model_overflow { OVERFLOW_WRAP, OVERFLOW_STOP };
+/* Count directions a direction field chooses, in the order of their attributes. */
+enum model_direction { DIRECTION_UP, DIRECTION_DOWN, DIRECTION_UP_DOWN, DIRECTION_COUNT };
+
+/* direction-up= and friends: the direction field's value for one direction. */
+struct model_direction_value {
+    bool given;
+    uint64_t value;
+};
 
 /* A control-field role of <counters>: the name written, and the field check finds. */
 struct model_role {
@@ -185,6 +193,8 @@ struct model_counters {
     unsigned width;
     enum model_overflow overflow;
     struct model_role wrap_field, enable, reset, pmi, edge, invert, threshold, event, umask;
+    struct model_role direction_field; /* control field choosing up/down counting; NULL: up */
+    struct model_direction_value directions[DIRECTION_COUNT];
     bool preload_minus_one;  /* preload="2^w-1-N" */
     bool has_status_first;   /* status-first= given */
     unsigned status_first;   /* box-status bit of the first counter (else bit i: array index i) */
@@ -204,7 +214,7 @@ struct model_box_control {
     struct srcpos pos;
 };
 
-enum model_clear { CLEAR_W1C, CLEAR_WRITE0, CLEAR_REGISTER };
+enum model_clear { CLEAR_W1C, CLEAR_WRITE0, CLEAR_REGISTER, CLEAR_NONE };
 
 /* <box-status register= overflow= clear= clear-register= clear-field=> */
 struct model_box_status {
@@ -242,9 +252,10 @@ struct model_global_control {
     struct srcpos pos;
 };
 
-/* <box-overflow block= field= instance=> */
+/* <box-overflow block= field= instance= counters=> */
 struct model_box_overflow {
     const char *block_name, *field_name, *instance_name;
+    const char *counters_name;             /* counters= (a <counters control=>); NULL: the others */
     const struct model_block *block;       /* resolved by check */
     const struct model_field *field;       /* resolved by check (of the global status register) */
     const struct model_instance *instance; /* resolved by check; NULL: bit i is instance i */

@@ -57,6 +57,10 @@ static const char *enum_constant(const char *key, const char *v)
         {"clear", "w1c", "REGC_CLEAR_W1C"},
         {"clear", "write0", "REGC_CLEAR_WRITE0"},
         {"clear", "register", "REGC_CLEAR_REGISTER"},
+        {"clear", "none", "REGC_CLEAR_NONE"},
+        {"direction", "up", "REGC_DIR_UP"},
+        {"direction", "down", "REGC_DIR_DOWN"},
+        {"direction", "up-down", "REGC_DIR_UP_DOWN"},
     };
     if (strcmp(key, "access") == 0)
         return access_constant(v);
@@ -69,7 +73,7 @@ static const char *enum_constant(const char *key, const char *v)
 static bool is_enum_key(const char *key)
 {
     return !strcmp(key, "space") || !strcmp(key, "overflow") || !strcmp(key, "preload") ||
-           !strcmp(key, "clear") || !strcmp(key, "access");
+           !strcmp(key, "clear") || !strcmp(key, "access") || !strcmp(key, "direction");
 }
 
 static void annotate_member(struct arena *a, struct dt *obj, const char *key, const struct dt *v)

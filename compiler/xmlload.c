@@ -1333,6 +1333,16 @@ static struct model_rdpmc *load_rdpmc(struct loader *ld, xmlNode *n)
     return r;
 }
 
+/* direction-field= direction-up= direction-down= direction-up-down= of <counters> */
+static void load_directions(struct loader *ld, xmlNode *n, struct model_counters *c)
+{
+    static const char *const attr[DIRECTION_COUNT] = {"direction-up", "direction-down",
+                                                      "direction-up-down"};
+    c->direction_field = role_of(ld, n, "direction-field");
+    for (int d = 0; d < DIRECTION_COUNT; d++)
+        c->directions[d].given = get_num(ld, n, attr[d], &c->directions[d].value);
+}
+
 /* <counters kind= control= counter= count-field= width= overflow= wrap-field= roles... preload=> */
 static struct model_counters *load_counters(struct loader *ld, xmlNode *n)
 {
@@ -1354,6 +1364,7 @@ static struct model_counters *load_counters(struct loader *ld, xmlNode *n)
     c->threshold = role_of(ld, n, "threshold");
     c->event = role_of(ld, n, "event");
     c->umask = role_of(ld, n, "umask");
+    load_directions(ld, n, c);
     c->preload_minus_one = preload && strcmp(preload, "2^w-1-N") == 0;
     c->freeze_on_overflow = get_bool(ld, n, "freeze-on-overflow");
     c->has_status_first = get(ld, n, "status-first") != NULL;
@@ -1382,7 +1393,8 @@ static struct model_box_control *load_box_control(struct loader *ld, xmlNode *n)
     return bc;
 }
 
-/* clear="w1c|write0" clear-register= clear-field=: default w1c, CLEAR_REGISTER when a register is named */
+/* clear="w1c|write0|none" clear-register= clear-field=: default w1c, CLEAR_REGISTER when a
+ * register is named */
 static enum model_clear clear_of(struct loader *ld, xmlNode *n, const char **reg,
                                  struct model_role *field)
 {
@@ -1391,6 +1403,8 @@ static enum model_clear clear_of(struct loader *ld, xmlNode *n, const char **reg
     *field = role_of(ld, n, "clear-field");
     if (*reg)
         return CLEAR_REGISTER;
+    if (clear && strcmp(clear, "none") == 0)
+        return CLEAR_NONE;
     return clear && strcmp(clear, "write0") == 0 ? CLEAR_WRITE0 : CLEAR_W1C;
 }
 
@@ -1491,13 +1505,14 @@ static struct model_global_control *load_global_control(struct loader *ld, xmlNo
     return g;
 }
 
-/* <box-overflow block= field= instance=> */
+/* <box-overflow block= field= instance= counters=> */
 static struct model_box_overflow *load_box_overflow(struct loader *ld, xmlNode *n)
 {
     struct model_box_overflow *o = arena_zalloc(ld->a, sizeof(*o));
     o->block_name = get(ld, n, "block");
     o->field_name = get(ld, n, "field");
     o->instance_name = get(ld, n, "instance");
+    o->counters_name = get(ld, n, "counters");
     o->pos = pos_of(n);
     return o;
 }

@@ -258,7 +258,9 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
                  {.kind = "general", .control = "MSR_UNC_CBO_n_PERFEVTSEL", .counter = "MSR_UNC_CBO_n_PERFCTR", .count_field = "event_count",
                   .width = 44, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = "EN",
                   .reset = NULL, .pmi = "OVF_EN", .edge = "E", .invert = "INV", .threshold = "CMASK",
-                  .event = "Event_Select", .umask = "UMASK", .preload = REGC_PRELOAD_2W_MINUS_N,
+                  .event = "Event_Select", .umask = "UMASK", .direction_field = NULL,
+                  .directions = (const struct regc_count_dir[]){ {REGC_DIR_NONE, 0}},
+                  .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
                   .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
@@ -417,7 +419,9 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
                  {.kind = "general", .control = "MSR_UNC_ARB_PERFEVTSEL", .counter = "MSR_UNC_ARB_PERFCTR", .count_field = "event_count",
                   .width = 44, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = "EN",
                   .reset = NULL, .pmi = "OVF_EN", .edge = "E", .invert = "INV", .threshold = "CMASK",
-                  .event = "Event_Select", .umask = "UMASK", .preload = REGC_PRELOAD_2W_MINUS_N,
+                  .event = "Event_Select", .umask = "UMASK", .direction_field = NULL,
+                  .directions = (const struct regc_count_dir[]){ {REGC_DIR_NONE, 0}},
+                  .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
                   .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
@@ -586,7 +590,9 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
                  {.kind = "fixed", .control = "MSR_UNC_PERF_FIXED_CTRL", .counter = "MSR_UNC_PERF_FIXED_CTR", .count_field = "event_count",
                   .width = 48, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = "EN",
                   .reset = NULL, .pmi = "OVF_EN", .edge = NULL, .invert = NULL, .threshold = NULL,
-                  .event = NULL, .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_N,
+                  .event = NULL, .umask = NULL, .direction_field = NULL,
+                  .directions = (const struct regc_count_dir[]){ {REGC_DIR_NONE, 0}},
+                  .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
                   .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
@@ -601,12 +607,12 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
             .unfreeze = NULL, .enable = "EN", .freeze_on_overflow = "FREEZE", .pmi_core = "PMI_Sel_Core0",
             .wake = "WakePMI", .reset = NULL, .select = NULL,
             .pmi_cores = (const char *const[]){ "PMI_Sel_Core0", "PMI_Sel_Core1", "PMI_Sel_Core2", "PMI_Sel_Core3", NULL}},
-        .status = &(const struct regc_global_status){.block = "unc", .reg = "MSR_UNC_PERF_GLOBAL_STATUS", .clear = REGC_CLEAR_W1C,
+        .status = &(const struct regc_global_status){.block = "unc", .reg = "MSR_UNC_PERF_GLOBAL_STATUS", .clear = REGC_CLEAR_NONE,
             .clear_reg = NULL, .clear_field = NULL,
             .boxes = (const struct regc_box_overflow[]){
-                { "unc", "Fixed", NULL},
-                { "arb", "ARB", NULL},
-                { "cbox", "CBox", NULL},
+                { "unc", "Fixed", NULL, NULL},
+                { "arb", "ARB", NULL, NULL},
+                { "cbox", "CBox", NULL, NULL},
                 {0}}}},
 };
 

@@ -786,7 +786,9 @@ static const struct regc_spec xeon7500_mbox_spec REGC_TABLE_UNUSED = {
                  {.kind = "general", .control = "M_MSR_PMU_CNT_CTL", .counter = "M_MSR_PMU_CNT", .count_field = "event_count",
                   .width = 48, .overflow = REGC_OVF_WRAP, .wrap_field = "wrap_mode", .enable = "en",
                   .reset = NULL, .pmi = "pmi_en", .edge = NULL, .invert = NULL, .threshold = NULL,
-                  .event = "inc_sel", .umask = NULL, .preload = REGC_PRELOAD_2W_MINUS_1_MINUS_N,
+                  .event = "inc_sel", .umask = NULL, .direction_field = "count_mode",
+                  .directions = (const struct regc_count_dir[]){ { REGC_DIR_UP, UINT64_C(0x0)}, { REGC_DIR_DOWN, UINT64_C(0x1)}, { REGC_DIR_UP_DOWN, UINT64_C(0x2)}, {REGC_DIR_NONE, 0}},
+                  .preload = REGC_PRELOAD_2W_MINUS_1_MINUS_N,
                   .freeze_on_overflow = true,
                   .has_status_first = false, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){

@@ -109,6 +109,45 @@ int regc_counter_refs(const struct regc_spec *s, const struct regc_block *b,
     return rc ? rc : copy_ref(ctr, s, b, inst, c->counter, i);
 }
 
+enum regc_direction regc_counters_direction(const struct regc_counters *c,
+                                            const struct regc_reg *r, uint64_t ctl)
+{
+    const struct regc_field *f =
+        c->direction_field && r ? regc_reg_field(r, c->direction_field) : NULL;
+    if (!f)
+        return REGC_DIR_UP;
+    uint64_t v = regc_field_get(f, ctl);
+    for (const struct regc_count_dir *d = c->directions; d && d->dir != REGC_DIR_NONE; d++)
+        if (d->value == v)
+            return d->dir;
+    return REGC_DIR_NONE;
+}
+
+bool regc_counters_dir_value(const struct regc_counters *c, enum regc_direction dir,
+                             uint64_t *value)
+{
+    *value = 0;
+    if (!c->direction_field)
+        return dir == REGC_DIR_UP;
+    for (const struct regc_count_dir *d = c->directions; d && d->dir != REGC_DIR_NONE; d++)
+        if (d->dir == dir) {
+            *value = d->value;
+            return true;
+        }
+    return false;
+}
+
+bool regc_box_overflow_reports(const struct regc_global_status *gs,
+                               const struct regc_box_overflow *bo, const struct regc_counters *c)
+{
+    if (bo->counters)
+        return strcmp(bo->counters, c->control) == 0;
+    for (const struct regc_box_overflow *o = gs->boxes; o->block; o++)
+        if (o->counters && strcmp(o->block, bo->block) == 0 && strcmp(o->counters, c->control) == 0)
+            return false;
+    return true;
+}
+
 /* Splits "NAME[N]" or "NAMEN" (N a trailing index when NAME alone is not a register). */
 static const struct regc_reg *resolve_reg(const struct regc_block *b, const char *text, int *index)
 {

@@ -34,8 +34,9 @@ struct pmon_ev {
     struct pmon_set sets[MAX_SETS];
     unsigned nsets;
     int index;
+    enum regc_direction dir; /* asked with dir= (default up); after start: what the control says */
     struct regc_ref ctl, ctr;
-    uint64_t last, total, armed;
+    uint64_t last, total, armed; /* counts in the up frame (see count_of) */
     unsigned long overflows;
 };
 
@@ -133,6 +134,7 @@ int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info
                                    .counters = e->c,
                                    .index = e->index,
                                    .width = e->c ? e->c->width : 0,
+                                   .direction = e->dir,
                                    .ctl = e->ctl,
                                    .ctr = e->ctr,
                                    .event = e->e};
@@ -217,6 +219,28 @@ static int parse_event(regc_pmon_session *p, struct pmon_ev *e, const char *ev)
     return 0;
 }
 
+/* dir=up|down|up-down: the count direction, where the event's counters have a direction field. */
+static int parse_dir(regc_pmon_session *p, struct pmon_ev *e, const char *v)
+{
+    static const struct {
+        const char *name;
+        enum regc_direction dir;
+    } dirs[] = {{"up", REGC_DIR_UP}, {"down", REGC_DIR_DOWN}, {"up-down", REGC_DIR_UP_DOWN}};
+    uint64_t value;
+    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        if (!streq(v, dirs[i].name))
+            continue;
+        if (!e->c)
+            return fail(p, -EINVAL, "'%s': a raw event needs reg=CONTROL first", e->name);
+        if (!regc_counters_dir_value(e->c, dirs[i].dir, &value))
+            return fail(p, -EINVAL, "'%s': the counters of '%s' cannot count %s", e->name,
+                        e->c->control, v);
+        e->dir = dirs[i].dir;
+        return 0;
+    }
+    return fail(p, -EINVAL, "'%s': bad direction '%s' (up, down or up-down)", e->name, v);
+}
+
 static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
 {
     for (char *t = terms, *next; t && *t; t = next) {
@@ -231,6 +255,12 @@ static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
             e->c = group_for_reg(e->b, eq);
             if (!e->c)
                 return fail(p, -ENOENT, "'%s': no counters are controlled by '%s'", e->name, eq);
+            continue;
+        }
+        if (streq(t, "dir")) {
+            int rc = parse_dir(p, e, eq);
+            if (rc)
+                return rc;
             continue;
         }
         char *end;
@@ -273,7 +303,7 @@ int regc_pmon_add(regc_pmon_session *p, const char *name)
     if (p->n >= REGC_PMON_MAX_EVENTS)
         return fail(p, -ENOSPC, "at most %d events", REGC_PMON_MAX_EVENTS);
     struct pmon_ev *e = &p->ev[p->n];
-    *e = (struct pmon_ev){.index = -1};
+    *e = (struct pmon_ev){.index = -1, .dir = REGC_DIR_UP};
     if (strlen(name) >= sizeof(e->name))
         return fail(p, -EINVAL, "event name too long");
     strcpy(e->name, name);
@@ -623,16 +653,30 @@ static uint64_t preload_of(const regc_pmon_session *p, const struct pmon_ev *e)
     return (top - n) & m;
 }
 
-/* The count field value inside the counter register. */
-static uint64_t count_of(const struct pmon_ev *e, uint64_t reg)
+/*
+ * The flow works on counts in the up frame: a counter counting down is seen
+ * mirrored (2^w-1 - value), so deltas (old - new for it), preloads (N-1
+ * events before the underflow where an up counter is preloaded 2^w-N) and
+ * the wrap test are those of a counter counting up. Mirroring is its own
+ * inverse.
+ */
+static uint64_t up_frame(const struct pmon_ev *e, uint64_t v)
 {
-    uint64_t v = e->c->count_field ? get(e->ctr.reg, reg, e->c->count_field) : reg;
-    return v & low_mask(e->c->width);
+    uint64_t m = low_mask(e->c->width);
+    return e->dir == REGC_DIR_DOWN ? ~v & m : v & m;
 }
 
+/* The count field value inside the counter register, in the up frame. */
+static uint64_t count_of(const struct pmon_ev *e, uint64_t reg)
+{
+    return up_frame(e, e->c->count_field ? get(e->ctr.reg, reg, e->c->count_field) : reg);
+}
+
+/* 'reg' with the count field holding 'count' (up frame). */
 static uint64_t with_count(const struct pmon_ev *e, uint64_t reg, uint64_t count)
 {
-    return e->c->count_field ? put(e->ctr.reg, reg, e->c->count_field, count) : count;
+    uint64_t raw = up_frame(e, count);
+    return e->c->count_field ? put(e->ctr.reg, reg, e->c->count_field, raw) : raw;
 }
 
 static uint64_t control_value(const regc_pmon_session *p, const struct pmon_ev *e)
@@ -645,6 +689,9 @@ static uint64_t control_value(const regc_pmon_session *p, const struct pmon_ev *
         if (e->e->has_umask)
             v = put(r, v, e->e->umask_field, e->e->umask);
     }
+    uint64_t dv;
+    if (c->direction_field && regc_counters_dir_value(c, e->dir, &dv))
+        v = put(r, v, c->direction_field, dv); /* a FIELD= term below may still set it */
     for (unsigned i = 0; i < e->nsets; i++)
         if (!e->sets[i].reg)
             v = regc_field_put(e->sets[i].field, v, e->sets[i].value);
@@ -678,10 +725,10 @@ static int program_event(regc_pmon_session *p, struct pmon_ev *e)
     return wr(p, &e->ctl, v);
 }
 
-/* Counters the box reset does not clear, and preloads. */
+/* Counters the box reset does not clear (to 0), and preloads. */
 static int load_counter(regc_pmon_session *p, struct pmon_ev *e, bool box_reset)
 {
-    if (shared_reg(e) || (box_reset && !e->armed))
+    if (shared_reg(e) || (box_reset && !with_count(e, 0, e->armed)))
         return 0;
     return wr(p, &e->ctr, with_count(e, 0, e->armed));
 }
@@ -788,6 +835,20 @@ static int undo_start(regc_pmon_session *p, int rc)
     return fail(p, rc, "%.240s; restoring failed too: %.240s", first, then);
 }
 
+/* The direction each event's control value chooses (dir= or a FIELD= term), before any write. */
+static int resolve_directions(regc_pmon_session *p)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        enum regc_direction d = regc_counters_direction(e->c, e->ctl.reg, control_value(p, e));
+        if (d == REGC_DIR_NONE)
+            return fail(p, -EINVAL, "'%s': field '%s' holds a value that chooses no count direction",
+                        e->name, e->c->direction_field);
+        e->dir = d;
+    }
+    return 0;
+}
+
 int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
 {
     int rc = p->share ? regc_pmon_release(p) : 0; /* started before: put that back first */
@@ -798,6 +859,8 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
     if (!p->n)
         return fail(p, -EINVAL, "no events to monitor");
     rc = assign(p);
+    if (!rc)
+        rc = resolve_directions(p);
     if (rc)
         return rc;
     collect_boxes(p);
@@ -847,8 +910,12 @@ static int read_all(regc_pmon_session *p)
         int rc = rd(p, &e->ctr, &raw);
         if (rc)
             return rc;
-        uint64_t now = count_of(e, raw);
-        e->total += (now - e->last) & low_mask(e->c->width);
+        uint64_t now = count_of(e, raw), m = low_mask(e->c->width);
+        uint64_t delta = (now - e->last) & m;
+        /* up and down: a net change of either sign, less than 2^(w-1) in size */
+        if (e->dir == REGC_DIR_UP_DOWN && e->c->width < 64 && (delta >> (e->c->width - 1)) & 1)
+            delta |= ~m;
+        e->total += delta;
         e->last = now;
     }
     return 0;
@@ -866,14 +933,36 @@ int regc_pmon_poll(regc_pmon_session *p, uint64_t *totals)
     return rc;
 }
 
-/* Which boxes the global status flags; all used boxes when the spec has no global status. */
-static int flagged_boxes(regc_pmon_session *p, bool *flag, uint64_t *gseen)
+/* Whether entry 'bo' (field value 'bits', 'one': a single bit for every instance) flags event e. */
+static bool entry_flags(const struct regc_global_status *gs, const struct regc_box_overflow *bo,
+                        uint64_t bits, bool one, const struct pmon_ev *e)
+{
+    if (!bits || !streq(e->b->name, bo->block) || !regc_box_overflow_reports(gs, bo, e->c))
+        return false;
+    if (bo->instance)
+        return e->inst && streq(e->inst->name, bo->instance);
+    if (one)
+        return true;
+    unsigned idx = e->inst ? (unsigned)(e->inst - e->b->instances) : 0;
+    return idx < 64 && ((bits >> idx) & 1);
+}
+
+/*
+ * Which events the global status flags (evflag), so which boxes to look into
+ * (flag); everything when the spec has no global status. direct[i]: the
+ * flag itself is event i's overflow status (an entry naming its group of a
+ * single counter: E5-2600 v2 ov_u_fixed).
+ */
+static int flagged_events(regc_pmon_session *p, bool *flag, bool *evflag, bool *direct,
+                          uint64_t *gseen)
 {
     const struct regc_global_status *gs = gstat(p);
     *gseen = 0;
     if (!gs) {
         for (unsigned k = 0; k < p->nbox; k++)
             flag[k] = true;
+        for (unsigned i = 0; i < p->n; i++)
+            evflag[i] = true;
         return 0;
     }
     struct regc_ref r;
@@ -885,21 +974,16 @@ static int flagged_boxes(regc_pmon_session *p, bool *flag, uint64_t *gseen)
         return rc;
     *gseen = v;
     for (const struct regc_box_overflow *bo = gs->boxes; bo->block; bo++) {
-        uint64_t bits = get(r.reg, v, bo->field);
         const struct regc_field *bf = regc_reg_field(r.reg, bo->field);
+        uint64_t bits = get(r.reg, v, bo->field);
         bool one = bf && bf->msb == bf->lsb; /* one bit for every instance */
-        for (unsigned k = 0; bits && k < p->nbox; k++) {
-            const struct pmon_box *bx = &p->box[k];
-            if (!streq(bx->b->name, bo->block))
+        for (unsigned i = 0; i < p->n; i++) {
+            const struct pmon_ev *e = &p->ev[i];
+            if (!entry_flags(gs, bo, bits, one, e))
                 continue;
-            if (bo->instance)
-                flag[k] |= bx->inst && streq(bx->inst->name, bo->instance);
-            else if (one)
-                flag[k] = true;
-            else {
-                unsigned idx = bx->inst ? (unsigned)(bx->inst - bx->b->instances) : 0;
-                flag[k] |= idx < 64 && ((bits >> idx) & 1);
-            }
+            evflag[i] = true;
+            flag[box_of(p, e) - p->box] = true;
+            direct[i] |= bo->counters && e->index < 0;
         }
     }
     return 0;
@@ -959,36 +1043,53 @@ static int box_overflows(regc_pmon_session *p, const struct pmon_box *bx, bool *
 }
 
 /* Counters no status covers: overflowed when the value went below where it was armed. */
-static void wrap_overflows(regc_pmon_session *p, const bool *flag, bool *ovf,
+static void wrap_overflows(regc_pmon_session *p, const bool *evflag, const bool *direct, bool *ovf,
                            const uint64_t *before)
 {
     for (unsigned i = 0; i < p->n; i++) {
         struct pmon_ev *e = &p->ev[i];
-        const struct pmon_box *bx = box_of(p, e);
-        bool covered = status_bit(e) >= 0;
-        if (!ovf[i] && !covered && flag[bx - p->box] && e->last < before[i])
+        bool covered = direct[i] || status_bit(e) >= 0;
+        if (!ovf[i] && !covered && evflag[i] && e->last < before[i])
             ovf[i] = true;
+    }
+}
+
+/*
+ * A status bit says the counter overflowed, yet its value is not below where
+ * it was: a whole lap of 2^w events went by, which the value cannot show.
+ * (Counting one way only: up and down, the sign of the change is unknown.)
+ */
+static void full_laps(regc_pmon_session *p, const bool *ovf, const uint64_t *before)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        if (ovf[i] && e->last >= before[i] && e->dir != REGC_DIR_UP_DOWN && e->c->width < 64)
+            e->total += UINT64_C(1) << e->c->width;
     }
 }
 
 int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n)
 {
     bool flag[MAX_BOXES] = {false}, ovf[REGC_PMON_MAX_EVENTS] = {false};
+    bool evflag[REGC_PMON_MAX_EVENTS] = {false}, direct[REGC_PMON_MAX_EVENTS] = {false};
     uint64_t before[REGC_PMON_MAX_EVENTS], gseen = 0, clr[MAX_BOXES] = {0};
     *n = 0;
     int rc = freeze_all(p, false);
     if (!rc)
-        rc = flagged_boxes(p, flag, &gseen);
+        rc = flagged_events(p, flag, evflag, direct, &gseen);
     for (unsigned k = 0; !rc && k < p->nbox; k++)
         if (flag[k])
             rc = box_overflows(p, &p->box[k], ovf, &clr[k]);
-    for (unsigned i = 0; i < p->n; i++)
+    for (unsigned i = 0; i < p->n; i++) {
         before[i] = p->ev[i].last;
+        ovf[i] |= direct[i] && evflag[i];
+    }
     if (!rc)
         rc = read_all(p);
     if (rc)
         return rc;
-    wrap_overflows(p, flag, ovf, before);
+    wrap_overflows(p, evflag, direct, ovf, before);
+    full_laps(p, ovf, before);
     for (unsigned i = 0; !rc && i < p->n; i++) {
         struct pmon_ev *e = &p->ev[i];
         if (!ovf[i])

@@ -17,6 +17,8 @@ struct sim_reg { /* one concrete register copy */
     int index;
     uint64_t address;
     uint64_t value;
+    bool stopped; /* a counter that stopped at over/underflow (stop mode) until software writes it
+                     or its control */
 };
 
 struct addr_fault {
@@ -225,10 +227,26 @@ static struct sim_reg *global_reg(regc_sim *sim, const char *block, const char *
 
 static void zero_count(struct sim_reg *ctr, const struct regc_counters *c)
 {
+    if (ctr)
+        ctr->stopped = false;
     if (c->count_field)
         fput(ctr, c->count_field, 0);
     else if (ctr)
         ctr->value = 0;
+}
+
+/* Software wrote copy 's': a counter it is, or controls, counts again if it had stopped. */
+static void rearm(regc_sim *sim, struct sim_reg *s)
+{
+    s->stopped = false;
+    const struct regc_pmon *pm = s->block->pmon;
+    for (const struct regc_counters *c = pm ? pm->counters : NULL; c && c->control; c++) {
+        struct sim_reg *ctr = streq(s->reg->name, c->control)
+                                  ? find_copy(sim, s->block, s->inst, c->counter, s->index)
+                                  : NULL;
+        if (ctr)
+            ctr->stopped = false;
+    }
 }
 
 static void reset_box(regc_sim *sim, const struct sim_reg *s, bool counters, bool controls)
@@ -394,6 +412,7 @@ int regc_sim_write(regc_sim *sim, const struct regc_io *io, uint64_t value)
     if (rc < 0)
         return rc;
     s->value = n;
+    rearm(sim, s);
     pmon_actions(sim, s, value);
     return 0;
 }
@@ -423,6 +442,7 @@ int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t value)
     if (!s)
         return -ENOENT;
     s->value = value;
+    rearm(sim, s);
     return 0;
 }
 
@@ -524,7 +544,8 @@ static void overflow(regc_sim *sim, const struct regc_block *b, const struct reg
     inst_index(b, inst, &idx);
     for (const struct regc_box_overflow *bo = st ? gs->boxes : NULL; bo && bo->block; bo++) {
         if (!streq(bo->block, b->name) ||
-            (bo->instance && !(inst && streq(bo->instance, inst->name))))
+            (bo->instance && !(inst && streq(bo->instance, inst->name))) ||
+            !regc_box_overflow_reports(gs, bo, c))
             continue;
         const struct regc_field *bf = regc_reg_field(st->reg, bo->field);
         bool one = bf && bf->msb == bf->lsb; /* one bit for every instance (Sandy Bridge CBox) */
@@ -545,13 +566,19 @@ static void overflow(regc_sim *sim, const struct regc_block *b, const struct reg
         apply_pending(sim);
 }
 
+/*
+ * The counter moves n steps up ('up') or down. Past 2^w-1 (overflow) or
+ * below 0 (underflow) it wraps, or stops at that end until software writes
+ * it or its control (the wrap field chooses where there is one); both are
+ * reported as an overflow.
+ */
 static void count(regc_sim *sim, const struct regc_block *b, const struct regc_instance *inst,
-                  const struct regc_counters *c, unsigned i, uint64_t n)
+                  const struct regc_counters *c, unsigned i, bool up, uint64_t n)
 {
     struct sim_reg *ctl = find_copy(sim, b, inst, c->control, (int)i);
     struct sim_reg *ctr = find_copy(sim, b, inst, c->counter, (int)i);
-    if (!ctl || !ctr || !counter_enabled(sim, b, inst, c, ctl, i) || box_frozen(sim, b, inst) ||
-        global_stopped(sim) || select_frozen(sim, b, i))
+    if (!ctl || !ctr || ctr->stopped || !counter_enabled(sim, b, inst, c, ctl, i) ||
+        box_frozen(sim, b, inst) || global_stopped(sim) || select_frozen(sim, b, i))
         return;
     uint64_t max = low_mask(c->width),
              cur = c->count_field ? fget(ctr, c->count_field) : ctr->value;
@@ -559,14 +586,33 @@ static void count(regc_sim *sim, const struct regc_block *b, const struct regc_i
     bool wrap = c->overflow == REGC_OVF_WRAP;
     if (c->wrap_field && fhas(ctl, c->wrap_field))
         wrap = fget(ctl, c->wrap_field) != 0;
-    bool ovf = n > max - cur;
-    uint64_t next = ovf && !wrap ? max : (cur + n) & max;
+    bool ovf = up ? n > max - cur : n > cur;
+    uint64_t next = (up ? cur + n : cur - n) & max;
+    if (ovf && !wrap) {
+        next = up ? max : 0;
+        ctr->stopped = true;
+    }
     if (c->count_field)
         fput(ctr, c->count_field, next);
     else
         ctr->value = next;
     if (ovf)
         overflow(sim, b, inst, c, ctl, i);
+}
+
+/* 'delta' signals for counter i: its direction field decides which way they move it. -EINVAL for a
+ * decrement (delta < 0) on a counter not set to count up and down. */
+static int count_signed(regc_sim *sim, const struct regc_block *b,
+                        const struct regc_instance *inst, const struct regc_counters *c, unsigned i,
+                        bool decrement, uint64_t n)
+{
+    struct sim_reg *ctl = find_copy(sim, b, inst, c->control, (int)i);
+    enum regc_direction dir = ctl ? regc_counters_direction(c, ctl->reg, ctl->value) : REGC_DIR_UP;
+    if (decrement && dir != REGC_DIR_UP_DOWN)
+        return -EINVAL;
+    if (dir != REGC_DIR_NONE) /* an undefined direction encoding counts nothing */
+        count(sim, b, inst, c, i, dir != REGC_DIR_DOWN && !decrement, n);
+    return 0;
 }
 
 static int block_inst(regc_sim *sim, const char *block, const char *inst,
@@ -583,8 +629,8 @@ static int block_inst(regc_sim *sim, const char *block, const char *inst,
     return 0;
 }
 
-int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group,
-                  unsigned counter, uint64_t n)
+static int tick(regc_sim *sim, const char *block, const char *inst, unsigned group,
+                unsigned counter, bool decrement, uint64_t n)
 {
     const struct regc_block *b;
     const struct regc_instance *in;
@@ -595,8 +641,21 @@ int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned g
         c++;
     if (!c->control || !find_copy(sim, b, in, c->control, (int)counter))
         return -ENOENT;
-    count(sim, b, in, c, counter, n);
-    return 0;
+    return count_signed(sim, b, in, c, counter, decrement, n);
+}
+
+int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group,
+                  unsigned counter, uint64_t n)
+{
+    return tick(sim, block, inst, group, counter, false, n);
+}
+
+int regc_sim_tick_signed(regc_sim *sim, const char *block, const char *inst, unsigned group,
+                         unsigned counter, int64_t delta)
+{
+    /* the magnitude of INT64_MIN is 2^63: computed in unsigned arithmetic */
+    uint64_t n = delta < 0 ? (uint64_t)0 - (uint64_t)delta : (uint64_t)delta;
+    return tick(sim, block, inst, group, counter, delta < 0, n);
 }
 
 static bool selects(const struct sim_reg *ctl, const struct regc_event *e)
@@ -623,7 +682,7 @@ int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const cha
             struct sim_reg *ctl = &sim->regs[i];
             if (ctl->block == b && ctl->inst == in && streq(ctl->reg->name, c->control) &&
                 selects(ctl, e))
-                count(sim, b, in, c, ctl->index < 0 ? 0 : (unsigned)ctl->index, n);
+                count_signed(sim, b, in, c, ctl->index < 0 ? 0 : (unsigned)ctl->index, false, n);
         }
     }
     return 0;

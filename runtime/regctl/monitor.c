@@ -35,7 +35,8 @@ const char regctl_monitor_usage[] =
     "  --sample N       sampling: overflow every N events, report the overflowed counters\n"
     "  --pmi-core MASK  sampling: PMI routing (bit i: core i; default 1)\n"
     "  --per-box        freeze and unfreeze per box, not through the global control\n"
-    "  --sim-rate EVENT=N   sim backend: N events of EVENT per interval\n"
+    "  --sim-rate EVENT=N   sim backend: N events of EVENT per interval (N < 0: decrements,\n"
+    "                   for an event counting up and down, dir=up-down)\n"
     "  --force          program boxes found in use\n"
     "  --wait           wait for boxes another run has locked\n"
     "  --lock-dir DIR   lock files there (default $REGC_LOCK_DIR, else /run/lock/regc)\n"
@@ -46,7 +47,7 @@ struct mon {
     const struct regc_spec *spec;
     const char *events[REGC_PMON_MAX_EVENTS];
     unsigned nev;
-    uint64_t rate[REGC_PMON_MAX_EVENTS];
+    int64_t rate[REGC_PMON_MAX_EVENTS];
     long long interval_ns;
     unsigned long count;
     struct regc_pmon_opts popt;
@@ -98,11 +99,22 @@ static int parse_u64(const char *s, uint64_t *v)
     return 0;
 }
 
+static int parse_i64(const char *s, int64_t *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 0);
+    if (errno || end == s || *end)
+        return -1;
+    *v = x;
+    return 0;
+}
+
 static int set_rate(struct mon *m, const char *arg)
 {
     const char *eq = strrchr(arg, '=');
-    uint64_t n;
-    if (!eq || parse_u64(eq + 1, &n) < 0) {
+    int64_t n;
+    if (!eq || parse_i64(eq + 1, &n) < 0) {
         fprintf(stderr, "regctl: monitor: --sim-rate wants EVENT=N, got '%s'\n", arg);
         return 2;
     }
@@ -245,8 +257,11 @@ static int inject(struct mon *m, regc_dev *d, regc_pmon_session *p)
         if (!m->rate[i] || regc_pmon_info(p, i, &in))
             continue;
         unsigned group = (unsigned)(in.counters - in.block->pmon->counters);
-        int rc = regc_sim_tick(sim, in.block->name, in.instance ? in.instance->name : NULL, group,
-                               in.index < 0 ? 0 : (unsigned)in.index, m->rate[i]);
+        int rc = regc_sim_tick_signed(sim, in.block->name, in.instance ? in.instance->name : NULL,
+                                      group, in.index < 0 ? 0 : (unsigned)in.index, m->rate[i]);
+        if (rc == -EINVAL)
+            fprintf(stderr, "regctl: monitor: --sim-rate: '%s' does not count up and down (dir=up-down)\n",
+                    m->events[i]);
         if (rc)
             return rc;
     }
@@ -263,6 +278,16 @@ static void print_header(const struct mon *m, unsigned *widths)
         printf("  %*s", (int)widths[i], m->events[i]);
     }
     printf("\n");
+}
+
+/* A count; signed for an event counting up and down (a net change, maybe negative). */
+static void print_count(const regc_pmon_session *p, unsigned i, int width, uint64_t v)
+{
+    struct regc_pmon_info in;
+    if (regc_pmon_info(p, i, &in) == 0 && in.direction == REGC_DIR_UP_DOWN)
+        printf("  %*lld", width, (long long)(int64_t)v);
+    else
+        printf("  %*llu", width, (unsigned long long)v);
 }
 
 static void sleep_interval(const struct mon *m)
@@ -329,14 +354,15 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
         } else {
             printf("%8lu", t);
             for (unsigned i = 0; i < m->nev; i++)
-                printf("  %*llu", (int)widths[i], (unsigned long long)delta[i]);
+                print_count(p, i, (int)widths[i], delta[i]);
             printf("\n");
             fflush(stdout);
         }
     }
     int src = regc_pmon_release(p); /* frozen, and what start found written back */
     if (rc || src) {
-        fprintf(stderr, "regctl: monitor: %s\n", regc_pmon_error(p));
+        if (*regc_pmon_error(p)) /* else inject() said why */
+            fprintf(stderr, "regctl: monitor: %s\n", regc_pmon_error(p));
         json_decref(rows);
         return 1;
     }

@@ -10,6 +10,8 @@
  * Sampling: every 'period' events; 'period + 1' events go to each event in one
  * simulated cycle, so counters in two boxes overflow at once and both must be
  * reported (Xeon 7500 preloads (2^48-1)-N and overflows on the N+1th event).
+ * The E5-2600 v2 case adds the U-Box fixed counter, whose overflow has its own
+ * global status bit (ov_u_fixed).
  *
  * Traces of start + one poll and start + one sample are compared with the
  * reviewed files tests/runtime/flows/<spec>-{poll,sample}.expected.
@@ -43,10 +45,10 @@ static const struct flow_case flow_cases[] = {
     {"e5_2600v2",
      {"ubox:EVENT_MSG.DOORBELL_RCVD", "qpi[p0]:TxL_FLITS_G0.DATA", "cbox[c3]:CLOCKTICKS",
       "ubox:fixed"},
-     {"qpi[p0]:TxL_FLITS_G0.DATA", "ha[ha0]:REQUESTS.READS"},
+     {"qpi[p0]:TxL_FLITS_G0.DATA", "ha[ha0]:REQUESTS.READS", "ubox:fixed"},
      1000,
      {"ubox:EVENT_MSG.DOORBELL_RCVD", "cbox[c3]:CLOCKTICKS", "pcu:CLOCKTICKS", "ubox:fixed"},
-     {"cbox[c3]:CLOCKTICKS", "pcu:CLOCKTICKS"}},
+     {"cbox[c3]:CLOCKTICKS", "pcu:CLOCKTICKS", "ubox:fixed"}},
     {"e5_2600",
      {"ubox:EVENT_MSG.DOORBELL_RCVD", "cbox[cbox1]:CLOCKTICKS", "pcu:CLOCKTICKS",
       "qpi[qpi0]:CLOCKTICKS"},

@@ -198,7 +198,7 @@ static const struct regc_spec acme_spec = {
                                                         .unfreeze = "unfrz_all"},
         .status = &(const struct regc_global_status){
             .block = "glob", .reg = "GLOBAL_STATUS", .clear = REGC_CLEAR_W1C,
-            .boxes = (const struct regc_box_overflow[]){{"box", "ov_box", NULL}, {0}}}},
+            .boxes = (const struct regc_box_overflow[]){{"box", "ov_box", NULL, NULL}, {0}}}},
 };
 
 /* ---- acme2: fictional; counter freeze-on-overflow, a global enable level and its freeze-on-overflow */

@@ -2,7 +2,8 @@
 # run-monitor.sh - `regctl monitor`: per-interval counts on the sim backend with injected
 # rates (counts that wrap included), --json, sampling, the --dry-run access list (the
 # E5-2600 v2 QPI sampling example of guide 329468 section 2.1.2, with the reads of the
-# sharing check first and the restore last), and its errors.
+# sharing check first and the restore last), counting down and up and down (Xeon 7500
+# M-Box), and its errors.
 # Golden files in tests/runtime/golden/monitor-*.out; UPDATE_GOLDEN=1 rewrites them.
 set -u
 cd "$(dirname "$0")/../.."
@@ -50,4 +51,16 @@ golden monitor-no-spec 2 monitor nospec "$U"
 # sharing (run-share.sh has the locks, interrupts and msrfs runs)
 golden monitor-bad-settle 2 --backend sim monitor e5_2600v2 "$U" --settle soon
 golden monitor-bad-lock-dir 1 --backend sim monitor e5_2600v2 "$U" --lock-dir no/such/dir --interval 0 --count 1
+# Xeon 7500 M-Box count_mode (dir=): 3/4 of 2^48 per interval down (underflows every other
+# interval), a net -1000 per interval up and down, signed
+D='mbox[mbox0]:DSP_FILL,dir=down'
+UD='mbox[mbox1]:DSP_FILL,dir=up-down'
+golden monitor-down 0 --backend sim monitor xeon7500_mbox "$D" "$UD" --interval 0 --count 4 \
+    --sim-rate "$D=211106232532992" --sim-rate "$UD=-1000"
+golden monitor-down-json 0 --backend sim --json monitor xeon7500_mbox "$UD" --interval 0 --count 2 \
+    --sim-rate "$UD=-7"
+golden monitor-down-dry-run 0 --dry-run monitor xeon7500_mbox "$D" --sample 1000
+golden monitor-rate-not-up-down 1 --backend sim monitor xeon7500_mbox "mbox:DSP_FILL" --interval 0 \
+    --count 1 --sim-rate "mbox:DSP_FILL=-3"
+golden monitor-bad-direction 2 --backend sim monitor e5_2600v2 "$U,dir=down"
 tap_done

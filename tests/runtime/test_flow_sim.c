@@ -234,6 +234,160 @@ static void t_pci_device(void **state)
     free(tp);
 }
 
+/* The case of a spec by name. */
+static const struct flow_case *flow_case_of(const char *spec)
+{
+    for (size_t i = 0; i < FLOW_NCASES; i++)
+        if (strcmp(flow_cases[i].spec, spec) == 0)
+            return &flow_cases[i];
+    fail_msg("no flow case %s", spec);
+    return NULL;
+}
+
+/* Xeon 7500 M-Box counting down (count_mode 01): the polled totals stay exact across several
+ * underflows (each delta is old - new modulo 2^48), and the counters really count down. */
+static void t_mbox_down_poll(void **state)
+{
+    (void)state;
+    const char *const ev[] = {"mbox[mbox0]:DSP_FILL,dir=down", "mbox[mbox1]:CYCLES_MFULL,dir=down",
+                              "mbox[mbox1]:DSP_FILL", NULL};
+    struct fx *f = open_fx(flow_case_of("xeon7500_mbox"), ev, true);
+    start_fx(f, 0);
+    struct regc_pmon_info in;
+    assert_int_equal(regc_pmon_info(f->p, 0, &in), 0);
+    assert_int_equal(in.direction, REGC_DIR_DOWN);
+    assert_int_equal(regc_pmon_info(f->p, 2, &in), 0);
+    assert_int_equal(in.direction, REGC_DIR_UP);
+    /* count_mode 01 in the control (0x45: en, count_mode 01, wrap_mode), counting from 2^48-1 */
+    assert_non_null(strstr(f->trace->buf, "wr mbox.mbox0.M_MSR_PMU_CNT_CTL0 0x45\n"));
+    assert_non_null(strstr(f->trace->buf, "wr mbox.mbox0.M_MSR_PMU_CNT0 0xffffffffffff\n"));
+    struct flow_env env = {flow_sim_tick, flow_sim_batch, regc_dev_sim(f->d)};
+    assert_int_equal(flow_inject(&env, f->p, 0, 100), 0);
+    assert_int_equal(regc_pmon_info(f->p, 0, &in), 0);
+    uint64_t raw, totals[3];
+    assert_int_equal(regc_sim_peek(env.ctx, &in.ctr, &raw), 0);
+    assert_int_equal(raw, (UINT64_C(1) << 48) - 1 - 100);
+    assert_int_equal(regc_pmon_poll(f->p, totals), 0);
+    assert_int_equal(totals[0], 100);
+    start_fx(f, 0); /* again: totals from 0 */
+    char why[256];
+    if (flow_run_poll(f->p, &env, why, sizeof(why)) != 0) /* 3/4 of 2^48 per round: underflows */
+        fail_msg("%s", why);
+    close_fx(f);
+}
+
+/* Sampling while counting down: preload N (the mirror of (2^48-1)-N), so each counter underflows on
+ * the N+1th event, found through M_MSR_PERF_GLOBAL_STATUS, cleared, re-armed; totals exact. */
+static void t_mbox_down_sample(void **state)
+{
+    (void)state;
+    const char *const ev[] = {"mbox[mbox0]:DSP_FILL,dir=down", "mbox[mbox1]:CYCLES_MFULL,dir=down",
+                              NULL};
+    struct fx *f = open_fx(flow_case_of("xeon7500_mbox"), ev, true);
+    start_fx(f, 1000);
+    assert_non_null(strstr(f->trace->buf, "wr mbox.mbox0.M_MSR_PMU_CNT_CTL0 0x47\n")); /* pmi_en */
+    assert_non_null(strstr(f->trace->buf, "wr mbox.mbox0.M_MSR_PMU_CNT0 0x3e8\n"));    /* N */
+    struct flow_env env = {flow_sim_tick, flow_sim_batch, regc_dev_sim(f->d)};
+    char why[256];
+    if (flow_run_sample(f->p, &env, 1000, why, sizeof(why)) != 0)
+        fail_msg("%s", why);
+    close_fx(f);
+}
+
+/* Up and down (count_mode 10): the net count, negative in some intervals and in all, exact across
+ * wrap-arounds both ways (a net change under 2^47 per poll). */
+static void t_mbox_up_down_poll(void **state)
+{
+    (void)state;
+    const char *const ev[] = {"mbox[mbox0]:DSP_FILL,dir=up-down", NULL};
+    struct fx *f = open_fx(flow_case_of("xeon7500_mbox"), ev, false);
+    start_fx(f, 0);
+    regc_sim *sim = regc_dev_sim(f->d);
+    static const int64_t steps[] = {500, -800, INT64_C(1) << 46, -(INT64_C(3) << 45), 77, -(INT64_C(1) << 46)};
+    int64_t net = 0;
+    uint64_t total;
+    for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        /* as increment and decrement signals: +2d then -d */
+        assert_int_equal(regc_sim_tick_signed(sim, "mbox", "mbox0", 0, 0, 2 * steps[i]), 0);
+        assert_int_equal(regc_sim_tick_signed(sim, "mbox", "mbox0", 0, 0, -steps[i]), 0);
+        net += steps[i];
+        assert_int_equal(regc_pmon_poll(f->p, &total), 0);
+        if ((int64_t)total != net)
+            fail_msg("step %zu: net %lld, expected %lld", i, (long long)(int64_t)total,
+                     (long long)net);
+    }
+    assert_true((int64_t)regc_pmon_total(f->p, 0) < 0);
+    close_fx(f);
+}
+
+/* dir=: only where the counters have a direction field; a FIELD= term sets the direction too. */
+static void t_direction_terms(void **state)
+{
+    (void)state;
+    struct fx *f = open_fx(flow_case_of("xeon7500_mbox"), (const char *const[]){NULL}, false);
+    assert_int_equal(regc_pmon_add(f->p, "mbox:DSP_FILL,dir=sideways"), -EINVAL);
+    assert_non_null(strstr(regc_pmon_error(f->p), "bad direction 'sideways'"));
+    assert_int_equal(regc_pmon_add(f->p, "mbox:raw,dir=down"), -EINVAL);
+    assert_int_equal(regc_pmon_add(f->p, "mbox:raw,reg=M_MSR_PMU_CNT_CTL,inc_sel=0x1,count_mode=1"), 0);
+    assert_int_equal(regc_pmon_add(f->p, "mbox[mbox1]:DSP_FILL,count_mode=2"), 0);
+    assert_int_equal(regc_pmon_start(f->p, NULL), 0);
+    struct regc_pmon_info in;
+    assert_int_equal(regc_pmon_info(f->p, 0, &in), 0);
+    assert_int_equal(in.direction, REGC_DIR_DOWN);
+    assert_int_equal(regc_pmon_info(f->p, 1, &in), 0);
+    assert_int_equal(in.direction, REGC_DIR_UP_DOWN);
+    close_fx(f);
+    /* count_mode 3 chooses no direction: refused before anything is written */
+    f = open_fx(flow_case_of("xeon7500_mbox"), (const char *const[]){NULL}, true);
+    assert_int_equal(regc_pmon_add(f->p, "mbox:DSP_FILL,count_mode=3"), 0);
+    assert_int_equal(regc_pmon_start(f->p, NULL), -EINVAL);
+    assert_non_null(strstr(regc_pmon_error(f->p), "chooses no count direction"));
+    assert_int_equal(f->trace->len, 0);
+    close_fx(f);
+    /* E5-2600 v2 counters have no direction field: up only */
+    f = open_fx(flow_case_of("e5_2600v2"), (const char *const[]){NULL}, false);
+    assert_int_equal(regc_pmon_add(f->p, "ubox:EVENT_MSG.DOORBELL_RCVD,dir=up"), 0);
+    assert_int_equal(regc_pmon_add(f->p, "ubox:EVENT_MSG.DOORBELL_RCVD,dir=down"), -EINVAL);
+    assert_non_null(strstr(regc_pmon_error(f->p), "cannot count down"));
+    close_fx(f);
+}
+
+/* E5-2600 v2 U-Box fixed counter: its overflow sets U_MSR_PMON_GLOBAL_STATUS.ov_u_fixed (bit 0),
+ * not ov_u; the flow finds it there even when the value alone cannot show it (exactly 2^48
+ * events bring the counter back where it was armed), and clears the bit (W1C). */
+static void t_ubox_fixed_status(void **state)
+{
+    (void)state;
+    const char *const ev[] = {"ubox:fixed", "ubox:EVENT_MSG.DOORBELL_RCVD", NULL};
+    struct fx *f = open_fx(flow_case_of("e5_2600v2"), ev, true);
+    start_fx(f, 1000);
+    struct flow_env env = {flow_sim_tick, flow_sim_batch, regc_dev_sim(f->d)};
+    assert_int_equal(flow_inject(&env, f->p, 0, UINT64_C(1) << 48), 0);
+    f->trace->len = 0;
+    f->trace->buf[0] = '\0';
+    unsigned which[2], got;
+    assert_int_equal(regc_pmon_sample(f->p, which, 2, &got), 0);
+    assert_int_equal(got, 1);
+    assert_int_equal(which[0], 0);
+    assert_int_equal(regc_pmon_total(f->p, 0), UINT64_C(1) << 48);
+    assert_non_null(strstr(f->trace->buf, "rd ubox.U_MSR_PMON_GLOBAL_STATUS 0x1\n"));
+    assert_non_null(strstr(f->trace->buf, "wr ubox.U_MSR_PMON_GLOBAL_STATUS 0x1\n"));
+    /* cleared: the next sample sees nothing */
+    assert_int_equal(regc_pmon_sample(f->p, which, 2, &got), 0);
+    assert_int_equal(got, 0);
+    /* a general U-Box counter's overflow sets ov_u (bit 1), found by its value (no box status) */
+    assert_int_equal(flow_inject(&env, f->p, 1, 1001), 0);
+    f->trace->len = 0;
+    f->trace->buf[0] = '\0';
+    assert_int_equal(regc_pmon_sample(f->p, which, 2, &got), 0);
+    assert_int_equal(got, 1);
+    assert_int_equal(which[0], 1);
+    assert_non_null(strstr(f->trace->buf, "rd ubox.U_MSR_PMON_GLOBAL_STATUS 0x2\n"));
+    close_fx(f);
+}
+
+/* A failing access stops the flow with the register named. */
+
 /*
  * A failing access stops the flow with the register named: a read while the
  * boxes are checked (nothing written then), and the flow's first write
@@ -265,7 +419,7 @@ static void t_fault(void **state)
 
 int main(void)
 {
-    struct CMUnitTest t[4 * FLOW_NCASES + 4];
+    struct CMUnitTest t[4 * FLOW_NCASES + 9];
     char names[4 * FLOW_NCASES][64];
     size_t k = 0;
     for (size_t i = 0; i < FLOW_NCASES; i++) {
@@ -280,5 +434,10 @@ int main(void)
     t[k++] = (struct CMUnitTest)cmocka_unit_test(t_fault);
     t[k++] = (struct CMUnitTest)cmocka_unit_test(t_imc_status_first);
     t[k++] = (struct CMUnitTest)cmocka_unit_test(t_pci_device);
+    t[k++] = (struct CMUnitTest)cmocka_unit_test(t_mbox_down_poll);
+    t[k++] = (struct CMUnitTest)cmocka_unit_test(t_mbox_down_sample);
+    t[k++] = (struct CMUnitTest)cmocka_unit_test(t_mbox_up_down_poll);
+    t[k++] = (struct CMUnitTest)cmocka_unit_test(t_direction_terms);
+    t[k++] = (struct CMUnitTest)cmocka_unit_test(t_ubox_fixed_status);
     return _cmocka_run_group_tests("flow_sim", t, k, NULL, NULL);
 }

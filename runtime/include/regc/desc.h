@@ -158,6 +158,8 @@ struct regc_event {
 };
 
 enum regc_overflow { REGC_OVF_WRAP, REGC_OVF_STOP };
+/* Count directions; REGC_DIR_NONE ends a list of struct regc_count_dir. */
+enum regc_direction { REGC_DIR_NONE, REGC_DIR_UP, REGC_DIR_DOWN, REGC_DIR_UP_DOWN };
 enum regc_preload { REGC_PRELOAD_2W_MINUS_N, REGC_PRELOAD_2W_MINUS_1_MINUS_N };
 enum regc_clear { REGC_CLEAR_NONE, REGC_CLEAR_W1C, REGC_CLEAR_WRITE0, REGC_CLEAR_REGISTER };
 
@@ -167,6 +169,12 @@ struct regc_rdpmc {
     bool high_zero;
 };
 
+/* A value of a counters group's direction field and the direction it chooses. */
+struct regc_count_dir {
+    enum regc_direction dir; /* REGC_DIR_NONE ends the list */
+    uint64_t value;          /* the field's value, not shifted */
+};
+
 /* <counters>: element i of 'control' drives element i of 'counter'. Role names or NULL. */
 struct regc_counters {
     const char *kind; /* "general" or "fixed" */
@@ -174,6 +182,8 @@ struct regc_counters {
     unsigned width;
     enum regc_overflow overflow;
     const char *wrap_field, *enable, *reset, *pmi, *edge, *invert, *threshold, *event, *umask;
+    const char *direction_field; /* chooses up/down counting; NULL: the counters count up */
+    const struct regc_count_dir *directions; /* NULL, or the direction field's values */
     enum regc_preload preload;
     bool freeze_on_overflow;
     const struct regc_rdpmc *rdpmc; /* ends with processor NULL */
@@ -215,6 +225,8 @@ struct regc_global_control {
 
 struct regc_box_overflow {
     const char *block, *field, *instance;
+    const char *counters; /* a <counters> control: the bit reports that group only; NULL: the
+                             block's groups no other entry names */
 };
 
 struct regc_global_status {

@@ -11,8 +11,11 @@
  *                      EVENT is a name of the block's event tables, "fixed"
  *                      (the block's fixed counter) or "raw" (no event: the
  *                      FIELD=VALUE terms select it; "reg=CONTROL" names the
- *                      counters group; "ctr=N" pins array index N). INSTANCE
- *                      may be omitted (the first).
+ *                      counters group; "ctr=N" pins array index N;
+ *                      "dir=up|down|up-down" chooses the count direction
+ *                      where the counters have a direction field, as does
+ *                      a FIELD= term setting that field). INSTANCE may be
+ *                      omitted (the first).
  *   regc_pmon_start    assigns counters (each event's allowed counters, the
  *                      most constrained first), then runs the programming
  *                      flow: freeze (global, else per box), reset, program
@@ -23,12 +26,20 @@
  *                      box get their controls written last, just before the
  *                      unfreeze (E5-2600 U-Box, guide 329468 section 2.1.2 note).
  *   regc_pmon_poll     freeze, read every used counter once, unfreeze;
- *                      64-bit totals across wrap-around for any width.
+ *                      64-bit totals across wrap-around for any width: a
+ *                      counter counting down adds old - new (mod 2^w); one
+ *                      counting up and down adds the signed change (less
+ *                      than 2^(w-1) per poll), so its total, read as
+ *                      int64_t, is the net count.
  *   regc_pmon_sample   freeze, find overflows through the global status,
  *                      then each flagged box's status (or, where the spec
- *                      gives none, by the counter having wrapped), report
- *                      every overflowed counter, clear the status bits,
- *                      re-arm (preload again), unfreeze.
+ *                      gives none, by the counter having wrapped; a global
+ *                      bit for one counter group of one counter is that
+ *                      counter's status), report every overflowed counter,
+ *                      clear the status bits, re-arm (preload again),
+ *                      unfreeze. A counter counting down underflows after
+ *                      the same N events (it is preloaded with the mirror
+ *                      of the up preload: N-1, or N for 2^w-1-N).
  *   regc_pmon_stop     freeze and leave frozen.
  *   regc_pmon_release  freeze, put back what start found, unlock (below).
  *
@@ -80,6 +91,7 @@ struct regc_pmon_info {
     const struct regc_counters *counters;
     int index;      /* array index of the counter; -1 before start or for single registers */
     unsigned width; /* counter width in bits */
+    enum regc_direction direction; /* REGC_DIR_UP, _DOWN or _UP_DOWN (after start: the control's) */
     struct regc_ref ctl, ctr; /* valid after start */
     /* its table entry; NULL for fixed and raw events */
     const struct regc_event *event;
@@ -125,7 +137,8 @@ REGC_API int regc_pmon_poll(regc_pmon_session *p, uint64_t *totals);
  */
 REGC_API int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n);
 
-/* Event i's 64-bit total and number of overflows seen by regc_pmon_sample. */
+/* Event i's 64-bit total (for an up-and-down event, (int64_t) of it is the net count) and number
+ * of overflows seen by regc_pmon_sample. */
 REGC_API uint64_t regc_pmon_total(const regc_pmon_session *p, unsigned i);
 REGC_API unsigned long regc_pmon_overflows(const regc_pmon_session *p, unsigned i);
 

@@ -83,6 +83,34 @@ REGC_API int regc_counter_refs(const struct regc_spec *s, const struct regc_bloc
                                unsigned i, struct regc_ref *ctl, struct regc_ref *ctr);
 
 /*
+ * regc_counters_direction - the count direction that control value 'ctl' of
+ * register 'r' (the group's control) chooses for counters group 'c':
+ * REGC_DIR_UP when the group has no direction field, REGC_DIR_NONE when the
+ * field holds a value that names no direction (an undefined encoding).
+ */
+REGC_API enum regc_direction regc_counters_direction(const struct regc_counters *c,
+                                                     const struct regc_reg *r, uint64_t ctl);
+
+/*
+ * regc_counters_dir_value - the direction field's value (not shifted) that
+ * makes group 'c' count in direction 'dir'. True and *value set; false when
+ * the group cannot count that way (without a direction field: only up, with
+ * *value 0).
+ */
+REGC_API bool regc_counters_dir_value(const struct regc_counters *c, enum regc_direction dir,
+                                      uint64_t *value);
+
+/*
+ * regc_box_overflow_reports - whether entry 'bo' of global status 'gs'
+ * reports overflows of counters group 'c' of block 'bo->block': an entry
+ * naming counters= reports that group only; one without reports the block's
+ * groups no other entry of 'gs' names.
+ */
+REGC_API bool regc_box_overflow_reports(const struct regc_global_status *gs,
+                                        const struct regc_box_overflow *bo,
+                                        const struct regc_counters *c);
+
+/*
  * regc_resolve - parse "BLOCK[.INSTANCE].REG[INDEX]" (INDEX also as "REG[i]";
  * the instance may be omitted for the first one). 0, or -ENOENT with a
  * message in 'err' (may be NULL) naming what was not found.

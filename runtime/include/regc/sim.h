@@ -8,8 +8,9 @@
  * faults like the CPU's #GP: -EIO, as does an access to an unknown address).
  * The pmon topology drives counting: regc_sim_tick() adds events to a
  * counter when its control enables it and neither the box nor the global
- * control freezes it; counters wrap or stop at their width, set the box and
- * global overflow status bits, and freeze on overflow where the spec says so.
+ * control freezes it; counters count up or down (the direction field), wrap
+ * or stop at their width and at 0, set the box and global overflow status
+ * bits, and freeze on overflow where the spec says so.
  * Fault injection makes chosen accesses fail, so every error path runs.
  */
 #ifndef REGC_SIM_H
@@ -37,10 +38,25 @@ REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t val
 /*
  * regc_sim_tick - 'n' events occur for counter 'counter' (array index of the
  * counters' control, 0 for a single register) of the 'group'th <counters> of
- * block 'block' in instance 'inst' (NULL: the block has none). 0, or -ENOENT.
+ * block 'block' in instance 'inst' (NULL: the block has none). The counter
+ * moves n steps in the direction its control's direction field chooses (up
+ * without one; up in up-and-down mode; not at all for an undefined encoding).
+ * Below 0 (underflow) it wraps to 2^w-1 or stops at 0, as it wraps to 0 or
+ * stops at 2^w-1 on overflow; both set the overflow status. A counter that
+ * stopped counts nothing more until software writes it or its control.
+ * 0, or -ENOENT.
  */
 REGC_API int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group,
                            unsigned counter, uint64_t n);
+
+/*
+ * regc_sim_tick_signed - like regc_sim_tick, for up-and-down counting (Xeon
+ * 7500 count_mode 10): 'delta' > 0 increment signals, < 0 decrement signals,
+ * so the counter moves by delta. A decrement on a counter not in up-and-down
+ * mode is -EINVAL (nothing counts); delta >= 0 is regc_sim_tick(delta).
+ */
+REGC_API int regc_sim_tick_signed(regc_sim *sim, const char *block, const char *inst,
+                                  unsigned group, unsigned counter, int64_t delta);
 
 /* 'n' occurrences of event 'event' (full name) in 'block'/'inst': every counter whose control
  * selects it counts. */
