@@ -131,6 +131,21 @@ static inline struct model_field *mk_field(struct model_reg *r, const char *name
     return f;
 }
 
+/* A row of MK_FIELDS(): field 'name' [msb:lsb] with access 'access'. */
+struct mk_fdef {
+    const char *name;
+    unsigned msb, lsb;
+    const char *access;
+};
+
+/* mk_field() for each row, at lines 'line', line + 1, ... */
+#define MK_FIELDS(r, line, ...) mk_fields(r, line, (const struct mk_fdef[]){__VA_ARGS__, {0}})
+static inline void mk_fields(struct model_reg *r, unsigned line, const struct mk_fdef *d)
+{
+    for (; d->name; d++)
+        mk_field(r, d->name, d->msb, d->lsb, d->access, line++);
+}
+
 static inline struct model_value *mk_value(struct model_field *f, const char *name, uint64_t v,
                                            unsigned line)
 {

@@ -106,12 +106,8 @@ static void test_duplicate_field_but_reserved_may_repeat(void **state)
 {
     struct model_spec *s = mk_spec();
     struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
-    mk_field(r, "en", 0, 0, "RW", 5);
-    mk_field(r, "rsv", 3, 1, "RV", 6);
-    mk_field(r, "rsv", 7, 4, "rsv", 7);
-    mk_field(r, "ig", 15, 8, "ig", 8);
-    mk_field(r, "ig", 23, 16, "ig", 9);
-    mk_field(r, "en", 31, 24, "RW", 10);
+    MK_FIELDS(r, 5, {"en", 0, 0, "RW"}, {"rsv", 3, 1, "RV"}, {"rsv", 7, 4, "rsv"},
+              {"ig", 15, 8, "ig"}, {"ig", 23, 16, "ig"}, {"en", 31, 24, "RW"});
     run(s, "t.xml:10: error: duplicate field 'en' in register 'CTL'\n"
            "t.xml:5: note: 'en' first defined here\n");
 }
@@ -271,11 +267,8 @@ static void test_field_outside_and_overlap(void **state)
 {
     struct model_spec *s = mk_spec();
     struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
-    mk_field(r, "rsv", 31, 14, "RV", 5);
-    mk_field(r, "rsv", 13, 8, "RV", 6);
-    mk_field(r, "inc_sel", 13, 9, "RW", 7);
-    mk_field(r, "lo", 7, 0, "RW", 8);
-    mk_field(r, "hi", 40, 33, "RW", 9);
+    MK_FIELDS(r, 5, {"rsv", 31, 14, "RV"}, {"rsv", 13, 8, "RV"}, {"inc_sel", 13, 9, "RW"},
+              {"lo", 7, 0, "RW"}, {"hi", 40, 33, "RW"});
     run(s, "t.xml:9: error: field 'hi' [40:33] lies outside register 'CTL' (width 32)\n"
            "t.xml:7: error: field 'inc_sel' [13:9] overlaps field 'rsv' [13:8]\n"
            "t.xml:6: note: field 'rsv' defined here\n");
@@ -392,10 +385,8 @@ static void test_event_values_too_wide(void **state)
     struct model_spec *s = mk_spec();
     struct model_block *b = mk_block(s, "b", 3);
     struct model_reg *r = mk_reg(b, "CTL", 32, 0, 4);
-    mk_field(r, "rsv", 31, 21, "RV", 5);
-    mk_field(r, "thresh", 20, 16, "RW", 6);
-    mk_field(r, "umask", 15, 8, "RW", 7);
-    mk_field(r, "ev_sel", 7, 0, "RW", 8);
+    MK_FIELDS(r, 5, {"rsv", 31, 21, "RV"}, {"thresh", 20, 16, "RW"}, {"umask", 15, 8, "RW"},
+              {"ev_sel", 7, 0, "RW"});
     struct model_reg *f = mk_reg(b, "FILTER", 32, 1, 9);
     mk_field(f, "tid", 31, 0, "RW", 10);
     struct model_events *t = mk_table(b, "CTL", "ev_sel", "umask", 11);
@@ -568,10 +559,8 @@ static void test_rules(void **state)
 {
     struct model_spec *s = mk_spec();
     struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
-    mk_field(r, "rsv", 31, 29, "RV", 5);
-    mk_field(r, "thresh", 28, 24, "RW", 6);
-    mk_field(r, "count_mode", 23, 22, "RW", 7);
-    mk_field(r, "invert", 21, 0, "RW", 8);
+    MK_FIELDS(r, 5, {"rsv", 31, 29, "RV"}, {"thresh", 28, 24, "RW"}, {"count_mode", 23, 22, "RW"},
+              {"invert", 21, 0, "RW"});
     mk_rule(r, "ok", "invert -> thresh != 0 && count_mode <= 3 && 31 >= thresh", 9, 0);
     mk_rule(r, "unknown", "invert -> tresh != 0", 10, 20);
     mk_rule(r, "reserved", "!rsv", 11, 0);
@@ -602,13 +591,10 @@ static struct model_block *pmon_block(struct model_spec *s, const char *name, un
 {
     struct model_block *b = mk_block(s, name, line);
     struct model_reg *ctl = mk_reg(b, "CTL", 32, 0x10, line + 1);
-    mk_field(ctl, "en", 0, 0, "RW", line + 2);
-    mk_field(ctl, "thresh", 5, 1, "RW", line + 3);
-    mk_field(ctl, "rsv", 31, 6, "RV", line + 4);
+    MK_FIELDS(ctl, line + 2, {"en", 0, 0, "RW"}, {"thresh", 5, 1, "RW"}, {"rsv", 31, 6, "RV"});
     mk_array(ctl, 4, 1);
     struct model_reg *ctr = mk_reg(b, "CTR", 48, 0x20, line + 5);
-    mk_field(ctr, "count", 43, 0, "RW-V", line + 6);
-    mk_field(ctr, "rsv", 47, 44, "RV", line + 7);
+    MK_FIELDS(ctr, line + 6, {"count", 43, 0, "RW-V"}, {"rsv", 47, 44, "RV"});
     mk_array(ctr, 4, 1);
     return b;
 }
@@ -652,13 +638,9 @@ static void test_pmon_box_control_and_status(void **state)
     struct model_block *b = pmon_block(s, "b", 3);
     mk_counters(b, "CTL", "CTR", 44, 20);
     struct model_reg *box = mk_reg(b, "BOX", 32, 0x40, 21);
-    mk_field(box, "frz", 0, 0, "RW", 22);
-    mk_field(box, "rst", 2, 1, "WO", 23);
-    mk_field(box, "en4", 7, 4, "RW", 24);
-    mk_field(box, "en3", 10, 8, "RW", 25);
-    mk_field(box, "ov", 13, 11, "RW1C", 26);
-    mk_field(box, "rsv", 31, 14, "RV", 27);
-    mk_field(box, "rsv", 3, 3, "RV", 28);
+    MK_FIELDS(box, 22, {"frz", 0, 0, "RW"}, {"rst", 2, 1, "WO"}, {"en4", 7, 4, "RW"},
+              {"en3", 10, 8, "RW"}, {"ov", 13, 11, "RW1C"}, {"rsv", 31, 14, "RV"},
+              {"rsv", 3, 3, "RV"});
     struct model_box_control *bc = arena_zalloc(&A, sizeof(*bc));
     bc->reg_name = "BOX";
     bc->freeze.name = "frz";
@@ -683,14 +665,10 @@ static void test_pmon_global(void **state)
     struct model_spec *s = mk_spec();
     struct model_block *u = mk_block(s, "ubox", 3);
     struct model_reg *gctl = mk_reg(u, "GCTL", 32, 0x100, 4);
-    mk_field(gctl, "frz_all", 0, 0, "WO", 5);
-    mk_field(gctl, "unfrz", 2, 1, "WO", 6);
-    mk_field(gctl, "rsv", 31, 3, "RV", 7);
+    MK_FIELDS(gctl, 5, {"frz_all", 0, 0, "WO"}, {"unfrz", 2, 1, "WO"}, {"rsv", 31, 3, "RV"});
     struct model_reg *gst = mk_reg(u, "GSTATUS", 32, 0x101, 8);
-    mk_field(gst, "ov_c", 7, 0, "RW1C", 9);
-    mk_field(gst, "ov_u", 8, 8, "RW1C", 10);
-    mk_field(gst, "ov_m", 10, 9, "RW1C", 11);
-    mk_field(gst, "rsv", 31, 11, "RV", 12);
+    MK_FIELDS(gst, 9, {"ov_c", 7, 0, "RW1C"}, {"ov_u", 8, 8, "RW1C"}, {"ov_m", 10, 9, "RW1C"},
+              {"rsv", 31, 11, "RV"});
     struct model_block *cb = mk_block(s, "cbox", 13);
     for (unsigned i = 0; i < 8; i++)
         mk_inst(cb, arena_printf(&A, "c%u", i), 0x200 + 0x10 * i, 14 + i);
