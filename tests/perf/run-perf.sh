@@ -17,7 +17,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${REGC:=build/regc}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 
 if ! command -v xmllint >/dev/null; then
     tap_skip "perf guard" "xmllint not installed"; tap_done; exit 0
