@@ -123,21 +123,16 @@ $(BUILD)/tools/embed: tools/embed.c
 $(TEMPLATES_C): $(BUILD)/tools/embed $(TEMPLATE_FILES)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  EMBED   templates/")
-	$(Q)$(BUILD)/tools/embed $@ $(TEMPLATE_FILES)
+	$(Q)$(BUILD)/tools/embed $@ --templates $(TEMPLATE_FILES)
 
 $(TEMPLATES_OBJ): $(TEMPLATES_C)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Icompiler -c -o $@ $<
 
 # The RELAX NG schema is compiled in too (xmlload.c validates every input against it).
-$(BUILD)/tools/embed-text: tools/embed-text.c
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) -std=c11 -O1 $(WARNINGS) -o $@ $<
-
-$(BUILD)/gen/schema.c: $(BUILD)/tools/embed-text regspec/regspec.rng
+$(BUILD)/gen/schema.c: $(BUILD)/tools/embed regspec/regspec.rng
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  EMBED   regspec/regspec.rng")
-	$(Q)$(BUILD)/tools/embed-text $@ regspec_schema regspec/regspec.rng
+	$(Q)$(BUILD)/tools/embed $@ --symbol regspec_schema regspec/regspec.rng
 
 $(SCHEMA_OBJ): $(BUILD)/gen/schema.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

@@ -324,14 +324,32 @@ static bool reg_base(const struct model_reg *r, const struct model_instance *ins
     return true;
 }
 
+/*
+ * How far the array's elements reach below and above element 0: an
+ * irregular array (addresses=) may list a lower address after the first.
+ * False when last * stride overflows.
+ */
+static bool reg_span(const struct model_reg *r, uint64_t *below, uint64_t *above)
+{
+    *below = *above = 0;
+    if (!r->addrs)
+        return !__builtin_mul_overflow(r->count ? r->count - 1 : 0, r->stride, above);
+    for (size_t k = 1; k < r->naddrs; k++) {
+        if (r->addrs[k] < r->addrs[0] && r->addrs[0] - r->addrs[k] > *below)
+            *below = r->addrs[0] - r->addrs[k];
+        if (r->addrs[k] > r->addrs[0] && r->addrs[k] - r->addrs[0] > *above)
+            *above = r->addrs[k] - r->addrs[0];
+    }
+    return true;
+}
+
 /* One past the last byte (pci, mmio) or index (msr) of the last element; false on overflow. */
 static bool reg_end(const struct model_reg *r, const struct model_instance *inst, uint64_t *end)
 {
-    uint64_t base, span;
-    uint64_t last = r->count ? r->count - 1 : 0;
+    uint64_t base, below, above;
     uint64_t unit = r->space == SPACE_MSR ? 1 : r->size / 8;
-    return reg_base(r, inst, &base) && !__builtin_mul_overflow(last, r->stride, &span) &&
-           !__builtin_add_overflow(base, span, end) && !__builtin_add_overflow(*end, unit, end);
+    return reg_base(r, inst, &base) && reg_span(r, &below, &above) && base >= below &&
+           !__builtin_add_overflow(base, above, end) && !__builtin_add_overflow(*end, unit, end);
 }
 
 static uint64_t space_limit(enum model_space sp)

@@ -796,7 +796,10 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
 /*
  * Address helper keys: c_addr_type, c_addr (element 0 of instance 0),
  * c_addr_const (a plain constant), c_addr_by_index, c_addr_by_instance,
- * c_addr_index ("i" or "(i - FIRSTu)"), c_stride, c_addr_cases (per instance).
+ * c_addr_index ("i" or "(i - FIRSTu)"), c_stride, c_addr_offset (the C expression of
+ * element i's offset from the first element), c_irregular and c_offsets (arrays
+ * given by addresses=: [{c_index, c_offset}] for the offset helper), c_addr_cases
+ * (per instance).
  */
 static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, const char *stem)
 {
@@ -813,6 +816,22 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
     set(c, o, "c_addr_index", dt_str_ref(c->a, r->first ? arena_printf(c->a, "(i - %uu)", r->first)
                                                 : "i"));
     set(c, o, "c_stride", dt_str_ref(c->a, c_lit(c, r->stride, bits, false)));
+    set(c, o, "c_irregular", dt_bool(r->addrs != NULL));
+    struct dt *offsets = dt_list(c->a);
+    for (size_t k = 0; k < r->naddrs; k++) {
+        struct dt *e = dt_obj(c->a);
+        set(c, e, "c_index", dt_int(c->a, (long long)(r->first + k)));
+        set(c, e, "c_offset", dt_str_ref(c->a, c_lit(c, r->addrs[k] - r->addrs[0], bits, false)));
+        dt_push(c->a, offsets, e);
+    }
+    flag_list(c, offsets);
+    set(c, o, "c_offsets", offsets);
+    const char *index = dt_str_value(dt_get(o, "c_addr_index"));
+    set(c, o, "c_addr_offset",
+        dt_str_ref(c->a, r->addrs ? arena_printf(c->a, "%s_offset(i)",
+                                                 names_lower(c->a, names_reg(c->a, c->prefix, r)))
+                                  : arena_printf(c->a, "(%s)%s * %s", c_type(bits), index,
+                                                 c_lit(c, r->stride, bits, false))));
     set(c, o, "c_first_index", dt_int(c->a, r->first));
     set(c, o, "c_count", dt_int(c->a, r->count));
     struct dt *cases = dt_list(c->a);
@@ -848,7 +867,13 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         array = dt_obj(c->a);
         set(c, array, "first", dt_int(c->a, r->first));
         set(c, array, "count", dt_int(c->a, r->count));
-        set(c, array, "stride", hex(c, r->stride));
+        set(c, array, "stride", r->addrs ? dt_null() : hex(c, r->stride));
+        if (r->addrs) {
+            struct dt *list = dt_list(c->a);
+            for (size_t k = 0; k < r->naddrs; k++)
+                dt_push(c->a, list, hex(c, r->addrs[k]));
+            set(c, array, "addresses", list);
+        }
     }
     set(c, o, "array", array);
     set(c, o, "instances", copies_json(c, r));

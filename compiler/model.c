@@ -78,5 +78,7 @@ uint64_t model_reg_address(const struct model_reg *r, const struct model_instanc
         if (!found && inst->has_base && r->space != SPACE_PCI)
             addr += inst->base;
     }
+    if (r->addrs)
+        return addr + (index < r->naddrs ? r->addrs[index] - r->addrs[0] : 0);
     return addr + (uint64_t)index * r->stride;
 }

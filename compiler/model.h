@@ -90,7 +90,10 @@ struct model_reg {
     bool is_array;
     unsigned first, count;    /* array indices first .. first+count-1 (first 0, count 1 if not an array) */
     bool descending;          /* written {HI-LO} rather than {LO-HI} */
-    uint64_t stride;
+    uint64_t stride;          /* 0 for an irregular array (addrs) */
+    uint64_t *addrs;          /* irregular array: each element's address, lowest index first
+                               * (addrs[0] == address); NULL otherwise */
+    size_t naddrs;
     enum model_space space;
     uint64_t address;         /* element 0, relative to the instance base when the block has instances */
     unsigned width;           /* implemented bits */

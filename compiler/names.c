@@ -172,7 +172,11 @@ static void foreach_reg(const struct emitter *em, const char *prefix, const stru
     else
         EMIT(em, stem, r->pos, "addr");
     if (r->is_array)
-        EMIT(em, stem, r->pos, "FIRST", "COUNT", "STRIDE");
+        EMIT(em, stem, r->pos, "FIRST", "COUNT");
+    if (r->is_array && !r->addrs)
+        EMIT(em, stem, r->pos, "STRIDE");
+    if (r->addrs)
+        EMIT(em, stem, r->pos, "offset");
     if (!uniform)
         for (size_t i = 0; i < b->ninstances; i++)
             em->fn(em->ctx,

@@ -29,7 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* regspec/regspec.rng, compiled in by tools/embed-text.c (build/gen/schema.c). */
+/* regspec/regspec.rng, compiled in by tools/embed.c (build/gen/schema.c). */
 extern const char regspec_schema[];
 extern const size_t regspec_schema_len;
 
@@ -773,9 +773,24 @@ static bool is_elem(xmlNode *n, const char *name)
     for (xmlNode *c = (parent)->children; c; c = c->next)                                          \
         if (c->type == XML_ELEMENT_NODE)
 
-/* Attribute 'name' copied into the arena, or NULL when absent. */
+/*
+ * Attribute 'name' copied into the arena, or NULL when absent. A value the
+ * parser left as one text node (always, for our specs: entities are
+ * refused) is copied straight from it; xmlGetNoNsProp() would first make a
+ * malloc'd copy, and this runs for every attribute of every field.
+ */
 static const char *get(struct loader *ld, xmlNode *n, const char *name)
 {
+    for (xmlAttr *at = n->properties; at; at = at->next) {
+        if (at->ns || strcmp((const char *)at->name, name) != 0)
+            continue;
+        xmlNode *t = at->children;
+        if (!t)
+            return arena_strdup(ld->a, "");
+        if (t->type == XML_TEXT_NODE && !t->next)
+            return arena_strdup(ld->a, (const char *)t->content);
+        break;
+    }
     xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
     if (!v)
         return NULL;
@@ -1137,7 +1152,84 @@ static void load_reg_children(struct loader *ld, xmlNode *n, struct model_reg *r
     }
 }
 
-/* <register name= space= address= stride= width= size= reset= gaps= desc= cite...> */
+/*
+ * addresses="0xA0 0xB0 0xB8 0xC0": each element's address, lowest index
+ * first, for arrays the manual does not space evenly. Numbers are separated
+ * by blanks or commas; a bad one is reported where it stands.
+ */
+static bool parse_addresses(struct loader *ld, xmlNode *n, struct model_reg *r, const char *v)
+{
+    size_t cap = 0;
+    for (size_t i = 0; v[i];) {
+        i += strspn(v + i, " \t\r\n,");
+        size_t len = strcspn(v + i, " \t\r\n,");
+        if (!len)
+            break;
+        uint64_t a;
+        size_t bad = 0;
+        enum expr_number_status st = expr_scan_number(v + i, len, &a, &bad);
+        if (st != EXPR_NUMBER_OK) {
+            const char *word = arena_strndup(ld->a, v + i, len);
+            diag_report(ld->dg, DIAG_BAD_NUMBER, value_pos(n, "addresses", i + bad),
+                        "'%s' in 'addresses' is not a number", word);
+            return false;
+        }
+        if (r->naddrs == cap) {
+            cap = cap ? 2 * cap : 8;
+            uint64_t *grown = arena_alloc(ld->a, cap * sizeof(*grown));
+            if (r->naddrs)
+                memcpy(grown, r->addrs, r->naddrs * sizeof(*grown));
+            r->addrs = grown;
+        }
+        r->addrs[r->naddrs++] = a;
+        i += len;
+    }
+    return true;
+}
+
+/* address= and stride=, or addresses=: which the register gives, and whether they fit its form. */
+static void load_reg_address(struct loader *ld, xmlNode *n, struct model_reg *r)
+{
+    const char *address = get(ld, n, "address"), *stride = get(ld, n, "stride");
+    const char *addresses = get(ld, n, "addresses");
+    const char *name = r->written_name ? r->written_name : "?";
+    if (addresses && (address || stride)) {
+        diag_report(ld->dg, DIAG_BAD_ARRAY, value_pos(n, "addresses", 0),
+                    "register '%s' gives 'addresses' and '%s': give one or the other", name,
+                    address ? "address" : "stride");
+        return;
+    }
+    if (addresses) {
+        if (!r->is_array) {
+            diag_report(ld->dg, DIAG_BAD_ARRAY, value_pos(n, "addresses", 0),
+                        "register '%s' is not an array: 'addresses' needs a name such as "
+                        "'%s{3-0}'", name, name);
+            return;
+        }
+        if (parse_addresses(ld, n, r, addresses) && r->naddrs != r->count)
+            diag_report(ld->dg, DIAG_BAD_ARRAY, value_pos(n, "addresses", 0),
+                        "register array '%s' has %u elements but 'addresses' lists %zu",
+                        name, r->count, r->naddrs);
+        if (r->naddrs != r->count) {
+            r->addrs = NULL;
+            r->naddrs = 0;
+        }
+        r->address = r->addrs ? r->addrs[0] : 0;
+        return;
+    }
+    if (!address) { /* the schema allows either form, so it cannot say this */
+        diag_report(ld->dg, DIAG_SCHEMA, r->pos,
+                    "element 'register': missing attribute 'address' (or 'addresses')");
+        return;
+    }
+    get_num(ld, n, "address", &r->address);
+    bool has_stride = get_num(ld, n, "stride", &r->stride);
+    if (r->is_array && !has_stride && !stride)
+        diag_report(ld->dg, DIAG_BAD_ARRAY, r->pos, "register array '%s' has no 'stride'",
+                    r->written_name);
+}
+
+/* <register name= space= address= stride= | addresses= width= size= reset= gaps= desc= cite...> */
 static struct model_reg *load_register(struct loader *ld, xmlNode *n, struct model_block *b)
 {
     struct model_reg *r = arena_zalloc(ld->a, sizeof(*r));
@@ -1146,12 +1238,8 @@ static struct model_reg *load_register(struct loader *ld, xmlNode *n, struct mod
     r->written_name = get(ld, n, "name");
     if (r->written_name)
         parse_reg_name(ld, n, r);
-    bool has_stride = get_num(ld, n, "stride", &r->stride);
-    if (r->is_array && !has_stride && !get(ld, n, "stride"))
-        diag_report(ld->dg, DIAG_BAD_ARRAY, r->pos, "register array '%s' has no 'stride'",
-                    r->written_name);
+    load_reg_address(ld, n, r);
     r->space = space_of(get(ld, n, "space"));
-    get_num(ld, n, "address", &r->address);
     r->width = get_uint(ld, n, "width", 0);
     r->size = get_uint(ld, n, "size", r->space == SPACE_MSR ? 64 : 32);
     r->has_reset = get_num(ld, n, "reset", &r->reset);

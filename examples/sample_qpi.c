@@ -70,10 +70,10 @@ int main(int argc, char **argv)
             printf("round %d: overflow of %s (%lu so far)\n", round, events[which[k]],
                    regc_pmon_overflows(p, which[k]));
     }
+    if (!rc)
+        rc = regc_pmon_release(p); /* frozen, and the registers as start found them */
     if (rc)
         fprintf(stderr, "sample_qpi: %s\n", regc_pmon_error(p));
-    else
-        regc_pmon_stop(p);
     uint64_t want = 5 * period + 10; /* sum of period + round, rounds 0..4 */
     for (unsigned i = 0; !rc && i < NEV; i++) {
         printf("%s: %llu events, %lu overflows\n", events[i],

@@ -15063,10 +15063,10 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 }
 
 /* --------------------------------------------------------------------------
- * IRP_PCI_PMON_CTL{1-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
- * IRP counter control 0 and 1.
+ * IRP_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
+ * IRP counter controls 0-3.
  * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
- * ivbep_* symbols); ivbep_uncore_irp_ctls[0..1] = 0xD8, 0xDC; fields
+ * ivbep_* symbols); ivbep_uncore_irp_ctls[] = 0xD8, 0xDC, 0xE0, 0xE4; fields
  * IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section
  * not available)
  *
@@ -15084,7 +15084,7 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_IRP_PCI_PMON_CTL_SIZE           32
 #define E5_2600V2_IRP_PCI_PMON_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_IRP_PCI_PMON_CTL_FIRST          0
-#define E5_2600V2_IRP_PCI_PMON_CTL_COUNT          2
+#define E5_2600V2_IRP_PCI_PMON_CTL_COUNT          4
 #define E5_2600V2_IRP_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600V2_IRP_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00bb0000) /* reserved: write 0 */
 #define E5_2600V2_IRP_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
@@ -15102,7 +15102,7 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_addr(unsigned i)
 }
 
 /*
- * The value to write to IRP_PCI_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
+ * The value to write to IRP_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
@@ -15240,7 +15240,7 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_ev_sel_val(uint32_t x)
     return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL_EV_SEL_MASK);
 }
 
-/* Rules of IRP_PCI_PMON_CTL{1-0}: bits of e5_2600v2_irp_pci_pmon_ctl_check()'s result. */
+/* Rules of IRP_PCI_PMON_CTL{3-0}: bits of e5_2600v2_irp_pci_pmon_ctl_check()'s result. */
 enum {
     E5_2600V2_IRP_PCI_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
 };
@@ -15268,404 +15268,10 @@ static inline const char *e5_2600v2_irp_pci_pmon_ctl_rule_message(unsigned bit)
 }
 
 /* --------------------------------------------------------------------------
- * IRP_PCI_PMON_CTL2: pci 0xe0, 32 bits implemented of 32, reset 0x0
- * IRP counter control 2.
+ * IRP_PCI_PMON_CTR{3-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
+ * IRP counters 0-3: 48 bits; overflow is a carry out of bit 47.
  * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
- * ivbep_* symbols); ivbep_uncore_irp_ctls[2] = 0xE0; fields
- * IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section
- * not available)
- *
- * Bits   (field, access, reset):
- *   31:24  thresh    RW-V  0x0
- *   23     rsv       RV    0x0
- *   22     en        RW-V  0x0
- *   21:19  rsv       RV    0x0
- *   18     edge_det  RW-V  0x0
- *   17:16  rsv       RV    0x0
- *   15:8   umask     RW-V  0x0
- *   7:0    ev_sel    RW-V  0x0
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_WIDTH          32
-#define E5_2600V2_IRP_PCI_PMON_CTL2_SIZE           32
-#define E5_2600V2_IRP_PCI_PMON_CTL2_RESET          UINT32_C(0x00000000)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_ADDR           UINT32_C(0xe0)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_MBZ_MASK       UINT32_C(0x00bb0000) /* reserved: write 0 */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_RO_MASK        UINT32_C(0x00000000) /* read-only */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_WRITABLE_MASK  UINT32_C(0xff44ffff) /* a write has an effect */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_KEEP_MASK      UINT32_C(0xff44ffff) /* read-modify-write keeps */
-
-/*
- * The value to write to IRP_PCI_PMON_CTL2 so that it holds 'wanted', given 'was', the value read
- * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
- */
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_write_value(uint32_t was, uint32_t wanted, unsigned actions)
-{
-    uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTL2_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTL2_KEEP_MASK) |
-                      (was & E5_2600V2_IRP_PCI_PMON_CTL2_RO_MASK));
-    if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL2_WO_MASK);
-    if (actions & E5_2600V2_ACT_W1C)
-        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL2_W1C_MASK);
-    if (actions & E5_2600V2_ACT_W1S)
-        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL2_W1S_MASK);
-    return v;
-}
-
-/* thresh [31:24] RW-V, reset 0x0
- * Threshold used in counter comparison.
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT   24
-#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_WIDTH   8
-#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MAX     UINT32_C(0xff)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK    (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_RESET   UINT32_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK))
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_thresh_get(uint32_t v)
-{
-    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT);
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_thresh_set(uint32_t v, uint32_t x)
-{
-    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK));
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_thresh_val(uint32_t x)
-{
-    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_THRESH_MASK);
-}
-
-/* en [22] RW-V, reset 0x0
- * Local Counter Enable.
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT       22
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_WIDTH       1
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_MAX         UINT32_C(0x1)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK        (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_RESET       UINT32_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_GET(v)      ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK))
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_en_get(uint32_t v)
-{
-    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT);
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_en_set(uint32_t v, uint32_t x)
-{
-    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK));
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_en_val(uint32_t x)
-{
-    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL2_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EN_MASK);
-}
-
-/* edge_det [18] RW-V, reset 0x0
- * Count rising edges rather than cycles.
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT 18
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_WIDTH 1
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MAX   UINT32_C(0x1)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_RESET UINT32_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK))
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_edge_det_get(uint32_t v)
-{
-    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT);
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_edge_det_set(uint32_t v, uint32_t x)
-{
-    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK));
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_edge_det_val(uint32_t x)
-{
-    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EDGE_DET_MASK);
-}
-
-/* umask [15:8] RW-V, reset 0x0
- * Select subevents to be counted within the selected event.
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT    8
-#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_WIDTH    8
-#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MAX      UINT32_C(0xff)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK     (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_RESET    UINT32_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK))
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_umask_get(uint32_t v)
-{
-    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT);
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_umask_set(uint32_t v, uint32_t x)
-{
-    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK));
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_umask_val(uint32_t x)
-{
-    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_UMASK_MASK);
-}
-
-/* ev_sel [7:0] RW-V, reset 0x0
- * Select event to be counted.
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT   0
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_WIDTH   8
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MAX     UINT32_C(0xff)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_RESET   UINT32_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK))
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_ev_sel_get(uint32_t v)
-{
-    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT);
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_ev_sel_set(uint32_t v, uint32_t x)
-{
-    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK));
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl2_ev_sel_val(uint32_t x)
-{
-    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL2_EV_SEL_MASK);
-}
-
-/* Rules of IRP_PCI_PMON_CTL2: bits of e5_2600v2_irp_pci_pmon_ctl2_check()'s result. */
-enum {
-    E5_2600V2_IRP_PCI_PMON_CTL2_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
-};
-#define E5_2600V2_IRP_PCI_PMON_CTL2_RULES          0x1u
-#define E5_2600V2_IRP_PCI_PMON_CTL2_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
-
-/* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
-static inline unsigned e5_2600v2_irp_pci_pmon_ctl2_check(uint32_t v)
-{
-    unsigned broken = 0u;
-    if (!((!e5_2600v2_irp_pci_pmon_ctl2_edge_det_get(v) || (e5_2600v2_irp_pci_pmon_ctl2_thresh_get(v) != 0u))))
-        broken |= (unsigned)E5_2600V2_IRP_PCI_PMON_CTL2_RULE_EDGE_DET_NEEDS_THRESH;
-    return broken;
-}
-
-/* The manual's wording for one rule bit, or a null pointer for any other value. */
-static inline const char *e5_2600v2_irp_pci_pmon_ctl2_rule_message(unsigned bit)
-{
-    switch (bit) {
-    case (unsigned)E5_2600V2_IRP_PCI_PMON_CTL2_RULE_EDGE_DET_NEEDS_THRESH:
-        return E5_2600V2_IRP_PCI_PMON_CTL2_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE;
-    default:
-        return (const char *)0;
-    }
-}
-
-/* --------------------------------------------------------------------------
- * IRP_PCI_PMON_CTL3: pci 0xe4, 32 bits implemented of 32, reset 0x0
- * IRP counter control 3.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
- * ivbep_* symbols); ivbep_uncore_irp_ctls[3] = 0xE4; fields
- * IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section
- * not available)
- *
- * Bits   (field, access, reset):
- *   31:24  thresh    RW-V  0x0
- *   23     rsv       RV    0x0
- *   22     en        RW-V  0x0
- *   21:19  rsv       RV    0x0
- *   18     edge_det  RW-V  0x0
- *   17:16  rsv       RV    0x0
- *   15:8   umask     RW-V  0x0
- *   7:0    ev_sel    RW-V  0x0
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_WIDTH          32
-#define E5_2600V2_IRP_PCI_PMON_CTL3_SIZE           32
-#define E5_2600V2_IRP_PCI_PMON_CTL3_RESET          UINT32_C(0x00000000)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_ADDR           UINT32_C(0xe4)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_MBZ_MASK       UINT32_C(0x00bb0000) /* reserved: write 0 */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_RO_MASK        UINT32_C(0x00000000) /* read-only */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_WRITABLE_MASK  UINT32_C(0xff44ffff) /* a write has an effect */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_KEEP_MASK      UINT32_C(0xff44ffff) /* read-modify-write keeps */
-
-/*
- * The value to write to IRP_PCI_PMON_CTL3 so that it holds 'wanted', given 'was', the value read
- * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
- */
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_write_value(uint32_t was, uint32_t wanted, unsigned actions)
-{
-    uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTL3_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTL3_KEEP_MASK) |
-                      (was & E5_2600V2_IRP_PCI_PMON_CTL3_RO_MASK));
-    if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL3_WO_MASK);
-    if (actions & E5_2600V2_ACT_W1C)
-        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL3_W1C_MASK);
-    if (actions & E5_2600V2_ACT_W1S)
-        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL3_W1S_MASK);
-    return v;
-}
-
-/* thresh [31:24] RW-V, reset 0x0
- * Threshold used in counter comparison.
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT   24
-#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_WIDTH   8
-#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MAX     UINT32_C(0xff)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK    (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_RESET   UINT32_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_GET(v)  ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK))
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_thresh_get(uint32_t v)
-{
-    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT);
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_thresh_set(uint32_t v, uint32_t x)
-{
-    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK));
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_thresh_val(uint32_t x)
-{
-    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_THRESH_MASK);
-}
-
-/* en [22] RW-V, reset 0x0
- * Local Counter Enable.
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT       22
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_WIDTH       1
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_MAX         UINT32_C(0x1)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK        (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_RESET       UINT32_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_GET(v)      ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_SET(v, x)   ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EN_VAL(x)      ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK))
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_en_get(uint32_t v)
-{
-    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT);
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_en_set(uint32_t v, uint32_t x)
-{
-    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK));
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_en_val(uint32_t x)
-{
-    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL3_EN_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EN_MASK);
-}
-
-/* edge_det [18] RW-V, reset 0x0
- * Count rising edges rather than cycles.
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT 18
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_WIDTH 1
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MAX   UINT32_C(0x1)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK  (UINT32_C(0x1) << E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_RESET UINT32_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_GET(v) ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_VAL(x) ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK))
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_edge_det_get(uint32_t v)
-{
-    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT);
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_edge_det_set(uint32_t v, uint32_t x)
-{
-    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK));
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_edge_det_val(uint32_t x)
-{
-    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EDGE_DET_MASK);
-}
-
-/* umask [15:8] RW-V, reset 0x0
- * Select subevents to be counted within the selected event.
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT    8
-#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_WIDTH    8
-#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MAX      UINT32_C(0xff)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK     (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_RESET    UINT32_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_GET(v)   ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_VAL(x)   ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK))
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_umask_get(uint32_t v)
-{
-    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT);
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_umask_set(uint32_t v, uint32_t x)
-{
-    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK));
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_umask_val(uint32_t x)
-{
-    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_UMASK_MASK);
-}
-
-/* ev_sel [7:0] RW-V, reset 0x0
- * Select event to be counted.
- */
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT   0
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_WIDTH   8
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MAX     UINT32_C(0xff)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK    (UINT32_C(0xff) << E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_RESET   UINT32_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_GET(v)  ((uint32_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK) | (((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_VAL(x)  ((uint32_t)(((uint32_t)(x) << E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK))
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_ev_sel_get(uint32_t v)
-{
-    return (uint32_t)((v & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK) >> E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT);
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_ev_sel_set(uint32_t v, uint32_t x)
-{
-    return (uint32_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK));
-}
-static inline uint32_t e5_2600v2_irp_pci_pmon_ctl3_ev_sel_val(uint32_t x)
-{
-    return (uint32_t)((x << E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTL3_EV_SEL_MASK);
-}
-
-/* Rules of IRP_PCI_PMON_CTL3: bits of e5_2600v2_irp_pci_pmon_ctl3_check()'s result. */
-enum {
-    E5_2600V2_IRP_PCI_PMON_CTL3_RULE_EDGE_DET_NEEDS_THRESH         = 1 << 0 /* edge_det -> thresh != 0 */
-};
-#define E5_2600V2_IRP_PCI_PMON_CTL3_RULES          0x1u
-#define E5_2600V2_IRP_PCI_PMON_CTL3_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."
-
-/* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
-static inline unsigned e5_2600v2_irp_pci_pmon_ctl3_check(uint32_t v)
-{
-    unsigned broken = 0u;
-    if (!((!e5_2600v2_irp_pci_pmon_ctl3_edge_det_get(v) || (e5_2600v2_irp_pci_pmon_ctl3_thresh_get(v) != 0u))))
-        broken |= (unsigned)E5_2600V2_IRP_PCI_PMON_CTL3_RULE_EDGE_DET_NEEDS_THRESH;
-    return broken;
-}
-
-/* The manual's wording for one rule bit, or a null pointer for any other value. */
-static inline const char *e5_2600v2_irp_pci_pmon_ctl3_rule_message(unsigned bit)
-{
-    switch (bit) {
-    case (unsigned)E5_2600V2_IRP_PCI_PMON_CTL3_RULE_EDGE_DET_NEEDS_THRESH:
-        return E5_2600V2_IRP_PCI_PMON_CTL3_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE;
-    default:
-        return (const char *)0;
-    }
-}
-
-/* --------------------------------------------------------------------------
- * IRP_PCI_PMON_CTR{1-0}: pci 0xa0, 64 bits implemented of 64, reset 0x0
- * IRP counter 0 and 1: 48 bits; overflow is a carry out of bit 47.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
- * ivbep_* symbols); ivbep_uncore_irp_ctrs[0..1] = 0xA0, 0xB0; 48 bits:
+ * ivbep_* symbols); ivbep_uncore_irp_ctrs[] = 0xA0, 0xB0, 0xB8, 0xC0; 48 bits:
  * ivbep_uncore_irp.perf_ctr_bits; read as two dwords by
  * ivbep_uncore_irp_read_counter; name derived (IRP section not available)
  *
@@ -15677,8 +15283,7 @@ static inline const char *e5_2600v2_irp_pci_pmon_ctl3_rule_message(unsigned bit)
 #define E5_2600V2_IRP_PCI_PMON_CTR_SIZE              64
 #define E5_2600V2_IRP_PCI_PMON_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600V2_IRP_PCI_PMON_CTR_FIRST             0
-#define E5_2600V2_IRP_PCI_PMON_CTR_COUNT             2
-#define E5_2600V2_IRP_PCI_PMON_CTR_STRIDE            UINT32_C(0x10)
+#define E5_2600V2_IRP_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_IRP_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
 #define E5_2600V2_IRP_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_IRP_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
@@ -15688,14 +15293,31 @@ static inline const char *e5_2600v2_irp_pci_pmon_ctl3_rule_message(unsigned bit)
 #define E5_2600V2_IRP_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_IRP_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 
+/* Offset of element i from element E5_2600V2_IRP_PCI_PMON_CTR_FIRST: the manual does not space them evenly. */
+static inline uint32_t e5_2600v2_irp_pci_pmon_ctr_offset(unsigned i)
+{
+    switch (i) {
+    case 0:
+        return UINT32_C(0x0);
+    case 1:
+        return UINT32_C(0x10);
+    case 2:
+        return UINT32_C(0x18);
+    case 3:
+        return UINT32_C(0x20);
+    default: /* not an element */
+        return 0;
+    }
+}
+
 /* Address of element i, E5_2600V2_IRP_PCI_PMON_CTR_FIRST <= i < E5_2600V2_IRP_PCI_PMON_CTR_FIRST + E5_2600V2_IRP_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_irp_pci_pmon_ctr_addr(unsigned i)
 {
-    return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x10));
+    return (uint32_t)(UINT32_C(0xa0) + e5_2600v2_irp_pci_pmon_ctr_offset(i));
 }
 
 /*
- * The value to write to IRP_PCI_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
+ * The value to write to IRP_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
  * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
@@ -15735,142 +15357,6 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_set(uint64_t v, ui
 static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
 {
     return (uint64_t)((x << E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR_EVENT_COUNT_MASK);
-}
-
-/* --------------------------------------------------------------------------
- * IRP_PCI_PMON_CTR2: pci 0xb8, 64 bits implemented of 64, reset 0x0
- * IRP counter 2: 48 bits; overflow is a carry out of bit 47.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
- * ivbep_* symbols); ivbep_uncore_irp_ctrs[2] = 0xB8; 48 bits:
- * ivbep_uncore_irp.perf_ctr_bits; read as two dwords by
- * ivbep_uncore_irp_read_counter; name derived (IRP section not available)
- *
- * Bits   (field, access, reset):
- *   63:48  rsv          RV    0x0
- *   47:0   event_count  RW-V  0x0
- */
-#define E5_2600V2_IRP_PCI_PMON_CTR2_WIDTH             64
-#define E5_2600V2_IRP_PCI_PMON_CTR2_SIZE              64
-#define E5_2600V2_IRP_PCI_PMON_CTR2_RESET             UINT64_C(0x0000000000000000)
-#define E5_2600V2_IRP_PCI_PMON_CTR2_ADDR              UINT32_C(0xb8)
-#define E5_2600V2_IRP_PCI_PMON_CTR2_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
-#define E5_2600V2_IRP_PCI_PMON_CTR2_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define E5_2600V2_IRP_PCI_PMON_CTR2_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
-#define E5_2600V2_IRP_PCI_PMON_CTR2_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_IRP_PCI_PMON_CTR2_W1C_MASK          UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define E5_2600V2_IRP_PCI_PMON_CTR2_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
-#define E5_2600V2_IRP_PCI_PMON_CTR2_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
-#define E5_2600V2_IRP_PCI_PMON_CTR2_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
-
-/*
- * The value to write to IRP_PCI_PMON_CTR2 so that it holds 'wanted', given 'was', the value read
- * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
- */
-static inline uint64_t e5_2600v2_irp_pci_pmon_ctr2_write_value(uint64_t was, uint64_t wanted, unsigned actions)
-{
-    uint64_t v = (uint64_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTR2_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTR2_KEEP_MASK) |
-                      (was & E5_2600V2_IRP_PCI_PMON_CTR2_RO_MASK));
-    if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR2_WO_MASK);
-    if (actions & E5_2600V2_ACT_W1C)
-        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR2_W1C_MASK);
-    if (actions & E5_2600V2_ACT_W1S)
-        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR2_W1S_MASK);
-    return v;
-}
-
-/* event_count [47:0] RW-V, reset 0x0
- * 48-bit performance event counter
- */
-#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT 0
-#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_WIDTH 48
-#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MAX   UINT64_C(0xffffffffffff)
-#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK  (UINT64_C(0xffffffffffff) << E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_RESET UINT64_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_GET(v) ((uint64_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK) >> E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK) | (((uint64_t)(x) << E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK))
-static inline uint64_t e5_2600v2_irp_pci_pmon_ctr2_event_count_get(uint64_t v)
-{
-    return (uint64_t)((v & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK) >> E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT);
-}
-static inline uint64_t e5_2600v2_irp_pci_pmon_ctr2_event_count_set(uint64_t v, uint64_t x)
-{
-    return (uint64_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK));
-}
-static inline uint64_t e5_2600v2_irp_pci_pmon_ctr2_event_count_val(uint64_t x)
-{
-    return (uint64_t)((x << E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR2_EVENT_COUNT_MASK);
-}
-
-/* --------------------------------------------------------------------------
- * IRP_PCI_PMON_CTR3: pci 0xc0, 64 bits implemented of 64, reset 0x0
- * IRP counter 3: 48 bits; overflow is a carry out of bit 47.
- * Source: Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support,
- * ivbep_* symbols); ivbep_uncore_irp_ctrs[3] = 0xC0; 48 bits:
- * ivbep_uncore_irp.perf_ctr_bits; read as two dwords by
- * ivbep_uncore_irp_read_counter; name derived (IRP section not available)
- *
- * Bits   (field, access, reset):
- *   63:48  rsv          RV    0x0
- *   47:0   event_count  RW-V  0x0
- */
-#define E5_2600V2_IRP_PCI_PMON_CTR3_WIDTH             64
-#define E5_2600V2_IRP_PCI_PMON_CTR3_SIZE              64
-#define E5_2600V2_IRP_PCI_PMON_CTR3_RESET             UINT64_C(0x0000000000000000)
-#define E5_2600V2_IRP_PCI_PMON_CTR3_ADDR              UINT32_C(0xc0)
-#define E5_2600V2_IRP_PCI_PMON_CTR3_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
-#define E5_2600V2_IRP_PCI_PMON_CTR3_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define E5_2600V2_IRP_PCI_PMON_CTR3_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
-#define E5_2600V2_IRP_PCI_PMON_CTR3_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
-#define E5_2600V2_IRP_PCI_PMON_CTR3_W1C_MASK          UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define E5_2600V2_IRP_PCI_PMON_CTR3_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
-#define E5_2600V2_IRP_PCI_PMON_CTR3_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
-#define E5_2600V2_IRP_PCI_PMON_CTR3_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
-
-/*
- * The value to write to IRP_PCI_PMON_CTR3 so that it holds 'wanted', given 'was', the value read
- * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
- */
-static inline uint64_t e5_2600v2_irp_pci_pmon_ctr3_write_value(uint64_t was, uint64_t wanted, unsigned actions)
-{
-    uint64_t v = (uint64_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTR3_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTR3_KEEP_MASK) |
-                      (was & E5_2600V2_IRP_PCI_PMON_CTR3_RO_MASK));
-    if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR3_WO_MASK);
-    if (actions & E5_2600V2_ACT_W1C)
-        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR3_W1C_MASK);
-    if (actions & E5_2600V2_ACT_W1S)
-        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR3_W1S_MASK);
-    return v;
-}
-
-/* event_count [47:0] RW-V, reset 0x0
- * 48-bit performance event counter
- */
-#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT 0
-#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_WIDTH 48
-#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MAX   UINT64_C(0xffffffffffff)
-#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK  (UINT64_C(0xffffffffffff) << E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT)
-#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_RESET UINT64_C(0x0)
-#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_GET(v) ((uint64_t)(((v) & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK) >> E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT))
-#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SET(v, x) ((uint64_t)(((v) & ~E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK) | (((uint64_t)(x) << E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK)))
-#define E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_VAL(x) ((uint64_t)(((uint64_t)(x) << E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK))
-static inline uint64_t e5_2600v2_irp_pci_pmon_ctr3_event_count_get(uint64_t v)
-{
-    return (uint64_t)((v & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK) >> E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT);
-}
-static inline uint64_t e5_2600v2_irp_pci_pmon_ctr3_event_count_set(uint64_t v, uint64_t x)
-{
-    return (uint64_t)((v & ~E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK) | ((x << E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK));
-}
-static inline uint64_t e5_2600v2_irp_pci_pmon_ctr3_event_count_val(uint64_t x)
-{
-    return (uint64_t)((x << E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_SHIFT) & E5_2600V2_IRP_PCI_PMON_CTR3_EVENT_COUNT_MASK);
 }
 
 /*

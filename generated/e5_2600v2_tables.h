@@ -8323,14 +8323,16 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .mbz = UINT64_C(0xfffffefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x103)},
-             {.name = "IRP_PCI_PMON_CTL", .written_name = "IRP_PCI_PMON_CTL{1-0}", .space = REGC_SPACE_PCI,
-              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "IRP counter control 0 and 1.",
-              .is_array = true, .first = 0, .count = 2, .stride = UINT64_C(0x4),
+             {.name = "IRP_PCI_PMON_CTL", .written_name = "IRP_PCI_PMON_CTL{3-0}", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "IRP counter controls 0-3.",
+              .is_array = true, .first = 0, .count = 4, .stride = UINT64_C(0x4),
               .addrs = (const struct regc_addr[]){
                   { "irp", 0, UINT64_C(0xd8)},
                   { "irp", 1, UINT64_C(0xdc)},
+                  { "irp", 2, UINT64_C(0xe0)},
+                  { "irp", 3, UINT64_C(0xe4)},
                   {.index = REGC_ADDR_END}},
-              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctls[0..1] = 0xD8, 0xDC; fields IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section not available)"},
+              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctls[] = 0xD8, 0xDC, 0xE0, 0xE4; fields IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section not available)"},
               .fields = (const struct regc_field[]){
                   {.name = "thresh", .lsb = 24, .msb = 31, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Threshold used in counter comparison.",
@@ -8370,144 +8372,16 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .mbz = UINT64_C(0xbb0000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xff44ffff)},
-             {.name = "IRP_PCI_PMON_CTL2", .written_name = "IRP_PCI_PMON_CTL2", .space = REGC_SPACE_PCI,
-              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "IRP counter control 2.",
-              .addrs = (const struct regc_addr[]){
-                  { "irp", -1, UINT64_C(0xe0)},
-                  {.index = REGC_ADDR_END}},
-              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctls[2] = 0xE0; fields IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section not available)"},
-              .fields = (const struct regc_field[]){
-                  {.name = "thresh", .lsb = 24, .msb = 31, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "Threshold used in counter comparison.",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "rsv", .lsb = 23, .msb = 23, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
-                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves out bit 23 (the format's inv)",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "en", .lsb = 22, .msb = 22, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "Local Counter Enable.",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "rsv", .lsb = 19, .msb = 21, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
-                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves these bits out",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "edge_det", .lsb = 18, .msb = 18, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "Count rising edges rather than cycles.",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
-                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves these bits out",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "umask", .lsb = 8, .msb = 15, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "Select subevents to be counted within the selected event.",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "ev_sel", .lsb = 0, .msb = 7, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "Select event to be counted.",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {0}},
-              .rules = (const struct regc_rule[]){
-                  {.name = "edge_det_needs_thresh", .expr = "edge_det -> thresh != 0", .message = ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."},
-                  {0}},
-              .mbz = UINT64_C(0xbb0000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
-              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xff44ffff)},
-             {.name = "IRP_PCI_PMON_CTL3", .written_name = "IRP_PCI_PMON_CTL3", .space = REGC_SPACE_PCI,
-              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "IRP counter control 3.",
-              .addrs = (const struct regc_addr[]){
-                  { "irp", -1, UINT64_C(0xe4)},
-                  {.index = REGC_ADDR_END}},
-              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctls[3] = 0xE4; fields IVBEP_PMON_RAW_EVENT_MASK and SNBEP_PMON_CTL_EN; name derived (IRP section not available)"},
-              .fields = (const struct regc_field[]){
-                  {.name = "thresh", .lsb = 24, .msb = 31, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "Threshold used in counter comparison.",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "rsv", .lsb = 23, .msb = 23, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
-                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves out bit 23 (the format's inv)",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "en", .lsb = 22, .msb = 22, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "Local Counter Enable.",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "rsv", .lsb = 19, .msb = 21, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
-                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves these bits out",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "edge_det", .lsb = 18, .msb = 18, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "Count rising edges rather than cycles.",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
-                   .implicit = true, .desc = "IRP control table not available; IVBEP_PMON_RAW_EVENT_MASK leaves these bits out",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "umask", .lsb = 8, .msb = 15, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "Select subevents to be counted within the selected event.",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "ev_sel", .lsb = 0, .msb = 7, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "Select event to be counted.",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {0}},
-              .rules = (const struct regc_rule[]){
-                  {.name = "edge_det_needs_thresh", .expr = "edge_det -> thresh != 0", .message = ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1."},
-                  {0}},
-              .mbz = UINT64_C(0xbb0000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
-              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xff44ffff)},
-             {.name = "IRP_PCI_PMON_CTR", .written_name = "IRP_PCI_PMON_CTR{1-0}", .space = REGC_SPACE_PCI,
-              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "IRP counter 0 and 1: 48 bits; overflow is a carry out of bit 47.",
-              .is_array = true, .first = 0, .count = 2, .stride = UINT64_C(0x10),
+             {.name = "IRP_PCI_PMON_CTR", .written_name = "IRP_PCI_PMON_CTR{3-0}", .space = REGC_SPACE_PCI,
+              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "IRP counters 0-3: 48 bits; overflow is a carry out of bit 47.",
+              .is_array = true, .first = 0, .count = 4, .stride = UINT64_C(0),
               .addrs = (const struct regc_addr[]){
                   { "irp", 0, UINT64_C(0xa0)},
                   { "irp", 1, UINT64_C(0xb0)},
+                  { "irp", 2, UINT64_C(0xb8)},
+                  { "irp", 3, UINT64_C(0xc0)},
                   {.index = REGC_ADDR_END}},
-              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctrs[0..1] = 0xA0, 0xB0; 48 bits: ivbep_uncore_irp.perf_ctr_bits; read as two dwords by ivbep_uncore_irp_read_counter; name derived (IRP section not available)"},
-              .fields = (const struct regc_field[]){
-                  {.name = "rsv", .lsb = 48, .msb = 63, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
-                   .implicit = true, .desc = "IRP counter table not available; the kernel's counter is 48 bits wide",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "event_count", .lsb = 0, .msb = 47, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "48-bit performance event counter",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {0}},
-              .rules = (const struct regc_rule[]){
-                  {0}},
-              .mbz = UINT64_C(0xffff000000000000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
-              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xffffffffffff)},
-             {.name = "IRP_PCI_PMON_CTR2", .written_name = "IRP_PCI_PMON_CTR2", .space = REGC_SPACE_PCI,
-              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "IRP counter 2: 48 bits; overflow is a carry out of bit 47.",
-              .addrs = (const struct regc_addr[]){
-                  { "irp", -1, UINT64_C(0xb8)},
-                  {.index = REGC_ADDR_END}},
-              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctrs[2] = 0xB8; 48 bits: ivbep_uncore_irp.perf_ctr_bits; read as two dwords by ivbep_uncore_irp_read_counter; name derived (IRP section not available)"},
-              .fields = (const struct regc_field[]){
-                  {.name = "rsv", .lsb = 48, .msb = 63, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
-                   .implicit = true, .desc = "IRP counter table not available; the kernel's counter is 48 bits wide",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {.name = "event_count", .lsb = 0, .msb = 47, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
-                   .implicit = false, .desc = "48-bit performance event counter",
-                   .values = (const struct regc_value[]){
-                       {0}}},
-                  {0}},
-              .rules = (const struct regc_rule[]){
-                  {0}},
-              .mbz = UINT64_C(0xffff000000000000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
-              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xffffffffffff)},
-             {.name = "IRP_PCI_PMON_CTR3", .written_name = "IRP_PCI_PMON_CTR3", .space = REGC_SPACE_PCI,
-              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "IRP counter 3: 48 bits; overflow is a carry out of bit 47.",
-              .addrs = (const struct regc_addr[]){
-                  { "irp", -1, UINT64_C(0xc0)},
-                  {.index = REGC_ADDR_END}},
-              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctrs[3] = 0xC0; 48 bits: ivbep_uncore_irp.perf_ctr_bits; read as two dwords by ivbep_uncore_irp_read_counter; name derived (IRP section not available)"},
+              .cite = { "linux", NULL, NULL, NULL, "ivbep_uncore_irp_ctrs[] = 0xA0, 0xB0, 0xB8, 0xC0; 48 bits: ivbep_uncore_irp.perf_ctr_bits; read as two dwords by ivbep_uncore_irp_read_counter; name derived (IRP section not available)"},
               .fields = (const struct regc_field[]){
                   {.name = "rsv", .lsb = 48, .msb = 63, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
                    .implicit = true, .desc = "IRP counter table not available; the kernel's counter is 48 bits wide",
@@ -8758,22 +8632,6 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
          .pmon = &(const struct regc_pmon){
              .counters = (const struct regc_counters[]){
                  {.kind = "general", .control = "IRP_PCI_PMON_CTL", .counter = "IRP_PCI_PMON_CTR", .count_field = "event_count",
-                  .width = 48, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = "en",
-                  .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = NULL, .threshold = "thresh",
-                  .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
-                  .freeze_on_overflow = false,
-                  .has_status_first = false, .status_first = 0,
-                  .rdpmc = (const struct regc_rdpmc[]){
-                      {0}}},
-                 {.kind = "general", .control = "IRP_PCI_PMON_CTL2", .counter = "IRP_PCI_PMON_CTR2", .count_field = "event_count",
-                  .width = 48, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = "en",
-                  .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = NULL, .threshold = "thresh",
-                  .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,
-                  .freeze_on_overflow = false,
-                  .has_status_first = false, .status_first = 0,
-                  .rdpmc = (const struct regc_rdpmc[]){
-                      {0}}},
-                 {.kind = "general", .control = "IRP_PCI_PMON_CTL3", .counter = "IRP_PCI_PMON_CTR3", .count_field = "event_count",
                   .width = 48, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = "en",
                   .reset = NULL, .pmi = NULL, .edge = "edge_det", .invert = NULL, .threshold = "thresh",
                   .event = "ev_sel", .umask = "umask", .preload = REGC_PRELOAD_2W_MINUS_N,

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ struct regc_dev {
     void *trace_ctx;
     struct regc_stats stats;
     char err[REGC_ERRLEN];
+    char msr_root[PATH_MAX], sysfs_root[PATH_MAX]; /* resolved at open (runtime/share.c) */
 };
 
 int regc__err(char *err, size_t len, int rc, const char *fmt, ...)
@@ -88,6 +90,10 @@ int regc_open(regc_dev **out, const struct regc_spec *spec, const struct regc_op
                            .trace = opt->trace,
                            .trace_ctx = opt->trace_ctx};
     d->be = (struct regc_backend){.ops = ops, .spec = spec, .opt = opt};
+    snprintf(d->msr_root, sizeof(d->msr_root), "%s",
+             regc__root(opt->msr_root, "REGC_MSR_ROOT", "/dev/cpu"));
+    snprintf(d->sysfs_root, sizeof(d->sysfs_root), "%s",
+             regc__root(opt->sysfs_root, "REGC_SYSFS_ROOT", "/sys"));
     if (!opt->dry_run && ops->open) {
         int rc = ops->open(&d->be, err, errlen);
         if (rc < 0) {
@@ -132,6 +138,12 @@ const struct regc_spec *regc_dev_spec(const regc_dev *d)
 const char *regc_dev_backend(const regc_dev *d)
 {
     return d->be.ops->name;
+}
+
+void regc__dev_where(const regc_dev *d, struct regc__where *w)
+{
+    *w = (struct regc__where){
+        .cpu = d->cpu, .dry_run = d->dry_run, .msr_root = d->msr_root, .sysfs_root = d->sysfs_root};
 }
 
 /* What the caller can do about a failed access: the msr driver's errors first. */

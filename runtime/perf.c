@@ -485,7 +485,7 @@ static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r,
 }
 
 /* "uncore_<block>" or "uncore_<block>_<instance number>", as the kernel names uncore PMUs. */
-static void pmu_name(const struct regc_ref *r, char *buf, size_t len)
+void regc__perf_pmu_name(const struct regc_ref *r, char *buf, size_t len)
 {
     if (r->instance)
         snprintf(buf, len, "uncore_%s_%u", r->block->name,
@@ -498,7 +498,7 @@ static int slot_start(struct regc_backend *be, struct perf_be *pb, struct perf_s
                       const struct regc_ref *r, uint64_t v)
 {
     char name[96];
-    pmu_name(r, name, sizeof(name));
+    regc__perf_pmu_name(r, name, sizeof(name));
     int rc = regc_perf_pmu_open(&s->pmu, pb->root, name, be->msg, sizeof(be->msg));
     if (!rc)
         rc = regc_perf_check_counters(s->pmu, r->block, s->c, be->msg, sizeof(be->msg));

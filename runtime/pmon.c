@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "regc/pmon.h"
+#include "share.h"
 
 #define MAX_SETS 8
 #define MAX_BOXES 64
@@ -54,7 +55,9 @@ struct regc_pmon_session {
     unsigned nbox;
     struct regc_pmon_opts opt;
     bool global; /* freeze/unfreeze through the global control */
-    char err[256];
+    /* locks and saved registers (runtime/share.c); NULL: none */
+    struct regc__share *share;
+    char err[512];
 };
 
 static int fail(regc_pmon_session *p, int rc, const char *fmt, ...)
@@ -94,6 +97,8 @@ void regc_pmon_set_pci_device(regc_pmon_session *p, regc_dev *pci)
 
 void regc_pmon_free(regc_pmon_session *p)
 {
+    if (p && p->share)
+        regc_pmon_release(p);
     free(p);
 }
 
@@ -129,7 +134,8 @@ int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info
                                    .index = e->index,
                                    .width = e->c ? e->c->width : 0,
                                    .ctl = e->ctl,
-                                   .ctr = e->ctr};
+                                   .ctr = e->ctr,
+                                   .event = e->e};
     return 0;
 }
 
@@ -771,16 +777,35 @@ static int clear_global_status(regc_pmon_session *p, const uint64_t *seen)
 
 /* ---- start */
 
+/* A failed start: put back what it found (sharing), keeping the first error. */
+static int undo_start(regc_pmon_session *p, int rc)
+{
+    char first[sizeof(p->err)], then[sizeof(p->err)];
+    memcpy(first, p->err, sizeof(first));
+    if (regc_pmon_release(p) == 0)
+        return fail(p, rc, "%s", first);
+    memcpy(then, p->err, sizeof(then));
+    return fail(p, rc, "%.240s; restoring failed too: %.240s", first, then);
+}
+
 int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
 {
+    int rc = p->share ? regc_pmon_release(p) : 0; /* started before: put that back first */
+    if (rc)
+        return rc;
     p->err[0] = '\0';
     p->opt = opt ? *opt : (struct regc_pmon_opts){0};
     if (!p->n)
         return fail(p, -EINVAL, "no events to monitor");
-    int rc = assign(p);
+    rc = assign(p);
     if (rc)
         return rc;
     collect_boxes(p);
+    struct regc__share_target st = {
+        .p = p, .d = p->d, .pci = p->pci, .global = p->global, .opt = &p->opt};
+    rc = regc__share_claim(&p->share, &st, p->err, sizeof(p->err));
+    if (rc)
+        return rc;
     for (unsigned i = 0; i < p->n; i++)
         p->ev[i].total = 0, p->ev[i].overflows = 0;
     /* a) freeze, b) reset */
@@ -807,7 +832,9 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
                 rc = program_event(p, &p->ev[i]);
         }
     /* e) f) PMI routing and unfreeze */
-    return rc ? rc : unfreeze_all(p);
+    if (!rc)
+        rc = unfreeze_all(p);
+    return rc ? undo_start(p, rc) : 0;
 }
 
 /* ---- poll and sample */
@@ -987,4 +1014,17 @@ int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsign
 int regc_pmon_stop(regc_pmon_session *p)
 {
     return freeze_all(p, false);
+}
+
+int regc_pmon_release(regc_pmon_session *p)
+{
+    int rc = regc_pmon_stop(p); /* restoring under the freeze starts nothing midway */
+    int rrc = regc__share_restore(p->share, rc ? NULL : p->err, sizeof(p->err));
+    p->share = NULL;
+    return rc ? rc : rrc;
+}
+
+const char *regc_pmon_warning(const regc_pmon_session *p)
+{
+    return regc__share_warning(p->share);
 }

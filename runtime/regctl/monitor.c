@@ -4,9 +4,11 @@
  * regc/pmon.h, then prints per-interval counts (polling) or overflows
  * (sampling every N events) in aligned columns, or one JSON document.
  * --dry-run prints every register access of the whole flow (start, one
- * interval, stop) in order and touches nothing. With --backend sim,
+ * interval, release) in order and touches nothing. With --backend sim,
  * --sim-rate injects N events of EVENT (as written on the command line) per
- * interval into the simulator, for demos and tests.
+ * interval into the simulator, for demos and tests. SIGINT, SIGTERM and SIGHUP
+ * only set a flag: the loop ends, the boxes are restored (regc_pmon_release)
+ * and the status is 128 + the signal's number.
  */
 #include "monitor.h"
 
@@ -33,7 +35,11 @@ const char regctl_monitor_usage[] =
     "  --sample N       sampling: overflow every N events, report the overflowed counters\n"
     "  --pmi-core MASK  sampling: PMI routing (bit i: core i; default 1)\n"
     "  --per-box        freeze and unfreeze per box, not through the global control\n"
-    "  --sim-rate EVENT=N   sim backend: N events of EVENT per interval\n";
+    "  --sim-rate EVENT=N   sim backend: N events of EVENT per interval\n"
+    "  --force          program boxes found in use\n"
+    "  --wait           wait for boxes another run has locked\n"
+    "  --lock-dir DIR   lock files there (default $REGC_LOCK_DIR, else /run/lock/regc)\n"
+    "  --settle DUR     how long counters are watched for advancing (default 10ms)\n";
 
 struct mon {
     const struct monitor_globals *g;
@@ -46,12 +52,21 @@ struct mon {
     struct regc_pmon_opts popt;
 };
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested; /* the signal's number */
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    stop_requested = 1;
+    stop_requested = sig;
+}
+
+/* No SA_RESTART: a wait for a lock or an interval ends on the signal. */
+static void catch_signals(void)
+{
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 }
 
 static int parse_duration(const char *s, long long *ns)
@@ -111,10 +126,15 @@ static int parse_args(struct mon *m, int argc, char **argv)
                                        {"pmi-core", required_argument, NULL, 'p'},
                                        {"per-box", no_argument, NULL, 'b'},
                                        {"sim-rate", required_argument, NULL, 'r'},
+                                       {"force", no_argument, NULL, 'f'},
+                                       {"wait", no_argument, NULL, 'w'},
+                                       {"lock-dir", required_argument, NULL, 'L'},
+                                       {"settle", required_argument, NULL, 'S'},
                                        {NULL, 0, NULL, 0}};
     const char *rates[REGC_PMON_MAX_EVENTS];
     unsigned nrates = 0;
     uint64_t v;
+    long long ns;
     int c;
     optind = 0; /* GNU getopt: 0 starts a new scan (the '-' mode state included) */
     while ((c = getopt_long(argc, argv, "-", lo, NULL)) != -1) {
@@ -163,6 +183,22 @@ static int parse_args(struct mon *m, int argc, char **argv)
         case 'r':
             if (nrates < REGC_PMON_MAX_EVENTS)
                 rates[nrates++] = optarg;
+            break;
+        case 'f':
+            m->popt.force = true;
+            break;
+        case 'w':
+            m->popt.lock_wait = true;
+            break;
+        case 'L':
+            m->popt.lock_dir = optarg;
+            break;
+        case 'S':
+            if (parse_duration(optarg, &ns) < 0 || ns > 60000000000LL) {
+                fprintf(stderr, "regctl: monitor: bad settle time '%s' (want 10ms, 0)\n", optarg);
+                return 2;
+            }
+            m->popt.settle_ms = ns ? (int)((ns + 999999) / 1000000) : -1;
             break;
         default:
             return 2;
@@ -264,7 +300,12 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
     int rc = regc_pmon_start(p, &m->popt);
     if (rc) {
         fprintf(stderr, "regctl: monitor: %s\n", regc_pmon_error(p));
-        return 1;
+        return stop_requested ? 128 + stop_requested : 1;
+    }
+    for (const char *w = regc_pmon_warning(p); *w;) {
+        size_t n = strcspn(w, "\n");
+        fprintf(stderr, "regctl: monitor: warning: %.*s\n", (int)n, w);
+        w += n + (w[n] == '\n');
     }
     uint64_t prev[REGC_PMON_MAX_EVENTS] = {0}, delta[REGC_PMON_MAX_EVENTS];
     unsigned widths[REGC_PMON_MAX_EVENTS];
@@ -293,7 +334,7 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
             fflush(stdout);
         }
     }
-    int src = regc_pmon_stop(p);
+    int src = regc_pmon_release(p); /* frozen, and what start found written back */
     if (rc || src) {
         fprintf(stderr, "regctl: monitor: %s\n", regc_pmon_error(p));
         json_decref(rows);
@@ -318,7 +359,7 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
         free(text);
         json_decref(doc);
     }
-    return 0;
+    return stop_requested ? 128 + stop_requested : 0;
 }
 
 int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
@@ -363,8 +404,7 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
             rc = 2;
         }
     if (!rc) {
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
+        catch_signals();
         rc = run(&m, d, p);
     }
     regc_pmon_free(p);

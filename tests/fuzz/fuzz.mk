@@ -26,10 +26,10 @@ XML_FLAGS := -Iruntime/include $(shell $(PKGCONFIG) --cflags libxml-2.0)
 XML_LIBS := $(shell $(PKGCONFIG) --libs libxml-2.0)
 
 # The schema is compiled in, as in regc (Makefile: build/gen/schema.c).
-$(FUZZ_BUILD)/gen/schema.c: tools/embed-text.c regspec/regspec.rng
+$(FUZZ_BUILD)/gen/schema.c: tools/embed.c regspec/regspec.rng
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 -O1 -o $(FUZZ_BUILD)/embed-text tools/embed-text.c
-	$(FUZZ_BUILD)/embed-text $@ regspec_schema regspec/regspec.rng
+	$(FUZZ_CC) -std=c11 -O1 -o $(FUZZ_BUILD)/embed tools/embed.c
+	$(FUZZ_BUILD)/embed $@ --symbol regspec_schema regspec/regspec.rng
 
 $(FUZZ_BUILD)/fuzz_xmlload: tests/fuzz/fuzz_xmlload.c $(XMLLOAD_SRCS) $(FUZZ_BUILD)/gen/schema.c \
 		$(wildcard compiler/*.h compiler/*.def)

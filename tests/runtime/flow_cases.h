@@ -257,4 +257,114 @@ static inline int flow_compare(const char *path, const char *actual, char *why, 
     return 0;
 }
 
+/*
+ * Snapshots for the sharing tests (runtime/share.c): every pmon register of
+ * the boxes a session's events use (box control, every counter control and
+ * counter) and the global control, read through the device. 'mask' is what
+ * a release must give back: the RW and RW-V bits, less the fields a session
+ * leaves frozen (box freeze, freeze-enable, enable; global freeze, unfreeze,
+ * enable).
+ */
+#define FLOW_MAXREGS 256
+
+struct flow_snap {
+    struct regc_ref ref[FLOW_MAXREGS];
+    uint64_t v[FLOW_MAXREGS], mask[FLOW_MAXREGS];
+    unsigned n;
+};
+
+static inline uint64_t flow_mask_of(const struct regc_reg *r, const char *const *frozen)
+{
+    uint64_t m = 0;
+    for (const struct regc_field *f = r->fields; f->name; f++) {
+        enum regc_sem s = regc_field_sem(f);
+        if (s == REGC_SEM_RW || s == REGC_SEM_RWV)
+            m |= regc_field_mask(f);
+    }
+    for (unsigned i = 0; i < 3; i++) {
+        const struct regc_field *f = frozen[i] ? regc_reg_field(r, frozen[i]) : NULL;
+        if (f)
+            m &= ~regc_field_mask(f);
+    }
+    return m;
+}
+
+static inline void flow_snap_add(struct flow_snap *s, const struct regc_ref *r,
+                                 const char *const *frozen)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->ref[i].reg == r->reg && s->ref[i].instance == r->instance &&
+            s->ref[i].index == r->index)
+            return;
+    if (s->n < FLOW_MAXREGS) {
+        s->ref[s->n] = *r;
+        s->mask[s->n++] = flow_mask_of(r->reg, frozen);
+    }
+}
+
+static inline void flow_snap_box(struct flow_snap *s, const struct regc_spec *sp,
+                                 const struct regc_block *b, const struct regc_instance *inst)
+{
+    const struct regc_box_control *bc = b->pmon->box_control;
+    const struct regc_reg *br = bc ? regc_block_reg(b, bc->reg) : NULL;
+    struct regc_ref r;
+    if (br && regc_ref_make(&r, sp, b, inst, br, br->is_array ? (int)br->first : -1) == 0)
+        flow_snap_add(s, &r, (const char *const[]){bc->freeze, bc->freeze_enable, bc->enable});
+    for (const struct regc_counters *c = b->pmon->counters; c->control; c++) {
+        const struct regc_reg *cr = regc_block_reg(b, c->control);
+        for (unsigned k = 0; cr && k < (cr->is_array ? cr->count : 1); k++) {
+            struct regc_ref ctl, ctr;
+            if (regc_counter_refs(sp, b, inst, c, cr->is_array ? cr->first + k : 0, &ctl, &ctr) !=
+                0)
+                continue;
+            flow_snap_add(s, &ctl, (const char *const[]){NULL, NULL, NULL});
+            flow_snap_add(s, &ctr, (const char *const[]){NULL, NULL, NULL});
+        }
+    }
+}
+
+/* The registers of the session's boxes and the global control (values not read yet). */
+static inline void flow_snap_list(struct flow_snap *s, const struct regc_spec *sp,
+                                  regc_pmon_session *p)
+{
+    s->n = 0;
+    for (unsigned i = 0; i < regc_pmon_count(p); i++) {
+        struct regc_pmon_info in;
+        if (regc_pmon_info(p, i, &in) == 0)
+            flow_snap_box(s, sp, in.block, in.instance);
+    }
+    const struct regc_global_control *gc = sp->pmon_global ? sp->pmon_global->control : NULL;
+    const struct regc_block *gb = gc ? regc_spec_block(sp, gc->block) : NULL;
+    const struct regc_reg *gr = gb ? regc_block_reg(gb, gc->reg) : NULL;
+    struct regc_ref r;
+    if (gr && regc_ref_make(&r, sp, gb, NULL, gr, -1) == 0)
+        flow_snap_add(s, &r, (const char *const[]){gc->freeze, gc->unfreeze, gc->enable});
+}
+
+static inline int flow_snap_read(regc_dev *d, struct flow_snap *s)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (regc_read(d, &s->ref[i], &s->v[i]) != 0)
+            return -1;
+    return 0;
+}
+
+/* 0 when every register reads as in 'before' (under its mask); else -1 and 'why'. */
+static inline int flow_snap_compare(regc_dev *d, const struct flow_snap *before, char *why,
+                                    size_t len)
+{
+    for (unsigned i = 0; i < before->n; i++) {
+        uint64_t v;
+        char nm[160];
+        regc_ref_name(&before->ref[i], nm, sizeof(nm));
+        if (regc_read(d, &before->ref[i], &v) != 0)
+            return snprintf(why, len, "cannot read %s", nm), -1;
+        if ((v ^ before->v[i]) & before->mask[i])
+            return snprintf(why, len, "%s is 0x%llx, was 0x%llx", nm, (unsigned long long)v,
+                            (unsigned long long)before->v[i]),
+                   -1;
+    }
+    return 0;
+}
+
 #endif

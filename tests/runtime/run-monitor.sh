@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-monitor.sh - `regctl monitor`: per-interval counts on the sim backend with injected
 # rates (counts that wrap included), --json, sampling, the --dry-run access list (the
-# E5-2600 v2 QPI sampling example of guide 329468 section 2.1.2), and its errors.
+# E5-2600 v2 QPI sampling example of guide 329468 section 2.1.2, with the reads of the
+# sharing check first and the restore last), and its errors.
 # Golden files in tests/runtime/golden/monitor-*.out; UPDATE_GOLDEN=1 rewrites them.
 set -u
 cd "$(dirname "$0")/../.."
@@ -46,4 +47,7 @@ golden monitor-busy 1 --backend sim monitor e5_2600v2 "$U" "$U" "$U"
 golden monitor-rate-no-sim 2 monitor e5_2600v2 "$U" --sim-rate "$U=1"
 golden monitor-bad-interval 2 --backend sim monitor e5_2600v2 "$U" --interval soon
 golden monitor-no-spec 2 monitor nospec "$U"
+# sharing (run-share.sh has the locks, interrupts and msrfs runs)
+golden monitor-bad-settle 2 --backend sim monitor e5_2600v2 "$U" --settle soon
+golden monitor-bad-lock-dir 1 --backend sim monitor e5_2600v2 "$U" --lock-dir no/such/dir --interval 0 --count 1
 tap_done

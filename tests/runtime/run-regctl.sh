@@ -7,13 +7,12 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${BUILD:=build}"
+. tests/runtime/msrfs.sh
 REGCTL=${REGCTL:-$BUILD/regctl}
 golden=tests/runtime/golden
 tmp=$(mktemp -d)
-mnt=""
 cleanup() {
-    if [ -n "$mnt" ]; then fusermount3 -u -q "$mnt" 2>/dev/null; fi
-    if [ -n "${fspid:-}" ]; then kill "$fspid" 2>/dev/null; wait "$fspid" 2>/dev/null; fi
+    msrfs_unmount
     rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
@@ -71,19 +70,8 @@ err=$("$REGCTL" --sysfs-root "$tmp/sys" read e5_2600.imc.imc0.MC_CHy_PCI_PMON_CT
 if [ $? = 1 ] && echo "$err" | grep -q "no PCI device matches"; then tap_ok "pci: absent device"; else tap_fail "pci: absent device" "$err"; fi
 
 # ---- the msr backend through the kernel (FUSE)
-msrfs=$BUILD/tests/tools/msrfs
-why=""
-if [ ! -c /dev/fuse ] || [ ! -r /dev/fuse ] || [ ! -w /dev/fuse ]; then why="/dev/fuse is missing or not accessible"
-elif ! command -v fusermount3 >/dev/null; then why="fusermount3 is not installed (Debian package fuse3)"
-elif [ ! -x "$msrfs" ]; then why="$msrfs is not built"
-fi
-if [ -z "$why" ]; then
-    mkdir "$tmp/mnt"
-    "$msrfs" --spec e5_2600 --cpus 2 --log "$tmp/log" "$tmp/mnt" 2>"$tmp/msrfs.err" &
-    fspid=$!
-    for _ in $(seq 100); do [ -e "$tmp/mnt/cpu/0/msr" ] && break; sleep 0.05; done
-    if [ -e "$tmp/mnt/cpu/0/msr" ]; then mnt=$tmp/mnt; else why="cannot mount msrfs: $(head -1 "$tmp/msrfs.err")"; fspid=""; fi
-fi
+msrfs_mount e5_2600 2 "$tmp/mnt" --log "$tmp/log"
+why=$msrfs_why
 if [ -n "$why" ]; then
     for t in "write through msrfs" "read back through msrfs" "rmw through msrfs" "EIO through msrfs"; do tap_skip "$t" "$why"; done
 else
@@ -95,10 +83,8 @@ else
     "$REGCTL" --msr-root "$root" --cpu 1 --rmw write e5_2600.ubox.U_MSR_PMON_CTL0 umask=0x1 >/dev/null
     if tail -2 "$tmp/log" | tr '\n' ' ' | grep -q 'R 1 0xc10 0x400842 0 W 1 0xc10 0x400142 0'; then tap_ok "rmw through msrfs"; else tap_fail "rmw through msrfs" "$(tail -2 "$tmp/log")"; fi
     # msrfs serves a model; an MSR it lacks faults like a #GP
-    fusermount3 -u "$mnt"; wait "$fspid"
-    "$msrfs" --spec hand_ubox --cpus 1 "$mnt" 2>/dev/null &
-    fspid=$!
-    for _ in $(seq 100); do [ -e "$mnt/cpu/0/msr" ] && break; sleep 0.05; done
+    msrfs_unmount
+    msrfs_mount hand_ubox 1 "$tmp/mnt"
     err=$("$REGCTL" --msr-root "$root" read e5_2600.ubox.U_MSR_PMON_UCLK_FIXED_CTL 2>&1)
     rc=$?
     if [ $rc = 1 ] && echo "$err" | grep -q "the CPU refused the access"; then tap_ok "EIO through msrfs"; else tap_fail "EIO through msrfs" "exit $rc: $err"; fi

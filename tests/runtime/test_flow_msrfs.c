@@ -132,7 +132,13 @@ static void run_case(const struct flow_case *fc, bool sampling)
     for (unsigned i = 0; i < flow_nev(ev); i++)
         if (regc_pmon_add(p, ev[i]) != 0)
             fail_msg("%s: %s", fc->spec, regc_pmon_error(p));
-    struct regc_pmon_opts po = {.sample = sampling ? fc->period : 0};
+    /* what the boxes hold before: the release at the end gives it back */
+    struct flow_snap *snap = calloc(1, sizeof(*snap));
+    flow_snap_list(snap, flow_spec(fc->spec), p);
+    assert_int_equal(flow_snap_read(d, snap), 0);
+    trace->len = 0;
+    trace->buf[0] = '\0';
+    struct regc_pmon_opts po = {.sample = sampling ? fc->period : 0, .lock_dir = m.dir};
     struct flow_env env = {fs_tick, fs_batch, &m};
     char why[512] = "";
     int rc = regc_pmon_start(p, &po);
@@ -163,6 +169,11 @@ static void run_case(const struct flow_case *fc, bool sampling)
     if (!rc)
         rc = sampling ? flow_run_sample(p, &env, fc->period, why, sizeof(why))
                       : flow_run_poll(p, &env, why, sizeof(why));
+    if (!rc && regc_pmon_release(p) != 0)
+        rc = -1, snprintf(why, sizeof(why), "release: %s", regc_pmon_error(p));
+    if (!rc)
+        rc = flow_snap_compare(d, snap, why, sizeof(why));
+    free(snap);
     regc_pmon_free(p);
     regc_close(d);
     free(trace);

@@ -234,14 +234,32 @@ static void t_pci_device(void **state)
     free(tp);
 }
 
-/* A failing access stops the flow with the register named. */
+/*
+ * A failing access stops the flow with the register named: a read while the
+ * boxes are checked (nothing written then), and the flow's first write
+ * (after the reads of the check, counted on a clean run).
+ */
 static void t_fault(void **state)
 {
     (void)state;
     struct fx *f = open_fx(&flow_cases[0], flow_cases[0].poll_events, false);
     regc_sim_fail_nth(regc_dev_sim(f->d), 3, EIO);
     assert_int_equal(regc_pmon_start(f->p, NULL), -EIO);
-    assert_non_null(strstr(regc_pmon_error(f->p), "write "));
+    assert_non_null(strstr(regc_pmon_error(f->p), "read ubox.U_MSR_PMON_CTL1: "));
+    struct regc_stats st;
+    regc_get_stats(f->d, &st);
+    assert_int_equal(st.writes, 0);
+    close_fx(f);
+
+    f = open_fx(&flow_cases[0], flow_cases[0].poll_events, false);
+    start_fx(f, 0);
+    regc_get_stats(f->d, &st);
+    unsigned long reads = st.reads;
+    close_fx(f);
+    f = open_fx(&flow_cases[0], flow_cases[0].poll_events, false);
+    regc_sim_fail_nth(regc_dev_sim(f->d), reads + 1, EIO);
+    assert_int_equal(regc_pmon_start(f->p, NULL), -EIO);
+    assert_non_null(strstr(regc_pmon_error(f->p), "write ubox.U_MSR_PMON_GLOBAL_CTL: "));
     close_fx(f);
 }
 

@@ -130,7 +130,7 @@ struct regc_reg {
     const char *desc;
     bool is_array;
     unsigned first, count; /* array indices first .. first+count-1 */
-    uint64_t stride;
+    uint64_t stride; /* 0 for an array the manual does not space evenly: see addrs */
     const struct regc_addr *addrs; /* every concrete copy; ends with index REGC_ADDR_END */
     struct regc_cite cite;
     const struct regc_field *fields; /* by lsb or as written; ends with name NULL */

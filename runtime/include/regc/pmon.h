@@ -30,6 +30,15 @@
  *                      every overflowed counter, clear the status bits,
  *                      re-arm (preload again), unfreeze.
  *   regc_pmon_stop     freeze and leave frozen.
+ *   regc_pmon_release  freeze, put back what start found, unlock (below).
+ *
+ * Sharing the hardware (runtime/share.c): before programming, start takes an
+ * advisory lock per box (and on the global control) so two sessions, in one
+ * process or in two, never program the same box at once; it refuses boxes
+ * found in use (a control with bits set, a counter that advances while
+ * watched) unless forced, and saves every register the flow will write.
+ * regc_pmon_release (also called by regc_pmon_free and by a failed start)
+ * freezes, writes the saved values back, boxes left frozen, and unlocks.
  *
  * Every register access goes through the device, so a device opened with
  * dry_run and a trace function records the exact ordered accesses.
@@ -56,6 +65,11 @@ struct regc_pmon_opts {
     uint64_t sample;    /* 0: counting (poll); N: overflow every N events (preload) */
     uint64_t pmi_cores; /* sampling: value of the global pmi-core field (bit i = core i); 0: 1 */
     bool per_box;       /* freeze/unfreeze per box even where a global control exists */
+    /* sharing the hardware */
+    bool force;           /* program boxes found in use (regc_pmon_warning() names them) */
+    bool lock_wait;       /* wait for a lock another session holds instead of failing */
+    const char *lock_dir; /* NULL: $REGC_LOCK_DIR, else /run/lock/regc (sim backend: no lock) */
+    int settle_ms;        /* counters watched this long for advancing; 0: 10 ms; < 0: no wait */
 };
 
 /* What an added event became (after regc_pmon_start: its counter). Borrowed strings. */
@@ -67,6 +81,8 @@ struct regc_pmon_info {
     int index;      /* array index of the counter; -1 before start or for single registers */
     unsigned width; /* counter width in bits */
     struct regc_ref ctl, ctr; /* valid after start */
+    /* its table entry; NULL for fixed and raw events */
+    const struct regc_event *event;
 };
 
 /* A session on 'd' (borrowed; must outlive it). 0, or -ENOMEM. */
@@ -90,7 +106,12 @@ REGC_API int regc_pmon_add(regc_pmon_session *p, const char *name);
 REGC_API unsigned regc_pmon_count(const regc_pmon_session *p);
 REGC_API int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info *out);
 
-/* Assigns counters and runs the programming flow. -EBUSY when the events do not fit the counters.
+/*
+ * Assigns counters, claims the boxes (locks, in-use check, save) and runs the
+ * programming flow. -EBUSY when the events do not fit the counters, a box is
+ * in use (not forced) or another session holds its lock; -EINTR when a signal
+ * interrupts the wait for a lock (lock_wait). A session started before is
+ * released first. A failed start leaves what it found restored.
  */
 REGC_API int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt);
 
@@ -110,6 +131,17 @@ REGC_API unsigned long regc_pmon_overflows(const regc_pmon_session *p, unsigned 
 
 /* Freeze everything the session programmed and leave it frozen. */
 REGC_API int regc_pmon_stop(regc_pmon_session *p);
+
+/*
+ * regc_pmon_stop, then write back every register start saved (boxes left
+ * frozen; order in docs/monitoring.md) and release the locks. 0, or the first
+ * failure (every register is still tried). Nothing to do after a release.
+ */
+REGC_API int regc_pmon_release(regc_pmon_session *p);
+
+/* What start let pass with a warning (boxes forced, the kernel's PMUs on the boxes), one line
+ * each; "" when none. Borrowed; valid until the next start or release. */
+REGC_API const char *regc_pmon_warning(const regc_pmon_session *p);
 
 #ifdef __cplusplus
 }
