@@ -4,8 +4,10 @@
  *
  * Call mk_begin() first: every object is owned by the arena given there, and
  * at_line() positions name its file index. A list must grow only through
- * mk_push() (its capacity is not stored). mk_spec() defines the source 'doc'
- * that mk_reg() and mk_table() cite, so a spec made of them checks clean.
+ * mk_push(), which does not store its capacity: add no field to a register
+ * after check_spec() has appended its gap fields. mk_spec() defines the
+ * source 'doc' that mk_reg() and mk_table() cite, so a spec made of them
+ * checks clean.
  */
 #ifndef REGC_TEST_MODEL_BUILDERS_H
 #define REGC_TEST_MODEL_BUILDERS_H
