@@ -1,7 +1,12 @@
 # tests/tap.sh - TAP helpers for shell tests; source it.
 #   tap_ok NAME / tap_fail NAME [DETAIL...] / tap_skip NAME REASON / tap_check NAME CMD...
 #   tap_diff NAME EXPECTED_FILE ACTUAL_FILE
+# The set-up the scripts share: tap_setup [regc] [tmp] sets
+#   $regc  the compiler under test, $REGC (default build/regc, from the top of
+#          the tree) made absolute, so it runs from any directory
+#   $tmp   a new directory, removed when the script exits
 tap_n=0
+tap_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tap_ok()   { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1"; }
 tap_skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
 tap_fail() {
@@ -14,3 +19,13 @@ tap_diff() {
         tap_fail "$1"; sed 's/^/#   /' "${3}.diff" | head -n 40; fi
 }
 tap_done() { echo "1..$tap_n"; }
+tap_setup() {
+    local what
+    for what in "$@"; do
+        case $what in
+        regc) regc=${REGC:-build/regc}; case $regc in /*) ;; *) regc=$tap_top/$regc ;; esac ;;
+        tmp) tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT ;;
+        *) echo "tap_setup: unknown '$what'" >&2; exit 2 ;;
+        esac
+    done
+}

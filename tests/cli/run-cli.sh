@@ -4,9 +4,7 @@
 set -u
 cd "$(dirname "$0")"
 . ../tap.sh
-regc=${REGC:-build/regc}
-case $regc in /*) ;; *) regc=$PWD/../../$regc ;; esac
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup regc tmp
 
 expect() {   # name, expected status, expected stderr (exact; '' for empty), command...
     local name=$1 want=$2 want_err=$3; shift 3

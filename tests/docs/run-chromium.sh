@@ -6,8 +6,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-regc=${REGC:-build/regc}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup regc tmp
 
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chrome" ] || ! command -v python3 >/dev/null; then

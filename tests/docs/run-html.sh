@@ -7,8 +7,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-regc=${REGC:-build/regc}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup regc tmp
 
 specs="regspec/*.xml tests/docs/hostile.xml tests/golden/features.xml"
 for tool in tidy xmllint python3; do

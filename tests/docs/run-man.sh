@@ -5,8 +5,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-regc=${REGC:-build/regc}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup regc tmp
 
 pages="docs/man/regc.1 docs/man/regctl.1 docs/man/regspec.5"
 if ! command -v groff >/dev/null; then

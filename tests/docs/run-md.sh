@@ -7,8 +7,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-regc=${REGC:-build/regc}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup regc tmp
 
 specs="regspec/*.xml tests/docs/hostile.xml tests/golden/features.xml"
 if ! command -v cmark-gfm >/dev/null || ! command -v python3 >/dev/null; then

@@ -11,9 +11,7 @@
 set -u
 cd "$(dirname "$0")"
 . ../tap.sh
-regc=${REGC:-build/regc}
-case $regc in /*) ;; *) regc=$PWD/../../$regc ;; esac
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup regc tmp
 
 run_case() {   # file
     local file=$1 name=${1%.*}

@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${REGC:=build/regc}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 
 # Until the command line lands, regc cannot compile a spec.
 if grep -q 'placeholder until the loader lands' compiler/main.c 2>/dev/null; then

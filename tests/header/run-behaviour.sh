@@ -14,7 +14,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${REGC:=build/regc}" "${CC:=cc}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 
 if grep -q 'placeholder until the loader lands' compiler/main.c 2>/dev/null; then
     tap_skip "header behaviour" "regc\x27s command line is still the placeholder (compiler/main.c)"

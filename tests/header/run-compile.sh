@@ -11,7 +11,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 W="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-qual -Wundef -Werror"
 
 # name | compiler | language | flags

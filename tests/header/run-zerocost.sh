@@ -13,7 +13,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 
 if [ "$(uname -m)" != x86_64 ]; then
     tap_skip "zero cost" "not an x86-64 machine"; tap_done; exit 0

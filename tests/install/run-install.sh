@@ -7,7 +7,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 build=${BUILD:-build}
 make=${MAKE:-make}
 prefix=/opt/regc-test

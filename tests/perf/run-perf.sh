@@ -17,7 +17,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${REGC:=build/regc}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 
 if ! command -v xmllint >/dev/null; then
     tap_skip "perf guard" "xmllint not installed"; tap_done; exit 0
@@ -36,44 +36,41 @@ peak_kb() {
     echo "$rm $xm"
 }
 
+# under_bound NAME A B BOUND OK_NAME FAIL_DETAIL: passes as OK_NAME when A < BOUND x B,
+# fails NAME with FAIL_DETAIL when not, or when A or B was not measured
+under_bound() {
+    if [ -z "$2" ] || [ -z "$3" ]; then
+        tap_fail "$1" "regc or xmllint failed"
+    elif awk -v a="$2" -v b="$3" -v k="$4" 'BEGIN { exit !(a < k * b) }'; then
+        tap_ok "$5"
+    else
+        tap_fail "$1" "$6"
+    fi
+}
+
 python3 bench/gen-spec.py 8 32 16 >"$tmp/s8.xml"
 python3 bench/gen-spec.py 16 32 16 >"$tmp/s4.xml"
-if read -r r8 x8 < <(peak_kb "$tmp/s8.xml") && [ -n "${r8:-}" ]; then
-    if awk -v r="$r8" -v x="$x8" 'BEGIN { exit !(r < 2.5 * x) }'; then
-        tap_ok "peak memory on the 1/8 spec: regc $((r8 / 1024)) MB < 2.5 x xmllint $((x8 / 1024)) MB"
-    else
-        tap_fail "peak memory on the 1/8 spec" "regc $r8 KiB, xmllint $x8 KiB: ratio over 2.5"
-    fi
-else
-    tap_fail "peak memory on the 1/8 spec" "regc or xmllint failed"
-fi
-if read -r r4 x4 < <(peak_kb "$tmp/s4.xml") && [ -n "${r4:-}" ] && [ -n "${r8:-}" ]; then
-    if awk -v a="$r4" -v b="$r8" 'BEGIN { exit !(a < 2.4 * b) }'; then
-        tap_ok "peak memory grows linearly: 1/4 spec $((r4 / 1024)) MB < 2.4 x 1/8 spec $((r8 / 1024)) MB"
-    else
-        tap_fail "peak memory grows linearly" "1/4 spec $r4 KiB, 1/8 spec $r8 KiB: over 2.4x"
-    fi
-else
-    tap_fail "peak memory grows linearly" "regc or xmllint failed"
-fi
-if read -r j8 x8 < <(peak_kb "$tmp/s8.xml" json) && [ -n "${j8:-}" ]; then
-    if awk -v r="$j8" -v x="$x8" 'BEGIN { exit !(r < 3.5 * x) }'; then
-        tap_ok "peak memory of -t json on the 1/8 spec: regc $((j8 / 1024)) MB < 3.5 x xmllint $((x8 / 1024)) MB"
-    else
-        tap_fail "peak memory of -t json on the 1/8 spec" "regc $j8 KiB, xmllint $x8 KiB: ratio over 3.5"
-    fi
-else
-    tap_fail "peak memory of -t json on the 1/8 spec" "regc or xmllint failed"
-fi
+read -r r8 x8 < <(peak_kb "$tmp/s8.xml")
+under_bound "peak memory on the 1/8 spec" "$r8" "$x8" 2.5 \
+    "peak memory on the 1/8 spec: regc $((r8 / 1024)) MB < 2.5 x xmllint $((x8 / 1024)) MB" \
+    "regc $r8 KiB, xmllint $x8 KiB: ratio over 2.5"
+read -r r4 x4 < <(peak_kb "$tmp/s4.xml")
+under_bound "peak memory grows linearly" "$r4" "$r8" 2.4 \
+    "peak memory grows linearly: 1/4 spec $((r4 / 1024)) MB < 2.4 x 1/8 spec $((r8 / 1024)) MB" \
+    "1/4 spec $r4 KiB, 1/8 spec $r8 KiB: over 2.4x"
+read -r j8 x8 < <(peak_kb "$tmp/s8.xml" json)
+under_bound "peak memory of -t json on the 1/8 spec" "$j8" "$x8" 3.5 \
+    "peak memory of -t json on the 1/8 spec: regc $((j8 / 1024)) MB < 3.5 x xmllint $((x8 / 1024)) MB" \
+    "regc $j8 KiB, xmllint $x8 KiB: ratio over 3.5"
 
 python3 bench/gen-spec.py 2 32 16 >"$tmp/s32.xml"
 ri=$(bench/instructions "$REGC" -t c "$tmp/s32.xml" -o "$tmp/out.h")
 xi=$(bench/instructions xmllint --noout "$tmp/s32.xml")
 if [ "$ri" = - ] || [ "$xi" = - ]; then
     tap_skip "instruction budget" "no perf counter and no valgrind"
-elif awk -v r="$ri" -v x="$xi" 'BEGIN { exit !(r < 6.5 * x) }'; then
-    tap_ok "instructions on a 2-block spec: regc $((ri / 1000000))M < 6.5 x xmllint $((xi / 1000000))M"
 else
-    tap_fail "instruction budget" "regc $ri, xmllint $xi instructions: ratio over 6.5"
+    under_bound "instruction budget" "$ri" "$xi" 6.5 \
+        "instructions on a 2-block spec: regc $((ri / 1000000))M < 6.5 x xmllint $((xi / 1000000))M" \
+        "regc $ri, xmllint $xi instructions: ratio over 6.5"
 fi
 tap_done

@@ -8,7 +8,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 conv() { python3 tools/perfmon2regspec.py "$@"; }
 data=tests/specs/data
 

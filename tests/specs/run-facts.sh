@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${REGC:=build/regc}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 
 for facts in tests/specs/*.facts; do
     [ -f "$facts" ] || continue

@@ -11,195 +11,11 @@
 #include "arena.h"
 #include "check.h"
 #include "diag.h"
-#include "expr.h"
 #include "model.h"
-
-#define MAXN 64 /* list capacity of the helpers below */
+#include "model_builders.h"
 
 static struct arena A;
 static struct diag dg;
-static uint32_t file;
-
-static struct srcpos at_line(unsigned line)
-{
-    return (struct srcpos){file, line, 0};
-}
-
-static void *list(void)
-{
-    return arena_zalloc(&A, MAXN * sizeof(void *));
-}
-
-#define PUSH(arr, n, item) ((arr)[(n)++] = (item))
-
-static struct model_spec *mk_spec(void)
-{
-    struct model_spec *s = arena_zalloc(&A, sizeof(*s));
-    s->name = "t";
-    s->prefix = "T";
-    s->version = 1;
-    s->sources = list();
-    s->blocks = list();
-    s->pos = at_line(1);
-    struct model_source *src = arena_zalloc(&A, sizeof(*src));
-    src->id = "doc";
-    src->title = "A manual";
-    src->pos = at_line(2);
-    PUSH(s->sources, s->nsources, src);
-    return s;
-}
-
-static struct model_block *mk_block(struct model_spec *s, const char *name, unsigned line)
-{
-    struct model_block *b = arena_zalloc(&A, sizeof(*b));
-    b->name = name;
-    b->instances = list();
-    b->regs = list();
-    b->event_tables = list();
-    b->pos = at_line(line);
-    PUSH(s->blocks, s->nblocks, b);
-    return b;
-}
-
-static struct model_instance *mk_inst(struct model_block *b, const char *name, uint64_t base,
-                                      unsigned line)
-{
-    struct model_instance *i = arena_zalloc(&A, sizeof(*i));
-    i->name = name;
-    i->has_base = true;
-    i->base = base;
-    i->block = b;
-    i->index = (unsigned)b->ninstances;
-    i->pos = at_line(line);
-    PUSH(b->instances, b->ninstances, i);
-    return i;
-}
-
-/* An msr register of 'width' bits (size 64), cited, not an array. */
-static struct model_reg *mk_reg(struct model_block *b, const char *name, unsigned width,
-                                uint64_t addr, unsigned line)
-{
-    struct model_reg *r = arena_zalloc(&A, sizeof(*r));
-    r->name = r->written_name = name;
-    r->count = 1;
-    r->space = SPACE_MSR;
-    r->address = addr;
-    r->width = width;
-    r->size = 64;
-    r->cite.src = "doc";
-    r->cite.pos = at_line(line);
-    r->fields = list();
-    r->rules = list();
-    r->ats = list();
-    r->block = b;
-    r->pos = at_line(line);
-    PUSH(b->regs, b->nregs, r);
-    return r;
-}
-
-static void mk_array(struct model_reg *r, unsigned count, uint64_t stride)
-{
-    r->is_array = true;
-    r->count = count;
-    r->stride = stride;
-}
-
-static struct model_field *mk_field(struct model_reg *r, const char *name, unsigned msb,
-                                    unsigned lsb, const char *access, unsigned line)
-{
-    struct model_field *f = arena_zalloc(&A, sizeof(*f));
-    f->name = name;
-    f->msb = msb;
-    f->lsb = lsb;
-    f->access_text = access;
-    f->access = regc_access_parse(access);
-    f->values = list();
-    f->reg = r;
-    f->pos = at_line(line);
-    PUSH(r->fields, r->nfields, f);
-    return f;
-}
-
-static struct model_value *mk_value(struct model_field *f, const char *name, uint64_t v,
-                                    unsigned line)
-{
-    struct model_value *val = arena_zalloc(&A, sizeof(*val));
-    val->name = name;
-    val->value = v;
-    val->pos = at_line(line);
-    PUSH(f->values, f->nvalues, val);
-    return val;
-}
-
-static struct model_rule *mk_rule(struct model_reg *r, const char *name, const char *expr,
-                                  unsigned line, unsigned col)
-{
-    struct model_rule *rule = arena_zalloc(&A, sizeof(*rule));
-    rule->name = name;
-    rule->expr_text = expr;
-    struct expr_error err;
-    rule->expr = expr_parse(&A, expr, &err); /* NULL for a syntax error */
-    rule->expr_pos = (struct srcpos){file, line, col};
-    rule->pos = at_line(line);
-    PUSH(r->rules, r->nrules, rule);
-    return rule;
-}
-
-static struct model_at *mk_at(struct model_reg *r, const char *inst, uint64_t addr, unsigned line)
-{
-    struct model_at *at = arena_zalloc(&A, sizeof(*at));
-    at->instance_name = inst;
-    at->address = addr;
-    at->pos = at_line(line);
-    PUSH(r->ats, r->nats, at);
-    return at;
-}
-
-static struct model_events *mk_table(struct model_block *b, const char *reg, const char *code,
-                                     const char *umask, unsigned line)
-{
-    struct model_events *t = arena_zalloc(&A, sizeof(*t));
-    t->reg_name = reg;
-    t->code_field_name = code;
-    t->umask_field_name = umask;
-    t->cite.src = "doc";
-    t->events = list();
-    t->block = b;
-    t->pos = at_line(line);
-    PUSH(b->event_tables, b->nevent_tables, t);
-    return t;
-}
-
-static struct model_event *mk_event(struct model_events *t, struct model_event *parent,
-                                    const char *name, uint64_t code, unsigned line)
-{
-    struct model_event *e = arena_zalloc(&A, sizeof(*e));
-    e->name = name;
-    e->full_name = parent ? arena_printf(&A, "%s.%s", parent->name, name) : name;
-    e->code = parent ? parent->code : code;
-    e->sets = list();
-    e->subs = list();
-    e->parent = parent;
-    e->table = t;
-    e->pos = at_line(line);
-    if (parent)
-        PUSH(parent->subs, parent->nsubs, e);
-    else
-        PUSH(t->events, t->nevents, e);
-    return e;
-}
-
-static struct model_set *mk_set(struct model_event *e, const char *reg, const char *field,
-                                uint64_t v, unsigned line)
-{
-    struct model_set *set = arena_zalloc(&A, sizeof(*set));
-    set->reg_name = reg;
-    set->field_name = field;
-    set->value = v;
-    set->pos = at_line(line);
-    PUSH(e->sets, e->nsets, set);
-    return set;
-}
 
 /* A 32-bit register fully covered by 'en' [0] and 'rsv' [31:1]. */
 static struct model_reg *mk_simple(struct model_block *b, const char *name, uint64_t addr,
@@ -215,7 +31,7 @@ static int setup(void **state)
 {
     arena_init(&A);
     diag_init(&dg, NULL);
-    file = diag_add_file(&dg, "t.xml");
+    mk_begin(&A, diag_add_file(&dg, "t.xml"));
     return 0;
 }
 
@@ -290,12 +106,8 @@ static void test_duplicate_field_but_reserved_may_repeat(void **state)
 {
     struct model_spec *s = mk_spec();
     struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
-    mk_field(r, "en", 0, 0, "RW", 5);
-    mk_field(r, "rsv", 3, 1, "RV", 6);
-    mk_field(r, "rsv", 7, 4, "rsv", 7);
-    mk_field(r, "ig", 15, 8, "ig", 8);
-    mk_field(r, "ig", 23, 16, "ig", 9);
-    mk_field(r, "en", 31, 24, "RW", 10);
+    MK_FIELDS(r, 5, {"en", 0, 0, "RW"}, {"rsv", 3, 1, "RV"}, {"rsv", 7, 4, "rsv"},
+              {"ig", 15, 8, "ig"}, {"ig", 23, 16, "ig"}, {"en", 31, 24, "RW"});
     run(s, "t.xml:10: error: duplicate field 'en' in register 'CTL'\n"
            "t.xml:5: note: 'en' first defined here\n");
 }
@@ -303,10 +115,7 @@ static void test_duplicate_field_but_reserved_may_repeat(void **state)
 static void test_duplicates_in_every_scope(void **state)
 {
     struct model_spec *s = mk_spec();
-    struct model_source *src = arena_zalloc(&A, sizeof(*src));
-    src->id = "doc";
-    src->pos = at_line(3);
-    PUSH(s->sources, s->nsources, src);
+    mk_source(s, "doc", NULL, 3);
     struct model_block *b = mk_block(s, "b", 4);
     mk_inst(b, "i0", 0x100, 5);
     mk_inst(b, "i0", 0x200, 6);
@@ -458,11 +267,8 @@ static void test_field_outside_and_overlap(void **state)
 {
     struct model_spec *s = mk_spec();
     struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
-    mk_field(r, "rsv", 31, 14, "RV", 5);
-    mk_field(r, "rsv", 13, 8, "RV", 6);
-    mk_field(r, "inc_sel", 13, 9, "RW", 7);
-    mk_field(r, "lo", 7, 0, "RW", 8);
-    mk_field(r, "hi", 40, 33, "RW", 9);
+    MK_FIELDS(r, 5, {"rsv", 31, 14, "RV"}, {"rsv", 13, 8, "RV"}, {"inc_sel", 13, 9, "RW"},
+              {"lo", 7, 0, "RW"}, {"hi", 40, 33, "RW"});
     run(s, "t.xml:9: error: field 'hi' [40:33] lies outside register 'CTL' (width 32)\n"
            "t.xml:7: error: field 'inc_sel' [13:9] overlaps field 'rsv' [13:8]\n"
            "t.xml:6: note: field 'rsv' defined here\n");
@@ -579,10 +385,8 @@ static void test_event_values_too_wide(void **state)
     struct model_spec *s = mk_spec();
     struct model_block *b = mk_block(s, "b", 3);
     struct model_reg *r = mk_reg(b, "CTL", 32, 0, 4);
-    mk_field(r, "rsv", 31, 21, "RV", 5);
-    mk_field(r, "thresh", 20, 16, "RW", 6);
-    mk_field(r, "umask", 15, 8, "RW", 7);
-    mk_field(r, "ev_sel", 7, 0, "RW", 8);
+    MK_FIELDS(r, 5, {"rsv", 31, 21, "RV"}, {"thresh", 20, 16, "RW"}, {"umask", 15, 8, "RW"},
+              {"ev_sel", 7, 0, "RW"});
     struct model_reg *f = mk_reg(b, "FILTER", 32, 1, 9);
     mk_field(f, "tid", 31, 0, "RW", 10);
     struct model_events *t = mk_table(b, "CTL", "ev_sel", "umask", 11);
@@ -704,16 +508,6 @@ static struct model_reg *pci_reg(struct model_block *b, const char *name, uint64
     return r;
 }
 
-static void pci_inst(struct model_instance *i, uint64_t dev, uint64_t func)
-{
-    i->has_base = false;
-    i->has_pci = true;
-    i->vendor = 0x8086;
-    i->device = 0x3C46;
-    i->dev = dev;
-    i->func = func;
-}
-
 static void test_pci_collides_only_under_one_locator(void **state)
 {
     struct model_spec *s = mk_spec();
@@ -765,10 +559,8 @@ static void test_rules(void **state)
 {
     struct model_spec *s = mk_spec();
     struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
-    mk_field(r, "rsv", 31, 29, "RV", 5);
-    mk_field(r, "thresh", 28, 24, "RW", 6);
-    mk_field(r, "count_mode", 23, 22, "RW", 7);
-    mk_field(r, "invert", 21, 0, "RW", 8);
+    MK_FIELDS(r, 5, {"rsv", 31, 29, "RV"}, {"thresh", 28, 24, "RW"}, {"count_mode", 23, 22, "RW"},
+              {"invert", 21, 0, "RW"});
     mk_rule(r, "ok", "invert -> thresh != 0 && count_mode <= 3 && 31 >= thresh", 9, 0);
     mk_rule(r, "unknown", "invert -> tresh != 0", 10, 20);
     mk_rule(r, "reserved", "!rsv", 11, 0);
@@ -794,35 +586,15 @@ static void test_rules(void **state)
            "0x20, which it cannot hold\n");
 }
 
-static struct model_counters *mk_counters(struct model_block *b, const char *ctl, const char *ctr,
-                                          unsigned width, unsigned line)
-{
-    if (!b->pmon) {
-        b->pmon = arena_zalloc(&A, sizeof(*b->pmon));
-        b->pmon->counters = list();
-        b->pmon->pos = at_line(line);
-    }
-    struct model_counters *k = arena_zalloc(&A, sizeof(*k));
-    k->control_name = ctl;
-    k->counter_name = ctr;
-    k->width = width;
-    k->pos = at_line(line);
-    PUSH(b->pmon->counters, b->pmon->ncounters, k);
-    return k;
-}
-
 /* A block with CTL{3-0} (en [0], thresh [5:1], rsv [31:6]) and CTR{3-0} (count [43:0]). */
 static struct model_block *pmon_block(struct model_spec *s, const char *name, unsigned line)
 {
     struct model_block *b = mk_block(s, name, line);
     struct model_reg *ctl = mk_reg(b, "CTL", 32, 0x10, line + 1);
-    mk_field(ctl, "en", 0, 0, "RW", line + 2);
-    mk_field(ctl, "thresh", 5, 1, "RW", line + 3);
-    mk_field(ctl, "rsv", 31, 6, "RV", line + 4);
+    MK_FIELDS(ctl, line + 2, {"en", 0, 0, "RW"}, {"thresh", 5, 1, "RW"}, {"rsv", 31, 6, "RV"});
     mk_array(ctl, 4, 1);
     struct model_reg *ctr = mk_reg(b, "CTR", 48, 0x20, line + 5);
-    mk_field(ctr, "count", 43, 0, "RW-V", line + 6);
-    mk_field(ctr, "rsv", 47, 44, "RV", line + 7);
+    MK_FIELDS(ctr, line + 6, {"count", 43, 0, "RW-V"}, {"rsv", 47, 44, "RV"});
     mk_array(ctr, 4, 1);
     return b;
 }
@@ -866,13 +638,9 @@ static void test_pmon_box_control_and_status(void **state)
     struct model_block *b = pmon_block(s, "b", 3);
     mk_counters(b, "CTL", "CTR", 44, 20);
     struct model_reg *box = mk_reg(b, "BOX", 32, 0x40, 21);
-    mk_field(box, "frz", 0, 0, "RW", 22);
-    mk_field(box, "rst", 2, 1, "WO", 23);
-    mk_field(box, "en4", 7, 4, "RW", 24);
-    mk_field(box, "en3", 10, 8, "RW", 25);
-    mk_field(box, "ov", 13, 11, "RW1C", 26);
-    mk_field(box, "rsv", 31, 14, "RV", 27);
-    mk_field(box, "rsv", 3, 3, "RV", 28);
+    MK_FIELDS(box, 22, {"frz", 0, 0, "RW"}, {"rst", 2, 1, "WO"}, {"en4", 7, 4, "RW"},
+              {"en3", 10, 8, "RW"}, {"ov", 13, 11, "RW1C"}, {"rsv", 31, 14, "RV"},
+              {"rsv", 3, 3, "RV"});
     struct model_box_control *bc = arena_zalloc(&A, sizeof(*bc));
     bc->reg_name = "BOX";
     bc->freeze.name = "frz";
@@ -897,14 +665,10 @@ static void test_pmon_global(void **state)
     struct model_spec *s = mk_spec();
     struct model_block *u = mk_block(s, "ubox", 3);
     struct model_reg *gctl = mk_reg(u, "GCTL", 32, 0x100, 4);
-    mk_field(gctl, "frz_all", 0, 0, "WO", 5);
-    mk_field(gctl, "unfrz", 2, 1, "WO", 6);
-    mk_field(gctl, "rsv", 31, 3, "RV", 7);
+    MK_FIELDS(gctl, 5, {"frz_all", 0, 0, "WO"}, {"unfrz", 2, 1, "WO"}, {"rsv", 31, 3, "RV"});
     struct model_reg *gst = mk_reg(u, "GSTATUS", 32, 0x101, 8);
-    mk_field(gst, "ov_c", 7, 0, "RW1C", 9);
-    mk_field(gst, "ov_u", 8, 8, "RW1C", 10);
-    mk_field(gst, "ov_m", 10, 9, "RW1C", 11);
-    mk_field(gst, "rsv", 31, 11, "RV", 12);
+    MK_FIELDS(gst, 9, {"ov_c", 7, 0, "RW1C"}, {"ov_u", 8, 8, "RW1C"}, {"ov_m", 10, 9, "RW1C"},
+              {"rsv", 31, 11, "RV"});
     struct model_block *cb = mk_block(s, "cbox", 13);
     for (unsigned i = 0; i < 8; i++)
         mk_inst(cb, arena_printf(&A, "c%u", i), 0x200 + 0x10 * i, 14 + i);
@@ -923,7 +687,6 @@ static void test_pmon_global(void **state)
     struct model_global_status *gs = arena_zalloc(&A, sizeof(*gs));
     gs->block_name = "ubox";
     gs->reg_name = "GSTATUS";
-    gs->boxes = list();
     gs->clear = CLEAR_REGISTER;
     gs->clear_reg_name = "GCTL";
     gs->clear_field.name = "frz_all";
@@ -935,12 +698,11 @@ static void test_pmon_global(void **state)
                               {"mbox", "ov_m", "m7"},
                               {"qbox", "ov_q", NULL}};
     for (unsigned i = 0; i < 5; i++) {
-        struct model_box_overflow *bo = arena_zalloc(&A, sizeof(*bo));
+        struct model_box_overflow *bo = MK_ADD(gs->boxes, gs->nboxes);
         bo->block_name = boxes[i][0];
         bo->field_name = boxes[i][1];
         bo->instance_name = boxes[i][2];
         bo->pos = at_line(28 + i);
-        PUSH(gs->boxes, gs->nboxes, bo);
     }
     run(s, "t.xml:26: error: unfreeze field 'unfrz' has 2 bits; it must have 1\n"
            "t.xml:30: error: box-overflow field 'ov_m' has 2 bits; it must have 1 or one per "
@@ -963,7 +725,6 @@ static void test_large_spec_is_fast(void **state)
     struct model_block *b = mk_block(s, "big", 3);
     for (unsigned i = 0; i < 16; i++)
         mk_inst(b, arena_printf(&A, "i%u", i), 0x10000 * i, 4);
-    b->regs = arena_zalloc(&A, 2048 * sizeof(void *));
     for (unsigned i = 0; i < 2048; i++)
         mk_simple(b, arena_printf(&A, "R%u", i), i, 10 + 3 * i);
     clock_t t0 = clock();

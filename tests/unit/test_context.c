@@ -17,7 +17,7 @@
 #include "buf.h"
 #include "context.h"
 #include "dt_json.h"
-#include "expr.h"
+#include "model_builders.h"
 #include "names.h"
 #include "check.h"
 #include "xmlload.h"
@@ -26,66 +26,32 @@
 
 static struct arena A;
 
-
-static void push(void ***list, size_t *n, void *item)
+/* The demo's field: its reset also goes into the register's, as check_spec() would. */
+static struct model_field *field(struct model_reg *r, const char *name, unsigned msb, unsigned lsb,
+                                 const char *access, uint64_t reset)
 {
-    void **v = arena_alloc(&A, (*n + 1) * sizeof(*v));
-    if (*n)
-        memcpy(v, *list, *n * sizeof(*v));
-    v[(*n)++] = item;
-    *list = v;
-}
-
-static struct model_field *field(struct model_reg *r, const char *name, unsigned msb,
-                                 unsigned lsb, const char *access, uint64_t reset)
-{
-    struct model_field *f = arena_zalloc(&A, sizeof(*f));
-    f->name = name;
-    f->msb = msb;
-    f->lsb = lsb;
-    f->access_text = access;
-    f->access = regc_access_parse(access);
+    struct model_field *f = mk_field(r, name, msb, lsb, access, 0);
     f->reset = reset;
-    f->reg = r;
-    push((void ***)&r->fields, &r->nfields, f);
     r->reset |= (reset << lsb);
     return f;
 }
 
+/* The demo's register: uncited unless the caller cites it. */
 static struct model_reg *reg(struct model_block *b, const char *name, const char *written,
                              enum model_space sp, uint64_t addr, unsigned width, unsigned size)
 {
-    struct model_reg *r = arena_zalloc(&A, sizeof(*r));
-    r->name = name;
+    struct model_reg *r = mk_reg(b, name, width, addr, 0);
     r->written_name = written;
     r->space = sp;
-    r->address = addr;
-    r->width = width;
     r->size = size;
-    r->count = 1;
-    r->block = b;
-    push((void ***)&b->regs, &b->nregs, r);
+    r->cite = (struct model_cite){0};
     return r;
-}
-
-static struct model_instance *instance(struct model_block *b, const char *name, uint64_t base)
-{
-    struct model_instance *i = arena_zalloc(&A, sizeof(*i));
-    i->name = name;
-    i->has_base = true;
-    i->base = base;
-    i->block = b;
-    i->index = (unsigned)b->ninstances;
-    push((void ***)&b->instances, &b->ninstances, i);
-    return i;
 }
 
 static struct model_block *block(struct model_spec *s, const char *name)
 {
-    struct model_block *b = arena_zalloc(&A, sizeof(*b));
-    b->name = name;
+    struct model_block *b = mk_block(s, name, 0);
     b->title = name;
-    push((void ***)&s->blocks, &s->nblocks, b);
     return b;
 }
 
@@ -96,21 +62,19 @@ static struct model_block *block(struct model_spec *s, const char *name)
  */
 static struct model_spec *demo(void)
 {
+    mk_begin(&A, 0);
     struct model_spec *s = arena_zalloc(&A, sizeof(*s));
     s->name = "demo";
     s->prefix = "DEMO";
     s->title = "Demo uncore";
     s->version = 1;
-    struct model_source *src = arena_zalloc(&A, sizeof(*src));
+    struct model_source *src = MK_ADD(s->sources, s->nsources);
     *src = (struct model_source){.id = "guide", .title = "Demo Guide", .ref = "123", .rev = "001"};
-    push((void ***)&s->sources, &s->nsources, src);
 
     struct model_block *u = block(s, "ubox");
     u->desc = "System   configuration\n   controller.";
     struct model_reg *ctl = reg(u, "U_MSR_PMON_CTL", "U_MSR_PMON_CTL{1-0}", SPACE_MSR, 0xc10, 32, 64);
-    ctl->is_array = true;
-    ctl->count = 2;
-    ctl->stride = 1;
+    mk_array(ctl, 2, 1);
     ctl->cite = (struct model_cite){.src = "guide", .table = "2-2", .page = "20", .source = src};
     ctl->desc = "Counter control: */ selects the event.";
     field(ctl, "rsv", 31, 29, "RV", 0);
@@ -122,16 +86,10 @@ static struct model_spec *demo(void)
     field(ctl, "rsv", 16, 16, "RV", 0)->implicit = true;
     struct model_field *umask = field(ctl, "umask", 15, 8, "RW", 0);
     struct model_field *evsel = field(ctl, "ev_sel", 7, 0, "RW", 0);
-    struct model_value *v = arena_zalloc(&A, sizeof(*v));
-    *v = (struct model_value){.name = "ANY", .value = 0xff};
-    push((void ***)&umask->values, &umask->nvalues, v);
-    struct model_rule *rule = arena_zalloc(&A, sizeof(*rule));
-    *rule = (struct model_rule){.name = "invert_needs_thresh",
-                                .expr_text = "invert -> thresh != 0 && (en || !thresh)",
-                                .message = "  .invert needs\n \"thresh\" ?\?/  "};
-    struct expr_error err;
-    rule->expr = expr_parse(&A, rule->expr_text, &err);
-    push((void ***)&ctl->rules, &ctl->nrules, rule);
+    mk_value(umask, "ANY", 0xff, 0);
+    struct model_rule *rule =
+        mk_rule(ctl, "invert_needs_thresh", "invert -> thresh != 0 && (en || !thresh)", 0, 0);
+    rule->message = "  .invert needs\n \"thresh\" ?\?/  ";
 
     struct model_reg *st = reg(u, "U_MSR_PMON_STATUS", "U_MSR_PMON_STATUS", SPACE_MSR, 0xc00,
                                32, 32);
@@ -142,60 +100,39 @@ static struct model_spec *demo(void)
     field(st, "kick", 2, 2, "WO", 0);
     field(st, "cnt", 1, 0, "RW-V", 1);
 
-    struct model_events *t = arena_zalloc(&A, sizeof(*t));
+    struct model_events *t = MK_ADD(u->event_tables, u->nevent_tables);
     *t = (struct model_events){.reg_name = "U_MSR_PMON_CTL", .code_field_name = "ev_sel",
                                .umask_field_name = "umask", .reg = ctl, .code_field = evsel,
                                .umask_field = umask, .block = u};
-    push((void ***)&u->event_tables, &u->nevent_tables, t);
-    struct model_event *ev = arena_zalloc(&A, sizeof(*ev));
-    *ev = (struct model_event){.name = "EVENT_MSG", .full_name = "EVENT_MSG", .code = 0x42,
-                               .has_counters = true, .counter_mask = 2, .table = t};
-    struct model_set *set = arena_zalloc(&A, sizeof(*set));
+    struct model_event *ev = mk_event(t, NULL, "EVENT_MSG", 0x42, 0);
+    ev->has_counters = true;
+    ev->counter_mask = 2;
+    struct model_set *set = MK_ADD(ev->sets, ev->nsets);
     *set = (struct model_set){.field_name = "thresh", .value = 1, .reg = ctl, .field = thresh};
-    push((void ***)&ev->sets, &ev->nsets, set);
-    struct model_event *sub = arena_zalloc(&A, sizeof(*sub));
-    *sub = (struct model_event){.name = "DOORBELL_RCVD", .full_name = "EVENT_MSG.DOORBELL_RCVD",
-                                .code = 0x42, .has_umask = true, .umask = 0x08, .parent = ev,
-                                .table = t};
-    push((void ***)&ev->subs, &ev->nsubs, sub);
-    push((void ***)&t->events, &t->nevents, ev);
+    struct model_event *sub = mk_event(t, ev, "DOORBELL_RCVD", 0, 0);
+    sub->has_umask = true;
+    sub->umask = 0x08;
 
     struct model_block *cb = block(s, "cbox");
-    instance(cb, "cbox0", 0xd00);
-    struct model_instance *c1 = instance(cb, "cbox1", 0xd20);
+    struct model_instance *c0 = mk_inst(cb, "cbox0", 0xd00, 0);
+    struct model_instance *c1 = mk_inst(cb, "cbox1", 0xd20, 0);
     struct model_reg *cc = reg(cb, "C_CTL", "C_CTL", SPACE_MSR, 0x4, 64, 64);
     field(cc, "all", 63, 0, "RW", 0);
     struct model_reg *ca = reg(cb, "C_AT", "C_AT", SPACE_MSR, 0x8, 64, 64);
     field(ca, "all", 63, 0, "RW", 0);
-    struct model_at *at0 = arena_zalloc(&A, sizeof(*at0));
-    *at0 = (struct model_at){.instance_name = "cbox0", .address = 0xe00,
-                             .instance = cb->instances[0]};
-    struct model_at *at1 = arena_zalloc(&A, sizeof(*at1));
-    *at1 = (struct model_at){.instance_name = "cbox1", .address = 0xe40, .instance = c1};
-    push((void ***)&ca->ats, &ca->nats, at0);
-    push((void ***)&ca->ats, &ca->nats, at1);
+    mk_at(ca, "cbox0", 0xe00, 0)->instance = c0;
+    mk_at(ca, "cbox1", 0xe40, 0)->instance = c1;
 
     struct model_block *pb = block(s, "ha");
-    struct model_instance *p0 = instance(pb, "ha0", 0);
-    p0->has_base = false;
-    p0->has_pci = true;
-    p0->vendor = 0x8086;
-    p0->device = 0x3c46;
-    p0->dev = 14;
-    p0->func = 1;
+    pci_inst(mk_inst(pb, "ha0", 0, 0), 14, 1);
     struct model_reg *pr = reg(pb, "HA_CTL", "HA_CTL{3-0}", SPACE_PCI, 0xd8, 32, 32);
-    pr->is_array = true;
-    pr->count = 4;
-    pr->stride = 4;
+    mk_array(pr, 4, 4);
     field(pr, "x", 31, 0, "RW", 0);
 
-    struct model_pmon *pm = arena_zalloc(&A, sizeof(*pm));
-    struct model_counters *k = arena_zalloc(&A, sizeof(*k));
-    *k = (struct model_counters){.control_name = "U_MSR_PMON_CTL", .counter_name = "U_MSR_PMON_STATUS",
-                                 .width = 44, .enable = {"en", NULL}, .reset = {"rst", NULL},
-                                 .preload_minus_one = true};
-    push((void ***)&pm->counters, &pm->ncounters, k);
-    u->pmon = pm;
+    struct model_counters *k = mk_counters(u, "U_MSR_PMON_CTL", "U_MSR_PMON_STATUS", 44, 0);
+    k->enable.name = "en";
+    k->reset.name = "rst";
+    k->preload_minus_one = true;
     return s;
 }
 
