@@ -27,8 +27,8 @@ struct def_ref {
 };
 
 struct ctx {
-    struct arena *a;     /* the tree's: values, names and formatted strings */
-    const char *prefix;  /* as given or the spec's */
+    struct arena *a;      /* the tree's: values, names and formatted strings */
+    const char *prefix;   /* as given or the spec's */
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
 };
@@ -310,7 +310,8 @@ static const struct model_source *cite_source(const struct model_spec *s,
 }
 
 /* {"src","title","ref","table","page","section","cite"} */
-static struct dt *cite_json(struct ctx *c, const struct model_spec *s, const struct model_cite *cite)
+static struct dt *cite_json(struct ctx *c, const struct model_spec *s,
+                            const struct model_cite *cite)
 {
     const struct model_source *src = cite_source(s, cite);
     struct dt *o = dt_obj(c->a);
@@ -357,8 +358,7 @@ static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
     struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < s->nsources; i++) {
         dt_push(c->a, sources, source_json(c, s->sources[i]));
-        dt_push(c->a, lines,
-                              text_obj(c, source_line(c, s->sources[i])));
+        dt_push(c->a, lines, text_obj(c, source_line(c, s->sources[i])));
     }
     set(c, o, "sources", sources);
     set(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
@@ -411,8 +411,8 @@ static struct dt *instance_json(struct ctx *c, const struct model_instance *inst
         set(c, o, "c_func", dt_int(c->a, (long long)inst->func));
     }
     if (inst->has_base)
-        set(c, o, "c_base", dt_str_ref(c->a, c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32,
-                                           false)));
+        set(c, o, "c_base",
+            dt_str_ref(c->a, c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false)));
     set(c, o, "c_desc_lines", desc_lines(c, inst->desc, 76));
     return o;
 }
@@ -425,7 +425,8 @@ static const char *sem_name(enum regc_sem sem)
     return sem < REGC_SEM__COUNT ? names[sem] : "mbz";
 }
 
-static struct dt *value_json(struct ctx *c, const struct model_field *f, const struct model_value *v)
+static struct dt *value_json(struct ctx *c, const struct model_field *f,
+                             const struct model_value *v)
 {
     struct dt *o = dt_obj(c->a);
     set_str(c, o, "name", v->name);
@@ -479,9 +480,9 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     set(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
     set(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
     set(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
-    set(c, o, "c_bits", dt_str_ref(c->a, f->msb == f->lsb
-                                     ? arena_printf(c->a, "%u", f->lsb)
-                                     : arena_printf(c->a, "%u:%u", f->msb, f->lsb)));
+    set(c, o, "c_bits",
+        dt_str_ref(c->a, f->msb == f->lsb ? arena_printf(c->a, "%u", f->lsb)
+                                          : arena_printf(c->a, "%u:%u", f->msb, f->lsb)));
     set(c, o, "c_has_values", dt_bool(f->nvalues > 0));
     char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
     set_cite(c, o, src);
@@ -519,7 +520,7 @@ static const struct model_field *find_named_field(const struct model_reg *r, con
 struct rule_ctx {
     struct ctx *c;
     const struct model_reg *r;
-    struct dt *fields;   /* c_candidates being built */
+    struct dt *fields; /* c_candidates being built */
     uint64_t nums[32]; /* the expression's numbers (the first 32) */
     size_t nnums;
 };
@@ -554,8 +555,8 @@ static void add_cand(struct ctx *c, struct dt *cands, uint64_t v, uint64_t max, 
     size_t i;
     struct dt *item;
     DT_FOREACH(cands, i, item)
-        if (strcmp(dt_str_value(dt_get(item, "c_value")), lit) == 0)
-            return;
+    if (strcmp(dt_str_value(dt_get(item, "c_value")), lit) == 0)
+        return;
     struct dt *o = dt_obj(c->a);
     set(c, o, "c_value", dt_str_ref(c->a, lit));
     dt_push(c->a, cands, o);
@@ -577,8 +578,8 @@ static int add_candidates(void *ctx, const struct expr *node)
     size_t i;
     struct dt *item;
     DT_FOREACH(rc->fields, i, item)
-        if (strcmp(dt_str_value(dt_get(item, "c_lower")), stem) == 0)
-            return 0;
+    if (strcmp(dt_str_value(dt_get(item, "c_lower")), stem) == 0)
+        return 0;
     uint64_t max = model_field_max(f);
     unsigned size = rc->r->size;
     struct dt *cands = dt_list(c->a);
@@ -603,7 +604,7 @@ static int add_candidates(void *ctx, const struct expr *node)
 }
 
 static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r,
-                         const struct model_rule *rule, unsigned bit)
+                            const struct model_rule *rule, unsigned bit)
 {
     struct dt *o = dt_obj(c->a);
     set_str(c, o, "name", rule->name);
@@ -665,14 +666,14 @@ static struct dt *layout_lines(struct ctx *c, struct dt *fields)
     size_t i;
     struct dt *f;
     DT_FOREACH(fields, i, f)
-        for (size_t k = 0; k < 4; k++) {
-            size_t n = strlen(dt_str_value(dt_get(f, cols[k])));
-            width[k] = n > width[k] ? n : width[k];
-        }
+    for (size_t k = 0; k < 4; k++) {
+        size_t n = strlen(dt_str_value(dt_get(f, cols[k])));
+        width[k] = n > width[k] ? n : width[k];
+    }
     size_t n = dt_len(fields);
     struct dt **sorted = xcalloc(n ? n : 1, sizeof(*sorted));
     DT_FOREACH(fields, i, f)
-        sorted[i] = f;
+    sorted[i] = f;
     qsort(sorted, n, sizeof(*sorted), by_lsb_desc);
     struct dt *lines = dt_list(c->a);
     for (i = 0; i < n; i++) {
@@ -740,9 +741,15 @@ static struct dt *c_masks_json(struct ctx *c, const struct masks *m, unsigned si
     const struct {
         const char *key;
         uint64_t bits;
-    } lits[] = {{"mbz", m->mbz}, {"ignored", m->ignored}, {"ro", m->ro},
-                {"wo", m->wo},   {"w1c", m->w1c},         {"w1s", m->w1s},
-                {"writable", m->writable}, {"keep", m->keep}, {"volatile", m->volatile_},
+    } lits[] = {{"mbz", m->mbz},
+                {"ignored", m->ignored},
+                {"ro", m->ro},
+                {"wo", m->wo},
+                {"w1c", m->w1c},
+                {"w1s", m->w1s},
+                {"writable", m->writable},
+                {"keep", m->keep},
+                {"volatile", m->volatile_},
                 {"rmw", rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
@@ -785,7 +792,8 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
             else
                 call = arena_printf(c->a, "%s_addr(%zuu, %uu)", lower, i, r->first + k);
             set(c, o, "c_addr_call", dt_str_ref(c->a, call));
-            set(c, o, "c_address", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, k), 64, false)));
+            set(c, o, "c_address",
+                dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, k), 64, false)));
             dt_push(c->a, list, o);
         }
     }
@@ -813,8 +821,8 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
     set(c, o, "c_addr_const", dt_bool(!r->is_array && uniform));
     set(c, o, "c_addr_by_index", dt_bool(r->is_array && uniform));
     set(c, o, "c_addr_by_instance", dt_bool(!uniform));
-    set(c, o, "c_addr_index", dt_str_ref(c->a, r->first ? arena_printf(c->a, "(i - %uu)", r->first)
-                                                : "i"));
+    set(c, o, "c_addr_index",
+        dt_str_ref(c->a, r->first ? arena_printf(c->a, "(i - %uu)", r->first) : "i"));
     set(c, o, "c_stride", dt_str_ref(c->a, c_lit(c, r->stride, bits, false)));
     set(c, o, "c_irregular", dt_bool(r->addrs != NULL));
     struct dt *offsets = dt_list(c->a);
@@ -840,8 +848,9 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
         struct dt *k = dt_obj(c->a);
         set(c, k, "c_index", dt_int(c->a, (long long)i));
         set(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
-        set(c, k, "c_name", dt_str_ref(c->a, names_upper(
-                             c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name))));
+        set(c, k, "c_name",
+            dt_str_ref(c->a,
+                       names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name))));
         set(c, k, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, 0), bits, false)));
         def(c, k, "addr", "", dt_str_value(dt_get(k, "c_name")));
         dt_push(c->a, cases, k);
@@ -905,20 +914,20 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     set(c, o, "c_masks", c_masks_json(c, &m, r->size));
     set(c, o, "c_has_fields", dt_bool(has_fields));
     set(c, o, "c_has_rules", dt_bool(r->nrules > 0));
-    set(c, o, "c_rules_mask", dt_str_ref(c->a, arena_printf(
-                               c->a, "0x%xu", r->nrules >= 31 ? 0x7fffffffu
-                                                               : (1u << r->nrules) - 1)));
+    set(c, o, "c_rules_mask",
+        dt_str_ref(c->a, arena_printf(c->a, "0x%xu",
+                                      r->nrules >= 31 ? 0x7fffffffu : (1u << r->nrules) - 1)));
     set(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
     addr_keys(c, o, r, stem);
     static const char *const reg_defs[][2] = {
-        {"width", "_WIDTH"},       {"size", "_SIZE"},
-        {"reset", "_RESET"},       {"addr", "_ADDR"},
-        {"first", "_FIRST"},       {"count", "_COUNT"},
-        {"stride", "_STRIDE"},     {"mbz", "_MBZ_MASK"},
+        {"width", "_WIDTH"},          {"size", "_SIZE"},
+        {"reset", "_RESET"},          {"addr", "_ADDR"},
+        {"first", "_FIRST"},          {"count", "_COUNT"},
+        {"stride", "_STRIDE"},        {"mbz", "_MBZ_MASK"},
         {"ignored", "_IGNORED_MASK"}, {"ro", "_RO_MASK"},
-        {"wo", "_WO_MASK"},        {"w1c", "_W1C_MASK"},
-        {"w1s", "_W1S_MASK"},      {"writable", "_WRITABLE_MASK"},
-        {"keep", "_KEEP_MASK"},    {"rules", "_RULES"},
+        {"wo", "_WO_MASK"},           {"w1c", "_W1C_MASK"},
+        {"w1s", "_W1S_MASK"},         {"writable", "_WRITABLE_MASK"},
+        {"keep", "_KEEP_MASK"},       {"rules", "_RULES"},
     };
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
         def(c, o, reg_defs[i][0], reg_defs[i][1], stem);
@@ -977,8 +986,8 @@ static void add_sets(struct ctx *c, const struct model_events *t, const struct m
 }
 
 /* The counters that may count 'e', as a list of indices and as a mask. */
-static struct dt *event_counters(struct ctx *c, const struct model_event *e, const struct model_reg *reg,
-                              uint64_t *mask)
+static struct dt *event_counters(struct ctx *c, const struct model_event *e,
+                                 const struct model_reg *reg, uint64_t *mask)
 {
     struct dt *counters = dt_list(c->a);
     unsigned count = reg ? reg->count : 64;
@@ -999,15 +1008,15 @@ static void set_getter(struct ctx *c, struct dt *o, const char *key, const struc
         set(c, o, key, dt_str_ref(c->a, names_lower(c->a, names_field(c->a, c->prefix, f))));
 }
 
-static struct dt *event_json(struct ctx *c, const struct model_spec *s, const struct model_events *t,
-                          const struct model_event *e)
+static struct dt *event_json(struct ctx *c, const struct model_spec *s,
+                             const struct model_events *t, const struct model_event *e)
 {
-    const struct model_reg *reg = t->reg ? t->reg
+    const struct model_reg *reg = t->reg     ? t->reg
                                   : t->block ? model_find_reg(t->block, t->reg_name)
                                              : NULL;
     const struct model_field *code_f = t->code_field ? t->code_field
-                                       : reg ? model_find_field(reg, t->code_field_name)
-                                             : NULL;
+                                       : reg         ? model_find_field(reg, t->code_field_name)
+                                                     : NULL;
     const struct model_field *umask_f = t->umask_field ? t->umask_field
                                         : reg && t->umask_field_name
                                             ? model_find_field(reg, t->umask_field_name)
@@ -1077,8 +1086,10 @@ static struct dt *role(struct ctx *c, const struct model_role *r)
 
 static const char *clear_name(enum model_clear cl)
 {
-    static const char *const names[] = {[CLEAR_W1C] = "w1c", [CLEAR_WRITE0] = "write0",
-                                        [CLEAR_REGISTER] = "register", [CLEAR_NONE] = "none"};
+    static const char *const names[] = {[CLEAR_W1C] = "w1c",
+                                        [CLEAR_WRITE0] = "write0",
+                                        [CLEAR_REGISTER] = "register",
+                                        [CLEAR_NONE] = "none"};
     return names[cl];
 }
 
@@ -1096,6 +1107,15 @@ static struct dt *directions_json(struct ctx *c, const struct model_counters *k)
         dt_push(c->a, list, o);
     }
     return list;
+}
+
+/* "clear", "clear_register", "clear_field": how a status register's bits are cleared. */
+static void set_clear(struct ctx *c, struct dt *o, enum model_clear clear, const char *reg,
+                      const struct model_role *field)
+{
+    set(c, o, "clear", dt_str_ref(c->a, clear_name(clear)));
+    set_str(c, o, "clear_register", reg);
+    set(c, o, "clear_field", role(c, field));
 }
 
 static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
@@ -1123,8 +1143,7 @@ static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
     set(c, o, "has_status_first", dt_bool(k->has_status_first));
     set(c, o, "status_first", dt_int(c->a, k->status_first));
     struct dt *rd = dt_list(c->a);
-    for (size_t i = 0; i < k->nrdpmcs; i++)
-    {
+    for (size_t i = 0; i < k->nrdpmcs; i++) {
         struct dt *ro = dt_obj(c->a);
         set_str(c, ro, "processor", k->rdpmcs[i]->processor);
         set(c, ro, "first", dt_int(c->a, k->rdpmcs[i]->first));
@@ -1163,9 +1182,7 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
         struct dt *b = dt_obj(c->a);
         set_str(c, b, "register", bs->reg_name);
         set(c, b, "overflow", role(c, &bs->overflow));
-        set(c, b, "clear", dt_str_ref(c->a, clear_name(bs->clear)));
-        set_str(c, b, "clear_register", bs->clear_reg_name);
-        set(c, b, "clear_field", role(c, &bs->clear_field));
+        set_clear(c, b, bs->clear, bs->clear_reg_name, &bs->clear_field);
         set(c, o, "box_status", b);
     } else {
         set(c, o, "box_status", dt_null());
@@ -1192,8 +1209,7 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
         set(c, b, "reset", role(c, &gc->reset));
         set(c, b, "select", role(c, &gc->select));
         struct dt *cores = dt_list(c->a);
-        for (size_t i = 0; i < gc->npmi_cores; i++)
-        {
+        for (size_t i = 0; i < gc->npmi_cores; i++) {
             struct dt *co = dt_obj(c->a);
             set_str(c, co, "name", gc->pmi_cores[i].name);
             dt_push(c->a, cores, co);
@@ -1209,9 +1225,7 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
         struct dt *b = dt_obj(c->a);
         set_str(c, b, "block", gs->block_name);
         set_str(c, b, "register", gs->reg_name);
-        set(c, b, "clear", dt_str_ref(c->a, clear_name(gs->clear)));
-        set_str(c, b, "clear_register", gs->clear_reg_name);
-        set(c, b, "clear_field", role(c, &gs->clear_field));
+        set_clear(c, b, gs->clear, gs->clear_reg_name, &gs->clear_field);
         struct dt *boxes = dt_list(c->a);
         for (size_t i = 0; i < gs->nboxes; i++) {
             const struct model_box_overflow *bo = gs->boxes[i];
@@ -1435,8 +1449,8 @@ static int lazy_text(struct buf *out, struct context_lazy *lz, const struct dt *
         buf_addc(out, '\n');
         add_indent(out, indent + 2);
         if (obj) {
-            struct dt key = {.type = DT_STR, .u.str = {v->u.members[i].key,
-                                                        strlen(v->u.members[i].key)}};
+            struct dt key = {.type = DT_STR,
+                             .u.str = {v->u.members[i].key, strlen(v->u.members[i].key)}};
             rc = json_text(out, &key, 0);
             buf_adds(out, ": ");
             if (rc == 0)

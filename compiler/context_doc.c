@@ -24,13 +24,13 @@
 
 /* Geometry, in SVG user units (CSS px at scale 1). */
 enum {
-    DOC_CELL = 22,     /* one bit */
-    DOC_MARGIN = 12,   /* left and right */
-    DOC_TICK_H = 14,   /* bit numbers above a row of boxes */
-    DOC_ATTR_H = 16,   /* attribute text under the boxes */
-    DOC_ROW_GAP = 10,  /* between rows */
-    DOC_CHAR_W = 7,    /* advance of one character of an 11px monospace label */
-    DOC_BOX_MIN = 40,  /* box height bounds: tall enough for vertical labels */
+    DOC_CELL = 22,    /* one bit */
+    DOC_MARGIN = 12,  /* left and right */
+    DOC_TICK_H = 14,  /* bit numbers above a row of boxes */
+    DOC_ATTR_H = 16,  /* attribute text under the boxes */
+    DOC_ROW_GAP = 10, /* between rows */
+    DOC_CHAR_W = 7,   /* advance of one character of an 11px monospace label */
+    DOC_BOX_MIN = 40, /* box height bounds: tall enough for vertical labels */
     DOC_BOX_MAX = 112,
     DOC_WIDE = 3 * DOC_CELL, /* boxes this wide turn a long label only if the height allows */
 };
@@ -86,8 +86,7 @@ static struct dt *counters_text(struct arena *a, const struct dt *list)
     size_t len = 0;
     bool run = n > 2;
     for (size_t i = 1; i < n && run; i++)
-        run = dt_int_value(dt_at(list, i)) ==
-                  dt_int_value(dt_at(list, i - 1)) + 1;
+        run = dt_int_value(dt_at(list, i)) == dt_int_value(dt_at(list, i - 1)) + 1;
     if (run) {
         snprintf(b, sizeof b, "%lld-%lld", dt_int_value(dt_at(list, 0)),
                  dt_int_value(dt_at(list, n - 1)));
@@ -119,9 +118,9 @@ static struct dt *copy_label(struct arena *a, const struct dt *copy)
 /* ------------------------------------------------------------ SVG geometry */
 
 struct seg {
-    long long hi, lo;  /* bits, inclusive */
+    long long hi, lo; /* bits, inclusive */
     int row;
-    long long field;   /* index in fields[], -1: unimplemented bits */
+    long long field; /* index in fields[], -1: unimplemented bits */
 };
 
 static const char *box_kind(const char *access)
@@ -230,8 +229,8 @@ static long long box_height(const struct dt *fields, const struct seg *segs, siz
     return h > DOC_BOX_MAX ? DOC_BOX_MAX : h;
 }
 
-static struct dt *box_json(struct arena *a, const struct dt *fields, const struct seg *g, long long top, int per_row,
-                        long long h)
+static struct dt *box_json(struct arena *a, const struct dt *fields, const struct seg *g,
+                           long long top, int per_row, long long h)
 {
     long long row_y = (long long)g->row * (DOC_TICK_H + h + DOC_ATTR_H + DOC_ROW_GAP);
     long long x = seg_x(g, top - (long long)g->row * per_row), w = seg_w(g);
@@ -263,7 +262,8 @@ static struct dt *box_json(struct arena *a, const struct dt *fields, const struc
     return o;
 }
 
-static void add_tick(struct arena *a, struct dt *ticks, uint64_t *seen, long long bit, long long x, long long y)
+static void add_tick(struct arena *a, struct dt *ticks, uint64_t *seen, long long bit, long long x,
+                     long long y)
 {
     if (*seen >> bit & 1)
         return;
@@ -337,7 +337,7 @@ static void register_keys(struct arena *a, struct dt *reg)
         set_new(a, v, "doc_has_values", dt_bool(dt_len(dt_get(v, "values"))));
     }
     DT_FOREACH(dt_get(reg, "instances"), i, v)
-        set_new(a, v, "doc_label", copy_label(a, v));
+    set_new(a, v, "doc_label", copy_label(a, v));
     set_new(a, reg, "svg", svg_json(a, reg));
 }
 
@@ -350,14 +350,13 @@ static void block_keys(struct arena *a, struct dt *blk)
     set_new(a, blk, "doc_events_anchor", lower_id(a, "events-of-", name));
     struct dt *events = dt_get(blk, "events");
     set_new(a, blk, "doc_has_events", dt_bool(dt_len(events) > 0));
-    set_new(a, blk, "doc_has_instances",
-            dt_bool(dt_len(dt_get(blk, "instances")) > 0));
+    set_new(a, blk, "doc_has_instances", dt_bool(dt_len(dt_get(blk, "instances")) > 0));
     size_t i;
     struct dt *v;
     DT_FOREACH(events, i, v)
-        set_new(a, v, "doc_counters", counters_text(a, dt_get(v, "counters")));
+    set_new(a, v, "doc_counters", counters_text(a, dt_get(v, "counters")));
     DT_FOREACH(dt_get(blk, "registers"), i, v)
-        register_keys(a, v);
+    register_keys(a, v);
 }
 
 /*
@@ -385,5 +384,5 @@ void context_doc_keys(struct arena *a, struct dt *root)
     size_t i;
     struct dt *blk;
     DT_FOREACH(dt_get(root, "blocks"), i, blk)
-        block_keys(a, blk);
+    block_keys(a, blk);
 }

@@ -87,7 +87,8 @@ static inline bool dt_is(const struct dt *v, enum dt_type t)
 size_t dt_len(const struct dt *list);
 struct dt *dt_at(const struct dt *list, size_t i);
 /* Each item of a list: DT_FOREACH(list, i, v) { ... } */
-#define DT_FOREACH(list, i, v) for ((i) = 0; (i) < dt_len(list) && ((v) = dt_at((list), (i))); (i)++)
+#define DT_FOREACH(list, i, v)                                                                     \
+    for ((i) = 0; (i) < dt_len(list) && ((v) = dt_at((list), (i))); (i)++)
 
 /* String value, or NULL; integer value, or 0. */
 const char *dt_str_value(const struct dt *v);

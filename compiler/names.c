@@ -148,8 +148,7 @@ static void emit_all(const struct emitter *em, const char *stem, const char *con
         emit_all((em), (stem), sfx_, sizeof(sfx_) / sizeof(sfx_[0]), (pos));                       \
     } while (0)
 
-static void foreach_field(const struct emitter *em, const char *prefix,
-                          const struct model_field *f)
+static void foreach_field(const struct emitter *em, const char *prefix, const struct model_field *f)
 {
     if (model_field_is_reserved(f))
         return;
@@ -179,9 +178,7 @@ static void foreach_reg(const struct emitter *em, const char *prefix, const stru
         EMIT(em, stem, r->pos, "offset");
     if (!uniform)
         for (size_t i = 0; i < b->ninstances; i++)
-            em->fn(em->ctx,
-                   UPPER_JOIN(em->a, stem, b->instances[i]->name, "ADDR"),
-                   r->pos);
+            em->fn(em->ctx, UPPER_JOIN(em->a, stem, b->instances[i]->name, "ADDR"), r->pos);
     for (size_t i = 0; i < r->nfields; i++)
         foreach_field(em, prefix, r->fields[i]);
     if (r->nrules > 0)
@@ -190,8 +187,7 @@ static void foreach_reg(const struct emitter *em, const char *prefix, const stru
         EMIT(em, names_rule(em->a, prefix, r, r->rules[i]), r->rules[i]->pos, NULL, "MESSAGE");
 }
 
-static void foreach_event(const struct emitter *em, const char *prefix,
-                          const struct model_event *e)
+static void foreach_event(const struct emitter *em, const char *prefix, const struct model_event *e)
 {
     EMIT(em, names_event(em->a, prefix, e), e->pos, NULL, "CODE", "UMASK", "COUNTERS");
     for (size_t i = 0; i < e->nsubs; i++)
@@ -219,8 +215,8 @@ static void foreach_block(const struct emitter *em, const char *prefix,
             foreach_event(em, prefix, blk->event_tables[t]->events[i]);
 }
 
-void names_foreach(struct arena *a, const struct model_spec *s, const char *prefix,
-                   names_fn *fn, void *ctx)
+void names_foreach(struct arena *a, const struct model_spec *s, const char *prefix, names_fn *fn,
+                   void *ctx)
 {
     const struct emitter em = {a, fn, ctx};
     char *p = names_upper(a, prefix);
