@@ -46,6 +46,15 @@ if [ "$INSTR" != 0 ]; then
     awk -v r="$ri" -v x="$xi" 'BEGIN {
         if (r == "-" || x == "-") { print "instructions: not measurable here (no perf counter, no valgrind)"; exit }
         printf "instructions on the 1/8 spec: regc %.0fM, xmllint --noout %.0fM, ratio %.2f\n", r / 1e6, x / 1e6, r / x }'
+    # where the floor is: what validating costs libxml2 itself, and regc without output
+    if [ "$xi" != - ]; then
+        vi=$(bench/instructions xmllint --noout --relaxng regspec/regspec.rng "$spec")
+        ci=$(bench/instructions "$REGC" --check "$spec")
+        ji=$(bench/instructions "$REGC" -t json "$spec" -o "$tmp/out.json")
+        awk -v x="$xi" -v v="$vi" -v c="$ci" -v j="$ji" 'BEGIN {
+            printf "  of which the floor: xmllint --relaxng %.0fM (%.2f), regc --check %.0fM (%.2f);", v / 1e6, v / x, c / 1e6, c / x
+            printf " regc -t json %.0fM (%.2f)\n", j / 1e6, j / x }'
+    fi
 fi
 for b in bench/*.sh; do
     [ "$b" = bench/run.sh ] && continue

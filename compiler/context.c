@@ -1405,6 +1405,14 @@ void context_lazy_free(struct context_lazy *lz)
     free(lz);
 }
 
+static void add_indent(struct buf *out, size_t n)
+{
+    static const char spaces[] = "                                ";
+    for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+        buf_addn(out, spaces, sizeof(spaces) - 1);
+    buf_addn(out, spaces, n);
+}
+
 /*
  * Appends 'v' as jansson writes it with a 2-space indent, every line after
  * the first indented by 'indent' more spaces (JSON strings hold no raw line
@@ -1417,20 +1425,18 @@ static int json_text(struct buf *out, const struct dt *v, size_t indent)
     json_decref(j);
     if (!text)
         return -1;
-    for (const char *p = text; *p; p++) {
-        buf_addc(out, *p);
-        if (*p == '\n')
-            for (size_t k = 0; k < indent; k++)
-                buf_addc(out, ' ');
+    for (const char *p = text;;) { /* line by line: each line end gets the indentation */
+        const char *nl = strchr(p, '\n');
+        if (!nl) {
+            buf_adds(out, p);
+            break;
+        }
+        buf_addn(out, p, (size_t)(nl - p) + 1);
+        add_indent(out, indent);
+        p = nl + 1;
     }
     free(text);
     return 0;
-}
-
-static void add_indent(struct buf *out, size_t n)
-{
-    for (size_t k = 0; k < n; k++)
-        buf_addc(out, ' ');
 }
 
 /*
