@@ -1401,9 +1401,15 @@ static enum model_clear clear_of(struct loader *ld, xmlNode *n, const char **reg
     const char *clear = get(ld, n, "clear");
     *reg = get(ld, n, "clear-register");
     *field = role_of(ld, n, "clear-field");
+    bool none = clear && strcmp(clear, "none") == 0;
+    if (none && *reg) /* the schema cannot say that two attributes exclude each other */
+        diag_report(ld->dg, DIAG_SCHEMA, value_pos(n, "clear", 0),
+                    "element '%s': clear=\"none\" says nothing clears the bits, but "
+                    "clear-register names a register that does: give one of them",
+                    (const char *)n->name);
     if (*reg)
         return CLEAR_REGISTER;
-    if (clear && strcmp(clear, "none") == 0)
+    if (none)
         return CLEAR_NONE;
     return clear && strcmp(clear, "write0") == 0 ? CLEAR_WRITE0 : CLEAR_W1C;
 }
