@@ -6,6 +6,7 @@
  *   Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual (ref 329468, rev 002)
  *   Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols)
  *   LIKWID src/access-daemon/accessDaemon.c, table ivybridgeEP_pci_devices
+ *   LIKWID src/includes/registers.h, core v1/v2 type uncore MSRs (named after 327043-001 and 329468-001)
  *   OPTKIT (Optimizer Toolkit) src/core/freq/msrs.hh: transcription of 329468-002 U_MSR_PMON_GLOBAL_* tables
  *   Intel perfmon IVT/events/ivytown_uncore.json (rev V24, 2023-08-21)
  *
@@ -899,6 +900,75 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_set(uint64_t v, uint
 static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 {
     return (uint64_t)((x << E5_2600V2_U_MSR_PMON_CTR_EVENT_COUNT_SHIFT) & E5_2600V2_U_MSR_PMON_CTR_EVENT_COUNT_MASK);
+}
+
+/* --------------------------------------------------------------------------
+ * U_MSR_PMON_BOX_STATUS: msr 0xc15, 32 bits implemented of 64, reset 0x0
+ * UBox box status: the overflow bits of the two general counters.
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-5;
+ * address: LIKWID registers.h MSR_UNC_U_PMON_BOX_STATUS 0xC15 (source
+ * likwid-regs)
+ *
+ * Bits   (field, access, reset):
+ *   31:2  rsv  RV    0x0
+ *   1:0   ov   RW1C  0x0
+ */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_WIDTH         32
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_SIZE          64
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_RESET         UINT64_C(0x0000000000000000)
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_ADDR          UINT32_C(0xc15)
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_MBZ_MASK      UINT64_C(0xfffffffffffffffc) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_W1C_MASK      UINT64_C(0x0000000000000003) /* write 1 to clear */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_WRITABLE_MASK UINT64_C(0x0000000000000003) /* a write has an effect */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_KEEP_MASK     UINT64_C(0x0000000000000000) /* read-modify-write keeps */
+
+/*
+ * The value to write to U_MSR_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ */
+static inline uint64_t e5_2600v2_u_msr_pmon_box_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
+{
+    uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_BOX_STATUS_KEEP_MASK) |
+                      (was & E5_2600V2_U_MSR_PMON_BOX_STATUS_RO_MASK));
+    if (actions & E5_2600V2_ACT_WO)
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_WO_MASK);
+    if (actions & E5_2600V2_ACT_W1C)
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_W1C_MASK);
+    if (actions & E5_2600V2_ACT_W1S)
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_W1S_MASK);
+    return v;
+}
+
+/* ov [1:0] RW1C, reset 0x0
+ * Bit i: U_MSR_PMON_CTRi overflowed (with its ov_en set); write 1 to
+ * clear.
+ */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_SHIFT      0
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_WIDTH      2
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_MAX        UINT64_C(0x3)
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_MASK       (UINT64_C(0x3) << E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_SHIFT)
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_RESET      UINT64_C(0x0)
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_GET(v)     ((uint64_t)(((v) & E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_SET(v, x)  ((uint64_t)(((v) & ~E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_MASK) | (((uint64_t)(x) << E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_VAL(x)     ((uint64_t)(((uint64_t)(x) << E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_MASK))
+static inline uint64_t e5_2600v2_u_msr_pmon_box_status_ov_get(uint64_t v)
+{
+    return (uint64_t)((v & E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_SHIFT);
+}
+static inline uint64_t e5_2600v2_u_msr_pmon_box_status_ov_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_MASK) | ((x << E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_MASK));
+}
+static inline uint64_t e5_2600v2_u_msr_pmon_box_status_ov_val(uint64_t x)
+{
+    return (uint64_t)((x << E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_U_MSR_PMON_BOX_STATUS_OV_MASK);
 }
 
 /* --------------------------------------------------------------------------

@@ -16,6 +16,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
         {.id = "uncore", .title = "Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance Monitoring Reference Manual", .ref = "329468", .rev = "002", .date = NULL, .url = NULL},
         {.id = "linux", .title = "Linux arch/x86/events/intel/uncore_snbep.c (IvyTown uncore support, ivbep_* symbols)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/events/intel/uncore_snbep.c"},
         {.id = "likwid", .title = "LIKWID src/access-daemon/accessDaemon.c, table ivybridgeEP_pci_devices", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/RRZE-HPC/likwid"},
+        {.id = "likwid-regs", .title = "LIKWID src/includes/registers.h, core v1/v2 type uncore MSRs (named after 327043-001 and 329468-001)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/RRZE-HPC/likwid"},
         {.id = "optkit", .title = "OPTKIT (Optimizer Toolkit) src/core/freq/msrs.hh: transcription of 329468-002 U_MSR_PMON_GLOBAL_* tables", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {.id = "perfmon-ivt", .title = "Intel perfmon IVT/events/ivytown_uncore.json", .ref = NULL, .rev = "V24", .date = "2023-08-21", .url = "https://github.com/intel/perfmon"},
         {0}},
@@ -215,6 +216,26 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .mbz = UINT64_C(0xfffff00000000000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xfffffffffff)},
+             {.name = "U_MSR_PMON_BOX_STATUS", .written_name = "U_MSR_PMON_BOX_STATUS", .space = REGC_SPACE_MSR,
+              .width = 32, .size = 64, .reset = UINT64_C(0x0), .desc = "UBox box status: the overflow bits of the two general counters.",
+              .addrs = (const struct regc_addr[]){
+                  { NULL, -1, UINT64_C(0xc15)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "uncore", "2-5", NULL, NULL, "address: LIKWID registers.h MSR_UNC_U_PMON_BOX_STATUS 0xC15 (source likwid-regs)"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 2, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Reserved",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "ov", .lsb = 0, .msb = 1, .access = REGC_ACCESS_RW1C, .access_text = "RW1C", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Bit i: U_MSR_PMON_CTRi overflowed (with its ov_en set); write 1 to clear.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xfffffffffffffffc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x3), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x3)},
              {.name = "U_MSR_PMON_FIXED_CTL", .written_name = "U_MSR_PMON_FIXED_CTL", .space = REGC_SPACE_MSR,
               .width = 32, .size = 64, .reset = UINT64_C(0x0), .desc = "UBox PMON UCLK fixed counter control.",
               .addrs = (const struct regc_addr[]){
@@ -419,7 +440,8 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                       {0}}},
                  {0}},
              .box_control = NULL,
-             .box_status = NULL},
+             .box_status = &(const struct regc_box_status){.reg = "U_MSR_PMON_BOX_STATUS", .overflow = "ov", .clear = REGC_CLEAR_W1C,
+                 .clear_reg = NULL, .clear_field = NULL}},
         },
         {.name = "cbox", .title = "Caching Agent (CBo)", .desc = "LLC slice caching agents: up to 15 per socket, four 44-bit counters each and two filter registers.",
          .instances = (const struct regc_instance[]){

@@ -492,13 +492,21 @@ static bool select_frozen(regc_sim *sim, const struct regc_block *b, unsigned i)
     return gc && gc->select && streq(gc->block, b->name) && i < 64 && ((sim->sel_frozen >> i) & 1);
 }
 
-/* The box-status bit of counter i of group c: status_first onwards, else the array index. */
-static unsigned status_bit(const struct regc_block *b, const struct regc_counters *c, unsigned i)
+/*
+ * The box-status bit of counter i of group c: status_first onwards, else the
+ * array index; false for fixed counters without status-first, which have none
+ * (desc.h; E5-2600 v2 U-Box: only the global ov_u_fixed).
+ */
+static bool status_bit(const struct regc_block *b, const struct regc_counters *c, unsigned i,
+                       unsigned *bit)
 {
-    if (!c->has_status_first)
-        return i;
+    if (!c->has_status_first) {
+        *bit = i;
+        return !streq(c->kind, "fixed");
+    }
     const struct regc_reg *r = regc_block_reg(b, c->control);
-    return c->status_first + (r && r->is_array ? i - r->first : 0);
+    *bit = c->status_first + (r && r->is_array ? i - r->first : 0);
+    return true;
 }
 
 /* Freezes caused by overflows take effect (at once, or at the end of a batch). */
@@ -529,9 +537,10 @@ static void overflow(regc_sim *sim, const struct regc_block *b, const struct reg
     /* the overflow leaves the box (global status, PMI, freeze) only where the counter's pmi field
      * allows */
     bool pmi = !c->pmi || !fhas(ctl, c->pmi) || fget(ctl, c->pmi);
-    if (pm->box_status)
-        fsetbit(find_copy(sim, b, inst, pm->box_status->reg, -1), pm->box_status->overflow,
-                status_bit(b, c, i), true);
+    unsigned bit;
+    if (pm->box_status && status_bit(b, c, i, &bit))
+        fsetbit(find_copy(sim, b, inst, pm->box_status->reg, -1), pm->box_status->overflow, bit,
+                true);
     if (pm->box_control && pm->box_control->freeze_enable) {
         struct sim_reg *box = find_copy(sim, b, inst, pm->box_control->reg, -1);
         if (box && fget(box, pm->box_control->freeze_enable))
