@@ -555,8 +555,8 @@ static void add_cand(struct ctx *c, struct dt *cands, uint64_t v, uint64_t max, 
     size_t i;
     struct dt *item;
     DT_FOREACH(cands, i, item)
-    if (strcmp(dt_str_value(dt_get(item, "c_value")), lit) == 0)
-        return;
+        if (strcmp(dt_str_value(dt_get(item, "c_value")), lit) == 0)
+            return;
     struct dt *o = dt_obj(c->a);
     set(c, o, "c_value", dt_str_ref(c->a, lit));
     dt_push(c->a, cands, o);
@@ -578,8 +578,8 @@ static int add_candidates(void *ctx, const struct expr *node)
     size_t i;
     struct dt *item;
     DT_FOREACH(rc->fields, i, item)
-    if (strcmp(dt_str_value(dt_get(item, "c_lower")), stem) == 0)
-        return 0;
+        if (strcmp(dt_str_value(dt_get(item, "c_lower")), stem) == 0)
+            return 0;
     uint64_t max = model_field_max(f);
     unsigned size = rc->r->size;
     struct dt *cands = dt_list(c->a);
@@ -666,14 +666,14 @@ static struct dt *layout_lines(struct ctx *c, struct dt *fields)
     size_t i;
     struct dt *f;
     DT_FOREACH(fields, i, f)
-    for (size_t k = 0; k < 4; k++) {
-        size_t n = strlen(dt_str_value(dt_get(f, cols[k])));
-        width[k] = n > width[k] ? n : width[k];
-    }
+        for (size_t k = 0; k < 4; k++) {
+            size_t n = strlen(dt_str_value(dt_get(f, cols[k])));
+            width[k] = n > width[k] ? n : width[k];
+        }
     size_t n = dt_len(fields);
     struct dt **sorted = xcalloc(n ? n : 1, sizeof(*sorted));
     DT_FOREACH(fields, i, f)
-    sorted[i] = f;
+        sorted[i] = f;
     qsort(sorted, n, sizeof(*sorted), by_lsb_desc);
     struct dt *lines = dt_list(c->a);
     for (i = 0; i < n; i++) {

@@ -330,14 +330,13 @@ static void register_keys(struct arena *a, struct dt *reg)
     set_new(a, reg, "doc_has_rules", dt_bool(dt_len(dt_get(reg, "rules")) > 0));
     size_t i;
     struct dt *v;
-    DT_FOREACH(fields, i, v)
-    {
+    DT_FOREACH(fields, i, v) {
         set_new(a, v, "doc_bits", bits_text(a, int_of(v, "msb"), int_of(v, "lsb")));
         set_new(a, v, "doc_index", dt_int(a, (long long)i));
         set_new(a, v, "doc_has_values", dt_bool(dt_len(dt_get(v, "values"))));
     }
     DT_FOREACH(dt_get(reg, "instances"), i, v)
-    set_new(a, v, "doc_label", copy_label(a, v));
+        set_new(a, v, "doc_label", copy_label(a, v));
     set_new(a, reg, "svg", svg_json(a, reg));
 }
 
@@ -354,9 +353,9 @@ static void block_keys(struct arena *a, struct dt *blk)
     size_t i;
     struct dt *v;
     DT_FOREACH(events, i, v)
-    set_new(a, v, "doc_counters", counters_text(a, dt_get(v, "counters")));
+        set_new(a, v, "doc_counters", counters_text(a, dt_get(v, "counters")));
     DT_FOREACH(dt_get(blk, "registers"), i, v)
-    register_keys(a, v);
+        register_keys(a, v);
 }
 
 /*
@@ -384,5 +383,5 @@ void context_doc_keys(struct arena *a, struct dt *root)
     size_t i;
     struct dt *blk;
     DT_FOREACH(dt_get(root, "blocks"), i, blk)
-    block_keys(a, blk);
+        block_keys(a, blk);
 }

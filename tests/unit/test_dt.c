@@ -107,8 +107,9 @@ static void test_list(void **state)
     size_t i;
     struct dt *v;
     long long sum = 0;
-    DT_FOREACH(l, i, v)
-    sum += dt_int_value(v);
+    DT_FOREACH(l, i, v) {
+        sum += dt_int_value(v);
+    }
     assert_int_equal(sum, 4950);
     assert_null(dt_at(l, 100));
     assert_int_equal(dt_len(dt_obj(&a)), 0);
