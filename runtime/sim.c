@@ -387,26 +387,32 @@ static int store_value(const struct sim_reg *s, uint64_t v, uint64_t *out)
     return 0;
 }
 
-int regc_sim_read(regc_sim *sim, const struct regc_io *io, uint64_t *value)
+/* The register an access reaches, after the events injected up to it; -EIO when there is none. */
+static int reach(regc_sim *sim, const struct regc_io *io, struct sim_reg **s)
 {
     int rc = inject(sim, io->address);
     if (rc < 0)
         return rc;
-    struct sim_reg *s = find_io(sim, io);
-    if (!s)
-        return -EIO;
+    *s = find_io(sim, io);
+    return *s ? 0 : -EIO;
+}
+
+int regc_sim_read(regc_sim *sim, const struct regc_io *io, uint64_t *value)
+{
+    struct sim_reg *s;
+    int rc = reach(sim, io, &s);
+    if (rc < 0)
+        return rc;
     *value = read_value(s);
     return 0;
 }
 
 int regc_sim_write(regc_sim *sim, const struct regc_io *io, uint64_t value)
 {
-    int rc = inject(sim, io->address);
+    struct sim_reg *s;
+    int rc = reach(sim, io, &s);
     if (rc < 0)
         return rc;
-    struct sim_reg *s = find_io(sim, io);
-    if (!s)
-        return -EIO;
     uint64_t n;
     rc = store_value(s, value, &n);
     if (rc < 0)

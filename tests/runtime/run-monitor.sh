@@ -8,9 +8,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
+. tests/runtime/golden.sh
 : "${BUILD:=build}"
 REGCTL=${REGCTL:-$BUILD/regctl}
-golden=tests/runtime/golden
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -20,15 +20,6 @@ if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
     exit 0
 fi
 
-golden() {   # NAME EXPECTED_STATUS ARGS...
-    local name=$1 want=$2; shift 2
-    "$REGCTL" "$@" >"$tmp/$name.out" 2>&1
-    local rc=$?
-    echo "exit $rc" >>"$tmp/$name.out"
-    if [ "${UPDATE_GOLDEN:-}" = 1 ]; then cp "$tmp/$name.out" "$golden/$name.out"; fi
-    if [ "$rc" != "$want" ]; then tap_fail "$name: exit $rc, expected $want" "$(head -3 "$tmp/$name.out")"; return; fi
-    tap_diff "$name" "$golden/$name.out" "$tmp/$name.out"
-}
 
 Q='qpi[p0]:TxL_FLITS_G0.DATA'
 U='ubox:EVENT_MSG.DOORBELL_RCVD'

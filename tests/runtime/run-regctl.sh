@@ -6,10 +6,10 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
+. tests/runtime/golden.sh
 : "${BUILD:=build}"
 . tests/runtime/msrfs.sh
 REGCTL=${REGCTL:-$BUILD/regctl}
-golden=tests/runtime/golden
 tmp=$(mktemp -d)
 cleanup() {
     msrfs_unmount
@@ -23,16 +23,6 @@ if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600 '; then
     exit 0
 fi
 
-# golden NAME EXPECTED_STATUS ARGS...: stdout+stderr and the status against $golden/NAME.out
-golden() {
-    local name=$1 want=$2; shift 2
-    "$REGCTL" "$@" >"$tmp/$name.out" 2>&1
-    local rc=$?
-    echo "exit $rc" >>"$tmp/$name.out"
-    if [ "${UPDATE_GOLDEN:-}" = 1 ]; then cp "$tmp/$name.out" "$golden/$name.out"; fi
-    if [ "$rc" != "$want" ]; then tap_fail "$name: exit $rc, expected $want" "$(head -3 "$tmp/$name.out")"; return; fi
-    tap_diff "$name" "$golden/$name.out" "$tmp/$name.out"
-}
 
 golden list-ubox 0 list e5_2600.ubox
 golden read-sim 0 --backend sim read e5_2600.ubox.U_MSR_PMON_CTL1
