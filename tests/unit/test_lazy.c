@@ -176,6 +176,30 @@ static void test_lazy_blocks_without_doc_keys(void **state)
     arena_release(&a);
 }
 
+/*
+ * -t json is written block by block (context_write_json); its text must be
+ * what dumping the whole tree gives (context_to_json of context_build).
+ */
+static void test_streamed_json_equals_full_dump(void **state)
+{
+    (void)state;
+    struct arena a = ARENA_INIT, fa = ARENA_INIT;
+    struct diag dg;
+    diag_init(&dg, NULL);
+    const struct model_spec *s = load(&a, &dg);
+    struct buf streamed = BUF_INIT, full = BUF_INIT;
+    assert_int_equal(context_write_json(s, NULL, &streamed), 0);
+    assert_int_equal(context_to_json(context_build(&fa, s, NULL), &full), 0);
+    assert_true(full.len > 1000);
+    assert_int_equal(streamed.len, full.len);
+    assert_string_equal(streamed.s, full.s);
+    buf_release(&streamed);
+    buf_release(&full);
+    diag_release(&dg);
+    arena_release(&fa);
+    arena_release(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_lazy_blocks_equal_full_tree),
         cmocka_unit_test(test_lazy_blocks_annotated),
         cmocka_unit_test(test_lazy_blocks_without_doc_keys),
+        cmocka_unit_test(test_streamed_json_equals_full_dump),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
