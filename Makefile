@@ -51,8 +51,8 @@ FUSE_CFLAGS := $(shell $(PKGCONFIG) --cflags fuse3 2>/dev/null)
 FUSE_LIBS := $(shell $(PKGCONFIG) --libs fuse3 2>/dev/null)
 
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -DREGC_VERSION='"$(VERSION)"'
-CFLAGS += -std=c11 $(OPT) $(WARNINGS) $(SANFLAGS)
-LDFLAGS += $(SANFLAGS)
+CFLAGS += -std=c11 -pthread $(OPT) $(WARNINGS) $(SANFLAGS)
+LDFLAGS += -pthread $(SANFLAGS)
 
 # ---------------------------------------------------------------- compiler
 COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))

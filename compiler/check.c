@@ -95,8 +95,9 @@ const char *check_bits(struct check_ctx *c, const struct model_field *f)
     return arena_printf(c->a, "[%u:%u]", f->msb, f->lsb);
 }
 
-int check_spec(struct arena *a, struct diag *dg, struct model_spec *s)
+int check_spec(struct arena *a, struct diag *dg, struct model_spec *s, unsigned jobs)
 {
+    (void)jobs; /* one thread for now */
     struct check_ctx c = {a, dg, s};
     unsigned errors = dg->nerrors;
     check_names(&c);

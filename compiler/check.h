@@ -15,6 +15,6 @@
 #include "model.h"
 
 /* Returns 0 when the spec has no errors, -1 otherwise (every problem reported). */
-int check_spec(struct arena *a, struct diag *dg, struct model_spec *s);
+int check_spec(struct arena *a, struct diag *dg, struct model_spec *s, unsigned jobs);
 
 #endif

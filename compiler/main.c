@@ -16,6 +16,7 @@
 #include "tables.h"
 #include "depfile.h"
 #include "diag.h"
+#include "jobs.h"
 #include "model.h"
 #include "mustache.h"
 #include "outfile.h"
@@ -43,6 +44,7 @@ struct options {
     const char *dep_target;   /* -MT */
     bool check_only;        /* --check */
     const char *prefix;     /* --prefix */
+    unsigned jobs;          /* -j; 0: one per online CPU (util_cpu_count()) */
 };
 
 static const char usage_text[] =
@@ -59,6 +61,7 @@ static const char usage_text[] =
     "  -MT TARGET       the target named in the dependency file (default: OUTPUT)\n"
     "  --check          validate the spec only\n"
     "  --prefix NAME    C identifier prefix (default: the spec's prefix)\n"
+    "  -j N             use N threads (default: one per CPU, at most 16; -j1: one)\n"
     "  -Werror          treat warnings as errors; -Werror=NAME, -Wno-NAME, -WNAME for one\n"
     "  --list-templates list the built-in templates\n"
     "  --version, --help\n"
@@ -89,10 +92,22 @@ static const char *option_value(int argc, char **argv, int *i, const char *opt)
     return argv[++*i];
 }
 
+/* A -j value: a decimal number from 1 to REGC_MAX_JOBS. */
+static bool parse_jobs(const char *v, unsigned *jobs)
+{
+    unsigned long n = 0;
+    for (const char *p = v; *p; p++) {
+        if (*p < '0' || *p > '9' || (n = n * 10 + (unsigned long)(*p - '0')) > REGC_MAX_JOBS)
+            return false;
+    }
+    *jobs = (unsigned)n;
+    return n >= 1;
+}
+
 /* Parses the command line into 'o' and -W options into 'dg'. Returns -1 on a usage error. */
 static int parse_args(int argc, char **argv, struct options *o, struct diag *dg, int *status)
 {
-    static const char *const valued[] = {"-o", "-t", "-I", "-MF", "-MT"};
+    static const char *const valued[] = {"-o", "-t", "-I", "-MF", "-MT", "-j"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *matched = NULL;
@@ -111,6 +126,11 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
                 o->incdirs[o->nincdirs++] = v;
             else if (strcmp(matched, "-MF") == 0)
                 o->depfile = true, o->depfile_path = v;
+            else if (strcmp(matched, "-j") == 0) {
+                if (!parse_jobs(v, &o->jobs))
+                    return *status = usage_error("-j needs a number of threads from 1 to %d, not '%s'",
+                                                 REGC_MAX_JOBS, v), -1;
+            }
             else
                 o->dep_target = v;
         } else if (strcmp(a, "-MD") == 0) {
@@ -250,8 +270,10 @@ static int compile(struct options *o, struct diag *dg)
     struct buf out = BUF_INIT;
     struct tmpl tp;
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
-    struct model_spec *spec = xmlload_spec(&arena, dg, o->spec);
-    if (spec && check_spec(&arena, dg, spec) == 0 && !o->check_only && dg->nerrors == 0) {
+    if (o->jobs == 0)
+        o->jobs = jobs_default();
+    struct model_spec *spec = xmlload_spec(&arena, dg, o->spec, o->jobs);
+    if (spec && check_spec(&arena, dg, spec, o->jobs) == 0 && !o->check_only && dg->nerrors == 0) {
         if (render_spec(dg, o, spec, &tp, &out) == 0 && dg->nerrors == 0)
             write_outputs(dg, o, spec, &tp, &out);
     }

@@ -1806,8 +1806,10 @@ static void loader_release(struct loader *ld)
     xmlRelaxNGFree(ld->schema);
 }
 
-struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path)
+struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path,
+                                unsigned jobs)
 {
+    (void)jobs; /* one thread for now */
     struct loader ld = {.a = a, .dg = dg};
     ld.spec = arena_zalloc(a, sizeof(*ld.spec));
     unsigned before = dg->nerrors;

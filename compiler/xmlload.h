@@ -36,6 +36,7 @@
  * or "&gt;" and 4 for each "&amp;" written before it.
  * spec->inputs lists the spec's path, then every included file as opened.
  */
-struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path);
+struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path,
+                                unsigned jobs);
 
 #endif

@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fclose(f);
         struct diag dg;
         diag_init(&dg, NULL);
-        struct model_spec *s = xmlload_spec(&a, &dg, "fuzz-xmlload.xml");
+        struct model_spec *s = xmlload_spec(&a, &dg, "fuzz-xmlload.xml", 1);
         if (!s && dg.nerrors == 0)
             abort(); /* NULL only with an error reported */
         diag_release(&dg);

@@ -45,7 +45,7 @@ static int teardown(void **state)
 /* Runs the checker and compares everything it printed. */
 static int run(struct model_spec *s, const char *expected)
 {
-    int rc = check_spec(&A, &dg, s);
+    int rc = check_spec(&A, &dg, s, 1);
     assert_string_equal(dg.text.s, expected);
     return rc;
 }
@@ -98,7 +98,7 @@ static void test_keyword_table_lookup(void **state)
     for (unsigned i = 0; i < 10; i++)
         mk_field(r, names[i], i, i, "RW", 10 + i);
     mk_field(r, "rest", 63, 10, "RW", 20);
-    check_spec(&A, &dg, s);
+    check_spec(&A, &dg, s, 1);
     assert_int_equal(dg.count[DIAG_C_KEYWORD], 10);
 }
 

@@ -497,9 +497,9 @@ static void test_names_match_golden_header(void **state)
 {
     struct diag dg;
     diag_init(&dg, stderr);
-    struct model_spec *s = xmlload_spec(&A, &dg, "tests/golden/features.xml");
+    struct model_spec *s = xmlload_spec(&A, &dg, "tests/golden/features.xml", 1);
     assert_non_null(s);
-    assert_int_equal(check_spec(&A, &dg, s), 0);
+    assert_int_equal(check_spec(&A, &dg, s, 1), 0);
     struct seen listed = {BUF_INIT, 0};
     buf_addc(&listed.all, '\n');
     names_foreach(&A, s, s->prefix, collect, &listed);

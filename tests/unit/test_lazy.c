@@ -80,9 +80,9 @@ static void test_item_hook_only_for_list_items(void **state)
 /* The checked model of regspec/e5_2600.xml in 'a'. */
 static const struct model_spec *load(struct arena *a, struct diag *dg)
 {
-    struct model_spec *s = xmlload_spec(a, dg, "regspec/e5_2600.xml");
+    struct model_spec *s = xmlload_spec(a, dg, "regspec/e5_2600.xml", 1);
     assert_non_null(s);
-    assert_int_equal(check_spec(a, dg, s), 0);
+    assert_int_equal(check_spec(a, dg, s, 1), 0);
     assert_int_equal(dg->nerrors, 0);
     return s;
 }

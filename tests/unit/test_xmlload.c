@@ -36,7 +36,7 @@ static struct model_spec *load(struct loaded *l, const char *path)
 {
     arena_init(&l->a);
     diag_init(&l->dg, NULL);
-    l->s = xmlload_spec(&l->a, &l->dg, path);
+    l->s = xmlload_spec(&l->a, &l->dg, path, 1);
     return l->s;
 }
 
