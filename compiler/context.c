@@ -11,6 +11,7 @@
 
 #include "arena.h"
 #include "expr.h"
+#include "jobs.h"
 #include "names.h"
 #include "util.h"
 
@@ -1319,10 +1320,17 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
  * its placeholder, and that arena is emptied when the next block is built
  * and no block handed out is still being rendered.
  */
+/* One thread's block builder (the item hooks' slot, mustache.h). */
+struct lazy_slot {
+    struct ctx c;       /* its own arena and names in scope */
+    struct arena block; /* the blocks it built; released when none is in use */
+    unsigned live;      /* blocks handed out and not yet done */
+};
+
 struct context_lazy {
-    struct ctx c;
-    struct arena root, block;
-    unsigned live; /* blocks handed out and not yet done */
+    struct ctx c; /* the root's */
+    struct arena root;
+    struct lazy_slot slots[REGC_MAX_JOBS];
     const struct model_spec *s;
     void (*annotate)(struct arena *a, struct dt *tree);
     bool no_doc_keys;
@@ -1334,7 +1342,8 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
 {
     struct context_lazy *lz = xcalloc(1, sizeof(*lz));
     arena_init(&lz->root);
-    arena_init(&lz->block);
+    for (size_t i = 0; i < REGC_MAX_JOBS; i++)
+        arena_init(&lz->slots[i].block);
     struct ctx *c = &lz->c;
     ctx_init(c, &lz->root, s, opt);
     lz->s = s;
@@ -1358,18 +1367,22 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     return lz;
 }
 
-const struct dt *context_expand(void *lazy, const struct dt *item)
+const struct dt *context_expand(void *lazy, const struct dt *item, unsigned slot)
 {
     struct context_lazy *lz = lazy;
+    if (slot >= REGC_MAX_JOBS)
+        BUG("item slot out of range");
     uintptr_t at = (uintptr_t)item, first = (uintptr_t)lz->stubs;
     size_t n = lz->s->nblocks;
     if (at < first || at >= first + n * sizeof(*lz->stubs))
         return NULL;
     size_t i = (size_t)(item - lz->stubs);
-    if (lz->live == 0)
-        arena_release(&lz->block); /* every block handed out before is done */
-    struct ctx *c = &lz->c;
-    c->a = &lz->block;
+    struct lazy_slot *sl = &lz->slots[slot];
+    if (sl->live == 0)
+        arena_release(&sl->block); /* every block it handed out before is done */
+    struct ctx *c = &sl->c;
+    c->a = &sl->block;
+    c->prefix = lz->c.prefix;
     size_t ndefs = c->ndefs;
     struct dt *o = block_json(c, lz->s, lz->s->blocks[i]);
     c->ndefs = ndefs;
@@ -1384,22 +1397,25 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
     }
     if (lz->annotate)
         lz->annotate(c->a, o);
-    lz->live++;
+    sl->live++;
     return o;
 }
 
-void context_item_done(void *lazy, const struct dt *own)
+void context_item_done(void *lazy, const struct dt *own, unsigned slot)
 {
     struct context_lazy *lz = lazy;
     (void)own;
-    lz->live--;
+    lz->slots[slot].live--;
 }
 
 void context_lazy_free(struct context_lazy *lz)
 {
     if (!lz)
         return;
-    arena_release(&lz->block);
+    for (size_t i = 0; i < REGC_MAX_JOBS; i++) {
+        arena_release(&lz->slots[i].block);
+        free(lz->slots[i].c.defs);
+    }
     arena_release(&lz->root);
     free(lz->c.defs);
     free(lz);
@@ -1462,11 +1478,11 @@ static int lazy_text(struct buf *out, struct context_lazy *lz, const struct dt *
             if (rc == 0)
                 rc = lazy_text(out, lz, v->u.members[i].val, indent + 2);
         } else {
-            const struct dt *own = context_expand(lz, v->u.items[i]);
+            const struct dt *own = context_expand(lz, v->u.items[i], 0);
             rc = own ? json_text(out, own, indent + 2)
                      : lazy_text(out, lz, v->u.items[i], indent + 2);
             if (own)
-                context_item_done(lz, own);
+                context_item_done(lz, own, 0);
         }
         if (i + 1 < v->n)
             buf_addc(out, ',');

@@ -231,6 +231,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     mopt.item = context_expand;
     mopt.item_done = context_item_done;
     mopt.item_ctx = lz;
+    mopt.jobs = o->jobs;
     int rc = tmpl_render(tp, tree, &mopt, out);
     context_lazy_free(lz);
     return rc;

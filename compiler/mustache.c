@@ -15,8 +15,11 @@
 #include "mustache.h"
 
 #include "arena.h"
+#include "jobs.h"
 #include "util.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -830,6 +833,14 @@ struct render {
     const struct node **reported; /* tags already reported once */
     size_t nreported, reported_cap;
     bool failed, abort;
+    /*
+     * Renders list items on a thread of its own (render_items_parallel):
+     * reports nothing and stops at the first problem, which includes a
+     * partial not in the shared cache; the calling thread then renders
+     * those items again itself.
+     */
+    bool worker;
+    unsigned slot; /* the item hooks' slot */
 };
 
 #define GROW(arr, n, cap)                                                                          \
@@ -851,6 +862,10 @@ static struct srcpos node_pos(const struct mus_template *t, const struct node *n
 static bool first_report(struct render *r, const struct node *n)
 {
     r->failed = true;
+    if (r->worker) {
+        r->abort = true;
+        return false;
+    }
     for (size_t i = 0; i < r->nreported; i++)
         if (r->reported[i] == n)
             return false;
@@ -987,6 +1002,48 @@ static bool nest_enter(struct render *r, const struct mus_template *t, const str
     return true;
 }
 
+/*
+ * What rendering an item may change besides the output. When one item
+ * leaves it as it found it, every item starts from the same state and the
+ * items can be rendered apart (render_items_parallel).
+ */
+struct render_state {
+    size_t indent_len, ind_from, strip, strip_left, nctx, nframes, nactive, depth;
+    unsigned nest;
+    bool pending, failed, abort;
+};
+
+static struct render_state state_of(const struct render *r)
+{
+    return (struct render_state){r->indent.len, r->ind_from, r->strip,   r->strip_left,
+                                 r->nctx,       r->nframes,  r->nactive, r->depth,
+                                 r->nest,       r->pending,  r->failed,  r->abort};
+}
+
+static bool state_equal(const struct render_state *a, struct render_state b)
+{
+    return a->indent_len == b.indent_len && a->ind_from == b.ind_from && a->strip == b.strip &&
+           a->strip_left == b.strip_left && a->nctx == b.nctx && a->nframes == b.nframes &&
+           a->nactive == b.nactive && a->depth == b.depth && a->nest == b.nest &&
+           a->pending == b.pending && !b.failed && !b.abort;
+}
+
+/* Renders one item of the list section at node i; true when the item hook replaced it. */
+static bool render_item(struct render *r, const struct mus_template *t, size_t i,
+                        const struct dt *item)
+{
+    const struct dt *own = r->opt->item ? r->opt->item(r->opt->item_ctx, item, r->slot) : NULL;
+    push(r, own ? own : item);
+    render_range(r, t, i + 1, t->nodes[i].end);
+    r->nctx--;
+    if (own && r->opt->item_done)
+        r->opt->item_done(r->opt->item_ctx, own, r->slot);
+    return own != NULL;
+}
+
+static size_t render_items_parallel(struct render *r, const struct mus_template *t, size_t i,
+                                    const struct dt *list, size_t from);
+
 static void render_section(struct render *r, const struct mus_template *t, size_t i)
 {
     const struct node *n = &t->nodes[i];
@@ -1000,15 +1057,15 @@ static void render_section(struct render *r, const struct mus_template *t, size_
     if (!yes || !nest_enter(r, t, n))
         return;
     if (v->type == DT_LIST) {
-        for (size_t k = 0; k < v->n && !r->abort; k++) {
-            const struct dt *item = v->u.items[k];
-            const struct dt *own = r->opt->item ? r->opt->item(r->opt->item_ctx, item) : NULL;
-            push(r, own ? own : item);
-            render_range(r, t, i + 1, n->end);
-            r->nctx--;
-            if (own && r->opt->item_done)
-                r->opt->item_done(r->opt->item_ctx, own);
+        size_t k = 0;
+        if (v->n > 2 && r->opt->jobs > 1 && r->opt->item && !r->worker) {
+            struct render_state before = state_of(r);
+            bool lazy = render_item(r, t, i, v->u.items[k++]);
+            if (lazy && state_equal(&before, state_of(r)))
+                k = render_items_parallel(r, t, i, v, k);
         }
+        for (; k < v->n && !r->abort; k++)
+            render_item(r, t, i, v->u.items[k]);
     } else {
         push(r, v);
         render_range(r, t, i + 1, n->end);
@@ -1025,6 +1082,15 @@ static size_t hash_name(const char *s)
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 16777619u;
     return h;
+}
+
+/* The entry for 'name' or the empty slot where it belongs; the cache has a free slot. */
+static struct cache_entry *cache_probe(const struct render *r, const char *name)
+{
+    size_t h = hash_name(name) & (r->cache_cap - 1);
+    while (r->cache[h].name && strcmp(r->cache[h].name, name) != 0)
+        h = (h + 1) & (r->cache_cap - 1);
+    return &r->cache[h];
 }
 
 static struct cache_entry *cache_slot(struct render *r, const char *name)
@@ -1044,17 +1110,21 @@ static struct cache_entry *cache_slot(struct render *r, const char *name)
         }
         free(old);
     }
-    size_t h = hash_name(name) & (r->cache_cap - 1);
-    while (r->cache[h].name && strcmp(r->cache[h].name, name) != 0)
-        h = (h + 1) & (r->cache_cap - 1);
-    return &r->cache[h];
+    return cache_probe(r, name);
 }
 
 /* The compiled partial 'name', loading it on first use; NULL if missing or broken. */
 static const struct mus_template *partial_get(struct render *r, const struct mus_template *t,
                                               const struct node *n, const char *name)
 {
-    struct cache_entry *e = cache_slot(r, name);
+    if (r->worker) { /* the cache is shared read-only: a partial not loaded yet stops the thread */
+        struct cache_entry *w = r->cache_cap ? cache_probe(r, name) : NULL;
+        if (!w || !w->name) {
+            r->failed = r->abort = true;
+            return NULL;
+        }
+    }
+    struct cache_entry *e = r->worker ? cache_probe(r, name) : cache_slot(r, name);
     if (e->name)
         goto found;
     e->name = xstrdup(name);
@@ -1312,6 +1382,135 @@ static void render_range(struct render *r, const struct mus_template *t, size_t 
         }
         i = n->end > i ? n->end : i + 1;
     }
+}
+
+/* ---- list items on several threads */
+
+#define COPY_ARRAY(dst, src, n)                                                                    \
+    do {                                                                                           \
+        (dst) = xmalloc(((n) ? (n) : 1) * sizeof(*(dst)));                                         \
+        memcpy((dst), (src), (n) * sizeof(*(dst)));                                                \
+    } while (0)
+
+/* A worker's render: r's state (copied), r's partial cache (shared, read-only). */
+static void worker_init(struct render *w, const struct render *r, unsigned slot)
+{
+    *w = (struct render){.dg = r->dg,
+                         .opt = r->opt,
+                         .ind_from = r->ind_from,
+                         .strip = r->strip,
+                         .strip_left = r->strip_left,
+                         .pending = r->pending,
+                         .nest = r->nest,
+                         .max_depth = r->max_depth,
+                         .cache = r->cache,
+                         .ncache = r->ncache,
+                         .cache_cap = r->cache_cap,
+                         .worker = true,
+                         .slot = slot};
+    COPY_ARRAY(w->ctx, r->ctx, r->nctx);
+    w->nctx = w->ctx_cap = r->nctx;
+    COPY_ARRAY(w->frames, r->frames, r->nframes);
+    w->nframes = w->frame_cap = r->nframes;
+    COPY_ARRAY(w->active, r->active, r->nactive);
+    w->nactive = w->active_cap = r->nactive;
+    COPY_ARRAY(w->chain, r->chain, r->depth);
+    w->depth = w->chain_cap = r->depth;
+    buf_init(&w->indent);
+    buf_addn(&w->indent, r->indent.s, r->indent.len);
+}
+
+static void worker_release(struct render *w)
+{
+    free(w->ctx);
+    free(w->frames);
+    free(w->active);
+    free(w->chain);
+    free(w->reported);
+    buf_release(&w->indent);
+}
+
+/*
+ * Items [from, n) of a list section, shared out among threads: each takes
+ * the next item, renders it into a buffer of its own, and appends every
+ * finished item that is next in order to the output (the lock keeps the
+ * output in item order and bounds what waits in buffers).
+ */
+struct par_items {
+    struct render *r; /* read-only while the threads run, but for r->out (under lock) */
+    const struct mus_template *t;
+    size_t node;
+    const struct dt *list;
+    atomic_size_t next;
+    atomic_bool failed;
+    pthread_mutex_t lock;
+    struct buf *done; /* item k's output once rendered */
+    bool *ready;
+    size_t emitted;   /* items before this one are in r->out */
+};
+
+static void par_finish(struct par_items *p, size_t k, struct buf *b)
+{
+    pthread_mutex_lock(&p->lock);
+    p->done[k] = *b;
+    p->ready[k] = true;
+    for (; p->emitted < p->list->n && p->ready[p->emitted]; p->emitted++) {
+        struct buf *e = &p->done[p->emitted];
+        if (!atomic_load(&p->failed))
+            buf_addn(p->r->out, e->s, e->len);
+        buf_release(e);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void par_worker(void *arg, unsigned slot)
+{
+    struct par_items *p = arg;
+    struct render w;
+    worker_init(&w, p->r, slot);
+    for (;;) {
+        size_t k = atomic_fetch_add(&p->next, 1);
+        if (k >= p->list->n || atomic_load(&p->failed))
+            break;
+        struct buf b = BUF_INIT;
+        w.out = &b;
+        render_item(&w, p->t, p->node, p->list->u.items[k]);
+        if (w.failed) {
+            atomic_store(&p->failed, true);
+            buf_release(&b);
+            break;
+        }
+        par_finish(p, k, &b);
+    }
+    worker_release(&w);
+}
+
+/*
+ * Renders items [from, n) of the list section at node i on opt->jobs
+ * threads. Returns n, or 'from' after a problem on any thread: the output
+ * is then as it was, for the caller to render those items itself.
+ */
+static size_t render_items_parallel(struct render *r, const struct mus_template *t, size_t i,
+                                    const struct dt *list, size_t from)
+{
+    struct par_items p = {.r = r, .t = t, .node = i, .list = list, .emitted = from};
+    atomic_init(&p.next, from);
+    atomic_init(&p.failed, false);
+    pthread_mutex_init(&p.lock, NULL);
+    p.done = xcalloc(list->n, sizeof(*p.done));
+    p.ready = xcalloc(list->n, sizeof(*p.ready));
+    size_t out_len = r->out->len;
+    unsigned jobs = r->opt->jobs < list->n - from ? r->opt->jobs : (unsigned)(list->n - from);
+    jobs_run(jobs, par_worker, &p);
+    for (size_t k = from; k < list->n; k++)
+        buf_release(&p.done[k]);
+    free(p.done);
+    free(p.ready);
+    pthread_mutex_destroy(&p.lock);
+    if (!atomic_load(&p.failed))
+        return list->n;
+    buf_truncate(r->out, out_len);
+    return from;
 }
 
 int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *data,

@@ -60,9 +60,13 @@ typedef int mus_load_fn(void *ctx, struct diag *dg, const char *name, struct mus
  * itself. A value returned is handed to the item_done hook right after it was
  * rendered. Lets a caller build a large list's items one at a time
  * (context_expand() in context.h).
+ *
+ * 'slot' (below jobs, or 0) names the thread: with mus_options.jobs > 1 the
+ * hooks are called at the same time for different slots, never for the same
+ * slot, so a hook keeps its per-thread state in slot-indexed arrays.
  */
-typedef const struct dt *mus_item_fn(void *ctx, const struct dt *item);
-typedef void mus_item_done_fn(void *ctx, const struct dt *own);
+typedef const struct dt *mus_item_fn(void *ctx, const struct dt *item, unsigned slot);
+typedef void mus_item_done_fn(void *ctx, const struct dt *own, unsigned slot);
 
 #define MUS_DEFAULT_MAX_DEPTH 64
 
@@ -75,6 +79,15 @@ struct mus_options {
     mus_item_fn *item; /* NULL: list items are rendered as they are */
     mus_item_done_fn *item_done; /* may be NULL */
     void *item_ctx;
+    /*
+     * > 1: the items of a list whose first item the item hook replaced (a
+     * lazily built list) are rendered on up to this many threads (jobs.h),
+     * each into its own buffer, appended in order: the same output as one
+     * thread. Any problem on a thread (an error, a partial not loaded yet)
+     * renders the remaining items again on the calling thread, so
+     * diagnostics are those of one thread too.
+     */
+    unsigned jobs;
 };
 
 struct mus_template;

@@ -7,11 +7,11 @@
 FUZZ_CC ?= clang
 FUZZ_BUILD ?= build-fuzz
 PKGCONFIG ?= pkg-config
-FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+FUZZ_FLAGS := -std=c11 -pthread -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_POSIX_C_SOURCE=200809L -Icompiler $(shell $(PKGCONFIG) --cflags jansson)
 FUZZ_LIBS := $(shell $(PKGCONFIG) --libs jansson) -lm
 MUSTACHE_SRCS := compiler/mustache.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c \
-	compiler/dt.c
+	compiler/dt.c compiler/jobs.c
 
 .PHONY: all
 all: $(FUZZ_BUILD)/fuzz_mustache $(FUZZ_BUILD)/fuzz_xmlload
@@ -21,7 +21,7 @@ $(FUZZ_BUILD)/fuzz_mustache: tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS) $(wildc
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS) $(FUZZ_LIBS)
 
 XMLLOAD_SRCS := compiler/xmlload.c compiler/expr.c compiler/model.c compiler/buf.c compiler/diag.c \
-	compiler/util.c compiler/arena.c
+	compiler/util.c compiler/arena.c compiler/jobs.c
 XML_FLAGS := -Iruntime/include $(shell $(PKGCONFIG) --cflags libxml-2.0)
 XML_LIBS := $(shell $(PKGCONFIG) --libs libxml-2.0)
 
