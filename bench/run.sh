@@ -6,7 +6,8 @@
 # `regc -t c` (the C header) and `xmllint --noout` (libxml2's bare parse) once
 # each on every size, and prints wall time and peak memory (bench/measure.py)
 # of both, their ratios, and how regc's time and memory grow per doubling
-# (2.00 is linear). Then it counts instructions (bench/instructions: perf or
+# (2.00 is linear), beside regc's CPU time (all threads) and its wall time
+# with -j1. Then it counts instructions (bench/instructions: perf or
 # callgrind) of both on the 1/8 spec: that ratio does not depend on the
 # machine's load. Numbers are reported, not judged: the guard against
 # regressions is tests/perf/run-perf.sh. Other benchmarks (bench/*.sh)
@@ -18,27 +19,29 @@ cd "$(dirname "$0")/.."
 command -v xmllint >/dev/null || { echo "bench: xmllint not found (package libxml2-utils)" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-printf '%-5s %6s %5s | %7s %7s | %7s %7s | %6s %6s | %6s %6s\n' size fields MB "regc s" "regc MB" \
-    "xml s" "xml MB" "t x" "mem x" "t grow" "m grow"
+printf '%-5s %6s %5s | %6s %6s %6s %6s | %6s %6s | %5s %5s %5s %5s | %6s %6s\n' size fields MB \
+    "regc s" "cpu s" "MB" "-j1 s" "xml s" "xml MB" "t x" "-j1 x" "cpu x" "mem x" "t grow" "m grow"
 prev_t="" prev_m=""
 for frac in 8 4 2 1; do
     blocks=$((64 / frac))
     spec=$tmp/bench-$frac.xml
     python3 bench/gen-spec.py "$blocks" 32 16 >"$spec"
-    read -r xt xm xs < <(python3 bench/measure.py xmllint --noout "$spec")
+    read -r xt xm xs xc < <(python3 bench/measure.py --cpu xmllint --noout "$spec")
     [ "$xs" = 0 ] || { echo "xmllint failed on $spec" >&2; exit 1; }
-    read -r rt rm rs < <(python3 bench/measure.py "$REGC" -t c "$spec" -o "$tmp/out.h")
+    read -r rt rm rs rc < <(python3 bench/measure.py --cpu "$REGC" -t c "$spec" -o "$tmp/out.h")
     [ "$rs" = 0 ] || { echo "regc failed on $spec" >&2; "$REGC" -t c "$spec" -o "$tmp/out.h" 2>&1 | head >&2; exit 1; }
+    read -r r1 _ _ < <(python3 bench/measure.py "$REGC" -j1 -t c "$spec" -o "$tmp/out1.h")
     awk -v f="1/$frac" -v n=$((blocks * 32 * 16)) -v b="$(stat -c %s "$spec")" -v rt="$rt" -v rm="$rm" \
-        -v xt="$xt" -v xm="$xm" -v pt="$prev_t" -v pm="$prev_m" 'BEGIN {
+        -v rc="$rc" -v r1="$r1" -v xc="$xc" -v xt="$xt" -v xm="$xm" -v pt="$prev_t" -v pm="$prev_m" 'BEGIN {
         tg = pt == "" ? "-" : sprintf("%.2f", rt / pt); mg = pm == "" ? "-" : sprintf("%.2f", rm / pm)
-        printf "%-5s %6d %5.1f | %7.3f %7.1f | %7.3f %7.1f | %6.2f %6.2f | %6s %6s\n",
-            f, n, b / 1048576, rt, rm / 1024, xt, xm / 1024, rt / xt, rm / xm, tg, mg }'
+        printf "%-5s %6d %5.1f | %6.3f %6.3f %6.1f %6.3f | %6.3f %6.1f | %5.2f %5.2f %5.2f %5.2f | %6s %6s\n",
+            f, n, b / 1048576, rt, rc, rm / 1024, r1, xt, xm / 1024, rt / xt, r1 / xt, rc / xc, rm / xm, tg, mg }'
     prev_t=$rt prev_m=$rm
     [ "$frac" = 1 ] && echo "output: $(awk -v b="$(stat -c %s "$tmp/out.h")" 'BEGIN{printf "%.1f", b/1048576}') MB header"
 done
-echo "(t x, mem x: regc / xmllint --noout on the same file, target within 2x;"
-echo " t grow, m grow: regc's time and peak memory over the previous size, 2.00 = linear)"
+echo "(regc: -j default, one thread per CPU ($(nproc) here); t x, -j1 x: regc's wall time with threads and"
+echo " with one, cpu x: CPU time of all its threads, mem x: peak memory, each over xmllint --noout's on the"
+echo " same file (target within 2x); t grow, m grow: regc's time and memory over the previous size, 2.00 = linear)"
 if [ "$INSTR" != 0 ]; then
     spec=$tmp/bench-8.xml
     ri=$(bench/instructions "$REGC" -t c "$spec" -o "$tmp/out.h")
