@@ -14,22 +14,26 @@
 /*
  * Eight bytes at a time: the collision check hashes a few hundred thousand
  * names of 20-40 bytes, and byte-wise FNV-1a cost about 6 instructions a byte.
- * A multiply and a shift per word, then a final mix so the low bits (the
+ * A multiply and a shift per word (the last word is the string's last eight
+ * bytes, overlapping the one before), then a final mix so the low bits (the
  * slot) and the high half (the tag) both depend on every byte.
  */
 uint64_t check_hash_str(const char *s)
 {
     const uint64_t k = UINT64_C(0x9E3779B97F4A7C15);
     size_t n = strlen(s);
-    uint64_t h = n * k, w;
-    for (; n >= 8; n -= 8, s += 8) {
-        memcpy(&w, s, 8);
-        h = (h ^ w) * k;
-        h ^= h >> 29;
+    uint64_t h = n * k, w = 0;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    } else {
+        for (; n > 8; n -= 8, s += 8) {
+            memcpy(&w, s, 8);
+            h = (h ^ w) * k;
+            h ^= h >> 29;
+        }
+        memcpy(&w, s + n - 8, 8);
     }
-    w = 0;
-    for (size_t i = 0; i < n; i++) /* no memcpy call for the last 0-7 bytes */
-        w |= (uint64_t)(unsigned char)s[i] << (8 * i);
     h = (h ^ w) * k;
     h ^= h >> 32;
     h *= UINT64_C(0xBF58476D1CE4E5B9);
@@ -126,7 +130,6 @@ const char *check_bits(struct check_ctx *c, const struct model_field *f)
 
 int check_spec(struct arena *a, struct diag *dg, struct model_spec *s, unsigned jobs)
 {
-    (void)jobs; /* one thread for now */
     struct check_ctx c = {a, dg, s};
     unsigned errors = dg->nerrors;
     check_names(&c);
@@ -136,6 +139,6 @@ int check_spec(struct arena *a, struct diag *dg, struct model_spec *s, unsigned 
     check_events(&c);
     check_rules(&c);
     check_pmon(&c);
-    check_name_collision(&c);
+    check_name_collision(&c, jobs);
     return dg->nerrors > errors ? -1 : 0;
 }

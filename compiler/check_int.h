@@ -73,7 +73,8 @@ void check_addresses(struct check_ctx *c);
 void check_events(struct check_ctx *c);
 void check_rules(struct check_ctx *c);
 void check_pmon(struct check_ctx *c);
-void check_name_collision(struct check_ctx *c);
+/* On up to 'jobs' threads; the diagnostics are those of one thread, in the same order. */
+void check_name_collision(struct check_ctx *c, unsigned jobs);
 
 /* True when every element of 'r' in 'inst' (NULL: no instances) lies inside its address space. */
 bool check_reg_fits(const struct model_reg *r, const struct model_instance *inst);

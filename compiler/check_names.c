@@ -1,9 +1,9 @@
 /*
- * check_names - names are C identifiers, not keywords, unique in their scope,
- * and no two objects get the same generated C name (names.h).
+ * check_names - names are C identifiers, not keywords, and unique in their
+ * scope. That no two objects get the same generated C name is checked in
+ * check_collision.c.
  */
 #include "check_int.h"
-#include "names.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -288,51 +288,4 @@ void check_names(struct check_ctx *c)
     scopes_each(&sc, check_map_release);
     check_map_release(&blocks);
     check_map_release(&sources);
-}
-
-/* ---------------------------------------------------------- generated names */
-
-struct collision_ctx {
-    struct check_ctx *c;
-    struct check_map idents;
-    struct srcpos last_a, last_b; /* the last pair reported, so one pair is reported once */
-};
-
-static bool same_pos(struct srcpos a, struct srcpos b)
-{
-    return a.file == b.file && a.line == b.line && a.col == b.col;
-}
-
-static void collision_add(void *ctx, const char *ident, struct srcpos pos)
-{
-    struct collision_ctx *cc = ctx;
-    bool found;
-    struct check_map_entry *e = check_map_put(&cc->idents, ident, &found);
-    if (!found) {
-        e->pos = pos;
-        return;
-    }
-    if (same_pos(e->pos, pos) || (same_pos(cc->last_a, e->pos) && same_pos(cc->last_b, pos)))
-        return;
-    cc->last_a = e->pos;
-    cc->last_b = pos;
-    diag_report(cc->c->dg, DIAG_NAME_COLLISION, pos,
-                "generated C name '%s' is also generated for another object", ident);
-    diag_note(cc->c->dg, e->pos, "'%s' first generated here", ident);
-}
-
-/*
- * Duplicate names in one scope always collide too; those are reported once,
- * as duplicate-name, so this pass runs only when there were none.
- */
-void check_name_collision(struct check_ctx *c)
-{
-    if (c->dg->count[DIAG_DUPLICATE_NAME] > 0 || !c->s->prefix)
-        return;
-    struct collision_ctx cc = {.c = c};
-    struct arena names = ARENA_INIT; /* the identifiers, freed when compared */
-    check_map_init(&cc.idents);
-    names_foreach(&names, c->s, c->s->prefix, collision_add, &cc);
-    check_map_release(&cc.idents);
-    arena_release(&names);
 }
