@@ -6,10 +6,9 @@
 #include "check_int.h"
 
 #include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* C11, C23 and C++17 keywords (and C++ alternative tokens), in strcmp order for bsearch. */
+/* C11, C23 and C++17 keywords (and C++ alternative tokens), in strcmp order. */
 static const char *const keywords[] = {
     "_Alignas",
     "_Alignof",
@@ -124,18 +123,29 @@ static bool is_identifier(const char *s)
     return true;
 }
 
-static int cmp_keyword(const void *key, const void *elem)
-{
-    return strcmp(key, *(const char *const *)elem);
-}
-
+/*
+ * A binary search comparing the first byte in place: most probes differ
+ * there, and most names start with no keyword's first byte ('_' or a
+ * lower-case letter) at all, so strcmp() is seldom called.
+ */
 static bool is_keyword(const char *s)
 {
-    /* Every keyword starts with '_' or a lower-case letter; most names do not. */
     if (*s != '_' && !(*s >= 'a' && *s <= 'z'))
         return false;
-    return bsearch(s, keywords, sizeof(keywords) / sizeof(keywords[0]), sizeof(keywords[0]),
-                   cmp_keyword) != NULL;
+    size_t lo = 0, hi = sizeof(keywords) / sizeof(keywords[0]);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int d = (unsigned char)*s - (unsigned char)keywords[mid][0];
+        if (d == 0)
+            d = strcmp(s, keywords[mid]);
+        if (d == 0)
+            return true;
+        if (d < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return false;
 }
 
 static void check_bad_identifier(struct check_ctx *c, const char *kind, const char *name,
