@@ -66,9 +66,13 @@ struct gen_cand {
     struct gen_ref name, first;
 };
 
+/*
+ * 8 bytes, and 1.5 slots a name: the index of a large spec is fresh memory,
+ * and its page faults cost more than the probes.
+ */
 struct gen_slot {
-    uint64_t hash;
-    uint32_t run, i1; /* the name that had it first, index + 1; i1 0: empty */
+    uint32_t tag; /* the hash's high half */
+    uint32_t g1;  /* the name that had it first: its number in the sequence + 1; 0: empty */
 };
 
 struct gen_shard {
@@ -80,7 +84,8 @@ struct gen_shard {
 
 struct gen_ctx {
     const struct model_spec *s;
-    unsigned jobs; /* runs, and shards */
+    unsigned jobs;                  /* runs, and shards */
+    size_t base[REGC_MAX_JOBS + 1]; /* the sequence number of each run's first name */
     struct gen_run runs[REGC_MAX_JOBS];
     struct gen_shard shards[REGC_MAX_JOBS];
 };
@@ -131,8 +136,6 @@ static void hash_name(void *ctx, const char *ident, struct srcpos pos)
         h->skip--;
         return;
     }
-    if (r->n == UINT32_MAX)
-        BUG("more generated names than a gen_ref holds");
     if (r->npos == 0 || !same_pos(r->pos[r->npos - 1].pos, pos)) {
         r->pos = grow(r->pos, &r->pos_cap, r->npos, sizeof(*r->pos));
         r->pos[r->npos++] = (struct gen_pos){r->n, pos};
@@ -217,40 +220,67 @@ static void add_cand(struct gen_shard *sh, struct gen_cand c)
     sh->cands[sh->ncands++] = c;
 }
 
-static void find_cands(void *arg, unsigned t)
+/* The name numbered 'g' in the whole sequence. */
+static struct gen_ref ref_of(const struct gen_ctx *g, size_t num)
 {
-    struct gen_ctx *g = arg;
-    struct gen_shard *sh = &g->shards[t];
-    size_t mask = sh->cap - 1;
-    for (uint32_t r = 0; r < g->jobs; r++) {
-        const struct gen_run *run = &g->runs[r];
-        for (uint32_t i = 0; i < run->n; i++) {
-            uint64_t h = run->hash[i];
-            if (shard_of(h, g->jobs) != t)
-                continue;
-            size_t k = (size_t)h & mask;
-            while (sh->slots[k].i1 && sh->slots[k].hash != h)
-                k = (k + 1) & mask;
-            if (!sh->slots[k].i1)
-                sh->slots[k] = (struct gen_slot){h, r, i + 1};
-            else
-                add_cand(sh, (struct gen_cand){{r, i}, {sh->slots[k].run, sh->slots[k].i1 - 1}});
+    uint32_t r = 0;
+    while (num >= g->base[r + 1])
+        r++;
+    return (struct gen_ref){r, (uint32_t)(num - g->base[r])};
+}
+
+static uint64_t hash_of(const struct gen_ctx *g, struct gen_ref ref)
+{
+    return g->runs[ref.run].hash[ref.i];
+}
+
+/* Indexes name i of run r, or records it as a candidate when its hash came before. */
+static void find_one(const struct gen_ctx *g, struct gen_shard *sh, uint32_t r, uint32_t i)
+{
+    uint64_t h = g->runs[r].hash[i];
+    uint32_t tag = (uint32_t)(h >> 32);
+    size_t k = (size_t)(((h & UINT32_MAX) * sh->cap) >> 32); /* the low half, scaled */
+    for (;; k = k + 1 == sh->cap ? 0 : k + 1) {
+        struct gen_slot *sl = &sh->slots[k];
+        if (!sl->g1) {
+            *sl = (struct gen_slot){tag, (uint32_t)(g->base[r] + i + 1)};
+            return;
+        }
+        if (sl->tag != tag)
+            continue;
+        struct gen_ref first = ref_of(g, sl->g1 - 1);
+        if (hash_of(g, first) == h) {
+            add_cand(sh, (struct gen_cand){{r, i}, first});
+            return;
         }
     }
 }
 
-/* Each shard's index, twice its names, allocated here so it comes from the caller's heap. */
+static void find_cands(void *arg, unsigned t)
+{
+    struct gen_ctx *g = arg;
+    for (uint32_t r = 0; r < g->jobs; r++)
+        for (uint32_t i = 0; i < g->runs[r].n; i++)
+            if (shard_of(g->runs[r].hash[i], g->jobs) == t)
+                find_one(g, &g->shards[t], r, i);
+}
+
+/*
+ * Numbers the names, and allocates each shard's index here, so that it comes
+ * from the calling thread's heap.
+ */
 static void size_shards(struct gen_ctx *g)
 {
+    for (unsigned r = 0; r < g->jobs; r++)
+        g->base[r + 1] = g->base[r] + g->runs[r].n;
+    if (g->base[g->jobs] >= UINT32_MAX)
+        BUG("more generated names than a gen_slot numbers");
     for (unsigned t = 0; t < g->jobs; t++) {
         size_t n = 0;
         for (unsigned r = 0; r < g->jobs; r++)
             n += g->runs[r].in_shard[t];
-        size_t cap = 16;
-        while (cap < 2 * n)
-            cap *= 2;
-        g->shards[t].slots = xcalloc(cap, sizeof(*g->shards[t].slots));
-        g->shards[t].cap = cap;
+        g->shards[t].cap = n + n / 2 + 1;
+        g->shards[t].slots = xcalloc(g->shards[t].cap, sizeof(*g->shards[t].slots));
     }
 }
 
@@ -401,8 +431,8 @@ static void report(struct reporter *rp, const struct gen_need *name, struct srcp
 static struct check_map_entry *see(const struct gen_ctx *g, struct check_map *seen,
                                    const struct gen_need *need, bool *found)
 {
-    uint64_t h = g->runs[need->ref.run].hash[need->ref.i];
-    struct check_map_entry *e = check_map_put_hashed(seen, need->ident, h, found);
+    struct check_map_entry *e =
+        check_map_put_hashed(seen, need->ident, hash_of(g, need->ref), found);
     if (!*found)
         e->val = need;
     return e;
