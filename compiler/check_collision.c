@@ -427,7 +427,7 @@ static void report(struct reporter *rp, const struct gen_need *name, struct srcp
     diag_note(rp->c->dg, first, "'%s' first generated here", name->ident);
 }
 
-/* The entry of 'ref' in the map of strings seen; *found when its string came before. */
+/* The entry of 'need' in the map of strings seen; *found when its string came before. */
 static struct check_map_entry *see(const struct gen_ctx *g, struct check_map *seen,
                                    const struct gen_need *need, bool *found)
 {
