@@ -47,11 +47,18 @@ struct check_map {
 };
 void check_map_init(struct check_map *m);
 void check_map_release(struct check_map *m);
+/* Empties 'm' for the next scope, keeping its entry array (no allocation per scope). */
+void check_map_reset(struct check_map *m);
 /*
  * The entry for 'key': an existing one (*found true) or a new one with val
  * NULL. Valid until the next put.
  */
 struct check_map_entry *check_map_put(struct check_map *m, const char *key, bool *found);
+/* The same with the key's check_hash_str() already known. */
+struct check_map_entry *check_map_put_hashed(struct check_map *m, const char *key, uint64_t hash,
+                                             bool *found);
+/* The hash the map uses for 'key'. */
+uint64_t check_hash_str(const char *key);
 
 /* "[13:9]" or "[7]", owned by ctx->a. */
 const char *check_bits(struct check_ctx *c, const struct model_field *f);
@@ -66,7 +73,8 @@ void check_addresses(struct check_ctx *c);
 void check_events(struct check_ctx *c);
 void check_rules(struct check_ctx *c);
 void check_pmon(struct check_ctx *c);
-void check_name_collision(struct check_ctx *c);
+/* On up to 'jobs' threads; the diagnostics are those of one thread, in the same order. */
+void check_name_collision(struct check_ctx *c, unsigned jobs);
 
 /* True when every element of 'r' in 'inst' (NULL: no instances) lies inside its address space. */
 bool check_reg_fits(const struct model_reg *r, const struct model_instance *inst);

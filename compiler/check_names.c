@@ -1,15 +1,14 @@
 /*
- * check_names - names are C identifiers, not keywords, unique in their scope,
- * and no two objects get the same generated C name (names.h).
+ * check_names - names are C identifiers, not keywords, and unique in their
+ * scope. That no two objects get the same generated C name is checked in
+ * check_collision.c.
  */
 #include "check_int.h"
-#include "names.h"
 
 #include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* C11, C23 and C++17 keywords (and C++ alternative tokens), in strcmp order for bsearch. */
+/* C11, C23 and C++17 keywords (and C++ alternative tokens), in strcmp order. */
 static const char *const keywords[] = {
     "_Alignas",
     "_Alignof",
@@ -124,15 +123,29 @@ static bool is_identifier(const char *s)
     return true;
 }
 
-static int cmp_keyword(const void *key, const void *elem)
-{
-    return strcmp(key, *(const char *const *)elem);
-}
-
+/*
+ * A binary search comparing the first byte in place: most probes differ
+ * there, and most names start with no keyword's first byte ('_' or a
+ * lower-case letter) at all, so strcmp() is seldom called.
+ */
 static bool is_keyword(const char *s)
 {
-    return bsearch(s, keywords, sizeof(keywords) / sizeof(keywords[0]), sizeof(keywords[0]),
-                   cmp_keyword) != NULL;
+    if (*s != '_' && !(*s >= 'a' && *s <= 'z'))
+        return false;
+    size_t lo = 0, hi = sizeof(keywords) / sizeof(keywords[0]);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int d = (unsigned char)*s - (unsigned char)keywords[mid][0];
+        if (d == 0)
+            d = strcmp(s, keywords[mid]);
+        if (d == 0)
+            return true;
+        if (d < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return false;
 }
 
 static void check_bad_identifier(struct check_ctx *c, const char *kind, const char *name,
@@ -182,91 +195,97 @@ static void check_duplicate_name(struct check_ctx *c, struct check_map *m, const
     diag_note(c->dg, e->pos, "'%s' first defined here", name);
 }
 
-static void names_of_field(struct check_ctx *c, struct check_map *fields,
-                           const struct model_field *f)
+/*
+ * One map per kind of scope, emptied when a scope starts and released at the
+ * end: a spec has a scope per field, and a map per scope would cost an
+ * allocation each.
+ */
+struct scopes {
+    struct check_map insts, regs, events, fields, rules, ats, values, subs;
+};
+
+static void scopes_each(struct scopes *sc, void (*fn)(struct check_map *))
+{
+    struct check_map *m[] = {&sc->insts, &sc->regs, &sc->events, &sc->fields,
+                             &sc->rules, &sc->ats,  &sc->values, &sc->subs};
+    for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+        fn(m[i]);
+}
+
+static void names_of_field(struct check_ctx *c, struct scopes *sc, const struct model_field *f)
 {
     check_name(c, "field", f->name, f->pos);
     if (!model_field_is_reserved(f))
-        check_duplicate_name(c, fields, "field", f->name, f->pos,
+        check_duplicate_name(c, &sc->fields, "field", f->name, f->pos,
                              (struct scope){"register", f->reg->name});
-    struct check_map values;
-    check_map_init(&values);
+    check_map_reset(&sc->values);
     for (size_t i = 0; i < f->nvalues; i++) {
         const struct model_value *v = f->values[i];
         check_name(c, "value", v->name, v->pos);
-        check_duplicate_name(c, &values, "value", v->name, v->pos,
+        check_duplicate_name(c, &sc->values, "value", v->name, v->pos,
                              (struct scope){"field", f->name});
     }
-    check_map_release(&values);
 }
 
-static void names_of_reg(struct check_ctx *c, const struct model_reg *r)
+static void names_of_reg(struct check_ctx *c, struct scopes *sc, const struct model_reg *r)
 {
-    struct check_map fields, rules, ats;
-    check_map_init(&fields);
-    check_map_init(&rules);
-    check_map_init(&ats);
+    check_map_reset(&sc->fields);
+    check_map_reset(&sc->rules);
+    check_map_reset(&sc->ats);
     for (size_t i = 0; i < r->nfields; i++)
-        names_of_field(c, &fields, r->fields[i]);
+        names_of_field(c, sc, r->fields[i]);
     struct scope in_reg = {"register", r->name};
     for (size_t i = 0; i < r->nrules; i++) {
         check_name(c, "rule", r->rules[i]->name, r->rules[i]->pos);
-        check_duplicate_name(c, &rules, "rule", r->rules[i]->name, r->rules[i]->pos, in_reg);
+        check_duplicate_name(c, &sc->rules, "rule", r->rules[i]->name, r->rules[i]->pos, in_reg);
     }
     for (size_t i = 0; i < r->nats; i++)
-        check_duplicate_name(c, &ats, "<at> for instance", r->ats[i]->instance_name, r->ats[i]->pos,
-                             in_reg);
-    check_map_release(&fields);
-    check_map_release(&rules);
-    check_map_release(&ats);
+        check_duplicate_name(c, &sc->ats, "<at> for instance", r->ats[i]->instance_name,
+                             r->ats[i]->pos, in_reg);
 }
 
-static void names_of_event(struct check_ctx *c, struct check_map *events,
-                           const struct model_event *e, struct scope in_block)
+static void names_of_event(struct check_ctx *c, struct scopes *sc, const struct model_event *e,
+                           struct scope in_block)
 {
     check_name(c, "event", e->name, e->pos);
-    check_duplicate_name(c, events, "event", e->full_name, e->pos, in_block);
-    struct check_map subs;
-    check_map_init(&subs);
+    check_duplicate_name(c, &sc->events, "event", e->full_name, e->pos, in_block);
+    check_map_reset(&sc->subs);
     for (size_t i = 0; i < e->nsubs; i++) {
         const struct model_event *sub = e->subs[i];
         check_name(c, "sub-event", sub->name, sub->pos);
-        check_duplicate_name(c, &subs, "sub-event", sub->name, sub->pos,
+        check_duplicate_name(c, &sc->subs, "sub-event", sub->name, sub->pos,
                              (struct scope){"event", e->name});
     }
-    check_map_release(&subs);
 }
 
-static void names_of_block(struct check_ctx *c, const struct model_block *b)
+static void names_of_block(struct check_ctx *c, struct scopes *sc, const struct model_block *b)
 {
-    struct check_map insts, regs, events;
-    check_map_init(&insts);
-    check_map_init(&regs);
-    check_map_init(&events);
+    check_map_reset(&sc->insts);
+    check_map_reset(&sc->regs);
+    check_map_reset(&sc->events);
     struct scope in_block = {"block", b->name};
     for (size_t i = 0; i < b->ninstances; i++) {
         const struct model_instance *inst = b->instances[i];
         check_name(c, "instance", inst->name, inst->pos);
-        check_duplicate_name(c, &insts, "instance", inst->name, inst->pos, in_block);
+        check_duplicate_name(c, &sc->insts, "instance", inst->name, inst->pos, in_block);
     }
     for (size_t i = 0; i < b->nregs; i++) {
         check_name(c, "register", b->regs[i]->name, b->regs[i]->pos);
-        check_duplicate_name(c, &regs, "register", b->regs[i]->name, b->regs[i]->pos, in_block);
-        names_of_reg(c, b->regs[i]);
+        check_duplicate_name(c, &sc->regs, "register", b->regs[i]->name, b->regs[i]->pos, in_block);
+        names_of_reg(c, sc, b->regs[i]);
     }
     for (size_t t = 0; t < b->nevent_tables; t++)
         for (size_t i = 0; i < b->event_tables[t]->nevents; i++)
-            names_of_event(c, &events, b->event_tables[t]->events[i], in_block);
-    check_map_release(&insts);
-    check_map_release(&regs);
-    check_map_release(&events);
+            names_of_event(c, sc, b->event_tables[t]->events[i], in_block);
 }
 
 void check_names(struct check_ctx *c)
 {
     struct check_map blocks, sources;
+    struct scopes sc;
     check_map_init(&blocks);
     check_map_init(&sources);
+    scopes_each(&sc, check_map_init);
     for (size_t i = 0; i < c->s->nsources; i++)
         check_duplicate_name(c, &sources, "source", c->s->sources[i]->id, c->s->sources[i]->pos,
                              (struct scope){NULL, NULL});
@@ -274,55 +293,9 @@ void check_names(struct check_ctx *c)
         const struct model_block *b = c->s->blocks[i];
         check_name(c, "block", b->name, b->pos);
         check_duplicate_name(c, &blocks, "block", b->name, b->pos, (struct scope){NULL, NULL});
-        names_of_block(c, b);
+        names_of_block(c, &sc, b);
     }
+    scopes_each(&sc, check_map_release);
     check_map_release(&blocks);
     check_map_release(&sources);
-}
-
-/* ---------------------------------------------------------- generated names */
-
-struct collision_ctx {
-    struct check_ctx *c;
-    struct check_map idents;
-    struct srcpos last_a, last_b; /* the last pair reported, so one pair is reported once */
-};
-
-static bool same_pos(struct srcpos a, struct srcpos b)
-{
-    return a.file == b.file && a.line == b.line && a.col == b.col;
-}
-
-static void collision_add(void *ctx, const char *ident, struct srcpos pos)
-{
-    struct collision_ctx *cc = ctx;
-    bool found;
-    struct check_map_entry *e = check_map_put(&cc->idents, ident, &found);
-    if (!found) {
-        e->pos = pos;
-        return;
-    }
-    if (same_pos(e->pos, pos) || (same_pos(cc->last_a, e->pos) && same_pos(cc->last_b, pos)))
-        return;
-    cc->last_a = e->pos;
-    cc->last_b = pos;
-    diag_report(cc->c->dg, DIAG_NAME_COLLISION, pos,
-                "generated C name '%s' is also generated for another object", ident);
-    diag_note(cc->c->dg, e->pos, "'%s' first generated here", ident);
-}
-
-/*
- * Duplicate names in one scope always collide too; those are reported once,
- * as duplicate-name, so this pass runs only when there were none.
- */
-void check_name_collision(struct check_ctx *c)
-{
-    if (c->dg->count[DIAG_DUPLICATE_NAME] > 0 || !c->s->prefix)
-        return;
-    struct collision_ctx cc = {.c = c};
-    struct arena names = ARENA_INIT; /* the identifiers, freed when compared */
-    check_map_init(&cc.idents);
-    names_foreach(&names, c->s, c->s->prefix, collision_add, &cc);
-    check_map_release(&cc.idents);
-    arena_release(&names);
 }

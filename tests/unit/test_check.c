@@ -5,14 +5,19 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <glob.h>
 #include <string.h>
 #include <time.h>
 
 #include "arena.h"
+#include "buf.h"
 #include "check.h"
+#include "check_int.h"
 #include "diag.h"
 #include "model.h"
 #include "model_builders.h"
+#include "names.h"
+#include "xmlload.h"
 
 static struct arena A;
 static struct diag dg;
@@ -162,6 +167,49 @@ static void test_name_collision(void **state)
     run(s, "t.xml:7: error: generated C name 'T_A_B_C_SHIFT' is also generated for another "
            "object\n"
            "t.xml:5: note: 'T_A_B_C_SHIFT' first generated here\n");
+}
+
+/*
+ * Collisions come in the order names_foreach() makes the names, the first
+ * name of each colliding object named in the note: across blocks, a name
+ * made three times, a value colliding with its own field (the same object:
+ * not reported) or at a line of its own (reported), and one pair of objects
+ * reported again when another pair came between its names.
+ */
+static void test_name_collisions_in_order(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b1 = mk_block(s, "b1", 3);
+    mk_field(mk_reg(b1, "P_Q", 32, 0, 4), "R", 31, 0, "RW", 5);
+    struct model_reg *m = mk_reg(b1, "M", 32, 1, 6);
+    struct model_field *f = mk_field(m, "F", 15, 0, "RW", 7);
+    mk_value(f, "SIZE", 1, 8);
+    struct model_field *g = mk_field(m, "G", 31, 16, "RW", 9);
+    mk_value(g, "SHIFT", 1, 9);
+    mk_value(g, "MASK", 2, 10);
+    mk_field(mk_reg(b1, "S_T", 32, 2, 11), "U", 31, 0, "RW", 12);
+    struct model_block *b2 = mk_block(s, "b2", 13);
+    mk_field(mk_reg(b2, "P", 32, 3, 14), "Q_R", 31, 0, "RW", 15);
+    mk_field(mk_reg(b2, "M_F", 32, 4, 16), "x", 31, 0, "RW", 17);
+    mk_field(mk_reg(b2, "S", 32, 5, 18), "T_U", 31, 0, "RW", 19);
+    mk_field(mk_reg(b2, "S_T_U", 32, 6, 20), "y", 31, 0, "RW", 21);
+    run(s, "t.xml:10: error: generated C name 'T_M_G_MASK' is also generated for another object\n"
+           "t.xml:9: note: 'T_M_G_MASK' first generated here\n"
+           "t.xml:15: error: generated C name 'T_P_Q_R_SHIFT' is also generated for another "
+           "object\n"
+           "t.xml:5: note: 'T_P_Q_R_SHIFT' first generated here\n"
+           "t.xml:16: error: generated C name 'T_M_F_WIDTH' is also generated for another object\n"
+           "t.xml:7: note: 'T_M_F_WIDTH' first generated here\n"
+           "t.xml:16: error: generated C name 'T_M_F_SIZE' is also generated for another object\n"
+           "t.xml:8: note: 'T_M_F_SIZE' first generated here\n"
+           "t.xml:16: error: generated C name 'T_M_F_RESET' is also generated for another object\n"
+           "t.xml:7: note: 'T_M_F_RESET' first generated here\n"
+           "t.xml:19: error: generated C name 'T_S_T_U_SHIFT' is also generated for another "
+           "object\n"
+           "t.xml:12: note: 'T_S_T_U_SHIFT' first generated here\n"
+           "t.xml:20: error: generated C name 'T_S_T_U_WIDTH' is also generated for another "
+           "object\n"
+           "t.xml:12: note: 'T_S_T_U_WIDTH' first generated here\n");
 }
 
 static void test_unknown_refs(void **state)
@@ -733,6 +781,152 @@ static void test_large_spec_is_fast(void **state)
     assert_true(secs < 2.0);
 }
 
+/*
+ * 16 blocks of 16 registers of 8 fields (enough for the collision check to
+ * split the blocks among jobs), with generated names colliding inside each
+ * block, across blocks, and between a field's value and a register.
+ */
+static struct model_spec *mk_colliding_spec(void)
+{
+    struct model_spec *s = mk_spec();
+    for (unsigned b = 0; b < 16; b++) {
+        struct model_block *blk = mk_block(s, arena_printf(&A, "blk%u", b), 1000 * b + 3);
+        unsigned line = 1000 * b + 10;
+        for (unsigned r = 0; r < 16; r++, line += 10) {
+            struct model_reg *reg =
+                mk_reg(blk, arena_printf(&A, "B%u_R%u", b, r), 32, 100 * b + r, line);
+            for (unsigned k = 0; k < 8; k++)
+                mk_field(reg, arena_printf(&A, "f%u", k), 4 * k + 3, 4 * k, "RW", line + 1 + k);
+        }
+        mk_field(mk_reg(blk, arena_printf(&A, "C%u_X", b), 32, 100 * b + 20, line), "Y", 31, 0,
+                 "RW", line + 1);
+        mk_field(mk_reg(blk, arena_printf(&A, "C%u", b), 32, 100 * b + 21, line + 2), "X_Y", 31, 0,
+                 "RW", line + 3);
+        struct model_field *f =
+            mk_field(mk_reg(blk, arena_printf(&A, "D%u", b), 32, 100 * b + 22, line + 4), "E", 31,
+                     0, "RW", line + 5);
+        mk_value(f, "WIDTH", 0, line + 6);
+        mk_field(mk_reg(blk, arena_printf(&A, "D%u_E", (b + 5) % 16), 32, 100 * b + 23, line + 7),
+                 "z", 31, 0, "RW", line + 8);
+    }
+    return s;
+}
+
+/* The collision check gives the same diagnostics, in the same order, on any number of jobs. */
+static void test_name_collisions_same_on_every_job_count(void **state)
+{
+    static const unsigned jobs[] = {1, 2, 3, 4, 16};
+    char *texts[5];
+    for (unsigned i = 0; i < 5; i++) {
+        struct diag d;
+        diag_init(&d, NULL);
+        mk_begin(&A, diag_add_file(&d, "t.xml"));
+        assert_int_equal(check_spec(&A, &d, mk_colliding_spec(), jobs[i]), -1);
+        assert_int_equal(d.nerrors, d.count[DIAG_NAME_COLLISION]);
+        assert_true(d.count[DIAG_NAME_COLLISION] > 32);
+        texts[i] = arena_strdup(&A, d.text.s);
+        diag_release(&d);
+    }
+    for (unsigned i = 1; i < 5; i++)
+        assert_string_equal(texts[i], texts[0]);
+}
+
+/* Collects "IDENT LINE" lines, dropping the first 'skip'. */
+struct name_list {
+    struct buf text;
+    size_t n, skip;
+};
+
+static void collect_name(void *ctx, const char *ident, struct srcpos pos)
+{
+    struct name_list *l = ctx;
+    if (l->skip > 0) {
+        l->skip--;
+        return;
+    }
+    l->n++;
+    buf_addf(&l->text, "%s %u\n", ident, pos.line);
+}
+
+/*
+ * What the collision check relies on to split names_foreach() by block: the
+ * spec's own names come first, then each block's, and a spec of one block
+ * gives the spec's names and then that block's.
+ */
+static void assert_names_split_by_block(struct arena *a, const struct model_spec *s)
+{
+    struct name_list whole = {BUF_INIT, 0, 0}, parts = {BUF_INIT, 0, 0};
+    names_foreach(a, s, s->prefix, collect_name, &whole);
+    struct model_spec view = *s;
+    view.nblocks = 0;
+    names_foreach(a, &view, s->prefix, collect_name, &parts);
+    size_t own = parts.n;
+    for (size_t b = 0; b < s->nblocks; b++) {
+        view.blocks = s->blocks + b;
+        view.nblocks = 1;
+        parts.skip = own;
+        names_foreach(a, &view, s->prefix, collect_name, &parts);
+    }
+    assert_true(own > 0 && whole.n > own);
+    assert_string_equal(parts.text.s, whole.text.s);
+    buf_release(&whole.text);
+    buf_release(&parts.text);
+}
+
+static void test_names_split_by_block(void **state)
+{
+    glob_t g;
+    assert_int_equal(glob("regspec/*.xml", 0, NULL, &g), 0);
+    assert_int_equal(glob("tests/golden/features.xml", GLOB_APPEND, NULL, &g), 0);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        struct model_spec *s = xmlload_spec(&A, &dg, g.gl_pathv[i], 1);
+        assert_non_null(s);
+        assert_int_equal(check_spec(&A, &dg, s, 1), 0);
+        assert_names_split_by_block(&A, s);
+    }
+    globfree(&g);
+    assert_names_split_by_block(&A, mk_colliding_spec());
+}
+
+/* Each byte of a name, at every length up to 40, changes its hash (the last word overlaps). */
+static void test_hash_sees_every_byte(void **state)
+{
+    char s[41], t[41];
+    for (size_t n = 1; n <= 40; n++) {
+        memset(s, 'A', n);
+        s[n] = '\0';
+        for (size_t i = 0; i < n; i++) {
+            memcpy(t, s, n + 1);
+            t[i] = 'B';
+            assert_true(check_hash_str(t) != check_hash_str(s));
+        }
+        s[n - 1] = '\0';
+        assert_true(check_hash_str(s) != check_hash_str(t)); /* one byte shorter */
+    }
+}
+
+/* A map emptied for the next scope knows none of its keys, whether it had an index or not. */
+static void test_map_reset(void **state)
+{
+    static const char *const keys[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
+    struct check_map m;
+    check_map_init(&m);
+    for (size_t n = 1; n <= 10; n++) {
+        bool found;
+        for (size_t i = 0; i < n; i++)
+            check_map_put(&m, keys[i], &found);
+        check_map_put(&m, keys[n - 1], &found);
+        assert_true(found);
+        assert_int_equal(m.n, n);
+        check_map_reset(&m);
+        assert_int_equal(m.n, 0);
+        check_map_put(&m, keys[n - 1], &found);
+        assert_false(found);
+        check_map_reset(&m);
+    }
+    check_map_release(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -744,6 +938,7 @@ int main(void)
         T(test_duplicate_field_but_reserved_may_repeat),
         T(test_duplicates_in_every_scope),
         T(test_name_collision),
+        T(test_name_collisions_in_order),
         T(test_unknown_refs),
         T(test_at_for_every_instance_or_none),
         T(test_instance_without_locator),
@@ -769,6 +964,10 @@ int main(void)
         T(test_pmon_box_control_and_status),
         T(test_pmon_global),
         T(test_large_spec_is_fast),
+        T(test_name_collisions_same_on_every_job_count),
+        T(test_names_split_by_block),
+        T(test_hash_sees_every_byte),
+        T(test_map_reset),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
