@@ -8,8 +8,10 @@
  * 'block' at depth 1 (a child of the root) is a place to cut.
  */
 #include "xmlsplit.h"
+#include "util.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -160,19 +162,45 @@ static bool scan_prolog(struct scan *s)
     }
 }
 
-/* A candidate cut at 'off': taken when it is the first one at or past the next piece's share. */
-static void offer(struct xmlsplit *sp, unsigned pieces, size_t len, size_t off)
+/* The places a cut may go: offsets of top-level '<block', in file order. */
+struct candidates {
+    size_t *at; /* xrealloc'd */
+    size_t n, cap;
+};
+
+static void candidates_add(struct candidates *c, size_t off)
 {
-    if (sp->n >= pieces)
-        return;
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        c->at = xrealloc(c->at, c->cap * sizeof(*c->at));
+    }
+    c->at[c->n++] = off;
+}
+
+static size_t distance(size_t a, size_t b)
+{
+    return a > b ? a - b : b - a;
+}
+
+/* Cut k goes to the candidate nearest to k/pieces of the content, after cut k-1. */
+static void choose_cuts(struct xmlsplit *sp, const struct candidates *c, unsigned pieces,
+                        size_t len)
+{
     uint64_t content = len - sp->root_end;
-    size_t target = sp->root_end + (size_t)(content * sp->n / pieces);
-    if (off >= target && off > sp->cut[sp->n - 1])
-        sp->cut[sp->n++] = off;
+    size_t j = 0;
+    while (j < c->n && c->at[j] <= sp->root_end)
+        j++; /* a cut there would leave the first piece empty */
+    for (sp->n = 1; sp->n < pieces && j < c->n; sp->n++, j++) {
+        size_t target = sp->root_end + (size_t)(content * sp->n / pieces);
+        while (j + 1 < c->n && distance(c->at[j + 1], target) <= distance(c->at[j], target))
+            j++;
+        sp->cut[sp->n] = c->at[j];
+    }
+    sp->cut[sp->n] = len;
 }
 
 /* The markup at s->i ('<'): skipped whole; the depth follows start and end tags. */
-static bool scan_markup(struct scan *s, struct xmlsplit *sp, unsigned pieces, size_t *depth)
+static bool scan_markup(struct scan *s, struct candidates *c, size_t *depth)
 {
     if (at(s, "<!--"))
         return skip_past(s, "-->");
@@ -191,7 +219,7 @@ static bool scan_markup(struct scan *s, struct xmlsplit *sp, unsigned pieces, si
     if (!scan_start_tag(s, &tg) || tag_is(s, &tg, "include", true))
         return false;
     if (*depth == 1 && tag_is(s, &tg, "block", false))
-        offer(sp, pieces, s->len, start);
+        candidates_add(c, start);
     if (!tg.empty)
         (*depth)++;
     return true;
@@ -208,16 +236,19 @@ bool xmlsplit_find(const char *text, size_t len, unsigned pieces, struct xmlspli
         return false;
     out->root_end = s.i;
     out->cut[0] = s.i;
-    out->n = 1;
-    size_t depth = 1;
-    while (depth > 0) {
+    struct candidates c = {NULL, 0, 0};
+    bool ok = true;
+    for (size_t depth = 1; ok && depth > 0;) {
         const char *p = memchr(text + s.i, '<', len - s.i);
-        if (!p)
-            return false; /* the root is not closed: the serial load reports it */
-        s.i = (size_t)(p - text);
-        if (!scan_markup(&s, out, pieces, &depth))
-            return false;
+        if (p) {
+            s.i = (size_t)(p - text);
+            ok = scan_markup(&s, &c, &depth);
+        } else {
+            ok = false; /* the root is not closed: the serial load reports it */
+        }
     }
-    out->cut[out->n] = len;
-    return out->n >= 2;
+    if (ok)
+        choose_cuts(out, &c, pieces, len);
+    free(c.at);
+    return ok && out->n >= 2;
 }
