@@ -8,6 +8,10 @@
  * byte offset of every start tag in the node's '_private' slot (the schema validator uses 'psvi'). That offset
  * gives each element the line of its '<' and lets attribute values be
  * found in the raw text, so errors inside values get a real column.
+ *
+ * A large spec is loaded on several threads, cut between its top-level
+ * blocks, and falls back to one thread on any report: see "the parallel
+ * load" below.
  */
 #define _XOPEN_SOURCE 700 /* realpath() */
 #include "xmlload.h"

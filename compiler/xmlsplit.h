@@ -40,7 +40,8 @@ struct xmlsplit {
  * <regspec>; it declares an encoding other than UTF-8; it has a DOCTYPE or
  * anything else the scanner does not expect before the root; it has an
  * element named 'include' (with or without a prefix; includes are loaded
- * serially); or it has fewer than two places to cut.
+ * serially); or it has fewer than two places to cut. text[len] must be
+ * '\0' (the text may hold other NUL bytes).
  */
 bool xmlsplit_find(const char *text, size_t len, unsigned pieces, struct xmlsplit *out);
 

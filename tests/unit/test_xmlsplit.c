@@ -159,6 +159,18 @@ static void test_scanner_accepts(void **state)
     }
 }
 
+/* NUL bytes inside the text (libxml2 refuses them) do not end the scan; text[len] does. */
+static void test_scanner_nul_bytes(void **state)
+{
+    char text[] = "<regspec name=\"t\"><source id=\"s\" x title=\"some\" y/>" LATE_BLOCKS;
+    size_t len = strlen(text);
+    char *x = strchr(text, 'x'), *y = strchr(text, 'y');
+    *x = *y = '\0';
+    struct xmlsplit sp;
+    assert_true(xmlsplit_find(text, len, 2, &sp));
+    assert_memory_equal(text + sp.cut[1], "<block name=\"real", 17);
+}
+
 /* 64 blocks of one size in 4 pieces: each within one block of a quarter. */
 static void test_scanner_balance(void **state)
 {
@@ -646,11 +658,17 @@ int main(void)
 {
     setenv("REGC_SPLIT_MIN", "0", 1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scanner_skips_markup), cmocka_unit_test(test_scanner_only_depth_one),
-        cmocka_unit_test(test_scanner_block_counts), cmocka_unit_test(test_scanner_refuses),
-        cmocka_unit_test(test_scanner_accepts),      cmocka_unit_test(test_scanner_balance),
-        cmocka_unit_test(test_specs_flattened),      cmocka_unit_test(test_generated_spec),
-        cmocka_unit_test(test_error_in_later_piece), cmocka_unit_test(test_threshold),
+        cmocka_unit_test(test_scanner_skips_markup),
+        cmocka_unit_test(test_scanner_only_depth_one),
+        cmocka_unit_test(test_scanner_block_counts),
+        cmocka_unit_test(test_scanner_refuses),
+        cmocka_unit_test(test_scanner_accepts),
+        cmocka_unit_test(test_scanner_nul_bytes),
+        cmocka_unit_test(test_scanner_balance),
+        cmocka_unit_test(test_specs_flattened),
+        cmocka_unit_test(test_generated_spec),
+        cmocka_unit_test(test_error_in_later_piece),
+        cmocka_unit_test(test_threshold),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
