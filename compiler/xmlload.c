@@ -1887,12 +1887,13 @@ static void load_root(struct loader *ld, struct lfile *f)
  * <pmon-global>) drop all of it, and the file is loaded serially: what is
  * reported is always what -j1 reports.
  *
- * When: more than one job, a file of at least SPLIT_MIN bytes (256 KiB:
- * below that the threads cost more than they save; a spec of 32 blocks of
- * 32 registers is about 600 KiB), and what xmlsplit_find() asks (root
- * <regspec>, UTF-8, no DOCTYPE, no include, two places to cut). The
- * environment variable REGC_SPLIT_MIN (bytes) replaces SPLIT_MIN: a knob
- * for tests, which split small files with REGC_SPLIT_MIN=0.
+ * When: more than one job, a file of at least SPLIT_MIN bytes (256 KiB,
+ * under 10 ms of loading: below that, starting threads and validation
+ * contexts and scanning for cuts eat much of the gain), and what
+ * xmlsplit_find() asks (root <regspec>, UTF-8, no DOCTYPE, no include, two
+ * places to cut). The environment variable REGC_SPLIT_MIN (bytes) replaces
+ * SPLIT_MIN: a knob for tests, which split small files with
+ * REGC_SPLIT_MIN=0.
  *
  * A wrong cut. Every piece but the last ends with "</regspec>" added at
  * its cut. That document is well-formed only if, at the cut, the parser is
