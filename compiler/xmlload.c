@@ -8,12 +8,18 @@
  * byte offset of every start tag in the node's '_private' slot (the schema validator uses 'psvi'). That offset
  * gives each element the line of its '<' and lets attribute values be
  * found in the raw text, so errors inside values get a real column.
+ *
+ * A large spec is loaded on several threads, cut between its top-level
+ * blocks, and falls back to one thread on any report: see "the parallel
+ * load" below.
  */
 #define _XOPEN_SOURCE 700 /* realpath() */
 #include "xmlload.h"
 
 #include "expr.h"
+#include "jobs.h"
 #include "util.h"
+#include "xmlsplit.h"
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -63,6 +69,8 @@ struct lfile {
     bool loading;        /* on the include stack now */
 };
 
+struct piece_input;
+
 struct loader {
     struct arena *a;
     struct diag *dg;
@@ -79,6 +87,8 @@ struct loader {
     size_t nschema_errs, schema_errs_cap;
     struct schema_elem *elems;            /* attributes per element, from the schema; xmalloc'd */
     size_t nelems;
+    struct piece_input *piece; /* loading one piece of a split spec (see "the parallel load") */
+    bool refused;              /* the piece holds what only the serial load can load */
 };
 
 /* ---------------------------------------------------------------- positions */
@@ -473,6 +483,60 @@ static struct loader *loader_of(xmlParserCtxtPtr ctxt)
 }
 
 /*
+ * The document libxml2 reads for one piece of a split spec (xmlsplit.h):
+ * the file's prolog and root start tag, the piece's run of the root's
+ * content, and a closing tag; handed over part by part, never copied whole.
+ */
+struct piece_input {
+    const char *text; /* the whole file; borrowed */
+    size_t root_end;  /* text[0, root_end): the prolog and the root's start tag */
+    size_t from, to;  /* text[from, to): the piece's run */
+    const char *tail; /* "</regspec>", or "" for the last piece */
+    size_t pos;       /* bytes handed to libxml2 so far */
+};
+
+/* The bytes at 'pos' of the piece's document, and how many follow in the same part. */
+static const char *piece_at(const struct piece_input *in, size_t pos, size_t *avail)
+{
+    size_t run_end = in->root_end + (in->to - in->from);
+    if (pos < in->root_end) {
+        *avail = in->root_end - pos;
+        return in->text + pos;
+    }
+    if (pos < run_end) {
+        *avail = run_end - pos;
+        return in->text + in->from + (pos - in->root_end);
+    }
+    size_t tail = strlen(in->tail);
+    *avail = pos < run_end + tail ? run_end + tail - pos : 0;
+    return in->tail + (*avail ? pos - run_end : 0);
+}
+
+/* libxml2's read callback for a piece: up to 'len' more bytes, 0 at the end. */
+static int piece_read(void *ctx, char *buf, int len)
+{
+    struct piece_input *in = ctx;
+    size_t n = 0;
+    while (n < (size_t)len) {
+        size_t avail;
+        const char *src = piece_at(in, in->pos, &avail);
+        if (avail == 0)
+            break;
+        size_t k = avail < (size_t)len - n ? avail : (size_t)len - n;
+        memcpy(buf + n, src, k);
+        n += k;
+        in->pos += k;
+    }
+    return (int)n;
+}
+
+/* File offset of byte 'v' of a piece's document (in its prolog or its run). */
+static size_t piece_to_file(const struct piece_input *in, size_t v)
+{
+    return v < in->root_end ? v : in->from + (v - in->root_end);
+}
+
+/*
  * Byte offset in the raw text of the last '<' before the parser's position
  * (during a SAX callback: the '<' of the tag being reported), or SIZE_MAX
  * when unknown (input converted from another encoding).
@@ -483,6 +547,8 @@ static size_t tag_start(struct loader *ld, xmlParserCtxtPtr ctxt)
     if (!in || (in->buf && in->buf->encoder))
         return SIZE_MAX;
     size_t end = (size_t)(in->cur - in->base) + (size_t)in->consumed;
+    if (ld->piece && end > 0) /* map the tag's last byte: a tag never spans two parts */
+        end = piece_to_file(ld->piece, end - 1) + 1;
     const char *t = ld->cur->text;
     if (end > ld->cur->len)
         return SIZE_MAX;
@@ -532,7 +598,10 @@ static void on_start_element(void *ctx, const xmlChar *localname, const xmlChar 
         ctxt->node->_private = (void *)(uintptr_t)(off + 1); /* NULL means unknown */
 }
 
-/* Parses the file's text; NULL after reporting (well-formedness, safety, limits). */
+/*
+ * Parses the file's text, or the piece of it that 'ld' loads; NULL after
+ * reporting (well-formedness, safety, limits).
+ */
 static xmlDocPtr parse_file(struct loader *ld, struct lfile *f)
 {
     xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
@@ -548,7 +617,9 @@ static xmlDocPtr parse_file(struct loader *ld, struct lfile *f)
     ld->stopped = false;
     unsigned before = ld->dg->nerrors;
     int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES;
-    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, f->text, (int)f->len, NULL, NULL, options);
+    xmlDocPtr doc = ld->piece
+                        ? xmlCtxtReadIO(ctxt, piece_read, NULL, ld->piece, NULL, NULL, options)
+                        : xmlCtxtReadMemory(ctxt, f->text, (int)f->len, NULL, NULL, options);
     bool ok = doc && ctxt->wellFormed && !ld->stopped && ld->dg->nerrors == before;
     if (!ok && ld->dg->nerrors == before) {
         diag_report(ld->dg, DIAG_XML_SYNTAX, (struct srcpos){f->index, 0, 0},
@@ -1720,6 +1791,10 @@ static bool include_new(struct loader *ld, xmlNode *n, const char *path, const c
 /* <include href="FILE"/>: the children of FILE's <part> go here. */
 static void load_include(struct loader *ld, xmlNode *n, struct model_block *b, struct caps *caps)
 {
+    if (ld->piece) { /* files are opened and checked for cycles by the serial load only */
+        ld->refused = true;
+        return;
+    }
     const char *href = get(ld, n, "href");
     if (!href || !include_href_ok(ld, n, href))
         return;
@@ -1770,9 +1845,7 @@ static void load_regspec(struct loader *ld, xmlNode *n)
     s->desc = desc_of(ld, n);
     s->pos = pos_of(n);
     struct caps caps = {0};
-    ld->files[0]->loading = true;
     load_children(ld, n, NULL, &caps, false);
-    ld->files[0]->loading = false;
 }
 
 /* ---------------------------------------------------------------- entry */
@@ -1784,15 +1857,226 @@ static void load_root(struct loader *ld, struct lfile *f)
         return;
     if (validate(ld, f, doc)) {
         xmlNode *root = xmlDocGetRootElement(doc);
-        if (is_elem(root, "regspec"))
+        if (is_elem(root, "regspec")) {
+            f->loading = true;
             load_regspec(ld, root);
-        else
+            f->loading = false;
+        } else
             diag_report(ld->dg, DIAG_SCHEMA, pos_of(root),
                         "the root element is '%s': a spec starts with 'regspec' ('part' is for "
                         "included files)",
                         (const char *)root->name);
     }
     xmlFreeDoc(doc);
+}
+
+/* ---------------------------------------------------------------- the parallel load */
+
+/*
+ * A large spec is loaded on several threads (-j N): xmlsplit.h cuts its
+ * text at the start tags of the top-level <block>s into pieces that are
+ * each a regspec document of their own, and each thread parses, validates
+ * and walks one piece, with its own parser context, validation context,
+ * libxml2 error handlers (they are per thread), arena, diagnostics and
+ * loader. Shared, and only read: the file's text and line table, the
+ * compiled schema and the schema's attribute table. The SAX hook maps a
+ * piece's offsets back to the file's (piece_to_file), so every position is
+ * the serial load's. The pieces' models are joined in file order.
+ *
+ * It is only a faster way to the same model. Any diagnostic in any piece
+ * (every code counts as an error there, warnings and ignored ones too), an
+ * <include>, or models that cannot be joined as they are (two
+ * <pmon-global>) drop all of it, and the file is loaded serially: what is
+ * reported is always what -j1 reports.
+ *
+ * When: more than one job, a file of at least SPLIT_MIN bytes (256 KiB,
+ * under 10 ms of loading: below that, starting threads and validation
+ * contexts and scanning for cuts eat much of the gain), and what
+ * xmlsplit_find() asks (root <regspec>, UTF-8, no DOCTYPE, no include, two
+ * places to cut). The environment variable REGC_SPLIT_MIN (bytes) replaces
+ * SPLIT_MIN: a knob for tests, which split small files with
+ * REGC_SPLIT_MIN=0.
+ *
+ * A wrong cut. Every piece but the last ends with "</regspec>" added at
+ * its cut. That document is well-formed only if, at the cut, the parser is
+ * in the root's content with no other element and no markup open: inside a
+ * comment, CDATA section or PI the added tag is part of that markup and the
+ * document ends unterminated; inside a tag or an attribute value '<' is not
+ * allowed; below another element (a <block> at depth 2) the added end tag
+ * does not match it. So when every piece is well-formed, each cut is in the
+ * root's content between two pieces of markup, where the serial parser is
+ * in the same state (no DTD, hence no entities or default attributes; no
+ * namespace declarations in scope but the root's, which every piece
+ * repeats). Piece k then parses from its cut the same bytes the serial
+ * parser reads from there, up to the next cut: the pieces' root children,
+ * in order, are the file's, one for one. A cut in the wrong place can only
+ * give a well-formedness error, and with it the serial load; never another
+ * document. And the schema: the root's content is zeroOrMore(choice(desc,
+ * source, block, pmon-global, include)), so the file is valid exactly when
+ * every piece is.
+ */
+
+enum { SPLIT_MIN = 256 * 1024 };
+
+/* One piece of a split spec, loaded on its own thread. */
+struct piece {
+    struct piece_input in;
+    struct arena a; /* the piece's model; joined into the result's arena */
+    struct diag dg; /* its diagnostics: any at all means the serial load */
+    struct loader ld;
+    bool loaded;   /* parsed, valid and walked without a report */
+    bool has_desc; /* its root has a <desc> child: the spec's description, if the first */
+};
+
+struct split {
+    const struct loader *main; /* the serial loader: file, schema and schema table to share */
+    struct piece *pieces;      /* xcalloc'd */
+    unsigned n;
+};
+
+/* SPLIT_MIN, or REGC_SPLIT_MIN (a byte count) from the environment. */
+static size_t split_min(void)
+{
+    const char *v = getenv("REGC_SPLIT_MIN");
+    if (!v || !*v)
+        return SPLIT_MIN;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    return *end || errno ? SPLIT_MIN : (size_t)n;
+}
+
+static bool has_child(xmlNode *n, const char *name)
+{
+    for_each_element(c, n)
+        if (is_elem(c, name))
+            return true;
+    return false;
+}
+
+/* The piece's own loader: the shared parts read-only, everything it writes its own. */
+static void piece_setup(struct piece *p, const struct loader *main)
+{
+    arena_init(&p->a);
+    diag_init(&p->dg, NULL);
+    for (int i = 0; i < DIAG__COUNT; i++)
+        p->dg.sev[i] = SEV_ERROR;
+    memset(&p->ld, 0, sizeof(p->ld));
+    p->ld.a = &p->a;
+    p->ld.dg = &p->dg;
+    p->ld.cur = main->files[0];
+    p->ld.piece = &p->in;
+    p->ld.elems = main->elems;
+    p->ld.nelems = main->nelems;
+    p->ld.spec = arena_zalloc(&p->a, sizeof(*p->ld.spec));
+    p->ld.validator = xmlRelaxNGNewValidCtxt(main->schema);
+    if (p->ld.validator)
+        xmlRelaxNGSetValidStructuredErrors(p->ld.validator, on_error, &p->ld);
+}
+
+/* jobs_fn: loads piece 'slot' on this thread. */
+static void load_piece(void *arg, unsigned slot)
+{
+    struct split *sp = arg;
+    struct piece *p = &sp->pieces[slot];
+    struct loader *ld = &p->ld;
+    piece_setup(p, sp->main);
+    xmlSetGenericErrorFunc(NULL, on_generic_error);
+    xmlSetStructuredErrorFunc(ld, on_error);
+    xmlDocPtr doc = parse_file(ld, ld->cur);
+    if (doc && validate(ld, ld->cur, doc)) {
+        xmlNode *root = xmlDocGetRootElement(doc);
+        if (is_elem(root, "regspec")) {
+            load_regspec(ld, root);
+            p->has_desc = has_child(root, "desc");
+            p->loaded = p->dg.nerrors == 0 && !ld->refused;
+        }
+    }
+    xmlFreeDoc(doc);
+    xmlRelaxNGFreeValidCtxt(ld->validator);
+    free(ld->schema_errs);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlSetGenericErrorFunc(NULL, NULL);
+}
+
+/* Appends 'n' items to a list grown as the serial load grows it. */
+static void join_list(struct arena *a, void ***items, size_t *count, size_t *cap, void **more,
+                      size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        arena_push(a, items, count, cap, more[i]);
+}
+
+/* The pieces' models, in order, into 'spec' (which keeps its inputs); false: they cannot be. */
+static bool split_join(struct split *sp, struct model_spec *spec, struct arena *a)
+{
+    unsigned globals = 0;
+    for (unsigned k = 0; k < sp->n; k++) {
+        if (!sp->pieces[k].loaded)
+            return false;
+        globals += sp->pieces[k].ld.spec->pmon_global != NULL;
+    }
+    if (globals > 1)
+        return false; /* the serial load reports the second one */
+    const struct model_spec *first = sp->pieces[0].ld.spec;
+    spec->name = first->name;
+    spec->prefix = first->prefix;
+    spec->title = first->title;
+    spec->gaps = first->gaps;
+    spec->version = first->version;
+    spec->desc = first->desc;
+    spec->pos = first->pos;
+    size_t sources_cap = 0, blocks_cap = 0;
+    bool desc_found = false;
+    for (unsigned k = 0; k < sp->n; k++) {
+        struct model_spec *s = sp->pieces[k].ld.spec;
+        if (sp->pieces[k].has_desc && !desc_found) {
+            spec->desc = s->desc;
+            desc_found = true;
+        }
+        join_list(a, (void ***)&spec->sources, &spec->nsources, &sources_cap, (void **)s->sources,
+                  s->nsources);
+        join_list(a, (void ***)&spec->blocks, &spec->nblocks, &blocks_cap, (void **)s->blocks,
+                  s->nblocks);
+        if (s->pmon_global)
+            spec->pmon_global = s->pmon_global;
+    }
+    for (unsigned k = 0; k < sp->n; k++)
+        arena_adopt(a, &sp->pieces[k].a);
+    return true;
+}
+
+/*
+ * Loads the spec 'f' on up to 'jobs' threads if it qualifies. Returns the
+ * number of pieces loaded, or 0 when nothing was: load it serially.
+ */
+static unsigned load_split(struct loader *ld, struct lfile *f, unsigned jobs)
+{
+    struct xmlsplit cuts;
+    if (jobs < 2 || f->len < split_min() || !xmlsplit_find(f->text, f->len, jobs, &cuts))
+        return 0;
+    struct split sp = {.main = ld, .n = cuts.n};
+    sp.pieces = xcalloc(cuts.n, sizeof(*sp.pieces));
+    for (unsigned k = 0; k < cuts.n; k++) {
+        struct piece_input *in = &sp.pieces[k].in;
+        in->text = f->text;
+        in->root_end = cuts.root_end;
+        in->from = cuts.cut[k];
+        in->to = cuts.cut[k + 1];
+        in->tail = k + 1 < cuts.n ? "</regspec>" : "";
+    }
+    xmlInitParser();
+    jobs_run(cuts.n, load_piece, &sp);
+    /* Slot 0 ran on this thread and reset its handlers. */
+    xmlSetGenericErrorFunc(NULL, on_generic_error);
+    xmlSetStructuredErrorFunc(ld, on_error);
+    bool ok = split_join(&sp, ld->spec, ld->a);
+    for (unsigned k = 0; k < cuts.n; k++) {
+        arena_release(&sp.pieces[k].a); /* empty after a join */
+        diag_release(&sp.pieces[k].dg);
+    }
+    free(sp.pieces);
+    return ok ? cuts.n : 0;
 }
 
 static void loader_release(struct loader *ld)
@@ -1811,7 +2095,13 @@ static void loader_release(struct loader *ld)
 struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path,
                                 unsigned jobs)
 {
-    (void)jobs; /* one thread for now */
+    return xmlload_spec_pieces(a, dg, path, jobs, NULL);
+}
+
+struct model_spec *xmlload_spec_pieces(struct arena *a, struct diag *dg, const char *path,
+                                       unsigned jobs, unsigned *pieces)
+{
+    unsigned n = 0;
     struct loader ld = {.a = a, .dg = dg};
     ld.spec = arena_zalloc(a, sizeof(*ld.spec));
     unsigned before = dg->nerrors;
@@ -1826,11 +2116,13 @@ struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *pa
         if (compile_schema(&ld) < 0)
             diag_report(dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
                         "the built-in schema does not compile");
-        else
+        else if ((n = load_split(&ld, f, jobs)) == 0)
             load_root(&ld, f);
     }
     loader_release(&ld);
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlSetGenericErrorFunc(NULL, NULL);
+    if (pieces)
+        *pieces = n > 1 ? n : 1;
     return dg->nerrors == before ? ld.spec : NULL;
 }

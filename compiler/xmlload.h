@@ -35,8 +35,16 @@
  * '<' there), so a column is expr_pos.col + offset plus 3 for each "&lt;"
  * or "&gt;" and 4 for each "&amp;" written before it.
  * spec->inputs lists the spec's path, then every included file as opened.
+ *
+ * A large spec is loaded on up to 'jobs' threads, cut between its top-level
+ * blocks (see "the parallel load" in xmlload.c for when). The model and
+ * the diagnostics are the same for every 'jobs'.
  */
 struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path,
                                 unsigned jobs);
+
+/* xmlload_spec(), telling in '*pieces' how many pieces it loaded in parallel (1: serially). */
+struct model_spec *xmlload_spec_pieces(struct arena *a, struct diag *dg, const char *path,
+                                       unsigned jobs, unsigned *pieces);
 
 #endif

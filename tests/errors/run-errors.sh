@@ -6,7 +6,11 @@
 #   - `regc --check NAME.xml` run inside tests/errors/ must print exactly NAME.err
 #     on stderr and exit with status 1 (or the number in NAME.status);
 #   - `regc NAME.xml -o out.h` must leave no out.h (nor a temporary) behind
-#     when the status is not 0, and must not touch an existing out.h.
+#     when the status is not 0, and must not touch an existing out.h;
+#   - a spec (NAME.xml) must give the same stderr and status with -j4 and
+#     REGC_SPLIT_MIN=0, which makes regc try to load even these small files
+#     on threads (xmlload.c, "the parallel load"), falling back to the
+#     serial load on any report.
 # NAME.args, if present, holds extra arguments (one line).
 set -u
 cd "$(dirname "$0")"
@@ -31,6 +35,16 @@ run_case() {   # file
         tap_fail "$file: exit status $status, expected $want_status" "$(head -n 5 "$tmp/err")"
     else
         tap_diff "$file: diagnostics" "$name.err" "$tmp/err"
+    fi
+    if [ "${file##*.}" = xml ]; then
+        REGC_SPLIT_MIN=0 "$regc" -j4 "${args[@]}" "${input[@]}" >"$tmp/out" 2>"$tmp/err-j4"
+        local split_status=$?
+        if [ "$split_status" -ne "$status" ]; then
+            tap_fail "$file: -j4 split: exit status $split_status, -j1 gave $status"
+        else
+            tap_diff "$file: -j4 split: the same diagnostics" "$tmp/err" "$tmp/err-j4"
+        fi
+        rm -f "$tmp/err-j4"
     fi
     if [ "$want_status" -ne 0 ]; then
         local before=$tmp/keep.h

@@ -20,9 +20,9 @@ $(FUZZ_BUILD)/fuzz_mustache: tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS) $(wildc
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS) $(FUZZ_LIBS)
 
-XMLLOAD_SRCS := compiler/xmlload.c compiler/expr.c compiler/model.c compiler/buf.c compiler/diag.c \
-	compiler/util.c compiler/arena.c compiler/jobs.c
-XML_FLAGS := -Iruntime/include $(shell $(PKGCONFIG) --cflags libxml-2.0)
+XMLLOAD_SRCS := compiler/xmlload.c compiler/xmlsplit.c compiler/jobs.c compiler/expr.c \
+	compiler/model.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c
+XML_FLAGS := -pthread -Iruntime/include $(shell $(PKGCONFIG) --cflags libxml-2.0)
 XML_LIBS := $(shell $(PKGCONFIG) --libs libxml-2.0)
 
 # The schema is compiled in, as in regc (Makefile: build/gen/schema.c).

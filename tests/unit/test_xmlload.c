@@ -24,6 +24,8 @@
 #include "expr.h"
 #include "xmlload.h"
 
+#include "tmpdir.h"
+
 #define DATA "tests/unit/data/loader/"
 
 struct loaded {
@@ -356,46 +358,6 @@ static void test_error_corpus(void **state)
 }
 
 /* ---------------------------------------------------------------- hostile input */
-
-static char tmpdir[256];
-
-static int make_tmpdir(void **state)
-{
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof(tmpdir), "%s/regc-xmlload-XXXXXX", base && *base ? base : "/tmp");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-    DIR *d = opendir(tmpdir);
-    if (!d)
-        return 0;
-    char path[512];
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    return rmdir(tmpdir);
-}
-
-static const char *tmp_path(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-    return path;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
 
 /*
  * Loads 'path' and expects it to fail with exactly these diagnostics: one line
