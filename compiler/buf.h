@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 struct buf {
     char *s;          /* the text, NUL-terminated; points at a static "" until the first add */
@@ -23,8 +24,24 @@ void buf_init(struct buf *b);
 /* Frees the text; 'b' is empty and reusable afterwards. */
 void buf_release(struct buf *b);
 void buf_reset(struct buf *b);
+/* Room for 'extra' more bytes and the NUL. */
 void buf_grow(struct buf *b, size_t extra);
-void buf_addn(struct buf *b, const char *s, size_t n);
+void buf_addn_slow(struct buf *b, const char *s, size_t n);
+/*
+ * Inline: the renderer adds a few bytes at a time (template text between
+ * tags, one value), millions of times per header; the call into buf.c is
+ * made only when the buffer must grow.
+ */
+static inline void buf_addn(struct buf *b, const char *s, size_t n)
+{
+    if (b->len + n < b->cap) {
+        memcpy(b->s + b->len, s, n);
+        b->len += n;
+        b->s[b->len] = '\0';
+    } else {
+        buf_addn_slow(b, s, n);
+    }
+}
 void buf_adds(struct buf *b, const char *s);
 void buf_addc_slow(struct buf *b, char c);
 /* Inline: renderers add text a character at a time. */
