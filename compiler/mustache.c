@@ -628,32 +628,94 @@ void mus_format_real(struct buf *out, double d)
     buf_adds(out, tmp);
 }
 
+/*
+ * Which bytes each escape kind must look at: a bit per kind (1 << kind).
+ * Most values (names, numbers, hex literals) hold none of them, so a scan
+ * with this table finds the plain runs and each run is copied at once.
+ */
+#define SP_HTML (1u << MUS_ESCAPE_HTML)
+#define SP_C (1u << MUS_ESCAPE_C)
+#define SP_MD (1u << MUS_ESCAPE_MARKDOWN)
+static const unsigned char special[256] = {
+    /* control characters: C drops them, except tab and line ends */
+    [0x00] = SP_C,
+    [0x01] = SP_C,
+    [0x02] = SP_C,
+    [0x03] = SP_C,
+    [0x04] = SP_C,
+    [0x05] = SP_C,
+    [0x06] = SP_C,
+    [0x07] = SP_C,
+    [0x08] = SP_C,
+    [0x0b] = SP_C,
+    [0x0c] = SP_C,
+    [0x0e] = SP_C,
+    [0x0f] = SP_C,
+    [0x10] = SP_C,
+    [0x11] = SP_C,
+    [0x12] = SP_C,
+    [0x13] = SP_C,
+    [0x14] = SP_C,
+    [0x15] = SP_C,
+    [0x16] = SP_C,
+    [0x17] = SP_C,
+    [0x18] = SP_C,
+    [0x19] = SP_C,
+    [0x1a] = SP_C,
+    [0x1b] = SP_C,
+    [0x1c] = SP_C,
+    [0x1d] = SP_C,
+    [0x1e] = SP_C,
+    [0x1f] = SP_C,
+    [0x7f] = SP_C,
+    ['\n'] = SP_MD,
+    ['\r'] = SP_C | SP_MD,
+    ['&'] = SP_HTML | SP_MD,
+    ['<'] = SP_HTML | SP_MD,
+    ['>'] = SP_HTML | SP_MD,
+    ['"'] = SP_HTML,
+    ['/'] = SP_C,
+    ['*'] = SP_C | SP_MD,
+    ['?'] = SP_C,
+    ['\\'] = SP_C | SP_MD,
+    ['|'] = SP_MD,
+    ['`'] = SP_MD,
+    ['~'] = SP_MD,
+    ['['] = SP_MD,
+    [']'] = SP_MD,
+    ['_'] = SP_MD};
+
+/* The end of the run of bytes from 'i' on that 'bit''s escaping copies as they are. */
+static size_t plain_run(const char *s, size_t len, size_t i, unsigned bit)
+{
+    while (i < len && !(special[(unsigned char)s[i]] & bit))
+        i++;
+    return i;
+}
+
 static void escape_html(struct buf *out, const char *s, size_t len)
 {
-    size_t run = 0;
     for (size_t i = 0; i < len; i++) {
-        const char *rep;
+        size_t run = plain_run(s, len, i, SP_HTML);
+        buf_addn(out, s + i, run - i);
+        if (run == len)
+            break;
+        i = run;
         switch (s[i]) {
         case '&':
-            rep = "&amp;";
+            buf_addn(out, "&amp;", 5);
             break;
         case '<':
-            rep = "&lt;";
+            buf_addn(out, "&lt;", 4);
             break;
         case '>':
-            rep = "&gt;";
+            buf_addn(out, "&gt;", 4);
             break;
-        case '"':
-            rep = "&quot;";
+        default: /* '"' */
+            buf_addn(out, "&quot;", 6);
             break;
-        default:
-            continue;
         }
-        buf_addn(out, s + run, i - run);
-        buf_adds(out, rep);
-        run = i + 1;
     }
-    buf_addn(out, s + run, len - run);
 }
 
 static bool at_line_end(const char *s, size_t len, size_t i)
@@ -661,40 +723,33 @@ static bool at_line_end(const char *s, size_t len, size_t i)
     return i >= len || s[i] == '\n' || (s[i] == '\r' && i + 1 < len && s[i + 1] == '\n');
 }
 
-/* True for a byte escape_c() copies whatever surrounds it. */
-static bool c_plain(unsigned char c)
+/* One byte the table marks for C at s[i]: what goes out in its place. */
+static void escape_c_byte(struct buf *out, const char *s, size_t len, size_t i)
 {
-    if (c < 0x20)
-        return c == '\t' || c == '\n';
-    return c != 0x7f && c != '/' && c != '*' && c != '?' && c != '\\';
+    char c = s[i], next = i + 1 < len ? s[i + 1] : '\0';
+    if ((c == '/' && next == '*') || (c == '*' && next == '/') || (c == '?' && next == '?')) {
+        buf_addc(out, c);
+        buf_addc(out, ' ');
+    } else if (c == '\\') {
+        if (!at_line_end(s, len, i + 1)) /* else it would splice the next line into this one */
+            buf_addc(out, c);
+    } else if (c == '\r') {
+        if (next == '\n')
+            buf_addc(out, c);
+    } else if (c == '/' || c == '*' || c == '?') {
+        buf_addc(out, c);
+    } /* else a control character: dropped */
 }
 
 static void escape_c(struct buf *out, const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
-        size_t run = i;
-        while (run < len && c_plain((unsigned char)s[run]))
-            run++;
-        if (run > i) { /* the common case: copied in one go */
-            buf_addn(out, s + i, run - i);
-            i = run;
-            if (i == len)
-                break;
-        }
-        char c = s[i], next = i + 1 < len ? s[i + 1] : '\0';
-        if ((c == '/' && next == '*') || (c == '*' && next == '/') || (c == '?' && next == '?')) {
-            buf_addc(out, c);
-            buf_addc(out, ' ');
-        } else if (c == '\\' && at_line_end(s, len, i + 1)) {
-            continue; /* would splice the next line into this one */
-        } else if (c == '\r') {
-            if (next == '\n')
-                buf_addc(out, c);
-        } else if (((unsigned char)c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
-            continue;
-        } else {
-            buf_addc(out, c);
-        }
+        size_t run = plain_run(s, len, i, SP_C);
+        buf_addn(out, s + i, run - i);
+        if (run == len)
+            break;
+        i = run;
+        escape_c_byte(out, s, len, i);
     }
 }
 
@@ -721,37 +776,33 @@ static bool underscore_is_markup(const char *s, size_t len, size_t i)
 static void escape_markdown(struct buf *out, const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
-        switch (s[i]) {
-        case '|':
-        case '\\':
-        case '`':
-        case '*':
-        case '~':
-        case '[':
-        case ']':
-            buf_addc(out, '\\');
-            buf_addc(out, s[i]);
+        size_t run = plain_run(s, len, i, SP_MD);
+        buf_addn(out, s + i, run - i);
+        if (run == len)
             break;
+        i = run;
+        switch (s[i]) {
         case '_':
             if (underscore_is_markup(s, len, i))
                 buf_addc(out, '\\');
             buf_addc(out, '_');
             break;
         case '<':
-            buf_adds(out, "&lt;");
+            buf_addn(out, "&lt;", 4);
             break;
         case '>':
-            buf_adds(out, "&gt;");
+            buf_addn(out, "&gt;", 4);
             break;
         case '&':
-            buf_adds(out, "&amp;");
+            buf_addn(out, "&amp;", 5);
             break;
         case '\n':
-            buf_adds(out, "<br>");
+            buf_addn(out, "<br>", 4);
             break;
         case '\r':
             break;
-        default:
+        default: /* | \ ` * ~ [ ] */
+            buf_addc(out, '\\');
             buf_addc(out, s[i]);
             break;
         }
@@ -937,6 +988,20 @@ static void emit_text(struct render *r, const char *s, size_t len)
     }
 }
 
+/* 'i' in decimal, as printf's "%lld" writes it: shifts, widths and indices on every line. */
+static void add_int(struct buf *out, long long i)
+{
+    char tmp[24], *p = tmp + sizeof(tmp);
+    unsigned long long u = i < 0 ? 0 - (unsigned long long)i : (unsigned long long)i;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (i < 0)
+        *--p = '-';
+    buf_addn(out, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
 static void render_var(struct render *r, const struct mus_template *t, const struct node *n)
 {
     const struct dt *v = resolve(r, t, n, true);
@@ -945,14 +1010,12 @@ static void render_var(struct render *r, const struct mus_template *t, const str
     if (!v)
         return;
     enum mus_escape esc = n->raw ? MUS_ESCAPE_NONE : r->opt->escape;
-    char num[32];
     switch (v->type) {
     case DT_STR:
         mus_escape(r->out, esc, v->u.str.s, v->u.str.len);
         break;
     case DT_INT:
-        snprintf(num, sizeof(num), "%lld", v->u.i);
-        buf_adds(r->out, num);
+        add_int(r->out, v->u.i);
         break;
     case DT_REAL:
         mus_format_real(r->out, v->u.r);

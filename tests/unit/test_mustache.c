@@ -289,12 +289,15 @@ static void test_render_many_times(void **state)
 static void test_numbers_shortest(void **state)
 {
     struct fixture *fx = *state;
-    assert_int_equal(render(fx, "{{a}} {{b}} {{c}} {{d}} {{e}} {{f}}",
+    assert_int_equal(render(fx, "{{a}} {{b}} {{c}} {{d}} {{e}} {{f}} {{g}} {{h}} {{i}}",
                             "{\"a\":1.1,\"b\":-7,\"c\":1e300,\"d\":0.30000000000000004,"
-                            "\"e\":9007199254740993,\"f\":2.5e-8}",
+                            "\"e\":9007199254740993,\"f\":2.5e-8,\"g\":0,"
+                            "\"h\":9223372036854775807,\"i\":-9223372036854775808}",
                             NULL),
                      0);
-    assert_string_equal(fx->out.s, "1.1 -7 1e+300 0.30000000000000004 9007199254740993 2.5e-08");
+    /* integers as printf's %lld writes them, the extremes included */
+    assert_string_equal(fx->out.s, "1.1 -7 1e+300 0.30000000000000004 9007199254740993 2.5e-08 0 "
+                                   "9223372036854775807 -9223372036854775808");
 }
 
 static void test_truthiness(void **state)
@@ -338,6 +341,78 @@ static void test_escape_markdown(void **state)
     mus_escape(&b, MUS_ESCAPE_MARKDOWN, md, sizeof(md) - 1);
     assert_string_equal(b.s, "\\*\\_PMON_BOX_CTL.frz and ev_sel, \\`x\\`, \\[1\\] 2^48 - 1 "
                              "\\~a\\~ \\_b\\_ c\\\\d \\_\\_e");
+    buf_release(&b);
+}
+
+/*
+ * What each kind makes of one byte between two letters, stated apart from the
+ * engine's tables: every byte the rules do not name must be copied as it is
+ * (the engine copies runs of such bytes at once).
+ */
+static const char *html_byte(unsigned char c)
+{
+    return c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : NULL;
+}
+
+static const char *c_byte(unsigned char c)
+{
+    if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+        return ""; /* dropped ('\r' too: no '\n' follows it here) */
+    return NULL;   /* '/', '*', '?', '\\' alone are kept */
+}
+
+static const char *md_byte(unsigned char c)
+{
+    static char esc[3];
+    if (strchr("|\\`*~[]", c) && c) {
+        esc[0] = '\\';
+        esc[1] = (char)c;
+        return esc;
+    }
+    return c == '<'    ? "&lt;"
+           : c == '>'  ? "&gt;"
+           : c == '&'  ? "&amp;"
+           : c == '\n' ? "<br>"
+           : c == '\r' ? ""
+                       : NULL; /* '_' inside a word is kept */
+}
+
+static void check_bytes(enum mus_escape kind, const char *(*rule)(unsigned char))
+{
+    struct buf b = BUF_INIT, want = BUF_INIT;
+    for (unsigned c = 0; c < 256; c++) {
+        char in[3] = {'a', (char)c, 'b'};
+        buf_reset(&b);
+        buf_reset(&want);
+        mus_escape(&b, kind, in, sizeof(in));
+        const char *rep = rule((unsigned char)c);
+        buf_addc(&want, 'a');
+        if (rep)
+            buf_adds(&want, rep);
+        else
+            buf_addc(&want, (char)c);
+        buf_addc(&want, 'b');
+        if (b.len != want.len || memcmp(b.s, want.s, b.len) != 0)
+            fail_msg("escape kind %d, byte 0x%02x: got '%s', want '%s'", (int)kind, c, b.s, want.s);
+    }
+    buf_release(&b);
+    buf_release(&want);
+}
+
+static void test_escape_every_byte(void **state)
+{
+    (void)state;
+    check_bytes(MUS_ESCAPE_HTML, html_byte);
+    check_bytes(MUS_ESCAPE_C, c_byte);
+    check_bytes(MUS_ESCAPE_MARKDOWN, md_byte);
+    struct buf b = BUF_INIT;
+    const char plain[] = "BENCH_BLK0_REG0_F1_MASK UINT64_C(0xff) a_b 12";
+    mus_escape(&b, MUS_ESCAPE_C, plain, sizeof(plain) - 1);
+    mus_escape(&b, MUS_ESCAPE_HTML, plain, sizeof(plain) - 1);
+    mus_escape(&b, MUS_ESCAPE_MARKDOWN, plain, sizeof(plain) - 1);
+    assert_string_equal(b.s, "BENCH_BLK0_REG0_F1_MASK UINT64_C(0xff) a_b 12"
+                             "BENCH_BLK0_REG0_F1_MASK UINT64_C(0xff) a_b 12"
+                             "BENCH_BLK0_REG0_F1_MASK UINT64_C(0xff) a_b 12");
     buf_release(&b);
 }
 
@@ -516,6 +591,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_escape_html, setup, teardown),
         cmocka_unit_test(test_escape_c),
         cmocka_unit_test(test_escape_markdown),
+        cmocka_unit_test(test_escape_every_byte),
         cmocka_unit_test(test_escape_parse),
         cmocka_unit_test_setup_teardown(test_strict_missing_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strict_object_is_not_a_value, setup, teardown),
