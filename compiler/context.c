@@ -99,16 +99,18 @@ static unsigned addr_bits(const struct model_reg *r)
     return r->space == SPACE_MMIO ? 64 : 32;
 }
 
-/* Keys are ASCII literals: no UTF-8 check needed. */
 static void set(struct ctx *c, struct dt *o, const char *key, struct dt *v)
 {
     dt_set(c->a, o, key, v);
 }
 
-static void set_str(struct ctx *c, struct dt *o, const char *key, const char *s)
-{
-    dt_set(c->a, o, key, str_or_null(c, s));
-}
+/*
+ * Adds key 'lit', a string literal, to 'o', which does not hold it yet: the
+ * builders below make each object once, key by key, so no search is needed
+ * (dt_add; the hash is folded at compile time).
+ */
+#define SET(c, o, lit, v) dt_add((c)->a, (o), DT_KEY(lit), (v))
+#define SET_STR(c, o, lit, s) SET((c), (o), lit, str_or_null((c), (s)))
 
 /*
  * "c_def": the names a template #defines for an object, by role, so that
@@ -183,8 +185,8 @@ static void flag_list(struct ctx *c, struct dt *list)
         struct dt *item = dt_at(list, i);
         if (!dt_is(item, DT_OBJ) || dt_get(item, "first"))
             continue;
-        set(c, item, "first", dt_bool(i == 0));
-        set(c, item, "last", dt_bool(i + 1 == n));
+        SET(c, item, "first", dt_bool(i == 0));
+        SET(c, item, "last", dt_bool(i + 1 == n));
     }
 }
 
@@ -261,19 +263,19 @@ static char *fold(struct ctx *c, const char *s)
 /* "c_source": the citation line or null; "c_cite_lines": the same wrapped for comments. */
 static void set_cite(struct ctx *c, struct dt *o, const char *line)
 {
-    set_str(c, o, "c_source", line);
-    set(c, o, "c_cite_lines", desc_lines(c, line, 76));
+    SET_STR(c, o, "c_source", line);
+    SET(c, o, "c_cite_lines", desc_lines(c, line, 76));
 }
 
 static struct dt *source_json(struct ctx *c, const struct model_source *src)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "id", src->id);
-    set_str(c, o, "title", src->title);
-    set_str(c, o, "ref", src->ref);
-    set_str(c, o, "rev", src->rev);
-    set_str(c, o, "date", src->date);
-    set_str(c, o, "url", src->url);
+    SET_STR(c, o, "id", src->id);
+    SET_STR(c, o, "title", src->title);
+    SET_STR(c, o, "ref", src->ref);
+    SET_STR(c, o, "rev", src->rev);
+    SET_STR(c, o, "date", src->date);
+    SET_STR(c, o, "url", src->url);
     return o;
 }
 
@@ -315,13 +317,13 @@ static struct dt *cite_json(struct ctx *c, const struct model_spec *s,
 {
     const struct model_source *src = cite_source(s, cite);
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "src", cite->src);
-    set_str(c, o, "title", src ? src->title : NULL);
-    set_str(c, o, "ref", src ? src->ref : NULL);
-    set_str(c, o, "table", cite->table);
-    set_str(c, o, "page", cite->page);
-    set_str(c, o, "section", cite->section);
-    set_str(c, o, "cite", cite->cite);
+    SET_STR(c, o, "src", cite->src);
+    SET_STR(c, o, "title", src ? src->title : NULL);
+    SET_STR(c, o, "ref", src ? src->ref : NULL);
+    SET_STR(c, o, "table", cite->table);
+    SET_STR(c, o, "page", cite->page);
+    SET_STR(c, o, "section", cite->section);
+    SET_STR(c, o, "cite", cite->cite);
     return o;
 }
 
@@ -350,25 +352,25 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
 static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", s->name);
-    set_str(c, o, "prefix", s->prefix);
-    set_str(c, o, "title", s->title);
-    set(c, o, "version", dt_int(c->a, s->version));
+    SET_STR(c, o, "name", s->name);
+    SET_STR(c, o, "prefix", s->prefix);
+    SET_STR(c, o, "title", s->title);
+    SET(c, o, "version", dt_int(c->a, s->version));
     struct dt *sources = dt_list(c->a);
     struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < s->nsources; i++) {
         dt_push(c->a, sources, source_json(c, s->sources[i]));
         dt_push(c->a, lines, text_obj(c, source_line(c, s->sources[i])));
     }
-    set(c, o, "sources", sources);
-    set(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
-    set(c, o, "c_lower_prefix", dt_str_ref(c->a, names_lower(c->a, c->prefix)));
-    set(c, o, "c_guard",
+    SET(c, o, "sources", sources);
+    SET(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
+    SET(c, o, "c_lower_prefix", dt_str_ref(c->a, names_lower(c->a, c->prefix)));
+    SET(c, o, "c_guard",
         dt_str_ref(c->a, names_upper(c->a, arena_printf(c->a, "%s_%s_H", c->prefix, s->name))));
-    set(c, o, "c_version", dt_str_ref(c->a, REGC_VERSION));
+    SET(c, o, "c_version", dt_str_ref(c->a, REGC_VERSION));
     flag_list(c, lines);
-    set(c, o, "c_source_lines", lines);
-    set(c, o, "c_desc_lines", desc_lines(c, s->title, 76));
+    SET(c, o, "c_source_lines", lines);
+    SET(c, o, "c_desc_lines", desc_lines(c, s->title, 76));
     return o;
 }
 
@@ -379,22 +381,22 @@ static struct dt *pci_json(struct ctx *c, const struct model_instance *inst)
     if (!inst || !inst->has_pci)
         return dt_null();
     struct dt *o = dt_obj(c->a);
-    set(c, o, "vendor", hex(c, inst->vendor));
-    set(c, o, "device", hex(c, inst->device));
-    set(c, o, "dev", dt_int(c->a, inst->dev));
-    set(c, o, "func", dt_int(c->a, inst->func));
+    SET(c, o, "vendor", hex(c, inst->vendor));
+    SET(c, o, "device", hex(c, inst->device));
+    SET(c, o, "dev", dt_int(c->a, inst->dev));
+    SET(c, o, "func", dt_int(c->a, inst->func));
     return o;
 }
 
 static struct dt *instance_json(struct ctx *c, const struct model_instance *inst)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", inst->name);
-    set(c, o, "base", inst->has_base ? hex(c, inst->base) : dt_null());
-    set(c, o, "pci", pci_json(c, inst));
+    SET_STR(c, o, "name", inst->name);
+    SET(c, o, "base", inst->has_base ? hex(c, inst->base) : dt_null());
+    SET(c, o, "pci", pci_json(c, inst));
     char *stem = names_instance(c->a, c->prefix, inst);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_index", dt_int(c->a, inst->index));
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_index", dt_int(c->a, inst->index));
     def(c, o, "name", "", stem);
     if (inst->has_base)
         def(c, o, "base", "_BASE", stem);
@@ -405,15 +407,15 @@ static struct dt *instance_json(struct ctx *c, const struct model_instance *inst
         def(c, o, "func", "_FUNC", stem);
     }
     if (inst->has_pci) {
-        set(c, o, "c_vendor", dt_str_ref(c->a, c_lit(c, inst->vendor, 32, false)));
-        set(c, o, "c_device", dt_str_ref(c->a, c_lit(c, inst->device, 32, false)));
-        set(c, o, "c_dev", dt_int(c->a, (long long)inst->dev));
-        set(c, o, "c_func", dt_int(c->a, (long long)inst->func));
+        SET(c, o, "c_vendor", dt_str_ref(c->a, c_lit(c, inst->vendor, 32, false)));
+        SET(c, o, "c_device", dt_str_ref(c->a, c_lit(c, inst->device, 32, false)));
+        SET(c, o, "c_dev", dt_int(c->a, (long long)inst->dev));
+        SET(c, o, "c_func", dt_int(c->a, (long long)inst->func));
     }
     if (inst->has_base)
-        set(c, o, "c_base",
+        SET(c, o, "c_base",
             dt_str_ref(c->a, c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false)));
-    set(c, o, "c_desc_lines", desc_lines(c, inst->desc, 76));
+    SET(c, o, "c_desc_lines", desc_lines(c, inst->desc, 76));
     return o;
 }
 
@@ -429,15 +431,15 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f,
                              const struct model_value *v)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", v->name);
-    set(c, o, "value", hex(c, v->value));
-    set(c, o, "undefined", dt_bool(v->undefined));
-    set_str(c, o, "desc", fold(c, v->desc));
+    SET_STR(c, o, "name", v->name);
+    SET(c, o, "value", hex(c, v->value));
+    SET(c, o, "undefined", dt_bool(v->undefined));
+    SET_STR(c, o, "desc", fold(c, v->desc));
     char *stem = names_value(c->a, c->prefix, f, v);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
     def(c, o, "name", "", stem);
-    set(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v->value, f->reg->size, false)));
-    set(c, o, "c_field", dt_str_ref(c->a, names_field(c->a, c->prefix, f)));
+    SET(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v->value, f->reg->size, false)));
+    SET(c, o, "c_field", dt_str_ref(c->a, names_field(c->a, c->prefix, f)));
     return o;
 }
 
@@ -445,25 +447,25 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
 {
     const struct model_reg *r = f->reg;
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", f->name);
-    set(c, o, "lsb", dt_int(c->a, f->lsb));
-    set(c, o, "msb", dt_int(c->a, f->msb));
-    set(c, o, "width", dt_int(c->a, model_field_width(f)));
-    set_str(c, o, "access", f->access_text);
-    set(c, o, "reset", hex(c, f->reset));
-    set_str(c, o, "desc", fold(c, f->desc));
-    set(c, o, "implicit", dt_bool(f->implicit));
+    SET_STR(c, o, "name", f->name);
+    SET(c, o, "lsb", dt_int(c->a, f->lsb));
+    SET(c, o, "msb", dt_int(c->a, f->msb));
+    SET(c, o, "width", dt_int(c->a, model_field_width(f)));
+    SET_STR(c, o, "access", f->access_text);
+    SET(c, o, "reset", hex(c, f->reset));
+    SET_STR(c, o, "desc", fold(c, f->desc));
+    SET(c, o, "implicit", dt_bool(f->implicit));
     struct dt *values = dt_list(c->a);
     for (size_t i = 0; i < f->nvalues; i++)
         dt_push(c->a, values, value_json(c, f, f->values[i]));
     flag_list(c, values);
-    set(c, o, "values", values);
+    SET(c, o, "values", values);
 
     char *stem = names_field(c->a, c->prefix, f);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-    set(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
-    set(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
+    SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
     if (!model_field_is_reserved(f)) {
         def(c, o, "shift", "_SHIFT", stem);
         def(c, o, "width", "_WIDTH", stem);
@@ -474,19 +476,19 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
         def_in(c, o, "c_mdef", "set", "_SET(v, x)", stem);
         def_in(c, o, "c_mdef", "val", "_VAL(x)", stem);
     }
-    set(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
-    set(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
-    set(c, o, "c_shift", dt_int(c->a, f->lsb));
-    set(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
-    set(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
-    set(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
-    set(c, o, "c_bits",
+    SET(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
+    SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
+    SET(c, o, "c_shift", dt_int(c->a, f->lsb));
+    SET(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
+    SET(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
+    SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
+    SET(c, o, "c_bits",
         dt_str_ref(c->a, f->msb == f->lsb ? arena_printf(c->a, "%u", f->lsb)
                                           : arena_printf(c->a, "%u:%u", f->msb, f->lsb)));
-    set(c, o, "c_has_values", dt_bool(f->nvalues > 0));
+    SET(c, o, "c_has_values", dt_bool(f->nvalues > 0));
     char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
     set_cite(c, o, src);
-    set(c, o, "c_desc_lines", desc_lines(c, f->desc, 72));
+    SET(c, o, "c_desc_lines", desc_lines(c, f->desc, 72));
     return o;
 }
 
@@ -558,7 +560,7 @@ static void add_cand(struct ctx *c, struct dt *cands, uint64_t v, uint64_t max, 
         if (strcmp(dt_str_value(dt_get(item, "c_value")), lit) == 0)
             return;
     struct dt *o = dt_obj(c->a);
-    set(c, o, "c_value", dt_str_ref(c->a, lit));
+    SET(c, o, "c_value", dt_str_ref(c->a, lit));
     dt_push(c->a, cands, o);
 }
 
@@ -596,9 +598,9 @@ static int add_candidates(void *ctx, const struct expr *node)
     }
     flag_list(c, cands);
     struct dt *o = dt_obj(c->a);
-    set(c, o, "c_lower", dt_str_ref(c->a, stem));
-    set(c, o, "c_count", dt_int(c->a, (long long)dt_len(cands)));
-    set(c, o, "c_values", cands);
+    SET(c, o, "c_lower", dt_str_ref(c->a, stem));
+    SET(c, o, "c_count", dt_int(c->a, (long long)dt_len(cands)));
+    SET(c, o, "c_values", cands);
     dt_push(c->a, rc->fields, o);
     return 0;
 }
@@ -607,13 +609,13 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
                             const struct model_rule *rule, unsigned bit)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", rule->name);
-    set_str(c, o, "expr", rule->expr_text);
+    SET_STR(c, o, "name", rule->name);
+    SET_STR(c, o, "expr", rule->expr_text);
     char *msg = fold(c, rule->message);
-    set_str(c, o, "message", msg);
+    SET_STR(c, o, "message", msg);
     char *stem = names_rule(c->a, c->prefix, r, rule);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_bit", dt_int(c->a, bit));
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_bit", dt_int(c->a, bit));
     def(c, o, "name", "", stem);
     def(c, o, "message", "_MESSAGE", stem);
     struct rule_ctx rc = {.c = c, .r = r, .fields = dt_list(c->a)};
@@ -626,12 +628,12 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
         buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
     flag_list(c, rc.fields);
-    set(c, o, "c_expr", dt_str(c->a, expr.s));
-    set(c, o, "c_candidates", rc.fields);
+    SET(c, o, "c_expr", dt_str(c->a, expr.s));
+    SET(c, o, "c_candidates", rc.fields);
     buf_release(&expr);
-    set(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg ? msg : rule->name)));
-    set(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
-    set(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
+    SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg ? msg : rule->name)));
+    SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
+    SET(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
     set_cite(c, o, cite_line(c, s, &rule->cite));
     return o;
 }
@@ -724,13 +726,13 @@ static struct masks reg_masks(const struct model_reg *r)
 static struct dt *masks_json(struct ctx *c, const struct masks *m)
 {
     struct dt *o = dt_obj(c->a);
-    set(c, o, "mbz", hex(c, m->mbz));
-    set(c, o, "ignored", hex(c, m->ignored));
-    set(c, o, "ro", hex(c, m->ro));
-    set(c, o, "wo", hex(c, m->wo));
-    set(c, o, "w1c", hex(c, m->w1c));
-    set(c, o, "w1s", hex(c, m->w1s));
-    set(c, o, "writable", hex(c, m->writable));
+    SET(c, o, "mbz", hex(c, m->mbz));
+    SET(c, o, "ignored", hex(c, m->ignored));
+    SET(c, o, "ro", hex(c, m->ro));
+    SET(c, o, "wo", hex(c, m->wo));
+    SET(c, o, "w1c", hex(c, m->w1c));
+    SET(c, o, "w1s", hex(c, m->w1s));
+    SET(c, o, "writable", hex(c, m->writable));
     return o;
 }
 
@@ -753,7 +755,7 @@ static struct dt *c_masks_json(struct ctx *c, const struct masks *m, unsigned si
                 {"rmw", rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
-        set(c, o, lits[i].key, dt_str_ref(c->a, c_lit(c, lits[i].bits, size, true)));
+        dt_add(c->a, o, dt_key(lits[i].key), dt_str_ref(c->a, c_lit(c, lits[i].bits, size, true)));
     return o;
 }
 
@@ -778,10 +780,10 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
         const struct model_instance *inst = b && b->ninstances ? b->instances[i] : NULL;
         for (unsigned k = 0; k < r->count; k++) {
             struct dt *o = dt_obj(c->a);
-            set_str(c, o, "instance", inst ? inst->name : NULL);
-            set(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
-            set(c, o, "address", hex(c, model_reg_address(r, inst, k)));
-            set(c, o, "pci", pci_json(c, inst));
+            SET_STR(c, o, "instance", inst ? inst->name : NULL);
+            SET(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
+            SET(c, o, "address", hex(c, model_reg_address(r, inst, k)));
+            SET(c, o, "pci", pci_json(c, inst));
             char *call;
             if (uniform && !r->is_array)
                 call = arena_printf(c->a, "%s_ADDR", names_upper(c->a, lower));
@@ -791,8 +793,8 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
                 call = arena_printf(c->a, "%s_addr(%zuu)", lower, i);
             else
                 call = arena_printf(c->a, "%s_addr(%zuu, %uu)", lower, i, r->first + k);
-            set(c, o, "c_addr_call", dt_str_ref(c->a, call));
-            set(c, o, "c_address",
+            SET(c, o, "c_addr_call", dt_str_ref(c->a, call));
+            SET(c, o, "c_address",
                 dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, k), 64, false)));
             dt_push(c->a, list, o);
         }
@@ -815,78 +817,78 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
     unsigned bits = addr_bits(r);
     const struct model_instance *i0 = b && b->ninstances ? b->instances[0] : NULL;
     bool uniform = names_reg_uniform(r);
-    set(c, o, "c_addr_type", dt_str_ref(c->a, c_type(bits)));
-    set(c, o, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, i0, 0), bits, false)));
-    set(c, o, "c_address", hex(c, model_reg_address(r, i0, 0)));
-    set(c, o, "c_addr_const", dt_bool(!r->is_array && uniform));
-    set(c, o, "c_addr_by_index", dt_bool(r->is_array && uniform));
-    set(c, o, "c_addr_by_instance", dt_bool(!uniform));
-    set(c, o, "c_addr_index",
+    SET(c, o, "c_addr_type", dt_str_ref(c->a, c_type(bits)));
+    SET(c, o, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, i0, 0), bits, false)));
+    SET(c, o, "c_address", hex(c, model_reg_address(r, i0, 0)));
+    SET(c, o, "c_addr_const", dt_bool(!r->is_array && uniform));
+    SET(c, o, "c_addr_by_index", dt_bool(r->is_array && uniform));
+    SET(c, o, "c_addr_by_instance", dt_bool(!uniform));
+    SET(c, o, "c_addr_index",
         dt_str_ref(c->a, r->first ? arena_printf(c->a, "(i - %uu)", r->first) : "i"));
-    set(c, o, "c_stride", dt_str_ref(c->a, c_lit(c, r->stride, bits, false)));
-    set(c, o, "c_irregular", dt_bool(r->addrs != NULL));
+    SET(c, o, "c_stride", dt_str_ref(c->a, c_lit(c, r->stride, bits, false)));
+    SET(c, o, "c_irregular", dt_bool(r->addrs != NULL));
     struct dt *offsets = dt_list(c->a);
     for (size_t k = 0; k < r->naddrs; k++) {
         struct dt *e = dt_obj(c->a);
-        set(c, e, "c_index", dt_int(c->a, (long long)(r->first + k)));
-        set(c, e, "c_offset", dt_str_ref(c->a, c_lit(c, r->addrs[k] - r->addrs[0], bits, false)));
+        SET(c, e, "c_index", dt_int(c->a, (long long)(r->first + k)));
+        SET(c, e, "c_offset", dt_str_ref(c->a, c_lit(c, r->addrs[k] - r->addrs[0], bits, false)));
         dt_push(c->a, offsets, e);
     }
     flag_list(c, offsets);
-    set(c, o, "c_offsets", offsets);
+    SET(c, o, "c_offsets", offsets);
     const char *index = dt_str_value(dt_get(o, "c_addr_index"));
-    set(c, o, "c_addr_offset",
+    SET(c, o, "c_addr_offset",
         dt_str_ref(c->a, r->addrs ? arena_printf(c->a, "%s_offset(i)",
                                                  names_lower(c->a, names_reg(c->a, c->prefix, r)))
                                   : arena_printf(c->a, "(%s)%s * %s", c_type(bits), index,
                                                  c_lit(c, r->stride, bits, false))));
-    set(c, o, "c_first_index", dt_int(c->a, r->first));
-    set(c, o, "c_count", dt_int(c->a, r->count));
+    SET(c, o, "c_first_index", dt_int(c->a, r->first));
+    SET(c, o, "c_count", dt_int(c->a, r->count));
     struct dt *cases = dt_list(c->a);
     for (size_t i = 0; b && i < b->ninstances; i++) {
         const struct model_instance *inst = b->instances[i];
         struct dt *k = dt_obj(c->a);
-        set(c, k, "c_index", dt_int(c->a, (long long)i));
-        set(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
-        set(c, k, "c_name",
+        SET(c, k, "c_index", dt_int(c->a, (long long)i));
+        SET(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
+        SET(c, k, "c_name",
             dt_str_ref(c->a,
                        names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name))));
-        set(c, k, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, 0), bits, false)));
+        SET(c, k, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, 0), bits, false)));
         def(c, k, "addr", "", dt_str_value(dt_get(k, "c_name")));
         dt_push(c->a, cases, k);
     }
     flag_list(c, cases);
-    set(c, o, "c_addr_cases", cases);
-    set(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
+    SET(c, o, "c_addr_cases", cases);
+    SET(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
 }
 
 static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
     size_t from = c->ndefs; /* every name in the register but its rules' */
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", r->name);
-    set_str(c, o, "written_name", r->written_name);
-    set(c, o, "space", dt_str_ref(c->a, space_name(r->space)));
-    set(c, o, "width", dt_int(c->a, r->width));
-    set(c, o, "size", dt_int(c->a, r->size));
-    set(c, o, "reset", hex(c, r->reset));
-    set_str(c, o, "desc", fold(c, r->desc));
+    SET_STR(c, o, "name", r->name);
+    SET_STR(c, o, "written_name", r->written_name);
+    SET(c, o, "space", dt_str_ref(c->a, space_name(r->space)));
+    SET(c, o, "width", dt_int(c->a, r->width));
+    SET(c, o, "size", dt_int(c->a, r->size));
+    SET(c, o, "reset", hex(c, r->reset));
+    SET_STR(c, o, "desc", fold(c, r->desc));
     struct dt *array = dt_null();
     if (r->is_array) {
         array = dt_obj(c->a);
-        set(c, array, "first", dt_int(c->a, r->first));
-        set(c, array, "count", dt_int(c->a, r->count));
-        set(c, array, "stride", r->addrs ? dt_null() : hex(c, r->stride));
+        SET(c, array, "first", dt_int(c->a, r->first));
+        SET(c, array, "count", dt_int(c->a, r->count));
+        SET(c, array, "stride", r->addrs ? dt_null() : hex(c, r->stride));
         if (r->addrs) {
             struct dt *list = dt_list(c->a);
             for (size_t k = 0; k < r->naddrs; k++)
                 dt_push(c->a, list, hex(c, r->addrs[k]));
-            set(c, array, "addresses", list);
+            SET(c, array, "addresses", list);
         }
     }
-    set(c, o, "array", array);
-    set(c, o, "instances", copies_json(c, r));
-    set(c, o, "source", cite_json(c, s, &r->cite));
+    SET(c, o, "array", array);
+    SET(c, o, "instances", copies_json(c, r));
+    SET(c, o, "source", cite_json(c, s, &r->cite));
     struct dt *fields = dt_list(c->a);
     bool has_fields = false;
     for (size_t i = 0; i < r->nfields; i++) {
@@ -894,30 +896,30 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         has_fields |= !model_field_is_reserved(r->fields[i]);
     }
     flag_list(c, fields);
-    set(c, o, "fields", fields);
+    SET(c, o, "fields", fields);
     struct dt *rules = dt_list(c->a);
     size_t rules_from = c->ndefs;
     for (size_t i = 0; i < r->nrules; i++)
         dt_push(c->a, rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
     flag_list(c, rules);
     align_defs(c, rules_from);
-    set(c, o, "rules", rules);
+    SET(c, o, "rules", rules);
     struct masks m = reg_masks(r);
-    set(c, o, "masks", masks_json(c, &m));
+    SET(c, o, "masks", masks_json(c, &m));
 
     char *stem = names_reg(c->a, c->prefix, r);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-    set(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
-    set(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
-    set(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, r->reset, r->size, true)));
-    set(c, o, "c_masks", c_masks_json(c, &m, r->size));
-    set(c, o, "c_has_fields", dt_bool(has_fields));
-    set(c, o, "c_has_rules", dt_bool(r->nrules > 0));
-    set(c, o, "c_rules_mask",
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
+    SET(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
+    SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, r->reset, r->size, true)));
+    SET(c, o, "c_masks", c_masks_json(c, &m, r->size));
+    SET(c, o, "c_has_fields", dt_bool(has_fields));
+    SET(c, o, "c_has_rules", dt_bool(r->nrules > 0));
+    SET(c, o, "c_rules_mask",
         dt_str_ref(c->a, arena_printf(c->a, "0x%xu",
                                       r->nrules >= 31 ? 0x7fffffffu : (1u << r->nrules) - 1)));
-    set(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
+    SET(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
     addr_keys(c, o, r, stem);
     static const char *const reg_defs[][2] = {
         {"width", "_WIDTH"},          {"size", "_SIZE"},
@@ -932,8 +934,8 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
         def(c, o, reg_defs[i][0], reg_defs[i][1], stem);
     set_cite(c, o, cite_line(c, s, &r->cite));
-    set(c, o, "c_desc_lines", desc_lines(c, r->desc, 76));
-    set(c, o, "c_layout", layout_lines(c, fields));
+    SET(c, o, "c_desc_lines", desc_lines(c, r->desc, 76));
+    SET(c, o, "c_layout", layout_lines(c, fields));
     align_defs(c, from);
     return o;
 }
@@ -969,17 +971,17 @@ static void add_sets(struct ctx *c, const struct model_events *t, const struct m
         const struct model_field *f = set_field(t, st);
         bool own = rname && t->reg_name && strcmp(rname, t->reg_name) == 0;
         struct dt *so = dt_obj(c->a);
-        set_str(c, so, "register", rname);
-        set_str(c, so, "field", st->field_name);
-        set(c, so, "value", hex(c, st->value));
-        set(c, so, "c_own", dt_bool(own));
+        SET_STR(c, so, "register", rname);
+        SET_STR(c, so, "field", st->field_name);
+        SET(c, so, "value", hex(c, st->value));
+        SET(c, so, "c_own", dt_bool(own));
         if (own)
             *enc |= place(f, st->value);
         if (f) {
             char *stem = names_field(c->a, c->prefix, f);
-            set(c, so, "c_field", dt_str_ref(c->a, stem));
-            set(c, so, "c_field_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-            set(c, so, "c_value", dt_str_ref(c->a, c_lit(c, st->value, f->reg->size, false)));
+            SET(c, so, "c_field", dt_str_ref(c->a, stem));
+            SET(c, so, "c_field_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+            SET(c, so, "c_value", dt_str_ref(c->a, c_lit(c, st->value, f->reg->size, false)));
         }
         dt_push(c->a, sets, so);
     }
@@ -1005,7 +1007,8 @@ static struct dt *event_counters(struct ctx *c, const struct model_event *e,
 static void set_getter(struct ctx *c, struct dt *o, const char *key, const struct model_field *f)
 {
     if (f)
-        set(c, o, key, dt_str_ref(c->a, names_lower(c->a, names_field(c->a, c->prefix, f))));
+        dt_add(c->a, o, dt_key(key),
+               dt_str_ref(c->a, names_lower(c->a, names_field(c->a, c->prefix, f))));
 }
 
 static struct dt *event_json(struct ctx *c, const struct model_spec *s,
@@ -1026,46 +1029,46 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     unsigned size = reg ? reg->size : 64;
 
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", e->full_name);
-    set_str(c, o, "register", t->reg_name);
-    set_str(c, o, "field", t->code_field_name);
-    set_str(c, o, "umask_field", t->umask_field_name);
-    set(c, o, "code", hex(c, e->code));
-    set(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
+    SET_STR(c, o, "name", e->full_name);
+    SET_STR(c, o, "register", t->reg_name);
+    SET_STR(c, o, "field", t->code_field_name);
+    SET_STR(c, o, "umask_field", t->umask_field_name);
+    SET(c, o, "code", hex(c, e->code));
+    SET(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
     uint64_t cmask;
-    set(c, o, "counters", event_counters(c, e, reg, &cmask));
-    set_str(c, o, "desc", fold(c, e->desc));
+    SET(c, o, "counters", event_counters(c, e, reg, &cmask));
+    SET_STR(c, o, "desc", fold(c, e->desc));
     struct dt *sets = dt_list(c->a);
     uint64_t enc = place(code_f, e->code) | (has_umask ? place(umask_f, umask) : 0);
     if (e->parent)
         add_sets(c, t, e->parent, sets, &enc);
     add_sets(c, t, e, sets, &enc);
     flag_list(c, sets);
-    set(c, o, "sets", sets);
+    SET(c, o, "sets", sets);
 
     char *stem = names_event(c->a, c->prefix, e);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-    set(c, o, "c_is_sub", dt_bool(e->parent != NULL));
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_is_sub", dt_bool(e->parent != NULL));
     def(c, o, "name", "", stem);
     def(c, o, "code", "_CODE", stem);
     def(c, o, "umask", "_UMASK", stem);
     def(c, o, "counters", "_COUNTERS", stem);
-    set(c, o, "c_encoding", dt_str_ref(c->a, c_lit(c, enc, size, false)));
-    set(c, o, "c_code", dt_str_ref(c->a, c_lit(c, e->code, size, false)));
-    set(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
-    set(c, o, "c_umask", dt_str_ref(c->a, c_lit(c, umask, size, false)));
-    set(c, o, "c_counters", dt_str_ref(c->a, c_lit(c, cmask, 64, false)));
+    SET(c, o, "c_encoding", dt_str_ref(c->a, c_lit(c, enc, size, false)));
+    SET(c, o, "c_code", dt_str_ref(c->a, c_lit(c, e->code, size, false)));
+    SET(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
+    SET(c, o, "c_umask", dt_str_ref(c->a, c_lit(c, umask, size, false)));
+    SET(c, o, "c_counters", dt_str_ref(c->a, c_lit(c, cmask, 64, false)));
     if (reg) {
         char *rstem = names_reg(c->a, c->prefix, reg);
-        set(c, o, "c_reg", dt_str_ref(c->a, rstem));
-        set(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, rstem)));
+        SET(c, o, "c_reg", dt_str_ref(c->a, rstem));
+        SET(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, rstem)));
     }
     set_getter(c, o, "c_code_field", code_f);
     set_getter(c, o, "c_umask_field", umask_f);
-    set(c, o, "c_type", dt_str_ref(c->a, c_type(size)));
+    SET(c, o, "c_type", dt_str_ref(c->a, c_type(size)));
     set_cite(c, o, cite_line(c, s, &e->cite));
-    set(c, o, "c_desc_lines", desc_lines(c, e->desc, 72));
+    SET(c, o, "c_desc_lines", desc_lines(c, e->desc, 72));
     return o;
 }
 
@@ -1102,8 +1105,8 @@ static struct dt *directions_json(struct ctx *c, const struct model_counters *k)
         if (!k->directions[d].given)
             continue;
         struct dt *o = dt_obj(c->a);
-        set(c, o, "direction", dt_str_ref(c->a, names[d]));
-        set(c, o, "value", hex(c, k->directions[d].value));
+        SET(c, o, "direction", dt_str_ref(c->a, names[d]));
+        SET(c, o, "value", hex(c, k->directions[d].value));
         dt_push(c->a, list, o);
     }
     return list;
@@ -1113,44 +1116,44 @@ static struct dt *directions_json(struct ctx *c, const struct model_counters *k)
 static void set_clear(struct ctx *c, struct dt *o, enum model_clear clear, const char *reg,
                       const struct model_role *field)
 {
-    set(c, o, "clear", dt_str_ref(c->a, clear_name(clear)));
-    set_str(c, o, "clear_register", reg);
-    set(c, o, "clear_field", role(c, field));
+    SET(c, o, "clear", dt_str_ref(c->a, clear_name(clear)));
+    SET_STR(c, o, "clear_register", reg);
+    SET(c, o, "clear_field", role(c, field));
 }
 
 static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
 {
     struct dt *o = dt_obj(c->a);
-    set(c, o, "kind", dt_str_ref(c->a, k->kind == COUNTERS_FIXED ? "fixed" : "general"));
-    set_str(c, o, "control", k->control_name);
-    set_str(c, o, "counter", k->counter_name);
-    set(c, o, "count_field", role(c, &k->count_field));
-    set(c, o, "width", dt_int(c->a, k->width));
-    set(c, o, "overflow", dt_str_ref(c->a, k->overflow == OVERFLOW_STOP ? "stop" : "wrap"));
-    set(c, o, "wrap_field", role(c, &k->wrap_field));
-    set(c, o, "enable", role(c, &k->enable));
-    set(c, o, "reset", role(c, &k->reset));
-    set(c, o, "pmi", role(c, &k->pmi));
-    set(c, o, "edge", role(c, &k->edge));
-    set(c, o, "invert", role(c, &k->invert));
-    set(c, o, "threshold", role(c, &k->threshold));
-    set(c, o, "event", role(c, &k->event));
-    set(c, o, "umask", role(c, &k->umask));
-    set(c, o, "direction_field", role(c, &k->direction_field));
-    set(c, o, "directions", directions_json(c, k));
-    set(c, o, "preload", dt_str_ref(c->a, k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
-    set(c, o, "freeze_on_overflow", dt_bool(k->freeze_on_overflow));
-    set(c, o, "has_status_first", dt_bool(k->has_status_first));
-    set(c, o, "status_first", dt_int(c->a, k->status_first));
+    SET(c, o, "kind", dt_str_ref(c->a, k->kind == COUNTERS_FIXED ? "fixed" : "general"));
+    SET_STR(c, o, "control", k->control_name);
+    SET_STR(c, o, "counter", k->counter_name);
+    SET(c, o, "count_field", role(c, &k->count_field));
+    SET(c, o, "width", dt_int(c->a, k->width));
+    SET(c, o, "overflow", dt_str_ref(c->a, k->overflow == OVERFLOW_STOP ? "stop" : "wrap"));
+    SET(c, o, "wrap_field", role(c, &k->wrap_field));
+    SET(c, o, "enable", role(c, &k->enable));
+    SET(c, o, "reset", role(c, &k->reset));
+    SET(c, o, "pmi", role(c, &k->pmi));
+    SET(c, o, "edge", role(c, &k->edge));
+    SET(c, o, "invert", role(c, &k->invert));
+    SET(c, o, "threshold", role(c, &k->threshold));
+    SET(c, o, "event", role(c, &k->event));
+    SET(c, o, "umask", role(c, &k->umask));
+    SET(c, o, "direction_field", role(c, &k->direction_field));
+    SET(c, o, "directions", directions_json(c, k));
+    SET(c, o, "preload", dt_str_ref(c->a, k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
+    SET(c, o, "freeze_on_overflow", dt_bool(k->freeze_on_overflow));
+    SET(c, o, "has_status_first", dt_bool(k->has_status_first));
+    SET(c, o, "status_first", dt_int(c->a, k->status_first));
     struct dt *rd = dt_list(c->a);
     for (size_t i = 0; i < k->nrdpmcs; i++) {
         struct dt *ro = dt_obj(c->a);
-        set_str(c, ro, "processor", k->rdpmcs[i]->processor);
-        set(c, ro, "first", dt_int(c->a, k->rdpmcs[i]->first));
-        set(c, ro, "high_zero", dt_bool(k->rdpmcs[i]->high_zero));
+        SET_STR(c, ro, "processor", k->rdpmcs[i]->processor);
+        SET(c, ro, "first", dt_int(c->a, k->rdpmcs[i]->first));
+        SET(c, ro, "high_zero", dt_bool(k->rdpmcs[i]->high_zero));
         dt_push(c->a, rd, ro);
     }
-    set(c, o, "rdpmc", rd);
+    SET(c, o, "rdpmc", rd);
     return o;
 }
 
@@ -1163,29 +1166,29 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
     for (size_t i = 0; i < p->ncounters; i++)
         dt_push(c->a, list, counters_json(c, p->counters[i]));
     flag_list(c, list);
-    set(c, o, "counters", list);
+    SET(c, o, "counters", list);
     const struct model_box_control *bc = p->box_control;
     if (bc) {
         struct dt *b = dt_obj(c->a);
-        set_str(c, b, "register", bc->reg_name);
-        set(c, b, "freeze", role(c, &bc->freeze));
-        set(c, b, "freeze_enable", role(c, &bc->freeze_enable));
-        set(c, b, "reset_counters", role(c, &bc->reset_counters));
-        set(c, b, "reset_controls", role(c, &bc->reset_controls));
-        set(c, b, "enable", role(c, &bc->enable));
-        set(c, o, "box_control", b);
+        SET_STR(c, b, "register", bc->reg_name);
+        SET(c, b, "freeze", role(c, &bc->freeze));
+        SET(c, b, "freeze_enable", role(c, &bc->freeze_enable));
+        SET(c, b, "reset_counters", role(c, &bc->reset_counters));
+        SET(c, b, "reset_controls", role(c, &bc->reset_controls));
+        SET(c, b, "enable", role(c, &bc->enable));
+        SET(c, o, "box_control", b);
     } else {
-        set(c, o, "box_control", dt_null());
+        SET(c, o, "box_control", dt_null());
     }
     const struct model_box_status *bs = p->box_status;
     if (bs) {
         struct dt *b = dt_obj(c->a);
-        set_str(c, b, "register", bs->reg_name);
-        set(c, b, "overflow", role(c, &bs->overflow));
+        SET_STR(c, b, "register", bs->reg_name);
+        SET(c, b, "overflow", role(c, &bs->overflow));
         set_clear(c, b, bs->clear, bs->clear_reg_name, &bs->clear_field);
-        set(c, o, "box_status", b);
+        SET(c, o, "box_status", b);
     } else {
-        set(c, o, "box_status", dt_null());
+        SET(c, o, "box_status", dt_null());
     }
     return o;
 }
@@ -1198,48 +1201,48 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
     const struct model_global_control *gc = g->control;
     if (gc) {
         struct dt *b = dt_obj(c->a);
-        set_str(c, b, "block", gc->block_name);
-        set_str(c, b, "register", gc->reg_name);
-        set(c, b, "freeze", role(c, &gc->freeze));
-        set(c, b, "unfreeze", role(c, &gc->unfreeze));
-        set(c, b, "enable", role(c, &gc->enable));
-        set(c, b, "freeze_on_overflow", role(c, &gc->freeze_on_overflow));
-        set(c, b, "pmi_core", role(c, &gc->pmi_core));
-        set(c, b, "wake", role(c, &gc->wake));
-        set(c, b, "reset", role(c, &gc->reset));
-        set(c, b, "select", role(c, &gc->select));
+        SET_STR(c, b, "block", gc->block_name);
+        SET_STR(c, b, "register", gc->reg_name);
+        SET(c, b, "freeze", role(c, &gc->freeze));
+        SET(c, b, "unfreeze", role(c, &gc->unfreeze));
+        SET(c, b, "enable", role(c, &gc->enable));
+        SET(c, b, "freeze_on_overflow", role(c, &gc->freeze_on_overflow));
+        SET(c, b, "pmi_core", role(c, &gc->pmi_core));
+        SET(c, b, "wake", role(c, &gc->wake));
+        SET(c, b, "reset", role(c, &gc->reset));
+        SET(c, b, "select", role(c, &gc->select));
         struct dt *cores = dt_list(c->a);
         for (size_t i = 0; i < gc->npmi_cores; i++) {
             struct dt *co = dt_obj(c->a);
-            set_str(c, co, "name", gc->pmi_cores[i].name);
+            SET_STR(c, co, "name", gc->pmi_cores[i].name);
             dt_push(c->a, cores, co);
         }
-        set(c, b, "pmi_core_fields", cores);
-        set(c, b, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
-        set(c, o, "control", b);
+        SET(c, b, "pmi_core_fields", cores);
+        SET(c, b, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
+        SET(c, o, "control", b);
     } else {
-        set(c, o, "control", dt_null());
+        SET(c, o, "control", dt_null());
     }
     const struct model_global_status *gs = g->status;
     if (gs) {
         struct dt *b = dt_obj(c->a);
-        set_str(c, b, "block", gs->block_name);
-        set_str(c, b, "register", gs->reg_name);
+        SET_STR(c, b, "block", gs->block_name);
+        SET_STR(c, b, "register", gs->reg_name);
         set_clear(c, b, gs->clear, gs->clear_reg_name, &gs->clear_field);
         struct dt *boxes = dt_list(c->a);
         for (size_t i = 0; i < gs->nboxes; i++) {
             const struct model_box_overflow *bo = gs->boxes[i];
             struct dt *bx = dt_obj(c->a);
-            set_str(c, bx, "block", bo->block_name);
-            set_str(c, bx, "field", bo->field_name);
-            set_str(c, bx, "instance", bo->instance_name);
-            set_str(c, bx, "counters", bo->counters_name);
+            SET_STR(c, bx, "block", bo->block_name);
+            SET_STR(c, bx, "field", bo->field_name);
+            SET_STR(c, bx, "instance", bo->instance_name);
+            SET_STR(c, bx, "counters", bo->counters_name);
             dt_push(c->a, boxes, bx);
         }
-        set(c, b, "boxes", boxes);
-        set(c, o, "status", b);
+        SET(c, b, "boxes", boxes);
+        SET(c, o, "status", b);
     } else {
-        set(c, o, "status", dt_null());
+        SET(c, o, "status", dt_null());
     }
     return o;
 }
@@ -1249,21 +1252,21 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
 static struct dt *block_json(struct ctx *c, const struct model_spec *s, const struct model_block *b)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", b->name);
-    set_str(c, o, "title", b->title);
-    set_str(c, o, "desc", fold(c, b->desc));
+    SET_STR(c, o, "name", b->name);
+    SET_STR(c, o, "title", b->title);
+    SET_STR(c, o, "desc", fold(c, b->desc));
     struct dt *insts = dt_list(c->a);
     size_t from = c->ndefs;
     for (size_t i = 0; i < b->ninstances; i++)
         dt_push(c->a, insts, instance_json(c, b->instances[i]));
     flag_list(c, insts);
     align_defs(c, from);
-    set(c, o, "instances", insts);
+    SET(c, o, "instances", insts);
     struct dt *regs = dt_list(c->a);
     for (size_t i = 0; i < b->nregs; i++)
         dt_push(c->a, regs, reg_json(c, s, b->regs[i]));
     flag_list(c, regs);
-    set(c, o, "registers", regs);
+    SET(c, o, "registers", regs);
     struct dt *events = dt_list(c->a);
     from = c->ndefs;
     for (size_t t = 0; t < b->nevent_tables; t++)
@@ -1271,19 +1274,19 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
             add_events(c, s, events, b->event_tables[t], b->event_tables[t]->events[i]);
     flag_list(c, events);
     align_defs(c, from);
-    set(c, o, "events", events);
-    set(c, o, "pmon", pmon_json(c, b->pmon));
+    SET(c, o, "events", events);
+    SET(c, o, "pmon", pmon_json(c, b->pmon));
 
     char *stem = names_block(c->a, c->prefix, b);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-    set(c, o, "c_ninstances", dt_int(c->a, (long long)b->ninstances));
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_ninstances", dt_int(c->a, (long long)b->ninstances));
     def(c, o, "ninstances", "_NINSTANCES", stem);
-    set(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
-    set(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
-    set(c, o, "c_is_pci", dt_bool(b->ninstances > 0 && b->instances[0]->has_pci));
+    SET(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
+    SET(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
+    SET(c, o, "c_is_pci", dt_bool(b->ninstances > 0 && b->instances[0]->has_pci));
     set_cite(c, o, cite_line(c, s, &b->cite));
-    set(c, o, "c_desc_lines", desc_lines(c, b->desc, 76));
+    SET(c, o, "c_desc_lines", desc_lines(c, b->desc, 76));
     return o;
 }
 
@@ -1301,13 +1304,13 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
     struct ctx cx, *c = &cx;
     ctx_init(c, a, s, opt);
     struct dt *root = dt_obj(c->a);
-    set(c, root, "spec", spec_json(c, s));
+    SET(c, root, "spec", spec_json(c, s));
     struct dt *blocks = dt_list(c->a);
     for (size_t i = 0; i < s->nblocks; i++)
         dt_push(c->a, blocks, block_json(c, s, s->blocks[i]));
     flag_list(c, blocks);
-    set(c, root, "blocks", blocks);
-    set(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
+    SET(c, root, "blocks", blocks);
+    SET(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
     context_doc_keys(a, root);
     free(c->defs);
     return root;

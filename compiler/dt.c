@@ -16,6 +16,12 @@ uint32_t dt_hash(const char *key, size_t len)
     return h;
 }
 
+struct dt_key dt_key(const char *s)
+{
+    size_t len = strlen(s);
+    return (struct dt_key){s, (uint32_t)len, dt_hash(s, len)};
+}
+
 struct dt *dt_null(void)
 {
     return &dt_null_v;
@@ -107,7 +113,7 @@ static uint64_t bloom_bit(uint32_t h)
 
 static bool key_is(const struct dt_member *m, const char *key, size_t len, uint32_t h)
 {
-    return m->hash == h && strncmp(m->key, key, len) == 0 && m->key[len] == '\0';
+    return m->hash == h && m->len == len && memcmp(m->key, key, len) == 0;
 }
 
 static struct dt_member *find(const struct dt *o, const char *key, size_t len, uint32_t h)
@@ -146,25 +152,49 @@ static void reindex(struct arena *a, struct dt *o)
         slot_add(o, i);
 }
 
-void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)
+/* Appends member 'k' to object 'o' (which must not hold it) and indexes it. */
+static void append(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
 {
-    if (o->type != DT_OBJ)
-        BUG("dt_set on a non-object");
-    size_t len = strlen(key);
-    uint32_t h = dt_hash(key, len);
-    struct dt_member *m = find(o, key, len, h);
-    if (m) {
-        m->val = v;
-        return;
-    }
     uint32_t cap = o->cap;
     o->u.members = grow(a, o, o->u.members, sizeof(*o->u.members));
-    o->u.members[o->n++] = (struct dt_member){key, h, v};
-    o->bloom |= bloom_bit(h);
+    o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, v};
+    o->bloom |= bloom_bit(k.hash);
     if (o->cap != cap)
         reindex(a, o);
     else if (o->slots)
         slot_add(o, o->n - 1);
+}
+
+void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)
+{
+    if (o->type != DT_OBJ)
+        BUG("dt_set on a non-object");
+    struct dt_key k = dt_key(key);
+    struct dt_member *m = find(o, k.s, k.len, k.hash);
+    if (m)
+        m->val = v;
+    else
+        append(a, o, k, v);
+}
+
+/* Sanitizer builds (make check SAN=1) check dt_add()'s promise; others trust it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define DT_CHECK_ADD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DT_CHECK_ADD 1
+#endif
+#endif
+
+void dt_add(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
+{
+#ifdef DT_CHECK_ADD
+    if (o->type != DT_OBJ)
+        BUG("dt_add on a non-object");
+    if (find(o, k.s, k.len, k.hash))
+        BUG("dt_add: the object already holds the key");
+#endif
+    append(a, o, k, v);
 }
 
 void dt_set_copy(struct arena *a, struct dt *o, const char *key, struct dt *v)

@@ -13,6 +13,8 @@
  * Setting a key that exists replaces its value in place, so the order of
  * keys is the order they were first set (the JSON export relies on it).
  * Keys are borrowed: string literals, or memory that outlives the tree.
+ * Builders that know a key is new use dt_add(), which appends without
+ * searching, with the key's hash computed at compile time (DT_KEY).
  */
 #ifndef REGC_DT_H
 #define REGC_DT_H
@@ -31,7 +33,14 @@ struct dt;
 struct dt_member {
     const char *key; /* borrowed */
     uint32_t hash;   /* dt_hash(key) */
+    uint32_t len;    /* strlen(key) */
     struct dt *val;
+};
+
+/* A key with its length and hash, to add or look up without measuring it again. */
+struct dt_key {
+    const char *s; /* borrowed; NUL-terminated */
+    uint32_t len, hash;
 };
 
 struct dt {
@@ -54,6 +63,26 @@ struct dt {
 
 /* FNV-1a over 'len' bytes: the hash members and template names carry. */
 uint32_t dt_hash(const char *key, size_t len);
+/* The key 's' with its length and hash. */
+struct dt_key dt_key(const char *s);
+
+/*
+ * DT_KEY("name"): the key of a string literal, its hash folded to a constant
+ * by the compiler (the context builder adds about a million keys to a large
+ * spec's tree). One FNV-1a step per byte of the first 32, each a no-op past
+ * the literal's end; longer literals are hashed when the code runs.
+ */
+#define DT_HSTEP_(s, i, h)                                                                         \
+    (((h) ^ (uint32_t)(unsigned char)(s)[(i) < sizeof(s) - 1 ? (i) : 0] * ((i) < sizeof(s) - 1)) * \
+     ((i) < sizeof(s) - 1 ? 16777619u : 1u))
+#define DT_H4_(s, i, h)                                                                            \
+    DT_HSTEP_(s, (i) + 3, DT_HSTEP_(s, (i) + 2, DT_HSTEP_(s, (i) + 1, DT_HSTEP_(s, (i), h))))
+#define DT_H16_(s, i, h)                                                                           \
+    DT_H4_(s, (i) + 12, DT_H4_(s, (i) + 8, DT_H4_(s, (i) + 4, DT_H4_(s, (i), h))))
+#define DT_HASH_LIT_(s)                                                                            \
+    (sizeof(s) <= 33 ? DT_H16_(s, 16, DT_H16_(s, 0, 2166136261u)) : dt_hash(s, sizeof(s) - 1))
+#define DT_KEY(lit)                                                                                \
+    ((struct dt_key){"" lit "", (uint32_t)(sizeof(lit) - 1), DT_HASH_LIT_("" lit "")})
 
 /* Shared constants: never modified. */
 struct dt *dt_null(void);
@@ -70,6 +99,12 @@ struct dt *dt_list(struct arena *a);
 
 /* Adds or replaces 'key' of object 'o' (borrowed key). */
 void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v);
+/*
+ * Adds 'k', which 'o' must not hold yet, without searching for it: the
+ * builders make fresh objects with distinct keys. Builds with
+ * AddressSanitizer check that the key is new (BUG otherwise).
+ */
+void dt_add(struct arena *a, struct dt *o, struct dt_key k, struct dt *v);
 /* The same with a key copied into 'a'. */
 void dt_set_copy(struct arena *a, struct dt *o, const char *key, struct dt *v);
 void dt_push(struct arena *a, struct dt *list, struct dt *v);

@@ -37,15 +37,22 @@ static void test_scalars(void **state)
     arena_release(&a);
 }
 
-/* Keys in first-set order; a second set replaces in place; 'n' objects each size. */
-static void check_object(size_t n)
+/*
+ * Keys in first-set order; a second set replaces in place; 'n' objects each
+ * size. 'add': every other key is added with dt_add() (no search), the rest
+ * with dt_set(): both index the same way.
+ */
+static void check_object(size_t n, bool add)
 {
     struct arena a = ARENA_INIT;
     struct dt *o = dt_obj(&a);
     char keys[64][32];
     for (size_t i = 0; i < n; i++) {
         snprintf(keys[i], sizeof(keys[i]), "key_%zu", i);
-        dt_set(&a, o, keys[i], dt_int(&a, (long long)i));
+        if (add && i % 2 == 0)
+            dt_add(&a, o, dt_key(keys[i]), dt_int(&a, (long long)i));
+        else
+            dt_set(&a, o, keys[i], dt_int(&a, (long long)i));
     }
     assert_int_equal(o->n, n);
     for (size_t i = 0; i < n; i += 3)
@@ -72,15 +79,51 @@ static void check_object(size_t n)
 static void test_object_scanned(void **state)
 {
     (void)state;
-    for (size_t n = 1; n < 16; n++)
-        check_object(n);
+    for (size_t n = 1; n < 16; n++) {
+        check_object(n, false);
+        check_object(n, true);
+    }
 }
 
 static void test_object_indexed(void **state)
 {
     (void)state;
-    for (size_t n = 16; n <= 64; n++)
-        check_object(n); /* the index is rebuilt at 16, 32 and 64 members */
+    for (size_t n = 16; n <= 64; n++) { /* the index is rebuilt at 16, 32 and 64 members */
+        check_object(n, false);
+        check_object(n, true);
+    }
+}
+
+/* DT_KEY's hash, folded by the compiler, is dt_hash's; past 32 bytes it is computed. */
+static void test_key_literal(void **state)
+{
+    (void)state;
+    const struct dt_key keys[] = {
+        DT_KEY(""),
+        DT_KEY("a"),
+        DT_KEY("c_desc_lines"),
+        DT_KEY("0123456789abcdef"),
+        DT_KEY("0123456789abcdefg"),
+        DT_KEY("0123456789abcdef0123456789abcdef"),
+        DT_KEY("0123456789abcdef0123456789abcdef!"),
+        DT_KEY("a key longer than thirty-two bytes, hashed at run time"),
+    };
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        struct dt_key k = dt_key(keys[i].s);
+        assert_int_equal(keys[i].len, strlen(keys[i].s));
+        assert_int_equal(keys[i].len, k.len);
+        assert_int_equal(keys[i].hash, k.hash);
+        assert_int_equal(keys[i].hash, dt_hash(keys[i].s, k.len));
+    }
+    assert_int_equal(DT_KEY("name").hash, 0x8d39bde6u); /* FNV-1a 32 of "name" */
+    struct arena a = ARENA_INIT;
+    struct dt *o = dt_obj(&a);
+    dt_add(&a, o, DT_KEY("c_desc_lines"), dt_int(&a, 1));
+    dt_add(&a, o, DT_KEY("name"), dt_int(&a, 2));
+    assert_int_equal(dt_int_value(dt_get(o, "c_desc_lines")), 1);
+    assert_int_equal(dt_int_value(dt_get(o, "name")), 2);
+    assert_null(dt_get(o, "nam"));
+    arena_release(&a);
 }
 
 static void test_set_copy(void **state)
@@ -152,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_scalars),        cmocka_unit_test(test_object_scanned),
         cmocka_unit_test(test_object_indexed), cmocka_unit_test(test_set_copy),
         cmocka_unit_test(test_list),           cmocka_unit_test(test_json_round_trip),
+        cmocka_unit_test(test_key_literal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
