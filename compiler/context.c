@@ -14,7 +14,6 @@
 #include "names.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,40 +114,49 @@ static void set(struct ctx *c, struct dt *o, const char *key, struct dt *v)
 /*
  * "c_def": the names a template #defines for an object, by role, so that
  * align_defs() can pad them to one column ("#define NAME   VALUE" aligned).
- * The name is 'stem' followed by 'suffix'. "c_mdef" holds function-like
- * macros ("NAME_GET(v)"): padded to the same column, but too long to set it.
+ * Each name is the object's 'stem' followed by a suffix. "c_mdef" holds
+ * function-like macros ("NAME_GET(v)"): padded to the same column, but too
+ * long to set it. defs() adds the (empty) object to 'o'; DEF() adds a name.
  */
-static void def_in(struct ctx *c, struct dt *o, const char *key, const char *role,
-                   const char *suffix, const char *stem)
+struct def_scope {
+    struct dt *obj;   /* the "c_def" or "c_mdef" object */
+    const char *stem; /* borrowed */
+    size_t ns;        /* strlen(stem) */
+    bool mdef;
+};
+
+static struct def_scope defs(struct ctx *c, struct dt *o, struct dt_key key, const char *stem,
+                             bool mdef)
 {
-    struct dt *d = dt_get(o, key);
-    if (!d) {
-        d = dt_obj(c->a);
-        dt_set(c->a, o, key, d);
-    }
-    size_t ns = strlen(stem), nx = strlen(suffix);
-    char tmp[256];
-    char *name = ns + nx < sizeof(tmp) ? tmp : xmalloc(ns + nx + 1);
-    memcpy(name, stem, ns);
-    memcpy(name + ns, suffix, nx + 1);
-    struct dt *v = dt_strn(c->a, name, ns + nx);
-    dt_set(c->a, d, role, v);
-    if (name != tmp)
-        free(name);
+    struct def_scope d = {dt_obj(c->a), stem, strlen(stem), mdef};
+    dt_add(c->a, o, key, d.obj);
+    return d;
+}
+
+#define C_DEF(c, o, stem) defs((c), (o), DT_KEY("c_def"), (stem), false)
+#define C_MDEF(c, o, stem) defs((c), (o), DT_KEY("c_mdef"), (stem), true)
+
+/* Adds name stem + 'suffix' ('nx' bytes) as 'role' and remembers it for align_defs(). */
+static void def_add(struct ctx *c, const struct def_scope *d, struct dt_key role,
+                    const char *suffix, size_t nx)
+{
+    char *name = arena_alloc(c->a, d->ns + nx + 1);
+    memcpy(name, d->stem, d->ns);
+    memcpy(name + d->ns, suffix, nx);
+    name[d->ns + nx] = '\0';
+    struct dt *v = dt_str_refn(c->a, name, d->ns + nx);
+    dt_add(c->a, d->obj, role, v);
     if (c->ndefs == c->defs_cap) {
         c->defs_cap = c->defs_cap ? 2 * c->defs_cap : 256;
         c->defs = xrealloc(c->defs, c->defs_cap * sizeof(*c->defs));
     }
-    c->defs[c->ndefs++] = (struct def_ref){v, strcmp(key, "c_mdef") == 0};
+    c->defs[c->ndefs++] = (struct def_ref){v, d->mdef};
 }
 
-static void def(struct ctx *c, struct dt *o, const char *role, const char *suffix, const char *stem)
-{
-    def_in(c, o, "c_def", role, suffix, stem);
-}
+#define DEF(c, d, role, suffix) def_add((c), (d), DT_KEY(role), "" suffix "", sizeof(suffix) - 1)
 
 /*
- * Pads the names def_in() made since index 'from' (c_def and c_mdef) to the
+ * Pads the names def_add() made since index 'from' (c_def and c_mdef) to the
  * longest c_def name among them, so their values line up, and forgets them:
  * a scope aligned on its own (a register's rules) is left out of the
  * enclosing one. Callers open a scope with 'from = c->ndefs' before building
@@ -183,79 +191,126 @@ static void flag_list(struct ctx *c, struct dt *list)
     size_t n = dt_len(list);
     for (size_t i = 0; i < n; i++) {
         struct dt *item = dt_at(list, i);
-        if (!dt_is(item, DT_OBJ) || dt_get(item, "first"))
+        struct dt_key first = DT_KEY("first");
+        if (!dt_is(item, DT_OBJ) || dt_getn(item, first.s, first.len, first.hash))
             continue;
         SET(c, item, "first", dt_bool(i == 0));
         SET(c, item, "last", dt_bool(i + 1 == n));
     }
 }
 
-/* {"text": a copy of the 'len' bytes at 's'} */
-static struct dt *text_objn(struct ctx *c, const char *s, size_t len)
+/* {"text": the 'len' bytes at 's', which the tree's arena owns (s[len] is NUL)} */
+static struct dt *text_own(struct ctx *c, char *s, size_t len)
 {
     struct dt *o = dt_obj(c->a);
-    dt_set(c->a, o, "text", dt_strn(c->a, s, len));
+    SET(c, o, "text", dt_str_refn(c->a, s, len));
     return o;
 }
 
+/* {"text": a copy of 's'} */
 static struct dt *text_obj(struct ctx *c, const char *s)
 {
-    return text_objn(c, s, strlen(s));
+    size_t len = strlen(s);
+    return text_own(c, arena_strndup(c->a, s, len), len);
+}
+
+/* The C locale's isspace(): the blanks between the words of a description. */
+static bool is_ws(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
+
+static const char *skip_ws(const char *p)
+{
+    while (is_ws(*p))
+        p++;
+    return p;
+}
+
+static const char *word_end(const char *p)
+{
+    while (*p && !is_ws(*p))
+        p++;
+    return p;
+}
+
+/*
+ * Writes the words from 'p' on joined by single spaces, 'len' bytes in all
+ * (as measured by the caller), and a NUL into a string owned by the tree's arena.
+ */
+static char *join_words(struct ctx *c, const char *p, size_t len)
+{
+    char *r = arena_alloc(c->a, len + 1);
+    for (size_t n = 0; n < len;) {
+        if (is_ws(*p)) {
+            p = skip_ws(p);
+            r[n++] = ' ';
+        } else {
+            r[n++] = *p++;
+        }
+    }
+    r[len] = '\0';
+    return r;
 }
 
 /*
  * Description text for comment blocks: whitespace folded, wrapped at 'cols'
- * columns, as [{"text": LINE}, ...]; an empty list for NULL.
+ * columns (a word longer than that gets a line of its own), as
+ * [{"text": LINE}, ...]; an empty list for NULL. Each line is measured word
+ * by word, then written once.
  */
 static struct dt *desc_lines(struct ctx *c, const char *s, size_t cols)
 {
     struct dt *lines = dt_list(c->a);
-    if (!s)
-        return lines;
-    struct buf line = BUF_INIT;
-    const char *p = s;
-    for (;;) {
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        const char *w = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        size_t n = (size_t)(p - w);
-        if (line.len > 0 && line.len + 1 + n > cols) {
-            dt_push(c->a, lines, text_objn(c, line.s, line.len));
-            buf_reset(&line);
+    for (const char *p = s ? skip_ws(s) : ""; *p;) {
+        const char *e = word_end(p), *next = skip_ws(e);
+        size_t len = (size_t)(e - p);
+        while (*next) {
+            const char *ne = word_end(next);
+            if (len + 1 + (size_t)(ne - next) > cols)
+                break;
+            len += 1 + (size_t)(ne - next);
+            next = skip_ws(ne);
         }
-        if (line.len > 0)
-            buf_addc(&line, ' ');
-        buf_addn(&line, w, n);
+        dt_push(c->a, lines, text_own(c, join_words(c, p, len), len));
+        p = next;
     }
-    if (line.len > 0)
-        dt_push(c->a, lines, text_objn(c, line.s, line.len));
-    buf_release(&line);
     return lines;
 }
 
-/* The whitespace-folded text (one line), or NULL. */
-static char *fold(struct ctx *c, const char *s)
+/* The whitespace-folded text (one line) and its length, or NULL. */
+static char *fold_n(struct ctx *c, const char *s, size_t *len)
 {
     if (!s)
         return NULL;
-    /* the words of 's' joined by single spaces, as desc_lines(c, ) with no width */
+    /* the words of 's' joined by single spaces, as desc_lines() with no width */
     char *r = arena_alloc(c->a, strlen(s) + 1), *q = r;
-    for (const char *p = s;;) {
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        if (q > r)
-            *q++ = ' ';
-        while (*p && !isspace((unsigned char)*p))
+    for (const char *p = skip_ws(s); *p;) {
+        if (!is_ws(*p)) {
             *q++ = *p++;
+            continue;
+        }
+        p = skip_ws(p);
+        if (*p)
+            *q++ = ' ';
     }
     *q = '\0';
+    *len = (size_t)(q - r);
     return r;
+}
+
+static char *fold(struct ctx *c, const char *s)
+{
+    size_t len;
+    return fold_n(c, s, &len);
+}
+
+/* fold()'s text as a value, or null: the folded copy itself, not a copy of it. */
+static struct dt *folded(struct ctx *c, const char *s)
+{
+    size_t len;
+    char *r = fold_n(c, s, &len);
+    return r ? dt_str_refn(c->a, r, len) : dt_null();
 }
 
 /* ------------------------------------------------------------ spec and sources */
@@ -397,14 +452,15 @@ static struct dt *instance_json(struct ctx *c, const struct model_instance *inst
     char *stem = names_instance(c->a, c->prefix, inst);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_index", dt_int(c->a, inst->index));
-    def(c, o, "name", "", stem);
+    struct def_scope d = C_DEF(c, o, stem);
+    DEF(c, &d, "name", "");
     if (inst->has_base)
-        def(c, o, "base", "_BASE", stem);
+        DEF(c, &d, "base", "_BASE");
     if (inst->has_pci) {
-        def(c, o, "vendor", "_VENDOR", stem);
-        def(c, o, "device", "_DEVICE", stem);
-        def(c, o, "dev", "_DEV", stem);
-        def(c, o, "func", "_FUNC", stem);
+        DEF(c, &d, "vendor", "_VENDOR");
+        DEF(c, &d, "device", "_DEVICE");
+        DEF(c, &d, "dev", "_DEV");
+        DEF(c, &d, "func", "_FUNC");
     }
     if (inst->has_pci) {
         SET(c, o, "c_vendor", dt_str_ref(c->a, c_lit(c, inst->vendor, 32, false)));
@@ -427,25 +483,54 @@ static const char *sem_name(enum regc_sem sem)
     return sem < REGC_SEM__COUNT ? names[sem] : "mbz";
 }
 
-static struct dt *value_json(struct ctx *c, const struct model_field *f,
+/* 'field_stem': names_field() of 'f', made once for the field and its values. */
+static struct dt *value_json(struct ctx *c, const struct model_field *f, const char *field_stem,
                              const struct model_value *v)
 {
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", v->name);
     SET(c, o, "value", hex(c, v->value));
     SET(c, o, "undefined", dt_bool(v->undefined));
-    SET_STR(c, o, "desc", fold(c, v->desc));
+    SET(c, o, "desc", folded(c, v->desc));
     char *stem = names_value(c->a, c->prefix, f, v);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    def(c, o, "name", "", stem);
+    struct def_scope d = C_DEF(c, o, stem);
+    DEF(c, &d, "name", "");
     SET(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v->value, f->reg->size, false)));
-    SET(c, o, "c_field", dt_str_ref(c->a, names_field(c->a, c->prefix, f)));
+    SET(c, o, "c_field", dt_str_ref(c->a, field_stem));
     return o;
+}
+
+/* Appends 'v' in decimal at 'p'; returns the end. */
+static char *put_uint(char *p, unsigned v)
+{
+    char tmp[12];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* "c_bits": the field's bits as the manual writes them, "28:24" or "7" (printf's "%u:%u"). */
+static struct dt *bits_text(struct ctx *c, const struct model_field *f)
+{
+    char *s = arena_alloc(c->a, 24), *p = put_uint(s, f->msb);
+    if (f->msb != f->lsb) {
+        *p++ = ':';
+        p = put_uint(p, f->lsb);
+    }
+    *p = '\0';
+    return dt_str_refn(c->a, s, (size_t)(p - s));
 }
 
 static struct dt *field_json(struct ctx *c, const struct model_spec *s, const struct model_field *f)
 {
     const struct model_reg *r = f->reg;
+    char *stem = names_field(c->a, c->prefix, f);
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", f->name);
     SET(c, o, "lsb", dt_int(c->a, f->lsb));
@@ -453,28 +538,29 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "width", dt_int(c->a, model_field_width(f)));
     SET_STR(c, o, "access", f->access_text);
     SET(c, o, "reset", hex(c, f->reset));
-    SET_STR(c, o, "desc", fold(c, f->desc));
+    SET(c, o, "desc", folded(c, f->desc));
     SET(c, o, "implicit", dt_bool(f->implicit));
     struct dt *values = dt_list(c->a);
     for (size_t i = 0; i < f->nvalues; i++)
-        dt_push(c->a, values, value_json(c, f, f->values[i]));
+        dt_push(c->a, values, value_json(c, f, stem, f->values[i]));
     flag_list(c, values);
     SET(c, o, "values", values);
 
-    char *stem = names_field(c->a, c->prefix, f);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
     SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
     if (!model_field_is_reserved(f)) {
-        def(c, o, "shift", "_SHIFT", stem);
-        def(c, o, "width", "_WIDTH", stem);
-        def(c, o, "mask", "_MASK", stem);
-        def(c, o, "max", "_MAX", stem);
-        def(c, o, "reset", "_RESET", stem);
-        def_in(c, o, "c_mdef", "get", "_GET(v)", stem);
-        def_in(c, o, "c_mdef", "set", "_SET(v, x)", stem);
-        def_in(c, o, "c_mdef", "val", "_VAL(x)", stem);
+        struct def_scope d = C_DEF(c, o, stem);
+        DEF(c, &d, "shift", "_SHIFT");
+        DEF(c, &d, "width", "_WIDTH");
+        DEF(c, &d, "mask", "_MASK");
+        DEF(c, &d, "max", "_MAX");
+        DEF(c, &d, "reset", "_RESET");
+        struct def_scope m = C_MDEF(c, o, stem);
+        DEF(c, &m, "get", "_GET(v)");
+        DEF(c, &m, "set", "_SET(v, x)");
+        DEF(c, &m, "val", "_VAL(x)");
     }
     SET(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
@@ -482,9 +568,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
     SET(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
     SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
-    SET(c, o, "c_bits",
-        dt_str_ref(c->a, f->msb == f->lsb ? arena_printf(c->a, "%u", f->lsb)
-                                          : arena_printf(c->a, "%u:%u", f->msb, f->lsb)));
+    SET(c, o, "c_bits", bits_text(c, f));
     SET(c, o, "c_has_values", dt_bool(f->nvalues > 0));
     char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
     set_cite(c, o, src);
@@ -616,8 +700,9 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     char *stem = names_rule(c->a, c->prefix, r, rule);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_bit", dt_int(c->a, bit));
-    def(c, o, "name", "", stem);
-    def(c, o, "message", "_MESSAGE", stem);
+    struct def_scope d = C_DEF(c, o, stem);
+    DEF(c, &d, "name", "");
+    DEF(c, &d, "message", "_MESSAGE");
     struct rule_ctx rc = {.c = c, .r = r, .fields = dt_list(c->a)};
     struct buf expr = BUF_INIT;
     if (rule->expr) {
@@ -640,57 +725,67 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
 
 /* ------------------------------------------------------------ registers */
 
-/* Pads 's' with spaces to 'width' into 'b'. */
-static void add_padded(struct buf *b, const char *s, size_t width)
+/* One line of the bit map: the field's four columns and where it sits. */
+struct layout_row {
+    const char *col[4]; /* c_bits, name, access, reset */
+    size_t len[4];
+    unsigned lsb;
+};
+
+/* Sorts the rows highest bits first (insertion sort: fields mostly come in that order). */
+static void sort_rows(struct layout_row *rows, size_t n)
 {
-    size_t n = strlen(s);
-    buf_adds(b, s);
-    while (n++ < width)
-        buf_addc(b, ' ');
+    for (size_t i = 1; i < n; i++) {
+        struct layout_row row = rows[i];
+        size_t k = i;
+        for (; k > 0 && rows[k - 1].lsb < row.lsb; k--)
+            rows[k] = rows[k - 1];
+        rows[k] = row;
+    }
 }
 
-static int by_lsb_desc(const void *a, const void *b)
+/* Columns 0-2 padded with spaces to width[k] + 2, then column 3, as a {"text"} line. */
+static struct dt *layout_line(struct ctx *c, const struct layout_row *row, const size_t *width)
 {
-    long long la = dt_int_value(dt_get(*(struct dt *const *)a, "lsb"));
-    long long lb = dt_int_value(dt_get(*(struct dt *const *)b, "lsb"));
-    return la < lb ? 1 : la > lb ? -1 : 0;
+    size_t len = width[0] + width[1] + width[2] + 6 + row->len[3];
+    char *p = arena_alloc(c->a, len + 1), *q = p;
+    for (size_t k = 0; k < 4; k++) {
+        size_t n = row->len[k];
+        memcpy(q, row->col[k], n);
+        if (k < 3)
+            memset(q + n, ' ', width[k] + 2 - n);
+        q += k < 3 ? width[k] + 2 : n;
+    }
+    *q = '\0';
+    return text_own(c, p, len);
 }
 
 /*
  * The register's bit map for its comment: one line per field, highest bits
  * first, columns aligned: bits, name, access, reset ("28:24  thresh  RW  0x0"),
- * as [{"text"}].
+ * as [{"text"}]. 'fields' holds field_json() of r->fields, in that order.
  */
-static struct dt *layout_lines(struct ctx *c, struct dt *fields)
+static struct dt *layout_lines(struct ctx *c, const struct model_reg *r, struct dt *fields)
 {
-    static const char *const cols[] = {"c_bits", "name", "access", "reset"};
-    size_t width[4] = {0};
-    size_t i;
-    struct dt *f;
-    DT_FOREACH(fields, i, f)
+    const struct dt_key cols[4] = {DT_KEY("c_bits"), DT_KEY("name"), DT_KEY("access"),
+                                   DT_KEY("reset")};
+    size_t width[4] = {0}, n = dt_len(fields);
+    struct layout_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
+    for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < 4; k++) {
-            size_t n = strlen(dt_str_value(dt_get(f, cols[k])));
-            width[k] = n > width[k] ? n : width[k];
+            const struct dt *v = dt_getn(dt_at(fields, i), cols[k].s, cols[k].len, cols[k].hash);
+            bool str = dt_is(v, DT_STR);
+            rows[i].col[k] = str ? v->u.str.s : "";
+            rows[i].len[k] = str ? v->u.str.len : 0;
+            width[k] = rows[i].len[k] > width[k] ? rows[i].len[k] : width[k];
         }
-    size_t n = dt_len(fields);
-    struct dt **sorted = xcalloc(n ? n : 1, sizeof(*sorted));
-    DT_FOREACH(fields, i, f)
-        sorted[i] = f;
-    qsort(sorted, n, sizeof(*sorted), by_lsb_desc);
-    struct dt *lines = dt_list(c->a);
-    for (i = 0; i < n; i++) {
-        struct buf b = BUF_INIT;
-        for (size_t k = 0; k < 4; k++) {
-            const char *v = dt_str_value(dt_get(sorted[i], cols[k]));
-            if (k == 3)
-                buf_adds(&b, v);
-            else
-                add_padded(&b, v, width[k] + 2);
-        }
-        dt_push(c->a, lines, text_obj(c, b.s));
-        buf_release(&b);
+        rows[i].lsb = r->fields[i]->lsb;
     }
-    free(sorted);
+    sort_rows(rows, n);
+    struct dt *lines = dt_list(c->a);
+    for (size_t i = 0; i < n; i++)
+        dt_push(c->a, lines, layout_line(c, &rows[i], width));
+    free(rows);
     return lines;
 }
 
@@ -850,11 +945,11 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
         struct dt *k = dt_obj(c->a);
         SET(c, k, "c_index", dt_int(c->a, (long long)i));
         SET(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
-        SET(c, k, "c_name",
-            dt_str_ref(c->a,
-                       names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name))));
+        char *name = names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name));
+        SET(c, k, "c_name", dt_str_ref(c->a, name));
         SET(c, k, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, 0), bits, false)));
-        def(c, k, "addr", "", dt_str_value(dt_get(k, "c_name")));
+        struct def_scope d = C_DEF(c, k, name);
+        DEF(c, &d, "addr", "");
         dt_push(c->a, cases, k);
     }
     flag_list(c, cases);
@@ -872,7 +967,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "width", dt_int(c->a, r->width));
     SET(c, o, "size", dt_int(c->a, r->size));
     SET(c, o, "reset", hex(c, r->reset));
-    SET_STR(c, o, "desc", fold(c, r->desc));
+    SET(c, o, "desc", folded(c, r->desc));
     struct dt *array = dt_null();
     if (r->is_array) {
         array = dt_obj(c->a);
@@ -931,11 +1026,12 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         {"w1s", "_W1S_MASK"},         {"writable", "_WRITABLE_MASK"},
         {"keep", "_KEEP_MASK"},       {"rules", "_RULES"},
     };
+    struct def_scope d = C_DEF(c, o, stem);
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
-        def(c, o, reg_defs[i][0], reg_defs[i][1], stem);
+        def_add(c, &d, dt_key(reg_defs[i][0]), reg_defs[i][1], strlen(reg_defs[i][1]));
     set_cite(c, o, cite_line(c, s, &r->cite));
     SET(c, o, "c_desc_lines", desc_lines(c, r->desc, 76));
-    SET(c, o, "c_layout", layout_lines(c, fields));
+    SET(c, o, "c_layout", layout_lines(c, r, fields));
     align_defs(c, from);
     return o;
 }
@@ -1037,7 +1133,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
     uint64_t cmask;
     SET(c, o, "counters", event_counters(c, e, reg, &cmask));
-    SET_STR(c, o, "desc", fold(c, e->desc));
+    SET(c, o, "desc", folded(c, e->desc));
     struct dt *sets = dt_list(c->a);
     uint64_t enc = place(code_f, e->code) | (has_umask ? place(umask_f, umask) : 0);
     if (e->parent)
@@ -1050,10 +1146,11 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_is_sub", dt_bool(e->parent != NULL));
-    def(c, o, "name", "", stem);
-    def(c, o, "code", "_CODE", stem);
-    def(c, o, "umask", "_UMASK", stem);
-    def(c, o, "counters", "_COUNTERS", stem);
+    struct def_scope d = C_DEF(c, o, stem);
+    DEF(c, &d, "name", "");
+    DEF(c, &d, "code", "_CODE");
+    DEF(c, &d, "umask", "_UMASK");
+    DEF(c, &d, "counters", "_COUNTERS");
     SET(c, o, "c_encoding", dt_str_ref(c->a, c_lit(c, enc, size, false)));
     SET(c, o, "c_code", dt_str_ref(c->a, c_lit(c, e->code, size, false)));
     SET(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
@@ -1254,7 +1351,7 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", b->name);
     SET_STR(c, o, "title", b->title);
-    SET_STR(c, o, "desc", fold(c, b->desc));
+    SET(c, o, "desc", folded(c, b->desc));
     struct dt *insts = dt_list(c->a);
     size_t from = c->ndefs;
     for (size_t i = 0; i < b->ninstances; i++)
@@ -1281,7 +1378,8 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_ninstances", dt_int(c->a, (long long)b->ninstances));
-    def(c, o, "ninstances", "_NINSTANCES", stem);
+    struct def_scope d = C_DEF(c, o, stem);
+    DEF(c, &d, "ninstances", "_NINSTANCES");
     SET(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
     SET(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
     SET(c, o, "c_is_pci", dt_bool(b->ninstances > 0 && b->instances[0]->has_pci));

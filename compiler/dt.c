@@ -79,6 +79,11 @@ struct dt *dt_str_ref(struct arena *a, const char *s)
     return s ? str_at(a, s, strlen(s)) : dt_null();
 }
 
+struct dt *dt_str_refn(struct arena *a, const char *s, size_t len)
+{
+    return str_at(a, s, len);
+}
+
 struct dt *dt_obj(struct arena *a)
 {
     struct dt *v = dt_new(a, DT_OBJ);

@@ -94,6 +94,8 @@ struct dt *dt_str(struct arena *a, const char *s);
 struct dt *dt_strn(struct arena *a, const char *s, size_t len);
 /* 's' itself, which must outlive the tree (NULL: null). */
 struct dt *dt_str_ref(struct arena *a, const char *s);
+/* The 'len' bytes at 's' itself (s[len] must be NUL), which must outlive the tree. */
+struct dt *dt_str_refn(struct arena *a, const char *s, size_t len);
 struct dt *dt_obj(struct arena *a);
 struct dt *dt_list(struct arena *a);
 
