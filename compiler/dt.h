@@ -47,7 +47,7 @@ struct dt {
     enum dt_type type;
     uint32_t n, cap; /* LIST: items; OBJ: members */
     uint64_t bloom;  /* OBJ: bit (hash % 64) set for each member: most misses skip the scan */
-    uint32_t *slots; /* OBJ with 16 or more members: open-addressing index of 2 * cap
+    uint32_t *slots; /* OBJ with more than 16 members: open-addressing index of 2 * cap
                       * slots holding member index + 1 (0: empty); else NULL (scan) */
     union {
         long long i;
@@ -104,9 +104,31 @@ void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v);
 /*
  * Adds 'k', which 'o' must not hold yet, without searching for it: the
  * builders make fresh objects with distinct keys. Builds with
- * AddressSanitizer check that the key is new (BUG otherwise).
+ * AddressSanitizer (make check SAN=1) check that the key is new (BUG
+ * otherwise); others trust it. Inline: most objects have room and no index,
+ * and then an add is a store.
  */
-void dt_add(struct arena *a, struct dt *o, struct dt_key k, struct dt *v);
+void dt_add_slow(struct arena *a, struct dt *o, struct dt_key k, struct dt *v);
+void dt_add_check(const struct dt *o, struct dt_key k);
+#if defined(__SANITIZE_ADDRESS__)
+#define DT_CHECK_ADD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DT_CHECK_ADD 1
+#endif
+#endif
+static inline void dt_add(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
+{
+#ifdef DT_CHECK_ADD
+    dt_add_check(o, k);
+#endif
+    if (o->n < o->cap && !o->slots) {
+        o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, v};
+        o->bloom |= UINT64_C(1) << (k.hash % 64);
+    } else {
+        dt_add_slow(a, o, k, v);
+    }
+}
 /* The same with a key copied into 'a'. */
 void dt_set_copy(struct arena *a, struct dt *o, const char *key, struct dt *v);
 void dt_push(struct arena *a, struct dt *list, struct dt *v);
