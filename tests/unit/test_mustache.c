@@ -416,6 +416,33 @@ static void test_escape_every_byte(void **state)
     buf_release(&b);
 }
 
+/*
+ * One tree rendered with each kind in turn: the renderer remembers on each
+ * string which kinds leave it unchanged, and that must not leak from one
+ * kind to another ("x<y" is plain C, not plain HTML).
+ */
+static void test_escape_remembered(void **state)
+{
+    struct fixture *fx = *state;
+    const char tmpl[] = "{{q}} {{w}} {{q}};";
+    struct mus_template *t = mus_compile(&fx->dg, "t.mustache", tmpl, sizeof(tmpl) - 1, NULL);
+    assert_non_null(t);
+    struct arena a = ARENA_INIT;
+    struct dt *data = dt_obj(&a);
+    dt_set(&a, data, "q", dt_str(&a, "x<y"));
+    dt_set(&a, data, "w", dt_str(&a, "x_"));
+    const enum mus_escape kinds[] = {MUS_ESCAPE_C, MUS_ESCAPE_HTML, MUS_ESCAPE_MARKDOWN,
+                                     MUS_ESCAPE_NONE, MUS_ESCAPE_C};
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        struct mus_options opt = {.escape = kinds[i]};
+        assert_int_equal(mus_render(&fx->dg, t, data, &opt, &fx->out), 0);
+    }
+    assert_string_equal(fx->out.s, "x<y x_ x<y;x&lt;y x_ x&lt;y;x&lt;y x\\_ x&lt;y;"
+                                   "x<y x_ x<y;x<y x_ x<y;");
+    arena_release(&a);
+    mus_free(t);
+}
+
 static void test_escape_parse(void **state)
 {
     enum mus_escape k;
@@ -592,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_escape_c),
         cmocka_unit_test(test_escape_markdown),
         cmocka_unit_test(test_escape_every_byte),
+        cmocka_unit_test_setup_teardown(test_escape_remembered, setup, teardown),
         cmocka_unit_test(test_escape_parse),
         cmocka_unit_test_setup_teardown(test_strict_missing_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strict_object_is_not_a_value, setup, teardown),
