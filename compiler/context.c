@@ -850,7 +850,8 @@ static struct dt *c_masks_json(struct ctx *c, const struct masks *m, unsigned si
                 {"rmw", rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
-        dt_add(c->a, o, dt_key(lits[i].key), dt_str_ref(c->a, c_lit(c, lits[i].bits, size, true)));
+        dt_add(c->a, o, dt_key_lit(lits[i].key),
+               dt_str_ref(c->a, c_lit(c, lits[i].bits, size, true)));
     return o;
 }
 
@@ -1028,7 +1029,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     };
     struct def_scope d = C_DEF(c, o, stem);
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
-        def_add(c, &d, dt_key(reg_defs[i][0]), reg_defs[i][1], strlen(reg_defs[i][1]));
+        def_add(c, &d, dt_key_lit(reg_defs[i][0]), reg_defs[i][1], strlen(reg_defs[i][1]));
     set_cite(c, o, cite_line(c, s, &r->cite));
     SET(c, o, "c_desc_lines", desc_lines(c, r->desc, 76));
     SET(c, o, "c_layout", layout_lines(c, r, fields));

@@ -19,7 +19,14 @@ uint32_t dt_hash(const char *key, size_t len)
 struct dt_key dt_key(const char *s)
 {
     size_t len = strlen(s);
-    return (struct dt_key){s, (uint32_t)len, dt_hash(s, len)};
+    return (struct dt_key){.s = s, .len = len & 0x7fffffff, .hash = dt_hash(s, len)};
+}
+
+struct dt_key dt_key_lit(const char *s)
+{
+    struct dt_key k = dt_key(s);
+    k.fixed = 1;
+    return k;
 }
 
 struct dt *dt_null(void)
@@ -168,7 +175,7 @@ static void append(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
 {
     uint32_t cap = o->cap;
     o->u.members = grow(a, o, o->u.members, sizeof(*o->u.members));
-    o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, v};
+    o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
     o->bloom |= bloom_bit(k.hash);
     if (o->cap != cap)
         reindex(a, o);
@@ -222,6 +229,12 @@ struct dt *dt_getn(const struct dt *o, const char *key, size_t len, uint32_t has
         return NULL;
     struct dt_member *m = find(o, key, len, hash);
     return m ? m->val : NULL;
+}
+
+const struct dt_member *dt_member_getn(const struct dt *o, const char *key, size_t len,
+                                       uint32_t hash)
+{
+    return o && o->type == DT_OBJ ? find(o, key, len, hash) : NULL;
 }
 
 struct dt *dt_get(const struct dt *o, const char *key)

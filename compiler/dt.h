@@ -32,16 +32,19 @@ enum dt_type { DT_NULL, DT_FALSE, DT_TRUE, DT_INT, DT_REAL, DT_STR, DT_LIST, DT_
 struct dt;
 
 struct dt_member {
-    const char *key; /* borrowed */
-    uint32_t hash;   /* dt_hash(key) */
-    uint32_t len;    /* strlen(key) */
+    const char *key;    /* borrowed */
+    uint32_t hash;      /* dt_hash(key) */
+    unsigned len : 31;  /* strlen(key) */
+    unsigned fixed : 1; /* 'key' has static storage (a literal): the address alone names it */
     struct dt *val;
 };
 
 /* A key with its length and hash, to add or look up without measuring it again. */
 struct dt_key {
-    const char *s; /* borrowed; NUL-terminated */
-    uint32_t len, hash;
+    const char *s;      /* borrowed; NUL-terminated */
+    unsigned len : 31;  /* strlen(s) */
+    unsigned fixed : 1; /* 's' has static storage (DT_KEY, dt_key_lit) */
+    uint32_t hash;
 };
 
 struct dt {
@@ -67,8 +70,9 @@ struct dt {
 
 /* FNV-1a over 'len' bytes: the hash members and template names carry. */
 uint32_t dt_hash(const char *key, size_t len);
-/* The key 's' with its length and hash. */
+/* The key 's' with its length and hash; dt_key_lit() for a string with static storage. */
 struct dt_key dt_key(const char *s);
+struct dt_key dt_key_lit(const char *s);
 
 /*
  * DT_KEY("name"): the key of a string literal, its hash folded to a constant
@@ -86,7 +90,8 @@ struct dt_key dt_key(const char *s);
 #define DT_HASH_LIT_(s)                                                                            \
     (sizeof(s) <= 33 ? DT_H16_(s, 16, DT_H16_(s, 0, 2166136261u)) : dt_hash(s, sizeof(s) - 1))
 #define DT_KEY(lit)                                                                                \
-    ((struct dt_key){"" lit "", (uint32_t)(sizeof(lit) - 1), DT_HASH_LIT_("" lit "")})
+    ((struct dt_key){                                                                              \
+        .s = "" lit "", .len = sizeof(lit) - 1, .fixed = 1, .hash = DT_HASH_LIT_("" lit "")})
 
 /* Shared constants: never modified. */
 struct dt *dt_null(void);
@@ -127,7 +132,7 @@ static inline void dt_add(struct arena *a, struct dt *o, struct dt_key k, struct
     dt_add_check(o, k);
 #endif
     if (o->n < o->cap && !o->slots) {
-        o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, v};
+        o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
         o->bloom |= UINT64_C(1) << (k.hash % 64);
     } else {
         dt_add_slow(a, o, k, v);
@@ -140,6 +145,9 @@ void dt_push(struct arena *a, struct dt *list, struct dt *v);
 /* Member 'key' of 'o', or NULL (also when 'o' is not an object). */
 struct dt *dt_get(const struct dt *o, const char *key);
 struct dt *dt_getn(const struct dt *o, const char *key, size_t len, uint32_t hash);
+/* The member itself (its index: the pointer minus o->u.members), or NULL. */
+const struct dt_member *dt_member_getn(const struct dt *o, const char *key, size_t len,
+                                       uint32_t hash);
 
 static inline bool dt_is(const struct dt *v, enum dt_type t)
 {

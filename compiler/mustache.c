@@ -39,6 +39,7 @@ struct block_ref {
 struct part {
     const char *s; /* NUL-terminated */
     uint32_t len, hash;
+    uint32_t memo; /* this part's slot in a render's memo of the template (struct memo) */
 };
 
 struct node {
@@ -70,6 +71,7 @@ struct mus_template {
     size_t len;
     struct node *nodes;
     size_t n, cap;
+    uint32_t nparts; /* parts of all names: the size of a memo */
     struct arena arena;
 };
 
@@ -255,7 +257,7 @@ static int parse_name(struct parser *p, struct node *n, const struct tag *tg, bo
     struct part *parts = arena_alloc(&p->t->arena, nparts * sizeof(*parts));
     for (uint32_t k = 0; k < nparts; k++) {
         size_t plen = strlen(text);
-        parts[k] = (struct part){text, (uint32_t)plen, dt_hash(text, plen)};
+        parts[k] = (struct part){text, (uint32_t)plen, dt_hash(text, plen), p->t->nparts++};
         text += plen + 1;
     }
     n->parts = parts;
@@ -897,6 +899,26 @@ struct frame {
     const struct node *parent;
 };
 
+/*
+ * Where a part of a name was found last time, for the next lookup of the
+ * same tag: the objects a section walks are built alike, so a field's
+ * "c_name" sits at the same index in every field. Only a key with static
+ * storage is remembered (dt_member.fixed): then the address alone says that
+ * the member at that index still holds the name. A hint that does not hold
+ * costs a comparison, then the lookup is done in full.
+ */
+struct memo {
+    const char *key; /* the key found, static storage; NULL: nothing remembered */
+    uint32_t idx;    /* its index among the members */
+    uint32_t up;     /* first part: how far below the top of the stack its object was */
+};
+
+/* One template's memo: a struct memo per part of its names (struct part.memo). */
+struct memo_table {
+    const struct mus_template *t;
+    struct memo *memo; /* owned */
+};
+
 struct render {
     struct diag *dg;
     const struct mus_options *opt;
@@ -917,6 +939,9 @@ struct render {
     size_t ncache, cache_cap;
     const struct node **reported; /* tags already reported once */
     size_t nreported, reported_cap;
+    struct memo_table *memos; /* one per template rendered */
+    size_t nmemos, memos_cap;
+    size_t memo_last; /* index of the memo used last (templates alternate rarely) */
     bool failed, abort;
 };
 
@@ -957,23 +982,96 @@ static void push(struct render *r, const struct dt *v)
     r->ctx[r->nctx++] = v;
 }
 
-/* Looks a name up: the first part through the stack (top first), the rest inside it. */
-static const struct dt *lookup(const struct render *r, const struct part *parts, uint32_t nparts)
+/* The memo of template 't' in this render, made on its first use. */
+static struct memo *memo_of(struct render *r, const struct mus_template *t)
+{
+    if (r->memo_last < r->nmemos && r->memos[r->memo_last].t == t)
+        return r->memos[r->memo_last].memo;
+    size_t i = 0;
+    while (i < r->nmemos && r->memos[i].t != t)
+        i++;
+    if (i == r->nmemos) {
+        GROW(r->memos, r->nmemos, r->memos_cap);
+        r->memos[r->nmemos++] = (struct memo_table){t, xcalloc(t->nparts + 1, sizeof(struct memo))};
+    }
+    r->memo_last = i;
+    return r->memos[i].memo;
+}
+
+/* The member 'e' remembers, if object 'o' holds it at the same index. */
+static const struct dt_member *memo_member(const struct memo *e, const struct dt *o)
+{
+    if (!e->key || !o || o->type != DT_OBJ || e->idx >= o->n)
+        return NULL;
+    const struct dt_member *m = &o->u.members[e->idx];
+    return m->key == e->key ? m : NULL;
+}
+
+static void memo_set(struct memo *e, const struct dt *o, const struct dt_member *m, size_t up)
+{
+    if (m->fixed)
+        *e = (struct memo){m->key, (uint32_t)(m - o->u.members), (uint32_t)up};
+}
+
+static const struct dt_member *member_of(const struct dt *o, const struct part *p)
+{
+    return dt_member_getn(o, p->s, p->len, p->hash);
+}
+
+/*
+ * The first part: the topmost context that holds it. The remembered one
+ * answers when it holds the name and no context above it does.
+ */
+static const struct dt *lookup_first(const struct render *r, const struct part *p, struct memo *e)
+{
+    if (e->key && e->up < r->nctx) {
+        size_t k = r->nctx - 1 - e->up, above = k + 1;
+        const struct dt_member *m = memo_member(e, r->ctx[k]);
+        while (m && above < r->nctx && !member_of(r->ctx[above], p))
+            above++;
+        if (m && above == r->nctx)
+            return m->val;
+    }
+    for (size_t k = r->nctx; k-- > 0;) {
+        const struct dt_member *m = member_of(r->ctx[k], p);
+        if (m) {
+            memo_set(e, r->ctx[k], m, r->nctx - 1 - k);
+            return m->val;
+        }
+    }
+    return NULL;
+}
+
+/* A later part: a member of 'v'. */
+static const struct dt *lookup_in(const struct dt *v, const struct part *p, struct memo *e)
+{
+    const struct dt_member *m = memo_member(e, v);
+    if (!m) {
+        m = member_of(v, p);
+        if (m)
+            memo_set(e, v, m, 0);
+    }
+    return m ? m->val : NULL;
+}
+
+/* Looks a name of template 't' up: the first part through the stack (top first), the rest inside
+ * it. */
+static const struct dt *lookup(struct render *r, const struct mus_template *t,
+                               const struct part *parts, uint32_t nparts)
 {
     if (nparts == 0)
         return r->nctx ? r->ctx[r->nctx - 1] : NULL;
-    const struct dt *v = NULL;
-    for (size_t k = r->nctx; k-- > 0 && !v;)
-        v = dt_getn(r->ctx[k], parts[0].s, parts[0].len, parts[0].hash);
+    struct memo *memo = memo_of(r, t);
+    const struct dt *v = lookup_first(r, &parts[0], &memo[parts[0].memo]);
     for (uint32_t i = 1; v && i < nparts; i++)
-        v = dt_getn(v, parts[i].s, parts[i].len, parts[i].hash);
+        v = lookup_in(v, &parts[i], &memo[parts[i].memo]);
     return v;
 }
 
 static const struct dt *resolve(struct render *r, const struct mus_template *t,
                                 const struct node *n, bool strict)
 {
-    const struct dt *v = lookup(r, n->parts, n->nparts);
+    const struct dt *v = lookup(r, t, n->parts, n->nparts);
     if (!v && strict && r->opt->strict && first_report(r, n))
         diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "no value for '%s'", n->name);
     return v;
@@ -1208,7 +1306,7 @@ static const char *partial_name(struct render *r, const struct mus_template *t,
 {
     if (!n->dynamic)
         return n->name;
-    const char *v = dt_str_value(lookup(r, n->parts, n->nparts));
+    const char *v = dt_str_value(lookup(r, t, n->parts, n->nparts));
     if (v)
         return v;
     if (r->opt->strict && first_report(r, n))
@@ -1435,6 +1533,9 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
     free(r.active);
     free(r.chain);
     free(r.reported);
+    for (size_t i = 0; i < r.nmemos; i++)
+        free(r.memos[i].memo);
+    free(r.memos);
     buf_release(&r.indent);
     return r.failed ? -1 : 0;
 }

@@ -116,6 +116,9 @@ static void test_key_literal(void **state)
         assert_int_equal(keys[i].hash, dt_hash(keys[i].s, k.len));
     }
     assert_int_equal(DT_KEY("name").hash, 0x8d39bde6u); /* FNV-1a 32 of "name" */
+    assert_true(DT_KEY("name").fixed);
+    assert_true(dt_key_lit("name").fixed);
+    assert_false(dt_key("name").fixed);
     struct arena a = ARENA_INIT;
     struct dt *o = dt_obj(&a);
     dt_add(&a, o, DT_KEY("c_desc_lines"), dt_int(&a, 1));
@@ -123,6 +126,18 @@ static void test_key_literal(void **state)
     assert_int_equal(dt_int_value(dt_get(o, "c_desc_lines")), 1);
     assert_int_equal(dt_int_value(dt_get(o, "name")), 2);
     assert_null(dt_get(o, "nam"));
+    /* members say whether their key is static storage; dt_member_getn finds them */
+    char copy[] = "copied";
+    dt_set(&a, o, copy, dt_int(&a, 3));
+    const struct dt_member *m = dt_member_getn(o, "name", 4, DT_KEY("name").hash);
+    assert_non_null(m);
+    assert_int_equal(m - o->u.members, 1);
+    assert_true(m->fixed);
+    m = dt_member_getn(o, "copied", 6, dt_hash("copied", 6));
+    assert_non_null(m);
+    assert_false(m->fixed);
+    assert_null(dt_member_getn(o, "absent", 6, dt_hash("absent", 6)));
+    assert_null(dt_member_getn(dt_list(&a), "name", 4, DT_KEY("name").hash));
     arena_release(&a);
 }
 

@@ -416,6 +416,13 @@ static void test_escape_every_byte(void **state)
     buf_release(&b);
 }
 
+static struct mus_template *compile_text(struct fixture *fx, const char *tmpl)
+{
+    struct mus_template *t = mus_compile(&fx->dg, "t.mustache", tmpl, strlen(tmpl), NULL);
+    assert_non_null(t);
+    return t;
+}
+
 /*
  * One tree rendered with each kind in turn: the renderer remembers on each
  * string which kinds leave it unchanged, and that must not leak from one
@@ -424,9 +431,7 @@ static void test_escape_every_byte(void **state)
 static void test_escape_remembered(void **state)
 {
     struct fixture *fx = *state;
-    const char tmpl[] = "{{q}} {{w}} {{q}};";
-    struct mus_template *t = mus_compile(&fx->dg, "t.mustache", tmpl, sizeof(tmpl) - 1, NULL);
-    assert_non_null(t);
+    struct mus_template *t = compile_text(fx, "{{q}} {{w}} {{q}};");
     struct arena a = ARENA_INIT;
     struct dt *data = dt_obj(&a);
     dt_set(&a, data, "q", dt_str(&a, "x<y"));
@@ -439,6 +444,46 @@ static void test_escape_remembered(void **state)
     }
     assert_string_equal(fx->out.s, "x<y x_ x<y;x&lt;y x_ x&lt;y;x&lt;y x\\_ x&lt;y;"
                                    "x<y x_ x<y;x<y x_ x<y;");
+    arena_release(&a);
+    mus_free(t);
+}
+
+/* {KEY: 'v'} with key 'k' added first when given: shifts KEY's index. */
+static struct dt *obj_with(struct arena *a, bool k, struct dt_key key, struct dt *v)
+{
+    struct dt *o = dt_obj(a);
+    if (k)
+        dt_add(a, o, DT_KEY("k"), dt_str(a, "-"));
+    dt_add(a, o, key, v);
+    return o;
+}
+
+/*
+ * The renderer remembers where a tag's name was found (index, depth) for the
+ * next item of a section; each hint must be checked: the name at another
+ * index, in a context above the remembered one, or a dotted part elsewhere.
+ */
+static void test_lookup_hints(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_template *t = compile_text(fx, "{{#l}}[{{#in}}{{v}}{{/in}}{{a.b}}]{{/l}}");
+    struct arena a = ARENA_INIT;
+    struct dt *l = dt_list(&a);
+    for (int i = 0; i < 4; i++) {
+        /* 'in' holds its own v in items 1 and 3 (at index 1 in item 3), a.b moves at item 2 */
+        struct dt *item = obj_with(&a, false, DT_KEY("v"), dt_int(&a, i));
+        struct dt *in = i % 2 ? obj_with(&a, i == 3, DT_KEY("v"), dt_int(&a, 10 + i)) : dt_obj(&a);
+        dt_add(&a, item, DT_KEY("in"), in);
+        dt_add(&a, item, DT_KEY("a"), obj_with(&a, i > 1, DT_KEY("b"), dt_int(&a, 20 + i)));
+        dt_push(&a, l, item);
+    }
+    struct dt *data = dt_obj(&a);
+    dt_add(&a, data, DT_KEY("l"), l);
+    assert_int_equal(mus_render(&fx->dg, t, data, NULL, &fx->out), 0);
+    assert_string_equal(fx->out.s, "[020][1121][222][1323]");
+    buf_reset(&fx->out);
+    assert_int_equal(mus_render(&fx->dg, t, data, NULL, &fx->out), 0); /* a new render: no hints */
+    assert_string_equal(fx->out.s, "[020][1121][222][1323]");
     arena_release(&a);
     mus_free(t);
 }
@@ -620,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_escape_markdown),
         cmocka_unit_test(test_escape_every_byte),
         cmocka_unit_test_setup_teardown(test_escape_remembered, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lookup_hints, setup, teardown),
         cmocka_unit_test(test_escape_parse),
         cmocka_unit_test_setup_teardown(test_strict_missing_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strict_object_is_not_a_value, setup, teardown),
