@@ -242,63 +242,17 @@ static const char *skip_ws(const char *p)
     return p;
 }
 
-static const char *word_end(const char *p)
-{
-    while (*p && !is_ws(*p))
-        p++;
-    return p;
-}
+/* Text with its whitespace folded: words joined by single spaces; NULL for none. */
+struct folded {
+    char *s; /* owned by the tree's arena; NUL-terminated */
+    size_t len;
+};
 
-/*
- * Writes the words from 'p' on joined by single spaces, 'len' bytes in all
- * (as measured by the caller), and a NUL into a string owned by the tree's arena.
- */
-static char *join_words(struct ctx *c, const char *p, size_t len)
-{
-    char *r = arena_alloc(c->a, len + 1);
-    for (size_t n = 0; n < len;) {
-        if (is_ws(*p)) {
-            p = skip_ws(p);
-            r[n++] = ' ';
-        } else {
-            r[n++] = *p++;
-        }
-    }
-    r[len] = '\0';
-    return r;
-}
-
-/*
- * Description text for comment blocks: whitespace folded, wrapped at 'cols'
- * columns (a word longer than that gets a line of its own), as
- * [{"text": LINE}, ...]; an empty list for NULL. Each line is measured word
- * by word, then written once.
- */
-static struct dt *desc_lines(struct ctx *c, const char *s, size_t cols)
-{
-    struct dt *lines = dt_list(c->a);
-    for (const char *p = s ? skip_ws(s) : ""; *p;) {
-        const char *e = word_end(p), *next = skip_ws(e);
-        size_t len = (size_t)(e - p);
-        while (*next) {
-            const char *ne = word_end(next);
-            if (len + 1 + (size_t)(ne - next) > cols)
-                break;
-            len += 1 + (size_t)(ne - next);
-            next = skip_ws(ne);
-        }
-        dt_push(c->a, lines, text_own(c, join_words(c, p, len), len));
-        p = next;
-    }
-    return lines;
-}
-
-/* The whitespace-folded text (one line) and its length, or NULL. */
-static char *fold_n(struct ctx *c, const char *s, size_t *len)
+/* 's' (NULL: none) folded into the tree's arena. */
+static struct folded fold_text(struct ctx *c, const char *s)
 {
     if (!s)
-        return NULL;
-    /* the words of 's' joined by single spaces, as desc_lines() with no width */
+        return (struct folded){NULL, 0};
     char *r = arena_alloc(c->a, strlen(s) + 1), *q = r;
     for (const char *p = skip_ws(s); *p;) {
         if (!is_ws(*p)) {
@@ -310,31 +264,68 @@ static char *fold_n(struct ctx *c, const char *s, size_t *len)
             *q++ = ' ';
     }
     *q = '\0';
-    *len = (size_t)(q - r);
-    return r;
+    return (struct folded){r, (size_t)(q - r)};
 }
 
 static char *fold(struct ctx *c, const char *s)
 {
-    size_t len;
-    return fold_n(c, s, &len);
+    return fold_text(c, s).s;
 }
 
-/* fold()'s text as a value, or null: the folded copy itself, not a copy of it. */
-static struct dt *folded(struct ctx *c, const char *s)
+/* The folded text as a value (the same bytes, not a copy), or null. */
+static struct dt *folded_value(struct ctx *c, struct folded f)
 {
-    size_t len;
-    char *r = fold_n(c, s, &len);
-    return r ? dt_str_refn(c->a, r, len) : dt_null();
+    return f.s ? dt_str_refn(c->a, f.s, f.len) : dt_null();
+}
+
+/* Where the line of folded text starting at 'p' ends: its last word that fits 'cols'. */
+static const char *line_end(const char *p, const char *end, size_t cols)
+{
+    if ((size_t)(end - p) <= cols)
+        return end;
+    const char *e = p + cols; /* a blank there: the line is 'cols' wide */
+    while (e > p && *e != ' ')
+        e--;
+    if (e > p)
+        return e;
+    while (e < end && *e != ' ') /* one word longer than a line: a line of its own */
+        e++;
+    return e;
+}
+
+/*
+ * Description text for comment blocks: folded text wrapped at 'cols'
+ * columns (a word longer than that gets a line of its own), as
+ * [{"text": LINE}, ...]; an empty list for none. The last line shares the
+ * folded text's bytes (often the only line).
+ */
+static struct dt *wrap_lines(struct ctx *c, struct folded f, size_t cols)
+{
+    struct dt *lines = dt_list(c->a);
+    const char *end = f.s + f.len;
+    for (const char *p = f.s; p && p < end;) {
+        const char *e = line_end(p, end, cols);
+        size_t n = (size_t)(e - p);
+        char *line = e == end ? (char *)p : arena_strndup(c->a, p, n);
+        dt_push(c->a, lines, text_own(c, line, n));
+        p = e == end ? e : e + 1;
+    }
+    return lines;
+}
+
+/* 's' (NULL: none) folded and wrapped: wrap_lines(fold_text(s)). */
+static struct dt *desc_lines(struct ctx *c, const char *s, size_t cols)
+{
+    return wrap_lines(c, fold_text(c, s), cols);
 }
 
 /* ------------------------------------------------------------ spec and sources */
 
 /* "c_source": the citation line or null; "c_cite_lines": the same wrapped for comments. */
-static void set_cite(struct ctx *c, struct dt *o, const char *line)
+static void set_cite(struct ctx *c, struct dt *o, char *line)
 {
     SET_STR_NOT_C(c, o, "c_source", line);
-    SET(c, o, "c_cite_lines", desc_lines(c, line, 76));
+    SET(c, o, "c_cite_lines", wrap_lines(c, (struct folded){line, line ? strlen(line) : 0}, 76));
 }
 
 static struct dt *source_json(struct ctx *c, const struct model_source *src)
@@ -506,8 +497,8 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
     SET_STR(c, o, "name", v->name);
     SET(c, o, "value", hex(c, v->value));
     SET(c, o, "undefined", dt_bool(v->undefined));
-    SET(c, o, "desc", folded(c, v->desc));
-    char *stem = names_value(c->a, c->prefix, f, v);
+    SET(c, o, "desc", folded_value(c, fold_text(c, v->desc)));
+    char *stem = names_value_of(c->a, field_stem, v);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     struct def_scope d = C_DEF(c, o, stem);
     DEF(c, &d, "name", "");
@@ -553,7 +544,8 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "width", dt_int(c->a, model_field_width(f)));
     SET_STR(c, o, "access", f->access_text);
     SET(c, o, "reset", hex(c, f->reset));
-    SET(c, o, "desc", folded(c, f->desc));
+    struct folded desc = fold_text(c, f->desc);
+    SET(c, o, "desc", folded_value(c, desc));
     SET_NOT_C(c, o, "implicit", dt_bool(f->implicit));
     struct dt *values = dt_list(c->a);
     for (size_t i = 0; i < f->nvalues; i++)
@@ -587,7 +579,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET_NOT_C(c, o, "c_has_values", dt_bool(f->nvalues > 0));
     char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
     set_cite(c, o, src);
-    SET(c, o, "c_desc_lines", desc_lines(c, f->desc, 72));
+    SET(c, o, "c_desc_lines", wrap_lines(c, desc, 72));
     return o;
 }
 
@@ -984,7 +976,8 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "width", dt_int(c->a, r->width));
     SET(c, o, "size", dt_int(c->a, r->size));
     SET(c, o, "reset", hex(c, r->reset));
-    SET(c, o, "desc", folded(c, r->desc));
+    struct folded desc = fold_text(c, r->desc);
+    SET(c, o, "desc", folded_value(c, desc));
     struct dt *array = dt_null();
     if (r->is_array) {
         array = dt_obj(c->a);
@@ -1047,7 +1040,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
         def_add(c, &d, dt_key_lit(reg_defs[i][0]), reg_defs[i][1], strlen(reg_defs[i][1]));
     set_cite(c, o, cite_line(c, s, &r->cite));
-    SET(c, o, "c_desc_lines", desc_lines(c, r->desc, 76));
+    SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     SET(c, o, "c_layout", layout_lines(c, r, fields));
     align_defs(c, from);
     return o;
@@ -1150,7 +1143,8 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
     uint64_t cmask;
     SET(c, o, "counters", event_counters(c, e, reg, &cmask));
-    SET(c, o, "desc", folded(c, e->desc));
+    struct folded desc = fold_text(c, e->desc);
+    SET(c, o, "desc", folded_value(c, desc));
     struct dt *sets = dt_list(c->a);
     uint64_t enc = place(code_f, e->code) | (has_umask ? place(umask_f, umask) : 0);
     if (e->parent)
@@ -1184,7 +1178,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     }
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(size)));
     set_cite(c, o, cite_line(c, s, &e->cite));
-    SET(c, o, "c_desc_lines", desc_lines(c, e->desc, 72));
+    SET(c, o, "c_desc_lines", wrap_lines(c, desc, 72));
     return o;
 }
 
@@ -1370,7 +1364,8 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", b->name);
     SET_STR(c, o, "title", b->title);
-    SET(c, o, "desc", folded(c, b->desc));
+    struct folded desc = fold_text(c, b->desc);
+    SET(c, o, "desc", folded_value(c, desc));
     struct dt *insts = dt_list(c->a);
     size_t from = c->ndefs;
     for (size_t i = 0; i < b->ninstances; i++)
@@ -1403,7 +1398,7 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
     SET_NOT_C(c, o, "c_is_pci", dt_bool(b->ninstances > 0 && b->instances[0]->has_pci));
     set_cite(c, o, cite_line(c, s, &b->cite));
-    SET(c, o, "c_desc_lines", desc_lines(c, b->desc, 76));
+    SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     return o;
 }
 

@@ -73,6 +73,11 @@ char *names_value(struct arena *a, const char *prefix, const struct model_field 
     return UPPER_JOIN(a, prefix, f->reg->name, f->name, v->name);
 }
 
+char *names_value_of(struct arena *a, const char *field_stem, const struct model_value *v)
+{
+    return UPPER_JOIN(a, field_stem, v->name); /* the stem is upper-case already */
+}
+
 char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
                  const struct model_rule *rule)
 {
