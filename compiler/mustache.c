@@ -953,7 +953,8 @@ struct render {
     size_t nreported, reported_cap;
     struct memo_table *memos; /* one per template rendered */
     size_t nmemos, memos_cap;
-    size_t memo_last; /* index of the memo used last (templates alternate rarely) */
+    const struct mus_template *memo_t; /* the template whose memo was used last, */
+    struct memo *memo_cur;             /* and that memo (templates alternate rarely) */
     bool failed, abort;
 };
 
@@ -994,11 +995,8 @@ static void push(struct render *r, const struct dt *v)
     r->ctx[r->nctx++] = v;
 }
 
-/* The memo of template 't' in this render, made on its first use. */
-static struct memo *memo_of(struct render *r, const struct mus_template *t)
+static struct memo *memo_find(struct render *r, const struct mus_template *t)
 {
-    if (r->memo_last < r->nmemos && r->memos[r->memo_last].t == t)
-        return r->memos[r->memo_last].memo;
     size_t i = 0;
     while (i < r->nmemos && r->memos[i].t != t)
         i++;
@@ -1006,8 +1004,15 @@ static struct memo *memo_of(struct render *r, const struct mus_template *t)
         GROW(r->memos, r->nmemos, r->memos_cap);
         r->memos[r->nmemos++] = (struct memo_table){t, xcalloc(t->nparts + 1, sizeof(struct memo))};
     }
-    r->memo_last = i;
-    return r->memos[i].memo;
+    r->memo_t = t;
+    r->memo_cur = r->memos[i].memo;
+    return r->memo_cur;
+}
+
+/* The memo of template 't' in this render, made on its first use. */
+static inline struct memo *memo_of(struct render *r, const struct mus_template *t)
+{
+    return t == r->memo_t ? r->memo_cur : memo_find(r, t);
 }
 
 /* The member 'e' remembers, if object 'o' holds it at the same index. */
@@ -1066,22 +1071,37 @@ static const struct dt *lookup_in(const struct dt *v, const struct part *p, stru
     return m ? m->val : NULL;
 }
 
-/* Looks a name of template 't' up: the first part through the stack (top first), the rest inside
- * it. */
-static const struct dt *lookup(struct render *r, const struct mus_template *t,
-                               const struct part *parts, uint32_t nparts)
+/* The name 'parts' in full: the first part through the stack (top first), the rest inside it. */
+static const struct dt *lookup_parts(const struct render *r, struct memo *memo,
+                                     const struct part *parts, uint32_t nparts)
 {
-    if (nparts == 0)
-        return r->nctx ? r->ctx[r->nctx - 1] : NULL;
-    struct memo *memo = memo_of(r, t);
     const struct dt *v = lookup_first(r, &parts[0], &memo[parts[0].memo]);
     for (uint32_t i = 1; v && i < nparts; i++)
         v = lookup_in(v, &parts[i], &memo[parts[i].memo]);
     return v;
 }
 
-static const struct dt *resolve(struct render *r, const struct mus_template *t,
-                                const struct node *n, bool strict)
+/*
+ * Looks a name of template 't' up. Inline for the common case: a plain name
+ * found where it was last time, in the context on top of the stack.
+ */
+static inline const struct dt *lookup(struct render *r, const struct mus_template *t,
+                                      const struct part *parts, uint32_t nparts)
+{
+    if (nparts == 0)
+        return r->nctx ? r->ctx[r->nctx - 1] : NULL;
+    struct memo *memo = memo_of(r, t);
+    const struct memo *e = &memo[parts[0].memo];
+    if (nparts == 1 && e->up == 0 && r->nctx) {
+        const struct dt_member *m = memo_member(e, r->ctx[r->nctx - 1]);
+        if (m)
+            return m->val;
+    }
+    return lookup_parts(r, memo, parts, nparts);
+}
+
+static inline const struct dt *resolve(struct render *r, const struct mus_template *t,
+                                       const struct node *n, bool strict)
 {
     const struct dt *v = lookup(r, t, n->parts, n->nparts);
     if (!v && strict && r->opt->strict && first_report(r, n))
