@@ -157,13 +157,15 @@ static void slot_add(struct dt *o, uint32_t member)
 
 /*
  * After the members array grew to o->cap: a new index once the object holds
- * more than 16 members. Up to 16, the bloom and a scan of the hashes cost
- * about what probing costs, and most objects (values, c_def, lines) stay
- * that small: building an index for them would cost more than it saves.
+ * more than 32 members. Up to that, the bloom and a scan of the hashes cost
+ * about what probing costs (and the renderer mostly finds a name where it
+ * was in the previous object, without either); the objects of a tree
+ * (values, fields, lines) mostly stay that small, and an index would cost
+ * more to build than it saves.
  */
 static void reindex(struct arena *a, struct dt *o)
 {
-    if (o->cap <= 16)
+    if (o->cap <= 32)
         return;
     o->slots = arena_zalloc(a, 2 * (size_t)o->cap * sizeof(*o->slots));
     for (uint32_t i = 0; i < o->n; i++)

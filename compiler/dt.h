@@ -54,7 +54,7 @@ struct dt {
                             * looked, which escapes leave the string as it is (atomic:
                             * threads rendering one tree may record it at once) */
     uint64_t bloom;  /* OBJ: bit (hash % 64) set for each member: most misses skip the scan */
-    uint32_t *slots; /* OBJ with more than 16 members: open-addressing index of 2 * cap
+    uint32_t *slots; /* OBJ with more than 32 members: open-addressing index of 2 * cap
                       * slots holding member index + 1 (0: empty); else NULL (scan) */
     union {
         long long i;

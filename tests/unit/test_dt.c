@@ -3,7 +3,7 @@
  * The renderer and the context builder rely on these properties: keys keep
  * the order they were first set in, setting a key again replaces its value
  * in place, lookups find every key whether the object is scanned or indexed
- * (more than 16 members), and the jansson conversions are exact both ways.
+ * (more than 32 members), and the jansson conversions are exact both ways.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,7 +46,7 @@ static void check_object(size_t n, bool add)
 {
     struct arena a = ARENA_INIT;
     struct dt *o = dt_obj(&a);
-    char keys[64][32];
+    char keys[80][32];
     for (size_t i = 0; i < n; i++) {
         snprintf(keys[i], sizeof(keys[i]), "key_%zu", i);
         if (add && i % 2 == 0)
@@ -55,6 +55,7 @@ static void check_object(size_t n, bool add)
             dt_set(&a, o, keys[i], dt_int(&a, (long long)i));
     }
     assert_int_equal(o->n, n);
+    assert_true((o->slots != NULL) == (n > 32)); /* both ways of finding a key are tested */
     for (size_t i = 0; i < n; i += 3)
         dt_set(&a, o, keys[i], dt_int(&a, 1000 + (long long)i));
     assert_int_equal(o->n, n);
@@ -79,7 +80,7 @@ static void check_object(size_t n, bool add)
 static void test_object_scanned(void **state)
 {
     (void)state;
-    for (size_t n = 1; n < 16; n++) {
+    for (size_t n = 1; n <= 32; n++) {
         check_object(n, false);
         check_object(n, true);
     }
@@ -88,7 +89,7 @@ static void test_object_scanned(void **state)
 static void test_object_indexed(void **state)
 {
     (void)state;
-    for (size_t n = 16; n <= 64; n++) { /* the index is built at 17 members, rebuilt at 33 */
+    for (size_t n = 33; n <= 80; n++) { /* the index is built at 33 members, rebuilt at 65 */
         check_object(n, false);
         check_object(n, true);
     }
