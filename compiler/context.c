@@ -217,7 +217,7 @@ static void flag_list(struct ctx *c, struct dt *list)
 /* {"text": the 'len' bytes at 's', which the tree's arena owns (s[len] is NUL)} */
 static struct dt *text_own(struct ctx *c, char *s, size_t len)
 {
-    struct dt *o = dt_obj(c->a);
+    struct dt *o = dt_obj_n(c->a, 1);
     SET(c, o, "text", dt_str_refn(c->a, s, len));
     return o;
 }
@@ -493,7 +493,7 @@ static const char *sem_name(enum regc_sem sem)
 static struct dt *value_json(struct ctx *c, const struct model_field *f, const char *field_stem,
                              const struct model_value *v)
 {
-    struct dt *o = dt_obj(c->a);
+    struct dt *o = dt_obj_n(c->a, 16);
     SET_STR(c, o, "name", v->name);
     SET(c, o, "value", hex(c, v->value));
     SET(c, o, "undefined", dt_bool(v->undefined));
@@ -537,7 +537,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
 {
     const struct model_reg *r = f->reg;
     char *stem = names_field(c->a, c->prefix, f);
-    struct dt *o = dt_obj(c->a);
+    struct dt *o = dt_obj_n(c->a, 32);
     SET_STR(c, o, "name", f->name);
     SET_NOT_C(c, o, "lsb", dt_int(c->a, f->lsb));
     SET_NOT_C(c, o, "msb", dt_int(c->a, f->msb));
@@ -969,7 +969,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
 static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
     size_t from = c->ndefs; /* every name in the register but its rules' */
-    struct dt *o = dt_obj(c->a);
+    struct dt *o = dt_obj_n(c->a, 64);
     SET_STR(c, o, "name", r->name);
     SET_STR(c, o, "written_name", r->written_name);
     SET(c, o, "space", dt_str_ref(c->a, space_name(r->space)));
@@ -1134,7 +1134,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     uint64_t umask = e->has_umask ? e->umask : e->parent ? e->parent->umask : 0;
     unsigned size = reg ? reg->size : 64;
 
-    struct dt *o = dt_obj(c->a);
+    struct dt *o = dt_obj_n(c->a, 32);
     SET_STR(c, o, "name", e->full_name);
     SET_STR(c, o, "register", t->reg_name);
     SET_STR(c, o, "field", t->code_field_name);

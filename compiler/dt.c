@@ -99,6 +99,17 @@ struct dt *dt_obj(struct arena *a)
     return v;
 }
 
+struct dt *dt_obj_n(struct arena *a, uint32_t n)
+{
+    struct dt *v = dt_obj(a);
+    uint32_t cap = 1; /* a power of two: the index's slots are 2 * cap */
+    while (cap < n)
+        cap *= 2;
+    v->u.members = arena_alloc(a, cap * sizeof(*v->u.members));
+    v->cap = cap;
+    return v;
+}
+
 struct dt *dt_list(struct arena *a)
 {
     struct dt *v = dt_new(a, DT_LIST);
@@ -156,17 +167,16 @@ static void slot_add(struct dt *o, uint32_t member)
 }
 
 /*
- * After the members array grew to o->cap: a new index once the object holds
- * more than 32 members. Up to that, the bloom and a scan of the hashes cost
- * about what probing costs (and the renderer mostly finds a name where it
- * was in the previous object, without either); the objects of a tree
- * (values, fields, lines) mostly stay that small, and an index would cost
- * more to build than it saves.
+ * A new index of o's members, 2 * o->cap slots (cap is a power of two). Made
+ * when an object gets more than DT_SCAN_MAX members, again each time its
+ * array grows. Up to that, the bloom and a scan of the hashes cost about
+ * what probing costs (and the renderer mostly finds a name where it was in
+ * the previous object, without either); most objects of a tree (values,
+ * fields, lines) stay that small, and an index would cost more to build
+ * than it saves.
  */
 static void reindex(struct arena *a, struct dt *o)
 {
-    if (o->cap <= 32)
-        return;
     o->slots = arena_zalloc(a, 2 * (size_t)o->cap * sizeof(*o->slots));
     for (uint32_t i = 0; i < o->n; i++)
         slot_add(o, i);
@@ -179,10 +189,10 @@ static void append(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
     o->u.members = grow(a, o, o->u.members, sizeof(*o->u.members));
     o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
     o->bloom |= bloom_bit(k.hash);
-    if (o->cap != cap)
-        reindex(a, o);
-    else if (o->slots)
+    if (o->slots && o->cap == cap)
         slot_add(o, o->n - 1);
+    else if (o->n > DT_SCAN_MAX)
+        reindex(a, o);
 }
 
 void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)

@@ -31,6 +31,9 @@ enum dt_type { DT_NULL, DT_FALSE, DT_TRUE, DT_INT, DT_REAL, DT_STR, DT_LIST, DT_
 
 struct dt;
 
+/* Objects of more members than this get an index of them (dt.c: reindex). */
+#define DT_SCAN_MAX 32
+
 struct dt_member {
     const char *key;    /* borrowed */
     uint32_t hash;      /* dt_hash(key) */
@@ -54,7 +57,7 @@ struct dt {
                             * looked, which escapes leave the string as it is (atomic:
                             * threads rendering one tree may record it at once) */
     uint64_t bloom;  /* OBJ: bit (hash % 64) set for each member: most misses skip the scan */
-    uint32_t *slots; /* OBJ with more than 32 members: open-addressing index of 2 * cap
+    uint32_t *slots; /* OBJ with more than DT_SCAN_MAX members: open-addressing index of 2 * cap
                       * slots holding member index + 1 (0: empty); else NULL (scan) */
     union {
         long long i;
@@ -106,6 +109,8 @@ struct dt *dt_str_ref(struct arena *a, const char *s);
 /* The 'len' bytes at 's' itself (s[len] must be NUL), which must outlive the tree. */
 struct dt *dt_str_refn(struct arena *a, const char *s, size_t len);
 struct dt *dt_obj(struct arena *a);
+/* An object with room for 'n' members before its array grows (builders that know the count). */
+struct dt *dt_obj_n(struct arena *a, uint32_t n);
 struct dt *dt_list(struct arena *a);
 
 /* Adds or replaces 'key' of object 'o' (borrowed key). */
@@ -131,7 +136,7 @@ static inline void dt_add(struct arena *a, struct dt *o, struct dt_key k, struct
 #ifdef DT_CHECK_ADD
     dt_add_check(o, k);
 #endif
-    if (o->n < o->cap && !o->slots) {
+    if (o->n < o->cap && o->n < DT_SCAN_MAX) {
         o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
         o->bloom |= UINT64_C(1) << (k.hash % 64);
     } else {

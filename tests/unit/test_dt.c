@@ -95,6 +95,31 @@ static void test_object_indexed(void **state)
     }
 }
 
+/*
+ * Objects made with room for n members hold more, and get their index past
+ * DT_SCAN_MAX members whether or not the array had to grow then.
+ */
+static void test_object_presized(void **state)
+{
+    (void)state;
+    struct arena a = ARENA_INIT;
+    const uint32_t rooms[] = {0, 1, 3, 40, 64};
+    char keys[70][16];
+    for (size_t r = 0; r < sizeof(rooms) / sizeof(rooms[0]); r++) {
+        struct dt *o = dt_obj_n(&a, rooms[r]);
+        assert_true(o->cap >= rooms[r]);
+        for (size_t i = 0; i < 70; i++) {
+            snprintf(keys[i], sizeof(keys[i]), "k%zu", i);
+            dt_add(&a, o, dt_key(keys[i]), dt_int(&a, (long long)i));
+            assert_true((o->slots != NULL) == (o->n > DT_SCAN_MAX));
+        }
+        for (size_t i = 0; i < 70; i++)
+            assert_int_equal(dt_int_value(dt_get(o, keys[i])), i);
+        assert_null(dt_get(o, "k70"));
+    }
+    arena_release(&a);
+}
+
 /* DT_KEY's hash, folded by the compiler, is dt_hash's; past 32 bytes it is computed. */
 static void test_key_literal(void **state)
 {
@@ -211,7 +236,7 @@ int main(void)
         cmocka_unit_test(test_scalars),        cmocka_unit_test(test_object_scanned),
         cmocka_unit_test(test_object_indexed), cmocka_unit_test(test_set_copy),
         cmocka_unit_test(test_list),           cmocka_unit_test(test_json_round_trip),
-        cmocka_unit_test(test_key_literal),
+        cmocka_unit_test(test_key_literal),    cmocka_unit_test(test_object_presized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
