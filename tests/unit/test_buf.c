@@ -46,6 +46,30 @@ static void test_buf_reset_keeps_storage(void **state)
     buf_release(&b);
 }
 
+/*
+ * buf_addn copies short runs itself (overlapping 4- and 8-byte moves): every
+ * length up to 40, at every offset the buffer may be at, as memcpy would.
+ */
+static void test_buf_addn_every_length(void **state)
+{
+    char src[48];
+    for (size_t i = 0; i < sizeof(src); i++)
+        src[i] = (char)('A' + i);
+    for (size_t off = 0; off < 9; off++) {
+        for (size_t n = 0; n <= 40; n++) {
+            struct buf b = BUF_INIT;
+            buf_addn(&b, "........", off);
+            buf_addn(&b, src + 3, n);
+            buf_addn(&b, "|", 1);
+            assert_int_equal(b.len, off + n + 1);
+            assert_memory_equal(b.s + off, src + 3, n);
+            assert_memory_equal(b.s, "........", off);
+            assert_string_equal(b.s + off + n, "|");
+            buf_release(&b);
+        }
+    }
+}
+
 static void test_arena_alignment_and_strings(void **state)
 {
     struct arena a = ARENA_INIT;
@@ -73,6 +97,7 @@ int main(void)
         cmocka_unit_test(test_buf_empty_is_never_null),
         cmocka_unit_test(test_buf_addf_grows),
         cmocka_unit_test(test_buf_reset_keeps_storage),
+        cmocka_unit_test(test_buf_addn_every_length),
         cmocka_unit_test(test_arena_alignment_and_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
