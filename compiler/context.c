@@ -248,12 +248,28 @@ struct folded {
     size_t len;
 };
 
+/*
+ * True when 's' is folded already: no blank at either end, no two in a row,
+ * no whitespace but spaces. Most descriptions are (the loader folds them,
+ * keeping only paragraph breaks), and libc's string scans check that faster
+ * than a loop over the bytes folds it.
+ */
+static bool is_folded(const char *s, size_t len)
+{
+    if (len > 0 && (s[0] == ' ' || s[len - 1] == ' '))
+        return false;
+    return !strpbrk(s, "\t\n\v\f\r") && !strstr(s, "  ");
+}
+
 /* 's' (NULL: none) folded into the tree's arena. */
 static struct folded fold_text(struct ctx *c, const char *s)
 {
     if (!s)
         return (struct folded){NULL, 0};
-    char *r = arena_alloc(c->a, strlen(s) + 1), *q = r;
+    size_t len = strlen(s);
+    if (is_folded(s, len))
+        return (struct folded){arena_strndup(c->a, s, len), len};
+    char *r = arena_alloc(c->a, len + 1), *q = r;
     for (const char *p = skip_ws(s); *p;) {
         if (!is_ws(*p)) {
             *q++ = *p++;
