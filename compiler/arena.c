@@ -3,13 +3,13 @@
 
 #include <stdalign.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct arena_chunk {
     struct arena_chunk *next;
-    size_t used, size;
     alignas(max_align_t) unsigned char data[];
 };
 
@@ -18,6 +18,7 @@ enum { ARENA_CHUNK_MIN = 64 * 1024 };
 void arena_init(struct arena *a)
 {
     a->head = NULL;
+    a->next = a->end = NULL;
 }
 
 void arena_release(struct arena *a)
@@ -28,7 +29,7 @@ void arena_release(struct arena *a)
         free(c);
         c = next;
     }
-    a->head = NULL;
+    arena_init(a);
 }
 
 void arena_adopt(struct arena *a, struct arena *from)
@@ -54,27 +55,22 @@ static size_t align_up(size_t n)
     return (n + al - 1) & ~(al - 1);
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+/* A new chunk for 'n' bytes (aligned by arena_alloc()), which did not fit the head chunk. */
+void *arena_alloc_slow(struct arena *a, size_t n)
 {
-    n = align_up(n ? n : 1);
-    struct arena_chunk *c = a->head;
-    if (!c || c->size - c->used < n) {
-        size_t size = n > ARENA_CHUNK_MIN ? n : ARENA_CHUNK_MIN;
-        c = xmalloc(sizeof(*c) + size);
-        c->size = size;
-        c->used = 0;
-        /* A large block goes behind the current chunk so its free space stays usable. */
-        if (a->head && n > ARENA_CHUNK_MIN) {
-            c->next = a->head->next;
-            a->head->next = c;
-        } else {
-            c->next = a->head;
-            a->head = c;
-        }
+    size_t size = n > ARENA_CHUNK_MIN ? n : ARENA_CHUNK_MIN;
+    struct arena_chunk *c = xmalloc(sizeof(*c) + size);
+    /* A large block goes behind the current chunk so its free space stays usable. */
+    if (a->head && n > ARENA_CHUNK_MIN) {
+        c->next = a->head->next;
+        a->head->next = c;
+        return c->data;
     }
-    void *p = c->data + c->used;
-    c->used += n;
-    return p;
+    c->next = a->head;
+    a->head = c;
+    a->next = c->data + n;
+    a->end = c->data + size;
+    return c->data;
 }
 
 void *arena_zalloc(struct arena *a, size_t n)
@@ -98,19 +94,17 @@ char *arena_strdup(struct arena *a, const char *s)
 char *arena_printf(struct arena *a, const char *fmt, ...)
 {
     /* One pass when the text fits the current chunk (the common case). */
-    struct arena_chunk *c = a->head;
-    size_t room = c ? c->size - c->used : 0;
+    size_t room = (uintptr_t)a->end - (uintptr_t)a->next;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(room ? (char *)c->data + c->used : NULL, room, fmt, ap);
+    int n = vsnprintf(room ? (char *)a->next : NULL, room, fmt, ap);
     va_end(ap);
     if (n < 0)
         BUG("bad format");
     if ((size_t)n < room) {
-        char *p = (char *)c->data + c->used;
-        c->used += align_up((size_t)n + 1);
-        if (c->used > c->size)
-            c->used = c->size;
+        char *p = (char *)a->next;
+        size_t used = align_up((size_t)n + 1);
+        a->next = used < room ? a->next + used : a->end;
         return p;
     }
     char *p = arena_alloc(a, (size_t)n + 1);

@@ -7,15 +7,21 @@
 #ifndef REGC_ARENA_H
 #define REGC_ARENA_H
 
+#include <stdalign.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct arena_chunk;
 
 struct arena {
-    struct arena_chunk *head; /* newest chunk first; owned */
+    struct arena_chunk *head;  /* newest chunk first; owned */
+    unsigned char *next, *end; /* the head chunk's free space */
 };
 
-#define ARENA_INIT {NULL}
+#define ARENA_INIT                                                                                 \
+    {                                                                                              \
+        NULL, NULL, NULL                                                                           \
+    }
 
 void arena_init(struct arena *a);
 /* Frees every allocation made from 'a'; 'a' may be reused afterwards. */
@@ -29,7 +35,18 @@ void arena_release(struct arena *a);
 void arena_adopt(struct arena *a, struct arena *from);
 
 /* Return memory owned by 'a', aligned for any type; valid until arena_release(a). */
-void *arena_alloc(struct arena *a, size_t n);
+void *arena_alloc_slow(struct arena *a, size_t n);
+/* Inline: the loader and the context builder allocate a few million times per large spec. */
+static inline void *arena_alloc(struct arena *a, size_t n)
+{
+    size_t al = alignof(max_align_t);
+    n = n ? (n + al - 1) & ~(al - 1) : al;
+    if ((uintptr_t)a->end - (uintptr_t)a->next < n) /* uintptr_t: both NULL at first */
+        return arena_alloc_slow(a, n);
+    void *p = a->next;
+    a->next += n;
+    return p;
+}
 void *arena_zalloc(struct arena *a, size_t n);
 /* Copies of 's' (or its first 'n' bytes, NUL added) owned by 'a'. */
 char *arena_strdup(struct arena *a, const char *s);

@@ -51,7 +51,7 @@ void buf_grow(struct buf *b, size_t extra)
     b->cap = ncap;
 }
 
-void buf_addn(struct buf *b, const char *s, size_t n)
+void buf_addn_slow(struct buf *b, const char *s, size_t n)
 {
     buf_grow(b, n);
     memcpy(b->s + b->len, s, n);

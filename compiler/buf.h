@@ -10,6 +10,8 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 struct buf {
     char *s;          /* the text, NUL-terminated; points at a static "" until the first add */
@@ -25,8 +27,48 @@ void buf_release(struct buf *b);
 void buf_reset(struct buf *b);
 /* Drops the text after its first 'len' bytes (nothing when it is not longer). */
 void buf_truncate(struct buf *b, size_t len);
+/* Room for 'extra' more bytes and the NUL. */
 void buf_grow(struct buf *b, size_t extra);
-void buf_addn(struct buf *b, const char *s, size_t n);
+void buf_addn_slow(struct buf *b, const char *s, size_t n);
+/*
+ * Inline: the renderer adds a few bytes at a time (template text between
+ * tags, one value), millions of times per header; the call into buf.c is
+ * made only when the buffer must grow.
+ */
+/* The first and the last 'w' of 'n' bytes (w <= n <= 2 * w, w 4 or 8), which may overlap. */
+static inline void buf_copy_ends(char *d, const char *s, size_t n, size_t w)
+{
+    uint64_t head, tail;
+    memcpy(&head, s, w);
+    memcpy(&tail, s + n - w, w);
+    memcpy(d, &head, w);
+    memcpy(d + n - w, &tail, w);
+}
+
+/* memcpy, but up to 16 bytes as two loads and two stores: no call into libc. */
+static inline void buf_copy(char *d, const char *s, size_t n)
+{
+    if (n > 16)
+        memcpy(d, s, n);
+    else if (n >= 8)
+        buf_copy_ends(d, s, n, 8);
+    else if (n >= 4)
+        buf_copy_ends(d, s, n, 4);
+    else
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+}
+
+static inline void buf_addn(struct buf *b, const char *s, size_t n)
+{
+    if (b->len + n < b->cap) {
+        buf_copy(b->s + b->len, s, n);
+        b->len += n;
+        b->s[b->len] = '\0';
+    } else {
+        buf_addn_slow(b, s, n);
+    }
+}
 void buf_adds(struct buf *b, const char *s);
 void buf_addc_slow(struct buf *b, char c);
 /* Inline: renderers add text a character at a time. */

@@ -15,7 +15,6 @@
 #include "names.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +31,7 @@ struct ctx {
     const char *prefix;   /* as given or the spec's */
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
+    bool c_header_only; /* context_options.c_header_only: SET_NOT_C keys left out */
 };
 
 /* ------------------------------------------------------------ small values */
@@ -100,54 +100,79 @@ static unsigned addr_bits(const struct model_reg *r)
     return r->space == SPACE_MMIO ? 64 : 32;
 }
 
-/* Keys are ASCII literals: no UTF-8 check needed. */
 static void set(struct ctx *c, struct dt *o, const char *key, struct dt *v)
 {
     dt_set(c->a, o, key, v);
 }
 
-static void set_str(struct ctx *c, struct dt *o, const char *key, const char *s)
-{
-    dt_set(c->a, o, key, str_or_null(c, s));
-}
+/*
+ * Adds key 'lit', a string literal, to 'o', which does not hold it yet: the
+ * builders below make each object once, key by key, so no search is needed
+ * (dt_add; the hash is folded at compile time).
+ */
+#define SET(c, o, lit, v) dt_add((c)->a, (o), DT_KEY(lit), (v))
+#define SET_STR(c, o, lit, s) SET((c), (o), lit, str_or_null((c), (s)))
+
+/*
+ * The same for a key that the built-in C header (templates/c.mustache and
+ * its _c_* partials) never names: left out, its value not even computed,
+ * when c->c_header_only. No tag of those templates can tell the difference
+ * (a lookup of another name never sees it); tests/unit/test_lazy.c checks
+ * every key left out against the names in the templates.
+ */
+#define SET_NOT_C(c, o, lit, v)                                                                    \
+    do {                                                                                           \
+        if (!(c)->c_header_only)                                                                   \
+            SET((c), (o), lit, (v));                                                               \
+    } while (0)
+#define SET_STR_NOT_C(c, o, lit, s) SET_NOT_C((c), (o), lit, str_or_null((c), (s)))
 
 /*
  * "c_def": the names a template #defines for an object, by role, so that
  * align_defs() can pad them to one column ("#define NAME   VALUE" aligned).
- * The name is 'stem' followed by 'suffix'. "c_mdef" holds function-like
- * macros ("NAME_GET(v)"): padded to the same column, but too long to set it.
+ * Each name is the object's 'stem' followed by a suffix. "c_mdef" holds
+ * function-like macros ("NAME_GET(v)"): padded to the same column, but too
+ * long to set it. defs() adds the (empty) object to 'o'; DEF() adds a name.
  */
-static void def_in(struct ctx *c, struct dt *o, const char *key, const char *role,
-                   const char *suffix, const char *stem)
+struct def_scope {
+    struct dt *obj;   /* the "c_def" or "c_mdef" object */
+    const char *stem; /* borrowed */
+    size_t ns;        /* strlen(stem) */
+    bool mdef;
+};
+
+static struct def_scope defs(struct ctx *c, struct dt *o, struct dt_key key, const char *stem,
+                             bool mdef)
 {
-    struct dt *d = dt_get(o, key);
-    if (!d) {
-        d = dt_obj(c->a);
-        dt_set(c->a, o, key, d);
-    }
-    size_t ns = strlen(stem), nx = strlen(suffix);
-    char tmp[256];
-    char *name = ns + nx < sizeof(tmp) ? tmp : xmalloc(ns + nx + 1);
-    memcpy(name, stem, ns);
-    memcpy(name + ns, suffix, nx + 1);
-    struct dt *v = dt_strn(c->a, name, ns + nx);
-    dt_set(c->a, d, role, v);
-    if (name != tmp)
-        free(name);
+    struct def_scope d = {dt_obj(c->a), stem, strlen(stem), mdef};
+    dt_add(c->a, o, key, d.obj);
+    return d;
+}
+
+#define C_DEF(c, o, stem) defs((c), (o), DT_KEY("c_def"), (stem), false)
+#define C_MDEF(c, o, stem) defs((c), (o), DT_KEY("c_mdef"), (stem), true)
+
+/* Adds name stem + 'suffix' ('nx' bytes) as 'role' and remembers it for align_defs(). */
+static void def_add(struct ctx *c, const struct def_scope *d, struct dt_key role,
+                    const char *suffix, size_t nx)
+{
+    char *name = arena_alloc(c->a, d->ns + nx + 1);
+    memcpy(name, d->stem, d->ns);
+    memcpy(name + d->ns, suffix, nx);
+    name[d->ns + nx] = '\0';
+    struct dt *v = dt_str_refn(c->a, name, d->ns + nx);
+    dt_add(c->a, d->obj, role, v);
     if (c->ndefs == c->defs_cap) {
         c->defs_cap = c->defs_cap ? 2 * c->defs_cap : 256;
         c->defs = xrealloc(c->defs, c->defs_cap * sizeof(*c->defs));
     }
-    c->defs[c->ndefs++] = (struct def_ref){v, strcmp(key, "c_mdef") == 0};
+    c->defs[c->ndefs++] = (struct def_ref){v, d->mdef};
 }
 
-static void def(struct ctx *c, struct dt *o, const char *role, const char *suffix, const char *stem)
-{
-    def_in(c, o, "c_def", role, suffix, stem);
-}
+#define DEF(c, d, role, suffix) def_add((c), (d), DT_KEY(role), "" suffix "", sizeof(suffix) - 1)
 
 /*
- * Pads the names def_in() made since index 'from' (c_def and c_mdef) to the
+ * Pads the names def_add() made since index 'from' (c_def and c_mdef) to the
  * longest c_def name among them, so their values line up, and forgets them:
  * a scope aligned on its own (a register's rules) is left out of the
  * enclosing one. Callers open a scope with 'from = c->ndefs' before building
@@ -182,99 +207,153 @@ static void flag_list(struct ctx *c, struct dt *list)
     size_t n = dt_len(list);
     for (size_t i = 0; i < n; i++) {
         struct dt *item = dt_at(list, i);
-        if (!dt_is(item, DT_OBJ) || dt_get(item, "first"))
+        struct dt_key first = DT_KEY("first");
+        if (!dt_is(item, DT_OBJ) || dt_getn(item, first.s, first.len, first.hash))
             continue;
-        set(c, item, "first", dt_bool(i == 0));
-        set(c, item, "last", dt_bool(i + 1 == n));
+        SET(c, item, "first", dt_bool(i == 0));
+        SET(c, item, "last", dt_bool(i + 1 == n));
     }
 }
 
-/* {"text": a copy of the 'len' bytes at 's'} */
-static struct dt *text_objn(struct ctx *c, const char *s, size_t len)
+/* {"text": the 'len' bytes at 's', which the tree's arena owns (s[len] is NUL)} */
+static struct dt *text_own(struct ctx *c, char *s, size_t len)
 {
-    struct dt *o = dt_obj(c->a);
-    dt_set(c->a, o, "text", dt_strn(c->a, s, len));
+    struct dt *o = dt_obj_n(c->a, 1);
+    SET(c, o, "text", dt_str_refn(c->a, s, len));
     return o;
 }
 
+/* {"text": a copy of 's'} */
 static struct dt *text_obj(struct ctx *c, const char *s)
 {
-    return text_objn(c, s, strlen(s));
+    size_t len = strlen(s);
+    return text_own(c, arena_strndup(c->a, s, len), len);
+}
+
+/* The C locale's isspace(): the blanks between the words of a description. */
+static bool is_ws(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
+
+static const char *skip_ws(const char *p)
+{
+    while (is_ws(*p))
+        p++;
+    return p;
+}
+
+/* Text with its whitespace folded: words joined by single spaces; NULL for none. */
+struct folded {
+    char *s; /* owned by the tree's arena; NUL-terminated */
+    size_t len;
+};
+
+/*
+ * True when 's' is folded already: no blank at either end, no two in a row,
+ * no whitespace but spaces. Most descriptions are (the loader folds them,
+ * keeping only paragraph breaks), and libc's string scans check that faster
+ * than a loop over the bytes folds it.
+ */
+static bool is_folded(const char *s, size_t len)
+{
+    if (len > 0 && (s[0] == ' ' || s[len - 1] == ' '))
+        return false;
+    return !strpbrk(s, "\t\n\v\f\r") && !strstr(s, "  ");
+}
+
+/* 's' (NULL: none) folded into the tree's arena. */
+static struct folded fold_text(struct ctx *c, const char *s)
+{
+    if (!s)
+        return (struct folded){NULL, 0};
+    size_t len = strlen(s);
+    if (is_folded(s, len))
+        return (struct folded){arena_strndup(c->a, s, len), len};
+    char *r = arena_alloc(c->a, len + 1), *q = r;
+    for (const char *p = skip_ws(s); *p;) {
+        if (!is_ws(*p)) {
+            *q++ = *p++;
+            continue;
+        }
+        p = skip_ws(p);
+        if (*p)
+            *q++ = ' ';
+    }
+    *q = '\0';
+    return (struct folded){r, (size_t)(q - r)};
+}
+
+static char *fold(struct ctx *c, const char *s)
+{
+    return fold_text(c, s).s;
+}
+
+/* The folded text as a value (the same bytes, not a copy), or null. */
+static struct dt *folded_value(struct ctx *c, struct folded f)
+{
+    return f.s ? dt_str_refn(c->a, f.s, f.len) : dt_null();
+}
+
+/* Where the line of folded text starting at 'p' ends: its last word that fits 'cols'. */
+static const char *line_end(const char *p, const char *end, size_t cols)
+{
+    if ((size_t)(end - p) <= cols)
+        return end;
+    const char *e = p + cols; /* a blank there: the line is 'cols' wide */
+    while (e > p && *e != ' ')
+        e--;
+    if (e > p)
+        return e;
+    while (e < end && *e != ' ') /* one word longer than a line: a line of its own */
+        e++;
+    return e;
 }
 
 /*
- * Description text for comment blocks: whitespace folded, wrapped at 'cols'
- * columns, as [{"text": LINE}, ...]; an empty list for NULL.
+ * Description text for comment blocks: folded text wrapped at 'cols'
+ * columns (a word longer than that gets a line of its own), as
+ * [{"text": LINE}, ...]; an empty list for none. The last line shares the
+ * folded text's bytes (often the only line).
  */
-static struct dt *desc_lines(struct ctx *c, const char *s, size_t cols)
+static struct dt *wrap_lines(struct ctx *c, struct folded f, size_t cols)
 {
     struct dt *lines = dt_list(c->a);
-    if (!s)
-        return lines;
-    struct buf line = BUF_INIT;
-    const char *p = s;
-    for (;;) {
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        const char *w = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        size_t n = (size_t)(p - w);
-        if (line.len > 0 && line.len + 1 + n > cols) {
-            dt_push(c->a, lines, text_objn(c, line.s, line.len));
-            buf_reset(&line);
-        }
-        if (line.len > 0)
-            buf_addc(&line, ' ');
-        buf_addn(&line, w, n);
+    const char *end = f.s + f.len;
+    for (const char *p = f.s; p && p < end;) {
+        const char *e = line_end(p, end, cols);
+        size_t n = (size_t)(e - p);
+        char *line = e == end ? (char *)p : arena_strndup(c->a, p, n);
+        dt_push(c->a, lines, text_own(c, line, n));
+        p = e == end ? e : e + 1;
     }
-    if (line.len > 0)
-        dt_push(c->a, lines, text_objn(c, line.s, line.len));
-    buf_release(&line);
     return lines;
 }
 
-/* The whitespace-folded text (one line), or NULL. */
-static char *fold(struct ctx *c, const char *s)
+/* 's' (NULL: none) folded and wrapped: wrap_lines(fold_text(s)). */
+static struct dt *desc_lines(struct ctx *c, const char *s, size_t cols)
 {
-    if (!s)
-        return NULL;
-    /* the words of 's' joined by single spaces, as desc_lines(c, ) with no width */
-    char *r = arena_alloc(c->a, strlen(s) + 1), *q = r;
-    for (const char *p = s;;) {
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        if (q > r)
-            *q++ = ' ';
-        while (*p && !isspace((unsigned char)*p))
-            *q++ = *p++;
-    }
-    *q = '\0';
-    return r;
+    return wrap_lines(c, fold_text(c, s), cols);
 }
 
 /* ------------------------------------------------------------ spec and sources */
 
 /* "c_source": the citation line or null; "c_cite_lines": the same wrapped for comments. */
-static void set_cite(struct ctx *c, struct dt *o, const char *line)
+static void set_cite(struct ctx *c, struct dt *o, char *line)
 {
-    set_str(c, o, "c_source", line);
-    set(c, o, "c_cite_lines", desc_lines(c, line, 76));
+    SET_STR_NOT_C(c, o, "c_source", line);
+    SET(c, o, "c_cite_lines", wrap_lines(c, (struct folded){line, line ? strlen(line) : 0}, 76));
 }
 
 static struct dt *source_json(struct ctx *c, const struct model_source *src)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "id", src->id);
-    set_str(c, o, "title", src->title);
-    set_str(c, o, "ref", src->ref);
-    set_str(c, o, "rev", src->rev);
-    set_str(c, o, "date", src->date);
-    set_str(c, o, "url", src->url);
+    SET_STR_NOT_C(c, o, "id", src->id);
+    SET_STR(c, o, "title", src->title);
+    SET_STR_NOT_C(c, o, "ref", src->ref);
+    SET_STR_NOT_C(c, o, "rev", src->rev);
+    SET_STR_NOT_C(c, o, "date", src->date);
+    SET_STR_NOT_C(c, o, "url", src->url);
     return o;
 }
 
@@ -316,13 +395,13 @@ static struct dt *cite_json(struct ctx *c, const struct model_spec *s,
 {
     const struct model_source *src = cite_source(s, cite);
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "src", cite->src);
-    set_str(c, o, "title", src ? src->title : NULL);
-    set_str(c, o, "ref", src ? src->ref : NULL);
-    set_str(c, o, "table", cite->table);
-    set_str(c, o, "page", cite->page);
-    set_str(c, o, "section", cite->section);
-    set_str(c, o, "cite", cite->cite);
+    SET_STR_NOT_C(c, o, "src", cite->src);
+    SET_STR(c, o, "title", src ? src->title : NULL);
+    SET_STR_NOT_C(c, o, "ref", src ? src->ref : NULL);
+    SET_STR_NOT_C(c, o, "table", cite->table);
+    SET_STR_NOT_C(c, o, "page", cite->page);
+    SET_STR_NOT_C(c, o, "section", cite->section);
+    SET_STR_NOT_C(c, o, "cite", cite->cite);
     return o;
 }
 
@@ -351,25 +430,25 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
 static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", s->name);
-    set_str(c, o, "prefix", s->prefix);
-    set_str(c, o, "title", s->title);
-    set(c, o, "version", dt_int(c->a, s->version));
+    SET_STR(c, o, "name", s->name);
+    SET_STR_NOT_C(c, o, "prefix", s->prefix);
+    SET_STR(c, o, "title", s->title);
+    SET_NOT_C(c, o, "version", dt_int(c->a, s->version));
     struct dt *sources = dt_list(c->a);
     struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < s->nsources; i++) {
         dt_push(c->a, sources, source_json(c, s->sources[i]));
         dt_push(c->a, lines, text_obj(c, source_line(c, s->sources[i])));
     }
-    set(c, o, "sources", sources);
-    set(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
-    set(c, o, "c_lower_prefix", dt_str_ref(c->a, names_lower(c->a, c->prefix)));
-    set(c, o, "c_guard",
+    SET_NOT_C(c, o, "sources", sources);
+    SET(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
+    SET_NOT_C(c, o, "c_lower_prefix", dt_str_ref(c->a, names_lower(c->a, c->prefix)));
+    SET(c, o, "c_guard",
         dt_str_ref(c->a, names_upper(c->a, arena_printf(c->a, "%s_%s_H", c->prefix, s->name))));
-    set(c, o, "c_version", dt_str_ref(c->a, REGC_VERSION));
+    SET(c, o, "c_version", dt_str_ref(c->a, REGC_VERSION));
     flag_list(c, lines);
-    set(c, o, "c_source_lines", lines);
-    set(c, o, "c_desc_lines", desc_lines(c, s->title, 76));
+    SET(c, o, "c_source_lines", lines);
+    SET(c, o, "c_desc_lines", desc_lines(c, s->title, 76));
     return o;
 }
 
@@ -380,41 +459,42 @@ static struct dt *pci_json(struct ctx *c, const struct model_instance *inst)
     if (!inst || !inst->has_pci)
         return dt_null();
     struct dt *o = dt_obj(c->a);
-    set(c, o, "vendor", hex(c, inst->vendor));
-    set(c, o, "device", hex(c, inst->device));
-    set(c, o, "dev", dt_int(c->a, inst->dev));
-    set(c, o, "func", dt_int(c->a, inst->func));
+    SET(c, o, "vendor", hex(c, inst->vendor));
+    SET(c, o, "device", hex(c, inst->device));
+    SET(c, o, "dev", dt_int(c->a, inst->dev));
+    SET(c, o, "func", dt_int(c->a, inst->func));
     return o;
 }
 
 static struct dt *instance_json(struct ctx *c, const struct model_instance *inst)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", inst->name);
-    set(c, o, "base", inst->has_base ? hex(c, inst->base) : dt_null());
-    set(c, o, "pci", pci_json(c, inst));
+    SET_STR(c, o, "name", inst->name);
+    SET(c, o, "base", inst->has_base ? hex(c, inst->base) : dt_null());
+    SET(c, o, "pci", pci_json(c, inst));
     char *stem = names_instance(c->a, c->prefix, inst);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_index", dt_int(c->a, inst->index));
-    def(c, o, "name", "", stem);
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_index", dt_int(c->a, inst->index));
+    struct def_scope d = C_DEF(c, o, stem);
+    DEF(c, &d, "name", "");
     if (inst->has_base)
-        def(c, o, "base", "_BASE", stem);
+        DEF(c, &d, "base", "_BASE");
     if (inst->has_pci) {
-        def(c, o, "vendor", "_VENDOR", stem);
-        def(c, o, "device", "_DEVICE", stem);
-        def(c, o, "dev", "_DEV", stem);
-        def(c, o, "func", "_FUNC", stem);
+        DEF(c, &d, "vendor", "_VENDOR");
+        DEF(c, &d, "device", "_DEVICE");
+        DEF(c, &d, "dev", "_DEV");
+        DEF(c, &d, "func", "_FUNC");
     }
     if (inst->has_pci) {
-        set(c, o, "c_vendor", dt_str_ref(c->a, c_lit(c, inst->vendor, 32, false)));
-        set(c, o, "c_device", dt_str_ref(c->a, c_lit(c, inst->device, 32, false)));
-        set(c, o, "c_dev", dt_int(c->a, (long long)inst->dev));
-        set(c, o, "c_func", dt_int(c->a, (long long)inst->func));
+        SET(c, o, "c_vendor", dt_str_ref(c->a, c_lit(c, inst->vendor, 32, false)));
+        SET(c, o, "c_device", dt_str_ref(c->a, c_lit(c, inst->device, 32, false)));
+        SET(c, o, "c_dev", dt_int(c->a, (long long)inst->dev));
+        SET(c, o, "c_func", dt_int(c->a, (long long)inst->func));
     }
     if (inst->has_base)
-        set(c, o, "c_base",
+        SET(c, o, "c_base",
             dt_str_ref(c->a, c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false)));
-    set(c, o, "c_desc_lines", desc_lines(c, inst->desc, 76));
+    SET(c, o, "c_desc_lines", desc_lines(c, inst->desc, 76));
     return o;
 }
 
@@ -426,68 +506,97 @@ static const char *sem_name(enum regc_sem sem)
     return sem < REGC_SEM__COUNT ? names[sem] : "mbz";
 }
 
-static struct dt *value_json(struct ctx *c, const struct model_field *f,
+/* 'field_stem': names_field() of 'f', made once for the field and its values. */
+static struct dt *value_json(struct ctx *c, const struct model_field *f, const char *field_stem,
                              const struct model_value *v)
 {
-    struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", v->name);
-    set(c, o, "value", hex(c, v->value));
-    set(c, o, "undefined", dt_bool(v->undefined));
-    set_str(c, o, "desc", fold(c, v->desc));
-    char *stem = names_value(c->a, c->prefix, f, v);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    def(c, o, "name", "", stem);
-    set(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v->value, f->reg->size, false)));
-    set(c, o, "c_field", dt_str_ref(c->a, names_field(c->a, c->prefix, f)));
+    struct dt *o = dt_obj_n(c->a, 16);
+    SET_STR(c, o, "name", v->name);
+    SET(c, o, "value", hex(c, v->value));
+    SET(c, o, "undefined", dt_bool(v->undefined));
+    SET(c, o, "desc", folded_value(c, fold_text(c, v->desc)));
+    char *stem = names_value_of(c->a, field_stem, v);
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    struct def_scope d = C_DEF(c, o, stem);
+    DEF(c, &d, "name", "");
+    SET(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v->value, f->reg->size, false)));
+    SET_NOT_C(c, o, "c_field", dt_str_ref(c->a, field_stem));
     return o;
+}
+
+/* Appends 'v' in decimal at 'p'; returns the end. */
+static char *put_uint(char *p, unsigned v)
+{
+    char tmp[12];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* "c_bits": the field's bits as the manual writes them, "28:24" or "7" (printf's "%u:%u"). */
+static struct dt *bits_text(struct ctx *c, const struct model_field *f)
+{
+    char *s = arena_alloc(c->a, 24), *p = put_uint(s, f->msb);
+    if (f->msb != f->lsb) {
+        *p++ = ':';
+        p = put_uint(p, f->lsb);
+    }
+    *p = '\0';
+    return dt_str_refn(c->a, s, (size_t)(p - s));
 }
 
 static struct dt *field_json(struct ctx *c, const struct model_spec *s, const struct model_field *f)
 {
     const struct model_reg *r = f->reg;
-    struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", f->name);
-    set(c, o, "lsb", dt_int(c->a, f->lsb));
-    set(c, o, "msb", dt_int(c->a, f->msb));
-    set(c, o, "width", dt_int(c->a, model_field_width(f)));
-    set_str(c, o, "access", f->access_text);
-    set(c, o, "reset", hex(c, f->reset));
-    set_str(c, o, "desc", fold(c, f->desc));
-    set(c, o, "implicit", dt_bool(f->implicit));
+    char *stem = names_field(c->a, c->prefix, f);
+    struct dt *o = dt_obj_n(c->a, 32);
+    SET_STR(c, o, "name", f->name);
+    SET_NOT_C(c, o, "lsb", dt_int(c->a, f->lsb));
+    SET_NOT_C(c, o, "msb", dt_int(c->a, f->msb));
+    SET(c, o, "width", dt_int(c->a, model_field_width(f)));
+    SET_STR(c, o, "access", f->access_text);
+    SET(c, o, "reset", hex(c, f->reset));
+    struct folded desc = fold_text(c, f->desc);
+    SET(c, o, "desc", folded_value(c, desc));
+    SET_NOT_C(c, o, "implicit", dt_bool(f->implicit));
     struct dt *values = dt_list(c->a);
     for (size_t i = 0; i < f->nvalues; i++)
-        dt_push(c->a, values, value_json(c, f, f->values[i]));
+        dt_push(c->a, values, value_json(c, f, stem, f->values[i]));
     flag_list(c, values);
-    set(c, o, "values", values);
+    SET(c, o, "values", values);
 
-    char *stem = names_field(c->a, c->prefix, f);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-    set(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
-    set(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
+    SET_NOT_C(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
     if (!model_field_is_reserved(f)) {
-        def(c, o, "shift", "_SHIFT", stem);
-        def(c, o, "width", "_WIDTH", stem);
-        def(c, o, "mask", "_MASK", stem);
-        def(c, o, "max", "_MAX", stem);
-        def(c, o, "reset", "_RESET", stem);
-        def_in(c, o, "c_mdef", "get", "_GET(v)", stem);
-        def_in(c, o, "c_mdef", "set", "_SET(v, x)", stem);
-        def_in(c, o, "c_mdef", "val", "_VAL(x)", stem);
+        struct def_scope d = C_DEF(c, o, stem);
+        DEF(c, &d, "shift", "_SHIFT");
+        DEF(c, &d, "width", "_WIDTH");
+        DEF(c, &d, "mask", "_MASK");
+        DEF(c, &d, "max", "_MAX");
+        DEF(c, &d, "reset", "_RESET");
+        struct def_scope m = C_MDEF(c, o, stem);
+        DEF(c, &m, "get", "_GET(v)");
+        DEF(c, &m, "set", "_SET(v, x)");
+        DEF(c, &m, "val", "_VAL(x)");
     }
-    set(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
-    set(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
-    set(c, o, "c_shift", dt_int(c->a, f->lsb));
-    set(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
-    set(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
-    set(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
-    set(c, o, "c_bits",
-        dt_str_ref(c->a, f->msb == f->lsb ? arena_printf(c->a, "%u", f->lsb)
-                                          : arena_printf(c->a, "%u:%u", f->msb, f->lsb)));
-    set(c, o, "c_has_values", dt_bool(f->nvalues > 0));
+    SET_NOT_C(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
+    SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
+    SET(c, o, "c_shift", dt_int(c->a, f->lsb));
+    SET(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
+    SET_NOT_C(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
+    SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
+    SET(c, o, "c_bits", bits_text(c, f));
+    SET_NOT_C(c, o, "c_has_values", dt_bool(f->nvalues > 0));
     char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
     set_cite(c, o, src);
-    set(c, o, "c_desc_lines", desc_lines(c, f->desc, 72));
+    SET(c, o, "c_desc_lines", wrap_lines(c, desc, 72));
     return o;
 }
 
@@ -559,7 +668,7 @@ static void add_cand(struct ctx *c, struct dt *cands, uint64_t v, uint64_t max, 
         if (strcmp(dt_str_value(dt_get(item, "c_value")), lit) == 0)
             return;
     struct dt *o = dt_obj(c->a);
-    set(c, o, "c_value", dt_str_ref(c->a, lit));
+    SET(c, o, "c_value", dt_str_ref(c->a, lit));
     dt_push(c->a, cands, o);
 }
 
@@ -597,9 +706,9 @@ static int add_candidates(void *ctx, const struct expr *node)
     }
     flag_list(c, cands);
     struct dt *o = dt_obj(c->a);
-    set(c, o, "c_lower", dt_str_ref(c->a, stem));
-    set(c, o, "c_count", dt_int(c->a, (long long)dt_len(cands)));
-    set(c, o, "c_values", cands);
+    SET(c, o, "c_lower", dt_str_ref(c->a, stem));
+    SET_NOT_C(c, o, "c_count", dt_int(c->a, (long long)dt_len(cands)));
+    SET_NOT_C(c, o, "c_values", cands);
     dt_push(c->a, rc->fields, o);
     return 0;
 }
@@ -608,88 +717,101 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
                             const struct model_rule *rule, unsigned bit)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", rule->name);
-    set_str(c, o, "expr", rule->expr_text);
+    SET_STR(c, o, "name", rule->name);
+    SET_STR(c, o, "expr", rule->expr_text);
     char *msg = fold(c, rule->message);
-    set_str(c, o, "message", msg);
+    SET_STR(c, o, "message", msg);
     char *stem = names_rule(c->a, c->prefix, r, rule);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_bit", dt_int(c->a, bit));
-    def(c, o, "name", "", stem);
-    def(c, o, "message", "_MESSAGE", stem);
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_bit", dt_int(c->a, bit));
+    struct def_scope d = C_DEF(c, o, stem);
+    DEF(c, &d, "name", "");
+    DEF(c, &d, "message", "_MESSAGE");
     struct rule_ctx rc = {.c = c, .r = r, .fields = dt_list(c->a)};
     struct buf expr = BUF_INIT;
     if (rule->expr) {
         expr_render_c(rule->expr, &expr, field_getter, &rc);
         collect_numbers(rule->expr, &rc);
-        expr_foreach_field(rule->expr, add_candidates, &rc);
+        if (!c->c_header_only) /* c_candidates */
+            expr_foreach_field(rule->expr, add_candidates, &rc);
     } else {
         buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
     flag_list(c, rc.fields);
-    set(c, o, "c_expr", dt_str(c->a, expr.s));
-    set(c, o, "c_candidates", rc.fields);
+    SET(c, o, "c_expr", dt_str(c->a, expr.s));
+    SET_NOT_C(c, o, "c_candidates", rc.fields);
     buf_release(&expr);
-    set(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg ? msg : rule->name)));
-    set(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
-    set(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
+    SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg ? msg : rule->name)));
+    SET_NOT_C(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
+    SET_NOT_C(c, o, "c_reg_lower",
+              dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
     set_cite(c, o, cite_line(c, s, &rule->cite));
     return o;
 }
 
 /* ------------------------------------------------------------ registers */
 
-/* Pads 's' with spaces to 'width' into 'b'. */
-static void add_padded(struct buf *b, const char *s, size_t width)
+/* One line of the bit map: the field's four columns and where it sits. */
+struct layout_row {
+    const char *col[4]; /* c_bits, name, access, reset */
+    size_t len[4];
+    unsigned lsb;
+};
+
+/* Sorts the rows highest bits first (insertion sort: fields mostly come in that order). */
+static void sort_rows(struct layout_row *rows, size_t n)
 {
-    size_t n = strlen(s);
-    buf_adds(b, s);
-    while (n++ < width)
-        buf_addc(b, ' ');
+    for (size_t i = 1; i < n; i++) {
+        struct layout_row row = rows[i];
+        size_t k = i;
+        for (; k > 0 && rows[k - 1].lsb < row.lsb; k--)
+            rows[k] = rows[k - 1];
+        rows[k] = row;
+    }
 }
 
-static int by_lsb_desc(const void *a, const void *b)
+/* Columns 0-2 padded with spaces to width[k] + 2, then column 3, as a {"text"} line. */
+static struct dt *layout_line(struct ctx *c, const struct layout_row *row, const size_t *width)
 {
-    long long la = dt_int_value(dt_get(*(struct dt *const *)a, "lsb"));
-    long long lb = dt_int_value(dt_get(*(struct dt *const *)b, "lsb"));
-    return la < lb ? 1 : la > lb ? -1 : 0;
+    size_t len = width[0] + width[1] + width[2] + 6 + row->len[3];
+    char *p = arena_alloc(c->a, len + 1), *q = p;
+    for (size_t k = 0; k < 4; k++) {
+        size_t n = row->len[k];
+        memcpy(q, row->col[k], n);
+        if (k < 3)
+            memset(q + n, ' ', width[k] + 2 - n);
+        q += k < 3 ? width[k] + 2 : n;
+    }
+    *q = '\0';
+    return text_own(c, p, len);
 }
 
 /*
  * The register's bit map for its comment: one line per field, highest bits
  * first, columns aligned: bits, name, access, reset ("28:24  thresh  RW  0x0"),
- * as [{"text"}].
+ * as [{"text"}]. 'fields' holds field_json() of r->fields, in that order.
  */
-static struct dt *layout_lines(struct ctx *c, struct dt *fields)
+static struct dt *layout_lines(struct ctx *c, const struct model_reg *r, struct dt *fields)
 {
-    static const char *const cols[] = {"c_bits", "name", "access", "reset"};
-    size_t width[4] = {0};
-    size_t i;
-    struct dt *f;
-    DT_FOREACH(fields, i, f)
+    const struct dt_key cols[4] = {DT_KEY("c_bits"), DT_KEY("name"), DT_KEY("access"),
+                                   DT_KEY("reset")};
+    size_t width[4] = {0}, n = dt_len(fields);
+    struct layout_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
+    for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < 4; k++) {
-            size_t n = strlen(dt_str_value(dt_get(f, cols[k])));
-            width[k] = n > width[k] ? n : width[k];
+            const struct dt *v = dt_getn(dt_at(fields, i), cols[k].s, cols[k].len, cols[k].hash);
+            bool str = dt_is(v, DT_STR);
+            rows[i].col[k] = str ? v->u.str.s : "";
+            rows[i].len[k] = str ? v->u.str.len : 0;
+            width[k] = rows[i].len[k] > width[k] ? rows[i].len[k] : width[k];
         }
-    size_t n = dt_len(fields);
-    struct dt **sorted = xcalloc(n ? n : 1, sizeof(*sorted));
-    DT_FOREACH(fields, i, f)
-        sorted[i] = f;
-    qsort(sorted, n, sizeof(*sorted), by_lsb_desc);
-    struct dt *lines = dt_list(c->a);
-    for (i = 0; i < n; i++) {
-        struct buf b = BUF_INIT;
-        for (size_t k = 0; k < 4; k++) {
-            const char *v = dt_str_value(dt_get(sorted[i], cols[k]));
-            if (k == 3)
-                buf_adds(&b, v);
-            else
-                add_padded(&b, v, width[k] + 2);
-        }
-        dt_push(c->a, lines, text_obj(c, b.s));
-        buf_release(&b);
+        rows[i].lsb = r->fields[i]->lsb;
     }
-    free(sorted);
+    sort_rows(rows, n);
+    struct dt *lines = dt_list(c->a);
+    for (size_t i = 0; i < n; i++)
+        dt_push(c->a, lines, layout_line(c, &rows[i], width));
+    free(rows);
     return lines;
 }
 
@@ -725,13 +847,13 @@ static struct masks reg_masks(const struct model_reg *r)
 static struct dt *masks_json(struct ctx *c, const struct masks *m)
 {
     struct dt *o = dt_obj(c->a);
-    set(c, o, "mbz", hex(c, m->mbz));
-    set(c, o, "ignored", hex(c, m->ignored));
-    set(c, o, "ro", hex(c, m->ro));
-    set(c, o, "wo", hex(c, m->wo));
-    set(c, o, "w1c", hex(c, m->w1c));
-    set(c, o, "w1s", hex(c, m->w1s));
-    set(c, o, "writable", hex(c, m->writable));
+    SET(c, o, "mbz", hex(c, m->mbz));
+    SET(c, o, "ignored", hex(c, m->ignored));
+    SET(c, o, "ro", hex(c, m->ro));
+    SET(c, o, "wo", hex(c, m->wo));
+    SET(c, o, "w1c", hex(c, m->w1c));
+    SET(c, o, "w1s", hex(c, m->w1s));
+    SET(c, o, "writable", hex(c, m->writable));
     return o;
 }
 
@@ -754,7 +876,8 @@ static struct dt *c_masks_json(struct ctx *c, const struct masks *m, unsigned si
                 {"rmw", rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
-        set(c, o, lits[i].key, dt_str_ref(c->a, c_lit(c, lits[i].bits, size, true)));
+        dt_add(c->a, o, dt_key_lit(lits[i].key),
+               dt_str_ref(c->a, c_lit(c, lits[i].bits, size, true)));
     return o;
 }
 
@@ -779,10 +902,10 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
         const struct model_instance *inst = b && b->ninstances ? b->instances[i] : NULL;
         for (unsigned k = 0; k < r->count; k++) {
             struct dt *o = dt_obj(c->a);
-            set_str(c, o, "instance", inst ? inst->name : NULL);
-            set(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
-            set(c, o, "address", hex(c, model_reg_address(r, inst, k)));
-            set(c, o, "pci", pci_json(c, inst));
+            SET_STR_NOT_C(c, o, "instance", inst ? inst->name : NULL);
+            SET_NOT_C(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
+            SET_NOT_C(c, o, "address", hex(c, model_reg_address(r, inst, k)));
+            SET(c, o, "pci", pci_json(c, inst));
             char *call;
             if (uniform && !r->is_array)
                 call = arena_printf(c->a, "%s_ADDR", names_upper(c->a, lower));
@@ -792,8 +915,8 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
                 call = arena_printf(c->a, "%s_addr(%zuu)", lower, i);
             else
                 call = arena_printf(c->a, "%s_addr(%zuu, %uu)", lower, i, r->first + k);
-            set(c, o, "c_addr_call", dt_str_ref(c->a, call));
-            set(c, o, "c_address",
+            SET_NOT_C(c, o, "c_addr_call", dt_str_ref(c->a, call));
+            SET(c, o, "c_address",
                 dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, k), 64, false)));
             dt_push(c->a, list, o);
         }
@@ -816,78 +939,78 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
     unsigned bits = addr_bits(r);
     const struct model_instance *i0 = b && b->ninstances ? b->instances[0] : NULL;
     bool uniform = names_reg_uniform(r);
-    set(c, o, "c_addr_type", dt_str_ref(c->a, c_type(bits)));
-    set(c, o, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, i0, 0), bits, false)));
-    set(c, o, "c_address", hex(c, model_reg_address(r, i0, 0)));
-    set(c, o, "c_addr_const", dt_bool(!r->is_array && uniform));
-    set(c, o, "c_addr_by_index", dt_bool(r->is_array && uniform));
-    set(c, o, "c_addr_by_instance", dt_bool(!uniform));
-    set(c, o, "c_addr_index",
-        dt_str_ref(c->a, r->first ? arena_printf(c->a, "(i - %uu)", r->first) : "i"));
-    set(c, o, "c_stride", dt_str_ref(c->a, c_lit(c, r->stride, bits, false)));
-    set(c, o, "c_irregular", dt_bool(r->addrs != NULL));
+    SET(c, o, "c_addr_type", dt_str_ref(c->a, c_type(bits)));
+    SET(c, o, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, i0, 0), bits, false)));
+    SET(c, o, "c_address", hex(c, model_reg_address(r, i0, 0)));
+    SET(c, o, "c_addr_const", dt_bool(!r->is_array && uniform));
+    SET(c, o, "c_addr_by_index", dt_bool(r->is_array && uniform));
+    SET(c, o, "c_addr_by_instance", dt_bool(!uniform));
+    const char *index = r->first ? arena_printf(c->a, "(i - %uu)", r->first) : "i";
+    SET_NOT_C(c, o, "c_addr_index", dt_str_ref(c->a, index));
+    SET(c, o, "c_stride", dt_str_ref(c->a, c_lit(c, r->stride, bits, false)));
+    SET(c, o, "c_irregular", dt_bool(r->addrs != NULL));
     struct dt *offsets = dt_list(c->a);
     for (size_t k = 0; k < r->naddrs; k++) {
         struct dt *e = dt_obj(c->a);
-        set(c, e, "c_index", dt_int(c->a, (long long)(r->first + k)));
-        set(c, e, "c_offset", dt_str_ref(c->a, c_lit(c, r->addrs[k] - r->addrs[0], bits, false)));
+        SET(c, e, "c_index", dt_int(c->a, (long long)(r->first + k)));
+        SET(c, e, "c_offset", dt_str_ref(c->a, c_lit(c, r->addrs[k] - r->addrs[0], bits, false)));
         dt_push(c->a, offsets, e);
     }
     flag_list(c, offsets);
-    set(c, o, "c_offsets", offsets);
-    const char *index = dt_str_value(dt_get(o, "c_addr_index"));
-    set(c, o, "c_addr_offset",
+    SET(c, o, "c_offsets", offsets);
+    SET(c, o, "c_addr_offset",
         dt_str_ref(c->a, r->addrs ? arena_printf(c->a, "%s_offset(i)",
                                                  names_lower(c->a, names_reg(c->a, c->prefix, r)))
                                   : arena_printf(c->a, "(%s)%s * %s", c_type(bits), index,
                                                  c_lit(c, r->stride, bits, false))));
-    set(c, o, "c_first_index", dt_int(c->a, r->first));
-    set(c, o, "c_count", dt_int(c->a, r->count));
+    SET_NOT_C(c, o, "c_first_index", dt_int(c->a, r->first));
+    SET_NOT_C(c, o, "c_count", dt_int(c->a, r->count));
     struct dt *cases = dt_list(c->a);
     for (size_t i = 0; b && i < b->ninstances; i++) {
         const struct model_instance *inst = b->instances[i];
         struct dt *k = dt_obj(c->a);
-        set(c, k, "c_index", dt_int(c->a, (long long)i));
-        set(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
-        set(c, k, "c_name",
-            dt_str_ref(c->a,
-                       names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name))));
-        set(c, k, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, 0), bits, false)));
-        def(c, k, "addr", "", dt_str_value(dt_get(k, "c_name")));
+        SET(c, k, "c_index", dt_int(c->a, (long long)i));
+        SET_NOT_C(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
+        char *name = names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name));
+        SET(c, k, "c_name", dt_str_ref(c->a, name));
+        SET(c, k, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, 0), bits, false)));
+        struct def_scope d = C_DEF(c, k, name);
+        DEF(c, &d, "addr", "");
         dt_push(c->a, cases, k);
     }
     flag_list(c, cases);
-    set(c, o, "c_addr_cases", cases);
-    set(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
+    SET(c, o, "c_addr_cases", cases);
+    SET(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
 }
 
 static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
     size_t from = c->ndefs; /* every name in the register but its rules' */
-    struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", r->name);
-    set_str(c, o, "written_name", r->written_name);
-    set(c, o, "space", dt_str_ref(c->a, space_name(r->space)));
-    set(c, o, "width", dt_int(c->a, r->width));
-    set(c, o, "size", dt_int(c->a, r->size));
-    set(c, o, "reset", hex(c, r->reset));
-    set_str(c, o, "desc", fold(c, r->desc));
+    struct dt *o = dt_obj_n(c->a, 64);
+    SET_STR(c, o, "name", r->name);
+    SET_STR(c, o, "written_name", r->written_name);
+    SET(c, o, "space", dt_str_ref(c->a, space_name(r->space)));
+    SET(c, o, "width", dt_int(c->a, r->width));
+    SET(c, o, "size", dt_int(c->a, r->size));
+    SET(c, o, "reset", hex(c, r->reset));
+    struct folded desc = fold_text(c, r->desc);
+    SET(c, o, "desc", folded_value(c, desc));
     struct dt *array = dt_null();
     if (r->is_array) {
         array = dt_obj(c->a);
-        set(c, array, "first", dt_int(c->a, r->first));
-        set(c, array, "count", dt_int(c->a, r->count));
-        set(c, array, "stride", r->addrs ? dt_null() : hex(c, r->stride));
+        SET(c, array, "first", dt_int(c->a, r->first));
+        SET(c, array, "count", dt_int(c->a, r->count));
+        SET(c, array, "stride", r->addrs ? dt_null() : hex(c, r->stride));
         if (r->addrs) {
             struct dt *list = dt_list(c->a);
             for (size_t k = 0; k < r->naddrs; k++)
                 dt_push(c->a, list, hex(c, r->addrs[k]));
-            set(c, array, "addresses", list);
+            SET_NOT_C(c, array, "addresses", list);
         }
     }
-    set(c, o, "array", array);
-    set(c, o, "instances", copies_json(c, r));
-    set(c, o, "source", cite_json(c, s, &r->cite));
+    SET(c, o, "array", array);
+    SET(c, o, "instances", copies_json(c, r));
+    SET_NOT_C(c, o, "source", cite_json(c, s, &r->cite));
     struct dt *fields = dt_list(c->a);
     bool has_fields = false;
     for (size_t i = 0; i < r->nfields; i++) {
@@ -895,30 +1018,30 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         has_fields |= !model_field_is_reserved(r->fields[i]);
     }
     flag_list(c, fields);
-    set(c, o, "fields", fields);
+    SET(c, o, "fields", fields);
     struct dt *rules = dt_list(c->a);
     size_t rules_from = c->ndefs;
     for (size_t i = 0; i < r->nrules; i++)
         dt_push(c->a, rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
     flag_list(c, rules);
     align_defs(c, rules_from);
-    set(c, o, "rules", rules);
+    SET(c, o, "rules", rules);
     struct masks m = reg_masks(r);
-    set(c, o, "masks", masks_json(c, &m));
+    SET_NOT_C(c, o, "masks", masks_json(c, &m));
 
     char *stem = names_reg(c->a, c->prefix, r);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-    set(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
-    set(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
-    set(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, r->reset, r->size, true)));
-    set(c, o, "c_masks", c_masks_json(c, &m, r->size));
-    set(c, o, "c_has_fields", dt_bool(has_fields));
-    set(c, o, "c_has_rules", dt_bool(r->nrules > 0));
-    set(c, o, "c_rules_mask",
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
+    SET_NOT_C(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
+    SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, r->reset, r->size, true)));
+    SET(c, o, "c_masks", c_masks_json(c, &m, r->size));
+    SET_NOT_C(c, o, "c_has_fields", dt_bool(has_fields));
+    SET(c, o, "c_has_rules", dt_bool(r->nrules > 0));
+    SET(c, o, "c_rules_mask",
         dt_str_ref(c->a, arena_printf(c->a, "0x%xu",
                                       r->nrules >= 31 ? 0x7fffffffu : (1u << r->nrules) - 1)));
-    set(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
+    SET_NOT_C(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
     addr_keys(c, o, r, stem);
     static const char *const reg_defs[][2] = {
         {"width", "_WIDTH"},          {"size", "_SIZE"},
@@ -930,11 +1053,12 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         {"w1s", "_W1S_MASK"},         {"writable", "_WRITABLE_MASK"},
         {"keep", "_KEEP_MASK"},       {"rules", "_RULES"},
     };
+    struct def_scope d = C_DEF(c, o, stem);
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
-        def(c, o, reg_defs[i][0], reg_defs[i][1], stem);
+        def_add(c, &d, dt_key_lit(reg_defs[i][0]), reg_defs[i][1], strlen(reg_defs[i][1]));
     set_cite(c, o, cite_line(c, s, &r->cite));
-    set(c, o, "c_desc_lines", desc_lines(c, r->desc, 76));
-    set(c, o, "c_layout", layout_lines(c, fields));
+    SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
+    SET(c, o, "c_layout", layout_lines(c, r, fields));
     align_defs(c, from);
     return o;
 }
@@ -970,17 +1094,17 @@ static void add_sets(struct ctx *c, const struct model_events *t, const struct m
         const struct model_field *f = set_field(t, st);
         bool own = rname && t->reg_name && strcmp(rname, t->reg_name) == 0;
         struct dt *so = dt_obj(c->a);
-        set_str(c, so, "register", rname);
-        set_str(c, so, "field", st->field_name);
-        set(c, so, "value", hex(c, st->value));
-        set(c, so, "c_own", dt_bool(own));
+        SET_STR(c, so, "register", rname);
+        SET_STR(c, so, "field", st->field_name);
+        SET(c, so, "value", hex(c, st->value));
+        SET(c, so, "c_own", dt_bool(own));
         if (own)
             *enc |= place(f, st->value);
         if (f) {
             char *stem = names_field(c->a, c->prefix, f);
-            set(c, so, "c_field", dt_str_ref(c->a, stem));
-            set(c, so, "c_field_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-            set(c, so, "c_value", dt_str_ref(c->a, c_lit(c, st->value, f->reg->size, false)));
+            SET_NOT_C(c, so, "c_field", dt_str_ref(c->a, stem));
+            SET_NOT_C(c, so, "c_field_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+            SET(c, so, "c_value", dt_str_ref(c->a, c_lit(c, st->value, f->reg->size, false)));
         }
         dt_push(c->a, sets, so);
     }
@@ -1006,7 +1130,8 @@ static struct dt *event_counters(struct ctx *c, const struct model_event *e,
 static void set_getter(struct ctx *c, struct dt *o, const char *key, const struct model_field *f)
 {
     if (f)
-        set(c, o, key, dt_str_ref(c->a, names_lower(c->a, names_field(c->a, c->prefix, f))));
+        dt_add(c->a, o, dt_key(key),
+               dt_str_ref(c->a, names_lower(c->a, names_field(c->a, c->prefix, f))));
 }
 
 static struct dt *event_json(struct ctx *c, const struct model_spec *s,
@@ -1026,47 +1151,51 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     uint64_t umask = e->has_umask ? e->umask : e->parent ? e->parent->umask : 0;
     unsigned size = reg ? reg->size : 64;
 
-    struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", e->full_name);
-    set_str(c, o, "register", t->reg_name);
-    set_str(c, o, "field", t->code_field_name);
-    set_str(c, o, "umask_field", t->umask_field_name);
-    set(c, o, "code", hex(c, e->code));
-    set(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
+    struct dt *o = dt_obj_n(c->a, 32);
+    SET_STR(c, o, "name", e->full_name);
+    SET_STR(c, o, "register", t->reg_name);
+    SET_STR(c, o, "field", t->code_field_name);
+    SET_STR_NOT_C(c, o, "umask_field", t->umask_field_name);
+    SET(c, o, "code", hex(c, e->code));
+    SET(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
     uint64_t cmask;
-    set(c, o, "counters", event_counters(c, e, reg, &cmask));
-    set_str(c, o, "desc", fold(c, e->desc));
+    SET(c, o, "counters", event_counters(c, e, reg, &cmask));
+    struct folded desc = fold_text(c, e->desc);
+    SET(c, o, "desc", folded_value(c, desc));
     struct dt *sets = dt_list(c->a);
     uint64_t enc = place(code_f, e->code) | (has_umask ? place(umask_f, umask) : 0);
     if (e->parent)
         add_sets(c, t, e->parent, sets, &enc);
     add_sets(c, t, e, sets, &enc);
     flag_list(c, sets);
-    set(c, o, "sets", sets);
+    SET(c, o, "sets", sets);
 
     char *stem = names_event(c->a, c->prefix, e);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-    set(c, o, "c_is_sub", dt_bool(e->parent != NULL));
-    def(c, o, "name", "", stem);
-    def(c, o, "code", "_CODE", stem);
-    def(c, o, "umask", "_UMASK", stem);
-    def(c, o, "counters", "_COUNTERS", stem);
-    set(c, o, "c_encoding", dt_str_ref(c->a, c_lit(c, enc, size, false)));
-    set(c, o, "c_code", dt_str_ref(c->a, c_lit(c, e->code, size, false)));
-    set(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
-    set(c, o, "c_umask", dt_str_ref(c->a, c_lit(c, umask, size, false)));
-    set(c, o, "c_counters", dt_str_ref(c->a, c_lit(c, cmask, 64, false)));
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET_NOT_C(c, o, "c_is_sub", dt_bool(e->parent != NULL));
+    struct def_scope d = C_DEF(c, o, stem);
+    DEF(c, &d, "name", "");
+    DEF(c, &d, "code", "_CODE");
+    DEF(c, &d, "umask", "_UMASK");
+    DEF(c, &d, "counters", "_COUNTERS");
+    SET(c, o, "c_encoding", dt_str_ref(c->a, c_lit(c, enc, size, false)));
+    SET(c, o, "c_code", dt_str_ref(c->a, c_lit(c, e->code, size, false)));
+    SET_NOT_C(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
+    SET(c, o, "c_umask", dt_str_ref(c->a, c_lit(c, umask, size, false)));
+    SET(c, o, "c_counters", dt_str_ref(c->a, c_lit(c, cmask, 64, false)));
     if (reg) {
         char *rstem = names_reg(c->a, c->prefix, reg);
-        set(c, o, "c_reg", dt_str_ref(c->a, rstem));
-        set(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, rstem)));
+        SET_NOT_C(c, o, "c_reg", dt_str_ref(c->a, rstem));
+        SET_NOT_C(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, rstem)));
     }
-    set_getter(c, o, "c_code_field", code_f);
-    set_getter(c, o, "c_umask_field", umask_f);
-    set(c, o, "c_type", dt_str_ref(c->a, c_type(size)));
+    if (!c->c_header_only) {
+        set_getter(c, o, "c_code_field", code_f);
+        set_getter(c, o, "c_umask_field", umask_f);
+    }
+    SET(c, o, "c_type", dt_str_ref(c->a, c_type(size)));
     set_cite(c, o, cite_line(c, s, &e->cite));
-    set(c, o, "c_desc_lines", desc_lines(c, e->desc, 72));
+    SET(c, o, "c_desc_lines", wrap_lines(c, desc, 72));
     return o;
 }
 
@@ -1103,8 +1232,8 @@ static struct dt *directions_json(struct ctx *c, const struct model_counters *k)
         if (!k->directions[d].given)
             continue;
         struct dt *o = dt_obj(c->a);
-        set(c, o, "direction", dt_str_ref(c->a, names[d]));
-        set(c, o, "value", hex(c, k->directions[d].value));
+        SET_NOT_C(c, o, "direction", dt_str_ref(c->a, names[d]));
+        SET(c, o, "value", hex(c, k->directions[d].value));
         dt_push(c->a, list, o);
     }
     return list;
@@ -1114,44 +1243,44 @@ static struct dt *directions_json(struct ctx *c, const struct model_counters *k)
 static void set_clear(struct ctx *c, struct dt *o, enum model_clear clear, const char *reg,
                       const struct model_role *field)
 {
-    set(c, o, "clear", dt_str_ref(c->a, clear_name(clear)));
-    set_str(c, o, "clear_register", reg);
-    set(c, o, "clear_field", role(c, field));
+    SET_NOT_C(c, o, "clear", dt_str_ref(c->a, clear_name(clear)));
+    SET_STR_NOT_C(c, o, "clear_register", reg);
+    SET_NOT_C(c, o, "clear_field", role(c, field));
 }
 
 static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
 {
     struct dt *o = dt_obj(c->a);
-    set(c, o, "kind", dt_str_ref(c->a, k->kind == COUNTERS_FIXED ? "fixed" : "general"));
-    set_str(c, o, "control", k->control_name);
-    set_str(c, o, "counter", k->counter_name);
-    set(c, o, "count_field", role(c, &k->count_field));
-    set(c, o, "width", dt_int(c->a, k->width));
-    set(c, o, "overflow", dt_str_ref(c->a, k->overflow == OVERFLOW_STOP ? "stop" : "wrap"));
-    set(c, o, "wrap_field", role(c, &k->wrap_field));
-    set(c, o, "enable", role(c, &k->enable));
-    set(c, o, "reset", role(c, &k->reset));
-    set(c, o, "pmi", role(c, &k->pmi));
-    set(c, o, "edge", role(c, &k->edge));
-    set(c, o, "invert", role(c, &k->invert));
-    set(c, o, "threshold", role(c, &k->threshold));
-    set(c, o, "event", role(c, &k->event));
-    set(c, o, "umask", role(c, &k->umask));
-    set(c, o, "direction_field", role(c, &k->direction_field));
-    set(c, o, "directions", directions_json(c, k));
-    set(c, o, "preload", dt_str_ref(c->a, k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
-    set(c, o, "freeze_on_overflow", dt_bool(k->freeze_on_overflow));
-    set(c, o, "has_status_first", dt_bool(k->has_status_first));
-    set(c, o, "status_first", dt_int(c->a, k->status_first));
+    SET_NOT_C(c, o, "kind", dt_str_ref(c->a, k->kind == COUNTERS_FIXED ? "fixed" : "general"));
+    SET_STR_NOT_C(c, o, "control", k->control_name);
+    SET_STR_NOT_C(c, o, "counter", k->counter_name);
+    SET_NOT_C(c, o, "count_field", role(c, &k->count_field));
+    SET(c, o, "width", dt_int(c->a, k->width));
+    SET_NOT_C(c, o, "overflow", dt_str_ref(c->a, k->overflow == OVERFLOW_STOP ? "stop" : "wrap"));
+    SET_NOT_C(c, o, "wrap_field", role(c, &k->wrap_field));
+    SET_NOT_C(c, o, "enable", role(c, &k->enable));
+    SET(c, o, "reset", role(c, &k->reset));
+    SET_NOT_C(c, o, "pmi", role(c, &k->pmi));
+    SET_NOT_C(c, o, "edge", role(c, &k->edge));
+    SET_NOT_C(c, o, "invert", role(c, &k->invert));
+    SET_NOT_C(c, o, "threshold", role(c, &k->threshold));
+    SET_NOT_C(c, o, "event", role(c, &k->event));
+    SET(c, o, "umask", role(c, &k->umask));
+    SET_NOT_C(c, o, "direction_field", role(c, &k->direction_field));
+    SET_NOT_C(c, o, "directions", directions_json(c, k));
+    SET_NOT_C(c, o, "preload", dt_str_ref(c->a, k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
+    SET_NOT_C(c, o, "freeze_on_overflow", dt_bool(k->freeze_on_overflow));
+    SET_NOT_C(c, o, "has_status_first", dt_bool(k->has_status_first));
+    SET_NOT_C(c, o, "status_first", dt_int(c->a, k->status_first));
     struct dt *rd = dt_list(c->a);
     for (size_t i = 0; i < k->nrdpmcs; i++) {
         struct dt *ro = dt_obj(c->a);
-        set_str(c, ro, "processor", k->rdpmcs[i]->processor);
-        set(c, ro, "first", dt_int(c->a, k->rdpmcs[i]->first));
-        set(c, ro, "high_zero", dt_bool(k->rdpmcs[i]->high_zero));
+        SET_STR_NOT_C(c, ro, "processor", k->rdpmcs[i]->processor);
+        SET(c, ro, "first", dt_int(c->a, k->rdpmcs[i]->first));
+        SET_NOT_C(c, ro, "high_zero", dt_bool(k->rdpmcs[i]->high_zero));
         dt_push(c->a, rd, ro);
     }
-    set(c, o, "rdpmc", rd);
+    SET_NOT_C(c, o, "rdpmc", rd);
     return o;
 }
 
@@ -1164,29 +1293,29 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
     for (size_t i = 0; i < p->ncounters; i++)
         dt_push(c->a, list, counters_json(c, p->counters[i]));
     flag_list(c, list);
-    set(c, o, "counters", list);
+    SET(c, o, "counters", list);
     const struct model_box_control *bc = p->box_control;
     if (bc) {
         struct dt *b = dt_obj(c->a);
-        set_str(c, b, "register", bc->reg_name);
-        set(c, b, "freeze", role(c, &bc->freeze));
-        set(c, b, "freeze_enable", role(c, &bc->freeze_enable));
-        set(c, b, "reset_counters", role(c, &bc->reset_counters));
-        set(c, b, "reset_controls", role(c, &bc->reset_controls));
-        set(c, b, "enable", role(c, &bc->enable));
-        set(c, o, "box_control", b);
+        SET_STR(c, b, "register", bc->reg_name);
+        SET_NOT_C(c, b, "freeze", role(c, &bc->freeze));
+        SET_NOT_C(c, b, "freeze_enable", role(c, &bc->freeze_enable));
+        SET_NOT_C(c, b, "reset_counters", role(c, &bc->reset_counters));
+        SET_NOT_C(c, b, "reset_controls", role(c, &bc->reset_controls));
+        SET_NOT_C(c, b, "enable", role(c, &bc->enable));
+        SET_NOT_C(c, o, "box_control", b);
     } else {
-        set(c, o, "box_control", dt_null());
+        SET_NOT_C(c, o, "box_control", dt_null());
     }
     const struct model_box_status *bs = p->box_status;
     if (bs) {
         struct dt *b = dt_obj(c->a);
-        set_str(c, b, "register", bs->reg_name);
-        set(c, b, "overflow", role(c, &bs->overflow));
+        SET_STR(c, b, "register", bs->reg_name);
+        SET_NOT_C(c, b, "overflow", role(c, &bs->overflow));
         set_clear(c, b, bs->clear, bs->clear_reg_name, &bs->clear_field);
-        set(c, o, "box_status", b);
+        SET_NOT_C(c, o, "box_status", b);
     } else {
-        set(c, o, "box_status", dt_null());
+        SET_NOT_C(c, o, "box_status", dt_null());
     }
     return o;
 }
@@ -1199,48 +1328,48 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
     const struct model_global_control *gc = g->control;
     if (gc) {
         struct dt *b = dt_obj(c->a);
-        set_str(c, b, "block", gc->block_name);
-        set_str(c, b, "register", gc->reg_name);
-        set(c, b, "freeze", role(c, &gc->freeze));
-        set(c, b, "unfreeze", role(c, &gc->unfreeze));
-        set(c, b, "enable", role(c, &gc->enable));
-        set(c, b, "freeze_on_overflow", role(c, &gc->freeze_on_overflow));
-        set(c, b, "pmi_core", role(c, &gc->pmi_core));
-        set(c, b, "wake", role(c, &gc->wake));
-        set(c, b, "reset", role(c, &gc->reset));
-        set(c, b, "select", role(c, &gc->select));
+        SET_STR_NOT_C(c, b, "block", gc->block_name);
+        SET_STR(c, b, "register", gc->reg_name);
+        SET_NOT_C(c, b, "freeze", role(c, &gc->freeze));
+        SET_NOT_C(c, b, "unfreeze", role(c, &gc->unfreeze));
+        SET_NOT_C(c, b, "enable", role(c, &gc->enable));
+        SET_NOT_C(c, b, "freeze_on_overflow", role(c, &gc->freeze_on_overflow));
+        SET_NOT_C(c, b, "pmi_core", role(c, &gc->pmi_core));
+        SET_NOT_C(c, b, "wake", role(c, &gc->wake));
+        SET(c, b, "reset", role(c, &gc->reset));
+        SET_NOT_C(c, b, "select", role(c, &gc->select));
         struct dt *cores = dt_list(c->a);
         for (size_t i = 0; i < gc->npmi_cores; i++) {
             struct dt *co = dt_obj(c->a);
-            set_str(c, co, "name", gc->pmi_cores[i].name);
+            SET_STR(c, co, "name", gc->pmi_cores[i].name);
             dt_push(c->a, cores, co);
         }
-        set(c, b, "pmi_core_fields", cores);
-        set(c, b, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
-        set(c, o, "control", b);
+        SET_NOT_C(c, b, "pmi_core_fields", cores);
+        SET_NOT_C(c, b, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
+        SET_NOT_C(c, o, "control", b);
     } else {
-        set(c, o, "control", dt_null());
+        SET_NOT_C(c, o, "control", dt_null());
     }
     const struct model_global_status *gs = g->status;
     if (gs) {
         struct dt *b = dt_obj(c->a);
-        set_str(c, b, "block", gs->block_name);
-        set_str(c, b, "register", gs->reg_name);
+        SET_STR_NOT_C(c, b, "block", gs->block_name);
+        SET_STR(c, b, "register", gs->reg_name);
         set_clear(c, b, gs->clear, gs->clear_reg_name, &gs->clear_field);
         struct dt *boxes = dt_list(c->a);
         for (size_t i = 0; i < gs->nboxes; i++) {
             const struct model_box_overflow *bo = gs->boxes[i];
             struct dt *bx = dt_obj(c->a);
-            set_str(c, bx, "block", bo->block_name);
-            set_str(c, bx, "field", bo->field_name);
-            set_str(c, bx, "instance", bo->instance_name);
-            set_str(c, bx, "counters", bo->counters_name);
+            SET_STR_NOT_C(c, bx, "block", bo->block_name);
+            SET_STR(c, bx, "field", bo->field_name);
+            SET_STR_NOT_C(c, bx, "instance", bo->instance_name);
+            SET_STR(c, bx, "counters", bo->counters_name);
             dt_push(c->a, boxes, bx);
         }
-        set(c, b, "boxes", boxes);
-        set(c, o, "status", b);
+        SET_NOT_C(c, b, "boxes", boxes);
+        SET_NOT_C(c, o, "status", b);
     } else {
-        set(c, o, "status", dt_null());
+        SET_NOT_C(c, o, "status", dt_null());
     }
     return o;
 }
@@ -1250,21 +1379,22 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
 static struct dt *block_json(struct ctx *c, const struct model_spec *s, const struct model_block *b)
 {
     struct dt *o = dt_obj(c->a);
-    set_str(c, o, "name", b->name);
-    set_str(c, o, "title", b->title);
-    set_str(c, o, "desc", fold(c, b->desc));
+    SET_STR(c, o, "name", b->name);
+    SET_STR(c, o, "title", b->title);
+    struct folded desc = fold_text(c, b->desc);
+    SET(c, o, "desc", folded_value(c, desc));
     struct dt *insts = dt_list(c->a);
     size_t from = c->ndefs;
     for (size_t i = 0; i < b->ninstances; i++)
         dt_push(c->a, insts, instance_json(c, b->instances[i]));
     flag_list(c, insts);
     align_defs(c, from);
-    set(c, o, "instances", insts);
+    SET(c, o, "instances", insts);
     struct dt *regs = dt_list(c->a);
     for (size_t i = 0; i < b->nregs; i++)
         dt_push(c->a, regs, reg_json(c, s, b->regs[i]));
     flag_list(c, regs);
-    set(c, o, "registers", regs);
+    SET(c, o, "registers", regs);
     struct dt *events = dt_list(c->a);
     from = c->ndefs;
     for (size_t t = 0; t < b->nevent_tables; t++)
@@ -1272,26 +1402,29 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
             add_events(c, s, events, b->event_tables[t], b->event_tables[t]->events[i]);
     flag_list(c, events);
     align_defs(c, from);
-    set(c, o, "events", events);
-    set(c, o, "pmon", pmon_json(c, b->pmon));
+    SET(c, o, "events", events);
+    SET_NOT_C(c, o, "pmon", pmon_json(c, b->pmon));
 
     char *stem = names_block(c->a, c->prefix, b);
-    set(c, o, "c_name", dt_str_ref(c->a, stem));
-    set(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-    set(c, o, "c_ninstances", dt_int(c->a, (long long)b->ninstances));
-    def(c, o, "ninstances", "_NINSTANCES", stem);
-    set(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
-    set(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
-    set(c, o, "c_is_pci", dt_bool(b->ninstances > 0 && b->instances[0]->has_pci));
+    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_ninstances", dt_int(c->a, (long long)b->ninstances));
+    struct def_scope d = C_DEF(c, o, stem);
+    DEF(c, &d, "ninstances", "_NINSTANCES");
+    SET(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
+    SET(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
+    SET_NOT_C(c, o, "c_is_pci", dt_bool(b->ninstances > 0 && b->instances[0]->has_pci));
     set_cite(c, o, cite_line(c, s, &b->cite));
-    set(c, o, "c_desc_lines", desc_lines(c, b->desc, 76));
+    SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     return o;
 }
 
 static void ctx_init(struct ctx *c, struct arena *a, const struct model_spec *s,
                      const struct context_options *opt)
 {
-    *c = (struct ctx){.a = a, .prefix = opt && opt->prefix ? opt->prefix : s->prefix};
+    *c = (struct ctx){.a = a,
+                      .prefix = opt && opt->prefix ? opt->prefix : s->prefix,
+                      .c_header_only = opt && opt->c_header_only};
     if (!c->prefix)
         c->prefix = s->name ? s->name : "REGC";
 }
@@ -1302,13 +1435,13 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
     struct ctx cx, *c = &cx;
     ctx_init(c, a, s, opt);
     struct dt *root = dt_obj(c->a);
-    set(c, root, "spec", spec_json(c, s));
+    SET(c, root, "spec", spec_json(c, s));
     struct dt *blocks = dt_list(c->a);
     for (size_t i = 0; i < s->nblocks; i++)
         dt_push(c->a, blocks, block_json(c, s, s->blocks[i]));
     flag_list(c, blocks);
-    set(c, root, "blocks", blocks);
-    set(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
+    SET(c, root, "blocks", blocks);
+    SET_NOT_C(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
     context_doc_keys(a, root);
     free(c->defs);
     return root;

@@ -16,6 +16,19 @@ uint32_t dt_hash(const char *key, size_t len)
     return h;
 }
 
+struct dt_key dt_key(const char *s)
+{
+    size_t len = strlen(s);
+    return (struct dt_key){.s = s, .len = len & 0x7fffffff, .hash = dt_hash(s, len)};
+}
+
+struct dt_key dt_key_lit(const char *s)
+{
+    struct dt_key k = dt_key(s);
+    k.fixed = 1;
+    return k;
+}
+
 struct dt *dt_null(void)
 {
     return &dt_null_v;
@@ -31,6 +44,7 @@ static struct dt *dt_new(struct arena *a, enum dt_type type)
     struct dt *v = arena_alloc(a, sizeof(*v));
     v->type = type;
     v->n = v->cap = 0;
+    atomic_init(&v->marks, 0);
     v->bloom = 0;
     v->slots = NULL;
     return v;
@@ -73,10 +87,26 @@ struct dt *dt_str_ref(struct arena *a, const char *s)
     return s ? str_at(a, s, strlen(s)) : dt_null();
 }
 
+struct dt *dt_str_refn(struct arena *a, const char *s, size_t len)
+{
+    return str_at(a, s, len);
+}
+
 struct dt *dt_obj(struct arena *a)
 {
     struct dt *v = dt_new(a, DT_OBJ);
     v->u.members = NULL;
+    return v;
+}
+
+struct dt *dt_obj_n(struct arena *a, uint32_t n)
+{
+    struct dt *v = dt_obj(a);
+    uint32_t cap = 1; /* a power of two: the index's slots are 2 * cap */
+    while (cap < n)
+        cap *= 2;
+    v->u.members = arena_alloc(a, cap * sizeof(*v->u.members));
+    v->cap = cap;
     return v;
 }
 
@@ -107,7 +137,7 @@ static uint64_t bloom_bit(uint32_t h)
 
 static bool key_is(const struct dt_member *m, const char *key, size_t len, uint32_t h)
 {
-    return m->hash == h && strncmp(m->key, key, len) == 0 && m->key[len] == '\0';
+    return m->hash == h && m->len == len && memcmp(m->key, key, len) == 0;
 }
 
 static struct dt_member *find(const struct dt *o, const char *key, size_t len, uint32_t h)
@@ -136,35 +166,58 @@ static void slot_add(struct dt *o, uint32_t member)
     o->slots[i] = member + 1;
 }
 
-/* After the members array grew to o->cap: a new index when the object is big enough. */
+/*
+ * A new index of o's members, 2 * o->cap slots (cap is a power of two). Made
+ * when an object gets more than DT_SCAN_MAX members, again each time its
+ * array grows. Up to that, the bloom and a scan of the hashes cost about
+ * what probing costs (and the renderer mostly finds a name where it was in
+ * the previous object, without either); most objects of a tree (values,
+ * fields, lines) stay that small, and an index would cost more to build
+ * than it saves.
+ */
 static void reindex(struct arena *a, struct dt *o)
 {
-    if (o->cap < 16)
-        return;
     o->slots = arena_zalloc(a, 2 * (size_t)o->cap * sizeof(*o->slots));
     for (uint32_t i = 0; i < o->n; i++)
         slot_add(o, i);
+}
+
+/* Appends member 'k' to object 'o' (which must not hold it) and indexes it. */
+static void append(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
+{
+    uint32_t cap = o->cap;
+    o->u.members = grow(a, o, o->u.members, sizeof(*o->u.members));
+    o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
+    o->bloom |= bloom_bit(k.hash);
+    if (o->slots && o->cap == cap)
+        slot_add(o, o->n - 1);
+    else if (o->n > DT_SCAN_MAX)
+        reindex(a, o);
 }
 
 void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)
 {
     if (o->type != DT_OBJ)
         BUG("dt_set on a non-object");
-    size_t len = strlen(key);
-    uint32_t h = dt_hash(key, len);
-    struct dt_member *m = find(o, key, len, h);
-    if (m) {
+    struct dt_key k = dt_key(key);
+    struct dt_member *m = find(o, k.s, k.len, k.hash);
+    if (m)
         m->val = v;
-        return;
-    }
-    uint32_t cap = o->cap;
-    o->u.members = grow(a, o, o->u.members, sizeof(*o->u.members));
-    o->u.members[o->n++] = (struct dt_member){key, h, v};
-    o->bloom |= bloom_bit(h);
-    if (o->cap != cap)
-        reindex(a, o);
-    else if (o->slots)
-        slot_add(o, o->n - 1);
+    else
+        append(a, o, k, v);
+}
+
+void dt_add_slow(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
+{
+    append(a, o, k, v);
+}
+
+void dt_add_check(const struct dt *o, struct dt_key k)
+{
+    if (o->type != DT_OBJ)
+        BUG("dt_add on a non-object");
+    if (find(o, k.s, k.len, k.hash))
+        BUG("dt_add: the object already holds the key");
 }
 
 void dt_set_copy(struct arena *a, struct dt *o, const char *key, struct dt *v)
@@ -188,6 +241,12 @@ struct dt *dt_getn(const struct dt *o, const char *key, size_t len, uint32_t has
         return NULL;
     struct dt_member *m = find(o, key, len, hash);
     return m ? m->val : NULL;
+}
+
+const struct dt_member *dt_member_getn(const struct dt *o, const char *key, size_t len,
+                                       uint32_t hash)
+{
+    return o && o->type == DT_OBJ ? find(o, key, len, hash) : NULL;
 }
 
 struct dt *dt_get(const struct dt *o, const char *key)

@@ -42,6 +42,7 @@ struct block_ref {
 struct part {
     const char *s; /* NUL-terminated */
     uint32_t len, hash;
+    uint32_t memo; /* this part's slot in a render's memo of the template (struct memo) */
 };
 
 struct node {
@@ -73,6 +74,7 @@ struct mus_template {
     size_t len;
     struct node *nodes;
     size_t n, cap;
+    uint32_t nparts; /* parts of all names: the size of a memo */
     struct arena arena;
 };
 
@@ -258,7 +260,7 @@ static int parse_name(struct parser *p, struct node *n, const struct tag *tg, bo
     struct part *parts = arena_alloc(&p->t->arena, nparts * sizeof(*parts));
     for (uint32_t k = 0; k < nparts; k++) {
         size_t plen = strlen(text);
-        parts[k] = (struct part){text, (uint32_t)plen, dt_hash(text, plen)};
+        parts[k] = (struct part){text, (uint32_t)plen, dt_hash(text, plen), p->t->nparts++};
         text += plen + 1;
     }
     n->parts = parts;
@@ -618,6 +620,18 @@ const char *mus_name(const struct mus_template *t)
     return t->name;
 }
 
+void mus_foreach_name(const struct mus_template *t, void (*fn)(void *ctx, const char *part),
+                      void *ctx)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        const struct node *n = &t->nodes[i];
+        bool looks_up = n->kind == N_VAR || n->kind == N_SECTION || n->kind == N_INVERTED ||
+                        ((n->kind == N_PARTIAL || n->kind == N_PARENT) && n->dynamic);
+        for (uint32_t k = 0; looks_up && k < n->nparts; k++)
+            fn(ctx, n->parts[k].s);
+    }
+}
+
 /* ------------------------------------------------------------------ values */
 
 void mus_format_real(struct buf *out, double d)
@@ -631,32 +645,103 @@ void mus_format_real(struct buf *out, double d)
     buf_adds(out, tmp);
 }
 
+/*
+ * Which bytes each escape kind must look at: a bit per kind (1 << kind).
+ * Most values (names, numbers, hex literals) hold none of them, so a scan
+ * with this table finds the plain runs and each run is copied at once.
+ */
+#define SP_HTML (1u << MUS_ESCAPE_HTML)
+#define SP_C (1u << MUS_ESCAPE_C)
+#define SP_MD (1u << MUS_ESCAPE_MARKDOWN)
+static const unsigned char special[256] = {
+    /* control characters: C drops them, except tab and line ends */
+    [0x00] = SP_C,
+    [0x01] = SP_C,
+    [0x02] = SP_C,
+    [0x03] = SP_C,
+    [0x04] = SP_C,
+    [0x05] = SP_C,
+    [0x06] = SP_C,
+    [0x07] = SP_C,
+    [0x08] = SP_C,
+    [0x0b] = SP_C,
+    [0x0c] = SP_C,
+    [0x0e] = SP_C,
+    [0x0f] = SP_C,
+    [0x10] = SP_C,
+    [0x11] = SP_C,
+    [0x12] = SP_C,
+    [0x13] = SP_C,
+    [0x14] = SP_C,
+    [0x15] = SP_C,
+    [0x16] = SP_C,
+    [0x17] = SP_C,
+    [0x18] = SP_C,
+    [0x19] = SP_C,
+    [0x1a] = SP_C,
+    [0x1b] = SP_C,
+    [0x1c] = SP_C,
+    [0x1d] = SP_C,
+    [0x1e] = SP_C,
+    [0x1f] = SP_C,
+    [0x7f] = SP_C,
+    ['\n'] = SP_MD,
+    ['\r'] = SP_C | SP_MD,
+    ['&'] = SP_HTML | SP_MD,
+    ['<'] = SP_HTML | SP_MD,
+    ['>'] = SP_HTML | SP_MD,
+    ['"'] = SP_HTML,
+    ['/'] = SP_C,
+    ['*'] = SP_C | SP_MD,
+    ['?'] = SP_C,
+    ['\\'] = SP_C | SP_MD,
+    ['|'] = SP_MD,
+    ['`'] = SP_MD,
+    ['~'] = SP_MD,
+    ['['] = SP_MD,
+    [']'] = SP_MD,
+    ['_'] = SP_MD};
+
+/* The end of the run of bytes from 'i' on that 'bit''s escaping copies as they are. */
+static size_t plain_run(const char *s, size_t len, size_t i, unsigned bit)
+{
+    while (i < len && !(special[(unsigned char)s[i]] & bit))
+        i++;
+    return i;
+}
+
+/* The SP_* bits of the bytes of 's': which kinds must escape something in it. */
+static unsigned specials_in(const char *s, size_t len)
+{
+    unsigned bits = 0;
+    for (size_t i = 0; i < len; i++)
+        bits |= special[(unsigned char)s[i]];
+    return bits;
+}
+
 static void escape_html(struct buf *out, const char *s, size_t len)
 {
-    size_t run = 0;
     for (size_t i = 0; i < len; i++) {
-        const char *rep;
+        size_t run = plain_run(s, len, i, SP_HTML);
+        buf_addn(out, s + i, run - i);
+        if (run == len)
+            break;
+        i = run;
         switch (s[i]) {
         case '&':
-            rep = "&amp;";
+            buf_addn(out, "&amp;", 5);
             break;
         case '<':
-            rep = "&lt;";
+            buf_addn(out, "&lt;", 4);
             break;
         case '>':
-            rep = "&gt;";
+            buf_addn(out, "&gt;", 4);
             break;
-        case '"':
-            rep = "&quot;";
+        default: /* '"' */
+            buf_addn(out, "&quot;", 6);
             break;
-        default:
-            continue;
         }
-        buf_addn(out, s + run, i - run);
-        buf_adds(out, rep);
-        run = i + 1;
     }
-    buf_addn(out, s + run, len - run);
 }
 
 static bool at_line_end(const char *s, size_t len, size_t i)
@@ -664,40 +749,33 @@ static bool at_line_end(const char *s, size_t len, size_t i)
     return i >= len || s[i] == '\n' || (s[i] == '\r' && i + 1 < len && s[i + 1] == '\n');
 }
 
-/* True for a byte escape_c() copies whatever surrounds it. */
-static bool c_plain(unsigned char c)
+/* One byte the table marks for C at s[i]: what goes out in its place. */
+static void escape_c_byte(struct buf *out, const char *s, size_t len, size_t i)
 {
-    if (c < 0x20)
-        return c == '\t' || c == '\n';
-    return c != 0x7f && c != '/' && c != '*' && c != '?' && c != '\\';
+    char c = s[i], next = i + 1 < len ? s[i + 1] : '\0';
+    if ((c == '/' && next == '*') || (c == '*' && next == '/') || (c == '?' && next == '?')) {
+        buf_addc(out, c);
+        buf_addc(out, ' ');
+    } else if (c == '\\') {
+        if (!at_line_end(s, len, i + 1)) /* else it would splice the next line into this one */
+            buf_addc(out, c);
+    } else if (c == '\r') {
+        if (next == '\n')
+            buf_addc(out, c);
+    } else if (c == '/' || c == '*' || c == '?') {
+        buf_addc(out, c);
+    } /* else a control character: dropped */
 }
 
 static void escape_c(struct buf *out, const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
-        size_t run = i;
-        while (run < len && c_plain((unsigned char)s[run]))
-            run++;
-        if (run > i) { /* the common case: copied in one go */
-            buf_addn(out, s + i, run - i);
-            i = run;
-            if (i == len)
-                break;
-        }
-        char c = s[i], next = i + 1 < len ? s[i + 1] : '\0';
-        if ((c == '/' && next == '*') || (c == '*' && next == '/') || (c == '?' && next == '?')) {
-            buf_addc(out, c);
-            buf_addc(out, ' ');
-        } else if (c == '\\' && at_line_end(s, len, i + 1)) {
-            continue; /* would splice the next line into this one */
-        } else if (c == '\r') {
-            if (next == '\n')
-                buf_addc(out, c);
-        } else if (((unsigned char)c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
-            continue;
-        } else {
-            buf_addc(out, c);
-        }
+        size_t run = plain_run(s, len, i, SP_C);
+        buf_addn(out, s + i, run - i);
+        if (run == len)
+            break;
+        i = run;
+        escape_c_byte(out, s, len, i);
     }
 }
 
@@ -724,37 +802,33 @@ static bool underscore_is_markup(const char *s, size_t len, size_t i)
 static void escape_markdown(struct buf *out, const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
-        switch (s[i]) {
-        case '|':
-        case '\\':
-        case '`':
-        case '*':
-        case '~':
-        case '[':
-        case ']':
-            buf_addc(out, '\\');
-            buf_addc(out, s[i]);
+        size_t run = plain_run(s, len, i, SP_MD);
+        buf_addn(out, s + i, run - i);
+        if (run == len)
             break;
+        i = run;
+        switch (s[i]) {
         case '_':
             if (underscore_is_markup(s, len, i))
                 buf_addc(out, '\\');
             buf_addc(out, '_');
             break;
         case '<':
-            buf_adds(out, "&lt;");
+            buf_addn(out, "&lt;", 4);
             break;
         case '>':
-            buf_adds(out, "&gt;");
+            buf_addn(out, "&gt;", 4);
             break;
         case '&':
-            buf_adds(out, "&amp;");
+            buf_addn(out, "&amp;", 5);
             break;
         case '\n':
-            buf_adds(out, "<br>");
+            buf_addn(out, "<br>", 4);
             break;
         case '\r':
             break;
-        default:
+        default: /* | \ ` * ~ [ ] */
+            buf_addc(out, '\\');
             buf_addc(out, s[i]);
             break;
         }
@@ -777,6 +851,34 @@ void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len
         buf_addn(out, s, len);
         break;
     }
+}
+
+#define MARKS_KNOWN 0x80u /* dt.marks: the SP_* bits below it are set */
+_Static_assert(MUS_ESCAPE_MARKDOWN < 7, "an SP_* bit for each escape kind, below MARKS_KNOWN");
+
+/*
+ * A string value, escaped: the same text as mus_escape(), but the string's
+ * marks (dt.h) remember which kinds find nothing to escape in it, so a name
+ * printed on many lines (a field's C name, a type) is scanned once and
+ * copied after that.
+ */
+static void escape_value(struct buf *out, enum mus_escape kind, const struct dt *v)
+{
+    if (kind == MUS_ESCAPE_NONE) {
+        buf_addn(out, v->u.str.s, v->u.str.len);
+        return;
+    }
+    /* the marks are a cache on a value the renderer otherwise only reads */
+    struct dt *m = (struct dt *)v;
+    unsigned marks = atomic_load_explicit(&m->marks, memory_order_relaxed);
+    if (!marks) {
+        marks = MARKS_KNOWN | specials_in(v->u.str.s, v->u.str.len);
+        atomic_store_explicit(&m->marks, (uint8_t)marks, memory_order_relaxed);
+    }
+    if (marks & (1u << kind))
+        mus_escape(out, kind, v->u.str.s, v->u.str.len);
+    else
+        buf_addn(out, v->u.str.s, v->u.str.len);
 }
 
 bool mus_escape_parse(const char *word, enum mus_escape *kind)
@@ -812,6 +914,26 @@ struct frame {
     const struct node *parent;
 };
 
+/*
+ * Where a part of a name was found last time, for the next lookup of the
+ * same tag: the objects a section walks are built alike, so a field's
+ * "c_name" sits at the same index in every field. Only a key with static
+ * storage is remembered (dt_member.fixed): then the address alone says that
+ * the member at that index still holds the name. A hint that does not hold
+ * costs a comparison, then the lookup is done in full.
+ */
+struct memo {
+    const char *key; /* the key found, static storage; NULL: nothing remembered */
+    uint32_t idx;    /* its index among the members */
+    uint32_t up;     /* first part: how far below the top of the stack its object was */
+};
+
+/* One template's memo: a struct memo per part of its names (struct part.memo). */
+struct memo_table {
+    const struct mus_template *t;
+    struct memo *memo; /* owned */
+};
+
 struct render {
     struct diag *dg;
     const struct mus_options *opt;
@@ -832,6 +954,10 @@ struct render {
     size_t ncache, cache_cap;
     const struct node **reported; /* tags already reported once */
     size_t nreported, reported_cap;
+    struct memo_table *memos; /* one per template rendered */
+    size_t nmemos, memos_cap;
+    const struct mus_template *memo_t; /* the template whose memo was used last, */
+    struct memo *memo_cur;             /* and that memo (templates alternate rarely) */
     bool failed, abort;
     /*
      * Renders list items on a thread of its own (render_items_parallel):
@@ -884,23 +1010,115 @@ static void push(struct render *r, const struct dt *v)
     r->ctx[r->nctx++] = v;
 }
 
-/* Looks a name up: the first part through the stack (top first), the rest inside it. */
-static const struct dt *lookup(const struct render *r, const struct part *parts, uint32_t nparts)
+static struct memo *memo_find(struct render *r, const struct mus_template *t)
 {
-    if (nparts == 0)
-        return r->nctx ? r->ctx[r->nctx - 1] : NULL;
-    const struct dt *v = NULL;
-    for (size_t k = r->nctx; k-- > 0 && !v;)
-        v = dt_getn(r->ctx[k], parts[0].s, parts[0].len, parts[0].hash);
+    size_t i = 0;
+    while (i < r->nmemos && r->memos[i].t != t)
+        i++;
+    if (i == r->nmemos) {
+        GROW(r->memos, r->nmemos, r->memos_cap);
+        r->memos[r->nmemos++] = (struct memo_table){t, xcalloc(t->nparts + 1, sizeof(struct memo))};
+    }
+    r->memo_t = t;
+    r->memo_cur = r->memos[i].memo;
+    return r->memo_cur;
+}
+
+/* The memo of template 't' in this render, made on its first use. */
+static inline struct memo *memo_of(struct render *r, const struct mus_template *t)
+{
+    return t == r->memo_t ? r->memo_cur : memo_find(r, t);
+}
+
+/* The member 'e' remembers, if object 'o' holds it at the same index. */
+static const struct dt_member *memo_member(const struct memo *e, const struct dt *o)
+{
+    if (!e->key || !o || o->type != DT_OBJ || e->idx >= o->n)
+        return NULL;
+    const struct dt_member *m = &o->u.members[e->idx];
+    return m->key == e->key ? m : NULL;
+}
+
+static void memo_set(struct memo *e, const struct dt *o, const struct dt_member *m, size_t up)
+{
+    if (m->fixed)
+        *e = (struct memo){m->key, (uint32_t)(m - o->u.members), (uint32_t)up};
+}
+
+static const struct dt_member *member_of(const struct dt *o, const struct part *p)
+{
+    return dt_member_getn(o, p->s, p->len, p->hash);
+}
+
+/*
+ * The first part: the topmost context that holds it. The remembered one
+ * answers when it holds the name and no context above it does.
+ */
+static const struct dt *lookup_first(const struct render *r, const struct part *p, struct memo *e)
+{
+    if (e->key && e->up < r->nctx) {
+        size_t k = r->nctx - 1 - e->up, above = k + 1;
+        const struct dt_member *m = memo_member(e, r->ctx[k]);
+        while (m && above < r->nctx && !member_of(r->ctx[above], p))
+            above++;
+        if (m && above == r->nctx)
+            return m->val;
+    }
+    for (size_t k = r->nctx; k-- > 0;) {
+        const struct dt_member *m = member_of(r->ctx[k], p);
+        if (m) {
+            memo_set(e, r->ctx[k], m, r->nctx - 1 - k);
+            return m->val;
+        }
+    }
+    return NULL;
+}
+
+/* A later part: a member of 'v'. */
+static const struct dt *lookup_in(const struct dt *v, const struct part *p, struct memo *e)
+{
+    const struct dt_member *m = memo_member(e, v);
+    if (!m) {
+        m = member_of(v, p);
+        if (m)
+            memo_set(e, v, m, 0);
+    }
+    return m ? m->val : NULL;
+}
+
+/* The name 'parts' in full: the first part through the stack (top first), the rest inside it. */
+static const struct dt *lookup_parts(const struct render *r, struct memo *memo,
+                                     const struct part *parts, uint32_t nparts)
+{
+    const struct dt *v = lookup_first(r, &parts[0], &memo[parts[0].memo]);
     for (uint32_t i = 1; v && i < nparts; i++)
-        v = dt_getn(v, parts[i].s, parts[i].len, parts[i].hash);
+        v = lookup_in(v, &parts[i], &memo[parts[i].memo]);
     return v;
 }
 
-static const struct dt *resolve(struct render *r, const struct mus_template *t,
-                                const struct node *n, bool strict)
+/*
+ * Looks a name of template 't' up. Inline for the common case: a plain name
+ * found where it was last time, in the context on top of the stack.
+ */
+static inline const struct dt *lookup(struct render *r, const struct mus_template *t,
+                                      const struct part *parts, uint32_t nparts)
 {
-    const struct dt *v = lookup(r, n->parts, n->nparts);
+    if (nparts == 0)
+        return r->nctx ? r->ctx[r->nctx - 1] : NULL;
+    struct memo *memo = memo_of(r, t);
+    const struct memo *e = &memo[parts[0].memo];
+    if (nparts == 1 && e->up == 0 && r->nctx) {
+        const struct dt_member *m = memo_member(e, r->ctx[r->nctx - 1]);
+        if (m)
+            return m->val;
+    }
+    return lookup_parts(r, memo, parts, nparts);
+}
+
+static inline const struct dt *resolve(struct render *r, const struct mus_template *t,
+                                       const struct node *n, bool strict)
+{
+    const struct dt *v = lookup(r, t, n->parts, n->nparts);
     if (!v && strict && r->opt->strict && first_report(r, n))
         diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "no value for '%s'", n->name);
     return v;
@@ -952,6 +1170,20 @@ static void emit_text(struct render *r, const char *s, size_t len)
     }
 }
 
+/* 'i' in decimal, as printf's "%lld" writes it: shifts, widths and indices on every line. */
+static void add_int(struct buf *out, long long i)
+{
+    char tmp[24], *p = tmp + sizeof(tmp);
+    unsigned long long u = i < 0 ? 0 - (unsigned long long)i : (unsigned long long)i;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (i < 0)
+        *--p = '-';
+    buf_addn(out, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
 static void render_var(struct render *r, const struct mus_template *t, const struct node *n)
 {
     const struct dt *v = resolve(r, t, n, true);
@@ -960,14 +1192,12 @@ static void render_var(struct render *r, const struct mus_template *t, const str
     if (!v)
         return;
     enum mus_escape esc = n->raw ? MUS_ESCAPE_NONE : r->opt->escape;
-    char num[32];
     switch (v->type) {
     case DT_STR:
-        mus_escape(r->out, esc, v->u.str.s, v->u.str.len);
+        escape_value(r->out, esc, v);
         break;
     case DT_INT:
-        snprintf(num, sizeof(num), "%lld", v->u.i);
-        buf_adds(r->out, num);
+        add_int(r->out, v->u.i);
         break;
     case DT_REAL:
         mus_format_real(r->out, v->u.r);
@@ -1178,7 +1408,7 @@ static const char *partial_name(struct render *r, const struct mus_template *t,
 {
     if (!n->dynamic)
         return n->name;
-    const char *v = dt_str_value(lookup(r, n->parts, n->nparts));
+    const char *v = dt_str_value(lookup(r, t, n->parts, n->nparts));
     if (v)
         return v;
     if (r->opt->strict && first_report(r, n))
@@ -1534,6 +1764,9 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
     free(r.active);
     free(r.chain);
     free(r.reported);
+    for (size_t i = 0; i < r.nmemos; i++)
+        free(r.memos[i].memo);
+    free(r.memos);
     buf_release(&r.indent);
     return r.failed ? -1 : 0;
 }

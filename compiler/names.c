@@ -73,6 +73,18 @@ char *names_value(struct arena *a, const char *prefix, const struct model_field 
     return UPPER_JOIN(a, prefix, f->reg->name, f->name, v->name);
 }
 
+char *names_value_of(struct arena *a, const char *field_stem, const struct model_value *v)
+{
+    /* the stem is upper-case already: copied, only the value's name converted */
+    size_t ns = strlen(field_stem), nv = strlen(v->name);
+    char *p = arena_alloc(a, ns + nv + 2);
+    memcpy(p, field_stem, ns);
+    p[ns] = '_';
+    for (size_t i = 0; i <= nv; i++)
+        p[ns + 1 + i] = upper_c(v->name[i]);
+    return p;
+}
+
 char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
                  const struct model_rule *rule)
 {

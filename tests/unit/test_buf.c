@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,30 @@ static void test_buf_reset_keeps_storage(void **state)
     buf_release(&b);
 }
 
+/*
+ * buf_addn copies short runs itself (overlapping 4- and 8-byte moves): every
+ * length up to 40, at every offset the buffer may be at, as memcpy would.
+ */
+static void test_buf_addn_every_length(void **state)
+{
+    char src[48];
+    for (size_t i = 0; i < sizeof(src); i++)
+        src[i] = (char)('A' + i);
+    for (size_t off = 0; off < 9; off++) {
+        for (size_t n = 0; n <= 40; n++) {
+            struct buf b = BUF_INIT;
+            buf_addn(&b, "........", off);
+            buf_addn(&b, src + 3, n);
+            buf_addn(&b, "|", 1);
+            assert_int_equal(b.len, off + n + 1);
+            assert_memory_equal(b.s + off, src + 3, n);
+            assert_memory_equal(b.s, "........", off);
+            assert_string_equal(b.s + off + n, "|");
+            buf_release(&b);
+        }
+    }
+}
+
 static void test_arena_alignment_and_strings(void **state)
 {
     struct arena a = ARENA_INIT;
@@ -67,13 +92,41 @@ static void test_arena_alignment_and_strings(void **state)
     arena_release(&a);
 }
 
+/*
+ * Allocations and printf'd strings across chunk ends, large blocks (which go
+ * behind the current chunk) among them: every string keeps its text, every
+ * block its size and alignment.
+ */
+static void test_arena_across_chunks(void **state)
+{
+    struct arena a = ARENA_INIT;
+    char *strs[400];
+    for (int i = 0; i < 400; i++) {
+        strs[i] = arena_printf(&a, "%d:%0*d", i, i * 7 % 1000 + 1, 0);
+        char *block = arena_alloc(&a, i % 50 == 0 ? 100000 : (size_t)(i * 13 % 700));
+        assert_int_equal((uintptr_t)block % _Alignof(max_align_t), 0);
+        memset(block, 0xaa, i % 50 == 0 ? 100000 : (size_t)(i * 13 % 700));
+    }
+    for (int i = 0; i < 400; i++) {
+        char want[16];
+        snprintf(want, sizeof(want), "%d:", i);
+        assert_memory_equal(strs[i], want, strlen(want));
+        assert_int_equal(strlen(strs[i]), strlen(want) + (size_t)(i * 7 % 1000 + 1));
+    }
+    arena_release(&a);
+    assert_non_null(arena_alloc(&a, 0)); /* reusable after release */
+    arena_release(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buf_empty_is_never_null),
         cmocka_unit_test(test_buf_addf_grows),
         cmocka_unit_test(test_buf_reset_keeps_storage),
+        cmocka_unit_test(test_buf_addn_every_length),
         cmocka_unit_test(test_arena_alignment_and_strings),
+        cmocka_unit_test(test_arena_across_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

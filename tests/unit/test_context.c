@@ -223,6 +223,62 @@ static void test_register_keys(void **state)
     json_decref(t);
 }
 
+/*
+ * Descriptions: whitespace folded for "desc", and wrapped for comments
+ * (c_desc_lines, 76 columns for a block): a line may be exactly 76 wide, a
+ * word longer than a line gets one of its own.
+ */
+static void test_desc_folded_and_wrapped(void **state)
+{
+    struct model_spec *s = demo();
+    char x[71], y[6], z[81], q[73], text[512];
+    memset(x, 'x', 70), x[70] = '\0';
+    memset(y, 'y', 5), y[5] = '\0';
+    memset(z, 'z', 80), z[80] = '\0';
+    memset(q, 'q', 72), q[72] = '\0';
+    snprintf(text, sizeof(text), "  %s \t%s\n\n%s end.\r\n  %s  ", x, y, z, q);
+    s->blocks[0]->desc = text;
+    json_t *t = context_build_json(s, NULL);
+    json_t *b = get(t, "blocks.0");
+    char want[512];
+    snprintf(want, sizeof(want), "%s %s %s end. %s", x, y, z, q);
+    assert_string_equal(gets(b, "desc"), want);
+    json_t *lines = get(b, "c_desc_lines");
+    assert_int_equal(json_array_size(lines), 4);
+    snprintf(want, sizeof(want), "%s %s", x, y);
+    assert_string_equal(gets(lines, "0.text"), want); /* 76 wide: fits */
+    assert_string_equal(gets(lines, "1.text"), z);    /* 80 wide: alone */
+    assert_string_equal(gets(lines, "2.text"), "end.");
+    assert_string_equal(gets(lines, "3.text"), q);
+    json_decref(t);
+    /* text folded already is kept; each thing folding changes is found */
+    const char *in[] = {" \n ", "a  b", " a", "a ", "a\tb", "a b", ""};
+    const char *out[] = {"", "a b", "a", "a", "a b", "a b", ""};
+    for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+        s->blocks[0]->desc = in[i];
+        t = context_build_json(s, NULL);
+        assert_string_equal(gets(t, "blocks.0.desc"), out[i]);
+        assert_int_equal(json_array_size(get(t, "blocks.0.c_desc_lines")), *out[i] ? 1 : 0);
+        json_decref(t);
+    }
+}
+
+/* A value's name from its field's stem is the name made from scratch. */
+static void test_value_name_from_field_stem(void **state)
+{
+    struct model_spec *s = demo();
+    const struct model_field *f = s->blocks[0]->regs[0]->fields[7]; /* umask, value ANY */
+    assert_string_equal(f->name, "umask");
+    const char *prefixes[] = {"DEMO", "demo.x", "a"};
+    for (size_t i = 0; i < 3; i++) {
+        char *stem = names_field(&A, prefixes[i], f);
+        assert_string_equal(names_value_of(&A, stem, f->values[0]),
+                            names_value(&A, prefixes[i], f, f->values[0]));
+    }
+    assert_string_equal(names_value_of(&A, names_field(&A, "demo.x", f), f->values[0]),
+                        "DEMO_X_U_MSR_PMON_CTL_UMASK_ANY");
+}
+
 static void test_attribute_masks(void **state)
 {
     json_t *t = build();
@@ -540,6 +596,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_spec_keys, teardown),
         cmocka_unit_test_teardown(test_register_keys, teardown),
+        cmocka_unit_test_teardown(test_desc_folded_and_wrapped, teardown),
+        cmocka_unit_test_teardown(test_value_name_from_field_stem, teardown),
         cmocka_unit_test_teardown(test_attribute_masks, teardown),
         cmocka_unit_test_teardown(test_rule_rendered_as_c, teardown),
         cmocka_unit_test_teardown(test_events_flattened, teardown),

@@ -3,7 +3,7 @@
  * The renderer and the context builder rely on these properties: keys keep
  * the order they were first set in, setting a key again replaces its value
  * in place, lookups find every key whether the object is scanned or indexed
- * (16 members and more), and the jansson conversions are exact both ways.
+ * (more than 32 members), and the jansson conversions are exact both ways.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,17 +37,25 @@ static void test_scalars(void **state)
     arena_release(&a);
 }
 
-/* Keys in first-set order; a second set replaces in place; 'n' objects each size. */
-static void check_object(size_t n)
+/*
+ * Keys in first-set order; a second set replaces in place; 'n' objects each
+ * size. 'add': every other key is added with dt_add() (no search), the rest
+ * with dt_set(): both index the same way.
+ */
+static void check_object(size_t n, bool add)
 {
     struct arena a = ARENA_INIT;
     struct dt *o = dt_obj(&a);
-    char keys[64][32];
+    char keys[80][32];
     for (size_t i = 0; i < n; i++) {
         snprintf(keys[i], sizeof(keys[i]), "key_%zu", i);
-        dt_set(&a, o, keys[i], dt_int(&a, (long long)i));
+        if (add && i % 2 == 0)
+            dt_add(&a, o, dt_key(keys[i]), dt_int(&a, (long long)i));
+        else
+            dt_set(&a, o, keys[i], dt_int(&a, (long long)i));
     }
     assert_int_equal(o->n, n);
+    assert_true((o->slots != NULL) == (n > 32)); /* both ways of finding a key are tested */
     for (size_t i = 0; i < n; i += 3)
         dt_set(&a, o, keys[i], dt_int(&a, 1000 + (long long)i));
     assert_int_equal(o->n, n);
@@ -72,15 +80,91 @@ static void check_object(size_t n)
 static void test_object_scanned(void **state)
 {
     (void)state;
-    for (size_t n = 1; n < 16; n++)
-        check_object(n);
+    for (size_t n = 1; n <= 32; n++) {
+        check_object(n, false);
+        check_object(n, true);
+    }
 }
 
 static void test_object_indexed(void **state)
 {
     (void)state;
-    for (size_t n = 16; n <= 64; n++)
-        check_object(n); /* the index is rebuilt at 16, 32 and 64 members */
+    for (size_t n = 33; n <= 80; n++) { /* the index is built at 33 members, rebuilt at 65 */
+        check_object(n, false);
+        check_object(n, true);
+    }
+}
+
+/*
+ * Objects made with room for n members hold more, and get their index past
+ * DT_SCAN_MAX members whether or not the array had to grow then.
+ */
+static void test_object_presized(void **state)
+{
+    (void)state;
+    struct arena a = ARENA_INIT;
+    const uint32_t rooms[] = {0, 1, 3, 40, 64};
+    char keys[70][16];
+    for (size_t r = 0; r < sizeof(rooms) / sizeof(rooms[0]); r++) {
+        struct dt *o = dt_obj_n(&a, rooms[r]);
+        assert_true(o->cap >= rooms[r]);
+        for (size_t i = 0; i < 70; i++) {
+            snprintf(keys[i], sizeof(keys[i]), "k%zu", i);
+            dt_add(&a, o, dt_key(keys[i]), dt_int(&a, (long long)i));
+            assert_true((o->slots != NULL) == (o->n > DT_SCAN_MAX));
+        }
+        for (size_t i = 0; i < 70; i++)
+            assert_int_equal(dt_int_value(dt_get(o, keys[i])), i);
+        assert_null(dt_get(o, "k70"));
+    }
+    arena_release(&a);
+}
+
+/* DT_KEY's hash, folded by the compiler, is dt_hash's; past 32 bytes it is computed. */
+static void test_key_literal(void **state)
+{
+    (void)state;
+    const struct dt_key keys[] = {
+        DT_KEY(""),
+        DT_KEY("a"),
+        DT_KEY("c_desc_lines"),
+        DT_KEY("0123456789abcdef"),
+        DT_KEY("0123456789abcdefg"),
+        DT_KEY("0123456789abcdef0123456789abcdef"),
+        DT_KEY("0123456789abcdef0123456789abcdef!"),
+        DT_KEY("a key longer than thirty-two bytes, hashed at run time"),
+    };
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        struct dt_key k = dt_key(keys[i].s);
+        assert_int_equal(keys[i].len, strlen(keys[i].s));
+        assert_int_equal(keys[i].len, k.len);
+        assert_int_equal(keys[i].hash, k.hash);
+        assert_int_equal(keys[i].hash, dt_hash(keys[i].s, k.len));
+    }
+    assert_int_equal(DT_KEY("name").hash, 0x8d39bde6u); /* FNV-1a 32 of "name" */
+    assert_true(DT_KEY("name").fixed);
+    assert_true(dt_key_lit("name").fixed);
+    assert_false(dt_key("name").fixed);
+    struct arena a = ARENA_INIT;
+    struct dt *o = dt_obj(&a);
+    dt_add(&a, o, DT_KEY("c_desc_lines"), dt_int(&a, 1));
+    dt_add(&a, o, DT_KEY("name"), dt_int(&a, 2));
+    assert_int_equal(dt_int_value(dt_get(o, "c_desc_lines")), 1);
+    assert_int_equal(dt_int_value(dt_get(o, "name")), 2);
+    assert_null(dt_get(o, "nam"));
+    /* members say whether their key is static storage; dt_member_getn finds them */
+    char copy[] = "copied";
+    dt_set(&a, o, copy, dt_int(&a, 3));
+    const struct dt_member *m = dt_member_getn(o, "name", 4, DT_KEY("name").hash);
+    assert_non_null(m);
+    assert_int_equal(m - o->u.members, 1);
+    assert_true(m->fixed);
+    m = dt_member_getn(o, "copied", 6, dt_hash("copied", 6));
+    assert_non_null(m);
+    assert_false(m->fixed);
+    assert_null(dt_member_getn(o, "absent", 6, dt_hash("absent", 6)));
+    assert_null(dt_member_getn(dt_list(&a), "name", 4, DT_KEY("name").hash));
+    arena_release(&a);
 }
 
 static void test_set_copy(void **state)
@@ -152,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_scalars),        cmocka_unit_test(test_object_scanned),
         cmocka_unit_test(test_object_indexed), cmocka_unit_test(test_set_copy),
         cmocka_unit_test(test_list),           cmocka_unit_test(test_json_round_trip),
+        cmocka_unit_test(test_key_literal),    cmocka_unit_test(test_object_presized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,12 +289,15 @@ static void test_render_many_times(void **state)
 static void test_numbers_shortest(void **state)
 {
     struct fixture *fx = *state;
-    assert_int_equal(render(fx, "{{a}} {{b}} {{c}} {{d}} {{e}} {{f}}",
+    assert_int_equal(render(fx, "{{a}} {{b}} {{c}} {{d}} {{e}} {{f}} {{g}} {{h}} {{i}}",
                             "{\"a\":1.1,\"b\":-7,\"c\":1e300,\"d\":0.30000000000000004,"
-                            "\"e\":9007199254740993,\"f\":2.5e-8}",
+                            "\"e\":9007199254740993,\"f\":2.5e-8,\"g\":0,"
+                            "\"h\":9223372036854775807,\"i\":-9223372036854775808}",
                             NULL),
                      0);
-    assert_string_equal(fx->out.s, "1.1 -7 1e+300 0.30000000000000004 9007199254740993 2.5e-08");
+    /* integers as printf's %lld writes them, the extremes included */
+    assert_string_equal(fx->out.s, "1.1 -7 1e+300 0.30000000000000004 9007199254740993 2.5e-08 0 "
+                                   "9223372036854775807 -9223372036854775808");
 }
 
 static void test_truthiness(void **state)
@@ -339,6 +342,168 @@ static void test_escape_markdown(void **state)
     assert_string_equal(b.s, "\\*\\_PMON_BOX_CTL.frz and ev_sel, \\`x\\`, \\[1\\] 2^48 - 1 "
                              "\\~a\\~ \\_b\\_ c\\\\d \\_\\_e");
     buf_release(&b);
+}
+
+/*
+ * What each kind makes of one byte between two letters, stated apart from the
+ * engine's tables: every byte the rules do not name must be copied as it is
+ * (the engine copies runs of such bytes at once).
+ */
+static const char *html_byte(unsigned char c)
+{
+    return c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : NULL;
+}
+
+static const char *c_byte(unsigned char c)
+{
+    if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+        return ""; /* dropped ('\r' too: no '\n' follows it here) */
+    return NULL;   /* '/', '*', '?', '\\' alone are kept */
+}
+
+static const char *md_byte(unsigned char c)
+{
+    static char esc[3];
+    if (strchr("|\\`*~[]", c) && c) {
+        esc[0] = '\\';
+        esc[1] = (char)c;
+        return esc;
+    }
+    return c == '<'    ? "&lt;"
+           : c == '>'  ? "&gt;"
+           : c == '&'  ? "&amp;"
+           : c == '\n' ? "<br>"
+           : c == '\r' ? ""
+                       : NULL; /* '_' inside a word is kept */
+}
+
+static void check_bytes(enum mus_escape kind, const char *(*rule)(unsigned char))
+{
+    struct buf b = BUF_INIT, want = BUF_INIT;
+    for (unsigned c = 0; c < 256; c++) {
+        char in[3] = {'a', (char)c, 'b'};
+        buf_reset(&b);
+        buf_reset(&want);
+        mus_escape(&b, kind, in, sizeof(in));
+        const char *rep = rule((unsigned char)c);
+        buf_addc(&want, 'a');
+        if (rep)
+            buf_adds(&want, rep);
+        else
+            buf_addc(&want, (char)c);
+        buf_addc(&want, 'b');
+        if (b.len != want.len || memcmp(b.s, want.s, b.len) != 0)
+            fail_msg("escape kind %d, byte 0x%02x: got '%s', want '%s'", (int)kind, c, b.s, want.s);
+    }
+    buf_release(&b);
+    buf_release(&want);
+}
+
+static void test_escape_every_byte(void **state)
+{
+    (void)state;
+    check_bytes(MUS_ESCAPE_HTML, html_byte);
+    check_bytes(MUS_ESCAPE_C, c_byte);
+    check_bytes(MUS_ESCAPE_MARKDOWN, md_byte);
+    struct buf b = BUF_INIT;
+    const char plain[] = "BENCH_BLK0_REG0_F1_MASK UINT64_C(0xff) a_b 12";
+    mus_escape(&b, MUS_ESCAPE_C, plain, sizeof(plain) - 1);
+    mus_escape(&b, MUS_ESCAPE_HTML, plain, sizeof(plain) - 1);
+    mus_escape(&b, MUS_ESCAPE_MARKDOWN, plain, sizeof(plain) - 1);
+    assert_string_equal(b.s, "BENCH_BLK0_REG0_F1_MASK UINT64_C(0xff) a_b 12"
+                             "BENCH_BLK0_REG0_F1_MASK UINT64_C(0xff) a_b 12"
+                             "BENCH_BLK0_REG0_F1_MASK UINT64_C(0xff) a_b 12");
+    buf_release(&b);
+}
+
+static struct mus_template *compile_text(struct fixture *fx, const char *tmpl)
+{
+    struct mus_template *t = mus_compile(&fx->dg, "t.mustache", tmpl, strlen(tmpl), NULL);
+    assert_non_null(t);
+    return t;
+}
+
+/*
+ * One tree rendered with each kind in turn: the renderer remembers on each
+ * string which kinds leave it unchanged, and that must not leak from one
+ * kind to another ("x<y" is plain C, not plain HTML).
+ */
+static void test_escape_remembered(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_template *t = compile_text(fx, "{{q}} {{w}} {{q}};");
+    struct arena a = ARENA_INIT;
+    struct dt *data = dt_obj(&a);
+    dt_set(&a, data, "q", dt_str(&a, "x<y"));
+    dt_set(&a, data, "w", dt_str(&a, "x_"));
+    const enum mus_escape kinds[] = {MUS_ESCAPE_C, MUS_ESCAPE_HTML, MUS_ESCAPE_MARKDOWN,
+                                     MUS_ESCAPE_NONE, MUS_ESCAPE_C};
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        struct mus_options opt = {.escape = kinds[i]};
+        assert_int_equal(mus_render(&fx->dg, t, data, &opt, &fx->out), 0);
+    }
+    assert_string_equal(fx->out.s, "x<y x_ x<y;x&lt;y x_ x&lt;y;x&lt;y x\\_ x&lt;y;"
+                                   "x<y x_ x<y;x<y x_ x<y;");
+    arena_release(&a);
+    mus_free(t);
+}
+
+/* {KEY: 'v'} with key 'k' added first when given: shifts KEY's index. */
+static struct dt *obj_with(struct arena *a, bool k, struct dt_key key, struct dt *v)
+{
+    struct dt *o = dt_obj(a);
+    if (k)
+        dt_add(a, o, DT_KEY("k"), dt_str(a, "-"));
+    dt_add(a, o, key, v);
+    return o;
+}
+
+/*
+ * The renderer remembers where a tag's name was found (index, depth) for the
+ * next item of a section; each hint must be checked: the name at another
+ * index, in a context above the remembered one, or a dotted part elsewhere.
+ */
+static void test_lookup_hints(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_template *t = compile_text(fx, "{{#l}}[{{#in}}{{v}}{{/in}}{{a.b}}]{{/l}}");
+    struct arena a = ARENA_INIT;
+    struct dt *l = dt_list(&a);
+    for (int i = 0; i < 4; i++) {
+        /* 'in' holds its own v in items 1 and 3 (at index 1 in item 3), a.b moves at item 2 */
+        struct dt *item = obj_with(&a, false, DT_KEY("v"), dt_int(&a, i));
+        struct dt *in = i % 2 ? obj_with(&a, i == 3, DT_KEY("v"), dt_int(&a, 10 + i)) : dt_obj(&a);
+        dt_add(&a, item, DT_KEY("in"), in);
+        dt_add(&a, item, DT_KEY("a"), obj_with(&a, i > 1, DT_KEY("b"), dt_int(&a, 20 + i)));
+        dt_push(&a, l, item);
+    }
+    struct dt *data = dt_obj(&a);
+    dt_add(&a, data, DT_KEY("l"), l);
+    assert_int_equal(mus_render(&fx->dg, t, data, NULL, &fx->out), 0);
+    assert_string_equal(fx->out.s, "[020][1121][222][1323]");
+    buf_reset(&fx->out);
+    assert_int_equal(mus_render(&fx->dg, t, data, NULL, &fx->out), 0); /* a new render: no hints */
+    assert_string_equal(fx->out.s, "[020][1121][222][1323]");
+    arena_release(&a);
+    mus_free(t);
+}
+
+static void add_name(void *ctx, const char *part)
+{
+    struct buf *b = ctx;
+    buf_addf(b, "%s,", part);
+}
+
+/* The names a template looks up: not those of partials, parents and blocks. */
+static void test_foreach_name(void **state)
+{
+    struct fixture *fx = *state;
+    struct mus_template *t = compile_text(
+        fx, "{{a.b}}{{#s}}{{.}}{{/s}}{{^i}}{{/i}}{{{r}}}{{>p}}{{>*dyn}}{{<par}}{{$blk}}{{x}}"
+            "{{/blk}}{{/par}}");
+    mus_foreach_name(t, add_name, &fx->out);
+    assert_string_equal(fx->out.s, "a,b,s,i,r,dyn,x,");
+    mus_free(t);
 }
 
 static void test_escape_parse(void **state)
@@ -516,6 +681,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_escape_html, setup, teardown),
         cmocka_unit_test(test_escape_c),
         cmocka_unit_test(test_escape_markdown),
+        cmocka_unit_test(test_escape_every_byte),
+        cmocka_unit_test_setup_teardown(test_escape_remembered, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lookup_hints, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_foreach_name, setup, teardown),
         cmocka_unit_test(test_escape_parse),
         cmocka_unit_test_setup_teardown(test_strict_missing_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strict_object_is_not_a_value, setup, teardown),
