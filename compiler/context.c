@@ -1632,6 +1632,7 @@ int context_write_json(const struct model_spec *s, const struct context_options 
     struct context_options lazy = opt ? *opt : (struct context_options){0};
     lazy.annotate = NULL;
     lazy.no_doc_keys = false;
+    lazy.c_header_only = false; /* the export has every documented key */
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(s, &lazy, &tree);
     size_t start = out->len;

@@ -1650,14 +1650,18 @@ static void worker_init(struct render *w, const struct render *r, unsigned slot)
     buf_addn(&w->indent, r->indent.s, r->indent.len);
 }
 
-static void worker_release(struct render *w)
+/* Frees what a render owns but its partial cache (a worker's is its parent's). */
+static void render_state_release(struct render *r)
 {
-    free(w->ctx);
-    free(w->frames);
-    free(w->active);
-    free(w->chain);
-    free(w->reported);
-    buf_release(&w->indent);
+    free(r->ctx);
+    free(r->frames);
+    free(r->active);
+    free(r->chain);
+    free(r->reported);
+    for (size_t i = 0; i < r->nmemos; i++)
+        free(r->memos[i].memo);
+    free(r->memos);
+    buf_release(&r->indent);
 }
 
 /*
@@ -1712,7 +1716,7 @@ static void par_worker(void *arg, unsigned slot)
         }
         par_finish(p, k, &b);
     }
-    worker_release(&w);
+    render_state_release(&w);
 }
 
 /*
@@ -1759,14 +1763,6 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
         mus_free(r.cache[i].t);
     }
     free(r.cache);
-    free(r.ctx);
-    free(r.frames);
-    free(r.active);
-    free(r.chain);
-    free(r.reported);
-    for (size_t i = 0; i < r.nmemos; i++)
-        free(r.memos[i].memo);
-    free(r.memos);
-    buf_release(&r.indent);
+    render_state_release(&r);
     return r.failed ? -1 : 0;
 }

@@ -616,7 +616,7 @@ static xmlDocPtr parse_file(struct loader *ld, struct lfile *f)
     ld->cur = f;
     ld->stopped = false;
     unsigned before = ld->dg->nerrors;
-    int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES;
+    int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS;
     xmlDocPtr doc = ld->piece
                         ? xmlCtxtReadIO(ctxt, piece_read, NULL, ld->piece, NULL, NULL, options)
                         : xmlCtxtReadMemory(ctxt, f->text, (int)f->len, NULL, NULL, options);
