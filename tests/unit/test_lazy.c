@@ -301,14 +301,14 @@ static void expect_c_header_only(const char *path, const json_t *names)
     struct context_lazy *llz = context_build_lazy(s, &lopt, &ltree);
     const struct dt *fblocks = dt_get(ftree, "blocks"), *lblocks = dt_get(ltree, "blocks");
     for (size_t i = 0; i < dt_len(fblocks); i++) {
-        const struct dt *fb = context_expand(flz, dt_at(fblocks, i));
-        const struct dt *lb = context_expand(llz, dt_at(lblocks, i));
+        const struct dt *fb = context_expand(flz, dt_at(fblocks, i), 0);
+        const struct dt *lb = context_expand(llz, dt_at(lblocks, i), 0);
         json_t *jf = dt_to_json(fb), *jl = dt_to_json(lb);
         expect_lean(jf, jl, names, path);
         json_decref(jf);
         json_decref(jl);
-        context_item_done(flz, fb);
-        context_item_done(llz, lb);
+        context_item_done(flz, fb, 0);
+        context_item_done(llz, lb, 0);
     }
     json_t *jf = dt_to_json(ftree), *jl = dt_to_json(ltree);
     expect_lean(jf, jl, names, path); /* the root: spec, the placeholders, pmon_global */
