@@ -1619,7 +1619,8 @@ static void render_range(struct render *r, const struct mus_template *t, size_t 
 #define COPY_ARRAY(dst, src, n)                                                                    \
     do {                                                                                           \
         (dst) = xmalloc(((n) ? (n) : 1) * sizeof(*(dst)));                                         \
-        memcpy((dst), (src), (n) * sizeof(*(dst)));                                                \
+        if (n) /* 'src' may be NULL then */                                                        \
+            memcpy((dst), (src), (n) * sizeof(*(dst)));                                            \
     } while (0)
 
 /* A worker's render: r's state (copied), r's partial cache (shared, read-only). */
