@@ -48,12 +48,20 @@ enum {
 struct schema_attr {
     const char *name;      /* owned by the arena */
     bool required;
+    unsigned group;        /* the innermost <optional> holding it (0: none): see below */
     const char *values[8]; /* allowed values when the schema lists them; NULL-terminated */
 };
+/*
+ * An element's attributes. An <optional> holding several attributes makes
+ * them a group: given one of them (or of a group nested inside), all of
+ * them are required. group_parent[g] is the group holding group g (0: none).
+ */
 struct schema_elem {
     const char *name;
     struct schema_attr attrs[32];
     size_t nattrs;
+    unsigned group_parent[16];
+    unsigned ngroups; /* group ids are 1..ngroups */
 };
 
 /* One file read: the spec or an include. */
@@ -655,7 +663,8 @@ static xmlNode *rng_define(xmlNode *grammar, const xmlChar *name)
     return NULL;
 }
 
-static void rng_add_attr(struct loader *ld, struct schema_elem *e, xmlNode *n, bool optional)
+static void rng_add_attr(struct loader *ld, struct schema_elem *e, xmlNode *n, bool optional,
+                         unsigned group)
 {
     xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
     if (!name || e->nattrs == ARRAY_SIZE(e->attrs)) {
@@ -665,6 +674,7 @@ static void rng_add_attr(struct loader *ld, struct schema_elem *e, xmlNode *n, b
     struct schema_attr *at = &e->attrs[e->nattrs++];
     at->name = arena_strdup(ld->a, (const char *)name);
     at->required = !optional;
+    at->group = group;
     xmlFree(name);
     size_t nv = 0;
     for (xmlNode *c = n->children; c; c = c->next) {
@@ -681,7 +691,7 @@ static void rng_add_attr(struct loader *ld, struct schema_elem *e, xmlNode *n, b
 
 /* The attributes an element's pattern allows (following refs, not into child elements). */
 static void rng_collect(struct loader *ld, xmlNode *grammar, xmlNode *n, struct schema_elem *e,
-                        bool optional, int depth)
+                        bool optional, unsigned group, int depth)
 {
     if (depth > 16)
         return;
@@ -689,16 +699,19 @@ static void rng_collect(struct loader *ld, xmlNode *grammar, xmlNode *n, struct 
         if (c->type != XML_ELEMENT_NODE || rng_is(c, "element"))
             continue;
         if (rng_is(c, "attribute")) {
-            rng_add_attr(ld, e, c, optional);
+            rng_add_attr(ld, e, c, optional, group);
         } else if (rng_is(c, "ref")) {
             xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
             xmlNode *def = name ? rng_define(grammar, name) : NULL;
             xmlFree(name);
             if (def)
-                rng_collect(ld, grammar, def, e, optional, depth + 1);
+                rng_collect(ld, grammar, def, e, optional, group, depth + 1);
+        } else if (rng_is(c, "optional") && e->ngroups + 1 < ARRAY_SIZE(e->group_parent)) {
+            e->group_parent[++e->ngroups] = group;
+            rng_collect(ld, grammar, c, e, true, e->ngroups, depth + 1);
         } else {
             bool opt = rng_is(c, "optional") || rng_is(c, "zeroOrMore") || rng_is(c, "choice");
-            rng_collect(ld, grammar, c, e, optional || opt, depth + 1);
+            rng_collect(ld, grammar, c, e, optional || opt, opt ? 0 : group, depth + 1);
         }
     }
 }
@@ -718,7 +731,7 @@ static void rng_elements(struct loader *ld, xmlNode *grammar, xmlNode *n, size_t
                 struct schema_elem *e = &ld->elems[ld->nelems++];
                 memset(e, 0, sizeof(*e));
                 e->name = arena_strdup(ld->a, (const char *)name);
-                rng_collect(ld, grammar, c, e, false, 0);
+                rng_collect(ld, grammar, c, e, false, 0, 0);
             }
             xmlFree(name);
         }
@@ -788,6 +801,43 @@ static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_a
 }
 
 /* Missing attributes and values outside the schema's lists, with positions libxml2 lacks. */
+/*
+ * Attributes that go together (an <optional> group): given one, the others
+ * of its group and of the groups holding it are missing. libxml2 calls the
+ * attribute given "invalid" then: that message is replaced.
+ */
+static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct schema_elem *e)
+{
+    const char *given[ARRAY_SIZE(e->group_parent)] = {0}; /* an attribute that uses group g */
+    for (size_t i = 0; i < e->nattrs; i++) {
+        const struct schema_attr *at = &e->attrs[i];
+        if (!at->group || !xmlHasProp(n, (const xmlChar *)at->name))
+            continue;
+        for (unsigned g = at->group; g && !given[g]; g = e->group_parent[g])
+            given[g] = at->name;
+    }
+    char msg[512];
+    bool missing = false;
+    for (size_t i = 0; i < e->nattrs; i++) {
+        const struct schema_attr *at = &e->attrs[i];
+        const char *with = at->group ? given[at->group] : NULL;
+        if (!with || xmlHasProp(n, (const xmlChar *)at->name))
+            continue;
+        snprintf(msg, sizeof(msg), "element '%s': attribute '%s' needs attribute '%s'",
+                 (const char *)n->name, with, at->name);
+        schema_err_add(ld, pos_of(n), msg);
+        missing = true;
+    }
+    for (size_t i = 0; missing && i < e->nattrs; i++) { /* libxml2's word for those given */
+        const struct schema_attr *at = &e->attrs[i];
+        if (at->group && given[at->group] && xmlHasProp(n, (const xmlChar *)at->name)) {
+            snprintf(msg, sizeof(msg), "element '%s': unknown attribute '%s'",
+                     (const char *)n->name, at->name);
+            schema_err_drop(ld, pos_of(n), msg);
+        }
+    }
+}
+
 static void check_attributes(struct loader *ld, xmlNode *n)
 {
     for (; n; n = n->next) {
@@ -796,6 +846,8 @@ static void check_attributes(struct loader *ld, xmlNode *n)
         const struct schema_elem *e = schema_elem_find(ld, (const char *)n->name);
         for (size_t i = 0; e && i < e->nattrs; i++)
             check_attribute(ld, n, &e->attrs[i]);
+        if (e && e->ngroups)
+            check_attribute_groups(ld, n, e);
         check_attributes(ld, n->children);
     }
 }
