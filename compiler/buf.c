@@ -27,14 +27,6 @@ void buf_reset(struct buf *b)
         b->s[0] = '\0';
 }
 
-void buf_truncate(struct buf *b, size_t len)
-{
-    if (len >= b->len)
-        return;
-    b->len = len;
-    b->s[len] = '\0'; /* cap > 0: a longer text was allocated */
-}
-
 void buf_grow(struct buf *b, size_t extra)
 {
     if (b->cap && b->len + extra < b->cap)

@@ -25,8 +25,6 @@ void buf_init(struct buf *b);
 /* Frees the text; 'b' is empty and reusable afterwards. */
 void buf_release(struct buf *b);
 void buf_reset(struct buf *b);
-/* Drops the text after its first 'len' bytes (nothing when it is not longer). */
-void buf_truncate(struct buf *b, size_t len);
 /* Room for 'extra' more bytes and the NUL. */
 void buf_grow(struct buf *b, size_t extra);
 void buf_addn_slow(struct buf *b, const char *s, size_t n);

@@ -1684,18 +1684,28 @@ struct par_items {
     size_t emitted;   /* items before this one are in r->out */
 };
 
-static void par_finish(struct par_items *p, size_t k, struct buf *b)
+/*
+ * Hands item k's output over: appended at once when it is next in order
+ * (then true: 'b' stays the caller's, to reuse), else kept until it is.
+ */
+static bool par_finish(struct par_items *p, size_t k, struct buf *b)
 {
     pthread_mutex_lock(&p->lock);
-    p->done[k] = *b;
-    p->ready[k] = true;
+    bool now = k == p->emitted;
+    if (now) {
+        buf_addn(p->r->out, b->s, b->len);
+        p->emitted++;
+    } else {
+        p->done[k] = *b;
+        p->ready[k] = true;
+    }
     for (; p->emitted < p->list->n && p->ready[p->emitted]; p->emitted++) {
         struct buf *e = &p->done[p->emitted];
-        if (!atomic_load(&p->failed))
-            buf_addn(p->r->out, e->s, e->len);
+        buf_addn(p->r->out, e->s, e->len);
         buf_release(e);
     }
     pthread_mutex_unlock(&p->lock);
+    return now;
 }
 
 static void par_worker(void *arg, unsigned slot)
@@ -1703,27 +1713,34 @@ static void par_worker(void *arg, unsigned slot)
     struct par_items *p = arg;
     struct render w;
     worker_init(&w, p->r, slot);
+    struct buf b = BUF_INIT;
+    size_t last = 0; /* the last item's length: the next one is about as long */
     for (;;) {
         size_t k = atomic_fetch_add(&p->next, 1);
         if (k >= p->list->n || atomic_load(&p->failed))
             break;
-        struct buf b = BUF_INIT;
+        buf_reset(&b);
+        buf_grow(&b, last);
         w.out = &b;
         render_item(&w, p->t, p->node, p->list->u.items[k]);
         if (w.failed) {
             atomic_store(&p->failed, true);
-            buf_release(&b);
             break;
         }
-        par_finish(p, k, &b);
+        last = b.len;
+        if (!par_finish(p, k, &b))
+            buf_init(&b); /* kept for later: a new buffer for the next item */
     }
+    buf_release(&b);
     render_state_release(&w);
 }
 
 /*
  * Renders items [from, n) of the list section at node i on opt->jobs
- * threads. Returns n, or 'from' after a problem on any thread: the output
- * is then as it was, for the caller to render those items itself.
+ * threads. Returns the first item not in the output: n, or after a problem
+ * on any thread the item it stopped at (or an earlier one not finished),
+ * for the caller to render it and the rest itself. The items before it
+ * were rendered without a problem, so they are what one thread gives.
  */
 static size_t render_items_parallel(struct render *r, const struct mus_template *t, size_t i,
                                     const struct dt *list, size_t from)
@@ -1734,7 +1751,6 @@ static size_t render_items_parallel(struct render *r, const struct mus_template 
     pthread_mutex_init(&p.lock, NULL);
     p.done = xcalloc(list->n, sizeof(*p.done));
     p.ready = xcalloc(list->n, sizeof(*p.ready));
-    size_t out_len = r->out->len;
     unsigned jobs = r->opt->jobs < list->n - from ? r->opt->jobs : (unsigned)(list->n - from);
     jobs_run(jobs, par_worker, &p);
     for (size_t k = from; k < list->n; k++)
@@ -1742,10 +1758,7 @@ static size_t render_items_parallel(struct render *r, const struct mus_template 
     free(p.done);
     free(p.ready);
     pthread_mutex_destroy(&p.lock);
-    if (!atomic_load(&p.failed))
-        return list->n;
-    buf_truncate(r->out, out_len);
-    return from;
+    return p.emitted;
 }
 
 int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *data,
