@@ -211,9 +211,38 @@ static bool needs_doc_keys(const struct options *o, const char *name)
     return !is_plain_builtin(o, name, "c") && !is_plain_builtin(o, name, "tables");
 }
 
+/*
+ * The output: the runs the renderer handed over (mus_options.sink: blocks
+ * rendered on other threads, not copied), in order, then 'tail'.
+ */
+struct output {
+    struct buf *runs;
+    size_t nruns, cap;
+    struct buf tail;
+};
+
+static void output_take(void *ctx, struct buf *text)
+{
+    struct output *out = ctx;
+    if (out->nruns == out->cap) {
+        out->cap = out->cap ? 2 * out->cap : 64;
+        out->runs = xrealloc(out->runs, out->cap * sizeof(*out->runs));
+    }
+    out->runs[out->nruns++] = *text;
+    buf_init(text);
+}
+
+static void output_release(struct output *out)
+{
+    for (size_t i = 0; i < out->nruns; i++)
+        buf_release(&out->runs[i]);
+    free(out->runs);
+    buf_release(&out->tail);
+}
+
 /* Renders the checked spec into 'out' with the template 'tp' (loaded unless json). 0 or -1. */
 static int render_spec(struct diag *dg, const struct options *o, const struct model_spec *spec,
-                       struct tmpl *tp, struct buf *out)
+                       struct tmpl *tp, struct output *out)
 {
     const char *name = template_for(o);
     struct mus_options mopt = {.escape = tmpl_escape_for(name, o->output), .strict = true};
@@ -224,7 +253,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
         return -1;
     struct context_options copt = {.prefix = o->prefix};
     if (json)
-        return context_write_json(spec, &copt, out);
+        return context_write_json(spec, &copt, &out->tail);
     /* templates: each block's subtree is built when rendered, then freed */
     if (needs_table_keys(o, name))
         copt.annotate = tables_annotate; /* t_* keys (tables.h): templates only */
@@ -236,16 +265,27 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     mopt.item_done = context_item_done;
     mopt.item_ctx = lz;
     mopt.jobs = o->jobs;
-    int rc = tmpl_render(tp, tree, &mopt, out);
+    mopt.sink = output_take;
+    mopt.sink_ctx = out;
+    int rc = tmpl_render(tp, tree, &mopt, &out->tail);
     context_lazy_free(lz);
     return rc;
 }
 
 static int write_outputs(struct diag *dg, const struct options *o, const struct model_spec *spec,
-                         const struct tmpl *tp, const struct buf *out)
+                         const struct tmpl *tp, const struct output *out)
 {
+    size_t nparts = out->nruns + 1;
+    struct outfile_part *parts = xmalloc(nparts * sizeof(*parts));
+    for (size_t i = 0; i < out->nruns; i++)
+        parts[i] = (struct outfile_part){out->runs[i].s, out->runs[i].len};
+    parts[out->nruns] = (struct outfile_part){out->tail.s, out->tail.len};
     if (!o->output) {
-        if (fwrite(out->s, 1, out->len, stdout) != out->len || fflush(stdout) != 0)
+        bool ok = true;
+        for (size_t i = 0; i < nparts && ok; i++)
+            ok = fwrite(parts[i].data, 1, parts[i].len, stdout) == parts[i].len;
+        free(parts);
+        if (!ok || fflush(stdout) != 0)
             return diag_report(dg, DIAG_IO, (struct srcpos){0}, "cannot write to standard output");
         return 0;
     }
@@ -255,7 +295,8 @@ static int write_outputs(struct diag *dg, const struct options *o, const struct 
         depfile_format(&dep, target, spec->inputs, spec->ninputs,
                        (const char *const *)tp->deps, tp->ndeps);
     }
-    int rc = outfile_write(dg, o->output, out->s, out->len);
+    int rc = outfile_write_parts(dg, o->output, parts, nparts);
+    free(parts);
     if (rc == 0 && o->depfile) {
         struct buf path = BUF_INIT;
         if (o->depfile_path)
@@ -272,7 +313,7 @@ static int write_outputs(struct diag *dg, const struct options *o, const struct 
 static int compile(struct options *o, struct diag *dg)
 {
     struct arena arena = ARENA_INIT;
-    struct buf out = BUF_INIT;
+    struct output out = {.tail = BUF_INIT};
     struct tmpl tp;
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
     if (o->jobs == 0)
@@ -283,7 +324,7 @@ static int compile(struct options *o, struct diag *dg)
             write_outputs(dg, o, spec, &tp, &out);
     }
     int status = status_of(dg);
-    buf_release(&out);
+    output_release(&out);
     tmpl_release(&tp);
     arena_release(&arena);
     return status;

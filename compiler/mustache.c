@@ -967,6 +967,8 @@ struct render {
      */
     bool worker;
     unsigned slot; /* the item hooks' slot */
+    size_t handed;  /* bytes of output handed to opt->sink before out's */
+    char last_handed; /* the last of them */
 };
 
 #define GROW(arr, n, cap)                                                                          \
@@ -1421,9 +1423,16 @@ struct indent_state {
     bool pending;
 };
 
+/* The last byte of the output so far (some of it may be with the sink); the output is not empty. */
+static char last_byte(const struct render *r)
+{
+    return r->out->len ? r->out->s[r->out->len - 1] : r->last_handed;
+}
+
 static struct indent_state indent_save(const struct render *r)
 {
-    return (struct indent_state){r->indent.len, r->ind_from, r->strip, r->out->len, r->pending};
+    return (struct indent_state){r->indent.len, r->ind_from, r->strip, r->handed + r->out->len,
+                                 r->pending};
 }
 
 /*
@@ -1455,7 +1464,7 @@ static void indent_restore(struct render *r, const struct indent_state *s)
     r->strip = s->strip;
     /* Back at a line start only if the inner template ended its last line. */
     r->pending =
-        r->out->len == s->out_len ? s->pending : r->out->s[r->out->len - 1] == '\n' && s->pending;
+        r->handed + r->out->len == s->out_len ? s->pending : last_byte(r) == '\n' && s->pending;
     r->strip_left = r->pending ? r->strip : 0;
 }
 
@@ -1684,16 +1693,43 @@ struct par_items {
     size_t emitted;   /* items before this one are in r->out */
 };
 
+/* Hands the text of 'b' to the sink (b is left empty). */
+static void hand_over(struct render *r, struct buf *b)
+{
+    if (b->len == 0)
+        return;
+    r->handed += b->len;
+    r->last_handed = b->s[b->len - 1];
+    r->opt->sink(r->opt->sink_ctx, b);
+}
+
 /*
- * Hands item k's output over: appended at once when it is next in order
- * (then true: 'b' stays the caller's, to reuse), else kept until it is.
+ * Puts an item's output next in the output (under the lock): to the sink
+ * after what 'out' holds, or copied into 'out'. True when 'b' still holds
+ * its text (copied), false when the sink took it.
+ */
+static bool par_emit(struct par_items *p, struct buf *b)
+{
+    struct render *r = p->r;
+    if (!r->opt->sink) {
+        buf_addn(r->out, b->s, b->len);
+        return true;
+    }
+    hand_over(r, r->out);
+    hand_over(r, b);
+    return false;
+}
+
+/*
+ * Hands item k's output over: put in the output at once when it is next in
+ * order, else kept until it is. True when 'b' still has a buffer to reuse.
  */
 static bool par_finish(struct par_items *p, size_t k, struct buf *b)
 {
     pthread_mutex_lock(&p->lock);
-    bool now = k == p->emitted;
-    if (now) {
-        buf_addn(p->r->out, b->s, b->len);
+    bool kept = false;
+    if (k == p->emitted) {
+        kept = par_emit(p, b);
         p->emitted++;
     } else {
         p->done[k] = *b;
@@ -1701,11 +1737,11 @@ static bool par_finish(struct par_items *p, size_t k, struct buf *b)
     }
     for (; p->emitted < p->list->n && p->ready[p->emitted]; p->emitted++) {
         struct buf *e = &p->done[p->emitted];
-        buf_addn(p->r->out, e->s, e->len);
+        par_emit(p, e);
         buf_release(e);
     }
     pthread_mutex_unlock(&p->lock);
-    return now;
+    return kept;
 }
 
 static void par_worker(void *arg, unsigned slot)
@@ -1729,7 +1765,7 @@ static void par_worker(void *arg, unsigned slot)
         }
         last = b.len;
         if (!par_finish(p, k, &b))
-            buf_init(&b); /* kept for later: a new buffer for the next item */
+            buf_init(&b); /* kept for later, or the sink took it: a new buffer next */
     }
     buf_release(&b);
     render_state_release(&w);

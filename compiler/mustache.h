@@ -68,6 +68,12 @@ typedef int mus_load_fn(void *ctx, struct diag *dg, const char *name, struct mus
 typedef const struct dt *mus_item_fn(void *ctx, const struct dt *item, unsigned slot);
 typedef void mus_item_done_fn(void *ctx, const struct dt *own, unsigned slot);
 
+/*
+ * Takes a finished run of the output: the callee owns text->s from then on
+ * (free() it when text->cap > 0) and leaves *text empty (buf_init).
+ */
+typedef void mus_sink_fn(void *ctx, struct buf *text);
+
 #define MUS_DEFAULT_MAX_DEPTH 64
 
 struct mus_options {
@@ -88,6 +94,13 @@ struct mus_options {
      * diagnostics are those of one thread too.
      */
     unsigned jobs;
+    /*
+     * NULL, or where items rendered on other threads go without being
+     * copied into 'out': the output is then every run handed to the sink,
+     * in order, followed by what is left in 'out'.
+     */
+    mus_sink_fn *sink;
+    void *sink_ctx;
 };
 
 struct mus_template;

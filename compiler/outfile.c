@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int write_all(int fd, const char *data, size_t len)
+static int write_one(int fd, const char *data, size_t len)
 {
     while (len > 0) {
         ssize_t n = write(fd, data, len);
@@ -22,6 +22,14 @@ static int write_all(int fd, const char *data, size_t len)
         data += n;
         len -= (size_t)n;
     }
+    return 0;
+}
+
+static int write_all(int fd, const struct outfile_part *parts, size_t nparts)
+{
+    for (size_t i = 0; i < nparts; i++)
+        if (write_one(fd, parts[i].data, parts[i].len) < 0)
+            return -1;
     return 0;
 }
 
@@ -39,12 +47,13 @@ static int io_error(struct diag *dg, const char *path, int err)
 }
 
 /* Devices, pipes and the like (/dev/null, a FIFO) are written in place, never replaced. */
-static int write_in_place(struct diag *dg, const char *path, const char *data, size_t len)
+static int write_in_place(struct diag *dg, const char *path, const struct outfile_part *parts,
+                          size_t nparts)
 {
     int fd = open(path, O_WRONLY);
     if (fd < 0)
         return io_error(dg, path, errno);
-    int err = write_all(fd, data, len) < 0 ? errno : 0;
+    int err = write_all(fd, parts, nparts) < 0 ? errno : 0;
     if (close(fd) < 0 && !err)
         err = errno;
     return err ? io_error(dg, path, err) : 0;
@@ -66,8 +75,8 @@ static int fd_of(const char *path)
 }
 
 /* Writes to a temporary file beside 'path' and renames it over 'path'. */
-static int write_atomically(struct diag *dg, const char *shown, const char *path, const char *data,
-                            size_t len)
+static int write_atomically(struct diag *dg, const char *shown, const char *path,
+                            const struct outfile_part *parts, size_t nparts)
 {
     size_t plen = strlen(path);
     char *tmp = xmalloc(plen + sizeof(".tmp.XXXXXX"));
@@ -79,7 +88,7 @@ static int write_atomically(struct diag *dg, const char *shown, const char *path
         err = errno;
         goto out_free;
     }
-    if (write_all(fd, data, len) < 0 || fchmod(fd, file_mode()) < 0)
+    if (write_all(fd, parts, nparts) < 0 || fchmod(fd, file_mode()) < 0)
         err = errno;
     if (close(fd) < 0 && !err)
         err = errno;
@@ -94,18 +103,25 @@ out_free:
 
 int outfile_write(struct diag *dg, const char *path, const char *data, size_t len)
 {
+    struct outfile_part one = {data, len};
+    return outfile_write_parts(dg, path, &one, 1);
+}
+
+int outfile_write_parts(struct diag *dg, const char *path, const struct outfile_part *parts,
+                        size_t nparts)
+{
     int fd = fd_of(path);
     if (fd >= 0) {
-        if (write_all(fd, data, len) < 0)
+        if (write_all(fd, parts, nparts) < 0)
             return io_error(dg, strcmp(path, "-") == 0 ? "<stdout>" : path, errno);
         return 0;
     }
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        return write_in_place(dg, path, data, len);
+        return write_in_place(dg, path, parts, nparts);
     /* Through a symbolic link, the file it points to is replaced, not the link. */
     char *real = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
-    int rc = write_atomically(dg, path, real ? real : path, data, len);
+    int rc = write_atomically(dg, path, real ? real : path, parts, nparts);
     free(real);
     return rc;
 }

@@ -80,12 +80,27 @@ static int load_partial(void *ctx, struct diag *dg, const char *name, struct mus
 
 struct result {
     int rc, calls, overlaps, bad_slots;
+    size_t runs; /* handed to the sink */
     struct buf out, messages;
 };
 
+/* A sink that appends each run to a buffer (the output is then the runs, then 'out'). */
+struct runs {
+    struct buf text;
+    size_t n;
+};
+
+static void take_run(void *ctx, struct buf *text)
+{
+    struct runs *rs = ctx;
+    buf_addn(&rs->text, text->s, text->len);
+    rs->n++;
+    buf_release(text);
+}
+
 /* Renders 'tmpl' over a list of NITEMS placeholders {"i": k} with 'jobs' threads. */
-static struct result render(const char *tmpl, const char *const *partials, unsigned jobs,
-                            bool lazy)
+static struct result render_to(const char *tmpl, const char *const *partials, unsigned jobs,
+                               bool lazy, bool sink)
 {
     struct diag dg;
     diag_init(&dg, NULL);
@@ -99,6 +114,11 @@ static struct result render(const char *tmpl, const char *const *partials, unsig
                               .item_done = lazy ? expand_done : NULL,
                               .item_ctx = &h,
                               .jobs = jobs};
+    struct runs rs = {BUF_INIT, 0};
+    if (sink) {
+        opt.sink = take_run;
+        opt.sink_ctx = &rs;
+    }
     struct dt *list = dt_list(&a);
     for (int k = 0; k < NITEMS; k++) {
         struct dt *o = dt_obj(&a);
@@ -112,6 +132,10 @@ static struct result render(const char *tmpl, const char *const *partials, unsig
     assert_non_null(t);
     struct result r = {.out = BUF_INIT, .messages = BUF_INIT};
     r.rc = mus_render(&dg, t, root, &opt, &r.out);
+    r.runs = rs.n;
+    buf_addn(&rs.text, r.out.s, r.out.len);
+    buf_release(&r.out);
+    r.out = rs.text;
     r.calls = atomic_load(&h.calls);
     r.overlaps = atomic_load(&h.overlaps);
     r.bad_slots = atomic_load(&h.bad_slots);
@@ -122,6 +146,12 @@ static struct result render(const char *tmpl, const char *const *partials, unsig
         arena_release(&h.slot_arena[k]);
     arena_release(&a);
     return r;
+}
+
+static struct result render(const char *tmpl, const char *const *partials, unsigned jobs,
+                            bool lazy)
+{
+    return render_to(tmpl, partials, jobs, lazy, false);
 }
 
 static void result_release(struct result *r)
@@ -141,6 +171,12 @@ static struct result same_as_one_thread(const char *tmpl, const char *const *par
     assert_int_equal(four.overlaps, 0);
     assert_int_equal(four.bad_slots, 0);
     assert_int_equal(one.calls, NITEMS);
+    /* the same with the items handed to a sink instead of copied */
+    struct result sunk = render_to(tmpl, partials, 4, true, true);
+    assert_int_equal(sunk.rc, one.rc);
+    assert_string_equal(sunk.out.s, one.out.s);
+    assert_string_equal(sunk.messages.s, one.messages.s);
+    result_release(&sunk);
     result_release(&one);
     return four;
 }
@@ -179,6 +215,34 @@ static void test_error_in_an_item_reported_as_one_thread(void **state)
     assert_int_equal(r.rc, -1);
     assert_string_equal(r.messages.s, "t.mustache:1:7: error: no value for 'tag'\n");
     result_release(&r);
+}
+
+/*
+ * A partial around the section: how it ends its line is read back from the
+ * output, part of which went to the sink (tests the handed-over byte count).
+ */
+static void test_partial_around_the_items(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {"outer", "{{#l}}\n{{i}}\n{{/l}}", "p", "x", NULL};
+    struct result r = same_as_one_thread("  {{> outer}}\nafter {{> p}}\n", partials);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out.s, "  38\n  39\nafter x\n"));
+    result_release(&r);
+}
+
+/* Items rendered on the threads reach a sink as runs of their own, not copied into 'out'. */
+static void test_sink_gets_the_items(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {"p", "{{i}}:{{name}}\n", NULL};
+    struct result one = render("head\n{{#l}}\n{{> p}}\n{{/l}}\ntail\n", partials, 1, true);
+    struct result sunk = render_to("head\n{{#l}}\n{{> p}}\n{{/l}}\ntail\n", partials, 4, true, true);
+    assert_string_equal(sunk.out.s, one.out.s);
+    assert_true(sunk.runs > NITEMS / 2); /* items 1..39, and the text before them */
+    assert_int_equal(one.runs, 0);
+    result_release(&one);
+    result_release(&sunk);
 }
 
 /* Items the hook leaves alone are rendered on the calling thread, once each. */
@@ -229,6 +293,8 @@ int main(void)
         cmocka_unit_test(test_list_not_lazy_stays_on_one_thread),
         cmocka_unit_test(test_inline_items_same_text),
         cmocka_unit_test(test_item_changing_the_line_state),
+        cmocka_unit_test(test_sink_gets_the_items),
+        cmocka_unit_test(test_partial_around_the_items),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
