@@ -14,7 +14,12 @@
 #include "diag.h"
 #include "model.h"
 
-/* Returns 0 when the spec has no errors, -1 otherwise (every problem reported). */
+/*
+ * Returns 0 when the spec has no errors, -1 otherwise (every problem
+ * reported). The generated-name collision check of a large spec runs on up
+ * to 'jobs' threads; the diagnostics are the same, in the same order, for
+ * every 'jobs'.
+ */
 int check_spec(struct arena *a, struct diag *dg, struct model_spec *s, unsigned jobs);
 
 #endif

@@ -88,10 +88,11 @@ struct mus_options {
     /*
      * > 1: the items of a list whose first item the item hook replaced (a
      * lazily built list) are rendered on up to this many threads (jobs.h),
-     * each into its own buffer, appended in order: the same output as one
-     * thread. Any problem on a thread (an error, a partial not loaded yet)
-     * renders the remaining items again on the calling thread, so
-     * diagnostics are those of one thread too.
+     * each into its own buffer, put in the output in order (to 'sink' when
+     * set): the same output as one thread. At any problem on a thread (an
+     * error, a partial not loaded yet) the calling thread renders the items
+     * from the first one not yet in the output, so diagnostics are those of
+     * one thread too.
      */
     unsigned jobs;
     /*
