@@ -270,8 +270,10 @@ static void test_inline_items_same_text(void **state)
 }
 
 /*
- * An item that leaves the line open changes how the next one starts (no
- * indentation before it): the items cannot be rendered apart.
+ * An item that leaves the line open changes how the next one starts (the
+ * first gets the indentation, the others do not): the renderer sees the
+ * state change after the first item and keeps the list on one thread. With
+ * a sink that shows: items rendered apart reach it as runs, these none.
  */
 static void test_item_changing_the_line_state(void **state)
 {
@@ -282,6 +284,9 @@ static void test_item_changing_the_line_state(void **state)
     assert_string_equal(r.out.s, "  012345678910111213141516171819202122232425262728293031323334353637383"
                                  "9\n");
     result_release(&r);
+    struct result sunk = render_to("  {{> outer}}\n", partials, 4, true, true);
+    assert_int_equal(sunk.runs, 0);
+    result_release(&sunk);
 }
 
 int main(void)
