@@ -13,9 +13,8 @@
  * `fusermount3 -u MOUNTPOINT`. --log appends one line per access:
  * "R|W cpu 0xADDR 0xVALUE rc".
  *
- * MOUNTPOINT/sim takes text commands that drive the model (flow tests):
- * "tick BLOCK INSTANCE|- GROUP COUNTER N" (regc_sim_tick) and "batch 0|1"
- * (regc_sim_batch); a bad command is EINVAL.
+ * MOUNTPOINT/sim takes the text commands of simctl.h that drive the model
+ * (flow tests); a bad command is EINVAL.
  */
 #define FUSE_USE_VERSION 31
 #define _DEFAULT_SOURCE
@@ -26,14 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runtime/hand_tables.h"
-#include "regc/sim.h"
-#if defined(__has_include)
-#if __has_include("regc_specs.h")
-#include "regc_specs.h"
-#define HAVE_GENERATED_SPECS 1
-#endif
-#endif
+#include "simctl.h"
 
 struct msrfs {
     regc_sim *sim;
@@ -146,35 +138,12 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
     return (int)size;
 }
 
-/* One command written to /sim. */
-static int sim_command(const char *buf, size_t size)
-{
-    char line[256], block[64], inst[64];
-    unsigned group, counter;
-    unsigned long long n;
-    int on;
-    if (size >= sizeof(line))
-        return -EINVAL;
-    memcpy(line, buf, size);
-    line[size] = '\0';
-    if (sscanf(line, "tick %63s %63s %u %u %llu", block, inst, &group, &counter, &n) == 5) {
-        int rc =
-            regc_sim_tick(state()->sim, block, strcmp(inst, "-") ? inst : NULL, group, counter, n);
-        return rc < 0 ? -EINVAL : (int)size;
-    }
-    if (sscanf(line, "batch %d", &on) == 1) {
-        regc_sim_batch(state()->sim, on != 0);
-        return (int)size;
-    }
-    return -EINVAL;
-}
-
 static int fs_write(const char *path, const char *buf, size_t size, off_t off,
                     struct fuse_file_info *fi)
 {
     int cpu, kind = parse_path(path, &cpu);
     if (kind == 3)
-        return sim_command(buf, size);
+        return simctl_command(state()->sim, buf, size);
     if (kind != 2)
         return -ENOENT;
     if (size % 8)
@@ -206,20 +175,6 @@ static const struct fuse_operations ops = {
     .truncate = fs_truncate,
 };
 
-static const struct regc_spec *find_spec(const char *name)
-{
-    if (strcmp(name, hand_ubox_spec.name) == 0)
-        return &hand_ubox_spec;
-    if (strcmp(name, acme_spec.name) == 0)
-        return &acme_spec;
-#ifdef HAVE_GENERATED_SPECS
-    for (const struct regc_spec *const *s = regc_specs; *s; s++)
-        if (strcmp((*s)->name, name) == 0)
-            return *s;
-#endif
-    return NULL;
-}
-
 static int usage(void)
 {
     fprintf(stderr,
@@ -246,7 +201,7 @@ int main(int argc, char **argv)
     }
     if (i >= argc || st.ncpus <= 0)
         return usage();
-    const struct regc_spec *spec = find_spec(spec_name);
+    const struct regc_spec *spec = simctl_find_spec(spec_name);
     if (!spec) {
         fprintf(stderr, "msrfs: no spec '%s'\n", spec_name);
         return 2;
