@@ -167,11 +167,12 @@ $(BUILD)/regctl: $(REGCTL_OBJS) $(LIBREGRT_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ)
+# libregrt too: the compiler writes rules the runtime evaluates (test_expr).
+$(BUILD)/tests/unit/%: tests/unit/%.c $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ) $(LIBREGRT_A)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Icompiler -Iruntime/include $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP \
-		-o $@ $< $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
+		-o $@ $< $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ) $(LIBREGRT_A) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
 
 $(BUILD)/tests/runtime/%: tests/runtime/%.c $(LIBREGRT_A)
 	@mkdir -p $(@D)

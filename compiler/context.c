@@ -32,6 +32,7 @@ struct ctx {
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
     bool c_header_only; /* context_options.c_header_only: SET_NOT_C keys left out */
+    bool table_keys;    /* context_options.annotate given: the tables' t_* keys made here too */
 };
 
 /* ------------------------------------------------------------ small values */
@@ -647,6 +648,35 @@ static void field_getter(void *ctx, struct buf *out, const char *name)
     buf_addf(out, "%s_get(v)", names_lower(rc->c->a, names_field(rc->c->a, rc->c->prefix, f)));
 }
 
+/*
+ * The rule in postfix, as the descriptor tables give it to the runtime
+ * (struct regc_rule_op): [{t_op, lsb, width, value}], a field as its bits.
+ */
+static struct dt *rule_ops(struct ctx *c, const struct model_reg *r, const struct expr *e)
+{
+    static const char *const names[] = {
+        [EXPR_OP_CONST] = "REGC_OP_CONST", [EXPR_OP_FIELD] = "REGC_OP_FIELD",
+        [EXPR_OP_NOT] = "REGC_OP_NOT",     [EXPR_OP_AND] = "REGC_OP_AND",
+        [EXPR_OP_OR] = "REGC_OP_OR",       [EXPR_OP_IMPLIES] = "REGC_OP_IMPLIES",
+        [EXPR_OP_EQ] = "REGC_OP_EQ",       [EXPR_OP_NE] = "REGC_OP_NE",
+        [EXPR_OP_LT] = "REGC_OP_LT",       [EXPR_OP_LE] = "REGC_OP_LE",
+        [EXPR_OP_GT] = "REGC_OP_GT",       [EXPR_OP_GE] = "REGC_OP_GE"};
+    struct expr_op *ops;
+    size_t n = expr_to_rpn(c->a, e, &ops);
+    struct dt *list = dt_list(c->a);
+    for (size_t i = 0; i < n; i++) {
+        const struct model_field *f =
+            ops[i].op == EXPR_OP_FIELD ? find_named_field(r, ops[i].field) : NULL;
+        struct dt *o = dt_obj(c->a);
+        SET(c, o, "t_op", dt_str_ref(c->a, names[ops[i].op]));
+        SET(c, o, "lsb", dt_int(c->a, f ? f->lsb : 0));
+        SET(c, o, "width", dt_int(c->a, f ? model_field_width(f) : 0));
+        SET(c, o, "value", hex(c, ops[i].op == EXPR_OP_CONST ? ops[i].value : 0));
+        dt_push(c->a, list, o);
+    }
+    return list;
+}
+
 static void collect_numbers(const struct expr *e, struct rule_ctx *rc)
 {
     if (!e)
@@ -734,6 +764,8 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
         collect_numbers(rule->expr, &rc);
         if (!c->c_header_only) /* c_candidates */
             expr_foreach_field(rule->expr, add_candidates, &rc);
+        if (c->table_keys) /* the tables' postfix form; not in the JSON export */
+            SET(c, o, "t_ops", rule_ops(c, r, rule->expr));
     } else {
         buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
@@ -1424,7 +1456,8 @@ static void ctx_init(struct ctx *c, struct arena *a, const struct model_spec *s,
 {
     *c = (struct ctx){.a = a,
                       .prefix = opt && opt->prefix ? opt->prefix : s->prefix,
-                      .c_header_only = opt && opt->c_header_only};
+                      .c_header_only = opt && opt->c_header_only,
+                      .table_keys = opt && opt->annotate};
     if (!c->prefix)
         c->prefix = s->name ? s->name : "REGC";
 }
@@ -1516,6 +1549,7 @@ const struct dt *context_expand(void *lazy, const struct dt *item, unsigned slot
     struct ctx *c = &sl->c;
     c->a = &sl->block;
     c->prefix = lz->c.prefix;
+    c->table_keys = lz->annotate != NULL;
     size_t ndefs = c->ndefs;
     struct dt *o = block_json(c, lz->s, lz->s->blocks[i]);
     c->ndefs = ndefs;

@@ -1,12 +1,14 @@
 #include "expr.h"
 
+#include "regc/desc.h"
+
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-enum { EXPR_MAX_DEPTH = 200, EXPR_MAX_NODES = 1000, EXPR_STACK = 2 * EXPR_MAX_DEPTH + 8 };
+enum { EXPR_MAX_DEPTH = 200, EXPR_MAX_NODES = 1000, EXPR_STACK = REGC_RULE_STACK };
 
 /* ---------------------------------------------------------------- numbers */
 
@@ -352,6 +354,18 @@ static struct expr *parse_implies(struct parser *p)
     return r ? binary(p, &t, l, r) : NULL;
 }
 
+/* Stack entries the postfix form of 'e' needs: the operands waiting while the right side runs. */
+static size_t stack_need(const struct expr *e)
+{
+    if (!e->lhs)
+        return 1;
+    size_t l = stack_need(e->lhs);
+    if (!e->rhs)
+        return l;
+    size_t r = 1 + stack_need(e->rhs);
+    return l > r ? l : r;
+}
+
 struct expr *expr_parse(struct arena *a, const char *text, struct expr_error *err)
 {
     struct parser p = {.a = a, .text = text, .err = err};
@@ -372,6 +386,10 @@ struct expr *expr_parse(struct arena *a, const char *text, struct expr_error *er
         }
         e = NULL;
     }
+    if (e && !p.failed && stack_need(e) > EXPR_STACK)
+        fail_at(&p, e->offset,
+                "expression is too deeply nested to evaluate (it needs more than %d stack entries)",
+                EXPR_STACK);
     return p.failed ? NULL : e;
 }
 
@@ -385,72 +403,6 @@ int expr_foreach_field(const struct expr *e, expr_field_fn fn, void *ctx)
         return fn(ctx, e);
     int rc = expr_foreach_field(e->lhs, fn, ctx);
     return rc ? rc : expr_foreach_field(e->rhs, fn, ctx);
-}
-
-static uint64_t apply(enum expr_opcode op, uint64_t a, uint64_t b)
-{
-    switch (op) {
-    case EXPR_OP_AND:
-        return a && b;
-    case EXPR_OP_OR:
-        return a || b;
-    case EXPR_OP_IMPLIES:
-        return !a || b;
-    case EXPR_OP_EQ:
-        return a == b;
-    case EXPR_OP_NE:
-        return a != b;
-    case EXPR_OP_LT:
-        return a < b;
-    case EXPR_OP_LE:
-        return a <= b;
-    case EXPR_OP_GT:
-        return a > b;
-    case EXPR_OP_GE:
-        return a >= b;
-    default:
-        return 0;
-    }
-}
-
-static int eval_node(const struct expr *e, expr_value_fn fn, void *ctx, uint64_t *out)
-{
-    uint64_t l, r;
-    switch (e->op) {
-    case EXPR_OP_CONST:
-        *out = e->value;
-        return 0;
-    case EXPR_OP_FIELD:
-        return fn(ctx, e->field, out);
-    case EXPR_OP_NOT:
-        if (eval_node(e->lhs, fn, ctx, &l) < 0)
-            return -1;
-        *out = !l;
-        return 0;
-    default:
-        break;
-    }
-    if (eval_node(e->lhs, fn, ctx, &l) < 0)
-        return -1;
-    /* Short-circuit as C does: the right side is not evaluated when the left decides. */
-    if ((e->op == EXPR_OP_AND && !l) || (e->op == EXPR_OP_OR && l) ||
-        (e->op == EXPR_OP_IMPLIES && !l)) {
-        *out = e->op != EXPR_OP_AND;
-        return 0;
-    }
-    if (eval_node(e->rhs, fn, ctx, &r) < 0)
-        return -1;
-    *out = apply(e->op, l, r);
-    return 0;
-}
-
-int expr_eval(const struct expr *e, expr_value_fn fn, void *ctx, bool *holds)
-{
-    uint64_t v;
-    if (eval_node(e, fn, ctx, &v) < 0)
-        return -1;
-    *holds = v != 0;
-    return 0;
 }
 
 const char *expr_op_text(enum expr_opcode op)
@@ -523,35 +475,4 @@ size_t expr_to_rpn(struct arena *a, const struct expr *e, struct expr_op **ops)
     *ops = arena_alloc(a, count_nodes(e) * sizeof(**ops));
     emit_rpn(e, *ops, &n);
     return n;
-}
-
-int expr_eval_rpn(const struct expr_op *ops, size_t nops, expr_value_fn fn, void *ctx,
-                  bool *holds)
-{
-    uint64_t stack[EXPR_STACK];
-    size_t sp = 0;
-    for (size_t i = 0; i < nops; i++) {
-        const struct expr_op *o = &ops[i];
-        unsigned need = o->op == EXPR_OP_CONST || o->op == EXPR_OP_FIELD ? 0
-                        : o->op == EXPR_OP_NOT                           ? 1
-                                                                         : 2;
-        if (sp < need || (need == 0 && sp == sizeof(stack) / sizeof(stack[0])))
-            return -1;
-        if (o->op == EXPR_OP_CONST) {
-            stack[sp++] = o->value;
-        } else if (o->op == EXPR_OP_FIELD) {
-            if (fn(ctx, o->field, &stack[sp]) < 0)
-                return -1;
-            sp++;
-        } else if (o->op == EXPR_OP_NOT) {
-            stack[sp - 1] = !stack[sp - 1];
-        } else {
-            stack[sp - 2] = apply(o->op, stack[sp - 2], stack[sp - 1]);
-            sp--;
-        }
-    }
-    if (sp != 1)
-        return -1;
-    *holds = stack[0] != 0;
-    return 0;
 }

@@ -16,7 +16,8 @@
  *
  * The loader parses every <rule expr=...>; the checker walks the tree to
  * resolve field names; the context builder renders it as C (header rule
- * checks) and as postfix ops (descriptor tables, evaluated by the runtime).
+ * checks) and as postfix ops (descriptor tables). Only the runtime evaluates
+ * (regc_rule_eval): one parser, one evaluator.
  * No libxml2, no I/O.
  */
 #ifndef REGC_EXPR_H
@@ -69,7 +70,9 @@ struct expr_error {
  * Parses 'text' (NUL-terminated, borrowed). Returns the tree, owned by 'a',
  * or NULL with *err filled (first error only). Nesting deeper than 200
  * levels of parentheses or '!' is an error, so hostile input cannot
- * overflow the stack.
+ * overflow the stack; so is an expression whose postfix form needs more
+ * than REGC_RULE_STACK (regc/desc.h) stack entries, so the runtime can
+ * evaluate every rule regc accepts.
  */
 struct expr *expr_parse(struct arena *a, const char *text, struct expr_error *err);
 
@@ -95,15 +98,6 @@ typedef int (*expr_field_fn)(void *ctx, const struct expr *node);
 int expr_foreach_field(const struct expr *e, expr_field_fn fn, void *ctx);
 
 /*
- * Evaluates 'e'. fn(ctx, name, &value) gives a field's value and returns 0,
- * or -1 when it has none (then expr_eval returns -1). On success sets
- * *holds to whether the rule holds (the expression is non-zero) and
- * returns 0. Logical operators short-circuit, as in C.
- */
-typedef int (*expr_value_fn)(void *ctx, const char *name, uint64_t *value);
-int expr_eval(const struct expr *e, expr_value_fn fn, void *ctx, bool *holds);
-
-/*
  * Appends 'e' to 'out' as a C expression, every operator application in
  * parentheses: "a -> b == 1" becomes "(!(A) || (B == 1u))", "!a" becomes
  * "(!A)". fn(ctx, out, name) appends the C code of a field
@@ -126,13 +120,6 @@ struct expr_op {
  * *ops to an array owned by 'a' and returns its length.
  */
 size_t expr_to_rpn(struct arena *a, const struct expr *e, struct expr_op **ops);
-
-/*
- * Evaluates a postfix list as the runtime would (no short-circuit; every
- * field is read). Same contract as expr_eval(); -1 also for a malformed list.
- */
-int expr_eval_rpn(const struct expr_op *ops, size_t nops, expr_value_fn fn, void *ctx,
-                  bool *holds);
 
 /* The operator's spelling ("->", "&&", "==", ...); "" for CONST and FIELD. */
 const char *expr_op_text(enum expr_opcode op);

@@ -46,6 +46,9 @@ static const struct regc_spec hand_ubox_spec = {
                   {.name = "invert_needs_thresh", .expr = "invert -> thresh != 0",
                    .message = ".invert is in series following .thresh, Due to this, the .thresh field must be set "
                               "to a non-0 value.",
+                   .ops = (const struct regc_rule_op[]){{REGC_OP_FIELD, 23, 1, 0}, {REGC_OP_FIELD, 24, 5, 0},
+                                                        {REGC_OP_CONST, 0, 0, 0}, {REGC_OP_NE, 0, 0, 0},
+                                                        {REGC_OP_IMPLIES, 0, 0, 0}, {REGC_OP_END, 0, 0, 0}},
                    .cite = {.src = "uncore", .table = "2-2", .page = "20"}},
                   {.name = "edge_det_needs_thresh", .expr = "edge_det -> thresh != 0",
                    .message = ".edge_det is in series following .thresh, Due to this, the .thresh field must be "
@@ -127,7 +130,16 @@ static const struct regc_spec acme_spec = {
                   F("ev", 7, 0, RW), {0}},
               .rules = (const struct regc_rule[]){
                   {.name = "double_needs_thr", .expr = "mode == 1 -> (thr >= 2 && thr < 0x20) || !en",
-                   .message = "double mode needs a threshold from 2 to 31", .cite = {.src = "t", .page = "2"}},
+                   .message = "double mode needs a threshold from 2 to 31",
+                   .ops = (const struct regc_rule_op[]){{REGC_OP_FIELD, 17, 2, 0}, {REGC_OP_CONST, 0, 0, 1},
+                                                        {REGC_OP_EQ, 0, 0, 0}, {REGC_OP_FIELD, 8, 6, 0},
+                                                        {REGC_OP_CONST, 0, 0, 2}, {REGC_OP_GE, 0, 0, 0},
+                                                        {REGC_OP_FIELD, 8, 6, 0}, {REGC_OP_CONST, 0, 0, 0x20},
+                                                        {REGC_OP_LT, 0, 0, 0}, {REGC_OP_AND, 0, 0, 0},
+                                                        {REGC_OP_FIELD, 15, 1, 0}, {REGC_OP_NOT, 0, 0, 0},
+                                                        {REGC_OP_OR, 0, 0, 0}, {REGC_OP_IMPLIES, 0, 0, 0},
+                                                        {REGC_OP_END, 0, 0, 0}},
+                   .cite = {.src = "t", .page = "2"}},
                   {0}},
               .mbz = 0xffffffffff000000, .ro = 0xf00000, .wo = 0x10000, .w1s = 0x4000,
               .writable = 0xfffff},

@@ -11,6 +11,8 @@
 #include "arena.h"
 #include "buf.h"
 #include "expr.h"
+#include "regc/desc.h"
+#include "regc/regc.h"
 
 /* Renders a tree back in a fully parenthesised infix form, to pin the shape. */
 static void shape(const struct expr *e, struct buf *b)
@@ -156,46 +158,85 @@ static void test_hostile_depth(void **state)
     free(s);
 }
 
+/*
+ * The runtime evaluates the postfix form on a stack of REGC_RULE_STACK
+ * values: a right-nested chain needs one more per level, so regc refuses one
+ * that needs more (at the top operator), and accepts the deepest that fits.
+ */
+static void test_stack_limit(void **state)
+{
+    (void)state;
+    struct buf b = BUF_INIT;
+    for (int i = 0; i < REGC_RULE_STACK - 1; i++)
+        buf_adds(&b, "a && (");
+    buf_adds(&b, "a");
+    for (int i = 0; i < REGC_RULE_STACK - 1; i++)
+        buf_adds(&b, ")");
+    struct arena a = ARENA_INIT;
+    struct expr_error err;
+    assert_non_null(expr_parse(&a, b.s, &err)); /* needs exactly REGC_RULE_STACK */
+    buf_reset(&b);
+    for (int i = 0; i < REGC_RULE_STACK; i++)
+        buf_adds(&b, "a && (");
+    buf_adds(&b, "a");
+    for (int i = 0; i < REGC_RULE_STACK; i++)
+        buf_adds(&b, ")");
+    assert_error(b.s, 2, "expression is too deeply nested to evaluate (it needs more than 64 stack entries)");
+    /* deep parentheses alone need no stack */
+    buf_reset(&b);
+    for (int i = 0; i < 150; i++)
+        buf_adds(&b, "(");
+    buf_adds(&b, "a");
+    for (int i = 0; i < 150; i++)
+        buf_adds(&b, ")");
+    assert_non_null(expr_parse(&a, b.s, &err));
+    arena_release(&a);
+    buf_release(&b);
+}
+
+/* Field i of a test register sits at bits 16i..16i+15. */
 struct fields {
     const char *names[4];
     uint64_t values[4];
-    unsigned reads;
 };
 
-static int get_field(void *ctx, const char *name, uint64_t *value)
-{
-    struct fields *f = ctx;
-    for (int i = 0; i < 4 && f->names[i]; i++) {
-        if (strcmp(f->names[i], name) == 0) {
-            *value = f->values[i];
-            f->reads++;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-/* Evaluates 'text' both ways (tree and postfix) and checks they agree with 'want'. */
+/*
+ * 'text' as the descriptor tables give it to the runtime (expr_to_rpn, then
+ * each field as its bits), evaluated by libregrt's regc_rule_eval: the one
+ * evaluator of rules.
+ */
 static void assert_eval(const char *text, struct fields *f, bool want)
 {
     struct arena a = ARENA_INIT;
     struct expr_error err;
     struct expr *e = expr_parse(&a, text, &err);
     assert_non_null(e);
-    bool holds = !want;
-    assert_int_equal(expr_eval(e, get_field, f, &holds), 0);
-    assert_int_equal(holds, want);
     struct expr_op *ops;
     size_t n = expr_to_rpn(&a, e, &ops);
-    holds = !want;
-    assert_int_equal(expr_eval_rpn(ops, n, get_field, f, &holds), 0);
-    assert_int_equal(holds, want);
+    struct regc_rule_op rops[64];
+    assert_true(n < 64);
+    uint64_t reg = 0;
+    for (size_t i = 0; i < n; i++) {
+        rops[i] = (struct regc_rule_op){(enum regc_op)(ops[i].op + 1), 0, 0, ops[i].value};
+        for (unsigned k = 0; ops[i].op == EXPR_OP_FIELD && k < 4; k++)
+            if (f->names[k] && strcmp(f->names[k], ops[i].field) == 0)
+                rops[i].lsb = (uint8_t)(16 * k), rops[i].width = 16;
+        assert_true(ops[i].op != EXPR_OP_FIELD || rops[i].width);
+    }
+    rops[n] = (struct regc_rule_op){REGC_OP_END, 0, 0, 0};
+    for (unsigned k = 0; k < 4; k++)
+        reg |= (f->values[k] & 0xffff) << (16 * k);
+    struct regc_rule rule = {.name = "t", .expr = text, .ops = rops};
+    bool holds = !want;
+    assert_int_equal(regc_rule_eval(NULL, &rule, reg, &holds), 0);
+    if (holds != want)
+        fail_msg("'%s' should %s", text, want ? "hold" : "not hold");
     arena_release(&a);
 }
 
 static void test_eval(void **state)
 {
-    struct fields f = {{"invert", "thresh", "mode"}, {1, 0, 3}, 0};
+    struct fields f = {{"invert", "thresh", "mode"}, {1, 0, 3}};
     assert_eval("invert -> thresh != 0", &f, false);
     assert_eval("thresh -> invert", &f, true);
     assert_eval("invert", &f, true);
@@ -211,29 +252,6 @@ static void test_eval(void **state)
     assert_eval("0x10 > 0b1111", &f, true);
     f.values[1] = 5;
     assert_eval("invert -> thresh != 0", &f, true);
-}
-
-static void test_eval_unknown_field_and_short_circuit(void **state)
-{
-    struct fields f = {{"a"}, {0}, 0};
-    struct arena a = ARENA_INIT;
-    struct expr_error err;
-    bool holds = false;
-    /* 'a' is 0, so 'nosuch' is never read. */
-    struct expr *e = expr_parse(&a, "a && nosuch", &err);
-    assert_int_equal(expr_eval(e, get_field, &f, &holds), 0);
-    assert_false(holds);
-    e = expr_parse(&a, "a || nosuch", &err);
-    assert_int_equal(expr_eval(e, get_field, &f, &holds), -1);
-    struct expr_op *ops;
-    size_t n = expr_to_rpn(&a, expr_parse(&a, "a && nosuch", &err), &ops);
-    assert_int_equal(expr_eval_rpn(ops, n, get_field, &f, &holds), -1);
-    /* A malformed list is refused, not run off the stack. */
-    struct expr_op bad[] = {{EXPR_OP_AND, 0, NULL}};
-    assert_int_equal(expr_eval_rpn(bad, 1, get_field, &f, &holds), -1);
-    struct expr_op two[] = {{EXPR_OP_CONST, 1, NULL}, {EXPR_OP_CONST, 1, NULL}};
-    assert_int_equal(expr_eval_rpn(two, 2, get_field, &f, &holds), -1);
-    arena_release(&a);
 }
 
 static int collect_field(void *ctx, const struct expr *node)
@@ -307,8 +325,8 @@ int main(void)
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_hostile_depth),
+        cmocka_unit_test(test_stack_limit),
         cmocka_unit_test(test_eval),
-        cmocka_unit_test(test_eval_unknown_field_and_short_circuit),
         cmocka_unit_test(test_foreach_field),
         cmocka_unit_test(test_render_c),
         cmocka_unit_test(test_rpn),

@@ -111,10 +111,11 @@ static void expect_same_tree(void (*annotate)(struct arena *, struct dt *))
     struct diag dg;
     diag_init(&dg, NULL);
     const struct model_spec *s = load(&a, &dg);
-    struct dt *full = context_build(&fa, s, NULL);
+    /* the same options both ways: with annotate, the context also adds the tables' t_ops */
+    struct context_options opt = {.annotate = annotate};
+    struct dt *full = context_build(&fa, s, &opt);
     if (annotate)
         annotate(&fa, full);
-    struct context_options opt = {.annotate = annotate};
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(s, &opt, &tree);
     const struct dt *blocks = dt_get(tree, "blocks");

@@ -80,7 +80,13 @@ struct regc_field {
     const struct regc_value *values; /* ends with name NULL; never NULL */
 };
 
-/* Rule expressions in postfix: each op pops its operands and pushes one value. */
+/*
+ * Rule expressions in postfix: each op pops its operands and pushes one value.
+ * regc writes every rule of the generated tables in this form (the compiler's
+ * parser is the only one); evaluating one never needs more than
+ * REGC_RULE_STACK values on the stack (regc refuses deeper expressions).
+ */
+#define REGC_RULE_STACK 64
 enum regc_op {
     REGC_OP_END,   /* ends the list */
     REGC_OP_CONST, /* push value */
@@ -108,8 +114,7 @@ struct regc_rule {
     const char *name;
     const char *expr;    /* as written in the spec */
     const char *message; /* the manual's wording */
-    const struct regc_rule_op
-        *ops; /* postfix, ends with REGC_OP_END; NULL: the runtime parses 'expr' */
+    const struct regc_rule_op *ops; /* postfix, ends with REGC_OP_END; what the runtime evaluates */
     struct regc_cite cite;
 };
 

@@ -136,9 +136,11 @@ REGC_API uint64_t regc_reg_allowed(const struct regc_reg *r);
 REGC_API uint64_t regc_reg_class_mask(const struct regc_reg *r, unsigned classes);
 
 /*
- * regc_rule_eval - does 'value' meet rule 'ru' of register 'r'? Uses the
- * postfix ops when the table has them, else parses ru->expr. 0 with *holds
- * set, or -EINVAL when the expression is malformed or names an unknown field.
+ * regc_rule_eval - does 'value' meet rule 'ru' of register 'r'? Evaluates
+ * the postfix ops regc wrote into the tables (ru->expr is only for people).
+ * 0 with *holds set, or -EINVAL when the rule has no ops or they are
+ * malformed (an operator short of operands, more than REGC_RULE_STACK
+ * values, more than one left at the end).
  */
 REGC_API int regc_rule_eval(const struct regc_reg *r, const struct regc_rule *ru, uint64_t value,
                             bool *holds);
