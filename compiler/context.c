@@ -320,8 +320,10 @@ static const char *line_end(const char *p, const char *end, size_t cols)
 static struct dt *wrap_lines(struct ctx *c, struct folded f, size_t cols)
 {
     struct dt *lines = dt_list(c->a);
+    if (!f.s)
+        return lines; /* no text: NULL + 0 is undefined in C */
     const char *end = f.s + f.len;
-    for (const char *p = f.s; p && p < end;) {
+    for (const char *p = f.s; p < end;) {
         const char *e = line_end(p, end, cols);
         size_t n = (size_t)(e - p);
         char *line = e == end ? (char *)p : arena_strndup(c->a, p, n);

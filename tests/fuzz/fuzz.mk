@@ -1,38 +1,72 @@
-# tests/fuzz/fuzz.mk - libFuzzer targets, built with clang (`make fuzz`).
+# tests/fuzz/fuzz.mk - libFuzzer targets, built with clang, ASan and UBSan.
 #
+#   build-fuzz/fuzz_compile    the whole compile: loader, checker, context, C header
+#   build-fuzz/fuzz_xmlload    the spec loader (one thread and pieces on two)
+#   build-fuzz/fuzz_expr       rule expressions: the compiler's parser, libregrt's evaluator
 #   build-fuzz/fuzz_mustache   the mustache parser and renderer
-#   build-fuzz/fuzz_xmlload    the spec loader and rule expressions
+#   build-fuzz/fuzz_render     `regc render`: a template and its JSON data
+#   build-fuzz/fuzz_event      regctl's event parser (regc_pmon_add) and the flow it starts
 #
-# Run from the top directory: make -f tests/fuzz/fuzz.mk [FUZZ_CC=clang-14]
+# Run from the top directory after `make` (fuzz_event uses the descriptor
+# tables in build/gen): make -f tests/fuzz/fuzz.mk [FUZZ_CC=clang-14] [TABLES=build/gen]
+# Every target is one clang command over the sources it needs.
 FUZZ_CC ?= clang
 FUZZ_BUILD ?= build-fuzz
+TABLES ?= build/gen
 PKGCONFIG ?= pkg-config
 FUZZ_FLAGS := -std=c11 -pthread -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-D_POSIX_C_SOURCE=200809L -Icompiler $(shell $(PKGCONFIG) --cflags jansson)
-FUZZ_LIBS := $(shell $(PKGCONFIG) --libs jansson) -lm
+	-D_POSIX_C_SOURCE=200809L -DREGC_VERSION='"fuzz"' -Icompiler -Iruntime/include \
+	$(shell $(PKGCONFIG) --cflags jansson libxml-2.0)
+FUZZ_LIBS := $(shell $(PKGCONFIG) --libs jansson libxml-2.0) -lm
+HEADERS := $(wildcard compiler/*.h compiler/*.def runtime/*.h runtime/include/regc/*.h)
+
+COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
+RUNTIME_SRCS := $(wildcard runtime/*.c)
 MUSTACHE_SRCS := compiler/mustache.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c \
 	compiler/dt.c compiler/jobs.c
+EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c
+TARGETS := compile xmlload expr mustache render event
 
 .PHONY: all
-all: $(FUZZ_BUILD)/fuzz_mustache $(FUZZ_BUILD)/fuzz_xmlload
+all: $(TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
-$(FUZZ_BUILD)/fuzz_mustache: tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS) $(wildcard compiler/*.h compiler/*.def)
+# The schema and the built-in templates are compiled in, as in regc (Makefile: build/gen/).
+$(FUZZ_BUILD)/embed: tools/embed.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS) $(FUZZ_LIBS)
+	$(FUZZ_CC) -std=c11 -O1 -o $@ tools/embed.c
 
-XMLLOAD_SRCS := compiler/xmlload.c compiler/xmlsplit.c compiler/jobs.c compiler/expr.c \
-	compiler/model.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c
-XML_FLAGS := -pthread -Iruntime/include $(shell $(PKGCONFIG) --cflags libxml-2.0)
-XML_LIBS := $(shell $(PKGCONFIG) --libs libxml-2.0)
-
-# The schema is compiled in, as in regc (Makefile: build/gen/schema.c).
-$(FUZZ_BUILD)/gen/schema.c: tools/embed.c regspec/regspec.rng
+$(FUZZ_BUILD)/gen/schema.c: $(FUZZ_BUILD)/embed regspec/regspec.rng
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 -O1 -o $(FUZZ_BUILD)/embed tools/embed.c
 	$(FUZZ_BUILD)/embed $@ --symbol regspec_schema regspec/regspec.rng
 
-$(FUZZ_BUILD)/fuzz_xmlload: tests/fuzz/fuzz_xmlload.c $(XMLLOAD_SRCS) $(FUZZ_BUILD)/gen/schema.c \
-		$(wildcard compiler/*.h compiler/*.def)
+$(FUZZ_BUILD)/gen/templates.c: $(FUZZ_BUILD)/embed $(sort $(wildcard templates/*.mustache))
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(XML_FLAGS) -o $@ tests/fuzz/fuzz_xmlload.c $(XMLLOAD_SRCS) \
-		$(FUZZ_BUILD)/gen/schema.c $(XML_LIBS)
+	$(FUZZ_BUILD)/embed $@ --templates $(sort $(wildcard templates/*.mustache))
+
+$(FUZZ_BUILD)/fuzz_compile: tests/fuzz/fuzz_compile.c $(COMPILER_SRCS) $(FUZZ_BUILD)/gen/schema.c \
+		$(FUZZ_BUILD)/gen/templates.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(COMPILER_SRCS) $(FUZZ_BUILD)/gen/schema.c \
+		$(FUZZ_BUILD)/gen/templates.c $(FUZZ_LIBS)
+
+$(FUZZ_BUILD)/fuzz_xmlload: tests/fuzz/fuzz_xmlload.c $(COMPILER_SRCS) $(FUZZ_BUILD)/gen/schema.c \
+		$(FUZZ_BUILD)/gen/templates.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(COMPILER_SRCS) $(FUZZ_BUILD)/gen/schema.c \
+		$(FUZZ_BUILD)/gen/templates.c $(FUZZ_LIBS)
+
+$(FUZZ_BUILD)/fuzz_expr: tests/fuzz/fuzz_expr.c $(EXPR_SRCS) $(HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(EXPR_SRCS) $(FUZZ_LIBS)
+
+$(FUZZ_BUILD)/fuzz_mustache: tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS) $(HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(MUSTACHE_SRCS) $(FUZZ_LIBS)
+
+$(FUZZ_BUILD)/fuzz_render: tests/fuzz/fuzz_render.c $(MUSTACHE_SRCS) $(HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(MUSTACHE_SRCS) $(FUZZ_LIBS)
+
+$(FUZZ_BUILD)/fuzz_event: tests/fuzz/fuzz_event.c $(RUNTIME_SRCS) $(HEADERS) $(TABLES)/regc_specs.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(TABLES) -o $@ $< $(RUNTIME_SRCS) $(FUZZ_LIBS)
