@@ -3,7 +3,7 @@
 #
 # For each target: build it (clang, ASan+UBSan), replay its whole corpus
 # (tests/fuzz/corpus/TARGET/: every input once; a crash, a leak, a sanitizer
-# report or an input slower than FUZZ_TIMEOUT seconds fails), then fuzz it
+# report or an input slower than FUZZ_TIMEOUT seconds, default 10, fails), then fuzz it
 # briefly from that corpus (FUZZ_RUNS inputs or FUZZ_TIME seconds at most;
 # new inputs go to a scratch directory, never into the corpus). Long runs
 # are `make fuzz FUZZ_SECONDS=N` (tests/fuzz/campaign.sh). Skipped, with the
@@ -11,7 +11,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${FUZZ_CC:=clang}" "${BUILD:=build}" "${FUZZ_TIMEOUT:=5}"
+: "${FUZZ_CC:=clang}" "${BUILD:=build}" "${FUZZ_TIMEOUT:=10}"
 top=$PWD
 tap_setup tmp
 
