@@ -91,11 +91,11 @@ all: $(REGC) $(if $(RUNTIME_SRCS),$(LIBREGRT_A) $(LIBREGRT_SO)) $(REGCTL) exampl
 # ---------------------------------------------------------------- examples
 # examples/*.c are built like a user would build them: against the committed
 # generated/ headers and libregrt. firmware_ubox's flow needs only the header
-# (its main() is a test bench on the simulator); kernel_ubox.c is compiled,
-# not linked, as kernel code: -D__KERNEL__ -nostdinc with a stand-in
-# <linux/types.h>. tests/runtime/run-examples.sh runs them in `make check`.
+# (its main() is a test bench on the simulator). tests/runtime/run-examples.sh
+# runs them in `make check`. examples/kernel/ is a kernel module, built with
+# kbuild by tests/header/run-kmod.sh.
 EXAMPLE_CFLAGS := $(CPPFLAGS) -Igenerated -Iruntime/include $(CFLAGS)
-EXAMPLES := $(BUILD)/examples/firmware_ubox $(BUILD)/examples/sample_qpi $(BUILD)/examples/kernel_ubox.o
+EXAMPLES := $(BUILD)/examples/firmware_ubox $(BUILD)/examples/sample_qpi
 .PHONY: examples
 examples: $(EXAMPLES)
 
@@ -103,11 +103,6 @@ $(BUILD)/examples/%: examples/%.c $(LIBREGRT_A)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -MMD -MP -o $@ $< $(LIBREGRT_A)
-
-$(BUILD)/examples/kernel_ubox.o: examples/kernel_ubox.c
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $< (-D__KERNEL__)")
-	$(Q)$(CC) -D__KERNEL__ -nostdinc -ffreestanding -Iexamples/kernel-stub -Igenerated $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/compiler/%.o: compiler/%.c
 	@mkdir -p $(@D)
@@ -223,14 +218,36 @@ fuzz: all
 	@BUILD=$(BUILD) tests/fuzz/campaign.sh
 
 # ---------------------------------------------------------------- install
+# Installs the programs, the library and its headers, the specs (so `regc NAME`
+# finds them: compiler/specpath.h), their generated headers and tables, the
+# built-in templates, the schema, the man pages and the docs they cite.
+# Into a system prefix (no DESTDIR) as root, it refreshes the loader's cache.
+DOCDIR ?= $(DATADIR)/doc/regc
+SPEC_FILES := $(wildcard regspec/*.xml regspec/*.rng)
+SPEC_EVENT_FILES := $(wildcard regspec/events/*.xml)
+GENERATED_HEADERS := $(wildcard generated/*.h)
+DOC_FILES := $(wildcard docs/*.md)
+DOC_SOURCE_FILES := $(wildcard docs/sources/*.md)
+MAN_FILES := $(wildcard docs/man/*.[0-9])
+MAN_SECTIONS := $(sort $(subst .,,$(suffix $(MAN_FILES))))
+INSTALL_DIRS := $(BINDIR) $(LIBDIR) $(LIBDIR)/pkgconfig $(INCLUDEDIR)/regc $(DATADIR)/regc/templates \
+	$(DATADIR)/regc/regspec/events $(DOCDIR)/sources $(MAN_SECTIONS:%=$(MANDIR)/man%)
+
+# deepest first, up to PREFIX (never DESTDIR itself)
+UNINSTALL_DIRS := $(DATADIR)/regc/regspec/events $(DATADIR)/regc/regspec $(DATADIR)/regc/templates \
+	$(DATADIR)/regc $(DOCDIR)/sources $(DOCDIR) $(DATADIR)/doc $(MAN_SECTIONS:%=$(MANDIR)/man%) $(MANDIR) \
+	$(DATADIR) $(INCLUDEDIR)/regc $(INCLUDEDIR) $(LIBDIR)/pkgconfig $(LIBDIR) $(BINDIR) $(PREFIX)
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/regc \
-		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(DATADIR)/regc/templates \
-		$(DESTDIR)$(DATADIR)/regc/regspec
+	install -d $(addprefix $(DESTDIR),$(INSTALL_DIRS))
 	install -m 755 $(REGC) $(DESTDIR)$(BINDIR)/regc
 	$(if $(REGCTL),install -m 755 $(REGCTL) $(DESTDIR)$(BINDIR)/regctl)
 	install -m 644 $(TEMPLATE_FILES) $(DESTDIR)$(DATADIR)/regc/templates/
-	install -m 644 regspec/*.rng $(DESTDIR)$(DATADIR)/regc/regspec/
+	install -m 644 $(SPEC_FILES) $(DESTDIR)$(DATADIR)/regc/regspec/
+	install -m 644 $(SPEC_EVENT_FILES) $(DESTDIR)$(DATADIR)/regc/regspec/events/
+	install -m 644 $(GENERATED_HEADERS) $(DESTDIR)$(INCLUDEDIR)/regc/
+	install -m 644 $(DOC_FILES) $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(DOC_SOURCE_FILES) $(DESTDIR)$(DOCDIR)/sources/
 ifneq ($(RUNTIME_SRCS),)
 	install -m 644 $(LIBREGRT_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(LIBREGRT_SO) $(DESTDIR)$(LIBDIR)/libregrt.so.0
@@ -239,17 +256,20 @@ ifneq ($(RUNTIME_SRCS),)
 	$(if $(wildcard runtime/libregrt.pc.in),sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
 		runtime/libregrt.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libregrt.pc)
 endif
-	@if [ -d docs/man ]; then for m in docs/man/*.[0-9]; do \
-		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
-		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done; fi
+	@for m in $(MAN_FILES); do s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+		echo "ldconfig $(LIBDIR)"; ldconfig $(LIBDIR); fi
 
+# Removes every file install wrote, then the directories it made that are left empty.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/regc $(DESTDIR)$(BINDIR)/regctl
 	rm -f $(DESTDIR)$(LIBDIR)/libregrt.a $(DESTDIR)$(LIBDIR)/libregrt.so $(DESTDIR)$(LIBDIR)/libregrt.so.0
 	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/libregrt.pc
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/regc $(DESTDIR)$(DATADIR)/regc
-	@if [ -d docs/man ]; then for m in docs/man/*.[0-9]; do \
-		s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done; fi
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/regc $(DESTDIR)$(DATADIR)/regc $(DESTDIR)$(DOCDIR)
+	@for m in $(MAN_FILES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+	@for d in $(addprefix $(DESTDIR),$(UNINSTALL_DIRS)); do \
+		if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; done
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 clean:
 	rm -rf build build-san build-fuzz

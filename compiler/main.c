@@ -20,6 +20,7 @@
 #include "model.h"
 #include "mustache.h"
 #include "outfile.h"
+#include "specpath.h"
 #include "tmpl.h"
 #include "util.h"
 #include "xmlload.h"
@@ -51,7 +52,7 @@ struct options {
 };
 
 static const char usage_text[] =
-    "usage: regc [options] SPEC.xml\n"
+    "usage: regc [options] SPEC.xml|NAME    (NAME: an installed spec, e.g. xeon7500_mbox)\n"
     "       regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] [--escape=KIND]\n"
     "\n"
     "  -o FILE          write the output to FILE (atomically; nothing is written on error)\n"
@@ -318,7 +319,8 @@ static int compile(struct options *o, struct diag *dg)
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
     if (o->jobs == 0)
         o->jobs = jobs_default();
-    struct model_spec *spec = xmlload_spec(&arena, dg, o->spec, o->jobs);
+    char *path = specpath_find(o->spec); /* a bare name: an installed spec */
+    struct model_spec *spec = xmlload_spec(&arena, dg, path, o->jobs);
     if (spec && check_spec(&arena, dg, spec, o->jobs) == 0 && !o->check_only && dg->nerrors == 0) {
         if (render_spec(dg, o, spec, &tp, &out) == 0 && dg->nerrors == 0)
             write_outputs(dg, o, spec, &tp, &out);
@@ -327,6 +329,8 @@ static int compile(struct options *o, struct diag *dg)
     output_release(&out);
     tmpl_release(&tp);
     arena_release(&arena);
+    if (path != o->spec)
+        free(path);
     return status;
 }
 

@@ -1,11 +1,21 @@
 #!/bin/sh
 # tools/install-deps.sh - install the Debian packages regc needs to build and test.
 # Run as root (or through sudo) on Debian 12 or later.
+#
+#   tools/install-deps.sh           everything `make check` uses (compilers for the
+#                                   header matrix, FUSE, clang's libFuzzer, Chromium...)
+#   tools/install-deps.sh --build   only what `make` and `make install` need
 set -eu
-PACKAGES="build-essential pkg-config libxml2-dev libxml2-utils libjansson-dev \
+BUILD_PACKAGES="build-essential pkg-config libxml2-dev libjansson-dev"
+PACKAGES="$BUILD_PACKAGES libxml2-utils \
 libcmocka-dev libfuse3-dev fuse3 clang libclang-rt-dev gcc-arm-none-eabi \
 libnewlib-arm-none-eabi python3 valgrind git jq \
-cmark-gfm tidy chromium groff-base"
+cmark-gfm tidy chromium groff-base linux-headers-$(dpkg --print-architecture)"
+case ${1:-} in
+--build) PACKAGES=$BUILD_PACKAGES ;;
+"") ;;
+*) echo "usage: tools/install-deps.sh [--build]" >&2; exit 2 ;;
+esac
 if [ "$(id -u)" -ne 0 ]; then
     exec sudo "$0" "$@"
 fi

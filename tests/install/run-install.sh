@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # tests/install/run-install.sh - make install PREFIX=... DESTDIR=... puts
 # exactly the expected files under DESTDIR/PREFIX (binaries, library, public
-# headers, pkg-config file, templates, schema, man pages); a program builds
+# headers, pkg-config file, templates, schema, the specs and their generated
+# headers and tables, man pages and the docs they cite); a program builds
 # against the installed headers and library through pkg-config and runs; the
-# installed regc works from its new place; make uninstall removes every file.
+# installed regc works from its new place and finds an installed spec by
+# name; ldconfig runs for an install without DESTDIR as root, only then;
+# make uninstall removes every file and every directory it made.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -31,8 +34,11 @@ tap_ok "make install PREFIX=$prefix DESTDIR=..."
         for h in runtime/include/regc/*.h; do echo "$prefix/include/regc/${h##*/}"; done
     fi
     for t in templates/*.mustache; do echo "$prefix/share/regc/templates/${t##*/}"; done
-    for s in regspec/*.rng; do echo "$prefix/share/regc/regspec/${s##*/}"; done
+    for s in regspec/*.rng regspec/*.xml; do echo "$prefix/share/regc/regspec/${s##*/}"; done
+    for s in regspec/events/*.xml; do echo "$prefix/share/regc/regspec/events/${s##*/}"; done
+    for h in generated/*.h; do echo "$prefix/include/regc/${h##*/}"; done
     for m in docs/man/*.[0-9]; do echo "$prefix/share/man/man${m##*.}/${m##*/}"; done
+    for d in docs/*.md docs/sources/*.md; do echo "$prefix/share/doc/regc/${d#docs/}"; done
 } | sort >"$tmp/want"
 (cd "$root" && find . \( -type f -o -type l \) | sed 's|^\.||' | sort) >"$tmp/have"
 missing=$(comm -23 "$tmp/want" "$tmp/have")
@@ -57,6 +63,18 @@ if "$root$prefix/bin/regc" tests/cli/mini.xml -o "$tmp/mini.h" 2>"$tmp/err" &&
    $cc -std=c11 $sanflags -I"$tmp" -o "$tmp/h" "$tmp/h.c" 2>>"$tmp/err" && "$tmp/h"; then
     tap_ok "installed regc generates a header that compiles"
 else tap_fail "installed regc generates a header that compiles" "$(head -n 5 "$tmp/err")"; fi
+
+# A spec by name, from the installed copies (beside the installed regc), and its
+# generated header from the installed include directory.
+if (cd "$tmp" && "$root$prefix/bin/regc" e5_2600v2 -o "$tmp/byname.h" 2>"$tmp/err") &&
+   cmp -s "$tmp/byname.h" "$root$prefix/include/regc/e5_2600v2.h" &&
+   grep -q "share/regc/regspec/e5_2600v2.xml" <(cd "$tmp" && "$root$prefix/bin/regc" e5_2600v2 -o "$tmp/b.h" -MD && cat "$tmp/b.h.d"); then
+    tap_ok "installed regc finds an installed spec by name (regc e5_2600v2), as the installed header has it"
+else tap_fail "installed regc finds an installed spec by name" "$(head -n 5 "$tmp/err")"; fi
+if (cd "$tmp" && ! "$root$prefix/bin/regc" no_such_spec --check 2>"$tmp/err") &&
+   grep -q "no_such_spec" "$tmp/err"; then
+    tap_ok "a name that is no installed spec is an error naming it"
+else tap_fail "a name that is no installed spec is an error naming it" "$(head -n 3 "$tmp/err")"; fi
 
 # A program against the installed library, found through pkg-config.
 if [ ! -f "$root$prefix/lib/pkgconfig/libregrt.pc" ]; then
@@ -93,10 +111,30 @@ C
     else tap_fail "the program uses the installed libregrt.so.0" "$(LD_LIBRARY_PATH=$root$prefix/lib ldd "$tmp/prog" 2>&1 | grep regrt)"; fi
 fi
 
-# Uninstall leaves no file of ours (empty directories may stay).
+# Uninstall leaves nothing of ours: no file, no directory under PREFIX.
 if mk uninstall >"$tmp/log" 2>&1; then tap_ok "make uninstall"
 else tap_fail "make uninstall" "$(tail -n 5 "$tmp/log")"; fi
-left=$(cd "$root" && find . \( -type f -o -type l \) | sed 's|^\.||')
-if [ -z "$left" ]; then tap_ok "nothing is left after uninstall"
-else tap_fail "nothing is left after uninstall" "$(echo $left)"; fi
+left=$(cd "$root" && find . -mindepth 1 | sed 's|^\.||' | grep -v -x -e /opt || true)
+if [ -z "$left" ]; then tap_ok "nothing is left after uninstall, directories included"
+else tap_fail "nothing is left after uninstall, directories included" "$(echo $left)"; fi
+
+# ldconfig: run for an install into the system (no DESTDIR) by root, with the
+# library directory; not with DESTDIR. A stand-in ldconfig first in PATH records it.
+if [ "$(id -u)" != 0 ]; then
+    tap_skip "ldconfig after a system install" "needs root (the Makefile runs ldconfig only as root)"
+else
+    mkdir -p "$tmp/bin"
+    printf '#!/bin/sh\necho "ldconfig $*" >>"%s/ldconfig.log"\n' "$tmp" >"$tmp/bin/ldconfig"
+    chmod +x "$tmp/bin/ldconfig"
+    sys=$tmp/sys
+    PATH=$tmp/bin:$PATH "$make" --no-print-directory -s BUILD="$build" SAN="${SAN:-}" PREFIX="$sys" install >"$tmp/log" 2>&1
+    PATH=$tmp/bin:$PATH mk install >>"$tmp/log" 2>&1
+    if [ "$(cat "$tmp/ldconfig.log" 2>/dev/null)" = "ldconfig $sys/lib" ]; then
+        tap_ok "ldconfig runs after a system install, with the library directory, and not with DESTDIR"
+    else tap_fail "ldconfig runs after a system install" "log: $(cat "$tmp/ldconfig.log" 2>/dev/null)"; fi
+    PATH=$tmp/bin:$PATH "$make" --no-print-directory -s BUILD="$build" SAN="${SAN:-}" PREFIX="$sys" uninstall >>"$tmp/log" 2>&1
+    mk uninstall >>"$tmp/log" 2>&1
+    if [ ! -e "$sys" ]; then tap_ok "uninstall of a system install removes its prefix when empty"
+    else tap_fail "uninstall of a system install removes its prefix when empty" "$(cd "$sys" && find . | head -n 5)"; fi
+fi
 tap_done

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run-examples.sh - the examples/ programs against the simulator: the
 # firmware-style flow counts exactly and calls nothing outside itself, the
-# libregrt sampling program reports every overflow, the kernel-style snippet
-# compiled as kernel code (built by make: build/examples/kernel_ubox.o).
+# libregrt sampling program reports every overflow. (The kernel module of
+# examples/kernel/ is built by tests/header/run-kmod.sh.)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -33,9 +33,4 @@ else
     tap_fail "sample_qpi: both counters overflow in every round, exact totals" "exit $rc" "$out"
 fi
 
-if [ -s "$ex/kernel_ubox.o" ] && nm "$ex/kernel_ubox.o" | grep -q ' T uncore_ubox_start'; then
-    tap_ok "kernel_ubox.o built with -D__KERNEL__ -nostdinc"
-else
-    tap_fail "kernel_ubox.o built with -D__KERNEL__ -nostdinc"
-fi
 tap_done

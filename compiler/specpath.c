@@ -1,0 +1,71 @@
+/*
+ * specpath - finding a spec by name (see specpath.h).
+ */
+#define _GNU_SOURCE /* secure_getenv */
+#include "specpath.h"
+
+#include "buf.h"
+#include "util.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* dir/name.xml when that is a file: a string the caller frees; else NULL. */
+static char *try_dir(const char *dir, size_t dirlen, const char *name)
+{
+    struct buf b = BUF_INIT;
+    buf_addf(&b, "%.*s/%s.xml", (int)dirlen, dir, name);
+    char *found = is_file(b.s) ? realpath(b.s, NULL) : NULL; /* no "bin/.." in diagnostics */
+    buf_release(&b);
+    return found;
+}
+
+/* The directory of the running program, or "" when it cannot be told. */
+static void exe_dir(char *dir, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+    dir[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        dir[0] = '\0';
+}
+
+char *specpath_find(const char *arg)
+{
+    if (strchr(arg, '/') || strchr(arg, '.') || !*arg || is_file(arg))
+        return (char *)arg;
+    const char *path = secure_getenv("REGC_SPEC_PATH");
+    for (const char *p = path; p && *p;) {
+        size_t n = strcspn(p, ":");
+        char *found = n ? try_dir(p, n, arg) : NULL;
+        if (found)
+            return found;
+        p += n + (p[n] == ':');
+    }
+    char dir[PATH_MAX];
+    exe_dir(dir, sizeof(dir));
+    if (!dir[0])
+        return (char *)arg;
+    static const char *const rel[] = {"/../share/regc/regspec", "/../regspec"};
+    for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
+        struct buf d = BUF_INIT;
+        buf_addf(&d, "%s%s", dir, rel[i]);
+        char *found = try_dir(d.s, d.len, arg);
+        buf_release(&d);
+        if (found)
+            return found;
+    }
+    return (char *)arg;
+}

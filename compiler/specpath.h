@@ -1,0 +1,19 @@
+/*
+ * specpath - a spec named without a path: `regc xeon7500_mbox -o mbox.h`.
+ *
+ * An argument that names an existing file, or has a '/' or a '.' in it, is
+ * a path and is used as given. A bare NAME is looked up as NAME.xml in, in
+ * order: each directory of $REGC_SPEC_PATH (colon-separated; ignored in a
+ * set-user-ID run), the installed specs beside the running regc
+ * (BINDIR/../share/regc/regspec, which `make install` fills), and a source
+ * tree's regspec/ beside its build directory (build/../regspec). The first
+ * that exists wins; when none does, the name is used as given, so the
+ * loader reports it as a file that cannot be read.
+ */
+#ifndef REGC_SPECPATH_H
+#define REGC_SPECPATH_H
+
+/* The path to load for spec argument 'arg': 'arg' itself, or a string the caller releases with free(). */
+char *specpath_find(const char *arg);
+
+#endif
