@@ -340,6 +340,73 @@ static void register_keys(struct arena *a, struct dt *reg)
     set_new(a, reg, "svg", svg_json(a, reg));
 }
 
+/* Field 'field' of register 'reg' of block 'blk' (stable keys), or NULL. */
+static const struct dt *block_field(const struct dt *blk, const char *reg, const char *field)
+{
+    size_t i, j;
+    struct dt *r, *f;
+    DT_FOREACH(dt_get(blk, "registers"), i, r) {
+        if (!reg || !str_of(r, "name") || strcmp(str_of(r, "name"), reg) != 0)
+            continue;
+        DT_FOREACH(dt_get(r, "fields"), j, f)
+            if (field && str_of(f, "name") && strcmp(str_of(f, "name"), field) == 0)
+                return f;
+    }
+    return NULL;
+}
+
+/* Ors value 'v' of field 'name' of the event's control into *enc and the field's bits into *mask. */
+static void place_in(const struct dt *blk, const char *reg, const char *name, uint64_t v,
+                     uint64_t *enc, uint64_t *mask)
+{
+    const struct dt *f = block_field(blk, reg, name);
+    if (!f)
+        return;
+    long long lsb = int_of(f, "lsb"), width = int_of(f, "msb") - lsb + 1;
+    uint64_t m = (width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1) << lsb;
+    *enc |= (v << lsb) & m;
+    *mask |= m;
+}
+
+static uint64_t hex_of(const struct dt *o, const char *key)
+{
+    const char *t = str_of(o, key);
+    return t ? strtoull(t, NULL, 16) : 0;
+}
+
+static struct dt *hex_text(struct arena *a, uint64_t v)
+{
+    char t[24];
+    snprintf(t, sizeof(t), "0x%llx", (unsigned long long)v);
+    return dt_str(a, t);
+}
+
+/*
+ * An event's anchor, and what a control value must hold to encode it
+ * (docs/json.md): doc_encoding, the bits of the fields it sets (code field,
+ * umask field when it has a umask, each <set> on its own control), and
+ * doc_match, those fields' masks. The HTML decoder names the event a typed
+ * control value encodes by them.
+ */
+static void event_keys(struct arena *a, const struct dt *blk, struct dt *ev)
+{
+    const char *reg = str_of(ev, "register"), *name = str_of(ev, "name");
+    char prefix[160];
+    snprintf(prefix, sizeof(prefix), "event-%s-", str_of(blk, "name"));
+    set_new(a, ev, "doc_anchor", lower_id(a, prefix, name ? name : ""));
+    uint64_t enc = 0, mask = 0;
+    place_in(blk, reg, str_of(ev, "field"), hex_of(ev, "code"), &enc, &mask);
+    if (dt_is(dt_get(ev, "umask"), DT_STR))
+        place_in(blk, reg, str_of(ev, "umask_field"), hex_of(ev, "umask"), &enc, &mask);
+    size_t i;
+    struct dt *st;
+    DT_FOREACH(dt_get(ev, "sets"), i, st)
+        if (reg && str_of(st, "register") && strcmp(str_of(st, "register"), reg) == 0)
+            place_in(blk, reg, str_of(st, "field"), hex_of(st, "value"), &enc, &mask);
+    set_new(a, ev, "doc_encoding", hex_text(a, enc));
+    set_new(a, ev, "doc_match", hex_text(a, mask));
+}
+
 static void block_keys(struct arena *a, struct dt *blk)
 {
     const char *name = str_of(blk, "name");
@@ -352,8 +419,10 @@ static void block_keys(struct arena *a, struct dt *blk)
     set_new(a, blk, "doc_has_instances", dt_bool(dt_len(dt_get(blk, "instances")) > 0));
     size_t i;
     struct dt *v;
-    DT_FOREACH(events, i, v)
+    DT_FOREACH(events, i, v) {
         set_new(a, v, "doc_counters", counters_text(a, dt_get(v, "counters")));
+        event_keys(a, blk, v);
+    }
     DT_FOREACH(dt_get(blk, "registers"), i, v)
         register_keys(a, v);
 }

@@ -53,8 +53,9 @@ def expected(tree):
             yield ("fields of " + r["name"], 5,
                    [(f["name"], f["doc_bits"], fold(f["desc"])) for f in r["fields"]])
         if b["events"]:
-            yield ("events of " + b["name"], 5,
-                   [(e["name"], e["code"], None) for e in b["events"]])
+            # the third column names the field that takes the code (inc_sel or set_flag_sel...)
+            yield ("events of " + b["name"], 6,
+                   [(e["name"], e["code"], None, e["field"]) for e in b["events"]])
 
 
 def main():
@@ -71,7 +72,10 @@ def main():
             errors.append("%s: %d header cells, expected %d" % (what, len(head), ncols))
         if len(body) != len(rows):
             errors.append("%s: %d rows, expected %d" % (what, len(body), len(rows)))
-        for n, (row, (first, second, last)) in enumerate(zip(body, rows)):
+        for n, (row, want_row) in enumerate(zip(body, rows)):
+            first, second, last = want_row[:3]
+            if len(want_row) > 3 and len(row) > 2 and row[2] != want_row[3]:
+                errors.append("%s row %d: code field %r, expected %r" % (what, n + 1, row[2], want_row[3]))
             if len(row) != ncols:
                 errors.append("%s row %d: %d cells" % (what, n + 1, len(row)))
                 continue

@@ -54,27 +54,59 @@ for spec in regspec/e5_2600.xml tests/docs/hostile.xml; do
 done
 
 # The decoder decodes: type 0x400842 into U_MSR_PMON_CTL's input (a script
-# appended to a copy of the page does it) and read the Value column back.
-sed 's|</body>|<script>var i = document.querySelector("#u_msr_pmon_ctl input"); i.value = "0x400842"; i.dispatchEvent(new Event("input"));</script></body>|' \
-    "$tmp/e5_2600.html" >"$tmp/typed.html"
-run_chrome --dump-dom "file://$tmp/typed.html" >"$tmp/typed.dom"
-got=$(python3 - "$tmp/typed.dom" <<'PY'
+# appended to a copy of the page does it) and read the Value column back,
+# with the named value of 'invert' and the event the value encodes.
+# type PAGE SECTION VALUE: the page with VALUE typed into SECTION's decoder, as a DOM.
+type_value() {
+    sed "s|</body>|<script>var i = document.querySelector(\"#$2 input\"); i.value = \"$3\"; i.dispatchEvent(new Event(\"input\"));</script></body>|" \
+        "$1" >"$tmp/typed.html"
+    run_chrome --dump-dom "file://$tmp/typed.html"
+}
+type_value "$tmp/e5_2600.html" u_msr_pmon_ctl 0x400842 >"$tmp/typed.dom"
+got=$(python3 - "$tmp/typed.dom" u_msr_pmon_ctl ev_sel umask en thresh invert <<'PY'
 import re, sys
 dom = open(sys.argv[1], encoding="utf-8").read()
-sec = dom[dom.index('id="u_msr_pmon_ctl"'):]
+sec = dom[dom.index('id="%s"' % sys.argv[2]):]
+event = re.sub(r"<[^>]*>", "", re.search(r'<span class="event">(.*?)</span>', sec, re.S).group(1))
 sec = sec[:sec.index("</table>")]
 vals = {}
 for row in re.findall(r"<tr>(.*?)</tr>", sec, re.S):
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
     if cells:
         vals[cells[0]] = re.sub(r"<[^>]*>", "", cells[-1])
-print(" ".join("%s=%s" % (k, vals.get(k)) for k in ("ev_sel", "umask", "en", "thresh")))
+print(" ".join("%s=%s" % (k, vals.get(k)) for k in sys.argv[3:]) + " | " + event)
 PY
 )
-if [ "$got" = "ev_sel=0x42 umask=0x8 en=0x1 thresh=0x0" ]; then
-    tap_ok "the decoder splits 0x400842 into ev_sel, umask and en"
+if [ "$got" = "ev_sel=0x42 umask=0x8 en=0x1 thresh=0x0 invert=0x0 GE | event: EVENT_MSG.DOORBELL_RCVD" ]; then
+    tap_ok "the decoder splits 0x400842 into fields, names invert's value and the event"
 else
-    tap_fail "the decoder splits 0x400842 into ev_sel, umask and en" "got: $got"
+    tap_fail "the decoder splits 0x400842 into fields, names invert's value and the event" "got: $got"
+fi
+# The M-Box's two event tables share one control: 0x80 (flag_mode, set_flag_sel 0) is
+# CYCLES_DSP_FILL, not DSP_FILL (inc_sel 0), as the header's encodings say.
+"$regc" -t html regspec/xeon7500_mbox.xml -o "$tmp/mbox.html"
+for v in 0x80 0x0 0x3a00; do
+    want=$(sed -n "s/^#define XEON7500_EV_MBOX_\([A-Z0-9_]*\) *UINT64_C($v)\$/\1/p" generated/xeon7500_mbox.h | head -n 1)
+    type_value "$tmp/mbox.html" m_msr_pmu_cnt_ctl "$v" >"$tmp/mbox.dom"
+    ev=$(python3 -c 'import re,sys; d=open(sys.argv[1]).read(); d=d[d.index("id=\"m_msr_pmu_cnt_ctl\""):]; print(re.sub(r"<[^>]*>","",re.search(r"<span class=\"event\">(.*?)</span>",d,re.S).group(1)))' "$tmp/mbox.dom")
+    # the first name is the header's; the others, if any, its sub-events told apart by another register
+    first=$(echo "$ev" | sed 's/^event: //; s/,.*//')
+    others=$(echo "$ev" | sed 's/^event: [^,]*//; s/, /\n/g' | grep -v "^$want\\." | grep -c .)
+    if [ -n "$want" ] && [ "$first" = "$want" ] && [ "$others" = 0 ]; then
+        tap_ok "the decoder names M_MSR_PMU_CNT_CTL = $v the header's $want"
+    else
+        tap_fail "the decoder names M_MSR_PMU_CNT_CTL = $v the header's ${want:-?}" "got: $ev"
+    fi
+done
+
+# The search box finds an event and a field, case-insensitively, as links into the page.
+sed 's|</body>|<script>var q = document.querySelector("nav .search input"); q.value = "DoorBell"; q.dispatchEvent(new Event("input"));</script></body>|' \
+    "$tmp/e5_2600.html" >"$tmp/search.html"
+run_chrome --dump-dom "file://$tmp/search.html" >"$tmp/search.dom"
+if grep -q '<ul class="results"><li><a href="#event-ubox-event_msg-doorbell_rcvd">EVENT_MSG.DOORBELL_RCVD</a> event of U_MSR_PMON_CTL</li>' "$tmp/search.dom"; then
+    tap_ok "the search box finds EVENT_MSG.DOORBELL_RCVD from 'DoorBell' (file://, no network)"
+else
+    tap_fail "the search box finds EVENT_MSG.DOORBELL_RCVD" "$(grep -o '<ul class="results">.\{0,300\}' "$tmp/search.dom")"
 fi
 
 # The blank check must be able to fail: an empty page.
