@@ -12,6 +12,7 @@
 #include "monitor.h"
 #include "regc/backend.h"
 #include "regc/regc.h"
+#include "regc/suggest.h"
 #include "regc_specs.h"
 
 #include <errno.h>
@@ -60,6 +61,27 @@ static const struct regc_spec *find_spec(const char *name, size_t len)
         if (strlen((*s)->name) == len && strncmp((*s)->name, name, len) == 0)
             return *s;
     return NULL;
+}
+
+/*
+ * "regctl: no spec 'NAME'", then "; did you mean 'X'?" when a spec is close,
+ * else " (WANT; see 'regctl list')". Returns 2 (a usage error).
+ */
+static int no_spec(const char *name, size_t len, const char *want)
+{
+    char n[REGC_SUGGEST_MAX + 1], hint[160];
+    struct regc_suggest sg;
+    snprintf(n, sizeof(n), "%.*s", (int)len, name);
+    regc_suggest_init(&sg, n);
+    for (const struct regc_spec *const *s = regc_specs; *s; s++)
+        regc_suggest_add(&sg, (*s)->name);
+    if (regc_suggest_best(&sg))
+        fprintf(stderr, "regctl: no spec '%.*s'%s\n", (int)len, name,
+                regc_suggest_text(&sg, hint, sizeof(hint)));
+    else
+        fprintf(stderr, "regctl: no spec '%.*s' (%s%ssee 'regctl list')\n", (int)len, name,
+                want ? want : "", want ? "; " : "");
+    return 2;
 }
 
 /* ---- output helpers */
@@ -239,16 +261,19 @@ static int cmd_list(const struct opts *o, int argc, char **argv)
         return list_specs(o);
     const char *dot = strchr(argv[0], '.');
     const struct regc_spec *s = find_spec(argv[0], dot ? (size_t)(dot - argv[0]) : strlen(argv[0]));
-    if (!s) {
-        fprintf(stderr, "regctl: no spec '%.*s' (see 'regctl list')\n",
-                dot ? (int)(dot - argv[0]) : (int)strlen(argv[0]), argv[0]);
-        return 2;
-    }
+    if (!s)
+        return no_spec(argv[0], dot ? (size_t)(dot - argv[0]) : strlen(argv[0]), NULL);
     if (!dot)
         return list_blocks(o, s);
     const struct regc_block *b = regc_spec_block(s, dot + 1);
     if (!b) {
-        fprintf(stderr, "regctl: no block '%s' in spec '%s'\n", dot + 1, s->name);
+        struct regc_suggest sg;
+        char hint[160];
+        regc_suggest_init(&sg, dot + 1);
+        for (b = s->blocks; b->name; b++)
+            regc_suggest_add(&sg, b->name);
+        fprintf(stderr, "regctl: no block '%s' in spec '%s'%s\n", dot + 1, s->name,
+                regc_suggest_text(&sg, hint, sizeof(hint)));
         return 2;
     }
     return list_regs(o, b);
@@ -281,13 +306,12 @@ static int resolve(const char *path, struct regc_ref *r)
 {
     const char *dot = strchr(path, '.');
     const struct regc_spec *s = dot ? find_spec(path, (size_t)(dot - path)) : NULL;
-    if (!s) {
-        fprintf(
-            stderr,
-            "regctl: no spec '%.*s' (want SPEC.BLOCK[.INSTANCE].REG[INDEX]; see 'regctl list')\n",
-            dot ? (int)(dot - path) : (int)strlen(path), path);
-        return 2;
-    }
+    if (!s && !dot)
+        fprintf(stderr, "regctl: bad register path '%s' (want SPEC.BLOCK[.INSTANCE].REG[INDEX])\n",
+                path);
+    if (!s)
+        return dot ? no_spec(path, (size_t)(dot - path), "want SPEC.BLOCK[.INSTANCE].REG[INDEX]")
+                   : 2;
     char err[256];
     if (regc_resolve(s, dot + 1, r, err, sizeof(err)) < 0) {
         fprintf(stderr, "regctl: %s\n", err);
@@ -487,7 +511,12 @@ static int find_field(const struct regc_reg *r, const char *sel, size_t len,
         if (strcmp(f->name, name) == 0 && (msb < 0 || (f->msb == msb && f->lsb == lsb)))
             *out = f;
     if (n == 0) {
-        fprintf(stderr, "regctl: register '%s' has no field '%s'\n", r->name, name);
+        struct regc_suggest sg;
+        regc_suggest_init(&sg, name);
+        for (const struct regc_field *f = r->fields; f->name; f++)
+            regc_suggest_add(&sg, f->name);
+        fprintf(stderr, "regctl: register '%s' has no field '%s'%s\n", r->name, name,
+                regc_suggest_text(&sg, list, sizeof(list)));
         return 2;
     }
     list_named(r, name, list, sizeof(list));

@@ -43,6 +43,20 @@ golden read-no-spec 2 read nospec.ubox.X
 golden bad-backend 2 --backend usb read e5_2600.ubox.U_MSR_PMON_CTL0
 golden usage 2 frobnicate
 
+# ---- "did you mean" for names that name nothing (regc/suggest.h); far names get no guess
+golden read-typo-spec 2 read e5_260.ubox.U_MSR_PMON_CTL0
+golden read-typo-block 2 read e5_2600.uboxx.U_MSR_PMON_CTL0
+golden read-typo-instance 2 --dry-run read e5_2600.cbox.cbx3.Cn_MSR_PMON_CTL1
+golden read-tie-instance 2 --dry-run read e5_2600.cbox.cbox9.Cn_MSR_PMON_CTL1
+golden read-typo-reg 2 read e5_2600.ubox.U_MSR_PMON_CLT0
+golden read-typo-reg-index 2 read 'e5_2600.ubox.U_MSR_PMON_CTLL[1]'
+golden read-typo-reg-case 2 read e5_2600.ubox.u_msr_pmon_ctl0
+golden read-no-path 2 read e5_2600
+golden write-typo-field 2 --dry-run write e5_2600.ubox.U_MSR_PMON_CTL0 umsk=1
+golden write-typo-field-case 2 --dry-run write e5_2600.ubox.U_MSR_PMON_CTL0 EV_SEL=1
+golden list-typo-spec 2 list e5_260
+golden list-typo-block 2 list e5_2600.ubx
+
 # ---- write: actions, read-only fields, fields that share a name (sim backend and dry runs)
 golden write-pulse-sim 0 --backend sim write e5_2600.ubox.U_MSR_PMON_CTL0 ev_sel=0x42 umask=0x08 en=1 rst=1
 golden write-clear-sim 0 --backend sim write e5_2600v2.ubox.U_MSR_PMON_GLOBAL_STATUS ov_u_fixed=1 ov_c=0x5
