@@ -569,6 +569,10 @@ static int parse_assign(struct write_req *w, const char *arg)
         rc = parse_value(f, eq + 1, &v);
     if (rc)
         return rc;
+    if (w->n == sizeof(w->f) / sizeof(w->f[0])) {
+        fprintf(stderr, "regctl: more than %u fields given\n", w->n);
+        return 2;
+    }
     if (w->mask & regc_field_mask(f)) {
         char lab[96];
         fprintf(stderr, "regctl: field '%s' given twice\n",
