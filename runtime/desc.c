@@ -3,6 +3,7 @@
  * Pure functions over the constant tables of regc/desc.h; no I/O.
  */
 #include "regc/regc.h"
+#include "regc/suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -179,9 +180,48 @@ static const struct regc_reg *resolve_reg(const struct regc_block *b, const char
     return r && r->is_array ? r : NULL;
 }
 
+/* ---- "did you mean" (regc/suggest.h) for the parts of a path that name nothing */
+
+static char *suggest_block(const struct regc_spec *s, const char *want, char *buf, size_t len)
+{
+    struct regc_suggest sg;
+    regc_suggest_init(&sg, want);
+    for (const struct regc_block *b = s->blocks; b && b->name; b++)
+        regc_suggest_add(&sg, b->name);
+    return regc_suggest_text(&sg, buf, len);
+}
+
+static char *suggest_instance(const struct regc_block *b, const char *want, char *buf, size_t len)
+{
+    struct regc_suggest sg;
+    regc_suggest_init(&sg, want);
+    for (const struct regc_instance *i = b->instances; i && i->name; i++)
+        regc_suggest_add(&sg, i->name);
+    return regc_suggest_text(&sg, buf, len);
+}
+
+/* Candidates written as 'want' is: array elements as NAME[i] or NAMEi. */
+static char *suggest_reg(const struct regc_block *b, const char *want, char *buf, size_t len)
+{
+    struct regc_suggest sg;
+    bool bracket = strchr(want, '[') != NULL;
+    regc_suggest_init(&sg, want);
+    for (const struct regc_reg *r = b->regs; r && r->name; r++) {
+        for (unsigned k = r->first; r->is_array && k < r->first + r->count; k++) {
+            char c[REGC_SUGGEST_MAX];
+            snprintf(c, sizeof(c), bracket ? "%s[%u]" : "%s%u", r->name, k);
+            regc_suggest_add(&sg, c);
+        }
+        if (!r->is_array)
+            regc_suggest_add(&sg, r->name);
+    }
+    return regc_suggest_text(&sg, buf, len);
+}
+
 int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *out, char *err,
                  size_t errlen)
 {
+    char hint[160];
     char buf[256];
     if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
         goto bad;
@@ -192,7 +232,8 @@ int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *o
     const struct regc_block *b = regc_spec_block(s, blk);
     if (!b) {
         if (err)
-            snprintf(err, errlen, "no block '%s' in spec '%s'", blk, s->name);
+            snprintf(err, errlen, "no block '%s' in spec '%s'%s", blk, s->name,
+                     suggest_block(s, blk, hint, sizeof(hint)));
         return -ENOENT;
     }
     const struct regc_instance *inst = b->instances && b->instances->name ? b->instances : NULL;
@@ -202,7 +243,8 @@ int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *o
         inst = regc_block_instance(b, rest);
         if (!inst) {
             if (err)
-                snprintf(err, errlen, "no instance '%s' of block '%s'", rest, b->name);
+                snprintf(err, errlen, "no instance '%s' of block '%s'%s", rest, b->name,
+                         suggest_instance(b, rest, hint, sizeof(hint)));
             return -ENOENT;
         }
         rest = dot + 1;
@@ -211,7 +253,8 @@ int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *o
     const struct regc_reg *r = resolve_reg(b, rest, &index);
     if (!r) {
         if (err)
-            snprintf(err, errlen, "no register '%s' in block '%s'", rest, b->name);
+            snprintf(err, errlen, "no register '%s' in block '%s'%s", rest, b->name,
+                     suggest_reg(b, rest, hint, sizeof(hint)));
         return -ENOENT;
     }
     if (!r->is_array && index >= 0) {

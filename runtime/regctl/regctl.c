@@ -5,13 +5,14 @@
  *
  *   regctl [options] list [SPEC[.BLOCK]]
  *   regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]
- *   regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE...
+ *   regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... [--force]
  *
  * Exit status: 0 success, 1 refused or failed, 2 usage.
  */
 #include "monitor.h"
 #include "regc/backend.h"
 #include "regc/regc.h"
+#include "regc/suggest.h"
 #include "regc_specs.h"
 
 #include <errno.h>
@@ -32,7 +33,8 @@ static int usage(FILE *f)
 {
     fprintf(f, "usage: regctl [options] list [SPEC[.BLOCK]]\n"
                "       regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]\n"
-               "       regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE...\n"
+               "       regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... "
+               "[--force]\n"
                "%s"
                "options:\n"
                "  --backend msr|pci|perf|sim   how registers are reached (default msr; pci "
@@ -44,7 +46,11 @@ static int usage(FILE *f)
                "  --json           machine-readable output\n"
                "  --msr-root DIR   instead of /dev/cpu ($REGC_MSR_ROOT)\n"
                "  --sysfs-root DIR instead of /sys ($REGC_SYSFS_ROOT)\n"
-               "  --help, --version\n",
+               "  --help, --version\n"
+               "write: FIELD is a field's name, or NAME[MSB:LSB] where fields share a name;\n"
+               "  the register is read back and printed decoded\n"
+               "write options:\n"
+               "  --force          also give RO, RO-V and ig fields a value (refused otherwise)\n",
             regctl_monitor_usage);
     return 2;
 }
@@ -55,6 +61,27 @@ static const struct regc_spec *find_spec(const char *name, size_t len)
         if (strlen((*s)->name) == len && strncmp((*s)->name, name, len) == 0)
             return *s;
     return NULL;
+}
+
+/*
+ * "regctl: no spec 'NAME'", then "; did you mean 'X'?" when a spec is close,
+ * else " (WANT; see 'regctl list')". Returns 2 (a usage error).
+ */
+static int no_spec(const char *name, size_t len, const char *want)
+{
+    char n[REGC_SUGGEST_MAX + 1], hint[160];
+    struct regc_suggest sg;
+    snprintf(n, sizeof(n), "%.*s", (int)len, name);
+    regc_suggest_init(&sg, n);
+    for (const struct regc_spec *const *s = regc_specs; *s; s++)
+        regc_suggest_add(&sg, (*s)->name);
+    if (regc_suggest_best(&sg))
+        fprintf(stderr, "regctl: no spec '%.*s'%s\n", (int)len, name,
+                regc_suggest_text(&sg, hint, sizeof(hint)));
+    else
+        fprintf(stderr, "regctl: no spec '%.*s' (%s%ssee 'regctl list')\n", (int)len, name,
+                want ? want : "", want ? "; " : "");
+    return 2;
 }
 
 /* ---- output helpers */
@@ -234,16 +261,19 @@ static int cmd_list(const struct opts *o, int argc, char **argv)
         return list_specs(o);
     const char *dot = strchr(argv[0], '.');
     const struct regc_spec *s = find_spec(argv[0], dot ? (size_t)(dot - argv[0]) : strlen(argv[0]));
-    if (!s) {
-        fprintf(stderr, "regctl: no spec '%.*s' (see 'regctl list')\n",
-                dot ? (int)(dot - argv[0]) : (int)strlen(argv[0]), argv[0]);
-        return 2;
-    }
+    if (!s)
+        return no_spec(argv[0], dot ? (size_t)(dot - argv[0]) : strlen(argv[0]), NULL);
     if (!dot)
         return list_blocks(o, s);
     const struct regc_block *b = regc_spec_block(s, dot + 1);
     if (!b) {
-        fprintf(stderr, "regctl: no block '%s' in spec '%s'\n", dot + 1, s->name);
+        struct regc_suggest sg;
+        char hint[160];
+        regc_suggest_init(&sg, dot + 1);
+        for (b = s->blocks; b->name; b++)
+            regc_suggest_add(&sg, b->name);
+        fprintf(stderr, "regctl: no block '%s' in spec '%s'%s\n", dot + 1, s->name,
+                regc_suggest_text(&sg, hint, sizeof(hint)));
         return 2;
     }
     return list_regs(o, b);
@@ -276,13 +306,12 @@ static int resolve(const char *path, struct regc_ref *r)
 {
     const char *dot = strchr(path, '.');
     const struct regc_spec *s = dot ? find_spec(path, (size_t)(dot - path)) : NULL;
-    if (!s) {
-        fprintf(
-            stderr,
-            "regctl: no spec '%.*s' (want SPEC.BLOCK[.INSTANCE].REG[INDEX]; see 'regctl list')\n",
-            dot ? (int)(dot - path) : (int)strlen(path), path);
-        return 2;
-    }
+    if (!s && !dot)
+        fprintf(stderr, "regctl: bad register path '%s' (want SPEC.BLOCK[.INSTANCE].REG[INDEX])\n",
+                path);
+    if (!s)
+        return dot ? no_spec(path, (size_t)(dot - path), "want SPEC.BLOCK[.INSTANCE].REG[INDEX]")
+                   : 2;
     char err[256];
     if (regc_resolve(s, dot + 1, r, err, sizeof(err)) < 0) {
         fprintf(stderr, "regctl: %s\n", err);
@@ -320,12 +349,20 @@ static void field_bits(const struct regc_field *f, char *buf, size_t len)
         snprintf(buf, len, "%u:%u", f->msb, f->lsb);
 }
 
+/* {"register", "space", "address"} of a copy. */
+static json_t *ref_json(const struct regc_ref *r)
+{
+    char name[160], full[200], a[24];
+    snprintf(full, sizeof(full), "%s.%s", r->spec->name, regc_ref_name(r, name, sizeof(name)));
+    hex(a, sizeof(a), r->address);
+    return json_pack("{s:s,s:s,s:s}", "register", full, "space", space_name(r->reg->space),
+                     "address", a);
+}
+
 static json_t *decode_json(const struct regc_ref *r, uint64_t v)
 {
-    char name[160], full[200], h[24], a[24];
-    snprintf(full, sizeof(full), "%s.%s", r->spec->name, regc_ref_name(r, name, sizeof(name)));
+    char h[24];
     hex(h, sizeof(h), v);
-    hex(a, sizeof(a), r->address);
     json_t *fields = json_array();
     for (const struct regc_field *f = r->reg->fields; f->name; f++) {
         uint64_t fv = regc_field_get(f, v);
@@ -337,8 +374,10 @@ static json_t *decode_json(const struct regc_ref *r, uint64_t v)
                                         f->lsb, "msb", f->msb, "access", f->access_text, "value",
                                         fh, "named", nv ? nv->name : NULL));
     }
-    return json_pack("{s:s,s:s,s:s,s:s,s:o}", "register", full, "space", space_name(r->reg->space),
-                     "address", a, "value", h, "fields", fields);
+    json_t *j = ref_json(r);
+    json_object_set_new(j, "value", json_string(h));
+    json_object_set_new(j, "fields", fields);
+    return j;
 }
 
 static void decode_text(const struct regc_spec *s, const struct regc_ref *r, uint64_t v)
@@ -385,70 +424,386 @@ static int cmd_read(const struct opts *o, int argc, char **argv)
 
 /* ---- write */
 
-/* Parses FIELD=VALUE (a number or one of the field's named values) into mask/value. */
-static int parse_assign(const struct regc_ref *r, const char *arg, uint64_t *mask, uint64_t *value)
+/*
+ * A write as asked on the command line: the fields given (FIELD=VALUE; a
+ * name several fields share as NAME[MSB:LSB]), their bits in 'mask' and
+ * values in 'value' (in register position), and --force.
+ */
+struct write_req {
+    struct regc_ref r;
+    const struct regc_field *f[64]; /* the fields given, in order */
+    unsigned n;
+    uint64_t mask, value;
+    bool force;
+};
+
+static unsigned count_named(const struct regc_reg *r, const char *name)
 {
-    const char *eq = strchr(arg, '=');
-    char fname[64];
-    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(fname)) {
-        fprintf(stderr, "regctl: want FIELD=VALUE, not '%s'\n", arg);
+    unsigned n = 0;
+    for (const struct regc_field *f = r->fields; f->name; f++)
+        n += strcmp(f->name, name) == 0;
+    return n;
+}
+
+/* "rsv[31:29]" when other fields share f's name, else "rsv"; returns buf. */
+static const char *field_label(const struct regc_reg *r, const struct regc_field *f, char *buf,
+                               size_t len)
+{
+    char bits[16];
+    field_bits(f, bits, sizeof(bits));
+    if (count_named(r, f->name) > 1)
+        snprintf(buf, len, "%s[%s]", f->name, bits);
+    else
+        snprintf(buf, len, "%s", f->name);
+    return buf;
+}
+
+/* "rsv[31:29], rsv[21:20], rsv[19]": every field called 'name'. */
+static void list_named(const struct regc_reg *r, const char *name, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const struct regc_field *f = r->fields; f->name && n < len; f++) {
+        char bits[16];
+        if (strcmp(f->name, name) != 0)
+            continue;
+        field_bits(f, bits, sizeof(bits));
+        n += (size_t)snprintf(buf + n, len - n, "%s%s[%s]", n ? ", " : "", f->name, bits);
+    }
+}
+
+/* Splits "NAME", "NAME[BIT]" or "NAME[MSB:LSB]"; *msb = -1 without bits. False if malformed. */
+static bool split_field(const char *sel, size_t len, char *name, size_t namelen, long *msb,
+                        long *lsb)
+{
+    const char *br = memchr(sel, '[', len);
+    size_t nlen = br ? (size_t)(br - sel) : len;
+    if (nlen == 0 || nlen >= namelen)
+        return false;
+    snprintf(name, namelen, "%.*s", (int)nlen, sel);
+    *msb = *lsb = -1;
+    if (!br)
+        return true;
+    char *end;
+    *msb = *lsb = strtol(br + 1, &end, 10);
+    if (end != br + 1 && *end == ':') {
+        const char *l = end + 1;
+        *lsb = strtol(l, &end, 10);
+        if (end == l)
+            return false;
+    }
+    return end != br + 1 && *end == ']' && end + 1 == sel + len && *msb >= 0 && *lsb >= 0;
+}
+
+/* The field FIELD (of FIELD=VALUE, 'len' bytes) names: 0, or 2 with a message. */
+static int find_field(const struct regc_reg *r, const char *sel, size_t len,
+                      const struct regc_field **out)
+{
+    char name[64], list[512];
+    long msb, lsb;
+    if (!split_field(sel, len, name, sizeof(name), &msb, &lsb)) {
+        fprintf(stderr, "regctl: bad field '%.*s' (want FIELD or FIELD[MSB:LSB])\n", (int)len, sel);
         return 2;
     }
-    snprintf(fname, sizeof(fname), "%.*s", (int)(eq - arg), arg);
-    const struct regc_field *f = regc_reg_field(r->reg, fname);
-    if (!f) {
-        fprintf(stderr, "regctl: register '%s' has no field '%s'\n", r->reg->name, fname);
+    unsigned n = count_named(r, name);
+    *out = NULL;
+    for (const struct regc_field *f = r->fields; f->name && !*out; f++)
+        if (strcmp(f->name, name) == 0 && (msb < 0 || (f->msb == msb && f->lsb == lsb)))
+            *out = f;
+    if (n == 0) {
+        struct regc_suggest sg;
+        regc_suggest_init(&sg, name);
+        for (const struct regc_field *f = r->fields; f->name; f++)
+            regc_suggest_add(&sg, f->name);
+        fprintf(stderr, "regctl: register '%s' has no field '%s'%s\n", r->name, name,
+                regc_suggest_text(&sg, list, sizeof(list)));
         return 2;
     }
-    const struct regc_value *nv = regc_field_value_named(f, eq + 1);
+    list_named(r, name, list, sizeof(list));
+    if (msb < 0 && n > 1) {
+        fprintf(stderr, "regctl: register '%s' has %u fields named '%s'; say which: %s\n", r->name,
+                n, name, list);
+        return 2;
+    }
+    if (!*out) {
+        fprintf(stderr, "regctl: register '%s' has no field '%.*s' (fields named '%s': %s)\n",
+                r->name, (int)len, sel, name, list);
+        return 2;
+    }
+    return 0;
+}
+
+/* VALUE for field f: a number or one of the field's named values. 0, or 2 with a message. */
+static int parse_value(const struct regc_field *f, const char *text, uint64_t *out)
+{
+    const struct regc_value *nv = regc_field_value_named(f, text);
     char *end;
     errno = 0;
-    uint64_t v = nv ? nv->value : strtoull(eq + 1, &end, 0);
-    if (!nv && (errno || end == eq + 1 || *end)) {
-        fprintf(stderr, "regctl: '%s' is neither a number nor a named value of field '%s'\n",
-                eq + 1, f->name);
+    *out = nv ? nv->value : strtoull(text, &end, 0);
+    if (!nv && (errno || end == text || *end)) {
+        fprintf(stderr, "regctl: '%s' is neither a number nor a named value of field '%s'\n", text,
+                f->name);
         return 2;
     }
     unsigned w = (unsigned)(f->msb - f->lsb + 1);
-    if (w < 64 && v >> w) {
+    if (w < 64 && *out >> w) {
         fprintf(stderr, "regctl: value 0x%llx does not fit field '%s' [%u:%u] (%u bits)\n",
-                (unsigned long long)v, f->name, f->msb, f->lsb, w);
+                (unsigned long long)*out, f->name, f->msb, f->lsb, w);
         return 2;
     }
-    if (*mask & regc_field_mask(f)) {
-        fprintf(stderr, "regctl: field '%s' given twice\n", f->name);
-        return 2;
-    }
-    *mask |= regc_field_mask(f);
-    *value = regc_field_put(f, *value, v);
     return 0;
+}
+
+/* One FIELD=VALUE into w. 0, or 2 with a message. */
+static int parse_assign(struct write_req *w, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        fprintf(stderr, "regctl: want FIELD=VALUE, not '%s'\n", arg);
+        return 2;
+    }
+    const struct regc_field *f;
+    uint64_t v;
+    int rc = find_field(w->r.reg, arg, (size_t)(eq - arg), &f);
+    if (!rc)
+        rc = parse_value(f, eq + 1, &v);
+    if (rc)
+        return rc;
+    if (w->n == sizeof(w->f) / sizeof(w->f[0])) {
+        fprintf(stderr, "regctl: more than %u fields given\n", w->n);
+        return 2;
+    }
+    if (w->mask & regc_field_mask(f)) {
+        char lab[96];
+        fprintf(stderr, "regctl: field '%s' given twice\n",
+                field_label(w->r.reg, f, lab, sizeof(lab)));
+        return 2;
+    }
+    w->f[w->n++] = f;
+    w->mask |= regc_field_mask(f);
+    w->value = regc_field_put(f, w->value, v);
+    return 0;
+}
+
+/* write's arguments: REG FIELD=VALUE..., with --force anywhere. 0, or 2 with a message. */
+static int parse_write(int argc, char **argv, struct write_req *w)
+{
+    int rc = 0, nargs = 0;
+    for (int i = 0; !rc && i < argc; i++) {
+        if (strcmp(argv[i], "--force") == 0)
+            w->force = true;
+        else if (strncmp(argv[i], "--", 2) == 0)
+            rc = (fprintf(stderr,
+                          "regctl: unknown write option '%s' (options other than --force go before "
+                          "'write')\n",
+                          argv[i]),
+                  2);
+        else if (nargs++ == 0)
+            rc = resolve(argv[i], &w->r);
+        else
+            rc = parse_assign(w, argv[i]);
+    }
+    if (!rc && nargs < 2)
+        rc = usage(stderr);
+    return rc;
+}
+
+/* A field given a value that a write cannot change (RO, RO-V, ig): 1 unless --force. */
+static int refuse_unwritable(const struct write_req *w)
+{
+    for (unsigned i = 0; i < w->n && !w->force; i++) {
+        const struct regc_field *f = w->f[i];
+        enum regc_sem s = regc_field_sem(f);
+        if (s != REGC_SEM_RO && s != REGC_SEM_IG)
+            continue;
+        char name[160], bits[16];
+        field_bits(f, bits, sizeof(bits));
+        fprintf(stderr,
+                "regctl: not writing '%s': field '%s' [%s] is %s (%s), a write does not change "
+                "it (--force writes it anyway)\n",
+                regc_ref_name(&w->r, name, sizeof(name)), f->name, bits, f->access_text,
+                regc_access_meaning(f->access));
+        return 1;
+    }
+    return 0;
+}
+
+/* What a 1 written to a field of class s does ("cleared"), or NULL: the field stores a value. */
+static const char *action_verb(enum regc_sem s, bool dry_run)
+{
+    switch (s) {
+    case REGC_SEM_W1C:
+        return dry_run ? "would clear" : "cleared";
+    case REGC_SEM_W1S:
+        return dry_run ? "would set" : "set";
+    case REGC_SEM_WO:
+        return dry_run ? "would pulse" : "pulsed";
+    default:
+        return NULL;
+    }
+}
+
+/*
+ * The actions the value written triggers (write-1-to-clear, write-1-to-set
+ * and write-only fields holding 1 bits), as "cleared ov_u_fixed" or "cleared
+ * ov bits 0x3": printed, or appended to 'arr' when it is not NULL.
+ */
+static void report_actions(const struct write_req *w, uint64_t written, bool dry_run, json_t *arr)
+{
+    for (const struct regc_field *f = w->r.reg->fields; f->name; f++) {
+        const char *verb = action_verb(regc_field_sem(f), dry_run);
+        uint64_t v = regc_field_get(f, written);
+        if (!verb || !v)
+            continue;
+        char lab[96], h[24];
+        field_label(w->r.reg, f, lab, sizeof(lab));
+        hex(h, sizeof(h), v);
+        if (arr)
+            json_array_append_new(arr, json_pack("{s:s,s:i,s:i,s:s,s:s}", "field", f->name, "lsb",
+                                                 f->lsb, "msb", f->msb, "action", verb, "bits", h));
+        else if (f->msb == f->lsb)
+            printf("%s %s\n", verb, lab);
+        else
+            printf("%s %s bits %s\n", verb, lab, h);
+    }
+}
+
+static bool was_given(const struct write_req *w, const struct regc_field *f)
+{
+    for (unsigned i = 0; i < w->n; i++)
+        if (w->f[i] == f)
+            return true;
+    return false;
+}
+
+/*
+ * What field f reads back after the write, compared with what was written:
+ * a note (hardware-updated or forced read-only fields given a value) into
+ * 'note', or 1 and a message on stderr when the write did not take (a
+ * read/write field that differs, a bit written 1 to clear that still reads 1,
+ * one written 1 to set that reads 0).
+ */
+static int check_field(const struct write_req *w, const struct regc_field *f, uint64_t written,
+                       uint64_t back, char *note, size_t len)
+{
+    uint64_t wv = regc_field_get(f, written), bv = regc_field_get(f, back);
+    const char *what = NULL;
+    char name[160], lab[96], bits[16];
+    regc_ref_name(&w->r, name, sizeof(name));
+    field_label(w->r.reg, f, lab, sizeof(lab));
+    note[0] = '\0';
+    switch (regc_field_sem(f)) {
+    case REGC_SEM_RW:
+        what = wv != bv ? "was written" : NULL;
+        break;
+    case REGC_SEM_W1C:
+        what = wv & bv ? "was written to clear it" : NULL;
+        break;
+    case REGC_SEM_W1S:
+        what = wv & ~bv ? "was written to set it" : NULL;
+        break;
+    case REGC_SEM_RWV:
+        if (wv != bv && was_given(w, f))
+            snprintf(note, len, "%s reads 0x%llx, 0x%llx written: hardware updates it", lab,
+                     (unsigned long long)bv, (unsigned long long)wv);
+        break;
+    case REGC_SEM_RO:
+    case REGC_SEM_IG:
+        if (was_given(w, f))
+            snprintf(note, len, "%s is %s: 0x%llx written (--force), reads 0x%llx", lab,
+                     f->access_text, (unsigned long long)wv, (unsigned long long)bv);
+        break;
+    default:
+        break;
+    }
+    if (!what)
+        return 0;
+    field_bits(f, bits, sizeof(bits));
+    fflush(stdout);
+    fprintf(stderr, "regctl: '%s' field '%s' [%s] reads back 0x%llx after 0x%llx %s\n", name,
+            f->name, bits, (unsigned long long)bv, (unsigned long long)wv, what);
+    return 1;
+}
+
+/* Every field checked (check_field); notes printed or appended to 'arr'. 0, or 1. */
+static int check_back(const struct write_req *w, uint64_t written, uint64_t back, json_t *arr)
+{
+    int rc = 0;
+    for (const struct regc_field *f = w->r.reg->fields; f->name; f++) {
+        char note[256];
+        rc |= check_field(w, f, written, back, note, sizeof(note));
+        if (note[0] && arr)
+            json_array_append_new(arr, json_string(note));
+        else if (note[0])
+            printf("note: %s\n", note);
+    }
+    return rc;
+}
+
+static int report_json(const struct opts *o, const struct write_req *w, uint64_t written,
+                       uint64_t back)
+{
+    json_t *j = o->dry_run ? ref_json(&w->r) : decode_json(&w->r, back);
+    json_t *actions = json_array(), *notes = json_array();
+    char h[24];
+    hex(h, sizeof(h), written);
+    json_object_set_new(j, "written", json_string(h));
+    report_actions(w, written, o->dry_run, actions);
+    json_object_set_new(j, "actions", actions);
+    int rc = o->dry_run ? 0 : check_back(w, written, back, notes);
+    json_object_set_new(j, "notes", notes);
+    if (o->dry_run)
+        json_object_set_new(j, "dry_run", json_true());
+    print_json(j);
+    return rc;
+}
+
+/* What was written, the actions it triggered, and the value read back decoded. 0, or 1. */
+static int report_text(const struct opts *o, const struct write_req *w, uint64_t written,
+                       uint64_t back)
+{
+    char name[160];
+    if (o->dry_run) {
+        report_actions(w, written, true, NULL);
+        return 0;
+    }
+    int digits = (w->r.reg->width + 3) / 4;
+    printf("wrote %s.%s (%s 0x%llx) <- 0x%0*llx\n", w->r.spec->name,
+           regc_ref_name(&w->r, name, sizeof(name)), space_name(w->r.reg->space),
+           (unsigned long long)w->r.address, digits, (unsigned long long)written);
+    report_actions(w, written, false, NULL);
+    printf("read back ");
+    decode_text(w->r.spec, &w->r, back);
+    return check_back(w, written, back, NULL);
 }
 
 static int cmd_write(const struct opts *o, int argc, char **argv)
 {
-    if (argc < 2)
-        return usage(stderr);
-    struct regc_ref r;
-    int rc = resolve(argv[0], &r);
-    uint64_t mask = 0, value = 0;
-    for (int i = 1; !rc && i < argc; i++)
-        rc = parse_assign(&r, argv[i], &mask, &value);
+    struct write_req w = {0};
+    int rc = parse_write(argc, argv, &w);
+    if (!rc)
+        rc = refuse_unwritable(&w);
     regc_dev *d;
-    if (rc || (rc = open_dev(o, &r, &d)))
+    if (rc || (rc = open_dev(o, &w.r, &d)))
         return rc;
-    uint64_t written = (r.reg->reset & ~mask) | value;
-    int err = o->rmw ? regc_rmw(d, &r, mask, value, &written) : regc_write(d, &r, written);
+    uint64_t written = (w.r.reg->reset & ~w.mask) | w.value, back;
+    int err = o->rmw ? regc_rmw(d, &w.r, w.mask, w.value, &written) : regc_write(d, &w.r, written);
     if (err < 0) {
         fprintf(stderr, "regctl: %s\n", regc_last_error(d));
-        regc_close(d);
-        return 1;
+    } else if (regc_read(d, &w.r, &back) < 0) {
+        char name[160];
+        if (!o->json)
+            report_actions(&w, written, o->dry_run, NULL);
+        fflush(stdout);
+        fprintf(stderr, "regctl: wrote 0x%llx to '%s', but reading it back failed: %s\n",
+                (unsigned long long)written, regc_ref_name(&w.r, name, sizeof(name)),
+                regc_last_error(d));
+        err = -1;
+    } else {
+        rc = o->json ? report_json(o, &w, written, back) : report_text(o, &w, written, back);
     }
-    if (o->json)
-        print_json(decode_json(&r, written));
-    else if (!o->dry_run)
-        decode_text(r.spec, &r, written);
     regc_close(d);
-    return 0;
+    return err < 0 ? 1 : rc;
 }
 
 int main(int argc, char **argv)
