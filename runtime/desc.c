@@ -64,6 +64,33 @@ const struct regc_event *regc_block_event(const struct regc_block *b, const char
     return NULL;
 }
 
+/* Places 'v' into field 'name' of r: ors it into *value, the field's bits into *mask. */
+static int place_field(const struct regc_reg *r, const char *name, uint64_t v, uint64_t *value,
+                       uint64_t *mask)
+{
+    const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
+    if (!f)
+        return -ENOENT;
+    *value = regc_field_put(f, *value, v);
+    *mask |= regc_field_mask(f);
+    return 0;
+}
+
+int regc_event_encoding(const struct regc_block *b, const struct regc_event *e, uint64_t *value,
+                        uint64_t *mask)
+{
+    const struct regc_reg *r = regc_block_reg(b, e->reg);
+    *value = *mask = 0;
+    if (!r || place_field(r, e->field, e->code, value, mask) < 0)
+        return -ENOENT;
+    if (e->has_umask && e->umask_field && place_field(r, e->umask_field, e->umask, value, mask) < 0)
+        return -ENOENT;
+    for (const struct regc_set *s = e->sets; s && s->field; s++)
+        if ((!s->reg || streq(s->reg, e->reg)) && place_field(r, s->field, s->value, value, mask) < 0)
+            return -ENOENT;
+    return 0;
+}
+
 unsigned regc_block_ninstances(const struct regc_block *b)
 {
     unsigned n = 0;

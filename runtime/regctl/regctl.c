@@ -4,11 +4,13 @@
  * build/gen/regc_specs.h), through libregrt's backends.
  *
  *   regctl [options] list [SPEC[.BLOCK]]
+ *   regctl [options] events [SPEC[.BLOCK]] [PATTERN]
  *   regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]
  *   regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... [--force]
  *
  * Exit status: 0 success, 1 refused or failed, 2 usage.
  */
+#include "events.h"
 #include "monitor.h"
 #include "regc/backend.h"
 #include "regc/regc.h"
@@ -32,6 +34,7 @@ struct opts {
 static int usage(FILE *f)
 {
     fprintf(f, "usage: regctl [options] list [SPEC[.BLOCK]]\n"
+               "       regctl [options] events [SPEC[.BLOCK]] [PATTERN]\n"
                "       regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]\n"
                "       regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... "
                "[--force]\n"
@@ -870,6 +873,8 @@ int main(int argc, char **argv)
     char **rest = argv + optind + 1;
     if (strcmp(cmd, "list") == 0)
         return cmd_list(&o, n, rest);
+    if (strcmp(cmd, "events") == 0)
+        return regctl_events(o.json, n, rest);
     if (strcmp(cmd, "read") == 0)
         return cmd_read(&o, n, rest);
     if (strcmp(cmd, "write") == 0)

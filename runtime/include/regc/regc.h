@@ -61,6 +61,17 @@ REGC_API const struct regc_source *regc_spec_source(const struct regc_spec *s, c
 REGC_API const struct regc_event *regc_block_event(const struct regc_block *b, const char *name);
 
 /* Counts of a sentinel-ended list. */
+/*
+ * regc_event_encoding - what event 'e' of block 'b' needs in its own control
+ * register (e->reg): *value holds its code in the code field, its umask in
+ * the umask field when it has one, and every <set> on that register (its
+ * own and, for a sub-event, its parent's); *mask the bits of those fields.
+ * The same bits the generated header's <PREFIX>_EV_<BLOCK>_<EVENT> macro
+ * holds. Settings on other registers (filters, sub-controls) are in e->sets
+ * with a register name. 0, or -ENOENT when a register or field is missing.
+ */
+REGC_API int regc_event_encoding(const struct regc_block *b, const struct regc_event *e,
+                                 uint64_t *value, uint64_t *mask);
 REGC_API unsigned regc_block_ninstances(const struct regc_block *b);
 
 /*

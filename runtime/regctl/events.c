@@ -1,0 +1,214 @@
+/*
+ * events - `regctl events [SPEC[.BLOCK]] [PATTERN]`: the events and sub-events
+ * of the specs compiled into regctl, as perf list and likwid-perfctr -e show
+ * theirs. For each: the name regctl monitor takes (BLOCK:EVENT[.SUB]), the
+ * spec, the description, the code and umask, the full encoding of its
+ * control register (regc_event_encoding: code, umask and every further field
+ * of that register it needs), the counters that may count it, and the
+ * settings it needs on other registers (filters, sub-controls). PATTERN is
+ * matched case-insensitively against "BLOCK:EVENT" and the description;
+ * without SPEC every spec is searched. --json (before the command) prints
+ * one array.
+ */
+#include "events.h"
+
+#include "regc/regc.h"
+#include "regc/suggest.h"
+#include "regc_specs.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Case-insensitive: does 'hay' contain 'needle'? */
+static bool contains(const char *hay, const char *needle)
+{
+    if (!needle || !*needle)
+        return true;
+    for (; hay && *hay; hay++) {
+        size_t i = 0;
+        while (needle[i] && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (!needle[i])
+            return true;
+    }
+    return false;
+}
+
+static bool matches(const struct regc_block *b, const struct regc_event *e, const char *pattern)
+{
+    char full[256];
+    snprintf(full, sizeof(full), "%s:%s", b->name, e->name);
+    return contains(full, pattern) || contains(e->desc, pattern);
+}
+
+/* "0-3", "0, 2" or "any" (no constraint) into buf. */
+static const char *counters_text(uint64_t m, char *buf, size_t len)
+{
+    if (!m)
+        return "any";
+    size_t n = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < 64 && n < len; i++) {
+        if (!((m >> i) & 1))
+            continue;
+        unsigned j = i;
+        while (j + 1 < 64 && ((m >> (j + 1)) & 1))
+            j++;
+        n += (size_t)snprintf(buf + n, len - n, "%s%u", n ? ", " : "", i);
+        if (j > i + 1 && n < len)
+            n += (size_t)snprintf(buf + n, len - n, "-%u", j);
+        else if (j == i + 1 && n < len)
+            n += (size_t)snprintf(buf + n, len - n, ", %u", j);
+        i = j;
+    }
+    return buf;
+}
+
+static bool own_set(const struct regc_event *e, const struct regc_set *s)
+{
+    return !s->reg || strcmp(s->reg, e->reg) == 0;
+}
+
+static void print_text(const struct regc_spec *sp, const struct regc_block *b,
+                       const struct regc_event *e)
+{
+    uint64_t enc, mask;
+    char ctrs[160];
+    printf("%s:%s  [%s]\n", b->name, e->name, sp->name);
+    if (e->desc && *e->desc)
+        printf("    %s\n", e->desc);
+    printf("    %s.%s = 0x%llx", b->name, e->reg,
+           regc_event_encoding(b, e, &enc, &mask) == 0 ? (unsigned long long)enc : 0ull);
+    printf(" (%s=0x%llx", e->field, (unsigned long long)e->code);
+    if (e->has_umask && e->umask_field)
+        printf(", %s=0x%llx", e->umask_field, (unsigned long long)e->umask);
+    for (const struct regc_set *s = e->sets; s && s->field; s++)
+        if (own_set(e, s))
+            printf(", %s=0x%llx", s->field, (unsigned long long)s->value);
+    printf("); counters %s\n", counters_text(e->counters, ctrs, sizeof(ctrs)));
+    for (const struct regc_set *s = e->sets; s && s->field; s++)
+        if (!own_set(e, s))
+            printf("    needs %s.%s.%s = 0x%llx\n", b->name, s->reg, s->field,
+                   (unsigned long long)s->value);
+}
+
+static json_t *event_json(const struct regc_spec *sp, const struct regc_block *b,
+                          const struct regc_event *e)
+{
+    uint64_t enc = 0, mask = 0;
+    char hex[24], name[256];
+    regc_event_encoding(b, e, &enc, &mask);
+    snprintf(name, sizeof(name), "%s:%s", b->name, e->name);
+    json_t *o = json_object(), *ctrs = json_array(), *own = json_array(), *other = json_array();
+    json_object_set_new(o, "spec", json_string(sp->name));
+    json_object_set_new(o, "block", json_string(b->name));
+    json_object_set_new(o, "event", json_string(e->name));
+    json_object_set_new(o, "name", json_string(name));
+    json_object_set_new(o, "desc", e->desc ? json_string(e->desc) : json_null());
+    json_object_set_new(o, "register", json_string(e->reg));
+    json_object_set_new(o, "code_field", json_string(e->field));
+    snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)e->code);
+    json_object_set_new(o, "code", json_string(hex));
+    json_object_set_new(o, "umask_field", e->umask_field ? json_string(e->umask_field) : json_null());
+    snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)e->umask);
+    json_object_set_new(o, "umask", e->has_umask ? json_string(hex) : json_null());
+    snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)enc);
+    json_object_set_new(o, "encoding", json_string(hex));
+    snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)mask);
+    json_object_set_new(o, "encoding_mask", json_string(hex));
+    for (unsigned i = 0; i < 64; i++) /* empty: any counter */
+        if ((e->counters >> i) & 1)
+            json_array_append_new(ctrs, json_integer(i));
+    json_object_set_new(o, "counters", ctrs);
+    for (const struct regc_set *s = e->sets; s && s->field; s++) {
+        json_t *so = json_object();
+        json_object_set_new(so, "register", json_string(s->reg ? s->reg : e->reg));
+        json_object_set_new(so, "field", json_string(s->field));
+        snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)s->value);
+        json_object_set_new(so, "value", json_string(hex));
+        json_array_append_new(own_set(e, s) ? own : other, so);
+    }
+    json_object_set_new(o, "settings", own);
+    json_object_set_new(o, "filters", other);
+    return o;
+}
+
+/* Lists the events of b matching 'pattern' (text, or appended to 'all'); returns how many. */
+static unsigned list_block(const struct regc_spec *sp, const struct regc_block *b,
+                           const char *pattern, json_t *all)
+{
+    unsigned n = 0;
+    for (const struct regc_event *e = b->events; e && e->name; e++) {
+        if (!matches(b, e, pattern))
+            continue;
+        if (all)
+            json_array_append_new(all, event_json(sp, b, e));
+        else
+            print_text(sp, b, e);
+        n++;
+    }
+    return n;
+}
+
+/* 'arg' as SPEC or SPEC.BLOCK: *sp and *b (NULL: every block); false when it names no spec. */
+static bool scope_of(const char *arg, const struct regc_spec **sp, const struct regc_block **b)
+{
+    const char *dot = strchr(arg, '.');
+    size_t len = dot ? (size_t)(dot - arg) : strlen(arg);
+    *sp = NULL;
+    *b = NULL;
+    for (const struct regc_spec *const *s = regc_specs; *s; s++)
+        if (strlen((*s)->name) == len && strncmp((*s)->name, arg, len) == 0)
+            *sp = *s;
+    if (!*sp)
+        return false;
+    if (dot)
+        *b = regc_spec_block(*sp, dot + 1);
+    return !dot || *b;
+}
+
+int regctl_events(bool json, int argc, char **argv)
+{
+    const struct regc_spec *only = NULL;
+    const struct regc_block *only_block = NULL;
+    const char *pattern = NULL;
+    if (argc > 2) {
+        fprintf(stderr, "regctl: events takes [SPEC[.BLOCK]] [PATTERN]\n");
+        return 2;
+    }
+    if (argc == 2 && !scope_of(argv[0], &only, &only_block)) {
+        char hint[160];
+        struct regc_suggest sg;
+        regc_suggest_init(&sg, argv[0]);
+        for (const struct regc_spec *const *s = regc_specs; *s; s++)
+            regc_suggest_add(&sg, (*s)->name);
+        fprintf(stderr, "regctl: events: '%s' names no spec or block%s\n", argv[0],
+                regc_suggest_text(&sg, hint, sizeof(hint)));
+        return 2;
+    }
+    if (argc == 1 && !scope_of(argv[0], &only, &only_block))
+        pattern = argv[0]; /* not a scope: a search */
+    else if (argc == 2)
+        pattern = argv[1];
+    json_t *all = json ? json_array() : NULL;
+    unsigned n = 0;
+    for (const struct regc_spec *const *s = regc_specs; *s; s++) {
+        if (only && *s != only)
+            continue;
+        for (const struct regc_block *b = (*s)->blocks; b->name; b++)
+            if (!only_block || b == only_block)
+                n += list_block(*s, b, pattern, all);
+    }
+    if (all) {
+        json_dumpf(all, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        putchar('\n');
+        json_decref(all);
+    }
+    if (!n && pattern) {
+        fprintf(stderr, "regctl: events: nothing matches '%s'\n", pattern);
+        return 1;
+    }
+    return 0;
+}
