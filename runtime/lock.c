@@ -101,8 +101,10 @@ static int push(struct walk *w, int fd, const char *name)
         return regc__err(w->err, w->len, -errno, "cannot open the lock directory '%s': %s",
                          w->given, strerror(errno));
     if (!trusted(st.st_uid))
-        return unsafe(w, "'%s' belongs to uid %u, not to root or you (its owner could replace the lock files)",
-                      here(w), (unsigned)st.st_uid);
+        return unsafe(
+            w,
+            "'%s' belongs to uid %u, not to root or you (its owner could replace the lock files)",
+            here(w), (unsigned)st.st_uid);
     w->shared[w->depth - 1] = others_write(&st);
     if (others_write(&st) && !(st.st_mode & S_ISVTX))
         return unsafe(w,
@@ -178,8 +180,7 @@ int regc__lockdir_open(struct regc__lockdir *ld, const char *path, char *err, si
     if (path[0] != '/' && !getcwd(cwd, sizeof(cwd)))
         return regc__err(err, len, -errno, "cannot open the lock directory '%s': %s", path,
                          strerror(errno));
-    if (snprintf(rest, sizeof(rest), "%s/%s", path[0] == '/' ? "" : cwd, path) >=
-        (int)sizeof(rest))
+    if (snprintf(rest, sizeof(rest), "%s/%s", path[0] == '/' ? "" : cwd, path) >= (int)sizeof(rest))
         return regc__err(err, len, -ENAMETOOLONG, "lock directory name too long: '%s'", path);
     struct walk w = {.given = path, .err = err, .len = len};
     int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = fd < 0 ? -errno : 0;

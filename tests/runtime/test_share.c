@@ -609,8 +609,8 @@ static void t_lock_symlink(void **state)
     victim(v, sizeof(v), &k);
     snprintf(link, sizeof(link), "%s/sim-cpu0-global.lock", dir);
     assert_int_equal(symlink(v, link), 0);
-    snprintf(want, sizeof(want),
-             "the lock file '%s' is a symbolic link; refusing to follow it", link);
+    snprintf(want, sizeof(want), "the lock file '%s' is a symbolic link; refusing to follow it",
+             link);
     expect_refused(dir, "sim-cpu0-global.lock", -ELOOP, want);
     keep_check(v, &k);
     snprintf(ghost, sizeof(ghost), "%s/ghost", lockdir);
