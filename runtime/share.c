@@ -280,13 +280,10 @@ static int add_global(struct regc__share *sh, const struct regc__share_target *t
 
 static int collect(struct regc__share *sh, const struct regc__share_target *t)
 {
-    unsigned n = regc_pmon_count(t->p);
-    for (unsigned i = 0; i < n; i++) {
-        struct regc_pmon_info in;
-        if (regc_pmon_info(t->p, i, &in))
-            continue;
+    for (unsigned i = 0; i < t->nev; i++) {
+        const struct regc_pmon_info *in = &t->ev[i];
         unsigned before = sh->nbox;
-        int k = find_box(sh, t, &in);
+        int k = find_box(sh, t, in);
         if (k < 0)
             return -ENOSPC;
         bool added = sh->nbox > before;
@@ -294,7 +291,7 @@ static int collect(struct regc__share *sh, const struct regc__share_target *t)
         if (!rc && added)
             rc = add_counters(sh, t, k);
         if (!rc)
-            rc = add_event(sh, t, &in, k);
+            rc = add_event(sh, t, in, k);
         if (rc)
             return rc;
     }
