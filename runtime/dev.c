@@ -2,6 +2,8 @@
  * dev - the device handle: backend selection, checked writes, rmw, traces,
  * dry runs, access counts, and kernel errors turned into clear messages.
  */
+#define _GNU_SOURCE /* secure_getenv */
+
 #include "internal.h"
 #include "regc/sim.h"
 
@@ -40,7 +42,7 @@ const char *regc__root(const char *opt, const char *env, const char *dflt)
 {
     if (opt)
         return opt;
-    const char *e = getenv(env);
+    const char *e = secure_getenv(env); /* NULL in a set-user-ID or capability-raising program */
     return e && *e ? e : dflt;
 }
 

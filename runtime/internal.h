@@ -14,7 +14,8 @@
 int regc__err(char *err, size_t len, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* The directory root from 'opt' (may be NULL), else the environment variable, else 'dflt'. */
+/* The directory root from 'opt' (may be NULL), else the environment variable (not in a program
+ * run set-user-ID, set-group-ID or with raised capabilities: secure_getenv), else 'dflt'. */
 const char *regc__root(const char *opt, const char *env, const char *dflt);
 
 /* Reads a small text file into buf (trailing newline removed); 0 or -errno. */

@@ -3,6 +3,8 @@
  * <root>/N/msr (or <root>/N/msr_safe when that is what exists); root from
  * regc_options.msr_root, $REGC_MSR_ROOT, else /dev/cpu. One descriptor per
  * CPU, opened at first use and kept until close: one system call per access.
+ * It is opened read-only while the session only reads, read-write from its
+ * first write on.
  */
 #include "internal.h"
 
@@ -14,8 +16,10 @@
 #include <unistd.h>
 
 struct msr_cpu {
-    int fd;        /* -1: not opened yet */
-    bool readonly; /* opened O_RDONLY after O_RDWR was refused */
+    int fd;           /* -1: not opened yet */
+    bool writable;    /* opened O_RDWR (else O_RDONLY: only read so far) */
+    int werr;         /* 0, or why it cannot be opened for writing (-errno), once tried */
+    const char *leaf; /* "msr", or "msr_safe" where msr does not exist */
 };
 
 struct msr_state {
@@ -48,23 +52,19 @@ static void msr_close(struct regc_backend *be)
     free(st);
 }
 
-static int open_dev(const struct msr_state *st, int cpu, const char *leaf, struct msr_cpu *c)
+static int open_dev(const struct msr_state *st, int cpu, const char *leaf, int flags)
 {
     char path[PATH_MAX + 32];
     snprintf(path, sizeof(path), "%s/%d/%s", st->root, cpu, leaf);
-    c->fd = open(path, O_RDWR | O_CLOEXEC);
-    if (c->fd >= 0)
-        return 0;
-    if (errno != EACCES && errno != EPERM && errno != EROFS)
-        return -errno;
-    c->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (c->fd < 0)
-        return -errno;
-    c->readonly = true;
-    return 0;
+    int fd = open(path, flags | O_CLOEXEC);
+    return fd < 0 ? -errno : fd;
 }
 
-/* The cached descriptor of 'cpu', opening msr (else msr_safe) on first use. */
+/*
+ * The cached descriptor of 'cpu': opened at first use, msr (else msr_safe),
+ * read-only until the first write, which opens it again read-write (the read
+ * descriptor stays when that is refused).
+ */
 static int cpu_fd(struct msr_state *st, int cpu, bool write, int *fd)
 {
     if (cpu < 0)
@@ -79,15 +79,24 @@ static int cpu_fd(struct msr_state *st, int cpu, bool write, int *fd)
         st->ncpus = cpu + 1;
     }
     struct msr_cpu *c = &st->cpus[cpu];
+    int flags = write ? O_RDWR : O_RDONLY;
     if (c->fd < 0) {
-        int rc = open_dev(st, cpu, "msr", c);
-        if (rc == -ENOENT)
-            rc = open_dev(st, cpu, "msr_safe", c);
-        if (rc < 0)
-            return rc;
+        c->leaf = "msr";
+        int f = open_dev(st, cpu, c->leaf, flags);
+        if (f == -ENOENT)
+            f = open_dev(st, cpu, c->leaf = "msr_safe", flags);
+        if (f < 0)
+            return f;
+        c->fd = f;
+        c->writable = write;
+    } else if (write && !c->writable) {
+        int f = c->werr ? c->werr : open_dev(st, cpu, c->leaf, O_RDWR);
+        if (f < 0)
+            return c->werr = f;
+        close(c->fd);
+        c->fd = f;
+        c->writable = true;
     }
-    if (write && c->readonly)
-        return -EACCES;
     *fd = c->fd;
     return 0;
 }

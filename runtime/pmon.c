@@ -864,8 +864,11 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
     if (rc)
         return rc;
     collect_boxes(p);
+    struct regc_pmon_info ev[REGC_PMON_MAX_EVENTS];
+    for (unsigned i = 0; i < p->n; i++)
+        regc_pmon_info(p, i, &ev[i]);
     struct regc__share_target st = {
-        .p = p, .d = p->d, .pci = p->pci, .global = p->global, .opt = &p->opt};
+        .ev = ev, .nev = p->n, .d = p->d, .pci = p->pci, .global = p->global, .opt = &p->opt};
     rc = regc__share_claim(&p->share, &st, p->err, sizeof(p->err));
     if (rc)
         return rc;

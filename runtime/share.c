@@ -7,7 +7,8 @@
  * global control (that stops every box) and shared otherwise. <target> names
  * the hardware: msr-pkg<P> (the package of the msr device's CPU), else
  * <backend>-cpu<N>. Locks are taken in name order, so sessions that wait
- * never wait for each other in a circle.
+ * never wait for each other in a circle. runtime/lock.c opens DIR and the
+ * files so that no other user can turn them against the caller.
  *
  * In use: a box's control or one of its counter controls with an RW or RW-V
  * bit set (the box's freeze fields excepted: a session leaves them set), or one of
@@ -23,6 +24,7 @@
 #include "share.h"
 
 #include "internal.h"
+#include "lock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -278,13 +280,10 @@ static int add_global(struct regc__share *sh, const struct regc__share_target *t
 
 static int collect(struct regc__share *sh, const struct regc__share_target *t)
 {
-    unsigned n = regc_pmon_count(t->p);
-    for (unsigned i = 0; i < n; i++) {
-        struct regc_pmon_info in;
-        if (regc_pmon_info(t->p, i, &in))
-            continue;
+    for (unsigned i = 0; i < t->nev; i++) {
+        const struct regc_pmon_info *in = &t->ev[i];
         unsigned before = sh->nbox;
-        int k = find_box(sh, t, &in);
+        int k = find_box(sh, t, in);
         if (k < 0)
             return -ENOSPC;
         bool added = sh->nbox > before;
@@ -292,7 +291,7 @@ static int collect(struct regc__share *sh, const struct regc__share_target *t)
         if (!rc && added)
             rc = add_counters(sh, t, k);
         if (!rc)
-            rc = add_event(sh, t, &in, k);
+            rc = add_event(sh, t, in, k);
         if (rc)
             return rc;
     }
@@ -309,7 +308,8 @@ static int collect(struct regc__share *sh, const struct regc__share_target *t)
 /* ---- locks */
 
 /* The lock directory, or NULL: no locks (dry runs; the sim backend unless given one). */
-static const char *lock_dir(const struct regc__share_target *t, const struct regc__where *w)
+static const char *lock_dir(const struct regc__share_target *t, const struct regc__where *w,
+                            char *buf, size_t len)
 {
     if (w->dry_run)
         return NULL;
@@ -317,7 +317,7 @@ static const char *lock_dir(const struct regc__share_target *t, const struct reg
         return t->opt->lock_dir;
     if (strcmp(regc_dev_backend(t->d), "sim") == 0)
         return NULL;
-    return regc__root(NULL, "REGC_LOCK_DIR", "/run/lock/regc");
+    return regc__root(NULL, "REGC_LOCK_DIR", regc__lock_default_dir(buf, len));
 }
 
 /* "msr-pkg<P>" when d is the msr driver's device of a CPU whose package is known, else
@@ -340,7 +340,8 @@ static void target_of(regc_dev *d, char *buf, size_t len)
     }
     snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/physical_package_id",
              w.sysfs_root, w.cpu);
-    if (S_ISCHR(st.st_mode) && regc__read_text(path, pkg, sizeof(pkg)) == 0)
+    if (S_ISCHR(st.st_mode) && regc__read_text(path, pkg, sizeof(pkg)) == 0 && pkg[0] &&
+        pkg[strspn(pkg, "0123456789")] == '\0') /* a number: part of a file name */
         snprintf(buf, len, "msr-pkg%s", pkg);
 }
 
@@ -354,47 +355,6 @@ static int cmp_lockreq(const void *a, const void *b)
     return strcmp(((const struct share_lockreq *)a)->key, ((const struct share_lockreq *)b)->key);
 }
 
-static int locked_by_other(int fd, const char *what, const char *path, char *err, size_t len)
-{
-    char pid[24] = "";
-    ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
-    pid[n > 0 ? n : 0] = '\0';
-    pid[strcspn(pid, "\n")] = '\0';
-    return regc__err(err, len, -EBUSY, "%s is locked by another session (%s%s holds '%s')", what,
-                     pid[0] ? "pid " : "", pid[0] ? pid : "a process", path);
-}
-
-static int lock_one(struct regc__share *sh, const char *dir, const struct share_lockreq *q,
-                    bool wait, char *err, size_t len)
-{
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof(path), "%s/%s.lock", dir, q->key) >= (int)sizeof(path))
-        return regc__err(err, len, -ENAMETOOLONG, "lock file name too long: '%s'", dir);
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    bool rw = fd >= 0;
-    if (fd < 0 && (errno == EACCES || errno == EPERM))
-        fd = open(path, O_RDONLY | O_CLOEXEC); /* another user's lock file: still lockable */
-    if (fd < 0)
-        return regc__err(err, len, -errno, "cannot open the lock file '%s': %s", path,
-                         strerror(errno));
-    if (flock(fd, (q->exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB)) != 0) {
-        int e = errno;
-        int rc = e == EWOULDBLOCK ? locked_by_other(fd, q->what, path, err, len)
-                 : e == EINTR     ? regc__err(err, len, -EINTR,
-                                              "interrupted while waiting for the lock on %s", q->what)
-                              : regc__err(err, len, -e, "cannot lock '%s': %s", path, strerror(e));
-        close(fd);
-        return rc;
-    }
-    char pid[24];
-    int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-    if (rw && (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)) {
-        /* the pid only serves other sessions' messages: not a failure */
-    }
-    sh->lock_fd[sh->nlock++] = fd;
-    return 0;
-}
-
 static void unlock_all(struct regc__share *sh)
 {
     while (sh->nlock)
@@ -406,14 +366,10 @@ static int lock_all(struct regc__share *sh, const struct regc__share_target *t, 
 {
     struct regc__where w;
     regc__dev_where(t->d, &w);
-    const char *dir = lock_dir(t, &w);
+    char dflt[PATH_MAX];
+    const char *dir = lock_dir(t, &w, dflt, sizeof(dflt));
     if (!dir)
         return 0;
-    if (mkdir(dir, 01777) == 0)
-        chmod(dir, 01777); /* like /run/lock: every user's sessions lock there (umask aside) */
-    else if (errno != EEXIST)
-        return regc__err(err, len, -errno, "cannot create the lock directory '%s': %s", dir,
-                         strerror(errno));
     struct share_lockreq q[SHARE_MAX_BOXES + 1];
     unsigned n = 0;
     char tg[96];
@@ -434,14 +390,21 @@ static int lock_all(struct regc__share *sh, const struct regc__share_target *t, 
         q[n++].exclusive = t->global;
     }
     qsort(q, n, sizeof(q[0]), cmp_lockreq);
-    for (unsigned i = 0; i < n; i++) {
-        int rc = lock_one(sh, dir, &q[i], t->opt->lock_wait, err, len);
-        if (rc) {
-            unlock_all(sh);
-            return rc;
-        }
+    struct regc__lockdir ld;
+    int rc = regc__lockdir_open(&ld, dir, err, len);
+    for (unsigned i = 0; !rc && i < n; i++) {
+        char name[sizeof(q[i].key) + 8];
+        snprintf(name, sizeof(name), "%.*s.lock", (int)sizeof(q[i].key) - 1, q[i].key);
+        int fd = regc__lock_take(&ld, name, q[i].what, q[i].exclusive, t->opt->lock_wait, err, len);
+        if (fd < 0)
+            rc = fd;
+        else
+            sh->lock_fd[sh->nlock++] = fd;
     }
-    return 0;
+    regc__lockdir_close(&ld);
+    if (rc)
+        unlock_all(sh);
+    return rc;
 }
 
 /* ---- in use? */

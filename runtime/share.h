@@ -2,7 +2,8 @@
  * share - sharing the PMU hardware for the pmon flow (runtime/share.c); not
  * installed. runtime/pmon.c calls it at two points: regc_pmon_start claims
  * the boxes before its first write, regc_pmon_release restores them after
- * freezing.
+ * freezing. It does not call back into pmon.c: the session's events come in
+ * the target.
  *
  *   regc__share_claim    locks every box (and the global control), reads
  *                        the boxes' controls and counters, refuses boxes in
@@ -20,9 +21,10 @@ struct regc__share;
 
 /* What the flow is about to program. All borrowed for the duration of the call. */
 struct regc__share_target {
-    regc_pmon_session *p; /* its events, counters assigned (regc_pmon_info) */
-    regc_dev *d, *pci;    /* pci: NULL, or the device of PCI-space registers */
-    bool global;          /* the flow freezes and unfreezes through the global control */
+    const struct regc_pmon_info *ev; /* the session's events, counters assigned */
+    unsigned nev;
+    regc_dev *d, *pci; /* pci: NULL, or the device of PCI-space registers */
+    bool global;       /* the flow freezes and unfreezes through the global control */
     const struct regc_pmon_opts *opt;
 };
 

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 export BUILD REGC REGCTL="${REGCTL:-}" CMOCKA_MESSAGE_OUTPUT=TAP
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-# runs on the msr backend (msrfs) lock in a directory of their own, not /run/lock/regc
+# runs on the msr backend (msrfs) lock in a directory of their own, not /run/regc
 REGC_LOCK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/regc-locks-XXXXXX") || exit 1
 export REGC_LOCK_DIR
 trap 'rm -rf "$REGC_LOCK_DIR"' EXIT

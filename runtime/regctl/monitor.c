@@ -39,7 +39,8 @@ const char regctl_monitor_usage[] =
     "                   for an event counting up and down, dir=up-down)\n"
     "  --force          program boxes found in use\n"
     "  --wait           wait for boxes another run has locked\n"
-    "  --lock-dir DIR   lock files there (default $REGC_LOCK_DIR, else /run/lock/regc)\n"
+    "  --lock-dir DIR   lock files there (default $REGC_LOCK_DIR, else /run/regc, or\n"
+    "                   $XDG_RUNTIME_DIR/regc when not root)\n"
     "  --settle DUR     how long counters are watched for advancing (default 10ms)\n";
 
 struct mon {

@@ -7,6 +7,8 @@
  * path with its exact message. On the simulator, and on "test", a backend
  * that forwards to a simulator as hardware would (settle wait, kernel PMUs).
  */
+#define _XOPEN_SOURCE 700 /* realpath */
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +17,9 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -516,6 +520,223 @@ static void t_lock_package(void **state)
     regc_close(d);
 }
 
+/* ---- lock files no one else can turn against a run (docs/runtime.md "Lock files") */
+
+/* What a file someone planted must keep: its inode, size, modification time and text. */
+struct keep {
+    struct stat st;
+    char text[64];
+};
+
+static void keep_take(const char *path, struct keep *k)
+{
+    memset(k, 0, sizeof(*k));
+    assert_int_equal(stat(path, &k->st), 0);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(k->text, 1, sizeof(k->text) - 1, f);
+    k->text[n] = '\0';
+    fclose(f);
+}
+
+static void keep_check(const char *path, const struct keep *k)
+{
+    struct keep now;
+    keep_take(path, &now);
+    assert_string_equal(now.text, k->text);
+    assert_int_equal(now.st.st_ino, k->st.st_ino);
+    assert_int_equal(now.st.st_size, k->st.st_size);
+    assert_int_equal(now.st.st_mtim.tv_sec, k->st.st_mtim.tv_sec);
+    assert_int_equal(now.st.st_mtim.tv_nsec, k->st.st_mtim.tv_nsec);
+}
+
+/* lockdir/name, new, with 'mode' (umask aside); its physical path (for messages) in real. */
+static void fresh_dir(char *dir, size_t len, const char *name, mode_t mode, char *real)
+{
+    snprintf(dir, len, "%s/%s", lockdir, name);
+    tu_rm_rf(dir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    assert_int_equal(chmod(dir, mode), 0);
+    if (real)
+        assert_non_null(realpath(dir, real));
+}
+
+/* "victim": a file a planted name points to, with something in it. */
+static void victim(char *path, size_t len, struct keep *k)
+{
+    snprintf(path, len, "%s/victim", lockdir);
+    tu_write(lockdir, "victim", "not a lock file\n", -1);
+    assert_int_equal(chmod(path, 0600), 0);
+    keep_take(path, k);
+}
+
+/* A run fails on dir/name; once the name is gone, it locks (what it locked before was let go). */
+static void expect_refused(const char *dir, const char *name, int rc, const char *want)
+{
+    struct fx *f = fx_new("e5_2600v2", cbox_ev, NULL);
+    struct regc_pmon_opts o = {.lock_dir = dir};
+    assert_int_equal(regc_pmon_start(f->p, &o), rc);
+    expect_error(f, want);
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(regc_pmon_start(f->p, &o), 0);
+    fx_free(f, true);
+}
+
+/* A run refused the lock directory 'given' (-EPERM, the message 'want'), and made no lock file in
+ * 'where'. */
+static void expect_unsafe_dir(const char *given, const char *want, const char *where)
+{
+    struct fx *f = fx_new("e5_2600v2", cbox_ev, NULL);
+    struct regc_pmon_opts o = {.lock_dir = given};
+    assert_int_equal(regc_pmon_start(f->p, &o), -EPERM);
+    expect_error(f, want);
+    fx_free(f, true);
+    char path[600];
+    snprintf(path, sizeof(path), "%s/sim-cpu0-cbox.c3.lock", where);
+    assert_int_equal(access(path, F_OK), -1);
+}
+
+/* A symbolic link where a lock file goes is not followed: its target keeps its text, inode and
+ * time; a dangling one creates nothing. The global lock comes after the box's (name order). */
+static void t_lock_symlink(void **state)
+{
+    (void)state;
+    char dir[400], v[400], link[600], want[1400], ghost[400];
+    struct keep k;
+    fresh_dir(dir, sizeof(dir), "planted", 0700, NULL);
+    victim(v, sizeof(v), &k);
+    snprintf(link, sizeof(link), "%s/sim-cpu0-global.lock", dir);
+    assert_int_equal(symlink(v, link), 0);
+    snprintf(want, sizeof(want), "the lock file '%s' is a symbolic link; refusing to follow it",
+             link);
+    expect_refused(dir, "sim-cpu0-global.lock", -ELOOP, want);
+    keep_check(v, &k);
+    snprintf(ghost, sizeof(ghost), "%s/ghost", lockdir);
+    assert_int_equal(unlink(link), 0); /* the run's own lock file, by now */
+    assert_int_equal(symlink(ghost, link), 0);
+    expect_refused(dir, "sim-cpu0-global.lock", -ELOOP, want);
+    assert_int_equal(access(ghost, F_OK), -1);
+}
+
+/* Other things where a lock file goes: a FIFO (not opened for long: no hang), a hard link to
+ * another file. Lock files the run made are empty and private (0600): nothing is written. */
+static void t_lock_planted(void **state)
+{
+    (void)state;
+    char dir[400], v[400], path[600], want[1400];
+    struct keep k;
+    fresh_dir(dir, sizeof(dir), "kinds", 0700, NULL);
+    victim(v, sizeof(v), &k);
+    snprintf(path, sizeof(path), "%s/sim-cpu0-global.lock", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(want, sizeof(want), "the lock file '%s' is not a regular file; refusing it", path);
+    expect_refused(dir, "sim-cpu0-global.lock", -EINVAL, want);
+    assert_int_equal(unlink(path), 0); /* the run's own lock file, by now */
+    assert_int_equal(link(v, path), 0);
+    snprintf(want, sizeof(want),
+             "the lock file '%s' has 2 names (a hard link to another file?); refusing it", path);
+    expect_refused(dir, "sim-cpu0-global.lock", -EPERM, want);
+    keep_check(v, &k);
+    const char *const made[] = {"sim-cpu0-cbox.c3.lock", "sim-cpu0-global.lock"};
+    for (unsigned i = 0; i < 2; i++) {
+        struct stat st;
+        snprintf(path, sizeof(path), "%s/%s", dir, made[i]);
+        assert_int_equal(stat(path, &st), 0);
+        assert_int_equal(st.st_size, 0);
+        assert_int_equal(st.st_mode & 07777, 0600);
+        assert_int_equal(st.st_uid, geteuid());
+    }
+}
+
+/* A lock directory others can write to without the sticky bit is refused; with it, used; a
+ * symbolic link of ours on the way is followed; a missing last component is made (0755). */
+static void t_lock_dir_modes(void **state)
+{
+    (void)state;
+    char dir[400], real[PATH_MAX], want[2 * PATH_MAX];
+    const mode_t bad[] = {0777, 0770, 0702};
+    for (unsigned i = 0; i < 3; i++) {
+        fresh_dir(dir, sizeof(dir), "open", bad[i], real);
+        snprintf(want, sizeof(want),
+                 "the lock directory '%s' is not safe: others can write to '%s' and it has no "
+                 "sticky bit (they could replace the lock files)",
+                 dir, real);
+        expect_unsafe_dir(dir, want, dir);
+    }
+    fresh_dir(dir, sizeof(dir), "sticky", 01777, NULL);
+    struct regc_pmon_opts o = {.lock_dir = dir};
+    assert_unlocked(&o);
+    char via[400], sub[500], path[600];
+    snprintf(via, sizeof(via), "%s/via", lockdir);
+    unlink(via);
+    assert_int_equal(symlink("sticky", via), 0); /* relative, as people write them */
+    snprintf(sub, sizeof(sub), "%s/made/", via);
+    o.lock_dir = sub;
+    assert_unlocked(&o);
+    snprintf(path, sizeof(path), "%s/made/sim-cpu0-cbox.c3.lock", dir);
+    assert_int_equal(access(path, F_OK), 0);
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/made", dir);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0755 & ~tu_umask());
+}
+
+/*
+ * What another user (uid 65534) can own: the lock directory, a symbolic link on the way, a lock
+ * file in a directory everyone can write to: each refused, each untouched. A file of theirs in a
+ * directory only we can write to was put there by us or root: used. (Root only: chown;
+ * tests/runtime/run-lock.sh has that user do it.)
+ */
+static void t_lock_foreign(void **state)
+{
+    (void)state;
+    char dir[400], real[PATH_MAX], want[2 * PATH_MAX], path[600];
+    fresh_dir(dir, sizeof(dir), "theirs", 01777, real);
+    assert_int_equal(chown(dir, 65534, 65534), 0);
+    snprintf(want, sizeof(want),
+             "the lock directory '%s' is not safe: '%s' belongs to uid 65534, not to root or you "
+             "(its owner could replace the lock files)",
+             dir, real);
+    expect_unsafe_dir(dir, want, dir);
+
+    char pub[400], link[500], given[600];
+    fresh_dir(pub, sizeof(pub), "pub", 01777, real);
+    fresh_dir(dir, sizeof(dir), "mine", 0755, NULL);
+    snprintf(link, sizeof(link), "%s/link", pub);
+    assert_int_equal(symlink(dir, link), 0);
+    assert_int_equal(lchown(link, 65534, 65534), 0);
+    snprintf(given, sizeof(given), "%s/link", pub);
+    snprintf(want, sizeof(want),
+             "the lock directory '%s' is not safe: '%s/link' is a symbolic link that belongs to "
+             "uid 65534, not to root or you",
+             given, real);
+    expect_unsafe_dir(given, want, dir);
+
+    struct keep k;
+    struct fx *f = fx_new("e5_2600v2", cbox_ev, NULL);
+    struct regc_pmon_opts o = {.lock_dir = pub};
+    snprintf(path, sizeof(path), "%s/sim-cpu0-cbox.c3.lock", pub);
+    tu_write(pub, "sim-cpu0-cbox.c3.lock", "theirs\n", -1);
+    assert_int_equal(chown(path, 65534, 65534), 0);
+    keep_take(path, &k);
+    assert_int_equal(regc_pmon_start(f->p, &o), -EPERM);
+    snprintf(want, sizeof(want),
+             "the lock file '%s' belongs to uid 65534, who could remove it and break the lock; "
+             "refusing it",
+             path);
+    expect_error(f, want);
+    keep_check(path, &k);
+
+    snprintf(path, sizeof(path), "%s/sim-cpu0-cbox.c3.lock", dir);
+    tu_write(dir, "sim-cpu0-cbox.c3.lock", "", -1);
+    assert_int_equal(chown(path, 65534, 65534), 0);
+    o.lock_dir = dir;
+    assert_int_equal(regc_pmon_start(f->p, &o), 0);
+    fx_free(f, true);
+}
+
 /* ---- restore */
 
 /*
@@ -791,13 +1012,19 @@ int main(void)
         cmocka_unit_test(t_release_e5_2600v2),  cmocka_unit_test(t_release_e5_2600),
         cmocka_unit_test(t_restore_fails),      cmocka_unit_test(t_start_fails),
         cmocka_unit_test(t_check_read_fails),   cmocka_unit_test(t_restart),
-        cmocka_unit_test(t_kernel_pmu),
+        cmocka_unit_test(t_kernel_pmu),         cmocka_unit_test(t_lock_symlink),
+        cmocka_unit_test(t_lock_planted),       cmocka_unit_test(t_lock_dir_modes),
+        cmocka_unit_test(t_lock_foreign), /* last: root only */
     };
     enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
     struct CMUnitTest t[NFIXED + FLOW_NCASES];
     char names[FLOW_NCASES][64];
-    size_t k = 0;
-    for (; k < NFIXED; k++)
+    size_t k = 0, nfixed = NFIXED;
+    if (geteuid() != 0) {
+        tu_skip("t_lock_foreign", "not root: cannot give files to another user");
+        nfixed--;
+    }
+    for (; k < nfixed; k++)
         t[k] = fixed[k];
     for (size_t i = 0; i < FLOW_NCASES; i++, k++) {
         snprintf(names[i], sizeof(names[i]), "%s forced takeover", flow_cases[i].spec);

@@ -49,6 +49,14 @@ static inline char *tu_tmpdir(char *buf, size_t len)
     return buf;
 }
 
+/* The process's umask (left as it was). */
+static inline mode_t tu_umask(void)
+{
+    mode_t m = umask(022);
+    umask(m);
+    return m;
+}
+
 /* A TAP skip line the harness counts (cmocka's own skip() prints "not ok"). */
 static inline void tu_skip(const char *name, const char *reason)
 {

@@ -79,7 +79,8 @@ struct regc_pmon_opts {
     /* sharing the hardware */
     bool force;           /* program boxes found in use (regc_pmon_warning() names them) */
     bool lock_wait;       /* wait for a lock another session holds instead of failing */
-    const char *lock_dir; /* NULL: $REGC_LOCK_DIR, else /run/lock/regc (sim backend: no lock) */
+    const char *lock_dir; /* NULL: $REGC_LOCK_DIR, else /run/regc (root) or $XDG_RUNTIME_DIR/regc
+                             (sim backend: no lock); docs/runtime.md "Lock files" */
     int settle_ms;        /* counters watched this long for advancing; 0: 10 ms; < 0: no wait */
 };
 

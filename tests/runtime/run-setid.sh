@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# run-setid.sh - a regctl that runs set-group-ID (or with raised capabilities) takes no path
+# from its environment (secure_getenv; docs/runtime.md "Environment"): $REGC_MSR_ROOT,
+# $REGC_SYSFS_ROOT and $REGC_LOCK_DIR steer a plain copy of regctl and not a set-group-ID one
+# (root runs both; the copy is set-group-ID to nogroup, so the kernel marks it AT_SECURE).
+# The set-group-ID runs are kept off the machine's devices: CPU 999, a planted value, and a
+# private /run (unshare -m) for the default lock directory.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tap.sh
+: "${BUILD:=build}"
+REGCTL=${REGCTL:-$BUILD/regctl}
+
+names=("plain: \$REGC_MSR_ROOT read" "set-group-ID: \$REGC_MSR_ROOT ignored"
+    "plain: \$REGC_SYSFS_ROOT read" "set-group-ID: \$REGC_SYSFS_ROOT ignored"
+    "plain: \$REGC_LOCK_DIR used" "set-group-ID: \$REGC_LOCK_DIR ignored (/run/regc)")
+skip() {
+    for t in "${names[@]:$1}"; do tap_skip "$t" "$2"; done
+    tap_done
+    exit 0
+}
+if [ "$(id -u)" != 0 ]; then skip 0 "not root: cannot make a program set-group-ID to a group not ours"; fi
+if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600 '; then skip 0 "regctl has no e5_2600 tables"; fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+if findmnt -n -o OPTIONS --target "$tmp" 2>/dev/null | grep -qw nosuid; then
+    skip 0 "$tmp is on a file system mounted nosuid"
+fi
+plain=$tmp/regctl
+sgid=$tmp/regctl-sgid
+cp "$REGCTL" "$plain"
+cp "$REGCTL" "$sgid"
+chgrp 65534 "$sgid"
+chmod 2755 "$sgid"
+
+# the U-Box control of CPU 999, planted
+mkdir -p "$tmp/cpu/999" "$tmp/cpu/998"
+head -c 4096 /dev/zero >"$tmp/cpu/999/msr"
+printf '\x42\x08\x40\x00' | dd of="$tmp/cpu/999/msr" bs=1 seek=$((0xc10)) conv=notrunc 2>/dev/null
+: >"$tmp/cpu/998/msr" # empty: a monitor run locks, then its first read fails
+R=(--cpu 999 --json read e5_2600.ubox.U_MSR_PMON_CTL0)
+out=$(REGC_MSR_ROOT=$tmp/cpu "$plain" "${R[@]}" 2>&1)
+if echo "$out" | grep -q '"value": "0x400842"'; then tap_ok "${names[0]}"; else tap_fail "${names[0]}" "$out"; fi
+out=$(REGC_MSR_ROOT=$tmp/cpu "$sgid" "${R[@]}" 2>&1)
+rc=$?
+if [ $rc = 1 ] && echo "$out" | grep -q "no such CPU, or the msr driver is not loaded"; then tap_ok "${names[1]}"
+else tap_fail "${names[1]}" "exit $rc" "$out"; fi
+
+# a PCI device of the E5-2600 IMC, planted in a sysfs tree
+dev=$tmp/sys/bus/pci/devices/0000:7f:10.4
+mkdir -p "$dev"
+printf '0x8086\n' >"$dev/vendor"
+printf '0x3cb4\n' >"$dev/device"
+head -c 256 /dev/zero >"$dev/config"
+printf '\x04\x03\x40\x00' | dd of="$dev/config" bs=1 seek=$((0xe4)) conv=notrunc 2>/dev/null
+P=(--backend pci --json read e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3)
+out=$(REGC_SYSFS_ROOT=$tmp/sys "$plain" "${P[@]}" 2>&1)
+if echo "$out" | grep -q '"value": "0x400304"'; then tap_ok "${names[2]}"; else tap_fail "${names[2]}" "$out"; fi
+out=$(REGC_SYSFS_ROOT=$tmp/sys "$sgid" "${P[@]}" 2>&1)
+if echo "$out" | grep -q '0x400304'; then tap_fail "${names[3]}" "$out"; else tap_ok "${names[3]}"; fi
+
+# the lock directory: root's default in a private /run
+if ! unshare -m sh -c 'mount -t tmpfs -o mode=755 regc-test /run' 2>/dev/null; then
+    skip 4 "cannot mount a private /run (unshare -m)"
+fi
+mkdir -m 700 "$tmp/env1" "$tmp/env2"
+M=(--msr-root "$tmp/cpu" --cpu 998 monitor e5_2600v2 'ubox:EVENT_MSG.DOORBELL_RCVD' --interval 0 --count 1)
+# shellcheck disable=SC2016 # expanded by the inner shell
+unshare -m sh -c '
+    mount -t tmpfs -o mode=755 regc-test /run || exit 1
+    tmp=$1; shift
+    REGC_LOCK_DIR=$tmp/env1 "$tmp/regctl" "$@" >/dev/null 2>&1
+    echo "plain: $(ls "$tmp/env1" | tr "\n" " ")/ $(ls /run | tr "\n" " ")"
+    REGC_LOCK_DIR=$tmp/env2 "$tmp/regctl-sgid" "$@" >/dev/null 2>&1
+    echo "sgid: $(ls "$tmp/env2" | tr "\n" " ")/ $(ls /run/regc 2>&1 | tr "\n" " ")"
+' sh "$tmp" "${M[@]}" >"$tmp/locks.out" 2>&1
+want="plain: msr-cpu998-global.lock msr-cpu998-ubox.lock / "
+if grep -qxF "$want" "$tmp/locks.out"; then tap_ok "${names[4]}"; else tap_fail "${names[4]}" "$(cat "$tmp/locks.out")"; fi
+want="sgid: / msr-cpu998-global.lock msr-cpu998-ubox.lock "
+if grep -qxF "$want" "$tmp/locks.out"; then tap_ok "${names[5]}"; else tap_fail "${names[5]}" "$(cat "$tmp/locks.out")"; fi
+tap_done
