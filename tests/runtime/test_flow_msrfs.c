@@ -83,30 +83,29 @@ static void unmount_spec(struct mount *m)
     tu_rm_rf(m->dir);
 }
 
-static int fs_tick(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx,
-                   uint64_t n)
+/* A command to msrfs's control file; 0 or -errno. */
+static int fs_command(struct mount *m, const char *cmd)
 {
-    struct mount *m = ctx;
-    char cmd[256];
-    int len = snprintf(cmd, sizeof(cmd), "tick %s %s %u %u %llu", block, inst ? inst : "-", group,
-                       idx, (unsigned long long)n);
     int fd = open(m->simfile, O_WRONLY);
     if (fd < 0)
         return -errno;
-    ssize_t w = write(fd, cmd, (size_t)len);
+    ssize_t w = write(fd, cmd, strlen(cmd));
     close(fd);
-    return w == len ? 0 : -EIO;
+    return w == (ssize_t)strlen(cmd) ? 0 : -EIO;
+}
+
+/* n occurrences of the event named 'name', through the simulator behind msrfs. */
+static int fs_event(void *ctx, const char *name, uint64_t n)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof(cmd), "event %s %llu", name, (unsigned long long)n);
+    return fs_command(ctx, cmd);
 }
 
 static void fs_batch(void *ctx, bool on)
 {
-    struct mount *m = ctx;
-    int fd = open(m->simfile, O_WRONLY);
-    if (fd >= 0) {
-        if (write(fd, on ? "batch 1" : "batch 0", 7) != 7)
-            fprintf(stderr, "msrfs: batch command refused\n");
-        close(fd);
-    }
+    if (fs_command(ctx, on ? "batch 1" : "batch 0") != 0)
+        fprintf(stderr, "msrfs: batch command refused\n");
 }
 
 /* One flow (poll or sample) of one case on a fresh msrfs mount. */
@@ -139,7 +138,7 @@ static void run_case(const struct flow_case *fc, bool sampling)
     trace->len = 0;
     trace->buf[0] = '\0';
     struct regc_pmon_opts po = {.sample = sampling ? fc->period : 0, .lock_dir = m.dir};
-    struct flow_env env = {fs_tick, fs_batch, &m};
+    struct flow_env env = {fs_event, fs_batch, &m};
     char why[512] = "";
     int rc = regc_pmon_start(p, &po);
     if (rc)

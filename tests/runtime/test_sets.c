@@ -21,6 +21,7 @@
 #include "../../generated/xeon7500_mbox.h"
 #include "flow_cases.h"
 #include "hand_tables.h"
+#include "simutil.h"
 
 struct fx {
     regc_dev *d;
@@ -68,13 +69,7 @@ static uint64_t ctl_of(struct fx *f, unsigned i)
 /* The value register 'path' ("block.inst.REG") holds now. */
 static uint64_t reg_of(struct fx *f, const char *path)
 {
-    struct regc_ref r;
-    char err[256];
-    uint64_t v;
-    if (regc_resolve(regc_dev_spec(f->d), path, &r, err, sizeof(err)) != 0)
-        fail_msg("%s: %s", path, err);
-    assert_int_equal(regc_sim_peek(regc_dev_sim(f->d), &r, &v), 0);
-    return v;
+    return sim_peek(regc_dev_sim(f->d), regc_dev_spec(f->d), path);
 }
 
 #define MBOX_FLOW (XEON7500_M_MSR_PMU_CNT_CTL_EN_MASK | XEON7500_M_MSR_PMU_CNT_CTL_WRAP_MODE_MASK)
