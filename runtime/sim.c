@@ -33,11 +33,11 @@ struct sim_ctr {
     const struct regc_block *block;
     const struct regc_instance *inst;
     const struct regc_counters *c;
-    unsigned i;           /* array index of the control (0 for a single register) */
+    unsigned i; /* array index of the control (0 for a single register) */
     struct sim_reg *ctl, *ctr;
-    struct sim_reg *box;  /* the box control copy; NULL: none */
-    bool has_events;      /* the block's event tables select on this control */
-    bool prev;            /* the threshold comparison in the last cycle counted (edge_det) */
+    struct sim_reg *box; /* the box control copy; NULL: none */
+    bool has_events;     /* the block's event tables select on this control */
+    bool prev;           /* the threshold comparison in the last cycle counted (edge_det) */
 };
 
 /* What an event's table entry asks of its control register (see sim.h). */
@@ -87,13 +87,13 @@ struct regc_sim {
     const struct regc_spec *spec;
     struct sim_reg *regs;
     size_t nregs;
-    struct addr_key *by_addr;  /* every copy, by space and address */
-    struct reg_range *ranges;  /* by register pointer */
+    struct addr_key *by_addr; /* every copy, by space and address */
+    struct reg_range *ranges; /* by register pointer */
     size_t nranges;
     struct sim_ctr *ctrs;
     size_t nctrs;
-    struct sim_block *blocks;  /* one per block of the spec */
-    struct sim_reg *gctl;      /* the global control copy; NULL: none */
+    struct sim_block *blocks; /* one per block of the spec */
+    struct sim_reg *gctl;     /* the global control copy; NULL: none */
     struct sim_rate *rates;
     size_t nrates;
     struct regc_sim_encoding *seen;
@@ -232,15 +232,15 @@ static int add_counter(regc_sim *sim, struct sim_reg *ctl, const struct regc_cou
         return -ENOMEM;
     sim->ctrs = n;
     const struct regc_box_control *bc = b->pmon->box_control;
-    n[sim->nctrs++] = (struct sim_ctr){
-        .block = b,
-        .inst = ctl->inst,
-        .c = c,
-        .i = i,
-        .ctl = ctl,
-        .ctr = ctr,
-        .box = bc ? find_copy(sim, b, ctl->inst, bc->reg, -1) : NULL,
-        .has_events = !streq(c->kind, "fixed") && block_selects(b, c->control)};
+    n[sim->nctrs++] =
+        (struct sim_ctr){.block = b,
+                         .inst = ctl->inst,
+                         .c = c,
+                         .i = i,
+                         .ctl = ctl,
+                         .ctr = ctr,
+                         .box = bc ? find_copy(sim, b, ctl->inst, bc->reg, -1) : NULL,
+                         .has_events = !streq(c->kind, "fixed") && block_selects(b, c->control)};
     return 0;
 }
 
@@ -873,8 +873,8 @@ static int tick(regc_sim *sim, const char *block, const char *inst, unsigned gro
     if (!k)
         return -ENOENT;
     if (!running(sim, k))
-        return decrement && regc_counters_direction(c, k->ctl->reg, k->ctl->value) !=
-                                REGC_DIR_UP_DOWN
+        return decrement &&
+                       regc_counters_direction(c, k->ctl->reg, k->ctl->value) != REGC_DIR_UP_DOWN
                    ? -EINVAL
                    : 0;
     return count_signed(sim, k, decrement, n);
@@ -902,11 +902,11 @@ static uint64_t field_mask_of(const struct regc_reg *r, const char *name)
     return f ? regc_field_mask(f) : 0;
 }
 
-/* The threshold, invert and edge fields of a control: they shape increments, they select nothing. */
+/* The threshold, invert and edge fields of a control: they shape increments, they select nothing.
+ */
 static uint64_t shaping_mask(const struct regc_reg *r, const struct regc_counters *c)
 {
-    return field_mask_of(r, c->threshold) | field_mask_of(r, c->invert) |
-           field_mask_of(r, c->edge);
+    return field_mask_of(r, c->threshold) | field_mask_of(r, c->invert) | field_mask_of(r, c->edge);
 }
 
 /* The fields the flow itself writes: enable, PMI, wrap, reset, direction. */
@@ -1062,8 +1062,7 @@ static int rate_other(regc_sim *sim, struct sim_rate *r, const struct regc_set *
     const struct regc_reg *reg = regc_block_reg(r->b, s->reg);
     const struct regc_field *f = reg ? regc_reg_field(reg, s->field) : NULL;
     struct sim_reg *copy =
-        reg ? find_copy(sim, r->b, r->inst, reg->name, reg->is_array ? (int)reg->first : -1)
-            : NULL;
+        reg ? find_copy(sim, r->b, r->inst, reg->name, reg->is_array ? (int)reg->first : -1) : NULL;
     if (!f || !copy)
         return rate_fail(sim, -ENOENT, "'%s': no field '%s' of that instance", r->name, s->field);
     if (r->nother >= SIM_MAX_OTHER)
@@ -1083,8 +1082,9 @@ static int rate_event(regc_sim *sim, struct sim_rate *r, const char *ev)
         for (const struct regc_counters *c = r->b->pmon->counters; c->control; c++)
             if (streq(c->kind, "fixed"))
                 r->c = c;
-        return r->c ? 0 : rate_fail(sim, -ENOENT, "'%s': block '%s' has no fixed counter",
-                                    r->name, r->b->name);
+        return r->c ? 0
+                    : rate_fail(sim, -ENOENT, "'%s': block '%s' has no fixed counter", r->name,
+                                r->b->name);
     }
     const struct regc_event *e = regc_block_event(r->b, ev);
     struct sim_block *sb = e ? block_evcs(sim, r->b) : NULL;
@@ -1098,8 +1098,7 @@ static int rate_event(regc_sim *sim, struct sim_rate *r, const char *ev)
     r->value = x->value;
     r->shaped = x->shaped;
     if (!r->c)
-        return rate_fail(sim, -ENOENT, "'%s': no counters are controlled by '%s'", r->name,
-                         e->reg);
+        return rate_fail(sim, -ENOENT, "'%s': no counters are controlled by '%s'", r->name, e->reg);
     for (const struct regc_set *s = e->sets; s && s->field; s++) {
         int rc = own_set(s, e) ? 0 : rate_other(sim, r, s);
         if (rc)
@@ -1122,8 +1121,8 @@ static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
         if (streq(t, "reg")) {
             r->c = group_of(r->b, eq);
             if (!r->c)
-                return rate_fail(sim, -ENOENT, "'%s': no counters are controlled by '%s'",
-                                 r->name, eq);
+                return rate_fail(sim, -ENOENT, "'%s': no counters are controlled by '%s'", r->name,
+                                 eq);
             continue;
         }
         if (streq(t, "dir") || streq(t, "ctr"))
@@ -1225,10 +1224,14 @@ static int deliver(regc_sim *sim, const struct sim_rate *r, bool decrement, uint
         uint64_t n = decrement ? inc : shape(k, r->shaped, inc, ncycles);
         if (count_signed(sim, k, decrement, n) < 0) {
             char nm[160];
-            struct regc_ref ref = {.spec = sim->spec, .block = k->block, .instance = k->inst,
-                                   .reg = k->ctl->reg, .index = k->ctl->index};
-            rc = rate_fail(sim, -EINVAL, "'%s': decrements reached %s, which does not count up "
-                                         "and down (dir=up-down)",
+            struct regc_ref ref = {.spec = sim->spec,
+                                   .block = k->block,
+                                   .instance = k->inst,
+                                   .reg = k->ctl->reg,
+                                   .index = k->ctl->index};
+            rc = rate_fail(sim, -EINVAL,
+                           "'%s': decrements reached %s, which does not count up "
+                           "and down (dir=up-down)",
                            r->name, regc_ref_name(&ref, nm, sizeof(nm)));
         }
     }
@@ -1254,11 +1257,14 @@ static void see(regc_sim *sim, const struct sim_ctr *k)
     if (!n)
         return; /* a report, not a count: nothing lost but the entry */
     sim->seen = n;
-    n[sim->nseen++] = (struct regc_sim_encoding){
-        .ctl = {.spec = sim->spec, .block = k->block, .instance = k->inst, .reg = k->ctl->reg,
-                .index = k->ctl->index, .address = k->ctl->address},
-        .value = k->ctl->value,
-        .event = encoded_event(sim, k, k->ctl->value)};
+    n[sim->nseen++] = (struct regc_sim_encoding){.ctl = {.spec = sim->spec,
+                                                         .block = k->block,
+                                                         .instance = k->inst,
+                                                         .reg = k->ctl->reg,
+                                                         .index = k->ctl->index,
+                                                         .address = k->ctl->address},
+                                                 .value = k->ctl->value,
+                                                 .event = encoded_event(sim, k, k->ctl->value)};
 }
 
 /* Records the encodings of the running counters that have event tables. */
@@ -1337,7 +1343,8 @@ void regc_sim_rates_clear(regc_sim *sim)
     sim->nrates = 0;
 }
 
-/* Opens a batch for a delivery (unless one is open: the caller's), after recording the encodings. */
+/* Opens a batch for a delivery (unless one is open: the caller's), after recording the encodings.
+ */
 static bool batched_begin(regc_sim *sim)
 {
     bool outer = sim->batch;
@@ -1370,8 +1377,7 @@ int regc_sim_interval(regc_sim *sim)
  * Occurrences of 'event' now, each step one batch: 'n' at once (inc NULL), or
  * one cycle per element of inc[ncycles].
  */
-static int occur(regc_sim *sim, const char *event, int64_t n, const uint64_t *inc,
-                 size_t ncycles)
+static int occur(regc_sim *sim, const char *event, int64_t n, const uint64_t *inc, size_t ncycles)
 {
     struct sim_rate r;
     sim->err[0] = '\0';

@@ -272,6 +272,26 @@ static void report_unmatched(regc_dev *d)
     }
 }
 
+/* Sim backend, --json: every encoding the simulator saw in a running counter (regc/sim.h):
+ * [{"register", "value", "event" (null: none)}]. */
+static json_t *encodings_json(regc_sim *sim)
+{
+    size_t n = regc_sim_encodings(sim, false, NULL, 0);
+    struct regc_sim_encoding *enc = calloc(n + 1, sizeof(*enc));
+    json_t *list = json_array();
+    n = enc ? regc_sim_encodings(sim, false, enc, n) : 0;
+    for (size_t i = 0; i < n; i++) {
+        char nm[160], v[24];
+        snprintf(v, sizeof(v), "0x%llx", (unsigned long long)enc[i].value);
+        json_array_append_new(list,
+                              json_pack("{s:s, s:s, s:s?}", "register",
+                                        regc_ref_name(&enc[i].ctl, nm, sizeof(nm)), "value", v,
+                                        "event", enc[i].event ? enc[i].event->name : NULL));
+    }
+    free(enc);
+    return list;
+}
+
 static void print_header(const struct mon *m, unsigned *widths)
 {
     printf("%8s", m->popt.sample ? "interval" : "interval");
@@ -384,6 +404,8 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
                                 rows, "totals", totals);
         if (m->popt.sample)
             json_object_set_new(doc, "period", json_integer((json_int_t)m->popt.sample));
+        if (regc_dev_sim(d))
+            json_object_set_new(doc, "sim_encodings", encodings_json(regc_dev_sim(d)));
         char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         if (text)
             printf("%s\n", text);

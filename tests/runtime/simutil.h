@@ -20,8 +20,7 @@ static inline struct regc_ref sim_ref(const struct regc_spec *s, const char *pat
 }
 
 /* Sets the copy without side effects (regc_sim_poke). */
-static inline void sim_poke(regc_sim *sim, const struct regc_spec *s, const char *path,
-                            uint64_t v)
+static inline void sim_poke(regc_sim *sim, const struct regc_spec *s, const char *path, uint64_t v)
 {
     struct regc_ref r = sim_ref(s, path);
     assert_int_equal(regc_sim_poke(sim, &r, v), 0);

@@ -147,9 +147,10 @@ static void t_conflict(void **state)
     open_fx(&f, flow_spec("xeon7500_mbox"));
     add(&f, "mbox:FRM_TYPE.FRM_TYPE_3CMD");
     assert_int_equal(regc_pmon_add(f.p, "mbox:FRM_TYPE.FRM_TYPE_WDAT"), -EINVAL);
-    assert_string_equal(regc_pmon_error(f.p),
-                        "'mbox:FRM_TYPE.FRM_TYPE_3CMD' and 'mbox:FRM_TYPE.FRM_TYPE_WDAT' cannot be "
-                        "counted together in mbox.mbox0: they need M_MSR_PMU_ISS.iss = 0x0 and 0x1");
+    assert_string_equal(
+        regc_pmon_error(f.p),
+        "'mbox:FRM_TYPE.FRM_TYPE_3CMD' and 'mbox:FRM_TYPE.FRM_TYPE_WDAT' cannot be "
+        "counted together in mbox.mbox0: they need M_MSR_PMU_ISS.iss = 0x0 and 0x1");
     assert_int_equal(regc_pmon_count(f.p), 1);
     add(&f, "mbox[mbox1]:FRM_TYPE.FRM_TYPE_WDAT");
     add(&f, "mbox[mbox0]:FRM_TYPE.FRM_TYPE_3CMD");
@@ -181,9 +182,9 @@ static void t_hand_own_register(void **state)
 int main(void)
 {
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(t_snb_cmask),     cmocka_unit_test(t_mbox_flag_mode),
+        cmocka_unit_test(t_snb_cmask),      cmocka_unit_test(t_mbox_flag_mode),
         cmocka_unit_test(t_pcu_ev_sel_ext), cmocka_unit_test(t_same_instance),
-        cmocka_unit_test(t_conflict),      cmocka_unit_test(t_hand_own_register),
+        cmocka_unit_test(t_conflict),       cmocka_unit_test(t_hand_own_register),
     };
     return cmocka_run_group_tests_name("sets", t, NULL, NULL);
 }

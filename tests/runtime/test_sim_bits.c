@@ -81,9 +81,10 @@ static void t_umask(void **state)
     poke(&f, "pcu.PCU_MSR_PMON_CTL1",
          E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE0 | E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK);
     assert_int_equal(counts(&f, pctr, "pcu:DELAYED_C_STATE_ABORT_CORE0", 3), 3);
-    poke(&f, "pcu.PCU_MSR_PMON_CTL1", (E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE0 &
-                                       ~E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) |
-                                          E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK);
+    poke(&f, "pcu.PCU_MSR_PMON_CTL1",
+         (E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE0 &
+          ~E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) |
+             E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK);
     assert_int_equal(counts(&f, pctr, "pcu:DELAYED_C_STATE_ABORT_CORE0", 3), 0);
     regc_close(f.d);
 }
@@ -96,7 +97,7 @@ static void t_mbox(void **state)
     struct fx f;
     open_fx(&f, "xeon7500_mbox");
     poke(&f, "ubox.U_MSR_PMON_GLOBAL_CTL", UINT64_C(1) << 28); /* en_all */
-    poke(&f, "mbox.mbox0.M_MSR_PERF_GLOBAL_CTL", 0x3f);       /* ctr_en */
+    poke(&f, "mbox.mbox0.M_MSR_PERF_GLOBAL_CTL", 0x3f);        /* ctr_en */
     poke(&f, "mbox.mbox1.M_MSR_PERF_GLOBAL_CTL", 0x3f);
     const char *ctr = "mbox.mbox0.M_MSR_PMU_CNT1";
     poke(&f, "mbox.mbox0.M_MSR_PMU_CNT_CTL1", 0x41); /* en, wrap: what the old runtime wrote */
@@ -213,8 +214,8 @@ static void t_thresh_invert_edge(void **state)
     static const uint64_t inc[] = {0, 1, 2, 3, 0, 5, 5, 1};
     static const struct {
         uint64_t thresh, invert, edge, want;
-    } cases[] = {{0, 0, 0, 17}, {2, 0, 0, 4}, {2, 1, 0, 4}, {2, 0, 1, 2}, {2, 1, 1, 3},
-                 {4, 0, 0, 2},  {6, 0, 0, 0}, {0, 0, 1, 2}};
+    } cases[] = {{0, 0, 0, 17}, {2, 0, 0, 4}, {2, 1, 0, 4}, {2, 0, 1, 2},
+                 {2, 1, 1, 3},  {4, 0, 0, 2}, {6, 0, 0, 0}, {0, 0, 1, 2}};
     struct fx f;
     open_fx(&f, "e5_2600");
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -234,9 +235,9 @@ static void t_thresh_invert_edge(void **state)
     }
     /* the interval form: n cycles of increment 1; edge_det counts the one rising edge */
     poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", 0);
-    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL2", E5_2600_EV_CBOX_CLOCKTICKS | E5_2600_CN_MSR_PMON_CTL_EN_MASK |
-                                                E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(1) |
-                                                E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(1));
+    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL2",
+         E5_2600_EV_CBOX_CLOCKTICKS | E5_2600_CN_MSR_PMON_CTL_EN_MASK |
+             E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(1) | E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(1));
     assert_int_equal(counts(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", "cbox[cbox1]:CLOCKTICKS", 50), 1);
     assert_int_equal(counts(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", "cbox[cbox1]:CLOCKTICKS", 50), 0);
     regc_close(f.d);
@@ -254,8 +255,9 @@ static void t_event_sets_threshold(void **state)
     open_fx(&f, "snb_client");
     poke(&f, "unc.MSR_UNC_PERF_GLOBAL_CTRL", UINT64_C(1) << 29); /* EN */
     const char *ctr = "arb.MSR_UNC_ARB_PERFCTR0";
-    poke(&f, "arb.MSR_UNC_ARB_PERFEVTSEL0", SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL |
-                                                SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK);
+    poke(&f, "arb.MSR_UNC_ARB_PERFEVTSEL0",
+         SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL |
+             SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK);
     assert_int_equal(counts(&f, ctr, "arb:TRK_OCCUPANCY.CYCLES_OVER_HALF_FULL", 5), 5);
     assert_int_equal(counts(&f, ctr, "arb:TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", 5), 0);
     static const uint64_t occ[] = {12, 3, 10, 0};

@@ -162,10 +162,9 @@ static inline char *simctl_report(const struct simctl *sc, size_t *len)
     text[0] = '\0';
     for (size_t i = 0; i < n; i++) {
         char nm[160];
-        *len += (size_t)snprintf(text + *len, 400, "%s 0x%llx %.200s\n",
-                                 regc_ref_name(&enc[i].ctl, nm, sizeof(nm)),
-                                 (unsigned long long)enc[i].value,
-                                 enc[i].event ? enc[i].event->name : "-");
+        *len += (size_t)snprintf(
+            text + *len, 400, "%s 0x%llx %.200s\n", regc_ref_name(&enc[i].ctl, nm, sizeof(nm)),
+            (unsigned long long)enc[i].value, enc[i].event ? enc[i].event->name : "-");
     }
     free(enc);
     return text;

@@ -102,8 +102,7 @@ REGC_API int regc_sim_event(regc_sim *sim, const char *event, int64_t n);
  * by cycle (an occupancy of 3 in one cycle is inc 3). Each cycle is one
  * batch. Return values as regc_sim_rate.
  */
-REGC_API int regc_sim_cycles(regc_sim *sim, const char *event, const uint64_t *inc,
-                             size_t ncycles);
+REGC_API int regc_sim_cycles(regc_sim *sim, const char *event, const uint64_t *inc, size_t ncycles);
 
 /* The last failure of regc_sim_rate, _interval, _event or _cycles, one line; "" when none. */
 REGC_API const char *regc_sim_error(const regc_sim *sim);
