@@ -61,6 +61,7 @@ golden monitor-rate-unmonitored 0 --backend sim monitor e5_2600v2 "$Q" --interva
     --sim-rate "$Q=3" --sim-rate "$U=5" --sim-rate "qpi[p0]:TxL_FLITS_G0.NON_DATA=7" \
     --sim-rate "qpi[p1]:TxL_FLITS_G0.DATA=9" --sim-rate "qpi[p0]:TxL_FLITS_G1.DRS_DATA=11"
 golden monitor-rate-bad-event 2 --backend sim monitor e5_2600v2 "$Q" --sim-rate "qpi[p0]:NOPE=1"
+golden monitor-rate-bad-syntax 2 --backend sim monitor e5_2600v2 "$Q" --sim-rate "$Q"
 # a control whose bits encode no event of the tables: reported, and no named rate reaches it
 golden monitor-unmatched 0 --backend sim monitor e5_2600v2 "cbox[c2]:raw,reg=Cn_MSR_PMON_CTL,ev_sel=0xfe" \
     --interval 0 --count 1 --sim-rate "cbox[c2]:CLOCKTICKS=5"

@@ -56,10 +56,10 @@ struct simctl {
     bool auto_interval;
 };
 
+/* A command the model refused (its reason), or a line that is no command (sc NULL). -EINVAL. */
 static inline int simctl_fail(const struct simctl *sc, const char *line)
 {
-    const char *why = regc_sim_error(sc->sim);
-    fprintf(stderr, "simctl: '%s': %s\n", line, *why ? why : "bad command");
+    fprintf(stderr, "simctl: '%s': %s\n", line, sc ? regc_sim_error(sc->sim) : "bad command");
     return -EINVAL;
 }
 
@@ -71,7 +71,7 @@ static inline int simctl_cycles(struct simctl *sc, const char *line, const char 
     size_t n = 0;
     int used;
     if (sscanf(args, "%255s%n", name, &used) != 1)
-        return simctl_fail(sc, line);
+        return simctl_fail(NULL, line);
     for (const char *p = args + used; n < 64;) {
         unsigned long long v;
         int k;
@@ -110,13 +110,13 @@ static inline int simctl_line(struct simctl *sc, const char *line)
     }
     if (sscanf(line, "tick %63s %63s %u %u %llu", block, inst, &group, &counter, &n) == 5)
         return regc_sim_tick(sc->sim, block, strcmp(inst, "-") ? inst : NULL, group, counter, n) < 0
-                   ? simctl_fail(sc, line)
+                   ? simctl_fail(NULL, line)
                    : 0;
     if (sscanf(line, "batch %d", &on) == 1) {
         regc_sim_batch(sc->sim, on != 0);
         return 0;
     }
-    return simctl_fail(sc, line);
+    return simctl_fail(NULL, line);
 }
 
 /* What was written to the control file: 'size' bytes, not NUL-terminated, one or more commands
