@@ -193,6 +193,18 @@ $(SPECS_H): tools/make-tables.sh $(REGC) $(wildcard regspec/*.xml regspec/*/*.xm
 
 $(REGCTL_OBJS) $(RTTEST_BINS) $(TEST_TOOL_BINS): $(SPECS_H)
 
+# test_events_all compares what the runtime writes with every spec's C header:
+# tests/runtime/make-hdr-events.sh renders the headers and the test-only template
+# tests/runtime/hdr_events.mustache into $(BUILD)/gen/hdr.
+HDR_EVENTS_H := $(BUILD)/gen/hdr/hdr_events_all.h
+
+$(HDR_EVENTS_H): tests/runtime/make-hdr-events.sh tests/runtime/hdr_events.mustache $(REGC) \
+		$(wildcard regspec/*.xml regspec/*/*.xml)
+	@$(if $(Q),echo "  HDREV   $@")
+	$(Q)tests/runtime/make-hdr-events.sh $(REGC) $(@D) $(wildcard regspec/*.xml)
+
+$(BUILD)/tests/runtime/test_events_all: $(HDR_EVENTS_H)
+
 # ---------------------------------------------------------------- generated/
 # Every spec through every built-in output; committed, and CI fails when stale.
 SPECS := $(wildcard regspec/*.xml)

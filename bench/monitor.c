@@ -57,7 +57,7 @@ static int open_run(struct run *r, const struct regc_spec *spec, const char *con
         fprintf(stderr, "bench: %s: %s\n", spec->name, err);
         return -1;
     }
-    r->env = (struct flow_env){flow_sim_tick, flow_sim_batch, regc_dev_sim(r->d)};
+    r->env = (struct flow_env){flow_sim_event, flow_sim_batch, regc_dev_sim(r->d)};
     r->n = flow_nev(ev);
     for (unsigned i = 0; i < r->n; i++)
         if (regc_pmon_add(r->p, ev[i]) < 0)

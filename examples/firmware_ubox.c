@@ -78,7 +78,7 @@ int main(void)
         return 1;
     struct msr_access m = {sim_read, sim_write, sim};
     ubox_start(&m);
-    regc_sim_event(sim, "ubox", NULL, "EVENT_MSG.DOORBELL_RCVD", 1234);
+    regc_sim_event(sim, "ubox:EVENT_MSG.DOORBELL_RCVD", 1234);
     uint64_t n = ubox_read(&m);
     printf("doorbells: %llu\n", (unsigned long long)n);
     regc_sim_free(sim);

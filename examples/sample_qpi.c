@@ -22,18 +22,14 @@
 static const char *const events[] = {"qpi[p0]:TxL_FLITS_G0.DATA", "ha[ha0]:REQUESTS.READS"};
 enum { NEV = 2 };
 
-/* Simulator only: n events for each counter in the same cycle. */
-static void make_events(regc_dev *d, regc_pmon_session *p, uint64_t n)
+/* Simulator only: n occurrences of each event in one interval; they reach the counters whose
+ * control bits encode them. */
+static void make_events(regc_dev *d, uint64_t n)
 {
     regc_sim *sim = regc_dev_sim(d);
-    regc_sim_batch(sim, true);
-    for (unsigned i = 0; i < NEV; i++) {
-        struct regc_pmon_info in;
-        regc_pmon_info(p, i, &in);
-        regc_sim_tick(sim, in.block->name, in.instance ? in.instance->name : NULL,
-                      (unsigned)(in.counters - in.block->pmon->counters), (unsigned)in.index, n);
-    }
-    regc_sim_batch(sim, false);
+    for (unsigned i = 0; i < NEV; i++)
+        regc_sim_rate(sim, events[i], (int64_t)n);
+    regc_sim_interval(sim);
 }
 
 int main(int argc, char **argv)
@@ -63,7 +59,7 @@ int main(int argc, char **argv)
         rc = regc_pmon_start(p, &po);
     for (int round = 0; !rc && round < 5; round++) {
         if (sim)
-            make_events(d, p, period + (uint64_t)round); /* each round overflows both counters */
+            make_events(d, period + (uint64_t)round); /* each round overflows both counters */
         unsigned which[NEV], n;
         rc = regc_pmon_sample(p, which, NEV, &n);
         for (unsigned k = 0; !rc && k < n; k++)

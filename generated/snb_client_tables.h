@@ -365,13 +365,13 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
               .code = UINT64_C(0x80), .has_umask = true, .umask = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0,
               .desc = "Cycles with at least one request outstanding is waiting for data return from memory controller. Account for coherent and non-coherent requests initiated by IA Cores, Processor Graphics Unit, or LLC.",
               .sets = (const struct regc_set[]){
-                  { "MSR_UNC_ARB_PERFEVTSEL", "CMASK", UINT64_C(0x1)},
+                  { NULL, "CMASK", UINT64_C(0x1)},
                   {0}}},
              {.name = "TRK_OCCUPANCY.CYCLES_OVER_HALF_FULL", .reg = "MSR_UNC_ARB_PERFEVTSEL", .field = "Event_Select", .umask_field = "UMASK",
               .code = UINT64_C(0x80), .has_umask = true, .umask = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0,
               .desc = "Cycles with at least half of the requests outstanding are waiting for data return from memory controller. Account for coherent and non-coherent requests initiated by IA Cores, Processor Graphics Unit, or LLC.",
               .sets = (const struct regc_set[]){
-                  { "MSR_UNC_ARB_PERFEVTSEL", "CMASK", UINT64_C(0xa)},
+                  { NULL, "CMASK", UINT64_C(0xa)},
                   {0}}},
              {.name = "TRK_REQUESTS", .reg = "MSR_UNC_ARB_PERFEVTSEL", .field = "Event_Select", .umask_field = "UMASK",
               .code = UINT64_C(0x81), .counters = UINT64_C(0) | UINT64_C(1) << 0 | UINT64_C(1) << 1,

@@ -285,15 +285,50 @@ static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
     return 0;
 }
 
+/*
+ * The event's <set>s: on its own control register (register NULL, as
+ * regc/desc.h says, or named: hand-written tables) they go into the control
+ * value; on another register of the block (a filter, an M-Box sub-control,
+ * match/mask) into that register of the event's box instance.
+ */
 static int event_sets(regc_pmon_session *p, struct pmon_ev *e)
 {
     for (const struct regc_set *s = e->e ? e->e->sets : NULL; s && s->field; s++) {
-        const struct regc_reg *r = s->reg ? regc_block_reg(e->b, s->reg) : NULL;
-        if (s->reg && !r)
+        bool own = !s->reg || streq(s->reg, e->c->control);
+        const struct regc_reg *r = own ? NULL : regc_block_reg(e->b, s->reg);
+        if (!own && !r)
             return fail(p, -ENOENT, "'%s': no register '%s'", e->name, s->reg);
         int rc = add_set(p, e, r, s->field, s->value);
         if (rc)
             return rc;
+    }
+    return 0;
+}
+
+/*
+ * Two events of one box instance that need different values of the same
+ * field of another register cannot be counted together: one register copy
+ * holds one value. -EINVAL naming both events and the field; equal values
+ * are fine.
+ */
+static int check_shared_sets(regc_pmon_session *p, const struct pmon_ev *e)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct pmon_ev *o = &p->ev[i];
+        if (o->b != e->b || o->inst != e->inst)
+            continue;
+        for (unsigned a = 0; a < e->nsets; a++)
+            for (unsigned k = 0; k < o->nsets; k++) {
+                const struct pmon_set *x = &e->sets[a], *y = &o->sets[k];
+                if (!x->reg || x->reg != y->reg || x->field != y->field || x->value == y->value)
+                    continue;
+                return fail(p, -EINVAL,
+                            "'%s' and '%s' cannot be counted together in %s%s%s: they need "
+                            "%s.%s = 0x%llx and 0x%llx",
+                            o->name, e->name, e->b->name, e->inst ? "." : "",
+                            e->inst ? e->inst->name : "", x->reg->name, x->field->name,
+                            (unsigned long long)y->value, (unsigned long long)x->value);
+            }
     }
     return 0;
 }
@@ -323,6 +358,8 @@ int regc_pmon_add(regc_pmon_session *p, const char *name)
         rc = event_sets(p, e);
     if (!rc)
         rc = parse_terms(p, e, terms);
+    if (!rc)
+        rc = check_shared_sets(p, e);
     if (rc)
         return rc;
     p->n++;

@@ -7,8 +7,14 @@
 #include "regc/sim.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct sim_ctr;
+struct addr_key;
 
 struct sim_reg { /* one concrete register copy */
     const struct regc_block *block;
@@ -19,6 +25,52 @@ struct sim_reg { /* one concrete register copy */
     uint64_t value;
     bool stopped; /* a counter that stopped at over/underflow (stop mode) until software writes it
                      or its control */
+    struct sim_ctr *ctl_of; /* the counter this copy is the control of; NULL: none */
+};
+
+/* One counter of the topology and the copies it involves, found once. */
+struct sim_ctr {
+    const struct regc_block *block;
+    const struct regc_instance *inst;
+    const struct regc_counters *c;
+    unsigned i; /* array index of the control (0 for a single register) */
+    struct sim_reg *ctl, *ctr;
+    struct sim_reg *box; /* the box control copy; NULL: none */
+    bool has_events;     /* the block's event tables select on this control */
+    bool prev;           /* the threshold comparison in the last cycle counted (edge_det) */
+};
+
+/* What an event's table entry asks of its control register (see sim.h). */
+struct sim_evc {
+    const struct regc_event *e;
+    const struct regc_counters *c;
+    uint64_t mask, value; /* control bits that must hold */
+    bool shaped;          /* the entry sets a threshold, invert or edge field itself */
+};
+
+struct sim_block { /* per block of the spec: the event constraints, built on first use */
+    struct sim_evc *ev;
+    size_t nev;
+    bool built;
+};
+
+#define SIM_MAX_OTHER 8
+
+/* A rate: an event by name and how many occurrences per interval. */
+struct sim_rate {
+    char *name; /* owned */
+    const struct regc_block *b;
+    const struct regc_instance *inst;
+    const struct regc_counters *c;
+    uint64_t mask, value; /* on the control */
+    bool shaped;
+    struct {
+        struct sim_reg *copy;
+        const struct regc_field *f;
+        uint64_t v;
+    } other[SIM_MAX_OTHER]; /* <set>s on other registers of the instance */
+    unsigned nother;
+    int64_t n;
 };
 
 struct addr_fault {
@@ -26,10 +78,26 @@ struct addr_fault {
     int err;
 };
 
+struct reg_range { /* the copies of one register: regs[first .. first+n-1] */
+    const struct regc_reg *reg;
+    size_t first, n;
+};
+
 struct regc_sim {
     const struct regc_spec *spec;
     struct sim_reg *regs;
     size_t nregs;
+    struct addr_key *by_addr; /* every copy, by space and address */
+    struct reg_range *ranges; /* by register pointer */
+    size_t nranges;
+    struct sim_ctr *ctrs;
+    size_t nctrs;
+    struct sim_block *blocks; /* one per block of the spec */
+    struct sim_reg *gctl;     /* the global control copy; NULL: none */
+    struct sim_rate *rates;
+    size_t nrates;
+    struct regc_sim_encoding *seen;
+    size_t nseen;
     bool global_frozen;   /* by the global control's freeze action */
     bool batch;           /* regc_sim_batch: events of one cycle, freezes applied at its end */
     bool pending_freeze;  /* a freeze-on-overflow seen during the batch */
@@ -40,6 +108,7 @@ struct regc_sim {
     int fail_err;
     struct addr_fault *faults;
     size_t nfaults;
+    char err[256];
 };
 
 static uint64_t low_mask(unsigned width)
@@ -70,26 +139,169 @@ static int add_copies(regc_sim *sim, const struct regc_block *b, const struct re
     return 0;
 }
 
+/* ---- indexes: copies by address and by register */
+
+struct addr_key {
+    unsigned space;
+    uint64_t address;
+    size_t idx; /* into regs */
+};
+
+static int cmp_addr(const void *a, const void *b)
+{
+    const struct addr_key *x = a, *y = b;
+    if (x->space != y->space)
+        return x->space < y->space ? -1 : 1;
+    if (x->address != y->address)
+        return x->address < y->address ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const struct reg_range *)a)->reg,
+              y = (uintptr_t)((const struct reg_range *)b)->reg;
+    return x < y ? -1 : x > y;
+}
+
+static int build_indexes(regc_sim *sim)
+{
+    sim->by_addr = malloc((sim->nregs + 1) * sizeof(*sim->by_addr));
+    sim->ranges = malloc((sim->nregs + 1) * sizeof(*sim->ranges));
+    if (!sim->by_addr || !sim->ranges)
+        return -ENOMEM;
+    for (size_t i = 0; i < sim->nregs; i++) {
+        const struct sim_reg *s = &sim->regs[i];
+        sim->by_addr[i] = (struct addr_key){(unsigned)s->reg->space, s->address, i};
+        if (i == 0 || s->reg != sim->regs[i - 1].reg)
+            sim->ranges[sim->nranges++] = (struct reg_range){s->reg, i, 0};
+        sim->ranges[sim->nranges - 1].n++;
+    }
+    qsort(sim->by_addr, sim->nregs, sizeof(*sim->by_addr), cmp_addr);
+    qsort(sim->ranges, sim->nranges, sizeof(*sim->ranges), cmp_range);
+    return 0;
+}
+
+static const struct reg_range *range_of(const regc_sim *sim, const struct regc_reg *r)
+{
+    struct reg_range key = {.reg = r};
+    return bsearch(&key, sim->ranges, sim->nranges, sizeof(key), cmp_range);
+}
+
+static struct sim_reg *find_copy(regc_sim *sim, const struct regc_block *b,
+                                 const struct regc_instance *inst, const char *reg, int index)
+{
+    const struct regc_reg *r = reg ? regc_block_reg(b, reg) : NULL;
+    const struct reg_range *rg = r ? range_of(sim, r) : NULL;
+    for (size_t i = 0; rg && i < rg->n; i++) {
+        struct sim_reg *s = &sim->regs[rg->first + i];
+        if (s->inst == inst && (index < 0 || s->index < 0 || s->index == index))
+            return s;
+    }
+    return NULL;
+}
+
+static struct sim_reg *global_reg(regc_sim *sim, const char *block, const char *reg)
+{
+    const struct regc_block *b = block ? regc_spec_block(sim->spec, block) : NULL;
+    if (!b)
+        return NULL;
+    const struct regc_instance *inst = b->instances && b->instances->name ? b->instances : NULL;
+    return find_copy(sim, b, inst, reg, -1);
+}
+
+/* ---- the counters of the topology */
+
+static bool block_selects(const struct regc_block *b, const char *control)
+{
+    for (const struct regc_event *e = b->events; e && e->name; e++)
+        if (streq(e->reg, control))
+            return true;
+    return false;
+}
+
+static int add_counter(regc_sim *sim, struct sim_reg *ctl, const struct regc_counters *c)
+{
+    const struct regc_block *b = ctl->block;
+    unsigned i = ctl->index < 0 ? 0 : (unsigned)ctl->index;
+    struct sim_reg *ctr = find_copy(sim, b, ctl->inst, c->counter, ctl->index);
+    if (!ctr)
+        return 0;
+    struct sim_ctr *n = realloc(sim->ctrs, (sim->nctrs + 1) * sizeof(*n));
+    if (!n)
+        return -ENOMEM;
+    sim->ctrs = n;
+    const struct regc_box_control *bc = b->pmon->box_control;
+    n[sim->nctrs++] =
+        (struct sim_ctr){.block = b,
+                         .inst = ctl->inst,
+                         .c = c,
+                         .i = i,
+                         .ctl = ctl,
+                         .ctr = ctr,
+                         .box = bc ? find_copy(sim, b, ctl->inst, bc->reg, -1) : NULL,
+                         .has_events = !streq(c->kind, "fixed") && block_selects(b, c->control)};
+    return 0;
+}
+
+static int build_counters(regc_sim *sim)
+{
+    for (size_t k = 0; k < sim->nregs; k++) {
+        struct sim_reg *s = &sim->regs[k];
+        const struct regc_pmon *pm = s->block->pmon;
+        for (const struct regc_counters *c = pm ? pm->counters : NULL; c && c->control; c++)
+            if (streq(s->reg->name, c->control) && add_counter(sim, s, c) < 0)
+                return -ENOMEM;
+    }
+    for (size_t k = 0; k < sim->nctrs; k++) /* pointers into ctrs are stable from here */
+        sim->ctrs[k].ctl->ctl_of = &sim->ctrs[k];
+    const struct regc_global_control *gc =
+        sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
+    sim->gctl = gc ? global_reg(sim, gc->block, gc->reg) : NULL;
+    return 0;
+}
+
 int regc_sim_new(regc_sim **out, const struct regc_spec *spec)
 {
     regc_sim *sim = calloc(1, sizeof(*sim));
     if (!sim)
         return -ENOMEM;
     sim->spec = spec;
-    for (const struct regc_block *b = spec->blocks; b->name; b++)
+    size_t nblocks = 0;
+    for (const struct regc_block *b = spec->blocks; b->name; b++, nblocks++)
         for (const struct regc_reg *r = b->regs; r->name; r++)
-            if (add_copies(sim, b, r) < 0) {
-                regc_sim_free(sim);
-                return -ENOMEM;
-            }
+            if (add_copies(sim, b, r) < 0)
+                goto fail;
+    sim->blocks = calloc(nblocks + 1, sizeof(*sim->blocks));
+    if (!sim->blocks || build_indexes(sim) < 0 || build_counters(sim) < 0)
+        goto fail;
     *out = sim;
     return 0;
+fail:
+    regc_sim_free(sim);
+    return -ENOMEM;
+}
+
+static void free_rate(struct sim_rate *r)
+{
+    free(r->name);
 }
 
 void regc_sim_free(regc_sim *sim)
 {
     if (!sim)
         return;
+    size_t nblocks = 0;
+    for (const struct regc_block *b = sim->spec->blocks; sim->blocks && b->name; b++)
+        free(sim->blocks[nblocks++].ev);
+    for (size_t i = 0; i < sim->nrates; i++)
+        free_rate(&sim->rates[i]);
+    free(sim->rates);
+    free(sim->seen);
+    free(sim->blocks);
+    free(sim->ctrs);
+    free(sim->by_addr);
+    free(sim->ranges);
     free(sim->regs);
     free(sim->faults);
     free(sim);
@@ -145,28 +357,27 @@ static int inject(regc_sim *sim, uint64_t address)
     return 0;
 }
 
+/* The copy an access reaches: by address (binary search), then the PCI device. */
 static struct sim_reg *find_io(regc_sim *sim, const struct regc_io *io)
 {
-    for (size_t i = 0; i < sim->nregs; i++) {
-        struct sim_reg *s = &sim->regs[i];
+    size_t lo = 0, hi = sim->nregs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct addr_key *k = &sim->by_addr[mid];
+        if (k->space < (unsigned)io->space ||
+            (k->space == (unsigned)io->space && k->address < io->address))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < sim->nregs; lo++) {
+        struct sim_reg *s = &sim->regs[sim->by_addr[lo].idx];
         if (s->reg->space != io->space || s->address != io->address)
-            continue;
+            break;
         if (io->space == REGC_SPACE_PCI &&
             (!s->inst || !io->pci || memcmp(&s->inst->pci, io->pci, sizeof(*io->pci)) != 0))
             continue;
         return s;
-    }
-    return NULL;
-}
-
-static struct sim_reg *find_copy(regc_sim *sim, const struct regc_block *b,
-                                 const struct regc_instance *inst, const char *reg, int index)
-{
-    for (size_t i = 0; i < sim->nregs; i++) {
-        struct sim_reg *s = &sim->regs[i];
-        if (s->block == b && s->inst == inst && streq(s->reg->name, reg) &&
-            (index < 0 || s->index < 0 || s->index == index))
-            return s;
     }
     return NULL;
 }
@@ -216,15 +427,6 @@ static const struct regc_instance *inst_index(const struct regc_block *b,
     return inst;
 }
 
-static struct sim_reg *global_reg(regc_sim *sim, const char *block, const char *reg)
-{
-    const struct regc_block *b = block ? regc_spec_block(sim->spec, block) : NULL;
-    if (!b)
-        return NULL;
-    const struct regc_instance *inst = b->instances && b->instances->name ? b->instances : NULL;
-    return find_copy(sim, b, inst, reg, -1);
-}
-
 static void zero_count(struct sim_reg *ctr, const struct regc_counters *c)
 {
     if (ctr)
@@ -235,17 +437,15 @@ static void zero_count(struct sim_reg *ctr, const struct regc_counters *c)
         ctr->value = 0;
 }
 
-/* Software wrote copy 's': a counter it is, or controls, counts again if it had stopped. */
+/* Software wrote copy 's': a counter it is, or controls, counts again if it had stopped; a control
+ * written starts its edge detection afresh. */
 static void rearm(regc_sim *sim, struct sim_reg *s)
 {
+    (void)sim;
     s->stopped = false;
-    const struct regc_pmon *pm = s->block->pmon;
-    for (const struct regc_counters *c = pm ? pm->counters : NULL; c && c->control; c++) {
-        struct sim_reg *ctr = streq(s->reg->name, c->control)
-                                  ? find_copy(sim, s->block, s->inst, c->counter, s->index)
-                                  : NULL;
-        if (ctr)
-            ctr->stopped = false;
+    if (s->ctl_of) {
+        s->ctl_of->ctr->stopped = false;
+        s->ctl_of->prev = false;
     }
 }
 
@@ -454,11 +654,10 @@ int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t value)
 
 /* ---- counting */
 
-static bool box_frozen(regc_sim *sim, const struct regc_block *b, const struct regc_instance *inst)
+static bool box_frozen(const struct sim_ctr *k)
 {
-    const struct regc_box_control *bc = b->pmon->box_control;
-    struct sim_reg *s = bc ? find_copy(sim, b, inst, bc->reg, -1) : NULL;
-    return s && bc->freeze && fget(s, bc->freeze);
+    const struct regc_box_control *bc = k->block->pmon->box_control;
+    return k->box && bc->freeze && fget(k->box, bc->freeze);
 }
 
 static bool global_stopped(regc_sim *sim)
@@ -467,7 +666,7 @@ static bool global_stopped(regc_sim *sim)
         return true;
     const struct regc_global_control *gc =
         sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
-    struct sim_reg *s = gc ? global_reg(sim, gc->block, gc->reg) : NULL;
+    struct sim_reg *s = sim->gctl;
     if (!s)
         return false;
     /* a freeze field that is a level (no unfreeze action): frozen while 1 */
@@ -476,26 +675,30 @@ static bool global_stopped(regc_sim *sim)
     return gc->enable && !fget(s, gc->enable);
 }
 
-static bool counter_enabled(regc_sim *sim, const struct regc_block *b,
-                            const struct regc_instance *inst, const struct regc_counters *c,
-                            struct sim_reg *ctl, unsigned i)
+/* Both the counter's own enable and the box's per-counter enable bit, where each exists. */
+static bool counter_enabled(const struct sim_ctr *k)
 {
-    const struct regc_box_control *bc = b->pmon->box_control;
-    /* both the counter's own enable and the box's per-counter enable bit, where each exists */
-    if (c->enable && !fget(ctl, c->enable))
+    const struct regc_box_control *bc = k->block->pmon->box_control;
+    if (k->c->enable && !fget(k->ctl, k->c->enable))
         return false;
-    if (bc && bc->enable) {
-        struct sim_reg *box = find_copy(sim, b, inst, bc->reg, -1);
-        return box && ((fget(box, bc->enable) >> i) & 1);
-    }
+    if (bc && bc->enable)
+        return k->box && ((fget(k->box, bc->enable) >> k->i) & 1);
     return true;
 }
 
-static bool select_frozen(regc_sim *sim, const struct regc_block *b, unsigned i)
+static bool select_frozen(regc_sim *sim, const struct sim_ctr *k)
 {
     const struct regc_global_control *gc =
         sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
-    return gc && gc->select && streq(gc->block, b->name) && i < 64 && ((sim->sel_frozen >> i) & 1);
+    return gc && gc->select && streq(gc->block, k->block->name) && k->i < 64 &&
+           ((sim->sel_frozen >> k->i) & 1);
+}
+
+/* Counter k counts now: enabled, not stopped, frozen by nothing. */
+static bool running(regc_sim *sim, const struct sim_ctr *k)
+{
+    return !k->ctr->stopped && counter_enabled(k) && !box_frozen(k) && !global_stopped(sim) &&
+           !select_frozen(sim, k);
 }
 
 /*
@@ -520,11 +723,10 @@ static void apply_pending(regc_sim *sim)
 {
     const struct regc_global_control *gc =
         sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
-    struct sim_reg *gr = gc ? global_reg(sim, gc->block, gc->reg) : NULL;
     if (sim->pending_freeze)
         sim->global_frozen = true;
-    if (sim->pending_disable && gr)
-        fput(gr, gc->enable, 0);
+    if (sim->pending_disable && sim->gctl)
+        fput(sim->gctl, gc->enable, 0);
     sim->pending_freeze = sim->pending_disable = false;
 }
 
@@ -535,72 +737,72 @@ void regc_sim_batch(regc_sim *sim, bool on)
         apply_pending(sim);
 }
 
-/* Overflow of counter i: box status, global status, freezes on overflow. */
-static void overflow(regc_sim *sim, const struct regc_block *b, const struct regc_instance *inst,
-                     const struct regc_counters *c, struct sim_reg *ctl, unsigned i)
+/* Sets the global-status bit(s) of the block for counter k's group. */
+static void global_status(regc_sim *sim, const struct sim_ctr *k)
 {
-    const struct regc_pmon *pm = b->pmon;
-    /* the overflow leaves the box (global status, PMI, freeze) only where the counter's pmi field
-     * allows */
-    bool pmi = !c->pmi || !fhas(ctl, c->pmi) || fget(ctl, c->pmi);
-    unsigned bit;
-    if (pm->box_status && status_bit(b, c, i, &bit))
-        fsetbit(find_copy(sim, b, inst, pm->box_status->reg, -1), pm->box_status->overflow, bit,
-                true);
-    if (pm->box_control && pm->box_control->freeze_enable) {
-        struct sim_reg *box = find_copy(sim, b, inst, pm->box_control->reg, -1);
-        if (box && fget(box, pm->box_control->freeze_enable))
-            fput(box, pm->box_control->freeze, 1);
-    }
     const struct regc_pmon_global *pg = sim->spec->pmon_global;
     const struct regc_global_status *gs = pg ? pg->status : NULL;
-    struct sim_reg *st = gs && pmi ? global_reg(sim, gs->block, gs->reg) : NULL;
+    struct sim_reg *st = gs ? global_reg(sim, gs->block, gs->reg) : NULL;
     unsigned idx;
-    inst_index(b, inst, &idx);
+    inst_index(k->block, k->inst, &idx);
     for (const struct regc_box_overflow *bo = st ? gs->boxes : NULL; bo && bo->block; bo++) {
-        if (!streq(bo->block, b->name) ||
-            (bo->instance && !(inst && streq(bo->instance, inst->name))) ||
-            !regc_box_overflow_reports(gs, bo, c))
+        if (!streq(bo->block, k->block->name) ||
+            (bo->instance && !(k->inst && streq(bo->instance, k->inst->name))) ||
+            !regc_box_overflow_reports(gs, bo, k->c))
             continue;
         const struct regc_field *bf = regc_reg_field(st->reg, bo->field);
         bool one = bf && bf->msb == bf->lsb; /* one bit for every instance (Sandy Bridge CBox) */
         fsetbit(st, bo->field, bo->instance || one ? 0 : idx, true);
     }
+}
+
+/* Overflow of counter k: box status, global status, freezes on overflow. */
+static void overflow(regc_sim *sim, const struct sim_ctr *k)
+{
+    const struct regc_pmon *pm = k->block->pmon;
+    const struct regc_counters *c = k->c;
+    /* the overflow leaves the box (global status, PMI, freeze) only where the counter's pmi field
+     * allows */
+    bool pmi = !c->pmi || !fhas(k->ctl, c->pmi) || fget(k->ctl, c->pmi);
+    unsigned bit;
+    if (pm->box_status && status_bit(k->block, c, k->i, &bit))
+        fsetbit(find_copy(sim, k->block, k->inst, pm->box_status->reg, -1),
+                pm->box_status->overflow, bit, true);
+    if (k->box && pm->box_control->freeze_enable && fget(k->box, pm->box_control->freeze_enable))
+        fput(k->box, pm->box_control->freeze, 1);
+    if (pmi)
+        global_status(sim, k);
+    const struct regc_pmon_global *pg = sim->spec->pmon_global;
     const struct regc_global_control *gc = pg ? pg->control : NULL;
-    struct sim_reg *gr = gc ? global_reg(sim, gc->block, gc->reg) : NULL;
     if (c->freeze_on_overflow && pmi) {
-        if (gr && gc->enable) /* the U-Box disables counting (Xeon 7500 en_all) */
+        if (sim->gctl && gc->enable) /* the U-Box disables counting (Xeon 7500 en_all) */
             sim->pending_disable = true;
         else
             sim->pending_freeze = true;
     }
-    struct sim_reg *g = gc && gc->freeze_on_overflow ? global_reg(sim, gc->block, gc->reg) : NULL;
-    if (g && fget(g, gc->freeze_on_overflow) && gc->enable)
+    if (sim->gctl && gc->freeze_on_overflow && fget(sim->gctl, gc->freeze_on_overflow) &&
+        gc->enable)
         sim->pending_disable = true;
     if (!sim->batch)
         apply_pending(sim);
 }
 
 /*
- * The counter moves n steps up ('up') or down. Past 2^w-1 (overflow) or
- * below 0 (underflow) it wraps, or stops at that end until software writes
- * it or its control (the wrap field chooses where there is one); both are
- * reported as an overflow.
+ * Counter k moves n steps up ('up') or down. Past 2^w-1 (overflow) or below
+ * 0 (underflow) it wraps, or stops at that end until software writes it or
+ * its control (the wrap field chooses where there is one); both are
+ * reported as an overflow. The caller checked that k runs.
  */
-static void count(regc_sim *sim, const struct regc_block *b, const struct regc_instance *inst,
-                  const struct regc_counters *c, unsigned i, bool up, uint64_t n)
+static void count(regc_sim *sim, struct sim_ctr *k, bool up, uint64_t n)
 {
-    struct sim_reg *ctl = find_copy(sim, b, inst, c->control, (int)i);
-    struct sim_reg *ctr = find_copy(sim, b, inst, c->counter, (int)i);
-    if (!ctl || !ctr || ctr->stopped || !counter_enabled(sim, b, inst, c, ctl, i) ||
-        box_frozen(sim, b, inst) || global_stopped(sim) || select_frozen(sim, b, i))
-        return;
+    const struct regc_counters *c = k->c;
+    struct sim_reg *ctr = k->ctr;
     uint64_t max = low_mask(c->width),
              cur = c->count_field ? fget(ctr, c->count_field) : ctr->value;
     cur &= max;
     bool wrap = c->overflow == REGC_OVF_WRAP;
-    if (c->wrap_field && fhas(ctl, c->wrap_field))
-        wrap = fget(ctl, c->wrap_field) != 0;
+    if (c->wrap_field && fhas(k->ctl, c->wrap_field))
+        wrap = fget(k->ctl, c->wrap_field) != 0;
     bool ovf = up ? n > max - cur : n > cur;
     uint64_t next = (up ? cur + n : cur - n) & max;
     if (ovf && !wrap) {
@@ -612,22 +814,35 @@ static void count(regc_sim *sim, const struct regc_block *b, const struct regc_i
     else
         ctr->value = next;
     if (ovf)
-        overflow(sim, b, inst, c, ctl, i);
+        overflow(sim, k);
 }
 
-/* 'delta' signals for counter i: its direction field decides which way they move it. -EINVAL for a
- * decrement (delta < 0) on a counter not set to count up and down. */
-static int count_signed(regc_sim *sim, const struct regc_block *b,
-                        const struct regc_instance *inst, const struct regc_counters *c, unsigned i,
-                        bool decrement, uint64_t n)
+/*
+ * 'n' signals for counter k (decrements when 'decrement'); its direction
+ * field decides which way they move it. -EINVAL for a decrement on a counter
+ * not set to count up and down (nothing counts); an undefined direction
+ * encoding counts nothing.
+ */
+static int count_signed(regc_sim *sim, struct sim_ctr *k, bool decrement, uint64_t n)
 {
-    struct sim_reg *ctl = find_copy(sim, b, inst, c->control, (int)i);
-    enum regc_direction dir = ctl ? regc_counters_direction(c, ctl->reg, ctl->value) : REGC_DIR_UP;
+    enum regc_direction dir = regc_counters_direction(k->c, k->ctl->reg, k->ctl->value);
     if (decrement && dir != REGC_DIR_UP_DOWN)
         return -EINVAL;
-    if (dir != REGC_DIR_NONE) /* an undefined direction encoding counts nothing */
-        count(sim, b, inst, c, i, dir != REGC_DIR_DOWN && !decrement, n);
+    if (dir != REGC_DIR_NONE && n)
+        count(sim, k, dir != REGC_DIR_DOWN && !decrement, n);
     return 0;
+}
+
+static struct sim_ctr *find_ctr(regc_sim *sim, const struct regc_block *b,
+                                const struct regc_instance *inst, const struct regc_counters *c,
+                                unsigned i)
+{
+    for (size_t k = 0; k < sim->nctrs; k++) {
+        struct sim_ctr *x = &sim->ctrs[k];
+        if (x->block == b && x->inst == inst && x->c == c && x->i == i)
+            return x;
+    }
+    return NULL;
 }
 
 static int block_inst(regc_sim *sim, const char *block, const char *inst,
@@ -654,9 +869,15 @@ static int tick(regc_sim *sim, const char *block, const char *inst, unsigned gro
     const struct regc_counters *c = b->pmon->counters;
     for (unsigned g = 0; c->control && g < group; g++)
         c++;
-    if (!c->control || !find_copy(sim, b, in, c->control, (int)counter))
+    struct sim_ctr *k = c->control ? find_ctr(sim, b, in, c, counter) : NULL;
+    if (!k)
         return -ENOENT;
-    return count_signed(sim, b, in, c, counter, decrement, n);
+    if (!running(sim, k))
+        return decrement &&
+                       regc_counters_direction(c, k->ctl->reg, k->ctl->value) != REGC_DIR_UP_DOWN
+                   ? -EINVAL
+                   : 0;
+    return count_signed(sim, k, decrement, n);
 }
 
 int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group,
@@ -673,34 +894,512 @@ int regc_sim_tick_signed(regc_sim *sim, const char *block, const char *inst, uns
     return tick(sim, block, inst, group, counter, delta < 0, n);
 }
 
-static bool selects(const struct sim_reg *ctl, const struct regc_event *e)
+/* ---- what an event asks of the bits (sim.h) */
+
+static uint64_t field_mask_of(const struct regc_reg *r, const char *name)
 {
-    if (wget(ctl, e->field, ctl->value) != e->code)
-        return false;
-    return !e->has_umask || !e->umask_field || fget(ctl, e->umask_field) == e->umask;
+    const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
+    return f ? regc_field_mask(f) : 0;
 }
 
-int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const char *event,
-                   uint64_t n)
+/* The threshold, invert and edge fields of a control: they shape increments, they select nothing.
+ */
+static uint64_t shaping_mask(const struct regc_reg *r, const struct regc_counters *c)
 {
-    const struct regc_block *b;
-    const struct regc_instance *in;
-    if (block_inst(sim, block, inst, &b, &in) < 0)
-        return -ENOENT;
-    const struct regc_event *e = regc_block_event(b, event);
-    if (!e)
-        return -ENOENT;
-    for (const struct regc_counters *c = b->pmon->counters; c->control; c++) {
-        if (!streq(c->control, e->reg))
-            continue;
-        for (size_t i = 0; i < sim->nregs; i++) {
-            struct sim_reg *ctl = &sim->regs[i];
-            if (ctl->block == b && ctl->inst == in && streq(ctl->reg->name, c->control) &&
-                selects(ctl, e))
-                count_signed(sim, b, in, c, ctl->index < 0 ? 0 : (unsigned)ctl->index, false, n);
+    return field_mask_of(r, c->threshold) | field_mask_of(r, c->invert) | field_mask_of(r, c->edge);
+}
+
+/* The fields the flow itself writes: enable, PMI, wrap, reset, direction. */
+static uint64_t flow_mask(const struct regc_reg *r, const struct regc_counters *c)
+{
+    return field_mask_of(r, c->enable) | field_mask_of(r, c->pmi) |
+           field_mask_of(r, c->wrap_field) | field_mask_of(r, c->reset) |
+           field_mask_of(r, c->direction_field);
+}
+
+static bool own_set(const struct regc_set *s, const struct regc_event *e)
+{
+    return !s->reg || streq(s->reg, e->reg);
+}
+
+/* The bits event e's entry sets in its control r: code, umask and the <set>s on r. */
+static uint64_t entry_bits(const struct regc_reg *r, const struct regc_event *e, uint64_t *value)
+{
+    uint64_t m = 0, v = 0;
+    const struct regc_field *f = regc_reg_field(r, e->field);
+    if (f)
+        m |= regc_field_mask(f), v = regc_field_put(f, v, e->code);
+    f = e->has_umask && e->umask_field ? regc_reg_field(r, e->umask_field) : NULL;
+    if (f)
+        m |= regc_field_mask(f), v = regc_field_put(f, v, e->umask);
+    for (const struct regc_set *s = e->sets; s && s->field; s++) {
+        f = own_set(s, e) ? regc_reg_field(r, s->field) : NULL;
+        if (f)
+            m |= regc_field_mask(f), v = regc_field_put(f, v, s->value);
+    }
+    *value = v;
+    return m;
+}
+
+static bool is_sub_of(const struct regc_event *s, const struct regc_event *p)
+{
+    size_t n = strlen(p->name);
+    return s != p && strncmp(s->name, p->name, n) == 0 && s->name[n] == '.' &&
+           streq(s->reg, p->reg);
+}
+
+static const struct regc_counters *group_of(const struct regc_block *b, const char *control)
+{
+    for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
+        if (streq(c->control, control) && !streq(c->kind, "fixed"))
+            return c;
+    return NULL;
+}
+
+/* Fills in the constraints of event e (see sim.h): sel is what the control's events select by. */
+static void event_constraint(const struct regc_block *b, const struct regc_event *e,
+                             struct sim_evc *out)
+{
+    const struct regc_counters *c = group_of(b, e->reg);
+    const struct regc_reg *r = c ? regc_block_reg(b, c->control) : NULL;
+    *out = (struct sim_evc){.e = e, .c = c};
+    if (!r)
+        return;
+    uint64_t sel = 0, v, freed = 0;
+    for (const struct regc_event *o = b->events; o->name; o++)
+        if (streq(o->reg, e->reg)) {
+            uint64_t m = entry_bits(r, o, &v);
+            sel |= m;
+            if (is_sub_of(o, e)) /* a parent leaves what its sub-events choose free */
+                freed |= m;
         }
+    sel &= ~(shaping_mask(r, c) | flow_mask(r, c));
+    uint64_t own = entry_bits(r, e, &out->value);
+    out->mask = (sel & ~freed) | own;
+    out->shaped = (own & shaping_mask(r, c)) != 0;
+}
+
+static struct sim_block *block_evcs(regc_sim *sim, const struct regc_block *b)
+{
+    struct sim_block *sb = &sim->blocks[b - sim->spec->blocks];
+    if (sb->built)
+        return sb;
+    size_t n = 0;
+    for (const struct regc_event *e = b->events; e && e->name; e++)
+        n++;
+    sb->ev = calloc(n + 1, sizeof(*sb->ev));
+    if (!sb->ev)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        event_constraint(b, &b->events[i], &sb->ev[i]);
+    sb->nev = n;
+    sb->built = true;
+    return sb;
+}
+
+static int popcount64(uint64_t v)
+{
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+/* The table entry that bits 'v' of k's control encode, the most specific (a sub-event before
+ * its parent); NULL: none. */
+static const struct regc_event *encoded_event(regc_sim *sim, const struct sim_ctr *k, uint64_t v)
+{
+    struct sim_block *sb = block_evcs(sim, k->block);
+    const struct sim_evc *best = NULL;
+    for (size_t i = 0; sb && i < sb->nev; i++) {
+        const struct sim_evc *x = &sb->ev[i];
+        if (x->c == k->c && (v & x->mask) == x->value &&
+            (!best || popcount64(x->mask) > popcount64(best->mask)))
+            best = x;
+    }
+    return best ? best->e : NULL;
+}
+
+/* ---- rates: events by name */
+
+static int rate_fail(regc_sim *sim, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int rate_fail(regc_sim *sim, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sim->err, sizeof(sim->err), fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* "BLOCK[INST]" of 'spec' (modified in place) into r->b, r->inst. */
+static int rate_target(regc_sim *sim, struct sim_rate *r, char *spec)
+{
+    char *inst = strchr(spec, '[');
+    if (inst) {
+        char *close = strchr(inst, ']');
+        if (!close || close[1])
+            return rate_fail(sim, -EINVAL, "'%s': expected BLOCK[INSTANCE]", r->name);
+        *inst++ = '\0';
+        *close = '\0';
+    }
+    r->b = regc_spec_block(sim->spec, spec);
+    if (!r->b || !r->b->pmon)
+        return rate_fail(sim, -ENOENT, "'%s': no block '%s' with performance monitors", r->name,
+                         spec);
+    r->inst = inst ? regc_block_instance(r->b, inst) : NULL;
+    if (inst && !r->inst)
+        return rate_fail(sim, -ENOENT, "'%s': no instance '%s'", r->name, inst);
+    if (!inst && r->b->instances && r->b->instances->name)
+        r->inst = r->b->instances;
+    return 0;
+}
+
+static int rate_other(regc_sim *sim, struct sim_rate *r, const struct regc_set *s)
+{
+    const struct regc_reg *reg = regc_block_reg(r->b, s->reg);
+    const struct regc_field *f = reg ? regc_reg_field(reg, s->field) : NULL;
+    struct sim_reg *copy =
+        reg ? find_copy(sim, r->b, r->inst, reg->name, reg->is_array ? (int)reg->first : -1) : NULL;
+    if (!f || !copy)
+        return rate_fail(sim, -ENOENT, "'%s': no field '%s' of that instance", r->name, s->field);
+    if (r->nother >= SIM_MAX_OTHER)
+        return rate_fail(sim, -ENOSPC, "'%s': too many settings", r->name);
+    r->other[r->nother].copy = copy;
+    r->other[r->nother].f = f;
+    r->other[r->nother++].v = s->value;
+    return 0;
+}
+
+/* EVENT: a table entry (its constraints, its <set>s on other registers), "fixed" or "raw". */
+static int rate_event(regc_sim *sim, struct sim_rate *r, const char *ev)
+{
+    if (streq(ev, "raw"))
+        return 0; /* reg= names the group */
+    if (streq(ev, "fixed")) {
+        for (const struct regc_counters *c = r->b->pmon->counters; c->control; c++)
+            if (streq(c->kind, "fixed"))
+                r->c = c;
+        return r->c ? 0
+                    : rate_fail(sim, -ENOENT, "'%s': block '%s' has no fixed counter", r->name,
+                                r->b->name);
+    }
+    const struct regc_event *e = regc_block_event(r->b, ev);
+    struct sim_block *sb = e ? block_evcs(sim, r->b) : NULL;
+    if (!e)
+        return rate_fail(sim, -ENOENT, "'%s': no event '%s' in the block's tables", r->name, ev);
+    if (!sb)
+        return rate_fail(sim, -ENOMEM, "'%s': out of memory", r->name);
+    const struct sim_evc *x = &sb->ev[e - r->b->events];
+    r->c = x->c;
+    r->mask = x->mask;
+    r->value = x->value;
+    r->shaped = x->shaped;
+    if (!r->c)
+        return rate_fail(sim, -ENOENT, "'%s': no counters are controlled by '%s'", r->name, e->reg);
+    for (const struct regc_set *s = e->sets; s && s->field; s++) {
+        int rc = own_set(s, e) ? 0 : rate_other(sim, r, s);
+        if (rc)
+            return rc;
     }
     return 0;
+}
+
+/* ",reg=CONTROL" (raw), ",dir=...", ",ctr=N" (ignored), ",FIELD=VALUE" (exact on the control). */
+static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
+{
+    for (char *t = terms, *next; t && *t; t = next) {
+        next = strchr(t, ',');
+        if (next)
+            *next++ = '\0';
+        char *eq = strchr(t, '=');
+        if (!eq)
+            return rate_fail(sim, -EINVAL, "'%s': expected FIELD=VALUE, got '%s'", r->name, t);
+        *eq++ = '\0';
+        if (streq(t, "reg")) {
+            r->c = group_of(r->b, eq);
+            if (!r->c)
+                return rate_fail(sim, -ENOENT, "'%s': no counters are controlled by '%s'", r->name,
+                                 eq);
+            continue;
+        }
+        if (streq(t, "dir") || streq(t, "ctr"))
+            continue;
+        if (!r->c)
+            return rate_fail(sim, -EINVAL, "'%s': a raw event needs reg=CONTROL first", r->name);
+        const struct regc_reg *reg = regc_block_reg(r->b, r->c->control);
+        const struct regc_field *f = reg ? regc_reg_field(reg, t) : NULL;
+        if (!f)
+            return rate_fail(sim, -ENOENT, "'%s': no field '%s' in the event's control", r->name,
+                             t);
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(eq, &end, 0);
+        if (errno || end == eq || *end)
+            return rate_fail(sim, -EINVAL, "'%s': bad value '%s'", r->name, eq);
+        r->mask |= regc_field_mask(f);
+        r->value = regc_field_put(f, r->value, v);
+        r->shaped |= (regc_field_mask(f) & shaping_mask(reg, r->c)) != 0;
+    }
+    return r->c ? 0 : rate_fail(sim, -EINVAL, "'%s': a raw event needs reg=CONTROL", r->name);
+}
+
+/* Parses 'name' into r (r->name owned). 0 or -errno with sim->err set. */
+static int rate_parse(regc_sim *sim, struct sim_rate *r, const char *name)
+{
+    *r = (struct sim_rate){.name = strdup(name)};
+    char *buf = strdup(name);
+    int rc = -ENOMEM;
+    if (!r->name || !buf) {
+        snprintf(sim->err, sizeof(sim->err), "out of memory");
+        goto out;
+    }
+    char *colon = strchr(buf, ':');
+    if (!colon) {
+        rc = rate_fail(sim, -EINVAL, "'%s': expected BLOCK[INSTANCE]:EVENT", name);
+        goto out;
+    }
+    *colon = '\0';
+    char *terms = strchr(colon + 1, ',');
+    if (terms)
+        *terms++ = '\0';
+    rc = rate_target(sim, r, buf);
+    if (!rc)
+        rc = rate_event(sim, r, colon + 1);
+    if (!rc)
+        rc = rate_terms(sim, r, terms);
+out:
+    free(buf);
+    if (rc) {
+        free_rate(r);
+        r->name = NULL;
+    }
+    return rc;
+}
+
+/* Counter k's control (and the other registers of its instance) encode rate r's event. */
+static bool encodes(const struct sim_ctr *k, const struct sim_rate *r)
+{
+    if (k->c != r->c || k->block != r->b || k->inst != r->inst ||
+        (k->ctl->value & r->mask) != r->value)
+        return false;
+    for (unsigned i = 0; i < r->nother; i++)
+        if (regc_field_get(r->other[i].f, r->other[i].copy->value) != r->other[i].v)
+            return false;
+    return true;
+}
+
+/*
+ * How much counter k adds for 'ncycles' cycles of increment 'inc' each,
+ * after its threshold, invert and edge fields (sim.h); updates its edge
+ * state. 'shaped': the event's own encoding sets them (no second pass).
+ */
+static uint64_t shape(struct sim_ctr *k, bool shaped, uint64_t inc, uint64_t ncycles)
+{
+    const struct regc_counters *c = k->c;
+    if (shaped || !ncycles)
+        return inc * ncycles;
+    uint64_t t = fget(k->ctl, c->threshold);
+    bool inv = fget(k->ctl, c->invert) != 0, edge = fget(k->ctl, c->edge) != 0;
+    if (!t && !edge)
+        return inc * ncycles;
+    bool cmp = !t ? inc > 0 : inv ? inc < t : inc >= t;
+    uint64_t add = edge ? (cmp && !k->prev) : cmp ? ncycles : 0;
+    k->prev = cmp;
+    return add;
+}
+
+/* Delivers 'ncycles' cycles of increment 'inc' (or, 'decrement', 'inc' decrements at once) of
+ * rate r to every counter that encodes it and runs. */
+static int deliver(regc_sim *sim, const struct sim_rate *r, bool decrement, uint64_t inc,
+                   uint64_t ncycles)
+{
+    int rc = 0;
+    for (size_t i = 0; i < sim->nctrs; i++) {
+        struct sim_ctr *k = &sim->ctrs[i];
+        if (!encodes(k, r) || !running(sim, k))
+            continue;
+        uint64_t n = decrement ? inc : shape(k, r->shaped, inc, ncycles);
+        if (count_signed(sim, k, decrement, n) < 0) {
+            char nm[160];
+            struct regc_ref ref = {.spec = sim->spec,
+                                   .block = k->block,
+                                   .instance = k->inst,
+                                   .reg = k->ctl->reg,
+                                   .index = k->ctl->index};
+            rc = rate_fail(sim, -EINVAL,
+                           "'%s': decrements reached %s, which does not count up "
+                           "and down (dir=up-down)",
+                           r->name, regc_ref_name(&ref, nm, sizeof(nm)));
+        }
+    }
+    return rc;
+}
+
+static int deliver_n(regc_sim *sim, const struct sim_rate *r, int64_t n)
+{
+    /* the magnitude of INT64_MIN is 2^63: computed in unsigned arithmetic */
+    return n < 0 ? deliver(sim, r, true, (uint64_t)0 - (uint64_t)n, 1)
+                 : deliver(sim, r, false, 1, (uint64_t)n);
+}
+
+/* ---- the encodings seen */
+
+static void see(regc_sim *sim, const struct sim_ctr *k)
+{
+    for (size_t i = 0; i < sim->nseen; i++)
+        if (sim->seen[i].ctl.reg == k->ctl->reg && sim->seen[i].ctl.instance == k->inst &&
+            sim->seen[i].ctl.index == k->ctl->index && sim->seen[i].value == k->ctl->value)
+            return;
+    struct regc_sim_encoding *n = realloc(sim->seen, (sim->nseen + 1) * sizeof(*n));
+    if (!n)
+        return; /* a report, not a count: nothing lost but the entry */
+    sim->seen = n;
+    n[sim->nseen++] = (struct regc_sim_encoding){.ctl = {.spec = sim->spec,
+                                                         .block = k->block,
+                                                         .instance = k->inst,
+                                                         .reg = k->ctl->reg,
+                                                         .index = k->ctl->index,
+                                                         .address = k->ctl->address},
+                                                 .value = k->ctl->value,
+                                                 .event = encoded_event(sim, k, k->ctl->value)};
+}
+
+/* Records the encodings of the running counters that have event tables. */
+static void see_all(regc_sim *sim)
+{
+    for (size_t i = 0; i < sim->nctrs; i++)
+        if (sim->ctrs[i].has_events && running(sim, &sim->ctrs[i]))
+            see(sim, &sim->ctrs[i]);
+}
+
+size_t regc_sim_encodings(const regc_sim *sim, bool unmatched, struct regc_sim_encoding *out,
+                          size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sim->nseen; i++) {
+        if (unmatched && sim->seen[i].event)
+            continue;
+        if (n < max)
+            out[n] = sim->seen[i];
+        n++;
+    }
+    return n;
+}
+
+void regc_sim_encodings_clear(regc_sim *sim)
+{
+    sim->nseen = 0;
+}
+
+/* ---- the rate API */
+
+const char *regc_sim_error(const regc_sim *sim)
+{
+    return sim->err;
+}
+
+int regc_sim_rate(regc_sim *sim, const char *event, int64_t n)
+{
+    struct sim_rate r;
+    sim->err[0] = '\0';
+    int rc = rate_parse(sim, &r, event);
+    if (rc)
+        return rc;
+    r.n = n;
+    for (size_t i = 0; i < sim->nrates; i++)
+        if (streq(sim->rates[i].name, event)) {
+            free_rate(&sim->rates[i]);
+            if (n) {
+                sim->rates[i] = r;
+                return 0;
+            }
+            free_rate(&r);
+            memmove(&sim->rates[i], &sim->rates[i + 1],
+                    (sim->nrates - i - 1) * sizeof(*sim->rates));
+            sim->nrates--;
+            return 0;
+        }
+    if (!n) {
+        free_rate(&r);
+        return 0;
+    }
+    struct sim_rate *nr = realloc(sim->rates, (sim->nrates + 1) * sizeof(*nr));
+    if (!nr) {
+        free_rate(&r);
+        return rate_fail(sim, -ENOMEM, "out of memory");
+    }
+    sim->rates = nr;
+    nr[sim->nrates++] = r;
+    return 0;
+}
+
+void regc_sim_rates_clear(regc_sim *sim)
+{
+    for (size_t i = 0; i < sim->nrates; i++)
+        free_rate(&sim->rates[i]);
+    sim->nrates = 0;
+}
+
+/* Opens a batch for a delivery (unless one is open: the caller's), after recording the encodings.
+ */
+static bool batched_begin(regc_sim *sim)
+{
+    bool outer = sim->batch;
+    sim->batch = true;
+    sim->err[0] = '\0';
+    see_all(sim);
+    return outer;
+}
+
+static void batched_end(regc_sim *sim, bool outer)
+{
+    if (!outer)
+        regc_sim_batch(sim, false);
+}
+
+int regc_sim_interval(regc_sim *sim)
+{
+    bool outer = batched_begin(sim);
+    int rc = 0;
+    for (size_t i = 0; i < sim->nrates; i++) {
+        int r = deliver_n(sim, &sim->rates[i], sim->rates[i].n);
+        if (r && !rc)
+            rc = r;
+    }
+    batched_end(sim, outer);
+    return rc;
+}
+
+/*
+ * Occurrences of 'event' now, each step one batch: 'n' at once (inc NULL), or
+ * one cycle per element of inc[ncycles].
+ */
+static int occur(regc_sim *sim, const char *event, int64_t n, const uint64_t *inc, size_t ncycles)
+{
+    struct sim_rate r;
+    sim->err[0] = '\0';
+    int rc = rate_parse(sim, &r, event);
+    for (size_t c = 0; !rc && c < (inc ? ncycles : 1); c++) {
+        bool outer = batched_begin(sim);
+        rc = inc ? deliver(sim, &r, false, inc[c], 1) : deliver_n(sim, &r, n);
+        batched_end(sim, outer);
+    }
+    if (r.name)
+        free_rate(&r);
+    return rc;
+}
+
+int regc_sim_event(regc_sim *sim, const char *event, int64_t n)
+{
+    return occur(sim, event, n, NULL, 0);
+}
+
+int regc_sim_cycles(regc_sim *sim, const char *event, const uint64_t *inc, size_t ncycles)
+{
+    return occur(sim, event, 0, inc, ncycles);
 }
 
 /* ---- the sim backend */

@@ -35,8 +35,9 @@ const char regctl_monitor_usage[] =
     "  --sample N       sampling: overflow every N events, report the overflowed counters\n"
     "  --pmi-core MASK  sampling: PMI routing (bit i: core i; default 1)\n"
     "  --per-box        freeze and unfreeze per box, not through the global control\n"
-    "  --sim-rate EVENT=N   sim backend: N events of EVENT per interval (N < 0: decrements,\n"
-    "                   for an event counting up and down, dir=up-down)\n"
+    "  --sim-rate EVENT=N   sim backend: N occurrences of EVENT (any event of the spec) per\n"
+    "                   interval; they count where the control bits encode EVENT (N < 0:\n"
+    "                   decrements, for counters counting up and down, dir=up-down)\n"
     "  --force          program boxes found in use\n"
     "  --wait           wait for boxes another run has locked\n"
     "  --lock-dir DIR   lock files there (default $REGC_LOCK_DIR, else /run/regc, or\n"
@@ -48,7 +49,8 @@ struct mon {
     const struct regc_spec *spec;
     const char *events[REGC_PMON_MAX_EVENTS];
     unsigned nev;
-    int64_t rate[REGC_PMON_MAX_EVENTS];
+    const char *rates[REGC_PMON_MAX_EVENTS]; /* --sim-rate arguments, EVENT=N */
+    unsigned nrates;
     long long interval_ns;
     unsigned long count;
     struct regc_pmon_opts popt;
@@ -111,7 +113,8 @@ static int parse_i64(const char *s, int64_t *v)
     return 0;
 }
 
-static int set_rate(struct mon *m, const char *arg)
+/* --sim-rate EVENT=N: the rate of EVENT in the simulator. 0, or 2 (usage) with a message. */
+static int set_rate(regc_sim *sim, const char *arg)
 {
     const char *eq = strrchr(arg, '=');
     int64_t n;
@@ -119,15 +122,13 @@ static int set_rate(struct mon *m, const char *arg)
         fprintf(stderr, "regctl: monitor: --sim-rate wants EVENT=N, got '%s'\n", arg);
         return 2;
     }
-    for (unsigned i = 0; i < m->nev; i++)
-        if (strlen(m->events[i]) == (size_t)(eq - arg) &&
-            strncmp(m->events[i], arg, (size_t)(eq - arg)) == 0) {
-            m->rate[i] = n;
-            return 0;
-        }
-    fprintf(stderr, "regctl: monitor: --sim-rate names '%.*s', which is not a monitored event\n",
-            (int)(eq - arg), arg);
-    return 2;
+    char name[256];
+    snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+    if (regc_sim_rate(sim, name, n) < 0) {
+        fprintf(stderr, "regctl: monitor: --sim-rate: %s\n", regc_sim_error(sim));
+        return 2;
+    }
+    return 0;
 }
 
 /* Options may follow the events; the events are the non-option arguments after SPEC. */
@@ -144,8 +145,6 @@ static int parse_args(struct mon *m, int argc, char **argv)
                                        {"lock-dir", required_argument, NULL, 'L'},
                                        {"settle", required_argument, NULL, 'S'},
                                        {NULL, 0, NULL, 0}};
-    const char *rates[REGC_PMON_MAX_EVENTS];
-    unsigned nrates = 0;
     uint64_t v;
     long long ns;
     int c;
@@ -194,8 +193,8 @@ static int parse_args(struct mon *m, int argc, char **argv)
             m->popt.per_box = true;
             break;
         case 'r':
-            if (nrates < REGC_PMON_MAX_EVENTS)
-                rates[nrates++] = optarg;
+            if (m->nrates < REGC_PMON_MAX_EVENTS)
+                m->rates[m->nrates++] = optarg;
             break;
         case 'f':
             m->popt.force = true;
@@ -221,10 +220,7 @@ static int parse_args(struct mon *m, int argc, char **argv)
         fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT\n");
         return 2;
     }
-    for (unsigned i = 0; i < nrates; i++)
-        if (set_rate(m, rates[i]))
-            return 2;
-    if (nrates && (!m->g->backend || strcmp(m->g->backend, "sim") != 0)) {
+    if (m->nrates && (!m->g->backend || strcmp(m->g->backend, "sim") != 0)) {
         fprintf(stderr, "regctl: monitor: --sim-rate needs --backend sim\n");
         return 2;
     }
@@ -250,23 +246,51 @@ static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t valu
         printf("read  %-36s %s%s\n", name, where, rc ? " failed" : "");
 }
 
-static int inject(struct mon *m, regc_dev *d, regc_pmon_session *p)
+/* Sim backend: one interval of the --sim-rate rates. */
+static int inject(regc_dev *d)
 {
     regc_sim *sim = regc_dev_sim(d);
-    for (unsigned i = 0; sim && i < m->nev; i++) {
-        struct regc_pmon_info in;
-        if (!m->rate[i] || regc_pmon_info(p, i, &in))
-            continue;
-        unsigned group = (unsigned)(in.counters - in.block->pmon->counters);
-        int rc = regc_sim_tick_signed(sim, in.block->name, in.instance ? in.instance->name : NULL,
-                                      group, in.index < 0 ? 0 : (unsigned)in.index, m->rate[i]);
-        if (rc == -EINVAL)
-            fprintf(stderr, "regctl: monitor: --sim-rate: '%s' does not count up and down (dir=up-down)\n",
-                    m->events[i]);
-        if (rc)
-            return rc;
+    if (sim && regc_sim_interval(sim) < 0) {
+        fprintf(stderr, "regctl: monitor: --sim-rate: %s\n", regc_sim_error(sim));
+        return -EINVAL;
     }
     return 0;
+}
+
+/* Sim backend: the enabled controls whose bits encode no event of the tables (a wrong bit, or a
+ * raw event), which no named rate reaches. */
+static void report_unmatched(regc_dev *d)
+{
+    regc_sim *sim = regc_dev_sim(d);
+    struct regc_sim_encoding enc[16];
+    size_t n = sim ? regc_sim_encodings(sim, true, enc, 16) : 0;
+    for (size_t i = 0; i < n && i < 16; i++) {
+        char nm[160];
+        fprintf(stderr,
+                "regctl: monitor: note: %s = 0x%llx encodes no event of the tables; named "
+                "--sim-rate events count nothing there\n",
+                regc_ref_name(&enc[i].ctl, nm, sizeof(nm)), (unsigned long long)enc[i].value);
+    }
+}
+
+/* Sim backend, --json: every encoding the simulator saw in a running counter (regc/sim.h):
+ * [{"register", "value", "event" (null: none)}]. */
+static json_t *encodings_json(regc_sim *sim)
+{
+    size_t n = regc_sim_encodings(sim, false, NULL, 0);
+    struct regc_sim_encoding *enc = calloc(n + 1, sizeof(*enc));
+    json_t *list = json_array();
+    n = enc ? regc_sim_encodings(sim, false, enc, n) : 0;
+    for (size_t i = 0; i < n; i++) {
+        char nm[160], v[24];
+        snprintf(v, sizeof(v), "0x%llx", (unsigned long long)enc[i].value);
+        json_array_append_new(list,
+                              json_pack("{s:s, s:s, s:s?}", "register",
+                                        regc_ref_name(&enc[i].ctl, nm, sizeof(nm)), "value", v,
+                                        "event", enc[i].event ? enc[i].event->name : NULL));
+    }
+    free(enc);
+    return list;
 }
 
 static void print_header(const struct mon *m, unsigned *widths)
@@ -341,7 +365,7 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
     unsigned long count = m->g->dry_run ? 1 : m->count;
     for (unsigned long t = 1; !rc && t <= count && !stop_requested; t++) {
         sleep_interval(m);
-        rc = inject(m, d, p);
+        rc = inject(d);
         if (!rc)
             rc = one_interval(m, p, prev, delta);
         if (rc || m->g->dry_run)
@@ -361,6 +385,7 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
         }
     }
     int src = regc_pmon_release(p); /* frozen, and what start found written back */
+    report_unmatched(d);
     if (rc || src) {
         if (*regc_pmon_error(p)) /* else inject() said why */
             fprintf(stderr, "regctl: monitor: %s\n", regc_pmon_error(p));
@@ -380,6 +405,8 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
                                 rows, "totals", totals);
         if (m->popt.sample)
             json_object_set_new(doc, "period", json_integer((json_int_t)m->popt.sample));
+        if (regc_dev_sim(d))
+            json_object_set_new(doc, "sim_encodings", encodings_json(regc_dev_sim(d)));
         char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         if (text)
             printf("%s\n", text);
@@ -425,6 +452,8 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
         return 1;
     }
     regc_pmon_set_pci_device(p, pd);
+    for (unsigned i = 0; i < m.nrates && !rc && regc_dev_sim(d); i++) /* none with --dry-run */
+        rc = set_rate(regc_dev_sim(d), m.rates[i]);
     for (unsigned i = 0; i < m.nev && !rc; i++)
         if (regc_pmon_add(p, m.events[i]) < 0) {
             fprintf(stderr, "regctl: monitor: %s\n", regc_pmon_error(p));

@@ -95,18 +95,17 @@ static inline unsigned flow_nev(const char *const *ev)
     return n;
 }
 
-/* How a test makes events happen: in-process simulator, or the one behind msrfs. */
+/* How a test makes events happen: in-process simulator, or the one behind msrfs. Events are
+ * named (regc/sim.h): they count where the control bits encode them, never by counter. */
 struct flow_env {
-    int (*tick)(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx,
-                uint64_t n);
+    int (*event)(void *ctx, const char *name, uint64_t n);
     void (*batch)(void *ctx, bool on);
     void *ctx;
 };
 
-static inline int flow_sim_tick(void *ctx, const char *block, const char *inst, unsigned group,
-                                unsigned idx, uint64_t n)
+static inline int flow_sim_event(void *ctx, const char *name, uint64_t n)
 {
-    return regc_sim_tick(ctx, block, inst, group, idx, n);
+    return regc_sim_event(ctx, name, (int64_t)n);
 }
 
 static inline void flow_sim_batch(void *ctx, bool on)
@@ -114,18 +113,13 @@ static inline void flow_sim_batch(void *ctx, bool on)
     regc_sim_batch(ctx, on);
 }
 
-/* n events for session event i, injected behind the counter it got. */
+/* n occurrences of session event i's event, by the name it was added with. */
 static inline int flow_inject(const struct flow_env *env, regc_pmon_session *p, unsigned i,
                               uint64_t n)
 {
     struct regc_pmon_info in;
     int rc = regc_pmon_info(p, i, &in);
-    if (rc)
-        return rc;
-    unsigned group = (unsigned)(in.counters - in.block->pmon->counters);
-    unsigned idx = in.index < 0 ? 0 : (unsigned)in.index;
-    return env->tick(env->ctx, in.block->name, in.instance ? in.instance->name : NULL, group, idx,
-                     n);
+    return rc ? rc : env->event(env->ctx, in.name, n);
 }
 
 /* Polling on a started session: 6 rounds of 3/4 of each counter's range; totals exact. 0, or -1

@@ -156,6 +156,9 @@ static const struct regc_spec acme_spec = {
              {.name = "TICKS", .reg = "CTL", .field = "ev", .code = 0x1, .sets = (const struct regc_set[]){{0}}},
              {.name = "HITS", .reg = "CTL", .field = "ev", .code = 0x2, .counters = 0x2,
               .sets = (const struct regc_set[]){{NULL, "thr", 1}, {0}}},
+             /* a set naming the event's own control register, as a hand-written table may */
+             {.name = "HOT", .reg = "CTL", .field = "ev", .code = 0x3,
+              .sets = (const struct regc_set[]){{"CTL", "thr", 2}, {0}}},
              {0}},
          .pmon = &(const struct regc_pmon){
              .counters = (const struct regc_counters[]){

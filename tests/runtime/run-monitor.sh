@@ -54,4 +54,15 @@ golden monitor-down-dry-run 0 --dry-run monitor xeon7500_mbox "$D" --sample 1000
 golden monitor-rate-not-up-down 1 --backend sim monitor xeon7500_mbox "mbox:DSP_FILL" --interval 0 \
     --count 1 --sim-rate "mbox:DSP_FILL=-3"
 golden monitor-bad-direction 2 --backend sim monitor e5_2600v2 "$U,dir=down"
+# --sim-rate names events, which count only where the control bits encode them: a rate for an
+# unmonitored event, a sibling sub-event, another port or another group (ev_sel_ext) counts
+# nothing on the monitored counter
+golden monitor-rate-unmonitored 0 --backend sim monitor e5_2600v2 "$Q" --interval 0 --count 2 \
+    --sim-rate "$Q=3" --sim-rate "$U=5" --sim-rate "qpi[p0]:TxL_FLITS_G0.NON_DATA=7" \
+    --sim-rate "qpi[p1]:TxL_FLITS_G0.DATA=9" --sim-rate "qpi[p0]:TxL_FLITS_G1.DRS_DATA=11"
+golden monitor-rate-bad-event 2 --backend sim monitor e5_2600v2 "$Q" --sim-rate "qpi[p0]:NOPE=1"
+golden monitor-rate-bad-syntax 2 --backend sim monitor e5_2600v2 "$Q" --sim-rate "$Q"
+# a control whose bits encode no event of the tables: reported, and no named rate reaches it
+golden monitor-unmatched 0 --backend sim monitor e5_2600v2 "cbox[c2]:raw,reg=Cn_MSR_PMON_CTL,ev_sel=0xfe" \
+    --interval 0 --count 1 --sim-rate "cbox[c2]:CLOCKTICKS=5"
 tap_done

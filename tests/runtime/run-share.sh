@@ -108,7 +108,7 @@ expect "${msr_tests[0]}" 1 \
     "regctl: monitor: box 'cbox.c3' is in use (cbox.c3.Cn_MSR_PMON_CTL1 = 0x400000); refusing to program it unless forced" \
     "${R[@]}" monitor e5_2600v2 "$C" --lock-dir "$locks" --interval 0 --count 1
 
-(while :; do printf 'tick cbox c3 0 1 3' >"$mnt/sim"; sleep 0.01; done) 2>/dev/null &
+(while :; do printf 'event cbox[c3]:CLOCKTICKS 3' >"$mnt/sim"; sleep 0.01; done) 2>/dev/null &
 tpid=$!
 "$REGCTL" "${R[@]}" monitor e5_2600v2 "$C" --lock-dir "$locks" --settle 300ms --interval 0 --count 1 \
     >"$tmp/out" 2>"$tmp/err"
@@ -136,7 +136,7 @@ for r in cbox.c3.Cn_MSR_PMON_CTL0 cbox.c3.Cn_MSR_PMON_CTL1 cbox.c3.Cn_MSR_PMON_C
 done
 case "$before" in *"CTL1=0x400000 "*"CTR2=0x1234 "*"GLOBAL_CTL=0x5") ok=1 ;; *) ok=0 ;; esac
 if [ $ok = 1 ] && [ "$before" = "$after" ]; then tap_ok "${msr_tests[3]}"; else tap_fail "${msr_tests[3]}" "before:$before" "after: $after"; fi
-printf 'tick cbox c3 0 1 10' >"$mnt/sim"
+printf 'event cbox[c3]:CLOCKTICKS 10' >"$mnt/sim"
 ctr1=$(value cbox.c3.Cn_MSR_PMON_CTR1)
 case "$after" in *"CTR1=$ctr1 "*) tap_ok "${msr_tests[4]}" ;; *) tap_fail "${msr_tests[4]}" "CTR1 $ctr1 after 10 events; $after" ;; esac
 expect "${msr_tests[5]}" 0 "$warn" "${R[@]}" monitor e5_2600v2 "$C" --force --lock-dir "$locks" --interval 0 --count 1

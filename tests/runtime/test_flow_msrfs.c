@@ -1,8 +1,9 @@
 /*
  * test_flow_msrfs - the pmon flows of every family on the real msr backend,
  * through the kernel, against /dev/cpu/N/msr emulated by tests/tools/msrfs
- * (FUSE, the simulator behind it). Events are injected through msrfs's /sim
- * control file. Families with pci boxes use their msr-space events here.
+ * (FUSE, the simulator behind it). Events are given by name through msrfs's
+ * /sim control file and count where the control bits encode them. Families
+ * with pci boxes use their msr-space events here.
  * SKIPs with the reason when FUSE or msrfs is unavailable.
  */
 #include <setjmp.h>
@@ -22,91 +23,20 @@
 #include <unistd.h>
 
 #include "flow_cases.h"
-#include "testutil.h"
+#include "msrfs_mount.h"
 
-extern char **environ;
-
-struct mount {
-    char dir[256], mnt[300], root[320], simfile[320];
-    pid_t pid;
-};
-
-static const char *msrfs_path(void)
+/* n occurrences of the event named 'name', through the simulator behind msrfs. */
+static int fs_event(void *ctx, const char *name, uint64_t n)
 {
-    static char path[256];
-    const char *b = getenv("BUILD");
-    snprintf(path, sizeof(path), "%s/tests/tools/msrfs", b && *b ? b : "build");
-    return path;
-}
-
-/* Why FUSE cannot be used here, or NULL. */
-static const char *fuse_unavailable(void)
-{
-    if (access("/dev/fuse", R_OK | W_OK) != 0)
-        return "/dev/fuse is missing or not accessible";
-    if (system("command -v fusermount3 >/dev/null 2>&1") != 0)
-        return "fusermount3 is not installed (Debian package fuse3)";
-    if (access(msrfs_path(), X_OK) != 0)
-        return "tests/tools/msrfs is not built";
-    return NULL;
-}
-
-static int mount_spec(struct mount *m, const char *spec)
-{
-    tu_tmpdir(m->dir, sizeof(m->dir));
-    snprintf(m->mnt, sizeof(m->mnt), "%s/mnt", m->dir);
-    snprintf(m->root, sizeof(m->root), "%s/cpu", m->mnt);
-    snprintf(m->simfile, sizeof(m->simfile), "%s/sim", m->mnt);
-    mkdir(m->mnt, 0755);
-    char *argv[] = {(char *)msrfs_path(), (char *)"--spec", (char *)spec, (char *)"--cpus",
-                    (char *)"1",          m->mnt,           NULL};
-    if (posix_spawn(&m->pid, argv[0], NULL, NULL, argv, environ) != 0)
-        return -1;
-    char probe[400];
-    snprintf(probe, sizeof(probe), "%s/0/msr", m->root);
-    for (int i = 0; i < 200; i++) {
-        if (access(probe, F_OK) == 0)
-            return 0;
-        struct timespec ts = {0, 20 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    return -1;
-}
-
-static void unmount_spec(struct mount *m)
-{
-    char cmd[400];
-    snprintf(cmd, sizeof(cmd), "fusermount3 -u -q '%s' 2>/dev/null", m->mnt);
-    if (system(cmd) != 0)
-        kill(m->pid, SIGTERM);
-    waitpid(m->pid, NULL, 0);
-    tu_rm_rf(m->dir);
-}
-
-static int fs_tick(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx,
-                   uint64_t n)
-{
-    struct mount *m = ctx;
-    char cmd[256];
-    int len = snprintf(cmd, sizeof(cmd), "tick %s %s %u %u %llu", block, inst ? inst : "-", group,
-                       idx, (unsigned long long)n);
-    int fd = open(m->simfile, O_WRONLY);
-    if (fd < 0)
-        return -errno;
-    ssize_t w = write(fd, cmd, (size_t)len);
-    close(fd);
-    return w == len ? 0 : -EIO;
+    char cmd[512];
+    snprintf(cmd, sizeof(cmd), "event %s %llu", name, (unsigned long long)n);
+    return msrfs_command(ctx, cmd) == 0 ? 0 : -EIO;
 }
 
 static void fs_batch(void *ctx, bool on)
 {
-    struct mount *m = ctx;
-    int fd = open(m->simfile, O_WRONLY);
-    if (fd >= 0) {
-        if (write(fd, on ? "batch 1" : "batch 0", 7) != 7)
-            fprintf(stderr, "msrfs: batch command refused\n");
-        close(fd);
-    }
+    if (msrfs_command(ctx, on ? "batch 1" : "batch 0") != 0)
+        fprintf(stderr, "msrfs: batch command refused\n");
 }
 
 /* One flow (poll or sample) of one case on a fresh msrfs mount. */
@@ -116,9 +46,9 @@ static void run_case(const struct flow_case *fc, bool sampling)
         sampling ? (fc->msr_sample_events[0] ? fc->msr_sample_events : fc->sample_events)
                  : (fc->msr_poll_events[0] ? fc->msr_poll_events : fc->poll_events);
     bool same = sampling ? !fc->msr_sample_events[0] : !fc->msr_poll_events[0];
-    struct mount m = {0};
-    if (mount_spec(&m, fc->spec) != 0) {
-        unmount_spec(&m);
+    struct msrfs_mount m = {0};
+    if (msrfs_mount(&m, fc->spec) != 0) {
+        msrfs_unmount(&m);
         fail_msg("%s: cannot mount msrfs", fc->spec);
     }
     struct flow_trace *trace = calloc(1, sizeof(*trace));
@@ -139,7 +69,7 @@ static void run_case(const struct flow_case *fc, bool sampling)
     trace->len = 0;
     trace->buf[0] = '\0';
     struct regc_pmon_opts po = {.sample = sampling ? fc->period : 0, .lock_dir = m.dir};
-    struct flow_env env = {fs_tick, fs_batch, &m};
+    struct flow_env env = {fs_event, fs_batch, &m};
     char why[512] = "";
     int rc = regc_pmon_start(p, &po);
     if (rc)
@@ -177,7 +107,7 @@ static void run_case(const struct flow_case *fc, bool sampling)
     regc_pmon_free(p);
     regc_close(d);
     free(trace);
-    unmount_spec(&m);
+    msrfs_unmount(&m);
     if (rc)
         fail_msg("%s %s through msrfs: %s", fc->spec, sampling ? "sample" : "poll", why);
 }
@@ -194,7 +124,7 @@ static void t_sample(void **state)
 
 int main(void)
 {
-    const char *why = fuse_unavailable();
+    const char *why = msrfs_unavailable();
     if (why) {
         for (size_t i = 0; i < FLOW_NCASES; i++) {
             char name[96];

@@ -59,7 +59,7 @@ static void poll_case(const struct flow_case *fc)
     struct fx *f = open_fx(fc, fc->poll_events, false);
     start_fx(f, 0);
     regc_sim *sim = regc_dev_sim(f->d);
-    struct flow_env env = {flow_sim_tick, flow_sim_batch, sim};
+    struct flow_env env = {flow_sim_event, flow_sim_batch, sim};
     char why[256];
     if (flow_run_poll(f->p, &env, why, sizeof(why)) != 0)
         fail_msg("%s: %s", fc->spec, why);
@@ -81,7 +81,7 @@ static void sample_case(const struct flow_case *fc)
 {
     struct fx *f = open_fx(fc, fc->sample_events, false);
     start_fx(f, fc->period);
-    struct flow_env env = {flow_sim_tick, flow_sim_batch, regc_dev_sim(f->d)};
+    struct flow_env env = {flow_sim_event, flow_sim_batch, regc_dev_sim(f->d)};
     char why[256];
     if (flow_run_sample(f->p, &env, fc->period, why, sizeof(why)) != 0)
         fail_msg("%s: %s", fc->spec, why);
@@ -108,7 +108,7 @@ static void trace_case(const struct flow_case *fc, bool sampling)
     struct fx *f = open_fx(fc, sampling ? fc->sample_events : fc->poll_events, true);
     start_fx(f, sampling ? fc->period : 0);
     regc_sim *sim = regc_dev_sim(f->d);
-    struct flow_env env = {flow_sim_tick, flow_sim_batch, sim};
+    struct flow_env env = {flow_sim_event, flow_sim_batch, sim};
     unsigned got, n = regc_pmon_count(f->p);
     if (sampling) {
         regc_sim_batch(sim, true);
@@ -178,7 +178,7 @@ static void t_imc_status_first(void **state)
     const char *const ev[] = {"imc[mc0_ch1]:fixed", "imc[mc0_ch1]:CAS_COUNT.RD", NULL};
     struct fx *f = open_fx(&flow_cases[0], ev, true);
     start_fx(f, 500);
-    struct flow_env env = {flow_sim_tick, flow_sim_batch, regc_dev_sim(f->d)};
+    struct flow_env env = {flow_sim_event, flow_sim_batch, regc_dev_sim(f->d)};
     env.batch(env.ctx, true);
     assert_int_equal(flow_inject(&env, f->p, 0, 501), 0);
     assert_int_equal(flow_inject(&env, f->p, 1, 501), 0);
@@ -216,7 +216,7 @@ static void t_pci_device(void **state)
     assert_int_equal(regc_pmon_add(p, "qpi[p0]:TxL_FLITS_G0.DATA"), 0);
     assert_int_equal(regc_pmon_add(p, "ubox:EVENT_MSG.DOORBELL_RCVD"), 0);
     assert_int_equal(regc_pmon_start(p, NULL), 0);
-    struct flow_env env = {flow_sim_tick, flow_sim_batch, sim};
+    struct flow_env env = {flow_sim_event, flow_sim_batch, sim};
     assert_int_equal(flow_inject(&env, p, 0, 77), 0);
     assert_int_equal(flow_inject(&env, p, 1, 88), 0);
     uint64_t t[2];
@@ -261,7 +261,7 @@ static void t_mbox_down_poll(void **state)
     /* count_mode 01 in the control (0x45: en, count_mode 01, wrap_mode), counting from 2^48-1 */
     assert_non_null(strstr(f->trace->buf, "wr mbox.mbox0.M_MSR_PMU_CNT_CTL0 0x45\n"));
     assert_non_null(strstr(f->trace->buf, "wr mbox.mbox0.M_MSR_PMU_CNT0 0xffffffffffff\n"));
-    struct flow_env env = {flow_sim_tick, flow_sim_batch, regc_dev_sim(f->d)};
+    struct flow_env env = {flow_sim_event, flow_sim_batch, regc_dev_sim(f->d)};
     assert_int_equal(flow_inject(&env, f->p, 0, 100), 0);
     assert_int_equal(regc_pmon_info(f->p, 0, &in), 0);
     uint64_t raw, totals[3];
@@ -287,7 +287,7 @@ static void t_mbox_down_sample(void **state)
     start_fx(f, 1000);
     assert_non_null(strstr(f->trace->buf, "wr mbox.mbox0.M_MSR_PMU_CNT_CTL0 0x47\n")); /* pmi_en */
     assert_non_null(strstr(f->trace->buf, "wr mbox.mbox0.M_MSR_PMU_CNT0 0x3e8\n"));    /* N */
-    struct flow_env env = {flow_sim_tick, flow_sim_batch, regc_dev_sim(f->d)};
+    struct flow_env env = {flow_sim_event, flow_sim_batch, regc_dev_sim(f->d)};
     char why[256];
     if (flow_run_sample(f->p, &env, 1000, why, sizeof(why)) != 0)
         fail_msg("%s", why);
@@ -307,9 +307,9 @@ static void t_mbox_up_down_poll(void **state)
     int64_t net = 0;
     uint64_t total;
     for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-        /* as increment and decrement signals: +2d then -d */
-        assert_int_equal(regc_sim_tick_signed(sim, "mbox", "mbox0", 0, 0, 2 * steps[i]), 0);
-        assert_int_equal(regc_sim_tick_signed(sim, "mbox", "mbox0", 0, 0, -steps[i]), 0);
+        /* as increment and decrement signals of the event: +2d then -d */
+        assert_int_equal(regc_sim_event(sim, "mbox[mbox0]:DSP_FILL", 2 * steps[i]), 0);
+        assert_int_equal(regc_sim_event(sim, "mbox[mbox0]:DSP_FILL", -steps[i]), 0);
         net += steps[i];
         assert_int_equal(regc_pmon_poll(f->p, &total), 0);
         if ((int64_t)total != net)
@@ -361,7 +361,7 @@ static void t_ubox_fixed_status(void **state)
     const char *const ev[] = {"ubox:fixed", "ubox:EVENT_MSG.DOORBELL_RCVD", NULL};
     struct fx *f = open_fx(flow_case_of("e5_2600v2"), ev, true);
     start_fx(f, 1000);
-    struct flow_env env = {flow_sim_tick, flow_sim_batch, regc_dev_sim(f->d)};
+    struct flow_env env = {flow_sim_event, flow_sim_batch, regc_dev_sim(f->d)};
     assert_int_equal(flow_inject(&env, f->p, 0, UINT64_C(1) << 48), 0);
     f->trace->len = 0;
     f->trace->buf[0] = '\0';

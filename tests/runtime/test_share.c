@@ -28,6 +28,7 @@
 #include "flow_cases.h"
 #include "regc/backend.h"
 #include "testutil.h"
+#include "simutil.h"
 
 static char lockdir[256];
 
@@ -115,25 +116,17 @@ static void fx_free(struct fx *f, bool owned)
 
 static struct regc_ref ref(const struct fx *f, const char *path)
 {
-    struct regc_ref r;
-    char err[256];
-    if (regc_resolve(f->s, path, &r, err, sizeof(err)) != 0)
-        fail_msg("%s", err);
-    return r;
+    return sim_ref(f->s, path);
 }
 
 static void poke(struct fx *f, const char *path, uint64_t v)
 {
-    struct regc_ref r = ref(f, path);
-    assert_int_equal(regc_sim_poke(f->sim, &r, v), 0);
+    sim_poke(f->sim, f->s, path, v);
 }
 
 static uint64_t peek(struct fx *f, const char *path)
 {
-    struct regc_ref r = ref(f, path);
-    uint64_t v;
-    assert_int_equal(regc_sim_peek(f->sim, &r, &v), 0);
-    return v;
+    return sim_peek(f->sim, f->s, path);
 }
 
 static void trace_reset(struct fx *f)
@@ -259,7 +252,7 @@ static void t_force(void **state)
     assert_int_equal(peek(f, "cbox.c3.Cn_MSR_PMON_CTL1"), 0x400000);
     assert_int_equal(peek(f, "cbox.c3.Cn_MSR_PMON_CTR1"), 0x777);
     assert_true(regc_sim_global_frozen(f->sim));
-    assert_int_equal(regc_sim_tick(f->sim, "cbox", "c3", 0, 1, 5), 0);
+    assert_int_equal(regc_sim_event(f->sim, "cbox[c3]:CLOCKTICKS", 5), 0); /* CTL1 encodes it */
     assert_int_equal(peek(f, "cbox.c3.Cn_MSR_PMON_CTR1"), 0x777); /* enabled, but frozen */
     fx_free(f, true);
 }
@@ -800,7 +793,7 @@ static void t_takeover(void **state)
     struct fx *b = fx_new(fc->spec, fc->poll_events, &fo);
     if (regc_pmon_start(a->p, NULL) != 0)
         fail_msg("%s: start: %s", fc->spec, regc_pmon_error(a->p));
-    struct flow_env env = {flow_sim_tick, flow_sim_batch, a->sim};
+    struct flow_env env = {flow_sim_event, flow_sim_batch, a->sim};
     unsigned n = regc_pmon_count(a->p);
     for (unsigned i = 0; i < n; i++)
         assert_int_equal(flow_inject(&env, a->p, i, 100 + i), 0);

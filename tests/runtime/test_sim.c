@@ -293,15 +293,15 @@ static void test_counting_wrap(void **st)
     /* events: DOORBELL_RCVD (0x42/0x08) counts on CTL0 only; EVENT_MSG has no umask: both select it
      */
     wr(d, &hand_ubox_spec, "ubox.U_MSR_PMON_CTL1", 0x400142);
-    assert_int_equal(regc_sim_event(sim, "ubox", NULL, "EVENT_MSG.DOORBELL_RCVD", 10), 0);
+    assert_int_equal(regc_sim_event(sim, "ubox:EVENT_MSG.DOORBELL_RCVD", 10), 0);
     assert_int_equal(rd(d, &hand_ubox_spec, "ubox.U_MSR_PMON_CTR0"), 13);
     assert_int_equal(rd(d, &hand_ubox_spec, "ubox.U_MSR_PMON_CTR1"), 0);
-    assert_int_equal(regc_sim_event(sim, "ubox", NULL, "EVENT_MSG", 1), 0);
+    assert_int_equal(regc_sim_event(sim, "ubox:EVENT_MSG", 1), 0);
     assert_int_equal(rd(d, &hand_ubox_spec, "ubox.U_MSR_PMON_CTR1"), 1);
     /* WO rst clears the counter */
     wr(d, &hand_ubox_spec, "ubox.U_MSR_PMON_CTL0", 0x420842);
     assert_int_equal(rd(d, &hand_ubox_spec, "ubox.U_MSR_PMON_CTR0"), 0);
-    assert_int_equal(regc_sim_event(sim, "ubox", NULL, "NOPE", 1), -ENOENT);
+    assert_int_equal(regc_sim_event(sim, "ubox:NOPE", 1), -ENOENT);
     assert_int_equal(regc_sim_tick(sim, "nobox", NULL, 0, 0, 1), -ENOENT);
     assert_int_equal(regc_sim_tick(sim, "ubox", NULL, 3, 0, 1), -ENOENT);
     assert_int_equal(regc_sim_tick(sim, "ubox", "x", 0, 0, 1), -ENOENT);
@@ -353,7 +353,7 @@ static void test_pmon_topology(void **st)
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTL0"), 0);
     /* event with a counter constraint and box0 untouched */
     wr(d, &acme_spec, "box.box0.CTL1", 0x8102);
-    assert_int_equal(regc_sim_event(sim, "box", "box0", "HITS", 4), 0);
+    assert_int_equal(regc_sim_event(sim, "box[box0]:HITS", 4), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box0.CTR1"), 4);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR1"), 0);
     regc_close(d);

@@ -14,7 +14,8 @@
  * "R|W cpu 0xADDR 0xVALUE rc".
  *
  * MOUNTPOINT/sim takes the text commands of simctl.h that drive the model
- * (flow tests); a bad command is EINVAL.
+ * (events by name, intervals, auto intervals; a bad command is EINVAL) and
+ * reads as the list of encodings the model saw.
  */
 #define FUSE_USE_VERSION 31
 #define _DEFAULT_SOURCE
@@ -29,6 +30,7 @@
 
 struct msrfs {
     regc_sim *sim;
+    struct simctl ctl;
     int ncpus;
     FILE *log;
 };
@@ -118,10 +120,27 @@ static void log_access(char rw, int cpu, off_t off, uint64_t v, int rc)
     }
 }
 
+/* Reading the control file: the encodings seen, from offset 'off'. */
+static int read_report(char *buf, size_t size, off_t off)
+{
+    size_t len;
+    char *text = simctl_report(&state()->ctl, &len);
+    if (!text)
+        return -ENOMEM;
+    size_t n = (size_t)off < len ? len - (size_t)off : 0;
+    if (n > size)
+        n = size;
+    memcpy(buf, text + (n ? off : 0), n);
+    free(text);
+    return (int)n;
+}
+
 static int fs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
-    int cpu;
-    if (parse_path(path, &cpu) != 2)
+    int cpu, kind = parse_path(path, &cpu);
+    if (kind == 3)
+        return read_report(buf, size, off);
+    if (kind != 2)
         return -ENOENT;
     if (size % 8)
         return -EINVAL;
@@ -143,12 +162,13 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
 {
     int cpu, kind = parse_path(path, &cpu);
     if (kind == 3)
-        return simctl_command(state()->sim, buf, size);
+        return simctl_command(&state()->ctl, buf, size);
     if (kind != 2)
         return -ENOENT;
     if (size % 8)
         return -EINVAL;
     for (size_t i = 0; i < size; i += 8) {
+        simctl_before_write(&state()->ctl);
         struct regc_io io = {
             .space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
         uint64_t v;
@@ -210,6 +230,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "msrfs: out of memory\n");
         return 1;
     }
+    st.ctl.sim = st.sim;
     if (log_path && !(st.log = fopen(log_path, "a"))) {
         perror(log_path);
         regc_sim_free(st.sim);

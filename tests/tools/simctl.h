@@ -3,14 +3,27 @@
  * serve and the text commands their control file "sim" takes to drive the
  * simulator. Header-only: each file in tests/tools/ is one program.
  *
- * Commands: "tick BLOCK INSTANCE|- GROUP COUNTER N" (regc_sim_tick) and
- * "batch 0|1" (regc_sim_batch).
+ * Commands (one per write; a bad one is EINVAL, the reason on stderr):
+ *   rate EVENT N       regc_sim_rate: N occurrences of EVENT per interval (0 removes)
+ *   interval           regc_sim_interval: deliver every rate once
+ *   event EVENT N      regc_sim_event: N occurrences now
+ *   cycles EVENT I...  regc_sim_cycles: one cycle per increment I
+ *   auto 0|1           1: an interval before every register write the device receives
+ *                      (drives a program that polls on its own, such as regctl)
+ *   clear              no rates, no encodings seen
+ *   batch 0|1          regc_sim_batch
+ *   tick BLOCK INSTANCE|- GROUP COUNTER N   regc_sim_tick (counter mechanics only)
+ * EVENT is a name of regc/sim.h ("cbox[c3]:LLC_LOOKUP.DATA_READ", "ubox:fixed").
+ * Reading the file gives the encodings the simulator saw, one per line:
+ * "REGISTER 0xVALUE EVENT" (EVENT "-": none), REGISTER as regc_ref_name prints it.
  */
 #ifndef REGC_TESTS_SIMCTL_H
 #define REGC_TESTS_SIMCTL_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../runtime/hand_tables.h"
@@ -37,27 +50,124 @@ static inline const struct regc_spec *simctl_find_spec(const char *name)
     return NULL;
 }
 
-/* One command written to the control file: 'size' bytes, not NUL-terminated. size, or -EINVAL. */
-static inline int simctl_command(regc_sim *sim, const char *buf, size_t size)
+/* The control file's state: the model and the auto-interval switch. */
+struct simctl {
+    regc_sim *sim;
+    bool auto_interval;
+};
+
+/* A command the model refused (its reason), or a line that is no command (sc NULL). -EINVAL. */
+static inline int simctl_fail(const struct simctl *sc, const char *line)
 {
-    char line[256], block[64], inst[64];
+    fprintf(stderr, "simctl: '%s': %s\n", line, sc ? regc_sim_error(sc->sim) : "bad command");
+    return -EINVAL;
+}
+
+/* "cycles EVENT I...": the increments after the name. */
+static inline int simctl_cycles(struct simctl *sc, const char *line, const char *args)
+{
+    char name[256];
+    uint64_t inc[64];
+    size_t n = 0;
+    int used;
+    if (sscanf(args, "%255s%n", name, &used) != 1)
+        return simctl_fail(NULL, line);
+    for (const char *p = args + used; n < 64;) {
+        unsigned long long v;
+        int k;
+        if (sscanf(p, "%llu%n", &v, &k) != 1)
+            break;
+        inc[n++] = v;
+        p += k;
+    }
+    return regc_sim_cycles(sc->sim, name, inc, n) < 0 ? simctl_fail(sc, line) : 0;
+}
+
+/* One command (a line without its newline). 0, or -EINVAL. */
+static inline int simctl_line(struct simctl *sc, const char *line)
+{
+    char block[64], inst[64], name[256];
     unsigned group, counter;
     unsigned long long n;
+    long long sn;
     int on;
-    if (size >= sizeof(line))
-        return -EINVAL;
-    memcpy(line, buf, size);
-    line[size] = '\0';
-    if (sscanf(line, "tick %63s %63s %u %u %llu", block, inst, &group, &counter, &n) == 5) {
-        int rc =
-            regc_sim_tick(sim, block, strcmp(inst, "-") ? inst : NULL, group, counter, n);
-        return rc < 0 ? -EINVAL : (int)size;
+    if (sscanf(line, "rate %255s %lld", name, &sn) == 2)
+        return regc_sim_rate(sc->sim, name, sn) < 0 ? simctl_fail(sc, line) : 0;
+    if (strcmp(line, "interval") == 0)
+        return regc_sim_interval(sc->sim) < 0 ? simctl_fail(sc, line) : 0;
+    if (sscanf(line, "event %255s %lld", name, &sn) == 2)
+        return regc_sim_event(sc->sim, name, sn) < 0 ? simctl_fail(sc, line) : 0;
+    if (strncmp(line, "cycles ", 7) == 0)
+        return simctl_cycles(sc, line, line + 7);
+    if (sscanf(line, "auto %d", &on) == 1) {
+        sc->auto_interval = on != 0;
+        return 0;
     }
+    if (strcmp(line, "clear") == 0) {
+        regc_sim_rates_clear(sc->sim);
+        regc_sim_encodings_clear(sc->sim);
+        return 0;
+    }
+    if (sscanf(line, "tick %63s %63s %u %u %llu", block, inst, &group, &counter, &n) == 5)
+        return regc_sim_tick(sc->sim, block, strcmp(inst, "-") ? inst : NULL, group, counter, n) < 0
+                   ? simctl_fail(NULL, line)
+                   : 0;
     if (sscanf(line, "batch %d", &on) == 1) {
-        regc_sim_batch(sim, on != 0);
-        return (int)size;
+        regc_sim_batch(sc->sim, on != 0);
+        return 0;
     }
-    return -EINVAL;
+    return simctl_fail(NULL, line);
+}
+
+/* What was written to the control file: 'size' bytes, not NUL-terminated, one or more commands
+ * separated by newlines. size, or -EINVAL (the commands before the bad one ran). */
+static inline int simctl_command(struct simctl *sc, const char *buf, size_t size)
+{
+    char line[1024];
+    for (size_t at = 0; at < size;) {
+        size_t end = at;
+        while (end < size && buf[end] != '\n')
+            end++;
+        if (end - at >= sizeof(line))
+            return -EINVAL;
+        memcpy(line, buf + at, end - at);
+        line[end - at] = '\0';
+        if (end > at && simctl_line(sc, line) < 0)
+            return -EINVAL;
+        at = end + 1;
+    }
+    return (int)size;
+}
+
+/* Before a register write reaches the model: the auto interval. */
+static inline void simctl_before_write(struct simctl *sc)
+{
+    if (sc->auto_interval)
+        regc_sim_interval(sc->sim);
+}
+
+/* The encodings seen, as the control file reads (see above); caller frees. NULL: out of memory. */
+static inline char *simctl_report(const struct simctl *sc, size_t *len)
+{
+    size_t n = regc_sim_encodings(sc->sim, false, NULL, 0);
+    struct regc_sim_encoding *enc = calloc(n + 1, sizeof(*enc));
+    char *text = malloc(n * 400 + 1);
+    *len = 0;
+    if (!enc || !text) {
+        free(enc);
+        free(text);
+        return NULL;
+    }
+    regc_sim_encodings(sc->sim, false, enc, n);
+    text[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        char nm[160];
+        *len += (size_t)snprintf(
+            text + *len, 400, "%s 0x%llx %.200s\n", regc_ref_name(&enc[i].ctl, nm, sizeof(nm)),
+            (unsigned long long)enc[i].value, enc[i].event ? enc[i].event->name : "-");
+    }
+    free(enc);
+    return text;
 }
 
 #endif

@@ -6,11 +6,12 @@
  * attribute table of regc/attr.h (RO ignores writes, WO reads 0 and acts,
  * RW1C clears, a 1 written to a reserved bit or to bits past the width
  * faults like the CPU's #GP: -EIO, as does an access to an unknown address).
- * The pmon topology drives counting: regc_sim_tick() adds events to a
- * counter when its control enables it and neither the box nor the global
- * control freezes it; counters count up or down (the direction field), wrap
- * or stop at their width and at 0, set the box and global overflow status
- * bits, and freeze on overflow where the spec says so.
+ * The model is bit-true: events are given by name and reach a counter only
+ * when its control register's bits encode them (below), the pmon topology
+ * says whether it runs (enables, freezes); counters count up or down (the
+ * direction field), wrap or stop at their width and at 0, set the box and
+ * global overflow status bits, and freeze on overflow where the spec says
+ * so. Nothing counts because the runtime meant it to.
  * Fault injection makes chosen accesses fail, so every error path runs.
  */
 #ifndef REGC_SIM_H
@@ -36,6 +37,100 @@ REGC_API int regc_sim_peek(regc_sim *sim, const struct regc_ref *r, uint64_t *va
 REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t value);
 
 /*
+ * Events by name, through the encodings (the bit-true model).
+ *
+ * An event name is "BLOCK[INST]:EVENT[.SUB]" (an entry of the block's event
+ * tables), "BLOCK[INST]:fixed" (the block's fixed counter) or
+ * "BLOCK[INST]:raw,reg=CONTROL,FIELD=VALUE..." (no table entry: exactly the
+ * named fields of CONTROL), the syntax of regc/pmon.h; INST omitted: the
+ * first instance. FIELD=VALUE terms after a table event add exact
+ * conditions on its control; dir= and ctr= terms are accepted and ignored
+ * (they say how a session counts, not what happens).
+ *
+ * An occurrence of an event reaches a counter only when the counter's
+ * control register, as bits, encodes the event: every field the event's
+ * table entry (and its parent's) sets equals its value (code field, umask
+ * field, each <set> on the control), every other field that some event of
+ * that control selects by holds 0, except in a parent event the fields its
+ * sub-events set (a rate given to a parent counts whatever sub-event is
+ * selected); each <set> on another register (filter, M-Box sub-control)
+ * holds in that register of the same box instance; and the counter is
+ * running: its enable, the box's enable bit, no box freeze, no global
+ * freeze or disable, not stopped at overflow. The threshold, invert and
+ * edge fields are not part of the encoding unless the event sets them
+ * itself; where it does, its occurrences are already the thresholded ones.
+ * Otherwise they shape the increments as the uncore guides describe
+ * (327043-001 Table 2-2, 329468 section 1.4): with thresh T != 0 a cycle
+ * counts 1 when its increment is >= T (invert: < T), edge_det counts the
+ * cycles where that comparison turns true (a rising edge; with invert, the
+ * falling edge of 'increment >= T'); with T = 0 a cycle adds its increment
+ * (edge_det: the rising edges of 'increment > 0').
+ */
+
+/*
+ * regc_sim_rate - from now on, 'n' occurrences of 'event' per interval
+ * (regc_sim_interval); 0 removes the rate, a second call replaces it.
+ * n < 0: decrement signals, for counters counting up and down (Xeon 7500
+ * count_mode 10). Any event of the spec may have a rate, counted or not.
+ * 0; -ENOENT unknown block, instance, event or field; -EINVAL bad syntax;
+ * -ENOMEM. regc_sim_error() says why.
+ */
+REGC_API int regc_sim_rate(regc_sim *sim, const char *event, int64_t n);
+REGC_API void regc_sim_rates_clear(regc_sim *sim);
+
+/*
+ * regc_sim_interval - one interval: every rate is delivered once, to every
+ * counter whose state encodes its event, as n occurrences in n consecutive
+ * cycles of increment 1 (no idle cycles: use regc_sim_cycles for
+ * occupancies and edges). The interval is one batch (regc_sim_batch): a
+ * freeze an overflow causes takes effect at its end. 0, or -EINVAL when a
+ * decrement reached a counter that does not count up and down (that counter
+ * counts nothing; every other delivery is made).
+ */
+REGC_API int regc_sim_interval(regc_sim *sim);
+
+/*
+ * regc_sim_event - 'n' occurrences of 'event' now (one delivery, as one
+ * interval with only this rate, outside a batch unless one is open).
+ * Return values as regc_sim_rate and regc_sim_interval.
+ */
+REGC_API int regc_sim_event(regc_sim *sim, const char *event, int64_t n);
+
+/*
+ * regc_sim_cycles - 'ncycles' cycles of 'event', inc[c] its increment in
+ * cycle c: the per-cycle form where thresh, invert and edge_det apply cycle
+ * by cycle (an occupancy of 3 in one cycle is inc 3). Each cycle is one
+ * batch. Return values as regc_sim_rate.
+ */
+REGC_API int regc_sim_cycles(regc_sim *sim, const char *event, const uint64_t *inc, size_t ncycles);
+
+/* The last failure of regc_sim_rate, _interval, _event or _cycles, one line; "" when none. */
+REGC_API const char *regc_sim_error(const regc_sim *sim);
+
+/*
+ * The encodings the simulator saw: at each delivery (interval, event,
+ * cycles), every running counter whose control has an event table, with
+ * the value its control held and the first table entry that value encodes
+ * (NULL: none, so no named event counts there). Each (control copy, value)
+ * once, in the order first seen.
+ */
+struct regc_sim_encoding {
+    struct regc_ref ctl;            /* the control register copy */
+    uint64_t value;                 /* what it held */
+    const struct regc_event *event; /* an entry it encodes; NULL: none */
+};
+
+/* Copies up to 'max' encodings seen into out (only those without an event when 'unmatched');
+ * returns how many there are. */
+REGC_API size_t regc_sim_encodings(const regc_sim *sim, bool unmatched,
+                                   struct regc_sim_encoding *out, size_t max);
+REGC_API void regc_sim_encodings_clear(regc_sim *sim);
+
+/*
+ * Low-level hooks for the simulator's own tests of counter mechanics (wrap,
+ * overflow, freeze, direction); they bypass the encodings, so flows are
+ * tested through the named events above instead.
+ *
  * regc_sim_tick - 'n' events occur for counter 'counter' (array index of the
  * counters' control, 0 for a single register) of the 'group'th <counters> of
  * block 'block' in instance 'inst' (NULL: the block has none). The counter
@@ -57,11 +152,6 @@ REGC_API int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, u
  */
 REGC_API int regc_sim_tick_signed(regc_sim *sim, const char *block, const char *inst,
                                   unsigned group, unsigned counter, int64_t delta);
-
-/* 'n' occurrences of event 'event' (full name) in 'block'/'inst': every counter whose control
- * selects it counts. */
-REGC_API int regc_sim_event(regc_sim *sim, const char *block, const char *inst, const char *event,
-                            uint64_t n);
 
 /*
  * regc_sim_batch - on: the events that follow happen in the same cycle, so a

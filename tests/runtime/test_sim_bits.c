@@ -1,0 +1,281 @@
+/*
+ * test_sim_bits - the simulator counts only what the register bits encode
+ * (regc/sim.h): events by name reach a counter when its control's bits, and
+ * the other registers of its box instance, hold the event's encoding; the
+ * parent of sub-events matches whatever sub-event is selected; a control
+ * that encodes no event counts nothing and is reported; thresh, invert and
+ * edge_det shape the per-cycle increments as the uncore guides say
+ * (327043-001 Table 2-2). Controls are written as raw values taken from the
+ * generated headers' encodings, or programmed by the pmon flow.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "../../generated/e5_2600.h"
+#include "../../generated/e5_2600v2.h"
+#include "../../generated/snb_client.h"
+#include "../../generated/xeon7500_mbox.h"
+#include "flow_cases.h"
+#include "simutil.h"
+
+struct fx {
+    const struct regc_spec *s;
+    regc_dev *d;
+    regc_sim *sim;
+};
+
+static void open_fx(struct fx *f, const char *spec)
+{
+    struct regc_options o = {.backend = "sim"};
+    char err[256];
+    f->s = flow_spec(spec);
+    assert_non_null(f->s);
+    assert_int_equal(regc_open(&f->d, f->s, &o, err, sizeof(err)), 0);
+    f->sim = regc_dev_sim(f->d);
+}
+
+static void poke(struct fx *f, const char *path, uint64_t v)
+{
+    sim_poke(f->sim, f->s, path, v);
+}
+
+static uint64_t peek(struct fx *f, const char *path)
+{
+    return sim_peek(f->sim, f->s, path);
+}
+
+/* How much counter 'ctr' moves for n occurrences of 'event' (one event, at once). */
+static uint64_t counts(struct fx *f, const char *ctr, const char *event, int64_t n)
+{
+    uint64_t before = peek(f, ctr);
+    if (regc_sim_event(f->sim, event, n) != 0)
+        fail_msg("%s: %s", event, regc_sim_error(f->sim));
+    return peek(f, ctr) - before;
+}
+
+#define IVT_CBOX_EN E5_2600V2_CN_MSR_PMON_CTL_EN_MASK
+
+/* Sub-events differ in umask: only the one encoded counts; its parent counts too. */
+static void t_umask(void **state)
+{
+    (void)state;
+    struct fx f;
+    open_fx(&f, "e5_2600v2");
+    const char *ctr = "cbox.c2.Cn_MSR_PMON_CTR1";
+    assert_int_equal(counts(&f, ctr, "cbox[c2]:LLC_LOOKUP.DATA_READ", 5), 0); /* not enabled */
+    poke(&f, "cbox.c2.Cn_MSR_PMON_CTL1", E5_2600V2_EV_CBOX_LLC_LOOKUP_DATA_READ | IVT_CBOX_EN);
+    assert_int_equal(counts(&f, ctr, "cbox[c2]:LLC_LOOKUP.DATA_READ", 5), 5);
+    assert_int_equal(counts(&f, ctr, "cbox[c2]:LLC_LOOKUP.NID", 7), 0);
+    assert_int_equal(counts(&f, ctr, "cbox[c2]:LLC_LOOKUP", 11), 11);
+    assert_int_equal(counts(&f, ctr, "cbox[c2]:CLOCKTICKS", 13), 0);
+    assert_int_equal(counts(&f, ctr, "cbox[c3]:LLC_LOOKUP.DATA_READ", 17), 0); /* other box */
+    assert_int_equal(counts(&f, ctr, "cbox:LLC_LOOKUP.DATA_READ", 19), 0);     /* c0 */
+    /* the extra-bit encodings of the issue: ev_sel_ext is part of the event */
+    const char *pctr = "pcu.PCU_MSR_PMON_CTR1";
+    poke(&f, "pcu.PCU_MSR_PMON_CTL1",
+         E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE0 | E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK);
+    assert_int_equal(counts(&f, pctr, "pcu:DELAYED_C_STATE_ABORT_CORE0", 3), 3);
+    poke(&f, "pcu.PCU_MSR_PMON_CTL1",
+         (E5_2600V2_EV_PCU_DELAYED_C_STATE_ABORT_CORE0 &
+          ~E5_2600V2_PCU_MSR_PMON_CTL_EV_SEL_EXT_MASK) |
+             E5_2600V2_PCU_MSR_PMON_CTL_EN_MASK);
+    assert_int_equal(counts(&f, pctr, "pcu:DELAYED_C_STATE_ABORT_CORE0", 3), 0);
+    regc_close(f.d);
+}
+
+/* The M-Box defect of issue #14: CYCLES_DSP_FILL without flag_mode is DSP_FILL. Sub-control
+ * settings are part of the event, in the same box instance. */
+static void t_mbox(void **state)
+{
+    (void)state;
+    struct fx f;
+    open_fx(&f, "xeon7500_mbox");
+    poke(&f, "ubox.U_MSR_PMON_GLOBAL_CTL", UINT64_C(1) << 28); /* en_all */
+    poke(&f, "mbox.mbox0.M_MSR_PERF_GLOBAL_CTL", 0x3f);        /* ctr_en */
+    poke(&f, "mbox.mbox1.M_MSR_PERF_GLOBAL_CTL", 0x3f);
+    const char *ctr = "mbox.mbox0.M_MSR_PMU_CNT1";
+    poke(&f, "mbox.mbox0.M_MSR_PMU_CNT_CTL1", 0x41); /* en, wrap: what the old runtime wrote */
+    assert_int_equal(counts(&f, ctr, "mbox:CYCLES_DSP_FILL", 5), 0);
+    assert_int_equal(counts(&f, ctr, "mbox:DSP_FILL", 5), 5);
+    poke(&f, "mbox.mbox0.M_MSR_PMU_CNT_CTL1", XEON7500_EV_MBOX_CYCLES_DSP_FILL | 0x41);
+    assert_int_equal(counts(&f, ctr, "mbox:CYCLES_DSP_FILL", 5), 5);
+    assert_int_equal(counts(&f, ctr, "mbox:DSP_FILL", 5), 0);
+    assert_int_equal(counts(&f, ctr, "mbox:CYCLES_DSP_FILL.WRQ_EMPTY", 5), 0); /* DSP is 0 */
+    poke(&f, "mbox.mbox0.M_MSR_PMU_DSP", 0x400);
+    assert_int_equal(counts(&f, ctr, "mbox:CYCLES_DSP_FILL.WRQ_EMPTY", 5), 5);
+    assert_int_equal(counts(&f, ctr, "mbox:CYCLES_DSP_FILL.RDQ_EMPTY", 5), 0);
+    /* FRM_TYPE: ISS of mbox1 selects the frame type of mbox1's counters only */
+    const char *ctr1 = "mbox.mbox1.M_MSR_PMU_CNT0";
+    poke(&f, "mbox.mbox1.M_MSR_PMU_CNT_CTL0", XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_WDAT | 0x41);
+    assert_int_equal(counts(&f, ctr1, "mbox[mbox1]:FRM_TYPE.FRM_TYPE_WDAT", 3), 0);
+    assert_int_equal(counts(&f, ctr1, "mbox[mbox1]:FRM_TYPE.FRM_TYPE_3CMD", 3), 3); /* ISS 0 */
+    poke(&f, "mbox.mbox0.M_MSR_PMU_ISS", 1);
+    assert_int_equal(counts(&f, ctr1, "mbox[mbox1]:FRM_TYPE.FRM_TYPE_WDAT", 3), 0);
+    poke(&f, "mbox.mbox1.M_MSR_PMU_ISS", 1);
+    assert_int_equal(counts(&f, ctr1, "mbox[mbox1]:FRM_TYPE.FRM_TYPE_WDAT", 3), 3);
+    assert_int_equal(counts(&f, ctr1, "mbox[mbox1]:FRM_TYPE", 3), 3);
+    /* nothing counts while the U-Box disables counting */
+    poke(&f, "ubox.U_MSR_PMON_GLOBAL_CTL", 0);
+    assert_int_equal(counts(&f, ctr1, "mbox[mbox1]:FRM_TYPE", 3), 0);
+    regc_close(f.d);
+}
+
+/* Rates per interval; a rate for an event nothing encodes counts nothing; the encodings seen,
+ * and those that name no event. */
+static void t_rates_and_encodings(void **state)
+{
+    (void)state;
+    struct fx f;
+    open_fx(&f, "e5_2600v2");
+    regc_pmon_session *p;
+    assert_int_equal(regc_pmon_new(&p, f.d), 0);
+    assert_int_equal(regc_pmon_add(p, "cbox[c2]:LLC_LOOKUP.DATA_READ"), 0);
+    assert_int_equal(regc_pmon_add(p, "cbox[c2]:raw,reg=Cn_MSR_PMON_CTL,ev_sel=0x34,umask=0x77"),
+                     0);
+    struct regc_pmon_opts o = {.settle_ms = -1};
+    assert_int_equal(regc_pmon_start(p, &o), 0);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[c2]:LLC_LOOKUP.DATA_READ", 1000), 0);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[c2]:LLC_LOOKUP.NID", 7), 0);
+    assert_int_equal(regc_sim_rate(f.sim, "ubox:EVENT_MSG.DOORBELL_RCVD", 9), 0); /* unmonitored */
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[c2]:raw,reg=Cn_MSR_PMON_CTL,umask=0x77", 3), 0);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(regc_sim_interval(f.sim), 0);
+    uint64_t t[2];
+    assert_int_equal(regc_pmon_poll(p, t), 0);
+    assert_int_equal(t[0], 2000);
+    assert_int_equal(t[1], 6); /* the raw rate names only the umask */
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[c2]:LLC_LOOKUP.DATA_READ", 0), 0); /* removed */
+    assert_int_equal(regc_sim_interval(f.sim), 0);
+    assert_int_equal(regc_pmon_poll(p, t), 0);
+    assert_int_equal(t[0], 2000);
+    /* both controls seen; the raw one encodes the parent LLC_LOOKUP (its sub-events' umask is
+     * free in it) */
+    struct regc_sim_encoding enc[8];
+    assert_int_equal(regc_sim_encodings(f.sim, false, enc, 8), 2);
+    assert_string_equal(enc[0].event->name, "LLC_LOOKUP.DATA_READ");
+    assert_string_equal(enc[1].event->name, "LLC_LOOKUP");
+    assert_int_equal(regc_sim_encodings(f.sim, true, enc, 8), 0);
+    regc_pmon_free(p); /* left frozen: a fresh model for the next case */
+    regc_close(f.d);
+    /* a code no table has: unmatched, and no named rate reaches it */
+    open_fx(&f, "e5_2600v2");
+    poke(&f, "cbox.c2.Cn_MSR_PMON_CTL0", 0xfe | IVT_CBOX_EN);
+    assert_int_equal(counts(&f, "cbox.c2.Cn_MSR_PMON_CTR0", "cbox[c2]:CLOCKTICKS", 5), 0);
+    assert_int_equal(regc_sim_encodings(f.sim, true, enc, 8), 1);
+    assert_null(enc[0].event);
+    assert_int_equal(enc[0].value, 0xfe | IVT_CBOX_EN);
+    char nm[128];
+    assert_string_equal(regc_ref_name(&enc[0].ctl, nm, sizeof(nm)), "cbox.c2.Cn_MSR_PMON_CTL0");
+    regc_close(f.d);
+}
+
+/* Names that do not resolve: the reason, and no rate kept. */
+static void t_errors(void **state)
+{
+    (void)state;
+    struct fx f;
+    open_fx(&f, "e5_2600v2");
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[c2]:NO_SUCH", 1), -ENOENT);
+    assert_string_equal(regc_sim_error(f.sim),
+                        "'cbox[c2]:NO_SUCH': no event 'NO_SUCH' in the block's tables");
+    assert_int_equal(regc_sim_rate(f.sim, "nobox:X", 1), -ENOENT);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[c99]:CLOCKTICKS", 1), -ENOENT);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox", 1), -EINVAL);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[c2:CLOCKTICKS", 1), -EINVAL);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox:raw,ev_sel=1", 1), -EINVAL);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox:CLOCKTICKS,nofield=1", 1), -ENOENT);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox:CLOCKTICKS,thresh", 1), -EINVAL);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox:CLOCKTICKS,thresh=x", 1), -EINVAL);
+    assert_int_equal(regc_sim_rate(f.sim, "ha[ha0]:fixed", 1), -ENOENT);
+    assert_int_equal(regc_sim_event(f.sim, "cbox:NOPE", 1), -ENOENT);
+    const uint64_t inc[1] = {1};
+    assert_int_equal(regc_sim_cycles(f.sim, "cbox:NOPE", inc, 1), -ENOENT);
+    assert_int_equal(regc_sim_interval(f.sim), 0); /* nothing kept */
+    regc_close(f.d);
+}
+
+/*
+ * thresh, invert, edge_det per cycle (E5-2600 C-Box, which has all three):
+ * increments 0 1 2 3 0 5 5 1 give 17 raw; thresh 2: 4 cycles >= 2; invert:
+ * 4 cycles < 2; edge_det: 2 rising edges of '>= 2'; edge_det and invert: 3
+ * rising edges of '< 2' (the falling edges of '>= 2', the first cycle
+ * included as the comparison starts false); thresh 0 with edge_det: 2 rising
+ * edges of 'increment > 0'.
+ */
+static void t_thresh_invert_edge(void **state)
+{
+    (void)state;
+    static const uint64_t inc[] = {0, 1, 2, 3, 0, 5, 5, 1};
+    static const struct {
+        uint64_t thresh, invert, edge, want;
+    } cases[] = {{0, 0, 0, 17}, {2, 0, 0, 4}, {2, 1, 0, 4}, {2, 0, 1, 2},
+                 {2, 1, 1, 3},  {4, 0, 0, 2}, {6, 0, 0, 0}, {0, 0, 1, 2}};
+    struct fx f;
+    open_fx(&f, "e5_2600");
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint64_t ctl = E5_2600_EV_CBOX_CLOCKTICKS | E5_2600_CN_MSR_PMON_CTL_EN_MASK |
+                       E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(cases[i].thresh) |
+                       E5_2600_CN_MSR_PMON_CTL_INVERT_VAL(cases[i].invert) |
+                       E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(cases[i].edge);
+        poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", 0);
+        poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL2", ctl);
+        assert_int_equal(regc_sim_cycles(f.sim, "cbox[cbox1]:CLOCKTICKS", inc, 8), 0);
+        if (peek(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2") != cases[i].want)
+            fail_msg("thresh %llu invert %llu edge %llu: %llu, expected %llu",
+                     (unsigned long long)cases[i].thresh, (unsigned long long)cases[i].invert,
+                     (unsigned long long)cases[i].edge,
+                     (unsigned long long)peek(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2"),
+                     (unsigned long long)cases[i].want);
+    }
+    /* the interval form: n cycles of increment 1; edge_det counts the one rising edge */
+    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", 0);
+    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL2",
+         E5_2600_EV_CBOX_CLOCKTICKS | E5_2600_CN_MSR_PMON_CTL_EN_MASK |
+             E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(1) | E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(1));
+    assert_int_equal(counts(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", "cbox[cbox1]:CLOCKTICKS", 50), 1);
+    assert_int_equal(counts(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", "cbox[cbox1]:CLOCKTICKS", 50), 0);
+    regc_close(f.d);
+}
+
+/*
+ * Sandy Bridge ARB: an event whose entry sets CMASK (the threshold) is the
+ * thresholded event itself, counted as given; the plain occupancy on a
+ * counter with CMASK 10 counts the cycles of 10 or more.
+ */
+static void t_event_sets_threshold(void **state)
+{
+    (void)state;
+    struct fx f;
+    open_fx(&f, "snb_client");
+    poke(&f, "unc.MSR_UNC_PERF_GLOBAL_CTRL", UINT64_C(1) << 29); /* EN */
+    const char *ctr = "arb.MSR_UNC_ARB_PERFCTR0";
+    poke(&f, "arb.MSR_UNC_ARB_PERFEVTSEL0",
+         SNB_UNC_EV_ARB_TRK_OCCUPANCY_CYCLES_OVER_HALF_FULL |
+             SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_EN_MASK);
+    assert_int_equal(counts(&f, ctr, "arb:TRK_OCCUPANCY.CYCLES_OVER_HALF_FULL", 5), 5);
+    assert_int_equal(counts(&f, ctr, "arb:TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", 5), 0);
+    static const uint64_t occ[] = {12, 3, 10, 0};
+    uint64_t before = peek(&f, ctr);
+    assert_int_equal(regc_sim_cycles(f.sim, "arb:TRK_OCCUPANCY.ALL", occ, 4), 0);
+    assert_int_equal(peek(&f, ctr) - before, 2);
+    regc_close(f.d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(t_umask),
+        cmocka_unit_test(t_mbox),
+        cmocka_unit_test(t_rates_and_encodings),
+        cmocka_unit_test(t_errors),
+        cmocka_unit_test(t_thresh_invert_edge),
+        cmocka_unit_test(t_event_sets_threshold),
+    };
+    return cmocka_run_group_tests_name("sim_bits", t, NULL, NULL);
+}
