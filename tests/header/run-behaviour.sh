@@ -16,7 +16,6 @@ cd "$(dirname "$0")/../.."
 : "${REGC:=build/regc}" "${CC:=cc}"
 tap_setup tmp
 
-
 # UBSan catches shifts past the width in the accessors, when the compiler has it.
 san=""
 echo 'int main(void){return 0;}' >"$tmp/probe.c"
