@@ -530,7 +530,11 @@ static int place_reg(const struct regc_perf_pmu *p, const struct regc_reg *reg, 
 static int place_setting(const struct regc_perf_pmu *p, const struct regc_perf_setting *s,
                          uint64_t want[3], char *err, size_t errlen)
 {
-    unsigned w = 0, shift = 0;
+    unsigned w = 0, shift = 0, width = (unsigned)(s->field->msb - s->field->lsb + 1);
+    if (width < 64 && s->value >> width)
+        return regc__err(err, errlen, -EINVAL, "value 0x%llx does not fit field '%s' [%u:%u] of '%s'",
+                         (unsigned long long)s->value, s->field->name, s->field->msb,
+                         s->field->lsb, s->reg->name);
     int rc = place_reg(p, s->reg, &w, &shift, err, errlen);
     if (rc)
         return rc;

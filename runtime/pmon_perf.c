@@ -30,7 +30,8 @@ struct pp_event {
 struct pp_group {
     struct regc_perf_pmu *pmu;
     struct regc_perf_group *g;
-    unsigned n; /* events */
+    unsigned n;          /* events */
+    unsigned long reads; /* read() calls */
 };
 
 struct regc__pmon_perf {
@@ -161,6 +162,7 @@ int regc__pmon_perf_read(struct regc__pmon_perf *pp, uint64_t *totals, unsigned 
     for (unsigned k = 0; k < pp->ngrp; k++) {
         memset(vals[k], 0, sizeof(vals[k]));
         int rc = pp->dry_run ? 0 : regc_perf_group_read(pp->grp[k].g, vals[k], pp->grp[k].n);
+        pp->grp[k].reads += !pp->dry_run;
         if (rc)
             return regc__err(err, errlen, rc, "reading the events of PMU '%s': %s",
                              regc_perf_pmu_name(pp->grp[k].pmu), strerror(-rc));
@@ -198,6 +200,7 @@ int regc__pmon_perf_info(const struct regc__pmon_perf *pp, unsigned i, struct re
     if (i >= pp->n)
         return -ENOENT;
     *out = pp->ev[i].out;
+    out->group_reads = pp->grp[out->group].reads;
     return 0;
 }
 

@@ -158,6 +158,7 @@ struct regc_pmon_perf {
     int cpu;                /* perf_event_open's cpu (the kernel moves uncore events to the
                                package's reader CPU, the PMU's sysfs 'cpumask') */
     unsigned group;         /* events with the same group are read with one read() */
+    unsigned long group_reads; /* read() calls on the group so far (one per poll or sample) */
     bool leader;            /* the group's first event */
     bool open;              /* false in a dry run: built, not opened */
 };
