@@ -522,6 +522,16 @@ static void test_filters_combined(void **st)
     assert_int_equal(cfg[1], (UINT64_C(0x11) << E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_SHIFT) |
                                  (UINT64_C(0x2) << (32 + E5_2600V2_CN_MSR_PMON_BOX_FILTER1_NID_SHIFT)));
     assert_string_equal(terms, "filter_nid=0x2,filter_state=0x11");
+    /* terms that do not fit are an error, not cut short */
+    struct family *fm = &g_fam[1];
+    const struct regc_block *cb = regc_spec_block(fm->spec, "cbox");
+    struct regc_perf_pmu *pmu;
+    assert_int_equal(regc_perf_pmu_open(&pmu, fm->root, "uncore_cbox_0", err, sizeof(err)), 0);
+    assert_int_equal(regc_perf_config(pmu, cb, cb->pmon->counters, 0, sets, 2, cfg, terms, 20, err,
+                                      sizeof(err)),
+                     -ENOSPC);
+    assert_string_equal(err, "PMU 'uncore_cbox_0': the perf terms take more than 19 bytes");
+    regc_perf_pmu_close(pmu);
     /* a value too wide for its field is refused, not cut to the field's width */
     sets[0].value = 0x40; /* state is 6 bits */
     assert_int_equal(filt_config(state, sets, 1, cfg, terms, err), -EINVAL);

@@ -101,7 +101,8 @@ struct regc_perf_setting {
  * the field.
  *
  * 'terms' (may be NULL) receives the perf tool's terms for the same config,
- * "event=0x34,umask=0x3,filter_state=0x1f" (PMU/terms/).
+ * "event=0x34,umask=0x3,filter_state=0x1f" (PMU/terms/); -ENOSPC when they
+ * do not fit in 'termslen'.
  */
 REGC_API int regc_perf_config(const struct regc_perf_pmu *p, const struct regc_block *b,
                               const struct regc_counters *c, uint64_t ctl,
