@@ -563,6 +563,9 @@ static int encode_words(const struct regc_perf_pmu *p, const uint64_t want[3], u
             at += (size_t)snprintf(text + at, textlen - at, "%s%s=0x%llx", at ? "," : "", t->name,
                                    (unsigned long long)v);
     }
+    if (text && at >= textlen)
+        return regc__err(err, errlen, -ENOSPC, "PMU '%s': the perf terms take more than %zu bytes",
+                         p->name, textlen - 1);
     if (text && textlen && !n)
         snprintf(text, textlen, "config=0x0"); /* the perf tool's term for a raw config */
     int rc = regc_perf_encode(p, terms, n, config, err, errlen);
