@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-perf.sh - `regctl --backend perf monitor`: the perf events it opens (--dry-run, golden
+# run-perf-monitor.sh - `regctl --backend perf monitor`: the perf events it opens (--dry-run, golden
 # files tests/runtime/golden/perf-*.out), refused encodings and a missing PMU, and, against the
 # real kernel, counting and sampling on a fake sysfs tree of the E5-2600 v2 uncore PMUs
 # (tests/runtime/data/perf-formats/ivbep.txt: the kernel's formats) whose 'type' is this
