@@ -58,9 +58,9 @@ void regc__pmon_perf_free(struct regc__pmon_perf *pp)
     free(pp);
 }
 
-/* The group of PMU 'name', opened (and checked against the spec) at its first event. */
-static int group_for(struct regc__pmon_perf *pp, const char *root, const char *name,
-                     const struct regc_pmon_info *in, unsigned *k, char *err, size_t errlen)
+/* The group of PMU 'name', opened at its first event. */
+static int group_for(struct regc__pmon_perf *pp, const char *root, const char *name, unsigned *k,
+                     char *err, size_t errlen)
 {
     for (*k = 0; *k < pp->ngrp; ++*k)
         if (strcmp(regc_perf_pmu_name(pp->grp[*k].pmu), name) == 0)
@@ -70,8 +70,7 @@ static int group_for(struct regc__pmon_perf *pp, const char *root, const char *n
     if (rc)
         return rc;
     pp->ngrp++; /* freed with pp from here on */
-    rc = regc_perf_check_counters(gr->pmu, in->block, in->counters, err, errlen);
-    return rc ? rc : regc_perf_group_new(&gr->g);
+    return regc_perf_group_new(&gr->g);
 }
 
 static int plan_event(struct regc__pmon_perf *pp, const regc_pmon_session *p, unsigned i,
@@ -87,7 +86,10 @@ static int plan_event(struct regc__pmon_perf *pp, const regc_pmon_session *p, un
                          rc == -ENOSPC ? "too many filter settings" : "no such event");
     regc__perf_pmu_name(&ev.info.ctl, name, sizeof(name));
     unsigned k;
-    rc = group_for(pp, w->sysfs_root, name, &ev.info, &k, msg, sizeof(msg));
+    rc = group_for(pp, w->sysfs_root, name, &k, msg, sizeof(msg));
+    if (!rc) /* the spec's fields where the kernel's formats put them */
+        rc = regc_perf_check_counters(pp->grp[k].pmu, ev.info.block, ev.info.counters, msg,
+                                      sizeof(msg));
     if (!rc)
         rc = regc_perf_config(pp->grp[k].pmu, ev.info.block, ev.info.counters, ev.ctl, ev.sets,
                               ev.nsets, pe->out.config, pe->out.terms, sizeof(pe->out.terms), msg,

@@ -450,6 +450,23 @@ static void test_session_dry_run(void **st)
     assert_int_equal(regc_pmon_sample(p, NULL, 0, &n), 0);
     assert_int_equal(n, 0);
     assert_int_equal(regc_pmon_perf_event(p, 1, &pe), -ENOENT);
+    /* a kernel format that disagrees with the spec's field: refused before any config */
+    char bad[300];
+    snprintf(bad, sizeof(bad), "%s/disagree", g_dir);
+    tu_write(bad, "bus/event_source/devices/uncore_ubox/type", "1\n", -1);
+    tu_write(bad, "bus/event_source/devices/uncore_ubox/format/event", "config:0-8\n", -1);
+    regc_close(d);
+    o.sysfs_root = bad;
+    assert_int_equal(regc_open(&d, &e5_2600v2_spec, &o, NULL, 0), 0);
+    regc_pmon_free(p);
+    assert_int_equal(regc_pmon_new(&p, d), 0);
+    assert_int_equal(regc_pmon_add(p, "ubox:fixed"), 0);
+    assert_int_equal(regc_pmon_add(p, "ubox:EVENT_MSG.DOORBELL_RCVD"), 0);
+    assert_int_equal(regc_pmon_start(p, NULL), -EINVAL);
+    assert_string_equal(regc_pmon_error(p),
+                        "'ubox:EVENT_MSG.DOORBELL_RCVD': spec field 'ev_sel' [7:0] of "
+                        "'ubox.U_MSR_PMON_CTL' disagrees with the kernel's format 'event' "
+                        "(config:0-8) of PMU 'uncore_ubox'");
     regc_pmon_free(p);
     regc_close(d);
 }
