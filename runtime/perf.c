@@ -1,8 +1,11 @@
 /*
- * perf - perf_event PMUs read from sysfs, configs built by their formats,
- * event groups (regc/perf.h), and the perf backend: writing a pmon control
- * register opens (enable set) or closes the matching kernel event, reading
- * its counter register reads the count.
+ * perf - perf_event PMUs read from sysfs, configs built by their formats
+ * (regc_perf_config: a counter control value and filter settings as
+ * config/config1/config2), event groups with one read() per group, sampled
+ * events with a ring buffer that counts their overflows (regc/perf.h), and
+ * the perf register backend: writing a pmon control register opens (enable
+ * set) or closes the matching kernel event, reading its counter register
+ * reads the count. The monitoring session's perf path is runtime/pmon_perf.c.
  */
 #define _DEFAULT_SOURCE /* syscall() */
 #include "internal.h"
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,6 +28,7 @@ struct fmt_term {
     char name[32];
     unsigned word; /* 0 config, 1 config1, 2 config2 */
     uint64_t mask; /* bits in that word */
+    bool usable;   /* claims its bits: overlaps no narrower format (see regc_perf_config) */
 };
 
 struct regc_perf_pmu {
@@ -38,6 +43,14 @@ static uint64_t range_mask(unsigned lo, unsigned hi)
 {
     uint64_t top = hi >= 63 ? ~UINT64_C(0) : (UINT64_C(1) << (hi + 1)) - 1;
     return top & ~((UINT64_C(1) << lo) - 1);
+}
+
+static unsigned popcount(uint64_t v)
+{
+    unsigned n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
 }
 
 /* "config1:0-7,21" -> word 1, mask. */
@@ -73,6 +86,29 @@ static int parse_format(const char *text, struct fmt_term *t)
     return t->mask ? 0 : -EINVAL;
 }
 
+/*
+ * A format that shares bits with a narrower one of the same word does not
+ * say which bits are its own (the kernel's PCU 'occ_edge' is "config:14-51",
+ * over occ_sel, inv, thresh and occ_invert; QPI 'match0' "config1:0-31" is
+ * the sum of the match_* fields): only the narrower ones claim bits. Of two
+ * formats with the same bits, the first by name does.
+ */
+static void mark_usable(struct regc_perf_pmu *p)
+{
+    for (unsigned i = 0; i < p->nterms; i++) {
+        struct fmt_term *t = &p->terms[i];
+        t->usable = true;
+        for (unsigned j = 0; j < p->nterms && t->usable; j++) {
+            const struct fmt_term *u = &p->terms[j];
+            if (j == i || u->word != t->word || !(u->mask & t->mask))
+                continue;
+            unsigned nt = popcount(t->mask), nu = popcount(u->mask);
+            if (nu < nt || (nu == nt && j < i))
+                t->usable = false;
+        }
+    }
+}
+
 static int load_formats(struct regc_perf_pmu *p, char *err, size_t errlen)
 {
     char path[PATH_MAX + 16];
@@ -102,7 +138,46 @@ static int load_formats(struct regc_perf_pmu *p, char *err, size_t errlen)
         free(ents[i]);
     }
     free(ents);
+    mark_usable(p);
     return rc;
+}
+
+/* The PMUs sysfs lists in 'devices', for a message: "breakpoint msr software ...". */
+static void list_pmus(const char *devices, char *buf, size_t len, bool *any_uncore)
+{
+    struct dirent **ents;
+    int n = scandir(devices, &ents, NULL, alphasort);
+    size_t at = 0;
+    buf[0] = '\0';
+    *any_uncore = false;
+    for (int i = 0; i < n; i++) {
+        const char *name = ents[i]->d_name;
+        if (name[0] != '.' && at + strlen(name) + 5 < len)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " " : "", name);
+        else if (name[0] != '.' && at + 5 < len && !strstr(buf, "..."))
+            at += (size_t)snprintf(buf + at, len - at, " ...");
+        *any_uncore |= strncmp(name, "uncore", 6) == 0;
+        free(ents[i]);
+    }
+    if (n >= 0)
+        free(ents);
+}
+
+/* No 'type' file: say what is missing, and where the kernel lists the PMUs it has. */
+static int no_pmu(const char *root, const char *name, const char *path, int rc, char *err,
+                  size_t errlen)
+{
+    char devices[PATH_MAX], have[160];
+    bool uncore;
+    snprintf(devices, sizeof(devices), "%s/bus/event_source/devices", root);
+    list_pmus(devices, have, sizeof(have), &uncore);
+    return regc__err(err, errlen, rc,
+                     "no PMU '%s' in sysfs ('%s': %s); the kernel lists its PMUs in %s%s%s%s", name,
+                     path, strerror(-rc), devices, *have ? " (here: " : " (none here",
+                     *have ? have : "",
+                     uncore ? ")"
+                            : "; no uncore_* PMU: the kernel's intel_uncore driver registers them "
+                              "on the processors it supports)");
 }
 
 int regc_perf_pmu_open(struct regc_perf_pmu **out, const char *sysfs_root, const char *name,
@@ -121,8 +196,7 @@ int regc_perf_pmu_open(struct regc_perf_pmu **out, const char *sysfs_root, const
         p->type = PERF_TYPE_SOFTWARE;
     } else if (rc < 0) {
         free(p);
-        return regc__err(err, errlen, rc == -ENOENT ? -ENOENT : rc,
-                         "no PMU '%s' in sysfs ('%s': %s)", name, path, strerror(-rc));
+        return no_pmu(root, name, path, rc, err, errlen);
     } else {
         p->type = (uint32_t)strtoul(text, NULL, 10);
     }
@@ -143,6 +217,11 @@ void regc_perf_pmu_close(struct regc_perf_pmu *p)
 uint32_t regc_perf_pmu_type(const struct regc_perf_pmu *p)
 {
     return p->type;
+}
+
+const char *regc_perf_pmu_name(const struct regc_perf_pmu *p)
+{
+    return p->name;
 }
 
 static const struct fmt_term *find_term(const struct regc_perf_pmu *p, const char *name)
@@ -186,6 +265,17 @@ static int deposit(uint64_t mask, uint64_t v, uint64_t *out)
     }
     *out = r;
     return v ? -ERANGE : 0;
+}
+
+/* The inverse: the bits of v under mask, gathered to the low end. */
+static uint64_t extract(uint64_t mask, uint64_t v)
+{
+    uint64_t r = 0;
+    unsigned k = 0;
+    for (unsigned bit = 0; bit < 64; bit++)
+        if (mask >> bit & 1)
+            r |= (v >> bit & 1) << k++;
+    return r;
 }
 
 int regc_perf_encode(const struct regc_perf_pmu *p, const struct regc_perf_term *terms, size_t n,
@@ -247,6 +337,20 @@ static void fmt_text(const struct fmt_term *t, char *buf, size_t len)
     }
 }
 
+/*
+ * Does format t hold field f: in config, with f's bits its lowest ones, and
+ * any further bit an extension no other role field uses ("config:0-7,21":
+ * ev_sel and ev_sel_ext; "config:0-8" would take umask's bit 8)?
+ */
+static bool term_holds(const struct fmt_term *t, const struct regc_field *f, uint64_t others)
+{
+    uint64_t fm = regc_field_mask(f);
+    unsigned width = (unsigned)(f->msb - f->lsb + 1);
+    uint64_t low;
+    deposit(t->mask, width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1, &low);
+    return t->word == 0 && (t->mask & fm) == fm && low == fm && !(t->mask & ~fm & others);
+}
+
 int regc_perf_check_counters(const struct regc_perf_pmu *p, const struct regc_block *b,
                              const struct regc_counters *c, char *err, size_t errlen)
 {
@@ -259,10 +363,16 @@ int regc_perf_check_counters(const struct regc_perf_pmu *p, const struct regc_bl
                             {"edge", c->edge},
                             {"inv", c->invert},
                             {"thresh", c->threshold}};
-    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+    const size_t n = sizeof(map) / sizeof(map[0]);
+    uint64_t roles = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct regc_field *f = map[i][1] ? regc_reg_field(ctl, map[i][1]) : NULL;
+        roles |= f ? regc_field_mask(f) : 0;
+    }
+    for (size_t i = 0; i < n; i++) {
         const struct fmt_term *t = find_role_term(p, map[i][0]);
         const struct regc_field *f = map[i][1] ? regc_reg_field(ctl, map[i][1]) : NULL;
-        if (!t || !f || (t->word == 0 && t->mask == regc_field_mask(f)))
+        if (!t || !f || term_holds(t, f, roles & ~regc_field_mask(f)))
             continue;
         char kf[96];
         fmt_text(t, kf, sizeof(kf));
@@ -274,14 +384,230 @@ int regc_perf_check_counters(const struct regc_perf_pmu *p, const struct regc_bl
     return 0;
 }
 
+/* ---- regc_perf_config: a control value and filter settings as config words */
+
+static bool streq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+static uint64_t field_mask_of(const struct regc_reg *r, const char *name)
+{
+    const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
+    return f ? regc_field_mask(f) : 0;
+}
+
+/* The bits of word w that usable formats claim; 'reg' non-NULL: only formats named for it. */
+static bool named_for(const struct fmt_term *t, const struct regc_reg *reg);
+
+static uint64_t claimed(const struct regc_perf_pmu *p, unsigned w, const struct regc_reg *reg)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < p->nterms; i++)
+        if (p->terms[i].usable && p->terms[i].word == w && (!reg || named_for(&p->terms[i], reg)))
+            m |= p->terms[i].mask;
+    return m;
+}
+
+/* The first field of r with a bit in 'bits', for messages. */
+static const struct regc_field *field_at(const struct regc_reg *r, uint64_t bits)
+{
+    for (const struct regc_field *f = r->fields; f->name; f++)
+        if (regc_field_mask(f) & bits)
+            return f;
+    return NULL;
+}
+
+static int unclaimed(const struct regc_perf_pmu *p, const struct regc_reg *r,
+                     const struct regc_field *f, uint64_t v, char *err, size_t errlen)
+{
+    return regc__err(err, errlen, -EINVAL,
+                     "PMU '%s' publishes no format for field '%s' [%u:%u] of '%s' (0x%llx): the "
+                     "kernel would not program it and would count something else",
+                     p->name, f ? f->name : "?", f ? f->msb : 0, f ? f->lsb : 0, r->name,
+                     (unsigned long long)v);
+}
+
+/* config (word 0) of a general counter: the control's bits the kernel programs. */
+static int control_word(const struct regc_perf_pmu *p, const struct regc_reg *r,
+                        const struct regc_counters *c, uint64_t ctl, uint64_t *word, char *err,
+                        size_t errlen)
+{
+    uint64_t owned = field_mask_of(r, c->enable) | field_mask_of(r, c->reset) |
+                     field_mask_of(r, c->pmi) | field_mask_of(r, c->wrap_field);
+    uint64_t v = ctl & ~owned;
+    uint64_t lost = v & ~claimed(p, 0, NULL);
+    if (lost) {
+        const struct regc_field *f = field_at(r, lost);
+        return unclaimed(p, r, f, f ? regc_field_get(f, ctl) : lost, err, errlen);
+    }
+    *word = v;
+    return 0;
+}
+
+/* A fixed counter: the kernel's UNCORE_FIXED_EVENT, event=0xff, and nothing else. */
+static int fixed_word(const struct regc_perf_pmu *p, const struct regc_reg *r,
+                      const struct regc_counters *c, uint64_t ctl, uint64_t *word, char *err,
+                      size_t errlen)
+{
+    uint64_t owned = field_mask_of(r, c->enable) | field_mask_of(r, c->reset) |
+                     field_mask_of(r, c->pmi) | field_mask_of(r, c->wrap_field);
+    const struct regc_field *f = field_at(r, ctl & ~owned);
+    if (f)
+        return regc__err(err, errlen, -EINVAL,
+                         "the kernel's fixed-counter event (event=0xff) of PMU '%s' takes no "
+                         "field '%s' of '%s'",
+                         p->name, f->name, r->name);
+    const struct fmt_term *ev = find_term(p, "event");
+    if (!ev || ev->word != 0 || deposit(ev->mask, 0xff, word) < 0)
+        return regc__err(err, errlen, -EINVAL,
+                         "PMU '%s' has no 'event' format in config to select its fixed counter",
+                         p->name);
+    return 0;
+}
+
+/* Is format t named for register reg: "filter_nid" for "Cn_MSR_PMON_BOX_FILTER1"? */
+static bool named_for(const struct fmt_term *t, const struct regc_reg *reg)
+{
+    const char *us = strchr(t->name, '_');
+    size_t n = us ? (size_t)(us - t->name) : 0;
+    if (n < 3)
+        return false;
+    for (const char *s = reg->name; *s; s++) {
+        size_t k = 0;
+        while (k < n && s[k] && (s[k] | 0x20) == t->name[k])
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
+}
+
+/* How many of reg's fields coincide with formats named for it, placed in word w at 'shift'. */
+static unsigned placement_score(const struct regc_perf_pmu *p, const struct regc_reg *reg,
+                                unsigned w, unsigned shift)
+{
+    unsigned score = 0;
+    for (const struct regc_field *f = reg->fields; f->name; f++) {
+        if (f->implicit || regc_field_sem(f) == REGC_SEM_MBZ || regc_field_sem(f) == REGC_SEM_IG ||
+            f->msb + shift >= 64)
+            continue;
+        uint64_t at = regc_field_mask(f) << shift;
+        for (unsigned i = 0; i < p->nterms; i++) {
+            const struct fmt_term *t = &p->terms[i];
+            if (t->usable && t->word == w && t->mask == at && named_for(t, reg))
+                score++;
+        }
+    }
+    return score;
+}
+
+/* Where the kernel takes register reg from: config word 1 or 2, at bit 0 or 32. */
+static int place_reg(const struct regc_perf_pmu *p, const struct regc_reg *reg, unsigned *word,
+                     unsigned *shift, char *err, size_t errlen)
+{
+    unsigned best = 0, ties = 0;
+    for (unsigned w = 1; w <= 2; w++)
+        for (unsigned s = 0; s <= 32; s += 32) {
+            unsigned sc = placement_score(p, reg, w, s);
+            if (sc > best)
+                best = sc, ties = 1, *word = w, *shift = s;
+            else if (sc && sc == best)
+                ties++;
+        }
+    if (!best)
+        return regc__err(err, errlen, -EINVAL,
+                         "PMU '%s' takes no register '%s': none of its config1/config2 formats "
+                         "is one of its fields",
+                         p->name, reg->name);
+    if (ties > 1)
+        return regc__err(err, errlen, -EINVAL,
+                         "PMU '%s': the fields of register '%s' match its formats in %u places",
+                         p->name, reg->name, ties);
+    return 0;
+}
+
+static int place_setting(const struct regc_perf_pmu *p, const struct regc_perf_setting *s,
+                         uint64_t want[3], char *err, size_t errlen)
+{
+    unsigned w = 0, shift = 0, width = (unsigned)(s->field->msb - s->field->lsb + 1);
+    if (width < 64 && s->value >> width)
+        return regc__err(err, errlen, -EINVAL, "value 0x%llx does not fit field '%s' [%u:%u] of '%s'",
+                         (unsigned long long)s->value, s->field->name, s->field->msb,
+                         s->field->lsb, s->reg->name);
+    int rc = place_reg(p, s->reg, &w, &shift, err, errlen);
+    if (rc)
+        return rc;
+    uint64_t bits = regc_field_put(s->field, 0, s->value);
+    if (s->field->msb + shift >= 64 || (bits << shift) & ~claimed(p, w, s->reg))
+        return unclaimed(p, s->reg, s->field, s->value, err, errlen);
+    want[w] |= bits << shift;
+    return 0;
+}
+
+/* The terms that give want[] through the usable formats, and the config they build. */
+static int encode_words(const struct regc_perf_pmu *p, const uint64_t want[3], uint64_t config[3],
+                        char *text, size_t textlen, char *err, size_t errlen)
+{
+    struct regc_perf_term terms[MAX_TERMS];
+    size_t n = 0, at = 0;
+    if (text && textlen)
+        text[0] = '\0';
+    for (unsigned i = 0; i < p->nterms; i++) {
+        const struct fmt_term *t = &p->terms[i];
+        uint64_t v = t->usable ? extract(t->mask, want[t->word]) : 0;
+        if (!v)
+            continue;
+        terms[n++] = (struct regc_perf_term){t->name, v};
+        if (text && at < textlen)
+            at += (size_t)snprintf(text + at, textlen - at, "%s%s=0x%llx", at ? "," : "", t->name,
+                                   (unsigned long long)v);
+    }
+    if (text && at >= textlen)
+        return regc__err(err, errlen, -ENOSPC, "PMU '%s': the perf terms take more than %zu bytes",
+                         p->name, textlen - 1);
+    if (text && textlen && !n)
+        snprintf(text, textlen, "config=0x0"); /* the perf tool's term for a raw config */
+    int rc = regc_perf_encode(p, terms, n, config, err, errlen);
+    if (!rc && (config[0] != want[0] || config[1] != want[1] || config[2] != want[2]))
+        return regc__err(err, errlen, -EINVAL, "PMU '%s': the formats do not rebuild the config",
+                         p->name); /* not reached: every bit was claimed */
+    return rc;
+}
+
+int regc_perf_config(const struct regc_perf_pmu *p, const struct regc_block *b,
+                     const struct regc_counters *c, uint64_t ctl,
+                     const struct regc_perf_setting *sets, size_t n, uint64_t config[3],
+                     char *terms, size_t termslen, char *err, size_t errlen)
+{
+    const struct regc_reg *r = regc_block_reg(b, c->control);
+    if (!r)
+        return regc__err(err, errlen, -ENOENT, "block '%s' has no register '%s'", b->name,
+                         c->control);
+    uint64_t want[3] = {0, 0, 0};
+    int rc = streq(c->kind, "fixed") ? fixed_word(p, r, c, ctl, &want[0], err, errlen)
+                                     : control_word(p, r, c, ctl, &want[0], err, errlen);
+    for (size_t i = 0; !rc && i < n; i++)
+        rc = place_setting(p, &sets[i], want, err, errlen);
+    return rc ? rc : encode_words(p, want, config, terms, termslen, err, errlen);
+}
+
 /* ---- groups */
 
 #define MAX_GROUP 64
+#define RING_PAGES 8 /* data pages of a sampled event's ring buffer (a power of two) */
 
 struct regc_perf_group {
     int fds[MAX_GROUP];
+    void *ring[MAX_GROUP]; /* sampled events: the mapped ring buffer; NULL: counting */
+    uint64_t overflows[MAX_GROUP];
     unsigned n;
 };
+
+static size_t ring_len(void)
+{
+    return (size_t)(RING_PAGES + 1) * (size_t)sysconf(_SC_PAGESIZE);
+}
 
 int regc_perf_group_new(struct regc_perf_group **out)
 {
@@ -293,8 +619,11 @@ void regc_perf_group_free(struct regc_perf_group *g)
 {
     if (!g)
         return;
-    for (unsigned i = g->n; i-- > 0;)
+    for (unsigned i = g->n; i-- > 0;) {
+        if (g->ring[i])
+            munmap(g->ring[i], ring_len());
         close(g->fds[i]);
+    }
     free(g);
 }
 
@@ -329,9 +658,9 @@ const char *regc_perf_strerror(int rc, char *buf, size_t len)
     return buf;
 }
 
-int regc_perf_group_add(struct regc_perf_group *g, const struct regc_perf_pmu *p,
-                        const uint64_t config[3], pid_t pid, int cpu, unsigned *index, char *err,
-                        size_t errlen)
+static int group_open(struct regc_perf_group *g, const struct regc_perf_pmu *p,
+                      const uint64_t config[3], uint64_t period, pid_t pid, int cpu,
+                      unsigned *index, char *err, size_t errlen)
 {
     if (g->n == MAX_GROUP)
         return regc__err(err, errlen, -E2BIG, "too many events in one group (at most %d)",
@@ -343,6 +672,7 @@ int regc_perf_group_add(struct regc_perf_group *g, const struct regc_perf_pmu *p
     attr.config = config[0];
     attr.config1 = config[1];
     attr.config2 = config[2];
+    attr.sample_period = period;
     attr.disabled = g->n == 0;
     attr.read_format = g->n == 0 ? PERF_FORMAT_GROUP : 0;
     int leader = g->n ? g->fds[0] : -1;
@@ -350,12 +680,82 @@ int regc_perf_group_add(struct regc_perf_group *g, const struct regc_perf_pmu *p
     if (fd < 0) {
         int rc = -errno;
         char msg[256];
-        return regc__err(err, errlen, rc, "PMU '%s' config 0x%llx: %s", p->name,
-                         (unsigned long long)config[0], regc_perf_strerror(rc, msg, sizeof(msg)));
+        return regc__err(err, errlen, rc, "PMU '%s' config 0x%llx%s: %s%s", p->name,
+                         (unsigned long long)config[0], period ? " sampled" : "",
+                         regc_perf_strerror(rc, msg, sizeof(msg)),
+                         period && rc == -EINVAL
+                             ? "; the kernel's uncore PMUs do not sample (uncore.c: 'Sampling "
+                               "not supported yet'): count, or sample through the msr and pci "
+                               "backends"
+                             : "");
+    }
+    void *ring = NULL;
+    if (period) {
+        ring = mmap(NULL, ring_len(), PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+        if (ring == MAP_FAILED) {
+            int rc = -errno;
+            close((int)fd);
+            return regc__err(err, errlen, rc, "PMU '%s': cannot map the ring buffer: %s", p->name,
+                             strerror(-rc));
+        }
     }
     if (index)
         *index = g->n;
+    g->ring[g->n] = ring;
+    g->overflows[g->n] = 0;
     g->fds[g->n++] = (int)fd;
+    return 0;
+}
+
+int regc_perf_group_add(struct regc_perf_group *g, const struct regc_perf_pmu *p,
+                        const uint64_t config[3], pid_t pid, int cpu, unsigned *index, char *err,
+                        size_t errlen)
+{
+    return group_open(g, p, config, 0, pid, cpu, index, err, errlen);
+}
+
+int regc_perf_group_add_sampled(struct regc_perf_group *g, const struct regc_perf_pmu *p,
+                                const uint64_t config[3], uint64_t period, pid_t pid, int cpu,
+                                unsigned *index, char *err, size_t errlen)
+{
+    if (!period)
+        return regc__err(err, errlen, -EINVAL, "a sampled event needs a period");
+    return group_open(g, p, config, period, pid, cpu, index, err, errlen);
+}
+
+/* Copies len bytes at position pos of a ring of 'size' bytes (records may wrap around its end). */
+static void ring_copy(void *dst, const unsigned char *data, uint64_t size, uint64_t pos, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        ((unsigned char *)dst)[i] = data[(pos + i) % size];
+}
+
+int regc_perf_event_overflows(struct regc_perf_group *g, unsigned index, uint64_t *total)
+{
+    if (index >= g->n || !g->ring[index])
+        return -EINVAL;
+    struct perf_event_mmap_page *pg = g->ring[index];
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t off = pg->data_offset ? pg->data_offset : page;
+    uint64_t size = pg->data_size ? pg->data_size : RING_PAGES * page;
+    const unsigned char *data = (const unsigned char *)pg + off;
+    uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), tail = pg->data_tail;
+    while (tail < head) {
+        struct perf_event_header h;
+        ring_copy(&h, data, size, tail, sizeof(h));
+        if (h.size < sizeof(h))
+            return -EIO;
+        if (h.type == PERF_RECORD_SAMPLE) {
+            g->overflows[index]++;
+        } else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+            uint64_t idlost[2];
+            ring_copy(idlost, data, size, tail + sizeof(h), sizeof(idlost));
+            g->overflows[index] += idlost[1];
+        }
+        tail += h.size;
+    }
+    __atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+    *total = g->overflows[index];
     return 0;
 }
 
@@ -467,14 +867,23 @@ static const struct regc_counters *role_of(const struct regc_ref *r, bool counte
     return NULL;
 }
 
-static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r,
-                                 const struct regc_counters *c)
+static struct perf_slot *find_slot(struct perf_be *pb, const struct regc_ref *r,
+                                   const struct regc_counters *c)
 {
     for (size_t i = 0; i < pb->nslots; i++) {
         struct perf_slot *s = &pb->slots[i];
         if (s->c == c && s->inst == r->instance && s->index == r->index)
             return s;
     }
+    return NULL;
+}
+
+static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r,
+                                 const struct regc_counters *c)
+{
+    struct perf_slot *s = find_slot(pb, r, c);
+    if (s)
+        return s;
     struct perf_slot *n = realloc(pb->slots, (pb->nslots + 1) * sizeof(*n));
     if (!n)
         return NULL;
@@ -484,10 +893,14 @@ static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r,
     return &n[pb->nslots++];
 }
 
-/* "uncore_<block>" or "uncore_<block>_<instance number>", as the kernel names uncore PMUs. */
+/*
+ * "uncore_<block>", or "uncore_<block>_<instance number>" for a block of
+ * several instances, as the kernel names uncore PMUs (uncore.c
+ * uncore_pmu_register: one box of a type, "uncore_%s", else "uncore_%s_%d").
+ */
 void regc__perf_pmu_name(const struct regc_ref *r, char *buf, size_t len)
 {
-    if (r->instance)
+    if (r->instance && regc_block_ninstances(r->block) > 1)
         snprintf(buf, len, "uncore_%s_%u", r->block->name,
                  (unsigned)(r->instance - r->block->instances));
     else
@@ -502,22 +915,10 @@ static int slot_start(struct regc_backend *be, struct perf_be *pb, struct perf_s
     int rc = regc_perf_pmu_open(&s->pmu, pb->root, name, be->msg, sizeof(be->msg));
     if (!rc)
         rc = regc_perf_check_counters(s->pmu, r->block, s->c, be->msg, sizeof(be->msg));
-    const char *roles[][2] = {{"event", s->c->event},
-                              {"umask", s->c->umask},
-                              {"edge", s->c->edge},
-                              {"inv", s->c->invert},
-                              {"thresh", s->c->threshold}};
-    struct regc_perf_term terms[5];
-    size_t n = 0;
-    for (size_t i = 0; !rc && i < 5; i++) {
-        const struct regc_field *f = roles[i][1] ? regc_reg_field(r->reg, roles[i][1]) : NULL;
-        const struct fmt_term *t = f ? find_role_term(s->pmu, roles[i][0]) : NULL;
-        if (t)
-            terms[n++] = (struct regc_perf_term){t->name, regc_field_get(f, v)};
-    }
     uint64_t config[3];
     if (!rc)
-        rc = regc_perf_encode(s->pmu, terms, n, config, be->msg, sizeof(be->msg));
+        rc = regc_perf_config(s->pmu, r->block, s->c, v, NULL, 0, config, NULL, 0, be->msg,
+                              sizeof(be->msg));
     if (!rc)
         rc = regc_perf_group_new(&s->g);
     if (!rc)
@@ -557,9 +958,9 @@ static int perfbe_read(struct regc_backend *be, const struct regc_io *io, uint64
     be->msg[0] = '\0';
     const struct regc_counters *c = io->ref ? role_of(io->ref, false) : NULL;
     if (c) {
-        struct perf_slot *s = slot_of(pb, io->ref, c);
-        *value = s ? s->ctl : 0;
-        return s ? 0 : -ENOMEM;
+        const struct perf_slot *s = find_slot(pb, io->ref, c);
+        *value = s ? s->ctl : 0; /* a control never written reads as its reset value, 0 */
+        return 0;
     }
     c = io->ref ? role_of(io->ref, true) : NULL;
     if (!c) {
@@ -572,7 +973,10 @@ static int perfbe_read(struct regc_backend *be, const struct regc_io *io, uint64
         if (s->c == c && s->inst == io->ref->instance && s->index == io->ref->index && s->g)
             return regc_perf_event_read(s->g, 0, value);
     }
-    return 0;
+    snprintf(be->msg, sizeof(be->msg),
+             "no perf event is open for this counter: write its control '%s' with '%s' set first",
+             c->control, c->enable ? c->enable : "its enable");
+    return -ENODATA;
 }
 
 const struct regc_backend_ops regc_perf_ops = {.name = "perf",

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmon_perf.h"
 #include "regc/pmon.h"
 #include "share.h"
 
@@ -58,6 +59,7 @@ struct regc_pmon_session {
     bool global; /* freeze/unfreeze through the global control */
     /* locks and saved registers (runtime/share.c); NULL: none */
     struct regc__share *share;
+    struct regc__pmon_perf *perf; /* started through perf_event (runtime/pmon_perf.c); NULL: not */
     char err[512];
 };
 
@@ -98,7 +100,7 @@ void regc_pmon_set_pci_device(regc_pmon_session *p, regc_dev *pci)
 
 void regc_pmon_free(regc_pmon_session *p)
 {
-    if (p && p->share)
+    if (p && (p->share || p->perf))
         regc_pmon_release(p);
     free(p);
 }
@@ -859,6 +861,88 @@ static int clear_global_status(regc_pmon_session *p, const uint64_t *seen)
     return wr(p, &r, 0);
 }
 
+/* ==== the perf_event path (runtime/pmon_perf.c, runtime/pmon_perf.h) ====
+ *
+ * On the perf backend no register is programmed: the kernel's uncore
+ * driver owns the boxes. start hands the events over after assigning
+ * counters (which checks they fit the box); poll and sample read counts and
+ * overflows from perf; stop disables, release closes. Nothing above this
+ * section knows about it but the one-line hooks in start, poll, sample,
+ * stop, release and free.
+ */
+
+int regc__pmon_event(const regc_pmon_session *p, unsigned i, struct regc__pmon_event *out)
+{
+    int rc = regc_pmon_info(p, i, &out->info);
+    if (rc)
+        return rc;
+    const struct pmon_ev *e = &p->ev[i];
+    out->ctl = control_value(p, e);
+    out->nsets = 0;
+    for (unsigned k = 0; k < e->nsets; k++) {
+        const struct pmon_set *s = &e->sets[k];
+        if (!s->reg) /* the event's own control: in control_value already */
+            continue;
+        if (e->ctl.reg && streq(s->reg->name, e->ctl.reg->name)) { /* named by the tables */
+            out->ctl = regc_field_put(s->field, out->ctl, s->value);
+            continue;
+        }
+        if (out->nsets == REGC__PMON_MAX_SETTINGS)
+            return -ENOSPC;
+        out->sets[out->nsets++] =
+            (struct regc_perf_setting){.reg = s->reg, .field = s->field, .value = s->value};
+    }
+    return 0;
+}
+
+struct regc__pmon_perf *regc__pmon_perf_of(const regc_pmon_session *p)
+{
+    return p->perf;
+}
+
+static int perf_start(regc_pmon_session *p)
+{
+    for (unsigned i = 0; i < p->n; i++)
+        p->ev[i].total = 0, p->ev[i].overflows = 0;
+    return regc__pmon_perf_start(&p->perf, p, p->d, &p->opt, p->err, sizeof(p->err));
+}
+
+/* Totals and overflows from perf; which[] the events that overflowed since the last call. */
+static int perf_collect(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n)
+{
+    uint64_t totals[REGC_PMON_MAX_EVENTS];
+    unsigned long ovf[REGC_PMON_MAX_EVENTS];
+    int rc = regc__pmon_perf_read(p->perf, totals, ovf, p->err, sizeof(p->err));
+    for (unsigned i = 0; !rc && i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        e->total = totals[i];
+        if (n && ovf[i] > e->overflows && which && *n < max)
+            which[*n] = i;
+        if (n && ovf[i] > e->overflows)
+            ++*n;
+        e->overflows = ovf[i];
+    }
+    return rc;
+}
+
+static int perf_poll(regc_pmon_session *p, uint64_t *totals)
+{
+    int rc = perf_collect(p, NULL, 0, NULL);
+    for (unsigned i = 0; totals && i < p->n; i++)
+        totals[i] = p->ev[i].total;
+    return rc;
+}
+
+static int perf_release(regc_pmon_session *p)
+{
+    int rc = regc__pmon_perf_stop(p->perf, p->err, sizeof(p->err));
+    regc__pmon_perf_free(p->perf);
+    p->perf = NULL;
+    return rc;
+}
+
+/* ==== end of the perf_event path ==== */
+
 /* ---- start */
 
 /* A failed start: put back what it found (sharing), keeping the first error. */
@@ -888,7 +972,7 @@ static int resolve_directions(regc_pmon_session *p)
 
 int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
 {
-    int rc = p->share ? regc_pmon_release(p) : 0; /* started before: put that back first */
+    int rc = p->share || p->perf ? regc_pmon_release(p) : 0; /* started before: put that back */
     if (rc)
         return rc;
     p->err[0] = '\0';
@@ -900,6 +984,8 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
         rc = resolve_directions(p);
     if (rc)
         return rc;
+    if (regc__pmon_perf_wanted(p->d))
+        return perf_start(p);
     collect_boxes(p);
     struct regc_pmon_info ev[REGC_PMON_MAX_EVENTS];
     for (unsigned i = 0; i < p->n; i++)
@@ -963,6 +1049,8 @@ static int read_all(regc_pmon_session *p)
 
 int regc_pmon_poll(regc_pmon_session *p, uint64_t *totals)
 {
+    if (p->perf)
+        return perf_poll(p, totals);
     int rc = freeze_all(p, false);
     if (!rc)
         rc = read_all(p);
@@ -1114,6 +1202,8 @@ int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsign
     bool evflag[REGC_PMON_MAX_EVENTS] = {false}, direct[REGC_PMON_MAX_EVENTS] = {false};
     uint64_t before[REGC_PMON_MAX_EVENTS], gseen = 0, clr[MAX_BOXES] = {0};
     *n = 0;
+    if (p->perf)
+        return perf_collect(p, which, max, n);
     int rc = freeze_all(p, false);
     if (!rc)
         rc = flagged_events(p, flag, evflag, direct, &gseen);
@@ -1154,11 +1244,15 @@ int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsign
 
 int regc_pmon_stop(regc_pmon_session *p)
 {
+    if (p->perf)
+        return regc__pmon_perf_stop(p->perf, p->err, sizeof(p->err));
     return freeze_all(p, false);
 }
 
 int regc_pmon_release(regc_pmon_session *p)
 {
+    if (p->perf)
+        return perf_release(p);
     int rc = regc_pmon_stop(p); /* restoring under the freeze starts nothing midway */
     int rrc = regc__share_restore(p->share, rc ? NULL : p->err, sizeof(p->err));
     p->share = NULL;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "regc/perf.h"
 #include "regc/pmon.h"
 #include "regc/regc.h"
 #include "regc/sim.h"
@@ -293,6 +294,18 @@ static json_t *encodings_json(regc_sim *sim)
     return list;
 }
 
+/* --dry-run on the perf backend: the perf events the session would open (no register access). */
+static void print_perf_plan(const struct mon *m, const regc_pmon_session *p)
+{
+    struct regc_pmon_perf pe;
+    for (unsigned i = 0; i < m->nev && regc_pmon_perf_event(p, i, &pe) == 0; i++)
+        printf("perf_event_open %s %s/%s/ type=%u config=0x%llx config1=0x%llx config2=0x%llx "
+               "sample_period=%llu cpu=%d group=%u%s\n",
+               m->events[i], pe.pmu, pe.terms, pe.type, (unsigned long long)pe.config[0],
+               (unsigned long long)pe.config[1], (unsigned long long)pe.config[2],
+               (unsigned long long)pe.sample_period, pe.cpu, pe.group, pe.leader ? " leader" : "");
+}
+
 static void print_header(const struct mon *m, unsigned *widths)
 {
     printf("%8s", m->popt.sample ? "interval" : "interval");
@@ -357,6 +370,8 @@ static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
         fprintf(stderr, "regctl: monitor: warning: %.*s\n", (int)n, w);
         w += n + (w[n] == '\n');
     }
+    if (m->g->dry_run)
+        print_perf_plan(m, p);
     uint64_t prev[REGC_PMON_MAX_EVENTS] = {0}, delta[REGC_PMON_MAX_EVENTS];
     unsigned widths[REGC_PMON_MAX_EVENTS];
     json_t *rows = m->g->json ? json_array() : NULL;

@@ -1,20 +1,30 @@
 /*
- * regc/perf.h - counting through the kernel's perf_event PMUs.
+ * regc/perf.h - counting and sampling through the kernel's perf_event PMUs.
  *
  * A PMU is read from sysfs (<root>/bus/event_source/devices/<pmu>/: 'type',
  * the files of 'format/' such as "config:0-7" or "config1:0-31", 'events/'); a config
  * is built from named terms by those formats; regc_perf_check_counters()
  * compares a spec's control fields with the kernel's format and names both
- * on a mismatch. Events are opened in groups (PERF_FORMAT_GROUP on the
- * leader): regc_perf_group_read() costs one read() per group per sample.
+ * on a mismatch; regc_perf_config() turns a counter control value (and the
+ * settings of the box's filter registers) into config/config1/config2.
+ * Events are opened in groups (PERF_FORMAT_GROUP on the leader):
+ * regc_perf_group_read() costs one read() per group per sample. A sampled
+ * event (a sample_period) has a ring buffer whose records count its
+ * overflows (regc_perf_event_overflows()).
  * The "software" PMU falls back to PERF_TYPE_SOFTWARE when sysfs lacks it.
+ *
+ * regc_pmon_perf_event() says what a monitoring session (regc/pmon.h) on a
+ * device of the perf backend opened for an event: docs/monitoring.md,
+ * "Through perf_event".
  * Functions return 0 or -errno with a message in 'err' (may be NULL).
  */
 #ifndef REGC_PERF_H
 #define REGC_PERF_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
+#include "regc/pmon.h"
 #include "regc/regc.h"
 
 #ifdef __cplusplus
@@ -29,6 +39,8 @@ REGC_API int regc_perf_pmu_open(struct regc_perf_pmu **out, const char *sysfs_ro
                                 const char *name, char *err, size_t errlen);
 REGC_API void regc_perf_pmu_close(struct regc_perf_pmu *p);
 REGC_API uint32_t regc_perf_pmu_type(const struct regc_perf_pmu *p);
+/* The name it was opened by ("uncore_cbox_0"). Borrowed; valid until regc_perf_pmu_close. */
+REGC_API const char *regc_perf_pmu_name(const struct regc_perf_pmu *p);
 
 /* The format of term 'name': which config word (0: config, 1: config1, 2: config2) and its bits
  * there. */
@@ -52,11 +64,50 @@ REGC_API int regc_perf_event_config(const struct regc_perf_pmu *p, const char *e
 /*
  * regc_perf_check_counters - do the control fields of counters 'c' of block
  * 'b' (event, umask, edge, invert, threshold roles) sit where the kernel's
- * format puts "event", "umask", "edge", "inv", "thresh"? 0, or -EINVAL naming
- * the spec field and the kernel format.
+ * format puts "event", "umask", "edge", "inv", "thresh" (the field's bits the
+ * format's lowest ones: "config:0-7,21" holds an 8-bit event field and its
+ * extension bit)? 0, or -EINVAL naming the spec field and the kernel format.
  */
 REGC_API int regc_perf_check_counters(const struct regc_perf_pmu *p, const struct regc_block *b,
                                       const struct regc_counters *c, char *err, size_t errlen);
+
+/* A field value for a register of the box other than the counter's control: a filter, a packet
+ * match or mask register. */
+struct regc_perf_setting {
+    const struct regc_reg *reg;
+    const struct regc_field *field;
+    uint64_t value; /* the field's value, not shifted */
+};
+
+/*
+ * regc_perf_config - the perf_event config of counter control value 'ctl'
+ * of counters group 'c' of block 'b', with 'n' filter settings.
+ *
+ * config: the control's bits, less those the kernel sets or never uses (the
+ * group's enable, reset, PMI and wrap fields): the kernel's uncore drivers
+ * write config, plus the enable bit, into the control register as it is
+ * (linux arch/x86/events/intel/uncore_snbep.c, snbep_uncore_msr_enable_event).
+ * Every bit left must lie in one of the PMU's "config:" formats, or the
+ * kernel would drop it and count another event: -EINVAL naming the field. A
+ * format that overlaps a narrower one claims no bits (the kernel's PCU
+ * 'occ_edge' is "config:14-51"). A fixed counter's config is event=0xff
+ * (UNCORE_FIXED_EVENT in the kernel's uncore.h).
+ *
+ * config1, config2: a setting's register goes where the PMU's formats whose
+ * name starts with a word of the register's name ("filter_", "match_",
+ * "mask_") coincide with its fields, in config1 or config2, at bit 0 or 32
+ * (the kernel puts a second filter register, a packet match's high half, in
+ * the upper half). -EINVAL when the PMU has no such place or no format for
+ * the field.
+ *
+ * 'terms' (may be NULL) receives the perf tool's terms for the same config,
+ * "event=0x34,umask=0x3,filter_state=0x1f" (PMU/terms/); -ENOSPC when they
+ * do not fit in 'termslen'.
+ */
+REGC_API int regc_perf_config(const struct regc_perf_pmu *p, const struct regc_block *b,
+                              const struct regc_counters *c, uint64_t ctl,
+                              const struct regc_perf_setting *sets, size_t n, uint64_t config[3],
+                              char *terms, size_t termslen, char *err, size_t errlen);
 
 /* Groups. Caller releases with regc_perf_group_free (closes every event). */
 REGC_API int regc_perf_group_new(struct regc_perf_group **out);
@@ -69,6 +120,21 @@ REGC_API void regc_perf_group_free(struct regc_perf_group *g);
 REGC_API int regc_perf_group_add(struct regc_perf_group *g, const struct regc_perf_pmu *p,
                                  const uint64_t config[3], pid_t pid, int cpu, unsigned *index,
                                  char *err, size_t errlen);
+/*
+ * The same with a sample_period: the event overflows every 'period' events,
+ * and each overflow leaves a record in a ring buffer mapped for it. The
+ * kernel's uncore PMUs refuse any sample_period (EINVAL; uncore.c
+ * uncore_pmu_event_init: "Sampling not supported yet"): the message says so.
+ */
+REGC_API int regc_perf_group_add_sampled(struct regc_perf_group *g, const struct regc_perf_pmu *p,
+                                         const uint64_t config[3], uint64_t period, pid_t pid,
+                                         int cpu, unsigned *index, char *err, size_t errlen);
+/*
+ * Overflows of sampled event 'index' since it was opened: the sample
+ * records read from its ring buffer (consumed), plus the records the
+ * kernel reports lost. -EINVAL when the event is not sampled.
+ */
+REGC_API int regc_perf_event_overflows(struct regc_perf_group *g, unsigned index, uint64_t *total);
 REGC_API int regc_perf_group_enable(struct regc_perf_group *g);
 REGC_API int regc_perf_group_disable(struct regc_perf_group *g);
 /* One read() for the whole group: values[i] for event i, n at most the group's size. */
@@ -80,6 +146,31 @@ REGC_API unsigned regc_perf_group_size(const struct regc_perf_group *g);
 /* A message for a perf_event_open failure: names kernel.perf_event_paranoid's value for
  * EACCES/EPERM. */
 REGC_API const char *regc_perf_strerror(int rc, char *buf, size_t len);
+
+/* ---- a monitoring session on the perf backend (runtime/pmon_perf.c) */
+
+/* What the session opened for one event. */
+struct regc_pmon_perf {
+    char pmu[64];           /* "uncore_cbox_0" */
+    uint32_t type;          /* perf_event_attr.type: the PMU's sysfs 'type' */
+    uint64_t config[3];     /* config, config1, config2 */
+    char terms[256];        /* the same for the perf tool: "event=0x34,umask=0x3" */
+    uint64_t sample_period; /* 0: counting */
+    int cpu;                /* perf_event_open's cpu (the kernel moves uncore events to the
+                               package's reader CPU, the PMU's sysfs 'cpumask') */
+    unsigned group;         /* events with the same group are read with one read() */
+    unsigned long group_reads; /* read() calls on the group so far (one per poll or sample) */
+    bool leader;            /* the group's first event */
+    bool open;              /* false in a dry run: built, not opened */
+};
+
+/*
+ * regc_pmon_perf_event - what session 'p' opened for its event 'i', after
+ * regc_pmon_start on a device of the perf backend. 0; -ENOENT when i is out
+ * of range or the session has not started through perf.
+ */
+REGC_API int regc_pmon_perf_event(const regc_pmon_session *p, unsigned i,
+                                  struct regc_pmon_perf *out);
 
 #ifdef __cplusplus
 }

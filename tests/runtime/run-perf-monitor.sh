@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# run-perf-monitor.sh - `regctl --backend perf monitor`: the perf events it opens (--dry-run, golden
+# files tests/runtime/golden/perf-*.out), refused encodings and a missing PMU, and, against the
+# real kernel, counting and sampling on a fake sysfs tree of the E5-2600 v2 uncore PMUs
+# (tests/runtime/data/perf-formats/ivbep.txt: the kernel's formats) whose 'type' is this
+# machine's software PMU: raw ev_sel=0 is cpu-clock (nanoseconds), ev_sel=9 the dummy event.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tap.sh
+. tests/runtime/golden.sh
+: "${BUILD:=build}"
+REGCTL=${REGCTL:-$BUILD/regctl}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
+    tap_skip "regctl --backend perf monitor" "regctl has no e5_2600v2 tables"
+    tap_done
+    exit 0
+fi
+
+# tree DATA ROOT TYPE: the PMUs of a family's data file under ROOT, each with 'type' TYPE
+tree() {
+    local kind a b c d i n pmus=()
+    declare -A boxes
+    while read -r kind a b c d; do
+        case $kind in
+        boxes) boxes[$a]=$b ;;
+        format | alias)
+            n=${boxes[$a]}
+            if [ "$n" = 1 ]; then pmus=("uncore_$a"); else
+                pmus=(); for ((i = 0; i < n; i++)); do pmus+=("uncore_${a}_$i"); done; fi
+            for p in "${pmus[@]}"; do
+                local dir=$2/bus/event_source/devices/$p
+                mkdir -p "$dir/format" "$dir/events"
+                echo "$3" >"$dir/type"
+                if [ "$kind" = format ]; then echo "$c" >"$dir/format/$b"; else echo "$c" >"$dir/events/$b"; fi
+            done ;;
+        esac
+    done < <(grep -v '^#' "$1")
+}
+soft=$(cat /sys/bus/event_source/devices/software/type 2>/dev/null || echo 1)
+tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb" "$soft"
+tree tests/runtime/data/perf-formats/snbep.txt "$tmp/snb" "$soft"
+mkdir -p "$tmp/empty/bus/event_source/devices/software"
+
+# the plan: one perf event per added event, grouped per PMU; the configs are the header's
+# encodings (qpi RxL_FLITS_G1.DRS_DATA is the kernel's own drs_data alias, event=0x102,umask=0x08)
+golden perf-dry-run 0 --sysfs-root "$tmp/ivb" --backend perf --dry-run monitor e5_2600v2 \
+    ubox:EVENT_MSG.DOORBELL_RCVD ubox:fixed "cbox[c3]:LLC_LOOKUP.ANY" "cbox[c3]:CLOCKTICKS" \
+    "qpi[p1]:RxL_FLITS_G1.DRS_DATA" "imc[mc1_ch2]:CAS_COUNT.RD" "imc[mc1_ch2]:fixed" \
+    "ha[ha1]:REQUESTS.READS" "r3qpi[l1]:CLOCKTICKS" irp:CLOCKTICKS pcu:CLOCKTICKS
+golden perf-dry-run-sample 0 --sysfs-root "$tmp/snb" --backend perf --dry-run monitor e5_2600 \
+    "qpi[qpi1]:RxL_FLITS_G2.NCB_DATA" "cbox[cbox7]:TOR_INSERTS.OPCODE,thresh=1" \
+    "ha:REQUESTS.READS" "r2pcie:CLOCKTICKS" --sample 1000000
+# E5 PCU events need ev_sel_ext (bit 21), which the kernel's PCU formats and event_mask leave out
+golden perf-ext-refused 1 --sysfs-root "$tmp/snb" --backend perf --dry-run monitor e5_2600 \
+    pcu:CORE0_TRANSITION_CYCLES
+
+# no uncore PMU: what is missing and where to look
+out=$("$REGCTL" --sysfs-root "$tmp/empty" --backend perf monitor e5_2600v2 ubox:EVENT_MSG.DOORBELL_RCVD \
+    --count 1 --interval 0 2>&1)
+rc=$?
+want="regctl: monitor: 'ubox:EVENT_MSG.DOORBELL_RCVD': no PMU 'uncore_ubox' in sysfs ('$tmp/empty/bus/event_source/devices/uncore_ubox/type': No such file or directory); the kernel lists its PMUs in $tmp/empty/bus/event_source/devices (here: software; no uncore_* PMU: the kernel's intel_uncore driver registers them on the processors it supports)"
+if [ $rc = 1 ] && [ "$out" = "$want" ]; then tap_ok "perf-no-pmu"; else
+    tap_fail "perf-no-pmu" "exit $rc" "$out"; fi
+
+# the real kernel: CPU-wide events need root (or kernel.perf_event_paranoid <= 0)
+C='ubox:raw,reg=U_MSR_PMON_CTL,ev_sel=0'
+Z='ubox:raw,reg=U_MSR_PMON_CTL,ev_sel=9'
+why=""
+if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -gt 0 ]; then
+    why="CPU-wide events need root or kernel.perf_event_paranoid <= 0"
+elif ! "$REGCTL" --sysfs-root "$tmp/ivb" --backend perf monitor e5_2600v2 "$C" --count 1 --interval 0 \
+    >"$tmp/probe" 2>&1; then
+    why="perf_event_open refused: $(tail -1 "$tmp/probe")"
+fi
+if [ -n "$why" ]; then
+    tap_skip "perf-count" "$why"
+    tap_skip "perf-sample" "$why"
+    tap_skip "perf-json" "$why"
+    tap_done
+    exit 0
+fi
+
+# counting: cpu-clock counts at least the 200 ms of each interval; dummy counts nothing
+"$REGCTL" --sysfs-root "$tmp/ivb" --backend perf monitor e5_2600v2 "$C" "$Z" "cbox[c1]:raw,reg=Cn_MSR_PMON_CTL,ev_sel=0" \
+    --interval 200ms --count 3 >"$tmp/count" 2>&1
+rc=$?
+bad=$(awk 'NR > 1 && ($2 < 180000000 || $2 > 5000000000 || $3 != 0 || $4 < 180000000) { print }' "$tmp/count")
+if [ $rc = 0 ] && [ "$(wc -l <"$tmp/count")" = 4 ] && [ -z "$bad" ]; then tap_ok "perf-count"; else
+    tap_fail "perf-count" "exit $rc" "$(cat "$tmp/count")"; fi
+
+# sampling every 2 ms of cpu-clock: about 100 overflows in each 200 ms interval
+"$REGCTL" --sysfs-root "$tmp/ivb" --backend perf monitor e5_2600v2 "$C" --sample 2000000 \
+    --interval 200ms --count 2 >"$tmp/sample" 2>&1
+rc=$?
+bad=$(awk 'NR > 1 && ($2 < 80 || $2 > 2500) { print }' "$tmp/sample")
+if [ $rc = 0 ] && [ "$(wc -l <"$tmp/sample")" = 3 ] && [ -z "$bad" ]; then tap_ok "perf-sample"; else
+    tap_fail "perf-sample" "exit $rc" "$(cat "$tmp/sample")"; fi
+
+# --json: totals are the sums of the intervals
+"$REGCTL" --sysfs-root "$tmp/ivb" --backend perf --json monitor e5_2600v2 "$C" "$Z" --interval 50ms \
+    --count 2 >"$tmp/json" 2>&1
+rc=$?
+ok=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = [r["values"] for r in d["intervals"]]
+print(d["mode"] == "poll" and d["totals"][0] == v[0][0] + v[1][0] > 90000000 and d["totals"][1] == 0)
+' "$tmp/json" 2>&1)
+if [ $rc = 0 ] && [ "$ok" = True ]; then tap_ok "perf-json"; else
+    tap_fail "perf-json" "exit $rc: $ok" "$(head -5 "$tmp/json")"; fi
+tap_done
