@@ -9,7 +9,7 @@
 #
 # Run from the top directory after `make` (fuzz_event uses the descriptor
 # tables in build/gen): make -f tests/fuzz/fuzz.mk [FUZZ_CC=clang-14] [TABLES=build/gen]
-# Every target is one clang command over the sources it needs.
+# Each source is compiled once (build-fuzz/obj/) and the targets link what they need.
 FUZZ_CC ?= clang
 FUZZ_BUILD ?= build-fuzz
 TABLES ?= build/gen
@@ -43,30 +43,34 @@ $(FUZZ_BUILD)/gen/templates.c: $(FUZZ_BUILD)/embed $(sort $(wildcard templates/*
 	@mkdir -p $(@D)
 	$(FUZZ_BUILD)/embed $@ --templates $(sort $(wildcard templates/*.mustache))
 
-$(FUZZ_BUILD)/fuzz_compile: tests/fuzz/fuzz_compile.c $(COMPILER_SRCS) $(FUZZ_BUILD)/gen/schema.c \
-		$(FUZZ_BUILD)/gen/templates.c $(HEADERS)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(COMPILER_SRCS) $(FUZZ_BUILD)/gen/schema.c \
-		$(FUZZ_BUILD)/gen/templates.c $(FUZZ_LIBS)
+obj = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(1))
 
-$(FUZZ_BUILD)/fuzz_xmlload: tests/fuzz/fuzz_xmlload.c $(COMPILER_SRCS) $(FUZZ_BUILD)/gen/schema.c \
-		$(FUZZ_BUILD)/gen/templates.c $(HEADERS)
+$(FUZZ_BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(COMPILER_SRCS) $(FUZZ_BUILD)/gen/schema.c \
-		$(FUZZ_BUILD)/gen/templates.c $(FUZZ_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(TABLES) -c -o $@ $<
 
-$(FUZZ_BUILD)/fuzz_expr: tests/fuzz/fuzz_expr.c $(EXPR_SRCS) $(HEADERS)
+$(FUZZ_BUILD)/obj/gen/%.o: $(FUZZ_BUILD)/gen/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(EXPR_SRCS) $(FUZZ_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
 
-$(FUZZ_BUILD)/fuzz_mustache: tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS) $(HEADERS)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(MUSTACHE_SRCS) $(FUZZ_LIBS)
+GEN_OBJS := $(FUZZ_BUILD)/obj/gen/schema.o $(FUZZ_BUILD)/obj/gen/templates.o
 
-$(FUZZ_BUILD)/fuzz_render: tests/fuzz/fuzz_render.c $(MUSTACHE_SRCS) $(HEADERS)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(MUSTACHE_SRCS) $(FUZZ_LIBS)
+$(FUZZ_BUILD)/fuzz_compile: $(call obj,tests/fuzz/fuzz_compile.c $(COMPILER_SRCS)) $(GEN_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-$(FUZZ_BUILD)/fuzz_event: tests/fuzz/fuzz_event.c $(RUNTIME_SRCS) $(HEADERS) $(TABLES)/regc_specs.h
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(TABLES) -o $@ $< $(RUNTIME_SRCS) $(FUZZ_LIBS)
+$(FUZZ_BUILD)/fuzz_xmlload: $(call obj,tests/fuzz/fuzz_xmlload.c $(COMPILER_SRCS)) $(GEN_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+$(FUZZ_BUILD)/fuzz_expr: $(call obj,tests/fuzz/fuzz_expr.c $(EXPR_SRCS))
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+$(FUZZ_BUILD)/fuzz_mustache: $(call obj,tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS))
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+$(FUZZ_BUILD)/fuzz_render: $(call obj,tests/fuzz/fuzz_render.c $(MUSTACHE_SRCS))
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+# the spec tables are compiled in: rebuild when they change
+$(FUZZ_BUILD)/obj/tests/fuzz/fuzz_event.o: $(TABLES)/regc_specs.h
+$(FUZZ_BUILD)/fuzz_event: $(call obj,tests/fuzz/fuzz_event.c $(RUNTIME_SRCS))
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
