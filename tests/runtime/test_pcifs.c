@@ -25,7 +25,7 @@
 #define HA1_BDF "0000:ff:0e.1"  /* the same function on socket 1 (bus 0xff) */
 #define QPIMM_BDF "0000:7f:08.6" /* QPI port 0 match/mask, registers past 0x100 */
 
-static struct fusefs g_fs;
+static struct fusefs g_fs, g_other; /* g_other: a test's own mount, removed even if it fails */
 
 static const struct regc_spec *spec(const char *name)
 {
@@ -356,11 +356,91 @@ static void test_second_socket(void **st)
     assert_int_equal(fusefs_command(&g_fs, "socket 2 tick ha ha0 0 0 1"), -EINVAL);
 }
 
+/*
+ * A function without PCIe extended configuration space (--config-size 256, as
+ * the kernel gives without MMCONFIG): a register past 0x100 cannot be reached,
+ * and the message says why.
+ */
+static void test_small_config(void **st)
+{
+    struct fusefs *m = &g_other;
+    char why[512];
+    const char *args[] = {"--spec", "e5_2600v2", "--config-size", "256", NULL};
+    if (fusefs_mount(m, "pcifs", args, NULL, "bus/pci/devices", why, sizeof(why)))
+        fail_msg("%s", why);
+    regc_dev *d = open_pci(m, "e5_2600v2", 0);
+    struct regc_ref m0 = ref("e5_2600v2", "qpimm.p0.Q_Py_PCI_PMON_PKT_MATCH0");
+    const char *msg = "offset 0x228 is past the end of " QPIMM_BDF "'s configuration space (256 bytes";
+    uint64_t v;
+    assert_int_equal(regc_read(d, &m0, &v), -EIO);
+    assert_non_null(strstr(regc_last_error(d), msg));
+    assert_int_equal(regc_write(d, &m0, 0), -EIO);
+    assert_non_null(strstr(regc_last_error(d), msg));
+    struct regc_ref ctl = ref("e5_2600v2", "qpi.p0.Q_Py_PCI_PMON_CTL0"); /* below 0x100: there */
+    assert_int_equal(regc_read(d, &ctl, &v), 0);
+    regc_close(d);
+    fusefs_unmount(m);
+}
+
+/* What the checks of a caller other than root found: 0, or the number of the failed one. */
+static int not_root_checks(const struct fusefs *m)
+{
+    int fd = cfg_open(m, HA_BDF, O_RDWR);
+    if (fd >= 0 || errno != EACCES)
+        return 1; /* config is 0644, owned by root */
+    fd = cfg_open(m, HA_BDF, O_RDONLY);
+    uint32_t v = 0;
+    if (fd < 0 || pread(fd, &v, 4, 0) != 4 ||
+        v != (E5_2600V2_HA_HA0_DEVICE << 16 | E5_2600V2_HA_HA0_VENDOR))
+        return 2; /* the first 64 bytes are everyone's */
+    if (pread(fd, &v, 4, e5_2600v2_ha_pci_pmon_ctl_addr(0)) != 0)
+        return 3; /* the rest is root's: nothing */
+    close(fd);
+    struct regc_options o = {.backend = "pci", .sysfs_root = m->mnt};
+    regc_dev *d;
+    if (regc_open(&d, spec("e5_2600v2"), &o, NULL, 0) != 0)
+        return 4;
+    struct regc_ref ctl = ref("e5_2600v2", "ha.ha0.HA_PCI_PMON_CTL0");
+    uint64_t r;
+    int rc = 0;
+    if (regc_read(d, &ctl, &r) != -EACCES ||
+        !strstr(regc_last_error(d), "configuration space past 64 bytes needs root"))
+        rc = 5;
+    else if (regc_write(d, &ctl, 0) != -EACCES)
+        rc = 6;
+    if (rc)
+        fprintf(stderr, "not root: %s\n", regc_last_error(d));
+    regc_close(d);
+    return rc;
+}
+
+/* A caller without CAP_SYS_ADMIN: 64 bytes to read, no writing, and the runtime says so. */
+static void test_not_root(void **st)
+{
+    struct fusefs *m = &g_other;
+    char why[512];
+    const char *args[] = {"--spec", "e5_2600v2", NULL}, *fuse[] = {"-o", "allow_other", NULL};
+    if (fusefs_mount(m, "pcifs", args, fuse, "bus/pci/devices", why, sizeof(why)))
+        fail_msg("%s", why);
+    chmod(m->dir, 0755); /* let the other user reach the mount point */
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(100);
+        _exit(not_root_checks(m));
+    }
+    int status = -1;
+    waitpid(pid, &status, 0);
+    fusefs_unmount(m);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
     const char *names[] = {"tree", "unimplemented offsets", "register dword", "register qword",
                            "unaligned", "partial w1c", "refused write", "end of config",
-                           "second socket"};
+                           "second socket", "small config", "not root"};
     const char *why = fusefs_unavailable("pcifs", true);
     char buf[512];
     const char *args[] = {"--spec", "e5_2600v2", "--sockets", "2", NULL};
@@ -376,9 +456,11 @@ int main(void)
         cmocka_unit_test(test_register_dword), cmocka_unit_test(test_register_qword),
         cmocka_unit_test(test_unaligned),      cmocka_unit_test(test_partial_w1c),
         cmocka_unit_test(test_refused_write),  cmocka_unit_test(test_end_of_config),
-        cmocka_unit_test(test_second_socket),
+        cmocka_unit_test(test_second_socket),  cmocka_unit_test(test_small_config),
+        cmocka_unit_test(test_not_root),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    fusefs_unmount(&g_other);
     fusefs_unmount(&g_fs);
     return rc;
 }
