@@ -32,6 +32,18 @@ else
     tap_fail "sim: an IRP overflow every interval" "$out"
 fi
 
+# pcifs's own usage errors (before it mounts anything)
+tool=$BUILD/tests/tools/pcifs
+for bad in "--sockets 3" "--config-size 512" "--cpus -1" "--spec"; do
+    # shellcheck disable=SC2086
+    err=$("$tool" $bad "$tmp/nowhere" 2>&1)
+    rc=$?
+    if [ $rc = 2 ] && [ "${err%% *}" = "usage:" ]; then tap_ok "pcifs $bad: usage"; else tap_fail "pcifs $bad: usage" "exit $rc: $err"; fi
+done
+err=$("$tool" --spec nosuch "$tmp/nowhere" 2>&1)
+rc=$?
+if [ $rc = 2 ] && [ "$err" = "pcifs: no spec 'nosuch'" ]; then tap_ok "pcifs: unknown spec"; else tap_fail "pcifs: unknown spec" "exit $rc: $err"; fi
+
 fuse_tests=("e5_2600 --backend pci: poll counts" "e5_2600 --backend pci: controls as encoded"
     "e5_2600v2 msr + pci: poll counts" "e5_2600v2 msr + pci: controls as encoded"
     "e5_2600v2 msr + pci: sample overflows" "e5_2600v2 msr + pci: sampling controls as encoded"
