@@ -29,11 +29,11 @@
 extern char **environ;
 
 struct fusefs {
-    char dir[256];   /* the temporary directory: mnt/, log, stderr */
-    char mnt[300];   /* the mount point */
-    char log[300];   /* the tool's --log */
-    char err[300];   /* its stderr */
-    pid_t pid;       /* 0: not mounted */
+    char dir[256]; /* the temporary directory: mnt/, log, stderr */
+    char mnt[300]; /* the mount point */
+    char log[300]; /* the tool's --log */
+    char err[300]; /* its stderr */
+    pid_t pid;     /* 0: not mounted */
 };
 
 /* $BUILD/tests/tools/NAME. */
@@ -68,8 +68,7 @@ static inline const char *fusefs_unavailable(const char *name, bool need_root)
  * left mounted).
  */
 static inline int fusefs_mount(struct fusefs *m, const char *name, const char *const *args,
-                               const char *const *fuse, const char *probe, char *why,
-                               size_t whylen)
+                               const char *const *fuse, const char *probe, char *why, size_t whylen)
 {
     char tool[256], path[600];
     const char *argv[32];

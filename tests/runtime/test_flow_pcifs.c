@@ -51,16 +51,19 @@ struct ev_want {
 
 struct box_case {
     const char *spec;
-    unsigned dev, func;              /* the box's function (on socket 0's bus, 0x7f) */
-    uint32_t (*ctl_addr)(unsigned);  /* its counter controls, from the header */
+    unsigned dev, func;             /* the box's function (on socket 0's bus, 0x7f) */
+    uint32_t (*ctl_addr)(unsigned); /* its counter controls, from the header */
     unsigned nctl;
-    uint32_t fixed_ctl;              /* offset of its fixed counter's control; 0: none */
+    uint32_t fixed_ctl; /* offset of its fixed counter's control; 0: none */
     struct ev_want ev[MAXEV];
     const char *known_defect; /* expected to fail today for this reason (an XPASS fails) ... */
     enum stage known_stage;   /* ... at this stage */
 };
 
-#define EV(name, enc, en, pmi) {name, enc, en, pmi}
+#define EV(name, enc, en, pmi)                                                                     \
+    {                                                                                              \
+        name, enc, en, pmi                                                                         \
+    }
 #define FN(inst) inst##_DEV, inst##_FUNC
 /* Known defect of the simulator: counters of an E5-2600 box whose frz_en is set stop when another
  * counter of the box overflows (runtime/sim.c overflow()); the guide (327043, box control tables:
@@ -71,67 +74,138 @@ struct box_case {
 
 static const struct box_case boxes[] = {
     /* E5-2600: no global control, no overflow enable (no PMI from the uncore, guide 327043 2.1) */
-    {"e5_2600", FN(E5_2600_HA_HA), V1_CTL(ha), E5_2600_HA_PCI_PMON_CTL_COUNT, 0,
+    {"e5_2600",
+     FN(E5_2600_HA_HA),
+     V1_CTL(ha),
+     E5_2600_HA_PCI_PMON_CTL_COUNT,
+     0,
      {EV("ha:REQUESTS.READS", E5_2600_EV_HA_REQUESTS_READS, E5_2600_HA_PCI_PMON_CTL_EN_MASK, 0),
-      EV("ha:REQUESTS.WRITES", E5_2600_EV_HA_REQUESTS_WRITES, E5_2600_HA_PCI_PMON_CTL_EN_MASK, 0)}, SIM_FRZ_EN, ST_COUNTS},
-    {"e5_2600", FN(E5_2600_IMC_IMC1), V1_CTL(mc_chy), E5_2600_MC_CHY_PCI_PMON_CTL_COUNT,
+      EV("ha:REQUESTS.WRITES", E5_2600_EV_HA_REQUESTS_WRITES, E5_2600_HA_PCI_PMON_CTL_EN_MASK, 0)},
+     SIM_FRZ_EN,
+     ST_COUNTS},
+    {"e5_2600",
+     FN(E5_2600_IMC_IMC1),
+     V1_CTL(mc_chy),
+     E5_2600_MC_CHY_PCI_PMON_CTL_COUNT,
      E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_ADDR,
-     {EV("imc[imc1]:CAS_COUNT.RD", E5_2600_EV_IMC_CAS_COUNT_RD, E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK, 0),
+     {EV("imc[imc1]:CAS_COUNT.RD", E5_2600_EV_IMC_CAS_COUNT_RD, E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK,
+         0),
       EV("imc[imc1]:ACT_COUNT", E5_2600_EV_IMC_ACT_COUNT, E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK, 0),
-      EV("imc[imc1]:fixed", 0, E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK, 0)}, SIM_FRZ_EN, ST_COUNTS},
-    {"e5_2600", FN(E5_2600_QPI_QPI1), V1_CTL(q_py), E5_2600_Q_PY_PCI_PMON_CTL_COUNT, 0,
+      EV("imc[imc1]:fixed", 0, E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK, 0)},
+     SIM_FRZ_EN,
+     ST_COUNTS},
+    {"e5_2600",
+     FN(E5_2600_QPI_QPI1),
+     V1_CTL(q_py),
+     E5_2600_Q_PY_PCI_PMON_CTL_COUNT,
+     0,
      {EV("qpi[qpi1]:CLOCKTICKS", E5_2600_EV_QPI_CLOCKTICKS, E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK, 0),
       EV("qpi[qpi1]:DIRECT2CORE.FAILURE_CREDITS", E5_2600_EV_QPI_DIRECT2CORE_FAILURE_CREDITS,
-         E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK, 0)}, SIM_FRZ_EN, ST_COUNTS},
-    {"e5_2600", FN(E5_2600_R2PCIE_R2PCIE), V1_CTL(r2pcie), E5_2600_R2PCIE_PCI_PMON_CTL_COUNT, 0,
+         E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK, 0)},
+     SIM_FRZ_EN,
+     ST_COUNTS},
+    {"e5_2600",
+     FN(E5_2600_R2PCIE_R2PCIE),
+     V1_CTL(r2pcie),
+     E5_2600_R2PCIE_PCI_PMON_CTL_COUNT,
+     0,
      {EV("r2pcie:CLOCKTICKS", E5_2600_EV_R2PCIE_CLOCKTICKS, E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK, 0),
       EV("r2pcie:IIO_CREDITS_ACQUIRED.DRS", E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS,
-         E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK, 0)}, SIM_FRZ_EN, ST_COUNTS},
-    {"e5_2600", FN(E5_2600_R3QPI_R3QPI1), V1_CTL(r3qpi), E5_2600_R3QPI_PCI_PMON_CTL_COUNT, 0,
-     {EV("r3qpi[r3qpi1]:CLOCKTICKS", E5_2600_EV_R3QPI_CLOCKTICKS, E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK, 0),
+         E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK, 0)},
+     SIM_FRZ_EN,
+     ST_COUNTS},
+    {"e5_2600",
+     FN(E5_2600_R3QPI_R3QPI1),
+     V1_CTL(r3qpi),
+     E5_2600_R3QPI_PCI_PMON_CTL_COUNT,
+     0,
+     {EV("r3qpi[r3qpi1]:CLOCKTICKS", E5_2600_EV_R3QPI_CLOCKTICKS,
+         E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK, 0),
       EV("r3qpi[r3qpi1]:IIO_CREDITS_ACQUIRED.NCB", E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_NCB,
-         E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK, 0)}, SIM_FRZ_EN, ST_COUNTS},
+         E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK, 0)},
+     SIM_FRZ_EN,
+     ST_COUNTS},
     /* E5-2600 v2: sampling sets ov_en; the IRP has none (no status, guide 329468 2.10) */
-    {"e5_2600v2", FN(E5_2600V2_HA_HA1), V2_CTL(ha), E5_2600V2_HA_PCI_PMON_CTL_COUNT, 0,
-     {EV("ha[ha1]:REQUESTS.READS", E5_2600V2_EV_HA_REQUESTS_READS, E5_2600V2_HA_PCI_PMON_CTL_EN_MASK,
-         E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK),
-      EV("ha[ha1]:IMC_WRITES.FULL", E5_2600V2_EV_HA_IMC_WRITES_FULL, E5_2600V2_HA_PCI_PMON_CTL_EN_MASK,
-         E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK)}, NULL, ST_DONE},
-    {"e5_2600v2", FN(E5_2600V2_IMC_MC1_CH2), V2_CTL(mc_chy), E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT,
+    {"e5_2600v2",
+     FN(E5_2600V2_HA_HA1),
+     V2_CTL(ha),
+     E5_2600V2_HA_PCI_PMON_CTL_COUNT,
+     0,
+     {EV("ha[ha1]:REQUESTS.READS", E5_2600V2_EV_HA_REQUESTS_READS,
+         E5_2600V2_HA_PCI_PMON_CTL_EN_MASK, E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK),
+      EV("ha[ha1]:IMC_WRITES.FULL", E5_2600V2_EV_HA_IMC_WRITES_FULL,
+         E5_2600V2_HA_PCI_PMON_CTL_EN_MASK, E5_2600V2_HA_PCI_PMON_CTL_OV_EN_MASK)},
+     NULL,
+     ST_DONE},
+    {"e5_2600v2",
+     FN(E5_2600V2_IMC_MC1_CH2),
+     V2_CTL(mc_chy),
+     E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT,
      E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_ADDR,
      {EV("imc[mc1_ch2]:CAS_COUNT.RD", E5_2600V2_EV_IMC_CAS_COUNT_RD,
          E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK, E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK),
       EV("imc[mc1_ch2]:ACT_COUNT.WR", E5_2600V2_EV_IMC_ACT_COUNT_WR,
          E5_2600V2_MC_CHY_PCI_PMON_CTL_EN_MASK, E5_2600V2_MC_CHY_PCI_PMON_CTL_OV_EN_MASK),
-      EV("imc[mc1_ch2]:fixed", 0, E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK, 0)}, NULL, ST_DONE},
-    {"e5_2600v2", FN(E5_2600V2_QPI_P2), V2_CTL(q_py), E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT, 0,
+      EV("imc[mc1_ch2]:fixed", 0, E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK, 0)},
+     NULL,
+     ST_DONE},
+    {"e5_2600v2",
+     FN(E5_2600V2_QPI_P2),
+     V2_CTL(q_py),
+     E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT,
+     0,
      {EV("qpi[p2]:CLOCKTICKS", E5_2600V2_EV_QPI_CLOCKTICKS, E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK,
          E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK),
       EV("qpi[p2]:TxL_FLITS_G0.NON_DATA", E5_2600V2_EV_QPI_TXL_FLITS_G0_NON_DATA,
-         E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK, E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK)}, NULL, ST_DONE},
-    {"e5_2600v2", FN(E5_2600V2_R2PCIE_R2PCIE), V2_CTL(r2), E5_2600V2_R2_PCI_PMON_CTL_COUNT, 0,
+         E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK, E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK)},
+     NULL,
+     ST_DONE},
+    {"e5_2600v2",
+     FN(E5_2600V2_R2PCIE_R2PCIE),
+     V2_CTL(r2),
+     E5_2600V2_R2_PCI_PMON_CTL_COUNT,
+     0,
      {EV("r2pcie:CLOCKTICKS", E5_2600V2_EV_R2PCIE_CLOCKTICKS, E5_2600V2_R2_PCI_PMON_CTL_EN_MASK,
          E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK),
       EV("r2pcie:IIO_CREDITS_ACQUIRED.DRS", E5_2600V2_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS,
-         E5_2600V2_R2_PCI_PMON_CTL_EN_MASK, E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK)}, NULL, ST_DONE},
-    {"e5_2600v2", FN(E5_2600V2_R3QPI_L2), V2_CTL(r3_ly), E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT, 0,
-     {EV("r3qpi[l2]:CLOCKTICKS", E5_2600V2_EV_R3QPI_CLOCKTICKS, E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK,
-         E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK),
+         E5_2600V2_R2_PCI_PMON_CTL_EN_MASK, E5_2600V2_R2_PCI_PMON_CTL_OV_EN_MASK)},
+     NULL,
+     ST_DONE},
+    {"e5_2600v2",
+     FN(E5_2600V2_R3QPI_L2),
+     V2_CTL(r3_ly),
+     E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT,
+     0,
+     {EV("r3qpi[l2]:CLOCKTICKS", E5_2600V2_EV_R3QPI_CLOCKTICKS,
+         E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK, E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK),
       EV("r3qpi[l2]:C_HI_AD_CREDITS_EMPTY.CBO10", E5_2600V2_EV_R3QPI_C_HI_AD_CREDITS_EMPTY_CBO10,
-         E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK, E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK)}, NULL, ST_DONE},
-    {"e5_2600v2", FN(E5_2600V2_IRP_IRP), V2_CTL(irp), E5_2600V2_IRP_PCI_PMON_CTL_COUNT, 0,
+         E5_2600V2_R3_LY_PCI_PMON_CTL_EN_MASK, E5_2600V2_R3_LY_PCI_PMON_CTL_OV_EN_MASK)},
+     NULL,
+     ST_DONE},
+    {"e5_2600v2",
+     FN(E5_2600V2_IRP_IRP),
+     V2_CTL(irp),
+     E5_2600V2_IRP_PCI_PMON_CTL_COUNT,
+     0,
      {EV("irp:ADDRESS_MATCH.STALL_COUNT", E5_2600V2_EV_IRP_ADDRESS_MATCH_STALL_COUNT,
          E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK, 0),
       EV("irp:CACHE_ACK_PENDING_OCCUPANCY", E5_2600V2_EV_IRP_CACHE_ACK_PENDING_OCCUPANCY,
-         E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK, 0)}, NULL, ST_DONE},
+         E5_2600V2_IRP_PCI_PMON_CTL_EN_MASK, 0)},
+     NULL,
+     ST_DONE},
     /* an event whose encoding sets a further field of its own control (ev_sel_ext) beside
        another: the runtime writes ev_sel_ext into CTL0 and leaves it out of the event's own */
-    {"e5_2600v2", FN(E5_2600V2_QPI_P0), V2_CTL(q_py), E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT, 0,
+    {"e5_2600v2",
+     FN(E5_2600V2_QPI_P0),
+     V2_CTL(q_py),
+     E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT,
+     0,
      {EV("qpi[p0]:CLOCKTICKS", E5_2600V2_EV_QPI_CLOCKTICKS, E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK,
          E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK),
       EV("qpi[p0]:CTO_COUNT", E5_2600V2_EV_QPI_CTO_COUNT, E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK,
          E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK)},
-     "issue 14 item 1: a <set> on the event's own control goes to CTL0", ST_CONTROLS},
+     "issue 14 item 1: a <set> on the event's own control goes to CTL0",
+     ST_CONTROLS},
 };
 #define NBOXES (sizeof(boxes) / sizeof(boxes[0]))
 
@@ -187,12 +261,14 @@ static int rig_up(struct rig *r, const char *spec, const char *msr, char *why, s
     memset(r, 0, sizeof(*r));
     r->spec = flow_spec(spec);
     r->trace = calloc(1, sizeof(*r->trace));
-    const char *pargs[] = {"--spec", spec, "--cpus", msr && !strcmp(msr, "pcifs") ? "1" : "0", NULL};
+    const char *pargs[] = {"--spec", spec, "--cpus", msr && !strcmp(msr, "pcifs") ? "1" : "0",
+                           NULL};
     const char *margs[] = {"--spec", spec, "--cpus", "1", NULL};
     char root[400];
     if (fusefs_mount(&r->pci, "pcifs", pargs, NULL, "bus/pci/devices", why, len))
         return -1;
-    if (msr && !strcmp(msr, "msrfs") && fusefs_mount(&r->msr, "msrfs", margs, NULL, "cpu/0/msr", why, len))
+    if (msr && !strcmp(msr, "msrfs") &&
+        fusefs_mount(&r->msr, "msrfs", margs, NULL, "cpu/0/msr", why, len))
         return -1;
     r->dpci = rig_open(r, "pci", r->pci.mnt, why, len);
     if (msr) {
@@ -241,7 +317,7 @@ static void snaps_take(struct snaps *s, const struct rig *r, regc_pmon_session *
 static int snaps_read(struct snaps *s, const struct rig *r)
 {
     return flow_snap_read(r->dpci, &s->pci) || (r->dmsr && flow_snap_read(r->dmsr, &s->msr)) ? -1
-                                                                                               : 0;
+                                                                                             : 0;
 }
 
 static int snaps_compare(const struct snaps *s, const struct rig *r, char *why, size_t len)
@@ -298,8 +374,8 @@ static int check_controls(const struct rig *r, const struct box_case *bc, bool s
     }
     for (unsigned k = 0; k < n; k++)
         if (!used[k] && got[k])
-            return snprintf(why, len, "%02x.%x+0x%x holds 0x%x, which no event asked for",
-                            bc->dev, bc->func, offs[k], got[k]),
+            return snprintf(why, len, "%02x.%x+0x%x holds 0x%x, which no event asked for", bc->dev,
+                            bc->func, offs[k], got[k]),
                    -1;
     return 0;
 }
@@ -315,8 +391,7 @@ static int add_events(regc_pmon_session *p, const char *const *names, unsigned n
     return 0;
 }
 
-static int run_box(const struct box_case *bc, bool sampling, enum stage *st, char *why,
-                   size_t len)
+static int run_box(const struct box_case *bc, bool sampling, enum stage *st, char *why, size_t len)
 {
     struct rig r;
     bool v2 = strcmp(bc->spec, "e5_2600v2") == 0;
@@ -345,7 +420,8 @@ static int run_box(const struct box_case *bc, bool sampling, enum stage *st, cha
     if (!rc && (*st = ST_CONTROLS))
         rc = check_controls(&r, bc, sampling, why, len);
     if (!rc && (*st = ST_COUNTS))
-        rc = sampling ? flow_run_sample(p, &env, PERIOD, why, len) : flow_run_poll(p, &env, why, len);
+        rc = sampling ? flow_run_sample(p, &env, PERIOD, why, len)
+                      : flow_run_poll(p, &env, why, len);
     if (!rc && (*st = ST_RELEASE, regc_pmon_release(p) != 0))
         rc = -1, snprintf(why, len, "release: %s", regc_pmon_error(p));
     if (!rc)
@@ -485,7 +561,8 @@ int main(void)
         }
     static const struct {
         const char *spec, *msr, *how;
-    } mixed[] = {{"e5_2600", "msrfs", "msrfs + pcifs"}, {"e5_2600v2", "pcifs", "pcifs (msr and pci)"}};
+    } mixed[] = {{"e5_2600", "msrfs", "msrfs + pcifs"},
+                 {"e5_2600v2", "pcifs", "pcifs (msr and pci)"}};
     for (size_t i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++, n++) {
             cases[n] = (struct tcase){.spec = mixed[i].spec, .msr = mixed[i].msr, .sampling = j};

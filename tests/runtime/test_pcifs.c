@@ -21,8 +21,8 @@
 #include "regc/regc.h"
 #include "regc_specs.h"
 
-#define HA_BDF "0000:7f:0e.1"   /* socket 0 (bus 0x7f): E5_2600V2_HA_HA0_DEV 14, _FUNC 1 */
-#define HA1_BDF "0000:ff:0e.1"  /* the same function on socket 1 (bus 0xff) */
+#define HA_BDF "0000:7f:0e.1"    /* socket 0 (bus 0x7f): E5_2600V2_HA_HA0_DEV 14, _FUNC 1 */
+#define HA1_BDF "0000:ff:0e.1"   /* the same function on socket 1 (bus 0xff) */
 #define QPIMM_BDF "0000:7f:08.6" /* QPI port 0 match/mask, registers past 0x100 */
 
 static struct fusefs g_fs, g_other; /* g_other: a test's own mount, removed even if it fails */
@@ -247,8 +247,8 @@ static void test_unaligned(void **st)
     assert_int_equal(b[0], 0x0c);
     assert_int_equal(b[1], 0x40);
     assert_int_equal(pread(fd, b, 3, off + 2), 3); /* word, byte */
-    snprintf(want, sizeof(want), "R " HA_BDF " 0x%x 2 0x40 0\nR " HA_BDF " 0x%x 1 0x0 0\n",
-             off + 2, off + 4);
+    snprintf(want, sizeof(want), "R " HA_BDF " 0x%x 2 0x40 0\nR " HA_BDF " 0x%x 1 0x0 0\n", off + 2,
+             off + 4);
     assert_string_equal(log_since(&g_fs, &mark), want);
     v = 0;
     assert_int_equal(pwrite(fd, &v, 4, off), 4);
@@ -370,7 +370,8 @@ static void test_small_config(void **st)
         fail_msg("%s", why);
     regc_dev *d = open_pci(m, "e5_2600v2", 0);
     struct regc_ref m0 = ref("e5_2600v2", "qpimm.p0.Q_Py_PCI_PMON_PKT_MATCH0");
-    const char *msg = "offset 0x228 is past the end of " QPIMM_BDF "'s configuration space (256 bytes";
+    const char *msg =
+        "offset 0x228 is past the end of " QPIMM_BDF "'s configuration space (256 bytes";
     uint64_t v;
     assert_int_equal(regc_read(d, &m0, &v), -EIO);
     assert_non_null(strstr(regc_last_error(d), msg));
@@ -438,9 +439,10 @@ static void test_not_root(void **st)
 
 int main(void)
 {
-    const char *names[] = {"tree", "unimplemented offsets", "register dword", "register qword",
-                           "unaligned", "partial w1c", "refused write", "end of config",
-                           "second socket", "small config", "not root"};
+    const char *names[] = {
+        "tree",          "unimplemented offsets", "register dword", "register qword",
+        "unaligned",     "partial w1c",           "refused write",  "end of config",
+        "second socket", "small config",          "not root"};
     const char *why = fusefs_unavailable("pcifs", true);
     char buf[512];
     const char *args[] = {"--spec", "e5_2600v2", "--sockets", "2", NULL};

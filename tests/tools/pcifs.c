@@ -68,7 +68,7 @@ struct span { /* one register copy in a function's configuration space */
     struct regc_ref ref;
 };
 
-struct pdev { /* one PCI function */
+struct pdev {      /* one PCI function */
     char name[16]; /* "0000:7f:0e.1" */
     unsigned socket;
     struct regc_pci_loc loc;
@@ -131,11 +131,16 @@ static int add_block(struct pcifs *st, const struct regc_block *b)
         if (r->space != REGC_SPACE_PCI)
             continue;
         for (const struct regc_addr *a = r->addrs; a->index != REGC_ADDR_END; a++) {
-            const struct regc_instance *in = a->instance ? regc_block_instance(b, a->instance) : NULL;
+            const struct regc_instance *in =
+                a->instance ? regc_block_instance(b, a->instance) : NULL;
             if (!in || !in->has_pci)
                 continue;
-            struct regc_ref ref = {.spec = st->spec, .block = b, .instance = in, .reg = r,
-                                   .index = a->index, .address = a->address};
+            struct regc_ref ref = {.spec = st->spec,
+                                   .block = b,
+                                   .instance = in,
+                                   .reg = r,
+                                   .index = a->index,
+                                   .address = a->address};
             for (unsigned s = 0; s < st->nsockets; s++) {
                 struct pdev *d = dev_for(st, s, &in->pci);
                 if (!d || add_span(d, &ref) < 0)
@@ -172,16 +177,16 @@ static void free_devices(struct pcifs *st)
 
 enum node {
     N_NONE,
-    N_DIR,     /* a directory with no device: /, bus, bus/pci, devices, cpu, cpu/N */
-    N_LINKS,   /* bus/pci/devices */
-    N_LINK,    /* bus/pci/devices/NAME */
-    N_BUS,     /* devices/pciDDDD:BB */
-    N_DEVDIR,  /* devices/pciDDDD:BB/NAME */
-    N_VENDOR,  /* .../NAME/vendor */
-    N_DEVICE,  /* .../NAME/device */
-    N_CONFIG,  /* .../NAME/config */
-    N_MSR,     /* cpu/N/msr */
-    N_SIM      /* sim */
+    N_DIR,    /* a directory with no device: /, bus, bus/pci, devices, cpu, cpu/N */
+    N_LINKS,  /* bus/pci/devices */
+    N_LINK,   /* bus/pci/devices/NAME */
+    N_BUS,    /* devices/pciDDDD:BB */
+    N_DEVDIR, /* devices/pciDDDD:BB/NAME */
+    N_VENDOR, /* .../NAME/vendor */
+    N_DEVICE, /* .../NAME/device */
+    N_CONFIG, /* .../NAME/config */
+    N_MSR,    /* cpu/N/msr */
+    N_SIM     /* sim */
 };
 
 struct where {
@@ -199,7 +204,6 @@ static struct pdev *dev_named(const char *name, size_t len)
             return &st->devs[i];
     return NULL;
 }
-
 
 /* "cpu", "cpu/N" or "cpu/N/msr" (p after the leading "cpu"). */
 static struct where where_cpu(const char *p)
@@ -299,7 +303,8 @@ static int span_read(const struct pdev *d, const struct span *s, uint64_t at, un
     int rc = regc_sim_read(sim_of(d), &io, &r);
     if (rc < 0)
         r = ~UINT64_C(0);
-    *v |= (uint32_t)(((r & byte_mask((unsigned)(at - s->off), n)) >> (8 * (at - s->off))) << (8 * k));
+    *v |=
+        (uint32_t)(((r & byte_mask((unsigned)(at - s->off), n)) >> (8 * (at - s->off))) << (8 * k));
     return rc;
 }
 
@@ -343,7 +348,8 @@ static int cfg_access(const struct pdev *d, bool write, uint64_t off, unsigned n
         unsigned part = (unsigned)(s->off + s->bytes - (off + k));
         if (part > n - k)
             part = n - k;
-        int r = write ? span_write(d, s, off + k, part, k, *v) : span_read(d, s, off + k, part, k, v);
+        int r =
+            write ? span_write(d, s, off + k, part, k, *v) : span_read(d, s, off + k, part, k, v);
         if (r < 0 && !rc)
             rc = r;
         k += part;
@@ -407,8 +413,8 @@ static int cfg_write(const struct pdev *d, const char *buf, size_t size, off_t o
 
 static int id_text(const struct where *w, char *buf, size_t len)
 {
-    return snprintf(buf, len, "0x%04x\n", w->node == N_VENDOR ? w->dev->loc.vendor
-                                                                : w->dev->loc.device);
+    return snprintf(buf, len, "0x%04x\n",
+                    w->node == N_VENDOR ? w->dev->loc.vendor : w->dev->loc.device);
 }
 
 static int link_text(const struct pdev *d, char *buf, size_t len)
