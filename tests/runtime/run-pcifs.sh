@@ -95,6 +95,7 @@ sums() { awk -v n="$nev" 'NR > 2 { for (c = 1; c <= n; c++) s[c] += $(c + 1) }
 # pcifs's control file; once the sums are $expect (or 30 s have passed), interrupts it, which
 # ends the run as a user's ^C does (exit 130, boxes restored). Its status.
 ticked() {
+    : >"$tmp/out"
     "$REGCTL" "$@" --interval 100ms --count 100000 >"$tmp/out" 2>"$tmp/err" &
     rpid=$!
     for _ in $(seq 600); do grep -qE '^ +1 ' "$tmp/out" && break; sleep 0.05; done
