@@ -15,12 +15,14 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct pci_dev {
     struct regc_pci_loc loc;
     int fd;
     bool readonly;
+    char name[32]; /* "0000:7f:0e.1" */
 };
 
 struct pci_state {
@@ -81,7 +83,7 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 }
 
 static int find_config(const struct pci_state *st, const struct regc_pci_loc *loc, char *path,
-                       size_t len)
+                       size_t len, char *name, size_t namelen)
 {
     struct dirent **ents;
     int n = scandir(st->root, &ents, NULL, by_name);
@@ -91,6 +93,7 @@ static int find_config(const struct pci_state *st, const struct regc_pci_loc *lo
     for (int i = 0; i < n; i++) {
         if (rc == -ENODEV && matches(st->root, ents[i]->d_name, loc) && seen++ == st->which) {
             snprintf(path, len, "%s/%s/config", st->root, ents[i]->d_name);
+            snprintf(name, namelen, "%.31s", ents[i]->d_name); /* matched: 12 characters */
             rc = 0;
         }
         free(ents[i]);
@@ -99,15 +102,16 @@ static int find_config(const struct pci_state *st, const struct regc_pci_loc *lo
     return rc;
 }
 
-static int dev_fd(struct pci_state *st, const struct regc_pci_loc *loc, bool write, int *fd)
+static int dev_of(struct pci_state *st, const struct regc_pci_loc *loc, bool write,
+                  struct pci_dev **out)
 {
     struct pci_dev *d = NULL;
     for (size_t i = 0; i < st->ndevs && !d; i++)
         if (memcmp(&st->devs[i].loc, loc, sizeof(*loc)) == 0)
             d = &st->devs[i];
     if (!d) {
-        char path[PATH_MAX * 2];
-        int rc = find_config(st, loc, path, sizeof(path));
+        char path[PATH_MAX * 2], name[32];
+        int rc = find_config(st, loc, path, sizeof(path), name, sizeof(name));
         if (rc < 0)
             return rc;
         struct pci_dev *n = realloc(st->devs, (st->ndevs + 1) * sizeof(*n));
@@ -116,6 +120,7 @@ static int dev_fd(struct pci_state *st, const struct regc_pci_loc *loc, bool wri
         st->devs = n;
         d = &st->devs[st->ndevs];
         *d = (struct pci_dev){.loc = *loc, .fd = open(path, O_RDWR | O_CLOEXEC)};
+        memcpy(d->name, name, sizeof(d->name));
         if (d->fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
             d->fd = open(path, O_RDONLY | O_CLOEXEC);
             d->readonly = true;
@@ -126,16 +131,38 @@ static int dev_fd(struct pci_state *st, const struct regc_pci_loc *loc, bool wri
     }
     if (write && d->readonly)
         return -EACCES;
-    *fd = d->fd;
+    *out = d;
     return 0;
 }
 
-static int dword_io(int fd, bool write, uint64_t off, uint32_t *v)
+/*
+ * A dword the kernel did not transfer whole (drivers/pci/pci-sysfs.c): inside
+ * the file, a read stops at 64 bytes for a caller without CAP_SYS_ADMIN;
+ * past its end (256 bytes without PCIe extended configuration space), a read
+ * returns nothing and a write fails with EFBIG.
+ */
+static int short_io(struct regc_backend *be, const struct pci_dev *d, uint64_t off)
 {
-    ssize_t n = write ? pwrite(fd, v, 4, (off_t)off) : pread(fd, v, 4, (off_t)off);
-    if (n < 0)
+    struct stat st;
+    if (fstat(d->fd, &st) == 0 && off + 4 <= (uint64_t)st.st_size)
+        return -EACCES;
+    snprintf(be->msg, sizeof(be->msg),
+             "offset 0x%llx is past the end of %s's configuration space (%lld bytes; registers "
+             "past 0x100 need PCIe extended configuration space, which the kernel reaches through "
+             "MMCONFIG)",
+             (unsigned long long)off, d->name, (long long)st.st_size);
+    return -EIO;
+}
+
+static int dword_io(struct regc_backend *be, const struct pci_dev *d, bool write, uint64_t off,
+                    uint32_t *v)
+{
+    ssize_t n = write ? pwrite(d->fd, v, 4, (off_t)off) : pread(d->fd, v, 4, (off_t)off);
+    if (n == 4)
+        return 0;
+    if (n < 0 && errno != EFBIG)
         return -errno;
-    return n == 4 ? 0 : -EIO;
+    return short_io(be, d, off);
 }
 
 static int pci_access(struct regc_backend *be, const struct regc_io *io, bool write,
@@ -145,13 +172,14 @@ static int pci_access(struct regc_backend *be, const struct regc_io *io, bool wr
         return -EOPNOTSUPP;
     if (!io->pci)
         return -ENODEV;
-    int fd, rc = dev_fd(be->priv, io->pci, write, &fd);
+    struct pci_dev *d;
+    int rc = dev_of(be->priv, io->pci, write, &d);
     if (rc < 0)
         return rc;
     uint32_t lo = (uint32_t)*value, hi = (uint32_t)(*value >> 32);
-    rc = dword_io(fd, write, io->address, &lo);
+    rc = dword_io(be, d, write, io->address, &lo);
     if (!rc && io->size > 32)
-        rc = dword_io(fd, write, io->address + 4, &hi);
+        rc = dword_io(be, d, write, io->address + 4, &hi);
     if (!rc && !write)
         *value = (io->size > 32 ? (uint64_t)hi << 32 : 0) | lo;
     return rc;

@@ -1075,11 +1075,23 @@ static bool entry_flags(const struct regc_global_status *gs, const struct regc_b
     return idx < 64 && ((bits >> idx) & 1);
 }
 
+/* Whether some entry of the global status reports the overflows of event e's counters. */
+static bool global_reports(const struct regc_global_status *gs, const struct pmon_ev *e)
+{
+    for (const struct regc_box_overflow *bo = gs->boxes; bo->block; bo++)
+        if (streq(bo->block, e->b->name) && regc_box_overflow_reports(gs, bo, e->c) &&
+            (!bo->instance || (e->inst && streq(bo->instance, e->inst->name))))
+            return true;
+    return false;
+}
+
 /*
  * Which events the global status flags (evflag), so which boxes to look into
- * (flag); everything when the spec has no global status. direct[i]: the
- * flag itself is event i's overflow status (an entry naming its group of a
- * single counter: E5-2600 v2 ov_u_fixed).
+ * (flag); everything when the spec has no global status, and always the
+ * events of boxes it does not report (E5-2600 v2 IRP: no bit in
+ * U_MSR_PMON_GLOBAL_STATUS). direct[i]: the flag itself is event i's
+ * overflow status (an entry naming its group of a single counter: E5-2600
+ * v2 ov_u_fixed).
  */
 static int flagged_events(regc_pmon_session *p, bool *flag, bool *evflag, bool *direct,
                           uint64_t *gseen)
@@ -1114,6 +1126,11 @@ static int flagged_events(regc_pmon_session *p, bool *flag, bool *evflag, bool *
             direct[i] |= bo->counters && e->index < 0;
         }
     }
+    for (unsigned i = 0; i < p->n; i++)
+        if (!global_reports(gs, &p->ev[i])) {
+            evflag[i] = true;
+            flag[box_of(p, &p->ev[i]) - p->box] = true;
+        }
     return 0;
 }
 

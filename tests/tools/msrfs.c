@@ -110,16 +110,6 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
     return 0;
 }
 
-static void log_access(char rw, int cpu, off_t off, uint64_t v, int rc)
-{
-    FILE *log = state()->log;
-    if (log) {
-        fprintf(log, "%c %d 0x%llx 0x%llx %d\n", rw, cpu, (unsigned long long)off,
-                (unsigned long long)v, rc);
-        fflush(log);
-    }
-}
-
 /* Reading the control file: the encodings seen, from offset 'off'. */
 static int read_report(char *buf, size_t size, off_t off)
 {
@@ -142,19 +132,7 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
         return read_report(buf, size, off);
     if (kind != 2)
         return -ENOENT;
-    if (size % 8)
-        return -EINVAL;
-    for (size_t i = 0; i < size; i += 8) {
-        struct regc_io io = {
-            .space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
-        uint64_t v = 0;
-        int rc = regc_sim_read(state()->sim, &io, &v);
-        log_access('R', cpu, off, v, rc);
-        if (rc < 0)
-            return i ? (int)i : rc;
-        memcpy(buf + i, &v, 8);
-    }
-    return (int)size;
+    return simctl_msr_io(&state()->ctl, cpu, false, buf, size, off, state()->log);
 }
 
 static int fs_write(const char *path, const char *buf, size_t size, off_t off,
@@ -165,20 +143,7 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
         return simctl_command(&state()->ctl, buf, size);
     if (kind != 2)
         return -ENOENT;
-    if (size % 8)
-        return -EINVAL;
-    for (size_t i = 0; i < size; i += 8) {
-        simctl_before_write(&state()->ctl);
-        struct regc_io io = {
-            .space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
-        uint64_t v;
-        memcpy(&v, buf + i, 8);
-        int rc = regc_sim_write(state()->sim, &io, v);
-        log_access('W', cpu, off, v, rc);
-        if (rc < 0)
-            return i ? (int)i : rc;
-    }
-    return (int)size;
+    return simctl_msr_io(&state()->ctl, cpu, true, (char *)buf, size, off, state()->log);
 }
 
 static int fs_truncate(const char *path, off_t size, struct fuse_file_info *fi)

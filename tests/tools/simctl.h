@@ -170,4 +170,40 @@ static inline char *simctl_report(const struct simctl *sc, size_t *len)
     return text;
 }
 
+/*
+ * simctl_msr_io - one read or write of cpu/N/msr as the msr driver serves it
+ * (a write first runs the auto interval, simctl_before_write):
+ * 'size' must be a multiple of 8 (else -EINVAL); each 8 bytes are one access
+ * to MSR 'off'. An access the model refuses (no such MSR, a reserved bit set)
+ * ends the call: the bytes done before it, or its -errno (EIO, as the CPU's
+ * #GP surfaces). 'log' (may be NULL) gets a line per access,
+ * "R|W cpu 0xADDR 0xVALUE rc". Bytes done, or -errno.
+ */
+static inline int simctl_msr_io(struct simctl *sc, int cpu, bool write, char *buf, size_t size,
+                                long long off, FILE *log)
+{
+    if (size % 8)
+        return -EINVAL;
+    for (size_t i = 0; i < size; i += 8) {
+        struct regc_io io = {
+            .space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
+        uint64_t v = 0;
+        if (write) {
+            memcpy(&v, buf + i, 8);
+            simctl_before_write(sc);
+        }
+        int rc = write ? regc_sim_write(sc->sim, &io, v) : regc_sim_read(sc->sim, &io, &v);
+        if (log) {
+            fprintf(log, "%c %d 0x%llx 0x%llx %d\n", write ? 'W' : 'R', cpu,
+                    (unsigned long long)off, (unsigned long long)v, rc);
+            fflush(log);
+        }
+        if (rc < 0)
+            return i ? (int)i : rc;
+        if (!write)
+            memcpy(buf + i, &v, 8);
+    }
+    return (int)size;
+}
+
 #endif
