@@ -102,6 +102,8 @@ struct regc_sim {
     bool batch;           /* regc_sim_batch: events of one cycle, freezes applied at its end */
     bool pending_freeze;  /* a freeze-on-overflow seen during the batch */
     bool pending_disable; /* a global-enable clear seen during the batch */
+    struct sim_reg *pending_box[16]; /* box controls an overflow freezes at the batch's end */
+    unsigned npending_box;
     uint64_t sel_frozen;  /* global control with a select field: counters frozen by index */
     unsigned long accesses;
     unsigned long fail_at; /* access number that fails; 0: none */
@@ -727,7 +729,25 @@ static void apply_pending(regc_sim *sim)
         sim->global_frozen = true;
     if (sim->pending_disable && sim->gctl)
         fput(sim->gctl, gc->enable, 0);
+    for (unsigned i = 0; i < sim->npending_box; i++) {
+        struct sim_reg *box = sim->pending_box[i];
+        fput(box, box->block->pmon->box_control->freeze, 1);
+    }
+    sim->npending_box = 0;
     sim->pending_freeze = sim->pending_disable = false;
+}
+
+/* An overflow's box freeze, at the end of the batch: the box's other counters count the
+ * rest of the cycle, so several may overflow at once. */
+static void freeze_box_later(regc_sim *sim, struct sim_reg *box)
+{
+    for (unsigned i = 0; i < sim->npending_box; i++)
+        if (sim->pending_box[i] == box)
+            return;
+    if (sim->npending_box < sizeof(sim->pending_box) / sizeof(sim->pending_box[0]))
+        sim->pending_box[sim->npending_box++] = box;
+    else
+        fput(box, box->block->pmon->box_control->freeze, 1);
 }
 
 void regc_sim_batch(regc_sim *sim, bool on)
@@ -768,8 +788,14 @@ static void overflow(regc_sim *sim, const struct sim_ctr *k)
     if (pm->box_status && status_bit(k->block, c, k->i, &bit))
         fsetbit(find_copy(sim, k->block, k->inst, pm->box_status->reg, -1),
                 pm->box_status->overflow, bit, true);
-    if (k->box && pm->box_control->freeze_enable && fget(k->box, pm->box_control->freeze_enable))
-        fput(k->box, pm->box_control->freeze, 1);
+    /* an overflow freezes a box that lets a freeze through (frz_en) only when the counter sends
+     * the overflow out (its pmi field set: ov_en, 329468 section 2.1.3 "freeze on overflow and
+     * send notification"); a counter without one (E5-2600: no interrupt-based sampling, 327043
+     * section 2.1) sends none. Linux counts with frz_en set and ov_en clear, past overflows. */
+    bool sends = c->pmi && fhas(k->ctl, c->pmi) && fget(k->ctl, c->pmi);
+    if (sends && k->box && pm->box_control->freeze_enable &&
+        fget(k->box, pm->box_control->freeze_enable))
+        freeze_box_later(sim, k->box);
     if (pmi)
         global_status(sim, k);
     const struct regc_pmon_global *pg = sim->spec->pmon_global;

@@ -5,7 +5,7 @@
  * commands of tests/tools/simctl.h). Header-only; testutil.h for the files.
  *
  * Counting is driven with "tick" (a counter of the model advances): the one
- * place to change when the simulator takes rates per event is fusefs_tick.
+ * events go to the simulator by name (fusefs_event), through the encodings.
  */
 #ifndef FUSEFS_H
 #define FUSEFS_H
@@ -158,12 +158,11 @@ static inline int fusefs_command(const struct fusefs *m, const char *fmt, ...)
     return rc;
 }
 
-/* A flow_env tick (flow_cases.h): n events for one counter of the model behind the mount. */
-static inline int fusefs_tick(void *ctx, const char *block, const char *inst, unsigned group,
-                              unsigned idx, uint64_t n)
+/* A flow_env event (flow_cases.h): n occurrences of the event named 'name' ("BLOCK[INST]:EVENT"),
+ * counted by the bit-true model behind the mount wherever a control encodes it. */
+static inline int fusefs_event(void *ctx, const char *name, uint64_t n)
 {
-    return fusefs_command(ctx, "tick %s %s %u %u %llu", block, inst ? inst : "-", group, idx,
-                          (unsigned long long)n);
+    return fusefs_command(ctx, "event %s %llu", name, (unsigned long long)n);
 }
 
 static inline void fusefs_batch(void *ctx, bool on)

@@ -65,10 +65,6 @@ struct box_case {
         name, enc, en, pmi                                                                         \
     }
 #define FN(inst) inst##_DEV, inst##_FUNC
-/* Known defect of the simulator: counters of an E5-2600 box whose frz_en is set stop when another
- * counter of the box overflows (runtime/sim.c overflow()); the guide (327043, box control tables:
- * frz_en) lets a freeze signal stop the counters, and an overflow sends none on the E5-2600. */
-#define SIM_FRZ_EN "simulator: an overflow freezes an E5-2600 box with frz_en set"
 #define V1_CTL(blk) e5_2600_##blk##_pci_pmon_ctl_addr
 #define V2_CTL(blk) e5_2600v2_##blk##_pci_pmon_ctl_addr
 
@@ -81,8 +77,8 @@ static const struct box_case boxes[] = {
      0,
      {EV("ha:REQUESTS.READS", E5_2600_EV_HA_REQUESTS_READS, E5_2600_HA_PCI_PMON_CTL_EN_MASK, 0),
       EV("ha:REQUESTS.WRITES", E5_2600_EV_HA_REQUESTS_WRITES, E5_2600_HA_PCI_PMON_CTL_EN_MASK, 0)},
-     SIM_FRZ_EN,
-     ST_COUNTS},
+     NULL,
+     0},
     {"e5_2600",
      FN(E5_2600_IMC_IMC1),
      V1_CTL(mc_chy),
@@ -92,8 +88,8 @@ static const struct box_case boxes[] = {
          0),
       EV("imc[imc1]:ACT_COUNT", E5_2600_EV_IMC_ACT_COUNT, E5_2600_MC_CHY_PCI_PMON_CTL_EN_MASK, 0),
       EV("imc[imc1]:fixed", 0, E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK, 0)},
-     SIM_FRZ_EN,
-     ST_COUNTS},
+     NULL,
+     0},
     {"e5_2600",
      FN(E5_2600_QPI_QPI1),
      V1_CTL(q_py),
@@ -102,8 +98,8 @@ static const struct box_case boxes[] = {
      {EV("qpi[qpi1]:CLOCKTICKS", E5_2600_EV_QPI_CLOCKTICKS, E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK, 0),
       EV("qpi[qpi1]:DIRECT2CORE.FAILURE_CREDITS", E5_2600_EV_QPI_DIRECT2CORE_FAILURE_CREDITS,
          E5_2600_Q_PY_PCI_PMON_CTL_EN_MASK, 0)},
-     SIM_FRZ_EN,
-     ST_COUNTS},
+     NULL,
+     0},
     {"e5_2600",
      FN(E5_2600_R2PCIE_R2PCIE),
      V1_CTL(r2pcie),
@@ -112,8 +108,8 @@ static const struct box_case boxes[] = {
      {EV("r2pcie:CLOCKTICKS", E5_2600_EV_R2PCIE_CLOCKTICKS, E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK, 0),
       EV("r2pcie:IIO_CREDITS_ACQUIRED.DRS", E5_2600_EV_R2PCIE_IIO_CREDITS_ACQUIRED_DRS,
          E5_2600_R2PCIE_PCI_PMON_CTL_EN_MASK, 0)},
-     SIM_FRZ_EN,
-     ST_COUNTS},
+     NULL,
+     0},
     {"e5_2600",
      FN(E5_2600_R3QPI_R3QPI1),
      V1_CTL(r3qpi),
@@ -123,8 +119,8 @@ static const struct box_case boxes[] = {
          E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK, 0),
       EV("r3qpi[r3qpi1]:IIO_CREDITS_ACQUIRED.NCB", E5_2600_EV_R3QPI_IIO_CREDITS_ACQUIRED_NCB,
          E5_2600_R3QPI_PCI_PMON_CTL_EN_MASK, 0)},
-     SIM_FRZ_EN,
-     ST_COUNTS},
+     NULL,
+     0},
     /* E5-2600 v2: sampling sets ov_en; the IRP has none (no status, guide 329468 2.10) */
     {"e5_2600v2",
      FN(E5_2600V2_HA_HA1),
@@ -204,8 +200,8 @@ static const struct box_case boxes[] = {
          E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK),
       EV("qpi[p0]:CTO_COUNT", E5_2600V2_EV_QPI_CTO_COUNT, E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK,
          E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK)},
-     "issue 14 item 1: a <set> on the event's own control goes to CTL0",
-     ST_CONTROLS},
+     NULL,
+     0},
 };
 #define NBOXES (sizeof(boxes) / sizeof(boxes[0]))
 
@@ -218,15 +214,18 @@ struct rig {
     struct flow_trace *trace;
 };
 
-/* Where the ticks of a block go: the mount that serves its counters. */
-static int rig_tick(void *ctx, const char *block, const char *inst, unsigned group, unsigned idx,
-                    uint64_t n)
+/* Where the occurrences of an event go: the mount that serves its block's counters. */
+static int rig_event(void *ctx, const char *name, uint64_t n)
 {
     struct rig *r = ctx;
+    char block[64];
+    size_t len = strcspn(name, "[:");
+    snprintf(block, sizeof(block), "%.*s", (int)len, name);
     const struct regc_block *b = regc_spec_block(r->spec, block);
-    const struct regc_reg *ctr = b ? regc_block_reg(b, b->pmon->counters[group].counter) : NULL;
+    const struct regc_reg *ctr =
+        b && b->pmon ? regc_block_reg(b, b->pmon->counters[0].counter) : NULL;
     bool msr = ctr && ctr->space == REGC_SPACE_MSR && r->msr.pid;
-    return fusefs_tick(msr ? &r->msr : &r->pci, block, inst, group, idx, n);
+    return fusefs_event(msr ? &r->msr : &r->pci, name, n);
 }
 
 static void rig_batch(void *ctx, bool on)
@@ -406,7 +405,7 @@ static int run_box(const struct box_case *bc, bool sampling, enum stage *st, cha
         names[nev] = bc->ev[nev].name, nev++;
     regc_pmon_session *p = NULL;
     struct snaps *s = calloc(1, sizeof(*s));
-    struct flow_env env = {rig_tick, rig_batch, &r};
+    struct flow_env env = {rig_event, rig_batch, &r};
     struct regc_pmon_opts po = {.sample = sampling ? PERIOD : 0, .lock_dir = r.pci.dir};
     int rc = rig_session(&r, &p) ? snprintf(why, len, "out of memory"), -1 : 0;
     if (!rc)
@@ -484,7 +483,7 @@ static int run_mixed(const char *spec, const char *msr, bool sampling, char *why
     }
     regc_pmon_session *p = NULL;
     struct snaps *s = calloc(1, sizeof(*s));
-    struct flow_env env = {rig_tick, rig_batch, &r};
+    struct flow_env env = {rig_event, rig_batch, &r};
     struct regc_pmon_opts po = {.sample = sampling ? fc->period : 0, .lock_dir = r.pci.dir};
     int rc = rig_session(&r, &p) ? snprintf(why, len, "out of memory"), -1 : 0;
     if (!rc)
