@@ -24,6 +24,12 @@ if ! "$FUZZ_CC" -fsanitize=fuzzer -o "$tmp/probe" "$tmp/probe.c" 2>/dev/null; th
     tap_done; exit 0
 fi
 
+# every target at once, so make can build them in parallel (MAKEFLAGS)
+if ! make --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_CC="$FUZZ_CC" TABLES="$BUILD/gen" \
+    >"$tmp/build.log" 2>&1; then
+    tap_fail "fuzz: build the targets" "$(tail -n 20 "$tmp/build.log")"; tap_done; exit 0
+fi
+
 # fuzz NAME RUNS SECONDS [libFuzzer options...]
 fuzz() {
     local name=$1 runs=${FUZZ_RUNS:-$2} secs=${FUZZ_TIME:-$3}; shift 3
