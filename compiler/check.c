@@ -139,6 +139,7 @@ int check_spec(struct arena *a, struct diag *dg, struct model_spec *s, unsigned 
     check_events(&c);
     check_rules(&c);
     check_pmon(&c);
+    check_cpus(&c);
     check_name_collision(&c, jobs);
     return dg->nerrors > errors ? -1 : 0;
 }

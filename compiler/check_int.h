@@ -73,6 +73,7 @@ void check_addresses(struct check_ctx *c);
 void check_events(struct check_ctx *c);
 void check_rules(struct check_ctx *c);
 void check_pmon(struct check_ctx *c);
+void check_cpus(struct check_ctx *c); /* check_cpu.c */
 /* On up to 'jobs' threads; the diagnostics are those of one thread, in the same order. */
 void check_name_collision(struct check_ctx *c, unsigned jobs);
 

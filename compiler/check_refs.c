@@ -116,6 +116,8 @@ static void resolve_cites(struct check_ctx *c)
 {
     for (size_t i = 0; i < c->s->nblocks; i++)
         cites_of_block(c, c->s->blocks[i]);
+    for (size_t i = 0; i < c->s->ncpus; i++)
+        resolve_cite(c, &c->s->cpus[i]->cite, c->s->cpus[i]->pos);
     struct model_pmon_global *g = c->s->pmon_global;
     if (!g)
         return;

@@ -430,6 +430,21 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
     return r;
 }
 
+/* {"vendor","family","model","name","source"}: a <cpu> the spec applies to. */
+static struct dt *cpu_json(struct ctx *c, const struct model_spec *s, const struct model_cpu *cpu)
+{
+    struct dt *o = dt_obj(c->a);
+    SET_STR(c, o, "vendor", cpu->vendor);
+    SET(c, o, "family", dt_int(c->a, (long long)cpu->family));
+    SET(c, o, "model", dt_int(c->a, (long long)cpu->model));
+    SET_STR(c, o, "name", cpu->name);
+    SET_NOT_C(c, o, "source", cite_json(c, s, &cpu->cite));
+    SET(c, o, "c_family", dt_str(c->a, arena_printf(c->a, "0x%llX", (unsigned long long)cpu->family)));
+    SET(c, o, "c_model", dt_str(c->a, arena_printf(c->a, "0x%02llX", (unsigned long long)cpu->model)));
+    SET_STR(c, o, "c_source", cite_line(c, s, &cpu->cite));
+    return o;
+}
+
 static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
 {
     struct dt *o = dt_obj(c->a);
@@ -444,6 +459,11 @@ static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
         dt_push(c->a, lines, text_obj(c, source_line(c, s->sources[i])));
     }
     SET_NOT_C(c, o, "sources", sources);
+    struct dt *cpus = dt_list(c->a);
+    for (size_t i = 0; i < s->ncpus; i++)
+        dt_push(c->a, cpus, cpu_json(c, s, s->cpus[i]));
+    flag_list(c, cpus);
+    SET_NOT_C(c, o, "cpus", cpus);
     SET(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
     SET_NOT_C(c, o, "c_lower_prefix", dt_str_ref(c->a, names_lower(c->a, c->prefix)));
     SET(c, o, "c_guard",

@@ -313,6 +313,18 @@ struct model_block {
     struct srcpos pos;
 };
 
+/*
+ * <cpu vendor= family= model= name= cite...>: a processor the spec applies to,
+ * as CPUID leaf 1 reports it (display family and model, extended fields
+ * folded in the way the SDM's CPUID description does).
+ */
+struct model_cpu {
+    const char *vendor, *name; /* vendor: the 12-character CPUID vendor string */
+    uint64_t family, model;
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
 /* <regspec name= prefix= version= title= gaps=> */
 struct model_spec {
     const char *name, *prefix, *title, *gaps, *desc;
@@ -322,6 +334,8 @@ struct model_spec {
     struct model_block **blocks;
     size_t nblocks;
     struct model_pmon_global *pmon_global; /* NULL when none */
+    struct model_cpu **cpus; /* the processors the spec applies to */
+    size_t ncpus;
     const char **inputs;  /* every file read: the spec, then its includes (for depfiles) */
     size_t ninputs;
     struct srcpos pos;

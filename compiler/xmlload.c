@@ -1695,7 +1695,7 @@ static void load_pmon_global(struct loader *ld, xmlNode *n)
 
 /* Growth state of the lists children are appended to (arena_push needs a capacity). */
 struct caps {
-    size_t sources, blocks, instances, regs, tables;
+    size_t sources, blocks, instances, regs, tables, cpus;
 };
 
 /* <instance name= base= vendor= device= dev= func= desc=> */
@@ -1732,6 +1732,19 @@ static struct model_source *load_source(struct loader *ld, xmlNode *n)
     return s;
 }
 
+/* <cpu vendor= family= model= name= cite...> */
+static struct model_cpu *load_cpu(struct loader *ld, xmlNode *n)
+{
+    struct model_cpu *cpu = arena_zalloc(ld->a, sizeof(*cpu));
+    cpu->vendor = get(ld, n, "vendor");
+    cpu->name = get(ld, n, "name");
+    get_num(ld, n, "family", &cpu->family);
+    get_num(ld, n, "model", &cpu->model);
+    cite_of(ld, n, &cpu->cite);
+    cpu->pos = pos_of(n);
+    return cpu;
+}
+
 static void load_children(struct loader *ld, xmlNode *parent, struct model_block *b,
                           struct caps *caps, bool from_part);
 
@@ -1763,6 +1776,8 @@ static void load_child(struct loader *ld, xmlNode *c, struct model_block *b, str
         load_include(ld, c, b, caps);
     } else if (!b && is_elem(c, "source")) {
         arena_push(ld->a, (void ***)&s->sources, &s->nsources, &caps->sources, load_source(ld, c));
+    } else if (!b && is_elem(c, "cpu")) {
+        arena_push(ld->a, (void ***)&s->cpus, &s->ncpus, &caps->cpus, load_cpu(ld, c));
     } else if (!b && is_elem(c, "block")) {
         arena_push(ld->a, (void ***)&s->blocks, &s->nblocks, &caps->blocks, load_block(ld, c));
     } else if (!b && is_elem(c, "pmon-global")) {
@@ -2078,7 +2093,7 @@ static bool split_join(struct split *sp, struct model_spec *spec, struct arena *
     spec->version = first->version;
     spec->desc = first->desc;
     spec->pos = first->pos;
-    size_t sources_cap = 0, blocks_cap = 0;
+    size_t sources_cap = 0, blocks_cap = 0, cpus_cap = 0;
     bool desc_found = false;
     for (unsigned k = 0; k < sp->n; k++) {
         struct model_spec *s = sp->pieces[k].ld.spec;
@@ -2090,6 +2105,7 @@ static bool split_join(struct split *sp, struct model_spec *spec, struct arena *
                   s->nsources);
         join_list(a, (void ***)&spec->blocks, &spec->nblocks, &blocks_cap, (void **)s->blocks,
                   s->nblocks);
+        join_list(a, (void ***)&spec->cpus, &spec->ncpus, &cpus_cap, (void **)s->cpus, s->ncpus);
         if (s->pmon_global)
             spec->pmon_global = s->pmon_global;
     }

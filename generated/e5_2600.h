@@ -9,6 +9,9 @@
  *   Intel PCM src/types.h (JKTIVT_* uncore register definitions)
  *   LIKWID src/access-daemon/accessDaemon.c (sandybridgeEP_pci_devices: PCI device.function and device id per uncore unit) (ref RRZE-HPC/likwid)
  *   Intel perfmon JKT/events/Jaketown_uncore.json (ref intel/perfmon 6dadedf3aa483393943e044ba5ec88a4507cd040, rev V24, 08/21/2023)
+ *   Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)
+ *   Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)
+ *   Linux tools/perf/pmu-events/arch/x86/mapfile.csv (Intel perfmon mapfile: CPUID signature to event list)
  *
  * Naming, masks and helpers: docs/c-header.md. Per register R and field F:
  * R_ADDR or r_addr(), R_RESET, R_*_MASK, r_write_value(); F_SHIFT, F_WIDTH,

@@ -19,6 +19,9 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
         {.id = "pcm", .title = "Intel PCM src/types.h (JKTIVT_* uncore register definitions)", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {.id = "likwid", .title = "LIKWID src/access-daemon/accessDaemon.c (sandybridgeEP_pci_devices: PCI device.function and device id per uncore unit)", .ref = "RRZE-HPC/likwid", .rev = NULL, .date = NULL, .url = NULL},
         {.id = "perfmon-jkt", .title = "Intel perfmon JKT/events/Jaketown_uncore.json", .ref = "intel/perfmon 6dadedf3aa483393943e044ba5ec88a4507cd040", .rev = "V24", .date = "08/21/2023", .url = NULL},
+        {.id = "linux-family", .title = "Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/include/asm/intel-family.h"},
+        {.id = "linux-uncore", .title = "Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/events/intel/uncore.c"},
+        {.id = "perf-mapfile", .title = "Linux tools/perf/pmu-events/arch/x86/mapfile.csv (Intel perfmon mapfile: CPUID signature to event list)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/tools/perf/pmu-events/arch/x86/mapfile.csv"},
         {0}},
     .blocks = (const struct regc_block[]){
         {.name = "ubox", .title = "U-Box", .desc = "System configuration controller, one per socket: two 44-bit general counters and a fixed UCLK counter. It has no box control register (327043 section 2.1.1 note).",
@@ -4793,6 +4796,9 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
         },
         {0}},
     .pmon_global = NULL,
+    .cpus = (const struct regc_cpu[]){
+        {.vendor = "GenuineIntel", .family = 6, .model = 45, .name = "Sandy Bridge-EP (Xeon E5-2600)", .cite = {.src = "linux-family", .table = NULL, .page = NULL, .section = NULL, .cite = "INTEL_FAM6_SANDYBRIDGE_X 0x2D; uncore.c intel_uncore_match[]: X86_MATCH_INTEL_FAM6_MODEL(SANDYBRIDGE_X, &snbep_uncore_init); perf mapfile.csv: GenuineIntel-6-2D,jaketown"}},
+        {0}},
 };
 
 #endif

@@ -9,6 +9,9 @@
  *   LIKWID src/includes/registers.h, core v1/v2 type uncore MSRs (named after 327043-001 and 329468-001)
  *   OPTKIT (Optimizer Toolkit) src/core/freq/msrs.hh: transcription of 329468-002 U_MSR_PMON_GLOBAL_* tables
  *   Intel perfmon IVT/events/ivytown_uncore.json (rev V24, 2023-08-21)
+ *   Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)
+ *   Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)
+ *   Linux tools/perf/pmu-events/arch/x86/mapfile.csv (Intel perfmon mapfile: CPUID signature to event list)
  *
  * Naming, masks and helpers: docs/c-header.md. Per register R and field F:
  * R_ADDR or r_addr(), R_RESET, R_*_MASK, r_write_value(); F_SHIFT, F_WIDTH,

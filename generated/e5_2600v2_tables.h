@@ -19,6 +19,9 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
         {.id = "likwid-regs", .title = "LIKWID src/includes/registers.h, core v1/v2 type uncore MSRs (named after 327043-001 and 329468-001)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/RRZE-HPC/likwid"},
         {.id = "optkit", .title = "OPTKIT (Optimizer Toolkit) src/core/freq/msrs.hh: transcription of 329468-002 U_MSR_PMON_GLOBAL_* tables", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {.id = "perfmon-ivt", .title = "Intel perfmon IVT/events/ivytown_uncore.json", .ref = NULL, .rev = "V24", .date = "2023-08-21", .url = "https://github.com/intel/perfmon"},
+        {.id = "linux-family", .title = "Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/include/asm/intel-family.h"},
+        {.id = "linux-uncore", .title = "Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/events/intel/uncore.c"},
+        {.id = "perf-mapfile", .title = "Linux tools/perf/pmu-events/arch/x86/mapfile.csv (Intel perfmon mapfile: CPUID signature to event list)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/tools/perf/pmu-events/arch/x86/mapfile.csv"},
         {0}},
     .blocks = (const struct regc_block[]){
         {.name = "ubox", .title = "U-Box", .desc = "System configuration controller: global PMON control and status, two 44-bit counters and a 48-bit fixed counter of uncore clocks. The U-Box has no box control register.",
@@ -8730,6 +8733,9 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                 { "r3qpi", "ov_rq1", "l2", NULL},
                 { "r2pcie", "ov_rp", NULL, NULL},
                 {0}}}},
+    .cpus = (const struct regc_cpu[]){
+        {.vendor = "GenuineIntel", .family = 6, .model = 62, .name = "Ivy Bridge-EP (Xeon E5-2600 v2)", .cite = {.src = "linux-family", .table = NULL, .page = NULL, .section = NULL, .cite = "INTEL_FAM6_IVYBRIDGE_X 0x3E; uncore.c intel_uncore_match[]: X86_MATCH_INTEL_FAM6_MODEL(IVYBRIDGE_X, &ivbep_uncore_init); perf mapfile.csv: GenuineIntel-6-3E,ivytown"}},
+        {0}},
 };
 
 #endif

@@ -7,6 +7,9 @@
  *   Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h
  *   Linux arch/x86/events/intel/uncore_snb.c
  *   Intel perfmon SNB/events/sandybridge_uncore.json (rev V19, 03/02/2023)
+ *   Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)
+ *   Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)
+ *   Linux tools/perf/pmu-events/arch/x86/mapfile.csv (Intel perfmon mapfile: CPUID signature to event list)
  *
  * Naming, masks and helpers: docs/c-header.md. Per register R and field F:
  * R_ADDR or r_addr(), R_RESET, R_*_MASK, r_write_value(); F_SHIFT, F_WIDTH,

@@ -17,6 +17,9 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
         {.id = "sdm4", .title = "Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {.id = "kernel", .title = "Linux arch/x86/events/intel/uncore_snb.c", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {.id = "perfmon-snb", .title = "Intel perfmon SNB/events/sandybridge_uncore.json", .ref = NULL, .rev = "V19", .date = "03/02/2023", .url = NULL},
+        {.id = "linux-family", .title = "Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/include/asm/intel-family.h"},
+        {.id = "linux-uncore", .title = "Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/events/intel/uncore.c"},
+        {.id = "perf-mapfile", .title = "Linux tools/perf/pmu-events/arch/x86/mapfile.csv (Intel perfmon mapfile: CPUID signature to event list)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/tools/perf/pmu-events/arch/x86/mapfile.csv"},
         {0}},
     .blocks = (const struct regc_block[]){
         {.name = "cbox", .title = "C-Box", .desc = "LLC coherence engine, one per slice (up to 4; MSR_UNC_CBO_CONFIG reports how many). Two 44-bit counters per C-Box.",
@@ -614,6 +617,9 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
                 { "arb", "ARB", NULL, NULL},
                 { "cbox", "CBox", NULL, NULL},
                 {0}}}},
+    .cpus = (const struct regc_cpu[]){
+        {.vendor = "GenuineIntel", .family = 6, .model = 42, .name = "Sandy Bridge (2nd generation Core)", .cite = {.src = "linux-family", .table = NULL, .page = NULL, .section = NULL, .cite = "INTEL_FAM6_SANDYBRIDGE 0x2A; uncore.c intel_uncore_match[]: X86_MATCH_INTEL_FAM6_MODEL(SANDYBRIDGE, &snb_uncore_init); perf mapfile.csv: GenuineIntel-6-2A,sandybridge"}},
+        {0}},
 };
 
 #endif

@@ -5,6 +5,8 @@
  * change the spec and regenerate. Sources:
  *   Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems
  *   Intel 64 and IA-32 Architectures Software Developer's Manual, MSR tables (MSR_EMON_L3_CTR_CTL0-7 107CCH-107D3H, MSR_EMON_L3_GL_CTL 107D8H), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/Core2Msr.h
+ *   Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)
+ *   Intel 64 and IA-32 Architectures Software Developer's Manual Vol. 4, Table 2-1 CPUID Signature Values of DisplayFamily_DisplayModel
  *
  * Naming, masks and helpers: docs/c-header.md. Per register R and field F:
  * R_ADDR or r_addr(), R_RESET, R_*_MASK, r_write_value(); F_SHIFT, F_WIDTH,

@@ -15,6 +15,8 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
     .sources = (const struct regc_source[]){
         {.id = "sdm", .title = "Intel 64 and IA-32 Architectures Software Developer's Manual, Volume 3B, section 18.21 Performance Monitoring on L3 and Caching Bus Controller Sub-Systems", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {.id = "sdm-msr", .title = "Intel 64 and IA-32 Architectures Software Developer's Manual, MSR tables (MSR_EMON_L3_CTR_CTL0-7 107CCH-107D3H, MSR_EMON_L3_GL_CTL 107D8H), as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/Core2Msr.h", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
+        {.id = "linux-family", .title = "Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/include/asm/intel-family.h"},
+        {.id = "sdm-cpuid", .title = "Intel 64 and IA-32 Architectures Software Developer's Manual Vol. 4, Table 2-1 CPUID Signature Values of DisplayFamily_DisplayModel", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {0}},
     .blocks = (const struct regc_block[]){
         {.name = "l3", .title = "L3 / caching bus controller EMON", .desc = "Eight event select/counting MSRs (two GBSQ, two GSNPQ, four FSB) and a common event control MSR. Counting starts after software writes a non-zero value to one or more of the upper 32 bits of a counting MSR.",
@@ -346,6 +348,10 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
             .wake = NULL, .reset = "GL_reset_cmd", .select = "GL_event_select",
             .pmi_cores = NULL},
         .status = NULL},
+    .cpus = (const struct regc_cpu[]){
+        {.vendor = "GenuineIntel", .family = 15, .model = 6, .name = "Tulsa (Dual-Core Xeon 7100)", .cite = {.src = "sdm-cpuid", .table = NULL, .page = NULL, .section = NULL, .cite = "0F_06H: Intel Xeon processor 7100, 5000 Series, Intel Xeon Processor MP, Intel Pentium 4, Pentium D processors"}},
+        {.vendor = "GenuineIntel", .family = 6, .model = 29, .name = "Dunnington (Xeon 7400)", .cite = {.src = "linux-family", .table = NULL, .page = NULL, .section = NULL, .cite = "INTEL_FAM6_CORE2_DUNNINGTON 0x1D; source sdm-msr (edk2 Core2Msr.h) MSR_CORE2_EMON_L3_GL_CTL: applies to Intel Xeon processor 7400 series (processor signature 06_1D) only"}},
+        {0}},
 };
 
 #endif

@@ -17,6 +17,9 @@ static const struct regc_spec xeon7500_mbox_spec REGC_TABLE_UNUSED = {
         {.id = "kernel", .title = "Linux arch/x86/events/intel/uncore_nhmex.c", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {.id = "sdm4", .title = "Intel 64 and IA-32 Architectures Software Developer's Manual Vol. 4, Table 2-17 Additional MSRs in the Intel Xeon Processor 7500 Series (as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/NehalemMsr.h)", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {.id = "likwid", .title = "LIKWID src/includes/perfmon_nehalemEX_events.txt (M-Box event codes)", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
+        {.id = "linux-family", .title = "Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/include/asm/intel-family.h"},
+        {.id = "linux-uncore", .title = "Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/events/intel/uncore.c"},
+        {.id = "perf-mapfile", .title = "Linux tools/perf/pmu-events/arch/x86/mapfile.csv (Intel perfmon mapfile: CPUID signature to event list)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/tools/perf/pmu-events/arch/x86/mapfile.csv"},
         {0}},
     .blocks = (const struct regc_block[]){
         {.name = "ubox", .title = "U-Box", .desc = "System configuration controller; holds the uncore-wide global performance monitoring control.",
@@ -808,6 +811,9 @@ static const struct regc_spec xeon7500_mbox_spec REGC_TABLE_UNUSED = {
             .wake = NULL, .reset = "rst_all", .select = NULL,
             .pmi_cores = NULL},
         .status = NULL},
+    .cpus = (const struct regc_cpu[]){
+        {.vendor = "GenuineIntel", .family = 6, .model = 46, .name = "Nehalem-EX (Xeon 7500)", .cite = {.src = "linux-family", .table = NULL, .page = NULL, .section = NULL, .cite = "INTEL_FAM6_NEHALEM_EX 0x2E; uncore.c intel_uncore_match[]: X86_MATCH_INTEL_FAM6_MODEL(NEHALEM_EX, &nhmex_uncore_init); perf mapfile.csv: GenuineIntel-6-2E,nehalemex"}},
+        {0}},
 };
 
 #endif

@@ -11,6 +11,7 @@
  * and the status is 128 + the signal's number.
  */
 #include "monitor.h"
+#include "cpucheck.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -443,6 +444,9 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
                               .sysfs_root = g->sysfs_root,
                               .dry_run = g->dry_run,
                               .trace = g->dry_run ? trace : NULL};
+    struct cpucheck_where w = {g->msr_root, g->sysfs_root, g->cpu};
+    if (regctl_cpu_check(m.spec, ro.backend, g->dry_run, g->force_cpu, &w))
+        return 1;
     regc_dev *d;
     char err[512];
     if (regc_open(&d, m.spec, &ro, err, sizeof(err)) < 0) {

@@ -9,6 +9,7 @@ struct monitor_globals {
     const char *backend, *msr_root, *sysfs_root;
     int cpu;
     bool dry_run, json;
+    bool force_cpu; /* --force-cpu: no CPU-model check (cpucheck.h) */
 };
 
 /* regctl monitor SPEC EVENT... [options]; argv[0] is SPEC. Returns the exit status (0, 1, 2). */

@@ -7,9 +7,11 @@
  *   regctl [options] events [SPEC[.BLOCK]] [PATTERN]
  *   regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]
  *   regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... [--force]
+ *   regctl [options] detect
  *
  * Exit status: 0 success, 1 refused or failed, 2 usage.
  */
+#include "cpucheck.h"
 #include "events.h"
 #include "monitor.h"
 #include "regc/backend.h"
@@ -28,7 +30,7 @@
 struct opts {
     const char *backend, *msr_root, *sysfs_root;
     int cpu;
-    bool dry_run, json, rmw;
+    bool dry_run, json, rmw, force_cpu;
 };
 
 static int usage(FILE *f)
@@ -38,6 +40,7 @@ static int usage(FILE *f)
                "       regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]\n"
                "       regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... "
                "[--force]\n"
+               "       regctl [options] detect\n"
                "%s"
                "options:\n"
                "  --backend msr|pci|perf|sim   how registers are reached (default msr; pci "
@@ -49,6 +52,8 @@ static int usage(FILE *f)
                "  --json           machine-readable output\n"
                "  --msr-root DIR   instead of /dev/cpu ($REGC_MSR_ROOT)\n"
                "  --sysfs-root DIR instead of /sys ($REGC_SYSFS_ROOT)\n"
+               "  --force-cpu      use a spec whose CPU models do not match this CPU (msr, pci,\n"
+               "                   perf; 'regctl detect' names the spec that matches)\n"
                "  --help, --version\n"
                "write: FIELD is a field's name, or NAME[MSB:LSB] where fields share a name;\n"
                "  the register is read back and printed decoded\n"
@@ -334,6 +339,9 @@ static int open_dev(const struct opts *o, const struct regc_ref *r, regc_dev **d
                               .dry_run = o->dry_run,
                               .trace = o->dry_run && !o->json ? trace : NULL,
                               .trace_ctx = (void *)o};
+    struct cpucheck_where w = {o->msr_root, o->sysfs_root, o->cpu};
+    if (regctl_cpu_check(r->spec, ro.backend, o->dry_run, o->force_cpu, &w))
+        return 1;
     char err[512];
     if (regc_open(d, r->spec, &ro, err, sizeof(err)) < 0) {
         fprintf(stderr, "regctl: %s\n", err);
@@ -818,6 +826,7 @@ int main(int argc, char **argv)
                                              {"rmw", no_argument, NULL, 'r'},
                                              {"msr-root", required_argument, NULL, 'm'},
                                              {"sysfs-root", required_argument, NULL, 's'},
+                                             {"force-cpu", no_argument, NULL, 'F'},
                                              {"help", no_argument, NULL, 'h'},
                                              {"version", no_argument, NULL, 'V'},
                                              {NULL, 0, NULL, 0}};
@@ -856,6 +865,9 @@ int main(int argc, char **argv)
         case 's':
             o.sysfs_root = optarg;
             break;
+        case 'F':
+            o.force_cpu = true;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -879,8 +891,12 @@ int main(int argc, char **argv)
         return cmd_read(&o, n, rest);
     if (strcmp(cmd, "write") == 0)
         return cmd_write(&o, n, rest);
+    if (strcmp(cmd, "detect") == 0)
+        return regctl_detect(&(struct cpucheck_where){o.msr_root, o.sysfs_root, o.cpu}, o.json, n,
+                             rest);
     if (strcmp(cmd, "monitor") == 0) {
-        struct monitor_globals g = {o.backend, o.msr_root, o.sysfs_root, o.cpu, o.dry_run, o.json};
+        struct monitor_globals g = {o.backend, o.msr_root,  o.sysfs_root, o.cpu,
+                                    o.dry_run, o.json,      o.force_cpu};
         return regctl_monitor(&g, n + 1, argv + optind);
     }
     fprintf(stderr, "regctl: unknown command '%s'\n", cmd);

@@ -127,7 +127,7 @@ else tap_fail "${names[8]}" "lock files made: $made"; fi
 mkdir -p "$tmp/cpu/0" "$tmp/sys" "$tmp/xdg"
 : >"$tmp/cpu/0/msr"
 chmod 644 "$tmp/cpu/0/msr"
-M=(--msr-root "$tmp/cpu" --sysfs-root "$tmp/sys" monitor e5_2600v2 "$U" --interval 0 --count 1)
+M=(--force-cpu --msr-root "$tmp/cpu" --sysfs-root "$tmp/sys" monitor e5_2600v2 "$U" --interval 0 --count 1)
 # shellcheck disable=SC2016 # expanded by the inner shell
 if unshare -m sh -c 'mount -t tmpfs -o mode=755 regc-test /run' 2>/dev/null; then
     unshare -m sh -c '

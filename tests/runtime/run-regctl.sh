@@ -85,10 +85,10 @@ for d in zero null ram; do mkdir -p "$tmp/$d/0"; done
 ln -s /dev/zero "$tmp/zero/0/msr"
 ln -s /dev/null "$tmp/null/0/msr"
 head -c 8192 /dev/zero >"$tmp/ram/0/msr"
-golden write-not-kept 1 --msr-root "$tmp/zero" write e5_2600.ubox.U_MSR_PMON_CTL0 ev_sel=0x42 en=1
-golden write-counter-note 0 --msr-root "$tmp/zero" write e5_2600.ubox.U_MSR_PMON_CTR0 event_count=5
-golden write-read-back-fails 1 --msr-root "$tmp/null" write e5_2600v2.ubox.U_MSR_PMON_CTL0 ev_sel=0x1 rst=1
-golden write-not-cleared 1 --msr-root "$tmp/ram" write e5_2600v2.ubox.U_MSR_PMON_GLOBAL_STATUS ov_u_fixed=1
+golden write-not-kept 1 --force-cpu --msr-root "$tmp/zero" write e5_2600.ubox.U_MSR_PMON_CTL0 ev_sel=0x42 en=1
+golden write-counter-note 0 --force-cpu --msr-root "$tmp/zero" write e5_2600.ubox.U_MSR_PMON_CTR0 event_count=5
+golden write-read-back-fails 1 --force-cpu --msr-root "$tmp/null" write e5_2600v2.ubox.U_MSR_PMON_CTL0 ev_sel=0x1 rst=1
+golden write-not-cleared 1 --force-cpu --msr-root "$tmp/ram" write e5_2600v2.ubox.U_MSR_PMON_GLOBAL_STATUS ov_u_fixed=1
 
 # ---- the bits of those writes, against the generated headers' macros
 # hdr_values: h_NAME=VALUE for each expression below, computed by the C compiler from generated/*.h
@@ -154,12 +154,12 @@ dev=$tmp/sys/bus/pci/devices/0000:7f:10.4
 mkdir -p "$dev"
 printf '0x8086\n' >"$dev/vendor"; printf '0x3cb4\n' >"$dev/device"
 head -c 256 /dev/zero >"$dev/config"
-"$REGCTL" --sysfs-root "$tmp/sys" write e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3 ev_sel=0x4 umask=0x3 en=1 >/dev/null
+"$REGCTL" --force-cpu --sysfs-root "$tmp/sys" write e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3 ev_sel=0x4 umask=0x3 en=1 >/dev/null
 got=$(od -An -tx4 -j $((0xe4)) -N4 "$dev/config" | tr -d ' ')
 if [ "$got" = 00400304 ]; then tap_ok "pci write lands at config offset 0xe4"; else tap_fail "pci write lands at config offset 0xe4" "got $got"; fi
-out=$(REGC_SYSFS_ROOT=$tmp/sys "$REGCTL" --json read e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3)
+out=$(REGC_SYSFS_ROOT=$tmp/sys "$REGCTL" --force-cpu --json read e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3)
 if echo "$out" | grep -q '"value": "0x400304"'; then tap_ok "pci read back"; else tap_fail "pci read back" "$out"; fi
-err=$("$REGCTL" --sysfs-root "$tmp/sys" read e5_2600.imc.imc0.MC_CHy_PCI_PMON_CTL0 2>&1)
+err=$("$REGCTL" --force-cpu --sysfs-root "$tmp/sys" read e5_2600.imc.imc0.MC_CHy_PCI_PMON_CTL0 2>&1)
 if [ $? = 1 ] && echo "$err" | grep -q "no PCI device matches"; then tap_ok "pci: absent device"; else tap_fail "pci: absent device" "$err"; fi
 
 # ---- the msr backend through the kernel (FUSE)
@@ -169,17 +169,17 @@ if [ -n "$why" ]; then
     for t in "write through msrfs" "write reads back through msrfs" "read back through msrfs" "rmw through msrfs (read, write, read back)" "EIO through msrfs"; do tap_skip "$t" "$why"; done
 else
     root=$mnt/cpu
-    if "$REGCTL" --msr-root "$root" --cpu 1 write e5_2600.ubox.U_MSR_PMON_CTL0 ev_sel=0x42 umask=0x08 en=1 >/dev/null &&
+    if "$REGCTL" --force-cpu --msr-root "$root" --cpu 1 write e5_2600.ubox.U_MSR_PMON_CTL0 ev_sel=0x42 umask=0x08 en=1 >/dev/null &&
         grep -q '^W 1 0xc10 0x400842 0$' "$tmp/log"; then tap_ok "write through msrfs"; else tap_fail "write through msrfs" "$(cat "$tmp/log")"; fi
     if tail -2 "$tmp/log" | tr '\n' ' ' | grep -q '^W 1 0xc10 0x400842 0 R 1 0xc10 0x400842 0 $'; then tap_ok "write reads back through msrfs"; else tap_fail "write reads back through msrfs" "$(tail -2 "$tmp/log")"; fi
     out=$(REGC_MSR_ROOT=$root "$REGCTL" --cpu 1 --json read e5_2600.ubox.U_MSR_PMON_CTL0)
     if echo "$out" | grep -q '"value": "0x400842"'; then tap_ok "read back through msrfs"; else tap_fail "read back through msrfs" "$out"; fi
-    "$REGCTL" --msr-root "$root" --cpu 1 --rmw write e5_2600.ubox.U_MSR_PMON_CTL0 umask=0x1 >/dev/null
+    "$REGCTL" --force-cpu --msr-root "$root" --cpu 1 --rmw write e5_2600.ubox.U_MSR_PMON_CTL0 umask=0x1 >/dev/null
     if tail -3 "$tmp/log" | tr '\n' ' ' | grep -q 'R 1 0xc10 0x400842 0 W 1 0xc10 0x400142 0 R 1 0xc10 0x400142 0'; then tap_ok "rmw through msrfs (read, write, read back)"; else tap_fail "rmw through msrfs (read, write, read back)" "$(tail -3 "$tmp/log")"; fi
     # msrfs serves a model; an MSR it lacks faults like a #GP
     msrfs_unmount
     msrfs_mount hand_ubox 1 "$tmp/mnt"
-    err=$("$REGCTL" --msr-root "$root" read e5_2600.ubox.U_MSR_PMON_UCLK_FIXED_CTL 2>&1)
+    err=$("$REGCTL" --force-cpu --msr-root "$root" read e5_2600.ubox.U_MSR_PMON_UCLK_FIXED_CTL 2>&1)
     rc=$?
     if [ $rc = 1 ] && echo "$err" | grep -q "the CPU refused the access"; then tap_ok "EIO through msrfs"; else tap_fail "EIO through msrfs" "exit $rc: $err"; fi
 fi
@@ -197,7 +197,7 @@ msrfs_mount e5_2600v2 1 "$tmp/mnt" --log "$tmp/log2"
 if [ -n "$msrfs_why" ]; then
     for t in "msrfs: an overflow sets the box status" "msrfs: W1C clear" "msrfs: W1C clear, log" "msrfs: WO pulse" "msrfs: WO pulse clears the counter"; do tap_skip "$t" "$msrfs_why"; done
 else
-    M=(--msr-root "$mnt/cpu")
+    M=(--force-cpu --msr-root "$mnt/cpu")
     # a counter overflow (ov_en set) sets its bit in the box status: the state a clear is for
     "$REGCTL" "${M[@]}" write e5_2600v2.ubox.U_MSR_PMON_CTL0 ev_sel=0x1 en=1 ov_en=1 >/dev/null
     "$REGCTL" "${M[@]}" write e5_2600v2.ubox.U_MSR_PMON_CTR0 "event_count=$h_v2_ctr_max" >/dev/null
@@ -224,7 +224,7 @@ msrfs_mount xeon7500_mbox 1 "$tmp/mnt" --log "$tmp/log3"
 if [ -n "$msrfs_why" ]; then
     for t in "msrfs: RO-V refused, nothing written" "msrfs: RO-V forced" "msrfs: RO-V forced, log"; do tap_skip "$t" "$msrfs_why"; done
 else
-    M=(--msr-root "$mnt/cpu")
+    M=(--force-cpu --msr-root "$mnt/cpu")
     "$REGCTL" "${M[@]}" write xeon7500_mbox.mbox.M_MSR_PERF_GLOBAL_STATUS ov=3 >"$tmp/ro.out" 2>&1
     rc=$?
     if [ $rc = 1 ] && ! grep -q '^W' "$tmp/log3" && grep -q "is RO-V" "$tmp/ro.out"; then tap_ok "msrfs: RO-V refused, nothing written"

@@ -39,7 +39,7 @@ mkdir -p "$tmp/cpu/999" "$tmp/cpu/998"
 head -c 4096 /dev/zero >"$tmp/cpu/999/msr"
 printf '\x42\x08\x40\x00' | dd of="$tmp/cpu/999/msr" bs=1 seek=$((0xc10)) conv=notrunc 2>/dev/null
 : >"$tmp/cpu/998/msr" # empty: a monitor run locks, then its first read fails
-R=(--cpu 999 --json read e5_2600.ubox.U_MSR_PMON_CTL0)
+R=(--force-cpu --cpu 999 --json read e5_2600.ubox.U_MSR_PMON_CTL0)
 out=$(REGC_MSR_ROOT=$tmp/cpu "$plain" "${R[@]}" 2>&1)
 if echo "$out" | grep -q '"value": "0x400842"'; then tap_ok "${names[0]}"; else tap_fail "${names[0]}" "$out"; fi
 out=$(REGC_MSR_ROOT=$tmp/cpu "$sgid" "${R[@]}" 2>&1)
@@ -54,7 +54,7 @@ printf '0x8086\n' >"$dev/vendor"
 printf '0x3cb4\n' >"$dev/device"
 head -c 256 /dev/zero >"$dev/config"
 printf '\x04\x03\x40\x00' | dd of="$dev/config" bs=1 seek=$((0xe4)) conv=notrunc 2>/dev/null
-P=(--backend pci --json read e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3)
+P=(--force-cpu --backend pci --json read e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3)
 out=$(REGC_SYSFS_ROOT=$tmp/sys "$plain" "${P[@]}" 2>&1)
 if echo "$out" | grep -q '"value": "0x400304"'; then tap_ok "${names[2]}"; else tap_fail "${names[2]}" "$out"; fi
 out=$(REGC_SYSFS_ROOT=$tmp/sys "$sgid" "${P[@]}" 2>&1)
@@ -65,7 +65,7 @@ if ! unshare -m sh -c 'mount -t tmpfs -o mode=755 regc-test /run' 2>/dev/null; t
     skip 4 "cannot mount a private /run (unshare -m)"
 fi
 mkdir -m 700 "$tmp/env1" "$tmp/env2"
-M=(--msr-root "$tmp/cpu" --cpu 998 monitor e5_2600v2 'ubox:EVENT_MSG.DOORBELL_RCVD' --interval 0 --count 1)
+M=(--force-cpu --msr-root "$tmp/cpu" --cpu 998 monitor e5_2600v2 'ubox:EVENT_MSG.DOORBELL_RCVD' --interval 0 --count 1)
 # shellcheck disable=SC2016 # expanded by the inner shell
 unshare -m sh -c '
     mount -t tmpfs -o mode=755 regc-test /run || exit 1

@@ -97,7 +97,7 @@ if [ -n "$why" ]; then
     exit 0
 fi
 mkdir -p "$tmp/sys"   # no kernel uncore PMUs here, whatever the test machine has
-R=(--msr-root "$mnt/cpu" --sysfs-root "$tmp/sys")
+R=(--force-cpu --msr-root "$mnt/cpu" --sysfs-root "$tmp/sys")
 value() { "$REGCTL" "${R[@]}" --json read "e5_2600v2.$1" | sed -n 's/^  "value": "\(.*\)",$/\1/p'; }
 
 # another user's counter 1 in the C-Box, counting, and leftovers in an idle counter and the PMI routing

@@ -45,6 +45,18 @@ struct regc_cite {
     const char *src, *table, *page, *section, *cite;
 };
 
+/*
+ * <cpu>: a processor the spec applies to, as CPUID leaf 1 reports it: the
+ * display family (family, plus the extended family when family is 0xF) and
+ * display model (model, plus the extended model << 4 when family is 6 or 0xF).
+ */
+struct regc_cpu {
+    const char *vendor; /* CPUID leaf 0 vendor string, "GenuineIntel"; NULL ends a list */
+    unsigned family, model;
+    const char *name; /* e.g. "Ivy Bridge-EP"; may be NULL */
+    struct regc_cite cite;
+};
+
 /* A PCI locator: the device an instance's pci registers live in. */
 struct regc_pci_loc {
     uint16_t vendor, device;
@@ -251,6 +263,7 @@ struct regc_spec {
     const struct regc_source *sources;          /* ends with id NULL */
     const struct regc_block *blocks;            /* ends with name NULL */
     const struct regc_pmon_global *pmon_global; /* NULL when none */
+    const struct regc_cpu *cpus; /* ends with vendor NULL; NULL or empty: not known */
 };
 
 #ifdef __cplusplus
