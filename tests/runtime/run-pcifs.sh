@@ -122,7 +122,7 @@ hex() { printf '0x%x ' "$@"; }
 HA1=0000:7f:0e.1 QPI0=0000:7f:08.2
 ticks="tick ha - 0 0 1000;tick ha - 0 1 1000;tick ha - 0 2 1000;tick ha - 0 3 1000;tick qpi qpi0 0 0 2000;tick qpi qpi0 0 1 2000;tick qpi qpi0 0 2 2000;tick qpi qpi0 0 3 2000"
 nev=2 expect="1000 2000"
-ticked --backend pci --sysfs-root "$pcifs_mnt" monitor e5_2600 'ha:REQUESTS.READS' 'qpi[qpi0]:CLOCKTICKS' \
+ticked --force-cpu --backend pci --sysfs-root "$pcifs_mnt" monitor e5_2600 'ha:REQUESTS.READS' 'qpi[qpi0]:CLOCKTICKS' \
     --lock-dir "$tmp"
 rc=$?
 if [ $rc = 130 ] && [ "$(sums)" = "$expect" ]; then tap_ok "${fuse_tests[0]}"
@@ -159,7 +159,7 @@ got="$(msr_controls)| $(controls $HA0 0xd8 0xdc 0xe0 0xe4)| $(controls $QPI1 0xd
 want="$(hex "$v2_ubox_s")| $(hex "$v2_ha_s")| $(hex "$v2_qpi_s")"
 if [ "$got" = "$want" ]; then tap_ok "${fuse_tests[5]}"; else tap_fail "${fuse_tests[5]}" "got:  $got" "want: $want"; fi
 
-err=$("$REGCTL" --backend pci --sysfs-root "$pcifs_mnt" monitor e5_2600v2 'ha[ha0]:REQUESTS.READS' \
+err=$("$REGCTL" --force-cpu --backend pci --sysfs-root "$pcifs_mnt" monitor e5_2600v2 'ha[ha0]:REQUESTS.READS' \
     --interval 0 --count 1 --lock-dir "$tmp" 2>&1)
 rc=$?
 if [ $rc = 1 ] && echo "$err" | grep -q "ubox.U_MSR_PMON_GLOBAL_CTL.*the backend cannot reach this address space"
@@ -167,13 +167,15 @@ then tap_ok "${fuse_tests[6]}"; else tap_fail "${fuse_tests[6]}" "exit $rc: $err
 
 # ---- the second socket: the second function that matches, on bus 0xff
 : >"$pcifs_log"
-"$REGCTL" --backend pci --sysfs-root "$pcifs_mnt" --cpu 1 write e5_2600v2.ha.ha0.HA_PCI_PMON_CTL0 ev_sel=0x1 umask=0x3 >/dev/null
+"$REGCTL" --force-cpu --backend pci --sysfs-root "$pcifs_mnt" --cpu 1 write e5_2600v2.ha.ha0.HA_PCI_PMON_CTL0 ev_sel=0x1 umask=0x3 >/dev/null
 log=$(cat "$pcifs_log")
-if [ "$log" = "W 0000:ff:0e.1 0xd8 4 0x301 0" ] && [ "$(pcifs_config 0000:7f:0e.1 0xd8)" = 0x00000000 ]
+# (regctl write reads the register back)
+if [ "$log" = "W 0000:ff:0e.1 0xd8 4 0x301 0
+R 0000:ff:0e.1 0xd8 4 0x301 0" ] && [ "$(pcifs_config 0000:7f:0e.1 0xd8)" = 0x00000000 ]
 then tap_ok "${fuse_tests[7]}"; else tap_fail "${fuse_tests[7]}" "$log"; fi
-out=$(REGC_SYSFS_ROOT=$pcifs_mnt "$REGCTL" --backend pci --cpu 1 --json read e5_2600v2.ha.ha0.HA_PCI_PMON_CTL0)
+out=$(REGC_SYSFS_ROOT=$pcifs_mnt "$REGCTL" --force-cpu --backend pci --cpu 1 --json read e5_2600v2.ha.ha0.HA_PCI_PMON_CTL0)
 if echo "$out" | grep -q '"value": "0x301"'; then tap_ok "${fuse_tests[8]}"; else tap_fail "${fuse_tests[8]}" "$out"; fi
-err=$("$REGCTL" --backend pci --sysfs-root "$pcifs_mnt" --cpu 2 read e5_2600v2.ha.ha0.HA_PCI_PMON_CTL0 2>&1)
+err=$("$REGCTL" --force-cpu --backend pci --sysfs-root "$pcifs_mnt" --cpu 2 read e5_2600v2.ha.ha0.HA_PCI_PMON_CTL0 2>&1)
 rc=$?
 if [ $rc = 1 ] && echo "$err" | grep -q "no PCI device matches the instance's locator"
 then tap_ok "${fuse_tests[9]}"; else tap_fail "${fuse_tests[9]}" "exit $rc: $err"; fi
@@ -181,7 +183,7 @@ pcifs_unmount
 
 # ---- no PCIe extended configuration space
 pcifs_mount e5_2600v2 "$tmp/m3" --config-size 256
-err=$("$REGCTL" --backend pci --sysfs-root "$pcifs_mnt" write e5_2600v2.qpimm.p0.Q_Py_PCI_PMON_PKT_MATCH0 VNW=1 2>&1)
+err=$("$REGCTL" --force-cpu --backend pci --sysfs-root "$pcifs_mnt" write e5_2600v2.qpimm.p0.Q_Py_PCI_PMON_PKT_MATCH0 VNW=1 2>&1)
 rc=$?
 want="regctl: writing 'qpimm.p0.Q_Py_PCI_PMON_PKT_MATCH0' (pci offset 0x228, cpu 0) failed: offset 0x228 is past the end of 0000:7f:08.6's configuration space (256 bytes;"
 case "$err" in "$want"*) ok=$rc ;; *) ok=x ;; esac

@@ -58,7 +58,7 @@ golden perf-ext-refused 1 --sysfs-root "$tmp/snb" --backend perf --dry-run monit
     pcu:CORE0_TRANSITION_CYCLES
 
 # no uncore PMU: what is missing and where to look
-out=$("$REGCTL" --sysfs-root "$tmp/empty" --backend perf monitor e5_2600v2 ubox:EVENT_MSG.DOORBELL_RCVD \
+out=$("$REGCTL" --force-cpu --sysfs-root "$tmp/empty" --backend perf monitor e5_2600v2 ubox:EVENT_MSG.DOORBELL_RCVD \
     --count 1 --interval 0 2>&1)
 rc=$?
 want="regctl: monitor: 'ubox:EVENT_MSG.DOORBELL_RCVD': no PMU 'uncore_ubox' in sysfs ('$tmp/empty/bus/event_source/devices/uncore_ubox/type': No such file or directory); the kernel lists its PMUs in $tmp/empty/bus/event_source/devices (here: software; no uncore_* PMU: the kernel's intel_uncore driver registers them on the processors it supports)"

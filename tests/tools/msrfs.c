@@ -4,7 +4,8 @@
  *
  *   msrfs [--spec NAME] [--cpus N] [--log FILE] MOUNTPOINT [FUSE options]
  *
- * Serves MOUNTPOINT/cpu/N/msr for N < --cpus (default 2). As with the msr
+ * Serves MOUNTPOINT/cpu/N/msr for N < --cpus (default 2), and cpu/N/cpuid
+ * (leaves 0 and 1 of the spec's first <cpu>, simctl_cpuid). As with the msr
  * driver, pread/pwrite of 8 bytes at offset I read/write MSR I; a size that
  * is not a multiple of 8 is EINVAL; an access the CPU would refuse (no such
  * MSR, a reserved bit set) is EIO. Files use direct I/O so every access
@@ -30,6 +31,7 @@
 
 struct msrfs {
     regc_sim *sim;
+    const struct regc_spec *spec;
     struct simctl ctl;
     int ncpus;
     FILE *log;
@@ -56,6 +58,8 @@ static int parse_path(const char *path, int *cpu)
     *cpu = (int)n;
     if (*end == '\0')
         return 1;
+    if (strcmp(end, "/cpuid") == 0) /* as the cpuid driver, for the spec's CPU (simctl_cpuid) */
+        return 4;
     return strcmp(end, "/msr") == 0 ? 2 : -1;
 }
 
@@ -70,10 +74,14 @@ static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *
         st->st_nlink = 2;
         return 0;
     }
-    st->st_mode = S_IFREG | 0600;
+    st->st_mode = S_IFREG | (kind == 4 ? 0444 : 0600);
     st->st_nlink = 1;
     if (kind == 3)
         return 0;
+    if (kind == 4) {
+        st->st_size = 32;
+        return 0;
+    }
     st->st_size = (off_t)1 << 32; /* every MSR index is an offset inside the file */
     return 0;
 }
@@ -82,7 +90,7 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
                       struct fuse_file_info *fi, enum fuse_readdir_flags flags)
 {
     int cpu, kind = parse_path(path, &cpu);
-    if (kind < 0 || kind == 2)
+    if (kind < 0 || kind >= 2)
         return -ENOTDIR;
     fill(buf, ".", NULL, 0, 0);
     fill(buf, "..", NULL, 0, 0);
@@ -97,6 +105,7 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
         }
     } else {
         fill(buf, "msr", NULL, 0, 0);
+        fill(buf, "cpuid", NULL, 0, 0);
     }
     return 0;
 }
@@ -104,7 +113,7 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 static int fs_open(const char *path, struct fuse_file_info *fi)
 {
     int cpu, kind = parse_path(path, &cpu);
-    if (kind != 2 && kind != 3)
+    if (kind != 2 && kind != 3 && kind != 4)
         return -ENOENT;
     fi->direct_io = 1;
     return 0;
@@ -130,6 +139,15 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
     int cpu, kind = parse_path(path, &cpu);
     if (kind == 3)
         return read_report(buf, size, off);
+    if (kind == 4) {
+        unsigned char id[32];
+        if (simctl_cpuid(state()->spec, id) < 0)
+            return -EIO;
+        size_t n = off < 32 ? 32 - (size_t)off : 0;
+        n = n < size ? n : size;
+        memcpy(buf, id + off, n);
+        return (int)n;
+    }
     if (kind != 2)
         return -ENOENT;
     return simctl_msr_io(&state()->ctl, cpu, false, buf, size, off, state()->log);
@@ -191,6 +209,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "msrfs: no spec '%s'\n", spec_name);
         return 2;
     }
+    st.spec = spec;
     if (regc_sim_new(&st.sim, spec) < 0) {
         fprintf(stderr, "msrfs: out of memory\n");
         return 1;

@@ -187,6 +187,7 @@ enum node {
     N_DEVICE, /* .../NAME/device */
     N_CONFIG, /* .../NAME/config */
     N_MSR,    /* cpu/N/msr */
+    N_CPUID,  /* cpu/N/cpuid: the spec's CPU (simctl_cpuid) */
     N_SIM     /* sim */
 };
 
@@ -217,7 +218,10 @@ static struct where where_cpu(const char *p)
         return (struct where){.node = N_NONE};
     if (!*end)
         return (struct where){.node = N_DIR, .cpu = (int)n};
-    return (struct where){.node = strcmp(end, "/msr") == 0 ? N_MSR : N_NONE, .cpu = (int)n};
+    enum node node = strcmp(end, "/msr") == 0     ? N_MSR
+                     : strcmp(end, "/cpuid") == 0 ? N_CPUID
+                                                  : N_NONE;
+    return (struct where){.node = node, .cpu = (int)n};
 }
 
 /* "NAME[/FILE]" inside devices/pciDDDD:BB (p after the bus directory's name). */
@@ -457,6 +461,10 @@ static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *
         st->st_mode = S_IFREG | 0600;
         st->st_size = (off_t)1 << 32; /* every MSR index is an offset inside the file */
         return 0;
+    case N_CPUID:
+        st->st_mode = S_IFREG | 0444;
+        st->st_size = 32;
+        return 0;
     case N_SIM:
         st->st_mode = S_IFREG | 0600;
         return 0;
@@ -507,6 +515,7 @@ static void fill_dir(const char *path, void *buf, fuse_fill_dir_t fill)
         }
     } else {
         fill(buf, "msr", NULL, 0, 0); /* cpu/N */
+        fill(buf, "cpuid", NULL, 0, 0);
     }
 }
 
@@ -550,6 +559,10 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
         break;
     case N_CONFIG: /* mode 0644, owned by root */
         if (writing && fuse_get_context()->uid != 0)
+            return -EACCES;
+        break;
+    case N_CPUID:
+        if (writing)
             return -EACCES;
         break;
     case N_MSR:
@@ -605,6 +618,15 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
         return cfg_read(w.dev, buf, size, off);
     case N_MSR:
         return simctl_msr_io(ctl_of_cpu(w.cpu), w.cpu, false, buf, size, off, state()->log);
+    case N_CPUID: {
+        unsigned char id[32];
+        if (simctl_cpuid(state()->spec, id) < 0)
+            return -EIO;
+        size_t k = off < 32 ? 32 - (size_t)off : 0;
+        k = k < size ? k : size;
+        memcpy(buf, id + off, k);
+        return (int)k;
+    }
     case N_SIM:
         return read_report(buf, size, off);
     default:

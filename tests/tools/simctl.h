@@ -206,4 +206,29 @@ static inline int simctl_msr_io(struct simctl *sc, int cpu, bool write, char *bu
     return (int)size;
 }
 
+/*
+ * simctl_cpuid - what the emulated cpu/N/cpuid holds for 'spec': leaves 0 and
+ * 1 as a copy of the Linux cpuid device's first records (16 bytes each: eax,
+ * ebx, ecx, edx; regc/detect.h reads a regular file so), for the spec's first
+ * <cpu>: its vendor, and a signature of its family and model (stepping 0).
+ * So regctl's CPU check on an emulated device sees the machine the spec is for.
+ * 0, or -ENOENT when the spec names no CPU.
+ */
+static inline int simctl_cpuid(const struct regc_spec *spec, unsigned char out[32])
+{
+    const struct regc_cpu *c = spec->cpus;
+    if (!c || !c->vendor || strlen(c->vendor) != 12)
+        return -ENOENT;
+    uint32_t fam = c->family, model = c->model;
+    uint32_t base_fam = fam >= 0xF ? 0xF : fam, ext_fam = fam >= 0xF ? fam - 0xF : 0;
+    uint32_t eax1 = (ext_fam << 20) | ((model >> 4) << 16) | (base_fam << 8) | ((model & 0xF) << 4);
+    uint32_t l0[4] = {1, 0, 0, 0}, l1[4] = {eax1, 0, 0, 0};
+    memcpy(&l0[1], c->vendor, 4);     /* ebx */
+    memcpy(&l0[3], c->vendor + 4, 4); /* edx */
+    memcpy(&l0[2], c->vendor + 8, 4); /* ecx */
+    memcpy(out, l0, 16);
+    memcpy(out + 16, l1, 16);
+    return 0;
+}
+
 #endif
