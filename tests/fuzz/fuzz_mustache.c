@@ -4,10 +4,16 @@
  * The input's first byte picks the options (escape kind, strict mode); the
  * rest is a template, compiled and, when it parses, rendered against a small
  * fixed data tree with two fixed partials. Lists in the data hold one item
- * and the partials recurse linearly, so the output stays linear in the input.
+ * and the partials recurse linearly, but a parent tag whose block override
+ * calls the parent again multiplies the output per copy of the override
+ * (tests/fuzz/regress-mustache/): the render limits, linear in the input's
+ * size, keep the output and the work linear. The output is asserted to stay
+ * within its limit; a render that does more work than its limit allows shows
+ * as a libFuzzer timeout.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,13 +59,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .strict = (data[0] & 4) != 0,
         .load = load,
         .max_depth = (data[0] & 8) ? 8 : 0,
+        .max_output = 64 * size + 4096,
+        .max_work = 256 * size + 4096,
     };
     struct diag dg;
     diag_init(&dg, NULL);
     struct mus_template *t = mus_compile(&dg, "fuzz", (const char *)data + 1, size - 1, &opt);
     if (t) {
         struct buf out = BUF_INIT;
-        mus_render(&dg, t, root, &opt, &out);
+        int rc = mus_render(&dg, t, root, &opt, &out);
+        bool over = dg.count[DIAG_TEMPLATE_LIMIT] > 0;
+        if (out.len > opt.max_output || (over && rc == 0)) {
+            fprintf(stderr, "output of %zu bytes for a %zu-byte input, limit %zu%s\n", out.len,
+                    size, opt.max_output, over ? ", limit reported" : "");
+            abort();
+        }
         buf_release(&out);
         mus_free(t);
     }
