@@ -47,6 +47,6 @@ fuzz() {
     fi
 }
 
-fuzz mustache 20000 20 'tests/fuzz/corpus-mustache/*' -dict="$top/tests/fuzz/mustache.dict"
+fuzz mustache 20000 20 'tests/fuzz/corpus-mustache/* tests/fuzz/regress-mustache/*.in' -dict="$top/tests/fuzz/mustache.dict"
 fuzz xmlload 2000 10 'tests/errors/*.xml tests/unit/data/loader/*.xml'
 tap_done
