@@ -1183,7 +1183,7 @@ static void emit_text(struct render *r, const char *s, size_t len)
         flush_indent(r);
         const char *nl = memchr(s + i, '\n', len - i);
         size_t end = nl ? (size_t)(nl - s) + 1 : len;
-        if (!room(r, end - i))
+        if (r->over || !room(r, end - i))
             return;
         buf_addn(r->out, s + i, end - i);
         i = end;

@@ -100,4 +100,31 @@ echo old >real.h
 [ -L link.h ] && cmp -s real.h out.h && tap_ok "a symbolic link is written through: its file is replaced" ||
     tap_fail "a symbolic link is written through: its file is replaced" "$(ls -l)"
 ls -A | grep -q '\.tmp\.' && tap_fail "no temporary file left" "$(ls -A)" || tap_ok "no temporary file left"
+
+# SIGTERM or SIGHUP from outside at any moment (rendering, writing, renaming):
+# regc ends by that signal or completes, the output is the old file or the
+# whole new one, and no temporary file stays. (Where the signal lands in the
+# write is up to the timing; tests/unit/test_outfile.c hits the write itself.)
+python3 "$tap_top/bench/gen-spec.py" 8 32 16 >big.xml
+"$regc" -j1 big.xml -o big-ref.h
+start=$(date +%s%N); "$regc" -j1 big.xml -o big-time.h; took=$((($(date +%s%N) - start) / 1000000))
+problems=()
+for i in 1 2 3 4 5 6 7 8; do
+    sig=TERM; [ $((i % 2)) = 0 ] && sig=HUP
+    echo old >big.h
+    "$regc" -j1 big.xml -o big.h & pid=$!
+    sleep "$(awk -v t="$took" -v i="$i" 'BEGIN { printf "%.3f", t * i / 8 / 1000 }')"
+    kill -s "$sig" "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null; st=$?
+    case $st in
+    0) cmp -s big.h big-ref.h || problems+=("$sig $i: status 0 but big.h is not the whole output") ;;
+    129 | 143) [ "$(cat big.h)" = old ] || cmp -s big.h big-ref.h ||
+        problems+=("$sig $i: killed, and big.h is neither the old file nor the new") ;;
+    *) problems+=("$sig $i: status $st") ;;
+    esac
+    ls -A | grep -q '\.tmp\.' && problems+=("$sig $i: a temporary file stays: $(ls -A | grep tmp)")
+    rm -f big.h.tmp.*
+done
+if [ ${#problems[@]} -eq 0 ]; then tap_ok "signals from outside: old or whole output, no temporary file"
+else tap_fail "signals from outside: old or whole output, no temporary file" "${problems[@]}"; fi
 tap_done
