@@ -1779,17 +1779,17 @@ static bool par_emit(struct par_items *p, struct buf *b)
     return false;
 }
 
-/*
- * Whether the next item (its output 'len' bytes, 'work' steps) keeps the
- * render within its limits; if so, counts it as emitted. Else the render
- * fails here, and the calling thread renders the item again and reports.
- */
 /* What is left of 'limit' after 'used' (which may have gone past it). */
 static uint64_t left_of(uint64_t limit, uint64_t used)
 {
     return used < limit ? limit - used : 0;
 }
 
+/*
+ * Whether the next item (its output 'len' bytes, 'work' steps) keeps the
+ * render within its limits; if so, counts it as emitted. Else the render
+ * fails here, and the calling thread renders the item again and reports.
+ */
 static bool par_fits(struct par_items *p, size_t len, uint64_t work)
 {
     size_t out = atomic_load(&p->out_done);
