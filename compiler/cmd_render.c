@@ -14,9 +14,8 @@
 
 #define RENDER_USAGE                                                                               \
     "usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] "                      \
-    "[--escape=html|c|md|none]\n"                                                                 \
+    "[--escape=html|c|md|none]\n"                                                                  \
     "       [-ftemplate-output-limit=N] [-ftemplate-work-limit=N]\n"
-
 enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
 struct render_args {

@@ -78,7 +78,7 @@ typedef void mus_sink_fn(void *ctx, struct buf *text);
 
 #define MUS_DEFAULT_MAX_DEPTH 64
 #define MUS_DEFAULT_MAX_OUTPUT ((size_t)1 << 30) /* bytes */
-#define MUS_DEFAULT_MAX_WORK ((uint64_t)1 << 28)  /* steps */
+#define MUS_DEFAULT_MAX_WORK ((uint64_t)1 << 28) /* steps */
 
 struct mus_options {
     enum mus_escape escape;

@@ -313,8 +313,8 @@ int outfile_check(struct diag *dg, const char *const *outputs, size_t nout,
         for (size_t k = 0; k < nin && rc == 0 && out.kind == 'f'; k++) {
             struct file_id in = id_of(inputs[k]);
             if (same_file(&out, &in))
-                rc = diag_report(dg, DIAG_IO, (struct srcpos){0}, "cannot write '%s': it is the input '%s'",
-                                 outputs[i], inputs[k]);
+                rc = diag_report(dg, DIAG_IO, (struct srcpos){0},
+                                 "cannot write '%s': it is the input '%s'", outputs[i], inputs[k]);
         }
         for (size_t k = 0; k < i && rc == 0; k++) {
             char *other = resolve_link(outputs[k], &err);

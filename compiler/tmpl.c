@@ -183,9 +183,11 @@ static bool parse_limit(const char *s, uint64_t none, uint64_t *v)
             return false;
         n = n * 10 + (uint64_t)(*p - '0');
     }
-    int shift = !*p ? 0 : strcmp(p, "k") == 0 ? 10 : strcmp(p, "M") == 0 ? 20
-                : strcmp(p, "G") == 0         ? 30
-                                              : -1;
+    int shift = !*p                   ? 0
+                : strcmp(p, "k") == 0 ? 10
+                : strcmp(p, "M") == 0 ? 20
+                : strcmp(p, "G") == 0 ? 30
+                                      : -1;
     if (p == s || shift < 0 || n > UINT64_MAX >> shift)
         return false;
     *v = n ? n << shift : none;

@@ -235,8 +235,8 @@ static void test_symlink_written_through(void **state)
     assert_string_equal(read_all(made), "made");
     assert_int_equal(outfile_write(&dg, loop, "x", 1), -1);
     char want[600];
-    snprintf(want, sizeof(want), "regc: error: cannot write '%s': Too many levels of symbolic links\n",
-             loop);
+    snprintf(want, sizeof(want),
+             "regc: error: cannot write '%s': Too many levels of symbolic links\n", loop);
     assert_string_equal(dg.text.s, want);
     assert_int_equal(temps(), 0);
     diag_release(&dg);
