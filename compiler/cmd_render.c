@@ -14,8 +14,8 @@
 
 #define RENDER_USAGE                                                                               \
     "usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] "                      \
-    "[--escape=html|c|md|none]\n"
-
+    "[--escape=html|c|md|none]\n"                                                                  \
+    "       [-ftemplate-output-limit=N] [-ftemplate-work-limit=N]\n"
 enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
 struct render_args {
@@ -24,6 +24,7 @@ struct render_args {
     size_t nincdirs;
     bool strict, escape_given;
     enum mus_escape escape;
+    struct tmpl_limits limits;
 };
 
 static int usage_error(struct diag *dg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -62,6 +63,9 @@ static int parse_option(struct diag *dg, struct render_args *a, int argc, char *
             a->incdirs = xrealloc(a->incdirs, (a->nincdirs + 1) * sizeof(*a->incdirs));
             a->incdirs[a->nincdirs++] = v;
         }
+    } else if (tmpl_limit_option(&a->limits, arg) != 0) {
+        if (tmpl_limit_option(&a->limits, arg) < 0)
+            return usage_error(dg, TMPL_LIMIT_USAGE, arg);
     } else if (strcmp(arg, "--strict") == 0) {
         a->strict = true;
     } else if (strncmp(arg, "--escape=", 9) == 0) {
@@ -156,10 +160,23 @@ static int exit_status(const struct diag *dg)
     return dg->count[DIAG_IO] ? EXIT_IO : EXIT_ERRORS;
 }
 
-static int write_output(struct diag *dg, const struct render_args *a, const struct buf *out)
+/* -o may be no input: the template, a partial, the data. 0 or -1. */
+static int check_output(struct diag *dg, const struct render_args *a, const struct tmpl *tp)
+{
+    const char **ins = xmalloc((tp->ndeps + 1) * sizeof(*ins));
+    for (size_t i = 0; i < tp->ndeps; i++)
+        ins[i] = tp->deps[i];
+    ins[tp->ndeps] = a->data;
+    int rc = outfile_check(dg, &a->output, 1, ins, tp->ndeps + 1);
+    free(ins);
+    return rc;
+}
+
+static int write_output(struct diag *dg, const struct render_args *a, const struct tmpl *tp,
+                        const struct buf *out)
 {
     if (a->output)
-        return outfile_write(dg, a->output, out->s, out->len);
+        return check_output(dg, a, tp) < 0 ? -1 : outfile_write(dg, a->output, out->s, out->len);
     if (fwrite(out->s, 1, out->len, stdout) != out->len || fflush(stdout) != 0)
         return diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot write '<stdout>': %s",
                            strerror(errno));
@@ -170,6 +187,7 @@ static int run(struct diag *dg, const struct render_args *a)
 {
     struct tmpl tp;
     tmpl_init(&tp, dg, a->incdirs, a->nincdirs);
+    tp.limits = a->limits;
     json_t *data = NULL;
     struct arena tree = ARENA_INIT;
     struct buf out = BUF_INIT;
@@ -186,7 +204,7 @@ static int run(struct diag *dg, const struct render_args *a)
         status = exit_status(dg);
         goto out;
     }
-    if (write_output(dg, a, &out) < 0)
+    if (write_output(dg, a, &tp, &out) < 0)
         status = EXIT_IO;
 out:
     buf_release(&out);

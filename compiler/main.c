@@ -49,6 +49,7 @@ struct options {
     bool check_only;        /* --check */
     const char *prefix;     /* --prefix */
     unsigned jobs;          /* -j; 0: one per online CPU (util_cpu_count()) */
+    struct tmpl_limits limits; /* -ftemplate-output-limit=, -ftemplate-work-limit= */
 };
 
 static const char usage_text[] =
@@ -66,6 +67,9 @@ static const char usage_text[] =
     "  --check          validate the spec only\n"
     "  --prefix NAME    C identifier prefix (default: the spec's prefix)\n"
     "  -j N             use N threads (default: one per CPU, at most 16; -j1: one)\n"
+    "  -ftemplate-output-limit=N, -ftemplate-work-limit=N\n"
+    "                   stop a render past N bytes of output or N steps (k, M, G\n"
+    "                   suffixes; defaults 1G bytes, 256M steps; 0: no limit)\n"
     "  -Werror          treat warnings as errors; -Werror=NAME, -Wno-NAME, -WNAME for one\n"
     "  --list-templates list the built-in templates\n"
     "  --version, --help\n"
@@ -149,6 +153,9 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
             o->prefix = argv[i];
         } else if (strncmp(a, "--escape=", 9) == 0) {
             o->escape = a + 9;
+        } else if (tmpl_limit_option(&o->limits, a) != 0) {
+            if (tmpl_limit_option(&o->limits, a) < 0)
+                return *status = usage_error(TMPL_LIMIT_USAGE, a), -1;
         } else if (strncmp(a, "-W", 2) == 0) {
             if (!diag_option(dg, a))
                 return *status = usage_error("unknown warning option '%s'", a), -1;
@@ -273,6 +280,25 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     return rc;
 }
 
+/*
+ * Neither -o nor the dependency file ('deps', or NULL) may be an input (the
+ * spec, an include, a template, a partial) or the other one. 0 or -1.
+ */
+static int check_outputs(struct diag *dg, const char *output, const char *deps,
+                         const struct model_spec *spec, const struct tmpl *tp)
+{
+    const char *outs[] = {output, deps};
+    const char **ins = xmalloc((spec->ninputs + tp->ndeps + 1) * sizeof(*ins));
+    size_t nin = 0;
+    for (size_t i = 0; i < spec->ninputs; i++)
+        ins[nin++] = spec->inputs[i];
+    for (size_t i = 0; i < tp->ndeps; i++)
+        ins[nin++] = tp->deps[i];
+    int rc = outfile_check(dg, outs, deps ? 2 : 1, ins, nin);
+    free(ins);
+    return rc;
+}
+
 static int write_outputs(struct diag *dg, const struct options *o, const struct model_spec *spec,
                          const struct tmpl *tp, const struct output *out)
 {
@@ -290,23 +316,23 @@ static int write_outputs(struct diag *dg, const struct options *o, const struct 
             return diag_report(dg, DIAG_IO, (struct srcpos){0}, "cannot write to standard output");
         return 0;
     }
-    struct buf dep = BUF_INIT;
+    struct buf dep = BUF_INIT, path = BUF_INIT;
     if (o->depfile) {
         const char *target = o->dep_target ? o->dep_target : o->output;
         depfile_format(&dep, target, spec->inputs, spec->ninputs,
                        (const char *const *)tp->deps, tp->ndeps);
-    }
-    int rc = outfile_write_parts(dg, o->output, parts, nparts);
-    free(parts);
-    if (rc == 0 && o->depfile) {
-        struct buf path = BUF_INIT;
         if (o->depfile_path)
             buf_adds(&path, o->depfile_path);
         else
             buf_addf(&path, "%s.d", o->output);
-        rc = outfile_write(dg, path.s, dep.s, dep.len);
-        buf_release(&path);
     }
+    int rc = check_outputs(dg, o->output, o->depfile ? path.s : NULL, spec, tp);
+    if (rc == 0)
+        rc = outfile_write_parts(dg, o->output, parts, nparts);
+    free(parts);
+    if (rc == 0 && o->depfile)
+        rc = outfile_write(dg, path.s, dep.s, dep.len);
+    buf_release(&path);
     buf_release(&dep);
     return rc;
 }
@@ -317,6 +343,7 @@ static int compile(struct options *o, struct diag *dg)
     struct output out = {.tail = BUF_INIT};
     struct tmpl tp;
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
+    tp.limits = o->limits;
     if (o->jobs == 0)
         o->jobs = jobs_default();
     char *path = specpath_find(o->spec); /* a bare name: an installed spec */

@@ -166,6 +166,7 @@ static void add_text(struct parser *p, size_t from, size_t to)
     n->text = p->t->src + from;
     n->len = to - from;
     n->line = p->line;
+    n->col = (uint32_t)(from - p->line_start + 1);
     for (size_t i = from; i < to; i++) {
         char c = p->s[i];
         if (c == '\n') {
@@ -969,6 +970,15 @@ struct render {
     unsigned slot; /* the item hooks' slot */
     size_t handed;  /* bytes of output handed to opt->sink before out's */
     char last_handed; /* the last of them */
+    /*
+     * The limits (mus_options.max_output, max_work): handed + out->len may
+     * not pass out_end, nor work work_end. A worker's are what is left after
+     * the items already in the output (par_items); 'over' marks output
+     * refused, reported by the render_range() that rendered the tag.
+     */
+    size_t out_start, out_end, max_output;
+    uint64_t work, work_end, max_work;
+    bool over;
 };
 
 #define GROW(arr, n, cap)                                                                          \
@@ -1133,9 +1143,18 @@ static bool truthy(const struct dt *v)
     return v->type != DT_LIST || v->n > 0;
 }
 
+/* True when the output may grow by 'len' bytes; else the render stops, over its limit. */
+static inline bool room(struct render *r, size_t len)
+{
+    if (r->handed + r->out->len + len <= r->out_end)
+        return true;
+    r->over = r->abort = r->failed = true;
+    return false;
+}
+
 static void flush_indent(struct render *r)
 {
-    if (!r->pending)
+    if (!r->pending || !room(r, r->indent.len - r->ind_from))
         return;
     r->pending = false;
     r->strip_left = 0;
@@ -1146,7 +1165,8 @@ static void flush_indent(struct render *r)
 static void emit_text(struct render *r, const char *s, size_t len)
 {
     if (r->indent.len == r->ind_from && r->strip == 0 && r->strip_left == 0) {
-        buf_addn(r->out, s, len);
+        if (room(r, len))
+            buf_addn(r->out, s, len);
         return;
     }
     size_t i = 0;
@@ -1163,6 +1183,8 @@ static void emit_text(struct render *r, const char *s, size_t len)
         flush_indent(r);
         const char *nl = memchr(s + i, '\n', len - i);
         size_t end = nl ? (size_t)(nl - s) + 1 : len;
+        if (r->over || !room(r, end - i))
+            return;
         buf_addn(r->out, s + i, end - i);
         i = end;
         if (nl) {
@@ -1191,8 +1213,9 @@ static void render_var(struct render *r, const struct mus_template *t, const str
     const struct dt *v = resolve(r, t, n, true);
     flush_indent(r);
     r->strip_left = 0;
-    if (!v)
+    if (!v || r->over)
         return;
+    size_t before = r->out->len;
     enum mus_escape esc = n->raw ? MUS_ESCAPE_NONE : r->opt->escape;
     switch (v->type) {
     case DT_STR:
@@ -1218,6 +1241,10 @@ static void render_var(struct render *r, const struct mus_template *t, const str
             diag_report(r->dg, DIAG_TEMPLATE_NAME, node_pos(t, n), "'%s' is %s, not a value",
                         n->name, v->type == DT_OBJ ? "an object" : "a list");
         break;
+    }
+    if (r->out->len > before && !room(r, 0)) { /* too long: taken back */
+        r->out->len = before;
+        r->out->s[before] = '\0';
     }
 }
 
@@ -1265,6 +1292,7 @@ static bool render_item(struct render *r, const struct mus_template *t, size_t i
                         const struct dt *item)
 {
     const struct dt *own = r->opt->item ? r->opt->item(r->opt->item_ctx, item, r->slot) : NULL;
+    r->work++;
     push(r, own ? own : item);
     render_range(r, t, i + 1, t->nodes[i].end);
     r->nctx--;
@@ -1536,8 +1564,9 @@ static void render_parent(struct render *r, const struct mus_template *t, size_t
     depth_leave(r);
 }
 
-static bool override_active(const struct render *r, const struct node *o)
+static bool override_active(struct render *r, const struct node *o)
 {
+    r->work += r->nactive + 1;
     for (size_t i = 0; i < r->nactive; i++)
         if (r->active[i] == o)
             return true;
@@ -1545,7 +1574,7 @@ static bool override_active(const struct render *r, const struct node *o)
 }
 
 /* The outermost override of block 'name' in force, or NULL. */
-static const struct node *find_override(const struct render *r, const char *name,
+static const struct node *find_override(struct render *r, const char *name,
                                         const struct mus_template **ot)
 {
     for (size_t f = 0; f < r->nframes; f++) {
@@ -1594,10 +1623,32 @@ static void render_block(struct render *r, const struct mus_template *t, size_t 
     r->nest--;
 }
 
+/* Reports the limit a render went over at tag 'n'; the render stops. */
+static void over_limit(struct render *r, const struct mus_template *t, const struct node *n)
+{
+    bool output = r->over;
+    r->over = false;
+    r->failed = r->abort = true;
+    if (r->worker)
+        return;
+    if (output)
+        diag_report(r->dg, DIAG_TEMPLATE_LIMIT, node_pos(t, n),
+                    "output over the limit of %zu bytes; -ftemplate-output-limit=N raises it",
+                    r->max_output);
+    else
+        diag_report(r->dg, DIAG_TEMPLATE_LIMIT, node_pos(t, n),
+                    "rendering over the limit of %llu steps; -ftemplate-work-limit=N raises it",
+                    (unsigned long long)r->max_work);
+}
+
 static void render_range(struct render *r, const struct mus_template *t, size_t from, size_t to)
 {
     for (size_t i = from; i < to && !r->abort;) {
         const struct node *n = &t->nodes[i];
+        if (++r->work > r->work_end) {
+            over_limit(r, t, n);
+            break;
+        }
         switch (n->kind) {
         case N_TEXT:
             emit_text(r, n->text, n->len);
@@ -1619,6 +1670,8 @@ static void render_range(struct render *r, const struct mus_template *t, size_t 
             render_block(r, t, i);
             break;
         }
+        if (r->over)
+            over_limit(r, t, n);
         i = n->end > i ? n->end : i + 1;
     }
 }
@@ -1647,7 +1700,9 @@ static void worker_init(struct render *w, const struct render *r, unsigned slot)
                          .ncache = r->ncache,
                          .cache_cap = r->cache_cap,
                          .worker = true,
-                         .slot = slot};
+                         .slot = slot,
+                         .max_output = r->max_output,
+                         .max_work = r->max_work};
     COPY_ARRAY(w->ctx, r->ctx, r->nctx);
     w->nctx = w->ctx_cap = r->nctx;
     COPY_ARRAY(w->frames, r->frames, r->nframes);
@@ -1689,8 +1744,12 @@ struct par_items {
     atomic_bool failed;
     pthread_mutex_t lock;
     struct buf *done; /* item k's output once rendered */
+    uint64_t *work;   /* and the steps it took */
     bool *ready;
     size_t emitted;   /* items before this one are in r->out */
+    /* output and steps of the render up to item 'emitted', for the workers' limits */
+    atomic_size_t out_done;
+    _Atomic uint64_t work_done;
 };
 
 /* Hands the text of 'b' to the sink (b is left empty). */
@@ -1720,28 +1779,64 @@ static bool par_emit(struct par_items *p, struct buf *b)
     return false;
 }
 
+/* What is left of 'limit' after 'used' (which may have gone past it). */
+static uint64_t left_of(uint64_t limit, uint64_t used)
+{
+    return used < limit ? limit - used : 0;
+}
+
+/*
+ * Whether the next item (its output 'len' bytes, 'work' steps) keeps the
+ * render within its limits; if so, counts it as emitted. Else the render
+ * fails here, and the calling thread renders the item again and reports.
+ */
+static bool par_fits(struct par_items *p, size_t len, uint64_t work)
+{
+    size_t out = atomic_load(&p->out_done);
+    uint64_t done = atomic_load(&p->work_done);
+    if (len > left_of(p->r->max_output, out) || work > left_of(p->r->max_work, done)) {
+        atomic_store(&p->failed, true);
+        return false;
+    }
+    atomic_store(&p->out_done, out + len);
+    atomic_store(&p->work_done, done + work);
+    p->emitted++;
+    return true;
+}
+
 /*
  * Hands item k's output over: put in the output at once when it is next in
  * order, else kept until it is. True when 'b' still has a buffer to reuse.
  */
-static bool par_finish(struct par_items *p, size_t k, struct buf *b)
+static bool par_finish(struct par_items *p, size_t k, struct buf *b, uint64_t work)
 {
     pthread_mutex_lock(&p->lock);
     bool kept = false;
-    if (k == p->emitted) {
+    if (k == p->emitted && par_fits(p, b->len, work)) {
         kept = par_emit(p, b);
-        p->emitted++;
     } else {
         p->done[k] = *b;
+        p->work[k] = work;
         p->ready[k] = true;
     }
-    for (; p->emitted < p->list->n && p->ready[p->emitted]; p->emitted++) {
+    while (p->emitted < p->list->n && p->ready[p->emitted]) {
         struct buf *e = &p->done[p->emitted];
+        if (!par_fits(p, e->len, p->work[p->emitted]))
+            break;
         par_emit(p, e);
         buf_release(e);
     }
     pthread_mutex_unlock(&p->lock);
     return kept;
+}
+
+/* A worker's limits for its next item: what the items before it in the output left. */
+static void par_limits(struct render *w, struct par_items *p)
+{
+    w->handed = 0;
+    w->out_end = (size_t)left_of(w->max_output, atomic_load(&p->out_done));
+    w->work = 0;
+    w->work_end = left_of(w->max_work, atomic_load(&p->work_done));
 }
 
 static void par_worker(void *arg, unsigned slot)
@@ -1758,13 +1853,14 @@ static void par_worker(void *arg, unsigned slot)
         buf_reset(&b);
         buf_grow(&b, last);
         w.out = &b;
+        par_limits(&w, p);
         render_item(&w, p->t, p->node, p->list->u.items[k]);
         if (w.failed) {
             atomic_store(&p->failed, true);
             break;
         }
         last = b.len;
-        if (!par_finish(p, k, &b))
+        if (!par_finish(p, k, &b, w.work))
             buf_init(&b); /* kept for later, or the sink took it: a new buffer next */
     }
     buf_release(&b);
@@ -1784,14 +1880,19 @@ static size_t render_items_parallel(struct render *r, const struct mus_template 
     struct par_items p = {.r = r, .t = t, .node = i, .list = list, .emitted = from};
     atomic_init(&p.next, from);
     atomic_init(&p.failed, false);
+    atomic_init(&p.out_done, r->handed + r->out->len - r->out_start);
+    atomic_init(&p.work_done, r->work);
     pthread_mutex_init(&p.lock, NULL);
     p.done = xcalloc(list->n, sizeof(*p.done));
+    p.work = xcalloc(list->n, sizeof(*p.work));
     p.ready = xcalloc(list->n, sizeof(*p.ready));
     unsigned jobs = r->opt->jobs < list->n - from ? r->opt->jobs : (unsigned)(list->n - from);
     jobs_run(jobs, par_worker, &p);
+    r->work = atomic_load(&p.work_done);
     for (size_t k = from; k < list->n; k++)
         buf_release(&p.done[k]);
     free(p.done);
+    free(p.work);
     free(p.ready);
     pthread_mutex_destroy(&p.lock);
     return p.emitted;
@@ -1801,9 +1902,12 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
                const struct mus_options *opt, struct buf *out)
 {
     static const struct mus_options defaults = {0};
-    struct render r = {.dg = dg, .opt = opt ? opt : &defaults, .out = out};
+    struct render r = {.dg = dg, .opt = opt ? opt : &defaults, .out = out, .out_start = out->len};
     buf_init(&r.indent);
     r.max_depth = r.opt->max_depth ? r.opt->max_depth : MUS_DEFAULT_MAX_DEPTH;
+    r.max_output = r.opt->max_output ? r.opt->max_output : MUS_DEFAULT_MAX_OUTPUT;
+    r.max_work = r.work_end = r.opt->max_work ? r.opt->max_work : MUS_DEFAULT_MAX_WORK;
+    r.out_end = r.max_output > SIZE_MAX - out->len ? SIZE_MAX : out->len + r.max_output;
     GROW(r.chain, r.depth, r.chain_cap);
     r.chain[r.depth++] = t;
     push(&r, data);

@@ -16,8 +16,9 @@
  * Diagnostics go to a struct diag (compiler/diag.h): syntax errors as
  * DIAG_TEMPLATE_SYNTAX at NAME:LINE:COL of the tag (columns count bytes from
  * 1), missing or too deeply nested partials as DIAG_TEMPLATE_PARTIAL, and in
- * strict mode names without a value as DIAG_TEMPLATE_NAME. Positions inside a
- * partial point into the partial's own text.
+ * strict mode names without a value as DIAG_TEMPLATE_NAME, a render past its
+ * output or work limit as DIAG_TEMPLATE_LIMIT. Positions inside a partial point
+ * into the partial's own text.
  */
 #ifndef REGC_MUSTACHE_H
 #define REGC_MUSTACHE_H
@@ -28,6 +29,7 @@
 #include "dt.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* How {{name}} is escaped; {{{name}}} and {{&name}} are never escaped. */
 enum mus_escape {
@@ -75,6 +77,8 @@ typedef void mus_item_done_fn(void *ctx, const struct dt *own, unsigned slot);
 typedef void mus_sink_fn(void *ctx, struct buf *text);
 
 #define MUS_DEFAULT_MAX_DEPTH 64
+#define MUS_DEFAULT_MAX_OUTPUT ((size_t)1 << 30) /* bytes */
+#define MUS_DEFAULT_MAX_WORK ((uint64_t)1 << 28) /* steps */
 
 struct mus_options {
     enum mus_escape escape;
@@ -102,6 +106,17 @@ struct mus_options {
      */
     mus_sink_fn *sink;
     void *sink_ctx;
+    /*
+     * Limits on one render, so that no template (a block override that calls
+     * its parent several times doubles the output per copy) runs for long or
+     * fills the memory: bytes of output, and steps of work (a step is a tag or
+     * text visited, a list item entered, or an override compared while looking
+     * one up). 0: MUS_DEFAULT_*; SIZE_MAX, UINT64_MAX: none. Past one, the
+     * render stops with DIAG_TEMPLATE_LIMIT at the tag being rendered; what it
+     * appended to 'out' never exceeds max_output. The same on any 'jobs'.
+     */
+    size_t max_output;
+    uint64_t max_work;
 };
 
 struct mus_template;

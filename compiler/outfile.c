@@ -1,10 +1,13 @@
-#define _XOPEN_SOURCE 700 /* realpath */
 #include "outfile.h"
 
+#include "buf.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +77,129 @@ static int fd_of(const char *path)
     return atoi(num);
 }
 
-/* Writes to a temporary file beside 'path' and renames it over 'path'. */
+/*
+ * The file a symbolic link 'path' leads to, through any chain of links, as a
+ * path (the last one need not exist: writing creates it); NULL and *err set
+ * (ELOOP) when the chain does not end; a copy of 'path' when it is no link.
+ * Caller frees.
+ */
+static char *resolve_link(const char *path, int *err)
+{
+    char *cur = xstrdup(path);
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        struct buf target = BUF_INIT;
+        buf_grow(&target, (size_t)st.st_size + 1);
+        ssize_t n = readlink(cur, target.s, target.cap);
+        if (n < 0 || (size_t)n >= target.cap) { /* changed under us: read it again */
+            buf_release(&target);
+            continue;
+        }
+        target.len = (size_t)n;
+        target.s[n] = '\0';
+        if (target.s[0] != '/') {
+            char *dir = util_dir_of(cur);
+            struct buf joined = BUF_INIT;
+            buf_addf(&joined, "%s/%s", dir, target.s);
+            free(dir);
+            buf_release(&target);
+            target = joined;
+        }
+        free(cur);
+        cur = buf_detach(&target, NULL);
+    }
+    free(cur);
+    *err = ELOOP;
+    return NULL;
+}
+
+/*
+ * The temporary file being written, for on_signal(): SIGINT, SIGTERM and
+ * SIGHUP remove it, then end the process as they would have.
+ */
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+static const char *volatile pending_tmp;
+
+static void on_signal(int sig)
+{
+    const char *tmp = pending_tmp;
+    if (tmp)
+        unlink(tmp);
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered when the handler returns: the process ends as it would have */
+}
+
+struct guard {
+    struct sigaction old[ARRAY_SIZE(caught)];
+    sigset_t set, mask;
+};
+
+/* Catches the signals the process does not ignore; they stay blocked until guard_set(). */
+static void guard_on(struct guard *g)
+{
+    sigemptyset(&g->set);
+    for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
+        sigaddset(&g->set, caught[i]);
+    pthread_sigmask(SIG_BLOCK, &g->set, &g->mask);
+    struct sigaction sa = {.sa_handler = on_signal};
+    sa.sa_mask = g->set;
+    for (size_t i = 0; i < ARRAY_SIZE(caught); i++) {
+        sigaction(caught[i], NULL, &g->old[i]);
+        if (g->old[i].sa_handler != SIG_IGN)
+            sigaction(caught[i], &sa, NULL);
+    }
+}
+
+/* Names the file a signal removes (NULL: none), then lets the signals in. */
+static void guard_set(struct guard *g, const char *tmp)
+{
+    pending_tmp = tmp;
+    pthread_sigmask(SIG_SETMASK, &g->mask, NULL);
+}
+
+/* Blocks the signals again and puts the old handlers back (a signal pending ends the process). */
+static void guard_off(struct guard *g)
+{
+    pthread_sigmask(SIG_BLOCK, &g->set, NULL);
+    pending_tmp = NULL;
+    for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
+        sigaction(caught[i], &g->old[i], NULL);
+    pthread_sigmask(SIG_SETMASK, &g->mask, NULL);
+}
+
+/*
+ * The new file gets the replaced file's permission bits, owner and group
+ * (as far as the caller may give them), else 0666 minus the umask.
+ */
+static int set_mode(int fd, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+        return fchmod(fd, file_mode());
+    if (fchown(fd, st.st_uid, st.st_gid) < 0 && fchown(fd, (uid_t)-1, st.st_gid) < 0) {
+        /* not allowed to give them: the file stays the caller's */
+    }
+    return fchmod(fd, st.st_mode & 0777);
+}
+
+/* After the rename, the directory's entry reaches the disk too (where the file system can tell). */
+static void sync_dir(const char *path)
+{
+    char *dir = util_dir_of(path);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+/*
+ * Writes to a temporary file beside 'path', flushes it to the disk and
+ * renames it over 'path'.
+ */
 static int write_atomically(struct diag *dg, const char *shown, const char *path,
                             const struct outfile_part *parts, size_t nparts)
 {
@@ -82,13 +207,14 @@ static int write_atomically(struct diag *dg, const char *shown, const char *path
     char *tmp = xmalloc(plen + sizeof(".tmp.XXXXXX"));
     memcpy(tmp, path, plen);
     memcpy(tmp + plen, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
+    struct guard g;
+    guard_on(&g);
     int fd = mkstemp(tmp);
-    int err = 0;
-    if (fd < 0) {
-        err = errno;
-        goto out_free;
-    }
-    if (write_all(fd, parts, nparts) < 0 || fchmod(fd, file_mode()) < 0)
+    int err = fd < 0 ? errno : 0;
+    guard_set(&g, fd < 0 ? NULL : tmp);
+    if (fd < 0)
+        goto out;
+    if (write_all(fd, parts, nparts) < 0 || set_mode(fd, path) < 0 || fsync(fd) < 0)
         err = errno;
     if (close(fd) < 0 && !err)
         err = errno;
@@ -96,7 +222,10 @@ static int write_atomically(struct diag *dg, const char *shown, const char *path
         err = errno;
     if (err)
         unlink(tmp);
-out_free:
+out:
+    guard_off(&g);
+    if (!err)
+        sync_dir(path);
     free(tmp);
     return err ? io_error(dg, shown, err) : 0;
 }
@@ -117,11 +246,86 @@ int outfile_write_parts(struct diag *dg, const char *path, const struct outfile_
         return 0;
     }
     struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+    bool exists = stat(path, &st) == 0;
+    if ((exists && S_ISDIR(st.st_mode)) || (*path && path[strlen(path) - 1] == '/'))
+        return io_error(dg, path, EISDIR);
+    if (exists && !S_ISREG(st.st_mode))
         return write_in_place(dg, path, parts, nparts);
     /* Through a symbolic link, the file it points to is replaced, not the link. */
-    char *real = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
-    int rc = write_atomically(dg, path, real ? real : path, parts, nparts);
+    int err = 0;
+    char *real = resolve_link(path, &err);
+    if (!real)
+        return io_error(dg, path, err);
+    int rc = write_atomically(dg, path, real, parts, nparts);
     free(real);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ outputs over inputs */
+
+/*
+ * What a path names, to compare two of them: a regular file by device and
+ * inode; a file not there yet by its directory's device and inode and its
+ * name (so that two outputs not written yet compare too). 'kind' 0: neither
+ * (a device, a FIFO, standard output, a path that cannot be looked at):
+ * equal to nothing.
+ */
+struct file_id {
+    int kind; /* 0, 'f' file, 'n' not there yet */
+    dev_t dev;
+    ino_t ino;
+    const char *name; /* 'n': the last component */
+};
+
+static struct file_id id_of(const char *path)
+{
+    struct stat st;
+    if (fd_of(path) >= 0)
+        return (struct file_id){0};
+    if (stat(path, &st) == 0)
+        return S_ISREG(st.st_mode) ? (struct file_id){'f', st.st_dev, st.st_ino, NULL}
+                                   : (struct file_id){0};
+    if (errno != ENOENT)
+        return (struct file_id){0};
+    char *dir = util_dir_of(path);
+    const char *slash = strrchr(path, '/');
+    struct file_id id = {0};
+    if (stat(dir, &st) == 0)
+        id = (struct file_id){'n', st.st_dev, st.st_ino, slash ? slash + 1 : path};
+    free(dir);
+    return id;
+}
+
+static bool same_file(const struct file_id *a, const struct file_id *b)
+{
+    return a->kind && a->kind == b->kind && a->dev == b->dev && a->ino == b->ino &&
+           (a->kind == 'f' || strcmp(a->name, b->name) == 0);
+}
+
+int outfile_check(struct diag *dg, const char *const *outputs, size_t nout,
+                  const char *const *inputs, size_t nin)
+{
+    int rc = 0;
+    for (size_t i = 0; i < nout && rc == 0; i++) {
+        int err = 0;
+        char *real = resolve_link(outputs[i], &err);
+        struct file_id out = real ? id_of(real) : (struct file_id){0};
+        for (size_t k = 0; k < nin && rc == 0 && out.kind == 'f'; k++) {
+            struct file_id in = id_of(inputs[k]);
+            if (same_file(&out, &in))
+                rc = diag_report(dg, DIAG_IO, (struct srcpos){0},
+                                 "cannot write '%s': it is the input '%s'", outputs[i], inputs[k]);
+        }
+        for (size_t k = 0; k < i && rc == 0; k++) {
+            char *other = resolve_link(outputs[k], &err);
+            struct file_id o = other ? id_of(other) : (struct file_id){0};
+            if (same_file(&out, &o))
+                rc = diag_report(dg, DIAG_IO, (struct srcpos){0},
+                                 "cannot write '%s': it is also the output '%s'", outputs[i],
+                                 outputs[k]);
+            free(other);
+        }
+        free(real);
+    }
     return rc;
 }

@@ -1,14 +1,22 @@
 /*
- * outfile - write an output file atomically.
+ * outfile - write an output file atomically, and never over an input.
  *
- * The data goes to FILE.tmp.XXXXXX in the same directory (mkstemp), which is
- * then renamed over FILE; on any error the temporary file is removed and FILE
- * is left as it was, so a failed run never leaves a partial output behind.
- * The new file gets mode 0666 minus the umask, like a file made by fopen.
- * A path that exists and is neither a regular file nor a directory (a device
- * such as /dev/null, a FIFO) is written in place instead; "-", /dev/stdout,
- * /dev/stderr, /dev/fd/N and /proc/self/fd/N write to that descriptor; a
- * symbolic link is kept and the file it points to replaced.
+ * The data goes to FILE.tmp.XXXXXX in the same directory (mkstemp), is
+ * flushed to the disk (fsync), then renamed over FILE, and the directory is
+ * flushed too; on any error the temporary file is removed and FILE is left
+ * as it was, so a failed run never leaves a partial output behind. SIGINT,
+ * SIGTERM and SIGHUP (unless ignored) remove the temporary file while it
+ * exists, then end the process as they would have.
+ *
+ * A file replaced keeps its permission bits (not set-user-ID, set-group-ID
+ * or sticky) and, as far as the caller may give them, its owner and group; a
+ * new file gets 0666 minus the umask, like a file made by fopen. A symbolic
+ * link is kept and the file it leads to (through any chain of links)
+ * replaced, or created when it does not exist. A directory, or a path ending
+ * in '/', is refused (EISDIR). A path that exists and is neither a regular
+ * file nor a directory (a device such as /dev/null, a FIFO) is written in
+ * place instead; "-", /dev/stdout, /dev/stderr, /dev/fd/N and
+ * /proc/self/fd/N write to that descriptor.
  */
 #ifndef REGC_OUTFILE_H
 #define REGC_OUTFILE_H
@@ -30,5 +38,16 @@ struct outfile_part {
 };
 int outfile_write_parts(struct diag *dg, const char *path, const struct outfile_part *parts,
                         size_t nparts);
+
+/*
+ * Before writing: refuses outputs that are one of the inputs, or one
+ * another, compared as files (device and inode, after symbolic links; an
+ * output not there yet is compared by its directory and name, and is no
+ * input). Devices, FIFOs and standard output are not compared. Returns 0,
+ * or -1 after reporting the first such output as DIAG_IO ("cannot write
+ * 'OUT': it is the input 'IN'", "...: it is also the output 'OTHER'").
+ */
+int outfile_check(struct diag *dg, const char *const *outputs, size_t nout,
+                  const char *const *inputs, size_t nin);
 
 #endif

@@ -128,18 +128,6 @@ static void builtin_source(struct tmpl *tp, const struct embedded_template *e,
     *src = (struct mus_source){k->display, e->text, e->len};
 }
 
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return xstrdup(".");
-    size_t n = slash == path ? 1 : (size_t)(slash - path);
-    char *d = xmalloc(n + 1);
-    memcpy(d, path, n);
-    d[n] = '\0';
-    return d;
-}
-
 int tmpl_load(struct tmpl *tp, const char *name)
 {
     struct mus_source src;
@@ -149,7 +137,7 @@ int tmpl_load(struct tmpl *tp, const char *name)
     } else {
         if (read_template(tp, name, false, &src) < 0)
             return -1;
-        tp->dir = dir_of(name);
+        tp->dir = util_dir_of(name);
     }
     tp->main = mus_compile(tp->dg, src.display_name, src.text, src.len, NULL);
     return tp->main ? 0 : -1;
@@ -185,10 +173,54 @@ static int load_partial(void *ctx, struct diag *dg, const char *name, struct mus
     return 1;
 }
 
+/* N[k|M|G] into *v; 0 means none: 'none'. False if it is not such a number. */
+static bool parse_limit(const char *s, uint64_t none, uint64_t *v)
+{
+    uint64_t n = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (n > (UINT64_MAX - 9) / 10)
+            return false;
+        n = n * 10 + (uint64_t)(*p - '0');
+    }
+    int shift = !*p                   ? 0
+                : strcmp(p, "k") == 0 ? 10
+                : strcmp(p, "M") == 0 ? 20
+                : strcmp(p, "G") == 0 ? 30
+                                      : -1;
+    if (p == s || shift < 0 || n > UINT64_MAX >> shift)
+        return false;
+    *v = n ? n << shift : none;
+    return true;
+}
+
+int tmpl_limit_option(struct tmpl_limits *l, const char *arg)
+{
+    static const char out_opt[] = "-ftemplate-output-limit=", work_opt[] = "-ftemplate-work-limit=";
+    uint64_t v;
+    if (strncmp(arg, out_opt, sizeof(out_opt) - 1) == 0) {
+        if (!parse_limit(arg + sizeof(out_opt) - 1, SIZE_MAX, &v) || v > SIZE_MAX)
+            return -1;
+        l->max_output = (size_t)v;
+        return 1;
+    }
+    if (strncmp(arg, work_opt, sizeof(work_opt) - 1) == 0) {
+        if (!parse_limit(arg + sizeof(work_opt) - 1, UINT64_MAX, &v))
+            return -1;
+        l->max_work = v;
+        return 1;
+    }
+    return 0;
+}
+
 int tmpl_render(struct tmpl *tp, const struct dt *data, struct mus_options *opt, struct buf *out)
 {
     opt->load = load_partial;
     opt->load_ctx = tp;
+    if (tp->limits.max_output)
+        opt->max_output = tp->limits.max_output;
+    if (tp->limits.max_work)
+        opt->max_work = tp->limits.max_work;
     return mus_render(tp->dg, tp->main, data, opt, out);
 }
 

@@ -23,9 +23,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct tmpl_text;
+
+/*
+ * The render limits given on the command line (mus_options.max_output,
+ * max_work): 0 when not given (the engine's default), SIZE_MAX or UINT64_MAX
+ * for none.
+ */
+struct tmpl_limits {
+    size_t max_output;
+    uint64_t max_work;
+};
 
 struct tmpl {
     struct diag *dg;
@@ -40,11 +51,22 @@ struct tmpl {
     size_t ntexts, texts_cap;
     const struct embedded_template *builtins; /* the built-in table (tests may swap it) */
     size_t nbuiltins;
+    struct tmpl_limits limits; /* applied by tmpl_render; zero after tmpl_init */
 };
 
 /* Sets up 'tp'; 'incdirs' (borrowed) must outlive it. Release with tmpl_release(). */
 void tmpl_init(struct tmpl *tp, struct diag *dg, const char *const *incdirs, size_t nincdirs);
 void tmpl_release(struct tmpl *tp);
+
+/*
+ * Takes -ftemplate-output-limit=N (bytes) or -ftemplate-work-limit=N (steps)
+ * into 'l': N decimal, with an optional suffix k, M or G (times 1024, 1024^2,
+ * 1024^3); 0 means no limit. Returns 1 when taken, 0 when 'arg' is neither
+ * option, -1 when the value is not such a number (the caller reports
+ * TMPL_LIMIT_USAGE with the option).
+ */
+int tmpl_limit_option(struct tmpl_limits *l, const char *arg);
+#define TMPL_LIMIT_USAGE "'%s' needs a number, with an optional k, M or G suffix (0: no limit)"
 
 /* True if 'name' names a built-in output template rather than a file. */
 bool tmpl_is_builtin(const struct tmpl *tp, const char *name);
@@ -57,8 +79,9 @@ int tmpl_load(struct tmpl *tp, const char *name);
 
 /*
  * Renders the main template with partials found as described above: fills
- * opt->load/opt->load_ctx and calls mus_render(). 0 or -1 (errors reported;
- * a partial that cannot be read is DIAG_IO).
+ * opt->load/opt->load_ctx, and the limits given in tp->limits, and calls
+ * mus_render(). 0 or -1 (errors reported; a partial that cannot be read is
+ * DIAG_IO).
  */
 int tmpl_render(struct tmpl *tp, const struct dt *data, struct mus_options *opt, struct buf *out);
 

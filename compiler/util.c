@@ -45,3 +45,15 @@ void util_bug(const char *file, int line, const char *msg)
     fprintf(stderr, "regc: BUG at %s:%d: %s\n", file, line, msg);
     abort();
 }
+
+char *util_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *d = xmalloc(n + 1);
+    memcpy(d, path, n);
+    d[n] = '\0';
+    return d;
+}

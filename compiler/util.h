@@ -21,6 +21,9 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
+/* The directory part of 'path': "." when it has no '/', "/" for "/x". Caller frees. */
+char *util_dir_of(const char *path);
+
 _Noreturn void util_bug(const char *file, int line, const char *msg);
 
 #endif

@@ -4,10 +4,16 @@
  * The input's first byte picks the options (escape kind, strict mode); the
  * rest is a template, compiled and, when it parses, rendered against a small
  * fixed data tree with two fixed partials. Lists in the data hold one item
- * and the partials recurse linearly, so the output stays linear in the input.
+ * and the partials recurse linearly, but a parent tag whose block override
+ * calls the parent again multiplies the output per copy of the override
+ * (tests/fuzz/regress-mustache/): the render limits, linear in the input's
+ * size, keep the output and the work linear. The output is asserted to stay
+ * within its limit; a render that does more work than its limit allows shows
+ * as a libFuzzer timeout.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +42,19 @@ static int load(void *ctx, struct diag *dg, const char *name, struct mus_source 
     return 1;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The limits for an input of 'size' bytes: linear in it. */
+#define FUZZ_MAX_OUTPUT(size) (64 * (size) + 4096)
+#define FUZZ_MAX_WORK(size) (256 * (uint64_t)(size) + 4096)
+
+/*
+ * Renders one input as the target does (tests/unit/test_mustache_fuzz.c
+ * replays tests/fuzz/regress-mustache/ through it): diagnostics to 'dg',
+ * output to 'out'. Returns mus_render()'s result, or -2 when the input is
+ * not rendered (empty, longer than 8 KiB, or it does not compile).
+ */
+int fuzz_mustache_render(const uint8_t *data, size_t size, struct diag *dg, struct buf *out);
+
+int fuzz_mustache_render(const uint8_t *data, size_t size, struct diag *dg, struct buf *out)
 {
     /* the data tree lives as long as the process: one arena, never released */
     static struct arena tree = ARENA_INIT;
@@ -47,22 +65,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         json_decref(j);
     }
     if (size < 1 || size > 8192)
-        return 0;
+        return -2;
     struct mus_options opt = {
         .escape = (enum mus_escape)(data[0] % 4),
         .strict = (data[0] & 4) != 0,
         .load = load,
         .max_depth = (data[0] & 8) ? 8 : 0,
+        .max_output = FUZZ_MAX_OUTPUT(size),
+        .max_work = FUZZ_MAX_WORK(size),
     };
+    struct mus_template *t = mus_compile(dg, "fuzz", (const char *)data + 1, size - 1, &opt);
+    if (!t)
+        return -2;
+    int rc = mus_render(dg, t, root, &opt, out);
+    mus_free(t);
+    return rc;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
     struct diag dg;
     diag_init(&dg, NULL);
-    struct mus_template *t = mus_compile(&dg, "fuzz", (const char *)data + 1, size - 1, &opt);
-    if (t) {
-        struct buf out = BUF_INIT;
-        mus_render(&dg, t, root, &opt, &out);
-        buf_release(&out);
-        mus_free(t);
+    struct buf out = BUF_INIT;
+    int rc = fuzz_mustache_render(data, size, &dg, &out);
+    bool over = dg.count[DIAG_TEMPLATE_LIMIT] > 0;
+    if (out.len > FUZZ_MAX_OUTPUT(size) || (over && rc == 0)) {
+        fprintf(stderr, "output of %zu bytes for a %zu-byte input, limit %zu%s\n", out.len, size,
+                FUZZ_MAX_OUTPUT(size), over ? ", limit reported" : "");
+        abort();
     }
+    buf_release(&out);
     diag_release(&dg);
     return 0;
 }

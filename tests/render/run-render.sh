@@ -145,7 +145,64 @@ printf 'x' >"$case/t.mustache"; echo '{}' >"$case/d.json"
 expect "unwritable output" 3 "regc: error: cannot write 'nodir/out.txt': No such file or directory
 " -- t.mustache d.json -o nodir/out.txt
 
+# Render limits. The expansion case: each copy of the override renders the
+# parent 'a' three times, and 'a' renders its block twice (once through 'b'),
+# so every copy multiplies the output by six; 12 copies would be 6^12 times
+# the text. The default work limit (256M steps) stops it within a second or two.
+case_dir expansion
+printf '[{{a}}{{>b}}]\n  {{$blk}}default{{/blk}}' >"$case/a.mustache"
+printf '{{#l}}{{v}}{{>a}}{{/l}}' >"$case/b.mustache"
+printf '{{<a}}%s{{/a}}' "$(for i in $(seq 12); do printf '{{$blk}}{{>a}}{{>a}}{{>a}}{{/blk}}'; done)" \
+    >"$case/t.mustache"
+echo '{"a":"<x & y>","l":[{"v":"one","l":[]}]}' >"$case/d.json"
+expect "expansion: stopped at the default work limit" 1 "a.mustache:2:11: error: rendering over the limit of 268435456 steps; -ftemplate-work-limit=N raises it
+" -- t.mustache d.json
+expect "expansion: stopped at an output limit" 1 "a.mustache:2:11: error: output over the limit of 1048576 bytes; -ftemplate-output-limit=N raises it
+" -- -ftemplate-output-limit=1M t.mustache d.json
+
+# The limits are exact: 1024 bytes pass -ftemplate-output-limit=1k, 1025 do not.
+case_dir output-limit
+head -c 1024 /dev/zero | tr '\0' x >"$case/t.mustache"; echo '{}' >"$case/d.json"
+if (cd "$case" && "$REGC" render -ftemplate-output-limit=1k t.mustache d.json | cmp -s - t.mustache); then
+    tap_ok "output limit: 1024 bytes pass 1k"
+else tap_fail "output limit: 1024 bytes pass 1k"; fi
+printf '{{#l}}y{{/l}}' >>"$case/t.mustache"; echo '{"l":[1]}' >"$case/d.json"
+expect "output limit: 1025 bytes do not pass 1k" 1 "t.mustache:1:1031: error: output over the limit of 1024 bytes; -ftemplate-output-limit=N raises it
+" -- -ftemplate-output-limit=1k t.mustache d.json
+if (cd "$case" && "$REGC" render -ftemplate-output-limit=1k -ftemplate-output-limit=0 t.mustache d.json |
+    cmp -s - <(head -c 1024 t.mustache; printf y)); then
+    tap_ok "output limit: 0 means none (the last option wins)"
+else tap_fail "output limit: 0 means none (the last option wins)"; fi
+# Work: text, section, item, text: 4 steps.
+expect "work limit: 3 steps are not enough" 1 "t.mustache:1:1031: error: rendering over the limit of 3 steps; -ftemplate-work-limit=N raises it
+" -- -ftemplate-work-limit=3 t.mustache d.json
+if (cd "$case" && "$REGC" render -ftemplate-work-limit=4 t.mustache d.json >/dev/null); then
+    tap_ok "work limit: 4 steps are enough"
+else tap_fail "work limit: 4 steps are enough"; fi
+
+# An output that is an input is refused before anything is written.
+case_dir output-is-input
+printf '{{>p}}{{v}}\n' >"$case/t.mustache"; printf 'P' >"$case/p.mustache"; echo '{"v":1}' >"$case/d.json"
+ln -s p.mustache "$case/p-link"; mkdir "$case/dir"
+cp -p "$case"/*.mustache "$case/d.json" "$work/"
+for o in t.mustache d.json p.mustache p-link ./d.json; do
+    in=$o; [ "$o" = p-link ] && in=p.mustache; [ "$o" = ./d.json ] && in=d.json
+    expect "-o $o: refused (the input '$in')" 3 "regc: error: cannot write '$o': it is the input '$in'
+" -- t.mustache d.json -o "$o"
+done
+if cmp -s "$case/t.mustache" "$work/t.mustache" && cmp -s "$case/p.mustache" "$work/p.mustache" &&
+    cmp -s "$case/d.json" "$work/d.json" && [ -L "$case/p-link" ]; then
+    tap_ok "-o over an input: every input unchanged"
+else tap_fail "-o over an input: every input unchanged"; fi
+expect "-o a directory" 3 "regc: error: cannot write 'dir': Is a directory
+" -- t.mustache d.json -o dir
+expect "-o dir/" 3 "regc: error: cannot write 'dir/': Is a directory
+" -- t.mustache d.json -o dir/
+if [ -z "$(ls -A "$case/dir")" ]; then tap_ok "-o dir/: nothing written into the directory"
+else tap_fail "-o dir/: nothing written into the directory" "$(ls -A "$case/dir")"; fi
+
 usage="usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] [--escape=html|c|md|none]
+       [-ftemplate-output-limit=N] [-ftemplate-work-limit=N]
 "
 case_dir usage
 expect "usage: no arguments" 2 "regc: error: missing the template
@@ -160,6 +217,10 @@ expect "usage: -I without a directory" 2 "regc: error: option '-I' needs an argu
 $usage" -- t.mustache d.json -o out.txt -I
 expect "usage: a third argument" 2 "regc: error: unexpected argument 'extra'
 $usage" -- t.mustache d.json extra
+expect "usage: a limit that is no number" 2 "regc: error: '-ftemplate-work-limit=1T' needs a number, with an optional k, M or G suffix (0: no limit)
+$usage" -- -ftemplate-work-limit=1T t.mustache d.json
+expect "usage: a limit too large" 2 "regc: error: '-ftemplate-output-limit=99999999999999999999' needs a number, with an optional k, M or G suffix (0: no limit)
+$usage" -- -ftemplate-output-limit=99999999999999999999 t.mustache d.json
 
 # ---------------------------------------------------------------- behaviour
 c="$work/ok"; mkdir -p "$c/inc1" "$c/inc2" "$c/sub"

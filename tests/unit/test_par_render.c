@@ -98,6 +98,10 @@ static void take_run(void *ctx, struct buf *text)
     buf_release(text);
 }
 
+/* The render limits of the next renders (mus_options.max_output, max_work; 0: defaults). */
+static size_t max_output;
+static uint64_t max_work;
+
 /* Renders 'tmpl' over a list of NITEMS placeholders {"i": k} with 'jobs' threads. */
 static struct result render_to(const char *tmpl, const char *const *partials, unsigned jobs,
                                bool lazy, bool sink)
@@ -113,7 +117,9 @@ static struct result render_to(const char *tmpl, const char *const *partials, un
                               .item = lazy ? expand : NULL,
                               .item_done = lazy ? expand_done : NULL,
                               .item_ctx = &h,
-                              .jobs = jobs};
+                              .jobs = jobs,
+                              .max_output = max_output,
+                              .max_work = max_work};
     struct runs rs = {BUF_INIT, 0};
     if (sink) {
         opt.sink = take_run;
@@ -289,6 +295,73 @@ static void test_item_changing_the_line_state(void **state)
     result_release(&sunk);
 }
 
+/*
+ * A limit passed by an item rendered on another thread: the calling thread
+ * renders that item again and stops where one thread stops, at the same tag
+ * and after the same text, whatever the limit.
+ */
+/* Counts runs handed to a sink with 4 threads, and renders where items were built again. */
+struct par_counts {
+    size_t runs, again;
+};
+
+static struct result limited_as_one_thread(const char *tmpl, const char *const *partials,
+                                           struct par_counts *c)
+{
+    struct result one = render(tmpl, partials, 1, true);
+    struct result four = render(tmpl, partials, 4, true);
+    struct result sunk = render_to(tmpl, partials, 4, true, true);
+    assert_int_equal(four.rc, one.rc);
+    assert_string_equal(four.out.s, one.out.s);
+    assert_string_equal(four.messages.s, one.messages.s);
+    assert_int_equal(sunk.rc, one.rc);
+    assert_string_equal(sunk.out.s, one.out.s);
+    assert_string_equal(sunk.messages.s, one.messages.s);
+    assert_int_equal(four.overlaps + sunk.overlaps, 0);
+    c->runs += sunk.runs;
+    c->again += four.calls > one.calls; /* the calling thread rendered items again */
+    result_release(&four);
+    result_release(&sunk);
+    return one;
+}
+
+static void test_limits_as_one_thread(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {"p", "{{i}}:{{name}}\n", NULL};
+    const char *tmpl = "head\n{{#l}}\n{{> p}}\n{{/l}}\ntail\n";
+    struct result full = render(tmpl, partials, 1, true);
+    struct par_counts c = {0, 0};
+    for (max_output = 1; max_output <= full.out.len + 1; max_output += 7) {
+        struct result r = limited_as_one_thread(tmpl, partials, &c);
+        if (max_output < full.out.len) {
+            assert_int_equal(r.rc, -1);
+            assert_non_null(strstr(r.messages.s, "error: output over the limit of"));
+            assert_true(r.out.len <= max_output);
+        } else {
+            assert_int_equal(r.rc, 0);
+        }
+        result_release(&r);
+    }
+    max_output = 0;
+    int stopped = 0, passed = 0;
+    for (max_work = 1; max_work < 300; max_work += 5) {
+        struct result r = limited_as_one_thread(tmpl, partials, &c);
+        if (r.rc < 0)
+            assert_non_null(strstr(r.messages.s, "error: rendering over the limit of"));
+        else
+            assert_string_equal(r.out.s, full.out.s);
+        stopped += r.rc < 0;
+        passed += r.rc == 0;
+        result_release(&r);
+    }
+    max_work = 0;
+    assert_true(stopped > 0 && passed > 0); /* 40 items of 3 tags each: about 170 steps */
+    assert_true(c.runs > 0);  /* items were rendered on other threads */
+    assert_true(c.again > 0); /* and past a limit there, again on the calling thread */
+    result_release(&full);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_item_changing_the_line_state),
         cmocka_unit_test(test_sink_gets_the_items),
         cmocka_unit_test(test_partial_around_the_items),
+        cmocka_unit_test(test_limits_as_one_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
