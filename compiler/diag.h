@@ -12,9 +12,9 @@
  * Where the column is known, the message is followed by its source line and
  * a caret under the column, as gcc prints them:
  *
- *     x.xml:5:52: error: number '107CCH' uses the manuals' 'H' suffix: write '0x107CC'
- *         5 |     <register name="CTL" space="msr" address="107CCH" width="64">
- *           |                                                ^
+ *     x.xml:5:50: error: number '107CCH' uses the manuals' 'H' suffix: write '0x107CC'
+ *         5 |     <register name="CTL" space="msr" address="107CCH" width="32" src="man">
+ *           |                                                  ^
  *
  * (tabs expanded to 8 columns; 'caret' turns it on). With an error limit,
  * reports past it are counted but not printed, and diag_finish() says how
