@@ -44,7 +44,9 @@ const struct model_reg *check_ref_reg(struct check_ctx *c, const struct model_bl
     char hint[128];
     if (!r)
         diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown register '%s' in block '%s'%s", name,
-                    b->name, diag_hint(hint, sizeof(hint), SUGGEST(name, b->regs, b->nregs, struct model_reg, name)));
+                    b->name,
+                    diag_hint(hint, sizeof(hint),
+                              SUGGEST(name, b->regs, b->nregs, struct model_reg, name)));
     return r;
 }
 
@@ -70,8 +72,10 @@ const struct model_block *check_ref_block(struct check_ctx *c, const char *name,
     const struct model_block *b = model_find_block(c->s, name);
     char hint[128];
     if (!b)
-        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown block '%s'%s", name,
-                    diag_hint(hint, sizeof(hint), SUGGEST(name, c->s->blocks, c->s->nblocks, struct model_block, name)));
+        diag_report(
+            c->dg, DIAG_UNKNOWN_REF, pos, "unknown block '%s'%s", name,
+            diag_hint(hint, sizeof(hint),
+                      SUGGEST(name, c->s->blocks, c->s->nblocks, struct model_block, name)));
     return b;
 }
 
@@ -83,8 +87,10 @@ const struct model_instance *check_ref_instance(struct check_ctx *c, const struc
     const struct model_instance *i = model_find_instance(b, name);
     char hint[128];
     if (!i)
-        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown instance '%s' in block '%s'%s", name,
-                    b->name, diag_hint(hint, sizeof(hint), SUGGEST(name, b->instances, b->ninstances, struct model_instance, name)));
+        diag_report(
+            c->dg, DIAG_UNKNOWN_REF, pos, "unknown instance '%s' in block '%s'%s", name, b->name,
+            diag_hint(hint, sizeof(hint),
+                      SUGGEST(name, b->instances, b->ninstances, struct model_instance, name)));
     return i;
 }
 
@@ -97,9 +103,11 @@ static void resolve_cite(struct check_ctx *c, struct model_cite *ci, struct srcp
     ci->source = model_find_source(c->s, ci->src);
     char hint[128];
     if (!ci->source)
-        diag_report(c->dg, DIAG_UNKNOWN_REF, ci->pos.file ? ci->pos : owner,
-                    "unknown source '%s'%s", ci->src,
-                    diag_hint(hint, sizeof(hint), SUGGEST(ci->src, c->s->sources, c->s->nsources, struct model_source, id)));
+        diag_report(
+            c->dg, DIAG_UNKNOWN_REF, ci->pos.file ? ci->pos : owner, "unknown source '%s'%s",
+            ci->src,
+            diag_hint(hint, sizeof(hint),
+                      SUGGEST(ci->src, c->s->sources, c->s->nsources, struct model_source, id)));
 }
 
 static void cites_of_event(struct check_ctx *c, struct model_event *e)

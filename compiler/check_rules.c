@@ -51,8 +51,8 @@ static int check_rule_field(void *ctx, const struct expr *node)
                     node->field, rc->r->name, hint);
     else
         diag_report(rc->c->dg, DIAG_RULE_FIELD, pos,
-                    "rule '%s' names '%s', which is not a field of register '%s'%s",
-                    rc->rule->name, node->field, rc->r->name, hint);
+                    "rule '%s' names '%s', which is not a field of register '%s'%s", rc->rule->name,
+                    node->field, rc->r->name, hint);
     return 0;
 }
 

@@ -71,8 +71,9 @@ static int parse_option(struct diag *dg, struct render_args *a, int argc, char *
     } else if (strncmp(arg, "-f", 2) == 0) {
         int rc = diag_f_option(dg, arg); /* -ferror-limit=N, the caret options (diag.h) */
         if (rc <= 0)
-            return usage_error(dg, rc < 0 ? "'%s' needs a number of errors (0: no limit)"
-                                          : "unknown option '%s'", arg);
+            return usage_error(
+                dg, rc < 0 ? "'%s' needs a number of errors (0: no limit)" : "unknown option '%s'",
+                arg);
     } else {
         return usage_error(dg, "unknown option '%s'", arg);
     }
@@ -115,7 +116,8 @@ static int parse_args(struct diag *dg, struct render_args *a, int argc, char **a
 static char *read_data(struct diag *dg, const char *path, size_t *len)
 {
     struct util_file in;
-    int rc = strcmp(path, "-") == 0 ? util_read_stream(stdin, 0, &in) : util_read_input(path, 0, &in);
+    int rc =
+        strcmp(path, "-") == 0 ? util_read_stream(stdin, 0, &in) : util_read_input(path, 0, &in);
     if (rc < 0) {
         diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot read '%s': %s", path, in.why);
         return NULL;

@@ -22,13 +22,13 @@ static const struct {
 
 /* A file's text for carets, and where its lines start (built when first needed). */
 struct diag_source {
-    const char *text;  /* borrowed, or 'owned' */
+    const char *text; /* borrowed, or 'owned' */
     size_t len;
-    char *owned;       /* read again from disk; free() */
-    size_t *lines;     /* byte offset of each line; free() */
+    char *owned;   /* read again from disk; free() */
+    size_t *lines; /* byte offset of each line; free() */
     size_t nlines;
-    bool on_disk;      /* the name is a file to read when there is no text */
-    bool tried;        /* reading it failed once: do not try again */
+    bool on_disk; /* the name is a file to read when there is no text */
+    bool tried;   /* reading it failed once: do not try again */
 };
 
 void diag_init(struct diag *dg, FILE *echo)

@@ -197,7 +197,8 @@ static const char *extension_of(const char *path)
 
 static const struct {
     const char *ext, *tmpl;
-} by_extension[] = {{".h", "c"}, {".json", "json"}, {".md", "md"}, {".html", "html"}, {".htm", "html"}};
+} by_extension[] = {
+    {".h", "c"}, {".json", "json"}, {".md", "md"}, {".html", "html"}, {".htm", "html"}};
 
 /* The template output 'path' asks for: by its extension, "c" with none; NULL for another one. */
 static const char *template_of_output(const char *path)
@@ -262,13 +263,14 @@ static int check_output_template(const char *output, int *status)
     struct buf exts = BUF_INIT;
     for (size_t i = 0; i < ARRAY_SIZE(by_extension); i++)
         buf_addf(&exts, "%s%s: %s", i ? ", " : "", by_extension[i].ext, by_extension[i].tmpl);
-    *status = usage_error("output '%s': its extension '%s' picks no template (%s); give one with -t",
-                          output, extension_of(output), exts.s);
+    *status =
+        usage_error("output '%s': its extension '%s' picks no template (%s); give one with -t",
+                    output, extension_of(output), exts.s);
     buf_release(&exts);
     return -1;
 }
 
-/* What to render: -t names a template, or -o's extension picks one. 0, or -1 after a usage error. */
+/* What to render: -t names a template, or -o picks one. 0, or -1 after a usage error. */
 static int check_template_choice(const struct options *o, int *status)
 {
     if (o->tmpl)

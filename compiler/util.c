@@ -146,7 +146,8 @@ size_t *util_line_starts(const char *text, size_t len, size_t *nlines)
     size_t cap = 64, n = 1;
     size_t *lines = xmalloc(cap * sizeof(*lines));
     lines[0] = 0;
-    for (const char *p = text, *end = text + len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL;) {
+    for (const char *p = text, *end = text + len;
+         (p = memchr(p, '\n', (size_t)(end - p))) != NULL;) {
         if (n == cap) {
             cap *= 2;
             lines = xrealloc(lines, cap * sizeof(*lines));

@@ -835,8 +835,8 @@ static void check_unknown_attributes(struct loader *ld, xmlNode *n, const struct
         if (best)
             suggested[schema_attr_find(e, best) - e->attrs] = true;
         char msg[512], hint[160], qname[260];
-        snprintf(qname, sizeof(qname), "%s%s%.120s", a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "",
-                 a->ns && a->ns->prefix ? ":" : "", name);
+        const char *prefix = a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "";
+        snprintf(qname, sizeof(qname), "%s%s%.120s", prefix, *prefix ? ":" : "", name);
         snprintf(msg, sizeof(msg), "element '%s': unknown attribute '%s'%s", (const char *)n->name,
                  qname, diag_hint(hint, sizeof(hint), best));
         schema_err_add(ld, a->ns ? pos_of(n) : attr_pos(n, name), msg);

@@ -32,12 +32,12 @@ static void test_edit_distance(void **state)
     assert_int_equal(util_edit_distance("", "abc"), 3);
     assert_int_equal(util_edit_distance("abc", ""), 3);
     assert_int_equal(util_edit_distance("field", "field"), 0);
-    assert_int_equal(util_edit_distance("feild", "field"), 1);   /* a swap counts once */
-    assert_int_equal(util_edit_distance("acess", "access"), 1);  /* an insertion */
+    assert_int_equal(util_edit_distance("feild", "field"), 1);  /* a swap counts once */
+    assert_int_equal(util_edit_distance("acess", "access"), 1); /* an insertion */
     assert_int_equal(util_edit_distance("threshold", "thresh"), 3);
-    assert_int_equal(util_edit_distance("CTL", "ctl"), 1);       /* case only: not 0 */
-    assert_int_equal(util_edit_distance("EvSel", "ev_sel"), 1);  /* case ignored */
-    assert_int_equal(util_edit_distance("ca", "abc"), 3);        /* OSA, not full Damerau (2) */
+    assert_int_equal(util_edit_distance("CTL", "ctl"), 1);      /* case only: not 0 */
+    assert_int_equal(util_edit_distance("EvSel", "ev_sel"), 1); /* case ignored */
+    assert_int_equal(util_edit_distance("ca", "abc"), 3);       /* OSA, not full Damerau (2) */
 }
 
 static const char *best_of(const char *name, const char *const *cands)
