@@ -80,7 +80,13 @@ void check_name_collision(struct check_ctx *c, unsigned jobs);
 /* True when every element of 'r' in 'inst' (NULL: no instances) lies inside its address space. */
 bool check_reg_fits(const struct model_reg *r, const struct model_instance *inst);
 
-/* Lookups that report DIAG_UNKNOWN_REF at 'pos' when the name is not found. */
+/*
+ * The field of 'r' whose name is closest to 'name' (util_suggest), reserved
+ * fields too or not; NULL when none is close. For "did you mean".
+ */
+const char *check_suggest_field(const struct model_reg *r, const char *name, bool reserved_too);
+
+/* Lookups that report DIAG_UNKNOWN_REF at 'pos' when the name is not found (with a suggestion). */
 const struct model_reg *check_ref_reg(struct check_ctx *c, const struct model_block *b,
                                       const char *name, struct srcpos pos);
 const struct model_field *check_ref_field(struct check_ctx *c, const struct model_reg *r,

@@ -2,8 +2,38 @@
  * check_refs - resolves the by-name references of the model (citations,
  * <at> instances, event tables and <set>s) and reports the unknown ones.
  * The topology's references are resolved in check_pmon.c with the same helpers.
+ * An unknown name is reported with the closest known one as "did you mean".
  */
 #include "check_int.h"
+#include "util.h"
+
+#include <stddef.h>
+
+/* ------------------------------------------------------------- did you mean */
+
+const char *check_suggest_field(const struct model_reg *r, const char *name, bool reserved_too)
+{
+    struct util_suggest sg;
+    util_suggest_init(&sg, name);
+    for (size_t i = 0; i < r->nfields; i++)
+        if (reserved_too || !model_field_is_reserved(r->fields[i]))
+            util_suggest_add(&sg, r->fields[i]->name);
+    return util_suggest_best(&sg);
+}
+
+/* The closest of the names at 'name_offset' in 'n' objects to 'name' (util_suggest), or NULL. */
+static const char *suggest(const char *name, const void *objects, size_t n, size_t name_offset)
+{
+    struct util_suggest sg;
+    util_suggest_init(&sg, name);
+    util_suggest_each(&sg, objects, n, name_offset);
+    return util_suggest_best(&sg);
+}
+
+#define SUGGEST(name, list, n, type, member)                                                       \
+    suggest((name), (const void *)(list), (n), offsetof(type, member))
+
+/* ------------------------------------------------------------- lookups */
 
 const struct model_reg *check_ref_reg(struct check_ctx *c, const struct model_block *b,
                                       const char *name, struct srcpos pos)
@@ -11,9 +41,12 @@ const struct model_reg *check_ref_reg(struct check_ctx *c, const struct model_bl
     if (!name || !b)
         return NULL;
     const struct model_reg *r = model_find_reg(b, name);
+    char hint[128];
     if (!r)
-        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown register '%s' in block '%s'", name,
-                    b->name);
+        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown register '%s' in block '%s'%s", name,
+                    b->name,
+                    diag_hint(hint, sizeof(hint),
+                              SUGGEST(name, b->regs, b->nregs, struct model_reg, name)));
     return r;
 }
 
@@ -23,9 +56,10 @@ const struct model_field *check_ref_field(struct check_ctx *c, const struct mode
     if (!name || !r)
         return NULL;
     const struct model_field *f = model_find_field(r, name);
+    char hint[128];
     if (!f) {
-        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown field '%s' in register '%s'", name,
-                    r->name);
+        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown field '%s' in register '%s'%s", name,
+                    r->name, diag_hint(hint, sizeof(hint), check_suggest_field(r, name, true)));
         diag_note(c->dg, r->pos, "register '%s' defined here", r->name);
     }
     return f;
@@ -36,8 +70,12 @@ const struct model_block *check_ref_block(struct check_ctx *c, const char *name,
     if (!name)
         return NULL;
     const struct model_block *b = model_find_block(c->s, name);
+    char hint[128];
     if (!b)
-        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown block '%s'", name);
+        diag_report(
+            c->dg, DIAG_UNKNOWN_REF, pos, "unknown block '%s'%s", name,
+            diag_hint(hint, sizeof(hint),
+                      SUGGEST(name, c->s->blocks, c->s->nblocks, struct model_block, name)));
     return b;
 }
 
@@ -47,9 +85,12 @@ const struct model_instance *check_ref_instance(struct check_ctx *c, const struc
     if (!name || !b)
         return NULL;
     const struct model_instance *i = model_find_instance(b, name);
+    char hint[128];
     if (!i)
-        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown instance '%s' in block '%s'", name,
-                    b->name);
+        diag_report(
+            c->dg, DIAG_UNKNOWN_REF, pos, "unknown instance '%s' in block '%s'%s", name, b->name,
+            diag_hint(hint, sizeof(hint),
+                      SUGGEST(name, b->instances, b->ninstances, struct model_instance, name)));
     return i;
 }
 
@@ -60,9 +101,13 @@ static void resolve_cite(struct check_ctx *c, struct model_cite *ci, struct srcp
     if (!ci->src)
         return;
     ci->source = model_find_source(c->s, ci->src);
+    char hint[128];
     if (!ci->source)
-        diag_report(c->dg, DIAG_UNKNOWN_REF, ci->pos.file ? ci->pos : owner, "unknown source '%s'",
-                    ci->src);
+        diag_report(
+            c->dg, DIAG_UNKNOWN_REF, ci->pos.file ? ci->pos : owner, "unknown source '%s'%s",
+            ci->src,
+            diag_hint(hint, sizeof(hint),
+                      SUGGEST(ci->src, c->s->sources, c->s->nsources, struct model_source, id)));
 }
 
 static void cites_of_event(struct check_ctx *c, struct model_event *e)

@@ -72,6 +72,12 @@ static int parse_option(struct diag *dg, struct render_args *a, int argc, char *
         if (!mus_escape_parse(arg + 9, &a->escape))
             return usage_error(dg, "unknown escape kind '%s' (html, c, md or none)", arg + 9);
         a->escape_given = true;
+    } else if (strncmp(arg, "-f", 2) == 0) {
+        int rc = diag_f_option(dg, arg); /* -ferror-limit=N, the caret options (diag.h) */
+        if (rc <= 0)
+            return usage_error(
+                dg, rc < 0 ? "'%s' needs a number of errors (0: no limit)" : "unknown option '%s'",
+                arg);
     } else {
         return usage_error(dg, "unknown option '%s'", arg);
     }
@@ -107,33 +113,21 @@ static int parse_args(struct diag *dg, struct render_args *a, int argc, char **a
     return 0;
 }
 
-/* Reads the whole file (NULL after reporting DIAG_IO); "-" is standard input. */
+/*
+ * Reads the whole file, a regular file only (util_read_input()); "-" is
+ * standard input. NULL after reporting DIAG_IO.
+ */
 static char *read_data(struct diag *dg, const char *path, size_t *len)
 {
-    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!fp) {
-        diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot read '%s': %s", path,
-                    strerror(errno));
+    struct util_file in;
+    int rc =
+        strcmp(path, "-") == 0 ? util_read_stream(stdin, 0, &in) : util_read_input(path, 0, &in);
+    if (rc < 0) {
+        diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot read '%s': %s", path, in.why);
         return NULL;
     }
-    struct buf b = BUF_INIT;
-    size_t n;
-    do {
-        buf_grow(&b, 1 << 16);
-        n = fread(b.s + b.len, 1, b.cap - b.len - 1, fp);
-        b.len += n;
-        b.s[b.len] = '\0';
-    } while (n > 0);
-    int err = ferror(fp) ? (errno ? errno : EIO) : 0;
-    if (fp != stdin)
-        fclose(fp);
-    if (err) {
-        buf_release(&b);
-        diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot read '%s': %s", path,
-                    strerror(err));
-        return NULL;
-    }
-    return buf_detach(&b, len);
+    *len = in.len;
+    return in.text;
 }
 
 /* Reads and parses the data file; NULL after reporting (DIAG_IO or DIAG_DATA_SYNTAX). */
@@ -145,13 +139,14 @@ static json_t *load_data(struct diag *dg, const char *path)
         return NULL;
     json_error_t err;
     json_t *root = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
-    free(text);
     if (!root) {
-        uint32_t file = diag_add_file(dg, path);
+        uint32_t file = diag_add_source(dg, path, text, len);
         struct srcpos at = {file, err.line > 0 ? (uint32_t)err.line : 0,
                             err.column > 0 ? (uint32_t)err.column : 0};
         diag_report(dg, DIAG_DATA_SYNTAX, at, "%s", err.text);
+        diag_drop_source(dg, file, false);
     }
+    free(text);
     return root;
 }
 
@@ -218,6 +213,8 @@ int cmd_render(int argc, char **argv)
 {
     struct diag dg;
     diag_init(&dg, stderr);
+    dg.caret = true;
+    dg.error_limit = DIAG_ERROR_LIMIT_DEFAULT;
     struct render_args a = {0};
     int rc = parse_args(&dg, &a, argc, argv);
     int status;
@@ -230,6 +227,7 @@ int cmd_render(int argc, char **argv)
         status = run(&dg, &a);
     }
     free(a.incdirs);
+    diag_finish(&dg);
     diag_release(&dg);
     return status;
 }

@@ -1,9 +1,14 @@
 #include "diag.h"
 #include "util.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Carets: the largest file read again for its lines, and the widest line shown whole. */
+#define DIAG_SOURCE_MAX ((size_t)256 * 1024 * 1024)
+enum { DIAG_LINE_MAX = 240 };
 
 static const struct {
     const char *name;
@@ -13,6 +18,17 @@ static const struct {
 #define X(code, name, sev, desc) [DIAG_##code] = {name, sev, desc},
 #include "diag.def"
 #undef X
+};
+
+/* A file's text for carets, and where its lines start (built when first needed). */
+struct diag_source {
+    const char *text; /* borrowed, or 'owned' */
+    size_t len;
+    char *owned;   /* read again from disk; free() */
+    size_t *lines; /* byte offset of each line; free() */
+    size_t nlines;
+    bool on_disk; /* the name is a file to read when there is no text */
+    bool tried;   /* reading it failed once: do not try again */
 };
 
 void diag_init(struct diag *dg, FILE *echo)
@@ -25,11 +41,22 @@ void diag_init(struct diag *dg, FILE *echo)
     diag_add_file(dg, "");
 }
 
+static void source_release(struct diag_source *src)
+{
+    free(src->owned);
+    free(src->lines);
+    *src = (struct diag_source){0};
+}
+
 void diag_release(struct diag *dg)
 {
+    for (uint32_t i = 0; i < dg->nfiles; i++)
+        source_release(&dg->srcs[i]);
     free(dg->files);
+    free(dg->srcs);
     buf_release(&dg->text);
     dg->files = NULL;
+    dg->srcs = NULL;
     dg->nfiles = dg->cap = 0;
 }
 
@@ -38,9 +65,27 @@ uint32_t diag_add_file(struct diag *dg, const char *name)
     if (dg->nfiles == dg->cap) {
         dg->cap = dg->cap ? dg->cap * 2 : 8;
         dg->files = xrealloc(dg->files, dg->cap * sizeof(*dg->files));
+        dg->srcs = xrealloc(dg->srcs, dg->cap * sizeof(*dg->srcs));
     }
     dg->files[dg->nfiles] = name;
+    dg->srcs[dg->nfiles] = (struct diag_source){0};
     return dg->nfiles++;
+}
+
+uint32_t diag_add_source(struct diag *dg, const char *name, const char *text, size_t len)
+{
+    uint32_t file = diag_add_file(dg, name);
+    dg->srcs[file].text = text;
+    dg->srcs[file].len = len;
+    return file;
+}
+
+void diag_drop_source(struct diag *dg, uint32_t file, bool on_disk)
+{
+    if (file == 0 || file >= dg->nfiles)
+        return;
+    source_release(&dg->srcs[file]);
+    dg->srcs[file].on_disk = on_disk;
 }
 
 const char *diag_file_name(const struct diag *dg, uint32_t file)
@@ -99,6 +144,122 @@ bool diag_option(struct diag *dg, const char *opt)
     return false;
 }
 
+int diag_f_option(struct diag *dg, const char *opt)
+{
+    static const char *const on[] = {"-fcaret-diagnostics", "-fdiagnostics-show-caret"};
+    static const char *const off[] = {"-fno-caret-diagnostics", "-fno-diagnostics-show-caret"};
+    for (size_t i = 0; i < ARRAY_SIZE(on); i++) {
+        if (strcmp(opt, on[i]) == 0 || strcmp(opt, off[i]) == 0) {
+            dg->caret = strcmp(opt, on[i]) == 0;
+            return 1;
+        }
+    }
+    const char *v = NULL;
+    if (strncmp(opt, "-ferror-limit=", 14) == 0)
+        v = opt + 14;
+    else if (strncmp(opt, "-fmax-errors=", 13) == 0)
+        v = opt + 13;
+    if (!v)
+        return 0;
+    unsigned long n = 0;
+    for (const char *p = v; *p; p++) {
+        if (*p < '0' || *p > '9' || (n = n * 10 + (unsigned long)(*p - '0')) > UINT_MAX)
+            return -1;
+    }
+    if (!*v)
+        return -1;
+    dg->error_limit = (unsigned)n;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- carets */
+
+/* The text of 'file', read again from disk if need be; NULL when there is none. */
+static struct diag_source *source_of(struct diag *dg, uint32_t file)
+{
+    struct diag_source *src = &dg->srcs[file];
+    if (!src->text && src->on_disk && !src->tried) {
+        struct util_file in;
+        src->tried = true;
+        if (util_read_input(dg->files[file], DIAG_SOURCE_MAX, &in) == 0) {
+            src->owned = in.text;
+            src->text = in.text;
+            src->len = in.len;
+        }
+    }
+    if (!src->text)
+        return NULL;
+    if (!src->lines)
+        src->lines = util_line_starts(src->text, src->len, &src->nlines);
+    return src;
+}
+
+static bool utf8_continuation(char c)
+{
+    return ((unsigned char)c & 0xC0) == 0x80;
+}
+
+/*
+ * Appends one byte of the source line as it is shown: a tab as spaces up to
+ * the next multiple of 8, a control character as '?' (a spec cannot move the
+ * terminal's cursor). Returns the new display column.
+ */
+static size_t show_byte(struct buf *out, char c, size_t col)
+{
+    if (c == '\t') {
+        do
+            buf_addc(out, ' ');
+        while (++col % 8);
+        return col;
+    }
+    if ((unsigned char)c < 0x20 || c == 0x7F) {
+        buf_addc(out, '?');
+        return col + 1;
+    }
+    buf_addc(out, c);
+    return col + !utf8_continuation(c);
+}
+
+/*
+ * "    5 | <source line>" and "      |     ^" for 'pos'. A line longer than
+ * DIAG_LINE_MAX bytes is shown as the window around the column.
+ */
+static void add_caret(struct diag *dg, struct srcpos pos)
+{
+    struct diag_source *src = source_of(dg, pos.file);
+    if (!src || pos.line > src->nlines)
+        return;
+    size_t start = src->lines[pos.line - 1];
+    size_t end = pos.line < src->nlines ? src->lines[pos.line] - 1 : src->len;
+    if (end > start && src->text[end - 1] == '\r')
+        end--;
+    size_t at = start + pos.col - 1 < end ? start + pos.col - 1 : end;
+    if (end - start > DIAG_LINE_MAX) {
+        size_t from = at - start > DIAG_LINE_MAX / 2 ? at - DIAG_LINE_MAX / 2 : start;
+        while (from > start && utf8_continuation(src->text[from]))
+            from--;
+        start = from;
+        end = end - start > DIAG_LINE_MAX ? start + DIAG_LINE_MAX : end;
+        while (end > at && end < src->len && utf8_continuation(src->text[end]))
+            end--;
+    }
+    char num[16];
+    int width = snprintf(num, sizeof(num), "%u", (unsigned)pos.line);
+    width = width < 5 ? 5 : width;
+    buf_addf(&dg->text, "%*s | ", width, num);
+    size_t col = 0, caret_col = 0;
+    for (size_t i = start; i < end; i++) {
+        if (i == at)
+            caret_col = col;
+        col = show_byte(&dg->text, src->text[i], col);
+    }
+    if (at >= end)
+        caret_col = col;
+    buf_addf(&dg->text, "\n%*s | %*s^\n", width, "", (int)caret_col, "");
+}
+
+/* ---------------------------------------------------------------- reports */
+
 static void emit(struct diag *dg, struct srcpos pos, const char *kind, const char *option,
                  const char *fmt, va_list ap)
 {
@@ -118,10 +279,18 @@ static void emit(struct diag *dg, struct srcpos pos, const char *kind, const cha
     if (option)
         buf_addf(&dg->text, " [-W%s]", option);
     buf_addc(&dg->text, '\n');
+    if (dg->caret && pos.file && pos.file < dg->nfiles && pos.line && pos.col)
+        add_caret(dg, pos);
     if (dg->echo) {
         fwrite(dg->text.s + start, 1, dg->text.len - start, dg->echo);
         fflush(dg->echo);
     }
+}
+
+/* True when the error limit is reached: what follows is counted, not printed. */
+static bool over_limit(const struct diag *dg)
+{
+    return dg->error_limit && dg->nerrors - dg->nhidden_errors >= dg->error_limit;
 }
 
 int diag_vreport(struct diag *dg, enum diag_code code, struct srcpos pos, const char *fmt,
@@ -136,13 +305,17 @@ int diag_vreport(struct diag *dg, enum diag_code code, struct srcpos pos, const 
     const char *option = diag_table[code].sev == SEV_WARNING ? diag_table[code].name : NULL;
     if (sev == SEV_WARNING && dg->werror)
         sev = SEV_ERROR;
+    bool hide = over_limit(dg);
+    dg->last_suppressed = hide;
     if (sev == SEV_ERROR) {
         dg->nerrors++;
-        emit(dg, pos, "error", option, fmt, ap);
+        dg->nhidden_errors += hide;
     } else {
         dg->nwarnings++;
-        emit(dg, pos, "warning", option, fmt, ap);
+        dg->nhidden_warnings += hide;
     }
+    if (!hide)
+        emit(dg, pos, sev == SEV_ERROR ? "error" : "warning", option, fmt, ap);
     return -1;
 }
 
@@ -173,4 +346,34 @@ int diag_plain_error(struct diag *dg, const char *fmt, ...)
     emit(dg, (struct srcpos){0, 0, 0}, "error", NULL, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+static void note_plain(struct diag *dg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note_plain(struct diag *dg, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit(dg, (struct srcpos){0, 0, 0}, "note", NULL, fmt, ap);
+    va_end(ap);
+}
+
+void diag_finish(struct diag *dg)
+{
+    unsigned e = dg->nhidden_errors, w = dg->nhidden_warnings;
+    if (e && w)
+        note_plain(dg, "%u more error%s and %u more warning%s not shown (-ferror-limit=%u)", e,
+                   e == 1 ? "" : "s", w, w == 1 ? "" : "s", dg->error_limit);
+    else if (e || w)
+        note_plain(dg, "%u more %s%s not shown (-ferror-limit=%u)", e ? e : w,
+                   e ? "error" : "warning", (e ? e : w) == 1 ? "" : "s", dg->error_limit);
+}
+
+const char *diag_hint(char *buf, size_t size, const char *best)
+{
+    if (best)
+        snprintf(buf, size, "; did you mean '%.100s'?", best);
+    else if (size)
+        buf[0] = '\0';
+    return buf;
 }

@@ -8,6 +8,17 @@
  * report everything they find into one struct diag (all errors of a run, not
  * just the first); main decides the exit status once from the counts.
  * Messages: lower-case first word, no final period, subjects in 'quotes'.
+ *
+ * Where the column is known, the message is followed by its source line and
+ * a caret under the column, as gcc prints them:
+ *
+ *     x.xml:5:50: error: number '107CCH' uses the manuals' 'H' suffix: write '0x107CC'
+ *         5 |     <register name="CTL" space="msr" address="107CCH" width="32" src="man">
+ *           |                                                  ^
+ *
+ * (tabs expanded to 8 columns; 'caret' turns it on). With an error limit,
+ * reports past it are counted but not printed, and diag_finish() says how
+ * many were hidden.
  */
 #ifndef REGC_DIAG_H
 #define REGC_DIAG_H
@@ -32,17 +43,26 @@ enum diag_code {
     DIAG__COUNT
 };
 
+struct diag_source;
+
 struct diag {
     const char **files;    /* file table; [0] is unused; names owned by the caller */
+    struct diag_source *srcs; /* per file: its text, for carets; parallel to files */
     uint32_t nfiles, cap;
-    unsigned nerrors, nwarnings;
-    unsigned count[DIAG__COUNT]; /* reports per code that were printed */
+    unsigned nerrors, nwarnings; /* every error and warning, shown or not */
+    unsigned count[DIAG__COUNT]; /* reports per code (not ignored ones; hidden ones too) */
     enum diag_sev sev[DIAG__COUNT]; /* severity in force per code (after -W options) */
     bool werror;           /* -Werror: every warning counts as an error */
-    bool last_suppressed;  /* the last report was ignored, so its notes are too */
+    bool last_suppressed;  /* the last report was ignored or hidden, so its notes are too */
+    bool caret;            /* print the source line and a caret under the column, as gcc */
+    unsigned error_limit;  /* -ferror-limit: after this many errors the rest are hidden; 0: none */
+    unsigned nhidden_errors, nhidden_warnings; /* hidden by the limit (counted in nerrors...) */
     FILE *echo;            /* where messages are printed as they come; NULL: only kept */
-    struct buf text;       /* every message printed so far */
+    struct buf text;       /* every message printed so far (with its caret lines) */
 };
+
+/* -ferror-limit's default in regc; diag_init() sets no limit (and no carets). */
+#define DIAG_ERROR_LIMIT_DEFAULT 50
 
 /* Sets up 'dg' printing to 'echo' (may be NULL); release with diag_release(). */
 void diag_init(struct diag *dg, FILE *echo);
@@ -50,6 +70,18 @@ void diag_release(struct diag *dg);
 
 /* Registers a file name (borrowed; must outlive dg) and returns its index. */
 uint32_t diag_add_file(struct diag *dg, const char *name);
+/*
+ * The same for a file whose text is at hand: carets for it are drawn from
+ * 'text' (borrowed; valid until diag_drop_source(), or as long as reports
+ * about the file may come).
+ */
+uint32_t diag_add_source(struct diag *dg, const char *name, const char *text, size_t len);
+/*
+ * The text of 'file' is about to be freed. When 'on_disk' (the name is a
+ * path to a regular file), a later caret reads the file again, as gcc does;
+ * else no more carets are drawn for it.
+ */
+void diag_drop_source(struct diag *dg, uint32_t file, bool on_disk);
 const char *diag_file_name(const struct diag *dg, uint32_t file);
 
 /* Looks a diagnostic up by its stable name; false if there is none. */
@@ -65,6 +97,14 @@ enum diag_sev diag_default_severity(enum diag_code code);
 bool diag_option(struct diag *dg, const char *opt);
 
 /*
+ * The command-line options of the diagnostics themselves: -ferror-limit=N
+ * (gcc: -fmax-errors=N), -f[no-]caret-diagnostics (gcc:
+ * -f[no-]diagnostics-show-caret). Returns 1 when 'opt' was one and is
+ * applied, 0 when it is none of them, -1 when its value is not a number.
+ */
+int diag_f_option(struct diag *dg, const char *opt);
+
+/*
  * Reports diagnostic 'code' at 'pos'. Returns -1, so a check can end with
  * 'return diag_report(...)'. A diagnostic set to SEV_IGNORE prints nothing.
  */
@@ -78,5 +118,15 @@ void diag_note(struct diag *dg, struct srcpos pos, const char *fmt, ...)
 
 /* A message with no position: "regc: error: ..." (usage and I/O problems). */
 int diag_plain_error(struct diag *dg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Ends a run: "regc: note: N more errors not shown" when the error limit hid some. */
+void diag_finish(struct diag *dg);
+
+/*
+ * "; did you mean 'NAME'?" in 'buf' (or "" when 'best' is NULL), to end a
+ * message with: diag_report(dg, code, pos, "unknown field '%s'%s", name,
+ * diag_hint(hint, sizeof(hint), best)). Returns 'buf'.
+ */
+const char *diag_hint(char *buf, size_t size, const char *best);
 
 #endif

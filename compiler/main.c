@@ -21,6 +21,7 @@
 #include "mustache.h"
 #include "outfile.h"
 #include "specpath.h"
+#include "templates.h"
 #include "tmpl.h"
 #include "util.h"
 #include "xmlload.h"
@@ -33,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
@@ -71,6 +73,8 @@ static const char usage_text[] =
     "                   stop a render past N bytes of output or N steps (k, M, G\n"
     "                   suffixes; defaults 1G bytes, 256M steps; 0: no limit)\n"
     "  -Werror          treat warnings as errors; -Werror=NAME, -Wno-NAME, -WNAME for one\n"
+    "  -ferror-limit=N  stop printing errors after N (default 50; 0: no limit)\n"
+    "  -fno-caret-diagnostics  no source line and caret under the column\n"
     "  --list-templates list the built-in templates\n"
     "  --version, --help\n"
     "\n"
@@ -110,6 +114,17 @@ static bool parse_jobs(const char *v, unsigned *jobs)
     }
     *jobs = (unsigned)n;
     return n >= 1;
+}
+
+/* -ferror-limit=N, -f[no-]caret-diagnostics and their gcc spellings (diag.h). 0 or -1. */
+static int diagnostics_option(struct diag *dg, const char *a, int *status)
+{
+    int rc = diag_f_option(dg, a);
+    if (rc < 0)
+        *status = usage_error("'%s' needs a number of errors (0: no limit)", a);
+    else if (rc == 0)
+        *status = usage_error("unknown option '%s'", a);
+    return rc > 0 ? 0 : -1;
 }
 
 /* Parses the command line into 'o' and -W options into 'dg'. Returns -1 on a usage error. */
@@ -159,6 +174,9 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
         } else if (strncmp(a, "-W", 2) == 0) {
             if (!diag_option(dg, a))
                 return *status = usage_error("unknown warning option '%s'", a), -1;
+        } else if (strncmp(a, "-f", 2) == 0) {
+            if (diagnostics_option(dg, a, status) < 0)
+                return -1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return *status = usage_error("unknown option '%s'", a), -1;
         } else if (o->spec) {
@@ -176,19 +194,96 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
     return 0;
 }
 
-/* The template to use: -t, else from -o's extension, else the C header. */
+/* The extension of the file name 'path' ("x.tar.svd": ".svd"), or NULL when it has none. */
+static const char *extension_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base ? dot : NULL;
+}
+
+static const struct {
+    const char *ext, *tmpl;
+} by_extension[] = {
+    {".h", "c"}, {".json", "json"}, {".md", "md"}, {".html", "html"}, {".htm", "html"}};
+
+/* The template output 'path' asks for: by its extension, "c" with none; NULL for another one. */
+static const char *template_of_output(const char *path)
+{
+    const char *ext = path ? extension_of(path) : NULL;
+    if (!ext)
+        return "c";
+    for (size_t i = 0; i < ARRAY_SIZE(by_extension); i++)
+        if (strcmp(ext, by_extension[i].ext) == 0)
+            return by_extension[i].tmpl;
+    return NULL;
+}
+
+/* The template to use: -t, else from -o's extension (checked by check_template_choice()). */
 static const char *template_for(const struct options *o)
 {
     if (o->tmpl)
         return o->tmpl;
-    const char *ext = o->output ? strrchr(o->output, '.') : NULL;
-    if (ext && strcmp(ext, ".json") == 0)
-        return "json";
-    if (ext && strcmp(ext, ".md") == 0)
-        return "md";
-    if (ext && (strcmp(ext, ".html") == 0 || strcmp(ext, ".htm") == 0))
-        return "html";
-    return "c";
+    const char *t = template_of_output(o->output);
+    return t ? t : "c";
+}
+
+/* "c, html, md, tables and json": the built-in output templates, for messages. */
+static void builtin_names(struct buf *out)
+{
+    for (size_t i = 0; i < embedded_template_count; i++)
+        if (embedded_templates[i].name[0] != '_')
+            buf_addf(out, "%s, ", embedded_templates[i].name);
+    buf_adds(out, "json");
+}
+
+/* -t NAME that names no built-in and no file: a usage error listing the built-ins. */
+static int check_template_name(const char *name, int *status)
+{
+    struct tmpl tp;
+    tmpl_init(&tp, NULL, NULL, 0);
+    bool builtin = strcmp(name, "json") == 0 || tmpl_is_builtin(&tp, name);
+    tmpl_release(&tp);
+    if (builtin || strpbrk(name, "/.") || access(name, F_OK) == 0)
+        return 0; /* a path is read when the spec is checked: missing, it is an I/O error */
+    struct util_suggest sg;
+    util_suggest_init(&sg, name);
+    for (size_t i = 0; i < embedded_template_count; i++)
+        if (embedded_templates[i].name[0] != '_')
+            util_suggest_add(&sg, embedded_templates[i].name);
+    util_suggest_add(&sg, "json");
+    struct buf names = BUF_INIT;
+    builtin_names(&names);
+    char hint[160];
+    *status = usage_error("unknown template '%s': no built-in and no file of that name%s\n"
+                          "regc: note: the built-in templates are %s (regc --list-templates)",
+                          name, diag_hint(hint, sizeof(hint), util_suggest_best(&sg)), names.s);
+    buf_release(&names);
+    return -1;
+}
+
+/* -o with an extension that picks no template, and no -t: a usage error, not a C header. */
+static int check_output_template(const char *output, int *status)
+{
+    if (template_of_output(output))
+        return 0;
+    struct buf exts = BUF_INIT;
+    for (size_t i = 0; i < ARRAY_SIZE(by_extension); i++)
+        buf_addf(&exts, "%s%s: %s", i ? ", " : "", by_extension[i].ext, by_extension[i].tmpl);
+    *status =
+        usage_error("output '%s': its extension '%s' picks no template (%s); give one with -t",
+                    output, extension_of(output), exts.s);
+    buf_release(&exts);
+    return -1;
+}
+
+/* What to render: -t names a template, or -o picks one. 0, or -1 after a usage error. */
+static int check_template_choice(const struct options *o, int *status)
+{
+    if (o->tmpl)
+        return check_template_name(o->tmpl, status);
+    return o->output ? check_output_template(o->output, status) : 0;
 }
 
 static int status_of(const struct diag *dg)
@@ -401,9 +496,12 @@ int main(int argc, char **argv)
     o.incdirs = xcalloc((size_t)argc, sizeof(*o.incdirs));
     struct diag dg;
     diag_init(&dg, stderr);
+    dg.caret = true;
+    dg.error_limit = DIAG_ERROR_LIMIT_DEFAULT;
     int status = 0;
-    if (parse_args(argc, argv, &o, &dg, &status) == 0)
+    if (parse_args(argc, argv, &o, &dg, &status) == 0 && check_template_choice(&o, &status) == 0)
         status = compile(&o, &dg);
+    diag_finish(&dg);
     diag_release(&dg);
     free(o.incdirs);
     return status;

@@ -586,11 +586,11 @@ struct mus_template *mus_compile(struct diag *dg, const char *name, const char *
 {
     struct mus_template *t = xcalloc(1, sizeof(*t));
     t->name = name;
-    t->file = diag_add_file(dg, name);
     t->src = xmalloc(len + 1);
     if (len)
         memcpy(t->src, text, len);
     t->src[len] = '\0';
+    t->file = diag_add_source(dg, name, t->src, len); /* carets; reports end before mus_free */
     t->len = len;
     arena_init(&t->arena);
     struct parser p = {.dg = dg, .t = t, .s = t->src, .len = len, .line = 1};

@@ -50,27 +50,15 @@ bool tmpl_is_builtin(const struct tmpl *tp, const char *name)
     return !strpbrk(name, "/.") && builtin_find(tp, name) != NULL;
 }
 
-/* Reads a whole file; returns 0, or -errno. "-" is standard input. */
-static int slurp(const char *path, char **text, size_t *len)
+/*
+ * Reads a whole file (a regular file only: util_read_input()); "-" is
+ * standard input. Returns 0, or -1 with 'in->err' and 'in->why'.
+ */
+static int slurp(const char *path, struct util_file *in)
 {
-    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!fp)
-        return -errno;
-    struct buf b = BUF_INIT;
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-        buf_addn(&b, chunk, n);
-    int err = ferror(fp) ? (errno ? errno : EIO) : 0;
-    if (fp != stdin)
-        fclose(fp);
-    if (err) {
-        buf_release(&b);
-        return -err;
-    }
-    buf_grow(&b, 1); /* a non-static buffer even when empty */
-    *text = buf_detach(&b, len);
-    return 0;
+    if (strcmp(path, "-") == 0)
+        return util_read_stream(stdin, 0, in);
+    return util_read_input(path, 0, in);
 }
 
 static struct tmpl_text *keep(struct tmpl *tp, char *display, char *text)
@@ -94,10 +82,10 @@ static void add_dep(struct tmpl *tp, const char *path)
     tp->deps[tp->ndeps++] = xstrdup(path);
 }
 
-static int read_error(struct tmpl *tp, const char *path, int err)
+static int read_error(struct tmpl *tp, const char *path, const char *why)
 {
     return diag_report(tp->dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot read '%s': %s", path,
-                       strerror(err));
+                       why);
 }
 
 /*
@@ -106,16 +94,12 @@ static int read_error(struct tmpl *tp, const char *path, int err)
  */
 static int read_template(struct tmpl *tp, const char *path, bool missing_ok, struct mus_source *src)
 {
-    char *text;
-    size_t len;
-    int rc = slurp(path, &text, &len);
-    if (rc == -ENOENT && missing_ok)
-        return 0;
-    if (rc < 0)
-        return read_error(tp, path, -rc);
+    struct util_file in;
+    if (slurp(path, &in) < 0)
+        return in.err == ENOENT && missing_ok ? 0 : read_error(tp, path, in.why);
     add_dep(tp, path);
-    struct tmpl_text *k = keep(tp, xstrdup(path), text);
-    *src = (struct mus_source){k->display, k->text, len};
+    struct tmpl_text *k = keep(tp, xstrdup(path), in.text);
+    *src = (struct mus_source){k->display, k->text, in.len};
     return 1;
 }
 

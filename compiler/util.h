@@ -8,7 +8,9 @@
 #ifndef REGC_UTIL_H
 #define REGC_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -25,5 +27,62 @@ char *xstrdup(const char *s);
 char *util_dir_of(const char *path);
 
 _Noreturn void util_bug(const char *file, int line, const char *msg);
+
+/*
+ * An input file read whole: a spec, an include, a template, a partial, JSON
+ * data. On success 'text' holds 'len' bytes and a NUL (the caller releases
+ * it with free()); on failure 'text' is NULL, 'err' the errno (EFBIG: larger
+ * than the limit; 0: refused for its kind) and 'why' says why in words, as
+ * strerror() would ("Is a FIFO, not a regular file"; static storage).
+ */
+struct util_file {
+    char *text;
+    size_t len;
+    int err;
+    const char *why;
+};
+
+/*
+ * Reads 'path', at most 'max' bytes (0: no limit). Anything but a regular
+ * file is refused before a byte is read: a FIFO would wait for a writer
+ * forever (it is opened O_NONBLOCK, so even the open cannot wait), a device
+ * such as /dev/zero never ends. Returns 0, or -1 with 'f->err' and 'f->why'.
+ */
+int util_read_input(const char *path, size_t max, struct util_file *f);
+/* The same for a stream not yet read from ("-": standard input, whatever it is), to its end. */
+int util_read_stream(FILE *fp, size_t max, struct util_file *f);
+
+/*
+ * The byte offset of each line's start in text[0, len) ([0] is 0), in an
+ * array the caller releases with free(); its length in '*nlines'.
+ */
+size_t *util_line_starts(const char *text, size_t len, size_t *nlines);
+
+/*
+ * Edit distance (optimal string alignment: insertions, deletions,
+ * substitutions and swaps of two neighbours cost 1) between 'a' and 'b',
+ * ignoring ASCII case; 1 for strings that differ in case only.
+ */
+size_t util_edit_distance(const char *a, const char *b);
+
+/*
+ * "Did you mean" for a name that names nothing: offer each candidate with
+ * util_suggest_add(); util_suggest_best() gives the closest one that is
+ * close enough to be a likely typo (distance at most a third of the name's
+ * length, rounded up, and less than the candidate's length; not one that
+ * differs in digits only: "b0" for "b9"), the first of equals, or NULL.
+ * Candidates are borrowed.
+ */
+struct util_suggest {
+    const char *name;
+    const char *best;
+    size_t dist;
+};
+void util_suggest_init(struct util_suggest *s, const char *name);
+void util_suggest_add(struct util_suggest *s, const char *candidate);
+/* Offers the name of each of 'n' objects: the 'const char *' at 'name_offset' in each. */
+void util_suggest_each(struct util_suggest *s, const void *const *objects, size_t n,
+                       size_t name_offset);
+const char *util_suggest_best(const struct util_suggest *s);
 
 #endif

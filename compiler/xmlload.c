@@ -1,7 +1,8 @@
 /*
  * xmlload - libxml2 to model. See xmlload.h for the contract.
  *
- * Reading a file: the bytes are read whole (refused above 256 MiB), parsed
+ * Reading a file: the bytes are read whole (regular files only, refused
+ * before a byte is read otherwise; refused above 256 MiB), parsed
  * from memory with network off and no DTD or entity processing; a SAX hook
  * refuses any DOCTYPE before its internal subset is read (so entity bombs
  * and external entities never run), counts nesting depth, and records the
@@ -33,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* regspec/regspec.rng, compiled in by tools/embed.c (build/gen/schema.c). */
 extern const char regspec_schema[];
@@ -62,6 +62,7 @@ struct schema_elem {
     size_t nattrs;
     unsigned group_parent[16];
     unsigned ngroups; /* group ids are 1..ngroups */
+    bool truncated;   /* more attributes than attrs[] holds: do not call any unknown */
 };
 
 /* One file read: the spec or an include. */
@@ -149,10 +150,11 @@ static bool is_space(char c)
 }
 
 /*
- * Offset of the first character of attribute 'name''s value inside the
- * element's start tag in the raw text, or SIZE_MAX.
+ * Offset of attribute 'name' inside the element's start tag in the raw text:
+ * of the first character of its value ('value'), else of its name; SIZE_MAX
+ * when it cannot be found.
  */
-static size_t attr_value_offset(xmlNode *n, const char *name)
+static size_t attr_offset(xmlNode *n, const char *name, bool value)
 {
     struct lfile *f = file_of(n);
     size_t i = tag_offset(n);
@@ -177,13 +179,25 @@ static size_t attr_value_offset(xmlNode *n, const char *name)
             return SIZE_MAX;
         char q = t[i++];
         if (match)
-            return i;
+            return value ? i : start;
         const char *end = memchr(t + i, q, f->len - i);
         if (!end)
             return SIZE_MAX;
         i = (size_t)(end - t) + 1;
     }
     return SIZE_MAX;
+}
+
+static size_t attr_value_offset(xmlNode *n, const char *name)
+{
+    return attr_offset(n, name, true);
+}
+
+/* Position of attribute 'name' itself (its name) in the start tag; the element's when unknown. */
+static struct srcpos attr_pos(xmlNode *n, const char *name)
+{
+    size_t i = attr_offset(n, name, false);
+    return i == SIZE_MAX ? pos_of(n) : pos_at(file_of(n), i);
 }
 
 /*
@@ -212,63 +226,7 @@ static struct srcpos value_pos(xmlNode *n, const char *name, size_t off)
 
 static void build_lines(struct lfile *f)
 {
-    size_t cap = 64;
-    f->lines = xmalloc(cap * sizeof(*f->lines));
-    f->lines[0] = 0;
-    f->nlines = 1;
-    for (const char *p = f->text, *end = f->text + f->len;
-         (p = memchr(p, '\n', (size_t)(end - p))) != NULL;) {
-        p++;
-        if (f->nlines == cap) {
-            cap *= 2;
-            f->lines = xrealloc(f->lines, cap * sizeof(*f->lines));
-        }
-        f->lines[f->nlines++] = (size_t)(p - f->text);
-    }
-}
-
-/* Reads the whole file, at most XMLLOAD_MAX_SIZE bytes. 0, or -1 with errno (EFBIG: too big). */
-static int read_bounded(const char *path, char **text, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return -1;
-    struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(fp);
-        errno = EISDIR;
-        return -1;
-    }
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
-        (uintmax_t)st.st_size > XMLLOAD_MAX_SIZE) {
-        fclose(fp);
-        errno = EFBIG;
-        return -1;
-    }
-    /* Not trusting st_size (pipes, devices, a growing file): read at most one byte too many. */
-    size_t cap = 1 << 16, n = 0;
-    char *buf = xmalloc(cap + 1);
-    while (n <= XMLLOAD_MAX_SIZE) {
-        if (n == cap) {
-            cap = cap * 2 > XMLLOAD_MAX_SIZE + 1 ? XMLLOAD_MAX_SIZE + 1 : cap * 2;
-            buf = xrealloc(buf, cap + 1);
-        }
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int err = ferror(fp) ? errno : 0;
-    fclose(fp);
-    if (err || n > XMLLOAD_MAX_SIZE) {
-        free(buf);
-        errno = err ? err : EFBIG;
-        return -1;
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
+    f->lines = util_line_starts(f->text, f->len, &f->nlines);
 }
 
 /*
@@ -283,21 +241,23 @@ static struct lfile *open_file(struct loader *ld, const char *path, const char *
     f->path = path;
     f->real = real;
     f->included_at = at;
-    if (read_bounded(path, &f->text, &f->len) < 0) {
-        int err = errno;
+    struct util_file in;
+    if (util_read_input(path, XMLLOAD_MAX_SIZE, &in) < 0) {
         struct srcpos p = at.file ? at : (struct srcpos){diag_add_file(ld->dg, path), 0, 0};
-        if (err == EFBIG && at.file)
+        if (in.err == EFBIG && at.file)
             diag_report(ld->dg, DIAG_XML_LIMIT, p, "included file '%s' is larger than 256 MiB",
                         path);
-        else if (err == EFBIG)
+        else if (in.err == EFBIG)
             diag_report(ld->dg, DIAG_XML_LIMIT, p, "file is larger than 256 MiB");
         else if (at.file)
-            diag_report(ld->dg, code, p, "cannot read included file '%s': %s", path, strerror(err));
+            diag_report(ld->dg, code, p, "cannot read included file '%s': %s", path, in.why);
         else
-            diag_report(ld->dg, code, p, "cannot read file: %s", strerror(err));
+            diag_report(ld->dg, code, p, "cannot read file: %s", in.why);
         return NULL;
     }
-    f->index = diag_add_file(ld->dg, path);
+    f->text = in.text;
+    f->len = in.len;
+    f->index = diag_add_source(ld->dg, path, f->text, f->len);
     build_lines(f);
     if (ld->nfiles == ld->cap) {
         ld->cap = ld->cap ? 2 * ld->cap : 8;
@@ -323,17 +283,45 @@ static void trim_message(char *out, size_t size, const char *msg)
     out[n] = '\0';
 }
 
-/* libxml2 gives the column after an entity reference: point at its '&' instead. */
-static struct srcpos back_to_ampersand(const struct lfile *f, struct srcpos p)
+/*
+ * libxml2 gives some errors the column after the construct at fault. Moves
+ * 'p' back on its line to the last place before it where 'at' holds (the
+ * construct's start); 'p' unchanged when there is none.
+ */
+static struct srcpos back_to(const struct lfile *f, struct srcpos p,
+                             bool (*at)(const struct lfile *f, size_t i, const char *arg),
+                             const char *arg)
 {
     if (p.line == 0 || p.line > f->nlines || p.col == 0)
         return p;
     size_t start = f->lines[p.line - 1], i = start + p.col - 1;
-    if (i > f->len)
-        return p;
-    while (i > start && f->text[i - 1] != '&')
-        i--;
-    return i > start ? pos_at(f, i - 1) : p;
+    for (i = i > f->len ? f->len : i; i > start; i--)
+        if (at(f, i - 1, arg))
+            return pos_at(f, i - 1);
+    return p;
+}
+
+/* An entity reference's '&'. */
+static bool at_ampersand(const struct lfile *f, size_t i, const char *arg)
+{
+    return f->text[i] == '&';
+}
+
+/* A mismatched end tag's "</". */
+static bool at_end_tag(const struct lfile *f, size_t i, const char *arg)
+{
+    return f->text[i] == '<' && i + 1 < f->len && f->text[i + 1] == '/';
+}
+
+/* "NAME =" after a space: an attribute given twice (the last one is the repeat). */
+static bool at_attribute(const struct lfile *f, size_t i, const char *name)
+{
+    size_t n = strlen(name), j = i + n;
+    if (j > f->len || memcmp(f->text + i, name, n) != 0 || (i > 0 && !is_space(f->text[i - 1])))
+        return false;
+    while (j < f->len && is_space(f->text[j]))
+        j++;
+    return j < f->len && f->text[j] == '=';
 }
 
 static void report_parser_error(struct loader *ld, const xmlError *e)
@@ -343,7 +331,7 @@ static void report_parser_error(struct loader *ld, const xmlError *e)
     struct srcpos p = {ld->cur->index, e->line > 0 ? (uint32_t)e->line : 0,
                        e->int2 > 0 ? (uint32_t)e->int2 : 0};
     if (e->code == XML_ERR_UNDECLARED_ENTITY || e->code == XML_WAR_UNDECLARED_ENTITY) {
-        p = back_to_ampersand(ld->cur, p);
+        p = back_to(ld->cur, p, at_ampersand, NULL);
         diag_report(ld->dg, DIAG_XML_UNSAFE, p,
                     "entity reference '&%s;' refused: only the predefined entities and "
                     "character references are allowed",
@@ -354,14 +342,15 @@ static void report_parser_error(struct loader *ld, const xmlError *e)
     int line = 0, n_ = -1;
     if (sscanf(msg, "Opening and ending tag mismatch: %127s line %d and %127s%n", a, &line, b, &n_) == 3 &&
         n_ >= 0 && !msg[n_])
-        diag_report(ld->dg, DIAG_XML_SYNTAX, p,
+        diag_report(ld->dg, DIAG_XML_SYNTAX, back_to(ld->cur, p, at_end_tag, NULL),
                     "closing tag '%s' does not match '<%s>' opened at line %d", b, a, line);
     else if (sscanf(msg, "Premature end of data in tag %127s line %d%n", a, &line, &n_) == 2 &&
              n_ >= 0 && !msg[n_])
         diag_report(ld->dg, DIAG_XML_SYNTAX, p, "the file ends inside '<%s>' opened at line %d", a,
                     line);
     else if (sscanf(msg, "Attribute %127s redefined%n", a, &n_) == 1 && n_ >= 0 && !msg[n_])
-        diag_report(ld->dg, DIAG_XML_SYNTAX, p, "attribute '%s' is given twice", a);
+        diag_report(ld->dg, DIAG_XML_SYNTAX, back_to(ld->cur, p, at_attribute, a),
+                    "attribute '%s' is given twice", a);
     else {
         if (msg[0] >= 'A' && msg[0] <= 'Z' && !(msg[1] >= 'A' && msg[1] <= 'Z'))
             msg[0] = (char)(msg[0] - 'A' + 'a');
@@ -372,15 +361,18 @@ static void report_parser_error(struct loader *ld, const xmlError *e)
 /* sscanf that must consume all of 'msg' (sscanf alone accepts a matching prefix). */
 #define MATCHES(msg, fmt, ...) (n_ = -1, sscanf(msg, fmt "%n", __VA_ARGS__, &n_), n_ >= 0 && (msg)[n_] == '\0')
 
+static const char *suggest_element(struct loader *ld, const char *name);
+
 /* A Relax-NG message in our words; libxml2's own text when no rule matches; "" to drop it. */
-static void schema_message(char *out, size_t size, const char *msg)
+static void schema_message(struct loader *ld, char *out, size_t size, const char *msg)
 {
-    char a[128], b[128];
+    char a[128], b[128], hint[160];
     int n_;
     if (MATCHES(msg, "Invalid attribute %127s for element %127s", a, b))
-        snprintf(out, size, "element '%s': unknown attribute '%s'", b, a);
+        out[0] = '\0'; /* check_attributes() finds every unknown attribute, with its place */
     else if (MATCHES(msg, "Did not expect element %127s there", a))
-        snprintf(out, size, "element '%s' is not allowed here", a);
+        snprintf(out, size, "element '%s' is not allowed here%s", a,
+                 diag_hint(hint, sizeof(hint), suggest_element(ld, a)));
     else if (MATCHES(msg, "Element %127s failed to validate attributes", a))
         out[0] = '\0'; /* check_attributes() says which attribute, and where */
     else if (strcmp(msg, "Invalid sequence in interleave") == 0)
@@ -417,24 +409,11 @@ static void schema_err_add(struct loader *ld, struct srcpos pos, const char *msg
     ld->schema_errs[ld->nschema_errs++] = (struct schema_err){pos, xstrdup(msg)};
 }
 
-static void schema_err_drop(struct loader *ld, struct srcpos pos, const char *msg)
-{
-    for (size_t i = 0; i < ld->nschema_errs; i++) {
-        struct schema_err *e = &ld->schema_errs[i];
-        if (e->pos.line == pos.line && e->pos.file == pos.file && strcmp(e->msg, msg) == 0) {
-            free(e->msg);
-            memmove(e, e + 1, (ld->nschema_errs - i - 1) * sizeof(*e));
-            ld->nschema_errs--;
-            return;
-        }
-    }
-}
-
 static void report_schema_error(struct loader *ld, const xmlError *e)
 {
     char raw[256], msg[320];
     trim_message(raw, sizeof(raw), e->message);
-    schema_message(msg, sizeof(msg), raw);
+    schema_message(ld, msg, sizeof(msg), raw);
     if (!msg[0])
         return;
     struct srcpos p = {ld->cur->index, e->line > 0 ? (uint32_t)e->line : 0, 0};
@@ -668,6 +647,7 @@ static void rng_add_attr(struct loader *ld, struct schema_elem *e, xmlNode *n, b
 {
     xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
     if (!name || e->nattrs == ARRAY_SIZE(e->attrs)) {
+        e->truncated = e->truncated || name;
         xmlFree(name);
         return;
     }
@@ -773,11 +753,13 @@ static void list_values(char *out, size_t size, const char *const *values)
     }
 }
 
-static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_attr *at)
+/* 'suggested': an unknown attribute of 'n' is reported as a misspelling of this one. */
+static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_attr *at,
+                            bool suggested)
 {
     char msg[512];
     xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)at->name);
-    if (!v && at->required) {
+    if (!v && at->required && !suggested) {
         snprintf(msg, sizeof(msg), "element '%s': missing attribute '%s'", (const char *)n->name,
                  at->name);
         schema_err_add(ld, pos_of(n), msg);
@@ -790,11 +772,6 @@ static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_a
         list_values(list, sizeof(list), at->values);
         snprintf(msg, sizeof(msg), "element '%s': attribute '%s' is '%.60s', expected %s",
                  (const char *)n->name, at->name, (const char *)v, list);
-        /* libxml2 calls a known attribute with a wrong value "invalid": say which is wrong. */
-        char unknown[300];
-        snprintf(unknown, sizeof(unknown), "element '%s': unknown attribute '%s'",
-                 (const char *)n->name, at->name);
-        schema_err_drop(ld, pos_of(n), unknown);
         schema_err_add(ld, value_pos(n, at->name, 0), msg);
     }
     xmlFree(v);
@@ -803,8 +780,8 @@ static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_a
 /* Missing attributes and values outside the schema's lists, with positions libxml2 lacks. */
 /*
  * Attributes that go together (an <optional> group): given one, the others
- * of its group and of the groups holding it are missing. libxml2 calls the
- * attribute given "invalid" then: that message is replaced.
+ * of its group and of the groups holding it are missing. (libxml2 calls the
+ * attribute given "invalid" then; schema_message() drops that.)
  */
 static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct schema_elem *e)
 {
@@ -817,7 +794,6 @@ static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct s
             given[g] = at->name;
     }
     char msg[512];
-    bool missing = false;
     for (size_t i = 0; i < e->nattrs; i++) {
         const struct schema_attr *at = &e->attrs[i];
         const char *with = at->group ? given[at->group] : NULL;
@@ -826,16 +802,57 @@ static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct s
         snprintf(msg, sizeof(msg), "element '%s': attribute '%s' needs attribute '%s'",
                  (const char *)n->name, with, at->name);
         schema_err_add(ld, pos_of(n), msg);
-        missing = true;
     }
-    for (size_t i = 0; missing && i < e->nattrs; i++) { /* libxml2's word for those given */
-        const struct schema_attr *at = &e->attrs[i];
-        if (at->group && given[at->group] && xmlHasProp(n, (const xmlChar *)at->name)) {
-            snprintf(msg, sizeof(msg), "element '%s': unknown attribute '%s'",
-                     (const char *)n->name, at->name);
-            schema_err_drop(ld, pos_of(n), msg);
-        }
+}
+
+static const struct schema_attr *schema_attr_find(const struct schema_elem *e, const char *name)
+{
+    for (size_t i = 0; i < e->nattrs; i++)
+        if (strcmp(e->attrs[i].name, name) == 0)
+            return &e->attrs[i];
+    return NULL;
+}
+
+/*
+ * Attributes the schema does not give the element, reported where they are
+ * written, each with the closest one it does give ("did you mean"); that
+ * one, when missing, is not reported missing too: suggested[i] is set for
+ * attrs[i].
+ */
+static void check_unknown_attributes(struct loader *ld, xmlNode *n, const struct schema_elem *e,
+                                     bool *suggested)
+{
+    for (xmlAttr *a = n->properties; a && !e->truncated; a = a->next) {
+        const char *name = (const char *)a->name;
+        if (!a->ns && schema_attr_find(e, name))
+            continue;
+        struct util_suggest sg;
+        util_suggest_init(&sg, name);
+        for (size_t i = 0; i < e->nattrs; i++)
+            if (!xmlHasProp(n, (const xmlChar *)e->attrs[i].name))
+                util_suggest_add(&sg, e->attrs[i].name);
+        const char *best = util_suggest_best(&sg);
+        if (best)
+            suggested[schema_attr_find(e, best) - e->attrs] = true;
+        char msg[512], hint[160], qname[260];
+        const char *prefix = a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "";
+        snprintf(qname, sizeof(qname), "%s%s%.120s", prefix, *prefix ? ":" : "", name);
+        snprintf(msg, sizeof(msg), "element '%s': unknown attribute '%s'%s", (const char *)n->name,
+                 qname, diag_hint(hint, sizeof(hint), best));
+        schema_err_add(ld, a->ns ? pos_of(n) : attr_pos(n, name), msg);
     }
+}
+
+/* The closest element name of the schema to 'name', unless 'name' is one; NULL if none is close. */
+static const char *suggest_element(struct loader *ld, const char *name)
+{
+    if (schema_elem_find(ld, name))
+        return NULL;
+    struct util_suggest sg;
+    util_suggest_init(&sg, name);
+    for (size_t i = 0; i < ld->nelems; i++)
+        util_suggest_add(&sg, ld->elems[i].name);
+    return util_suggest_best(&sg);
 }
 
 static void check_attributes(struct loader *ld, xmlNode *n)
@@ -844,8 +861,11 @@ static void check_attributes(struct loader *ld, xmlNode *n)
         if (n->type != XML_ELEMENT_NODE)
             continue;
         const struct schema_elem *e = schema_elem_find(ld, (const char *)n->name);
+        bool suggested[ARRAY_SIZE(e->attrs)] = {0};
+        if (e)
+            check_unknown_attributes(ld, n, e, suggested);
         for (size_t i = 0; e && i < e->nattrs; i++)
-            check_attribute(ld, n, &e->attrs[i]);
+            check_attribute(ld, n, &e->attrs[i], suggested[i]);
         if (e && e->ngroups)
             check_attribute_groups(ld, n, e);
         check_attributes(ld, n->children);
@@ -1006,13 +1026,21 @@ static bool get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *o
     return false;
 }
 
-/* A number stored in an 'unsigned' (width, size, index): larger values saturate. */
+/*
+ * A number stored in an 'unsigned' (width, size, index). A larger one is
+ * reported here, as written: stored, it would be some other number.
+ */
 static unsigned get_uint(struct loader *ld, xmlNode *n, const char *name, unsigned dflt)
 {
     uint64_t v;
     if (!get_num(ld, n, name, &v))
         return dflt;
-    return v > UINT_MAX ? UINT_MAX : (unsigned)v;
+    if (v > UINT_MAX) {
+        diag_report(ld->dg, DIAG_BAD_NUMBER, value_pos(n, name, 0),
+                    "'%s' is %s, out of range (at most %u)", name, get(ld, n, name), UINT_MAX);
+        return dflt;
+    }
+    return (unsigned)v;
 }
 
 static void cite_of(struct loader *ld, xmlNode *n, struct model_cite *c)
@@ -1855,6 +1883,112 @@ static bool include_new(struct loader *ld, xmlNode *n, const char *path, const c
     return false;
 }
 
+/* ---------------------------------------------------------------- other formats */
+
+/*
+ * A register description in another language is told apart from a broken
+ * regspec, so its author learns at once that regc does not read it:
+ * CMSIS-SVD (XML, root <device>), IP-XACT (XML in the IP-XACT or SPIRIT
+ * namespace), SystemRDL (not XML: 'addrmap', 'regfile' or 'field {').
+ */
+static void report_foreign(struct loader *ld, struct srcpos p, const char *format, const char *why)
+{
+    diag_report(ld->dg, DIAG_NOT_REGSPEC, p,
+                "not a regspec: this looks like %s (%s); regc reads the regspec language, "
+                "described in docs/regspec.md",
+                format, why);
+}
+
+static bool is_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Offset of the first 'word' standing alone in text[0, len), or SIZE_MAX. */
+static size_t find_word(const char *text, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i + n <= len; i++) {
+        if (memcmp(text + i, word, n) == 0 && (i == 0 || !is_ident_char(text[i - 1])) &&
+            (i + n == len || !is_ident_char(text[i + n])))
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+/* SystemRDL: text that is no XML (its first character is not '<') with SystemRDL's words. */
+static bool foreign_text(struct loader *ld, struct lfile *f)
+{
+    size_t i = strncmp(f->text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    while (i < f->len && is_space(f->text[i]))
+        i++;
+    if (i >= f->len || f->text[i] == '<')
+        return false;
+    size_t len = f->len < 65536 ? f->len : 65536;
+    static const char *const words[] = {"addrmap", "regfile", "field"};
+    for (size_t k = 0; k < ARRAY_SIZE(words); k++) {
+        size_t at = find_word(f->text, len, words[k]);
+        size_t j = at == SIZE_MAX ? at : at + strlen(words[k]);
+        while (k == 2 && j < len && is_space(f->text[j]))
+            j++;
+        if (at != SIZE_MAX && (k < 2 || (j < len && f->text[j] == '{'))) {
+            char why[64];
+            snprintf(why, sizeof(why), "'%s' %s", words[k], k < 2 ? "component" : "definition");
+            report_foreign(ld, pos_at(f, at), "SystemRDL", why);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* 'hay' contains 'needle' (lower case), ignoring ASCII case. */
+static bool contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && (hay[i] | 0x20) == needle[i])
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+/* CMSIS-SVD or IP-XACT: told by the root element. */
+static bool foreign_root(struct loader *ld, xmlDocPtr doc)
+{
+    xmlNode *root = xmlDocGetRootElement(doc);
+    if (!root)
+        return false;
+    const char *ns = root->ns && root->ns->href ? (const char *)root->ns->href : "";
+    char why[200];
+    if (!root->ns && strcmp((const char *)root->name, "device") == 0) {
+        report_foreign(ld, pos_of(root), "CMSIS-SVD", "root element 'device'");
+        return true;
+    }
+    if (contains_nocase(ns, "ipxact") || contains_nocase(ns, "spirit")) {
+        snprintf(why, sizeof(why), "root element '%s' in namespace '%.120s'",
+                 (const char *)root->name, ns);
+        report_foreign(ld, pos_of(root), "IP-XACT", why);
+        return true;
+    }
+    return false;
+}
+
+/* parse_file() for a spec or an include, which may be in another language: NULL after reporting. */
+static xmlDocPtr parse_regspec(struct loader *ld, struct lfile *f)
+{
+    if (foreign_text(ld, f))
+        return NULL;
+    xmlDocPtr doc = parse_file(ld, f);
+    if (doc && foreign_root(ld, doc)) {
+        xmlFreeDoc(doc);
+        return NULL;
+    }
+    return doc;
+}
+
 /* <include href="FILE"/>: the children of FILE's <part> go here. */
 static void load_include(struct loader *ld, xmlNode *n, struct model_block *b, struct caps *caps)
 {
@@ -1882,7 +2016,7 @@ static void load_include(struct loader *ld, xmlNode *n, struct model_block *b, s
     struct lfile *f = open_file(ld, path, areal, at, DIAG_INCLUDE);
     if (!f)
         return;
-    xmlDocPtr doc = parse_file(ld, f);
+    xmlDocPtr doc = parse_regspec(ld, f);
     if (doc && validate(ld, f, doc)) {
         xmlNode *root = xmlDocGetRootElement(doc);
         if (!is_elem(root, "part")) {
@@ -1919,7 +2053,7 @@ static void load_regspec(struct loader *ld, xmlNode *n)
 
 static void load_root(struct loader *ld, struct lfile *f)
 {
-    xmlDocPtr doc = parse_file(ld, f);
+    xmlDocPtr doc = parse_regspec(ld, f);
     if (!doc)
         return;
     if (validate(ld, f, doc)) {
@@ -2150,6 +2284,7 @@ static unsigned load_split(struct loader *ld, struct lfile *f, unsigned jobs)
 static void loader_release(struct loader *ld)
 {
     for (size_t i = 0; i < ld->nfiles; i++) {
+        diag_drop_source(ld->dg, ld->files[i]->index, true); /* the checker's carets reread it */
         free(ld->files[i]->text);
         free(ld->files[i]->lines);
     }

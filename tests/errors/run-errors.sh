@@ -11,7 +11,10 @@
 #     REGC_SPLIT_MIN=0, which makes regc try to load even these small files
 #     on threads (xmlload.c, "the parallel load"), falling back to the
 #     serial load on any report.
-# NAME.args, if present, holds extra arguments (one line).
+# NAME.args, if present, holds extra arguments (one line; @TMP@ stands for a
+# scratch directory, and for its path in NAME.err). When they name an output
+# (-o), that output must not be written, and the no-output check adds no -o
+# of its own.
 set -u
 cd "$(dirname "$0")"
 . ../tap.sh
@@ -21,7 +24,7 @@ run_case() {   # file
     local file=$1 name=${1%.*}
     local want_status=1 args=()
     [ -f "$name.status" ] && want_status=$(cat "$name.status")
-    [ -f "$name.args" ] && read -r -a args <"$name.args"
+    [ -f "$name.args" ] && read -r -a args <<<"$(sed "s|@TMP@|$tmp|g" "$name.args")"
     if [ ! -f "$name.err" ]; then
         tap_fail "$file: no $name.err"
         return
@@ -29,16 +32,18 @@ run_case() {   # file
     local input=(--check "$file")
     [ "${file##*.}" = mustache ] && input=(-t "$file" minimal.regspec)
     [ "${file##*.}" = json ] && input=(render data.template "$file")
-    "$regc" "${args[@]}" "${input[@]}" >"$tmp/out" 2>"$tmp/err"
+    "$regc" "${args[@]}" "${input[@]}" >"$tmp/out" 2>"$tmp/err.raw"
     local status=$?
+    sed "s|$tmp|@TMP@|g" "$tmp/err.raw" >"$tmp/err" && rm -f "$tmp/err.raw"
     if [ "$status" -ne "$want_status" ]; then
         tap_fail "$file: exit status $status, expected $want_status" "$(head -n 5 "$tmp/err")"
     else
         tap_diff "$file: diagnostics" "$name.err" "$tmp/err"
     fi
     if [ "${file##*.}" = xml ]; then
-        REGC_SPLIT_MIN=0 "$regc" -j4 "${args[@]}" "${input[@]}" >"$tmp/out" 2>"$tmp/err-j4"
+        REGC_SPLIT_MIN=0 "$regc" -j4 "${args[@]}" "${input[@]}" >"$tmp/out" 2>"$tmp/err.raw"
         local split_status=$?
+        sed "s|$tmp|@TMP@|g" "$tmp/err.raw" >"$tmp/err-j4" && rm -f "$tmp/err.raw"
         if [ "$split_status" -ne "$status" ]; then
             tap_fail "$file: -j4 split: exit status $split_status, -j1 gave $status"
         else
@@ -55,8 +60,12 @@ run_case() {   # file
         json) input=(render data.template "$file") ;;
         *) input=("$file") ;;
         esac
-        "$regc" "${args[@]}" "${input[@]}" -o "$tmp/new.h" >/dev/null 2>&1
-        "$regc" "${args[@]}" "${input[@]}" -o "$tmp/existing.h" >/dev/null 2>&1
+        if [[ " ${args[*]} " == *" -o "* ]]; then
+            "$regc" "${args[@]}" "${input[@]}" >/dev/null 2>&1
+        else
+            "$regc" "${args[@]}" "${input[@]}" -o "$tmp/new.h" >/dev/null 2>&1
+            "$regc" "${args[@]}" "${input[@]}" -o "$tmp/existing.h" >/dev/null 2>&1
+        fi
         if [ -e "$tmp/new.h" ] || ! cmp -s "$before" "$tmp/existing.h" ||
            [ -n "$(ls "$tmp" | grep -v -e '^out$' -e '^err$' -e '^keep.h$' -e '^existing.h$' -e '\.diff$')" ]; then
             tap_fail "$file: an output file was written or changed on error" "$(ls "$tmp")"

@@ -226,10 +226,10 @@ static void test_unknown_refs(void **state)
     mk_set(e, "OTHER", "x", 1, 12);
     mk_set(e, NULL, "y", 1, 13);
     (void)t;
-    run(s, "t.xml:5: error: unknown source 'nodoc'\n"
+    run(s, "t.xml:5: error: unknown source 'nodoc'; did you mean 'doc'?\n"
            "t.xml:8: error: unknown instance 'i9' in block 'b'\n"
            "t.xml:9: error: unknown register 'NOPE' in block 'b'\n"
-           "t.xml:10: error: unknown field 'ev' in register 'CTL'\n"
+           "t.xml:10: error: unknown field 'ev' in register 'CTL'; did you mean 'en'?\n"
            "t.xml:5: note: register 'CTL' defined here\n"
            "t.xml:12: error: unknown register 'OTHER' in block 'b'\n"
            "t.xml:13: error: unknown field 'y' in register 'CTL'\n"
@@ -618,7 +618,7 @@ static void test_rules(void **state)
     mk_rule(r, "paren", "!((thresh) >= 0x20)", 15, 0);
     mk_rule(r, "broken", "thresh ==", 16, 0)->expr = NULL; /* rule-syntax, from the loader */
     run(s, "t.xml:10:30: error: rule 'unknown' names 'tresh', which is not a field of register "
-           "'CTL'\n"
+           "'CTL'; did you mean 'thresh'?\n"
            "t.xml:11: error: rule 'reserved' names reserved field 'rsv' of register 'CTL'\n"
            "t.xml:12:10: error: rule 'mode' compares field 'count_mode' (2 bits, at most 0x3) "
            "with 4, which it cannot hold\n"
@@ -629,7 +629,7 @@ static void test_rules(void **state)
            "t.xml:13: error: rule 'mirror' compares field 'thresh' (5 bits, at most 0x1F) with "
            "31, which it cannot hold\n"
            "t.xml:14:48: error: rule 'escaped' names 'tresh', which is not a field of register "
-           "'CTL'\n"
+           "'CTL'; did you mean 'thresh'?\n"
            "t.xml:15: error: rule 'paren' compares field 'thresh' (5 bits, at most 0x1F) with "
            "0x20, which it cannot hold\n");
 }
@@ -756,8 +756,8 @@ static void test_pmon_global(void **state)
            "t.xml:30: error: box-overflow field 'ov_m' has 2 bits; it must have 1 or one per "
            "instance of block 'mbox' (3)\n"
            "t.xml:31: error: unknown instance 'm7' in block 'mbox'\n"
-           "t.xml:32: error: unknown block 'qbox'\n"
-           "t.xml:32: error: unknown field 'ov_q' in register 'GSTATUS'\n"
+           "t.xml:32: error: unknown block 'qbox'; did you mean 'ubox'?\n"
+           "t.xml:32: error: unknown field 'ov_q' in register 'GSTATUS'; did you mean 'ov_c'?\n"
            "t.xml:8: note: register 'GSTATUS' defined here\n");
     assert_ptr_equal(gs->boxes[0]->block, cb);
     assert_ptr_equal(gs->boxes[0]->field, gst->fields[0]);
