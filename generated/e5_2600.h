@@ -8,6 +8,8 @@
  *   Linux include/linux/pci_ids.h (PCI_DEVICE_ID_INTEL_UNC_*)
  *   Intel PCM src/types.h (JKTIVT_* uncore register definitions)
  *   LIKWID src/access-daemon/accessDaemon.c (sandybridgeEP_pci_devices: PCI device.function and device id per uncore unit) (ref RRZE-HPC/likwid)
+ *   Intel Xeon Processor E5-1600/E5-2600 (Sandy Bridge-EP) Datasheet, Volume 2, section 4.6.2 (uncore PMON unit control and status, devices 8/9 F2, 14 F1, 16 F0/1/4/5, 19 F1)
+ *   LIKWID src/includes/registers.h, core v1/v2 type uncore (PCI_UNC_*_PMON_BOX_STATUS) (ref RRZE-HPC/likwid)
  *   Intel perfmon JKT/events/Jaketown_uncore.json (ref intel/perfmon 6dadedf3aa483393943e044ba5ec88a4507cd040, rev V24, 08/21/2023)
  *   Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)
  *   Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)
@@ -461,7 +463,11 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_UCLK_FIXED_CTR: msr 0xc09, 64 bits implemented of 64, reset 0x0
- * Fixed counter incrementing at UCLK while enabled.
+ * Fixed counter incrementing at UCLK while enabled. 48 bits wide (event_count
+ * 47:0): Table 2-5's bit column prints event_count 43:0, but its own
+ * description ("48-bit performance event counter"), section 2.2.2 ("a 48-bit
+ * fixed counter") and the kernel (fixed_ctr_bits = 48) say 48; the width
+ * follows them.
  * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
  * Monitoring Guide (ref 327043, rev 001), table 2-5, page 21; address: Table
  * 2-1 (page 19); width 48 from section 2.2.2 and linux
@@ -2881,10 +2887,12 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctl_ev_sel_val(uint64_t x)
 /* Rules of PCU_MSR_PMON_CTL{3-0}: bits of e5_2600_pcu_msr_pmon_ctl_check()'s result. */
 enum {
     E5_2600_PCU_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH               = 1 << 0, /* invert -> thresh != 0 */
-    E5_2600_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH         = 1 << 1 /* occ_edge_det -> thresh != 0 */
+    E5_2600_PCU_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH             = 1 << 1, /* edge_det -> thresh != 0 */
+    E5_2600_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH         = 1 << 2 /* occ_edge_det -> thresh != 0 */
 };
-#define E5_2600_PCU_MSR_PMON_CTL_RULES              0x3u
+#define E5_2600_PCU_MSR_PMON_CTL_RULES              0x7u
 #define E5_2600_PCU_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE       ".invert is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
+#define E5_2600_PCU_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE     ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 #define E5_2600_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH_MESSAGE ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value."
 
 /* The rules 'v' breaks, as a mask of the bits above; 0 when it breaks none. */
@@ -2893,6 +2901,8 @@ static inline unsigned e5_2600_pcu_msr_pmon_ctl_check(uint64_t v)
     unsigned broken = 0u;
     if (!((!e5_2600_pcu_msr_pmon_ctl_invert_get(v) || (e5_2600_pcu_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_PCU_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH;
+    if (!((!e5_2600_pcu_msr_pmon_ctl_edge_det_get(v) || (e5_2600_pcu_msr_pmon_ctl_thresh_get(v) != 0u))))
+        broken |= (unsigned)E5_2600_PCU_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH;
     if (!((!e5_2600_pcu_msr_pmon_ctl_occ_edge_det_get(v) || (e5_2600_pcu_msr_pmon_ctl_thresh_get(v) != 0u))))
         broken |= (unsigned)E5_2600_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH;
     return broken;
@@ -2904,6 +2914,8 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
     switch (bit) {
     case (unsigned)E5_2600_PCU_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH:
         return E5_2600_PCU_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE;
+    case (unsigned)E5_2600_PCU_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH:
+        return E5_2600_PCU_MSR_PMON_CTL_RULE_EDGE_DET_NEEDS_THRESH_MESSAGE;
     case (unsigned)E5_2600_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH:
         return E5_2600_PCU_MSR_PMON_CTL_RULE_OCC_EDGE_DET_NEEDS_THRESH_MESSAGE;
     default:
@@ -3673,6 +3685,77 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_set(uint32_t v, uint32_t 
 static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_val(uint32_t x)
 {
     return (uint32_t)((x << E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_SHIFT) & E5_2600_HA_PCI_PMON_BOX_CTL_FRZ_MASK);
+}
+
+/* --------------------------------------------------------------------------
+ * HA_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
+ * Box-wide status: counter overflow bits; write 1 to clear.
+ * Source: Intel Xeon Processor E5-1600/E5-2600 (Sandy Bridge-EP) Datasheet,
+ * Volume 2, section 4.6.2 (uncore PMON unit control and status, devices 8/9
+ * F2, 14 F1, 16 F0/1/4/5, 19 F1), page 532, section 4.6.2.6; PmonUnitStatus
+ * (Unit Status), Bus 1 Device 14 Function 1, offset F8h; name ours, as the
+ * E5-2600 v2 manual names its twin; LIKWID PCI_UNC_HA_PMON_BOX_STATUS 0xF8
+ *
+ * Bits   (field, access, reset):
+ *   31:7  rsv  RV    0x0
+ *   6:0   ov   RW1C  0x0
+ */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_WIDTH         32
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_SIZE          32
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_W1C_MASK      UINT32_C(0x0000007f) /* write 1 to clear */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+
+/*
+ * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ */
+static inline uint32_t e5_2600_ha_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
+{
+    uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_STATUS_KEEP_MASK) |
+                      (was & E5_2600_HA_PCI_PMON_BOX_STATUS_RO_MASK));
+    if (actions & E5_2600_ACT_WO)
+        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_WO_MASK);
+    if (actions & E5_2600_ACT_W1C)
+        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_W1C_MASK);
+    if (actions & E5_2600_ACT_W1S)
+        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_W1S_MASK);
+    return v;
+}
+
+/* ov [6:0] RW1C, reset 0x0
+ * Counter Overflow Bitmask: which counter (or counters) have overflowed.
+ * If the unit has a fixed counter, its bit is bit 0 and counter 0 uses the
+ * next bit; else bit i is counter i.
+ */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_OV_SHIFT      0
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_OV_WIDTH      7
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_OV_MAX        UINT32_C(0x7f)
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_OV_MASK       (UINT32_C(0x7f) << E5_2600_HA_PCI_PMON_BOX_STATUS_OV_SHIFT)
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_OV_RESET      UINT32_C(0x0)
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_OV_GET(v)     ((uint32_t)(((v) & E5_2600_HA_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600_HA_PCI_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_OV_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_HA_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600_HA_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_HA_PCI_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_OV_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_HA_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_HA_PCI_PMON_BOX_STATUS_OV_MASK))
+static inline uint32_t e5_2600_ha_pci_pmon_box_status_ov_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600_HA_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600_HA_PCI_PMON_BOX_STATUS_OV_SHIFT);
+}
+static inline uint32_t e5_2600_ha_pci_pmon_box_status_ov_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600_HA_PCI_PMON_BOX_STATUS_OV_MASK) | ((x << E5_2600_HA_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_HA_PCI_PMON_BOX_STATUS_OV_MASK));
+}
+static inline uint32_t e5_2600_ha_pci_pmon_box_status_ov_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600_HA_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_HA_PCI_PMON_BOX_STATUS_OV_MASK);
 }
 
 /* --------------------------------------------------------------------------
@@ -5321,6 +5404,79 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_val(uint32_t x)
 }
 
 /* --------------------------------------------------------------------------
+ * MC_CHy_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
+ * Box-wide status: counter overflow bits; write 1 to clear. Bit 0 is the fixed
+ * counter, bits 4:1 the general counters ("iMC: [0] = Fixed; [1] = Counter0").
+ * Source: Intel Xeon Processor E5-1600/E5-2600 (Sandy Bridge-EP) Datasheet,
+ * Volume 2, section 4.6.2 (uncore PMON unit control and status, devices 8/9
+ * F2, 14 F1, 16 F0/1/4/5, 19 F1), page 532, section 4.6.2.6; PmonUnitStatus
+ * (Unit Status), Bus 1 Device 16 Function 0, 1, 4, 5, offset F8h; name ours,
+ * as the E5-2600 v2 manual names its twin; LIKWID PCI_UNC_MC_PMON_BOX_STATUS
+ * 0xF8
+ *
+ * Bits   (field, access, reset):
+ *   31:7  rsv  RV    0x0
+ *   6:0   ov   RW1C  0x0
+ */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WIDTH         32
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_SIZE          32
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_W1C_MASK      UINT32_C(0x0000007f) /* write 1 to clear */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+
+/*
+ * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ */
+static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
+{
+    uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
+                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK));
+    if (actions & E5_2600_ACT_WO)
+        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK);
+    if (actions & E5_2600_ACT_W1C)
+        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_W1C_MASK);
+    if (actions & E5_2600_ACT_W1S)
+        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_W1S_MASK);
+    return v;
+}
+
+/* ov [6:0] RW1C, reset 0x0
+ * Counter Overflow Bitmask: which counter (or counters) have overflowed.
+ * If the unit has a fixed counter, its bit is bit 0 and counter 0 uses the
+ * next bit; else bit i is counter i.
+ */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT      0
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_WIDTH      7
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_MAX        UINT32_C(0x7f)
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK       (UINT32_C(0x7f) << E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT)
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_RESET      UINT32_C(0x0)
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_GET(v)     ((uint32_t)(((v) & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK))
+static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_ov_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT);
+}
+static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_ov_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK) | ((x << E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK));
+}
+static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_OV_MASK);
+}
+
+/* --------------------------------------------------------------------------
  * MC_CHy_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
  * Source: Intel Xeon Processor E5-2600 Product Family Uncore Performance
@@ -6391,6 +6547,78 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_rst_ctrl_set(uint32_t v, ui
 static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 {
     return (uint32_t)((x << E5_2600_Q_PY_PCI_PMON_BOX_CTL_RST_CTRL_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_RST_CTRL_MASK);
+}
+
+/* --------------------------------------------------------------------------
+ * Q_Py_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
+ * Box-wide status: counter overflow bits; write 1 to clear.
+ * Source: Intel Xeon Processor E5-1600/E5-2600 (Sandy Bridge-EP) Datasheet,
+ * Volume 2, section 4.6.2 (uncore PMON unit control and status, devices 8/9
+ * F2, 14 F1, 16 F0/1/4/5, 19 F1), page 532, section 4.6.2.6; PmonUnitStatus
+ * (Unit Status), Bus 1 Device 8 and 9 Function 2, offset F8h; name ours, as
+ * the E5-2600 v2 manual names its twin; LIKWID PCI_UNC_QPI_PMON_BOX_STATUS
+ * 0xF8
+ *
+ * Bits   (field, access, reset):
+ *   31:7  rsv  RV    0x0
+ *   6:0   ov   RW1C  0x0
+ */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WIDTH         32
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_SIZE          32
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_W1C_MASK      UINT32_C(0x0000007f) /* write 1 to clear */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+
+/*
+ * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ */
+static inline uint32_t e5_2600_q_py_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
+{
+    uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
+                      (was & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK));
+    if (actions & E5_2600_ACT_WO)
+        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK);
+    if (actions & E5_2600_ACT_W1C)
+        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_W1C_MASK);
+    if (actions & E5_2600_ACT_W1S)
+        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_W1S_MASK);
+    return v;
+}
+
+/* ov [6:0] RW1C, reset 0x0
+ * Counter Overflow Bitmask: which counter (or counters) have overflowed.
+ * If the unit has a fixed counter, its bit is bit 0 and counter 0 uses the
+ * next bit; else bit i is counter i.
+ */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT      0
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_WIDTH      7
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_MAX        UINT32_C(0x7f)
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK       (UINT32_C(0x7f) << E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT)
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_RESET      UINT32_C(0x0)
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_GET(v)     ((uint32_t)(((v) & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK))
+static inline uint32_t e5_2600_q_py_pci_pmon_box_status_ov_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT);
+}
+static inline uint32_t e5_2600_q_py_pci_pmon_box_status_ov_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK) | ((x << E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK));
+}
+static inline uint32_t e5_2600_q_py_pci_pmon_box_status_ov_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_OV_MASK);
 }
 
 /* --------------------------------------------------------------------------
@@ -8153,6 +8381,77 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 }
 
 /* --------------------------------------------------------------------------
+ * R2PCIE_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
+ * Box-wide status: counter overflow bits; write 1 to clear.
+ * Source: Intel Xeon Processor E5-1600/E5-2600 (Sandy Bridge-EP) Datasheet,
+ * Volume 2, section 4.6.2 (uncore PMON unit control and status, devices 8/9
+ * F2, 14 F1, 16 F0/1/4/5, 19 F1), page 532, section 4.6.2.6; PmonUnitStatus
+ * (Unit Status), Bus 1 Device 19 Function 1, offset F8h; name ours, as the
+ * E5-2600 v2 manual names its twin; LIKWID PCI_UNC_R2PCIE_PMON_BOX_STATUS 0xF8
+ *
+ * Bits   (field, access, reset):
+ *   31:7  rsv  RV    0x0
+ *   6:0   ov   RW1C  0x0
+ */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WIDTH         32
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_SIZE          32
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_W1C_MASK      UINT32_C(0x0000007f) /* write 1 to clear */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+
+/*
+ * The value to write to R2PCIE_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ */
+static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
+{
+    uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_KEEP_MASK) |
+                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RO_MASK));
+    if (actions & E5_2600_ACT_WO)
+        v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WO_MASK);
+    if (actions & E5_2600_ACT_W1C)
+        v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_W1C_MASK);
+    if (actions & E5_2600_ACT_W1S)
+        v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_W1S_MASK);
+    return v;
+}
+
+/* ov [6:0] RW1C, reset 0x0
+ * Counter Overflow Bitmask: which counter (or counters) have overflowed.
+ * If the unit has a fixed counter, its bit is bit 0 and counter 0 uses the
+ * next bit; else bit i is counter i.
+ */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_SHIFT      0
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_WIDTH      7
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_MAX        UINT32_C(0x7f)
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_MASK       (UINT32_C(0x7f) << E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_SHIFT)
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_RESET      UINT32_C(0x0)
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_GET(v)     ((uint32_t)(((v) & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_MASK))
+static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_ov_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_SHIFT);
+}
+static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_ov_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_MASK) | ((x << E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_MASK));
+}
+static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_ov_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_OV_MASK);
+}
+
+/* --------------------------------------------------------------------------
  * R2PCIE_PCI_PMON_CTL{3-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * Counter control: selects the event its counter counts and shapes it.
  * Source: Linux arch/x86/events/intel/uncore_snbep.c (SNB-EP uncore support)
@@ -8960,6 +9259,76 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_rst_ctrl_set(uint32_t v, u
 static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 {
     return (uint32_t)((x << E5_2600_R3QPI_PCI_PMON_BOX_CTL_RST_CTRL_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_RST_CTRL_MASK);
+}
+
+/* --------------------------------------------------------------------------
+ * R3QPI_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
+ * Box-wide status: counter overflow bits; write 1 to clear.
+ * Source: LIKWID src/includes/registers.h, core v1/v2 type uncore
+ * (PCI_UNC_*_PMON_BOX_STATUS) (ref RRZE-HPC/likwid);
+ * PCI_UNC_R3QPI_PMON_BOX_STATUS 0xF8; layout: the datasheet PmonUnitStatus
+ * (section 4.6.2.6, page 532), which does not list this device; name ours
+ *
+ * Bits   (field, access, reset):
+ *   31:7  rsv  RV    0x0
+ *   6:0   ov   RW1C  0x0
+ */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WIDTH         32
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_SIZE          32
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_W1C_MASK      UINT32_C(0x0000007f) /* write 1 to clear */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+
+/*
+ * The value to write to R3QPI_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ */
+static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
+{
+    uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_KEEP_MASK) |
+                      (was & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RO_MASK));
+    if (actions & E5_2600_ACT_WO)
+        v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WO_MASK);
+    if (actions & E5_2600_ACT_W1C)
+        v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_W1C_MASK);
+    if (actions & E5_2600_ACT_W1S)
+        v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_W1S_MASK);
+    return v;
+}
+
+/* ov [6:0] RW1C, reset 0x0
+ * Counter Overflow Bitmask: which counter (or counters) have overflowed.
+ * If the unit has a fixed counter, its bit is bit 0 and counter 0 uses the
+ * next bit; else bit i is counter i.
+ */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_SHIFT      0
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_WIDTH      7
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_MAX        UINT32_C(0x7f)
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_MASK       (UINT32_C(0x7f) << E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_SHIFT)
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_RESET      UINT32_C(0x0)
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_GET(v)     ((uint32_t)(((v) & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_SET(v, x)  ((uint32_t)(((v) & ~E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_MASK))
+static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_ov_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_SHIFT);
+}
+static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_ov_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_MASK) | ((x << E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_MASK));
+}
+static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_ov_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_OV_MASK);
 }
 
 /* --------------------------------------------------------------------------

@@ -18,6 +18,8 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
         {.id = "linux-pciids", .title = "Linux include/linux/pci_ids.h (PCI_DEVICE_ID_INTEL_UNC_*)", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {.id = "pcm", .title = "Intel PCM src/types.h (JKTIVT_* uncore register definitions)", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
         {.id = "likwid", .title = "LIKWID src/access-daemon/accessDaemon.c (sandybridgeEP_pci_devices: PCI device.function and device id per uncore unit)", .ref = "RRZE-HPC/likwid", .rev = NULL, .date = NULL, .url = NULL},
+        {.id = "ds", .title = "Intel Xeon Processor E5-1600/E5-2600 (Sandy Bridge-EP) Datasheet, Volume 2, section 4.6.2 (uncore PMON unit control and status, devices 8/9 F2, 14 F1, 16 F0/1/4/5, 19 F1)", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
+        {.id = "likwid-regs", .title = "LIKWID src/includes/registers.h, core v1/v2 type uncore (PCI_UNC_*_PMON_BOX_STATUS)", .ref = "RRZE-HPC/likwid", .rev = NULL, .date = NULL, .url = NULL},
         {.id = "perfmon-jkt", .title = "Intel perfmon JKT/events/Jaketown_uncore.json", .ref = "intel/perfmon 6dadedf3aa483393943e044ba5ec88a4507cd040", .rev = "V24", .date = "08/21/2023", .url = NULL},
         {.id = "linux-family", .title = "Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/include/asm/intel-family.h"},
         {.id = "linux-uncore", .title = "Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/events/intel/uncore.c"},
@@ -143,7 +145,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
               .mbz = UINT64_C(0xffffffffffbfffff), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x400000)},
              {.name = "U_MSR_PMON_UCLK_FIXED_CTR", .written_name = "U_MSR_PMON_UCLK_FIXED_CTR", .space = REGC_SPACE_MSR,
-              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "Fixed counter incrementing at UCLK while enabled.",
+              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "Fixed counter incrementing at UCLK while enabled. 48 bits wide (event_count 47:0): Table 2-5's bit column prints event_count 43:0, but its own description (\"48-bit performance event counter\"), section 2.2.2 (\"a 48-bit fixed counter\") and the kernel (fixed_ctr_bits = 48) say 48; the width follows them.",
               .addrs = (const struct regc_addr[]){
                   { NULL, -1, UINT64_C(0xc09)},
                   {.index = REGC_ADDR_END}},
@@ -1269,6 +1271,8 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
               .rules = (const struct regc_rule[]){
                   {.name = "invert_needs_thresh", .expr = "invert -> thresh != 0", .message = ".invert is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value.",
                    .ops = (const struct regc_rule_op[]){ { REGC_OP_FIELD, 23, 1, UINT64_C(0x0)}, { REGC_OP_FIELD, 24, 5, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x0)}, { REGC_OP_NE, 0, 0, UINT64_C(0x0)}, { REGC_OP_IMPLIES, 0, 0, UINT64_C(0x0)}, {REGC_OP_END, 0, 0, 0}}},
+                  {.name = "edge_det_needs_thresh", .expr = "edge_det -> thresh != 0", .message = ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value.",
+                   .ops = (const struct regc_rule_op[]){ { REGC_OP_FIELD, 18, 1, UINT64_C(0x0)}, { REGC_OP_FIELD, 24, 5, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x0)}, { REGC_OP_NE, 0, 0, UINT64_C(0x0)}, { REGC_OP_IMPLIES, 0, 0, UINT64_C(0x0)}, {REGC_OP_END, 0, 0, 0}}},
                   {.name = "occ_edge_det_needs_thresh", .expr = "occ_edge_det -> thresh != 0", .message = ".edge_det is in series following .thresh, Due to this, the .thresh field must be set to a non-0 value.",
                    .ops = (const struct regc_rule_op[]){ { REGC_OP_FIELD, 31, 1, UINT64_C(0x0)}, { REGC_OP_FIELD, 24, 5, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x0)}, { REGC_OP_NE, 0, 0, UINT64_C(0x0)}, { REGC_OP_IMPLIES, 0, 0, UINT64_C(0x0)}, {REGC_OP_END, 0, 0, 0}}},
                   {0}},
@@ -1635,6 +1639,26 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   {0}},
               .mbz = UINT64_C(0xfffefeff), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x10100),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x10100)},
+             {.name = "HA_PCI_PMON_BOX_STATUS", .written_name = "HA_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Box-wide status: counter overflow bits; write 1 to clear.",
+              .addrs = (const struct regc_addr[]){
+                  { "ha", -1, UINT64_C(0xf8)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "ds", NULL, "532", "4.6.2.6", "PmonUnitStatus (Unit Status), Bus 1 Device 14 Function 1, offset F8h; name ours, as the E5-2600 v2 manual names its twin; LIKWID PCI_UNC_HA_PMON_BOX_STATUS 0xF8"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 7, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Reserved",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "ov", .lsb = 0, .msb = 6, .access = REGC_ACCESS_RW1C, .access_text = "RW1C", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Counter Overflow Bitmask: which counter (or counters) have overflowed. If the unit has a fixed counter, its bit is bit 0 and counter 0 uses the next bit; else bit i is counter i.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xffffff80), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x7f), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x7f)},
              {.name = "HA_PCI_PMON_CTL", .written_name = "HA_PCI_PMON_CTL{3-0}", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Counter control: selects the event its counter counts and shapes it.",
               .is_array = true, .first = 0, .count = 4, .stride = UINT64_C(0x4),
@@ -2500,7 +2524,8 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                  {0}},
              .box_control = &(const struct regc_box_control){.reg = "HA_PCI_PMON_BOX_CTL", .freeze = "frz", .freeze_enable = "frz_en",
                  .reset_counters = NULL, .reset_controls = NULL, .enable = NULL},
-             .box_status = NULL},
+             .box_status = &(const struct regc_box_status){.reg = "HA_PCI_PMON_BOX_STATUS", .overflow = "ov", .clear = REGC_CLEAR_W1C,
+                 .clear_reg = NULL, .clear_field = NULL}},
         },
         {.name = "imc", .title = "iMC (Integrated Memory Controller) channels", .desc = "Four memory channels, each with four 48-bit counters and a fixed DRAM-clock counter. PCI device 16, functions 0, 1, 4, 5.",
          .instances = (const struct regc_instance[]){
@@ -2553,6 +2578,29 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   {0}},
               .mbz = UINT64_C(0xfffefeff), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x10100),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x10100)},
+             {.name = "MC_CHy_PCI_PMON_BOX_STATUS", .written_name = "MC_CHy_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Box-wide status: counter overflow bits; write 1 to clear. Bit 0 is the fixed counter, bits 4:1 the general counters (\"iMC: [0] = Fixed; [1] = Counter0\").",
+              .addrs = (const struct regc_addr[]){
+                  { "imc0", -1, UINT64_C(0xf8)},
+                  { "imc1", -1, UINT64_C(0xf8)},
+                  { "imc2", -1, UINT64_C(0xf8)},
+                  { "imc3", -1, UINT64_C(0xf8)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "ds", NULL, "532", "4.6.2.6", "PmonUnitStatus (Unit Status), Bus 1 Device 16 Function 0, 1, 4, 5, offset F8h; name ours, as the E5-2600 v2 manual names its twin; LIKWID PCI_UNC_MC_PMON_BOX_STATUS 0xF8"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 7, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Reserved",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "ov", .lsb = 0, .msb = 6, .access = REGC_ACCESS_RW1C, .access_text = "RW1C", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Counter Overflow Bitmask: which counter (or counters) have overflowed. If the unit has a fixed counter, its bit is bit 0 and counter 0 uses the next bit; else bit i is counter i.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xffffff80), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x7f), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x7f)},
              {.name = "MC_CHy_PCI_PMON_CTL", .written_name = "MC_CHy_PCI_PMON_CTL{3-0}", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Counter control: selects the event its counter counts and shapes it.",
               .is_array = true, .first = 0, .count = 4, .stride = UINT64_C(0x4),
@@ -3019,7 +3067,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .directions = (const struct regc_count_dir[]){ {REGC_DIR_NONE, 0}},
                   .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
-                  .has_status_first = false, .status_first = 0,
+                  .has_status_first = true, .status_first = 1,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {.kind = "fixed", .control = "MC_CHy_PCI_PMON_FIXED_CTL", .counter = "MC_CHy_PCI_PMON_FIXED_CTR", .count_field = "event_count",
@@ -3029,13 +3077,14 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   .directions = (const struct regc_count_dir[]){ {REGC_DIR_NONE, 0}},
                   .preload = REGC_PRELOAD_2W_MINUS_N,
                   .freeze_on_overflow = false,
-                  .has_status_first = false, .status_first = 0,
+                  .has_status_first = true, .status_first = 0,
                   .rdpmc = (const struct regc_rdpmc[]){
                       {0}}},
                  {0}},
              .box_control = &(const struct regc_box_control){.reg = "MC_CHy_PCI_PMON_BOX_CTL", .freeze = "frz", .freeze_enable = "frz_en",
                  .reset_counters = NULL, .reset_controls = NULL, .enable = NULL},
-             .box_status = NULL},
+             .box_status = &(const struct regc_box_status){.reg = "MC_CHy_PCI_PMON_BOX_STATUS", .overflow = "ov", .clear = REGC_CLEAR_W1C,
+                 .clear_reg = NULL, .clear_field = NULL}},
         },
         {.name = "qpi", .title = "Intel QPI Link Layer ports", .desc = "Two QPI ports, each with four 48-bit counters (PCI device 8 and 9, function 2). The packet match/mask registers are in other PCI functions: block qpi_mm.",
          .instances = (const struct regc_instance[]){
@@ -3088,6 +3137,27 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   {0}},
               .mbz = UINT64_C(0xfffefefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x10103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x10103)},
+             {.name = "Q_Py_PCI_PMON_BOX_STATUS", .written_name = "Q_Py_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Box-wide status: counter overflow bits; write 1 to clear.",
+              .addrs = (const struct regc_addr[]){
+                  { "qpi0", -1, UINT64_C(0xf8)},
+                  { "qpi1", -1, UINT64_C(0xf8)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "ds", NULL, "532", "4.6.2.6", "PmonUnitStatus (Unit Status), Bus 1 Device 8 and 9 Function 2, offset F8h; name ours, as the E5-2600 v2 manual names its twin; LIKWID PCI_UNC_QPI_PMON_BOX_STATUS 0xF8"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 7, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Reserved",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "ov", .lsb = 0, .msb = 6, .access = REGC_ACCESS_RW1C, .access_text = "RW1C", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Counter Overflow Bitmask: which counter (or counters) have overflowed. If the unit has a fixed counter, its bit is bit 0 and counter 0 uses the next bit; else bit i is counter i.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xffffff80), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x7f), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x7f)},
              {.name = "Q_Py_PCI_PMON_CTL", .written_name = "Q_Py_PCI_PMON_CTL{3-0}", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Counter control: selects the event (with the extension bit) and shapes it.",
               .is_array = true, .first = 0, .count = 4, .stride = UINT64_C(0x4),
@@ -3728,7 +3798,8 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                  {0}},
              .box_control = &(const struct regc_box_control){.reg = "Q_Py_PCI_PMON_BOX_CTL", .freeze = "frz", .freeze_enable = "frz_en",
                  .reset_counters = "rst_ctrs", .reset_controls = "rst_ctrl", .enable = NULL},
-             .box_status = NULL},
+             .box_status = &(const struct regc_box_status){.reg = "Q_Py_PCI_PMON_BOX_STATUS", .overflow = "ov", .clear = REGC_CLEAR_W1C,
+                 .clear_reg = NULL, .clear_field = NULL}},
         },
         {.name = "qpi_mm", .title = "Intel QPI packet match/mask (per port)", .desc = "Packet match and mask registers of each QPI port, used by event 0x38 (CTO_COUNT).",
          .instances = (const struct regc_instance[]){
@@ -3931,6 +4002,26 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   {0}},
               .mbz = UINT64_C(0xfffefefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x10103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x10103)},
+             {.name = "R2PCIE_PCI_PMON_BOX_STATUS", .written_name = "R2PCIE_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Box-wide status: counter overflow bits; write 1 to clear.",
+              .addrs = (const struct regc_addr[]){
+                  { "r2pcie", -1, UINT64_C(0xf8)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "ds", NULL, "532", "4.6.2.6", "PmonUnitStatus (Unit Status), Bus 1 Device 19 Function 1, offset F8h; name ours, as the E5-2600 v2 manual names its twin; LIKWID PCI_UNC_R2PCIE_PMON_BOX_STATUS 0xF8"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 7, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Reserved",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "ov", .lsb = 0, .msb = 6, .access = REGC_ACCESS_RW1C, .access_text = "RW1C", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Counter Overflow Bitmask: which counter (or counters) have overflowed. If the unit has a fixed counter, its bit is bit 0 and counter 0 uses the next bit; else bit i is counter i.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xffffff80), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x7f), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x7f)},
              {.name = "R2PCIE_PCI_PMON_CTL", .written_name = "R2PCIE_PCI_PMON_CTL{3-0}", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Counter control: selects the event its counter counts and shapes it.",
               .is_array = true, .first = 0, .count = 4, .stride = UINT64_C(0x4),
@@ -4260,7 +4351,8 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                  {0}},
              .box_control = &(const struct regc_box_control){.reg = "R2PCIE_PCI_PMON_BOX_CTL", .freeze = "frz", .freeze_enable = "frz_en",
                  .reset_counters = "rst_ctrs", .reset_controls = "rst_ctrl", .enable = NULL},
-             .box_status = NULL},
+             .box_status = &(const struct regc_box_status){.reg = "R2PCIE_PCI_PMON_BOX_STATUS", .overflow = "ov", .clear = REGC_CLEAR_W1C,
+                 .clear_reg = NULL, .clear_field = NULL}},
         },
         {.name = "r3qpi", .title = "R3QPI (Ring to QPI), per link", .desc = "Ring-to-QPI agent, one per QPI link: three 44-bit counters. PCI device 19, functions 5 and 6.",
          .instances = (const struct regc_instance[]){
@@ -4309,6 +4401,27 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                   {0}},
               .mbz = UINT64_C(0xfffefefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x10103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x10103)},
+             {.name = "R3QPI_PCI_PMON_BOX_STATUS", .written_name = "R3QPI_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Box-wide status: counter overflow bits; write 1 to clear.",
+              .addrs = (const struct regc_addr[]){
+                  { "r3qpi0", -1, UINT64_C(0xf8)},
+                  { "r3qpi1", -1, UINT64_C(0xf8)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "likwid-regs", NULL, NULL, NULL, "PCI_UNC_R3QPI_PMON_BOX_STATUS 0xF8; layout: the datasheet PmonUnitStatus (section 4.6.2.6, page 532), which does not list this device; name ours"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 7, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Reserved",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "ov", .lsb = 0, .msb = 6, .access = REGC_ACCESS_RW1C, .access_text = "RW1C", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Counter Overflow Bitmask: which counter (or counters) have overflowed. If the unit has a fixed counter, its bit is bit 0 and counter 0 uses the next bit; else bit i is counter i.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xffffff80), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x7f), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x7f)},
              {.name = "R3QPI_PCI_PMON_CTL", .written_name = "R3QPI_PCI_PMON_CTL{2-0}", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "Counter control: selects the event its counter counts and shapes it.",
               .is_array = true, .first = 0, .count = 3, .stride = UINT64_C(0x4),
@@ -4792,7 +4905,8 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
                  {0}},
              .box_control = &(const struct regc_box_control){.reg = "R3QPI_PCI_PMON_BOX_CTL", .freeze = "frz", .freeze_enable = "frz_en",
                  .reset_counters = "rst_ctrs", .reset_controls = "rst_ctrl", .enable = NULL},
-             .box_status = NULL},
+             .box_status = &(const struct regc_box_status){.reg = "R3QPI_PCI_PMON_BOX_STATUS", .overflow = "ov", .clear = REGC_CLEAR_W1C,
+                 .clear_reg = NULL, .clear_field = NULL}},
         },
         {0}},
     .pmon_global = NULL,

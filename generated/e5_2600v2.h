@@ -8,6 +8,8 @@
  *   LIKWID src/access-daemon/accessDaemon.c, table ivybridgeEP_pci_devices
  *   LIKWID src/includes/registers.h, core v1/v2 type uncore MSRs (named after 327043-001 and 329468-001)
  *   OPTKIT (Optimizer Toolkit) src/core/freq/msrs.hh: transcription of 329468-002 U_MSR_PMON_GLOBAL_* tables
+ *   Intel PCM src/types.h (MC_CH_PCI_PMON_FIXED_CTL_RST, used for the Jaketown and IvyTown iMC alike)
+ *   Intel Xeon Processor E7-2800/4800/8800 v2 Product Family Datasheet, Volume Two (ref 329595, rev 002)
  *   Intel perfmon IVT/events/ivytown_uncore.json (rev V24, 2023-08-21)
  *   Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)
  *   Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)
@@ -198,6 +200,50 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_set(uint64_t
 static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t x)
 {
     return (uint64_t)((x << E5_2600V2_U_MSR_PMON_GLOBAL_CTL_PMI_CORE_SEL_SHIFT) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_PMI_CORE_SEL_MASK);
+}
+
+/* --------------------------------------------------------------------------
+ * U_MSR_PMON_GLOBAL_CONFIG: msr 0xc06, 32 bits implemented of 64, reset 0x0
+ * UBox PMON global configuration. Its fields are not documented in any source
+ * we could read: every bit is a reserved gap (write 0).
+ * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
+ * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-1,
+ * page 18, section 2.1.5; address and size: Table 2-1; also LIKWID registers.h
+ * MSR_UNC_U_PMON_GLOBAL_CONFIG 0xC06
+ *
+ * Bits   (field, access, reset):
+ *   31:0  rsv  RV  0x0
+ */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WIDTH         32
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_SIZE          64
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RESET         UINT64_C(0x0000000000000000)
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_ADDR          UINT32_C(0xc06)
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_MBZ_MASK      UINT64_C(0xffffffffffffffff) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_W1C_MASK      UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WRITABLE_MASK UINT64_C(0x0000000000000000) /* a write has an effect */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_KEEP_MASK     UINT64_C(0x0000000000000000) /* read-modify-write keeps */
+
+/*
+ * The value to write to U_MSR_PMON_GLOBAL_CONFIG so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ */
+static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t was, uint64_t wanted, unsigned actions)
+{
+    uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_KEEP_MASK) |
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RO_MASK));
+    if (actions & E5_2600V2_ACT_WO)
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WO_MASK);
+    if (actions & E5_2600V2_ACT_W1C)
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_W1C_MASK);
+    if (actions & E5_2600V2_ACT_W1S)
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_W1S_MASK);
+    return v;
 }
 
 /* --------------------------------------------------------------------------
@@ -1071,7 +1117,10 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 
 /* --------------------------------------------------------------------------
  * U_MSR_PMON_FIXED_CTR: msr 0xc09, 64 bits implemented of 64, reset 0x0
- * UBox PMON UCLK fixed counter: counts uncore clocks.
+ * UBox PMON UCLK fixed counter: counts uncore clocks. 48 bits wide
+ * (event_count 47:0): Table 2-9's bit column prints event_count 43:0 and rsv
+ * 63:44, but its own description ("48-bit performance event counter"), section
+ * 2.2.2 and the kernel (fixed_ctr_bits = 48) say 48; the width follows them.
  * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
  * Performance Monitoring Reference Manual (ref 329468, rev 002), table 2-9,
  * page 23, section 2.2.3.2; address: Linux SNBEP_U_MSR_PMON_UCLK_FIXED_CTR;
@@ -5103,11 +5152,11 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * page 56, section 2.4.2.3; offset: Table 2-37
  *
  * Bits   (field, access, reset):
- *   31:18  ig        RV  0x0
+ *   31:18  ig        ig  0x0
  *   17:16  rsv       RV  0x0
- *   15:9   ig        RV  0x0
+ *   15:9   ig        ig  0x0
  *   8      frz       WO  0x0
- *   7:2    ig        RV  0x0
+ *   7:2    ig        ig  0x0
  *   1      rst_ctrs  WO  0x0
  *   0      rst_ctrl  WO  0x0
  */
@@ -5115,8 +5164,8 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_SIZE           32
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
-#define E5_2600V2_HA_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffffefc) /* reserved: write 0 */
-#define E5_2600V2_HA_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00030000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0xfffcfefc) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
@@ -5224,7 +5273,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
  * page 56, section 2.4.2.3; offset: Table 2-37
  *
  * Bits   (field, access, reset):
- *   31:5  ig   RV    0x0
+ *   31:5  ig   ig    0x0
  *   4     rsv  RV    0x0
  *   3:0   ov   RW1C  0x0
  */
@@ -5232,8 +5281,8 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_SIZE          32
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
-#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xfffffff0) /* reserved: write 0 */
-#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000010) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xffffffe0) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_W1C_MASK      UINT32_C(0x0000000f) /* write 1 to clear */
@@ -5298,7 +5347,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_ov_val(uint32_t x)
  *   22     en         RW-V  0x0
  *   21     rsv        RV    0x0
  *   20     ov_en      RW-V  0x0
- *   19     ig         RV    0x0
+ *   19     ig         ig    0x0
  *   18     edge_det   RW-V  0x0
  *   17     rst        WO    0x0
  *   16     q_occ_rst  WO    0x0
@@ -5311,8 +5360,8 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_CTL_FIRST           0
 #define E5_2600V2_HA_PCI_PMON_CTL_COUNT           4
 #define E5_2600V2_HA_PCI_PMON_CTL_STRIDE          UINT32_C(0x4)
-#define E5_2600V2_HA_PCI_PMON_CTL_MBZ_MASK        UINT32_C(0x00a80000) /* reserved: write 0 */
-#define E5_2600V2_HA_PCI_PMON_CTL_IGNORED_MASK    UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_HA_PCI_PMON_CTL_MBZ_MASK        UINT32_C(0x00a00000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_CTL_IGNORED_MASK    UINT32_C(0x00080000) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_CTL_RO_MASK         UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_CTL_WO_MASK         UINT32_C(0x00030000) /* write-only: read 0, act on 1 */
 #define E5_2600V2_HA_PCI_PMON_CTL_W1C_MASK        UINT32_C(0x00000000) /* write 1 to clear */
@@ -7375,11 +7424,11 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
  * page 79, section 2.5.4.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
- *   31:18  ig        RV  0x0
+ *   31:18  ig        ig  0x0
  *   17:16  rsv       RV  0x0
- *   15:9   ig        RV  0x0
+ *   15:9   ig        ig  0x0
  *   8      frz       WO  0x0
- *   7:2    ig        RV  0x0
+ *   7:2    ig        ig  0x0
  *   1      rst_ctrs  WO  0x0
  *   0      rst_ctrl  WO  0x0
  */
@@ -7387,8 +7436,8 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_SIZE           32
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffffefc) /* reserved: write 0 */
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00030000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0xfffcfefc) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
@@ -7498,7 +7547,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
  * 16/30, offset 0xF8)
  *
  * Bits   (field, access, reset):
- *   31:6  ig   RV    0x0
+ *   31:6  ig   ig    0x0
  *   5     rsv  RV    0x0
  *   4:0   ov   RW1C  0x0
  */
@@ -7506,8 +7555,8 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_SIZE          32
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffffe0) /* reserved: write 0 */
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000020) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xffffffc0) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_W1C_MASK      UINT32_C(0x0000001f) /* write 1 to clear */
@@ -7572,7 +7621,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
  *   22     en        RW-V  0x0
  *   21     rsv       RV    0x0
  *   20     ov_en     RW-V  0x0
- *   19     ig        RV    0x0
+ *   19     ig        ig    0x0
  *   18     edge_det  RW-V  0x0
  *   17     rst       WO    0x0
  *   16     rsv       RV    0x0
@@ -7585,8 +7634,8 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST          0
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT          4
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a90000) /* reserved: write 0 */
-#define E5_2600V2_MC_CHY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a10000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00080000) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
@@ -7906,19 +7955,21 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
  * Bits   (field, access, reset):
  *   31:23  rsv  RV    0x0
  *   22     en   RW-V  0x0
- *   21:0   rsv  RV    0x0
+ *   21:20  rsv  RV    0x0
+ *   19     rst  WO    0x0
+ *   18:0   rsv  RV    0x0
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WIDTH         32
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_SIZE          32
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_ADDR          UINT32_C(0xf0)
-#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_MBZ_MASK      UINT32_C(0xffbfffff) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_MBZ_MASK      UINT32_C(0xffb7ffff) /* reserved: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK       UINT32_C(0x00000000) /* read-only */
-#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK       UINT32_C(0x00080000) /* write-only: read 0, act on 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_W1C_MASK      UINT32_C(0x00000000) /* write 1 to clear */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
-#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK UINT32_C(0x00400000) /* a write has an effect */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK UINT32_C(0x00480000) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK     UINT32_C(0x00400000) /* read-modify-write keeps */
 
 /*
@@ -7964,6 +8015,35 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_en_set(uint32_t v, ui
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_en_val(uint32_t x)
 {
     return (uint32_t)((x << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_EN_MASK);
+}
+
+/* rst [19] WO, reset 0x0
+ * When set to 1, the fixed counter will be cleared to 0.
+ * Source: Intel PCM src/types.h (MC_CH_PCI_PMON_FIXED_CTL_RST, used for the
+ * Jaketown and IvyTown iMC alike); MC_CH_PCI_PMON_FIXED_CTL_RST (1 << 19),
+ * written by PCM's iMC programming for Jaketown and IvyTown alike (JKTIVT_MC*
+ * locations); attribute WO as the manual's other self-clearing resets; the
+ * E5-2600 spec has the same bit
+ */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT     19
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_WIDTH     1
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_MAX       UINT32_C(0x1)
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK      (UINT32_C(0x1) << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT)
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_RESET     UINT32_C(0x0)
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_GET(v)    ((uint32_t)(((v) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT))
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_SET(v, x) ((uint32_t)(((v) & ~E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK) | (((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK)))
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_VAL(x)    ((uint32_t)(((uint32_t)(x) << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK))
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_rst_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK) >> E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT);
+}
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_rst_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK) | ((x << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK));
+}
+static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_SHIFT) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RST_MASK);
 }
 
 /* --------------------------------------------------------------------------
@@ -9652,11 +9732,11 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
  * page 133, section 2.8.3.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
- *   31:18  ig        RV  0x0
+ *   31:18  ig        ig  0x0
  *   17:16  rsv       RV  0x0
- *   15:9   ig        RV  0x0
+ *   15:9   ig        ig  0x0
  *   8      frz       WO  0x0
- *   7:2    ig        RV  0x0
+ *   7:2    ig        ig  0x0
  *   1      rst_ctrs  WO  0x0
  *   0      rst_ctrl  WO  0x0
  */
@@ -9664,8 +9744,8 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_SIZE           32
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffffefc) /* reserved: write 0 */
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00030000) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0xfffcfefc) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */
@@ -9774,7 +9854,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
  * (Device 8/9 Function 2, F8h)
  *
  * Bits   (field, access, reset):
- *   31:5  ig   RV    0x0
+ *   31:5  ig   ig    0x0
  *   4     rsv  RV    0x0
  *   3:0   ov   RW1C  0x0
  */
@@ -9782,8 +9862,8 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_SIZE          32
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xfffffff0) /* reserved: write 0 */
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000010) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xffffffe0) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_W1C_MASK      UINT32_C(0x0000000f) /* write 1 to clear */
@@ -12545,15 +12625,15 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
  * (Device 19 Function 1, F8h)
  *
  * Bits   (field, access, reset):
- *   31:4  ig  RV    0x0
+ *   31:4  ig  ig    0x0
  *   3:0   ov  RW1C  0x0
  */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_WIDTH         32
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_SIZE          32
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
-#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xfffffff0) /* reserved: write 0 */
-#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000000) /* reserved: write 0 */
+#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xfffffff0) /* ignored: write 0 */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_W1C_MASK      UINT32_C(0x0000000f) /* write 1 to clear */
@@ -13621,6 +13701,76 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 }
 
 /* --------------------------------------------------------------------------
+ * R3_Ly_PCI_PMON_BOX_STATUS: pci 0xf8, 32 bits implemented of 32, reset 0x0
+ * R3QPI link box-wide status: per-counter overflow bits; write 1 to clear.
+ * Source: Intel Xeon Processor E7-2800/4800/8800 v2 Product Family Datasheet,
+ * Volume Two (ref 329595, rev 002), page 129, section 13.2.4.6; offset: LIKWID
+ * registers.h PCI_UNC_R3QPI_PMON_BOX_STATUS 0xF8; layout: the datasheet's
+ * PMONUNITSTATUS, whose R3QPI instance no source we read prints; name ours, on
+ * the manual's pattern
+ *
+ * Bits   (field, access, reset):
+ *   31:7  rsv  RV    0x0
+ *   6:0   ov   RW1C  0x0
+ */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WIDTH         32
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_SIZE          32
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_W1C_MASK      UINT32_C(0x0000007f) /* write 1 to clear */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+
+/*
+ * The value to write to R3_Ly_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
+ * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
+ * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
+ * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ */
+static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
+{
+    uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
+                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RO_MASK));
+    if (actions & E5_2600V2_ACT_WO)
+        v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WO_MASK);
+    if (actions & E5_2600V2_ACT_W1C)
+        v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_W1C_MASK);
+    if (actions & E5_2600V2_ACT_W1S)
+        v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_W1S_MASK);
+    return v;
+}
+
+/* ov [6:0] RW1C, reset 0x0
+ * Counter Overflow Bitmask: bit i is set when R3_Ly_PCI_PMON_CTRi
+ * overflows (with its ov_en set). Write of 1 clears the bit.
+ */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_SHIFT      0
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_WIDTH      7
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_MAX        UINT32_C(0x7f)
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_MASK       (UINT32_C(0x7f) << E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_SHIFT)
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_RESET      UINT32_C(0x0)
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_GET(v)     ((uint32_t)(((v) & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_SHIFT))
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_SET(v, x)  ((uint32_t)(((v) & ~E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_MASK) | (((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_MASK)))
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_VAL(x)     ((uint32_t)(((uint32_t)(x) << E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_MASK))
+static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_ov_get(uint32_t v)
+{
+    return (uint32_t)((v & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_MASK) >> E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_SHIFT);
+}
+static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_ov_set(uint32_t v, uint32_t x)
+{
+    return (uint32_t)((v & ~E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_MASK) | ((x << E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_MASK));
+}
+static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_ov_val(uint32_t x)
+{
+    return (uint32_t)((x << E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_SHIFT) & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_OV_MASK);
+}
+
+/* --------------------------------------------------------------------------
  * R3_Ly_PCI_PMON_CTL{2-0}: pci 0xd8, 32 bits implemented of 32, reset 0x0
  * R3QPI counter control.
  * Source: Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore
@@ -13633,7 +13783,7 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
  *   22     en        RW-V  0x0
  *   21     rsv       RV    0x0
  *   20     ov_en     RW-V  0x0
- *   19     ig        RV    0x0
+ *   19     ig        ig    0x0
  *   18     edge_det  RW-V  0x0
  *   17     rst       WO    0x0
  *   16     rsv       RV    0x0
@@ -13646,8 +13796,8 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST          0
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT          3
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a90000) /* reserved: write 0 */
-#define E5_2600V2_R3_LY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a10000) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00080000) /* ignored: write 0 */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_W1C_MASK       UINT32_C(0x00000000) /* write 1 to clear */

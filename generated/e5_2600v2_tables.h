@@ -18,6 +18,8 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
         {.id = "likwid", .title = "LIKWID src/access-daemon/accessDaemon.c, table ivybridgeEP_pci_devices", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/RRZE-HPC/likwid"},
         {.id = "likwid-regs", .title = "LIKWID src/includes/registers.h, core v1/v2 type uncore MSRs (named after 327043-001 and 329468-001)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/RRZE-HPC/likwid"},
         {.id = "optkit", .title = "OPTKIT (Optimizer Toolkit) src/core/freq/msrs.hh: transcription of 329468-002 U_MSR_PMON_GLOBAL_* tables", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
+        {.id = "pcm", .title = "Intel PCM src/types.h (MC_CH_PCI_PMON_FIXED_CTL_RST, used for the Jaketown and IvyTown iMC alike)", .ref = NULL, .rev = NULL, .date = NULL, .url = NULL},
+        {.id = "ds-e7v2", .title = "Intel Xeon Processor E7-2800/4800/8800 v2 Product Family Datasheet, Volume Two", .ref = "329595", .rev = "002", .date = NULL, .url = NULL},
         {.id = "perfmon-ivt", .title = "Intel perfmon IVT/events/ivytown_uncore.json", .ref = NULL, .rev = "V24", .date = "2023-08-21", .url = "https://github.com/intel/perfmon"},
         {.id = "linux-family", .title = "Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/include/asm/intel-family.h"},
         {.id = "linux-uncore", .title = "Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)", .ref = NULL, .rev = NULL, .date = NULL, .url = "https://github.com/torvalds/linux/blob/master/arch/x86/events/intel/uncore.c"},
@@ -66,6 +68,22 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .mbz = UINT64_C(0xffffffff1fff8000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0xa0000000),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xe0007fff)},
+             {.name = "U_MSR_PMON_GLOBAL_CONFIG", .written_name = "U_MSR_PMON_GLOBAL_CONFIG", .space = REGC_SPACE_MSR,
+              .width = 32, .size = 64, .reset = UINT64_C(0x0), .desc = "UBox PMON global configuration. Its fields are not documented in any source we could read: every bit is a reserved gap (write 0).",
+              .addrs = (const struct regc_addr[]){
+                  { NULL, -1, UINT64_C(0xc06)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "uncore", "2-1", "18", "2.1.5", "address and size: Table 2-1; also LIKWID registers.h MSR_UNC_U_PMON_GLOBAL_CONFIG 0xC06"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 0, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "the field table of U_MSR_PMON_GLOBAL_CONFIG is in no source we could read",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xffffffffffffffff), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x0)},
              {.name = "U_MSR_PMON_GLOBAL_STATUS", .written_name = "U_MSR_PMON_GLOBAL_STATUS", .space = REGC_SPACE_MSR,
               .width = 32, .size = 64, .reset = UINT64_C(0x0), .desc = "UBox PMON global status: accumulates the overflows sent by the boxes; write 1 to a bit to clear it.",
               .addrs = (const struct regc_addr[]){
@@ -273,7 +291,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
               .mbz = UINT64_C(0xffffffffffafffff), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x500000)},
              {.name = "U_MSR_PMON_FIXED_CTR", .written_name = "U_MSR_PMON_FIXED_CTR", .space = REGC_SPACE_MSR,
-              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "UBox PMON UCLK fixed counter: counts uncore clocks.",
+              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "UBox PMON UCLK fixed counter: counts uncore clocks. 48 bits wide (event_count 47:0): Table 2-9's bit column prints event_count 43:0 and rsv 63:44, but its own description (\"48-bit performance event counter\"), section 2.2.2 and the kernel (fixed_ctr_bits = 48) say 48; the width follows them.",
               .addrs = (const struct regc_addr[]){
                   { NULL, -1, UINT64_C(0xc09)},
                   {.index = REGC_ADDR_END}},
@@ -2364,7 +2382,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {.index = REGC_ADDR_END}},
               .cite = { "uncore", "2-38", "56", "2.4.2.3", "offset: Table 2-37"},
               .fields = (const struct regc_field[]){
-                  {.name = "ig", .lsb = 18, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 18, .msb = 31, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -2372,7 +2390,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Reserved; SW must write to 1 else behavior is undefined.",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "ig", .lsb = 9, .msb = 15, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 9, .msb = 15, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -2380,7 +2398,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Freeze. If set to 1 the counters in this box will be frozen.",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "ig", .lsb = 2, .msb = 7, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 2, .msb = 7, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -2395,7 +2413,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0xfffffefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
+              .mbz = UINT64_C(0x30000), .ignored = UINT64_C(0xfffcfefc), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x103)},
              {.name = "HA_PCI_PMON_BOX_STATUS", .written_name = "HA_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "HA box-wide status: per-counter overflow bits; write 1 to clear.",
@@ -2405,7 +2423,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {.index = REGC_ADDR_END}},
               .cite = { "uncore", "2-39", "56", "2.4.2.3", "offset: Table 2-37"},
               .fields = (const struct regc_field[]){
-                  {.name = "ig", .lsb = 5, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 5, .msb = 31, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -2420,7 +2438,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0xfffffff0), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .mbz = UINT64_C(0x10), .ignored = UINT64_C(0xffffffe0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
               .w1c = UINT64_C(0xf), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xf)},
              {.name = "HA_PCI_PMON_CTL", .written_name = "HA_PCI_PMON_CTL{3-0}", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "HA counter control.",
@@ -2457,7 +2475,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "On overflow, set HA_PCI_PMON_BOX_STATUS.ov and send an overflow to the UBox (U_MSR_PMON_GLOBAL_STATUS.ov_h{1,0}).",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "ig", .lsb = 19, .msb = 19, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 19, .msb = 19, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -2486,7 +2504,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {.name = "edge_det_needs_thresh", .expr = "edge_det -> thresh != 0", .message = ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1.",
                    .ops = (const struct regc_rule_op[]){ { REGC_OP_FIELD, 18, 1, UINT64_C(0x0)}, { REGC_OP_FIELD, 24, 8, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x0)}, { REGC_OP_NE, 0, 0, UINT64_C(0x0)}, { REGC_OP_IMPLIES, 0, 0, UINT64_C(0x0)}, {REGC_OP_END, 0, 0, 0}}},
                   {0}},
-              .mbz = UINT64_C(0xa80000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x30000),
+              .mbz = UINT64_C(0xa00000), .ignored = UINT64_C(0x80000), .ro = UINT64_C(0x0), .wo = UINT64_C(0x30000),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xff57ffff)},
              {.name = "HA_PCI_PMON_CTR", .written_name = "HA_PCI_PMON_CTR{3-0}", .space = REGC_SPACE_PCI,
               .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "HA counter: 48 bits, read as two 32-bit halves.",
@@ -3753,7 +3771,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {.index = REGC_ADDR_END}},
               .cite = { "uncore", "2-72", "79", "2.5.4.1", "offset: Linux SNBEP_PCI_PMON_BOX_CTL"},
               .fields = (const struct regc_field[]){
-                  {.name = "ig", .lsb = 18, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 18, .msb = 31, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -3761,7 +3779,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Reserved; SW must write to 1 else behavior is undefined.",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "ig", .lsb = 9, .msb = 15, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 9, .msb = 15, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -3769,7 +3787,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Freeze. If set to 1 the counters in this box will be frozen.",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "ig", .lsb = 2, .msb = 7, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 2, .msb = 7, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -3784,7 +3802,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0xfffffefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
+              .mbz = UINT64_C(0x30000), .ignored = UINT64_C(0xfffcfefc), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x103)},
              {.name = "MC_CHy_PCI_PMON_BOX_STATUS", .written_name = "MC_CHy_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "MC channel box-wide status: overflow bits, bit 0 for the fixed counter; write 1 to clear.",
@@ -3800,7 +3818,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {.index = REGC_ADDR_END}},
               .cite = { "uncore", "2-73", "79", "2.5.4.1", "offset: E7 v2 datasheet PMONUNITSTATUS (Device 16/30, offset 0xF8)"},
               .fields = (const struct regc_field[]){
-                  {.name = "ig", .lsb = 6, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 6, .msb = 31, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -3815,7 +3833,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0xffffffe0), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .mbz = UINT64_C(0x20), .ignored = UINT64_C(0xffffffc0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
               .w1c = UINT64_C(0x1f), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x1f)},
              {.name = "MC_CHy_PCI_PMON_CTL", .written_name = "MC_CHy_PCI_PMON_CTL{3-0}", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "MC channel counter control.",
@@ -3876,7 +3894,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "On overflow, set MC_CHy_PCI_PMON_BOX_STATUS.ov and send an overflow to the UBox (U_MSR_PMON_GLOBAL_STATUS.ov_m{1,0}).",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "ig", .lsb = 19, .msb = 19, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 19, .msb = 19, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -3905,7 +3923,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {.name = "edge_det_needs_thresh", .expr = "edge_det -> thresh != 0", .message = ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1.",
                    .ops = (const struct regc_rule_op[]){ { REGC_OP_FIELD, 18, 1, UINT64_C(0x0)}, { REGC_OP_FIELD, 24, 8, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x0)}, { REGC_OP_NE, 0, 0, UINT64_C(0x0)}, { REGC_OP_IMPLIES, 0, 0, UINT64_C(0x0)}, {REGC_OP_END, 0, 0, 0}}},
                   {0}},
-              .mbz = UINT64_C(0xa90000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x20000),
+              .mbz = UINT64_C(0xa10000), .ignored = UINT64_C(0x80000), .ro = UINT64_C(0x0), .wo = UINT64_C(0x20000),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xff56ffff)},
              {.name = "MC_CHy_PCI_PMON_CTR", .written_name = "MC_CHy_PCI_PMON_CTR{3-0}", .space = REGC_SPACE_PCI,
               .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "MC channel counter: 48 bits, read as two 32-bit halves.",
@@ -3981,15 +3999,23 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Local Counter Enable.",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "rsv", .lsb = 0, .msb = 21, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
-                   .implicit = true, .desc = "MC fixed-control table not available; the kernel sets none of these bits",
+                  {.name = "rsv", .lsb = 20, .msb = 21, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "MC fixed-control table not available; no source defines these bits",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rst", .lsb = 19, .msb = 19, .access = REGC_ACCESS_WO, .access_text = "WO", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "When set to 1, the fixed counter will be cleared to 0.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "rsv", .lsb = 0, .msb = 18, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = true, .desc = "MC fixed-control table not available; no source defines these bits",
                    .values = (const struct regc_value[]){
                        {0}}},
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0xffbfffff), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
-              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x400000)},
+              .mbz = UINT64_C(0xffb7ffff), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x80000),
+              .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x480000)},
              {.name = "MC_CHy_PCI_PMON_FIXED_CTR", .written_name = "MC_CHy_PCI_PMON_FIXED_CTR", .space = REGC_SPACE_PCI,
               .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "MC channel fixed counter: DRAM clocks, 48 bits.",
               .addrs = (const struct regc_addr[]){
@@ -5164,7 +5190,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                       {0}}},
                  {.kind = "fixed", .control = "MC_CHy_PCI_PMON_FIXED_CTL", .counter = "MC_CHy_PCI_PMON_FIXED_CTR", .count_field = "event_count",
                   .width = 48, .overflow = REGC_OVF_WRAP, .wrap_field = NULL, .enable = "en",
-                  .reset = NULL, .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
+                  .reset = "rst", .pmi = NULL, .edge = NULL, .invert = NULL, .threshold = NULL,
                   .event = NULL, .umask = NULL, .direction_field = NULL,
                   .directions = (const struct regc_count_dir[]){ {REGC_DIR_NONE, 0}},
                   .preload = REGC_PRELOAD_2W_MINUS_N,
@@ -5194,7 +5220,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {.index = REGC_ADDR_END}},
               .cite = { "uncore", "2-129", "133", "2.8.3.1", "offset: Linux SNBEP_PCI_PMON_BOX_CTL"},
               .fields = (const struct regc_field[]){
-                  {.name = "ig", .lsb = 18, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 18, .msb = 31, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -5202,7 +5228,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Reserved; SW must write to 1 else behavior is undefined.",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "ig", .lsb = 9, .msb = 15, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 9, .msb = 15, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -5210,7 +5236,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Freeze. If set to 1 the counters in this box will be frozen.",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "ig", .lsb = 2, .msb = 7, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 2, .msb = 7, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -5225,7 +5251,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0xfffffefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
+              .mbz = UINT64_C(0x30000), .ignored = UINT64_C(0xfffcfefc), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x103)},
              {.name = "Q_Py_PCI_PMON_BOX_STATUS", .written_name = "Q_Py_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "QPI port box-wide status: per-counter overflow bits; write 1 to clear.",
@@ -5236,7 +5262,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {.index = REGC_ADDR_END}},
               .cite = { "uncore", "2-130", "133", "2.8.3.1", "offset: E5-2600 datasheet vol. 2 PmonUnitStatus (Device 8/9 Function 2, F8h)"},
               .fields = (const struct regc_field[]){
-                  {.name = "ig", .lsb = 5, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 5, .msb = 31, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -5251,7 +5277,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0xfffffff0), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .mbz = UINT64_C(0x10), .ignored = UINT64_C(0xffffffe0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
               .w1c = UINT64_C(0xf), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xf)},
              {.name = "Q_Py_PCI_PMON_CTL", .written_name = "Q_Py_PCI_PMON_CTL{3-0}", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "QPI port counter control; the event code is ev_sel plus the extension bit ev_sel_ext.",
@@ -6944,7 +6970,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {.index = REGC_ADDR_END}},
               .cite = { "uncore", "2-174", "165", "2.9.3.1", "offset: E5-2600 datasheet vol. 2 PmonUnitStatus (Device 19 Function 1, F8h)"},
               .fields = (const struct regc_field[]){
-                  {.name = "ig", .lsb = 4, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 4, .msb = 31, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -6955,7 +6981,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0xfffffff0), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .mbz = UINT64_C(0x0), .ignored = UINT64_C(0xfffffff0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
               .w1c = UINT64_C(0xf), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xf)},
              {.name = "R2_PCI_PMON_CTL", .written_name = "R2_PCI_PMON_CTL{3-0}", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "R2PCIe counter control.",
@@ -7480,6 +7506,28 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .mbz = UINT64_C(0xfffffefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x103)},
+             {.name = "R3_Ly_PCI_PMON_BOX_STATUS", .written_name = "R3_Ly_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
+              .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "R3QPI link box-wide status: per-counter overflow bits; write 1 to clear.",
+              .addrs = (const struct regc_addr[]){
+                  { "l0", -1, UINT64_C(0xf8)},
+                  { "l1", -1, UINT64_C(0xf8)},
+                  { "l2", -1, UINT64_C(0xf8)},
+                  {.index = REGC_ADDR_END}},
+              .cite = { "ds-e7v2", NULL, "129", "13.2.4.6", "offset: LIKWID registers.h PCI_UNC_R3QPI_PMON_BOX_STATUS 0xF8; layout: the datasheet's PMONUNITSTATUS, whose R3QPI instance no source we read prints; name ours, on the manual's pattern"},
+              .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 7, .msb = 31, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Reserved.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {.name = "ov", .lsb = 0, .msb = 6, .access = REGC_ACCESS_RW1C, .access_text = "RW1C", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Counter Overflow Bitmask: bit i is set when R3_Ly_PCI_PMON_CTRi overflows (with its ov_en set). Write of 1 clears the bit.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
+                  {0}},
+              .rules = (const struct regc_rule[]){
+                  {0}},
+              .mbz = UINT64_C(0xffffff80), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
+              .w1c = UINT64_C(0x7f), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x7f)},
              {.name = "R3_Ly_PCI_PMON_CTL", .written_name = "R3_Ly_PCI_PMON_CTL{2-0}", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "R3QPI counter control.",
               .is_array = true, .first = 0, .count = 3, .stride = UINT64_C(0x4),
@@ -7516,7 +7564,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "On overflow, set R3_Ly_PCI_PMON_BOX_STATUS.ov and send an overflow to the UBox (U_MSR_PMON_GLOBAL_STATUS.ov_r3{1,0}).",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "ig", .lsb = 19, .msb = 19, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "ig", .lsb = 19, .msb = 19, .access = REGC_ACCESS_IG, .access_text = "ig", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -7545,7 +7593,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {.name = "edge_det_needs_thresh", .expr = "edge_det -> thresh != 0", .message = ".edge_det follows the threshold comparison in sequence; to apply it to events that only increment by 1 per cycle, .thresh must be set to 0x1.",
                    .ops = (const struct regc_rule_op[]){ { REGC_OP_FIELD, 18, 1, UINT64_C(0x0)}, { REGC_OP_FIELD, 24, 8, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x0)}, { REGC_OP_NE, 0, 0, UINT64_C(0x0)}, { REGC_OP_IMPLIES, 0, 0, UINT64_C(0x0)}, {REGC_OP_END, 0, 0, 0}}},
                   {0}},
-              .mbz = UINT64_C(0xa90000), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x20000),
+              .mbz = UINT64_C(0xa10000), .ignored = UINT64_C(0x80000), .ro = UINT64_C(0x0), .wo = UINT64_C(0x20000),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0xff56ffff)},
              {.name = "R3_Ly_PCI_PMON_CTR", .written_name = "R3_Ly_PCI_PMON_CTR{2-0}", .space = REGC_SPACE_PCI,
               .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "R3QPI counter: 44 bits; overflow is a carry out of bit 43.",
@@ -8339,7 +8387,8 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                  {0}},
              .box_control = &(const struct regc_box_control){.reg = "R3_Ly_PCI_PMON_BOX_CTL", .freeze = "frz", .freeze_enable = NULL,
                  .reset_counters = "rst_ctrs", .reset_controls = "rst_ctrl", .enable = NULL},
-             .box_status = NULL},
+             .box_status = &(const struct regc_box_status){.reg = "R3_Ly_PCI_PMON_BOX_STATUS", .overflow = "ov", .clear = REGC_CLEAR_W1C,
+                 .clear_reg = NULL, .clear_field = NULL}},
         },
         {.name = "irp", .title = "IRP", .desc = "IRP box: four 48-bit counters with irregular counter offsets; register names derived, not printed in any source we could read.",
          .instances = (const struct regc_instance[]){

@@ -1480,19 +1480,21 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_ovf_en_val(uint64_t x)
 }
 
 /* --------------------------------------------------------------------------
- * MSR_UNC_PERF_FIXED_CTR: msr 0x395, 48 bits implemented of 64, reset 0x0
- * Uncore fixed counter: counts uncore clockticks.
+ * MSR_UNC_PERF_FIXED_CTR: msr 0x395, 64 bits implemented of 64, reset 0x0
+ * Uncore fixed counter: counts uncore clockticks. 48 bits of count, bits 63:48
+ * reserved.
  * Source: Intel 64 and IA-32 Architectures Software Developer's Manual, MSRs
  * of the 2nd generation Intel Core processors (Vol. 4 / Vol. 3C chapter 35),
  * as transcribed in TianoCore edk2
  * MdePkg/Include/Register/Intel/Msr/SandyBridgeMsr.h; MSR_UNC_PERF_FIXED_CTR
- * 395H, Uncore fixed counter, current count 47:0; Table 18-39: width 48;
- * kernel SNB_UNC_FIXED_CTR 0x395, fixed_ctr_bits 48
+ * 395H, Uncore fixed counter: current count 31:0 and 47:32, reserved 63:48;
+ * Table 18-39: width 48; kernel SNB_UNC_FIXED_CTR 0x395, fixed_ctr_bits 48
  *
  * Bits   (field, access, reset):
- *   47:0  event_count  RW-V  0x0
+ *   63:48  rsv          RV    0x0
+ *   47:0   event_count  RW-V  0x0
  */
-#define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WIDTH             48
+#define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WIDTH             64
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_SIZE              64
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_RESET             UINT64_C(0x0000000000000000)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_ADDR              UINT32_C(0x395)
@@ -1618,6 +1620,26 @@ static inline uint64_t snb_unc_msr_unc_cbo_config_cbox_val(uint64_t x)
 {
     return (uint64_t)((x << SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_SHIFT) & SNB_UNC_MSR_UNC_CBO_CONFIG_CBOX_MASK);
 }
+
+/*
+ * Events of block 'unc': NAME is the control-register value selecting the event
+ * (code, unit mask and the event's <set> fields of that register placed), NAME_CODE
+ * and NAME_UMASK the raw values, NAME_COUNTERS a mask of the counters that may count it.
+ */
+
+/* CLOCK (MSR_UNC_PERF_FIXED_CTRL)
+ * Uncore clock (UCLK) cycles, counted by the fixed counter. */
+#define SNB_UNC_EV_UNC_CLOCK                 UINT64_C(0x400000)
+#define SNB_UNC_EV_UNC_CLOCK_CODE            UINT64_C(0x1)
+#define SNB_UNC_EV_UNC_CLOCK_UMASK           UINT64_C(0x0)
+#define SNB_UNC_EV_UNC_CLOCK_COUNTERS        UINT64_C(0x1)
+
+/* CLOCK.SOCKET (MSR_UNC_PERF_FIXED_CTRL)
+ * This 48-bit fixed counter counts the UCLK cycles. */
+#define SNB_UNC_EV_UNC_CLOCK_SOCKET          UINT64_C(0x400000)
+#define SNB_UNC_EV_UNC_CLOCK_SOCKET_CODE     UINT64_C(0x1)
+#define SNB_UNC_EV_UNC_CLOCK_SOCKET_UMASK    UINT64_C(0x0)
+#define SNB_UNC_EV_UNC_CLOCK_SOCKET_COUNTERS UINT64_C(0x1)
 
 #ifdef __cplusplus
 }

@@ -550,12 +550,16 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
               .mbz = UINT64_C(0xffffffffffafffff), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x500000)},
              {.name = "MSR_UNC_PERF_FIXED_CTR", .written_name = "MSR_UNC_PERF_FIXED_CTR", .space = REGC_SPACE_MSR,
-              .width = 48, .size = 64, .reset = UINT64_C(0x0), .desc = "Uncore fixed counter: counts uncore clockticks.",
+              .width = 64, .size = 64, .reset = UINT64_C(0x0), .desc = "Uncore fixed counter: counts uncore clockticks. 48 bits of count, bits 63:48 reserved.",
               .addrs = (const struct regc_addr[]){
                   { NULL, -1, UINT64_C(0x395)},
                   {.index = REGC_ADDR_END}},
-              .cite = { "sdm4", NULL, NULL, NULL, "MSR_UNC_PERF_FIXED_CTR 395H, Uncore fixed counter, current count 47:0; Table 18-39: width 48; kernel SNB_UNC_FIXED_CTR 0x395, fixed_ctr_bits 48"},
+              .cite = { "sdm4", NULL, NULL, NULL, "MSR_UNC_PERF_FIXED_CTR 395H, Uncore fixed counter: current count 31:0 and 47:32, reserved 63:48; Table 18-39: width 48; kernel SNB_UNC_FIXED_CTR 0x395, fixed_ctr_bits 48"},
               .fields = (const struct regc_field[]){
+                  {.name = "rsv", .lsb = 48, .msb = 63, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                   .implicit = false, .desc = "Reserved.",
+                   .values = (const struct regc_value[]){
+                       {0}}},
                   {.name = "event_count", .lsb = 0, .msb = 47, .access = REGC_ACCESS_RW_V, .access_text = "RW-V", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Current count.",
                    .values = (const struct regc_value[]){
@@ -587,6 +591,16 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x0)},
              {0}},
          .events = (const struct regc_event[]){
+             {.name = "CLOCK", .reg = "MSR_UNC_PERF_FIXED_CTRL", .field = "EN", .umask_field = NULL,
+              .code = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0,
+              .desc = "Uncore clock (UCLK) cycles, counted by the fixed counter.",
+              .sets = (const struct regc_set[]){
+                  {0}}},
+             {.name = "CLOCK.SOCKET", .reg = "MSR_UNC_PERF_FIXED_CTRL", .field = "EN", .umask_field = NULL,
+              .code = UINT64_C(0x1), .counters = UINT64_C(0) | UINT64_C(1) << 0,
+              .desc = "This 48-bit fixed counter counts the UCLK cycles.",
+              .sets = (const struct regc_set[]){
+                  {0}}},
              {0}},
          .pmon = &(const struct regc_pmon){
              .counters = (const struct regc_counters[]){

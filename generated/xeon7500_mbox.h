@@ -7,6 +7,7 @@
  *   Linux arch/x86/events/intel/uncore_nhmex.c
  *   Intel 64 and IA-32 Architectures Software Developer's Manual Vol. 4, Table 2-17 Additional MSRs in the Intel Xeon Processor 7500 Series (as transcribed in TianoCore edk2 MdePkg/Include/Register/Intel/Msr/NehalemMsr.h)
  *   LIKWID src/includes/perfmon_nehalemEX_events.txt (M-Box event codes)
+ *   Intel PCM (opcm/pcm) src/types.h struct BecktonUncorePMUZDPCTLFVCRegister (transcribes the guide's Table 2-80) and src/cpucounters.cpp (programs it for Nehalem-EX)
  *   Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)
  *   Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)
  *   Linux tools/perf/pmu-events/arch/x86/mapfile.csv (Intel perfmon mapfile: CPUID signature to event list)
@@ -606,22 +607,24 @@ static inline uint64_t xeon7500_m_msr_pmu_timestamp_timestamp_val(uint64_t x)
  * 0xca5; SDM Vol. 4 MSR_M0_PMON_DSP 0xCA5
  *
  * Bits   (field, access, reset):
- *   63:32  rsv  RV  0x0
- *   31:0   dsp  RW  0x0
+ *   63:32  rsv       RV  0x0
+ *   31:11  rsv       RV  0x0
+ *   10:7   dsp_fill  RW  0x0
+ *   6:0    rsv       RV  0x0
  */
-#define XEON7500_M_MSR_PMU_DSP_WIDTH         64
-#define XEON7500_M_MSR_PMU_DSP_SIZE          64
-#define XEON7500_M_MSR_PMU_DSP_RESET         UINT64_C(0x0000000000000000)
-#define XEON7500_M_MSR_PMU_DSP_MBOX0_ADDR    UINT32_C(0xca5)
-#define XEON7500_M_MSR_PMU_DSP_MBOX1_ADDR    UINT32_C(0xce5)
-#define XEON7500_M_MSR_PMU_DSP_MBZ_MASK      UINT64_C(0xffffffff00000000) /* reserved: write 0 */
-#define XEON7500_M_MSR_PMU_DSP_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define XEON7500_M_MSR_PMU_DSP_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
-#define XEON7500_M_MSR_PMU_DSP_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
-#define XEON7500_M_MSR_PMU_DSP_W1C_MASK      UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define XEON7500_M_MSR_PMU_DSP_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
-#define XEON7500_M_MSR_PMU_DSP_WRITABLE_MASK UINT64_C(0x00000000ffffffff) /* a write has an effect */
-#define XEON7500_M_MSR_PMU_DSP_KEEP_MASK     UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_DSP_WIDTH          64
+#define XEON7500_M_MSR_PMU_DSP_SIZE           64
+#define XEON7500_M_MSR_PMU_DSP_RESET          UINT64_C(0x0000000000000000)
+#define XEON7500_M_MSR_PMU_DSP_MBOX0_ADDR     UINT32_C(0xca5)
+#define XEON7500_M_MSR_PMU_DSP_MBOX1_ADDR     UINT32_C(0xce5)
+#define XEON7500_M_MSR_PMU_DSP_MBZ_MASK       UINT64_C(0xfffffffffffff87f) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_DSP_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define XEON7500_M_MSR_PMU_DSP_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
+#define XEON7500_M_MSR_PMU_DSP_WO_MASK        UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
+#define XEON7500_M_MSR_PMU_DSP_W1C_MASK       UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define XEON7500_M_MSR_PMU_DSP_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
+#define XEON7500_M_MSR_PMU_DSP_WRITABLE_MASK  UINT64_C(0x0000000000000780) /* a write has an effect */
+#define XEON7500_M_MSR_PMU_DSP_KEEP_MASK      UINT64_C(0x0000000000000780) /* read-modify-write keeps */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_dsp_addr(unsigned inst)
@@ -660,28 +663,33 @@ static inline uint64_t xeon7500_m_msr_pmu_dsp_write_value(uint64_t was, uint64_t
     return v;
 }
 
-/* dsp [31:0] RW, reset 0x0
- * DSP sub-control value (kernel format dsp, config1:0-31).
+/* dsp_fill [10:7] RW, reset 0x0
+ * DSP_FILL state selected for CYCLES_DSP_FILL: bit 10 write queue empty,
+ * bit 9 read queue empty, bit 8 write queue full, bit 7 read queue full.
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-85, page 2-111; unit masks of
+ * CYCLES_DSP_FILL, column DSP[10:7]; field name ours (after the event),
+ * attribute RW chosen (software programs it)
  */
-#define XEON7500_M_MSR_PMU_DSP_DSP_SHIFT     0
-#define XEON7500_M_MSR_PMU_DSP_DSP_WIDTH     32
-#define XEON7500_M_MSR_PMU_DSP_DSP_MAX       UINT64_C(0xffffffff)
-#define XEON7500_M_MSR_PMU_DSP_DSP_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_DSP_DSP_SHIFT)
-#define XEON7500_M_MSR_PMU_DSP_DSP_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_DSP_DSP_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_DSP_DSP_MASK) >> XEON7500_M_MSR_PMU_DSP_DSP_SHIFT))
-#define XEON7500_M_MSR_PMU_DSP_DSP_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_DSP_DSP_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_DSP_DSP_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_MASK)))
-#define XEON7500_M_MSR_PMU_DSP_DSP_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_DSP_DSP_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_MASK))
-static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_get(uint64_t v)
+#define XEON7500_M_MSR_PMU_DSP_DSP_FILL_SHIFT 7
+#define XEON7500_M_MSR_PMU_DSP_DSP_FILL_WIDTH 4
+#define XEON7500_M_MSR_PMU_DSP_DSP_FILL_MAX   UINT64_C(0xf)
+#define XEON7500_M_MSR_PMU_DSP_DSP_FILL_MASK  (UINT64_C(0xf) << XEON7500_M_MSR_PMU_DSP_DSP_FILL_SHIFT)
+#define XEON7500_M_MSR_PMU_DSP_DSP_FILL_RESET UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_DSP_DSP_FILL_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_DSP_DSP_FILL_MASK) >> XEON7500_M_MSR_PMU_DSP_DSP_FILL_SHIFT))
+#define XEON7500_M_MSR_PMU_DSP_DSP_FILL_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_DSP_DSP_FILL_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_DSP_DSP_FILL_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_FILL_MASK)))
+#define XEON7500_M_MSR_PMU_DSP_DSP_FILL_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_DSP_DSP_FILL_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_FILL_MASK))
+static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_fill_get(uint64_t v)
 {
-    return (uint64_t)((v & XEON7500_M_MSR_PMU_DSP_DSP_MASK) >> XEON7500_M_MSR_PMU_DSP_DSP_SHIFT);
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_DSP_DSP_FILL_MASK) >> XEON7500_M_MSR_PMU_DSP_DSP_FILL_SHIFT);
 }
-static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_set(uint64_t v, uint64_t x)
+static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_fill_set(uint64_t v, uint64_t x)
 {
-    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_DSP_DSP_MASK) | ((x << XEON7500_M_MSR_PMU_DSP_DSP_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_MASK));
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_DSP_DSP_FILL_MASK) | ((x << XEON7500_M_MSR_PMU_DSP_DSP_FILL_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_FILL_MASK));
 }
-static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_val(uint64_t x)
+static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_fill_val(uint64_t x)
 {
-    return (uint64_t)((x << XEON7500_M_MSR_PMU_DSP_DSP_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_MASK);
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_DSP_DSP_FILL_SHIFT) & XEON7500_M_MSR_PMU_DSP_DSP_FILL_MASK);
 }
 
 /* --------------------------------------------------------------------------
@@ -691,22 +699,23 @@ static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_val(uint64_t x)
  * 0xca6; SDM Vol. 4 MSR_M0_PMON_ISS 0xCA6
  *
  * Bits   (field, access, reset):
- *   63:32  rsv  RV  0x0
- *   31:0   iss  RW  0x0
+ *   63:32  rsv       RV  0x0
+ *   31:4   rsv       RV  0x0
+ *   3:0    frm_type  RW  0x0
  */
-#define XEON7500_M_MSR_PMU_ISS_WIDTH         64
-#define XEON7500_M_MSR_PMU_ISS_SIZE          64
-#define XEON7500_M_MSR_PMU_ISS_RESET         UINT64_C(0x0000000000000000)
-#define XEON7500_M_MSR_PMU_ISS_MBOX0_ADDR    UINT32_C(0xca6)
-#define XEON7500_M_MSR_PMU_ISS_MBOX1_ADDR    UINT32_C(0xce6)
-#define XEON7500_M_MSR_PMU_ISS_MBZ_MASK      UINT64_C(0xffffffff00000000) /* reserved: write 0 */
-#define XEON7500_M_MSR_PMU_ISS_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define XEON7500_M_MSR_PMU_ISS_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
-#define XEON7500_M_MSR_PMU_ISS_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
-#define XEON7500_M_MSR_PMU_ISS_W1C_MASK      UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define XEON7500_M_MSR_PMU_ISS_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
-#define XEON7500_M_MSR_PMU_ISS_WRITABLE_MASK UINT64_C(0x00000000ffffffff) /* a write has an effect */
-#define XEON7500_M_MSR_PMU_ISS_KEEP_MASK     UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_ISS_WIDTH          64
+#define XEON7500_M_MSR_PMU_ISS_SIZE           64
+#define XEON7500_M_MSR_PMU_ISS_RESET          UINT64_C(0x0000000000000000)
+#define XEON7500_M_MSR_PMU_ISS_MBOX0_ADDR     UINT32_C(0xca6)
+#define XEON7500_M_MSR_PMU_ISS_MBOX1_ADDR     UINT32_C(0xce6)
+#define XEON7500_M_MSR_PMU_ISS_MBZ_MASK       UINT64_C(0xfffffffffffffff0) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_ISS_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define XEON7500_M_MSR_PMU_ISS_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
+#define XEON7500_M_MSR_PMU_ISS_WO_MASK        UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
+#define XEON7500_M_MSR_PMU_ISS_W1C_MASK       UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define XEON7500_M_MSR_PMU_ISS_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
+#define XEON7500_M_MSR_PMU_ISS_WRITABLE_MASK  UINT64_C(0x000000000000000f) /* a write has an effect */
+#define XEON7500_M_MSR_PMU_ISS_KEEP_MASK      UINT64_C(0x000000000000000f) /* read-modify-write keeps */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_iss_addr(unsigned inst)
@@ -745,28 +754,32 @@ static inline uint64_t xeon7500_m_msr_pmu_iss_write_value(uint64_t was, uint64_t
     return v;
 }
 
-/* iss [31:0] RW, reset 0x0
- * ISS sub-control value (kernel format iss, config1:0-31).
+/* frm_type [3:0] RW, reset 0x0
+ * Intel SMI frame type counted by FRM_TYPE.
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), page 2-118; FRM_TYPE extensions, column
+ * ISS[3:0]; field name ours (after the event), attribute RW chosen (software
+ * programs it)
  */
-#define XEON7500_M_MSR_PMU_ISS_ISS_SHIFT     0
-#define XEON7500_M_MSR_PMU_ISS_ISS_WIDTH     32
-#define XEON7500_M_MSR_PMU_ISS_ISS_MAX       UINT64_C(0xffffffff)
-#define XEON7500_M_MSR_PMU_ISS_ISS_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_ISS_ISS_SHIFT)
-#define XEON7500_M_MSR_PMU_ISS_ISS_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_ISS_ISS_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ISS_ISS_MASK) >> XEON7500_M_MSR_PMU_ISS_ISS_SHIFT))
-#define XEON7500_M_MSR_PMU_ISS_ISS_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ISS_ISS_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ISS_ISS_SHIFT) & XEON7500_M_MSR_PMU_ISS_ISS_MASK)))
-#define XEON7500_M_MSR_PMU_ISS_ISS_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ISS_ISS_SHIFT) & XEON7500_M_MSR_PMU_ISS_ISS_MASK))
-static inline uint64_t xeon7500_m_msr_pmu_iss_iss_get(uint64_t v)
+#define XEON7500_M_MSR_PMU_ISS_FRM_TYPE_SHIFT 0
+#define XEON7500_M_MSR_PMU_ISS_FRM_TYPE_WIDTH 4
+#define XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MAX   UINT64_C(0xf)
+#define XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MASK  (UINT64_C(0xf) << XEON7500_M_MSR_PMU_ISS_FRM_TYPE_SHIFT)
+#define XEON7500_M_MSR_PMU_ISS_FRM_TYPE_RESET UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_ISS_FRM_TYPE_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MASK) >> XEON7500_M_MSR_PMU_ISS_FRM_TYPE_SHIFT))
+#define XEON7500_M_MSR_PMU_ISS_FRM_TYPE_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ISS_FRM_TYPE_SHIFT) & XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MASK)))
+#define XEON7500_M_MSR_PMU_ISS_FRM_TYPE_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ISS_FRM_TYPE_SHIFT) & XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MASK))
+static inline uint64_t xeon7500_m_msr_pmu_iss_frm_type_get(uint64_t v)
 {
-    return (uint64_t)((v & XEON7500_M_MSR_PMU_ISS_ISS_MASK) >> XEON7500_M_MSR_PMU_ISS_ISS_SHIFT);
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MASK) >> XEON7500_M_MSR_PMU_ISS_FRM_TYPE_SHIFT);
 }
-static inline uint64_t xeon7500_m_msr_pmu_iss_iss_set(uint64_t v, uint64_t x)
+static inline uint64_t xeon7500_m_msr_pmu_iss_frm_type_set(uint64_t v, uint64_t x)
 {
-    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ISS_ISS_MASK) | ((x << XEON7500_M_MSR_PMU_ISS_ISS_SHIFT) & XEON7500_M_MSR_PMU_ISS_ISS_MASK));
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MASK) | ((x << XEON7500_M_MSR_PMU_ISS_FRM_TYPE_SHIFT) & XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MASK));
 }
-static inline uint64_t xeon7500_m_msr_pmu_iss_iss_val(uint64_t x)
+static inline uint64_t xeon7500_m_msr_pmu_iss_frm_type_val(uint64_t x)
 {
-    return (uint64_t)((x << XEON7500_M_MSR_PMU_ISS_ISS_SHIFT) & XEON7500_M_MSR_PMU_ISS_ISS_MASK);
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_ISS_FRM_TYPE_SHIFT) & XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MASK);
 }
 
 /* --------------------------------------------------------------------------
@@ -776,22 +789,24 @@ static inline uint64_t xeon7500_m_msr_pmu_iss_iss_val(uint64_t x)
  * 0xca7; SDM Vol. 4 MSR_M0_PMON_MAP 0xCA7
  *
  * Bits   (field, access, reset):
- *   63:32  rsv  RV  0x0
- *   31:0   map  RW  0x0
+ *   63:32  rsv          RV  0x0
+ *   31:9   rsv          RV  0x0
+ *   8:5    bcmd_schedq  RW  0x0
+ *   4:0    rsv          RV  0x0
  */
-#define XEON7500_M_MSR_PMU_MAP_WIDTH         64
-#define XEON7500_M_MSR_PMU_MAP_SIZE          64
-#define XEON7500_M_MSR_PMU_MAP_RESET         UINT64_C(0x0000000000000000)
-#define XEON7500_M_MSR_PMU_MAP_MBOX0_ADDR    UINT32_C(0xca7)
-#define XEON7500_M_MSR_PMU_MAP_MBOX1_ADDR    UINT32_C(0xce7)
-#define XEON7500_M_MSR_PMU_MAP_MBZ_MASK      UINT64_C(0xffffffff00000000) /* reserved: write 0 */
-#define XEON7500_M_MSR_PMU_MAP_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define XEON7500_M_MSR_PMU_MAP_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
-#define XEON7500_M_MSR_PMU_MAP_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
-#define XEON7500_M_MSR_PMU_MAP_W1C_MASK      UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define XEON7500_M_MSR_PMU_MAP_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
-#define XEON7500_M_MSR_PMU_MAP_WRITABLE_MASK UINT64_C(0x00000000ffffffff) /* a write has an effect */
-#define XEON7500_M_MSR_PMU_MAP_KEEP_MASK     UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_MAP_WIDTH             64
+#define XEON7500_M_MSR_PMU_MAP_SIZE              64
+#define XEON7500_M_MSR_PMU_MAP_RESET             UINT64_C(0x0000000000000000)
+#define XEON7500_M_MSR_PMU_MAP_MBOX0_ADDR        UINT32_C(0xca7)
+#define XEON7500_M_MSR_PMU_MAP_MBOX1_ADDR        UINT32_C(0xce7)
+#define XEON7500_M_MSR_PMU_MAP_MBZ_MASK          UINT64_C(0xfffffffffffffe1f) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_MAP_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define XEON7500_M_MSR_PMU_MAP_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
+#define XEON7500_M_MSR_PMU_MAP_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
+#define XEON7500_M_MSR_PMU_MAP_W1C_MASK          UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define XEON7500_M_MSR_PMU_MAP_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
+#define XEON7500_M_MSR_PMU_MAP_WRITABLE_MASK     UINT64_C(0x00000000000001e0) /* a write has an effect */
+#define XEON7500_M_MSR_PMU_MAP_KEEP_MASK         UINT64_C(0x00000000000001e0) /* read-modify-write keeps */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_map_addr(unsigned inst)
@@ -830,28 +845,32 @@ static inline uint64_t xeon7500_m_msr_pmu_map_write_value(uint64_t was, uint64_t
     return v;
 }
 
-/* map [31:0] RW, reset 0x0
- * MAP sub-control value (kernel format map, config1:0-31).
+/* bcmd_schedq [8:5] RW, reset 0x0
+ * B-Box command type counted by BCMD_SCHEDQ_OCCUPANCY.
+ * Source: Intel Xeon Processor 7500 Series Uncore Programming Guide (ref
+ * 323535, rev 001, March 2010), table 2-93, page 2-119; unit masks of
+ * BCMD_SCHEDQ_OCCUPANCY, column MAP[8:5]; field name ours (after the event),
+ * attribute RW chosen (software programs it)
  */
-#define XEON7500_M_MSR_PMU_MAP_MAP_SHIFT     0
-#define XEON7500_M_MSR_PMU_MAP_MAP_WIDTH     32
-#define XEON7500_M_MSR_PMU_MAP_MAP_MAX       UINT64_C(0xffffffff)
-#define XEON7500_M_MSR_PMU_MAP_MAP_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_MAP_MAP_SHIFT)
-#define XEON7500_M_MSR_PMU_MAP_MAP_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_MAP_MAP_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_MAP_MAP_MASK) >> XEON7500_M_MSR_PMU_MAP_MAP_SHIFT))
-#define XEON7500_M_MSR_PMU_MAP_MAP_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_MAP_MAP_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_MAP_MAP_SHIFT) & XEON7500_M_MSR_PMU_MAP_MAP_MASK)))
-#define XEON7500_M_MSR_PMU_MAP_MAP_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_MAP_MAP_SHIFT) & XEON7500_M_MSR_PMU_MAP_MAP_MASK))
-static inline uint64_t xeon7500_m_msr_pmu_map_map_get(uint64_t v)
+#define XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_SHIFT 5
+#define XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_WIDTH 4
+#define XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MAX   UINT64_C(0xf)
+#define XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MASK  (UINT64_C(0xf) << XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_SHIFT)
+#define XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_RESET UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MASK) >> XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_SHIFT))
+#define XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_SHIFT) & XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MASK)))
+#define XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_SHIFT) & XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MASK))
+static inline uint64_t xeon7500_m_msr_pmu_map_bcmd_schedq_get(uint64_t v)
 {
-    return (uint64_t)((v & XEON7500_M_MSR_PMU_MAP_MAP_MASK) >> XEON7500_M_MSR_PMU_MAP_MAP_SHIFT);
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MASK) >> XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_SHIFT);
 }
-static inline uint64_t xeon7500_m_msr_pmu_map_map_set(uint64_t v, uint64_t x)
+static inline uint64_t xeon7500_m_msr_pmu_map_bcmd_schedq_set(uint64_t v, uint64_t x)
 {
-    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_MAP_MAP_MASK) | ((x << XEON7500_M_MSR_PMU_MAP_MAP_SHIFT) & XEON7500_M_MSR_PMU_MAP_MAP_MASK));
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MASK) | ((x << XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_SHIFT) & XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MASK));
 }
-static inline uint64_t xeon7500_m_msr_pmu_map_map_val(uint64_t x)
+static inline uint64_t xeon7500_m_msr_pmu_map_bcmd_schedq_val(uint64_t x)
 {
-    return (uint64_t)((x << XEON7500_M_MSR_PMU_MAP_MAP_SHIFT) & XEON7500_M_MSR_PMU_MAP_MAP_MASK);
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_SHIFT) & XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MASK);
 }
 
 /* --------------------------------------------------------------------------
@@ -1113,29 +1132,38 @@ static inline uint64_t xeon7500_m_msr_pmu_pld_pld_val(uint64_t x)
 
 /* --------------------------------------------------------------------------
  * M_MSR_PMU_ZDP_CTL_FVC: msr (address per instance), 64 bits implemented of 64, reset 0x0
- * ZDP_CTL_FVC sub-control register (used by inc_sel 0xd-0x10, FVC_EV0-3). On
- * Nehalem-EX the kernel treats bits 13:11, 16:14, 19:17, 22:20 as the event
- * selects of FVC events 0-3 and bits 10:0 and 23 as shared.
+ * ZDP_CTL_FVC sub-control register (used by inc_sel 0xd-0x10, FVC_EV0-3): the
+ * shared FVID, B-Box command and response matches, and one 3-bit event select
+ * per FVC event.
  * Source: Linux arch/x86/events/intel/uncore_nhmex.c;
- * NHMEX_M0_MSR_PMU_ZDP_CTL_FVC 0xcab; SDM Vol. 4 MSR_M0_PMON_ZDP 0xCAB
+ * NHMEX_M0_MSR_PMU_ZDP_CTL_FVC 0xcab; SDM Vol. 4 MSR_M0_PMON_ZDP 0xCAB;
+ * fields: guide Table 2-80 as transcribed by PCM
  *
  * Bits   (field, access, reset):
- *   63:32  rsv  RV  0x0
- *   31:0   fvc  RW  0x0
+ *   63:32  rsv            RV  0x0
+ *   31:24  rsv            RV  0x0
+ *   23     pbox_init_err  RW  0x0
+ *   22:20  evnt3          RW  0x0
+ *   19:17  evnt2          RW  0x0
+ *   16:14  evnt1          RW  0x0
+ *   13:11  evnt0          RW  0x0
+ *   10:8   resp           RW  0x0
+ *   7:5    bcmd           RW  0x0
+ *   4:0    fvid           RW  0x0
  */
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WIDTH         64
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_SIZE          64
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESET         UINT64_C(0x0000000000000000)
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MBOX0_ADDR    UINT32_C(0xcab)
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MBOX1_ADDR    UINT32_C(0xceb)
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MBZ_MASK      UINT64_C(0xffffffff00000000) /* reserved: write 0 */
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_W1C_MASK      UINT64_C(0x0000000000000000) /* write 1 to clear */
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WRITABLE_MASK UINT64_C(0x00000000ffffffff) /* a write has an effect */
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_KEEP_MASK     UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WIDTH               64
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_SIZE                64
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESET               UINT64_C(0x0000000000000000)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MBOX0_ADDR          UINT32_C(0xcab)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MBOX1_ADDR          UINT32_C(0xceb)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MBZ_MASK            UINT64_C(0xffffffffff000000) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_IGNORED_MASK        UINT64_C(0x0000000000000000) /* ignored: write 0 */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RO_MASK             UINT64_C(0x0000000000000000) /* read-only */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WO_MASK             UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_W1C_MASK            UINT64_C(0x0000000000000000) /* write 1 to clear */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_W1S_MASK            UINT64_C(0x0000000000000000) /* write 1 to set */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WRITABLE_MASK       UINT64_C(0x0000000000ffffff) /* a write has an effect */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_KEEP_MASK           UINT64_C(0x0000000000ffffff) /* read-modify-write keeps */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_zdp_ctl_fvc_addr(unsigned inst)
@@ -1174,28 +1202,255 @@ static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_write_value(uint64_t was, 
     return v;
 }
 
-/* fvc [31:0] RW, reset 0x0
- * ZDP_CTL_FVC sub-control value (kernel format fvc, config1:0-31).
+/* pbox_init_err [23] RW, reset 0x0
+ * P-Box initialization error (shared by FVC events 0-3).
+ * Source: Intel PCM (opcm/pcm) src/types.h struct
+ * BecktonUncorePMUZDPCTLFVCRegister (transcribes the guide's Table 2-80) and
+ * src/cpucounters.cpp (programs it for Nehalem-EX); Table 2-80 field
+ * pbox_init_err (BecktonUncorePMUZDPCTLFVCRegister); kernel
+ * NHMEX_M_PMON_ZDP_CTL_FVC_MASK bit 23; attribute RW chosen
  */
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT     0
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_WIDTH     32
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MAX       UINT64_C(0xffffffff)
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK      (UINT64_C(0xffffffff) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT)
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_RESET     UINT64_C(0x0)
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_GET(v)    ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT))
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK)))
-#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_VAL(x)    ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK))
-static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvc_get(uint64_t v)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_SHIFT 23
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_WIDTH 1
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_MAX   UINT64_C(0x1)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_MASK  (UINT64_C(0x1) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_SHIFT)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_RESET UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_GET(v) ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_SHIFT))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_SET(v, x) ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_MASK)))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_VAL(x) ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_MASK))
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_pbox_init_err_get(uint64_t v)
 {
-    return (uint64_t)((v & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT);
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_SHIFT);
 }
-static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvc_set(uint64_t v, uint64_t x)
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_pbox_init_err_set(uint64_t v, uint64_t x)
 {
-    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK) | ((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK));
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_MASK) | ((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_MASK));
 }
-static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvc_val(uint64_t x)
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_pbox_init_err_val(uint64_t x)
 {
-    return (uint64_t)((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVC_MASK);
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PBOX_INIT_ERR_MASK);
+}
+
+/* evnt3 [22:20] RW, reset 0x0
+ * Event select of FVC_EV3.
+ * Source: Intel PCM (opcm/pcm) src/types.h struct
+ * BecktonUncorePMUZDPCTLFVCRegister (transcribes the guide's Table 2-80) and
+ * src/cpucounters.cpp (programs it for Nehalem-EX); values: PCM programs evnt0
+ * = 5 (bcmd_match) and evnt1 = 6 (resp_match); the four selects share their
+ * encodings (kernel nhmex_mbox_alter_er moves a select between them unchanged:
+ * events 0xd-0x10 are functionally identical); Table 2-80 field evnt3; kernel
+ * NHMEX_M_PMON_ZDP_CTL_FVC_EVENT_MASK(3) = 0x7 << 20
+ */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_SHIFT         20
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_WIDTH         3
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_MAX           UINT64_C(0x7)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_MASK          (UINT64_C(0x7) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_SHIFT)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_RESET         UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_GET(v)        ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_SHIFT))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_SET(v, x)     ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_MASK)))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_VAL(x)        ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_MASK))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_BCMD_MATCH    UINT64_C(0x5) /* count B-Box commands matching bcmd */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_RESP_MATCH    UINT64_C(0x6) /* count responses matching resp */
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt3_get(uint64_t v)
+{
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_SHIFT);
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt3_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_MASK) | ((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_MASK));
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt3_val(uint64_t x)
+{
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT3_MASK);
+}
+
+/* evnt2 [19:17] RW, reset 0x0
+ * Event select of FVC_EV2.
+ * Source: Intel PCM (opcm/pcm) src/types.h struct
+ * BecktonUncorePMUZDPCTLFVCRegister (transcribes the guide's Table 2-80) and
+ * src/cpucounters.cpp (programs it for Nehalem-EX); values: PCM programs evnt0
+ * = 5 (bcmd_match) and evnt1 = 6 (resp_match); the four selects share their
+ * encodings (kernel nhmex_mbox_alter_er moves a select between them unchanged:
+ * events 0xd-0x10 are functionally identical); Table 2-80 field evnt2; kernel
+ * NHMEX_M_PMON_ZDP_CTL_FVC_EVENT_MASK(2) = 0x7 << 17
+ */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_SHIFT         17
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_WIDTH         3
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_MAX           UINT64_C(0x7)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_MASK          (UINT64_C(0x7) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_SHIFT)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_RESET         UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_GET(v)        ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_SHIFT))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_SET(v, x)     ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_MASK)))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_VAL(x)        ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_MASK))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_BCMD_MATCH    UINT64_C(0x5) /* count B-Box commands matching bcmd */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_RESP_MATCH    UINT64_C(0x6) /* count responses matching resp */
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt2_get(uint64_t v)
+{
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_SHIFT);
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt2_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_MASK) | ((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_MASK));
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt2_val(uint64_t x)
+{
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT2_MASK);
+}
+
+/* evnt1 [16:14] RW, reset 0x0
+ * Event select of FVC_EV1.
+ * Source: Intel PCM (opcm/pcm) src/types.h struct
+ * BecktonUncorePMUZDPCTLFVCRegister (transcribes the guide's Table 2-80) and
+ * src/cpucounters.cpp (programs it for Nehalem-EX); values: PCM programs evnt0
+ * = 5 (bcmd_match) and evnt1 = 6 (resp_match); the four selects share their
+ * encodings (kernel nhmex_mbox_alter_er moves a select between them unchanged:
+ * events 0xd-0x10 are functionally identical); Table 2-80 field evnt1; kernel
+ * NHMEX_M_PMON_ZDP_CTL_FVC_EVENT_MASK(1) = 0x7 << 14
+ */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_SHIFT         14
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_WIDTH         3
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_MAX           UINT64_C(0x7)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_MASK          (UINT64_C(0x7) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_SHIFT)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_RESET         UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_GET(v)        ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_SHIFT))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_SET(v, x)     ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_MASK)))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_VAL(x)        ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_MASK))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_BCMD_MATCH    UINT64_C(0x5) /* count B-Box commands matching bcmd */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_RESP_MATCH    UINT64_C(0x6) /* count responses matching resp */
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt1_get(uint64_t v)
+{
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_SHIFT);
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt1_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_MASK) | ((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_MASK));
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt1_val(uint64_t x)
+{
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT1_MASK);
+}
+
+/* evnt0 [13:11] RW, reset 0x0
+ * Event select of FVC_EV0.
+ * Source: Intel PCM (opcm/pcm) src/types.h struct
+ * BecktonUncorePMUZDPCTLFVCRegister (transcribes the guide's Table 2-80) and
+ * src/cpucounters.cpp (programs it for Nehalem-EX); values: PCM programs evnt0
+ * = 5 (bcmd_match) and evnt1 = 6 (resp_match); the four selects share their
+ * encodings (kernel nhmex_mbox_alter_er moves a select between them unchanged:
+ * events 0xd-0x10 are functionally identical); Table 2-80 field evnt0; kernel
+ * NHMEX_M_PMON_ZDP_CTL_FVC_EVENT_MASK(0) = 0x7 << 11
+ */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_SHIFT         11
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_WIDTH         3
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_MAX           UINT64_C(0x7)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_MASK          (UINT64_C(0x7) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_SHIFT)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_RESET         UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_GET(v)        ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_SHIFT))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_SET(v, x)     ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_MASK)))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_VAL(x)        ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_MASK))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_BCMD_MATCH    UINT64_C(0x5) /* count B-Box commands matching bcmd */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_RESP_MATCH    UINT64_C(0x6) /* count responses matching resp */
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt0_get(uint64_t v)
+{
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_SHIFT);
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt0_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_MASK) | ((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_MASK));
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_evnt0_val(uint64_t x)
+{
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_EVNT0_MASK);
+}
+
+/* resp [10:8] RW, reset 0x0
+ * Response to match (shared by FVC events 0-3).
+ * Source: Intel PCM (opcm/pcm) src/types.h struct
+ * BecktonUncorePMUZDPCTLFVCRegister (transcribes the guide's Table 2-80) and
+ * src/cpucounters.cpp (programs it for Nehalem-EX); value ACK: PCM programs
+ * resp = 0 (ack_resp); Table 2-80 field resp; kernel
+ * NHMEX_M_PMON_ZDP_CTL_FVC_MASK bits 10:0
+ */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_SHIFT          8
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_WIDTH          3
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_MAX            UINT64_C(0x7)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_MASK           (UINT64_C(0x7) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_SHIFT)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_RESET          UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_GET(v)         ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_SHIFT))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_SET(v, x)      ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_MASK)))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_VAL(x)         ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_MASK))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_ACK            UINT64_C(0x0) /* ack response */
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_resp_get(uint64_t v)
+{
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_SHIFT);
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_resp_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_MASK) | ((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_MASK));
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_resp_val(uint64_t x)
+{
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RESP_MASK);
+}
+
+/* bcmd [7:5] RW, reset 0x0
+ * B-Box command to match (shared by FVC events 0-3).
+ * Source: Intel PCM (opcm/pcm) src/types.h struct
+ * BecktonUncorePMUZDPCTLFVCRegister (transcribes the guide's Table 2-80) and
+ * src/cpucounters.cpp (programs it for Nehalem-EX); values: PCM programs bcmd
+ * = 0 (rd_bcmd), kernel bbox_cmds_read fvc 0x2800 (bcmd 0) and bbox_cmds_write
+ * fvc 0x2820 (bcmd 1); Table 2-80 field bcmd; kernel
+ * NHMEX_M_PMON_ZDP_CTL_FVC_MASK bits 10:0
+ */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_SHIFT          5
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_WIDTH          3
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_MAX            UINT64_C(0x7)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_MASK           (UINT64_C(0x7) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_SHIFT)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_RESET          UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_GET(v)         ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_SHIFT))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_SET(v, x)      ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_MASK)))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_VAL(x)         ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_MASK))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_RD             UINT64_C(0x0) /* read command */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_WR             UINT64_C(0x1) /* write command */
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_bcmd_get(uint64_t v)
+{
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_SHIFT);
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_bcmd_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_MASK) | ((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_MASK));
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_bcmd_val(uint64_t x)
+{
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_BCMD_MASK);
+}
+
+/* fvid [4:0] RW, reset 0x0
+ * Fill victim index (FVID) to match (shared by FVC events 0-3).
+ * Source: Intel PCM (opcm/pcm) src/types.h struct
+ * BecktonUncorePMUZDPCTLFVCRegister (transcribes the guide's Table 2-80) and
+ * src/cpucounters.cpp (programs it for Nehalem-EX); Table 2-80 field fvid (5
+ * bits on Nehalem-EX); kernel NHMEX_M_PMON_ZDP_CTL_FVC_MASK bits 10:0
+ */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_SHIFT          0
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_WIDTH          5
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_MAX            UINT64_C(0x1f)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_MASK           (UINT64_C(0x1f) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_SHIFT)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_RESET          UINT64_C(0x0)
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_GET(v)         ((uint64_t)(((v) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_SHIFT))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_SET(v, x)      ((uint64_t)(((v) & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_MASK) | (((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_MASK)))
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_VAL(x)         ((uint64_t)(((uint64_t)(x) << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_MASK))
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvid_get(uint64_t v)
+{
+    return (uint64_t)((v & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_MASK) >> XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_SHIFT);
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvid_set(uint64_t v, uint64_t x)
+{
+    return (uint64_t)((v & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_MASK) | ((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_MASK));
+}
+static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvid_val(uint64_t x)
+{
+    return (uint64_t)((x << XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_SHIFT) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_FVID_MASK);
 }
 
 /* --------------------------------------------------------------------------
@@ -1932,7 +2187,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* FRM_TYPE.FRM_TYPE_3CMD (M_MSR_PMU_CNT_CTL)
  * Counts 3CMD (3-command) Intel SMI frames.
- * also set M_MSR_PMU_ISS.iss = 0x0 */
+ * also set M_MSR_PMU_ISS.frm_type = 0x0 */
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_3CMD                UINT64_C(0x1200)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_3CMD_CODE           UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_3CMD_UMASK          UINT64_C(0x0)
@@ -1940,7 +2195,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* FRM_TYPE.FRM_TYPE_WDAT (M_MSR_PMU_CNT_CTL)
  * Counts WDAT (write data) Intel SMI frames.
- * also set M_MSR_PMU_ISS.iss = 0x1 */
+ * also set M_MSR_PMU_ISS.frm_type = 0x1 */
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_WDAT                UINT64_C(0x1200)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_WDAT_CODE           UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_WDAT_UMASK          UINT64_C(0x0)
@@ -1948,7 +2203,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* FRM_TYPE.FRM_TYPE_SYNC (M_MSR_PMU_CNT_CTL)
  * Counts SYNC Intel SMI frames.
- * also set M_MSR_PMU_ISS.iss = 0x2 */
+ * also set M_MSR_PMU_ISS.frm_type = 0x2 */
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_SYNC                UINT64_C(0x1200)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_SYNC_CODE           UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_SYNC_UMASK          UINT64_C(0x0)
@@ -1956,7 +2211,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* FRM_TYPE.FRM_TYPE_CHNL (M_MSR_PMU_CNT_CTL)
  * Counts CHNL (channel) Intel SMI frames.
- * also set M_MSR_PMU_ISS.iss = 0x3 */
+ * also set M_MSR_PMU_ISS.frm_type = 0x3 */
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_CHNL                UINT64_C(0x1200)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_CHNL_CODE           UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_CHNL_UMASK          UINT64_C(0x0)
@@ -1964,7 +2219,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* FRM_TYPE.FRM_TYPE_NOP (M_MSR_PMU_CNT_CTL)
  * Counts NOP Intel SMI frames.
- * also set M_MSR_PMU_ISS.iss = 0x8 */
+ * also set M_MSR_PMU_ISS.frm_type = 0x8 */
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_NOP                 UINT64_C(0x1200)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_NOP_CODE            UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_NOP_UMASK           UINT64_C(0x0)
@@ -1972,7 +2227,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* FRM_TYPE.FRM_TYPE_1CMD (M_MSR_PMU_CNT_CTL)
  * Counts all 1CMD (1-command) Intel SMI frames.
- * also set M_MSR_PMU_ISS.iss = 0xc */
+ * also set M_MSR_PMU_ISS.frm_type = 0xc */
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_1CMD                UINT64_C(0x1200)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_1CMD_CODE           UINT64_C(0x9)
 #define XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_1CMD_UMASK          UINT64_C(0x0)
@@ -2115,7 +2370,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* CYCLES_DSP_FILL.WRQ_EMPTY (M_MSR_PMU_CNT_CTL)
  * Cycles dispatch write queue is empty.
- * also set M_MSR_PMU_DSP.dsp = 0x400 */
+ * also set M_MSR_PMU_DSP.dsp_fill = 0x8 */
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_EMPTY             UINT64_C(0x80)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_EMPTY_CODE        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_EMPTY_UMASK       UINT64_C(0x0)
@@ -2123,7 +2378,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* CYCLES_DSP_FILL.RDQ_EMPTY (M_MSR_PMU_CNT_CTL)
  * Cycles dispatch read queue is empty.
- * also set M_MSR_PMU_DSP.dsp = 0x200 */
+ * also set M_MSR_PMU_DSP.dsp_fill = 0x4 */
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_EMPTY             UINT64_C(0x80)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_EMPTY_CODE        UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_EMPTY_UMASK       UINT64_C(0x0)
@@ -2131,7 +2386,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* CYCLES_DSP_FILL.WRQ_FULL (M_MSR_PMU_CNT_CTL)
  * Cycles dispatch write queue is full.
- * also set M_MSR_PMU_DSP.dsp = 0x100 */
+ * also set M_MSR_PMU_DSP.dsp_fill = 0x2 */
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_FULL              UINT64_C(0x80)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_FULL_CODE         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_FULL_UMASK        UINT64_C(0x0)
@@ -2139,7 +2394,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* CYCLES_DSP_FILL.RDQ_FULL (M_MSR_PMU_CNT_CTL)
  * Cycles dispatch read queue is full.
- * also set M_MSR_PMU_DSP.dsp = 0x80 */
+ * also set M_MSR_PMU_DSP.dsp_fill = 0x1 */
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_FULL              UINT64_C(0x80)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_FULL_CODE         UINT64_C(0x0)
 #define XEON7500_EV_MBOX_CYCLES_DSP_FILL_RDQ_FULL_UMASK        UINT64_C(0x0)
@@ -2183,7 +2438,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* BCMD_SCHEDQ_OCCUPANCY.READS (M_MSR_PMU_CNT_CTL)
  * Read commands to M-Box from B-Box.
- * also set M_MSR_PMU_MAP.map = 0x0 */
+ * also set M_MSR_PMU_MAP.bcmd_schedq = 0x0 */
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_READS           UINT64_C(0x300080)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_READS_CODE      UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_READS_UMASK     UINT64_C(0x0)
@@ -2191,7 +2446,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* BCMD_SCHEDQ_OCCUPANCY.WRITES (M_MSR_PMU_CNT_CTL)
  * Write commands from B-Box to M-Box.
- * also set M_MSR_PMU_MAP.map = 0x20 */
+ * also set M_MSR_PMU_MAP.bcmd_schedq = 0x1 */
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_WRITES          UINT64_C(0x300080)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_WRITES_CODE     UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_WRITES_UMASK    UINT64_C(0x0)
@@ -2199,7 +2454,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 
 /* BCMD_SCHEDQ_OCCUPANCY.MERGE (M_MSR_PMU_CNT_CTL)
  * Merge commands from B-Box to M-Box.
- * also set M_MSR_PMU_MAP.map = 0x40 */
+ * also set M_MSR_PMU_MAP.bcmd_schedq = 0x2 */
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_MERGE           UINT64_C(0x300080)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_MERGE_CODE      UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_MERGE_UMASK     UINT64_C(0x0)
@@ -2208,7 +2463,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 /* BCMD_SCHEDQ_OCCUPANCY.V2F (M_MSR_PMU_CNT_CTL)
  * Victim buffer to fill buffer transfer (V2F) commands from the B-Box to
  * the M-Box.
- * also set M_MSR_PMU_MAP.map = 0x60 */
+ * also set M_MSR_PMU_MAP.bcmd_schedq = 0x3 */
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2F             UINT64_C(0x300080)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2F_CODE        UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2F_UMASK       UINT64_C(0x0)
@@ -2217,7 +2472,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 /* BCMD_SCHEDQ_OCCUPANCY.V2V (M_MSR_PMU_CNT_CTL)
  * Victim buffer to victim buffer transfer (V2V) commands from the B-Box to
  * the M-Box.
- * also set M_MSR_PMU_MAP.map = 0x80 */
+ * also set M_MSR_PMU_MAP.bcmd_schedq = 0x4 */
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2V             UINT64_C(0x300080)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2V_CODE        UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_V2V_UMASK       UINT64_C(0x0)
@@ -2226,7 +2481,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 /* BCMD_SCHEDQ_OCCUPANCY.F2V (M_MSR_PMU_CNT_CTL)
  * Fill buffer to victim buffer transfer (F2V) commands from the B-Box to
  * the M-Box.
- * also set M_MSR_PMU_MAP.map = 0xa0 */
+ * also set M_MSR_PMU_MAP.bcmd_schedq = 0x5 */
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_F2V             UINT64_C(0x300080)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_F2V_CODE        UINT64_C(0x6)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_F2V_UMASK       UINT64_C(0x0)
