@@ -53,6 +53,8 @@ Annotations. An HTML comment right before the block (a roff comment
   needs THING...      skipped (with the reason) unless each THING exists: a
                       path (/dev/fuse) or a command on PATH
   stub CMD REASON     CMD (a path in the tree or a command) does nothing
+  copy DIR...         the scratch directory gets a copy of DIR, not a link
+                      (the commands write there)
   map OLD=NEW         OLD is replaced by NEW in the commands before they run
                       (/tmp/=./ keeps a run in its scratch directory)
   setup CMD           run in the scratch directory first
@@ -72,10 +74,13 @@ Annotations. An HTML comment right before the block (a roff comment
   makefile TARGET     see make above
 
 A block no rule classifies fails, as do an unknown directive and an
-annotation followed by no block. After the run the source tree must be as
-before. Then self-checks break examples on purpose (a spec citing an
-unknown source, a wrong line of shown output, an undeclared C name, a
-misspelt directive) and expect each to fail.
+annotation followed by no block. apt-get, apt and sudo (as a program, from a
+script) fail in the scratch directory: an example must not install packages.
+Self-checks break examples on purpose (a spec citing an unknown source, a
+wrong line of shown output, an undeclared C name, a misspelt directive, a
+block nothing classifies, an annotation before no block, install-deps.sh
+unstubbed, an attribute the schema lacks) and expect each to fail. Last, the
+source tree must be as it was (sizes and times of its files).
 """
 import concurrent.futures
 import glob
@@ -341,6 +346,11 @@ class Scratch:
         for prog, path in (("regc", REGC), ("regctl", REGCTL)):
             if path:
                 os.symlink(path, os.path.join(self.bin, prog))
+        for prog in ("apt-get", "apt", "sudo"):   # a doc example must not install packages
+            with open(os.path.join(self.bin, prog), "w") as f:
+                f.write(f"#!/bin/sh\necho '{prog}: not run by the doc examples: stub the "
+                        "command that runs it' >&2\nexit 1\n")
+            os.chmod(os.path.join(self.bin, prog), 0o755)
         for s in stubs:
             target = os.path.join(self.dir, s) if "/" in s else os.path.join(self.bin, s)
             with open(target, "w") as f:
@@ -866,6 +876,15 @@ def selfchecks(base, rng):
         ("a misspelt directive", "docs/monitoring.md",
          lambda t: t.replace("<!-- doc-test: dry-run", "<!-- doc-test: dryrun", 1),
          lambda b: any(d == "dryrun" for d, _ in b.directives), "unknown doc-test directive"),
+        ("a block nothing classifies", "docs/regspec.md",
+         lambda t: t.replace("<!-- doc-test: skip a grammar", "<!-- skipped: a grammar", 1),
+         lambda b: b.text.startswith("expr     := implies"), "cannot tell what this block is"),
+        ("an annotation before no block", "docs/regspec.md",
+         lambda t: t.replace("## Numbers\n", "## Numbers\n\n<!-- doc-test: skip nothing -->\n", 1),
+         lambda b: bool(b.errors) and not b.text, "not followed by a code block"),
+        ("a doc example that installs packages", "README.md",
+         lambda t: re.sub(r"<!-- doc-test: stub tools/install-deps.sh .*-->\n", "", t, count=1),
+         lambda b: "tools/install-deps.sh &&" in b.text, "not run by the doc examples"),
         ("an XML fragment with an attribute the schema lacks", "docs/regspec.md",
          lambda t: t.replace('code-field="ev_sel" umask-field="umask" src="perfmon-jkt">\n  <event',
                              'code-field="ev_sel" unitmask-field="umask" src="perfmon-jkt">\n  <event', 1),
@@ -937,6 +956,13 @@ def main(argv):
                     for line in "\n".join(detail).splitlines():
                         print(f"#   {line}")
                 sys.stdout.flush()
+        if selftest:
+            for status, name, detail in selfchecks(base, rng):
+                n += 1
+                failed += status != "ok"
+                print(f"{status} {n} - {name}")
+                for line in detail:
+                    print(f"#   {line}")
         after = snapshot()
         changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
         n += 1
@@ -947,13 +973,6 @@ def main(argv):
                 print(f"#   changed: {c}")
         else:
             print(f"ok {n} - the examples leave the source tree as it was")
-        if selftest:
-            for status, name, detail in selfchecks(base, rng):
-                n += 1
-                failed += status != "ok"
-                print(f"{status} {n} - {name}")
-                for line in detail:
-                    print(f"#   {line}")
     finally:
         shutil.rmtree(base, ignore_errors=True)
     print(f"1..{n}")
