@@ -76,7 +76,8 @@ Annotations. An HTML comment right before the block (a roff comment
 A block no rule classifies fails, as do an unknown directive and an
 annotation followed by no block. apt-get, apt and sudo (as a program, from a
 script) fail in the scratch directory: an example must not install packages.
-Self-checks break examples on purpose (a spec citing an unknown source, a
+Each man page must name the docs it cites as installed (diagnostics.md, a
+file of docs/; not docs/diagnostics.md). Self-checks break examples on purpose (a spec citing an unknown source, a
 wrong line of shown output, an undeclared C name, a misspelt directive, a
 block nothing classifies, an annotation before no block, install-deps.sh
 unstubbed, an attribute the schema lacks) and expect each to fail. Last, the
@@ -841,6 +842,22 @@ def label(b, kind):
     return f"{b.name} {kind}" + (f" ({'; '.join(notes)})" if notes else "")
 
 
+# ------------------------------------------------------------ the man pages' references
+
+def man_references(path):
+    """Problems with the docs a man page names: each is installed in PREFIX/share/doc/regc/
+    (a docs/*.md of the tree, named without a source-tree directory)."""
+    problems = []
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        for ref in re.findall(r"([\w./-]+\.md)\b", line):
+            if "/" in ref:
+                problems.append(f"{path}:{n}: '{ref}': name the installed doc ({os.path.basename(ref)}), "
+                                "not a path of the source tree")
+            elif not os.path.exists(os.path.join(TOP, "docs", ref)):
+                problems.append(f"{path}:{n}: '{ref}' is no doc of docs/ (nothing installs it)")
+    return problems
+
+
 # ------------------------------------------------------------ the tree stays as it was
 
 def snapshot():
@@ -956,6 +973,14 @@ def main(argv):
                     for line in "\n".join(detail).splitlines():
                         print(f"#   {line}")
                 sys.stdout.flush()
+        for f in files:
+            if not f.endswith(".md"):
+                n += 1
+                problems = man_references(f)
+                failed += bool(problems)
+                print(f"{'not ok' if problems else 'ok'} {n} - {f}: the docs it names are installed")
+                for line in problems:
+                    print(f"#   {line}")
         if selftest:
             for status, name, detail in selfchecks(base, rng):
                 n += 1
