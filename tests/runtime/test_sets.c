@@ -100,10 +100,15 @@ static void t_mbox_flag_mode(void **state)
     assert_int_equal(ctl_of(&f, 0), XEON7500_EV_MBOX_INFLIGHT_CMDS | MBOX_FLOW);
     assert_int_equal(ctl_of(&f, 1), XEON7500_EV_MBOX_CYCLES_DSP_FILL_WRQ_EMPTY | MBOX_FLOW);
     assert_int_equal(ctl_of(&f, 2), XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_WRITES | MBOX_FLOW);
-    assert_int_equal(reg_of(&f, "mbox.mbox0.M_MSR_PMU_DSP") & XEON7500_M_MSR_PMU_DSP_DSP_MASK,
-                     UINT64_C(0x400) << XEON7500_M_MSR_PMU_DSP_DSP_SHIFT);
-    assert_int_equal(reg_of(&f, "mbox.mbox0.M_MSR_PMU_MAP") & XEON7500_M_MSR_PMU_MAP_MAP_MASK,
-                     UINT64_C(0x20) << XEON7500_M_MSR_PMU_MAP_MAP_SHIFT);
+    /* the sub-fields (Table 2-85 DSP[10:7], Table 2-93 MAP[8:5]) hold the sub-event's unit mask:
+     * the whole registers are 0x400 and 0x20, the values the kernel writes */
+    assert_int_equal(reg_of(&f, "mbox.mbox0.M_MSR_PMU_DSP") & XEON7500_M_MSR_PMU_DSP_DSP_FILL_MASK,
+                     UINT64_C(0x8) << XEON7500_M_MSR_PMU_DSP_DSP_FILL_SHIFT);
+    assert_int_equal(reg_of(&f, "mbox.mbox0.M_MSR_PMU_DSP"), 0x400);
+    assert_int_equal(reg_of(&f, "mbox.mbox0.M_MSR_PMU_MAP") &
+                         XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_MASK,
+                     UINT64_C(0x1) << XEON7500_M_MSR_PMU_MAP_BCMD_SCHEDQ_SHIFT);
+    assert_int_equal(reg_of(&f, "mbox.mbox0.M_MSR_PMU_MAP"), 0x20);
     close_fx(&f);
 }
 
@@ -132,8 +137,8 @@ static void t_same_instance(void **state)
     add(&f, "mbox[mbox1]:FRM_TYPE.FRM_TYPE_SYNC");
     start(&f);
     assert_int_equal(ctl_of(&f, 0), XEON7500_EV_MBOX_FRM_TYPE_FRM_TYPE_SYNC | MBOX_FLOW);
-    assert_int_equal(reg_of(&f, "mbox.mbox1.M_MSR_PMU_ISS") & XEON7500_M_MSR_PMU_ISS_ISS_MASK,
-                     UINT64_C(0x2) << XEON7500_M_MSR_PMU_ISS_ISS_SHIFT);
+    assert_int_equal(reg_of(&f, "mbox.mbox1.M_MSR_PMU_ISS") & XEON7500_M_MSR_PMU_ISS_FRM_TYPE_MASK,
+                     UINT64_C(0x2) << XEON7500_M_MSR_PMU_ISS_FRM_TYPE_SHIFT);
     assert_int_equal(reg_of(&f, "mbox.mbox0.M_MSR_PMU_ISS"), 0);
     close_fx(&f);
 }
