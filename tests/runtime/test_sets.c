@@ -155,7 +155,7 @@ static void t_conflict(void **state)
     assert_string_equal(
         regc_pmon_error(f.p),
         "'mbox:FRM_TYPE.FRM_TYPE_3CMD' and 'mbox:FRM_TYPE.FRM_TYPE_WDAT' cannot be "
-        "counted together in mbox.mbox0: they need M_MSR_PMU_ISS.iss = 0x0 and 0x1");
+        "counted together in mbox.mbox0: they need M_MSR_PMU_ISS.frm_type = 0x0 and 0x1");
     assert_int_equal(regc_pmon_count(f.p), 1);
     add(&f, "mbox[mbox1]:FRM_TYPE.FRM_TYPE_WDAT");
     add(&f, "mbox[mbox0]:FRM_TYPE.FRM_TYPE_3CMD");
