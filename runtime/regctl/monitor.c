@@ -284,18 +284,37 @@ static int parse_args(struct mon *m, int argc, char **argv)
     return check_socket_args(m);
 }
 
-/* ctx: the package id (an int) with --socket, each line then starting "S<id> "; else NULL. */
+/* One session: a socket's with --socket, else the one of --cpu. */
+struct sock {
+    int pkg;  /* package id (sim: 0..N-1); -1: no --socket, the session of --cpu */
+    int cpu;  /* msr and perf backends: the package's first CPU */
+    int rank; /* pci backend: the Nth matching device (the package's place in id order) */
+    regc_dev *d, *pd;
+    regc_pmon_session *p;
+    bool started;
+    uint64_t prev[REGC_PMON_MAX_EVENTS], delta[REGC_PMON_MAX_EVENTS];
+};
+
+/* ctx: the socket (struct sock) with --socket, each line then starting "S<id> " and naming the
+ * CPU of an MSR access, the bus (the Nth holding the device) of a PCI access; else NULL. */
 static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t value, int rc)
 {
-    if (ctx)
-        printf("S%d ", *(const int *)ctx);
+    const struct sock *s = ctx;
+    if (s)
+        printf("S%d ", s->pkg);
     char name[160] = "?";
     if (io->ref)
         regc_ref_name(io->ref, name, sizeof(name));
     char where[64];
-    if (io->pci)
+    if (io->pci && s)
+        snprintf(where, sizeof(where), "pci %02x.%x+0x%llx bus#%d", io->pci->dev, io->pci->func,
+                 (unsigned long long)io->address, s->rank);
+    else if (io->pci)
         snprintf(where, sizeof(where), "pci %02x.%x+0x%llx", io->pci->dev, io->pci->func,
                  (unsigned long long)io->address);
+    else if (s) /* --socket: which CPU reaches the package */
+        snprintf(where, sizeof(where), "msr 0x%llx cpu%d", (unsigned long long)io->address,
+                 io->cpu);
     else
         snprintf(where, sizeof(where), "msr 0x%llx", (unsigned long long)io->address);
     if (write)
@@ -410,16 +429,6 @@ static int one_interval(struct mon *m, regc_pmon_session *p, uint64_t *prev, uin
 }
 
 /* ---- one session per socket (--socket), or one on --cpu */
-
-struct sock {
-    int pkg;  /* package id (sim: 0..N-1); -1: no --socket, the session of --cpu */
-    int cpu;  /* msr and perf backends: the package's first CPU */
-    int rank; /* pci backend: the Nth matching device (the package's place in id order) */
-    regc_dev *d, *pd;
-    regc_pmon_session *p;
-    bool started;
-    uint64_t prev[REGC_PMON_MAX_EVENTS], delta[REGC_PMON_MAX_EVENTS];
-};
 
 /* "regctl: monitor: [socket P: ]MSG" */
 static void sock_error(const struct sock *s, const char *what, const char *msg)
@@ -615,7 +624,7 @@ static int open_socket(const struct mon *m, struct sock *s)
                               .sysfs_root = g->sysfs_root,
                               .dry_run = g->dry_run,
                               .trace = g->dry_run ? trace : NULL,
-                              .trace_ctx = s->pkg >= 0 ? &s->pkg : NULL};
+                              .trace_ctx = s->pkg >= 0 ? s : NULL};
     char err[512];
     if (regc_open(&s->d, m->spec, &ro, err, sizeof(err)) < 0) {
         fprintf(stderr, "regctl: %s\n", err);

@@ -2,20 +2,22 @@
  * msrfs - an emulated /dev/cpu/N/msr for tests, served through FUSE by the
  * simulator (regc/sim.h).
  *
- *   msrfs [--spec NAME] [--cpus N] [--log FILE] MOUNTPOINT [FUSE options]
+ *   msrfs [--spec NAME] [--cpus N] [--packages P] [--log FILE] MOUNTPOINT [FUSE options]
  *
  * Serves MOUNTPOINT/cpu/N/msr for N < --cpus (default 2). As with the msr
  * driver, pread/pwrite of 8 bytes at offset I read/write MSR I; a size that
  * is not a multiple of 8 is EINVAL; an access the CPU would refuse (no such
  * MSR, a reserved bit set) is EIO. Files use direct I/O so every access
- * reaches the simulator with its exact offset. All CPUs share one simulated
- * package. Runs in the foreground, single-threaded; unmount with
- * `fusermount3 -u MOUNTPOINT`. --log appends one line per access:
+ * reaches the simulator with its exact offset. The CPUs form P packages
+ * (default 1) of N/P consecutive CPUs each, package p = cpu / (N/P), each one
+ * simulated package (its own model) that all its CPUs share. Runs in the foreground,
+ * single-threaded; unmount with `fusermount3 -u MOUNTPOINT`. --log appends one line per access:
  * "R|W cpu 0xADDR 0xVALUE rc".
  *
  * MOUNTPOINT/sim takes the text commands of simctl.h that drive the model
  * (events by name, intervals, auto intervals; a bad command is EINVAL) and
- * reads as the list of encodings the model saw.
+ * reads as the list of encodings the model saw; with --packages P, sim (or
+ * sim0) is package 0's and sim1 .. sim<P-1> the others'.
  */
 #define FUSE_USE_VERSION 31
 #define _DEFAULT_SOURCE
@@ -28,10 +30,12 @@
 
 #include "simctl.h"
 
+#define MSRFS_MAX_PACKAGES 16
+
 struct msrfs {
-    regc_sim *sim;
-    struct simctl ctl;
-    int ncpus;
+    regc_sim *sim[MSRFS_MAX_PACKAGES];
+    struct simctl ctl[MSRFS_MAX_PACKAGES];
+    int ncpus, npkgs;
     FILE *log;
 };
 
@@ -40,11 +44,24 @@ static struct msrfs *state(void)
     return fuse_get_context()->private_data;
 }
 
-/* "/cpu/N/msr" -> 2 and *cpu; "/cpu/N" -> 1; "/cpu" or "/" -> 0; "/sim" -> 3; else -1. */
+/* The package of 'cpu'. */
+static int package_of(int cpu)
+{
+    return cpu / (state()->ncpus / state()->npkgs);
+}
+
+/* "/cpu/N/msr" -> 2 and *cpu; "/cpu/N" -> 1; "/cpu" or "/" -> 0; "/sim" or "/simP" -> 3 and
+ * *cpu = P (the package); else -1. */
 static int parse_path(const char *path, int *cpu)
 {
-    if (strcmp(path, "/sim") == 0)
-        return 3;
+    if (strncmp(path, "/sim", 4) == 0) {
+        char *end;
+        long p = path[4] ? strtol(path + 4, &end, 10) : 0;
+        if (path[4] && (*end || path[4] < '0' || path[4] > '9'))
+            return -1;
+        *cpu = (int)p;
+        return p < state()->npkgs ? 3 : -1;
+    }
     if (strcmp(path, "/") == 0 || strcmp(path, "/cpu") == 0)
         return 0;
     if (strncmp(path, "/cpu/", 5) != 0)
@@ -89,6 +106,11 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
     if (strcmp(path, "/") == 0) {
         fill(buf, "cpu", NULL, 0, 0);
         fill(buf, "sim", NULL, 0, 0);
+        for (int p = 0; state()->npkgs > 1 && p < state()->npkgs; p++) {
+            char name[16];
+            snprintf(name, sizeof(name), "sim%d", p);
+            fill(buf, name, NULL, 0, 0);
+        }
     } else if (kind == 0) {
         for (int i = 0; i < state()->ncpus; i++) {
             char name[16];
@@ -120,11 +142,11 @@ static void log_access(char rw, int cpu, off_t off, uint64_t v, int rc)
     }
 }
 
-/* Reading the control file: the encodings seen, from offset 'off'. */
-static int read_report(char *buf, size_t size, off_t off)
+/* Reading package pkg's control file: the encodings seen, from offset 'off'. */
+static int read_report(int pkg, char *buf, size_t size, off_t off)
 {
     size_t len;
-    char *text = simctl_report(&state()->ctl, &len);
+    char *text = simctl_report(&state()->ctl[pkg], &len);
     if (!text)
         return -ENOMEM;
     size_t n = (size_t)off < len ? len - (size_t)off : 0;
@@ -139,7 +161,7 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
 {
     int cpu, kind = parse_path(path, &cpu);
     if (kind == 3)
-        return read_report(buf, size, off);
+        return read_report(cpu, buf, size, off);
     if (kind != 2)
         return -ENOENT;
     if (size % 8)
@@ -148,7 +170,7 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
         struct regc_io io = {
             .space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
         uint64_t v = 0;
-        int rc = regc_sim_read(state()->sim, &io, &v);
+        int rc = regc_sim_read(state()->sim[package_of(cpu)], &io, &v);
         log_access('R', cpu, off, v, rc);
         if (rc < 0)
             return i ? (int)i : rc;
@@ -162,18 +184,18 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
 {
     int cpu, kind = parse_path(path, &cpu);
     if (kind == 3)
-        return simctl_command(&state()->ctl, buf, size);
+        return simctl_command(&state()->ctl[cpu], buf, size);
     if (kind != 2)
         return -ENOENT;
     if (size % 8)
         return -EINVAL;
     for (size_t i = 0; i < size; i += 8) {
-        simctl_before_write(&state()->ctl);
+        simctl_before_write(&state()->ctl[package_of(cpu)]);
         struct regc_io io = {
             .space = REGC_SPACE_MSR, .cpu = cpu, .address = (uint64_t)off, .size = 64};
         uint64_t v;
         memcpy(&v, buf + i, 8);
-        int rc = regc_sim_write(state()->sim, &io, v);
+        int rc = regc_sim_write(state()->sim[package_of(cpu)], &io, v);
         log_access('W', cpu, off, v, rc);
         if (rc < 0)
             return i ? (int)i : rc;
@@ -198,14 +220,16 @@ static const struct fuse_operations ops = {
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: msrfs [--spec NAME] [--cpus N] [--log FILE] MOUNTPOINT [FUSE options]\n");
+            "usage: msrfs [--spec NAME] [--cpus N] [--packages P] [--log FILE] MOUNTPOINT [FUSE "
+            "options]\n"
+            "  P from 1 to 16, dividing N\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     const char *spec_name = "hand_ubox", *log_path = NULL;
-    struct msrfs st = {.ncpus = 2};
+    struct msrfs st = {.ncpus = 2, .npkgs = 1};
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (i + 1 >= argc)
@@ -214,26 +238,35 @@ int main(int argc, char **argv)
             spec_name = argv[i + 1];
         else if (strcmp(argv[i], "--cpus") == 0)
             st.ncpus = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--packages") == 0)
+            st.npkgs = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--log") == 0)
             log_path = argv[i + 1];
         else
             return usage();
     }
-    if (i >= argc || st.ncpus <= 0)
+    if (i >= argc || st.ncpus <= 0 || st.npkgs <= 0 || st.npkgs > MSRFS_MAX_PACKAGES ||
+        st.ncpus % st.npkgs)
         return usage();
     const struct regc_spec *spec = simctl_find_spec(spec_name);
     if (!spec) {
         fprintf(stderr, "msrfs: no spec '%s'\n", spec_name);
         return 2;
     }
-    if (regc_sim_new(&st.sim, spec) < 0) {
-        fprintf(stderr, "msrfs: out of memory\n");
-        return 1;
+    int rc = 0;
+    for (int p = 0; p < st.npkgs && !rc; p++) {
+        rc = regc_sim_new(&st.sim[p], spec);
+        st.ctl[p].sim = st.sim[p];
     }
-    st.ctl.sim = st.sim;
-    if (log_path && !(st.log = fopen(log_path, "a"))) {
+    if (rc)
+        fprintf(stderr, "msrfs: out of memory\n");
+    else if (log_path && !(st.log = fopen(log_path, "a"))) {
         perror(log_path);
-        regc_sim_free(st.sim);
+        rc = 1;
+    }
+    if (rc) {
+        for (int p = 0; p < st.npkgs; p++)
+            regc_sim_free(st.sim[p]);
         return 1;
     }
     char *fargv[64];
@@ -244,9 +277,10 @@ int main(int argc, char **argv)
     for (; i < argc && fargc < 63; i++)
         fargv[fargc++] = argv[i];
     fargv[fargc] = NULL;
-    int rc = fuse_main(fargc, fargv, &ops, &st);
+    rc = fuse_main(fargc, fargv, &ops, &st);
     if (st.log)
         fclose(st.log);
-    regc_sim_free(st.sim);
+    for (int p = 0; p < st.npkgs; p++)
+        regc_sim_free(st.sim[p]);
     return rc;
 }
