@@ -587,9 +587,12 @@ static int set_socket_rate(struct sock *socks, int n, const char *arg)
     long want = -1;
     if (at && eq && at > eq) {
         want = socket_number(at + 1, at + strlen(at));
-        if (want < 0 || socks[0].pkg < 0) {
-            fprintf(stderr, "regctl: monitor: --sim-rate '%s': %s\n", arg,
-                    want < 0 ? "bad socket after '@'" : "@SOCKET needs --socket");
+        const char *why = want < 0                        ? "bad socket after '@'"
+                          : socks[0].pkg < 0              ? "@SOCKET needs --socket"
+                          : at - arg >= (long)sizeof(buf) ? "too long"
+                                                          : NULL;
+        if (why) {
+            fprintf(stderr, "regctl: monitor: --sim-rate '%s': %s\n", arg, why);
             return 2;
         }
         snprintf(buf, sizeof(buf), "%.*s", (int)(at - arg), arg);

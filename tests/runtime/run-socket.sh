@@ -109,6 +109,9 @@ expect "rate @ no number" 2 "regctl: monitor: --sim-rate '$Q=5@x': bad socket af
     "${S[@]}" monitor e5_2600v2 "$Q" --socket all --sim-rate "$Q=5@x"
 expect "rate @ unmonitored socket" 2 "regctl: monitor: --sim-rate: socket 1 is not monitored" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket 0 --sim-sockets 2 --sim-rate "$Q=5@1"
+long=$(printf 'x%.0s' $(seq 300))
+expect "rate @ event too long" 2 "regctl: monitor: --sim-rate '$long=5@0': too long" \
+    "${S[@]}" monitor e5_2600v2 "$Q" --socket all --sim-rate "$long=5@0"
 expect "bad event, per socket" 2 "regctl: monitor: socket 0: 'qpi:NOPE': block 'qpi' has no event 'NOPE'" \
     "${S[@]}" monitor e5_2600v2 "qpi:NOPE" --socket all
 mkdir -p "$tmp/nosys"
