@@ -4,7 +4,8 @@
 # --sim-rate EVENT=N@SOCKET): goldens, and the CSV's counts checked against the rates the test
 # gives each socket (every socket's count is its rate, the total their sum); through the msr
 # backend against tests/tools/msrfs serving two packages (--packages 2) with a fake sysfs
-# topology: each package counts its own events, reached through its first CPU only; the
+# topology: each package counts its own events, reached through its first CPU only, and a
+# package in use fails the run with those started before it put back; the
 # --dry-run access list; every error.
 # Golden files in tests/runtime/golden/socket-*.out; UPDATE_GOLDEN=1 rewrites them.
 set -u
@@ -133,7 +134,8 @@ golden socket-dry-run 0 --sysfs-root "$tmp/sys" --dry-run monitor e5_2600v2 "$U"
 # msrfs: 4 CPUs, 2 packages (cpu0-1: 0, cpu2-3: 1), each its own model; an interval before
 # every register write, so each poll (freeze, read, unfreeze) sees exactly one interval
 msr_tests=("msrfs: each package counts its own rates" "msrfs: each package through its first CPU only"
-    "msrfs: a lock per package")
+    "msrfs: a lock per package" "msrfs: a socket in use fails the run, named"
+    "msrfs: the socket started before it is put back")
 if ! msrfs_mount e5_2600v2 4 "$tmp/mnt" --packages 2 --log "$tmp/msr.log"; then
     for t in "${msr_tests[@]}"; do tap_skip "$t" "$msrfs_why"; done
     tap_done
@@ -161,5 +163,22 @@ if [ "$cpus" = "0 2 " ]; then tap_ok "${msr_tests[1]}"; else tap_fail "${msr_tes
 locks=$(cd "$tmp/locks" && ls | tr '\n' ' ')
 if [ "$locks" = "msr-cpu0-cbox.c3.lock msr-cpu0-global.lock msr-cpu0-ubox.lock msr-cpu2-cbox.c3.lock msr-cpu2-global.lock msr-cpu2-ubox.lock " ]
 then tap_ok "${msr_tests[2]}"; else tap_fail "${msr_tests[2]}" "locks: $locks"; fi
+
+# package 1's U-Box in use by someone else: its start fails after package 0's started, and
+# package 0's registers are put back as found (its counter control, programmed once, 0 again)
+value() { "$REGCTL" --msr-root "$mnt/cpu" --cpu "$1" --json read "e5_2600v2.$2" | sed -n 's/^  "value": "\(.*\)",$/\1/p'; }
+"$REGCTL" --msr-root "$mnt/cpu" --cpu 3 write e5_2600v2.ubox.U_MSR_PMON_CTL1 en=1 >/dev/null
+before=$(value 0 ubox.U_MSR_PMON_CTL0)
+: >"$tmp/msr.log"
+"$REGCTL" --msr-root "$mnt/cpu" --sysfs-root "$tmp/sys" monitor e5_2600v2 "$U" --socket all \
+    --interval 0 --count 1 --lock-dir "$tmp/locks" --settle 0 >"$tmp/busy.out" 2>"$tmp/busy.err"
+rc=$?
+werr="regctl: monitor: socket 1: box 'ubox' is in use (ubox.U_MSR_PMON_CTL1 = 0x400000); refusing to program it unless forced"
+if [ $rc = 1 ] && [ "$(cat "$tmp/busy.err")" = "$werr" ] && [ ! -s "$tmp/busy.out" ]; then tap_ok "${msr_tests[3]}"
+else tap_fail "${msr_tests[3]}" "exit $rc" "$(cat "$tmp/busy.err")"; fi
+after=$(value 0 ubox.U_MSR_PMON_CTL0)
+programmed=$(grep -c "^W 0 0xc10 0x400842 0" "$tmp/msr.log")
+if [ "$before" = 0x0 ] && [ "$after" = 0x0 ] && [ "$programmed" = 1 ]; then tap_ok "${msr_tests[4]}"
+else tap_fail "${msr_tests[4]}" "U_MSR_PMON_CTL0 before $before, after $after; programmed $programmed times"; fi
 msrfs_unmount
 tap_done
