@@ -131,6 +131,17 @@ mkdir -p "$tmp/sys/devices/system/cpu/cpu4" "$tmp/sys/devices/system/cpu/cpuidle
 golden socket-dry-run 0 --sysfs-root "$tmp/sys" --dry-run monitor e5_2600v2 "$U" "qpi[p1]:TxL_FLITS_G0.DATA" \
     --socket all
 
+# msrfs refuses packages that do not divide the CPUs, or too many
+for args in "--cpus 3 --packages 2" "--cpus 4 --packages 0" "--cpus 34 --packages 17"; do
+    if [ -x "$BUILD/tests/tools/msrfs" ]; then
+        # shellcheck disable=SC2086
+        "$BUILD/tests/tools/msrfs" $args "$tmp/nomnt" >/dev/null 2>"$tmp/msrfs.err"
+        rc=$?
+        if [ $rc = 2 ] && grep -q '^  P from 1 to 16, dividing N$' "$tmp/msrfs.err"; then tap_ok "msrfs $args: usage"
+        else tap_fail "msrfs $args: usage" "exit $rc" "$(cat "$tmp/msrfs.err")"; fi
+    else tap_skip "msrfs $args: usage" "msrfs is not built"; fi
+done
+
 # msrfs: 4 CPUs, 2 packages (cpu0-1: 0, cpu2-3: 1), each its own model; an interval before
 # every register write, so each poll (freeze, read, unfreeze) sees exactly one interval
 msr_tests=("msrfs: each package counts its own rates" "msrfs: each package through its first CPU only"
