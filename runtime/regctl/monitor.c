@@ -9,13 +9,20 @@
  * interval into the simulator, for demos and tests. SIGINT, SIGTERM and SIGHUP
  * only set a flag: the loop ends, the boxes are restored (regc_pmon_release)
  * and the status is 128 + the signal's number.
+ * --socket all|LIST runs one session per package (topology from sysfs; the
+ * sim backend: --sim-sockets N models), started and polled together, and
+ * prints each socket's counts and their total; --csv prints one row per
+ * interval, socket and event.
  */
 #include "monitor.h"
 #include "cpucheck.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,14 +44,24 @@ const char regctl_monitor_usage[] =
     "  --sample N       sampling: overflow every N events, report the overflowed counters\n"
     "  --pmi-core MASK  sampling: PMI routing (bit i: core i; default 1)\n"
     "  --per-box        freeze and unfreeze per box, not through the global control\n"
-    "  --sim-rate EVENT=N   sim backend: N occurrences of EVENT (any event of the spec) per\n"
-    "                   interval; they count where the control bits encode EVENT (N < 0:\n"
-    "                   decrements, for counters counting up and down, dir=up-down)\n"
+    "  --socket all|LIST   one session per package (LIST: 0,1 or 0-3; topology from sysfs\n"
+    "                   cpuN/topology/physical_package_id): its first CPU for the MSR boxes,\n"
+    "                   the Nth PCI device in bus order for the PCI boxes of the Nth package;\n"
+    "                   counts per socket and their total (instead of --cpu)\n"
+    "  --csv            CSV: interval,socket,event,count (sampling: overflows); one row per\n"
+    "                   interval, socket and event, then a 'total' row per event\n"
+    "  --sim-rate EVENT=N[@SOCKET]   sim backend: N occurrences of EVENT (any event of the\n"
+    "                   spec) per interval, on every socket or on SOCKET only; they count\n"
+    "                   where the control bits encode EVENT (N < 0: decrements, for counters\n"
+    "                   counting up and down, dir=up-down)\n"
+    "  --sim-sockets N  sim backend with --socket: N simulated packages, 0..N-1 (default 1)\n"
     "  --force          program boxes found in use\n"
     "  --wait           wait for boxes another run has locked\n"
     "  --lock-dir DIR   lock files there (default $REGC_LOCK_DIR, else /run/regc, or\n"
     "                   $XDG_RUNTIME_DIR/regc when not root)\n"
     "  --settle DUR     how long counters are watched for advancing (default 10ms)\n";
+
+#define MON_MAX_SOCKETS 64
 
 struct mon {
     const struct monitor_globals *g;
@@ -56,6 +73,9 @@ struct mon {
     long long interval_ns;
     unsigned long count;
     struct regc_pmon_opts popt;
+    const char *socket_arg;    /* --socket; NULL: one session on --cpu */
+    unsigned long sim_sockets; /* --sim-sockets; 0: not given */
+    bool csv;
 };
 
 static volatile sig_atomic_t stop_requested; /* the signal's number */
@@ -133,6 +153,26 @@ static int set_rate(regc_sim *sim, const char *arg)
     return 0;
 }
 
+static bool is_sim(const struct mon *m)
+{
+    return m->g->backend && strcmp(m->g->backend, "sim") == 0;
+}
+
+/* The options of every socket and CSV that go together. 0, or 2 (usage) with a message. */
+static int check_socket_args(const struct mon *m)
+{
+    const char *why = NULL;
+    if (m->sim_sockets && !is_sim(m))
+        why = "--sim-sockets needs --backend sim";
+    else if (m->sim_sockets && !m->socket_arg)
+        why = "--sim-sockets needs --socket";
+    else if (m->csv && m->g->json)
+        why = "--csv and --json exclude each other";
+    if (why)
+        fprintf(stderr, "regctl: monitor: %s\n", why);
+    return why ? 2 : 0;
+}
+
 /* Options may follow the events; the events are the non-option arguments after SPEC. */
 static int parse_args(struct mon *m, int argc, char **argv)
 {
@@ -146,6 +186,9 @@ static int parse_args(struct mon *m, int argc, char **argv)
                                        {"wait", no_argument, NULL, 'w'},
                                        {"lock-dir", required_argument, NULL, 'L'},
                                        {"settle", required_argument, NULL, 'S'},
+                                       {"socket", required_argument, NULL, 'k'},
+                                       {"sim-sockets", required_argument, NULL, 'K'},
+                                       {"csv", no_argument, NULL, 'v'},
                                        {NULL, 0, NULL, 0}};
     uint64_t v;
     long long ns;
@@ -214,6 +257,20 @@ static int parse_args(struct mon *m, int argc, char **argv)
             }
             m->popt.settle_ms = ns ? (int)((ns + 999999) / 1000000) : -1;
             break;
+        case 'k':
+            m->socket_arg = optarg;
+            break;
+        case 'K':
+            if (parse_u64(optarg, &v) < 0 || v == 0 || v > MON_MAX_SOCKETS) {
+                fprintf(stderr, "regctl: monitor: bad --sim-sockets '%s' (want 1 to %d)\n", optarg,
+                        MON_MAX_SOCKETS);
+                return 2;
+            }
+            m->sim_sockets = (unsigned long)v;
+            break;
+        case 'v':
+            m->csv = true;
+            break;
         default:
             return 2;
         }
@@ -226,19 +283,40 @@ static int parse_args(struct mon *m, int argc, char **argv)
         fprintf(stderr, "regctl: monitor: --sim-rate needs --backend sim\n");
         return 2;
     }
-    return 0;
+    return check_socket_args(m);
 }
 
+/* One session: a socket's with --socket, else the one of --cpu. */
+struct sock {
+    int pkg;  /* package id (sim: 0..N-1); -1: no --socket, the session of --cpu */
+    int cpu;  /* msr and perf backends: the package's first CPU */
+    int rank; /* pci backend: the Nth matching device (the package's place in id order) */
+    regc_dev *d, *pd;
+    regc_pmon_session *p;
+    bool started;
+    uint64_t prev[REGC_PMON_MAX_EVENTS], delta[REGC_PMON_MAX_EVENTS];
+};
+
+/* ctx: the socket (struct sock) with --socket, each line then starting "S<id> " and naming the
+ * CPU of an MSR access, the bus (the Nth holding the device) of a PCI access; else NULL. */
 static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t value, int rc)
 {
-    (void)ctx;
+    const struct sock *s = ctx;
+    if (s)
+        printf("S%d ", s->pkg);
     char name[160] = "?";
     if (io->ref)
         regc_ref_name(io->ref, name, sizeof(name));
     char where[64];
-    if (io->pci)
+    if (io->pci && s)
+        snprintf(where, sizeof(where), "pci %02x.%x+0x%llx bus#%d", io->pci->dev, io->pci->func,
+                 (unsigned long long)io->address, s->rank);
+    else if (io->pci)
         snprintf(where, sizeof(where), "pci %02x.%x+0x%llx", io->pci->dev, io->pci->func,
                  (unsigned long long)io->address);
+    else if (s) /* --socket: which CPU reaches the package */
+        snprintf(where, sizeof(where), "msr 0x%llx cpu%d", (unsigned long long)io->address,
+                 io->cpu);
     else
         snprintf(where, sizeof(where), "msr 0x%llx", (unsigned long long)io->address);
     if (write)
@@ -320,10 +398,15 @@ static void print_header(const struct mon *m, unsigned *widths)
 }
 
 /* A count; signed for an event counting up and down (a net change, maybe negative). */
-static void print_count(const regc_pmon_session *p, unsigned i, int width, uint64_t v)
+static bool counts_signed(const regc_pmon_session *p, unsigned i)
 {
     struct regc_pmon_info in;
-    if (regc_pmon_info(p, i, &in) == 0 && in.direction == REGC_DIR_UP_DOWN)
+    return regc_pmon_info(p, i, &in) == 0 && in.direction == REGC_DIR_UP_DOWN;
+}
+
+static void print_count(const regc_pmon_session *p, unsigned i, int width, uint64_t v)
+{
+    if (counts_signed(p, i))
         printf("  %*lld", width, (long long)(int64_t)v);
     else
         printf("  %*llu", width, (unsigned long long)v);
@@ -359,76 +442,499 @@ static int one_interval(struct mon *m, regc_pmon_session *p, uint64_t *prev, uin
     return rc;
 }
 
-static int run(struct mon *m, regc_dev *d, regc_pmon_session *p)
+/* ---- one session per socket (--socket), or one on --cpu */
+
+/* "regctl: monitor: [socket P: ]MSG" */
+static void sock_error(const struct sock *s, const char *what, const char *msg)
 {
-    int rc = regc_pmon_start(p, &m->popt);
-    if (rc) {
-        fprintf(stderr, "regctl: monitor: %s\n", regc_pmon_error(p));
-        return stop_requested ? 128 + stop_requested : 1;
+    char pre[32] = "";
+    if (s->pkg >= 0)
+        snprintf(pre, sizeof(pre), "socket %d: ", s->pkg);
+    fprintf(stderr, "regctl: monitor: %s%s%s\n", what, pre, msg);
+}
+
+static int by_pkg(const void *a, const void *b)
+{
+    const struct sock *x = a, *y = b;
+    return (x->pkg > y->pkg) - (x->pkg < y->pkg);
+}
+
+/* Package 'pkg' seen on 'cpu': a new entry, or the lower CPU of an old one. -1 when full. */
+static int note_cpu(struct sock *all, int *n, int pkg, int cpu)
+{
+    for (int i = 0; i < *n; i++)
+        if (all[i].pkg == pkg) {
+            if (cpu < all[i].cpu)
+                all[i].cpu = cpu;
+            return 0;
+        }
+    if (*n == MON_MAX_SOCKETS)
+        return -1;
+    all[(*n)++] = (struct sock){.pkg = pkg, .cpu = cpu};
+    return 0;
+}
+
+/*
+ * The machine's packages, in id order, each with its first CPU:
+ * SYSFS/devices/system/cpu/cpuN/topology/physical_package_id (a CPU that has
+ * none, being offline, is skipped). rank = the place in that order. Count, or
+ * -1 with a message.
+ */
+static int read_packages(const struct mon *m, struct sock *all)
+{
+    const char *root = m->g->sysfs_root ? m->g->sysfs_root : getenv("REGC_SYSFS_ROOT");
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s/devices/system/cpu", root && *root ? root : "/sys");
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        fprintf(stderr, "regctl: monitor: --socket: cannot read %s: %s\n", dir, strerror(errno));
+        return -1;
     }
-    for (const char *w = regc_pmon_warning(p); *w;) {
-        size_t n = strcspn(w, "\n");
-        fprintf(stderr, "regctl: monitor: warning: %.*s\n", (int)n, w);
-        w += n + (w[n] == '\n');
+    int n = 0, rc = 0;
+    for (struct dirent *e; !rc && (e = readdir(dp));) {
+        if (strncmp(e->d_name, "cpu", 3) != 0 || !isdigit((unsigned char)e->d_name[3]) ||
+            e->d_name[3 + strspn(e->d_name + 3, "0123456789")])
+            continue;
+        char path[PATH_MAX + 300];
+        snprintf(path, sizeof(path), "%s/%s/topology/physical_package_id", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        int pkg;
+        char extra;
+        if (fscanf(f, "%d %c", &pkg, &extra) != 1 || pkg < 0) {
+            fprintf(stderr, "regctl: monitor: --socket: %s holds no package number\n", path);
+            rc = -1;
+        } else if (note_cpu(all, &n, pkg, atoi(e->d_name + 3)) < 0) {
+            fprintf(stderr, "regctl: monitor: --socket: more than %d packages\n", MON_MAX_SOCKETS);
+            rc = -1;
+        }
+        fclose(f);
     }
-    if (m->g->dry_run)
-        print_perf_plan(m, p);
-    uint64_t prev[REGC_PMON_MAX_EVENTS] = {0}, delta[REGC_PMON_MAX_EVENTS];
+    closedir(dp);
+    if (!rc && !n) {
+        fprintf(stderr,
+                "regctl: monitor: --socket: no CPU topology in %s "
+                "(cpuN/topology/physical_package_id)\n",
+                dir);
+        rc = -1;
+    }
+    qsort(all, (size_t)n, sizeof(*all), by_pkg);
+    for (int i = 0; i < n; i++)
+        all[i].rank = i;
+    return rc ? -1 : n;
+}
+
+/* One number of a --socket list, or -1. */
+static long socket_number(const char *s, const char *end)
+{
+    if (s == end || end - s > 9 || strspn(s, "0123456789") < (size_t)(end - s))
+        return -1;
+    return strtol(s, NULL, 10);
+}
+
+/*
+ * --socket all|N[-M][,...]: the chosen packages of 'all' (n of them) into
+ * out, in id order (a package named twice once). Count, or -1 with a message.
+ */
+static int choose_sockets(const char *arg, const struct sock *all, int n, struct sock *out)
+{
+    bool want[MON_MAX_SOCKETS] = {false};
+    for (const char *p = arg; strcmp(arg, "all") != 0;) {
+        size_t len = strcspn(p, ",");
+        const char *dash = memchr(p, '-', len);
+        long lo = socket_number(p, dash ? dash : p + len);
+        long hi = dash ? socket_number(dash + 1, p + len) : lo;
+        if (lo < 0 || hi < lo) {
+            fprintf(stderr,
+                    "regctl: monitor: bad --socket '%s' (want all, or a list: 0,1 or 0-3)\n", arg);
+            return -1;
+        }
+        for (long id = lo; id <= hi; id++) {
+            int i = 0;
+            while (i < n && all[i].pkg != id)
+                i++;
+            if (i == n) {
+                char have[256] = "";
+                for (int j = 0; j < n; j++)
+                    snprintf(have + strlen(have), sizeof(have) - strlen(have), "%s%d", j ? "," : "",
+                             all[j].pkg);
+                fprintf(stderr, "regctl: monitor: --socket: no socket %ld (packages: %s)\n", id,
+                        have);
+                return -1;
+            }
+            want[i] = true;
+        }
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (want[i] || strcmp(arg, "all") == 0)
+            out[k++] = all[i];
+    return k;
+}
+
+/* The sessions to run: one per chosen socket, or the one of --cpu. Count, or -1 (message given). */
+static int plan_sockets(const struct mon *m, struct sock *out)
+{
+    if (!m->socket_arg) {
+        out[0] = (struct sock){.pkg = -1, .cpu = m->g->cpu, .rank = m->g->cpu};
+        return 1;
+    }
+    struct sock all[MON_MAX_SOCKETS];
+    int n = 0;
+    if (is_sim(m)) /* simulated packages */
+        for (unsigned long i = 0; i < (m->sim_sockets ? m->sim_sockets : 1); i++, n++)
+            all[n] = (struct sock){.pkg = n, .cpu = n, .rank = n};
+    else
+        n = read_packages(m, all);
+    return n < 0 ? -1 : choose_sockets(m->socket_arg, all, n, out);
+}
+
+/* --sim-rate EVENT=N[@SOCKET] on every socket's model, or on SOCKET's. 0, or 2 with a message. */
+static int set_socket_rate(struct sock *socks, int n, const char *arg)
+{
+    char buf[300];
+    const char *at = strrchr(arg, '@'), *eq = strrchr(arg, '=');
+    long want = -1;
+    if (at && eq && at > eq) {
+        want = socket_number(at + 1, at + strlen(at));
+        const char *why = want < 0                        ? "bad socket after '@'"
+                          : socks[0].pkg < 0              ? "@SOCKET needs --socket"
+                          : at - arg >= (long)sizeof(buf) ? "too long"
+                                                          : NULL;
+        if (why) {
+            fprintf(stderr, "regctl: monitor: --sim-rate '%s': %s\n", arg, why);
+            return 2;
+        }
+        snprintf(buf, sizeof(buf), "%.*s", (int)(at - arg), arg);
+        arg = buf;
+    }
+    bool found = false;
+    for (int i = 0; i < n; i++) {
+        if (want >= 0 && socks[i].pkg != want)
+            continue;
+        found = true;
+        regc_sim *sim = regc_dev_sim(socks[i].d);
+        int rc = sim ? set_rate(sim, arg) : 0; /* no model with --dry-run */
+        if (rc)
+            return rc;
+    }
+    if (!found) {
+        fprintf(stderr, "regctl: monitor: --sim-rate: socket %ld is not monitored\n", want);
+        return 2;
+    }
+    return 0;
+}
+
+/* Opens s's devices (no --backend: MSR boxes through msr, PCI boxes through pci, in one flow) and
+ * its session with every event. 0, 1 (a device) or 2 (an event), with a message. */
+static int open_socket(const struct mon *m, struct sock *s)
+{
+    const struct monitor_globals *g = m->g;
+    const char *be = g->backend ? g->backend : "msr";
+    struct regc_options ro = {.backend = be,
+                              .cpu = strcmp(be, "pci") == 0 ? s->rank : s->cpu,
+                              .msr_root = g->msr_root,
+                              .sysfs_root = g->sysfs_root,
+                              .dry_run = g->dry_run,
+                              .trace = g->dry_run ? trace : NULL,
+                              .trace_ctx = s->pkg >= 0 ? s : NULL};
+    char err[512];
+    if (regc_open(&s->d, m->spec, &ro, err, sizeof(err)) < 0) {
+        fprintf(stderr, "regctl: %s\n", err);
+        return 1;
+    }
+    if (!g->backend) {
+        ro.backend = "pci";
+        ro.cpu = s->rank;
+        if (regc_open(&s->pd, m->spec, &ro, err, sizeof(err)) < 0) {
+            fprintf(stderr, "regctl: %s\n", err);
+            return 1;
+        }
+    }
+    if (regc_pmon_new(&s->p, s->d) < 0) {
+        fprintf(stderr, "regctl: monitor: out of memory\n");
+        return 1;
+    }
+    regc_pmon_set_pci_device(s->p, s->pd);
+    for (unsigned i = 0; i < m->nev; i++)
+        if (regc_pmon_add(s->p, m->events[i]) < 0) {
+            sock_error(s, "", regc_pmon_error(s->p));
+            return 2;
+        }
+    return 0;
+}
+
+static void close_socket(struct sock *s)
+{
+    regc_pmon_free(s->p);
+    regc_close(s->pd);
+    regc_close(s->d);
+}
+
+/* Starts every socket's session; a failure releases those started. 0, or the exit status. */
+static int start_sockets(struct mon *m, struct sock *socks, int n)
+{
+    for (int k = 0; k < n; k++) {
+        if (regc_pmon_start(socks[k].p, &m->popt)) {
+            sock_error(&socks[k], "", regc_pmon_error(socks[k].p));
+            for (int j = 0; j < k; j++)
+                regc_pmon_release(socks[j].p);
+            return stop_requested ? 128 + stop_requested : 1;
+        }
+        socks[k].started = true;
+        for (const char *w = regc_pmon_warning(socks[k].p); *w;) {
+            size_t len = strcspn(w, "\n");
+            char line[600];
+            snprintf(line, sizeof(line), "%.*s", (int)len, w);
+            sock_error(&socks[k], "warning: ", line);
+            w += len + (w[len] == '\n');
+        }
+    }
+    return 0;
+}
+
+/* Releases every session (frozen, what start found written back). 0, or 1 with a message. */
+static int release_sockets(struct sock *socks, int n, int rc)
+{
+    int status = 0;
+    for (int k = 0; k < n; k++) {
+        int src = regc_pmon_release(socks[k].p);
+        report_unmatched(socks[k].d);
+        if ((rc || src) && *regc_pmon_error(socks[k].p)) /* else inject() said why */
+            sock_error(&socks[k], "", regc_pmon_error(socks[k].p));
+        if (src)
+            status = 1;
+    }
+    return rc || status ? 1 : 0;
+}
+
+/* ---- output: the text of one session (as before --socket), per socket, JSON, CSV */
+
+/* Event i over the whole run in one session: its total (polling) or its overflows (sampling). */
+static uint64_t run_total(const struct mon *m, const regc_pmon_session *p, unsigned i)
+{
+    return m->popt.sample ? regc_pmon_overflows(p, i) : regc_pmon_total(p, i);
+}
+
+/* Event i summed over the sockets: this interval's counts, or the run's totals. Modulo 2^64, so
+ * the signed counts of an up-and-down event add up as int64_t. */
+static uint64_t socket_sum(const struct mon *m, const struct sock *socks, int n, unsigned i,
+                           bool interval)
+{
+    uint64_t v = 0;
+    for (int k = 0; k < n; k++)
+        v += interval ? socks[k].delta[i] : run_total(m, socks[k].p, i);
+    return v;
+}
+
+static int event_width(const struct mon *m)
+{
+    int w = 5;
+    for (unsigned i = 0; i < m->nev; i++)
+        if ((int)strlen(m->events[i]) > w)
+            w = (int)strlen(m->events[i]);
+    return w;
+}
+
+#define SOCKET_COLUMN 16
+
+/* --socket, text: "interval  event  S0  S1 ... total" */
+static void print_socket_header(const struct mon *m, const struct sock *socks, int n)
+{
+    printf("%8s  %-*s", "interval", event_width(m), "event");
+    for (int k = 0; k < n; k++) {
+        char col[16];
+        snprintf(col, sizeof(col), "S%d", socks[k].pkg);
+        printf("  %*s", SOCKET_COLUMN, col);
+    }
+    printf("  %*s\n", SOCKET_COLUMN, "total");
+}
+
+/* --socket, text: a line per event, its count on each socket and their total. */
+static void print_socket_rows(const struct mon *m, const struct sock *socks, int n, unsigned long t)
+{
+    for (unsigned i = 0; i < m->nev; i++) {
+        printf("%8lu  %-*s", t, event_width(m), m->events[i]);
+        for (int k = 0; k < n; k++)
+            print_count(socks[k].p, i, SOCKET_COLUMN, socks[k].delta[i]);
+        print_count(socks[0].p, i, SOCKET_COLUMN, socket_sum(m, socks, n, i, true));
+        printf("\n");
+    }
+}
+
+/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+static void csv_field(const char *s)
+{
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void csv_row(unsigned long t, const char *socket, const char *event,
+                    const regc_pmon_session *p, unsigned i, uint64_t v)
+{
+    printf("%lu,%s,", t, socket);
+    csv_field(event);
+    if (counts_signed(p, i))
+        printf(",%lld\n", (long long)(int64_t)v);
+    else
+        printf(",%llu\n", (unsigned long long)v);
+}
+
+/* --csv: a row per socket and event ("-" for the session of --cpu), then with --socket a
+ * "total" row per event. */
+static void print_csv_rows(const struct mon *m, const struct sock *socks, int n, unsigned long t)
+{
+    for (int k = 0; k < n; k++) {
+        char id[16] = "-";
+        if (socks[k].pkg >= 0)
+            snprintf(id, sizeof(id), "%d", socks[k].pkg);
+        for (unsigned i = 0; i < m->nev; i++)
+            csv_row(t, id, m->events[i], socks[k].p, i, socks[k].delta[i]);
+    }
+    for (unsigned i = 0; socks[0].pkg >= 0 && i < m->nev; i++)
+        csv_row(t, "total", m->events[i], socks[0].p, i, socket_sum(m, socks, n, i, true));
+}
+
+static json_t *counts_json(const struct mon *m, const uint64_t *v)
+{
+    json_t *a = json_array();
+    for (unsigned i = 0; i < m->nev; i++)
+        json_array_append_new(a, json_integer((json_int_t)v[i]));
+    return a;
+}
+
+/* --json: one interval, {"interval", "values"} (with --socket, "values" are the totals and
+ * "sockets" holds each socket's values). */
+static json_t *interval_json(const struct mon *m, const struct sock *socks, int n, unsigned long t)
+{
+    uint64_t sum[REGC_PMON_MAX_EVENTS];
+    for (unsigned i = 0; i < m->nev; i++)
+        sum[i] = socket_sum(m, socks, n, i, true);
+    json_t *row = json_pack("{s:I, s:o}", "interval", (json_int_t)t, "values", counts_json(m, sum));
+    if (socks[0].pkg >= 0) {
+        json_t *per = json_array();
+        for (int k = 0; k < n; k++)
+            json_array_append_new(per, counts_json(m, socks[k].delta));
+        json_object_set_new(row, "sockets", per);
+    }
+    return row;
+}
+
+/* --json: the document (docs/monitoring.md section 3). */
+static void print_json_doc(const struct mon *m, const struct sock *socks, int n, json_t *rows)
+{
+    json_t *names = json_array();
+    uint64_t sum[REGC_PMON_MAX_EVENTS], own[REGC_PMON_MAX_EVENTS];
+    for (unsigned i = 0; i < m->nev; i++) {
+        json_array_append_new(names, json_string(m->events[i]));
+        sum[i] = socket_sum(m, socks, n, i, false);
+    }
+    json_t *doc = json_pack("{s:s, s:s, s:o, s:o, s:o}", "spec", m->spec->name, "mode",
+                            m->popt.sample ? "sample" : "poll", "events", names, "intervals", rows,
+                            "totals", counts_json(m, sum));
+    if (m->popt.sample)
+        json_object_set_new(doc, "period", json_integer((json_int_t)m->popt.sample));
+    json_t *per = socks[0].pkg >= 0 ? json_array() : NULL;
+    for (int k = 0; k < n; k++) {
+        regc_sim *sim = regc_dev_sim(socks[k].d);
+        if (!per) {
+            if (sim)
+                json_object_set_new(doc, "sim_encodings", encodings_json(sim));
+            continue;
+        }
+        for (unsigned i = 0; i < m->nev; i++)
+            own[i] = run_total(m, socks[k].p, i);
+        json_t *o = json_pack("{s:i, s:i, s:o}", "socket", socks[k].pkg, "cpu", socks[k].cpu,
+                              "totals", counts_json(m, own));
+        if (sim)
+            json_object_set_new(o, "sim_encodings", encodings_json(sim));
+        json_array_append_new(per, o);
+    }
+    if (per)
+        json_object_set_new(doc, "sockets", per);
+    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (text)
+        printf("%s\n", text);
+    free(text);
+    json_decref(doc);
+}
+
+/* The header, if any, of the chosen output. */
+static void print_top(const struct mon *m, const struct sock *socks, int n, unsigned *widths)
+{
+    if (m->g->json || m->g->dry_run)
+        return;
+    if (m->csv)
+        printf("interval,socket,event,%s\n", m->popt.sample ? "overflows" : "count");
+    else if (socks[0].pkg >= 0)
+        print_socket_header(m, socks, n);
+    else
+        print_header(m, widths);
+}
+
+/* One interval's output. */
+static void print_interval(const struct mon *m, const struct sock *socks, int n, unsigned long t,
+                           const unsigned *widths, json_t *rows)
+{
+    if (rows) {
+        json_array_append_new(rows, interval_json(m, socks, n, t));
+        return;
+    }
+    if (m->csv) {
+        print_csv_rows(m, socks, n, t);
+    } else if (socks[0].pkg >= 0) {
+        print_socket_rows(m, socks, n, t);
+    } else {
+        printf("%8lu", t);
+        for (unsigned i = 0; i < m->nev; i++)
+            print_count(socks[0].p, i, (int)widths[i], socks[0].delta[i]);
+        printf("\n");
+    }
+    fflush(stdout);
+}
+
+/* Starts every session, runs the intervals (every socket polled in each), releases. */
+static int run(struct mon *m, struct sock *socks, int n)
+{
+    int rc = start_sockets(m, socks, n);
+    if (rc)
+        return rc;
+    for (int k = 0; m->g->dry_run && k < n; k++) /* the perf backend: the events it would open */
+        print_perf_plan(m, socks[k].p);
     unsigned widths[REGC_PMON_MAX_EVENTS];
     json_t *rows = m->g->json ? json_array() : NULL;
-    if (!m->g->json && !m->g->dry_run)
-        print_header(m, widths);
+    print_top(m, socks, n, widths);
     unsigned long count = m->g->dry_run ? 1 : m->count;
     for (unsigned long t = 1; !rc && t <= count && !stop_requested; t++) {
         sleep_interval(m);
-        rc = inject(d);
-        if (!rc)
-            rc = one_interval(m, p, prev, delta);
+        for (int k = 0; !rc && k < n; k++) {
+            rc = inject(socks[k].d);
+            if (!rc)
+                rc = one_interval(m, socks[k].p, socks[k].prev, socks[k].delta);
+        }
         if (rc || m->g->dry_run)
             break;
-        if (rows) {
-            json_t *vals = json_array();
-            for (unsigned i = 0; i < m->nev; i++)
-                json_array_append_new(vals, json_integer((json_int_t)delta[i]));
-            json_array_append_new(
-                rows, json_pack("{s:I, s:o}", "interval", (json_int_t)t, "values", vals));
-        } else {
-            printf("%8lu", t);
-            for (unsigned i = 0; i < m->nev; i++)
-                print_count(p, i, (int)widths[i], delta[i]);
-            printf("\n");
-            fflush(stdout);
-        }
+        print_interval(m, socks, n, t, widths, rows);
     }
-    int src = regc_pmon_release(p); /* frozen, and what start found written back */
-    report_unmatched(d);
-    if (rc || src) {
-        if (*regc_pmon_error(p)) /* else inject() said why */
-            fprintf(stderr, "regctl: monitor: %s\n", regc_pmon_error(p));
+    if (release_sockets(socks, n, rc)) {
         json_decref(rows);
         return 1;
     }
-    if (rows) {
-        json_t *names = json_array(), *totals = json_array();
-        for (unsigned i = 0; i < m->nev; i++) {
-            json_array_append_new(names, json_string(m->events[i]));
-            json_array_append_new(
-                totals, json_integer((json_int_t)(m->popt.sample ? regc_pmon_overflows(p, i)
-                                                                 : regc_pmon_total(p, i))));
-        }
-        json_t *doc = json_pack("{s:s, s:s, s:o, s:o, s:o}", "spec", m->spec->name, "mode",
-                                m->popt.sample ? "sample" : "poll", "events", names, "intervals",
-                                rows, "totals", totals);
-        if (m->popt.sample)
-            json_object_set_new(doc, "period", json_integer((json_int_t)m->popt.sample));
-        if (regc_dev_sim(d))
-            json_object_set_new(doc, "sim_encodings", encodings_json(regc_dev_sim(d)));
-        char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        if (text)
-            printf("%s\n", text);
-        free(text);
-        json_decref(doc);
-    }
+    if (rows)
+        print_json_doc(m, socks, n, rows);
     return stop_requested ? 128 + stop_requested : 0;
 }
 
@@ -438,52 +944,22 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
     int rc = parse_args(&m, argc, argv);
     if (rc)
         return rc;
-    struct regc_options ro = {.backend = g->backend ? g->backend : "msr",
-                              .cpu = g->cpu,
-                              .msr_root = g->msr_root,
-                              .sysfs_root = g->sysfs_root,
-                              .dry_run = g->dry_run,
-                              .trace = g->dry_run ? trace : NULL};
+    struct sock socks[MON_MAX_SOCKETS];
+    int n = plan_sockets(&m, socks);
+    if (n < 0)
+        return 2;
     struct cpucheck_where w = {g->msr_root, g->sysfs_root, g->cpu};
-    if (regctl_cpu_check(m.spec, ro.backend, g->dry_run, g->force_cpu, &w))
+    if (regctl_cpu_check(m.spec, g->backend ? g->backend : "msr", g->dry_run, g->force_cpu, &w))
         return 1;
-    regc_dev *d;
-    char err[512];
-    if (regc_open(&d, m.spec, &ro, err, sizeof(err)) < 0) {
-        fprintf(stderr, "regctl: %s\n", err);
-        return 1;
-    }
-    /* no --backend: MSR boxes through msr, PCI boxes through pci, in one flow */
-    regc_dev *pd = NULL;
-    if (!g->backend) {
-        ro.backend = "pci";
-        if (regc_open(&pd, m.spec, &ro, err, sizeof(err)) < 0) {
-            fprintf(stderr, "regctl: %s\n", err);
-            regc_close(d);
-            return 1;
-        }
-    }
-    regc_pmon_session *p;
-    if (regc_pmon_new(&p, d) < 0) {
-        regc_close(pd);
-        regc_close(d);
-        fprintf(stderr, "regctl: monitor: out of memory\n");
-        return 1;
-    }
-    regc_pmon_set_pci_device(p, pd);
-    for (unsigned i = 0; i < m.nrates && !rc && regc_dev_sim(d); i++) /* none with --dry-run */
-        rc = set_rate(regc_dev_sim(d), m.rates[i]);
-    for (unsigned i = 0; i < m.nev && !rc; i++)
-        if (regc_pmon_add(p, m.events[i]) < 0) {
-            fprintf(stderr, "regctl: monitor: %s\n", regc_pmon_error(p));
-            rc = 2;
-        }
+    for (int k = 0; k < n && !rc; k++)
+        rc = open_socket(&m, &socks[k]);
+    for (unsigned i = 0; i < m.nrates && !rc; i++)
+        rc = set_socket_rate(socks, n, m.rates[i]);
     if (!rc) {
         catch_signals();
-        rc = run(&m, d, p);
+        rc = run(&m, socks, n);
     }
-    regc_pmon_free(p);
-    regc_close(pd);
-    regc_close(d);
+    for (int k = 0; k < n; k++)
+        close_socket(&socks[k]);
     return rc;
 }

@@ -2,21 +2,23 @@
  * msrfs - an emulated /dev/cpu/N/msr for tests, served through FUSE by the
  * simulator (regc/sim.h).
  *
- *   msrfs [--spec NAME] [--cpus N] [--log FILE] MOUNTPOINT [FUSE options]
+ *   msrfs [--spec NAME] [--cpus N] [--packages P] [--log FILE] MOUNTPOINT [FUSE options]
  *
  * Serves MOUNTPOINT/cpu/N/msr for N < --cpus (default 2), and cpu/N/cpuid
  * (leaves 0 and 1 of the spec's first <cpu>, simctl_cpuid). As with the msr
  * driver, pread/pwrite of 8 bytes at offset I read/write MSR I; a size that
  * is not a multiple of 8 is EINVAL; an access the CPU would refuse (no such
  * MSR, a reserved bit set) is EIO. Files use direct I/O so every access
- * reaches the simulator with its exact offset. All CPUs share one simulated
- * package. Runs in the foreground, single-threaded; unmount with
- * `fusermount3 -u MOUNTPOINT`. --log appends one line per access:
+ * reaches the simulator with its exact offset. The CPUs form P packages
+ * (default 1) of N/P consecutive CPUs each, package p = cpu / (N/P), each one
+ * simulated package (its own model) that all its CPUs share. Runs in the foreground,
+ * single-threaded; unmount with `fusermount3 -u MOUNTPOINT`. --log appends one line per access:
  * "R|W cpu 0xADDR 0xVALUE rc".
  *
  * MOUNTPOINT/sim takes the text commands of simctl.h that drive the model
  * (events by name, intervals, auto intervals; a bad command is EINVAL) and
- * reads as the list of encodings the model saw.
+ * reads as the list of encodings the model saw; with --packages P, sim (or
+ * sim0) is package 0's and sim1 .. sim<P-1> the others'.
  */
 #define FUSE_USE_VERSION 31
 #define _DEFAULT_SOURCE
@@ -29,11 +31,13 @@
 
 #include "simctl.h"
 
+#define MSRFS_MAX_PACKAGES 16
+
 struct msrfs {
-    regc_sim *sim;
+    regc_sim *sim[MSRFS_MAX_PACKAGES];
+    struct simctl ctl[MSRFS_MAX_PACKAGES];
     const struct regc_spec *spec;
-    struct simctl ctl;
-    int ncpus;
+    int ncpus, npkgs;
     FILE *log;
 };
 
@@ -42,11 +46,24 @@ static struct msrfs *state(void)
     return fuse_get_context()->private_data;
 }
 
-/* "/cpu/N/msr" -> 2 and *cpu; "/cpu/N" -> 1; "/cpu" or "/" -> 0; "/sim" -> 3; else -1. */
+/* The package of 'cpu'. */
+static int package_of(int cpu)
+{
+    return cpu / (state()->ncpus / state()->npkgs);
+}
+
+/* "/cpu/N/msr" -> 2 and *cpu; "/cpu/N" -> 1; "/cpu" or "/" -> 0; "/sim" or "/simP" -> 3 and
+ * *cpu = P (the package); else -1. */
 static int parse_path(const char *path, int *cpu)
 {
-    if (strcmp(path, "/sim") == 0)
-        return 3;
+    if (strncmp(path, "/sim", 4) == 0) {
+        char *end;
+        long p = path[4] ? strtol(path + 4, &end, 10) : 0;
+        if (path[4] && (*end || path[4] < '0' || path[4] > '9'))
+            return -1;
+        *cpu = (int)p;
+        return p < state()->npkgs ? 3 : -1;
+    }
     if (strcmp(path, "/") == 0 || strcmp(path, "/cpu") == 0)
         return 0;
     if (strncmp(path, "/cpu/", 5) != 0)
@@ -97,6 +114,11 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
     if (strcmp(path, "/") == 0) {
         fill(buf, "cpu", NULL, 0, 0);
         fill(buf, "sim", NULL, 0, 0);
+        for (int p = 0; state()->npkgs > 1 && p < state()->npkgs; p++) {
+            char name[16];
+            snprintf(name, sizeof(name), "sim%d", p);
+            fill(buf, name, NULL, 0, 0);
+        }
     } else if (kind == 0) {
         for (int i = 0; i < state()->ncpus; i++) {
             char name[16];
@@ -119,11 +141,11 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
     return 0;
 }
 
-/* Reading the control file: the encodings seen, from offset 'off'. */
-static int read_report(char *buf, size_t size, off_t off)
+/* Reading package pkg's control file: the encodings seen, from offset 'off'. */
+static int read_report(int pkg, char *buf, size_t size, off_t off)
 {
     size_t len;
-    char *text = simctl_report(&state()->ctl, &len);
+    char *text = simctl_report(&state()->ctl[pkg], &len);
     if (!text)
         return -ENOMEM;
     size_t n = (size_t)off < len ? len - (size_t)off : 0;
@@ -138,7 +160,7 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
 {
     int cpu, kind = parse_path(path, &cpu);
     if (kind == 3)
-        return read_report(buf, size, off);
+        return read_report(cpu, buf, size, off);
     if (kind == 4) {
         unsigned char id[32];
         if (simctl_cpuid(state()->spec, id) < 0)
@@ -150,7 +172,7 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
     }
     if (kind != 2)
         return -ENOENT;
-    return simctl_msr_io(&state()->ctl, cpu, false, buf, size, off, state()->log);
+    return simctl_msr_io(&state()->ctl[package_of(cpu)], cpu, false, buf, size, off, state()->log);
 }
 
 static int fs_write(const char *path, const char *buf, size_t size, off_t off,
@@ -158,10 +180,11 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
 {
     int cpu, kind = parse_path(path, &cpu);
     if (kind == 3)
-        return simctl_command(&state()->ctl, buf, size);
+        return simctl_command(&state()->ctl[cpu], buf, size);
     if (kind != 2)
         return -ENOENT;
-    return simctl_msr_io(&state()->ctl, cpu, true, (char *)buf, size, off, state()->log);
+    return simctl_msr_io(&state()->ctl[package_of(cpu)], cpu, true, (char *)buf, size, off,
+                         state()->log);
 }
 
 static int fs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
@@ -181,14 +204,16 @@ static const struct fuse_operations ops = {
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: msrfs [--spec NAME] [--cpus N] [--log FILE] MOUNTPOINT [FUSE options]\n");
+            "usage: msrfs [--spec NAME] [--cpus N] [--packages P] [--log FILE] MOUNTPOINT [FUSE "
+            "options]\n"
+            "  P from 1 to 16, dividing N\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     const char *spec_name = "hand_ubox", *log_path = NULL;
-    struct msrfs st = {.ncpus = 2};
+    struct msrfs st = {.ncpus = 2, .npkgs = 1};
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (i + 1 >= argc)
@@ -197,12 +222,15 @@ int main(int argc, char **argv)
             spec_name = argv[i + 1];
         else if (strcmp(argv[i], "--cpus") == 0)
             st.ncpus = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--packages") == 0)
+            st.npkgs = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--log") == 0)
             log_path = argv[i + 1];
         else
             return usage();
     }
-    if (i >= argc || st.ncpus <= 0)
+    if (i >= argc || st.ncpus <= 0 || st.npkgs <= 0 || st.npkgs > MSRFS_MAX_PACKAGES ||
+        st.ncpus % st.npkgs)
         return usage();
     const struct regc_spec *spec = simctl_find_spec(spec_name);
     if (!spec) {
@@ -210,14 +238,20 @@ int main(int argc, char **argv)
         return 2;
     }
     st.spec = spec;
-    if (regc_sim_new(&st.sim, spec) < 0) {
-        fprintf(stderr, "msrfs: out of memory\n");
-        return 1;
+    int rc = 0;
+    for (int p = 0; p < st.npkgs && !rc; p++) {
+        rc = regc_sim_new(&st.sim[p], spec);
+        st.ctl[p].sim = st.sim[p];
     }
-    st.ctl.sim = st.sim;
-    if (log_path && !(st.log = fopen(log_path, "a"))) {
+    if (rc)
+        fprintf(stderr, "msrfs: out of memory\n");
+    else if (log_path && !(st.log = fopen(log_path, "a"))) {
         perror(log_path);
-        regc_sim_free(st.sim);
+        rc = 1;
+    }
+    if (rc) {
+        for (int p = 0; p < st.npkgs; p++)
+            regc_sim_free(st.sim[p]);
         return 1;
     }
     char *fargv[64];
@@ -228,9 +262,10 @@ int main(int argc, char **argv)
     for (; i < argc && fargc < 63; i++)
         fargv[fargc++] = argv[i];
     fargv[fargc] = NULL;
-    int rc = fuse_main(fargc, fargv, &ops, &st);
+    rc = fuse_main(fargc, fargv, &ops, &st);
     if (st.log)
         fclose(st.log);
-    regc_sim_free(st.sim);
+    for (int p = 0; p < st.npkgs; p++)
+        regc_sim_free(st.sim[p]);
     return rc;
 }
