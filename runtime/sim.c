@@ -242,7 +242,7 @@ static int add_counter(regc_sim *sim, struct sim_reg *ctl, const struct regc_cou
                          .ctl = ctl,
                          .ctr = ctr,
                          .box = bc ? find_copy(sim, b, ctl->inst, bc->reg, -1) : NULL,
-                         .has_events = !streq(c->kind, "fixed") && block_selects(b, c->control)};
+                         .has_events = block_selects(b, c->control)};
     return 0;
 }
 
@@ -977,7 +977,7 @@ static bool is_sub_of(const struct regc_event *s, const struct regc_event *p)
 static const struct regc_counters *group_of(const struct regc_block *b, const char *control)
 {
     for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
-        if (streq(c->control, control) && !streq(c->kind, "fixed"))
+        if (streq(c->control, control)) /* a fixed counter's too: its table (SNB UNC_CLOCK) */
             return c;
     return NULL;
 }

@@ -55,12 +55,13 @@ expect() {
     rm -f stdout stderr
 }
 
+# (-t c: an .xml output picks no template by itself, a usage error checked in tests/errors)
 expect "-o the spec" 3 "regc: error: cannot write 'spec.xml': it is the input 'spec.xml'" \
-    spec.xml -o spec.xml
+    -t c spec.xml -o spec.xml
 expect "-o the spec, spelled another way" 3 "regc: error: cannot write './spec.xml': it is the input 'spec.xml'" \
-    spec.xml -o ./spec.xml
+    -t c spec.xml -o ./spec.xml
 expect "-o an included file" 3 "regc: error: cannot write 'part.xml': it is the input 'part.xml'" \
-    spec.xml -o part.xml
+    -t c spec.xml -o part.xml
 expect "-o a symbolic link to the spec" 3 "regc: error: cannot write 'spec-link.h': it is the input 'spec.xml'" \
     spec.xml -o spec-link.h
 expect "-o a hard link to the spec" 3 "regc: error: cannot write 'spec-hard.h': it is the input 'spec.xml'" \
@@ -82,7 +83,8 @@ expect "-MF the output, not there yet, spelled another way" 3 \
 expect "-o a directory" 3 "regc: error: cannot write 'dir': Is a directory" spec.xml -o dir
 expect "-o dir/" 3 "regc: error: cannot write 'dir/': Is a directory" spec.xml -o dir/
 expect "-o nodir/" 3 "regc: error: cannot write 'nodir/': Is a directory" spec.xml -o nodir/
-expect "--check writes nothing, so -o is not looked at" 0 "" --check spec.xml -o spec.xml
+# (-t c: -o and -t must still agree, tests/errors/usage-output; the output is never written)
+expect "--check writes nothing, so -o is not compared with the inputs" 0 "" --check -t c spec.xml -o spec.xml
 
 # What a written output keeps.
 chmod 640 out.h

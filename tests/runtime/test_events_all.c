@@ -138,7 +138,7 @@ static bool same_family(const struct hdr_event *x, const struct hdr_event *y)
 static const struct regc_counters *group_of(const struct regc_block *b, const char *control)
 {
     for (const struct regc_counters *c = b->pmon->counters; c->control; c++)
-        if (strcmp(c->control, control) == 0 && strcmp(c->kind, "fixed") != 0)
+        if (strcmp(c->control, control) == 0)
             return c;
     return NULL;
 }
