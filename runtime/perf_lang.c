@@ -444,3 +444,53 @@ int regc__perf_lang(const struct regc_spec *s, const char *in, char *out, size_t
         return bare_alias(s, in, out, outlen, err, errlen);
     return block_alias(s, in, out, outlen);
 }
+
+/* ---- the other way: an event as a perf string */
+
+int regc_perf_event_string(const struct regc_spec *s, const struct regc_block *b,
+                           const struct regc_instance *inst, const struct regc_event *e,
+                           char *buf, size_t len, char *err, size_t errlen)
+{
+    const char *formats = b->pmon ? formats_of(s, b->name) : NULL;
+    if (!formats)
+        return regc__err(err, errlen, -ENOENT, "no known perf formats for block '%s' of spec '%s'",
+                         b->name, s->name);
+    char pmu_name[96], terms[256];
+    struct regc_ref r = {.spec = s, .block = b,
+                         .instance = inst ? inst : b->instances && b->instances->name ? b->instances
+                                                                                     : NULL};
+    regc__perf_pmu_name(&r, pmu_name, sizeof(pmu_name));
+    const struct regc_counters *c = NULL;
+    for (const struct regc_counters *k = b->pmon->counters; k && k->control && !c; k++)
+        if (strcmp(k->control, e->reg) == 0)
+            c = k;
+    uint64_t ctl, mask, config[3];
+    struct regc_perf_setting sets[MAX_SETS];
+    size_t n = 0;
+    int rc = c ? regc_event_encoding(b, e, &ctl, &mask) : -ENOENT;
+    if (rc)
+        return regc__err(err, errlen, rc, "'%s': no counters are controlled by '%s'", e->name,
+                         e->reg);
+    for (const struct regc_set *st = e->sets; st && st->field; st++) {
+        const struct regc_reg *reg = st->reg && strcmp(st->reg, e->reg) ? regc_block_reg(b, st->reg)
+                                                                        : NULL;
+        const struct regc_field *f = reg ? regc_reg_field(reg, st->field) : NULL;
+        if (!st->reg || !strcmp(st->reg, e->reg))
+            continue; /* in the encoding */
+        if (!f || n == MAX_SETS)
+            return regc__err(err, errlen, -EINVAL, "'%s': setting %s.%s not in block '%s'",
+                             e->name, st->reg, st->field, b->name);
+        sets[n++] = (struct regc_perf_setting){reg, f, st->value};
+    }
+    struct regc_perf_pmu *pmu;
+    rc = regc__perf_pmu_static(&pmu, pmu_name, formats, err, errlen);
+    if (rc)
+        return rc;
+    rc = regc_perf_config(pmu, b, c, ctl, sets, n, config, terms, sizeof(terms), err, errlen);
+    regc_perf_pmu_close(pmu);
+    if (rc)
+        return rc;
+    if ((size_t)snprintf(buf, len, "%s/%s/", pmu_name, terms) >= len)
+        return regc__err(err, errlen, -ENOSPC, "'%s': the perf string is too long", e->name);
+    return 0;
+}

@@ -12,7 +12,10 @@
  * - the kernel's own event aliases (events/ in sysfs, the same files) given as perf strings
  *   name the spec's event the file says they are;
  * - every event of every spec that carries a perfmon name is found by that name in lower case
- *   (perf's alias) and in upper case, bare and as BLOCK[INSTANCE]:NAME.
+ *   (perf's alias) and in upper case, bare and as BLOCK[INSTANCE]:NAME;
+ * - every event's perf string (regc_perf_event_string, what `regctl events --perf` prints) is
+ *   taken back by regc_pmon_add as an event of the same encoding and settings, on the box the
+ *   string's PMU names (its last).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -297,6 +300,67 @@ static void test_perfmon_aliases(void **st)
     check_aliases(&snb_client_spec);
 }
 
+/* Same encoding on its control and same settings elsewhere? */
+static bool same_event(const struct regc_block *b, const struct regc_event *x,
+                       const struct regc_event *y)
+{
+    uint64_t vx, mx, vy, my;
+    if (!x || !y || strcmp(x->reg, y->reg) || regc_event_encoding(b, x, &vx, &mx) ||
+        regc_event_encoding(b, y, &vy, &my) || vx != vy)
+        return false;
+    size_t nx = 0, ny = 0;
+    for (const struct regc_set *s = x->sets; s && s->field; s++)
+        nx += s->reg && strcmp(s->reg, x->reg);
+    for (const struct regc_set *s = y->sets; s && s->field; s++) {
+        if (!s->reg || !strcmp(s->reg, y->reg))
+            continue;
+        ny++;
+        bool found = false;
+        for (const struct regc_set *t = x->sets; t && t->field && !found; t++)
+            found = t->reg && !strcmp(t->reg, s->reg) && !strcmp(t->field, s->field) &&
+                    t->value == s->value;
+        if (!found)
+            return false;
+    }
+    return nx == ny;
+}
+
+static unsigned check_strings(const struct regc_spec *s)
+{
+    unsigned n = 0;
+    for (const struct regc_block *b = s->blocks; b->name; b++) {
+        unsigned ni = regc_block_ninstances(b);
+        const struct regc_instance *last = ni ? &b->instances[ni - 1] : NULL;
+        for (const struct regc_event *e = b->events; e && e->name; e++) {
+            char str[320], err[600];
+            if (regc_perf_event_string(s, b, last, e, str, sizeof(str), err, sizeof(err))) {
+                /* only the E5 PCU's extended events: the kernel's SNB-EP/IVB-EP PCU formats
+                   have no ev_sel_ext (bit 21), so perf cannot say them */
+                if (strcmp(b->name, "pcu") || !strstr(err, "'ev_sel_ext' [21:21]"))
+                    fail_msg("%s: %s:%s has no perf string: %s", s->name, b->name, e->name, err);
+                continue;
+            }
+            struct regc_pmon_info in;
+            if (event_of(s, str, &in, err, sizeof(err)))
+                fail_msg("%s: %s:%s as '%s': %s", s->name, b->name, e->name, str, err);
+            if (in.block != b || in.instance != last || !same_event(b, e, in.event))
+                fail_msg("%s: %s:%s as '%s' came back as %s[%s]:%s", s->name, b->name, e->name,
+                         str, in.block->name, in.instance ? in.instance->name : "",
+                         in.event ? in.event->name : "(raw)");
+            n++;
+        }
+    }
+    return n;
+}
+
+static void test_event_strings(void **st)
+{
+    (void)st;
+    assert_true(check_strings(&e5_2600_spec) > 500);
+    assert_true(check_strings(&e5_2600v2_spec) > 1000);
+    assert_true(check_strings(&snb_client_spec) > 30);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_formats_e5_2600v2),
         cmocka_unit_test(test_kernel_aliases),
         cmocka_unit_test(test_perfmon_aliases),
+        cmocka_unit_test(test_event_strings),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
