@@ -14,7 +14,7 @@
 
 #define RENDER_USAGE                                                                               \
     "usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] "                      \
-    "[--escape=html|c|md|none]\n"                                                                  \
+    "[--escape=html|c|md|json|none]\n"                                                             \
     "       [-ftemplate-output-limit=N] [-ftemplate-work-limit=N]\n"
 enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
@@ -70,7 +70,7 @@ static int parse_option(struct diag *dg, struct render_args *a, int argc, char *
         a->strict = true;
     } else if (strncmp(arg, "--escape=", 9) == 0) {
         if (!mus_escape_parse(arg + 9, &a->escape))
-            return usage_error(dg, "unknown escape kind '%s' (html, c, md or none)", arg + 9);
+            return usage_error(dg, "unknown escape kind '%s' (html, c, md, json or none)", arg + 9);
         a->escape_given = true;
     } else if (strncmp(arg, "-f", 2) == 0) {
         int rc = diag_f_option(dg, arg); /* -ferror-limit=N, the caret options (diag.h) */

@@ -1212,6 +1212,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET_STR_NOT_C(c, o, "umask_field", t->umask_field_name);
     SET(c, o, "code", hex(c, e->code));
     SET(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
+    SET_STR_NOT_C(c, o, "perfmon", e->perfmon);
     uint64_t cmask;
     SET(c, o, "counters", event_counters(c, e, reg, &cmask));
     struct folded desc = fold_text(c, e->desc);
@@ -1430,10 +1431,21 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
 
 /* ------------------------------------------------------------ blocks */
 
+/* Does a block of s before b list an event? */
+static bool events_before(const struct model_spec *s, const struct model_block *b)
+{
+    for (size_t i = 0; i < s->nblocks && s->blocks[i] != b; i++)
+        for (size_t k = 0; k < s->blocks[i]->nevent_tables; k++)
+            if (s->blocks[i]->event_tables[k]->nevents)
+                return true;
+    return false;
+}
+
 static struct dt *block_json(struct ctx *c, const struct model_spec *s, const struct model_block *b)
 {
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", b->name);
+    SET_NOT_C(c, o, "events_before", dt_bool(events_before(s, b)));
     SET_STR(c, o, "title", b->title);
     struct folded desc = fold_text(c, b->desc);
     SET(c, o, "desc", folded_value(c, desc));

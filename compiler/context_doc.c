@@ -407,6 +407,59 @@ static void event_keys(struct arena *a, const struct dt *blk, struct dt *ev)
     set_new(a, ev, "doc_match", hex_text(a, mask));
 }
 
+/* "0,1,2,3": perf's "Counter" (its pmu-events JSON and Intel's perfmon files write the list so). */
+static struct dt *perf_counters(struct arena *a, const struct dt *list)
+{
+    char b[512] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < dt_len(list) && len < sizeof b - 32; i++)
+        len += (size_t)snprintf(b + len, sizeof b - len, "%s%lld", i ? "," : "",
+                                dt_int_value(dt_at(list, i)));
+    return dt_str(a, b);
+}
+
+/*
+ * The perf keys of the events of block 'blk' (templates/perf.mustache): doc_perf, whether perf
+ * can count it (a sub-event, or an event without sub-events: an event whose table lists
+ * sub-events is counted through them, as perfmon lists only those), doc_perf_counters,
+ * doc_perf_unit (the block name), doc_has_sets, doc_perf_umask (the unit mask where perfmon
+ * and perf's UMask put it, bits 15:8 of the control: the PCU's occ_sel [15:14] value 1 is
+ * UMask 0x40; the field's own value when the field lies elsewhere), and doc_perf_first, true on the spec's first
+ * such event only (the first of the first block with events: no "events_before"), for the
+ * commas. Every event table lists one such event at least.
+ */
+static void perf_keys(struct arena *a, struct dt *blk)
+{
+    struct dt *events = dt_get(blk, "events");
+    bool first = !dt_is(dt_get(blk, "events_before"), DT_TRUE);
+    size_t n = dt_len(events);
+    for (size_t i = 0; i < n; i++) {
+        struct dt *ev = dt_at(events, i);
+        const char *name = str_of(ev, "name");
+        const char *next = i + 1 < n ? str_of(dt_at(events, i + 1), "name") : NULL;
+        size_t len = name ? strlen(name) : 0;
+        bool has_subs = name && next && strncmp(next, name, len) == 0 && next[len] == '.';
+        bool perf = name && (!has_subs || str_of(ev, "perfmon"));
+        set_new(a, ev, "doc_perf", dt_bool(perf));
+        set_new(a, ev, "doc_perf_counters", perf_counters(a, dt_get(ev, "counters")));
+        set_new(a, ev, "doc_perf_unit", dt_str(a, str_of(blk, "name")));
+        if (dt_is(dt_get(ev, "umask"), DT_STR)) {
+            uint64_t enc = 0, mask = 0;
+            place_in(blk, str_of(ev, "register"), str_of(ev, "umask_field"), hex_of(ev, "umask"),
+                     &enc, &mask);
+            bool at8 = mask && !(mask & ~UINT64_C(0xff00));
+            set_new(a, ev, "doc_perf_umask",
+                    at8 ? hex_text(a, enc >> 8) : dt_str(a, str_of(ev, "umask")));
+        } else {
+            set_new(a, ev, "doc_perf_umask", dt_null());
+        }
+        set_new(a, ev, "doc_has_sets", dt_bool(dt_len(dt_get(ev, "sets")) > 0));
+        set_new(a, ev, "doc_perf_first", dt_bool(perf && first));
+        if (perf)
+            first = false;
+    }
+}
+
 static void block_keys(struct arena *a, struct dt *blk)
 {
     const char *name = str_of(blk, "name");
@@ -451,6 +504,8 @@ void context_doc_keys(struct arena *a, struct dt *root)
         set_new(a, root, "doc_access_legend", access_legend(a));
     size_t i;
     struct dt *blk;
-    DT_FOREACH(dt_get(root, "blocks"), i, blk)
+    DT_FOREACH(dt_get(root, "blocks"), i, blk) {
         block_keys(a, blk);
+        perf_keys(a, blk);
+    }
 }

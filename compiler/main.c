@@ -62,7 +62,7 @@ static const char usage_text[] =
     "  -t NAME|FILE     template: a built-in (see --list-templates) or a file;\n"
     "                   default from -o's extension (.h: c, .json: json, .md: md, .html: html)\n"
     "  -I DIR           look for partials in DIR (after the template's own folder)\n"
-    "  --escape=KIND    escaping of {{x}}: html, c, md or none (default from the template)\n"
+    "  --escape=KIND    escaping of {{x}}: html, c, md, json or none (default from the template)\n"
     "  -MD              also write a make dependency file (OUTPUT.d unless -MF)\n"
     "  -MF FILE         the dependency file's name (implies -MD)\n"
     "  -MT TARGET       the target named in the dependency file (default: OUTPUT)\n"
@@ -350,7 +350,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     const char *name = template_for(o);
     struct mus_options mopt = {.escape = tmpl_escape_for(name, o->output), .strict = true};
     if (o->escape && !mus_escape_parse(o->escape, &mopt.escape))
-        return diag_plain_error(dg, "unknown escape kind '%s' (html, c, md or none)", o->escape);
+        return diag_plain_error(dg, "unknown escape kind '%s' (html, c, md, json or none)", o->escape);
     bool json = strcmp(name, "json") == 0;
     if (!json && tmpl_load(tp, name) < 0)
         return -1;

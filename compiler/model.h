@@ -133,6 +133,7 @@ struct model_event {
     bool has_counters;
     uint64_t counter_mask;    /* bit i: array index i of the control may count it; all when !has_counters */
     const char *counters_text;
+    const char *perfmon;      /* perfmon's EventName (perf's alias), or NULL */
     const char *desc;
     struct model_cite cite;
     struct model_set **sets;  /* own <set>s only; a sub also inherits its parent's */

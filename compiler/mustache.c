@@ -654,48 +654,50 @@ void mus_format_real(struct buf *out, double d)
 #define SP_HTML (1u << MUS_ESCAPE_HTML)
 #define SP_C (1u << MUS_ESCAPE_C)
 #define SP_MD (1u << MUS_ESCAPE_MARKDOWN)
+#define SP_JSON (1u << MUS_ESCAPE_JSON)
 static const unsigned char special[256] = {
-    /* control characters: C drops them, except tab and line ends */
-    [0x00] = SP_C,
-    [0x01] = SP_C,
-    [0x02] = SP_C,
-    [0x03] = SP_C,
-    [0x04] = SP_C,
-    [0x05] = SP_C,
-    [0x06] = SP_C,
-    [0x07] = SP_C,
-    [0x08] = SP_C,
-    [0x0b] = SP_C,
-    [0x0c] = SP_C,
-    [0x0e] = SP_C,
-    [0x0f] = SP_C,
-    [0x10] = SP_C,
-    [0x11] = SP_C,
-    [0x12] = SP_C,
-    [0x13] = SP_C,
-    [0x14] = SP_C,
-    [0x15] = SP_C,
-    [0x16] = SP_C,
-    [0x17] = SP_C,
-    [0x18] = SP_C,
-    [0x19] = SP_C,
-    [0x1a] = SP_C,
-    [0x1b] = SP_C,
-    [0x1c] = SP_C,
-    [0x1d] = SP_C,
-    [0x1e] = SP_C,
-    [0x1f] = SP_C,
+    /* control characters: C drops them, except tab and line ends; JSON writes them \\u00XX */
+    [0x00] = SP_C | SP_JSON,
+    [0x01] = SP_C | SP_JSON,
+    [0x02] = SP_C | SP_JSON,
+    [0x03] = SP_C | SP_JSON,
+    [0x04] = SP_C | SP_JSON,
+    [0x05] = SP_C | SP_JSON,
+    [0x06] = SP_C | SP_JSON,
+    [0x07] = SP_C | SP_JSON,
+    [0x08] = SP_C | SP_JSON,
+    [0x0b] = SP_C | SP_JSON,
+    [0x0c] = SP_C | SP_JSON,
+    [0x0e] = SP_C | SP_JSON,
+    [0x0f] = SP_C | SP_JSON,
+    [0x10] = SP_C | SP_JSON,
+    [0x11] = SP_C | SP_JSON,
+    [0x12] = SP_C | SP_JSON,
+    [0x13] = SP_C | SP_JSON,
+    [0x14] = SP_C | SP_JSON,
+    [0x15] = SP_C | SP_JSON,
+    [0x16] = SP_C | SP_JSON,
+    [0x17] = SP_C | SP_JSON,
+    [0x18] = SP_C | SP_JSON,
+    [0x19] = SP_C | SP_JSON,
+    [0x1a] = SP_C | SP_JSON,
+    [0x1b] = SP_C | SP_JSON,
+    [0x1c] = SP_C | SP_JSON,
+    [0x1d] = SP_C | SP_JSON,
+    [0x1e] = SP_C | SP_JSON,
+    [0x1f] = SP_C | SP_JSON,
     [0x7f] = SP_C,
-    ['\n'] = SP_MD,
-    ['\r'] = SP_C | SP_MD,
+    ['\t'] = SP_JSON,
+    ['\n'] = SP_MD | SP_JSON,
+    ['\r'] = SP_C | SP_MD | SP_JSON,
     ['&'] = SP_HTML | SP_MD,
     ['<'] = SP_HTML | SP_MD,
     ['>'] = SP_HTML | SP_MD,
-    ['"'] = SP_HTML,
+    ['"'] = SP_HTML | SP_JSON,
     ['/'] = SP_C,
     ['*'] = SP_C | SP_MD,
     ['?'] = SP_C,
-    ['\\'] = SP_C | SP_MD,
+    ['\\'] = SP_C | SP_MD | SP_JSON,
     ['|'] = SP_MD,
     ['`'] = SP_MD,
     ['~'] = SP_MD,
@@ -720,29 +722,41 @@ static unsigned specials_in(const char *s, size_t len)
     return bits;
 }
 
-static void escape_html(struct buf *out, const char *s, size_t len)
+/* Copies s, the plain runs for 'bit' at once, each byte the table marks through one(). */
+static void escape_runs(struct buf *out, const char *s, size_t len, unsigned bit,
+                        void (*one)(struct buf *, unsigned char))
 {
     for (size_t i = 0; i < len; i++) {
-        size_t run = plain_run(s, len, i, SP_HTML);
+        size_t run = plain_run(s, len, i, bit);
         buf_addn(out, s + i, run - i);
         if (run == len)
             break;
         i = run;
-        switch (s[i]) {
-        case '&':
-            buf_addn(out, "&amp;", 5);
-            break;
-        case '<':
-            buf_addn(out, "&lt;", 4);
-            break;
-        case '>':
-            buf_addn(out, "&gt;", 4);
-            break;
-        default: /* '"' */
-            buf_addn(out, "&quot;", 6);
-            break;
-        }
+        one(out, (unsigned char)s[i]);
     }
+}
+
+static void html_byte(struct buf *out, unsigned char ch)
+{
+    switch (ch) {
+    case '&':
+        buf_addn(out, "&amp;", 5);
+        break;
+    case '<':
+        buf_addn(out, "&lt;", 4);
+        break;
+    case '>':
+        buf_addn(out, "&gt;", 4);
+        break;
+    default: /* '"' */
+        buf_addn(out, "&quot;", 6);
+        break;
+    }
+}
+
+static void escape_html(struct buf *out, const char *s, size_t len)
+{
+    escape_runs(out, s, len, SP_HTML, html_byte);
 }
 
 static bool at_line_end(const char *s, size_t len, size_t i)
@@ -815,13 +829,9 @@ static void escape_markdown(struct buf *out, const char *s, size_t len)
             buf_addc(out, '_');
             break;
         case '<':
-            buf_addn(out, "&lt;", 4);
-            break;
         case '>':
-            buf_addn(out, "&gt;", 4);
-            break;
         case '&':
-            buf_addn(out, "&amp;", 5);
+            html_byte(out, (unsigned char)s[i]);
             break;
         case '\n':
             buf_addn(out, "<br>", 4);
@@ -836,6 +846,22 @@ static void escape_markdown(struct buf *out, const char *s, size_t len)
     }
 }
 
+/* In a JSON string: '"' and '\\' with a backslash, control characters as \\u00XX (RFC 8259 7). */
+static void json_byte(struct buf *out, unsigned char ch)
+{
+    char tmp[8];
+    if (ch == '"' || ch == '\\')
+        snprintf(tmp, sizeof(tmp), "\\%c", ch);
+    else
+        snprintf(tmp, sizeof(tmp), "\\u%04x", ch);
+    buf_adds(out, tmp);
+}
+
+static void escape_json(struct buf *out, const char *s, size_t len)
+{
+    escape_runs(out, s, len, SP_JSON, json_byte);
+}
+
 void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len)
 {
     switch (kind) {
@@ -848,6 +874,9 @@ void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len
     case MUS_ESCAPE_MARKDOWN:
         escape_markdown(out, s, len);
         break;
+    case MUS_ESCAPE_JSON:
+        escape_json(out, s, len);
+        break;
     case MUS_ESCAPE_NONE:
         buf_addn(out, s, len);
         break;
@@ -855,7 +884,7 @@ void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len
 }
 
 #define MARKS_KNOWN 0x80u /* dt.marks: the SP_* bits below it are set */
-_Static_assert(MUS_ESCAPE_MARKDOWN < 7, "an SP_* bit for each escape kind, below MARKS_KNOWN");
+_Static_assert(MUS_ESCAPE_JSON < 7, "an SP_* bit for each escape kind, below MARKS_KNOWN");
 
 /*
  * A string value, escaped: the same text as mus_escape(), but the string's
@@ -891,6 +920,7 @@ bool mus_escape_parse(const char *word, enum mus_escape *kind)
                  {"c", MUS_ESCAPE_C},
                  {"md", MUS_ESCAPE_MARKDOWN},
                  {"markdown", MUS_ESCAPE_MARKDOWN},
+                 {"json", MUS_ESCAPE_JSON},
                  {"none", MUS_ESCAPE_NONE}};
     for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
         if (strcmp(word, words[i].word) == 0) {

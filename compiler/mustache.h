@@ -40,6 +40,7 @@ enum mus_escape {
                           * ends dropped */
     MUS_ESCAPE_MARKDOWN, /* a GFM table cell: | \ ` * ~ [ ] and a word-edge _ get a backslash,
                           * line end -> <br>, & < > as entities */
+    MUS_ESCAPE_JSON,     /* inside a JSON string: " \\ and control characters (RFC 8259 7) */
 };
 
 /* A partial's text, as handed over by the loader. */

@@ -244,6 +244,7 @@ static const struct {
     {"md", MUS_ESCAPE_MARKDOWN, "Markdown reference of every register and field"},
     {"html", MUS_ESCAPE_HTML, "HTML reference of every register and field"},
     {"json", MUS_ESCAPE_NONE, "JSON export of the checked model"},
+    {"perf", MUS_ESCAPE_JSON, "perf's pmu-events JSON: one entry per event (docs/outputs.md)"},
 };
 
 enum mus_escape tmpl_escape_for(const char *name, const char *output)

@@ -1435,6 +1435,7 @@ static struct model_event *load_event(struct loader *ld, xmlNode *n, struct mode
         get_num(ld, n, "code", &e->code);
     e->has_umask = get_num(ld, n, "umask", &e->umask);
     e->counters_text = get(ld, n, "counters");
+    e->perfmon = get(ld, n, "perfmon");
     e->counter_mask = UINT64_MAX;
     if (e->counters_text)
         e->has_counters = parse_counters(ld, n, e->counters_text, &e->counter_mask);

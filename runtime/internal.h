@@ -33,6 +33,34 @@ void regc__dev_where(const regc_dev *d, struct regc__where *w);
 /* The kernel's name of the uncore PMU for r's box: "uncore_<block>[_<instance number>]". */
 void regc__perf_pmu_name(const struct regc_ref *r, char *buf, size_t len);
 
+/*
+ * perf's language (runtime/perf_lang.c): a PMU built from 'formats' ("NAME=CONFIG ...",
+ * space-separated, CONFIG as the kernel's sysfs format files hold it) instead of sysfs; type 0.
+ */
+struct regc_perf_pmu;
+struct regc_perf_setting;
+int regc__perf_pmu_static(struct regc_perf_pmu **out, const char *name, const char *formats,
+                          char *err, size_t errlen);
+/* The PMU's format names, ", "-separated, for messages. */
+void regc__perf_format_names(const struct regc_perf_pmu *p, char *buf, size_t len);
+/*
+ * The inverse of regc_perf_config: config words as the control value (config, bit for bit)
+ * and settings of block b's other registers (config1/config2, placed by the PMU's formats as
+ * regc_perf_config places them). -EINVAL when a bit of config1/config2 is no field of one.
+ */
+int regc__perf_decode(const struct regc_perf_pmu *p, const struct regc_block *b,
+                      const struct regc_reg *control, const uint64_t config[3], uint64_t *ctl,
+                      struct regc_perf_setting *sets, size_t max, size_t *n, char *err,
+                      size_t errlen);
+/*
+ * An event name of perf's language as regc's "BLOCK[INSTANCE]:EVENT[,TERMS]" in out: a perf
+ * event string "PMU/term=value,.../", a perfmon/perf alias ("UNC_U_EVENT_MSG.DOORBELL_RCVD",
+ * any case; "BLOCK[INSTANCE]:ALIAS" too), or a regc event name in another case. 1 translated,
+ * 0 not perf's language (use 'in' as it is), or -errno with a message in err.
+ */
+int regc__perf_lang(const struct regc_spec *s, const char *in, char *out, size_t outlen, char *err,
+                    size_t errlen);
+
 /* The model behind a sim backend. */
 regc_sim *regc__simbe_sim(const struct regc_backend *be);
 

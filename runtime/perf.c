@@ -592,6 +592,78 @@ int regc_perf_config(const struct regc_perf_pmu *p, const struct regc_block *b,
     return rc ? rc : encode_words(p, want, config, terms, termslen, err, errlen);
 }
 
+/* ---- perf's language (runtime/perf_lang.c): built-in formats, configs back to fields */
+
+int regc__perf_pmu_static(struct regc_perf_pmu **out, const char *name, const char *formats,
+                          char *err, size_t errlen)
+{
+    struct regc_perf_pmu *p = calloc(1, sizeof(*p));
+    if (!p)
+        return regc__err(err, errlen, -ENOMEM, "out of memory");
+    snprintf(p->name, sizeof(p->name), "%s", name);
+    for (const char *f = formats + strspn(formats, " "); *f; f += strspn(f, " ")) {
+        size_t len = strcspn(f, " "), nlen = strcspn(f, "=");
+        struct fmt_term *t = &p->terms[p->nterms];
+        char cfg[64];
+        snprintf(cfg, sizeof(cfg), "%.*s", nlen < len ? (int)(len - nlen - 1) : 0, f + nlen + 1);
+        if (p->nterms == MAX_TERMS || nlen >= len || nlen >= sizeof(t->name) ||
+            parse_format(cfg, t) < 0) {
+            free(p);
+            return regc__err(err, errlen, -EINVAL, "PMU '%s': bad built-in format '%.*s'", name,
+                             (int)len, f);
+        }
+        memcpy(t->name, f, nlen);
+        t->name[nlen] = '\0';
+        p->nterms++;
+        f += len;
+    }
+    mark_usable(p);
+    *out = p;
+    return 0;
+}
+
+void regc__perf_format_names(const struct regc_perf_pmu *p, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < p->nterms && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", p->terms[i].name);
+}
+
+int regc__perf_decode(const struct regc_perf_pmu *p, const struct regc_block *b,
+                      const struct regc_reg *control, const uint64_t config[3], uint64_t *ctl,
+                      struct regc_perf_setting *sets, size_t max, size_t *n, char *err,
+                      size_t errlen)
+{
+    uint64_t left[3] = {0, config[1], config[2]};
+    char msg[8];
+    *ctl = config[0];
+    *n = 0;
+    for (const struct regc_reg *r = b->regs; r->name && (left[1] | left[2]); r++) {
+        unsigned w = 0, shift = 0;
+        if (r == control || place_reg(p, r, &w, &shift, msg, sizeof(msg)) < 0)
+            continue;
+        for (const struct regc_field *f = r->fields; f->name; f++) {
+            if (f->implicit || f->msb + shift >= 64)
+                continue;
+            uint64_t m = regc_field_mask(f) << shift, bits = left[w] & m & claimed(p, w, r);
+            if (!bits)
+                continue;
+            if (*n == max)
+                return regc__err(err, errlen, -ENOSPC, "too many filter settings");
+            sets[(*n)++] = (struct regc_perf_setting){r, f, regc_field_get(f, bits >> shift)};
+            left[w] &= ~m;
+        }
+    }
+    for (unsigned w = 1; w <= 2; w++)
+        if (left[w])
+            return regc__err(err, errlen, -EINVAL,
+                             "PMU '%s': config%u bits 0x%llx are no field of a register of "
+                             "block '%s'",
+                             p->name, w, (unsigned long long)left[w], b->name);
+    return 0;
+}
+
 /* ---- groups */
 
 #define MAX_GROUP 64

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "pmon_perf.h"
 #include "regc/pmon.h"
 #include "share.h"
@@ -243,6 +244,32 @@ static int parse_dir(regc_pmon_session *p, struct pmon_ev *e, const char *v)
     return fail(p, -EINVAL, "'%s': bad direction '%s' (up, down or up-down)", e->name, v);
 }
 
+/* ==== perf's language (runtime/perf_lang.c; docs/monitoring.md "perf's language") ====
+ * A perf event string (PMU/TERM=VALUE,.../), a perfmon/perf alias or a regc name in another
+ * case, as regc's own syntax in buf (the event keeps the name the user gave); REG.FIELD=VALUE
+ * terms (in parse_terms) carry the filter fields of a perf string's config1/config2. */
+static int perf_language(regc_pmon_session *p, const char *name, char *buf, size_t len)
+{
+    char err[REGC_ERRLEN];
+    int rc = regc__perf_lang(p->s, name, buf, len, err, sizeof(err));
+    if (rc < 0)
+        return fail(p, rc, "%s", err);
+    if (rc == 0)
+        snprintf(buf, len, "%s", name);
+    return 0;
+}
+
+static int reg_field_term(regc_pmon_session *p, struct pmon_ev *e, char *term, uint64_t v)
+{
+    char *dot = strchr(term, '.');
+    *dot = '\0';
+    const struct regc_reg *r = regc_block_reg(e->b, term);
+    if (!r)
+        return fail(p, -ENOENT, "'%s': no register '%s' in block '%s'", e->name, term, e->b->name);
+    return add_set(p, e, r, dot + 1, v);
+}
+/* ==== end of perf's language ==== */
+
 static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
 {
     for (char *t = terms, *next; t && *t; t = next) {
@@ -278,7 +305,7 @@ static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
         }
         if (!e->c)
             return fail(p, -EINVAL, "'%s': a raw event needs reg=CONTROL first", e->name);
-        int rc = add_set(p, e, NULL, t, v);
+        int rc = strchr(t, '.') ? reg_field_term(p, e, t, v) : add_set(p, e, NULL, t, v);
         if (rc)
             return rc;
     }
@@ -344,8 +371,10 @@ int regc_pmon_add(regc_pmon_session *p, const char *name)
     if (strlen(name) >= sizeof(e->name))
         return fail(p, -EINVAL, "event name too long");
     strcpy(e->name, name);
-    char buf[sizeof(e->name)];
-    strcpy(buf, name);
+    char buf[512];
+    int rc = perf_language(p, name, buf, sizeof(buf));
+    if (rc)
+        return rc;
     char *colon = strchr(buf, ':');
     if (!colon)
         return fail(p, -EINVAL, "'%s': expected BLOCK[INSTANCE]:EVENT", name);
@@ -353,7 +382,7 @@ int regc_pmon_add(regc_pmon_session *p, const char *name)
     char *terms = strchr(colon + 1, ',');
     if (terms)
         *terms++ = '\0';
-    int rc = parse_target(p, e, buf);
+    rc = parse_target(p, e, buf);
     if (!rc)
         rc = parse_event(p, e, colon + 1);
     if (!rc)

@@ -1176,8 +1176,15 @@ static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
 static int rate_parse(regc_sim *sim, struct sim_rate *r, const char *name)
 {
     *r = (struct sim_rate){.name = strdup(name)};
-    char *buf = strdup(name);
-    int rc = -ENOMEM;
+    char perf[512]; /* perf's language (runtime/perf_lang.c) as regc's own syntax */
+    int rc = regc__perf_lang(sim->spec, name, perf, sizeof(perf), sim->err, sizeof(sim->err));
+    if (rc < 0) {
+        free(r->name);
+        r->name = NULL;
+        return rc;
+    }
+    char *buf = strdup(rc ? perf : name);
+    rc = -ENOMEM;
     if (!r->name || !buf) {
         snprintf(sim->err, sizeof(sim->err), "out of memory");
         goto out;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/make-generated.sh REGC [DIR] - regenerate generated/ (or DIR) from every regspec/*.xml.
 # Each spec gives DIR/<spec>.h (header), <spec>_tables.h (descriptor
-# tables), .json, .md and .html, for every built-in output template that exists.
+# tables), .json, .md, .html and <spec>_perf.json (perf's pmu-events JSON), for every
+# built-in output template that exists.
 # tests/golden/run-generated.sh renders into a scratch DIR and compares.
 set -eu
 regc=$1
@@ -18,6 +19,7 @@ for spec in regspec/*.xml; do
         json) out=$dir/$name.json ;;
         md) out=$dir/$name.md ;;
         html) out=$dir/$name.html ;;
+        perf) out=$dir/${name}_perf.json ;;
         *) continue ;;
         esac
         "$regc" -t "$kind" "$spec" -o "$out.tmp" && mv -f "$out.tmp" "$out" || {

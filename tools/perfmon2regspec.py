@@ -15,7 +15,8 @@ Rules (docs/events.md explains them):
   - rows keep perfmon order; an event appears where its first row appears,
     its sub-events in the order of their rows;
   - EventName drops 'UNC_<X>_' and splits at the first '.' into event and
-    sub-event;
+    sub-event; the whole EventName is kept in the perfmon= attribute of the
+    <event> (a row without sub-event part) or <sub> it became: perf's alias;
   - rows that are not event-select events are excluded with a reason, listed
     in a comment at the top of the file and on stderr;
   - ExtSel, CounterMask, EdgeDetect and Invert become <set> elements of the
@@ -433,6 +434,8 @@ def render_event(ln, e):
         attrs += ' umask="%s"' % hexs(ln.umask(e.plain))
     if ev_ctrs is not None:
         attrs += ' counters="%s"' % ev_ctrs
+    if e.plain is not None:
+        attrs += ' perfmon="%s"' % xml_text(e.plain['EventName'])
     if ev_desc is not None:
         if e.plain is not None:
             ev_desc = with_reqs(ln, ev_desc, e.plain)
@@ -445,6 +448,7 @@ def render_event(ln, e):
             sa += ' umask="%s"' % hexs(ln.umask(row))
         if ctrs[base + i] != ev_ctrs:
             sa += ' counters="%s"' % ctrs[base + i]
+        sa += ' perfmon="%s"' % xml_text(row['EventName'])
         sa += ' desc="%s"' % xml_text(with_reqs(ln, sub_desc[sub], row))
         extra = [s for s in sets[base + i] if s not in shared]
         if extra:

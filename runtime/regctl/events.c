@@ -8,10 +8,14 @@
  * settings it needs on other registers (filters, sub-controls). PATTERN is
  * matched case-insensitively against "BLOCK:EVENT" and the description;
  * without SPEC every spec is searched. --json (before the command) prints
- * one array.
+ * one array. Each event also shows its perf alias (perfmon's EventName in
+ * lower case, as perf list prints it) and, with --perf, its perf event string
+ * (regc_perf_event_string: the PMU and the kernel's format terms), one line
+ * per event, which `regctl monitor` and perf both take.
  */
 #include "events.h"
 
+#include "regc/perf.h"
 #include "regc/regc.h"
 #include "regc/suggest.h"
 #include "regc_specs.h"
@@ -40,7 +44,7 @@ static bool matches(const struct regc_block *b, const struct regc_event *e, cons
 {
     char full[256];
     snprintf(full, sizeof(full), "%s:%s", b->name, e->name);
-    return contains(full, pattern) || contains(e->desc, pattern);
+    return contains(full, pattern) || contains(e->desc, pattern) || contains(e->perfmon, pattern);
 }
 
 /* "0-3", "0, 2" or "any" (no constraint) into buf. */
@@ -71,9 +75,31 @@ static bool own_set(const struct regc_event *e, const struct regc_set *s)
     return !s->reg || strcmp(s->reg, e->reg) == 0;
 }
 
+/* perfmon's EventName in lower case, perf's alias; "" when the spec gives none. */
+static const char *alias_of(const struct regc_event *e, char *buf, size_t len)
+{
+    size_t i = 0;
+    for (; e->perfmon && e->perfmon[i] && i + 1 < len; i++)
+        buf[i] = (char)tolower((unsigned char)e->perfmon[i]);
+    buf[i] = '\0';
+    return buf;
+}
+
+/* --perf: "PERF-STRING  BLOCK:EVENT  [SPEC]", or the reason there is none. */
+static void print_perf(const struct regc_spec *sp, const struct regc_block *b,
+                       const struct regc_event *e)
+{
+    char str[320], err[320];
+    if (regc_perf_event_string(sp, b, NULL, e, str, sizeof(str), err, sizeof(err)) == 0)
+        printf("%-50s %s:%s  [%s]\n", str, b->name, e->name, sp->name);
+    else
+        printf("%-50s %s:%s  [%s]  (no perf string: %s)\n", "-", b->name, e->name, sp->name, err);
+}
+
 static void print_text(const struct regc_spec *sp, const struct regc_block *b,
                        const struct regc_event *e)
 {
+    char alias[160];
     uint64_t enc, mask;
     char ctrs[160];
     printf("%s:%s  [%s]\n", b->name, e->name, sp->name);
@@ -92,13 +118,15 @@ static void print_text(const struct regc_spec *sp, const struct regc_block *b,
         if (!own_set(e, s))
             printf("    needs %s.%s.%s = 0x%llx\n", b->name, s->reg, s->field,
                    (unsigned long long)s->value);
+    if (e->perfmon)
+        printf("    perf alias %s\n", alias_of(e, alias, sizeof(alias)));
 }
 
 static json_t *event_json(const struct regc_spec *sp, const struct regc_block *b,
                           const struct regc_event *e)
 {
     uint64_t enc = 0, mask = 0;
-    char hex[24], name[256];
+    char hex[24], name[256], alias[160], perf[320], err[320];
     regc_event_encoding(b, e, &enc, &mask);
     snprintf(name, sizeof(name), "%s:%s", b->name, e->name);
     json_t *o = json_object(), *ctrs = json_array(), *own = json_array(), *other = json_array();
@@ -132,12 +160,16 @@ static json_t *event_json(const struct regc_spec *sp, const struct regc_block *b
     }
     json_object_set_new(o, "settings", own);
     json_object_set_new(o, "filters", other);
+    json_object_set_new(o, "perf_alias",
+                        e->perfmon ? json_string(alias_of(e, alias, sizeof(alias))) : json_null());
+    bool has = regc_perf_event_string(sp, b, NULL, e, perf, sizeof(perf), err, sizeof(err)) == 0;
+    json_object_set_new(o, "perf", has ? json_string(perf) : json_null());
     return o;
 }
 
 /* Lists the events of b matching 'pattern' (text, or appended to 'all'); returns how many. */
 static unsigned list_block(const struct regc_spec *sp, const struct regc_block *b,
-                           const char *pattern, json_t *all)
+                           const char *pattern, json_t *all, bool perf)
 {
     unsigned n = 0;
     for (const struct regc_event *e = b->events; e && e->name; e++) {
@@ -145,6 +177,8 @@ static unsigned list_block(const struct regc_spec *sp, const struct regc_block *
             continue;
         if (all)
             json_array_append_new(all, event_json(sp, b, e));
+        else if (perf)
+            print_perf(sp, b, e);
         else
             print_text(sp, b, e);
         n++;
@@ -174,8 +208,11 @@ int regctl_events(bool json, int argc, char **argv)
     const struct regc_spec *only = NULL;
     const struct regc_block *only_block = NULL;
     const char *pattern = NULL;
+    bool perf = argc > 0 && strcmp(argv[0], "--perf") == 0;
+    argc -= perf;
+    argv += perf;
     if (argc > 2) {
-        fprintf(stderr, "regctl: events takes [SPEC[.BLOCK]] [PATTERN]\n");
+        fprintf(stderr, "regctl: events takes [--perf] [SPEC[.BLOCK]] [PATTERN]\n");
         return 2;
     }
     if (argc == 2 && !scope_of(argv[0], &only, &only_block)) {
@@ -199,7 +236,7 @@ int regctl_events(bool json, int argc, char **argv)
             continue;
         for (const struct regc_block *b = (*s)->blocks; b->name; b++)
             if (!only_block || b == only_block)
-                n += list_block(*s, b, pattern, all);
+                n += list_block(*s, b, pattern, all, perf);
     }
     if (all) {
         json_dumpf(all, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

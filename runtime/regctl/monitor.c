@@ -38,6 +38,8 @@
 const char regctl_monitor_usage[] =
     "       regctl [options] monitor SPEC BLOCK[INSTANCE]:EVENT[.SUB][,FIELD=VALUE...]... [monitor "
     "options]\n"
+    "  EVENT may also be perf's: PMU/TERM=VALUE,.../ (uncore_ubox/event=0x42,umask=0x8/) or a\n"
+    "  perfmon/perf alias (unc_u_event_msg.doorbell_rcvd), in any case\n"
     "monitor options:\n"
     "  --interval DUR   time between reads: 1s, 250ms, 0 (default 1s)\n"
     "  --count N        number of intervals (default 10)\n"

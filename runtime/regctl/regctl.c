@@ -4,7 +4,7 @@
  * build/gen/regc_specs.h), through libregrt's backends.
  *
  *   regctl [options] list [SPEC[.BLOCK]]
- *   regctl [options] events [SPEC[.BLOCK]] [PATTERN]
+ *   regctl [options] events [--perf] [SPEC[.BLOCK]] [PATTERN]
  *   regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]
  *   regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... [--force]
  *   regctl [options] detect
@@ -36,7 +36,7 @@ struct opts {
 static int usage(FILE *f)
 {
     fprintf(f, "usage: regctl [options] list [SPEC[.BLOCK]]\n"
-               "       regctl [options] events [SPEC[.BLOCK]] [PATTERN]\n"
+               "       regctl [options] events [--perf] [SPEC[.BLOCK]] [PATTERN]\n"
                "       regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]\n"
                "       regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... "
                "[--force]\n"
@@ -58,7 +58,9 @@ static int usage(FILE *f)
                "write: FIELD is a field's name, or NAME[MSB:LSB] where fields share a name;\n"
                "  the register is read back and printed decoded\n"
                "write options:\n"
-               "  --force          also give RO, RO-V and ig fields a value (refused otherwise)\n",
+               "  --force          also give RO, RO-V and ig fields a value (refused otherwise)\n"
+               "events options:\n"
+               "  --perf           one line per event: its perf event string, which monitor takes\n",
             regctl_monitor_usage);
     return 2;
 }

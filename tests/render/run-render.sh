@@ -204,6 +204,7 @@ else tap_fail "-o dir/: nothing written into the directory" "$(ls -A "$case/dir"
 
 usage="usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] [--escape=html|c|md|none]
        [-ftemplate-output-limit=N] [-ftemplate-work-limit=N]
+usage="usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] [--escape=html|c|md|json|none]
 "
 case_dir usage
 expect "usage: no arguments" 2 "regc: error: missing the template
@@ -212,7 +213,7 @@ expect "usage: no data file" 2 "regc: error: missing the data file
 $usage" -- t.mustache
 expect "usage: unknown option" 2 "regc: error: unknown option '--frobnicate'
 $usage" -- --frobnicate t.mustache d.json
-expect "usage: bad escape kind" 2 "regc: error: unknown escape kind 'xml' (html, c, md or none)
+expect "usage: bad escape kind" 2 "regc: error: unknown escape kind 'xml' (html, c, md, json or none)
 $usage" -- --escape=xml t.mustache d.json
 expect "usage: -I without a directory" 2 "regc: error: option '-I' needs an argument
 $usage" -- t.mustache d.json -o out.txt -I

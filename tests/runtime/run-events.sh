@@ -57,4 +57,7 @@ golden events-json 0 --json events e5_2600v2.ubox DOORBELL
 golden events-no-match 1 events no_event_is_called_this
 golden events-bad-scope 2 events e5_2600.nobox x
 golden events-too-many 2 events a b c
+golden events-perf 0 events --perf e5_2600v2.ubox EVENT_MSG
+golden events-perf-none 0 events --perf e5_2600v2.pcu DELAYED_C_STATE_ABORT_CORE10
+golden events-perf-alias 0 events unc_c_llc_lookup.data_read
 tap_done

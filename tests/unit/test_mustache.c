@@ -377,6 +377,21 @@ static const char *md_byte(unsigned char c)
                        : NULL; /* '_' inside a word is kept */
 }
 
+/* RFC 8259 section 7: '"', '\\' and U+0000..U+001F must be escaped in a string. */
+static const char *json_byte(unsigned char c)
+{
+    static char esc[8];
+    if (c == '"' || c == '\\') {
+        snprintf(esc, sizeof(esc), "\\%c", c);
+        return esc;
+    }
+    if (c < 0x20) {
+        snprintf(esc, sizeof(esc), "\\u%04x", c);
+        return esc;
+    }
+    return NULL; /* '/' and DEL need none */
+}
+
 static void check_bytes(enum mus_escape kind, const char *(*rule)(unsigned char))
 {
     struct buf b = BUF_INIT, want = BUF_INIT;
@@ -405,6 +420,7 @@ static void test_escape_every_byte(void **state)
     check_bytes(MUS_ESCAPE_HTML, html_byte);
     check_bytes(MUS_ESCAPE_C, c_byte);
     check_bytes(MUS_ESCAPE_MARKDOWN, md_byte);
+    check_bytes(MUS_ESCAPE_JSON, json_byte);
     struct buf b = BUF_INIT;
     const char plain[] = "BENCH_BLK0_REG0_F1_MASK UINT64_C(0xff) a_b 12";
     mus_escape(&b, MUS_ESCAPE_C, plain, sizeof(plain) - 1);

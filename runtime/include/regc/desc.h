@@ -172,6 +172,8 @@ struct regc_event {
     uint64_t counters; /* bit i: array element i may count it; 0: any */
     const char *desc;
     const struct regc_set *sets; /* ends with field NULL */
+    const char *perfmon;         /* Intel perfmon's EventName, perf's alias: "UNC_U_EVENT_MSG.
+                                    DOORBELL_RCVD"; NULL when the spec gives none */
 };
 
 enum regc_overflow { REGC_OVF_WRAP, REGC_OVF_STOP };

@@ -109,6 +109,21 @@ REGC_API int regc_perf_config(const struct regc_perf_pmu *p, const struct regc_b
                               const struct regc_perf_setting *sets, size_t n, uint64_t config[3],
                               char *terms, size_t termslen, char *err, size_t errlen);
 
+/*
+ * regc_perf_event_string - event e of box (b, inst) in perf's language:
+ * "uncore_ubox/event=0x42,umask=0x8/", the PMU the kernel registers for the
+ * box (inst NULL: the first) and the terms of regc_perf_config, built with
+ * the kernel's formats for that PMU as libregrt knows them (runtime/
+ * perf_lang.c: uncore_snbep.c, uncore_snb.c; not sysfs). regc_pmon_add
+ * takes the string back as the same encoding. 0; -ENOENT when the spec's
+ * PMUs have no known formats; -EINVAL when the kernel's formats cannot say
+ * the event (a field they do not publish, a register no format reaches),
+ * with the reason in err; -ENOSPC when buf is too small.
+ */
+REGC_API int regc_perf_event_string(const struct regc_spec *s, const struct regc_block *b,
+                                    const struct regc_instance *inst, const struct regc_event *e,
+                                    char *buf, size_t len, char *err, size_t errlen);
+
 /* Groups. Caller releases with regc_perf_group_free (closes every event). */
 REGC_API int regc_perf_group_new(struct regc_perf_group **out);
 REGC_API void regc_perf_group_free(struct regc_perf_group *g);

@@ -14,8 +14,14 @@
  *                      counters group; "ctr=N" pins array index N;
  *                      "dir=up|down|up-down" chooses the count direction
  *                      where the counters have a direction field, as does
- *                      a FIELD= term setting that field). INSTANCE may be
- *                      omitted (the first).
+ *                      a FIELD= term setting that field; REG.FIELD=VALUE
+ *                      sets a field of another register of the box, a
+ *                      filter). INSTANCE may be omitted (the first). Also
+ *                      perf's language (runtime/perf_lang.c): a perf event
+ *                      string "uncore_cbox_3/event=0x34,umask=0x3/" (the
+ *                      kernel's PMU and format names), a perfmon/perf alias
+ *                      "unc_u_event_msg.doorbell_rcvd" (any case, bare or
+ *                      after BLOCK[INSTANCE]:), regc's names in any case.
  *   regc_pmon_start    assigns counters (each event's allowed counters, the
  *                      most constrained first), then runs the programming
  *                      flow: freeze (global, else per box), reset, program

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# run-perf-lang.sh - `regctl monitor` in perf's language: perf event strings
+# (PMU/TERM=VALUE,.../, the kernel's format names), perfmon/perf alias names in any case,
+# regc's names in another case, and their errors (unknown PMU, unknown term, a value too
+# wide for its format, perf's modifiers, an unknown alias, bits the spec reserves, a spec
+# without built-in formats).
+#
+# Each accepted form is checked against regc's own syntax: the --dry-run access list of
+# the perf string or alias must equal, byte for byte, the one of the regc event it names
+# (whose encodings tests/runtime/test_events_all.c proves against the generated header),
+# and of the raw event with the same fields. Goldens in tests/runtime/golden/perf-lang-*.out
+# (UPDATE_GOLDEN=1 rewrites them) keep the output and the exact messages.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tap.sh
+. tests/runtime/golden.sh
+tap_setup tmp
+REGCTL=${REGCTL:-${BUILD:-build}/regctl}
+"$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 ' ||
+    { tap_skip "regctl monitor in perf's language" "regctl has no e5_2600v2 tables"; tap_done; exit 0; }
+
+# same SPEC PERF_FORM REGC_FORM: the two dry runs write and read the same registers
+same() {
+    local spec=$1 perf=$2 regc=$3
+    "$REGCTL" --dry-run monitor "$spec" "$perf" >"$tmp/a" 2>&1
+    local ra=$?
+    "$REGCTL" --dry-run monitor "$spec" "$regc" >"$tmp/b" 2>&1
+    local rb=$?
+    if [ $ra = 0 ] && [ $rb = 0 ] && cmp -s "$tmp/a" "$tmp/b"; then
+        tap_ok "$spec: '$perf' programs what '$regc' does"
+    else
+        tap_fail "$spec: '$perf' programs what '$regc' does" "exit $ra / $rb" \
+            "$(diff "$tmp/a" "$tmp/b" | head -n 8)"
+    fi
+}
+
+same e5_2600 'uncore_ubox/event=0x42,umask=0x08/' 'ubox:EVENT_MSG.DOORBELL_RCVD'
+same e5_2600 'UNC_U_EVENT_MSG.DOORBELL_RCVD' 'ubox:EVENT_MSG.DOORBELL_RCVD'
+same e5_2600 'unc_u_event_msg.doorbell_rcvd' 'ubox:EVENT_MSG.DOORBELL_RCVD'
+same e5_2600 'ubox:event_msg.doorbell_rcvd' 'ubox:EVENT_MSG.DOORBELL_RCVD'
+same e5_2600 'uncore_ubox/event=0xff/' 'ubox:fixed'
+same e5_2600 'uncore_cbox_5/event=0x0/' 'cbox[cbox5]:CLOCKTICKS'
+same e5_2600 'cbox[cbox5]:unc_c_clockticks' 'cbox[cbox5]:CLOCKTICKS'
+same e5_2600v2 'uncore_imc_2/event=0x04,umask=0x03/' 'imc[mc0_ch2]:CAS_COUNT.RD'
+same e5_2600v2 'uncore_qpi_1/event=0x102,umask=0x3/' 'qpi[p1]:raw,reg=Q_Py_PCI_PMON_CTL,ev_sel=0x2,ev_sel_ext=0x1,umask=0x3'
+same e5_2600v2 'uncore_ubox/event=0x42,umask=0x3,edge,thresh=1/' 'ubox:raw,reg=U_MSR_PMON_CTL,ev_sel=0x42,umask=0x3,edge_det=1,thresh=1'
+same e5_2600v2 'uncore_cbox_1/event=0x34,umask=0x3,filter_state=0x1f,filter_nid=3/' \
+    'cbox[c1]:raw,reg=Cn_MSR_PMON_CTL,ev_sel=0x34,umask=0x3,Cn_MSR_PMON_BOX_FILTER0.state=0x1f,Cn_MSR_PMON_BOX_FILTER1.nid=3'
+same e5_2600 'uncore_pcu/event=0x80,occ_sel=1/' 'pcu:POWER_STATE_OCCUPANCY.CORES_C0'
+same snb_client 'uncore_arb/event=0x80,umask=0x01/' 'arb:TRK_OCCUPANCY.ALL'
+
+golden perf-lang-dry-run 0 --dry-run monitor e5_2600v2 'unc_u_event_msg.doorbell_rcvd' \
+    'uncore_cbox_1/event=0x34,umask=0x3,filter_state=0x1f,filter_nid=3/'
+golden perf-lang-sim 0 --backend sim monitor e5_2600 'uncore_ubox/event=0x42,umask=0x08/' \
+    'cbox[cbox2]:UNC_C_CLOCKTICKS' --interval 0 --count 1 \
+    --sim-rate 'uncore_ubox/event=0x42,umask=0x08/=5' --sim-rate 'cbox[cbox2]:UNC_C_CLOCKTICKS=7'
+golden perf-lang-no-pmu 2 --backend sim monitor e5_2600 'uncore_foo/event=1/'
+golden perf-lang-no-term 2 --backend sim monitor e5_2600 'uncore_ubox/evnt=1/'
+golden perf-lang-too-wide 2 --backend sim monitor e5_2600 'uncore_ubox/event=0x100/'
+golden perf-lang-modifier 2 --backend sim monitor e5_2600 'uncore_ubox/event=1/u'
+golden perf-lang-bad-value 2 --backend sim monitor e5_2600 'uncore_ubox/event=zz/'
+golden perf-lang-no-alias 2 --backend sim monitor e5_2600 'unc_u_no_such.event'
+golden perf-lang-reserved 2 --backend sim monitor e5_2600v2 'uncore_ha_0/event=1,inv/'
+golden perf-lang-no-formats 2 --backend sim monitor xeon7500_mbox 'uncore_mbox_0/event=1/'
+tap_done

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""perf_export_check.py EXPORT PERFMON [CODE:COUNTERS...] - compare a `regc -t perf` export with Intel's perfmon.
+
+EXPORT is the JSON regc wrote (perf's pmu-events shape); PERFMON is Intel's perfmon
+uncore file the spec's event tables cite. For every export entry whose EventName
+perfmon also lists, EventCode, UMask and Counter must be equal as numbers and
+counter sets. CODE:COUNTERS arguments are the known cases where the spec keeps
+fewer counters than perfmon on purpose (regspec/events/events.conf limit=, cited
+there): entries of event code CODE must give perfmon's counters that COUNTERS
+allows; each such difference is printed as 'known:'. Prints one line per
+disagreement and a summary 'compared N of M export entries'. Exit 0 when all
+agree, 1 on a disagreement, 2 on unreadable input or when nothing was compared.
+"""
+import json
+import sys
+
+
+def num(v):
+    return int(str(v), 0)
+
+
+def ctrs(v):
+    return sorted(num(x) for x in str(v).replace(' ', '').split(',') if x != '')
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        export = json.load(open(argv[1]))
+        pm = json.load(open(argv[2]))
+    except (OSError, ValueError) as e:
+        print('perf_export_check: %s' % e, file=sys.stderr)
+        return 2
+    limits = {}
+    for a in argv[3:]:
+        code, _, c = a.partition(':')
+        limits[num(code)] = set(ctrs(c.replace(';', ',')))
+    rows = {r['EventName'].upper(): r for r in pm['Events']}
+    bad, n = 0, 0
+    for e in export:
+        for key in ('EventName', 'EventCode', 'Counter', 'Unit', 'PerPkg'):
+            if key not in e:
+                print('%s: no %s' % (e.get('EventName'), key))
+                bad += 1
+        r = rows.get(str(e.get('EventName', '')).upper())
+        if r is None:
+            continue
+        n += 1
+        name = e['EventName']
+        if num(e['EventCode']) != num(r['EventCode']):
+            print('%s: EventCode %s, perfmon %s' % (name, e['EventCode'], r['EventCode']))
+            bad += 1
+        if num(e.get('UMask', '0')) != num(r.get('UMask', '0')):
+            print('%s: UMask %s, perfmon %s' % (name, e.get('UMask'), r.get('UMask')))
+            bad += 1
+        want = ctrs(r['Counter'])
+        lim = limits.get(num(r['EventCode']))
+        if lim is not None and set(want) - lim:
+            want = sorted(set(want) & lim)
+            print('known: %s: Counter %s, perfmon %s (limited to %s by the spec)'
+                  % (name, e['Counter'], r['Counter'], ','.join(map(str, sorted(lim)))))
+        if ctrs(e['Counter']) != want:
+            print('%s: Counter %s, perfmon %s' % (name, e['Counter'], r['Counter']))
+            bad += 1
+    print('compared %d of %d export entries with %s' % (n, len(export), argv[2].split('/')[-1]))
+    if n == 0:
+        return 2
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
