@@ -76,6 +76,7 @@ extern "C" {
 #define E5_2600_U_MSR_PMON_CTL_COUNT          2
 #define E5_2600_U_MSR_PMON_CTL_STRIDE         UINT32_C(0x1)
 #define E5_2600_U_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffffe0390000) /* reserved: write 0 */
+#define E5_2600_U_MSR_PMON_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_U_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_U_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_U_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -93,13 +94,13 @@ static inline uint32_t e5_2600_u_msr_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_u_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_U_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_U_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_CTL_RO_MASK) | E5_2600_U_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -331,6 +332,7 @@ static inline const char *e5_2600_u_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_U_MSR_PMON_CTR_COUNT             2
 #define E5_2600_U_MSR_PMON_CTR_STRIDE            UINT32_C(0x1)
 #define E5_2600_U_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600_U_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_U_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_U_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_U_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -348,13 +350,13 @@ static inline uint32_t e5_2600_u_msr_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_u_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_U_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_U_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_CTR_RO_MASK) | E5_2600_U_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -407,6 +409,7 @@ static inline uint64_t e5_2600_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RESET         UINT64_C(0x0000000000000000)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_ADDR          UINT32_C(0xc08)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_MBZ_MASK      UINT64_C(0xffffffffffbfffff) /* reserved: write 0 */
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -418,13 +421,13 @@ static inline uint64_t e5_2600_u_msr_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to U_MSR_PMON_UCLK_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WRITABLE_MASK & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_KEEP_MASK) |
-                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK) | E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -479,6 +482,7 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_ADDR              UINT32_C(0xc09)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -490,13 +494,13 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 /*
  * The value to write to U_MSR_PMON_UCLK_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WRITABLE_MASK & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_KEEP_MASK) |
-                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK) | E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -742,6 +746,7 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
 #define E5_2600_CN_MSR_PMON_BOX_CTL_CBOX6_ADDR     UINT32_C(0xdc4)
 #define E5_2600_CN_MSR_PMON_BOX_CTL_CBOX7_ADDR     UINT32_C(0xde4)
 #define E5_2600_CN_MSR_PMON_BOX_CTL_MBZ_MASK       UINT64_C(0xfffffffffffefefc) /* reserved: write 0 */
+#define E5_2600_CN_MSR_PMON_BOX_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_WO_MASK        UINT64_C(0x0000000000010103) /* write-only: read 0, act on 1 */
@@ -789,13 +794,13 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_ctl_addr(unsigned inst)
 /*
  * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_CN_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600_CN_MSR_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -941,6 +946,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_CTL_CBOX6_ADDR     UINT32_C(0xdd0)
 #define E5_2600_CN_MSR_PMON_CTL_CBOX7_ADDR     UINT32_C(0xdf0)
 #define E5_2600_CN_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffff00310000) /* reserved: write 0 */
+#define E5_2600_CN_MSR_PMON_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_CN_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_CN_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_CN_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -988,13 +994,13 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
 /*
  * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_CN_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_CN_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_CTL_RO_MASK) | E5_2600_CN_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -1274,6 +1280,7 @@ static inline const char *e5_2600_cn_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_CBOX6_ADDR    UINT32_C(0xdd4)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_CBOX7_ADDR    UINT32_C(0xdf4)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_MBZ_MASK      UINT64_C(0xffffffff000003e0) /* reserved: write 0 */
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1321,13 +1328,13 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_filter_addr(unsigned inst)
 /*
  * The value to write to Cn_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600_CN_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (was & E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK) | E5_2600_CN_MSR_PMON_BOX_FILTER_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -1460,6 +1467,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_filter_tid_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_CTR_CBOX6_ADDR        UINT32_C(0xdd6)
 #define E5_2600_CN_MSR_PMON_CTR_CBOX7_ADDR        UINT32_C(0xdf6)
 #define E5_2600_CN_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600_CN_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_CN_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_CN_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_CN_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1507,13 +1515,13 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
 /*
  * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_CN_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_CN_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_CTR_RO_MASK) | E5_2600_CN_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2422,6 +2430,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_RESET          UINT64_C(0x0000000000000000)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_ADDR           UINT32_C(0xc24)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_MBZ_MASK       UINT64_C(0xfffffffffffefefc) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_PMON_BOX_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_WO_MASK        UINT64_C(0x0000000000010103) /* write-only: read 0, act on 1 */
@@ -2433,13 +2442,13 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600_PCU_MSR_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2579,6 +2588,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_CTL_COUNT              4
 #define E5_2600_PCU_MSR_PMON_CTL_STRIDE             UINT32_C(0x1)
 #define E5_2600_PCU_MSR_PMON_CTL_MBZ_MASK           UINT64_C(0xffffffff20193f00) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_PMON_CTL_MB1_MASK           UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_PMON_CTL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_PMON_CTL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_PMON_CTL_WO_MASK            UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -2596,13 +2606,13 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_CTL_RO_MASK) | E5_2600_PCU_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2938,6 +2948,7 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_RESET           UINT64_C(0x0000000000000000)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_ADDR            UINT32_C(0xc34)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_MBZ_MASK        UINT64_C(0xffffffff00000000) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_PMON_BOX_FILTER_MB1_MASK        UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_IGNORED_MASK    UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK         UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_WO_MASK         UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -2949,13 +2960,13 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 /*
  * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK) | E5_2600_PCU_MSR_PMON_BOX_FILTER_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3080,6 +3091,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_CTR_COUNT             4
 #define E5_2600_PCU_MSR_PMON_CTR_STRIDE            UINT32_C(0x1)
 #define E5_2600_PCU_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -3097,13 +3109,13 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_CTR_RO_MASK) | E5_2600_PCU_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3156,6 +3168,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C6_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600_PCU_MSR_CORE_C6_CTR_ADDR              UINT32_C(0x3fd)
 #define E5_2600_PCU_MSR_CORE_C6_CTR_MBZ_MASK          UINT64_C(0x0000000000000000) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_CORE_C6_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -3167,13 +3180,13 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_CORE_C6_CTR_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK) | E5_2600_PCU_MSR_CORE_C6_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3224,6 +3237,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C3_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600_PCU_MSR_CORE_C3_CTR_ADDR              UINT32_C(0x3fc)
 #define E5_2600_PCU_MSR_CORE_C3_CTR_MBZ_MASK          UINT64_C(0x0000000000000000) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_CORE_C3_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -3235,13 +3249,13 @@ static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_CORE_C3_CTR_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK) | E5_2600_PCU_MSR_CORE_C3_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3607,6 +3621,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_RESET         UINT32_C(0x00000000)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_ADDR          UINT32_C(0xf4)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_MBZ_MASK      UINT32_C(0xfffefeff) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_CTL_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_WO_MASK       UINT32_C(0x00010100) /* write-only: read 0, act on 1 */
@@ -3618,13 +3633,13 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3702,6 +3717,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_val(uint32_t x)
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -3713,13 +3729,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_val(uint32_t x)
 /*
  * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3780,6 +3796,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_HA_PCI_PMON_CTL_COUNT          4
 #define E5_2600_HA_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600_HA_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -3797,13 +3814,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_HA_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_CTL_RO_MASK) | E5_2600_HA_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4015,6 +4032,7 @@ static inline const char *e5_2600_ha_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_HA_PCI_PMON_CTR_COUNT             4
 #define E5_2600_HA_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600_HA_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -4032,13 +4050,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_ha_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_HA_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_HA_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_CTR_RO_MASK) | E5_2600_HA_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_HA_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4089,6 +4107,7 @@ static inline uint64_t e5_2600_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RESET         UINT32_C(0x00000000)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_ADDR          UINT32_C(0x40)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_MBZ_MASK      UINT32_C(0x0000003f) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -4100,13 +4119,13 @@ static inline uint64_t e5_2600_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to HA_PCI_PMON_BOX_ADDRMATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4157,6 +4176,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_lo_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RESET         UINT32_C(0x00000000)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_ADDR          UINT32_C(0x44)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_MBZ_MASK      UINT32_C(0xffffc000) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -4168,13 +4188,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_lo_addr_val(uint32_t x
 /*
  * The value to write to HA_PCI_PMON_BOX_ADDRMATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4225,6 +4245,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_hi_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RESET         UINT32_C(0x00000000)
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_ADDR          UINT32_C(0x48)
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_MBZ_MASK      UINT32_C(0xffffffc0) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -4236,13 +4257,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_hi_addr_val(uint32_t x
 /*
  * The value to write to HA_PCI_PMON_BOX_OPCODEMATCH so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5323,6 +5344,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RESET         UINT32_C(0x00000000)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_ADDR          UINT32_C(0xf4)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_MBZ_MASK      UINT32_C(0xfffefeff) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK       UINT32_C(0x00010100) /* write-only: read 0, act on 1 */
@@ -5334,13 +5356,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5420,6 +5442,7 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -5431,13 +5454,13 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_val(uint32_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5499,6 +5522,7 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_CTL_COUNT          4
 #define E5_2600_MC_CHY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600_MC_CHY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -5516,13 +5540,13 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5737,6 +5761,7 @@ static inline const char *e5_2600_mc_chy_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_MC_CHY_PCI_PMON_CTR_COUNT             4
 #define E5_2600_MC_CHY_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600_MC_CHY_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -5754,13 +5779,13 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5816,6 +5841,7 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RESET         UINT32_C(0x00000000)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_ADDR          UINT32_C(0xf0)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_MBZ_MASK      UINT32_C(0xffb7ffff) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK       UINT32_C(0x00080000) /* write-only: read 0, act on 1 */
@@ -5827,13 +5853,13 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5913,6 +5939,7 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_ADDR              UINT32_C(0xd0)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -5924,13 +5951,13 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6420,6 +6447,7 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffefefc) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00010103) /* write-only: read 0, act on 1 */
@@ -6431,13 +6459,13 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_Q_PY_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6565,6 +6593,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -6576,13 +6605,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_Q_PY_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6646,6 +6675,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_CTL_COUNT            4
 #define E5_2600_Q_PY_PCI_PMON_CTL_STRIDE           UINT32_C(0x4)
 #define E5_2600_Q_PY_PCI_PMON_CTL_MBZ_MASK         UINT32_C(0x00190000) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_CTL_MB1_MASK         UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_CTL_IGNORED_MASK     UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK          UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_CTL_WO_MASK          UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
@@ -6663,13 +6693,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK) | E5_2600_Q_PY_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6939,6 +6969,7 @@ static inline const char *e5_2600_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_Q_PY_PCI_PMON_CTR_COUNT             4
 #define E5_2600_Q_PY_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600_Q_PY_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -6956,13 +6987,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_q_py_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_Q_PY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK) | E5_2600_Q_PY_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7709,6 +7740,7 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RESET         UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_ADDR          UINT32_C(0x228)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MBZ_MASK      UINT32_C(0x7ffc0007) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -7720,13 +7752,13 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7875,6 +7907,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RESET          UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_ADDR           UINT32_C(0x22c)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_MBZ_MASK       UINT32_C(0xfff0fff0) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -7886,13 +7919,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7972,6 +8005,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RESET         UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_ADDR          UINT32_C(0x238)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MBZ_MASK      UINT32_C(0x7ffc0007) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -7983,13 +8017,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8137,6 +8171,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RESET          UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_ADDR           UINT32_C(0x23c)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_MBZ_MASK       UINT32_C(0xfff0fff0) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -8148,13 +8183,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MASK1_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8254,6 +8289,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffefefc) /* reserved: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00010103) /* write-only: read 0, act on 1 */
@@ -8265,13 +8301,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x)
 /*
  * The value to write to R2PCIE_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8395,6 +8431,7 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -8406,13 +8443,13 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to R2PCIE_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8472,6 +8509,7 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_CTL_COUNT          4
 #define E5_2600_R2PCIE_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600_R2PCIE_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R2PCIE_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R2PCIE_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -8489,13 +8527,13 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to R2PCIE_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8701,6 +8739,7 @@ static inline const char *e5_2600_r2pcie_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_R2PCIE_PCI_PMON_CTR_COUNT             4
 #define E5_2600_R2PCIE_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600_R2PCIE_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -8718,13 +8757,13 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to R2PCIE_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -9135,6 +9174,7 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffefefc) /* reserved: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00010103) /* write-only: read 0, act on 1 */
@@ -9146,13 +9186,13 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to R3QPI_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_R3QPI_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -9275,6 +9315,7 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -9286,13 +9327,13 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to R3QPI_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_R3QPI_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -9353,6 +9394,7 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_R3QPI_PCI_PMON_CTL_COUNT          3
 #define E5_2600_R3QPI_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600_R3QPI_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R3QPI_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R3QPI_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -9370,13 +9412,13 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to R3QPI_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK) | E5_2600_R3QPI_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -9582,6 +9624,7 @@ static inline const char *e5_2600_r3qpi_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_R3QPI_PCI_PMON_CTR_COUNT             3
 #define E5_2600_R3QPI_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600_R3QPI_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_R3QPI_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_R3QPI_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -9599,13 +9642,13 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to R3QPI_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_R3QPI_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK) | E5_2600_R3QPI_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)

@@ -71,6 +71,7 @@ extern "C" {
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RESET              UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_ADDR               UINT32_C(0xc00)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_MBZ_MASK           UINT64_C(0xffffffff1fff8000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_MB1_MASK           UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WO_MASK            UINT64_C(0x00000000a0000000) /* write-only: read 0, act on 1 */
@@ -82,13 +83,13 @@ extern "C" {
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK) | E5_2600V2_U_MSR_PMON_GLOBAL_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -216,6 +217,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RESET         UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_ADDR          UINT32_C(0xc06)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_MBZ_MASK      UINT64_C(0xffffffffffffffff) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -227,13 +229,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CONFIG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RO_MASK) | E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -273,6 +275,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t w
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RESET            UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_ADDR             UINT32_C(0xc01)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_MBZ_MASK         UINT64_C(0xfffffffff8000000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_MB1_MASK         UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_IGNORED_MASK     UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK          UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WO_MASK          UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -284,13 +287,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t w
 /*
  * The value to write to U_MSR_PMON_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK) | E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -641,6 +644,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_u_fixed_val(uint64_
 #define E5_2600V2_U_MSR_PMON_CTL_COUNT          2
 #define E5_2600V2_U_MSR_PMON_CTL_STRIDE         UINT32_C(0x1)
 #define E5_2600V2_U_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffffe0a90000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -658,13 +662,13 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_CTL_RO_MASK) | E5_2600V2_U_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -891,6 +895,7 @@ static inline const char *e5_2600v2_u_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_U_MSR_PMON_CTR_COUNT             2
 #define E5_2600V2_U_MSR_PMON_CTR_STRIDE            UINT32_C(0x1)
 #define E5_2600V2_U_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -908,13 +913,13 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_CTR_RO_MASK) | E5_2600V2_U_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -965,6 +970,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_RESET         UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_ADDR          UINT32_C(0xc15)
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_MBZ_MASK      UINT64_C(0xfffffffffffffffc) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -976,13 +982,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to U_MSR_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_box_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_U_MSR_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1036,6 +1042,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_box_status_ov_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_RESET         UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_ADDR          UINT32_C(0xc08)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_MBZ_MASK      UINT64_C(0xffffffffffafffff) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_FIXED_CTL_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1047,13 +1054,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_box_status_ov_val(uint64_t x)
 /*
  * The value to write to U_MSR_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_FIXED_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK) | E5_2600V2_U_MSR_PMON_FIXED_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1132,6 +1139,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_ADDR              UINT32_C(0xc09)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_FIXED_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1143,13 +1151,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 /*
  * The value to write to U_MSR_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_FIXED_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK) | E5_2600V2_U_MSR_PMON_FIXED_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1412,13 +1420,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
  * page 33, section 2.3.3.1; address: Linux SNBEP_C0_MSR_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
- *   31:18  rsv       RV  0x0
- *   17:16  rsv       RV  0x0
- *   15:9   rsv       RV  0x0
- *   8      frz       WO  0x0
- *   7:2    rsv       RV  0x0
- *   1      rst_ctrs  WO  0x0
- *   0      rst_ctrl  WO  0x0
+ *   31:18  rsv       RV   0x0
+ *   17:16  rsv       RV1  0x0
+ *   15:9   rsv       RV   0x0
+ *   8      frz       WO   0x0
+ *   7:2    rsv       RV   0x0
+ *   1      rst_ctrs  WO   0x0
+ *   0      rst_ctrl  WO   0x0
  */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_SIZE           64
@@ -1438,7 +1446,8 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_C12_ADDR       UINT32_C(0xe84)
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_C13_ADDR       UINT32_C(0xea4)
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_C14_ADDR       UINT32_C(0xec4)
-#define E5_2600V2_CN_MSR_PMON_BOX_CTL_MBZ_MASK       UINT64_C(0xfffffffffffffefc) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_MBZ_MASK       UINT64_C(0xfffffffffffcfefc) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_MB1_MASK       UINT64_C(0x0000000000030000) /* reserved: write 1 */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_WO_MASK        UINT64_C(0x0000000000000103) /* write-only: read 0, act on 1 */
@@ -1507,13 +1516,13 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_ctl_addr(unsigned inst)
 /*
  * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600V2_CN_MSR_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1637,6 +1646,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_CTL_C13_ADDR       UINT32_C(0xeb0)
 #define E5_2600V2_CN_MSR_PMON_CTL_C14_ADDR       UINT32_C(0xed0)
 #define E5_2600V2_CN_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffff00b10000) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_CN_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_CN_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_CN_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -1705,13 +1715,13 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
 /*
  * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_CN_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_CTL_RO_MASK) | E5_2600V2_CN_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1956,6 +1966,7 @@ static inline const char *e5_2600v2_cn_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_CN_MSR_PMON_CTR_C13_ADDR          UINT32_C(0xeb6)
 #define E5_2600V2_CN_MSR_PMON_CTR_C14_ADDR          UINT32_C(0xed6)
 #define E5_2600V2_CN_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_CN_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_CN_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_CN_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -2024,13 +2035,13 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
 /*
  * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_CN_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_CTR_RO_MASK) | E5_2600V2_CN_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -2098,6 +2109,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_C13_ADDR      UINT32_C(0xeb4)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_C14_ADDR      UINT32_C(0xed4)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_MBZ_MASK      UINT64_C(0xffffffffff81ffe0) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -2166,13 +2178,13 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter0_addr(unsigned inst)
 /*
  * The value to write to Cn_MSR_PMON_BOX_FILTER0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_KEEP_MASK) |
-                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK) | E5_2600V2_CN_MSR_PMON_BOX_FILTER0_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -2267,6 +2279,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_tid_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_C13_ADDR      UINT32_C(0xeba)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_C14_ADDR      UINT32_C(0xeda)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_MBZ_MASK      UINT64_C(0xffffffff200f0000) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -2335,13 +2348,13 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter1_addr(unsigned inst)
 /*
  * The value to write to Cn_MSR_PMON_BOX_FILTER1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_KEEP_MASK) |
-                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK) | E5_2600V2_CN_MSR_PMON_BOX_FILTER1_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -3764,6 +3777,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_RESET          UINT64_C(0x0000000000000000)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_ADDR           UINT32_C(0xc24)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_MBZ_MASK       UINT64_C(0xfffffffffffffefc) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_WO_MASK        UINT64_C(0x0000000000000103) /* write-only: read 0, act on 1 */
@@ -3775,13 +3789,13 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600V2_PCU_MSR_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -3895,6 +3909,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_CTL_COUNT              4
 #define E5_2600V2_PCU_MSR_PMON_CTL_STRIDE             UINT32_C(0x1)
 #define E5_2600V2_PCU_MSR_PMON_CTL_MBZ_MASK           UINT64_C(0xffffffff20893f00) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_PMON_CTL_MB1_MASK           UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_PMON_CTL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_PMON_CTL_WO_MASK            UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -3912,13 +3927,13 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK) | E5_2600V2_PCU_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4235,6 +4250,7 @@ static inline const char *e5_2600v2_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_PCU_MSR_PMON_CTR_COUNT             4
 #define E5_2600V2_PCU_MSR_PMON_CTR_STRIDE            UINT32_C(0x1)
 #define E5_2600V2_PCU_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -4252,13 +4268,13 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK) | E5_2600V2_PCU_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4312,6 +4328,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RESET           UINT64_C(0x0000000000000000)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_ADDR            UINT32_C(0xc34)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_MBZ_MASK        UINT64_C(0xffffffff00000000) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_MB1_MASK        UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_IGNORED_MASK    UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK         UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WO_MASK         UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -4323,13 +4340,13 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK) | E5_2600V2_PCU_MSR_PMON_BOX_FILTER_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4451,6 +4468,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_ADDR              UINT32_C(0x3fd)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_MBZ_MASK          UINT64_C(0x0000000000000000) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_CORE_C6_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -4462,13 +4480,13 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_CORE_C6_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK) | E5_2600V2_PCU_MSR_CORE_C6_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4518,6 +4536,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_ADDR              UINT32_C(0x3fc)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_MBZ_MASK          UINT64_C(0x0000000000000000) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_CORE_C3_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -4529,13 +4548,13 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_CORE_C3_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK) | E5_2600V2_PCU_MSR_CORE_C3_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5149,19 +5168,20 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * page 56, section 2.4.2.3; offset: Table 2-37
  *
  * Bits   (field, access, reset):
- *   31:18  ig        ig  0x0
- *   17:16  rsv       RV  0x0
- *   15:9   ig        ig  0x0
- *   8      frz       WO  0x0
- *   7:2    ig        ig  0x0
- *   1      rst_ctrs  WO  0x0
- *   0      rst_ctrl  WO  0x0
+ *   31:18  ig        ig   0x0
+ *   17:16  rsv       RV1  0x0
+ *   15:9   ig        ig   0x0
+ *   8      frz       WO   0x0
+ *   7:2    ig        ig   0x0
+ *   1      rst_ctrs  WO   0x0
+ *   0      rst_ctrl  WO   0x0
  */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_SIZE           32
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
-#define E5_2600V2_HA_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00030000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00000000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00030000) /* reserved: write 1 */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0xfffcfefc) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -5173,13 +5193,13 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_HA_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5279,6 +5299,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000010) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xffffffe0) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -5290,13 +5311,13 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_HA_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5358,6 +5379,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_CTL_COUNT           4
 #define E5_2600V2_HA_PCI_PMON_CTL_STRIDE          UINT32_C(0x4)
 #define E5_2600V2_HA_PCI_PMON_CTL_MBZ_MASK        UINT32_C(0x00a00000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_CTL_MB1_MASK        UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_HA_PCI_PMON_CTL_IGNORED_MASK    UINT32_C(0x00080000) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_CTL_RO_MASK         UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_CTL_WO_MASK         UINT32_C(0x00030000) /* write-only: read 0, act on 1 */
@@ -5375,13 +5397,13 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_HA_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_CTL_RO_MASK) | E5_2600V2_HA_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5637,6 +5659,7 @@ static inline const char *e5_2600v2_ha_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_HA_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_HA_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600V2_HA_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_HA_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -5654,13 +5677,13 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_HA_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_HA_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_CTR_RO_MASK) | E5_2600V2_HA_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_HA_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7421,19 +7444,20 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
  * page 79, section 2.5.4.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
- *   31:18  ig        ig  0x0
- *   17:16  rsv       RV  0x0
- *   15:9   ig        ig  0x0
- *   8      frz       WO  0x0
- *   7:2    ig        ig  0x0
- *   1      rst_ctrs  WO  0x0
- *   0      rst_ctrl  WO  0x0
+ *   31:18  ig        ig   0x0
+ *   17:16  rsv       RV1  0x0
+ *   15:9   ig        ig   0x0
+ *   8      frz       WO   0x0
+ *   7:2    ig        ig   0x0
+ *   1      rst_ctrs  WO   0x0
+ *   0      rst_ctrl  WO   0x0
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_SIZE           32
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00030000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00000000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00030000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0xfffcfefc) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -7445,13 +7469,13 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7553,6 +7577,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000020) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xffffffc0) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -7564,13 +7589,13 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7632,6 +7657,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT          4
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a10000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00080000) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
@@ -7649,13 +7675,13 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7885,6 +7911,7 @@ static inline const char *e5_2600v2_mc_chy_pci_pmon_ctl_rule_message(unsigned bi
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -7902,13 +7929,13 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7961,6 +7988,7 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_ADDR          UINT32_C(0xf0)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_MBZ_MASK      UINT32_C(0xffb7ffff) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK       UINT32_C(0x00080000) /* write-only: read 0, act on 1 */
@@ -7972,13 +8000,13 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -8059,6 +8087,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_ADDR              UINT32_C(0xd0)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -8070,13 +8099,13 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -9729,19 +9758,20 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
  * page 133, section 2.8.3.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
- *   31:18  ig        ig  0x0
- *   17:16  rsv       RV  0x0
- *   15:9   ig        ig  0x0
- *   8      frz       WO  0x0
- *   7:2    ig        ig  0x0
- *   1      rst_ctrs  WO  0x0
- *   0      rst_ctrl  WO  0x0
+ *   31:18  ig        ig   0x0
+ *   17:16  rsv       RV1  0x0
+ *   15:9   ig        ig   0x0
+ *   8      frz       WO   0x0
+ *   7:2    ig        ig   0x0
+ *   1      rst_ctrs  WO   0x0
+ *   0      rst_ctrl  WO   0x0
  */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_SIZE           32
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00030000) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00000000) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00030000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0xfffcfefc) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -9753,13 +9783,13 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -9860,6 +9890,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000010) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xffffffe0) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -9871,13 +9902,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -9940,6 +9971,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT            4
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_STRIDE           UINT32_C(0x4)
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_MBZ_MASK         UINT32_C(0x00890000) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_MB1_MASK         UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_IGNORED_MASK     UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK          UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_WO_MASK          UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
@@ -9957,13 +9989,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -10220,6 +10252,7 @@ static inline const char *e5_2600v2_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -10237,13 +10270,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -11955,6 +11988,7 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_ADDR          UINT32_C(0x228)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MBZ_MASK      UINT32_C(0x7ffc0007) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -11966,13 +12000,13 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12129,6 +12163,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_ADDR           UINT32_C(0x22c)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_MBZ_MASK       UINT32_C(0xfff0fff0) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -12140,13 +12175,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12233,6 +12268,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_ADDR          UINT32_C(0x238)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MBZ_MASK      UINT32_C(0x7ffc0007) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -12244,13 +12280,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12406,6 +12442,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_ADDR           UINT32_C(0x23c)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_MBZ_MASK       UINT32_C(0xfff0fff0) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -12417,13 +12454,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12514,6 +12551,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffffefc) /* reserved: write 0 */
+#define E5_2600V2_R2_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -12525,13 +12563,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 /*
  * The value to write to R2_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_R2_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12630,6 +12668,7 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000000) /* reserved: write 0 */
+#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xfffffff0) /* ignored: write 0 */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -12641,13 +12680,13 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to R2_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_R2_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12709,6 +12748,7 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_CTL_COUNT          4
 #define E5_2600V2_R2_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600V2_R2_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a90000) /* reserved: write 0 */
+#define E5_2600V2_R2_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R2_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_R2_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R2_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
@@ -12726,13 +12766,13 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to R2_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_R2_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_CTL_RO_MASK) | E5_2600V2_R2_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12965,6 +13005,7 @@ static inline const char *e5_2600v2_r2_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_R2_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_R2_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600V2_R2_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600V2_R2_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_R2_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_R2_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_R2_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -12982,13 +13023,13 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to R2_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_R2_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_R2_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_CTR_RO_MASK) | E5_2600V2_R2_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_R2_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -13598,6 +13639,7 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffffefc) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -13609,13 +13651,13 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to R3_Ly_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -13715,6 +13757,7 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -13726,13 +13769,13 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to R3_Ly_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -13794,6 +13837,7 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT          3
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a10000) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00080000) /* ignored: write 0 */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
@@ -13811,13 +13855,13 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to R3_Ly_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -14049,6 +14093,7 @@ static inline const char *e5_2600v2_r3_ly_pci_pmon_ctl_rule_message(unsigned bit
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_COUNT             3
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -14066,13 +14111,13 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to R3_Ly_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -15183,6 +15228,7 @@ static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffffefc) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -15194,13 +15240,13 @@ static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to IRP_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_IRP_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -15307,6 +15353,7 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_IRP_PCI_PMON_CTL_COUNT          4
 #define E5_2600V2_IRP_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600V2_IRP_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00bb0000) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_IRP_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_IRP_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_IRP_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -15324,13 +15371,13 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to IRP_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_IRP_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_IRP_PCI_PMON_CTL_RO_MASK) | E5_2600V2_IRP_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -15505,6 +15552,7 @@ static inline const char *e5_2600v2_irp_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_IRP_PCI_PMON_CTR_FIRST             0
 #define E5_2600V2_IRP_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_IRP_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_IRP_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_IRP_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_IRP_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -15539,13 +15587,13 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to IRP_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_IRP_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_IRP_PCI_PMON_CTR_RO_MASK) | E5_2600V2_IRP_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)

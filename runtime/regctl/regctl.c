@@ -40,7 +40,7 @@ static int usage(FILE *f)
                "  --cpu N          target CPU (msr, perf) or the Nth matching PCI device (pci)\n"
                "  --dry-run        print every access that would be made; touch nothing\n"
                "  --rmw            write: unspecified fields keep their current value (default: "
-               "reset value)\n"
+               "reset value; must-be-one bits 1)\n"
                "  --json           machine-readable output\n"
                "  --msr-root DIR   instead of /dev/cpu ($REGC_MSR_ROOT)\n"
                "  --sysfs-root DIR instead of /sys ($REGC_SYSFS_ROOT)\n"
@@ -436,7 +436,9 @@ static int cmd_write(const struct opts *o, int argc, char **argv)
     regc_dev *d;
     if (rc || (rc = open_dev(o, &r, &d)))
         return rc;
-    uint64_t written = (r.reg->reset & ~mask) | value;
+    /* unspecified fields: their reset value, must-be-one bits (RV1) 1 */
+    uint64_t base = r.reg->reset | regc_reg_class_mask(r.reg, REGC_MASK_MB1);
+    uint64_t written = (base & ~mask) | value;
     int err = o->rmw ? regc_rmw(d, &r, mask, value, &written) : regc_write(d, &r, written);
     if (err < 0) {
         fprintf(stderr, "regctl: %s\n", regc_last_error(d));
