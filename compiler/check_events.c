@@ -1,6 +1,7 @@
 /*
  * check_events - event tables: codes, unit masks and <set> values fit their
- * fields, counters exist, tables cite a source.
+ * fields, <set>s of reserved fields give the value the attribute table
+ * demands (0, or all ones for RV1), counters exist, tables cite a source.
  */
 #include "check_int.h"
 
@@ -18,10 +19,22 @@ static void check_value_fits(struct check_ctx *c, const struct model_field *f, u
 static void check_set_value(struct check_ctx *c, const struct model_event *e,
                             const struct model_set *set)
 {
-    if (set->field && set->value > model_field_max(set->field))
+    const struct model_field *f = set->field;
+    if (f && set->value > model_field_max(f)) {
         diag_report(c->dg, DIAG_VALUE_TOO_WIDE, set->pos,
                     "value " CHECK_X " for field '%s' of event '%s' does not fit its %u bits",
-                    set->value, set->field->name, e->full_name, model_field_width(set->field));
+                    set->value, f->name, e->full_name, model_field_width(f));
+        return;
+    }
+    if (!f || !model_field_is_reserved(f))
+        return;
+    /* the attribute table: reserved and ignored bits are written 0, must-be-one (RV1) bits 1 */
+    uint64_t want = model_field_sem(f) == REGC_SEM_MB1 ? model_field_max(f) : 0;
+    if (set->value != want)
+        diag_report(c->dg, DIAG_SET_RESERVED, set->pos,
+                    "event '%s' sets %s field '%s' %s to " CHECK_X "; it must be written " CHECK_X,
+                    e->full_name, model_field_sem(f) == REGC_SEM_IG ? "ignored" : "reserved",
+                    f->name, check_bits(c, f), set->value, want);
 }
 
 static void check_event_counter(struct check_ctx *c, const struct model_events *tab,

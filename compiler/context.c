@@ -525,7 +525,7 @@ static struct dt *instance_json(struct ctx *c, const struct model_instance *inst
 
 static const char *sem_name(enum regc_sem sem)
 {
-    static const char *const names[] = {"rw", "ro", "wo", "rwv", "w1c", "w1s", "mbz", "ig"};
+    static const char *const names[] = {"rw", "ro", "wo", "rwv", "w1c", "w1s", "mbz", "ig", "mb1"};
     return sem < REGC_SEM__COUNT ? names[sem] : "mbz";
 }
 
@@ -870,7 +870,7 @@ static struct dt *layout_lines(struct ctx *c, const struct model_reg *r, struct 
 }
 
 struct masks {
-    uint64_t mbz, ignored, ro, wo, w1c, w1s, writable, keep, volatile_;
+    uint64_t mbz, mb1, ignored, ro, wo, w1c, w1s, writable, keep, volatile_;
 };
 
 static struct masks reg_masks(const struct model_reg *r)
@@ -881,6 +881,7 @@ static struct masks reg_masks(const struct model_reg *r)
         uint64_t bits = model_field_mask(f);
         unsigned cls = regc_sem_classes(model_field_sem(f));
         m.mbz |= cls & REGC_MASK_MBZ ? bits : 0;
+        m.mb1 |= cls & REGC_MASK_MB1 ? bits : 0;
         m.ignored |= cls & REGC_MASK_IGNORED ? bits : 0;
         m.ro |= cls & REGC_MASK_RO ? bits : 0;
         m.wo |= cls & REGC_MASK_WO ? bits : 0;
@@ -902,6 +903,7 @@ static struct dt *masks_json(struct ctx *c, const struct masks *m)
 {
     struct dt *o = dt_obj(c->a);
     SET(c, o, "mbz", hex(c, m->mbz));
+    SET(c, o, "mb1", hex(c, m->mb1));
     SET(c, o, "ignored", hex(c, m->ignored));
     SET(c, o, "ro", hex(c, m->ro));
     SET(c, o, "wo", hex(c, m->wo));
@@ -919,6 +921,7 @@ static struct dt *c_masks_json(struct ctx *c, const struct masks *m, unsigned si
         const char *key;
         uint64_t bits;
     } lits[] = {{"mbz", m->mbz},
+                {"mb1", m->mb1},
                 {"ignored", m->ignored},
                 {"ro", m->ro},
                 {"wo", m->wo},
@@ -1102,10 +1105,11 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         {"reset", "_RESET"},          {"addr", "_ADDR"},
         {"first", "_FIRST"},          {"count", "_COUNT"},
         {"stride", "_STRIDE"},        {"mbz", "_MBZ_MASK"},
-        {"ignored", "_IGNORED_MASK"}, {"ro", "_RO_MASK"},
-        {"wo", "_WO_MASK"},           {"w1c", "_W1C_MASK"},
-        {"w1s", "_W1S_MASK"},         {"writable", "_WRITABLE_MASK"},
-        {"keep", "_KEEP_MASK"},       {"rules", "_RULES"},
+        {"mb1", "_MB1_MASK"},         {"ignored", "_IGNORED_MASK"},
+        {"ro", "_RO_MASK"},           {"wo", "_WO_MASK"},
+        {"w1c", "_W1C_MASK"},         {"w1s", "_W1S_MASK"},
+        {"writable", "_WRITABLE_MASK"}, {"keep", "_KEEP_MASK"},
+        {"rules", "_RULES"},
     };
     struct def_scope d = C_DEF(c, o, stem);
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)

@@ -132,6 +132,7 @@ static const char *box_kind(const char *access)
         return "field";
     switch (regc_access_sem(a)) {
     case REGC_SEM_MBZ:
+    case REGC_SEM_MB1:
         return "reserved";
     case REGC_SEM_IG:
         return "ignored";

@@ -79,6 +79,7 @@ extern "C" {
 #define E5_2600_U_MSR_PMON_CTL_COUNT          2
 #define E5_2600_U_MSR_PMON_CTL_STRIDE         UINT32_C(0x1)
 #define E5_2600_U_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffffe0390000) /* reserved: write 0 */
+#define E5_2600_U_MSR_PMON_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_U_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_U_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_U_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -96,13 +97,13 @@ static inline uint32_t e5_2600_u_msr_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_u_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_U_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_U_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_CTL_RO_MASK) | E5_2600_U_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -334,6 +335,7 @@ static inline const char *e5_2600_u_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_U_MSR_PMON_CTR_COUNT             2
 #define E5_2600_U_MSR_PMON_CTR_STRIDE            UINT32_C(0x1)
 #define E5_2600_U_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600_U_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_U_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_U_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_U_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -351,13 +353,13 @@ static inline uint32_t e5_2600_u_msr_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_u_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_U_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_U_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_CTR_RO_MASK) | E5_2600_U_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -410,6 +412,7 @@ static inline uint64_t e5_2600_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RESET         UINT64_C(0x0000000000000000)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_ADDR          UINT32_C(0xc08)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_MBZ_MASK      UINT64_C(0xffffffffffbfffff) /* reserved: write 0 */
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -421,13 +424,13 @@ static inline uint64_t e5_2600_u_msr_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to U_MSR_PMON_UCLK_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WRITABLE_MASK & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_KEEP_MASK) |
-                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK) | E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -482,6 +485,7 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_ADDR              UINT32_C(0xc09)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -493,13 +497,13 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 /*
  * The value to write to U_MSR_PMON_UCLK_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WRITABLE_MASK & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_KEEP_MASK) |
-                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK));
+                      (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK) | E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -745,6 +749,7 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
 #define E5_2600_CN_MSR_PMON_BOX_CTL_CBOX6_ADDR     UINT32_C(0xdc4)
 #define E5_2600_CN_MSR_PMON_BOX_CTL_CBOX7_ADDR     UINT32_C(0xde4)
 #define E5_2600_CN_MSR_PMON_BOX_CTL_MBZ_MASK       UINT64_C(0xfffffffffffefefc) /* reserved: write 0 */
+#define E5_2600_CN_MSR_PMON_BOX_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_WO_MASK        UINT64_C(0x0000000000010103) /* write-only: read 0, act on 1 */
@@ -792,13 +797,13 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_ctl_addr(unsigned inst)
 /*
  * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_CN_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600_CN_MSR_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -944,6 +949,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_CTL_CBOX6_ADDR     UINT32_C(0xdd0)
 #define E5_2600_CN_MSR_PMON_CTL_CBOX7_ADDR     UINT32_C(0xdf0)
 #define E5_2600_CN_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffff00310000) /* reserved: write 0 */
+#define E5_2600_CN_MSR_PMON_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_CN_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_CN_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_CN_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -991,13 +997,13 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
 /*
  * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_CN_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_CN_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_CTL_RO_MASK) | E5_2600_CN_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -1277,6 +1283,7 @@ static inline const char *e5_2600_cn_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_CBOX6_ADDR    UINT32_C(0xdd4)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_CBOX7_ADDR    UINT32_C(0xdf4)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_MBZ_MASK      UINT64_C(0xffffffff000003e0) /* reserved: write 0 */
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1324,13 +1331,13 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_filter_addr(unsigned inst)
 /*
  * The value to write to Cn_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600_CN_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (was & E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK) | E5_2600_CN_MSR_PMON_BOX_FILTER_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -1463,6 +1470,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_filter_tid_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_CTR_CBOX6_ADDR        UINT32_C(0xdd6)
 #define E5_2600_CN_MSR_PMON_CTR_CBOX7_ADDR        UINT32_C(0xdf6)
 #define E5_2600_CN_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600_CN_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_CN_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_CN_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_CN_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1510,13 +1518,13 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
 /*
  * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_CN_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_CN_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_CN_MSR_PMON_CTR_RO_MASK) | E5_2600_CN_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2425,6 +2433,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_RESET          UINT64_C(0x0000000000000000)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_ADDR           UINT32_C(0xc24)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_MBZ_MASK       UINT64_C(0xfffffffffffefefc) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_PMON_BOX_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_WO_MASK        UINT64_C(0x0000000000010103) /* write-only: read 0, act on 1 */
@@ -2436,13 +2445,13 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600_PCU_MSR_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2582,6 +2591,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_CTL_COUNT              4
 #define E5_2600_PCU_MSR_PMON_CTL_STRIDE             UINT32_C(0x1)
 #define E5_2600_PCU_MSR_PMON_CTL_MBZ_MASK           UINT64_C(0xffffffff20193f00) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_PMON_CTL_MB1_MASK           UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_PMON_CTL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_PMON_CTL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_PMON_CTL_WO_MASK            UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -2599,13 +2609,13 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_CTL_RO_MASK) | E5_2600_PCU_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -2941,6 +2951,7 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_RESET           UINT64_C(0x0000000000000000)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_ADDR            UINT32_C(0xc34)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_MBZ_MASK        UINT64_C(0xffffffff00000000) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_PMON_BOX_FILTER_MB1_MASK        UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_IGNORED_MASK    UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK         UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_WO_MASK         UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -2952,13 +2963,13 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 /*
  * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK) | E5_2600_PCU_MSR_PMON_BOX_FILTER_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3083,6 +3094,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_CTR_COUNT             4
 #define E5_2600_PCU_MSR_PMON_CTR_STRIDE            UINT32_C(0x1)
 #define E5_2600_PCU_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -3100,13 +3112,13 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_PMON_CTR_RO_MASK) | E5_2600_PCU_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3159,6 +3171,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C6_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600_PCU_MSR_CORE_C6_CTR_ADDR              UINT32_C(0x3fd)
 #define E5_2600_PCU_MSR_CORE_C6_CTR_MBZ_MASK          UINT64_C(0x0000000000000000) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_CORE_C6_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -3170,13 +3183,13 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_CORE_C6_CTR_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK) | E5_2600_PCU_MSR_CORE_C6_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3227,6 +3240,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C3_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600_PCU_MSR_CORE_C3_CTR_ADDR              UINT32_C(0x3fc)
 #define E5_2600_PCU_MSR_CORE_C3_CTR_MBZ_MASK          UINT64_C(0x0000000000000000) /* reserved: write 0 */
+#define E5_2600_PCU_MSR_CORE_C3_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -3238,13 +3252,13 @@ static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_CORE_C3_CTR_KEEP_MASK) |
-                      (was & E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK));
+                      (was & E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK) | E5_2600_PCU_MSR_CORE_C3_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3610,6 +3624,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_RESET         UINT32_C(0x00000000)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_ADDR          UINT32_C(0xf4)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_MBZ_MASK      UINT32_C(0xfffefeff) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_CTL_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_WO_MASK       UINT32_C(0x00010100) /* write-only: read 0, act on 1 */
@@ -3621,13 +3636,13 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3705,6 +3720,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_val(uint32_t x)
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -3716,13 +3732,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_val(uint32_t x)
 /*
  * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -3783,6 +3799,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_HA_PCI_PMON_CTL_COUNT          4
 #define E5_2600_HA_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600_HA_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -3800,13 +3817,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_HA_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_CTL_RO_MASK) | E5_2600_HA_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4018,6 +4035,7 @@ static inline const char *e5_2600_ha_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_HA_PCI_PMON_CTR_COUNT             4
 #define E5_2600_HA_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600_HA_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -4035,13 +4053,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_ha_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_HA_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_HA_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_CTR_RO_MASK) | E5_2600_HA_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_HA_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4092,6 +4110,7 @@ static inline uint64_t e5_2600_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RESET         UINT32_C(0x00000000)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_ADDR          UINT32_C(0x40)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_MBZ_MASK      UINT32_C(0x0000003f) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -4103,13 +4122,13 @@ static inline uint64_t e5_2600_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to HA_PCI_PMON_BOX_ADDRMATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4160,6 +4179,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_lo_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RESET         UINT32_C(0x00000000)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_ADDR          UINT32_C(0x44)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_MBZ_MASK      UINT32_C(0xffffc000) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -4171,13 +4191,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_lo_addr_val(uint32_t x
 /*
  * The value to write to HA_PCI_PMON_BOX_ADDRMATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -4228,6 +4248,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_hi_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RESET         UINT32_C(0x00000000)
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_ADDR          UINT32_C(0x48)
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_MBZ_MASK      UINT32_C(0xffffffc0) /* reserved: write 0 */
+#define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -4239,13 +4260,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_hi_addr_val(uint32_t x
 /*
  * The value to write to HA_PCI_PMON_BOX_OPCODEMATCH so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_KEEP_MASK) |
-                      (was & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK));
+                      (was & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5326,6 +5347,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RESET         UINT32_C(0x00000000)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_ADDR          UINT32_C(0xf4)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_MBZ_MASK      UINT32_C(0xfffefeff) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK       UINT32_C(0x00010100) /* write-only: read 0, act on 1 */
@@ -5337,13 +5359,13 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5423,6 +5445,7 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -5434,13 +5457,13 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_val(uint32_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5502,6 +5525,7 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_CTL_COUNT          4
 #define E5_2600_MC_CHY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600_MC_CHY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -5519,13 +5543,13 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5740,6 +5764,7 @@ static inline const char *e5_2600_mc_chy_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_MC_CHY_PCI_PMON_CTR_COUNT             4
 #define E5_2600_MC_CHY_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600_MC_CHY_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -5757,13 +5782,13 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5819,6 +5844,7 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RESET         UINT32_C(0x00000000)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_ADDR          UINT32_C(0xf0)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_MBZ_MASK      UINT32_C(0xffb7ffff) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK       UINT32_C(0x00080000) /* write-only: read 0, act on 1 */
@@ -5830,13 +5856,13 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -5916,6 +5942,7 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_ADDR              UINT32_C(0xd0)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -5927,13 +5954,13 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK) |
-                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6423,6 +6450,7 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffefefc) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00010103) /* write-only: read 0, act on 1 */
@@ -6434,13 +6462,13 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_Q_PY_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6568,6 +6596,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -6579,13 +6608,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_Q_PY_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6649,6 +6678,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_CTL_COUNT            4
 #define E5_2600_Q_PY_PCI_PMON_CTL_STRIDE           UINT32_C(0x4)
 #define E5_2600_Q_PY_PCI_PMON_CTL_MBZ_MASK         UINT32_C(0x00190000) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_CTL_MB1_MASK         UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_CTL_IGNORED_MASK     UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK          UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_CTL_WO_MASK          UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
@@ -6666,13 +6696,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK) | E5_2600_Q_PY_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -6942,6 +6972,7 @@ static inline const char *e5_2600_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_Q_PY_PCI_PMON_CTR_COUNT             4
 #define E5_2600_Q_PY_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600_Q_PY_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -6959,13 +6990,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_q_py_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_Q_PY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK) | E5_2600_Q_PY_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7712,6 +7743,7 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RESET         UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_ADDR          UINT32_C(0x228)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MBZ_MASK      UINT32_C(0x7ffc0007) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -7723,13 +7755,13 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7878,6 +7910,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RESET          UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_ADDR           UINT32_C(0x22c)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_MBZ_MASK       UINT32_C(0xfff0fff0) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -7889,13 +7922,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -7975,6 +8008,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RESET         UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_ADDR          UINT32_C(0x238)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MBZ_MASK      UINT32_C(0x7ffc0007) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -7986,13 +8020,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8140,6 +8174,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RESET          UINT32_C(0x00000000)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_ADDR           UINT32_C(0x23c)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_MBZ_MASK       UINT32_C(0xfff0fff0) /* reserved: write 0 */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -8151,13 +8186,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK) |
-                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
+                      (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MASK1_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8257,6 +8292,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffefefc) /* reserved: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00010103) /* write-only: read 0, act on 1 */
@@ -8268,13 +8304,13 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x)
 /*
  * The value to write to R2PCIE_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8398,6 +8434,7 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -8409,13 +8446,13 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to R2PCIE_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8475,6 +8512,7 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_CTL_COUNT          4
 #define E5_2600_R2PCIE_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600_R2PCIE_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R2PCIE_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R2PCIE_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -8492,13 +8530,13 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to R2PCIE_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -8704,6 +8742,7 @@ static inline const char *e5_2600_r2pcie_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_R2PCIE_PCI_PMON_CTR_COUNT             4
 #define E5_2600_R2PCIE_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600_R2PCIE_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600_R2PCIE_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -8721,13 +8760,13 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to R2PCIE_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -9138,6 +9177,7 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffefefc) /* reserved: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00010103) /* write-only: read 0, act on 1 */
@@ -9149,13 +9189,13 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to R3QPI_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_R3QPI_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -9278,6 +9318,7 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -9289,13 +9330,13 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to R3QPI_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_R3QPI_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -9356,6 +9397,7 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_R3QPI_PCI_PMON_CTL_COUNT          3
 #define E5_2600_R3QPI_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600_R3QPI_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x003b0000) /* reserved: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600_R3QPI_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600_R3QPI_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -9373,13 +9415,13 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to R3QPI_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK) | E5_2600_R3QPI_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600_ACT_W1C)
@@ -9585,6 +9627,7 @@ static inline const char *e5_2600_r3qpi_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_R3QPI_PCI_PMON_CTR_COUNT             3
 #define E5_2600_R3QPI_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600_R3QPI_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600_R3QPI_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600_R3QPI_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600_R3QPI_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -9602,13 +9645,13 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to R3QPI_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
  */
 static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_R3QPI_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK) | E5_2600_R3QPI_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600_ACT_W1C)

@@ -74,6 +74,7 @@ extern "C" {
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RESET              UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_ADDR               UINT32_C(0xc00)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_MBZ_MASK           UINT64_C(0xffffffff1fff8000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_MB1_MASK           UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WO_MASK            UINT64_C(0x00000000a0000000) /* write-only: read 0, act on 1 */
@@ -85,13 +86,13 @@ extern "C" {
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK) | E5_2600V2_U_MSR_PMON_GLOBAL_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -219,6 +220,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RESET         UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_ADDR          UINT32_C(0xc06)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_MBZ_MASK      UINT64_C(0xffffffffffffffff) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -230,13 +232,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CONFIG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RO_MASK) | E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -276,6 +278,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t w
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RESET            UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_ADDR             UINT32_C(0xc01)
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_MBZ_MASK         UINT64_C(0xfffffffff8000000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_MB1_MASK         UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_IGNORED_MASK     UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK          UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WO_MASK          UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -287,13 +290,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t w
 /*
  * The value to write to U_MSR_PMON_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK) | E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -644,6 +647,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_u_fixed_val(uint64_
 #define E5_2600V2_U_MSR_PMON_CTL_COUNT          2
 #define E5_2600V2_U_MSR_PMON_CTL_STRIDE         UINT32_C(0x1)
 #define E5_2600V2_U_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffffe0a90000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -661,13 +665,13 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_CTL_RO_MASK) | E5_2600V2_U_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -894,6 +898,7 @@ static inline const char *e5_2600v2_u_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_U_MSR_PMON_CTR_COUNT             2
 #define E5_2600V2_U_MSR_PMON_CTR_STRIDE            UINT32_C(0x1)
 #define E5_2600V2_U_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -911,13 +916,13 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_CTR_RO_MASK) | E5_2600V2_U_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -968,6 +973,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_RESET         UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_ADDR          UINT32_C(0xc15)
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_MBZ_MASK      UINT64_C(0xfffffffffffffffc) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -979,13 +985,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to U_MSR_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_box_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_U_MSR_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1039,6 +1045,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_box_status_ov_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_RESET         UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_ADDR          UINT32_C(0xc08)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_MBZ_MASK      UINT64_C(0xffffffffffafffff) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_FIXED_CTL_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1050,13 +1057,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_box_status_ov_val(uint64_t x)
 /*
  * The value to write to U_MSR_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_FIXED_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK) | E5_2600V2_U_MSR_PMON_FIXED_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1135,6 +1142,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_ADDR              UINT32_C(0xc09)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_U_MSR_PMON_FIXED_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1146,13 +1154,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 /*
  * The value to write to U_MSR_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_FIXED_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK) | E5_2600V2_U_MSR_PMON_FIXED_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1415,13 +1423,13 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
  * page 33, section 2.3.3.1; address: Linux SNBEP_C0_MSR_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
- *   31:18  rsv       RV  0x0
- *   17:16  rsv       RV  0x0
- *   15:9   rsv       RV  0x0
- *   8      frz       WO  0x0
- *   7:2    rsv       RV  0x0
- *   1      rst_ctrs  WO  0x0
- *   0      rst_ctrl  WO  0x0
+ *   31:18  rsv       RV   0x0
+ *   17:16  rsv       RV1  0x0
+ *   15:9   rsv       RV   0x0
+ *   8      frz       WO   0x0
+ *   7:2    rsv       RV   0x0
+ *   1      rst_ctrs  WO   0x0
+ *   0      rst_ctrl  WO   0x0
  */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_SIZE           64
@@ -1441,7 +1449,8 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_C12_ADDR       UINT32_C(0xe84)
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_C13_ADDR       UINT32_C(0xea4)
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_C14_ADDR       UINT32_C(0xec4)
-#define E5_2600V2_CN_MSR_PMON_BOX_CTL_MBZ_MASK       UINT64_C(0xfffffffffffffefc) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_MBZ_MASK       UINT64_C(0xfffffffffffcfefc) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_MB1_MASK       UINT64_C(0x0000000000030000) /* reserved: write 1 */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_WO_MASK        UINT64_C(0x0000000000000103) /* write-only: read 0, act on 1 */
@@ -1510,13 +1519,13 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_ctl_addr(unsigned inst)
 /*
  * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600V2_CN_MSR_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1640,6 +1649,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_CTL_C13_ADDR       UINT32_C(0xeb0)
 #define E5_2600V2_CN_MSR_PMON_CTL_C14_ADDR       UINT32_C(0xed0)
 #define E5_2600V2_CN_MSR_PMON_CTL_MBZ_MASK       UINT64_C(0xffffffff00b10000) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_CN_MSR_PMON_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_CN_MSR_PMON_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_CN_MSR_PMON_CTL_WO_MASK        UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -1708,13 +1718,13 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
 /*
  * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_CN_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_CTL_RO_MASK) | E5_2600V2_CN_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -1959,6 +1969,7 @@ static inline const char *e5_2600v2_cn_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_CN_MSR_PMON_CTR_C13_ADDR          UINT32_C(0xeb6)
 #define E5_2600V2_CN_MSR_PMON_CTR_C14_ADDR          UINT32_C(0xed6)
 #define E5_2600V2_CN_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_CN_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_CN_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_CN_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -2027,13 +2038,13 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
 /*
  * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_CN_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_CTR_RO_MASK) | E5_2600V2_CN_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -2101,6 +2112,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_C13_ADDR      UINT32_C(0xeb4)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_C14_ADDR      UINT32_C(0xed4)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_MBZ_MASK      UINT64_C(0xffffffffff81ffe0) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -2169,13 +2181,13 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter0_addr(unsigned inst)
 /*
  * The value to write to Cn_MSR_PMON_BOX_FILTER0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_KEEP_MASK) |
-                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK) | E5_2600V2_CN_MSR_PMON_BOX_FILTER0_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -2270,6 +2282,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_tid_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_C13_ADDR      UINT32_C(0xeba)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_C14_ADDR      UINT32_C(0xeda)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_MBZ_MASK      UINT64_C(0xffffffff200f0000) /* reserved: write 0 */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -2338,13 +2351,13 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter1_addr(unsigned inst)
 /*
  * The value to write to Cn_MSR_PMON_BOX_FILTER1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_KEEP_MASK) |
-                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK));
+                      (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK) | E5_2600V2_CN_MSR_PMON_BOX_FILTER1_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -3767,6 +3780,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_RESET          UINT64_C(0x0000000000000000)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_ADDR           UINT32_C(0xc24)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_MBZ_MASK       UINT64_C(0xfffffffffffffefc) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_WO_MASK        UINT64_C(0x0000000000000103) /* write-only: read 0, act on 1 */
@@ -3778,13 +3792,13 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600V2_PCU_MSR_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -3898,6 +3912,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_CTL_COUNT              4
 #define E5_2600V2_PCU_MSR_PMON_CTL_STRIDE             UINT32_C(0x1)
 #define E5_2600V2_PCU_MSR_PMON_CTL_MBZ_MASK           UINT64_C(0xffffffff20893f00) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_PMON_CTL_MB1_MASK           UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_PMON_CTL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_PMON_CTL_WO_MASK            UINT64_C(0x0000000000020000) /* write-only: read 0, act on 1 */
@@ -3915,13 +3930,13 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK) | E5_2600V2_PCU_MSR_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4238,6 +4253,7 @@ static inline const char *e5_2600v2_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_PCU_MSR_PMON_CTR_COUNT             4
 #define E5_2600V2_PCU_MSR_PMON_CTR_STRIDE            UINT32_C(0x1)
 #define E5_2600V2_PCU_MSR_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -4255,13 +4271,13 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK) | E5_2600V2_PCU_MSR_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4315,6 +4331,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RESET           UINT64_C(0x0000000000000000)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_ADDR            UINT32_C(0xc34)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_MBZ_MASK        UINT64_C(0xffffffff00000000) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_MB1_MASK        UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_IGNORED_MASK    UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK         UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WO_MASK         UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -4326,13 +4343,13 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK) | E5_2600V2_PCU_MSR_PMON_BOX_FILTER_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4454,6 +4471,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_ADDR              UINT32_C(0x3fd)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_MBZ_MASK          UINT64_C(0x0000000000000000) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_CORE_C6_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -4465,13 +4483,13 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_CORE_C6_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK) | E5_2600V2_PCU_MSR_CORE_C6_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -4521,6 +4539,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_ADDR              UINT32_C(0x3fc)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_MBZ_MASK          UINT64_C(0x0000000000000000) /* reserved: write 0 */
+#define E5_2600V2_PCU_MSR_CORE_C3_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -4532,13 +4551,13 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_CORE_C3_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK));
+                      (was & E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK) | E5_2600V2_PCU_MSR_CORE_C3_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5152,19 +5171,20 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
  * page 56, section 2.4.2.3; offset: Table 2-37
  *
  * Bits   (field, access, reset):
- *   31:18  ig        ig  0x0
- *   17:16  rsv       RV  0x0
- *   15:9   ig        ig  0x0
- *   8      frz       WO  0x0
- *   7:2    ig        ig  0x0
- *   1      rst_ctrs  WO  0x0
- *   0      rst_ctrl  WO  0x0
+ *   31:18  ig        ig   0x0
+ *   17:16  rsv       RV1  0x0
+ *   15:9   ig        ig   0x0
+ *   8      frz       WO   0x0
+ *   7:2    ig        ig   0x0
+ *   1      rst_ctrs  WO   0x0
+ *   0      rst_ctrl  WO   0x0
  */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_SIZE           32
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
-#define E5_2600V2_HA_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00030000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00000000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00030000) /* reserved: write 1 */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0xfffcfefc) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -5176,13 +5196,13 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_HA_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5282,6 +5302,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000010) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xffffffe0) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -5293,13 +5314,13 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_HA_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5361,6 +5382,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_CTL_COUNT           4
 #define E5_2600V2_HA_PCI_PMON_CTL_STRIDE          UINT32_C(0x4)
 #define E5_2600V2_HA_PCI_PMON_CTL_MBZ_MASK        UINT32_C(0x00a00000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_CTL_MB1_MASK        UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_HA_PCI_PMON_CTL_IGNORED_MASK    UINT32_C(0x00080000) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_CTL_RO_MASK         UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_CTL_WO_MASK         UINT32_C(0x00030000) /* write-only: read 0, act on 1 */
@@ -5378,13 +5400,13 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_HA_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_CTL_RO_MASK) | E5_2600V2_HA_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -5640,6 +5662,7 @@ static inline const char *e5_2600v2_ha_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_HA_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_HA_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600V2_HA_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_HA_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_HA_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_HA_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_HA_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -5657,13 +5680,13 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_HA_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_HA_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_HA_PCI_PMON_CTR_RO_MASK) | E5_2600V2_HA_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_HA_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7424,19 +7447,20 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
  * page 79, section 2.5.4.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
- *   31:18  ig        ig  0x0
- *   17:16  rsv       RV  0x0
- *   15:9   ig        ig  0x0
- *   8      frz       WO  0x0
- *   7:2    ig        ig  0x0
- *   1      rst_ctrs  WO  0x0
- *   0      rst_ctrl  WO  0x0
+ *   31:18  ig        ig   0x0
+ *   17:16  rsv       RV1  0x0
+ *   15:9   ig        ig   0x0
+ *   8      frz       WO   0x0
+ *   7:2    ig        ig   0x0
+ *   1      rst_ctrs  WO   0x0
+ *   0      rst_ctrl  WO   0x0
  */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_SIZE           32
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
-#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00030000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00000000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00030000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0xfffcfefc) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -7448,13 +7472,13 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7556,6 +7580,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000020) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xffffffc0) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -7567,13 +7592,13 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7635,6 +7660,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT          4
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a10000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00080000) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
@@ -7652,13 +7678,13 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7888,6 +7914,7 @@ static inline const char *e5_2600v2_mc_chy_pci_pmon_ctl_rule_message(unsigned bi
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -7905,13 +7932,13 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -7964,6 +7991,7 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_ADDR          UINT32_C(0xf0)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_MBZ_MASK      UINT32_C(0xffb7ffff) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK       UINT32_C(0x00080000) /* write-only: read 0, act on 1 */
@@ -7975,13 +8003,13 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -8062,6 +8090,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RESET             UINT64_C(0x0000000000000000)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_ADDR              UINT32_C(0xd0)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -8073,13 +8102,13 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK));
+                      (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -9732,19 +9761,20 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
  * page 133, section 2.8.3.1; offset: Linux SNBEP_PCI_PMON_BOX_CTL
  *
  * Bits   (field, access, reset):
- *   31:18  ig        ig  0x0
- *   17:16  rsv       RV  0x0
- *   15:9   ig        ig  0x0
- *   8      frz       WO  0x0
- *   7:2    ig        ig  0x0
- *   1      rst_ctrs  WO  0x0
- *   0      rst_ctrl  WO  0x0
+ *   31:18  ig        ig   0x0
+ *   17:16  rsv       RV1  0x0
+ *   15:9   ig        ig   0x0
+ *   8      frz       WO   0x0
+ *   7:2    ig        ig   0x0
+ *   1      rst_ctrs  WO   0x0
+ *   0      rst_ctrl  WO   0x0
  */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WIDTH          32
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_SIZE           32
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
-#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00030000) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0x00000000) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00030000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0xfffcfefc) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -9756,13 +9786,13 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -9863,6 +9893,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000010) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xffffffe0) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -9874,13 +9905,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -9943,6 +9974,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT            4
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_STRIDE           UINT32_C(0x4)
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_MBZ_MASK         UINT32_C(0x00890000) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_MB1_MASK         UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_IGNORED_MASK     UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK          UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_WO_MASK          UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
@@ -9960,13 +9992,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -10223,6 +10255,7 @@ static inline const char *e5_2600v2_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -10240,13 +10273,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -11958,6 +11991,7 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_ADDR          UINT32_C(0x228)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MBZ_MASK      UINT32_C(0x7ffc0007) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -11969,13 +12003,13 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12132,6 +12166,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_ADDR           UINT32_C(0x22c)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_MBZ_MASK       UINT32_C(0xfff0fff0) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -12143,13 +12178,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12236,6 +12271,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_ADDR          UINT32_C(0x238)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MBZ_MASK      UINT32_C(0x7ffc0007) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -12247,13 +12283,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12409,6 +12445,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_ADDR           UINT32_C(0x23c)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_MBZ_MASK       UINT32_C(0xfff0fff0) /* reserved: write 0 */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -12420,13 +12457,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK) |
-                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK));
+                      (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12517,6 +12554,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffffefc) /* reserved: write 0 */
+#define E5_2600V2_R2_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -12528,13 +12566,13 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 /*
  * The value to write to R2_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_R2_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12633,6 +12671,7 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0x00000000) /* reserved: write 0 */
+#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0xfffffff0) /* ignored: write 0 */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -12644,13 +12683,13 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to R2_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_R2_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12712,6 +12751,7 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_CTL_COUNT          4
 #define E5_2600V2_R2_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600V2_R2_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a90000) /* reserved: write 0 */
+#define E5_2600V2_R2_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R2_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_R2_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R2_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
@@ -12729,13 +12769,13 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to R2_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_R2_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_CTL_RO_MASK) | E5_2600V2_R2_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -12968,6 +13008,7 @@ static inline const char *e5_2600v2_r2_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_R2_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_R2_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600V2_R2_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600V2_R2_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_R2_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_R2_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_R2_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -12985,13 +13026,13 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to R2_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_R2_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_R2_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_R2_PCI_PMON_CTR_RO_MASK) | E5_2600V2_R2_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_R2_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -13601,6 +13642,7 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffffefc) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -13612,13 +13654,13 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to R3_Ly_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -13718,6 +13760,7 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RESET         UINT32_C(0x00000000)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_ADDR          UINT32_C(0xf8)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_MBZ_MASK      UINT32_C(0xffffff80) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_MB1_MASK      UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_IGNORED_MASK  UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RO_MASK       UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WO_MASK       UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -13729,13 +13772,13 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 /*
  * The value to write to R3_Ly_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
-                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -13797,6 +13840,7 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT          3
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00a10000) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00080000) /* ignored: write 0 */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00020000) /* write-only: read 0, act on 1 */
@@ -13814,13 +13858,13 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to R3_Ly_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -14052,6 +14096,7 @@ static inline const char *e5_2600v2_r3_ly_pci_pmon_ctl_rule_message(unsigned bit
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_COUNT             3
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_STRIDE            UINT32_C(0x8)
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define E5_2600V2_R3_LY_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -14069,13 +14114,13 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to R3_Ly_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -15186,6 +15231,7 @@ static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RESET          UINT32_C(0x00000000)
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_ADDR           UINT32_C(0xf4)
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_MBZ_MASK       UINT32_C(0xfffffefc) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_WO_MASK        UINT32_C(0x00000103) /* write-only: read 0, act on 1 */
@@ -15197,13 +15243,13 @@ static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_event_count_val(uint64_t x)
 /*
  * The value to write to IRP_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_BOX_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RO_MASK));
+                      (was & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_IRP_PCI_PMON_BOX_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -15310,6 +15356,7 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_IRP_PCI_PMON_CTL_COUNT          4
 #define E5_2600V2_IRP_PCI_PMON_CTL_STRIDE         UINT32_C(0x4)
 #define E5_2600V2_IRP_PCI_PMON_CTL_MBZ_MASK       UINT32_C(0x00bb0000) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTL_MB1_MASK       UINT32_C(0x00000000) /* reserved: write 1 */
 #define E5_2600V2_IRP_PCI_PMON_CTL_IGNORED_MASK   UINT32_C(0x00000000) /* ignored: write 0 */
 #define E5_2600V2_IRP_PCI_PMON_CTL_RO_MASK        UINT32_C(0x00000000) /* read-only */
 #define E5_2600V2_IRP_PCI_PMON_CTL_WO_MASK        UINT32_C(0x00000000) /* write-only: read 0, act on 1 */
@@ -15327,13 +15374,13 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_addr(unsigned i)
 /*
  * The value to write to IRP_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTL_KEEP_MASK) |
-                      (was & E5_2600V2_IRP_PCI_PMON_CTL_RO_MASK));
+                      (was & E5_2600V2_IRP_PCI_PMON_CTL_RO_MASK) | E5_2600V2_IRP_PCI_PMON_CTL_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)
@@ -15508,6 +15555,7 @@ static inline const char *e5_2600v2_irp_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_IRP_PCI_PMON_CTR_FIRST             0
 #define E5_2600V2_IRP_PCI_PMON_CTR_COUNT             4
 #define E5_2600V2_IRP_PCI_PMON_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define E5_2600V2_IRP_PCI_PMON_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define E5_2600V2_IRP_PCI_PMON_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define E5_2600V2_IRP_PCI_PMON_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define E5_2600V2_IRP_PCI_PMON_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -15542,13 +15590,13 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_ctr_addr(unsigned i)
 /*
  * The value to write to IRP_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
  */
 static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTR_KEEP_MASK) |
-                      (was & E5_2600V2_IRP_PCI_PMON_CTR_RO_MASK));
+                      (was & E5_2600V2_IRP_PCI_PMON_CTR_RO_MASK) | E5_2600V2_IRP_PCI_PMON_CTR_MB1_MASK);
     if (actions & E5_2600V2_ACT_WO)
         v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR_WO_MASK);
     if (actions & E5_2600V2_ACT_W1C)

@@ -534,7 +534,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Reserved",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV1, .access_text = "RV1", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Reserved; SW must write to 1 else behavior is undefined.",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -561,7 +561,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0xfffffffffffffefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
+              .mbz = UINT64_C(0xfffffffffffcfefc), .ignored = UINT64_C(0x0), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x103)},
              {.name = "Cn_MSR_PMON_CTL", .written_name = "Cn_MSR_PMON_CTL{3-0}", .space = REGC_SPACE_MSR,
               .width = 32, .size = 64, .reset = UINT64_C(0x0), .desc = "CBo counter control: selects the event its counter counts.",
@@ -2665,7 +2665,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV1, .access_text = "RV1", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Reserved; SW must write to 1 else behavior is undefined.",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -2692,7 +2692,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0x30000), .ignored = UINT64_C(0xfffcfefc), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
+              .mbz = UINT64_C(0x0), .ignored = UINT64_C(0xfffcfefc), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x103)},
              {.name = "HA_PCI_PMON_BOX_STATUS", .written_name = "HA_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "HA box-wide status: per-counter overflow bits; write 1 to clear.",
@@ -4292,7 +4292,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV1, .access_text = "RV1", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Reserved; SW must write to 1 else behavior is undefined.",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -4319,7 +4319,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0x30000), .ignored = UINT64_C(0xfffcfefc), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
+              .mbz = UINT64_C(0x0), .ignored = UINT64_C(0xfffcfefc), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x103)},
              {.name = "MC_CHy_PCI_PMON_BOX_STATUS", .written_name = "MC_CHy_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "MC channel box-wide status: overflow bits, bit 0 for the fixed counter; write 1 to clear.",
@@ -5967,7 +5967,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                    .implicit = false, .desc = "Ignored",
                    .values = (const struct regc_value[]){
                        {0}}},
-                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV, .access_text = "RV", .reset = UINT64_C(0x0),
+                  {.name = "rsv", .lsb = 16, .msb = 17, .access = REGC_ACCESS_RV1, .access_text = "RV1", .reset = UINT64_C(0x0),
                    .implicit = false, .desc = "Reserved; SW must write to 1 else behavior is undefined.",
                    .values = (const struct regc_value[]){
                        {0}}},
@@ -5994,7 +5994,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {0}},
-              .mbz = UINT64_C(0x30000), .ignored = UINT64_C(0xfffcfefc), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
+              .mbz = UINT64_C(0x0), .ignored = UINT64_C(0xfffcfefc), .ro = UINT64_C(0x0), .wo = UINT64_C(0x103),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x103)},
              {.name = "Q_Py_PCI_PMON_BOX_STATUS", .written_name = "Q_Py_PCI_PMON_BOX_STATUS", .space = REGC_SPACE_PCI,
               .width = 32, .size = 32, .reset = UINT64_C(0x0), .desc = "QPI port box-wide status: per-counter overflow bits; write 1 to clear.",

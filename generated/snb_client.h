@@ -91,6 +91,7 @@ extern "C" {
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CBOX2_ADDR         UINT32_C(0x720)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_CBOX3_ADDR         UINT32_C(0x730)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_MBZ_MASK           UINT64_C(0xffffffffe02b0000) /* reserved: write 0 */
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_MB1_MASK           UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WO_MASK            UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -126,13 +127,13 @@ static inline uint32_t snb_unc_msr_unc_cbo_n_perfevtsel_addr(unsigned inst, unsi
 /*
  * The value to write to MSR_UNC_CBO_n_PERFEVTSEL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
 static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_KEEP_MASK) |
-                      (was & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_RO_MASK) | SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_MB1_MASK);
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -336,6 +337,7 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_event_select_val(uint64_
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_CBOX2_ADDR        UINT32_C(0x726)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_CBOX3_ADDR        UINT32_C(0x736)
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -371,13 +373,13 @@ static inline uint32_t snb_unc_msr_unc_cbo_n_perfctr_addr(unsigned inst, unsigne
 /*
  * The value to write to MSR_UNC_CBO_n_PERFCTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
 static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_KEEP_MASK) |
-                      (was & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_RO_MASK) | SNB_UNC_MSR_UNC_CBO_N_PERFCTR_MB1_MASK);
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -651,6 +653,7 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_COUNT              2
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_STRIDE             UINT32_C(0x1)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_MBZ_MASK           UINT64_C(0xffffffffe02b0000) /* reserved: write 0 */
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_MB1_MASK           UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WO_MASK            UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -668,13 +671,13 @@ static inline uint32_t snb_unc_msr_unc_arb_perfevtsel_addr(unsigned i)
 /*
  * The value to write to MSR_UNC_ARB_PERFEVTSEL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
 static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WRITABLE_MASK & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_KEEP_MASK) |
-                      (was & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_RO_MASK) | SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_MB1_MASK);
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -873,6 +876,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_event_select_val(uint64_t 
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_COUNT             2
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_STRIDE            UINT32_C(0x1)
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_MBZ_MASK          UINT64_C(0xfffff00000000000) /* reserved: write 0 */
+#define SNB_UNC_MSR_UNC_ARB_PERFCTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -890,13 +894,13 @@ static inline uint32_t snb_unc_msr_unc_arb_perfctr_addr(unsigned i)
 /*
  * The value to write to MSR_UNC_ARB_PERFCTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
 static inline uint64_t snb_unc_msr_unc_arb_perfctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_ARB_PERFCTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_ARB_PERFCTR_KEEP_MASK) |
-                      (was & SNB_UNC_MSR_UNC_ARB_PERFCTR_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_ARB_PERFCTR_RO_MASK) | SNB_UNC_MSR_UNC_ARB_PERFCTR_MB1_MASK);
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFCTR_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1059,6 +1063,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_RESET               UINT64_C(0x0000000000000000)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_ADDR                UINT32_C(0x391)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_MBZ_MASK            UINT64_C(0xffffffff1ffffff0) /* reserved: write 0 */
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_MB1_MASK            UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_IGNORED_MASK        UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_RO_MASK             UINT64_C(0x0000000000000000) /* read-only */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WO_MASK             UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1070,13 +1075,13 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 /*
  * The value to write to MSR_UNC_PERF_GLOBAL_CTRL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
 static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_KEEP_MASK) |
-                      (was & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_RO_MASK) | SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_MB1_MASK);
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1282,6 +1287,7 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_pmi_sel_core0_val(uint64
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_RESET         UINT64_C(0x0000000000000000)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_ADDR          UINT32_C(0x392)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_MBZ_MASK      UINT64_C(0xfffffffffffffff4) /* reserved: write 0 */
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1293,13 +1299,13 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_pmi_sel_core0_val(uint64
 /*
  * The value to write to MSR_UNC_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
 static inline uint64_t snb_unc_msr_unc_perf_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_KEEP_MASK) |
-                      (was & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_RO_MASK) | SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_MB1_MASK);
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1404,6 +1410,7 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_fixed_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_RESET         UINT64_C(0x0000000000000000)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_ADDR          UINT32_C(0x394)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_MBZ_MASK      UINT64_C(0xffffffffffafffff) /* reserved: write 0 */
+#define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1415,13 +1422,13 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_fixed_val(uint64_t x)
 /*
  * The value to write to MSR_UNC_PERF_FIXED_CTRL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
 static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_KEEP_MASK) |
-                      (was & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_RO_MASK) | SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_MB1_MASK);
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1499,6 +1506,7 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_ovf_en_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_RESET             UINT64_C(0x0000000000000000)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_ADDR              UINT32_C(0x395)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1510,13 +1518,13 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_ovf_en_val(uint64_t x)
 /*
  * The value to write to MSR_UNC_PERF_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
 static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_KEEP_MASK) |
-                      (was & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_RO_MASK) | SNB_UNC_MSR_UNC_PERF_FIXED_CTR_MB1_MASK);
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)
@@ -1569,6 +1577,7 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_event_count_val(uint64_t x
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_RESET         UINT64_C(0x0000000000000000)
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_ADDR          UINT32_C(0x396)
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_MBZ_MASK      UINT64_C(0xfffffffffffffff0) /* reserved: write 0 */
+#define SNB_UNC_MSR_UNC_CBO_CONFIG_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_RO_MASK       UINT64_C(0x000000000000000f) /* read-only */
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1580,13 +1589,13 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_event_count_val(uint64_t x
 /*
  * The value to write to MSR_UNC_CBO_CONFIG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
  */
 static inline uint64_t snb_unc_msr_unc_cbo_config_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_CONFIG_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_CONFIG_KEEP_MASK) |
-                      (was & SNB_UNC_MSR_UNC_CBO_CONFIG_RO_MASK));
+                      (was & SNB_UNC_MSR_UNC_CBO_CONFIG_RO_MASK) | SNB_UNC_MSR_UNC_CBO_CONFIG_MB1_MASK);
     if (actions & SNB_UNC_ACT_WO)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_CONFIG_WO_MASK);
     if (actions & SNB_UNC_ACT_W1C)

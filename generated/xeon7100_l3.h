@@ -76,6 +76,7 @@ extern "C" {
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_COUNT                          2
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_STRIDE                         UINT32_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_MBZ_MASK                       UINT64_C(0xf000000000000000) /* reserved: write 0 */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_MB1_MASK                       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_IGNORED_MASK                   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_RO_MASK                        UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WO_MASK                        UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -93,13 +94,13 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_addr(unsigned i)
 /*
  * The value to write to MSR_EMON_L3_CTR_CTL_GBSQ{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7100_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_KEEP_MASK) |
-                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_RO_MASK) | XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_MB1_MASK);
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WO_MASK);
     if (actions & XEON7100_ACT_W1C)
@@ -390,6 +391,7 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_event_count_val(uint64_
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_COUNT              2
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_STRIDE             UINT32_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_MBZ_MASK           UINT64_C(0xf7ff800000000000) /* reserved: write 0 */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_MB1_MASK           UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WO_MASK            UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -407,13 +409,13 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_addr(unsigned i)
 /*
  * The value to write to MSR_EMON_L3_CTR_CTL_GSNPQ{3-2} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7100_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_KEEP_MASK) |
-                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_RO_MASK) | XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_MB1_MASK);
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WO_MASK);
     if (actions & XEON7100_ACT_W1C)
@@ -592,6 +594,7 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_event_count_val(uint64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_COUNT                       4
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_STRIDE                      UINT32_C(0x1)
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_MBZ_MASK                    UINT64_C(0xf000000000000000) /* reserved: write 0 */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_MB1_MASK                    UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_IGNORED_MASK                UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RO_MASK                     UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WO_MASK                     UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -609,13 +612,13 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_fsb_addr(unsigned i)
 /*
  * The value to write to MSR_EMON_L3_CTR_CTL_FSB{7-4} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7100_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_KEEP_MASK) |
-                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RO_MASK) | XEON7100_MSR_EMON_L3_CTR_CTL_FSB_MB1_MASK);
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WO_MASK);
     if (actions & XEON7100_ACT_W1C)
@@ -1323,6 +1326,7 @@ static inline const char *xeon7100_msr_emon_l3_ctr_ctl_fsb_rule_message(unsigned
 #define XEON7100_MSR_EMON_L3_GL_CTL_RESET                 UINT64_C(0x0000000000000000)
 #define XEON7100_MSR_EMON_L3_GL_CTL_ADDR                  UINT32_C(0x107d8)
 #define XEON7100_MSR_EMON_L3_GL_CTL_MBZ_MASK              UINT64_C(0xff00ffffff00fff8) /* reserved: write 0 */
+#define XEON7100_MSR_EMON_L3_GL_CTL_MB1_MASK              UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7100_MSR_EMON_L3_GL_CTL_IGNORED_MASK          UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7100_MSR_EMON_L3_GL_CTL_RO_MASK               UINT64_C(0x00ff000000000000) /* read-only */
 #define XEON7100_MSR_EMON_L3_GL_CTL_WO_MASK               UINT64_C(0x0000000000000007) /* write-only: read 0, act on 1 */
@@ -1334,13 +1338,13 @@ static inline const char *xeon7100_msr_emon_l3_ctr_ctl_fsb_rule_message(unsigned
 /*
  * The value to write to MSR_EMON_L3_GL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7100_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0.
  */
 static inline uint64_t xeon7100_msr_emon_l3_gl_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_GL_CTL_WRITABLE_MASK & XEON7100_MSR_EMON_L3_GL_CTL_KEEP_MASK) |
-                      (was & XEON7100_MSR_EMON_L3_GL_CTL_RO_MASK));
+                      (was & XEON7100_MSR_EMON_L3_GL_CTL_RO_MASK) | XEON7100_MSR_EMON_L3_GL_CTL_MB1_MASK);
     if (actions & XEON7100_ACT_WO)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_GL_CTL_WO_MASK);
     if (actions & XEON7100_ACT_W1C)

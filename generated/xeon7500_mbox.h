@@ -72,6 +72,7 @@ extern "C" {
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_RESET              UINT64_C(0x0000000000000000)
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_ADDR               UINT32_C(0xc00)
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_MBZ_MASK           UINT64_C(0xffffffff4fffffe0) /* reserved: write 0 */
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_MB1_MASK           UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_IGNORED_MASK       UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_RO_MASK            UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_WO_MASK            UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -83,13 +84,13 @@ extern "C" {
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_u_msr_pmon_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK & XEON7500_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK) |
-                      (was & XEON7500_U_MSR_PMON_GLOBAL_CTL_RO_MASK));
+                      (was & XEON7500_U_MSR_PMON_GLOBAL_CTL_RO_MASK) | XEON7500_U_MSR_PMON_GLOBAL_CTL_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_U_MSR_PMON_GLOBAL_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -266,6 +267,7 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_val(uint64_t x)
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_MBOX0_ADDR    UINT32_C(0xca0)
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_MBOX1_ADDR    UINT32_C(0xce0)
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_MBZ_MASK      UINT64_C(0xffffffffffffffc0) /* reserved: write 0 */
+#define XEON7500_M_MSR_PERF_GLOBAL_CTL_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -295,13 +297,13 @@ static inline uint32_t xeon7500_m_msr_perf_global_ctl_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PERF_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_perf_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_CTL_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_CTL_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PERF_GLOBAL_CTL_RO_MASK));
+                      (was & XEON7500_M_MSR_PERF_GLOBAL_CTL_RO_MASK) | XEON7500_M_MSR_PERF_GLOBAL_CTL_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -354,6 +356,7 @@ static inline uint64_t xeon7500_m_msr_perf_global_ctl_ctr_en_val(uint64_t x)
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_MBOX0_ADDR    UINT32_C(0xca1)
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_MBOX1_ADDR    UINT32_C(0xce1)
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_MBZ_MASK      UINT64_C(0xffffffffffffffc0) /* reserved: write 0 */
+#define XEON7500_M_MSR_PERF_GLOBAL_STATUS_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_RO_MASK       UINT64_C(0x000000000000003f) /* read-only */
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -383,13 +386,13 @@ static inline uint32_t xeon7500_m_msr_perf_global_status_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_perf_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_STATUS_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_STATUS_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PERF_GLOBAL_STATUS_RO_MASK));
+                      (was & XEON7500_M_MSR_PERF_GLOBAL_STATUS_RO_MASK) | XEON7500_M_MSR_PERF_GLOBAL_STATUS_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_STATUS_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -442,6 +445,7 @@ static inline uint64_t xeon7500_m_msr_perf_global_status_ov_val(uint64_t x)
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_MBOX0_ADDR    UINT32_C(0xca2)
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_MBOX1_ADDR    UINT32_C(0xce2)
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_MBZ_MASK      UINT64_C(0xffffffffffffffc0) /* reserved: write 0 */
+#define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WO_MASK       UINT64_C(0x000000000000003f) /* write-only: read 0, act on 1 */
@@ -471,13 +475,13 @@ static inline uint32_t xeon7500_m_msr_perf_global_ovf_ctl_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PERF_GLOBAL_OVF_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_RO_MASK));
+                      (was & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_RO_MASK) | XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -531,6 +535,7 @@ static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_clr_ov_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_TIMESTAMP_MBOX0_ADDR      UINT32_C(0xca4)
 #define XEON7500_M_MSR_PMU_TIMESTAMP_MBOX1_ADDR      UINT32_C(0xce4)
 #define XEON7500_M_MSR_PMU_TIMESTAMP_MBZ_MASK        UINT64_C(0xffffffffffff0000) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_TIMESTAMP_MB1_MASK        UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_TIMESTAMP_IGNORED_MASK    UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_TIMESTAMP_RO_MASK         UINT64_C(0x000000000000ffff) /* read-only */
 #define XEON7500_M_MSR_PMU_TIMESTAMP_WO_MASK         UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -560,13 +565,13 @@ static inline uint32_t xeon7500_m_msr_pmu_timestamp_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_TIMESTAMP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_timestamp_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_TIMESTAMP_WRITABLE_MASK & XEON7500_M_MSR_PMU_TIMESTAMP_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_TIMESTAMP_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_TIMESTAMP_RO_MASK) | XEON7500_M_MSR_PMU_TIMESTAMP_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_TIMESTAMP_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -618,6 +623,7 @@ static inline uint64_t xeon7500_m_msr_pmu_timestamp_timestamp_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_DSP_MBOX0_ADDR     UINT32_C(0xca5)
 #define XEON7500_M_MSR_PMU_DSP_MBOX1_ADDR     UINT32_C(0xce5)
 #define XEON7500_M_MSR_PMU_DSP_MBZ_MASK       UINT64_C(0xfffffffffffff87f) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_DSP_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_DSP_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_DSP_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_DSP_WO_MASK        UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -647,13 +653,13 @@ static inline uint32_t xeon7500_m_msr_pmu_dsp_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_DSP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_dsp_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_DSP_WRITABLE_MASK & XEON7500_M_MSR_PMU_DSP_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_DSP_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_DSP_RO_MASK) | XEON7500_M_MSR_PMU_DSP_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_DSP_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -709,6 +715,7 @@ static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_fill_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ISS_MBOX0_ADDR     UINT32_C(0xca6)
 #define XEON7500_M_MSR_PMU_ISS_MBOX1_ADDR     UINT32_C(0xce6)
 #define XEON7500_M_MSR_PMU_ISS_MBZ_MASK       UINT64_C(0xfffffffffffffff0) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_ISS_MB1_MASK       UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_ISS_IGNORED_MASK   UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_ISS_RO_MASK        UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_ISS_WO_MASK        UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -738,13 +745,13 @@ static inline uint32_t xeon7500_m_msr_pmu_iss_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_ISS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_iss_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ISS_WRITABLE_MASK & XEON7500_M_MSR_PMU_ISS_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_ISS_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ISS_RO_MASK) | XEON7500_M_MSR_PMU_ISS_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ISS_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -800,6 +807,7 @@ static inline uint64_t xeon7500_m_msr_pmu_iss_frm_type_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_MAP_MBOX0_ADDR        UINT32_C(0xca7)
 #define XEON7500_M_MSR_PMU_MAP_MBOX1_ADDR        UINT32_C(0xce7)
 #define XEON7500_M_MSR_PMU_MAP_MBZ_MASK          UINT64_C(0xfffffffffffffe1f) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_MAP_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_MAP_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_MAP_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_MAP_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -829,13 +837,13 @@ static inline uint32_t xeon7500_m_msr_pmu_map_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_MAP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_map_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MAP_WRITABLE_MASK & XEON7500_M_MSR_PMU_MAP_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_MAP_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_MAP_RO_MASK) | XEON7500_M_MSR_PMU_MAP_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MAP_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -889,6 +897,7 @@ static inline uint64_t xeon7500_m_msr_pmu_map_bcmd_schedq_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_MSC_THR_MBOX0_ADDR    UINT32_C(0xca8)
 #define XEON7500_M_MSR_PMU_MSC_THR_MBOX1_ADDR    UINT32_C(0xce8)
 #define XEON7500_M_MSR_PMU_MSC_THR_MBZ_MASK      UINT64_C(0xffffffff00000000) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_MSC_THR_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_MSC_THR_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_MSC_THR_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_MSC_THR_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -918,13 +927,13 @@ static inline uint32_t xeon7500_m_msr_pmu_msc_thr_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_MSC_THR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_msc_thr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MSC_THR_WRITABLE_MASK & XEON7500_M_MSR_PMU_MSC_THR_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_MSC_THR_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_MSC_THR_RO_MASK) | XEON7500_M_MSR_PMU_MSC_THR_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MSC_THR_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -975,6 +984,7 @@ static inline uint64_t xeon7500_m_msr_pmu_msc_thr_thr_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_PGT_MBOX0_ADDR    UINT32_C(0xca9)
 #define XEON7500_M_MSR_PMU_PGT_MBOX1_ADDR    UINT32_C(0xce9)
 #define XEON7500_M_MSR_PMU_PGT_MBZ_MASK      UINT64_C(0xffffffff00000000) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_PGT_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_PGT_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_PGT_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_PGT_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1004,13 +1014,13 @@ static inline uint32_t xeon7500_m_msr_pmu_pgt_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_PGT so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_pgt_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_PGT_WRITABLE_MASK & XEON7500_M_MSR_PMU_PGT_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_PGT_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_PGT_RO_MASK) | XEON7500_M_MSR_PMU_PGT_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PGT_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1061,6 +1071,7 @@ static inline uint64_t xeon7500_m_msr_pmu_pgt_pgt_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_PLD_MBOX0_ADDR    UINT32_C(0xcaa)
 #define XEON7500_M_MSR_PMU_PLD_MBOX1_ADDR    UINT32_C(0xcea)
 #define XEON7500_M_MSR_PMU_PLD_MBZ_MASK      UINT64_C(0xffffffff00000000) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_PLD_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_PLD_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_PLD_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_PLD_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1090,13 +1101,13 @@ static inline uint32_t xeon7500_m_msr_pmu_pld_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_PLD so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_pld_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_PLD_WRITABLE_MASK & XEON7500_M_MSR_PMU_PLD_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_PLD_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_PLD_RO_MASK) | XEON7500_M_MSR_PMU_PLD_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PLD_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1157,6 +1168,7 @@ static inline uint64_t xeon7500_m_msr_pmu_pld_pld_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MBOX0_ADDR          UINT32_C(0xcab)
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MBOX1_ADDR          UINT32_C(0xceb)
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MBZ_MASK            UINT64_C(0xffffffffff000000) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MB1_MASK            UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_IGNORED_MASK        UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RO_MASK             UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WO_MASK             UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1186,13 +1198,13 @@ static inline uint32_t xeon7500_m_msr_pmu_zdp_ctl_fvc_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_ZDP_CTL_FVC so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WRITABLE_MASK & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RO_MASK) | XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1488,6 +1500,7 @@ static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvid_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_CNT_CTL_MBOX0_ADDR            UINT32_C(0xcb0)
 #define XEON7500_M_MSR_PMU_CNT_CTL_MBOX1_ADDR            UINT32_C(0xcf0)
 #define XEON7500_M_MSR_PMU_CNT_CTL_MBZ_MASK              UINT64_C(0x6000000001c7c100) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_CNT_CTL_MB1_MASK              UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_CNT_CTL_IGNORED_MASK          UINT64_C(0x9ffffffffe000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_CNT_CTL_RO_MASK               UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_CNT_CTL_WO_MASK               UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1517,13 +1530,13 @@ static inline uint32_t xeon7500_m_msr_pmu_cnt_ctl_addr(unsigned inst, unsigned i
 /*
  * The value to write to M_MSR_PMU_CNT_CTL{5-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_CNT_CTL_WRITABLE_MASK & XEON7500_M_MSR_PMU_CNT_CTL_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_CNT_CTL_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_CNT_CTL_RO_MASK) | XEON7500_M_MSR_PMU_CNT_CTL_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_CTL_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1790,6 +1803,7 @@ static inline const char *xeon7500_m_msr_pmu_cnt_ctl_rule_message(unsigned bit)
 #define XEON7500_M_MSR_PMU_CNT_MBOX0_ADDR        UINT32_C(0xcb1)
 #define XEON7500_M_MSR_PMU_CNT_MBOX1_ADDR        UINT32_C(0xcf1)
 #define XEON7500_M_MSR_PMU_CNT_MBZ_MASK          UINT64_C(0xffff000000000000) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_CNT_MB1_MASK          UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_CNT_IGNORED_MASK      UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_CNT_RO_MASK           UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_CNT_WO_MASK           UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1819,13 +1833,13 @@ static inline uint32_t xeon7500_m_msr_pmu_cnt_addr(unsigned inst, unsigned i)
 /*
  * The value to write to M_MSR_PMU_CNT{5-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_cnt_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_CNT_WRITABLE_MASK & XEON7500_M_MSR_PMU_CNT_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_CNT_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_CNT_RO_MASK) | XEON7500_M_MSR_PMU_CNT_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1876,6 +1890,7 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_event_count_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_MM_CFG_MBOX0_ADDR    UINT32_C(0xe54)
 #define XEON7500_M_MSR_PMU_MM_CFG_MBOX1_ADDR    UINT32_C(0xe5c)
 #define XEON7500_M_MSR_PMU_MM_CFG_MBZ_MASK      UINT64_C(0x7fffffffffffffff) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_MM_CFG_MB1_MASK      UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_MM_CFG_IGNORED_MASK  UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_MM_CFG_RO_MASK       UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_MM_CFG_WO_MASK       UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1905,13 +1920,13 @@ static inline uint32_t xeon7500_m_msr_pmu_mm_cfg_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_MM_CFG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MM_CFG_WRITABLE_MASK & XEON7500_M_MSR_PMU_MM_CFG_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_MM_CFG_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_MM_CFG_RO_MASK) | XEON7500_M_MSR_PMU_MM_CFG_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MM_CFG_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -1962,6 +1977,7 @@ static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_en_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_MBOX0_ADDR       UINT32_C(0xe55)
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_MBOX1_ADDR       UINT32_C(0xe5d)
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_MBZ_MASK         UINT64_C(0xfffffffc00000000) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_ADDR_MATCH_MB1_MASK         UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_IGNORED_MASK     UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_RO_MASK          UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_WO_MASK          UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -1991,13 +2007,13 @@ static inline uint32_t xeon7500_m_msr_pmu_addr_match_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_ADDR_MATCH so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_addr_match_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ADDR_MATCH_WRITABLE_MASK & XEON7500_M_MSR_PMU_ADDR_MATCH_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_ADDR_MATCH_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ADDR_MATCH_RO_MASK) | XEON7500_M_MSR_PMU_ADDR_MATCH_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MATCH_WO_MASK);
     if (actions & XEON7500_ACT_W1C)
@@ -2048,6 +2064,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_match_addr_match_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ADDR_MASK_MBOX0_ADDR      UINT32_C(0xe56)
 #define XEON7500_M_MSR_PMU_ADDR_MASK_MBOX1_ADDR      UINT32_C(0xe5e)
 #define XEON7500_M_MSR_PMU_ADDR_MASK_MBZ_MASK        UINT64_C(0xfffffffff8000000) /* reserved: write 0 */
+#define XEON7500_M_MSR_PMU_ADDR_MASK_MB1_MASK        UINT64_C(0x0000000000000000) /* reserved: write 1 */
 #define XEON7500_M_MSR_PMU_ADDR_MASK_IGNORED_MASK    UINT64_C(0x0000000000000000) /* ignored: write 0 */
 #define XEON7500_M_MSR_PMU_ADDR_MASK_RO_MASK         UINT64_C(0x0000000000000000) /* read-only */
 #define XEON7500_M_MSR_PMU_ADDR_MASK_WO_MASK         UINT64_C(0x0000000000000000) /* write-only: read 0, act on 1 */
@@ -2077,13 +2094,13 @@ static inline uint32_t xeon7500_m_msr_pmu_addr_mask_addr(unsigned inst)
 /*
  * The value to write to M_MSR_PMU_ADDR_MASK so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
- * ignored bits 0; write-only, write-1-to-clear and write-1-to-set bits from 'wanted'
- * only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
  */
 static inline uint64_t xeon7500_m_msr_pmu_addr_mask_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ADDR_MASK_WRITABLE_MASK & XEON7500_M_MSR_PMU_ADDR_MASK_KEEP_MASK) |
-                      (was & XEON7500_M_MSR_PMU_ADDR_MASK_RO_MASK));
+                      (was & XEON7500_M_MSR_PMU_ADDR_MASK_RO_MASK) | XEON7500_M_MSR_PMU_ADDR_MASK_MB1_MASK);
     if (actions & XEON7500_ACT_WO)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MASK_WO_MASK);
     if (actions & XEON7500_ACT_W1C)

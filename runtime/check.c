@@ -1,6 +1,6 @@
 /*
- * check - may a value be written? (must-be-zero bits, undefined values, rules)
- * and what a read-modify-write writes. Pure; no I/O.
+ * check - may a value be written? (must-be-zero and must-be-one bits, undefined
+ * values, rules) and what a read-modify-write writes. Pure; no I/O.
  */
 #include "regc/regc.h"
 
@@ -60,19 +60,26 @@ static int check_width(const struct regc_reg *r, const char *name, uint64_t v, c
         (unsigned long long)v, name, (unsigned long long)past, r->width);
 }
 
-static int check_mbz_fields(const struct regc_spec *s, const struct regc_reg *r, const char *name,
-                            uint64_t v, char *msg, size_t len)
+/*
+ * Reserved fields hold what the attribute table demands: must-be-zero (RV, rsv) all 0,
+ * must-be-one (RV1: the manual's "SW must write to 1") all 1; then the bits past the
+ * fields' width that must be zero.
+ */
+static int check_reserved_fields(const struct regc_spec *s, const struct regc_reg *r,
+                                 const char *name, uint64_t v, char *msg, size_t len)
 {
     char cite[256];
     for (const struct regc_field *f = r->fields; f->name; f++) {
-        if (regc_field_sem(f) != REGC_SEM_MBZ || !(v & regc_field_mask(f)))
+        enum regc_sem sem = regc_field_sem(f);
+        uint64_t m = regc_field_mask(f);
+        bool bad = (sem == REGC_SEM_MBZ && (v & m)) || (sem == REGC_SEM_MB1 && (v & m) != m);
+        if (!bad)
             continue;
         cite_text(s, &r->cite, cite, sizeof(cite));
         return refuse(
-            msg, len,
-            "refusing 0x%llx for '%s': field '%s' [%u:%u] is reserved (%s) and must be zero%s",
+            msg, len, "refusing 0x%llx for '%s': field '%s' [%u:%u] is reserved (%s) and %s%s",
             (unsigned long long)v, name, f->name, f->msb, f->lsb, regc_access_text(f->access),
-            cite);
+            sem == REGC_SEM_MB1 ? "must be written 1" : "must be zero", cite);
     }
     if (v & r->mbz)
         return refuse(msg, len, "refusing 0x%llx for '%s': bits 0x%llx must be zero",
@@ -124,7 +131,7 @@ int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *
         msg[0] = '\0';
     int rc = check_width(r, name, value, msg, msglen);
     if (!rc)
-        rc = check_mbz_fields(s, r, name, value, msg, msglen);
+        rc = check_reserved_fields(s, r, name, value, msg, msglen);
     if (!rc)
         rc = check_undefined(s, r, name, value, msg, msglen);
     if (!rc)
@@ -135,5 +142,6 @@ int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *
 uint64_t regc_rmw_value(const struct regc_reg *r, uint64_t old, uint64_t mask, uint64_t value)
 {
     uint64_t keep = regc_reg_class_mask(r, REGC_MASK_KEEP) & low_mask(r->width);
-    return (old & keep & ~mask) | (value & mask);
+    uint64_t mb1 = regc_reg_class_mask(r, REGC_MASK_MB1);
+    return (old & keep & ~mask) | (value & mask) | (mb1 & ~mask);
 }

@@ -562,7 +562,8 @@ static regc_dev *dev_for(const regc_pmon_session *p, const struct regc_ref *r)
 static int wr(regc_pmon_session *p, const struct regc_ref *r, uint64_t v)
 {
     regc_dev *d = dev_for(p, r);
-    int rc = regc_write(d, r, v);
+    /* must-be-one bits (attr.h RV1) are part of every value the flow writes */
+    int rc = regc_write(d, r, v | regc_reg_class_mask(r->reg, REGC_MASK_MB1));
     if (rc) {
         char nm[160];
         return fail(p, rc, "write %s: %s", regc_ref_name(r, nm, sizeof(nm)), regc_last_error(d));

@@ -559,6 +559,9 @@ static int store_value(const struct sim_reg *s, uint64_t v, uint64_t *out)
     const struct regc_reg *r = s->reg;
     if ((v & ~low_mask(r->width)) || (v & r->mbz))
         return -EIO;
+    uint64_t mb1 = regc_reg_class_mask(r, REGC_MASK_MB1); /* RV1: "SW must write to 1" */
+    if ((v & mb1) != mb1)
+        return -EIO;
     uint64_t n = v, old = s->value;
     for (const struct regc_field *f = r->fields; f->name; f++) {
         uint64_t m = regc_field_mask(f);

@@ -48,7 +48,7 @@ static int usage(FILE *f)
                "  --cpu N          target CPU (msr, perf) or the Nth matching PCI device (pci)\n"
                "  --dry-run        print every access that would be made; touch nothing\n"
                "  --rmw            write: unspecified fields keep their current value (default: "
-               "reset value)\n"
+               "reset value; must-be-one bits 1)\n"
                "  --json           machine-readable output\n"
                "  --msr-root DIR   instead of /dev/cpu ($REGC_MSR_ROOT)\n"
                "  --sysfs-root DIR instead of /sys ($REGC_SYSFS_ROOT)\n"
@@ -799,7 +799,9 @@ static int cmd_write(const struct opts *o, int argc, char **argv)
     regc_dev *d;
     if (rc || (rc = open_dev(o, &w.r, &d)))
         return rc;
-    uint64_t written = (w.r.reg->reset & ~w.mask) | w.value, back;
+    /* unspecified fields: their reset value, must-be-one bits (RV1) 1 */
+    uint64_t base = w.r.reg->reset | regc_reg_class_mask(w.r.reg, REGC_MASK_MB1);
+    uint64_t written = (base & ~w.mask) | w.value, back;
     int err = o->rmw ? regc_rmw(d, &w.r, w.mask, w.value, &written) : regc_write(d, &w.r, written);
     if (err < 0) {
         fprintf(stderr, "regctl: %s\n", regc_last_error(d));

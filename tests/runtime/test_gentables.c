@@ -2,7 +2,8 @@
  * test_gentables - property tests over every generated descriptor table
  * (build/gen/regc_specs.h, one per regspec/ file): every must-be-zero bit
  * of every register is refused before any access and faults in the
- * simulator; every rule can be broken and is then refused naming the rule;
+ * simulator, and so does a must-be-one bit (attr.h RV1) left 0; every rule
+ * can be broken and is then refused naming the rule;
  * random allowed values written unchecked never fault; reads return what
  * the attribute table says.
  */
@@ -42,8 +43,20 @@ static void check_register(const struct regc_spec *s, const struct regc_block *b
     struct regc_ref ref;
     first_ref(s, b, r, &ref);
     uint64_t allowed = regc_reg_allowed(r);
+    uint64_t mb1 = regc_reg_class_mask(r, REGC_MASK_MB1);
     struct regc_stats before, after;
     regc_get_stats(d, &before);
+    for (unsigned bit = 0; bit < 64; bit++) {
+        uint64_t v = mb1 & ~(UINT64_C(1) << bit); /* must-be-one bit 'bit' left 0 */
+        if (v == mb1)
+            continue;
+        if (regc_write(d, &ref, v) != -EINVAL || !strstr(regc_last_error(d), "must be written 1"))
+            fail_msg("%s.%s.%s: must-be-one bit %u left 0 accepted: %s", s->name, b->name, r->name,
+                     bit, regc_last_error(d));
+        if (regc_write_unchecked(d, &ref, v) != -EIO)
+            fail_msg("%s.%s.%s: the simulator took must-be-one bit %u as 0", s->name, b->name,
+                     r->name, bit);
+    }
     for (unsigned bit = 0; bit < 64; bit++) {
         uint64_t v = UINT64_C(1) << bit;
         if (allowed & v)
@@ -58,7 +71,7 @@ static void check_register(const struct regc_spec *s, const struct regc_block *b
     }
     regc_get_stats(d, &after);
     for (int i = 0; i < 64; i++) {
-        uint64_t v = next() & allowed;
+        uint64_t v = (next() & allowed) | mb1;
         char msg[512];
         int c = regc_check(s, r, NULL, v, msg, sizeof(msg));
         if (c && !strstr(msg, "rule") && !strstr(msg, "undefined"))

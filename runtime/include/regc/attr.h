@@ -3,6 +3,8 @@
  *
  * Manuals print attributes as RW, RO, WO, RV, RW-V, RO-V, RW1C, RW1S, RWS, ig, rsv.
  * (RWS is RW that keeps its value across a warm reset: the same for software.)
+ * RV1 is the spelling a spec uses for a reserved range the manual prints as RV
+ * with "SW must write to 1" (E5-2600 v2 box controls, bits 17:16).
  * Each spelling maps to one semantic class, and each class says what a read
  * returns, what a write does, and what a read-modify-write must do. The
  * compiler's checker and header masks, the runtime's checked writes and the
@@ -30,6 +32,7 @@ enum regc_sem {
     REGC_SEM_W1S, /* read: value; write 1: sets; 0 no effect; rmw: write 0 unless setting */
     REGC_SEM_MBZ, /* reserved: read 0 or undefined; must write 0 (else undefined or #GP) */
     REGC_SEM_IG,  /* ignored: read 0; writes ignored; rmw: write 0 */
+    REGC_SEM_MB1, /* reserved, must be one: read undefined; must write 1 (else undefined) */
     REGC_SEM__COUNT
 };
 
@@ -48,6 +51,7 @@ enum regc_sem {
     X(RW1S, "RW1S", REGC_SEM_W1S, "write 1 to set")                                                \
     X(RV, "RV", REGC_SEM_MBZ, "reserved (write 0)")                                                \
     X(RSV, "rsv", REGC_SEM_MBZ, "reserved (write 0)")                                              \
+    X(RV1, "RV1", REGC_SEM_MB1, "reserved (write 1)")                                              \
     X(IG, "ig", REGC_SEM_IG, "ignored")
 
 enum regc_access {
@@ -68,7 +72,8 @@ enum regc_mask_class {
     REGC_MASK_W1S = 1u << 5,      /* write 1 to set */
     REGC_MASK_WRITABLE = 1u << 6, /* a write has an effect */
     REGC_MASK_VOLATILE = 1u << 7, /* hardware changes the value */
-    REGC_MASK_KEEP = 1u << 8      /* read-modify-write writes back what it read */
+    REGC_MASK_KEEP = 1u << 8,     /* read-modify-write writes back what it read */
+    REGC_MASK_MB1 = 1u << 9       /* must be one: every write sets it */
 };
 
 static inline const char *regc_access_text(enum regc_access a)
@@ -142,15 +147,20 @@ static inline unsigned regc_sem_classes(enum regc_sem s)
         return REGC_MASK_MBZ;
     case REGC_SEM_IG:
         return REGC_MASK_IGNORED;
+    case REGC_SEM_MB1:
+        return REGC_MASK_MB1;
     default:
         return REGC_MASK_MBZ;
     }
 }
 
-/* True for reserved and ignored fields: no accessors, may repeat a name, reset must be 0. */
+/*
+ * True for reserved and ignored fields: no accessors, may repeat a name, reset must be 0
+ * (the manuals print HW reset 0 for the must-be-one ranges too: software sets them).
+ */
 static inline bool regc_sem_is_reserved(enum regc_sem s)
 {
-    return s == REGC_SEM_MBZ || s == REGC_SEM_IG;
+    return s == REGC_SEM_MBZ || s == REGC_SEM_IG || s == REGC_SEM_MB1;
 }
 
 #ifdef __cplusplus
