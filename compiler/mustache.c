@@ -1782,11 +1782,14 @@ struct par_items {
     _Atomic uint64_t work_done;
 };
 
-/* Hands the text of 'b' to the sink (b is left empty). */
+/* Hands the text of 'b' to the sink (b is left empty; an empty b's storage is freed, as the
+   sink would: callers take a buffer handed over as gone). */
 static void hand_over(struct render *r, struct buf *b)
 {
-    if (b->len == 0)
+    if (b->len == 0) {
+        buf_release(b);
         return;
+    }
     r->handed += b->len;
     r->last_handed = b->s[b->len - 1];
     r->opt->sink(r->opt->sink_ctx, b);
