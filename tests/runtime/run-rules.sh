@@ -14,6 +14,9 @@ cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${REGC:=build/regc}" "${CC:=cc}" "${BUILD:=build}"
 tap_setup tmp
+# a libregrt built with the sanitizers (make check SAN=1) links only with them
+san=""
+[ "${SAN:-}" = 1 ] && san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 
 for spec in regspec/*.xml tests/golden/features.xml tests/runtime/data/rules_ops.xml; do
     grep -q '<rule ' "$spec" || continue
@@ -25,7 +28,8 @@ for spec in regspec/*.xml tests/golden/features.xml tests/runtime/data/rules_ops
         tap_fail "rules: $name: render" "$(head -n 5 "$d/err")"
         continue
     fi
-    if ! "$CC" -std=c11 -O1 -Wall -Wextra -Werror -iquote "$d" -Iruntime/include \
+    # shellcheck disable=SC2086
+    if ! "$CC" -std=c11 -O1 -Wall -Wextra -Werror $san -iquote "$d" -Iruntime/include \
         -DRULES_HEADER="\"$name.h\"" -DRULES_TABLES="\"${name}_tables.h\"" -DRULES_SPEC="${name}_spec" \
         "$d/rules.c" -o "$d/rules" "$BUILD/libregrt.a" 2>"$d/err"; then
         tap_fail "rules: $name: compile" "$(head -n 10 "$d/err")"
