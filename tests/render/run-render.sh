@@ -202,9 +202,8 @@ expect "-o dir/" 3 "regc: error: cannot write 'dir/': Is a directory
 if [ -z "$(ls -A "$case/dir")" ]; then tap_ok "-o dir/: nothing written into the directory"
 else tap_fail "-o dir/: nothing written into the directory" "$(ls -A "$case/dir")"; fi
 
-usage="usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] [--escape=html|c|md|none]
-       [-ftemplate-output-limit=N] [-ftemplate-work-limit=N]
 usage="usage: regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] [--escape=html|c|md|json|none]
+       [-ftemplate-output-limit=N] [-ftemplate-work-limit=N]
 "
 case_dir usage
 expect "usage: no arguments" 2 "regc: error: missing the template
