@@ -316,6 +316,24 @@ static int sim_regctl_args(struct backend *be, const char **argv, unsigned max, 
     return 2;
 }
 
+/* The whole text of a file (a FUSE device's control file: the encodings seen); caller frees. */
+static char *read_all(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    ssize_t got;
+    while (fd >= 0 && (got = read(fd, text + len, cap - len - 1)) > 0) {
+        len += (size_t)got;
+        if (cap - len < 4096)
+            text = realloc(text, cap *= 2);
+    }
+    if (fd >= 0)
+        close(fd);
+    text[len] = '\0';
+    return text;
+}
+
 /* -- msrfs: /dev/cpu/N/msr emulated through FUSE, the msr backend through the kernel */
 
 static void msrfs_detach(struct backend *be)
@@ -362,19 +380,7 @@ static int msrfs_regctl_before(struct backend *be, const char *const *names, con
 static char *msrfs_encodings(struct backend *be)
 {
     msrfs_command(&be->m, "auto 0");
-    int fd = open(be->m.simfile, O_RDONLY);
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    ssize_t got;
-    while (fd >= 0 && (got = read(fd, text + len, cap - len - 1)) > 0) {
-        len += (size_t)got;
-        if (cap - len < 4096)
-            text = realloc(text, cap *= 2);
-    }
-    if (fd >= 0)
-        close(fd);
-    text[len] = '\0';
-    return text;
+    return read_all(be->m.simfile);
 }
 
 static int msrfs_regctl_args(struct backend *be, const char **argv, unsigned max, char *buf,
@@ -453,19 +459,7 @@ static char *pcifs_encodings(struct backend *be)
     pcifs_cmd(be, "auto 0");
     char path[400];
     snprintf(path, sizeof(path), "%s/sim", be->f.mnt);
-    int fd = open(path, O_RDONLY);
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    ssize_t got;
-    while (fd >= 0 && (got = read(fd, text + len, cap - len - 1)) > 0) {
-        len += (size_t)got;
-        if (cap - len < 4096)
-            text = realloc(text, cap *= 2);
-    }
-    if (fd >= 0)
-        close(fd);
-    text[len] = '\0';
-    return text;
+    return read_all(path);
 }
 
 /* regctl with no --backend: MSRs through the msr backend, configuration space through pci. */

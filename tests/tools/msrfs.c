@@ -141,35 +141,13 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
     return 0;
 }
 
-/* Reading package pkg's control file: the encodings seen, from offset 'off'. */
-static int read_report(int pkg, char *buf, size_t size, off_t off)
-{
-    size_t len;
-    char *text = simctl_report(&state()->ctl[pkg], &len);
-    if (!text)
-        return -ENOMEM;
-    size_t n = (size_t)off < len ? len - (size_t)off : 0;
-    if (n > size)
-        n = size;
-    memcpy(buf, text + (n ? off : 0), n);
-    free(text);
-    return (int)n;
-}
-
 static int fs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
     int cpu, kind = parse_path(path, &cpu);
     if (kind == 3)
-        return read_report(cpu, buf, size, off);
-    if (kind == 4) {
-        unsigned char id[32];
-        if (simctl_cpuid(state()->spec, id) < 0)
-            return -EIO;
-        size_t n = off < 32 ? 32 - (size_t)off : 0;
-        n = n < size ? n : size;
-        memcpy(buf, id + off, n);
-        return (int)n;
-    }
+        return simctl_read_report(&state()->ctl[cpu], buf, size, off);
+    if (kind == 4)
+        return simctl_read_cpuid(state()->spec, buf, size, off);
     if (kind != 2)
         return -ENOENT;
     return simctl_msr_io(&state()->ctl[package_of(cpu)], cpu, false, buf, size, off, state()->log);

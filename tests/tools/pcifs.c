@@ -583,21 +583,6 @@ static struct simctl *ctl_of_cpu(int cpu)
     return &st->ctl[(unsigned)cpu * st->nsockets / (unsigned)st->ncpus];
 }
 
-/* Reading the control file: the encodings socket 0's model saw, from offset 'off'. */
-static int read_report(char *buf, size_t size, off_t off)
-{
-    size_t len;
-    char *text = simctl_report(&state()->ctl[0], &len);
-    if (!text)
-        return -ENOMEM;
-    size_t n = (size_t)off < len ? len - (size_t)off : 0;
-    if (n > size)
-        n = size;
-    memcpy(buf, text + (n ? off : 0), n);
-    free(text);
-    return (int)n;
-}
-
 static int fs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
     struct where w = where_is(path);
@@ -618,17 +603,10 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off, struct f
         return cfg_read(w.dev, buf, size, off);
     case N_MSR:
         return simctl_msr_io(ctl_of_cpu(w.cpu), w.cpu, false, buf, size, off, state()->log);
-    case N_CPUID: {
-        unsigned char id[32];
-        if (simctl_cpuid(state()->spec, id) < 0)
-            return -EIO;
-        size_t k = off < 32 ? 32 - (size_t)off : 0;
-        k = k < size ? k : size;
-        memcpy(buf, id + off, k);
-        return (int)k;
-    }
+    case N_CPUID:
+        return simctl_read_cpuid(state()->spec, buf, size, off);
     case N_SIM:
-        return read_report(buf, size, off);
+        return simctl_read_report(&state()->ctl[0], buf, size, off);
     default:
         return -EISDIR;
     }

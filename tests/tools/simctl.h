@@ -231,4 +231,35 @@ static inline int simctl_cpuid(const struct regc_spec *spec, unsigned char out[3
     return 0;
 }
 
+/* A read of 'size' bytes at 'off' from 'text' (len bytes): what a FUSE read returns. */
+static inline int simctl_read_text(const char *text, size_t len, char *buf, size_t size, off_t off)
+{
+    size_t n = off >= 0 && (size_t)off < len ? len - (size_t)off : 0;
+    if (n > size)
+        n = size;
+    memcpy(buf, text + (n ? off : 0), n);
+    return (int)n;
+}
+
+/* Reading the control file: the encodings sc's model saw (simctl_report), from 'off'. */
+static inline int simctl_read_report(const struct simctl *sc, char *buf, size_t size, off_t off)
+{
+    size_t len;
+    char *text = simctl_report(sc, &len);
+    if (!text)
+        return -ENOMEM;
+    int n = simctl_read_text(text, len, buf, size, off);
+    free(text);
+    return n;
+}
+
+/* Reading cpu/N/cpuid: simctl_cpuid's 32 bytes for 'spec', from 'off'; -EIO without a <cpu>. */
+static inline int simctl_read_cpuid(const struct regc_spec *spec, char *buf, size_t size, off_t off)
+{
+    unsigned char id[32];
+    if (simctl_cpuid(spec, id) < 0)
+        return -EIO;
+    return simctl_read_text((const char *)id, sizeof(id), buf, size, off);
+}
+
 #endif
