@@ -11,6 +11,10 @@ cd "$(dirname "$0")/.."
 export BUILD REGC REGCTL="${REGCTL:-}" CMOCKA_MESSAGE_OUTPUT=TAP
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# A test that runs make (kbuild, make install) starts its own: the parent's
+# MAKEFLAGS name a jobserver whose pipes `make check` did not hand down (CI sets
+# MAKEFLAGS=-j2), and make would warn "jobserver unavailable" into the test's log.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 # runs on the msr backend (msrfs) lock in a directory of their own, not /run/regc
 REGC_LOCK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/regc-locks-XXXXXX") || exit 1
 export REGC_LOCK_DIR
