@@ -15,6 +15,7 @@
  * interval, socket and event.
  */
 #include "monitor.h"
+#include "secure.h"
 #include "cpucheck.h"
 
 #include <ctype.h>
@@ -250,6 +251,8 @@ static int parse_args(struct mon *m, int argc, char **argv)
             m->popt.lock_wait = true;
             break;
         case 'L':
+            if (!regctl_path_option_ok("--lock-dir"))
+                return 2;
             m->popt.lock_dir = optarg;
             break;
         case 'S':

@@ -14,6 +14,7 @@
 #include "cpucheck.h"
 #include "events.h"
 #include "monitor.h"
+#include "secure.h"
 #include "regc/backend.h"
 #include "regc/regc.h"
 #include "regc/suggest.h"
@@ -864,9 +865,13 @@ int main(int argc, char **argv)
             o.rmw = true;
             break;
         case 'm':
+            if (!regctl_path_option_ok("--msr-root"))
+                return 2;
             o.msr_root = optarg;
             break;
         case 's':
+            if (!regctl_path_option_ok("--sysfs-root"))
+                return 2;
             o.sysfs_root = optarg;
             break;
         case 'F':

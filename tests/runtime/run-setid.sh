@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # run-setid.sh - a regctl that runs set-group-ID (or with raised capabilities) takes no path
-# from its environment (secure_getenv; docs/runtime.md "Environment"): $REGC_MSR_ROOT,
-# $REGC_SYSFS_ROOT and $REGC_LOCK_DIR steer a plain copy of regctl and not a set-group-ID one
-# (root runs both; the copy is set-group-ID to nogroup, so the kernel marks it AT_SECURE).
-# The set-group-ID runs are kept off the machine's devices: CPU 999, a planted value, and a
-# private /run (unshare -m) for the default lock directory.
+# from its environment or its command line (secure_getenv, AT_SECURE; docs/runtime.md
+# "Environment"): $REGC_MSR_ROOT, $REGC_SYSFS_ROOT and $REGC_LOCK_DIR steer a plain copy of
+# regctl and not a set-group-ID one, and --msr-root, --sysfs-root and --lock-dir are refused
+# by the set-group-ID one (root runs both; the copy is set-group-ID to nogroup, so the kernel
+# marks it AT_SECURE). The set-group-ID runs are kept off the machine's devices: CPUs 998 and
+# 999 (no machine here has them), a planted value, and a private /run (unshare -m) for the
+# default lock directory.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -13,6 +15,8 @@ REGCTL=${REGCTL:-$BUILD/regctl}
 
 names=("plain: \$REGC_MSR_ROOT read" "set-group-ID: \$REGC_MSR_ROOT ignored"
     "plain: \$REGC_SYSFS_ROOT read" "set-group-ID: \$REGC_SYSFS_ROOT ignored"
+    "set-group-ID: --msr-root refused" "set-group-ID: --sysfs-root refused"
+    "set-group-ID: --lock-dir refused" "plain: --msr-root, --sysfs-root, --lock-dir taken"
     "plain: \$REGC_LOCK_DIR used" "set-group-ID: \$REGC_LOCK_DIR ignored (/run/regc)")
 skip() {
     for t in "${names[@]:$1}"; do tap_skip "$t" "$2"; done
@@ -60,23 +64,48 @@ if echo "$out" | grep -q '"value": "0x400304"'; then tap_ok "${names[2]}"; else 
 out=$(REGC_SYSFS_ROOT=$tmp/sys "$sgid" "${P[@]}" 2>&1)
 if echo "$out" | grep -q '0x400304'; then tap_fail "${names[3]}" "$out"; else tap_ok "${names[3]}"; fi
 
+# path options: refused before anything is opened, exit 2 (a usage error)
+mkdir -m 700 "$tmp/lk1" "$tmp/lk2"
+refused() {   # test index, option, the rest of the command line
+    local i=$1 opt=$2; shift 2
+    out=$("$sgid" "$@" 2>&1)
+    rc=$?
+    if [ $rc = 2 ] && echo "$out" | grep -q "regctl: $opt is refused: regctl runs set-user-ID"; then
+        tap_ok "${names[$i]}"
+    else tap_fail "${names[$i]}" "exit $rc" "$out"; fi
+}
+refused 4 --msr-root --force-cpu --msr-root "$tmp/cpu" --cpu 999 read e5_2600.ubox.U_MSR_PMON_CTL0
+refused 5 --sysfs-root --force-cpu --backend pci --sysfs-root "$tmp/sys" read e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3
+refused 6 --lock-dir --force-cpu --cpu 998 monitor e5_2600v2 'ubox:EVENT_MSG.DOORBELL_RCVD' \
+    --lock-dir "$tmp/lk2" --interval 0 --count 1
+a=$("$plain" --force-cpu --msr-root "$tmp/cpu" --cpu 999 --json read e5_2600.ubox.U_MSR_PMON_CTL0 2>&1)
+b=$("$plain" --force-cpu --backend pci --sysfs-root "$tmp/sys" --json read e5_2600.imc.imc2.MC_CHy_PCI_PMON_CTL3 2>&1)
+c=$("$plain" --force-cpu --msr-root "$tmp/cpu" --cpu 998 monitor e5_2600v2 'ubox:EVENT_MSG.DOORBELL_RCVD' \
+    --lock-dir "$tmp/lk1" --interval 0 --count 1 2>&1)
+c="$c [locks: $(ls "$tmp/lk1" | tr '\n' ' ')]"
+if echo "$a" | grep -q '"value": "0x400842"' && echo "$b" | grep -q '"value": "0x400304"' &&
+   echo "$c" | grep -qF "[locks: msr-cpu998-global.lock msr-cpu998-ubox.lock ]"; then tap_ok "${names[7]}"
+else tap_fail "${names[7]}" "$a" "$b" "$c"; fi
+
 # the lock directory: root's default in a private /run
 if ! unshare -m sh -c 'mount -t tmpfs -o mode=755 regc-test /run' 2>/dev/null; then
-    skip 4 "cannot mount a private /run (unshare -m)"
+    skip 8 "cannot mount a private /run (unshare -m)"
 fi
 mkdir -m 700 "$tmp/env1" "$tmp/env2"
-M=(--force-cpu --msr-root "$tmp/cpu" --cpu 998 monitor e5_2600v2 'ubox:EVENT_MSG.DOORBELL_RCVD' --interval 0 --count 1)
+# the set-group-ID run takes no --msr-root: CPU 998's device does not exist, it locks and fails
+M=(--force-cpu --cpu 998 monitor e5_2600v2 'ubox:EVENT_MSG.DOORBELL_RCVD' --interval 0 --count 1)
 # shellcheck disable=SC2016 # expanded by the inner shell
 unshare -m sh -c '
     mount -t tmpfs -o mode=755 regc-test /run || exit 1
     tmp=$1; shift
-    REGC_LOCK_DIR=$tmp/env1 "$tmp/regctl" "$@" >/dev/null 2>&1
+    REGC_LOCK_DIR=$tmp/env1 "$tmp/regctl" --msr-root "$tmp/cpu" "$@" >/dev/null 2>&1
     echo "plain: $(ls "$tmp/env1" | tr "\n" " ")/ $(ls /run | tr "\n" " ")"
     REGC_LOCK_DIR=$tmp/env2 "$tmp/regctl-sgid" "$@" >/dev/null 2>&1
     echo "sgid: $(ls "$tmp/env2" | tr "\n" " ")/ $(ls /run/regc 2>&1 | tr "\n" " ")"
 ' sh "$tmp" "${M[@]}" >"$tmp/locks.out" 2>&1
 want="plain: msr-cpu998-global.lock msr-cpu998-ubox.lock / "
-if grep -qxF "$want" "$tmp/locks.out"; then tap_ok "${names[4]}"; else tap_fail "${names[4]}" "$(cat "$tmp/locks.out")"; fi
+if grep -qxF "$want" "$tmp/locks.out"; then tap_ok "${names[8]}"; else tap_fail "${names[8]}" "$(cat "$tmp/locks.out")"; fi
 want="sgid: / msr-cpu998-global.lock msr-cpu998-ubox.lock "
-if grep -qxF "$want" "$tmp/locks.out"; then tap_ok "${names[5]}"; else tap_fail "${names[5]}" "$(cat "$tmp/locks.out")"; fi
+if grep -qxF "$want" "$tmp/locks.out"; then tap_ok "${names[9]}"; else tap_fail "${names[9]}" "$(cat "$tmp/locks.out")"; fi
+
 tap_done
