@@ -26,10 +26,13 @@ top=$PWD
 status=0
 
 # seconds, as a decimal, that 'bin' takes on one input: the best of three runs
+# (the process's whole run, start-up included; "" when it could not be timed)
 time_alone() {   # bin input
     local best="" t
     for _ in 1 2 3; do
-        t=$( { /usr/bin/time -f %e "$1" -runs=1 "$2" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
+        /usr/bin/time -f %e -o "$scratch/time" "$1" -runs=1 "$2" >/dev/null 2>&1
+        t=$(tail -n 1 "$scratch/time" 2>/dev/null)
+        [[ $t =~ ^[0-9]+(\.[0-9]+)?$ ]] || continue
         if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
     done
     echo "$best"
@@ -63,12 +66,12 @@ for t in $targets; do
         art=$(ls "$scratch"/art-* 2>/dev/null | head -n 1)
         if [ -n "$art" ] && [[ ${art##*/} == art-timeout-* ]]; then
             alone=$(time_alone "$bin" "$art")
-            if awk -v a="$alone" -v l="$FUZZ_TIMEOUT" 'BEGIN { exit !(a < l) }'; then
+            if [ -n "$alone" ] && awk -v a="$alone" -v l="$FUZZ_TIMEOUT" 'BEGIN { exit !(a < l) }'; then
                 mv "$art" "$found/load/"
                 under_load+=("${art##*/art-} (${alone} s alone)")
                 continue
             fi
-            verdict="FOUND: ${art##*/art-}, ${alone} s alone"
+            verdict="FOUND: ${art##*/art-}, ${alone:-not timed} s alone"
         else
             verdict="FOUND: ${art:+${art##*/art-}}"
             grep -E 'ERROR|SUMMARY|runtime error' "$scratch/log" | head -n 5
