@@ -45,6 +45,27 @@ char *xstrdup(const char *s)
     return memcpy(xmalloc(n), s, n);
 }
 
+void *xgrow(void *v, size_t *cap, size_t need, size_t size)
+{
+    void *p = regc_grow(v, cap, need, size);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+struct regc_map_entry *xmap_put(struct regc_map *m, const void *key, size_t len, bool *found)
+{
+    struct regc_map_entry *e = regc_map_put(m, key, len, found);
+    if (!e)
+        out_of_memory();
+    return e;
+}
+
+struct regc_map_entry *xmap_put_str(struct regc_map *m, const char *key, bool *found)
+{
+    return xmap_put(m, key, strlen(key), found);
+}
+
 void util_bug(const char *file, int line, const char *msg)
 {
     fprintf(stderr, "regc: BUG at %s:%d: %s\n", file, line, msg);

@@ -8,6 +8,9 @@
 #ifndef REGC_UTIL_H
 #define REGC_UTIL_H
 
+#include "grow.h"
+#include "map.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -22,6 +25,10 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* regc_grow() (common/grow.h) and regc_map_put() (common/map.h) that never return NULL. */
+void *xgrow(void *v, size_t *cap, size_t need, size_t size);
+struct regc_map_entry *xmap_put(struct regc_map *m, const void *key, size_t len, bool *found);
+struct regc_map_entry *xmap_put_str(struct regc_map *m, const char *key, bool *found);
 
 /* The directory part of 'path': "." when it has no '/', "/" for "/x". Caller frees. */
 char *util_dir_of(const char *path);
