@@ -157,6 +157,22 @@ static void test_map_hash_depends_on_every_byte(void **state)
         assert_true(regc_map_hash(key, n) != regc_map_hash(key, n - 1));
 }
 
+/* Each byte of a name, at every length up to 40, changes its hash (the last word overlaps). */
+static void test_map_hash_sees_every_byte_of_names(void **state)
+{
+    char s[41], t[41];
+    for (size_t n = 1; n <= 40; n++) {
+        memset(s, 'A', n);
+        s[n] = '\0';
+        for (size_t i = 0; i < n; i++) {
+            memcpy(t, s, n + 1);
+            t[i] = 'B';
+            assert_true(regc_map_hash(t, n) != regc_map_hash(s, n));
+        }
+        assert_true(regc_map_hash(s, n - 1) != regc_map_hash(s, n)); /* one byte shorter */
+    }
+}
+
 static void test_grow_doubles_and_keeps_items(void **state)
 {
     int *v = NULL;
@@ -201,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_map_struct_keys),
         cmocka_unit_test(test_map_clear_keeps_storage),
         cmocka_unit_test(test_map_hash_depends_on_every_byte),
+        cmocka_unit_test(test_map_hash_sees_every_byte_of_names),
         cmocka_unit_test(test_grow_doubles_and_keeps_items),
         cmocka_unit_test(test_grow_overflow_is_null),
     };
