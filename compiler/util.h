@@ -10,6 +10,7 @@
 
 #include "grow.h"
 #include "map.h"
+#include "regc/suggest.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,24 +67,15 @@ int util_read_stream(FILE *fp, size_t max, struct util_file *f);
 size_t *util_line_starts(const char *text, size_t len, size_t *nlines);
 
 /*
- * Edit distance (optimal string alignment: insertions, deletions,
- * substitutions and swaps of two neighbours cost 1) between 'a' and 'b',
- * ignoring ASCII case; 1 for strings that differ in case only.
- */
-size_t util_edit_distance(const char *a, const char *b);
-
-/*
- * "Did you mean" for a name that names nothing: offer each candidate with
- * util_suggest_add(); util_suggest_best() gives the closest one that is
- * close enough to be a likely typo (distance at most a third of the name's
- * length, rounded up, and less than the candidate's length; not one that
- * differs in digits only: "b0" for "b9"), the first of equals, or NULL.
- * Candidates are borrowed.
+ * "Did you mean" for a name that names nothing, by the one rule of
+ * regc/suggest.h (the runtime's header-only implementation: edit distance
+ * without case, at most (len + 2) / 3, a tie offers nothing): offer each
+ * candidate with util_suggest_add(); util_suggest_best() gives the closest
+ * candidate itself (borrowed, not regc_suggest's copy), or NULL.
  */
 struct util_suggest {
-    const char *name;
+    struct regc_suggest r;
     const char *best;
-    size_t dist;
 };
 void util_suggest_init(struct util_suggest *s, const char *name);
 void util_suggest_add(struct util_suggest *s, const char *candidate);
