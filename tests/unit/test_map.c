@@ -115,9 +115,9 @@ static void test_map_clear_keeps_storage(void **state)
     struct regc_map m = REGC_MAP_INIT;
     bool found;
     for (int round = 0; round < 3; round++) {
-        for (int i = 0; i < 40; i++) {
-            char *k = malloc(8);
-            snprintf(k, 8, "n%d", i);
+        for (unsigned i = 0; i < 40; i++) {
+            char *k = malloc(16);
+            snprintf(k, 16, "n%u", i % 100);
             regc_map_put_str(&m, k, &found)->val = k;
             assert_false(found);
         }
