@@ -879,7 +879,7 @@ static void test_names_split_by_block(void **state)
     assert_int_equal(glob("regspec/*.xml", 0, NULL, &g), 0);
     assert_int_equal(glob("tests/golden/features.xml", GLOB_APPEND, NULL, &g), 0);
     for (size_t i = 0; i < g.gl_pathc; i++) {
-        struct model_spec *s = xmlload_spec(&A, &dg, g.gl_pathv[i], 1);
+        struct model_spec *s = xmlload_spec(&A, &dg, g.gl_pathv[i]);
         assert_non_null(s);
         assert_int_equal(check_spec(&A, &dg, s, 1), 0);
         assert_names_split_by_block(&A, s);
