@@ -266,6 +266,26 @@ static void scan_keep(struct scan *sc, char c)
     sc->buf[sc->len++] = c;
 }
 
+static void scan_keepn(struct scan *sc, const char *s, size_t n)
+{
+    if (sc->len + n > sc->cap) {
+        while (sc->len + n > sc->cap)
+            sc->cap = sc->cap ? 2 * sc->cap : 4096;
+        sc->buf = xrealloc(sc->buf, sc->cap);
+    }
+    memcpy(sc->buf + sc->len, s, n);
+    sc->len += n;
+}
+
+/* Counts the newlines of s[from, to) (offsets in the chunk that starts at sc->off). */
+static void scan_lines(struct scan *sc, const char *s, size_t from, size_t to)
+{
+    for (const char *p = s + from; (p = memchr(p, '\n', (size_t)(s + to - p))) != NULL; p++) {
+        sc->line++;
+        sc->line_start = sc->off + (size_t)(p - s) + 1;
+    }
+}
+
 static void scan_push(struct scan *sc)
 {
     if (sc->qlen == sc->qcap) {
@@ -304,10 +324,7 @@ static size_t scan(struct rfile *rf, const char *s, size_t n)
         if (sc->state == S_TEXT) { /* most bytes: skip to the next '<' */
             const char *lt = memchr(s + i, '<', n - i);
             size_t end = lt ? (size_t)(lt - s) : n;
-            for (const char *p = s + i; (p = memchr(p, '\n', (size_t)(s + end - p))) != NULL; p++) {
-                sc->line++;
-                sc->line_start = sc->off + (size_t)(p - s) + 1;
-            }
+            scan_lines(sc, s, i, end);
             if (!lt)
                 break;
             i = end;
@@ -315,6 +332,37 @@ static size_t scan(struct rfile *rf, const char *s, size_t n)
             sc->lt_col = (uint32_t)(sc->off + i - sc->line_start + 1);
             sc->state = S_LT;
             sc->prev = '<';
+            continue;
+        }
+        if (sc->state == S_STAG || sc->state == S_QUOTE) { /* a start tag: to its end or a quote */
+            size_t j = i;
+            if (sc->state == S_QUOTE) {
+                const char *q = memchr(s + i, sc->quote, n - i);
+                j = q ? (size_t)(q - s) : n;
+            } else {
+                while (j < n && s[j] != '"' && s[j] != '\'' && s[j] != '>')
+                    j++;
+            }
+            scan_lines(sc, s, i, j);
+            scan_keepn(sc, s + i, j < n ? j + 1 - i : n - i);
+            if (j == n) {
+                sc->prev = s[n - 1];
+                break;
+            }
+            i = j;
+            c = s[j];
+            if (sc->state == S_QUOTE) {
+                sc->state = S_STAG;
+            } else if (c == '>') {
+                scan_push(sc);
+                sc->depth += sc->buf[sc->len - 2] != '/';
+                sc->root_seen = true;
+                sc->state = S_TEXT;
+            } else {
+                sc->quote = c;
+                sc->state = S_QUOTE;
+            }
+            sc->prev = c;
             continue;
         }
         if (c == '\n') {
@@ -348,22 +396,8 @@ static size_t scan(struct rfile *rf, const char *s, size_t n)
                     scan_push(sc); /* "<>": libxml2 reports it */
             }
             break;
-        case S_STAG:
-            scan_keep(sc, c);
-            if (c == '"' || c == '\'') {
-                sc->quote = c;
-                sc->state = S_QUOTE;
-            } else if (c == '>') {
-                scan_push(sc);
-                sc->depth += sc->prev != '/';
-                sc->root_seen = true;
-                sc->state = S_TEXT;
-            }
-            break;
+        case S_STAG: /* handled above */
         case S_QUOTE:
-            scan_keep(sc, c);
-            if (c == sc->quote)
-                sc->state = S_STAG;
             break;
         case S_ETAG:
             if (c == '>') {
