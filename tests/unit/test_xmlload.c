@@ -553,6 +553,68 @@ static void test_error_positions_in_multiline_tags(void **state)
     unlink(path);
 }
 
+/*
+ * Positions far into a file, where the reader and the start-tag scanner
+ * work on many chunks of it: 3,000 registers of one line each (about
+ * 250 KB), then the same multi-line tags as above. Line N of the file is
+ * register N - 2, so the line numbers are known without the loader.
+ */
+static void write_big_prefix(struct buf *b)
+{
+    buf_adds(b, "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n  <block name=\"b\">\n");
+    for (int i = 0; i < 3000; i++) /* lines 3 to 3002 */
+        buf_addf(b, "    <register name=\"R%d\" space=\"msr\" address=\"0x%x\" width=\"8\">"
+                    "<field name=\"F\" bits=\"7:0\" access=\"RW\" desc=\"some text to fill "
+                    "the line\"/></register>\n", i, 0x1000 + i);
+}
+
+static void test_positions_deep_in_a_big_file(void **state)
+{
+    const char *path = tmp_path("deep-cols.xml");
+    struct buf b = BUF_INIT;
+    write_big_prefix(&b);
+    buf_adds(&b, "    <register name=\"R\"\n" /* line 3003 */
+                 "              space=\"msr\" address=\"0x1&#x5A;\" stride=\"3\"\n"
+                 "              width=\"32\"><field name=\"a\" bits=\"1:0\" access=\"RW\"/>"
+                 "<field name=\"b\" access=\"RW\"\n"
+                 "       bits=\"9:99\"/></register>\n"
+                 "  </block>\n</regspec>\n");
+    write_file(path, b.s);
+    expect_only(path, ":3004:39: error: invalid character 'Z' in number '0x1Z'",
+                ":3006:16: error: bit 99 is out of range: bits are numbered 0 to 63", NULL);
+    /* a schema error there: the unknown attribute's own column */
+    buf_reset(&b);
+    write_big_prefix(&b);
+    buf_adds(&b, "    <register name=\"R\" space=\"msr\"\n" /* line 3003 */
+                 "       adress=\"0x1\" width=\"8\"/>\n  </block>\n</regspec>\n");
+    write_file(path, b.s);
+    expect_only(path,
+                ":3004:8: error: element 'register': unknown attribute 'adress'; did you mean "
+                "'address'?",
+                NULL);
+    buf_release(&b);
+    unlink(path);
+}
+
+/*
+ * A file with a schema error reports only its schema errors, though the
+ * streaming loader meets the bad number (line 3) before the unknown element
+ * (line 4): what the model's construction found is dropped with the file.
+ */
+static void test_schema_error_hides_value_errors(void **state)
+{
+    const char *path = tmp_path("both.xml");
+    write_file(path, "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n"
+                     "  <block name=\"b\">\n"
+                     "    <register name=\"R\" space=\"msr\" address=\"0xZ\" width=\"8\"/>\n"
+                     "    <regster name=\"S\"/>\n"
+                     "  </block>\n"
+                     "</regspec>\n");
+    expect_only(path, ":4: error: element 'regster' is not allowed here; did you mean 'register'?",
+                NULL);
+    unlink(path);
+}
+
 static void test_repeated_pmon_and_misc(void **state)
 {
     const char *path = tmp_path("twice.xml");
@@ -618,6 +680,8 @@ int main(void)
         cmocka_unit_test(test_external_entity_is_never_opened),
         cmocka_unit_test(test_billion_laughs_is_quick),
         cmocka_unit_test(test_error_positions_in_multiline_tags),
+        cmocka_unit_test(test_positions_deep_in_a_big_file),
+        cmocka_unit_test(test_schema_error_hides_value_errors),
         cmocka_unit_test(test_repeated_pmon_and_misc),
         cmocka_unit_test(test_rule_positions),
     };
