@@ -257,15 +257,6 @@ static void scan_release(struct scan *sc)
     free(sc->q);
 }
 
-static void scan_keep(struct scan *sc, char c)
-{
-    if (sc->len == sc->cap) {
-        sc->cap = sc->cap ? 2 * sc->cap : 4096;
-        sc->buf = xrealloc(sc->buf, sc->cap);
-    }
-    sc->buf[sc->len++] = c;
-}
-
 static void scan_keepn(struct scan *sc, const char *s, size_t n)
 {
     if (sc->len + n > sc->cap) {
@@ -389,8 +380,8 @@ static size_t scan(struct rfile *rf, const char *s, size_t n)
                     return scan_refuse(rf, i, at, DIAG_XML_LIMIT, msg);
                 }
                 sc->cur = (struct tagrec){sc->lt_line, sc->lt_col, sc->len, 0};
-                scan_keep(sc, '<');
-                scan_keep(sc, c);
+                scan_keepn(sc, "<", 1); /* the '<' may have been in the last chunk */
+                scan_keepn(sc, &c, 1);
                 sc->state = c == '>' ? S_TEXT : S_STAG;
                 if (c == '>')
                     scan_push(sc); /* "<>": libxml2 reports it */
@@ -2151,8 +2142,6 @@ static void close_element(struct loader *ld, struct frame *fr, const char *text)
         ru->message = fold_text(ld->a, text);
     }
 }
-
-/* ---------------------------------------------------------------- other formats */
 
 /* Position of byte 'off' of the peeked text. */
 static struct srcpos peek_pos(const struct rfile *rf, size_t off)
