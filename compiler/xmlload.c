@@ -155,6 +155,7 @@ struct rfile {
     struct held fatal;         /* well-formedness, safety and read errors */
     struct schema_err *schema; /* xmalloc'd */
     size_t nschema, schema_cap;
+    size_t placed;             /* schema[0, placed) have their positions */
     size_t held_mark;          /* ld->held.n when the file began */
     xmlTextReaderPtr reader;
     xmlNode *node;             /* the element being loaded */
@@ -789,10 +790,9 @@ static void schema_message(struct loader *ld, char *out, size_t size, const char
 /* A schema error at 'pos', or at the position 'node' will have once it is handed over. */
 static void schema_err_add(struct rfile *rf, struct srcpos pos, xmlNode *node, const char *msg)
 {
-    for (size_t i = 0; i < rf->nschema && !node; i++)
-        if (!rf->schema[i].node && rf->schema[i].pos.line == pos.line &&
-            strcmp(rf->schema[i].msg, msg) == 0)
-            return;
+    for (size_t i = rf->nschema; i > 0 && !node && rf->schema[i - 1].pos.line == pos.line; i--)
+        if (!rf->schema[i - 1].node && strcmp(rf->schema[i - 1].msg, msg) == 0)
+            return; /* the same error found twice (the latest ones are on the same line) */
     if (rf->nschema == rf->schema_cap) {
         rf->schema_cap = rf->schema_cap ? 2 * rf->schema_cap : 16;
         rf->schema = xrealloc(rf->schema, rf->schema_cap * sizeof(*rf->schema));
@@ -2337,7 +2337,7 @@ static struct lfile *open_lfile(struct loader *ld, const char *path, const char 
  */
 static void place_schema_errors(struct rfile *rf)
 {
-    for (size_t i = 0; i < rf->nschema; i++) {
+    for (size_t i = rf->placed; i < rf->nschema; i++) {
         xmlNode *n = rf->schema[i].node;
         if (!n)
             continue;
@@ -2363,6 +2363,7 @@ static void place_schema_errors(struct rfile *rf)
         else
             rf->schema[i].pos = pos_of(rf->ld, n);
     }
+    rf->placed = rf->nschema;
 }
 
 /* The root element: foreign, the one expected, or another (reported at the end if valid). */
@@ -2431,7 +2432,7 @@ static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
             if (!xmlTextReaderIsEmptyElement(rf->reader))
                 continue;
             type = XML_READER_TYPE_END_ELEMENT;
-        } else if (rf->nschema) {
+        } else if (rf->placed < rf->nschema) {
             place_schema_errors(rf);
         }
         if (type == XML_READER_TYPE_END_ELEMENT && depth >= 0 && depth <= XMLLOAD_MAX_DEPTH) {
