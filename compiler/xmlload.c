@@ -441,7 +441,10 @@ static size_t scan(struct rfile *rf, const char *s, size_t n)
     return n;
 }
 
-/* The input is not in an 8-bit encoding the scanner can follow (UTF-16, UCS-4, EBCDIC). */
+/*
+ * The input is not in an encoding the scanner can follow (UTF-16, UCS-4,
+ * EBCDIC): refused, since the scanner could not refuse a DOCTYPE in it.
+ */
 static bool wide_encoding(const unsigned char *s, size_t n)
 {
     if (n < 2)
@@ -2489,7 +2492,6 @@ static void read_syntax(struct rfile *rf, int options)
     scan_release(&rf->sc);
     memset(&rf->sc, 0, sizeof(rf->sc));
     rf->sc.line = 1;
-    rf->sc.lost = wide_encoding((const unsigned char *)rf->peek, rf->npeek);
     rf->peek_pos = 0;
     xmlSAXHandler sax;
     memset(&sax, 0, sizeof(sax));
@@ -2574,8 +2576,12 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
     f->loading = true;
     bool complete = false;
     int valid = 0;
-    if (peek_file(&rf) && !foreign_text(&rf)) {
-        rf.sc.lost = wide_encoding((const unsigned char *)rf.peek, rf.npeek);
+    if (peek_file(&rf) && wide_encoding((const unsigned char *)rf.peek, rf.npeek)) {
+        report_fatal(&rf, DIAG_XML_UNSAFE, (struct srcpos){f->index, 0, 0},
+                     "encoding refused: regspec files are UTF-8 (or an encoding that keeps "
+                     "ASCII as it is), and this one looks like UTF-16, UCS-4 or EBCDIC");
+        complete = true;
+    } else if (!rf.read_err && !foreign_text(&rf)) {
         int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES |
                       XML_PARSE_NOBLANKS;
         rf.reader = xmlReaderForIO(read_input, NULL, &rf, NULL, NULL, options);
