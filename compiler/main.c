@@ -442,7 +442,7 @@ static int compile(struct options *o, struct diag *dg)
     if (o->jobs == 0)
         o->jobs = jobs_default();
     char *path = specpath_find(o->spec); /* a bare name: an installed spec */
-    struct model_spec *spec = xmlload_spec(&arena, dg, path, o->jobs);
+    struct model_spec *spec = xmlload_spec(&arena, dg, path);
     if (spec && check_spec(&arena, dg, spec, o->jobs) == 0 && !o->check_only && dg->nerrors == 0) {
         if (render_spec(dg, o, spec, &tp, &out) == 0 && dg->nerrors == 0)
             write_outputs(dg, o, spec, &tp, &out);

@@ -149,22 +149,32 @@ static int read_fd(int fd, size_t max, size_t hint, struct util_file *f)
     return 0;
 }
 
-int util_read_input(const char *path, size_t max, struct util_file *f)
+int util_open_input(const char *path, struct util_file *f, size_t *size)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return input_failed(f, errno, NULL);
     struct stat st;
-    int rc;
-    const char *refused;
-    if (fstat(fd, &st) != 0)
-        rc = input_failed(f, errno, NULL);
-    else if ((refused = kind_refused(st.st_mode)) != NULL)
-        rc = input_failed(f, S_ISDIR(st.st_mode) ? EISDIR : 0, refused);
-    else if (max && (uintmax_t)st.st_size > max)
-        rc = input_failed(f, EFBIG, NULL);
-    else
-        rc = read_fd(fd, max, (size_t)st.st_size, f);
+    const char *refused = NULL;
+    int err = fstat(fd, &st) != 0 ? errno : 0;
+    if (!err && (refused = kind_refused(st.st_mode)) != NULL)
+        err = S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (err || refused) {
+        close(fd);
+        return input_failed(f, err, refused);
+    }
+    *f = (struct util_file){NULL, 0, 0, NULL};
+    *size = (size_t)st.st_size;
+    return fd;
+}
+
+int util_read_input(const char *path, size_t max, struct util_file *f)
+{
+    size_t size;
+    int fd = util_open_input(path, f, &size);
+    if (fd < 0)
+        return -1;
+    int rc = max && size > max ? input_failed(f, EFBIG, NULL) : read_fd(fd, max, size, f);
     close(fd);
     return rc;
 }

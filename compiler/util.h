@@ -57,6 +57,12 @@ struct util_file {
  * such as /dev/zero never ends. Returns 0, or -1 with 'f->err' and 'f->why'.
  */
 int util_read_input(const char *path, size_t max, struct util_file *f);
+/*
+ * Opens 'path' to read it as a stream, refusing what util_read_input()
+ * refuses for its kind. Returns the descriptor (the caller closes it) and
+ * the file's size in '*size', or -1 with 'f->err' and 'f->why'.
+ */
+int util_open_input(const char *path, struct util_file *f, size_t *size);
 /* The same for a stream not yet read from ("-": standard input, whatever it is), to its end. */
 int util_read_stream(FILE *fp, size_t max, struct util_file *f);
 

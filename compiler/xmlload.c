@@ -1,39 +1,52 @@
 /*
- * xmlload - libxml2 to model. See xmlload.h for the contract.
+ * xmlload - libxml2 to model, streaming. See xmlload.h for the contract.
  *
- * Reading a file: the bytes are read whole (regular files only, refused
- * before a byte is read otherwise; refused above 256 MiB), parsed
- * from memory with network off and no DTD or entity processing; a SAX hook
- * refuses any DOCTYPE before its internal subset is read (so entity bombs
- * and external entities never run), counts nesting depth, and records the
- * byte offset of every start tag in the node's '_private' slot (the schema validator uses 'psvi'). That offset
- * gives each element the line of its '<' and lets attribute values be
- * found in the raw text, so errors inside values get a real column.
+ * A file is read with libxml2's reader (xmlTextReader), which validates
+ * against the compiled-in schema as it reads (RelaxNG on the reader) and
+ * hands over one node at a time; the model is built from those nodes as
+ * they come (an element's attributes at its start tag, the text of <desc>
+ * and <rule> at their end), and libxml2 frees each node behind us. No
+ * document of the spec is ever built, and nothing of the file's text is
+ * kept but the start tag being loaded: memory follows the model.
  *
- * A large spec is loaded on several threads, cut between its top-level
- * blocks, and falls back to one thread on any report: see "the parallel
- * load" below.
+ * Bytes reach libxml2 through read_input(), which runs them first through
+ * a small scanner (struct scan). It knows just enough XML to follow start
+ * tags, end tags, comments, CDATA sections and PIs; it keeps the raw text
+ * of each start tag until the reader hands its element over, which gives
+ * the element the line and column of its '<' and lets attribute values be
+ * found in the raw text, so errors inside values get a real column. The
+ * scanner also enforces the safety rules before libxml2 sees a byte: a
+ * DOCTYPE (hence any entity declaration, internal or external) and nesting
+ * deeper than XMLLOAD_MAX_DEPTH stop the input where they begin.
+ *
+ * Diagnostics keep the old contract: after a well-formedness, safety or
+ * schema error in a file, nothing else of that file is reported or enters
+ * the model. As the errors of a file are known only at its end, what the
+ * model's construction reports is held (struct held) and kept or dropped
+ * when the file ends.
  */
-#define _XOPEN_SOURCE 700 /* realpath() */
+#define _XOPEN_SOURCE 700 /* realpath(), getline() */
 #include "xmlload.h"
 
+#include "buf.h"
 #include "expr.h"
-#include "jobs.h"
 #include "util.h"
-#include "xmlsplit.h"
 
 #include <libxml/parser.h>
-#include <libxml/parserInternals.h>
 #include <libxml/relaxng.h>
-#include <libxml/SAX2.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlreader.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* regspec/regspec.rng, compiled in by tools/embed.c (build/gen/schema.c). */
 extern const char regspec_schema[];
@@ -41,8 +54,8 @@ extern const size_t regspec_schema_len;
 
 enum {
     XMLLOAD_MAX_DEPTH = 64,
+    PEEK_SIZE = 65536, /* read before libxml2 starts: the text a SystemRDL file is told by */
 };
-#define XMLLOAD_MAX_SIZE ((size_t)256 * 1024 * 1024)
 
 /* What the schema says of one element's attributes (for readable messages). */
 struct schema_attr {
@@ -65,122 +78,526 @@ struct schema_elem {
     bool truncated;   /* more attributes than attrs[] holds: do not call any unknown */
 };
 
-/* One file read: the spec or an include. */
+/* ---------------------------------------------------------------- the scanner */
+
+/* A start tag the scanner has seen and the reader has not handed over yet. */
+struct tagrec {
+    uint32_t line, col; /* of its '<' */
+    size_t start, len;  /* its raw text: scan.buf[start, start + len) */
+};
+
+enum scan_state {
+    S_TEXT, S_LT, S_STAG, S_QUOTE, S_ETAG, S_PI, S_BANG, S_COMMENT, S_CDATA, S_DECL
+};
+
+struct scan {
+    enum scan_state state;
+    char quote, prev;       /* the quote of the value being read; the byte before this one */
+    unsigned run;           /* '-' or ']' seen in a row (ends of comments and CDATA) */
+    char look[8];           /* after "<!": what it starts */
+    unsigned nlook;
+    unsigned depth;         /* elements open */
+    bool root_seen;
+    bool lost;              /* the scanner and the reader disagree, or the input is not 8-bit:
+                               positions are libxml2's lines from then on */
+    uint64_t off;           /* bytes scanned */
+    uint64_t line_start;    /* offset of the current line's first byte */
+    uint32_t line;
+    uint32_t lt_line, lt_col; /* the last '<' */
+    char *buf;              /* raw text of the start tags in q; xmalloc'd */
+    size_t head, len, cap;  /* buf[head, len) is in use */
+    struct tagrec *q;       /* q[qhead, qlen): tags not yet handed over; xmalloc'd */
+    size_t qhead, qlen, qcap;
+    struct tagrec cur;      /* the tag being captured */
+};
+
+/* ---------------------------------------------------------------- files */
+
+/* A diagnostic held until its file is known to be sound (or a note to the one before it). */
+struct held_diag {
+    enum diag_code code;
+    bool note;
+    struct srcpos pos;
+    char *msg; /* xmalloc'd */
+};
+
+struct held {
+    struct held_diag *d;
+    size_t n, cap;
+};
+
+/* Schema errors are collected while a file is read, then reported in file order. */
+struct schema_err {
+    struct srcpos pos;
+    char *msg;      /* xmalloc'd */
+    xmlNode *node;  /* not handed over yet when the error came: its position is found later */
+};
+
+/* One file: the spec or an include. */
 struct lfile {
     const char *path;    /* as diagnostics print it; owned by the arena */
     const char *real;    /* canonical path, to find a file included twice; arena */
     uint32_t index;      /* in the diag file table */
-    char *text;          /* raw bytes, NUL-terminated; caller releases with free() */
-    size_t len;
-    size_t *lines;       /* byte offset of each line's start; lines[0] == 0; free() */
-    size_t nlines;
     struct srcpos included_at; /* the <include> that brought it in (file 0: the spec) */
     bool loading;        /* on the include stack now */
 };
 
-struct piece_input;
+/* The state of reading one file. */
+struct rfile {
+    struct loader *ld;
+    struct lfile *f;
+    int fd;
+    char *peek;                /* the file's first bytes, read before libxml2 starts; xmalloc'd */
+    size_t npeek, peek_pos;
+    int read_err;              /* errno of a failed read */
+    bool stopped;              /* the scanner refused the rest of the input (reported) */
+    struct scan sc;
+    struct held fatal;         /* well-formedness, safety and read errors */
+    struct schema_err *schema; /* xmalloc'd */
+    size_t nschema, schema_cap;
+    size_t placed;             /* schema[0, placed) have their positions */
+    size_t held_mark;          /* ld->held.n when the file began */
+    xmlTextReaderPtr reader;
+    xmlNode *node;             /* the element being loaded */
+    struct tagrec tag;         /* its start tag (tag.len 0: unknown) */
+    const char *wrong_root;    /* the root element, when it is not the one expected */
+    struct srcpos wrong_root_pos;
+    unsigned schema_raw;       /* schema errors libxml2 reported, the dropped ones too */
+};
+
+struct frame;
 
 struct loader {
     struct arena *a;
     struct diag *dg;
     struct model_spec *spec;
-    struct lfile **files; /* every file read; xmalloc'd array */
+    struct lfile **files; /* every file opened; xmalloc'd array */
     size_t nfiles, cap;
     size_t inputs_cap;    /* capacity of spec->inputs */
-    struct lfile *cur;    /* the file being parsed (for libxml2's errors) */
-    bool stopped;         /* the SAX hook stopped the parser and reported why */
+    struct rfile *rf;     /* the file being read */
     xmlRelaxNGPtr schema;
-    xmlRelaxNGValidCtxtPtr validator;
-    startElementNsSAX2Func start_element; /* libxml2's default, wrapped by on_start_element */
-    struct schema_err *schema_errs;       /* found while validating one file; xmalloc'd */
-    size_t nschema_errs, schema_errs_cap;
-    struct schema_elem *elems;            /* attributes per element, from the schema; xmalloc'd */
+    struct schema_elem *elems; /* attributes per element, from the schema; xmalloc'd */
     size_t nelems;
-    struct piece_input *piece; /* loading one piece of a split spec (see "the parallel load") */
-    bool refused;              /* the piece holds what only the serial load can load */
+    struct held held;     /* what the model's construction reported, in order */
+    struct buf text;      /* the text of the <desc> or <rule> being read */
 };
-
-/* ---------------------------------------------------------------- positions */
-
-/* 1-based line of byte 'off' (binary search in the line table). */
-static uint32_t line_of(const struct lfile *f, size_t off)
-{
-    size_t lo = 0, hi = f->nlines;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (f->lines[mid] <= off)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (uint32_t)(lo + 1);
-}
-
-static struct srcpos pos_at(const struct lfile *f, size_t off)
-{
-    uint32_t line = line_of(f, off);
-    return (struct srcpos){f->index, line, (uint32_t)(off - f->lines[line - 1] + 1)};
-}
-
-static struct lfile *file_of(xmlNode *n)
-{
-    return n->doc->_private;
-}
-
-/* Byte offset of the element's '<' in the raw text, or SIZE_MAX when unknown. */
-static size_t tag_offset(xmlNode *n)
-{
-    return n->_private ? (size_t)((uintptr_t)n->_private - 1) : SIZE_MAX;
-}
-
-/* The element's position: its file, the line of its '<', col 0. */
-static struct srcpos pos_of(xmlNode *n)
-{
-    struct lfile *f = file_of(n);
-    size_t off = tag_offset(n);
-    if (off != SIZE_MAX)
-        return (struct srcpos){f->index, line_of(f, off), 0};
-    long line = xmlGetLineNo(n);
-    return (struct srcpos){f->index, line > 0 ? (uint32_t)line : 0, 0};
-}
 
 static bool is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/*
- * Offset of attribute 'name' inside the element's start tag in the raw text:
- * of the first character of its value ('value'), else of its name; SIZE_MAX
- * when it cannot be found.
- */
-static size_t attr_offset(xmlNode *n, const char *name, bool value)
+/* ---------------------------------------------------------------- held diagnostics */
+
+static void held_add(struct held *h, enum diag_code code, bool note, struct srcpos pos,
+                     const char *fmt, va_list ap)
 {
-    struct lfile *f = file_of(n);
-    size_t i = tag_offset(n);
-    if (i == SIZE_MAX || i >= f->len || f->text[i] != '<')
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 16;
+        h->d = xrealloc(h->d, h->cap * sizeof(*h->d));
+    }
+    struct buf b = BUF_INIT;
+    buf_vaddf(&b, fmt, ap);
+    size_t len;
+    h->d[h->n++] = (struct held_diag){code, note, pos, buf_detach(&b, &len)};
+}
+
+static void held_truncate(struct held *h, size_t n)
+{
+    while (h->n > n)
+        free(h->d[--h->n].msg);
+}
+
+/* Reports what 'h' holds from 'from' on, in order, and forgets it. */
+static void held_flush(struct held *h, struct diag *dg, size_t from)
+{
+    for (size_t i = from; i < h->n; i++) {
+        if (h->d[i].note)
+            diag_note(dg, h->d[i].pos, "%s", h->d[i].msg);
+        else
+            diag_report(dg, h->d[i].code, h->d[i].pos, "%s", h->d[i].msg);
+    }
+    held_truncate(h, from);
+}
+
+__attribute__((format(printf, 4, 5))) static void report(struct loader *ld, enum diag_code code,
+                                                         struct srcpos pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    held_add(&ld->held, code, false, pos, fmt, ap);
+    va_end(ap);
+}
+
+__attribute__((format(printf, 3, 4))) static void note(struct loader *ld, struct srcpos pos,
+                                                       const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    held_add(&ld->held, 0, true, pos, fmt, ap);
+    va_end(ap);
+}
+
+/* A well-formedness, safety or read error of the file being read. */
+__attribute__((format(printf, 4, 5))) static void report_fatal(struct rfile *rf,
+                                                               enum diag_code code,
+                                                               struct srcpos pos,
+                                                               const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    held_add(&rf->fatal, code, false, pos, fmt, ap);
+    va_end(ap);
+}
+
+/* ---------------------------------------------------------------- the scanner */
+
+static void scan_release(struct scan *sc)
+{
+    free(sc->buf);
+    free(sc->q);
+}
+
+static void scan_keepn(struct scan *sc, const char *s, size_t n)
+{
+    if (sc->len + n > sc->cap) {
+        while (sc->len + n > sc->cap)
+            sc->cap = sc->cap ? 2 * sc->cap : 4096;
+        sc->buf = xrealloc(sc->buf, sc->cap);
+    }
+    memcpy(sc->buf + sc->len, s, n);
+    sc->len += n;
+}
+
+/* Counts the newlines of s[from, to) (offsets in the chunk that starts at sc->off). */
+static void scan_lines(struct scan *sc, const char *s, size_t from, size_t to)
+{
+    for (const char *p = s + from; (p = memchr(p, '\n', (size_t)(s + to - p))) != NULL; p++) {
+        sc->line++;
+        sc->line_start = sc->off + (size_t)(p - s) + 1;
+    }
+}
+
+static void scan_push(struct scan *sc)
+{
+    if (sc->qlen == sc->qcap) {
+        sc->qcap = sc->qcap ? 2 * sc->qcap : 64;
+        sc->q = xrealloc(sc->q, sc->qcap * sizeof(*sc->q));
+    }
+    sc->cur.len = sc->len - sc->cur.start;
+    sc->q[sc->qlen++] = sc->cur;
+}
+
+/* Stops the input at the '<' just read (if it is in this chunk); returns the bytes to keep. */
+static size_t scan_refuse(struct rfile *rf, size_t i, struct srcpos at, enum diag_code code,
+                          const char *msg)
+{
+    report_fatal(rf, code, at, "%s", msg);
+    rf->stopped = true;
+    uint64_t lt = (uint64_t)rf->sc.line_start + at.col - 1; /* the '<' is on the current line */
+    if (at.line != rf->sc.line || lt < rf->sc.off)
+        return i;
+    return (size_t)(lt - rf->sc.off);
+}
+
+/*
+ * Follows s[0, n) (the next bytes of the file); returns how many of them
+ * libxml2 may have: all, or those before a construct refused here.
+ */
+static size_t scan(struct rfile *rf, const char *s, size_t n)
+{
+    struct scan *sc = &rf->sc;
+    if (sc->lost) {
+        sc->off += n;
+        return n;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (sc->state == S_TEXT) { /* most bytes: skip to the next '<' */
+            const char *lt = memchr(s + i, '<', n - i);
+            size_t end = lt ? (size_t)(lt - s) : n;
+            scan_lines(sc, s, i, end);
+            if (!lt)
+                break;
+            i = end;
+            sc->lt_line = sc->line;
+            sc->lt_col = (uint32_t)(sc->off + i - sc->line_start + 1);
+            sc->state = S_LT;
+            sc->prev = '<';
+            continue;
+        }
+        if (sc->state == S_STAG || sc->state == S_QUOTE) { /* a start tag: to its end or a quote */
+            size_t j = i;
+            if (sc->state == S_QUOTE) {
+                const char *q = memchr(s + i, sc->quote, n - i);
+                j = q ? (size_t)(q - s) : n;
+            } else {
+                while (j < n && s[j] != '"' && s[j] != '\'' && s[j] != '>')
+                    j++;
+            }
+            scan_lines(sc, s, i, j);
+            scan_keepn(sc, s + i, j < n ? j + 1 - i : n - i);
+            if (j == n) {
+                sc->prev = s[n - 1];
+                break;
+            }
+            i = j;
+            c = s[j];
+            if (sc->state == S_QUOTE) {
+                sc->state = S_STAG;
+            } else if (c == '>') {
+                scan_push(sc);
+                sc->depth += sc->buf[sc->len - 2] != '/';
+                sc->root_seen = true;
+                sc->state = S_TEXT;
+            } else {
+                sc->quote = c;
+                sc->state = S_QUOTE;
+            }
+            sc->prev = c;
+            continue;
+        }
+        if (c == '\n') {
+            sc->line++;
+            sc->line_start = sc->off + i + 1;
+        }
+        switch (sc->state) {
+        case S_TEXT:
+            break;
+        case S_LT:
+            if (c == '/') {
+                sc->state = S_ETAG;
+            } else if (c == '?') {
+                sc->state = S_PI;
+            } else if (c == '!') {
+                sc->state = S_BANG;
+                sc->nlook = 0;
+            } else {
+                struct srcpos at = {rf->f->index, sc->lt_line, sc->lt_col};
+                if (sc->depth >= XMLLOAD_MAX_DEPTH) {
+                    char msg[64];
+                    snprintf(msg, sizeof(msg), "elements nest deeper than %d levels",
+                             XMLLOAD_MAX_DEPTH);
+                    return scan_refuse(rf, i, at, DIAG_XML_LIMIT, msg);
+                }
+                sc->cur = (struct tagrec){sc->lt_line, sc->lt_col, sc->len, 0};
+                scan_keepn(sc, "<", 1); /* the '<' may have been in the last chunk */
+                scan_keepn(sc, &c, 1);
+                sc->state = c == '>' ? S_TEXT : S_STAG;
+                if (c == '>')
+                    scan_push(sc); /* "<>": libxml2 reports it */
+            }
+            break;
+        case S_STAG: /* handled above */
+        case S_QUOTE:
+            break;
+        case S_ETAG:
+            if (c == '>') {
+                sc->depth -= sc->depth > 0;
+                sc->state = S_TEXT;
+            }
+            break;
+        case S_PI:
+            if (c == '>' && sc->prev == '?')
+                sc->state = S_TEXT;
+            break;
+        case S_BANG: {
+            sc->look[sc->nlook++] = c;
+            bool comment = memcmp(sc->look, "--", sc->nlook < 2 ? sc->nlook : 2) == 0;
+            bool cdata = sc->nlook <= 7 && memcmp(sc->look, "[CDATA[", sc->nlook) == 0;
+            if (comment && sc->nlook == 2) {
+                sc->state = S_COMMENT;
+                sc->run = 0;
+            } else if (cdata && sc->nlook == 7) {
+                sc->state = S_CDATA;
+                sc->run = 0;
+            } else if (!comment && !cdata) {
+                if (sc->depth == 0 && !sc->root_seen) /* <!DOCTYPE ...> */
+                    return scan_refuse(rf, i, (struct srcpos){rf->f->index, sc->lt_line, sc->lt_col},
+                                       DIAG_XML_UNSAFE,
+                                       "DOCTYPE declaration refused: regspec files may not have "
+                                       "a DTD or declare entities");
+                sc->state = c == '>' ? S_TEXT : S_DECL; /* libxml2 reports it */
+            }
+            break;
+        }
+        case S_COMMENT:
+        case S_CDATA:
+            if (c == (sc->state == S_COMMENT ? '-' : ']'))
+                sc->run++;
+            else if (c == '>' && sc->run >= 2)
+                sc->state = S_TEXT;
+            else
+                sc->run = 0;
+            break;
+        case S_DECL:
+            if (c == '>')
+                sc->state = S_TEXT;
+            break;
+        }
+        sc->prev = c;
+    }
+    sc->off += n;
+    return n;
+}
+
+/*
+ * The input is not in an encoding the scanner can follow (UTF-16, UCS-4,
+ * EBCDIC): refused, since the scanner could not refuse a DOCTYPE in it.
+ */
+static bool wide_encoding(const unsigned char *s, size_t n)
+{
+    if (n < 2)
+        return false;
+    if ((s[0] == 0xFE && s[1] == 0xFF) || (s[0] == 0xFF && s[1] == 0xFE) || s[0] == 0 || s[1] == 0)
+        return true;
+    return n >= 4 && s[0] == 0x4C && s[1] == 0x6F && s[2] == 0xA7 && s[3] == 0x94;
+}
+
+/* libxml2's read callback: the peeked bytes, then the file, each scanned first. */
+static int read_input(void *ctx, char *buf, int len)
+{
+    struct rfile *rf = ctx;
+    if (rf->stopped || len <= 0)
+        return 0;
+    size_t n;
+    if (rf->peek_pos < rf->npeek) {
+        n = rf->npeek - rf->peek_pos < (size_t)len ? rf->npeek - rf->peek_pos : (size_t)len;
+        memcpy(buf, rf->peek + rf->peek_pos, n);
+        rf->peek_pos += n;
+    } else {
+        ssize_t k;
+        while ((k = read(rf->fd, buf, (size_t)len)) < 0 && errno == EINTR)
+            ;
+        if (k < 0) {
+            rf->read_err = errno;
+            rf->stopped = true;
+            return -1;
+        }
+        n = (size_t)k;
+    }
+    return (int)scan(rf, buf, n);
+}
+
+/*
+ * The start tag of 'n', which the reader just handed over: its record
+ * leaves the queue (its text stays until the next one leaves). False when
+ * the scanner cannot tell (then it gives up for the rest of the file).
+ */
+static bool tag_take(struct rfile *rf, xmlNode *n)
+{
+    struct scan *sc = &rf->sc;
+    rf->tag.len = 0;
+    if (sc->lost)
+        return false;
+    if (sc->qhead == sc->qlen) {
+        sc->lost = true;
+        return false;
+    }
+    struct tagrec t = sc->q[sc->qhead++];
+    /* its name must be the element's: "<prefix:name" then a space, '/' or '>' */
+    const char *p = sc->buf + t.start + 1, *end = sc->buf + t.start + t.len;
+    size_t np = n->ns && n->ns->prefix ? strlen((const char *)n->ns->prefix) : 0;
+    size_t nn = strlen((const char *)n->name);
+    bool same = (size_t)(end - p) > np + (np > 0) + nn &&
+                (!np || (memcmp(p, n->ns->prefix, np) == 0 && p[np] == ':')) &&
+                memcmp(p + np + (np > 0), n->name, nn) == 0;
+    char after = same ? p[np + (np > 0) + nn] : 'x';
+    if (!same || !(is_space(after) || after == '/' || after == '>')) {
+        sc->lost = true;
+        return false;
+    }
+    /* the text before this tag is no longer needed */
+    sc->head = t.start;
+    if (sc->head > 65536 && sc->head > sc->len / 2) {
+        memmove(sc->buf, sc->buf + sc->head, sc->len - sc->head);
+        for (size_t i = sc->qhead; i < sc->qlen; i++)
+            sc->q[i].start -= sc->head;
+        t.start -= sc->head;
+        if (sc->state == S_STAG || sc->state == S_QUOTE) /* a tag read in part */
+            sc->cur.start -= sc->head;
+        sc->len -= sc->head;
+        sc->head = 0;
+    }
+    if (sc->qhead == sc->qlen) {
+        sc->qhead = sc->qlen = 0;
+    } else if (sc->qhead > 1024 && sc->qhead > sc->qlen / 2) {
+        memmove(sc->q, sc->q + sc->qhead, (sc->qlen - sc->qhead) * sizeof(*sc->q));
+        sc->qlen -= sc->qhead;
+        sc->qhead = 0;
+    }
+    rf->tag = t;
+    return true;
+}
+
+/* ---------------------------------------------------------------- positions */
+
+/*
+ * An element's position lives in its node's '_private' slot (line and
+ * column of its '<', column + 1 in the low half; NULL: unknown), set when
+ * the reader hands the element over.
+ */
+static void *pos_pack(uint32_t line, uint32_t col)
+{
+    return (void *)(uintptr_t)(((uint64_t)line << 32) | ((uint64_t)col + 1));
+}
+
+/* The element's position: its file, the line of its '<', col 0. */
+static struct srcpos pos_of(struct loader *ld, xmlNode *n)
+{
+    uint64_t v = (uint64_t)(uintptr_t)n->_private;
+    if (v)
+        return (struct srcpos){ld->rf->f->index, (uint32_t)(v >> 32), 0};
+    long line = xmlGetLineNo(n);
+    return (struct srcpos){ld->rf->f->index, line > 0 ? (uint32_t)line : 0, 0};
+}
+
+/* Position of byte 'i' of the current element's start tag. */
+static struct srcpos tag_pos(struct loader *ld, size_t i)
+{
+    const struct rfile *rf = ld->rf;
+    const char *t = rf->sc.buf + rf->tag.start;
+    uint32_t line = rf->tag.line, col = rf->tag.col + (uint32_t)i;
+    for (size_t k = 0; k < i; k++) {
+        if (t[k] == '\n') {
+            line++;
+            col = (uint32_t)(i - k);
+        }
+    }
+    return (struct srcpos){rf->f->index, line, col};
+}
+
+/*
+ * Offset of attribute 'name' inside the start tag of 'n' (the element
+ * being loaded): of the first character of its value ('value'), else of
+ * its name; SIZE_MAX when it cannot be found.
+ */
+static size_t attr_offset(struct loader *ld, xmlNode *n, const char *name, bool value)
+{
+    const struct rfile *rf = ld->rf;
+    if (n != rf->node || rf->tag.len == 0)
         return SIZE_MAX;
-    const char *t = f->text;
-    size_t nlen = strlen(name);
-    for (i++; i < f->len && !is_space(t[i]) && t[i] != '>' && t[i] != '/';)
+    const char *t = rf->sc.buf + rf->tag.start;
+    size_t len = rf->tag.len, nlen = strlen(name), i = 1;
+    while (i < len && !is_space(t[i]) && t[i] != '>' && t[i] != '/')
         i++;
-    while (i < f->len) {
-        while (i < f->len && is_space(t[i]))
+    while (i < len) {
+        while (i < len && is_space(t[i]))
             i++;
-        if (i >= f->len || t[i] == '>' || t[i] == '/')
+        if (i >= len || t[i] == '>' || t[i] == '/')
             return SIZE_MAX;
         size_t start = i;
-        while (i < f->len && t[i] != '=' && !is_space(t[i]))
+        while (i < len && t[i] != '=' && !is_space(t[i]))
             i++;
         bool match = i - start == nlen && memcmp(t + start, name, nlen) == 0;
-        while (i < f->len && (is_space(t[i]) || t[i] == '='))
+        while (i < len && (is_space(t[i]) || t[i] == '='))
             i++;
-        if (i >= f->len || (t[i] != '"' && t[i] != '\''))
+        if (i >= len || (t[i] != '"' && t[i] != '\''))
             return SIZE_MAX;
         char q = t[i++];
         if (match)
             return value ? i : start;
-        const char *end = memchr(t + i, q, f->len - i);
+        const char *end = memchr(t + i, q, len - i);
         if (!end)
             return SIZE_MAX;
         i = (size_t)(end - t) + 1;
@@ -188,16 +605,11 @@ static size_t attr_offset(xmlNode *n, const char *name, bool value)
     return SIZE_MAX;
 }
 
-static size_t attr_value_offset(xmlNode *n, const char *name)
-{
-    return attr_offset(n, name, true);
-}
-
 /* Position of attribute 'name' itself (its name) in the start tag; the element's when unknown. */
-static struct srcpos attr_pos(xmlNode *n, const char *name)
+static struct srcpos attr_pos(struct loader *ld, xmlNode *n, const char *name)
 {
-    size_t i = attr_offset(n, name, false);
-    return i == SIZE_MAX ? pos_of(n) : pos_at(file_of(n), i);
+    size_t i = attr_offset(ld, n, name, false);
+    return i == SIZE_MAX ? pos_of(ld, n) : tag_pos(ld, i);
 }
 
 /*
@@ -205,68 +617,22 @@ static struct srcpos attr_pos(xmlNode *n, const char *name)
  * attribute 'name': a character or entity reference in the raw text counts
  * as one character. Line only when the value cannot be found.
  */
-static struct srcpos value_pos(xmlNode *n, const char *name, size_t off)
+static struct srcpos value_pos(struct loader *ld, xmlNode *n, const char *name, size_t off)
 {
-    struct lfile *f = file_of(n);
-    size_t i = attr_value_offset(n, name);
+    size_t i = attr_offset(ld, n, name, true);
     if (i == SIZE_MAX)
-        return pos_of(n);
-    char quote = f->text[i - 1];
-    for (size_t k = 0; k < off && i < f->len && f->text[i] != quote; k++) {
-        if (f->text[i] == '&') {
-            const char *semi = memchr(f->text + i, ';', f->len - i);
-            i = semi ? (size_t)(semi - f->text) : i;
+        return pos_of(ld, n);
+    const char *t = ld->rf->sc.buf + ld->rf->tag.start;
+    size_t len = ld->rf->tag.len;
+    char quote = t[i - 1];
+    for (size_t k = 0; k < off && i < len && t[i] != quote; k++) {
+        if (t[i] == '&') {
+            const char *semi = memchr(t + i, ';', len - i);
+            i = semi ? (size_t)(semi - t) : i;
         }
         i++;
     }
-    return pos_at(f, i);
-}
-
-/* ---------------------------------------------------------------- files */
-
-static void build_lines(struct lfile *f)
-{
-    f->lines = util_line_starts(f->text, f->len, &f->nlines);
-}
-
-/*
- * Registers and reads 'path'. Returns the file, or NULL after reporting
- * 'code' (DIAG_IO for the spec, DIAG_INCLUDE for an include) or
- * DIAG_XML_LIMIT at 'at'.
- */
-static struct lfile *open_file(struct loader *ld, const char *path, const char *real,
-                               struct srcpos at, enum diag_code code)
-{
-    struct lfile *f = arena_zalloc(ld->a, sizeof(*f));
-    f->path = path;
-    f->real = real;
-    f->included_at = at;
-    struct util_file in;
-    if (util_read_input(path, XMLLOAD_MAX_SIZE, &in) < 0) {
-        struct srcpos p = at.file ? at : (struct srcpos){diag_add_file(ld->dg, path), 0, 0};
-        if (in.err == EFBIG && at.file)
-            diag_report(ld->dg, DIAG_XML_LIMIT, p, "included file '%s' is larger than 256 MiB",
-                        path);
-        else if (in.err == EFBIG)
-            diag_report(ld->dg, DIAG_XML_LIMIT, p, "file is larger than 256 MiB");
-        else if (at.file)
-            diag_report(ld->dg, code, p, "cannot read included file '%s': %s", path, in.why);
-        else
-            diag_report(ld->dg, code, p, "cannot read file: %s", in.why);
-        return NULL;
-    }
-    f->text = in.text;
-    f->len = in.len;
-    f->index = diag_add_source(ld->dg, path, f->text, f->len);
-    build_lines(f);
-    if (ld->nfiles == ld->cap) {
-        ld->cap = ld->cap ? 2 * ld->cap : 8;
-        ld->files = xrealloc(ld->files, ld->cap * sizeof(*ld->files));
-    }
-    ld->files[ld->nfiles++] = f;
-    arena_push(ld->a, (void ***)&ld->spec->inputs, &ld->spec->ninputs, &ld->inputs_cap,
-               (void *)path);
-    return f;
+    return tag_pos(ld, i);
 }
 
 /* ---------------------------------------------------------------- libxml2 errors */
@@ -283,78 +649,107 @@ static void trim_message(char *out, size_t size, const char *msg)
     out[n] = '\0';
 }
 
+/* Line 'line' of 'path', read again from the start (error paths only); NULL when unreadable. */
+static char *read_line(const char *path, uint32_t line, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *fp = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (!fp) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    char *s = NULL;
+    size_t cap = 0;
+    ssize_t n = -1;
+    for (uint32_t i = 0; i < line && (n = getline(&s, &cap, fp)) >= 0; i++)
+        ;
+    fclose(fp);
+    if (n < 0) {
+        free(s);
+        return NULL;
+    }
+    *len = (size_t)n;
+    return s;
+}
+
 /*
  * libxml2 gives some errors the column after the construct at fault. Moves
  * 'p' back on its line to the last place before it where 'at' holds (the
  * construct's start); 'p' unchanged when there is none.
  */
-static struct srcpos back_to(const struct lfile *f, struct srcpos p,
-                             bool (*at)(const struct lfile *f, size_t i, const char *arg),
+static struct srcpos back_to(const char *path, struct srcpos p,
+                             bool (*at)(const char *t, size_t len, size_t i, const char *arg),
                              const char *arg)
 {
-    if (p.line == 0 || p.line > f->nlines || p.col == 0)
+    size_t len;
+    char *t = p.line && p.col ? read_line(path, p.line, &len) : NULL;
+    if (!t)
         return p;
-    size_t start = f->lines[p.line - 1], i = start + p.col - 1;
-    for (i = i > f->len ? f->len : i; i > start; i--)
-        if (at(f, i - 1, arg))
-            return pos_at(f, i - 1);
+    for (size_t i = p.col - 1 > len ? len : p.col - 1; i > 0; i--) {
+        if (at(t, len, i - 1, arg)) {
+            p.col = (uint32_t)i;
+            break;
+        }
+    }
+    free(t);
     return p;
 }
 
 /* An entity reference's '&'. */
-static bool at_ampersand(const struct lfile *f, size_t i, const char *arg)
+static bool at_ampersand(const char *t, size_t len, size_t i, const char *arg)
 {
-    return f->text[i] == '&';
+    return t[i] == '&';
 }
 
 /* A mismatched end tag's "</". */
-static bool at_end_tag(const struct lfile *f, size_t i, const char *arg)
+static bool at_end_tag(const char *t, size_t len, size_t i, const char *arg)
 {
-    return f->text[i] == '<' && i + 1 < f->len && f->text[i + 1] == '/';
+    return t[i] == '<' && i + 1 < len && t[i + 1] == '/';
 }
 
 /* "NAME =" after a space: an attribute given twice (the last one is the repeat). */
-static bool at_attribute(const struct lfile *f, size_t i, const char *name)
+static bool at_attribute(const char *t, size_t len, size_t i, const char *name)
 {
     size_t n = strlen(name), j = i + n;
-    if (j > f->len || memcmp(f->text + i, name, n) != 0 || (i > 0 && !is_space(f->text[i - 1])))
+    if (j > len || memcmp(t + i, name, n) != 0 || (i > 0 && !is_space(t[i - 1])))
         return false;
-    while (j < f->len && is_space(f->text[j]))
+    while (j < len && is_space(t[j]))
         j++;
-    return j < f->len && f->text[j] == '=';
+    return j < len && t[j] == '=';
 }
 
-static void report_parser_error(struct loader *ld, const xmlError *e)
+static void report_parser_error(struct rfile *rf, const xmlError *e)
 {
     char msg[256];
     trim_message(msg, sizeof(msg), e->message);
-    struct srcpos p = {ld->cur->index, e->line > 0 ? (uint32_t)e->line : 0,
+    const char *path = rf->f->path;
+    struct srcpos p = {rf->f->index, e->line > 0 ? (uint32_t)e->line : 0,
                        e->int2 > 0 ? (uint32_t)e->int2 : 0};
     if (e->code == XML_ERR_UNDECLARED_ENTITY || e->code == XML_WAR_UNDECLARED_ENTITY) {
-        p = back_to(ld->cur, p, at_ampersand, NULL);
-        diag_report(ld->dg, DIAG_XML_UNSAFE, p,
-                    "entity reference '&%s;' refused: only the predefined entities and "
-                    "character references are allowed",
-                    e->str1 ? e->str1 : "?");
+        report_fatal(rf, DIAG_XML_UNSAFE, back_to(path, p, at_ampersand, NULL),
+                     "entity reference '&%s;' refused: only the predefined entities and "
+                     "character references are allowed",
+                     e->str1 ? e->str1 : "?");
         return;
     }
     char a[128], b[128];
     int line = 0, n_ = -1;
     if (sscanf(msg, "Opening and ending tag mismatch: %127s line %d and %127s%n", a, &line, b, &n_) == 3 &&
         n_ >= 0 && !msg[n_])
-        diag_report(ld->dg, DIAG_XML_SYNTAX, back_to(ld->cur, p, at_end_tag, NULL),
-                    "closing tag '%s' does not match '<%s>' opened at line %d", b, a, line);
+        report_fatal(rf, DIAG_XML_SYNTAX, back_to(path, p, at_end_tag, NULL),
+                     "closing tag '%s' does not match '<%s>' opened at line %d", b, a, line);
     else if (sscanf(msg, "Premature end of data in tag %127s line %d%n", a, &line, &n_) == 2 &&
              n_ >= 0 && !msg[n_])
-        diag_report(ld->dg, DIAG_XML_SYNTAX, p, "the file ends inside '<%s>' opened at line %d", a,
-                    line);
+        report_fatal(rf, DIAG_XML_SYNTAX, p, "the file ends inside '<%s>' opened at line %d", a,
+                     line);
     else if (sscanf(msg, "Attribute %127s redefined%n", a, &n_) == 1 && n_ >= 0 && !msg[n_])
-        diag_report(ld->dg, DIAG_XML_SYNTAX, back_to(ld->cur, p, at_attribute, a),
-                    "attribute '%s' is given twice", a);
+        report_fatal(rf, DIAG_XML_SYNTAX, back_to(path, p, at_attribute, a),
+                     "attribute '%s' is given twice", a);
     else {
         if (msg[0] >= 'A' && msg[0] <= 'Z' && !(msg[1] >= 'A' && msg[1] <= 'Z'))
             msg[0] = (char)(msg[0] - 'A' + 'a');
-        diag_report(ld->dg, DIAG_XML_SYNTAX, p, "%s", msg);
+        report_fatal(rf, DIAG_XML_SYNTAX, p, "%s", msg);
     }
 }
 
@@ -363,8 +758,12 @@ static void report_parser_error(struct loader *ld, const xmlError *e)
 
 static const char *suggest_element(struct loader *ld, const char *name);
 
-/* A Relax-NG message in our words; libxml2's own text when no rule matches; "" to drop it. */
-static void schema_message(struct loader *ld, char *out, size_t size, const char *msg)
+/*
+ * A Relax-NG message in our words; libxml2's own text when no rule matches;
+ * "" to drop it. 'elem': the element the error is about, if known.
+ */
+static void schema_message(struct loader *ld, char *out, size_t size, const char *msg,
+                           const char *elem)
 {
     char a[128], b[128], hint[160];
     int n_;
@@ -380,7 +779,8 @@ static void schema_message(struct loader *ld, char *out, size_t size, const char
     else if (MATCHES(msg, "Element %127s has extra content: %127s", a, b))
         out[0] = '\0'; /* follows "is not allowed here" for the same element */
     else if (MATCHES(msg, "Did not expect text in element %127s content", a))
-        snprintf(out, size, "element '%s' may not contain text", a);
+        snprintf(out, size, "element '%s' may not contain text", elem ? elem : a); /* the
+            streaming validator names no element ("TODO") */
     else if (MATCHES(msg, "Expecting element %127[^,], got %127s", a, b))
         snprintf(out, size, "expected element '%s', found '%s'", a, b);
     else if (MATCHES(msg, "Expecting an element %127[^,], got nothing", a))
@@ -390,37 +790,69 @@ static void schema_message(struct loader *ld, char *out, size_t size, const char
 }
 #undef MATCHES
 
-/* Schema errors are collected during validation, then reported in file order. */
-struct schema_err {
-    struct srcpos pos;
-    char *msg; /* xmalloc'd */
-};
-
-static void schema_err_add(struct loader *ld, struct srcpos pos, const char *msg)
+/* A schema error at 'pos', or at the position 'node' will have once it is handed over. */
+static void schema_err_add(struct rfile *rf, struct srcpos pos, xmlNode *node, const char *msg)
 {
-    for (size_t i = 0; i < ld->nschema_errs; i++)
-        if (ld->schema_errs[i].pos.line == pos.line && strcmp(ld->schema_errs[i].msg, msg) == 0)
-            return;
-    if (ld->nschema_errs == ld->schema_errs_cap) {
-        ld->schema_errs_cap = ld->schema_errs_cap ? 2 * ld->schema_errs_cap : 16;
-        ld->schema_errs =
-            xrealloc(ld->schema_errs, ld->schema_errs_cap * sizeof(*ld->schema_errs));
+    for (size_t i = rf->nschema; i > 0 && !node && rf->schema[i - 1].pos.line == pos.line; i--)
+        if (!rf->schema[i - 1].node && strcmp(rf->schema[i - 1].msg, msg) == 0)
+            return; /* the same error found twice (the latest ones are on the same line) */
+    if (rf->nschema == rf->schema_cap) {
+        rf->schema_cap = rf->schema_cap ? 2 * rf->schema_cap : 16;
+        rf->schema = xrealloc(rf->schema, rf->schema_cap * sizeof(*rf->schema));
     }
-    ld->schema_errs[ld->nschema_errs++] = (struct schema_err){pos, xstrdup(msg)};
+    rf->schema[rf->nschema++] = (struct schema_err){pos, xstrdup(msg), node};
 }
 
-static void report_schema_error(struct loader *ld, const xmlError *e)
+static void report_schema_error(struct rfile *rf, const xmlError *e)
 {
     char raw[256], msg[320];
+    rf->schema_raw++;
     trim_message(raw, sizeof(raw), e->message);
-    schema_message(ld, msg, sizeof(msg), raw);
+    xmlNode *n = e->node;
+    bool elem = n && n->type == XML_ELEMENT_NODE;
+    schema_message(rf->ld, msg, sizeof(msg), raw, elem ? (const char *)n->name : NULL);
     if (!msg[0])
         return;
-    struct srcpos p = {ld->cur->index, e->line > 0 ? (uint32_t)e->line : 0, 0};
-    xmlNode *n = e->node;
-    if (n && n->type == XML_ELEMENT_NODE && n->doc && n->doc->_private)
-        p = pos_of(n);
-    schema_err_add(ld, p, msg);
+    struct srcpos p = {rf->f->index, e->line > 0 ? (uint32_t)e->line : 0, 0};
+    if (elem) {
+        if (!n->_private) { /* not handed over yet: placed by place_schema_errors() */
+            schema_err_add(rf, p, n, msg);
+            return;
+        }
+        p = pos_of(rf->ld, n);
+    }
+    schema_err_add(rf, p, NULL, msg);
+}
+
+/* The reader's errors (parser and validator) for the file being read. */
+static void on_reader_error(void *arg, xmlErrorPtr e)
+{
+    struct rfile *rf = arg;
+    if (!rf || e->level == XML_ERR_WARNING)
+        return;
+    if (e->domain == XML_FROM_RELAXNGV)
+        report_schema_error(rf, e);
+    else if (e->domain == XML_FROM_RELAXNGP)
+        report_fatal(rf, DIAG_SCHEMA, (struct srcpos){0, 0, 0}, "built-in schema: %s",
+                     e->message ? e->message : "?");
+    else if (!rf->stopped) /* after a refusal, libxml2 only finds the input cut short */
+        report_parser_error(rf, e);
+}
+
+/* Errors that do not come through a reader (setting one up, compiling the schema). */
+static void on_error(void *data, xmlErrorPtr e)
+{
+    struct loader *ld = data;
+    if (ld->rf)
+        on_reader_error(ld->rf, e);
+    else if (e->level != XML_ERR_WARNING)
+        diag_report(ld->dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0}, "built-in schema: %s",
+                    e->message ? e->message : "?");
+}
+
+static void on_generic_error(void *data, const char *fmt, ...)
+{
+    /* Everything goes through on_error; libxml2 must print nothing itself. */
 }
 
 static int schema_err_cmp(const void *x, const void *y)
@@ -429,196 +861,6 @@ static int schema_err_cmp(const void *x, const void *y)
     if (a->pos.line != b->pos.line)
         return a->pos.line < b->pos.line ? -1 : 1;
     return a < b ? -1 : a > b; /* stable: the order they were found in */
-}
-
-static void schema_errs_flush(struct loader *ld)
-{
-    if (ld->nschema_errs == 0)
-        return;
-    qsort(ld->schema_errs, ld->nschema_errs, sizeof(*ld->schema_errs), schema_err_cmp);
-    for (size_t i = 0; i < ld->nschema_errs; i++) {
-        diag_report(ld->dg, DIAG_SCHEMA, ld->schema_errs[i].pos, "%s", ld->schema_errs[i].msg);
-        free(ld->schema_errs[i].msg);
-    }
-    ld->nschema_errs = 0;
-}
-
-static void on_error(void *data, xmlErrorPtr e)
-{
-    struct loader *ld = data;
-    if (!ld->cur || e->level == XML_ERR_WARNING)
-        return;
-    if (e->domain == XML_FROM_RELAXNGV)
-        report_schema_error(ld, e);
-    else if (e->domain == XML_FROM_RELAXNGP)
-        diag_report(ld->dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0}, "built-in schema: %s",
-                    e->message ? e->message : "?");
-    else
-        report_parser_error(ld, e);
-}
-
-static void on_generic_error(void *data, const char *fmt, ...)
-{
-    /* Everything goes through on_error; libxml2 must print nothing itself. */
-}
-
-/* ---------------------------------------------------------------- parsing */
-
-static struct loader *loader_of(xmlParserCtxtPtr ctxt)
-{
-    return ctxt->_private;
-}
-
-/*
- * The document libxml2 reads for one piece of a split spec (xmlsplit.h):
- * the file's prolog and root start tag, the piece's run of the root's
- * content, and a closing tag; handed over part by part, never copied whole.
- */
-struct piece_input {
-    const char *text; /* the whole file; borrowed */
-    size_t root_end;  /* text[0, root_end): the prolog and the root's start tag */
-    size_t from, to;  /* text[from, to): the piece's run */
-    const char *tail; /* "</regspec>", or "" for the last piece */
-    size_t pos;       /* bytes handed to libxml2 so far */
-};
-
-/* The bytes at 'pos' of the piece's document, and how many follow in the same part. */
-static const char *piece_at(const struct piece_input *in, size_t pos, size_t *avail)
-{
-    size_t run_end = in->root_end + (in->to - in->from);
-    if (pos < in->root_end) {
-        *avail = in->root_end - pos;
-        return in->text + pos;
-    }
-    if (pos < run_end) {
-        *avail = run_end - pos;
-        return in->text + in->from + (pos - in->root_end);
-    }
-    size_t tail = strlen(in->tail);
-    *avail = pos < run_end + tail ? run_end + tail - pos : 0;
-    return in->tail + (*avail ? pos - run_end : 0);
-}
-
-/* libxml2's read callback for a piece: up to 'len' more bytes, 0 at the end. */
-static int piece_read(void *ctx, char *buf, int len)
-{
-    struct piece_input *in = ctx;
-    size_t n = 0;
-    while (n < (size_t)len) {
-        size_t avail;
-        const char *src = piece_at(in, in->pos, &avail);
-        if (avail == 0)
-            break;
-        size_t k = avail < (size_t)len - n ? avail : (size_t)len - n;
-        memcpy(buf + n, src, k);
-        n += k;
-        in->pos += k;
-    }
-    return (int)n;
-}
-
-/* File offset of byte 'v' of a piece's document (in its prolog or its run). */
-static size_t piece_to_file(const struct piece_input *in, size_t v)
-{
-    return v < in->root_end ? v : in->from + (v - in->root_end);
-}
-
-/*
- * Byte offset in the raw text of the last '<' before the parser's position
- * (during a SAX callback: the '<' of the tag being reported), or SIZE_MAX
- * when unknown (input converted from another encoding).
- */
-static size_t tag_start(struct loader *ld, xmlParserCtxtPtr ctxt)
-{
-    xmlParserInputPtr in = ctxt->input;
-    if (!in || (in->buf && in->buf->encoder))
-        return SIZE_MAX;
-    size_t end = (size_t)(in->cur - in->base) + (size_t)in->consumed;
-    if (ld->piece && end > 0) /* map the tag's last byte: a tag never spans two parts */
-        end = piece_to_file(ld->piece, end - 1) + 1;
-    const char *t = ld->cur->text;
-    if (end > ld->cur->len)
-        return SIZE_MAX;
-    while (end > 0 && t[end - 1] != '<')
-        end--;
-    return end > 0 ? end - 1 : SIZE_MAX;
-}
-
-/* <!DOCTYPE ...>: refused before its internal subset (entities) is read. */
-static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *ext_id,
-                               const xmlChar *sys_id)
-{
-    xmlParserCtxtPtr ctxt = ctx;
-    struct loader *ld = loader_of(ctxt);
-    size_t off = tag_start(ld, ctxt);
-    struct srcpos p = off != SIZE_MAX ? pos_at(ld->cur, off)
-                                      : (struct srcpos){ld->cur->index,
-                                                        (uint32_t)ctxt->input->line, 0};
-    diag_report(ld->dg, DIAG_XML_UNSAFE, p,
-                "DOCTYPE declaration refused: regspec files may not have a DTD or declare entities");
-    ld->stopped = true;
-    xmlStopParser(ctxt);
-}
-
-/* Every start tag: bounded depth, and its offset kept for positions. */
-static void on_start_element(void *ctx, const xmlChar *localname, const xmlChar *prefix,
-                             const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
-                             int nb_attributes, int nb_defaulted, const xmlChar **attributes)
-{
-    xmlParserCtxtPtr ctxt = ctx;
-    struct loader *ld = loader_of(ctxt);
-    if (ctxt->nameNr >= XMLLOAD_MAX_DEPTH) {
-        size_t off = tag_start(ld, ctxt);
-        struct srcpos p = off != SIZE_MAX ? pos_at(ld->cur, off)
-                                          : (struct srcpos){ld->cur->index,
-                                                            (uint32_t)ctxt->input->line, 0};
-        diag_report(ld->dg, DIAG_XML_LIMIT, p, "elements nest deeper than %d levels",
-                    XMLLOAD_MAX_DEPTH);
-        ld->stopped = true;
-        xmlStopParser(ctxt);
-        return;
-    }
-    ld->start_element(ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
-                      nb_defaulted, attributes);
-    size_t off = tag_start(ld, ctxt);
-    if (ctxt->node && off != SIZE_MAX)
-        ctxt->node->_private = (void *)(uintptr_t)(off + 1); /* NULL means unknown */
-}
-
-/*
- * Parses the file's text, or the piece of it that 'ld' loads; NULL after
- * reporting (well-formedness, safety, limits).
- */
-static xmlDocPtr parse_file(struct loader *ld, struct lfile *f)
-{
-    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-    if (!ctxt) {
-        diag_report(ld->dg, DIAG_IO, (struct srcpos){f->index, 0, 0}, "cannot set up the XML parser");
-        return NULL;
-    }
-    ctxt->_private = ld;
-    ctxt->sax->internalSubset = on_internal_subset;
-    ld->start_element = ctxt->sax->startElementNs;
-    ctxt->sax->startElementNs = on_start_element;
-    ld->cur = f;
-    ld->stopped = false;
-    unsigned before = ld->dg->nerrors;
-    int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS;
-    xmlDocPtr doc = ld->piece
-                        ? xmlCtxtReadIO(ctxt, piece_read, NULL, ld->piece, NULL, NULL, options)
-                        : xmlCtxtReadMemory(ctxt, f->text, (int)f->len, NULL, NULL, options);
-    bool ok = doc && ctxt->wellFormed && !ld->stopped && ld->dg->nerrors == before;
-    if (!ok && ld->dg->nerrors == before) {
-        diag_report(ld->dg, DIAG_XML_SYNTAX, (struct srcpos){f->index, 0, 0},
-                    "the file is not well-formed XML");
-    }
-    xmlFreeParserCtxt(ctxt);
-    if (!ok) {
-        xmlFreeDoc(doc);
-        return NULL;
-    }
-    doc->_private = f;
-    return doc;
 }
 
 /* ---------------------------------------------------------------- schema */
@@ -762,7 +1004,7 @@ static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_a
     if (!v && at->required && !suggested) {
         snprintf(msg, sizeof(msg), "element '%s': missing attribute '%s'", (const char *)n->name,
                  at->name);
-        schema_err_add(ld, pos_of(n), msg);
+        schema_err_add(ld->rf, pos_of(ld, n), NULL, msg);
     }
     bool known = !v || !at->values[0];
     for (size_t i = 0; !known && at->values[i]; i++)
@@ -772,7 +1014,7 @@ static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_a
         list_values(list, sizeof(list), at->values);
         snprintf(msg, sizeof(msg), "element '%s': attribute '%s' is '%.60s', expected %s",
                  (const char *)n->name, at->name, (const char *)v, list);
-        schema_err_add(ld, value_pos(n, at->name, 0), msg);
+        schema_err_add(ld->rf, value_pos(ld, n, at->name, 0), NULL, msg);
     }
     xmlFree(v);
 }
@@ -801,7 +1043,7 @@ static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct s
             continue;
         snprintf(msg, sizeof(msg), "element '%s': attribute '%s' needs attribute '%s'",
                  (const char *)n->name, with, at->name);
-        schema_err_add(ld, pos_of(n), msg);
+        schema_err_add(ld->rf, pos_of(ld, n), NULL, msg);
     }
 }
 
@@ -839,7 +1081,7 @@ static void check_unknown_attributes(struct loader *ld, xmlNode *n, const struct
         snprintf(qname, sizeof(qname), "%s%s%.120s", prefix, *prefix ? ":" : "", name);
         snprintf(msg, sizeof(msg), "element '%s': unknown attribute '%s'%s", (const char *)n->name,
                  qname, diag_hint(hint, sizeof(hint), best));
-        schema_err_add(ld, a->ns ? pos_of(n) : attr_pos(n, name), msg);
+        schema_err_add(ld->rf, a->ns ? pos_of(ld, n) : attr_pos(ld, n, name), NULL, msg);
     }
 }
 
@@ -855,38 +1097,17 @@ static const char *suggest_element(struct loader *ld, const char *name)
     return util_suggest_best(&sg);
 }
 
+/* The attributes of the element being loaded, against the schema's table. */
 static void check_attributes(struct loader *ld, xmlNode *n)
 {
-    for (; n; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE)
-            continue;
-        const struct schema_elem *e = schema_elem_find(ld, (const char *)n->name);
-        bool suggested[ARRAY_SIZE(e->attrs)] = {0};
-        if (e)
-            check_unknown_attributes(ld, n, e, suggested);
-        for (size_t i = 0; e && i < e->nattrs; i++)
-            check_attribute(ld, n, &e->attrs[i], suggested[i]);
-        if (e && e->ngroups)
-            check_attribute_groups(ld, n, e);
-        check_attributes(ld, n->children);
-    }
-}
-
-/* Validates against the built-in schema; false after reporting. */
-static bool validate(struct loader *ld, struct lfile *f, xmlDocPtr doc)
-{
-    if (!ld->validator)
-        return false;
-    ld->cur = f;
-    unsigned before = ld->dg->nerrors;
-    int rc = xmlRelaxNGValidateDoc(ld->validator, doc);
-    if (rc != 0)
-        check_attributes(ld, xmlDocGetRootElement(doc));
-    schema_errs_flush(ld);
-    if (rc != 0 && ld->dg->nerrors == before)
-        diag_report(ld->dg, DIAG_SCHEMA, (struct srcpos){f->index, 0, 0},
-                    "the file does not follow the regspec schema");
-    return rc == 0;
+    const struct schema_elem *e = schema_elem_find(ld, (const char *)n->name);
+    bool suggested[ARRAY_SIZE(e->attrs)] = {0};
+    if (e)
+        check_unknown_attributes(ld, n, e, suggested);
+    for (size_t i = 0; e && i < e->nattrs; i++)
+        check_attribute(ld, n, &e->attrs[i], suggested[i]);
+    if (e && e->ngroups)
+        check_attribute_groups(ld, n, e);
 }
 
 static int compile_schema(struct loader *ld)
@@ -900,23 +1121,10 @@ static int compile_schema(struct loader *ld)
     xmlRelaxNGFreeParserCtxt(pc);
     if (!ld->schema)
         return -1;
-    ld->validator = xmlRelaxNGNewValidCtxt(ld->schema);
-    if (!ld->validator)
-        return -1;
-    xmlRelaxNGSetValidStructuredErrors(ld->validator, on_error, ld);
     return 0;
 }
 
 /* ---------------------------------------------------------------- values */
-
-static bool is_elem(xmlNode *n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
-
-#define for_each_element(c, parent)                                                                \
-    for (xmlNode *c = (parent)->children; c; c = c->next)                                          \
-        if (c->type == XML_ELEMENT_NODE)
 
 /*
  * Attribute 'name' copied into the arena, or NULL when absent. A value the
@@ -972,20 +1180,9 @@ static const char *fold_text(struct arena *a, const char *s)
     return out;
 }
 
-static const char *text_of(struct loader *ld, xmlNode *n)
-{
-    xmlChar *v = xmlNodeGetContent(n);
-    const char *s = fold_text(ld->a, v ? (const char *)v : "");
-    xmlFree(v);
-    return s;
-}
-
-/* A <desc> child, else the desc= attribute (folded), else NULL. */
+/* The desc= attribute (folded), else NULL; a <desc> child replaces it (end_element()). */
 static const char *desc_of(struct loader *ld, xmlNode *n)
 {
-    for_each_element(c, n)
-        if (is_elem(c, "desc"))
-            return text_of(ld, c);
     const char *d = get(ld, n, "desc");
     return d ? fold_text(ld->a, d) : NULL;
 }
@@ -995,21 +1192,21 @@ static void report_bad_number(struct loader *ld, xmlNode *n, const char *name, c
                               enum expr_number_status st, size_t bad)
 {
     size_t len = strlen(v);
-    struct srcpos p = value_pos(n, name, bad < len ? bad : (len ? len - 1 : 0));
+    struct srcpos p = value_pos(ld, n, name, bad < len ? bad : (len ? len - 1 : 0));
     bool hsuffix = len > 1 && (v[len - 1] == 'H' || v[len - 1] == 'h') &&
                    strspn(v, "0123456789abcdefABCDEF_") == len - 1;
     if (st == EXPR_NUMBER_EMPTY)
-        diag_report(ld->dg, DIAG_BAD_NUMBER, p, "'%s' is empty: expected a number", name);
+        report(ld, DIAG_BAD_NUMBER, p, "'%s' is empty: expected a number", name);
     else if (st == EXPR_NUMBER_OVERFLOW)
-        diag_report(ld->dg, DIAG_BAD_NUMBER, p, "number '%s' does not fit in 64 bits", v);
+        report(ld, DIAG_BAD_NUMBER, p, "number '%s' does not fit in 64 bits", v);
     else if (hsuffix)
-        diag_report(ld->dg, DIAG_BAD_NUMBER, p,
+        report(ld, DIAG_BAD_NUMBER, p,
                     "number '%s' uses the manuals' 'H' suffix: write '0x%.*s'", v,
                     (int)(len - 1), v);
     else if (bad >= len)
-        diag_report(ld->dg, DIAG_BAD_NUMBER, p, "number '%s' ends too early", v);
+        report(ld, DIAG_BAD_NUMBER, p, "number '%s' ends too early", v);
     else
-        diag_report(ld->dg, DIAG_BAD_NUMBER, p, "invalid character '%c' in number '%s'", v[bad], v);
+        report(ld, DIAG_BAD_NUMBER, p, "invalid character '%c' in number '%s'", v[bad], v);
 }
 
 /* Numeric attribute: false when absent or invalid (reported). */
@@ -1036,7 +1233,7 @@ static unsigned get_uint(struct loader *ld, xmlNode *n, const char *name, unsign
     if (!get_num(ld, n, name, &v))
         return dflt;
     if (v > UINT_MAX) {
-        diag_report(ld->dg, DIAG_BAD_NUMBER, value_pos(n, name, 0),
+        report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, name, 0),
                     "'%s' is %s, out of range (at most %u)", name, get(ld, n, name), UINT_MAX);
         return dflt;
     }
@@ -1050,7 +1247,7 @@ static void cite_of(struct loader *ld, xmlNode *n, struct model_cite *c)
     c->page = get(ld, n, "page");
     c->section = get(ld, n, "section");
     c->cite = get(ld, n, "cite");
-    c->pos = pos_of(n);
+    c->pos = pos_of(ld, n);
 }
 
 static struct model_role role_of(struct loader *ld, xmlNode *n, const char *name)
@@ -1092,7 +1289,7 @@ static void parse_bits(struct loader *ld, xmlNode *n, const char *v, unsigned *m
         if (!scan_index(v, &i, 1000, &lo))
             goto malformed;
         if (lo > 63) {
-            diag_report(ld->dg, DIAG_BAD_BITS, value_pos(n, "bits", start_lo),
+            report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", start_lo),
                         "bit %lu is out of range: bits are numbered 0 to 63", lo);
             return;
         }
@@ -1100,12 +1297,12 @@ static void parse_bits(struct loader *ld, xmlNode *n, const char *v, unsigned *m
     if (v[i] != '\0')
         goto malformed;
     if (hi > 63) {
-        diag_report(ld->dg, DIAG_BAD_BITS, value_pos(n, "bits", start_hi),
+        report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", start_hi),
                     "bit %lu is out of range: bits are numbered 0 to 63", hi);
         return;
     }
     if (hi < lo) {
-        diag_report(ld->dg, DIAG_BAD_BITS, value_pos(n, "bits", 0),
+        report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", 0),
                     "bit range '%s' is written low first: write '%lu:%lu'", v, lo, hi);
         return;
     }
@@ -1116,7 +1313,7 @@ malformed:
     if (is_digit(v[i]))
         while (is_digit(v[i + 1]))
             i++; /* a too-large number: point at its last digit */
-    diag_report(ld->dg, DIAG_BAD_BITS, value_pos(n, "bits", i),
+    report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", i),
                 "malformed bit range '%s': expected 'HI:LO' or 'N'", v);
 }
 
@@ -1137,12 +1334,12 @@ static bool parse_counters(struct loader *ld, xmlNode *n, const char *v, uint64_
                 goto malformed;
         }
         if (a > 63 || b > 63) {
-            diag_report(ld->dg, DIAG_BAD_NUMBER, value_pos(n, "counters", start),
+            report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "counters", start),
                         "counter index %lu is out of range: at most 63", a > 63 ? a : b);
             return false;
         }
         if (b < a) {
-            diag_report(ld->dg, DIAG_BAD_NUMBER, value_pos(n, "counters", start),
+            report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "counters", start),
                         "counter range '%lu-%lu' is written high first: write '%lu-%lu'", a, b, b,
                         a);
             return false;
@@ -1157,7 +1354,7 @@ static bool parse_counters(struct loader *ld, xmlNode *n, const char *v, uint64_
 malformed:
     while (is_digit(v[i]))
         i++;
-    diag_report(ld->dg, DIAG_BAD_NUMBER, value_pos(n, "counters", i),
+    report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "counters", i),
                 "malformed counter list '%s': expected indices such as '0-3' or '0,1'", v);
     return false;
 }
@@ -1196,7 +1393,7 @@ static void parse_reg_name(struct loader *ld, xmlNode *n, struct model_reg *r)
 malformed:
     if (!brace || i == 1)
         i = brace ? 0 : i;
-    diag_report(ld->dg, DIAG_BAD_ARRAY, value_pos(n, "name", i),
+    report(ld, DIAG_BAD_ARRAY, value_pos(ld, n, "name", i),
                 "malformed register array '%s': expected 'NAME{HI-LO}' or 'NAME{LO-HI}'", v);
 }
 
@@ -1208,7 +1405,7 @@ static struct model_value *load_value(struct loader *ld, xmlNode *n)
     get_num(ld, n, "value", &v->value);
     v->undefined = get_bool(ld, n, "undefined");
     v->desc = desc_of(ld, n);
-    v->pos = pos_of(n);
+    v->pos = pos_of(ld, n);
     return v;
 }
 
@@ -1221,7 +1418,7 @@ static struct model_field *new_field(struct loader *ld, xmlNode *n, struct model
     f->access_text = get(ld, n, "access");
     f->access = f->access_text ? regc_access_parse(f->access_text) : REGC_ACCESS_UNKNOWN;
     f->reg = r;
-    f->pos = pos_of(n);
+    f->pos = pos_of(ld, n);
     f->cite.pos = f->pos;
     return f;
 }
@@ -1233,10 +1430,6 @@ static struct model_field *load_field(struct loader *ld, xmlNode *n, struct mode
     get_num(ld, n, "reset", &f->reset);
     f->desc = desc_of(ld, n);
     cite_of(ld, n, &f->cite);
-    size_t cap = 0;
-    for_each_element(c, n)
-        if (is_elem(c, "value"))
-            arena_push(ld->a, (void ***)&f->values, &f->nvalues, &cap, load_value(ld, c));
     return f;
 }
 
@@ -1257,16 +1450,15 @@ static struct model_rule *load_rule(struct loader *ld, xmlNode *n)
     struct model_rule *ru = arena_zalloc(ld->a, sizeof(*ru));
     ru->name = get(ld, n, "name");
     ru->expr_text = get(ld, n, "expr");
-    ru->expr_pos = value_pos(n, "expr", 0);
-    ru->message = text_of(ld, n);
+    ru->expr_pos = value_pos(ld, n, "expr", 0);
     cite_of(ld, n, &ru->cite);
-    ru->pos = pos_of(n);
+    ru->pos = pos_of(ld, n);
     if (!ru->expr_text)
         return ru;
     struct expr_error err;
     ru->expr = expr_parse(ld->a, ru->expr_text, &err);
     if (!ru->expr)
-        diag_report(ld->dg, DIAG_RULE_SYNTAX, value_pos(n, "expr", err.offset), "rule '%s': %s",
+        report(ld, DIAG_RULE_SYNTAX, value_pos(ld, n, "expr", err.offset), "rule '%s': %s",
                     ru->name ? ru->name : "?", err.message);
     return ru;
 }
@@ -1277,7 +1469,7 @@ static struct model_at *load_at(struct loader *ld, xmlNode *n)
     struct model_at *at = arena_zalloc(ld->a, sizeof(*at));
     at->instance_name = get(ld, n, "instance");
     get_num(ld, n, "address", &at->address);
-    at->pos = pos_of(n);
+    at->pos = pos_of(ld, n);
     return at;
 }
 
@@ -1288,21 +1480,6 @@ static enum model_space space_of(const char *s)
     if (s && strcmp(s, "mmio") == 0)
         return SPACE_MMIO;
     return SPACE_MSR;
-}
-
-static void load_reg_children(struct loader *ld, xmlNode *n, struct model_reg *r)
-{
-    size_t fcap = 0, rcap = 0, acap = 0;
-    for_each_element(c, n) {
-        if (is_elem(c, "field"))
-            arena_push(ld->a, (void ***)&r->fields, &r->nfields, &fcap, load_field(ld, c, r));
-        else if (is_elem(c, "gap"))
-            arena_push(ld->a, (void ***)&r->fields, &r->nfields, &fcap, load_gap(ld, c, r));
-        else if (is_elem(c, "rule"))
-            arena_push(ld->a, (void ***)&r->rules, &r->nrules, &rcap, load_rule(ld, c));
-        else if (is_elem(c, "at"))
-            arena_push(ld->a, (void ***)&r->ats, &r->nats, &acap, load_at(ld, c));
-    }
 }
 
 /*
@@ -1323,7 +1500,7 @@ static bool parse_addresses(struct loader *ld, xmlNode *n, struct model_reg *r, 
         enum expr_number_status st = expr_scan_number(v + i, len, &a, &bad);
         if (st != EXPR_NUMBER_OK) {
             const char *word = arena_strndup(ld->a, v + i, len);
-            diag_report(ld->dg, DIAG_BAD_NUMBER, value_pos(n, "addresses", i + bad),
+            report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "addresses", i + bad),
                         "'%s' in 'addresses' is not a number", word);
             return false;
         }
@@ -1347,20 +1524,20 @@ static void load_reg_address(struct loader *ld, xmlNode *n, struct model_reg *r)
     const char *addresses = get(ld, n, "addresses");
     const char *name = r->written_name ? r->written_name : "?";
     if (addresses && (address || stride)) {
-        diag_report(ld->dg, DIAG_BAD_ARRAY, value_pos(n, "addresses", 0),
+        report(ld, DIAG_BAD_ARRAY, value_pos(ld, n, "addresses", 0),
                     "register '%s' gives 'addresses' and '%s': give one or the other", name,
                     address ? "address" : "stride");
         return;
     }
     if (addresses) {
         if (!r->is_array) {
-            diag_report(ld->dg, DIAG_BAD_ARRAY, value_pos(n, "addresses", 0),
+            report(ld, DIAG_BAD_ARRAY, value_pos(ld, n, "addresses", 0),
                         "register '%s' is not an array: 'addresses' needs a name such as "
                         "'%s{3-0}'", name, name);
             return;
         }
         if (parse_addresses(ld, n, r, addresses) && r->naddrs != r->count)
-            diag_report(ld->dg, DIAG_BAD_ARRAY, value_pos(n, "addresses", 0),
+            report(ld, DIAG_BAD_ARRAY, value_pos(ld, n, "addresses", 0),
                         "register array '%s' has %u elements but 'addresses' lists %zu",
                         name, r->count, r->naddrs);
         if (r->naddrs != r->count) {
@@ -1371,14 +1548,14 @@ static void load_reg_address(struct loader *ld, xmlNode *n, struct model_reg *r)
         return;
     }
     if (!address) { /* the schema allows either form, so it cannot say this */
-        diag_report(ld->dg, DIAG_SCHEMA, r->pos,
+        report(ld, DIAG_SCHEMA, r->pos,
                     "element 'register': missing attribute 'address' (or 'addresses')");
         return;
     }
     get_num(ld, n, "address", &r->address);
     bool has_stride = get_num(ld, n, "stride", &r->stride);
     if (r->is_array && !has_stride && !stride)
-        diag_report(ld->dg, DIAG_BAD_ARRAY, r->pos, "register array '%s' has no 'stride'",
+        report(ld, DIAG_BAD_ARRAY, r->pos, "register array '%s' has no 'stride'",
                     r->written_name);
 }
 
@@ -1386,7 +1563,7 @@ static void load_reg_address(struct loader *ld, xmlNode *n, struct model_reg *r)
 static struct model_reg *load_register(struct loader *ld, xmlNode *n, struct model_block *b)
 {
     struct model_reg *r = arena_zalloc(ld->a, sizeof(*r));
-    r->pos = pos_of(n);
+    r->pos = pos_of(ld, n);
     r->block = b;
     r->written_name = get(ld, n, "name");
     if (r->written_name)
@@ -1400,7 +1577,6 @@ static struct model_reg *load_register(struct loader *ld, xmlNode *n, struct mod
     r->gaps = gaps ? gaps : b->gaps ? b->gaps : ld->spec->gaps;
     r->desc = desc_of(ld, n);
     cite_of(ld, n, &r->cite);
-    load_reg_children(ld, n, r);
     return r;
 }
 
@@ -1413,7 +1589,7 @@ static struct model_set *load_set(struct loader *ld, xmlNode *n)
     s->reg_name = get(ld, n, "register");
     s->field_name = get(ld, n, "field");
     get_num(ld, n, "value", &s->value);
-    s->pos = pos_of(n);
+    s->pos = pos_of(ld, n);
     return s;
 }
 
@@ -1425,7 +1601,7 @@ static struct model_event *load_event(struct loader *ld, xmlNode *n, struct mode
     e->name = get(ld, n, "name");
     e->parent = parent;
     e->table = t;
-    e->pos = pos_of(n);
+    e->pos = pos_of(ld, n);
     e->full_name = parent && parent->name && e->name
                        ? arena_printf(ld->a, "%s.%s", parent->name, e->name)
                        : e->name;
@@ -1444,13 +1620,6 @@ static struct model_event *load_event(struct loader *ld, xmlNode *n, struct mode
         e->counters_text = parent->counters_text;
     e->desc = desc_of(ld, n);
     cite_of(ld, n, &e->cite);
-    size_t scap = 0, ecap = 0;
-    for_each_element(c, n) {
-        if (is_elem(c, "set"))
-            arena_push(ld->a, (void ***)&e->sets, &e->nsets, &scap, load_set(ld, c));
-        else if (is_elem(c, "sub") && !parent)
-            arena_push(ld->a, (void ***)&e->subs, &e->nsubs, &ecap, load_event(ld, c, t, e));
-    }
     return e;
 }
 
@@ -1465,11 +1634,7 @@ static struct model_events *load_events(struct loader *ld, xmlNode *n, struct mo
     t->desc = desc_of(ld, n);
     cite_of(ld, n, &t->cite);
     t->block = b;
-    t->pos = pos_of(n);
-    size_t cap = 0;
-    for_each_element(c, n)
-        if (is_elem(c, "event"))
-            arena_push(ld->a, (void ***)&t->events, &t->nevents, &cap, load_event(ld, c, t, NULL));
+    t->pos = pos_of(ld, n);
     return t;
 }
 
@@ -1483,7 +1648,7 @@ static struct model_rdpmc *load_rdpmc(struct loader *ld, xmlNode *n)
     r->first = get_uint(ld, n, "first", 0);
     r->high_zero = get_bool(ld, n, "high-zero");
     cite_of(ld, n, &r->cite);
-    r->pos = pos_of(n);
+    r->pos = pos_of(ld, n);
     return r;
 }
 
@@ -1524,11 +1689,7 @@ static struct model_counters *load_counters(struct loader *ld, xmlNode *n)
     c->has_status_first = get(ld, n, "status-first") != NULL;
     c->status_first = (unsigned)get_uint(ld, n, "status-first", 0);
     cite_of(ld, n, &c->cite);
-    c->pos = pos_of(n);
-    size_t cap = 0;
-    for_each_element(k, n)
-        if (is_elem(k, "rdpmc"))
-            arena_push(ld->a, (void ***)&c->rdpmcs, &c->nrdpmcs, &cap, load_rdpmc(ld, k));
+    c->pos = pos_of(ld, n);
     return c;
 }
 
@@ -1543,7 +1704,7 @@ static struct model_box_control *load_box_control(struct loader *ld, xmlNode *n)
     bc->reset_controls = role_of(ld, n, "reset-controls");
     bc->enable = role_of(ld, n, "enable");
     cite_of(ld, n, &bc->cite);
-    bc->pos = pos_of(n);
+    bc->pos = pos_of(ld, n);
     return bc;
 }
 
@@ -1557,7 +1718,7 @@ static enum model_clear clear_of(struct loader *ld, xmlNode *n, const char **reg
     *field = role_of(ld, n, "clear-field");
     bool none = clear && strcmp(clear, "none") == 0;
     if (none && *reg) /* the schema cannot say that two attributes exclude each other */
-        diag_report(ld->dg, DIAG_SCHEMA, value_pos(n, "clear", 0),
+        report(ld, DIAG_SCHEMA, value_pos(ld, n, "clear", 0),
                     "element '%s': clear=\"none\" says nothing clears the bits, but "
                     "clear-register names a register that does: give one of them",
                     (const char *)n->name);
@@ -1576,45 +1737,30 @@ static struct model_box_status *load_box_status(struct loader *ld, xmlNode *n)
     bs->overflow = role_of(ld, n, "overflow");
     bs->clear = clear_of(ld, n, &bs->clear_reg_name, &bs->clear_field);
     cite_of(ld, n, &bs->cite);
-    bs->pos = pos_of(n);
+    bs->pos = pos_of(ld, n);
     return bs;
 }
 
 /* A second <pmon>, <box-control>... where one is allowed. */
 static void report_repeated(struct loader *ld, xmlNode *n, struct srcpos first)
 {
-    diag_report(ld->dg, DIAG_SCHEMA, pos_of(n), "element '%s' may appear only once here",
+    report(ld, DIAG_SCHEMA, pos_of(ld, n), "element '%s' may appear only once here",
                 (const char *)n->name);
-    diag_note(ld->dg, first, "first '%s' is here", (const char *)n->name);
+    note(ld, first, "first '%s' is here", (const char *)n->name);
 }
 
-/* <pmon> (<counters/>|<box-control/>|<box-status/>)* </pmon> */
-static void load_pmon(struct loader *ld, xmlNode *n, struct model_block *b)
+/* <pmon> (<counters/>|<box-control/>|<box-status/>)* </pmon>; NULL when the block has one */
+static struct model_pmon *load_pmon(struct loader *ld, xmlNode *n, struct model_block *b)
 {
     if (b->pmon) {
         report_repeated(ld, n, b->pmon->pos);
-        return;
+        return NULL;
     }
     struct model_pmon *p = arena_zalloc(ld->a, sizeof(*p));
     cite_of(ld, n, &p->cite);
-    p->pos = pos_of(n);
+    p->pos = pos_of(ld, n);
     b->pmon = p;
-    size_t cap = 0;
-    for_each_element(c, n) {
-        if (is_elem(c, "counters")) {
-            arena_push(ld->a, (void ***)&p->counters, &p->ncounters, &cap, load_counters(ld, c));
-        } else if (is_elem(c, "box-control")) {
-            if (p->box_control)
-                report_repeated(ld, c, p->box_control->pos);
-            else
-                p->box_control = load_box_control(ld, c);
-        } else if (is_elem(c, "box-status")) {
-            if (p->box_status)
-                report_repeated(ld, c, p->box_status->pos);
-            else
-                p->box_status = load_box_status(ld, c);
-        }
-    }
+    return p;
 }
 
 /* pmi-core="A B C": a list of one-bit fields (bit i of the routing mask: field i); pmi_core keeps the first. */
@@ -1661,7 +1807,7 @@ static struct model_global_control *load_global_control(struct loader *ld, xmlNo
     g->wake = role_of(ld, n, "wake");
     g->reset = role_of(ld, n, "reset");
     cite_of(ld, n, &g->cite);
-    g->pos = pos_of(n);
+    g->pos = pos_of(ld, n);
     return g;
 }
 
@@ -1673,7 +1819,7 @@ static struct model_box_overflow *load_box_overflow(struct loader *ld, xmlNode *
     o->field_name = get(ld, n, "field");
     o->instance_name = get(ld, n, "instance");
     o->counters_name = get(ld, n, "counters");
-    o->pos = pos_of(n);
+    o->pos = pos_of(ld, n);
     return o;
 }
 
@@ -1685,47 +1831,26 @@ static struct model_global_status *load_global_status(struct loader *ld, xmlNode
     g->reg_name = get(ld, n, "register");
     g->clear = clear_of(ld, n, &g->clear_reg_name, &g->clear_field);
     cite_of(ld, n, &g->cite);
-    g->pos = pos_of(n);
-    size_t cap = 0;
-    for_each_element(c, n)
-        if (is_elem(c, "box-overflow"))
-            arena_push(ld->a, (void ***)&g->boxes, &g->nboxes, &cap, load_box_overflow(ld, c));
+    g->pos = pos_of(ld, n);
     return g;
 }
 
-/* <pmon-global> (<global-control/>|<global-status/>)* */
-static void load_pmon_global(struct loader *ld, xmlNode *n)
+/* <pmon-global> (<global-control/>|<global-status/>)*; NULL when the spec has one */
+static struct model_pmon_global *load_pmon_global(struct loader *ld, xmlNode *n)
 {
     struct model_spec *s = ld->spec;
     if (s->pmon_global) {
         report_repeated(ld, n, s->pmon_global->pos);
-        return;
+        return NULL;
     }
     struct model_pmon_global *p = arena_zalloc(ld->a, sizeof(*p));
     cite_of(ld, n, &p->cite);
-    p->pos = pos_of(n);
+    p->pos = pos_of(ld, n);
     s->pmon_global = p;
-    for_each_element(c, n) {
-        if (is_elem(c, "global-control")) {
-            if (p->control)
-                report_repeated(ld, c, p->control->pos);
-            else
-                p->control = load_global_control(ld, c);
-        } else if (is_elem(c, "global-status")) {
-            if (p->status)
-                report_repeated(ld, c, p->status->pos);
-            else
-                p->status = load_global_status(ld, c);
-        }
-    }
+    return p;
 }
 
 /* ---------------------------------------------------------------- blocks and the spec */
-
-/* Growth state of the lists children are appended to (arena_push needs a capacity). */
-struct caps {
-    size_t sources, blocks, instances, regs, tables, cpus;
-};
 
 /* <instance name= base= vendor= device= dev= func= desc=> */
 static struct model_instance *load_instance(struct loader *ld, xmlNode *n, struct model_block *b)
@@ -1740,7 +1865,7 @@ static struct model_instance *load_instance(struct loader *ld, xmlNode *n, struc
     cite_of(ld, n, &in->cite);
     in->block = b;
     in->index = (unsigned)b->ninstances;
-    in->pos = pos_of(n);
+    in->pos = pos_of(ld, n);
     return in;
 }
 
@@ -1757,7 +1882,7 @@ static struct model_source *load_source(struct loader *ld, xmlNode *n)
     s->date = get(ld, n, "date");
     s->url = get(ld, n, "url");
     s->desc = desc_of(ld, n);
-    s->pos = pos_of(n);
+    s->pos = pos_of(ld, n);
     return s;
 }
 
@@ -1770,12 +1895,10 @@ static struct model_cpu *load_cpu(struct loader *ld, xmlNode *n)
     get_num(ld, n, "family", &cpu->family);
     get_num(ld, n, "model", &cpu->model);
     cite_of(ld, n, &cpu->cite);
-    cpu->pos = pos_of(n);
+    cpu->pos = pos_of(ld, n);
     return cpu;
 }
 
-static void load_children(struct loader *ld, xmlNode *parent, struct model_block *b,
-                          struct caps *caps, bool from_part);
 
 /* <block name= title= gaps= cite...> children </block> */
 static struct model_block *load_block(struct loader *ld, xmlNode *n)
@@ -1786,54 +1909,252 @@ static struct model_block *load_block(struct loader *ld, xmlNode *n)
     b->gaps = get(ld, n, "gaps");
     b->desc = desc_of(ld, n);
     cite_of(ld, n, &b->cite);
-    b->pos = pos_of(n);
-    struct caps caps = {0};
-    load_children(ld, n, b, &caps, false);
+    b->pos = pos_of(ld, n);
     return b;
 }
 
-static void load_include(struct loader *ld, xmlNode *n, struct model_block *b, struct caps *caps);
-
-/* One child of <regspec>, <block> or an included <part>; 'b' NULL at top level. */
-static void load_child(struct loader *ld, xmlNode *c, struct model_block *b, struct caps *caps,
-                       bool from_part)
+/* <regspec name= prefix= version= title= gaps=> children </regspec> */
+static void load_regspec(struct loader *ld, xmlNode *n)
 {
     struct model_spec *s = ld->spec;
-    if (is_elem(c, "desc")) {
-        /* read by desc_of(); a <part>'s own description is not part of the model */
-    } else if (is_elem(c, "include")) {
-        load_include(ld, c, b, caps);
-    } else if (!b && is_elem(c, "source")) {
-        arena_push(ld->a, (void ***)&s->sources, &s->nsources, &caps->sources, load_source(ld, c));
-    } else if (!b && is_elem(c, "cpu")) {
-        arena_push(ld->a, (void ***)&s->cpus, &s->ncpus, &caps->cpus, load_cpu(ld, c));
-    } else if (!b && is_elem(c, "block")) {
-        arena_push(ld->a, (void ***)&s->blocks, &s->nblocks, &caps->blocks, load_block(ld, c));
-    } else if (!b && is_elem(c, "pmon-global")) {
-        load_pmon_global(ld, c);
-    } else if (b && is_elem(c, "instance")) {
-        arena_push(ld->a, (void ***)&b->instances, &b->ninstances, &caps->instances,
-                   load_instance(ld, c, b));
-    } else if (b && is_elem(c, "register")) {
-        arena_push(ld->a, (void ***)&b->regs, &b->nregs, &caps->regs, load_register(ld, c, b));
-    } else if (b && is_elem(c, "events")) {
-        arena_push(ld->a, (void ***)&b->event_tables, &b->nevent_tables, &caps->tables,
-                   load_events(ld, c, b));
-    } else if (b && is_elem(c, "pmon")) {
-        load_pmon(ld, c, b);
-    } else if (from_part) {
-        diag_report(ld->dg, DIAG_SCHEMA, pos_of(c), "element '%s' cannot be included %s",
-                    (const char *)c->name, b ? "inside a block" : "at the top level");
-        if (file_of(c)->included_at.file)
-            diag_note(ld->dg, file_of(c)->included_at, "included here");
+    s->name = get(ld, n, "name");
+    s->prefix = get(ld, n, "prefix");
+    s->title = get(ld, n, "title");
+    s->gaps = get(ld, n, "gaps");
+    s->version = get_uint(ld, n, "version", 0);
+    s->desc = desc_of(ld, n);
+    s->pos = pos_of(ld, n);
+}
+
+/* ---------------------------------------------------------------- the open elements */
+
+/* What an open element is, for its children. */
+enum kind {
+    K_SKIP,          /* nothing of it or below enters the model */
+    K_TOP,           /* <regspec>, or a <part> included at the top level */
+    K_BLOCK,         /* <block>, or a <part> included in one */
+    K_REG, K_FIELD, K_RULE, K_EVENTS, K_EVENT, K_SUB, K_PMON, K_COUNTERS, K_PMON_GLOBAL,
+    K_GLOBAL_STATUS,
+    K_DESC,          /* <desc>: its text is its parent's description */
+    K_LEAF,          /* any other element of the model: only a <desc> child counts */
+};
+
+/* Growth state of the lists children are appended to (arena_push needs a capacity). */
+struct caps {
+    size_t sources, blocks, cpus, instances, regs, tables;
+};
+
+struct frame {
+    enum kind kind;
+    bool from_part;    /* K_TOP, K_BLOCK: the children of an included <part> */
+    void *obj;         /* the model object (K_BLOCK: the block) */
+    struct caps *caps; /* K_TOP, K_BLOCK: where their lists grow (a <part>: its includer's) */
+    struct caps own;
+    size_t cap[3];     /* growth of the object's own lists */
+    const char **desc; /* where a <desc> child's text goes; NULL: nowhere */
+    bool has_desc;     /* a <desc> child was read (the first one counts) */
+};
+
+static void open_as(struct frame *fr, enum kind kind, void *obj, const char **desc)
+{
+    fr->kind = kind;
+    fr->obj = obj;
+    fr->desc = desc;
+}
+
+static void push(struct loader *ld, void *list, size_t *count, size_t *cap, void *item)
+{
+    arena_push(ld->a, (void ***)list, count, cap, item);
+}
+
+static void load_include(struct loader *ld, xmlNode *n, struct frame *at);
+
+/* A child of <regspec>, <block> or an included <part> ('p'); opens 'c' as what it is. */
+static void open_top_child(struct loader *ld, struct frame *p, xmlNode *n, const char *name,
+                           struct frame *c)
+{
+    struct model_spec *s = ld->spec;
+    struct model_block *b = p->kind == K_BLOCK ? p->obj : NULL;
+    struct caps *caps = p->caps;
+    if (strcmp(name, "desc") == 0) {
+        open_as(c, K_DESC, NULL, NULL); /* a <part>'s own description is not part of the model */
+    } else if (strcmp(name, "include") == 0) {
+        load_include(ld, n, p);
+    } else if (!b && strcmp(name, "source") == 0) {
+        struct model_source *src = load_source(ld, n);
+        push(ld, &s->sources, &s->nsources, &caps->sources, src);
+        open_as(c, K_LEAF, src, &src->desc);
+    } else if (!b && strcmp(name, "cpu") == 0) {
+        push(ld, &s->cpus, &s->ncpus, &caps->cpus, load_cpu(ld, n));
+    } else if (!b && strcmp(name, "block") == 0) {
+        struct model_block *nb = load_block(ld, n);
+        push(ld, &s->blocks, &s->nblocks, &caps->blocks, nb);
+        open_as(c, K_BLOCK, nb, &nb->desc);
+        c->caps = &c->own;
+    } else if (!b && strcmp(name, "pmon-global") == 0) {
+        struct model_pmon_global *pg = load_pmon_global(ld, n);
+        if (pg)
+            open_as(c, K_PMON_GLOBAL, pg, NULL);
+    } else if (b && strcmp(name, "instance") == 0) {
+        struct model_instance *in = load_instance(ld, n, b);
+        push(ld, &b->instances, &b->ninstances, &caps->instances, in);
+        open_as(c, K_LEAF, in, &in->desc);
+    } else if (b && strcmp(name, "register") == 0) {
+        struct model_reg *r = load_register(ld, n, b);
+        push(ld, &b->regs, &b->nregs, &caps->regs, r);
+        open_as(c, K_REG, r, &r->desc);
+    } else if (b && strcmp(name, "events") == 0) {
+        struct model_events *t = load_events(ld, n, b);
+        push(ld, &b->event_tables, &b->nevent_tables, &caps->tables, t);
+        open_as(c, K_EVENTS, t, &t->desc);
+    } else if (b && strcmp(name, "pmon") == 0) {
+        struct model_pmon *pm = load_pmon(ld, n, b);
+        if (pm)
+            open_as(c, K_PMON, pm, NULL);
+    } else if (p->from_part) {
+        report(ld, DIAG_SCHEMA, pos_of(ld, n), "element '%s' cannot be included %s", name,
+               b ? "inside a block" : "at the top level");
+        if (ld->rf->f->included_at.file)
+            note(ld, ld->rf->f->included_at, "included here");
     }
 }
 
-static void load_children(struct loader *ld, xmlNode *parent, struct model_block *b,
-                          struct caps *caps, bool from_part)
+/* Opens 'c', a child of 'p', as what it is in the model (K_SKIP: nothing). */
+static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct frame *c)
 {
-    for_each_element(c, parent)
-        load_child(ld, c, b, caps, from_part);
+    const char *name = (const char *)n->name;
+    if (p->kind == K_TOP || p->kind == K_BLOCK) {
+        open_top_child(ld, p, n, name, c);
+        return;
+    }
+    if (strcmp(name, "desc") == 0) {
+        if (p->kind != K_SKIP && p->kind != K_DESC && p->kind != K_RULE)
+            open_as(c, K_DESC, NULL, NULL);
+        return;
+    }
+    switch (p->kind) {
+    case K_REG: {
+        struct model_reg *r = p->obj;
+        if (strcmp(name, "field") == 0) {
+            struct model_field *f = load_field(ld, n, r);
+            push(ld, &r->fields, &r->nfields, &p->cap[0], f);
+            open_as(c, K_FIELD, f, &f->desc);
+        } else if (strcmp(name, "gap") == 0) {
+            push(ld, &r->fields, &r->nfields, &p->cap[0], load_gap(ld, n, r));
+        } else if (strcmp(name, "rule") == 0) {
+            struct model_rule *ru = load_rule(ld, n);
+            push(ld, &r->rules, &r->nrules, &p->cap[1], ru);
+            open_as(c, K_RULE, ru, NULL);
+        } else if (strcmp(name, "at") == 0) {
+            struct model_at *at = load_at(ld, n);
+            push(ld, &r->ats, &r->nats, &p->cap[2], at);
+        }
+        break;
+    }
+    case K_FIELD:
+        if (strcmp(name, "value") == 0) {
+            struct model_field *f = p->obj;
+            struct model_value *v = load_value(ld, n);
+            push(ld, &f->values, &f->nvalues, &p->cap[0], v);
+            open_as(c, K_LEAF, v, &v->desc);
+        }
+        break;
+    case K_EVENTS:
+        if (strcmp(name, "event") == 0) {
+            struct model_events *t = p->obj;
+            struct model_event *e = load_event(ld, n, t, NULL);
+            push(ld, &t->events, &t->nevents, &p->cap[0], e);
+            open_as(c, K_EVENT, e, &e->desc);
+        }
+        break;
+    case K_EVENT:
+    case K_SUB: {
+        struct model_event *e = p->obj;
+        if (strcmp(name, "set") == 0) {
+            push(ld, &e->sets, &e->nsets, &p->cap[0], load_set(ld, n));
+        } else if (p->kind == K_EVENT && strcmp(name, "sub") == 0) {
+            struct model_event *sub = load_event(ld, n, e->table, e);
+            push(ld, &e->subs, &e->nsubs, &p->cap[1], sub);
+            open_as(c, K_SUB, sub, &sub->desc);
+        }
+        break;
+    }
+    case K_PMON: {
+        struct model_pmon *pm = p->obj;
+        if (strcmp(name, "counters") == 0) {
+            struct model_counters *k = load_counters(ld, n);
+            push(ld, &pm->counters, &pm->ncounters, &p->cap[0], k);
+            open_as(c, K_COUNTERS, k, NULL);
+        } else if (strcmp(name, "box-control") == 0) {
+            if (pm->box_control)
+                report_repeated(ld, n, pm->box_control->pos);
+            else
+                pm->box_control = load_box_control(ld, n);
+        } else if (strcmp(name, "box-status") == 0) {
+            if (pm->box_status)
+                report_repeated(ld, n, pm->box_status->pos);
+            else
+                pm->box_status = load_box_status(ld, n);
+        }
+        break;
+    }
+    case K_COUNTERS:
+        if (strcmp(name, "rdpmc") == 0) {
+            struct model_counters *k = p->obj;
+            push(ld, &k->rdpmcs, &k->nrdpmcs, &p->cap[0], load_rdpmc(ld, n));
+        }
+        break;
+    case K_PMON_GLOBAL: {
+        struct model_pmon_global *pg = p->obj;
+        if (strcmp(name, "global-control") == 0) {
+            if (pg->control)
+                report_repeated(ld, n, pg->control->pos);
+            else
+                pg->control = load_global_control(ld, n);
+        } else if (strcmp(name, "global-status") == 0) {
+            if (pg->status) {
+                report_repeated(ld, n, pg->status->pos);
+            } else {
+                pg->status = load_global_status(ld, n);
+                open_as(c, K_GLOBAL_STATUS, pg->status, NULL);
+            }
+        }
+        break;
+    }
+    case K_GLOBAL_STATUS:
+        if (strcmp(name, "box-overflow") == 0) {
+            struct model_global_status *g = p->obj;
+            push(ld, &g->boxes, &g->nboxes, &p->cap[0], load_box_overflow(ld, n));
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* The end of the element open in 'fr' (its parent: fr[-1]); 'text': what it held. */
+static void close_element(struct loader *ld, struct frame *fr, const char *text)
+{
+    if (fr->kind == K_DESC) {
+        struct frame *p = fr - 1;
+        if (p->desc && !p->has_desc)
+            *p->desc = fold_text(ld->a, text);
+        p->has_desc = true;
+    } else if (fr->kind == K_RULE) {
+        struct model_rule *ru = fr->obj;
+        ru->message = fold_text(ld->a, text);
+    }
+}
+
+/* Position of byte 'off' of the peeked text. */
+static struct srcpos peek_pos(const struct rfile *rf, size_t off)
+{
+    uint32_t line = 1;
+    size_t start = 0;
+    for (size_t i = 0; i < off; i++)
+        if (rf->peek[i] == '\n')
+            line++, start = i + 1;
+    return (struct srcpos){rf->f->index, line, (uint32_t)(off - start + 1)};
 }
 
 /* The folder part of 'path' joined with the relative 'href'; owned by the arena. */
@@ -1857,12 +2178,12 @@ static struct lfile *find_real(struct loader *ld, const char *real)
 static bool include_href_ok(struct loader *ld, xmlNode *n, const char *href)
 {
     if (href[0] == '/' || strstr(href, "://")) {
-        diag_report(ld->dg, DIAG_INCLUDE, value_pos(n, "href", 0),
+        report(ld, DIAG_INCLUDE, value_pos(ld, n, "href", 0),
                     "include '%s' must be a relative path (no URL, no absolute path)", href);
         return false;
     }
     if (href[0] == '\0') {
-        diag_report(ld->dg, DIAG_INCLUDE, value_pos(n, "href", 0), "include has an empty 'href'");
+        report(ld, DIAG_INCLUDE, value_pos(ld, n, "href", 0), "include has an empty 'href'");
         return false;
     }
     return true;
@@ -1874,13 +2195,13 @@ static bool include_new(struct loader *ld, xmlNode *n, const char *path, const c
     struct lfile *prev = find_real(ld, real);
     if (!prev)
         return true;
-    struct srcpos at = pos_of(n);
+    struct srcpos at = pos_of(ld, n);
     if (prev->loading)
-        diag_report(ld->dg, DIAG_INCLUDE, at, "file '%s' includes itself", path);
+        report(ld, DIAG_INCLUDE, at, "file '%s' includes itself", path);
     else
-        diag_report(ld->dg, DIAG_INCLUDE, at, "file '%s' is included twice", path);
+        report(ld, DIAG_INCLUDE, at, "file '%s' is included twice", path);
     if (prev->included_at.file)
-        diag_note(ld->dg, prev->included_at, "'%s' is first included here", prev->path);
+        note(ld, prev->included_at, "'%s' is first included here", prev->path);
     return false;
 }
 
@@ -1892,9 +2213,9 @@ static bool include_new(struct loader *ld, xmlNode *n, const char *path, const c
  * CMSIS-SVD (XML, root <device>), IP-XACT (XML in the IP-XACT or SPIRIT
  * namespace), SystemRDL (not XML: 'addrmap', 'regfile' or 'field {').
  */
-static void report_foreign(struct loader *ld, struct srcpos p, const char *format, const char *why)
+static void report_foreign(struct rfile *rf, struct srcpos p, const char *format, const char *why)
 {
-    diag_report(ld->dg, DIAG_NOT_REGSPEC, p,
+    report_fatal(rf, DIAG_NOT_REGSPEC, p,
                 "not a regspec: this looks like %s (%s); regc reads the regspec language, "
                 "described in docs/regspec.md",
                 format, why);
@@ -1918,24 +2239,25 @@ static size_t find_word(const char *text, size_t len, const char *word)
 }
 
 /* SystemRDL: text that is no XML (its first character is not '<') with SystemRDL's words. */
-static bool foreign_text(struct loader *ld, struct lfile *f)
+static bool foreign_text(struct rfile *rf)
 {
-    size_t i = strncmp(f->text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    while (i < f->len && is_space(f->text[i]))
+    const char *text = rf->peek;
+    size_t len = rf->npeek;
+    size_t i = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    while (i < len && is_space(text[i]))
         i++;
-    if (i >= f->len || f->text[i] == '<')
+    if (i >= len || text[i] == '<')
         return false;
-    size_t len = f->len < 65536 ? f->len : 65536;
     static const char *const words[] = {"addrmap", "regfile", "field"};
     for (size_t k = 0; k < ARRAY_SIZE(words); k++) {
-        size_t at = find_word(f->text, len, words[k]);
+        size_t at = find_word(text, len, words[k]);
         size_t j = at == SIZE_MAX ? at : at + strlen(words[k]);
-        while (k == 2 && j < len && is_space(f->text[j]))
+        while (k == 2 && j < len && is_space(text[j]))
             j++;
-        if (at != SIZE_MAX && (k < 2 || (j < len && f->text[j] == '{'))) {
+        if (at != SIZE_MAX && (k < 2 || (j < len && text[j] == '{'))) {
             char why[64];
             snprintf(why, sizeof(why), "'%s' %s", words[k], k < 2 ? "component" : "definition");
-            report_foreign(ld, pos_at(f, at), "SystemRDL", why);
+            report_foreign(rf, peek_pos(rf, at), "SystemRDL", why);
             return true;
         }
     }
@@ -1957,376 +2279,403 @@ static bool contains_nocase(const char *hay, const char *needle)
 }
 
 /* CMSIS-SVD or IP-XACT: told by the root element. */
-static bool foreign_root(struct loader *ld, xmlDocPtr doc)
+static bool foreign_root(struct loader *ld, xmlNode *root)
 {
-    xmlNode *root = xmlDocGetRootElement(doc);
-    if (!root)
-        return false;
     const char *ns = root->ns && root->ns->href ? (const char *)root->ns->href : "";
     char why[200];
     if (!root->ns && strcmp((const char *)root->name, "device") == 0) {
-        report_foreign(ld, pos_of(root), "CMSIS-SVD", "root element 'device'");
+        report_foreign(ld->rf, pos_of(ld, root), "CMSIS-SVD", "root element 'device'");
         return true;
     }
     if (contains_nocase(ns, "ipxact") || contains_nocase(ns, "spirit")) {
         snprintf(why, sizeof(why), "root element '%s' in namespace '%.120s'",
                  (const char *)root->name, ns);
-        report_foreign(ld, pos_of(root), "IP-XACT", why);
+        report_foreign(ld->rf, pos_of(ld, root), "IP-XACT", why);
         return true;
     }
     return false;
 }
 
-/* parse_file() for a spec or an include, which may be in another language: NULL after reporting. */
-static xmlDocPtr parse_regspec(struct loader *ld, struct lfile *f)
+/* ---------------------------------------------------------------- reading a file */
+
+/*
+ * Registers and opens 'path' ('at': the <include> naming it; file 0 for the
+ * spec). Returns the file and its descriptor in '*fd', or NULL after
+ * reporting 'code'.
+ */
+static struct lfile *open_lfile(struct loader *ld, const char *path, const char *real,
+                                struct srcpos at, enum diag_code code, int *fd)
 {
-    if (foreign_text(ld, f))
-        return NULL;
-    xmlDocPtr doc = parse_file(ld, f);
-    if (doc && foreign_root(ld, doc)) {
-        xmlFreeDoc(doc);
+    struct util_file in;
+    size_t size;
+    *fd = util_open_input(path, &in, &size);
+    if (*fd < 0) {
+        if (at.file)
+            report(ld, code, at, "cannot read included file '%s': %s", path, in.why);
+        else
+            diag_report(ld->dg, code, (struct srcpos){diag_add_file(ld->dg, path), 0, 0},
+                        "cannot read file: %s", in.why);
         return NULL;
     }
-    return doc;
+    struct lfile *f = arena_zalloc(ld->a, sizeof(*f));
+    f->path = path;
+    f->real = real;
+    f->included_at = at;
+    f->index = diag_add_file(ld->dg, path);
+    diag_drop_source(ld->dg, f->index, true); /* carets read the file again */
+    if (ld->nfiles == ld->cap) {
+        ld->cap = ld->cap ? 2 * ld->cap : 8;
+        ld->files = xrealloc(ld->files, ld->cap * sizeof(*ld->files));
+    }
+    ld->files[ld->nfiles++] = f;
+    arena_push(ld->a, (void ***)&ld->spec->inputs, &ld->spec->ninputs, &ld->inputs_cap,
+               (void *)path);
+    return f;
 }
 
-/* <include href="FILE"/>: the children of FILE's <part> go here. */
-static void load_include(struct loader *ld, xmlNode *n, struct model_block *b, struct caps *caps)
+/*
+ * Gives schema errors that came before their element was handed over the
+ * element's position: the current element, or one below it that the
+ * validator read ahead (then its start tag is still queued, in order).
+ */
+static void place_schema_errors(struct rfile *rf)
 {
-    if (ld->piece) { /* files are opened and checked for cycles by the serial load only */
-        ld->refused = true;
+    for (size_t i = rf->placed; i < rf->nschema; i++) {
+        xmlNode *n = rf->schema[i].node;
+        if (!n)
+            continue;
+        rf->schema[i].node = NULL;
+        if (n->_private) {
+            rf->schema[i].pos = pos_of(rf->ld, n);
+            continue;
+        }
+        size_t k = rf->sc.qhead;
+        xmlNode *c = rf->node;
+        while (c && c != n) { /* document order below the current element */
+            if (c->children && c->type == XML_ELEMENT_NODE)
+                c = c->children;
+            else {
+                while (c && c != rf->node && !c->next)
+                    c = c->parent;
+                c = c && c != rf->node ? c->next : NULL;
+            }
+            k += c && c->type == XML_ELEMENT_NODE;
+        }
+        if (c && !rf->sc.lost && k > rf->sc.qhead && k - 1 < rf->sc.qlen)
+            rf->schema[i].pos.line = rf->sc.q[k - 1].line;
+        else
+            rf->schema[i].pos = pos_of(rf->ld, n);
+    }
+    rf->placed = rf->nschema;
+}
+
+/* The root element: foreign, the one expected, or another (reported at the end if valid). */
+static bool open_root(struct loader *ld, xmlNode *n, struct frame *at, struct frame *fr)
+{
+    struct rfile *rf = ld->rf;
+    if (foreign_root(ld, n)) {
+        rf->stopped = true;
+        return false;
+    }
+    const char *want = at ? "part" : "regspec";
+    if (n->ns || strcmp((const char *)n->name, want) != 0) {
+        rf->wrong_root = arena_strdup(ld->a, (const char *)n->name);
+        rf->wrong_root_pos = pos_of(ld, n);
+        return true;
+    }
+    if (!at) {
+        load_regspec(ld, n);
+        open_as(fr, K_TOP, NULL, &ld->spec->desc);
+        fr->caps = &fr->own;
+    } else {
+        open_as(fr, at->kind, at->obj, NULL);
+        fr->caps = at->caps;
+        fr->from_part = true;
+    }
+    return true;
+}
+
+static bool file_sound(const struct rfile *rf)
+{
+    return !rf->fatal.n && !rf->schema_raw && !rf->wrong_root && !rf->stopped;
+}
+
+/* Reads the file's nodes, building the model while the file is sound; false: stopped early. */
+static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
+{
+    struct frame frames[XMLLOAD_MAX_DEPTH + 1];
+    int collect = -1; /* depth of the <desc> or <rule> whose text is read */
+    int rc;
+    while ((rc = xmlTextReaderRead(rf->reader)) == 1) {
+        int type = xmlTextReaderNodeType(rf->reader);
+        int depth = xmlTextReaderDepth(rf->reader);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            xmlNode *n = xmlTextReaderCurrentNode(rf->reader);
+            rf->node = n;
+            if (tag_take(rf, n))
+                n->_private = pos_pack(rf->tag.line, rf->tag.col);
+            place_schema_errors(rf);
+            if (depth < 0 || depth >= XMLLOAD_MAX_DEPTH) { /* the scanner lost track */
+                report_fatal(rf, DIAG_XML_LIMIT, pos_of(ld, n),
+                             "elements nest deeper than %d levels", XMLLOAD_MAX_DEPTH);
+                return false;
+            }
+            if (rf->schema_raw)
+                check_attributes(ld, n);
+            struct frame *fr = &frames[depth];
+            memset(fr, 0, sizeof(*fr));
+            if (depth == 0 && !open_root(ld, n, at, fr))
+                return false;
+            if (depth > 0 && file_sound(rf))
+                open_child(ld, &frames[depth - 1], n, fr);
+            if (fr->kind == K_DESC || fr->kind == K_RULE) {
+                collect = depth;
+                buf_reset(&ld->text);
+            }
+            if (!xmlTextReaderIsEmptyElement(rf->reader))
+                continue;
+            type = XML_READER_TYPE_END_ELEMENT;
+        } else if (rf->placed < rf->nschema) {
+            place_schema_errors(rf);
+        }
+        if (type == XML_READER_TYPE_END_ELEMENT && depth >= 0 && depth <= XMLLOAD_MAX_DEPTH) {
+            if (file_sound(rf))
+                close_element(ld, &frames[depth], collect == depth ? ld->text.s : "");
+            if (collect == depth)
+                collect = -1;
+        } else if (collect >= 0 &&
+                   (type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA ||
+                    type == XML_READER_TYPE_WHITESPACE ||
+                    type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE)) {
+            const xmlChar *v = xmlTextReaderConstValue(rf->reader);
+            if (v)
+                buf_adds(&ld->text, (const char *)v);
+        }
+    }
+    place_schema_errors(rf);
+    return rc == 0;
+}
+
+/* Reads the first bytes (for other formats and the encoding); false on a read error. */
+static bool peek_file(struct rfile *rf)
+{
+    rf->peek = xmalloc(PEEK_SIZE);
+    while (rf->npeek < PEEK_SIZE) {
+        ssize_t k = read(rf->fd, rf->peek + rf->npeek, PEEK_SIZE - rf->npeek);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            rf->read_err = errno;
+            return false;
+        }
+        if (k == 0)
+            break;
+        rf->npeek += (size_t)k;
+    }
+    return true;
+}
+
+/*
+ * After a well-formedness error the reader stops; to report every error of
+ * the file, as a parser that goes on to the end does, the file is read
+ * again by libxml2's parser with no SAX callbacks (nothing is built), its
+ * bytes going through the same scanner and its refusals. What the first
+ * read found is replaced, unless the second finds nothing (a limit of the
+ * reader's own, such as a text node over 10 MB).
+ */
+static void read_syntax(struct rfile *rf, int options)
+{
+    if (lseek(rf->fd, (off_t)rf->npeek, SEEK_SET) != (off_t)rf->npeek)
+        return;
+    struct held first = rf->fatal;
+    rf->fatal = (struct held){0};
+    scan_release(&rf->sc);
+    memset(&rf->sc, 0, sizeof(rf->sc));
+    rf->sc.line = 1;
+    rf->peek_pos = 0;
+    xmlSAXHandler sax;
+    memset(&sax, 0, sizeof(sax));
+    sax.initialized = XML_SAX2_MAGIC;
+    sax.serror = on_reader_error;
+    xmlParserCtxtPtr ctxt =
+        xmlCreateIOParserCtxt(&sax, rf, read_input, NULL, rf, XML_CHAR_ENCODING_NONE);
+    if (!ctxt) {
+        rf->fatal = first;
         return;
     }
+    xmlCtxtUseOptions(ctxt, options);
+    xmlParseDocument(ctxt);
+    xmlFreeParserCtxt(ctxt);
+    if (!rf->fatal.n) {
+        free(rf->fatal.d);
+        rf->fatal = first;
+    } else {
+        held_truncate(&first, 0);
+        free(first.d);
+    }
+}
+
+/* The file's diagnostics, now that its end is reached: see "Diagnostics" at the top. */
+static void finish_file(struct loader *ld, struct rfile *rf, bool complete, int valid)
+{
+    struct srcpos file = {rf->f->index, 0, 0};
+    if (rf->read_err)
+        report_fatal(rf, rf->f->included_at.file ? DIAG_INCLUDE : DIAG_IO, file,
+                     "cannot read file: %s", strerror(rf->read_err));
+    else if (!complete && !rf->fatal.n)
+        report_fatal(rf, DIAG_XML_SYNTAX, file, "the file is not well-formed XML");
+    if (rf->fatal.n) {
+        held_truncate(&ld->held, rf->held_mark);
+        for (size_t i = 0; i < rf->fatal.n; i++) {
+            struct held_diag *d = &rf->fatal.d[i];
+            report(ld, d->code, d->pos, "%s", d->msg);
+        }
+        return;
+    }
+    if (rf->nschema || rf->schema_raw || valid != 1) {
+        held_truncate(&ld->held, rf->held_mark);
+        qsort(rf->schema, rf->nschema, sizeof(*rf->schema), schema_err_cmp);
+        for (size_t i = 0; i < rf->nschema; i++) {
+            bool seen = false; /* the same message on the same line, found twice */
+            for (size_t k = i; k > 0 && !seen && rf->schema[k - 1].pos.line == rf->schema[i].pos.line;
+                 k--)
+                seen = strcmp(rf->schema[k - 1].msg, rf->schema[i].msg) == 0;
+            if (!seen)
+                report(ld, DIAG_SCHEMA, rf->schema[i].pos, "%s", rf->schema[i].msg);
+        }
+        if (!rf->nschema)
+            report(ld, DIAG_SCHEMA, file, "the file does not follow the regspec schema");
+        return;
+    }
+    if (rf->wrong_root) {
+        held_truncate(&ld->held, rf->held_mark);
+        if (rf->f->included_at.file) {
+            report(ld, DIAG_INCLUDE, rf->wrong_root_pos,
+                   "an included file must have the root element 'part', not '%s'", rf->wrong_root);
+            note(ld, rf->f->included_at, "included here");
+        } else {
+            report(ld, DIAG_SCHEMA, rf->wrong_root_pos,
+                   "the root element is '%s': a spec starts with 'regspec' ('part' is for "
+                   "included files)",
+                   rf->wrong_root);
+        }
+    }
+}
+
+/*
+ * Reads file 'f' (open on 'fd', closed here) into the model: the spec
+ * ('at' NULL) or an include, whose <part>'s children go where 'at', the
+ * includer's open <regspec>, <block> or <part>, is.
+ */
+static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *at)
+{
+    struct rfile rf = {.ld = ld, .f = f, .fd = fd, .held_mark = ld->held.n};
+    rf.sc.line = 1;
+    struct rfile *from = ld->rf;
+    ld->rf = &rf;
+    f->loading = true;
+    bool complete = false;
+    int valid = 0;
+    if (peek_file(&rf) && wide_encoding((const unsigned char *)rf.peek, rf.npeek)) {
+        report_fatal(&rf, DIAG_XML_UNSAFE, (struct srcpos){f->index, 0, 0},
+                     "encoding refused: regspec files are UTF-8 (or an encoding that keeps "
+                     "ASCII as it is), and this one looks like UTF-16, UCS-4 or EBCDIC");
+        complete = true;
+    } else if (!rf.read_err && !foreign_text(&rf)) {
+        int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES |
+                      XML_PARSE_NOBLANKS;
+        rf.reader = xmlReaderForIO(read_input, NULL, &rf, NULL, NULL, options);
+        if (!rf.reader) {
+            report_fatal(&rf, DIAG_IO, (struct srcpos){f->index, 0, 0},
+                         "cannot set up the XML parser");
+        } else {
+            xmlTextReaderSetStructuredErrorHandler(rf.reader, on_reader_error, &rf);
+            if (xmlTextReaderRelaxNGSetSchema(rf.reader, ld->schema) != 0)
+                report_fatal(&rf, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
+                             "the built-in schema cannot validate a reader");
+            else
+                complete = read_nodes(ld, &rf, at);
+            valid = xmlTextReaderIsValid(rf.reader);
+            xmlFreeTextReader(rf.reader);
+            if ((!complete || rf.fatal.n) && !rf.stopped)
+                read_syntax(&rf, options);
+        }
+    } else if (!rf.read_err) {
+        complete = true; /* reported as another format */
+    }
+    f->loading = false;
+    finish_file(ld, &rf, complete, valid);
+    close(fd);
+    free(rf.peek);
+    scan_release(&rf.sc);
+    held_truncate(&rf.fatal, 0);
+    free(rf.fatal.d);
+    for (size_t i = 0; i < rf.nschema; i++)
+        free(rf.schema[i].msg);
+    free(rf.schema);
+    ld->rf = from;
+}
+
+/* <include href="FILE"/>: the children of FILE's <part> go where 'at' is. */
+static void load_include(struct loader *ld, xmlNode *n, struct frame *at)
+{
     const char *href = get(ld, n, "href");
     if (!href || !include_href_ok(ld, n, href))
         return;
-    struct lfile *from = file_of(n);
-    const char *path = join_path(ld->a, from->path, href);
-    struct srcpos at = pos_of(n);
+    const char *path = join_path(ld->a, ld->rf->f->path, href);
+    struct srcpos where = pos_of(ld, n);
     char *real = realpath(path, NULL);
     if (!real) {
         int err = errno;
-        diag_report(ld->dg, DIAG_INCLUDE, value_pos(n, "href", 0),
-                    "cannot read included file '%s': %s", path, strerror(err));
+        report(ld, DIAG_INCLUDE, value_pos(ld, n, "href", 0),
+               "cannot read included file '%s': %s", path, strerror(err));
         return;
     }
     const char *areal = arena_strdup(ld->a, real);
     free(real);
     if (!include_new(ld, n, path, areal))
         return;
-    struct lfile *f = open_file(ld, path, areal, at, DIAG_INCLUDE);
+    int fd;
+    struct lfile *f = open_lfile(ld, path, areal, where, DIAG_INCLUDE, &fd);
     if (!f)
         return;
-    xmlDocPtr doc = parse_regspec(ld, f);
-    if (doc && validate(ld, f, doc)) {
-        xmlNode *root = xmlDocGetRootElement(doc);
-        if (!is_elem(root, "part")) {
-            diag_report(ld->dg, DIAG_INCLUDE, pos_of(root),
-                        "an included file must have the root element 'part', not '%s'",
-                        (const char *)root->name);
-            diag_note(ld->dg, at, "included here");
-        } else {
-            f->loading = true;
-            load_children(ld, root, b, caps, true);
-            f->loading = false;
-        }
-    }
-    xmlFreeDoc(doc);
-    ld->cur = from;
-}
-
-/* <regspec name= prefix= version= title= gaps=> children </regspec> */
-static void load_regspec(struct loader *ld, xmlNode *n)
-{
-    struct model_spec *s = ld->spec;
-    s->name = get(ld, n, "name");
-    s->prefix = get(ld, n, "prefix");
-    s->title = get(ld, n, "title");
-    s->gaps = get(ld, n, "gaps");
-    s->version = get_uint(ld, n, "version", 0);
-    s->desc = desc_of(ld, n);
-    s->pos = pos_of(n);
-    struct caps caps = {0};
-    load_children(ld, n, NULL, &caps, false);
+    read_file(ld, f, fd, at);
 }
 
 /* ---------------------------------------------------------------- entry */
 
-static void load_root(struct loader *ld, struct lfile *f)
-{
-    xmlDocPtr doc = parse_regspec(ld, f);
-    if (!doc)
-        return;
-    if (validate(ld, f, doc)) {
-        xmlNode *root = xmlDocGetRootElement(doc);
-        if (is_elem(root, "regspec")) {
-            f->loading = true;
-            load_regspec(ld, root);
-            f->loading = false;
-        } else
-            diag_report(ld->dg, DIAG_SCHEMA, pos_of(root),
-                        "the root element is '%s': a spec starts with 'regspec' ('part' is for "
-                        "included files)",
-                        (const char *)root->name);
-    }
-    xmlFreeDoc(doc);
-}
-
-/* ---------------------------------------------------------------- the parallel load */
-
-/*
- * A large spec is loaded on several threads (-j N): xmlsplit.h cuts its
- * text at the start tags of the top-level <block>s into pieces that are
- * each a regspec document of their own, and each thread parses, validates
- * and walks one piece, with its own parser context, validation context,
- * libxml2 error handlers (they are per thread), arena, diagnostics and
- * loader. Shared, and only read: the file's text and line table, the
- * compiled schema and the schema's attribute table. The SAX hook maps a
- * piece's offsets back to the file's (piece_to_file), so every position is
- * the serial load's. The pieces' models are joined in file order.
- *
- * It is only a faster way to the same model. Any diagnostic in any piece
- * (every code counts as an error there, warnings and ignored ones too), an
- * <include>, or models that cannot be joined as they are (two
- * <pmon-global>) drop all of it, and the file is loaded serially: what is
- * reported is always what -j1 reports.
- *
- * When: more than one job, a file of at least SPLIT_MIN bytes (256 KiB,
- * under 10 ms of loading: below that, starting threads and validation
- * contexts and scanning for cuts eat much of the gain), and what
- * xmlsplit_find() asks (root <regspec>, UTF-8, no DOCTYPE, no include, two
- * places to cut). The environment variable REGC_SPLIT_MIN (bytes) replaces
- * SPLIT_MIN: a knob for tests, which split small files with
- * REGC_SPLIT_MIN=0.
- *
- * A wrong cut. Every piece but the last ends with "</regspec>" added at
- * its cut. That document is well-formed only if, at the cut, the parser is
- * in the root's content with no other element and no markup open: inside a
- * comment, CDATA section or PI the added tag is part of that markup and the
- * document ends unterminated; inside a tag or an attribute value '<' is not
- * allowed; below another element (a <block> at depth 2) the added end tag
- * does not match it. So when every piece is well-formed, each cut is in the
- * root's content between two pieces of markup, where the serial parser is
- * in the same state (no DTD, hence no entities or default attributes; no
- * namespace declarations in scope but the root's, which every piece
- * repeats). Piece k then parses from its cut the same bytes the serial
- * parser reads from there, up to the next cut: the pieces' root children,
- * in order, are the file's, one for one. A cut in the wrong place can only
- * give a well-formedness error, and with it the serial load; never another
- * document. And the schema: the root's content is zeroOrMore(choice(desc,
- * source, block, pmon-global, include)), so the file is valid exactly when
- * every piece is.
- */
-
-enum { SPLIT_MIN = 256 * 1024 };
-
-/* One piece of a split spec, loaded on its own thread. */
-struct piece {
-    struct piece_input in;
-    struct arena a; /* the piece's model; joined into the result's arena */
-    struct diag dg; /* its diagnostics: any at all means the serial load */
-    struct loader ld;
-    bool loaded;   /* parsed, valid and walked without a report */
-    bool has_desc; /* its root has a <desc> child: the spec's description, if the first */
-};
-
-struct split {
-    const struct loader *main; /* the serial loader: file, schema and schema table to share */
-    struct piece *pieces;      /* xcalloc'd */
-    unsigned n;
-};
-
-/* SPLIT_MIN, or REGC_SPLIT_MIN (a byte count) from the environment. */
-static size_t split_min(void)
-{
-    const char *v = getenv("REGC_SPLIT_MIN");
-    if (!v || !*v)
-        return SPLIT_MIN;
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    return *end || errno ? SPLIT_MIN : (size_t)n;
-}
-
-static bool has_child(xmlNode *n, const char *name)
-{
-    for_each_element(c, n)
-        if (is_elem(c, name))
-            return true;
-    return false;
-}
-
-/* The piece's own loader: the shared parts read-only, everything it writes its own. */
-static void piece_setup(struct piece *p, const struct loader *main)
-{
-    arena_init(&p->a);
-    diag_init(&p->dg, NULL);
-    for (int i = 0; i < DIAG__COUNT; i++)
-        p->dg.sev[i] = SEV_ERROR;
-    memset(&p->ld, 0, sizeof(p->ld));
-    p->ld.a = &p->a;
-    p->ld.dg = &p->dg;
-    p->ld.cur = main->files[0];
-    p->ld.piece = &p->in;
-    p->ld.elems = main->elems;
-    p->ld.nelems = main->nelems;
-    p->ld.spec = arena_zalloc(&p->a, sizeof(*p->ld.spec));
-    p->ld.validator = xmlRelaxNGNewValidCtxt(main->schema);
-    if (p->ld.validator)
-        xmlRelaxNGSetValidStructuredErrors(p->ld.validator, on_error, &p->ld);
-}
-
-/* jobs_fn: loads piece 'slot' on this thread. */
-static void load_piece(void *arg, unsigned slot)
-{
-    struct split *sp = arg;
-    struct piece *p = &sp->pieces[slot];
-    struct loader *ld = &p->ld;
-    piece_setup(p, sp->main);
-    xmlSetGenericErrorFunc(NULL, on_generic_error);
-    xmlSetStructuredErrorFunc(ld, on_error);
-    xmlDocPtr doc = parse_file(ld, ld->cur);
-    if (doc && validate(ld, ld->cur, doc)) {
-        xmlNode *root = xmlDocGetRootElement(doc);
-        if (is_elem(root, "regspec")) {
-            load_regspec(ld, root);
-            p->has_desc = has_child(root, "desc");
-            p->loaded = p->dg.nerrors == 0 && !ld->refused;
-        }
-    }
-    xmlFreeDoc(doc);
-    xmlRelaxNGFreeValidCtxt(ld->validator);
-    free(ld->schema_errs);
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    xmlSetGenericErrorFunc(NULL, NULL);
-}
-
-/* Appends 'n' items to a list grown as the serial load grows it. */
-static void join_list(struct arena *a, void ***items, size_t *count, size_t *cap, void **more,
-                      size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        arena_push(a, items, count, cap, more[i]);
-}
-
-/* The pieces' models, in order, into 'spec' (which keeps its inputs); false: they cannot be. */
-static bool split_join(struct split *sp, struct model_spec *spec, struct arena *a)
-{
-    unsigned globals = 0;
-    for (unsigned k = 0; k < sp->n; k++) {
-        if (!sp->pieces[k].loaded)
-            return false;
-        globals += sp->pieces[k].ld.spec->pmon_global != NULL;
-    }
-    if (globals > 1)
-        return false; /* the serial load reports the second one */
-    const struct model_spec *first = sp->pieces[0].ld.spec;
-    spec->name = first->name;
-    spec->prefix = first->prefix;
-    spec->title = first->title;
-    spec->gaps = first->gaps;
-    spec->version = first->version;
-    spec->desc = first->desc;
-    spec->pos = first->pos;
-    size_t sources_cap = 0, blocks_cap = 0, cpus_cap = 0;
-    bool desc_found = false;
-    for (unsigned k = 0; k < sp->n; k++) {
-        struct model_spec *s = sp->pieces[k].ld.spec;
-        if (sp->pieces[k].has_desc && !desc_found) {
-            spec->desc = s->desc;
-            desc_found = true;
-        }
-        join_list(a, (void ***)&spec->sources, &spec->nsources, &sources_cap, (void **)s->sources,
-                  s->nsources);
-        join_list(a, (void ***)&spec->blocks, &spec->nblocks, &blocks_cap, (void **)s->blocks,
-                  s->nblocks);
-        join_list(a, (void ***)&spec->cpus, &spec->ncpus, &cpus_cap, (void **)s->cpus, s->ncpus);
-        if (s->pmon_global)
-            spec->pmon_global = s->pmon_global;
-    }
-    for (unsigned k = 0; k < sp->n; k++)
-        arena_adopt(a, &sp->pieces[k].a);
-    return true;
-}
-
-/*
- * Loads the spec 'f' on up to 'jobs' threads if it qualifies. Returns the
- * number of pieces loaded, or 0 when nothing was: load it serially.
- */
-static unsigned load_split(struct loader *ld, struct lfile *f, unsigned jobs)
-{
-    struct xmlsplit cuts;
-    if (jobs < 2 || f->len < split_min() || !xmlsplit_find(f->text, f->len, jobs, &cuts))
-        return 0;
-    struct split sp = {.main = ld, .n = cuts.n};
-    sp.pieces = xcalloc(cuts.n, sizeof(*sp.pieces));
-    for (unsigned k = 0; k < cuts.n; k++) {
-        struct piece_input *in = &sp.pieces[k].in;
-        in->text = f->text;
-        in->root_end = cuts.root_end;
-        in->from = cuts.cut[k];
-        in->to = cuts.cut[k + 1];
-        in->tail = k + 1 < cuts.n ? "</regspec>" : "";
-    }
-    xmlInitParser();
-    jobs_run(cuts.n, load_piece, &sp);
-    /* Slot 0 ran on this thread and reset its handlers. */
-    xmlSetGenericErrorFunc(NULL, on_generic_error);
-    xmlSetStructuredErrorFunc(ld, on_error);
-    bool ok = split_join(&sp, ld->spec, ld->a);
-    for (unsigned k = 0; k < cuts.n; k++) {
-        arena_release(&sp.pieces[k].a); /* empty after a join */
-        diag_release(&sp.pieces[k].dg);
-    }
-    free(sp.pieces);
-    return ok ? cuts.n : 0;
-}
-
 static void loader_release(struct loader *ld)
 {
-    for (size_t i = 0; i < ld->nfiles; i++) {
-        diag_drop_source(ld->dg, ld->files[i]->index, true); /* the checker's carets reread it */
-        free(ld->files[i]->text);
-        free(ld->files[i]->lines);
-    }
     free(ld->files);
-    free(ld->schema_errs);
     free(ld->elems);
-    xmlRelaxNGFreeValidCtxt(ld->validator);
+    held_truncate(&ld->held, 0);
+    free(ld->held.d);
+    buf_release(&ld->text);
     xmlRelaxNGFree(ld->schema);
 }
 
-struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path,
-                                unsigned jobs)
+struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path)
 {
-    return xmlload_spec_pieces(a, dg, path, jobs, NULL);
-}
-
-struct model_spec *xmlload_spec_pieces(struct arena *a, struct diag *dg, const char *path,
-                                       unsigned jobs, unsigned *pieces)
-{
-    unsigned n = 0;
-    struct loader ld = {.a = a, .dg = dg};
+    struct loader ld = {.a = a, .dg = dg, .text = BUF_INIT};
     ld.spec = arena_zalloc(a, sizeof(*ld.spec));
     unsigned before = dg->nerrors;
     xmlSetGenericErrorFunc(NULL, on_generic_error);
     xmlSetStructuredErrorFunc(&ld, on_error);
     char *real = realpath(path, NULL);
-    struct lfile *f = open_file(&ld, path, arena_strdup(a, real ? real : path),
-                                (struct srcpos){0, 0, 0}, DIAG_IO);
+    int fd;
+    struct lfile *f = open_lfile(&ld, path, arena_strdup(a, real ? real : path),
+                                 (struct srcpos){0, 0, 0}, DIAG_IO, &fd);
     free(real);
-    if (f) {
-        ld.cur = f;
-        if (compile_schema(&ld) < 0)
-            diag_report(dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
-                        "the built-in schema does not compile");
-        else if ((n = load_split(&ld, f, jobs)) == 0)
-            load_root(&ld, f);
+    if (f && compile_schema(&ld) < 0) {
+        diag_report(dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
+                    "the built-in schema does not compile");
+        close(fd);
+    } else if (f) {
+        read_file(&ld, f, fd, NULL);
     }
+    held_flush(&ld.held, dg, 0);
     loader_release(&ld);
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlSetGenericErrorFunc(NULL, NULL);
-    if (pieces)
-        *pieces = n > 1 ? n : 1;
     return dg->nerrors == before ? ld.spec : NULL;
 }

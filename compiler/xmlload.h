@@ -3,7 +3,7 @@
  *
  * The only module that includes <libxml/...>. It parses with network access
  * off, no DTD loading, no external entities and no entity expansion, bounded
- * depth and size; validates the document (and each included file) against
+ * depth; validates the document (and each included file) against
  * regspec/regspec.rng, which is compiled into regc; and turns every element
  * into model objects with their source positions. Attribute values it parses
  * itself (numbers, bit ranges, array suffixes, rule expressions) get errors
@@ -36,15 +36,9 @@
  * or "&gt;" and 4 for each "&amp;" written before it.
  * spec->inputs lists the spec's path, then every included file as opened.
  *
- * A large spec is loaded on up to 'jobs' threads, cut between its top-level
- * blocks (see "the parallel load" in xmlload.c for when). The model and
- * the diagnostics are the same for every 'jobs'.
+ * A file is read as a stream (libxml2's reader, validating as it reads):
+ * memory follows the model, not the size of the text.
  */
-struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path,
-                                unsigned jobs);
-
-/* xmlload_spec(), telling in '*pieces' how many pieces it loaded in parallel (1: serially). */
-struct model_spec *xmlload_spec_pieces(struct arena *a, struct diag *dg, const char *path,
-                                       unsigned jobs, unsigned *pieces);
+struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path);
 
 #endif

@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct arena a = ARENA_INIT;
     struct diag dg;
     diag_init(&dg, NULL);
-    struct model_spec *s = xmlload_spec(&a, &dg, "fuzz-compile.xml", 1);
+    struct model_spec *s = xmlload_spec(&a, &dg, "fuzz-compile.xml");
     if (!s && dg.nerrors == 0)
         abort(); /* NULL only with an error reported */
     if (s && check_spec(&a, &dg, s, 1) == 0 && dg.nerrors == 0) {

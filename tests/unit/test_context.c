@@ -553,7 +553,7 @@ static void test_names_match_golden_header(void **state)
 {
     struct diag dg;
     diag_init(&dg, stderr);
-    struct model_spec *s = xmlload_spec(&A, &dg, "tests/golden/features.xml", 1);
+    struct model_spec *s = xmlload_spec(&A, &dg, "tests/golden/features.xml");
     assert_non_null(s);
     assert_int_equal(check_spec(&A, &dg, s, 1), 0);
     struct seen listed = {BUF_INIT, 0};

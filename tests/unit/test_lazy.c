@@ -83,7 +83,7 @@ static void test_item_hook_only_for_list_items(void **state)
 /* The checked model of 'path' in 'a'. */
 static const struct model_spec *load_spec(struct arena *a, struct diag *dg, const char *path)
 {
-    struct model_spec *s = xmlload_spec(a, dg, path, 1);
+    struct model_spec *s = xmlload_spec(a, dg, path);
     assert_non_null(s);
     assert_int_equal(check_spec(a, dg, s, 1), 0);
     assert_int_equal(dg->nerrors, 0);
