@@ -30,6 +30,7 @@ blocks=$BLOCKS regs=128 fields=16
 case $blocks in *[!0-9]* | "") blocks=x ;; esac
 [ "$blocks" != x ] && [ $((blocks % 8)) = 0 ] && [ "$blocks" -gt 0 ] ||
     { echo "bench-big: BLOCKS must be a positive multiple of 8 (got '$BLOCKS')" >&2; exit 1; }
+case $LIMIT_MB in *[!0-9]* | "" | 0) echo "bench-big: LIMIT_MB must be a positive number of MiB (got '$LIMIT_MB')" >&2; exit 1 ;; esac
 for f in $FRACS; do
     case $f in 1 | 2 | 4 | 8) ;; *) echo "bench-big: FRACS takes 1, 2, 4 and 8 (got '$f')" >&2; exit 1 ;; esac
 done
@@ -71,7 +72,7 @@ for frac in $(printf '%s\n' $FRACS | sort -rn); do
                 "1/$frac" "$n" "$mb" "$mode" "$LIMIT_MB" "$t"
             unset "prev_t[$mode]"; verdict_m[$mode]="over $LIMIT_MB MiB at 1/$frac"; continue
         elif [ "$st" != 0 ]; then
-            printf '%-5s %8d %6s | %-7s refused (status %s): %s\n' "1/$frac" "$n" "$mb" "$mode" "$st" \
+            printf '%-5s %8d %6s | %-7s refused or failed (status %s): %s\n' "1/$frac" "$n" "$mb" "$mode" "$st" \
                 "$(head -n 1 "$tmp/err")"
             unset "prev_t[$mode]"; [ "$frac" = 1 ] && verdict_m[$mode]="not measured (refused)"; continue
         fi
