@@ -1,24 +1,41 @@
 #!/usr/bin/env bash
 # tests/golden/run-golden.sh - compile each golden spec and compare with the expected outputs.
 #
-# For every tests/golden/*.xml whose root is <regspec> (files with a <part>
-# root are includes), and every output kind K with a file SPEC.K.expected
-# (K: h for -t c, json for -t json), one TAP line: regc's output must equal
-# the expected file byte for byte. UPDATE_GOLDEN=1 (make update-golden)
-# rewrites the expected files instead; review the diff before committing.
+# The golden specs: every tests/golden/*.xml whose root is <regspec> (files
+# with a <part> root are includes) and the example specs examples/specs/*.xml
+# (an MMIO-only and a PCI-only device). For each spec NAME and each built-in
+# output, one TAP line: regc's output must equal tests/golden/NAME.EXT.expected
+# byte for byte. The outputs and their files:
+#   -t c       NAME.h.expected         -t tables  NAME.tables.h.expected
+#   -t md      NAME.md.expected        -t html    NAME.html.expected
+#   -t perf    NAME.perf.json.expected
+# each required for every spec (a missing file fails), and -t json
+# (NAME.json.expected) compared where that file exists: the JSON export is
+# being redesigned (issue 16 item 5), so only features.xml has one.
+# The specs of regspec/ have their goldens in generated/ (every output,
+# json included), which run-generated.sh compares the same way.
+# Then each spec compiled twice gives the same bytes (deterministic).
+# UPDATE_GOLDEN=1 (make update-golden) rewrites the expected files instead;
+# review the diff before committing (docs/testing.md, "Golden outputs").
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${REGC:=build/regc}"
 tap_setup tmp
 
-for spec in tests/golden/*.xml; do
+# KIND:EXTENSION of every built-in output with a golden; json last (optional).
+kinds="c:h tables:tables.h md:md html:html perf:perf.json json:json"
+
+for spec in tests/golden/*.xml examples/specs/*.xml; do
     grep -q '<regspec' "$spec" || continue
-    name=${spec%.xml}
-    for kind in h json; do
-        case $kind in h) t=c ;; *) t=$kind ;; esac
-        expected=$name.$kind.expected
-        out=$tmp/$(basename "$name").$kind
+    name=$(basename "$spec" .xml)
+    differ=()
+    for ke in $kinds; do
+        t=${ke%%:*} ext=${ke#*:}
+        expected=tests/golden/$name.$ext.expected
+        out=$tmp/$name.$ext
+        # (UPDATE_GOLDEN adds no json golden either while the export is redesigned)
+        [ "$t" = json ] && [ ! -f "$expected" ] && continue
         if ! "$REGC" -t "$t" "$spec" -o "$out" 2>"$tmp/err"; then
             tap_fail "golden: $spec -t $t" "$(head -n 5 "$tmp/err")"
             continue
@@ -31,15 +48,10 @@ for spec in tests/golden/*.xml; do
         else
             tap_diff "golden: $spec -t $t" "$expected" "$out"
         fi
+        # deterministic: a second run gives the same bytes
+        "$REGC" -t "$t" "$spec" -o "$tmp/again" 2>/dev/null && cmp -s "$tmp/again" "$out" || differ+=("-t $t")
     done
-    # deterministic: a second run gives the same bytes
-    "$REGC" -t c "$spec" -o "$tmp/again.h" 2>/dev/null
-    "$REGC" -t json "$spec" -o "$tmp/again.json" 2>/dev/null
-    if cmp -s "$tmp/again.h" "$tmp/$(basename "$name").h" &&
-        cmp -s "$tmp/again.json" "$tmp/$(basename "$name").json"; then
-        tap_ok "golden: $spec output is deterministic"
-    else
-        tap_fail "golden: $spec output is deterministic" "two runs differ"
-    fi
+    if [ ${#differ[@]} -eq 0 ]; then tap_ok "golden: $spec output is deterministic"
+    else tap_fail "golden: $spec output is deterministic" "two runs differ: ${differ[*]}"; fi
 done
 tap_done

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# bench/big.sh - `make bench-big` (not part of `make check` or `make bench`):
+# regc on a generated spec of a million fields.
+#
+# bench/gen-spec.py 512 128 16 writes 512 blocks x 128 registers x 16 fields
+# = 1,048,576 fields (about 300 MB of XML). This script generates it at 1/8,
+# 1/4, 1/2 and full size (FRACS, default "8 4 2 1"; FRACS=8 runs the 1/8 size
+# only), one size at a time, and runs `regc --check SPEC` and `regc -t c SPEC`
+# (the header goes to /dev/null) once each, printing wall time, CPU time and
+# peak memory, the growth of time and memory over the previous size (2.00
+# per doubling is linear) and whether peak memory stays under 1 GiB. Then the
+# issue-16 verdicts: time linear from the 1/8 size (every growth per doubling
+# at most 2.20, 10% over linear; judged on wall time and on CPU time, which a
+# loaded machine disturbs less) and peak memory under 1 GiB at full size.
+#
+# It refuses to start, saying what is missing, when the spec's directory
+# (TMPDIR, default /tmp) has too little free disk for the largest size or the
+# machine too little available memory for regc's cap: each regc run is
+# stopped once its resident memory passes LIMIT_MB (default 2048 MiB), so a
+# run that would exhaust a shared machine ends with "stopped" instead. A spec
+# regc refuses (the loader's size limit, say) is reported with regc's first
+# line of error, and the other sizes still run.
+# REGC (default build/regc) names the binary; BLOCKS (default 512, a
+# multiple of 8) scales the full size.
+set -eu
+cd "$(dirname "$0")/.."
+: "${REGC:=build/regc}" "${FRACS:=8 4 2 1}" "${LIMIT_MB:=2048}" "${BLOCKS:=512}"
+blocks=$BLOCKS regs=128 fields=16
+[ -x "$REGC" ] || { echo "bench-big: $REGC not found: run make first" >&2; exit 1; }
+case $blocks in *[!0-9]* | "") blocks=x ;; esac
+[ "$blocks" != x ] && [ $((blocks % 8)) = 0 ] && [ "$blocks" -gt 0 ] ||
+    { echo "bench-big: BLOCKS must be a positive multiple of 8 (got '$BLOCKS')" >&2; exit 1; }
+case $LIMIT_MB in *[!0-9]* | "" | 0) echo "bench-big: LIMIT_MB must be a positive number of MiB (got '$LIMIT_MB')" >&2; exit 1 ;; esac
+for f in $FRACS; do
+    case $f in 1 | 2 | 4 | 8) ;; *) echo "bench-big: FRACS takes 1, 2, 4 and 8 (got '$f')" >&2; exit 1 ;; esac
+done
+
+# What the largest size asked for needs: its spec on disk (one block measured,
+# times the blocks, plus 10%), and memory for regc up to its cap plus 512 MiB.
+smallest=$(printf '%s\n' $FRACS | sort -n | head -n 1)
+block_bytes=$(python3 bench/gen-spec.py 1 "$regs" "$fields" | wc -c)
+need_disk_mb=$(((block_bytes * (blocks / smallest) * 11 / 10) / 1048576 + 64))
+need_mem_mb=$((LIMIT_MB + 512))
+dir=${TMPDIR:-/tmp}
+have_disk_mb=$(df -Pm "$dir" | awk 'NR == 2 { print $4 }')
+have_mem_mb=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+if [ "$have_disk_mb" -lt "$need_disk_mb" ]; then
+    echo "bench-big: the 1/$smallest spec needs $need_disk_mb MiB free in $dir; it has $have_disk_mb MiB." >&2
+    echo "bench-big: set TMPDIR to a larger disk, or FRACS to smaller sizes (FRACS=8: the 1/8 size only)." >&2
+    exit 1
+fi
+if [ "$have_mem_mb" -lt "$need_mem_mb" ]; then
+    echo "bench-big: needs $need_mem_mb MiB of available memory (regc is stopped at LIMIT_MB=$LIMIT_MB MiB, plus 512); the machine has $have_mem_mb MiB." >&2
+    echo "bench-big: free memory, or lower LIMIT_MB (runs above it are reported as stopped)." >&2
+    exit 1
+fi
+tmp=$(mktemp -d "$dir/bench-big.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
+
+printf '%-5s %8s %6s | %-7s %8s %8s %7s | %6s %6s %6s | %s\n' size fields MB mode "time s" "cpu s" "peak MB" \
+    "t grow" "c grow" "m grow" "peak < 1 GiB"
+declare -A prev_t prev_c prev_m grows cgrows verdict_m
+for frac in $(printf '%s\n' $FRACS | sort -rn); do
+    b=$((blocks / frac)) n=$((blocks / frac * regs * fields))
+    spec=$tmp/big-$frac.xml
+    python3 bench/gen-spec.py "$b" "$regs" "$fields" >"$spec"
+    mb=$(awk -v s="$(stat -c %s "$spec")" 'BEGIN { printf "%.1f", s / 1048576 }')
+    for mode in --check "-t c"; do
+        # shellcheck disable=SC2086 # mode is two words for -t c
+        read -r t m st c < <(python3 bench/measure.py --cpu --limit-mb "$LIMIT_MB" "$REGC" $mode "$spec" 2>"$tmp/err")
+        if [ "$st" = over ]; then
+            printf '%-5s %8d %6s | %-7s stopped: resident memory passed LIMIT_MB=%d MiB after %.1f s\n' \
+                "1/$frac" "$n" "$mb" "$mode" "$LIMIT_MB" "$t"
+            unset "prev_t[$mode]"; verdict_m[$mode]="over $LIMIT_MB MiB at 1/$frac"; continue
+        elif [ "$st" != 0 ]; then
+            printf '%-5s %8d %6s | %-7s refused or failed (status %s): %s\n' "1/$frac" "$n" "$mb" "$mode" "$st" \
+                "$(head -n 1 "$tmp/err")"
+            unset "prev_t[$mode]"; [ "$frac" = 1 ] && verdict_m[$mode]="not measured (refused)"; continue
+        fi
+        tg=- cg=- mg=-
+        if [ -n "${prev_t[$mode]:-}" ]; then
+            tg=$(awk -v a="$t" -v b="${prev_t[$mode]}" 'BEGIN { printf "%.2f", a / b }')
+            cg=$(awk -v a="$c" -v b="${prev_c[$mode]}" 'BEGIN { printf "%.2f", a / b }')
+            mg=$(awk -v a="$m" -v b="${prev_m[$mode]}" 'BEGIN { printf "%.2f", a / b }')
+            grows[$mode]="${grows[$mode]:-} $tg" cgrows[$mode]="${cgrows[$mode]:-} $cg"
+        fi
+        under=$(awk -v m="$m" 'BEGIN { print m < 1048576 ? "yes" : "NO" }')
+        printf '%-5s %8d %6s | %-7s %8.2f %8.2f %7d | %6s %6s %6s | %s\n' "1/$frac" "$n" "$mb" "$mode" "$t" "$c" \
+            $((m / 1024)) "$tg" "$cg" "$mg" "$under"
+        prev_t[$mode]=$t prev_c[$mode]=$c prev_m[$mode]=$m
+        [ "$frac" = 1 ] && verdict_m[$mode]=$([ "$under" = yes ] && echo "PASS ($((m / 1024)) MB)" || echo "MISS ($((m / 1024)) MB)")
+    done
+    rm -f "$spec"
+done
+echo "(regc with its default threads, one per CPU: $(nproc) here; -t c writes the header to /dev/null;"
+echo " t grow, c grow, m grow: wall time, CPU time and peak memory over the previous size, 2.00 = linear)"
+# linear: every growth per doubling at most 2.20
+linear() {
+    if [ -z "$1" ]; then echo "not measured (needs two sizes in a row)"; return; fi
+    awk -v g="$1" 'BEGIN { n = split(g, a, " "); ok = 1; for (i = 1; i <= n; i++) if (a[i] > 2.20) ok = 0
+        printf "%s (growth per doubling:%s)", ok ? "PASS" : "MISS", g }'
+}
+for mode in --check "-t c"; do
+    echo "regc $mode: wall time linear: $(linear "${grows[$mode]:-}"); CPU time linear: $(linear "${cgrows[$mode]:-}")"
+    echo "regc $mode: peak memory under 1 GiB at full size: ${verdict_m[$mode]:-not measured (FRACS has no full size)}"
+done
+echo "(wall time follows the machine's load; on a shared machine the CPU time is the steadier measure)"
