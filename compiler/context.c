@@ -1144,18 +1144,11 @@ static void set_getter(struct ctx *c, struct dt *o, const char *key, const struc
 static struct dt *event_json(struct ctx *c, const struct model_spec *s,
                              const struct model_events *t, const struct model_event *e)
 {
-    const struct model_reg *reg = t->reg     ? t->reg
-                                  : t->block ? model_find_reg(t->block, t->reg_name)
-                                             : NULL;
-    const struct model_field *code_f = t->code_field ? t->code_field
-                                       : reg         ? model_find_field(reg, t->code_field_name)
-                                                     : NULL;
-    const struct model_field *umask_f = t->umask_field ? t->umask_field
-                                        : reg && t->umask_field_name
-                                            ? model_find_field(reg, t->umask_field_name)
-                                            : NULL;
-    bool has_umask = e->has_umask || (e->parent && e->parent->has_umask);
-    uint64_t umask = e->has_umask ? e->umask : e->parent ? e->parent->umask : 0;
+    const struct model_reg *reg = model_events_reg(t);
+    const struct model_field *code_f = model_events_code_field(t);
+    const struct model_field *umask_f = model_events_umask_field(t);
+    uint64_t umask;
+    bool has_umask = model_event_umask(e, &umask);
     unsigned size = reg ? reg->size : 64;
 
     struct dt *o = dt_obj_n(c->a, 32);

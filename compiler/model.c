@@ -109,10 +109,29 @@ struct model_masks model_reg_masks(const struct model_reg *r)
     return m;
 }
 
-/* The table's control register: resolved by check, else looked up. */
-static const struct model_reg *table_reg(const struct model_events *t)
+const struct model_reg *model_events_reg(const struct model_events *t)
 {
     return t->reg ? t->reg : t->block ? model_find_reg(t->block, t->reg_name) : NULL;
+}
+
+const struct model_field *model_events_code_field(const struct model_events *t)
+{
+    const struct model_reg *reg = model_events_reg(t);
+    return t->code_field ? t->code_field : reg ? model_find_field(reg, t->code_field_name) : NULL;
+}
+
+const struct model_field *model_events_umask_field(const struct model_events *t)
+{
+    const struct model_reg *reg = model_events_reg(t);
+    if (t->umask_field)
+        return t->umask_field;
+    return reg && t->umask_field_name ? model_find_field(reg, t->umask_field_name) : NULL;
+}
+
+bool model_event_umask(const struct model_event *e, uint64_t *umask)
+{
+    *umask = e->has_umask ? e->umask : e->parent ? e->parent->umask : 0;
+    return e->has_umask || (e->parent && e->parent->has_umask);
 }
 
 const struct model_field *model_set_field(const struct model_events *t, const struct model_set *st)
@@ -147,17 +166,10 @@ static uint64_t own_sets(const struct model_events *t, const struct model_event 
 
 uint64_t model_event_encoding(const struct model_events *t, const struct model_event *e)
 {
-    const struct model_reg *reg = table_reg(t);
-    const struct model_field *code_f = t->code_field ? t->code_field
-                                       : reg         ? model_find_field(reg, t->code_field_name)
-                                                     : NULL;
-    const struct model_field *umask_f = t->umask_field ? t->umask_field
-                                        : reg && t->umask_field_name
-                                            ? model_find_field(reg, t->umask_field_name)
-                                            : NULL;
-    bool has_umask = e->has_umask || (e->parent && e->parent->has_umask);
-    uint64_t umask = e->has_umask ? e->umask : e->parent ? e->parent->umask : 0;
-    uint64_t enc = model_place(code_f, e->code) | (has_umask ? model_place(umask_f, umask) : 0);
+    uint64_t umask;
+    bool has_umask = model_event_umask(e, &umask);
+    uint64_t enc = model_place(model_events_code_field(t), e->code) |
+                   (has_umask ? model_place(model_events_umask_field(t), umask) : 0);
     if (e->parent)
         enc |= own_sets(t, e->parent);
     return enc | own_sets(t, e);

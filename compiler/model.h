@@ -377,6 +377,17 @@ struct model_masks {
 };
 struct model_masks model_reg_masks(const struct model_reg *r);
 
+/*
+ * An event table's control register, code field and unit-mask field:
+ * resolved by check, else looked up by name; NULL when there is none.
+ */
+const struct model_reg *model_events_reg(const struct model_events *t);
+const struct model_field *model_events_code_field(const struct model_events *t);
+const struct model_field *model_events_umask_field(const struct model_events *t);
+
+/* The unit mask of 'e' into *umask (a sub without one: its parent's); false when none. */
+bool model_event_umask(const struct model_event *e, uint64_t *umask);
+
 /* The field a <set> of table 't' names (NULL when there is none). */
 const struct model_field *model_set_field(const struct model_events *t, const struct model_set *st);
 
