@@ -261,7 +261,7 @@ static void put_masks(struct jw *w, const struct model_reg *r)
     close_obj(w);
 }
 
-/* "array": {"first","count","descending","stride","addresses"} or null. */
+/* "array": {"first","count","stride","addresses"} or null. */
 static void put_array(struct jw *w, const struct model_reg *r)
 {
     if (!r->is_array) {
@@ -271,7 +271,6 @@ static void put_array(struct jw *w, const struct model_reg *r)
     open_obj(w, "array");
     put_uint(w, "first", r->first);
     put_uint(w, "count", r->count);
-    put_bool(w, "descending", r->descending);
     if (r->addrs)
         put_null(w, "stride");
     else
@@ -287,7 +286,10 @@ static void put_array(struct jw *w, const struct model_reg *r)
     close_obj(w);
 }
 
-/* "instances": every concrete copy, instance-major, then array index, with its address. */
+/*
+ * "instances": every concrete copy, instance-major, then array index, with
+ * its address and its instance's PCI locator.
+ */
 static void put_copies(struct jw *w, const struct model_reg *r)
 {
     const struct model_block *b = r->block;
@@ -303,6 +305,7 @@ static void put_copies(struct jw *w, const struct model_reg *r)
             else
                 put_null(w, "index");
             put_hex(w, "address", model_reg_address(r, inst, k));
+            put_pci(w, inst);
             close_obj(w);
         }
     }
