@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/specs/run-model-json.sh - the JSON export of the model (regc -t json, docs/json.md).
 #
-# For every spec of regspec/ and tests/golden/:
+# For every spec of regspec/ and tests/golden/, and tests/docs/hostile.xml (hostile text):
 #   - the export validates against docs/regc-model.schema.json (python3-jsonschema,
 #     draft 7), and two runs (-j1, -j2) give the same bytes;
 #   - every event's "encoding", "code" and "counters" are the values of the C
@@ -80,7 +80,7 @@ print(sum(len(b["events"]) for b in model["blocks"]), "events,",
       sum(len(b["registers"]) for b in model["blocks"]), "registers")
 PY
 
-specs=$(ls regspec/*.xml; grep -l '<regspec' tests/golden/*.xml)
+specs=$(ls regspec/*.xml; grep -l '<regspec' tests/golden/*.xml; echo tests/docs/hostile.xml)
 exports=()
 for spec in $specs; do
     name=$(basename "$spec" .xml)
