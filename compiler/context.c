@@ -869,37 +869,7 @@ static struct dt *layout_lines(struct ctx *c, const struct model_reg *r, struct 
     return lines;
 }
 
-struct masks {
-    uint64_t mbz, mb1, ignored, ro, wo, w1c, w1s, writable, keep, volatile_;
-};
-
-static struct masks reg_masks(const struct model_reg *r)
-{
-    struct masks m = {0};
-    for (size_t i = 0; i < r->nfields; i++) {
-        const struct model_field *f = r->fields[i];
-        uint64_t bits = model_field_mask(f);
-        unsigned cls = regc_sem_classes(model_field_sem(f));
-        m.mbz |= cls & REGC_MASK_MBZ ? bits : 0;
-        m.mb1 |= cls & REGC_MASK_MB1 ? bits : 0;
-        m.ignored |= cls & REGC_MASK_IGNORED ? bits : 0;
-        m.ro |= cls & REGC_MASK_RO ? bits : 0;
-        m.wo |= cls & REGC_MASK_WO ? bits : 0;
-        m.w1c |= cls & REGC_MASK_W1C ? bits : 0;
-        m.w1s |= cls & REGC_MASK_W1S ? bits : 0;
-        m.writable |= cls & REGC_MASK_WRITABLE ? bits : 0;
-        m.keep |= cls & REGC_MASK_KEEP ? bits : 0;
-        m.volatile_ |= cls & REGC_MASK_VOLATILE ? bits : 0;
-    }
-    /* bits from the implemented width up to the access size read 0 and must be written 0 */
-    if (r->width < r->size && r->width < 64) {
-        uint64_t all = r->size >= 64 ? UINT64_MAX : (UINT64_C(1) << r->size) - 1;
-        m.mbz |= all & ~((UINT64_C(1) << r->width) - 1);
-    }
-    return m;
-}
-
-static struct dt *masks_json(struct ctx *c, const struct masks *m)
+static struct dt *masks_json(struct ctx *c, const struct model_masks *m)
 {
     struct dt *o = dt_obj(c->a);
     SET(c, o, "mbz", hex(c, m->mbz));
@@ -913,7 +883,7 @@ static struct dt *masks_json(struct ctx *c, const struct masks *m)
     return o;
 }
 
-static struct dt *c_masks_json(struct ctx *c, const struct masks *m, unsigned size)
+static struct dt *c_masks_json(struct ctx *c, const struct model_masks *m, unsigned size)
 {
     /* "rmw": the bits a safe write takes from 'wanted' (RW, RW-V) */
     uint64_t rmw = m->writable & m->keep;
@@ -1083,7 +1053,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     flag_list(c, rules);
     align_defs(c, rules_from);
     SET(c, o, "rules", rules);
-    struct masks m = reg_masks(r);
+    struct model_masks m = model_reg_masks(r);
     SET_NOT_C(c, o, "masks", masks_json(c, &m));
 
     char *stem = names_reg(c->a, c->prefix, r);
@@ -1123,41 +1093,20 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
 
 /* ------------------------------------------------------------ events */
 
-static const struct model_field *set_field(const struct model_events *t, const struct model_set *st)
-{
-    if (st->field)
-        return st->field;
-    const struct model_reg *r = st->reg ? st->reg : t->reg;
-    if (!r && t->block)
-        r = model_find_reg(t->block, st->reg_name ? st->reg_name : t->reg_name);
-    return r ? model_find_field(r, st->field_name) : NULL;
-}
-
-/* 'v' placed in field 'f' (0 when there is no such field). */
-static uint64_t place(const struct model_field *f, uint64_t v)
-{
-    return f ? (v << f->lsb) & model_field_mask(f) : 0;
-}
-
-/*
- * Appends the <set>s of 'e' (not its parent's) to 'sets', and ors those of
- * the table's own control register, placed, into *enc.
- */
+/* Appends the <set>s of 'e' (not its parent's) to 'sets'. */
 static void add_sets(struct ctx *c, const struct model_events *t, const struct model_event *e,
-                     struct dt *sets, uint64_t *enc)
+                     struct dt *sets)
 {
     for (size_t i = 0; i < e->nsets; i++) {
         const struct model_set *st = e->sets[i];
         const char *rname = st->reg_name ? st->reg_name : t->reg_name;
-        const struct model_field *f = set_field(t, st);
-        bool own = rname && t->reg_name && strcmp(rname, t->reg_name) == 0;
+        const struct model_field *f = model_set_field(t, st);
+        bool own = model_set_is_own(t, st);
         struct dt *so = dt_obj(c->a);
         SET_STR(c, so, "register", rname);
         SET_STR(c, so, "field", st->field_name);
         SET(c, so, "value", hex(c, st->value));
         SET(c, so, "c_own", dt_bool(own));
-        if (own)
-            *enc |= place(f, st->value);
         if (f) {
             char *stem = names_field(c->a, c->prefix, f);
             SET_NOT_C(c, so, "c_field", dt_str_ref(c->a, stem));
@@ -1195,18 +1144,11 @@ static void set_getter(struct ctx *c, struct dt *o, const char *key, const struc
 static struct dt *event_json(struct ctx *c, const struct model_spec *s,
                              const struct model_events *t, const struct model_event *e)
 {
-    const struct model_reg *reg = t->reg     ? t->reg
-                                  : t->block ? model_find_reg(t->block, t->reg_name)
-                                             : NULL;
-    const struct model_field *code_f = t->code_field ? t->code_field
-                                       : reg         ? model_find_field(reg, t->code_field_name)
-                                                     : NULL;
-    const struct model_field *umask_f = t->umask_field ? t->umask_field
-                                        : reg && t->umask_field_name
-                                            ? model_find_field(reg, t->umask_field_name)
-                                            : NULL;
-    bool has_umask = e->has_umask || (e->parent && e->parent->has_umask);
-    uint64_t umask = e->has_umask ? e->umask : e->parent ? e->parent->umask : 0;
+    const struct model_reg *reg = model_events_reg(t);
+    const struct model_field *code_f = model_events_code_field(t);
+    const struct model_field *umask_f = model_events_umask_field(t);
+    uint64_t umask;
+    bool has_umask = model_event_umask(e, &umask);
     unsigned size = reg ? reg->size : 64;
 
     struct dt *o = dt_obj_n(c->a, 32);
@@ -1222,10 +1164,10 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     struct folded desc = fold_text(c, e->desc);
     SET(c, o, "desc", folded_value(c, desc));
     struct dt *sets = dt_list(c->a);
-    uint64_t enc = place(code_f, e->code) | (has_umask ? place(umask_f, umask) : 0);
+    uint64_t enc = model_event_encoding(t, e);
     if (e->parent)
-        add_sets(c, t, e->parent, sets, &enc);
-    add_sets(c, t, e, sets, &enc);
+        add_sets(c, t, e->parent, sets);
+    add_sets(c, t, e, sets);
     flag_list(c, sets);
     SET(c, o, "sets", sets);
 

@@ -3,10 +3,11 @@
  *
  * The tree is JSON-shaped (dt.h): every value a template prints is computed
  * here (upper-case names, masks as hex strings, first/last flags, C rule
- * expressions), since mustache has no logic. The JSON export (-t json) is
- * this tree itself; docs/json.md documents every key (the stable ones, and
- * the template keys: those starting with "c_", and the list flags
- * "first"/"last").
+ * expressions), since mustache has no logic. `regc --dump-context` writes
+ * it (context_write_json); docs/json.md documents every key (those naming
+ * spec facts, and the template keys: those starting with "c_", and the list
+ * flags "first"/"last"). The JSON export (-t json) is the model, not this
+ * tree (model_json.h).
  */
 #ifndef REGC_CONTEXT_H
 #define REGC_CONTEXT_H
@@ -65,7 +66,7 @@ void context_lazy_free(struct context_lazy *lz);
 int context_to_json(const struct dt *tree, struct buf *out);
 
 /*
- * The text context_to_json() gives for context_build(s, opt)'s tree, built
+ * `regc --dump-context`: the text context_to_json() gives for context_build(s, opt)'s tree, built
  * and written block by block: memory holds one block's tree, not the whole
  * spec's. opt->annotate and opt->no_doc_keys are ignored (the export has the
  * doc keys and no t_* keys). 0, or -1 when jansson fails (nothing appended).

@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "jobs.h"
 #include "model.h"
+#include "model_json.h"
 #include "mustache.h"
 #include "outfile.h"
 #include "specpath.h"
@@ -49,6 +50,7 @@ struct options {
     const char *depfile_path; /* -MF */
     const char *dep_target;   /* -MT */
     bool check_only;        /* --check */
+    bool dump_context;      /* --dump-context: the templates' data tree as JSON */
     const char *prefix;     /* --prefix */
     unsigned jobs;          /* -j; 0: one per online CPU (util_cpu_count()) */
     struct tmpl_limits limits; /* -ftemplate-output-limit=, -ftemplate-work-limit= */
@@ -60,7 +62,10 @@ static const char usage_text[] =
     "\n"
     "  -o FILE          write the output to FILE (atomically; nothing is written on error)\n"
     "  -t NAME|FILE     template: a built-in (see --list-templates) or a file;\n"
-    "                   default from -o's extension (.h: c, .json: json, .md: md, .html: html)\n"
+    "                   default from -o's extension (.h: c, .json: json, .md: md, .html: html);\n"
+    "                   json: the model as JSON (docs/json.md), not a template\n"
+    "  --dump-context   write the data tree the templates render, as JSON (to see what\n"
+    "                   a template gets; regc render TEMPLATE FILE renders it)\n"
     "  -I DIR           look for partials in DIR (after the template's own folder)\n"
     "  --escape=KIND    escaping of {{x}}: html, c, md, json or none (default from the template)\n"
     "  -MD              also write a make dependency file (OUTPUT.d unless -MF)\n"
@@ -160,6 +165,8 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
             o->depfile = true;
         } else if (strcmp(a, "--check") == 0) {
             o->check_only = true;
+        } else if (strcmp(a, "--dump-context") == 0) {
+            o->dump_context = true;
         } else if (strncmp(a, "--prefix=", 9) == 0) {
             o->prefix = a + 9;
         } else if (strcmp(a, "--prefix") == 0) {
@@ -187,6 +194,8 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
     }
     if (!o->spec)
         return *status = usage_error("%s", "no spec given"), -1;
+    if (o->dump_context && o->tmpl)
+        return *status = usage_error("%s", "--dump-context writes the data tree; it takes no -t"), -1;
     if (o->prefix && !*o->prefix)
         return *status = usage_error("%s", "--prefix needs a non-empty name"), -1;
     if ((o->dep_target || o->depfile) && !o->output && !o->depfile_path)
@@ -352,11 +361,15 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (o->escape && !mus_escape_parse(o->escape, &mopt.escape))
         return diag_plain_error(dg, "unknown escape kind '%s' (html, c, md, json or none)", o->escape);
     bool json = strcmp(name, "json") == 0;
-    if (!json && tmpl_load(tp, name) < 0)
+    if (!json && !o->dump_context && tmpl_load(tp, name) < 0)
         return -1;
     struct context_options copt = {.prefix = o->prefix};
-    if (json)
+    if (o->dump_context) /* the templates' data tree, for template authors */
         return context_write_json(spec, &copt, &out->tail);
+    if (json) { /* the model itself, written as it is walked */
+        model_json_write(spec, &out->tail);
+        return 0;
+    }
     /* templates: each block's subtree is built when rendered, then freed */
     if (needs_table_keys(o, name))
         copt.annotate = tables_annotate; /* t_* keys (tables.h): templates only */
@@ -499,7 +512,8 @@ int main(int argc, char **argv)
     dg.caret = true;
     dg.error_limit = DIAG_ERROR_LIMIT_DEFAULT;
     int status = 0;
-    if (parse_args(argc, argv, &o, &dg, &status) == 0 && check_template_choice(&o, &status) == 0)
+    if (parse_args(argc, argv, &o, &dg, &status) == 0 &&
+        (o.dump_context || check_template_choice(&o, &status) == 0))
         status = compile(&o, &dg);
     diag_finish(&dg);
     diag_release(&dg);

@@ -82,3 +82,95 @@ uint64_t model_reg_address(const struct model_reg *r, const struct model_instanc
         return addr + (index < r->naddrs ? r->addrs[index] - r->addrs[0] : 0);
     return addr + (uint64_t)index * r->stride;
 }
+
+struct model_masks model_reg_masks(const struct model_reg *r)
+{
+    struct model_masks m = {0};
+    for (size_t i = 0; i < r->nfields; i++) {
+        const struct model_field *f = r->fields[i];
+        uint64_t bits = model_field_mask(f);
+        unsigned cls = regc_sem_classes(model_field_sem(f));
+        m.mbz |= cls & REGC_MASK_MBZ ? bits : 0;
+        m.mb1 |= cls & REGC_MASK_MB1 ? bits : 0;
+        m.ignored |= cls & REGC_MASK_IGNORED ? bits : 0;
+        m.ro |= cls & REGC_MASK_RO ? bits : 0;
+        m.wo |= cls & REGC_MASK_WO ? bits : 0;
+        m.w1c |= cls & REGC_MASK_W1C ? bits : 0;
+        m.w1s |= cls & REGC_MASK_W1S ? bits : 0;
+        m.writable |= cls & REGC_MASK_WRITABLE ? bits : 0;
+        m.keep |= cls & REGC_MASK_KEEP ? bits : 0;
+        m.volatile_ |= cls & REGC_MASK_VOLATILE ? bits : 0;
+    }
+    /* bits from the implemented width up to the access size read 0 and must be written 0 */
+    if (r->width < r->size && r->width < 64) {
+        uint64_t all = r->size >= 64 ? UINT64_MAX : (UINT64_C(1) << r->size) - 1;
+        m.mbz |= all & ~((UINT64_C(1) << r->width) - 1);
+    }
+    return m;
+}
+
+const struct model_reg *model_events_reg(const struct model_events *t)
+{
+    return t->reg ? t->reg : t->block ? model_find_reg(t->block, t->reg_name) : NULL;
+}
+
+const struct model_field *model_events_code_field(const struct model_events *t)
+{
+    const struct model_reg *reg = model_events_reg(t);
+    return t->code_field ? t->code_field : reg ? model_find_field(reg, t->code_field_name) : NULL;
+}
+
+const struct model_field *model_events_umask_field(const struct model_events *t)
+{
+    const struct model_reg *reg = model_events_reg(t);
+    if (t->umask_field)
+        return t->umask_field;
+    return reg && t->umask_field_name ? model_find_field(reg, t->umask_field_name) : NULL;
+}
+
+bool model_event_umask(const struct model_event *e, uint64_t *umask)
+{
+    *umask = e->has_umask ? e->umask : e->parent ? e->parent->umask : 0;
+    return e->has_umask || (e->parent && e->parent->has_umask);
+}
+
+const struct model_field *model_set_field(const struct model_events *t, const struct model_set *st)
+{
+    if (st->field)
+        return st->field;
+    const struct model_reg *r = st->reg ? st->reg : t->reg;
+    if (!r && t->block)
+        r = model_find_reg(t->block, st->reg_name ? st->reg_name : t->reg_name);
+    return r ? model_find_field(r, st->field_name) : NULL;
+}
+
+uint64_t model_place(const struct model_field *f, uint64_t v)
+{
+    return f ? (v << f->lsb) & model_field_mask(f) : 0;
+}
+
+bool model_set_is_own(const struct model_events *t, const struct model_set *st)
+{
+    const char *rname = st->reg_name ? st->reg_name : t->reg_name;
+    return rname && t->reg_name && strcmp(rname, t->reg_name) == 0;
+}
+
+static uint64_t own_sets(const struct model_events *t, const struct model_event *e)
+{
+    uint64_t enc = 0;
+    for (size_t i = 0; i < e->nsets; i++)
+        if (model_set_is_own(t, e->sets[i]))
+            enc |= model_place(model_set_field(t, e->sets[i]), e->sets[i]->value);
+    return enc;
+}
+
+uint64_t model_event_encoding(const struct model_events *t, const struct model_event *e)
+{
+    uint64_t umask;
+    bool has_umask = model_event_umask(e, &umask);
+    uint64_t enc = model_place(model_events_code_field(t), e->code) |
+                   (has_umask ? model_place(model_events_umask_field(t), umask) : 0);
+    if (e->parent)
+        enc |= own_sets(t, e->parent);
+    return enc | own_sets(t, e);
+}

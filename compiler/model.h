@@ -366,4 +366,44 @@ bool model_field_is_reserved(const struct model_field *f);
 uint64_t model_reg_address(const struct model_reg *r, const struct model_instance *inst,
                            unsigned index);
 
+/*
+ * A register's attribute masks, one bit per register bit, from its fields'
+ * attribute classes (regc/attr.h); 'mbz' also has the bits from the
+ * implemented width up to the access size. The C header's _MASK macros and
+ * the JSON export both take them from here.
+ */
+struct model_masks {
+    uint64_t mbz, mb1, ignored, ro, wo, w1c, w1s, writable, keep, volatile_;
+};
+struct model_masks model_reg_masks(const struct model_reg *r);
+
+/*
+ * An event table's control register, code field and unit-mask field:
+ * resolved by check, else looked up by name; NULL when there is none.
+ */
+const struct model_reg *model_events_reg(const struct model_events *t);
+const struct model_field *model_events_code_field(const struct model_events *t);
+const struct model_field *model_events_umask_field(const struct model_events *t);
+
+/* The unit mask of 'e' into *umask (a sub without one: its parent's); false when none. */
+bool model_event_umask(const struct model_event *e, uint64_t *umask);
+
+/* The field a <set> of table 't' names (NULL when there is none). */
+const struct model_field *model_set_field(const struct model_events *t, const struct model_set *st);
+
+/* 'v' placed in field 'f' (0 when there is no such field). */
+uint64_t model_place(const struct model_field *f, uint64_t v);
+
+/* Does 'st' (a <set> of table 't') set a field of the table's own control register? */
+bool model_set_is_own(const struct model_events *t, const struct model_set *st);
+
+/*
+ * The control-register value that selects event 'e' of table 't': its code
+ * and unit mask (a sub's own, else its parent's) placed in the table's code
+ * and unit-mask fields, and the <set>s of the table's own register (the
+ * parent's, then the event's). The header's _EV_ macros and the JSON
+ * export's "encoding" both come from here.
+ */
+uint64_t model_event_encoding(const struct model_events *t, const struct model_event *e);
+
 #endif

@@ -71,6 +71,7 @@ Annotations. An HTML comment right before the block (a roff comment
                       words before two blanks) must be in PROG --help
   json-keys SPEC...   a listing of keys: each quoted name must be a key of
                       `regc -t json SPEC` for one of the SPECs
+  context-keys SPEC... the same for `regc --dump-context SPEC` (the data tree)
   makefile TARGET     see make above
 
 A block no rule classifies fails, as do an unknown directive and an
@@ -106,7 +107,7 @@ CC = os.environ.get("CC") or "cc"
 TIMEOUT = 60
 DIRECTIVES = {"skip", "as", "from", "dry-run", "notes", "needs", "stub", "copy", "map", "setup",
               "status", "body", "given", "cflags", "output-of", "synopsis", "json-keys",
-              "makefile"}
+              "context-keys", "makefile"}
 KINDS = {"xml", "c", "json", "shell", "console", "make", "text"}
 INFO_KINDS = {"xml": "xml", "c": "c", "json": "json", "sh": "shell", "shell": "shell",
               "bash": "shell", "console": "console", "make": "make", "makefile": "make",
@@ -298,7 +299,7 @@ def kind_of(b):
     if b.has("as"):
         return b.get("as")
     for d, k in (("synopsis", "synopsis"), ("output-of", "output"), ("json-keys", "keys"),
-                 ("makefile", "make")):
+                 ("context-keys", "keys"), ("makefile", "make")):
         if b.has(d):
             return k
     if b.info:
@@ -586,12 +587,14 @@ def check_json_keys(b, scratch):
         elif isinstance(v, list):
             for x in v:
                 walk(x)
-    specs = [s for pattern in b.get("json-keys").split()
+    directive, option = ("json-keys", "-t json") if b.has("json-keys") else \
+        ("context-keys", "--dump-context")
+    specs = [s for pattern in b.get(directive).split()
              for s in sorted(glob.glob(pattern, root_dir=scratch.dir)) or [pattern]]
     for spec in specs:
-        status, out = run_shell(b, scratch, f"regc -t json {shlex.quote(spec)} -o - 2>&1")
+        status, out = run_shell(b, scratch, f"regc {option} {shlex.quote(spec)} -o - 2>&1")
         if status != 0:
-            raise Failed(f"regc -t json {spec} exited {status}", *out.splitlines()[:5])
+            raise Failed(f"regc {option} {spec} exited {status}", *out.splitlines()[:5])
         walk(json.loads(out))
     missing = sorted(set(re.findall(r'"([A-Za-z_]\w*)"', b.text)) - keys)
     if missing:

@@ -21,7 +21,7 @@ run_chrome() {
 
 for spec in regspec/e5_2600.xml tests/docs/hostile.xml; do
     name=$(basename "$spec" .xml)
-    "$regc" -t html "$spec" -o "$tmp/$name.html" && "$regc" -t json "$spec" -o "$tmp/$name.json" ||
+    "$regc" -t html "$spec" -o "$tmp/$name.html" && "$regc" --dump-context "$spec" -o "$tmp/$name.json" ||
         { tap_fail "render $spec"; continue; }
     run_chrome --screenshot="$tmp/$name.png" --window-size=1280,1200 "file://$tmp/$name.html" >/dev/null
     if [ ! -s "$tmp/$name.png" ]; then

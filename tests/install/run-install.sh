@@ -38,7 +38,7 @@ tap_ok "make install PREFIX=$prefix DESTDIR=..."
     for s in regspec/events/*.xml; do echo "$prefix/share/regc/regspec/events/${s##*/}"; done
     for h in generated/*.h; do echo "$prefix/include/regc/${h##*/}"; done
     for m in docs/man/*.[0-9]; do echo "$prefix/share/man/man${m##*.}/${m##*/}"; done
-    for d in docs/*.md docs/sources/*.md; do echo "$prefix/share/doc/regc/${d#docs/}"; done
+    for d in docs/*.md docs/regc-model.schema.json docs/sources/*.md; do echo "$prefix/share/doc/regc/${d#docs/}"; done
 } | sort >"$tmp/want"
 (cd "$root" && find . \( -type f -o -type l \) | sed 's|^\.||' | sort) >"$tmp/have"
 missing=$(comm -23 "$tmp/want" "$tmp/have")

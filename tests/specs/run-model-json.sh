@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# tests/specs/run-model-json.sh - the JSON export of the model (regc -t json, docs/json.md).
+#
+# For every spec of regspec/ and tests/golden/, and tests/docs/hostile.xml (hostile text):
+#   - the export validates against docs/regc-model.schema.json (python3-jsonschema,
+#     draft 7), and two runs (-j1, -j2) give the same bytes;
+#   - every event's "encoding", "code" and "counters" are the values of the C
+#     header's <PREFIX>_EV_<BLOCK>_<EVENT>, _CODE and _COUNTERS macros, and every
+#     register's "reset" and "masks" those of its _RESET and _<KIND>_MASK macros, as
+#     the C compiler evaluates them in a program including the header regc writes
+#     (the macro names are the c_name keys of `regc --dump-context`, paired by
+#     position and checked by name).
+# Then: the schema rejects broken exports (a hex value as a number, a key too many, a
+# key missing, a hex string with upper case), and --dump-context writes the
+# templates' data tree and refuses -t.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tap.sh
+: "${CC:=cc}"
+tap_setup regc tmp
+schema=docs/regc-model.schema.json
+
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+    tap_skip "model export against $schema" "python3-jsonschema is not installed (tools/install-deps.sh)"
+    tap_done
+    exit 0
+fi
+
+if python3 -c 'import json, sys, jsonschema
+jsonschema.Draft7Validator.check_schema(json.load(open(sys.argv[1])))' "$schema" 2>"$tmp/err"; then
+    tap_ok "$schema is a valid draft-7 schema"
+else
+    tap_fail "$schema is a valid draft-7 schema" "$(tail -n 3 "$tmp/err")"
+fi
+
+# validate SCHEMA JSON...: prints one line per file that does not conform, exits 1 then
+cat >"$tmp/validate.py" <<'PY'
+import json, sys, jsonschema
+v = jsonschema.Draft7Validator(json.load(open(sys.argv[1])))
+bad = 0
+for path in sys.argv[2:]:
+    errors = sorted(v.iter_errors(json.load(open(path))), key=lambda e: list(e.path))
+    for e in errors[:3]:
+        print(f"{path}: at /{'/'.join(map(str, e.path))}: {e.message[:200]}")
+    bad += bool(errors)
+sys.exit(1 if bad else 0)
+PY
+
+# macros.py MODEL CONTEXT HEADER PROG.c LIST: writes a C program printing every macro
+# the export is compared with, and LIST, the values the export says, one "NAME VALUE" a line
+cat >"$tmp/macros.py" <<'PY'
+import json, sys
+model, ctx = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+names, want = [], []
+def add(macro, value):
+    names.append(macro)
+    want.append(f"{macro} {value}")
+def hexval(s):
+    return f"{int(s, 16):x}"
+assert len(model["blocks"]) == len(ctx["blocks"])
+for mb, cb in zip(model["blocks"], ctx["blocks"]):
+    assert [r["name"] for r in mb["registers"]] == [r["name"] for r in cb["registers"]], mb["name"]
+    for mr, cr in zip(mb["registers"], cb["registers"]):
+        add(cr["c_def"]["reset"].strip(), hexval(mr["reset"]))
+        for k in ("mbz", "mb1", "ignored", "ro", "wo", "w1c", "w1s", "writable"):
+            add(cr["c_def"][k].strip(), hexval(mr["masks"][k]))
+    assert [e["name"] for e in mb["events"]] == [e["name"] for e in cb["events"]], mb["name"]
+    for me, ce in zip(mb["events"], cb["events"]):
+        add(ce["c_def"]["name"].strip(), hexval(me["encoding"]))
+        add(ce["c_def"]["code"].strip(), hexval(me["code"]))
+        add(ce["c_def"]["counters"].strip(), f"{sum(1 << i for i in me['counters']):x}")
+with open(sys.argv[4], "w") as c:
+    c.write(f'#include <stdio.h>\n#include "{sys.argv[3]}"\nint main(void)\n{{\n')
+    for n in names:
+        c.write(f'    printf("%s %llx\\n", "{n}", (unsigned long long)({n}));\n')
+    c.write("    return 0;\n}\n")
+with open(sys.argv[5], "w") as f:
+    f.write("".join(w + "\n" for w in want))
+print(sum(len(b["events"]) for b in model["blocks"]), "events,",
+      sum(len(b["registers"]) for b in model["blocks"]), "registers")
+PY
+
+specs=$(ls regspec/*.xml; grep -l '<regspec' tests/golden/*.xml; echo tests/docs/hostile.xml)
+exports=()
+for spec in $specs; do
+    name=$(basename "$spec" .xml)
+    out=$tmp/$name.json
+    if ! "$regc" -t json -j1 "$spec" -o "$out" 2>"$tmp/err" ||
+        ! "$regc" -t json -j2 "$spec" -o "$tmp/$name.j2.json" 2>>"$tmp/err"; then
+        tap_fail "$name: regc -t json" "$(head -n 5 "$tmp/err")"
+        continue
+    fi
+    exports+=("$out")
+    if cmp -s "$out" "$tmp/$name.j2.json"; then tap_ok "$name: -t json is the same with -j1 and -j2"; else
+        tap_fail "$name: -t json is the same with -j1 and -j2"; fi
+    if msg=$(python3 "$tmp/validate.py" "$schema" "$out" 2>&1); then
+        tap_ok "$name: the export conforms to $schema"
+    else
+        tap_fail "$name: the export conforms to $schema" "$msg"
+    fi
+    # the header's macros, evaluated by the C compiler
+    if ! "$regc" -t c "$spec" -o "$tmp/$name.h" 2>"$tmp/err" ||
+        ! "$regc" --dump-context "$spec" -o "$tmp/$name.ctx.json" 2>>"$tmp/err"; then
+        tap_fail "$name: regc -t c, --dump-context" "$(head -n 5 "$tmp/err")"
+        continue
+    fi
+    if ! what=$(python3 "$tmp/macros.py" "$out" "$tmp/$name.ctx.json" "$tmp/$name.h" \
+        "$tmp/$name.c" "$tmp/$name.want" 2>&1) ||
+        ! $CC -std=c11 -w -o "$tmp/$name.prog" "$tmp/$name.c" 2>"$tmp/err"; then
+        tap_fail "$name: the header's macros compile" "$what" "$(head -n 5 "$tmp/err")"
+        continue
+    fi
+    "$tmp/$name.prog" >"$tmp/$name.got"
+    tap_diff "$name: encodings, codes, counters, resets, masks = the header's ($what)" \
+        "$tmp/$name.want" "$tmp/$name.got"
+done
+
+# the schema rejects what breaks it; each case edits a valid export
+base=${exports[0]:-}
+broken() { # name, python statement over d
+    python3 - "$base" "$tmp/broken.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+    if python3 "$tmp/validate.py" "$schema" "$tmp/broken.json" >/dev/null 2>&1; then
+        tap_fail "the schema rejects an export with $1"
+    else
+        tap_ok "the schema rejects an export with $1"
+    fi
+}
+if [ -n "$base" ]; then
+    broken "a register reset as a number" 'd["blocks"][0]["registers"][0]["reset"] = 0'
+    broken "an event encoding as a number" \
+        'next(b for b in d["blocks"] if b["events"])["events"][0]["encoding"] = 1'
+    broken "an unknown key" 'd["blocks"][0]["registers"][0]["fields"][0]["c_name"] = "X"'
+    broken "a key missing" 'del d["blocks"][0]["registers"][0]["masks"]["mbz"]'
+    broken "an upper-case hex value" 'd["blocks"][0]["registers"][0]["masks"]["mbz"] = "0xFF"'
+    broken "a 17-digit hex value" 'd["blocks"][0]["registers"][0]["reset"] = "0x1" + "0" * 16'
+fi
+
+# --dump-context: the templates' data tree (template keys such as c_name), not the model
+if "$regc" --dump-context regspec/snb_client.xml -o "$tmp/ctx.json" 2>"$tmp/err" &&
+    jq -e '.blocks[0].c_name and .blocks[0].registers[0].c_def and (has("regc_model") | not)' \
+        "$tmp/ctx.json" >/dev/null; then
+    tap_ok "--dump-context writes the data tree"
+else
+    tap_fail "--dump-context writes the data tree" "$(head -n 5 "$tmp/err")"
+fi
+"$regc" --dump-context -t c regspec/snb_client.xml >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && grep -q "^regc: error: --dump-context writes the data tree; it takes no -t$" "$tmp/err" &&
+    [ ! -s "$tmp/out" ]; then
+    tap_ok "--dump-context with -t: a usage error"
+else
+    tap_fail "--dump-context with -t: a usage error" "exit $rc" "$(cat "$tmp/err")"
+fi
+tap_done
