@@ -21,10 +21,6 @@ struct context_options {
     void (*annotate)(struct arena *a, struct dt *tree); /* lazy trees: applied to each built
                                                           * block (tables_annotate) */
     bool no_doc_keys;    /* lazy trees: leave out the doc_* and svg keys (context_doc.h) */
-    bool c_header_only;  /* lazy trees: leave out every key the built-in C header
-                          * (templates/c.mustache, _c_*.mustache) never names; for -t c
-                          * without -I (an -I partial may name any key). Not for the JSON
-                          * export, which must keep every key. */
 };
 
 /*

@@ -361,7 +361,6 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (needs_table_keys(o, name))
         copt.annotate = tables_annotate; /* t_* keys (tables.h): templates only */
     copt.no_doc_keys = !needs_doc_keys(o, name);
-    copt.c_header_only = is_plain_builtin(o, name, "c"); /* its templates name no other key */
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);
     mopt.item = context_expand;

@@ -621,18 +621,6 @@ const char *mus_name(const struct mus_template *t)
     return t->name;
 }
 
-void mus_foreach_name(const struct mus_template *t, void (*fn)(void *ctx, const char *part),
-                      void *ctx)
-{
-    for (size_t i = 0; i < t->n; i++) {
-        const struct node *n = &t->nodes[i];
-        bool looks_up = n->kind == N_VAR || n->kind == N_SECTION || n->kind == N_INVERTED ||
-                        ((n->kind == N_PARTIAL || n->kind == N_PARENT) && n->dynamic);
-        for (uint32_t k = 0; looks_up && k < n->nparts; k++)
-            fn(ctx, n->parts[k].s);
-    }
-}
-
 /* ------------------------------------------------------------------ values */
 
 void mus_format_real(struct buf *out, double d)

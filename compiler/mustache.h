@@ -147,16 +147,6 @@ void mus_free(struct mus_template *t);
 /* The template's name as given to mus_compile (borrowed). */
 const char *mus_name(const struct mus_template *t);
 
-/*
- * Calls 'fn' with each part of each name 't''s tags look up in the data:
- * variables, sections, inverted sections, dynamic partial and parent names
- * ("a.b" gives "a" and "b"; "." nothing); not the names of partials, parents
- * and blocks. Strings are borrowed from 't'. What a data tree must hold for
- * 't' (tests/unit/test_lazy.c checks the C header's trees with it).
- */
-void mus_foreach_name(const struct mus_template *t, void (*fn)(void *ctx, const char *part),
-                      void *ctx);
-
 /* Appends 'len' bytes of 's' to 'out', escaped for 'kind'. */
 void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len);
 
