@@ -44,7 +44,6 @@ static struct dt *dt_new(struct arena *a, enum dt_type type)
     struct dt *v = arena_alloc(a, sizeof(*v));
     v->type = type;
     v->n = v->cap = 0;
-    atomic_init(&v->marks, 0);
     v->bloom = 0;
     v->slots = NULL;
     return v;

@@ -53,9 +53,6 @@ struct dt_key {
 struct dt {
     enum dt_type type;
     uint32_t n, cap;       /* LIST: items; OBJ: members */
-    _Atomic uint8_t marks; /* STR: 0 when made; the renderer records there, once it has
-                            * looked, which escapes leave the string as it is (atomic:
-                            * threads rendering one tree may record it at once) */
     uint64_t bloom;  /* OBJ: bit (hash % 64) set for each member: most misses skip the scan */
     uint32_t *slots; /* OBJ with more than DT_SCAN_MAX members: open-addressing index of 2 * cap
                       * slots holding member index + 1 (0: empty); else NULL (scan) */

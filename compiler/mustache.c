@@ -701,15 +701,6 @@ static size_t plain_run(const char *s, size_t len, size_t i, unsigned bit)
     return i;
 }
 
-/* The SP_* bits of the bytes of 's': which kinds must escape something in it. */
-static unsigned specials_in(const char *s, size_t len)
-{
-    unsigned bits = 0;
-    for (size_t i = 0; i < len; i++)
-        bits |= special[(unsigned char)s[i]];
-    return bits;
-}
-
 /* Copies s, the plain runs for 'bit' at once, each byte the table marks through one(). */
 static void escape_runs(struct buf *out, const char *s, size_t len, unsigned bit,
                         void (*one)(struct buf *, unsigned char))
@@ -869,34 +860,6 @@ void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len
         buf_addn(out, s, len);
         break;
     }
-}
-
-#define MARKS_KNOWN 0x80u /* dt.marks: the SP_* bits below it are set */
-_Static_assert(MUS_ESCAPE_JSON < 7, "an SP_* bit for each escape kind, below MARKS_KNOWN");
-
-/*
- * A string value, escaped: the same text as mus_escape(), but the string's
- * marks (dt.h) remember which kinds find nothing to escape in it, so a name
- * printed on many lines (a field's C name, a type) is scanned once and
- * copied after that.
- */
-static void escape_value(struct buf *out, enum mus_escape kind, const struct dt *v)
-{
-    if (kind == MUS_ESCAPE_NONE) {
-        buf_addn(out, v->u.str.s, v->u.str.len);
-        return;
-    }
-    /* the marks are a cache on a value the renderer otherwise only reads */
-    struct dt *m = (struct dt *)v;
-    unsigned marks = atomic_load_explicit(&m->marks, memory_order_relaxed);
-    if (!marks) {
-        marks = MARKS_KNOWN | specials_in(v->u.str.s, v->u.str.len);
-        atomic_store_explicit(&m->marks, (uint8_t)marks, memory_order_relaxed);
-    }
-    if (marks & (1u << kind))
-        mus_escape(out, kind, v->u.str.s, v->u.str.len);
-    else
-        buf_addn(out, v->u.str.s, v->u.str.len);
 }
 
 bool mus_escape_parse(const char *word, enum mus_escape *kind)
@@ -1237,7 +1200,7 @@ static void render_var(struct render *r, const struct mus_template *t, const str
     enum mus_escape esc = n->raw ? MUS_ESCAPE_NONE : r->opt->escape;
     switch (v->type) {
     case DT_STR:
-        escape_value(r->out, esc, v);
+        mus_escape(r->out, esc, v->u.str.s, v->u.str.len);
         break;
     case DT_INT:
         add_int(r->out, v->u.i);
