@@ -44,7 +44,6 @@ static struct dt *dt_new(struct arena *a, enum dt_type type)
     struct dt *v = arena_alloc(a, sizeof(*v));
     v->type = type;
     v->n = v->cap = 0;
-    v->bloom = 0;
     v->slots = NULL;
     return v;
 }
@@ -129,11 +128,6 @@ static void *grow(struct arena *a, struct dt *v, void *arr, size_t size)
     return n;
 }
 
-static uint64_t bloom_bit(uint32_t h)
-{
-    return UINT64_C(1) << (h % 64);
-}
-
 static bool key_is(const struct dt_member *m, const char *key, size_t len, uint32_t h)
 {
     return m->hash == h && m->len == len && memcmp(m->key, key, len) == 0;
@@ -141,8 +135,6 @@ static bool key_is(const struct dt_member *m, const char *key, size_t len, uint3
 
 static struct dt_member *find(const struct dt *o, const char *key, size_t len, uint32_t h)
 {
-    if (!(o->bloom & bloom_bit(h)))
-        return NULL;
     if (o->slots) {
         uint32_t mask = 2 * o->cap - 1;
         for (uint32_t i = h & mask; o->slots[i]; i = (i + 1) & mask)
@@ -168,7 +160,7 @@ static void slot_add(struct dt *o, uint32_t member)
 /*
  * A new index of o's members, 2 * o->cap slots (cap is a power of two). Made
  * when an object gets more than DT_SCAN_MAX members, again each time its
- * array grows. Up to that, the bloom and a scan of the hashes cost about
+ * array grows. Up to that, a scan of the hashes cost about
  * what probing costs (and the renderer mostly finds a name where it was in
  * the previous object, without either); most objects of a tree (values,
  * fields, lines) stay that small, and an index would cost more to build
@@ -187,7 +179,6 @@ static void append(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
     uint32_t cap = o->cap;
     o->u.members = grow(a, o, o->u.members, sizeof(*o->u.members));
     o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
-    o->bloom |= bloom_bit(k.hash);
     if (o->slots && o->cap == cap)
         slot_add(o, o->n - 1);
     else if (o->n > DT_SCAN_MAX)

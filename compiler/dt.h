@@ -53,7 +53,6 @@ struct dt_key {
 struct dt {
     enum dt_type type;
     uint32_t n, cap;       /* LIST: items; OBJ: members */
-    uint64_t bloom;  /* OBJ: bit (hash % 64) set for each member: most misses skip the scan */
     uint32_t *slots; /* OBJ with more than DT_SCAN_MAX members: open-addressing index of 2 * cap
                       * slots holding member index + 1 (0: empty); else NULL (scan) */
     union {
@@ -135,7 +134,6 @@ static inline void dt_add(struct arena *a, struct dt *o, struct dt_key k, struct
 #endif
     if (o->n < o->cap && o->n < DT_SCAN_MAX) {
         o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
-        o->bloom |= UINT64_C(1) << (k.hash % 64);
     } else {
         dt_add_slow(a, o, k, v);
     }
