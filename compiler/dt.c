@@ -44,7 +44,6 @@ static struct dt *dt_new(struct arena *a, enum dt_type type)
     struct dt *v = arena_alloc(a, sizeof(*v));
     v->type = type;
     v->n = v->cap = 0;
-    v->slots = NULL;
     return v;
 }
 
@@ -100,9 +99,7 @@ struct dt *dt_obj(struct arena *a)
 struct dt *dt_obj_n(struct arena *a, uint32_t n)
 {
     struct dt *v = dt_obj(a);
-    uint32_t cap = 1; /* a power of two: the index's slots are 2 * cap */
-    while (cap < n)
-        cap *= 2;
+    uint32_t cap = n ? n : 1;
     v->u.members = arena_alloc(a, cap * sizeof(*v->u.members));
     v->cap = cap;
     return v;
@@ -135,54 +132,17 @@ static bool key_is(const struct dt_member *m, const char *key, size_t len, uint3
 
 static struct dt_member *find(const struct dt *o, const char *key, size_t len, uint32_t h)
 {
-    if (o->slots) {
-        uint32_t mask = 2 * o->cap - 1;
-        for (uint32_t i = h & mask; o->slots[i]; i = (i + 1) & mask)
-            if (key_is(&o->u.members[o->slots[i] - 1], key, len, h))
-                return &o->u.members[o->slots[i] - 1];
-        return NULL;
-    }
     for (uint32_t i = 0; i < o->n; i++)
         if (key_is(&o->u.members[i], key, len, h))
             return &o->u.members[i];
     return NULL;
 }
 
-static void slot_add(struct dt *o, uint32_t member)
-{
-    uint32_t mask = 2 * o->cap - 1;
-    uint32_t i = o->u.members[member].hash & mask;
-    while (o->slots[i])
-        i = (i + 1) & mask;
-    o->slots[i] = member + 1;
-}
-
-/*
- * A new index of o's members, 2 * o->cap slots (cap is a power of two). Made
- * when an object gets more than DT_SCAN_MAX members, again each time its
- * array grows. Up to that, a scan of the hashes cost about
- * what probing costs (and the renderer mostly finds a name where it was in
- * the previous object, without either); most objects of a tree (values,
- * fields, lines) stay that small, and an index would cost more to build
- * than it saves.
- */
-static void reindex(struct arena *a, struct dt *o)
-{
-    o->slots = arena_zalloc(a, 2 * (size_t)o->cap * sizeof(*o->slots));
-    for (uint32_t i = 0; i < o->n; i++)
-        slot_add(o, i);
-}
-
-/* Appends member 'k' to object 'o' (which must not hold it) and indexes it. */
+/* Appends member 'k' to object 'o' (which must not hold it). */
 static void append(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
 {
-    uint32_t cap = o->cap;
     o->u.members = grow(a, o, o->u.members, sizeof(*o->u.members));
     o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
-    if (o->slots && o->cap == cap)
-        slot_add(o, o->n - 1);
-    else if (o->n > DT_SCAN_MAX)
-        reindex(a, o);
 }
 
 void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)
@@ -272,8 +232,8 @@ struct dt *dt_from_json(struct arena *a, const json_t *j)
         struct dt *o = dt_obj(a);
         const char *key;
         json_t *v;
-        json_object_foreach((json_t *)j, key, v)
-            dt_set(a, o, arena_strdup(a, key), dt_from_json(a, v));
+        json_object_foreach((json_t *)j, key, v) /* jansson's keys are distinct */
+            dt_add(a, o, dt_key(arena_strdup(a, key)), dt_from_json(a, v));
         return o;
     }
     case JSON_ARRAY: {

@@ -31,9 +31,6 @@ enum dt_type { DT_NULL, DT_FALSE, DT_TRUE, DT_INT, DT_REAL, DT_STR, DT_LIST, DT_
 
 struct dt;
 
-/* Objects of more members than this get an index of them (dt.c: reindex). */
-#define DT_SCAN_MAX 32
-
 struct dt_member {
     const char *key;    /* borrowed */
     uint32_t hash;      /* dt_hash(key) */
@@ -53,8 +50,6 @@ struct dt_key {
 struct dt {
     enum dt_type type;
     uint32_t n, cap;       /* LIST: items; OBJ: members */
-    uint32_t *slots; /* OBJ with more than DT_SCAN_MAX members: open-addressing index of 2 * cap
-                      * slots holding member index + 1 (0: empty); else NULL (scan) */
     union {
         long long i;
         double r;
@@ -115,7 +110,7 @@ void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v);
  * Adds 'k', which 'o' must not hold yet, without searching for it: the
  * builders make fresh objects with distinct keys. Builds with
  * AddressSanitizer (make check SAN=1) check that the key is new (BUG
- * otherwise); others trust it. Inline: most objects have room and no index,
+ * otherwise); others trust it. Inline: most objects have room,
  * and then an add is a store.
  */
 void dt_add_slow(struct arena *a, struct dt *o, struct dt_key k, struct dt *v);
@@ -132,7 +127,7 @@ static inline void dt_add(struct arena *a, struct dt *o, struct dt_key k, struct
 #ifdef DT_CHECK_ADD
     dt_add_check(o, k);
 #endif
-    if (o->n < o->cap && o->n < DT_SCAN_MAX) {
+    if (o->n < o->cap) {
         o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
     } else {
         dt_add_slow(a, o, k, v);
