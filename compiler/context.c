@@ -194,7 +194,7 @@ static void flag_list(struct ctx *c, struct dt *list)
     for (size_t i = 0; i < n; i++) {
         struct dt *item = dt_at(list, i);
         struct dt_key first = DT_KEY("first");
-        if (!dt_is(item, DT_OBJ) || dt_getn(item, first.s, first.len, first.hash))
+        if (!dt_is(item, DT_OBJ) || dt_getn(item, first.s, first.len))
             continue;
         SET(c, item, "first", dt_bool(i == 0));
         SET(c, item, "last", dt_bool(i + 1 == n));
@@ -837,7 +837,7 @@ static struct dt *layout_lines(struct ctx *c, const struct model_reg *r, struct 
     struct layout_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < 4; k++) {
-            const struct dt *v = dt_getn(dt_at(fields, i), cols[k].s, cols[k].len, cols[k].hash);
+            const struct dt *v = dt_getn(dt_at(fields, i), cols[k].s, cols[k].len);
             bool str = dt_is(v, DT_STR);
             rows[i].col[k] = str ? v->u.str.s : "";
             rows[i].len[k] = str ? v->u.str.len : 0;

@@ -8,18 +8,10 @@ static struct dt dt_null_v = {.type = DT_NULL};
 static struct dt dt_true_v = {.type = DT_TRUE};
 static struct dt dt_false_v = {.type = DT_FALSE};
 
-uint32_t dt_hash(const char *key, size_t len)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)key[i]) * 16777619u;
-    return h;
-}
-
 struct dt_key dt_key(const char *s)
 {
     size_t len = strlen(s);
-    return (struct dt_key){.s = s, .len = len & 0x7fffffff, .hash = dt_hash(s, len)};
+    return (struct dt_key){.s = s, .len = len & 0x7fffffff};
 }
 
 struct dt_key dt_key_lit(const char *s)
@@ -125,15 +117,15 @@ static void *grow(struct arena *a, struct dt *v, void *arr, size_t size)
     return n;
 }
 
-static bool key_is(const struct dt_member *m, const char *key, size_t len, uint32_t h)
+static bool key_is(const struct dt_member *m, const char *key, size_t len)
 {
-    return m->hash == h && m->len == len && memcmp(m->key, key, len) == 0;
+    return m->len == len && memcmp(m->key, key, len) == 0;
 }
 
-static struct dt_member *find(const struct dt *o, const char *key, size_t len, uint32_t h)
+static struct dt_member *find(const struct dt *o, const char *key, size_t len)
 {
     for (uint32_t i = 0; i < o->n; i++)
-        if (key_is(&o->u.members[i], key, len, h))
+        if (key_is(&o->u.members[i], key, len))
             return &o->u.members[i];
     return NULL;
 }
@@ -142,7 +134,7 @@ static struct dt_member *find(const struct dt *o, const char *key, size_t len, u
 static void append(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
 {
     o->u.members = grow(a, o, o->u.members, sizeof(*o->u.members));
-    o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
+    o->u.members[o->n++] = (struct dt_member){k.s, k.len, k.fixed, v};
 }
 
 void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)
@@ -150,7 +142,7 @@ void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)
     if (o->type != DT_OBJ)
         BUG("dt_set on a non-object");
     struct dt_key k = dt_key(key);
-    struct dt_member *m = find(o, k.s, k.len, k.hash);
+    struct dt_member *m = find(o, k.s, k.len);
     if (m)
         m->val = v;
     else
@@ -166,7 +158,7 @@ void dt_add_check(const struct dt *o, struct dt_key k)
 {
     if (o->type != DT_OBJ)
         BUG("dt_add on a non-object");
-    if (find(o, k.s, k.len, k.hash))
+    if (find(o, k.s, k.len))
         BUG("dt_add: the object already holds the key");
 }
 
@@ -185,24 +177,22 @@ void dt_push(struct arena *a, struct dt *list, struct dt *v)
     list->u.items[list->n++] = v;
 }
 
-struct dt *dt_getn(const struct dt *o, const char *key, size_t len, uint32_t hash)
+struct dt *dt_getn(const struct dt *o, const char *key, size_t len)
 {
     if (!o || o->type != DT_OBJ)
         return NULL;
-    struct dt_member *m = find(o, key, len, hash);
+    struct dt_member *m = find(o, key, len);
     return m ? m->val : NULL;
 }
 
-const struct dt_member *dt_member_getn(const struct dt *o, const char *key, size_t len,
-                                       uint32_t hash)
+const struct dt_member *dt_member_getn(const struct dt *o, const char *key, size_t len)
 {
-    return o && o->type == DT_OBJ ? find(o, key, len, hash) : NULL;
+    return o && o->type == DT_OBJ ? find(o, key, len) : NULL;
 }
 
 struct dt *dt_get(const struct dt *o, const char *key)
 {
-    size_t len = strlen(key);
-    return dt_getn(o, key, len, dt_hash(key, len));
+    return dt_getn(o, key, strlen(key));
 }
 
 size_t dt_len(const struct dt *list)

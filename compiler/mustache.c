@@ -38,10 +38,10 @@ struct block_ref {
     uint32_t node; /* index in the template's nodes */
 };
 
-/* One dotted part of a name, hashed once at compile time for dt_getn(). */
+/* One dotted part of a name. */
 struct part {
     const char *s; /* NUL-terminated */
-    uint32_t len, hash;
+    uint32_t len;
     uint32_t memo; /* this part's slot in a render's memo of the template (struct memo) */
 };
 
@@ -261,7 +261,7 @@ static int parse_name(struct parser *p, struct node *n, const struct tag *tg, bo
     struct part *parts = arena_alloc(&p->t->arena, nparts * sizeof(*parts));
     for (uint32_t k = 0; k < nparts; k++) {
         size_t plen = strlen(text);
-        parts[k] = (struct part){text, (uint32_t)plen, dt_hash(text, plen), p->t->nparts++};
+        parts[k] = (struct part){text, (uint32_t)plen, p->t->nparts++};
         text += plen + 1;
     }
     n->parts = parts;
@@ -1040,7 +1040,7 @@ static void memo_set(struct memo *e, const struct dt *o, const struct dt_member 
 
 static const struct dt_member *member_of(const struct dt *o, const struct part *p)
 {
-    return dt_member_getn(o, p->s, p->len, p->hash);
+    return dt_member_getn(o, p->s, p->len);
 }
 
 /*

@@ -69,8 +69,8 @@ static void check_object(size_t n, bool add)
     assert_null(dt_get(o, "key_00"));
     /* the length given counts, not the NUL: "key_1x" cut to 5 is key_1, cut to 4 nothing */
     if (n > 1)
-        assert_non_null(dt_getn(o, "key_1x", 5, dt_hash("key_1x", 5)));
-    assert_null(dt_getn(o, "key_1x", 4, dt_hash("key_1x", 4)));
+        assert_non_null(dt_getn(o, "key_1x", 5));
+    assert_null(dt_getn(o, "key_1x", 4));
     assert_null(dt_get(dt_list(&a), "key_0"));
     assert_null(dt_get(NULL, "key_0"));
     arena_release(&a);
@@ -115,7 +115,7 @@ static void test_object_presized(void **state)
     arena_release(&a);
 }
 
-/* DT_KEY's hash, folded by the compiler, is dt_hash's; past 32 bytes it is computed. */
+/* DT_KEY gives a literal's length and marks it static storage. */
 static void test_key_literal(void **state)
 {
     (void)state;
@@ -133,10 +133,7 @@ static void test_key_literal(void **state)
         struct dt_key k = dt_key(keys[i].s);
         assert_int_equal(keys[i].len, strlen(keys[i].s));
         assert_int_equal(keys[i].len, k.len);
-        assert_int_equal(keys[i].hash, k.hash);
-        assert_int_equal(keys[i].hash, dt_hash(keys[i].s, k.len));
     }
-    assert_int_equal(DT_KEY("name").hash, 0x8d39bde6u); /* FNV-1a 32 of "name" */
     assert_true(DT_KEY("name").fixed);
     assert_true(dt_key_lit("name").fixed);
     assert_false(dt_key("name").fixed);
@@ -150,15 +147,15 @@ static void test_key_literal(void **state)
     /* members say whether their key is static storage; dt_member_getn finds them */
     char copy[] = "copied";
     dt_set(&a, o, copy, dt_int(&a, 3));
-    const struct dt_member *m = dt_member_getn(o, "name", 4, DT_KEY("name").hash);
+    const struct dt_member *m = dt_member_getn(o, "name", 4);
     assert_non_null(m);
     assert_int_equal(m - o->u.members, 1);
     assert_true(m->fixed);
-    m = dt_member_getn(o, "copied", 6, dt_hash("copied", 6));
+    m = dt_member_getn(o, "copied", 6);
     assert_non_null(m);
     assert_false(m->fixed);
-    assert_null(dt_member_getn(o, "absent", 6, dt_hash("absent", 6)));
-    assert_null(dt_member_getn(dt_list(&a), "name", 4, DT_KEY("name").hash));
+    assert_null(dt_member_getn(o, "absent", 6));
+    assert_null(dt_member_getn(dt_list(&a), "name", 4));
     arena_release(&a);
 }
 
