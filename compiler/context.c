@@ -11,7 +11,6 @@
 
 #include "arena.h"
 #include "expr.h"
-#include "jobs.h"
 #include "names.h"
 #include "util.h"
 
@@ -1505,17 +1504,12 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
  * its placeholder, and that arena is emptied when the next block is built
  * and no block handed out is still being rendered.
  */
-/* One thread's block builder (the item hooks' slot, mustache.h). */
-struct lazy_slot {
-    struct ctx c;       /* its own arena and names in scope */
-    struct arena block; /* the blocks it built; released when none is in use */
-    unsigned live;      /* blocks handed out and not yet done */
-};
-
 struct context_lazy {
     struct ctx c; /* the root's */
     struct arena root;
-    struct lazy_slot slots[REGC_MAX_JOBS];
+    struct ctx bc;      /* the blocks' builder: its own arena and names in scope */
+    struct arena block; /* the blocks built; released when none is in use */
+    unsigned live;      /* blocks handed out and not yet done */
     const struct model_spec *s;
     void (*annotate)(struct arena *a, struct dt *tree);
     bool no_doc_keys;
@@ -1527,8 +1521,7 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
 {
     struct context_lazy *lz = xcalloc(1, sizeof(*lz));
     arena_init(&lz->root);
-    for (size_t i = 0; i < REGC_MAX_JOBS; i++)
-        arena_init(&lz->slots[i].block);
+    arena_init(&lz->block);
     struct ctx *c = &lz->c;
     ctx_init(c, &lz->root, s, opt);
     lz->s = s;
@@ -1552,21 +1545,18 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     return lz;
 }
 
-const struct dt *context_expand(void *lazy, const struct dt *item, unsigned slot)
+const struct dt *context_expand(void *lazy, const struct dt *item)
 {
     struct context_lazy *lz = lazy;
-    if (slot >= REGC_MAX_JOBS)
-        BUG("item slot out of range");
     uintptr_t at = (uintptr_t)item, first = (uintptr_t)lz->stubs;
     size_t n = lz->s->nblocks;
     if (at < first || at >= first + n * sizeof(*lz->stubs))
         return NULL;
     size_t i = (size_t)(item - lz->stubs);
-    struct lazy_slot *sl = &lz->slots[slot];
-    if (sl->live == 0)
-        arena_release(&sl->block); /* every block it handed out before is done */
-    struct ctx *c = &sl->c;
-    c->a = &sl->block;
+    if (lz->live == 0)
+        arena_release(&lz->block); /* every block handed out before is done */
+    struct ctx *c = &lz->bc;
+    c->a = &lz->block;
     c->prefix = lz->c.prefix;
     c->table_keys = lz->annotate != NULL;
     size_t ndefs = c->ndefs;
@@ -1583,25 +1573,23 @@ const struct dt *context_expand(void *lazy, const struct dt *item, unsigned slot
     }
     if (lz->annotate)
         lz->annotate(c->a, o);
-    sl->live++;
+    lz->live++;
     return o;
 }
 
-void context_item_done(void *lazy, const struct dt *own, unsigned slot)
+void context_item_done(void *lazy, const struct dt *own)
 {
     struct context_lazy *lz = lazy;
     (void)own;
-    lz->slots[slot].live--;
+    lz->live--;
 }
 
 void context_lazy_free(struct context_lazy *lz)
 {
     if (!lz)
         return;
-    for (size_t i = 0; i < REGC_MAX_JOBS; i++) {
-        arena_release(&lz->slots[i].block);
-        free(lz->slots[i].c.defs);
-    }
+    arena_release(&lz->block);
+    free(lz->bc.defs);
     arena_release(&lz->root);
     free(lz->c.defs);
     free(lz);
@@ -1664,11 +1652,11 @@ static int lazy_text(struct buf *out, struct context_lazy *lz, const struct dt *
             if (rc == 0)
                 rc = lazy_text(out, lz, v->u.members[i].val, indent + 2);
         } else {
-            const struct dt *own = context_expand(lz, v->u.items[i], 0);
+            const struct dt *own = context_expand(lz, v->u.items[i]);
             rc = own ? json_text(out, own, indent + 2)
                      : lazy_text(out, lz, v->u.items[i], indent + 2);
             if (own)
-                context_item_done(lz, own, 0);
+                context_item_done(lz, own);
         }
         if (i + 1 < v->n)
             buf_addc(out, ',');

@@ -15,11 +15,8 @@
 #include "mustache.h"
 
 #include "arena.h"
-#include "jobs.h"
 #include "util.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -941,21 +938,12 @@ struct render {
     const struct mus_template *memo_t; /* the template whose memo was used last, */
     struct memo *memo_cur;             /* and that memo (templates alternate rarely) */
     bool failed, abort;
-    /*
-     * Renders list items on a thread of its own (render_items_parallel):
-     * reports nothing and stops at the first problem, which includes a
-     * partial not in the shared cache; the calling thread then renders
-     * those items again itself.
-     */
-    bool worker;
-    unsigned slot; /* the item hooks' slot */
-    size_t handed;  /* bytes of output handed to opt->sink before out's */
+    size_t handed;    /* bytes of output handed to opt->sink before out's */
     char last_handed; /* the last of them */
     /*
      * The limits (mus_options.max_output, max_work): handed + out->len may
-     * not pass out_end, nor work work_end. A worker's are what is left after
-     * the items already in the output (par_items); 'over' marks output
-     * refused, reported by the render_range() that rendered the tag.
+     * not pass out_end, nor work work_end; 'over' marks output refused,
+     * reported by the render_range() that rendered the tag.
      */
     size_t out_start, out_end, max_output;
     uint64_t work, work_end, max_work;
@@ -981,10 +969,6 @@ static struct srcpos node_pos(const struct mus_template *t, const struct node *n
 static bool first_report(struct render *r, const struct node *n)
 {
     r->failed = true;
-    if (r->worker) {
-        r->abort = true;
-        return false;
-    }
     for (size_t i = 0; i < r->nreported; i++)
         if (r->reported[i] == n)
             return false;
@@ -1242,48 +1226,34 @@ static bool nest_enter(struct render *r, const struct mus_template *t, const str
     return true;
 }
 
+/* Hands what 'out' holds to opt->sink, which writes it, and empties 'out'. */
+static void hand_over(struct render *r)
+{
+    if (r->out->len == 0)
+        return;
+    r->handed += r->out->len;
+    r->last_handed = r->out->s[r->out->len - 1];
+    r->opt->sink(r->opt->sink_ctx, r->out->s, r->out->len);
+    buf_reset(r->out);
+}
+
 /*
- * What rendering an item may change besides the output. When one item
- * leaves it as it found it, every item starts from the same state and the
- * items can be rendered apart (render_items_parallel).
+ * Renders one item of the list section at node i. An item the hook built
+ * (a block) goes to the sink once rendered, and its tree is released.
  */
-struct render_state {
-    size_t indent_len, ind_from, strip, strip_left, nctx, nframes, nactive, depth;
-    unsigned nest;
-    bool pending, failed, abort;
-};
-
-static struct render_state state_of(const struct render *r)
-{
-    return (struct render_state){r->indent.len, r->ind_from, r->strip,   r->strip_left,
-                                 r->nctx,       r->nframes,  r->nactive, r->depth,
-                                 r->nest,       r->pending,  r->failed,  r->abort};
-}
-
-static bool state_equal(const struct render_state *a, struct render_state b)
-{
-    return a->indent_len == b.indent_len && a->ind_from == b.ind_from && a->strip == b.strip &&
-           a->strip_left == b.strip_left && a->nctx == b.nctx && a->nframes == b.nframes &&
-           a->nactive == b.nactive && a->depth == b.depth && a->nest == b.nest &&
-           a->pending == b.pending && !b.failed && !b.abort;
-}
-
-/* Renders one item of the list section at node i; true when the item hook replaced it. */
-static bool render_item(struct render *r, const struct mus_template *t, size_t i,
+static void render_item(struct render *r, const struct mus_template *t, size_t i,
                         const struct dt *item)
 {
-    const struct dt *own = r->opt->item ? r->opt->item(r->opt->item_ctx, item, r->slot) : NULL;
+    const struct dt *own = r->opt->item ? r->opt->item(r->opt->item_ctx, item) : NULL;
     r->work++;
     push(r, own ? own : item);
     render_range(r, t, i + 1, t->nodes[i].end);
     r->nctx--;
+    if (own && r->opt->sink && !r->failed)
+        hand_over(r);
     if (own && r->opt->item_done)
-        r->opt->item_done(r->opt->item_ctx, own, r->slot);
-    return own != NULL;
+        r->opt->item_done(r->opt->item_ctx, own);
 }
-
-static size_t render_items_parallel(struct render *r, const struct mus_template *t, size_t i,
-                                    const struct dt *list, size_t from);
 
 static void render_section(struct render *r, const struct mus_template *t, size_t i)
 {
@@ -1298,14 +1268,7 @@ static void render_section(struct render *r, const struct mus_template *t, size_
     if (!yes || !nest_enter(r, t, n))
         return;
     if (v->type == DT_LIST) {
-        size_t k = 0;
-        if (v->n > 2 && r->opt->jobs > 1 && r->opt->item && !r->worker) {
-            struct render_state before = state_of(r);
-            bool lazy = render_item(r, t, i, v->u.items[k++]);
-            if (lazy && state_equal(&before, state_of(r)))
-                k = render_items_parallel(r, t, i, v, k);
-        }
-        for (; k < v->n && !r->abort; k++)
+        for (size_t k = 0; k < v->n && !r->abort; k++)
             render_item(r, t, i, v->u.items[k]);
     } else {
         push(r, v);
@@ -1358,14 +1321,7 @@ static struct cache_entry *cache_slot(struct render *r, const char *name)
 static const struct mus_template *partial_get(struct render *r, const struct mus_template *t,
                                               const struct node *n, const char *name)
 {
-    if (r->worker) { /* the cache is shared read-only: a partial not loaded yet stops the thread */
-        struct cache_entry *w = r->cache_cap ? cache_probe(r, name) : NULL;
-        if (!w || !w->name) {
-            r->failed = r->abort = true;
-            return NULL;
-        }
-    }
-    struct cache_entry *e = r->worker ? cache_probe(r, name) : cache_slot(r, name);
+    struct cache_entry *e = cache_slot(r, name);
     if (e->name)
         goto found;
     e->name = xstrdup(name);
@@ -1610,8 +1566,6 @@ static void over_limit(struct render *r, const struct mus_template *t, const str
     bool output = r->over;
     r->over = false;
     r->failed = r->abort = true;
-    if (r->worker)
-        return;
     if (output)
         diag_report(r->dg, DIAG_TEMPLATE_LIMIT, node_pos(t, n),
                     "output over the limit of %zu bytes; -ftemplate-output-limit=N raises it",
@@ -1657,231 +1611,6 @@ static void render_range(struct render *r, const struct mus_template *t, size_t 
     }
 }
 
-/* ---- list items on several threads */
-
-#define COPY_ARRAY(dst, src, n)                                                                    \
-    do {                                                                                           \
-        (dst) = xmalloc(((n) ? (n) : 1) * sizeof(*(dst)));                                         \
-        if (n) /* 'src' may be NULL then */                                                        \
-            memcpy((dst), (src), (n) * sizeof(*(dst)));                                            \
-    } while (0)
-
-/* A worker's render: r's state (copied), r's partial cache (shared, read-only). */
-static void worker_init(struct render *w, const struct render *r, unsigned slot)
-{
-    *w = (struct render){.dg = r->dg,
-                         .opt = r->opt,
-                         .ind_from = r->ind_from,
-                         .strip = r->strip,
-                         .strip_left = r->strip_left,
-                         .pending = r->pending,
-                         .nest = r->nest,
-                         .max_depth = r->max_depth,
-                         .cache = r->cache,
-                         .ncache = r->ncache,
-                         .cache_cap = r->cache_cap,
-                         .worker = true,
-                         .slot = slot,
-                         .max_output = r->max_output,
-                         .max_work = r->max_work};
-    COPY_ARRAY(w->ctx, r->ctx, r->nctx);
-    w->nctx = w->ctx_cap = r->nctx;
-    COPY_ARRAY(w->frames, r->frames, r->nframes);
-    w->nframes = w->frame_cap = r->nframes;
-    COPY_ARRAY(w->active, r->active, r->nactive);
-    w->nactive = w->active_cap = r->nactive;
-    COPY_ARRAY(w->chain, r->chain, r->depth);
-    w->depth = w->chain_cap = r->depth;
-    buf_init(&w->indent);
-    buf_addn(&w->indent, r->indent.s, r->indent.len);
-}
-
-/* Frees what a render owns but its partial cache (a worker's is its parent's). */
-static void render_state_release(struct render *r)
-{
-    free(r->ctx);
-    free(r->frames);
-    free(r->active);
-    free(r->chain);
-    free(r->reported);
-    for (size_t i = 0; i < r->nmemos; i++)
-        free(r->memos[i].memo);
-    free(r->memos);
-    buf_release(&r->indent);
-}
-
-/*
- * Items [from, n) of a list section, shared out among threads: each takes
- * the next item, renders it into a buffer of its own, and appends every
- * finished item that is next in order to the output (the lock keeps the
- * output in item order and bounds what waits in buffers).
- */
-struct par_items {
-    struct render *r; /* read-only while the threads run, but for r->out (under lock) */
-    const struct mus_template *t;
-    size_t node;
-    const struct dt *list;
-    atomic_size_t next;
-    atomic_bool failed;
-    pthread_mutex_t lock;
-    struct buf *done; /* item k's output once rendered */
-    uint64_t *work;   /* and the steps it took */
-    bool *ready;
-    size_t emitted;   /* items before this one are in r->out */
-    /* output and steps of the render up to item 'emitted', for the workers' limits */
-    atomic_size_t out_done;
-    _Atomic uint64_t work_done;
-};
-
-/* Hands the text of 'b' to the sink (b is left empty; an empty b's storage is freed, as the
-   sink would: callers take a buffer handed over as gone). */
-static void hand_over(struct render *r, struct buf *b)
-{
-    if (b->len == 0) {
-        buf_release(b);
-        return;
-    }
-    r->handed += b->len;
-    r->last_handed = b->s[b->len - 1];
-    r->opt->sink(r->opt->sink_ctx, b);
-}
-
-/*
- * Puts an item's output next in the output (under the lock): to the sink
- * after what 'out' holds, or copied into 'out'. True when 'b' still holds
- * its text (copied), false when the sink took it.
- */
-static bool par_emit(struct par_items *p, struct buf *b)
-{
-    struct render *r = p->r;
-    if (!r->opt->sink) {
-        buf_addn(r->out, b->s, b->len);
-        return true;
-    }
-    hand_over(r, r->out);
-    hand_over(r, b);
-    return false;
-}
-
-/* What is left of 'limit' after 'used' (which may have gone past it). */
-static uint64_t left_of(uint64_t limit, uint64_t used)
-{
-    return used < limit ? limit - used : 0;
-}
-
-/*
- * Whether the next item (its output 'len' bytes, 'work' steps) keeps the
- * render within its limits; if so, counts it as emitted. Else the render
- * fails here, and the calling thread renders the item again and reports.
- */
-static bool par_fits(struct par_items *p, size_t len, uint64_t work)
-{
-    size_t out = atomic_load(&p->out_done);
-    uint64_t done = atomic_load(&p->work_done);
-    if (len > left_of(p->r->max_output, out) || work > left_of(p->r->max_work, done)) {
-        atomic_store(&p->failed, true);
-        return false;
-    }
-    atomic_store(&p->out_done, out + len);
-    atomic_store(&p->work_done, done + work);
-    p->emitted++;
-    return true;
-}
-
-/*
- * Hands item k's output over: put in the output at once when it is next in
- * order, else kept until it is. True when 'b' still has a buffer to reuse.
- */
-static bool par_finish(struct par_items *p, size_t k, struct buf *b, uint64_t work)
-{
-    pthread_mutex_lock(&p->lock);
-    bool kept = false;
-    if (k == p->emitted && par_fits(p, b->len, work)) {
-        kept = par_emit(p, b);
-    } else {
-        p->done[k] = *b;
-        p->work[k] = work;
-        p->ready[k] = true;
-    }
-    while (p->emitted < p->list->n && p->ready[p->emitted]) {
-        struct buf *e = &p->done[p->emitted];
-        if (!par_fits(p, e->len, p->work[p->emitted]))
-            break;
-        par_emit(p, e);
-        buf_release(e);
-    }
-    pthread_mutex_unlock(&p->lock);
-    return kept;
-}
-
-/* A worker's limits for its next item: what the items before it in the output left. */
-static void par_limits(struct render *w, struct par_items *p)
-{
-    w->handed = 0;
-    w->out_end = (size_t)left_of(w->max_output, atomic_load(&p->out_done));
-    w->work = 0;
-    w->work_end = left_of(w->max_work, atomic_load(&p->work_done));
-}
-
-static void par_worker(void *arg, unsigned slot)
-{
-    struct par_items *p = arg;
-    struct render w;
-    worker_init(&w, p->r, slot);
-    struct buf b = BUF_INIT;
-    size_t last = 0; /* the last item's length: the next one is about as long */
-    for (;;) {
-        size_t k = atomic_fetch_add(&p->next, 1);
-        if (k >= p->list->n || atomic_load(&p->failed))
-            break;
-        buf_reset(&b);
-        buf_grow(&b, last);
-        w.out = &b;
-        par_limits(&w, p);
-        render_item(&w, p->t, p->node, p->list->u.items[k]);
-        if (w.failed) {
-            atomic_store(&p->failed, true);
-            break;
-        }
-        last = b.len;
-        if (!par_finish(p, k, &b, w.work))
-            buf_init(&b); /* kept for later, or the sink took it: a new buffer next */
-    }
-    buf_release(&b);
-    render_state_release(&w);
-}
-
-/*
- * Renders items [from, n) of the list section at node i on opt->jobs
- * threads. Returns the first item not in the output: n, or after a problem
- * on any thread the item it stopped at (or an earlier one not finished),
- * for the caller to render it and the rest itself. The items before it
- * were rendered without a problem, so they are what one thread gives.
- */
-static size_t render_items_parallel(struct render *r, const struct mus_template *t, size_t i,
-                                    const struct dt *list, size_t from)
-{
-    struct par_items p = {.r = r, .t = t, .node = i, .list = list, .emitted = from};
-    atomic_init(&p.next, from);
-    atomic_init(&p.failed, false);
-    atomic_init(&p.out_done, r->handed + r->out->len - r->out_start);
-    atomic_init(&p.work_done, r->work);
-    pthread_mutex_init(&p.lock, NULL);
-    p.done = xcalloc(list->n, sizeof(*p.done));
-    p.work = xcalloc(list->n, sizeof(*p.work));
-    p.ready = xcalloc(list->n, sizeof(*p.ready));
-    unsigned jobs = r->opt->jobs < list->n - from ? r->opt->jobs : (unsigned)(list->n - from);
-    jobs_run(jobs, par_worker, &p);
-    r->work = atomic_load(&p.work_done);
-    for (size_t k = from; k < list->n; k++)
-        buf_release(&p.done[k]);
-    free(p.done);
-    free(p.work);
-    free(p.ready);
-    pthread_mutex_destroy(&p.lock);
-    return p.emitted;
-}
-
 int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *data,
                const struct mus_options *opt, struct buf *out)
 {
@@ -1901,6 +1630,14 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
         mus_free(r.cache[i].t);
     }
     free(r.cache);
-    render_state_release(&r);
+    free(r.ctx);
+    free(r.frames);
+    free(r.active);
+    free(r.chain);
+    free(r.reported);
+    for (size_t i = 0; i < r.nmemos; i++)
+        free(r.memos[i].memo);
+    free(r.memos);
+    buf_release(&r.indent);
     return r.failed ? -1 : 0;
 }

@@ -32,10 +32,9 @@ struct hook_ctx {
 };
 
 /* Replaces items {"x": 2} by {"x": "two"}; counts calls. */
-static const struct dt *two_to_word(void *ctx, const struct dt *item, unsigned slot)
+static const struct dt *two_to_word(void *ctx, const struct dt *item)
 {
     struct hook_ctx *h = ctx;
-    (void)slot;
     h->calls++;
     if (dt_int_value(dt_get(item, "x")) != 2)
         return NULL;
@@ -125,23 +124,23 @@ static void expect_same_tree(void (*annotate)(struct arena *, struct dt *))
     /* expanded twice and in reverse order: each block is built alone */
     for (int round = 0; round < 2; round++) {
         for (size_t i = dt_len(blocks); i-- > 0;) {
-            const struct dt *b = context_expand(lz, dt_at(blocks, i), 0);
+            const struct dt *b = context_expand(lz, dt_at(blocks, i));
             assert_non_null(b);
             assert_true(same(b, dt_at(fblocks, i)));
-            context_item_done(lz, b, 0);
+            context_item_done(lz, b);
         }
     }
     /* two blocks handed out at once (a template nesting the list) stay intact */
-    const struct dt *b0 = context_expand(lz, dt_at(blocks, 0), 0);
-    const struct dt *b1 = context_expand(lz, dt_at(blocks, 1), 0);
+    const struct dt *b0 = context_expand(lz, dt_at(blocks, 0));
+    const struct dt *b1 = context_expand(lz, dt_at(blocks, 1));
     assert_true(same(b0, dt_at(fblocks, 0)));
     assert_true(same(b1, dt_at(fblocks, 1)));
-    context_item_done(lz, b1, 0);
-    context_item_done(lz, b0, 0);
+    context_item_done(lz, b1);
+    context_item_done(lz, b0);
     /* anything but a placeholder is left alone */
-    assert_null(context_expand(lz, dt_get(tree, "spec"), 0));
+    assert_null(context_expand(lz, dt_get(tree, "spec")));
     struct dt *empty = dt_obj(&a);
-    assert_null(context_expand(lz, empty, 0));
+    assert_null(context_expand(lz, empty));
     /* the rest of the tree is the same */
     json_t *jt = dt_to_json(tree), *jf = dt_to_json(full);
     json_object_set(jt, "blocks", json_object_get(jf, "blocks"));
@@ -176,11 +175,11 @@ static void test_lazy_blocks_without_doc_keys(void **state)
     struct context_options opt = {.no_doc_keys = true};
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(s, &opt, &tree);
-    const struct dt *b = context_expand(lz, dt_at(dt_get(tree, "blocks"), 0), 0);
+    const struct dt *b = context_expand(lz, dt_at(dt_get(tree, "blocks"), 0));
     assert_non_null(b);
     assert_non_null(dt_get(b, "c_name"));
     assert_null(dt_get(b, "doc_anchor"));
-    context_item_done(lz, b, 0);
+    context_item_done(lz, b);
     context_lazy_free(lz);
     diag_release(&dg);
     arena_release(&a);
