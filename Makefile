@@ -12,6 +12,8 @@
 # Sources are found by wildcard, so a new module is a new file, not a Makefile edit:
 #   compiler/*.c         regc (compiler/main.c holds main)
 #   runtime/*.c          libregrt; runtime/regctl/*.c is the regctl program
+#   common/*.c           built into both regc and libregrt (hidden in libregrt.so, regc_
+#                        names): the one hash map (map.h) and array-growth helper (grow.h)
 #   tests/unit/test_*.c  one unit-test program each, linked with the compiler objects
 #   tests/runtime/test_*.c  one test program each, linked with libregrt
 #   tests/*/run-*.sh     shell tests; all print TAP and tests/run.sh counts them
@@ -54,9 +56,16 @@ CPPFLAGS += -D_POSIX_C_SOURCE=200809L -DREGC_VERSION='"$(VERSION)"'
 CFLAGS += -std=c11 -pthread $(OPT) $(WARNINGS) $(SANFLAGS)
 LDFLAGS += -pthread $(SANFLAGS)
 
+# ---------------------------------------------------------------- common
+# One object each, compiled like the runtime's and linked into regc and libregrt alike,
+# so libregrt stays self-contained.
+COMMON_SRCS := $(wildcard common/*.c)
+COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
+COMMON_CPPFLAGS := -Icommon
+
 # ---------------------------------------------------------------- compiler
 COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
-COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/%.o)
+COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/%.o) $(COMMON_OBJS)
 TEMPLATE_FILES := $(sort $(wildcard templates/*.mustache))
 TEMPLATES_C := $(BUILD)/gen/templates.c
 TEMPLATES_OBJ := $(BUILD)/gen/templates.o
@@ -65,14 +74,14 @@ REGC := $(BUILD)/regc
 
 # ---------------------------------------------------------------- runtime
 RUNTIME_SRCS := $(wildcard runtime/*.c)
-RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/%.o)
-RUNTIME_PIC_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o)
+RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/%.o) $(COMMON_OBJS)
+RUNTIME_PIC_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o) $(COMMON_SRCS:%.c=$(BUILD)/pic/%.o)
 REGCTL_SRCS := $(wildcard runtime/regctl/*.c)
 REGCTL_OBJS := $(REGCTL_SRCS:%.c=$(BUILD)/%.o)
 LIBREGRT_A := $(BUILD)/libregrt.a
 LIBREGRT_SO := $(BUILD)/libregrt.so
 REGCTL := $(if $(REGCTL_SRCS),$(BUILD)/regctl)
-RUNTIME_CPPFLAGS := -Iruntime/include -I$(BUILD)/gen
+RUNTIME_CPPFLAGS := -Iruntime/include -I$(BUILD)/gen $(COMMON_CPPFLAGS)
 
 # ---------------------------------------------------------------- tests
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -107,7 +116,7 @@ $(BUILD)/examples/%: examples/%.c $(LIBREGRT_A)
 $(BUILD)/compiler/%.o: compiler/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) -Iruntime/include $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) -Iruntime/include $(COMMON_CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # Templates are compiled into the binary (flex's mkskel idea); tools/embed.c writes the C source.
 $(BUILD)/tools/embed: tools/embed.c
@@ -145,6 +154,15 @@ $(BUILD)/pic/runtime/%.o: runtime/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(RUNTIME_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -fPIC -MMD -MP -c -o $@ $<
 
+$(BUILD)/common/%.o: common/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -MMD -MP -c -o $@ $<
+
+$(BUILD)/pic/common/%.o: common/%.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -fPIC -MMD -MP -c -o $@ $<
+
 $(LIBREGRT_A): $(RUNTIME_OBJS)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
@@ -166,8 +184,8 @@ $(BUILD)/regctl: $(REGCTL_OBJS) $(LIBREGRT_A)
 $(BUILD)/tests/unit/%: tests/unit/%.c $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ) $(LIBREGRT_A)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) -Icompiler -Iruntime/include $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP \
-		-o $@ $< $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ) $(LIBREGRT_A) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
+	$(Q)$(CC) $(CPPFLAGS) -Icompiler -Iruntime/include $(COMMON_CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) \
+		-Wno-missing-prototypes -MMD -MP -o $@ $< $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ) $(LIBREGRT_A) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
 
 $(BUILD)/tests/runtime/%: tests/runtime/%.c $(LIBREGRT_A)
 	@mkdir -p $(@D)

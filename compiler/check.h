@@ -16,9 +16,8 @@
 
 /*
  * Returns 0 when the spec has no errors, -1 otherwise (every problem
- * reported). The generated-name collision check of a large spec runs on up
- * to 'jobs' threads; the diagnostics are the same, in the same order, for
- * every 'jobs'.
+ * reported). 'jobs' is unused: every pass runs on the calling thread
+ * (the threaded name-collision check did not pay, docs/performance.md).
  */
 int check_spec(struct arena *a, struct diag *dg, struct model_spec *s, unsigned jobs);
 

@@ -2,7 +2,7 @@
  * check_addr - no two concrete registers (each instance, each array element)
  * of one address space share an address. pci addresses are offsets in the
  * configuration space of one device, so they collide only under one locator.
- * One hash table over every element: linear in the number of elements.
+ * One map (common/map.h) over every element: linear in the number of elements.
  */
 #include "check_int.h"
 #include "util.h"
@@ -13,55 +13,26 @@
 /* Elements beyond this many are not compared (a spec that large is a mistake of its own). */
 #define MAX_ELEMENTS (UINT64_C(1) << 24)
 
+/* All uint64_t: no padding, so its bytes are the key (common/map.h). */
 struct addr_key {
-    enum model_space space;
+    uint64_t space; /* enum model_space */
     uint64_t vendor, device, dev, func; /* pci locator; 0 elsewhere */
     uint64_t addr;
 };
 
 struct addr_slot {
     struct addr_key key;
-    const struct model_reg *reg; /* NULL: empty */
+    const struct model_reg *reg;
     const struct model_instance *inst;
     unsigned index;
 };
 
+/* Every element once: the first with each key, in 'slots'; the map finds them by key. */
 struct addr_table {
-    struct addr_slot *slots;
-    size_t cap;
+    struct addr_slot *slots; /* owned */
+    size_t n;
+    struct regc_map map; /* key -> its addr_slot */
 };
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + UINT64_C(0x9E3779B97F4A7C15) + (h << 6) + (h >> 2);
-    return h;
-}
-
-static uint64_t key_hash(const struct addr_key *k)
-{
-    uint64_t h = mix((uint64_t)k->space, k->addr);
-    h = mix(h, k->vendor);
-    h = mix(h, k->device);
-    h = mix(h, k->dev);
-    h = mix(h, k->func);
-    h ^= h >> 31;
-    h *= UINT64_C(0xBF58476D1CE4E5B9);
-    return h ^ (h >> 29);
-}
-
-static bool key_equal(const struct addr_key *a, const struct addr_key *b)
-{
-    return a->space == b->space && a->addr == b->addr && a->vendor == b->vendor &&
-           a->device == b->device && a->dev == b->dev && a->func == b->func;
-}
-
-static struct addr_slot *table_slot(struct addr_table *t, const struct addr_key *k)
-{
-    size_t i = (size_t)key_hash(k) & (t->cap - 1);
-    while (t->slots[i].reg && !key_equal(&t->slots[i].key, k))
-        i = (i + 1) & (t->cap - 1);
-    return &t->slots[i];
-}
 
 static const char *element_text(struct check_ctx *c, const struct model_reg *r,
                                 const struct model_instance *inst, unsigned index)
@@ -93,23 +64,26 @@ static void add_elements(struct check_ctx *c, struct addr_table *t, const struct
 {
     if (!check_reg_fits(r, inst))
         return; /* reported as address-overflow */
-    struct addr_slot s = {.reg = r, .inst = inst};
-    s.key.space = r->space;
-    if (inst && r->space == SPACE_PCI) {
-        s.key.vendor = inst->vendor;
-        s.key.device = inst->device;
-        s.key.dev = inst->dev;
-        s.key.func = inst->func;
-    }
+    bool pci = inst && r->space == SPACE_PCI;
     for (unsigned i = 0; i < r->count; i++) {
-        s.index = i;
-        s.key.addr = model_reg_address(r, inst, i);
-        struct addr_slot *slot = table_slot(t, &s.key);
-        if (!slot->reg) {
-            *slot = s;
+        struct addr_slot *s = &t->slots[t->n]; /* the next free one, fields set one by one */
+        s->key.space = r->space;
+        s->key.vendor = pci ? inst->vendor : 0;
+        s->key.device = pci ? inst->device : 0;
+        s->key.dev = pci ? inst->dev : 0;
+        s->key.func = pci ? inst->func : 0;
+        s->key.addr = model_reg_address(r, inst, i);
+        s->reg = r;
+        s->inst = inst;
+        s->index = i;
+        bool found;
+        struct regc_map_entry *e = xmap_put(&t->map, &s->key, sizeof(s->key), &found);
+        if (!found) {
+            e->val = s;
+            t->n++;
         } else if (!*reported) {
             *reported = true;
-            check_address_collision(c, slot, &s);
+            check_address_collision(c, e->val, s);
         }
     }
 }
@@ -131,10 +105,7 @@ void check_addresses(struct check_ctx *c)
     uint64_t n = count_elements(c->s);
     if (n > MAX_ELEMENTS)
         return;
-    struct addr_table t = {.cap = 16};
-    while (t.cap < 2 * n)
-        t.cap *= 2;
-    t.slots = xcalloc(t.cap, sizeof(*t.slots));
+    struct addr_table t = {xcalloc((size_t)n, sizeof(*t.slots)), 0, REGC_MAP_INIT};
     for (size_t b = 0; b < c->s->nblocks; b++) {
         const struct model_block *blk = c->s->blocks[b];
         for (size_t i = 0; i < blk->nregs; i++) {
@@ -145,5 +116,6 @@ void check_addresses(struct check_ctx *c)
                 add_elements(c, &t, blk->regs[i], blk->instances[j], &reported);
         }
     }
+    regc_map_release(&t.map);
     free(t.slots);
 }

@@ -5,6 +5,7 @@
  * the vendor a CPUID vendor string (12 characters), each citing a source (the models say which machines the runtime may drive).
  */
 #include "check_int.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -31,8 +32,8 @@ static void check_cpu_range(struct check_ctx *c, const struct model_cpu *cpu)
 
 void check_cpus(struct check_ctx *c)
 {
-    struct check_map seen;
-    check_map_init(&seen);
+    struct regc_map seen;
+    regc_map_init(&seen);
     for (size_t i = 0; i < c->s->ncpus; i++) {
         const struct model_cpu *cpu = c->s->cpus[i];
         check_cpu_range(c, cpu);
@@ -44,16 +45,16 @@ void check_cpus(struct check_ctx *c)
                                        (unsigned long long)cpu->family,
                                        (unsigned long long)cpu->model);
         bool found;
-        struct check_map_entry *e = check_map_put(&seen, key, &found);
+        struct regc_map_entry *e = xmap_put_str(&seen, key, &found);
         if (found) {
             diag_report(c->dg, DIAG_DUPLICATE_NAME, cpu->pos,
                         "cpu %s family 0x%llx model 0x%llx is listed twice",
                         cpu->vendor ? cpu->vendor : "", (unsigned long long)cpu->family,
                         (unsigned long long)cpu->model);
-            diag_note(c->dg, e->pos, "first listed here");
+            diag_note(c->dg, *(const struct srcpos *)e->val, "first listed here");
         } else {
-            e->pos = cpu->pos;
+            e->val = (void *)&cpu->pos;
         }
     }
-    check_map_release(&seen);
+    regc_map_release(&seen);
 }

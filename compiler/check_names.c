@@ -4,6 +4,7 @@
  * check_collision.c.
  */
 #include "check_int.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -176,23 +177,24 @@ struct scope {
     const char *kind, *name;
 };
 
-static void check_duplicate_name(struct check_ctx *c, struct check_map *m, const char *kind,
-                                 const char *name, struct srcpos pos, struct scope in)
+static void check_duplicate_name(struct check_ctx *c, struct regc_map *m, const char *kind,
+                                 const char *name, const struct srcpos *at, struct scope in)
 {
     if (!name)
         return;
     bool found;
-    struct check_map_entry *e = check_map_put(m, name, &found);
+    struct regc_map_entry *e = xmap_put_str(m, name, &found);
     if (!found) {
-        e->pos = pos;
+        e->val = (void *)at; /* the model's, which outlives the map */
         return;
     }
+    struct srcpos pos = *at, *first = e->val;
     if (in.kind)
         diag_report(c->dg, DIAG_DUPLICATE_NAME, pos, "duplicate %s '%s' in %s '%s'", kind, name,
                     in.kind, in.name);
     else
         diag_report(c->dg, DIAG_DUPLICATE_NAME, pos, "duplicate %s '%s'", kind, name);
-    diag_note(c->dg, e->pos, "'%s' first defined here", name);
+    diag_note(c->dg, *first, "'%s' first defined here", name);
 }
 
 /*
@@ -201,12 +203,12 @@ static void check_duplicate_name(struct check_ctx *c, struct check_map *m, const
  * allocation each.
  */
 struct scopes {
-    struct check_map insts, regs, events, fields, rules, ats, values, subs;
+    struct regc_map insts, regs, events, fields, rules, ats, values, subs;
 };
 
-static void scopes_each(struct scopes *sc, void (*fn)(struct check_map *))
+static void scopes_each(struct scopes *sc, void (*fn)(struct regc_map *))
 {
-    struct check_map *m[] = {&sc->insts, &sc->regs, &sc->events, &sc->fields,
+    struct regc_map *m[] = {&sc->insts, &sc->regs, &sc->events, &sc->fields,
                              &sc->rules, &sc->ats,  &sc->values, &sc->subs};
     for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
         fn(m[i]);
@@ -216,62 +218,62 @@ static void names_of_field(struct check_ctx *c, struct scopes *sc, const struct 
 {
     check_name(c, "field", f->name, f->pos);
     if (!model_field_is_reserved(f))
-        check_duplicate_name(c, &sc->fields, "field", f->name, f->pos,
+        check_duplicate_name(c, &sc->fields, "field", f->name, &f->pos,
                              (struct scope){"register", f->reg->name});
-    check_map_reset(&sc->values);
+    regc_map_clear(&sc->values);
     for (size_t i = 0; i < f->nvalues; i++) {
         const struct model_value *v = f->values[i];
         check_name(c, "value", v->name, v->pos);
-        check_duplicate_name(c, &sc->values, "value", v->name, v->pos,
+        check_duplicate_name(c, &sc->values, "value", v->name, &v->pos,
                              (struct scope){"field", f->name});
     }
 }
 
 static void names_of_reg(struct check_ctx *c, struct scopes *sc, const struct model_reg *r)
 {
-    check_map_reset(&sc->fields);
-    check_map_reset(&sc->rules);
-    check_map_reset(&sc->ats);
+    regc_map_clear(&sc->fields);
+    regc_map_clear(&sc->rules);
+    regc_map_clear(&sc->ats);
     for (size_t i = 0; i < r->nfields; i++)
         names_of_field(c, sc, r->fields[i]);
     struct scope in_reg = {"register", r->name};
     for (size_t i = 0; i < r->nrules; i++) {
         check_name(c, "rule", r->rules[i]->name, r->rules[i]->pos);
-        check_duplicate_name(c, &sc->rules, "rule", r->rules[i]->name, r->rules[i]->pos, in_reg);
+        check_duplicate_name(c, &sc->rules, "rule", r->rules[i]->name, &r->rules[i]->pos, in_reg);
     }
     for (size_t i = 0; i < r->nats; i++)
         check_duplicate_name(c, &sc->ats, "<at> for instance", r->ats[i]->instance_name,
-                             r->ats[i]->pos, in_reg);
+                             &r->ats[i]->pos, in_reg);
 }
 
 static void names_of_event(struct check_ctx *c, struct scopes *sc, const struct model_event *e,
                            struct scope in_block)
 {
     check_name(c, "event", e->name, e->pos);
-    check_duplicate_name(c, &sc->events, "event", e->full_name, e->pos, in_block);
-    check_map_reset(&sc->subs);
+    check_duplicate_name(c, &sc->events, "event", e->full_name, &e->pos, in_block);
+    regc_map_clear(&sc->subs);
     for (size_t i = 0; i < e->nsubs; i++) {
         const struct model_event *sub = e->subs[i];
         check_name(c, "sub-event", sub->name, sub->pos);
-        check_duplicate_name(c, &sc->subs, "sub-event", sub->name, sub->pos,
+        check_duplicate_name(c, &sc->subs, "sub-event", sub->name, &sub->pos,
                              (struct scope){"event", e->name});
     }
 }
 
 static void names_of_block(struct check_ctx *c, struct scopes *sc, const struct model_block *b)
 {
-    check_map_reset(&sc->insts);
-    check_map_reset(&sc->regs);
-    check_map_reset(&sc->events);
+    regc_map_clear(&sc->insts);
+    regc_map_clear(&sc->regs);
+    regc_map_clear(&sc->events);
     struct scope in_block = {"block", b->name};
     for (size_t i = 0; i < b->ninstances; i++) {
         const struct model_instance *inst = b->instances[i];
         check_name(c, "instance", inst->name, inst->pos);
-        check_duplicate_name(c, &sc->insts, "instance", inst->name, inst->pos, in_block);
+        check_duplicate_name(c, &sc->insts, "instance", inst->name, &inst->pos, in_block);
     }
     for (size_t i = 0; i < b->nregs; i++) {
         check_name(c, "register", b->regs[i]->name, b->regs[i]->pos);
-        check_duplicate_name(c, &sc->regs, "register", b->regs[i]->name, b->regs[i]->pos, in_block);
+        check_duplicate_name(c, &sc->regs, "register", b->regs[i]->name, &b->regs[i]->pos, in_block);
         names_of_reg(c, sc, b->regs[i]);
     }
     for (size_t t = 0; t < b->nevent_tables; t++)
@@ -281,21 +283,21 @@ static void names_of_block(struct check_ctx *c, struct scopes *sc, const struct 
 
 void check_names(struct check_ctx *c)
 {
-    struct check_map blocks, sources;
+    struct regc_map blocks, sources;
     struct scopes sc;
-    check_map_init(&blocks);
-    check_map_init(&sources);
-    scopes_each(&sc, check_map_init);
+    regc_map_init(&blocks);
+    regc_map_init(&sources);
+    scopes_each(&sc, regc_map_init);
     for (size_t i = 0; i < c->s->nsources; i++)
-        check_duplicate_name(c, &sources, "source", c->s->sources[i]->id, c->s->sources[i]->pos,
+        check_duplicate_name(c, &sources, "source", c->s->sources[i]->id, &c->s->sources[i]->pos,
                              (struct scope){NULL, NULL});
     for (size_t i = 0; i < c->s->nblocks; i++) {
         const struct model_block *b = c->s->blocks[i];
         check_name(c, "block", b->name, b->pos);
-        check_duplicate_name(c, &blocks, "block", b->name, b->pos, (struct scope){NULL, NULL});
+        check_duplicate_name(c, &blocks, "block", b->name, &b->pos, (struct scope){NULL, NULL});
         names_of_block(c, &sc, b);
     }
-    scopes_each(&sc, check_map_release);
-    check_map_release(&blocks);
-    check_map_release(&sources);
+    scopes_each(&sc, regc_map_release);
+    regc_map_release(&blocks);
+    regc_map_release(&sources);
 }

@@ -18,6 +18,13 @@ static const char accepted_access[] =
 #undef REGC_X_
     ;
 
+const char *check_bits(struct check_ctx *c, const struct model_field *f)
+{
+    if (f->msb == f->lsb)
+        return arena_printf(c->a, "[%u]", f->lsb);
+    return arena_printf(c->a, "[%u:%u]", f->msb, f->lsb);
+}
+
 static uint64_t width_mask(unsigned w)
 {
     return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;

@@ -45,6 +45,27 @@ char *xstrdup(const char *s)
     return memcpy(xmalloc(n), s, n);
 }
 
+void *xgrow(void *v, size_t *cap, size_t need, size_t size)
+{
+    void *p = regc_grow(v, cap, need, size);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+struct regc_map_entry *xmap_put(struct regc_map *m, const void *key, size_t len, bool *found)
+{
+    struct regc_map_entry *e = regc_map_put(m, key, len, found);
+    if (!e)
+        out_of_memory();
+    return e;
+}
+
+struct regc_map_entry *xmap_put_str(struct regc_map *m, const char *key, bool *found)
+{
+    return xmap_put(m, key, strlen(key), found);
+}
+
 void util_bug(const char *file, int line, const char *msg)
 {
     fprintf(stderr, "regc: BUG at %s:%d: %s\n", file, line, msg);
@@ -172,74 +193,20 @@ size_t *util_line_starts(const char *text, size_t len, size_t *nlines)
 
 /* ---------------------------------------------------------------- did you mean */
 
-static unsigned char fold(char c)
-{
-    return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : (unsigned char)c;
-}
-
-static size_t min3(size_t a, size_t b, size_t c)
-{
-    size_t m = a < b ? a : b;
-    return m < c ? m : c;
-}
-
-size_t util_edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    /* three rows of the table: i-2, i-1, i */
-    size_t *row = xmalloc(3 * (m + 1) * sizeof(*row));
-    size_t *pp = row, *prev = row + m + 1, *cur = row + 2 * (m + 1);
-    for (size_t j = 0; j <= m; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t cost = fold(a[i - 1]) != fold(b[j - 1]);
-            cur[j] = min3(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-            if (i > 1 && j > 1 && fold(a[i - 1]) == fold(b[j - 2]) &&
-                fold(a[i - 2]) == fold(b[j - 1]) && pp[j - 2] + 1 < cur[j])
-                cur[j] = pp[j - 2] + 1;
-        }
-        size_t *t = pp;
-        pp = prev;
-        prev = cur;
-        cur = t;
-    }
-    size_t d = prev[m];
-    free(row);
-    return d == 0 && strcmp(a, b) != 0 ? 1 : d;
-}
-
 void util_suggest_init(struct util_suggest *s, const char *name)
 {
-    *s = (struct util_suggest){name, NULL, SIZE_MAX};
-}
-
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* "b9" and "b0", "CTL3" and "CTL0": a number is written on purpose, not mistyped. */
-static bool differ_in_digits_only(const char *a, const char *b)
-{
-    if (strlen(a) != strlen(b))
-        return false;
-    for (; *a; a++, b++)
-        if (fold(*a) != fold(*b) && !(is_digit(*a) && is_digit(*b)))
-            return false;
-    return true;
+    regc_suggest_init(&s->r, name);
+    s->best = NULL;
 }
 
 void util_suggest_add(struct util_suggest *s, const char *candidate)
 {
-    if (!candidate || strcmp(candidate, s->name) == 0 || differ_in_digits_only(s->name, candidate))
+    if (!candidate)
         return;
-    size_t d = util_edit_distance(s->name, candidate);
-    if (d > (strlen(s->name) + 2) / 3 || d >= strlen(candidate) || d >= s->dist)
-        return;
-    s->best = candidate;
-    s->dist = d;
+    unsigned d = s->r.dist;
+    regc_suggest_add(&s->r, candidate);
+    if (s->r.dist < d)
+        s->best = candidate;
 }
 
 void util_suggest_each(struct util_suggest *s, const void *const *objects, size_t n,
@@ -254,5 +221,5 @@ void util_suggest_each(struct util_suggest *s, const void *const *objects, size_
 
 const char *util_suggest_best(const struct util_suggest *s)
 {
-    return s->best;
+    return regc_suggest_best(&s->r) ? s->best : NULL;
 }

@@ -8,6 +8,10 @@
 #ifndef REGC_UTIL_H
 #define REGC_UTIL_H
 
+#include "grow.h"
+#include "map.h"
+#include "regc/suggest.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -22,6 +26,10 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* regc_grow() (common/grow.h) and regc_map_put() (common/map.h) that never return NULL. */
+void *xgrow(void *v, size_t *cap, size_t need, size_t size);
+struct regc_map_entry *xmap_put(struct regc_map *m, const void *key, size_t len, bool *found);
+struct regc_map_entry *xmap_put_str(struct regc_map *m, const char *key, bool *found);
 
 /* The directory part of 'path': "." when it has no '/', "/" for "/x". Caller frees. */
 char *util_dir_of(const char *path);
@@ -59,24 +67,15 @@ int util_read_stream(FILE *fp, size_t max, struct util_file *f);
 size_t *util_line_starts(const char *text, size_t len, size_t *nlines);
 
 /*
- * Edit distance (optimal string alignment: insertions, deletions,
- * substitutions and swaps of two neighbours cost 1) between 'a' and 'b',
- * ignoring ASCII case; 1 for strings that differ in case only.
- */
-size_t util_edit_distance(const char *a, const char *b);
-
-/*
- * "Did you mean" for a name that names nothing: offer each candidate with
- * util_suggest_add(); util_suggest_best() gives the closest one that is
- * close enough to be a likely typo (distance at most a third of the name's
- * length, rounded up, and less than the candidate's length; not one that
- * differs in digits only: "b0" for "b9"), the first of equals, or NULL.
- * Candidates are borrowed.
+ * "Did you mean" for a name that names nothing, by the one rule of
+ * regc/suggest.h (the runtime's header-only implementation: edit distance
+ * without case, at most (len + 2) / 3, a tie offers nothing): offer each
+ * candidate with util_suggest_add(); util_suggest_best() gives the closest
+ * candidate itself (borrowed, not regc_suggest's copy), or NULL.
  */
 struct util_suggest {
-    const char *name;
+    struct regc_suggest r;
     const char *best;
-    size_t dist;
 };
 void util_suggest_init(struct util_suggest *s, const char *name);
 void util_suggest_add(struct util_suggest *s, const char *candidate);

@@ -2,8 +2,6 @@
  * dev - the device handle: backend selection, checked writes, rmw, traces,
  * dry runs, access counts, and kernel errors turned into clear messages.
  */
-#define _GNU_SOURCE /* secure_getenv */
-
 #include "internal.h"
 #include "regc/sim.h"
 
@@ -26,41 +24,6 @@ struct regc_dev {
     char err[REGC_ERRLEN];
     char msr_root[PATH_MAX], sysfs_root[PATH_MAX]; /* resolved at open (runtime/share.c) */
 };
-
-int regc__err(char *err, size_t len, int rc, const char *fmt, ...)
-{
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
-const char *regc__root(const char *opt, const char *env, const char *dflt)
-{
-    if (opt)
-        return opt;
-    const char *e = secure_getenv(env); /* NULL in a set-user-ID or capability-raising program */
-    return e && *e ? e : dflt;
-}
-
-int regc__read_text(const char *path, char *buf, size_t len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    ssize_t n = read(fd, buf, len - 1);
-    int rc = n < 0 ? -errno : 0;
-    close(fd);
-    if (rc)
-        return rc;
-    buf[n] = '\0';
-    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-        buf[--n] = '\0';
-    return 0;
-}
 
 const struct regc_backend_ops *regc_backend_find(const char *name)
 {

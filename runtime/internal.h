@@ -10,6 +10,7 @@
 
 #define REGC_ERRLEN 512
 
+/* runtime/base.c: */
 /* Like snprintf into err (may be NULL); returns rc (a -errno) for tail calls. */
 int regc__err(char *err, size_t len, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

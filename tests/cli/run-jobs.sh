@@ -2,7 +2,9 @@
 # tests/cli/run-jobs.sh - regc -j N: the same bytes out, the same diagnostics,
 # whatever the number of threads. Every spec of regspec/, the feature spec and
 # a generated 12-block spec, through every built-in output, with -j1 and -j4;
-# then bad specs and a template failing in a late block.
+# then a template failing in a late block. (Bad specs are not compared: the
+# checker runs on one thread whatever -j says, docs/performance.md, so such a
+# comparison would run no thread; tests/errors holds their exact text.)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -23,13 +25,6 @@ for spec in regspec/*.xml tests/golden/features.xml "$tmp/gen.xml"; do
         fi
     done
 done
-
-# Diagnostics: the same text and status (bad specs from the corpus, all at once).
-for spec in tests/errors/*.xml; do
-    "$regc" -j1 "$spec" -o "$tmp/x.h" >/dev/null 2>>"$tmp/errs.one"; echo "status $?" >>"$tmp/errs.one"
-    "$regc" -j4 "$spec" -o "$tmp/x.h" >/dev/null 2>>"$tmp/errs.four"; echo "status $?" >>"$tmp/errs.four"
-done
-tap_diff "bad specs: -j4 reports what -j1 reports" "$tmp/errs.one" "$tmp/errs.four"
 
 # A template failing only in block 9 of 12: reported once, as with one thread, no output.
 printf '{{#blocks}}{{name}}{{#last}}{{nope}}{{/last}}\n{{/blocks}}' >"$tmp/late.mustache"

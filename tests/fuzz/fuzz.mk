@@ -15,16 +15,18 @@ FUZZ_BUILD ?= build-fuzz
 TABLES ?= build/gen
 PKGCONFIG ?= pkg-config
 FUZZ_FLAGS := -std=c11 -pthread -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-D_POSIX_C_SOURCE=200809L -DREGC_VERSION='"fuzz"' -Icompiler -Iruntime/include \
+	-D_POSIX_C_SOURCE=200809L -DREGC_VERSION='"fuzz"' -Icompiler -Iruntime/include -Icommon \
 	$(shell $(PKGCONFIG) --cflags jansson libxml-2.0)
 FUZZ_LIBS := $(shell $(PKGCONFIG) --libs jansson libxml-2.0) -lm
-HEADERS := $(wildcard compiler/*.h compiler/*.def runtime/*.h runtime/include/regc/*.h)
+HEADERS := $(wildcard common/*.h compiler/*.h compiler/*.def runtime/*.h runtime/include/regc/*.h)
 
-COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
-RUNTIME_SRCS := $(wildcard runtime/*.c)
+# common/*.c: in both regc and libregrt (Makefile)
+COMMON_SRCS := $(wildcard common/*.c)
+COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c)) $(COMMON_SRCS)
+RUNTIME_SRCS := $(wildcard runtime/*.c) $(COMMON_SRCS)
 MUSTACHE_SRCS := compiler/mustache.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c \
-	compiler/dt.c compiler/jobs.c
-EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c
+	compiler/dt.c compiler/jobs.c $(COMMON_SRCS)
+EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c $(COMMON_SRCS)
 TARGETS := compile xmlload expr mustache render event
 
 .PHONY: all

@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <glob.h>
 #include <string.h>
 #include <time.h>
 
@@ -782,9 +781,8 @@ static void test_large_spec_is_fast(void **state)
 }
 
 /*
- * 16 blocks of 16 registers of 8 fields (enough for the collision check to
- * split the blocks among jobs), with generated names colliding inside each
- * block, across blocks, and between a field's value and a register.
+ * 16 blocks of 16 registers of 8 fields, with generated names colliding
+ * inside each block, across blocks, and between a field's value and a register.
  */
 static struct model_spec *mk_colliding_spec(void)
 {
@@ -812,119 +810,16 @@ static struct model_spec *mk_colliding_spec(void)
     return s;
 }
 
-/* The collision check gives the same diagnostics, in the same order, on any number of jobs. */
-static void test_name_collisions_same_on_every_job_count(void **state)
+/* Collisions inside every block, across blocks and between a value and a register: each reported. */
+static void test_name_collisions_in_every_block(void **state)
 {
-    static const unsigned jobs[] = {1, 2, 3, 4, 16};
-    char *texts[5];
-    for (unsigned i = 0; i < 5; i++) {
-        struct diag d;
-        diag_init(&d, NULL);
-        mk_begin(&A, diag_add_file(&d, "t.xml"));
-        assert_int_equal(check_spec(&A, &d, mk_colliding_spec(), jobs[i]), -1);
-        assert_int_equal(d.nerrors, d.count[DIAG_NAME_COLLISION]);
-        assert_true(d.count[DIAG_NAME_COLLISION] > 32);
-        texts[i] = arena_strdup(&A, d.text.s);
-        diag_release(&d);
-    }
-    for (unsigned i = 1; i < 5; i++)
-        assert_string_equal(texts[i], texts[0]);
-}
-
-/* Collects "IDENT LINE" lines, dropping the first 'skip'. */
-struct name_list {
-    struct buf text;
-    size_t n, skip;
-};
-
-static void collect_name(void *ctx, const char *ident, struct srcpos pos)
-{
-    struct name_list *l = ctx;
-    if (l->skip > 0) {
-        l->skip--;
-        return;
-    }
-    l->n++;
-    buf_addf(&l->text, "%s %u\n", ident, pos.line);
-}
-
-/*
- * What the collision check relies on to split names_foreach() by block: the
- * spec's own names come first, then each block's, and a spec of one block
- * gives the spec's names and then that block's.
- */
-static void assert_names_split_by_block(struct arena *a, const struct model_spec *s)
-{
-    struct name_list whole = {BUF_INIT, 0, 0}, parts = {BUF_INIT, 0, 0};
-    names_foreach(a, s, s->prefix, collect_name, &whole);
-    struct model_spec view = *s;
-    view.nblocks = 0;
-    names_foreach(a, &view, s->prefix, collect_name, &parts);
-    size_t own = parts.n;
-    for (size_t b = 0; b < s->nblocks; b++) {
-        view.blocks = s->blocks + b;
-        view.nblocks = 1;
-        parts.skip = own;
-        names_foreach(a, &view, s->prefix, collect_name, &parts);
-    }
-    assert_true(own > 0 && whole.n > own);
-    assert_string_equal(parts.text.s, whole.text.s);
-    buf_release(&whole.text);
-    buf_release(&parts.text);
-}
-
-static void test_names_split_by_block(void **state)
-{
-    glob_t g;
-    assert_int_equal(glob("regspec/*.xml", 0, NULL, &g), 0);
-    assert_int_equal(glob("tests/golden/features.xml", GLOB_APPEND, NULL, &g), 0);
-    for (size_t i = 0; i < g.gl_pathc; i++) {
-        struct model_spec *s = xmlload_spec(&A, &dg, g.gl_pathv[i], 1);
-        assert_non_null(s);
-        assert_int_equal(check_spec(&A, &dg, s, 1), 0);
-        assert_names_split_by_block(&A, s);
-    }
-    globfree(&g);
-    assert_names_split_by_block(&A, mk_colliding_spec());
-}
-
-/* Each byte of a name, at every length up to 40, changes its hash (the last word overlaps). */
-static void test_hash_sees_every_byte(void **state)
-{
-    char s[41], t[41];
-    for (size_t n = 1; n <= 40; n++) {
-        memset(s, 'A', n);
-        s[n] = '\0';
-        for (size_t i = 0; i < n; i++) {
-            memcpy(t, s, n + 1);
-            t[i] = 'B';
-            assert_true(check_hash_str(t) != check_hash_str(s));
-        }
-        s[n - 1] = '\0';
-        assert_true(check_hash_str(s) != check_hash_str(t)); /* one byte shorter */
-    }
-}
-
-/* A map emptied for the next scope knows none of its keys, whether it had an index or not. */
-static void test_map_reset(void **state)
-{
-    static const char *const keys[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
-    struct check_map m;
-    check_map_init(&m);
-    for (size_t n = 1; n <= 10; n++) {
-        bool found;
-        for (size_t i = 0; i < n; i++)
-            check_map_put(&m, keys[i], &found);
-        check_map_put(&m, keys[n - 1], &found);
-        assert_true(found);
-        assert_int_equal(m.n, n);
-        check_map_reset(&m);
-        assert_int_equal(m.n, 0);
-        check_map_put(&m, keys[n - 1], &found);
-        assert_false(found);
-        check_map_reset(&m);
-    }
-    check_map_release(&m);
+    struct diag d;
+    diag_init(&d, NULL);
+    mk_begin(&A, diag_add_file(&d, "t.xml"));
+    assert_int_equal(check_spec(&A, &d, mk_colliding_spec(), 1), -1);
+    assert_int_equal(d.nerrors, d.count[DIAG_NAME_COLLISION]);
+    assert_true(d.count[DIAG_NAME_COLLISION] > 32);
+    diag_release(&d);
 }
 
 int main(void)
@@ -964,10 +859,7 @@ int main(void)
         T(test_pmon_box_control_and_status),
         T(test_pmon_global),
         T(test_large_spec_is_fast),
-        T(test_name_collisions_same_on_every_job_count),
-        T(test_names_split_by_block),
-        T(test_hash_sees_every_byte),
-        T(test_map_reset),
+        T(test_name_collisions_in_every_block),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

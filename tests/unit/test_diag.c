@@ -24,20 +24,20 @@
 
 #include "tmpdir.h"
 
-/* ---------------------------------------------------------------- edit distance */
+/* ------------------------------------------- did you mean (regc/suggest.h, via util.h) */
 
 static void test_edit_distance(void **state)
 {
-    assert_int_equal(util_edit_distance("kitten", "sitting"), 3);
-    assert_int_equal(util_edit_distance("", "abc"), 3);
-    assert_int_equal(util_edit_distance("abc", ""), 3);
-    assert_int_equal(util_edit_distance("field", "field"), 0);
-    assert_int_equal(util_edit_distance("feild", "field"), 1);  /* a swap counts once */
-    assert_int_equal(util_edit_distance("acess", "access"), 1); /* an insertion */
-    assert_int_equal(util_edit_distance("threshold", "thresh"), 3);
-    assert_int_equal(util_edit_distance("CTL", "ctl"), 1);      /* case only: not 0 */
-    assert_int_equal(util_edit_distance("EvSel", "ev_sel"), 1); /* case ignored */
-    assert_int_equal(util_edit_distance("ca", "abc"), 3);       /* OSA, not full Damerau (2) */
+    assert_int_equal(regc_suggest_distance("kitten", "sitting"), 3);
+    assert_int_equal(regc_suggest_distance("", "abc"), 3);
+    assert_int_equal(regc_suggest_distance("abc", ""), 3);
+    assert_int_equal(regc_suggest_distance("field", "field"), 0);
+    assert_int_equal(regc_suggest_distance("feild", "field"), 1);  /* a swap counts once */
+    assert_int_equal(regc_suggest_distance("acess", "access"), 1); /* an insertion */
+    assert_int_equal(regc_suggest_distance("threshold", "thresh"), 3);
+    assert_int_equal(regc_suggest_distance("CTL", "ctl"), 0);      /* case ignored */
+    assert_int_equal(regc_suggest_distance("EvSel", "ev_sel"), 1);
+    assert_int_equal(regc_suggest_distance("ca", "abc"), 3); /* OSA, not full Damerau (2) */
 }
 
 static const char *best_of(const char *name, const char *const *cands)
@@ -49,18 +49,21 @@ static const char *best_of(const char *name, const char *const *cands)
     return util_suggest_best(&sg);
 }
 
+/* The compiler's suggestions follow the runtime's one rule, and point at the candidate itself. */
 static void test_suggest(void **state)
 {
     const char *fields[] = {"en", "ev_sel", "umask", "thresh", "invert", NULL};
     assert_string_equal(best_of("evsel", fields), "ev_sel");
-    assert_string_equal(best_of("threshold", fields), "thresh"); /* 3 <= (9 + 2) / 3 */
-    assert_null(best_of("threshold_x", fields));                 /* 5 > (11 + 2) / 3 */
-    assert_null(best_of("ev_sel", fields));                      /* itself: nothing to suggest */
-    assert_null(best_of("xy", fields));                          /* "en" is 2 away from 2 letters */
+    assert_ptr_equal(best_of("evsel", fields), fields[1]);         /* borrowed, not a copy */
+    assert_string_equal(best_of("EV_SEL", fields), "ev_sel");      /* case only */
+    assert_string_equal(best_of("threshold", fields), "thresh");   /* 3 <= (9 + 2) / 3 */
+    assert_null(best_of("threshold_x", fields));                   /* 5 > (11 + 2) / 3 */
+    assert_null(best_of("xy", fields));                            /* "en" is 2 away from 2 letters */
     const char *ctls[] = {"CTL0", "CTL1", NULL};
-    assert_null(best_of("CTL9", ctls)); /* digits are not typos... */
-    const char *regs[] = {"CTL0", "CTR0", "CTL1", NULL};
-    assert_string_equal(best_of("CTY0", regs), "CTL0"); /* ...letters are; the first of equals */
+    assert_null(best_of("CTL9", ctls)); /* as close to each: a tie offers nothing */
+    const char *regs[] = {"CTL0", "CTR0", "CTX1", NULL};
+    assert_null(best_of("CTY0", regs));                      /* CTL0 and CTR0 tie */
+    assert_string_equal(best_of("CTY1", regs), "CTX1");      /* one closest */
     const char *none[] = {NULL};
     assert_null(best_of("a", none));
 }
