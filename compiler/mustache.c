@@ -882,7 +882,7 @@ bool mus_escape_parse(const char *word, enum mus_escape *kind)
 /* ------------------------------------------------------------------ renderer */
 
 struct cache_entry {
-    char *name;             /* owned; NULL: empty slot */
+    char *name;             /* owned */
     struct mus_template *t; /* owned; NULL when missing or broken */
     bool missing;           /* the loader has no such partial */
 };
@@ -929,8 +929,7 @@ struct render {
     const struct mus_template **chain; /* templates being rendered, the main one first */
     size_t depth, chain_cap;
     unsigned nest, max_depth;
-    struct cache_entry *cache; /* partials by name, open addressing */
-    size_t ncache, cache_cap;
+    struct regc_map cache; /* partials by name: struct cache_entry */
     const struct node **reported; /* tags already reported once */
     size_t nreported, reported_cap;
     struct memo_table *memos; /* one per template rendered */
@@ -950,13 +949,8 @@ struct render {
     bool over;
 };
 
-#define GROW(arr, n, cap)                                                                          \
-    do {                                                                                           \
-        if ((n) == (cap)) {                                                                        \
-            (cap) = (cap) ? (cap)*2 : 16;                                                          \
-            (arr) = xrealloc((arr), (cap) * sizeof(*(arr)));                                       \
-        }                                                                                          \
-    } while (0)
+/* Room for one more item in 'arr' (n items, room for cap). */
+#define GROW(arr, n, cap) ((arr) = xgrow((arr), &(cap), (n) + 1, sizeof(*(arr))))
 
 static void render_range(struct render *r, const struct mus_template *t, size_t from, size_t to);
 
@@ -1280,52 +1274,19 @@ static void render_section(struct render *r, const struct mus_template *t, size_
 
 /* ---- partials */
 
-static size_t hash_name(const char *s)
-{
-    size_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
-/* The entry for 'name' or the empty slot where it belongs; the cache has a free slot. */
-static struct cache_entry *cache_probe(const struct render *r, const char *name)
-{
-    size_t h = hash_name(name) & (r->cache_cap - 1);
-    while (r->cache[h].name && strcmp(r->cache[h].name, name) != 0)
-        h = (h + 1) & (r->cache_cap - 1);
-    return &r->cache[h];
-}
-
-static struct cache_entry *cache_slot(struct render *r, const char *name)
-{
-    if (2 * (r->ncache + 1) > r->cache_cap) {
-        struct cache_entry *old = r->cache;
-        size_t old_cap = r->cache_cap;
-        r->cache_cap = old_cap ? old_cap * 2 : 16;
-        r->cache = xcalloc(r->cache_cap, sizeof(*r->cache));
-        for (size_t i = 0; i < old_cap; i++) {
-            if (!old[i].name)
-                continue;
-            size_t h = hash_name(old[i].name) & (r->cache_cap - 1);
-            while (r->cache[h].name)
-                h = (h + 1) & (r->cache_cap - 1);
-            r->cache[h] = old[i];
-        }
-        free(old);
-    }
-    return cache_probe(r, name);
-}
-
 /* The compiled partial 'name', loading it on first use; NULL if missing or broken. */
 static const struct mus_template *partial_get(struct render *r, const struct mus_template *t,
                                               const struct node *n, const char *name)
 {
-    struct cache_entry *e = cache_slot(r, name);
-    if (e->name)
+    bool known;
+    struct regc_map_entry *me = xmap_put_str(&r->cache, name, &known);
+    struct cache_entry *e = me->val;
+    if (known)
         goto found;
+    e = xcalloc(1, sizeof(*e));
     e->name = xstrdup(name);
-    r->ncache++;
+    me->key = e->name; /* the same bytes, kept as long as the entry */
+    me->val = e;
     struct mus_source src = {0};
     int rc = r->opt->load ? r->opt->load(r->opt->load_ctx, r->dg, name, &src) : 0;
     e->missing = rc == 0;
@@ -1625,11 +1586,13 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
     r.chain[r.depth++] = t;
     push(&r, data);
     render_range(&r, t, 0, t->n);
-    for (size_t i = 0; i < r.cache_cap; i++) {
-        free(r.cache[i].name);
-        mus_free(r.cache[i].t);
+    for (size_t i = 0; i < r.cache.n; i++) {
+        struct cache_entry *e = r.cache.entries[i].val;
+        free(e->name);
+        mus_free(e->t);
+        free(e);
     }
-    free(r.cache);
+    regc_map_release(&r.cache);
     free(r.ctx);
     free(r.frames);
     free(r.active);
