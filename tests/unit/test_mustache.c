@@ -1,5 +1,6 @@
 /*
- * Unit tests for compiler/mustache.c.
+ * Unit tests for the mustache engine (compiler/mustache_parse.c,
+ * mustache_render.c, mustache_escape.c).
  *
  * First the official mustache spec (the JSON files in tests/mustache-spec/, core and the
  * ~inheritance and ~dynamic-names modules): one TAP line per spec test and a
