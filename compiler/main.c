@@ -6,7 +6,9 @@
  *
  * Exit status: 0 success, 1 errors in the input (diagnostics printed),
  * 2 usage errors, 3 I/O errors. Nothing is written unless the whole run
- * succeeds: outputs and dependency files go through outfile_write().
+ * succeeds: outputs and dependency files go through outfile.h (the output
+ * to its temporary file block by block as it is rendered, renamed over -o
+ * only when the whole run succeeded).
  */
 #include "arena.h"
 #include "buf.h"
