@@ -29,18 +29,12 @@ void buf_reset(struct buf *b)
 
 void buf_grow(struct buf *b, size_t extra)
 {
-    if (b->cap && b->len + extra < b->cap)
+    if (b->len + extra < b->cap)
         return;
-    size_t ncap = b->cap ? b->cap : 64;
-    while (ncap <= b->len + extra)
-        ncap *= 2;
-    if (b->cap) {
-        b->s = xrealloc(b->s, ncap);
-    } else {
-        b->s = xmalloc(ncap);
+    bool fresh = !b->cap; /* b->s is BUF_INIT's static "" */
+    b->s = xgrow(fresh ? NULL : b->s, &b->cap, b->len + extra + 1, 1);
+    if (fresh)
         b->s[0] = '\0';
-    }
-    b->cap = ncap;
 }
 
 void buf_addn_slow(struct buf *b, const char *s, size_t n)

@@ -176,15 +176,12 @@ int util_read_stream(FILE *fp, size_t max, struct util_file *f)
 
 size_t *util_line_starts(const char *text, size_t len, size_t *nlines)
 {
-    size_t cap = 64, n = 1;
-    size_t *lines = xmalloc(cap * sizeof(*lines));
+    size_t cap = 0, n = 1;
+    size_t *lines = xgrow(NULL, &cap, 64, sizeof(*lines));
     lines[0] = 0;
     for (const char *p = text, *end = text + len;
          (p = memchr(p, '\n', (size_t)(end - p))) != NULL;) {
-        if (n == cap) {
-            cap *= 2;
-            lines = xrealloc(lines, cap * sizeof(*lines));
-        }
+        lines = xgrow(lines, &cap, n + 1, sizeof(*lines));
         lines[n++] = (size_t)(++p - text);
     }
     *nlines = n;

@@ -2,6 +2,7 @@
  * desc - lookups in descriptor tables, field arithmetic, rule evaluation.
  * Pure functions over the constant tables of regc/desc.h; no I/O.
  */
+#include "internal.h"
 #include "regc/regc.h"
 #include "regc/suggest.h"
 
@@ -38,6 +39,33 @@ const struct regc_field *regc_reg_field(const struct regc_reg *r, const char *na
         if (streq(f->name, name))
             return f;
     return NULL;
+}
+
+int regc__block_target(const struct regc_spec *s, char *text, const struct regc_block **b,
+                       const struct regc_instance **inst, const char **inst_name)
+{
+    char *name = strchr(text, '[');
+    *b = NULL;
+    *inst = NULL;
+    *inst_name = NULL;
+    if (name) {
+        char *close = strchr(name, ']');
+        if (!close || close[1])
+            return -EINVAL;
+        *name++ = '\0';
+        *close = '\0';
+        *inst_name = name;
+    }
+    *b = regc_spec_block(s, text);
+    if (!*b)
+        return -ENOENT;
+    if (name) {
+        *inst = regc_block_instance(*b, name);
+        return *inst ? 0 : -ENOENT;
+    }
+    if ((*b)->instances && (*b)->instances->name)
+        *inst = (*b)->instances;
+    return 0;
 }
 
 const struct regc_instance *regc_block_instance(const struct regc_block *b, const char *name)

@@ -3,6 +3,7 @@
  * instruction), the uncore PCI devices sysfs lists, and the specs that match
  * (regc/detect.h).
  */
+#include "grow.h"
 #include "internal.h"
 #include "regc/detect.h"
 
@@ -162,13 +163,10 @@ static size_t spec_pci_ids(const struct regc_spec *s, struct pci_id **ids)
                 dup = (*ids)[i].vendor == in->pci.vendor && (*ids)[i].device == in->pci.device;
             if (dup)
                 continue;
-            if (n == cap) {
-                cap = cap ? 2 * cap : 16;
-                struct pci_id *m = realloc(*ids, cap * sizeof(**ids));
-                if (!m)
-                    return n;
-                *ids = m;
-            }
+            struct pci_id *m = regc_grow(*ids, &cap, n + 1, sizeof(**ids));
+            if (!m)
+                return n;
+            *ids = m;
             (*ids)[n++] = (struct pci_id){in->pci.vendor, in->pci.device};
         }
     return n;

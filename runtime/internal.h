@@ -62,6 +62,17 @@ int regc__perf_decode(const struct regc_perf_pmu *p, const struct regc_block *b,
 int regc__perf_lang(const struct regc_spec *s, const char *in, char *out, size_t outlen, char *err,
                     size_t errlen);
 
+/*
+ * "BLOCK[INSTANCE]" or "BLOCK" in 'text' (cut in place: 'text' is left holding
+ * the block's name, *inst_name the instance's or NULL) looked up in 's':
+ * *b the block (NULL when none), *inst the instance named, else the block's
+ * first named one, else NULL. 0; -EINVAL when the brackets are malformed
+ * (nothing looked up); -ENOENT when the block, or (with *b set) the
+ * instance, is not found. runtime/desc.c; for sim.c's rates and pmon.c's events.
+ */
+int regc__block_target(const struct regc_spec *s, char *text, const struct regc_block **b,
+                       const struct regc_instance **inst, const char **inst_name);
+
 /* The model behind a sim backend. */
 regc_sim *regc__simbe_sim(const struct regc_backend *be);
 

@@ -6,6 +6,7 @@
  * It is opened read-only while the session only reads, read-write from its
  * first write on.
  */
+#include "grow.h"
 #include "internal.h"
 
 #include <errno.h>
@@ -26,6 +27,7 @@ struct msr_state {
     char root[PATH_MAX];
     struct msr_cpu *cpus;
     int ncpus;
+    size_t cpus_cap;
 };
 
 static int msr_open(struct regc_backend *be, char *err, size_t errlen)
@@ -70,7 +72,7 @@ static int cpu_fd(struct msr_state *st, int cpu, bool write, int *fd)
     if (cpu < 0)
         return -ENXIO;
     if (cpu >= st->ncpus) {
-        struct msr_cpu *n = realloc(st->cpus, (size_t)(cpu + 1) * sizeof(*n));
+        struct msr_cpu *n = regc_grow(st->cpus, &st->cpus_cap, (size_t)cpu + 1, sizeof(*n));
         if (!n)
             return -ENOMEM;
         for (int i = st->ncpus; i <= cpu; i++)

@@ -7,6 +7,7 @@
  * order. 32-bit accesses; a 64-bit register is two dwords, low first.
  * Config files are opened once per device and cached.
  */
+#include "grow.h"
 #include "internal.h"
 
 #include <dirent.h>
@@ -29,7 +30,7 @@ struct pci_state {
     char root[PATH_MAX];
     int which; /* the Nth match */
     struct pci_dev *devs;
-    size_t ndevs;
+    size_t ndevs, devs_cap;
 };
 
 static int pci_open(struct regc_backend *be, char *err, size_t errlen)
@@ -114,7 +115,7 @@ static int dev_of(struct pci_state *st, const struct regc_pci_loc *loc, bool wri
         int rc = find_config(st, loc, path, sizeof(path), name, sizeof(name));
         if (rc < 0)
             return rc;
-        struct pci_dev *n = realloc(st->devs, (st->ndevs + 1) * sizeof(*n));
+        struct pci_dev *n = regc_grow(st->devs, &st->devs_cap, st->ndevs + 1, sizeof(*n));
         if (!n)
             return -ENOMEM;
         st->devs = n;

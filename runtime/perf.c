@@ -8,6 +8,7 @@
  * reads the count. The monitoring session's perf path is runtime/pmon_perf.c.
  */
 #define _DEFAULT_SOURCE /* syscall() */
+#include "grow.h"
 #include "internal.h"
 #include "regc/perf.h"
 
@@ -897,7 +898,7 @@ struct perf_be {
     char root[PATH_MAX];
     int cpu;
     struct perf_slot *slots;
-    size_t nslots;
+    size_t nslots, slots_cap;
 };
 
 static int perfbe_open(struct regc_backend *be, char *err, size_t errlen)
@@ -956,7 +957,7 @@ static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r,
     struct perf_slot *s = find_slot(pb, r, c);
     if (s)
         return s;
-    struct perf_slot *n = realloc(pb->slots, (pb->nslots + 1) * sizeof(*n));
+    struct perf_slot *n = regc_grow(pb->slots, &pb->slots_cap, pb->nslots + 1, sizeof(*n));
     if (!n)
         return NULL;
     pb->slots = n;

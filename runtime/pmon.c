@@ -164,24 +164,16 @@ static const struct regc_counters *group_fixed(const struct regc_block *b)
 
 static int parse_target(regc_pmon_session *p, struct pmon_ev *e, char *spec)
 {
-    char *inst = strchr(spec, '[');
-    if (inst) {
-        char *close = strchr(inst, ']');
-        if (!close || close[1])
-            return fail(p, -EINVAL, "'%s': expected BLOCK[INSTANCE]", e->name);
-        *inst++ = '\0';
-        *close = '\0';
-    }
-    e->b = regc_spec_block(p->s, spec);
+    const char *inst;
+    int rc = regc__block_target(p->s, spec, &e->b, &e->inst, &inst);
+    if (rc == -EINVAL)
+        return fail(p, rc, "'%s': expected BLOCK[INSTANCE]", e->name);
     if (!e->b)
         return fail(p, -ENOENT, "'%s': no block '%s' in spec '%s'", e->name, spec, p->s->name);
     if (!e->b->pmon)
         return fail(p, -ENOENT, "'%s': block '%s' has no performance monitors", e->name, spec);
-    e->inst = inst ? regc_block_instance(e->b, inst) : NULL;
-    if (inst && !e->inst)
-        return fail(p, -ENOENT, "'%s': block '%s' has no instance '%s'", e->name, spec, inst);
-    if (!e->inst && e->b->instances && e->b->instances->name)
-        e->inst = e->b->instances;
+    if (rc < 0)
+        return fail(p, rc, "'%s': block '%s' has no instance '%s'", e->name, spec, inst);
     return 0;
 }
 

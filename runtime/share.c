@@ -23,6 +23,7 @@
  */
 #include "share.h"
 
+#include "grow.h"
 #include "internal.h"
 #include "lock.h"
 
@@ -79,7 +80,8 @@ struct regc__share {
     struct share_box box[SHARE_MAX_BOXES];
     unsigned nbox;
     struct share_reg *reg;
-    unsigned nreg, cap;
+    unsigned nreg;
+    size_t cap;
     int lock_fd[SHARE_MAX_BOXES + 1];
     unsigned nlock;
     char warning[1024];
@@ -142,14 +144,10 @@ static struct share_reg *add_reg(struct regc__share *sh, const struct regc__shar
     struct share_reg *x = find_reg(sh, r);
     if (x)
         return x;
-    if (sh->nreg == sh->cap) {
-        unsigned cap = sh->cap ? 2 * sh->cap : 32;
-        struct share_reg *n = realloc(sh->reg, cap * sizeof(*n));
-        if (!n)
-            return NULL;
-        sh->reg = n;
-        sh->cap = cap;
-    }
+    struct share_reg *n = regc_grow(sh->reg, &sh->cap, (size_t)sh->nreg + 1, sizeof(*n));
+    if (!n)
+        return NULL;
+    sh->reg = n;
     x = &sh->reg[sh->nreg++];
     bool late = box >= 0 && sh->box[box].late && rank <= RANK_COUNTER;
     *x = (struct share_reg){.ref = *r,

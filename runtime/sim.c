@@ -3,6 +3,7 @@
  * comes from the descriptor tables: attribute semantics from attr.h, counter
  * behaviour from the block's pmon topology and the spec's pmon_global.
  */
+#include "grow.h"
 #include "internal.h"
 #include "regc/sim.h"
 
@@ -86,18 +87,18 @@ struct reg_range { /* the copies of one register: regs[first .. first+n-1] */
 struct regc_sim {
     const struct regc_spec *spec;
     struct sim_reg *regs;
-    size_t nregs;
+    size_t nregs, regs_cap;
     struct addr_key *by_addr; /* every copy, by space and address */
     struct reg_range *ranges; /* by register pointer */
     size_t nranges;
     struct sim_ctr *ctrs;
-    size_t nctrs;
+    size_t nctrs, ctrs_cap;
     struct sim_block *blocks; /* one per block of the spec */
     struct sim_reg *gctl;     /* the global control copy; NULL: none */
     struct sim_rate *rates;
-    size_t nrates;
+    size_t nrates, rates_cap;
     struct regc_sim_encoding *seen;
-    size_t nseen;
+    size_t nseen, seen_cap;
     bool global_frozen;   /* by the global control's freeze action */
     bool batch;           /* regc_sim_batch: events of one cycle, freezes applied at its end */
     bool pending_freeze;  /* a freeze-on-overflow seen during the batch */
@@ -109,7 +110,7 @@ struct regc_sim {
     unsigned long fail_at; /* access number that fails; 0: none */
     int fail_err;
     struct addr_fault *faults;
-    size_t nfaults;
+    size_t nfaults, faults_cap;
     char err[256];
 };
 
@@ -126,7 +127,7 @@ static bool streq(const char *a, const char *b)
 static int add_copies(regc_sim *sim, const struct regc_block *b, const struct regc_reg *r)
 {
     for (const struct regc_addr *a = r->addrs; a && a->index != REGC_ADDR_END; a++) {
-        struct sim_reg *n = realloc(sim->regs, (sim->nregs + 1) * sizeof(*n));
+        struct sim_reg *n = regc_grow(sim->regs, &sim->regs_cap, sim->nregs + 1, sizeof(*n));
         if (!n)
             return -ENOMEM;
         sim->regs = n;
@@ -229,7 +230,7 @@ static int add_counter(regc_sim *sim, struct sim_reg *ctl, const struct regc_cou
     struct sim_reg *ctr = find_copy(sim, b, ctl->inst, c->counter, ctl->index);
     if (!ctr)
         return 0;
-    struct sim_ctr *n = realloc(sim->ctrs, (sim->nctrs + 1) * sizeof(*n));
+    struct sim_ctr *n = regc_grow(sim->ctrs, &sim->ctrs_cap, sim->nctrs + 1, sizeof(*n));
     if (!n)
         return -ENOMEM;
     sim->ctrs = n;
@@ -332,7 +333,7 @@ void regc_sim_fail_address(regc_sim *sim, uint64_t address, int err)
             sim->faults[i].err = err;
             return;
         }
-    struct addr_fault *n = realloc(sim->faults, (sim->nfaults + 1) * sizeof(*n));
+    struct addr_fault *n = regc_grow(sim->faults, &sim->faults_cap, sim->nfaults + 1, sizeof(*n));
     if (!n)
         return;
     sim->faults = n;
@@ -1066,23 +1067,15 @@ static int rate_fail(regc_sim *sim, int rc, const char *fmt, ...)
 /* "BLOCK[INST]" of 'spec' (modified in place) into r->b, r->inst. */
 static int rate_target(regc_sim *sim, struct sim_rate *r, char *spec)
 {
-    char *inst = strchr(spec, '[');
-    if (inst) {
-        char *close = strchr(inst, ']');
-        if (!close || close[1])
-            return rate_fail(sim, -EINVAL, "'%s': expected BLOCK[INSTANCE]", r->name);
-        *inst++ = '\0';
-        *close = '\0';
-    }
-    r->b = regc_spec_block(sim->spec, spec);
+    const char *inst;
+    int rc = regc__block_target(sim->spec, spec, &r->b, &r->inst, &inst);
+    if (rc == -EINVAL)
+        return rate_fail(sim, rc, "'%s': expected BLOCK[INSTANCE]", r->name);
     if (!r->b || !r->b->pmon)
         return rate_fail(sim, -ENOENT, "'%s': no block '%s' with performance monitors", r->name,
                          spec);
-    r->inst = inst ? regc_block_instance(r->b, inst) : NULL;
-    if (inst && !r->inst)
-        return rate_fail(sim, -ENOENT, "'%s': no instance '%s'", r->name, inst);
-    if (!inst && r->b->instances && r->b->instances->name)
-        r->inst = r->b->instances;
+    if (rc < 0)
+        return rate_fail(sim, rc, "'%s': no instance '%s'", r->name, inst);
     return 0;
 }
 
@@ -1289,7 +1282,7 @@ static void see(regc_sim *sim, const struct sim_ctr *k)
         if (sim->seen[i].ctl.reg == k->ctl->reg && sim->seen[i].ctl.instance == k->inst &&
             sim->seen[i].ctl.index == k->ctl->index && sim->seen[i].value == k->ctl->value)
             return;
-    struct regc_sim_encoding *n = realloc(sim->seen, (sim->nseen + 1) * sizeof(*n));
+    struct regc_sim_encoding *n = regc_grow(sim->seen, &sim->seen_cap, sim->nseen + 1, sizeof(*n));
     if (!n)
         return; /* a report, not a count: nothing lost but the entry */
     sim->seen = n;
@@ -1362,7 +1355,7 @@ int regc_sim_rate(regc_sim *sim, const char *event, int64_t n)
         free_rate(&r);
         return 0;
     }
-    struct sim_rate *nr = realloc(sim->rates, (sim->nrates + 1) * sizeof(*nr));
+    struct sim_rate *nr = regc_grow(sim->rates, &sim->rates_cap, sim->nrates + 1, sizeof(*nr));
     if (!nr) {
         free_rate(&r);
         return rate_fail(sim, -ENOMEM, "out of memory");

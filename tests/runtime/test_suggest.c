@@ -60,7 +60,14 @@ static void test_best(void **state)
     assert_non_null(b = best_of(&s, "rvs", fields)); /* 'rsv' three times is one candidate */
     assert_string_equal(b, "rsv");
     assert_null(best_of(&s, "nosuch", fields));
-    assert_null(best_of(&s, "cbox9", cboxes)); /* one edit from each: a tie */
+    assert_null(best_of(&s, "cbox9", cboxes)); /* differs in digits only from each */
+    static const char *const mbox[] = {"mbox", "ubox", "cbox", NULL};
+    assert_null(best_of(&s, "qbox", mbox)); /* one edit from each: a tie */
+    static const char *const i0[] = {"i0", "CTL[1]", NULL};
+    assert_null(best_of(&s, "i9", i0));     /* a number is written on purpose, not mistyped */
+    assert_null(best_of(&s, "ctl[5]", i0)); /* ...in any case */
+    assert_non_null(b = best_of(&s, "j0", i0)); /* a letter is a typo */
+    assert_string_equal(b, "i0");
     assert_non_null(b = best_of(&s, "cbx3", cboxes));
     assert_string_equal(b, "cbox3");
     /* the limit: (len + 2) / 3 edits; 'thrsh' (5) may be 2 away, 'tresh' is 1 */

@@ -60,7 +60,7 @@ static void test_suggest(void **state)
     assert_null(best_of("threshold_x", fields));                   /* 5 > (11 + 2) / 3 */
     assert_null(best_of("xy", fields));                            /* "en" is 2 away from 2 letters */
     const char *ctls[] = {"CTL0", "CTL1", NULL};
-    assert_null(best_of("CTL9", ctls)); /* as close to each: a tie offers nothing */
+    assert_null(best_of("CTL9", ctls)); /* a number differs: written on purpose, not mistyped */
     const char *regs[] = {"CTL0", "CTR0", "CTX1", NULL};
     assert_null(best_of("CTY0", regs));                      /* CTL0 and CTR0 tie */
     assert_string_equal(best_of("CTY1", regs), "CTX1");      /* one closest */

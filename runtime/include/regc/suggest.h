@@ -10,8 +10,12 @@
  * 'U_MSR_PMON_CTL0' at distance 0, 'umaks' finds 'umask' at 1). A candidate
  * is offered only when it is close, at most (len + 2) / 3 edits for a name
  * of len characters (the rule clang uses for typo correction), and only
- * when no other candidate is as close: a tie offers nothing ('cbox9' among
- * cbox0..cbox7 is as far from each).
+ * when no other candidate is as close: a tie offers nothing ('qbox' among
+ * mbox and ubox is as far from each). A candidate that differs in digits
+ * only is never offered: a number is written on purpose, not mistyped
+ * ('cbox9' finds nothing among cbox0..cbox7, 'i9' nothing in 'i0').
+ * regc's compiler uses this header too (compiler/util.h): one rule, one
+ * implementation.
  *
  *   struct regc_suggest s;
  *   char hint[160];
@@ -86,11 +90,32 @@ static inline void regc_suggest_init(struct regc_suggest *s, const char *name)
     s->tie = false;
 }
 
+static inline bool regc_suggest_digit_(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* a and b (of one length) differ in a digit, and elsewhere in case at most. */
+static inline bool regc_suggest_digits_only_(const char *a, const char *b)
+{
+    bool digit = false;
+    for (; *a; a++, b++) {
+        if (regc_suggest_lower_(*a) == regc_suggest_lower_(*b))
+            continue;
+        if (!regc_suggest_digit_(*a) || !regc_suggest_digit_(*b))
+            return false;
+        digit = true;
+    }
+    return digit;
+}
+
 /* Weighs one candidate (copied when it is the closest so far). */
 static inline void regc_suggest_add(struct regc_suggest *s, const char *cand)
 {
     size_t n = strlen(s->name), m = strlen(cand);
     if (n > REGC_SUGGEST_MAX || m >= REGC_SUGGEST_MAX || strcmp(cand, s->best) == 0)
+        return;
+    if (n == m && regc_suggest_digits_only_(s->name, cand))
         return;
     if ((n > m ? n - m : m - n) > s->dist)
         return;
