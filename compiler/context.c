@@ -11,7 +11,6 @@
 
 #include "arena.h"
 #include "expr.h"
-#include "jobs.h"
 #include "names.h"
 #include "util.h"
 
@@ -31,7 +30,6 @@ struct ctx {
     const char *prefix;   /* as given or the spec's */
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
-    bool c_header_only; /* context_options.c_header_only: SET_NOT_C keys left out */
     bool table_keys;    /* context_options.annotate given: the tables' t_* keys made here too */
 };
 
@@ -115,20 +113,6 @@ static void set(struct ctx *c, struct dt *o, const char *key, struct dt *v)
 #define SET_STR(c, o, lit, s) SET((c), (o), lit, str_or_null((c), (s)))
 
 /*
- * The same for a key that the built-in C header (templates/c.mustache and
- * its _c_* partials) never names: left out, its value not even computed,
- * when c->c_header_only. No tag of those templates can tell the difference
- * (a lookup of another name never sees it); tests/unit/test_lazy.c checks
- * every key left out against the names in the templates.
- */
-#define SET_NOT_C(c, o, lit, v)                                                                    \
-    do {                                                                                           \
-        if (!(c)->c_header_only)                                                                   \
-            SET((c), (o), lit, (v));                                                               \
-    } while (0)
-#define SET_STR_NOT_C(c, o, lit, s) SET_NOT_C((c), (o), lit, str_or_null((c), (s)))
-
-/*
  * "c_def": the names a template #defines for an object, by role, so that
  * align_defs() can pad them to one column ("#define NAME   VALUE" aligned).
  * Each name is the object's 'stem' followed by a suffix. "c_mdef" holds
@@ -209,7 +193,7 @@ static void flag_list(struct ctx *c, struct dt *list)
     for (size_t i = 0; i < n; i++) {
         struct dt *item = dt_at(list, i);
         struct dt_key first = DT_KEY("first");
-        if (!dt_is(item, DT_OBJ) || dt_getn(item, first.s, first.len, first.hash))
+        if (!dt_is(item, DT_OBJ) || dt_getn(item, first.s, first.len))
             continue;
         SET(c, item, "first", dt_bool(i == 0));
         SET(c, item, "last", dt_bool(i + 1 == n));
@@ -344,19 +328,19 @@ static struct dt *desc_lines(struct ctx *c, const char *s, size_t cols)
 /* "c_source": the citation line or null; "c_cite_lines": the same wrapped for comments. */
 static void set_cite(struct ctx *c, struct dt *o, char *line)
 {
-    SET_STR_NOT_C(c, o, "c_source", line);
+    SET_STR(c, o, "c_source", line);
     SET(c, o, "c_cite_lines", wrap_lines(c, (struct folded){line, line ? strlen(line) : 0}, 76));
 }
 
 static struct dt *source_json(struct ctx *c, const struct model_source *src)
 {
     struct dt *o = dt_obj(c->a);
-    SET_STR_NOT_C(c, o, "id", src->id);
+    SET_STR(c, o, "id", src->id);
     SET_STR(c, o, "title", src->title);
-    SET_STR_NOT_C(c, o, "ref", src->ref);
-    SET_STR_NOT_C(c, o, "rev", src->rev);
-    SET_STR_NOT_C(c, o, "date", src->date);
-    SET_STR_NOT_C(c, o, "url", src->url);
+    SET_STR(c, o, "ref", src->ref);
+    SET_STR(c, o, "rev", src->rev);
+    SET_STR(c, o, "date", src->date);
+    SET_STR(c, o, "url", src->url);
     return o;
 }
 
@@ -398,13 +382,13 @@ static struct dt *cite_json(struct ctx *c, const struct model_spec *s,
 {
     const struct model_source *src = cite_source(s, cite);
     struct dt *o = dt_obj(c->a);
-    SET_STR_NOT_C(c, o, "src", cite->src);
+    SET_STR(c, o, "src", cite->src);
     SET_STR(c, o, "title", src ? src->title : NULL);
-    SET_STR_NOT_C(c, o, "ref", src ? src->ref : NULL);
-    SET_STR_NOT_C(c, o, "table", cite->table);
-    SET_STR_NOT_C(c, o, "page", cite->page);
-    SET_STR_NOT_C(c, o, "section", cite->section);
-    SET_STR_NOT_C(c, o, "cite", cite->cite);
+    SET_STR(c, o, "ref", src ? src->ref : NULL);
+    SET_STR(c, o, "table", cite->table);
+    SET_STR(c, o, "page", cite->page);
+    SET_STR(c, o, "section", cite->section);
+    SET_STR(c, o, "cite", cite->cite);
     return o;
 }
 
@@ -438,7 +422,7 @@ static struct dt *cpu_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "family", dt_int(c->a, (long long)cpu->family));
     SET(c, o, "model", dt_int(c->a, (long long)cpu->model));
     SET_STR(c, o, "name", cpu->name);
-    SET_NOT_C(c, o, "source", cite_json(c, s, &cpu->cite));
+    SET(c, o, "source", cite_json(c, s, &cpu->cite));
     SET(c, o, "c_family", dt_str(c->a, arena_printf(c->a, "0x%llX", (unsigned long long)cpu->family)));
     SET(c, o, "c_model", dt_str(c->a, arena_printf(c->a, "0x%02llX", (unsigned long long)cpu->model)));
     SET_STR(c, o, "c_source", cite_line(c, s, &cpu->cite));
@@ -449,23 +433,23 @@ static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
 {
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", s->name);
-    SET_STR_NOT_C(c, o, "prefix", s->prefix);
+    SET_STR(c, o, "prefix", s->prefix);
     SET_STR(c, o, "title", s->title);
-    SET_NOT_C(c, o, "version", dt_int(c->a, s->version));
+    SET(c, o, "version", dt_int(c->a, s->version));
     struct dt *sources = dt_list(c->a);
     struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < s->nsources; i++) {
         dt_push(c->a, sources, source_json(c, s->sources[i]));
         dt_push(c->a, lines, text_obj(c, source_line(c, s->sources[i])));
     }
-    SET_NOT_C(c, o, "sources", sources);
+    SET(c, o, "sources", sources);
     struct dt *cpus = dt_list(c->a);
     for (size_t i = 0; i < s->ncpus; i++)
         dt_push(c->a, cpus, cpu_json(c, s, s->cpus[i]));
     flag_list(c, cpus);
-    SET_NOT_C(c, o, "cpus", cpus);
+    SET(c, o, "cpus", cpus);
     SET(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
-    SET_NOT_C(c, o, "c_lower_prefix", dt_str_ref(c->a, names_lower(c->a, c->prefix)));
+    SET(c, o, "c_lower_prefix", dt_str_ref(c->a, names_lower(c->a, c->prefix)));
     SET(c, o, "c_guard",
         dt_str_ref(c->a, names_upper(c->a, arena_printf(c->a, "%s_%s_H", c->prefix, s->name))));
     SET(c, o, "c_version", dt_str_ref(c->a, REGC_VERSION));
@@ -543,7 +527,7 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
     struct def_scope d = C_DEF(c, o, stem);
     DEF(c, &d, "name", "");
     SET(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v->value, f->reg->size, false)));
-    SET_NOT_C(c, o, "c_field", dt_str_ref(c->a, field_stem));
+    SET(c, o, "c_field", dt_str_ref(c->a, field_stem));
     return o;
 }
 
@@ -579,14 +563,14 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     char *stem = names_field(c->a, c->prefix, f);
     struct dt *o = dt_obj_n(c->a, 32);
     SET_STR(c, o, "name", f->name);
-    SET_NOT_C(c, o, "lsb", dt_int(c->a, f->lsb));
-    SET_NOT_C(c, o, "msb", dt_int(c->a, f->msb));
+    SET(c, o, "lsb", dt_int(c->a, f->lsb));
+    SET(c, o, "msb", dt_int(c->a, f->msb));
     SET(c, o, "width", dt_int(c->a, model_field_width(f)));
     SET_STR(c, o, "access", f->access_text);
     SET(c, o, "reset", hex(c, f->reset));
     struct folded desc = fold_text(c, f->desc);
     SET(c, o, "desc", folded_value(c, desc));
-    SET_NOT_C(c, o, "implicit", dt_bool(f->implicit));
+    SET(c, o, "implicit", dt_bool(f->implicit));
     struct dt *values = dt_list(c->a);
     for (size_t i = 0; i < f->nvalues; i++)
         dt_push(c->a, values, value_json(c, f, stem, f->values[i]));
@@ -596,7 +580,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
-    SET_NOT_C(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
+    SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
     if (!model_field_is_reserved(f)) {
         struct def_scope d = C_DEF(c, o, stem);
         DEF(c, &d, "shift", "_SHIFT");
@@ -609,14 +593,14 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
         DEF(c, &m, "set", "_SET(v, x)");
         DEF(c, &m, "val", "_VAL(x)");
     }
-    SET_NOT_C(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
+    SET(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
     SET(c, o, "c_shift", dt_int(c->a, f->lsb));
     SET(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
-    SET_NOT_C(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
+    SET(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
     SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
     SET(c, o, "c_bits", bits_text(c, f));
-    SET_NOT_C(c, o, "c_has_values", dt_bool(f->nvalues > 0));
+    SET(c, o, "c_has_values", dt_bool(f->nvalues > 0));
     char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
     set_cite(c, o, src);
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 72));
@@ -759,8 +743,8 @@ static int add_candidates(void *ctx, const struct expr *node)
     flag_list(c, cands);
     struct dt *o = dt_obj(c->a);
     SET(c, o, "c_lower", dt_str_ref(c->a, stem));
-    SET_NOT_C(c, o, "c_count", dt_int(c->a, (long long)dt_len(cands)));
-    SET_NOT_C(c, o, "c_values", cands);
+    SET(c, o, "c_count", dt_int(c->a, (long long)dt_len(cands)));
+    SET(c, o, "c_values", cands);
     dt_push(c->a, rc->fields, o);
     return 0;
 }
@@ -784,8 +768,7 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     if (rule->expr) {
         expr_render_c(rule->expr, &expr, field_getter, &rc);
         collect_numbers(rule->expr, &rc);
-        if (!c->c_header_only) /* c_candidates */
-            expr_foreach_field(rule->expr, add_candidates, &rc);
+        expr_foreach_field(rule->expr, add_candidates, &rc);
         if (c->table_keys) /* the tables' postfix form; not in the JSON export */
             SET(c, o, "t_ops", rule_ops(c, r, rule->expr));
     } else {
@@ -793,11 +776,11 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     }
     flag_list(c, rc.fields);
     SET(c, o, "c_expr", dt_str(c->a, expr.s));
-    SET_NOT_C(c, o, "c_candidates", rc.fields);
+    SET(c, o, "c_candidates", rc.fields);
     buf_release(&expr);
     SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg ? msg : rule->name)));
-    SET_NOT_C(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
-    SET_NOT_C(c, o, "c_reg_lower",
+    SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
+    SET(c, o, "c_reg_lower",
               dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
     set_cite(c, o, cite_line(c, s, &rule->cite));
     return o;
@@ -853,7 +836,7 @@ static struct dt *layout_lines(struct ctx *c, const struct model_reg *r, struct 
     struct layout_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < 4; k++) {
-            const struct dt *v = dt_getn(dt_at(fields, i), cols[k].s, cols[k].len, cols[k].hash);
+            const struct dt *v = dt_getn(dt_at(fields, i), cols[k].s, cols[k].len);
             bool str = dt_is(v, DT_STR);
             rows[i].col[k] = str ? v->u.str.s : "";
             rows[i].len[k] = str ? v->u.str.len : 0;
@@ -929,9 +912,9 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
         const struct model_instance *inst = b && b->ninstances ? b->instances[i] : NULL;
         for (unsigned k = 0; k < r->count; k++) {
             struct dt *o = dt_obj(c->a);
-            SET_STR_NOT_C(c, o, "instance", inst ? inst->name : NULL);
-            SET_NOT_C(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
-            SET_NOT_C(c, o, "address", hex(c, model_reg_address(r, inst, k)));
+            SET_STR(c, o, "instance", inst ? inst->name : NULL);
+            SET(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
+            SET(c, o, "address", hex(c, model_reg_address(r, inst, k)));
             SET(c, o, "pci", pci_json(c, inst));
             char *call;
             if (uniform && !r->is_array)
@@ -942,7 +925,7 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
                 call = arena_printf(c->a, "%s_addr(%zuu)", lower, i);
             else
                 call = arena_printf(c->a, "%s_addr(%zuu, %uu)", lower, i, r->first + k);
-            SET_NOT_C(c, o, "c_addr_call", dt_str_ref(c->a, call));
+            SET(c, o, "c_addr_call", dt_str_ref(c->a, call));
             SET(c, o, "c_address",
                 dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, k), 64, false)));
             dt_push(c->a, list, o);
@@ -973,7 +956,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
     SET(c, o, "c_addr_by_index", dt_bool(r->is_array && uniform));
     SET(c, o, "c_addr_by_instance", dt_bool(!uniform));
     const char *index = r->first ? arena_printf(c->a, "(i - %uu)", r->first) : "i";
-    SET_NOT_C(c, o, "c_addr_index", dt_str_ref(c->a, index));
+    SET(c, o, "c_addr_index", dt_str_ref(c->a, index));
     SET(c, o, "c_stride", dt_str_ref(c->a, c_lit(c, r->stride, bits, false)));
     SET(c, o, "c_irregular", dt_bool(r->addrs != NULL));
     struct dt *offsets = dt_list(c->a);
@@ -990,14 +973,14 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
                                                  names_lower(c->a, names_reg(c->a, c->prefix, r)))
                                   : arena_printf(c->a, "(%s)%s * %s", c_type(bits), index,
                                                  c_lit(c, r->stride, bits, false))));
-    SET_NOT_C(c, o, "c_first_index", dt_int(c->a, r->first));
-    SET_NOT_C(c, o, "c_count", dt_int(c->a, r->count));
+    SET(c, o, "c_first_index", dt_int(c->a, r->first));
+    SET(c, o, "c_count", dt_int(c->a, r->count));
     struct dt *cases = dt_list(c->a);
     for (size_t i = 0; b && i < b->ninstances; i++) {
         const struct model_instance *inst = b->instances[i];
         struct dt *k = dt_obj(c->a);
         SET(c, k, "c_index", dt_int(c->a, (long long)i));
-        SET_NOT_C(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
+        SET(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
         char *name = names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name));
         SET(c, k, "c_name", dt_str_ref(c->a, name));
         SET(c, k, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, 0), bits, false)));
@@ -1032,12 +1015,12 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
             struct dt *list = dt_list(c->a);
             for (size_t k = 0; k < r->naddrs; k++)
                 dt_push(c->a, list, hex(c, r->addrs[k]));
-            SET_NOT_C(c, array, "addresses", list);
+            SET(c, array, "addresses", list);
         }
     }
     SET(c, o, "array", array);
     SET(c, o, "instances", copies_json(c, r));
-    SET_NOT_C(c, o, "source", cite_json(c, s, &r->cite));
+    SET(c, o, "source", cite_json(c, s, &r->cite));
     struct dt *fields = dt_list(c->a);
     bool has_fields = false;
     for (size_t i = 0; i < r->nfields; i++) {
@@ -1054,21 +1037,21 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     align_defs(c, rules_from);
     SET(c, o, "rules", rules);
     struct model_masks m = model_reg_masks(r);
-    SET_NOT_C(c, o, "masks", masks_json(c, &m));
+    SET(c, o, "masks", masks_json(c, &m));
 
     char *stem = names_reg(c->a, c->prefix, r);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
-    SET_NOT_C(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
+    SET(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
     SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, r->reset, r->size, true)));
     SET(c, o, "c_masks", c_masks_json(c, &m, r->size));
-    SET_NOT_C(c, o, "c_has_fields", dt_bool(has_fields));
+    SET(c, o, "c_has_fields", dt_bool(has_fields));
     SET(c, o, "c_has_rules", dt_bool(r->nrules > 0));
     SET(c, o, "c_rules_mask",
         dt_str_ref(c->a, arena_printf(c->a, "0x%xu",
                                       r->nrules >= 31 ? 0x7fffffffu : (1u << r->nrules) - 1)));
-    SET_NOT_C(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
+    SET(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
     addr_keys(c, o, r, stem);
     static const char *const reg_defs[][2] = {
         {"width", "_WIDTH"},          {"size", "_SIZE"},
@@ -1109,8 +1092,8 @@ static void add_sets(struct ctx *c, const struct model_events *t, const struct m
         SET(c, so, "c_own", dt_bool(own));
         if (f) {
             char *stem = names_field(c->a, c->prefix, f);
-            SET_NOT_C(c, so, "c_field", dt_str_ref(c->a, stem));
-            SET_NOT_C(c, so, "c_field_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+            SET(c, so, "c_field", dt_str_ref(c->a, stem));
+            SET(c, so, "c_field_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
             SET(c, so, "c_value", dt_str_ref(c->a, c_lit(c, st->value, f->reg->size, false)));
         }
         dt_push(c->a, sets, so);
@@ -1155,10 +1138,10 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET_STR(c, o, "name", e->full_name);
     SET_STR(c, o, "register", t->reg_name);
     SET_STR(c, o, "field", t->code_field_name);
-    SET_STR_NOT_C(c, o, "umask_field", t->umask_field_name);
+    SET_STR(c, o, "umask_field", t->umask_field_name);
     SET(c, o, "code", hex(c, e->code));
     SET(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
-    SET_STR_NOT_C(c, o, "perfmon", e->perfmon);
+    SET_STR(c, o, "perfmon", e->perfmon);
     uint64_t cmask;
     SET(c, o, "counters", event_counters(c, e, reg, &cmask));
     struct folded desc = fold_text(c, e->desc);
@@ -1174,7 +1157,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     char *stem = names_event(c->a, c->prefix, e);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-    SET_NOT_C(c, o, "c_is_sub", dt_bool(e->parent != NULL));
+    SET(c, o, "c_is_sub", dt_bool(e->parent != NULL));
     struct def_scope d = C_DEF(c, o, stem);
     DEF(c, &d, "name", "");
     DEF(c, &d, "code", "_CODE");
@@ -1182,18 +1165,16 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     DEF(c, &d, "counters", "_COUNTERS");
     SET(c, o, "c_encoding", dt_str_ref(c->a, c_lit(c, enc, size, false)));
     SET(c, o, "c_code", dt_str_ref(c->a, c_lit(c, e->code, size, false)));
-    SET_NOT_C(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
+    SET(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
     SET(c, o, "c_umask", dt_str_ref(c->a, c_lit(c, umask, size, false)));
     SET(c, o, "c_counters", dt_str_ref(c->a, c_lit(c, cmask, 64, false)));
     if (reg) {
         char *rstem = names_reg(c->a, c->prefix, reg);
-        SET_NOT_C(c, o, "c_reg", dt_str_ref(c->a, rstem));
-        SET_NOT_C(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, rstem)));
+        SET(c, o, "c_reg", dt_str_ref(c->a, rstem));
+        SET(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, rstem)));
     }
-    if (!c->c_header_only) {
-        set_getter(c, o, "c_code_field", code_f);
-        set_getter(c, o, "c_umask_field", umask_f);
-    }
+    set_getter(c, o, "c_code_field", code_f);
+    set_getter(c, o, "c_umask_field", umask_f);
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(size)));
     set_cite(c, o, cite_line(c, s, &e->cite));
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 72));
@@ -1233,7 +1214,7 @@ static struct dt *directions_json(struct ctx *c, const struct model_counters *k)
         if (!k->directions[d].given)
             continue;
         struct dt *o = dt_obj(c->a);
-        SET_NOT_C(c, o, "direction", dt_str_ref(c->a, names[d]));
+        SET(c, o, "direction", dt_str_ref(c->a, names[d]));
         SET(c, o, "value", hex(c, k->directions[d].value));
         dt_push(c->a, list, o);
     }
@@ -1244,44 +1225,44 @@ static struct dt *directions_json(struct ctx *c, const struct model_counters *k)
 static void set_clear(struct ctx *c, struct dt *o, enum model_clear clear, const char *reg,
                       const struct model_role *field)
 {
-    SET_NOT_C(c, o, "clear", dt_str_ref(c->a, clear_name(clear)));
-    SET_STR_NOT_C(c, o, "clear_register", reg);
-    SET_NOT_C(c, o, "clear_field", role(c, field));
+    SET(c, o, "clear", dt_str_ref(c->a, clear_name(clear)));
+    SET_STR(c, o, "clear_register", reg);
+    SET(c, o, "clear_field", role(c, field));
 }
 
 static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
 {
     struct dt *o = dt_obj(c->a);
-    SET_NOT_C(c, o, "kind", dt_str_ref(c->a, k->kind == COUNTERS_FIXED ? "fixed" : "general"));
-    SET_STR_NOT_C(c, o, "control", k->control_name);
-    SET_STR_NOT_C(c, o, "counter", k->counter_name);
-    SET_NOT_C(c, o, "count_field", role(c, &k->count_field));
+    SET(c, o, "kind", dt_str_ref(c->a, k->kind == COUNTERS_FIXED ? "fixed" : "general"));
+    SET_STR(c, o, "control", k->control_name);
+    SET_STR(c, o, "counter", k->counter_name);
+    SET(c, o, "count_field", role(c, &k->count_field));
     SET(c, o, "width", dt_int(c->a, k->width));
-    SET_NOT_C(c, o, "overflow", dt_str_ref(c->a, k->overflow == OVERFLOW_STOP ? "stop" : "wrap"));
-    SET_NOT_C(c, o, "wrap_field", role(c, &k->wrap_field));
-    SET_NOT_C(c, o, "enable", role(c, &k->enable));
+    SET(c, o, "overflow", dt_str_ref(c->a, k->overflow == OVERFLOW_STOP ? "stop" : "wrap"));
+    SET(c, o, "wrap_field", role(c, &k->wrap_field));
+    SET(c, o, "enable", role(c, &k->enable));
     SET(c, o, "reset", role(c, &k->reset));
-    SET_NOT_C(c, o, "pmi", role(c, &k->pmi));
-    SET_NOT_C(c, o, "edge", role(c, &k->edge));
-    SET_NOT_C(c, o, "invert", role(c, &k->invert));
-    SET_NOT_C(c, o, "threshold", role(c, &k->threshold));
-    SET_NOT_C(c, o, "event", role(c, &k->event));
+    SET(c, o, "pmi", role(c, &k->pmi));
+    SET(c, o, "edge", role(c, &k->edge));
+    SET(c, o, "invert", role(c, &k->invert));
+    SET(c, o, "threshold", role(c, &k->threshold));
+    SET(c, o, "event", role(c, &k->event));
     SET(c, o, "umask", role(c, &k->umask));
-    SET_NOT_C(c, o, "direction_field", role(c, &k->direction_field));
-    SET_NOT_C(c, o, "directions", directions_json(c, k));
-    SET_NOT_C(c, o, "preload", dt_str_ref(c->a, k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
-    SET_NOT_C(c, o, "freeze_on_overflow", dt_bool(k->freeze_on_overflow));
-    SET_NOT_C(c, o, "has_status_first", dt_bool(k->has_status_first));
-    SET_NOT_C(c, o, "status_first", dt_int(c->a, k->status_first));
+    SET(c, o, "direction_field", role(c, &k->direction_field));
+    SET(c, o, "directions", directions_json(c, k));
+    SET(c, o, "preload", dt_str_ref(c->a, k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
+    SET(c, o, "freeze_on_overflow", dt_bool(k->freeze_on_overflow));
+    SET(c, o, "has_status_first", dt_bool(k->has_status_first));
+    SET(c, o, "status_first", dt_int(c->a, k->status_first));
     struct dt *rd = dt_list(c->a);
     for (size_t i = 0; i < k->nrdpmcs; i++) {
         struct dt *ro = dt_obj(c->a);
-        SET_STR_NOT_C(c, ro, "processor", k->rdpmcs[i]->processor);
+        SET_STR(c, ro, "processor", k->rdpmcs[i]->processor);
         SET(c, ro, "first", dt_int(c->a, k->rdpmcs[i]->first));
-        SET_NOT_C(c, ro, "high_zero", dt_bool(k->rdpmcs[i]->high_zero));
+        SET(c, ro, "high_zero", dt_bool(k->rdpmcs[i]->high_zero));
         dt_push(c->a, rd, ro);
     }
-    SET_NOT_C(c, o, "rdpmc", rd);
+    SET(c, o, "rdpmc", rd);
     return o;
 }
 
@@ -1299,24 +1280,24 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
     if (bc) {
         struct dt *b = dt_obj(c->a);
         SET_STR(c, b, "register", bc->reg_name);
-        SET_NOT_C(c, b, "freeze", role(c, &bc->freeze));
-        SET_NOT_C(c, b, "freeze_enable", role(c, &bc->freeze_enable));
-        SET_NOT_C(c, b, "reset_counters", role(c, &bc->reset_counters));
-        SET_NOT_C(c, b, "reset_controls", role(c, &bc->reset_controls));
-        SET_NOT_C(c, b, "enable", role(c, &bc->enable));
-        SET_NOT_C(c, o, "box_control", b);
+        SET(c, b, "freeze", role(c, &bc->freeze));
+        SET(c, b, "freeze_enable", role(c, &bc->freeze_enable));
+        SET(c, b, "reset_counters", role(c, &bc->reset_counters));
+        SET(c, b, "reset_controls", role(c, &bc->reset_controls));
+        SET(c, b, "enable", role(c, &bc->enable));
+        SET(c, o, "box_control", b);
     } else {
-        SET_NOT_C(c, o, "box_control", dt_null());
+        SET(c, o, "box_control", dt_null());
     }
     const struct model_box_status *bs = p->box_status;
     if (bs) {
         struct dt *b = dt_obj(c->a);
         SET_STR(c, b, "register", bs->reg_name);
-        SET_NOT_C(c, b, "overflow", role(c, &bs->overflow));
+        SET(c, b, "overflow", role(c, &bs->overflow));
         set_clear(c, b, bs->clear, bs->clear_reg_name, &bs->clear_field);
-        SET_NOT_C(c, o, "box_status", b);
+        SET(c, o, "box_status", b);
     } else {
-        SET_NOT_C(c, o, "box_status", dt_null());
+        SET(c, o, "box_status", dt_null());
     }
     return o;
 }
@@ -1329,48 +1310,48 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
     const struct model_global_control *gc = g->control;
     if (gc) {
         struct dt *b = dt_obj(c->a);
-        SET_STR_NOT_C(c, b, "block", gc->block_name);
+        SET_STR(c, b, "block", gc->block_name);
         SET_STR(c, b, "register", gc->reg_name);
-        SET_NOT_C(c, b, "freeze", role(c, &gc->freeze));
-        SET_NOT_C(c, b, "unfreeze", role(c, &gc->unfreeze));
-        SET_NOT_C(c, b, "enable", role(c, &gc->enable));
-        SET_NOT_C(c, b, "freeze_on_overflow", role(c, &gc->freeze_on_overflow));
-        SET_NOT_C(c, b, "pmi_core", role(c, &gc->pmi_core));
-        SET_NOT_C(c, b, "wake", role(c, &gc->wake));
+        SET(c, b, "freeze", role(c, &gc->freeze));
+        SET(c, b, "unfreeze", role(c, &gc->unfreeze));
+        SET(c, b, "enable", role(c, &gc->enable));
+        SET(c, b, "freeze_on_overflow", role(c, &gc->freeze_on_overflow));
+        SET(c, b, "pmi_core", role(c, &gc->pmi_core));
+        SET(c, b, "wake", role(c, &gc->wake));
         SET(c, b, "reset", role(c, &gc->reset));
-        SET_NOT_C(c, b, "select", role(c, &gc->select));
+        SET(c, b, "select", role(c, &gc->select));
         struct dt *cores = dt_list(c->a);
         for (size_t i = 0; i < gc->npmi_cores; i++) {
             struct dt *co = dt_obj(c->a);
             SET_STR(c, co, "name", gc->pmi_cores[i].name);
             dt_push(c->a, cores, co);
         }
-        SET_NOT_C(c, b, "pmi_core_fields", cores);
-        SET_NOT_C(c, b, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
-        SET_NOT_C(c, o, "control", b);
+        SET(c, b, "pmi_core_fields", cores);
+        SET(c, b, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
+        SET(c, o, "control", b);
     } else {
-        SET_NOT_C(c, o, "control", dt_null());
+        SET(c, o, "control", dt_null());
     }
     const struct model_global_status *gs = g->status;
     if (gs) {
         struct dt *b = dt_obj(c->a);
-        SET_STR_NOT_C(c, b, "block", gs->block_name);
+        SET_STR(c, b, "block", gs->block_name);
         SET_STR(c, b, "register", gs->reg_name);
         set_clear(c, b, gs->clear, gs->clear_reg_name, &gs->clear_field);
         struct dt *boxes = dt_list(c->a);
         for (size_t i = 0; i < gs->nboxes; i++) {
             const struct model_box_overflow *bo = gs->boxes[i];
             struct dt *bx = dt_obj(c->a);
-            SET_STR_NOT_C(c, bx, "block", bo->block_name);
+            SET_STR(c, bx, "block", bo->block_name);
             SET_STR(c, bx, "field", bo->field_name);
-            SET_STR_NOT_C(c, bx, "instance", bo->instance_name);
+            SET_STR(c, bx, "instance", bo->instance_name);
             SET_STR(c, bx, "counters", bo->counters_name);
             dt_push(c->a, boxes, bx);
         }
-        SET_NOT_C(c, b, "boxes", boxes);
-        SET_NOT_C(c, o, "status", b);
+        SET(c, b, "boxes", boxes);
+        SET(c, o, "status", b);
     } else {
-        SET_NOT_C(c, o, "status", dt_null());
+        SET(c, o, "status", dt_null());
     }
     return o;
 }
@@ -1391,7 +1372,7 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
 {
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", b->name);
-    SET_NOT_C(c, o, "events_before", dt_bool(events_before(s, b)));
+    SET(c, o, "events_before", dt_bool(events_before(s, b)));
     SET_STR(c, o, "title", b->title);
     struct folded desc = fold_text(c, b->desc);
     SET(c, o, "desc", folded_value(c, desc));
@@ -1415,7 +1396,7 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     flag_list(c, events);
     align_defs(c, from);
     SET(c, o, "events", events);
-    SET_NOT_C(c, o, "pmon", pmon_json(c, b->pmon));
+    SET(c, o, "pmon", pmon_json(c, b->pmon));
 
     char *stem = names_block(c->a, c->prefix, b);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
@@ -1425,7 +1406,7 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     DEF(c, &d, "ninstances", "_NINSTANCES");
     SET(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
     SET(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
-    SET_NOT_C(c, o, "c_is_pci", dt_bool(b->ninstances > 0 && b->instances[0]->has_pci));
+    SET(c, o, "c_is_pci", dt_bool(b->ninstances > 0 && b->instances[0]->has_pci));
     set_cite(c, o, cite_line(c, s, &b->cite));
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     return o;
@@ -1436,7 +1417,6 @@ static void ctx_init(struct ctx *c, struct arena *a, const struct model_spec *s,
 {
     *c = (struct ctx){.a = a,
                       .prefix = opt && opt->prefix ? opt->prefix : s->prefix,
-                      .c_header_only = opt && opt->c_header_only,
                       .table_keys = opt && opt->annotate};
     if (!c->prefix)
         c->prefix = s->name ? s->name : "REGC";
@@ -1454,7 +1434,7 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
         dt_push(c->a, blocks, block_json(c, s, s->blocks[i]));
     flag_list(c, blocks);
     SET(c, root, "blocks", blocks);
-    SET_NOT_C(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
+    SET(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
     context_doc_keys(a, root);
     free(c->defs);
     return root;
@@ -1466,17 +1446,12 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
  * its placeholder, and that arena is emptied when the next block is built
  * and no block handed out is still being rendered.
  */
-/* One thread's block builder (the item hooks' slot, mustache.h). */
-struct lazy_slot {
-    struct ctx c;       /* its own arena and names in scope */
-    struct arena block; /* the blocks it built; released when none is in use */
-    unsigned live;      /* blocks handed out and not yet done */
-};
-
 struct context_lazy {
     struct ctx c; /* the root's */
     struct arena root;
-    struct lazy_slot slots[REGC_MAX_JOBS];
+    struct ctx bc;      /* the blocks' builder: its own arena and names in scope */
+    struct arena block; /* the blocks built; released when none is in use */
+    unsigned live;      /* blocks handed out and not yet done */
     const struct model_spec *s;
     void (*annotate)(struct arena *a, struct dt *tree);
     bool no_doc_keys;
@@ -1488,8 +1463,7 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
 {
     struct context_lazy *lz = xcalloc(1, sizeof(*lz));
     arena_init(&lz->root);
-    for (size_t i = 0; i < REGC_MAX_JOBS; i++)
-        arena_init(&lz->slots[i].block);
+    arena_init(&lz->block);
     struct ctx *c = &lz->c;
     ctx_init(c, &lz->root, s, opt);
     lz->s = s;
@@ -1513,21 +1487,18 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     return lz;
 }
 
-const struct dt *context_expand(void *lazy, const struct dt *item, unsigned slot)
+const struct dt *context_expand(void *lazy, const struct dt *item)
 {
     struct context_lazy *lz = lazy;
-    if (slot >= REGC_MAX_JOBS)
-        BUG("item slot out of range");
     uintptr_t at = (uintptr_t)item, first = (uintptr_t)lz->stubs;
     size_t n = lz->s->nblocks;
     if (at < first || at >= first + n * sizeof(*lz->stubs))
         return NULL;
     size_t i = (size_t)(item - lz->stubs);
-    struct lazy_slot *sl = &lz->slots[slot];
-    if (sl->live == 0)
-        arena_release(&sl->block); /* every block it handed out before is done */
-    struct ctx *c = &sl->c;
-    c->a = &sl->block;
+    if (lz->live == 0)
+        arena_release(&lz->block); /* every block handed out before is done */
+    struct ctx *c = &lz->bc;
+    c->a = &lz->block;
     c->prefix = lz->c.prefix;
     c->table_keys = lz->annotate != NULL;
     size_t ndefs = c->ndefs;
@@ -1544,25 +1515,23 @@ const struct dt *context_expand(void *lazy, const struct dt *item, unsigned slot
     }
     if (lz->annotate)
         lz->annotate(c->a, o);
-    sl->live++;
+    lz->live++;
     return o;
 }
 
-void context_item_done(void *lazy, const struct dt *own, unsigned slot)
+void context_item_done(void *lazy, const struct dt *own)
 {
     struct context_lazy *lz = lazy;
     (void)own;
-    lz->slots[slot].live--;
+    lz->live--;
 }
 
 void context_lazy_free(struct context_lazy *lz)
 {
     if (!lz)
         return;
-    for (size_t i = 0; i < REGC_MAX_JOBS; i++) {
-        arena_release(&lz->slots[i].block);
-        free(lz->slots[i].c.defs);
-    }
+    arena_release(&lz->block);
+    free(lz->bc.defs);
     arena_release(&lz->root);
     free(lz->c.defs);
     free(lz);
@@ -1625,11 +1594,11 @@ static int lazy_text(struct buf *out, struct context_lazy *lz, const struct dt *
             if (rc == 0)
                 rc = lazy_text(out, lz, v->u.members[i].val, indent + 2);
         } else {
-            const struct dt *own = context_expand(lz, v->u.items[i], 0);
+            const struct dt *own = context_expand(lz, v->u.items[i]);
             rc = own ? json_text(out, own, indent + 2)
                      : lazy_text(out, lz, v->u.items[i], indent + 2);
             if (own)
-                context_item_done(lz, own, 0);
+                context_item_done(lz, own);
         }
         if (i + 1 < v->n)
             buf_addc(out, ',');
@@ -1646,7 +1615,6 @@ int context_write_json(const struct model_spec *s, const struct context_options 
     struct context_options lazy = opt ? *opt : (struct context_options){0};
     lazy.annotate = NULL;
     lazy.no_doc_keys = false;
-    lazy.c_header_only = false; /* the export has every documented key */
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(s, &lazy, &tree);
     size_t start = out->len;

@@ -22,10 +22,6 @@ struct context_options {
     void (*annotate)(struct arena *a, struct dt *tree); /* lazy trees: applied to each built
                                                           * block (tables_annotate) */
     bool no_doc_keys;    /* lazy trees: leave out the doc_* and svg keys (context_doc.h) */
-    bool c_header_only;  /* lazy trees: leave out every key the built-in C header
-                          * (templates/c.mustache, _c_*.mustache) never names; for -t c
-                          * without -I (an -I partial may name any key). Not for the JSON
-                          * export, which must keep every key. */
 };
 
 /*
@@ -45,17 +41,15 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
  * when a section reaches its placeholder; any other item is left alone
  * (NULL). context_item_done() (the mus_item_done_fn) marks a block rendered;
  * its memory is reused for the next block once no block handed out is still
- * being rendered, so peak memory holds one block's tree per thread. Each
- * slot (below REGC_MAX_JOBS, jobs.h) has its own builder and arena, so
- * different slots may expand blocks at the same time (mus_options.jobs).
+ * being rendered, so peak memory holds one block's tree.
  * '*tree' gets the tree, owned by the handle; the handle borrows 's' and
  * 'opt' and is released with context_lazy_free() after the render.
  */
 struct context_lazy;
 struct context_lazy *context_build_lazy(const struct model_spec *s,
                                         const struct context_options *opt, const struct dt **tree);
-const struct dt *context_expand(void *lazy, const struct dt *item, unsigned slot);
-void context_item_done(void *lazy, const struct dt *own, unsigned slot);
+const struct dt *context_expand(void *lazy, const struct dt *item);
+void context_item_done(void *lazy, const struct dt *own);
 void context_lazy_free(struct context_lazy *lz);
 
 /*

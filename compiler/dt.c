@@ -8,18 +8,10 @@ static struct dt dt_null_v = {.type = DT_NULL};
 static struct dt dt_true_v = {.type = DT_TRUE};
 static struct dt dt_false_v = {.type = DT_FALSE};
 
-uint32_t dt_hash(const char *key, size_t len)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)key[i]) * 16777619u;
-    return h;
-}
-
 struct dt_key dt_key(const char *s)
 {
     size_t len = strlen(s);
-    return (struct dt_key){.s = s, .len = len & 0x7fffffff, .hash = dt_hash(s, len)};
+    return (struct dt_key){.s = s, .len = len & 0x7fffffff};
 }
 
 struct dt_key dt_key_lit(const char *s)
@@ -44,9 +36,6 @@ static struct dt *dt_new(struct arena *a, enum dt_type type)
     struct dt *v = arena_alloc(a, sizeof(*v));
     v->type = type;
     v->n = v->cap = 0;
-    atomic_init(&v->marks, 0);
-    v->bloom = 0;
-    v->slots = NULL;
     return v;
 }
 
@@ -102,9 +91,7 @@ struct dt *dt_obj(struct arena *a)
 struct dt *dt_obj_n(struct arena *a, uint32_t n)
 {
     struct dt *v = dt_obj(a);
-    uint32_t cap = 1; /* a power of two: the index's slots are 2 * cap */
-    while (cap < n)
-        cap *= 2;
+    uint32_t cap = n ? n : 1;
     v->u.members = arena_alloc(a, cap * sizeof(*v->u.members));
     v->cap = cap;
     return v;
@@ -130,69 +117,24 @@ static void *grow(struct arena *a, struct dt *v, void *arr, size_t size)
     return n;
 }
 
-static uint64_t bloom_bit(uint32_t h)
+static bool key_is(const struct dt_member *m, const char *key, size_t len)
 {
-    return UINT64_C(1) << (h % 64);
+    return m->len == len && memcmp(m->key, key, len) == 0;
 }
 
-static bool key_is(const struct dt_member *m, const char *key, size_t len, uint32_t h)
+static struct dt_member *find(const struct dt *o, const char *key, size_t len)
 {
-    return m->hash == h && m->len == len && memcmp(m->key, key, len) == 0;
-}
-
-static struct dt_member *find(const struct dt *o, const char *key, size_t len, uint32_t h)
-{
-    if (!(o->bloom & bloom_bit(h)))
-        return NULL;
-    if (o->slots) {
-        uint32_t mask = 2 * o->cap - 1;
-        for (uint32_t i = h & mask; o->slots[i]; i = (i + 1) & mask)
-            if (key_is(&o->u.members[o->slots[i] - 1], key, len, h))
-                return &o->u.members[o->slots[i] - 1];
-        return NULL;
-    }
     for (uint32_t i = 0; i < o->n; i++)
-        if (key_is(&o->u.members[i], key, len, h))
+        if (key_is(&o->u.members[i], key, len))
             return &o->u.members[i];
     return NULL;
 }
 
-static void slot_add(struct dt *o, uint32_t member)
-{
-    uint32_t mask = 2 * o->cap - 1;
-    uint32_t i = o->u.members[member].hash & mask;
-    while (o->slots[i])
-        i = (i + 1) & mask;
-    o->slots[i] = member + 1;
-}
-
-/*
- * A new index of o's members, 2 * o->cap slots (cap is a power of two). Made
- * when an object gets more than DT_SCAN_MAX members, again each time its
- * array grows. Up to that, the bloom and a scan of the hashes cost about
- * what probing costs (and the renderer mostly finds a name where it was in
- * the previous object, without either); most objects of a tree (values,
- * fields, lines) stay that small, and an index would cost more to build
- * than it saves.
- */
-static void reindex(struct arena *a, struct dt *o)
-{
-    o->slots = arena_zalloc(a, 2 * (size_t)o->cap * sizeof(*o->slots));
-    for (uint32_t i = 0; i < o->n; i++)
-        slot_add(o, i);
-}
-
-/* Appends member 'k' to object 'o' (which must not hold it) and indexes it. */
+/* Appends member 'k' to object 'o' (which must not hold it). */
 static void append(struct arena *a, struct dt *o, struct dt_key k, struct dt *v)
 {
-    uint32_t cap = o->cap;
     o->u.members = grow(a, o, o->u.members, sizeof(*o->u.members));
-    o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
-    o->bloom |= bloom_bit(k.hash);
-    if (o->slots && o->cap == cap)
-        slot_add(o, o->n - 1);
-    else if (o->n > DT_SCAN_MAX)
-        reindex(a, o);
+    o->u.members[o->n++] = (struct dt_member){k.s, k.len, k.fixed, v};
 }
 
 void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)
@@ -200,7 +142,7 @@ void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v)
     if (o->type != DT_OBJ)
         BUG("dt_set on a non-object");
     struct dt_key k = dt_key(key);
-    struct dt_member *m = find(o, k.s, k.len, k.hash);
+    struct dt_member *m = find(o, k.s, k.len);
     if (m)
         m->val = v;
     else
@@ -216,7 +158,7 @@ void dt_add_check(const struct dt *o, struct dt_key k)
 {
     if (o->type != DT_OBJ)
         BUG("dt_add on a non-object");
-    if (find(o, k.s, k.len, k.hash))
+    if (find(o, k.s, k.len))
         BUG("dt_add: the object already holds the key");
 }
 
@@ -235,24 +177,22 @@ void dt_push(struct arena *a, struct dt *list, struct dt *v)
     list->u.items[list->n++] = v;
 }
 
-struct dt *dt_getn(const struct dt *o, const char *key, size_t len, uint32_t hash)
+struct dt *dt_getn(const struct dt *o, const char *key, size_t len)
 {
     if (!o || o->type != DT_OBJ)
         return NULL;
-    struct dt_member *m = find(o, key, len, hash);
+    struct dt_member *m = find(o, key, len);
     return m ? m->val : NULL;
 }
 
-const struct dt_member *dt_member_getn(const struct dt *o, const char *key, size_t len,
-                                       uint32_t hash)
+const struct dt_member *dt_member_getn(const struct dt *o, const char *key, size_t len)
 {
-    return o && o->type == DT_OBJ ? find(o, key, len, hash) : NULL;
+    return o && o->type == DT_OBJ ? find(o, key, len) : NULL;
 }
 
 struct dt *dt_get(const struct dt *o, const char *key)
 {
-    size_t len = strlen(key);
-    return dt_getn(o, key, len, dt_hash(key, len));
+    return dt_getn(o, key, strlen(key));
 }
 
 size_t dt_len(const struct dt *list)
@@ -282,8 +222,8 @@ struct dt *dt_from_json(struct arena *a, const json_t *j)
         struct dt *o = dt_obj(a);
         const char *key;
         json_t *v;
-        json_object_foreach((json_t *)j, key, v)
-            dt_set(a, o, arena_strdup(a, key), dt_from_json(a, v));
+        json_object_foreach((json_t *)j, key, v) /* jansson's keys are distinct */
+            dt_add(a, o, dt_key(arena_strdup(a, key)), dt_from_json(a, v));
         return o;
     }
     case JSON_ARRAY: {

@@ -4,8 +4,9 @@
  * Why not jansson objects: a spec of 32,768 fields makes about 1.3 million
  * keys, and a jansson object pays a hash table, a malloc per member and a
  * copy per string for each. Here a value is one arena allocation, an object
- * is an array of members in insertion order (a template's objects hold tens
- * of keys: a scan of precomputed 32-bit hashes beats a table), strings may
+ * is an array of members in insertion order, found by a scan that compares
+ * lengths first (a template's objects hold tens of keys; the renderer
+ * remembers where it found a name, so most lookups scan nothing), strings may
  * borrow memory that outlives the tree, and a whole tree goes with its arena.
  * jansson stays the JSON reader and writer: dt_from_json() and dt_to_json()
  * convert at the edges (regc render's data files, the -t json export).
@@ -14,7 +15,7 @@
  * keys is the order they were first set (the JSON export relies on it).
  * Keys are borrowed: string literals, or memory that outlives the tree.
  * Builders that know a key is new use dt_add(), which appends without
- * searching, with the key's hash computed at compile time (DT_KEY).
+ * searching, with the length of a literal key known at compile time (DT_KEY).
  */
 #ifndef REGC_DT_H
 #define REGC_DT_H
@@ -31,34 +32,23 @@ enum dt_type { DT_NULL, DT_FALSE, DT_TRUE, DT_INT, DT_REAL, DT_STR, DT_LIST, DT_
 
 struct dt;
 
-/* Objects of more members than this get an index of them (dt.c: reindex). */
-#define DT_SCAN_MAX 32
-
 struct dt_member {
     const char *key;    /* borrowed */
-    uint32_t hash;      /* dt_hash(key) */
     unsigned len : 31;  /* strlen(key) */
     unsigned fixed : 1; /* 'key' has static storage (a literal): the address alone names it */
     struct dt *val;
 };
 
-/* A key with its length and hash, to add or look up without measuring it again. */
+/* A key with its length, to add or look up without measuring it again. */
 struct dt_key {
     const char *s;      /* borrowed; NUL-terminated */
     unsigned len : 31;  /* strlen(s) */
     unsigned fixed : 1; /* 's' has static storage (DT_KEY, dt_key_lit) */
-    uint32_t hash;
 };
 
 struct dt {
     enum dt_type type;
     uint32_t n, cap;       /* LIST: items; OBJ: members */
-    _Atomic uint8_t marks; /* STR: 0 when made; the renderer records there, once it has
-                            * looked, which escapes leave the string as it is (atomic:
-                            * threads rendering one tree may record it at once) */
-    uint64_t bloom;  /* OBJ: bit (hash % 64) set for each member: most misses skip the scan */
-    uint32_t *slots; /* OBJ with more than DT_SCAN_MAX members: open-addressing index of 2 * cap
-                      * slots holding member index + 1 (0: empty); else NULL (scan) */
     union {
         long long i;
         double r;
@@ -71,30 +61,12 @@ struct dt {
     } u;
 };
 
-/* FNV-1a over 'len' bytes: the hash members and template names carry. */
-uint32_t dt_hash(const char *key, size_t len);
-/* The key 's' with its length and hash; dt_key_lit() for a string with static storage. */
+/* The key 's' with its length; dt_key_lit() for a string with static storage. */
 struct dt_key dt_key(const char *s);
 struct dt_key dt_key_lit(const char *s);
 
-/*
- * DT_KEY("name"): the key of a string literal, its hash folded to a constant
- * by the compiler (the context builder adds about a million keys to a large
- * spec's tree). One FNV-1a step per byte of the first 32, each a no-op past
- * the literal's end; longer literals are hashed when the code runs.
- */
-#define DT_HSTEP_(s, i, h)                                                                         \
-    (((h) ^ (uint32_t)(unsigned char)(s)[(i) < sizeof(s) - 1 ? (i) : 0] * ((i) < sizeof(s) - 1)) * \
-     ((i) < sizeof(s) - 1 ? 16777619u : 1u))
-#define DT_H4_(s, i, h)                                                                            \
-    DT_HSTEP_(s, (i) + 3, DT_HSTEP_(s, (i) + 2, DT_HSTEP_(s, (i) + 1, DT_HSTEP_(s, (i), h))))
-#define DT_H16_(s, i, h)                                                                           \
-    DT_H4_(s, (i) + 12, DT_H4_(s, (i) + 8, DT_H4_(s, (i) + 4, DT_H4_(s, (i), h))))
-#define DT_HASH_LIT_(s)                                                                            \
-    (sizeof(s) <= 33 ? DT_H16_(s, 16, DT_H16_(s, 0, 2166136261u)) : dt_hash(s, sizeof(s) - 1))
-#define DT_KEY(lit)                                                                                \
-    ((struct dt_key){                                                                              \
-        .s = "" lit "", .len = sizeof(lit) - 1, .fixed = 1, .hash = DT_HASH_LIT_("" lit "")})
+/* DT_KEY("name"): the key of a string literal. */
+#define DT_KEY(lit) ((struct dt_key){.s = "" lit "", .len = sizeof(lit) - 1, .fixed = 1})
 
 /* Shared constants: never modified. */
 struct dt *dt_null(void);
@@ -119,7 +91,7 @@ void dt_set(struct arena *a, struct dt *o, const char *key, struct dt *v);
  * Adds 'k', which 'o' must not hold yet, without searching for it: the
  * builders make fresh objects with distinct keys. Builds with
  * AddressSanitizer (make check SAN=1) check that the key is new (BUG
- * otherwise); others trust it. Inline: most objects have room and no index,
+ * otherwise); others trust it. Inline: most objects have room,
  * and then an add is a store.
  */
 void dt_add_slow(struct arena *a, struct dt *o, struct dt_key k, struct dt *v);
@@ -136,9 +108,8 @@ static inline void dt_add(struct arena *a, struct dt *o, struct dt_key k, struct
 #ifdef DT_CHECK_ADD
     dt_add_check(o, k);
 #endif
-    if (o->n < o->cap && o->n < DT_SCAN_MAX) {
-        o->u.members[o->n++] = (struct dt_member){k.s, k.hash, k.len, k.fixed, v};
-        o->bloom |= UINT64_C(1) << (k.hash % 64);
+    if (o->n < o->cap) {
+        o->u.members[o->n++] = (struct dt_member){k.s, k.len, k.fixed, v};
     } else {
         dt_add_slow(a, o, k, v);
     }
@@ -149,10 +120,9 @@ void dt_push(struct arena *a, struct dt *list, struct dt *v);
 
 /* Member 'key' of 'o', or NULL (also when 'o' is not an object). */
 struct dt *dt_get(const struct dt *o, const char *key);
-struct dt *dt_getn(const struct dt *o, const char *key, size_t len, uint32_t hash);
+struct dt *dt_getn(const struct dt *o, const char *key, size_t len);
 /* The member itself (its index: the pointer minus o->u.members), or NULL. */
-const struct dt_member *dt_member_getn(const struct dt *o, const char *key, size_t len,
-                                       uint32_t hash);
+const struct dt_member *dt_member_getn(const struct dt *o, const char *key, size_t len);
 
 static inline bool dt_is(const struct dt *v, enum dt_type t)
 {

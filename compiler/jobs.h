@@ -1,8 +1,8 @@
 /*
  * jobs - the compiler's threads: run one function on N threads and wait.
  *
- * Parts of a run that split by block (loading a large spec, rendering its
- * blocks) hand their pieces to jobs_run(). Each thread gets its own slot
+ * Parts of a run that split by block (loading a large spec) hand their
+ * pieces to jobs_run(). Each thread gets its own slot
  * number, so callers keep per-thread state in an array instead of sharing
  * it; the slot-0 call runs on the calling thread. Nothing here decides what
  * is split: the caller does, and falls back to one thread when it must.

@@ -6,7 +6,9 @@
  *
  * Exit status: 0 success, 1 errors in the input (diagnostics printed),
  * 2 usage errors, 3 I/O errors. Nothing is written unless the whole run
- * succeeds: outputs and dependency files go through outfile_write().
+ * succeeds: outputs and dependency files go through outfile.h (the output
+ * to its temporary file block by block as it is rendered, renamed over -o
+ * only when the whole run succeeded).
  */
 #include "arena.h"
 #include "buf.h"
@@ -324,32 +326,19 @@ static bool needs_doc_keys(const struct options *o, const char *name)
 }
 
 /*
- * The output: the runs the renderer handed over (mus_options.sink: blocks
- * rendered on other threads, not copied), in order, then 'tail'.
+ * The output: with -o, 'file', where the renderer hands each block as it is
+ * rendered (mus_options.sink), then 'tail'; standard output gets 'tail', the
+ * whole text, once it is complete.
  */
 struct output {
-    struct buf *runs;
-    size_t nruns, cap;
+    struct outfile *file; /* NULL: standard output */
     struct buf tail;
 };
 
-static void output_take(void *ctx, struct buf *text)
+static void output_add(void *ctx, const char *text, size_t len)
 {
     struct output *out = ctx;
-    if (out->nruns == out->cap) {
-        out->cap = out->cap ? 2 * out->cap : 64;
-        out->runs = xrealloc(out->runs, out->cap * sizeof(*out->runs));
-    }
-    out->runs[out->nruns++] = *text;
-    buf_init(text);
-}
-
-static void output_release(struct output *out)
-{
-    for (size_t i = 0; i < out->nruns; i++)
-        buf_release(&out->runs[i]);
-    free(out->runs);
-    buf_release(&out->tail);
+    outfile_add(out->file, text, len);
 }
 
 /* Renders the checked spec into 'out' with the template 'tp' (loaded unless json). 0 or -1. */
@@ -374,15 +363,15 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (needs_table_keys(o, name))
         copt.annotate = tables_annotate; /* t_* keys (tables.h): templates only */
     copt.no_doc_keys = !needs_doc_keys(o, name);
-    copt.c_header_only = is_plain_builtin(o, name, "c"); /* its templates name no other key */
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);
     mopt.item = context_expand;
     mopt.item_done = context_item_done;
     mopt.item_ctx = lz;
-    mopt.jobs = o->jobs;
-    mopt.sink = output_take;
-    mopt.sink_ctx = out;
+    if (out->file) {
+        mopt.sink = output_add;
+        mopt.sink_ctx = out;
+    }
     int rc = tmpl_render(tp, tree, &mopt, &out->tail);
     context_lazy_free(lz);
     return rc;
@@ -408,19 +397,10 @@ static int check_outputs(struct diag *dg, const char *output, const char *deps,
 }
 
 static int write_outputs(struct diag *dg, const struct options *o, const struct model_spec *spec,
-                         const struct tmpl *tp, const struct output *out)
+                         const struct tmpl *tp, struct output *out)
 {
-    size_t nparts = out->nruns + 1;
-    struct outfile_part *parts = xmalloc(nparts * sizeof(*parts));
-    for (size_t i = 0; i < out->nruns; i++)
-        parts[i] = (struct outfile_part){out->runs[i].s, out->runs[i].len};
-    parts[out->nruns] = (struct outfile_part){out->tail.s, out->tail.len};
-    if (!o->output) {
-        bool ok = true;
-        for (size_t i = 0; i < nparts && ok; i++)
-            ok = fwrite(parts[i].data, 1, parts[i].len, stdout) == parts[i].len;
-        free(parts);
-        if (!ok || fflush(stdout) != 0)
+    if (!out->file) {
+        if (fwrite(out->tail.s, 1, out->tail.len, stdout) != out->tail.len || fflush(stdout) != 0)
             return diag_report(dg, DIAG_IO, (struct srcpos){0}, "cannot write to standard output");
         return 0;
     }
@@ -435,9 +415,13 @@ static int write_outputs(struct diag *dg, const struct options *o, const struct 
             buf_addf(&path, "%s.d", o->output);
     }
     int rc = check_outputs(dg, o->output, o->depfile ? path.s : NULL, spec, tp);
+    outfile_add(out->file, out->tail.s, out->tail.len);
+    struct outfile *file = out->file;
+    out->file = NULL;
     if (rc == 0)
-        rc = outfile_write_parts(dg, o->output, parts, nparts);
-    free(parts);
+        rc = outfile_commit(dg, file);
+    else
+        outfile_abort(file);
     if (rc == 0 && o->depfile)
         rc = outfile_write(dg, path.s, dep.s, dep.len);
     buf_release(&path);
@@ -448,7 +432,7 @@ static int write_outputs(struct diag *dg, const struct options *o, const struct 
 static int compile(struct options *o, struct diag *dg)
 {
     struct arena arena = ARENA_INIT;
-    struct output out = {.tail = BUF_INIT};
+    struct output out = {.file = NULL, .tail = BUF_INIT};
     struct tmpl tp;
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
     tp.limits = o->limits;
@@ -456,12 +440,14 @@ static int compile(struct options *o, struct diag *dg)
         o->jobs = jobs_default();
     char *path = specpath_find(o->spec); /* a bare name: an installed spec */
     struct model_spec *spec = xmlload_spec(&arena, dg, path);
-    if (spec && check_spec(&arena, dg, spec, o->jobs) == 0 && !o->check_only && dg->nerrors == 0) {
+    if (spec && check_spec(&arena, dg, spec, o->jobs) == 0 && !o->check_only && dg->nerrors == 0 &&
+        (!o->output || (out.file = outfile_open(dg, o->output)))) {
         if (render_spec(dg, o, spec, &tp, &out) == 0 && dg->nerrors == 0)
             write_outputs(dg, o, spec, &tp, &out);
     }
     int status = status_of(dg);
-    output_release(&out);
+    outfile_abort(out.file); /* not written: an error came first */
+    buf_release(&out.tail);
     tmpl_release(&tp);
     arena_release(&arena);
     if (path != o->spec)

@@ -63,19 +63,12 @@ typedef int mus_load_fn(void *ctx, struct diag *dg, const char *name, struct mus
  * itself. A value returned is handed to the item_done hook right after it was
  * rendered. Lets a caller build a large list's items one at a time
  * (context_expand() in context.h).
- *
- * 'slot' (below jobs, or 0) names the thread: with mus_options.jobs > 1 the
- * hooks are called at the same time for different slots, never for the same
- * slot, so a hook keeps its per-thread state in slot-indexed arrays.
  */
-typedef const struct dt *mus_item_fn(void *ctx, const struct dt *item, unsigned slot);
-typedef void mus_item_done_fn(void *ctx, const struct dt *own, unsigned slot);
+typedef const struct dt *mus_item_fn(void *ctx, const struct dt *item);
+typedef void mus_item_done_fn(void *ctx, const struct dt *own);
 
-/*
- * Takes a finished run of the output: the callee owns text->s from then on
- * (free() it when text->cap > 0) and leaves *text empty (buf_init).
- */
-typedef void mus_sink_fn(void *ctx, struct buf *text);
+/* Takes the next 'len' bytes of the output (to write them; 'text' is the engine's). */
+typedef void mus_sink_fn(void *ctx, const char *text, size_t len);
 
 #define MUS_DEFAULT_MAX_DEPTH 64
 #define MUS_DEFAULT_MAX_OUTPUT ((size_t)1 << 30) /* bytes */
@@ -91,19 +84,11 @@ struct mus_options {
     mus_item_done_fn *item_done; /* may be NULL */
     void *item_ctx;
     /*
-     * > 1: the items of a list whose first item the item hook replaced (a
-     * lazily built list) are rendered on up to this many threads (jobs.h),
-     * each into its own buffer, put in the output in order (to 'sink' when
-     * set): the same output as one thread. At any problem on a thread (an
-     * error, a partial not loaded yet) the calling thread renders the items
-     * from the first one not yet in the output, so diagnostics are those of
-     * one thread too.
-     */
-    unsigned jobs;
-    /*
-     * NULL, or where items rendered on other threads go without being
-     * copied into 'out': the output is then every run handed to the sink,
-     * in order, followed by what is left in 'out'.
+     * NULL, or where the output goes as it is rendered: after each item the
+     * item hook replaced (a block), what 'out' holds is handed to the sink
+     * and 'out' emptied, so the output is never held whole. The output is
+     * then every run handed to the sink, in order, followed by what is left
+     * in 'out'. Nothing is handed over after an error.
      */
     mus_sink_fn *sink;
     void *sink_ctx;
@@ -114,7 +99,7 @@ struct mus_options {
      * text visited, a list item entered, or an override compared while looking
      * one up). 0: MUS_DEFAULT_*; SIZE_MAX, UINT64_MAX: none. Past one, the
      * render stops with DIAG_TEMPLATE_LIMIT at the tag being rendered; what it
-     * appended to 'out' never exceeds max_output. The same on any 'jobs'.
+     * appended to 'out' (and handed to the sink) never exceeds max_output.
      */
     size_t max_output;
     uint64_t max_work;
@@ -146,16 +131,6 @@ void mus_free(struct mus_template *t);
 
 /* The template's name as given to mus_compile (borrowed). */
 const char *mus_name(const struct mus_template *t);
-
-/*
- * Calls 'fn' with each part of each name 't''s tags look up in the data:
- * variables, sections, inverted sections, dynamic partial and parent names
- * ("a.b" gives "a" and "b"; "." nothing); not the names of partials, parents
- * and blocks. Strings are borrowed from 't'. What a data tree must hold for
- * 't' (tests/unit/test_lazy.c checks the C header's trees with it).
- */
-void mus_foreach_name(const struct mus_template *t, void (*fn)(void *ctx, const char *part),
-                      void *ctx);
 
 /* Appends 'len' bytes of 's' to 'out', escaped for 'kind'. */
 void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len);

@@ -197,37 +197,114 @@ static void sync_dir(const char *path)
 }
 
 /*
- * Writes to a temporary file beside 'path', flushes it to the disk and
- * renames it over 'path'.
+ * An output being written. A regular file (or one not there yet) goes to
+ * 'tmp' beside the file it replaces ('real', after symbolic links) as the
+ * text comes; standard output, devices and FIFOs ('fd' or 'in_place') are
+ * held in 'held' until the commit, so that an error still writes nothing.
  */
-static int write_atomically(struct diag *dg, const char *shown, const char *path,
-                            const struct outfile_part *parts, size_t nparts)
-{
-    size_t plen = strlen(path);
-    char *tmp = xmalloc(plen + sizeof(".tmp.XXXXXX"));
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
+struct outfile {
+    char *shown; /* the path as given, for messages */
+    char *real;  /* the file replaced */
+    char *tmp;   /* NULL: held in memory */
+    int tmp_fd, fd, err;
+    bool in_place;
     struct guard g;
-    guard_on(&g);
-    int fd = mkstemp(tmp);
-    int err = fd < 0 ? errno : 0;
-    guard_set(&g, fd < 0 ? NULL : tmp);
-    if (fd < 0)
-        goto out;
-    if (write_all(fd, parts, nparts) < 0 || set_mode(fd, path) < 0 || fsync(fd) < 0)
-        err = errno;
-    if (close(fd) < 0 && !err)
-        err = errno;
-    if (!err && rename(tmp, path) < 0)
-        err = errno;
-    if (err)
-        unlink(tmp);
-out:
-    guard_off(&g);
-    if (!err)
-        sync_dir(path);
-    free(tmp);
-    return err ? io_error(dg, shown, err) : 0;
+    struct buf held;
+};
+
+struct outfile *outfile_open(struct diag *dg, const char *path)
+{
+    struct outfile *f = xcalloc(1, sizeof(*f));
+    f->shown = xstrdup(path);
+    f->tmp_fd = -1;
+    buf_init(&f->held);
+    f->fd = fd_of(path);
+    if (f->fd >= 0)
+        return f;
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    int err = 0;
+    if ((exists && S_ISDIR(st.st_mode)) || (*path && path[strlen(path) - 1] == '/'))
+        err = EISDIR;
+    else if (exists && !S_ISREG(st.st_mode))
+        f->in_place = true;
+    else
+        f->real = resolve_link(path, &err); /* through a link, the file it points to */
+    if (f->real) {
+        size_t plen = strlen(f->real);
+        f->tmp = xmalloc(plen + sizeof(".tmp.XXXXXX"));
+        memcpy(f->tmp, f->real, plen);
+        memcpy(f->tmp + plen, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
+        guard_on(&f->g);
+        f->tmp_fd = mkstemp(f->tmp);
+        err = f->tmp_fd < 0 ? errno : 0;
+        guard_set(&f->g, f->tmp_fd < 0 ? NULL : f->tmp);
+        if (err)
+            guard_off(&f->g);
+    }
+    if (err) {
+        io_error(dg, path, err);
+        free(f->tmp);
+        f->tmp = NULL;
+        outfile_abort(f);
+        return NULL;
+    }
+    return f;
+}
+
+void outfile_add(struct outfile *f, const char *data, size_t len)
+{
+    if (!f->tmp)
+        buf_addn(&f->held, data, len);
+    else if (!f->err && write_one(f->tmp_fd, data, len) < 0)
+        f->err = errno;
+}
+
+int outfile_commit(struct diag *dg, struct outfile *f)
+{
+    struct outfile_part held = {f->held.s, f->held.len};
+    int rc = 0;
+    if (f->fd >= 0) {
+        if (write_all(f->fd, &held, 1) < 0)
+            rc = io_error(dg, strcmp(f->shown, "-") == 0 ? "<stdout>" : f->shown, errno);
+    } else if (f->in_place) {
+        rc = write_in_place(dg, f->shown, &held, 1);
+    } else {
+        int err = f->err;
+        if (!err && (set_mode(f->tmp_fd, f->real) < 0 || fsync(f->tmp_fd) < 0))
+            err = errno;
+        if (close(f->tmp_fd) < 0 && !err)
+            err = errno;
+        f->tmp_fd = -1;
+        if (!err && rename(f->tmp, f->real) < 0)
+            err = errno;
+        if (!err) {
+            guard_off(&f->g);
+            free(f->tmp); /* renamed: nothing left to remove */
+            f->tmp = NULL;
+            sync_dir(f->real);
+        }
+        rc = err ? io_error(dg, f->shown, err) : 0;
+    }
+    outfile_abort(f);
+    return rc;
+}
+
+void outfile_abort(struct outfile *f)
+{
+    if (!f)
+        return;
+    if (f->tmp) {
+        if (f->tmp_fd >= 0)
+            close(f->tmp_fd);
+        unlink(f->tmp);
+        guard_off(&f->g);
+        free(f->tmp);
+    }
+    buf_release(&f->held);
+    free(f->real);
+    free(f->shown);
+    free(f);
 }
 
 int outfile_write(struct diag *dg, const char *path, const char *data, size_t len)
@@ -239,26 +316,12 @@ int outfile_write(struct diag *dg, const char *path, const char *data, size_t le
 int outfile_write_parts(struct diag *dg, const char *path, const struct outfile_part *parts,
                         size_t nparts)
 {
-    int fd = fd_of(path);
-    if (fd >= 0) {
-        if (write_all(fd, parts, nparts) < 0)
-            return io_error(dg, strcmp(path, "-") == 0 ? "<stdout>" : path, errno);
-        return 0;
-    }
-    struct stat st;
-    bool exists = stat(path, &st) == 0;
-    if ((exists && S_ISDIR(st.st_mode)) || (*path && path[strlen(path) - 1] == '/'))
-        return io_error(dg, path, EISDIR);
-    if (exists && !S_ISREG(st.st_mode))
-        return write_in_place(dg, path, parts, nparts);
-    /* Through a symbolic link, the file it points to is replaced, not the link. */
-    int err = 0;
-    char *real = resolve_link(path, &err);
-    if (!real)
-        return io_error(dg, path, err);
-    int rc = write_atomically(dg, path, real, parts, nparts);
-    free(real);
-    return rc;
+    struct outfile *f = outfile_open(dg, path);
+    if (!f)
+        return -1;
+    for (size_t i = 0; i < nparts; i++)
+        outfile_add(f, parts[i].data, parts[i].len);
+    return outfile_commit(dg, f);
 }
 
 /* ------------------------------------------------------------------ outputs over inputs */

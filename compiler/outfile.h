@@ -40,6 +40,23 @@ int outfile_write_parts(struct diag *dg, const char *path, const struct outfile_
                         size_t nparts);
 
 /*
+ * The same written as it is made: outfile_open() starts the output (NULL
+ * after reporting DIAG_IO, as above), outfile_add() appends to it,
+ * outfile_commit() puts it in place as outfile_write() does (0, or -1 after
+ * reporting a write error, also one of an earlier outfile_add()), and
+ * outfile_abort() drops it, leaving the file as it was. Either one frees
+ * the handle. A regular file's text goes to its temporary file as it comes,
+ * never held whole in memory; standard output, devices and FIFOs are
+ * written at the commit. One output open at a time (the signal guard
+ * above covers one temporary file).
+ */
+struct outfile;
+struct outfile *outfile_open(struct diag *dg, const char *path);
+void outfile_add(struct outfile *f, const char *data, size_t len);
+int outfile_commit(struct diag *dg, struct outfile *f);
+void outfile_abort(struct outfile *f);
+
+/*
  * Before writing: refuses outputs that are one of the inputs, or one
  * another, compared as files (device and inode, after symbolic links; an
  * output not there yet is compared by its directory and name, and is no

@@ -31,6 +31,7 @@ cat >part.xml <<'EOF'
 EOF
 printf '{{#blocks}}{{name}}{{>p}}{{/blocks}}\n' >t.mustache
 printf ': {{title}}' >p.mustache
+printf '{{#blocks}}{{name}}\n{{/blocks}}{{no_such_key}}\n' >late.mustache
 ln -s spec.xml spec-link.h
 ln spec.xml spec-hard.h
 mkdir dir
@@ -64,6 +65,11 @@ expect "-o an included file" 3 "regc: error: cannot write 'part.xml': it is the 
     -t c spec.xml -o part.xml
 expect "-o a symbolic link to the spec" 3 "regc: error: cannot write 'spec-link.h': it is the input 'spec.xml'" \
     spec.xml -o spec-link.h
+# The blocks go to the temporary file as they are rendered; an error after them writes nothing.
+expect "a template error after the blocks were written: out.h as it was" 1 \
+    "late.mustache:2:12: error: no value for 'no_such_key'
+    2 | {{/blocks}}{{no_such_key}}
+      |            ^" spec.xml -t late.mustache -o out.h
 expect "-o a hard link to the spec" 3 "regc: error: cannot write 'spec-hard.h': it is the input 'spec.xml'" \
     spec.xml -o spec-hard.h
 expect "-o the template" 3 "regc: error: cannot write 't.mustache': it is the input 't.mustache'" \

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the mustache parser and renderer (compiler/mustache.c).
+ * libFuzzer target for the mustache parser and renderer (compiler/mustache_*.c).
  *
  * The input's first byte picks the options (escape kind, strict mode); the
  * rest is a template, compiled and, when it parses, rendered against a small

@@ -2,8 +2,8 @@
  * Unit tests for compiler/dt.c: the arena data tree templates render.
  * The renderer and the context builder rely on these properties: keys keep
  * the order they were first set in, setting a key again replaces its value
- * in place, lookups find every key whether the object is scanned or indexed
- * (more than 32 members), and the jansson conversions are exact both ways.
+ * in place, lookups find every key of small and large objects, and the
+ * jansson conversions are exact both ways.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,7 +40,7 @@ static void test_scalars(void **state)
 /*
  * Keys in first-set order; a second set replaces in place; 'n' objects each
  * size. 'add': every other key is added with dt_add() (no search), the rest
- * with dt_set(): both index the same way.
+ * with dt_set(): both find them the same way.
  */
 static void check_object(size_t n, bool add)
 {
@@ -55,7 +55,6 @@ static void check_object(size_t n, bool add)
             dt_set(&a, o, keys[i], dt_int(&a, (long long)i));
     }
     assert_int_equal(o->n, n);
-    assert_true((o->slots != NULL) == (n > 32)); /* both ways of finding a key are tested */
     for (size_t i = 0; i < n; i += 3)
         dt_set(&a, o, keys[i], dt_int(&a, 1000 + (long long)i));
     assert_int_equal(o->n, n);
@@ -70,8 +69,8 @@ static void check_object(size_t n, bool add)
     assert_null(dt_get(o, "key_00"));
     /* the length given counts, not the NUL: "key_1x" cut to 5 is key_1, cut to 4 nothing */
     if (n > 1)
-        assert_non_null(dt_getn(o, "key_1x", 5, dt_hash("key_1x", 5)));
-    assert_null(dt_getn(o, "key_1x", 4, dt_hash("key_1x", 4)));
+        assert_non_null(dt_getn(o, "key_1x", 5));
+    assert_null(dt_getn(o, "key_1x", 4));
     assert_null(dt_get(dt_list(&a), "key_0"));
     assert_null(dt_get(NULL, "key_0"));
     arena_release(&a);
@@ -86,19 +85,16 @@ static void test_object_scanned(void **state)
     }
 }
 
-static void test_object_indexed(void **state)
+static void test_object_large(void **state)
 {
     (void)state;
-    for (size_t n = 33; n <= 80; n++) { /* the index is built at 33 members, rebuilt at 65 */
+    for (size_t n = 33; n <= 80; n++) { /* arrays grown at 33 and 65 members */
         check_object(n, false);
         check_object(n, true);
     }
 }
 
-/*
- * Objects made with room for n members hold more, and get their index past
- * DT_SCAN_MAX members whether or not the array had to grow then.
- */
+/* Objects made with room for n members hold more. */
 static void test_object_presized(void **state)
 {
     (void)state;
@@ -111,7 +107,6 @@ static void test_object_presized(void **state)
         for (size_t i = 0; i < 70; i++) {
             snprintf(keys[i], sizeof(keys[i]), "k%zu", i);
             dt_add(&a, o, dt_key(keys[i]), dt_int(&a, (long long)i));
-            assert_true((o->slots != NULL) == (o->n > DT_SCAN_MAX));
         }
         for (size_t i = 0; i < 70; i++)
             assert_int_equal(dt_int_value(dt_get(o, keys[i])), i);
@@ -120,7 +115,7 @@ static void test_object_presized(void **state)
     arena_release(&a);
 }
 
-/* DT_KEY's hash, folded by the compiler, is dt_hash's; past 32 bytes it is computed. */
+/* DT_KEY gives a literal's length and marks it static storage. */
 static void test_key_literal(void **state)
 {
     (void)state;
@@ -138,10 +133,7 @@ static void test_key_literal(void **state)
         struct dt_key k = dt_key(keys[i].s);
         assert_int_equal(keys[i].len, strlen(keys[i].s));
         assert_int_equal(keys[i].len, k.len);
-        assert_int_equal(keys[i].hash, k.hash);
-        assert_int_equal(keys[i].hash, dt_hash(keys[i].s, k.len));
     }
-    assert_int_equal(DT_KEY("name").hash, 0x8d39bde6u); /* FNV-1a 32 of "name" */
     assert_true(DT_KEY("name").fixed);
     assert_true(dt_key_lit("name").fixed);
     assert_false(dt_key("name").fixed);
@@ -155,15 +147,15 @@ static void test_key_literal(void **state)
     /* members say whether their key is static storage; dt_member_getn finds them */
     char copy[] = "copied";
     dt_set(&a, o, copy, dt_int(&a, 3));
-    const struct dt_member *m = dt_member_getn(o, "name", 4, DT_KEY("name").hash);
+    const struct dt_member *m = dt_member_getn(o, "name", 4);
     assert_non_null(m);
     assert_int_equal(m - o->u.members, 1);
     assert_true(m->fixed);
-    m = dt_member_getn(o, "copied", 6, dt_hash("copied", 6));
+    m = dt_member_getn(o, "copied", 6);
     assert_non_null(m);
     assert_false(m->fixed);
-    assert_null(dt_member_getn(o, "absent", 6, dt_hash("absent", 6)));
-    assert_null(dt_member_getn(dt_list(&a), "name", 4, DT_KEY("name").hash));
+    assert_null(dt_member_getn(o, "absent", 6));
+    assert_null(dt_member_getn(dt_list(&a), "name", 4));
     arena_release(&a);
 }
 
@@ -234,7 +226,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scalars),        cmocka_unit_test(test_object_scanned),
-        cmocka_unit_test(test_object_indexed), cmocka_unit_test(test_set_copy),
+        cmocka_unit_test(test_object_large), cmocka_unit_test(test_set_copy),
         cmocka_unit_test(test_list),           cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_key_literal),    cmocka_unit_test(test_object_presized),
     };

@@ -1,5 +1,6 @@
 /*
- * Unit tests for compiler/mustache.c.
+ * Unit tests for the mustache engine (compiler/mustache_parse.c,
+ * mustache_render.c, mustache_escape.c).
  *
  * First the official mustache spec (the JSON files in tests/mustache-spec/, core and the
  * ~inheritance and ~dynamic-names modules): one TAP line per spec test and a
@@ -504,24 +505,6 @@ static void test_lookup_hints(void **state)
     mus_free(t);
 }
 
-static void add_name(void *ctx, const char *part)
-{
-    struct buf *b = ctx;
-    buf_addf(b, "%s,", part);
-}
-
-/* The names a template looks up: not those of partials, parents and blocks. */
-static void test_foreach_name(void **state)
-{
-    struct fixture *fx = *state;
-    struct mus_template *t = compile_text(
-        fx, "{{a.b}}{{#s}}{{.}}{{/s}}{{^i}}{{/i}}{{{r}}}{{>p}}{{>*dyn}}{{<par}}{{$blk}}{{x}}"
-            "{{/blk}}{{/par}}");
-    mus_foreach_name(t, add_name, &fx->out);
-    assert_string_equal(fx->out.s, "a,b,s,i,r,dyn,x,");
-    mus_free(t);
-}
-
 static void test_escape_parse(void **state)
 {
     enum mus_escape k;
@@ -700,7 +683,6 @@ int main(void)
         cmocka_unit_test(test_escape_every_byte),
         cmocka_unit_test_setup_teardown(test_escape_remembered, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookup_hints, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_foreach_name, setup, teardown),
         cmocka_unit_test(test_escape_parse),
         cmocka_unit_test_setup_teardown(test_strict_missing_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strict_object_is_not_a_value, setup, teardown),

@@ -1,0 +1,76 @@
+/*
+ * mustache_int.h - what the parser (mustache_parse.c) and the renderer
+ * (mustache_render.c) share: the compiled template (see mustache.h for the contract).
+ *
+ * A compiled template is a flat array of nodes in document order; a node
+ * that has children (section, inverted section, parent, block) records the
+ * index just past its last child, so rendering is a loop over index ranges.
+ * The parser makes one pass over the text: it tracks whether the current
+ * line holds anything but blanks and which node holds the line's first
+ * text, so a standalone tag trims its line without rescanning it.
+ */
+#ifndef REGC_MUSTACHE_INT_H
+#define REGC_MUSTACHE_INT_H
+
+#include "mustache.h"
+
+#include "arena.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum node_kind { N_TEXT, N_VAR, N_SECTION, N_INVERTED, N_PARTIAL, N_PARENT, N_BLOCK };
+
+/* A block given inside a parent tag, for lookup by name. */
+struct block_ref {
+    const char *name;
+    uint32_t node; /* index in the template's nodes */
+};
+
+/* One dotted part of a name. */
+struct part {
+    const char *s; /* NUL-terminated */
+    uint32_t len;
+    uint32_t memo; /* this part's slot in a render's memo of the template (struct memo) */
+};
+
+struct node {
+    enum node_kind kind;
+    bool raw;          /* VAR: {{{x}}} or {{&x}} */
+    bool dynamic;      /* PARTIAL, PARENT: {{>*x}} names a value holding the name */
+    bool standalone;   /* tag alone on its line (PARENT: open and close together) */
+    bool leading;      /* only blanks before the tag on its line */
+    bool indent_first; /* BLOCK: the indentation applies to the first line too */
+    uint32_t line, col;
+    uint32_t end;     /* nodes with children: index just past the last child */
+    const char *text; /* TEXT: into the template's copy of the source */
+    size_t len;
+    const char *name;  /* the name as written (without '*'); owned by the template's arena */
+    const struct part *parts; /* name split at dots; nparts 0 is "." */
+    uint32_t nparts;
+    const char
+        *indent; /* PARTIAL, PARENT: blanks before a standalone tag; BLOCK: see block_close */
+    uint32_t indent_len;
+    uint32_t strip;                 /* BLOCK used as an override: blanks its own lines start with */
+    const struct block_ref *blocks; /* PARENT: its blocks sorted by name; owned by the arena */
+    uint32_t nblocks;
+};
+
+struct mus_template {
+    const char *name;
+    uint32_t file;
+    char *src;
+    size_t len;
+    struct node *nodes;
+    size_t n, cap;
+    uint32_t nparts; /* parts of all names: the size of a memo */
+    struct arena arena;
+};
+
+static inline bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+#endif

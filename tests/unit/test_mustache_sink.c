@@ -1,0 +1,292 @@
+/*
+ * Unit tests for the output handed to a sink as it is rendered
+ * (mus_options.sink): after each item the item hook built (a block, as
+ * context_expand() builds them), the text so far goes to the sink. The runs
+ * and what is left in 'out' must be the text a render without a sink gives,
+ * also where the renderer reads back how the output ends (indentation) and
+ * where a limit or an error stops it; nothing is handed over after an error.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "diag.h"
+#include "dt.h"
+#include "mustache.h"
+
+enum { NITEMS = 40 };
+
+struct hook {
+    struct arena a;
+    int calls, live;
+    size_t runs_at_error; /* runs handed when the first item without "tag" was built */
+    size_t *runs;
+};
+
+/* Item i of the list: {"i": i, "name": "item", "tag": "t"}, no tag in item 7. */
+static const struct dt *expand(void *ctx, const struct dt *item)
+{
+    struct hook *h = ctx;
+    h->calls++;
+    h->live++;
+    struct arena *a = &h->a;
+    long long i = dt_int_value(dt_get(item, "i"));
+    struct dt *o = dt_obj(a);
+    dt_set(a, o, "i", dt_int(a, i));
+    dt_set(a, o, "name", dt_str(a, "item"));
+    if (i != 7)
+        dt_set(a, o, "tag", dt_str(a, "t"));
+    else
+        h->runs_at_error = *h->runs;
+    return o;
+}
+
+static void expand_done(void *ctx, const struct dt *own)
+{
+    struct hook *h = ctx;
+    (void)own;
+    h->live--;
+}
+
+static int load_partial(void *ctx, struct diag *dg, const char *name, struct mus_source *out)
+{
+    const char *const *p = ctx; /* name, text, name, text, ..., NULL */
+    (void)dg;
+    for (size_t k = 0; p[k]; k += 2)
+        if (strcmp(p[k], name) == 0) {
+            out->text = p[k + 1];
+            out->len = strlen(p[k + 1]);
+            return 1;
+        }
+    return 0;
+}
+
+struct result {
+    int rc, calls;
+    size_t runs, runs_at_error;
+    struct buf out, messages;
+};
+
+/* A sink that appends each run to a buffer. */
+struct runs {
+    struct buf text;
+    size_t n;
+};
+
+static void take_run(void *ctx, const char *text, size_t len)
+{
+    struct runs *rs = ctx;
+    assert_true(len > 0);
+    buf_addn(&rs->text, text, len);
+    rs->n++;
+}
+
+/* The render limits of the next renders (mus_options.max_output, max_work; 0: defaults). */
+static size_t max_output;
+static uint64_t max_work;
+
+/* Renders 'tmpl' over a list of NITEMS placeholders {"i": k}; the output is the runs, then out. */
+static struct result render(const char *tmpl, const char *const *partials, bool lazy, bool sink)
+{
+    struct diag dg;
+    diag_init(&dg, NULL);
+    struct arena a = ARENA_INIT;
+    struct runs rs = {BUF_INIT, 0};
+    struct hook h = {.a = ARENA_INIT, .runs = &rs.n};
+    struct mus_options opt = {.strict = true,
+                              .load = load_partial,
+                              .load_ctx = (void *)partials,
+                              .item = lazy ? expand : NULL,
+                              .item_done = lazy ? expand_done : NULL,
+                              .item_ctx = &h,
+                              .sink = sink ? take_run : NULL,
+                              .sink_ctx = &rs,
+                              .max_output = max_output,
+                              .max_work = max_work};
+    struct dt *list = dt_list(&a);
+    for (int k = 0; k < NITEMS; k++) {
+        struct dt *o = dt_obj(&a);
+        dt_set(&a, o, "i", dt_int(&a, k));
+        dt_set(&a, o, "name", dt_str(&a, "plain"));
+        dt_push(&a, list, o);
+    }
+    struct dt *root = dt_obj(&a);
+    dt_set(&a, root, "l", list);
+    struct mus_template *t = mus_compile(&dg, "t.mustache", tmpl, strlen(tmpl), &opt);
+    assert_non_null(t);
+    struct result r = {.out = BUF_INIT, .messages = BUF_INIT};
+    r.rc = mus_render(&dg, t, root, &opt, &r.out);
+    assert_int_equal(h.live, 0);
+    r.runs = rs.n;
+    r.calls = h.calls;
+    r.runs_at_error = h.runs_at_error;
+    buf_addn(&rs.text, r.out.s, r.out.len);
+    buf_release(&r.out);
+    r.out = rs.text;
+    buf_addn(&r.messages, dg.text.s, dg.text.len);
+    mus_free(t);
+    diag_release(&dg);
+    arena_release(&h.a);
+    arena_release(&a);
+    return r;
+}
+
+static void result_release(struct result *r)
+{
+    buf_release(&r->out);
+    buf_release(&r->messages);
+}
+
+/* Renders with and without a sink: the same text, status and messages. Returns the sunk one. */
+static struct result same_as_unsunk(const char *tmpl, const char *const *partials)
+{
+    struct result whole = render(tmpl, partials, true, false);
+    struct result sunk = render(tmpl, partials, true, true);
+    assert_int_equal(whole.runs, 0);
+    assert_int_equal(sunk.rc, whole.rc);
+    assert_string_equal(sunk.out.s, whole.out.s);
+    assert_string_equal(sunk.messages.s, whole.messages.s);
+    result_release(&whole);
+    return sunk;
+}
+
+/* Each built item reaches the sink as it is done: one run per item, the text in order. */
+static void test_sink_gets_each_item(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {"p", "{{i}}:{{name}}\n", NULL};
+    struct result r = same_as_unsunk("head\n{{#l}}\n{{> p}}\n{{/l}}\ntail\n", partials);
+    struct buf want = BUF_INIT;
+    buf_adds(&want, "head\n");
+    for (int k = 0; k < NITEMS; k++)
+        buf_addf(&want, "%d:item\n", k);
+    buf_adds(&want, "tail\n");
+    assert_int_equal(r.rc, 0);
+    assert_string_equal(r.out.s, want.s);
+    assert_int_equal(r.runs, NITEMS); /* "head\n" goes with item 0, "tail\n" stays in out */
+    assert_int_equal(r.calls, NITEMS);
+    buf_release(&want);
+    result_release(&r);
+}
+
+/* Items the hook leaves alone are not handed over: the sink is for built items. */
+static void test_plain_list_not_handed(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {NULL};
+    struct result r = render("{{#l}}{{i}}{{name}},{{/l}}", partials, false, true);
+    assert_int_equal(r.rc, 0);
+    assert_int_equal(r.runs, 0);
+    assert_int_equal(strncmp(r.out.s, "0plain,1plain,", 14), 0);
+    result_release(&r);
+}
+
+/*
+ * A partial around the section: how it ends its line is read back from the
+ * output, most of which went to the sink (the last byte handed over).
+ */
+static void test_partial_around_the_items(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {"outer", "{{#l}}\n{{i}}\n{{/l}}", "p", "x",
+                                           "wrap", "{{> outer}}\nend\n", NULL};
+    struct result r = same_as_unsunk("  {{> outer}}\nafter {{> p}}\n", partials);
+    assert_int_equal(r.rc, 0);
+    assert_int_equal(strncmp(r.out.s, "  0\n  1\n", 8), 0);
+    assert_non_null(strstr(r.out.s, "  38\n  39\nafter x\n"));
+    assert_true(r.runs > 0);
+    result_release(&r);
+    /* the line after the items, inside an indented partial, is indented: it starts a line */
+    r = same_as_unsunk("  {{> wrap}}\n", partials);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out.s, "  38\n  39\n  end\n"));
+    result_release(&r);
+}
+
+/* Items that leave the line open: the next item's indentation depends on what was handed. */
+static void test_inline_items(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {"p", "{{i}}\n  x", "outer", "{{#l}}\n{{i}}{{/l}}\n",
+                                           NULL};
+    struct result r = same_as_unsunk("  a {{#l}}{{> p}} {{/l}}\n", partials);
+    assert_int_equal(r.rc, 0);
+    assert_int_equal(strncmp(r.out.s, "  a 0\n  x 1\n  x 2", 17), 0);
+    result_release(&r);
+    r = same_as_unsunk("  {{> outer}}\n", partials);
+    assert_int_equal(strncmp(r.out.s, "  0123", 6), 0);
+    assert_int_equal(strchr(r.out.s, '\n') - r.out.s, (long)strlen(r.out.s) - 1);
+    result_release(&r);
+}
+
+/* An error in item 7: reported once, and nothing reaches the sink after it. */
+static void test_error_stops_handing_over(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {NULL};
+    struct result r = same_as_unsunk("{{#l}}{{i}}{{tag}},{{/l}}", partials);
+    assert_int_equal(r.rc, -1);
+    assert_non_null(strstr(r.messages.s, "error: no value for 'tag'"));
+    assert_int_equal(r.runs_at_error, 7);
+    assert_int_equal(r.runs, 7);
+    result_release(&r);
+}
+
+/*
+ * The limits count what was handed over: output stops at the same byte and
+ * the same tag whether or not a sink took the items before it.
+ */
+static void test_limits_count_handed_output(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {"p", "{{i}}:{{name}}\n", NULL};
+    const char *tmpl = "head\n{{#l}}\n{{> p}}\n{{/l}}\ntail\n";
+    struct result full = render(tmpl, partials, true, false);
+    for (max_output = 1; max_output <= full.out.len + 1; max_output += 7) {
+        struct result r = same_as_unsunk(tmpl, partials);
+        if (max_output < full.out.len) {
+            assert_int_equal(r.rc, -1);
+            assert_non_null(strstr(r.messages.s, "error: output over the limit of"));
+            assert_true(r.out.len <= max_output);
+        } else {
+            assert_int_equal(r.rc, 0);
+        }
+        result_release(&r);
+    }
+    max_output = 0;
+    int stopped = 0, passed = 0;
+    for (max_work = 1; max_work < 300; max_work += 5) {
+        struct result r = same_as_unsunk(tmpl, partials);
+        if (r.rc < 0)
+            assert_non_null(strstr(r.messages.s, "error: rendering over the limit of"));
+        else
+            assert_string_equal(r.out.s, full.out.s);
+        stopped += r.rc < 0;
+        passed += r.rc == 0;
+        result_release(&r);
+    }
+    max_work = 0;
+    assert_true(stopped > 0 && passed > 0); /* 40 items of 3 tags each: about 170 steps */
+    result_release(&full);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sink_gets_each_item),
+        cmocka_unit_test(test_plain_list_not_handed),
+        cmocka_unit_test(test_partial_around_the_items),
+        cmocka_unit_test(test_inline_items),
+        cmocka_unit_test(test_error_stops_handing_over),
+        cmocka_unit_test(test_limits_count_handed_output),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
