@@ -8,9 +8,8 @@
 #include "check.h"
 #include "check_int.h"
 
-int check_spec(struct arena *a, struct diag *dg, struct model_spec *s, unsigned jobs)
+int check_spec(struct arena *a, struct diag *dg, struct model_spec *s)
 {
-    (void)jobs; /* every pass is serial: docs/performance.md */
     struct check_ctx c = {a, dg, s};
     unsigned errors = dg->nerrors;
     check_names(&c);

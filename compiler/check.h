@@ -16,9 +16,8 @@
 
 /*
  * Returns 0 when the spec has no errors, -1 otherwise (every problem
- * reported). 'jobs' is unused: every pass runs on the calling thread
- * (the threaded name-collision check did not pay, docs/performance.md).
+ * reported).
  */
-int check_spec(struct arena *a, struct diag *dg, struct model_spec *s, unsigned jobs);
+int check_spec(struct arena *a, struct diag *dg, struct model_spec *s);
 
 #endif

@@ -18,7 +18,6 @@
 #include "tables.h"
 #include "depfile.h"
 #include "diag.h"
-#include "jobs.h"
 #include "model.h"
 #include "model_json.h"
 #include "mustache.h"
@@ -54,7 +53,6 @@ struct options {
     bool check_only;        /* --check */
     bool dump_context;      /* --dump-context: the templates' data tree as JSON */
     const char *prefix;     /* --prefix */
-    unsigned jobs;          /* -j; 0: one per online CPU (util_cpu_count()) */
     struct tmpl_limits limits; /* -ftemplate-output-limit=, -ftemplate-work-limit= */
 };
 
@@ -75,7 +73,7 @@ static const char usage_text[] =
     "  -MT TARGET       the target named in the dependency file (default: OUTPUT)\n"
     "  --check          validate the spec only\n"
     "  --prefix NAME    C identifier prefix (default: the spec's prefix)\n"
-    "  -j N             use N threads (default: one per CPU, at most 16; -j1: one)\n"
+    "  -j N             accepted (1 to 16) and ignored: regc runs on one thread\n"
     "  -ftemplate-output-limit=N, -ftemplate-work-limit=N\n"
     "                   stop a render past N bytes of output or N steps (k, M, G\n"
     "                   suffixes; defaults 1G bytes, 256M steps; 0: no limit)\n"
@@ -111,15 +109,15 @@ static const char *option_value(int argc, char **argv, int *i, const char *opt)
     return argv[++*i];
 }
 
-/* A -j value: a decimal number from 1 to REGC_MAX_JOBS. */
-static bool parse_jobs(const char *v, unsigned *jobs)
+/* A -j value: a decimal number from 1 to 16. regc runs on one thread
+ * (docs/performance.md, "Threads"); -j is checked and kept for Makefiles. */
+static bool parse_jobs(const char *v)
 {
     unsigned long n = 0;
     for (const char *p = v; *p; p++) {
-        if (*p < '0' || *p > '9' || (n = n * 10 + (unsigned long)(*p - '0')) > REGC_MAX_JOBS)
+        if (*p < '0' || *p > '9' || (n = n * 10 + (unsigned long)(*p - '0')) > 16)
             return false;
     }
-    *jobs = (unsigned)n;
     return n >= 1;
 }
 
@@ -157,9 +155,9 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
             else if (strcmp(matched, "-MF") == 0)
                 o->depfile = true, o->depfile_path = v;
             else if (strcmp(matched, "-j") == 0) {
-                if (!parse_jobs(v, &o->jobs))
-                    return *status = usage_error("-j needs a number of threads from 1 to %d, not '%s'",
-                                                 REGC_MAX_JOBS, v), -1;
+                if (!parse_jobs(v))
+                    return *status = usage_error("-j needs a number of threads from 1 to 16, not '%s'",
+                                                 v), -1;
             }
             else
                 o->dep_target = v;
@@ -436,11 +434,9 @@ static int compile(struct options *o, struct diag *dg)
     struct tmpl tp;
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
     tp.limits = o->limits;
-    if (o->jobs == 0)
-        o->jobs = jobs_default();
     char *path = specpath_find(o->spec); /* a bare name: an installed spec */
     struct model_spec *spec = xmlload_spec(&arena, dg, path);
-    if (spec && check_spec(&arena, dg, spec, o->jobs) == 0 && !o->check_only && dg->nerrors == 0 &&
+    if (spec && check_spec(&arena, dg, spec) == 0 && !o->check_only && dg->nerrors == 0 &&
         (!o->output || (out.file = outfile_open(dg, o->output)))) {
         if (render_spec(dg, o, spec, &tp, &out) == 0 && dg->nerrors == 0)
             write_outputs(dg, o, spec, &tp, &out);

@@ -25,7 +25,7 @@ COMMON_SRCS := $(wildcard common/*.c)
 COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c)) $(COMMON_SRCS)
 RUNTIME_SRCS := $(wildcard runtime/*.c) $(COMMON_SRCS)
 MUSTACHE_SRCS := compiler/mustache_parse.c compiler/mustache_render.c compiler/mustache_escape.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c \
-	compiler/dt.c compiler/jobs.c $(COMMON_SRCS)
+	compiler/dt.c $(COMMON_SRCS)
 EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c $(COMMON_SRCS)
 TARGETS := compile xmlload expr mustache render event
 

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct model_spec *s = xmlload_spec(&a, &dg, "fuzz-compile.xml");
     if (!s && dg.nerrors == 0)
         abort(); /* NULL only with an error reported */
-    if (s && check_spec(&a, &dg, s, 1) == 0 && dg.nerrors == 0) {
+    if (s && check_spec(&a, &dg, s) == 0 && dg.nerrors == 0) {
         struct buf one = BUF_INIT, two = BUF_INIT;
         if (render_c(&dg, s, &one) != 0 || render_c(&dg, s, &two) != 0)
             abort(); /* a clean spec renders */

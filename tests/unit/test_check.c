@@ -49,7 +49,7 @@ static int teardown(void **state)
 /* Runs the checker and compares everything it printed. */
 static int run(struct model_spec *s, const char *expected)
 {
-    int rc = check_spec(&A, &dg, s, 1);
+    int rc = check_spec(&A, &dg, s);
     assert_string_equal(dg.text.s, expected);
     return rc;
 }
@@ -102,7 +102,7 @@ static void test_keyword_table_lookup(void **state)
     for (unsigned i = 0; i < 10; i++)
         mk_field(r, names[i], i, i, "RW", 10 + i);
     mk_field(r, "rest", 63, 10, "RW", 20);
-    check_spec(&A, &dg, s, 1);
+    check_spec(&A, &dg, s);
     assert_int_equal(dg.count[DIAG_C_KEYWORD], 10);
 }
 
@@ -817,7 +817,7 @@ static void test_name_collisions_in_every_block(void **state)
     struct diag d;
     diag_init(&d, NULL);
     mk_begin(&A, diag_add_file(&d, "t.xml"));
-    assert_int_equal(check_spec(&A, &d, mk_colliding_spec(), 1), -1);
+    assert_int_equal(check_spec(&A, &d, mk_colliding_spec()), -1);
     assert_int_equal(d.nerrors, d.count[DIAG_NAME_COLLISION]);
     assert_true(d.count[DIAG_NAME_COLLISION] > 32);
     diag_release(&d);

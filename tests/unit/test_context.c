@@ -30,7 +30,7 @@ static struct arena A;
 static struct model_field *field(struct model_reg *r, const char *name, unsigned msb, unsigned lsb,
                                  const char *access, uint64_t reset)
 {
-    struct model_field *f = mk_field(r, name, msb, lsb, access, 0);
+    struct model_field *f = mk_field(r, name, msb, lsb, access);
     f->reset = reset;
     r->reset |= (reset << lsb);
     return f;
@@ -555,7 +555,7 @@ static void test_names_match_golden_header(void **state)
     diag_init(&dg, stderr);
     struct model_spec *s = xmlload_spec(&A, &dg, "tests/golden/features.xml");
     assert_non_null(s);
-    assert_int_equal(check_spec(&A, &dg, s, 1), 0);
+    assert_int_equal(check_spec(&A, &dg, s), 0);
     struct seen listed = {BUF_INIT, 0};
     buf_addc(&listed.all, '\n');
     names_foreach(&A, s, s->prefix, collect, &listed);

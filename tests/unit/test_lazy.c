@@ -84,7 +84,7 @@ static const struct model_spec *load_spec(struct arena *a, struct diag *dg, cons
 {
     struct model_spec *s = xmlload_spec(a, dg, path);
     assert_non_null(s);
-    assert_int_equal(check_spec(a, dg, s, 1), 0);
+    assert_int_equal(check_spec(a, dg, s), 0);
     assert_int_equal(dg->nerrors, 0);
     return s;
 }
