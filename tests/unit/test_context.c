@@ -30,7 +30,7 @@ static struct arena A;
 static struct model_field *field(struct model_reg *r, const char *name, unsigned msb, unsigned lsb,
                                  const char *access, uint64_t reset)
 {
-    struct model_field *f = mk_field(r, name, msb, lsb, access);
+    struct model_field *f = mk_field(r, name, msb, lsb, access, 0);
     f->reset = reset;
     r->reset |= (reset << lsb);
     return f;
