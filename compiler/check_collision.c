@@ -1,19 +1,49 @@
 /*
- * check_collision - no two objects get the same generated C name (names.h):
- * one walk over names_foreach() with a map of the names seen.
+ * check_collision - no two objects get the same generated C name (names.h).
  *
- * A threaded version (hashes without strings, sharded over -j jobs, 503
- * lines) saved less than the 5% the speed rule asks for on the full bench
- * spec, and no real spec comes near its threshold: docs/performance.md.
+ * Two walks over names_foreach(). The first keeps only each name's 64-bit
+ * hash (8 bytes a name, no strings): a spec has some ten names per field, so
+ * keeping the names themselves made this pass the compile's peak memory.
+ * Sorted, the hashes show which occur more than once; almost always none do,
+ * and the check ends there. Otherwise the second walk keeps, for those
+ * hashes only, each name with where it was first made, and reports a name
+ * made again by another object, in the order the names are made.
+ *
+ * A threaded version (hashes sharded over -j jobs, 503 lines) saved less
+ * than the 5% the speed rule asks for: docs/performance.md.
  */
 #include "check_int.h"
 #include "names.h"
 #include "util.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+struct hashes {
+    uint64_t *h;
+    size_t n, cap;
+};
+
+static void hash_add(void *ctx, const char *ident, struct srcpos pos)
+{
+    (void)pos;
+    struct hashes *hs = ctx;
+    if (hs->n == hs->cap)
+        hs->h = xgrow(hs->h, &hs->cap, hs->n + 1, sizeof(*hs->h));
+    hs->h[hs->n++] = regc_map_hash(ident, strlen(ident));
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
 struct collision_ctx {
     struct check_ctx *c;
-    struct arena *a;     /* the names and their positions */
-    struct regc_map seen; /* name -> its first struct srcpos */
+    struct regc_map twice;        /* the hashes made more than once (keys: into struct hashes) */
+    struct arena *a;              /* the names kept and their positions */
+    struct regc_map seen;         /* name -> its first struct srcpos, for those hashes */
     struct srcpos last_a, last_b; /* the last pair reported, so one pair is reported once */
 };
 
@@ -25,8 +55,11 @@ static bool same_pos(struct srcpos a, struct srcpos b)
 static void collision_add(void *ctx, const char *ident, struct srcpos pos)
 {
     struct collision_ctx *cc = ctx;
+    uint64_t h = regc_map_hash(ident, strlen(ident));
+    if (!regc_map_find(&cc->twice, &h, sizeof(h)))
+        return;
     bool found;
-    struct regc_map_entry *e = xmap_put_str(&cc->seen, ident, &found);
+    struct regc_map_entry *e = xmap_put_str(&cc->seen, arena_strdup(cc->a, ident), &found);
     if (!found) {
         struct srcpos *first = arena_alloc(cc->a, sizeof(*first));
         *first = pos;
@@ -51,9 +84,23 @@ void check_name_collision(struct check_ctx *c)
 {
     if (c->dg->count[DIAG_DUPLICATE_NAME] > 0 || !c->s->prefix)
         return;
-    struct arena names = ARENA_INIT; /* freed when compared */
-    struct collision_ctx cc = {.c = c, .a = &names, .seen = REGC_MAP_INIT};
-    names_foreach(&names, c->s, c->s->prefix, collision_add, &cc);
-    regc_map_release(&cc.seen);
-    arena_release(&names);
+    struct hashes hs = {NULL, 0, 0};
+    names_foreach(c->s, c->s->prefix, hash_add, &hs);
+    if (hs.n > 1)
+        qsort(hs.h, hs.n, sizeof(*hs.h), cmp_u64);
+    struct collision_ctx cc = {.c = c, .twice = REGC_MAP_INIT, .seen = REGC_MAP_INIT};
+    for (size_t i = 1; i < hs.n; i++)
+        if (hs.h[i] == hs.h[i - 1] && (i == 1 || hs.h[i - 2] != hs.h[i])) {
+            bool found;
+            xmap_put(&cc.twice, &hs.h[i], sizeof(hs.h[i]), &found);
+        }
+    if (cc.twice.n > 0) {
+        struct arena names = ARENA_INIT;
+        cc.a = &names;
+        names_foreach(c->s, c->s->prefix, collision_add, &cc);
+        regc_map_release(&cc.seen);
+        arena_release(&names);
+    }
+    regc_map_release(&cc.twice);
+    free(hs.h); /* after the map: its keys point into it */
 }

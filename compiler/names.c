@@ -227,13 +227,17 @@ static void foreach_block(const struct emitter *em, const char *prefix,
             foreach_event(em, prefix, blk->event_tables[t]->events[i]);
 }
 
-void names_foreach(struct arena *a, const struct model_spec *s, const char *prefix, names_fn *fn,
-                   void *ctx)
+void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn, void *ctx)
 {
-    const struct emitter em = {a, fn, ctx};
-    char *p = names_upper(a, prefix);
+    /* the names of one block at a time: memory follows a block, not the spec */
+    struct arena a = ARENA_INIT;
+    const struct emitter em = {&a, fn, ctx};
+    char *p = names_upper(&a, prefix);
     EMIT(&em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S");
-    fn(ctx, UPPER_JOIN(a, prefix, s->name, "H"), s->pos);
-    for (size_t b = 0; b < s->nblocks; b++)
+    fn(ctx, UPPER_JOIN(&a, prefix, s->name, "H"), s->pos);
+    for (size_t b = 0; b < s->nblocks; b++) {
+        arena_release(&a);
         foreach_block(&em, prefix, s->blocks[b]);
+    }
+    arena_release(&a);
 }

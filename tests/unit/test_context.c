@@ -444,7 +444,7 @@ static void collect(void *ctx, const char *ident, struct srcpos pos)
 static void test_names_foreach_lists_header_names(void **state)
 {
     struct seen s = {BUF_INIT, 0};
-    names_foreach(&A, demo(), "DEMO", collect, &s);
+    names_foreach(demo(), "DEMO", collect, &s);
     static const char *const want[] = {
         "DEMO_ACT_WO\n",
         "DEMO_DEMO_H\n",
@@ -487,7 +487,7 @@ static void test_names_foreach_shows_collisions(void **state)
     struct model_reg *st = s->blocks[0]->regs[1];
     field(st, "ro", 31, 31, "RW", 0)->pos.line = 99;
     struct seen seen = {BUF_INIT, 0};
-    names_foreach(&A, s, "DEMO", collect, &seen);
+    names_foreach(s, "DEMO", collect, &seen);
     assert_int_equal(count_lines(seen.all.s, "DEMO_U_MSR_PMON_STATUS_RO_MASK\n"), 2);
     assert_int_equal(count_lines(seen.all.s, "DEMO_U_MSR_PMON_STATUS_WO_MASK\n"), 1);
     buf_release(&seen.all);
@@ -558,7 +558,7 @@ static void test_names_match_golden_header(void **state)
     assert_int_equal(check_spec(&A, &dg, s), 0);
     struct seen listed = {BUF_INIT, 0};
     buf_addc(&listed.all, '\n');
-    names_foreach(&A, s, s->prefix, collect, &listed);
+    names_foreach(s, s->prefix, collect, &listed);
     FILE *f = fopen("tests/golden/features.h.expected", "r");
     assert_non_null(f);
     struct buf text = BUF_INIT;
