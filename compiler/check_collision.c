@@ -1,11 +1,13 @@
 /*
  * check_collision - no two objects get the same generated C name (names.h).
  *
- * Two walks over names_foreach(). The first keeps only each name's 64-bit
- * hash (8 bytes a name, no strings): a spec has some ten names per field, so
+ * Two walks over names_foreach(). The first keeps only 32 bits of each name's
+ * hash (4 bytes a name, no strings): a spec has some ten names per field, so
  * keeping the names themselves made this pass the compile's peak memory.
- * Sorted, the hashes show which occur more than once; almost always none do,
- * and the check ends there. Otherwise the second walk keeps, for those
+ * Sorted, the hashes show which occur more than once: in a real spec
+ * (thousands of names) almost never, and the check ends there; a million
+ * fields give some thousands of repeated hashes of different names, which
+ * the second walk tells apart. Otherwise the second walk keeps, for those
  * hashes only, each name with where it was first made, and reports a name
  * made again by another object, in the order the names are made.
  *
@@ -19,8 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+static uint32_t hash32(const char *ident)
+{
+    return (uint32_t)(regc_map_hash(ident, strlen(ident)) >> 32);
+}
+
 struct hashes {
-    uint64_t *h;
+    uint32_t *h;
     size_t n, cap;
 };
 
@@ -30,12 +37,12 @@ static void hash_add(void *ctx, const char *ident, struct srcpos pos)
     struct hashes *hs = ctx;
     if (hs->n == hs->cap)
         hs->h = xgrow(hs->h, &hs->cap, hs->n + 1, sizeof(*hs->h));
-    hs->h[hs->n++] = regc_map_hash(ident, strlen(ident));
+    hs->h[hs->n++] = hash32(ident);
 }
 
-static int cmp_u64(const void *x, const void *y)
+static int cmp_u32(const void *x, const void *y)
 {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
     return (a > b) - (a < b);
 }
 
@@ -55,7 +62,7 @@ static bool same_pos(struct srcpos a, struct srcpos b)
 static void collision_add(void *ctx, const char *ident, struct srcpos pos)
 {
     struct collision_ctx *cc = ctx;
-    uint64_t h = regc_map_hash(ident, strlen(ident));
+    uint32_t h = hash32(ident);
     if (!regc_map_find(&cc->twice, &h, sizeof(h)))
         return;
     bool found;
@@ -87,7 +94,7 @@ void check_name_collision(struct check_ctx *c)
     struct hashes hs = {NULL, 0, 0};
     names_foreach(c->s, c->s->prefix, hash_add, &hs);
     if (hs.n > 1)
-        qsort(hs.h, hs.n, sizeof(*hs.h), cmp_u64);
+        qsort(hs.h, hs.n, sizeof(*hs.h), cmp_u32);
     struct collision_ctx cc = {.c = c, .twice = REGC_MAP_INIT, .seen = REGC_MAP_INIT};
     for (size_t i = 1; i < hs.n; i++)
         if (hs.h[i] == hs.h[i - 1] && (i == 1 || hs.h[i - 2] != hs.h[i])) {
