@@ -893,7 +893,8 @@ static int clear_global_status(regc_pmon_session *p, const uint64_t *seen)
  * stop, release and free.
  */
 
-int regc__pmon_event(const regc_pmon_session *p, unsigned i, struct regc__pmon_event *out)
+/* Event i of p as the perf path takes it. 0, -ENOENT or -ENOSPC (too many settings). */
+static int pmon_event(const regc_pmon_session *p, unsigned i, struct regc__pmon_event *out)
 {
     int rc = regc_pmon_info(p, i, &out->info);
     if (rc)
@@ -917,16 +918,29 @@ int regc__pmon_event(const regc_pmon_session *p, unsigned i, struct regc__pmon_e
     return 0;
 }
 
-struct regc__pmon_perf *regc__pmon_perf_of(const regc_pmon_session *p)
+int regc_pmon_perf_event(const regc_pmon_session *p, unsigned i, struct regc_pmon_perf *out)
 {
-    return p->perf;
+    return p->perf ? regc__pmon_perf_info(p->perf, i, out) : -ENOENT;
 }
 
+/* The events as pmon_perf.c takes them (it never calls back into the session). */
 static int perf_start(regc_pmon_session *p)
 {
-    for (unsigned i = 0; i < p->n; i++)
+    struct regc__pmon_event *evs = calloc(p->n ? p->n : 1, sizeof(*evs));
+    if (!evs)
+        return regc__err(p->err, sizeof(p->err), -ENOMEM, "out of memory");
+    int rc = 0;
+    for (unsigned i = 0; !rc && i < p->n; i++) {
         p->ev[i].total = 0, p->ev[i].overflows = 0;
-    return regc__pmon_perf_start(&p->perf, p, p->d, &p->opt, p->err, sizeof(p->err));
+        rc = pmon_event(p, i, &evs[i]);
+        if (rc)
+            regc__err(p->err, sizeof(p->err), rc, "event %u: %s", i,
+                      rc == -ENOSPC ? "too many filter settings" : "no such event");
+    }
+    if (!rc)
+        rc = regc__pmon_perf_start(&p->perf, evs, p->n, p->d, &p->opt, p->err, sizeof(p->err));
+    free(evs);
+    return rc;
 }
 
 /* Totals and overflows from perf; which[] the events that overflowed since the last call. */

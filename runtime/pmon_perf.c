@@ -73,20 +73,16 @@ static int group_for(struct regc__pmon_perf *pp, const char *root, const char *n
     return regc_perf_group_new(&gr->g);
 }
 
-static int plan_event(struct regc__pmon_perf *pp, const regc_pmon_session *p, unsigned i,
+static int plan_event(struct regc__pmon_perf *pp, const struct regc__pmon_event *evs, unsigned i,
                       const struct regc__where *w, const struct regc_pmon_opts *opt, char *err,
                       size_t errlen)
 {
-    struct regc__pmon_event ev;
+    const struct regc__pmon_event ev = evs[i];
     struct pp_event *pe = &pp->ev[i];
     char name[64], msg[400];
-    int rc = regc__pmon_event(p, i, &ev);
-    if (rc)
-        return regc__err(err, errlen, rc, "event %u: %s", i,
-                         rc == -ENOSPC ? "too many filter settings" : "no such event");
     regc__perf_pmu_name(&ev.info.ctl, name, sizeof(name));
     unsigned k;
-    rc = group_for(pp, w->sysfs_root, name, &k, msg, sizeof(msg));
+    int rc = group_for(pp, w->sysfs_root, name, &k, msg, sizeof(msg));
     if (!rc) /* the spec's fields where the kernel's formats put them */
         rc = regc_perf_check_counters(pp->grp[k].pmu, ev.info.block, ev.info.counters, msg,
                                       sizeof(msg));
@@ -125,24 +121,22 @@ static int open_event(struct regc__pmon_perf *pp, unsigned i, const char *evname
     return 0;
 }
 
-int regc__pmon_perf_start(struct regc__pmon_perf **out, const regc_pmon_session *p, regc_dev *d,
-                          const struct regc_pmon_opts *opt, char *err, size_t errlen)
+int regc__pmon_perf_start(struct regc__pmon_perf **out, const struct regc__pmon_event *evs,
+                          unsigned n, regc_dev *d, const struct regc_pmon_opts *opt, char *err,
+                          size_t errlen)
 {
     struct regc__pmon_perf *pp = calloc(1, sizeof(*pp));
     if (!pp)
         return regc__err(err, errlen, -ENOMEM, "out of memory");
     struct regc__where w;
     regc__dev_where(d, &w);
-    pp->n = regc_pmon_count(p);
+    pp->n = n;
     pp->dry_run = w.dry_run;
     int rc = 0;
     for (unsigned i = 0; !rc && i < pp->n; i++)
-        rc = plan_event(pp, p, i, &w, opt, err, errlen);
-    for (unsigned i = 0; !rc && !w.dry_run && i < pp->n; i++) {
-        struct regc_pmon_info in;
-        regc_pmon_info(p, i, &in);
-        rc = open_event(pp, i, in.name, err, errlen);
-    }
+        rc = plan_event(pp, evs, i, &w, opt, err, errlen);
+    for (unsigned i = 0; !rc && !w.dry_run && i < pp->n; i++)
+        rc = open_event(pp, i, evs[i].info.name, err, errlen);
     for (unsigned k = 0; !rc && !w.dry_run && k < pp->ngrp; k++) {
         rc = regc_perf_group_enable(pp->grp[k].g);
         if (rc)
@@ -206,8 +200,3 @@ int regc__pmon_perf_info(const struct regc__pmon_perf *pp, unsigned i, struct re
     return 0;
 }
 
-int regc_pmon_perf_event(const regc_pmon_session *p, unsigned i, struct regc_pmon_perf *out)
-{
-    const struct regc__pmon_perf *pp = regc__pmon_perf_of(p);
-    return pp ? regc__pmon_perf_info(pp, i, out) : -ENOENT;
-}

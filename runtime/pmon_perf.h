@@ -18,19 +18,13 @@
 
 #define REGC__PMON_MAX_SETTINGS 8
 
-/* One event of a session, as pmon.c describes it (regc__pmon_event). */
+/* One event of a session, as pmon.c hands it over (it is never called back). */
 struct regc__pmon_event {
     struct regc_pmon_info info; /* regc_pmon_info(): block, instance, counters, control */
     uint64_t ctl;               /* the control value the register flow would write */
     struct regc_perf_setting sets[REGC__PMON_MAX_SETTINGS]; /* the box's other registers */
     unsigned nsets;
 };
-
-/* In runtime/pmon.c: event i of p. 0, or -ENOENT. */
-int regc__pmon_event(const regc_pmon_session *p, unsigned i, struct regc__pmon_event *out);
-
-/* In runtime/pmon.c: the session's perf path state (NULL: not started through perf). */
-struct regc__pmon_perf *regc__pmon_perf_of(const regc_pmon_session *p);
 
 struct regc__pmon_perf;
 
@@ -43,8 +37,9 @@ bool regc__pmon_perf_wanted(const regc_dev *d);
  * set (caller releases with regc__pmon_perf_free), or -errno with a message
  * in err and nothing left open.
  */
-int regc__pmon_perf_start(struct regc__pmon_perf **out, const regc_pmon_session *p, regc_dev *d,
-                          const struct regc_pmon_opts *opt, char *err, size_t errlen);
+int regc__pmon_perf_start(struct regc__pmon_perf **out, const struct regc__pmon_event *evs,
+                          unsigned n, regc_dev *d, const struct regc_pmon_opts *opt, char *err,
+                          size_t errlen);
 
 /*
  * Reads every group once: totals[i] receives event i's count since start;
