@@ -147,10 +147,8 @@ static void def_add(struct ctx *c, const struct def_scope *d, struct dt_key role
     name[d->ns + nx] = '\0';
     struct dt *v = dt_str_refn(c->a, name, d->ns + nx);
     dt_add(c->a, d->obj, role, v);
-    if (c->ndefs == c->defs_cap) {
-        c->defs_cap = c->defs_cap ? 2 * c->defs_cap : 256;
-        c->defs = xrealloc(c->defs, c->defs_cap * sizeof(*c->defs));
-    }
+    if (c->ndefs == c->defs_cap)
+        c->defs = xgrow(c->defs, &c->defs_cap, c->ndefs + 1, sizeof(*c->defs));
     c->defs[c->ndefs++] = (struct def_ref){v, d->mdef};
 }
 

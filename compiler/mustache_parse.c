@@ -47,10 +47,8 @@ static struct srcpos tag_pos(const struct parser *p, uint32_t line, uint32_t col
 static struct node *node_add(struct parser *p, enum node_kind kind, const struct tag *tg)
 {
     struct mus_template *t = p->t;
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 16;
-        t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
-    }
+    if (t->n == t->cap)
+        t->nodes = xgrow(t->nodes, &t->cap, t->n + 1, sizeof(*t->nodes));
     struct node *n = &t->nodes[t->n++];
     memset(n, 0, sizeof(*n));
     n->kind = kind;
@@ -223,10 +221,8 @@ static void open_node(struct parser *p, enum node_kind kind, const struct tag *t
         n->indent_len = (uint32_t)tg->ws_len;
     }
     parse_name(p, n, tg, kind == N_PARENT);
-    if (p->depth == p->stack_cap) {
-        p->stack_cap = p->stack_cap ? p->stack_cap * 2 : 16;
-        p->stack = xrealloc(p->stack, p->stack_cap * sizeof(*p->stack));
-    }
+    if (p->depth == p->stack_cap)
+        p->stack = xgrow(p->stack, &p->stack_cap, p->depth + 1, sizeof(*p->stack));
     p->stack[p->depth++] = (uint32_t)(p->t->n - 1);
 }
 

@@ -63,10 +63,8 @@ static int slurp(const char *path, struct util_file *in)
 
 static struct tmpl_text *keep(struct tmpl *tp, char *display, char *text)
 {
-    if (tp->ntexts == tp->texts_cap) {
-        tp->texts_cap = tp->texts_cap ? tp->texts_cap * 2 : 8;
-        tp->texts = xrealloc(tp->texts, tp->texts_cap * sizeof(*tp->texts));
-    }
+    if (tp->ntexts == tp->texts_cap)
+        tp->texts = xgrow(tp->texts, &tp->texts_cap, tp->ntexts + 1, sizeof(*tp->texts));
     struct tmpl_text *k = &tp->texts[tp->ntexts++];
     k->display = display;
     k->text = text;
@@ -75,10 +73,8 @@ static struct tmpl_text *keep(struct tmpl *tp, char *display, char *text)
 
 static void add_dep(struct tmpl *tp, const char *path)
 {
-    if (tp->ndeps == tp->deps_cap) {
-        tp->deps_cap = tp->deps_cap ? tp->deps_cap * 2 : 8;
-        tp->deps = xrealloc(tp->deps, tp->deps_cap * sizeof(*tp->deps));
-    }
+    if (tp->ndeps == tp->deps_cap)
+        tp->deps = xgrow(tp->deps, &tp->deps_cap, tp->ndeps + 1, sizeof(*tp->deps));
     tp->deps[tp->ndeps++] = xstrdup(path);
 }
 

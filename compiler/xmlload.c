@@ -192,10 +192,8 @@ static bool is_space(char c)
 static void held_add(struct held *h, enum diag_code code, bool note, struct srcpos pos,
                      const char *fmt, va_list ap)
 {
-    if (h->n == h->cap) {
-        h->cap = h->cap ? 2 * h->cap : 16;
-        h->d = xrealloc(h->d, h->cap * sizeof(*h->d));
-    }
+    if (h->n == h->cap)
+        h->d = xgrow(h->d, &h->cap, h->n + 1, sizeof(*h->d));
     struct buf b = BUF_INIT;
     buf_vaddf(&b, fmt, ap);
     size_t len;
@@ -260,11 +258,7 @@ static void scan_release(struct scan *sc)
 
 static void scan_keepn(struct scan *sc, const char *s, size_t n)
 {
-    if (sc->len + n > sc->cap) {
-        while (sc->len + n > sc->cap)
-            sc->cap = sc->cap ? 2 * sc->cap : 4096;
-        sc->buf = xrealloc(sc->buf, sc->cap);
-    }
+    sc->buf = xgrow(sc->buf, &sc->cap, sc->len + n, 1);
     memcpy(sc->buf + sc->len, s, n);
     sc->len += n;
 }
@@ -280,10 +274,8 @@ static void scan_lines(struct scan *sc, const char *s, size_t from, size_t to)
 
 static void scan_push(struct scan *sc)
 {
-    if (sc->qlen == sc->qcap) {
-        sc->qcap = sc->qcap ? 2 * sc->qcap : 64;
-        sc->q = xrealloc(sc->q, sc->qcap * sizeof(*sc->q));
-    }
+    if (sc->qlen == sc->qcap)
+        sc->q = xgrow(sc->q, &sc->qcap, sc->qlen + 1, sizeof(*sc->q));
     sc->cur.len = sc->len - sc->cur.start;
     sc->q[sc->qlen++] = sc->cur;
 }
@@ -796,10 +788,8 @@ static void schema_err_add(struct rfile *rf, struct srcpos pos, xmlNode *node, c
     for (size_t i = rf->nschema; i > 0 && !node && rf->schema[i - 1].pos.line == pos.line; i--)
         if (!rf->schema[i - 1].node && strcmp(rf->schema[i - 1].msg, msg) == 0)
             return; /* the same error found twice (the latest ones are on the same line) */
-    if (rf->nschema == rf->schema_cap) {
-        rf->schema_cap = rf->schema_cap ? 2 * rf->schema_cap : 16;
-        rf->schema = xrealloc(rf->schema, rf->schema_cap * sizeof(*rf->schema));
-    }
+    if (rf->nschema == rf->schema_cap)
+        rf->schema = xgrow(rf->schema, &rf->schema_cap, rf->nschema + 1, sizeof(*rf->schema));
     rf->schema[rf->nschema++] = (struct schema_err){pos, xstrdup(msg), node};
 }
 
@@ -946,10 +936,8 @@ static void rng_elements(struct loader *ld, xmlNode *grammar, xmlNode *n, size_t
         if (rng_is(c, "element")) {
             xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
             if (name) {
-                if (ld->nelems == *cap) {
-                    *cap = *cap ? 2 * *cap : 32;
-                    ld->elems = xrealloc(ld->elems, *cap * sizeof(*ld->elems));
-                }
+                if (ld->nelems == *cap)
+                    ld->elems = xgrow(ld->elems, cap, ld->nelems + 1, sizeof(*ld->elems));
                 struct schema_elem *e = &ld->elems[ld->nelems++];
                 memset(e, 0, sizeof(*e));
                 e->name = arena_strdup(ld->a, (const char *)name);
@@ -2323,10 +2311,8 @@ static struct lfile *open_lfile(struct loader *ld, const char *path, const char 
     f->included_at = at;
     f->index = diag_add_file(ld->dg, path);
     diag_drop_source(ld->dg, f->index, true); /* carets read the file again */
-    if (ld->nfiles == ld->cap) {
-        ld->cap = ld->cap ? 2 * ld->cap : 8;
-        ld->files = xrealloc(ld->files, ld->cap * sizeof(*ld->files));
-    }
+    if (ld->nfiles == ld->cap)
+        ld->files = xgrow(ld->files, &ld->cap, ld->nfiles + 1, sizeof(*ld->files));
     ld->files[ld->nfiles++] = f;
     arena_push(ld->a, (void ***)&ld->spec->inputs, &ld->spec->ninputs, &ld->inputs_cap,
                (void *)path);
