@@ -9,7 +9,8 @@
 # build-fuzz/findings/TARGET/ and the run fails.
 #
 # libFuzzer's limit is wall time, so on a loaded machine an input can pass it
-# only because the process did not get the CPU. A timeout is therefore judged
+# only because the process did not get the CPU. A timeout (or a unit
+# libFuzzer reports as slow) is therefore judged
 # again alone, on its own input (the best of three runs): over the limit
 # again, it is a finding; under it, it is reported as "timed out under load"
 # with its time alone, kept in build-fuzz/findings/TARGET/load/, and the run
@@ -64,7 +65,8 @@ for t in $targets; do
         [ "${s:-0}" -gt "$slowest" ] 2>/dev/null && slowest=$s
         [ "$rc" -eq 0 ] && break
         art=$(ls "$scratch"/art-* 2>/dev/null | head -n 1)
-        if [ -n "$art" ] && [[ ${art##*/} == art-timeout-* ]]; then
+        # a timeout, or a unit libFuzzer found slow (-report_slow_units): judged alone
+        if [ -n "$art" ] && [[ ${art##*/} == art-timeout-* || ${art##*/} == art-slow-unit-* ]]; then
             alone=$(time_alone "$bin" "$art")
             if [ -n "$alone" ] && awk -v a="$alone" -v l="$FUZZ_TIMEOUT" 'BEGIN { exit !(a < l) }'; then
                 mv "$art" "$found/load/"
