@@ -325,8 +325,8 @@ static bool needs_doc_keys(const struct options *o, const char *name)
 
 /*
  * The output: with -o, 'file', where the renderer hands each block as it is
- * rendered (mus_options.sink), then 'tail'; standard output gets 'tail', the
- * whole text, once it is complete.
+ * rendered (mus_options.sink; -t json: model_json_write()'s sink), then
+ * 'tail'; standard output gets 'tail', the whole text, once it is complete.
  */
 struct output {
     struct outfile *file; /* NULL: standard output */
@@ -353,8 +353,8 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     struct context_options copt = {.prefix = o->prefix};
     if (o->dump_context) /* the templates' data tree, for template authors */
         return context_write_json(spec, &copt, &out->tail);
-    if (json) { /* the model itself, written as it is walked */
-        model_json_write(spec, &out->tail);
+    if (json) { /* the model itself, to the output as it is walked */
+        model_json_write(spec, out->file ? output_add : NULL, out, &out->tail);
         return 0;
     }
     /* templates: each block's subtree is built when rendered, then freed */

@@ -5,6 +5,8 @@
  * A small writer ('struct jw') keeps the nesting and the separators; each
  * model object has one function writing its keys in the documented order.
  * Masks and event encodings come from model.c, the code the C header uses.
+ * With a sink, the text is handed over in blocks of about FLUSH_AT bytes
+ * as it is made, so memory does not follow the size of the export.
  */
 #include "model_json.h"
 
@@ -15,11 +17,23 @@
 
 /* ------------------------------------------------------------ writer */
 
+/* What the writer holds before it hands the text to the sink. */
+#define FLUSH_AT ((size_t)64 * 1024)
+
 struct jw {
     struct buf *out;
+    mus_sink_fn *sink; /* NULL: everything stays in 'out' */
+    void *sink_ctx;
     unsigned depth; /* open objects and lists */
     bool first;     /* nothing written yet in the innermost one */
 };
+
+/* Hands what 'out' holds to the sink and empties 'out'. */
+static void hand_over(struct jw *w)
+{
+    w->sink(w->sink_ctx, w->out->s, w->out->len);
+    buf_reset(w->out);
+}
 
 static void newline(struct jw *w)
 {
@@ -72,9 +86,12 @@ static void close_as(struct jw *w, char ch)
     w->first = false;
 }
 
+/* Objects end often and never inside a value: where a full block goes to the sink. */
 static void close_obj(struct jw *w)
 {
     close_as(w, '}');
+    if (w->sink && w->out->len >= FLUSH_AT)
+        hand_over(w);
 }
 
 static void close_list(struct jw *w)
@@ -614,9 +631,10 @@ static void put_block(struct jw *w, const struct model_block *b)
     close_obj(w);
 }
 
-void model_json_write(const struct model_spec *s, struct buf *out)
+void model_json_write(const struct model_spec *s, mus_sink_fn *sink, void *sink_ctx,
+                      struct buf *out)
 {
-    struct jw w = {.out = out, .first = true};
+    struct jw w = {.out = out, .sink = sink, .sink_ctx = sink_ctx, .first = true};
     open_obj(&w, NULL);
     put_uint(&w, "regc_model", MODEL_JSON_VERSION);
     put_spec(&w, s);

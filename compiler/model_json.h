@@ -14,11 +14,19 @@
 
 #include "buf.h"
 #include "model.h"
+#include "mustache.h"
 
 /* The version of the export's shape ("regc_model" at the top); it grows when keys change. */
 #define MODEL_JSON_VERSION 1
 
-/* Appends the export of 's' (it must have passed check_spec()) to 'out'. */
-void model_json_write(const struct model_spec *s, struct buf *out);
+/*
+ * Writes the export of 's' (it must have passed check_spec()). Without a
+ * sink (NULL) it is appended to 'out'. With one, 'out' (empty) is where the
+ * text is made: each time it holds a block of about 64 KiB it is handed to
+ * sink(sink_ctx, ...) and emptied, so the export is never held whole; the
+ * text is then every block handed over, in order, and what is left in 'out'.
+ */
+void model_json_write(const struct model_spec *s, mus_sink_fn *sink, void *sink_ctx,
+                      struct buf *out);
 
 #endif

@@ -138,4 +138,41 @@ done
 [ "$killed" -gt 0 ] || problems+=("all 8 runs completed before their signal ($took ms a run): none was tested")
 if [ ${#problems[@]} -eq 0 ]; then tap_ok "signals from outside: old or whole output, no temporary file ($killed of 8 ended by the signal)"
 else tap_fail "signals from outside: old or whole output, no temporary file" "${problems[@]}"; fi
+
+# -t json goes to the temporary file as it is made, in blocks of about 64 KiB
+# (standard output gets it whole once complete): the same text either way.
+"$regc" -t json big.xml >big-stdout.json
+"$regc" -t json big.xml -o big.json
+size=$(stat -c %s big.json)
+[ "$size" -gt 262144 ] && cmp -s big.json big-stdout.json &&
+    python3 -c 'import json, sys; json.load(open(sys.argv[1]))' big.json &&
+    tap_ok "-t json -o: the text of standard output, streamed ($size bytes)" ||
+    tap_fail "-t json -o: the text of standard output, streamed" "$size bytes; $(cmp big.json big-stdout.json 2>&1)"
+# A write that fails on the way (the file size limit, as a full disk would:
+# with SIGXFSZ ignored, write() fails with EFBIG past 128 KiB) or at the end.
+# expect_io NAME STDERR SETUP ARGS...: status 3, exact stderr, out.json as it
+# was, no temporary file left.
+expect_io() {
+    local name=$1 want_err=$2 setup=$3 problems=() st; shift 3
+    echo old >out.json
+    (eval "$setup"; exec "$regc" "$@") >stdout 2>stderr; st=$?
+    [ "$st" -eq 3 ] || problems+=("status $st, expected 3")
+    [ "$(cat stderr)" = "$want_err" ] || problems+=("stderr: $(cat stderr)" "expected: $want_err")
+    [ "$(cat out.json)" = old ] || problems+=("out.json changed: $(head -c 80 out.json)")
+    ls -A | grep -q '\.tmp\.' && problems+=("a temporary file is left: $(ls -A | grep tmp)")
+    if [ ${#problems[@]} -eq 0 ]; then tap_ok "$name"; else tap_fail "$name" "${problems[@]}"; fi
+    rm -f stdout stderr out.json.tmp.*
+}
+expect_io "-t json -o: a write failing after 128 KiB leaves the old file" \
+    "regc: error: cannot write 'out.json': File too large" "trap '' XFSZ; ulimit -f 128" \
+    -t json big.xml -o out.json
+if [ -w /dev/full ]; then
+    expect_io "-t json -o /dev/full: an error, nothing else written" \
+        "regc: error: cannot write '/dev/full': No space left on device" : -t json big.xml -o /dev/full
+    expect_io "-t json >/dev/full: an error" "regc: error: cannot write to standard output" \
+        "exec >/dev/full" -t json big.xml
+else
+    tap_skip "-t json to /dev/full" "no writable /dev/full"
+    tap_skip "-t json >/dev/full" "no writable /dev/full"
+fi
 tap_done

@@ -2,13 +2,16 @@
 # tests/perf/run-perf.sh - regression guard for regc's cost, not a timed test.
 #
 # Every bound is a ratio measured in this run against libxml2's bare parse
-# (`xmllint --noout`) of the same generated spec (bench/gen-spec.py), so the
+# (`xmllint --noout`; one: regc's own --check) of the same generated spec
+# (bench/gen-spec.py), so the
 # machine's speed and load cancel out; the bounds are wide (1.5x to 2x the
 # ratios in docs/performance.md). Checks:
 #   - peak memory of `regc -t c` on the 1/8 bench spec: under 2.5x xmllint's;
 #   - peak memory grows linearly: 1/4 spec over 1/8 spec under 2.4;
-#   - peak memory of `regc -t json` on the 1/8 spec: under 3.5x xmllint's
-#     (the export is written block by block; its 16 MB of text is most of it);
+#   - peak memory of `regc -t json` on the 1/8 spec: under 3.5x xmllint's;
+#   - the export is streamed to -o: peak memory of `regc -t json` on the 1/4
+#     spec under 1.2x `regc --check`'s (now 1.00x; 1.56x when its 8 MB of
+#     text were held whole until the write);
 #   - instructions (bench/instructions: perf or callgrind) of `regc -t c` on
 #     a 2-block spec: under 5x xmllint's (now ~3.3x);
 #   - instructions of `regc --check` on each spec of regspec/: under 15x
@@ -66,6 +69,12 @@ read -r j8 x8 < <(peak_kb "$tmp/s8.xml" json)
 under_bound "peak memory of -t json on the 1/8 spec" "$j8" "$x8" 3.5 \
     "peak memory of -t json on the 1/8 spec: regc $((j8 / 1024)) MB < 3.5 x xmllint $((x8 / 1024)) MB" \
     "regc $j8 KiB, xmllint $x8 KiB: ratio over 3.5"
+read -r j4 x4 < <(peak_kb "$tmp/s4.xml" json)
+read -r _ c4 cs < <(python3 bench/measure.py "$REGC" --check "$tmp/s4.xml")
+[ "${cs:-}" = 0 ] || c4=
+under_bound "-t json is streamed to -o" "$j4" "$c4" 1.2 \
+    "-t json is streamed to -o: peak memory on the 1/4 spec $((j4 / 1024)) MB < 1.2 x --check's $((${c4:-0} / 1024)) MB" \
+    "-t json $j4 KiB, --check $c4 KiB: ratio over 1.2 (is the export held whole?)"
 
 python3 bench/gen-spec.py 2 32 16 >"$tmp/s32.xml"
 ri=$(bench/instructions "$REGC" -t c "$tmp/s32.xml" -o "$tmp/out.h")
