@@ -40,6 +40,11 @@
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
+/* -j's largest value, as the help text, the parser and its message give it. */
+#define JOBS_MAX 16
+#define STRING_OF_(x) #x
+#define STRING_OF(x) STRING_OF_(x)
+
 struct options {
     const char *spec;       /* SPEC.xml */
     const char *output;     /* -o; NULL: stdout */
@@ -73,7 +78,7 @@ static const char usage_text[] =
     "  -MT TARGET       the target named in the dependency file (default: OUTPUT)\n"
     "  --check          validate the spec only\n"
     "  --prefix NAME    C identifier prefix (default: the spec's prefix)\n"
-    "  -j N             accepted (1 to 16) and ignored: regc runs on one thread\n"
+    "  -j N             accepted (1 to " STRING_OF(JOBS_MAX) ") and ignored: regc runs on one thread\n"
     "  -ftemplate-output-limit=N, -ftemplate-work-limit=N\n"
     "                   stop a render past N bytes of output or N steps (k, M, G\n"
     "                   suffixes; defaults 1G bytes, 256M steps; 0: no limit)\n"
@@ -109,13 +114,13 @@ static const char *option_value(int argc, char **argv, int *i, const char *opt)
     return argv[++*i];
 }
 
-/* A -j value: a decimal number from 1 to 16. regc runs on one thread
+/* A -j value: a decimal number from 1 to JOBS_MAX. regc runs on one thread
  * (docs/performance.md, "Threads"); -j is checked and kept for Makefiles. */
 static bool parse_jobs(const char *v)
 {
     unsigned long n = 0;
     for (const char *p = v; *p; p++) {
-        if (*p < '0' || *p > '9' || (n = n * 10 + (unsigned long)(*p - '0')) > 16)
+        if (*p < '0' || *p > '9' || (n = n * 10 + (unsigned long)(*p - '0')) > JOBS_MAX)
             return false;
     }
     return n >= 1;
@@ -156,8 +161,8 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
                 o->depfile = true, o->depfile_path = v;
             else if (strcmp(matched, "-j") == 0) {
                 if (!parse_jobs(v))
-                    return *status = usage_error("-j needs a number of threads from 1 to 16, not '%s'",
-                                                 v), -1;
+                    return *status = usage_error("-j needs a number of threads from 1 to %d, not '%s'",
+                                                 JOBS_MAX, v), -1;
             }
             else
                 o->dep_target = v;

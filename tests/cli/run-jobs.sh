@@ -21,6 +21,18 @@ for j in 1 16; do
     if "$regc" -j"$j" --check "$tmp/gen.xml" 2>"$tmp/err"; then tap_ok "-j$j accepted"
     else tap_fail "-j$j accepted" "$(cat "$tmp/err")"; fi
 done
+# The bound --help and the man page state is the one the parser applies.
+help_max=$("$regc" --help | sed -n 's/.*-j N .*accepted (1 to \([0-9]*\)).*/\1/p')
+man_max=$(sed -n 's/.*number of threads from 1 to \([0-9]*\),.*/\1/p' docs/man/regc.1)
+"$regc" -j"$help_max" --check "$tmp/gen.xml" 2>/dev/null; st=$?
+"$regc" -j"$((help_max + 1))" --check "$tmp/gen.xml" 2>"$tmp/err"; st1=$?
+if [ -n "$help_max" ] && [ "$man_max" = "$help_max" ] && [ "$st" = 0 ] && [ "$st1" = 2 ] &&
+    grep -q "from 1 to $help_max, not '$((help_max + 1))'" "$tmp/err"; then
+    tap_ok "--help, the man page and the parser agree: -j up to $help_max"
+else
+    tap_fail "--help, the man page and the parser agree" "--help: '$help_max', man page: '$man_max'" \
+        "-j$help_max: status $st; -j$((help_max + 1)): status $st1, $(cat "$tmp/err")"
+fi
 for j in 0 17 x 2x; do
     "$regc" -j"$j" --check "$tmp/gen.xml" 2>"$tmp/err"; st=$?
     if [ "$st" = 2 ] && grep -q "error: -j needs a number of threads from 1 to 16, not '$j'" "$tmp/err"; then
