@@ -9,7 +9,12 @@
 #     register's "reset" and "masks" those of its _RESET and _<KIND>_MASK macros, as
 #     the C compiler evaluates them in a program including the header regc writes
 #     (the macro names are the c_name keys of `regc --dump-context`, paired by
-#     position and checked by name).
+#     position and checked by name);
+#   - every register's "masks" are what the attribute legend of docs/regspec.md
+#     ("Attributes") and docs/json.md (registers[].masks) makes of its fields'
+#     bits and access, computed here (masks.py) from a table written from those
+#     documents, not by regc's code: the header's macros and the export both come
+#     from model_reg_masks(), so only this check can see a wrong mask.
 # Then: the schema rejects broken exports (a hex value as a number, a key too many, a
 # key missing, a hex string with upper case), and --dump-context writes the
 # templates' data tree and refuses -t.
@@ -80,6 +85,60 @@ print(sum(len(b["events"]) for b in model["blocks"]), "events,",
       sum(len(b["registers"]) for b in model["blocks"]), "registers")
 PY
 
+# masks.py MODEL: every register's masks from its fields, by the documented legend;
+# prints one line per register whose export says otherwise, exits 1 then
+cat >"$tmp/masks.py" <<'PY'
+import json, sys
+# docs/regspec.md, "Attributes (access)", column "masks", and docs/json.md,
+# registers[].masks: which masks a field's bits go into, by its access as printed.
+LEGEND = {
+    "RW": {"writable"},          # read/write
+    "RO": {"ro"},                # read-only
+    "RO-V": {"ro"},              # read-only, updated by hardware
+    "WO": {"wo", "writable"},    # write-only: reads 0, a 1 acts
+    "RW-V": {"writable"},        # read/write, updated by hardware
+    "RWS": {"writable"},         # read/write, kept across a warm reset
+    "RW1C": {"w1c", "writable"}, # write 1 to clear
+    "RW1S": {"w1s", "writable"}, # write 1 to set
+    "RV": {"mbz"},               # reserved: must write 0
+    "rsv": {"mbz"},
+    "RV1": {"mb1"},              # reserved: must write 1
+    "ig": {"ignored"},           # ignored: reads 0, writes ignored
+}
+KINDS = ("mbz", "mb1", "ignored", "ro", "wo", "w1c", "w1s", "writable")
+model = json.load(open(sys.argv[1]))
+bad = nregs = 0
+for b in model["blocks"]:
+    for r in b["registers"]:
+        nregs += 1
+        want = dict.fromkeys(KINDS, 0)
+        covered = 0
+        problems = []
+        for f in r["fields"]:
+            bits = ((1 << (f["msb"] - f["lsb"] + 1)) - 1) << f["lsb"]
+            if f["access"] not in LEGEND:
+                problems.append(f"field {f['name']}: access {f['access']} is not in the legend")
+                continue
+            if covered & bits:
+                problems.append(f"field {f['name']}: bits {f['msb']}:{f['lsb']} overlap another field")
+            covered |= bits
+            for k in LEGEND[f["access"]]:
+                want[k] |= bits
+        if covered != (1 << r["width"]) - 1:
+            problems.append(f"fields cover {covered:#x}, not the {r['width']} bits of the width")
+        # the bits from width up to size are reserved: must be zero
+        want["mbz"] |= ((1 << r["size"]) - 1) & ~((1 << r["width"]) - 1)
+        for k in KINDS:
+            got = int(r["masks"][k], 16)
+            if got != want[k]:
+                problems.append(f"masks.{k} is {got:#x}, the legend gives {want[k]:#x}")
+        for p in problems:
+            print(f"{b['name']}.{r['name']}: {p}")
+        bad += bool(problems)
+print(f"{nregs} registers", file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+
 specs=$(ls regspec/*.xml; grep -l '<regspec' tests/golden/*.xml; echo tests/docs/hostile.xml)
 exports=()
 for spec in $specs; do
@@ -97,6 +156,11 @@ for spec in $specs; do
         tap_ok "$name: the export conforms to $schema"
     else
         tap_fail "$name: the export conforms to $schema" "$msg"
+    fi
+    if msg=$(python3 "$tmp/masks.py" "$out" 2>"$tmp/n"); then
+        tap_ok "$name: masks = the attribute legend applied to the fields ($(cat "$tmp/n"))"
+    else
+        tap_fail "$name: masks = the attribute legend applied to the fields" "$(echo "$msg" | head -n 10)"
     fi
     # the header's macros, evaluated by the C compiler
     if ! "$regc" -t c "$spec" -o "$tmp/$name.h" 2>"$tmp/err" ||
