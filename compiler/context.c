@@ -1434,6 +1434,8 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
     SET(c, root, "blocks", blocks);
     SET(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
     context_doc_keys(a, root);
+    if (opt && opt->annotate)
+        opt->annotate(a, root);
     free(c->defs);
     return root;
 }
@@ -1611,7 +1613,6 @@ int context_write_json(const struct model_spec *s, const struct context_options 
                        struct buf *out)
 {
     struct context_options lazy = opt ? *opt : (struct context_options){0};
-    lazy.annotate = NULL;
     lazy.no_doc_keys = false;
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(s, &lazy, &tree);

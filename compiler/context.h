@@ -5,8 +5,8 @@
  * here (upper-case names, masks as hex strings, first/last flags, C rule
  * expressions), since mustache has no logic. `regc --dump-context` writes
  * it (context_write_json); docs/json.md documents every key (those naming
- * spec facts, and the template keys: those starting with "c_", and the list
- * flags "first"/"last"). The JSON export (-t json) is the model, not this
+ * spec facts, and the template keys: those starting with "c_", "doc_" and
+ * "t_", and the list flags "first"/"last"). The JSON export (-t json) is the model, not this
  * tree (model_json.h).
  */
 #ifndef REGC_CONTEXT_H
@@ -19,8 +19,9 @@
 
 struct context_options {
     const char *prefix;  /* C prefix; NULL: the spec's own */
-    void (*annotate)(struct arena *a, struct dt *tree); /* lazy trees: applied to each built
-                                                          * block (tables_annotate) */
+    void (*annotate)(struct arena *a, struct dt *tree); /* applied to the tree, last (lazy
+                                                          * trees: to the root and each
+                                                          * built block); tables_annotate */
     bool no_doc_keys;    /* lazy trees: leave out the doc_* and svg keys (context_doc.h) */
 };
 
@@ -62,8 +63,9 @@ int context_to_json(const struct dt *tree, struct buf *out);
 /*
  * `regc --dump-context`: the text context_to_json() gives for context_build(s, opt)'s tree, built
  * and written block by block: memory holds one block's tree, not the whole
- * spec's. opt->annotate and opt->no_doc_keys are ignored (the export has the
- * doc keys and no t_* keys). 0, or -1 when jansson fails (nothing appended).
+ * spec's. opt->no_doc_keys is ignored (the dump has the doc keys; regc
+ * passes tables_annotate, so it has the t_* keys too: the tree every
+ * template gets). 0, or -1 when jansson fails (nothing appended).
  */
 int context_write_json(const struct model_spec *s, const struct context_options *opt,
                        struct buf *out);

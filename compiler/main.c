@@ -69,8 +69,9 @@ static const char usage_text[] =
     "  -t NAME|FILE     template: a built-in (see --list-templates) or a file;\n"
     "                   default from -o's extension (.h: c, .json: json, .md: md, .html: html);\n"
     "                   json: the model as JSON (docs/json.md), not a template\n"
-    "  --dump-context   write the data tree the templates render, as JSON (to see what\n"
-    "                   a template gets; regc render TEMPLATE FILE renders it)\n"
+    "  --dump-context   write the data tree the templates render, as JSON: one tree, the\n"
+    "                   same for every template, so no -t; regc render TEMPLATE FILE\n"
+    "                   (same --escape) renders any template from it as -t does\n"
     "  -I DIR           look for partials in DIR (after the template's own folder)\n"
     "  --escape=KIND    escaping of {{x}}: html, c, md, json or none (default from the template)\n"
     "  -MD              also write a make dependency file (OUTPUT.d unless -MF)\n"
@@ -355,16 +356,18 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     bool json = strcmp(name, "json") == 0;
     if (!json && !o->dump_context && tmpl_load(tp, name) < 0)
         return -1;
-    struct context_options copt = {.prefix = o->prefix};
-    if (o->dump_context) /* the templates' data tree, for template authors */
+    /* the tree every template gets; the plain built-in C header and tables skip the keys
+       they never read (below), which changes none of their output */
+    struct context_options copt = {.prefix = o->prefix, .annotate = tables_annotate};
+    if (o->dump_context) /* that tree, for template authors */
         return context_write_json(spec, &copt, &out->tail);
     if (json) { /* the model itself, to the output as it is walked */
         model_json_write(spec, out->file ? output_add : NULL, out, &out->tail);
         return 0;
     }
     /* templates: each block's subtree is built when rendered, then freed */
-    if (needs_table_keys(o, name))
-        copt.annotate = tables_annotate; /* t_* keys (tables.h): templates only */
+    if (!needs_table_keys(o, name))
+        copt.annotate = NULL; /* t_* keys (tables.h) */
     copt.no_doc_keys = !needs_doc_keys(o, name);
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);

@@ -17,7 +17,9 @@
 #     from model_reg_masks(), so only this check can see a wrong mask.
 # Then: the schema rejects broken exports (a hex value as a number, a key too many, a
 # key missing, a hex string with upper case), and --dump-context writes the
-# templates' data tree and refuses -t.
+# templates' data tree and refuses -t; the tree it writes is the one every template
+# gets: each built-in template (regc --list-templates) rendered from it by
+# `regc render` gives the bytes of `regc -t NAME`, for every spec above.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -211,6 +213,30 @@ if "$regc" --dump-context regspec/snb_client.xml -o "$tmp/ctx.json" 2>"$tmp/err"
     tap_ok "--dump-context writes the data tree"
 else
     tap_fail "--dump-context writes the data tree" "$(head -n 5 "$tmp/err")"
+fi
+builtins=$("$regc" --list-templates | awk '$1 != "json" { print $1 }')
+problems=() n=0
+for spec in $specs; do
+    name=$(basename "$spec" .xml)
+    "$regc" --dump-context "$spec" -o "$tmp/$name.tree.json" 2>"$tmp/err" ||
+        { problems+=("$name: --dump-context: $(head -n 1 "$tmp/err")"); continue; }
+    for t in $builtins; do
+        case $t in c | tables) esc=c ;; md) esc=md ;; html) esc=html ;; perf) esc=json ;;
+        *) problems+=("built-in '$t': this test knows no escape for it"); continue ;; esac
+        n=$((n + 1))
+        if ! "$regc" -t "$t" "$spec" -o "$tmp/want.out" 2>"$tmp/err" ||
+            ! "$regc" render --strict "templates/$t.mustache" "$tmp/$name.tree.json" --escape=$esc \
+                -o "$tmp/got.out" 2>>"$tmp/err"; then
+            problems+=("$name, $t: $(head -n 2 "$tmp/err")")
+        elif ! cmp -s "$tmp/want.out" "$tmp/got.out"; then
+            problems+=("$name, $t: regc render of the dump differs: $(cmp "$tmp/want.out" "$tmp/got.out" 2>&1)")
+        fi
+    done
+done
+if [ ${#problems[@]} -eq 0 ] && [ "$n" -gt 0 ]; then
+    tap_ok "every built-in template rendered from --dump-context's tree = regc -t NAME ($n renders)"
+else
+    tap_fail "every built-in template rendered from --dump-context's tree = regc -t NAME" "${problems[@]:0:10}"
 fi
 "$regc" --dump-context -t c regspec/snb_client.xml >"$tmp/out" 2>"$tmp/err"
 rc=$?

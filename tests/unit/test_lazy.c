@@ -110,11 +110,10 @@ static void expect_same_tree(void (*annotate)(struct arena *, struct dt *))
     struct diag dg;
     diag_init(&dg, NULL);
     const struct model_spec *s = load(&a, &dg);
-    /* the same options both ways: with annotate, the context also adds the tables' t_ops */
+    /* the same options both ways: with annotate, the context also adds the tables' t_ops,
+       and context_build() applies it to the whole tree */
     struct context_options opt = {.annotate = annotate};
     struct dt *full = context_build(&fa, s, &opt);
-    if (annotate)
-        annotate(&fa, full);
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(s, &opt, &tree);
     const struct dt *blocks = dt_get(tree, "blocks");
@@ -186,27 +185,36 @@ static void test_lazy_blocks_without_doc_keys(void **state)
 }
 
 /*
- * -t json is written block by block (context_write_json); its text must be
- * what dumping the whole tree gives (context_to_json of context_build).
+ * --dump-context is written block by block (context_write_json); its text
+ * must be what dumping the whole tree gives (context_to_json of
+ * context_build), without and with the tables' t_* keys (regc dumps them).
  */
-static void test_streamed_json_equals_full_dump(void **state)
+static void expect_streamed_equals_full(const struct context_options *opt)
 {
-    (void)state;
     struct arena a = ARENA_INIT, fa = ARENA_INIT;
     struct diag dg;
     diag_init(&dg, NULL);
     const struct model_spec *s = load(&a, &dg);
     struct buf streamed = BUF_INIT, full = BUF_INIT;
-    assert_int_equal(context_write_json(s, NULL, &streamed), 0);
-    assert_int_equal(context_to_json(context_build(&fa, s, NULL), &full), 0);
+    assert_int_equal(context_write_json(s, opt, &streamed), 0);
+    assert_int_equal(context_to_json(context_build(&fa, s, opt), &full), 0);
     assert_true(full.len > 1000);
     assert_int_equal(streamed.len, full.len);
     assert_string_equal(streamed.s, full.s);
+    if (opt && opt->annotate)
+        assert_non_null(strstr(streamed.s, "\"t_access\": \"REGC_ACCESS_RW\""));
     buf_release(&streamed);
     buf_release(&full);
     diag_release(&dg);
     arena_release(&fa);
     arena_release(&a);
+}
+
+static void test_streamed_json_equals_full_dump(void **state)
+{
+    (void)state;
+    expect_streamed_equals_full(NULL);
+    expect_streamed_equals_full(&(struct context_options){.annotate = tables_annotate});
 }
 
 int main(void)
