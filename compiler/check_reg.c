@@ -188,13 +188,25 @@ static void check_bits_uncovered(struct check_ctx *c, const struct model_reg *r,
     buf_release(&b);
 }
 
+/*
+ * The fields a gaps= rule adds, each placed among the written fields in
+ * their bit order (high bits first, as the manuals' tables print them,
+ * unless the register's fields are written low bits first), so that every
+ * output lists a register's fields in one order. 'g' is in ascending bits.
+ */
 static void fill_gaps(struct check_ctx *c, struct model_reg *r, const struct gap *g, size_t n)
 {
     enum regc_access acc = regc_access_parse(r->gaps);
-    struct model_field **fields = arena_alloc(c->a, (r->nfields + n) * sizeof(*fields));
-    if (r->nfields)
-        memcpy(fields, r->fields, r->nfields * sizeof(*fields));
-    for (size_t i = 0; i < n; i++) {
+    size_t total = r->nfields + n;
+    struct model_field **fields = arena_alloc(c->a, total * sizeof(*fields));
+    bool ascending = r->nfields >= 2 && r->fields[0]->lsb < r->fields[r->nfields - 1]->lsb;
+    size_t written = 0, out = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = ascending ? k : n - 1 - k;
+        /* the written fields that come before this gap in the register's order */
+        while (written < r->nfields && (ascending ? r->fields[written]->lsb < g[i].lsb
+                                                  : r->fields[written]->lsb > g[i].lsb))
+            fields[out++] = r->fields[written++];
         struct model_field *f = arena_zalloc(c->a, sizeof(*f));
         f->name = acc == REGC_ACCESS_IG ? "ig" : "rsv";
         f->msb = g[i].msb;
@@ -204,10 +216,12 @@ static void fill_gaps(struct check_ctx *c, struct model_reg *r, const struct gap
         f->implicit = true;
         f->reg = r;
         f->pos = r->pos;
-        fields[r->nfields + i] = f;
+        fields[out++] = f;
     }
+    while (written < r->nfields)
+        fields[out++] = r->fields[written++];
     r->fields = fields;
-    r->nfields += n;
+    r->nfields = total;
 }
 
 static bool gaps_value_ok(const char *g)

@@ -386,6 +386,11 @@ static void test_gaps_fill_implicit_fields(void **state)
     r->gaps = "ig";
     mk_field(r, "a", 28, 17, "RW", 5);
     mk_field(r, "b", 15, 0, "RW", 6)->reset = 3;
+    /* written high bits first, so the gaps go where they are in that order */
+    struct model_reg *up = mk_reg(b, "Y", 32, 8, 7);
+    up->gaps = "RV";
+    mk_field(up, "lo", 3, 0, "RW", 8);
+    mk_field(up, "mid", 15, 8, "RW", 9);
     assert_int_equal(run(s, ""), 0);
     assert_int_equal(r->nfields, 4);
     const struct model_field *f = r->fields[2];
@@ -396,9 +401,20 @@ static void test_gaps_fill_implicit_fields(void **state)
     assert_int_equal(f->msb, 16);
     assert_ptr_equal(f->reg, r);
     assert_int_equal(f->pos.line, 4);
-    assert_int_equal(r->fields[3]->lsb, 29);
-    assert_int_equal(r->fields[3]->msb, 31);
+    assert_true(r->fields[0]->implicit);
+    assert_int_equal(r->fields[0]->lsb, 29);
+    assert_int_equal(r->fields[0]->msb, 31);
+    assert_string_equal(r->fields[1]->name, "a");
+    assert_string_equal(r->fields[3]->name, "b");
     assert_int_equal(r->reset, 3);
+    /* written low bits first: the gaps 7:4 and 31:16 follow that order */
+    assert_int_equal(up->nfields, 4);
+    const unsigned lsb[] = {0, 4, 8, 16}, msb[] = {3, 7, 15, 31};
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(up->fields[i]->lsb, lsb[i]);
+        assert_int_equal(up->fields[i]->msb, msb[i]);
+        assert_int_equal(up->fields[i]->implicit, i == 1 || i == 3);
+    }
 }
 
 static void test_bad_gaps_value(void **state)
