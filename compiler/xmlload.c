@@ -78,6 +78,14 @@ struct schema_elem {
     bool truncated;   /* more attributes than attrs[] holds: do not call any unknown */
 };
 
+/* The compiled schema and its attribute table (xmlload.h). */
+struct xmlload_schema {
+    xmlRelaxNGPtr rng;
+    struct schema_elem *elems; /* xmalloc'd */
+    size_t nelems;
+    struct arena a; /* the names and values in elems */
+};
+
 /* ---------------------------------------------------------------- the scanner */
 
 /* A start tag the scanner has seen and the reader has not handed over yet. */
@@ -175,9 +183,7 @@ struct loader {
     size_t nfiles, cap;
     size_t inputs_cap;    /* capacity of spec->inputs */
     struct rfile *rf;     /* the file being read */
-    xmlRelaxNGPtr schema;
-    struct schema_elem *elems; /* attributes per element, from the schema; xmalloc'd */
-    size_t nelems;
+    const struct xmlload_schema *sc;
     struct held held;     /* what the model's construction reported, in order */
     struct buf text;      /* the text of the <desc> or <rule> being read */
 };
@@ -874,7 +880,7 @@ static xmlNode *rng_define(xmlNode *grammar, const xmlChar *name)
     return NULL;
 }
 
-static void rng_add_attr(struct loader *ld, struct schema_elem *e, xmlNode *n, bool optional,
+static void rng_add_attr(struct xmlload_schema *sc, struct schema_elem *e, xmlNode *n, bool optional,
                          unsigned group)
 {
     xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
@@ -884,7 +890,7 @@ static void rng_add_attr(struct loader *ld, struct schema_elem *e, xmlNode *n, b
         return;
     }
     struct schema_attr *at = &e->attrs[e->nattrs++];
-    at->name = arena_strdup(ld->a, (const char *)name);
+    at->name = arena_strdup(&sc->a, (const char *)name);
     at->required = !optional;
     at->group = group;
     xmlFree(name);
@@ -894,7 +900,7 @@ static void rng_add_attr(struct loader *ld, struct schema_elem *e, xmlNode *n, b
         for (xmlNode *v = list; v; v = list == c ? NULL : v->next) {
             if (rng_is(v, "value") && nv + 1 < ARRAY_SIZE(at->values)) {
                 xmlChar *t = xmlNodeGetContent(v);
-                at->values[nv++] = arena_strdup(ld->a, t ? (const char *)t : "");
+                at->values[nv++] = arena_strdup(&sc->a, t ? (const char *)t : "");
                 xmlFree(t);
             }
         }
@@ -902,7 +908,7 @@ static void rng_add_attr(struct loader *ld, struct schema_elem *e, xmlNode *n, b
 }
 
 /* The attributes an element's pattern allows (following refs, not into child elements). */
-static void rng_collect(struct loader *ld, xmlNode *grammar, xmlNode *n, struct schema_elem *e,
+static void rng_collect(struct xmlload_schema *sc, xmlNode *grammar, xmlNode *n, struct schema_elem *e,
                         bool optional, unsigned group, int depth)
 {
     if (depth > 16)
@@ -911,24 +917,24 @@ static void rng_collect(struct loader *ld, xmlNode *grammar, xmlNode *n, struct 
         if (c->type != XML_ELEMENT_NODE || rng_is(c, "element"))
             continue;
         if (rng_is(c, "attribute")) {
-            rng_add_attr(ld, e, c, optional, group);
+            rng_add_attr(sc, e, c, optional, group);
         } else if (rng_is(c, "ref")) {
             xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
             xmlNode *def = name ? rng_define(grammar, name) : NULL;
             xmlFree(name);
             if (def)
-                rng_collect(ld, grammar, def, e, optional, group, depth + 1);
+                rng_collect(sc, grammar, def, e, optional, group, depth + 1);
         } else if (rng_is(c, "optional") && e->ngroups + 1 < ARRAY_SIZE(e->group_parent)) {
             e->group_parent[++e->ngroups] = group;
-            rng_collect(ld, grammar, c, e, true, e->ngroups, depth + 1);
+            rng_collect(sc, grammar, c, e, true, e->ngroups, depth + 1);
         } else {
             bool opt = rng_is(c, "optional") || rng_is(c, "zeroOrMore") || rng_is(c, "choice");
-            rng_collect(ld, grammar, c, e, optional || opt, opt ? 0 : group, depth + 1);
+            rng_collect(sc, grammar, c, e, optional || opt, opt ? 0 : group, depth + 1);
         }
     }
 }
 
-static void rng_elements(struct loader *ld, xmlNode *grammar, xmlNode *n, size_t *cap)
+static void rng_elements(struct xmlload_schema *sc, xmlNode *grammar, xmlNode *n, size_t *cap)
 {
     for (xmlNode *c = n->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
@@ -936,21 +942,21 @@ static void rng_elements(struct loader *ld, xmlNode *grammar, xmlNode *n, size_t
         if (rng_is(c, "element")) {
             xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
             if (name) {
-                if (ld->nelems == *cap)
-                    ld->elems = xgrow(ld->elems, cap, ld->nelems + 1, sizeof(*ld->elems));
-                struct schema_elem *e = &ld->elems[ld->nelems++];
+                if (sc->nelems == *cap)
+                    sc->elems = xgrow(sc->elems, cap, sc->nelems + 1, sizeof(*sc->elems));
+                struct schema_elem *e = &sc->elems[sc->nelems++];
                 memset(e, 0, sizeof(*e));
-                e->name = arena_strdup(ld->a, (const char *)name);
-                rng_collect(ld, grammar, c, e, false, 0, 0);
+                e->name = arena_strdup(&sc->a, (const char *)name);
+                rng_collect(sc, grammar, c, e, false, 0, 0);
             }
             xmlFree(name);
         }
-        rng_elements(ld, grammar, c, cap);
+        rng_elements(sc, grammar, c, cap);
     }
 }
 
 /* Reads the attribute table of every element out of the compiled-in schema. */
-static void schema_table(struct loader *ld)
+static void schema_table(struct xmlload_schema *sc)
 {
     xmlDocPtr doc = xmlReadMemory(regspec_schema, (int)regspec_schema_len, NULL, NULL,
                                   XML_PARSE_NONET | XML_PARSE_NOBLANKS);
@@ -959,15 +965,15 @@ static void schema_table(struct loader *ld)
     size_t cap = 0;
     xmlNode *grammar = xmlDocGetRootElement(doc);
     if (grammar)
-        rng_elements(ld, grammar, grammar, &cap);
+        rng_elements(sc, grammar, grammar, &cap);
     xmlFreeDoc(doc);
 }
 
 static const struct schema_elem *schema_elem_find(struct loader *ld, const char *name)
 {
-    for (size_t i = 0; i < ld->nelems; i++)
-        if (strcmp(ld->elems[i].name, name) == 0)
-            return &ld->elems[i];
+    for (size_t i = 0; i < ld->sc->nelems; i++)
+        if (strcmp(ld->sc->elems[i].name, name) == 0)
+            return &ld->sc->elems[i];
     return NULL;
 }
 
@@ -1080,8 +1086,8 @@ static const char *suggest_element(struct loader *ld, const char *name)
         return NULL;
     struct util_suggest sg;
     util_suggest_init(&sg, name);
-    for (size_t i = 0; i < ld->nelems; i++)
-        util_suggest_add(&sg, ld->elems[i].name);
+    for (size_t i = 0; i < ld->sc->nelems; i++)
+        util_suggest_add(&sg, ld->sc->elems[i].name);
     return util_suggest_best(&sg);
 }
 
@@ -1098,18 +1104,42 @@ static void check_attributes(struct loader *ld, xmlNode *n)
         check_attribute_groups(ld, n, e);
 }
 
-static int compile_schema(struct loader *ld)
+/* What compiling the built-in schema reports goes to 'data', a struct diag. */
+static void on_schema_error(void *data, xmlErrorPtr e)
 {
-    schema_table(ld);
+    if (e->level != XML_ERR_WARNING)
+        diag_report(data, DIAG_SCHEMA, (struct srcpos){0, 0, 0}, "built-in schema: %s",
+                    e->message ? e->message : "?");
+}
+
+struct xmlload_schema *xmlload_schema_new(struct diag *dg)
+{
+    struct xmlload_schema *sc = xcalloc(1, sizeof(*sc));
+    sc->a = (struct arena)ARENA_INIT;
+    schema_table(sc);
     xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(regspec_schema, (int)regspec_schema_len);
-    if (!pc)
-        return -1;
-    xmlRelaxNGSetParserStructuredErrors(pc, on_error, ld);
-    ld->schema = xmlRelaxNGParse(pc);
-    xmlRelaxNGFreeParserCtxt(pc);
-    if (!ld->schema)
-        return -1;
-    return 0;
+    if (pc) {
+        xmlRelaxNGSetParserStructuredErrors(pc, on_schema_error, dg);
+        sc->rng = xmlRelaxNGParse(pc);
+        xmlRelaxNGFreeParserCtxt(pc);
+    }
+    if (!sc->rng) {
+        diag_report(dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
+                    "the built-in schema does not compile");
+        xmlload_schema_free(sc);
+        return NULL;
+    }
+    return sc;
+}
+
+void xmlload_schema_free(struct xmlload_schema *sc)
+{
+    if (!sc)
+        return;
+    xmlRelaxNGFree(sc->rng);
+    free(sc->elems);
+    arena_release(&sc->a);
+    free(sc);
 }
 
 /* ---------------------------------------------------------------- values */
@@ -2576,7 +2606,7 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
                          "cannot set up the XML parser");
         } else {
             xmlTextReaderSetStructuredErrorHandler(rf.reader, on_reader_error, &rf);
-            if (xmlTextReaderRelaxNGSetSchema(rf.reader, ld->schema) != 0)
+            if (xmlTextReaderRelaxNGSetSchema(rf.reader, ld->sc->rng) != 0)
                 report_fatal(&rf, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
                              "the built-in schema cannot validate a reader");
             else
@@ -2633,16 +2663,25 @@ static void load_include(struct loader *ld, xmlNode *n, struct frame *at)
 static void loader_release(struct loader *ld)
 {
     free(ld->files);
-    free(ld->elems);
     held_truncate(&ld->held, 0);
     free(ld->held.d);
     buf_release(&ld->text);
-    xmlRelaxNGFree(ld->schema);
 }
 
 struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path)
 {
-    struct loader ld = {.a = a, .dg = dg, .text = BUF_INIT};
+    struct xmlload_schema *sc = xmlload_schema_new(dg);
+    if (!sc)
+        return NULL;
+    struct model_spec *s = xmlload_spec_with(a, dg, path, sc);
+    xmlload_schema_free(sc);
+    return s;
+}
+
+struct model_spec *xmlload_spec_with(struct arena *a, struct diag *dg, const char *path,
+                                     const struct xmlload_schema *sc)
+{
+    struct loader ld = {.a = a, .dg = dg, .sc = sc, .text = BUF_INIT};
     ld.spec = arena_zalloc(a, sizeof(*ld.spec));
     unsigned before = dg->nerrors;
     xmlSetGenericErrorFunc(NULL, on_generic_error);
@@ -2652,13 +2691,8 @@ struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *pa
     struct lfile *f = open_lfile(&ld, path, arena_strdup(a, real ? real : path),
                                  (struct srcpos){0, 0, 0}, DIAG_IO, &fd);
     free(real);
-    if (f && compile_schema(&ld) < 0) {
-        diag_report(dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
-                    "the built-in schema does not compile");
-        close(fd);
-    } else if (f) {
+    if (f)
         read_file(&ld, f, fd, NULL);
-    }
     held_flush(&ld.held, dg, 0);
     loader_release(&ld);
     xmlSetStructuredErrorFunc(NULL, NULL);

@@ -18,7 +18,7 @@ FUZZ_FLAGS := -std=c11 -pthread -g -O1 -fsanitize=fuzzer,address,undefined -fno-
 	-D_POSIX_C_SOURCE=200809L -DREGC_VERSION='"fuzz"' -Icompiler -Iruntime/include -Icommon \
 	$(shell $(PKGCONFIG) --cflags jansson libxml-2.0)
 FUZZ_LIBS := $(shell $(PKGCONFIG) --libs jansson libxml-2.0) -lm
-HEADERS := $(wildcard common/*.h compiler/*.h compiler/*.def runtime/*.h runtime/include/regc/*.h)
+HEADERS := $(wildcard tests/fuzz/*.h common/*.h compiler/*.h compiler/*.def runtime/*.h runtime/include/regc/*.h)
 
 # common/*.c: in both regc and libregrt (Makefile)
 COMMON_SRCS := $(wildcard common/*.c)

@@ -669,6 +669,46 @@ static void test_rule_positions(void **state)
     unlink(path);
 }
 
+/*
+ * One compiled schema serves many loads (the fuzz targets keep one): a load
+ * with it gives what a load of its own gives, messages included, before
+ * and after a spec the schema refuses.
+ */
+static void test_schema_reused(void **state)
+{
+    (void)state;
+    struct diag dg0;
+    diag_init(&dg0, NULL);
+    struct xmlload_schema *sc = xmlload_schema_new(&dg0);
+    assert_non_null(sc);
+    assert_int_equal(dg0.nerrors, 0);
+    const char *paths[] = {DATA "full.xml", "tests/errors/schema-attribute-typo.xml",
+                           DATA "full.xml", "tests/errors/schema-attribute-typo.xml"};
+    for (size_t i = 0; i < 4; i++) {
+        struct loaded own, with;
+        struct model_spec *s1 = load(&own, paths[i]);
+        arena_init(&with.a);
+        diag_init(&with.dg, NULL);
+        struct model_spec *s2 = xmlload_spec_with(&with.a, &with.dg, paths[i], sc);
+        assert_int_equal(s1 != NULL, s2 != NULL);
+        assert_int_equal(own.dg.nerrors, with.dg.nerrors);
+        assert_int_equal(own.dg.text.len, with.dg.text.len);
+        assert_memory_equal(own.dg.text.s, with.dg.text.s, own.dg.text.len);
+        if (i % 2 == 0) {
+            assert_non_null(s2);
+            assert_int_equal(s1->nblocks, s2->nblocks);
+            assert_int_equal(s1->blocks[0]->nregs, s2->blocks[0]->nregs);
+        } else {
+            assert_null(s2);
+            assert_non_null(strstr(with.dg.text.s, "did you mean"));
+        }
+        unload(&own);
+        unload(&with);
+    }
+    xmlload_schema_free(sc);
+    diag_release(&dg0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -690,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_schema_error_hides_value_errors),
         cmocka_unit_test(test_repeated_pmon_and_misc),
         cmocka_unit_test(test_rule_positions),
+        cmocka_unit_test(test_schema_reused),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
