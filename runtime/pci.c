@@ -59,6 +59,10 @@ struct pci_state {
     char root[PATH_MAX];
     int which;   /* the Nth match */
     int package; /* by_package: the package whose buses hold the devices; -1: by 'which' */
+    int want;    /* by_package: the package asked for, the map read at the first access */
+    bool mapped; /* that map read: map_rc and map_msg its outcome */
+    int map_rc;
+    char map_msg[256];
     struct ubox uboxes[MAX_UBOXES];
     int nuboxes;
     struct pci_dev *devs;
@@ -173,7 +177,7 @@ static int read_uboxes(struct pci_state *st, const struct ubox_map *m, char *err
     return rc;
 }
 
-/* by_package: the U-Box map, and a U-Box on 'package' (else -ENODEV with the map). */
+/* by_package: the U-Box map, and a U-Box on package st->want (else -ENODEV with the map). */
 static int package_map(struct pci_state *st, const struct regc_backend *be, char *err,
                        size_t errlen)
 {
@@ -187,8 +191,8 @@ static int package_map(struct pci_state *st, const struct regc_backend *be, char
     if (rc)
         return rc;
     for (int i = 0; i < st->nuboxes; i++)
-        if (st->uboxes[i].pkg == be->opt->package) {
-            st->package = be->opt->package;
+        if (st->uboxes[i].pkg == st->want) {
+            st->package = st->want;
             return 0;
         }
     char map[512];
@@ -196,7 +200,7 @@ static int package_map(struct pci_state *st, const struct regc_backend *be, char
     return regc__err(err, errlen, -ENODEV,
                      "no U-Box maps its PCI bus to package %d (the U-Boxes' map, bus -> package: "
                      "%s)",
-                     be->opt->package, map);
+                     st->want, map);
 }
 
 static int pci_open(struct regc_backend *be, char *err, size_t errlen)
@@ -208,13 +212,10 @@ static int pci_open(struct regc_backend *be, char *err, size_t errlen)
     snprintf(st->root, sizeof(st->root), "%s/bus/pci/devices", root);
     st->which = be->opt->cpu;
     st->package = -1;
+    st->want = be->opt->by_package ? be->opt->package : -1;
+    st->mapped = !be->opt->by_package; /* read, like every device, at the first access */
     be->priv = st;
-    int rc = be->opt->by_package ? package_map(st, be, err, errlen) : 0;
-    if (rc) {
-        free(st);
-        be->priv = NULL;
-    }
-    return rc;
+    return 0;
 }
 
 static void pci_close(struct regc_backend *be)
@@ -297,6 +298,14 @@ static int dev_of(struct regc_backend *be, const struct regc_pci_loc *loc, bool 
                   struct pci_dev **out)
 {
     struct pci_state *st = be->priv;
+    if (!st->mapped) {
+        st->mapped = true;
+        st->map_rc = package_map(st, be, st->map_msg, sizeof(st->map_msg));
+    }
+    if (st->map_rc) {
+        snprintf(be->msg, sizeof(be->msg), "%s", st->map_msg);
+        return st->map_rc;
+    }
     struct pci_dev *d = NULL;
     for (size_t i = 0; i < st->ndevs && !d; i++)
         if (memcmp(&st->devs[i].loc, loc, sizeof(*loc)) == 0)

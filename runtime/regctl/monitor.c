@@ -297,7 +297,7 @@ struct sock {
     int pkg;  /* package id (sim: 0..N-1); -1: no --socket, the session of --cpu */
     int cpu;  /* msr and perf backends: the package's first CPU */
     int rank; /* pci backend without a U-Box map: the Nth matching device (place in id order) */
-    bool only; /* the machine's only package (pci: bus order will do without a U-Box) */
+    bool only; /* the machine's only package (pci: its devices are the only ones; no U-Box map) */
     regc_dev *d, *pd;
     regc_pmon_session *p;
     bool started;
@@ -638,19 +638,14 @@ static int set_socket_rate(struct sock *socks, int n, const char *arg)
     return 0;
 }
 
-/* A device of socket s; with --socket, a pci device takes the buses the U-Box map gives s's
- * package (runtime/pci.c), or, on a machine of one package without a U-Box device, the first. */
+/* A device of socket s; with --socket on a machine of several packages, a pci device takes the
+ * buses the U-Box map gives s's package (runtime/pci.c); with one package, its only devices. */
 static int open_dev(regc_dev **d, const struct mon *m, struct regc_options *ro, const struct sock *s,
                     char *err, size_t errlen)
 {
-    ro->by_package = s->pkg >= 0 && strcmp(ro->backend, "pci") == 0;
+    ro->by_package = s->pkg >= 0 && !s->only && strcmp(ro->backend, "pci") == 0;
     ro->package = s->pkg;
-    int rc = regc_open(d, m->spec, ro, err, errlen);
-    if (rc == -ENOENT && ro->by_package && s->only) {
-        ro->by_package = false;
-        rc = regc_open(d, m->spec, ro, err, errlen);
-    }
-    return rc;
+    return regc_open(d, m->spec, ro, err, errlen);
 }
 
 /* Opens s's devices (no --backend: MSR boxes through msr, PCI boxes through pci, in one flow) and

@@ -109,16 +109,16 @@ refused() {
     pcifs_unmount
 }
 refused "no U-Box device, two packages: refused, naming it" 2 \
-    "regctl: no U-Box PCI device 8086:0e1e in TMP/bus/pci/devices: without its node id registers the PCI buses cannot be mapped to packages (the kernel reads them in snbep_pci2phy_map_init())" \
+    "regctl: monitor: socket 0: read ha.ha0.HA_PCI_PMON_CTL0: reading 'ha.ha0.HA_PCI_PMON_CTL0' (pci offset 0xd8, cpu 0) failed: no U-Box PCI device 8086:0e1e in TMP/bus/pci/devices: without its node id registers the PCI buses cannot be mapped to packages (the kernel reads them in snbep_pci2phy_map_init())" \
     --sockets 2 --no-ubox 1
 refused "a node id in no field of GIDNIDMAP: refused" 2 \
-    "regctl: U-Box 0000:ff:0b.0: its node id 1 (CPUNODEID 0x1) is in no field of its GIDNIDMAP 0x0: no package for PCI bus ff" \
+    "regctl: monitor: socket 0: read ha.ha0.HA_PCI_PMON_CTL0: reading 'ha.ha0.HA_PCI_PMON_CTL0' (pci offset 0xd8, cpu 0) failed: U-Box 0000:ff:0b.0: its node id 1 (CPUNODEID 0x1) is in no field of its GIDNIDMAP 0x0: no package for PCI bus ff" \
     --sockets 2 --gidnidmap 0
 refused "two buses mapped to one package: refused" 2 \
-    "regctl: U-Boxes 0000:7f:0b.0 and 0000:ff:0b.0 both map their bus to package 0 (node ids from CPUNODEID, GIDNIDMAP 0x9): the PCI buses cannot be told apart" \
+    "regctl: monitor: socket 0: read ha.ha0.HA_PCI_PMON_CTL0: reading 'ha.ha0.HA_PCI_PMON_CTL0' (pci offset 0xd8, cpu 0) failed: U-Boxes 0000:7f:0b.0 and 0000:ff:0b.0 both map their bus to package 0 (node ids from CPUNODEID, GIDNIDMAP 0x9): the PCI buses cannot be told apart" \
     --sockets 2 --node-ids 1,1
 refused "a package no U-Box maps to: refused, with the map" 2 \
-    "regctl: no U-Box maps its PCI bus to package 1 (the U-Boxes' map, bus -> package: 0000:7f -> 0)" \
+    "regctl: monitor: socket 1: read ha.ha0.HA_PCI_PMON_CTL0: reading 'ha.ha0.HA_PCI_PMON_CTL0' (pci offset 0xd8, cpu 1) failed: no U-Box maps its PCI bus to package 1 (the U-Boxes' map, bus -> package: 0000:7f -> 0)" \
     --sockets 1
 
 # one package without a U-Box device: its only PCI device will do

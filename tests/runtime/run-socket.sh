@@ -158,7 +158,7 @@ if command -v python3 >/dev/null; then
         for b in 3e 7e fe; do pcidev "$r" "0000:$b:0e.1" 0x3c46 0 0; done
         name="a bus without a U-Box is the next U-Box bus's: package $pk's HA"
         "$REGCTL" --force-cpu --sysfs-root "$r" --backend pci monitor e5_2600 ha:REQUESTS.READS \
-            --socket "$pk" --interval 0 --count 1 --lock-dir "$tmp/locks" --settle 0 >"$tmp/out" 2>&1
+            --socket "$pk" --interval 0 --count 1 --lock-dir "$tmp/pcilocks" --settle 0 >"$tmp/out" 2>&1
         rc=$?
         # HA_PCI_PMON_BOX_CTL (0xf4) is left with frz_en set on the box the run used
         got=$(for b in 3e 7e fe; do
@@ -174,9 +174,9 @@ if command -v python3 >/dev/null; then
     pcidev "$r" 0000:7f:0b.0 0x3ce0 0 0x8
     truncate -s 64 "$r/bus/pci/devices/0000:7f:0b.0/config"
     expect "U-Box node ids past 64 bytes of config: refused as needing root" 1 \
-        "regctl: cannot read CPUNODEID of U-Box 0000:7f:0b.0 (config 0x40): configuration space past 64 bytes needs root" \
+        "regctl: monitor: socket 0: read ha.ha.HA_PCI_PMON_CTL0: reading 'ha.ha.HA_PCI_PMON_CTL0' (pci offset 0xd8, cpu 0) failed: cannot read CPUNODEID of U-Box 0000:7f:0b.0 (config 0x40): configuration space past 64 bytes needs root" \
         --force-cpu --sysfs-root "$r" --backend pci monitor e5_2600 ha:REQUESTS.READS --socket all \
-        --interval 0 --count 1 --lock-dir "$tmp/locks" --settle 0
+        --interval 0 --count 1 --lock-dir "$tmp/pcilocks" --settle 0
 else
     tap_skip "a bus without a U-Box is the next U-Box bus's" "python3 not installed"
 fi
