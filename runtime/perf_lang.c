@@ -393,8 +393,10 @@ static int perf_string(const struct regc_spec *s, const char *in, char *out, siz
         for (const struct regc_event *e = b ? b->events : NULL; fc && e && e->name && !fe; e++)
             if (e->perfmon && strcmp(e->reg, fc->control) == 0)
                 fe = e;
-        return fc && target(out, len, &at, b, NULL) &&
-                       add(out, len, &at, "%s", fe ? fe->name : "fixed")
+        if (!fc)
+            return regc__err(err, errlen, -ENOENT, "'%s': block '%s' has no fixed counter", in,
+                             host->block);
+        return target(out, len, &at, b, NULL) && add(out, len, &at, "%s", fe ? fe->name : "fixed")
                    ? 0
                    : regc__err(err, errlen, -ENOSPC, "'%s': too long", in);
     }
