@@ -1511,6 +1511,9 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
         struct dt *one = dt_obj(c->a), *list = dt_list(c->a);
         dt_push(c->a, list, o);
         set(c, one, "blocks", list);
+        struct dt *sp = dt_obj(c->a); /* the spec's name: perf keys are per spec (kpmu.h) */
+        SET_STR(c, sp, "name", lz->s->name);
+        set(c, one, "spec", sp);
         context_doc_keys(c->a, one);
     }
     if (lz->annotate)

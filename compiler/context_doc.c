@@ -11,6 +11,7 @@
  * from the box's "kind").
  */
 #include "context_doc.h"
+#include "kpmu.h"
 
 #include "util.h"
 
@@ -423,15 +424,29 @@ static struct dt *perf_counters(struct arena *a, const struct dt *list)
  * The perf keys of the events of block 'blk' (templates/perf.mustache): doc_perf, whether perf
  * can count it (a sub-event, or an event without sub-events: an event whose table lists
  * sub-events is counted through them, as perfmon lists only those), doc_perf_counters,
- * doc_perf_unit (the block name), doc_has_sets, doc_perf_umask (the unit mask where perfmon
+ * doc_perf_code (the event code; a fixed counter's: the kernel's fixed event 0xff, common/kpmu.h),
+ * doc_perf_unit (the block name, or the PMU serving its fixed counter), doc_has_sets, doc_perf_umask (the unit mask where perfmon
  * and perf's UMask put it, bits 15:8 of the control: the PCU's occ_sel [15:14] value 1 is
  * UMask 0x40; the field's own value when the field lies elsewhere), and doc_perf_first, true on the spec's first
  * such event only (the first of the first block with events: no "events_before"), for the
  * commas. Every event table lists one such event at least.
  */
-static void perf_keys(struct arena *a, struct dt *blk)
+/* Is 'reg' the control of a fixed counter group of block blk? */
+static bool fixed_control(const struct dt *blk, const char *reg)
+{
+    size_t i;
+    struct dt *k;
+    DT_FOREACH(dt_get(dt_get(blk, "pmon"), "counters"), i, k)
+        if (reg && str_of(k, "control") && strcmp(str_of(k, "control"), reg) == 0 &&
+            str_of(k, "kind") && strcmp(str_of(k, "kind"), "fixed") == 0)
+            return true;
+    return false;
+}
+
+static void perf_keys(struct arena *a, const char *spec, struct dt *blk)
 {
     struct dt *events = dt_get(blk, "events");
+    const struct regc_kpmu_fixed_host *host = regc_kpmu_fixed_host(spec, str_of(blk, "name"));
     bool first = !dt_is(dt_get(blk, "events_before"), DT_TRUE);
     size_t n = dt_len(events);
     for (size_t i = 0; i < n; i++) {
@@ -441,10 +456,16 @@ static void perf_keys(struct arena *a, struct dt *blk)
         size_t len = name ? strlen(name) : 0;
         bool has_subs = name && next && strncmp(next, name, len) == 0 && next[len] == '.';
         bool perf = name && (!has_subs || str_of(ev, "perfmon"));
+        /* a fixed counter's event: the kernel's fixed event, as perf's JSON writes it (kpmu.h) */
+        bool fixed = fixed_control(blk, str_of(ev, "register"));
         set_new(a, ev, "doc_perf", dt_bool(perf));
-        set_new(a, ev, "doc_perf_counters", perf_counters(a, dt_get(ev, "counters")));
-        set_new(a, ev, "doc_perf_unit", dt_str(a, str_of(blk, "name")));
-        if (dt_is(dt_get(ev, "umask"), DT_STR)) {
+        set_new(a, ev, "doc_perf_code",
+                fixed ? hex_text(a, REGC_KPMU_FIXED_EVENT) : dt_str(a, str_of(ev, "code")));
+        set_new(a, ev, "doc_perf_counters",
+                fixed ? dt_str(a, "FIXED") : perf_counters(a, dt_get(ev, "counters")));
+        set_new(a, ev, "doc_perf_unit",
+                dt_str(a, fixed && host ? host->unit : str_of(blk, "name")));
+        if (dt_is(dt_get(ev, "umask"), DT_STR) && !fixed) {
             uint64_t enc = 0, mask = 0;
             place_in(blk, str_of(ev, "register"), str_of(ev, "umask_field"), hex_of(ev, "umask"),
                      &enc, &mask);
@@ -507,6 +528,6 @@ void context_doc_keys(struct arena *a, struct dt *root)
     struct dt *blk;
     DT_FOREACH(dt_get(root, "blocks"), i, blk) {
         block_keys(a, blk);
-        perf_keys(a, blk);
+        perf_keys(a, str_of(dt_get(root, "spec"), "name"), blk);
     }
 }

@@ -641,7 +641,7 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
               .desc = "This 48-bit fixed counter counts the UCLK cycles.",
               .sets = (const struct regc_set[]){
                   {0}},
-              .perfmon = NULL},
+              .perfmon = "UNC_CLOCK.SOCKET"},
              {0}},
          .pmon = &(const struct regc_pmon){
              .counters = (const struct regc_counters[]){

@@ -10,6 +10,7 @@
 #define _DEFAULT_SOURCE /* syscall() */
 #include "grow.h"
 #include "internal.h"
+#include "kpmu.h"
 #include "regc/perf.h"
 
 #include <dirent.h>
@@ -969,11 +970,16 @@ static struct perf_slot *slot_of(struct perf_be *pb, const struct regc_ref *r,
 /*
  * "uncore_<block>", or "uncore_<block>_<instance number>" for a block of
  * several instances, as the kernel names uncore PMUs (uncore.c
- * uncore_pmu_register: one box of a type, "uncore_%s", else "uncore_%s_%d").
+ * uncore_pmu_register: one box of a type, "uncore_%s", else "uncore_%s_%d"); a block whose
+ * fixed counter the kernel serves from another type's PMU, that PMU (common/kpmu.h).
  */
 void regc__perf_pmu_name(const struct regc_ref *r, char *buf, size_t len)
 {
-    if (r->instance && regc_block_ninstances(r->block) > 1)
+    const struct regc_kpmu_fixed_host *h =
+        regc_kpmu_fixed_host(r->spec ? r->spec->name : NULL, r->block->name);
+    if (h) /* a fixed counter the kernel serves from another type's PMU (kpmu.h) */
+        snprintf(buf, len, "%s", h->pmu);
+    else if (r->instance && regc_block_ninstances(r->block) > 1)
         snprintf(buf, len, "uncore_%s_%u", r->block->name,
                  (unsigned)(r->instance - r->block->instances));
     else

@@ -16,6 +16,7 @@
  * as the kernel defines them, so a string means the same on the simulator, msr, pci and perf.
  */
 #include "internal.h"
+#include "kpmu.h"
 #include "regc/perf.h"
 #include "regc/regc.h"
 
@@ -96,6 +97,24 @@ static const char *formats_of(const struct regc_spec *s, const char *type)
     return NULL;
 }
 
+/* The formats of block b's PMU: its own type's, or those of the type serving its fixed counter. */
+static const char *block_formats(const struct regc_spec *s, const struct regc_block *b)
+{
+    const struct regc_kpmu_fixed_host *h = regc_kpmu_fixed_host(s->name, b->name);
+    return formats_of(s, h ? h->type : b->name);
+}
+
+/* The host serving a fixed counter of spec s from a PMU of kernel type 'type', or NULL. */
+static const struct regc_kpmu_fixed_host *host_of_type(const struct regc_spec *s, const char *type)
+{
+    for (const struct regc_block *b = s->blocks; b->name; b++) {
+        const struct regc_kpmu_fixed_host *h = regc_kpmu_fixed_host(s->name, b->name);
+        if (h && strcmp(h->type, type) == 0)
+            return h;
+    }
+    return NULL;
+}
+
 /* Appends printf text to out at *at; false when it does not fit. */
 static bool add(char *out, size_t len, size_t *at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -136,8 +155,8 @@ static bool box_of(const struct regc_spec *s, const char *pmu, const struct regc
 {
     char name[96];
     for (const struct regc_block *b = s->blocks; b->name; b++) {
-        if (!b->pmon)
-            continue;
+        if (!b->pmon || regc_kpmu_fixed_host(s->name, b->name))
+            continue; /* a hosted fixed counter: its host's PMU is the host type's box */
         unsigned n = regc_block_ninstances(b);
         for (unsigned i = 0; i < (n ? n : 1); i++) {
             struct regc_ref r = {.spec = s, .block = b, .instance = n ? &b->instances[i] : NULL};
@@ -349,14 +368,45 @@ static int perf_string(const struct regc_spec *s, const char *in, char *out, siz
         return rc;
     char names[256];
     regc__perf_format_names(pmu, names, sizeof(names));
+    /* the kernel's alias of a fixed event its PMU serves for another block (kpmu.h) */
+    const struct regc_kpmu_fixed_host *host = regc_kpmu_fixed_host_pmu(s->name, buf);
+    const struct regc_kpmu_fixed_host *other = host ? NULL : host_of_type(s, b->name);
+    const struct regc_kpmu_fixed_host *th = host ? host : other; /* every box of the type has it */
+    bool alias = th && bare && n == 1 && strcasecmp(bare, th->alias) == 0;
     const struct regc_event *named =
-        bare && n == 1 && config_word(bare) < 0 ? event_named(b, bare) : NULL;
+        !alias && bare && n == 1 && config_word(bare) < 0 ? event_named(b, bare) : NULL;
     const struct regc_counters *c = general_group(b, false);
     uint64_t config[3] = {0, 0, 0}, ctl = 0;
     struct regc_perf_setting sets[MAX_SETS];
     size_t nsets = 0;
-    if (!named)
+    if (alias)
+        config[0] = REGC_KPMU_FIXED_EVENT;
+    else if (!named)
         rc = encode(pmu, t, n, config, in, err, errlen);
+    /* uncore.c uncore_pmu_event_init: attr.config == UNCORE_FIXED_EVENT is the fixed counter */
+    bool fixed_ev = !rc && !named && config[0] == REGC_KPMU_FIXED_EVENT && !config[1] && !config[2];
+    if (fixed_ev && host) { /* the block's fixed counter: its table's perfmon event, or "fixed" */
+        regc_perf_pmu_close(pmu);
+        b = regc_spec_block(s, host->block);
+        const struct regc_counters *fc = b && b->pmon ? general_group(b, true) : NULL;
+        const struct regc_event *fe = NULL;
+        for (const struct regc_event *e = b ? b->events : NULL; fc && e && e->name && !fe; e++)
+            if (e->perfmon && strcmp(e->reg, fc->control) == 0)
+                fe = e;
+        if (!fc)
+            return regc__err(err, errlen, -ENOENT, "'%s': block '%s' has no fixed counter", in,
+                             host->block);
+        return target(out, len, &at, b, NULL) && add(out, len, &at, "%s", fe ? fe->name : "fixed")
+                   ? 0
+                   : regc__err(err, errlen, -ENOSPC, "'%s': too long", in);
+    }
+    if (fixed_ev && other) {
+        regc_perf_pmu_close(pmu);
+        return regc__err(err, errlen, -EINVAL,
+                         "'%s': the kernel takes the fixed event (event=0x%x) on %s only "
+                         "(single_fixed: its first %s PMU serves the one fixed counter)",
+                         in, REGC_KPMU_FIXED_EVENT, other->pmu, other->type);
+    }
     const struct regc_reg *r = !rc && c ? regc_block_reg(b, c->control) : NULL;
     if (!rc && !named && !r)
         rc = regc__err(err, errlen, -ENOENT, "'%s': block '%s' has no general counters", in,
@@ -451,7 +501,7 @@ int regc_perf_event_string(const struct regc_spec *s, const struct regc_block *b
                            const struct regc_instance *inst, const struct regc_event *e,
                            char *buf, size_t len, char *err, size_t errlen)
 {
-    const char *formats = b->pmon ? formats_of(s, b->name) : NULL;
+    const char *formats = b->pmon ? block_formats(s, b) : NULL;
     if (!formats)
         return regc__err(err, errlen, -ENOENT, "no known perf formats for block '%s' of spec '%s'",
                          b->name, s->name);

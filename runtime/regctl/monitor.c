@@ -49,7 +49,8 @@ const char regctl_monitor_usage[] =
     "  --per-box        freeze and unfreeze per box, not through the global control\n"
     "  --socket all|LIST   one session per package (LIST: 0,1 or 0-3; topology from sysfs\n"
     "                   cpuN/topology/physical_package_id): its first CPU for the MSR boxes,\n"
-    "                   the Nth PCI device in bus order for the PCI boxes of the Nth package;\n"
+    "                   for its PCI boxes the buses its U-Box maps to it (E5-2600, v2: node id\n"
+    "                   registers, as the kernel reads them; other specs: the Nth in bus order);\n"
     "                   counts per socket and their total (instead of --cpu)\n"
     "  --csv            CSV: interval,socket,event,count (sampling: overflows); one row per\n"
     "                   interval, socket and event, then a 'total' row per event\n"
@@ -295,7 +296,8 @@ static int parse_args(struct mon *m, int argc, char **argv)
 struct sock {
     int pkg;  /* package id (sim: 0..N-1); -1: no --socket, the session of --cpu */
     int cpu;  /* msr and perf backends: the package's first CPU */
-    int rank; /* pci backend: the Nth matching device (the package's place in id order) */
+    int rank; /* pci backend without a U-Box map: the Nth matching device (place in id order) */
+    bool only; /* the machine's only package (pci: its devices are the only ones; no U-Box map) */
     regc_dev *d, *pd;
     regc_pmon_session *p;
     bool started;
@@ -303,7 +305,7 @@ struct sock {
 };
 
 /* ctx: the socket (struct sock) with --socket, each line then starting "S<id> " and naming the
- * CPU of an MSR access, the bus (the Nth holding the device) of a PCI access; else NULL. */
+ * CPU of an MSR access, the package whose bus a PCI access goes to; else NULL. */
 static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t value, int rc)
 {
     const struct sock *s = ctx;
@@ -314,8 +316,8 @@ static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t valu
         regc_ref_name(io->ref, name, sizeof(name));
     char where[64];
     if (io->pci && s)
-        snprintf(where, sizeof(where), "pci %02x.%x+0x%llx bus#%d", io->pci->dev, io->pci->func,
-                 (unsigned long long)io->address, s->rank);
+        snprintf(where, sizeof(where), "pci %02x.%x+0x%llx pkg%d", io->pci->dev, io->pci->func,
+                 (unsigned long long)io->address, s->pkg);
     else if (io->pci)
         snprintf(where, sizeof(where), "pci %02x.%x+0x%llx", io->pci->dev, io->pci->func,
                  (unsigned long long)io->address);
@@ -595,6 +597,8 @@ static int plan_sockets(const struct mon *m, struct sock *out)
             all[n] = (struct sock){.pkg = n, .cpu = n, .rank = n};
     else
         n = read_packages(m, all);
+    if (n == 1)
+        all[0].only = true;
     return n < 0 ? -1 : choose_sockets(m->socket_arg, all, n, out);
 }
 
@@ -634,6 +638,16 @@ static int set_socket_rate(struct sock *socks, int n, const char *arg)
     return 0;
 }
 
+/* A device of socket s; with --socket on a machine of several packages, a pci device takes the
+ * buses the U-Box map gives s's package (runtime/pci.c); with one package, its only devices. */
+static int open_dev(regc_dev **d, const struct mon *m, struct regc_options *ro, const struct sock *s,
+                    char *err, size_t errlen)
+{
+    ro->by_package = s->pkg >= 0 && !s->only && strcmp(ro->backend, "pci") == 0;
+    ro->package = s->pkg;
+    return regc_open(d, m->spec, ro, err, errlen);
+}
+
 /* Opens s's devices (no --backend: MSR boxes through msr, PCI boxes through pci, in one flow) and
  * its session with every event. 0, 1 (a device) or 2 (an event), with a message. */
 static int open_socket(const struct mon *m, struct sock *s)
@@ -648,14 +662,14 @@ static int open_socket(const struct mon *m, struct sock *s)
                               .trace = g->dry_run ? trace : NULL,
                               .trace_ctx = s->pkg >= 0 ? s : NULL};
     char err[512];
-    if (regc_open(&s->d, m->spec, &ro, err, sizeof(err)) < 0) {
+    if (open_dev(&s->d, m, &ro, s, err, sizeof(err)) < 0) {
         fprintf(stderr, "regctl: %s\n", err);
         return 1;
     }
     if (!g->backend) {
         ro.backend = "pci";
         ro.cpu = s->rank;
-        if (regc_open(&s->pd, m->spec, &ro, err, sizeof(err)) < 0) {
+        if (open_dev(&s->pd, m, &ro, s, err, sizeof(err)) < 0) {
             fprintf(stderr, "regctl: %s\n", err);
             return 1;
         }

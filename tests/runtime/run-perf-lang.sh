@@ -49,6 +49,35 @@ same e5_2600v2 'uncore_cbox_1/event=0x34,umask=0x3,filter_state=0x1f,filter_nid=
 same e5_2600 'uncore_pcu/event=0x80,occ_sel=1/' 'pcu:POWER_STATE_OCCUPANCY.CORES_C0'
 same snb_client 'uncore_arb/event=0x80,umask=0x01/' 'arb:TRK_OCCUPANCY.ALL'
 
+# The Sandy Bridge client's fixed counter, against the kernel (arch/x86/events/intel/
+# uncore_snb.c, uncore.c; common/kpmu.h cites them): its perf string is uncore_cbox_0's
+# UNCORE_FIXED_EVENT, event=0xff, alias clockticks; counting it writes what
+# snb_uncore_msr_enable_event writes for the fixed index, SNB_UNC_CTL_EN (1 << 22), to
+# SNB_UNC_FIXED_CTR_CTRL (0x394).
+KFIX='uncore_cbox_0/event=0xff/'
+out=$("$REGCTL" events --perf snb_client unc_clock.socket 2>&1)
+if [ "$(echo "$out" | awk '{ print $1, $2 }')" = "$KFIX unc:CLOCK.SOCKET" ]; then
+    tap_ok "events --perf: UNC_CLOCK.SOCKET is $KFIX"
+else
+    tap_fail "events --perf: UNC_CLOCK.SOCKET is $KFIX" "$out"
+fi
+for e in "$KFIX" 'uncore_cbox_0/clockticks/' 'uncore_cbox_0/event=0xff,umask=0/' UNC_CLOCK.SOCKET; do
+    "$REGCTL" --dry-run monitor snb_client "$e" >"$tmp/a" 2>&1
+    rc=$?
+    w=$(awk '$1 == "write" && $3 == "msr" && $4 == "0x394" && $5 != "0x0" { print $5 }' "$tmp/a")
+    if [ $rc = 0 ] && [ "$w" = 0x400000 ]; then tap_ok "snb_client '$e' writes 1 << 22 to 0x394"; else
+        tap_fail "snb_client '$e' writes 1 << 22 to 0x394" "exit $rc" "$(cat "$tmp/a")"; fi
+    out=$("$REGCTL" --backend sim monitor snb_client "$e" --interval 0 --count 2 \
+        --sim-rate unc:CLOCK.SOCKET=1234 2>&1)
+    if [ "$(echo "$out" | awk 'NR > 1 { print $2 }' | tr '\n' ' ')" = "1234 1234 " ]; then
+        tap_ok "sim: '$e' counts UNC_CLOCK.SOCKET's rate"
+    else
+        tap_fail "sim: '$e' counts UNC_CLOCK.SOCKET's rate" "$out"
+    fi
+done
+golden perf-lang-fixed-cbox1 2 --backend sim monitor snb_client 'uncore_cbox_1/event=0xff/'
+golden perf-lang-fixed-cbox1-alias 2 --backend sim monitor snb_client 'uncore_cbox_2/clockticks/'
+
 golden perf-lang-dry-run 0 --dry-run monitor e5_2600v2 'unc_u_event_msg.doorbell_rcvd' \
     'uncore_cbox_1/event=0x34,umask=0x3,filter_state=0x1f,filter_nid=3/'
 golden perf-lang-sim 0 --backend sim monitor e5_2600 'uncore_ubox/event=0x42,umask=0x08/' \

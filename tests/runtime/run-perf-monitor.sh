@@ -42,6 +42,7 @@ tree() {
 soft=$(cat /sys/bus/event_source/devices/software/type 2>/dev/null || echo 1)
 tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb" "$soft"
 tree tests/runtime/data/perf-formats/snbep.txt "$tmp/snb" "$soft"
+tree tests/runtime/data/perf-formats/snb.txt "$tmp/snbc" "$soft"
 mkdir -p "$tmp/empty/bus/event_source/devices/software"
 
 # the plan: one perf event per added event, grouped per PMU; the configs are the header's
@@ -56,6 +57,28 @@ golden perf-dry-run-sample 0 --sysfs-root "$tmp/snb" --backend perf --dry-run mo
 # E5 PCU events need ev_sel_ext (bit 21), which the kernel's PCU formats and event_mask leave out
 golden perf-ext-refused 1 --sysfs-root "$tmp/snb" --backend perf --dry-run monitor e5_2600 \
     pcu:CORE0_TRANSITION_CYCLES
+
+# the Sandy Bridge client's fixed counter: the kernel serves it on uncore_cbox_0 only, as
+# UNCORE_FIXED_EVENT (config 0xff), with the alias clockticks = event=0xff,umask=0x00
+# (data/perf-formats/snb.txt): each name of it opens that event there
+for e in UNC_CLOCK.SOCKET unc_clock.socket 'uncore_cbox_0/event=0xff/' 'uncore_cbox_0/clockticks/' \
+    unc:CLOCK.SOCKET; do
+    out=$("$REGCTL" --sysfs-root "$tmp/snbc" --backend perf --dry-run monitor snb_client "$e" 2>&1)
+    rc=$?
+    got=$(echo "$out" | awk '$1 == "perf_event_open" { print substr($3, 1, index($3, "/") - 1), $5, $6, $7 }')
+    if [ $rc = 0 ] && [ "$got" = "uncore_cbox_0 config=0xff config1=0x0 config2=0x0" ]; then
+        tap_ok "perf-snb-fixed $e: uncore_cbox_0, config 0xff"
+    else
+        tap_fail "perf-snb-fixed $e: uncore_cbox_0, config 0xff" "exit $rc" "$out"
+    fi
+done
+# uncore_cbox_1 and its alias: the kernel refuses them (single_fixed), so regctl does
+for e in 'uncore_cbox_1/event=0xff/' 'uncore_cbox_3/clockticks/'; do
+    out=$("$REGCTL" --sysfs-root "$tmp/snbc" --backend perf --dry-run monitor snb_client "$e" 2>&1)
+    rc=$?
+    if [ $rc = 2 ] && echo "$out" | grep -q 'on uncore_cbox_0 only'; then tap_ok "perf-snb-fixed-refused $e"; else
+        tap_fail "perf-snb-fixed-refused $e" "exit $rc" "$out"; fi
+done
 
 # no uncore PMU: what is missing and where to look
 out=$("$REGCTL" --force-cpu --sysfs-root "$tmp/empty" --backend perf monitor e5_2600v2 ubox:EVENT_MSG.DOORBELL_RCVD \

@@ -131,6 +131,56 @@ mkdir -p "$tmp/sys/devices/system/cpu/cpu4" "$tmp/sys/devices/system/cpu/cpuidle
 golden socket-dry-run 0 --sysfs-root "$tmp/sys" --dry-run monitor e5_2600v2 "$U" "qpi[p1]:TxL_FLITS_G0.DATA" \
     --socket all
 
+# ---- PCI buses without a U-Box: plain files standing for the pci backend's sysfs (config is a
+# file it reads and writes). The kernel gives a bus without a U-Box the package of the next bus
+# above it that has one (uncore_snbep.c snbep_pci2phy_map_init(), reverse = true): U-Boxes
+# 8086:3ce0 on 0000:3f (node id 1) and 0000:7f (node id 0), GIDNIDMAP 0x8 (package 0: node 0,
+# package 1: node 1); the HAs sit on 0000:3e (package 1) and 0000:7e (package 0), 0000:fe (no
+# U-Box above it: no package).
+# pcidev DIR BDF DEVICE NODEID GIDNIDMAP: a function with 256 bytes of config space
+pcidev() {
+    local d=$1/bus/pci/devices/$2
+    mkdir -p "$d"
+    echo 0x8086 >"$d/vendor"
+    echo "$3" >"$d/device"
+    python3 -c 'import sys
+b = bytearray(256)
+b[0x40:0x44] = int(sys.argv[2], 0).to_bytes(4, "little")
+b[0x54:0x58] = int(sys.argv[3], 0).to_bytes(4, "little")
+open(sys.argv[1], "wb").write(b)' "$d/config" "$4" "$5"
+}
+if command -v python3 >/dev/null; then
+    for pk in 0 1; do
+        r=$tmp/below$pk
+        topology "$r" 0 1
+        pcidev "$r" 0000:3f:0b.0 0x3ce0 1 0x8
+        pcidev "$r" 0000:7f:0b.0 0x3ce0 0 0x8
+        for b in 3e 7e fe; do pcidev "$r" "0000:$b:0e.1" 0x3c46 0 0; done
+        name="a bus without a U-Box is the next U-Box bus's: package $pk's HA"
+        "$REGCTL" --force-cpu --sysfs-root "$r" --backend pci monitor e5_2600 ha:REQUESTS.READS \
+            --socket "$pk" --interval 0 --count 1 --lock-dir "$tmp/pcilocks" --settle 0 >"$tmp/out" 2>&1
+        rc=$?
+        # HA_PCI_PMON_BOX_CTL (0xf4) is left with frz_en set on the box the run used
+        got=$(for b in 3e 7e fe; do
+            [ "$(od -An -tx4 -j 0xf4 -N4 "$r/bus/pci/devices/0000:$b:0e.1/config" | tr -d ' ')" = 00000000 ] ||
+                echo "$b"; done)
+        want=$([ "$pk" = 0 ] && echo 7e || echo 3e)
+        if [ $rc = 0 ] && [ "$got" = "$want" ]; then tap_ok "$name (bus $want)"; else
+            tap_fail "$name (bus $want)" "exit $rc, used: $got" "$(cat "$tmp/out")"; fi
+    done
+    # a user other than root reads 64 bytes of config (drivers/pci/pci-sysfs.c): a file that short
+    r=$tmp/short
+    topology "$r" 0 1
+    pcidev "$r" 0000:7f:0b.0 0x3ce0 0 0x8
+    truncate -s 64 "$r/bus/pci/devices/0000:7f:0b.0/config"
+    expect "U-Box node ids past 64 bytes of config: refused as needing root" 1 \
+        "regctl: monitor: socket 0: read ha.ha.HA_PCI_PMON_CTL0: reading 'ha.ha.HA_PCI_PMON_CTL0' (pci offset 0xd8, cpu 0) failed: cannot read CPUNODEID of U-Box 0000:7f:0b.0 (config 0x40): configuration space past 64 bytes needs root" \
+        --force-cpu --sysfs-root "$r" --backend pci monitor e5_2600 ha:REQUESTS.READS --socket all \
+        --interval 0 --count 1 --lock-dir "$tmp/pcilocks" --settle 0
+else
+    tap_skip "a bus without a U-Box is the next U-Box bus's" "python3 not installed"
+fi
+
 # msrfs refuses packages that do not divide the CPUs, or too many
 for args in "--cpus 3 --packages 2" "--cpus 4 --packages 0" "--cpus 34 --packages 17"; do
     if [ -x "$BUILD/tests/tools/msrfs" ]; then

@@ -336,11 +336,7 @@ static unsigned check_strings(const struct regc_spec *s)
             if (regc_perf_event_string(s, b, last, e, str, sizeof(str), err, sizeof(err))) {
                 /* only the E5 PCU's extended events: the kernel's SNB-EP/IVB-EP PCU formats
                    have no ev_sel_ext (bit 21), so perf cannot say them */
-                /* and the SNB fixed counter's event (unc:CLOCK, added with the fidelity
-                   work): the kernel counts it as uncore_cbox_0's event=0xff
-                   (uncore_snb.c), a mapping regc_perf_event_string does not make yet */
-                bool snb_fixed = !strcmp(s->name, "snb_client") && !strcmp(b->name, "unc");
-                if (!snb_fixed && (strcmp(b->name, "pcu") || !strstr(err, "'ev_sel_ext' [21:21]")))
+                if (strcmp(b->name, "pcu") || !strstr(err, "'ev_sel_ext' [21:21]"))
                     fail_msg("%s: %s:%s has no perf string: %s", s->name, b->name, e->name, err);
                 continue;
             }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""perf_export_check.py EXPORT PERFMON [CODE:COUNTERS...] - compare a `regc -t perf` export with Intel's perfmon.
+"""perf_export_check.py EXPORT PERFMON [--fixed FILE] [CODE:COUNTERS...] - compare a `regc -t perf` export with Intel's perfmon.
 
 EXPORT is the JSON regc wrote (perf's pmu-events shape); PERFMON is Intel's perfmon
 uncore file the spec's event tables cite. For every export entry whose EventName
@@ -7,7 +7,10 @@ perfmon also lists, EventCode, UMask and Counter must be equal as numbers and
 counter sets. CODE:COUNTERS arguments are the known cases where the spec keeps
 fewer counters than perfmon on purpose (regspec/events/events.conf limit=, cited
 there): entries of event code CODE must give perfmon's counters that COUNTERS
-allows; each such difference is printed as 'known:'. Prints one line per
+allows; each such difference is printed as 'known:'. A perfmon row counted by a fixed
+counter (Counter "Fixed") is compared instead with FILE's line for its EventName
+(tests/specs/data/perf/fixed.txt: EventName EventCode Counter Unit, how perf's own JSON
+writes it, cited there), and must have no UMask; a fixed row FILE does not list disagrees. Prints one line per
 disagreement and a summary 'compared N of M export entries'. Exit 0 when all
 agree, 1 on a disagreement, 2 on unreadable input or when nothing was compared.
 """
@@ -33,8 +36,19 @@ def main(argv):
     except (OSError, ValueError) as e:
         print('perf_export_check: %s' % e, file=sys.stderr)
         return 2
+    args, fixed = argv[3:], {}
+    if args[:1] == ['--fixed']:
+        try:
+            for line in open(args[1]):
+                f = line.split()
+                if f and not f[0].startswith('#'):
+                    fixed[f[0].upper()] = f[1:4]
+        except (OSError, IndexError) as e:
+            print('perf_export_check: --fixed: %s' % e, file=sys.stderr)
+            return 2
+        args = args[2:]
     limits = {}
-    for a in argv[3:]:
+    for a in args:
         code, _, c = a.partition(':')
         limits[num(code)] = set(ctrs(c.replace(';', ',')))
     rows = {r['EventName'].upper(): r for r in pm['Events']}
@@ -49,6 +63,16 @@ def main(argv):
             continue
         n += 1
         name = e['EventName']
+        if str(r.get('Counter', '')).strip().lower() == 'fixed':
+            want = fixed.get(name.upper())
+            got = [e.get('EventCode'), e.get('Counter'), e.get('Unit')]
+            if want is None or got[1:] != want[1:] or num(got[0]) != num(want[0]) or 'UMask' in e:
+                print('%s: fixed counter: EventCode %s, Counter %s, Unit %s, UMask %s; perf '
+                      'writes %s' % (name, got[0], got[1], got[2], e.get('UMask'),
+                                     'EventCode %s, Counter %s, Unit %s, no UMask' % tuple(want)
+                                     if want else 'nothing known (add it to --fixed)'))
+                bad += 1
+            continue
         if num(e['EventCode']) != num(r['EventCode']):
             print('%s: EventCode %s, perfmon %s' % (name, e['EventCode'], r['EventCode']))
             bad += 1

@@ -7,7 +7,8 @@
 # and Counter with the perfmon file the spec's event tables were converted from,
 # for every event both list; the spec's deliberate counter limits (the ARB
 # occupancy events, events.conf limit=, SDM Vol. 3B 18.9.6.1) are passed as
-# known. Also: a tiny spec against a hand-written expected file (commas after a
+# known. A fixed counter's event (perfmon Counter "Fixed") is compared with how perf's own JSON
+# writes it (tests/specs/data/perf/fixed.txt, cited there). Also: a tiny spec against a hand-written expected file (commas after a
 # block without events, sub-events instead of their event, JSON escaping), and
 # a spec without events gives an empty array.
 set -u
@@ -45,7 +46,8 @@ while read -r spec file; do
         tap_fail "$spec renders with -t perf" "$(cat "$tmp/err")"; continue
     fi
     # shellcheck disable=SC2086 # one argument per limit
-    if python3 tests/specs/perf_export_check.py "$tmp/$spec.json" "$pdir/$file" $limits \
+    if python3 tests/specs/perf_export_check.py "$tmp/$spec.json" "$pdir/$file" \
+        --fixed "$data/fixed.txt" $limits \
         >"$tmp/out" 2>&1; then
         tap_ok "$spec export agrees with $file: $(tail -n 1 "$tmp/out")"
         grep '^known:' "$tmp/out" | sed 's/^/# /'

@@ -4,6 +4,7 @@
  * configuration space go through the kernel.
  *
  *   pcifs [--spec NAME] [--sockets N] [--cpus N] [--config-size 256|4096]
+ *         [--swap-buses 0|1] [--node-ids A,B] [--gidnidmap HEX] [--no-ubox 0|1]
  *         [--log FILE] MOUNTPOINT [FUSE options]
  *
  * The tree is shaped like /sys (paths below MOUNTPOINT):
@@ -17,7 +18,16 @@
  * Every PCI locator of the spec's instances (vendor, device, dev, func) is
  * one function on the bus of each socket: socket S has bus 0x7f + 0x80*S
  * (0000:7f and 0000:ff, the uncore buses a two-socket E5-2600 shows), so the
- * lower bus is socket 0, the order in which the pci backend counts matches.
+ * lower bus is socket 0; --swap-buses 1 gives socket 1 the lower bus, as
+ * firmware may. The E5-2600 and v2 also get each socket's U-Box device, which
+ * tells the kernel which package a bus belongs to (uncore_snbep.c
+ * snbep_pci2phy_map_init(), torvalds/linux 0378c93a): 8086:3ce0 (E5-2600) or
+ * 8086:0e1e (v2), function 0b.0 (lspci of both parts: "7f:0b.0 ... [8086:3ce0]",
+ * "ff:0b.0 ... UBOX Registers [8086:0e1e]"), whose CPUNODEID (config 0x40,
+ * bits 2:0) holds the socket's node id (--node-ids: socket 0's, socket 1's;
+ * default 0,1) and GIDNIDMAP (config 0x54) the node id of package i in bits
+ * 3i+2:3i (built from the node ids, or --gidnidmap HEX); --no-ubox 1 leaves
+ * the U-Box out. These registers are constants, not the model's.
  * Each socket is a model of its own (one package); cpu/N/msr belongs to
  * socket N * sockets / cpus, so with as many CPUs as sockets CPU S is on
  * socket S. The MSR and PCI registers of a socket share its model: on the
@@ -72,6 +82,8 @@ struct pdev {      /* one PCI function */
     char name[16]; /* "0000:7f:0e.1" */
     unsigned socket;
     struct regc_pci_loc loc;
+    bool ubox;            /* the U-Box: CPUNODEID and GIDNIDMAP at 0x40 and 0x54 */
+    uint32_t node, idmap; /* their values */
     struct span *spans;
     size_t nspans;
 };
@@ -81,6 +93,10 @@ struct pcifs {
     regc_sim *sim[MAX_SOCKETS];
     struct simctl ctl[MAX_SOCKETS]; /* the control file's state per socket (simctl.h) */
     unsigned nsockets;
+    unsigned bus[MAX_SOCKETS];  /* each socket's bus */
+    unsigned node[MAX_SOCKETS]; /* each socket's node id */
+    long idmap;                 /* GIDNIDMAP; -1: from the node ids */
+    bool swap, no_ubox;
     int ncpus;
     unsigned cfg_size;
     FILE *log;
@@ -93,9 +109,19 @@ static struct pcifs *state(void)
     return fuse_get_context()->private_data;
 }
 
-static unsigned bus_of(unsigned socket)
+static unsigned bus_of(const struct pcifs *st, unsigned socket)
 {
-    return 0x7f + 0x80 * socket;
+    return st->bus[socket];
+}
+
+/* The U-Box PCI function of the E5 parts (see the top); NULL: the spec has none here. */
+static const struct regc_pci_loc *ubox_loc(const struct regc_spec *spec)
+{
+    static const struct regc_pci_loc snbep = {.vendor = 0x8086, .device = 0x3ce0, .dev = 0x0b},
+                                     ivbep = {.vendor = 0x8086, .device = 0x0e1e, .dev = 0x0b};
+    return !strcmp(spec->name, "e5_2600")     ? &snbep
+           : !strcmp(spec->name, "e5_2600v2") ? &ivbep
+                                              : NULL;
 }
 
 /* ---- the devices, from the spec's instances */
@@ -111,7 +137,8 @@ static struct pdev *dev_for(struct pcifs *st, unsigned socket, const struct regc
     st->devs = n;
     n = &st->devs[st->ndevs++];
     *n = (struct pdev){.socket = socket, .loc = *loc};
-    snprintf(n->name, sizeof(n->name), "0000:%02x:%02x.%x", bus_of(socket), loc->dev, loc->func);
+    snprintf(n->name, sizeof(n->name), "0000:%02x:%02x.%x", bus_of(st, socket), loc->dev,
+             loc->func);
     return n;
 }
 
@@ -159,6 +186,20 @@ static int by_name(const void *a, const void *b)
 
 static int build_devices(struct pcifs *st)
 {
+    uint32_t idmap = 0;
+    for (unsigned s = 0; s < st->nsockets; s++) {
+        st->bus[s] = 0x7f + 0x80 * (st->swap ? st->nsockets - 1 - s : s);
+        idmap |= (st->node[s] & 7) << (3 * s);
+    }
+    const struct regc_pci_loc *u = st->no_ubox ? NULL : ubox_loc(st->spec);
+    for (unsigned s = 0; u && s < st->nsockets; s++) {
+        struct pdev *d = dev_for(st, s, u);
+        if (!d)
+            return -ENOMEM;
+        d->ubox = true;
+        d->node = st->node[s];
+        d->idmap = st->idmap >= 0 ? (uint32_t)st->idmap : idmap;
+    }
     for (const struct regc_block *b = st->spec->blocks; b->name; b++)
         if (add_block(st, b) < 0)
             return -ENOMEM;
@@ -231,7 +272,7 @@ static struct where where_device(const char *p, unsigned bus)
         return (struct where){.node = N_BUS, .bus = bus};
     const char *name = p + 1, *slash = strchr(name, '/');
     struct pdev *d = dev_named(name, slash ? (size_t)(slash - name) : strlen(name));
-    if (*p != '/' || !d || bus_of(d->socket) != bus)
+    if (*p != '/' || !d || bus_of(state(), d->socket) != bus)
         return (struct where){.node = N_NONE};
     if (!slash)
         return (struct where){.node = N_DEVDIR, .dev = d};
@@ -262,9 +303,9 @@ static struct where where_is(const char *path)
         return where_cpu(path + 4);
     for (unsigned s = 0; s < state()->nsockets; s++) {
         char dir[32];
-        int n = snprintf(dir, sizeof(dir), "/devices/pci0000:%02x", bus_of(s));
+        int n = snprintf(dir, sizeof(dir), "/devices/pci0000:%02x", bus_of(state(), s));
         if (!strncmp(path, dir, (size_t)n) && (!path[n] || path[n] == '/'))
-            return where_device(path + n, bus_of(s));
+            return where_device(path + n, bus_of(state(), s));
     }
     return (struct where){.node = N_NONE};
 }
@@ -330,10 +371,14 @@ static int span_write(const struct pdev *d, const struct span *s, uint64_t at, u
     return regc_sim_write(sim_of(d), &io, cur | data);
 }
 
-/* The vendor and device id at offsets 0 to 3. */
+/* The vendor and device id at offsets 0 to 3; a U-Box's CPUNODEID and GIDNIDMAP. */
 static uint8_t id_byte(const struct pdev *d, uint64_t off)
 {
     uint32_t id = (uint32_t)d->loc.device << 16 | d->loc.vendor;
+    if (d->ubox && off >= 0x40 && off < 0x44)
+        return (uint8_t)(d->node >> (8 * (off - 0x40)));
+    if (d->ubox && off >= 0x54 && off < 0x58)
+        return (uint8_t)(d->idmap >> (8 * (off - 0x54)));
     return off < 4 ? (uint8_t)(id >> (8 * off)) : 0;
 }
 
@@ -425,7 +470,8 @@ static int id_text(const struct where *w, char *buf, size_t len)
 
 static int link_text(const struct pdev *d, char *buf, size_t len)
 {
-    return snprintf(buf, len, "../../../devices/pci0000:%02x/%s", bus_of(d->socket), d->name);
+    return snprintf(buf, len, "../../../devices/pci0000:%02x/%s", bus_of(state(), d->socket),
+                    d->name);
 }
 
 static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
@@ -485,7 +531,7 @@ static void fill_devices(void *buf, fuse_fill_dir_t fill, int bus)
 {
     struct pcifs *st = state();
     for (size_t i = 0; i < st->ndevs; i++)
-        if (bus < 0 || bus_of(st->devs[i].socket) == (unsigned)bus)
+        if (bus < 0 || bus_of(st, st->devs[i].socket) == (unsigned)bus)
             fill(buf, st->devs[i].name, NULL, 0, 0);
 }
 
@@ -505,7 +551,7 @@ static void fill_dir(const char *path, void *buf, fuse_fill_dir_t fill)
         fill(buf, "devices", NULL, 0, 0);
     } else if (!strcmp(path, "/devices")) {
         for (unsigned s = 0; s < st->nsockets; s++) {
-            snprintf(name, sizeof(name), "pci0000:%02x", bus_of(s));
+            snprintf(name, sizeof(name), "pci0000:%02x", bus_of(st, s));
             fill(buf, name, NULL, 0, 0);
         }
     } else if (!strcmp(path, "/cpu")) {
@@ -669,6 +715,7 @@ static const struct fuse_operations ops = {
 static int usage(void)
 {
     fprintf(stderr, "usage: pcifs [--spec NAME] [--sockets N] [--cpus N] [--config-size 256|4096] "
+                    "[--swap-buses 0|1] [--node-ids A,B] [--gidnidmap HEX] [--no-ubox 0|1] "
                     "[--log FILE] MOUNTPOINT [FUSE options]\n");
     return 2;
 }
@@ -702,6 +749,15 @@ static int parse_options(int argc, char **argv, const char **spec, const char **
         else if (!strcmp(o, "--config-size") && !parse_int(a, 256, 4096, &v) &&
                  (v == 256 || v == 4096))
             st->cfg_size = (unsigned)v;
+        else if (!strcmp(o, "--swap-buses") && !parse_int(a, 0, 1, &v))
+            st->swap = v;
+        else if (!strcmp(o, "--no-ubox") && !parse_int(a, 0, 1, &v))
+            st->no_ubox = v;
+        else if (!strcmp(o, "--gidnidmap") && (st->idmap = strtol(a, NULL, 16)) >= 0)
+            ;
+        else if (!strcmp(o, "--node-ids") &&
+                 sscanf(a, "%u,%u", &st->node[0], &st->node[1]) == MAX_SOCKETS)
+            ;
         else
             return -1;
     }
@@ -724,7 +780,7 @@ static int serve(int argc, char **argv, int first, struct pcifs *st)
 int main(int argc, char **argv)
 {
     const char *spec_name = "hand_ubox", *log_path = NULL;
-    struct pcifs st = {.nsockets = 1, .cfg_size = 4096};
+    struct pcifs st = {.nsockets = 1, .cfg_size = 4096, .node = {0, 1}, .idmap = -1};
     int first = parse_options(argc, argv, &spec_name, &log_path, &st);
     if (first < 0)
         return usage();

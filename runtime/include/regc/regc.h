@@ -190,6 +190,11 @@ struct regc_options {
     bool dry_run;  /* touch nothing: report each access to 'trace'; reads return the reset value */
     regc_trace_fn *trace; /* NULL: none */
     void *trace_ctx;
+    /* pci: take each device from the PCI buses of physical package 'package', as the kernel maps
+       buses to packages through the U-Box's node id registers (E5-2600 and v2; docs/runtime.md),
+       instead of the Nth in bus order ('cpu'); other specs: 'cpu' as before */
+    bool by_package;
+    int package;
 };
 
 struct regc_stats {

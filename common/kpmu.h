@@ -1,0 +1,42 @@
+/*
+ * kpmu - facts about the Linux kernel's uncore PMUs that regc (-t perf, perf's pmu-events JSON)
+ * and libregrt (perf's language, the perf backend) both need, so the two never disagree.
+ *
+ * A fixed counter the kernel serves from another type's PMU. The spec keeps the Sandy Bridge
+ * client's fixed counter (MSR_UNC_PERF_FIXED_CTRL/CTR 0x394/0x395) in block 'unc', where the
+ * SDM puts it; the kernel hangs it on its C-Box type instead (arch/x86/events/intel/
+ * uncore_snb.c, torvalds/linux 0378c93a: snb_uncore_cbox .fixed_ctr = SNB_UNC_FIXED_CTR,
+ * .fixed_ctl = SNB_UNC_FIXED_CTR_CTRL, .single_fixed = 1), and with single_fixed only the
+ * type's first PMU takes the fixed event (uncore.c uncore_pmu_event_init: attr.config ==
+ * UNCORE_FIXED_EVENT and "single_fixed && pmu_idx > 0" is -EINVAL). So the event is
+ * uncore_cbox_0/event=0xff/, also named by the type's alias "clockticks"
+ * (snb_uncore_events: INTEL_UNCORE_EVENT_DESC(clockticks, "event=0xff,umask=0x00")). perf's
+ * pmu-events JSON writes this counter's event with "EventCode": "0xff", "Counter": "FIXED"
+ * and "Unit": "cbox_0" (its skylake uncore events, commit
+ * e2641db83f18 "perf vendor events: Add/update skylake events/metrics"; haswell/counter.json
+ * gives unit cbox_0 its one fixed counter); the jevents unit "cbox_0" is the PMU
+ * uncore_cbox_0.
+ */
+#ifndef REGC_KPMU_H
+#define REGC_KPMU_H
+
+/* the kernel's UNCORE_FIXED_EVENT (arch/x86/events/intel/uncore.h): config 0xff selects a
+ * type's fixed counter */
+#define REGC_KPMU_FIXED_EVENT 0xff
+
+struct regc_kpmu_fixed_host {
+    const char *spec, *block; /* the spec's block holding the fixed counter group */
+    const char *type;         /* the kernel's type serving it ("cbox"): its formats */
+    const char *pmu;          /* the PMU taking the fixed event ("uncore_cbox_0") */
+    const char *unit;         /* perf's pmu-events Unit of the event ("cbox_0") */
+    const char *alias;        /* the kernel's event alias of the fixed event ("clockticks") */
+};
+
+/* The host of block 'block' of spec 'spec''s fixed counter, or NULL when the kernel serves it
+ * from the block's own PMU (uncore_<block>, as for the E5-2600 U-Box and iMC). */
+const struct regc_kpmu_fixed_host *regc_kpmu_fixed_host(const char *spec, const char *block);
+
+/* The host whose PMU is 'pmu' for spec 'spec', or NULL. */
+const struct regc_kpmu_fixed_host *regc_kpmu_fixed_host_pmu(const char *spec, const char *pmu);
+
+#endif
