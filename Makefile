@@ -224,6 +224,12 @@ $(HDR_EVENTS_H): tests/runtime/make-hdr-events.sh tests/runtime/hdr_events.musta
 
 $(BUILD)/tests/runtime/test_events_all: $(HDR_EVENTS_H)
 
+# test_backends finds the PCI2250 example (no dev=: any slot) through the pci backend.
+$(BUILD)/gen/pci2250_pci_tables.h: examples/specs/pci2250_pci.xml $(REGC)
+	$(Q)$(REGC) -t tables -o $@ $<
+
+$(BUILD)/tests/runtime/test_backends: $(BUILD)/gen/pci2250_pci_tables.h
+
 # ---------------------------------------------------------------- generated/
 # Every spec through every built-in output; committed, and CI fails when stale.
 SPECS := $(wildcard regspec/*.xml)

@@ -13,6 +13,9 @@
 /* Elements beyond this many are not compared (a spec that large is a mistake of its own). */
 #define MAX_ELEMENTS (UINT64_C(1) << 24)
 
+/* A dev or func the instance leaves open (any slot): no number a given one can be. */
+#define ANY_SLOT UINT64_C(0x100)
+
 /* All uint64_t: no padding, so its bytes are the key (common/map.h). */
 struct addr_key {
     uint64_t space; /* enum model_space */
@@ -70,8 +73,8 @@ static void add_elements(struct check_ctx *c, struct addr_table *t, const struct
         s->key.space = r->space;
         s->key.vendor = pci ? inst->vendor : 0;
         s->key.device = pci ? inst->device : 0;
-        s->key.dev = pci ? inst->dev : 0;
-        s->key.func = pci ? inst->func : 0;
+        s->key.dev = !pci ? 0 : inst->has_dev ? inst->dev : ANY_SLOT;
+        s->key.func = !pci ? 0 : inst->has_func ? inst->func : ANY_SLOT;
         s->key.addr = model_reg_address(r, inst, i);
         s->reg = r;
         s->inst = inst;
@@ -100,6 +103,42 @@ static uint64_t count_elements(const struct model_spec *s)
     return n;
 }
 
+/* Can PCI locators 'a' and 'b' find one device: same vendor and device, and each of dev and func
+ * equal or left open by either? */
+static bool same_device_possible(const struct model_instance *a, const struct model_instance *b)
+{
+    return a->has_pci && b->has_pci && a->vendor == b->vendor && a->device == b->device &&
+           (!a->has_dev || !b->has_dev || a->dev == b->dev) &&
+           (!a->has_func || !b->has_func || a->func == b->func);
+}
+
+/*
+ * Two instances of one block that may be one PCI device, one of them leaving dev or func open:
+ * the runtime, matching vendor and device on any slot, would give both the same device. Reported
+ * once per instance (against the first it may share a device with); *skip[j] set so that its
+ * registers are not reported again as address collisions. Equal locators given in full are
+ * left to the address check.
+ */
+static void check_pci_ambiguity(struct check_ctx *c, const struct model_block *blk, bool *skip)
+{
+    for (size_t j = 0; j < blk->ninstances; j++) {
+        const struct model_instance *b = blk->instances[j];
+        for (size_t k = 0; k < j && !skip[j]; k++) {
+            const struct model_instance *a = blk->instances[k];
+            bool open = !a->has_dev || !a->has_func || !b->has_dev || !b->has_func;
+            if (!open || !same_device_possible(a, b))
+                continue;
+            skip[j] = true;
+            diag_report(c->dg, DIAG_ADDRESS_COLLISION, b->pos,
+                        "instances '%s' and '%s' of block '%s' may be one PCI device (%04" PRIx64
+                        ":%04" PRIx64 "; a dev= or func= left out matches any slot): give "
+                        "each a dev= and func= that tell them apart",
+                        a->name, b->name, blk->name, b->vendor, b->device);
+            diag_note(c->dg, a->pos, "instance '%s' defined here", a->name);
+        }
+    }
+}
+
 void check_addresses(struct check_ctx *c)
 {
     uint64_t n = count_elements(c->s);
@@ -108,13 +147,17 @@ void check_addresses(struct check_ctx *c)
     struct addr_table t = {xcalloc((size_t)n, sizeof(*t.slots)), 0, REGC_MAP_INIT};
     for (size_t b = 0; b < c->s->nblocks; b++) {
         const struct model_block *blk = c->s->blocks[b];
+        bool *skip = xcalloc(blk->ninstances + 1, sizeof(*skip));
+        check_pci_ambiguity(c, blk, skip);
         for (size_t i = 0; i < blk->nregs; i++) {
             bool reported = false;
             if (blk->ninstances == 0)
                 add_elements(c, &t, blk->regs[i], NULL, &reported);
             for (size_t j = 0; j < blk->ninstances; j++)
-                add_elements(c, &t, blk->regs[i], blk->instances[j], &reported);
+                if (!skip[j] || blk->regs[i]->space != SPACE_PCI)
+                    add_elements(c, &t, blk->regs[i], blk->instances[j], &reported);
         }
+        free(skip);
     }
     regc_map_release(&t.map);
     free(t.slots);

@@ -438,7 +438,7 @@ static void check_instance_locators(struct check_ctx *c, const struct model_bloc
             reported[r->space] = true;
             diag_report(c->dg, DIAG_UNKNOWN_REF, inst->pos,
                         "instance '%s' gives no %s, which %s register '%s' needs", inst->name,
-                        r->space == SPACE_PCI ? "PCI locator (vendor, device, dev, func)" : "base",
+                        r->space == SPACE_PCI ? "PCI locator (vendor, device)" : "base",
                         space_name(r->space), r->name);
         }
     }

@@ -466,8 +466,8 @@ static struct dt *pci_json(struct ctx *c, const struct model_instance *inst)
     struct dt *o = dt_obj(c->a);
     SET(c, o, "vendor", hex(c, inst->vendor));
     SET(c, o, "device", hex(c, inst->device));
-    SET(c, o, "dev", dt_int(c->a, inst->dev));
-    SET(c, o, "func", dt_int(c->a, inst->func));
+    SET(c, o, "dev", inst->has_dev ? dt_int(c->a, inst->dev) : dt_null()); /* null: any slot */
+    SET(c, o, "func", inst->has_func ? dt_int(c->a, inst->func) : dt_null());
     return o;
 }
 
@@ -487,14 +487,16 @@ static struct dt *instance_json(struct ctx *c, const struct model_instance *inst
     if (inst->has_pci) {
         DEF(c, &d, "vendor", "_VENDOR");
         DEF(c, &d, "device", "_DEVICE");
-        DEF(c, &d, "dev", "_DEV");
-        DEF(c, &d, "func", "_FUNC");
+        if (inst->has_dev)
+            DEF(c, &d, "dev", "_DEV");
+        if (inst->has_func)
+            DEF(c, &d, "func", "_FUNC");
     }
-    if (inst->has_pci) {
+    if (inst->has_pci) { /* c_dev, c_func null when not given: no macro (any slot) */
         SET(c, o, "c_vendor", dt_str_ref(c->a, c_lit(c, inst->vendor, 32, false)));
         SET(c, o, "c_device", dt_str_ref(c->a, c_lit(c, inst->device, 32, false)));
-        SET(c, o, "c_dev", dt_int(c->a, (long long)inst->dev));
-        SET(c, o, "c_func", dt_int(c->a, (long long)inst->func));
+        SET(c, o, "c_dev", inst->has_dev ? dt_int(c->a, (long long)inst->dev) : dt_null());
+        SET(c, o, "c_func", inst->has_func ? dt_int(c->a, (long long)inst->func) : dt_null());
     }
     if (inst->has_base)
         SET(c, o, "c_base",

@@ -291,7 +291,8 @@ struct model_instance {
     const char *name;
     bool has_base;
     uint64_t base;
-    bool has_pci;
+    bool has_pci;           /* vendor and device given */
+    bool has_dev, has_func; /* dev=, func= given; absent: any slot (0 stored) */
     uint64_t vendor, device, dev, func;
     const char *desc;
     struct model_cite cite;

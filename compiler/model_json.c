@@ -207,7 +207,16 @@ static void put_spec(struct jw *w, const struct model_spec *s)
 
 /* ------------------------------------------------------------ blocks and instances */
 
-/* "pci": the instance's PCI locator, or null. */
+/* An unsigned, or null when not given. */
+static void put_uint_or_null(struct jw *w, const char *key, bool given, uint64_t v)
+{
+    if (given)
+        put_uint(w, key, v);
+    else
+        put_null(w, key);
+}
+
+/* "pci": the instance's PCI locator, or null; dev and func null when not given (any slot). */
 static void put_pci(struct jw *w, const struct model_instance *inst)
 {
     if (!inst || !inst->has_pci) {
@@ -217,8 +226,8 @@ static void put_pci(struct jw *w, const struct model_instance *inst)
     open_obj(w, "pci");
     put_hex(w, "vendor", inst->vendor);
     put_hex(w, "device", inst->device);
-    put_uint(w, "dev", inst->dev);
-    put_uint(w, "func", inst->func);
+    put_uint_or_null(w, "dev", inst->has_dev, inst->dev);
+    put_uint_or_null(w, "func", inst->has_func, inst->func);
     close_obj(w);
 }
 

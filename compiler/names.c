@@ -218,7 +218,11 @@ static void foreach_block(const struct emitter *em, const char *prefix,
         if (inst->has_base)
             EMIT(em, stem, inst->pos, "BASE");
         if (inst->has_pci)
-            EMIT(em, stem, inst->pos, "VENDOR", "DEVICE", "DEV", "FUNC");
+            EMIT(em, stem, inst->pos, "VENDOR", "DEVICE");
+        if (inst->has_pci && inst->has_dev)
+            EMIT(em, stem, inst->pos, "DEV");
+        if (inst->has_pci && inst->has_func)
+            EMIT(em, stem, inst->pos, "FUNC");
     }
     for (size_t i = 0; i < blk->nregs; i++)
         foreach_reg(em, prefix, blk->regs[i]);

@@ -40,6 +40,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1245,17 +1246,25 @@ static bool get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *o
  * A number stored in an 'unsigned' (width, size, index). A larger one is
  * reported here, as written: stored, it would be some other number.
  */
-static unsigned get_uint(struct loader *ld, xmlNode *n, const char *name, unsigned dflt)
+static bool get_num_max(struct loader *ld, xmlNode *n, const char *name, uint64_t max,
+                        uint64_t *out)
 {
     uint64_t v;
     if (!get_num(ld, n, name, &v))
-        return dflt;
-    if (v > UINT_MAX) {
+        return false;
+    if (v > max) {
         report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, name, 0),
-                    "'%s' is %s, out of range (at most %u)", name, get(ld, n, name), UINT_MAX);
-        return dflt;
+               "'%s' is %s, out of range (at most %" PRIu64 ")", name, get(ld, n, name), max);
+        return false;
     }
-    return (unsigned)v;
+    *out = v;
+    return true;
+}
+
+static unsigned get_uint(struct loader *ld, xmlNode *n, const char *name, unsigned dflt)
+{
+    uint64_t v;
+    return get_num_max(ld, n, name, UINT_MAX, &v) ? (unsigned)v : dflt;
 }
 
 static void cite_of(struct loader *ld, xmlNode *n, struct model_cite *c)
@@ -1876,9 +1885,24 @@ static struct model_instance *load_instance(struct loader *ld, xmlNode *n, struc
     struct model_instance *in = arena_zalloc(ld->a, sizeof(*in));
     in->name = get(ld, n, "name");
     in->has_base = get_num(ld, n, "base", &in->base);
-    bool v = get_num(ld, n, "vendor", &in->vendor), d = get_num(ld, n, "device", &in->device);
-    bool dv = get_num(ld, n, "dev", &in->dev), fn = get_num(ld, n, "func", &in->func);
-    in->has_pci = v || d || dv || fn;
+    /* A PCI locator: vendor and device, each 16 bits; dev (5 bits) and func (3 bits) may be
+     * left out, meaning any slot (a bridge sits wherever the board puts it). */
+    bool v = get_num_max(ld, n, "vendor", 0xffff, &in->vendor);
+    bool d = get_num_max(ld, n, "device", 0xffff, &in->device);
+    in->has_dev = get_num_max(ld, n, "dev", 31, &in->dev);
+    in->has_func = get_num_max(ld, n, "func", 7, &in->func);
+    in->has_pci = v && d;
+    const char *given[] = {"vendor", "device", "dev", "func"};
+    bool gv = get(ld, n, "vendor"), gd = get(ld, n, "device");
+    for (size_t i = 0; !(gv && gd) && i < 4; i++)
+        if (get(ld, n, given[i])) {
+            report(ld, DIAG_SCHEMA, pos_of(ld, n),
+                   "instance '%s' gives %s= but no %s: a PCI locator needs vendor= and device= "
+                   "(dev= and func= may be left out: any slot)",
+                   in->name ? in->name : "?", given[i],
+                   gv || gd ? (gv ? "device=" : "vendor=") : "vendor= and no device=");
+            break;
+        }
     in->desc = desc_of(ld, n);
     cite_of(ld, n, &in->cite);
     in->block = b;

@@ -2,7 +2,8 @@
  * pci - the pci backend: configuration space through sysfs,
  * <root>/bus/pci/devices/<DDDD:BB:DD.F>/{vendor,device,config}; root from
  * regc_options.sysfs_root, $REGC_SYSFS_ROOT, else /sys. The device is the
- * one matching the instance's locator (vendor, device, dev, func); when
+ * one matching the instance's locator (vendor, device, dev, func; a dev or
+ * func of REGC_PCI_ANY matches any slot or function); when
  * several match (one per socket), regc_options.cpu picks the Nth in bus
  * order, or, with regc_options.by_package, the one on a bus of that package
  * (the U-Box node-id map below). 32-bit accesses; a 64-bit register is two
@@ -243,8 +244,9 @@ static bool read_id(const char *dir, const char *name, const char *file, unsigne
 static bool matches(const char *dir, const char *name, const struct regc_pci_loc *loc)
 {
     unsigned dom, bus, dev, fn;
-    if (sscanf(name, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4 || dev != loc->dev ||
-        fn != loc->func)
+    if (sscanf(name, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4 ||
+        (loc->dev != REGC_PCI_ANY && dev != loc->dev) ||
+        (loc->func != REGC_PCI_ANY && fn != loc->func))
         return false;
     unsigned long ven, did;
     return read_id(dir, name, "vendor", &ven) && read_id(dir, name, "device", &did) &&
@@ -287,9 +289,14 @@ static int find_config(struct regc_backend *be, const struct regc_pci_loc *loc, 
     if (rc == -ENODEV && st->package >= 0) {
         char map[160];
         map_text(st, map, sizeof(map));
+        char dev[4] = "*", fn[4] = "*"; /* lspci -s: "*" is any */
+        if (loc->dev != REGC_PCI_ANY)
+            snprintf(dev, sizeof(dev), "%02x", loc->dev);
+        if (loc->func != REGC_PCI_ANY)
+            snprintf(fn, sizeof(fn), "%x", loc->func);
         snprintf(be->msg, sizeof(be->msg),
-                 "no PCI device %04x:%04x at %02x.%x on a bus of package %d (bus -> package: %s)",
-                 loc->vendor, loc->device, loc->dev, loc->func, st->package, map);
+                 "no PCI device %04x:%04x at %s.%s on a bus of package %d (bus -> package: %s)",
+                 loc->vendor, loc->device, dev, fn, st->package, map);
     }
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "hand_tables.h"
+#include "pci2250_pci_tables.h" /* regc -t tables examples/specs/pci2250_pci.xml */
 #include "regc/regc.h"
 #include "testutil.h"
 
@@ -195,11 +196,79 @@ static void test_pci(void **st)
     tu_rm_rf(dir);
 }
 
+/* A PCI device with config bytes 0..3 = 'id' (little-endian), the rest zero. */
+static void make_pci_id(const char *dir, const char *bdf, uint32_t vendor, uint32_t device)
+{
+    char v[16], d[16], rel[256];
+    snprintf(v, sizeof(v), "0x%04x\n", vendor);
+    snprintf(d, sizeof(d), "0x%04x\n", device);
+    make_pci(dir, bdf, v, d);
+    unsigned char config[256] = {(unsigned char)vendor, (unsigned char)(vendor >> 8),
+                                 (unsigned char)device, (unsigned char)(device >> 8)};
+    snprintf(rel, sizeof(rel), "bus/pci/devices/%s/config", bdf);
+    tu_write(dir, rel, config, sizeof(config));
+}
+
+/*
+ * The PCI2250 example spec gives vendor 104c, device ac23 and func 0 but no dev (the bridge
+ * sits in whatever slot the board gives it): its tables, from regc, find it in slot 7 of bus 3,
+ * past another device in slot 0 and the same ids in function 1 of another slot. Given a dev=,
+ * the same instance takes that slot only.
+ */
+static void test_pci_any_slot(void **st)
+{
+    (void)st;
+    char dir[256];
+    tu_tmpdir(dir, sizeof(dir));
+    make_pci_id(dir, "0000:00:00.0", 0x8086, 0x0150); /* slot 0: another device */
+    make_pci_id(dir, "0000:02:05.1", 0x104c, 0xac23); /* the ids, but function 1 */
+    make_pci_id(dir, "0000:03:07.0", 0x104c, 0xac23); /* the bridge */
+    const struct regc_instance *in = &pci2250_pci_spec.blocks[0].instances[0];
+    assert_int_equal(in->pci.dev, REGC_PCI_ANY); /* regc wrote "any slot", not 0 */
+    regc_dev *d;
+    struct regc_options o = {.backend = "pci", .sysfs_root = dir};
+    assert_int_equal(regc_open(&d, &pci2250_pci_spec, &o, NULL, 0), 0);
+    struct regc_ref id = ref(&pci2250_pci_spec, "bridge.ID");
+    struct regc_ref cmd = ref(&pci2250_pci_spec, "bridge.CMD_STS");
+    uint64_t v = 0;
+    assert_int_equal(regc_read(d, &id, &v), 0);
+    assert_int_equal(v, 0xac23104c); /* PCI: device id in 31:16, vendor id in 15:0 */
+    assert_int_equal(regc_write(d, &cmd, 0x2), 0); /* memory space enable */
+    assert_int_equal(file_u64(dir, "bus/pci/devices/0000:03:07.0/config", 4, 4), 0x2);
+    assert_int_equal(file_u64(dir, "bus/pci/devices/0000:02:05.1/config", 4, 4), 0);
+    assert_int_equal(file_u64(dir, "bus/pci/devices/0000:00:00.0/config", 4, 4), 0);
+    regc_close(d);
+
+    /* the same spec with dev= given: slot 3 is asked for, slot 7 is not it */
+    struct regc_instance given[2] = {*in, {0}};
+    given[0].pci.dev = 3;
+    struct regc_block blk = pci2250_pci_spec.blocks[0];
+    blk.instances = given;
+    struct regc_block blocks[2] = {blk, {0}};
+    struct regc_spec spec = pci2250_pci_spec;
+    spec.blocks = blocks;
+    id = ref(&spec, "bridge.ID");
+    cmd = ref(&spec, "bridge.CMD_STS");
+    assert_int_equal(regc_open(&d, &spec, &o, NULL, 0), 0);
+    assert_int_equal(regc_read(d, &id, &v), -ENODEV);
+    assert_non_null(strstr(regc_last_error(d), "no PCI device matches the instance's locator"));
+    regc_close(d);
+    make_pci_id(dir, "0000:04:03.0", 0x104c, 0xac24); /* slot 3, another device id */
+    make_pci_id(dir, "0000:05:03.0", 0x104c, 0xac23); /* slot 3: the one */
+    assert_int_equal(regc_open(&d, &spec, &o, NULL, 0), 0);
+    assert_int_equal(regc_write(d, &cmd, 0x4), 0);
+    assert_int_equal(file_u64(dir, "bus/pci/devices/0000:05:03.0/config", 4, 4), 0x4);
+    assert_int_equal(file_u64(dir, "bus/pci/devices/0000:03:07.0/config", 4, 4), 0x2);
+    regc_close(d);
+    tu_rm_rf(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_msr),
         cmocka_unit_test(test_pci),
+        cmocka_unit_test(test_pci_any_slot),
         cmocka_unit_test(test_msr_readonly),
     };
     size_t n = sizeof(tests) / sizeof(tests[0]);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/specs/run-model-json.sh - the JSON export of the model (regc -t json, docs/json.md).
 #
-# For every spec of regspec/ and tests/golden/, and tests/docs/hostile.xml (hostile text):
+# For every spec of regspec/, examples/specs/ and tests/golden/, and tests/docs/hostile.xml (hostile text):
 #   - the export validates against docs/regc-model.schema.json (python3-jsonschema,
 #     draft 7), and two runs (-j1, -j2) give the same bytes;
 #   - every event's "encoding", "code" and "counters" are the values of the C
@@ -141,7 +141,7 @@ print(f"{nregs} registers", file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
 
-specs=$(ls regspec/*.xml; grep -l '<regspec' tests/golden/*.xml; echo tests/docs/hostile.xml)
+specs=$(ls regspec/*.xml; ls examples/specs/*.xml; grep -l '<regspec' tests/golden/*.xml; echo tests/docs/hostile.xml)
 exports=()
 for spec in $specs; do
     name=$(basename "$spec" .xml)
@@ -204,6 +204,10 @@ if [ -n "$base" ]; then
     broken "a key missing" 'del d["blocks"][0]["registers"][0]["masks"]["mbz"]'
     broken "an upper-case hex value" 'd["blocks"][0]["registers"][0]["masks"]["mbz"] = "0xFF"'
     broken "a 17-digit hex value" 'd["blocks"][0]["registers"][0]["reset"] = "0x1" + "0" * 16'
+    broken "a PCI dev of 32 (null, any slot, is allowed; 0 to 31 else)" \
+        'next(i for b in d["blocks"] for i in b["instances"] if i["pci"])["pci"]["dev"] = 32'
+    broken "a PCI func given as a string" \
+        'next(i for b in d["blocks"] for i in b["instances"] if i["pci"])["pci"]["func"] = "any"'
 fi
 
 # --dump-context: the templates' data tree (template keys such as c_name), not the model

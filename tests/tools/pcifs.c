@@ -16,7 +16,8 @@
  *                    may start with "socket S " to reach socket S's model
  *
  * Every PCI locator of the spec's instances (vendor, device, dev, func) is
- * one function on the bus of each socket: socket S has bus 0x7f + 0x80*S
+ * one function on the bus of each socket (a locator without dev, any slot:
+ * the highest slot no other device takes; without func: function 0): socket S has bus 0x7f + 0x80*S
  * (0000:7f and 0000:ff, the uncore buses a two-socket E5-2600 shows), so the
  * lower bus is socket 0; --swap-buses 1 gives socket 1 the lower bus, as
  * firmware may. The E5-2600 and v2 also get each socket's U-Box device, which
@@ -82,6 +83,7 @@ struct pdev {      /* one PCI function */
     char name[16]; /* "0000:7f:0e.1" */
     unsigned socket;
     struct regc_pci_loc loc;
+    unsigned slot;        /* the device number in 'name' (loc.dev, or any_slot()'s) */
     bool ubox;            /* the U-Box: CPUNODEID and GIDNIDMAP at 0x40 and 0x54 */
     uint32_t node, idmap; /* their values */
     struct span *spans;
@@ -126,6 +128,33 @@ static const struct regc_pci_loc *ubox_loc(const struct regc_spec *spec)
 
 /* ---- the devices, from the spec's instances */
 
+/* Is slot 'dev' of socket's bus taken: given by an instance of the spec (or the U-Box), or
+ * given to a device placed already? */
+static bool slot_taken(const struct pcifs *st, unsigned socket, unsigned dev)
+{
+    const struct regc_pci_loc *u = ubox_loc(st->spec);
+    if (u && u->dev == dev)
+        return true;
+    for (const struct regc_block *b = st->spec->blocks; b->name; b++)
+        for (const struct regc_instance *in = b->instances; in->name; in++)
+            if (in->has_pci && in->pci.dev == dev)
+                return true;
+    for (size_t i = 0; i < st->ndevs; i++)
+        if (st->devs[i].socket == socket && st->devs[i].slot == dev)
+            return true;
+    return false;
+}
+
+/* Where a device the spec gives no dev= for sits (REGC_PCI_ANY: any slot): this test machine
+ * puts it in the highest slot no other device takes (function 0 when func= is left out too). */
+static unsigned any_slot(const struct pcifs *st, unsigned socket)
+{
+    unsigned dev = 31;
+    while (dev > 0 && slot_taken(st, socket, dev))
+        dev--;
+    return dev;
+}
+
 static struct pdev *dev_for(struct pcifs *st, unsigned socket, const struct regc_pci_loc *loc)
 {
     for (size_t i = 0; i < st->ndevs; i++)
@@ -137,8 +166,10 @@ static struct pdev *dev_for(struct pcifs *st, unsigned socket, const struct regc
     st->devs = n;
     n = &st->devs[st->ndevs++];
     *n = (struct pdev){.socket = socket, .loc = *loc};
-    snprintf(n->name, sizeof(n->name), "0000:%02x:%02x.%x", bus_of(st, socket), loc->dev,
-             loc->func);
+    unsigned dev = loc->dev == REGC_PCI_ANY ? any_slot(st, socket) : loc->dev;
+    unsigned fn = loc->func == REGC_PCI_ANY ? 0 : loc->func;
+    snprintf(n->name, sizeof(n->name), "0000:%02x:%02x.%x", bus_of(st, socket), dev, fn);
+    n->slot = dev;
     return n;
 }
 

@@ -635,6 +635,40 @@ static void test_repeated_pmon_and_misc(void **state)
     unlink(path);
 }
 
+/* A PCI locator records which of dev= and func= were given: left out is "any slot", not 0. */
+static void test_pci_locator_given(void **state)
+{
+    (void)state;
+    const char *path = tmp_path("pci.xml");
+    write_file(path, "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n"
+                     "  <block name=\"b\">\n"
+                     "    <instance name=\"any\" vendor=\"0x104C\" device=\"0xAC23\" func=\"0\"/>\n"
+                     "    <instance name=\"fixed\" vendor=\"0x8086\" device=\"0x3C46\" dev=\"0\"/>\n"
+                     "    <instance name=\"slot\" vendor=\"0x8086\" device=\"0x3CB0\" dev=\"16\" "
+                     "func=\"5\"/>\n"
+                     "  </block>\n"
+                     "</regspec>\n");
+    struct loaded l;
+    struct model_spec *s = load(&l, path);
+    assert_non_null(s);
+    assert_int_equal(l.dg.nerrors, 0);
+    struct model_instance *const *in = s->blocks[0]->instances;
+    assert_true(in[0]->has_pci);
+    assert_int_equal(in[0]->vendor, 0x104C);
+    assert_int_equal(in[0]->device, 0xAC23);
+    assert_false(in[0]->has_dev); /* no dev=: any slot */
+    assert_true(in[0]->has_func);
+    assert_int_equal(in[0]->func, 0);
+    assert_true(in[1]->has_dev); /* dev="0" given: slot 0, not "any" */
+    assert_int_equal(in[1]->dev, 0);
+    assert_false(in[1]->has_func);
+    assert_true(in[2]->has_dev && in[2]->has_func);
+    assert_int_equal(in[2]->dev, 16);
+    assert_int_equal(in[2]->func, 5);
+    unload(&l);
+    unlink(path);
+}
+
 static int first_field(void *ctx, const struct expr *node)
 {
     *(const struct expr **)ctx = node;
@@ -713,6 +747,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_and_sources),
+        cmocka_unit_test(test_pci_locator_given),
         cmocka_unit_test(test_block_and_registers),
         cmocka_unit_test(test_fields_gaps_rules),
         cmocka_unit_test(test_events_from_include),

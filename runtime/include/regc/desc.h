@@ -57,7 +57,11 @@ struct regc_cpu {
     struct regc_cite cite;
 };
 
-/* A PCI locator: the device an instance's pci registers live in. */
+/* dev or func of a regc_pci_loc the spec leaves out: any slot (or function) matches. */
+#define REGC_PCI_ANY 0xff
+
+/* A PCI locator: the device an instance's pci registers live in. dev (0..31) and func (0..7)
+ * are REGC_PCI_ANY when the spec gives none: the device is found by vendor and device alone. */
 struct regc_pci_loc {
     uint16_t vendor, device;
     uint8_t dev, func;
