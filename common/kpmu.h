@@ -21,7 +21,14 @@
 #define REGC_KPMU_H
 
 /* the kernel's UNCORE_FIXED_EVENT (arch/x86/events/intel/uncore.h): config 0xff selects a
- * type's fixed counter */
+ * type's fixed counter. uncore.c uncore_pmu_event_init (torvalds/linux
+ * 00ed905ab8e5622700535cd14258e447ef1e7ba9) tests the whole config word, whatever config1 and
+ * config2 hold: "if (event->attr.config == UNCORE_FIXED_EVENT) { /" "* no fixed counter *" "/
+ * if (!pmu->type->fixed_ctl) return -EINVAL; ...". So event=0xff alone is refused on a type
+ * without a fixed counter rather than counted as event code 0xff; of the E5 types only the
+ * U-Box and the iMC have one (uncore_snbep.c: snbep_uncore_ubox, snbep_uncore_imc and
+ * ivbep_uncore_imc set .fixed_ctl; snbep_uncore_ha, _qpi, _r2pcie, _r3qpi, the C-Box and the
+ * PCU do not), of the Sandy Bridge client's only the C-Box (below), not the ARB. */
 #define REGC_KPMU_FIXED_EVENT 0xff
 
 struct regc_kpmu_fixed_host {

@@ -407,6 +407,15 @@ static int perf_string(const struct regc_spec *s, const char *in, char *out, siz
                          "(single_fixed: its first %s PMU serves the one fixed counter)",
                          in, REGC_KPMU_FIXED_EVENT, other->pmu, other->type);
     }
+    if (!rc && !named && config[0] == REGC_KPMU_FIXED_EVENT && !host && !other &&
+        !general_group(b, true)) { /* kpmu.h: a type without a fixed counter refuses it */
+        regc_perf_pmu_close(pmu);
+        return regc__err(err, errlen, -EINVAL,
+                         "'%s': the kernel takes config 0x%x (event=0x%x, no other bit of "
+                         "config) as the fixed event, and %s (type %s) has no fixed counter: "
+                         "uncore_pmu_event_init refuses it",
+                         in, REGC_KPMU_FIXED_EVENT, REGC_KPMU_FIXED_EVENT, buf, b->name);
+    }
     const struct regc_reg *r = !rc && c ? regc_block_reg(b, c->control) : NULL;
     if (!rc && !named && !r)
         rc = regc__err(err, errlen, -ENOENT, "'%s': block '%s' has no general counters", in,

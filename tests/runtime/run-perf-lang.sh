@@ -3,7 +3,7 @@
 # (PMU/TERM=VALUE,.../, the kernel's format names), perfmon/perf alias names in any case,
 # regc's names in another case, and their errors (unknown PMU, unknown term, a value too
 # wide for its format, perf's modifiers, an unknown alias, bits the spec reserves, a spec
-# without built-in formats).
+# without built-in formats, the fixed event event=0xff on a type without a fixed counter).
 #
 # Each accepted form is checked against regc's own syntax: the --dry-run access list of
 # the perf string or alias must equal, byte for byte, the one of the regc event it names
@@ -76,6 +76,17 @@ for e in "$KFIX" 'uncore_cbox_0/clockticks/' 'uncore_cbox_0/event=0xff,umask=0/'
     fi
 done
 golden perf-lang-fixed-cbox1 2 --backend sim monitor snb_client 'uncore_cbox_1/event=0xff/'
+
+# A type without a fixed counter: the kernel takes config 0xff as UNCORE_FIXED_EVENT whatever
+# config1 holds, and refuses it there (uncore.c uncore_pmu_event_init: "no fixed counter",
+# -EINVAL; common/kpmu.h cites it): refused here too, not taken as event code 0xff. With
+# another bit of config (umask) it is a general event the kernel takes; on the E5 iMC (a
+# fixed counter: snbep_uncore_imc .fixed_ctl) it is the fixed counter.
+golden perf-lang-fixed-arb 2 --backend sim monitor snb_client 'uncore_arb/event=0xff/'
+golden perf-lang-fixed-e5-cbox 2 --backend sim monitor e5_2600 'uncore_cbox_3/event=0xff,filter_nid=1/'
+golden perf-lang-fixed-v2-ha 2 --backend sim monitor e5_2600v2 'uncore_ha_1/event=0xff/'
+same e5_2600 'uncore_cbox_0/event=0xff,umask=0x1/' 'cbox[cbox0]:raw,reg=Cn_MSR_PMON_CTL,ev_sel=0xff,umask=0x1'
+same e5_2600 'uncore_imc_0/event=0xff/' 'imc[imc0]:fixed'
 golden perf-lang-fixed-cbox1-alias 2 --backend sim monitor snb_client 'uncore_cbox_2/clockticks/'
 
 golden perf-lang-dry-run 0 --dry-run monitor e5_2600v2 'unc_u_event_msg.doorbell_rcvd' \

@@ -232,7 +232,7 @@ static void test_pci_any_slot(void **st)
     struct regc_ref cmd = ref(&pci2250_pci_spec, "bridge.CMD_STS");
     uint64_t v = 0;
     assert_int_equal(regc_read(d, &id, &v), 0);
-    assert_int_equal(v, 0xac23104c); /* PCI: device id in 31:16, vendor id in 15:0 */
+    assert_int_equal(v, 0xac23104c);               /* PCI: device id in 31:16, vendor id in 15:0 */
     assert_int_equal(regc_write(d, &cmd, 0x2), 0); /* memory space enable */
     assert_int_equal(file_u64(dir, "bus/pci/devices/0000:03:07.0/config", 4, 4), 0x2);
     assert_int_equal(file_u64(dir, "bus/pci/devices/0000:02:05.1/config", 4, 4), 0);

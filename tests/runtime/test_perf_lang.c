@@ -155,7 +155,8 @@ static bool overlapped(const char *file, const char *type, const char *name, uns
  * which a qpi event does not reach; the E5-2600 v2 C-Box filters: the kernel's filter_link
  * (config1:5-8) and filter_c6 (config1:61) land on bits the spec (guide 329468's
  * Cn_MSR_PMON_BOX_FILTER0/1 tables) reserves. Besides these, a format of config with bits the
- * kernel's event_mask drops (the file's 'mask' line: the E5-2600 v2 'inv') must be refused.
+ * kernel's event_mask drops (the file's 'mask' line: the E5-2600 v2 'inv') must be refused, and
+ * so must event=0xff alone on a type without a 'fixed' line.
  */
 static const struct {
     const char *spec, *type, *prefix, *why;
@@ -173,6 +174,10 @@ static const char *refusal(struct family *fm, const char *type, const char *name
 {
     if (word == 0 && (mask & ~pt_type(&fm->f, type)->mask))
         return "which the spec reserves";
+    /* all ones in 'event' (config:0-7) is config 0xff, UNCORE_FIXED_EVENT: the kernel refuses
+     * it on a type the data file gives no fixed counter (uncore_pmu_event_init) */
+    if (word == 0 && mask == 0xff && !pt_type(&fm->f, type)->fixed)
+        return "has no fixed counter";
     for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
         if (!strcmp(refused[i].spec, fm->spec->name) && !strcmp(refused[i].type, type) &&
             !strncmp(name, refused[i].prefix, strlen(refused[i].prefix)))

@@ -640,14 +640,15 @@ static void test_pci_locator_given(void **state)
 {
     (void)state;
     const char *path = tmp_path("pci.xml");
-    write_file(path, "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n"
-                     "  <block name=\"b\">\n"
-                     "    <instance name=\"any\" vendor=\"0x104C\" device=\"0xAC23\" func=\"0\"/>\n"
-                     "    <instance name=\"fixed\" vendor=\"0x8086\" device=\"0x3C46\" dev=\"0\"/>\n"
-                     "    <instance name=\"slot\" vendor=\"0x8086\" device=\"0x3CB0\" dev=\"16\" "
-                     "func=\"5\"/>\n"
-                     "  </block>\n"
-                     "</regspec>\n");
+    write_file(path,
+               "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n"
+               "  <block name=\"b\">\n"
+               "    <instance name=\"any\" vendor=\"0x104C\" device=\"0xAC23\" func=\"0\"/>\n"
+               "    <instance name=\"fixed\" vendor=\"0x8086\" device=\"0x3C46\" dev=\"0\"/>\n"
+               "    <instance name=\"slot\" vendor=\"0x8086\" device=\"0x3CB0\" dev=\"16\" "
+               "func=\"5\"/>\n"
+               "  </block>\n"
+               "</regspec>\n");
     struct loaded l;
     struct model_spec *s = load(&l, path);
     assert_non_null(s);
