@@ -142,14 +142,13 @@ static void check_pci_ambiguity(struct check_ctx *c, const struct model_block *b
 void check_addresses(struct check_ctx *c)
 {
     uint64_t n = count_elements(c->s);
-    if (n > MAX_ELEMENTS)
-        return;
-    struct addr_table t = {xcalloc((size_t)n, sizeof(*t.slots)), 0, REGC_MAP_INIT};
+    bool compare = n <= MAX_ELEMENTS; /* else addresses are not compared; instances still are */
+    struct addr_table t = {compare ? xcalloc((size_t)n, sizeof(*t.slots)) : NULL, 0, REGC_MAP_INIT};
     for (size_t b = 0; b < c->s->nblocks; b++) {
         const struct model_block *blk = c->s->blocks[b];
         bool *skip = xcalloc(blk->ninstances + 1, sizeof(*skip));
         check_pci_ambiguity(c, blk, skip);
-        for (size_t i = 0; i < blk->nregs; i++) {
+        for (size_t i = 0; compare && i < blk->nregs; i++) {
             bool reported = false;
             if (blk->ninstances == 0)
                 add_elements(c, &t, blk->regs[i], NULL, &reported);
