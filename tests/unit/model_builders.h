@@ -96,6 +96,7 @@ static inline void pci_inst(struct model_instance *i, uint64_t dev, uint64_t fun
     i->has_pci = true;
     i->vendor = 0x8086;
     i->device = 0x3C46;
+    i->has_dev = i->has_func = true;
     i->dev = dev;
     i->func = func;
 }

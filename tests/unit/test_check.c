@@ -265,7 +265,7 @@ static void test_instance_without_locator(void **state)
     p->size = 32;
     mk_simple(b, "MCTL", 0x10, 8);
     mk_simple(b, "MCTL2", 0x11, 11);
-    run(s, "t.xml:4: error: instance 'i0' gives no PCI locator (vendor, device, dev, func), "
+    run(s, "t.xml:4: error: instance 'i0' gives no PCI locator (vendor, device), "
            "which pci register 'PCTL' needs\n"
            "t.xml:4: error: instance 'i0' gives no base, which msr register 'MCTL' needs\n");
 }
@@ -586,7 +586,7 @@ static void test_pci_collides_only_under_one_locator(void **state)
     mk_inst(c, "x1", 0x1000, 17);
     (void)m;
     run(s, "t.xml:10: error: instance 'x0' gives no base, which msr register 'M' needs\n"
-           "t.xml:17: error: instance 'x1' gives no PCI locator (vendor, device, dev, func), "
+           "t.xml:17: error: instance 'x1' gives no PCI locator (vendor, device), "
            "which pci register 'B' needs\n"
            "t.xml:11: error: register 'B' (instance 'x0') has the same pci address 0xD8 as "
            "register 'A' (instance 'q1')\n"
