@@ -31,7 +31,8 @@ status=0
 time_alone() {   # bin input
     local best="" t
     for _ in 1 2 3; do
-        /usr/bin/time -f %e -o "$scratch/time" "$1" -runs=1 "$2" >/dev/null 2>&1
+        # in the scratch run directory: the targets write their fuzz-*.xml where they run
+        (cd "$scratch/run" && /usr/bin/time -f %e -o "$scratch/time" "$1" -runs=1 "$2" >/dev/null 2>&1)
         t=$(tail -n 1 "$scratch/time" 2>/dev/null)
         [[ $t =~ ^[0-9]+(\.[0-9]+)?$ ]] || continue
         if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
