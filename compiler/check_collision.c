@@ -4,7 +4,7 @@
  * Two walks over names_foreach(). The first keeps only 32 bits of each name's
  * hash (4 bytes a name, no strings): a spec has some ten names per field, so
  * keeping the names themselves made this pass the compile's peak memory.
- * Sorted, the hashes show which occur more than once: in a real spec
+ * Sorted (a radix sort), the hashes show which occur more than once: in a real spec
  * (thousands of names) almost never, and the check ends there; a million
  * fields give some thousands of repeated hashes of different names, which
  * the second walk tells apart. Otherwise the second walk keeps, for those
@@ -38,12 +38,6 @@ static void hash_add(void *ctx, const char *ident, struct srcpos pos)
     if (hs->n == hs->cap)
         hs->h = xgrow(hs->h, &hs->cap, hs->n + 1, sizeof(*hs->h));
     hs->h[hs->n++] = hash32(ident);
-}
-
-static int cmp_u32(const void *x, const void *y)
-{
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return (a > b) - (a < b);
 }
 
 struct collision_ctx {
@@ -94,7 +88,7 @@ void check_name_collision(struct check_ctx *c)
     struct hashes hs = {NULL, 0, 0};
     names_foreach(c->s, c->s->prefix, hash_add, &hs);
     if (hs.n > 1)
-        qsort(hs.h, hs.n, sizeof(*hs.h), cmp_u32);
+        util_sort_u32(hs.h, hs.n);
     struct collision_ctx cc = {.c = c, .twice = REGC_MAP_INIT, .seen = REGC_MAP_INIT};
     for (size_t i = 1; i < hs.n; i++)
         if (hs.h[i] == hs.h[i - 1] && (i == 1 || hs.h[i - 2] != hs.h[i])) {

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -30,6 +31,9 @@ char *xstrdup(const char *s);
 void *xgrow(void *v, size_t *cap, size_t need, size_t size);
 struct regc_map_entry *xmap_put(struct regc_map *m, const void *key, size_t len, bool *found);
 struct regc_map_entry *xmap_put_str(struct regc_map *m, const char *key, bool *found);
+
+/* Sorts 'n' values in ascending order, in linear time (a radix sort). */
+void util_sort_u32(uint32_t *v, size_t n);
 
 /* The directory part of 'path': "." when it has no '/', "/" for "/x". Caller frees. */
 char *util_dir_of(const char *path);
