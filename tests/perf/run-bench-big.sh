@@ -28,12 +28,13 @@ n=$(grep -cE '^1/[1248] ' "$tmp/out")
 grep -qE '^1/4 .*\| --check .*\| +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} \|' "$tmp/out" &&
     tap_ok "growth per doubling printed from the second size on" ||
     tap_fail "growth per doubling printed from the second size on" "$(cat "$tmp/out")"
-grep -qE '^regc -t c: wall time linear: (PASS|MISS) \(growth per doubling: [0-9.]+ [0-9.]+ [0-9.]+\)' "$tmp/out" &&
+grep -qE '^regc -t c: wall time linear: (PASS|MISS) \(growth per doubling: [0-9.]+ [0-9.]+ [0-9.]+; fitted [0-9]+\.[0-9]{2}\)' "$tmp/out" &&
     grep -qE '^regc -t c: peak memory under 1 GiB at full size: PASS' "$tmp/out" &&
     tap_ok "verdicts: linearity over three doublings, memory at full size" ||
     tap_fail "verdicts: linearity over three doublings, memory at full size" "$(tail -n 6 "$tmp/out")"
 expect "FRACS=8: one size, linearity not measured" 0 'time linear: not measured' BLOCKS=8 FRACS=8
 expect "a bad FRACS is refused" 1 "^bench-big: FRACS takes 1, 2, 4 and 8 \(got '3'\)$" BLOCKS=8 FRACS=3
+expect "a bad REPS is refused" 1 "^bench-big: REPS must be a positive number of runs \(got '0'\)$" BLOCKS=8 REPS=0
 expect "a bad LIMIT_MB is refused" 1 "^bench-big: LIMIT_MB must be a positive number of MiB \(got '2G'\)$" BLOCKS=8 LIMIT_MB=2G
 expect "a bad BLOCKS is refused" 1 "^bench-big: BLOCKS must be a positive multiple of 8 \(got '12'\)$" BLOCKS=12
 expect "too little disk: refused before generating" 1 \
@@ -51,6 +52,18 @@ if [ "$st" = 0 ] && [ "$(grep -c 'refused or failed (status 1): spec: error: fil
     grep -q 'peak memory under 1 GiB at full size: not measured (refused)' "$tmp/out"; then
     tap_ok "a spec regc refuses: its message for each run, the other sizes still run"
 else tap_fail "a spec regc refuses: its message for each run, the other sizes still run" "status $st" "$(cat "$tmp/out")"; fi
+# stand-ins whose CPU time grows with the spec's size to the power P (the last character of
+# their name; 0.15 s at the 1/8 size, 593,737 bytes): the verdict follows the fitted line
+printf '#!/usr/bin/env python3\nimport os, sys, time\nend = time.process_time() + 0.15 * (os.path.getsize(sys.argv[-1]) / 593737) ** float(sys.argv[0][-1])\nwhile time.process_time() < end:\n    pass\n' >"$tmp/grow1"
+cp "$tmp/grow1" "$tmp/grow2"
+chmod +x "$tmp/grow1" "$tmp/grow2"
+env REGC="$tmp/grow2" BLOCKS=8 FRACS="8 4" REPS=1 bash bench/big.sh >"$tmp/out" 2>&1
+grep -qE '^regc --check: wall time linear: MISS \(growth per doubling: [0-9.]+; fitted [0-9]+\.[0-9]{2}\); CPU time linear: MISS' "$tmp/out" &&
+    tap_ok "time growing with the square of the size: MISS" ||
+    tap_fail "time growing with the square of the size: MISS" "$(tail -n 6 "$tmp/out")"
+env REGC="$tmp/grow1" BLOCKS=8 FRACS="8 4 2" REPS=1 bash bench/big.sh >"$tmp/out" 2>&1
+grep -qE '^regc --check: wall time linear: PASS \(growth per doubling: [0-9.]+ [0-9.]+; fitted [12]\.[0-9]{2}\); CPU time linear: PASS' "$tmp/out" &&
+    tap_ok "time growing with the size: PASS" || tap_fail "time growing with the size: PASS" "$(tail -n 6 "$tmp/out")"
 [ -z "$(ls -A "$TMPDIR")" ] && tap_ok "no scratch directory left" ||
     tap_fail "no scratch directory left" "$(ls -A "$TMPDIR")"
 tap_done
