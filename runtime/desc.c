@@ -345,6 +345,17 @@ const char *regc_ref_name(const struct regc_ref *r, char *buf, size_t len)
     return buf;
 }
 
+const char *regc_pci_slot(const struct regc_pci_loc *loc, char *buf, size_t len)
+{
+    char dev[4] = "*", fn[4] = "*";
+    if (loc->dev != REGC_PCI_ANY)
+        snprintf(dev, sizeof(dev), "%02x", loc->dev);
+    if (loc->func != REGC_PCI_ANY)
+        snprintf(fn, sizeof(fn), "%x", loc->func);
+    snprintf(buf, len, "%s.%s", dev, fn);
+    return buf;
+}
+
 /* ---- fields */
 
 static uint64_t low_mask(unsigned width)

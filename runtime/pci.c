@@ -289,14 +289,10 @@ static int find_config(struct regc_backend *be, const struct regc_pci_loc *loc, 
     if (rc == -ENODEV && st->package >= 0) {
         char map[160];
         map_text(st, map, sizeof(map));
-        char dev[4] = "*", fn[4] = "*"; /* lspci -s: "*" is any */
-        if (loc->dev != REGC_PCI_ANY)
-            snprintf(dev, sizeof(dev), "%02x", loc->dev);
-        if (loc->func != REGC_PCI_ANY)
-            snprintf(fn, sizeof(fn), "%x", loc->func);
+        char slot[8];
         snprintf(be->msg, sizeof(be->msg),
-                 "no PCI device %04x:%04x at %s.%s on a bus of package %d (bus -> package: %s)",
-                 loc->vendor, loc->device, dev, fn, st->package, map);
+                 "no PCI device %04x:%04x at %s on a bus of package %d (bus -> package: %s)",
+                 loc->vendor, loc->device, regc_pci_slot(loc, slot, sizeof(slot)), st->package, map);
     }
     return rc;
 }

@@ -304,19 +304,6 @@ struct sock {
     uint64_t prev[REGC_PMON_MAX_EVENTS], delta[REGC_PMON_MAX_EVENTS];
 };
 
-/* "0e.1" for a PCI locator's slot; "*" for a dev or func left open (REGC_PCI_ANY), as lspci -s
- * writes "any". */
-static const char *regctl_pci_slot(const struct regc_pci_loc *loc, char *buf, size_t len)
-{
-    char dev[4] = "*", fn[4] = "*";
-    if (loc->dev != REGC_PCI_ANY)
-        snprintf(dev, sizeof(dev), "%02x", loc->dev);
-    if (loc->func != REGC_PCI_ANY)
-        snprintf(fn, sizeof(fn), "%x", loc->func);
-    snprintf(buf, len, "%s.%s", dev, fn);
-    return buf;
-}
-
 /* ctx: the socket (struct sock) with --socket, each line then starting "S<id> " and naming the
  * CPU of an MSR access, the package whose bus a PCI access goes to; else NULL. */
 static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t value, int rc)
@@ -331,11 +318,11 @@ static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t valu
     char slot[16];
     if (io->pci && s)
         snprintf(where, sizeof(where), "pci %s+0x%llx pkg%d",
-                 regctl_pci_slot(io->pci, slot, sizeof(slot)), (unsigned long long)io->address,
+                 regc_pci_slot(io->pci, slot, sizeof(slot)), (unsigned long long)io->address,
                  s->pkg);
     else if (io->pci)
         snprintf(where, sizeof(where), "pci %s+0x%llx",
-                 regctl_pci_slot(io->pci, slot, sizeof(slot)), (unsigned long long)io->address);
+                 regc_pci_slot(io->pci, slot, sizeof(slot)), (unsigned long long)io->address);
     else if (s) /* --socket: which CPU reaches the package */
         snprintf(where, sizeof(where), "msr 0x%llx cpu%d", (unsigned long long)io->address,
                  io->cpu);

@@ -305,16 +305,10 @@ static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t valu
     else
         printf("%s %s %s 0x%llx", o->dry_run ? "would read" : "read", full, space_name(io->space),
                (unsigned long long)io->address);
-    if (io->pci) { /* dev, func decimal; "any" where the spec leaves them open */
-        printf(" (pci %04x:%04x", io->pci->vendor, io->pci->device);
-        const char *what[2] = {"dev", "func"};
-        unsigned v[2] = {io->pci->dev, io->pci->func};
-        for (int i = 0; i < 2; i++)
-            if (v[i] == REGC_PCI_ANY)
-                printf(" %s any", what[i]);
-            else
-                printf(" %s %u", what[i], v[i]);
-        printf(")");
+    if (io->pci) {
+        char slot[8];
+        printf(" (pci %04x:%04x at %s)", io->pci->vendor, io->pci->device,
+               regc_pci_slot(io->pci, slot, sizeof(slot)));
     } else
         printf(" (cpu %d)", io->cpu);
     printf("%s\n", rc ? " failed" : "");

@@ -260,7 +260,40 @@ static void test_pci_any_slot(void **st)
     assert_int_equal(file_u64(dir, "bus/pci/devices/0000:05:03.0/config", 4, 4), 0x4);
     assert_int_equal(file_u64(dir, "bus/pci/devices/0000:03:07.0/config", 4, 4), 0x2);
     regc_close(d);
+
+    /* by package, on a part whose buses the U-Box maps (an E5-2600 v2 U-Box, node 0 in
+       GIDNIDMAP field 0: package 0), a device in no slot says so, the slot written "*.0" */
+    make_pci_id(dir, "0000:ff:0b.0", 0x8086, 0x0e1e);
+    given[0] = *in;
+    given[0].pci.device = 0xbeef;
+    spec.name = "e5_2600v2";
+    id = ref(&spec, "bridge.ID");
+    o.by_package = true;
+    o.package = 0;
+    assert_int_equal(regc_open(&d, &spec, &o, NULL, 0), 0);
+    assert_int_equal(regc_read(d, &id, &v), -ENODEV);
+    assert_non_null(strstr(regc_last_error(d),
+                           "no PCI device 104c:beef at *.0 on a bus of package 0 (bus -> package: "
+                           "0000:ff -> 0)"));
+    regc_close(d);
     tu_rm_rf(dir);
+}
+
+/* The slot as lspci -s writes it: hex, "*" for what the spec leaves open. */
+static void test_pci_slot_names(void **st)
+{
+    (void)st;
+    char buf[8];
+    const struct regc_pci_loc locs[] = {
+        {0x8086, 0x3cb4, 0x10, 4},
+        {0x8086, 0x0e1e, 0x0b, 0},
+        {0x104c, 0xac23, REGC_PCI_ANY, 0},
+        {0x104c, 0xac23, 0x1f, REGC_PCI_ANY},
+        {0x104c, 0xac23, REGC_PCI_ANY, REGC_PCI_ANY},
+    };
+    const char *want[] = {"10.4", "0b.0", "*.0", "1f.*", "*.*"};
+    for (size_t i = 0; i < sizeof(locs) / sizeof(locs[0]); i++)
+        assert_string_equal(regc_pci_slot(&locs[i], buf, sizeof(buf)), want[i]);
 }
 
 int main(void)
@@ -269,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_msr),
         cmocka_unit_test(test_pci),
         cmocka_unit_test(test_pci_any_slot),
+        cmocka_unit_test(test_pci_slot_names),
         cmocka_unit_test(test_msr_readonly),
     };
     size_t n = sizeof(tests) / sizeof(tests[0]);

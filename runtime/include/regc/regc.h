@@ -132,6 +132,10 @@ REGC_API int regc_resolve(const struct regc_spec *s, const char *path, struct re
 /* Writes "block[.instance].REG[i]" into buf; returns buf. */
 REGC_API const char *regc_ref_name(const struct regc_ref *r, char *buf, size_t len);
 
+/* Writes a PCI locator's slot as lspci -s names it, "0e.1" (device in hex, two digits, then the
+ * function), with "*" for a device or function the spec leaves open (REGC_PCI_ANY); returns buf. */
+REGC_API const char *regc_pci_slot(const struct regc_pci_loc *loc, char *buf, size_t len);
+
 /* ---- fields, values and rules */
 
 REGC_API uint64_t regc_field_mask(const struct regc_field *f); /* in register position */
