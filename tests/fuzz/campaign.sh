@@ -19,9 +19,14 @@
 # New coverage is merged into tests/fuzz/corpus/TARGET/ (only inputs that
 # add coverage), so the corpus that `make check` replays grows with each
 # campaign: review and commit it. Record the executions in docs/testing.md.
+#
+# FUZZ_PREBUILT=DIR takes DIR/fuzz_TARGET as it is, without building it, and
+# keeps findings in DIR/findings/ (tests/fuzz/run-campaign.sh runs stand-ins
+# that way).
 set -u
 cd "$(dirname "$0")/../.."
 : "${FUZZ_SECONDS:=60}" "${FUZZ_CC:=clang}" "${BUILD:=build}" "${FUZZ_TIMEOUT:=1}" "${FUZZ_FORK:=0}"
+: "${FUZZ_PREBUILT:=}"
 targets=${FUZZ_TARGETS:-"compile xmlload expr mustache render event"}
 top=$PWD
 status=0
@@ -41,11 +46,14 @@ time_alone() {   # bin input
 }
 
 for t in $targets; do
-    make --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_CC="$FUZZ_CC" TABLES="$BUILD/gen" \
-        "build-fuzz/fuzz_$t" >/dev/null || { echo "$t: build failed"; status=1; continue; }
-    bin=$top/build-fuzz/fuzz_$t
+    if [ -n "$FUZZ_PREBUILT" ]; then
+        bin=$FUZZ_PREBUILT/fuzz_$t found=$FUZZ_PREBUILT/findings/$t
+    else
+        make --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_CC="$FUZZ_CC" TABLES="$BUILD/gen" \
+            "build-fuzz/fuzz_$t" >/dev/null || { echo "$t: build failed"; status=1; continue; }
+        bin=$top/build-fuzz/fuzz_$t found=$top/build-fuzz/findings/$t
+    fi
     scratch=$(mktemp -d)
-    found=$top/build-fuzz/findings/$t
     mkdir -p "$scratch/new" "$scratch/run" "$found/load"
     opts=(-timeout="$FUZZ_TIMEOUT" -max_len=8192 -print_final_stats=1)
     [ "$t" = mustache ] && opts+=(-dict="$top/tests/fuzz/mustache.dict")

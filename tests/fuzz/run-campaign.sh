@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# tests/fuzz/run-campaign.sh - how tests/fuzz/campaign.sh (`make fuzz`) judges
+# what a fuzzer run reports, with a stand-in for a libFuzzer target
+# (FUZZ_PREBUILT): a clean run is counted; a timeout that takes under
+# FUZZ_TIMEOUT alone is "timed out under load", kept in findings/TARGET/load/,
+# and the campaign goes on; one that is slow alone too is a finding, and so is
+# a crash; a finding fails the run.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tap.sh
+tap_setup tmp
+
+# The stand-in: each campaign run writes a stats line; STUB says what its first run finds
+# (nothing, a timeout, a crash); run alone on an input (-runs=1) it takes STUB_ALONE seconds.
+cat >"$tmp/fuzz_stub" <<'STUB'
+#!/usr/bin/env bash
+prefix="" alone=""
+for a; do
+    case $a in
+    -artifact_prefix=*) prefix=${a#*=} ;;
+    -runs=1) alone=1 ;;
+    -merge=1) exit 0 ;;
+    esac
+done
+if [ -n "$alone" ]; then sleep "${STUB_ALONE:-0}"; exit 0; fi
+runs=$(cat "$STUB_STATE" 2>/dev/null || echo 0)
+echo $((runs + 1)) >"$STUB_STATE"
+echo "stat::number_of_executed_units: 100"
+echo "stat::slowest_unit_time_sec: 0"
+[ "$runs" -gt 0 ] && exit 0
+case $STUB in
+timeout) echo x >"${prefix}timeout-abc"; echo "==1== ERROR: libFuzzer: timeout after 1 seconds"; exit 70 ;;
+crash) echo x >"${prefix}crash-def"; echo "==1==ERROR: AddressSanitizer: heap-buffer-overflow"; exit 1 ;;
+esac
+exit 0
+STUB
+chmod +x "$tmp/fuzz_stub"
+
+# campaign NAME STUB STUB_ALONE: runs the campaign on the stand-in; output in $tmp/out, status in $st
+campaign() {
+    rm -rf "$tmp/findings" "$tmp/state"
+    env FUZZ_PREBUILT="$tmp" FUZZ_TARGETS=stub FUZZ_SECONDS=60 FUZZ_TIMEOUT=0.3 \
+        STUB="$2" STUB_ALONE="$3" STUB_STATE="$tmp/state" bash tests/fuzz/campaign.sh >"$tmp/out" 2>&1
+    st=$?
+}
+# expect NAME STATUS PATTERN: the last campaign's status and a line of its output
+expect() {
+    if [ "$st" != "$2" ]; then tap_fail "$1" "status $st, expected $2" "$(cat "$tmp/out")"
+    elif ! grep -qE "$3" "$tmp/out"; then tap_fail "$1" "no line matches: $3" "$(cat "$tmp/out")"
+    else tap_ok "$1"; fi
+}
+
+campaign clean none 0
+expect "a clean run: its executions counted, nothing found" 0 \
+    '^stub: 100 executions, slowest input 0 s, no crash, leak or timeout$'
+
+campaign load timeout 0
+expect "a timeout quick alone: under load, the campaign goes on" 0 \
+    '^stub: 200 executions, slowest input 0 s, no crash, leak or timeout$'
+expect "... and says so, with its time alone" 0 '^  timed out under load only: timeout-abc \(0\.[0-9]+ s alone\)$'
+[ -f "$tmp/findings/stub/load/art-timeout-abc" ] && tap_ok "... and keeps its input in findings/stub/load/" ||
+    tap_fail "... and keeps its input in findings/stub/load/" "$(find "$tmp/findings" 2>/dev/null)"
+
+campaign slow timeout 0.5
+expect "a timeout slow alone too: a finding, the run fails" 1 \
+    '^stub: 100 executions, FOUND: timeout-abc, 0\.[5-9][0-9]* s alone$'
+[ -f "$tmp/findings/stub/timeout-abc" ] && tap_ok "... its input kept in findings/stub/" ||
+    tap_fail "... its input kept in findings/stub/" "$(find "$tmp/findings" 2>/dev/null)"
+
+campaign crash crash 0
+expect "a crash: a finding, with the sanitizer's line" 1 '^stub: 100 executions, FOUND: crash-def$'
+expect "... the sanitizer's line shown" 1 'ERROR: AddressSanitizer: heap-buffer-overflow'
+[ -f "$tmp/findings/stub/crash-def" ] && tap_ok "... its input kept in findings/stub/" ||
+    tap_fail "... its input kept in findings/stub/" "$(find "$tmp/findings" 2>/dev/null)"
+tap_done
