@@ -1892,17 +1892,18 @@ static struct model_instance *load_instance(struct loader *ld, xmlNode *n, struc
     in->has_dev = get_num_max(ld, n, "dev", 31, &in->dev);
     in->has_func = get_num_max(ld, n, "func", 7, &in->func);
     in->has_pci = v && d;
-    const char *given[] = {"vendor", "device", "dev", "func"};
-    bool gv = get(ld, n, "vendor"), gd = get(ld, n, "device");
-    for (size_t i = 0; !(gv && gd) && i < 4; i++)
-        if (get(ld, n, given[i])) {
-            report(ld, DIAG_SCHEMA, pos_of(ld, n),
-                   "instance '%s' gives %s= but no %s: a PCI locator needs vendor= and device= "
-                   "(dev= and func= may be left out: any slot)",
-                   in->name ? in->name : "?", given[i],
-                   gv || gd ? (gv ? "device=" : "vendor=") : "vendor= and no device=");
-            break;
-        }
+    /* a locator part without vendor= and device=: the first one given is named */
+    bool gv = xmlHasProp(n, (const xmlChar *)"vendor");
+    bool gd = xmlHasProp(n, (const xmlChar *)"device");
+    const char *part = gv ? "vendor" : gd ? "device"
+                     : xmlHasProp(n, (const xmlChar *)"dev") ? "dev"
+                     : xmlHasProp(n, (const xmlChar *)"func") ? "func" : NULL;
+    if (part && !(gv && gd))
+        report(ld, DIAG_SCHEMA, pos_of(ld, n),
+               "instance '%s' gives %s= but no %s: a PCI locator needs vendor= and device= "
+               "(dev= and func= may be left out: any slot)",
+               in->name ? in->name : "?", part,
+               gv ? "device=" : gd ? "vendor=" : "vendor= and no device=");
     in->desc = desc_of(ld, n);
     cite_of(ld, n, &in->cite);
     in->block = b;

@@ -315,7 +315,7 @@ static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t valu
     if (io->ref)
         regc_ref_name(io->ref, name, sizeof(name));
     char where[64];
-    char slot[16];
+    char slot[8];
     if (io->pci && s)
         snprintf(where, sizeof(where), "pci %s+0x%llx pkg%d",
                  regc_pci_slot(io->pci, slot, sizeof(slot)), (unsigned long long)io->address,
