@@ -32,23 +32,6 @@ void arena_release(struct arena *a)
     arena_init(a);
 }
 
-void arena_adopt(struct arena *a, struct arena *from)
-{
-    struct arena_chunk *last = from->head;
-    if (!last)
-        return;
-    while (last->next)
-        last = last->next;
-    /* Behind a's current chunk, so its free space stays the one allocations use. */
-    if (a->head) {
-        last->next = a->head->next;
-        a->head->next = from->head;
-    } else {
-        a->head = from->head;
-    }
-    from->head = NULL;
-}
-
 static size_t align_up(size_t n)
 {
     size_t al = alignof(max_align_t);

@@ -27,13 +27,6 @@ void arena_init(struct arena *a);
 /* Frees every allocation made from 'a'; 'a' may be reused afterwards. */
 void arena_release(struct arena *a);
 
-/*
- * Moves every allocation of 'from' into 'a': valid until arena_release(a)
- * from then on. 'from' is left empty (and may be reused). For arenas filled
- * on other threads and joined at the end.
- */
-void arena_adopt(struct arena *a, struct arena *from);
-
 /* Return memory owned by 'a', aligned for any type; valid until arena_release(a). */
 void *arena_alloc_slow(struct arena *a, size_t n);
 /* Inline: the loader and the context builder allocate a few million times per large spec. */

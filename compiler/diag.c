@@ -104,21 +104,6 @@ bool diag_lookup(const char *name, enum diag_code *code)
     return false;
 }
 
-const char *diag_name(enum diag_code code)
-{
-    return diag_table[code].name;
-}
-
-const char *diag_description(enum diag_code code)
-{
-    return diag_table[code].desc;
-}
-
-enum diag_sev diag_default_severity(enum diag_code code)
-{
-    return diag_table[code].sev;
-}
-
 bool diag_option(struct diag *dg, const char *opt)
 {
     enum diag_code code;

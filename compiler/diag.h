@@ -86,9 +86,6 @@ const char *diag_file_name(const struct diag *dg, uint32_t file);
 
 /* Looks a diagnostic up by its stable name; false if there is none. */
 bool diag_lookup(const char *name, enum diag_code *code);
-const char *diag_name(enum diag_code code);
-const char *diag_description(enum diag_code code);
-enum diag_sev diag_default_severity(enum diag_code code);
 
 /*
  * -Werror, -Werror=NAME, -Wno-NAME, -WNAME: applies one command-line option.

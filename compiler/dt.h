@@ -23,7 +23,6 @@
 #include "arena.h"
 
 #include <jansson.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -111,11 +111,8 @@ struct mus_template;
  * Parses 'text' (len bytes; need not be NUL-terminated) into a template.
  * 'name' names it in diagnostics: it is registered with diag_add_file and so
  * is borrowed and must outlive 'dg'. Returns NULL after reporting every syntax
- * error found; the caller frees a template with mus_free(). 'opt' may be NULL
- * (compile uses no option today; it is there for symmetry).
- */
-struct mus_template *mus_compile(struct diag *dg, const char *name, const char *text, size_t len,
-                                 const struct mus_options *opt);
+ * error found; the caller frees a template with mus_free(). */
+struct mus_template *mus_compile(struct diag *dg, const char *name, const char *text, size_t len);
 
 /*
  * Renders 't' with 'data' as the root of the context stack, appending to 'out'.

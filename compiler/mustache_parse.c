@@ -505,8 +505,7 @@ static void parse(struct parser *p)
     }
 }
 
-struct mus_template *mus_compile(struct diag *dg, const char *name, const char *text, size_t len,
-                                 const struct mus_options *opt)
+struct mus_template *mus_compile(struct diag *dg, const char *name, const char *text, size_t len)
 {
     struct mus_template *t = xcalloc(1, sizeof(*t));
     t->name = name;

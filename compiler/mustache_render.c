@@ -428,8 +428,7 @@ static const struct mus_template *partial_get(struct render *r, const struct mus
     int rc = r->opt->load ? r->opt->load(r->opt->load_ctx, r->dg, name, &src) : 0;
     e->missing = rc == 0;
     if (rc > 0) {
-        e->t = mus_compile(r->dg, src.display_name ? src.display_name : e->name, src.text, src.len,
-                           r->opt);
+        e->t = mus_compile(r->dg, src.display_name ? src.display_name : e->name, src.text, src.len);
         if (!e->t)
             r->failed = true;
         return e->t;

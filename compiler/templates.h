@@ -18,7 +18,4 @@ struct embedded_template {
 extern const struct embedded_template embedded_templates[];
 extern const size_t embedded_template_count;
 
-/* The built-in template called 'name', or NULL. */
-const struct embedded_template *templates_find(const char *name);
-
 #endif

@@ -119,7 +119,7 @@ int tmpl_load(struct tmpl *tp, const char *name)
             return -1;
         tp->dir = util_dir_of(name);
     }
-    tp->main = mus_compile(tp->dg, src.display_name, src.text, src.len, NULL);
+    tp->main = mus_compile(tp->dg, src.display_name, src.text, src.len);
     return tp->main ? 0 : -1;
 }
 

@@ -74,7 +74,7 @@ int fuzz_mustache_render(const uint8_t *data, size_t size, struct diag *dg, stru
         .max_output = FUZZ_MAX_OUTPUT(size),
         .max_work = FUZZ_MAX_WORK(size),
     };
-    struct mus_template *t = mus_compile(dg, "fuzz", (const char *)data + 1, size - 1, &opt);
+    struct mus_template *t = mus_compile(dg, "fuzz", (const char *)data + 1, size - 1);
     if (!t)
         return -2;
     int rc = mus_render(dg, t, root, &opt, out);

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               .max_work = 256 * (uint64_t)size + 4096};
     struct diag dg;
     diag_init(&dg, NULL);
-    struct mus_template *t = mus_compile(&dg, "fuzz", tmpl, tlen, &opt);
+    struct mus_template *t = mus_compile(&dg, "fuzz", tmpl, tlen);
     if (t) {
         struct buf out = BUF_INIT;
         mus_render(&dg, t, dt_from_json(&tree, root), &opt, &out);

@@ -49,7 +49,7 @@ static int render_with_hook(const char *tmpl, const char *data, const char *expe
     diag_init(&dg, NULL);
     struct hook_ctx h = {0, ARENA_INIT};
     struct mus_options opt = {.item = two_to_word, .item_ctx = &h};
-    struct mus_template *t = mus_compile(&dg, "t.mustache", tmpl, strlen(tmpl), &opt);
+    struct mus_template *t = mus_compile(&dg, "t.mustache", tmpl, strlen(tmpl));
     assert_non_null(t);
     json_t *root = json_loads(data, 0, NULL);
     assert_non_null(root);

@@ -66,7 +66,7 @@ static int spec_test_one(const char *file, size_t idx, json_t *test, int *tapno)
                               .load_ctx = json_object_get(test, "partials")};
     struct buf out = BUF_INIT;
     struct mus_template *t =
-        mus_compile(&dg, "template", json_string_value(tmpl), json_string_length(tmpl), &opt);
+        mus_compile(&dg, "template", json_string_value(tmpl), json_string_length(tmpl));
     int rc = t ? mus_render_json(&dg, t, json_object_get(test, "data"), &opt, &out) : -1;
     bool ok = rc == 0 && expected && strcmp(out.s, expected) == 0;
     printf("%s %d - %s #%zu %s\n", ok ? "ok" : "not ok", ++*tapno, file, idx + 1, name);
@@ -157,7 +157,7 @@ static const char *const no_partials[] = {NULL};
 static int render(struct fixture *fx, const char *tmpl, const char *data,
                   const struct mus_options *opt)
 {
-    struct mus_template *t = mus_compile(&fx->dg, "t.mustache", tmpl, strlen(tmpl), opt);
+    struct mus_template *t = mus_compile(&fx->dg, "t.mustache", tmpl, strlen(tmpl));
     if (!t)
         return -2;
     json_error_t err;
@@ -269,7 +269,7 @@ static void test_render_many_times(void **state)
 {
     struct fixture *fx = *state;
     const char *src = "{{#items}}{{name}}={{value}};{{/items}}";
-    struct mus_template *t = mus_compile(&fx->dg, "t", src, strlen(src), NULL);
+    struct mus_template *t = mus_compile(&fx->dg, "t", src, strlen(src));
     assert_non_null(t);
     json_t *d1 = json_pack("{s:[{s:s,s:i},{s:s,s:f}]}", "items", "name", "a", "value", 1, "name",
                            "b", "value", 0.1);
@@ -435,7 +435,7 @@ static void test_escape_every_byte(void **state)
 
 static struct mus_template *compile_text(struct fixture *fx, const char *tmpl)
 {
-    struct mus_template *t = mus_compile(&fx->dg, "t.mustache", tmpl, strlen(tmpl), NULL);
+    struct mus_template *t = mus_compile(&fx->dg, "t.mustache", tmpl, strlen(tmpl));
     assert_non_null(t);
     return t;
 }

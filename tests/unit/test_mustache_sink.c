@@ -120,7 +120,7 @@ static struct result render(const char *tmpl, const char *const *partials, bool 
     }
     struct dt *root = dt_obj(&a);
     dt_set(&a, root, "l", list);
-    struct mus_template *t = mus_compile(&dg, "t.mustache", tmpl, strlen(tmpl), &opt);
+    struct mus_template *t = mus_compile(&dg, "t.mustache", tmpl, strlen(tmpl));
     assert_non_null(t);
     struct result r = {.out = BUF_INIT, .messages = BUF_INIT};
     r.rc = mus_render(&dg, t, root, &opt, &r.out);
