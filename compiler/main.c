@@ -162,7 +162,7 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
                 o->depfile = true, o->depfile_path = v;
             else if (strcmp(matched, "-j") == 0) {
                 if (!parse_jobs(v))
-                    return *status = usage_error("-j needs a number of threads from 1 to %d, not '%s'",
+                    return *status = usage_error("-j needs a number from 1 to %d, not '%s'",
                                                  JOBS_MAX, v), -1;
             }
             else

@@ -38,17 +38,6 @@ run_case() {   # file
     else
         tap_diff "$file: diagnostics" "$name.err" "$tmp/err"
     fi
-    if [ "${file##*.}" = xml ]; then
-        "$regc" -j4 "${args[@]}" "${input[@]}" >"$tmp/out" 2>"$tmp/err.raw"
-        local j4_status=$?
-        sed "s|$tmp|@TMP@|g" "$tmp/err.raw" >"$tmp/err-j4" && rm -f "$tmp/err.raw"
-        if [ "$j4_status" -ne "$status" ]; then
-            tap_fail "$file: -j4: exit status $j4_status, -j1 gave $status"
-        else
-            tap_diff "$file: -j4: the same diagnostics" "$tmp/err" "$tmp/err-j4"
-        fi
-        rm -f "$tmp/err-j4"
-    fi
     if [ "$want_status" -ne 0 ]; then
         local before=$tmp/keep.h
         echo "previous contents" >"$before"
