@@ -28,9 +28,6 @@
 #include "util.h"
 #include "xmlload.h"
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -459,26 +456,8 @@ static int compile(struct options *o, struct diag *dg)
     return status;
 }
 
-/*
- * glibc's allocator, tuned for a run that builds and frees a few large
- * documents of small nodes. Freed small blocks normally wait in "fastbins"
- * until the next large allocation consolidates them all at once; freeing a
- * 60 MB libxml2 document that way cost the next stage ~0.04 s on each
- * thread (docs/performance.md). Without fastbins they are merged as they are
- * freed. A fixed mmap threshold keeps large buffers (the output, the
- * checker's tables) in their own mappings: grown by mremap, never copied.
- */
-static void tune_malloc(void)
-{
-#ifdef __GLIBC__
-    mallopt(M_MXFAST, 0);
-    mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
-#endif
-}
-
 int main(int argc, char **argv)
 {
-    tune_malloc();
     if (argc > 1 && strcmp(argv[1], "render") == 0)
         return cmd_render(argc, argv);
     for (int i = 1; i < argc; i++) {
