@@ -474,11 +474,11 @@ static bool field_at(const struct dt *blk, const char *reg, const char *name, lo
     return f && int_of(f, "msb") == msb && int_of(f, "lsb") == lsb;
 }
 
-/* Appends "TERM=0xVALUE" to the comma-separated terms 'buf' holds. */
-static void add_term(char *buf, size_t len, const char *term, uint64_t v)
+/* The comma-separated terms 'terms' (NULL: none) and "TERM=0xVALUE" after them, arena-owned. */
+static char *add_term(struct arena *a, const char *terms, const char *term, uint64_t v)
 {
-    size_t at = strlen(buf);
-    snprintf(buf + at, len - at, "%s%s=0x%llx", at ? "," : "", term, (unsigned long long)v);
+    return arena_printf(a, "%s%s%s=0x%llx", terms ? terms : "", terms ? "," : "", term,
+                        (unsigned long long)v);
 }
 
 /* The perf keys of event ev of block blk, not a fixed counter's (see above); false when perf
@@ -488,7 +488,7 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
     const char *reg = str_of(ev, "register");
     bool at0 = field_at(blk, reg, str_of(ev, "field"), 7, 0), ok = true;
     uint64_t config = 0, mask = 0;
-    char filter[512] = "", num[24];
+    char *filter = NULL, num[24];
     struct dt *extsel = dt_null(), *cmask = dt_null(), *edge = dt_null(), *inv = dt_null();
     place_in(blk, reg, str_of(ev, "field"), hex_of(ev, "code"), &config, &mask);
     set_new(a, ev, "doc_perf_umask", dt_null());
@@ -498,7 +498,7 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
         if (at0 && field_at(blk, reg, uf, 15, 8))
             set_new(a, ev, "doc_perf_umask", dt_str(a, str_of(ev, "umask")));
         else if (at0 && hex_of(ev, "umask"))
-            add_term(filter, sizeof filter, uf, hex_of(ev, "umask"));
+            filter = add_term(a, filter, uf, hex_of(ev, "umask"));
     }
     size_t i, j;
     struct dt *st, *other;
@@ -508,7 +508,7 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
         if (!sreg || strcmp(sreg, reg) != 0) { /* another register: its kernel term, whole */
             const char *term = regc_kpmu_reg_term(spec, sreg);
             if (!term) {
-                add_term(filter, sizeof filter, f, v);
+                filter = add_term(a, filter, f, v);
                 continue;
             }
             bool first = true; /* one term per register: the value of all its settings */
@@ -521,7 +521,7 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
                 }
             }
             if (first)
-                add_term(filter, sizeof filter, term, whole);
+                filter = add_term(a, filter, term, whole);
             continue;
         }
         place_in(blk, reg, f, v, &config, &mask);
@@ -538,7 +538,7 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
         } else if (field_at(blk, reg, f, 23, 23)) {
             inv = dt_str(a, num);
         } else {
-            add_term(filter, sizeof filter, f, v);
+            filter = add_term(a, filter, f, v);
         }
     }
     set_new(a, ev, "doc_perf_code", at0 ? dt_str(a, str_of(ev, "code")) : dt_null());
@@ -547,7 +547,7 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
     set_new(a, ev, "doc_perf_cmask", cmask);
     set_new(a, ev, "doc_perf_edge", edge);
     set_new(a, ev, "doc_perf_inv", inv);
-    set_new(a, ev, "doc_perf_filter", filter[0] ? dt_str(a, filter) : dt_null());
+    set_new(a, ev, "doc_perf_filter", filter ? dt_str(a, filter) : dt_null());
     return ok;
 }
 
