@@ -46,4 +46,28 @@ const struct regc_kpmu_fixed_host *regc_kpmu_fixed_host(const char *spec, const 
 /* The host whose PMU is 'pmu' for spec 'spec', or NULL. */
 const struct regc_kpmu_fixed_host *regc_kpmu_fixed_host_pmu(const char *spec, const char *pmu);
 
+/*
+ * ExtSel, Intel perfmon's extra event-select bit, as perf reads it: jevents.py (torvalds/linux
+ * tools/perf/pmu-events/jevents.py, JsonEvent.__init__, commit 0434410fa45c) turns it into bit 8
+ * of the event term, "eventcode |= int(jd['ExtSel']) << 8", and the kernel's format
+ * event_ext "config:0-7,21" puts that bit at config bit 21, the control's ev_sel_ext
+ * (uncore_snbep.c, torvalds/linux 0378c93a: DEFINE_UNCORE_FORMAT_ATTR(event_ext, event,
+ * "config:0-7,21")). 1: the kernel type serving block 'block' of spec 'spec' has that format
+ * (snbep/ivbep_uncore_qpi_formats_attr); 0: its event format is config:0-7 and its raw event
+ * mask leaves bit 21 out, so perf cannot count an ExtSel event there (the PCU:
+ * snbep/ivbep_uncore_pcu_formats_attr &format_attr_event, SNBEP_PCU_MSR_PMON_RAW_EVENT_MASK and
+ * IVBEP_PCU_MSR_PMON_RAW_EVENT_MASK without SNBEP_PMON_CTL_EV_SEL_EXT; the kernel's own
+ * jaketown and ivytown uncore-power.json list none of the PCU's ExtSel events); -1: no fact.
+ */
+int regc_kpmu_ext_sel(const char *spec, const char *block);
+
+/*
+ * The kernel's format term that carries the whole value of register 'reg' of spec 'spec' (a
+ * sub-control register the kernel programs from config1), or NULL. The Xeon 7500 M-Box's:
+ * uncore_nhmex.c (torvalds/linux 294cbd05) DEFINE_UNCORE_FORMAT_ATTR dsp, thr, fvc, pgt, map,
+ * iss "config1:0-31" and pld "config1:32-63"; nhmex_mbox_hw_config writes config1 (PLD: its
+ * bits 63:32) to the register nhmex_uncore_mbox_extra_regs names for the event.
+ */
+const char *regc_kpmu_reg_term(const char *spec, const char *reg);
+
 #endif

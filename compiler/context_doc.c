@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Geometry, in SVG user units (CSS px at scale 1). */
 enum {
@@ -421,15 +422,37 @@ static struct dt *perf_counters(struct arena *a, const struct dt *list)
 }
 
 /*
- * The perf keys of the events of block 'blk' (templates/perf.mustache): doc_perf, whether perf
- * can count it (a sub-event, or an event without sub-events: an event whose table lists
- * sub-events is counted through them, as perfmon lists only those), doc_perf_counters,
- * doc_perf_code (the event code; a fixed counter's: the kernel's fixed event 0xff, common/kpmu.h),
- * doc_perf_unit (the block name, or the PMU serving its fixed counter), doc_has_sets, doc_perf_umask (the unit mask where perfmon
- * and perf's UMask put it, bits 15:8 of the control: the PCU's occ_sel [15:14] value 1 is
- * UMask 0x40; the field's own value when the field lies elsewhere), and doc_perf_first, true on the spec's first
- * such event only (the first of the first block with events: no "events_before"), for the
- * commas. Every event table lists one such event at least.
+ * The perf keys of the events of block 'blk' (templates/perf.mustache), in the keys Intel's perfmon
+ * files and the kernel's pmu-events JSON use, read as perf's jevents.py reads them (torvalds/linux
+ * tools/perf/pmu-events/jevents.py, JsonEvent.__init__, commit 0434410fa45c; docs/outputs.md):
+ *   doc_perf           whether perf can count the event: a sub-event, or an event without
+ *                      sub-events (an event whose table lists sub-events is counted through them,
+ *                      as perfmon lists only those), whose every setting has a perf key below
+ *                      (an ExtSel the kernel's PMU cannot program, kpmu.h regc_kpmu_ext_sel, has not)
+ *   doc_perf_code      EventCode (jevents: event=): the code, when the code field is bits 7:0 of
+ *                      the control, as perfmon and the kernel's event format place it; a fixed
+ *                      counter's: the kernel's fixed event 0xff (kpmu.h)
+ *   doc_perf_config    ConfigCode (jevents: config=, the whole config word) instead, when the code
+ *                      field lies elsewhere (the Xeon 7500 M-Box's inc_sel [13:9], set_flag_sel
+ *                      [21:19]): the control value the event encodes, its settings on the control
+ *                      included
+ *   doc_perf_umask     UMask (umask=): the unit mask, when its field is bits 15:8
+ *   doc_perf_extsel    ExtSel, decimal: a setting of bit 21 (jevents: bit 8 of event=, which the
+ *                      kernel's event_ext format puts at config bit 21)
+ *   doc_perf_cmask     CounterMask (cmask=), decimal: a setting of the field the SDM calls CMASK,
+ *                      bits 28:24 (the Sandy Bridge client's, SDM Vol. 3B 18-61; the kernel's
+ *                      cmask5 format "config:24-28"); a threshold elsewhere (the E5's thresh,
+ *                      also at 28:24 in the U-Box) goes to Filter as thresh=, the kernel's name
+ *   doc_perf_edge, doc_perf_inv   EdgeDetect (edge=) and Invert (inv=): settings of bits 18, 23
+ *   doc_perf_filter    Filter, the terms jevents appends as they stand: a unit mask elsewhere
+ *                      than bits 15:8 (the PCU's occ_sel [15:14]: "occ_sel=0x1", as the kernel's
+ *                      jaketown uncore-power.json writes it) and any other setting of the control
+ *                      as FIELD=VALUE; a setting of another register as the kernel's term for
+ *                      that register with the register's value (kpmu.h regc_kpmu_reg_term:
+ *                      "dsp=0x400"), else as FIELD=VALUE
+ *   doc_perf_counters, doc_perf_unit (the block name, or the PMU serving its fixed counter), and
+ *   doc_perf_first, true on the spec's first such event only (the first of the first block with
+ *   events: no "events_before"), for the commas. Every event table lists one such event at least.
  */
 /* Is 'reg' the control of a fixed counter group of block blk? */
 static bool fixed_control(const struct dt *blk, const char *reg)
@@ -441,6 +464,91 @@ static bool fixed_control(const struct dt *blk, const char *reg)
             str_of(k, "kind") && strcmp(str_of(k, "kind"), "fixed") == 0)
             return true;
     return false;
+}
+
+/* Is field 'name' of register 'reg' bits msb:lsb? */
+static bool field_at(const struct dt *blk, const char *reg, const char *name, long long msb,
+                     long long lsb)
+{
+    const struct dt *f = block_field(blk, reg, name);
+    return f && int_of(f, "msb") == msb && int_of(f, "lsb") == lsb;
+}
+
+/* The comma-separated terms 'terms' (NULL: none) and "TERM=0xVALUE" after them, arena-owned. */
+static char *add_term(struct arena *a, const char *terms, const char *term, uint64_t v)
+{
+    return arena_printf(a, "%s%s%s=0x%llx", terms ? terms : "", terms ? "," : "", term,
+                        (unsigned long long)v);
+}
+
+/* The perf keys of event ev of block blk, not a fixed counter's (see above); false when perf
+ * cannot count it. */
+static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *blk, struct dt *ev)
+{
+    const char *reg = str_of(ev, "register");
+    bool at0 = field_at(blk, reg, str_of(ev, "field"), 7, 0), ok = true;
+    uint64_t config = 0, mask = 0;
+    char *filter = NULL, num[24];
+    struct dt *extsel = dt_null(), *cmask = dt_null(), *edge = dt_null(), *inv = dt_null();
+    place_in(blk, reg, str_of(ev, "field"), hex_of(ev, "code"), &config, &mask);
+    set_new(a, ev, "doc_perf_umask", dt_null());
+    if (dt_is(dt_get(ev, "umask"), DT_STR)) {
+        const char *uf = str_of(ev, "umask_field");
+        place_in(blk, reg, uf, hex_of(ev, "umask"), &config, &mask);
+        if (at0 && field_at(blk, reg, uf, 15, 8))
+            set_new(a, ev, "doc_perf_umask", dt_str(a, str_of(ev, "umask")));
+        else if (at0 && hex_of(ev, "umask"))
+            filter = add_term(a, filter, uf, hex_of(ev, "umask"));
+    }
+    size_t i, j;
+    struct dt *st, *other;
+    DT_FOREACH(dt_get(ev, "sets"), i, st) {
+        const char *sreg = str_of(st, "register"), *f = str_of(st, "field");
+        uint64_t v = hex_of(st, "value");
+        if (!sreg || strcmp(sreg, reg) != 0) { /* another register: its kernel term, whole */
+            const char *term = regc_kpmu_reg_term(spec, sreg);
+            if (!term) {
+                filter = add_term(a, filter, f, v);
+                continue;
+            }
+            bool first = true; /* one term per register: the value of all its settings */
+            uint64_t whole = 0, m = 0;
+            DT_FOREACH(dt_get(ev, "sets"), j, other) {
+                const char *oreg = str_of(other, "register");
+                if (oreg && strcmp(oreg, sreg) == 0) {
+                    first = first && j >= i;
+                    place_in(blk, sreg, str_of(other, "field"), hex_of(other, "value"), &whole, &m);
+                }
+            }
+            if (first)
+                filter = add_term(a, filter, term, whole);
+            continue;
+        }
+        place_in(blk, reg, f, v, &config, &mask);
+        if (!at0)
+            continue; /* in ConfigCode */
+        snprintf(num, sizeof num, "%llu", (unsigned long long)v);
+        if (field_at(blk, reg, f, 21, 21)) {
+            extsel = dt_str(a, num);
+            ok = ok && regc_kpmu_ext_sel(spec, str_of(blk, "name")) != 0;
+        } else if (field_at(blk, reg, f, 28, 24) && strcasecmp(f, "cmask") == 0) {
+            cmask = dt_str(a, num);
+        } else if (field_at(blk, reg, f, 18, 18)) {
+            edge = dt_str(a, num);
+        } else if (field_at(blk, reg, f, 23, 23)) {
+            inv = dt_str(a, num);
+        } else {
+            filter = add_term(a, filter, f, v);
+        }
+    }
+    set_new(a, ev, "doc_perf_code", at0 ? dt_str(a, str_of(ev, "code")) : dt_null());
+    set_new(a, ev, "doc_perf_config", at0 ? dt_null() : hex_text(a, config));
+    set_new(a, ev, "doc_perf_extsel", extsel);
+    set_new(a, ev, "doc_perf_cmask", cmask);
+    set_new(a, ev, "doc_perf_edge", edge);
+    set_new(a, ev, "doc_perf_inv", inv);
+    set_new(a, ev, "doc_perf_filter", filter ? dt_str(a, filter) : dt_null());
+    return ok;
 }
 
 static void perf_keys(struct arena *a, const char *spec, struct dt *blk)
@@ -458,24 +566,21 @@ static void perf_keys(struct arena *a, const char *spec, struct dt *blk)
         bool perf = name && (!has_subs || str_of(ev, "perfmon"));
         /* a fixed counter's event: the kernel's fixed event, as perf's JSON writes it (kpmu.h) */
         bool fixed = fixed_control(blk, str_of(ev, "register"));
+        if (fixed) {
+            set_new(a, ev, "doc_perf_code", hex_text(a, REGC_KPMU_FIXED_EVENT));
+            const char *nulls[] = {"doc_perf_config", "doc_perf_umask", "doc_perf_extsel",
+                                   "doc_perf_cmask",  "doc_perf_edge",  "doc_perf_inv",
+                                   "doc_perf_filter"};
+            for (size_t k = 0; k < sizeof nulls / sizeof nulls[0]; k++)
+                set_new(a, ev, nulls[k], dt_null());
+        } else {
+            perf = perf_event_keys(a, spec, blk, ev) && perf;
+        }
         set_new(a, ev, "doc_perf", dt_bool(perf));
-        set_new(a, ev, "doc_perf_code",
-                fixed ? hex_text(a, REGC_KPMU_FIXED_EVENT) : dt_str(a, str_of(ev, "code")));
         set_new(a, ev, "doc_perf_counters",
                 fixed ? dt_str(a, "FIXED") : perf_counters(a, dt_get(ev, "counters")));
         set_new(a, ev, "doc_perf_unit",
                 dt_str(a, fixed && host ? host->unit : str_of(blk, "name")));
-        if (dt_is(dt_get(ev, "umask"), DT_STR) && !fixed) {
-            uint64_t enc = 0, mask = 0;
-            place_in(blk, str_of(ev, "register"), str_of(ev, "umask_field"), hex_of(ev, "umask"),
-                     &enc, &mask);
-            bool at8 = mask && !(mask & ~UINT64_C(0xff00));
-            set_new(a, ev, "doc_perf_umask",
-                    at8 ? hex_text(a, enc >> 8) : dt_str(a, str_of(ev, "umask")));
-        } else {
-            set_new(a, ev, "doc_perf_umask", dt_null());
-        }
-        set_new(a, ev, "doc_has_sets", dt_bool(dt_len(dt_get(ev, "sets")) > 0));
         set_new(a, ev, "doc_perf_first", dt_bool(perf && first));
         if (perf)
             first = false;

@@ -3,8 +3,11 @@
 
 EXPORT is the JSON regc wrote (perf's pmu-events shape); PERFMON is Intel's perfmon
 uncore file the spec's event tables cite. For every export entry whose EventName
-perfmon also lists, EventCode, UMask and Counter must be equal as numbers and
-counter sets. CODE:COUNTERS arguments are the known cases where the spec keeps
+perfmon also lists, EventCode, UMask, ExtSel, CounterMask, EdgeDetect, Invert (absent: 0)
+and Counter must be equal as numbers and counter sets. A unit mask the export writes as
+the kernel's JSON does, "Filter": "occ_sel=N" (the PCU's occ_sel [15:14]; the kernel's
+jaketown uncore-power.json writes Intel's UMask 0x40 of UNC_P_POWER_STATE_OCCUPANCY.CORES_C0
+as "occ_sel=1"), counts as UMask N << 6. CODE:COUNTERS arguments are the known cases where the spec keeps
 fewer counters than perfmon on purpose (regspec/events/events.conf limit=, cited
 there): entries of event code CODE must give perfmon's counters that COUNTERS
 allows; each such difference is printed as 'known:'. A perfmon row counted by a fixed
@@ -76,9 +79,18 @@ def main(argv):
         if num(e['EventCode']) != num(r['EventCode']):
             print('%s: EventCode %s, perfmon %s' % (name, e['EventCode'], r['EventCode']))
             bad += 1
-        if num(e.get('UMask', '0')) != num(r.get('UMask', '0')):
-            print('%s: UMask %s, perfmon %s' % (name, e.get('UMask'), r.get('UMask')))
+        umask = num(e.get('UMask', '0'))
+        for t in str(e.get('Filter', '')).split(','):
+            if t.startswith('occ_sel='):
+                umask |= num(t.partition('=')[2]) << 6
+        if umask != num(r.get('UMask', '0')):
+            print('%s: UMask %s (Filter %s), perfmon %s' % (name, e.get('UMask'), e.get('Filter'),
+                                                          r.get('UMask')))
             bad += 1
+        for key in ('ExtSel', 'CounterMask', 'EdgeDetect', 'Invert'):
+            if num(e.get(key, '0')) != num(r.get(key) or '0'):
+                print('%s: %s %s, perfmon %s' % (name, key, e.get(key), r.get(key)))
+                bad += 1
         want = ctrs(r['Counter'])
         lim = limits.get(num(r['EventCode']))
         if lim is not None and set(want) - lim:
