@@ -167,8 +167,8 @@ expect_io "-t json -o: a write failing after 128 KiB leaves the old file" \
     "regc: error: cannot write 'out.json': File too large" "trap '' XFSZ; ulimit -f 128" \
     -t json big.xml -o out.json
 if [ -w /dev/full ]; then
-    expect_io "-t json -o /dev/full: an error, nothing else written" \
-        "regc: error: cannot write '/dev/full': No space left on device" : -t json big.xml -o /dev/full
+    expect_io "-t json -o /dev/full: a device other than /dev/null, refused before opening" \
+        "regc: error: cannot write '/dev/full': Is a character device, not a regular file" : -t json big.xml -o /dev/full
     expect_io "-t json >/dev/full: an error" "regc: error: cannot write to standard output" \
         "exec >/dev/full" -t json big.xml
 else
