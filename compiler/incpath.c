@@ -67,7 +67,7 @@ const char *incpath_root_dir(const struct incpath *ip, int root)
 }
 
 static const char outside[] =
-    "it leads out of its folder (through '..' or a symbolic link) and the -I directories";
+    "it leads out of the spec's folder and the -I directories (through '..' or a symbolic link)";
 
 /*
  * Without openat2: 'rel' taken apart, '..' resolved in the text (one past

@@ -2709,9 +2709,12 @@ static void load_include(struct loader *ld, xmlNode *n, struct frame *at)
                            : arena_printf(ld->a, "%s/%s", incpath_root_dir(ld->ip, root), href);
     if (fd < 0) { /* not found or outside: at the href; found but refused: at the element */
         bool found = in.err == 0 || in.err == EISDIR;
-        report(ld, in.err == EXDEV ? DIAG_INCLUDE_OUTSIDE : DIAG_INCLUDE,
-               found ? where : value_pos(ld, n, "href", 0), "%s included file '%s': %s",
-               in.err == EXDEV ? "refused" : "cannot read", path, in.why);
+        if (in.err == EXDEV)
+            report(ld, DIAG_INCLUDE_OUTSIDE, value_pos(ld, n, "href", 0),
+                   "included file '%s' refused: %s", path, in.why);
+        else
+            report(ld, DIAG_INCLUDE, found ? where : value_pos(ld, n, "href", 0),
+                   "cannot read included file '%s': %s", path, in.why);
         return;
     }
     const char *arel = arena_strdup(ld->a, rel);

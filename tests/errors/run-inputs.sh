@@ -45,7 +45,7 @@ expect "spec: directory" 3 "dir.xml: error: cannot read file: Is a directory" di
 expect "include: FIFO" 1 "inc-fifo.xml:14: error: cannot read included file 'fifo.xml': $what" inc-fifo.xml
 # (a link leading out of the spec's folder is refused before anything is read: include-outside)
 expect "include: symlink to /dev/zero" 1 \
-    "inc-zero.xml:14:18: error: refused included file 'zero.xml': it leads out of its folder (through '..' or a symbolic link) and the -I directories
+    "inc-zero.xml:14:18: error: included file 'zero.xml' refused: it leads out of the spec's folder and the -I directories (through '..' or a symbolic link)
    14 |   <include href=\"zero.xml\"/>
       |                  ^" inc-zero.xml
 expect "include: directory" 1 "inc-dir.xml:14: error: cannot read included file 'dir.xml': Is a directory" inc-dir.xml
