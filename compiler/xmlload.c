@@ -2357,14 +2357,16 @@ static struct lfile *add_lfile(struct loader *ld, const char *path, int fd, int 
     struct stat st;
     struct lfile *f = arena_zalloc(ld->a, sizeof(*f));
     f->path = path;
-    f->real = fstat(fd, &st) == 0
-                  ? arena_printf(ld->a, "%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino)
-                  : path;
+    bool known = fstat(fd, &st) == 0;
+    f->real = known ? arena_printf(ld->a, "%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino)
+                    : path;
     f->root = root;
     f->rel = rel;
     f->included_at = at;
     f->index = diag_add_file(ld->dg, path);
     diag_drop_source(ld->dg, f->index, !at.file); /* carets read the file again */
+    if (known)
+        diag_source_same(ld->dg, f->index, st.st_dev, st.st_ino);
     if (ld->nfiles == ld->cap)
         ld->files = xgrow(ld->files, &ld->cap, ld->nfiles + 1, sizeof(*ld->files));
     ld->files[ld->nfiles++] = f;
