@@ -268,4 +268,30 @@ problems=()
 ls -A | grep -q '\.tmp\.\|\.bak\.' && problems+=("a temporary file is left: $(ls -A)")
 if [ ${#problems[@]} -eq 0 ]; then tap_ok "-MF that cannot be written: -o not written either"
 else tap_fail "-MF that cannot be written: -o not written either" "${problems[@]}"; fi
+# regc render -o goes to its temporary file as it is rendered, never held
+# whole: 100 MB of output within 100 MB of address space (the whole text
+# held would not fit), the same bytes as the template says; stopped by the
+# output limit, the partial temporary file is removed. (Not under SAN=1:
+# the sanitizers reserve far more address space.)
+python3 -c 'import json; json.dump({"a": list(range(400)), "b": list(range(1000))}, open("big-data.json", "w"))'
+printf '{{#a}}{{#b}}%0249d\n{{/b}}{{/a}}' 0 >big.mustache
+if [ "${SAN:-}" = 1 ]; then
+    tap_skip "regc render -o: streamed" "SAN=1 build"
+else
+    problems=()
+    (ulimit -v 100000; exec "$regc" render big.mustache big-data.json -o big.txt) 2>stderr ||
+        problems+=("status $?: $(head -c 300 stderr)")
+    [ "$(stat -c %s big.txt 2>/dev/null)" = 100000000 ] || problems+=("big.txt: $(stat -c %s big.txt 2>&1) bytes, expected 400 x 1000 x 250")
+    [ "$(head -c 250 big.txt)" = "$(printf '%0249d\n' 0)" ] || problems+=("big.txt does not start with the line")
+    rm -f big.txt
+    echo previous >big.txt
+    (ulimit -v 100000; exec "$regc" render big.mustache big-data.json -o big.txt -ftemplate-output-limit=50M) 2>stderr
+    st=$?
+    [ "$st" = 1 ] && grep -q "output over the limit" stderr || problems+=("limit: status $st: $(head -c 300 stderr)")
+    [ "$(cat big.txt)" = previous ] || problems+=("limit: big.txt changed")
+    ls -A | grep -q '\.tmp\.' && problems+=("a temporary file is left: $(ls -A | grep tmp)")
+    if [ ${#problems[@]} -eq 0 ]; then tap_ok "regc render -o: streamed to the temporary file (100 MB in 100 MB of address space), removed when stopped"
+    else tap_fail "regc render -o: streamed to the temporary file" "${problems[@]}"; fi
+    rm -f big.txt big-data.json big.mustache
+fi
 tap_done
