@@ -499,7 +499,11 @@ static int rename_all(struct diag *dg, struct outfile **fs, size_t n)
             f->bak = unique_name(f->pl.dirfd, f->pl.name, "bak", make_backup, &fd, &err);
         if (!err && renameat(f->pl.dirfd, f->tmp, f->pl.dirfd, f->pl.name) < 0)
             err = errno;
-        if (err) {
+        if (err) { /* this one is as it was: its backup link is not needed */
+            if (f->bak)
+                unlinkat(f->pl.dirfd, f->bak, 0);
+            free(f->bak);
+            f->bak = NULL;
             rc = io_error(dg, f->shown, err);
             break;
         }

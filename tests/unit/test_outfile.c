@@ -357,8 +357,10 @@ static void test_pair_all_or_none(void **state)
     struct diag dg;
     diag_init(&dg, NULL);
     syncs_reset(NULL);
-    for (int round = 0; round < 2; round++) { /* an old file, then a new one, first */
-        const char *first = round ? fresh : a;
+    /* round 0: the second rename fails, the first was an old file; 1: the same, a new
+       file; 2: the first rename fails (its backup link goes too) */
+    for (int round = 0; round < 3; round++) {
+        const char *first = round == 1 ? fresh : a;
         write_file(a, "old a");
         write_file(b, "old b");
         unlink(fresh);
@@ -367,11 +369,11 @@ static void test_pair_all_or_none(void **state)
         assert_non_null(fs[1]);
         outfile_add(fs[0], "new a", 5);
         outfile_add(fs[1], "new b", 5);
-        renames.n = 0, renames.fail_at = 2;
+        renames.n = 0, renames.fail_at = round == 2 ? 1 : 2;
         assert_int_equal(outfile_commit_all(&dg, fs, 2), -1);
-        /* the first, the second failing, then the first put back (a new one: removed) */
-        assert_int_equal(renames.n, round ? 2 : 3);
-        if (round)
+        /* the renames tried, the failing one, then the first put back (a new one: removed) */
+        assert_int_equal(renames.n, round == 0 ? 3 : round == 1 ? 2 : 1);
+        if (round == 1)
             assert_int_equal(access(fresh, F_OK), -1);
         else
             assert_string_equal(read_all(a), "old a");
