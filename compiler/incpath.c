@@ -73,7 +73,7 @@ static const char outside[] =
  * Without openat2: 'rel' taken apart, '..' resolved in the text (one past
  * the root: EXDEV), each component opened O_NOFOLLOW (a link: EXDEV).
  */
-static int open_by_parts(int dirfd, const char *rel)
+int incpath_open_by_parts(int dirfd, const char *rel)
 {
     struct buf b = BUF_INIT;
     buf_adds(&b, rel);
@@ -127,7 +127,7 @@ static int open_beneath(int dirfd, const char *rel)
     };
     long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
     if (fd < 0 && errno == ENOSYS)
-        return open_by_parts(dirfd, rel);
+        return incpath_open_by_parts(dirfd, rel);
     return (int)fd;
 }
 

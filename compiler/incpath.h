@@ -45,4 +45,12 @@ const char *incpath_root_dir(const struct incpath *ip, int root);
 int incpath_open(const struct incpath *ip, int from_root, const char *from_rel, const char *href,
                  int *root, char **rel, size_t *size, struct util_file *in);
 
+/*
+ * The way without openat2, used when the kernel lacks it (ENOSYS): opens
+ * 'rel' beneath 'dirfd' read-only, '..' resolved in the text (past the
+ * root: EXDEV), every component O_NOFOLLOW (a symbolic link: EXDEV). -1
+ * with errno. Declared here so that the tests run it on any kernel.
+ */
+int incpath_open_by_parts(int dirfd, const char *rel);
+
 #endif
