@@ -467,9 +467,15 @@ static void sync_dir(int dirfd)
 static int write_held(struct diag *dg, struct outfile *f)
 {
     int fd = f->fd;
-    if (f->devnull && (fd = openat(f->pl.dirfd, f->pl.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+    struct stat st;
+    if (f->devnull && (fd = openat(f->pl.dirfd, f->pl.name,
+                                   O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
         return io_error(dg, f->shown, errno);
-    int err = write_one(fd, f->held.s, f->held.len) < 0 ? errno : 0;
+    int err = 0;
+    if (f->devnull && (fstat(fd, &st) < 0 || st.st_rdev != f->pl.st.st_rdev || !S_ISCHR(st.st_mode)))
+        err = EPERM; /* no longer /dev/null: not written */
+    if (!err && write_one(fd, f->held.s, f->held.len) < 0)
+        err = errno;
     if (f->devnull && close(fd) < 0 && !err)
         err = errno;
     return err ? io_error(dg, strcmp(f->shown, "-") == 0 ? "<stdout>" : f->shown, err) : 0;
