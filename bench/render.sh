@@ -3,7 +3,9 @@
 #
 # Renders bench/render/bench.mustache (nested sections, a partial per
 # register, C escaping) over a generated tree of N registers (default 100000,
-# about 400k fields) and reports the best of RUNS (default 3) timings:
+# about 400k fields) and reports the best of RUNS (default 3) timings, and
+# the peak resident memory against the output's size (the output goes to
+# its temporary file as it is rendered, so the peak is the data's tree):
 #   render: 100000 regs, 61.2 MB output, best 0.412 s, 148.5 MB/s
 # Standalone (REGC=path/to/regc bench/render.sh [N]); bench/run.sh calls it.
 set -eu
@@ -31,3 +33,11 @@ awk -v n="$n" -v b="$(wc -c <"$work/out")" -v t="$full" -v l="$load" -v d="$(wc 
     printf "render: %d regs, %.1f MB data, %.1f MB output in %.3f s: %.1f MB/s " \
         "(loading the JSON alone %.3f s; rendering %.1f MB/s)\n",
         n, d / 1e6, b / 1e6, t / 1e9, b / 1e6 / (t / 1e9), l / 1e9, b / 1e6 / (r / 1e9) }'
+if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f %M -o "$work/peak" "$REGC" render bench/render/bench.mustache --escape=c \
+        "$work/data.json" -o "$work/out"
+    awk -v kb="$(tail -n 1 "$work/peak")" -v b="$(wc -c <"$work/out")" \
+        -v d="$(wc -c <"$work/data.json")" 'BEGIN {
+        printf "render: peak resident %.1f MB: %.2fx the %.1f MB of data (its tree), %.2fx the %.1f MB of output (streamed)\n",
+            kb / 1024, kb * 1024 / d, d / 1e6, kb * 1024 / b, b / 1e6 }'
+fi

@@ -167,17 +167,16 @@ static int check_output(struct diag *dg, const struct render_args *a, const stru
     return rc;
 }
 
-static int write_output(struct diag *dg, const struct render_args *a, const struct tmpl *tp,
-                        const struct buf *out)
+static void output_add(void *ctx, const char *text, size_t len)
 {
-    if (a->output)
-        return check_output(dg, a, tp) < 0 ? -1 : outfile_write(dg, a->output, out->s, out->len);
-    if (fwrite(out->s, 1, out->len, stdout) != out->len || fflush(stdout) != 0)
-        return diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot write '<stdout>': %s",
-                           strerror(errno));
-    return 0;
+    outfile_add(ctx, text, len);
 }
 
+/*
+ * With -o, the output goes to its temporary file as it is rendered
+ * (mus_options.sink; never held whole), renamed over -o only when the whole
+ * render succeeded; else removed. Standard output gets it whole at the end.
+ */
 static int run(struct diag *dg, const struct render_args *a)
 {
     struct tmpl tp;
@@ -186,22 +185,38 @@ static int run(struct diag *dg, const struct render_args *a)
     json_t *data = NULL;
     struct arena tree = ARENA_INIT;
     struct buf out = BUF_INIT;
+    struct outfile *file = NULL;
     int status = EXIT_OK;
-    if (tmpl_load(&tp, a->template) < 0 || !(data = load_data(dg, a->data))) {
+    if (tmpl_load(&tp, a->template) < 0 || !(data = load_data(dg, a->data)) ||
+        (a->output && !(file = outfile_open(dg, a->output)))) {
         status = exit_status(dg);
         goto out;
     }
     struct mus_options opt = {
         .escape = a->escape_given ? a->escape : tmpl_escape_for(a->template, a->output),
         .strict = a->strict,
+        .sink = file ? output_add : NULL,
+        .sink_ctx = file,
     };
     if (tmpl_render(&tp, dt_from_json(&tree, data), &opt, &out) < 0 || dg->nerrors) {
         status = exit_status(dg);
         goto out;
     }
-    if (write_output(dg, a, &tp, &out) < 0)
+    if (file) { /* the partials are known now: -o may be none of them */
+        outfile_add(file, out.s, out.len);
+        struct outfile *f = file;
+        file = NULL;
+        if (check_output(dg, a, &tp) < 0)
+            outfile_abort(f), status = EXIT_IO;
+        else if (outfile_commit(dg, f) < 0)
+            status = EXIT_IO;
+    } else if (fwrite(out.s, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+        diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot write '<stdout>': %s",
+                    strerror(errno));
         status = EXIT_IO;
+    }
 out:
+    outfile_abort(file); /* an error came first: the temporary file goes */
     buf_release(&out);
     json_decref(data);
     arena_release(&tree);

@@ -2,9 +2,12 @@
 #include "util.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Carets: the largest file read again for its lines, and the widest line shown whole. */
 #define DIAG_SOURCE_MAX ((size_t)256 * 1024 * 1024)
@@ -29,6 +32,9 @@ struct diag_source {
     size_t nlines;
     bool on_disk; /* the name is a file to read when there is no text */
     bool tried;   /* reading it failed once: do not try again */
+    bool same;    /* read again only if still the file 'dev', 'ino' */
+    dev_t dev;
+    ino_t ino;
 };
 
 void diag_init(struct diag *dg, FILE *echo)
@@ -86,6 +92,15 @@ void diag_drop_source(struct diag *dg, uint32_t file, bool on_disk)
         return;
     source_release(&dg->srcs[file]);
     dg->srcs[file].on_disk = on_disk;
+}
+
+void diag_source_same(struct diag *dg, uint32_t file, dev_t dev, ino_t ino)
+{
+    if (file == 0 || file >= dg->nfiles)
+        return;
+    dg->srcs[file].same = true;
+    dg->srcs[file].dev = dev;
+    dg->srcs[file].ino = ino;
 }
 
 const char *diag_file_name(const struct diag *dg, uint32_t file)
@@ -165,12 +180,21 @@ static struct diag_source *source_of(struct diag *dg, uint32_t file)
     struct diag_source *src = &dg->srcs[file];
     if (!src->text && src->on_disk && !src->tried) {
         struct util_file in;
+        size_t size;
+        struct stat st;
         src->tried = true;
-        if (util_read_input(dg->files[file], DIAG_SOURCE_MAX, &in) == 0) {
+        int fd = util_open_input(dg->files[file], &in, &size);
+        FILE *fp = fd < 0 ? NULL : fdopen(fd, "r");
+        if (fd >= 0 && !fp)
+            close(fd);
+        if (fp && fstat(fd, &st) == 0 && (!src->same || (st.st_dev == src->dev && st.st_ino == src->ino)) &&
+            size <= DIAG_SOURCE_MAX && util_read_stream(fp, DIAG_SOURCE_MAX, &in) == 0) {
             src->owned = in.text;
             src->text = in.text;
             src->len = in.len;
         }
+        if (fp)
+            fclose(fp);
     }
     if (!src->text)
         return NULL;

@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 /* A place in an input file. 'file' indexes diag's file table; 0 means none. col 0: unknown. */
@@ -82,6 +83,13 @@ uint32_t diag_add_source(struct diag *dg, const char *name, const char *text, si
  * else no more carets are drawn for it.
  */
 void diag_drop_source(struct diag *dg, uint32_t file, bool on_disk);
+/*
+ * The file 'file' was read as device 'dev', inode 'ino': a caret reads it
+ * again only while its name still leads to that file (a name swapped for a
+ * link to another file meanwhile gets no caret, so nothing of that file is
+ * printed).
+ */
+void diag_source_same(struct diag *dg, uint32_t file, dev_t dev, ino_t ino);
 const char *diag_file_name(const struct diag *dg, uint32_t file);
 
 /* Looks a diagnostic up by its stable name; false if there is none. */

@@ -62,14 +62,16 @@ static const char usage_text[] =
     "usage: regc [options] SPEC.xml|NAME    (NAME: an installed spec, e.g. xeon7500_mbox)\n"
     "       regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] [--escape=KIND]\n"
     "\n"
-    "  -o FILE          write the output to FILE (atomically; nothing is written on error)\n"
+    "  -o FILE          write the output to FILE (atomically; nothing is written on error;\n"
+    "                   not through another user's link in a sticky dir; no FIFO or device)\n"
     "  -t NAME|FILE     template: a built-in (see --list-templates) or a file;\n"
     "                   default from -o's extension (.h: c, .json: json, .md: md, .html: html);\n"
     "                   json: the model as JSON (docs/json.md), not a template\n"
     "  --dump-context   write the data tree the templates render, as JSON: one tree, the\n"
     "                   same for every template, so no -t; regc render TEMPLATE FILE\n"
     "                   (same --escape) renders any template from it as -t does\n"
-    "  -I DIR           look for partials in DIR (after the template's own folder)\n"
+    "  -I DIR           look for partials (after the template's folder) and included\n"
+    "                   spec files (after the including file's folder) in DIR\n"
     "  --escape=KIND    escaping of {{x}}: html, c, md, json or none (default from the template)\n"
     "  -MD              also write a make dependency file (OUTPUT.d unless -MF)\n"
     "  -MF FILE         the dependency file's name (implies -MD)\n"
@@ -399,55 +401,79 @@ static int check_outputs(struct diag *dg, const char *output, const char *deps,
     return rc;
 }
 
+/*
+ * The dependency file's name: -MF, else OUTPUT.d; NULL without -MD, and
+ * without -o (standard output has no target to name). Caller frees.
+ */
+static char *depfile_path(const struct options *o)
+{
+    if (!o->depfile || !o->output)
+        return NULL;
+    struct buf path = BUF_INIT;
+    if (o->depfile_path)
+        buf_adds(&path, o->depfile_path);
+    else
+        buf_addf(&path, "%s.d", o->output);
+    return buf_detach(&path, NULL);
+}
+
+/*
+ * Commits the output and the dependency file ('deps', open when -MD)
+ * together, all or none (outfile_commit_all()); frees both.
+ */
 static int write_outputs(struct diag *dg, const struct options *o, const struct model_spec *spec,
-                         const struct tmpl *tp, struct output *out)
+                         const struct tmpl *tp, struct output *out, struct outfile *deps,
+                         const char *deps_path)
 {
     if (!out->file) {
         if (fwrite(out->tail.s, 1, out->tail.len, stdout) != out->tail.len || fflush(stdout) != 0)
             return diag_report(dg, DIAG_IO, (struct srcpos){0}, "cannot write to standard output");
         return 0;
     }
-    struct buf dep = BUF_INIT, path = BUF_INIT;
-    if (o->depfile) {
-        const char *target = o->dep_target ? o->dep_target : o->output;
-        depfile_format(&dep, target, spec->inputs, spec->ninputs,
-                       (const char *const *)tp->deps, tp->ndeps);
-        if (o->depfile_path)
-            buf_adds(&path, o->depfile_path);
-        else
-            buf_addf(&path, "%s.d", o->output);
-    }
-    int rc = check_outputs(dg, o->output, o->depfile ? path.s : NULL, spec, tp);
-    outfile_add(out->file, out->tail.s, out->tail.len);
-    struct outfile *file = out->file;
+    struct outfile *files[] = {out->file, deps};
     out->file = NULL;
-    if (rc == 0)
-        rc = outfile_commit(dg, file);
-    else
-        outfile_abort(file);
-    if (rc == 0 && o->depfile)
-        rc = outfile_write(dg, path.s, dep.s, dep.len);
-    buf_release(&path);
-    buf_release(&dep);
-    return rc;
+    if (check_outputs(dg, o->output, deps_path, spec, tp) < 0) {
+        outfile_abort(files[0]);
+        outfile_abort(files[1]);
+        return -1;
+    }
+    outfile_add(files[0], out->tail.s, out->tail.len);
+    if (deps) {
+        struct buf dep = BUF_INIT;
+        depfile_format(&dep, o->dep_target ? o->dep_target : o->output, spec->inputs,
+                       spec->ninputs, (const char *const *)tp->deps, tp->ndeps);
+        outfile_add(deps, dep.s, dep.len);
+        buf_release(&dep);
+    }
+    return outfile_commit_all(dg, files, deps ? 2 : 1);
 }
 
 static int compile(struct options *o, struct diag *dg)
 {
     struct arena arena = ARENA_INIT;
     struct output out = {.file = NULL, .tail = BUF_INIT};
+    struct outfile *deps = NULL;
+    char *deps_path = depfile_path(o);
     struct tmpl tp;
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
     tp.limits = o->limits;
-    char *path = specpath_find(o->spec); /* a bare name: an installed spec */
-    struct model_spec *spec = xmlload_spec(&arena, dg, path);
+    char *path = specpath_find(dg, o->spec); /* a bare name: an installed spec */
+    struct model_spec *spec = path ? xmlload_spec_in(&arena, dg, path, o->incdirs, o->nincdirs) : NULL;
+    /* both outputs opened (their temporary files made) before the render: a
+       place that cannot be written is known before any work */
     if (spec && check_spec(&arena, dg, spec) == 0 && !o->check_only && dg->nerrors == 0 &&
-        (!o->output || (out.file = outfile_open(dg, o->output)))) {
+        (!o->output || (out.file = outfile_open(dg, o->output))) &&
+        (!deps_path || (deps = outfile_open(dg, deps_path)))) {
         if (render_spec(dg, o, spec, &tp, &out) == 0 && dg->nerrors == 0)
-            write_outputs(dg, o, spec, &tp, &out);
+            write_outputs(dg, o, spec, &tp, &out, deps, deps_path);
+        else
+            outfile_abort(deps);
+        deps = NULL;
     }
     int status = status_of(dg);
     outfile_abort(out.file); /* not written: an error came first */
+    outfile_abort(deps);
+    free(deps_path);
     buf_release(&out.tail);
     tmpl_release(&tp);
     arena_release(&arena);

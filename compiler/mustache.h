@@ -71,6 +71,7 @@ typedef void mus_item_done_fn(void *ctx, const struct dt *own);
 typedef void mus_sink_fn(void *ctx, const char *text, size_t len);
 
 #define MUS_DEFAULT_MAX_DEPTH 64
+#define MUS_SINK_CHUNK ((size_t)64 << 10) /* bytes held before they go to the sink */
 #define MUS_DEFAULT_MAX_OUTPUT ((size_t)1 << 30) /* bytes */
 #define MUS_DEFAULT_MAX_WORK ((uint64_t)1 << 28) /* steps */
 
@@ -85,7 +86,8 @@ struct mus_options {
     void *item_ctx;
     /*
      * NULL, or where the output goes as it is rendered: after each item the
-     * item hook replaced (a block), what 'out' holds is handed to the sink
+     * item hook replaced (a block), and before any tag once 'out' holds
+     * MUS_SINK_CHUNK bytes or more, what 'out' holds is handed to the sink
      * and 'out' emptied, so the output is never held whole. The output is
      * then every run handed to the sink, in order, followed by what is left
      * in 'out'. Nothing is handed over after an error.

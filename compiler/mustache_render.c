@@ -677,6 +677,8 @@ static void render_range(struct render *r, const struct mus_template *t, size_t 
 {
     for (size_t i = from; i < to && !r->abort;) {
         const struct node *n = &t->nodes[i];
+        if (r->opt->sink && r->out->len >= MUS_SINK_CHUNK && !r->failed)
+            hand_over(r); /* between two tags: no caller holds an offset into 'out' */
         if (++r->work > r->work_end) {
             over_limit(r, t, n);
             break;

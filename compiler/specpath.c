@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,14 +43,13 @@ static void exe_dir(char *dir, size_t len)
         dir[0] = '\0';
 }
 
-char *specpath_find(const char *arg)
+/* NAME.xml in $REGC_SPEC_PATH, then beside regc: a string the caller frees, or NULL. */
+static char *search(const char *name)
 {
-    if (strchr(arg, '/') || strchr(arg, '.') || !*arg || is_file(arg))
-        return (char *)arg;
     const char *path = secure_getenv("REGC_SPEC_PATH");
     for (const char *p = path; p && *p;) {
         size_t n = strcspn(p, ":");
-        char *found = n ? try_dir(p, n, arg) : NULL;
+        char *found = n ? try_dir(p, n, name) : NULL;
         if (found)
             return found;
         p += n + (p[n] == ':');
@@ -57,15 +57,47 @@ char *specpath_find(const char *arg)
     char dir[PATH_MAX];
     exe_dir(dir, sizeof(dir));
     if (!dir[0])
-        return (char *)arg;
+        return NULL;
     static const char *const rel[] = {"/../share/regc/regspec", "/../regspec"};
     for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
         struct buf d = BUF_INIT;
         buf_addf(&d, "%s%s", dir, rel[i]);
-        char *found = try_dir(d.s, d.len, arg);
+        char *found = try_dir(d.s, d.len, name);
         buf_release(&d);
         if (found)
             return found;
+    }
+    return NULL;
+}
+
+/* A path: it has a '/' or ends in .xml or .svd (a file name regc reads). */
+static bool is_path(const char *arg)
+{
+    size_t n = strlen(arg);
+    return strchr(arg, '/') || (n > 4 && (strcmp(arg + n - 4, ".xml") == 0 ||
+                                          strcmp(arg + n - 4, ".svd") == 0));
+}
+
+char *specpath_find(struct diag *dg, const char *arg)
+{
+    if (!*arg || is_path(arg))
+        return (char *)arg;
+    struct stat st;
+    bool here = lstat(arg, &st) == 0;
+    char *found = search(arg);
+    if (found && here)
+        diag_note(dg, (struct srcpos){0, 0, 0},
+                  "'%s' is the spec %s from the search path, not the file '%s' here "
+                  "(write './%s' for that one)",
+                  arg, found, arg, arg);
+    if (found)
+        return found;
+    if (here) {
+        diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0},
+                    "no spec '%s' in the search path ($REGC_SPEC_PATH, the installed specs); "
+                    "the file '%s' here is read only as a path: write './%s'",
+                    arg, arg, arg);
+        return NULL;
     }
     return (char *)arg;
 }

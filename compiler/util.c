@@ -95,8 +95,7 @@ static int input_failed(struct util_file *f, int err, const char *why)
     return -1;
 }
 
-/* Why a file of this mode is refused as an input; NULL for a regular file. */
-static const char *kind_refused(mode_t mode)
+const char *util_kind_refused(mode_t mode)
 {
     if (S_ISREG(mode))
         return NULL;
@@ -149,15 +148,14 @@ static int read_fd(int fd, size_t max, size_t hint, struct util_file *f)
     return 0;
 }
 
-int util_open_input(const char *path, struct util_file *f, size_t *size)
+int util_input_fd(int fd, struct util_file *f, size_t *size)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return input_failed(f, errno, NULL);
     struct stat st;
     const char *refused = NULL;
     int err = fstat(fd, &st) != 0 ? errno : 0;
-    if (!err && (refused = kind_refused(st.st_mode)) != NULL)
+    if (!err && (refused = util_kind_refused(st.st_mode)) != NULL)
         err = S_ISDIR(st.st_mode) ? EISDIR : 0;
     if (err || refused) {
         close(fd);
@@ -166,6 +164,11 @@ int util_open_input(const char *path, struct util_file *f, size_t *size)
     *f = (struct util_file){NULL, 0, 0, NULL};
     *size = (size_t)st.st_size;
     return fd;
+}
+
+int util_open_input(const char *path, struct util_file *f, size_t *size)
+{
+    return util_input_fd(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), f, size);
 }
 
 int util_read_input(const char *path, size_t max, struct util_file *f)

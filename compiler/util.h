@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -62,11 +63,22 @@ struct util_file {
  */
 int util_read_input(const char *path, size_t max, struct util_file *f);
 /*
+ * Why a file of this mode is refused as an input, and as an output other
+ * than /dev/null ("Is a FIFO, not a regular file"); NULL for a regular file.
+ */
+const char *util_kind_refused(mode_t mode);
+/*
  * Opens 'path' to read it as a stream, refusing what util_read_input()
  * refuses for its kind. Returns the descriptor (the caller closes it) and
  * the file's size in '*size', or -1 with 'f->err' and 'f->why'.
  */
 int util_open_input(const char *path, struct util_file *f, size_t *size);
+/*
+ * The same for a descriptor just opened (O_RDONLY | O_NONBLOCK) by the
+ * caller: 'fd' itself, or -1 (closed) with 'f->err' and 'f->why'; an 'fd'
+ * of -1 is the open's failure, with its errno.
+ */
+int util_input_fd(int fd, struct util_file *f, size_t *size);
 /* The same for a stream not yet read from ("-": standard input, whatever it is), to its end. */
 int util_read_stream(FILE *fp, size_t max, struct util_file *f);
 

@@ -25,11 +25,12 @@
  * model's construction reports is held (struct held) and kept or dropped
  * when the file ends.
  */
-#define _XOPEN_SOURCE 700 /* realpath(), getline() */
+#define _XOPEN_SOURCE 700 /* getline() */
 #include "xmlload.h"
 
 #include "buf.h"
 #include "expr.h"
+#include "incpath.h"
 #include "util.h"
 
 #include <libxml/parser.h>
@@ -145,7 +146,9 @@ struct schema_err {
 /* One file: the spec or an include. */
 struct lfile {
     const char *path;    /* as diagnostics print it; owned by the arena */
-    const char *real;    /* canonical path, to find a file included twice; arena */
+    const char *real;    /* "DEV:INODE" of the file opened, to find one included twice; arena */
+    int root;            /* where it was found (incpath.h) */
+    const char *rel;     /* its name in that root; arena */
     uint32_t index;      /* in the diag file table */
     struct srcpos included_at; /* the <include> that brought it in (file 0: the spec) */
     bool loading;        /* on the include stack now */
@@ -187,6 +190,7 @@ struct loader {
     const struct xmlload_schema *sc;
     struct held held;     /* what the model's construction reported, in order */
     struct buf text;      /* the text of the <desc> or <rule> being read */
+    struct incpath *ip;   /* where includes may be found */
 };
 
 static bool is_space(char c)
@@ -2342,30 +2346,27 @@ static bool foreign_root(struct loader *ld, xmlNode *root)
 /* ---------------------------------------------------------------- reading a file */
 
 /*
- * Registers and opens 'path' ('at': the <include> naming it; file 0 for the
- * spec). Returns the file and its descriptor in '*fd', or NULL after
- * reporting 'code'.
+ * Registers file 'path', open on 'fd' ('at': the <include> naming it; file
+ * 0 for the spec), found in 'root' as 'rel'. An include's lines are quoted
+ * under a message only when its first bytes show a <part> (read_file()): a
+ * file that is not a spec file is named, never printed.
  */
-static struct lfile *open_lfile(struct loader *ld, const char *path, const char *real,
-                                struct srcpos at, enum diag_code code, int *fd)
+static struct lfile *add_lfile(struct loader *ld, const char *path, int fd, int root,
+                               const char *rel, struct srcpos at)
 {
-    struct util_file in;
-    size_t size;
-    *fd = util_open_input(path, &in, &size);
-    if (*fd < 0) {
-        if (at.file)
-            report(ld, code, at, "cannot read included file '%s': %s", path, in.why);
-        else
-            diag_report(ld->dg, code, (struct srcpos){diag_add_file(ld->dg, path), 0, 0},
-                        "cannot read file: %s", in.why);
-        return NULL;
-    }
+    struct stat st;
     struct lfile *f = arena_zalloc(ld->a, sizeof(*f));
     f->path = path;
-    f->real = real;
+    bool known = fstat(fd, &st) == 0;
+    f->real = known ? arena_printf(ld->a, "%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino)
+                    : path;
+    f->root = root;
+    f->rel = rel;
     f->included_at = at;
     f->index = diag_add_file(ld->dg, path);
-    diag_drop_source(ld->dg, f->index, true); /* carets read the file again */
+    diag_drop_source(ld->dg, f->index, !at.file); /* carets read the file again */
+    if (known)
+        diag_source_same(ld->dg, f->index, st.st_dev, st.st_ino);
     if (ld->nfiles == ld->cap)
         ld->files = xgrow(ld->files, &ld->cap, ld->nfiles + 1, sizeof(*ld->files));
     ld->files[ld->nfiles++] = f;
@@ -2498,6 +2499,38 @@ static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
 }
 
 /* Reads the first bytes (for other formats and the encoding); false on a read error. */
+/*
+ * The peeked text starts, after a byte order mark, blanks, an XML
+ * declaration and comments, with the start tag '<part': an include that is a
+ * spec file, whose lines a diagnostic may quote.
+ */
+static bool starts_as_part(const struct rfile *rf)
+{
+    const char *p = rf->peek, *end = rf->peek + rf->npeek;
+    if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;
+    for (;;) {
+        while (p < end && is_space(*p))
+            p++;
+        const char *close = NULL;
+        if (end - p >= 5 && memcmp(p, "<?xml", 5) == 0)
+            close = "?>";
+        else if (end - p >= 4 && memcmp(p, "<!--", 4) == 0)
+            close = "-->";
+        if (!close)
+            break;
+        const char *q = p;
+        size_t n = strlen(close);
+        while (q + n <= end && memcmp(q, close, n) != 0)
+            q++;
+        if (q + n > end)
+            return false;
+        p = q + n;
+    }
+    return end - p > 5 && memcmp(p, "<part", 5) == 0 &&
+           (is_space(p[5]) || p[5] == '>' || p[5] == '/');
+}
+
 static bool peek_file(struct rfile *rf)
 {
     rf->peek = xmalloc(PEEK_SIZE);
@@ -2617,7 +2650,10 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
     f->loading = true;
     bool complete = false;
     int valid = 0;
-    if (peek_file(&rf) && wide_encoding((const unsigned char *)rf.peek, rf.npeek)) {
+    bool peeked = peek_file(&rf);
+    if (peeked && f->included_at.file && starts_as_part(&rf))
+        diag_drop_source(ld->dg, f->index, true); /* a spec file: its lines may be quoted */
+    if (peeked && wide_encoding((const unsigned char *)rf.peek, rf.npeek)) {
         report_fatal(&rf, DIAG_XML_UNSAFE, (struct srcpos){f->index, 0, 0},
                      "encoding refused: regspec files are UTF-8 (or an encoding that keeps "
                      "ASCII as it is), and this one looks like UTF-16, UCS-4 or EBCDIC");
@@ -2663,24 +2699,37 @@ static void load_include(struct loader *ld, xmlNode *n, struct frame *at)
     const char *href = get(ld, n, "href");
     if (!href || !include_href_ok(ld, n, href))
         return;
-    const char *path = join_path(ld->a, ld->rf->f->path, href);
+    const struct lfile *from = ld->rf->f;
     struct srcpos where = pos_of(ld, n);
-    char *real = realpath(path, NULL);
-    if (!real) {
-        int err = errno;
-        report(ld, DIAG_INCLUDE, value_pos(ld, n, "href", 0),
-               "cannot read included file '%s': %s", path, strerror(err));
+    struct util_file in;
+    int root;
+    char *rel;
+    size_t size;
+    int fd = incpath_open(ld->ip, from->root, from->rel, href, &root, &rel, &size, &in);
+    const char *path = root == from->root
+                           ? join_path(ld->a, from->path, href)
+                           : arena_printf(ld->a, "%s/%s", incpath_root_dir(ld->ip, root), href);
+    if (fd < 0) { /* not found or outside: at the href; found but refused: at the element */
+        bool found = in.err == 0 || in.err == EISDIR;
+        if (in.err == EXDEV)
+            report(ld, DIAG_INCLUDE_OUTSIDE, value_pos(ld, n, "href", 0),
+                   "included file '%s' refused: %s", path, in.why);
+        else
+            report(ld, DIAG_INCLUDE, found ? where : value_pos(ld, n, "href", 0),
+                   "cannot read included file '%s': %s", path, in.why);
         return;
     }
-    const char *areal = arena_strdup(ld->a, real);
-    free(real);
-    if (!include_new(ld, n, path, areal))
+    const char *arel = arena_strdup(ld->a, rel);
+    free(rel);
+    struct stat st;
+    const char *real = fstat(fd, &st) == 0 ? arena_printf(ld->a, "%ju:%ju", (uintmax_t)st.st_dev,
+                                                          (uintmax_t)st.st_ino)
+                                           : path;
+    if (!include_new(ld, n, path, real)) {
+        close(fd);
         return;
-    int fd;
-    struct lfile *f = open_lfile(ld, path, areal, where, DIAG_INCLUDE, &fd);
-    if (!f)
-        return;
-    read_file(ld, f, fd, at);
+    }
+    read_file(ld, add_lfile(ld, path, fd, root, arel, where), fd, at);
 }
 
 /* ---------------------------------------------------------------- entry */
@@ -2693,12 +2742,22 @@ static void loader_release(struct loader *ld)
     buf_release(&ld->text);
 }
 
+static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char *path,
+                                    const char *const *incdirs, size_t nincdirs,
+                                    const struct xmlload_schema *sc);
+
 struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path)
+{
+    return xmlload_spec_in(a, dg, path, NULL, 0);
+}
+
+struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char *path,
+                                   const char *const *incdirs, size_t nincdirs)
 {
     struct xmlload_schema *sc = xmlload_schema_new(dg);
     if (!sc)
         return NULL;
-    struct model_spec *s = xmlload_spec_with(a, dg, path, sc);
+    struct model_spec *s = load_spec(a, dg, path, incdirs, nincdirs, sc);
     xmlload_schema_free(sc);
     return s;
 }
@@ -2706,20 +2765,31 @@ struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *pa
 struct model_spec *xmlload_spec_with(struct arena *a, struct diag *dg, const char *path,
                                      const struct xmlload_schema *sc)
 {
+    return load_spec(a, dg, path, NULL, 0, sc);
+}
+
+static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char *path,
+                                    const char *const *incdirs, size_t nincdirs,
+                                    const struct xmlload_schema *sc)
+{
     struct loader ld = {.a = a, .dg = dg, .sc = sc, .text = BUF_INIT};
     ld.spec = arena_zalloc(a, sizeof(*ld.spec));
+    ld.ip = incpath_new(path, incdirs, nincdirs);
     unsigned before = dg->nerrors;
     xmlSetGenericErrorFunc(NULL, on_generic_error);
     xmlSetStructuredErrorFunc(&ld, on_error);
-    char *real = realpath(path, NULL);
-    int fd;
-    struct lfile *f = open_lfile(&ld, path, arena_strdup(a, real ? real : path),
-                                 (struct srcpos){0, 0, 0}, DIAG_IO, &fd);
-    free(real);
-    if (f)
-        read_file(&ld, f, fd, NULL);
+    struct util_file in;
+    size_t size;
+    int fd = util_open_input(path, &in, &size);
+    if (fd < 0)
+        diag_report(dg, DIAG_IO, (struct srcpos){diag_add_file(dg, path), 0, 0},
+                    "cannot read file: %s", in.why);
+    else
+        read_file(&ld, add_lfile(&ld, path, fd, 0, incpath_spec_rel(path), (struct srcpos){0, 0, 0}),
+                  fd, NULL);
     held_flush(&ld.held, dg, 0);
     loader_release(&ld);
+    incpath_free(ld.ip);
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlSetGenericErrorFunc(NULL, NULL);
     return dg->nerrors == before ? ld.spec : NULL;

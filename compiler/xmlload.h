@@ -42,6 +42,15 @@
 struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path);
 
 /*
+ * The same with include directories: an <include href> is found in the
+ * including file's folder, else in each of 'incdirs' in order, and never
+ * outside the spec's folder and those directories (incpath.h); one that
+ * leads out is refused with DIAG_INCLUDE_OUTSIDE. 'incdirs' is borrowed.
+ */
+struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char *path,
+                                   const char *const *incdirs, size_t nincdirs);
+
+/*
  * The built-in schema compiled, with the attribute table its messages use.
  * xmlload_spec() makes one per call; a program that loads many specs (the
  * fuzz targets) makes one with xmlload_schema_new() and loads each spec

@@ -167,12 +167,131 @@ expect_io "-t json -o: a write failing after 128 KiB leaves the old file" \
     "regc: error: cannot write 'out.json': File too large" "trap '' XFSZ; ulimit -f 128" \
     -t json big.xml -o out.json
 if [ -w /dev/full ]; then
-    expect_io "-t json -o /dev/full: an error, nothing else written" \
-        "regc: error: cannot write '/dev/full': No space left on device" : -t json big.xml -o /dev/full
+    expect_io "-t json -o /dev/full: a device other than /dev/null, refused before opening" \
+        "regc: error: cannot write '/dev/full': Is a character device, not a regular file" : -t json big.xml -o /dev/full
     expect_io "-t json >/dev/full: an error" "regc: error: cannot write to standard output" \
         "exec >/dev/full" -t json big.xml
 else
     tap_skip "-t json to /dev/full" "no writable /dev/full"
     tap_skip "-t json >/dev/full" "no writable /dev/full"
+fi
+# Planted by another user (compiler/outfile.h): root's regc against files
+# `nobody` planted, in a world-writable sticky directory like /tmp and in
+# nobody's own directory. A symbolic link is followed only as the kernel
+# follows it with fs.protected_symlinks=1 (whatever this machine's sysctl
+# says): in a sticky world-writable directory only when it belongs to the
+# writer or the directory's owner; there, another user's file is not
+# replaced either (fs.protected_regular). A FIFO is refused before it is
+# opened, anywhere. Each time: the exact refusal, status 3, and the victim as
+# it was (bytes, mode, owner, inode, links), no temporary file left.
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+    tap_skip "planted links, FIFOs and hard links" "needs root and setpriv"
+else
+    as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+    chmod 711 "$tmp"
+    mkdir -m 1777 shared                       # like /tmp
+    mkdir private && chown nobody:nogroup private && chmod 755 private
+    mkdir -m 700 vault && echo "root's secret" >vault/victim && chmod 600 vault/victim
+    as_nobody sh -c 'echo "nobody'"'"'s own" >private/mine'
+    snap() { stat -c '%s %a %U:%G %i %F' "$1" && sha256sum <"$1"; } # (links: below)
+    snap_fifo() { stat -c '%a %U:%G %i %F' "$1"; }
+    victim_before=$(snap vault/victim) mine_before=$(snap private/mine)
+    # planted NAME STDERR ARGS...: status 3, exact stderr, victims as they were
+    planted() {
+        local name=$1 want_err=$2 st problems=(); shift 2
+        timeout "${PLANT_TIMEOUT:-120}" "$regc" spec.xml "$@" >stdout 2>stderr; st=$?
+        [ "$st" -eq 3 ] || problems+=("status $st, expected 3 (124: hung)")
+        [ "$(cat stderr)" = "$want_err" ] || problems+=("stderr: $(cat stderr)" "expected: $want_err")
+        [ "$(snap vault/victim)" = "$victim_before" ] || problems+=("vault/victim changed: $(snap vault/victim)")
+        [ "$(snap private/mine)" = "$mine_before" ] || problems+=("private/mine changed: $(snap private/mine)")
+        [ -e fresh.h ] && problems+=("-o fresh.h was written")
+        ls -A shared private vault | grep -q '\.tmp\.\|\.bak\.' && problems+=("a temporary file is left: $(ls -A shared private)")
+        if [ ${#problems[@]} -eq 0 ]; then tap_ok "$name"; else tap_fail "$name" "${problems[@]}"; fi
+        rm -f stdout stderr fresh.h
+    }
+    link_refused="refused: a symbolic link of another user in a world-writable sticky directory (not followed)"
+    as_nobody ln -s "$tmp/vault/victim" shared/out.h
+    planted "sticky dir: nobody's link to root's file is not followed" \
+        "regc: error: cannot write 'shared/out.h': $link_refused" -o shared/out.h
+    [ "$(stat -c %U -- shared/out.h)" = nobody ] && [ -L shared/out.h ] &&
+        tap_ok "sticky dir: the planted link is left as it was" || tap_fail "sticky dir: the planted link is left as it was"
+    planted "sticky dir: -MF through nobody's link: refused, and -o not written either" \
+        "regc: error: cannot write 'shared/out.h': $link_refused" -o fresh.h -MF shared/out.h
+    as_nobody ln -s "$tmp/vault" shared/dir
+    planted "sticky dir: nobody's link as a directory on the way is not followed" \
+        "regc: error: cannot write 'shared/dir/victim': $link_refused" -o shared/dir/victim
+    as_nobody mkfifo shared/fifo.h
+    fifo_before=$(snap_fifo shared/fifo.h)
+    planted "sticky dir: nobody's FIFO is refused before it is opened (no hang)" \
+        "regc: error: cannot write 'shared/fifo.h': Is a FIFO, not a regular file" -o shared/fifo.h
+    [ "$(snap_fifo shared/fifo.h)" = "$fifo_before" ] && tap_ok "sticky dir: the FIFO is left as it was" ||
+        tap_fail "sticky dir: the FIFO is left as it was" "$(snap_fifo shared/fifo.h)"
+    planted "sticky dir: a FIFO as the dependency file is refused, -o not written" \
+        "regc: error: cannot write 'shared/fifo.h': Is a FIFO, not a regular file" -o fresh.h -MF shared/fifo.h
+    as_nobody ln private/mine shared/hard.h
+    planted "sticky dir: nobody's hard link (nobody's file) is not replaced" \
+        "regc: error: cannot write 'shared/hard.h': refused: a file of another user in a world-writable sticky directory (not replaced)" \
+        -o shared/hard.h
+    [ "$(stat -c %i shared/hard.h)" = "$(stat -c %i private/mine)" ] && tap_ok "sticky dir: the hard link still names nobody's file" ||
+        tap_fail "sticky dir: the hard link still names nobody's file"
+    as_nobody mkfifo private/fifo.h
+    planted "nobody's directory: nobody's FIFO is refused before it is opened" \
+        "regc: error: cannot write 'private/fifo.h': Is a FIFO, not a regular file" -o private/fifo.h
+    # What the kernel allows, regc allows: root's own link in the sticky
+    # directory, and a link in nobody's own directory (its owner's) to
+    # nobody's file, are written through; a hard link is replaced as a name
+    # (the file it shared stays as it was).
+    ln -s "$tmp/vault/mine.h" shared/root-link.h
+    as_nobody ln -s mine2.h private/link.h
+    as_nobody ln private/mine private/hard.h
+    problems=()
+    "$regc" spec.xml -o shared/root-link.h 2>stderr || problems+=("root's link: $(cat stderr)")
+    cmp -s vault/mine.h out.h || problems+=("root's link not written through")
+    "$regc" spec.xml -o private/link.h 2>stderr || problems+=("nobody's link in nobody's directory: $(cat stderr)")
+    [ -L private/link.h ] && cmp -s private/mine2.h out.h || problems+=("nobody's link in nobody's directory not written through")
+    "$regc" spec.xml -o private/hard.h 2>stderr || problems+=("hard link in nobody's directory: $(cat stderr)")
+    cmp -s private/hard.h out.h && [ "$(snap private/mine)" = "$mine_before" ] || problems+=("hard link: private/mine changed")
+    "$regc" spec.xml -o /dev/null 2>stderr || problems+=("/dev/null: $(cat stderr)")
+    if [ ${#problems[@]} -eq 0 ]; then tap_ok "what the kernel would open is written (root's link, the directory owner's link, a hard link's name, /dev/null)"
+    else tap_fail "what the kernel would open is written" "${problems[@]}"; fi
+fi
+
+# -o and the dependency file are committed together or not at all.
+echo "previous" >out.h
+problems=()
+"$regc" spec.xml -o out.h -MF nodir/x.d 2>stderr; st=$?
+[ "$st" = 3 ] || problems+=("-MF nodir/x.d: status $st")
+[ "$(cat stderr)" = "regc: error: cannot write 'nodir/x.d': No such file or directory" ] || problems+=("stderr: $(cat stderr)")
+[ "$(cat out.h)" = previous ] || problems+=("-MF nodir/x.d: out.h was replaced")
+"$regc" spec.xml -o out.h -MF /dev/full 2>stderr; st=$?
+[ "$st" = 3 ] && [ "$(cat out.h)" = previous ] || problems+=("-MF /dev/full: status $st, out.h: $(head -c 20 out.h)")
+ls -A | grep -q '\.tmp\.\|\.bak\.' && problems+=("a temporary file is left: $(ls -A)")
+if [ ${#problems[@]} -eq 0 ]; then tap_ok "-MF that cannot be written: -o not written either"
+else tap_fail "-MF that cannot be written: -o not written either" "${problems[@]}"; fi
+# regc render -o goes to its temporary file as it is rendered, never held
+# whole: 100 MB of output within 100 MB of address space (the whole text
+# held would not fit), the same bytes as the template says; stopped by the
+# output limit, the partial temporary file is removed. (Not under SAN=1:
+# the sanitizers reserve far more address space.)
+python3 -c 'import json; json.dump({"a": list(range(400)), "b": list(range(1000))}, open("big-data.json", "w"))'
+printf '{{#a}}{{#b}}%0249d\n{{/b}}{{/a}}' 0 >big.mustache
+if [ "${SAN:-}" = 1 ]; then
+    tap_skip "regc render -o: streamed" "SAN=1 build"
+else
+    problems=()
+    (ulimit -v 100000; exec "$regc" render big.mustache big-data.json -o big.txt) 2>stderr ||
+        problems+=("status $?: $(head -c 300 stderr)")
+    [ "$(stat -c %s big.txt 2>/dev/null)" = 100000000 ] || problems+=("big.txt: $(stat -c %s big.txt 2>&1) bytes, expected 400 x 1000 x 250")
+    [ "$(head -c 250 big.txt)" = "$(printf '%0249d\n' 0)" ] || problems+=("big.txt does not start with the line")
+    rm -f big.txt
+    echo previous >big.txt
+    (ulimit -v 100000; exec "$regc" render big.mustache big-data.json -o big.txt -ftemplate-output-limit=50M) 2>stderr
+    st=$?
+    [ "$st" = 1 ] && grep -q "output over the limit" stderr || problems+=("limit: status $st: $(head -c 300 stderr)")
+    [ "$(cat big.txt)" = previous ] || problems+=("limit: big.txt changed")
+    ls -A | grep -q '\.tmp\.' && problems+=("a temporary file is left: $(ls -A | grep tmp)")
+    if [ ${#problems[@]} -eq 0 ]; then tap_ok "regc render -o: streamed to the temporary file (100 MB in 100 MB of address space), removed when stopped"
+    else tap_fail "regc render -o: streamed to the temporary file" "${problems[@]}"; fi
+    rm -f big.txt big-data.json big.mustache
 fi
 tap_done

@@ -2,7 +2,7 @@
 # tests/errors/run-errors.sh - the bad-input corpus: one case per diagnostic.
 #
 # For each tests/errors/NAME.xml (NAME.mustache: a template rendered over
-# minimal.regspec; NAME.json: data rendered by `regc render` with data.template):
+# ./minimal.regspec; NAME.json: data rendered by `regc render` with data.template):
 #   - `regc --check NAME.xml` run inside tests/errors/ must print exactly NAME.err
 #     on stderr and exit with status 1 (or the number in NAME.status);
 #   - `regc NAME.xml -o out.h` must leave no out.h (nor a temporary) behind
@@ -28,7 +28,7 @@ run_case() {   # file
         return
     fi
     local input=(--check "$file")
-    [ "${file##*.}" = mustache ] && input=(-t "$file" minimal.regspec)
+    [ "${file##*.}" = mustache ] && input=(-t "$file" ./minimal.regspec)
     [ "${file##*.}" = json ] && input=(render data.template "$file")
     "$regc" "${args[@]}" "${input[@]}" >"$tmp/out" 2>"$tmp/err.raw"
     local status=$?
@@ -43,7 +43,7 @@ run_case() {   # file
         echo "previous contents" >"$before"
         cp "$before" "$tmp/existing.h"
         case ${file##*.} in
-        mustache) input=(-t "$file" minimal.regspec) ;;
+        mustache) input=(-t "$file" ./minimal.regspec) ;;
         json) input=(render data.template "$file") ;;
         *) input=("$file") ;;
         esac

@@ -43,8 +43,11 @@ expect "spec: FIFO" 3 "fifo.xml: error: cannot read file: $what" fifo.xml
 expect "spec: /dev/zero" 3 "/dev/zero: error: cannot read file: Is a character device, not a regular file" /dev/zero
 expect "spec: directory" 3 "dir.xml: error: cannot read file: Is a directory" dir.xml
 expect "include: FIFO" 1 "inc-fifo.xml:14: error: cannot read included file 'fifo.xml': $what" inc-fifo.xml
+# (a link leading out of the spec's folder is refused before anything is read: include-outside)
 expect "include: symlink to /dev/zero" 1 \
-    "inc-zero.xml:14: error: cannot read included file 'zero.xml': Is a character device, not a regular file" inc-zero.xml
+    "inc-zero.xml:14:18: error: included file 'zero.xml' refused: it leads out of the spec's folder and the -I directories (through '..' or a symbolic link)
+   14 |   <include href=\"zero.xml\"/>
+      |                  ^" inc-zero.xml
 expect "include: directory" 1 "inc-dir.xml:14: error: cannot read included file 'dir.xml': Is a directory" inc-dir.xml
 expect "template: FIFO" 3 "regc: error: cannot read 'fifo.mustache': $what" -t fifo.mustache mini.xml
 expect "partial: FIFO" 3 "regc: error: cannot read 'p.mustache': $what" -t t.mustache mini.xml

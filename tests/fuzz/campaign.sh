@@ -16,9 +16,12 @@
 # with its time alone, kept in build-fuzz/findings/TARGET/load/, and the run
 # goes on from where it was for the time that is left.
 #
-# New coverage is merged into tests/fuzz/corpus/TARGET/ (only inputs that
-# add coverage), so the corpus that `make check` replays grows with each
-# campaign: review and commit it. Record the executions in docs/testing.md.
+# New coverage is merged into tests/fuzz/corpus/TARGET/ (libFuzzer's
+# -merge=1: only inputs that add coverage, named by their SHA-1), so the
+# corpus that `make check` replays grows with each campaign: review and
+# commit it. Record the executions and the inputs found (printed) in
+# docs/testing.md: tests/fuzz/run-corpus-kept.sh fails when a target's
+# recorded executions grow while its corpus does not.
 #
 # FUZZ_PREBUILT=DIR takes DIR/fuzz_TARGET as it is, without building it, and
 # keeps findings in DIR/findings/ (tests/fuzz/run-campaign.sh runs stand-ins
@@ -27,7 +30,7 @@ set -u
 cd "$(dirname "$0")/../.."
 : "${FUZZ_SECONDS:=60}" "${FUZZ_CC:=clang}" "${BUILD:=build}" "${FUZZ_TIMEOUT:=1}" "${FUZZ_FORK:=0}"
 : "${FUZZ_PREBUILT:=}"
-targets=${FUZZ_TARGETS:-"compile xmlload expr mustache render event"}
+targets=${FUZZ_TARGETS:-"compile xmlload expr mustache render event cmdline"}
 top=$PWD
 status=0
 
@@ -92,8 +95,18 @@ for t in $targets; do
     if [ -z "$verdict" ]; then
         echo "$t: $execs executions, slowest input ${slowest} s, no crash, leak or timeout"
         [ ${#under_load[@]} -gt 0 ] && echo "  timed out under load only: ${under_load[*]}"
-        (cd "$scratch/run" && "$bin" -merge=1 "$top/tests/fuzz/corpus/$t" \
-            "$scratch/new" >/dev/null 2>&1)
+        # what added coverage joins the corpus; a merge that fails fails the run
+        corpus=$top/tests/fuzz/corpus/$t
+        before=$(find "$corpus" -type f 2>/dev/null | wc -l)
+        if (cd "$scratch/run" && "$bin" -merge=1 -timeout="$FUZZ_TIMEOUT" "$corpus" "$scratch/new" \
+            >"$scratch/merge.log" 2>&1); then
+            after=$(find "$corpus" -type f 2>/dev/null | wc -l)
+            kept=$(find "$corpus" -type f 2>/dev/null | grep -cE "/[0-9a-f]{40}$")
+            echo "  corpus: $before -> $after inputs ($kept found by fuzzing; record $kept in docs/testing.md)"
+        else
+            echo "  corpus: the merge failed:"; tail -n 5 "$scratch/merge.log"
+            status=1
+        fi
     else
         echo "$t: $execs executions, $verdict"
         status=1

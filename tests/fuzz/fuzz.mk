@@ -6,6 +6,7 @@
 #   build-fuzz/fuzz_mustache   the mustache parser and renderer
 #   build-fuzz/fuzz_render     `regc render`: a template and its JSON data
 #   build-fuzz/fuzz_event      regctl's event parser (regc_pmon_add) and the flow it starts
+#   build-fuzz/fuzz_cmdline    regc's command line, parsing through the outputs, in-process
 #
 # Run from the top directory after `make` (fuzz_event uses the descriptor
 # tables in build/gen): make -f tests/fuzz/fuzz.mk [FUZZ_CC=clang-14] [TABLES=build/gen]
@@ -27,7 +28,7 @@ RUNTIME_SRCS := $(wildcard runtime/*.c) $(COMMON_SRCS)
 MUSTACHE_SRCS := compiler/mustache_parse.c compiler/mustache_render.c compiler/mustache_escape.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c \
 	compiler/dt.c $(COMMON_SRCS)
 EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c $(COMMON_SRCS)
-TARGETS := compile xmlload expr mustache render event
+TARGETS := compile xmlload expr mustache render event cmdline
 
 .PHONY: all
 all: $(TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
@@ -70,6 +71,15 @@ $(FUZZ_BUILD)/fuzz_mustache: $(call obj,tests/fuzz/fuzz_mustache.c $(MUSTACHE_SR
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 $(FUZZ_BUILD)/fuzz_render: $(call obj,tests/fuzz/fuzz_render.c $(MUSTACHE_SRCS))
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+# regc's main() as regc_main(), called by the target in-process
+$(FUZZ_BUILD)/obj/compiler/main_fuzz.o: compiler/main.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Dmain=regc_main -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_cmdline: $(call obj,tests/fuzz/fuzz_cmdline.c $(COMPILER_SRCS)) \
+		$(FUZZ_BUILD)/obj/compiler/main_fuzz.o $(GEN_OBJS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 # the spec tables are compiled in: rebuild when they change

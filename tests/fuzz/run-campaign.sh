@@ -19,7 +19,7 @@ for a; do
     case $a in
     -artifact_prefix=*) prefix=${a#*=} ;;
     -runs=1) alone=1 ;;
-    -merge=1) exit 0 ;;
+    -merge=1) echo "merge: ${STUB_MERGE:-ok}"; [ "${STUB_MERGE:-ok}" = ok ]; exit ;;
     esac
 done
 if [ -n "$alone" ]; then sleep "${STUB_ALONE:-0}"; exit 0; fi
@@ -40,7 +40,8 @@ chmod +x "$tmp/fuzz_stub"
 campaign() {
     rm -rf "$tmp/findings" "$tmp/state"
     env FUZZ_PREBUILT="$tmp" FUZZ_TARGETS=stub FUZZ_SECONDS=60 FUZZ_TIMEOUT=0.3 \
-        STUB="$2" STUB_ALONE="$3" STUB_STATE="$tmp/state" bash tests/fuzz/campaign.sh >"$tmp/out" 2>&1
+        STUB="$2" STUB_ALONE="$3" STUB_STATE="$tmp/state" STUB_MERGE="${4:-ok}" \
+        bash tests/fuzz/campaign.sh >"$tmp/out" 2>&1
     st=$?
 }
 # expect NAME STATUS PATTERN: the last campaign's status and a line of its output
@@ -53,6 +54,10 @@ expect() {
 campaign clean none 0
 expect "a clean run: its executions counted, nothing found" 0 \
     '^stub: 100 executions, slowest input 0 s, no crash, leak or timeout$'
+
+expect "... and merges what it found into the corpus" 0 '^  corpus: 0 -> 0 inputs \(0 found by fuzzing'
+campaign merge none 0 failed
+expect "a merge that fails fails the run" 1 '^  corpus: the merge failed:$'
 
 campaign load timeout 0
 expect "a timeout quick alone: under load, the campaign goes on" 0 \

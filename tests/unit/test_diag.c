@@ -255,6 +255,46 @@ static void test_caret_rereads_or_forgets(void **state)
     unlink(path);
 }
 
+/*
+ * A file read as one device and inode is quoted again only while its name
+ * still leads there: swapped for a link to another file (an attacker's
+ * /etc/shadow), it gets no caret, and nothing of the other file is shown.
+ */
+static void test_caret_rereads_only_the_same_file(void **state)
+{
+    char path[600], secret[600];
+    snprintf(path, sizeof(path), "%s/same.xml", tmpdir);
+    snprintf(secret, sizeof(secret), "%s/secret", tmpdir);
+    FILE *f = fopen(path, "w");
+    fputs("<part>\n", f);
+    fclose(f);
+    f = fopen(secret, "w");
+    fputs("root:SECRET\n", f);
+    fclose(f);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    for (int swapped = 0; swapped < 2; swapped++) {
+        struct diag dg;
+        diag_init(&dg, NULL);
+        dg.caret = true;
+        uint32_t a = diag_add_file(&dg, path);
+        diag_drop_source(&dg, a, true);
+        diag_source_same(&dg, a, st.st_dev, st.st_ino);
+        if (swapped) {
+            assert_int_equal(unlink(path), 0);
+            assert_int_equal(symlink(secret, path), 0);
+        }
+        diag_report(&dg, DIAG_SCHEMA, (struct srcpos){a, 1, 1}, "m");
+        struct buf want = BUF_INIT;
+        buf_addf(&want, "%s:1:1: error: m\n%s", path, swapped ? "" : "    1 | <part>\n      | ^\n");
+        assert_string_equal(dg.text.s, want.s);
+        buf_release(&want);
+        diag_release(&dg);
+    }
+    unlink(path);
+    unlink(secret);
+}
+
 static void test_caret_off_by_default(void **state)
 {
     caret_case("abc\n", 1, 2, "t.xml:1:2: error: m\n    1 | abc\n      |  ^\n");
@@ -359,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_read_input_refuses_other_kinds),
         cmocka_unit_test(test_read_stream),
         cmocka_unit_test(test_caret_layout),
+        cmocka_unit_test(test_caret_rereads_only_the_same_file),
         cmocka_unit_test(test_caret_wide_line_numbers),
         cmocka_unit_test(test_caret_long_line_window),
         cmocka_unit_test(test_caret_rereads_or_forgets),

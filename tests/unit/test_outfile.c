@@ -6,6 +6,7 @@
  * the tests see each one (a file or a directory? the output replaced yet?),
  * can make it fail, or raise a signal while the temporary file exists.
  */
+#define _GNU_SOURCE /* syscall() */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,8 +14,10 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -62,6 +65,23 @@ static void syncs_reset(const char *out)
 {
     memset(&syncs, 0, sizeof(syncs));
     syncs.out = out;
+}
+
+/*
+ * renameat(), observed the same way: the call numbered 'fail_at' (1: the
+ * first) fails with EIO, as a full or failing disk would make it.
+ */
+static struct {
+    int n, fail_at;
+} renames;
+
+int renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
+{
+    if (++renames.n == renames.fail_at) {
+        errno = EIO;
+        return -1;
+    }
+    return (int)syscall(SYS_renameat, olddirfd, oldpath, newdirfd, newpath);
 }
 
 /* ------------------------------------------------------------------ helpers */
@@ -315,6 +335,139 @@ static void test_outputs_over_inputs(void **state)
     }
 }
 
+/* The number of backup links (NAME.bak.XXXXXX) in the scratch directory. */
+static int backups(void)
+{
+    DIR *d = opendir(tmpdir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strstr(e->d_name, ".bak.") != NULL;
+    closedir(d);
+    return n;
+}
+
+/*
+ * Two outputs committed together: when the second rename fails, the first,
+ * already in place, is put back (an old file from its backup link, a new
+ * one removed); when both succeed, no backup link is left.
+ */
+static void test_pair_all_or_none(void **state)
+{
+    char *a = path_dup("pair.h"), *b = path_dup("pair.d"), *fresh = path_dup("pair-new.h");
+    struct diag dg;
+    diag_init(&dg, NULL);
+    syncs_reset(NULL);
+    /* round 0: the second rename fails, the first was an old file; 1: the same, a new
+       file; 2: the first rename fails (its backup link goes too) */
+    for (int round = 0; round < 3; round++) {
+        const char *first = round == 1 ? fresh : a;
+        write_file(a, "old a");
+        write_file(b, "old b");
+        unlink(fresh);
+        struct outfile *fs[2] = {outfile_open(&dg, first), outfile_open(&dg, b)};
+        assert_non_null(fs[0]);
+        assert_non_null(fs[1]);
+        outfile_add(fs[0], "new a", 5);
+        outfile_add(fs[1], "new b", 5);
+        renames.n = 0, renames.fail_at = round == 2 ? 1 : 2;
+        assert_int_equal(outfile_commit_all(&dg, fs, 2), -1);
+        /* the renames tried, the failing one, then the first put back (a new one: removed) */
+        assert_int_equal(renames.n, round == 0 ? 3 : round == 1 ? 2 : 1);
+        if (round == 1)
+            assert_int_equal(access(fresh, F_OK), -1);
+        else
+            assert_string_equal(read_all(a), "old a");
+        assert_string_equal(read_all(b), "old b");
+        assert_int_equal(temps(), 0);
+        assert_int_equal(backups(), 0);
+    }
+    char want[600];
+    snprintf(want, sizeof(want), "regc: error: cannot write '%s': Input/output error\n", b);
+    assert_non_null(strstr(dg.text.s, want));
+    renames.n = 0, renames.fail_at = 0;
+    struct outfile *fs[2] = {outfile_open(&dg, a), outfile_open(&dg, b)};
+    outfile_add(fs[0], "new a", 5);
+    outfile_add(fs[1], "new b", 5);
+    assert_int_equal(outfile_commit_all(&dg, fs, 2), 0);
+    assert_string_equal(read_all(a), "new a");
+    assert_string_equal(read_all(b), "new b");
+    assert_int_equal(temps(), 0);
+    assert_int_equal(backups(), 0);
+    diag_release(&dg);
+    unlink(a);
+    unlink(b);
+    free(a);
+    free(b);
+    free(fresh);
+}
+
+/* A FIFO is refused before it is opened (opened for writing, it would wait for a reader forever). */
+static void test_fifo_refused_unopened(void **state)
+{
+    char *fifo = path_dup("out.fifo");
+    assert_int_equal(mkfifo(fifo, 0666), 0);
+    struct diag dg;
+    diag_init(&dg, NULL);
+    alarm(60); /* a hang fails the test instead of stalling the suite */
+    assert_int_equal(outfile_write(&dg, fifo, "x", 1), -1);
+    alarm(0);
+    char want[600];
+    snprintf(want, sizeof(want), "regc: error: cannot write '%s': Is a FIFO, not a regular file\n",
+             fifo);
+    assert_string_equal(dg.text.s, want);
+    assert_int_equal(temps(), 0);
+    diag_release(&dg);
+    unlink(fifo);
+    free(fifo);
+}
+
+/*
+ * In a world-writable sticky directory, a link or a file of another user
+ * (uid 65534 here) is neither followed nor replaced; the writer's own link is
+ * followed. Needs root, to give the link away.
+ */
+static void test_sticky_directory(void **state)
+{
+    if (geteuid() != 0)
+        skip();
+    char *dir = path_dup("sticky"), *victim = path_dup("victim");
+    char *link_other = path_dup("sticky/other.h"), *link_own = path_dup("sticky/own.h");
+    char *file_other = path_dup("sticky/file.h"), *own_target = path_dup("own-target.h");
+    assert_int_equal(mkdir(dir, 0777), 0);
+    assert_int_equal(chmod(dir, 01777), 0);
+    write_file(victim, "secret");
+    write_file(file_other, "theirs");
+    assert_int_equal(symlink(victim, link_other), 0);
+    assert_int_equal(symlink(own_target, link_own), 0);
+    assert_int_equal(lchown(link_other, 65534, 65534), 0);
+    assert_int_equal(chown(file_other, 65534, 65534), 0);
+    struct diag dg;
+    diag_init(&dg, NULL);
+    syncs_reset(NULL);
+    assert_int_equal(outfile_write(&dg, link_other, "x", 1), -1);
+    assert_int_equal(outfile_write(&dg, file_other, "x", 1), -1);
+    char want[2000];
+    snprintf(want, sizeof(want),
+             "regc: error: cannot write '%s': refused: a symbolic link of another user in a "
+             "world-writable sticky directory (not followed)\n"
+             "regc: error: cannot write '%s': refused: a file of another user in a "
+             "world-writable sticky directory (not replaced)\n",
+             link_other, file_other);
+    assert_string_equal(dg.text.s, want);
+    assert_string_equal(read_all(victim), "secret");
+    assert_string_equal(read_all(file_other), "theirs");
+    assert_int_equal(outfile_write(&dg, link_own, "mine", 4), 0);
+    assert_string_equal(read_all(own_target), "mine");
+    diag_release(&dg);
+    char *all[] = {link_other, link_own, file_other, own_target, victim};
+    for (size_t i = 0; i < 5; i++) {
+        unlink(all[i]);
+        free(all[i]);
+    }
+    rmdir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +478,9 @@ int main(void)
         cmocka_unit_test(test_symlink_written_through),
         cmocka_unit_test(test_directory_refused),
         cmocka_unit_test(test_outputs_over_inputs),
+        cmocka_unit_test(test_pair_all_or_none),
+        cmocka_unit_test(test_fifo_refused_unopened),
+        cmocka_unit_test(test_sticky_directory),
     };
     return cmocka_run_group_tests_name("outfile", tests, make_tmpdir, remove_tmpdir);
 }
