@@ -22,7 +22,7 @@ static void check_pmon_role(struct check_ctx *c, const char *role, const struct 
     if (!f)
         return;
     unsigned w = model_field_width(f);
-    if (model_field_is_reserved(f))
+    if (check_known_reserved(f))
         diag_report(c->dg, DIAG_PMON_ROLE, pos, "%s role names reserved field '%s'", role, f->name);
     else if (w != 1 && w != also && also > 1)
         diag_report(c->dg, DIAG_PMON_ROLE, pos,
@@ -101,7 +101,7 @@ static void check_directions(struct check_ctx *c, const struct model_counters *k
     const struct model_field *f = k->direction_field.field;
     if (!f)
         return;
-    if (model_field_is_reserved(f)) {
+    if (check_known_reserved(f)) {
         diag_report(c->dg, DIAG_PMON_ROLE, k->pos, "direction-field role names reserved field '%s'",
                     f->name);
         return;
@@ -237,7 +237,7 @@ static void check_global_control(struct check_ctx *c, struct model_global_contro
     check_pmon_role(c, "enable", &gc->enable, 1, gc->pos);
     check_pmon_role(c, "reset", &gc->reset, 1, gc->pos);
     resolve_role(c, &gc->select, gc->reg, gc->pos);
-    if (gc->select.field && model_field_is_reserved(gc->select.field))
+    if (gc->select.field && check_known_reserved(gc->select.field))
         diag_report(c->dg, DIAG_PMON_ROLE, gc->pos, "select role names reserved field '%s'",
                     gc->select.field->name);
     for (size_t i = 1; i < gc->npmi_cores; i++)

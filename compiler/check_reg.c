@@ -81,7 +81,7 @@ static void check_reset_too_wide(struct check_ctx *c, const struct model_field *
 
 static void check_reserved_reset(struct check_ctx *c, const struct model_field *f)
 {
-    if (model_field_is_reserved(f) && f->reset != 0 && f->access != REGC_ACCESS_UNKNOWN)
+    if (check_known_reserved(f) && f->reset != 0)
         diag_report(c->dg, DIAG_RESERVED_RESET, f->pos,
                     "reserved field '%s' %s has non-zero reset " CHECK_X, f->name, check_bits(c, f),
                     f->reset);
