@@ -7,6 +7,7 @@
 #include "buf.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -42,14 +43,16 @@ static void exe_dir(char *dir, size_t len)
         dir[0] = '\0';
 }
 
-char *specpath_find(const char *arg)
+/*
+ * Calls 'visit' on each directory a NAME is looked up in, in order (see
+ * specpath.h), until one returns non-NULL, and returns that.
+ */
+static char *each_dir(char *(*visit)(const char *dir, size_t len, void *ctx), void *ctx)
 {
-    if (strchr(arg, '/') || strchr(arg, '.') || !*arg || is_file(arg))
-        return (char *)arg;
     const char *path = secure_getenv("REGC_SPEC_PATH");
     for (const char *p = path; p && *p;) {
         size_t n = strcspn(p, ":");
-        char *found = n ? try_dir(p, n, arg) : NULL;
+        char *found = n ? visit(p, n, ctx) : NULL;
         if (found)
             return found;
         p += n + (p[n] == ':');
@@ -57,15 +60,64 @@ char *specpath_find(const char *arg)
     char dir[PATH_MAX];
     exe_dir(dir, sizeof(dir));
     if (!dir[0])
-        return (char *)arg;
+        return NULL;
     static const char *const rel[] = {"/../share/regc/regspec", "/../regspec"};
     for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
         struct buf d = BUF_INIT;
         buf_addf(&d, "%s%s", dir, rel[i]);
-        char *found = try_dir(d.s, d.len, arg);
+        char *found = visit(d.s, d.len, ctx);
         buf_release(&d);
         if (found)
             return found;
     }
-    return (char *)arg;
+    return NULL;
+}
+
+static char *find_in(const char *dir, size_t len, void *name)
+{
+    return try_dir(dir, len, name);
+}
+
+static bool is_name(const char *arg)
+{
+    return *arg && !strchr(arg, '/') && !strchr(arg, '.');
+}
+
+char *specpath_find(const char *arg)
+{
+    if (!is_name(arg) || is_file(arg))
+        return (char *)arg;
+    char *found = each_dir(find_in, (void *)arg);
+    return found ? found : (char *)arg;
+}
+
+/* Offers the NAME of each NAME.xml in 'dir' to the regc_suggest 'sg'. */
+static char *offer_specs(const char *dir, size_t len, void *sg)
+{
+    struct buf d = BUF_INIT;
+    buf_addn(&d, dir, len);
+    DIR *dp = opendir(d.s);
+    buf_release(&d);
+    for (struct dirent *e; dp && (e = readdir(dp));) {
+        size_t n = strlen(e->d_name);
+        char name[REGC_SUGGEST_MAX];
+        if (e->d_name[0] != '.' && n > 4 && n - 4 < sizeof(name) &&
+            strcmp(e->d_name + n - 4, ".xml") == 0) {
+            memcpy(name, e->d_name, n - 4);
+            name[n - 4] = '\0';
+            regc_suggest_add(sg, name);
+        }
+    }
+    if (dp)
+        closedir(dp);
+    return NULL; /* on to the next directory */
+}
+
+bool specpath_suggest(const char *arg, struct regc_suggest *sg)
+{
+    regc_suggest_init(sg, arg);
+    if (!is_name(arg) || is_file(arg))
+        return false;
+    each_dir(offer_specs, sg);
+    return regc_suggest_best(sg) != NULL;
 }
