@@ -35,12 +35,18 @@ static bool field_inside(const struct model_field *f)
     return f->msb < f->reg->width && f->msb < 64 && f->lsb <= f->msb;
 }
 
-static void check_bad_width(struct check_ctx *c, const struct model_reg *r)
+bool check_width_allowed(unsigned width)
 {
     static const unsigned widths[] = {8, 16, 32, 44, 48, 64};
     bool ok = false;
     for (size_t i = 0; i < ARRAY_SIZE(widths); i++)
-        ok |= r->width == widths[i];
+        ok |= width == widths[i];
+    return ok;
+}
+
+static void check_bad_width(struct check_ctx *c, const struct model_reg *r)
+{
+    bool ok = check_width_allowed(r->width);
     if (!ok)
         diag_report(c->dg, DIAG_BAD_WIDTH, r->pos,
                     "register '%s' has width %u; allowed widths are 8, 16, 32, 44, 48 and 64",
@@ -55,9 +61,10 @@ static void check_bad_width(struct check_ctx *c, const struct model_reg *r)
                     r->size);
 }
 
+/* Not judged against a width reported as bad: the field may be right and the width wrong. */
 static void check_field_outside(struct check_ctx *c, const struct model_field *f)
 {
-    if (!field_inside(f))
+    if (!field_inside(f) && check_width_allowed(f->reg->width))
         diag_report(c->dg, DIAG_FIELD_OUTSIDE, f->pos,
                     "field '%s' %s lies outside register '%s' (width %u)", f->name,
                     check_bits(c, f), f->reg->name, f->reg->width);
