@@ -72,10 +72,18 @@ static void check_field_outside(struct check_ctx *c, const struct model_field *f
 
 static void check_unknown_access(struct check_ctx *c, const struct model_field *f)
 {
-    if (f->access == REGC_ACCESS_UNKNOWN)
-        diag_report(c->dg, DIAG_UNKNOWN_ACCESS, f->pos,
-                    "field '%s' has unknown access '%s'; accepted: %.*s", f->name,
-                    f->access_text ? f->access_text : "", (int)(sizeof(accepted_access) - 3), accepted_access);
+    if (f->access != REGC_ACCESS_UNKNOWN)
+        return;
+    const char *text = f->access_text ? f->access_text : "";
+    struct util_suggest sg;
+    util_suggest_init(&sg, text);
+    for (int a = 0; a < REGC_ACCESS__COUNT; a++)
+        util_suggest_add(&sg, regc_access_text((enum regc_access)a));
+    char hint[160];
+    diag_report(c->dg, DIAG_UNKNOWN_ACCESS, f->pos,
+                "field '%s' has unknown access '%s'; accepted: %.*s%s", f->name, text,
+                (int)(sizeof(accepted_access) - 3), accepted_access,
+                diag_hint(hint, sizeof(hint), util_suggest_best(&sg)));
 }
 
 static void check_reset_too_wide(struct check_ctx *c, const struct model_field *f)
