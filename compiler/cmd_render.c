@@ -42,7 +42,7 @@ static int usage_error(struct diag *dg, const char *fmt, ...)
     return -1;
 }
 
-/* The options RENDER_USAGE lists (and the diagnostics options it shares with regc), for "did you mean". */
+/* RENDER_USAGE's options and the diagnostics ones it shares with regc, for "did you mean". */
 static const char *const render_options[] = {
     "-I", "-o", "--strict", "--escape=", "-ftemplate-output-limit=", "-ftemplate-work-limit=",
     "-ferror-limit=", "-fno-caret-diagnostics", "--help"};

@@ -152,8 +152,8 @@ const char *diag_option_refusal(char *buf, size_t size, const char *opt)
         k++;
     enum diag_code code;
     if (diag_lookup(opt + strlen(prefixes[k]), &code)) { /* -Wno-ERROR */
-        snprintf(buf, size, "'%s': '%s' is an error, which cannot be turned off",
-                 opt, diag_table[code].name);
+        snprintf(buf, size, "'%s': '%s' is an error, which cannot be turned off", opt,
+                 diag_table[code].name);
         return buf;
     }
     struct regc_suggest sg;
@@ -165,7 +165,8 @@ const char *diag_option_refusal(char *buf, size_t size, const char *opt)
             regc_suggest_add(&sg, cand);
     }
     char hint[160];
-    snprintf(buf, size, "unknown warning option '%s'%s", opt, regc_suggest_text(&sg, hint, sizeof(hint)));
+    snprintf(buf, size, "unknown warning option '%s'%s", opt,
+             regc_suggest_text(&sg, hint, sizeof(hint)));
     return buf;
 }
 

@@ -769,10 +769,11 @@ static void not_allowed_message(struct loader *ld, char *out, size_t size, const
 
 /*
  * A Relax-NG message in our words; libxml2's own text when no rule matches;
- * "" to drop it; 'n': the element it is about, if known. True when, after this error, the streaming validator has
- * lost its place: an element (or text) it did not expect leaves its stack
- * of open elements one off, and each element after it is then judged
- * against the wrong parent (one misspelled <field> gave 225 errors).
+ * "" to drop it; 'n': the element it is about, if known. True when, after
+ * this error, the streaming validator has lost its place: an element (or
+ * text) it did not expect leaves its stack of open elements one off, and
+ * each element after it is then judged against the wrong parent (one
+ * misspelled <field> gave 225 errors).
  */
 static bool schema_message(struct loader *ld, char *out, size_t size, const char *msg,
                            const xmlNode *n)
