@@ -26,7 +26,7 @@ static void check_set_value(struct check_ctx *c, const struct model_event *e,
                     set->value, f->name, e->full_name, model_field_width(f));
         return;
     }
-    if (!f || !model_field_is_reserved(f))
+    if (!f || !check_known_reserved(f))
         return;
     /* the attribute table: reserved and ignored bits are written 0, must-be-one (RV1) bits 1 */
     uint64_t want = model_field_sem(f) == REGC_SEM_MB1 ? model_field_max(f) : 0;

@@ -39,6 +39,22 @@ void check_pmon(struct check_ctx *c);
 void check_cpus(struct check_ctx *c); /* check_cpu.c */
 void check_name_collision(struct check_ctx *c);
 
+/*
+ * A field known to be reserved. A field of unknown access (reported once,
+ * by unknown-access) is not: the model treats it as must-be-zero, and a
+ * check that then said "names reserved field" would report a consequence.
+ */
+static inline bool check_known_reserved(const struct model_field *f)
+{
+    return f->access != REGC_ACCESS_UNKNOWN && model_field_is_reserved(f);
+}
+
+/*
+ * A register width the language allows (8, 16, 32, 44, 48, 64). Checks that
+ * measure against a register's width skip one reported as bad-width.
+ */
+bool check_width_allowed(unsigned width);
+
 /* True when every element of 'r' in 'inst' (NULL: no instances) lies inside its address space. */
 bool check_reg_fits(const struct model_reg *r, const struct model_instance *inst);
 

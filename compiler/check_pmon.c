@@ -6,6 +6,7 @@
 #include "check_int.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 
 static void resolve_role(struct check_ctx *c, struct model_role *role, const struct model_reg *r,
@@ -14,7 +15,17 @@ static void resolve_role(struct check_ctx *c, struct model_role *role, const str
     role->field = check_ref_field(c, r, role->name, pos);
 }
 
-/* A role field that must be one bit ('also' > 1: or exactly that many bits, one per counter). */
+/*
+ * The number of counters of a block whose counters name a control register
+ * that does not exist (reported as unknown-ref): nothing that depends on it
+ * is judged, as it would only follow from that error.
+ */
+#define COUNTERS_UNKNOWN UINT_MAX
+
+/*
+ * A role field that must be one bit ('also' > 1: or exactly that many bits,
+ * one per counter; COUNTERS_UNKNOWN: any number).
+ */
 static void check_pmon_role(struct check_ctx *c, const char *role, const struct model_role *rl,
                             unsigned also, struct srcpos pos)
 {
@@ -22,8 +33,10 @@ static void check_pmon_role(struct check_ctx *c, const char *role, const struct 
     if (!f)
         return;
     unsigned w = model_field_width(f);
-    if (model_field_is_reserved(f))
+    if (check_known_reserved(f))
         diag_report(c->dg, DIAG_PMON_ROLE, pos, "%s role names reserved field '%s'", role, f->name);
+    else if (also == COUNTERS_UNKNOWN)
+        return;
     else if (w != 1 && w != also && also > 1)
         diag_report(c->dg, DIAG_PMON_ROLE, pos,
                     "%s field '%s' has %u bits; it must have 1 or one per counter (%u)", role,
@@ -41,7 +54,7 @@ static void check_pmon_width(struct check_ctx *c, const struct model_counters *k
         return;
     const struct model_field *f = k->count_field.field;
     unsigned have = f ? model_field_width(f) : k->counter->width;
-    if (k->width <= have)
+    if (k->width <= have || (!f && !check_width_allowed(have)))
         return;
     if (f)
         diag_report(c->dg, DIAG_PMON_WIDTH, k->pos,
@@ -101,7 +114,7 @@ static void check_directions(struct check_ctx *c, const struct model_counters *k
     const struct model_field *f = k->direction_field.field;
     if (!f)
         return;
-    if (model_field_is_reserved(f)) {
+    if (check_known_reserved(f)) {
         diag_report(c->dg, DIAG_PMON_ROLE, k->pos, "direction-field role names reserved field '%s'",
                     f->name);
         return;
@@ -151,6 +164,8 @@ static unsigned block_counters(const struct model_pmon *p)
     unsigned n = 0;
     for (size_t i = 0; i < p->ncounters; i++) {
         const struct model_counters *k = p->counters[i];
+        if (k->kind == COUNTERS_GENERAL && k->control_name && !k->control)
+            return COUNTERS_UNKNOWN;
         if (k->kind == COUNTERS_GENERAL && k->control && k->control->count > n)
             n = k->control->count;
     }
@@ -182,7 +197,7 @@ static void check_box_status(struct check_ctx *c, const struct model_block *b,
     bs->clear_reg = check_ref_reg(c, b, bs->clear_reg_name, bs->pos);
     resolve_role(c, &bs->clear_field, bs->clear_reg, bs->pos);
     const struct model_field *ov = bs->overflow.field;
-    if (ov && model_field_width(ov) < ncounters)
+    if (ov && ncounters != COUNTERS_UNKNOWN && model_field_width(ov) < ncounters)
         diag_report(c->dg, DIAG_PMON_ROLE, bs->pos,
                     "overflow field '%s' has %u bits, fewer than the block's %u counters", ov->name,
                     model_field_width(ov), ncounters);
@@ -237,7 +252,7 @@ static void check_global_control(struct check_ctx *c, struct model_global_contro
     check_pmon_role(c, "enable", &gc->enable, 1, gc->pos);
     check_pmon_role(c, "reset", &gc->reset, 1, gc->pos);
     resolve_role(c, &gc->select, gc->reg, gc->pos);
-    if (gc->select.field && model_field_is_reserved(gc->select.field))
+    if (gc->select.field && check_known_reserved(gc->select.field))
         diag_report(c->dg, DIAG_PMON_ROLE, gc->pos, "select role names reserved field '%s'",
                     gc->select.field->name);
     for (size_t i = 1; i < gc->npmi_cores; i++)

@@ -35,12 +35,18 @@ static bool field_inside(const struct model_field *f)
     return f->msb < f->reg->width && f->msb < 64 && f->lsb <= f->msb;
 }
 
-static void check_bad_width(struct check_ctx *c, const struct model_reg *r)
+bool check_width_allowed(unsigned width)
 {
     static const unsigned widths[] = {8, 16, 32, 44, 48, 64};
     bool ok = false;
     for (size_t i = 0; i < ARRAY_SIZE(widths); i++)
-        ok |= r->width == widths[i];
+        ok |= width == widths[i];
+    return ok;
+}
+
+static void check_bad_width(struct check_ctx *c, const struct model_reg *r)
+{
+    bool ok = check_width_allowed(r->width);
     if (!ok)
         diag_report(c->dg, DIAG_BAD_WIDTH, r->pos,
                     "register '%s' has width %u; allowed widths are 8, 16, 32, 44, 48 and 64",
@@ -55,9 +61,10 @@ static void check_bad_width(struct check_ctx *c, const struct model_reg *r)
                     r->size);
 }
 
+/* Not judged against a width reported as bad: the field may be right and the width wrong. */
 static void check_field_outside(struct check_ctx *c, const struct model_field *f)
 {
-    if (!field_inside(f))
+    if (!field_inside(f) && check_width_allowed(f->reg->width))
         diag_report(c->dg, DIAG_FIELD_OUTSIDE, f->pos,
                     "field '%s' %s lies outside register '%s' (width %u)", f->name,
                     check_bits(c, f), f->reg->name, f->reg->width);
@@ -65,10 +72,18 @@ static void check_field_outside(struct check_ctx *c, const struct model_field *f
 
 static void check_unknown_access(struct check_ctx *c, const struct model_field *f)
 {
-    if (f->access == REGC_ACCESS_UNKNOWN)
-        diag_report(c->dg, DIAG_UNKNOWN_ACCESS, f->pos,
-                    "field '%s' has unknown access '%s'; accepted: %.*s", f->name,
-                    f->access_text ? f->access_text : "", (int)(sizeof(accepted_access) - 3), accepted_access);
+    if (f->access != REGC_ACCESS_UNKNOWN)
+        return;
+    const char *text = f->access_text ? f->access_text : "";
+    struct util_suggest sg;
+    util_suggest_init(&sg, text);
+    for (int a = 0; a < REGC_ACCESS__COUNT; a++)
+        util_suggest_add(&sg, regc_access_text((enum regc_access)a));
+    char hint[160];
+    diag_report(c->dg, DIAG_UNKNOWN_ACCESS, f->pos,
+                "field '%s' has unknown access '%s'; accepted: %.*s%s", f->name, text,
+                (int)(sizeof(accepted_access) - 3), accepted_access,
+                diag_hint(hint, sizeof(hint), util_suggest_best(&sg)));
 }
 
 static void check_reset_too_wide(struct check_ctx *c, const struct model_field *f)
@@ -81,7 +96,7 @@ static void check_reset_too_wide(struct check_ctx *c, const struct model_field *
 
 static void check_reserved_reset(struct check_ctx *c, const struct model_field *f)
 {
-    if (model_field_is_reserved(f) && f->reset != 0 && f->access != REGC_ACCESS_UNKNOWN)
+    if (check_known_reserved(f) && f->reset != 0)
         diag_report(c->dg, DIAG_RESERVED_RESET, f->pos,
                     "reserved field '%s' %s has non-zero reset " CHECK_X, f->name, check_bits(c, f),
                     f->reset);

@@ -34,7 +34,7 @@ static struct srcpos expr_pos(const struct model_rule *rule, size_t off)
 static const struct model_field *rule_field(const struct model_reg *r, const char *name)
 {
     const struct model_field *f = model_find_field(r, name);
-    return f && !model_field_is_reserved(f) ? f : NULL;
+    return f && !check_known_reserved(f) ? f : NULL;
 }
 
 static int check_rule_field(void *ctx, const struct expr *node)

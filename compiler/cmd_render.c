@@ -42,6 +42,19 @@ static int usage_error(struct diag *dg, const char *fmt, ...)
     return -1;
 }
 
+/* RENDER_USAGE's options and the diagnostics ones it shares with regc, for "did you mean". */
+static const char *const render_options[] = {
+    "-I", "-o", "--strict", "--escape=", "-ftemplate-output-limit=", "-ftemplate-work-limit=",
+    "-ferror-limit=", "-fno-caret-diagnostics", "--help"};
+
+static int unknown_option(struct diag *dg, const char *arg)
+{
+    char hint[160];
+    return usage_error(dg, "unknown option '%s'%s", arg,
+                       util_option_hint(hint, sizeof(hint), arg, render_options,
+                                        ARRAY_SIZE(render_options)));
+}
+
 /* Takes the value of an option written "-X VALUE" or "-XVALUE". */
 static const char *option_value(int argc, char **argv, int *i, size_t prefix)
 {
@@ -74,12 +87,12 @@ static int parse_option(struct diag *dg, struct render_args *a, int argc, char *
         a->escape_given = true;
     } else if (strncmp(arg, "-f", 2) == 0) {
         int rc = diag_f_option(dg, arg); /* -ferror-limit=N, the caret options (diag.h) */
-        if (rc <= 0)
-            return usage_error(
-                dg, rc < 0 ? "'%s' needs a number of errors (0: no limit)" : "unknown option '%s'",
-                arg);
+        if (rc < 0)
+            return usage_error(dg, "'%s' needs a number of errors (0: no limit)", arg);
+        if (rc == 0)
+            return unknown_option(dg, arg);
     } else {
-        return usage_error(dg, "unknown option '%s'", arg);
+        return unknown_option(dg, arg);
     }
     return 0;
 }

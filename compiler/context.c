@@ -10,6 +10,7 @@
 #include "context_doc.h"
 
 #include "arena.h"
+#include "buf.h"
 #include "expr.h"
 #include "names.h"
 #include "util.h"
@@ -993,6 +994,59 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
     SET(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
 }
 
+/*
+ * c_addr_c_params ("i", "inst" or "inst, i") and c_addr_c: the body of the
+ * header's NAME_ADDR_C(...), the address NAME_addr(...) gives as a constant
+ * expression (case labels, static initializers), one case per line. An
+ * instance or index outside the register's is a compile error: the size of
+ * the array in the sizeof, added times 0, is then -1.
+ */
+static void addr_const_keys(struct ctx *c, struct dt *o, const struct model_reg *r)
+{
+#define TERM_BREAK " \\\n                " /* the terms line up after "    ((uint32_t)(" */
+#define CASE_BREAK TERM_BREAK " "        /* the cases of a ?: chain one column further in */
+    const struct model_block *b = r->block;
+    unsigned bits = addr_bits(r);
+    bool by_instance = !names_reg_uniform(r);
+    struct buf e = BUF_INIT;
+    buf_addf(&e, "((%s)(", c_type(bits));
+    if (by_instance) { /* instance n-1 last, with no test: the range check stands for it */
+        buf_adds(&e, "(");
+        for (size_t i = 0; i + 1 < b->ninstances; i++)
+            buf_addf(&e, "(inst) == %zuu ? %s :%s", i,
+                     c_lit(c, model_reg_address(r, b->instances[i], 0), bits, false), CASE_BREAK);
+        buf_addf(&e, "%s)",
+                 c_lit(c, model_reg_address(r, b->instances[b->ninstances - 1], 0), bits, false));
+    } else {
+        buf_adds(&e, c_lit(c, model_reg_address(r, b && b->ninstances ? b->instances[0] : NULL, 0),
+                           bits, false));
+    }
+    if (r->addrs) {
+        buf_adds(&e, " +" TERM_BREAK "(");
+        for (size_t k = 0; k + 1 < r->naddrs; k++)
+            buf_addf(&e, "(i) == %uu ? %s :%s", r->first + (unsigned)k,
+                     c_lit(c, r->addrs[k] - r->addrs[0], bits, false), CASE_BREAK);
+        buf_addf(&e, "%s)", c_lit(c, r->addrs[r->naddrs - 1] - r->addrs[0], bits, false));
+    } else if (r->is_array) {
+        buf_addf(&e, " + (%s)((i) - %uu) * %s", c_type(bits), r->first,
+                 c_lit(c, r->stride, bits, false));
+    }
+    buf_adds(&e, " +" TERM_BREAK "0u * sizeof(char[");
+    if (by_instance)
+        buf_addf(&e, "(unsigned long long)(inst) < %zuu", b->ninstances);
+    if (by_instance && r->is_array)
+        buf_adds(&e, " && ");
+    if (r->is_array)
+        buf_addf(&e, "(unsigned long long)((i) - %uu) < %uu", r->first, r->count);
+    buf_adds(&e, " ? 1 : -1])))");
+    SET(c, o, "c_addr_c", dt_strn(c->a, e.s, e.len));
+    SET(c, o, "c_addr_c_params",
+        dt_str_ref(c->a, by_instance && r->is_array ? "inst, i" : by_instance ? "inst" : "i"));
+    buf_release(&e);
+#undef TERM_BREAK
+#undef CASE_BREAK
+}
+
 static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
     size_t from = c->ndefs; /* every name in the register but its rules' */
@@ -1053,6 +1107,8 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
                                       r->nrules >= 31 ? 0x7fffffffu : (1u << r->nrules) - 1)));
     SET(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
     addr_keys(c, o, r, stem);
+    if (r->is_array || !names_reg_uniform(r))
+        addr_const_keys(c, o, r);
     static const char *const reg_defs[][2] = {
         {"width", "_WIDTH"},          {"size", "_SIZE"},
         {"reset", "_RESET"},          {"addr", "_ADDR"},

@@ -144,6 +144,32 @@ bool diag_option(struct diag *dg, const char *opt)
     return false;
 }
 
+const char *diag_option_refusal(char *buf, size_t size, const char *opt)
+{
+    static const char *const prefixes[] = {"-Werror=", "-Wno-", "-W"};
+    size_t k = 0;
+    while (strncmp(opt, prefixes[k], strlen(prefixes[k])) != 0 && k + 1 < ARRAY_SIZE(prefixes))
+        k++;
+    enum diag_code code;
+    if (diag_lookup(opt + strlen(prefixes[k]), &code)) { /* -Wno-ERROR */
+        snprintf(buf, size, "'%s': '%s' is an error, which cannot be turned off", opt,
+                 diag_table[code].name);
+        return buf;
+    }
+    struct regc_suggest sg;
+    regc_suggest_init(&sg, opt);
+    for (int i = 0; i < DIAG__COUNT; i++) {
+        char cand[REGC_SUGGEST_MAX];
+        snprintf(cand, sizeof(cand), "%s%s", prefixes[k], diag_table[i].name);
+        if (k == 0 || diag_table[i].sev != SEV_ERROR) /* only -Werror= takes an error's name */
+            regc_suggest_add(&sg, cand);
+    }
+    char hint[160];
+    snprintf(buf, size, "unknown warning option '%s'%s", opt,
+             regc_suggest_text(&sg, hint, sizeof(hint)));
+    return buf;
+}
+
 int diag_f_option(struct diag *dg, const char *opt)
 {
     static const char *const on[] = {"-fcaret-diagnostics", "-fdiagnostics-show-caret"};

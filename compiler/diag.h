@@ -134,4 +134,11 @@ void diag_finish(struct diag *dg);
  */
 const char *diag_hint(char *buf, size_t size, const char *best);
 
+/*
+ * Why diag_option() refused -W option 'opt', in 'buf': "unknown warning
+ * option '-Werror=field-overlp'; did you mean '-Werror=field-overlap'?", or
+ * that the diagnostic it names is an error (-Wno-schema). Returns 'buf'.
+ */
+const char *diag_option_refusal(char *buf, size_t size, const char *opt);
+
 #endif

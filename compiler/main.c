@@ -90,6 +90,12 @@ static const char usage_text[] =
     "\n"
     "exit status: 0 success, 1 errors in the input, 2 usage errors, 3 I/O errors\n";
 
+/* The options usage_text lists, for "did you mean" (tests/cli/run-suggest.sh: they agree). */
+static const char *const option_names[] = {
+    "-o", "-t", "--dump-context", "-I", "--escape=", "-MD", "-MF", "-MT", "--check", "--prefix",
+    "-j", "-ftemplate-output-limit=", "-ftemplate-work-limit=", "-Werror", "-ferror-limit=",
+    "-fno-caret-diagnostics", "--list-templates", "--version", "--help"};
+
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int usage_error(const char *fmt, ...)
@@ -126,6 +132,13 @@ static bool parse_jobs(const char *v)
     return n >= 1;
 }
 
+static int unknown_option(const char *a)
+{
+    char hint[160];
+    return usage_error("unknown option '%s'%s", a,
+                       util_option_hint(hint, sizeof(hint), a, option_names, ARRAY_SIZE(option_names)));
+}
+
 /* -ferror-limit=N, -f[no-]caret-diagnostics and their gcc spellings (diag.h). 0 or -1. */
 static int diagnostics_option(struct diag *dg, const char *a, int *status)
 {
@@ -133,7 +146,7 @@ static int diagnostics_option(struct diag *dg, const char *a, int *status)
     if (rc < 0)
         *status = usage_error("'%s' needs a number of errors (0: no limit)", a);
     else if (rc == 0)
-        *status = usage_error("unknown option '%s'", a);
+        *status = unknown_option(a);
     return rc > 0 ? 0 : -1;
 }
 
@@ -184,13 +197,14 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
             if (tmpl_limit_option(&o->limits, a) < 0)
                 return *status = usage_error(TMPL_LIMIT_USAGE, a), -1;
         } else if (strncmp(a, "-W", 2) == 0) {
+            char why[320];
             if (!diag_option(dg, a))
-                return *status = usage_error("unknown warning option '%s'", a), -1;
+                return *status = usage_error("%s", diag_option_refusal(why, sizeof(why), a)), -1;
         } else if (strncmp(a, "-f", 2) == 0) {
             if (diagnostics_option(dg, a, status) < 0)
                 return -1;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return *status = usage_error("unknown option '%s'", a), -1;
+            return *status = unknown_option(a), -1;
         } else if (o->spec) {
             return *status = usage_error("more than one spec given ('%s')", a), -1;
         } else {
@@ -448,6 +462,16 @@ static int write_outputs(struct diag *dg, const struct options *o, const struct 
     return outfile_commit_all(dg, files, deps ? 2 : 1);
 }
 
+/* After a spec NAME found nowhere: the installed spec it most likely misspells, if any. */
+static void note_spec_name(struct diag *dg, const char *name)
+{
+    struct regc_suggest sg;
+    char hint[160];
+    if (specpath_suggest(name, &sg))
+        diag_note(dg, (struct srcpos){0, 0, 0}, "no spec is named '%s'%s", name,
+                  regc_suggest_text(&sg, hint, sizeof(hint)));
+}
+
 static int compile(struct options *o, struct diag *dg)
 {
     struct arena arena = ARENA_INIT;
@@ -459,6 +483,8 @@ static int compile(struct options *o, struct diag *dg)
     tp.limits = o->limits;
     char *path = specpath_find(dg, o->spec); /* a bare name: an installed spec */
     struct model_spec *spec = path ? xmlload_spec_in(&arena, dg, path, o->incdirs, o->nincdirs) : NULL;
+    if (!spec && path == o->spec)
+        note_spec_name(dg, o->spec);
     /* both outputs opened (their temporary files made) before the render: a
        place that cannot be written is known before any work */
     if (spec && check_spec(&arena, dg, spec) == 0 && !o->check_only && dg->nerrors == 0 &&

@@ -181,7 +181,7 @@ static void foreach_reg(const struct emitter *em, const char *prefix, const stru
     if (!r->is_array && uniform)
         EMIT(em, stem, r->pos, "ADDR");
     else
-        EMIT(em, stem, r->pos, "addr");
+        EMIT(em, stem, r->pos, "addr", "ADDR_C");
     if (r->is_array)
         EMIT(em, stem, r->pos, "FIRST", "COUNT");
     if (r->is_array && !r->addrs)

@@ -7,6 +7,7 @@
 #include "buf.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdbool.h>
@@ -43,13 +44,16 @@ static void exe_dir(char *dir, size_t len)
         dir[0] = '\0';
 }
 
-/* NAME.xml in $REGC_SPEC_PATH, then beside regc: a string the caller frees, or NULL. */
-static char *search(const char *name)
+/*
+ * Calls 'visit' on each directory a NAME is looked up in, in order (see
+ * specpath.h), until one returns non-NULL, and returns that.
+ */
+static char *each_dir(char *(*visit)(const char *dir, size_t len, void *ctx), void *ctx)
 {
     const char *path = secure_getenv("REGC_SPEC_PATH");
     for (const char *p = path; p && *p;) {
         size_t n = strcspn(p, ":");
-        char *found = n ? try_dir(p, n, name) : NULL;
+        char *found = n ? visit(p, n, ctx) : NULL;
         if (found)
             return found;
         p += n + (p[n] == ':');
@@ -62,12 +66,23 @@ static char *search(const char *name)
     for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
         struct buf d = BUF_INIT;
         buf_addf(&d, "%s%s", dir, rel[i]);
-        char *found = try_dir(d.s, d.len, name);
+        char *found = visit(d.s, d.len, ctx);
         buf_release(&d);
         if (found)
             return found;
     }
     return NULL;
+}
+
+static char *find_in(const char *dir, size_t len, void *name)
+{
+    return try_dir(dir, len, name);
+}
+
+/* NAME.xml in $REGC_SPEC_PATH, then beside regc: a string the caller frees, or NULL. */
+static char *search(const char *name)
+{
+    return each_dir(find_in, (void *)name);
 }
 
 /* A path: it has a '/' or ends in .xml or .svd (a file name regc reads). */
@@ -100,4 +115,35 @@ char *specpath_find(struct diag *dg, const char *arg)
         return NULL;
     }
     return (char *)arg;
+}
+
+/* Offers the NAME of each NAME.xml in 'dir' to the regc_suggest 'sg'. */
+static char *offer_specs(const char *dir, size_t len, void *sg)
+{
+    struct buf d = BUF_INIT;
+    buf_addn(&d, dir, len);
+    DIR *dp = opendir(d.s);
+    buf_release(&d);
+    for (struct dirent *e; dp && (e = readdir(dp));) {
+        size_t n = strlen(e->d_name);
+        char name[REGC_SUGGEST_MAX];
+        if (e->d_name[0] != '.' && n > 4 && n - 4 < sizeof(name) &&
+            strcmp(e->d_name + n - 4, ".xml") == 0) {
+            memcpy(name, e->d_name, n - 4);
+            name[n - 4] = '\0';
+            regc_suggest_add(sg, name);
+        }
+    }
+    if (dp)
+        closedir(dp);
+    return NULL; /* on to the next directory */
+}
+
+bool specpath_suggest(const char *arg, struct regc_suggest *sg)
+{
+    regc_suggest_init(sg, arg);
+    if (!*arg || is_path(arg))
+        return false;
+    each_dir(offer_specs, sg);
+    return regc_suggest_best(sg) != NULL;
 }

@@ -17,11 +17,22 @@
 #define REGC_SPECPATH_H
 
 #include "diag.h"
+#include "regc/suggest.h"
+
+#include <stdbool.h>
 
 /*
  * The path to load for spec argument 'arg': 'arg' itself, or a string the
  * caller releases with free(); NULL after reporting into 'dg'.
  */
 char *specpath_find(struct diag *dg, const char *arg);
+
+/*
+ * For a NAME that specpath_find() found nowhere: offers 'sg' (set up here,
+ * for 'arg', which must outlive it) the NAME of every NAME.xml in the same
+ * directories. True when one is close enough to offer ("did you mean":
+ * regc_suggest_best(), regc_suggest_text()); false for a path.
+ */
+bool specpath_suggest(const char *arg, struct regc_suggest *sg);
 
 #endif

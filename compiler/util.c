@@ -234,6 +234,18 @@ const char *util_suggest_best(const struct util_suggest *s)
     return regc_suggest_best(&s->r) ? s->best : NULL;
 }
 
+const char *util_option_hint(char *hint, size_t size, const char *opt, const char *const *names,
+                             size_t n)
+{
+    char name[REGC_SUGGEST_MAX];
+    snprintf(name, sizeof(name), "%.*s", (int)strcspn(opt, "="), opt);
+    struct regc_suggest sg;
+    regc_suggest_init(&sg, name);
+    for (size_t i = 0; i < n; i++)
+        regc_suggest_add(&sg, names[i]);
+    return regc_suggest_text(&sg, hint, size);
+}
+
 /*
  * A radix sort: least significant byte first, one stable counting pass a
  * byte, through a second array. Linear, where qsort's n log n comparisons

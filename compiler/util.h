@@ -106,4 +106,12 @@ void util_suggest_each(struct util_suggest *s, const void *const *objects, size_
                        size_t name_offset);
 const char *util_suggest_best(const struct util_suggest *s);
 
+/*
+ * "; did you mean 'OPTION'?" (or "") in 'hint' for an unknown command-line
+ * option 'opt', compared up to its '=', among the 'n' option 'names' (which
+ * keep their '=': "--escape="). Returns 'hint'.
+ */
+const char *util_option_hint(char *hint, size_t size, const char *opt, const char *const *names,
+                             size_t n);
+
 #endif

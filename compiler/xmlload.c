@@ -70,6 +70,8 @@ struct schema_attr {
  * An element's attributes. An <optional> holding several attributes makes
  * them a group: given one of them (or of a group nested inside), all of
  * them are required. group_parent[g] is the group holding group g (0: none).
+ * Its children and text, by name only (no order, no count): enough to judge
+ * a file on once libxml2's validator has lost its way (see check_placement()).
  */
 struct schema_elem {
     const char *name;
@@ -78,6 +80,10 @@ struct schema_elem {
     unsigned group_parent[16];
     unsigned ngroups; /* group ids are 1..ngroups */
     bool truncated;   /* more attributes than attrs[] holds: do not call any unknown */
+    const char *children[16]; /* the elements it may contain; owned by the arena */
+    size_t nchildren;
+    bool children_truncated; /* more than children[] holds: do not call any child misplaced */
+    bool text;               /* it may contain text */
 };
 
 /* The compiled schema and its attribute table (xmlload.h). */
@@ -175,6 +181,9 @@ struct rfile {
     const char *wrong_root;    /* the root element, when it is not the one expected */
     struct srcpos wrong_root_pos;
     unsigned schema_raw;       /* schema errors libxml2 reported, the dropped ones too */
+    bool lost;                 /* libxml2's validator lost its place (see read_nodes()) */
+    bool own;                  /* ... so it is off, and the schema table judges the rest */
+    int misplaced;             /* depth of the misplaced element being read; -1: none */
 };
 
 struct frame;
@@ -759,37 +768,47 @@ static void report_parser_error(struct rfile *rf, const xmlError *e)
 /* sscanf that must consume all of 'msg' (sscanf alone accepts a matching prefix). */
 #define MATCHES(msg, fmt, ...) (n_ = -1, sscanf(msg, fmt "%n", __VA_ARGS__, &n_), n_ >= 0 && (msg)[n_] == '\0')
 
-static const char *suggest_element(struct loader *ld, const char *name);
+static void not_allowed_message(struct loader *ld, char *out, size_t size, const char *name,
+                                const xmlNode *n);
 
 /*
  * A Relax-NG message in our words; libxml2's own text when no rule matches;
- * "" to drop it. 'elem': the element the error is about, if known.
+ * "" to drop it; 'n': the element it is about, if known. True when, after
+ * this error, the streaming validator has lost its place: an element (or
+ * text) it did not expect leaves its stack of open elements one off, and
+ * each element after it is then judged against the wrong parent (one
+ * misspelled <field> gave 225 errors).
  */
-static void schema_message(struct loader *ld, char *out, size_t size, const char *msg,
-                           const char *elem)
+static bool schema_message(struct loader *ld, char *out, size_t size, const char *msg,
+                           const xmlNode *n)
 {
-    char a[128], b[128], hint[160];
+    char a[128], b[128];
     int n_;
+    out[0] = '\0';
     if (MATCHES(msg, "Invalid attribute %127s for element %127s", a, b))
-        out[0] = '\0'; /* check_attributes() finds every unknown attribute, with its place */
-    else if (MATCHES(msg, "Did not expect element %127s there", a))
-        snprintf(out, size, "element '%s' is not allowed here%s", a,
-                 diag_hint(hint, sizeof(hint), suggest_element(ld, a)));
-    else if (MATCHES(msg, "Element %127s failed to validate attributes", a))
-        out[0] = '\0'; /* check_attributes() says which attribute, and where */
-    else if (strcmp(msg, "Invalid sequence in interleave") == 0)
-        out[0] = '\0'; /* the schema's interleaves hold attributes: check_attributes() again */
-    else if (MATCHES(msg, "Element %127s has extra content: %127s", a, b))
-        out[0] = '\0'; /* follows "is not allowed here" for the same element */
-    else if (MATCHES(msg, "Did not expect text in element %127s content", a))
-        snprintf(out, size, "element '%s' may not contain text", elem ? elem : a); /* the
-            streaming validator names no element ("TODO") */
-    else if (MATCHES(msg, "Expecting element %127[^,], got %127s", a, b))
+        return false; /* check_attributes() finds every unknown attribute, with its place */
+    if (MATCHES(msg, "Element %127s failed to validate attributes", a))
+        return false; /* check_attributes() says which attribute, and where */
+    if (strcmp(msg, "Invalid sequence in interleave") == 0)
+        return false; /* the schema's interleaves hold attributes: check_attributes() again */
+    if (MATCHES(msg, "Did not expect element %127s there", a)) {
+        not_allowed_message(ld, out, size, a, n);
+        return true;
+    }
+    if (MATCHES(msg, "Element %127s has extra content: %127s", a, b)) {
+        not_allowed_message(ld, out, size, b, n); /* a child of an element that has none */
+        return true;
+    }
+    if (MATCHES(msg, "Did not expect text in element %127s content", a))
+        return true; /* check_text() names the element (the streaming validator names none,
+                        or the last one it saw) */
+    if (MATCHES(msg, "Expecting element %127[^,], got %127s", a, b))
         snprintf(out, size, "expected element '%s', found '%s'", a, b);
     else if (MATCHES(msg, "Expecting an element %127[^,], got nothing", a))
         snprintf(out, size, "element '%s' is missing", a);
     else
         trim_message(out, size, msg);
+    return false;
 }
 #undef MATCHES
 
@@ -808,10 +827,13 @@ static void report_schema_error(struct rfile *rf, const xmlError *e)
 {
     char raw[256], msg[320];
     rf->schema_raw++;
+    if (rf->own)
+        return; /* lost and switched off: anything more would follow from the first */
     trim_message(raw, sizeof(raw), e->message);
     xmlNode *n = e->node;
     bool elem = n && n->type == XML_ELEMENT_NODE;
-    schema_message(rf->ld, msg, sizeof(msg), raw, elem ? (const char *)n->name : NULL);
+    if (schema_message(rf->ld, msg, sizeof(msg), raw, elem ? n : NULL))
+        rf->lost = true;
     if (!msg[0])
         return;
     struct srcpos p = {rf->f->index, e->line > 0 ? (uint32_t)e->line : 0, 0};
@@ -912,16 +934,33 @@ static void rng_add_attr(struct xmlload_schema *sc, struct schema_elem *e, xmlNo
     }
 }
 
-/* The attributes an element's pattern allows (following refs, not into child elements). */
+static void rng_add_child(struct xmlload_schema *sc, struct schema_elem *e, xmlNode *n)
+{
+    xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
+    if (!name || e->nchildren == ARRAY_SIZE(e->children))
+        e->children_truncated = true; /* an element named by a pattern, or too many */
+    else
+        e->children[e->nchildren++] = arena_strdup(&sc->a, (const char *)name);
+    xmlFree(name);
+}
+
+/*
+ * The attributes, child elements and text an element's pattern allows
+ * (following refs, not into child elements).
+ */
 static void rng_collect(struct xmlload_schema *sc, xmlNode *grammar, xmlNode *n, struct schema_elem *e,
                         bool optional, unsigned group, int depth)
 {
     if (depth > 16)
         return;
     for (xmlNode *c = n->children; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE || rng_is(c, "element"))
+        if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (rng_is(c, "attribute")) {
+        if (rng_is(c, "element")) {
+            rng_add_child(sc, e, c);
+        } else if (rng_is(c, "text") || rng_is(c, "data") || rng_is(c, "value")) {
+            e->text = true;
+        } else if (rng_is(c, "attribute")) {
             rng_add_attr(sc, e, c, optional, group);
         } else if (rng_is(c, "ref")) {
             xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
@@ -1096,6 +1135,43 @@ static const char *suggest_element(struct loader *ld, const char *name)
     return util_suggest_best(&sg);
 }
 
+static bool schema_elem_has_child(const struct schema_elem *e, const char *name)
+{
+    for (size_t i = 0; i < e->nchildren; i++)
+        if (strcmp(e->children[i], name) == 0)
+            return true;
+    return e->children_truncated;
+}
+
+/*
+ * "element 'NAME' is not allowed here": an unknown name, with the closest
+ * one the schema has; a known one that 'n' (the element, if known) places
+ * in a parent that never holds it, with the parents that do (when few).
+ */
+static void not_allowed_message(struct loader *ld, char *out, size_t size, const char *name,
+                                const xmlNode *n)
+{
+    const xmlNode *p = n ? n->parent : NULL;
+    const struct schema_elem *pe =
+        p && p->type == XML_ELEMENT_NODE ? schema_elem_find(ld, (const char *)p->name) : NULL;
+    if (!pe || !schema_elem_find(ld, name) || schema_elem_has_child(pe, name)) {
+        char hint[160];
+        snprintf(out, size, "element '%.120s' is not allowed here%s", name,
+                 diag_hint(hint, sizeof(hint), suggest_element(ld, name)));
+        return;
+    }
+    const char *parents[5] = {0}; /* up to 4 (more say little), NULL-terminated */
+    size_t np = 0;
+    for (size_t i = 0; i < ld->sc->nelems && np < ARRAY_SIZE(parents); i++)
+        if (schema_elem_has_child(&ld->sc->elems[i], name))
+            parents[np++] = ld->sc->elems[i].name;
+    char list[160] = "";
+    if (np < ARRAY_SIZE(parents))
+        list_values(list, sizeof(list), parents);
+    snprintf(out, size, "element '%.40s' is not allowed in '%.40s'%s%.150s", name, pe->name,
+             list[0] ? ": it goes in " : "", list);
+}
+
 /* The attributes of the element being loaded, against the schema's table. */
 static void check_attributes(struct loader *ld, xmlNode *n)
 {
@@ -1107,6 +1183,49 @@ static void check_attributes(struct loader *ld, xmlNode *n)
         check_attribute(ld, n, &e->attrs[i], suggested[i]);
     if (e && e->ngroups)
         check_attribute_groups(ld, n, e);
+}
+
+/*
+ * After libxml2's validator has lost its place (rf->own), the schema table
+ * judges where each element stands, by its name under its parent's (as the
+ * schema has no order or count that matters past the first error). A
+ * misplaced element is reported once, and nothing inside it is judged:
+ * what its children break follows from it. False: 'n', at 'depth', is
+ * misplaced or inside a misplaced element.
+ */
+static bool check_placement(struct loader *ld, xmlNode *n, int depth)
+{
+    struct rfile *rf = ld->rf;
+    if (rf->misplaced >= 0 && depth > rf->misplaced)
+        return false;
+    rf->misplaced = -1;
+    xmlNode *p = n->parent;
+    if (!rf->own || depth == 0 || !p || p->type != XML_ELEMENT_NODE)
+        return true;
+    const struct schema_elem *pe = schema_elem_find(ld, (const char *)p->name);
+    if (!pe || (!n->ns && schema_elem_has_child(pe, (const char *)n->name)))
+        return true;
+    char msg[320];
+    not_allowed_message(ld, msg, sizeof(msg), (const char *)n->name, n);
+    schema_err_add(rf, pos_of(ld, n), NULL, msg);
+    rf->misplaced = depth;
+    return false;
+}
+
+/* The same for text at 'depth' (rf->own): in an element that may hold it, not in a misplaced one. */
+static void check_text(struct loader *ld, xmlNode *t, int depth)
+{
+    struct rfile *rf = ld->rf;
+    xmlNode *p = t->parent;
+    if (!rf->own || (rf->misplaced >= 0 && depth > rf->misplaced) || !p ||
+        p->type != XML_ELEMENT_NODE)
+        return;
+    const struct schema_elem *pe = schema_elem_find(ld, (const char *)p->name);
+    if (!pe || pe->text)
+        return;
+    char msg[320];
+    snprintf(msg, sizeof(msg), "element '%.120s' may not contain text", (const char *)p->name);
+    schema_err_add(rf, pos_of(ld, p), NULL, msg);
 }
 
 /* What compiling the built-in schema reports goes to 'data', a struct diag. */
@@ -2451,6 +2570,10 @@ static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
     while ((rc = xmlTextReaderRead(rf->reader)) == 1) {
         int type = xmlTextReaderNodeType(rf->reader);
         int depth = xmlTextReaderDepth(rf->reader);
+        if (rf->lost && !rf->own) { /* its errors from here on would only follow the first */
+            xmlTextReaderRelaxNGSetSchema(rf->reader, NULL);
+            rf->own = true;
+        }
         if (type == XML_READER_TYPE_ELEMENT) {
             xmlNode *n = xmlTextReaderCurrentNode(rf->reader);
             rf->node = n;
@@ -2462,7 +2585,7 @@ static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
                              "elements nest deeper than %d levels", XMLLOAD_MAX_DEPTH);
                 return false;
             }
-            if (rf->schema_raw)
+            if (check_placement(ld, n, depth) && rf->schema_raw)
                 check_attributes(ld, n);
             struct frame *fr = &frames[depth];
             memset(fr, 0, sizeof(*fr));
@@ -2480,6 +2603,8 @@ static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
         } else if (rf->placed < rf->nschema) {
             place_schema_errors(rf);
         }
+        if (type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA)
+            check_text(ld, xmlTextReaderCurrentNode(rf->reader), depth);
         if (type == XML_READER_TYPE_END_ELEMENT && depth >= 0 && depth <= XMLLOAD_MAX_DEPTH) {
             if (file_sound(rf))
                 close_element(ld, &frames[depth], collect == depth ? ld->text.s : "");
@@ -2643,7 +2768,7 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete, int 
  */
 static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *at)
 {
-    struct rfile rf = {.ld = ld, .f = f, .fd = fd, .held_mark = ld->held.n};
+    struct rfile rf = {.ld = ld, .f = f, .fd = fd, .held_mark = ld->held.n, .misplaced = -1};
     rf.sc.line = 1;
     struct rfile *from = ld->rf;
     ld->rf = &rf;

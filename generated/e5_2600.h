@@ -94,6 +94,11 @@ static inline uint32_t e5_2600_u_msr_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xc10) + (uint32_t)i * UINT32_C(0x1));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_U_MSR_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xc10) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 2u ? 1 : -1])))
+
 /*
  * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -349,6 +354,11 @@ static inline uint32_t e5_2600_u_msr_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xc16) + (uint32_t)i * UINT32_C(0x1));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_U_MSR_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xc16) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 2u ? 1 : -1])))
 
 /*
  * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
@@ -794,6 +804,18 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_ctl_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define E5_2600_CN_MSR_PMON_BOX_CTL_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xd04) : \
+                 (inst) == 1u ? UINT32_C(0xd24) : \
+                 (inst) == 2u ? UINT32_C(0xd44) : \
+                 (inst) == 3u ? UINT32_C(0xd64) : \
+                 (inst) == 4u ? UINT32_C(0xd84) : \
+                 (inst) == 5u ? UINT32_C(0xda4) : \
+                 (inst) == 6u ? UINT32_C(0xdc4) : \
+                 UINT32_C(0xde4)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 8u ? 1 : -1])))
+
 /*
  * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -993,6 +1015,18 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
     }
     return (uint32_t)(base + (uint32_t)i * UINT32_C(0x1));
 }
+
+/* The same as a constant expression (case labels, static tables); inst or i outside: compile error. */
+#define E5_2600_CN_MSR_PMON_CTL_ADDR_C(inst, i) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xd10) : \
+                 (inst) == 1u ? UINT32_C(0xd30) : \
+                 (inst) == 2u ? UINT32_C(0xd50) : \
+                 (inst) == 3u ? UINT32_C(0xd70) : \
+                 (inst) == 4u ? UINT32_C(0xd90) : \
+                 (inst) == 5u ? UINT32_C(0xdb0) : \
+                 (inst) == 6u ? UINT32_C(0xdd0) : \
+                 UINT32_C(0xdf0)) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 8u && (unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
@@ -1328,6 +1362,18 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_filter_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xd14) : \
+                 (inst) == 1u ? UINT32_C(0xd34) : \
+                 (inst) == 2u ? UINT32_C(0xd54) : \
+                 (inst) == 3u ? UINT32_C(0xd74) : \
+                 (inst) == 4u ? UINT32_C(0xd94) : \
+                 (inst) == 5u ? UINT32_C(0xdb4) : \
+                 (inst) == 6u ? UINT32_C(0xdd4) : \
+                 UINT32_C(0xdf4)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 8u ? 1 : -1])))
+
 /*
  * The value to write to Cn_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -1514,6 +1560,18 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
     }
     return (uint32_t)(base + (uint32_t)i * UINT32_C(0x1));
 }
+
+/* The same as a constant expression (case labels, static tables); inst or i outside: compile error. */
+#define E5_2600_CN_MSR_PMON_CTR_ADDR_C(inst, i) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xd16) : \
+                 (inst) == 1u ? UINT32_C(0xd36) : \
+                 (inst) == 2u ? UINT32_C(0xd56) : \
+                 (inst) == 3u ? UINT32_C(0xd76) : \
+                 (inst) == 4u ? UINT32_C(0xd96) : \
+                 (inst) == 5u ? UINT32_C(0xdb6) : \
+                 (inst) == 6u ? UINT32_C(0xdd6) : \
+                 UINT32_C(0xdf6)) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 8u && (unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -2606,6 +2664,11 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xc30) + (uint32_t)i * UINT32_C(0x1));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_PCU_MSR_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xc30) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -3108,6 +3171,11 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xc36) + (uint32_t)i * UINT32_C(0x1));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_PCU_MSR_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xc36) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -3814,6 +3882,11 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_HA_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -4049,6 +4122,11 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x8));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_HA_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + (uint32_t)((i) - 0u) * UINT32_C(0x8) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -5540,6 +5618,11 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -5778,6 +5861,11 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x8));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_MC_CHY_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + (uint32_t)((i) - 0u) * UINT32_C(0x8) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -6693,6 +6781,11 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_Q_PY_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -6986,6 +7079,11 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x8));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_Q_PY_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + (uint32_t)((i) - 0u) * UINT32_C(0x8) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -8527,6 +8625,11 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to R2PCIE_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -8756,6 +8859,11 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x8));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_R2PCIE_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + (uint32_t)((i) - 0u) * UINT32_C(0x8) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to R2PCIE_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -9412,6 +9520,11 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_R3QPI_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 3u ? 1 : -1])))
+
 /*
  * The value to write to R3QPI_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -9641,6 +9754,11 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x8));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600_R3QPI_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + (uint32_t)((i) - 0u) * UINT32_C(0x8) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 3u ? 1 : -1])))
 
 /*
  * The value to write to R3QPI_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read

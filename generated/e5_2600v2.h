@@ -662,6 +662,11 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xc10) + (uint32_t)i * UINT32_C(0x1));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_U_MSR_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xc10) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 2u ? 1 : -1])))
+
 /*
  * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -912,6 +917,11 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xc16) + (uint32_t)i * UINT32_C(0x1));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_U_MSR_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xc16) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 2u ? 1 : -1])))
 
 /*
  * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
@@ -1516,6 +1526,25 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_ctl_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xd04) : \
+                 (inst) == 1u ? UINT32_C(0xd24) : \
+                 (inst) == 2u ? UINT32_C(0xd44) : \
+                 (inst) == 3u ? UINT32_C(0xd64) : \
+                 (inst) == 4u ? UINT32_C(0xd84) : \
+                 (inst) == 5u ? UINT32_C(0xda4) : \
+                 (inst) == 6u ? UINT32_C(0xdc4) : \
+                 (inst) == 7u ? UINT32_C(0xde4) : \
+                 (inst) == 8u ? UINT32_C(0xe04) : \
+                 (inst) == 9u ? UINT32_C(0xe24) : \
+                 (inst) == 10u ? UINT32_C(0xe44) : \
+                 (inst) == 11u ? UINT32_C(0xe64) : \
+                 (inst) == 12u ? UINT32_C(0xe84) : \
+                 (inst) == 13u ? UINT32_C(0xea4) : \
+                 UINT32_C(0xec4)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 15u ? 1 : -1])))
+
 /*
  * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -1714,6 +1743,25 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
     }
     return (uint32_t)(base + (uint32_t)i * UINT32_C(0x1));
 }
+
+/* The same as a constant expression (case labels, static tables); inst or i outside: compile error. */
+#define E5_2600V2_CN_MSR_PMON_CTL_ADDR_C(inst, i) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xd10) : \
+                 (inst) == 1u ? UINT32_C(0xd30) : \
+                 (inst) == 2u ? UINT32_C(0xd50) : \
+                 (inst) == 3u ? UINT32_C(0xd70) : \
+                 (inst) == 4u ? UINT32_C(0xd90) : \
+                 (inst) == 5u ? UINT32_C(0xdb0) : \
+                 (inst) == 6u ? UINT32_C(0xdd0) : \
+                 (inst) == 7u ? UINT32_C(0xdf0) : \
+                 (inst) == 8u ? UINT32_C(0xe10) : \
+                 (inst) == 9u ? UINT32_C(0xe30) : \
+                 (inst) == 10u ? UINT32_C(0xe50) : \
+                 (inst) == 11u ? UINT32_C(0xe70) : \
+                 (inst) == 12u ? UINT32_C(0xe90) : \
+                 (inst) == 13u ? UINT32_C(0xeb0) : \
+                 UINT32_C(0xed0)) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 15u && (unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
@@ -2035,6 +2083,25 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
     return (uint32_t)(base + (uint32_t)i * UINT32_C(0x1));
 }
 
+/* The same as a constant expression (case labels, static tables); inst or i outside: compile error. */
+#define E5_2600V2_CN_MSR_PMON_CTR_ADDR_C(inst, i) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xd16) : \
+                 (inst) == 1u ? UINT32_C(0xd36) : \
+                 (inst) == 2u ? UINT32_C(0xd56) : \
+                 (inst) == 3u ? UINT32_C(0xd76) : \
+                 (inst) == 4u ? UINT32_C(0xd96) : \
+                 (inst) == 5u ? UINT32_C(0xdb6) : \
+                 (inst) == 6u ? UINT32_C(0xdd6) : \
+                 (inst) == 7u ? UINT32_C(0xdf6) : \
+                 (inst) == 8u ? UINT32_C(0xe16) : \
+                 (inst) == 9u ? UINT32_C(0xe36) : \
+                 (inst) == 10u ? UINT32_C(0xe56) : \
+                 (inst) == 11u ? UINT32_C(0xe76) : \
+                 (inst) == 12u ? UINT32_C(0xe96) : \
+                 (inst) == 13u ? UINT32_C(0xeb6) : \
+                 UINT32_C(0xed6)) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 15u && (unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -2177,6 +2244,25 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter0_addr(unsigned inst)
     }
     return (uint32_t)(base);
 }
+
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xd14) : \
+                 (inst) == 1u ? UINT32_C(0xd34) : \
+                 (inst) == 2u ? UINT32_C(0xd54) : \
+                 (inst) == 3u ? UINT32_C(0xd74) : \
+                 (inst) == 4u ? UINT32_C(0xd94) : \
+                 (inst) == 5u ? UINT32_C(0xdb4) : \
+                 (inst) == 6u ? UINT32_C(0xdd4) : \
+                 (inst) == 7u ? UINT32_C(0xdf4) : \
+                 (inst) == 8u ? UINT32_C(0xe14) : \
+                 (inst) == 9u ? UINT32_C(0xe34) : \
+                 (inst) == 10u ? UINT32_C(0xe54) : \
+                 (inst) == 11u ? UINT32_C(0xe74) : \
+                 (inst) == 12u ? UINT32_C(0xe94) : \
+                 (inst) == 13u ? UINT32_C(0xeb4) : \
+                 UINT32_C(0xed4)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 15u ? 1 : -1])))
 
 /*
  * The value to write to Cn_MSR_PMON_BOX_FILTER0 so that it holds 'wanted', given 'was', the value read
@@ -2347,6 +2433,25 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter1_addr(unsigned inst)
     }
     return (uint32_t)(base);
 }
+
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xd1a) : \
+                 (inst) == 1u ? UINT32_C(0xd3a) : \
+                 (inst) == 2u ? UINT32_C(0xd5a) : \
+                 (inst) == 3u ? UINT32_C(0xd7a) : \
+                 (inst) == 4u ? UINT32_C(0xd9a) : \
+                 (inst) == 5u ? UINT32_C(0xdba) : \
+                 (inst) == 6u ? UINT32_C(0xdda) : \
+                 (inst) == 7u ? UINT32_C(0xdfa) : \
+                 (inst) == 8u ? UINT32_C(0xe1a) : \
+                 (inst) == 9u ? UINT32_C(0xe3a) : \
+                 (inst) == 10u ? UINT32_C(0xe5a) : \
+                 (inst) == 11u ? UINT32_C(0xe7a) : \
+                 (inst) == 12u ? UINT32_C(0xe9a) : \
+                 (inst) == 13u ? UINT32_C(0xeba) : \
+                 UINT32_C(0xeda)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 15u ? 1 : -1])))
 
 /*
  * The value to write to Cn_MSR_PMON_BOX_FILTER1 so that it holds 'wanted', given 'was', the value read
@@ -3927,6 +4032,11 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xc30) + (uint32_t)i * UINT32_C(0x1));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_PCU_MSR_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xc30) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -4267,6 +4377,11 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xc36) + (uint32_t)i * UINT32_C(0x1));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_PCU_MSR_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xc36) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -5397,6 +5512,11 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_HA_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -5676,6 +5796,11 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x8));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_HA_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + (uint32_t)((i) - 0u) * UINT32_C(0x8) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -7675,6 +7800,11 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -7928,6 +8058,11 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x8));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + (uint32_t)((i) - 0u) * UINT32_C(0x8) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -9989,6 +10124,11 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -10269,6 +10409,11 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x8));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_Q_PY_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + (uint32_t)((i) - 0u) * UINT32_C(0x8) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -12766,6 +12911,11 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_R2_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to R2_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -13022,6 +13172,11 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x8));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_R2_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + (uint32_t)((i) - 0u) * UINT32_C(0x8) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to R2_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
@@ -13855,6 +14010,11 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 3u ? 1 : -1])))
+
 /*
  * The value to write to R3_Ly_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -14110,6 +14270,11 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + (uint32_t)i * UINT32_C(0x8));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_R3_LY_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + (uint32_t)((i) - 0u) * UINT32_C(0x8) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 3u ? 1 : -1])))
 
 /*
  * The value to write to R3_Ly_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
@@ -15371,6 +15536,11 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_addr(unsigned i)
     return (uint32_t)(UINT32_C(0xd8) + (uint32_t)i * UINT32_C(0x4));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_IRP_PCI_PMON_CTL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xd8) + (uint32_t)((i) - 0u) * UINT32_C(0x4) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
+
 /*
  * The value to write to IRP_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -15586,6 +15756,15 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_ctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0xa0) + e5_2600v2_irp_pci_pmon_ctr_offset(i));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define E5_2600V2_IRP_PCI_PMON_CTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0xa0) + \
+                ((i) == 0u ? UINT32_C(0x0) : \
+                 (i) == 1u ? UINT32_C(0x10) : \
+                 (i) == 2u ? UINT32_C(0x18) : \
+                 UINT32_C(0x20)) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to IRP_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read

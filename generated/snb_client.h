@@ -124,6 +124,14 @@ static inline uint32_t snb_unc_msr_unc_cbo_n_perfevtsel_addr(unsigned inst, unsi
     return (uint32_t)(base + (uint32_t)i * UINT32_C(0x1));
 }
 
+/* The same as a constant expression (case labels, static tables); inst or i outside: compile error. */
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_ADDR_C(inst, i) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0x700) : \
+                 (inst) == 1u ? UINT32_C(0x710) : \
+                 (inst) == 2u ? UINT32_C(0x720) : \
+                 UINT32_C(0x730)) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 4u && (unsigned long long)((i) - 0u) < 2u ? 1 : -1])))
+
 /*
  * The value to write to MSR_UNC_CBO_n_PERFEVTSEL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -369,6 +377,14 @@ static inline uint32_t snb_unc_msr_unc_cbo_n_perfctr_addr(unsigned inst, unsigne
     }
     return (uint32_t)(base + (uint32_t)i * UINT32_C(0x1));
 }
+
+/* The same as a constant expression (case labels, static tables); inst or i outside: compile error. */
+#define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_ADDR_C(inst, i) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0x706) : \
+                 (inst) == 1u ? UINT32_C(0x716) : \
+                 (inst) == 2u ? UINT32_C(0x726) : \
+                 UINT32_C(0x736)) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 4u && (unsigned long long)((i) - 0u) < 2u ? 1 : -1])))
 
 /*
  * The value to write to MSR_UNC_CBO_n_PERFCTR{1-0} so that it holds 'wanted', given 'was', the value read
@@ -668,6 +684,11 @@ static inline uint32_t snb_unc_msr_unc_arb_perfevtsel_addr(unsigned i)
     return (uint32_t)(UINT32_C(0x3b2) + (uint32_t)i * UINT32_C(0x1));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0x3b2) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 2u ? 1 : -1])))
+
 /*
  * The value to write to MSR_UNC_ARB_PERFEVTSEL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -890,6 +911,11 @@ static inline uint32_t snb_unc_msr_unc_arb_perfctr_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0x3b0) + (uint32_t)i * UINT32_C(0x1));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define SNB_UNC_MSR_UNC_ARB_PERFCTR_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0x3b0) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 2u ? 1 : -1])))
 
 /*
  * The value to write to MSR_UNC_ARB_PERFCTR{1-0} so that it holds 'wanted', given 'was', the value read

@@ -91,6 +91,11 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_addr(unsigned i)
     return (uint32_t)(UINT32_C(0x107cc) + (uint32_t)i * UINT32_C(0x1));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0x107cc) + (uint32_t)((i) - 0u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 0u) < 2u ? 1 : -1])))
+
 /*
  * The value to write to MSR_EMON_L3_CTR_CTL_GBSQ{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -406,6 +411,11 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_addr(unsigned i)
     return (uint32_t)(UINT32_C(0x107ce) + (uint32_t)(i - 2u) * UINT32_C(0x1));
 }
 
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0x107ce) + (uint32_t)((i) - 2u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 2u) < 2u ? 1 : -1])))
+
 /*
  * The value to write to MSR_EMON_L3_CTR_CTL_GSNPQ{3-2} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -608,6 +618,11 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_fsb_addr(unsigned i)
 {
     return (uint32_t)(UINT32_C(0x107d0) + (uint32_t)(i - 4u) * UINT32_C(0x1));
 }
+
+/* The same as a constant expression (case labels, static tables); i outside: compile error. */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_ADDR_C(i) \
+    ((uint32_t)(UINT32_C(0x107d0) + (uint32_t)((i) - 4u) * UINT32_C(0x1) + \
+                0u * sizeof(char[(unsigned long long)((i) - 4u) < 4u ? 1 : -1])))
 
 /*
  * The value to write to MSR_EMON_L3_CTR_CTL_FSB{7-4} so that it holds 'wanted', given 'was', the value read

@@ -294,6 +294,12 @@ static inline uint32_t xeon7500_m_msr_perf_global_ctl_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PERF_GLOBAL_CTL_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xca0) : \
+                 UINT32_C(0xce0)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
+
 /*
  * The value to write to M_MSR_PERF_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -383,6 +389,12 @@ static inline uint32_t xeon7500_m_msr_perf_global_status_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PERF_GLOBAL_STATUS_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xca1) : \
+                 UINT32_C(0xce1)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
+
 /*
  * The value to write to M_MSR_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -471,6 +483,12 @@ static inline uint32_t xeon7500_m_msr_perf_global_ovf_ctl_addr(unsigned inst)
     }
     return (uint32_t)(base);
 }
+
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xca2) : \
+                 UINT32_C(0xce2)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
 
 /*
  * The value to write to M_MSR_PERF_GLOBAL_OVF_CTL so that it holds 'wanted', given 'was', the value read
@@ -562,6 +580,12 @@ static inline uint32_t xeon7500_m_msr_pmu_timestamp_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_TIMESTAMP_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xca4) : \
+                 UINT32_C(0xce4)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
+
 /*
  * The value to write to M_MSR_PMU_TIMESTAMP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -649,6 +673,12 @@ static inline uint32_t xeon7500_m_msr_pmu_dsp_addr(unsigned inst)
     }
     return (uint32_t)(base);
 }
+
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_DSP_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xca5) : \
+                 UINT32_C(0xce5)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
 
 /*
  * The value to write to M_MSR_PMU_DSP so that it holds 'wanted', given 'was', the value read
@@ -742,6 +772,12 @@ static inline uint32_t xeon7500_m_msr_pmu_iss_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_ISS_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xca6) : \
+                 UINT32_C(0xce6)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
+
 /*
  * The value to write to M_MSR_PMU_ISS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -834,6 +870,12 @@ static inline uint32_t xeon7500_m_msr_pmu_map_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_MAP_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xca7) : \
+                 UINT32_C(0xce7)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
+
 /*
  * The value to write to M_MSR_PMU_MAP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -924,6 +966,12 @@ static inline uint32_t xeon7500_m_msr_pmu_msc_thr_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_MSC_THR_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xca8) : \
+                 UINT32_C(0xce8)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
+
 /*
  * The value to write to M_MSR_PMU_MSC_THR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -1011,6 +1059,12 @@ static inline uint32_t xeon7500_m_msr_pmu_pgt_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_PGT_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xca9) : \
+                 UINT32_C(0xce9)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
+
 /*
  * The value to write to M_MSR_PMU_PGT so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -1097,6 +1151,12 @@ static inline uint32_t xeon7500_m_msr_pmu_pld_addr(unsigned inst)
     }
     return (uint32_t)(base);
 }
+
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_PLD_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xcaa) : \
+                 UINT32_C(0xcea)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
 
 /*
  * The value to write to M_MSR_PMU_PLD so that it holds 'wanted', given 'was', the value read
@@ -1194,6 +1254,12 @@ static inline uint32_t xeon7500_m_msr_pmu_zdp_ctl_fvc_addr(unsigned inst)
     }
     return (uint32_t)(base);
 }
+
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xcab) : \
+                 UINT32_C(0xceb)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
 
 /*
  * The value to write to M_MSR_PMU_ZDP_CTL_FVC so that it holds 'wanted', given 'was', the value read
@@ -1527,6 +1593,12 @@ static inline uint32_t xeon7500_m_msr_pmu_cnt_ctl_addr(unsigned inst, unsigned i
     return (uint32_t)(base + (uint32_t)i * UINT32_C(0x2));
 }
 
+/* The same as a constant expression (case labels, static tables); inst or i outside: compile error. */
+#define XEON7500_M_MSR_PMU_CNT_CTL_ADDR_C(inst, i) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xcb0) : \
+                 UINT32_C(0xcf0)) + (uint32_t)((i) - 0u) * UINT32_C(0x2) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u && (unsigned long long)((i) - 0u) < 6u ? 1 : -1])))
+
 /*
  * The value to write to M_MSR_PMU_CNT_CTL{5-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -1830,6 +1902,12 @@ static inline uint32_t xeon7500_m_msr_pmu_cnt_addr(unsigned inst, unsigned i)
     return (uint32_t)(base + (uint32_t)i * UINT32_C(0x2));
 }
 
+/* The same as a constant expression (case labels, static tables); inst or i outside: compile error. */
+#define XEON7500_M_MSR_PMU_CNT_ADDR_C(inst, i) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xcb1) : \
+                 UINT32_C(0xcf1)) + (uint32_t)((i) - 0u) * UINT32_C(0x2) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u && (unsigned long long)((i) - 0u) < 6u ? 1 : -1])))
+
 /*
  * The value to write to M_MSR_PMU_CNT{5-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -1916,6 +1994,12 @@ static inline uint32_t xeon7500_m_msr_pmu_mm_cfg_addr(unsigned inst)
     }
     return (uint32_t)(base);
 }
+
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_MM_CFG_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xe54) : \
+                 UINT32_C(0xe5c)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
 
 /*
  * The value to write to M_MSR_PMU_MM_CFG so that it holds 'wanted', given 'was', the value read
@@ -2004,6 +2088,12 @@ static inline uint32_t xeon7500_m_msr_pmu_addr_match_addr(unsigned inst)
     return (uint32_t)(base);
 }
 
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_ADDR_MATCH_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xe55) : \
+                 UINT32_C(0xe5d)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
+
 /*
  * The value to write to M_MSR_PMU_ADDR_MATCH so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
@@ -2090,6 +2180,12 @@ static inline uint32_t xeon7500_m_msr_pmu_addr_mask_addr(unsigned inst)
     }
     return (uint32_t)(base);
 }
+
+/* The same as a constant expression (case labels, static tables); inst outside: compile error. */
+#define XEON7500_M_MSR_PMU_ADDR_MASK_ADDR_C(inst) \
+    ((uint32_t)(((inst) == 0u ? UINT32_C(0xe56) : \
+                 UINT32_C(0xe5e)) + \
+                0u * sizeof(char[(unsigned long long)(inst) < 2u ? 1 : -1])))
 
 /*
  * The value to write to M_MSR_PMU_ADDR_MASK so that it holds 'wanted', given 'was', the value read
