@@ -237,15 +237,6 @@ static const struct regc_reg *resolve_reg(const struct regc_block *b, const char
 
 /* ---- "did you mean" (regc/suggest.h) for the parts of a path that name nothing */
 
-static char *suggest_block(const struct regc_spec *s, const char *want, char *buf, size_t len)
-{
-    struct regc_suggest sg;
-    regc_suggest_init(&sg, want);
-    for (const struct regc_block *b = s->blocks; b && b->name; b++)
-        regc_suggest_add(&sg, b->name);
-    return regc_suggest_text(&sg, buf, len);
-}
-
 static char *suggest_instance(const struct regc_block *b, const char *want, char *buf, size_t len)
 {
     struct regc_suggest sg;
@@ -288,7 +279,7 @@ int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *o
     if (!b) {
         if (err)
             snprintf(err, errlen, "no block '%s' in spec '%s'%s", blk, s->name,
-                     suggest_block(s, blk, hint, sizeof(hint)));
+                     regc__suggest_block(s, blk, hint, sizeof(hint)));
         return -ENOENT;
     }
     const struct regc_instance *inst = b->instances && b->instances->name ? b->instances : NULL;

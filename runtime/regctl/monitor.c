@@ -15,6 +15,7 @@
  * interval, socket and event.
  */
 #include "monitor.h"
+#include "advice.h"
 #include "cmdline.h"
 #include "names.h"
 #include "secure.h"
@@ -680,17 +681,16 @@ static int open_socket(const struct mon *m, struct sock *s)
                               .trace = g->dry_run ? trace : NULL,
                               .trace_ctx = s->pkg >= 0 ? s : NULL};
     char err[512];
-    if (open_dev(&s->d, m, &ro, s, err, sizeof(err)) < 0) {
-        fprintf(stderr, "regctl: %s\n", err);
-        return 1;
-    }
-    if (!g->backend) {
+    int rc = open_dev(&s->d, m, &ro, s, err, sizeof(err));
+    if (!rc && !g->backend) {
         ro.backend = "pci";
         ro.cpu = s->rank;
-        if (open_dev(&s->pd, m, &ro, s, err, sizeof(err)) < 0) {
-            fprintf(stderr, "regctl: %s\n", err);
-            return 1;
-        }
+        rc = open_dev(&s->pd, m, &ro, s, err, sizeof(err));
+    }
+    if (rc < 0) {
+        fprintf(stderr, "regctl: %s\n", err);
+        regctl_advise(g->backend, rc, err, m->popt.lock_dir != NULL);
+        return 1;
     }
     if (regc_pmon_new(&s->p, s->d) < 0) {
         fprintf(stderr, "regctl: monitor: out of memory\n");
@@ -716,8 +716,11 @@ static void close_socket(struct sock *s)
 static int start_sockets(struct mon *m, struct sock *socks, int n)
 {
     for (int k = 0; k < n; k++) {
-        if (regc_pmon_start(socks[k].p, &m->popt)) {
+        int rc = regc_pmon_start(socks[k].p, &m->popt);
+        if (rc) {
             sock_error(&socks[k], "", regc_pmon_error(socks[k].p));
+            regctl_advise(m->g->backend, rc, regc_pmon_error(socks[k].p),
+                          m->popt.lock_dir != NULL);
             for (int j = 0; j < k; j++)
                 regc_pmon_release(socks[j].p);
             return stop_requested ? 128 + stop_requested : 1;

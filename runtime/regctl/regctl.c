@@ -15,6 +15,7 @@
  * them for parsing (global options before or after the command), help and
  * completion (complete.c). Exit status: 0 success, 1 refused or failed, 2 usage.
  */
+#include "advice.h"
 #include "cmdline.h"
 #include "complete.h"
 #include "cpucheck.h"
@@ -310,8 +311,10 @@ static int open_dev(const struct opts *o, const struct regc_ref *r, regc_dev **d
     if (regctl_cpu_check(r->spec, ro.backend, o->dry_run, o->force_cpu, &w))
         return 1;
     char err[512];
-    if (regc_open(d, r->spec, &ro, err, sizeof(err)) < 0) {
+    int rc = regc_open(d, r->spec, &ro, err, sizeof(err));
+    if (rc < 0) {
         fprintf(stderr, "regctl: %s\n", err);
+        regctl_advise(ro.backend, rc, err, false);
         return 1;
     }
     return 0;
@@ -388,8 +391,9 @@ static int cmd_read(void *ctx, int argc, char **argv)
     if (rc || (rc = open_dev(o, &r, &d)))
         return rc;
     uint64_t v;
-    if (regc_read(d, &r, &v) < 0) {
+    if ((rc = regc_read(d, &r, &v)) < 0) {
         fprintf(stderr, "regctl: %s\n", regc_last_error(d));
+        regctl_advise(regc_dev_backend(d), rc, NULL, false);
         regc_close(d);
         return 1;
     }
@@ -769,6 +773,7 @@ static int cmd_write(void *ctx, int argc, char **argv)
     int err = o->rmw ? regc_rmw(d, &w.r, w.mask, w.value, &written) : regc_write(d, &w.r, written);
     if (err < 0) {
         fprintf(stderr, "regctl: %s\n", regc_last_error(d));
+        regctl_advise(regc_dev_backend(d), err, NULL, false);
     } else if (regc_read(d, &w.r, &back) < 0) {
         char name[160];
         if (!o->json)
