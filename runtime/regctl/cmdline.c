@@ -99,8 +99,9 @@ void cmdline_help(const struct cmdline *cl, const struct cmdline_cmd *cmd, FILE 
     fprintf(f, "\nglobal options (before or after the command):\n");
     print_opts(f, cl->globals, NULL);
     print_opts(f, builtin, NULL);
-    fprintf(f, "\n'%s COMMAND --help' (or '%s help COMMAND') shows a command's arguments and "
-               "options.\n",
+    fprintf(f,
+            "\n'%s COMMAND --help' (or '%s help COMMAND') shows a command's arguments and "
+            "options.\n",
             cl->prog, cl->prog);
 }
 
@@ -189,7 +190,8 @@ static int take_option(struct scan *s)
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
     const struct cmdline_opt *o = cmdline_find_opt(cl->globals, name, len, false);
     const struct cmdline_opt *b = o ? NULL : cmdline_find_opt(builtin, name, len, false);
-    const struct cmdline_opt *own = o || b || !cmd ? NULL : cmdline_find_opt(cmd->opts, name, len, true);
+    const struct cmdline_opt *own =
+        o || b || !cmd ? NULL : cmdline_find_opt(cmd->opts, name, len, true);
     if (b)
         return builtin_option(cl, b, cmd, s->argc, s->argv, s->i);
     if (own) { /* the command parses it (its getopt takes abbreviations too) */

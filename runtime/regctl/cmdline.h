@@ -35,21 +35,21 @@ struct cmdline_opt {
  *   -  anything (nothing offered)
  */
 struct cmdline_cmd {
-    const char *name;                /* NULL ends the table */
-    const char *args;                /* the synopsis after the name */
-    const char *summary;             /* one line, for `regctl --help` */
-    const char *help;                /* more, for `regctl COMMAND --help`; may be "" */
-    const struct cmdline_opt *opts;  /* its own options (NULL: none) */
-    const char *const *globals;      /* the global options it uses (NULL: none) */
-    const char *complete;            /* its positional arguments, as above */
+    const char *name;               /* NULL ends the table */
+    const char *args;               /* the synopsis after the name */
+    const char *summary;            /* one line, for `regctl --help` */
+    const char *help;               /* more, for `regctl COMMAND --help`; may be "" */
+    const struct cmdline_opt *opts; /* its own options (NULL: none) */
+    const char *const *globals;     /* the global options it uses (NULL: none) */
+    const char *complete;           /* its positional arguments, as above */
     /* Runs it: ctx is cmdline.ctx, argv its arguments and own options. The exit status. */
     int (*run)(void *ctx, int argc, char **argv);
 };
 
 struct cmdline {
-    const char *prog;                   /* "regctl" */
-    const char *version;                /* what --version prints after prog */
-    const struct cmdline_opt *globals;  /* --help and --version are built in */
+    const char *prog;                  /* "regctl" */
+    const char *version;               /* what --version prints after prog */
+    const struct cmdline_opt *globals; /* --help and --version are built in */
     const struct cmdline_cmd *cmds;
     /* One global option given, 'value' NULL for a flag. 0, or an exit status (message given). */
     int (*set_global)(void *ctx, int id, const char *value);

@@ -84,8 +84,7 @@ static void offer_path(const char *cur)
     }
     char head[256];
     if (!d2) {
-        for (const struct regc_block *b = s->blocks; b->name; b++)
-            {
+        for (const struct regc_block *b = s->blocks; b->name; b++) {
             char n[256];
             snprintf(n, sizeof(n), "%s.%s.", s->name, b->name);
             offer(cur, n);
@@ -148,8 +147,8 @@ static void offer_events(const char *cur, const char *spec)
 }
 
 /* The positional argument k of cmd ('complete' letters, cmdline.h); args: those before it. */
-static void offer_arg(const struct cmdline *cl, const struct cmdline_cmd *cmd, int k,
-                      char **args, const char *cur)
+static void offer_arg(const struct cmdline *cl, const struct cmdline_cmd *cmd, int k, char **args,
+                      const char *cur)
 {
     size_t n = strlen(cmd->complete);
     if (!n)

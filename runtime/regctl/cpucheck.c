@@ -119,10 +119,10 @@ static int detect_run(const struct cpucheck_where *w, bool json, const struct re
 
 int regctl_detect(const struct cpucheck_where *w, bool json, int argc, char **argv)
 {
-    (void)argv;
     if (argc > 0) {
-        fprintf(stderr, "regctl: detect takes no arguments (global options such as --cpu go "
-                        "before it)\n");
+        fprintf(stderr, "regctl: detect takes no arguments, not '%s' (see 'regctl detect "
+                        "--help')\n",
+                argv[0]);
         return 2;
     }
     struct regc_cpuid id;

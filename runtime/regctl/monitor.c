@@ -299,7 +299,8 @@ static int parse_args(struct mon *m, int argc, char **argv)
         if (positional(m, argv[optind]))
             return 2;
     if (!m->spec || !m->nev) {
-        fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT\n");
+        fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT (see 'regctl monitor "
+                        "--help')\n");
         return 2;
     }
     if (m->nrates && (!m->g->backend || strcmp(m->g->backend, "sim") != 0)) {
