@@ -231,7 +231,7 @@ int cmdline_parse(const struct cmdline *cl, int argc, char **argv, struct cmdlin
         char *a = argv[s.i];
         if (!ended && strcmp(a, "--") == 0) {
             ended = true;
-            if (out->cmd) /* the command sees it too: its own getopt stops there */
+            if (out->cmd && out->cmd->opts) /* a command with options stops parsing there */
                 out->argv[out->argc++] = a;
             continue;
         }

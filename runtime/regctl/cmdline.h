@@ -9,7 +9,8 @@
  * command (`regctl monitor --backend sim ...` as `regctl --backend sim
  * monitor ...`), as git and perf take theirs; a command's own options are
  * passed on to it, in place. Only `--` ends the options: what follows it is
- * an argument, whatever it looks like.
+ * an argument, whatever it looks like (a command with options of its own
+ * is handed the `--` too, to stop its own parsing there).
  */
 #ifndef REGCTL_CMDLINE_H
 #define REGCTL_CMDLINE_H

@@ -56,6 +56,9 @@ if "$REGCTL" events e5_2600.ubox doorbell --json | head -1 | grep -qx '\['; then
 else tap_fail "events ... --json prints JSON"; fi
 # "--" ends the options: what follows is an argument (a PATTERN that matches nothing)
 golden cmdline-dashdash 1 events e5_2600.ubox -- --json
+"$REGCTL" list -- e5_2600.ubox >"$tmp/dd" 2>&1
+if cmp -s "$tmp/dd" <("$REGCTL" list e5_2600.ubox 2>&1); then tap_ok "list -- SPEC.BLOCK: the -- is no argument of list"
+else tap_fail "list -- SPEC.BLOCK: the -- is no argument of list" "$(head -2 "$tmp/dd")"; fi
 
 # ---- help: the whole, and a command's (three ways to ask, one text)
 "$REGCTL" --help >"$tmp/help" 2>&1
