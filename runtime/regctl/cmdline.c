@@ -174,6 +174,28 @@ static int builtin_option(const struct cmdline *cl, const struct cmdline_opt *o,
     return 0;
 }
 
+/* "write and monitor": the commands whose own option 'name' is, into buf; how many. */
+static unsigned owners(const struct cmdline *cl, const char *name, size_t len, char *buf,
+                       size_t buflen)
+{
+    unsigned n = 0, total = 0;
+    for (const struct cmdline_cmd *c = cl->cmds; c->name; c++)
+        total += cmdline_find_opt(c->opts, name, len, false) != NULL;
+    buf[0] = '\0';
+    for (const struct cmdline_cmd *c = cl->cmds; c->name; c++) {
+        if (!cmdline_find_opt(c->opts, name, len, false))
+            continue;
+        size_t at = strlen(buf);
+        snprintf(buf + at, buflen - at, "%s%s",
+                 n == 0           ? ""
+                 : n + 1 == total ? " and "
+                                  : ", ",
+                 c->name);
+        n++;
+    }
+    return n;
+}
+
 struct scan {
     const struct cmdline *cl;
     int argc, i;
@@ -203,6 +225,9 @@ static int take_option(struct scan *s)
     if (!o) {
         char n[REGC_SUGGEST_MAX], hint[160];
         snprintf(n, sizeof(n), "--%.*s", (int)len, name);
+        if (!cmd && owners(cl, name, len, hint, sizeof(hint)))
+            return cmdline_usage_error(
+                cl, NULL, "'%s' is an option of %s: it goes after the command", n, hint);
         if (cmd)
             return cmdline_usage_error(cl, cmd, "%s takes no option '%s'%s", cmd->name, n,
                                        suggest_opt(cl, cmd, n, hint, sizeof(hint)));

@@ -93,6 +93,10 @@ one_line "list with two arguments: one line" "(see 'regctl list --help')" list e
 one_line "an option without its value: one line" "option '--cpu' needs a value" list --cpu
 one_line "a flag given a value: one line" "option '--json' takes no value" list --json=yes
 
+# a command's own option before the command: where it goes
+golden cmdline-own-option-before 2 --force write e5_2600.ubox.U_MSR_PMON_CTL0 en=1
+golden cmdline-own-option-before-monitor 2 --interval 0 monitor e5_2600 ubox:CLOCKTICKS
+
 # ---- "did you mean"
 golden cmdline-typo-command 2 monitr
 golden cmdline-typo-option 2 --backnd sim list
