@@ -237,6 +237,15 @@ static const struct regc_reg *resolve_reg(const struct regc_block *b, const char
 
 /* ---- "did you mean" (regc/suggest.h) for the parts of a path that name nothing */
 
+char *regc__suggest_block(const struct regc_spec *s, const char *want, char *buf, size_t len)
+{
+    struct regc_suggest sg;
+    regc_suggest_init(&sg, want);
+    for (const struct regc_block *b = s->blocks; b && b->name; b++)
+        regc_suggest_add(&sg, b->name);
+    return regc_suggest_text(&sg, buf, len);
+}
+
 static char *suggest_instance(const struct regc_block *b, const char *want, char *buf, size_t len)
 {
     struct regc_suggest sg;

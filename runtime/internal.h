@@ -77,7 +77,7 @@ int regc__block_target(const struct regc_spec *s, char *text, const struct regc_
  * "; did you mean 'X'?" (regc/suggest.h) into buf, or "": the block of s
  * closest to 'want'; the event of b (regc name, perfmon name or perf alias);
  * for a name without a block, the perfmon name or perf alias, or the regc name
- * as BLOCK:EVENT. Each returns buf. runtime/suggest.c.
+ * as BLOCK:EVENT. Each returns buf. runtime/desc.c (blocks), runtime/suggest.c.
  */
 char *regc__suggest_block(const struct regc_spec *s, const char *want, char *buf, size_t len);
 char *regc__suggest_event(const struct regc_block *b, const char *want, char *buf, size_t len);

@@ -1,7 +1,7 @@
 /*
- * suggest - "did you mean" (regc/suggest.h) for the names of the descriptor
- * tables a user types: blocks (a register path, an event's target), events
- * by regc name or perfmon name (perf's alias: the same in lower case).
+ * suggest - "did you mean" (regc/suggest.h) for the event names a user
+ * types: by regc name or perfmon name (perf's alias: the same in lower
+ * case). Blocks: regc__suggest_block, in desc.c beside the path lookup.
  */
 #include "internal.h"
 #include "regc/suggest.h"
@@ -9,15 +9,6 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-char *regc__suggest_block(const struct regc_spec *s, const char *want, char *buf, size_t len)
-{
-    struct regc_suggest sg;
-    regc_suggest_init(&sg, want);
-    for (const struct regc_block *b = s->blocks; b && b->name; b++)
-        regc_suggest_add(&sg, b->name);
-    return regc_suggest_text(&sg, buf, len);
-}
 
 /* e's perfmon name as 'want' writes names: perf's alias (lower case) when it has a lower-case
  * letter, else perfmon's EventName (a name and its alias are never two candidates). */

@@ -37,9 +37,8 @@ static void offer_opts(const char *cur, const struct cmdline_opt *opts)
 static void offer_value(const char *cur, const struct cmdline_opt *o)
 {
     if (strcmp(o->name, "backend") == 0) {
-        static const char *const be[] = {"msr", "pci", "perf", "sim"};
-        for (size_t i = 0; i < sizeof(be) / sizeof(be[0]); i++)
-            offer(cur, be[i]);
+        for (const char *const *b = regctl_backends; *b; b++)
+            offer(cur, *b);
     } else if (strstr(o->value, "DIR")) {
         printf("@dirs\n");
     }

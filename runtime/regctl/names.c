@@ -9,6 +9,8 @@
 
 const struct regc_spec *const *const regctl_specs = regc_specs;
 
+const char *const regctl_backends[] = {"msr", "pci", "perf", "sim", NULL};
+
 const struct regc_spec *regctl_find_spec(const char *name, size_t len)
 {
     for (const struct regc_spec *const *s = regctl_specs; *s; s++)

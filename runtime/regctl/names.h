@@ -13,6 +13,9 @@
  * tables are static: one copy in the program, and one address per spec to compare. */
 extern const struct regc_spec *const *const regctl_specs;
 
+/* The backends --backend takes (regc_backend_find's names), NULL-terminated. */
+extern const char *const regctl_backends[];
+
 /* The compiled-in spec named by the 'len' bytes at 'name', or NULL. */
 const struct regc_spec *regctl_find_spec(const char *name, size_t len);
 

@@ -824,26 +824,36 @@ static int run_help(void *ctx, int argc, char **argv)
     return 0;
 }
 
-enum { G_BACKEND = 'b', G_CPU = 'c', G_DRY_RUN = 'n', G_JSON = 'j', G_RMW = 'r',
-       G_MSR_ROOT = 'm', G_SYSFS_ROOT = 's', G_FORCE_CPU = 'F' };
-
 static const struct cmdline_opt globals[] = {
     {"backend", "msr|pci|perf|sim", "how registers are reached (default msr; pci registers: pci)",
-     G_BACKEND},
-    {"cpu", "N", "target CPU (msr, perf) or the Nth matching PCI device (pci)", G_CPU},
-    {"dry-run", NULL, "print every access that would be made; touch nothing", G_DRY_RUN},
+     'b'},
+    {"cpu", "N", "target CPU (msr, perf) or the Nth matching PCI device (pci)", 'c'},
+    {"dry-run", NULL, "print every access that would be made; touch nothing", 'n'},
     {"rmw", NULL,
      "write: unspecified fields keep their current value (default: reset\n"
      "value; must-be-one bits 1)",
-     G_RMW},
-    {"json", NULL, "machine-readable output", G_JSON},
-    {"msr-root", "DIR", "instead of /dev/cpu ($REGC_MSR_ROOT)", G_MSR_ROOT},
-    {"sysfs-root", "DIR", "instead of /sys ($REGC_SYSFS_ROOT)", G_SYSFS_ROOT},
+     'r'},
+    {"json", NULL, "machine-readable output", 'j'},
+    {"msr-root", "DIR", "instead of /dev/cpu ($REGC_MSR_ROOT)", 'm'},
+    {"sysfs-root", "DIR", "instead of /sys ($REGC_SYSFS_ROOT)", 's'},
     {"force-cpu", NULL,
      "use a spec whose CPU models do not match this CPU (msr, pci, perf;\n"
      "'regctl detect' names the spec that matches)",
-     G_FORCE_CPU},
+     'F'},
     {NULL, NULL, NULL, 0}};
+
+/* "unknown backend 'X'", with "did you mean" or the list. Returns 2. */
+static int unknown_backend(const char *name)
+{
+    struct regc_suggest sg;
+    char hint[160];
+    regc_suggest_init(&sg, name);
+    for (const char *const *b = regctl_backends; *b; b++)
+        regc_suggest_add(&sg, *b);
+    fprintf(stderr, "regctl: unknown backend '%s' (want msr, pci, perf or sim)%s\n", name,
+            regc_suggest_text(&sg, hint, sizeof(hint)));
+    return 2;
+}
 
 /* One global option; the value conversions are the options' own. 0, or 2 with a message. */
 static int set_global(void *ctx, int c, const char *optarg)
@@ -852,10 +862,8 @@ static int set_global(void *ctx, int c, const char *optarg)
     char *end;
     switch (c) {
     case 'b':
-        if (!regc_backend_find(optarg)) {
-            fprintf(stderr, "regctl: unknown backend '%s' (want msr, pci, perf or sim)\n", optarg);
-            return 2;
-        }
+        if (!regc_backend_find(optarg))
+            return unknown_backend(optarg);
         o->backend = optarg;
         break;
     case 'c':

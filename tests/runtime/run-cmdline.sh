@@ -103,6 +103,7 @@ golden cmdline-typo-option 2 --backnd sim list
 golden cmdline-typo-option-after 2 list --jsn
 golden cmdline-typo-monitor-option 2 monitor e5_2600 ubox:CLOCKTICKS --intervl 1
 golden cmdline-far-command 2 frobnicate
+golden cmdline-typo-backend 2 read e5_2600.ubox.U_MSR_PMON_CTL0 --backend smi
 golden cmdline-events-typo-spec 2 events e5_260 doorbell
 golden cmdline-events-typo-spec-alone 1 events e5_260
 golden cmdline-events-typo-block 2 events e5_2600.cbx

@@ -53,14 +53,14 @@ mkdir -p "$tmp/msr/0" "$tmp/nomsr/0"
 head -c 8192 /dev/zero >"$tmp/msr/0/msr"
 chmod -R a+rX "$tmp/msr" "$tmp/nomsr"
 chmod 600 "$tmp/msr/0/msr"
-R=(env -u XDG_RUNTIME_DIR "$REGCTL" --force-cpu)
+R=(env -u XDG_RUNTIME_DIR -u REGC_LOCK_DIR "$REGCTL" --force-cpu)
 expect "${names[0]}" 1 "permission denied: needs root or CAP_SYS_RAWIO" "setcap cap_sys_rawio+ep" \
     "regctl: note: --backend sim" -- "${R[@]}" --msr-root "$tmp/msr" read e5_2600v2.ubox.U_MSR_PMON_CTL0
 expect "${names[1]}" 1 "the msr driver is not loaded (modprobe msr)" -- \
     "${R[@]}" --msr-root "$tmp/nomsr" read e5_2600v2.ubox.U_MSR_PMON_CTL0
 
 # monitor, its default lock directory not there ($XDG_RUNTIME_DIR/regc under a missing directory)
-M=(env XDG_RUNTIME_DIR="$tmp/no-run-dir" "$REGCTL" --force-cpu --msr-root "$tmp/msr" monitor
+M=(env -u REGC_LOCK_DIR XDG_RUNTIME_DIR="$tmp/no-run-dir" "$REGCTL" --force-cpu --msr-root "$tmp/msr" monitor
     e5_2600v2 ubox:EVENT_MSG.DOORBELL_RCVD --count 1 --interval 0 --settle 0)
 expect "${names[2]}" 1 "permission denied: needs root or CAP_SYS_RAWIO" "regctl: note: --backend sim" -- "${M[@]}"
 if grep -q "lock directory" "$tmp/err"; then tap_fail "${names[2]}: the lock directory unmentioned" "$(cat "$tmp/err")"
