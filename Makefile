@@ -270,13 +270,14 @@ DOC_FILES := $(wildcard docs/*.md) docs/regc-model.schema.json
 DOC_SOURCE_FILES := $(wildcard docs/sources/*.md)
 MAN_FILES := $(wildcard docs/man/*.[0-9])
 MAN_SECTIONS := $(sort $(subst .,,$(suffix $(MAN_FILES))))
+COMPLETIONDIR := $(DATADIR)/bash-completion/completions
 INSTALL_DIRS := $(BINDIR) $(LIBDIR) $(LIBDIR)/pkgconfig $(INCLUDEDIR)/regc $(DATADIR)/regc/templates \
-	$(DATADIR)/regc/regspec/events $(DOCDIR)/sources $(MAN_SECTIONS:%=$(MANDIR)/man%)
+	$(DATADIR)/regc/regspec/events $(DOCDIR)/sources $(MAN_SECTIONS:%=$(MANDIR)/man%) $(COMPLETIONDIR)
 
 # deepest first, up to PREFIX (never DESTDIR itself)
 UNINSTALL_DIRS := $(DATADIR)/regc/regspec/events $(DATADIR)/regc/regspec $(DATADIR)/regc/templates \
 	$(DATADIR)/regc $(DOCDIR)/sources $(DOCDIR) $(DATADIR)/doc $(MAN_SECTIONS:%=$(MANDIR)/man%) $(MANDIR) \
-	$(DATADIR) $(INCLUDEDIR)/regc $(INCLUDEDIR) $(LIBDIR)/pkgconfig $(LIBDIR) $(BINDIR) $(PREFIX)
+	$(COMPLETIONDIR) $(DATADIR)/bash-completion $(DATADIR) $(INCLUDEDIR)/regc $(INCLUDEDIR) $(LIBDIR)/pkgconfig $(LIBDIR) $(BINDIR) $(PREFIX)
 
 install: all
 	install -d $(addprefix $(DESTDIR),$(INSTALL_DIRS))
@@ -288,6 +289,8 @@ install: all
 	install -m 644 $(GENERATED_HEADERS) $(DESTDIR)$(INCLUDEDIR)/regc/
 	install -m 644 $(DOC_FILES) $(DESTDIR)$(DOCDIR)/
 	install -m 644 $(DOC_SOURCE_FILES) $(DESTDIR)$(DOCDIR)/sources/
+	install -m 644 tools/completion/regc.bash $(DESTDIR)$(COMPLETIONDIR)/regc
+	$(if $(REGCTL),install -m 644 tools/completion/regc.bash $(DESTDIR)$(COMPLETIONDIR)/regctl)
 ifneq ($(RUNTIME_SRCS),)
 	install -m 644 $(LIBREGRT_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(LIBREGRT_SO) $(DESTDIR)$(LIBDIR)/libregrt.so.0
@@ -303,6 +306,7 @@ endif
 # Removes every file install wrote, then the directories it made that are left empty.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/regc $(DESTDIR)$(BINDIR)/regctl
+	rm -f $(DESTDIR)$(COMPLETIONDIR)/regc $(DESTDIR)$(COMPLETIONDIR)/regctl
 	rm -f $(DESTDIR)$(LIBDIR)/libregrt.a $(DESTDIR)$(LIBDIR)/libregrt.so $(DESTDIR)$(LIBDIR)/libregrt.so.0
 	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/libregrt.pc
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/regc $(DESTDIR)$(DATADIR)/regc $(DESTDIR)$(DOCDIR)

@@ -237,7 +237,7 @@ static const struct regc_reg *resolve_reg(const struct regc_block *b, const char
 
 /* ---- "did you mean" (regc/suggest.h) for the parts of a path that name nothing */
 
-static char *suggest_block(const struct regc_spec *s, const char *want, char *buf, size_t len)
+char *regc__suggest_block(const struct regc_spec *s, const char *want, char *buf, size_t len)
 {
     struct regc_suggest sg;
     regc_suggest_init(&sg, want);
@@ -288,7 +288,7 @@ int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *o
     if (!b) {
         if (err)
             snprintf(err, errlen, "no block '%s' in spec '%s'%s", blk, s->name,
-                     suggest_block(s, blk, hint, sizeof(hint)));
+                     regc__suggest_block(s, blk, hint, sizeof(hint)));
         return -ENOENT;
     }
     const struct regc_instance *inst = b->instances && b->instances->name ? b->instances : NULL;

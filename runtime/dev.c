@@ -125,13 +125,20 @@ static const char *hint(const char *backend, bool write, int rc)
         return "input/output error";
     case EACCES:
     case EPERM:
+        /* the msr driver's open wants CAP_SYS_RAWIO beyond the file's root-only mode */
         if (msr && write)
             return "permission denied: needs root or CAP_SYS_RAWIO (msr-safe: the MSR must be in "
                    "its allowlist); "
-                   "kernels that restrict raw MSR writes need msr.allow_writes=on or msr-safe";
+                   "kernels that restrict raw MSR writes need msr.allow_writes=on or msr-safe; "
+                   "another user needs the capability (setcap cap_sys_rawio+ep on the program) "
+                   "and read-write access to /dev/cpu/N/msr";
         if (msr)
             return "permission denied: needs root or CAP_SYS_RAWIO (msr-safe: the MSR must be in "
-                   "its allowlist)";
+                   "its allowlist); another user needs the capability (setcap cap_sys_rawio+ep "
+                   "on the program) and access to /dev/cpu/N/msr";
+        if (pci && write) /* sysfs config files: mode 0644, root's */
+            return "permission denied: writing configuration space needs root (the sysfs "
+                   "config files are writable by root only)";
         if (pci)
             return "permission denied: configuration space past 64 bytes needs root";
         return "permission denied";

@@ -73,6 +73,16 @@ int regc__perf_lang(const struct regc_spec *s, const char *in, char *out, size_t
 int regc__block_target(const struct regc_spec *s, char *text, const struct regc_block **b,
                        const struct regc_instance **inst, const char **inst_name);
 
+/*
+ * "; did you mean 'X'?" (regc/suggest.h) into buf, or "": the block of s
+ * closest to 'want'; the event of b (regc name, perfmon name or perf alias);
+ * for a name without a block, the perfmon name or perf alias, or the regc name
+ * as BLOCK:EVENT. Each returns buf. runtime/desc.c (blocks), runtime/suggest.c.
+ */
+char *regc__suggest_block(const struct regc_spec *s, const char *want, char *buf, size_t len);
+char *regc__suggest_event(const struct regc_block *b, const char *want, char *buf, size_t len);
+char *regc__suggest_bare_event(const struct regc_spec *s, const char *want, char *buf, size_t len);
+
 /* The model behind a sim backend. */
 regc_sim *regc__simbe_sim(const struct regc_backend *be);
 

@@ -714,9 +714,10 @@ const char *regc_perf_strerror(int rc, char *buf, size_t len)
     case EPERM:
         regc__read_text("/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
         snprintf(buf, len,
-                 "perf_event_open not permitted: kernel.perf_event_paranoid is %s (CPU-wide and "
-                 "uncore events need "
-                 "0 or less, or CAP_PERFMON/root)",
+                 "perf_event_open not permitted: kernel.perf_event_paranoid is %s "
+                 "(/proc/sys/kernel/perf_event_paranoid; CPU-wide and uncore events need 0 or "
+                 "less, or CAP_PERFMON/root; as root, sysctl kernel.perf_event_paranoid=0 "
+                 "lowers it)",
                  par);
         break;
     case ENOENT:

@@ -462,6 +462,10 @@ static int bare_alias(const struct regc_spec *s, const char *in, char *out, size
                 return regc__err(err, errlen, -ENOSPC, "'%s': too long", in);
             return 1;
         }
+    char hint[160];
+    if (*regc__suggest_bare_event(s, name, hint, sizeof(hint)))
+        return regc__err(err, errlen, -EINVAL, "'%s': no event of spec '%s' has the perfmon name "
+                         "'%s'%s", in, s->name, name, hint);
     return regc__err(err, errlen, -EINVAL, /* bad syntax, as before aliases */
                      "'%s': no event of spec '%s' has the perfmon name '%s'; expected "
                      "BLOCK[INSTANCE]:EVENT, PMU/TERM=VALUE,.../ or a perfmon name",

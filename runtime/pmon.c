@@ -168,8 +168,10 @@ static int parse_target(regc_pmon_session *p, struct pmon_ev *e, char *spec)
     int rc = regc__block_target(p->s, spec, &e->b, &e->inst, &inst);
     if (rc == -EINVAL)
         return fail(p, rc, "'%s': expected BLOCK[INSTANCE]", e->name);
+    char hint[160];
     if (!e->b)
-        return fail(p, -ENOENT, "'%s': no block '%s' in spec '%s'", e->name, spec, p->s->name);
+        return fail(p, -ENOENT, "'%s': no block '%s' in spec '%s'%s", e->name, spec, p->s->name,
+                    regc__suggest_block(p->s, spec, hint, sizeof(hint)));
     if (!e->b->pmon)
         return fail(p, -ENOENT, "'%s': block '%s' has no performance monitors", e->name, spec);
     if (rc < 0)
@@ -205,8 +207,10 @@ static int parse_event(regc_pmon_session *p, struct pmon_ev *e, const char *ev)
     if (streq(ev, "raw"))
         return 0; /* the group comes from reg= */
     e->e = regc_block_event(e->b, ev);
+    char hint[160];
     if (!e->e)
-        return fail(p, -ENOENT, "'%s': block '%s' has no event '%s'", e->name, e->b->name, ev);
+        return fail(p, -ENOENT, "'%s': block '%s' has no event '%s'%s", e->name, e->b->name, ev,
+                    regc__suggest_event(e->b, ev, hint, sizeof(hint)));
     e->c = group_for_reg(e->b, e->e->reg);
     if (!e->c)
         return fail(p, -ENOENT, "'%s': no counters are controlled by '%s'", e->name, e->e->reg);

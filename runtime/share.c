@@ -552,6 +552,27 @@ static void check_kernel(struct regc__share *sh, const struct regc__share_target
     warn(sh, line);
 }
 
+/*
+ * The locks could not be taken (rc, with its message in err). When the device itself refuses
+ * the caller (no permission, no driver), that is the problem to name, not the lock directory
+ * (a user other than root often has neither): a read of the first register tells, and its
+ * error replaces the lock's. Only on this failure path: a run that locks reads nothing more.
+ */
+static int device_first(struct regc__share *sh, int rc, char *err, size_t len)
+{
+    uint64_t v;
+    char derr[REGC_ERRLEN];
+    for (unsigned i = 0; i < sh->nreg; i++) {
+        if (!state_mask(sh->reg[i].ref.reg))
+            continue;
+        int drc = read_reg(&sh->reg[i], &v, derr, sizeof(derr));
+        if (drc == -EACCES || drc == -EPERM || drc == -ENOENT || drc == -ENXIO || drc == -ENODEV)
+            return regc__err(err, len, drc, "%s", derr);
+        break;
+    }
+    return rc;
+}
+
 int regc__share_claim(struct regc__share **out, const struct regc__share_target *t, char *err,
                       size_t errlen)
 {
@@ -564,8 +585,8 @@ int regc__share_claim(struct regc__share **out, const struct regc__share_target 
     int rc = collect(sh, t);
     if (rc)
         regc__err(err, errlen, rc, rc == -ENOMEM ? "out of memory" : "too many boxes");
-    if (!rc)
-        rc = lock_all(sh, t, err, errlen);
+    if (!rc && (rc = lock_all(sh, t, err, errlen)) != 0)
+        rc = device_first(sh, rc, err, errlen);
     if (!rc)
         rc = read_all(sh, t, err, errlen);
     if (!rc)

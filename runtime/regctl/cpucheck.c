@@ -4,7 +4,7 @@
  */
 #include "cpucheck.h"
 #include "regc/detect.h"
-#include "regc_specs.h"
+#include "names.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -80,8 +80,8 @@ static int detect_run(const struct cpucheck_where *w, bool json, const struct re
     char err[512];
     size_t matched = 0;
     for (size_t i = 0; i < n; i++) {
-        r[i] = (struct spec_result){.spec = regc_specs[i],
-                                    .cpu = regc_spec_cpu_match(regc_specs[i], &id)};
+        r[i] = (struct spec_result){.spec = regctl_specs[i],
+                                    .cpu = regc_spec_cpu_match(regctl_specs[i], &id)};
         if (!r[i].cpu)
             continue;
         matched++;
@@ -119,10 +119,10 @@ static int detect_run(const struct cpucheck_where *w, bool json, const struct re
 
 int regctl_detect(const struct cpucheck_where *w, bool json, int argc, char **argv)
 {
-    (void)argv;
     if (argc > 0) {
-        fprintf(stderr, "regctl: detect takes no arguments (global options such as --cpu go "
-                        "before it)\n");
+        fprintf(stderr, "regctl: detect takes no arguments, not '%s' (see 'regctl detect "
+                        "--help')\n",
+                argv[0]);
         return 2;
     }
     struct regc_cpuid id;
@@ -132,7 +132,7 @@ int regctl_detect(const struct cpucheck_where *w, bool json, int argc, char **ar
         return 1;
     }
     size_t n = 0;
-    for (const struct regc_spec *const *s = regc_specs; *s; s++)
+    for (const struct regc_spec *const *s = regctl_specs; *s; s++)
         n++;
     struct spec_result *r = calloc(n ? n : 1, sizeof(*r));
     if (!r) {

@@ -7,18 +7,18 @@
  * of that register it needs), the counters that may count it, and the
  * settings it needs on other registers (filters, sub-controls). PATTERN is
  * matched case-insensitively against "BLOCK:EVENT" and the description;
- * without SPEC every spec is searched. --json (before the command) prints
+ * without SPEC every spec is searched. --json prints
  * one array. Each event also shows its perf alias (perfmon's EventName in
  * lower case, as perf list prints it) and, with --perf, its perf event string
  * (regc_perf_event_string: the PMU and the kernel's format terms), one line
  * per event, which `regctl monitor` and perf both take.
  */
 #include "events.h"
+#include "names.h"
 
 #include "regc/perf.h"
 #include "regc/regc.h"
 #include "regc/suggest.h"
-#include "regc_specs.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -190,12 +190,8 @@ static unsigned list_block(const struct regc_spec *sp, const struct regc_block *
 static bool scope_of(const char *arg, const struct regc_spec **sp, const struct regc_block **b)
 {
     const char *dot = strchr(arg, '.');
-    size_t len = dot ? (size_t)(dot - arg) : strlen(arg);
-    *sp = NULL;
+    *sp = regctl_find_spec(arg, dot ? (size_t)(dot - arg) : strlen(arg));
     *b = NULL;
-    for (const struct regc_spec *const *s = regc_specs; *s; s++)
-        if (strlen((*s)->name) == len && strncmp((*s)->name, arg, len) == 0)
-            *sp = *s;
     if (!*sp)
         return false;
     if (dot)
@@ -203,35 +199,82 @@ static bool scope_of(const char *arg, const struct regc_spec **sp, const struct 
     return !dot || *b;
 }
 
+/* A SPEC[.BLOCK] that names nothing: the part that is wrong, with a "did you mean". Returns 2. */
+static int bad_scope(const char *arg)
+{
+    char hint[160];
+    const char *dot = strchr(arg, '.');
+    const struct regc_spec *s = regctl_find_spec(arg, dot ? (size_t)(dot - arg) : strlen(arg));
+    if (s)
+        fprintf(stderr, "regctl: events: no block '%s' in spec '%s'%s\n", dot + 1, s->name,
+                regctl_suggest_block(s, dot + 1, hint, sizeof(hint)));
+    else
+        fprintf(stderr, "regctl: events: '%s' names no spec or block%s\n", arg,
+                regctl_suggest_spec(arg, dot ? (size_t)(dot - arg) : strlen(arg), "", hint,
+                                    sizeof(hint)));
+    return 2;
+}
+
+/* "; did you mean 'X'?" for a PATTERN that matches nothing: the closest event name (BLOCK:EVENT
+ * or EVENT), perfmon name or perf alias within the scope. */
+static const char *suggest_event(const struct regc_spec *only, const struct regc_block *only_block,
+                                 const char *pattern, char *buf, size_t len)
+{
+    struct regc_suggest sg;
+    bool lower = false; /* the perfmon name as perf's alias (a case apart is no tie) */
+    for (const char *p = pattern; *p; p++)
+        lower = lower || islower((unsigned char)*p);
+    regc_suggest_init(&sg, pattern);
+    for (const struct regc_spec *const *s = regctl_specs; *s && !only; s++)
+        regc_suggest_add(&sg, (*s)->name); /* a spec meant as the scope */
+    for (const struct regc_spec *const *s = regctl_specs; *s; s++)
+        for (const struct regc_block *b = (*s)->blocks; b->name && (!only || *s == only); b++)
+            for (const struct regc_event *e = b->events; e && e->name; e++) {
+                char full[256], alias[160];
+                if (only_block && b != only_block)
+                    break;
+                snprintf(full, sizeof(full), "%s:%s", b->name, e->name);
+                regc_suggest_add(&sg, strchr(pattern, ':') ? full : e->name);
+                if (e->perfmon)
+                    regc_suggest_add(&sg, lower ? alias_of(e, alias, sizeof(alias)) : e->perfmon);
+            }
+    return regc_suggest_text(&sg, buf, len);
+}
+
 int regctl_events(bool json, int argc, char **argv)
 {
     const struct regc_spec *only = NULL;
     const struct regc_block *only_block = NULL;
-    const char *pattern = NULL;
-    bool perf = argc > 0 && strcmp(argv[0], "--perf") == 0;
-    argc -= perf;
-    argv += perf;
-    if (argc > 2) {
-        fprintf(stderr, "regctl: events takes [--perf] [SPEC[.BLOCK]] [PATTERN]\n");
+    const char *pattern = NULL, *args[3];
+    bool perf = false, ended = false;
+    int nargs = 0;
+    for (int i = 0; i < argc; i++) { /* --perf anywhere before "--" (cmdline.c passes no other) */
+        if (!ended && strcmp(argv[i], "--") == 0)
+            ended = true;
+        else if (!ended && strncmp(argv[i], "--", 2) == 0)
+            perf = true;
+        else if (nargs < 3)
+            args[nargs++] = argv[i];
+        else
+            nargs++;
+    }
+    if (nargs > 2) {
+        fprintf(stderr, "regctl: events takes [--perf] [SPEC[.BLOCK]] [PATTERN] (see 'regctl "
+                        "events --help')\n");
         return 2;
     }
-    if (argc == 2 && !scope_of(argv[0], &only, &only_block)) {
-        char hint[160];
-        struct regc_suggest sg;
-        regc_suggest_init(&sg, argv[0]);
-        for (const struct regc_spec *const *s = regc_specs; *s; s++)
-            regc_suggest_add(&sg, (*s)->name);
-        fprintf(stderr, "regctl: events: '%s' names no spec or block%s\n", argv[0],
-                regc_suggest_text(&sg, hint, sizeof(hint)));
-        return 2;
+    if (nargs == 2 && !scope_of(args[0], &only, &only_block))
+        return bad_scope(args[0]);
+    if (nargs == 1 && !scope_of(args[0], &only, &only_block)) {
+        if (strchr(args[0], '.') && only) /* SPEC.BLOCK with a block that is not there */
+            return bad_scope(args[0]);
+        pattern = args[0]; /* not a scope: a search */
+    } else if (nargs == 2) {
+        pattern = args[1];
     }
-    if (argc == 1 && !scope_of(argv[0], &only, &only_block))
-        pattern = argv[0]; /* not a scope: a search */
-    else if (argc == 2)
-        pattern = argv[1];
     json_t *all = json ? json_array() : NULL;
     unsigned n = 0;
-    for (const struct regc_spec *const *s = regc_specs; *s; s++) {
+    for (const struct regc_spec *const *s = regctl_specs; *s; s++) {
         if (only && *s != only)
             continue;
         for (const struct regc_block *b = (*s)->blocks; b->name; b++)
@@ -244,7 +287,9 @@ int regctl_events(bool json, int argc, char **argv)
         json_decref(all);
     }
     if (!n && pattern) {
-        fprintf(stderr, "regctl: events: nothing matches '%s'\n", pattern);
+        char hint[160];
+        fprintf(stderr, "regctl: events: nothing matches '%s'%s\n", pattern,
+                suggest_event(only, only_block, pattern, hint, sizeof(hint)));
         return 1;
     }
     return 0;

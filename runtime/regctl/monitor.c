@@ -15,6 +15,9 @@
  * interval, socket and event.
  */
 #include "monitor.h"
+#include "advice.h"
+#include "cmdline.h"
+#include "names.h"
 #include "secure.h"
 #include "cpucheck.h"
 
@@ -34,36 +37,46 @@
 #include "regc/pmon.h"
 #include "regc/regc.h"
 #include "regc/sim.h"
-#include "regc_specs.h"
 
-const char regctl_monitor_usage[] =
-    "       regctl [options] monitor SPEC BLOCK[INSTANCE]:EVENT[.SUB][,FIELD=VALUE...]... [monitor "
-    "options]\n"
-    "  EVENT may also be perf's: PMU/TERM=VALUE,.../ (uncore_ubox/event=0x42,umask=0x8/) or a\n"
-    "  perfmon/perf alias (unc_u_event_msg.doorbell_rcvd), in any case\n"
-    "monitor options:\n"
-    "  --interval DUR   time between reads: 1s, 250ms, 0 (default 1s)\n"
-    "  --count N        number of intervals (default 10)\n"
-    "  --sample N       sampling: overflow every N events, report the overflowed counters\n"
-    "  --pmi-core MASK  sampling: PMI routing (bit i: core i; default 1)\n"
-    "  --per-box        freeze and unfreeze per box, not through the global control\n"
-    "  --socket all|LIST   one session per package (LIST: 0,1 or 0-3; topology from sysfs\n"
-    "                   cpuN/topology/physical_package_id): its first CPU for the MSR boxes,\n"
-    "                   for its PCI boxes the buses its U-Box maps to it (E5-2600, v2: node id\n"
-    "                   registers, as the kernel reads them; other specs: the Nth in bus order);\n"
-    "                   counts per socket and their total (instead of --cpu)\n"
-    "  --csv            CSV: interval,socket,event,count (sampling: overflows); one row per\n"
-    "                   interval, socket and event, then a 'total' row per event\n"
-    "  --sim-rate EVENT=N[@SOCKET]   sim backend: N occurrences of EVENT (any event of the\n"
-    "                   spec) per interval, on every socket or on SOCKET only; they count\n"
-    "                   where the control bits encode EVENT (N < 0: decrements, for counters\n"
-    "                   counting up and down, dir=up-down)\n"
-    "  --sim-sockets N  sim backend with --socket: N simulated packages, 0..N-1 (default 1)\n"
-    "  --force          program boxes found in use\n"
-    "  --wait           wait for boxes another run has locked\n"
-    "  --lock-dir DIR   lock files there (default $REGC_LOCK_DIR, else /run/regc, or\n"
-    "                   $XDG_RUNTIME_DIR/regc when not root)\n"
-    "  --settle DUR     how long counters are watched for advancing (default 10ms)\n";
+const char regctl_monitor_help[] =
+    "EVENT is BLOCK[INSTANCE]:EVENT[.SUB][,FIELD=VALUE...] ('regctl events' lists them), or\n"
+    "perf's: PMU/TERM=VALUE,.../ (uncore_ubox/event=0x42,umask=0x8/) or a perfmon/perf alias\n"
+    "(unc_u_event_msg.doorbell_rcvd), in any case. Options may come before, between or after\n"
+    "the events.\n";
+
+const struct cmdline_opt regctl_monitor_opts[] = {
+    {"interval", "DUR", "time between reads: 1s, 250ms, 0 (default 1s)", 'i'},
+    {"count", "N", "number of intervals (default 10)", 'c'},
+    {"sample", "N", "sampling: overflow every N events, report the overflowed counters", 's'},
+    {"pmi-core", "MASK", "sampling: PMI routing (bit i: core i; default 1)", 'p'},
+    {"per-box", NULL, "freeze and unfreeze per box, not through the global control", 'b'},
+    {"socket", "all|LIST",
+     "one session per package (LIST: 0,1 or 0-3; topology from sysfs\n"
+     "cpuN/topology/physical_package_id): its first CPU for the MSR boxes,\n"
+     "for its PCI boxes the buses its U-Box maps to it (E5-2600, v2: node id\n"
+     "registers, as the kernel reads them; other specs: the Nth in bus order);\n"
+     "counts per socket and their total (instead of --cpu)",
+     'k'},
+    {"csv", NULL,
+     "CSV: interval,socket,event,count (sampling: overflows); one row per\n"
+     "interval, socket and event, then a 'total' row per event",
+     'v'},
+    {"sim-rate", "EVENT=N[@SOCKET]",
+     "sim backend: N occurrences of EVENT (any event of the\n"
+     "spec) per interval, on every socket or on SOCKET only; they count\n"
+     "where the control bits encode EVENT (N < 0: decrements, for counters\n"
+     "counting up and down, dir=up-down)",
+     'r'},
+    {"sim-sockets", "N", "sim backend with --socket: N simulated packages, 0..N-1 (default 1)",
+     'K'},
+    {"force", NULL, "program boxes found in use", 'f'},
+    {"wait", NULL, "wait for boxes another run has locked", 'w'},
+    {"lock-dir", "DIR",
+     "lock files there (default $REGC_LOCK_DIR, else /run/regc, or\n"
+     "$XDG_RUNTIME_DIR/regc when not root)",
+     'L'},
+    {"settle", "DUR", "how long counters are watched for advancing (default 10ms)", 'S'},
+    {NULL, NULL, NULL, 0}};
 
 #define MON_MAX_SOCKETS 64
 
@@ -177,41 +190,40 @@ static int check_socket_args(const struct mon *m)
     return why ? 2 : 0;
 }
 
+/* SPEC, then the events. 0, or 2 with a message. */
+static int positional(struct mon *m, const char *arg)
+{
+    char hint[160];
+    if (m->spec) {
+        if (m->nev < REGC_PMON_MAX_EVENTS)
+            m->events[m->nev++] = arg;
+        return 0;
+    }
+    m->spec = regctl_find_spec(arg, strlen(arg));
+    if (!m->spec)
+        fprintf(stderr, "regctl: monitor: no spec '%s'%s\n", arg,
+                regctl_suggest_spec(arg, strlen(arg), " (see 'regctl list')", hint, sizeof(hint)));
+    return m->spec ? 0 : 2;
+}
+
 /* Options may follow the events; the events are the non-option arguments after SPEC. */
 static int parse_args(struct mon *m, int argc, char **argv)
 {
-    static const struct option lo[] = {{"interval", required_argument, NULL, 'i'},
-                                       {"count", required_argument, NULL, 'c'},
-                                       {"sample", required_argument, NULL, 's'},
-                                       {"pmi-core", required_argument, NULL, 'p'},
-                                       {"per-box", no_argument, NULL, 'b'},
-                                       {"sim-rate", required_argument, NULL, 'r'},
-                                       {"force", no_argument, NULL, 'f'},
-                                       {"wait", no_argument, NULL, 'w'},
-                                       {"lock-dir", required_argument, NULL, 'L'},
-                                       {"settle", required_argument, NULL, 'S'},
-                                       {"socket", required_argument, NULL, 'k'},
-                                       {"sim-sockets", required_argument, NULL, 'K'},
-                                       {"csv", no_argument, NULL, 'v'},
-                                       {NULL, 0, NULL, 0}};
+    struct option lo[sizeof(regctl_monitor_opts) / sizeof(regctl_monitor_opts[0])];
+    for (size_t i = 0; i < sizeof(lo) / sizeof(lo[0]); i++) /* the table's, as getopt wants */
+        lo[i] = (struct option){regctl_monitor_opts[i].name,
+                                regctl_monitor_opts[i].value ? required_argument : no_argument,
+                                NULL, regctl_monitor_opts[i].id};
     uint64_t v;
     long long ns;
     int c;
     optind = 0; /* GNU getopt: 0 starts a new scan (the '-' mode state included) */
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "-", lo, NULL)) != -1) {
         switch (c) {
         case 1:
-            if (!m->spec) {
-                for (const struct regc_spec *const *s = regc_specs; *s; s++)
-                    if (strcmp((*s)->name, optarg) == 0)
-                        m->spec = *s;
-                if (!m->spec) {
-                    fprintf(stderr, "regctl: monitor: no spec '%s' (see 'regctl list')\n", optarg);
-                    return 2;
-                }
-            } else if (m->nev < REGC_PMON_MAX_EVENTS) {
-                m->events[m->nev++] = optarg;
-            }
+            if (positional(m, optarg))
+                return 2;
             break;
         case 'i':
             if (parse_duration(optarg, &m->interval_ns) < 0) {
@@ -277,12 +289,18 @@ static int parse_args(struct mon *m, int argc, char **argv)
         case 'v':
             m->csv = true;
             break;
-        default:
+        default: /* the others cmdline.c has refused */
+            fprintf(stderr, "regctl: monitor takes no option '%s' (see 'regctl monitor --help')\n",
+                    argv[optind - 1]);
             return 2;
         }
     }
+    for (; optind < argc; optind++) /* after "--": arguments only */
+        if (positional(m, argv[optind]))
+            return 2;
     if (!m->spec || !m->nev) {
-        fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT\n");
+        fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT (see 'regctl monitor "
+                        "--help')\n");
         return 2;
     }
     if (m->nrates && (!m->g->backend || strcmp(m->g->backend, "sim") != 0)) {
@@ -664,17 +682,16 @@ static int open_socket(const struct mon *m, struct sock *s)
                               .trace = g->dry_run ? trace : NULL,
                               .trace_ctx = s->pkg >= 0 ? s : NULL};
     char err[512];
-    if (open_dev(&s->d, m, &ro, s, err, sizeof(err)) < 0) {
-        fprintf(stderr, "regctl: %s\n", err);
-        return 1;
-    }
-    if (!g->backend) {
+    int rc = open_dev(&s->d, m, &ro, s, err, sizeof(err));
+    if (!rc && !g->backend) {
         ro.backend = "pci";
         ro.cpu = s->rank;
-        if (open_dev(&s->pd, m, &ro, s, err, sizeof(err)) < 0) {
-            fprintf(stderr, "regctl: %s\n", err);
-            return 1;
-        }
+        rc = open_dev(&s->pd, m, &ro, s, err, sizeof(err));
+    }
+    if (rc < 0) {
+        fprintf(stderr, "regctl: %s\n", err);
+        regctl_advise(g->backend, rc, err, m->popt.lock_dir != NULL);
+        return 1;
     }
     if (regc_pmon_new(&s->p, s->d) < 0) {
         fprintf(stderr, "regctl: monitor: out of memory\n");
@@ -700,8 +717,11 @@ static void close_socket(struct sock *s)
 static int start_sockets(struct mon *m, struct sock *socks, int n)
 {
     for (int k = 0; k < n; k++) {
-        if (regc_pmon_start(socks[k].p, &m->popt)) {
+        int rc = regc_pmon_start(socks[k].p, &m->popt);
+        if (rc) {
             sock_error(&socks[k], "", regc_pmon_error(socks[k].p));
+            regctl_advise(m->g->backend, rc, regc_pmon_error(socks[k].p),
+                          m->popt.lock_dir != NULL);
             for (int j = 0; j < k; j++)
                 regc_pmon_release(socks[j].p);
             return stop_requested ? 128 + stop_requested : 1;

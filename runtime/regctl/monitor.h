@@ -2,6 +2,8 @@
 #ifndef REGCTL_MONITOR_H
 #define REGCTL_MONITOR_H
 
+#include "cmdline.h"
+
 #include <stdbool.h>
 
 /* The options regctl takes before the command, passed on to monitor. */
@@ -12,10 +14,12 @@ struct monitor_globals {
     bool force_cpu; /* --force-cpu: no CPU-model check (cpucheck.h) */
 };
 
-/* regctl monitor SPEC EVENT... [options]; argv[0] is SPEC. Returns the exit status (0, 1, 2). */
+/* regctl monitor SPEC EVENT... [options]; argv[0] is a name getopt skips, SPEC is argv[1].
+ * Returns the exit status (0, 1, 2). */
 int regctl_monitor(const struct monitor_globals *g, int argc, char **argv);
 
-/* The usage lines of monitor, for regctl's usage(). */
-extern const char regctl_monitor_usage[];
+/* monitor's help and its own options, for regctl's command table (cmdline.h). */
+extern const char regctl_monitor_help[];
+extern const struct cmdline_opt regctl_monitor_opts[];
 
 #endif

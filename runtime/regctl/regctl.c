@@ -8,17 +8,24 @@
  *   regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]
  *   regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... [--force]
  *   regctl [options] detect
+ *   regctl [options] monitor SPEC EVENT... [monitor options]
+ *   regctl help [COMMAND]
  *
- * Exit status: 0 success, 1 refused or failed, 2 usage.
+ * The commands and global options are the tables below; cmdline.c reads
+ * them for parsing (global options before or after the command), help and
+ * completion (complete.c). Exit status: 0 success, 1 refused or failed, 2 usage.
  */
+#include "advice.h"
+#include "cmdline.h"
+#include "complete.h"
 #include "cpucheck.h"
 #include "events.h"
 #include "monitor.h"
+#include "names.h"
 #include "secure.h"
 #include "regc/backend.h"
 #include "regc/regc.h"
 #include "regc/suggest.h"
-#include "regc_specs.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -34,44 +41,12 @@ struct opts {
     bool dry_run, json, rmw, force_cpu;
 };
 
-static int usage(FILE *f)
-{
-    fprintf(f, "usage: regctl [options] list [SPEC[.BLOCK]]\n"
-               "       regctl [options] events [--perf] [SPEC[.BLOCK]] [PATTERN]\n"
-               "       regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]\n"
-               "       regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... "
-               "[--force]\n"
-               "       regctl [options] detect\n"
-               "%s"
-               "options:\n"
-               "  --backend msr|pci|perf|sim   how registers are reached (default msr; pci "
-               "registers: pci)\n"
-               "  --cpu N          target CPU (msr, perf) or the Nth matching PCI device (pci)\n"
-               "  --dry-run        print every access that would be made; touch nothing\n"
-               "  --rmw            write: unspecified fields keep their current value (default: "
-               "reset value; must-be-one bits 1)\n"
-               "  --json           machine-readable output\n"
-               "  --msr-root DIR   instead of /dev/cpu ($REGC_MSR_ROOT)\n"
-               "  --sysfs-root DIR instead of /sys ($REGC_SYSFS_ROOT)\n"
-               "  --force-cpu      use a spec whose CPU models do not match this CPU (msr, pci,\n"
-               "                   perf; 'regctl detect' names the spec that matches)\n"
-               "  --help, --version\n"
-               "write: FIELD is a field's name, or NAME[MSB:LSB] where fields share a name;\n"
-               "  the register is read back and printed decoded\n"
-               "write options:\n"
-               "  --force          also give RO, RO-V and ig fields a value (refused otherwise)\n"
-               "events options:\n"
-               "  --perf           one line per event: its perf event string, which monitor takes\n",
-            regctl_monitor_usage);
-    return 2;
-}
+static const struct cmdline *cli; /* the command line's tables, for usage errors and help */
 
-static const struct regc_spec *find_spec(const char *name, size_t len)
+/* A usage error of the running command 'name': one line (cmdline_usage_error). Returns 2. */
+static int usage(const char *name)
 {
-    for (const struct regc_spec *const *s = regc_specs; *s; s++)
-        if (strlen((*s)->name) == len && strncmp((*s)->name, name, len) == 0)
-            return *s;
-    return NULL;
+    return cmdline_usage_error(cli, cmdline_find(cli, name), NULL);
 }
 
 /*
@@ -80,18 +55,10 @@ static const struct regc_spec *find_spec(const char *name, size_t len)
  */
 static int no_spec(const char *name, size_t len, const char *want)
 {
-    char n[REGC_SUGGEST_MAX + 1], hint[160];
-    struct regc_suggest sg;
-    snprintf(n, sizeof(n), "%.*s", (int)len, name);
-    regc_suggest_init(&sg, n);
-    for (const struct regc_spec *const *s = regc_specs; *s; s++)
-        regc_suggest_add(&sg, (*s)->name);
-    if (regc_suggest_best(&sg))
-        fprintf(stderr, "regctl: no spec '%.*s'%s\n", (int)len, name,
-                regc_suggest_text(&sg, hint, sizeof(hint)));
-    else
-        fprintf(stderr, "regctl: no spec '%.*s' (%s%ssee 'regctl list')\n", (int)len, name,
-                want ? want : "", want ? "; " : "");
+    char hint[160], other[160];
+    snprintf(other, sizeof(other), " (%s%ssee 'regctl list')", want ? want : "", want ? "; " : "");
+    fprintf(stderr, "regctl: no spec '%.*s'%s\n", (int)len, name,
+            regctl_suggest_spec(name, len, other, hint, sizeof(hint)));
     return 2;
 }
 
@@ -176,7 +143,7 @@ static int list_specs(const struct opts *o)
 {
     json_t *arr = o->json ? json_array() : NULL;
     struct table t = {0};
-    for (const struct regc_spec *const *s = regc_specs; *s; s++) {
+    for (const struct regc_spec *const *s = regctl_specs; *s; s++) {
         unsigned nb = 0;
         for (const struct regc_block *b = (*s)->blocks; b->name; b++)
             nb++;
@@ -264,27 +231,24 @@ static int list_regs(const struct opts *o, const struct regc_block *b)
     return 0;
 }
 
-static int cmd_list(const struct opts *o, int argc, char **argv)
+static int cmd_list(void *ctx, int argc, char **argv)
 {
+    const struct opts *o = ctx;
     if (argc > 1)
-        return usage(stderr);
+        return usage("list");
     if (argc == 0)
         return list_specs(o);
     const char *dot = strchr(argv[0], '.');
-    const struct regc_spec *s = find_spec(argv[0], dot ? (size_t)(dot - argv[0]) : strlen(argv[0]));
+    const struct regc_spec *s = regctl_find_spec(argv[0], dot ? (size_t)(dot - argv[0]) : strlen(argv[0]));
     if (!s)
         return no_spec(argv[0], dot ? (size_t)(dot - argv[0]) : strlen(argv[0]), NULL);
     if (!dot)
         return list_blocks(o, s);
     const struct regc_block *b = regc_spec_block(s, dot + 1);
     if (!b) {
-        struct regc_suggest sg;
         char hint[160];
-        regc_suggest_init(&sg, dot + 1);
-        for (b = s->blocks; b->name; b++)
-            regc_suggest_add(&sg, b->name);
         fprintf(stderr, "regctl: no block '%s' in spec '%s'%s\n", dot + 1, s->name,
-                regc_suggest_text(&sg, hint, sizeof(hint)));
+                regctl_suggest_block(s, dot + 1, hint, sizeof(hint)));
         return 2;
     }
     return list_regs(o, b);
@@ -317,7 +281,7 @@ static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t valu
 static int resolve(const char *path, struct regc_ref *r)
 {
     const char *dot = strchr(path, '.');
-    const struct regc_spec *s = dot ? find_spec(path, (size_t)(dot - path)) : NULL;
+    const struct regc_spec *s = dot ? regctl_find_spec(path, (size_t)(dot - path)) : NULL;
     if (!s && !dot)
         fprintf(stderr, "regctl: bad register path '%s' (want SPEC.BLOCK[.INSTANCE].REG[INDEX])\n",
                 path);
@@ -347,8 +311,10 @@ static int open_dev(const struct opts *o, const struct regc_ref *r, regc_dev **d
     if (regctl_cpu_check(r->spec, ro.backend, o->dry_run, o->force_cpu, &w))
         return 1;
     char err[512];
-    if (regc_open(d, r->spec, &ro, err, sizeof(err)) < 0) {
+    int rc = regc_open(d, r->spec, &ro, err, sizeof(err));
+    if (rc < 0) {
         fprintf(stderr, "regctl: %s\n", err);
+        regctl_advise(ro.backend, rc, err, false);
         return 1;
     }
     return 0;
@@ -414,18 +380,20 @@ static void decode_text(const struct regc_spec *s, const struct regc_ref *r, uin
     table_print(&t, "  ");
 }
 
-static int cmd_read(const struct opts *o, int argc, char **argv)
+static int cmd_read(void *ctx, int argc, char **argv)
 {
+    const struct opts *o = ctx;
     if (argc != 1)
-        return usage(stderr);
+        return usage("read");
     struct regc_ref r;
     regc_dev *d;
     int rc = resolve(argv[0], &r);
     if (rc || (rc = open_dev(o, &r, &d)))
         return rc;
     uint64_t v;
-    if (regc_read(d, &r, &v) < 0) {
+    if ((rc = regc_read(d, &r, &v)) < 0) {
         fprintf(stderr, "regctl: %s\n", regc_last_error(d));
+        regctl_advise(regc_dev_backend(d), rc, NULL, false);
         regc_close(d);
         return 1;
     }
@@ -604,22 +572,19 @@ static int parse_assign(struct write_req *w, const char *arg)
 static int parse_write(int argc, char **argv, struct write_req *w)
 {
     int rc = 0, nargs = 0;
+    bool ended = false; /* after "--": arguments only */
     for (int i = 0; !rc && i < argc; i++) {
-        if (strcmp(argv[i], "--force") == 0)
+        if (!ended && strcmp(argv[i], "--") == 0)
+            ended = true;
+        else if (!ended && strncmp(argv[i], "--", 2) == 0) /* cmdline.c passes on --force only */
             w->force = true;
-        else if (strncmp(argv[i], "--", 2) == 0)
-            rc = (fprintf(stderr,
-                          "regctl: unknown write option '%s' (options other than --force go before "
-                          "'write')\n",
-                          argv[i]),
-                  2);
         else if (nargs++ == 0)
             rc = resolve(argv[i], &w->r);
         else
             rc = parse_assign(w, argv[i]);
     }
     if (!rc && nargs < 2)
-        rc = usage(stderr);
+        rc = usage("write");
     return rc;
 }
 
@@ -792,8 +757,9 @@ static int report_text(const struct opts *o, const struct write_req *w, uint64_t
     return check_back(w, written, back, NULL);
 }
 
-static int cmd_write(const struct opts *o, int argc, char **argv)
+static int cmd_write(void *ctx, int argc, char **argv)
 {
+    const struct opts *o = ctx;
     struct write_req w = {0};
     int rc = parse_write(argc, argv, &w);
     if (!rc)
@@ -807,6 +773,7 @@ static int cmd_write(const struct opts *o, int argc, char **argv)
     int err = o->rmw ? regc_rmw(d, &w.r, w.mask, w.value, &written) : regc_write(d, &w.r, written);
     if (err < 0) {
         fprintf(stderr, "regctl: %s\n", regc_last_error(d));
+        regctl_advise(regc_dev_backend(d), err, NULL, false);
     } else if (regc_read(d, &w.r, &back) < 0) {
         char name[160];
         if (!o->json)
@@ -823,92 +790,164 @@ static int cmd_write(const struct opts *o, int argc, char **argv)
     return err < 0 ? 1 : rc;
 }
 
+/* ---- the commands and global options (cmdline.h) */
+
+static int run_events(void *ctx, int argc, char **argv)
+{
+    const struct opts *o = ctx;
+    return regctl_events(o->json, argc, argv);
+}
+
+static int run_detect(void *ctx, int argc, char **argv)
+{
+    const struct opts *o = ctx;
+    return regctl_detect(&(struct cpucheck_where){o->msr_root, o->sysfs_root, o->cpu}, o->json,
+                         argc, argv);
+}
+
+static int run_monitor(void *ctx, int argc, char **argv)
+{
+    const struct opts *o = ctx;
+    struct monitor_globals g = {o->backend, o->msr_root, o->sysfs_root, o->cpu,
+                                o->dry_run, o->json,     o->force_cpu};
+    return regctl_monitor(&g, argc + 1, argv - 1); /* argv[-1]: a name for getopt to skip */
+}
+
+static int run_help(void *ctx, int argc, char **argv)
+{
+    (void)ctx;
+    const struct cmdline_cmd *c = argc == 1 ? cmdline_find(cli, argv[0]) : NULL;
+    if (argc > 1 || (argc == 1 && (!c || !*c->summary)))
+        return argc > 1 ? usage("help")
+                        : cmdline_usage_error(cli, NULL, "no command '%s'", argv[0]);
+    cmdline_help(cli, c, stdout);
+    return 0;
+}
+
+static const struct cmdline_opt globals[] = {
+    {"backend", "msr|pci|perf|sim", "how registers are reached (default msr; pci registers: pci)",
+     'b'},
+    {"cpu", "N", "target CPU (msr, perf) or the Nth matching PCI device (pci)", 'c'},
+    {"dry-run", NULL, "print every access that would be made; touch nothing", 'n'},
+    {"rmw", NULL,
+     "write: unspecified fields keep their current value (default: reset\n"
+     "value; must-be-one bits 1)",
+     'r'},
+    {"json", NULL, "machine-readable output", 'j'},
+    {"msr-root", "DIR", "instead of /dev/cpu ($REGC_MSR_ROOT)", 'm'},
+    {"sysfs-root", "DIR", "instead of /sys ($REGC_SYSFS_ROOT)", 's'},
+    {"force-cpu", NULL,
+     "use a spec whose CPU models do not match this CPU (msr, pci, perf;\n"
+     "'regctl detect' names the spec that matches)",
+     'F'},
+    {NULL, NULL, NULL, 0}};
+
+/* "unknown backend 'X'", with "did you mean" or the list. Returns 2. */
+static int unknown_backend(const char *name)
+{
+    struct regc_suggest sg;
+    char hint[160];
+    regc_suggest_init(&sg, name);
+    for (const char *const *b = regctl_backends; *b; b++)
+        regc_suggest_add(&sg, *b);
+    fprintf(stderr, "regctl: unknown backend '%s' (want msr, pci, perf or sim)%s\n", name,
+            regc_suggest_text(&sg, hint, sizeof(hint)));
+    return 2;
+}
+
+/* One global option; the value conversions are the options' own. 0, or 2 with a message. */
+static int set_global(void *ctx, int c, const char *optarg)
+{
+    struct opts *o = ctx;
+    char *end;
+    switch (c) {
+    case 'b':
+        if (!regc_backend_find(optarg))
+            return unknown_backend(optarg);
+        o->backend = optarg;
+        break;
+    case 'c':
+        o->cpu = (int)strtol(optarg, &end, 10);
+        if (end == optarg || *end || o->cpu < 0) {
+            fprintf(stderr, "regctl: bad CPU number '%s'\n", optarg);
+            return 2;
+        }
+        break;
+    case 'n':
+        o->dry_run = true;
+        break;
+    case 'j':
+        o->json = true;
+        break;
+    case 'r':
+        o->rmw = true;
+        break;
+    case 'm':
+        if (!regctl_path_option_ok("--msr-root"))
+            return 2;
+        o->msr_root = optarg;
+        break;
+    case 's':
+        if (!regctl_path_option_ok("--sysfs-root"))
+            return 2;
+        o->sysfs_root = optarg;
+        break;
+    case 'F':
+        o->force_cpu = true;
+        break;
+    }
+    return 0;
+}
+
+static const struct cmdline_opt write_opts[] = {
+    {"force", NULL, "also give RO, RO-V and ig fields a value (refused otherwise)", 'f'},
+    {NULL, NULL, NULL, 0}};
+static const struct cmdline_opt events_opts[] = {
+    {"perf", NULL, "one line per event: its perf event string, which monitor takes", 'p'},
+    {NULL, NULL, NULL, 0}};
+
+/* The global options each command uses. */
+static const char *const g_list[] = {"json", NULL};
+static const char *const g_access[] = {"backend",  "cpu",        "dry-run",   "json", "rmw",
+                                       "msr-root", "sysfs-root", "force-cpu", NULL};
+static const char *const g_detect[] = {"cpu", "json", "msr-root", "sysfs-root", NULL};
+static const char *const g_monitor[] = {"backend",  "cpu",        "dry-run",   "json",
+                                        "msr-root", "sysfs-root", "force-cpu", NULL};
+
+static const struct cmdline_cmd commands[] = {
+    {"list", "[SPEC[.BLOCK]]", "list the specs, a spec's blocks, or a block's registers", "", NULL,
+     g_list, "b", cmd_list},
+    {"events", "[--perf] [SPEC[.BLOCK]] [PATTERN]",
+     "list the events monitor takes, with their encodings",
+     "PATTERN is matched, in any case, against BLOCK:EVENT, the description and the\n"
+     "perfmon name; without SPEC every spec is searched.\n",
+     events_opts, g_list, "b-", run_events},
+    {"read", "SPEC.BLOCK[.INSTANCE].REG[INDEX]", "read a register and decode its fields", "",
+     NULL, g_access, "r", cmd_read},
+    {"write", "SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... [--force]",
+     "write a register by field, then read it back decoded",
+     "FIELD is a field's name, or NAME[MSB:LSB] where fields share a name; VALUE a\n"
+     "number or one of the field's named values. Unspecified fields take their reset\n"
+     "value (must-be-one bits 1), or with --rmw keep their current value.\n",
+     write_opts, g_access, "rf*", cmd_write},
+    {"detect", "", "name this CPU, its uncore PCI devices and the specs that match", "", NULL,
+     g_detect, "", run_detect},
+    {"monitor", "SPEC EVENT... [monitor options]",
+     "count uncore events over intervals, or sample their overflows", regctl_monitor_help,
+     regctl_monitor_opts, g_monitor, "se*", run_monitor},
+    {"help", "[COMMAND]", "this help, or a command's", "", NULL, NULL, "c", run_help},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0}};
+
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"backend", required_argument, NULL, 'b'},
-                                             {"cpu", required_argument, NULL, 'c'},
-                                             {"dry-run", no_argument, NULL, 'n'},
-                                             {"json", no_argument, NULL, 'j'},
-                                             {"rmw", no_argument, NULL, 'r'},
-                                             {"msr-root", required_argument, NULL, 'm'},
-                                             {"sysfs-root", required_argument, NULL, 's'},
-                                             {"force-cpu", no_argument, NULL, 'F'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {"version", no_argument, NULL, 'V'},
-                                             {NULL, 0, NULL, 0}};
     struct opts o = {0};
-    int c;
-    while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        char *end;
-        switch (c) {
-        case 'b':
-            if (!regc_backend_find(optarg)) {
-                fprintf(stderr, "regctl: unknown backend '%s' (want msr, pci, perf or sim)\n",
-                        optarg);
-                return 2;
-            }
-            o.backend = optarg;
-            break;
-        case 'c':
-            o.cpu = (int)strtol(optarg, &end, 10);
-            if (end == optarg || *end || o.cpu < 0) {
-                fprintf(stderr, "regctl: bad CPU number '%s'\n", optarg);
-                return 2;
-            }
-            break;
-        case 'n':
-            o.dry_run = true;
-            break;
-        case 'j':
-            o.json = true;
-            break;
-        case 'r':
-            o.rmw = true;
-            break;
-        case 'm':
-            if (!regctl_path_option_ok("--msr-root"))
-                return 2;
-            o.msr_root = optarg;
-            break;
-        case 's':
-            if (!regctl_path_option_ok("--sysfs-root"))
-                return 2;
-            o.sysfs_root = optarg;
-            break;
-        case 'F':
-            o.force_cpu = true;
-            break;
-        case 'h':
-            usage(stdout);
-            return 0;
-        case 'V':
-            printf("regctl %s\n", REGC_VERSION);
-            return 0;
-        default:
-            return usage(stderr);
-        }
-    }
-    if (optind >= argc)
-        return usage(stderr);
-    const char *cmd = argv[optind];
-    int n = argc - optind - 1;
-    char **rest = argv + optind + 1;
-    if (strcmp(cmd, "list") == 0)
-        return cmd_list(&o, n, rest);
-    if (strcmp(cmd, "events") == 0)
-        return regctl_events(o.json, n, rest);
-    if (strcmp(cmd, "read") == 0)
-        return cmd_read(&o, n, rest);
-    if (strcmp(cmd, "write") == 0)
-        return cmd_write(&o, n, rest);
-    if (strcmp(cmd, "detect") == 0)
-        return regctl_detect(&(struct cpucheck_where){o.msr_root, o.sysfs_root, o.cpu}, o.json, n,
-                             rest);
-    if (strcmp(cmd, "monitor") == 0) {
-        struct monitor_globals g = {o.backend, o.msr_root,  o.sysfs_root, o.cpu,
-                                    o.dry_run, o.json,      o.force_cpu};
-        return regctl_monitor(&g, n + 1, argv + optind);
-    }
-    fprintf(stderr, "regctl: unknown command '%s'\n", cmd);
-    return usage(stderr);
+    const struct cmdline cl = {"regctl", REGC_VERSION, globals, commands, set_global, &o};
+    struct cmdline_args a;
+    cli = &cl;
+    if (argc > 1 && strcmp(argv[1], "__complete") == 0) /* the words to complete, unparsed */
+        return regctl_complete(&cl, argc - 2, argv + 2);
+    int rc = cmdline_parse(&cl, argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    return a.cmd->run(&o, a.argc, a.argv);
 }

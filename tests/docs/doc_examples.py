@@ -68,7 +68,8 @@ Annotations. An HTML comment right before the block (a roff comment
                       folded, "..." for any text; a message may be prefixed
                       with its program's name ("regctl: ")
   synopsis            a usage summary: its options and its usage lines (the
-                      words before two blanks) must be in PROG --help
+                      words before two blanks) must be in PROG --help, or in
+                      PROG CMD --help for a line PROG [options] CMD ...
   json-keys SPEC...   a listing of keys: each quoted name must be a key of
                       `regc -t json SPEC` for one of the SPECs
   context-keys SPEC... the same for `regc --dump-context SPEC` (the data tree)
@@ -558,6 +559,13 @@ def check_synopsis(b, scratch):
     status, help_text = run_shell(b, scratch, f"{prog} --help")
     if status != 0:
         raise Failed(f"{prog} --help exited {status}")
+    # a program with commands (regctl) gives each command's usage and options in PROG CMD --help
+    for line in b.text.splitlines():
+        cmd = next((w for w in line.split()[1:] if w[0] not in "[-"), None) \
+            if line.split()[:1] == [prog] else None
+        if cmd and re.fullmatch(r"[a-z][\w-]*", cmd):
+            status, text = run_shell(b, scratch, f"{prog} {cmd} --help")
+            help_text += "\n" + text if status == 0 else ""
     problems = []
     opt = r"(?<![\w-])(--?[A-Za-z][\w-]*)"
     known = set(re.findall(opt, help_text))

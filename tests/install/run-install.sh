@@ -5,7 +5,8 @@
 # headers and tables, man pages and the docs they cite); a program builds
 # against the installed headers and library through pkg-config and runs; the
 # installed regc works from its new place and finds an installed spec by
-# name; ldconfig runs for an install without DESTDIR as root, only then;
+# name; the bash completion of both programs is installed and completes;
+# ldconfig runs for an install without DESTDIR as root, only then;
 # make uninstall removes every file and every directory it made.
 set -u
 cd "$(dirname "$0")/../.."
@@ -38,6 +39,8 @@ tap_ok "make install PREFIX=$prefix DESTDIR=..."
     for s in regspec/events/*.xml; do echo "$prefix/share/regc/regspec/events/${s##*/}"; done
     for h in generated/*.h; do echo "$prefix/include/regc/${h##*/}"; done
     for m in docs/man/*.[0-9]; do echo "$prefix/share/man/man${m##*.}/${m##*/}"; done
+    echo "$prefix/share/bash-completion/completions/regc"
+    [ -n "$(ls runtime/regctl/*.c 2>/dev/null)" ] && echo "$prefix/share/bash-completion/completions/regctl"
     for d in docs/*.md docs/regc-model.schema.json docs/sources/*.md; do echo "$prefix/share/doc/regc/${d#docs/}"; done
 } | sort >"$tmp/want"
 (cd "$root" && find . \( -type f -o -type l \) | sed 's|^\.||' | sort) >"$tmp/have"
@@ -53,6 +56,16 @@ else tap_fail "nothing is installed outside PREFIX" "$(echo $outside)"; fi
 if [ -x "$root$prefix/bin/regc" ] && [ "$(stat -c %a "$root$prefix/share/man/man1/regc.1" 2>/dev/null)" = 644 ]; then
     tap_ok "modes: binaries executable, data 644"
 else tap_fail "modes: binaries executable, data 644"; fi
+
+# The installed bash completion, driven as bash drives it, asks the installed programs.
+comp=$root$prefix/share/bash-completion/completions
+if [ -x "$root$prefix/bin/regctl" ]; then
+    got=$(PATH=$root$prefix/bin:$PATH bash -c 'source "$1"; COMP_LINE="regctl mon"; COMP_POINT=10
+        _regctl; printf "%s " "${COMPREPLY[@]}"; COMP_LINE="regc --list-t"; COMP_POINT=13
+        _regc; printf "%s " "${COMPREPLY[@]}"' _ "$comp/regctl" 2>&1)
+    if [ "$got" = "monitor --list-templates " ]; then tap_ok "installed completion: regctl mon<TAB>, regc --list-t<TAB>"
+    else tap_fail "installed completion: regctl mon<TAB>, regc --list-t<TAB>" "got '$got'"; fi
+fi
 
 # The installed regc runs from its new place and its output compiles.
 cc=${CC:-cc}

@@ -174,7 +174,8 @@ if command -v python3 >/dev/null; then
     pcidev "$r" 0000:7f:0b.0 0x3ce0 0 0x8
     truncate -s 64 "$r/bus/pci/devices/0000:7f:0b.0/config"
     expect "U-Box node ids past 64 bytes of config: refused as needing root" 1 \
-        "regctl: monitor: socket 0: read ha.ha.HA_PCI_PMON_CTL0: reading 'ha.ha.HA_PCI_PMON_CTL0' (pci offset 0xd8, cpu 0) failed: cannot read CPUNODEID of U-Box 0000:7f:0b.0 (config 0x40): configuration space past 64 bytes needs root" \
+        "regctl: monitor: socket 0: read ha.ha.HA_PCI_PMON_CTL0: reading 'ha.ha.HA_PCI_PMON_CTL0' (pci offset 0xd8, cpu 0) failed: cannot read CPUNODEID of U-Box 0000:7f:0b.0 (config 0x40): configuration space past 64 bytes needs root
+regctl: note: --backend sim runs the same command on the simulator, without the hardware or its permissions" \
         --force-cpu --sysfs-root "$r" --backend pci monitor e5_2600 ha:REQUESTS.READS --socket all \
         --interval 0 --count 1 --lock-dir "$tmp/pcilocks" --settle 0
 else

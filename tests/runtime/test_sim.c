@@ -448,6 +448,8 @@ static void test_errors_mapped(void **st)
     expect_error("msr", false, ENOENT, "modprobe msr");
     expect_error("msr", false, ENXIO, "no such CPU");
     expect_error("pci", false, EACCES, "configuration space past 64 bytes needs root");
+    expect_error("pci", true, EACCES, "writing configuration space needs root");
+    expect_error("msr", false, EACCES, "setcap cap_sys_rawio+ep");
     expect_error("pci", false, ENODEV, "no PCI device matches");
     expect_error("pci", true, EIO, "input/output error");
     expect_error("sim", true, EIO, "the simulated CPU refused");

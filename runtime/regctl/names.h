@@ -1,0 +1,31 @@
+/*
+ * names.h - the spec and block names regctl's commands take, found or
+ * answered with a "did you mean" (regc/suggest.h), one way for every command.
+ */
+#ifndef REGCTL_NAMES_H
+#define REGCTL_NAMES_H
+
+#include "regc/desc.h"
+
+#include <stddef.h>
+
+/* Every spec compiled into regctl, NULL-terminated. names.c alone includes regc_specs.h, whose
+ * tables are static: one copy in the program, and one address per spec to compare. */
+extern const struct regc_spec *const *const regctl_specs;
+
+/* The backends --backend takes (regc_backend_find's names), NULL-terminated. */
+extern const char *const regctl_backends[];
+
+/* The compiled-in spec named by the 'len' bytes at 'name', or NULL. */
+const struct regc_spec *regctl_find_spec(const char *name, size_t len);
+
+/* "; did you mean 'X'?" when a spec is close to the 'len' bytes at 'name', else 'otherwise'
+ * (may be ""). Returns buf (160 bytes hold it), or 'otherwise'. */
+const char *regctl_suggest_spec(const char *name, size_t len, const char *otherwise, char *buf,
+                                size_t buflen);
+
+/* "; did you mean 'X'?" when a block of s is close to 'name', else "". Returns buf. */
+const char *regctl_suggest_block(const struct regc_spec *s, const char *name, char *buf,
+                                 size_t buflen);
+
+#endif
