@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* secure_getenv */
 
 #include "internal.h"
+#include "regc/regc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,12 +27,18 @@ int regc__err(char *err, size_t len, int rc, const char *fmt, ...)
     return rc;
 }
 
+const char *regc_getenv(const char *name)
+{
+    const char *e = secure_getenv(name); /* NULL in a set-user-ID or capability-raising program */
+    return e && *e ? e : NULL;
+}
+
 const char *regc__root(const char *opt, const char *env, const char *dflt)
 {
     if (opt)
         return opt;
-    const char *e = secure_getenv(env); /* NULL in a set-user-ID or capability-raising program */
-    return e && *e ? e : dflt;
+    const char *e = regc_getenv(env);
+    return e ? e : dflt;
 }
 
 int regc__read_text(const char *path, char *buf, size_t len)

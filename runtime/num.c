@@ -130,11 +130,20 @@ enum regc_num_status regc_num_parse(const char *text, size_t len, uint64_t min, 
     enum regc_num_status st = scan(text, len, flags, &v, &over);
     if (st)
         return refuse(st, false, 0, flags, why, whylen);
-    if (over || v > max)
+    st = over ? refuse(REGC_NUM_TOO_LARGE, false, max, flags, why, whylen)
+              : regc_num_check(v, min, max, flags, why, whylen);
+    if (st == REGC_NUM_OK)
+        *out = v;
+    return st;
+}
+
+enum regc_num_status regc_num_check(uint64_t v, uint64_t min, uint64_t max, unsigned flags,
+                                    char *why, size_t whylen)
+{
+    if (v > max)
         return refuse(REGC_NUM_TOO_LARGE, false, max, flags, why, whylen);
     if (v < min)
         return refuse(REGC_NUM_TOO_SMALL, false, min, flags, why, whylen);
-    *out = v;
     return REGC_NUM_OK;
 }
 

@@ -14,6 +14,7 @@
 #include "cpucheck.h"
 #include "events.h"
 #include "monitor.h"
+#include "numarg.h"
 #include "secure.h"
 #include "regc/backend.h"
 #include "regc/regc.h"
@@ -23,6 +24,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -499,15 +501,19 @@ static bool split_field(const char *sel, size_t len, char *name, size_t namelen,
     *msb = *lsb = -1;
     if (!br)
         return true;
-    char *end;
-    *msb = *lsb = strtol(br + 1, &end, 10);
-    if (end != br + 1 && *end == ':') {
-        const char *l = end + 1;
-        *lsb = strtol(l, &end, 10);
-        if (end == l)
-            return false;
-    }
-    return end != br + 1 && *end == ']' && end + 1 == sel + len && *msb >= 0 && *lsb >= 0;
+    const char *in = br + 1, *close = memchr(in, ']', len - nlen - 1);
+    if (!close || close + 1 != sel + len)
+        return false;
+    const char *colon = memchr(in, ':', (size_t)(close - in));
+    uint64_t hi, lo;
+    if (regc_num_parse(in, (size_t)((colon ? colon : close) - in), 0, 63, REGC_NUM_DEC, &hi, NULL,
+                       0) ||
+        (colon && regc_num_parse(colon + 1, (size_t)(close - colon - 1), 0, 63, REGC_NUM_DEC, &lo,
+                                 NULL, 0)))
+        return false;
+    *msb = (long)hi;
+    *lsb = colon ? (long)lo : (long)hi;
+    return true;
 }
 
 /* The field FIELD (of FIELD=VALUE, 'len' bytes) names: 0, or 2 with a message. */
@@ -552,21 +558,20 @@ static int find_field(const struct regc_reg *r, const char *sel, size_t len,
 static int parse_value(const struct regc_field *f, const char *text, uint64_t *out)
 {
     const struct regc_value *nv = regc_field_value_named(f, text);
-    char *end;
-    errno = 0;
-    *out = nv ? nv->value : strtoull(text, &end, 0);
-    if (!nv && (errno || end == text || *end)) {
+    char why[96];
+    if (nv) {
+        *out = nv->value;
+        return 0;
+    }
+    enum regc_num_status st = regc_num_parse(text, REGC_NUM_NUL, 0, regc_num_max_bits(f->msb - f->lsb + 1),
+                                             0, out, why, sizeof(why));
+    if (st == REGC_NUM_NOT_NUMBER)
         fprintf(stderr, "regctl: '%s' is neither a number nor a named value of field '%s'\n", text,
                 f->name);
-        return 2;
-    }
-    unsigned w = (unsigned)(f->msb - f->lsb + 1);
-    if (w < 64 && *out >> w) {
-        fprintf(stderr, "regctl: value 0x%llx does not fit field '%s' [%u:%u] (%u bits)\n",
-                (unsigned long long)*out, f->name, f->msb, f->lsb, w);
-        return 2;
-    }
-    return 0;
+    else if (st)
+        fprintf(stderr, "regctl: value '%s' for field '%s' [%u:%u]: %s\n", text, f->name, f->msb,
+                f->lsb, why);
+    return st ? 2 : 0;
 }
 
 /* One FIELD=VALUE into w. 0, or 2 with a message. */
@@ -839,7 +844,7 @@ int main(int argc, char **argv)
     struct opts o = {0};
     int c;
     while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        char *end;
+        uint64_t num;
         switch (c) {
         case 'b':
             if (!regc_backend_find(optarg)) {
@@ -850,11 +855,9 @@ int main(int argc, char **argv)
             o.backend = optarg;
             break;
         case 'c':
-            o.cpu = (int)strtol(optarg, &end, 10);
-            if (end == optarg || *end || o.cpu < 0) {
-                fprintf(stderr, "regctl: bad CPU number '%s'\n", optarg);
+            if (regctl_num("--cpu", optarg, 0, INT_MAX, REGC_NUM_DEC, &num))
                 return 2;
-            }
+            o.cpu = (int)num;
             break;
         case 'n':
             o.dry_run = true;

@@ -25,6 +25,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && !defined(REGC_API)
+#define REGC_API __attribute__((visibility("default")))
+#elif !defined(REGC_API)
+#define REGC_API
+#endif
+
 enum regc_num_status {
     REGC_NUM_OK = 0,
     REGC_NUM_EMPTY,      /* "empty" */
@@ -50,11 +60,19 @@ enum regc_num_status {
  * status of the refusal with *out untouched and the reason in 'why' (may be
  * NULL; "too large: at most 4095 (0xfff)").
  */
-enum regc_num_status regc_num_parse(const char *text, size_t len, uint64_t min, uint64_t max,
+REGC_API enum regc_num_status regc_num_parse(const char *text, size_t len, uint64_t min, uint64_t max,
                                     unsigned flags, uint64_t *out, char *why, size_t whylen);
 
+/*
+ * The range check alone, for a number that came as a number (a sample
+ * period against a counter found later): REGC_NUM_OK, or TOO_LARGE or
+ * TOO_SMALL with the reason in 'why' worded as regc_num_parse() words it.
+ */
+REGC_API enum regc_num_status regc_num_check(uint64_t v, uint64_t min, uint64_t max, unsigned flags,
+                                    char *why, size_t whylen);
+
 /* The same for a signed number: an optional '-', then the grammar above. */
-enum regc_num_status regc_num_parse_signed(const char *text, size_t len, int64_t min,
+REGC_API enum regc_num_status regc_num_parse_signed(const char *text, size_t len, int64_t min,
                                            int64_t max, int64_t *out, char *why, size_t whylen);
 
 /* The largest value of 'width' bits (1 to 64): 2^width - 1. */
@@ -64,6 +82,10 @@ static inline uint64_t regc_num_max_bits(unsigned width)
 }
 
 /* A status's name, without its limit ("too large"); "" for REGC_NUM_OK. */
-const char *regc_num_status_name(enum regc_num_status st);
+REGC_API const char *regc_num_status_name(enum regc_num_status st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -244,6 +244,16 @@ REGC_API regc_sim *regc_dev_sim(regc_dev *d);
 REGC_API const struct regc_spec *regc_dev_spec(const regc_dev *d);
 REGC_API const char *regc_dev_backend(const regc_dev *d);
 
+/*
+ * regc_getenv - the environment variable 'name' ($REGC_MSR_ROOT,
+ * $REGC_SYSFS_ROOT, $REGC_LOCK_DIR, $XDG_RUNTIME_DIR), or NULL when it is
+ * unset or empty, or when the program runs set-user-ID, set-group-ID or with
+ * raised capabilities (secure_getenv(3)): the person who runs such a program
+ * does not choose its files that way. The one place libregrt and regctl read
+ * their environment. Borrowed from the environment.
+ */
+REGC_API const char *regc_getenv(const char *name);
+
 #ifdef __cplusplus
 }
 #endif
