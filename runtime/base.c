@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,4 +56,12 @@ int regc__read_text(const char *path, char *buf, size_t len)
     while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
         buf[--n] = '\0';
     return 0;
+}
+
+bool regc__read_pci_id(const char *dir, const char *name, const char *file, uint64_t *v)
+{
+    char path[PATH_MAX * 2], buf[32];
+    snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file);
+    return regc__read_text(path, buf, sizeof(buf)) == 0 &&
+           regc_num_parse(buf, REGC_NUM_NUL, 0, UINT16_MAX, REGC_NUM_HEX, v, NULL, 0) == REGC_NUM_OK;
 }

@@ -3,7 +3,6 @@
  * Pure functions over the constant tables of regc/desc.h; no I/O.
  */
 #include "internal.h"
-#include "regc/num.h"
 #include "regc/regc.h"
 #include "regc/suggest.h"
 

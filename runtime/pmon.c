@@ -14,7 +14,6 @@
 
 #include "internal.h"
 #include "pmon_perf.h"
-#include "regc/num.h"
 #include "regc/pmon.h"
 #include "share.h"
 

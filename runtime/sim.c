@@ -1156,11 +1156,12 @@ static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
         if (!f)
             return rate_fail(sim, -ENOENT, "'%s': no field '%s' in the event's control", r->name,
                              t);
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(eq, &end, 0);
-        if (errno || end == eq || *end)
-            return rate_fail(sim, -EINVAL, "'%s': bad value '%s'", r->name, eq);
+        uint64_t v;
+        char why[96];
+        if (regc_num_parse(eq, REGC_NUM_NUL, 0, regc_num_max_bits(f->msb - f->lsb + 1u), 0, &v,
+                           why, sizeof(why)))
+            return rate_fail(sim, -EINVAL, "'%s': value '%s' for field '%s': %s", r->name, eq, t,
+                             why);
         r->mask |= regc_field_mask(f);
         r->value = regc_field_put(f, r->value, v);
         r->shaped |= (regc_field_mask(f) & shaping_mask(reg, r->c)) != 0;

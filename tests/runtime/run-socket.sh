@@ -100,7 +100,7 @@ expect "--sim-sockets without sim" 2 "regctl: monitor: --sim-sockets needs --bac
     monitor e5_2600v2 "$Q" --socket all --sim-sockets 2
 expect "--sim-sockets without --socket" 2 "regctl: monitor: --sim-sockets needs --socket" \
     "${S[@]}" monitor e5_2600v2 "$Q" --sim-sockets 2
-expect "bad --sim-sockets" 2 "regctl: monitor: bad --sim-sockets '65' (want 1 to 64)" \
+expect "bad --sim-sockets" 2 "regctl: monitor: --sim-sockets '65': too large: at most 64" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket all --sim-sockets 65
 expect "--csv and --json" 2 "regctl: monitor: --csv and --json exclude each other" \
     "${S[@]}" --json monitor e5_2600v2 "$Q" --csv
@@ -122,7 +122,7 @@ mkdir -p "$tmp/offline/devices/system/cpu/cpu0" "$tmp/offline/devices/system/cpu
 expect "no CPU with a package" 2 "regctl: monitor: --socket: no CPU topology in TMP/offline/devices/system/cpu (cpuN/topology/physical_package_id)" \
     --sysfs-root "$tmp/offline" monitor e5_2600v2 "$U" --socket all
 topology "$tmp/garbled" 0 zero
-expect "garbled package id" 2 "regctl: monitor: --socket: TMP/garbled/devices/system/cpu/cpu1/topology/physical_package_id holds no package number" \
+expect "garbled package id" 2 "regctl: monitor: --socket: TMP/garbled/devices/system/cpu/cpu1/topology/physical_package_id holds no package number: 'zero': not a number" \
     --sysfs-root "$tmp/garbled" monitor e5_2600v2 "$U" --socket all
 
 # ---- real topology: packages from sysfs, each reached through its first CPU

@@ -73,7 +73,38 @@ static void test_resolve(void **st)
     assert_non_null(strstr(err, "is an array"));
     assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL7", &r, err, sizeof(err)),
                      -ENOENT);
-    assert_string_equal(err, "register 'U_MSR_PMON_CTL' has no element 7");
+    assert_string_equal(err, "index '7' of register 'U_MSR_PMON_CTL': too large: at most 1");
+    /* indices are never wrapped: 2^32 was element 0, 2^32 + 2 element 2 (issue 24) */
+    static const struct {
+        const char *path, *err;
+    } idx[] = {
+        {"ubox.U_MSR_PMON_CTL[4294967296]",
+         "index '4294967296' of register 'U_MSR_PMON_CTL': too large: at most 1"},
+        {"ubox.U_MSR_PMON_CTL4294967296",
+         "index '4294967296' of register 'U_MSR_PMON_CTL': too large: at most 1"},
+        {"ubox.U_MSR_PMON_CTL4294967298",
+         "index '4294967298' of register 'U_MSR_PMON_CTL': too large: at most 1"},
+        {"ubox.U_MSR_PMON_CTL[18446744073709551616]",
+         "index '18446744073709551616' of register 'U_MSR_PMON_CTL': too large: at most 1"},
+        {"ubox.U_MSR_PMON_CTL[2]", "index '2' of register 'U_MSR_PMON_CTL': too large: at most 1"},
+        {"ubox.U_MSR_PMON_CTL[-1]", "index '-1' of register 'U_MSR_PMON_CTL': negative"},
+        {"ubox.U_MSR_PMON_CTL[ 1]",
+         "index ' 1' of register 'U_MSR_PMON_CTL': space before the number"},
+        {"ubox.U_MSR_PMON_CTL[+1]",
+         "index '+1' of register 'U_MSR_PMON_CTL': a '+' sign is not taken"},
+        {"ubox.U_MSR_PMON_CTL[1x]", "index '1x' of register 'U_MSR_PMON_CTL': junk after the number"},
+        {"ubox.U_MSR_PMON_CTL[]", "index '' of register 'U_MSR_PMON_CTL': empty"},
+    };
+    for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++) {
+        err[0] = '\0';
+        if (regc_resolve(&hand_ubox_spec, idx[i].path, &r, err, sizeof(err)) != -ENOENT ||
+            strcmp(err, idx[i].err) != 0)
+            fail_msg("%s: '%s', want '%s'", idx[i].path, err, idx[i].err);
+    }
+    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL[0x1]", &r, err, sizeof(err)), 0);
+    assert_int_equal(r.index, 1);
+    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL[0]", &r, err, sizeof(err)), 0);
+    assert_int_equal(r.index, 0);
     assert_int_equal(regc_resolve(&acme_spec, "box.box9.CTL0", &r, err, sizeof(err)), -ENOENT);
     assert_string_equal(err, "no instance 'box9' of block 'box'");
     assert_int_equal(regc_resolve(&acme_spec, "glob.GLOBAL_CTL[0]", &r, err, sizeof(err)), -ENOENT);
