@@ -193,6 +193,28 @@ bool regc_counters_dir_value(const struct regc_counters *c, enum regc_direction 
     return false;
 }
 
+enum regc_level regc_field_level(const struct regc_block *b, const struct regc_reg *r,
+                                 const struct regc_field *f)
+{
+    const struct regc_box_control *bc = b && b->pmon ? b->pmon->box_control : NULL;
+    if (!bc || !bc->reg || strcmp(bc->reg, r->name) != 0)
+        return REGC_LEVEL_NONE;
+    if (bc->freeze && strcmp(bc->freeze, f->name) == 0)
+        return REGC_LEVEL_BOX_FREEZE;
+    if (bc->freeze_enable && strcmp(bc->freeze_enable, f->name) == 0)
+        return REGC_LEVEL_BOX_FREEZE_ENABLE;
+    return REGC_LEVEL_NONE;
+}
+
+uint64_t regc_level_mask(const struct regc_block *b, const struct regc_reg *r)
+{
+    uint64_t m = 0;
+    for (const struct regc_field *f = r->fields; f->name; f++)
+        if (regc_field_sem(f) == REGC_SEM_WO && regc_field_level(b, r, f) != REGC_LEVEL_NONE)
+            m |= regc_field_mask(f);
+    return m;
+}
+
 bool regc_box_overflow_reports(const struct regc_global_status *gs,
                                const struct regc_box_overflow *bo, const struct regc_counters *c)
 {

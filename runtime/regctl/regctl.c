@@ -452,6 +452,8 @@ struct write_req {
     unsigned n;
     uint64_t mask, value;
     bool force;
+    bool have_before; /* 'before' holds the register as read just before the write */
+    uint64_t before;
 };
 
 static unsigned count_named(const struct regc_reg *r, const char *name)
@@ -664,15 +666,67 @@ static const char *action_verb(enum regc_sem s, bool dry_run)
 }
 
 /*
+ * The state field f holds after 'written' ("box frozen"); NULL: not a level. A box freeze takes
+ * effect only with the box's freeze-enable set, where it has one (E5-2600: "If set to 1 and
+ * .frz_en is 1, the counters in this box will be frozen", 327043 Table 2-9).
+ */
+static const char *level_state(const struct regc_ref *r, const struct regc_field *f,
+                               uint64_t written, bool dry_run)
+{
+    static const char *const text[][3][2] = {
+        [REGC_LEVEL_BOX_FREEZE] = {{"box not frozen", "box would not be frozen"},
+                                   {"box frozen", "box would be frozen"},
+                                   {"box not frozen, its freeze disabled",
+                                    "box would not be frozen, its freeze disabled"}},
+        [REGC_LEVEL_BOX_FREEZE_ENABLE] = {{"box freeze disabled", "box freeze would be disabled"},
+                                          {"box freeze enabled", "box freeze would be enabled"}},
+    };
+    enum regc_level l = regc_field_level(r->block, r->reg, f);
+    if (l == REGC_LEVEL_NONE)
+        return NULL;
+    const char *fe = r->block->pmon->box_control->freeze_enable;
+    const struct regc_field *en = fe ? regc_reg_field(r->reg, fe) : NULL;
+    int k = regc_field_get(f, written) != 0;
+    if (l == REGC_LEVEL_BOX_FREEZE && k && en && !regc_field_get(en, written))
+        k = 2;
+    return text[l][k][dry_run];
+}
+
+/* A level field's state after the write (frz: "box frozen (frz=1)"), printed or appended to arr. */
+static void report_state(const struct write_req *w, const struct regc_field *f, const char *state,
+                         uint64_t v, json_t *arr)
+{
+    char lab[96];
+    field_label(w->r.reg, f, lab, sizeof(lab));
+    if (arr)
+        json_array_append_new(arr, json_pack("{s:s,s:i,s:i,s:s,s:I}", "field", f->name, "lsb",
+                                             f->lsb, "msb", f->msb, "state", state, "value",
+                                             (json_int_t)v));
+    else
+        printf("%s: %s=%llu\n", state, lab, (unsigned long long)v);
+}
+
+/*
  * The actions the value written triggers (write-1-to-clear, write-1-to-set
  * and write-only fields holding 1 bits), as "cleared ov_u_fixed" or "cleared
- * ov bits 0x3": printed, or appended to 'arr' when it is not NULL.
+ * ov bits 0x3", and the states of level fields (regc_field_level: "box
+ * frozen", never a pulse): printed, or appended to 'arr' when it is not NULL.
+ * A write-1-to-clear names only the bits that were set, where the register
+ * was read before the write.
  */
 static void report_actions(const struct write_req *w, uint64_t written, bool dry_run, json_t *arr)
 {
     for (const struct regc_field *f = w->r.reg->fields; f->name; f++) {
-        const char *verb = action_verb(regc_field_sem(f), dry_run);
         uint64_t v = regc_field_get(f, written);
+        const char *state = level_state(&w->r, f, written, dry_run);
+        if (state) {
+            report_state(w, f, state, v, arr);
+            continue;
+        }
+        enum regc_sem sem = regc_field_sem(f);
+        const char *verb = action_verb(sem, dry_run);
+        if (sem == REGC_SEM_W1C && w->have_before)
+            v &= regc_field_get(f, w->before);
         if (!verb || !v)
             continue;
         char lab[96], h[24];
@@ -809,6 +863,9 @@ static int cmd_write(const struct opts *o, int argc, char **argv)
     /* unspecified fields: their reset value, must-be-one bits (RV1) 1 */
     uint64_t base = w.r.reg->reset | regc_reg_class_mask(w.r.reg, REGC_MASK_MB1);
     uint64_t written = (base & ~w.mask) | w.value, back;
+    /* what a write-1-to-clear clears: the bits set before */
+    if (!o->dry_run && (w.value & regc_reg_class_mask(w.r.reg, REGC_MASK_W1C)))
+        w.have_before = regc_read(d, &w.r, &w.before) == 0;
     int err = o->rmw ? regc_rmw(d, &w.r, w.mask, w.value, &written) : regc_write(d, &w.r, written);
     if (err < 0) {
         fprintf(stderr, "regctl: %s\n", regc_last_error(d));

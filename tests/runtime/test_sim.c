@@ -358,9 +358,16 @@ static void test_pmon_topology(void **st)
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 2);
     /* box freeze stops counting; freeze enable alone does not freeze on overflow: these
      * counters have no pmi field, so no overflow leaves the box (E5-2600, 327043 section 2.1) */
-    wr(d, &acme_spec, "box.box1.BOX_CTL", 0x80);
+    wr(d, &acme_spec, "box.box1.BOX_CTL", 0x180); /* frz with frz_en */
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 3), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 2);
+    assert_int_equal(rd(d, &acme_spec, "box.box1.BOX_CTL"), 0x180); /* levels read back */
+    /* frz without frz_en freezes nothing: "If set to 1 and .frz_en is 1, the counters in this
+     * box will be frozen" (327043 Table 2-9) */
+    wr(d, &acme_spec, "box.box1.BOX_CTL", 0x80);
+    assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 3), 0);
+    assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 5);
+    wr(d, &acme_spec, "box.box1.CTR0", 2);
     wr(d, &acme_spec, "box.box1.BOX_CTL", 0x100);
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 0xffff), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 1);

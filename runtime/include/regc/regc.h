@@ -122,6 +122,28 @@ REGC_API bool regc_box_overflow_reports(const struct regc_global_status *gs,
                                         const struct regc_counters *c);
 
 /*
+ * Levels: fields the manuals print WO that hold a state until written again.
+ * A box control's frz is one (the E5 guides: "set Cn_MSR_PMON_BOX_CTL.frz to
+ * 0" unfreezes the box, 327043 section 2.1.2 and 329468 section 2.1.2), and
+ * so is frz_en; the kernel's uncore driver toggles frz by read-modify-write
+ * of the box control (docs/sources/e5_2600v2.md item 1). libregrt treats
+ * them as levels, not actions: the simulator reads them back as held,
+ * regc_rmw() keeps them as read, and regctl reports them as states.
+ */
+enum regc_level {
+    REGC_LEVEL_NONE = 0,
+    REGC_LEVEL_BOX_FREEZE,        /* the box control's freeze role: 1 = the box is frozen */
+    REGC_LEVEL_BOX_FREEZE_ENABLE, /* its freeze-enable role: 1 = a freeze signal freezes the box */
+};
+
+/* The level that field 'f' of register 'r' of block 'b' holds, or REGC_LEVEL_NONE. */
+REGC_API enum regc_level regc_field_level(const struct regc_block *b, const struct regc_reg *r,
+                                          const struct regc_field *f);
+
+/* The bits of r's level fields, write-only in the manual's attribute (0: none). */
+REGC_API uint64_t regc_level_mask(const struct regc_block *b, const struct regc_reg *r);
+
+/*
  * regc_resolve - parse "BLOCK[.INSTANCE].REG[INDEX]" (INDEX also as "REG[i]";
  * the instance may be omitted for the first one). 0, or -ENOENT with a
  * message in 'err' (may be NULL) naming what was not found.
