@@ -72,4 +72,5 @@ fuzz expr 20000 10
 fuzz mustache 20000 20 -dict="$top/tests/fuzz/mustache.dict"
 fuzz render 5000 10
 fuzz event 3000 10
+fuzz num 20000 10
 tap_done
