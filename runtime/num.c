@@ -150,7 +150,7 @@ enum regc_num_status regc_num_check(uint64_t v, uint64_t min, uint64_t max, unsi
 /* |x| as an unsigned (INT64_MIN included). */
 static uint64_t magnitude(int64_t x)
 {
-    return x < 0 ? (uint64_t)-(x + 1) + 1 : (uint64_t)x;
+    return x < 0 ? (uint64_t)(-(x + 1)) + 1 : (uint64_t)x;
 }
 
 /* The sign of (the number -mag or mag) - x. */

@@ -517,12 +517,12 @@ static int read_packages(const struct mon *m, struct sock *all)
     return rc ? -1 : n;
 }
 
-/* One number of a --socket list (a package id, an int), or -1. */
-static long socket_number(const char *s, const char *end)
+/* One number of a --socket list (a package id, an int), or -1 with the reason in 'why'. */
+static long socket_number(const char *s, const char *end, char *why, size_t len)
 {
     uint64_t v;
-    return regc_num_parse(s, (size_t)(end - s), 0, INT_MAX, REGC_NUM_DEC, &v, NULL, 0) ? -1
-                                                                                      : (long)v;
+    return regc_num_parse(s, (size_t)(end - s), 0, INT_MAX, REGC_NUM_DEC, &v, why, len) ? -1
+                                                                                        : (long)v;
 }
 
 /*
@@ -535,11 +535,14 @@ static int choose_sockets(const char *arg, const struct sock *all, int n, struct
     for (const char *p = arg; strcmp(arg, "all") != 0;) {
         size_t len = strcspn(p, ",");
         const char *dash = memchr(p, '-', len);
-        long lo = socket_number(p, dash ? dash : p + len);
-        long hi = dash ? socket_number(dash + 1, p + len) : lo;
+        char why[96] = "a range that ends below its start";
+        long lo = socket_number(p, dash ? dash : p + len, why, sizeof(why));
+        long hi = dash && lo >= 0 ? socket_number(dash + 1, p + len, why, sizeof(why)) : lo;
         if (lo < 0 || hi < lo) {
             fprintf(stderr,
-                    "regctl: monitor: bad --socket '%s' (want all, or a list: 0,1 or 0-3)\n", arg);
+                    "regctl: monitor: bad --socket '%s': '%.*s': %s (want all, or a list: 0,1 or "
+                    "0-3)\n",
+                    arg, (int)len, p, why);
             return -1;
         }
         for (long id = lo; id <= hi; id++) {
@@ -594,13 +597,15 @@ static int set_socket_rate(struct sock *socks, int n, const char *arg)
     const char *at = strrchr(arg, '@'), *eq = strrchr(arg, '=');
     long want = -1;
     if (at && eq && at > eq) {
-        want = socket_number(at + 1, at + strlen(at));
-        const char *why = want < 0                        ? "bad socket after '@'"
+        char num[96];
+        want = socket_number(at + 1, at + strlen(at), num, sizeof(num));
+        const char *why = want < 0                        ? num
                           : socks[0].pkg < 0              ? "@SOCKET needs --socket"
                           : at - arg >= (long)sizeof(buf) ? "too long"
                                                           : NULL;
         if (why) {
-            fprintf(stderr, "regctl: monitor: --sim-rate '%s': %s\n", arg, why);
+            fprintf(stderr, "regctl: monitor: --sim-rate '%s': %s%s\n", arg,
+                    want < 0 ? "socket after '@': " : "", why);
             return 2;
         }
         snprintf(buf, sizeof(buf), "%.*s", (int)(at - arg), arg);

@@ -185,9 +185,14 @@ refuse "--interval -1s" "regctl: monitor: --interval '-1s': negative $W1" "${D[@
 refuse "--interval ' 1s'" "regctl: monitor: --interval ' 1s': space before the number $W1" "${D[@]}" --interval ' 1s'
 refuse "--interval 1.5s" "regctl: monitor: --interval '1.5s': junk after the number $W1" "${D[@]}" --interval 1.5s
 refuse "--interval inf" "regctl: monitor: --interval 'inf': not a number $W1" "${D[@]}" --interval inf
+W60="(want 1s, 250ms, 0; at most 60s)"
+accept "--settle 0" "" "${D[@]}" --interval 0 --settle 0
 accept "--settle 60s (the limit)" "" "${D[@]}" --interval 0 --settle 60s
-refuse "--settle 61s" "regctl: monitor: --settle '61s': too large: at most 60 (want 1s, 250ms, 0; at most 60s)" \
-    "${D[@]}" --settle 61s
+refuse "--settle 61s" "regctl: monitor: --settle '61s': too large: at most 60 $W60" "${D[@]}" --settle 61s
+refuse "--settle 2^32ms" "regctl: monitor: --settle '${P32}ms': too large: at most 60000 $W60" "${D[@]}" --settle ${P32}ms
+refuse "--settle 2^64" "regctl: monitor: --settle '$P64': too large: at most 60 $W60" "${D[@]}" --settle $P64
+refuse "--settle -1ms" "regctl: monitor: --settle '-1ms': negative $W60" "${D[@]}" --settle -1ms
+refuse "--settle 1x" "regctl: monitor: --settle '1x': junk after the number $W60" "${D[@]}" --settle 1x
 
 # ---- --sim-sockets: 1 to 64; --socket lists; --sim-rate N: signed, 64 bits
 K=(--backend sim monitor e5_2600v2 "$E" --interval 0 --count 1 --socket all)
@@ -198,8 +203,22 @@ for v in 65 $P32 $P64; do
     refuse "--sim-sockets $v" "regctl: monitor: --sim-sockets '$v': too large: at most 64" "${K[@]}" --sim-sockets $v
 done
 refuse "--sim-sockets -1" "regctl: monitor: --sim-sockets '-1': negative" "${K[@]}" --sim-sockets -1
-refuse "--socket 2^32" "regctl: monitor: bad --socket '$P32' (want all, or a list: 0,1 or 0-3)" \
-    --backend sim monitor e5_2600v2 "$E" --socket $P32
+WS="(want all, or a list: 0,1 or 0-3)"
+accept "--socket 0" "total" "${K[@]/all/0}"
+for v in 2147483648 $P32 $P64; do
+    refuse "--socket $v" "regctl: monitor: bad --socket '$v': '$v': too large: at most 2147483647 $WS" \
+        --backend sim monitor e5_2600v2 "$E" --socket $v
+done
+refuse "--socket 0-$P32" "regctl: monitor: bad --socket '0-$P32': '0-$P32': too large: at most 2147483647 $WS" \
+    --backend sim monitor e5_2600v2 "$E" --socket 0-$P32
+refuse "--socket ' 0'" "regctl: monitor: bad --socket ' 0': ' 0': space before the number $WS" \
+    --backend sim monitor e5_2600v2 "$E" --socket ' 0'
+refuse "--socket +0" "regctl: monitor: bad --socket '+0': '+0': a '+' sign is not taken $WS" \
+    --backend sim monitor e5_2600v2 "$E" --socket +0
+refuse "--socket 0x" "regctl: monitor: bad --socket '0x': '0x': junk after the number $WS" \
+    --backend sim monitor e5_2600v2 "$E" --socket 0x
+refuse "--sim-rate @2^32" "regctl: monitor: --sim-rate '$E=5@$P32': socket after '@': too large: at most 2147483647" \
+    "${K[@]}" --sim-rate "$E=5@$P32"
 R=(--backend sim monitor e5_2600v2 "$E" --interval 0 --count 1 --sim-rate)
 accept "--sim-rate N = 2^32" "^ +1 +4294967296$" "${R[@]}" "$E=$P32"
 refuse "--sim-rate N = 2^64" \

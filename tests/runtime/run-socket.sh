@@ -88,11 +88,11 @@ if [ -z "$bad" ] && [ ! -s "$tmp/rates.err" ]; then tap_ok "csv: each socket cou
 else tap_fail "csv: each socket counts its own rate, totals are sums" "$bad" "$(cat "$tmp/rates.err")"; fi
 
 # ---- errors
-expect "bad --socket" 2 "regctl: monitor: bad --socket 'one' (want all, or a list: 0,1 or 0-3)" \
+expect "bad --socket" 2 "regctl: monitor: bad --socket 'one': 'one': not a number (want all, or a list: 0,1 or 0-3)" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket one
-expect "bad --socket range" 2 "regctl: monitor: bad --socket '1-0' (want all, or a list: 0,1 or 0-3)" \
+expect "bad --socket range" 2 "regctl: monitor: bad --socket '1-0': '1-0': a range that ends below its start (want all, or a list: 0,1 or 0-3)" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket 1-0 --sim-sockets 2
-expect "empty --socket item" 2 "regctl: monitor: bad --socket '0,' (want all, or a list: 0,1 or 0-3)" \
+expect "empty --socket item" 2 "regctl: monitor: bad --socket '0,': '': empty (want all, or a list: 0,1 or 0-3)" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket 0, --sim-sockets 2
 expect "no such socket" 2 "regctl: monitor: --socket: no socket 2 (packages: 0,1)" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket 0,2 --sim-sockets 2
@@ -106,7 +106,7 @@ expect "--csv and --json" 2 "regctl: monitor: --csv and --json exclude each othe
     "${S[@]}" --json monitor e5_2600v2 "$Q" --csv
 expect "rate @SOCKET without --socket" 2 "regctl: monitor: --sim-rate '$Q=5@1': @SOCKET needs --socket" \
     "${S[@]}" monitor e5_2600v2 "$Q" --sim-rate "$Q=5@1"
-expect "rate @ no number" 2 "regctl: monitor: --sim-rate '$Q=5@x': bad socket after '@'" \
+expect "rate @ no number" 2 "regctl: monitor: --sim-rate '$Q=5@x': socket after '@': not a number" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket all --sim-rate "$Q=5@x"
 expect "rate @ unmonitored socket" 2 "regctl: monitor: --sim-rate: socket 1 is not monitored" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket 0 --sim-sockets 2 --sim-rate "$Q=5@1"
