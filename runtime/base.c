@@ -63,5 +63,6 @@ bool regc__read_pci_id(const char *dir, const char *name, const char *file, uint
     char path[PATH_MAX * 2], buf[32];
     snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file);
     return regc__read_text(path, buf, sizeof(buf)) == 0 &&
-           regc_num_parse(buf, REGC_NUM_NUL, 0, UINT16_MAX, REGC_NUM_HEX, v, NULL, 0) == REGC_NUM_OK;
+           regc_num_parse(buf, REGC_NUM_NUL, 0, UINT16_MAX, REGC_NUM_HEX, v, NULL, 0) ==
+               REGC_NUM_OK;
 }

@@ -57,8 +57,7 @@ static bool is_space(char c)
  * The magnitude of s[0..len): *v, saturated at UINT64_MAX with *over set.
  * A status for the text's shape (sign, junk...), range not checked.
  */
-static enum regc_num_status scan(const char *s, size_t len, unsigned flags, uint64_t *v,
-                                 bool *over)
+static enum regc_num_status scan(const char *s, size_t len, unsigned flags, uint64_t *v, bool *over)
 {
     if (len == 0)
         return REGC_NUM_EMPTY;
@@ -104,8 +103,8 @@ static void limit_text(char *buf, size_t len, bool neg, uint64_t mag, unsigned f
                  neg ? "-" : "", (unsigned long long)mag);
 }
 
-static enum regc_num_status refuse(enum regc_num_status st, bool neg, uint64_t mag,
-                                   unsigned flags, char *why, size_t whylen)
+static enum regc_num_status refuse(enum regc_num_status st, bool neg, uint64_t mag, unsigned flags,
+                                   char *why, size_t whylen)
 {
     if (!why || !whylen)
         return st;
@@ -166,8 +165,8 @@ static int compare(bool neg, uint64_t mag, int64_t x)
     return -(mag < (uint64_t)x);
 }
 
-enum regc_num_status regc_num_parse_signed(const char *text, size_t len, int64_t min,
-                                           int64_t max, int64_t *out, char *why, size_t whylen)
+enum regc_num_status regc_num_parse_signed(const char *text, size_t len, int64_t min, int64_t max,
+                                           int64_t *out, char *why, size_t whylen)
 {
     if (len == REGC_NUM_NUL)
         len = strlen(text);

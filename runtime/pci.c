@@ -77,8 +77,7 @@ static int by_name(const struct dirent **a, const struct dirent **b);
  * A sysfs PCI address "DDDD:BB:DD.F" (hexadecimal: domain, bus, device,
  * function): true and its parts, or false for any other name.
  */
-static bool pci_address(const char *name, unsigned *dom, unsigned *bus, unsigned *dev,
-                        unsigned *fn)
+static bool pci_address(const char *name, unsigned *dom, unsigned *bus, unsigned *dev, unsigned *fn)
 {
     static const struct {
         char end;     /* the separator after the part; '\0': the last */
@@ -158,8 +157,9 @@ static int read_uboxes(struct pci_state *st, const struct ubox_map *m, char *err
         uint64_t ven, did;
         uint32_t node, map;
         if (rc || !pci_address(name, &dom, &bus, &dev, &fn) ||
-            !regc__read_pci_id(st->root, name, "vendor", &ven) || !regc__read_pci_id(st->root, name, "device", &did) ||
-            ven != m->vendor || did != m->device) {
+            !regc__read_pci_id(st->root, name, "vendor", &ven) ||
+            !regc__read_pci_id(st->root, name, "device", &did) || ven != m->vendor ||
+            did != m->device) {
             free(ents[i]);
             continue;
         }
@@ -262,8 +262,8 @@ static bool matches(const char *dir, const char *name, const struct regc_pci_loc
         (loc->func != REGC_PCI_ANY && fn != loc->func))
         return false;
     uint64_t ven, did;
-    return regc__read_pci_id(dir, name, "vendor", &ven) && regc__read_pci_id(dir, name, "device", &did) &&
-           ven == loc->vendor && did == loc->device;
+    return regc__read_pci_id(dir, name, "vendor", &ven) &&
+           regc__read_pci_id(dir, name, "device", &did) && ven == loc->vendor && did == loc->device;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)

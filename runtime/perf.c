@@ -73,8 +73,8 @@ static int parse_format(const char *text, struct fmt_term *t)
         size_t item = strcspn(p, ","), lolen = strcspn(p, "-,");
         uint64_t lo, hi;
         if (regc_num_parse(p, lolen, 0, 63, REGC_NUM_DEC, &lo, NULL, 0) ||
-            (lolen < item && regc_num_parse(p + lolen + 1, item - lolen - 1, lo, 63, REGC_NUM_DEC,
-                                            &hi, NULL, 0)))
+            (lolen < item &&
+             regc_num_parse(p + lolen + 1, item - lolen - 1, lo, 63, REGC_NUM_DEC, &hi, NULL, 0)))
             return -EINVAL;
         t->mask |= range_mask((unsigned)lo, lolen < item ? (unsigned)hi : (unsigned)lo);
         p += item + (p[item] == ',');

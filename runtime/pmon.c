@@ -1010,7 +1010,8 @@ static int resolve_directions(regc_pmon_session *p)
     return 0;
 }
 
-/* How many bits the PMI core mask has: the global pmi-core field's, or one per PMI_Sel_CoreN field. */
+/* How many bits the PMI core mask has: the global pmi-core field's, or one per PMI_Sel_CoreN field.
+ */
 static unsigned pmi_bits(regc_pmon_session *p, const struct regc_global_control *gc)
 {
     unsigned n = 0;

@@ -1163,8 +1163,8 @@ static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
                              t);
         uint64_t v;
         char why[96];
-        if (regc_num_parse(eq, REGC_NUM_NUL, 0, regc_num_max_bits(f->msb - f->lsb + 1u), 0, &v,
-                           why, sizeof(why)))
+        if (regc_num_parse(eq, REGC_NUM_NUL, 0, regc_num_max_bits(f->msb - f->lsb + 1u), 0, &v, why,
+                           sizeof(why)))
             return rate_fail(sim, -EINVAL, "'%s': value '%s' for field '%s': %s", r->name, eq, t,
                              why);
         r->mask |= regc_field_mask(f);

@@ -510,8 +510,8 @@ static bool split_field(const char *sel, size_t len, char *name, size_t namelen,
     uint64_t hi, lo;
     if (regc_num_parse(in, (size_t)((colon ? colon : close) - in), 0, 63, REGC_NUM_DEC, &hi, NULL,
                        0) ||
-        (colon && regc_num_parse(colon + 1, (size_t)(close - colon - 1), 0, 63, REGC_NUM_DEC, &lo,
-                                 NULL, 0)))
+        (colon &&
+         regc_num_parse(colon + 1, (size_t)(close - colon - 1), 0, 63, REGC_NUM_DEC, &lo, NULL, 0)))
         return false;
     *msb = (long)hi;
     *lsb = colon ? (long)lo : (long)hi;
@@ -565,8 +565,8 @@ static int parse_value(const struct regc_field *f, const char *text, uint64_t *o
         *out = nv->value;
         return 0;
     }
-    enum regc_num_status st = regc_num_parse(text, REGC_NUM_NUL, 0, regc_num_max_bits(f->msb - f->lsb + 1),
-                                             0, out, why, sizeof(why));
+    enum regc_num_status st = regc_num_parse(
+        text, REGC_NUM_NUL, 0, regc_num_max_bits(f->msb - f->lsb + 1), 0, out, why, sizeof(why));
     if (st == REGC_NUM_NOT_NUMBER)
         fprintf(stderr, "regctl: '%s' is neither a number nor a named value of field '%s'\n", text,
                 f->name);
@@ -699,9 +699,9 @@ static void report_state(const struct write_req *w, const struct regc_field *f, 
     char lab[96];
     field_label(w->r.reg, f, lab, sizeof(lab));
     if (arr)
-        json_array_append_new(arr, json_pack("{s:s,s:i,s:i,s:s,s:I}", "field", f->name, "lsb",
-                                             f->lsb, "msb", f->msb, "state", state, "value",
-                                             (json_int_t)v));
+        json_array_append_new(arr,
+                              json_pack("{s:s,s:i,s:i,s:s,s:I}", "field", f->name, "lsb", f->lsb,
+                                        "msb", f->msb, "state", state, "value", (json_int_t)v));
     else
         printf("%s: %s=%llu\n", state, lab, (unsigned long long)v);
 }

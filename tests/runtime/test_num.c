@@ -39,16 +39,24 @@ static void run_u(uint64_t min, uint64_t max, unsigned flags, const struct ucase
     }
 }
 
-#define OK(t, v) {t, REGC_NUM_OK, v, NULL}
-#define NO(t, s, w) {t, s, 0, w}
+#define OK(t, v)                                                                                   \
+    {                                                                                              \
+        t, REGC_NUM_OK, v, NULL                                                                    \
+    }
+#define NO(t, s, w)                                                                                \
+    {                                                                                              \
+        t, s, 0, w                                                                                 \
+    }
 
 /* the shapes every kind refuses alike */
 #define SHAPES                                                                                     \
-    NO("", REGC_NUM_EMPTY, "empty"), NO(" 1", REGC_NUM_SPACE, "space before the number"),         \
+    NO("", REGC_NUM_EMPTY, "empty"), NO(" 1", REGC_NUM_SPACE, "space before the number"),          \
         NO("\t1", REGC_NUM_SPACE, "space before the number"),                                      \
         NO("+1", REGC_NUM_SIGN, "a '+' sign is not taken"),                                        \
-        NO("-1", REGC_NUM_NEGATIVE, "negative"), NO(" -1", REGC_NUM_SPACE, "space before the number"), \
-        NO("-", REGC_NUM_NOT_NUMBER, "not a number"), NO("x", REGC_NUM_NOT_NUMBER, "not a number"), \
+        NO("-1", REGC_NUM_NEGATIVE, "negative"),                                                   \
+        NO(" -1", REGC_NUM_SPACE, "space before the number"),                                      \
+        NO("-", REGC_NUM_NOT_NUMBER, "not a number"),                                              \
+        NO("x", REGC_NUM_NOT_NUMBER, "not a number"),                                              \
         NO("1x", REGC_NUM_JUNK, "junk after the number"),                                          \
         NO("1 ", REGC_NUM_JUNK, "junk after the number"),                                          \
         NO("1.5", REGC_NUM_JUNK, "junk after the number"),                                         \
@@ -58,15 +66,22 @@ static void test_field4(void **state)
 {
     (void)state;
     static const struct ucase c[] = {
-        OK("0", 0), OK("15", 15), OK("0xf", 15), OK("0XF", 15), OK("0x0f", 15),
+        OK("0", 0),
+        OK("15", 15),
+        OK("0xf", 15),
+        OK("0XF", 15),
+        OK("0x0f", 15),
         NO("16", REGC_NUM_TOO_LARGE, "too large: at most 15"),
         NO("0x10", REGC_NUM_TOO_LARGE, "too large: at most 15"),
         NO("4294967296", REGC_NUM_TOO_LARGE, "too large: at most 15"),
         NO("18446744073709551616", REGC_NUM_TOO_LARGE, "too large: at most 15"),
         NO("0x10000000000000000", REGC_NUM_TOO_LARGE, "too large: at most 15"),
-        NO("010", REGC_NUM_OCTAL, "leading zero (octal is not taken; write it in decimal or 0x...)"),
-        NO("0x", REGC_NUM_NOT_NUMBER, "not a number"), NO("0xg", REGC_NUM_NOT_NUMBER, "not a number"),
-        SHAPES, {NULL, 0, 0, NULL}};
+        NO("010", REGC_NUM_OCTAL,
+           "leading zero (octal is not taken; write it in decimal or 0x...)"),
+        NO("0x", REGC_NUM_NOT_NUMBER, "not a number"),
+        NO("0xg", REGC_NUM_NOT_NUMBER, "not a number"),
+        SHAPES,
+        {NULL, 0, 0, NULL}};
     run_u(0, regc_num_max_bits(4), 0, c);
 }
 
@@ -74,12 +89,15 @@ static void test_field8(void **state) /* umask=0x1ff is refused, not written as 
 {
     (void)state;
     static const struct ucase c[] = {
-        OK("0", 0), OK("255", 255), OK("0xff", 255),
+        OK("0", 0),
+        OK("255", 255),
+        OK("0xff", 255),
         NO("256", REGC_NUM_TOO_LARGE, "too large: at most 255 (0xff)"),
         NO("0x1ff", REGC_NUM_TOO_LARGE, "too large: at most 255 (0xff)"),
         NO("4294967296", REGC_NUM_TOO_LARGE, "too large: at most 255 (0xff)"),
         NO("18446744073709551616", REGC_NUM_TOO_LARGE, "too large: at most 255 (0xff)"),
-        SHAPES, {NULL, 0, 0, NULL}};
+        SHAPES,
+        {NULL, 0, 0, NULL}};
     run_u(0, regc_num_max_bits(8), 0, c);
 }
 
@@ -87,7 +105,9 @@ static void test_field64(void **state)
 {
     (void)state;
     static const struct ucase c[] = {
-        OK("0", 0), OK("18446744073709551615", UINT64_MAX), OK("0xffffffffffffffff", UINT64_MAX),
+        OK("0", 0),
+        OK("18446744073709551615", UINT64_MAX),
+        OK("0xffffffffffffffff", UINT64_MAX),
         OK("4294967296", UINT64_C(1) << 32),
         NO("18446744073709551616", REGC_NUM_TOO_LARGE,
            "too large: at most 18446744073709551615 (0xffffffffffffffff)"),
@@ -96,7 +116,8 @@ static void test_field64(void **state)
         NO("99999999999999999999999999", REGC_NUM_TOO_LARGE,
            "too large: at most 18446744073709551615 (0xffffffffffffffff)"),
         NO("99999999999999999999999999x", REGC_NUM_JUNK, "junk after the number"),
-        SHAPES, {NULL, 0, 0, NULL}};
+        SHAPES,
+        {NULL, 0, 0, NULL}};
     run_u(0, regc_num_max_bits(64), 0, c);
 }
 
@@ -104,28 +125,36 @@ static void test_cpu(void **state) /* --cpu 4294967297 is refused, not CPU 1 */
 {
     (void)state;
     static const struct ucase c[] = {
-        OK("0", 0), OK("2147483647", INT_MAX), OK("50000000", 50000000),
+        OK("0", 0),
+        OK("2147483647", INT_MAX),
+        OK("50000000", 50000000),
         NO("2147483648", REGC_NUM_TOO_LARGE, "too large: at most 2147483647"),
         NO("4294967296", REGC_NUM_TOO_LARGE, "too large: at most 2147483647"),
         NO("4294967297", REGC_NUM_TOO_LARGE, "too large: at most 2147483647"),
         NO("18446744073709551616", REGC_NUM_TOO_LARGE, "too large: at most 2147483647"),
         NO("0x10", REGC_NUM_JUNK, "junk after the number"),
-        NO("007", REGC_NUM_OCTAL, "leading zero (octal is not taken; write it in decimal or 0x...)"),
-        SHAPES, {NULL, 0, 0, NULL}};
+        NO("007", REGC_NUM_OCTAL,
+           "leading zero (octal is not taken; write it in decimal or 0x...)"),
+        SHAPES,
+        {NULL, 0, 0, NULL}};
     run_u(0, INT_MAX, REGC_NUM_DEC, c);
 }
 
 static void test_sample44(void **state) /* --sample on a 44-bit counter: 1 to 2^44-1 */
 {
     (void)state;
-    static const struct ucase c[] = {
-        OK("1", 1), OK("0xfffffffffff", UINT64_C(0xfffffffffff)), OK("4294967296", UINT64_C(1) << 32),
-        NO("0", REGC_NUM_TOO_SMALL, "too small: at least 1"),
-        NO("0x100000000000", REGC_NUM_TOO_LARGE, "too large: at most 17592186044415 (0xfffffffffff)"),
-        NO("0x100000000001", REGC_NUM_TOO_LARGE, "too large: at most 17592186044415 (0xfffffffffff)"),
-        NO("18446744073709551616", REGC_NUM_TOO_LARGE,
-           "too large: at most 17592186044415 (0xfffffffffff)"),
-        SHAPES, {NULL, 0, 0, NULL}};
+    static const struct ucase c[] = {OK("1", 1),
+                                     OK("0xfffffffffff", UINT64_C(0xfffffffffff)),
+                                     OK("4294967296", UINT64_C(1) << 32),
+                                     NO("0", REGC_NUM_TOO_SMALL, "too small: at least 1"),
+                                     NO("0x100000000000", REGC_NUM_TOO_LARGE,
+                                        "too large: at most 17592186044415 (0xfffffffffff)"),
+                                     NO("0x100000000001", REGC_NUM_TOO_LARGE,
+                                        "too large: at most 17592186044415 (0xfffffffffff)"),
+                                     NO("18446744073709551616", REGC_NUM_TOO_LARGE,
+                                        "too large: at most 17592186044415 (0xfffffffffff)"),
+                                     SHAPES,
+                                     {NULL, 0, 0, NULL}};
     run_u(1, regc_num_max_bits(44), 0, c);
 }
 
@@ -133,11 +162,17 @@ static void test_hex(void **state) /* sysfs ids and PCI addresses */
 {
     (void)state;
     static const struct ucase c[] = {
-        OK("0x8086", 0x8086), OK("8086", 0x8086), OK("0000", 0), OK("7f", 0x7f), OK("ffff", 0xffff),
+        OK("0x8086", 0x8086),
+        OK("8086", 0x8086),
+        OK("0000", 0),
+        OK("7f", 0x7f),
+        OK("ffff", 0xffff),
         NO("10000", REGC_NUM_TOO_LARGE, "too large: at most 0xffff"),
         NO("100000000", REGC_NUM_TOO_LARGE, "too large: at most 0xffff"),
-        NO("7f:", REGC_NUM_JUNK, "junk after the number"), NO("0x", REGC_NUM_NOT_NUMBER, "not a number"),
-        NO("-1", REGC_NUM_NEGATIVE, "negative"), {NULL, 0, 0, NULL}};
+        NO("7f:", REGC_NUM_JUNK, "junk after the number"),
+        NO("0x", REGC_NUM_NOT_NUMBER, "not a number"),
+        NO("-1", REGC_NUM_NEGATIVE, "negative"),
+        {NULL, 0, 0, NULL}};
     run_u(0, 0xffff, REGC_NUM_HEX, c);
 }
 
@@ -212,9 +247,10 @@ static void test_signed(void **state) /* --sim-rate N: decrements are negative *
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_field4),  cmocka_unit_test(test_field8), cmocka_unit_test(test_field64),
-        cmocka_unit_test(test_cpu),     cmocka_unit_test(test_sample44), cmocka_unit_test(test_hex),
-        cmocka_unit_test(test_length),  cmocka_unit_test(test_signed),
+        cmocka_unit_test(test_field4),   cmocka_unit_test(test_field8),
+        cmocka_unit_test(test_field64),  cmocka_unit_test(test_cpu),
+        cmocka_unit_test(test_sample44), cmocka_unit_test(test_hex),
+        cmocka_unit_test(test_length),   cmocka_unit_test(test_signed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,7 +92,8 @@ static void test_resolve(void **st)
          "index ' 1' of register 'U_MSR_PMON_CTL': space before the number"},
         {"ubox.U_MSR_PMON_CTL[+1]",
          "index '+1' of register 'U_MSR_PMON_CTL': a '+' sign is not taken"},
-        {"ubox.U_MSR_PMON_CTL[1x]", "index '1x' of register 'U_MSR_PMON_CTL': junk after the number"},
+        {"ubox.U_MSR_PMON_CTL[1x]",
+         "index '1x' of register 'U_MSR_PMON_CTL': junk after the number"},
         {"ubox.U_MSR_PMON_CTL[]", "index '' of register 'U_MSR_PMON_CTL': empty"},
     };
     for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++) {
@@ -101,9 +102,11 @@ static void test_resolve(void **st)
             strcmp(err, idx[i].err) != 0)
             fail_msg("%s: '%s', want '%s'", idx[i].path, err, idx[i].err);
     }
-    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL[0x1]", &r, err, sizeof(err)), 0);
+    assert_int_equal(
+        regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL[0x1]", &r, err, sizeof(err)), 0);
     assert_int_equal(r.index, 1);
-    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL[0]", &r, err, sizeof(err)), 0);
+    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL[0]", &r, err, sizeof(err)),
+                     0);
     assert_int_equal(r.index, 0);
     assert_int_equal(regc_resolve(&acme_spec, "box.box9.CTL0", &r, err, sizeof(err)), -ENOENT);
     assert_string_equal(err, "no instance 'box9' of block 'box'");

@@ -60,8 +60,9 @@ enum regc_num_status {
  * status of the refusal with *out untouched and the reason in 'why' (may be
  * NULL; "too large: at most 4095 (0xfff)").
  */
-REGC_API enum regc_num_status regc_num_parse(const char *text, size_t len, uint64_t min, uint64_t max,
-                                    unsigned flags, uint64_t *out, char *why, size_t whylen);
+REGC_API enum regc_num_status regc_num_parse(const char *text, size_t len, uint64_t min,
+                                             uint64_t max, unsigned flags, uint64_t *out, char *why,
+                                             size_t whylen);
 
 /*
  * The range check alone, for a number that came as a number (a sample
@@ -69,11 +70,12 @@ REGC_API enum regc_num_status regc_num_parse(const char *text, size_t len, uint6
  * TOO_SMALL with the reason in 'why' worded as regc_num_parse() words it.
  */
 REGC_API enum regc_num_status regc_num_check(uint64_t v, uint64_t min, uint64_t max, unsigned flags,
-                                    char *why, size_t whylen);
+                                             char *why, size_t whylen);
 
 /* The same for a signed number: an optional '-', then the grammar above. */
 REGC_API enum regc_num_status regc_num_parse_signed(const char *text, size_t len, int64_t min,
-                                           int64_t max, int64_t *out, char *why, size_t whylen);
+                                                    int64_t max, int64_t *out, char *why,
+                                                    size_t whylen);
 
 /* The largest value of 'width' bits (1 to 64): 2^width - 1. */
 static inline uint64_t regc_num_max_bits(unsigned width)
