@@ -25,14 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "regc/regc.h" /* REGC_API */
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-#if defined(__GNUC__) && !defined(REGC_API)
-#define REGC_API __attribute__((visibility("default")))
-#elif !defined(REGC_API)
-#define REGC_API
 #endif
 
 enum regc_num_status {
