@@ -63,6 +63,10 @@ golden write-clear-sim 0 --backend sim write e5_2600v2.ubox.U_MSR_PMON_GLOBAL_ST
 golden write-clear-json 0 --backend sim --json write e5_2600v2.ubox.U_MSR_PMON_BOX_STATUS ov=3
 golden write-clear-dry-run 0 --dry-run write e5_2600v2.ubox.U_MSR_PMON_GLOBAL_STATUS ov_u_fixed=1
 golden write-dry-run-json 0 --dry-run --json write e5_2600.ubox.U_MSR_PMON_CTL0 ev_sel=0x42 rst=1
+# levels: states, never pulses (the E5-2600's frz freezes only with frz_en, 327043 Table 2-9)
+golden write-frz-json 0 --backend sim --json write e5_2600v2.cbox.Cn_MSR_PMON_BOX_CTL frz=1
+golden write-frz-no-en-dry-run 0 --dry-run write e5_2600.cbox.Cn_MSR_PMON_BOX_CTL frz=1
+golden write-frz-en-sim 0 --backend sim write e5_2600.cbox.Cn_MSR_PMON_BOX_CTL frz=1 frz_en=1 rst_ctrs=1
 golden write-refused-ro-v 1 --backend sim write xeon7500_mbox.mbox.M_MSR_PERF_GLOBAL_STATUS ov=3
 golden write-refused-ro-zero 1 --backend sim write xeon7500_mbox.mbox.M_MSR_PMU_TIMESTAMP timestamp=0
 golden write-refused-ro 1 --backend sim write snb_client.unc.MSR_UNC_CBO_CONFIG CBox=4
