@@ -692,7 +692,7 @@ static const char *level_state(const struct regc_ref *r, const struct regc_field
     return text[l][k][dry_run];
 }
 
-/* A level field's state after the write (frz: "box frozen (frz=1)"), printed or appended to arr. */
+/* A level field's state after the write ("box frozen: frz=1"), printed or appended to arr. */
 static void report_state(const struct write_req *w, const struct regc_field *f, const char *state,
                          uint64_t v, json_t *arr)
 {

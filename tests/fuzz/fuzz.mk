@@ -27,7 +27,7 @@ COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c)) $(COMMON
 RUNTIME_SRCS := $(wildcard runtime/*.c) $(COMMON_SRCS)
 MUSTACHE_SRCS := compiler/mustache_parse.c compiler/mustache_render.c compiler/mustache_escape.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c \
 	compiler/dt.c $(COMMON_SRCS)
-EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c $(COMMON_SRCS)
+EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c runtime/num.c $(COMMON_SRCS)
 TARGETS := compile xmlload expr mustache render event num
 
 .PHONY: all
