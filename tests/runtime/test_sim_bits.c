@@ -269,7 +269,7 @@ static void t_event_sets_threshold(void **state)
 
 /*
  * A box control's frz is a level, not a pulse: "set Cn_MSR_PMON_BOX_CTL.frz to 0" unfreezes
- * (327043 and 329468 section 2.1.2). Written 1 it reads back 1, a read-modify-write of another
+ * (329468-002 section 2.1.2 step f, page 17). Written 1 it reads back 1, a read-modify-write of another
  * field of the box control (rst_ctrs) keeps it and the box stays frozen; written 0 the box
  * counts again. On the E5-2600, frz freezes only with frz_en set ("If set to 1 and .frz_en is
  * 1, the counters in this box will be frozen", 327043 Table 2-9). Values from the headers.

@@ -124,7 +124,7 @@ REGC_API bool regc_box_overflow_reports(const struct regc_global_status *gs,
 /*
  * Levels: fields the manuals print WO that hold a state until written again.
  * A box control's frz is one (the E5 guides: "set Cn_MSR_PMON_BOX_CTL.frz to
- * 0" unfreezes the box, 327043 section 2.1.2 and 329468 section 2.1.2), and
+ * 0" unfreezes the box, 329468-002 section 2.1.2 step f, page 17), and
  * so is frz_en; the kernel's uncore driver toggles frz by read-modify-write
  * of the box control (docs/sources/e5_2600v2.md item 1). libregrt treats
  * them as levels, not actions: the simulator reads them back as held,
