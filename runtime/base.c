@@ -7,9 +7,11 @@
 #define _GNU_SOURCE /* secure_getenv */
 
 #include "internal.h"
+#include "regc/regc.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,12 +28,18 @@ int regc__err(char *err, size_t len, int rc, const char *fmt, ...)
     return rc;
 }
 
+const char *regc_getenv(const char *name)
+{
+    const char *e = secure_getenv(name); /* NULL in a set-user-ID or capability-raising program */
+    return e && *e ? e : NULL;
+}
+
 const char *regc__root(const char *opt, const char *env, const char *dflt)
 {
     if (opt)
         return opt;
-    const char *e = secure_getenv(env); /* NULL in a set-user-ID or capability-raising program */
-    return e && *e ? e : dflt;
+    const char *e = regc_getenv(env);
+    return e ? e : dflt;
 }
 
 int regc__read_text(const char *path, char *buf, size_t len)
@@ -48,4 +56,13 @@ int regc__read_text(const char *path, char *buf, size_t len)
     while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
         buf[--n] = '\0';
     return 0;
+}
+
+bool regc__read_pci_id(const char *dir, const char *name, const char *file, uint64_t *v)
+{
+    char path[PATH_MAX * 2], buf[32];
+    snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file);
+    return regc__read_text(path, buf, sizeof(buf)) == 0 &&
+           regc_num_parse(buf, REGC_NUM_NUL, 0, UINT16_MAX, REGC_NUM_HEX, v, NULL, 0) ==
+               REGC_NUM_OK;
 }

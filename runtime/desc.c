@@ -193,6 +193,28 @@ bool regc_counters_dir_value(const struct regc_counters *c, enum regc_direction 
     return false;
 }
 
+enum regc_level regc_field_level(const struct regc_block *b, const struct regc_reg *r,
+                                 const struct regc_field *f)
+{
+    const struct regc_box_control *bc = b && b->pmon ? b->pmon->box_control : NULL;
+    if (!bc || !bc->reg || strcmp(bc->reg, r->name) != 0)
+        return REGC_LEVEL_NONE;
+    if (bc->freeze && strcmp(bc->freeze, f->name) == 0)
+        return REGC_LEVEL_BOX_FREEZE;
+    if (bc->freeze_enable && strcmp(bc->freeze_enable, f->name) == 0)
+        return REGC_LEVEL_BOX_FREEZE_ENABLE;
+    return REGC_LEVEL_NONE;
+}
+
+uint64_t regc_level_mask(const struct regc_block *b, const struct regc_reg *r)
+{
+    uint64_t m = 0;
+    for (const struct regc_field *f = r->fields; f->name; f++)
+        if (regc_field_sem(f) == REGC_SEM_WO && regc_field_level(b, r, f) != REGC_LEVEL_NONE)
+            m |= regc_field_mask(f);
+    return m;
+}
+
 bool regc_box_overflow_reports(const struct regc_global_status *gs,
                                const struct regc_box_overflow *bo, const struct regc_counters *c)
 {
@@ -204,8 +226,13 @@ bool regc_box_overflow_reports(const struct regc_global_status *gs,
     return true;
 }
 
-/* Splits "NAME[N]" or "NAMEN" (N a trailing index when NAME alone is not a register). */
-static const struct regc_reg *resolve_reg(const struct regc_block *b, const char *text, int *index)
+/*
+ * Splits "NAME[N]" or "NAMEN" (N a trailing index when NAME alone is not a
+ * register): the register, and the index's text in *idx (NULL: none, else
+ * *idxlen bytes; *bracket for the NAME[N] form).
+ */
+static const struct regc_reg *resolve_reg(const struct regc_block *b, const char *text,
+                                          const char **idx, size_t *idxlen, bool *bracket)
 {
     char name[128];
     size_t len = strcspn(text, "[");
@@ -213,13 +240,14 @@ static const struct regc_reg *resolve_reg(const struct regc_block *b, const char
         return NULL;
     memcpy(name, text, len);
     name[len] = '\0';
-    *index = -1;
-    if (text[len] == '[') {
-        char *end;
-        long v = strtol(text + len + 1, &end, 0);
-        if (end == text + len + 1 || strcmp(end, "]") != 0 || v < 0)
+    *idx = NULL;
+    *bracket = text[len] == '[';
+    if (*bracket) {
+        size_t rest = strlen(text + len + 1);
+        if (rest == 0 || text[len + rest] != ']')
             return NULL;
-        *index = (int)v;
+        *idx = text + len + 1;
+        *idxlen = rest - 1;
         return regc_block_reg(b, name);
     }
     const struct regc_reg *r = regc_block_reg(b, name);
@@ -229,7 +257,8 @@ static const struct regc_reg *resolve_reg(const struct regc_block *b, const char
         len--;
     if (len == strlen(name) || name[len] == '\0')
         return NULL;
-    *index = atoi(name + len);
+    *idx = text + len;
+    *idxlen = strlen(text + len);
     name[len] = '\0';
     r = regc_block_reg(b, name);
     return r && r->is_array ? r : NULL;
@@ -304,28 +333,40 @@ int regc_resolve(const struct regc_spec *s, const char *path, struct regc_ref *o
         }
         rest = dot + 1;
     }
-    int index;
-    const struct regc_reg *r = resolve_reg(b, rest, &index);
+    const char *idx;
+    size_t idxlen;
+    bool bracket;
+    const struct regc_reg *r = resolve_reg(b, rest, &idx, &idxlen, &bracket);
     if (!r) {
         if (err)
             snprintf(err, errlen, "no register '%s' in block '%s'%s", rest, b->name,
                      suggest_reg(b, rest, hint, sizeof(hint)));
         return -ENOENT;
     }
-    if (!r->is_array && index >= 0) {
+    if (!r->is_array && idx) {
         if (err)
             snprintf(err, errlen, "register '%s' is not an array", r->name);
         return -ENOENT;
     }
-    if (r->is_array && index < 0) {
+    if (r->is_array && !idx) {
         if (err)
             snprintf(err, errlen, "register '%s' is an array: give an index (%s%u..%s%u)", r->name,
                      r->name, r->first, r->name, r->first + r->count - 1);
         return -ENOENT;
     }
-    if (regc_ref_make(out, s, b, inst, r, index) < 0) {
+    uint64_t index = 0;
+    char why[96];
+    if (idx && regc_num_parse(idx, idxlen, r->first, (uint64_t)r->first + r->count - 1,
+                              bracket ? 0 : REGC_NUM_DEC, &index, why, sizeof(why))) {
         if (err)
-            snprintf(err, errlen, "register '%s' has no element %d", r->name, index);
+            snprintf(err, errlen, "index '%.*s' of register '%s': %s", (int)idxlen, idx, r->name,
+                     why);
+        return -ENOENT;
+    }
+    if (regc_ref_make(out, s, b, inst, r, idx ? (int)index : -1) < 0) {
+        if (err)
+            snprintf(err, errlen, "register '%s' has no element %llu", r->name,
+                     (unsigned long long)index);
         return -ENOENT;
     }
     return 0;

@@ -139,16 +139,6 @@ struct pci_id {
     uint16_t vendor, device;
 };
 
-static bool read_hex_file(const char *dir, const char *name, const char *file, unsigned long *v)
-{
-    char path[PATH_MAX * 2], buf[32], *end;
-    snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file);
-    if (regc__read_text(path, buf, sizeof(buf)) < 0)
-        return false;
-    *v = strtoul(buf, &end, 16);
-    return end != buf;
-}
-
 /* The spec's distinct (vendor, device) pairs into ids (caller frees); their count. */
 static size_t spec_pci_ids(const struct regc_spec *s, struct pci_id **ids)
 {
@@ -201,9 +191,9 @@ int regc_pci_uncore_count(const struct regc_spec *s, const char *sysfs_root, uns
         return regc__err(err, errlen, -ENOMEM, "out of memory");
     }
     for (struct dirent *e; (e = readdir(d));) {
-        unsigned long v, dv;
-        if (e->d_name[0] == '.' || !read_hex_file(dir, e->d_name, "vendor", &v) ||
-            !read_hex_file(dir, e->d_name, "device", &dv))
+        uint64_t v, dv;
+        if (e->d_name[0] == '.' || !regc__read_pci_id(dir, e->d_name, "vendor", &v) ||
+            !regc__read_pci_id(dir, e->d_name, "device", &dv))
             continue;
         for (size_t i = 0; i < n; i++)
             if (!seen[i] && ids[i].vendor == v && ids[i].device == dv) {

@@ -236,7 +236,8 @@ int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t valu
     int rc = regc_read(d, r, &old);
     if (rc < 0)
         return rc;
-    uint64_t v = regc_rmw_value(r->reg, old, mask, value);
+    uint64_t level = regc_level_mask(r->block, r->reg) & ~mask; /* a state: kept as read */
+    uint64_t v = (regc_rmw_value(r->reg, old, mask, value) & ~level) | (old & level);
     if (written)
         *written = v;
     return regc_write(d, r, v);

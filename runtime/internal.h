@@ -5,6 +5,7 @@
 #define REGC_INTERNAL_H
 
 #include "regc/backend.h"
+#include "regc/num.h"
 
 #include <stdio.h>
 
@@ -21,6 +22,9 @@ const char *regc__root(const char *opt, const char *env, const char *dflt);
 
 /* Reads a small text file into buf (trailing newline removed); 0 or -errno. */
 int regc__read_text(const char *path, char *buf, size_t len);
+
+/* The PCI id in sysfs file DIR/NAME/FILE ("vendor", "device": "0x8086", 16 bits): true and *v. */
+bool regc__read_pci_id(const char *dir, const char *name, const char *file, uint64_t *v);
 
 /* Where a device reaches the hardware (runtime/share.c: lock names, the kernel's PMUs). Borrowed
  * strings, valid until regc_close(). */

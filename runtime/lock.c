@@ -220,6 +220,28 @@ void regc__lockdir_close(struct regc__lockdir *ld)
 
 /* ---- the lock files */
 
+/*
+ * The pid of a FLOCK line of /proc/locks on device maj:min, inode ino
+ * ("1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF": the kernel's
+ * "%d %02x:%02x:%lu", lock_get_status() in fs/locks.c), else 0.
+ */
+static long flock_pid(char *line, uint64_t maj, uint64_t min, uint64_t ino)
+{
+    char *save = NULL, *tok[6];
+    size_t n = 0;
+    for (char *t = strtok_r(line, " \t\n", &save); t && n < 6; t = strtok_r(NULL, " \t\n", &save))
+        tok[n++] = t;
+    char *c1 = n == 6 ? strchr(tok[5], ':') : NULL, *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    uint64_t pid, ma, mi, in;
+    if (!c2 || strcmp(tok[1], "FLOCK") != 0 ||
+        regc_num_parse(tok[4], REGC_NUM_NUL, 1, INT32_MAX, REGC_NUM_DEC, &pid, NULL, 0) ||
+        regc_num_parse(tok[5], (size_t)(c1 - tok[5]), 0, UINT32_MAX, REGC_NUM_HEX, &ma, NULL, 0) ||
+        regc_num_parse(c1 + 1, (size_t)(c2 - c1 - 1), 0, UINT32_MAX, REGC_NUM_HEX, &mi, NULL, 0) ||
+        regc_num_parse(c2 + 1, REGC_NUM_NUL, 0, UINT64_MAX, REGC_NUM_DEC, &in, NULL, 0))
+        return 0;
+    return ma == maj && mi == min && in == ino ? (long)pid : 0;
+}
+
 /* The pid holding a flock on fd's file, from /proc/locks; 0 when unknown. */
 static long holder(int fd)
 {
@@ -227,15 +249,10 @@ static long holder(int fd)
     FILE *f = fstat(fd, &st) == 0 ? fopen("/proc/locks", "re") : NULL;
     if (!f)
         return 0;
-    char line[256], kind[16];
-    long pid = 0, p;
-    unsigned maj, min;
-    unsigned long long ino;
+    char line[256];
+    long pid = 0;
     while (!pid && fgets(line, sizeof(line), f))
-        if (sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", kind, &p, &maj, &min, &ino) == 5 &&
-            strcmp(kind, "FLOCK") == 0 && p > 0 && maj == major(st.st_dev) &&
-            min == minor(st.st_dev) && ino == (unsigned long long)st.st_ino)
-            pid = p;
+        pid = flock_pid(line, major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino);
     fclose(f);
     return pid;
 }

@@ -17,17 +17,19 @@
 #include <unistd.h>
 
 struct msr_cpu {
-    int fd;           /* -1: not opened yet */
+    int cpu;
+    int fd;           /* opened O_RDONLY or O_RDWR */
     bool writable;    /* opened O_RDWR (else O_RDONLY: only read so far) */
     int werr;         /* 0, or why it cannot be opened for writing (-errno), once tried */
     const char *leaf; /* "msr", or "msr_safe" where msr does not exist */
 };
 
+/* Only CPUs whose device opened have an entry: memory grows with the CPUs used, never with a
+ * CPU number (--cpu 50000000 fails at the open, allocating nothing). */
 struct msr_state {
     char root[PATH_MAX];
-    struct msr_cpu *cpus;
-    int ncpus;
-    size_t cpus_cap;
+    struct msr_cpu *cpus; /* ncpus used, in the order first opened */
+    size_t ncpus, cpus_cap;
 };
 
 static int msr_open(struct regc_backend *be, char *err, size_t errlen)
@@ -47,9 +49,8 @@ static int msr_open(struct regc_backend *be, char *err, size_t errlen)
 static void msr_close(struct regc_backend *be)
 {
     struct msr_state *st = be->priv;
-    for (int i = 0; i < st->ncpus; i++)
-        if (st->cpus[i].fd >= 0)
-            close(st->cpus[i].fd);
+    for (size_t i = 0; i < st->ncpus; i++)
+        close(st->cpus[i].fd);
     free(st->cpus);
     free(st);
 }
@@ -62,6 +63,27 @@ static int open_dev(const struct msr_state *st, int cpu, const char *leaf, int f
     return fd < 0 ? -errno : fd;
 }
 
+/* cpu's device opened (msr, else msr_safe) into a new entry; -errno when it does not open. */
+static int cpu_open(struct msr_state *st, int cpu, bool write, struct msr_cpu **out)
+{
+    int flags = write ? O_RDWR : O_RDONLY;
+    const char *leaf = "msr";
+    int fd = open_dev(st, cpu, leaf, flags);
+    if (fd == -ENOENT)
+        fd = open_dev(st, cpu, leaf = "msr_safe", flags);
+    if (fd < 0)
+        return fd;
+    struct msr_cpu *n = regc_grow(st->cpus, &st->cpus_cap, st->ncpus + 1, sizeof(*n));
+    if (!n) {
+        close(fd);
+        return -ENOMEM;
+    }
+    st->cpus = n;
+    *out = &n[st->ncpus++];
+    **out = (struct msr_cpu){.cpu = cpu, .fd = fd, .writable = write, .leaf = leaf};
+    return 0;
+}
+
 /*
  * The cached descriptor of 'cpu': opened at first use, msr (else msr_safe),
  * read-only until the first write, which opens it again read-write (the read
@@ -71,26 +93,14 @@ static int cpu_fd(struct msr_state *st, int cpu, bool write, int *fd)
 {
     if (cpu < 0)
         return -ENXIO;
-    if (cpu >= st->ncpus) {
-        struct msr_cpu *n = regc_grow(st->cpus, &st->cpus_cap, (size_t)cpu + 1, sizeof(*n));
-        if (!n)
-            return -ENOMEM;
-        for (int i = st->ncpus; i <= cpu; i++)
-            n[i] = (struct msr_cpu){.fd = -1};
-        st->cpus = n;
-        st->ncpus = cpu + 1;
-    }
-    struct msr_cpu *c = &st->cpus[cpu];
-    int flags = write ? O_RDWR : O_RDONLY;
-    if (c->fd < 0) {
-        c->leaf = "msr";
-        int f = open_dev(st, cpu, c->leaf, flags);
-        if (f == -ENOENT)
-            f = open_dev(st, cpu, c->leaf = "msr_safe", flags);
-        if (f < 0)
-            return f;
-        c->fd = f;
-        c->writable = write;
+    struct msr_cpu *c = NULL;
+    for (size_t i = 0; i < st->ncpus && !c; i++)
+        if (st->cpus[i].cpu == cpu)
+            c = &st->cpus[i];
+    if (!c) {
+        int rc = cpu_open(st, cpu, write, &c);
+        if (rc < 0)
+            return rc;
     } else if (write && !c->writable) {
         int f = c->werr ? c->werr : open_dev(st, cpu, c->leaf, O_RDWR);
         if (f < 0)

@@ -71,9 +71,32 @@ struct pci_state {
 };
 
 static int by_name(const struct dirent **a, const struct dirent **b);
-static bool read_id(const char *dir, const char *name, const char *file, unsigned long *v);
 
 /* The package of bus 'bus' of domain 'dom' by the U-Box map; -1 when no U-Box bus lies above. */
+/*
+ * A sysfs PCI address "DDDD:BB:DD.F" (hexadecimal: domain, bus, device,
+ * function): true and its parts, or false for any other name.
+ */
+static bool pci_address(const char *name, unsigned *dom, unsigned *bus, unsigned *dev, unsigned *fn)
+{
+    static const struct {
+        char end;     /* the separator after the part; '\0': the last */
+        uint64_t max; /* domain: 32 bits (Linux's pci_domain_nr is an int) */
+    } parts[] = {{':', UINT32_MAX}, {':', 0xff}, {'.', 0x1f}, {'\0', 7}};
+    unsigned *out[] = {dom, bus, dev, fn};
+    const char *p = name;
+    for (size_t i = 0; i < 4; i++) {
+        const char *sep = parts[i].end ? strchr(p, parts[i].end) : p + strlen(p);
+        uint64_t v;
+        if (!sep || regc_num_parse(p, (size_t)(sep - p), 0, parts[i].max, REGC_NUM_HEX, &v, NULL,
+                                   0) != REGC_NUM_OK)
+            return false;
+        *out[i] = (unsigned)v;
+        p = sep + 1;
+    }
+    return true;
+}
+
 static int package_of(const struct pci_state *st, unsigned dom, unsigned bus)
 {
     int best = -1;
@@ -131,11 +154,12 @@ static int read_uboxes(struct pci_state *st, const struct ubox_map *m, char *err
     for (int i = 0; i < n; i++) {
         const char *name = ents[i]->d_name;
         unsigned dom, bus, dev, fn;
-        unsigned long ven, did;
+        uint64_t ven, did;
         uint32_t node, map;
-        if (rc || sscanf(name, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4 ||
-            !read_id(st->root, name, "vendor", &ven) || !read_id(st->root, name, "device", &did) ||
-            ven != m->vendor || did != m->device) {
+        if (rc || !pci_address(name, &dom, &bus, &dev, &fn) ||
+            !regc__read_pci_id(st->root, name, "vendor", &ven) ||
+            !regc__read_pci_id(st->root, name, "device", &did) || ven != m->vendor ||
+            did != m->device) {
             free(ents[i]);
             continue;
         }
@@ -229,28 +253,17 @@ static void pci_close(struct regc_backend *be)
     free(st);
 }
 
-static bool read_id(const char *dir, const char *name, const char *file, unsigned long *v)
-{
-    char path[PATH_MAX * 2], buf[32];
-    snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file);
-    if (regc__read_text(path, buf, sizeof(buf)) < 0)
-        return false;
-    char *end;
-    *v = strtoul(buf, &end, 16);
-    return end != buf;
-}
-
 /* Does sysfs entry 'name' ("0000:7f:0e.1") match the locator? */
 static bool matches(const char *dir, const char *name, const struct regc_pci_loc *loc)
 {
     unsigned dom, bus, dev, fn;
-    if (sscanf(name, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4 ||
+    if (!pci_address(name, &dom, &bus, &dev, &fn) ||
         (loc->dev != REGC_PCI_ANY && dev != loc->dev) ||
         (loc->func != REGC_PCI_ANY && fn != loc->func))
         return false;
-    unsigned long ven, did;
-    return read_id(dir, name, "vendor", &ven) && read_id(dir, name, "device", &did) &&
-           ven == loc->vendor && did == loc->device;
+    uint64_t ven, did;
+    return regc__read_pci_id(dir, name, "vendor", &ven) &&
+           regc__read_pci_id(dir, name, "device", &did) && ven == loc->vendor && did == loc->device;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -261,10 +274,10 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 /* Is sysfs entry 'name' the one to take: the Nth match, or a match on the package's buses? */
 static bool chosen(const struct pci_state *st, const char *name, int *seen)
 {
-    unsigned dom, bus;
+    unsigned dom, bus, dev, fn;
     if (st->package < 0)
         return (*seen)++ == st->which;
-    return sscanf(name, "%x:%x:", &dom, &bus) == 2 && package_of(st, dom, bus) == st->package;
+    return pci_address(name, &dom, &bus, &dev, &fn) && package_of(st, dom, bus) == st->package;
 }
 
 static int find_config(struct regc_backend *be, const struct regc_pci_loc *loc, char *path,

@@ -69,21 +69,15 @@ static int parse_format(const char *text, struct fmt_term *t)
     else
         return -EINVAL;
     t->mask = 0;
-    for (const char *p = colon + 1; *p;) {
-        char *end;
-        unsigned long lo = strtoul(p, &end, 10), hi = lo;
-        if (end == p || lo > 63)
+    for (const char *p = colon + 1; *p;) { /* "0-7,21" */
+        size_t item = strcspn(p, ","), lolen = strcspn(p, "-,");
+        uint64_t lo, hi;
+        if (regc_num_parse(p, lolen, 0, 63, REGC_NUM_DEC, &lo, NULL, 0) ||
+            (lolen < item &&
+             regc_num_parse(p + lolen + 1, item - lolen - 1, lo, 63, REGC_NUM_DEC, &hi, NULL, 0)))
             return -EINVAL;
-        if (*end == '-') {
-            p = end + 1;
-            hi = strtoul(p, &end, 10);
-            if (end == p || hi > 63 || hi < lo)
-                return -EINVAL;
-        }
-        t->mask |= range_mask((unsigned)lo, (unsigned)hi);
-        p = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',')
-            return -EINVAL;
+        t->mask |= range_mask((unsigned)lo, lolen < item ? (unsigned)hi : (unsigned)lo);
+        p += item + (p[item] == ',');
     }
     return t->mask ? 0 : -EINVAL;
 }
@@ -200,7 +194,14 @@ int regc_perf_pmu_open(struct regc_perf_pmu **out, const char *sysfs_root, const
         free(p);
         return no_pmu(root, name, path, rc, err, errlen);
     } else {
-        p->type = (uint32_t)strtoul(text, NULL, 10);
+        uint64_t type;
+        char why[96];
+        if (regc_num_parse(text, REGC_NUM_NUL, 0, UINT32_MAX, REGC_NUM_DEC, &type, why,
+                           sizeof(why))) {
+            free(p);
+            return regc__err(err, errlen, -EINVAL, "%s: '%s': %s", path, text, why);
+        }
+        p->type = (uint32_t)type;
     }
     rc = load_formats(p, err, errlen);
     if (rc < 0) {
@@ -315,9 +316,14 @@ int regc_perf_event_config(const struct regc_perf_pmu *p, const char *event, uin
         if (n == 8)
             return regc__err(err, errlen, -E2BIG, "event '%s' of PMU '%s' has too many terms",
                              event, p->name);
+        uint64_t v = 1;
+        char why[96];
         if (eq)
             *eq = '\0';
-        terms[n++] = (struct regc_perf_term){tok, eq ? strtoull(eq + 1, NULL, 0) : 1};
+        if (eq && regc_num_parse(eq + 1, REGC_NUM_NUL, 0, UINT64_MAX, 0, &v, why, sizeof(why)))
+            return regc__err(err, errlen, -EINVAL, "%s: term '%s': '%s': %s", path, tok, eq + 1,
+                             why);
+        terms[n++] = (struct regc_perf_term){tok, v};
     }
     return regc_perf_encode(p, terms, n, config, err, errlen);
 }

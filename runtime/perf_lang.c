@@ -282,13 +282,11 @@ static int split_terms(char *text, struct regc_perf_term *t, size_t *n, const ch
         char *eq = strchr(s, '=');
         uint64_t v = 1;
         if (eq) {
-            char *end;
+            char why[96];
             *eq++ = '\0';
-            errno = 0;
-            v = strtoull(eq, &end, 0);
-            if (errno || end == eq || *end)
-                return regc__err(err, errlen, -EINVAL, "'%s': bad value '%s' for term '%s'", in, eq,
-                                 s);
+            if (regc_num_parse(eq, REGC_NUM_NUL, 0, UINT64_MAX, 0, &v, why, sizeof(why)))
+                return regc__err(err, errlen, -EINVAL, "'%s': value '%s' for term '%s': %s", in, eq,
+                                 s, why);
         }
         if (!*s)
             return regc__err(err, errlen, -EINVAL, "'%s': a term without a name", in);

@@ -192,6 +192,10 @@ static int add_set(regc_pmon_session *p, struct pmon_ev *e, const struct regc_re
     const struct regc_field *f = r ? regc_reg_field(r, field) : NULL;
     if (!f)
         return fail(p, -ENOENT, "'%s': no field '%s' in '%s'", e->name, field, r ? r->name : "?");
+    char why[96];
+    if (regc_num_check(v, 0, regc_num_max_bits(f->msb - f->lsb + 1u), 0, why, sizeof(why)))
+        return fail(p, -ERANGE, "'%s': value 0x%llx for field '%s' [%u:%u] of '%s': %s", e->name,
+                    (unsigned long long)v, f->name, f->msb, f->lsb, r->name, why);
     e->sets[e->nsets++] = (struct pmon_set){.reg = reg, .field = f, .value = v};
     return 0;
 }
@@ -288,14 +292,14 @@ static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
                 return rc;
             continue;
         }
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(eq, &end, 0);
-        if (errno || end == eq || *end)
-            return fail(p, -EINVAL, "'%s': bad value '%s' for '%s'", e->name, eq, t);
+        uint64_t v;
+        char why[96];
+        if (regc_num_parse(eq, REGC_NUM_NUL, 0, UINT64_MAX, 0, &v, why, sizeof(why)))
+            return fail(p, -EINVAL, "'%s': value '%s' for '%s': %s", e->name, eq, t, why);
         if (streq(t, "ctr")) { /* pin the counter (array index), if the event allows it */
             if (v >= 64 || (e->allowed && !((e->allowed >> v) & 1)))
-                return fail(p, -EINVAL, "'%s': counter %llu cannot count it", e->name, v);
+                return fail(p, -EINVAL, "'%s': counter %llu cannot count it", e->name,
+                            (unsigned long long)v);
             e->allowed = UINT64_C(1) << v;
             continue;
         }
@@ -1010,6 +1014,45 @@ static int resolve_directions(regc_pmon_session *p)
     return 0;
 }
 
+/* How many bits the PMI core mask has: the global pmi-core field's, or one per PMI_Sel_CoreN field.
+ */
+static unsigned pmi_bits(regc_pmon_session *p, const struct regc_global_control *gc)
+{
+    unsigned n = 0;
+    for (; gc->pmi_cores && gc->pmi_cores[n] && n < 64; n++)
+        ;
+    struct regc_ref r;
+    const struct regc_field *f = NULL;
+    if (!n && gc->pmi_core && global_ref(p, gc->block, gc->reg, &r) == 0)
+        f = regc_reg_field(r.reg, gc->pmi_core);
+    return f ? f->msb - f->lsb + 1u : n;
+}
+
+/*
+ * The options' numbers against what holds them: a sample period N is a
+ * preload of 2^w - N, so 1 to 2^w-1 for every counter of width w; the PMI
+ * core mask fits its field(s). Never cut: -ERANGE naming the limit.
+ */
+static int check_opts(regc_pmon_session *p)
+{
+    char why[96];
+    for (unsigned i = 0; p->opt.sample && i < p->n; i++) {
+        const struct pmon_ev *e = &p->ev[i];
+        if (regc_num_check(p->opt.sample, 1, low_mask(e->c->width), 0, why, sizeof(why)))
+            return fail(p, -ERANGE, "sample period %llu for '%s' (counter '%s', %u bits): %s",
+                        (unsigned long long)p->opt.sample, e->name, e->c->counter, e->c->width,
+                        why);
+    }
+    const struct regc_global_control *gc = gctl(p);
+    if (!p->opt.sample || !p->opt.pmi_cores || !gc)
+        return 0;
+    unsigned bits = pmi_bits(p, gc);
+    if (bits && regc_num_check(p->opt.pmi_cores, 0, regc_num_max_bits(bits), 0, why, sizeof(why)))
+        return fail(p, -ERANGE, "PMI core mask 0x%llx (%u bits): %s",
+                    (unsigned long long)p->opt.pmi_cores, bits, why);
+    return 0;
+}
+
 int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
 {
     int rc = p->share || p->perf ? regc_pmon_release(p) : 0; /* started before: put that back */
@@ -1022,6 +1065,8 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
     rc = assign(p);
     if (!rc)
         rc = resolve_directions(p);
+    if (!rc)
+        rc = check_opts(p);
     if (rc)
         return rc;
     if (regc__pmon_perf_wanted(p->d))

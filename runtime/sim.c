@@ -543,13 +543,15 @@ static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
 
 /* ---- reads and writes */
 
+/* WO bits read 0, except the levels the box keeps (box freeze, freeze-enable: regc_level_mask). */
 static uint64_t read_value(const struct sim_reg *s)
 {
     uint64_t v = s->value & low_mask(s->reg->width);
+    uint64_t level = regc_level_mask(s->block, s->reg);
     for (const struct regc_field *f = s->reg->fields; f->name; f++) {
         enum regc_sem sem = regc_field_sem(f);
         if (sem == REGC_SEM_WO || sem == REGC_SEM_MBZ || sem == REGC_SEM_IG)
-            v &= ~regc_field_mask(f);
+            v &= ~regc_field_mask(f) | level;
     }
     return v;
 }
@@ -660,10 +662,13 @@ int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t value)
 
 /* ---- counting */
 
+/* frz, and frz_en where the box has one: "If set to 1 and .frz_en is 1, the counters in this box
+ * will be frozen" (327043 Table 2-9, page 27: the E5-2600 box controls). */
 static bool box_frozen(const struct sim_ctr *k)
 {
     const struct regc_box_control *bc = k->block->pmon->box_control;
-    return k->box && bc->freeze && fget(k->box, bc->freeze);
+    return k->box && bc->freeze && fget(k->box, bc->freeze) &&
+           (!bc->freeze_enable || fget(k->box, bc->freeze_enable));
 }
 
 static bool global_stopped(regc_sim *sim)
@@ -1156,11 +1161,12 @@ static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
         if (!f)
             return rate_fail(sim, -ENOENT, "'%s': no field '%s' in the event's control", r->name,
                              t);
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(eq, &end, 0);
-        if (errno || end == eq || *end)
-            return rate_fail(sim, -EINVAL, "'%s': bad value '%s'", r->name, eq);
+        uint64_t v;
+        char why[96];
+        if (regc_num_parse(eq, REGC_NUM_NUL, 0, regc_num_max_bits(f->msb - f->lsb + 1u), 0, &v, why,
+                           sizeof(why)))
+            return rate_fail(sim, -EINVAL, "'%s': value '%s' for field '%s': %s", r->name, eq, t,
+                             why);
         r->mask |= regc_field_mask(f);
         r->value = regc_field_put(f, r->value, v);
         r->shaped |= (regc_field_mask(f) & shaping_mask(reg, r->c)) != 0;

@@ -18,6 +18,7 @@
 #include "advice.h"
 #include "cmdline.h"
 #include "names.h"
+#include "numarg.h"
 #include "secure.h"
 #include "cpucheck.h"
 
@@ -79,6 +80,7 @@ const struct cmdline_opt regctl_monitor_opts[] = {
     {NULL, NULL, NULL, 0}};
 
 #define MON_MAX_SOCKETS 64
+#define MON_MAX_INTERVAL_S 86400 /* --interval: a day */
 
 struct mon {
     const struct monitor_globals *g;
@@ -112,43 +114,32 @@ static void catch_signals(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
-static int parse_duration(const char *s, long long *ns)
+/*
+ * --interval, --settle: N, Ns, Nms or Nus (N decimal, at most max_s seconds) into *ns. 0, or 2
+ * with a message naming the reason.
+ */
+static int duration_arg(const char *opt, const char *s, uint64_t max_s, long long *ns)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || v < 0)
-        return -1;
-    double mul = 1e9;
-    if (strcmp(end, "ms") == 0)
-        mul = 1e6;
-    else if (strcmp(end, "us") == 0)
-        mul = 1e3;
-    else if (strcmp(end, "s") != 0 && *end)
-        return -1;
-    *ns = (long long)(v * mul);
-    return 0;
-}
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (errno || end == s || *end || s[0] == '-')
-        return -1;
-    *v = x;
-    return 0;
-}
-
-static int parse_i64(const char *s, int64_t *v)
-{
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, 0);
-    if (errno || end == s || *end)
-        return -1;
-    *v = x;
+    static const struct {
+        const char *unit;
+        uint64_t per_s; /* units per second */
+    } units[] = {{"ms", 1000}, {"us", 1000000}, {"s", 1}};
+    size_t len = strlen(s);
+    uint64_t per_s = 1, v;
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        size_t ul = strlen(units[i].unit);
+        if (len > ul && strcmp(s + len - ul, units[i].unit) == 0) {
+            len -= ul, per_s = units[i].per_s;
+            break;
+        }
+    }
+    char why[96];
+    if (regc_num_parse(s, len, 0, max_s * per_s, REGC_NUM_DEC, &v, why, sizeof(why))) {
+        fprintf(stderr, "regctl: monitor: %s '%s': %s (want 1s, 250ms, 0; at most %llus)\n", opt, s,
+                why, (unsigned long long)max_s);
+        return 2;
+    }
+    *ns = (long long)(v * (1000000000 / per_s));
     return 0;
 }
 
@@ -157,10 +148,12 @@ static int set_rate(regc_sim *sim, const char *arg)
 {
     const char *eq = strrchr(arg, '=');
     int64_t n;
-    if (!eq || parse_i64(eq + 1, &n) < 0) {
+    if (!eq) {
         fprintf(stderr, "regctl: monitor: --sim-rate wants EVENT=N, got '%s'\n", arg);
         return 2;
     }
+    if (regctl_num_signed("monitor: --sim-rate N", eq + 1, -INT64_MAX, INT64_MAX, &n))
+        return 2;
     char name[256];
     snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
     if (regc_sim_rate(sim, name, n) < 0) {
@@ -226,29 +219,21 @@ static int parse_args(struct mon *m, int argc, char **argv)
                 return 2;
             break;
         case 'i':
-            if (parse_duration(optarg, &m->interval_ns) < 0) {
-                fprintf(stderr, "regctl: monitor: bad interval '%s' (want 1s, 250ms, 0)\n", optarg);
+            if (duration_arg("--interval", optarg, MON_MAX_INTERVAL_S, &m->interval_ns))
                 return 2;
-            }
             break;
         case 'c':
-            if (parse_u64(optarg, &v) < 0 || v == 0) {
-                fprintf(stderr, "regctl: monitor: bad count '%s'\n", optarg);
+            if (regctl_num("monitor: --count", optarg, 1, ULONG_MAX, 0, &v))
                 return 2;
-            }
             m->count = (unsigned long)v;
             break;
-        case 's':
-            if (parse_u64(optarg, &m->popt.sample) < 0 || m->popt.sample == 0) {
-                fprintf(stderr, "regctl: monitor: bad sample period '%s'\n", optarg);
+        case 's': /* the counter's width bounds it: regc_pmon_start() */
+            if (regctl_num("monitor: --sample", optarg, 1, UINT64_MAX, 0, &m->popt.sample))
                 return 2;
-            }
             break;
-        case 'p':
-            if (parse_u64(optarg, &m->popt.pmi_cores) < 0) {
-                fprintf(stderr, "regctl: monitor: bad PMI core mask '%s'\n", optarg);
+        case 'p': /* the PMI field's width bounds it: regc_pmon_start() */
+            if (regctl_num("monitor: --pmi-core", optarg, 0, UINT64_MAX, 0, &m->popt.pmi_cores))
                 return 2;
-            }
             break;
         case 'b':
             m->popt.per_box = true;
@@ -269,21 +254,16 @@ static int parse_args(struct mon *m, int argc, char **argv)
             m->popt.lock_dir = optarg;
             break;
         case 'S':
-            if (parse_duration(optarg, &ns) < 0 || ns > 60000000000LL) {
-                fprintf(stderr, "regctl: monitor: bad settle time '%s' (want 10ms, 0)\n", optarg);
+            if (duration_arg("--settle", optarg, 60, &ns))
                 return 2;
-            }
             m->popt.settle_ms = ns ? (int)((ns + 999999) / 1000000) : -1;
             break;
         case 'k':
             m->socket_arg = optarg;
             break;
         case 'K':
-            if (parse_u64(optarg, &v) < 0 || v == 0 || v > MON_MAX_SOCKETS) {
-                fprintf(stderr, "regctl: monitor: bad --sim-sockets '%s' (want 1 to %d)\n", optarg,
-                        MON_MAX_SOCKETS);
+            if (regctl_num("monitor: --sim-sockets", optarg, 1, MON_MAX_SOCKETS, REGC_NUM_DEC, &v))
                 return 2;
-            }
             m->sim_sockets = (unsigned long)v;
             break;
         case 'v':
@@ -509,7 +489,7 @@ static int note_cpu(struct sock *all, int *n, int pkg, int cpu)
  */
 static int read_packages(const struct mon *m, struct sock *all)
 {
-    const char *root = m->g->sysfs_root ? m->g->sysfs_root : getenv("REGC_SYSFS_ROOT");
+    const char *root = m->g->sysfs_root ? m->g->sysfs_root : regc_getenv("REGC_SYSFS_ROOT");
     char dir[PATH_MAX];
     snprintf(dir, sizeof(dir), "%s/devices/system/cpu", root && *root ? root : "/sys");
     DIR *dp = opendir(dir);
@@ -519,20 +499,23 @@ static int read_packages(const struct mon *m, struct sock *all)
     }
     int n = 0, rc = 0;
     for (struct dirent *e; !rc && (e = readdir(dp));) {
-        if (strncmp(e->d_name, "cpu", 3) != 0 || !isdigit((unsigned char)e->d_name[3]) ||
-            e->d_name[3 + strspn(e->d_name + 3, "0123456789")])
+        uint64_t cpu, pkg;
+        if (strncmp(e->d_name, "cpu", 3) != 0 ||
+            regc_num_parse(e->d_name + 3, REGC_NUM_NUL, 0, INT_MAX, REGC_NUM_DEC, &cpu, NULL, 0))
             continue;
-        char path[PATH_MAX + 300];
+        char path[PATH_MAX + 300], text[32] = "", why[96];
         snprintf(path, sizeof(path), "%s/%s/topology/physical_package_id", dir, e->d_name);
         FILE *f = fopen(path, "r");
         if (!f)
             continue;
-        int pkg;
-        char extra;
-        if (fscanf(f, "%d %c", &pkg, &extra) != 1 || pkg < 0) {
-            fprintf(stderr, "regctl: monitor: --socket: %s holds no package number\n", path);
+        if (!fgets(text, sizeof(text), f))
+            text[0] = '\0';
+        text[strcspn(text, "\n")] = '\0';
+        if (regc_num_parse(text, REGC_NUM_NUL, 0, INT_MAX, REGC_NUM_DEC, &pkg, why, sizeof(why))) {
+            fprintf(stderr, "regctl: monitor: --socket: %s holds no package number: '%s': %s\n",
+                    path, text, why);
             rc = -1;
-        } else if (note_cpu(all, &n, pkg, atoi(e->d_name + 3)) < 0) {
+        } else if (note_cpu(all, &n, (int)pkg, (int)cpu) < 0) {
             fprintf(stderr, "regctl: monitor: --socket: more than %d packages\n", MON_MAX_SOCKETS);
             rc = -1;
         }
@@ -552,12 +535,12 @@ static int read_packages(const struct mon *m, struct sock *all)
     return rc ? -1 : n;
 }
 
-/* One number of a --socket list, or -1. */
-static long socket_number(const char *s, const char *end)
+/* One number of a --socket list (a package id, an int), or -1 with the reason in 'why'. */
+static long socket_number(const char *s, const char *end, char *why, size_t len)
 {
-    if (s == end || end - s > 9 || strspn(s, "0123456789") < (size_t)(end - s))
-        return -1;
-    return strtol(s, NULL, 10);
+    uint64_t v;
+    return regc_num_parse(s, (size_t)(end - s), 0, INT_MAX, REGC_NUM_DEC, &v, why, len) ? -1
+                                                                                        : (long)v;
 }
 
 /*
@@ -570,11 +553,14 @@ static int choose_sockets(const char *arg, const struct sock *all, int n, struct
     for (const char *p = arg; strcmp(arg, "all") != 0;) {
         size_t len = strcspn(p, ",");
         const char *dash = memchr(p, '-', len);
-        long lo = socket_number(p, dash ? dash : p + len);
-        long hi = dash ? socket_number(dash + 1, p + len) : lo;
+        char why[96] = "a range that ends below its start";
+        long lo = socket_number(p, dash ? dash : p + len, why, sizeof(why));
+        long hi = dash && lo >= 0 ? socket_number(dash + 1, p + len, why, sizeof(why)) : lo;
         if (lo < 0 || hi < lo) {
             fprintf(stderr,
-                    "regctl: monitor: bad --socket '%s' (want all, or a list: 0,1 or 0-3)\n", arg);
+                    "regctl: monitor: bad --socket '%s': '%.*s': %s (want all, or a list: 0,1 or "
+                    "0-3)\n",
+                    arg, (int)len, p, why);
             return -1;
         }
         for (long id = lo; id <= hi; id++) {
@@ -629,13 +615,15 @@ static int set_socket_rate(struct sock *socks, int n, const char *arg)
     const char *at = strrchr(arg, '@'), *eq = strrchr(arg, '=');
     long want = -1;
     if (at && eq && at > eq) {
-        want = socket_number(at + 1, at + strlen(at));
-        const char *why = want < 0                        ? "bad socket after '@'"
+        char num[96];
+        want = socket_number(at + 1, at + strlen(at), num, sizeof(num));
+        const char *why = want < 0                        ? num
                           : socks[0].pkg < 0              ? "@SOCKET needs --socket"
                           : at - arg >= (long)sizeof(buf) ? "too long"
                                                           : NULL;
         if (why) {
-            fprintf(stderr, "regctl: monitor: --sim-rate '%s': %s\n", arg, why);
+            fprintf(stderr, "regctl: monitor: --sim-rate '%s': %s%s\n", arg,
+                    want < 0 ? "socket after '@': " : "", why);
             return 2;
         }
         snprintf(buf, sizeof(buf), "%.*s", (int)(at - arg), arg);

@@ -22,6 +22,7 @@
 #include "events.h"
 #include "monitor.h"
 #include "names.h"
+#include "numarg.h"
 #include "secure.h"
 #include "regc/backend.h"
 #include "regc/regc.h"
@@ -30,6 +31,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -418,6 +420,8 @@ struct write_req {
     unsigned n;
     uint64_t mask, value;
     bool force;
+    bool have_before; /* 'before' holds the register as read just before the write */
+    uint64_t before;
 };
 
 static unsigned count_named(const struct regc_reg *r, const char *name)
@@ -467,15 +471,19 @@ static bool split_field(const char *sel, size_t len, char *name, size_t namelen,
     *msb = *lsb = -1;
     if (!br)
         return true;
-    char *end;
-    *msb = *lsb = strtol(br + 1, &end, 10);
-    if (end != br + 1 && *end == ':') {
-        const char *l = end + 1;
-        *lsb = strtol(l, &end, 10);
-        if (end == l)
-            return false;
-    }
-    return end != br + 1 && *end == ']' && end + 1 == sel + len && *msb >= 0 && *lsb >= 0;
+    const char *in = br + 1, *close = memchr(in, ']', len - nlen - 1);
+    if (!close || close + 1 != sel + len)
+        return false;
+    const char *colon = memchr(in, ':', (size_t)(close - in));
+    uint64_t hi, lo;
+    if (regc_num_parse(in, (size_t)((colon ? colon : close) - in), 0, 63, REGC_NUM_DEC, &hi, NULL,
+                       0) ||
+        (colon &&
+         regc_num_parse(colon + 1, (size_t)(close - colon - 1), 0, 63, REGC_NUM_DEC, &lo, NULL, 0)))
+        return false;
+    *msb = (long)hi;
+    *lsb = colon ? (long)lo : (long)hi;
+    return true;
 }
 
 /* The field FIELD (of FIELD=VALUE, 'len' bytes) names: 0, or 2 with a message. */
@@ -520,21 +528,20 @@ static int find_field(const struct regc_reg *r, const char *sel, size_t len,
 static int parse_value(const struct regc_field *f, const char *text, uint64_t *out)
 {
     const struct regc_value *nv = regc_field_value_named(f, text);
-    char *end;
-    errno = 0;
-    *out = nv ? nv->value : strtoull(text, &end, 0);
-    if (!nv && (errno || end == text || *end)) {
+    char why[96];
+    if (nv) {
+        *out = nv->value;
+        return 0;
+    }
+    enum regc_num_status st = regc_num_parse(
+        text, REGC_NUM_NUL, 0, regc_num_max_bits(f->msb - f->lsb + 1), 0, out, why, sizeof(why));
+    if (st == REGC_NUM_NOT_NUMBER)
         fprintf(stderr, "regctl: '%s' is neither a number nor a named value of field '%s'\n", text,
                 f->name);
-        return 2;
-    }
-    unsigned w = (unsigned)(f->msb - f->lsb + 1);
-    if (w < 64 && *out >> w) {
-        fprintf(stderr, "regctl: value 0x%llx does not fit field '%s' [%u:%u] (%u bits)\n",
-                (unsigned long long)*out, f->name, f->msb, f->lsb, w);
-        return 2;
-    }
-    return 0;
+    else if (st)
+        fprintf(stderr, "regctl: value '%s' for field '%s' [%u:%u]: %s\n", text, f->name, f->msb,
+                f->lsb, why);
+    return st ? 2 : 0;
 }
 
 /* One FIELD=VALUE into w. 0, or 2 with a message. */
@@ -624,15 +631,67 @@ static const char *action_verb(enum regc_sem s, bool dry_run)
 }
 
 /*
+ * The state field f holds after 'written' ("box frozen"); NULL: not a level. A box freeze takes
+ * effect only with the box's freeze-enable set, where it has one (E5-2600: "If set to 1 and
+ * .frz_en is 1, the counters in this box will be frozen", 327043 Table 2-9).
+ */
+static const char *level_state(const struct regc_ref *r, const struct regc_field *f,
+                               uint64_t written, bool dry_run)
+{
+    static const char *const text[][3][2] = {
+        [REGC_LEVEL_BOX_FREEZE] = {{"box not frozen", "box would not be frozen"},
+                                   {"box frozen", "box would be frozen"},
+                                   {"box not frozen, its freeze disabled",
+                                    "box would not be frozen, its freeze disabled"}},
+        [REGC_LEVEL_BOX_FREEZE_ENABLE] = {{"box freeze disabled", "box freeze would be disabled"},
+                                          {"box freeze enabled", "box freeze would be enabled"}},
+    };
+    enum regc_level l = regc_field_level(r->block, r->reg, f);
+    if (l == REGC_LEVEL_NONE)
+        return NULL;
+    const char *fe = r->block->pmon->box_control->freeze_enable;
+    const struct regc_field *en = fe ? regc_reg_field(r->reg, fe) : NULL;
+    int k = regc_field_get(f, written) != 0;
+    if (l == REGC_LEVEL_BOX_FREEZE && k && en && !regc_field_get(en, written))
+        k = 2;
+    return text[l][k][dry_run];
+}
+
+/* A level field's state after the write ("box frozen: frz=1"), printed or appended to arr. */
+static void report_state(const struct write_req *w, const struct regc_field *f, const char *state,
+                         uint64_t v, json_t *arr)
+{
+    char lab[96];
+    field_label(w->r.reg, f, lab, sizeof(lab));
+    if (arr)
+        json_array_append_new(arr,
+                              json_pack("{s:s,s:i,s:i,s:s,s:I}", "field", f->name, "lsb", f->lsb,
+                                        "msb", f->msb, "state", state, "value", (json_int_t)v));
+    else
+        printf("%s: %s=%llu\n", state, lab, (unsigned long long)v);
+}
+
+/*
  * The actions the value written triggers (write-1-to-clear, write-1-to-set
  * and write-only fields holding 1 bits), as "cleared ov_u_fixed" or "cleared
- * ov bits 0x3": printed, or appended to 'arr' when it is not NULL.
+ * ov bits 0x3", and the states of level fields (regc_field_level: "box
+ * frozen", never a pulse): printed, or appended to 'arr' when it is not NULL.
+ * A write-1-to-clear names only the bits that were set, where the register
+ * was read before the write.
  */
 static void report_actions(const struct write_req *w, uint64_t written, bool dry_run, json_t *arr)
 {
     for (const struct regc_field *f = w->r.reg->fields; f->name; f++) {
-        const char *verb = action_verb(regc_field_sem(f), dry_run);
         uint64_t v = regc_field_get(f, written);
+        const char *state = level_state(&w->r, f, written, dry_run);
+        if (state) {
+            report_state(w, f, state, v, arr);
+            continue;
+        }
+        enum regc_sem sem = regc_field_sem(f);
+        const char *verb = action_verb(sem, dry_run);
+        if (sem == REGC_SEM_W1C && w->have_before)
+            v &= regc_field_get(f, w->before);
         if (!verb || !v)
             continue;
         char lab[96], h[24];
@@ -770,6 +829,9 @@ static int cmd_write(void *ctx, int argc, char **argv)
     /* unspecified fields: their reset value, must-be-one bits (RV1) 1 */
     uint64_t base = w.r.reg->reset | regc_reg_class_mask(w.r.reg, REGC_MASK_MB1);
     uint64_t written = (base & ~w.mask) | w.value, back;
+    /* what a write-1-to-clear clears: the bits set before */
+    if (!o->dry_run && (w.value & regc_reg_class_mask(w.r.reg, REGC_MASK_W1C)))
+        w.have_before = regc_read(d, &w.r, &w.before) == 0;
     int err = o->rmw ? regc_rmw(d, &w.r, w.mask, w.value, &written) : regc_write(d, &w.r, written);
     if (err < 0) {
         fprintf(stderr, "regctl: %s\n", regc_last_error(d));
@@ -859,7 +921,7 @@ static int unknown_backend(const char *name)
 static int set_global(void *ctx, int c, const char *optarg)
 {
     struct opts *o = ctx;
-    char *end;
+    uint64_t num;
     switch (c) {
     case 'b':
         if (!regc_backend_find(optarg))
@@ -867,11 +929,9 @@ static int set_global(void *ctx, int c, const char *optarg)
         o->backend = optarg;
         break;
     case 'c':
-        o->cpu = (int)strtol(optarg, &end, 10);
-        if (end == optarg || *end || o->cpu < 0) {
-            fprintf(stderr, "regctl: bad CPU number '%s'\n", optarg);
+        if (regctl_num("--cpu", optarg, 0, INT_MAX, REGC_NUM_DEC, &num))
             return 2;
-        }
+        o->cpu = (int)num;
         break;
     case 'n':
         o->dry_run = true;

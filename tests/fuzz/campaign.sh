@@ -30,7 +30,7 @@ set -u
 cd "$(dirname "$0")/../.."
 : "${FUZZ_SECONDS:=60}" "${FUZZ_CC:=clang}" "${BUILD:=build}" "${FUZZ_TIMEOUT:=1}" "${FUZZ_FORK:=0}"
 : "${FUZZ_PREBUILT:=}"
-targets=${FUZZ_TARGETS:-"compile xmlload expr mustache render event cmdline"}
+targets=${FUZZ_TARGETS:-"compile xmlload expr mustache render event cmdline num"}
 top=$PWD
 status=0
 

@@ -7,6 +7,7 @@
 #   build-fuzz/fuzz_render     `regc render`: a template and its JSON data
 #   build-fuzz/fuzz_event      regctl's event parser (regc_pmon_add) and the flow it starts
 #   build-fuzz/fuzz_cmdline    regc's command line, parsing through the outputs, in-process
+#   build-fuzz/fuzz_num        the number parser of libregrt and regctl (regc/num.h)
 #
 # Run from the top directory after `make` (fuzz_event uses the descriptor
 # tables in build/gen): make -f tests/fuzz/fuzz.mk [FUZZ_CC=clang-14] [TABLES=build/gen]
@@ -27,8 +28,8 @@ COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c)) $(COMMON
 RUNTIME_SRCS := $(wildcard runtime/*.c) $(COMMON_SRCS)
 MUSTACHE_SRCS := compiler/mustache_parse.c compiler/mustache_render.c compiler/mustache_escape.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c \
 	compiler/dt.c $(COMMON_SRCS)
-EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c $(COMMON_SRCS)
-TARGETS := compile xmlload expr mustache render event cmdline
+EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c runtime/num.c $(COMMON_SRCS)
+TARGETS := compile xmlload expr mustache render event cmdline num
 
 .PHONY: all
 all: $(TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
@@ -85,4 +86,7 @@ $(FUZZ_BUILD)/fuzz_cmdline: $(call obj,tests/fuzz/fuzz_cmdline.c $(COMPILER_SRCS
 # the spec tables are compiled in: rebuild when they change
 $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_event.o: $(TABLES)/regc_specs.h
 $(FUZZ_BUILD)/fuzz_event: $(call obj,tests/fuzz/fuzz_event.c $(RUNTIME_SRCS))
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+$(FUZZ_BUILD)/fuzz_num: $(call obj,tests/fuzz/fuzz_num.c runtime/num.c)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)

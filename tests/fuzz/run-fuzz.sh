@@ -73,4 +73,5 @@ fuzz mustache 20000 20 -dict="$top/tests/fuzz/mustache.dict"
 fuzz render 5000 10
 fuzz event 3000 10
 fuzz cmdline 300 10
+fuzz num 20000 10
 tap_done

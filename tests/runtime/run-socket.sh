@@ -88,11 +88,11 @@ if [ -z "$bad" ] && [ ! -s "$tmp/rates.err" ]; then tap_ok "csv: each socket cou
 else tap_fail "csv: each socket counts its own rate, totals are sums" "$bad" "$(cat "$tmp/rates.err")"; fi
 
 # ---- errors
-expect "bad --socket" 2 "regctl: monitor: bad --socket 'one' (want all, or a list: 0,1 or 0-3)" \
+expect "bad --socket" 2 "regctl: monitor: bad --socket 'one': 'one': not a number (want all, or a list: 0,1 or 0-3)" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket one
-expect "bad --socket range" 2 "regctl: monitor: bad --socket '1-0' (want all, or a list: 0,1 or 0-3)" \
+expect "bad --socket range" 2 "regctl: monitor: bad --socket '1-0': '1-0': a range that ends below its start (want all, or a list: 0,1 or 0-3)" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket 1-0 --sim-sockets 2
-expect "empty --socket item" 2 "regctl: monitor: bad --socket '0,' (want all, or a list: 0,1 or 0-3)" \
+expect "empty --socket item" 2 "regctl: monitor: bad --socket '0,': '': empty (want all, or a list: 0,1 or 0-3)" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket 0, --sim-sockets 2
 expect "no such socket" 2 "regctl: monitor: --socket: no socket 2 (packages: 0,1)" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket 0,2 --sim-sockets 2
@@ -100,13 +100,13 @@ expect "--sim-sockets without sim" 2 "regctl: monitor: --sim-sockets needs --bac
     monitor e5_2600v2 "$Q" --socket all --sim-sockets 2
 expect "--sim-sockets without --socket" 2 "regctl: monitor: --sim-sockets needs --socket" \
     "${S[@]}" monitor e5_2600v2 "$Q" --sim-sockets 2
-expect "bad --sim-sockets" 2 "regctl: monitor: bad --sim-sockets '65' (want 1 to 64)" \
+expect "bad --sim-sockets" 2 "regctl: monitor: --sim-sockets '65': too large: at most 64" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket all --sim-sockets 65
 expect "--csv and --json" 2 "regctl: monitor: --csv and --json exclude each other" \
     "${S[@]}" --json monitor e5_2600v2 "$Q" --csv
 expect "rate @SOCKET without --socket" 2 "regctl: monitor: --sim-rate '$Q=5@1': @SOCKET needs --socket" \
     "${S[@]}" monitor e5_2600v2 "$Q" --sim-rate "$Q=5@1"
-expect "rate @ no number" 2 "regctl: monitor: --sim-rate '$Q=5@x': bad socket after '@'" \
+expect "rate @ no number" 2 "regctl: monitor: --sim-rate '$Q=5@x': socket after '@': not a number" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket all --sim-rate "$Q=5@x"
 expect "rate @ unmonitored socket" 2 "regctl: monitor: --sim-rate: socket 1 is not monitored" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket 0 --sim-sockets 2 --sim-rate "$Q=5@1"
@@ -122,7 +122,7 @@ mkdir -p "$tmp/offline/devices/system/cpu/cpu0" "$tmp/offline/devices/system/cpu
 expect "no CPU with a package" 2 "regctl: monitor: --socket: no CPU topology in TMP/offline/devices/system/cpu (cpuN/topology/physical_package_id)" \
     --sysfs-root "$tmp/offline" monitor e5_2600v2 "$U" --socket all
 topology "$tmp/garbled" 0 zero
-expect "garbled package id" 2 "regctl: monitor: --socket: TMP/garbled/devices/system/cpu/cpu1/topology/physical_package_id holds no package number" \
+expect "garbled package id" 2 "regctl: monitor: --socket: TMP/garbled/devices/system/cpu/cpu1/topology/physical_package_id holds no package number: 'zero': not a number" \
     --sysfs-root "$tmp/garbled" monitor e5_2600v2 "$U" --socket all
 
 # ---- real topology: packages from sysfs, each reached through its first CPU

@@ -73,7 +73,41 @@ static void test_resolve(void **st)
     assert_non_null(strstr(err, "is an array"));
     assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL7", &r, err, sizeof(err)),
                      -ENOENT);
-    assert_string_equal(err, "register 'U_MSR_PMON_CTL' has no element 7");
+    assert_string_equal(err, "index '7' of register 'U_MSR_PMON_CTL': too large: at most 1");
+    /* indices are never wrapped: 2^32 was element 0, 2^32 + 2 element 2 (issue 24) */
+    static const struct {
+        const char *path, *err;
+    } idx[] = {
+        {"ubox.U_MSR_PMON_CTL[4294967296]",
+         "index '4294967296' of register 'U_MSR_PMON_CTL': too large: at most 1"},
+        {"ubox.U_MSR_PMON_CTL4294967296",
+         "index '4294967296' of register 'U_MSR_PMON_CTL': too large: at most 1"},
+        {"ubox.U_MSR_PMON_CTL4294967298",
+         "index '4294967298' of register 'U_MSR_PMON_CTL': too large: at most 1"},
+        {"ubox.U_MSR_PMON_CTL[18446744073709551616]",
+         "index '18446744073709551616' of register 'U_MSR_PMON_CTL': too large: at most 1"},
+        {"ubox.U_MSR_PMON_CTL[2]", "index '2' of register 'U_MSR_PMON_CTL': too large: at most 1"},
+        {"ubox.U_MSR_PMON_CTL[-1]", "index '-1' of register 'U_MSR_PMON_CTL': negative"},
+        {"ubox.U_MSR_PMON_CTL[ 1]",
+         "index ' 1' of register 'U_MSR_PMON_CTL': space before the number"},
+        {"ubox.U_MSR_PMON_CTL[+1]",
+         "index '+1' of register 'U_MSR_PMON_CTL': a '+' sign is not taken"},
+        {"ubox.U_MSR_PMON_CTL[1x]",
+         "index '1x' of register 'U_MSR_PMON_CTL': junk after the number"},
+        {"ubox.U_MSR_PMON_CTL[]", "index '' of register 'U_MSR_PMON_CTL': empty"},
+    };
+    for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++) {
+        err[0] = '\0';
+        if (regc_resolve(&hand_ubox_spec, idx[i].path, &r, err, sizeof(err)) != -ENOENT ||
+            strcmp(err, idx[i].err) != 0)
+            fail_msg("%s: '%s', want '%s'", idx[i].path, err, idx[i].err);
+    }
+    assert_int_equal(
+        regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL[0x1]", &r, err, sizeof(err)), 0);
+    assert_int_equal(r.index, 1);
+    assert_int_equal(regc_resolve(&hand_ubox_spec, "ubox.U_MSR_PMON_CTL[0]", &r, err, sizeof(err)),
+                     0);
+    assert_int_equal(r.index, 0);
     assert_int_equal(regc_resolve(&acme_spec, "box.box9.CTL0", &r, err, sizeof(err)), -ENOENT);
     assert_string_equal(err, "no instance 'box9' of block 'box'");
     assert_int_equal(regc_resolve(&acme_spec, "glob.GLOBAL_CTL[0]", &r, err, sizeof(err)), -ENOENT);
@@ -327,9 +361,16 @@ static void test_pmon_topology(void **st)
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 2);
     /* box freeze stops counting; freeze enable alone does not freeze on overflow: these
      * counters have no pmi field, so no overflow leaves the box (E5-2600, 327043 section 2.1) */
-    wr(d, &acme_spec, "box.box1.BOX_CTL", 0x80);
+    wr(d, &acme_spec, "box.box1.BOX_CTL", 0x180); /* frz with frz_en */
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 3), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 2);
+    assert_int_equal(rd(d, &acme_spec, "box.box1.BOX_CTL"), 0x180); /* levels read back */
+    /* frz without frz_en freezes nothing: "If set to 1 and .frz_en is 1, the counters in this
+     * box will be frozen" (327043 Table 2-9) */
+    wr(d, &acme_spec, "box.box1.BOX_CTL", 0x80);
+    assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 3), 0);
+    assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 5);
+    wr(d, &acme_spec, "box.box1.CTR0", 2);
     wr(d, &acme_spec, "box.box1.BOX_CTL", 0x100);
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 0xffff), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 1);

@@ -267,10 +267,62 @@ static void t_event_sets_threshold(void **state)
     regc_close(f.d);
 }
 
+/*
+ * A box control's frz is a level, not a pulse: "set Cn_MSR_PMON_BOX_CTL.frz to 0" unfreezes
+ * (329468-002 section 2.1.2 step f, page 17). Written 1 it reads back 1, a read-modify-write of another
+ * field of the box control (rst_ctrs) keeps it and the box stays frozen; written 0 the box
+ * counts again. On the E5-2600, frz freezes only with frz_en set ("If set to 1 and .frz_en is
+ * 1, the counters in this box will be frozen", 327043 Table 2-9). Values from the headers.
+ */
+static void t_box_freeze_level(void **state)
+{
+    (void)state;
+    struct fx f;
+    struct regc_ref box;
+    char err[256];
+    uint64_t v, written;
+    open_fx(&f, "e5_2600v2");
+    const char *ctr = "cbox.c2.Cn_MSR_PMON_CTR1", *ev = "cbox[c2]:LLC_LOOKUP.DATA_READ";
+    poke(&f, "cbox.c2.Cn_MSR_PMON_CTL1", E5_2600V2_EV_CBOX_LLC_LOOKUP_DATA_READ | IVT_CBOX_EN);
+    assert_int_equal(regc_resolve(f.s, "cbox.c2.Cn_MSR_PMON_BOX_CTL", &box, err, sizeof(err)), 0);
+    const uint64_t frz = E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK;
+    const uint64_t rst = E5_2600V2_CN_MSR_PMON_BOX_CTL_RST_CTRS_MASK;
+    assert_int_equal(regc_write(f.d, &box, frz | E5_2600V2_CN_MSR_PMON_BOX_CTL_MB1_MASK), 0);
+    assert_int_equal(regc_read(f.d, &box, &v), 0);
+    assert_true(v & frz);
+    assert_int_equal(counts(&f, ctr, ev, 5), 0);
+    assert_int_equal(regc_rmw(f.d, &box, rst, rst, &written), 0);
+    assert_true(written & frz);
+    assert_int_equal(regc_read(f.d, &box, &v), 0);
+    assert_true(v & frz);
+    assert_int_equal(counts(&f, ctr, ev, 5), 0);
+    assert_int_equal(regc_rmw(f.d, &box, frz, 0, &written), 0);
+    assert_false(written & frz);
+    assert_int_equal(counts(&f, ctr, ev, 5), 5);
+    regc_close(f.d);
+
+    open_fx(&f, "e5_2600");
+    poke(&f, "cbox.cbox2.Cn_MSR_PMON_CTL1",
+         E5_2600_EV_CBOX_LLC_LOOKUP_DATA_READ | E5_2600_CN_MSR_PMON_CTL_EN_MASK);
+    ctr = "cbox.cbox2.Cn_MSR_PMON_CTR1", ev = "cbox[cbox2]:LLC_LOOKUP.DATA_READ";
+    assert_int_equal(regc_resolve(f.s, "cbox.cbox2.Cn_MSR_PMON_BOX_CTL", &box, err, sizeof(err)),
+                     0);
+    assert_int_equal(regc_write(f.d, &box, E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK), 0);
+    assert_int_equal(counts(&f, ctr, ev, 5), 5); /* frz without frz_en */
+    assert_int_equal(regc_rmw(f.d, &box, E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK,
+                              E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK, &written),
+                     0);
+    assert_int_equal(written, E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_MASK |
+                                  E5_2600_CN_MSR_PMON_BOX_CTL_FRZ_EN_MASK);
+    assert_int_equal(counts(&f, ctr, ev, 5), 0);
+    regc_close(f.d);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(t_umask),
+        cmocka_unit_test(t_box_freeze_level),
         cmocka_unit_test(t_mbox),
         cmocka_unit_test(t_rates_and_encodings),
         cmocka_unit_test(t_errors),

@@ -122,6 +122,28 @@ REGC_API bool regc_box_overflow_reports(const struct regc_global_status *gs,
                                         const struct regc_counters *c);
 
 /*
+ * Levels: fields the manuals print WO that hold a state until written again.
+ * A box control's frz is one (the E5 guides: "set Cn_MSR_PMON_BOX_CTL.frz to
+ * 0" unfreezes the box, 329468-002 section 2.1.2 step f, page 17), and
+ * so is frz_en; the kernel's uncore driver toggles frz by read-modify-write
+ * of the box control (docs/sources/e5_2600v2.md item 1). libregrt treats
+ * them as levels, not actions: the simulator reads them back as held,
+ * regc_rmw() keeps them as read, and regctl reports them as states.
+ */
+enum regc_level {
+    REGC_LEVEL_NONE = 0,
+    REGC_LEVEL_BOX_FREEZE,        /* the box control's freeze role: 1 = the box is frozen */
+    REGC_LEVEL_BOX_FREEZE_ENABLE, /* its freeze-enable role: 1 = a freeze signal freezes the box */
+};
+
+/* The level that field 'f' of register 'r' of block 'b' holds, or REGC_LEVEL_NONE. */
+REGC_API enum regc_level regc_field_level(const struct regc_block *b, const struct regc_reg *r,
+                                          const struct regc_field *f);
+
+/* The bits of r's level fields, write-only in the manual's attribute (0: none). */
+REGC_API uint64_t regc_level_mask(const struct regc_block *b, const struct regc_reg *r);
+
+/*
  * regc_resolve - parse "BLOCK[.INSTANCE].REG[INDEX]" (INDEX also as "REG[i]";
  * the instance may be omitted for the first one). 0, or -ENOENT with a
  * message in 'err' (may be NULL) naming what was not found.
@@ -243,6 +265,16 @@ REGC_API void regc_get_stats(const regc_dev *d, struct regc_stats *out);
 REGC_API regc_sim *regc_dev_sim(regc_dev *d);
 REGC_API const struct regc_spec *regc_dev_spec(const regc_dev *d);
 REGC_API const char *regc_dev_backend(const regc_dev *d);
+
+/*
+ * regc_getenv - the environment variable 'name' ($REGC_MSR_ROOT,
+ * $REGC_SYSFS_ROOT, $REGC_LOCK_DIR, $XDG_RUNTIME_DIR), or NULL when it is
+ * unset or empty, or when the program runs set-user-ID, set-group-ID or with
+ * raised capabilities (secure_getenv(3)): the person who runs such a program
+ * does not choose its files that way. The one place libregrt and regctl read
+ * their environment. Borrowed from the environment.
+ */
+REGC_API const char *regc_getenv(const char *name);
 
 #ifdef __cplusplus
 }
