@@ -78,7 +78,8 @@ A block no rule classifies fails, as do an unknown directive and an
 annotation followed by no block. apt-get, apt and sudo (as a program, from a
 script) fail in the scratch directory: an example must not install packages.
 Each man page must name the docs it cites as installed (diagnostics.md, a
-file of docs/; not docs/diagnostics.md). Self-checks break examples on purpose (a spec citing an unknown source, a
+file of docs/; not docs/diagnostics.md). The scratch directory links only the
+tree's own top-level entries (what git tracks), never a user's file left there. Self-checks break examples on purpose (a spec citing an unknown source, a
 wrong line of shown output, an undeclared C name, a misspelt directive, a
 block nothing classifies, an annotation before no block, install-deps.sh
 unstubbed, an attribute the schema lacks) and expect each to fail. Last, the
@@ -320,6 +321,25 @@ def kind_of(b):
 
 # ------------------------------------------------------------ running commands
 
+def tree_entries(top=TOP):
+    """The top-level entries of the source tree the scratch directories link to: those
+    git tracks, so that what a user left at the top (the quick start's mbox.h) is not
+    there for an example to write through; every entry where git cannot say."""
+    try:
+        out = subprocess.run(["git", "-C", top, "ls-files", "-z"], capture_output=True,
+                             check=True).stdout
+        names = {p.split(b"/")[0].decode() for p in out.split(b"\0") if p}
+    except (OSError, subprocess.CalledProcessError):
+        names = set()
+    if not names:
+        names = set(os.listdir(top))
+    return sorted(n for n in names if not n.startswith(".") and n != "build" and
+                  os.path.lexists(os.path.join(top, n)))
+
+
+TREE_ENTRIES = tree_entries()
+
+
 class Scratch:
     """A directory standing for the tree: links to its top-level entries (copies of
     those the block's 'copy' names), its build/ the build under test, and a bin/ of
@@ -332,9 +352,7 @@ class Scratch:
         os.mkdir(self.bin)
         stubs = [s.split(" ", 1)[0] for s in b.all("stub")]
         copies = " ".join(b.all("copy")).split()
-        for entry in os.listdir(TOP):
-            if entry.startswith(".") or entry == "build":
-                continue
+        for entry in TREE_ENTRIES:
             self.link(entry, [s for s in stubs if "/" in s] + copies)
         for c in copies:
             src = os.path.join(TOP, c)
@@ -881,6 +899,30 @@ def snapshot():
 
 # ------------------------------------------------------------ self-checks
 
+def user_files_left_out(base):
+    """A tree with a user's file at its top (the quick start's mbox.h, untracked): the
+    scratch directories do not link it, the tracked entries they do."""
+    name = "check leaves a user's file at the top out of the scratch directory"
+    if shutil.which("git") is None:
+        return ("ok", f"{name} # SKIP git is not installed", [])
+    top = os.path.join(base, "user-tree")
+    os.makedirs(os.path.join(top, "regspec"))
+    for f in ("README.md", "regspec/a.xml", "mbox.h"):
+        with open(os.path.join(top, f), "w") as out:
+            out.write("x\n")
+    git = ["git", "-C", top, "-c", "user.name=t", "-c", "user.email=t@t"]
+    try:
+        for args in (["init", "-q"], ["add", "README.md", "regspec"], ["commit", "-q", "-m", "t"]):
+            subprocess.run(git + args, check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        return ("not ok", name, [f"cannot make a git tree: {e}"])
+    got = tree_entries(top)
+    shutil.rmtree(top, ignore_errors=True)
+    if got != ["README.md", "regspec"]:
+        return ("not ok", name, [f"linked: {' '.join(got)} (want README.md regspec)"])
+    return ("ok", name, [])
+
+
 def selfchecks(base, rng):
     """Examples broken on purpose must fail: (name, file, change, line to expect)."""
     cases = [
@@ -910,7 +952,7 @@ def selfchecks(base, rng):
                              'code-field="ev_sel" unitmask-field="umask" src="perfmon-jkt">\n  <event', 1),
          lambda b: "unitmask-field" in b.text, "not an attribute"),
     ]
-    results = []
+    results = [user_files_left_out(base)]
     for name, path, change, pick, expect in cases:
         text = open(os.path.join(TOP, path), encoding="utf-8").read()
         broken = change(text)
