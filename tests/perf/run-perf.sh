@@ -17,7 +17,12 @@
 #   - instructions of `regc --check` on each spec of regspec/: under 15x
 #     xmllint's (now 3-8x: small files, so the schema's compilation counts;
 #     libxml2 validating a plain group of many optional attributes took
-#     1000x, see regspec.rng).
+#     1000x, see regspec.rng);
+#   - regc's cost grows linearly: instructions of `regc -t c` from the 2-block
+#     to the 8-block spec grow under 2.3x per doubling (now ~1.92x); a
+#     stand-in whose instructions grow with the square of the size (16x over
+#     the two doublings) must fail that same bound.
+# Instructions are a count, not a time: a loaded machine does not change them.
 # Skipped under sanitizers (SAN=1 changes memory and speed) and when xmllint
 # (or, for the instruction budget, perf/valgrind) is missing.
 set -u
@@ -85,6 +90,47 @@ else
     under_bound "instruction budget" "$ri" "$xi" 5 \
         "instructions on a 2-block spec: regc $((ri / 1000000))M < 5 x xmllint $((xi / 1000000))M" \
         "regc $ri, xmllint $xi instructions: ratio over 5"
+    # linear growth: instructions over two doublings (2 to 8 blocks), as a growth per doubling
+    # growth A CMD...: prints the growth of CMD -t c SPEC -o OUT from the 2-block spec (A
+    # instructions; "" measures it) to the 8-block spec
+    python3 bench/gen-spec.py 8 32 16 >"$tmp/s8b.xml"
+    growth() {
+        local a=$1 b; shift
+        [ -n "$a" ] || a=$(bench/instructions "$@" -t c "$tmp/s32.xml" -o "$tmp/out.h")
+        b=$(bench/instructions "$@" -t c "$tmp/s8b.xml" -o "$tmp/out.h")
+        awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", sqrt(b / a) }'
+    }
+    # the stand-in: (size / 256)^2 steps, a quadratic pass over the spec
+    cat >"$tmp/quadratic.c" <<'C'
+#include <stdio.h>
+#include <sys/stat.h>
+int main(int argc, char **argv)
+{
+    struct stat st;
+    volatile unsigned long sum = 0;
+    if (argc < 4 || stat(argv[3], &st) != 0)
+        return 1;
+    unsigned long n = (unsigned long)st.st_size / 256;
+    for (unsigned long i = 0; i < n; i++)
+        for (unsigned long j = 0; j < n; j++)
+            sum += i ^ j;
+    return 0;
+}
+C
+    g=$(growth "$ri" "$REGC")
+    if awk -v g="$g" 'BEGIN { exit !(g != "" && g < 2.3) }'; then
+        tap_ok "instructions grow linearly: -t c from 2 to 8 blocks, ${g}x per doubling < 2.3"
+    else
+        tap_fail "instructions grow linearly" "regc -t c: ${g:-not measured}x per doubling from 2 to 8 blocks, over 2.3"
+    fi
+    if ${CC:-cc} -O1 -o "$tmp/quadratic" "$tmp/quadratic.c"; then
+        q=$(growth "" "$tmp/quadratic")
+        awk -v g="$q" 'BEGIN { exit !(g != "" && g >= 2.3) }' &&
+            tap_ok "the linear-growth bound fails a quadratic stand-in (${q}x per doubling)" ||
+            tap_fail "the linear-growth bound fails a quadratic stand-in" "${q:-not measured}x per doubling"
+    else
+        tap_fail "the linear-growth bound fails a quadratic stand-in" "cannot compile the stand-in with ${CC:-cc}"
+    fi
     for spec in regspec/*.xml; do
         ri=$(bench/instructions "$REGC" --check "$spec")
         xi=$(bench/instructions xmllint --noout "$spec")
