@@ -16,9 +16,21 @@ msrfs_mount() {
     mkdir -p "$dir"
     "$msrfs" --spec "$spec" --cpus "$cpus" "${@:4}" "$dir" 2>"$dir.err" &
     fspid=$!
-    for _ in $(seq 100); do [ -e "$dir/cpu/0/msr" ] && break; sleep 0.05; done
-    if [ -e "$dir/cpu/0/msr" ]; then mnt=$dir; return 0; fi
-    msrfs_why="cannot mount msrfs: $(head -1 "$dir.err")"
+    # as long as msrfs runs (a loaded machine only slows it), 60 s at most: a guard against a hang
+    for _ in $(seq 1200); do
+        [ -e "$dir/cpu/0/msr" ] && { mnt=$dir; return 0; }
+        kill -0 "$fspid" 2>/dev/null || break
+        sleep 0.05
+    done
+    if kill -0 "$fspid" 2>/dev/null; then
+        msrfs_why="msrfs did not mount within 60 s (still running)"
+        kill "$fspid" 2>/dev/null; wait "$fspid" 2>/dev/null
+    else
+        wait "$fspid"
+        local st=$?
+        msrfs_why="cannot mount msrfs: $(head -1 "$dir.err" | grep . || echo "it exited with status $st")"
+    fi
+    fspid=""
     return 1
 }
 

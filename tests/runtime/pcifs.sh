@@ -33,9 +33,17 @@ pcifs_mount() {
     : >"$pcifs_log"
     "$tool" --spec "$spec" --log "$pcifs_log" "$@" "$dir" 2>"$dir.err" &
     pcifs_pid=$!
-    for _ in $(seq 100); do [ -d "$dir/bus/pci/devices" ] && break; sleep 0.05; done
-    if [ -d "$dir/bus/pci/devices" ]; then pcifs_mnt=$dir; return 0; fi
-    pcifs_why="cannot mount pcifs: $(head -1 "$dir.err")"
+    # as long as pcifs runs (a loaded machine only slows it), 60 s at most: a guard against a hang
+    for _ in $(seq 1200); do
+        [ -d "$dir/bus/pci/devices" ] && { pcifs_mnt=$dir; return 0; }
+        kill -0 "$pcifs_pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    if kill -0 "$pcifs_pid" 2>/dev/null; then
+        pcifs_why="pcifs did not mount within 60 s (still running)"
+    else
+        pcifs_why="cannot mount pcifs: $(head -1 "$dir.err" | grep . || echo "it exited")"
+    fi
     pcifs_unmount
     return 1
 }
