@@ -51,7 +51,7 @@ Annotations. An HTML comment right before the block (a roff comment
   notes               console output carries notes on the right: a shown
                       line may be the printed line, 2+ blanks and a note
   needs THING...      skipped (with the reason) unless each THING exists: a
-                      path (/dev/fuse) or a command on PATH
+                      path (/dev/fuse), a command on PATH, or root (the user)
   stub CMD REASON     CMD (a path in the tree or a command) does nothing
   copy DIR...         the scratch directory gets a copy of DIR, not a link
                       (the commands write there)
@@ -449,7 +449,10 @@ def run_shell(b, scratch, script, timeout=TIMEOUT):
 
 def check_needs(b, scratch):
     for thing in " ".join(b.all("needs")).split():
-        if "/" in thing:
+        if thing == "root":
+            if os.geteuid() != 0:
+                raise Skipped("needs root")
+        elif "/" in thing:
             if not os.path.exists(os.path.join(scratch.dir, thing)):
                 raise Skipped(f"{thing} is missing")
         elif shutil.which(thing) is None:

@@ -20,25 +20,7 @@ if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
 fi
 
 # tree DATA ROOT TYPE: the PMUs of a family's data file under ROOT, each with 'type' TYPE
-tree() {
-    local kind a b c d i n pmus=()
-    declare -A boxes
-    while read -r kind a b c d; do
-        case $kind in
-        boxes) boxes[$a]=$b ;;
-        format | alias)
-            n=${boxes[$a]}
-            if [ "$n" = 1 ]; then pmus=("uncore_$a"); else
-                pmus=(); for ((i = 0; i < n; i++)); do pmus+=("uncore_${a}_$i"); done; fi
-            for p in "${pmus[@]}"; do
-                local dir=$2/bus/event_source/devices/$p
-                mkdir -p "$dir/format" "$dir/events"
-                echo "$3" >"$dir/type"
-                if [ "$kind" = format ]; then echo "$c" >"$dir/format/$b"; else echo "$c" >"$dir/events/$b"; fi
-            done ;;
-        esac
-    done < <(grep -v '^#' "$1")
-}
+tree() { bash tests/runtime/perf-sysfs.sh "$@"; }
 soft=$(cat /sys/bus/event_source/devices/software/type 2>/dev/null || echo 1)
 tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb" "$soft"
 tree tests/runtime/data/perf-formats/snbep.txt "$tmp/snb" "$soft"
