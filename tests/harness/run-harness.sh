@@ -24,35 +24,26 @@ echo "ok 1 - only"
 echo "1..1"
 SH
 
-TEST_LOGS=$tmp/logs bash tests/run.sh "$tmp/skips.sh" "$tmp/clean.sh" >"$tmp/out" 2>&1
-st=$?
-want="skipped (test: name: reason):
+# expect NAME STATUS WANT TEST...: tests/run.sh TEST... exits STATUS and its last lines are WANT
+expect() {
+    local name=$1 want_st=$2 want=$3 st got; shift 3
+    TEST_LOGS=$tmp/logs bash tests/run.sh "$@" >"$tmp/out" 2>&1
+    st=$?
+    if [ "$st" = "$want_st" ] && [ "$(tail -n "$(printf '%s\n' "$want" | wc -l)" "$tmp/out")" = "$want" ]; then
+        tap_ok "$name"
+    else
+        mapfile -t got <"$tmp/out"
+        tap_fail "$name" "status $st, expected $want_st" "${got[@]}"
+    fi
+}
+
+expect "each skipped test listed with its reason, then the counts" 0 "skipped (test: name: reason):
   $tmp/skips.sh: through msrfs: /dev/fuse is missing
   $tmp/skips.sh: test_through_kernel: cannot mount msrfs: fusermount3: permission denied
   $tmp/skips.sh: (unnamed): (no reason given)
-2 passed, 0 failed, 3 skipped"
-if [ "$st" = 0 ] && [ "$(tail -n 5 "$tmp/out")" = "$want" ]; then
-    tap_ok "each skipped test listed with its reason, then the counts"
-else
-    mapfile -t got <"$tmp/out"
-    tap_fail "each skipped test listed with its reason, then the counts" "status $st" "${got[@]}"
-fi
-
-TEST_LOGS=$tmp/logs bash tests/run.sh "$tmp/clean.sh" >"$tmp/out" 2>&1
-st=$?
-if [ "$st" = 0 ] && ! grep -q '^skipped' "$tmp/out" && [ "$(tail -n 1 "$tmp/out")" = "1 passed, 0 failed, 0 skipped" ]; then
-    tap_ok "no skip: no list"
-else
-    mapfile -t got <"$tmp/out"
-    tap_fail "no skip: no list" "status $st" "${got[@]}"
-fi
-
-TEST_LOGS=$tmp/logs bash tests/run.sh "$tmp/crash.sh" >"$tmp/out" 2>&1
-st=$?
-if [ "$st" = 1 ] && [ "$(tail -n 1 "$tmp/out")" = "1 passed, 1 failed, 0 skipped" ]; then
-    tap_ok "a test exiting 3 without 'not ok' counts as a failure"
-else
-    mapfile -t got <"$tmp/out"
-    tap_fail "a test exiting 3 without 'not ok' counts as a failure" "status $st" "${got[@]}"
-fi
+2 passed, 0 failed, 3 skipped" "$tmp/skips.sh" "$tmp/clean.sh"
+expect "no skip: no list" 0 "$(printf 'ok    %-40s 1 passed' "$tmp/clean.sh")
+1 passed, 0 failed, 0 skipped" "$tmp/clean.sh"
+expect "a test exiting 3 without 'not ok' counts as a failure" 1 "failed: $tmp/crash.sh
+1 passed, 1 failed, 0 skipped" "$tmp/crash.sh"
 tap_done

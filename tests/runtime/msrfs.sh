@@ -4,6 +4,7 @@
 #                               the reason it cannot (then the caller skips)
 #   msrfs_unmount               unmounts and waits for msrfs (safe to call twice)
 mnt="" fspid="" msrfs_why=""
+. "$(dirname "${BASH_SOURCE[0]}")/fusewait.sh"
 
 msrfs_mount() {
     local spec=$1 cpus=$2 dir=$3 msrfs=$BUILD/tests/tools/msrfs
@@ -16,21 +17,8 @@ msrfs_mount() {
     mkdir -p "$dir"
     "$msrfs" --spec "$spec" --cpus "$cpus" "${@:4}" "$dir" 2>"$dir.err" &
     fspid=$!
-    # as long as msrfs runs (a loaded machine only slows it), 60 s at most: a guard against a hang
-    for _ in $(seq 1200); do
-        [ -e "$dir/cpu/0/msr" ] && { mnt=$dir; return 0; }
-        kill -0 "$fspid" 2>/dev/null || break
-        sleep 0.05
-    done
-    if kill -0 "$fspid" 2>/dev/null; then
-        msrfs_why="msrfs did not mount within 60 s (still running)"
-        kill "$fspid" 2>/dev/null; wait "$fspid" 2>/dev/null
-    else
-        wait "$fspid"
-        local st=$?
-        msrfs_why="cannot mount msrfs: $(head -1 "$dir.err" | grep . || echo "it exited with status $st")"
-    fi
-    fspid=""
+    if fuse_wait msrfs "$fspid" "$dir.err" -e "$dir/cpu/0/msr"; then mnt=$dir; return 0; fi
+    msrfs_why=$fuse_why fspid=""
     return 1
 }
 

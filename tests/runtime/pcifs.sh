@@ -17,6 +17,7 @@
 # Skips (pcifs_why) without /dev/fuse or fusermount3, and when not root: the kernel serves
 # configuration space past 64 bytes to root only, and so does pcifs.
 pcifs_mnt="" pcifs_pid="" pcifs_why="" pcifs_log=""
+. "$(dirname "${BASH_SOURCE[0]}")/fusewait.sh"
 
 pcifs_mount() {
     local spec=$1 dir=$2 tool=$BUILD/tests/tools/pcifs
@@ -33,18 +34,8 @@ pcifs_mount() {
     : >"$pcifs_log"
     "$tool" --spec "$spec" --log "$pcifs_log" "$@" "$dir" 2>"$dir.err" &
     pcifs_pid=$!
-    # as long as pcifs runs (a loaded machine only slows it), 60 s at most: a guard against a hang
-    for _ in $(seq 1200); do
-        [ -d "$dir/bus/pci/devices" ] && { pcifs_mnt=$dir; return 0; }
-        kill -0 "$pcifs_pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    if kill -0 "$pcifs_pid" 2>/dev/null; then
-        pcifs_why="pcifs did not mount within 60 s (still running)"
-    else
-        pcifs_why="cannot mount pcifs: $(head -1 "$dir.err" | grep . || echo "it exited")"
-    fi
-    pcifs_unmount
+    if fuse_wait pcifs "$pcifs_pid" "$dir.err" -d "$dir/bus/pci/devices"; then pcifs_mnt=$dir; return 0; fi
+    pcifs_why=$fuse_why pcifs_pid=""
     return 1
 }
 
