@@ -540,6 +540,7 @@ static void test_external_entity_is_never_opened(void **state)
     unlink(path);
 }
 
+#ifndef __SANITIZE_ADDRESS__
 /* The process's address space now (VmSize), in bytes. */
 static unsigned long long vm_size(void)
 {
@@ -554,6 +555,7 @@ static unsigned long long vm_size(void)
     assert_true(kb > 0);
     return kb * 1024;
 }
+#endif
 
 /*
  * Refused before any entity is expanded: the expansion (3 GB of "lol") needs
