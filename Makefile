@@ -261,7 +261,9 @@ fuzz: all
 # Installs the programs, the library and its headers, the specs (so `regc NAME`
 # finds them: compiler/specpath.h), their generated headers and tables, the
 # built-in templates, the schema, the man pages and the docs they cite.
-# Into a system prefix (no DESTDIR) as root, it refreshes the loader's cache.
+# As root without DESTDIR, tools/install-ldconfig.sh refreshes the loader's cache
+# when LIBDIR is a directory the loader searches, and only makes the library's
+# links (ldconfig -n) elsewhere: a private PREFIX stays out of the system's cache.
 DOCDIR ?= $(DATADIR)/doc/regc
 SPEC_FILES := $(wildcard regspec/*.xml regspec/*.rng)
 SPEC_EVENT_FILES := $(wildcard regspec/events/*.xml)
@@ -300,8 +302,7 @@ ifneq ($(RUNTIME_SRCS),)
 		runtime/libregrt.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libregrt.pc)
 endif
 	@for m in $(MAN_FILES); do s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
-	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
-		echo "ldconfig $(LIBDIR)"; ldconfig $(LIBDIR); fi
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then tools/install-ldconfig.sh install $(LIBDIR); fi
 
 # Removes every file install wrote, then the directories it made that are left empty.
 uninstall:
@@ -313,7 +314,7 @@ uninstall:
 	@for m in $(MAN_FILES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
 	@for d in $(addprefix $(DESTDIR),$(UNINSTALL_DIRS)); do \
 		if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; done
-	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then tools/install-ldconfig.sh uninstall $(LIBDIR); fi
 
 clean:
 	rm -rf build build-san build-fuzz

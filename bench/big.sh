@@ -26,10 +26,15 @@
 # regc refuses (the loader's size limit, say) is reported with regc's first
 # line of error, and the other sizes still run.
 # REGC (default build/regc) names the binary; BLOCKS (default 512, a
-# multiple of 8) scales the full size.
+# multiple of 8) scales the full size. MEASURE (default `python3
+# bench/measure.py`) is the command that runs and measures each regc run, as
+# measure.py does ("SECONDS MAXRSS_KB STATUS CPU_SECONDS" from --cpu --repeat
+# N --limit-mb M CMD...): tests/perf/run-bench-big.sh gives a stand-in whose
+# numbers are set, so that the verdicts are judged without the machine's load.
 set -eu
 cd "$(dirname "$0")/.."
 : "${REGC:=build/regc}" "${FRACS:=8 4 2 1}" "${LIMIT_MB:=2048}" "${BLOCKS:=512}" "${REPS:=3}"
+: "${MEASURE:=python3 bench/measure.py}"
 blocks=$BLOCKS regs=128 fields=16
 [ -x "$REGC" ] || { echo "bench-big: $REGC not found: run make first" >&2; exit 1; }
 case $blocks in *[!0-9]* | "") blocks=x ;; esac
@@ -77,7 +82,8 @@ for frac in $(printf '%s\n' $FRACS | sort -rn); do
         # about 1.6 GB, over the default output limit of 1 GiB, so the limit is lifted
         args=(--check)
         [ "$mode" = "-t c" ] && args=(-t c -ftemplate-output-limit=0 -o "$tmp/out.h")
-        read -r t m st c < <(python3 bench/measure.py --cpu --repeat "$REPS" --limit-mb "$LIMIT_MB" "$REGC" "${args[@]}" "$spec" 2>"$tmp/err")
+        # shellcheck disable=SC2086 # MEASURE is a command and its arguments
+        read -r t m st c < <($MEASURE --cpu --repeat "$REPS" --limit-mb "$LIMIT_MB" "$REGC" "${args[@]}" "$spec" 2>"$tmp/err")
         rm -f "$tmp/out.h"
         if [ "$st" = over ]; then
             printf '%-5s %8d %6s | %-7s stopped: resident memory passed LIMIT_MB=%d MiB after %.1f s\n' \
@@ -103,7 +109,7 @@ for frac in $(printf '%s\n' $FRACS | sort -rn); do
     done
     rm -f "$spec"
 done
-echo "(regc with its default threads, one per CPU: $(nproc) here; -t c writes the header to a file;"
+echo "(regc runs on one thread; -t c writes the header to a file;"
 echo " medians of $REPS runs; t grow, c grow, m grow: wall time, CPU time and peak memory over the previous"
 echo " size, 2.00 = linear)"
 # linear POINTS COLUMN GROWS: the least-squares slope of log2(time) over log2(fields) through

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""bench/gen-spec.py BLOCKS REGS FIELDS > spec.xml
+"""bench/gen-spec.py BLOCKS REGS FIELDS [INSTANCES] > spec.xml
 
 Writes a synthetic but valid regspec with BLOCKS blocks of REGS registers of
 FIELDS fields each (every field with a description and two named values, one
-rule per register, an event table per block). Deterministic: the same
-arguments give the same file. Default 64 32 16 = 32,768 fields, about 12 MB.
+rule per register, an event table per block), each block with INSTANCES
+instances (default 0: none; each a copy 16 MiB above the last).
+Deterministic: the same arguments give the same file. Default 64 32 16 =
+32,768 fields, about 12 MB.
 """
 import sys
 
 
 def main():
     blocks, regs, fields = (int(a) for a in (sys.argv[1:4] or (64, 32, 16)))
+    instances = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     width = 64
     per = width // fields
     out = sys.stdout
@@ -21,6 +24,8 @@ def main():
     for b in range(blocks):
         w(f'  <block name="blk{b}" title="Block {b}">\n')
         w(f'    <desc>Synthetic block number {b}, generated for the benchmark.</desc>\n')
+        for k in range(instances):
+            w(f'    <instance name="i{k}" base="0x{k << 24:x}"/>\n')
         for r in range(regs):
             addr = 0x10000 + (b * regs + r) * 2
             w(f'    <register name="B{b}_REG{r}" space="msr" address="0x{addr:x}" width="{width}"'

@@ -44,8 +44,8 @@ for frac in 8 4 2 1; do
     prev_t=$rt prev_m=$rm
     [ "$frac" = 1 ] && echo "output: $(awk -v b="$(stat -c %s "$tmp/out.h")" 'BEGIN{printf "%.1f", b/1048576}') MB header"
 done
-echo "(regc: -j default, one thread per CPU ($(nproc) here); t x, -j1 x: regc's wall time with threads and"
-echo " with one, cpu x: CPU time of all its threads, mem x: peak memory, each over xmllint --noout's on the"
+echo "(regc runs on one thread; t x: its wall time, -j1 x: the same with -j1 given (accepted, no effect),"
+echo " cpu x: its CPU time, mem x: peak memory, each over xmllint --noout's on the"
 echo " same file (the targets: below); t grow, m grow: regc's time and memory over the previous size, 2.00 = linear)"
 
 # The targets (docs/performance.md): ratios on the full spec, median of REPS runs each.

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # tests/run.sh - run every test program and script, count TAP results.
 #
+# usage: tests/run.sh [TEST...]   (TEST: a test program, or a script run by bash;
+#                                  default: all of build/tests/*/test_* and tests/*/run-*.sh)
 # Test programs (build/tests/*/test_*) and scripts (tests/*/run-*.sh) print TAP:
 #   ok N - name | not ok N - name | ok N - name # SKIP reason
 # A program that exits non-zero without reporting a failure counts as one failure,
-# so a crash can never pass. The last line is "N passed, N failed, N skipped".
+# so a crash can never pass. Before the last line, each skipped test with its
+# reason; the last line is "N passed, N failed, N skipped". Logs go to
+# TEST_LOGS (default $BUILD/test-logs).
 set -u
 cd "$(dirname "$0")/.."
 : "${BUILD:=build}" "${REGC:=$BUILD/regc}"
@@ -19,10 +23,10 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 REGC_LOCK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/regc-locks-XXXXXX") || exit 1
 export REGC_LOCK_DIR
 trap 'rm -rf "$REGC_LOCK_DIR"' EXIT
-logdir="$BUILD/test-logs"
+logdir=${TEST_LOGS:-$BUILD/test-logs}
 rm -rf "$logdir"; mkdir -p "$logdir"
 pass=0 fail=0 skip=0
-failed=()
+failed=() skipped=()
 
 run_one() {   # name, command...
     local name=$1; shift
@@ -39,6 +43,12 @@ run_one() {   # name, command...
         echo "not ok - $name exited with status $rc" >>"$log"
     fi
     pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+    # "ok N - NAME # SKIP REASON" -> "TEST: NAME: REASON"
+    local line
+    while IFS= read -r line; do
+        skipped+=("$name: $line")
+    done < <(sed -nE 's/^ok [0-9]+( *- *)?(.*[^ ])? *# *[Ss][Kk][Ii][Pp]\b *(.*)$/\2\t\3/p' "$log" |
+        awk -F '\t' '{ printf "%s: %s\n", $1 == "" ? "(unnamed)" : $1, $2 == "" ? "(no reason given)" : $2 }')
     if [ "$f" -ne 0 ]; then
         failed+=("$name")
         printf 'FAIL  %-40s %d passed, %d failed (log: %s)\n' "$name" "$p" "$f" "$log"
@@ -48,16 +58,30 @@ run_one() {   # name, command...
     fi
 }
 
-for t in "$BUILD"/tests/unit/test_* "$BUILD"/tests/runtime/test_*; do
-    [ -x "$t" ] && [ -f "$t" ] || continue
-    case "$t" in *.d) continue ;; esac
-    run_one "${t#"$BUILD"/tests/}" "$t"
-done
-for s in tests/*/run-*.sh; do
-    [ -f "$s" ] || continue
-    run_one "${s#tests/}" bash "$s"
-done
+if [ $# -gt 0 ]; then
+    for t in "$@"; do
+        n=${t#"$BUILD"/tests/}; n=${n#tests/}
+        case $t in
+        *.sh) run_one "$n" bash "$t" ;;
+        *) run_one "$n" "$t" ;;
+        esac
+    done
+else
+    for t in "$BUILD"/tests/unit/test_* "$BUILD"/tests/runtime/test_*; do
+        [ -x "$t" ] && [ -f "$t" ] || continue
+        case "$t" in *.d) continue ;; esac
+        run_one "${t#"$BUILD"/tests/}" "$t"
+    done
+    for s in tests/*/run-*.sh; do
+        [ -f "$s" ] || continue
+        run_one "${s#tests/}" bash "$s"
+    done
+fi
 
+if [ ${#skipped[@]} -gt 0 ]; then
+    echo "skipped (test: name: reason):"
+    printf '  %s\n' "${skipped[@]}"
+fi
 if [ ${#failed[@]} -gt 0 ]; then
     echo "failed: ${failed[*]}"
 fi

@@ -51,7 +51,7 @@ Annotations. An HTML comment right before the block (a roff comment
   notes               console output carries notes on the right: a shown
                       line may be the printed line, 2+ blanks and a note
   needs THING...      skipped (with the reason) unless each THING exists: a
-                      path (/dev/fuse) or a command on PATH
+                      path (/dev/fuse), a command on PATH, or root (the user)
   stub CMD REASON     CMD (a path in the tree or a command) does nothing
   copy DIR...         the scratch directory gets a copy of DIR, not a link
                       (the commands write there)
@@ -74,12 +74,15 @@ Annotations. An HTML comment right before the block (a roff comment
                       `regc -t json SPEC` for one of the SPECs
   context-keys SPEC... the same for `regc --dump-context SPEC` (the data tree)
   makefile TARGET     see make above
+  quick-start NAME    README's quick-start command NAME (setup, test), which
+                      tools/readme-commands.sh prints for CI; run as usual here
 
 A block no rule classifies fails, as do an unknown directive and an
 annotation followed by no block. apt-get, apt and sudo (as a program, from a
 script) fail in the scratch directory: an example must not install packages.
 Each man page must name the docs it cites as installed (diagnostics.md, a
-file of docs/; not docs/diagnostics.md). Self-checks break examples on purpose (a spec citing an unknown source, a
+file of docs/; not docs/diagnostics.md). The scratch directory links only the
+tree's own top-level entries (what git tracks), never a user's file left there. Self-checks break examples on purpose (a spec citing an unknown source, a
 wrong line of shown output, an undeclared C name, a misspelt directive, a
 block nothing classifies, an annotation before no block, install-deps.sh
 unstubbed, an attribute the schema lacks) and expect each to fail. Last, the
@@ -108,7 +111,7 @@ CC = os.environ.get("CC") or "cc"
 TIMEOUT = 60
 DIRECTIVES = {"skip", "as", "from", "dry-run", "notes", "needs", "stub", "copy", "map", "setup",
               "status", "body", "given", "cflags", "output-of", "synopsis", "json-keys",
-              "context-keys", "makefile"}
+              "context-keys", "makefile", "quick-start"}
 KINDS = {"xml", "c", "json", "shell", "console", "make", "text"}
 INFO_KINDS = {"xml": "xml", "c": "c", "json": "json", "sh": "shell", "shell": "shell",
               "bash": "shell", "console": "console", "make": "make", "makefile": "make",
@@ -321,6 +324,25 @@ def kind_of(b):
 
 # ------------------------------------------------------------ running commands
 
+def tree_entries(top=TOP):
+    """The top-level entries of the source tree the scratch directories link to: those
+    git tracks, so that what a user left at the top (the quick start's mbox.h) is not
+    there for an example to write through; every entry where git cannot say."""
+    try:
+        out = subprocess.run(["git", "-C", top, "ls-files", "-z"], capture_output=True,
+                             check=True).stdout
+        names = {p.split(b"/")[0].decode() for p in out.split(b"\0") if p}
+    except (OSError, subprocess.CalledProcessError):
+        names = set()
+    if not names:
+        names = set(os.listdir(top))
+    return sorted(n for n in names if not n.startswith(".") and n != "build" and
+                  os.path.lexists(os.path.join(top, n)))
+
+
+TREE_ENTRIES = tree_entries()
+
+
 class Scratch:
     """A directory standing for the tree: links to its top-level entries (copies of
     those the block's 'copy' names), its build/ the build under test, and a bin/ of
@@ -333,9 +355,7 @@ class Scratch:
         os.mkdir(self.bin)
         stubs = [s.split(" ", 1)[0] for s in b.all("stub")]
         copies = " ".join(b.all("copy")).split()
-        for entry in os.listdir(TOP):
-            if entry.startswith(".") or entry == "build":
-                continue
+        for entry in TREE_ENTRIES:
             self.link(entry, [s for s in stubs if "/" in s] + copies)
         for c in copies:
             src = os.path.join(TOP, c)
@@ -430,7 +450,10 @@ def run_shell(b, scratch, script, timeout=TIMEOUT):
 
 def check_needs(b, scratch):
     for thing in " ".join(b.all("needs")).split():
-        if "/" in thing:
+        if thing == "root":
+            if os.geteuid() != 0:
+                raise Skipped("needs root")
+        elif "/" in thing:
             if not os.path.exists(os.path.join(scratch.dir, thing)):
                 raise Skipped(f"{thing} is missing")
         elif shutil.which(thing) is None:
@@ -889,6 +912,30 @@ def snapshot():
 
 # ------------------------------------------------------------ self-checks
 
+def user_files_left_out(base):
+    """A tree with a user's file at its top (the quick start's mbox.h, untracked): the
+    scratch directories do not link it, the tracked entries they do."""
+    name = "check leaves a user's file at the top out of the scratch directory"
+    if shutil.which("git") is None:
+        return ("ok", f"{name} # SKIP git is not installed", [])
+    top = os.path.join(base, "user-tree")
+    os.makedirs(os.path.join(top, "regspec"))
+    for f in ("README.md", "regspec/a.xml", "mbox.h"):
+        with open(os.path.join(top, f), "w") as out:
+            out.write("x\n")
+    git = ["git", "-C", top, "-c", "user.name=t", "-c", "user.email=t@t"]
+    try:
+        for args in (["init", "-q"], ["add", "README.md", "regspec"], ["commit", "-q", "-m", "t"]):
+            subprocess.run(git + args, check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        return ("not ok", name, [f"cannot make a git tree: {e}"])
+    got = tree_entries(top)
+    shutil.rmtree(top, ignore_errors=True)
+    if got != ["README.md", "regspec"]:
+        return ("not ok", name, [f"linked: {' '.join(got)} (want README.md regspec)"])
+    return ("ok", name, [])
+
+
 def selfchecks(base, rng):
     """Examples broken on purpose must fail: (name, file, change, line to expect)."""
     cases = [
@@ -911,14 +958,14 @@ def selfchecks(base, rng):
          lambda t: t.replace("## Numbers\n", "## Numbers\n\n<!-- doc-test: skip nothing -->\n", 1),
          lambda b: bool(b.errors) and not b.text, "not followed by a code block"),
         ("a doc example that installs packages", "README.md",
-         lambda t: re.sub(r"<!-- doc-test: stub tools/install-deps.sh .*-->\n", "", t, count=1),
+         lambda t: re.sub(r"stub tools/install-deps.sh [^\n]*\n", "", t, count=1),
          lambda b: "tools/install-deps.sh &&" in b.text, "not run by the doc examples"),
         ("an XML fragment with an attribute the schema lacks", "docs/regspec.md",
          lambda t: t.replace('code-field="ev_sel" umask-field="umask" src="perfmon-jkt">\n  <event',
                              'code-field="ev_sel" unitmask-field="umask" src="perfmon-jkt">\n  <event', 1),
          lambda b: "unitmask-field" in b.text, "not an attribute"),
     ]
-    results = []
+    results = [user_files_left_out(base)]
     for name, path, change, pick, expect in cases:
         text = open(os.path.join(TOP, path), encoding="utf-8").read()
         broken = change(text)

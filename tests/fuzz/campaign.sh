@@ -25,11 +25,12 @@
 #
 # FUZZ_PREBUILT=DIR takes DIR/fuzz_TARGET as it is, without building it, and
 # keeps findings in DIR/findings/ (tests/fuzz/run-campaign.sh runs stand-ins
-# that way).
+# that way); FUZZ_TIMER (default /usr/bin/time) times a run alone, called as
+# `FUZZ_TIMER -f %e -o FILE CMD...` (the test's stand-in writes a set time).
 set -u
 cd "$(dirname "$0")/../.."
 : "${FUZZ_SECONDS:=60}" "${FUZZ_CC:=clang}" "${BUILD:=build}" "${FUZZ_TIMEOUT:=1}" "${FUZZ_FORK:=0}"
-: "${FUZZ_PREBUILT:=}"
+: "${FUZZ_PREBUILT:=}" "${FUZZ_TIMER:=/usr/bin/time}"
 targets=${FUZZ_TARGETS:-"compile xmlload expr mustache render event cmdline num"}
 top=$PWD
 status=0
@@ -40,7 +41,7 @@ time_alone() {   # bin input
     local best="" t
     for _ in 1 2 3; do
         # in the scratch run directory: the targets write their fuzz-*.xml where they run
-        (cd "$scratch/run" && /usr/bin/time -f %e -o "$scratch/time" "$1" -runs=1 "$2" >/dev/null 2>&1)
+        (cd "$scratch/run" && "$FUZZ_TIMER" -f %e -o "$scratch/time" "$1" -runs=1 "$2" >/dev/null 2>&1)
         t=$(tail -n 1 "$scratch/time" 2>/dev/null)
         [[ $t =~ ^[0-9]+(\.[0-9]+)?$ ]] || continue
         if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi

@@ -4,14 +4,16 @@
 # (FUZZ_PREBUILT): a clean run is counted; a timeout that takes under
 # FUZZ_TIMEOUT alone is "timed out under load", kept in findings/TARGET/load/,
 # and the campaign goes on; one that is slow alone too is a finding, and so is
-# a crash; a finding fails the run.
+# a crash; a finding fails the run. The time a run alone takes is set by a
+# stand-in timer (FUZZ_TIMER), so no verdict here depends on the machine's load.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 tap_setup tmp
 
 # The stand-in: each campaign run writes a stats line; STUB says what its first run finds
-# (nothing, a timeout, a crash); run alone on an input (-runs=1) it takes STUB_ALONE seconds.
+# (nothing, a timeout, a crash); run alone on an input (-runs=1) it does nothing, and the
+# stand-in timer says it took STUB_ALONE seconds.
 cat >"$tmp/fuzz_stub" <<'STUB'
 #!/usr/bin/env bash
 prefix="" alone=""
@@ -22,7 +24,7 @@ for a; do
     -merge=1) echo "merge: ${STUB_MERGE:-ok}"; [ "${STUB_MERGE:-ok}" = ok ]; exit ;;
     esac
 done
-if [ -n "$alone" ]; then sleep "${STUB_ALONE:-0}"; exit 0; fi
+if [ -n "$alone" ]; then exit 0; fi
 runs=$(cat "$STUB_STATE" 2>/dev/null || echo 0)
 echo $((runs + 1)) >"$STUB_STATE"
 echo "stat::number_of_executed_units: 100"
@@ -35,11 +37,21 @@ esac
 exit 0
 STUB
 chmod +x "$tmp/fuzz_stub"
+# FUZZ_TIMER -f %e -o FILE CMD...: runs CMD, writes STUB_ALONE to FILE as its time
+cat >"$tmp/timer" <<'TIMER'
+#!/usr/bin/env bash
+[ "$1" = -f ] && [ "$3" = -o ] || exit 99
+out=$4; shift 4
+"$@"; st=$?
+echo "$STUB_ALONE" >"$out"
+exit "$st"
+TIMER
+chmod +x "$tmp/timer"
 
 # campaign NAME STUB STUB_ALONE: runs the campaign on the stand-in; output in $tmp/out, status in $st
 campaign() {
     rm -rf "$tmp/findings" "$tmp/state"
-    env FUZZ_PREBUILT="$tmp" FUZZ_TARGETS=stub FUZZ_SECONDS=60 FUZZ_TIMEOUT=0.3 \
+    env FUZZ_PREBUILT="$tmp" FUZZ_TIMER="$tmp/timer" FUZZ_TARGETS=stub FUZZ_SECONDS=60 FUZZ_TIMEOUT=0.3 \
         STUB="$2" STUB_ALONE="$3" STUB_STATE="$tmp/state" STUB_MERGE="${4:-ok}" \
         bash tests/fuzz/campaign.sh >"$tmp/out" 2>&1
     st=$?
@@ -59,16 +71,16 @@ expect "... and merges what it found into the corpus" 0 '^  corpus: 0 -> 0 input
 campaign merge none 0 failed
 expect "a merge that fails fails the run" 1 '^  corpus: the merge failed:$'
 
-campaign load timeout 0
+campaign load timeout 0.29
 expect "a timeout quick alone: under load, the campaign goes on" 0 \
     '^stub: 200 executions, slowest input 0 s, no crash, leak or timeout$'
-expect "... and says so, with its time alone" 0 '^  timed out under load only: timeout-abc \(0\.[0-9]+ s alone\)$'
+expect "... and says so, with its time alone" 0 '^  timed out under load only: timeout-abc \(0\.29 s alone\)$'
 [ -f "$tmp/findings/stub/load/art-timeout-abc" ] && tap_ok "... and keeps its input in findings/stub/load/" ||
     tap_fail "... and keeps its input in findings/stub/load/" "$(find "$tmp/findings" 2>/dev/null)"
 
-campaign slow timeout 0.5
-expect "a timeout slow alone too: a finding, the run fails" 1 \
-    '^stub: 100 executions, FOUND: timeout-abc, (0\.[5-9]|[1-9])[0-9.]* s alone$'
+campaign slow timeout 0.30
+expect "a timeout slow alone too (at the limit): a finding, the run fails" 1 \
+    '^stub: 100 executions, FOUND: timeout-abc, 0\.30 s alone$'
 [ -f "$tmp/findings/stub/timeout-abc" ] && tap_ok "... its input kept in findings/stub/" ||
     tap_fail "... its input kept in findings/stub/" "$(find "$tmp/findings" 2>/dev/null)"
 

@@ -6,7 +6,8 @@
 # against the installed headers and library through pkg-config and runs; the
 # installed regc works from its new place and finds an installed spec by
 # name; the bash completion of both programs is installed and completes;
-# ldconfig runs for an install without DESTDIR as root, only then;
+# ldconfig runs for an install without DESTDIR as root, only then, and
+# plain only for a directory the loader searches (ldconfig -n elsewhere);
 # make uninstall removes every file and every directory it made.
 set -u
 cd "$(dirname "$0")/../.."
@@ -131,23 +132,49 @@ left=$(cd "$root" && find . -mindepth 1 | sed 's|^\.||' | grep -v -x -e /opt || 
 if [ -z "$left" ]; then tap_ok "nothing is left after uninstall, directories included"
 else tap_fail "nothing is left after uninstall, directories included" "$(echo $left)"; fi
 
-# ldconfig: run for an install into the system (no DESTDIR) by root, with the
-# library directory; not with DESTDIR. A stand-in ldconfig first in PATH records it.
+# ldconfig, as root without DESTDIR only: for a LIBDIR the loader searches, plain ldconfig
+# (install and uninstall); for any other (a private PREFIX), `ldconfig -n LIBDIR` on install,
+# which leaves the system's cache alone, and nothing on uninstall. A stand-in ldconfig first
+# in PATH records each call, and answers `ldconfig -v -N -X` (the directories the loader
+# searches) with $tmp/syslink/lib, a symbolic link's way to $tmp/sys/lib.
 if [ "$(id -u)" != 0 ]; then
-    tap_skip "ldconfig after a system install" "needs root (the Makefile runs ldconfig only as root)"
+    for t in "ldconfig after an install into a directory the loader searches" \
+        "ldconfig -n after an install into a private prefix" "ldconfig after the uninstalls"; do
+        tap_skip "$t" "needs root (the Makefile runs ldconfig only as root)"
+    done
 else
     mkdir -p "$tmp/bin"
-    printf '#!/bin/sh\necho "ldconfig $*" >>"%s/ldconfig.log"\n' "$tmp" >"$tmp/bin/ldconfig"
+    cat >"$tmp/bin/ldconfig" <<SH
+#!/bin/sh
+if [ "\$*" = "-v -N -X" ]; then
+    printf '%s\n' "$tmp/syslink/lib: (from /etc/ld.so.conf.d/test.conf:1)" "	libx.so.1 -> libx.so.1.0" "/lib: (from <builtin>:0)"
+    exit 0
+fi
+echo ldconfig "\$@" >>"$tmp/ldconfig.log"
+SH
     chmod +x "$tmp/bin/ldconfig"
-    sys=$tmp/sys
-    PATH=$tmp/bin:$PATH "$make" --no-print-directory -s BUILD="$build" SAN="${SAN:-}" PREFIX="$sys" install >"$tmp/log" 2>&1
+    sys=$tmp/sys priv=$tmp/priv
+    ln -s sys "$tmp/syslink"
+    sysmk() { env -u PKG_CONFIG_SYSROOT_DIR -u PKG_CONFIG_PATH -u PKG_CONFIG_LIBDIR PATH="$tmp/bin:$PATH" "$make" --no-print-directory -s BUILD="$build" SAN="${SAN:-}" PREFIX="$1" "${@:2}"; }
+    sysmk "$sys" install >"$tmp/log" 2>&1
     PATH=$tmp/bin:$PATH mk install >>"$tmp/log" 2>&1
-    if [ "$(cat "$tmp/ldconfig.log" 2>/dev/null)" = "ldconfig $sys/lib" ]; then
-        tap_ok "ldconfig runs after a system install, with the library directory, and not with DESTDIR"
-    else tap_fail "ldconfig runs after a system install" "log: $(cat "$tmp/ldconfig.log" 2>/dev/null)"; fi
-    PATH=$tmp/bin:$PATH "$make" --no-print-directory -s BUILD="$build" SAN="${SAN:-}" PREFIX="$sys" uninstall >>"$tmp/log" 2>&1
+    if [ "$(cat "$tmp/ldconfig.log" 2>/dev/null)" = "ldconfig" ]; then
+        tap_ok "ldconfig after an install into a directory the loader searches (none with DESTDIR)"
+    else tap_fail "ldconfig after an install into a directory the loader searches" "log: $(cat "$tmp/ldconfig.log" 2>/dev/null)"; fi
+    : >"$tmp/ldconfig.log"
+    sysmk "$priv" install >"$tmp/privlog" 2>&1
+    if [ "$(cat "$tmp/ldconfig.log")" = "ldconfig -n $priv/lib" ] &&
+        grep -qF "LD_LIBRARY_PATH=$priv/lib" "$tmp/privlog"; then
+        tap_ok "ldconfig -n after an install into a private prefix: the system's cache left alone"
+    else tap_fail "ldconfig -n after an install into a private prefix" "log: $(cat "$tmp/ldconfig.log")" "$(cat "$tmp/privlog")"; fi
+    : >"$tmp/ldconfig.log"
+    sysmk "$sys" uninstall >>"$tmp/log" 2>&1
+    sysmk "$priv" uninstall >>"$tmp/log" 2>&1
     mk uninstall >>"$tmp/log" 2>&1
-    if [ ! -e "$sys" ]; then tap_ok "uninstall of a system install removes its prefix when empty"
-    else tap_fail "uninstall of a system install removes its prefix when empty" "$(cd "$sys" && find . | head -n 5)"; fi
+    if [ "$(cat "$tmp/ldconfig.log")" = "ldconfig" ]; then
+        tap_ok "ldconfig after the uninstalls: the searched directory's only"
+    else tap_fail "ldconfig after the uninstalls: the searched directory's only" "log: $(cat "$tmp/ldconfig.log")"; fi
+    if [ ! -e "$sys" ] && [ ! -e "$priv" ]; then tap_ok "uninstall of a system install removes its prefix when empty"
+    else tap_fail "uninstall of a system install removes its prefix when empty" "$(find "$sys" "$priv" 2>/dev/null | head -n 5)"; fi
 fi
 tap_done

@@ -17,7 +17,14 @@
 #   - instructions of `regc --check` on each spec of regspec/: under 15x
 #     xmllint's (now 3-8x: small files, so the schema's compilation counts;
 #     libxml2 validating a plain group of many optional attributes took
-#     1000x, see regspec.rng).
+#     1000x, see regspec.rng);
+#   - regc's cost grows linearly: instructions of `regc -t c` from the 2-block
+#     to the 8-block spec, and of `regc --check` from 256 to 1,024 registers
+#     of 16 instances in one block (the address and name checks), grow under
+#     2.3x per doubling (now ~1.92x and ~1.91x); a stand-in whose
+#     instructions grow with the square of the size (16x over the two
+#     doublings) must fail that same bound.
+# Instructions are a count, not a time: a loaded machine does not change them.
 # Skipped under sanitizers (SAN=1 changes memory and speed) and when xmllint
 # (or, for the instruction budget, perf/valgrind) is missing.
 set -u
@@ -85,6 +92,57 @@ else
     under_bound "instruction budget" "$ri" "$xi" 5 \
         "instructions on a 2-block spec: regc $((ri / 1000000))M < 5 x xmllint $((xi / 1000000))M" \
         "regc $ri, xmllint $xi instructions: ratio over 5"
+    # linear growth: instructions over two doublings, as a growth per doubling
+    # growth SMALL BIG A CMD...: the growth of CMD ARGS from spec SMALL (A instructions; "" measures
+    # it) to spec BIG, four times its size, where ARGS is $mode with SPEC standing for the spec
+    python3 bench/gen-spec.py 8 32 16 >"$tmp/s8b.xml"
+    growth() {
+        local small=$1 big=$2 a=$3 b; shift 3
+        [ -n "$a" ] || a=$(bench/instructions "$@" ${mode//SPEC/$small})
+        b=$(bench/instructions "$@" ${mode//SPEC/$big})
+        awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", sqrt(b / a) }'
+    }
+    # under_linear NAME G: passes when G, a growth per doubling, is under 2.3
+    under_linear() {
+        if awk -v g="$2" 'BEGIN { exit !(g != "" && g < 2.3) }'; then tap_ok "$1: ${2}x per doubling < 2.3"
+        else tap_fail "$1" "${2:-not measured}x per doubling, over 2.3"; fi
+    }
+    # the stand-in: (size / 256)^2 steps over its .xml argument, a quadratic pass over the spec
+    cat >"$tmp/quadratic.c" <<'C'
+#include <string.h>
+#include <sys/stat.h>
+int main(int argc, char **argv)
+{
+    struct stat st;
+    volatile unsigned long sum = 0;
+    int i = argc - 1;
+    while (i > 0 && (strlen(argv[i]) < 4 || strcmp(argv[i] + strlen(argv[i]) - 4, ".xml") != 0))
+        i--;
+    if (i == 0 || stat(argv[i], &st) != 0)
+        return 1;
+    unsigned long n = (unsigned long)st.st_size / 256;
+    for (unsigned long k = 0; k < n; k++)
+        for (unsigned long j = 0; j < n; j++)
+            sum += k ^ j;
+    return 0;
+}
+C
+    mode="-t c SPEC -o $tmp/out.h"
+    under_linear "instructions grow linearly: -t c from 2 to 8 blocks" "$(growth "$tmp/s32.xml" "$tmp/s8b.xml" "$ri" "$REGC")"
+    # the address and name checks, within a block: 256 to 1,024 registers of 16 instances
+    python3 bench/gen-spec.py 1 256 4 16 >"$tmp/r256.xml"
+    python3 bench/gen-spec.py 1 1024 4 16 >"$tmp/r1024.xml"
+    mode="--check SPEC"
+    under_linear "instructions grow linearly: --check from 256 to 1,024 registers of 16 instances in a block" \
+        "$(growth "$tmp/r256.xml" "$tmp/r1024.xml" "" "$REGC")"
+    if ${CC:-cc} -O1 -o "$tmp/quadratic" "$tmp/quadratic.c"; then
+        q=$(growth "$tmp/r256.xml" "$tmp/r1024.xml" "" "$tmp/quadratic")
+        awk -v g="$q" 'BEGIN { exit !(g != "" && g >= 2.3) }' &&
+            tap_ok "the linear-growth bound fails a quadratic stand-in (${q}x per doubling)" ||
+            tap_fail "the linear-growth bound fails a quadratic stand-in" "${q:-not measured}x per doubling"
+    else
+        tap_fail "the linear-growth bound fails a quadratic stand-in" "cannot compile the stand-in with ${CC:-cc}"
+    fi
     for spec in regspec/*.xml; do
         ri=$(bench/instructions "$REGC" --check "$spec")
         xi=$(bench/instructions xmllint --noout "$spec")

@@ -100,12 +100,14 @@ static inline int fusefs_mount(struct fusefs *m, const char *name, const char *c
         return snprintf(why, whylen, "cannot run %s: %s", tool, strerror(rc)), -1;
     }
     snprintf(path, sizeof(path), "%s/%s", m->mnt, probe);
-    for (int i = 0; i < 200; i++) {
+    /* as long as the tool runs (a loaded machine only slows it), 60 s at most against a hang */
+    bool exited = false;
+    for (int i = 0; i < 2400 && !exited; i++) {
         if (access(path, F_OK) == 0)
             return 0;
-        if (waitpid(m->pid, NULL, WNOHANG) == m->pid)
-            break;
-        nanosleep(&(struct timespec){0, 25 * 1000 * 1000}, NULL);
+        exited = waitpid(m->pid, NULL, WNOHANG) == m->pid;
+        if (!exited)
+            nanosleep(&(struct timespec){0, 25 * 1000 * 1000}, NULL);
     }
     char text[200] = "";
     FILE *f = fopen(m->err, "r");
@@ -115,9 +117,12 @@ static inline int fusefs_mount(struct fusefs *m, const char *name, const char *c
         fclose(f);
     }
     text[strcspn(text, "\n")] = '\0';
-    snprintf(why, whylen, "cannot mount %s: %s", name, text[0] ? text : "it did not come up");
-    kill(m->pid, SIGTERM);
-    waitpid(m->pid, NULL, 0);
+    snprintf(why, whylen, "cannot mount %s: %s", name,
+             text[0] ? text : exited ? "it exited" : "not mounted within 60 s (still running)");
+    if (!exited) {
+        kill(m->pid, SIGTERM);
+        waitpid(m->pid, NULL, 0);
+    }
     m->pid = 0;
     tu_rm_rf(m->dir);
     return -1;

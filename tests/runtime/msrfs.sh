@@ -4,6 +4,7 @@
 #                               the reason it cannot (then the caller skips)
 #   msrfs_unmount               unmounts and waits for msrfs (safe to call twice)
 mnt="" fspid="" msrfs_why=""
+. "$(dirname "${BASH_SOURCE[0]}")/fusewait.sh"
 
 msrfs_mount() {
     local spec=$1 cpus=$2 dir=$3 msrfs=$BUILD/tests/tools/msrfs
@@ -16,9 +17,8 @@ msrfs_mount() {
     mkdir -p "$dir"
     "$msrfs" --spec "$spec" --cpus "$cpus" "${@:4}" "$dir" 2>"$dir.err" &
     fspid=$!
-    for _ in $(seq 100); do [ -e "$dir/cpu/0/msr" ] && break; sleep 0.05; done
-    if [ -e "$dir/cpu/0/msr" ]; then mnt=$dir; return 0; fi
-    msrfs_why="cannot mount msrfs: $(head -1 "$dir.err")"
+    if fuse_wait msrfs "$fspid" "$dir.err" -e "$dir/cpu/0/msr"; then mnt=$dir; return 0; fi
+    msrfs_why=$fuse_why fspid=""
     return 1
 }
 

@@ -17,6 +17,7 @@
 # Skips (pcifs_why) without /dev/fuse or fusermount3, and when not root: the kernel serves
 # configuration space past 64 bytes to root only, and so does pcifs.
 pcifs_mnt="" pcifs_pid="" pcifs_why="" pcifs_log=""
+. "$(dirname "${BASH_SOURCE[0]}")/fusewait.sh"
 
 pcifs_mount() {
     local spec=$1 dir=$2 tool=$BUILD/tests/tools/pcifs
@@ -33,10 +34,8 @@ pcifs_mount() {
     : >"$pcifs_log"
     "$tool" --spec "$spec" --log "$pcifs_log" "$@" "$dir" 2>"$dir.err" &
     pcifs_pid=$!
-    for _ in $(seq 100); do [ -d "$dir/bus/pci/devices" ] && break; sleep 0.05; done
-    if [ -d "$dir/bus/pci/devices" ]; then pcifs_mnt=$dir; return 0; fi
-    pcifs_why="cannot mount pcifs: $(head -1 "$dir.err")"
-    pcifs_unmount
+    if fuse_wait pcifs "$pcifs_pid" "$dir.err" -d "$dir/bus/pci/devices"; then pcifs_mnt=$dir; return 0; fi
+    pcifs_why=$fuse_why pcifs_pid=""
     return 1
 }
 

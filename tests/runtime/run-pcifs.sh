@@ -92,17 +92,18 @@ sums() { awk -v n="$nev" 'NR > 2 { for (c = 1; c <= n; c++) s[c] += $(c + 1) }
 
 # Runs regctl ARGS (a monitor of $nev events, many short intervals) in the background into
 # $tmp/out; once it has printed interval 1, sends the commands of $ticks (";"-separated) to
-# pcifs's control file; once the sums are $expect (or 30 s have passed), interrupts it, which
-# ends the run as a user's ^C does (exit 130, boxes restored). Its status.
+# pcifs's control file; once the sums are $expect (or 3000 polls, 150 s or more, have passed: a
+# guard against a hang, not a verdict), interrupts it, which ends the run as a user's ^C does
+# (exit 130, boxes restored). Its status.
 ticked() {
     : >"$tmp/out"
     "$REGCTL" "$@" --interval 100ms --count 100000 >"$tmp/out" 2>"$tmp/err" &
     rpid=$!
-    for _ in $(seq 600); do grep -qE '^ +1 ' "$tmp/out" && break; sleep 0.05; done
+    while kill -0 "$rpid" 2>/dev/null && ! grep -qE '^ +1 ' "$tmp/out"; do sleep 0.05; done
     local t
     IFS=';' read -ra t <<<"$ticks"
     for one in "${t[@]}"; do pcifs_cmd "$one"; done
-    for _ in $(seq 600); do [ "$(sums)" = "$expect" ] && break; sleep 0.05; done
+    for _ in $(seq 3000); do [ "$(sums)" = "$expect" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.05; done
     kill -INT "$rpid"
     wait "$rpid"
     local rc=$?

@@ -29,9 +29,10 @@ U='ubox:EVENT_MSG.DOORBELL_RCVD'
 C='cbox[c3]:CLOCKTICKS'
 locks=$tmp/locks
 
-# until FILE has a line matching PATTERN (10 s at most)
+# until FILE has a line matching PATTERN (60 s at most: a guard against a hang, far past what
+# a loaded machine takes)
 wait_for() {
-    for _ in $(seq 200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
+    for _ in $(seq 1200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
     return 1
 }
 

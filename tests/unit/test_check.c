@@ -6,7 +6,6 @@
 #include <cmocka.h>
 
 #include <string.h>
-#include <time.h>
 
 #include "arena.h"
 #include "buf.h"
@@ -783,7 +782,11 @@ static void test_pmon_global(void **state)
     assert_ptr_equal(gs->clear_field.field, gctl->fields[0]);
 }
 
-/* 2048 registers x 16 instances: the address and name checks must stay linear. */
+/*
+ * 2048 registers x 16 instances check clean. That the address and name checks
+ * stay linear is judged by a count, not a time: tests/perf/run-perf.sh, the
+ * instructions of `regc --check` from 256 to 1,024 registers of 16 instances.
+ */
 static void test_large_spec_is_fast(void **state)
 {
     struct model_spec *s = mk_spec();
@@ -792,10 +795,7 @@ static void test_large_spec_is_fast(void **state)
         mk_inst(b, arena_printf(&A, "i%u", i), 0x10000 * i, 4);
     for (unsigned i = 0; i < 2048; i++)
         mk_simple(b, arena_printf(&A, "R%u", i), i, 10 + 3 * i);
-    clock_t t0 = clock();
     assert_int_equal(run(s, ""), 0);
-    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-    assert_true(secs < 2.0);
 }
 
 /*
