@@ -1639,6 +1639,8 @@ static struct model_event *load_event(struct loader *ld, xmlNode *n, struct mode
     e->has_umask = get_num(ld, n, "umask", &e->umask);
     e->counters_text = get(ld, n, "counters");
     e->perfmon = get(ld, n, "perfmon");
+    const char *combine = get(ld, n, "combine");
+    e->combine_or = combine && strcmp(combine, "or") == 0;
     e->counter_mask = UINT64_MAX;
     if (e->counters_text)
         e->has_counters = parse_counters(ld, n, e->counters_text, &e->counter_mask);

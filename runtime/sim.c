@@ -41,12 +41,21 @@ struct sim_ctr {
     bool prev;           /* the threshold comparison in the last cycle counted (edge_det) */
 };
 
+/* The umask bits of a sub-event of a combining event (combine="or"): its occurrences count on
+ * a control whose umask holds all of 'bits' and nothing outside 'all'. */
+struct sim_or {
+    uint64_t field; /* the umask field's mask on the control; 0: not a combining sub-event */
+    uint64_t bits;  /* the sub-event's umask, in place */
+    uint64_t all;   /* every umask bit the event's sub-events name, in place */
+};
+
 /* What an event's table entry asks of its control register (see sim.h). */
 struct sim_evc {
     const struct regc_event *e;
     const struct regc_counters *c;
-    uint64_t mask, value; /* control bits that must hold */
+    uint64_t mask, value; /* control bits that must hold (the entry's exact encoding) */
     bool shaped;          /* the entry sets a threshold, invert or edge field itself */
+    struct sim_or or ;
 };
 
 struct sim_block { /* per block of the spec: the event constraints, built on first use */
@@ -65,6 +74,7 @@ struct sim_rate {
     const struct regc_counters *c;
     uint64_t mask, value; /* on the control */
     bool shaped;
+    struct sim_or or ; /* a combining sub-event: its umask bits, not the exact umask */
     struct {
         struct sim_reg *copy;
         const struct regc_field *f;
@@ -105,7 +115,7 @@ struct regc_sim {
     bool pending_disable; /* a global-enable clear seen during the batch */
     struct sim_reg *pending_box[16]; /* box controls an overflow freezes at the batch's end */
     unsigned npending_box;
-    uint64_t sel_frozen;  /* global control with a select field: counters frozen by index */
+    uint64_t sel_frozen; /* global control with a select field: counters frozen by index */
     unsigned long accesses;
     unsigned long fail_at; /* access number that fails; 0: none */
     int fail_err;
@@ -235,15 +245,14 @@ static int add_counter(regc_sim *sim, struct sim_reg *ctl, const struct regc_cou
         return -ENOMEM;
     sim->ctrs = n;
     const struct regc_box_control *bc = b->pmon->box_control;
-    n[sim->nctrs++] =
-        (struct sim_ctr){.block = b,
-                         .inst = ctl->inst,
-                         .c = c,
-                         .i = i,
-                         .ctl = ctl,
-                         .ctr = ctr,
-                         .box = bc ? find_copy(sim, b, ctl->inst, bc->reg, -1) : NULL,
-                         .has_events = block_selects(b, c->control)};
+    n[sim->nctrs++] = (struct sim_ctr){.block = b,
+                                       .inst = ctl->inst,
+                                       .c = c,
+                                       .i = i,
+                                       .ctl = ctl,
+                                       .ctr = ctr,
+                                       .box = bc ? find_copy(sim, b, ctl->inst, bc->reg, -1) : NULL,
+                                       .has_events = block_selects(b, c->control)};
     return 0;
 }
 
@@ -986,6 +995,23 @@ static const struct regc_counters *group_of(const struct regc_block *b, const ch
     return NULL;
 }
 
+/* For a sub-event of a combining event: its umask bits and all its siblings'. */
+static void combining_bits(const struct regc_block *b, const struct regc_reg *r,
+                           const struct regc_event *e, struct sim_or *out)
+{
+    const struct regc_field *f =
+        e->combine_or && e->has_umask && e->umask_field ? regc_reg_field(r, e->umask_field) : NULL;
+    const char *dot = strchr(e->name, '.');
+    if (!f || !dot)
+        return;
+    out->field = regc_field_mask(f);
+    out->bits = regc_field_put(f, 0, e->umask);
+    for (const struct regc_event *o = b->events; o->name; o++)
+        if (o->has_umask && streq(o->reg, e->reg) &&
+            strncmp(o->name, e->name, (size_t)(dot - e->name + 1)) == 0)
+            out->all |= regc_field_put(f, 0, o->umask);
+}
+
 /* Fills in the constraints of event e (see sim.h): sel is what the control's events select by. */
 static void event_constraint(const struct regc_block *b, const struct regc_event *e,
                              struct sim_evc *out)
@@ -1007,6 +1033,7 @@ static void event_constraint(const struct regc_block *b, const struct regc_event
     uint64_t own = entry_bits(r, e, &out->value);
     out->mask = (sel & ~freed) | own;
     out->shaped = (own & shaping_mask(r, c)) != 0;
+    combining_bits(b, r, e, &out->or);
 }
 
 static struct sim_block *block_evcs(regc_sim *sim, const struct regc_block *b)
@@ -1116,9 +1143,10 @@ static int rate_event(regc_sim *sim, struct sim_rate *r, const char *ev)
         return rate_fail(sim, -ENOMEM, "'%s': out of memory", r->name);
     const struct sim_evc *x = &sb->ev[e - r->b->events];
     r->c = x->c;
-    r->mask = x->mask;
-    r->value = x->value;
+    r->mask = x->mask & ~x->or.field; /* a combining sub-event: its bits, below */
+    r->value = x->value & ~x->or.field;
     r->shaped = x->shaped;
+    r->or = x->or ;
     if (!r->c)
         return rate_fail(sim, -ENOENT, "'%s': no counters are controlled by '%s'", r->name, e->reg);
     for (const struct regc_set *s = e->sets; s && s->field; s++) {
@@ -1213,6 +1241,9 @@ static bool encodes(const struct sim_ctr *k, const struct sim_rate *r)
 {
     if (k->c != r->c || k->block != r->b || k->inst != r->inst ||
         (k->ctl->value & r->mask) != r->value)
+        return false;
+    uint64_t umask = k->ctl->value & r->or.field;
+    if (r->or.field && ((umask & r->or.bits) != r->or.bits || (umask & ~r->or.all)))
         return false;
     for (unsigned i = 0; i < r->nother; i++)
         if (regc_field_get(r->other[i].f, r->other[i].copy->value) != r->other[i].v)

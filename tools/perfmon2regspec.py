@@ -19,6 +19,8 @@ Rules (docs/events.md explains them):
     <event> (a row without sub-event part) or <sub> it became: perf's alias;
   - rows that are not event-select events are excluded with a reason, listed
     in a comment at the top of the file and on stderr;
+  - an event the conf's or= option names gets combine="or": its umask
+    bits select sub-events, and a umask counts the sum of those it holds;
   - ExtSel, CounterMask, EdgeDetect and Invert become <set> elements of the
     control-register fields the conf line names; a Filter with a non-zero
     MSRValue becomes a <set register= field=> through the conf's filter
@@ -45,7 +47,7 @@ dynamic_cast explicit export false friend mutable namespace new noexcept not
 not_eq nullptr operator or or_eq private protected public reinterpret_cast
 static_assert static_cast template this thread_local throw true try typeid
 typename using virtual wchar_t xor xor_eq'''.split())
-OPTION_KEYS = ('cmask', 'edge', 'invert', 'umask-lsb', 'title', 'limit')
+OPTION_KEYS = ('cmask', 'edge', 'invert', 'umask-lsb', 'title', 'limit', 'or')
 
 
 class ConfError(Exception):
@@ -163,6 +165,12 @@ class Line:
                 raise ConfError('%s: bad limit %r (want CODE:COUNTERS, e.g. 0x80:0)'
                                 % (self.where, item))
             self.limits[parse_int(code, 'limit code')] = set(idx)
+        self.combine = set()
+        for ev in filter(None, self.options.get('or', '').split(';')):
+            if not is_name(ev):
+                raise ConfError('%s: bad or= event %r (want EVENT[;EVENT...])'
+                                % (self.where, ev))
+            self.combine.add(ev)
 
     def umask(self, row):
         """UMask as the value of the umask field: perfmon places UMask at
@@ -342,6 +350,11 @@ def convert(ln, data):
             e.plain = row
         for r in requirements(ln, row):
             reqs.append((name, r))
+    for ev in sorted(ln.combine):
+        e = events.get(ev)
+        if e is None or not e.subs:
+            raise ConfError('%s: or=%s names no converted event with sub-events'
+                            % (ln.where, ev))
     return render(ln, data, rows, order, excluded, reqs, notes), excluded, reqs
 
 
@@ -430,6 +443,8 @@ def render_event(ln, e):
         ev_ctrs = ctrs[0]
     ev_desc, sub_desc = desc_split(e)
     attrs = 'name="%s" code="%s"' % (e.name, hexs(e.code))
+    if e.name in ln.combine:
+        attrs += ' combine="or"'
     if e.plain is not None and ln.umask_field:
         attrs += ' umask="%s"' % hexs(ln.umask(e.plain))
     if ev_ctrs is not None:

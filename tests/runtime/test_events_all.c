@@ -108,10 +108,23 @@ static uint64_t covered(const struct hdr_event *h)
     return h->field_mask | h->own_mask;
 }
 
-/* A rate for x cannot reach a counter programmed with y: a field x sets differs in y. */
+static bool same_family(const struct hdr_event *x, const struct hdr_event *y)
+{
+    size_t n = strcspn(x->name, ".");
+    return strncmp(x->name, y->name, n) == 0 && (y->name[n] == '.' || !y->name[n]);
+}
+
+/*
+ * A rate for x cannot reach a counter programmed with y: a field x sets differs in y; for two
+ * sub-events of a combining event (the umask's bits select sub-events, regspec combine="or"),
+ * a field besides the umask differs or x has a umask bit y lacks.
+ */
 static bool apart(const struct hdr_event *x, const struct hdr_event *y, uint64_t shape)
 {
-    return ((x->enc ^ y->enc) & covered(x) & ~shape) != 0;
+    uint64_t differ = (x->enc ^ y->enc) & covered(x) & ~shape;
+    if (x->combine && y->combine && x->is_sub && y->is_sub && same_family(x, y))
+        return (differ & ~x->umask_mask) != 0 || (x->enc & ~y->enc & x->umask_mask) != 0;
+    return differ != 0;
 }
 
 /* Two events of one box instance: counters for both, no sub-control value in conflict. */
@@ -127,12 +140,6 @@ static bool fit(const struct hdr_event *x, const struct hdr_event *y)
                 s->value != t->value)
                 return false;
     return counters;
-}
-
-static bool same_family(const struct hdr_event *x, const struct hdr_event *y)
-{
-    size_t n = strcspn(x->name, ".");
-    return strncmp(x->name, y->name, n) == 0 && (y->name[n] == '.' || !y->name[n]);
 }
 
 static const struct regc_counters *group_of(const struct regc_block *b, const char *control)

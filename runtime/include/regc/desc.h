@@ -173,6 +173,8 @@ struct regc_event {
     uint64_t code;
     bool has_umask;
     uint64_t umask;
+    bool combine_or;   /* the umask's bits select sub-events, which a umask sums (combine="or");
+                          false: the umask is an enumeration, matched exactly */
     uint64_t counters; /* bit i: array element i may count it; 0: any */
     const char *desc;
     const struct regc_set *sets; /* ends with field NULL */

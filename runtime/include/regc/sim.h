@@ -53,7 +53,11 @@ REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t val
  * field, each <set> on the control), every other field that some event of
  * that control selects by holds 0, except in a parent event the fields its
  * sub-events set (a rate given to a parent counts whatever sub-event is
- * selected); each <set> on another register (filter, M-Box sub-control)
+ * selected); for a sub-event of a combining event (combine_or: the umask's
+ * bits select sub-events, whose OR the hardware counts) the umask holds all
+ * of the sub-event's bits and none that no sub-event of the event names, so
+ * rates given per sub-event add up (CAS_COUNT.RD counts RD_REG +
+ * RD_UNDERFILL); each <set> on another register (filter, M-Box sub-control)
  * holds in that register of the same box instance; and the counter is
  * running: its enable, the box's enable bit, no box freeze, no global
  * freeze or disable, not stopped at overflow. The threshold, invert and
