@@ -116,6 +116,7 @@ struct regc_sim {
     struct sim_reg *pending_box[16]; /* box controls an overflow freezes at the batch's end */
     unsigned npending_box;
     uint64_t sel_frozen; /* global control with a select field: counters frozen by index */
+    uint64_t cycles;     /* cycles of the boxes' clock per interval (regc_sim_clock) */
     unsigned long accesses;
     unsigned long fail_at; /* access number that fails; 0: none */
     int fail_err;
@@ -279,6 +280,7 @@ int regc_sim_new(regc_sim **out, const struct regc_spec *spec)
     if (!sim)
         return -ENOMEM;
     sim->spec = spec;
+    sim->cycles = REGC_SIM_CLOCK_DEFAULT;
     size_t nblocks = 0;
     for (const struct regc_block *b = spec->blocks; b->name; b++, nblocks++)
         for (const struct regc_reg *r = b->regs; r->name; r++)
@@ -1251,58 +1253,109 @@ static bool encodes(const struct sim_ctr *k, const struct sim_rate *r)
     return true;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /*
- * How much counter k adds for 'ncycles' cycles of increment 'inc' each,
- * after its threshold, invert and edge fields (sim.h); updates its edge
- * state. 'shaped': the event's own encoding sets them (no second pass).
+ * How much counter k adds for 'n' occurrences spread over 'ncycles' cycles
+ * (sim.h: cycle c gets floor((c+1)n/L) - floor(cn/L), so q = n/L or q+1),
+ * after its threshold, invert and edge fields; updates its edge state. In
+ * closed form: the r = n%L cycles of q+1 lie apart from each other (2r <= L)
+ * or the L-r cycles of q do (2r > L), the first cycle has q and the last
+ * q+1, so either kind of cycle forms min(r, L-r) runs.
  */
-static uint64_t shape(struct sim_ctr *k, bool shaped, uint64_t inc, uint64_t ncycles)
+static uint64_t shape(struct sim_ctr *k, uint64_t n, uint64_t ncycles)
 {
     const struct regc_counters *c = k->c;
-    if (shaped || !ncycles)
-        return inc * ncycles;
     uint64_t t = fget(k->ctl, c->threshold);
     bool inv = fget(k->ctl, c->invert) != 0, edge = fget(k->ctl, c->edge) != 0;
     if (!t && !edge)
-        return inc * ncycles;
-    bool cmp = !t ? inc > 0 : inv ? inc < t : inc >= t;
-    uint64_t add = edge ? (cmp && !k->prev) : cmp ? ncycles : 0;
-    k->prev = cmp;
+        return n;
+    uint64_t q = n / ncycles, r = n % ncycles, runs = r < ncycles - r ? r : ncycles - r;
+    bool lo = !t ? q > 0 : inv ? q < t : q >= t;
+    bool hi = r && (!t ? true : inv ? q + 1 < t : q + 1 >= t);
+    if (!edge)
+        return (lo ? ncycles - r : 0) + (hi ? r : 0);
+    uint64_t add;
+    if (!r || lo == hi) { /* one comparison all along: at most the edge into it */
+        add = lo && !k->prev;
+        k->prev = lo;
+    } else if (hi) { /* true on the q+1 cycles: each run rises; the last cycle is one */
+        add = runs;
+        k->prev = true;
+    } else { /* true on the q cycles: the first run starts at cycle 0, the last cycle is not */
+        add = runs - 1 + !k->prev;
+        k->prev = false;
+    }
     return add;
 }
 
-/* Delivers 'ncycles' cycles of increment 'inc' (or, 'decrement', 'inc' decrements at once) of
- * rate r to every counter that encodes it and runs. */
-static int deliver(regc_sim *sim, const struct sim_rate *r, bool decrement, uint64_t inc,
-                   uint64_t ncycles)
+/* One delivery: rates[i] gives up[i] occurrences and down[i] decrements. */
+struct delivery {
+    const struct sim_rate *const *rates;
+    const uint64_t *up, *down;
+    size_t n;
+    uint64_t ncycles; /* the cycles they are spread over */
+};
+
+static int decrement_refused(regc_sim *sim, const struct sim_ctr *k, const struct sim_rate *r)
+{
+    char nm[160];
+    struct regc_ref ref = {.spec = sim->spec,
+                           .block = k->block,
+                           .instance = k->inst,
+                           .reg = k->ctl->reg,
+                           .index = k->ctl->index};
+    return rate_fail(sim, -EINVAL,
+                     "'%s': decrements reached %s, which does not count up and down "
+                     "(dir=up-down)",
+                     r->name, regc_ref_name(&ref, nm, sizeof(nm)));
+}
+
+/*
+ * Delivers d to every running counter: the occurrences of the rates its
+ * control encodes, added up and spread together over the cycles (an event
+ * whose entry sets the threshold itself counts as given), then the
+ * decrements at once. A counter no rate reaches still sees the cycles,
+ * idle: with thresh and invert it counts them.
+ */
+static int deliver(regc_sim *sim, const struct delivery *d)
 {
     int rc = 0;
     for (size_t i = 0; i < sim->nctrs; i++) {
         struct sim_ctr *k = &sim->ctrs[i];
-        if (!encodes(k, r) || !running(sim, k))
+        if (!running(sim, k))
             continue;
-        uint64_t n = decrement ? inc : shape(k, r->shaped, inc, ncycles);
-        if (count_signed(sim, k, decrement, n) < 0) {
-            char nm[160];
-            struct regc_ref ref = {.spec = sim->spec,
-                                   .block = k->block,
-                                   .instance = k->inst,
-                                   .reg = k->ctl->reg,
-                                   .index = k->ctl->index};
-            rc = rate_fail(sim, -EINVAL,
-                           "'%s': decrements reached %s, which does not count up "
-                           "and down (dir=up-down)",
-                           r->name, regc_ref_name(&ref, nm, sizeof(nm)));
+        uint64_t plain = 0, given = 0, dec = 0;
+        const struct sim_rate *dec_rate = NULL;
+        for (size_t j = 0; j < d->n; j++) {
+            const struct sim_rate *r = d->rates[j];
+            if (!encodes(k, r))
+                continue;
+            if (r->shaped)
+                given = sat_add(given, d->up[j]);
+            else
+                plain = sat_add(plain, d->up[j]);
+            if (d->down[j])
+                dec = sat_add(dec, d->down[j]), dec_rate = r;
         }
+        count_signed(sim, k, false, sat_add(given, shape(k, plain, d->ncycles)));
+        if (dec && count_signed(sim, k, true, dec) < 0)
+            rc = decrement_refused(sim, k, dec_rate);
     }
     return rc;
 }
 
-static int deliver_n(regc_sim *sim, const struct sim_rate *r, int64_t n)
+/* Rate r's n per interval (n < 0: decrements) over one interval of the clock. */
+static int deliver_one(regc_sim *sim, const struct sim_rate *r, int64_t n, uint64_t ncycles)
 {
     /* the magnitude of INT64_MIN is 2^63: computed in unsigned arithmetic */
-    return n < 0 ? deliver(sim, r, true, (uint64_t)0 - (uint64_t)n, 1)
-                 : deliver(sim, r, false, 1, (uint64_t)n);
+    uint64_t up = n > 0 ? (uint64_t)n : 0, down = n < 0 ? (uint64_t)0 - (uint64_t)n : 0;
+    const struct sim_rate *rates[1] = {r};
+    struct delivery d = {rates, &up, &down, 1, ncycles};
+    return deliver(sim, &d);
 }
 
 /* ---- the encodings seen */
@@ -1420,22 +1473,49 @@ static void batched_end(regc_sim *sim, bool outer)
         regc_sim_batch(sim, false);
 }
 
+int regc_sim_clock(regc_sim *sim, uint64_t cycles)
+{
+    if (!cycles)
+        return -EINVAL;
+    sim->cycles = cycles;
+    return 0;
+}
+
+uint64_t regc_sim_clock_get(const regc_sim *sim)
+{
+    return sim->cycles;
+}
+
 int regc_sim_interval(regc_sim *sim)
 {
     bool outer = batched_begin(sim);
+    size_t n = sim->nrates;
+    const struct sim_rate **rates = malloc((n + 1) * sizeof(*rates));
+    uint64_t *up = malloc((n + 1) * sizeof(*up)), *down = malloc((n + 1) * sizeof(*down));
     int rc = 0;
-    for (size_t i = 0; i < sim->nrates; i++) {
-        int r = deliver_n(sim, &sim->rates[i], sim->rates[i].n);
-        if (r && !rc)
-            rc = r;
+    if (!rates || !up || !down) {
+        rc = rate_fail(sim, -ENOMEM, "out of memory");
+        goto out;
     }
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = sim->rates[i].n;
+        rates[i] = &sim->rates[i];
+        up[i] = v > 0 ? (uint64_t)v : 0;
+        down[i] = v < 0 ? (uint64_t)0 - (uint64_t)v : 0;
+    }
+    struct delivery d = {rates, up, down, n, sim->cycles};
+    rc = deliver(sim, &d);
+out:
+    free(rates);
+    free(up);
+    free(down);
     batched_end(sim, outer);
     return rc;
 }
 
 /*
- * Occurrences of 'event' now, each step one batch: 'n' at once (inc NULL), or
- * one cycle per element of inc[ncycles].
+ * Occurrences of 'event' now, each step one batch: 'n' over one interval of
+ * the clock (inc NULL), or one cycle per element of inc[ncycles].
  */
 static int occur(regc_sim *sim, const char *event, int64_t n, const uint64_t *inc, size_t ncycles)
 {
@@ -1444,7 +1524,14 @@ static int occur(regc_sim *sim, const char *event, int64_t n, const uint64_t *in
     int rc = rate_parse(sim, &r, event);
     for (size_t c = 0; !rc && c < (inc ? ncycles : 1); c++) {
         bool outer = batched_begin(sim);
-        rc = inc ? deliver(sim, &r, false, inc[c], 1) : deliver_n(sim, &r, n);
+        if (inc) {
+            uint64_t down = 0;
+            const struct sim_rate *rates[1] = {&r};
+            struct delivery d = {rates, &inc[c], &down, 1, 1};
+            rc = deliver(sim, &d);
+        } else {
+            rc = deliver_one(sim, &r, n, sim->cycles);
+        }
         batched_end(sim, outer);
     }
     if (r.name)

@@ -6,8 +6,8 @@
  * --dry-run prints every register access of the whole flow (start, one
  * interval, release) in order and touches nothing. With --backend sim,
  * --sim-rate injects N events of EVENT (as written on the command line) per
- * interval into the simulator, for demos and tests. SIGINT, SIGTERM and SIGHUP
- * only set a flag: the loop ends, the boxes are restored (regc_pmon_release)
+ * interval into the simulator, for demos and tests, spread over --sim-cycles
+ * cycles of the boxes' clock. SIGINT, SIGTERM and SIGHUP only set a flag: the loop ends, the boxes are restored (regc_pmon_release)
  * and the status is 128 + the signal's number.
  * --socket all|LIST runs one session per package (topology from sysfs; the
  * sim backend: --sim-sockets N models), started and polled together, and
@@ -59,6 +59,8 @@ const char regctl_monitor_usage[] =
     "                   where the control bits encode EVENT (N < 0: decrements, for counters\n"
     "                   counting up and down, dir=up-down)\n"
     "  --sim-sockets N  sim backend with --socket: N simulated packages, 0..N-1 (default 1)\n"
+    "  --sim-cycles N   sim backend: an interval is N cycles of the boxes' clock, over which\n"
+    "                   the rates are spread (default 1000000; thresh, invert, edge_det)\n"
     "  --force          program boxes found in use\n"
     "  --wait           wait for boxes another run has locked\n"
     "  --lock-dir DIR   lock files there (default $REGC_LOCK_DIR, else /run/regc, or\n"
@@ -79,6 +81,7 @@ struct mon {
     struct regc_pmon_opts popt;
     const char *socket_arg;    /* --socket; NULL: one session on --cpu */
     unsigned long sim_sockets; /* --sim-sockets; 0: not given */
+    uint64_t sim_cycles;       /* --sim-cycles; 0: not given */
     bool csv;
 };
 
@@ -168,6 +171,8 @@ static int check_socket_args(const struct mon *m)
     const char *why = NULL;
     if (m->sim_sockets && !is_sim(m))
         why = "--sim-sockets needs --backend sim";
+    else if (m->sim_cycles && !is_sim(m))
+        why = "--sim-cycles needs --backend sim";
     else if (m->sim_sockets && !m->socket_arg)
         why = "--sim-sockets needs --socket";
     else if (m->csv && m->g->json)
@@ -192,6 +197,7 @@ static int parse_args(struct mon *m, int argc, char **argv)
                                        {"settle", required_argument, NULL, 'S'},
                                        {"socket", required_argument, NULL, 'k'},
                                        {"sim-sockets", required_argument, NULL, 'K'},
+                                       {"sim-cycles", required_argument, NULL, 'C'},
                                        {"csv", no_argument, NULL, 'v'},
                                        {NULL, 0, NULL, 0}};
     uint64_t v;
@@ -276,6 +282,13 @@ static int parse_args(struct mon *m, int argc, char **argv)
             break;
         case 'v':
             m->csv = true;
+            break;
+        case 'C':
+            if (parse_u64(optarg, &m->sim_cycles) < 0 || m->sim_cycles == 0) {
+                fprintf(stderr, "regctl: monitor: bad --sim-cycles '%s' (want 1 to 2^64-1)\n",
+                        optarg);
+                return 2;
+            }
             break;
         default:
             return 2;
@@ -976,6 +989,9 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
         rc = open_socket(&m, &socks[k]);
     for (unsigned i = 0; i < m.nrates && !rc; i++)
         rc = set_socket_rate(socks, n, m.rates[i]);
+    for (int k = 0; k < n && !rc && m.sim_cycles; k++)
+        if (regc_dev_sim(socks[k].d)) /* no model with --dry-run */
+            regc_sim_clock(regc_dev_sim(socks[k].d), m.sim_cycles);
     if (!rc) {
         catch_signals();
         rc = run(&m, socks, n);

@@ -38,6 +38,13 @@ golden monitor-bad-event 2 --backend sim monitor e5_2600v2 "qpi[p7]:CLOCKTICKS"
 golden monitor-busy 1 --backend sim monitor e5_2600v2 "$U" "$U" "$U"
 golden monitor-rate-no-sim 2 monitor e5_2600v2 "$U" --sim-rate "$U=1"
 golden monitor-bad-interval 2 --backend sim monitor e5_2600v2 "$U" --interval soon
+# the clock: 300 occurrences in 1000 cycles leave 700 idle cycles (thresh=1,invert=1) and rise
+# 300 times (edge_det: they lie apart), per interval
+C='cbox[cbox1]:CLOCKTICKS'
+golden monitor-clock 0 --backend sim monitor e5_2600 "$C,thresh=1,invert=1" "$C,thresh=1,edge_det=1" \
+    "$C" --interval 0 --count 2 --sim-cycles 1000 --sim-rate "$C=300"
+golden monitor-bad-sim-cycles 2 --backend sim monitor e5_2600 "$C" --sim-cycles 0
+golden monitor-sim-cycles-no-sim 2 monitor e5_2600 "$C" --sim-cycles 1000
 golden monitor-no-spec 2 monitor nospec "$U"
 # sharing (run-share.sh has the locks, interrupts and msrfs runs)
 golden monitor-bad-settle 2 --backend sim monitor e5_2600v2 "$U" --settle soon

@@ -233,13 +233,118 @@ static void t_thresh_invert_edge(void **state)
                      (unsigned long long)peek(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2"),
                      (unsigned long long)cases[i].want);
     }
-    /* the interval form: n cycles of increment 1; edge_det counts the one rising edge */
-    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", 0);
-    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL2",
-         E5_2600_EV_CBOX_CLOCKTICKS | E5_2600_CN_MSR_PMON_CTL_EN_MASK |
-             E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(1) | E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(1));
-    assert_int_equal(counts(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", "cbox[cbox1]:CLOCKTICKS", 50), 1);
-    assert_int_equal(counts(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", "cbox[cbox1]:CLOCKTICKS", 50), 0);
+    regc_close(f.d);
+}
+
+/* The reference for the clock (sim.h): occurrence count of cycle c when n are spread over L. */
+static uint64_t spread(uint64_t n, uint64_t L, uint64_t c)
+{
+    return (c + 1) * n / L - c * n / L;
+}
+
+/* What the guide's per-cycle rule counts over those L cycles, cycle by cycle; *prev is the
+ * comparison's value before the first cycle and after the last. */
+static uint64_t by_hand(uint64_t n, uint64_t L, uint64_t t, bool inv, bool edge, bool *prev)
+{
+    uint64_t sum = 0;
+    for (uint64_t c = 0; c < L; c++) {
+        uint64_t inc = spread(n, L, c);
+        bool cmp = !t ? inc > 0 : inv ? inc < t : inc >= t;
+        if (!t && !edge)
+            sum += inc;
+        else if (edge)
+            sum += cmp && !*prev;
+        else
+            sum += cmp;
+        *prev = cmp;
+    }
+    return sum;
+}
+
+/*
+ * The clock (sim.h): an interval is L cycles; n occurrences spread over them
+ * leave idle cycles, which thresh=1,invert=1 counts (the guide's "cycles
+ * with no occurrence"), and edge_det counts the rising edges of the rate as
+ * it changes. Every combination of rates 0..2L+1 (several intervals in a
+ * row, so the edge state carries over), thresholds 0..3, invert and edge on
+ * an E5-2600 C-Box counter, against the per-cycle rule applied cycle by
+ * cycle here.
+ */
+static void t_clock(void **state)
+{
+    (void)state;
+    static const uint64_t Ls[] = {1, 2, 7, 10};
+    struct fx f;
+    open_fx(&f, "e5_2600");
+    assert_int_equal(regc_sim_clock_get(f.sim), REGC_SIM_CLOCK_DEFAULT);
+    assert_int_equal(regc_sim_clock(f.sim, 0), -EINVAL);
+    const char *ctr = "cbox.cbox1.Cn_MSR_PMON_CTR2";
+    for (size_t li = 0; li < sizeof(Ls) / sizeof(Ls[0]); li++) {
+        uint64_t L = Ls[li];
+        assert_int_equal(regc_sim_clock(f.sim, L), 0);
+        for (uint64_t t = 0; t < 4; t++)
+            for (unsigned m = 0; m < 4; m++) {
+                bool inv = m & 1, edge = m & 2;
+                poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL2",
+                     E5_2600_EV_CBOX_CLOCKTICKS | E5_2600_CN_MSR_PMON_CTL_EN_MASK |
+                         E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(t) |
+                         E5_2600_CN_MSR_PMON_CTL_INVERT_VAL(inv) |
+                         E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(edge));
+                bool prev = false; /* a control written starts the comparison afresh */
+                for (uint64_t n = 0; n <= 2 * L + 1; n++) {
+                    uint64_t want = by_hand(n, L, t, inv, edge, &prev);
+                    uint64_t got = counts(&f, ctr, "cbox[cbox1]:CLOCKTICKS", (int64_t)n);
+                    if (got != want)
+                        fail_msg("L %llu thresh %llu invert %d edge %d, %llu occurrences: counted "
+                                 "%llu, the guide's rule %llu",
+                                 (unsigned long long)L, (unsigned long long)t, inv, edge,
+                                 (unsigned long long)n, (unsigned long long)got,
+                                 (unsigned long long)want);
+                }
+            }
+    }
+    regc_close(f.d);
+}
+
+/*
+ * The same on concrete numbers, as a reader checks them: 1000 cycles an
+ * interval; 300 occurrences leave 700 idle cycles (thresh 1, invert 1); an
+ * interval without the event is 1000 idle cycles, counted though no rate
+ * reaches the counter; edge_det with thresh 1 counts 300 rising edges (the
+ * occurrences lie apart), none in an idle interval, 1 for a rate of one per
+ * cycle rising from idle, 0 while it stays, 1 when it rises again after an
+ * idle interval; 999 in 1000 cycles leave cycle 0 idle (cycle c holds
+ * floor((c+1)n/L) - floor(cn/L)), so they rise once more; 700 leave 300
+ * single idle cycles, each followed by a rise.
+ */
+static void t_clock_numbers(void **state)
+{
+    (void)state;
+    struct fx f;
+    open_fx(&f, "e5_2600");
+    assert_int_equal(regc_sim_clock(f.sim, 1000), 0);
+    const char *ctr = "cbox.cbox1.Cn_MSR_PMON_CTR2";
+    const char *ctl = "cbox.cbox1.Cn_MSR_PMON_CTL2";
+    uint64_t base = E5_2600_EV_CBOX_CLOCKTICKS | E5_2600_CN_MSR_PMON_CTL_EN_MASK |
+                    E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(1);
+    poke(&f, ctl, base | E5_2600_CN_MSR_PMON_CTL_INVERT_VAL(1));
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[cbox1]:CLOCKTICKS", 300), 0);
+    uint64_t before = peek(&f, ctr);
+    assert_int_equal(regc_sim_interval(f.sim), 0);
+    assert_int_equal(peek(&f, ctr) - before, 700);
+    regc_sim_rates_clear(f.sim);
+    before = peek(&f, ctr);
+    assert_int_equal(regc_sim_interval(f.sim), 0);
+    assert_int_equal(peek(&f, ctr) - before, 1000);
+    poke(&f, ctl, base | E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(1));
+    static const struct {
+        int64_t n;
+        uint64_t want;
+    } seq[] = {{300, 300}, {0, 0}, {1000, 1}, {1000, 0}, {0, 0}, {1000, 1}, {999, 1}, {700, 300}};
+    for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++)
+        if (counts(&f, ctr, "cbox[cbox1]:CLOCKTICKS", seq[i].n) != seq[i].want)
+            fail_msg("interval %zu (%lld occurrences): expected %llu rising edges", i,
+                     (long long)seq[i].n, (unsigned long long)seq[i].want);
     regc_close(f.d);
 }
 
@@ -267,6 +372,49 @@ static void t_event_sets_threshold(void **state)
     regc_close(f.d);
 }
 
+/*
+ * Global freeze on overflow, E5-2600 v2 (329468 section 2.1.3: a counter set
+ * to "freeze on overflow and send notification" - ov_en - freezes the
+ * uncore through the U-Box when it overflows, so the counts are those up to
+ * the overflow; U_MSR_PMON_GLOBAL_STATUS.ov_* says who): QPI port 0 counter 0
+ * preloaded 3 below 2^48 overflows on its 3rd of 5 flits; the HA counter
+ * counted its 7 requests in that interval (the freeze takes effect at its
+ * end) and counts nothing more until unfrz_all; without ov_en the same
+ * overflow freezes nothing.
+ */
+static void t_global_freeze_on_overflow(void **state)
+{
+    (void)state;
+    for (int ov_en = 1; ov_en >= 0; ov_en--) {
+        struct fx f;
+        open_fx(&f, "e5_2600v2");
+        const char *qctr = "qpi.p0.Q_Py_PCI_PMON_CTR0", *hctr = "ha.ha0.HA_PCI_PMON_CTR0";
+        poke(&f, "qpi.p0.Q_Py_PCI_PMON_CTL0",
+             E5_2600V2_EV_QPI_TXL_FLITS_G0_DATA | E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK |
+                 (ov_en ? E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK : 0));
+        poke(&f, "ha.ha0.HA_PCI_PMON_CTL0",
+             E5_2600V2_EV_HA_REQUESTS_READS | E5_2600V2_HA_PCI_PMON_CTL_EN_MASK);
+        poke(&f, qctr, (UINT64_C(1) << 48) - 3);
+        assert_int_equal(regc_sim_rate(f.sim, "qpi[p0]:TxL_FLITS_G0.DATA", 5), 0);
+        assert_int_equal(regc_sim_rate(f.sim, "ha[ha0]:REQUESTS.READS", 7), 0);
+        assert_int_equal(regc_sim_interval(f.sim), 0);
+        assert_int_equal(peek(&f, qctr), 2); /* wrapped */
+        assert_int_equal(peek(&f, hctr), 7);
+        assert_int_equal(regc_sim_global_frozen(f.sim), ov_en);
+        assert_int_equal(peek(&f, "ubox.U_MSR_PMON_GLOBAL_STATUS") &
+                             E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK,
+                         ov_en ? E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK : 0);
+        assert_int_equal(regc_sim_interval(f.sim), 0);
+        assert_int_equal(peek(&f, hctr), ov_en ? 7 : 14);
+        assert_int_equal(peek(&f, qctr), ov_en ? 2 : 7);
+        struct regc_ref g = sim_ref(f.s, "ubox.U_MSR_PMON_GLOBAL_CTL");
+        assert_int_equal(regc_write(f.d, &g, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK), 0);
+        assert_int_equal(regc_sim_interval(f.sim), 0);
+        assert_int_equal(peek(&f, hctr), ov_en ? 14 : 21);
+        regc_close(f.d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
@@ -276,6 +424,9 @@ int main(void)
         cmocka_unit_test(t_errors),
         cmocka_unit_test(t_thresh_invert_edge),
         cmocka_unit_test(t_event_sets_threshold),
+        cmocka_unit_test(t_clock),
+        cmocka_unit_test(t_clock_numbers),
+        cmocka_unit_test(t_global_freeze_on_overflow),
     };
     return cmocka_run_group_tests_name("sim_bits", t, NULL, NULL);
 }

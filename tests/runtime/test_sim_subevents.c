@@ -80,8 +80,7 @@ static const struct combined combined[] = {
 #define NCOMBINED (sizeof(combined) / sizeof(combined[0]))
 
 /* The table lists 'sub' of 'event' as combined. */
-static bool listed_combined(const char *spec, const char *block, const char *event,
-                            const char *sub)
+static bool listed_combined(const char *spec, const char *block, const char *event, const char *sub)
 {
     for (size_t i = 0; i < NCOMBINED; i++)
         if (strcmp(combined[i].spec, spec) == 0 && strcmp(combined[i].block, block) == 0 &&
@@ -202,9 +201,8 @@ static void t_combined_counts_its_parts(void **state)
         open_fx(&f, c->spec, c->block);
         uint64_t want = want_sum(&f, c), got = count_with_parts(&f, c->event, c->sub);
         if (got != want)
-            fail_msg("%s %s:%s.%s counted %#llx, the sum of its parts is %#llx", c->spec,
-                     c->block, c->event, c->sub, (unsigned long long)got,
-                     (unsigned long long)want);
+            fail_msg("%s %s:%s.%s counted %#llx, the sum of its parts is %#llx", c->spec, c->block,
+                     c->event, c->sub, (unsigned long long)got, (unsigned long long)want);
         regc_close(f.d);
     }
 }
@@ -290,10 +288,8 @@ static void t_unnamed_bit(void **state)
 int main(void)
 {
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(t_table_complete),
-        cmocka_unit_test(t_combined_counts_its_parts),
-        cmocka_unit_test(t_part_counts_itself),
-        cmocka_unit_test(t_enumeration_exact),
+        cmocka_unit_test(t_table_complete),     cmocka_unit_test(t_combined_counts_its_parts),
+        cmocka_unit_test(t_part_counts_itself), cmocka_unit_test(t_enumeration_exact),
         cmocka_unit_test(t_unnamed_bit),
     };
     return cmocka_run_group_tests_name("sim_subevents", t, NULL, NULL);
