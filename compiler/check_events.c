@@ -86,10 +86,32 @@ static void check_event_combine(struct check_ctx *c, const struct model_events *
                         e->subs[i]->full_name, e->full_name);
 }
 
+/* Each filter an event needs is a <filter> of its block's pmon (which names a real field). */
+static void check_event_filters(struct check_ctx *c, const struct model_events *tab,
+                                const struct model_event *e)
+{
+    const struct model_pmon *pm = tab->block ? tab->block->pmon : NULL;
+    for (size_t i = 0; i < e->nfilters; i++) {
+        const char *ref = e->filters[i], *dot = strchr(ref, '.');
+        bool found = false;
+        for (size_t k = 0; dot && pm && k < pm->nfilters && !found; k++) {
+            const struct model_filter *f = pm->filters[k];
+            found = f->reg_name && f->field_name && strlen(f->reg_name) == (size_t)(dot - ref) &&
+                    strncmp(ref, f->reg_name, (size_t)(dot - ref)) == 0 &&
+                    strcmp(dot + 1, f->field_name) == 0;
+        }
+        if (!found)
+            diag_report(c->dg, DIAG_EVENT_FILTER, e->pos,
+                        "event '%s' needs filter '%s', which is no <filter> of block '%s'",
+                        e->full_name, ref, tab->block ? tab->block->name : "");
+    }
+}
+
 static void check_event(struct check_ctx *c, const struct model_events *tab,
                         const struct model_event *e)
 {
     check_event_combine(c, tab, e);
+    check_event_filters(c, tab, e);
     if (!e->parent)
         check_value_fits(c, tab->code_field, e->code, "code", e);
     if (e->has_umask && !tab->umask_field_name)

@@ -1152,6 +1152,11 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
     SET_STR(c, o, "perfmon", e->perfmon);
     SET_STR(c, o, "combine", model_event_combines(e) ? "or" : "exact");
+    struct dt *flist = dt_list(c->a);
+    for (size_t i = 0; i < e->nfilters; i++)
+        dt_push(c->a, flist, dt_str_ref(c->a, e->filters[i]));
+    SET(c, o, "filters", flist);
+    SET(c, o, "c_has_filters", dt_bool(e->nfilters > 0));
     uint64_t cmask;
     SET(c, o, "counters", event_counters(c, e, reg, &cmask));
     struct folded desc = fold_text(c, e->desc);
@@ -1310,6 +1315,21 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
     } else {
         SET(c, o, "box_status", dt_null());
     }
+    struct dt *filters = dt_list(c->a);
+    for (size_t i = 0; i < p->nfilters; i++) {
+        const struct model_filter *f = p->filters[i];
+        struct dt *b = dt_obj(c->a);
+        SET_STR(c, b, "register", f->reg_name);
+        SET_STR(c, b, "field", f->field_name);
+        SET_STR(c, b, "match", f->match);
+        SET_STR(c, b, "traffic", f->traffic);
+        SET_STR(c, b, "perf", f->perf);
+        SET_STR(c, b, "example", f->example);
+        SET(c, b, "desc", folded_value(c, fold_text(c, f->desc)));
+        dt_push(c->a, filters, b);
+    }
+    SET(c, o, "filters", filters);
+    SET(c, o, "c_has_filters", dt_bool(p->nfilters > 0));
     return o;
 }
 

@@ -36,9 +36,12 @@ struct sim_ctr {
     const struct regc_counters *c;
     unsigned i; /* array index of the control (0 for a single register) */
     struct sim_reg *ctl, *ctr;
-    struct sim_reg *box; /* the box control copy; NULL: none */
-    bool has_events;     /* the block's event tables select on this control */
-    bool prev;           /* the threshold comparison in the last cycle counted (edge_det) */
+    struct sim_reg *box;         /* the box control copy; NULL: none */
+    bool has_events;             /* the block's event tables select on this control */
+    bool prev;                   /* the threshold comparison in the last cycle counted (edge_det) */
+    uint64_t ev_value;           /* the control value ev was found for */
+    const struct regc_event *ev; /* the table entry the control encodes (encoded_event) */
+    bool ev_known;               /* ev is that of ev_value */
 };
 
 /* The umask bits of a sub-event of a combining event (combine="or"): its occurrences count on
@@ -81,6 +84,11 @@ struct sim_rate {
         uint64_t v;
     } other[SIM_MAX_OTHER]; /* <set>s on other registers of the instance */
     unsigned nother;
+    struct {
+        const char *name; /* a filter's traffic attribute (borrowed from the tables) */
+        uint64_t v;
+    } attr[SIM_MAX_OTHER]; /* the traffic's attributes (ATTR=VALUE terms) */
+    unsigned nattr;
     int64_t n;
 };
 
@@ -1159,7 +1167,32 @@ static int rate_event(regc_sim *sim, struct sim_rate *r, const char *ev)
     return 0;
 }
 
-/* ",reg=CONTROL" (raw), ",dir=...", ",ctr=N" (ignored), ",FIELD=VALUE" (exact on the control). */
+/* "REG.FIELD" = 'value' in a rate: an exact condition on that register of the rate's instance. */
+static int rate_reg_field(regc_sim *sim, struct sim_rate *r, char *term, const char *value)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 0);
+    if (errno || end == value || *end || value[0] == '-')
+        return rate_fail(sim, -EINVAL, "'%s': bad value '%s'", r->name, value);
+    char *dot = strchr(term, '.');
+    *dot = '\0';
+    struct regc_set set = {term, dot + 1, v};
+    return rate_other(sim, r, &set);
+}
+
+/* The traffic attribute 'name' one of b's filters selects on (borrowed from the tables), or NULL.
+ */
+static const char *traffic_name(const struct regc_block *b, const char *name)
+{
+    for (const struct regc_filter *f = b->pmon ? b->pmon->filters : NULL; f && f->reg; f++)
+        if (streq(f->traffic, name))
+            return f->traffic;
+    return NULL;
+}
+
+/* ",reg=CONTROL" (raw), ",dir=...", ",ctr=N" (ignored), ",FIELD=VALUE" (exact on the control),
+ * ",ATTR=VALUE" (an attribute of the traffic a filter of the block selects on: state=2). */
 static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
 {
     for (char *t = terms, *next; t && *t; t = next) {
@@ -1181,16 +1214,33 @@ static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
             continue;
         if (!r->c)
             return rate_fail(sim, -EINVAL, "'%s': a raw event needs reg=CONTROL first", r->name);
+        if (strchr(t,
+                   '.')) { /* REG.FIELD=VALUE: that register of the instance holds it (a filter) */
+            int rc = rate_reg_field(sim, r, t, eq);
+            if (rc)
+                return rc;
+            continue;
+        }
         const struct regc_reg *reg = regc_block_reg(r->b, r->c->control);
         const struct regc_field *f = reg ? regc_reg_field(reg, t) : NULL;
-        if (!f)
-            return rate_fail(sim, -ENOENT, "'%s': no field '%s' in the event's control", r->name,
-                             t);
+        const char *traffic = f ? NULL : traffic_name(r->b, t);
+        if (!f && !traffic)
+            return rate_fail(sim, -ENOENT,
+                             "'%s': no field '%s' in the event's control, nor a traffic "
+                             "attribute a filter of the block selects on",
+                             r->name, t);
         char *end;
         errno = 0;
         unsigned long long v = strtoull(eq, &end, 0);
-        if (errno || end == eq || *end)
+        if (errno || end == eq || *end || eq[0] == '-')
             return rate_fail(sim, -EINVAL, "'%s': bad value '%s'", r->name, eq);
+        if (traffic) {
+            if (r->nattr >= SIM_MAX_OTHER)
+                return rate_fail(sim, -ENOSPC, "'%s': too many traffic attributes", r->name);
+            r->attr[r->nattr].name = traffic;
+            r->attr[r->nattr++].v = v;
+            continue;
+        }
         r->mask |= regc_field_mask(f);
         r->value = regc_field_put(f, r->value, v);
         r->shaped |= (regc_field_mask(f) & shaping_mask(reg, r->c)) != 0;
@@ -1236,6 +1286,54 @@ out:
         r->name = NULL;
     }
     return rc;
+}
+
+/* The table entry counter k's control encodes now (cached per control value); NULL: none. */
+static const struct regc_event *counter_event(regc_sim *sim, struct sim_ctr *k)
+{
+    if (!k->ev_known || k->ev_value != k->ctl->value) {
+        k->ev = encoded_event(sim, k, k->ctl->value);
+        k->ev_value = k->ctl->value;
+        k->ev_known = true;
+    }
+    return k->ev;
+}
+
+/* Does filter f, holding 'v', select traffic of rate r (sim.h: an attribute r does not give is
+ * whatever the filter selects, but a mask or set-only filter at 0 selects nothing)? */
+static bool filter_selects(const struct regc_filter *f, uint64_t v, const struct sim_rate *r)
+{
+    const uint64_t *attr = NULL;
+    for (unsigned i = 0; f->traffic && i < r->nattr && !attr; i++)
+        if (streq(r->attr[i].name, f->traffic))
+            attr = &r->attr[i].v;
+    switch (f->match) {
+    case REGC_FILTER_MASK:
+        return attr ? *attr < 64 && ((v >> *attr) & 1) : v != 0;
+    case REGC_FILTER_EQUAL:
+        return !attr || v == *attr;
+    case REGC_FILTER_AT_LEAST:
+        return !attr || *attr >= v;
+    default:
+        return v != 0;
+    }
+}
+
+/* The box filters the event counter k counts needs (regc_event.filters) select r's traffic. */
+static bool filters_select(regc_sim *sim, struct sim_ctr *k, const struct sim_rate *r)
+{
+    const struct regc_event *ev = counter_event(sim, k);
+    for (const char *const *ref = ev && ev->filters ? ev->filters : NULL; ref && *ref; ref++) {
+        const struct regc_filter *f = regc_block_filter(k->block, *ref);
+        const struct regc_reg *reg = f ? regc_block_reg(k->block, f->reg) : NULL;
+        struct sim_reg *copy =
+            reg ? find_copy(sim, k->block, k->inst, reg->name, reg->is_array ? (int)reg->first : -1)
+                : NULL;
+        const struct regc_field *fld = copy ? regc_reg_field(reg, f->field) : NULL;
+        if (fld && !filter_selects(f, regc_field_get(fld, copy->value), r))
+            return false;
+    }
+    return true;
 }
 
 /* Counter k's control (and the other registers of its instance) encode rate r's event. */
@@ -1332,7 +1430,7 @@ static int deliver(regc_sim *sim, const struct delivery *d)
         const struct sim_rate *dec_rate = NULL;
         for (size_t j = 0; j < d->n; j++) {
             const struct sim_rate *r = d->rates[j];
-            if (!encodes(k, r))
+            if (!encodes(k, r) || !filters_select(sim, k, r))
                 continue;
             if (r->shaped)
                 given = sat_add(given, d->up[j]);

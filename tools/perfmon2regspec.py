@@ -24,8 +24,9 @@ Rules (docs/events.md explains them):
   - ExtSel, CounterMask, EdgeDetect and Invert become <set> elements of the
     control-register fields the conf line names; a Filter with a non-zero
     MSRValue becomes a <set register= field=> through the conf's filter
-    mapping; a Filter without a value is kept as a requirement in the
-    description and listed in the header comment.
+    mapping; a Filter without a value becomes filters="REGISTER.field..."
+    (the conf's mapping; the spec's <filter> says what each selects), and
+    is kept as a requirement in the description and the header comment.
 Standard library only. Exit status: 0 done, 1 differences (--check),
 2 bad conf or input.
 """
@@ -372,6 +373,20 @@ def desc_split(e):
     return None, {s: r.get('BriefDescription', '') for s, r in e.subs}
 
 
+def filter_refs(ln, row):
+    """The mapped filters a row needs without a value: 'REGISTER.field' each,
+    for the filters= attribute (the spec's <filter> says what they select)."""
+    if parse_int(row.get('MSRValue') or '0', 'MSRValue'):
+        return []
+    out = []
+    for item in filter_items(row):
+        if item in ln.filters:
+            ref = '%s.%s' % ln.filters[item]
+            if ref not in out:
+                out.append(ref)
+    return out
+
+
 def with_reqs(ln, desc, row):
     r = requirements(ln, row)
     if not r:
@@ -451,6 +466,8 @@ def render_event(ln, e):
         attrs += ' counters="%s"' % ev_ctrs
     if e.plain is not None:
         attrs += ' perfmon="%s"' % xml_text(e.plain['EventName'])
+        if filter_refs(ln, e.plain):
+            attrs += ' filters="%s"' % ' '.join(filter_refs(ln, e.plain))
     if ev_desc is not None:
         if e.plain is not None:
             ev_desc = with_reqs(ln, ev_desc, e.plain)
@@ -464,6 +481,8 @@ def render_event(ln, e):
         if ctrs[base + i] != ev_ctrs:
             sa += ' counters="%s"' % ctrs[base + i]
         sa += ' perfmon="%s"' % xml_text(row['EventName'])
+        if filter_refs(ln, row):
+            sa += ' filters="%s"' % ' '.join(filter_refs(ln, row))
         sa += ' desc="%s"' % xml_text(with_reqs(ln, sub_desc[sub], row))
         extra = [s for s in sets[base + i] if s not in shared]
         if extra:

@@ -59,6 +59,8 @@ const char regctl_monitor_usage[] =
     "                   where the control bits encode EVENT (N < 0: decrements, for counters\n"
     "                   counting up and down, dir=up-down)\n"
     "  --sim-sockets N  sim backend with --socket: N simulated packages, 0..N-1 (default 1)\n"
+    "  --no-filter-check  count events that need a box filter (LLC_LOOKUP: the C-Box state)\n"
+    "                   without it (they count nothing, or the wrong thing, on hardware)\n"
     "  --sim-cycles N   sim backend: an interval is N cycles of the boxes' clock, over which\n"
     "                   the rates are spread (default 1000000; thresh, invert, edge_det)\n"
     "  --force          program boxes found in use\n"
@@ -82,6 +84,7 @@ struct mon {
     const char *socket_arg;    /* --socket; NULL: one session on --cpu */
     unsigned long sim_sockets; /* --sim-sockets; 0: not given */
     uint64_t sim_cycles;       /* --sim-cycles; 0: not given */
+    bool no_filter_check;      /* --no-filter-check */
     bool csv;
 };
 
@@ -198,6 +201,7 @@ static int parse_args(struct mon *m, int argc, char **argv)
                                        {"socket", required_argument, NULL, 'k'},
                                        {"sim-sockets", required_argument, NULL, 'K'},
                                        {"sim-cycles", required_argument, NULL, 'C'},
+                                       {"no-filter-check", no_argument, NULL, 'F'},
                                        {"csv", no_argument, NULL, 'v'},
                                        {NULL, 0, NULL, 0}};
     uint64_t v;
@@ -282,6 +286,9 @@ static int parse_args(struct mon *m, int argc, char **argv)
             break;
         case 'v':
             m->csv = true;
+            break;
+        case 'F':
+            m->no_filter_check = true;
             break;
         case 'C':
             if (parse_u64(optarg, &m->sim_cycles) < 0 || m->sim_cycles == 0) {
@@ -694,6 +701,7 @@ static int open_socket(const struct mon *m, struct sock *s)
         return 1;
     }
     regc_pmon_set_pci_device(s->p, s->pd);
+    regc_pmon_filter_check(s->p, !m->no_filter_check);
     for (unsigned i = 0; i < m->nev; i++)
         if (regc_pmon_add(s->p, m->events[i]) < 0) {
             sock_error(s, "", regc_pmon_error(s->p));

@@ -516,13 +516,13 @@ struct slot {
     const struct item *x;      /* the item whose pair this is */
     const struct hdr_event *h; /* the event of this slot: x's or its partner */
     unsigned idx;              /* the item of h */
-    char name[160];            /* "BLOCK[INST]:EVENT" */
+    char name[256];            /* "BLOCK[INST]:EVENT[,FILTER=VALUE...]" */
 };
 
 struct batch {
     struct slot s[BATCH];
     unsigned n;
-    char decoys[BATCH][160];
+    char decoys[BATCH][256];
     unsigned ndecoys;
 };
 
@@ -549,11 +549,23 @@ static void failf(struct tally *t, const char *fmt, ...)
     va_end(ap);
 }
 
+/* BLOCK[INST]:EVENT, with each box filter the event counts through set to all ones (every
+ * state, or any value the filter compares with: what the value selects is not under test here,
+ * only that a filter-needing event names its filter, as regc_pmon_add demands). */
 static void name_of(char *buf, size_t len, const struct item *x, const struct hdr_event *h)
 {
     const struct regc_instance *in = regc_block_ninstances(x->b) ? &x->b->instances[x->inst] : NULL;
-    snprintf(buf, len, "%s%s%s%s:%s", x->b->name, in ? "[" : "", in ? in->name : "", in ? "]" : "",
-             h->name);
+    int n = snprintf(buf, len, "%s%s%s%s:%s", x->b->name, in ? "[" : "", in ? in->name : "",
+                     in ? "]" : "", h->name);
+    const struct regc_event *e = regc_block_event(x->b, h->name);
+    for (const char *const *ref = e && e->filters ? e->filters : NULL; ref && *ref; ref++) {
+        const struct regc_filter *f = regc_block_filter(x->b, *ref);
+        const struct regc_reg *r = f ? regc_block_reg(x->b, f->reg) : NULL;
+        const struct regc_field *fd = r ? regc_reg_field(r, f->field) : NULL;
+        if (fd && n >= 0 && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, ",%s=0x%llx", *ref,
+                          (unsigned long long)(regc_field_mask(fd) >> fd->lsb));
+    }
 }
 
 /* The box instance prefix of register names ("cbox.c2." or "pcu."). */
