@@ -44,8 +44,11 @@ REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t val
  * "BLOCK[INST]:raw,reg=CONTROL,FIELD=VALUE..." (no table entry: exactly the
  * named fields of CONTROL), the syntax of regc/pmon.h; INST omitted: the
  * first instance. FIELD=VALUE terms after a table event add exact
- * conditions on its control; dir= and ctr= terms are accepted and ignored
- * (they say how a session counts, not what happens).
+ * conditions on its control, REG.FIELD=VALUE on another register of its box
+ * instance (a filter); ATTR=VALUE, ATTR the traffic a filter of the block
+ * selects on (state, opcode, node, freq...), gives the occurrences that
+ * attribute; dir= and ctr= terms are accepted and ignored (they say how a
+ * session counts, not what happens).
  *
  * An occurrence of an event reaches a counter only when the counter's
  * control register, as bits, encodes the event: every field the event's
@@ -58,7 +61,11 @@ REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t val
  * of the sub-event's bits and none that no sub-event of the event names, so
  * rates given per sub-event add up (CAS_COUNT.RD counts RD_REG +
  * RD_UNDERFILL); each <set> on another register (filter, M-Box sub-control)
- * holds in that register of the same box instance; and the counter is
+ * holds in that register of the same box instance; the box filters the
+ * event encoded on the counter counts through (regc_event.filters) select
+ * the traffic (a mask filter: bit ATTR set, at 0 nothing; equal: ATTR equals
+ * it; at-least: ATTR is at least it; set: written non-zero; an attribute the
+ * rate does not give is whatever the filter selects); and the counter is
  * running: its enable, the box's enable bit, no box freeze, no global
  * freeze or disable, not stopped at overflow.
  *
