@@ -1,7 +1,8 @@
 /*
  * check_events - event tables: codes, unit masks and <set> values fit their
  * fields, <set>s of reserved fields give the value the attribute table
- * demands (0, or all ones for RV1), counters exist, tables cite a source.
+ * demands (0, or all ones for RV1), counters exist, the sub-events of a
+ * combining event each select umask bits, tables cite a source.
  */
 #include "check_int.h"
 
@@ -61,9 +62,56 @@ static void check_event_counter(struct check_ctx *c, const struct model_events *
     }
 }
 
+/* combine="or": each sub-event is a set of umask bits, so each needs a umask with a bit set. */
+static void check_event_combine(struct check_ctx *c, const struct model_events *tab,
+                                const struct model_event *e)
+{
+    if (!e->combine_or)
+        return;
+    if (!tab->umask_field_name) {
+        diag_report(c->dg, DIAG_EVENT_COMBINE, e->pos,
+                    "event '%s' combines sub-events by umask bits, but its table has no "
+                    "umask-field",
+                    e->full_name);
+        return;
+    }
+    if (!e->nsubs)
+        diag_report(c->dg, DIAG_EVENT_COMBINE, e->pos,
+                    "event '%s' combines sub-events by umask bits, but has no sub-events",
+                    e->full_name);
+    for (size_t i = 0; i < e->nsubs; i++)
+        if (!e->subs[i]->has_umask || e->subs[i]->umask == 0)
+            diag_report(c->dg, DIAG_EVENT_COMBINE, e->subs[i]->pos,
+                        "sub-event '%s' of combining event '%s' selects no umask bit",
+                        e->subs[i]->full_name, e->full_name);
+}
+
+/* Each filter an event needs is a <filter> of its block's pmon (which names a real field). */
+static void check_event_filters(struct check_ctx *c, const struct model_events *tab,
+                                const struct model_event *e)
+{
+    const struct model_pmon *pm = tab->block ? tab->block->pmon : NULL;
+    for (size_t i = 0; i < e->nfilters; i++) {
+        const char *ref = e->filters[i], *dot = strchr(ref, '.');
+        bool found = false;
+        for (size_t k = 0; dot && pm && k < pm->nfilters && !found; k++) {
+            const struct model_filter *f = pm->filters[k];
+            found = f->reg_name && f->field_name && strlen(f->reg_name) == (size_t)(dot - ref) &&
+                    strncmp(ref, f->reg_name, (size_t)(dot - ref)) == 0 &&
+                    strcmp(dot + 1, f->field_name) == 0;
+        }
+        if (!found)
+            diag_report(c->dg, DIAG_EVENT_FILTER, e->pos,
+                        "event '%s' needs filter '%s', which is no <filter> of block '%s'",
+                        e->full_name, ref, tab->block ? tab->block->name : "");
+    }
+}
+
 static void check_event(struct check_ctx *c, const struct model_events *tab,
                         const struct model_event *e)
 {
+    check_event_combine(c, tab, e);
+    check_event_filters(c, tab, e);
     if (!e->parent)
         check_value_fits(c, tab->code_field, e->code, "code", e);
     if (e->has_umask && !tab->umask_field_name)

@@ -222,6 +222,21 @@ static void check_status_first(struct check_ctx *c, const struct model_pmon *p,
                     k->status_first, n, ov->name, model_field_width(ov));
 }
 
+/* A filter names a writable field of the block, and the traffic it selects on unless it only has
+ * to be set. */
+static void check_filter(struct check_ctx *c, const struct model_block *b, struct model_filter *f)
+{
+    f->reg = check_ref_reg(c, b, f->reg_name, f->pos);
+    f->field = check_ref_field(c, f->reg, f->field_name, f->pos);
+    if (f->field && model_field_is_reserved(f->field))
+        diag_report(c->dg, DIAG_PMON_ROLE, f->pos, "filter names reserved field '%s'",
+                    f->field->name);
+    if (!f->traffic && f->match && strcmp(f->match, "set") != 0)
+        diag_report(c->dg, DIAG_PMON_ROLE, f->pos,
+                    "filter '%s.%s' matches by '%s' but names no traffic attribute (traffic=)",
+                    f->reg_name, f->field_name, f->match);
+}
+
 static void check_block_pmon(struct check_ctx *c, const struct model_block *b)
 {
     struct model_pmon *p = b->pmon;
@@ -234,6 +249,8 @@ static void check_block_pmon(struct check_ctx *c, const struct model_block *b)
         check_box_status(c, b, p->box_status, n);
     for (size_t i = 0; i < p->ncounters; i++)
         check_status_first(c, p, p->counters[i]);
+    for (size_t i = 0; i < p->nfilters; i++)
+        check_filter(c, b, p->filters[i]);
 }
 
 /* ------------------------------------------------------------ pmon-global */

@@ -31,7 +31,7 @@ struct ctx {
     const char *prefix;   /* as given or the spec's */
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
-    bool table_keys;    /* context_options.annotate given: the tables' t_* keys made here too */
+    bool table_keys; /* context_options.annotate given: the tables' t_* keys made here too */
 };
 
 /* ------------------------------------------------------------ small values */
@@ -422,8 +422,10 @@ static struct dt *cpu_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "model", dt_int(c->a, (long long)cpu->model));
     SET_STR(c, o, "name", cpu->name);
     SET(c, o, "source", cite_json(c, s, &cpu->cite));
-    SET(c, o, "c_family", dt_str(c->a, arena_printf(c->a, "0x%llX", (unsigned long long)cpu->family)));
-    SET(c, o, "c_model", dt_str(c->a, arena_printf(c->a, "0x%02llX", (unsigned long long)cpu->model)));
+    SET(c, o, "c_family",
+        dt_str(c->a, arena_printf(c->a, "0x%llX", (unsigned long long)cpu->family)));
+    SET(c, o, "c_model",
+        dt_str(c->a, arena_printf(c->a, "0x%02llX", (unsigned long long)cpu->model)));
     SET_STR(c, o, "c_source", cite_line(c, s, &cpu->cite));
     return o;
 }
@@ -781,8 +783,7 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     buf_release(&expr);
     SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg ? msg : rule->name)));
     SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
-    SET(c, o, "c_reg_lower",
-              dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
+    SET(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
     set_cite(c, o, cite_line(c, s, &rule->cite));
     return o;
 }
@@ -1110,14 +1111,22 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     if (r->is_array || !names_reg_uniform(r))
         addr_const_keys(c, o, r);
     static const char *const reg_defs[][2] = {
-        {"width", "_WIDTH"},          {"size", "_SIZE"},
-        {"reset", "_RESET"},          {"addr", "_ADDR"},
-        {"first", "_FIRST"},          {"count", "_COUNT"},
-        {"stride", "_STRIDE"},        {"mbz", "_MBZ_MASK"},
-        {"mb1", "_MB1_MASK"},         {"ignored", "_IGNORED_MASK"},
-        {"ro", "_RO_MASK"},           {"wo", "_WO_MASK"},
-        {"w1c", "_W1C_MASK"},         {"w1s", "_W1S_MASK"},
-        {"writable", "_WRITABLE_MASK"}, {"keep", "_KEEP_MASK"},
+        {"width", "_WIDTH"},
+        {"size", "_SIZE"},
+        {"reset", "_RESET"},
+        {"addr", "_ADDR"},
+        {"first", "_FIRST"},
+        {"count", "_COUNT"},
+        {"stride", "_STRIDE"},
+        {"mbz", "_MBZ_MASK"},
+        {"mb1", "_MB1_MASK"},
+        {"ignored", "_IGNORED_MASK"},
+        {"ro", "_RO_MASK"},
+        {"wo", "_WO_MASK"},
+        {"w1c", "_W1C_MASK"},
+        {"w1s", "_W1S_MASK"},
+        {"writable", "_WRITABLE_MASK"},
+        {"keep", "_KEEP_MASK"},
         {"rules", "_RULES"},
     };
     struct def_scope d = C_DEF(c, o, stem);
@@ -1198,6 +1207,12 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET(c, o, "code", hex(c, e->code));
     SET(c, o, "umask", has_umask ? hex(c, umask) : dt_null());
     SET_STR(c, o, "perfmon", e->perfmon);
+    SET_STR(c, o, "combine", model_event_combines(e) ? "or" : "exact");
+    struct dt *flist = dt_list(c->a);
+    for (size_t i = 0; i < e->nfilters; i++)
+        dt_push(c->a, flist, dt_str_ref(c->a, e->filters[i]));
+    SET(c, o, "filters", flist);
+    SET(c, o, "c_has_filters", dt_bool(e->nfilters > 0));
     uint64_t cmask;
     SET(c, o, "counters", event_counters(c, e, reg, &cmask));
     struct folded desc = fold_text(c, e->desc);
@@ -1214,6 +1229,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_is_sub", dt_bool(e->parent != NULL));
+    SET(c, o, "c_combine_or", dt_bool(model_event_combines(e)));
     struct def_scope d = C_DEF(c, o, stem);
     DEF(c, &d, "name", "");
     DEF(c, &d, "code", "_CODE");
@@ -1355,6 +1371,21 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
     } else {
         SET(c, o, "box_status", dt_null());
     }
+    struct dt *filters = dt_list(c->a);
+    for (size_t i = 0; i < p->nfilters; i++) {
+        const struct model_filter *f = p->filters[i];
+        struct dt *b = dt_obj(c->a);
+        SET_STR(c, b, "register", f->reg_name);
+        SET_STR(c, b, "field", f->field_name);
+        SET_STR(c, b, "match", f->match);
+        SET_STR(c, b, "traffic", f->traffic);
+        SET_STR(c, b, "perf", f->perf);
+        SET_STR(c, b, "example", f->example);
+        SET(c, b, "desc", folded_value(c, fold_text(c, f->desc)));
+        dt_push(c->a, filters, b);
+    }
+    SET(c, o, "filters", filters);
+    SET(c, o, "c_has_filters", dt_bool(p->nfilters > 0));
     return o;
 }
 

@@ -128,6 +128,11 @@ const struct model_field *model_events_umask_field(const struct model_events *t)
     return reg && t->umask_field_name ? model_find_field(reg, t->umask_field_name) : NULL;
 }
 
+bool model_event_combines(const struct model_event *e)
+{
+    return e->parent ? e->parent->combine_or : e->combine_or;
+}
+
 bool model_event_umask(const struct model_event *e, uint64_t *umask)
 {
     *umask = e->has_umask ? e->umask : e->parent ? e->parent->umask : 0;

@@ -134,6 +134,9 @@ struct model_event {
     uint64_t counter_mask;    /* bit i: array index i of the control may count it; all when !has_counters */
     const char *counters_text;
     const char *perfmon;      /* perfmon's EventName (perf's alias), or NULL */
+    bool combine_or;          /* combine="or" on the <event>: its umask bits select sub-events */
+    const char **filters;     /* filters="REG.field ...": the box filters it needs set */
+    size_t nfilters;
     const char *desc;
     struct model_cite cite;
     struct model_set **sets;  /* own <set>s only; a sub also inherits its parent's */
@@ -231,9 +234,23 @@ struct model_box_status {
 };
 
 /* <pmon> of a block */
+/* <filter register= field= match= traffic= perf= example= desc=> */
+struct model_filter {
+    const char *reg_name, *field_name;
+    const char *match;   /* "mask", "equal", "at-least", "set" */
+    const char *traffic; /* the traffic attribute it selects on; NULL with match "set" */
+    const char *perf, *example, *desc;
+    const struct model_reg *reg;     /* resolved by check */
+    const struct model_field *field; /* resolved by check */
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
 struct model_pmon {
     struct model_counters **counters;
     size_t ncounters;
+    struct model_filter **filters;
+    size_t nfilters;
     struct model_box_control *box_control; /* NULL when none */
     struct model_box_status *box_status;   /* NULL when none */
     struct model_cite cite;
@@ -388,6 +405,8 @@ const struct model_field *model_events_umask_field(const struct model_events *t)
 
 /* The unit mask of 'e' into *umask (a sub without one: its parent's); false when none. */
 bool model_event_umask(const struct model_event *e, uint64_t *umask);
+/* True when e's umask bits select sub-events (combine="or" on e or, for a sub, its event). */
+bool model_event_combines(const struct model_event *e);
 
 /* The field a <set> of table 't' names (NULL when there is none). */
 const struct model_field *model_set_field(const struct model_events *t, const struct model_set *st);

@@ -340,8 +340,8 @@ static void put_copies(struct jw *w, const struct model_reg *r)
 
 static void put_reg(struct jw *w, const struct model_reg *r)
 {
-    static const char *const spaces[] = {[SPACE_MSR] = "msr", [SPACE_PCI] = "pci",
-                                         [SPACE_MMIO] = "mmio"};
+    static const char *const spaces[] = {
+        [SPACE_MSR] = "msr", [SPACE_PCI] = "pci", [SPACE_MMIO] = "mmio"};
     open_obj(w, NULL);
     put_str(w, "name", r->name);
     put_str(w, "written_name", r->written_name);
@@ -407,6 +407,11 @@ static void put_event(struct jw *w, const struct model_events *t, size_t table,
     else
         put_null(w, "umask");
     put_str(w, "perfmon", e->perfmon);
+    put_str(w, "combine", model_event_combines(e) ? "or" : "exact");
+    open_list(w, "filters");
+    for (size_t i = 0; i < e->nfilters; i++)
+        put_str(w, NULL, e->filters[i]);
+    close_list(w);
     open_list(w, "counters");
     unsigned count = reg ? reg->count : 64;
     for (unsigned i = 0; i < count && i < 64; i++)
@@ -459,8 +464,10 @@ static void put_role(struct jw *w, const char *key, const struct model_role *r)
 static void put_clear(struct jw *w, enum model_clear clear, const char *reg,
                       const struct model_role *field)
 {
-    static const char *const names[] = {[CLEAR_W1C] = "w1c", [CLEAR_WRITE0] = "write0",
-                                        [CLEAR_REGISTER] = "register", [CLEAR_NONE] = "none"};
+    static const char *const names[] = {[CLEAR_W1C] = "w1c",
+                                        [CLEAR_WRITE0] = "write0",
+                                        [CLEAR_REGISTER] = "register",
+                                        [CLEAR_NONE] = "none"};
     put_str(w, "clear", names[clear]);
     put_str(w, "clear_register", reg);
     put_role(w, "clear_field", field);
@@ -551,6 +558,21 @@ static void put_pmon(struct jw *w, const struct model_pmon *p)
     } else {
         put_null(w, "box_status");
     }
+    open_list(w, "filters");
+    for (size_t i = 0; i < p->nfilters; i++) {
+        const struct model_filter *f = p->filters[i];
+        open_obj(w, NULL);
+        put_str(w, "register", f->reg_name);
+        put_str(w, "field", f->field_name);
+        put_str(w, "match", f->match);
+        put_str(w, "traffic", f->traffic);
+        put_str(w, "perf", f->perf);
+        put_str(w, "example", f->example);
+        put_str(w, "desc", f->desc);
+        put_cite(w, &f->cite);
+        close_obj(w);
+    }
+    close_list(w);
     put_cite(w, &p->cite);
     close_obj(w);
 }

@@ -61,6 +61,10 @@ static const char *enum_constant(const char *key, const char *v)
         {"direction", "up", "REGC_DIR_UP"},
         {"direction", "down", "REGC_DIR_DOWN"},
         {"direction", "up-down", "REGC_DIR_UP_DOWN"},
+        {"match", "set", "REGC_FILTER_SET"},
+        {"match", "mask", "REGC_FILTER_MASK"},
+        {"match", "equal", "REGC_FILTER_EQUAL"},
+        {"match", "at-least", "REGC_FILTER_AT_LEAST"},
     };
     if (strcmp(key, "access") == 0)
         return access_constant(v);
@@ -73,7 +77,8 @@ static const char *enum_constant(const char *key, const char *v)
 static bool is_enum_key(const char *key)
 {
     return !strcmp(key, "space") || !strcmp(key, "overflow") || !strcmp(key, "preload") ||
-           !strcmp(key, "clear") || !strcmp(key, "access") || !strcmp(key, "direction");
+           !strcmp(key, "clear") || !strcmp(key, "access") || !strcmp(key, "direction") ||
+           !strcmp(key, "match");
 }
 
 static void annotate_member(struct arena *a, struct dt *obj, const char *key, const struct dt *v)

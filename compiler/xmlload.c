@@ -1743,6 +1743,20 @@ static struct model_set *load_set(struct loader *ld, xmlNode *n)
     return s;
 }
 
+/* The white-space separated words of 'text' (NULL: none) into an arena array. */
+static void split_words(struct loader *ld, const char *text, const char ***out, size_t *n)
+{
+    size_t cap = 0;
+    for (const char *t = text; t && *t;) {
+        t += strspn(t, " \t\n\r");
+        size_t len = strcspn(t, " \t\n\r");
+        if (!len)
+            break;
+        arena_push(ld->a, (void ***)out, n, &cap, arena_strndup(ld->a, t, len));
+        t += len;
+    }
+}
+
 /* <event name= code= umask= counters=> (<set/>|<sub/>)* or <sub name= umask= counters=> <set/>* */
 static struct model_event *load_event(struct loader *ld, xmlNode *n, struct model_events *t,
                                       struct model_event *parent)
@@ -1762,6 +1776,9 @@ static struct model_event *load_event(struct loader *ld, xmlNode *n, struct mode
     e->has_umask = get_num(ld, n, "umask", &e->umask);
     e->counters_text = get(ld, n, "counters");
     e->perfmon = get(ld, n, "perfmon");
+    const char *combine = get(ld, n, "combine");
+    e->combine_or = combine && strcmp(combine, "or") == 0;
+    split_words(ld, get(ld, n, "filters"), &e->filters, &e->nfilters);
     e->counter_mask = UINT64_MAX;
     if (e->counters_text)
         e->has_counters = parse_counters(ld, n, e->counters_text, &e->counter_mask);
@@ -1789,6 +1806,22 @@ static struct model_events *load_events(struct loader *ld, xmlNode *n, struct mo
 }
 
 /* ---------------------------------------------------------------- pmon */
+
+/* <filter register= field= match= traffic= perf= example= desc=> */
+static struct model_filter *load_filter(struct loader *ld, xmlNode *n)
+{
+    struct model_filter *f = arena_zalloc(ld->a, sizeof(*f));
+    f->reg_name = get(ld, n, "register");
+    f->field_name = get(ld, n, "field");
+    f->match = get(ld, n, "match");
+    f->traffic = get(ld, n, "traffic");
+    f->perf = get(ld, n, "perf");
+    f->example = get(ld, n, "example");
+    f->desc = desc_of(ld, n);
+    cite_of(ld, n, &f->cite);
+    f->pos = pos_of(ld, n);
+    return f;
+}
 
 /* <rdpmc processor= first= high-zero=> */
 static struct model_rdpmc *load_rdpmc(struct loader *ld, xmlNode *n)
@@ -2261,6 +2294,10 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
                 report_repeated(ld, n, pm->box_status->pos);
             else
                 pm->box_status = load_box_status(ld, n);
+        } else if (strcmp(name, "filter") == 0) {
+            struct model_filter *f = load_filter(ld, n);
+            push(ld, &pm->filters, &pm->nfilters, &p->cap[1], f);
+            open_as(c, K_LEAF, f, &f->desc);
         }
         break;
     }

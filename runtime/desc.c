@@ -92,6 +92,16 @@ const struct regc_event *regc_block_event(const struct regc_block *b, const char
     return NULL;
 }
 
+const struct regc_filter *regc_block_filter(const struct regc_block *b, const char *ref)
+{
+    const char *dot = ref ? strchr(ref, '.') : NULL;
+    for (const struct regc_filter *f = b->pmon ? b->pmon->filters : NULL; dot && f && f->reg; f++)
+        if (strlen(f->reg) == (size_t)(dot - ref) &&
+            strncmp(f->reg, ref, (size_t)(dot - ref)) == 0 && streq(f->field, dot + 1))
+            return f;
+    return NULL;
+}
+
 /* Places 'v' into field 'name' of r: ors it into *value, the field's bits into *mask. */
 static int place_field(const struct regc_reg *r, const char *name, uint64_t v, uint64_t *value,
                        uint64_t *mask)

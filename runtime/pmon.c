@@ -27,7 +27,7 @@ struct pmon_set {
 };
 
 struct pmon_ev {
-    char name[128];
+    char name[256];
     const struct regc_block *b;
     const struct regc_instance *inst;
     const struct regc_counters *c; /* the group (fixed: chosen at add) */
@@ -58,6 +58,7 @@ struct regc_pmon_session {
     unsigned nbox;
     struct regc_pmon_opts opt;
     bool global; /* freeze/unfreeze through the global control */
+    bool no_filter_check; /* regc_pmon_filter_check(p, false): filter-needing events without it */
     /* locks and saved registers (runtime/share.c); NULL: none */
     struct regc__share *share;
     struct regc__pmon_perf *perf; /* started through perf_event (runtime/pmon_perf.c); NULL: not */
@@ -362,6 +363,45 @@ static int check_shared_sets(regc_pmon_session *p, const struct pmon_ev *e)
     return 0;
 }
 
+void regc_pmon_filter_check(regc_pmon_session *p, bool on)
+{
+    p->no_filter_check = !on;
+}
+
+/* The event sets its filter 'ref' ("REG.field"), by its own <set> or a REG.FIELD= term. */
+static bool sets_filter(const struct pmon_ev *e, const struct regc_filter *f)
+{
+    for (unsigned i = 0; i < e->nsets; i++)
+        if (e->sets[i].reg && streq(e->sets[i].reg->name, f->reg) &&
+            streq(e->sets[i].field->name, f->field))
+            return true;
+    return false;
+}
+
+/*
+ * An event that counts through a box filter (regc_event.filters) counts nothing, or the wrong
+ * thing, with the filter left as it is: refuse it without the filter, naming the filter, what it
+ * selects and a setting to start from.
+ */
+static int check_filters(regc_pmon_session *p, const struct pmon_ev *e)
+{
+    for (const char *const *ref = e->e && e->e->filters ? e->e->filters : NULL; ref && *ref;
+         ref++) {
+        const struct regc_filter *f = regc_block_filter(e->b, *ref);
+        if (!f || sets_filter(e, f))
+            continue;
+        char perf[96] = "";
+        if (f->perf)
+            snprintf(perf, sizeof(perf), " (perf: %s=%s)", f->perf, f->example);
+        return fail(p, -EINVAL,
+                    "'%s' counts through the filter %s.%s, which it does not set: %s; add "
+                    "',%s.%s=%s'%s; or turn the check off (regctl --no-filter-check)",
+                    e->name, f->reg, f->field, f->desc ? f->desc : "see the spec", f->reg, f->field,
+                    f->example, perf);
+    }
+    return 0;
+}
+
 int regc_pmon_add(regc_pmon_session *p, const char *name)
 {
     if (p->n >= REGC_PMON_MAX_EVENTS)
@@ -391,6 +431,8 @@ int regc_pmon_add(regc_pmon_session *p, const char *name)
         rc = parse_terms(p, e, terms);
     if (!rc)
         rc = check_shared_sets(p, e);
+    if (!rc && !p->no_filter_check)
+        rc = check_filters(p, e);
     if (rc)
         return rc;
     p->n++;

@@ -36,17 +36,29 @@ struct sim_ctr {
     const struct regc_counters *c;
     unsigned i; /* array index of the control (0 for a single register) */
     struct sim_reg *ctl, *ctr;
-    struct sim_reg *box; /* the box control copy; NULL: none */
-    bool has_events;     /* the block's event tables select on this control */
-    bool prev;           /* the threshold comparison in the last cycle counted (edge_det) */
+    struct sim_reg *box;         /* the box control copy; NULL: none */
+    bool has_events;             /* the block's event tables select on this control */
+    bool prev;                   /* the threshold comparison in the last cycle counted (edge_det) */
+    uint64_t ev_value;           /* the control value ev was found for */
+    const struct regc_event *ev; /* the table entry the control encodes (encoded_event) */
+    bool ev_known;               /* ev is that of ev_value */
+};
+
+/* The umask bits of a sub-event of a combining event (combine="or"): its occurrences count on
+ * a control whose umask holds all of 'bits' and nothing outside 'all'. */
+struct sim_or {
+    uint64_t field; /* the umask field's mask on the control; 0: not a combining sub-event */
+    uint64_t bits;  /* the sub-event's umask, in place */
+    uint64_t all;   /* every umask bit the event's sub-events name, in place */
 };
 
 /* What an event's table entry asks of its control register (see sim.h). */
 struct sim_evc {
     const struct regc_event *e;
     const struct regc_counters *c;
-    uint64_t mask, value; /* control bits that must hold */
+    uint64_t mask, value; /* control bits that must hold (the entry's exact encoding) */
     bool shaped;          /* the entry sets a threshold, invert or edge field itself */
+    struct sim_or or ;
 };
 
 struct sim_block { /* per block of the spec: the event constraints, built on first use */
@@ -65,12 +77,18 @@ struct sim_rate {
     const struct regc_counters *c;
     uint64_t mask, value; /* on the control */
     bool shaped;
+    struct sim_or or ; /* a combining sub-event: its umask bits, not the exact umask */
     struct {
         struct sim_reg *copy;
         const struct regc_field *f;
         uint64_t v;
     } other[SIM_MAX_OTHER]; /* <set>s on other registers of the instance */
     unsigned nother;
+    struct {
+        const char *name; /* a filter's traffic attribute (borrowed from the tables) */
+        uint64_t v;
+    } attr[SIM_MAX_OTHER]; /* the traffic's attributes (ATTR=VALUE terms) */
+    unsigned nattr;
     int64_t n;
 };
 
@@ -105,7 +123,8 @@ struct regc_sim {
     bool pending_disable; /* a global-enable clear seen during the batch */
     struct sim_reg *pending_box[16]; /* box controls an overflow freezes at the batch's end */
     unsigned npending_box;
-    uint64_t sel_frozen;  /* global control with a select field: counters frozen by index */
+    uint64_t sel_frozen; /* global control with a select field: counters frozen by index */
+    uint64_t cycles;     /* cycles of the boxes' clock per interval (regc_sim_clock) */
     unsigned long accesses;
     unsigned long fail_at; /* access number that fails; 0: none */
     int fail_err;
@@ -235,15 +254,14 @@ static int add_counter(regc_sim *sim, struct sim_reg *ctl, const struct regc_cou
         return -ENOMEM;
     sim->ctrs = n;
     const struct regc_box_control *bc = b->pmon->box_control;
-    n[sim->nctrs++] =
-        (struct sim_ctr){.block = b,
-                         .inst = ctl->inst,
-                         .c = c,
-                         .i = i,
-                         .ctl = ctl,
-                         .ctr = ctr,
-                         .box = bc ? find_copy(sim, b, ctl->inst, bc->reg, -1) : NULL,
-                         .has_events = block_selects(b, c->control)};
+    n[sim->nctrs++] = (struct sim_ctr){.block = b,
+                                       .inst = ctl->inst,
+                                       .c = c,
+                                       .i = i,
+                                       .ctl = ctl,
+                                       .ctr = ctr,
+                                       .box = bc ? find_copy(sim, b, ctl->inst, bc->reg, -1) : NULL,
+                                       .has_events = block_selects(b, c->control)};
     return 0;
 }
 
@@ -270,6 +288,7 @@ int regc_sim_new(regc_sim **out, const struct regc_spec *spec)
     if (!sim)
         return -ENOMEM;
     sim->spec = spec;
+    sim->cycles = REGC_SIM_CLOCK_DEFAULT;
     size_t nblocks = 0;
     for (const struct regc_block *b = spec->blocks; b->name; b++, nblocks++)
         for (const struct regc_reg *r = b->regs; r->name; r++)
@@ -991,6 +1010,23 @@ static const struct regc_counters *group_of(const struct regc_block *b, const ch
     return NULL;
 }
 
+/* For a sub-event of a combining event: its umask bits and all its siblings'. */
+static void combining_bits(const struct regc_block *b, const struct regc_reg *r,
+                           const struct regc_event *e, struct sim_or *out)
+{
+    const struct regc_field *f =
+        e->combine_or && e->has_umask && e->umask_field ? regc_reg_field(r, e->umask_field) : NULL;
+    const char *dot = strchr(e->name, '.');
+    if (!f || !dot)
+        return;
+    out->field = regc_field_mask(f);
+    out->bits = regc_field_put(f, 0, e->umask);
+    for (const struct regc_event *o = b->events; o->name; o++)
+        if (o->has_umask && streq(o->reg, e->reg) &&
+            strncmp(o->name, e->name, (size_t)(dot - e->name + 1)) == 0)
+            out->all |= regc_field_put(f, 0, o->umask);
+}
+
 /* Fills in the constraints of event e (see sim.h): sel is what the control's events select by. */
 static void event_constraint(const struct regc_block *b, const struct regc_event *e,
                              struct sim_evc *out)
@@ -1012,6 +1048,7 @@ static void event_constraint(const struct regc_block *b, const struct regc_event
     uint64_t own = entry_bits(r, e, &out->value);
     out->mask = (sel & ~freed) | own;
     out->shaped = (own & shaping_mask(r, c)) != 0;
+    combining_bits(b, r, e, &out->or);
 }
 
 static struct sim_block *block_evcs(regc_sim *sim, const struct regc_block *b)
@@ -1121,9 +1158,10 @@ static int rate_event(regc_sim *sim, struct sim_rate *r, const char *ev)
         return rate_fail(sim, -ENOMEM, "'%s': out of memory", r->name);
     const struct sim_evc *x = &sb->ev[e - r->b->events];
     r->c = x->c;
-    r->mask = x->mask;
-    r->value = x->value;
+    r->mask = x->mask & ~x->or.field; /* a combining sub-event: its bits, below */
+    r->value = x->value & ~x->or.field;
     r->shaped = x->shaped;
+    r->or = x->or ;
     if (!r->c)
         return rate_fail(sim, -ENOENT, "'%s': no counters are controlled by '%s'", r->name, e->reg);
     for (const struct regc_set *s = e->sets; s && s->field; s++) {
@@ -1134,7 +1172,32 @@ static int rate_event(regc_sim *sim, struct sim_rate *r, const char *ev)
     return 0;
 }
 
-/* ",reg=CONTROL" (raw), ",dir=...", ",ctr=N" (ignored), ",FIELD=VALUE" (exact on the control). */
+/* "REG.FIELD" = 'value' in a rate: an exact condition on that register of the rate's instance. */
+static int rate_reg_field(regc_sim *sim, struct sim_rate *r, char *term, const char *value)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 0);
+    if (errno || end == value || *end || value[0] == '-')
+        return rate_fail(sim, -EINVAL, "'%s': bad value '%s'", r->name, value);
+    char *dot = strchr(term, '.');
+    *dot = '\0';
+    struct regc_set set = {term, dot + 1, v};
+    return rate_other(sim, r, &set);
+}
+
+/* The traffic attribute 'name' one of b's filters selects on (borrowed from the tables), or NULL.
+ */
+static const char *traffic_name(const struct regc_block *b, const char *name)
+{
+    for (const struct regc_filter *f = b->pmon ? b->pmon->filters : NULL; f && f->reg; f++)
+        if (streq(f->traffic, name))
+            return f->traffic;
+    return NULL;
+}
+
+/* ",reg=CONTROL" (raw), ",dir=...", ",ctr=N" (ignored), ",FIELD=VALUE" (exact on the control),
+ * ",ATTR=VALUE" (an attribute of the traffic a filter of the block selects on: state=2). */
 static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
 {
     for (char *t = terms, *next; t && *t; t = next) {
@@ -1156,17 +1219,35 @@ static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
             continue;
         if (!r->c)
             return rate_fail(sim, -EINVAL, "'%s': a raw event needs reg=CONTROL first", r->name);
+        if (strchr(t,
+                   '.')) { /* REG.FIELD=VALUE: that register of the instance holds it (a filter) */
+            int rc = rate_reg_field(sim, r, t, eq);
+            if (rc)
+                return rc;
+            continue;
+        }
         const struct regc_reg *reg = regc_block_reg(r->b, r->c->control);
         const struct regc_field *f = reg ? regc_reg_field(reg, t) : NULL;
-        if (!f)
-            return rate_fail(sim, -ENOENT, "'%s': no field '%s' in the event's control", r->name,
-                             t);
+        const char *traffic = f ? NULL : traffic_name(r->b, t);
+        if (!f && !traffic)
+            return rate_fail(sim, -ENOENT,
+                             "'%s': no field '%s' in the event's control, nor a traffic "
+                             "attribute a filter of the block selects on",
+                             r->name, t);
         uint64_t v;
         char why[96];
-        if (regc_num_parse(eq, REGC_NUM_NUL, 0, regc_num_max_bits(f->msb - f->lsb + 1u), 0, &v, why,
+        if (regc_num_parse(eq, REGC_NUM_NUL, 0,
+                           f ? regc_num_max_bits(f->msb - f->lsb + 1u) : UINT64_MAX, 0, &v, why,
                            sizeof(why)))
-            return rate_fail(sim, -EINVAL, "'%s': value '%s' for field '%s': %s", r->name, eq, t,
-                             why);
+            return rate_fail(sim, -EINVAL, "'%s': value '%s' for %s '%s': %s", r->name, eq,
+                             f ? "field" : "traffic attribute", t, why);
+        if (traffic) {
+            if (r->nattr >= SIM_MAX_OTHER)
+                return rate_fail(sim, -ENOSPC, "'%s': too many traffic attributes", r->name);
+            r->attr[r->nattr].name = traffic;
+            r->attr[r->nattr++].v = v;
+            continue;
+        }
         r->mask |= regc_field_mask(f);
         r->value = regc_field_put(f, r->value, v);
         r->shaped |= (regc_field_mask(f) & shaping_mask(reg, r->c)) != 0;
@@ -1214,11 +1295,62 @@ out:
     return rc;
 }
 
+/* The table entry counter k's control encodes now (cached per control value); NULL: none. */
+static const struct regc_event *counter_event(regc_sim *sim, struct sim_ctr *k)
+{
+    if (!k->ev_known || k->ev_value != k->ctl->value) {
+        k->ev = encoded_event(sim, k, k->ctl->value);
+        k->ev_value = k->ctl->value;
+        k->ev_known = true;
+    }
+    return k->ev;
+}
+
+/* Does filter f, holding 'v', select traffic of rate r (sim.h: an attribute r does not give is
+ * whatever the filter selects, but a mask or set-only filter at 0 selects nothing)? */
+static bool filter_selects(const struct regc_filter *f, uint64_t v, const struct sim_rate *r)
+{
+    const uint64_t *attr = NULL;
+    for (unsigned i = 0; f->traffic && i < r->nattr && !attr; i++)
+        if (streq(r->attr[i].name, f->traffic))
+            attr = &r->attr[i].v;
+    switch (f->match) {
+    case REGC_FILTER_MASK:
+        return attr ? *attr < 64 && ((v >> *attr) & 1) : v != 0;
+    case REGC_FILTER_EQUAL:
+        return !attr || v == *attr;
+    case REGC_FILTER_AT_LEAST:
+        return !attr || *attr >= v;
+    default:
+        return v != 0;
+    }
+}
+
+/* The box filters the event counter k counts needs (regc_event.filters) select r's traffic. */
+static bool filters_select(regc_sim *sim, struct sim_ctr *k, const struct sim_rate *r)
+{
+    const struct regc_event *ev = counter_event(sim, k);
+    for (const char *const *ref = ev && ev->filters ? ev->filters : NULL; ref && *ref; ref++) {
+        const struct regc_filter *f = regc_block_filter(k->block, *ref);
+        const struct regc_reg *reg = f ? regc_block_reg(k->block, f->reg) : NULL;
+        struct sim_reg *copy =
+            reg ? find_copy(sim, k->block, k->inst, reg->name, reg->is_array ? (int)reg->first : -1)
+                : NULL;
+        const struct regc_field *fld = copy ? regc_reg_field(reg, f->field) : NULL;
+        if (fld && !filter_selects(f, regc_field_get(fld, copy->value), r))
+            return false;
+    }
+    return true;
+}
+
 /* Counter k's control (and the other registers of its instance) encode rate r's event. */
 static bool encodes(const struct sim_ctr *k, const struct sim_rate *r)
 {
     if (k->c != r->c || k->block != r->b || k->inst != r->inst ||
         (k->ctl->value & r->mask) != r->value)
+        return false;
+    uint64_t umask = k->ctl->value & r->or.field;
+    if (r->or.field && ((umask & r->or.bits) != r->or.bits || (umask & ~r->or.all)))
         return false;
     for (unsigned i = 0; i < r->nother; i++)
         if (regc_field_get(r->other[i].f, r->other[i].copy->value) != r->other[i].v)
@@ -1226,58 +1358,109 @@ static bool encodes(const struct sim_ctr *k, const struct sim_rate *r)
     return true;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /*
- * How much counter k adds for 'ncycles' cycles of increment 'inc' each,
- * after its threshold, invert and edge fields (sim.h); updates its edge
- * state. 'shaped': the event's own encoding sets them (no second pass).
+ * How much counter k adds for 'n' occurrences spread over 'ncycles' cycles
+ * (sim.h: cycle c gets floor((c+1)n/L) - floor(cn/L), so q = n/L or q+1),
+ * after its threshold, invert and edge fields; updates its edge state. In
+ * closed form: the r = n%L cycles of q+1 lie apart from each other (2r <= L)
+ * or the L-r cycles of q do (2r > L), the first cycle has q and the last
+ * q+1, so either kind of cycle forms min(r, L-r) runs.
  */
-static uint64_t shape(struct sim_ctr *k, bool shaped, uint64_t inc, uint64_t ncycles)
+static uint64_t shape(struct sim_ctr *k, uint64_t n, uint64_t ncycles)
 {
     const struct regc_counters *c = k->c;
-    if (shaped || !ncycles)
-        return inc * ncycles;
     uint64_t t = fget(k->ctl, c->threshold);
     bool inv = fget(k->ctl, c->invert) != 0, edge = fget(k->ctl, c->edge) != 0;
     if (!t && !edge)
-        return inc * ncycles;
-    bool cmp = !t ? inc > 0 : inv ? inc < t : inc >= t;
-    uint64_t add = edge ? (cmp && !k->prev) : cmp ? ncycles : 0;
-    k->prev = cmp;
+        return n;
+    uint64_t q = n / ncycles, r = n % ncycles, runs = r < ncycles - r ? r : ncycles - r;
+    bool lo = !t ? q > 0 : inv ? q < t : q >= t;
+    bool hi = r && (!t ? true : inv ? q + 1 < t : q + 1 >= t);
+    if (!edge)
+        return (lo ? ncycles - r : 0) + (hi ? r : 0);
+    uint64_t add;
+    if (!r || lo == hi) { /* one comparison all along: at most the edge into it */
+        add = lo && !k->prev;
+        k->prev = lo;
+    } else if (hi) { /* true on the q+1 cycles: each run rises; the last cycle is one */
+        add = runs;
+        k->prev = true;
+    } else { /* true on the q cycles: the first run starts at cycle 0, the last cycle is not */
+        add = runs - 1 + !k->prev;
+        k->prev = false;
+    }
     return add;
 }
 
-/* Delivers 'ncycles' cycles of increment 'inc' (or, 'decrement', 'inc' decrements at once) of
- * rate r to every counter that encodes it and runs. */
-static int deliver(regc_sim *sim, const struct sim_rate *r, bool decrement, uint64_t inc,
-                   uint64_t ncycles)
+/* One delivery: rates[i] gives up[i] occurrences and down[i] decrements. */
+struct delivery {
+    const struct sim_rate *const *rates;
+    const uint64_t *up, *down;
+    size_t n;
+    uint64_t ncycles; /* the cycles they are spread over */
+};
+
+static int decrement_refused(regc_sim *sim, const struct sim_ctr *k, const struct sim_rate *r)
+{
+    char nm[160];
+    struct regc_ref ref = {.spec = sim->spec,
+                           .block = k->block,
+                           .instance = k->inst,
+                           .reg = k->ctl->reg,
+                           .index = k->ctl->index};
+    return rate_fail(sim, -EINVAL,
+                     "'%s': decrements reached %s, which does not count up and down "
+                     "(dir=up-down)",
+                     r->name, regc_ref_name(&ref, nm, sizeof(nm)));
+}
+
+/*
+ * Delivers d to every running counter: the occurrences of the rates its
+ * control encodes, added up and spread together over the cycles (an event
+ * whose entry sets the threshold itself counts as given), then the
+ * decrements at once. A counter no rate reaches still sees the cycles,
+ * idle: with thresh and invert it counts them.
+ */
+static int deliver(regc_sim *sim, const struct delivery *d)
 {
     int rc = 0;
     for (size_t i = 0; i < sim->nctrs; i++) {
         struct sim_ctr *k = &sim->ctrs[i];
-        if (!encodes(k, r) || !running(sim, k))
+        if (!running(sim, k))
             continue;
-        uint64_t n = decrement ? inc : shape(k, r->shaped, inc, ncycles);
-        if (count_signed(sim, k, decrement, n) < 0) {
-            char nm[160];
-            struct regc_ref ref = {.spec = sim->spec,
-                                   .block = k->block,
-                                   .instance = k->inst,
-                                   .reg = k->ctl->reg,
-                                   .index = k->ctl->index};
-            rc = rate_fail(sim, -EINVAL,
-                           "'%s': decrements reached %s, which does not count up "
-                           "and down (dir=up-down)",
-                           r->name, regc_ref_name(&ref, nm, sizeof(nm)));
+        uint64_t plain = 0, given = 0, dec = 0;
+        const struct sim_rate *dec_rate = NULL;
+        for (size_t j = 0; j < d->n; j++) {
+            const struct sim_rate *r = d->rates[j];
+            if (!encodes(k, r) || !filters_select(sim, k, r))
+                continue;
+            if (r->shaped)
+                given = sat_add(given, d->up[j]);
+            else
+                plain = sat_add(plain, d->up[j]);
+            if (d->down[j])
+                dec = sat_add(dec, d->down[j]), dec_rate = r;
         }
+        count_signed(sim, k, false, sat_add(given, shape(k, plain, d->ncycles)));
+        if (dec && count_signed(sim, k, true, dec) < 0)
+            rc = decrement_refused(sim, k, dec_rate);
     }
     return rc;
 }
 
-static int deliver_n(regc_sim *sim, const struct sim_rate *r, int64_t n)
+/* Rate r's n per interval (n < 0: decrements) over one interval of the clock. */
+static int deliver_one(regc_sim *sim, const struct sim_rate *r, int64_t n, uint64_t ncycles)
 {
     /* the magnitude of INT64_MIN is 2^63: computed in unsigned arithmetic */
-    return n < 0 ? deliver(sim, r, true, (uint64_t)0 - (uint64_t)n, 1)
-                 : deliver(sim, r, false, 1, (uint64_t)n);
+    uint64_t up = n > 0 ? (uint64_t)n : 0, down = n < 0 ? (uint64_t)0 - (uint64_t)n : 0;
+    const struct sim_rate *rates[1] = {r};
+    struct delivery d = {rates, &up, &down, 1, ncycles};
+    return deliver(sim, &d);
 }
 
 /* ---- the encodings seen */
@@ -1395,22 +1578,49 @@ static void batched_end(regc_sim *sim, bool outer)
         regc_sim_batch(sim, false);
 }
 
+int regc_sim_clock(regc_sim *sim, uint64_t cycles)
+{
+    if (!cycles)
+        return -EINVAL;
+    sim->cycles = cycles;
+    return 0;
+}
+
+uint64_t regc_sim_clock_get(const regc_sim *sim)
+{
+    return sim->cycles;
+}
+
 int regc_sim_interval(regc_sim *sim)
 {
     bool outer = batched_begin(sim);
+    size_t n = sim->nrates;
+    const struct sim_rate **rates = malloc((n + 1) * sizeof(*rates));
+    uint64_t *up = malloc((n + 1) * sizeof(*up)), *down = malloc((n + 1) * sizeof(*down));
     int rc = 0;
-    for (size_t i = 0; i < sim->nrates; i++) {
-        int r = deliver_n(sim, &sim->rates[i], sim->rates[i].n);
-        if (r && !rc)
-            rc = r;
+    if (!rates || !up || !down) {
+        rc = rate_fail(sim, -ENOMEM, "out of memory");
+        goto out;
     }
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = sim->rates[i].n;
+        rates[i] = &sim->rates[i];
+        up[i] = v > 0 ? (uint64_t)v : 0;
+        down[i] = v < 0 ? (uint64_t)0 - (uint64_t)v : 0;
+    }
+    struct delivery d = {rates, up, down, n, sim->cycles};
+    rc = deliver(sim, &d);
+out:
+    free(rates);
+    free(up);
+    free(down);
     batched_end(sim, outer);
     return rc;
 }
 
 /*
- * Occurrences of 'event' now, each step one batch: 'n' at once (inc NULL), or
- * one cycle per element of inc[ncycles].
+ * Occurrences of 'event' now, each step one batch: 'n' over one interval of
+ * the clock (inc NULL), or one cycle per element of inc[ncycles].
  */
 static int occur(regc_sim *sim, const char *event, int64_t n, const uint64_t *inc, size_t ncycles)
 {
@@ -1419,7 +1629,14 @@ static int occur(regc_sim *sim, const char *event, int64_t n, const uint64_t *in
     int rc = rate_parse(sim, &r, event);
     for (size_t c = 0; !rc && c < (inc ? ncycles : 1); c++) {
         bool outer = batched_begin(sim);
-        rc = inc ? deliver(sim, &r, false, inc[c], 1) : deliver_n(sim, &r, n);
+        if (inc) {
+            uint64_t down = 0;
+            const struct sim_rate *rates[1] = {&r};
+            struct delivery d = {rates, &inc[c], &down, 1, 1};
+            rc = deliver(sim, &d);
+        } else {
+            rc = deliver_one(sim, &r, n, sim->cycles);
+        }
         batched_end(sim, outer);
     }
     if (r.name)

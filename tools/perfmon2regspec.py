@@ -19,11 +19,14 @@ Rules (docs/events.md explains them):
     <event> (a row without sub-event part) or <sub> it became: perf's alias;
   - rows that are not event-select events are excluded with a reason, listed
     in a comment at the top of the file and on stderr;
+  - an event the conf's or= option names gets combine="or": its umask
+    bits select sub-events, and a umask counts the sum of those it holds;
   - ExtSel, CounterMask, EdgeDetect and Invert become <set> elements of the
     control-register fields the conf line names; a Filter with a non-zero
     MSRValue becomes a <set register= field=> through the conf's filter
-    mapping; a Filter without a value is kept as a requirement in the
-    description and listed in the header comment.
+    mapping; a Filter without a value becomes filters="REGISTER.field..."
+    (the conf's mapping; the spec's <filter> says what each selects), and
+    is kept as a requirement in the description and the header comment.
 Standard library only. Exit status: 0 done, 1 differences (--check),
 2 bad conf or input.
 """
@@ -45,7 +48,7 @@ dynamic_cast explicit export false friend mutable namespace new noexcept not
 not_eq nullptr operator or or_eq private protected public reinterpret_cast
 static_assert static_cast template this thread_local throw true try typeid
 typename using virtual wchar_t xor xor_eq'''.split())
-OPTION_KEYS = ('cmask', 'edge', 'invert', 'umask-lsb', 'title', 'limit')
+OPTION_KEYS = ('cmask', 'edge', 'invert', 'umask-lsb', 'title', 'limit', 'or')
 
 
 class ConfError(Exception):
@@ -163,6 +166,12 @@ class Line:
                 raise ConfError('%s: bad limit %r (want CODE:COUNTERS, e.g. 0x80:0)'
                                 % (self.where, item))
             self.limits[parse_int(code, 'limit code')] = set(idx)
+        self.combine = set()
+        for ev in filter(None, self.options.get('or', '').split(';')):
+            if not is_name(ev):
+                raise ConfError('%s: bad or= event %r (want EVENT[;EVENT...])'
+                                % (self.where, ev))
+            self.combine.add(ev)
 
     def umask(self, row):
         """UMask as the value of the umask field: perfmon places UMask at
@@ -342,6 +351,11 @@ def convert(ln, data):
             e.plain = row
         for r in requirements(ln, row):
             reqs.append((name, r))
+    for ev in sorted(ln.combine):
+        e = events.get(ev)
+        if e is None or not e.subs:
+            raise ConfError('%s: or=%s names no converted event with sub-events'
+                            % (ln.where, ev))
     return render(ln, data, rows, order, excluded, reqs, notes), excluded, reqs
 
 
@@ -357,6 +371,20 @@ def desc_split(e):
     if len(heads) == 1 and all(len(p) == 2 for p in parts):
         return parts[0][0], {s: p[1] for (s, _), p in zip(e.subs, parts)}
     return None, {s: r.get('BriefDescription', '') for s, r in e.subs}
+
+
+def filter_refs(ln, row):
+    """The mapped filters a row needs without a value: 'REGISTER.field' each,
+    for the filters= attribute (the spec's <filter> says what they select)."""
+    if parse_int(row.get('MSRValue') or '0', 'MSRValue'):
+        return []
+    out = []
+    for item in filter_items(row):
+        if item in ln.filters:
+            ref = '%s.%s' % ln.filters[item]
+            if ref not in out:
+                out.append(ref)
+    return out
 
 
 def with_reqs(ln, desc, row):
@@ -430,12 +458,16 @@ def render_event(ln, e):
         ev_ctrs = ctrs[0]
     ev_desc, sub_desc = desc_split(e)
     attrs = 'name="%s" code="%s"' % (e.name, hexs(e.code))
+    if e.name in ln.combine:
+        attrs += ' combine="or"'
     if e.plain is not None and ln.umask_field:
         attrs += ' umask="%s"' % hexs(ln.umask(e.plain))
     if ev_ctrs is not None:
         attrs += ' counters="%s"' % ev_ctrs
     if e.plain is not None:
         attrs += ' perfmon="%s"' % xml_text(e.plain['EventName'])
+        if filter_refs(ln, e.plain):
+            attrs += ' filters="%s"' % ' '.join(filter_refs(ln, e.plain))
     if ev_desc is not None:
         if e.plain is not None:
             ev_desc = with_reqs(ln, ev_desc, e.plain)
@@ -449,6 +481,8 @@ def render_event(ln, e):
         if ctrs[base + i] != ev_ctrs:
             sa += ' counters="%s"' % ctrs[base + i]
         sa += ' perfmon="%s"' % xml_text(row['EventName'])
+        if filter_refs(ln, row):
+            sa += ' filters="%s"' % ' '.join(filter_refs(ln, row))
         sa += ' desc="%s"' % xml_text(with_reqs(ln, sub_desc[sub], row))
         extra = [s for s in sets[base + i] if s not in shared]
         if extra:

@@ -118,6 +118,11 @@ static void print_text(const struct regc_spec *sp, const struct regc_block *b,
         if (!own_set(e, s))
             printf("    needs %s.%s.%s = 0x%llx\n", b->name, s->reg, s->field,
                    (unsigned long long)s->value);
+    for (const char *const *ref = e->filters; ref && *ref; ref++) {
+        const struct regc_filter *f = regc_block_filter(b, *ref);
+        printf("    needs the filter %s.%s set (e.g. %s=%s)\n", b->name, *ref, *ref,
+               f ? f->example : "?");
+    }
     if (e->perfmon)
         printf("    perf alias %s\n", alias_of(e, alias, sizeof(alias)));
 }

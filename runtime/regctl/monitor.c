@@ -6,8 +6,8 @@
  * --dry-run prints every register access of the whole flow (start, one
  * interval, release) in order and touches nothing. With --backend sim,
  * --sim-rate injects N events of EVENT (as written on the command line) per
- * interval into the simulator, for demos and tests. SIGINT, SIGTERM and SIGHUP
- * only set a flag: the loop ends, the boxes are restored (regc_pmon_release)
+ * interval into the simulator, for demos and tests, spread over --sim-cycles
+ * cycles of the boxes' clock. SIGINT, SIGTERM and SIGHUP only set a flag: the loop ends, the boxes are restored (regc_pmon_release)
  * and the status is 128 + the signal's number.
  * --socket all|LIST runs one session per package (topology from sysfs; the
  * sim backend: --sim-sockets N models), started and polled together, and
@@ -70,6 +70,14 @@ const struct cmdline_opt regctl_monitor_opts[] = {
      'r'},
     {"sim-sockets", "N", "sim backend with --socket: N simulated packages, 0..N-1 (default 1)",
      'K'},
+    {"no-filter-check", NULL,
+     "count events that need a box filter (LLC_LOOKUP: the C-Box state)\n"
+     "without it (they count nothing, or the wrong thing, on hardware)",
+     'F'},
+    {"sim-cycles", "N",
+     "sim backend: an interval is N cycles of the boxes' clock, over which\n"
+     "the rates are spread (default 1000000; thresh, invert, edge_det)",
+     'C'},
     {"force", NULL, "program boxes found in use", 'f'},
     {"wait", NULL, "wait for boxes another run has locked", 'w'},
     {"lock-dir", "DIR",
@@ -94,6 +102,8 @@ struct mon {
     struct regc_pmon_opts popt;
     const char *socket_arg;    /* --socket; NULL: one session on --cpu */
     unsigned long sim_sockets; /* --sim-sockets; 0: not given */
+    uint64_t sim_cycles;       /* --sim-cycles; 0: not given */
+    bool no_filter_check;      /* --no-filter-check */
     bool csv;
 };
 
@@ -174,6 +184,8 @@ static int check_socket_args(const struct mon *m)
     const char *why = NULL;
     if (m->sim_sockets && !is_sim(m))
         why = "--sim-sockets needs --backend sim";
+    else if (m->sim_cycles && !is_sim(m))
+        why = "--sim-cycles needs --backend sim";
     else if (m->sim_sockets && !m->socket_arg)
         why = "--sim-sockets needs --socket";
     else if (m->csv && m->g->json)
@@ -268,6 +280,13 @@ static int parse_args(struct mon *m, int argc, char **argv)
             break;
         case 'v':
             m->csv = true;
+            break;
+        case 'F':
+            m->no_filter_check = true;
+            break;
+        case 'C':
+            if (regctl_num("monitor: --sim-cycles", optarg, 1, UINT64_MAX, 0, &m->sim_cycles))
+                return 2;
             break;
         default: /* the others cmdline.c has refused */
             fprintf(stderr, "regctl: monitor takes no option '%s' (see 'regctl monitor --help')\n",
@@ -686,6 +705,7 @@ static int open_socket(const struct mon *m, struct sock *s)
         return 1;
     }
     regc_pmon_set_pci_device(s->p, s->pd);
+    regc_pmon_filter_check(s->p, !m->no_filter_check);
     for (unsigned i = 0; i < m->nev; i++)
         if (regc_pmon_add(s->p, m->events[i]) < 0) {
             sock_error(s, "", regc_pmon_error(s->p));
@@ -984,6 +1004,9 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
         rc = open_socket(&m, &socks[k]);
     for (unsigned i = 0; i < m.nrates && !rc; i++)
         rc = set_socket_rate(socks, n, m.rates[i]);
+    for (int k = 0; k < n && !rc && m.sim_cycles; k++)
+        if (regc_dev_sim(socks[k].d)) /* no model with --dry-run */
+            regc_sim_clock(regc_dev_sim(socks[k].d), m.sim_cycles);
     if (!rc) {
         catch_signals();
         rc = run(&m, socks, n);

@@ -258,6 +258,61 @@ static const struct regc_spec acme2_spec = {
 };
 
 #undef R8
+/*
+ * acme3: fictional; box freeze on overflow, which no shipped family can
+ * reach (docs/runtime.md, "Counter mechanics": the E5-2600 has frz_en but its
+ * counters send no overflow, the E5-2600 v2 counters send one but its boxes
+ * have no frz_en). Box b in two instances, a box control with frz and frz_en
+ * (as E5-2600 327043 Table 2-9), counters whose ov_en sends the overflow out
+ * (as E5-2600 v2 329468 section 2.1.3), 8 bits wide so they overflow soon.
+ */
+#define R3(n, wn, idx, a0, a1, flds, m, w)                                                         \
+    {.name = n, .written_name = wn, .space = REGC_SPACE_MSR, .width = 32, .size = 64,              \
+     .is_array = (idx) >= 0, .first = 0, .count = (idx) >= 0 ? 2 : 0, .stride = 1,                \
+     .addrs = (idx) >= 0 ? (const struct regc_addr[]){{"b0", 0, a0}, {"b0", 1, a0 + 1},            \
+                                                      {"b1", 0, a1}, {"b1", 1, a1 + 1},            \
+                                                      {.index = REGC_ADDR_END}}                    \
+                         : (const struct regc_addr[]){{"b0", -1, a0}, {"b1", -1, a1},              \
+                                                      {.index = REGC_ADDR_END}},                   \
+     .fields = flds, .rules = (const struct regc_rule[]){{0}}, .mbz = m, .writable = w}
+
+static const struct regc_spec acme3_spec = {
+    .name = "acme3",
+    .prefix = "ACME3",
+    .version = "1",
+    .sources = (const struct regc_source[]){{0}},
+    .blocks = (const struct regc_block[]){
+        {.name = "b",
+         .instances = (const struct regc_instance[]){{.name = "b0", .has_base = true, .base = 0x500},
+                                                     {.name = "b1", .has_base = true, .base = 0x600},
+                                                     {0}},
+         .regs = (const struct regc_reg[]){
+             R3("BOX_CTL", "BOX_CTL", -1, 0x500, 0x600,
+                ((const struct regc_field[]){F("rsv", 31, 2, RV), F("frz", 1, 1, RW), F("frz_en", 0, 0, RW), {0}}),
+                0xfffffffffffffffc, 0x3),
+             R3("CTL", "CTL{0-1}", 0, 0x510, 0x610,
+                ((const struct regc_field[]){F("rsv", 31, 16, RV), F("ev", 15, 8, RW), F("rsv", 7, 2, RV),
+                                             F("ov_en", 1, 1, RW), F("en", 0, 0, RW), {0}}),
+                0xffffffffffff00fc, 0xff03),
+             R3("CTR", "CTR{0-1}", 0, 0x520, 0x620,
+                ((const struct regc_field[]){F("rsv", 31, 8, RV), F("count", 7, 0, RW_V), {0}}),
+                0xffffffffffffff00, 0xff),
+             {0}},
+         .events = (const struct regc_event[]){
+             {.name = "TICKS", .reg = "CTL", .field = "ev", .code = 0x1, .sets = (const struct regc_set[]){{0}}},
+             {0}},
+         .pmon = &(const struct regc_pmon){
+             .counters = (const struct regc_counters[]){
+                 {.kind = "general", .control = "CTL", .counter = "CTR", .count_field = "count", .width = 8,
+                  .overflow = REGC_OVF_WRAP, .enable = "en", .pmi = "ov_en", .event = "ev",
+                  .rdpmc = (const struct regc_rdpmc[]){{0}}},
+                 {0}},
+             .box_control = &(const struct regc_box_control){.reg = "BOX_CTL", .freeze = "frz",
+                                                             .freeze_enable = "frz_en"}}},
+        {0}},
+};
+
+#undef R3
 #undef F
 
 #endif

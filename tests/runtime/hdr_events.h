@@ -26,6 +26,8 @@ struct hdr_event {
     uint64_t field_mask; /* code (and umask) fields, filled in by the block's fill function */
     uint64_t own_mask;   /* the own-register <set> fields */
     struct hdr_set other[4];
+    bool combine;        /* its event's umask bits select sub-events (combine="or") */
+    uint64_t umask_mask; /* the umask field, filled in with field_mask; 0 without a umask */
 };
 
 struct hdr_block {

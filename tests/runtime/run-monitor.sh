@@ -38,6 +38,24 @@ golden monitor-bad-event 2 --backend sim monitor e5_2600v2 "qpi[p7]:CLOCKTICKS"
 golden monitor-busy 1 --backend sim monitor e5_2600v2 "$U" "$U" "$U"
 golden monitor-rate-no-sim 2 monitor e5_2600v2 "$U" --sim-rate "$U=1"
 golden monitor-bad-interval 2 --backend sim monitor e5_2600v2 "$U" --interval soon
+# the clock: 300 occurrences in 1000 cycles leave 700 idle cycles (thresh=1,invert=1) and rise
+# 300 times (edge_det: they lie apart), per interval
+C='cbox[cbox1]:CLOCKTICKS'
+golden monitor-clock 0 --backend sim monitor e5_2600 "$C,thresh=1,invert=1" "$C,thresh=1,edge_det=1" \
+    "$C" --interval 0 --count 2 --sim-cycles 1000 --sim-rate "$C=300"
+golden monitor-bad-sim-cycles 2 --backend sim monitor e5_2600 "$C" --sim-cycles 0
+golden monitor-sim-cycles-no-sim 2 monitor e5_2600 "$C" --sim-cycles 1000
+# box filters: LLC_LOOKUP counts through the C-Box state filter; without it regctl refuses,
+# naming it; with --no-filter-check it is added and counts nothing (the filter at 0); lookups of
+# M (state 3) 8 and of I (state 0) 1 count 8 through M only (0x08) and 9 through all (0x1f)
+L='LLC_LOOKUP.DATA_READ'
+golden monitor-filter-refused 2 --backend sim monitor e5_2600 "cbox[cbox1]:$L"
+golden monitor-no-filter-check 0 --backend sim monitor e5_2600 "cbox[cbox1]:$L" --no-filter-check \
+    --interval 0 --count 1 --sim-rate "cbox[cbox1]:$L=5"
+golden monitor-filter-states 0 --backend sim monitor e5_2600 \
+    "cbox[cbox1]:$L,Cn_MSR_PMON_BOX_FILTER.state=0x08" "cbox[cbox2]:$L,Cn_MSR_PMON_BOX_FILTER.state=0x1f" \
+    --interval 0 --count 1 --sim-rate "cbox[cbox1]:$L,state=3=8" --sim-rate "cbox[cbox1]:$L,state=0=1" \
+    --sim-rate "cbox[cbox2]:$L,state=3=8" --sim-rate "cbox[cbox2]:$L,state=0=1"
 golden monitor-no-spec 2 monitor nospec "$U"
 # sharing (run-share.sh has the locks, interrupts and msrfs runs)
 golden monitor-bad-settle 2 --backend sim monitor e5_2600v2 "$U" --settle soon

@@ -28,13 +28,15 @@ tree tests/runtime/data/perf-formats/snb.txt "$tmp/snbc" "$soft"
 mkdir -p "$tmp/empty/bus/event_source/devices/software"
 
 # the plan: one perf event per added event, grouped per PMU; the configs are the header's
-# encodings (qpi RxL_FLITS_G1.DRS_DATA is the kernel's own drs_data alias, event=0x102,umask=0x08)
+# encodings (qpi RxL_FLITS_G1.DRS_DATA is the kernel's own drs_data alias, event=0x102,umask=0x08);
+# LLC_LOOKUP's state filter 0x3f goes to config1:17-22 (filter_state, ivbep), TOR_INSERTS.OPCODE's
+# opcode 0x182 to config1:23-31 (filter_opc, snbep): 0x7e0000 and 0xc1000000
 golden perf-dry-run 0 --sysfs-root "$tmp/ivb" --backend perf --dry-run monitor e5_2600v2 \
-    ubox:EVENT_MSG.DOORBELL_RCVD ubox:fixed "cbox[c3]:LLC_LOOKUP.ANY" "cbox[c3]:CLOCKTICKS" \
+    ubox:EVENT_MSG.DOORBELL_RCVD ubox:fixed "cbox[c3]:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x3f" "cbox[c3]:CLOCKTICKS" \
     "qpi[p1]:RxL_FLITS_G1.DRS_DATA" "imc[mc1_ch2]:CAS_COUNT.RD" "imc[mc1_ch2]:fixed" \
     "ha[ha1]:REQUESTS.READS" "r3qpi[l1]:CLOCKTICKS" irp:CLOCKTICKS pcu:CLOCKTICKS
 golden perf-dry-run-sample 0 --sysfs-root "$tmp/snb" --backend perf --dry-run monitor e5_2600 \
-    "qpi[qpi1]:RxL_FLITS_G2.NCB_DATA" "cbox[cbox7]:TOR_INSERTS.OPCODE,thresh=1" \
+    "qpi[qpi1]:RxL_FLITS_G2.NCB_DATA" "cbox[cbox7]:TOR_INSERTS.OPCODE,thresh=1,Cn_MSR_PMON_BOX_FILTER.opc=0x182" \
     "ha:REQUESTS.READS" "r2pcie:CLOCKTICKS" --sample 1000000
 # E5 PCU events need ev_sel_ext (bit 21), which the kernel's PCU formats and event_mask leave out
 golden perf-ext-refused 1 --sysfs-root "$tmp/snb" --backend perf --dry-run monitor e5_2600 \

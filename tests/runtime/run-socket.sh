@@ -50,7 +50,7 @@ topology() {
 
 Q='qpi[p0]:TxL_FLITS_G0.DATA'
 U='ubox:EVENT_MSG.DOORBELL_RCVD'
-T='cbox[c3]:LLC_LOOKUP.ANY,thresh=1'
+T='cbox[c3]:LLC_LOOKUP.ANY,thresh=1,Cn_MSR_PMON_BOX_FILTER0.state=0x3f'
 S=(--backend sim)
 
 # ---- the simulator

@@ -108,10 +108,23 @@ static uint64_t covered(const struct hdr_event *h)
     return h->field_mask | h->own_mask;
 }
 
-/* A rate for x cannot reach a counter programmed with y: a field x sets differs in y. */
+static bool same_family(const struct hdr_event *x, const struct hdr_event *y)
+{
+    size_t n = strcspn(x->name, ".");
+    return strncmp(x->name, y->name, n) == 0 && (y->name[n] == '.' || !y->name[n]);
+}
+
+/*
+ * A rate for x cannot reach a counter programmed with y: a field x sets differs in y; for two
+ * sub-events of a combining event (the umask's bits select sub-events, regspec combine="or"),
+ * a field besides the umask differs or x has a umask bit y lacks.
+ */
 static bool apart(const struct hdr_event *x, const struct hdr_event *y, uint64_t shape)
 {
-    return ((x->enc ^ y->enc) & covered(x) & ~shape) != 0;
+    uint64_t differ = (x->enc ^ y->enc) & covered(x) & ~shape;
+    if (x->combine && y->combine && x->is_sub && y->is_sub && same_family(x, y))
+        return (differ & ~x->umask_mask) != 0 || (x->enc & ~y->enc & x->umask_mask) != 0;
+    return differ != 0;
 }
 
 /* Two events of one box instance: counters for both, no sub-control value in conflict. */
@@ -127,12 +140,6 @@ static bool fit(const struct hdr_event *x, const struct hdr_event *y)
                 s->value != t->value)
                 return false;
     return counters;
-}
-
-static bool same_family(const struct hdr_event *x, const struct hdr_event *y)
-{
-    size_t n = strcspn(x->name, ".");
-    return strncmp(x->name, y->name, n) == 0 && (y->name[n] == '.' || !y->name[n]);
 }
 
 static const struct regc_counters *group_of(const struct regc_block *b, const char *control)
@@ -509,13 +516,13 @@ struct slot {
     const struct item *x;      /* the item whose pair this is */
     const struct hdr_event *h; /* the event of this slot: x's or its partner */
     unsigned idx;              /* the item of h */
-    char name[160];            /* "BLOCK[INST]:EVENT" */
+    char name[256];            /* "BLOCK[INST]:EVENT[,FILTER=VALUE...]" */
 };
 
 struct batch {
     struct slot s[BATCH];
     unsigned n;
-    char decoys[BATCH][160];
+    char decoys[BATCH][256];
     unsigned ndecoys;
 };
 
@@ -542,11 +549,23 @@ static void failf(struct tally *t, const char *fmt, ...)
     va_end(ap);
 }
 
+/* BLOCK[INST]:EVENT, with each box filter the event counts through set to all ones (every
+ * state, or any value the filter compares with: what the value selects is not under test here,
+ * only that a filter-needing event names its filter, as regc_pmon_add demands). */
 static void name_of(char *buf, size_t len, const struct item *x, const struct hdr_event *h)
 {
     const struct regc_instance *in = regc_block_ninstances(x->b) ? &x->b->instances[x->inst] : NULL;
-    snprintf(buf, len, "%s%s%s%s:%s", x->b->name, in ? "[" : "", in ? in->name : "", in ? "]" : "",
-             h->name);
+    int n = snprintf(buf, len, "%s%s%s%s:%s", x->b->name, in ? "[" : "", in ? in->name : "",
+                     in ? "]" : "", h->name);
+    const struct regc_event *e = regc_block_event(x->b, h->name);
+    for (const char *const *ref = e && e->filters ? e->filters : NULL; ref && *ref; ref++) {
+        const struct regc_filter *f = regc_block_filter(x->b, *ref);
+        const struct regc_reg *r = f ? regc_block_reg(x->b, f->reg) : NULL;
+        const struct regc_field *fd = r ? regc_reg_field(r, f->field) : NULL;
+        if (fd && n >= 0 && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, ",%s=0x%llx", *ref,
+                          (unsigned long long)(regc_field_mask(fd) >> fd->lsb));
+    }
 }
 
 /* The box instance prefix of register names ("cbox.c2." or "pcu."). */

@@ -73,6 +73,7 @@ static int config_of(const struct family *fm, const char *ev, uint64_t config[3]
     assert_int_equal(regc_open(&d, fm->spec, &o, NULL, 0), 0);
     regc_pmon_session *p;
     assert_int_equal(regc_pmon_new(&p, d), 0);
+    regc_pmon_filter_check(p, false); /* the language here; filters: test_perf_events */
     struct regc_pmon_perf out;
     int rc = regc_pmon_add(p, ev);
     if (!rc)
@@ -96,6 +97,7 @@ static int event_of(const struct regc_spec *s, const char *ev, struct regc_pmon_
     assert_int_equal(regc_open(&d, s, &o, NULL, 0), 0);
     regc_pmon_session *p;
     assert_int_equal(regc_pmon_new(&p, d), 0);
+    regc_pmon_filter_check(p, false); /* the language here; filters: test_perf_events */
     int rc = regc_pmon_add(p, ev);
     if (!rc)
         regc_pmon_info(p, 0, in);

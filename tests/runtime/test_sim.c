@@ -432,6 +432,45 @@ static void test_freeze_on_overflow(void **st)
     regc_close(d);
 }
 
+/*
+ * Box freeze on overflow (acme3, hand_tables.h): with frz_en set, an
+ * overflow of a counter that sends it out (ov_en) freezes its box: frz reads
+ * 1 and every counter of the box stops, the others of the batch having
+ * counted that cycle; the other box counts on; writing frz 0 resumes (the
+ * manuals' level). Without frz_en, or without ov_en on the overflowing
+ * counter, nothing freezes.
+ */
+static void test_box_freeze_on_overflow(void **st)
+{
+    static const struct {
+        uint64_t box_ctl, ctl0;
+        bool freezes;
+    } cases[] = {{1, 0x103, true}, {0, 0x103, false}, {1, 0x101, false}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        regc_dev *d = open_sim(&acme3_spec);
+        regc_sim *sim = regc_dev_sim(d);
+        wr(d, &acme3_spec, "b.b0.BOX_CTL", cases[i].box_ctl);
+        wr(d, &acme3_spec, "b.b0.CTL0", cases[i].ctl0); /* TICKS, en, ov_en as the case says */
+        wr(d, &acme3_spec, "b.b0.CTL1", 0x101);         /* TICKS, en */
+        wr(d, &acme3_spec, "b.b1.CTL0", 0x101);
+        wr(d, &acme3_spec, "b.b0.CTR0", 0xfe);
+        assert_int_equal(regc_sim_event(sim, "b[b0]:TICKS", 5), 0); /* CTR0 overflows on the 2nd */
+        assert_int_equal(regc_sim_event(sim, "b[b1]:TICKS", 5), 0);
+        assert_int_equal(rd(d, &acme3_spec, "b.b0.CTR0"), 3);
+        assert_int_equal(rd(d, &acme3_spec, "b.b0.CTR1"), 5);
+        assert_int_equal(rd(d, &acme3_spec, "b.b0.BOX_CTL") >> 1 & 1, cases[i].freezes);
+        assert_int_equal(regc_sim_event(sim, "b[b0]:TICKS", 5), 0);
+        assert_int_equal(regc_sim_event(sim, "b[b1]:TICKS", 5), 0);
+        assert_int_equal(rd(d, &acme3_spec, "b.b0.CTR0"), cases[i].freezes ? 3 : 8);
+        assert_int_equal(rd(d, &acme3_spec, "b.b0.CTR1"), cases[i].freezes ? 5 : 10);
+        assert_int_equal(rd(d, &acme3_spec, "b.b1.CTR0"), 10);
+        wr(d, &acme3_spec, "b.b0.BOX_CTL", cases[i].box_ctl); /* frz 0 */
+        assert_int_equal(regc_sim_event(sim, "b[b0]:TICKS", 5), 0);
+        assert_int_equal(rd(d, &acme3_spec, "b.b0.CTR1"), cases[i].freezes ? 10 : 15);
+        regc_close(d);
+    }
+}
+
 /* ---- fault injection and error messages, per backend name */
 
 static regc_sim *g_sim;
@@ -597,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_pmon_topology),
         cmocka_unit_test(test_errors_mapped),
         cmocka_unit_test(test_freeze_on_overflow),
+        cmocka_unit_test(test_box_freeze_on_overflow),
         cmocka_unit_test(test_fault_address),
         cmocka_unit_test(test_dry_run),
         cmocka_unit_test(test_open_errors),

@@ -70,6 +70,9 @@ static void t_umask(void **state)
     const char *ctr = "cbox.c2.Cn_MSR_PMON_CTR1";
     assert_int_equal(counts(&f, ctr, "cbox[c2]:LLC_LOOKUP.DATA_READ", 5), 0); /* not enabled */
     poke(&f, "cbox.c2.Cn_MSR_PMON_CTL1", E5_2600V2_EV_CBOX_LLC_LOOKUP_DATA_READ | IVT_CBOX_EN);
+    /* LLC_LOOKUP counts through the state filter: at 0 it counts nothing (perfmon) */
+    assert_int_equal(counts(&f, ctr, "cbox[c2]:LLC_LOOKUP.DATA_READ", 5), 0);
+    poke(&f, "cbox.c2.Cn_MSR_PMON_BOX_FILTER0", E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MASK);
     assert_int_equal(counts(&f, ctr, "cbox[c2]:LLC_LOOKUP.DATA_READ", 5), 5);
     assert_int_equal(counts(&f, ctr, "cbox[c2]:LLC_LOOKUP.NID", 7), 0);
     assert_int_equal(counts(&f, ctr, "cbox[c2]:LLC_LOOKUP", 11), 11);
@@ -135,7 +138,9 @@ static void t_rates_and_encodings(void **state)
     open_fx(&f, "e5_2600v2");
     regc_pmon_session *p;
     assert_int_equal(regc_pmon_new(&p, f.d), 0);
-    assert_int_equal(regc_pmon_add(p, "cbox[c2]:LLC_LOOKUP.DATA_READ"), 0);
+    assert_int_equal(regc_pmon_add(p, "cbox[c2]:LLC_LOOKUP.DATA_READ"), -EINVAL); /* its filter */
+    assert_int_equal(
+        regc_pmon_add(p, "cbox[c2]:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER0.state=0x3f"), 0);
     assert_int_equal(regc_pmon_add(p, "cbox[c2]:raw,reg=Cn_MSR_PMON_CTL,ev_sel=0x34,umask=0x77"),
                      0);
     struct regc_pmon_opts o = {.settle_ms = -1};
@@ -233,13 +238,118 @@ static void t_thresh_invert_edge(void **state)
                      (unsigned long long)peek(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2"),
                      (unsigned long long)cases[i].want);
     }
-    /* the interval form: n cycles of increment 1; edge_det counts the one rising edge */
-    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", 0);
-    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL2",
-         E5_2600_EV_CBOX_CLOCKTICKS | E5_2600_CN_MSR_PMON_CTL_EN_MASK |
-             E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(1) | E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(1));
-    assert_int_equal(counts(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", "cbox[cbox1]:CLOCKTICKS", 50), 1);
-    assert_int_equal(counts(&f, "cbox.cbox1.Cn_MSR_PMON_CTR2", "cbox[cbox1]:CLOCKTICKS", 50), 0);
+    regc_close(f.d);
+}
+
+/* The reference for the clock (sim.h): occurrence count of cycle c when n are spread over L. */
+static uint64_t spread(uint64_t n, uint64_t L, uint64_t c)
+{
+    return (c + 1) * n / L - c * n / L;
+}
+
+/* What the guide's per-cycle rule counts over those L cycles, cycle by cycle; *prev is the
+ * comparison's value before the first cycle and after the last. */
+static uint64_t by_hand(uint64_t n, uint64_t L, uint64_t t, bool inv, bool edge, bool *prev)
+{
+    uint64_t sum = 0;
+    for (uint64_t c = 0; c < L; c++) {
+        uint64_t inc = spread(n, L, c);
+        bool cmp = !t ? inc > 0 : inv ? inc < t : inc >= t;
+        if (!t && !edge)
+            sum += inc;
+        else if (edge)
+            sum += cmp && !*prev;
+        else
+            sum += cmp;
+        *prev = cmp;
+    }
+    return sum;
+}
+
+/*
+ * The clock (sim.h): an interval is L cycles; n occurrences spread over them
+ * leave idle cycles, which thresh=1,invert=1 counts (the guide's "cycles
+ * with no occurrence"), and edge_det counts the rising edges of the rate as
+ * it changes. Every combination of rates 0..2L+1 (several intervals in a
+ * row, so the edge state carries over), thresholds 0..3, invert and edge on
+ * an E5-2600 C-Box counter, against the per-cycle rule applied cycle by
+ * cycle here.
+ */
+static void t_clock(void **state)
+{
+    (void)state;
+    static const uint64_t Ls[] = {1, 2, 7, 10};
+    struct fx f;
+    open_fx(&f, "e5_2600");
+    assert_int_equal(regc_sim_clock_get(f.sim), REGC_SIM_CLOCK_DEFAULT);
+    assert_int_equal(regc_sim_clock(f.sim, 0), -EINVAL);
+    const char *ctr = "cbox.cbox1.Cn_MSR_PMON_CTR2";
+    for (size_t li = 0; li < sizeof(Ls) / sizeof(Ls[0]); li++) {
+        uint64_t L = Ls[li];
+        assert_int_equal(regc_sim_clock(f.sim, L), 0);
+        for (uint64_t t = 0; t < 4; t++)
+            for (unsigned m = 0; m < 4; m++) {
+                bool inv = m & 1, edge = m & 2;
+                poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL2",
+                     E5_2600_EV_CBOX_CLOCKTICKS | E5_2600_CN_MSR_PMON_CTL_EN_MASK |
+                         E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(t) |
+                         E5_2600_CN_MSR_PMON_CTL_INVERT_VAL(inv) |
+                         E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(edge));
+                bool prev = false; /* a control written starts the comparison afresh */
+                for (uint64_t n = 0; n <= 2 * L + 1; n++) {
+                    uint64_t want = by_hand(n, L, t, inv, edge, &prev);
+                    uint64_t got = counts(&f, ctr, "cbox[cbox1]:CLOCKTICKS", (int64_t)n);
+                    if (got != want)
+                        fail_msg("L %llu thresh %llu invert %d edge %d, %llu occurrences: counted "
+                                 "%llu, the guide's rule %llu",
+                                 (unsigned long long)L, (unsigned long long)t, inv, edge,
+                                 (unsigned long long)n, (unsigned long long)got,
+                                 (unsigned long long)want);
+                }
+            }
+    }
+    regc_close(f.d);
+}
+
+/*
+ * The same on concrete numbers, as a reader checks them: 1000 cycles an
+ * interval; 300 occurrences leave 700 idle cycles (thresh 1, invert 1); an
+ * interval without the event is 1000 idle cycles, counted though no rate
+ * reaches the counter; edge_det with thresh 1 counts 300 rising edges (the
+ * occurrences lie apart), none in an idle interval, 1 for a rate of one per
+ * cycle rising from idle, 0 while it stays, 1 when it rises again after an
+ * idle interval; 999 in 1000 cycles leave cycle 0 idle (cycle c holds
+ * floor((c+1)n/L) - floor(cn/L)), so they rise once more; 700 leave 300
+ * single idle cycles, each followed by a rise.
+ */
+static void t_clock_numbers(void **state)
+{
+    (void)state;
+    struct fx f;
+    open_fx(&f, "e5_2600");
+    assert_int_equal(regc_sim_clock(f.sim, 1000), 0);
+    const char *ctr = "cbox.cbox1.Cn_MSR_PMON_CTR2";
+    const char *ctl = "cbox.cbox1.Cn_MSR_PMON_CTL2";
+    uint64_t base = E5_2600_EV_CBOX_CLOCKTICKS | E5_2600_CN_MSR_PMON_CTL_EN_MASK |
+                    E5_2600_CN_MSR_PMON_CTL_THRESH_VAL(1);
+    poke(&f, ctl, base | E5_2600_CN_MSR_PMON_CTL_INVERT_VAL(1));
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[cbox1]:CLOCKTICKS", 300), 0);
+    uint64_t before = peek(&f, ctr);
+    assert_int_equal(regc_sim_interval(f.sim), 0);
+    assert_int_equal(peek(&f, ctr) - before, 700);
+    regc_sim_rates_clear(f.sim);
+    before = peek(&f, ctr);
+    assert_int_equal(regc_sim_interval(f.sim), 0);
+    assert_int_equal(peek(&f, ctr) - before, 1000);
+    poke(&f, ctl, base | E5_2600_CN_MSR_PMON_CTL_EDGE_DET_VAL(1));
+    static const struct {
+        int64_t n;
+        uint64_t want;
+    } seq[] = {{300, 300}, {0, 0}, {1000, 1}, {1000, 0}, {0, 0}, {1000, 1}, {999, 1}, {700, 300}};
+    for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++)
+        if (counts(&f, ctr, "cbox[cbox1]:CLOCKTICKS", seq[i].n) != seq[i].want)
+            fail_msg("interval %zu (%lld occurrences): expected %llu rising edges", i,
+                     (long long)seq[i].n, (unsigned long long)seq[i].want);
     regc_close(f.d);
 }
 
@@ -284,6 +394,7 @@ static void t_box_freeze_level(void **state)
     open_fx(&f, "e5_2600v2");
     const char *ctr = "cbox.c2.Cn_MSR_PMON_CTR1", *ev = "cbox[c2]:LLC_LOOKUP.DATA_READ";
     poke(&f, "cbox.c2.Cn_MSR_PMON_CTL1", E5_2600V2_EV_CBOX_LLC_LOOKUP_DATA_READ | IVT_CBOX_EN);
+    poke(&f, "cbox.c2.Cn_MSR_PMON_BOX_FILTER0", E5_2600V2_CN_MSR_PMON_BOX_FILTER0_STATE_MASK);
     assert_int_equal(regc_resolve(f.s, "cbox.c2.Cn_MSR_PMON_BOX_CTL", &box, err, sizeof(err)), 0);
     const uint64_t frz = E5_2600V2_CN_MSR_PMON_BOX_CTL_FRZ_MASK;
     const uint64_t rst = E5_2600V2_CN_MSR_PMON_BOX_CTL_RST_CTRS_MASK;
@@ -304,6 +415,7 @@ static void t_box_freeze_level(void **state)
     open_fx(&f, "e5_2600");
     poke(&f, "cbox.cbox2.Cn_MSR_PMON_CTL1",
          E5_2600_EV_CBOX_LLC_LOOKUP_DATA_READ | E5_2600_CN_MSR_PMON_CTL_EN_MASK);
+    poke(&f, "cbox.cbox2.Cn_MSR_PMON_BOX_FILTER", E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_MASK);
     ctr = "cbox.cbox2.Cn_MSR_PMON_CTR1", ev = "cbox[cbox2]:LLC_LOOKUP.DATA_READ";
     assert_int_equal(regc_resolve(f.s, "cbox.cbox2.Cn_MSR_PMON_BOX_CTL", &box, err, sizeof(err)),
                      0);
@@ -318,6 +430,134 @@ static void t_box_freeze_level(void **state)
     regc_close(f.d);
 }
 
+/*
+ * Global freeze on overflow, E5-2600 v2 (329468 section 2.1.3: a counter set
+ * to "freeze on overflow and send notification" - ov_en - freezes the
+ * uncore through the U-Box when it overflows, so the counts are those up to
+ * the overflow; U_MSR_PMON_GLOBAL_STATUS.ov_* says who): QPI port 0 counter 0
+ * preloaded 3 below 2^48 overflows on its 3rd of 5 flits; the HA counter
+ * counted its 7 requests in that interval (the freeze takes effect at its
+ * end) and counts nothing more until unfrz_all; without ov_en the same
+ * overflow freezes nothing.
+ */
+static void t_global_freeze_on_overflow(void **state)
+{
+    (void)state;
+    for (int ov_en = 1; ov_en >= 0; ov_en--) {
+        struct fx f;
+        open_fx(&f, "e5_2600v2");
+        const char *qctr = "qpi.p0.Q_Py_PCI_PMON_CTR0", *hctr = "ha.ha0.HA_PCI_PMON_CTR0";
+        poke(&f, "qpi.p0.Q_Py_PCI_PMON_CTL0",
+             E5_2600V2_EV_QPI_TXL_FLITS_G0_DATA | E5_2600V2_Q_PY_PCI_PMON_CTL_EN_MASK |
+                 (ov_en ? E5_2600V2_Q_PY_PCI_PMON_CTL_OV_EN_MASK : 0));
+        poke(&f, "ha.ha0.HA_PCI_PMON_CTL0",
+             E5_2600V2_EV_HA_REQUESTS_READS | E5_2600V2_HA_PCI_PMON_CTL_EN_MASK);
+        poke(&f, qctr, (UINT64_C(1) << 48) - 3);
+        assert_int_equal(regc_sim_rate(f.sim, "qpi[p0]:TxL_FLITS_G0.DATA", 5), 0);
+        assert_int_equal(regc_sim_rate(f.sim, "ha[ha0]:REQUESTS.READS", 7), 0);
+        assert_int_equal(regc_sim_interval(f.sim), 0);
+        assert_int_equal(peek(&f, qctr), 2); /* wrapped */
+        assert_int_equal(peek(&f, hctr), 7);
+        assert_int_equal(regc_sim_global_frozen(f.sim), ov_en);
+        assert_int_equal(peek(&f, "ubox.U_MSR_PMON_GLOBAL_STATUS") &
+                             E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK,
+                         ov_en ? E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_OV_Q0_MASK : 0);
+        assert_int_equal(regc_sim_interval(f.sim), 0);
+        assert_int_equal(peek(&f, hctr), ov_en ? 7 : 14);
+        assert_int_equal(peek(&f, qctr), ov_en ? 2 : 7);
+        struct regc_ref g = sim_ref(f.s, "ubox.U_MSR_PMON_GLOBAL_CTL");
+        assert_int_equal(regc_write(f.d, &g, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK), 0);
+        assert_int_equal(regc_sim_interval(f.sim), 0);
+        assert_int_equal(peek(&f, hctr), ov_en ? 14 : 21);
+        regc_close(f.d);
+    }
+}
+
+/*
+ * Box filters (regspec <filter>, E5-2600): a filtered event counts only the
+ * traffic its filter selects, and nothing with a mask filter at 0. The truth
+ * is perfmon's wording, the numbers computed here by hand:
+ *  - C-Box state, LLC_LOOKUP: "select a state or states to match. Otherwise,
+ *    the event will count nothing. CBoGlCtrl[22:18] bits correspond to
+ *    [FMESI] state": bit 0 I, 1 S, 2 E, 3 M, 4 F. Lookups of I 1, S 2, E 4,
+ *    M 8 and F 16 count 31 through 0x1f, 8 through 0x08 (M), 5 through 0x05
+ *    (I and E), 0 through 0;
+ *  - C-Box opc, TOR_INSERTS.OPCODE: "set Cn_MSR_PMON_BOX_FILTER.opc to DRD
+ *    (0x182)": DRD inserts 3, others (0x180) 5 count 3;
+ *  - PCU band 0, FREQ_BAND0_CYCLES: "cycles that the uncore was running at a
+ *    frequency greater than or equal to the frequency that is configured in
+ *    the filter" (100 MHz units): 100 cycles at 2.5 GHz and 50 at 1.5 GHz
+ *    count 100 through 2.0 GHz (20), 150 through 0, 0 through 3.0 GHz;
+ *  - C-Box nid, LLC_VICTIMS.NID: the sources do not say how the value
+ *    selects nodes, so it must be written: 0 counts nothing, 1 all 7.
+ */
+static void t_filters(void **state)
+{
+    (void)state;
+    struct fx f;
+    open_fx(&f, "e5_2600");
+    const char *ctr = "cbox.cbox1.Cn_MSR_PMON_CTR0", *flt = "cbox.cbox1.Cn_MSR_PMON_BOX_FILTER";
+    const uint64_t cen = E5_2600_CN_MSR_PMON_CTL_EN_MASK;
+    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL0", E5_2600_EV_CBOX_LLC_LOOKUP_DATA_READ | cen);
+    static const struct {
+        uint64_t state, want;
+    } st[] = {{0x1f, 31}, {0x08, 8}, {0x05, 5}, {0, 0}};
+    for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
+        poke(&f, flt, E5_2600_CN_MSR_PMON_BOX_FILTER_STATE_VAL(st[i].state));
+        regc_sim_rates_clear(f.sim);
+        for (int s = 0; s < 5; s++) {
+            char name[96];
+            snprintf(name, sizeof(name), "cbox[cbox1]:LLC_LOOKUP.DATA_READ,state=%d", s);
+            assert_int_equal(regc_sim_rate(f.sim, name, INT64_C(1) << s), 0);
+        }
+        uint64_t before = peek(&f, ctr);
+        assert_int_equal(regc_sim_interval(f.sim), 0);
+        if (peek(&f, ctr) - before != st[i].want)
+            fail_msg("state filter 0x%llx: counted %llu, want %llu",
+                     (unsigned long long)st[i].state, (unsigned long long)(peek(&f, ctr) - before),
+                     (unsigned long long)st[i].want);
+    }
+    regc_sim_rates_clear(f.sim);
+    /* the opcode filter */
+    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL0", E5_2600_EV_CBOX_TOR_INSERTS_OPCODE | cen);
+    poke(&f, flt, E5_2600_CN_MSR_PMON_BOX_FILTER_OPC_VAL(0x182));
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[cbox1]:TOR_INSERTS.OPCODE,opcode=0x182", 3), 0);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox[cbox1]:TOR_INSERTS.OPCODE,opcode=0x180", 5), 0);
+    uint64_t before = peek(&f, ctr);
+    assert_int_equal(regc_sim_interval(f.sim), 0);
+    assert_int_equal(peek(&f, ctr) - before, 3);
+    regc_sim_rates_clear(f.sim);
+    /* the node filter: written or not */
+    poke(&f, "cbox.cbox1.Cn_MSR_PMON_CTL0", E5_2600_EV_CBOX_LLC_VICTIMS_NID | cen);
+    poke(&f, flt, 0);
+    assert_int_equal(counts(&f, ctr, "cbox[cbox1]:LLC_VICTIMS.NID", 7), 0);
+    poke(&f, flt, E5_2600_CN_MSR_PMON_BOX_FILTER_NID_VAL(1));
+    assert_int_equal(counts(&f, ctr, "cbox[cbox1]:LLC_VICTIMS.NID", 7), 7);
+    /* the PCU's frequency band */
+    const char *pctr = "pcu.PCU_MSR_PMON_CTR0";
+    poke(&f, "pcu.PCU_MSR_PMON_CTL0",
+         E5_2600_EV_PCU_FREQ_BAND0_CYCLES | E5_2600_PCU_MSR_PMON_CTL_EN_MASK);
+    assert_int_equal(regc_sim_rate(f.sim, "pcu:FREQ_BAND0_CYCLES,freq=25", 100), 0);
+    assert_int_equal(regc_sim_rate(f.sim, "pcu:FREQ_BAND0_CYCLES,freq=15", 50), 0);
+    static const struct {
+        uint64_t band, want;
+    } bd[] = {{20, 100}, {0, 150}, {30, 0}};
+    for (size_t i = 0; i < sizeof(bd) / sizeof(bd[0]); i++) {
+        poke(&f, "pcu.PCU_MSR_PMON_BOX_FILTER",
+             E5_2600_PCU_MSR_PMON_BOX_FILTER_FILT7_0_VAL(bd[i].band));
+        before = peek(&f, pctr);
+        assert_int_equal(regc_sim_interval(f.sim), 0);
+        assert_int_equal(peek(&f, pctr) - before, bd[i].want);
+    }
+    /* a traffic attribute no filter of the block selects on, or a bad value */
+    assert_int_equal(regc_sim_rate(f.sim, "pcu:FREQ_BAND0_CYCLES,colour=1", 1), -ENOENT);
+    assert_int_equal(regc_sim_rate(f.sim, "cbox:LLC_LOOKUP.DATA_READ,state=-1", 1), -EINVAL);
+    assert_int_equal(
+        regc_sim_rate(f.sim, "cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER.state=x", 1),
+        -EINVAL);
+    regc_close(f.d);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
@@ -328,6 +568,10 @@ int main(void)
         cmocka_unit_test(t_errors),
         cmocka_unit_test(t_thresh_invert_edge),
         cmocka_unit_test(t_event_sets_threshold),
+        cmocka_unit_test(t_clock),
+        cmocka_unit_test(t_clock_numbers),
+        cmocka_unit_test(t_global_freeze_on_overflow),
+        cmocka_unit_test(t_filters),
     };
     return cmocka_run_group_tests_name("sim_bits", t, NULL, NULL);
 }

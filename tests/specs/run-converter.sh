@@ -40,6 +40,10 @@ UNC_P_EXT|needs the extension select bit
 LIST
 n=$(grep -c 'excluded' "$tmp/stderr")
 if [ "$n" = 6 ]; then tap_ok "6 exclusions reported"; else tap_fail "6 exclusions reported" "got $n"; fi
+grep -q '<event name="LOOKUP" code="0x34" combine="or"' "$tmp/out/tiny_box.xml" &&
+    ! grep -q '<event name="MIXED".*combine' "$tmp/out/tiny_box.xml" &&
+    tap_ok "or=LOOKUP makes LOOKUP combine its sub-events, and only it" ||
+    tap_fail "or=LOOKUP makes LOOKUP combine its sub-events, and only it"
 grep -q '<sub name="DRS_AnyResp"' "$tmp/out/tiny_box.xml" && tap_ok "a sub-event's further dots become '_'" ||
     tap_fail "a sub-event's further dots become '_'"
 
@@ -100,6 +104,10 @@ bad "bad option" "bad option 'colour=red'" \
     'perfmon-tiny.json BOX tiny box B_PMON_CTL ev_sel umask - - src colour=red'
 bad "bad limit" "bad limit '0x80' (want CODE:COUNTERS" \
     'perfmon-tiny.json BOX tiny box B_PMON_CTL ev_sel umask - - src limit=0x80'
+bad "or= naming an event without sub-events" "or=CLOCKTICKS names no converted event with sub-events" \
+    'perfmon-tiny.json BOX tiny box B_PMON_CTL ev_sel umask ev_sel_ext BFilter[22:18]=B_PMON_FILTER.state src or=CLOCKTICKS'
+bad "or= naming no identifier" "bad or= event '1X'" \
+    'perfmon-tiny.json BOX tiny box B_PMON_CTL ev_sel umask - - src or=1X'
 bad "cmask without field" "has CounterMask=10 but the line has no cmask= option" \
     'perfmon-tiny.json CLIENT tiny client ARB_PERFEVTSEL event umask - - src'
 bad "MSRValue without mapping" "has MSRValue 0x7 but its filter" \

@@ -173,9 +173,13 @@ struct regc_event {
     uint64_t code;
     bool has_umask;
     uint64_t umask;
+    bool combine_or;   /* the umask's bits select sub-events, which a umask sums (combine="or");
+                          false: the umask is an enumeration, matched exactly */
     uint64_t counters; /* bit i: array element i may count it; 0: any */
     const char *desc;
     const struct regc_set *sets; /* ends with field NULL */
+    const char *const *filters;  /* the box filters it needs set, "REG.field" of the block's
+                                    pmon filters; ends with NULL; NULL: none */
     const char *perfmon;         /* Intel perfmon's EventName, perf's alias: "UNC_U_EVENT_MSG.
                                     DOORBELL_RCVD"; NULL when the spec gives none */
 };
@@ -224,10 +228,29 @@ struct regc_box_status {
     const char *clear_reg, *clear_field;
 };
 
+/* How a filter field's value selects traffic (regspec <filter match=>). */
+enum regc_filter_match {
+    REGC_FILTER_SET,     /* the sources say not how: it must be written (non-zero) */
+    REGC_FILTER_MASK,    /* one bit per value of the traffic attribute (C-Box cache-line state) */
+    REGC_FILTER_EQUAL,   /* the attribute equals the value (C-Box opcode) */
+    REGC_FILTER_AT_LEAST /* the attribute is at least the value (PCU frequency band) */
+};
+
+/* A box filter: a field of a filter register, what it selects and the kernel's format name. */
+struct regc_filter {
+    const char *reg, *field;       /* NULL reg ends a list */
+    enum regc_filter_match match;
+    const char *traffic;           /* the traffic attribute it selects on ("state"); NULL: none */
+    const char *perf;              /* the kernel's sysfs format name ("filter_state"); NULL */
+    const char *example;           /* a value for messages ("0x1f") */
+    const char *desc;              /* what the value means, with the source's words */
+};
+
 struct regc_pmon {
     const struct regc_counters *counters;       /* ends with control NULL */
     const struct regc_box_control *box_control; /* NULL when none */
     const struct regc_box_status *box_status;   /* NULL when none */
+    const struct regc_filter *filters;          /* ends with reg NULL; NULL: none */
 };
 
 struct regc_block {

@@ -59,6 +59,8 @@ REGC_API const struct regc_instance *regc_block_instance(const struct regc_block
                                                          const char *name);
 REGC_API const struct regc_source *regc_spec_source(const struct regc_spec *s, const char *id);
 REGC_API const struct regc_event *regc_block_event(const struct regc_block *b, const char *name);
+/* The filter of b's pmon that 'ref' names ("REGISTER.field", as regc_event.filters); NULL: none. */
+REGC_API const struct regc_filter *regc_block_filter(const struct regc_block *b, const char *ref);
 
 /* Counts of a sentinel-ended list. */
 /*

@@ -44,8 +44,11 @@ REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t val
  * "BLOCK[INST]:raw,reg=CONTROL,FIELD=VALUE..." (no table entry: exactly the
  * named fields of CONTROL), the syntax of regc/pmon.h; INST omitted: the
  * first instance. FIELD=VALUE terms after a table event add exact
- * conditions on its control; dir= and ctr= terms are accepted and ignored
- * (they say how a session counts, not what happens).
+ * conditions on its control, REG.FIELD=VALUE on another register of its box
+ * instance (a filter); ATTR=VALUE, ATTR the traffic a filter of the block
+ * selects on (state, opcode, node, freq...), gives the occurrences that
+ * attribute; dir= and ctr= terms are accepted and ignored (they say how a
+ * session counts, not what happens).
  *
  * An occurrence of an event reaches a counter only when the counter's
  * control register, as bits, encodes the event: every field the event's
@@ -53,19 +56,44 @@ REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t val
  * field, each <set> on the control), every other field that some event of
  * that control selects by holds 0, except in a parent event the fields its
  * sub-events set (a rate given to a parent counts whatever sub-event is
- * selected); each <set> on another register (filter, M-Box sub-control)
- * holds in that register of the same box instance; and the counter is
+ * selected); for a sub-event of a combining event (combine_or: the umask's
+ * bits select sub-events, whose OR the hardware counts) the umask holds all
+ * of the sub-event's bits and none that no sub-event of the event names, so
+ * rates given per sub-event add up (CAS_COUNT.RD counts RD_REG +
+ * RD_UNDERFILL); each <set> on another register (filter, M-Box sub-control)
+ * holds in that register of the same box instance; the box filters the
+ * event encoded on the counter counts through (regc_event.filters) select
+ * the traffic (a mask filter: bit ATTR set, at 0 nothing; equal: ATTR equals
+ * it; at-least: ATTR is at least it; set: written non-zero; an attribute the
+ * rate does not give is whatever the filter selects); and the counter is
  * running: its enable, the box's enable bit, no box freeze, no global
- * freeze or disable, not stopped at overflow. The threshold, invert and
- * edge fields are not part of the encoding unless the event sets them
- * itself; where it does, its occurrences are already the thresholded ones.
- * Otherwise they shape the increments as the uncore guides describe
- * (327043-001 Table 2-2, 329468 section 1.4): with thresh T != 0 a cycle
- * counts 1 when its increment is >= T (invert: < T), edge_det counts the
- * cycles where that comparison turns true (a rising edge; with invert, the
- * falling edge of 'increment >= T'); with T = 0 a cycle adds its increment
- * (edge_det: the rising edges of 'increment > 0').
+ * freeze or disable, not stopped at overflow.
+ *
+ * The clock: an interval is 'cycles' cycles of the boxes' clock (one count
+ * for every box; regc_sim_clock, default REGC_SIM_CLOCK_DEFAULT). A rate of n
+ * per interval is spread over them as evenly as integers allow, cycle c of L
+ * getting floor((c+1)n/L) - floor(cn/L) occurrences: n <= L gives n cycles
+ * of one and L-n idle cycles, n > L every cycle n/L or n/L+1. The rates a
+ * counter counts are added up and spread together; cycles no rate reaches
+ * are idle for every running counter. The threshold, invert and edge fields
+ * are not part of the encoding unless the event sets them itself; where it
+ * does, its occurrences are already the thresholded ones, counted as given.
+ * Otherwise they act per cycle as the uncore guides describe (327043-001
+ * Table 2-2, 329468 section 1.4): with thresh T != 0 a cycle counts 1 when
+ * its increment is >= T (invert: < T, so thresh=1,invert=1 counts the idle
+ * cycles), edge_det counts the cycles where that comparison turns true (a
+ * rising edge; with invert, the falling edge of 'increment >= T'); with T = 0
+ * a cycle adds its increment (edge_det: the rising edges of 'increment > 0').
+ * The comparison's last value carries over to the next interval, and starts
+ * false when software writes the control.
  */
+
+/* Cycles per interval of a new model: 1 ms of a 1 GHz clock. */
+#define REGC_SIM_CLOCK_DEFAULT UINT64_C(1000000)
+
+/* regc_sim_clock - an interval is 'cycles' cycles from now on; 0, or -EINVAL for 0 cycles. */
+REGC_API int regc_sim_clock(regc_sim *sim, uint64_t cycles);
+REGC_API uint64_t regc_sim_clock_get(const regc_sim *sim);
 
 /*
  * regc_sim_rate - from now on, 'n' occurrences of 'event' per interval
@@ -79,19 +107,19 @@ REGC_API int regc_sim_rate(regc_sim *sim, const char *event, int64_t n);
 REGC_API void regc_sim_rates_clear(regc_sim *sim);
 
 /*
- * regc_sim_interval - one interval: every rate is delivered once, to every
- * counter whose state encodes its event, as n occurrences in n consecutive
- * cycles of increment 1 (no idle cycles: use regc_sim_cycles for
- * occupancies and edges). The interval is one batch (regc_sim_batch): a
- * freeze an overflow causes takes effect at its end. 0, or -EINVAL when a
+ * regc_sim_interval - one interval of the clock: every rate is delivered
+ * once, spread over the interval's cycles (above), to every counter whose
+ * state encodes its event (regc_sim_cycles gives increments cycle by cycle).
+ * The interval is one batch (regc_sim_batch): a freeze an overflow causes
+ * takes effect at its end. 0, or -EINVAL when a
  * decrement reached a counter that does not count up and down (that counter
  * counts nothing; every other delivery is made).
  */
 REGC_API int regc_sim_interval(regc_sim *sim);
 
 /*
- * regc_sim_event - 'n' occurrences of 'event' now (one delivery, as one
- * interval with only this rate, outside a batch unless one is open).
+ * regc_sim_event - 'n' occurrences of 'event' now: one interval of the clock
+ * with only this rate (outside a batch unless one is open).
  * Return values as regc_sim_rate and regc_sim_interval.
  */
 REGC_API int regc_sim_event(regc_sim *sim, const char *event, int64_t n);
@@ -99,8 +127,9 @@ REGC_API int regc_sim_event(regc_sim *sim, const char *event, int64_t n);
 /*
  * regc_sim_cycles - 'ncycles' cycles of 'event', inc[c] its increment in
  * cycle c: the per-cycle form where thresh, invert and edge_det apply cycle
- * by cycle (an occupancy of 3 in one cycle is inc 3). Each cycle is one
- * batch. Return values as regc_sim_rate.
+ * by cycle (an occupancy of 3 in one cycle is inc 3); every running counter
+ * sees these cycles, idle where the event does not reach it. Each cycle is
+ * one batch. Return values as regc_sim_rate.
  */
 REGC_API int regc_sim_cycles(regc_sim *sim, const char *event, const uint64_t *inc, size_t ncycles);
 
