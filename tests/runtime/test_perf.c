@@ -393,7 +393,7 @@ static void test_session_counting(void **st)
 /*
  * Sampling: the period is the sample_period; the overflows are the kernel's
  * sample records, and agree with the count (an independent reading) divided
- * by the period.
+ * by the period, to the periods a late timer fire folds into one record.
  */
 static void test_session_sampling(void **st)
 {
@@ -413,7 +413,11 @@ static void test_session_sampling(void **st)
     for (unsigned i = 0; i < 2; i++) {
         unsigned long ovf = regc_pmon_overflows(s.p, i);
         uint64_t laps = regc_pmon_total(s.p, i) / o.sample;
-        if (ovf < 80 || ovf + 2 < laps || ovf > laps + 2)
+        /* A late timer gives one sample for the periods it missed (the kernel's
+           cpu-clock is an hrtimer moved on with hrtimer_forward_now()), so on a
+           busy machine a few periods have no record: never more records than
+           periods, and at least nine in ten of them. */
+        if (ovf < 80 || ovf > laps + 2 || ovf * 10 < laps * 9)
             fail_msg("event %u: %lu overflows, count %llu = %llu periods", i, ovf,
                      (unsigned long long)regc_pmon_total(s.p, i), (unsigned long long)laps);
     }
