@@ -2,6 +2,7 @@
  * check - may a value be written? (must-be-zero and must-be-one bits, undefined
  * values, rules) and what a read-modify-write writes. Pure; no I/O.
  */
+#include "internal.h"
 #include "regc/regc.h"
 
 #include <errno.h>
@@ -43,15 +44,10 @@ static int refuse(char *msg, size_t len, const char *fmt, ...)
     return -EINVAL;
 }
 
-static uint64_t low_mask(unsigned width)
-{
-    return width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1;
-}
-
 static int check_width(const struct regc_reg *r, const char *name, uint64_t v, char *msg,
                        size_t len)
 {
-    uint64_t past = v & ~low_mask(r->width);
+    uint64_t past = v & ~regc__low_mask(r->width);
     if (!past)
         return 0;
     return refuse(
@@ -141,7 +137,7 @@ int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *
 
 uint64_t regc_rmw_value(const struct regc_reg *r, uint64_t old, uint64_t mask, uint64_t value)
 {
-    uint64_t keep = regc_reg_class_mask(r, REGC_MASK_KEEP) & low_mask(r->width);
+    uint64_t keep = regc_reg_class_mask(r, REGC_MASK_KEEP) & regc__low_mask(r->width);
     uint64_t mb1 = regc_reg_class_mask(r, REGC_MASK_MB1);
     return (old & keep & ~mask) | (value & mask) | (mb1 & ~mask);
 }

@@ -12,15 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool streq(const char *a, const char *b)
-{
-    return a && b && strcmp(a, b) == 0;
-}
-
 const struct regc_block *regc_spec_block(const struct regc_spec *s, const char *name)
 {
     for (const struct regc_block *b = s->blocks; b && b->name; b++)
-        if (streq(b->name, name))
+        if (regc__streq(b->name, name))
             return b;
     return NULL;
 }
@@ -28,7 +23,7 @@ const struct regc_block *regc_spec_block(const struct regc_spec *s, const char *
 const struct regc_reg *regc_block_reg(const struct regc_block *b, const char *name)
 {
     for (const struct regc_reg *r = b->regs; r && r->name; r++)
-        if (streq(r->name, name))
+        if (regc__streq(r->name, name))
             return r;
     return NULL;
 }
@@ -36,7 +31,7 @@ const struct regc_reg *regc_block_reg(const struct regc_block *b, const char *na
 const struct regc_field *regc_reg_field(const struct regc_reg *r, const char *name)
 {
     for (const struct regc_field *f = r->fields; f && f->name; f++)
-        if (streq(f->name, name))
+        if (regc__streq(f->name, name))
             return f;
     return NULL;
 }
@@ -71,7 +66,7 @@ int regc__block_target(const struct regc_spec *s, char *text, const struct regc_
 const struct regc_instance *regc_block_instance(const struct regc_block *b, const char *name)
 {
     for (const struct regc_instance *i = b->instances; i && i->name; i++)
-        if (streq(i->name, name))
+        if (regc__streq(i->name, name))
             return i;
     return NULL;
 }
@@ -79,7 +74,7 @@ const struct regc_instance *regc_block_instance(const struct regc_block *b, cons
 const struct regc_source *regc_spec_source(const struct regc_spec *s, const char *id)
 {
     for (const struct regc_source *src = s ? s->sources : NULL; src && src->id; src++)
-        if (streq(src->id, id))
+        if (regc__streq(src->id, id))
             return src;
     return NULL;
 }
@@ -87,7 +82,7 @@ const struct regc_source *regc_spec_source(const struct regc_spec *s, const char
 const struct regc_event *regc_block_event(const struct regc_block *b, const char *name)
 {
     for (const struct regc_event *e = b->events; e && e->name; e++)
-        if (streq(e->name, name))
+        if (regc__streq(e->name, name))
             return e;
     return NULL;
 }
@@ -97,7 +92,7 @@ const struct regc_filter *regc_block_filter(const struct regc_block *b, const ch
     const char *dot = ref ? strchr(ref, '.') : NULL;
     for (const struct regc_filter *f = b->pmon ? b->pmon->filters : NULL; dot && f && f->reg; f++)
         if (strlen(f->reg) == (size_t)(dot - ref) &&
-            strncmp(f->reg, ref, (size_t)(dot - ref)) == 0 && streq(f->field, dot + 1))
+            strncmp(f->reg, ref, (size_t)(dot - ref)) == 0 && regc__streq(f->field, dot + 1))
             return f;
     return NULL;
 }
@@ -124,7 +119,7 @@ int regc_event_encoding(const struct regc_block *b, const struct regc_event *e, 
     if (e->has_umask && e->umask_field && place_field(r, e->umask_field, e->umask, value, mask) < 0)
         return -ENOENT;
     for (const struct regc_set *s = e->sets; s && s->field; s++)
-        if ((!s->reg || streq(s->reg, e->reg)) && place_field(r, s->field, s->value, value, mask) < 0)
+        if ((!s->reg || regc__streq(s->reg, e->reg)) && place_field(r, s->field, s->value, value, mask) < 0)
             return -ENOENT;
     return 0;
 }
@@ -143,7 +138,7 @@ int regc_ref_make(struct regc_ref *out, const struct regc_spec *s, const struct 
     for (const struct regc_addr *a = reg->addrs; a && a->index != REGC_ADDR_END; a++) {
         if (a->index != index)
             continue;
-        if (inst ? !streq(a->instance, inst->name) : a->instance != NULL)
+        if (inst ? !regc__streq(a->instance, inst->name) : a->instance != NULL)
             continue;
         *out = (struct regc_ref){.spec = s,
                                  .block = b,
@@ -409,14 +404,9 @@ const char *regc_pci_slot(const struct regc_pci_loc *loc, char *buf, size_t len)
 
 /* ---- fields */
 
-static uint64_t low_mask(unsigned width)
-{
-    return width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1;
-}
-
 uint64_t regc_field_mask(const struct regc_field *f)
 {
-    return low_mask((unsigned)(f->msb - f->lsb + 1)) << f->lsb;
+    return regc__low_mask((unsigned)(f->msb - f->lsb + 1)) << f->lsb;
 }
 
 uint64_t regc_field_get(const struct regc_field *f, uint64_t reg)
@@ -432,7 +422,7 @@ uint64_t regc_field_put(const struct regc_field *f, uint64_t reg, uint64_t v)
 const struct regc_value *regc_field_value_named(const struct regc_field *f, const char *name)
 {
     for (const struct regc_value *v = f->values; v && v->name; v++)
-        if (streq(v->name, name))
+        if (regc__streq(v->name, name))
             return v;
     return NULL;
 }
@@ -461,7 +451,7 @@ uint64_t regc_reg_class_mask(const struct regc_reg *r, unsigned classes)
 
 uint64_t regc_reg_allowed(const struct regc_reg *r)
 {
-    return low_mask(r->width) & ~r->mbz & ~regc_reg_class_mask(r, REGC_MASK_MBZ);
+    return regc__low_mask(r->width) & ~r->mbz & ~regc_reg_class_mask(r, REGC_MASK_MBZ);
 }
 
 /* ---- rules: the postfix ops regc wrote (the compiler's parser is the only one) */
@@ -474,7 +464,7 @@ static int eval_ops(const struct regc_rule_op *ops, uint64_t value, bool *holds)
         if (o->op == REGC_OP_CONST || o->op == REGC_OP_FIELD) {
             if (sp == REGC_RULE_STACK)
                 return -EINVAL;
-            st[sp++] = o->op == REGC_OP_CONST ? o->value : (value >> o->lsb) & low_mask(o->width);
+            st[sp++] = o->op == REGC_OP_CONST ? o->value : (value >> o->lsb) & regc__low_mask(o->width);
             continue;
         }
         if (o->op == REGC_OP_NOT) {

@@ -7,9 +7,33 @@
 #include "regc/backend.h"
 #include "regc/num.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define REGC_ERRLEN 512
+
+/* The low 'width' bits set (0 to 64). */
+static inline uint64_t regc__low_mask(unsigned width)
+{
+    return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+}
+
+/* Both non-NULL and equal. */
+static inline bool regc__streq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+/* The number of bits set. */
+static inline int regc__popcount64(uint64_t v)
+{
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
 
 /* runtime/base.c: */
 /* Like snprintf into err (may be NULL); returns rc (a -errno) for tail calls. */

@@ -394,11 +394,6 @@ int regc_perf_check_counters(const struct regc_perf_pmu *p, const struct regc_bl
 
 /* ---- regc_perf_config: a control value and filter settings as config words */
 
-static bool streq(const char *a, const char *b)
-{
-    return a && b && strcmp(a, b) == 0;
-}
-
 static uint64_t field_mask_of(const struct regc_reg *r, const char *name)
 {
     const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
@@ -593,7 +588,7 @@ int regc_perf_config(const struct regc_perf_pmu *p, const struct regc_block *b,
         return regc__err(err, errlen, -ENOENT, "block '%s' has no register '%s'", b->name,
                          c->control);
     uint64_t want[3] = {0, 0, 0};
-    int rc = streq(c->kind, "fixed") ? fixed_word(p, r, c, ctl, &want[0], err, errlen)
+    int rc = regc__streq(c->kind, "fixed") ? fixed_word(p, r, c, ctl, &want[0], err, errlen)
                                      : control_word(p, r, c, ctl, &want[0], err, errlen);
     for (size_t i = 0; !rc && i < n; i++)
         rc = place_setting(p, &sets[i], want, err, errlen);

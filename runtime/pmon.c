@@ -74,16 +74,6 @@ static int fail(regc_pmon_session *p, int rc, const char *fmt, ...)
     return rc;
 }
 
-static uint64_t low_mask(unsigned w)
-{
-    return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
-}
-
-static bool streq(const char *a, const char *b)
-{
-    return a && b && strcmp(a, b) == 0;
-}
-
 int regc_pmon_new(regc_pmon_session **out, regc_dev *d)
 {
     regc_pmon_session *p = calloc(1, sizeof(*p));
@@ -150,7 +140,7 @@ int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info
 static const struct regc_counters *group_for_reg(const struct regc_block *b, const char *reg)
 {
     for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
-        if (streq(c->control, reg))
+        if (regc__streq(c->control, reg))
             return c;
     return NULL;
 }
@@ -158,7 +148,7 @@ static const struct regc_counters *group_for_reg(const struct regc_block *b, con
 static const struct regc_counters *group_fixed(const struct regc_block *b)
 {
     for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
-        if (streq(c->kind, "fixed"))
+        if (regc__streq(c->kind, "fixed"))
             return c;
     return NULL;
 }
@@ -203,13 +193,13 @@ static int add_set(regc_pmon_session *p, struct pmon_ev *e, const struct regc_re
 
 static int parse_event(regc_pmon_session *p, struct pmon_ev *e, const char *ev)
 {
-    if (streq(ev, "fixed")) {
+    if (regc__streq(ev, "fixed")) {
         e->c = group_fixed(e->b);
         return e->c
                    ? 0
                    : fail(p, -ENOENT, "'%s': block '%s' has no fixed counter", e->name, e->b->name);
     }
-    if (streq(ev, "raw"))
+    if (regc__streq(ev, "raw"))
         return 0; /* the group comes from reg= */
     e->e = regc_block_event(e->b, ev);
     char hint[160];
@@ -232,7 +222,7 @@ static int parse_dir(regc_pmon_session *p, struct pmon_ev *e, const char *v)
     } dirs[] = {{"up", REGC_DIR_UP}, {"down", REGC_DIR_DOWN}, {"up-down", REGC_DIR_UP_DOWN}};
     uint64_t value;
     for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-        if (!streq(v, dirs[i].name))
+        if (!regc__streq(v, dirs[i].name))
             continue;
         if (!e->c)
             return fail(p, -EINVAL, "'%s': a raw event needs reg=CONTROL first", e->name);
@@ -281,13 +271,13 @@ static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
         if (!eq)
             return fail(p, -EINVAL, "'%s': expected FIELD=VALUE, got '%s'", e->name, t);
         *eq++ = '\0';
-        if (streq(t, "reg")) {
+        if (regc__streq(t, "reg")) {
             e->c = group_for_reg(e->b, eq);
             if (!e->c)
                 return fail(p, -ENOENT, "'%s': no counters are controlled by '%s'", e->name, eq);
             continue;
         }
-        if (streq(t, "dir")) {
+        if (regc__streq(t, "dir")) {
             int rc = parse_dir(p, e, eq);
             if (rc)
                 return rc;
@@ -297,7 +287,7 @@ static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
         char why[96];
         if (regc_num_parse(eq, REGC_NUM_NUL, 0, UINT64_MAX, 0, &v, why, sizeof(why)))
             return fail(p, -EINVAL, "'%s': value '%s' for '%s': %s", e->name, eq, t, why);
-        if (streq(t, "ctr")) { /* pin the counter (array index), if the event allows it */
+        if (regc__streq(t, "ctr")) { /* pin the counter (array index), if the event allows it */
             if (v >= 64 || (e->allowed && !((e->allowed >> v) & 1)))
                 return fail(p, -EINVAL, "'%s': counter %llu cannot count it", e->name,
                             (unsigned long long)v);
@@ -324,7 +314,7 @@ static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
 static int event_sets(regc_pmon_session *p, struct pmon_ev *e)
 {
     for (const struct regc_set *s = e->e ? e->e->sets : NULL; s && s->field; s++) {
-        bool own = !s->reg || streq(s->reg, e->c->control);
+        bool own = !s->reg || regc__streq(s->reg, e->c->control);
         const struct regc_reg *r = own ? NULL : regc_block_reg(e->b, s->reg);
         if (!own && !r)
             return fail(p, -ENOENT, "'%s': no register '%s'", e->name, s->reg);
@@ -372,8 +362,8 @@ void regc_pmon_filter_check(regc_pmon_session *p, bool on)
 static bool sets_filter(const struct pmon_ev *e, const struct regc_filter *f)
 {
     for (unsigned i = 0; i < e->nsets; i++)
-        if (e->sets[i].reg && streq(e->sets[i].reg->name, f->reg) &&
-            streq(e->sets[i].field->name, f->field))
+        if (e->sets[i].reg && regc__streq(e->sets[i].reg->name, f->reg) &&
+            regc__streq(e->sets[i].field->name, f->field))
             return true;
     return false;
 }
@@ -453,14 +443,6 @@ static unsigned group_len(const struct regc_block *b, const struct regc_counters
     return r->count;
 }
 
-static int popcount64(uint64_t v)
-{
-    int n = 0;
-    for (; v; v &= v - 1)
-        n++;
-    return n;
-}
-
 static bool taken(const regc_pmon_session *p, const struct pmon_ev *e, int idx)
 {
     for (unsigned i = 0; i < p->n; i++) {
@@ -501,7 +483,7 @@ static int assign(regc_pmon_session *p)
     for (unsigned round = 0; round < p->n; round++) {
         int best = -1, bestc = 65;
         for (unsigned i = 0; i < p->n; i++) {
-            int c = p->ev[i].allowed ? popcount64(p->ev[i].allowed) : 64;
+            int c = p->ev[i].allowed ? regc__popcount64(p->ev[i].allowed) : 64;
             if (!done[i] && c < bestc)
                 best = (int)i, bestc = c;
         }
@@ -586,7 +568,7 @@ static uint64_t put(const struct regc_reg *r, uint64_t v, const char *name, uint
 static uint64_t all_ones(const struct regc_reg *r, const char *name)
 {
     const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
-    return f ? low_mask((unsigned)(f->msb - f->lsb + 1)) : 0;
+    return f ? regc__low_mask((unsigned)(f->msb - f->lsb + 1)) : 0;
 }
 
 static uint64_t get(const struct regc_reg *r, uint64_t v, const char *name)
@@ -631,7 +613,7 @@ static uint64_t select_mask(const regc_pmon_session *p, const char *block)
 {
     uint64_t m = 0;
     for (unsigned i = 0; i < p->n; i++)
-        if (streq(p->ev[i].b->name, block) && p->ev[i].index >= 0 && p->ev[i].index < 64)
+        if (regc__streq(p->ev[i].b->name, block) && p->ev[i].index >= 0 && p->ev[i].index < 64)
             m |= UINT64_C(1) << p->ev[i].index;
     return m;
 }
@@ -751,12 +733,12 @@ static int unfreeze_all(regc_pmon_session *p)
 
 static bool shared_reg(const struct pmon_ev *e)
 {
-    return streq(e->c->control, e->c->counter);
+    return regc__streq(e->c->control, e->c->counter);
 }
 
 static uint64_t preload_of(const regc_pmon_session *p, const struct pmon_ev *e)
 {
-    uint64_t n = p->opt.sample, m = low_mask(e->c->width);
+    uint64_t n = p->opt.sample, m = regc__low_mask(e->c->width);
     if (!n)
         return 0;
     uint64_t top =
@@ -773,7 +755,7 @@ static uint64_t preload_of(const regc_pmon_session *p, const struct pmon_ev *e)
  */
 static uint64_t up_frame(const struct pmon_ev *e, uint64_t v)
 {
-    uint64_t m = low_mask(e->c->width);
+    uint64_t m = regc__low_mask(e->c->width);
     return e->dir == REGC_DIR_DOWN ? ~v & m : v & m;
 }
 
@@ -956,7 +938,7 @@ static int pmon_event(const regc_pmon_session *p, unsigned i, struct regc__pmon_
         const struct pmon_set *s = &e->sets[k];
         if (!s->reg) /* the event's own control: in control_value already */
             continue;
-        if (e->ctl.reg && streq(s->reg->name, e->ctl.reg->name)) { /* named by the tables */
+        if (e->ctl.reg && regc__streq(s->reg->name, e->ctl.reg->name)) { /* named by the tables */
             out->ctl = regc_field_put(s->field, out->ctl, s->value);
             continue;
         }
@@ -1080,7 +1062,7 @@ static int check_opts(regc_pmon_session *p)
     char why[96];
     for (unsigned i = 0; p->opt.sample && i < p->n; i++) {
         const struct pmon_ev *e = &p->ev[i];
-        if (regc_num_check(p->opt.sample, 1, low_mask(e->c->width), 0, why, sizeof(why)))
+        if (regc_num_check(p->opt.sample, 1, regc__low_mask(e->c->width), 0, why, sizeof(why)))
             return fail(p, -ERANGE, "sample period %llu for '%s' (counter '%s', %u bits): %s",
                         (unsigned long long)p->opt.sample, e->name, e->c->counter, e->c->width,
                         why);
@@ -1163,7 +1145,7 @@ static int read_all(regc_pmon_session *p)
         int rc = rd(p, &e->ctr, &raw);
         if (rc)
             return rc;
-        uint64_t now = count_of(e, raw), m = low_mask(e->c->width);
+        uint64_t now = count_of(e, raw), m = regc__low_mask(e->c->width);
         uint64_t delta = (now - e->last) & m;
         /* up and down: a net change of either sign, less than 2^(w-1) in size */
         if (e->dir == REGC_DIR_UP_DOWN && e->c->width < 64 && (delta >> (e->c->width - 1)) & 1)
@@ -1192,10 +1174,10 @@ int regc_pmon_poll(regc_pmon_session *p, uint64_t *totals)
 static bool entry_flags(const struct regc_global_status *gs, const struct regc_box_overflow *bo,
                         uint64_t bits, bool one, const struct pmon_ev *e)
 {
-    if (!bits || !streq(e->b->name, bo->block) || !regc_box_overflow_reports(gs, bo, e->c))
+    if (!bits || !regc__streq(e->b->name, bo->block) || !regc_box_overflow_reports(gs, bo, e->c))
         return false;
     if (bo->instance)
-        return e->inst && streq(e->inst->name, bo->instance);
+        return e->inst && regc__streq(e->inst->name, bo->instance);
     if (one)
         return true;
     unsigned idx = e->inst ? (unsigned)(e->inst - e->b->instances) : 0;
@@ -1206,8 +1188,8 @@ static bool entry_flags(const struct regc_global_status *gs, const struct regc_b
 static bool global_reports(const struct regc_global_status *gs, const struct pmon_ev *e)
 {
     for (const struct regc_box_overflow *bo = gs->boxes; bo->block; bo++)
-        if (streq(bo->block, e->b->name) && regc_box_overflow_reports(gs, bo, e->c) &&
-            (!bo->instance || (e->inst && streq(bo->instance, e->inst->name))))
+        if (regc__streq(bo->block, e->b->name) && regc_box_overflow_reports(gs, bo, e->c) &&
+            (!bo->instance || (e->inst && regc__streq(bo->instance, e->inst->name))))
             return true;
     return false;
 }
@@ -1280,7 +1262,7 @@ static int status_bit(const struct pmon_ev *e)
         const struct regc_reg *r = e->ctl.reg;
         return (int)e->c->status_first + (e->index >= 0 && r ? e->index - (int)r->first : 0);
     }
-    if (streq(e->c->kind, "fixed") || e->index < 0)
+    if (regc__streq(e->c->kind, "fixed") || e->index < 0)
         return -1;
     return e->index;
 }

@@ -133,16 +133,6 @@ struct regc_sim {
     char err[256];
 };
 
-static uint64_t low_mask(unsigned width)
-{
-    return width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1;
-}
-
-static bool streq(const char *a, const char *b)
-{
-    return a && b && strcmp(a, b) == 0;
-}
-
 static int add_copies(regc_sim *sim, const struct regc_block *b, const struct regc_reg *r)
 {
     for (const struct regc_addr *a = r->addrs; a && a->index != REGC_ADDR_END; a++) {
@@ -237,7 +227,7 @@ static struct sim_reg *global_reg(regc_sim *sim, const char *block, const char *
 static bool block_selects(const struct regc_block *b, const char *control)
 {
     for (const struct regc_event *e = b->events; e && e->name; e++)
-        if (streq(e->reg, control))
+        if (regc__streq(e->reg, control))
             return true;
     return false;
 }
@@ -271,7 +261,7 @@ static int build_counters(regc_sim *sim)
         struct sim_reg *s = &sim->regs[k];
         const struct regc_pmon *pm = s->block->pmon;
         for (const struct regc_counters *c = pm ? pm->counters : NULL; c && c->control; c++)
-            if (streq(s->reg->name, c->control) && add_counter(sim, s, c) < 0)
+            if (regc__streq(s->reg->name, c->control) && add_counter(sim, s, c) < 0)
                 return -ENOMEM;
     }
     for (size_t k = 0; k < sim->nctrs; k++) /* pointers into ctrs are stable from here */
@@ -478,9 +468,9 @@ static void reset_box(regc_sim *sim, const struct sim_reg *s, bool counters, boo
         if (o->block != s->block || o->inst != s->inst)
             continue;
         for (const struct regc_counters *c = s->block->pmon->counters; c->control; c++) {
-            if (counters && streq(o->reg->name, c->counter))
+            if (counters && regc__streq(o->reg->name, c->counter))
                 zero_count(o, c);
-            if (controls && streq(o->reg->name, c->control) && !streq(c->control, c->counter))
+            if (controls && regc__streq(o->reg->name, c->control) && !regc__streq(c->control, c->counter))
                 o->value = o->reg->reset;
         }
     }
@@ -514,7 +504,7 @@ static void select_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
         if (o->block != s->block || o->index < 0 || o->index >= 64 || !((sel >> o->index) & 1))
             continue;
         for (const struct regc_counters *c = s->block->pmon->counters; c->control; c++)
-            if (streq(o->reg->name, c->counter))
+            if (regc__streq(o->reg->name, c->counter))
                 zero_count(o, c);
     }
 }
@@ -524,25 +514,25 @@ static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
 {
     const struct regc_pmon *pm = s->block->pmon;
     for (const struct regc_counters *c = pm ? pm->counters : NULL; c && c->control; c++)
-        if (streq(s->reg->name, c->control) && c->reset && wget(s, c->reset, v))
+        if (regc__streq(s->reg->name, c->control) && c->reset && wget(s, c->reset, v))
             zero_count(find_copy(sim, s->block, s->inst, c->counter, s->index), c);
     const struct regc_box_control *bc = pm ? pm->box_control : NULL;
-    if (bc && streq(s->reg->name, bc->reg)) {
+    if (bc && regc__streq(s->reg->name, bc->reg)) {
         /* freeze and freeze-enable are levels the box keeps, even where the manual prints them WO
          */
         fput(s, bc->freeze, wget(s, bc->freeze, v));
         fput(s, bc->freeze_enable, wget(s, bc->freeze_enable, v));
     }
-    if (bc && streq(s->reg->name, bc->reg))
+    if (bc && regc__streq(s->reg->name, bc->reg))
         reset_box(sim, s, bc->reset_counters && wget(s, bc->reset_counters, v),
                   bc->reset_controls && wget(s, bc->reset_controls, v));
     const struct regc_box_status *bs = pm ? pm->box_status : NULL;
-    if (bs && bs->clear == REGC_CLEAR_REGISTER && streq(s->reg->name, bs->clear_reg))
+    if (bs && bs->clear == REGC_CLEAR_REGISTER && regc__streq(s->reg->name, bs->clear_reg))
         clear_bits(find_copy(sim, s->block, s->inst, bs->reg, -1), bs->overflow,
                    wget(s, bs->clear_field, v));
     const struct regc_pmon_global *pg = sim->spec->pmon_global;
     const struct regc_global_control *gc = pg ? pg->control : NULL;
-    if (gc && streq(s->block->name, gc->block) && streq(s->reg->name, gc->reg)) {
+    if (gc && regc__streq(s->block->name, gc->block) && regc__streq(s->reg->name, gc->reg)) {
         if (gc->freeze && gc->unfreeze &&
             wget(s, gc->freeze, v)) /* without an unfreeze action the freeze is a level */
             sim->global_frozen = true;
@@ -552,8 +542,8 @@ static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
             select_actions(sim, s, v);
     }
     const struct regc_global_status *gs = pg ? pg->status : NULL;
-    if (gs && gs->clear == REGC_CLEAR_REGISTER && streq(s->block->name, gs->block) &&
-        streq(s->reg->name, gs->clear_reg)) {
+    if (gs && gs->clear == REGC_CLEAR_REGISTER && regc__streq(s->block->name, gs->block) &&
+        regc__streq(s->reg->name, gs->clear_reg)) {
         struct sim_reg *st = global_reg(sim, gs->block, gs->reg);
         for (const struct regc_box_overflow *bo = gs->boxes; st && bo->block; bo++)
             clear_bits(st, bo->field, wget(s, bo->field, v));
@@ -565,7 +555,7 @@ static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
 /* WO bits read 0, except the levels the box keeps (box freeze, freeze-enable: regc_level_mask). */
 static uint64_t read_value(const struct sim_reg *s)
 {
-    uint64_t v = s->value & low_mask(s->reg->width);
+    uint64_t v = s->value & regc__low_mask(s->reg->width);
     uint64_t level = regc_level_mask(s->block, s->reg);
     for (const struct regc_field *f = s->reg->fields; f->name; f++) {
         enum regc_sem sem = regc_field_sem(f);
@@ -579,7 +569,7 @@ static uint64_t read_value(const struct sim_reg *s)
 static int store_value(const struct sim_reg *s, uint64_t v, uint64_t *out)
 {
     const struct regc_reg *r = s->reg;
-    if ((v & ~low_mask(r->width)) || (v & r->mbz))
+    if ((v & ~regc__low_mask(r->width)) || (v & r->mbz))
         return -EIO;
     uint64_t mb1 = regc_reg_class_mask(r, REGC_MASK_MB1); /* RV1: "SW must write to 1" */
     if ((v & mb1) != mb1)
@@ -720,7 +710,7 @@ static bool select_frozen(regc_sim *sim, const struct sim_ctr *k)
 {
     const struct regc_global_control *gc =
         sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
-    return gc && gc->select && streq(gc->block, k->block->name) && k->i < 64 &&
+    return gc && gc->select && regc__streq(gc->block, k->block->name) && k->i < 64 &&
            ((sim->sel_frozen >> k->i) & 1);
 }
 
@@ -741,7 +731,7 @@ static bool status_bit(const struct regc_block *b, const struct regc_counters *c
 {
     if (!c->has_status_first) {
         *bit = i;
-        return !streq(c->kind, "fixed");
+        return !regc__streq(c->kind, "fixed");
     }
     const struct regc_reg *r = regc_block_reg(b, c->control);
     *bit = c->status_first + (r && r->is_array ? i - r->first : 0);
@@ -794,8 +784,8 @@ static void global_status(regc_sim *sim, const struct sim_ctr *k)
     unsigned idx;
     inst_index(k->block, k->inst, &idx);
     for (const struct regc_box_overflow *bo = st ? gs->boxes : NULL; bo && bo->block; bo++) {
-        if (!streq(bo->block, k->block->name) ||
-            (bo->instance && !(k->inst && streq(bo->instance, k->inst->name))) ||
+        if (!regc__streq(bo->block, k->block->name) ||
+            (bo->instance && !(k->inst && regc__streq(bo->instance, k->inst->name))) ||
             !regc_box_overflow_reports(gs, bo, k->c))
             continue;
         const struct regc_field *bf = regc_reg_field(st->reg, bo->field);
@@ -851,7 +841,7 @@ static void count(regc_sim *sim, struct sim_ctr *k, bool up, uint64_t n)
 {
     const struct regc_counters *c = k->c;
     struct sim_reg *ctr = k->ctr;
-    uint64_t max = low_mask(c->width),
+    uint64_t max = regc__low_mask(c->width),
              cur = c->count_field ? fget(ctr, c->count_field) : ctr->value;
     cur &= max;
     bool wrap = c->overflow == REGC_OVF_WRAP;
@@ -973,7 +963,7 @@ static uint64_t flow_mask(const struct regc_reg *r, const struct regc_counters *
 
 static bool own_set(const struct regc_set *s, const struct regc_event *e)
 {
-    return !s->reg || streq(s->reg, e->reg);
+    return !s->reg || regc__streq(s->reg, e->reg);
 }
 
 /* The bits event e's entry sets in its control r: code, umask and the <set>s on r. */
@@ -999,13 +989,13 @@ static bool is_sub_of(const struct regc_event *s, const struct regc_event *p)
 {
     size_t n = strlen(p->name);
     return s != p && strncmp(s->name, p->name, n) == 0 && s->name[n] == '.' &&
-           streq(s->reg, p->reg);
+           regc__streq(s->reg, p->reg);
 }
 
 static const struct regc_counters *group_of(const struct regc_block *b, const char *control)
 {
     for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
-        if (streq(c->control, control)) /* a fixed counter's too: its table (SNB UNC_CLOCK) */
+        if (regc__streq(c->control, control)) /* a fixed counter's too: its table (SNB UNC_CLOCK) */
             return c;
     return NULL;
 }
@@ -1022,7 +1012,7 @@ static void combining_bits(const struct regc_block *b, const struct regc_reg *r,
     out->field = regc_field_mask(f);
     out->bits = regc_field_put(f, 0, e->umask);
     for (const struct regc_event *o = b->events; o->name; o++)
-        if (o->has_umask && streq(o->reg, e->reg) &&
+        if (o->has_umask && regc__streq(o->reg, e->reg) &&
             strncmp(o->name, e->name, (size_t)(dot - e->name + 1)) == 0)
             out->all |= regc_field_put(f, 0, o->umask);
 }
@@ -1038,7 +1028,7 @@ static void event_constraint(const struct regc_block *b, const struct regc_event
         return;
     uint64_t sel = 0, v, freed = 0;
     for (const struct regc_event *o = b->events; o->name; o++)
-        if (streq(o->reg, e->reg)) {
+        if (regc__streq(o->reg, e->reg)) {
             uint64_t m = entry_bits(r, o, &v);
             sel |= m;
             if (is_sub_of(o, e)) /* a parent leaves what its sub-events choose free */
@@ -1069,14 +1059,6 @@ static struct sim_block *block_evcs(regc_sim *sim, const struct regc_block *b)
     return sb;
 }
 
-static int popcount64(uint64_t v)
-{
-    int n = 0;
-    for (; v; v &= v - 1)
-        n++;
-    return n;
-}
-
 /* The table entry that bits 'v' of k's control encode, the most specific (a sub-event before
  * its parent); NULL: none. */
 static const struct regc_event *encoded_event(regc_sim *sim, const struct sim_ctr *k, uint64_t v)
@@ -1086,7 +1068,7 @@ static const struct regc_event *encoded_event(regc_sim *sim, const struct sim_ct
     for (size_t i = 0; sb && i < sb->nev; i++) {
         const struct sim_evc *x = &sb->ev[i];
         if (x->c == k->c && (v & x->mask) == x->value &&
-            (!best || popcount64(x->mask) > popcount64(best->mask)))
+            (!best || regc__popcount64(x->mask) > regc__popcount64(best->mask)))
             best = x;
     }
     return best ? best->e : NULL;
@@ -1140,11 +1122,11 @@ static int rate_other(regc_sim *sim, struct sim_rate *r, const struct regc_set *
 /* EVENT: a table entry (its constraints, its <set>s on other registers), "fixed" or "raw". */
 static int rate_event(regc_sim *sim, struct sim_rate *r, const char *ev)
 {
-    if (streq(ev, "raw"))
+    if (regc__streq(ev, "raw"))
         return 0; /* reg= names the group */
-    if (streq(ev, "fixed")) {
+    if (regc__streq(ev, "fixed")) {
         for (const struct regc_counters *c = r->b->pmon->counters; c->control; c++)
-            if (streq(c->kind, "fixed"))
+            if (regc__streq(c->kind, "fixed"))
                 r->c = c;
         return r->c ? 0
                     : rate_fail(sim, -ENOENT, "'%s': block '%s' has no fixed counter", r->name,
@@ -1191,7 +1173,7 @@ static int rate_reg_field(regc_sim *sim, struct sim_rate *r, char *term, const c
 static const char *traffic_name(const struct regc_block *b, const char *name)
 {
     for (const struct regc_filter *f = b->pmon ? b->pmon->filters : NULL; f && f->reg; f++)
-        if (streq(f->traffic, name))
+        if (regc__streq(f->traffic, name))
             return f->traffic;
     return NULL;
 }
@@ -1208,14 +1190,14 @@ static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
         if (!eq)
             return rate_fail(sim, -EINVAL, "'%s': expected FIELD=VALUE, got '%s'", r->name, t);
         *eq++ = '\0';
-        if (streq(t, "reg")) {
+        if (regc__streq(t, "reg")) {
             r->c = group_of(r->b, eq);
             if (!r->c)
                 return rate_fail(sim, -ENOENT, "'%s': no counters are controlled by '%s'", r->name,
                                  eq);
             continue;
         }
-        if (streq(t, "dir") || streq(t, "ctr"))
+        if (regc__streq(t, "dir") || regc__streq(t, "ctr"))
             continue;
         if (!r->c)
             return rate_fail(sim, -EINVAL, "'%s': a raw event needs reg=CONTROL first", r->name);
@@ -1312,7 +1294,7 @@ static bool filter_selects(const struct regc_filter *f, uint64_t v, const struct
 {
     const uint64_t *attr = NULL;
     for (unsigned i = 0; f->traffic && i < r->nattr && !attr; i++)
-        if (streq(r->attr[i].name, f->traffic))
+        if (regc__streq(r->attr[i].name, f->traffic))
             attr = &r->attr[i].v;
     switch (f->match) {
     case REGC_FILTER_MASK:
@@ -1528,7 +1510,7 @@ int regc_sim_rate(regc_sim *sim, const char *event, int64_t n)
         return rc;
     r.n = n;
     for (size_t i = 0; i < sim->nrates; i++)
-        if (streq(sim->rates[i].name, event)) {
+        if (regc__streq(sim->rates[i].name, event)) {
             free_rate(&sim->rates[i]);
             if (n) {
                 sim->rates[i] = r;
