@@ -25,26 +25,8 @@ data=tests/specs/data/perf
 pdir=${PERFMON_DIR:-../shared/perfmon}
 
 if ! command -v python3 >/dev/null 2>&1; then
-    tap_skip "perf export" "python3 not installed"; # spec formats: the kernel's formats of the spec's PMUs (needs no perfmon data)
-while read -r spec formats; do
-    if ! "$regc" -t perf "regspec/$spec.xml" -o "$tmp/$spec.perf.json" 2>"$tmp/err" ||
-        ! "$regc" -t json "regspec/$spec.xml" -o "$tmp/$spec.model.json" 2>>"$tmp/err"; then
-        tap_fail "$spec renders with -t perf and -t json" "$(cat "$tmp/err")"; continue
-    fi
-    if python3 tests/specs/perf_config_check.py "$tmp/$spec.perf.json" "$tmp/$spec.model.json" \
-        "generated/$spec.h" "$formats" >"$tmp/out" 2>&1; then
-        tap_ok "$spec: perf counts what the header encodes: $(tail -n 1 "$tmp/out")"
-        grep '^absent:' "$tmp/out" | sed 's/^/# /'
-    else
-        tap_fail "$spec: perf counts what the header encodes" "$(cat "$tmp/out")"
-    fi
-done <<'LIST'
-e5_2600 tests/runtime/data/perf-formats/snbep.txt
-e5_2600v2 tests/runtime/data/perf-formats/ivbep.txt
-snb_client tests/runtime/data/perf-formats/snb.txt
-xeon7500_mbox tests/specs/data/perf/nhmex.txt
-LIST
-tap_done; exit 0
+    tap_skip "perf export" "python3 not installed"
+    tap_done; exit 0
 fi
 
 if "$regc" -t perf "$data/tiny.xml" -o "$tmp/tiny.json" 2>"$tmp/err"; then
