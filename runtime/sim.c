@@ -1111,6 +1111,10 @@ static int rate_other(regc_sim *sim, struct sim_rate *r, const struct regc_set *
         reg ? find_copy(sim, r->b, r->inst, reg->name, reg->is_array ? (int)reg->first : -1) : NULL;
     if (!f || !copy)
         return rate_fail(sim, -ENOENT, "'%s': no field '%s' of that instance", r->name, s->field);
+    char why[96];
+    if (regc_num_check(s->value, 0, regc_num_max_bits(f->msb - f->lsb + 1u), 0, why, sizeof(why)))
+        return rate_fail(sim, -ERANGE, "'%s': value 0x%llx for field '%s': %s", r->name,
+                         (unsigned long long)s->value, s->field, why);
     if (r->nother >= SIM_MAX_OTHER)
         return rate_fail(sim, -ENOSPC, "'%s': too many settings", r->name);
     r->other[r->nother].copy = copy;
@@ -1157,11 +1161,10 @@ static int rate_event(regc_sim *sim, struct sim_rate *r, const char *ev)
 /* "REG.FIELD" = 'value' in a rate: an exact condition on that register of the rate's instance. */
 static int rate_reg_field(regc_sim *sim, struct sim_rate *r, char *term, const char *value)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(value, &end, 0);
-    if (errno || end == value || *end || value[0] == '-')
-        return rate_fail(sim, -EINVAL, "'%s': bad value '%s'", r->name, value);
+    uint64_t v;
+    char why[96];
+    if (regc_num_parse(value, REGC_NUM_NUL, 0, UINT64_MAX, 0, &v, why, sizeof(why)))
+        return rate_fail(sim, -EINVAL, "'%s': value '%s' for '%s': %s", r->name, value, term, why);
     char *dot = strchr(term, '.');
     *dot = '\0';
     struct regc_set set = {term, dot + 1, v};

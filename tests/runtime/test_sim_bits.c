@@ -555,6 +555,12 @@ static void t_filters(void **state)
     assert_int_equal(
         regc_sim_rate(f.sim, "cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER.state=x", 1),
         -EINVAL);
+    /* wider than the 5-bit state field: refused, never cut to fit (0x20 would match state 0) */
+    assert_int_equal(
+        regc_sim_rate(f.sim, "cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER.state=0x20", 1),
+        -ERANGE);
+    assert_int_equal(
+        regc_sim_rate(f.sim, "cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER.state=0x1f", 1), 0);
     regc_close(f.d);
 }
 
