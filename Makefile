@@ -177,7 +177,23 @@ $(BUILD)/runtime/regctl/%.o: runtime/regctl/%.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(RUNTIME_CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/regctl: $(REGCTL_OBJS) $(LIBREGRT_A)
+# regctl --spec (runtime/regctl/specjson.c): the model's JSON Schema compiled in, and the
+# compiler's rule-expression parser (compiler/expr.c and what it allocates with) linked in, so
+# a rule is parsed by the one parser regc uses.
+REGCTL_COMPILER_OBJS := $(addprefix $(BUILD)/compiler/,expr.o arena.o buf.o util.o)
+REGCTL_SCHEMA_OBJ := $(BUILD)/gen/model_schema.o
+
+$(BUILD)/gen/model_schema.c: $(BUILD)/tools/embed docs/regc-model.schema.json
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  EMBED   docs/regc-model.schema.json")
+	$(Q)$(BUILD)/tools/embed $@ --symbol regctl_model_schema docs/regc-model.schema.json
+
+$(REGCTL_SCHEMA_OBJ): $(BUILD)/gen/model_schema.c
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/runtime/regctl/specjson.o: CPPFLAGS += -Icompiler
+
+$(BUILD)/regctl: $(REGCTL_OBJS) $(REGCTL_COMPILER_OBJS) $(REGCTL_SCHEMA_OBJ) $(LIBREGRT_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 

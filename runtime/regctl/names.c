@@ -4,10 +4,28 @@
 #include "regc/suggest.h"
 #include "regc_specs.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-const struct regc_spec *const *const regctl_specs = regc_specs;
+const struct regc_spec *const *regctl_specs = regc_specs;
+
+#define NBUILTIN (sizeof(regc_specs) / sizeof(regc_specs[0]) - 1)
+
+void regctl_add_spec(const struct regc_spec *s)
+{
+    static const struct regc_spec *with_user[NBUILTIN + 2];
+    size_t i = 0;
+    bool replaced = false;
+    for (; i < NBUILTIN; i++) {
+        bool same = strcmp(regc_specs[i]->name, s->name) == 0;
+        with_user[i] = same ? s : regc_specs[i];
+        replaced = replaced || same;
+    }
+    with_user[i] = replaced ? NULL : s;
+    with_user[i + 1] = NULL;
+    regctl_specs = with_user;
+}
 
 const char *const regctl_backends[] = {"msr", "pci", "perf", "sim", NULL};
 

@@ -9,9 +9,15 @@
 
 #include <stddef.h>
 
-/* Every spec compiled into regctl, NULL-terminated. names.c alone includes regc_specs.h, whose
- * tables are static: one copy in the program, and one address per spec to compare. */
-extern const struct regc_spec *const *const regctl_specs;
+/* Every spec compiled into regctl, and the user's (--spec), NULL-terminated. names.c alone
+ * includes regc_specs.h, whose tables are static: one copy in the program, and one address per
+ * spec to compare. */
+extern const struct regc_spec *const *regctl_specs;
+
+/* Puts a user's spec (--spec; borrowed, must outlive regctl's use of it) among regctl_specs: in
+ * place of the built-in spec of the same name, else after the built-in ones. A second call
+ * replaces the first one's spec. */
+void regctl_add_spec(const struct regc_spec *s);
 
 /* The backends --backend takes (regc_backend_find's names), NULL-terminated. */
 extern const char *const regctl_backends[];

@@ -24,6 +24,7 @@
 #include "names.h"
 #include "numarg.h"
 #include "secure.h"
+#include "specjson.h"
 #include "regc/backend.h"
 #include "regc/regc.h"
 #include "regc/suggest.h"
@@ -39,6 +40,7 @@
 
 struct opts {
     const char *backend, *msr_root, *sysfs_root;
+    const char *spec_file; /* --spec: a user's spec (issue 28) */
     int cpu;
     bool dry_run, json, rmw, force_cpu;
 };
@@ -902,6 +904,12 @@ static const struct cmdline_opt globals[] = {
      "use a spec whose CPU models do not match this CPU (msr, pci, perf;\n"
      "'regctl detect' names the spec that matches)",
      'F'},
+    /* ---- issue 28 (h28s): a user's spec */
+    {"spec", "FILE",
+     "also take the spec in FILE, its JSON model ('regc -t json'; '-': standard\n"
+     "input); it replaces a built-in spec of the same name",
+     'S'},
+    /* ---- end issue 28 (h28s) */
     {NULL, NULL, NULL, 0}};
 
 /* "unknown backend 'X'", with "did you mean" or the list. Returns 2. */
@@ -916,6 +924,23 @@ static int unknown_backend(const char *name)
             regc_suggest_text(&sg, hint, sizeof(hint)));
     return 2;
 }
+
+/* ---- issue 28 (h28s): --spec FILE, loaded as it is given (specjson.h). 0, 1 or 2. */
+static int load_spec(struct opts *o, const char *file)
+{
+    const struct regc_spec *s;
+    if (o->spec_file) {
+        fprintf(stderr, "regctl: --spec given twice ('%s', then '%s'): one spec file per run\n",
+                o->spec_file, file);
+        return 2;
+    }
+    o->spec_file = file;
+    if (regctl_spec_load(file, &s))
+        return 1;
+    regctl_add_spec(s);
+    return 0;
+}
+/* ---- end issue 28 (h28s) */
 
 /* One global option; the value conversions are the options' own. 0, or 2 with a message. */
 static int set_global(void *ctx, int c, const char *optarg)
@@ -955,6 +980,8 @@ static int set_global(void *ctx, int c, const char *optarg)
     case 'F':
         o->force_cpu = true;
         break;
+    case 'S': /* ---- issue 28 (h28s): a user's spec */
+        return load_spec(o, optarg);
     }
     return 0;
 }
@@ -967,12 +994,12 @@ static const struct cmdline_opt events_opts[] = {
     {NULL, NULL, NULL, 0}};
 
 /* The global options each command uses. */
-static const char *const g_list[] = {"json", NULL};
-static const char *const g_access[] = {"backend",  "cpu",        "dry-run",   "json", "rmw",
-                                       "msr-root", "sysfs-root", "force-cpu", NULL};
-static const char *const g_detect[] = {"cpu", "json", "msr-root", "sysfs-root", NULL};
-static const char *const g_monitor[] = {"backend",  "cpu",        "dry-run",   "json",
-                                        "msr-root", "sysfs-root", "force-cpu", NULL};
+static const char *const g_list[] = {"json", "spec", NULL};
+static const char *const g_access[] = {"backend",    "cpu",       "dry-run", "json", "rmw", "msr-root",
+                                       "sysfs-root", "force-cpu", "spec",    NULL};
+static const char *const g_detect[] = {"cpu", "json", "msr-root", "sysfs-root", "spec", NULL};
+static const char *const g_monitor[] = {"backend",    "cpu",       "dry-run", "json", "msr-root",
+                                        "sysfs-root", "force-cpu", "spec",    NULL};
 
 static const struct cmdline_cmd commands[] = {
     {"list", "[SPEC[.BLOCK]]", "list the specs, a spec's blocks, or a block's registers", "", NULL,
@@ -1007,7 +1034,8 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "__complete") == 0) /* the words to complete, unparsed */
         return regctl_complete(&cl, argc - 2, argv + 2);
     int rc = cmdline_parse(&cl, argc, argv, &a);
-    if (rc >= 0)
-        return rc;
-    return a.cmd->run(&o, a.argc, a.argv);
+    if (rc < 0)
+        rc = a.cmd->run(&o, a.argc, a.argv);
+    regctl_spec_release(); /* --spec's tables */
+    return rc;
 }

@@ -1,8 +1,16 @@
 /* runtime/regctl/secure.c - options that name paths, in a privileged run. */
+#define _GNU_SOURCE /* O_CLOEXEC, O_NOCTTY with _POSIX_C_SOURCE */
 #include "secure.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 bool regctl_path_option_ok(const char *option)
 {
@@ -13,4 +21,66 @@ bool regctl_path_option_ok(const char *option)
             "capabilities, and would open files of the caller's choosing\n",
             option);
     return false;
+}
+
+static bool trusted_owner(uid_t uid)
+{
+    return uid == 0 || uid == geteuid();
+}
+
+/* Can anyone but the user (and the user's own group) write it? */
+static bool others_write(const struct stat *st)
+{
+    return (st->st_mode & S_IWOTH) || ((st->st_mode & S_IWGRP) && st->st_gid != getegid());
+}
+
+static int refuse(const char *option, const char *path, const char *why)
+{
+    fprintf(stderr, "regctl: %s '%s': refused: %s\n", option, path, why);
+    return -1;
+}
+
+/* The directory holding 'path' may not be one where others replace files. */
+static int check_dir(const char *option, const char *path)
+{
+    char copy[PATH_MAX];
+    struct stat st;
+    if (snprintf(copy, sizeof(copy), "%s", path) >= (int)sizeof(copy))
+        return refuse(option, path, "path too long");
+    const char *dir = dirname(copy);
+    if (stat(dir, &st) == 0 && others_write(&st) && !(st.st_mode & S_ISVTX))
+        return refuse(option, path,
+                      "others can write to its directory and it has no sticky bit (they could "
+                      "replace the file)");
+    return 0;
+}
+
+int regctl_open_trusted(const char *path, const char *option)
+{
+    if (!regctl_path_option_ok(option))
+        return -1;
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !trusted_owner(st.st_uid))
+        return refuse(option, path, "a symbolic link of another user (not followed)");
+    if (check_dir(option, path) < 0)
+        return -1;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "regctl: %s '%s': %s\n", option, path, strerror(errno));
+        return -1;
+    }
+    const char *why = NULL;
+    if (fstat(fd, &st) != 0)
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if (!trusted_owner(st.st_uid))
+        why = "a file of another user (it says which registers regctl writes)";
+    else if (others_write(&st))
+        why = "others can write to it (it says which registers regctl writes)";
+    if (why) {
+        close(fd);
+        return refuse(option, path, why);
+    }
+    return fd;
 }
