@@ -210,6 +210,16 @@ $(BUILD)/tests/runtime/%: tests/runtime/%.c $(LIBREGRT_A)
 	$(Q)$(CC) $(CPPFLAGS) $(RUNTIME_CPPFLAGS) $(PKG_CFLAGS) $(FUSE_CFLAGS) $(CFLAGS) \
 		-Wno-missing-prototypes -MMD -MP -o $@ $< $(LIBREGRT_A) $(PKG_LIBS) $(CMOCKA_LIBS) $(FUSE_LIBS)
 
+# test_specjson runs regctl's spec loader itself (its objects, as regctl links them).
+SPECJSON_OBJS := $(addprefix $(BUILD)/runtime/regctl/,specjson.o jschema.o secure.o) \
+	$(REGCTL_COMPILER_OBJS) $(REGCTL_SCHEMA_OBJ)
+
+$(BUILD)/tests/runtime/test_specjson: tests/runtime/test_specjson.c $(SPECJSON_OBJS) $(LIBREGRT_A)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(RUNTIME_CPPFLAGS) -Iruntime/regctl $(PKG_CFLAGS) $(CFLAGS) \
+		-Wno-missing-prototypes -Wno-format-truncation -MMD -MP -o $@ $< $(SPECJSON_OBJS) $(LIBREGRT_A) $(PKG_LIBS) $(CMOCKA_LIBS)
+
 $(BUILD)/tests/tools/%: tests/tools/%.c $(if $(RUNTIME_SRCS),$(LIBREGRT_A))
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")

@@ -709,8 +709,7 @@ int regctl_spec_load(const char *path, const struct regc_spec **out)
     struct regc_spec *s = arena_zalloc(a, sizeof(*s));
     spec_of(&c, s, doc);
     json_decref(doc);
-    if (!c.nerr)
-        check_spec(&c, s);
+    check_spec(&c, s);
     if (c.nerr) {
         fprintf(stderr, "regctl: %s: %u error%s in the spec\n", shown, c.nerr,
                 c.nerr == 1 ? "" : "s");
