@@ -11,6 +11,7 @@
  */
 #include "grow.h"
 #include "internal.h"
+#include "regc/detect.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -415,3 +416,82 @@ static int pci_write(struct regc_backend *be, const struct regc_io *io, uint64_t
 
 const struct regc_backend_ops regc_pci_ops = {
     .name = "pci", .open = pci_open, .close = pci_close, .read = pci_read, .write = pci_write};
+
+/* ---- issue 28 (h28s): the uncore PCI devices of a spec, with their package (regc/detect.h) */
+
+static const struct ubox_map *ubox_map_of(const struct regc_spec *s)
+{
+    for (size_t i = 0; i < sizeof(ubox_maps) / sizeof(ubox_maps[0]); i++)
+        if (strcmp(ubox_maps[i].spec, s->name) == 0)
+            return &ubox_maps[i];
+    return NULL;
+}
+
+/* Does an instance of spec s name PCI id (vendor, device) at (dev, fn)? */
+static bool spec_names_pci(const struct regc_spec *s, uint64_t vendor, uint64_t device,
+                           unsigned dev, unsigned fn)
+{
+    for (const struct regc_block *b = s->blocks; b->name; b++)
+        for (const struct regc_instance *in = b->instances; in && in->name; in++)
+            if (in->has_pci && in->pci.vendor == vendor && in->pci.device == device &&
+                (in->pci.dev == REGC_PCI_ANY || in->pci.dev == dev) &&
+                (in->pci.func == REGC_PCI_ANY || in->pci.func == fn))
+                return true;
+    return false;
+}
+
+int regc_pci_uncore_find(const struct regc_spec *s, const char *sysfs_root,
+                         struct regc_pci_found **out, size_t *n, char *why, size_t whylen,
+                         char *err, size_t errlen)
+{
+    struct pci_state st = {.package = -1, .want = -1};
+    snprintf(st.root, sizeof(st.root), "%s/bus/pci/devices",
+             regc__root(sysfs_root, "REGC_SYSFS_ROOT", "/sys"));
+    const struct ubox_map *m = ubox_map_of(s);
+    char map_err[256] = "no bus-to-package map is known for this spec";
+    bool mapped = m && read_uboxes(&st, m, map_err, sizeof(map_err)) == 0;
+    *out = NULL;
+    *n = 0;
+    if (why)
+        snprintf(why, whylen, "%s", mapped ? "" : map_err);
+    struct dirent **ents;
+    int k = scandir(st.root, &ents, NULL, by_name);
+    if (k < 0)
+        return errno == ENOENT ? 0
+                               : regc__err(err, errlen, -errno, "cannot read %s: %s", st.root,
+                                           strerror(errno));
+    size_t cap = 0;
+    int rc = 0;
+    for (int i = 0; i < k; i++) {
+        unsigned dom, bus, dev, fn;
+        uint64_t ven, did;
+        const char *name = ents[i]->d_name;
+        if (!rc && pci_address(name, &dom, &bus, &dev, &fn) &&
+            regc__read_pci_id(st.root, name, "vendor", &ven) &&
+            regc__read_pci_id(st.root, name, "device", &did) &&
+            spec_names_pci(s, ven, did, dev, fn)) {
+            struct regc_pci_found *g = regc_grow(*out, &cap, *n + 1, sizeof(**out));
+            if (!g)
+                rc = regc__err(err, errlen, -ENOMEM, "out of memory");
+            else {
+                *out = g;
+                g[*n] = (struct regc_pci_found){.vendor = (uint16_t)ven,
+                                                .device = (uint16_t)did,
+                                                .dev = (uint8_t)dev,
+                                                .func = (uint8_t)fn,
+                                                .package = mapped ? package_of(&st, dom, bus) : -1};
+                snprintf(g[*n].address, sizeof(g[*n].address), "%.31s", name);
+                (*n)++;
+            }
+        }
+        free(ents[i]);
+    }
+    free(ents);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+/* ---- end issue 28 (h28s) */

@@ -16,6 +16,7 @@
  * as the kernel defines them, so a string means the same on the simulator, msr, pci and perf.
  */
 #include "internal.h"
+#include "regc/detect.h"
 #include "kpmu.h"
 #include "regc/perf.h"
 #include "regc/regc.h"
@@ -170,6 +171,14 @@ static bool box_of(const struct regc_spec *s, const char *pmu, const struct regc
     }
     return false;
 }
+
+/* ---- issue 28 (h28s): regc/detect.h */
+bool regc_perf_pmu_box(const struct regc_spec *s, const char *pmu, const struct regc_block **b,
+                       const struct regc_instance **inst)
+{
+    return box_of(s, pmu, b, inst);
+}
+/* ---- end issue 28 (h28s) */
 
 /* "uncore_ubox, uncore_cbox_0..7, ..." for a message. */
 static void pmu_list(const struct regc_spec *s, char *buf, size_t len)

@@ -5,6 +5,7 @@
 #include "cpucheck.h"
 #include "regc/detect.h"
 #include "names.h"
+#include "detect_cmd.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -91,8 +92,19 @@ static int detect_run(const struct cpucheck_where *w, bool json, const struct re
             return 1;
         }
     }
+    /* ---- issue 28 (h28s): sockets, uncore PCI devices and PMUs (detect_cmd.c) */
+    const struct regc_spec *specs[64]; /* the matching ones: a CPU model is in few specs */
+    size_t nm = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].cpu && nm < sizeof(specs) / sizeof(specs[0]))
+            specs[nm++] = r[i].spec;
+    /* ---- end issue 28 (h28s) */
     if (json) {
         json_t *j = detect_json(&id, w->cpu, r, n);
+        if (regctl_detect_machine(w->sysfs_root, specs, nm, j)) { /* issue 28 (h28s) */
+            json_decref(j);
+            return 1;
+        }
         json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         fputc('\n', stdout);
         json_decref(j);
@@ -114,6 +126,8 @@ static int detect_run(const struct cpucheck_where *w, bool json, const struct re
     if (!matched)
         printf("no spec for this CPU ('regctl list' shows the specs; each spec names its CPU "
                "models)\n");
+    if (regctl_detect_machine(w->sysfs_root, specs, nm, NULL)) /* issue 28 (h28s) */
+        return 1;
     return matched ? 0 : 1;
 }
 

@@ -11,8 +11,11 @@
  * one array. Each event also shows its perf alias (perfmon's EventName in
  * lower case, as perf list prints it) and, with --perf, its perf event string
  * (regc_perf_event_string: the PMU and the kernel's format terms), one line
- * per event, which `regctl monitor` and perf both take.
+ * per event, which `regctl monitor` and perf both take. A PATTERN with a glob
+ * character (*, ? or [...], fnmatch(3)) must match a whole name instead, in
+ * any case: BLOCK:EVENT, EVENT or the perfmon name ('unc_c_*', 'cbox:llc_*').
  */
+#define _GNU_SOURCE /* FNM_CASEFOLD */
 #include "events.h"
 #include "names.h"
 
@@ -21,6 +24,7 @@
 #include "regc/suggest.h"
 
 #include <ctype.h>
+#include <fnmatch.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,10 +44,29 @@ static bool contains(const char *hay, const char *needle)
     return false;
 }
 
+/* ---- issue 28 (h28s): glob patterns, as perf list takes them */
+
+/* Does 'pattern' hold a glob character (fnmatch's *, ? or [)? */
+static bool is_glob(const char *pattern)
+{
+    return pattern && strpbrk(pattern, "*?[") != NULL;
+}
+
+/* A glob matches a name whole, in any case: BLOCK:EVENT, EVENT, or the perfmon name (perf's
+ * alias is that name in lower case). */
+static bool glob_matches(const char *pattern, const char *full, const struct regc_event *e)
+{
+    return fnmatch(pattern, full, FNM_CASEFOLD) == 0 || fnmatch(pattern, e->name, FNM_CASEFOLD) == 0 ||
+           (e->perfmon && fnmatch(pattern, e->perfmon, FNM_CASEFOLD) == 0);
+}
+/* ---- end issue 28 (h28s) */
+
 static bool matches(const struct regc_block *b, const struct regc_event *e, const char *pattern)
 {
     char full[256];
     snprintf(full, sizeof(full), "%s:%s", b->name, e->name);
+    if (is_glob(pattern))
+        return glob_matches(pattern, full, e);
     return contains(full, pattern) || contains(e->desc, pattern) || contains(e->perfmon, pattern);
 }
 

@@ -61,6 +61,40 @@ REGC_API bool regc_spec_has_cpus(const struct regc_spec *s);
 REGC_API int regc_pci_uncore_count(const struct regc_spec *s, const char *sysfs_root,
                                    unsigned *found, unsigned *wanted, char *err, size_t errlen);
 
+/* ---- issue 28 (h28s): what regctl detect shows */
+
+/* An uncore PCI device found in sysfs. */
+struct regc_pci_found {
+    char address[32];       /* "0000:7f:10.4", as sysfs names it */
+    uint16_t vendor, device;
+    uint8_t dev, func;
+    int package;            /* its package as the pci backend maps it (regc_options.by_package:
+                               the U-Box node-id map, E5-2600 and v2); -1 when unknown */
+};
+
+/*
+ * regc_pci_uncore_find - every PCI device under <sysfs_root>/bus/pci/devices
+ * (NULL: $REGC_SYSFS_ROOT, else /sys) that an instance of spec 's' names
+ * (vendor and device id, and its device and function where the spec gives
+ * them), in address order, into *out (caller frees), *n of them. Where the
+ * packages cannot be told (no map for the spec, U-Box registers unreadable),
+ * each package is -1 and 'why' (may be NULL) says why; else 'why' is "".
+ * 0 (also when the directory is missing: nothing found), or -errno with a
+ * message in err.
+ */
+REGC_API int regc_pci_uncore_find(const struct regc_spec *s, const char *sysfs_root,
+                                  struct regc_pci_found **out, size_t *n, char *why,
+                                  size_t whylen, char *err, size_t errlen);
+
+/*
+ * regc_perf_pmu_box - the box of spec 's' that the kernel's uncore PMU 'pmu'
+ * ("uncore_cbox_3") serves, as the perf backend names PMUs: true with *b and
+ * *inst (NULL for a block of one copy), or false when it serves none.
+ */
+REGC_API bool regc_perf_pmu_box(const struct regc_spec *s, const char *pmu,
+                                const struct regc_block **b, const struct regc_instance **inst);
+/* ---- end issue 28 (h28s) */
+
 /*
  * regc_cpu_describe - "GenuineIntel family 0x6 model 0x3E" (and " (NAME)" when
  * the model has a name) into buf; returns buf.
