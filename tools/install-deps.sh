@@ -9,7 +9,7 @@ set -eu
 BUILD_PACKAGES="build-essential pkg-config libxml2-dev libjansson-dev"
 PACKAGES="$BUILD_PACKAGES libxml2-utils time \
 libcmocka-dev libfuse3-dev fuse3 clang libclang-rt-dev gcc-arm-none-eabi \
-libnewlib-arm-none-eabi python3 python3-jsonschema valgrind git jq \
+libnewlib-arm-none-eabi python3 python3-jsonschema valgrind strace git jq \
 cmark-gfm tidy chromium groff-base libcap2-bin linux-headers-$(dpkg --print-architecture)"
 case ${1:-} in
 --build) PACKAGES=$BUILD_PACKAGES ;;

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""bench/overhead.py REGCTL SPEC... - regctl monitor's cost per interval, for every box.
+
+For each spec (its JSON model, generated/SPEC.json) and each block with general counters and
+events, `regctl monitor` programs every counter of every copy of the block (one event per
+counter, chosen among the events that need no filter, each allowed on its counter) on two
+sockets (--socket all) at the smallest interval (--interval 0: no sleep, so what is measured is
+regctl's own work), and the numbers per interval are the difference between a run of
+--count 1 and one of --count 1+N, divided by N, so programming and restoring are left out:
+
+  dev: the real msr and pci backends on a machine of plain files (a /dev/cpu/N/msr file per
+       socket's first CPU, a sysfs tree with the topology, the spec's PCI devices on one bus
+       per socket and the U-Boxes whose node-id registers map each bus to its socket, as the
+       kernel's snbep_pci2phy_map_init() reads them): their system calls, counted by
+       strace -c, are the register accesses regctl makes (one pread or pwrite each; a 64-bit
+       PCI register is two dwords). "reads", "writes": per interval; "min": the least a poll
+       can do, one read per counter (two dwords for a PCI counter); "x min": (reads + writes)
+       / min. "us": CPU time (user + system) per interval, system calls on page-cache files
+       included (not the hardware's time: there an MSR access is a few microseconds).
+  sim: the simulator (--backend sim --sim-sockets 2): "us" per interval, the model's cost.
+
+Numbers are reported, never judged (tests/runtime/run-bench-monitor.sh checks only that this
+runs and that reads reach the minimum). N is $N (default 20) for the access counts and $T
+(default 300) for the times. Without strace the dev columns say "-" (Debian package strace).
+"""
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# The U-Box PCI device of each part, whose CPUNODEID (config 0x40) and GIDNIDMAP (0x54) map
+# buses to packages (runtime/pci.c ubox_maps, from the kernel's snbep/ivbep_uncore_pci_init).
+UBOX = {"e5_2600": 0x3CE0, "e5_2600v2": 0x0E1E}
+BUSES = [0x7F, 0xFF]  # socket 0, socket 1: each on its own U-Box's bus
+
+
+def choose_events(block, ncounters):
+    """One event per counter 0..n-1: distinct, needing no filter, allowed on that counter."""
+    chosen, used = [], set()
+    for i in range(ncounters):
+        for e in block["events"]:
+            ok = not e["filters"] and e["name"] not in used and (not e["counters"] or i in e["counters"])
+            if ok and all(s["register"] == e["register"] for s in e["sets"]):
+                chosen.append(e["name"])
+                used.add(e["name"])
+                break
+    return chosen
+
+
+def general_group(block):
+    """(number of general counters, their counter register) of the block, or (0, None)."""
+    for c in (block.get("pmon") or {}).get("counters", []):
+        if c["kind"] == "general":
+            reg = next((r for r in block["registers"] if r["name"] == c["control"]), None)
+            ctr = next((r for r in block["registers"] if r["name"] == c["counter"]), None)
+            if reg and reg["array"]:
+                return reg["array"]["count"], ctr
+    return 0, None
+
+
+def write_file(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
+
+
+def build_machine(model, root):
+    """Plain files standing for two sockets' MSR devices and sysfs: root/cpu, root/sys."""
+    name = model["spec"]["name"]
+    for sock in (0, 1):
+        write_file("%s/cpu/%d/msr" % (root, sock), bytes(0x4000))
+        write_file("%s/sys/devices/system/cpu/cpu%d/topology/physical_package_id" % (root, sock), "%d\n" % sock)
+    devs = {}
+    for b in model["blocks"]:
+        for i in b["instances"]:
+            if i["pci"]:
+                p = i["pci"]
+                devs[(p["dev"] or 0, p["func"] or 0)] = (int(p["vendor"], 16), int(p["device"], 16))
+    if name in UBOX:
+        devs[(0x0B, 0)] = (0x8086, UBOX[name])
+    for sock, bus in enumerate(BUSES):
+        for (dev, fn), (ven, did) in devs.items():
+            d = "%s/sys/bus/pci/devices/0000:%02x:%02x.%x" % (root, bus, dev, fn)
+            config = bytearray(4096)
+            config[0x40:0x44] = sock.to_bytes(4, "little")  # CPUNODEID: node id = socket
+            config[0x54:0x58] = (1 << 3).to_bytes(4, "little")  # GIDNIDMAP: package 1 is node 1
+            write_file(d + "/vendor", "0x%04x\n" % ven)
+            write_file(d + "/device", "0x%04x\n" % did)
+            write_file(d + "/config", bytes(config))
+
+
+def run(cmd, strace):
+    """(preads, pwrites, cpu seconds) of one run; syscalls None without strace."""
+    out = None
+    if strace:
+        fd, out = tempfile.mkstemp()
+        os.close(fd)
+        cmd = [strace, "-f", "-qq", "-c", "-U", "calls,name", "-e", "trace=pread64,pwrite64", "-o", out] + cmd
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        sys.exit("bench: regctl failed (%s): %s" % (" ".join(cmd[-12:]), p.stderr.strip()[:600]))
+    calls = {"pread64": 0, "pwrite64": 0}
+    if out:
+        for line in open(out):
+            m = re.match(r"\s*(\d+)\s+(pread64|pwrite64)\s*$", line)
+            if m:
+                calls[m.group(2)] = int(m.group(1))
+        os.unlink(out)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return calls["pread64"], calls["pwrite64"], cpu
+
+
+def per_interval(base, args, n, strace):
+    r1, w1, c1 = run(base + args + ["--count", "1"], strace)
+    r2, w2, c2 = run(base + args + ["--count", str(1 + n)], strace)
+    return (r2 - r1) / n, (w2 - w1) / n, max(c2 - c1, 0.0) / n * 1e6
+
+
+def main():
+    regctl, specs = os.path.abspath(sys.argv[1]), sys.argv[2:]
+    n, t = int(os.environ.get("N", "20")), int(os.environ.get("T", "300"))
+    strace = shutil.which("strace")
+    if strace and subprocess.run([strace, "-f", "-qq", "-c", "-o", os.devnull, "true"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+        print("bench: strace cannot trace here (ptrace refused): no access counts")
+        strace = None
+    print("%-10s %-7s %5s %5s | %8s %8s %6s %6s %8s | %8s" % (
+        "spec", "block", "boxes", "ctrs", "reads", "writes", "min", "x min", "dev us", "sim us"))
+    for spec in specs:
+        model = json.load(open("generated/%s.json" % spec))
+        root = tempfile.mkdtemp(prefix="regc-overhead-")
+        try:
+            build_machine(model, root)
+            for b in model["blocks"]:
+                count, ctr = general_group(b)
+                evs = choose_events(b, count) if count else []
+                if not evs:
+                    continue
+                copies = [i["name"] for i in b["instances"]] or [None]
+                args = [spec] + ["%s%s:%s" % (b["name"], "[%s]" % c if c else "", e) for c in copies for e in evs]
+                args += ["--socket", "all", "--interval", "0", "--settle", "0"]
+                ncounters = (len(args) - 7) * 2
+                dwords = 2 if ctr and ctr["space"] == "pci" and ctr["size"] > 32 else 1
+                least = ncounters * dwords
+                dev = [regctl, "--force-cpu", "--msr-root", root + "/cpu", "--sysfs-root", root + "/sys",
+                       "monitor", "--lock-dir", root + "/locks"]
+                sim = [regctl, "--backend", "sim", "monitor", "--sim-sockets", "2"]
+                if strace:
+                    reads, writes, _ = per_interval(dev, args, n, strace)
+                    _, _, dev_us = per_interval(dev, args, t, None)
+                    cols = "%8.1f %8.1f %6d %6.2f %8.1f" % (reads, writes, least, (reads + writes) / least, dev_us)
+                else:
+                    cols = "%8s %8s %6d %6s %8s" % ("-", "-", least, "-", "-")
+                _, _, sim_us = per_interval(sim, args, t, None)
+                print("%-10s %-7s %5d %5d | %s | %8.1f" % (spec, b["name"], len(copies), ncounters, cols, sim_us))
+        finally:
+            shutil.rmtree(root)
+
+
+if __name__ == "__main__":
+    main()
