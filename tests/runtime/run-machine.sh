@@ -23,18 +23,7 @@ path, vendor, eax1 = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3], 0)
 open(path, "wb").write(struct.pack("<I", 0xd) + vendor[0:4] + vendor[8:12] + vendor[4:8] + struct.pack("<4I", eax1, 0, 0, 0))
 PY
 }
-# pcidev BDF DEVICE NODEID GIDNIDMAP: a function of the tree, config space 256 bytes
-pcidev() {
-    local d=$tmp/sys/bus/pci/devices/$1
-    mkdir -p "$d"
-    echo 0x8086 >"$d/vendor"
-    echo "$2" >"$d/device"
-    python3 -c 'import sys
-b = bytearray(256)
-b[0x40:0x44] = int(sys.argv[2], 0).to_bytes(4, "little")
-b[0x54:0x58] = int(sys.argv[3], 0).to_bytes(4, "little")
-open(sys.argv[1], "wb").write(b)' "$d/config" "$3" "$4"
-}
+. tests/runtime/pcidev.sh # pcidev DIR BDF DEVICE NODEID GIDNIDMAP
 
 cpuid_copy "$tmp/jkt" GenuineIntel 0x206D7 # Sandy Bridge-EP: e5_2600
 # cpu0 and cpu2 in package 1; cpu1, cpu3 and cpu5 in package 0; cpu4 offline (no topology)
@@ -46,11 +35,11 @@ mkdir -p "$tmp/sys/devices/system/cpu/cpu4" "$tmp/sys/devices/system/cpu/cpuidle
 # U-Boxes 8086:3ce0 on bus 3f (node id 1) and 7f (node id 0), GIDNIDMAP 0x8: package 0 is node 0,
 # package 1 node 1; HAs 8086:3c46 at 0e.1 on buses 3e (package 1) and 7e (package 0); another
 # device that is no uncore box
-pcidev 0000:3f:0b.0 0x3ce0 1 0x8
-pcidev 0000:7f:0b.0 0x3ce0 0 0x8
-pcidev 0000:3e:0e.1 0x3c46 0 0
-pcidev 0000:7e:0e.1 0x3c46 0 0
-pcidev 0000:00:00.0 0x0001 0 0
+pcidev "$tmp/sys" 0000:3f:0b.0 0x3ce0 1 0x8
+pcidev "$tmp/sys" 0000:7f:0b.0 0x3ce0 0 0x8
+pcidev "$tmp/sys" 0000:3e:0e.1 0x3c46 0 0
+pcidev "$tmp/sys" 0000:7e:0e.1 0x3c46 0 0
+pcidev "$tmp/sys" 0000:00:00.0 0x0001 0 0
 bash tests/runtime/perf-sysfs.sh tests/runtime/data/perf-formats/snbep.txt "$tmp/sys" 17
 mkdir -p "$tmp/sys/bus/event_source/devices/cpu" "$tmp/sys/bus/event_source/devices/uncore_foo"
 echo 4 >"$tmp/sys/bus/event_source/devices/cpu/type"

@@ -137,18 +137,7 @@ golden socket-dry-run 0 --sysfs-root "$tmp/sys" --dry-run monitor e5_2600v2 "$U"
 # 8086:3ce0 on 0000:3f (node id 1) and 0000:7f (node id 0), GIDNIDMAP 0x8 (package 0: node 0,
 # package 1: node 1); the HAs sit on 0000:3e (package 1) and 0000:7e (package 0), 0000:fe (no
 # U-Box above it: no package).
-# pcidev DIR BDF DEVICE NODEID GIDNIDMAP: a function with 256 bytes of config space
-pcidev() {
-    local d=$1/bus/pci/devices/$2
-    mkdir -p "$d"
-    echo 0x8086 >"$d/vendor"
-    echo "$3" >"$d/device"
-    python3 -c 'import sys
-b = bytearray(256)
-b[0x40:0x44] = int(sys.argv[2], 0).to_bytes(4, "little")
-b[0x54:0x58] = int(sys.argv[3], 0).to_bytes(4, "little")
-open(sys.argv[1], "wb").write(b)' "$d/config" "$4" "$5"
-}
+. tests/runtime/pcidev.sh # pcidev DIR BDF DEVICE NODEID GIDNIDMAP
 if command -v python3 >/dev/null; then
     for pk in 0 1; do
         r=$tmp/below$pk
