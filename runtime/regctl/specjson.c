@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +76,17 @@ static bool is_null(json_t *o, const char *key)
     return json_is_null(json_object_get(o, key));
 }
 
+/* v, or 0 after an error when it is above 'max' (what the tables' member holds, or the field's
+ * width): a number is never cut to fit. */
+static uint64_t capped(struct conv *c, uint64_t v, uint64_t max, const char *path, const char *what)
+{
+    if (v <= max)
+        return v;
+    err(c, path, "%s is 0x%llx, above 0x%llx, the most it can be", what, (unsigned long long)v,
+        (unsigned long long)max);
+    return 0;
+}
+
 /* A zeroed array of n + 1 elements (the +1 ends the list). */
 static void *list(struct conv *c, size_t n, size_t size)
 {
@@ -99,13 +111,14 @@ static struct regc_cite cite_of(struct conv *c, json_t *o)
 
 /* ---- registers */
 
-static struct regc_value *values_of(struct conv *c, json_t *arr)
+static struct regc_value *values_of(struct conv *c, json_t *arr, uint64_t max, const char *path)
 {
     struct regc_value *v = list(c, json_array_size(arr), sizeof(*v));
     size_t i;
     json_t *x;
-    json_array_foreach(arr, i, x) v[i] =
-        (struct regc_value){str(c, x, "name"), hexv(x, "value"), boolv(x, "undefined"), str(c, x, "desc")};
+    json_array_foreach(arr, i, x) v[i] = (struct regc_value){
+        str(c, x, "name"), capped(c, hexv(x, "value"), max, path, "a named value"),
+        boolv(x, "undefined"), str(c, x, "desc")};
     return v;
 }
 
@@ -124,15 +137,19 @@ static struct regc_field *fields_of(struct conv *c, json_t *arr, unsigned width,
                                    .access_text = str(c, x, "access"),
                                    .reset = hexv(x, "reset"),
                                    .implicit = boolv(x, "implicit"),
-                                   .desc = str(c, x, "desc"),
-                                   .values = values_of(c, json_object_get(x, "values"))};
+                                   .desc = str(c, x, "desc")};
         f[i].access = regc_access_parse(f[i].access_text);
         if (f[i].access == REGC_ACCESS_UNKNOWN)
             err(c, p, "access '%s' is not one regc knows (RW, RO, RO-V, WO, RW-V, RWS, RW1C, "
                       "RW1S, RV, rsv, RV1, ig)", f[i].access_text);
-        if (f[i].lsb > f[i].msb || f[i].msb >= width)
+        if (f[i].lsb > f[i].msb || f[i].msb >= width) {
             err(c, p, "bits %u:%u of field '%s' are not within the register's %u bits", f[i].msb,
                 f[i].lsb, f[i].name, width);
+            f[i].msb = f[i].lsb = 0;
+        }
+        uint64_t max = regc_num_max_bits((unsigned)(f[i].msb - f[i].lsb + 1));
+        f[i].reset = capped(c, f[i].reset, max, p, "the reset value");
+        f[i].values = values_of(c, json_object_get(x, "values"), max, p);
     }
     return f;
 }
@@ -195,13 +212,15 @@ static struct regc_rule *rules_of(struct conv *c, json_t *arr, const struct regc
     return r;
 }
 
-static struct regc_addr *addrs_of(struct conv *c, json_t *arr)
+static struct regc_addr *addrs_of(struct conv *c, json_t *arr, const char *path)
 {
     size_t n = json_array_size(arr), i;
     struct regc_addr *a = list(c, n, sizeof(*a));
     json_t *x;
     json_array_foreach(arr, i, x) a[i] = (struct regc_addr){
-        str(c, x, "instance"), is_null(x, "index") ? -1 : (int)uintv(x, "index"), hexv(x, "address")};
+        str(c, x, "instance"),
+        is_null(x, "index") ? -1 : (int)capped(c, uintv(x, "index"), INT_MAX, path, "an index"),
+        hexv(x, "address")};
     a[n].index = REGC_ADDR_END;
     return a;
 }
@@ -219,7 +238,7 @@ static void reg_of(struct conv *c, struct regc_reg *r, json_t *x, const char *pa
                            .size = (uint8_t)uintv(x, "size"),
                            .reset = hexv(x, "reset"),
                            .desc = str(c, x, "desc"),
-                           .addrs = addrs_of(c, json_object_get(x, "instances")),
+                           .addrs = addrs_of(c, json_object_get(x, "instances"), path),
                            .cite = cite_of(c, x),
                            .mbz = hexv(m, "mbz"),
                            .ignored = hexv(m, "ignored"),
@@ -230,12 +249,13 @@ static void reg_of(struct conv *c, struct regc_reg *r, json_t *x, const char *pa
                            .writable = hexv(m, "writable")};
     if (json_is_object(arr)) {
         r->is_array = true;
-        r->first = (unsigned)uintv(arr, "first");
-        r->count = (unsigned)uintv(arr, "count");
+        r->first = (unsigned)capped(c, uintv(arr, "first"), INT_MAX / 2, path, "the array's first");
+        r->count = (unsigned)capped(c, uintv(arr, "count"), INT_MAX / 2, path, "the array's count");
         r->stride = hexv(arr, "stride");
     }
     if (r->width > r->size)
         err(c, path, "width %u is above the access size %u", r->width, r->size);
+    r->reset = capped(c, r->reset, regc_num_max_bits(r->width), path, "the reset value");
     r->fields = fields_of(c, json_object_get(x, "fields"), r->width, path);
     r->rules = rules_of(c, json_object_get(x, "rules"), r->fields, path);
 }
@@ -305,7 +325,7 @@ static struct regc_count_dir *directions_of(struct conv *c, json_t *arr)
     return d;
 }
 
-static struct regc_counters *counters_of(struct conv *c, json_t *arr)
+static struct regc_counters *counters_of(struct conv *c, json_t *arr, const char *path)
 {
     struct regc_counters *k = list(c, json_array_size(arr), sizeof(*k));
     size_t i, j;
@@ -331,10 +351,11 @@ static struct regc_counters *counters_of(struct conv *c, json_t *arr)
                            : REGC_PRELOAD_2W_MINUS_N,
             .freeze_on_overflow = boolv(x, "freeze_on_overflow"),
             .has_status_first = !is_null(x, "status_first"),
-            .status_first = (unsigned)uintv(x, "status_first")};
+            .status_first = (unsigned)capped(c, uintv(x, "status_first"), 63, path, "status_first")};
         struct regc_rdpmc *r = list(c, json_array_size(rdpmc), sizeof(*r));
         json_array_foreach(rdpmc, j, y) r[j] = (struct regc_rdpmc){
-            str(c, y, "processor"), (int)uintv(y, "first"), boolv(y, "high_zero")};
+            str(c, y, "processor"), (int)capped(c, uintv(y, "first"), INT_MAX, path, "an rdpmc index"),
+            boolv(y, "high_zero")};
         k[i].rdpmc = r;
     }
     return k;
@@ -361,13 +382,13 @@ static struct regc_filter *filters_of(struct conv *c, json_t *arr)
     return f;
 }
 
-static const struct regc_pmon *pmon_of(struct conv *c, json_t *p)
+static const struct regc_pmon *pmon_of(struct conv *c, json_t *p, const char *path)
 {
     if (!json_is_object(p))
         return NULL;
     struct regc_pmon *m = arena_zalloc(c->a, sizeof(*m));
     json_t *bc = json_object_get(p, "box_control"), *bs = json_object_get(p, "box_status");
-    m->counters = counters_of(c, json_object_get(p, "counters"));
+    m->counters = counters_of(c, json_object_get(p, "counters"), path);
     if (json_is_object(bc)) {
         struct regc_box_control *b = arena_zalloc(c->a, sizeof(*b));
         *b = (struct regc_box_control){str(c, bc, "register"), str(c, bc, "freeze"),
@@ -385,7 +406,7 @@ static const struct regc_pmon *pmon_of(struct conv *c, json_t *p)
     return m;
 }
 
-static struct regc_instance *instances_of(struct conv *c, json_t *arr)
+static struct regc_instance *instances_of(struct conv *c, json_t *arr, const char *path)
 {
     struct regc_instance *in = list(c, json_array_size(arr), sizeof(*in));
     size_t i;
@@ -399,7 +420,8 @@ static struct regc_instance *instances_of(struct conv *c, json_t *arr)
         if (json_is_object(pci)) {
             in[i].has_pci = true;
             in[i].pci = (struct regc_pci_loc){
-                (uint16_t)hexv(pci, "vendor"), (uint16_t)hexv(pci, "device"),
+                (uint16_t)capped(c, hexv(pci, "vendor"), 0xffff, path, "a PCI vendor id"),
+                (uint16_t)capped(c, hexv(pci, "device"), 0xffff, path, "a PCI device id"),
                 is_null(pci, "dev") ? REGC_PCI_ANY : (uint8_t)uintv(pci, "dev"),
                 is_null(pci, "func") ? REGC_PCI_ANY : (uint8_t)uintv(pci, "func")};
         }
@@ -424,10 +446,11 @@ static struct regc_block *blocks_of(struct conv *c, json_t *arr)
             at(rp, p, "registers", j);
             reg_of(c, &r[j], y, rp);
         }
+        at(p, "$", "blocks", i);
         b[i] = (struct regc_block){str(c, x, "name"), str(c, x, "title"), str(c, x, "desc"),
-                                   instances_of(c, json_object_get(x, "instances")), r,
+                                   instances_of(c, json_object_get(x, "instances"), p), r,
                                    events_of(c, json_object_get(x, "events")),
-                                   pmon_of(c, json_object_get(x, "pmon"))};
+                                   pmon_of(c, json_object_get(x, "pmon"), p)};
     }
     return b;
 }
@@ -484,8 +507,9 @@ static void spec_of(struct conv *c, struct regc_spec *s, json_t *doc)
     s->sources = src;
     struct regc_cpu *cp = list(c, json_array_size(cpus), sizeof(*cp));
     json_array_foreach(cpus, i, x) cp[i] = (struct regc_cpu){
-        str(c, x, "vendor"), (unsigned)uintv(x, "family"), (unsigned)uintv(x, "model"),
-        str(c, x, "name"), cite_of(c, x)};
+        str(c, x, "vendor"), (unsigned)capped(c, uintv(x, "family"), UINT_MAX, "$.spec.cpus", "a family"),
+        (unsigned)capped(c, uintv(x, "model"), UINT_MAX, "$.spec.cpus", "a model"), str(c, x, "name"),
+        cite_of(c, x)};
     s->cpus = cp;
     s->blocks = blocks_of(c, json_object_get(doc, "blocks"));
     s->pmon_global = global_of(c, json_object_get(doc, "pmon_global"));
@@ -502,11 +526,21 @@ static const struct regc_reg *need_reg(struct conv *c, const struct regc_block *
     return r;
 }
 
-static void need_field(struct conv *c, const struct regc_reg *r, const char *name,
-                       const char *path, const char *what)
+static const struct regc_field *need_field(struct conv *c, const struct regc_reg *r,
+                                           const char *name, const char *path, const char *what)
 {
-    if (r && name && !regc_reg_field(r, name))
+    const struct regc_field *f = r && name ? regc_reg_field(r, name) : NULL;
+    if (r && name && !f)
         err(c, path, "%s '%s' is no field of register '%s'", what, name, r->name);
+    return f;
+}
+
+/* A value the event writes into field f: it must fit (regc_field_put would cut it). */
+static void need_fit(struct conv *c, const struct regc_field *f, uint64_t v, const char *path)
+{
+    if (f && v > regc_num_max_bits((unsigned)(f->msb - f->lsb + 1)))
+        err(c, path, "0x%llx does not fit field '%s' [%u:%u]", (unsigned long long)v, f->name,
+            f->msb, f->lsb);
 }
 
 static void check_addrs(struct conv *c, const struct regc_block *b, const struct regc_reg *r,
@@ -529,11 +563,15 @@ static void check_event(struct conv *c, const struct regc_block *b, const struct
                         const char *path)
 {
     const struct regc_reg *r = need_reg(c, b, e->reg, path, "register");
-    need_field(c, r, e->field, path, "field");
-    need_field(c, r, e->umask_field, path, "umask_field");
+    need_fit(c, need_field(c, r, e->field, path, "field"), e->code, path);
+    const struct regc_field *um = need_field(c, r, e->umask_field, path, "umask_field");
+    if (e->has_umask)
+        need_fit(c, um, e->umask, path);
     for (const struct regc_set *s = e->sets; s->field; s++)
-        need_field(c, s->reg ? need_reg(c, b, s->reg, path, "a setting's register") : r, s->field,
-                   path, "a setting's field");
+        need_fit(c,
+                 need_field(c, s->reg ? need_reg(c, b, s->reg, path, "a setting's register") : r,
+                            s->field, path, "a setting's field"),
+                 s->value, path);
     for (const char *const *f = e->filters; f && *f; f++)
         if (!regc_block_filter(b, *f))
             err(c, path, "filter '%s' is none of the block's pmon filters", *f);

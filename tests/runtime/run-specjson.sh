@@ -165,6 +165,14 @@ expect "rules: parsed by regc's parser, its message and column" 1 \
 mutate "$tmp/n3.json" 'm["blocks"][1]["registers"][1]["rules"][0]["expr"] = "edg -> thresh != 0"'
 expect "rules: a field the register lacks" 1 \
     "regctl: $tmp/n3.json: \$.blocks[1].registers[1].rules[0].expr: rule expression 'edg -> thresh != 0' names no field 'edg' of the register" --spec "$tmp/n3.json"
+mutate "$tmp/n4.json" 'm["blocks"][1]["events"][2]["code"] = "0x111"; m["blocks"][1]["registers"][1]["fields"][0]["reset"] = "0x100"'
+expect "numbers: an event code wider than its field, refused (never cut)" 1 \
+    "regctl: $tmp/n4.json: \$.blocks[1].events[2]: 0x111 does not fit field 'ev_sel' [7:0]" --spec "$tmp/n4.json"
+expect "numbers: a reset value wider than its field, refused" 1 \
+    "regctl: $tmp/n4.json: \$.blocks[1].registers[1].fields[0]: the reset value is 0x100, above 0xff, the most it can be" --spec "$tmp/n4.json"
+mutate "$tmp/n5.json" 'm["blocks"][1]["instances"][0]["pci"] = {"vendor": "0x18086", "device": "0x1", "dev": None, "func": None}'
+expect "numbers: a PCI vendor id past 16 bits, refused (never cut)" 1 \
+    "regctl: $tmp/n5.json: \$.blocks[1]: a PCI vendor id is 0x18086, above 0xffff, the most it can be" --spec "$tmp/n5.json"
 expect "--spec twice" 2 "regctl: --spec given twice ('$spec', then '$spec'): one spec file per run" --spec "$spec" --spec "$spec"
 
 # ---- files root must not read (as root: the owner checks mean something)
