@@ -83,6 +83,17 @@ check "PCI: sockets unknown when the U-Box map cannot be read, and why" \
     "uncore PCI devices of e5_2600: 2 \\(sockets unknown: cannot read CPUNODEID of U-Box 0000:7f:0b.0 \\(config 0x40\\): configuration space past 64 bytes needs root\\)"
 check "PCI: a device of an unknown socket shows '-'" "  socket - +0000:7e:0e.1 +8086:3c46  ha\\[ha\\]"
 
+# a garbled package id: an error naming the file; a FIFO planted there: skipped, never waited on
+g=$tmp/garbled
+mkdir -p "$g/devices/system/cpu/cpu0/topology" "$g/devices/system/cpu/cpu1/topology"
+echo zero >"$g/devices/system/cpu/cpu1/topology/physical_package_id"
+mkfifo "$g/devices/system/cpu/cpu0/topology/physical_package_id"
+out=$(timeout 20 "$REGCTL" --msr-root "$tmp/jkt" --sysfs-root "$g" detect 2>&1)
+rc=$?
+if [ $rc = 1 ] && echo "$out" | grep -F -x -q "regctl: detect: $g/devices/system/cpu/cpu1/topology/physical_package_id holds no package number: 'zero': not a number"; then
+    tap_ok "a garbled package id: exit 1, the file named; the FIFO beside it not waited on"
+else tap_fail "a garbled package id: exit 1, the file named" "exit $rc" "$out"; fi
+
 # ---- events: globs as perf list takes them
 want=$(python3 -c '
 import json
