@@ -6,9 +6,10 @@
  * POSIX extended regular expression: the schema's patterns mean the same in
  * ECMA 262 and POSIX), oneOf, anyOf, allOf and local "$ref"s
  * ("#/definitions/NAME"); title, description, $schema, $id and default are
- * notes. A schema that uses any other keyword is refused as a whole (never
- * half-checked), naming the keyword, so a schema that grows a keyword fails
- * the test that loads it rather than passing values it does not check.
+ * notes. A schema node that uses any other keyword is refused when the
+ * validation reaches it (never half-checked), naming the keyword, so a
+ * schema that grows a keyword fails the tests that load every spec's model
+ * (test_specjson) rather than passing values it does not check.
  *
  * Debian has no C JSON-Schema library; tests/runtime/run-specjson.sh checks
  * that this one and python3-jsonschema agree on the inputs it tries.

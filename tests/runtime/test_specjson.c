@@ -19,6 +19,7 @@
 
 #include "regc/desc.h"
 #include "regc_specs.h"
+#include "jschema.h"
 #include "specjson.h"
 
 static unsigned ndiff;
@@ -395,11 +396,41 @@ static void test_difference_seen(void **state)
     regctl_spec_release();
 }
 
+/* The validator: a keyword it does not take refuses the schema (never a half check); the
+ * keywords it takes, each seen to refuse what draft-07 says it refuses. */
+static void test_validator(void **state)
+{
+    (void)state;
+    struct jschema_errors e;
+    json_t *doc = json_loads("{\"a\": 1, \"b\": \"0x0\", \"c\": [1, 2]}", 0, NULL);
+    json_t *bad = json_loads("{\"patternProperties\": {}}", 0, NULL);
+    assert_int_equal(jschema_validate(bad, doc, &e), -1);
+    assert_string_equal(e.text[0], "schema: keyword 'patternProperties' is not taken by regctl's validator");
+    json_t *s = json_loads(
+        "{\"type\": \"object\", \"required\": [\"a\", \"z\"], \"additionalProperties\": false,"
+        " \"properties\": {\"a\": {\"type\": \"integer\", \"maximum\": 0},"
+        " \"b\": {\"oneOf\": [{\"type\": \"string\", \"pattern\": \"^0x[1-9]$\"}, {\"type\": \"null\"}]},"
+        " \"c\": {\"type\": \"array\", \"minItems\": 3, \"items\": {\"enum\": [1, 3]}}}}",
+        0, NULL);
+    assert_non_null(s);
+    assert_int_equal(jschema_validate(s, doc, &e), 1);
+    assert_int_equal(e.n, 5);
+    assert_string_equal(e.text[0], "$: member 'z' is missing");
+    assert_string_equal(e.text[1], "$.a: 1 is above the maximum 0");
+    assert_string_equal(e.text[2], "$.b: \"0x0\" does not match ^0x[1-9]$");
+    assert_string_equal(e.text[3], "$.c: 2 items, want at least 3");
+    assert_string_equal(e.text[4], "$.c[1]: 2 is not one of 1, 3");
+    json_decref(doc);
+    json_decref(bad);
+    json_decref(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_tables),
         cmocka_unit_test(test_difference_seen),
+        cmocka_unit_test(test_validator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
