@@ -17,6 +17,11 @@ regctl's own work), and the numbers per interval are the difference between a ru
        can do, one read per counter (two dwords for a PCI counter); "x min": (reads + writes)
        / min. "us": CPU time (user + system) per interval, system calls on page-cache files
        included (not the hardware's time: there an MSR access is a few microseconds).
+  fuse: the same backends on the emulated devices of the tests (tests/tools/pcifs --sockets 2
+       --cpus 2: MSRs and PCI configuration space through FUSE and the kernel, the simulator
+       behind them), when $BUILD/tests/tools/pcifs is built (make check builds it), /dev/fuse
+       and fusermount3 are there and the user is root: "us" per interval, wall time (the
+       device's work is done by pcifs, another process); else "-".
   sim: the simulator (--backend sim --sim-sockets 2): "us" per interval, the model's cost.
 
 Numbers are reported, never judged (tests/runtime/run-bench-monitor.sh checks only that this
@@ -31,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 # The U-Box PCI device of each part, whose CPUNODEID (config 0x40) and GIDNIDMAP (0x54) map
 # buses to packages (runtime/pci.c ubox_maps, from the kernel's snbep/ivbep_uncore_pci_init).
@@ -94,14 +100,17 @@ def build_machine(model, root):
 
 
 def run(cmd, strace):
-    """(preads, pwrites, cpu seconds) of one run; syscalls None without strace."""
+    """(preads, pwrites, CPU seconds, wall seconds) of one run; no system calls counted
+    (0) without strace."""
     out = None
     if strace:
         fd, out = tempfile.mkstemp()
         os.close(fd)
         cmd = [strace, "-f", "-qq", "-c", "-U", "calls,name", "-e", "trace=pread64,pwrite64", "-o", out] + cmd
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode != 0:
         sys.exit("bench: regctl failed (%s): %s" % (" ".join(cmd[-12:]), p.stderr.strip()[:600]))
@@ -113,13 +122,61 @@ def run(cmd, strace):
                 calls[m.group(2)] = int(m.group(1))
         os.unlink(out)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return calls["pread64"], calls["pwrite64"], cpu
+    return calls["pread64"], calls["pwrite64"], cpu, wall
+
+
+def fuse_why(tool):
+    """Why the FUSE devices cannot be used here, or None."""
+    if not os.path.exists(tool):
+        return "%s is not built (make check builds it)" % tool
+    if not os.access("/dev/fuse", os.R_OK | os.W_OK) or not shutil.which("fusermount3"):
+        return "no /dev/fuse or fusermount3 (Debian package fuse3)"
+    if os.geteuid() != 0:
+        return "not root: PCI configuration space past 64 bytes is root's only"
+    return None
+
+
+class Fuse:
+    """pcifs mounted for a spec (two sockets, MSRs of two CPUs), and a sysfs root joining its
+    tree with a topology of cpu0 in package 0 and cpu1 in package 1."""
+
+    def __init__(self, tool, spec, root):
+        self.mnt, self.sys = root + "/mnt", root + "/fsys"
+        os.makedirs(self.mnt)
+        self.proc = subprocess.Popen([tool, "--spec", spec, "--sockets", "2", "--cpus", "2", "-f", self.mnt],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):  # at most 10 s for the mount to appear
+            if os.path.isdir(self.mnt + "/bus/pci/devices"):
+                break
+            if self.proc.poll() is not None:
+                raise RuntimeError("pcifs exited with status %d" % self.proc.returncode)
+            subprocess.run(["sleep", "0.05"])
+        else:
+            self.close()
+            raise RuntimeError("pcifs did not mount in 10 s")
+        os.makedirs(self.sys + "/devices")
+        os.symlink(self.mnt + "/bus", self.sys + "/bus")
+        for d in os.listdir(self.mnt + "/devices"):
+            if d.startswith("pci"):
+                os.symlink(self.mnt + "/devices/" + d, self.sys + "/devices/" + d)
+        for cpu in (0, 1):
+            write_file("%s/devices/system/cpu/cpu%d/topology/physical_package_id" % (self.sys, cpu), "%d\n" % cpu)
+
+    def close(self):
+        subprocess.run(["fusermount3", "-u", "-q", self.mnt], stderr=subprocess.DEVNULL)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def per_interval(base, args, n, strace):
-    r1, w1, c1 = run(base + args + ["--count", "1"], strace)
-    r2, w2, c2 = run(base + args + ["--count", str(1 + n)], strace)
-    return (r2 - r1) / n, (w2 - w1) / n, max(c2 - c1, 0.0) / n * 1e6
+    """(reads, writes, CPU us, wall us) per interval: runs of --count 1 and 1+n, differenced."""
+    a = run(base + args + ["--count", "1"], strace)
+    b = run(base + args + ["--count", str(1 + n)], strace)
+    return ((b[0] - a[0]) / n, (b[1] - a[1]) / n, max(b[2] - a[2], 0.0) / n * 1e6,
+            max(b[3] - a[3], 0.0) / n * 1e6)
 
 
 def main():
@@ -130,13 +187,20 @@ def main():
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
         print("bench: strace cannot trace here (ptrace refused): no access counts")
         strace = None
-    print("%-10s %-7s %5s %5s | %8s %8s %6s %6s %8s | %8s" % (
-        "spec", "block", "boxes", "ctrs", "reads", "writes", "min", "x min", "dev us", "sim us"))
+    tool = os.path.join(os.environ.get("BUILD", "build"), "tests/tools/pcifs")
+    no_fuse = fuse_why(tool)
+    if no_fuse:
+        print("bench: no FUSE devices: %s" % no_fuse)
+    print("%-10s %-7s %5s %5s | %8s %8s %6s %6s %8s | %8s %8s" % (
+        "spec", "block", "boxes", "ctrs", "reads", "writes", "min", "x min", "dev us", "fuse us", "sim us"))
     for spec in specs:
         model = json.load(open("generated/%s.json" % spec))
         root = tempfile.mkdtemp(prefix="regc-overhead-")
+        fuse = None
         try:
             build_machine(model, root)
+            if not no_fuse:
+                fuse = Fuse(tool, spec, root)
             for b in model["blocks"]:
                 count, ctr = general_group(b)
                 evs = choose_events(b, count) if count else []
@@ -152,14 +216,22 @@ def main():
                        "monitor", "--lock-dir", root + "/locks"]
                 sim = [regctl, "--backend", "sim", "monitor", "--sim-sockets", "2"]
                 if strace:
-                    reads, writes, _ = per_interval(dev, args, n, strace)
-                    _, _, dev_us = per_interval(dev, args, t, None)
+                    reads, writes, _, _ = per_interval(dev, args, n, strace)
+                    dev_us = per_interval(dev, args, t, None)[2]
                     cols = "%8.1f %8.1f %6d %6.2f %8.1f" % (reads, writes, least, (reads + writes) / least, dev_us)
                 else:
                     cols = "%8s %8s %6d %6s %8s" % ("-", "-", least, "-", "-")
-                _, _, sim_us = per_interval(sim, args, t, None)
-                print("%-10s %-7s %5d %5d | %s | %8.1f" % (spec, b["name"], len(copies), ncounters, cols, sim_us))
+                fuse_us = "-"
+                if fuse:
+                    fdev = [regctl, "--force-cpu", "--msr-root", fuse.mnt + "/cpu", "--sysfs-root", fuse.sys,
+                            "monitor", "--lock-dir", root + "/locks"]
+                    fuse_us = "%.1f" % per_interval(fdev, args, t, None)[3]  # pcifs works apart
+                sim_us = per_interval(sim, args, t, None)[2]
+                print("%-10s %-7s %5d %5d | %s | %8s %8.1f" % (spec, b["name"], len(copies), ncounters, cols,
+                                                             fuse_us, sim_us))
         finally:
+            if fuse:
+                fuse.close()
             shutil.rmtree(root)
 
 

@@ -7,6 +7,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 : "${BUILD:=build}"
+export BUILD
 : "${REGCTL:=$BUILD/regctl}"
 [ -x "$REGCTL" ] || { echo "bench: $REGCTL missing (run make)" >&2; exit 1; }
 command -v strace >/dev/null || echo "bench: strace not found (Debian package strace): no access counts on the msr and pci backends"

@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${BUILD:=build}"
-out=$(N=2 T=2 REGCTL=${REGCTL:-$BUILD/regctl} bash bench/overhead.sh 2>&1)
+out=$(BUILD=$BUILD N=2 T=2 REGCTL=${REGCTL:-$BUILD/regctl} bash bench/overhead.sh 2>&1)
 rc=$?
 if [ $rc = 0 ]; then tap_ok "bench/overhead.sh runs"; else tap_fail "bench/overhead.sh runs" "$(echo "$out" | tail -5)"; fi
 for spec in e5_2600 e5_2600v2; do
