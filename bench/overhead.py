@@ -4,7 +4,7 @@
 For each spec (its JSON model, generated/SPEC.json) and each block with general counters and
 events, `regctl monitor` programs every counter of every copy of the block (one event per
 counter, chosen among the events that need no filter, each allowed on its counter) on two
-sockets (--socket all) at the smallest interval (--interval 0: no sleep, so what is measured is
+sockets (--socket all) at the smallest interval (--interval 0ms: no sleep, so what is measured is
 regctl's own work), and the numbers per interval are the difference between a run of
 --count 1 and one of --count 1+N, divided by N, so programming and restoring are left out:
 
@@ -208,7 +208,7 @@ def main():
                     continue
                 copies = [i["name"] for i in b["instances"]] or [None]
                 args = [spec] + ["%s%s:%s" % (b["name"], "[%s]" % c if c else "", e) for c in copies for e in evs]
-                args += ["--socket", "all", "--interval", "0", "--settle", "0"]
+                args += ["--socket", "all", "--interval", "0ms", "--settle", "0ms"]
                 ncounters = (len(args) - 7) * 2
                 dwords = 2 if ctr and ctr["space"] == "pci" and ctr["size"] > 32 else 1
                 least = ncounters * dwords

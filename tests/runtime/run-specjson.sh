@@ -72,7 +72,7 @@ else tap_fail "write: the spec's rule refuses, in its words, citing its source" 
 
 out=$("$REGCTL" "${S[@]}" --backend sim monitor widget 'wbox[w1]:REQUESTS.READ' 'wbox[w0]:STALLS' \
     --sim-rate 'wbox[w1]:REQUESTS.READ=1000' --sim-rate 'wbox[w0]:STALLS=7' --sim-rate 'wbox[w0]:REQUESTS.READ=5' \
-    --count 2 --interval 0 --csv 2>&1)
+    --count 2 --interval 0ms --csv 2>&1)
 want='interval,socket,event,count
 1,-,wbox[w1]:REQUESTS.READ,1000
 1,-,wbox[w0]:STALLS,7
@@ -82,7 +82,7 @@ if echo "$out" | grep -F -x -q '1,-,wbox[w1]:REQUESTS.READ,1000' && echo "$out" 
     ! echo "$out" | grep -q ',5$'; then
     tap_ok "monitor (sim): each box counts its own rate"
 else tap_fail "monitor (sim): each box counts its own rate" "want rows as: $want" "$out"; fi
-out=$("$REGCTL" "${S[@]}" --backend sim --dry-run monitor widget 'wbox[w1]:STALLS' --count 1 --interval 0 2>&1)
+out=$("$REGCTL" "${S[@]}" --backend sim --dry-run monitor widget 'wbox[w1]:STALLS' --count 1 --interval 0ms 2>&1)
 if echo "$out" | grep -q '^write gbox.G_PMON_CTL  *msr 0x700  *0x80000000$' &&
     echo "$out" | grep -q '^write gbox.G_PMON_CTL  *msr 0x700  *0x40000000$' &&
     echo "$out" | grep -q '^write wbox.w1.W_PMON_CTL1  *msr 0x812  *0x400012$'; then
