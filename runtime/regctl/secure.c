@@ -4,7 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
+#include <stdlib.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,18 +40,30 @@ static int refuse(const char *option, const char *path, const char *why)
     return -1;
 }
 
-/* The directory holding 'path' may not be one where others replace files. */
-static int check_dir(const char *option, const char *path)
+/*
+ * No directory on the way to 'real' (a path without links, from realpath) may be one where
+ * someone else could replace what it holds: owned by another user, or writable by others
+ * without the sticky bit. 0, or -1 after the refusal.
+ */
+static int check_dirs(const char *option, const char *path, const char *real)
 {
-    char copy[PATH_MAX];
-    struct stat st;
-    if (snprintf(copy, sizeof(copy), "%s", path) >= (int)sizeof(copy))
-        return refuse(option, path, "path too long");
-    const char *dir = dirname(copy);
-    if (stat(dir, &st) == 0 && others_write(&st) && !(st.st_mode & S_ISVTX))
-        return refuse(option, path,
-                      "others can write to its directory and it has no sticky bit (they could "
-                      "replace the file)");
+    char dir[PATH_MAX], why[PATH_MAX + 160];
+    snprintf(dir, sizeof(dir), "%s", real);
+    for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
+        slash[slash == dir] = '\0'; /* "/a/b" -> "/a" -> "/" */
+        struct stat st;
+        if (stat(dir, &st) != 0)
+            break;
+        if (!trusted_owner(st.st_uid))
+            snprintf(why, sizeof(why), "directory '%s' belongs to another user (they could replace the file)", dir);
+        else if (others_write(&st) && !(st.st_mode & S_ISVTX))
+            snprintf(why, sizeof(why), "others can write to directory '%s' and it has no sticky bit (they could replace the file)", dir);
+        else if (strcmp(dir, "/") == 0)
+            return 0;
+        else
+            continue;
+        return refuse(option, path, why);
+    }
     return 0;
 }
 
@@ -62,9 +74,16 @@ int regctl_open_trusted(const char *path, const char *option)
     struct stat st;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !trusted_owner(st.st_uid))
         return refuse(option, path, "a symbolic link of another user (not followed)");
-    if (check_dir(option, path) < 0)
+    char real[PATH_MAX];
+    if (!realpath(path, real)) {
+        fprintf(stderr, "regctl: %s '%s': %s\n", option, path, strerror(errno));
         return -1;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    }
+    if (check_dirs(option, path, real) < 0)
+        return -1;
+    /* the path resolved, through directories no one else can change: a link put there now
+       is not followed */
+    int fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         fprintf(stderr, "regctl: %s '%s': %s\n", option, path, strerror(errno));
         return -1;

@@ -9,7 +9,8 @@
 # refuses (python3-jsonschema agrees that the schema refuses it, and takes the good one), names
 # the schema cannot check, a bad rule expression, --spec twice; and the files root must not
 # read: a link or a file of another user, a file others can write, a FIFO, a directory others
-# can replace files in; a set-group-ID regctl refuses a path and takes standard input.
+# can replace files in, a directory of another user on the way (also behind a link); a
+# set-group-ID regctl refuses a path and takes standard input.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -178,7 +179,8 @@ expect "--spec twice" 2 "regctl: --spec given twice ('$spec', then '$spec'): one
 # ---- files root must not read (as root: the owner checks mean something)
 if [ "$(id -u)" != 0 ]; then
     for t in "a link of another user" "a file of another user" "a file others can write" "a FIFO" \
-        "a directory others can replace files in" "set-group-ID: a path refused" "set-group-ID: standard input taken"; do
+        "a directory others can replace files in" "a directory of another user" "a link to behind one" \
+        "set-group-ID: a path refused" "set-group-ID: standard input taken"; do
         tap_skip "$t" "not root"
     done
     tap_done
@@ -199,7 +201,13 @@ mkfifo "$tmp/fifo.json"
 expect "a FIFO: refused, never waited on" 1 "regctl: --spec '$tmp/fifo.json': refused: not a regular file" --spec "$tmp/fifo.json"
 mkdir -m 777 "$tmp/open" && cp "$spec" "$tmp/open/w.json"
 expect "a directory others can replace files in (no sticky bit): refused" 1 \
-    "regctl: --spec '$tmp/open/w.json': refused: others can write to its directory and it has no sticky bit (they could replace the file)" --spec "$tmp/open/w.json"
+    "regctl: --spec '$tmp/open/w.json': refused: others can write to directory '$tmp/open' and it has no sticky bit (they could replace the file)" --spec "$tmp/open/w.json"
+mkdir -p "$tmp/theirs/sub" && cp "$spec" "$tmp/theirs/sub/w.json" && chown 65534 "$tmp/theirs"
+expect "a directory of another user on the way (they could swap what it holds): refused" 1 \
+    "regctl: --spec '$tmp/theirs/sub/w.json': refused: directory '$tmp/theirs' belongs to another user (they could replace the file)" --spec "$tmp/theirs/sub/w.json"
+ln -s "$tmp/theirs/sub/w.json" "$tmp/mylink.json"
+expect "a link of one's own to a file behind another user's directory: refused the same" 1 \
+    "regctl: --spec '$tmp/mylink.json': refused: directory '$tmp/theirs' belongs to another user (they could replace the file)" --spec "$tmp/mylink.json"
 
 sgid=$tmp/regctl-sgid
 cp "$REGCTL" "$sgid" && chgrp 65534 "$sgid" && chmod 2755 "$sgid"
