@@ -1007,7 +1007,9 @@ static const struct cmdline_cmd commands[] = {
     {"events", "[--perf] [SPEC[.BLOCK]] [PATTERN]",
      "list the events monitor takes, with their encodings",
      "PATTERN is matched, in any case, against BLOCK:EVENT, the description and the\n"
-     "perfmon name; without SPEC every spec is searched.\n",
+     "perfmon name; without SPEC every spec is searched. A PATTERN with *, ? or [...]\n"
+     "is a glob, as perf list takes them: it must match a whole BLOCK:EVENT, EVENT or\n"
+     "perfmon name, in any case ('unc_c_*').\n",
      events_opts, g_list, "b-", run_events},
     {"read", "SPEC.BLOCK[.INSTANCE].REG[INDEX]", "read a register and decode its fields", "",
      NULL, g_access, "r", cmd_read},
