@@ -93,10 +93,10 @@ static int detect_run(const struct cpucheck_where *w, bool json, const struct re
         }
     }
     /* ---- issue 28 (h28s): sockets, uncore PCI devices and PMUs (detect_cmd.c) */
-    const struct regc_spec *specs[64]; /* the matching ones: a CPU model is in few specs */
+    const struct regc_spec *specs[REGCTL_MAX_SPECS]; /* the matching ones */
     size_t nm = 0;
-    for (size_t i = 0; i < n; i++)
-        if (r[i].cpu && nm < sizeof(specs) / sizeof(specs[0]))
+    for (size_t i = 0; i < n && i < REGCTL_MAX_SPECS; i++)
+        if (r[i].cpu)
             specs[nm++] = r[i].spec;
     /* ---- end issue 28 (h28s) */
     if (json) {

@@ -11,6 +11,7 @@
 const struct regc_spec *const *regctl_specs = regc_specs;
 
 #define NBUILTIN (sizeof(regc_specs) / sizeof(regc_specs[0]) - 1)
+_Static_assert(NBUILTIN + 1 <= REGCTL_MAX_SPECS, "REGCTL_MAX_SPECS holds every spec and the user's");
 
 void regctl_add_spec(const struct regc_spec *s)
 {

@@ -14,6 +14,10 @@
  * spec to compare. */
 extern const struct regc_spec *const *regctl_specs;
 
+/* The most specs regctl_specs holds: the built-in ones and one of the user's (a build with more
+ * built-in specs fails to compile: names.c checks it). */
+#define REGCTL_MAX_SPECS 64
+
 /* Puts a user's spec (--spec; borrowed, must outlive regctl's use of it) among regctl_specs: in
  * place of the built-in spec of the same name, else after the built-in ones. A second call
  * replaces the first one's spec. */
