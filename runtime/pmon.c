@@ -818,9 +818,12 @@ static int program_event(regc_pmon_session *p, struct pmon_ev *e)
     return wr(p, &e->ctl, v);
 }
 
-/* Counters the box reset does not clear (to 0), and preloads. */
+/* Counters the box reset does not clear (to 0), and preloads. A box nothing can freeze has its
+ * counter loaded before its control is programmed: the preload is known here already. */
 static int load_counter(regc_pmon_session *p, struct pmon_ev *e, bool box_reset)
 {
+    e->armed = preload_of(p, e);
+    e->last = e->armed;
     if (shared_reg(e) || (box_reset && !with_count(e, 0, e->armed)))
         return 0;
     return wr(p, &e->ctr, with_count(e, 0, e->armed));
