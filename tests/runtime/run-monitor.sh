@@ -77,7 +77,7 @@ golden monitor-perf-socket 0 --backend sim monitor e5_2600v2 "$Q" --socket all -
 golden monitor-perf-signed 0 --backend sim monitor xeon7500_mbox "mbox[mbox1]:DSP_FILL,dir=up-down" \
     -I 1000 --count 2 --sim-rate "mbox[mbox1]:DSP_FILL=-1234567"
 # -I is milliseconds; --interval wants its unit (0 aside); one output form
-golden monitor-interval-bare 2 --backend sim monitor e5_2600v2 "$U" --interval 1000
+golden monitor-interval-bare 2 --backend sim --dry-run monitor e5_2600v2 "$U" --interval 1000
 golden monitor-interval-ms-zero 2 --backend sim monitor e5_2600v2 "$U" -I 0
 golden monitor-interval-ms-junk 2 --backend sim monitor e5_2600v2 "$U" -I 1s
 golden monitor-interval-ms-large 2 --backend sim monitor e5_2600v2 "$U" -I 86400001
