@@ -1108,6 +1108,7 @@ static int run(struct mon *m, struct sock *socks, int n)
         return rc;
     for (int k = 0; m->g->dry_run && k < n; k++) /* the perf backend: the events it would open */
         print_perf_plan(m, socks[k].p);
+    long long t0 = run_now_ns(); /* the counters count from here */
     struct run_child child;
     int cmd_rc = start_command(m, &child);
     if (cmd_rc) {
@@ -1121,7 +1122,6 @@ static int run(struct mon *m, struct sock *socks, int n)
         print_top(m, socks, n, widths);
     else if (rows_shown && !m->sep && !m->json_lines && !m->g->dry_run)
         out_text_header(stdout, socks[0].pkg >= 0, event_width(m));
-    long long t0 = run_now_ns();
     double at = 0, before = 0;
     unsigned long limit = m->g->dry_run ? 1 : m->count; /* 0: none */
     for (unsigned long t = 1; !rc; t++) {
