@@ -1022,6 +1022,23 @@ static void emit_rows(const struct mon *m, const struct sock *socks, int n, bool
     }
 }
 
+/* What the totals' title names: "'CMD ARGS' on SPEC" or "SPEC", and the sampling period. */
+static void totals_subject(const struct mon *m, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (char **a = m->cmd; a && *a && at < len; a++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", a == m->cmd ? "'" : " ", *a);
+    if (m->cmd && at < len)
+        at += (size_t)snprintf(buf + at, len - at, "' on ");
+    if (at < len)
+        at += (size_t)snprintf(buf + at, len - at, "%s", m->spec->name);
+    char period[40];
+    if (m->popt.sample && at < len)
+        snprintf(buf + at, len - at, ", overflows of every %s events",
+                 out_thousands(period, sizeof(period), m->popt.sample, false));
+}
+
 /* The run's totals: after the intervals (text), or alone (-x, -j without intervals). */
 static void emit_totals(const struct mon *m, const struct sock *socks, int n, double elapsed,
                         bool intervals_shown)
@@ -1030,17 +1047,8 @@ static void emit_totals(const struct mon *m, const struct sock *socks, int n, do
     if (!text && intervals_shown)
         return; /* perf stat -I -x / -j: the intervals only */
     if (text) {
-        char what[600] = "", period[40];
-        size_t at = 0;
-        for (char **a = m->cmd; a && *a && at < sizeof(what) - 1; a++)
-            at += (size_t)snprintf(what + at, sizeof(what) - at, "%s%s", at ? " " : "'", *a);
-        if (at && at < sizeof(what) - 1)
-            snprintf(what + at, sizeof(what) - at, "' on ");
-        snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s", m->spec->name);
-        if (m->popt.sample)
-            snprintf(what + strlen(what), sizeof(what) - strlen(what),
-                     ", overflows of every %s events",
-                     out_thousands(period, sizeof(period), m->popt.sample, false));
+        char what[600];
+        totals_subject(m, what, sizeof(what));
         out_text_totals_title(stdout, what);
     }
     emit_rows(m, socks, n, false, -1, elapsed);
@@ -1121,7 +1129,7 @@ static int run(struct mon *m, struct sock *socks, int n)
     if (!perf)
         print_top(m, socks, n, widths);
     else if (rows_shown && !m->sep && !m->json_lines && !m->g->dry_run)
-        out_text_header(stdout, socks[0].pkg >= 0, event_width(m));
+        out_text_header(stdout, socks[0].pkg >= 0);
     double at = 0, before = 0;
     unsigned long limit = m->g->dry_run ? 1 : m->count; /* 0: none */
     for (unsigned long t = 1; !rc; t++) {

@@ -64,13 +64,12 @@ static void time_text(char *buf, size_t len, double t)
     snprintf(buf, len, "%6llu.%09llu", ns / 1000000000ULL, ns % 1000000000ULL);
 }
 
-void out_text_header(FILE *f, bool sockets, int event_width)
+void out_text_header(FILE *f, bool sockets)
 {
     fprintf(f, "#%15s", "time");
     if (sockets)
         fprintf(f, "  %-6s", "socket");
     fprintf(f, "  %18s %-9s %s\n", "counts", "unit", "event");
-    (void)event_width;
 }
 
 void out_text_row(FILE *f, const struct out_row *r, int event_width)

@@ -41,7 +41,7 @@ struct out_row {
 char *out_thousands(char *buf, size_t len, uint64_t v, bool is_signed);
 
 /* The text form: the header of interval rows, a row, and the end of a run's totals. */
-void out_text_header(FILE *f, bool sockets, int event_width);
+void out_text_header(FILE *f, bool sockets);
 void out_text_row(FILE *f, const struct out_row *r, int event_width);
 void out_text_totals_title(FILE *f, const char *what);
 void out_text_elapsed(FILE *f, double seconds);
