@@ -1142,7 +1142,7 @@ static int run(struct mon *m, struct sock *socks, int n)
             print_interval(m, socks, n, t, widths, rows);
         else if (rows_shown)
             emit_rows(m, socks, n, true, at, at - before);
-        fflush(stdout);
+        run_output_lost(stdout); /* a reader gone: ends the run as SIGPIPE would */
         before = at;
         if (last)
             break;

@@ -57,6 +57,11 @@ int run_catch_signals(void)
     struct sigaction sc = {.sa_handler = on_child, .sa_flags = SA_NOCLDSTOP};
     sigemptyset(&sc.sa_mask);
     sigaction(SIGCHLD, &sc, NULL);
+    /* a reader gone (regctl ... | head) must not kill regctl with the boxes programmed:
+     * the write fails instead, and run_output_lost() ends the run */
+    struct sigaction si = {.sa_handler = SIG_IGN};
+    sigemptyset(&si.sa_mask);
+    sigaction(SIGPIPE, &si, NULL);
     return 0;
 }
 
@@ -70,6 +75,7 @@ long long run_now_ns(void)
 /* In the child: exec, or send exec's errno up the close-on-exec pipe and end. */
 static void child_exec(int report, char **argv)
 {
+    signal(SIGPIPE, SIG_DFL); /* an ignored signal stays ignored across exec */
     execvp(argv[0], argv);
     int e = errno;
     if (write(report, &e, sizeof(e)) < 0) { /* the parent then sees a silent end */
@@ -153,4 +159,13 @@ int run_status(const struct run_child *c)
     if (WIFSIGNALED(c->status))
         return 128 + WTERMSIG(c->status);
     return WIFEXITED(c->status) ? WEXITSTATUS(c->status) : 1;
+}
+
+bool run_output_lost(FILE *f)
+{
+    if (fflush(f) == 0 && !ferror(f))
+        return false;
+    if (!run_stop)
+        run_stop = SIGPIPE;
+    return true;
 }

@@ -15,6 +15,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* The signal that asked the run to end (its number), 0 while none has. */
@@ -49,6 +50,13 @@ bool run_ended(struct run_child *c);
 
 /* The child's status as a shell gives it: its exit code, or 128 + the signal that ended it. */
 int run_status(const struct run_child *c);
+
+/*
+ * Flushes f; when its output cannot be written (the reader of a pipe gone:
+ * SIGPIPE is ignored, so the write fails with EPIPE) the run ends as on
+ * SIGPIPE (run_stop, exit 141), the boxes restored. True when lost.
+ */
+bool run_output_lost(FILE *f);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 long long run_now_ns(void);

@@ -210,6 +210,14 @@ kill_points() {
         "$([ $rc = 127 ] && [ "$before" = "$after" ]; echo $?)" "exit $rc" "$(cat "$tmp/a.out")" \
         "before: $before" "after:  $after"
 
+    # (and a reader that goes away: regctl ... | head -1 ends as SIGPIPE would, boxes restored)
+    "$REGCTL" "${DEV[@]}" monitor e5_2600v2 "$@" --lock-dir "$tmp/locks" -I 10 2>"$tmp/a.err" | head -1 >/dev/null
+    rc=${PIPESTATUS[0]}
+    after=$(values $regs)
+    check "$dev: its reader gone (| head -1): exit 141, registers as found" \
+        "$([ $rc = 141 ] && [ "$before" = "$after" ]; echo $?)" "exit $rc" "$(cat "$tmp/a.err")" \
+        "before: $before" "after:  $after"
+
     # 3. in the middle of an interval's read: the device signals regctl from inside the
     #    first interval's read of the U-Box counter (0xc16)
     local k
@@ -233,6 +241,7 @@ kill_points() {
 msr_names=("msrfs: killed waiting for a lock (before programming): exit 143, nothing changed"
     "msrfs: killed while the command runs: exit 143, the command ended, registers as found"
     "msrfs: a command that cannot run: exit 127, registers as found"
+    "msrfs: its reader gone (| head -1): exit 141, registers as found"
     "msrfs: killed in an interval's read: exit 143, registers as found"
     "msrfs: left frozen")
 msrfs_mount e5_2600v2 1 "$tmp/mnt" --log "$tmp/msr.log"
@@ -251,13 +260,14 @@ else
     kill_points msrfs "$mnt/sim" "$tmp/msr.log" "$REGS" -- "$U" "$C"
     ctr=$(values ubox.U_MSR_PMON_CTR0)
     printf 'event %s 10' "$U" >"$mnt/sim"
-    check "${msr_names[4]}" "$([ "$(values ubox.U_MSR_PMON_CTR0)" = "$ctr" ]; echo $?)" "$ctr"
+    check "${msr_names[5]}" "$([ "$(values ubox.U_MSR_PMON_CTR0)" = "$ctr" ]; echo $?)" "$ctr"
     msrfs_unmount
 fi
 
 pci_names=("pcifs: killed waiting for a lock (before programming): exit 143, nothing changed"
     "pcifs: killed while the command runs: exit 143, the command ended, registers as found"
     "pcifs: a command that cannot run: exit 127, registers as found"
+    "pcifs: its reader gone (| head -1): exit 141, registers as found"
     "pcifs: killed in an interval's read: exit 143, registers as found"
     "pcifs: QPI control and counter as found, through the kernel")
 pcifs_mount e5_2600v2 "$tmp/pmnt" --cpus 1
@@ -275,7 +285,7 @@ else
     before_cfg=$(for d in "$pcifs_mnt"/bus/pci/devices/*; do od -An -tx4 "$d/config"; done | md5sum)
     kill_points pcifs "$pcifs_mnt/sim" "$pcifs_log" "$REGS" -- "$U" "$Q"
     after_cfg=$(for d in "$pcifs_mnt"/bus/pci/devices/*; do od -An -tx4 "$d/config"; done | md5sum)
-    check "${pci_names[4]}" "$([ -n "$bdf" ] && [ "$before_cfg" = "$after_cfg" ]; echo $?)" "$bdf"
+    check "${pci_names[5]}" "$([ -n "$bdf" ] && [ "$before_cfg" = "$after_cfg" ]; echo $?)" "$bdf"
     pcifs_unmount
 fi
 tap_done
