@@ -251,8 +251,12 @@ static int parse_args(struct mon *m, int argc, char **argv)
             m->table = true;
             break;
         case 'c':
-            if (regctl_num("monitor: --count", optarg, 1, ULONG_MAX, 0, &v))
+            if (regctl_num("monitor: --count", optarg, 1, ULONG_MAX, 0, &v)) {
+                if (strcmp(optarg, "0") == 0) /* perf's and older habits: 0 for "no end" */
+                    fprintf(stderr, "regctl: monitor: note: without --count the run lasts until "
+                                    "the command ends, or until Ctrl-C\n");
                 return 2;
+            }
             m->count = (unsigned long)v;
             m->count_given = true;
             break;

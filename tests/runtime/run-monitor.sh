@@ -83,6 +83,7 @@ golden monitor-interval-ms-junk 2 --backend sim monitor e5_2600v2 "$U" -I 1s
 golden monitor-interval-ms-large 2 --backend sim monitor e5_2600v2 "$U" -I 86400001
 golden monitor-two-forms 2 --backend sim monitor e5_2600v2 "$U" -x , -j
 golden monitor-empty-sep 2 --backend sim monitor e5_2600v2 "$U" -x ''
+golden monitor-count-zero 2 --backend sim monitor e5_2600v2 "$U" --count 0
 golden monitor-table-and-csv 2 --backend sim monitor e5_2600v2 "$U" --table --csv
 # sharing (run-share.sh has the locks, interrupts and msrfs runs)
 golden monitor-bad-settle 2 --backend sim monitor e5_2600v2 "$U" --settle soon
