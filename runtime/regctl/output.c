@@ -1,9 +1,10 @@
 /*
  * output - `regctl monitor`'s readings in perf stat's forms: text, -x SEP and
- * -j (output.h). The columns follow tools/perf/util/stat-display.c: the
- * interval time as "%6lu.%09lu", counts in 18 columns, -x's fields in
- * print_counter_value_csv / print_running_csv order, -j's keys as
- * print_counter_value_json / print_running_json name them.
+ * -j (output.h), laid out as perf stat prints them (perf's
+ * tools/perf/util/stat-display.c; written from perf's output and its
+ * documented -x fields, not checked against that source here): the interval
+ * time as "%6lu.%09lu", counts in 18 columns, -x's fields in perf's order,
+ * -j's keys as perf names them.
  */
 #include "output.h"
 
