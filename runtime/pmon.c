@@ -818,9 +818,12 @@ static int program_event(regc_pmon_session *p, struct pmon_ev *e)
     return wr(p, &e->ctl, v);
 }
 
-/* Counters the box reset does not clear (to 0), and preloads. */
+/* Counters the box reset does not clear (to 0), and preloads. A box nothing can freeze has its
+ * counter loaded before its control is programmed: the preload is known here already. */
 static int load_counter(regc_pmon_session *p, struct pmon_ev *e, bool box_reset)
 {
+    e->armed = preload_of(p, e);
+    e->last = e->armed;
     if (shared_reg(e) || (box_reset && !with_count(e, 0, e->armed)))
         return 0;
     return wr(p, &e->ctr, with_count(e, 0, e->armed));
@@ -1322,6 +1325,29 @@ static void full_laps(regc_pmon_session *p, const bool *ovf, const uint64_t *bef
     }
 }
 
+/*
+ * An overflowed counter: every period its count went through since it was
+ * armed counts as one overflow (a rate far above the period overflows many
+ * times per sample; the hardware wraps once and counts on from 0), and the
+ * events past the last whole period are kept: returns them, to re-arm at
+ * armed + rest, so the next overflow comes after the period's remainder.
+ * Up and down, the count's sign is unknown: one overflow, re-armed whole.
+ */
+static uint64_t rearm_point(struct pmon_ev *e, uint64_t before)
+{
+    uint64_t m = regc__low_mask(e->c->width);
+    uint64_t span = (m - e->armed) + 1; /* events from the preload to the wrap: N (or N+1) */
+    uint64_t since = (e->last - e->armed) & m;
+    if (e->last >= before && e->c->width < 64) /* a whole lap the value cannot show */
+        since += UINT64_C(1) << e->c->width;
+    if (e->dir == REGC_DIR_UP_DOWN || !span || since < span) {
+        e->overflows++;
+        return 0;
+    }
+    e->overflows += since / span;
+    return since % span;
+}
+
 int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n)
 {
     bool flag[MAX_BOXES] = {false}, ovf[REGC_PMON_MAX_EVENTS] = {false};
@@ -1350,15 +1376,15 @@ int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsign
         struct pmon_ev *e = &p->ev[i];
         if (!ovf[i])
             continue;
-        e->overflows++;
+        uint64_t rest = rearm_point(e, before[i]);
         if (which && *n < max)
             which[*n] = i;
         ++*n;
-        e->last = e->armed;
+        e->last = e->armed + rest;
         if (shared_reg(e))
-            rc = wr(p, &e->ctl, with_count(e, control_value(p, e), e->armed));
+            rc = wr(p, &e->ctl, with_count(e, control_value(p, e), e->last));
         else
-            rc = wr(p, &e->ctr, with_count(e, 0, e->armed));
+            rc = wr(p, &e->ctr, with_count(e, 0, e->last));
     }
     for (unsigned k = 0; !rc && k < p->nbox; k++)
         if (clr[k])

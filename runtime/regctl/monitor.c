@@ -19,6 +19,8 @@
 #include "cmdline.h"
 #include "names.h"
 #include "numarg.h"
+#include "output.h"
+#include "run.h"
 #include "secure.h"
 #include "cpucheck.h"
 
@@ -43,12 +45,34 @@ const char regctl_monitor_help[] =
     "EVENT is BLOCK[INSTANCE]:EVENT[.SUB][,FIELD=VALUE...] ('regctl events' lists them), or\n"
     "perf's: PMU/TERM=VALUE,.../ (uncore_ubox/event=0x42,umask=0x8/) or a perfmon/perf alias\n"
     "(unc_u_event_msg.doorbell_rcvd), in any case. Options may come before, between or after\n"
-    "the events.\n";
+    "the events.\n"
+    "\n"
+    "After '--', CMD [ARGS] is run with the counters started, and stopped when it ends; regctl\n"
+    "exits with its status (128+N if signal N ended it). Without CMD and without --count, the\n"
+    "run lasts until SIGINT (Ctrl-C) or SIGTERM. Totals and the elapsed time come at the end;\n"
+    "-I MS or --interval DUR print intervals while it runs. Short forms as perf stat's: -I MS,\n"
+    "-x SEP, -j.\n";
 
 const struct cmdline_opt regctl_monitor_opts[] = {
-    {"interval", "DUR", "time between reads: 1s, 250ms, 0 (default 1s)", 'i'},
-    {"count", "N", "number of intervals (default 10)", 'c'},
-    {"sample", "N", "sampling: overflow every N events, report the overflowed counters", 's'},
+    {"interval", "DUR",
+     "print intervals, DUR apart: 1s, 250ms, 0 (a number needs its unit;\n"
+     "without this or -I: reads every 1s, totals at the end)",
+     'i'},
+    {"interval-print", "MS", "print intervals, MS milliseconds apart (perf's -I; also -I MS)", 'I'},
+    {"count", "N", "number of intervals (default: until CMD ends, or Ctrl-C)", 'c'},
+    {"field-separator", "SEP",
+     "perf stat -x's CSV (also -x SEP): [time,][socket,units,]value,unit,\n"
+     "event,run time (ns),percentage running,rate,rate unit",
+     'x'},
+    {"json-lines", NULL, "perf stat -j's JSON, one object per line (also -j)", 'j'},
+    {"table", NULL,
+     "a column per event, a row per interval (the form of --count N\n"
+     "without -I, -x or -j)",
+     'T'},
+    {"sample", "N",
+     "sampling: overflow every N events; the counts are overflows (each\n"
+     "whole period counted)",
+     's'},
     {"pmi-core", "MASK", "sampling: PMI routing (bit i: core i; default 1)", 'p'},
     {"per-box", NULL, "freeze and unfreeze per box, not through the global control", 'b'},
     {"socket", "all|LIST",
@@ -105,53 +129,15 @@ struct mon {
     uint64_t sim_cycles;       /* --sim-cycles; 0: not given */
     bool no_filter_check;      /* --no-filter-check */
     bool csv;
+    /* measuring a program, and perf stat's forms (run.c, output.c) */
+    char **cmd;          /* after "--": the command measured; NULL: none */
+    bool count_given;    /* --count: so many intervals; else until CMD ends or a signal */
+    bool interval_given; /* --interval or -I: the perf forms print intervals */
+    bool table;          /* --table, or --count alone (below) */
+    bool ms_given;       /* -I */
+    bool json_lines;     /* -j */
+    const char *sep;     /* -x SEP; NULL: not given */
 };
-
-static volatile sig_atomic_t stop_requested; /* the signal's number */
-
-static void on_signal(int sig)
-{
-    stop_requested = sig;
-}
-
-/* No SA_RESTART: a wait for a lock or an interval ends on the signal. */
-static void catch_signals(void)
-{
-    struct sigaction sa = {.sa_handler = on_signal};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-}
-
-/*
- * --interval, --settle: N, Ns, Nms or Nus (N decimal, at most max_s seconds) into *ns. 0, or 2
- * with a message naming the reason.
- */
-static int duration_arg(const char *opt, const char *s, uint64_t max_s, long long *ns)
-{
-    static const struct {
-        const char *unit;
-        uint64_t per_s; /* units per second */
-    } units[] = {{"ms", 1000}, {"us", 1000000}, {"s", 1}};
-    size_t len = strlen(s);
-    uint64_t per_s = 1, v;
-    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-        size_t ul = strlen(units[i].unit);
-        if (len > ul && strcmp(s + len - ul, units[i].unit) == 0) {
-            len -= ul, per_s = units[i].per_s;
-            break;
-        }
-    }
-    char why[96];
-    if (regc_num_parse(s, len, 0, max_s * per_s, REGC_NUM_DEC, &v, why, sizeof(why))) {
-        fprintf(stderr, "regctl: monitor: %s '%s': %s (want 1s, 250ms, 0; at most %llus)\n", opt, s,
-                why, (unsigned long long)max_s);
-        return 2;
-    }
-    *ns = (long long)(v * (1000000000 / per_s));
-    return 0;
-}
 
 /* --sim-rate EVENT=N: the rate of EVENT in the simulator. 0, or 2 (usage) with a message. */
 static int set_rate(regc_sim *sim, const char *arg)
@@ -178,6 +164,19 @@ static bool is_sim(const struct mon *m)
     return m->g->backend && strcmp(m->g->backend, "sim") == 0;
 }
 
+/* One output form, and a command with what goes with it; NULL, or why not. */
+static const char *check_forms(const struct mon *m)
+{
+    int forms = m->csv + m->g->json + m->table + m->json_lines + (m->sep != NULL);
+    if (forms > 1)
+        return "choose one output form: --table, --csv, --json, -x SEP or -j";
+    if (m->sep && !*m->sep)
+        return "-x wants a separator (-x , or -x ';')";
+    if (m->cmd && m->count_given)
+        return "--count and a command exclude each other: the command's end ends the run";
+    return NULL;
+}
+
 /* The options of every socket and CSV that go together. 0, or 2 (usage) with a message. */
 static int check_socket_args(const struct mon *m)
 {
@@ -188,8 +187,8 @@ static int check_socket_args(const struct mon *m)
         why = "--sim-cycles needs --backend sim";
     else if (m->sim_sockets && !m->socket_arg)
         why = "--sim-sockets needs --socket";
-    else if (m->csv && m->g->json)
-        why = "--csv and --json exclude each other";
+    else
+        why = check_forms(m);
     if (why)
         fprintf(stderr, "regctl: monitor: %s\n", why);
     return why ? 2 : 0;
@@ -224,20 +223,42 @@ static int parse_args(struct mon *m, int argc, char **argv)
     int c;
     optind = 0; /* GNU getopt: 0 starts a new scan (the '-' mode state included) */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "-", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-I:x:j", lo, NULL)) != -1) {
         switch (c) {
         case 1:
             if (positional(m, optarg))
                 return 2;
             break;
         case 'i':
-            if (duration_arg("--interval", optarg, MON_MAX_INTERVAL_S, &m->interval_ns))
+            if (regctl_duration("monitor: --interval", optarg, MON_MAX_INTERVAL_S,
+                                "-I 1000 is milliseconds, as perf's -I", &m->interval_ns))
                 return 2;
+            m->interval_given = true;
+            break;
+        case 'I': /* perf's -I: milliseconds */
+            if (regctl_num("monitor: -I", optarg, 1, MON_MAX_INTERVAL_S * 1000, REGC_NUM_DEC, &v))
+                return 2;
+            m->interval_ns = (long long)v * 1000000;
+            m->interval_given = m->ms_given = true;
+            break;
+        case 'x':
+            m->sep = optarg;
+            break;
+        case 'j':
+            m->json_lines = true;
+            break;
+        case 'T':
+            m->table = true;
             break;
         case 'c':
-            if (regctl_num("monitor: --count", optarg, 1, ULONG_MAX, 0, &v))
+            if (regctl_num("monitor: --count", optarg, 1, ULONG_MAX, 0, &v)) {
+                if (strcmp(optarg, "0") == 0) /* perf's and older habits: 0 for "no end" */
+                    fprintf(stderr, "regctl: monitor: note: without --count the run lasts until "
+                                    "the command ends, or until Ctrl-C\n");
                 return 2;
+            }
             m->count = (unsigned long)v;
+            m->count_given = true;
             break;
         case 's': /* the counter's width bounds it: regc_pmon_start() */
             if (regctl_num("monitor: --sample", optarg, 1, UINT64_MAX, 0, &m->popt.sample))
@@ -266,7 +287,7 @@ static int parse_args(struct mon *m, int argc, char **argv)
             m->popt.lock_dir = optarg;
             break;
         case 'S':
-            if (duration_arg("--settle", optarg, 60, &ns))
+            if (regctl_duration("monitor: --settle", optarg, 60, NULL, &ns))
                 return 2;
             m->popt.settle_ms = ns ? (int)((ns + 999999) / 1000000) : -1;
             break;
@@ -294,9 +315,13 @@ static int parse_args(struct mon *m, int argc, char **argv)
             return 2;
         }
     }
-    for (; optind < argc; optind++) /* after "--": arguments only */
-        if (positional(m, argv[optind]))
-            return 2;
+    if (optind < argc) /* after "--": the command to measure */
+        m->cmd = &argv[optind];
+    /* --count N alone asks for regctl's interval table, as before; -I, -x, -j, a command or a run
+     * until Ctrl-C, for perf stat's forms */
+    if (!check_forms(m) && m->count_given && !m->ms_given && !m->sep && !m->json_lines && !m->csv &&
+        !m->g->json)
+        m->table = true;
     if (!m->spec || !m->nev) {
         fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT (see 'regctl monitor "
                         "--help')\n");
@@ -411,14 +436,17 @@ static void print_perf_plan(const struct mon *m, const regc_pmon_session *p)
                (unsigned long long)pe.sample_period, pe.cpu, pe.group, pe.leader ? " leader" : "");
 }
 
+/* --table: "interval  EVENT..." ("EVENT overflows" when sampling: the counts are overflows). */
 static void print_header(const struct mon *m, unsigned *widths)
 {
-    printf("%8s", m->popt.sample ? "interval" : "interval");
+    printf("%8s", "interval");
     for (unsigned i = 0; i < m->nev; i++) {
-        widths[i] = (unsigned)strlen(m->events[i]);
+        char title[300];
+        snprintf(title, sizeof(title), "%s%s", m->events[i], m->popt.sample ? " overflows" : "");
+        widths[i] = (unsigned)strlen(title);
         if (widths[i] < 20)
             widths[i] = 20;
-        printf("  %*s", (int)widths[i], m->events[i]);
+        printf("  %*s", (int)widths[i], title);
     }
     printf("\n");
 }
@@ -436,16 +464,6 @@ static void print_count(const regc_pmon_session *p, unsigned i, int width, uint6
         printf("  %*lld", width, (long long)(int64_t)v);
     else
         printf("  %*llu", width, (unsigned long long)v);
-}
-
-static void sleep_interval(const struct mon *m)
-{
-    if (m->interval_ns <= 0 || m->g->dry_run)
-        return;
-    struct timespec ts = {(time_t)(m->interval_ns / 1000000000),
-                          (long)(m->interval_ns % 1000000000)};
-    while (nanosleep(&ts, &ts) == -1 && errno == EINTR && !stop_requested)
-        ;
 }
 
 /* One interval: the counts (polling) or the overflow numbers (sampling) since the last one. */
@@ -732,7 +750,7 @@ static int start_sockets(struct mon *m, struct sock *socks, int n)
                           m->popt.lock_dir != NULL);
             for (int j = 0; j < k; j++)
                 regc_pmon_release(socks[j].p);
-            return stop_requested ? 128 + stop_requested : 1;
+            return run_stop ? 128 + run_stop : 1;
         }
         socks[k].started = true;
         for (const char *w = regc_pmon_warning(socks[k].p); *w;) {
@@ -794,7 +812,7 @@ static int event_width(const struct mon *m)
 /* --socket, text: "interval  event  S0  S1 ... total" */
 static void print_socket_header(const struct mon *m, const struct sock *socks, int n)
 {
-    printf("%8s  %-*s", "interval", event_width(m), "event");
+    printf("%8s  %-*s", "interval", event_width(m), m->popt.sample ? "overflows" : "event");
     for (int k = 0; k < n; k++) {
         char col[16];
         snprintf(col, sizeof(col), "S%d", socks[k].pkg);
@@ -955,6 +973,145 @@ static void print_interval(const struct mon *m, const struct sock *socks, int n,
     fflush(stdout);
 }
 
+/* ---- perf stat's forms (output.c): text, -x SEP, -j */
+
+static bool perf_form(const struct mon *m)
+{
+    return !m->table && !m->csv && !m->g->json;
+}
+
+/* One reading in the chosen perf form. */
+static void emit(const struct mon *m, const struct out_row *r)
+{
+    if (m->sep)
+        out_csv_row(stdout, m->sep, r);
+    else if (m->json_lines)
+        out_json_row(stdout, r);
+    else
+        out_text_row(stdout, r, event_width(m));
+}
+
+/*
+ * Every event's reading, per socket with --socket (and, in text, their total):
+ * this interval's counts (interval) or the run's totals. 'time' < 0 for totals;
+ * 'span' the seconds they were counted over.
+ */
+static void emit_rows(const struct mon *m, const struct sock *socks, int n, bool interval,
+                      double time, double span)
+{
+    struct out_row r = {.time = time,
+                        .units = 1,
+                        .unit = m->popt.sample ? "overflows" : "events",
+                        .seconds = span,
+                        .run_ns = (uint64_t)(span * 1e9 + 0.5),
+                        .pcnt = 100.0};
+    bool sockets = socks[0].pkg >= 0;
+    for (unsigned i = 0; i < m->nev; i++) {
+        r.event = m->events[i];
+        r.is_signed = counts_signed(socks[0].p, i);
+        for (int k = 0; k < n; k++) {
+            char id[16];
+            snprintf(id, sizeof(id), "S%d", socks[k].pkg);
+            r.socket = sockets ? id : NULL;
+            r.value = interval ? socks[k].delta[i] : run_total(m, socks[k].p, i);
+            emit(m, &r);
+        }
+        if (sockets && !m->sep && !m->json_lines) { /* perf's machine forms have no total row */
+            r.socket = "total";
+            r.units = (unsigned)n;
+            r.value = socket_sum(m, socks, n, i, interval);
+            emit(m, &r);
+            r.units = 1;
+        }
+    }
+}
+
+/* What the totals' title names: "'CMD ARGS' on SPEC" or "SPEC", and the sampling period. */
+static void totals_subject(const struct mon *m, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (char **a = m->cmd; a && *a && at < len; a++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", a == m->cmd ? "'" : " ", *a);
+    if (m->cmd && at < len)
+        at += (size_t)snprintf(buf + at, len - at, "' on ");
+    if (at < len)
+        at += (size_t)snprintf(buf + at, len - at, "%s", m->spec->name);
+    char period[40];
+    if (m->popt.sample && at < len)
+        snprintf(buf + at, len - at, ", overflows of every %s events",
+                 out_thousands(period, sizeof(period), m->popt.sample, false));
+}
+
+/* The run's totals: after the intervals (text), or alone (-x, -j without intervals). */
+static void emit_totals(const struct mon *m, const struct sock *socks, int n, double elapsed,
+                        bool intervals_shown)
+{
+    bool text = !m->sep && !m->json_lines;
+    if (!text && intervals_shown)
+        return; /* perf stat -I -x / -j: the intervals only */
+    if (text) {
+        char what[600];
+        totals_subject(m, what, sizeof(what));
+        out_text_totals_title(stdout, what);
+    }
+    emit_rows(m, socks, n, false, -1, elapsed);
+    if (text)
+        out_text_elapsed(stdout, elapsed);
+    fflush(stdout);
+}
+
+/* ---- the run: intervals until --count, the command's end or a signal (run.c) */
+
+/* One interval of every socket: --sim-rate's events, then the counts since the last poll. */
+static int poll_sockets(struct mon *m, struct sock *socks, int n)
+{
+    int rc = 0;
+    for (int k = 0; !rc && k < n; k++) {
+        rc = inject(socks[k].d);
+        if (!rc)
+            rc = one_interval(m, socks[k].p, socks[k].prev, socks[k].delta);
+    }
+    return rc;
+}
+
+/*
+ * Waits for the end of interval t; true when the run ends with this poll: the
+ * command ended, or (no command) a signal came. With a command, a signal does
+ * not end the run: the command gets it, and its end does.
+ */
+static bool wait_interval(const struct mon *m, struct run_child *c, long long t0, unsigned long t)
+{
+    if (m->g->dry_run)
+        return true;
+    long long deadline = t0 + (long long)t * m->interval_ns;
+    for (;;) {
+        if (c->pid ? run_ended(c) : run_stop != 0)
+            return true;
+        if (run_now_ns() >= deadline)
+            return false;
+        run_wait(c, deadline);
+    }
+}
+
+/* Seconds from the start to poll t: the simulator's time on the sim backend (each poll is one
+ * interval of its --sim-rate events), else the clock's. */
+static double time_at(const struct mon *m, long long t0, unsigned long t)
+{
+    if (is_sim(m))
+        return (double)t * (double)m->interval_ns / 1e9;
+    return (double)(run_now_ns() - t0) / 1e9;
+}
+
+/* Starts the command, if any, once the counters count. 0, or the exit status. */
+static int start_command(const struct mon *m, struct run_child *c)
+{
+    *c = (struct run_child){0};
+    if (!m->cmd || m->g->dry_run || run_stop)
+        return 0;
+    return run_start(c, m->cmd);
+}
+
 /* Starts every session, runs the intervals (every socket polled in each), releases. */
 static int run(struct mon *m, struct sock *socks, int n)
 {
@@ -963,33 +1120,55 @@ static int run(struct mon *m, struct sock *socks, int n)
         return rc;
     for (int k = 0; m->g->dry_run && k < n; k++) /* the perf backend: the events it would open */
         print_perf_plan(m, socks[k].p);
+    long long t0 = run_now_ns(); /* the counters count from here */
+    struct run_child child;
+    int cmd_rc = start_command(m, &child);
+    if (cmd_rc) {
+        release_sockets(socks, n, 0);
+        return cmd_rc;
+    }
     unsigned widths[REGC_PMON_MAX_EVENTS];
     json_t *rows = m->g->json ? json_array() : NULL;
-    print_top(m, socks, n, widths);
-    unsigned long count = m->g->dry_run ? 1 : m->count;
-    for (unsigned long t = 1; !rc && t <= count && !stop_requested; t++) {
-        sleep_interval(m);
-        for (int k = 0; !rc && k < n; k++) {
-            rc = inject(socks[k].d);
-            if (!rc)
-                rc = one_interval(m, socks[k].p, socks[k].prev, socks[k].delta);
-        }
+    bool perf = perf_form(m), rows_shown = !perf || m->interval_given || m->count_given;
+    if (!perf)
+        print_top(m, socks, n, widths);
+    else if (rows_shown && !m->sep && !m->json_lines && !m->g->dry_run)
+        out_text_header(stdout, socks[0].pkg >= 0);
+    double at = 0, before = 0;
+    unsigned long limit = m->g->dry_run ? 1 : m->count; /* 0: none */
+    for (unsigned long t = 1; !rc; t++) {
+        bool last = wait_interval(m, &child, t0, t) || (limit && t >= limit);
+        rc = poll_sockets(m, socks, n);
         if (rc || m->g->dry_run)
             break;
-        print_interval(m, socks, n, t, widths, rows);
+        at = time_at(m, t0, t);
+        if (!perf)
+            print_interval(m, socks, n, t, widths, rows);
+        else if (rows_shown)
+            emit_rows(m, socks, n, true, at, at - before);
+        run_output_lost(stdout); /* a reader gone: ends the run as SIGPIPE would */
+        before = at;
+        if (last)
+            break;
     }
+    while (child.pid && !run_ended(&child)) /* a failed poll: the command runs on, unmeasured */
+        run_wait(&child, -1);
     if (release_sockets(socks, n, rc)) {
         json_decref(rows);
         return 1;
     }
     if (rows)
         print_json_doc(m, socks, n, rows);
-    return stop_requested ? 128 + stop_requested : 0;
+    if (perf && !m->g->dry_run)
+        emit_totals(m, socks, n, at, rows_shown);
+    if (child.pid)
+        return run_status(&child);
+    return run_stop ? 128 + run_stop : 0;
 }
 
 int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
 {
-    struct mon m = {.g = g, .interval_ns = 1000000000LL, .count = 10};
+    struct mon m = {.g = g, .interval_ns = 1000000000LL};
     int rc = parse_args(&m, argc, argv);
     if (rc)
         return rc;
@@ -1007,10 +1186,12 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
     for (int k = 0; k < n && !rc && m.sim_cycles; k++)
         if (regc_dev_sim(socks[k].d)) /* no model with --dry-run */
             regc_sim_clock(regc_dev_sim(socks[k].d), m.sim_cycles);
-    if (!rc) {
-        catch_signals();
-        rc = run(&m, socks, n);
+    if (!rc && run_catch_signals() < 0) {
+        fprintf(stderr, "regctl: monitor: cannot catch signals: %s\n", strerror(errno));
+        rc = 1;
     }
+    if (!rc)
+        rc = run(&m, socks, n);
     for (int k = 0; k < n; k++)
         close_socket(&socks[k]);
     return rc;

@@ -2,6 +2,7 @@
 #include "numarg.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int regctl_num(const char *what, const char *text, uint64_t min, uint64_t max, unsigned flags,
                uint64_t *out)
@@ -20,4 +21,41 @@ int regctl_num_signed(const char *what, const char *text, int64_t min, int64_t m
         return 0;
     fprintf(stderr, "regctl: %s '%s': %s\n", what, text, why);
     return 2;
+}
+
+/* The unit at the end of a duration, and how many of it make a second; the unit's length in
+ * *ul (0: none). */
+static uint64_t duration_unit(const char *s, size_t len, size_t *ul)
+{
+    static const struct {
+        const char *unit;
+        uint64_t per_s;
+    } units[] = {{"ms", 1000}, {"us", 1000000}, {"s", 1}};
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        *ul = strlen(units[i].unit);
+        if (len > *ul && strcmp(s + len - *ul, units[i].unit) == 0)
+            return units[i].per_s;
+    }
+    *ul = 0;
+    return 1;
+}
+
+int regctl_duration(const char *what, const char *text, uint64_t max_s, const char *hint,
+                    long long *ns)
+{
+    size_t len = strlen(text), ul;
+    uint64_t per_s = duration_unit(text, len, &ul), v;
+    char why[160];
+    if (regc_num_parse(text, len - ul, 0, max_s * per_s, REGC_NUM_DEC, &v, why, sizeof(why))) {
+        fprintf(stderr, "regctl: %s '%s': %s (want 1s, 250ms, 0; at most %llus)\n", what, text, why,
+                (unsigned long long)max_s);
+        return 2;
+    }
+    if (!ul && v) {
+        fprintf(stderr, "regctl: %s '%s': a number without its unit: write %sms or %ss%s%s\n", what,
+                text, text, text, hint ? "; " : "", hint ? hint : "");
+        return 2;
+    }
+    *ns = (long long)(v * (1000000000 / per_s));
+    return 0;
 }

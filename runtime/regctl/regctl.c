@@ -1021,8 +1021,9 @@ static const struct cmdline_cmd commands[] = {
      write_opts, g_access, "rf*", cmd_write},
     {"detect", "", "name this CPU, its uncore PCI devices and the specs that match", "", NULL,
      g_detect, "", run_detect},
-    {"monitor", "SPEC EVENT... [monitor options]",
-     "count uncore events over intervals, or sample their overflows", regctl_monitor_help,
+    {"monitor", "SPEC EVENT... [monitor options] [-- CMD [ARGS]]",
+     "count uncore events around a program, at intervals or until Ctrl-C; or sample overflows",
+     regctl_monitor_help,
      regctl_monitor_opts, g_monitor, "se*", run_monitor},
     {"help", "[COMMAND]", "this help, or a command's", "", NULL, NULL, "c", run_help},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0}};

@@ -49,7 +49,7 @@ else
     expect "regctl mon<TAB>" "regctl mon" monitor
     expect "regctl --cpu 1 mon<TAB>: a global option's value skipped" "regctl --cpu 1 mon" monitor
     expect "regctl --back<TAB>" "regctl --back" --backend
-    expect "regctl monitor --int<TAB>: monitor's own option" "regctl monitor --int" --interval
+    expect "regctl monitor --int<TAB>: monitor's own options" "regctl monitor --int" --interval --interval-print
     expect "regctl list --int<TAB>: not list's" "regctl list --int"
     expect "regctl --backend <TAB>" "regctl --backend " msr pci perf sim
     expect "regctl events -- --<TAB>: no options after --" "regctl events -- --"

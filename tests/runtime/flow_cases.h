@@ -200,6 +200,54 @@ static inline int flow_run_sample(regc_pmon_session *p, const struct flow_env *e
     return 0;
 }
 
+/*
+ * Sampling at rates far above the period: every whole period is one overflow,
+ * the remainder carries on to the next sample. Events per counter: 2.5
+ * periods, 2.5 again, then 1000 periods and 7: the hardware wraps once in each
+ * sample and counts on from 0, so the overflows are the events over the span
+ * from the preload to the wrap (the spec's preload: N, or N+1 for 2^w-1-N),
+ * cumulated: 2, 5, 1005 with N = 1000. Each sample's events come in one
+ * simulated cycle, so a freeze on overflow (E5-2600 v2 ov_en, Xeon 7500
+ * pmi_en, Sandy Bridge FREEZE) takes effect after all of them, as it does on
+ * the cycle of the overflow.
+ */
+static inline int flow_run_fast_sample(regc_pmon_session *p, const struct flow_env *env,
+                                       uint64_t period, char *why, size_t len)
+{
+    static const uint64_t tenths[] = {25, 25, 10070}; /* per sample, in tenths of a period */
+    unsigned n = regc_pmon_count(p), which[FLOW_MAXEV], got;
+    uint64_t sent = 0;
+    for (unsigned round = 0; round < 3; round++) {
+        uint64_t k = tenths[round] * period / 10;
+        sent += k;
+        env->batch(env->ctx, true);
+        for (unsigned i = 0; i < n; i++)
+            if (flow_inject(env, p, i, k) != 0)
+                return snprintf(why, len, "inject failed"), -1;
+        env->batch(env->ctx, false);
+        if (regc_pmon_sample(p, which, FLOW_MAXEV, &got) != 0 || got != n)
+            return snprintf(why, len, "round %u: %u counters overflowed, expected %u (%s)", round,
+                            got, n, regc_pmon_error(p)),
+                   -1;
+        for (unsigned i = 0; i < n; i++) {
+            struct regc_pmon_info in;
+            regc_pmon_info(p, i, &in);
+            uint64_t span = period + (in.counters->preload == REGC_PRELOAD_2W_MINUS_1_MINUS_N);
+            unsigned long want = (unsigned long)(sent / span);
+            if (regc_pmon_overflows(p, i) != want)
+                return snprintf(why, len, "round %u, event %u: %lu overflows, expected %lu", round,
+                                i, regc_pmon_overflows(p, i), want),
+                       -1;
+            if (regc_pmon_total(p, i) != sent)
+                return snprintf(why, len, "round %u, event %u: total %llu, expected %llu", round,
+                                i, (unsigned long long)regc_pmon_total(p, i),
+                                (unsigned long long)sent),
+                       -1;
+        }
+    }
+    return 0;
+}
+
 /* Trace lines: "wr|rd NAME VALUE" for every access. */
 struct flow_trace {
     char buf[16384];

@@ -57,6 +57,34 @@ golden monitor-filter-states 0 --backend sim monitor e5_2600 \
     --interval 0 --count 1 --sim-rate "cbox[cbox1]:$L,state=3=8" --sim-rate "cbox[cbox1]:$L,state=0=1" \
     --sim-rate "cbox[cbox2]:$L,state=3=8" --sim-rate "cbox[cbox2]:$L,state=0=1"
 golden monitor-no-spec 2 monitor nospec "$U"
+# sampling above the period: 2,500 events per interval at period 1,000 are 2 overflows, then 3
+# (the 500 left over complete a period), each whole period counted; the table says 'overflows'
+golden monitor-sample-fast 0 --backend sim monitor e5_2600 "cbox[cbox1]:CLOCKTICKS" "$U" --sample 1000 \
+    --interval 0 --count 4 --sim-rate "cbox[cbox1]:CLOCKTICKS=2500" --sim-rate "$U=1000000007"
+golden monitor-sample-fast-perf 0 --backend sim monitor e5_2600v2 "$Q" --sample 1000 -I 500 \
+    --count 2 --sim-rate "$Q=1000000"
+# perf stat's forms (the simulator's time: each poll is one interval of its rates): text with a
+# time column, thousands separators, unit and rate, then the totals; -x SEP; -j
+golden monitor-perf-text 0 --backend sim monitor e5_2600v2 "$Q" "$U" -I 250 --count 2 \
+    --sim-rate "$Q=1000" --sim-rate "$U=8796093022213"
+golden monitor-perf-csv 0 --backend sim monitor e5_2600v2 "$Q" "$U,thresh=1" -I 100 --count 2 -x , \
+    --sim-rate "$Q=1000" --sim-rate "$U=7"
+golden monitor-perf-csv-sep 0 --backend sim monitor e5_2600v2 "$Q" --interval 1s --count 1 -x ';' \
+    --sim-rate "$Q=1000"
+golden monitor-perf-json 0 --backend sim monitor e5_2600v2 "$Q" -I 100 --count 2 -j --sim-rate "$Q=1000"
+golden monitor-perf-socket 0 --backend sim monitor e5_2600v2 "$Q" --socket all --sim-sockets 2 -I 1000 \
+    --count 1 --sim-rate "$Q=1000@0" --sim-rate "$Q=3000@1"
+golden monitor-perf-signed 0 --backend sim monitor xeon7500_mbox "mbox[mbox1]:DSP_FILL,dir=up-down" \
+    -I 1000 --count 2 --sim-rate "mbox[mbox1]:DSP_FILL=-1234567"
+# -I is milliseconds; --interval wants its unit (0 aside); one output form
+golden monitor-interval-bare 2 --backend sim --dry-run monitor e5_2600v2 "$U" --interval 1000
+golden monitor-interval-ms-zero 2 --backend sim monitor e5_2600v2 "$U" -I 0
+golden monitor-interval-ms-junk 2 --backend sim monitor e5_2600v2 "$U" -I 1s
+golden monitor-interval-ms-large 2 --backend sim monitor e5_2600v2 "$U" -I 86400001
+golden monitor-two-forms 2 --backend sim monitor e5_2600v2 "$U" -x , -j
+golden monitor-empty-sep 2 --backend sim monitor e5_2600v2 "$U" -x ''
+golden monitor-count-zero 2 --backend sim monitor e5_2600v2 "$U" --count 0
+golden monitor-table-and-csv 2 --backend sim monitor e5_2600v2 "$U" --table --csv
 # sharing (run-share.sh has the locks, interrupts and msrfs runs)
 golden monitor-bad-settle 2 --backend sim monitor e5_2600v2 "$U" --settle soon
 golden monitor-bad-lock-dir 1 --backend sim monitor e5_2600v2 "$U" --lock-dir no/such/dir --interval 0 --count 1

@@ -162,7 +162,8 @@ D=(--backend sim --dry-run monitor e5_2600v2 "$E" --interval 0)
 accept "--count 1" "" "${D[@]}" --count 1
 accept "--count 2^32" "" "${D[@]}" --count $P32
 accept "--count 2^64-1 (the limit)" "" "${D[@]}" --count 18446744073709551615
-refuse "--count 0" "regctl: monitor: --count '0': too small: at least 1" "${D[@]}" --count 0
+refuse "--count 0" "regctl: monitor: --count '0': too small: at least 1
+regctl: monitor: note: without --count the run lasts until the command ends, or until Ctrl-C" "${D[@]}" --count 0
 refuse "--count 2^64" "regctl: monitor: --count '$P64': too large: at most 18446744073709551615 (0xffffffffffffffff)" \
     "${D[@]}" --count $P64
 refuse "--count -1" "regctl: monitor: --count '-1': negative" "${D[@]}" --count -1

@@ -102,7 +102,7 @@ expect "--sim-sockets without --socket" 2 "regctl: monitor: --sim-sockets needs 
     "${S[@]}" monitor e5_2600v2 "$Q" --sim-sockets 2
 expect "bad --sim-sockets" 2 "regctl: monitor: --sim-sockets '65': too large: at most 64" \
     "${S[@]}" monitor e5_2600v2 "$Q" --socket all --sim-sockets 65
-expect "--csv and --json" 2 "regctl: monitor: --csv and --json exclude each other" \
+expect "--csv and --json" 2 "regctl: monitor: choose one output form: --table, --csv, --json, -x SEP or -j" \
     "${S[@]}" --json monitor e5_2600v2 "$Q" --csv
 expect "rate @SOCKET without --socket" 2 "regctl: monitor: --sim-rate '$Q=5@1': @SOCKET needs --socket" \
     "${S[@]}" monitor e5_2600v2 "$Q" --sim-rate "$Q=5@1"

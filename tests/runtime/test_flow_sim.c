@@ -88,6 +88,19 @@ static void sample_case(const struct flow_case *fc)
     close_fx(f);
 }
 
+/* Rates far above the period: each whole period counted (flow_run_fast_sample). */
+static void t_fast_sample(void **state)
+{
+    const struct flow_case *fc = *state;
+    struct fx *f = open_fx(fc, fc->sample_events, false);
+    start_fx(f, fc->period);
+    struct flow_env env = {flow_sim_event, flow_sim_batch, regc_dev_sim(f->d)};
+    char why[256];
+    if (flow_run_fast_sample(f->p, &env, fc->period, why, sizeof(why)) != 0)
+        fail_msg("%s: %s", fc->spec, why);
+    close_fx(f);
+}
+
 static void save(const char *spec, const char *kind, const struct flow_trace *t)
 {
     char path[256];
@@ -419,13 +432,15 @@ static void t_fault(void **state)
 
 int main(void)
 {
-    struct CMUnitTest t[4 * FLOW_NCASES + 9];
-    char names[4 * FLOW_NCASES][64];
+    struct CMUnitTest t[5 * FLOW_NCASES + 9];
+    char names[5 * FLOW_NCASES][64];
     size_t k = 0;
     for (size_t i = 0; i < FLOW_NCASES; i++) {
-        static void (*const fn[4])(void **) = {t_poll, t_sample, t_poll_trace, t_sample_trace};
-        static const char *const what[4] = {"poll", "sample", "poll order", "sample order"};
-        for (int j = 0; j < 4; j++, k++) {
+        static void (*const fn[5])(void **) = {t_poll, t_sample, t_poll_trace, t_sample_trace,
+                                               t_fast_sample};
+        static const char *const what[5] = {"poll", "sample", "poll order", "sample order",
+                                            "sample above the period"};
+        for (int j = 0; j < 5; j++, k++) {
             snprintf(names[k], sizeof(names[k]), "%s %s", flow_cases[i].spec, what[j]);
             t[k] = (struct CMUnitTest){names[k], fn[j], NULL, NULL, (void *)&flow_cases[i]};
         }

@@ -13,6 +13,9 @@
  *   clear              no rates, no encodings seen
  *   batch 0|1          regc_sim_batch
  *   tick BLOCK INSTANCE|- GROUP COUNTER N   regc_sim_tick (counter mechanics only)
+ *   signal PID SIG 0xMSR K   on the Kth read of MSR 0xMSR from now (any CPU), send signal SIG
+ *                      to process PID before the read returns: a program killed in the
+ *                      middle of a given access, at a point a test chooses
  * EVENT is a name of regc/sim.h ("cbox[c3]:LLC_LOOKUP.DATA_READ", "ubox:fixed").
  * Reading the file gives the encodings the simulator saw, one per line:
  * "REGISTER 0xVALUE EVENT" (EVENT "-": none), REGISTER as regc_ref_name prints it.
@@ -21,6 +24,7 @@
 #define REGC_TESTS_SIMCTL_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +58,9 @@ static inline const struct regc_spec *simctl_find_spec(const char *name)
 struct simctl {
     regc_sim *sim;
     bool auto_interval;
+    long sig_pid, sig_left; /* "signal": to whom, and how many reads of sig_msr until then */
+    int sig;
+    unsigned long long sig_msr;
 };
 
 /* A command the model refused (its reason), or a line that is no command (sc NULL). -EINVAL. */
@@ -112,6 +119,9 @@ static inline int simctl_line(struct simctl *sc, const char *line)
         return regc_sim_tick(sc->sim, block, strcmp(inst, "-") ? inst : NULL, group, counter, n) < 0
                    ? simctl_fail(NULL, line)
                    : 0;
+    if (sscanf(line, "signal %ld %d %llx %ld", &sc->sig_pid, &sc->sig, &sc->sig_msr, &sc->sig_left) ==
+        4)
+        return sc->sig_pid > 0 && sc->sig > 0 && sc->sig_left > 0 ? 0 : simctl_fail(NULL, line);
     if (sscanf(line, "batch %d", &on) == 1) {
         regc_sim_batch(sc->sim, on != 0);
         return 0;
@@ -193,6 +203,9 @@ static inline int simctl_msr_io(struct simctl *sc, int cpu, bool write, char *bu
             simctl_before_write(sc);
         }
         int rc = write ? regc_sim_write(sc->sim, &io, v) : regc_sim_read(sc->sim, &io, &v);
+        if (!write && sc->sig_left > 0 && (unsigned long long)off == sc->sig_msr &&
+            --sc->sig_left == 0)
+            kill((pid_t)sc->sig_pid, sc->sig);
         if (log) {
             fprintf(log, "%c %d 0x%llx 0x%llx %d\n", write ? 'W' : 'R', cpu,
                     (unsigned long long)off, (unsigned long long)v, rc);

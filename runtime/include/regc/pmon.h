@@ -42,8 +42,12 @@
  *                      gives none, by the counter having wrapped; a global
  *                      bit for one counter group of one counter is that
  *                      counter's status), report every overflowed counter,
- *                      clear the status bits, re-arm (preload again),
- *                      unfreeze. A counter counting down underflows after
+ *                      clear the status bits, re-arm (preload again, plus
+ *                      the events past the last whole period, so none is
+ *                      lost), unfreeze. Each whole period a counter went
+ *                      through since it was armed is one overflow: a rate
+ *                      far above the period counts them all (the counter
+ *                      must not wrap twice between two samples). A counter counting down underflows after
  *                      the same N events (it is preloaded with the mirror
  *                      of the up preload: N-1, or N for 2^w-1-N).
  *   regc_pmon_stop     freeze and leave frozen.
@@ -153,7 +157,7 @@ REGC_API int regc_pmon_poll(regc_pmon_session *p, uint64_t *totals);
 REGC_API int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n);
 
 /* Event i's 64-bit total (for an up-and-down event, (int64_t) of it is the net count) and number
- * of overflows seen by regc_pmon_sample. */
+ * of overflows seen by regc_pmon_sample: the whole sample periods its counter went through. */
 REGC_API uint64_t regc_pmon_total(const regc_pmon_session *p, unsigned i);
 REGC_API unsigned long regc_pmon_overflows(const regc_pmon_session *p, unsigned i);
 
