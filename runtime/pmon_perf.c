@@ -36,8 +36,8 @@ struct pp_group {
 
 struct regc__pmon_perf {
     unsigned n;
-    struct pp_event ev[REGC_PMON_MAX_EVENTS];
-    struct pp_group grp[REGC_PMON_MAX_EVENTS];
+    struct pp_event *ev; /* n of them */
+    struct pp_group *grp; /* at most n (one per PMU) */
     unsigned ngrp;
     bool dry_run; /* built, not opened: nothing to read */
 };
@@ -55,6 +55,8 @@ void regc__pmon_perf_free(struct regc__pmon_perf *pp)
         regc_perf_group_free(pp->grp[k].g);
         regc_perf_pmu_close(pp->grp[k].pmu);
     }
+    free(pp->ev);
+    free(pp->grp);
     free(pp);
 }
 
@@ -126,8 +128,14 @@ int regc__pmon_perf_start(struct regc__pmon_perf **out, const struct regc__pmon_
                           size_t errlen)
 {
     struct regc__pmon_perf *pp = calloc(1, sizeof(*pp));
-    if (!pp)
+    if (pp) {
+        pp->ev = calloc((size_t)n + 1, sizeof(*pp->ev));
+        pp->grp = calloc((size_t)n + 1, sizeof(*pp->grp));
+    }
+    if (!pp || !pp->ev || !pp->grp) {
+        regc__pmon_perf_free(pp);
         return regc__err(err, errlen, -ENOMEM, "out of memory");
+    }
     struct regc__where w;
     regc__dev_where(d, &w);
     pp->n = n;
@@ -154,19 +162,32 @@ int regc__pmon_perf_start(struct regc__pmon_perf **out, const struct regc__pmon_
 int regc__pmon_perf_read(struct regc__pmon_perf *pp, uint64_t *totals, unsigned long *overflows,
                          char *err, size_t errlen)
 {
-    uint64_t vals[REGC_PMON_MAX_EVENTS][REGC_PMON_MAX_EVENTS];
-    for (unsigned k = 0; k < pp->ngrp; k++) {
-        memset(vals[k], 0, sizeof(vals[k]));
-        int rc = pp->dry_run ? 0 : regc_perf_group_read(pp->grp[k].g, vals[k], pp->grp[k].n);
+    /* group k's values at vals[base[k] ..]: the groups' events, n in all */
+    uint64_t *vals = calloc((size_t)pp->n + 1, sizeof(*vals));
+    size_t *base = calloc((size_t)pp->ngrp + 1, sizeof(*base));
+    if (!vals || !base) {
+        free(vals);
+        free(base);
+        return regc__err(err, errlen, -ENOMEM, "out of memory");
+    }
+    for (unsigned k = 0, at = 0; k < pp->ngrp; at += pp->grp[k++].n) {
+        base[k] = at;
+        int rc = pp->dry_run ? 0 : regc_perf_group_read(pp->grp[k].g, vals + at, pp->grp[k].n);
         pp->grp[k].reads += !pp->dry_run;
-        if (rc)
+        if (rc) {
+            free(vals);
+            free(base);
             return regc__err(err, errlen, rc, "reading the events of PMU '%s': %s",
                              regc_perf_pmu_name(pp->grp[k].pmu), strerror(-rc));
+        }
     }
+    for (unsigned i = 0; i < pp->n; i++)
+        totals[i] = vals[base[pp->ev[i].out.group] + pp->ev[i].index];
+    free(vals);
+    free(base);
     for (unsigned i = 0; i < pp->n; i++) {
         const struct pp_event *pe = &pp->ev[i];
         uint64_t ovf = 0;
-        totals[i] = vals[pe->out.group][pe->index];
         int rc = pe->out.open && pe->out.sample_period
                      ? regc_perf_event_overflows(pp->grp[pe->out.group].g, pe->index, &ovf)
                      : 0;

@@ -186,6 +186,9 @@ struct regc_pmon_perf {
  */
 REGC_API int regc_pmon_perf_event(const regc_pmon_session *p, unsigned i,
                                   struct regc_pmon_perf *out);
+/* The same for box k of event i (0 .. its regc_pmon_info nboxes - 1): the event of its PMU. */
+REGC_API int regc_pmon_box_perf_event(const regc_pmon_session *p, unsigned i, unsigned k,
+                                      struct regc_pmon_perf *out);
 
 #ifdef __cplusplus
 }

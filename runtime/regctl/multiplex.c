@@ -1,0 +1,47 @@
+/*
+ * multiplex - the percentage running of `regctl monitor`'s events (multiplex.h). The scaling
+ * itself (counts x enabled / running) is the session's: regc_pmon_total is already the estimate.
+ */
+#include "multiplex.h"
+
+#include <stdio.h>
+
+double regctl_mux_percent(regc_pmon_session *const *p, int n, unsigned i, bool *muxed)
+{
+    uint64_t enabled = 0, running = 0;
+    *muxed = false;
+    for (int k = 0; k < n; k++) {
+        uint64_t e, r;
+        struct regc_pmon_info in;
+        regc_pmon_running(p[k], i, &e, &r);
+        enabled += e, running += r;
+        for (unsigned b = 0; regc_pmon_box_info(p[k], i, b, &in) == 0; b++)
+            *muxed |= in.groups > 1;
+    }
+    return enabled ? 100.0 * (double)running / (double)enabled : 100.0;
+}
+
+void regctl_mux_note(regc_pmon_session *const *p, int n, const char *const *names, unsigned nev)
+{
+    for (unsigned i = 0; i < nev; i++) {
+        bool muxed;
+        double pct = regctl_mux_percent(p, n, i, &muxed);
+        struct regc_pmon_info in;
+        if (!muxed || regc_pmon_info(p[0], i, &in))
+            continue;
+        printf("%s: on a counter %.2f%% of the time (multiplexed: %u groups rotate on %s%s%s); "
+               "counts scaled by time enabled / time running\n",
+               names[i], pct, in.groups, in.block->name, in.instance ? "." : "",
+               in.instance ? in.instance->name : "");
+    }
+}
+
+json_t *regctl_mux_json(regc_pmon_session *const *p, int n, unsigned nev)
+{
+    json_t *a = json_array();
+    for (unsigned i = 0; i < nev; i++) {
+        bool muxed;
+        json_array_append_new(a, json_real(regctl_mux_percent(p, n, i, &muxed)));
+    }
+    return a;
+}
