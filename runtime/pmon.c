@@ -504,6 +504,21 @@ static int add_box_event(regc_pmon_session *p, const char *name, unsigned req)
     return 0;
 }
 
+/* A message about box event 'box' names the event as the user added it: what is wrong with it
+ * is wrong on every box. */
+static void name_as_added(regc_pmon_session *p, const char *box, const char *name)
+{
+    char quoted[300], rest[sizeof(p->err)];
+    snprintf(quoted, sizeof(quoted), "'%s'", box);
+    size_t len = strlen(quoted);
+    if (strncmp(p->err, quoted, len) != 0)
+        return;
+    memcpy(rest, p->err + len, sizeof(p->err) - len);
+    size_t at = (size_t)snprintf(p->err, sizeof(p->err), "'%.200s'", name);
+    memcpy(p->err + at, rest, strnlen(rest, sizeof(p->err) - at - 1));
+    p->err[at + strnlen(rest, sizeof(p->err) - at - 1)] = '\0';
+}
+
 int regc_pmon_add(regc_pmon_session *p, const char *name)
 {
     struct pmon_req *grown = regc_grow(p->req, &p->req_cap, (size_t)p->nreq + 1, sizeof(*grown));
@@ -519,8 +534,11 @@ int regc_pmon_add(regc_pmon_session *p, const char *name)
         free(r->name);
         return fail(p, -ENOMEM, "out of memory");
     }
-    for (unsigned k = 0; !rc && k < nboxes; k++)
+    for (unsigned k = 0; !rc && k < nboxes; k++) {
         rc = add_box_event(p, boxes ? boxes[k] : name, p->nreq);
+        if (rc && boxes)
+            name_as_added(p, boxes[k], name);
+    }
     regc_pmon_boxes_free(boxes, nboxes);
     if (rc) { /* none of its boxes stays */
         p->n = r->first;
