@@ -615,11 +615,27 @@ static bool group_used(const regc_pmon_session *p, const struct pmon_ev *e, unsi
     return false;
 }
 
-/* The refusal without multiplexing: the box, its counters and every event that wants them. */
+/* "0, 1" or "0..3": the counters (array indexes) e may count on, of first..first+len-1. */
+static void allowed_list(const struct pmon_ev *e, unsigned first, unsigned len, char *buf,
+                         size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    if (!e->allowed) {
+        snprintf(buf, size, "%u..%u", first, first + len - 1);
+        return;
+    }
+    for (unsigned k = first; k < first + len && k < 64 && at < size; k++)
+        if ((e->allowed >> k) & 1)
+            at += (size_t)snprintf(buf + at, size - at, "%s%u", at ? ", " : "", k);
+}
+
+/* The refusal without multiplexing: the box, its counters, the event that finds none free and
+ * every event that wants them. */
 static int refuse_multiplex(regc_pmon_session *p, const struct pmon_ev *e, const char *why)
 {
     unsigned first, len = group_len(e->b, e->c, &first), n = 0;
-    char names[300] = "";
+    char names[300] = "", may[96];
     for (unsigned i = 0; i < p->n; i++) {
         if (!same_counters(&p->ev[i], e))
             continue;
@@ -629,10 +645,13 @@ static int refuse_multiplex(regc_pmon_session *p, const struct pmon_ev *e, const
         else if (n == 9)
             snprintf(names + at, sizeof(names) - at, ", ...");
     }
+    allowed_list(e, first, len, may, sizeof(may));
     return fail(p, -EBUSY,
-                "%s%s%s has %u counter%s (%s%s%u..%u) and %u events want them: %s; %s", e->b->name,
-                e->inst ? "." : "", e->inst ? e->inst->name : "", len, len == 1 ? "" : "s",
-                e->c->counter, len > 1 ? " " : " ", first, first + len - 1, n, names, why);
+                "%s%s%s%s has %u counter%s %s (%u..%u), %u events want them (%s) and '%s', which "
+                "may count on %s, finds none free; %s",
+                e->b->name, e->inst ? "[" : "", e->inst ? e->inst->name : "", e->inst ? "]" : "",
+                len, len == 1 ? "" : "s", e->c->counter, first, first + len - 1, n, names, e->name,
+                may, why);
 }
 
 /* Event e in the first group of its box with a counter it may use; a new group when none has. */

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# run-multiplex.sh - `regctl monitor` with more events than counters, on the simulator with known
+# rates: events are grouped onto each box's counters (respecting the counters each event may use,
+# from the spec's event tables), one group per box is on its counters in each interval, the groups
+# taking turns (interval t runs group (t-1) mod G), and each count is scaled by time enabled over
+# time running (perf's estimate). On the simulator the session's clock is the model's cycles, so
+# with a constant rate R the scaled total is exactly R x intervals, and the percentage running of
+# an event of group g is the share of the intervals its group had. The expected values below are
+# computed here from the rates and that schedule. Also: --no-multiplex refuses, naming the box, its
+# counters and the events; 75 events and 75 --sim-rate terms (past the old silent limit of 64).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tap.sh
+: "${BUILD:=build}"
+REGCTL=${REGCTL:-$BUILD/regctl}
+tap_setup tmp
+
+if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
+    tap_skip "regctl monitor, multiplexing" "regctl has no e5_2600v2 tables"
+    tap_done
+    exit 0
+fi
+
+# check NAME JSON T EXPECT: EXPECT is "rate percent" per event; the totals must equal rate x T
+# exactly and "percent_running" the percentage (to 1e-9)
+check() {
+    local name=$1 json=$2 t=$3 expect=$4 ok
+    ok=$(python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+t = int(sys.argv[2])
+want = [line.split() for line in sys.argv[3].strip().split("\n")]
+bad = []
+for i, (rate, pct) in enumerate(want):
+    if d["totals"][i] != int(rate) * t:
+        bad.append("event %d: total %d, want %d x %d" % (i, d["totals"][i], int(rate), t))
+    if abs(d["percent_running"][i] - float(pct)) > 1e-9:
+        bad.append("event %d: %.6f%% running, want %s" % (i, d["percent_running"][i], pct))
+print("; ".join(bad) if bad else "ok")
+' "$json" "$t" "$expect" 2>&1)
+    if [ "$ok" = ok ]; then tap_ok "$name"; else tap_fail "$name" "$ok" "$(head -c 2000 "$json")"; fi
+}
+
+# 1. the U-Box has 2 counters (guide 329468 Table 2-3: U_MSR_PMON_CTR0-1) and five EVENT_MSG
+# sub-events may use either: groups {1,2} {3,4} {5}; in 7 intervals group 0 runs intervals 1, 4
+# and 7 (3/7 of the time), groups 1 and 2 two intervals each (2/7)
+U=ubox:EVENT_MSG
+ev=("$U.DOORBELL_RCVD" "$U.INT_PRIO" "$U.IPI_RCVD" "$U.MSI_RCVD" "$U.VLW_RCVD")
+r=(11 13 17 19 23)
+args=()
+for i in "${!ev[@]}"; do args+=("${ev[$i]}" --sim-rate "${ev[$i]}=${r[$i]}"); done
+"$REGCTL" --backend sim --json monitor e5_2600v2 "${args[@]}" --interval 0 --count 7 >"$tmp/ubox.json" 2>&1
+p3=$(python3 -c 'print(repr(300 / 7))') p2=$(python3 -c 'print(repr(200 / 7))')
+check "U-Box, 5 events on 2 counters: scaled totals = rate x 7, running 3/7, 2/7" "$tmp/ubox.json" 7 \
+    "11 $p3
+13 $p3
+17 $p2
+19 $p2
+23 $p2"
+
+# the text form says which events were multiplexed, and for how much of the time
+out=$("$REGCTL" --backend sim monitor e5_2600v2 "${args[@]}" --interval 0 --count 7 2>&1)
+if echo "$out" | grep -qF "$U.VLW_RCVD: on a counter 28.57% of the time (multiplexed: 3 groups rotate on ubox)"; then
+    tap_ok "text: the percentage running of each multiplexed event"
+else
+    tap_fail "text: the percentage running of each multiplexed event" "$out"
+fi
+
+# 2. counter restrictions (the spec's event tables, from the guide's: LLC_VICTIMS counts on
+# C-Box counters 0 and 1 only, CLOCKTICKS on any of 0-3): three LLC_VICTIMS.MISS and two
+# CLOCKTICKS on one C-Box; the third LLC_VICTIMS.MISS finds counters 0 and 1 taken, so it goes
+# into a second group while both CLOCKTICKS fit the first: in 5 intervals group 0 runs 1, 3, 5
+# (60%), group 1 runs 2 and 4 (40%). Ignoring the restriction would put the third
+# LLC_VICTIMS.MISS in group 0 and a CLOCKTICKS in group 1.
+V='cbox[c0]:LLC_VICTIMS.MISS' C='cbox[c0]:CLOCKTICKS'
+"$REGCTL" --backend sim --json monitor e5_2600v2 "$V" "$V" "$C" "$V" "$C" --interval 0 --count 5 \
+    --sim-rate "$V=50" --sim-rate "$C=1000" >"$tmp/cbox.json" 2>&1
+check "C-Box, LLC_VICTIMS on counters 0-1 only: scaled totals = rate x 5, running 60%/40%" \
+    "$tmp/cbox.json" 5 "50 60.0
+50 60.0
+1000 60.0
+50 40.0
+1000 60.0"
+
+# 3. events that fit are never scaled nor rotated: 100%, exact counts, no "percent_running"
+out=$("$REGCTL" --backend sim --json monitor e5_2600v2 "$V" "$C" --interval 0 --count 3 --sim-rate "$V=50" \
+    --sim-rate "$C=1000" 2>&1)
+ok=$(python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["totals"] == [150, 3000] and "percent_running" not in d)' <<<"$out" 2>&1)
+if [ "$ok" = True ]; then tap_ok "events that fit: exact, not multiplexed"; else tap_fail "events that fit: exact, not multiplexed" "$out"; fi
+
+# 4. --no-multiplex refuses, naming the box, its counters, the events and the one left out
+out=$("$REGCTL" --backend sim monitor e5_2600v2 "$V" "$V" "$C" "$V" --no-multiplex --interval 0 --count 1 2>&1)
+rc=$?
+want="regctl: monitor: cbox[c0] has 4 counters Cn_MSR_PMON_CTR (0..3), 4 events want them ($V, $V, $C, $V) and '$V', which may count on 0, 1, finds none free; multiplexing is off (regctl: --no-multiplex)"
+if [ $rc = 1 ] && [ "$out" = "$want" ]; then tap_ok "--no-multiplex refuses, naming box, counters and events"; else
+    tap_fail "--no-multiplex refuses, naming box, counters and events" "exit $rc" "want: $want" "got:  $out"; fi
+
+# sampling needs every event on its counter all the time: refused with the reason
+out=$("$REGCTL" --backend sim monitor e5_2600v2 "$V" "$V" "$V" --sample 1000 --interval 0 --count 1 2>&1)
+rc=$?
+if [ $rc = 1 ] && echo "$out" | grep -q "finds none free; sampling counts every event all the time"; then
+    tap_ok "sampling with more events than counters: refused"
+else
+    tap_fail "sampling with more events than counters: refused" "exit $rc" "$out"
+fi
+
+# 5. no limit of 64: 75 events (5 on each of the 15 C-Boxes) and 75 --sim-rate terms, each a
+# different rate. Per box LLC_VICTIMS.MISS and .E_STATE take counters 0 and 1, RING_AD_USED.UP
+# and .DOWN counters 2 and 3 (the tables: 2, 3 only), CLOCKTICKS a second group: in 4 intervals
+# every event runs 2 (50%), and every scaled total is its rate x 4
+args=() expect=""
+j=0
+for c in $(seq 0 14); do
+    for e in LLC_VICTIMS.MISS LLC_VICTIMS.E_STATE RING_AD_USED.UP RING_AD_USED.DOWN CLOCKTICKS; do
+        rate=$((1000 + 7 * j))
+        args+=("cbox[c$c]:$e" --sim-rate "cbox[c$c]:$e=$rate")
+        expect+="$rate 50.0"$'\n'
+        j=$((j + 1))
+    done
+done
+"$REGCTL" --backend sim --json monitor e5_2600v2 "${args[@]}" --interval 0 --count 4 >"$tmp/many.json" 2>&1
+n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["totals"]))' "$tmp/many.json" 2>&1)
+if [ "$n" = 75 ]; then tap_ok "75 events: 75 totals (none dropped)"; else tap_fail "75 events: 75 totals (none dropped)" "$n"; fi
+check "75 events, 75 rates: every scaled total = rate x 4, running 50%" "$tmp/many.json" 4 "$expect"
+tap_done
