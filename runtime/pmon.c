@@ -735,7 +735,8 @@ static bool box_can_freeze(const struct regc_block *b)
     return bc && (bc->freeze || bc->enable);
 }
 
-static void collect_boxes(regc_pmon_session *p)
+/* The boxes of the events; -ENOSPC naming the limit past MAX_BOXES (never a box left out). */
+static int collect_boxes(regc_pmon_session *p)
 {
     const struct regc_global_control *gc = gctl(p);
     bool gfreeze = gc && (gc->freeze || gc->enable);
@@ -746,8 +747,11 @@ static void collect_boxes(regc_pmon_session *p)
         unsigned k = 0;
         while (k < p->nbox && !(p->box[k].b == e->b && p->box[k].inst == e->inst))
             k++;
-        if (k < p->nbox || p->nbox >= MAX_BOXES)
+        if (k < p->nbox)
             continue;
+        if (p->nbox == MAX_BOXES)
+            return fail(p, -ENOSPC, "'%s': the events span more than %d boxes, the most one "
+                        "session programs", e->name, MAX_BOXES);
         p->box[p->nbox++] = (struct pmon_box){
             .b = e->b, .inst = e->inst, .freezable = gfreeze || box_can_freeze(e->b)};
     }
@@ -755,6 +759,7 @@ static void collect_boxes(regc_pmon_session *p)
     for (unsigned k = 0; k < p->nbox && p->opt.per_box && gfreeze; k++)
         if (!box_can_freeze(p->box[k].b))
             p->global = true;
+    return 0;
 }
 
 /* ---- register helpers */
@@ -1428,7 +1433,9 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
         return rc;
     if (regc__pmon_perf_wanted(p->d))
         return perf_start(p);
-    collect_boxes(p);
+    rc = collect_boxes(p);
+    if (rc)
+        return rc;
     struct regc_pmon_info *ev = calloc(p->n, sizeof(*ev));
     if (!ev)
         return fail(p, -ENOMEM, "out of memory");

@@ -26,13 +26,16 @@ void regctl_mux_note(regc_pmon_session *const *p, int n, const char *const *name
     for (unsigned i = 0; i < nev; i++) {
         bool muxed;
         double pct = regctl_mux_percent(p, n, i, &muxed);
-        struct regc_pmon_info in;
-        if (!muxed || regc_pmon_info(p[0], i, &in))
+        struct regc_pmon_info in, most = {0};
+        for (unsigned b = 0; muxed && regc_pmon_box_info(p[0], i, b, &in) == 0; b++)
+            if (in.groups > most.groups)
+                most = in; /* the box of the most groups: one whose rotation it shares */
+        if (!muxed || !most.block)
             continue;
-        printf("%s: on a counter %.2f%% of the time (multiplexed: %u groups rotate on %s%s%s); "
+        printf("%s: on a counter %.2f%% of the time (multiplexed: %u groups rotate on %s%s%s%s); "
                "counts scaled by time enabled / time running\n",
-               names[i], pct, in.groups, in.block->name, in.instance ? "." : "",
-               in.instance ? in.instance->name : "");
+               names[i], pct, most.groups, most.block->name, most.instance ? "[" : "",
+               most.instance ? most.instance->name : "", most.instance ? "]" : "");
     }
 }
 
