@@ -44,8 +44,10 @@
 const char regctl_monitor_help[] =
     "EVENT is BLOCK[INSTANCE]:EVENT[.SUB][,FIELD=VALUE...] ('regctl events' lists them), or\n"
     "perf's: PMU/TERM=VALUE,.../ (uncore_ubox/event=0x42,umask=0x8/) or a perfmon/perf alias\n"
-    "(unc_u_event_msg.doorbell_rcvd), in any case. Options may come before, between or after\n"
-    "the events.\n";
+    "(unc_u_event_msg.doorbell_rcvd), in any case. An event without a box (imc:CAS_COUNT.RD,\n"
+    "UNC_M_CAS_COUNT.RD, uncore_imc/event=0x4,umask=0x3/) counts on every box of its type,\n"
+    "summed; more events than a box has counters are multiplexed. Options may come before,\n"
+    "between or after the events.\n";
 
 const struct cmdline_opt regctl_monitor_opts[] = {
     {"interval", "DUR", "time between reads: 1s, 250ms, 0 (default 1s)", 'i'},
