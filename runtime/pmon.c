@@ -1286,10 +1286,23 @@ static void mux_clock_start(regc_pmon_session *p)
         p->ev[i].since = p->t_start, p->ev[i].running = 0;
 }
 
+/* Does an event of the next group take e's counter (so its control is written anyway)? */
+static bool counter_arriving(const regc_pmon_session *p, const struct pmon_ev *e)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct pmon_ev *o = &p->ev[i];
+        if (o != e && same_counters(o, e) && o->index == e->index &&
+            o->grp == p->step % o->ngrp)
+            return true;
+    }
+    return false;
+}
+
 /*
  * Under the freeze, after the counters are read: the time each event on a counter ran, then the
- * next group of every rotating box on its counters (the leaving events' controls cleared first,
- * so a counter the new group leaves unused counts nothing), counting from 0.
+ * next group of every rotating box on its counters (a leaving event's control cleared when no
+ * arriving event takes its counter, so a counter the new group leaves unused counts nothing),
+ * counting from 0.
  */
 static int rotate(regc_pmon_session *p)
 {
@@ -1306,7 +1319,8 @@ static int rotate(regc_pmon_session *p)
         struct pmon_ev *e = &p->ev[i];
         if (e->ngrp > 1 && e->active && e->grp != p->step % e->ngrp) {
             e->active = false;
-            rc = wr(p, &e->ctl, 0);
+            if (!counter_arriving(p, e))
+                rc = wr(p, &e->ctl, 0);
         }
     }
     for (unsigned i = 0; !rc && i < p->n; i++) {

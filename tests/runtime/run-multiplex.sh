@@ -66,6 +66,25 @@ else
     tap_fail "text: the percentage running of each multiplexed event" "$out"
 fi
 
+# the rotation as register writes (--dry-run: start, one interval, release): at the interval's poll,
+# under the freeze, after reading both counters (the third read of CTR1: the sharing check reads
+# it twice before the start), group 1 (IPI_RCVD alone) replaces group 0:
+# CTL1 (no event of group 1 on counter 1) is cleared, CTL0 gets IPI_RCVD's encoding with en set
+# (the generated header's E5_2600V2_EV_UBOX_EVENT_MSG_IPI_RCVD | E5_2600V2_U_MSR_PMON_CTL_EN_MASK,
+# from guide 329468), CTR0 is zeroed, then the global unfreeze
+hdr=generated/e5_2600v2.h
+ipi=$(awk '$2 == "E5_2600V2_EV_UBOX_EVENT_MSG_IPI_RCVD" { print $3 }' "$hdr" | sed -E 's/^UINT64_C\(0x([0-9a-fA-F]+)\)$/\1/')
+en=$(awk '$2 == "E5_2600V2_U_MSR_PMON_CTL_EN_SHIFT" { print $3 }' "$hdr")
+want_ctl=$(printf '0x%x' $((0x$ipi | (1 << en))))
+out=$("$REGCTL" --dry-run monitor e5_2600v2 "${ev[0]}" "${ev[1]}" "${ev[2]}" 2>&1)
+got=$(echo "$out" | awk '/^read  ubox.U_MSR_PMON_CTR1 / { seen++ } seen == 3 && /^write/ { print $2, $NF; n++ } n == 4 { exit }')
+want="ubox.U_MSR_PMON_CTL1 0x0
+ubox.U_MSR_PMON_CTL0 $want_ctl
+ubox.U_MSR_PMON_CTR0 0x0
+ubox.U_MSR_PMON_GLOBAL_CTL 0x20000000"
+if [ -n "$ipi" ] && [ "$got" = "$want" ]; then tap_ok "dry run: the rotation's writes (CTL0 = $want_ctl)"; else
+    tap_fail "dry run: the rotation's writes" "want:" "$want" "got:" "$got" "$out"; fi
+
 # 2. counter restrictions (the spec's event tables, from the guide's: LLC_VICTIMS counts on
 # C-Box counters 0 and 1 only, CLOCKTICKS on any of 0-3): three LLC_VICTIMS.MISS and two
 # CLOCKTICKS on one C-Box; the third LLC_VICTIMS.MISS finds counters 0 and 1 taken, so it goes
