@@ -81,6 +81,16 @@ want=$(for t in 1 2; do printf '%s\n' "$t,0,imc:CAS_COUNT.RD,$sum" "$t,1,imc:CAS
 if [ "$(echo "$out" | tail -n +2)" = "$want" ]; then tap_ok "sim, two sockets: per socket and total"; else
     tap_fail "sim, two sockets: per socket and total" "want:" "$want" "got:" "$out"; fi
 
+# sampling every 100 events: the overflows of the channels add up. Channel rates 99, 60 and 50
+# per interval reach 100 in interval 2 (198, 120, 100), none in interval 1: 0 then 3
+out=$("$REGCTL" --backend sim monitor e5_2600v2 imc:CAS_COUNT.RD --sample 100 --interval 0 --count 2 \
+    --sim-rate "imc[mc0_ch0]:CAS_COUNT.RD=99" --sim-rate "imc[mc1_ch1]:CAS_COUNT.RD=60" \
+    --sim-rate "imc[mc1_ch2]:CAS_COUNT.RD=50" 2>&1)
+got=$(echo "$out" | awk 'NR > 1 { print $1, $2 }')
+if [ "$got" = "1 0
+2 3" ]; then tap_ok "sim, sampling: the channels' overflows summed"; else
+    tap_fail "sim, sampling: the channels' overflows summed" "$out"; fi
+
 # the dry run programs all eight channels: each channel's MC_CHy_PCI_PMON_CTL0 gets the
 # header's encoding of CAS_COUNT.RD (event 0x04, umask 0x03, en bit 22)
 out=$("$REGCTL" --dry-run monitor e5_2600v2 imc:CAS_COUNT.RD 2>&1)
