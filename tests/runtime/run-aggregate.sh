@@ -109,7 +109,11 @@ sysroot() {
         echo "$c" >"$1/devices/system/cpu/cpu$c/topology/physical_package_id"
     done
 }
-name="pcifs, two sockets: every channel summed per socket, and the total"
+name="pcifs, two sockets: every channel (PCI) and every C-Box (MSR) summed per socket, and the total"
+# C-Box i of socket s counts 10 * (s + 1) + i LLC_VICTIMS.MISS per interval: per socket the sum of
+# the 15 C-Boxes (E5-2600 v2: c0..c14), 10 * 15 * (s + 1) + 105
+V=cbox:LLC_VICTIMS.MISS
+vsum() { echo $((10 * 15 * ($1 + 1) + 105)); }
 if pcifs_mount e5_2600v2 "$tmp/mnt" --sockets 2 --cpus 2; then
     sysroot "$tmp/sys" 2
     for s in 0 1; do pcifs_cmd "socket $s auto 1"; done # an interval before each write: one per poll
@@ -117,11 +121,15 @@ if pcifs_mount e5_2600v2 "$tmp/mnt" --sockets 2 --cpus 2; then
         pcifs_cmd "socket 0 rate imc[${boxes[$k]}]:CAS_COUNT.RD ${rates[$k]}"
         pcifs_cmd "socket 1 rate imc[${boxes[$k]}]:CAS_COUNT.RD $((3 * rates[k]))"
     done
-    "$REGCTL" --msr-root "$pcifs_mnt/cpu" --sysfs-root "$tmp/sys" monitor e5_2600v2 UNC_M_CAS_COUNT.RD \
+    for s in 0 1; do
+        for c in $(seq 0 14); do pcifs_cmd "socket $s rate cbox[c$c]:LLC_VICTIMS.MISS $((10 * (s + 1) + c))"; done
+    done
+    "$REGCTL" --msr-root "$pcifs_mnt/cpu" --sysfs-root "$tmp/sys" monitor e5_2600v2 UNC_M_CAS_COUNT.RD "$V" \
         --socket all --csv --interval 0 --count 2 --lock-dir "$tmp/locks" --settle 0 >"$tmp/out.csv" 2>"$tmp/err"
     rc=$?
-    want=$(for t in 1 2; do printf '%s\n' "$t,0,UNC_M_CAS_COUNT.RD,$sum" "$t,1,UNC_M_CAS_COUNT.RD,$((3 * sum))" \
-        "$t,total,UNC_M_CAS_COUNT.RD,$((4 * sum))"; done)
+    want=$(for t in 1 2; do printf '%s\n' "$t,0,UNC_M_CAS_COUNT.RD,$sum" "$t,0,$V,$(vsum 0)" \
+        "$t,1,UNC_M_CAS_COUNT.RD,$((3 * sum))" "$t,1,$V,$(vsum 1)" \
+        "$t,total,UNC_M_CAS_COUNT.RD,$((4 * sum))" "$t,total,$V,$(($(vsum 0) + $(vsum 1)))"; done)
     if [ $rc = 0 ] && [ "$(tail -n +2 "$tmp/out.csv")" = "$want" ]; then tap_ok "$name"; else
         tap_fail "$name" "exit $rc" "$(cat "$tmp/err")" "want:" "$want" "got:" "$(cat "$tmp/out.csv")"; fi
     pcifs_unmount
