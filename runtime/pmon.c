@@ -47,6 +47,7 @@ struct pmon_ev {
     unsigned grp, ngrp;   /* multiplexing: its group, and how many its box rotates among */
     bool active;          /* on its counter now (always, unless its box rotates) */
     uint64_t running;     /* clock time on its counter, up to 'since' when active */
+    uint64_t enabled;     /* perf path: the kernel's time enabled (running: its time running) */
     uint64_t since;       /* when it went on its counter */
 };
 
@@ -83,6 +84,7 @@ struct regc_pmon_session {
     /* locks and saved registers (runtime/share.c); NULL: none */
     struct regc__share *share;
     struct regc__pmon_perf *perf; /* started through perf_event (runtime/pmon_perf.c); NULL: not */
+    bool via_perf;                /* the last start went through perf (kept after release) */
     char err[512];
 };
 
@@ -672,8 +674,6 @@ static int assign_grouped(regc_pmon_session *p, struct pmon_ev *e)
             return refuse_multiplex(p, e, "multiplexing is off (regctl: --no-multiplex)");
         if (p->opt.sample)
             return refuse_multiplex(p, e, "sampling counts every event all the time: use fewer");
-        if (regc__pmon_perf_wanted(p->d))
-            return refuse_multiplex(p, e, "the perf backend: not multiplexed yet, use fewer");
     }
 }
 
@@ -1215,7 +1215,7 @@ static int perf_start(regc_pmon_session *p)
         return regc__err(p->err, sizeof(p->err), -ENOMEM, "out of memory");
     int rc = 0;
     for (unsigned i = 0; !rc && i < p->n; i++) {
-        p->ev[i].total = 0, p->ev[i].overflows = 0;
+        p->ev[i].total = 0, p->ev[i].overflows = 0, p->ev[i].enabled = p->ev[i].running = 0;
         rc = pmon_event(p, i, &evs[i]);
         if (rc)
             regc__err(p->err, sizeof(p->err), rc, "event %u: %s", i,
@@ -1230,15 +1230,19 @@ static int perf_start(regc_pmon_session *p)
 /* Totals and overflows from perf; which[] the events that overflowed since the last call. */
 static int perf_collect(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n)
 {
-    uint64_t *totals = calloc(p->n + 1, sizeof(*totals));
+    uint64_t *totals = calloc(3 * ((size_t)p->n + 1), sizeof(*totals));
+    uint64_t *enabled = totals ? totals + p->n + 1 : NULL;
+    uint64_t *running = totals ? totals + 2 * ((size_t)p->n + 1) : NULL;
     unsigned long *ovf = calloc(p->n + 1, sizeof(*ovf));
     bool *seen = calloc(p->nreq + 1, sizeof(*seen));
-    int rc = totals && ovf && seen ? regc__pmon_perf_read(p->perf, totals, ovf, p->err,
-                                                          sizeof(p->err))
+    int rc = totals && ovf && seen ? regc__pmon_perf_read(p->perf, totals, ovf, enabled, running,
+                                                          p->err, sizeof(p->err))
                                    : fail(p, -ENOMEM, "out of memory");
     for (unsigned i = 0; !rc && i < p->n; i++) {
         struct pmon_ev *e = &p->ev[i];
         e->total = totals[i];
+        e->enabled = enabled[i];
+        e->running = running[i];
         if (n && ovf[i] > e->overflows)
             note_overflow(p, e, seen, which, max, n);
         e->overflows = ovf[i];
@@ -1336,15 +1340,28 @@ static int rotate(regc_pmon_session *p)
     return rc;
 }
 
+/* Event e's time enabled: since start, or on the perf path the kernel's. */
+static uint64_t enabled_of(const regc_pmon_session *p, const struct pmon_ev *e)
+{
+    return p->via_perf ? e->enabled : p->t_last - p->t_start;
+}
+
+/* Event e's time running: on its counter; where its box never rotates, all of it (the perf path:
+ * the kernel's, which may multiplex other users' events too). */
+static uint64_t running_of(const regc_pmon_session *p, const struct pmon_ev *e)
+{
+    return p->via_perf || e->ngrp > 1 ? e->running : p->t_last - p->t_start;
+}
+
 /* counts x enabled / running, perf's estimate; exact counts where the box never rotates. */
 static uint64_t scaled_total(const regc_pmon_session *p, const struct pmon_ev *e)
 {
-    if (e->ngrp <= 1)
+    if (p->via_perf ? e->running >= e->enabled : e->ngrp <= 1)
         return e->total;
     if (!e->running)
         return 0;
     __extension__ typedef __int128 wide;
-    wide enabled = (wide)(p->t_last - p->t_start);
+    wide enabled = (wide)enabled_of(p, e);
     if (e->dir == REGC_DIR_UP_DOWN)
         return (uint64_t)(int64_t)((wide)(int64_t)e->total * enabled / (wide)e->running);
     __extension__ typedef unsigned __int128 uwide;
@@ -1358,8 +1375,8 @@ void regc_pmon_running(const regc_pmon_session *p, unsigned i, uint64_t *enabled
     *enabled = *running = 0;
     for (unsigned k = 0; i < p->nreq && k < p->req[i].n; k++) {
         const struct pmon_ev *e = &p->ev[p->req[i].first + k];
-        *enabled += p->t_last - p->t_start;
-        *running += e->ngrp > 1 ? e->running : p->t_last - p->t_start;
+        *enabled += enabled_of(p, e);
+        *running += running_of(p, e);
     }
 }
 
@@ -1445,7 +1462,8 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
         rc = check_opts(p);
     if (rc)
         return rc;
-    if (regc__pmon_perf_wanted(p->d))
+    p->via_perf = regc__pmon_perf_wanted(p->d);
+    if (p->via_perf)
         return perf_start(p);
     rc = collect_boxes(p);
     if (rc)

@@ -12,7 +12,10 @@
  * refuses any the PMU's formats cannot carry), its filter settings placed
  * in config1/config2 by the PMU's formats. The events of one PMU (one box)
  * form one group, read with one read() per group per poll; uncore PMUs
- * accept no group spanning PMUs. Sampling every N events is sample_period
+ * accept no group spanning PMUs. More events than the box's counters form
+ * one group per multiplexing group of the session (they cannot be on the
+ * counters together), which the kernel rotates: each read gives the
+ * group's time enabled and running, and the session scales by them. Sampling every N events is sample_period
  * N, and each overflow is a record in the event's ring buffer.
  */
 #include "pmon_perf.h"
@@ -30,6 +33,8 @@ struct pp_event {
 struct pp_group {
     struct regc_perf_pmu *pmu;
     struct regc_perf_group *g;
+    unsigned rot;        /* the session's multiplexing group (regc_pmon_info.group): the kernel
+                            rotates perf groups that do not fit the PMU's counters together */
     unsigned n;          /* events */
     unsigned long reads; /* read() calls */
 };
@@ -60,14 +65,15 @@ void regc__pmon_perf_free(struct regc__pmon_perf *pp)
     free(pp);
 }
 
-/* The group of PMU 'name', opened at its first event. */
-static int group_for(struct regc__pmon_perf *pp, const char *root, const char *name, unsigned *k,
-                     char *err, size_t errlen)
+/* The group of PMU 'name' and multiplexing group 'rot', opened at its first event. */
+static int group_for(struct regc__pmon_perf *pp, const char *root, const char *name, unsigned rot,
+                     unsigned *k, char *err, size_t errlen)
 {
     for (*k = 0; *k < pp->ngrp; ++*k)
-        if (strcmp(regc_perf_pmu_name(pp->grp[*k].pmu), name) == 0)
+        if (strcmp(regc_perf_pmu_name(pp->grp[*k].pmu), name) == 0 && pp->grp[*k].rot == rot)
             return 0;
     struct pp_group *gr = &pp->grp[pp->ngrp];
+    gr->rot = rot;
     int rc = regc_perf_pmu_open(&gr->pmu, root, name, err, errlen);
     if (rc)
         return rc;
@@ -84,7 +90,8 @@ static int plan_event(struct regc__pmon_perf *pp, const struct regc__pmon_event 
     char name[64], msg[400];
     regc__perf_pmu_name(&ev.info.ctl, name, sizeof(name));
     unsigned k;
-    int rc = group_for(pp, w->sysfs_root, name, &k, msg, sizeof(msg));
+    int rc = group_for(pp, w->sysfs_root, name, ev.info.groups > 1 ? ev.info.group : 0, &k, msg,
+                       sizeof(msg));
     if (!rc) /* the spec's fields where the kernel's formats put them */
         rc = regc_perf_check_counters(pp->grp[k].pmu, ev.info.block, ev.info.counters, msg,
                                       sizeof(msg));
@@ -160,7 +167,7 @@ int regc__pmon_perf_start(struct regc__pmon_perf **out, const struct regc__pmon_
 }
 
 int regc__pmon_perf_read(struct regc__pmon_perf *pp, uint64_t *totals, unsigned long *overflows,
-                         char *err, size_t errlen)
+                         uint64_t *enabled, uint64_t *running, char *err, size_t errlen)
 {
     /* group k's values at vals[base[k] ..]: the groups' events, n in all */
     uint64_t *vals = calloc((size_t)pp->n + 1, sizeof(*vals));
@@ -181,8 +188,17 @@ int regc__pmon_perf_read(struct regc__pmon_perf *pp, uint64_t *totals, unsigned 
                              regc_perf_pmu_name(pp->grp[k].pmu), strerror(-rc));
         }
     }
-    for (unsigned i = 0; i < pp->n; i++)
+    for (unsigned i = 0; i < pp->n; i++) {
+        const struct pp_group *gr = &pp->grp[pp->ev[i].out.group];
+        uint64_t e = 0, r = 0;
         totals[i] = vals[base[pp->ev[i].out.group] + pp->ev[i].index];
+        if (!pp->dry_run)
+            regc_perf_group_times(gr->g, &e, &r);
+        if (enabled)
+            enabled[i] = e;
+        if (running)
+            running[i] = r;
+    }
     free(vals);
     free(base);
     for (unsigned i = 0; i < pp->n; i++) {

@@ -141,4 +141,48 @@ done
 n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["totals"]))' "$tmp/many.json" 2>&1)
 if [ "$n" = 75 ]; then tap_ok "75 events: 75 totals (none dropped)"; else tap_fail "75 events: 75 totals (none dropped)" "$n"; fi
 check "75 events, 75 rates: every scaled total = rate x 4, running 50%" "$tmp/many.json" 4 "$expect"
+
+# 6. the perf backend: the kernel multiplexes. Events that cannot be on the box's counters together
+# go into perf groups of their own (the U-Box: DOORBELL_RCVD and INT_PRIO one group, IPI_RCVD a
+# second), which the kernel rotates; each group read gives its time enabled and running, and the
+# counts are scaled by them.
+tree() { bash tests/runtime/perf-sysfs.sh "$@"; }
+soft=$(cat /sys/bus/event_source/devices/software/type 2>/dev/null || echo 1)
+tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb" "$soft"
+out=$("$REGCTL" --sysfs-root "$tmp/ivb" --backend perf --dry-run monitor e5_2600v2 "${ev[0]}" "${ev[1]}" "${ev[2]}" 2>&1)
+got=$(echo "$out" | awk '$1 == "perf_event_open" { print $2, $10, ($11 == "leader" ? "leader" : "member") }')
+want="${ev[0]} group=0 leader
+${ev[1]} group=0 member
+${ev[2]} group=1 leader"
+if [ "$got" = "$want" ]; then tap_ok "perf dry run: a perf group per multiplexing group"; else
+    tap_fail "perf dry run: a perf group per multiplexing group" "want:" "$want" "got:" "$out"; fi
+# the real kernel (root or perf_event_paranoid <= 0): five raw ev_sel=0 events on the fake U-Box
+# PMU are five cpu-clocks in three perf groups; the software PMU is never full, so the kernel
+# runs all three all the time: each counts at least the 2 x 180 ms and at most the run's time, and
+# the times read back say 100% running
+C='ubox:raw,reg=U_MSR_PMON_CTL,ev_sel=0'
+why=""
+if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -gt 0 ]; then
+    why="CPU-wide events need root or kernel.perf_event_paranoid <= 0"
+elif ! "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf monitor e5_2600v2 "$C" --count 1 \
+    --interval 0 >"$tmp/probe" 2>&1; then
+    why="the kernel refused perf_event_open: $(tail -1 "$tmp/probe")"
+fi
+if [ -n "$why" ]; then
+    tap_skip "perf: 5 events on 2 counters, the kernel's times read" "$why"
+else
+    t0=$(date +%s%N)
+    "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf --json monitor e5_2600v2 "$C" "$C" "$C" "$C" "$C" \
+        --interval 200ms --count 2 >"$tmp/perf.json" 2>&1
+    rc=$? took=$(($(date +%s%N) - t0))
+    ok=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+took = int(sys.argv[2])
+print(len(d["totals"]) == 5 and all(2 * 180000000 <= t <= took for t in d["totals"])
+      and d["percent_running"] == [100.0] * 5)
+' "$tmp/perf.json" "$took" 2>&1)
+    if [ $rc = 0 ] && [ "$ok" = True ]; then tap_ok "perf: 5 events on 2 counters, the kernel's times read"; else
+        tap_fail "perf: 5 events on 2 counters, the kernel's times read" "exit $rc: $ok" "$(head -c 1500 "$tmp/perf.json")"; fi
+fi
 tap_done
