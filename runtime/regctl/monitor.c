@@ -921,7 +921,8 @@ static regc_pmon_session **sessions(const struct sock *socks, int n)
     return p;
 }
 
-/* --json: "percent_running", per event, when some event was multiplexed. */
+/* --json: "percent_running" and "raw_totals" (unscaled), per event, when some event was
+ * multiplexed. */
 static void mux_json(const struct mon *m, const struct sock *socks, int n, json_t *doc)
 {
     regc_pmon_session **p = sessions(socks, n);
@@ -931,8 +932,10 @@ static void mux_json(const struct mon *m, const struct sock *socks, int n, json_
         regctl_mux_percent(p, n, i, &muxed);
         any |= muxed;
     }
-    if (any)
+    if (any) {
         json_object_set_new(doc, "percent_running", regctl_mux_json(p, n, m->nev));
+        json_object_set_new(doc, "raw_totals", regctl_mux_raw_json(p, n, m->nev));
+    }
     free(p);
 }
 

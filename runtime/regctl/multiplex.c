@@ -39,6 +39,18 @@ void regctl_mux_note(regc_pmon_session *const *p, int n, const char *const *name
     }
 }
 
+json_t *regctl_mux_raw_json(regc_pmon_session *const *p, int n, unsigned nev)
+{
+    json_t *a = json_array();
+    for (unsigned i = 0; i < nev; i++) {
+        uint64_t sum = 0;
+        for (int k = 0; k < n; k++)
+            sum += regc_pmon_raw(p[k], i);
+        json_array_append_new(a, json_integer((json_int_t)sum));
+    }
+    return a;
+}
+
 json_t *regctl_mux_json(regc_pmon_session *const *p, int n, unsigned nev)
 {
     json_t *a = json_array();

@@ -21,4 +21,7 @@ void regctl_mux_note(regc_pmon_session *const *p, int n, const char *const *name
 /* --json: [percent running per event] */
 json_t *regctl_mux_json(regc_pmon_session *const *p, int n, unsigned nev);
 
+/* --json: [counts as read, unscaled, per event] (regc_pmon_raw), summed over the sessions */
+json_t *regctl_mux_raw_json(regc_pmon_session *const *p, int n, unsigned nev);
+
 #endif

@@ -142,6 +142,35 @@ n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["totals"
 if [ "$n" = 75 ]; then tap_ok "75 events: 75 totals (none dropped)"; else tap_fail "75 events: 75 totals (none dropped)" "$n"; fi
 check "75 events, 75 rates: every scaled total = rate x 4, running 50%" "$tmp/many.json" 4 "$expect"
 
+# 5b. through the kernel: the msr and pci backends on pcifs (the simulator behind FUSE). The
+# session's clock is the monotonic one there, so the scaled totals are estimates; the raw counts
+# are exact: pcifs delivers one interval before each register write, so each poll counts one
+# interval (the one before its freeze write), the rotation's writes falling under the freeze.
+# In 4 polls the U-Box's group 0 (DOORBELL_RCVD, INT_PRIO) runs polls 1 and 3, group 1 (IPI_RCVD)
+# 2 and 4: raw = rate x 2 each; an iMC channel (4 counters) with 5 events: CAS_COUNT.RD,
+# CAS_COUNT.WR, ACT_COUNT.RD, ACT_COUNT.WR in group 0, DRAM_PRE_ALL alone in group 1
+. tests/runtime/pcifs.sh
+trap 'pcifs_unmount; rm -rf "$tmp"' EXIT
+name="pcifs: multiplexed through the msr and pci backends, raw counts per the schedule"
+if pcifs_mount e5_2600v2 "$tmp/mnt" --cpus 1; then
+    pcifs_cmd "auto 1"
+    M='imc[mc0_ch0]'
+    mev=("$M:CAS_COUNT.RD" "$M:CAS_COUNT.WR" "$M:ACT_COUNT.RD" "$M:ACT_COUNT.WR" "$M:DRAM_PRE_ALL")
+    mr=(31 37 41 43 47)
+    for i in 0 1 2; do pcifs_cmd "rate ${ev[$i]} ${r[$i]}"; done
+    for i in "${!mev[@]}"; do pcifs_cmd "rate ${mev[$i]} ${mr[$i]}"; done
+    "$REGCTL" --msr-root "$pcifs_mnt/cpu" --sysfs-root "$pcifs_mnt" --json monitor e5_2600v2 "${ev[0]}" "${ev[1]}" \
+        "${ev[2]}" "${mev[@]}" --interval 0 --count 4 --lock-dir "$tmp/locks" --settle 0 >"$tmp/fs.json" 2>"$tmp/err"
+    rc=$?
+    want="[$((2 * r[0])), $((2 * r[1])), $((2 * r[2])), $((2 * mr[0])), $((2 * mr[1])), $((2 * mr[2])), $((2 * mr[3])), $((2 * mr[4]))]"
+    got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["raw_totals"], all(0 < p < 100 for p in d["percent_running"]))' "$tmp/fs.json" 2>&1)
+    if [ $rc = 0 ] && [ "$got" = "$want True" ]; then tap_ok "$name"; else
+        tap_fail "$name" "exit $rc" "want: $want True" "got:  $got" "$(cat "$tmp/err")"; fi
+    pcifs_unmount
+else
+    tap_skip "$name" "$pcifs_why"
+fi
+
 # 6. the perf backend: the kernel multiplexes. Events that cannot be on the box's counters together
 # go into perf groups of their own (the U-Box: DOORBELL_RCVD and INT_PRIO one group, IPI_RCVD a
 # second), which the kernel rotates; each group read gives its time enabled and running, and the
