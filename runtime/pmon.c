@@ -1787,6 +1787,7 @@ static int sample_regs(regc_pmon_session *p, struct sample_state *st, unsigned *
             rc = clear_box_status(p, &p->box[k], clr[k]);
     if (!rc && gseen)
         rc = clear_global_status(p, &gseen);
+    p->t_last = session_now(p); /* time enabled (regc_pmon_running) runs while sampling too */
     return rc ? rc : unfreeze_all(p);
 }
 

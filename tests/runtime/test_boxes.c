@@ -172,12 +172,43 @@ static void t_errors(void **state)
     close_fx(&f);
 }
 
+/* The session's clock on the simulator is the model's cycles: 3 intervals of 1000 cycles
+ * (regc_sim_clock) are 3000 enabled and, for an event that never rotates, 3000 running, polling or
+ * sampling; before the first interval, none. */
+static void t_clock(void **state)
+{
+    (void)state;
+    for (int sample = 0; sample < 2; sample++) {
+        struct fx f;
+        open_fx(&f);
+        assert_int_equal(regc_sim_clock(f.sim, 1000), 0);
+        assert_int_equal(regc_pmon_add(f.p, "ubox:EVENT_MSG.DOORBELL_RCVD"), 0);
+        struct regc_pmon_opts o = {.settle_ms = -1, .sample = sample ? 100 : 0};
+        assert_int_equal(regc_pmon_start(f.p, &o), 0);
+        uint64_t enabled = 1, running = 1;
+        regc_pmon_running(f.p, 0, &enabled, &running);
+        assert_int_equal(enabled, 0);
+        assert_int_equal(running, 0);
+        for (int t = 0; t < 3; t++) {
+            unsigned n;
+            assert_int_equal(regc_sim_interval(f.sim), 0);
+            assert_int_equal(sample ? regc_pmon_sample(f.p, NULL, 0, &n) : regc_pmon_poll(f.p, NULL),
+                             0);
+        }
+        regc_pmon_running(f.p, 0, &enabled, &running);
+        assert_int_equal(enabled, 3000);
+        assert_int_equal(running, 3000);
+        assert_int_equal(regc_pmon_release(f.p), 0);
+        close_fx(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_every_channel), cmocka_unit_test(t_one_box),
         cmocka_unit_test(t_other_blocks),  cmocka_unit_test(t_session),
-        cmocka_unit_test(t_errors),
+        cmocka_unit_test(t_errors),        cmocka_unit_test(t_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
