@@ -1070,6 +1070,8 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
     m.events = calloc((size_t)argc + 1, sizeof(*m.events));
     m.rates = calloc((size_t)argc + 1, sizeof(*m.rates));
     int rc = m.events && m.rates ? parse_args(&m, argc, argv) : 1;
+    if (!m.events || !m.rates)
+        fprintf(stderr, "regctl: monitor: out of memory\n");
     struct sock socks[MON_MAX_SOCKETS];
     if (!rc)
         rc = monitor_events(&m, socks);
