@@ -677,6 +677,7 @@ struct regc_perf_group {
     void *ring[MAX_GROUP]; /* sampled events: the mapped ring buffer; NULL: counting */
     uint64_t overflows[MAX_GROUP];
     unsigned n;
+    uint64_t enabled, running; /* the leader's times at the last group read (multiplexing) */
 };
 
 static size_t ring_len(void)
@@ -750,7 +751,10 @@ static int group_open(struct regc_perf_group *g, const struct regc_perf_pmu *p,
     attr.config2 = config[2];
     attr.sample_period = period;
     attr.disabled = g->n == 0;
-    attr.read_format = g->n == 0 ? PERF_FORMAT_GROUP : 0;
+    /* the times tell how long the kernel had the group on the PMU's counters (multiplexing) */
+    attr.read_format = g->n == 0 ? PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+                                       PERF_FORMAT_TOTAL_TIME_RUNNING
+                                 : 0;
     int leader = g->n ? g->fds[0] : -1;
     long fd = syscall(SYS_perf_event_open, &attr, pid, cpu, leader, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0) {
@@ -854,18 +858,26 @@ int regc_perf_group_disable(struct regc_perf_group *g)
 
 int regc_perf_group_read(struct regc_perf_group *g, uint64_t *values, unsigned n)
 {
-    uint64_t buf[1 + MAX_GROUP];
+    uint64_t buf[3 + MAX_GROUP]; /* nr, time enabled, time running, the values */
     if (!g->n)
         return -EINVAL;
-    ssize_t got = read(g->fds[0], buf, (1 + g->n) * sizeof(uint64_t));
+    ssize_t got = read(g->fds[0], buf, (3 + g->n) * sizeof(uint64_t));
     if (got < 0)
         return -errno;
-    if (got < (ssize_t)sizeof(uint64_t) || buf[0] > g->n ||
-        (size_t)got < (1 + buf[0]) * sizeof(uint64_t))
+    if (got < (ssize_t)(3 * sizeof(uint64_t)) || buf[0] > g->n ||
+        (size_t)got < (3 + buf[0]) * sizeof(uint64_t))
         return -EIO;
+    g->enabled = buf[1];
+    g->running = buf[2];
     for (unsigned i = 0; i < n && i < buf[0]; i++)
-        values[i] = buf[1 + i];
+        values[i] = buf[3 + i];
     return 0;
+}
+
+void regc_perf_group_times(const struct regc_perf_group *g, uint64_t *enabled, uint64_t *running)
+{
+    *enabled = g->enabled;
+    *running = g->running;
 }
 
 int regc_perf_event_read(struct regc_perf_group *g, unsigned index, uint64_t *value)

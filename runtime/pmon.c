@@ -8,13 +8,16 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "internal.h"
 #include "pmon_perf.h"
 #include "regc/pmon.h"
+#include "regc/sim.h"
 #include "share.h"
 
 #define MAX_SETS 8
@@ -40,6 +43,18 @@ struct pmon_ev {
     struct regc_ref ctl, ctr;
     uint64_t last, total, armed; /* counts in the up frame (see count_of) */
     unsigned long overflows;
+    unsigned req;         /* the added event it counts for (struct pmon_req) */
+    unsigned grp, ngrp;   /* multiplexing: its group, and how many its box rotates among */
+    bool active;          /* on its counter now (always, unless its box rotates) */
+    uint64_t running;     /* clock time on its counter, up to 'since' when active */
+    uint64_t enabled;     /* perf path: the kernel's time enabled (running: its time running) */
+    uint64_t since;       /* when it went on its counter */
+};
+
+/* An event as added: its boxes are ev[first .. first+n) (one unless every_box). */
+struct pmon_req {
+    char *name;
+    unsigned first, n;
 };
 
 struct pmon_box {
@@ -52,8 +67,15 @@ struct regc_pmon_session {
     regc_dev *d;
     regc_dev *pci; /* PCI-space registers go here when set (regc_pmon_set_pci_device) */
     const struct regc_spec *s;
-    struct pmon_ev ev[REGC_PMON_MAX_EVENTS];
+    struct pmon_ev *ev; /* one per box of each added event */
     unsigned n;
+    size_t cap;
+    struct pmon_req *req; /* the added events */
+    unsigned nreq;
+    size_t req_cap;
+    bool every_box;       /* regc_pmon_every_box */
+    uint64_t t_start, t_last; /* the clock at start and at the last poll (regc_pmon_running) */
+    unsigned long step;   /* multiplexing: rotations so far */
     struct pmon_box box[MAX_BOXES];
     unsigned nbox;
     struct regc_pmon_opts opt;
@@ -62,6 +84,7 @@ struct regc_pmon_session {
     /* locks and saved registers (runtime/share.c); NULL: none */
     struct regc__share *share;
     struct regc__pmon_perf *perf; /* started through perf_event (runtime/pmon_perf.c); NULL: not */
+    bool via_perf;                /* the last start went through perf (kept after release) */
     char err[512];
 };
 
@@ -94,6 +117,12 @@ void regc_pmon_free(regc_pmon_session *p)
 {
     if (p && (p->share || p->perf))
         regc_pmon_release(p);
+    for (unsigned i = 0; p && i < p->nreq; i++)
+        free(p->req[i].name);
+    if (p) {
+        free(p->req);
+        free(p->ev);
+    }
     free(p);
 }
 
@@ -104,24 +133,49 @@ const char *regc_pmon_error(const regc_pmon_session *p)
 
 unsigned regc_pmon_count(const regc_pmon_session *p)
 {
-    return p->n;
+    return p->nreq;
 }
+
+static uint64_t scaled_total(const regc_pmon_session *p, const struct pmon_ev *e);
 
 uint64_t regc_pmon_total(const regc_pmon_session *p, unsigned i)
 {
-    return i < p->n ? p->ev[i].total : 0;
+    uint64_t sum = 0; /* modulo 2^64: the signed counts of up-and-down events add up */
+    for (unsigned k = 0; i < p->nreq && k < p->req[i].n; k++)
+        sum += scaled_total(p, &p->ev[p->req[i].first + k]);
+    return sum;
+}
+
+uint64_t regc_pmon_raw(const regc_pmon_session *p, unsigned i)
+{
+    uint64_t sum = 0;
+    for (unsigned k = 0; i < p->nreq && k < p->req[i].n; k++)
+        sum += p->ev[p->req[i].first + k].total;
+    return sum;
+}
+
+uint64_t regc_pmon_box_total(const regc_pmon_session *p, unsigned i, unsigned k)
+{
+    return i < p->nreq && k < p->req[i].n ? scaled_total(p, &p->ev[p->req[i].first + k]) : 0;
 }
 
 unsigned long regc_pmon_overflows(const regc_pmon_session *p, unsigned i)
 {
-    return i < p->n ? p->ev[i].overflows : 0;
+    unsigned long sum = 0;
+    for (unsigned k = 0; i < p->nreq && k < p->req[i].n; k++)
+        sum += p->ev[p->req[i].first + k].overflows;
+    return sum;
 }
 
-int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info *out)
+void regc_pmon_every_box(regc_pmon_session *p, bool on)
 {
-    if (i >= p->n)
-        return -ENOENT;
-    const struct pmon_ev *e = &p->ev[i];
+    p->every_box = on;
+}
+
+/* Box event e (an index of p->ev) as regc_pmon_info describes it. */
+static void hw_info(const regc_pmon_session *p, unsigned hw, struct regc_pmon_info *out)
+{
+    const struct pmon_ev *e = &p->ev[hw];
     *out = (struct regc_pmon_info){.name = e->name,
                                    .block = e->b,
                                    .instance = e->inst,
@@ -131,7 +185,27 @@ int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info
                                    .direction = e->dir,
                                    .ctl = e->ctl,
                                    .ctr = e->ctr,
-                                   .event = e->e};
+                                   .event = e->e,
+                                   .nboxes = p->req[e->req].n,
+                                   .groups = e->ngrp ? e->ngrp : 1,
+                                   .group = e->grp};
+}
+
+int regc_pmon_box_info(const regc_pmon_session *p, unsigned i, unsigned k,
+                       struct regc_pmon_info *out)
+{
+    if (i >= p->nreq || k >= p->req[i].n)
+        return -ENOENT;
+    hw_info(p, p->req[i].first + k, out);
+    return 0;
+}
+
+int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info *out)
+{
+    if (i >= p->nreq)
+        return -ENOENT;
+    hw_info(p, p->req[i].first, out);
+    out->name = p->req[i].name;
     return 0;
 }
 
@@ -392,12 +466,15 @@ static int check_filters(regc_pmon_session *p, const struct pmon_ev *e)
     return 0;
 }
 
-int regc_pmon_add(regc_pmon_session *p, const char *name)
+/* One box's event, for added event 'req'. */
+static int add_box_event(regc_pmon_session *p, const char *name, unsigned req)
 {
-    if (p->n >= REGC_PMON_MAX_EVENTS)
-        return fail(p, -ENOSPC, "at most %d events", REGC_PMON_MAX_EVENTS);
+    struct pmon_ev *grown = regc_grow(p->ev, &p->cap, (size_t)p->n + 1, sizeof(*grown));
+    if (!grown)
+        return fail(p, -ENOMEM, "out of memory");
+    p->ev = grown;
     struct pmon_ev *e = &p->ev[p->n];
-    *e = (struct pmon_ev){.index = -1, .dir = REGC_DIR_UP};
+    *e = (struct pmon_ev){.index = -1, .dir = REGC_DIR_UP, .req = req, .active = true};
     if (strlen(name) >= sizeof(e->name))
         return fail(p, -EINVAL, "event name too long");
     strcpy(e->name, name);
@@ -429,6 +506,52 @@ int regc_pmon_add(regc_pmon_session *p, const char *name)
     return 0;
 }
 
+/* A message about box event 'box' names the event as the user added it: what is wrong with it
+ * is wrong on every box. */
+static void name_as_added(regc_pmon_session *p, const char *box, const char *name)
+{
+    char quoted[300], rest[sizeof(p->err)];
+    snprintf(quoted, sizeof(quoted), "'%s'", box);
+    size_t len = strlen(quoted);
+    if (strncmp(p->err, quoted, len) != 0)
+        return;
+    memcpy(rest, p->err + len, sizeof(p->err) - len);
+    size_t at = (size_t)snprintf(p->err, sizeof(p->err), "'%.200s'", name);
+    memcpy(p->err + at, rest, strnlen(rest, sizeof(p->err) - at - 1));
+    p->err[at + strnlen(rest, sizeof(p->err) - at - 1)] = '\0';
+}
+
+int regc_pmon_add(regc_pmon_session *p, const char *name)
+{
+    struct pmon_req *grown = regc_grow(p->req, &p->req_cap, (size_t)p->nreq + 1, sizeof(*grown));
+    if (!grown)
+        return fail(p, -ENOMEM, "out of memory");
+    p->req = grown;
+    char **boxes = NULL;
+    unsigned nboxes = 1;
+    int rc = p->every_box ? regc_pmon_boxes(p->s, name, &boxes, &nboxes) : 0;
+    struct pmon_req *r = &p->req[p->nreq];
+    *r = (struct pmon_req){.name = strdup(name), .first = p->n};
+    if (rc || !r->name) {
+        free(r->name);
+        return fail(p, -ENOMEM, "out of memory");
+    }
+    for (unsigned k = 0; !rc && k < nboxes; k++) {
+        rc = add_box_event(p, boxes ? boxes[k] : name, p->nreq);
+        if (rc && boxes)
+            name_as_added(p, boxes[k], name);
+    }
+    regc_pmon_boxes_free(boxes, nboxes);
+    if (rc) { /* none of its boxes stays */
+        p->n = r->first;
+        free(r->name);
+        return rc;
+    }
+    r->n = p->n - r->first;
+    p->nreq++;
+    return 0;
+}
+
 /* ---- counter assignment */
 
 static unsigned group_len(const struct regc_block *b, const struct regc_counters *c,
@@ -443,16 +566,24 @@ static unsigned group_len(const struct regc_block *b, const struct regc_counters
     return r->count;
 }
 
+/* Do o and e share the counters of one box? */
+static bool same_counters(const struct pmon_ev *o, const struct pmon_ev *e)
+{
+    return o->b == e->b && o->inst == e->inst && o->c == e->c;
+}
+
+/* Counter idx of e's box is taken in e's group. */
 static bool taken(const regc_pmon_session *p, const struct pmon_ev *e, int idx)
 {
     for (unsigned i = 0; i < p->n; i++) {
         const struct pmon_ev *o = &p->ev[i];
-        if (o != e && o->index == idx && o->b == e->b && o->inst == e->inst && o->c == e->c)
+        if (o != e && o->index == idx && same_counters(o, e) && o->grp == e->grp)
             return true;
     }
     return false;
 }
 
+/* A counter for e in its group (e->grp); -EBUSY, with the message, when none is free. */
 static int assign_one(regc_pmon_session *p, struct pmon_ev *e)
 {
     unsigned first, len = group_len(e->b, e->c, &first);
@@ -474,13 +605,103 @@ static int assign_one(regc_pmon_session *p, struct pmon_ev *e)
                 e->name, e->b->name, e->inst ? "." : "", e->inst ? e->inst->name : "");
 }
 
+/* ==== multiplexing: groups of events per box (docs/monitoring.md "More events than counters") */
+
+/* Has group g of e's box an event yet? */
+static bool group_used(const regc_pmon_session *p, const struct pmon_ev *e, unsigned g)
+{
+    for (unsigned i = 0; i < p->n; i++)
+        if (&p->ev[i] != e && p->ev[i].index != -2 && same_counters(&p->ev[i], e) &&
+            p->ev[i].grp == g)
+            return true;
+    return false;
+}
+
+/* "0, 1" or "0..3": the counters (array indexes) e may count on, of first..first+len-1. */
+static void allowed_list(const struct pmon_ev *e, unsigned first, unsigned len, char *buf,
+                         size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    if (!e->allowed) {
+        snprintf(buf, size, "%u..%u", first, first + len - 1);
+        return;
+    }
+    for (unsigned k = first; k < first + len && k < 64 && at < size; k++)
+        if ((e->allowed >> k) & 1)
+            at += (size_t)snprintf(buf + at, size - at, "%s%u", at ? ", " : "", k);
+}
+
+/* The refusal without multiplexing: the box, its counters, the event that finds none free and
+ * every event that wants them. */
+static int refuse_multiplex(regc_pmon_session *p, const struct pmon_ev *e, const char *why)
+{
+    unsigned first, len = group_len(e->b, e->c, &first), n = 0;
+    char names[300] = "", may[96];
+    for (unsigned i = 0; i < p->n; i++) {
+        if (!same_counters(&p->ev[i], e))
+            continue;
+        size_t at = strlen(names);
+        if (n++ < 8)
+            snprintf(names + at, sizeof(names) - at, "%s%s", at ? ", " : "", p->ev[i].name);
+        else if (n == 9)
+            snprintf(names + at, sizeof(names) - at, ", ...");
+    }
+    allowed_list(e, first, len, may, sizeof(may));
+    return fail(p, -EBUSY,
+                "%s%s%s%s has %u counter%s %s (%u..%u), %u events want them (%s) and '%s', which "
+                "may count on %s, finds none free; %s",
+                e->b->name, e->inst ? "[" : "", e->inst ? e->inst->name : "", e->inst ? "]" : "",
+                len, len == 1 ? "" : "s", e->c->counter, first, first + len - 1, n, names, e->name,
+                may, why);
+}
+
+/* Event e in the first group of its box with a counter it may use; a new group when none has. */
+static int assign_grouped(regc_pmon_session *p, struct pmon_ev *e)
+{
+    for (unsigned g = 0;; g++) {
+        e->grp = g;
+        bool used = group_used(p, e, g);
+        char keep[sizeof(p->err)];
+        memcpy(keep, p->err, sizeof(keep));
+        int rc = assign_one(p, e);
+        if (rc != -EBUSY)
+            return rc;
+        if (!used) /* it fits no counter of an empty group: nothing can help */
+            return rc;
+        memcpy(p->err, keep, sizeof(keep));
+        if (!p->opt.multiplex)
+            return refuse_multiplex(p, e, "multiplexing is off (regctl: --no-multiplex)");
+        if (p->opt.sample)
+            return refuse_multiplex(p, e, "sampling counts every event all the time: use fewer");
+    }
+}
+
+/* How many groups each box rotates among; events of the first group start on their counters. */
+static void count_groups(regc_pmon_session *p)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        e->ngrp = 1;
+        for (unsigned j = 0; j < p->n; j++)
+            if (same_counters(&p->ev[j], e) && p->ev[j].grp + 1 > e->ngrp)
+                e->ngrp = p->ev[j].grp + 1;
+        e->active = e->grp == 0;
+        e->running = 0;
+    }
+    p->step = 0;
+}
+
 /* Most constrained first, so a flexible event never takes the only counter another can use. */
 static int assign(regc_pmon_session *p)
 {
-    bool done[REGC_PMON_MAX_EVENTS] = {false};
+    bool *done = calloc(p->n ? p->n : 1, sizeof(*done));
+    if (!done)
+        return fail(p, -ENOMEM, "out of memory");
     for (unsigned i = 0; i < p->n; i++)
-        p->ev[i].index = -2;
-    for (unsigned round = 0; round < p->n; round++) {
+        p->ev[i].index = -2, p->ev[i].grp = 0;
+    int rc = 0;
+    for (unsigned round = 0; !rc && round < p->n; round++) {
         int best = -1, bestc = 65;
         for (unsigned i = 0; i < p->n; i++) {
             int c = p->ev[i].allowed ? regc__popcount64(p->ev[i].allowed) : 64;
@@ -488,11 +709,12 @@ static int assign(regc_pmon_session *p)
                 best = (int)i, bestc = c;
         }
         done[best] = true;
-        int rc = assign_one(p, &p->ev[best]);
-        if (rc)
-            return rc;
+        rc = assign_grouped(p, &p->ev[best]);
     }
-    return 0;
+    free(done);
+    if (!rc)
+        count_groups(p);
+    return rc;
 }
 
 /* ---- boxes */
@@ -513,7 +735,8 @@ static bool box_can_freeze(const struct regc_block *b)
     return bc && (bc->freeze || bc->enable);
 }
 
-static void collect_boxes(regc_pmon_session *p)
+/* The boxes of the events; -ENOSPC naming the limit past MAX_BOXES (never a box left out). */
+static int collect_boxes(regc_pmon_session *p)
 {
     const struct regc_global_control *gc = gctl(p);
     bool gfreeze = gc && (gc->freeze || gc->enable);
@@ -524,8 +747,11 @@ static void collect_boxes(regc_pmon_session *p)
         unsigned k = 0;
         while (k < p->nbox && !(p->box[k].b == e->b && p->box[k].inst == e->inst))
             k++;
-        if (k < p->nbox || p->nbox >= MAX_BOXES)
+        if (k < p->nbox)
             continue;
+        if (p->nbox == MAX_BOXES)
+            return fail(p, -ENOSPC, "'%s': the events span more than %d boxes, the most one "
+                        "session programs", e->name, MAX_BOXES);
         p->box[p->nbox++] = (struct pmon_box){
             .b = e->b, .inst = e->inst, .freezable = gfreeze || box_can_freeze(e->b)};
     }
@@ -533,6 +759,7 @@ static void collect_boxes(regc_pmon_session *p)
     for (unsigned k = 0; k < p->nbox && p->opt.per_box && gfreeze; k++)
         if (!box_can_freeze(p->box[k].b))
             p->global = true;
+    return 0;
 }
 
 /* ---- register helpers */
@@ -613,7 +840,8 @@ static uint64_t select_mask(const regc_pmon_session *p, const char *block)
 {
     uint64_t m = 0;
     for (unsigned i = 0; i < p->n; i++)
-        if (regc__streq(p->ev[i].b->name, block) && p->ev[i].index >= 0 && p->ev[i].index < 64)
+        if (p->ev[i].active && regc__streq(p->ev[i].b->name, block) && p->ev[i].index >= 0 &&
+            p->ev[i].index < 64)
             m |= UINT64_C(1) << p->ev[i].index;
     return m;
 }
@@ -658,7 +886,7 @@ static uint64_t box_enable_mask(const regc_pmon_session *p, const struct pmon_bo
     uint64_t m = 0;
     for (unsigned i = 0; i < p->n; i++) {
         const struct pmon_ev *e = &p->ev[i];
-        if (e->b == bx->b && e->inst == bx->inst && e->index >= 0 && e->index < 64)
+        if (e->active && e->b == bx->b && e->inst == bx->inst && e->index >= 0 && e->index < 64)
             m |= UINT64_C(1) << e->index;
     }
     return m;
@@ -918,6 +1146,22 @@ static int clear_global_status(regc_pmon_session *p, const uint64_t *seen)
     return wr(p, &r, 0);
 }
 
+static uint64_t session_now(regc_pmon_session *p);
+
+/* Box event e overflowed: its added event goes into which[] (once per call; seen[] per added
+ * event), *n counts the added events that overflowed. */
+static void note_overflow(const regc_pmon_session *p, const struct pmon_ev *e, bool *seen,
+                          unsigned *which, unsigned max, unsigned *n)
+{
+    (void)p;
+    if (seen[e->req])
+        return;
+    seen[e->req] = true;
+    if (which && *n < max)
+        which[*n] = e->req;
+    ++*n;
+}
+
 /* ==== the perf_event path (runtime/pmon_perf.c, runtime/pmon_perf.h) ====
  *
  * On the perf backend no register is programmed: the kernel's uncore
@@ -931,9 +1175,9 @@ static int clear_global_status(regc_pmon_session *p, const uint64_t *seen)
 /* Event i of p as the perf path takes it. 0, -ENOENT or -ENOSPC (too many settings). */
 static int pmon_event(const regc_pmon_session *p, unsigned i, struct regc__pmon_event *out)
 {
-    int rc = regc_pmon_info(p, i, &out->info);
-    if (rc)
-        return rc;
+    if (i >= p->n)
+        return -ENOENT;
+    hw_info(p, i, &out->info);
     const struct pmon_ev *e = &p->ev[i];
     out->ctl = control_value(p, e);
     out->nsets = 0;
@@ -955,7 +1199,15 @@ static int pmon_event(const regc_pmon_session *p, unsigned i, struct regc__pmon_
 
 int regc_pmon_perf_event(const regc_pmon_session *p, unsigned i, struct regc_pmon_perf *out)
 {
-    return p->perf ? regc__pmon_perf_info(p->perf, i, out) : -ENOENT;
+    return regc_pmon_box_perf_event(p, i, 0, out);
+}
+
+int regc_pmon_box_perf_event(const regc_pmon_session *p, unsigned i, unsigned k,
+                             struct regc_pmon_perf *out)
+{
+    if (!p->perf || i >= p->nreq || k >= p->req[i].n)
+        return -ENOENT;
+    return regc__pmon_perf_info(p->perf, p->req[i].first + k, out);
 }
 
 /* The events as pmon_perf.c takes them (it never calls back into the session). */
@@ -966,7 +1218,7 @@ static int perf_start(regc_pmon_session *p)
         return regc__err(p->err, sizeof(p->err), -ENOMEM, "out of memory");
     int rc = 0;
     for (unsigned i = 0; !rc && i < p->n; i++) {
-        p->ev[i].total = 0, p->ev[i].overflows = 0;
+        p->ev[i].total = 0, p->ev[i].overflows = 0, p->ev[i].enabled = p->ev[i].running = 0;
         rc = pmon_event(p, i, &evs[i]);
         if (rc)
             regc__err(p->err, sizeof(p->err), rc, "event %u: %s", i,
@@ -981,27 +1233,33 @@ static int perf_start(regc_pmon_session *p)
 /* Totals and overflows from perf; which[] the events that overflowed since the last call. */
 static int perf_collect(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n)
 {
-    uint64_t totals[REGC_PMON_MAX_EVENTS];
-    unsigned long ovf[REGC_PMON_MAX_EVENTS];
-    int rc = regc__pmon_perf_read(p->perf, totals, ovf, p->err, sizeof(p->err));
+    uint64_t *totals = calloc(3 * ((size_t)p->n + 1), sizeof(*totals));
+    uint64_t *enabled = totals ? totals + p->n + 1 : NULL;
+    uint64_t *running = totals ? totals + 2 * ((size_t)p->n + 1) : NULL;
+    unsigned long *ovf = calloc(p->n + 1, sizeof(*ovf));
+    bool *seen = calloc(p->nreq + 1, sizeof(*seen));
+    int rc = totals && ovf && seen ? regc__pmon_perf_read(p->perf, totals, ovf, enabled, running,
+                                                          p->err, sizeof(p->err))
+                                   : fail(p, -ENOMEM, "out of memory");
     for (unsigned i = 0; !rc && i < p->n; i++) {
         struct pmon_ev *e = &p->ev[i];
         e->total = totals[i];
-        if (n && ovf[i] > e->overflows && which && *n < max)
-            which[*n] = i;
+        e->enabled = enabled[i];
+        e->running = running[i];
         if (n && ovf[i] > e->overflows)
-            ++*n;
+            note_overflow(p, e, seen, which, max, n);
         e->overflows = ovf[i];
     }
+    p->t_last = session_now(p);
+    free(totals);
+    free(ovf);
+    free(seen);
     return rc;
 }
 
-static int perf_poll(regc_pmon_session *p, uint64_t *totals)
+static int perf_poll(regc_pmon_session *p)
 {
-    int rc = perf_collect(p, NULL, 0, NULL);
-    for (unsigned i = 0; totals && i < p->n; i++)
-        totals[i] = p->ev[i].total;
-    return rc;
+    return perf_collect(p, NULL, 0, NULL);
 }
 
 static int perf_release(regc_pmon_session *p)
@@ -1013,6 +1271,117 @@ static int perf_release(regc_pmon_session *p)
 }
 
 /* ==== end of the perf_event path ==== */
+
+/* ==== multiplexing: the clock, the rotation and the scaling ==== */
+
+/* The session's clock: the simulator's delivered cycles (exact, whatever the wall clock does), or
+ * CLOCK_MONOTONIC nanoseconds. */
+static uint64_t session_now(regc_pmon_session *p)
+{
+    regc_sim *sim = regc_dev_sim(p->d);
+    if (sim)
+        return regc_sim_elapsed(sim);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+static void mux_clock_start(regc_pmon_session *p)
+{
+    p->t_start = p->t_last = session_now(p);
+    for (unsigned i = 0; i < p->n; i++)
+        p->ev[i].since = p->t_start, p->ev[i].running = 0;
+}
+
+/* Does an event of the next group take e's counter (so its control is written anyway)? */
+static bool counter_arriving(const regc_pmon_session *p, const struct pmon_ev *e)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct pmon_ev *o = &p->ev[i];
+        if (o != e && same_counters(o, e) && o->index == e->index &&
+            o->grp == p->step % o->ngrp)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * Under the freeze, after the counters are read: the time each event on a counter ran, then the
+ * next group of every rotating box on its counters (a leaving event's control cleared when no
+ * arriving event takes its counter, so a counter the new group leaves unused counts nothing),
+ * counting from 0.
+ */
+static int rotate(regc_pmon_session *p)
+{
+    uint64_t now = session_now(p);
+    for (unsigned i = 0; i < p->n; i++)
+        if (p->ev[i].active) {
+            p->ev[i].running += now - p->ev[i].since;
+            p->ev[i].since = now;
+        }
+    p->t_last = now;
+    p->step++;
+    int rc = 0;
+    for (unsigned i = 0; !rc && i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        if (e->ngrp > 1 && e->active && e->grp != p->step % e->ngrp) {
+            e->active = false;
+            if (!counter_arriving(p, e))
+                rc = wr(p, &e->ctl, 0);
+        }
+    }
+    for (unsigned i = 0; !rc && i < p->n; i++) {
+        struct pmon_ev *e = &p->ev[i];
+        if (e->ngrp > 1 && !e->active && e->grp == p->step % e->ngrp) {
+            e->active = true;
+            e->since = now;
+            rc = program_event(p, e);
+            if (!rc)
+                rc = load_counter(p, e, false);
+        }
+    }
+    return rc;
+}
+
+/* Event e's time enabled: since start, or on the perf path the kernel's. */
+static uint64_t enabled_of(const regc_pmon_session *p, const struct pmon_ev *e)
+{
+    return p->via_perf ? e->enabled : p->t_last - p->t_start;
+}
+
+/* Event e's time running: on its counter; where its box never rotates, all of it (the perf path:
+ * the kernel's, which may multiplex other users' events too). */
+static uint64_t running_of(const regc_pmon_session *p, const struct pmon_ev *e)
+{
+    return p->via_perf || e->ngrp > 1 ? e->running : p->t_last - p->t_start;
+}
+
+/* counts x enabled / running, perf's estimate; exact counts where the box never rotates. */
+static uint64_t scaled_total(const regc_pmon_session *p, const struct pmon_ev *e)
+{
+    if (p->via_perf ? e->running >= e->enabled : e->ngrp <= 1)
+        return e->total;
+    if (!e->running)
+        return 0;
+    __extension__ typedef __int128 wide;
+    wide enabled = (wide)enabled_of(p, e);
+    if (e->dir == REGC_DIR_UP_DOWN)
+        return (uint64_t)(int64_t)((wide)(int64_t)e->total * enabled / (wide)e->running);
+    __extension__ typedef unsigned __int128 uwide;
+    uwide v = (uwide)e->total * (uwide)enabled / (uwide)e->running;
+    return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+void regc_pmon_running(const regc_pmon_session *p, unsigned i, uint64_t *enabled,
+                       uint64_t *running)
+{
+    *enabled = *running = 0;
+    for (unsigned k = 0; i < p->nreq && k < p->req[i].n; k++) {
+        const struct pmon_ev *e = &p->ev[p->req[i].first + k];
+        *enabled += enabled_of(p, e);
+        *running += running_of(p, e);
+    }
+}
 
 /* ---- start */
 
@@ -1096,15 +1465,21 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
         rc = check_opts(p);
     if (rc)
         return rc;
-    if (regc__pmon_perf_wanted(p->d))
+    p->via_perf = regc__pmon_perf_wanted(p->d);
+    if (p->via_perf)
         return perf_start(p);
-    collect_boxes(p);
-    struct regc_pmon_info ev[REGC_PMON_MAX_EVENTS];
+    rc = collect_boxes(p);
+    if (rc)
+        return rc;
+    struct regc_pmon_info *ev = calloc(p->n, sizeof(*ev));
+    if (!ev)
+        return fail(p, -ENOMEM, "out of memory");
     for (unsigned i = 0; i < p->n; i++)
-        regc_pmon_info(p, i, &ev[i]);
+        hw_info(p, i, &ev[i]);
     struct regc__share_target st = {
         .ev = ev, .nev = p->n, .d = p->d, .pci = p->pci, .global = p->global, .opt = &p->opt};
     rc = regc__share_claim(&p->share, &st, p->err, sizeof(p->err));
+    free(ev);
     if (rc)
         return rc;
     for (unsigned i = 0; i < p->n; i++)
@@ -1113,10 +1488,10 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
     rc = freeze_all(p, true);
     /* c) program the controls of boxes that can be frozen; d) reset or preload counters */
     for (unsigned i = 0; !rc && i < p->n; i++)
-        if (box_of(p, &p->ev[i])->freezable)
+        if (p->ev[i].active && box_of(p, &p->ev[i])->freezable)
             rc = program_event(p, &p->ev[i]);
     for (unsigned i = 0; !rc && i < p->n; i++)
-        if (box_of(p, &p->ev[i])->freezable)
+        if (p->ev[i].active && box_of(p, &p->ev[i])->freezable)
             rc = load_counter(p, &p->ev[i], box_resets(&p->ev[i]));
     /* clear stale overflow status */
     for (unsigned k = 0; !rc && k < p->nbox; k++)
@@ -1127,12 +1502,13 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
         rc = box_write(p, &p->box[k], BOX_ENABLE);
     /* boxes nothing can freeze: program just before the unfreeze */
     for (unsigned i = 0; !rc && i < p->n; i++)
-        if (!box_of(p, &p->ev[i])->freezable) {
+        if (p->ev[i].active && !box_of(p, &p->ev[i])->freezable) {
             rc = load_counter(p, &p->ev[i], false);
             if (!rc)
                 rc = program_event(p, &p->ev[i]);
         }
     /* e) f) PMI routing and unfreeze */
+    mux_clock_start(p);
     if (!rc)
         rc = unfreeze_all(p);
     return rc ? undo_start(p, rc) : 0;
@@ -1144,6 +1520,8 @@ static int read_all(regc_pmon_session *p)
 {
     for (unsigned i = 0; i < p->n; i++) {
         struct pmon_ev *e = &p->ev[i];
+        if (!e->active) /* multiplexed, off its counter this interval */
+            continue;
         uint64_t raw;
         int rc = rd(p, &e->ctr, &raw);
         if (rc)
@@ -1161,15 +1539,20 @@ static int read_all(regc_pmon_session *p)
 
 int regc_pmon_poll(regc_pmon_session *p, uint64_t *totals)
 {
-    if (p->perf)
-        return perf_poll(p, totals);
-    int rc = freeze_all(p, false);
-    if (!rc)
-        rc = read_all(p);
-    if (!rc)
-        rc = unfreeze_all(p);
-    for (unsigned i = 0; totals && i < p->n; i++)
-        totals[i] = p->ev[i].total;
+    int rc = 0;
+    if (p->perf) {
+        rc = perf_poll(p);
+    } else {
+        rc = freeze_all(p, false);
+        if (!rc)
+            rc = read_all(p);
+        if (!rc)
+            rc = rotate(p);
+        if (!rc)
+            rc = unfreeze_all(p);
+    }
+    for (unsigned i = 0; totals && i < p->nreq; i++)
+        totals[i] = regc_pmon_total(p, i);
     return rc;
 }
 
@@ -1348,14 +1731,55 @@ static uint64_t rearm_point(struct pmon_ev *e, uint64_t before)
     return since % span;
 }
 
+/* The per-event flags of one regc_pmon_sample (heap: any number of events). */
+struct sample_state {
+    bool *ovf, *evflag, *direct, *seen;
+    uint64_t *before;
+};
+
+static void sample_state_free(struct sample_state *st)
+{
+    free(st->ovf);
+    free(st->evflag);
+    free(st->direct);
+    free(st->seen);
+    free(st->before);
+}
+
+static int sample_state_init(regc_pmon_session *p, struct sample_state *st)
+{
+    size_t n = (size_t)p->n + 1;
+    *st = (struct sample_state){calloc(n, sizeof(bool)), calloc(n, sizeof(bool)),
+                                calloc(n, sizeof(bool)), calloc((size_t)p->nreq + 1, sizeof(bool)),
+                                calloc(n, sizeof(uint64_t))};
+    if (st->ovf && st->evflag && st->direct && st->seen && st->before)
+        return 0;
+    sample_state_free(st);
+    return fail(p, -ENOMEM, "out of memory");
+}
+
+static int sample_regs(regc_pmon_session *p, struct sample_state *st, unsigned *which,
+                       unsigned max, unsigned *n);
+
 int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsigned *n)
 {
-    bool flag[MAX_BOXES] = {false}, ovf[REGC_PMON_MAX_EVENTS] = {false};
-    bool evflag[REGC_PMON_MAX_EVENTS] = {false}, direct[REGC_PMON_MAX_EVENTS] = {false};
-    uint64_t before[REGC_PMON_MAX_EVENTS], gseen = 0, clr[MAX_BOXES] = {0};
     *n = 0;
     if (p->perf)
         return perf_collect(p, which, max, n);
+    struct sample_state st;
+    int rc = sample_state_init(p, &st);
+    if (rc)
+        return rc;
+    rc = sample_regs(p, &st, which, max, n);
+    sample_state_free(&st);
+    return rc;
+}
+
+static int sample_regs(regc_pmon_session *p, struct sample_state *st, unsigned *which,
+                       unsigned max, unsigned *n)
+{
+    bool flag[MAX_BOXES] = {false}, *ovf = st->ovf, *evflag = st->evflag, *direct = st->direct;
+    uint64_t *before = st->before, gseen = 0, clr[MAX_BOXES] = {0};
     int rc = freeze_all(p, false);
     if (!rc)
         rc = flagged_events(p, flag, evflag, direct, &gseen);
@@ -1376,10 +1800,8 @@ int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsign
         struct pmon_ev *e = &p->ev[i];
         if (!ovf[i])
             continue;
-        uint64_t rest = rearm_point(e, before[i]);
-        if (which && *n < max)
-            which[*n] = i;
-        ++*n;
+        uint64_t rest = rearm_point(e, before[i]); /* counts every whole period */
+        note_overflow(p, e, st->seen, which, max, n);
         e->last = e->armed + rest;
         if (shared_reg(e))
             rc = wr(p, &e->ctl, with_count(e, control_value(p, e), e->last));
@@ -1391,6 +1813,7 @@ int regc_pmon_sample(regc_pmon_session *p, unsigned *which, unsigned max, unsign
             rc = clear_box_status(p, &p->box[k], clr[k]);
     if (!rc && gseen)
         rc = clear_global_status(p, &gseen);
+    p->t_last = session_now(p); /* time enabled (regc_pmon_running) runs while sampling too */
     return rc ? rc : unfreeze_all(p);
 }
 

@@ -12,7 +12,10 @@
  * refuses any the PMU's formats cannot carry), its filter settings placed
  * in config1/config2 by the PMU's formats. The events of one PMU (one box)
  * form one group, read with one read() per group per poll; uncore PMUs
- * accept no group spanning PMUs. Sampling every N events is sample_period
+ * accept no group spanning PMUs. More events than the box's counters form
+ * one group per multiplexing group of the session (they cannot be on the
+ * counters together), which the kernel rotates: each read gives the
+ * group's time enabled and running, and the session scales by them. Sampling every N events is sample_period
  * N, and each overflow is a record in the event's ring buffer.
  */
 #include "pmon_perf.h"
@@ -30,14 +33,16 @@ struct pp_event {
 struct pp_group {
     struct regc_perf_pmu *pmu;
     struct regc_perf_group *g;
+    unsigned rot;        /* the session's multiplexing group (regc_pmon_info.group): the kernel
+                            rotates perf groups that do not fit the PMU's counters together */
     unsigned n;          /* events */
     unsigned long reads; /* read() calls */
 };
 
 struct regc__pmon_perf {
     unsigned n;
-    struct pp_event ev[REGC_PMON_MAX_EVENTS];
-    struct pp_group grp[REGC_PMON_MAX_EVENTS];
+    struct pp_event *ev; /* n of them */
+    struct pp_group *grp; /* at most n (one per PMU) */
     unsigned ngrp;
     bool dry_run; /* built, not opened: nothing to read */
 };
@@ -55,17 +60,20 @@ void regc__pmon_perf_free(struct regc__pmon_perf *pp)
         regc_perf_group_free(pp->grp[k].g);
         regc_perf_pmu_close(pp->grp[k].pmu);
     }
+    free(pp->ev);
+    free(pp->grp);
     free(pp);
 }
 
-/* The group of PMU 'name', opened at its first event. */
-static int group_for(struct regc__pmon_perf *pp, const char *root, const char *name, unsigned *k,
-                     char *err, size_t errlen)
+/* The group of PMU 'name' and multiplexing group 'rot', opened at its first event. */
+static int group_for(struct regc__pmon_perf *pp, const char *root, const char *name, unsigned rot,
+                     unsigned *k, char *err, size_t errlen)
 {
     for (*k = 0; *k < pp->ngrp; ++*k)
-        if (strcmp(regc_perf_pmu_name(pp->grp[*k].pmu), name) == 0)
+        if (strcmp(regc_perf_pmu_name(pp->grp[*k].pmu), name) == 0 && pp->grp[*k].rot == rot)
             return 0;
     struct pp_group *gr = &pp->grp[pp->ngrp];
+    gr->rot = rot;
     int rc = regc_perf_pmu_open(&gr->pmu, root, name, err, errlen);
     if (rc)
         return rc;
@@ -82,7 +90,8 @@ static int plan_event(struct regc__pmon_perf *pp, const struct regc__pmon_event 
     char name[64], msg[400];
     regc__perf_pmu_name(&ev.info.ctl, name, sizeof(name));
     unsigned k;
-    int rc = group_for(pp, w->sysfs_root, name, &k, msg, sizeof(msg));
+    int rc = group_for(pp, w->sysfs_root, name, ev.info.groups > 1 ? ev.info.group : 0, &k, msg,
+                       sizeof(msg));
     if (!rc) /* the spec's fields where the kernel's formats put them */
         rc = regc_perf_check_counters(pp->grp[k].pmu, ev.info.block, ev.info.counters, msg,
                                       sizeof(msg));
@@ -126,8 +135,14 @@ int regc__pmon_perf_start(struct regc__pmon_perf **out, const struct regc__pmon_
                           size_t errlen)
 {
     struct regc__pmon_perf *pp = calloc(1, sizeof(*pp));
-    if (!pp)
+    if (pp) {
+        pp->ev = calloc((size_t)n + 1, sizeof(*pp->ev));
+        pp->grp = calloc((size_t)n + 1, sizeof(*pp->grp));
+    }
+    if (!pp || !pp->ev || !pp->grp) {
+        regc__pmon_perf_free(pp);
         return regc__err(err, errlen, -ENOMEM, "out of memory");
+    }
     struct regc__where w;
     regc__dev_where(d, &w);
     pp->n = n;
@@ -152,21 +167,43 @@ int regc__pmon_perf_start(struct regc__pmon_perf **out, const struct regc__pmon_
 }
 
 int regc__pmon_perf_read(struct regc__pmon_perf *pp, uint64_t *totals, unsigned long *overflows,
-                         char *err, size_t errlen)
+                         uint64_t *enabled, uint64_t *running, char *err, size_t errlen)
 {
-    uint64_t vals[REGC_PMON_MAX_EVENTS][REGC_PMON_MAX_EVENTS];
-    for (unsigned k = 0; k < pp->ngrp; k++) {
-        memset(vals[k], 0, sizeof(vals[k]));
-        int rc = pp->dry_run ? 0 : regc_perf_group_read(pp->grp[k].g, vals[k], pp->grp[k].n);
+    /* group k's values at vals[base[k] ..]: the groups' events, n in all */
+    uint64_t *vals = calloc((size_t)pp->n + 1, sizeof(*vals));
+    size_t *base = calloc((size_t)pp->ngrp + 1, sizeof(*base));
+    if (!vals || !base) {
+        free(vals);
+        free(base);
+        return regc__err(err, errlen, -ENOMEM, "out of memory");
+    }
+    for (unsigned k = 0, at = 0; k < pp->ngrp; at += pp->grp[k++].n) {
+        base[k] = at;
+        int rc = pp->dry_run ? 0 : regc_perf_group_read(pp->grp[k].g, vals + at, pp->grp[k].n);
         pp->grp[k].reads += !pp->dry_run;
-        if (rc)
+        if (rc) {
+            free(vals);
+            free(base);
             return regc__err(err, errlen, rc, "reading the events of PMU '%s': %s",
                              regc_perf_pmu_name(pp->grp[k].pmu), strerror(-rc));
+        }
     }
+    for (unsigned i = 0; i < pp->n; i++) {
+        const struct pp_group *gr = &pp->grp[pp->ev[i].out.group];
+        uint64_t e = 0, r = 0;
+        totals[i] = vals[base[pp->ev[i].out.group] + pp->ev[i].index];
+        if (!pp->dry_run)
+            regc_perf_group_times(gr->g, &e, &r);
+        if (enabled)
+            enabled[i] = e;
+        if (running)
+            running[i] = r;
+    }
+    free(vals);
+    free(base);
     for (unsigned i = 0; i < pp->n; i++) {
         const struct pp_event *pe = &pp->ev[i];
         uint64_t ovf = 0;
-        totals[i] = vals[pe->out.group][pe->index];
         int rc = pe->out.open && pe->out.sample_period
                      ? regc_perf_event_overflows(pp->grp[pe->out.group].g, pe->index, &ovf)
                      : 0;

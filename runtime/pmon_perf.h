@@ -6,7 +6,8 @@
  * the kernel's uncore driver owns the boxes. The session hands each event
  * (its full control value, and the settings of the box's other registers)
  * here; this opens one perf event per added event on the PMU of its box,
- * one group per PMU, and poll and sample read the counts (one read() per
+ * one group per PMU (per PMU and multiplexing group when the events are more
+ * than the box's counters: the kernel rotates the groups), and poll and sample read the counts (one read() per
  * group) and the overflows (the sample records of each event's ring buffer).
  * runtime/pmon.c calls it in one delimited section ("the perf_event path").
  */
@@ -44,10 +45,12 @@ int regc__pmon_perf_start(struct regc__pmon_perf **out, const struct regc__pmon_
 /*
  * Reads every group once: totals[i] receives event i's count since start;
  * overflows (may be NULL) event i's overflows since start (sampled events:
- * the ring buffer's records). 0, or -errno with a message in err.
+ * the ring buffer's records); enabled and running (may be NULL) its group's
+ * times (ns; running < enabled: the kernel multiplexed it). 0, or -errno
+ * with a message in err.
  */
 int regc__pmon_perf_read(struct regc__pmon_perf *pp, uint64_t *totals, unsigned long *overflows,
-                         char *err, size_t errlen);
+                         uint64_t *enabled, uint64_t *running, char *err, size_t errlen);
 
 /* Disables every group (counts stay readable); 0 or the first failure. */
 int regc__pmon_perf_stop(struct regc__pmon_perf *pp, char *err, size_t errlen);

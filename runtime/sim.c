@@ -125,6 +125,7 @@ struct regc_sim {
     unsigned npending_box;
     uint64_t sel_frozen; /* global control with a select field: counters frozen by index */
     uint64_t cycles;     /* cycles of the boxes' clock per interval (regc_sim_clock) */
+    uint64_t elapsed;    /* cycles delivered since the model was built (regc_sim_elapsed) */
     unsigned long accesses;
     unsigned long fail_at; /* access number that fails; 0: none */
     int fail_err;
@@ -1414,6 +1415,7 @@ static int decrement_refused(regc_sim *sim, const struct sim_ctr *k, const struc
 static int deliver(regc_sim *sim, const struct delivery *d)
 {
     int rc = 0;
+    sim->elapsed += d->ncycles;
     for (size_t i = 0; i < sim->nctrs; i++) {
         struct sim_ctr *k = &sim->ctrs[i];
         if (!running(sim, k))
@@ -1574,6 +1576,11 @@ int regc_sim_clock(regc_sim *sim, uint64_t cycles)
 uint64_t regc_sim_clock_get(const regc_sim *sim)
 {
     return sim->cycles;
+}
+
+uint64_t regc_sim_elapsed(const regc_sim *sim)
+{
+    return sim->elapsed;
 }
 
 int regc_sim_interval(regc_sim *sim)

@@ -16,6 +16,8 @@
  */
 #include "monitor.h"
 #include "advice.h"
+#include "aggregate.h"
+#include "multiplex.h"
 #include "cmdline.h"
 #include "names.h"
 #include "numarg.h"
@@ -44,8 +46,10 @@
 const char regctl_monitor_help[] =
     "EVENT is BLOCK[INSTANCE]:EVENT[.SUB][,FIELD=VALUE...] ('regctl events' lists them), or\n"
     "perf's: PMU/TERM=VALUE,.../ (uncore_ubox/event=0x42,umask=0x8/) or a perfmon/perf alias\n"
-    "(unc_u_event_msg.doorbell_rcvd), in any case. Options may come before, between or after\n"
-    "the events.\n"
+    "(unc_u_event_msg.doorbell_rcvd), in any case. An event without a box (imc:CAS_COUNT.RD,\n"
+    "UNC_M_CAS_COUNT.RD, uncore_imc/event=0x4,umask=0x3/) counts on every box of its type,\n"
+    "summed; more events than a box has counters are multiplexed. Options may come before,\n"
+    "between or after the events.\n"
     "\n"
     "After '--', CMD [ARGS] is run with the counters started, and stopped when it ends; regctl\n"
     "exits with its status (128+N if signal N ended it). Without CMD and without --count, the\n"
@@ -74,7 +78,16 @@ const struct cmdline_opt regctl_monitor_opts[] = {
      "whole period counted)",
      's'},
     {"pmi-core", "MASK", "sampling: PMI routing (bit i: core i; default 1)", 'p'},
-    {"per-box", NULL, "freeze and unfreeze per box, not through the global control", 'b'},
+    {"freeze-per-box", NULL, "freeze and unfreeze per box, not through the global control", 'b'},
+    {"per-box", NULL,
+     "an event without a box (imc:CAS_COUNT.RD) counts on every box of its\n"
+     "type: show each box, not their sum (perf's --no-merge)",
+     'B'},
+    {"no-merge", NULL, "the same as --per-box", 'B'},
+    {"no-multiplex", NULL,
+     "refuse more events than a box has counters, instead of rotating\n"
+     "groups of them and scaling the counts",
+     'M'},
     {"socket", "all|LIST",
      "one session per package (LIST: 0,1 or 0-3; topology from sysfs\n"
      "cpuN/topology/physical_package_id): its first CPU for the MSR boxes,\n"
@@ -117,10 +130,12 @@ const struct cmdline_opt regctl_monitor_opts[] = {
 struct mon {
     const struct monitor_globals *g;
     const struct regc_spec *spec;
-    const char *events[REGC_PMON_MAX_EVENTS];
+    const char **events; /* room for every argument: no limit on their number */
     unsigned nev;
-    const char *rates[REGC_PMON_MAX_EVENTS]; /* --sim-rate arguments, EVENT=N */
+    const char **rates; /* --sim-rate arguments, EVENT=N; room for every argument */
     unsigned nrates;
+    bool per_box;       /* --per-box: a column per box (events[] holds the boxes' events) */
+    char **box_events;  /* --per-box: the boxes' events (owned; regc_pmon_boxes_free) */
     long long interval_ns;
     unsigned long count;
     struct regc_pmon_opts popt;
@@ -199,8 +214,7 @@ static int positional(struct mon *m, const char *arg)
 {
     char hint[160];
     if (m->spec) {
-        if (m->nev < REGC_PMON_MAX_EVENTS)
-            m->events[m->nev++] = arg;
+        m->events[m->nev++] = arg;
         return 0;
     }
     m->spec = regctl_find_spec(arg, strlen(arg));
@@ -271,9 +285,14 @@ static int parse_args(struct mon *m, int argc, char **argv)
         case 'b':
             m->popt.per_box = true;
             break;
+        case 'B':
+            m->per_box = true;
+            break;
+        case 'M':
+            m->popt.multiplex = false;
+            break;
         case 'r':
-            if (m->nrates < REGC_PMON_MAX_EVENTS)
-                m->rates[m->nrates++] = optarg;
+            m->rates[m->nrates++] = optarg;
             break;
         case 'f':
             m->popt.force = true;
@@ -343,7 +362,7 @@ struct sock {
     regc_dev *d, *pd;
     regc_pmon_session *p;
     bool started;
-    uint64_t prev[REGC_PMON_MAX_EVENTS], delta[REGC_PMON_MAX_EVENTS];
+    uint64_t *prev, *delta; /* one per event (open_socket) */
 };
 
 /* ctx: the socket (struct sock) with --socket, each line then starting "S<id> " and naming the
@@ -428,12 +447,14 @@ static json_t *encodings_json(regc_sim *sim)
 static void print_perf_plan(const struct mon *m, const regc_pmon_session *p)
 {
     struct regc_pmon_perf pe;
-    for (unsigned i = 0; i < m->nev && regc_pmon_perf_event(p, i, &pe) == 0; i++)
-        printf("perf_event_open %s %s/%s/ type=%u config=0x%llx config1=0x%llx config2=0x%llx "
-               "sample_period=%llu cpu=%d group=%u%s\n",
-               m->events[i], pe.pmu, pe.terms, pe.type, (unsigned long long)pe.config[0],
-               (unsigned long long)pe.config[1], (unsigned long long)pe.config[2],
-               (unsigned long long)pe.sample_period, pe.cpu, pe.group, pe.leader ? " leader" : "");
+    for (unsigned i = 0; i < m->nev; i++) /* every box of an event without one */
+        for (unsigned k = 0; regc_pmon_box_perf_event(p, i, k, &pe) == 0; k++)
+            printf("perf_event_open %s %s/%s/ type=%u config=0x%llx config1=0x%llx "
+                   "config2=0x%llx sample_period=%llu cpu=%d group=%u%s\n",
+                   m->events[i], pe.pmu, pe.terms, pe.type, (unsigned long long)pe.config[0],
+                   (unsigned long long)pe.config[1], (unsigned long long)pe.config[2],
+                   (unsigned long long)pe.sample_period, pe.cpu, pe.group,
+                   pe.leader ? " leader" : "");
 }
 
 /* --table: "interval  EVENT..." ("EVENT overflows" when sampling: the counts are overflows). */
@@ -466,22 +487,35 @@ static void print_count(const regc_pmon_session *p, unsigned i, int width, uint6
         printf("  %*llu", width, (unsigned long long)v);
 }
 
+/* Event i's percentage of the run on a counter (below 100 when multiplexed: perf's column). */
+static double running_pcnt(const regc_pmon_session *p, unsigned i)
+{
+    uint64_t enabled, running;
+    regc_pmon_running(p, i, &enabled, &running);
+    return enabled ? 100.0 * (double)running / (double)enabled : 100.0;
+}
+
+/* Event i over the whole run in one session: its total (polling; the sum over its boxes, scaled
+ * when multiplexed) or its overflows (sampling). */
+static uint64_t run_total(const struct mon *m, const regc_pmon_session *p, unsigned i)
+{
+    return m->popt.sample ? regc_pmon_overflows(p, i) : regc_pmon_total(p, i);
+}
+
 /* One interval: the counts (polling) or the overflow numbers (sampling) since the last one. */
 static int one_interval(struct mon *m, regc_pmon_session *p, uint64_t *prev, uint64_t *out)
 {
-    uint64_t totals[REGC_PMON_MAX_EVENTS];
     int rc;
     if (m->popt.sample) {
         unsigned n;
         rc = regc_pmon_sample(p, NULL, 0, &n);
-        for (unsigned i = 0; i < m->nev; i++)
-            totals[i] = regc_pmon_overflows(p, i);
     } else {
-        rc = regc_pmon_poll(p, totals);
+        rc = regc_pmon_poll(p, NULL);
     }
     for (unsigned i = 0; !rc && i < m->nev; i++) {
-        out[i] = totals[i] - prev[i];
-        prev[i] = totals[i];
+        uint64_t total = run_total(m, p, i);
+        out[i] = total - prev[i];
+        prev[i] = total;
     }
     return rc;
 }
@@ -724,6 +758,13 @@ static int open_socket(const struct mon *m, struct sock *s)
     }
     regc_pmon_set_pci_device(s->p, s->pd);
     regc_pmon_filter_check(s->p, !m->no_filter_check);
+    regc_pmon_every_box(s->p, true); /* an event without a box: all of them, summed */
+    s->prev = calloc(m->nev, sizeof(*s->prev));
+    s->delta = calloc(m->nev, sizeof(*s->delta));
+    if (!s->prev || !s->delta) {
+        fprintf(stderr, "regctl: monitor: out of memory\n");
+        return 1;
+    }
     for (unsigned i = 0; i < m->nev; i++)
         if (regc_pmon_add(s->p, m->events[i]) < 0) {
             sock_error(s, "", regc_pmon_error(s->p));
@@ -734,6 +775,8 @@ static int open_socket(const struct mon *m, struct sock *s)
 
 static void close_socket(struct sock *s)
 {
+    free(s->prev);
+    free(s->delta);
     regc_pmon_free(s->p);
     regc_close(s->pd);
     regc_close(s->d);
@@ -780,12 +823,6 @@ static int release_sockets(struct sock *socks, int n, int rc)
 }
 
 /* ---- output: the text of one session (as before --socket), per socket, JSON, CSV */
-
-/* Event i over the whole run in one session: its total (polling) or its overflows (sampling). */
-static uint64_t run_total(const struct mon *m, const regc_pmon_session *p, unsigned i)
-{
-    return m->popt.sample ? regc_pmon_overflows(p, i) : regc_pmon_total(p, i);
-}
 
 /* Event i summed over the sockets: this interval's counts, or the run's totals. Modulo 2^64, so
  * the signed counts of an up-and-down event add up as int64_t. */
@@ -887,10 +924,10 @@ static json_t *counts_json(const struct mon *m, const uint64_t *v)
  * "sockets" holds each socket's values). */
 static json_t *interval_json(const struct mon *m, const struct sock *socks, int n, unsigned long t)
 {
-    uint64_t sum[REGC_PMON_MAX_EVENTS];
+    json_t *sum = json_array();
     for (unsigned i = 0; i < m->nev; i++)
-        sum[i] = socket_sum(m, socks, n, i, true);
-    json_t *row = json_pack("{s:I, s:o}", "interval", (json_int_t)t, "values", counts_json(m, sum));
+        json_array_append_new(sum, json_integer((json_int_t)socket_sum(m, socks, n, i, true)));
+    json_t *row = json_pack("{s:I, s:o}", "interval", (json_int_t)t, "values", sum);
     if (socks[0].pkg >= 0) {
         json_t *per = json_array();
         for (int k = 0; k < n; k++)
@@ -900,18 +937,54 @@ static json_t *interval_json(const struct mon *m, const struct sock *socks, int 
     return row;
 }
 
+/* ---- multiplexing (multiplex.c): the sessions of every socket */
+
+static regc_pmon_session **sessions(const struct sock *socks, int n)
+{
+    regc_pmon_session **p = calloc((size_t)n, sizeof(*p));
+    for (int k = 0; p && k < n; k++)
+        p[k] = socks[k].p;
+    return p;
+}
+
+/* --json: "percent_running" and "raw_totals" (unscaled), per event, when some event was
+ * multiplexed. */
+static void mux_json(const struct mon *m, const struct sock *socks, int n, json_t *doc)
+{
+    regc_pmon_session **p = sessions(socks, n);
+    bool any = false;
+    for (unsigned i = 0; p && i < m->nev; i++) {
+        bool muxed;
+        regctl_mux_percent(p, n, i, &muxed);
+        any |= muxed;
+    }
+    if (any) {
+        json_object_set_new(doc, "percent_running", regctl_mux_json(p, n, m->nev));
+        json_object_set_new(doc, "raw_totals", regctl_mux_raw_json(p, n, m->nev));
+    }
+    free(p);
+}
+
+static void mux_note(const struct mon *m, const struct sock *socks, int n)
+{
+    regc_pmon_session **p = sessions(socks, n);
+    if (p)
+        regctl_mux_note(p, n, m->events, m->nev);
+    free(p);
+}
+
 /* --json: the document (docs/monitoring.md section 3). */
 static void print_json_doc(const struct mon *m, const struct sock *socks, int n, json_t *rows)
 {
-    json_t *names = json_array();
-    uint64_t sum[REGC_PMON_MAX_EVENTS], own[REGC_PMON_MAX_EVENTS];
+    json_t *names = json_array(), *sum = json_array();
     for (unsigned i = 0; i < m->nev; i++) {
         json_array_append_new(names, json_string(m->events[i]));
-        sum[i] = socket_sum(m, socks, n, i, false);
+        json_array_append_new(sum, json_integer((json_int_t)socket_sum(m, socks, n, i, false)));
     }
     json_t *doc = json_pack("{s:s, s:s, s:o, s:o, s:o}", "spec", m->spec->name, "mode",
                             m->popt.sample ? "sample" : "poll", "events", names, "intervals", rows,
-                            "totals", counts_json(m, sum));
+                            "totals", sum);
+    mux_json(m, socks, n, doc);
     if (m->popt.sample)
         json_object_set_new(doc, "period", json_integer((json_int_t)m->popt.sample));
     json_t *per = socks[0].pkg >= 0 ? json_array() : NULL;
@@ -922,10 +995,11 @@ static void print_json_doc(const struct mon *m, const struct sock *socks, int n,
                 json_object_set_new(doc, "sim_encodings", encodings_json(sim));
             continue;
         }
+        json_t *own = json_array();
         for (unsigned i = 0; i < m->nev; i++)
-            own[i] = run_total(m, socks[k].p, i);
+            json_array_append_new(own, json_integer((json_int_t)run_total(m, socks[k].p, i)));
         json_t *o = json_pack("{s:i, s:i, s:o}", "socket", socks[k].pkg, "cpu", socks[k].cpu,
-                              "totals", counts_json(m, own));
+                              "totals", own);
         if (sim)
             json_object_set_new(o, "sim_encodings", encodings_json(sim));
         json_array_append_new(per, o);
@@ -1014,6 +1088,7 @@ static void emit_rows(const struct mon *m, const struct sock *socks, int n, bool
             snprintf(id, sizeof(id), "S%d", socks[k].pkg);
             r.socket = sockets ? id : NULL;
             r.value = interval ? socks[k].delta[i] : run_total(m, socks[k].p, i);
+            r.pcnt = interval ? 100.0 : running_pcnt(socks[k].p, i);
             emit(m, &r);
         }
         if (sockets && !m->sep && !m->json_lines) { /* perf's machine forms have no total row */
@@ -1127,7 +1202,12 @@ static int run(struct mon *m, struct sock *socks, int n)
         release_sockets(socks, n, 0);
         return cmd_rc;
     }
-    unsigned widths[REGC_PMON_MAX_EVENTS];
+    unsigned *widths = calloc(m->nev, sizeof(*widths));
+    if (!widths) {
+        release_sockets(socks, n, -ENOMEM);
+        fprintf(stderr, "regctl: monitor: out of memory\n");
+        return 1;
+    }
     json_t *rows = m->g->json ? json_array() : NULL;
     bool perf = perf_form(m), rows_shown = !perf || m->interval_given || m->count_given;
     if (!perf)
@@ -1153,6 +1233,7 @@ static int run(struct mon *m, struct sock *socks, int n)
     }
     while (child.pid && !run_ended(&child)) /* a failed poll: the command runs on, unmeasured */
         run_wait(&child, -1);
+    free(widths);
     if (release_sockets(socks, n, rc)) {
         json_decref(rows);
         return 1;
@@ -1161,18 +1242,46 @@ static int run(struct mon *m, struct sock *socks, int n)
         print_json_doc(m, socks, n, rows);
     if (perf && !m->g->dry_run)
         emit_totals(m, socks, n, at, rows_shown);
+    if (!rows && !m->csv && !m->sep && !m->json_lines && !m->g->dry_run)
+        mux_note(m, socks, n);
     if (child.pid)
         return run_status(&child);
     return run_stop ? 128 + run_stop : 0;
 }
 
+static int monitor_events(struct mon *m, struct sock *socks);
+
 int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
 {
     struct mon m = {.g = g, .interval_ns = 1000000000LL};
-    int rc = parse_args(&m, argc, argv);
-    if (rc)
-        return rc;
+    m.popt.multiplex = true; /* --no-multiplex turns it off */
+    m.events = calloc((size_t)argc + 1, sizeof(*m.events));
+    m.rates = calloc((size_t)argc + 1, sizeof(*m.rates));
+    int rc = m.events && m.rates ? parse_args(&m, argc, argv) : 1;
+    if (!m.events || !m.rates)
+        fprintf(stderr, "regctl: monitor: out of memory\n");
     struct sock socks[MON_MAX_SOCKETS];
+    if (!rc)
+        rc = monitor_events(&m, socks);
+    regc_pmon_boxes_free(m.box_events, m.per_box ? m.nev : 0);
+    free(m.events);
+    free(m.rates);
+    return rc;
+}
+
+/* With SPEC and the events parsed: the sessions, the run. The exit status. */
+static int monitor_events(struct mon *m_, struct sock *socks)
+{
+    struct mon m = *m_;
+    const struct monitor_globals *g = m.g;
+    int rc = 0;
+    if (m.per_box) {
+        unsigned nbox;
+        if (regctl_agg_per_box(m.spec, m.events, m.nev, &m_->box_events, &nbox))
+            return 1;
+        m.events = (const char **)m_->box_events;
+        m.nev = m_->nev = nbox;
+    }
     int n = plan_sockets(&m, socks);
     if (n < 0)
         return 2;

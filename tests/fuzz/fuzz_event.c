@@ -55,10 +55,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int rc = regc_pmon_start(p, &po);
         must_say_why(p, rc);
         if (rc == 0) {
-            uint64_t totals[REGC_PMON_MAX_EVENTS];
-            unsigned which[REGC_PMON_MAX_EVENTS], n;
+            unsigned count = regc_pmon_count(p), n;
+            uint64_t *totals = calloc(count, sizeof(*totals));
+            unsigned *which = calloc(count, sizeof(*which));
+            if (!totals || !which)
+                abort();
             must_say_why(p, regc_pmon_poll(p, totals));
-            must_say_why(p, regc_pmon_sample(p, which, REGC_PMON_MAX_EVENTS, &n));
+            must_say_why(p, regc_pmon_sample(p, which, count, &n));
+            free(totals);
+            free(which);
             must_say_why(p, regc_pmon_release(p));
         }
     }

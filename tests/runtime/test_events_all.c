@@ -721,7 +721,7 @@ static void api_batch(struct tally *t, struct backend *be, const struct batch *b
     const char *names[2 * BATCH];
     int64_t n[2 * BATCH];
     unsigned k = batch_rates(b, names, n);
-    uint64_t totals[REGC_PMON_MAX_EVENTS];
+    uint64_t totals[2 * BATCH]; /* one per event of the batch */
     if (be->rates(be, names, n, k) < 0 || regc_pmon_poll(p, totals) < 0) {
         failf(t, "rates or poll: %s", regc_pmon_error(p));
         goto all_bad;

@@ -179,7 +179,11 @@ static void t_errors(void **state)
     for (int i = 0; i < 3; i++)
         assert_int_equal(regc_pmon_add(f->p, "ubox:EVENT_MSG.DOORBELL_RCVD"), 0);
     assert_int_equal(regc_pmon_start(f->p, NULL), -EBUSY);
-    assert_non_null(strstr(regc_pmon_error(f->p), "no free counter"));
+    /* the message names the box, its counters (guide 329468 Table 2-5: U_MSR_PMON_CTR0-1) and
+     * the events; multiplexing (opts.multiplex) is off by default */
+    assert_non_null(strstr(regc_pmon_error(f->p), "ubox has 2 counters U_MSR_PMON_CTR (0..1), 3 "
+                                                  "events want them"));
+    assert_non_null(strstr(regc_pmon_error(f->p), "multiplexing is off"));
     close_fx(f);
 }
 

@@ -154,6 +154,10 @@ REGC_API int regc_perf_group_enable(struct regc_perf_group *g);
 REGC_API int regc_perf_group_disable(struct regc_perf_group *g);
 /* One read() for the whole group: values[i] for event i, n at most the group's size. */
 REGC_API int regc_perf_group_read(struct regc_perf_group *g, uint64_t *values, unsigned n);
+/* The group's time enabled and time running (ns) at its last regc_perf_group_read: running is
+ * less when the kernel multiplexed it off the PMU's counters; 0 and 0 before a read. */
+REGC_API void regc_perf_group_times(const struct regc_perf_group *g, uint64_t *enabled,
+                                    uint64_t *running);
 /* The count of one event (one read() of that event). */
 REGC_API int regc_perf_event_read(struct regc_perf_group *g, unsigned index, uint64_t *value);
 REGC_API unsigned regc_perf_group_size(const struct regc_perf_group *g);
@@ -186,6 +190,9 @@ struct regc_pmon_perf {
  */
 REGC_API int regc_pmon_perf_event(const regc_pmon_session *p, unsigned i,
                                   struct regc_pmon_perf *out);
+/* The same for box k of event i (0 .. its regc_pmon_info nboxes - 1): the event of its PMU. */
+REGC_API int regc_pmon_box_perf_event(const regc_pmon_session *p, unsigned i, unsigned k,
+                                      struct regc_pmon_perf *out);
 
 #ifdef __cplusplus
 }

@@ -80,8 +80,6 @@ extern "C" {
 
 typedef struct regc_pmon_session regc_pmon_session; /* fields private to runtime/pmon.c */
 
-#define REGC_PMON_MAX_EVENTS 64
-
 struct regc_pmon_opts {
     uint64_t sample;    /* 0: counting (poll); N: overflow every N events (preload) */
     uint64_t pmi_cores; /* sampling: value of the global pmi-core field (bit i = core i); 0: 1 */
@@ -92,6 +90,9 @@ struct regc_pmon_opts {
     const char *lock_dir; /* NULL: $REGC_LOCK_DIR, else /run/regc (root) or $XDG_RUNTIME_DIR/regc
                              (sim backend: no lock); docs/runtime.md "Lock files" */
     int settle_ms;        /* counters watched this long for advancing; 0: 10 ms; < 0: no wait */
+    /* more events than a box has counters: false, start refuses (-EBUSY, naming the box, its
+       counters and the events); true, they are grouped and the groups rotate (multiplexing) */
+    bool multiplex;
 };
 
 /* What an added event became (after regc_pmon_start: its counter). Borrowed strings. */
@@ -106,6 +107,10 @@ struct regc_pmon_info {
     struct regc_ref ctl, ctr; /* valid after start */
     /* its table entry; NULL for fixed and raw events */
     const struct regc_event *event;
+    /* the boxes it counts on (regc_pmon_every_box; the fields above are the first box's) */
+    unsigned nboxes;
+    /* after start: the groups its box rotates among (1: always on a counter) and its group */
+    unsigned groups, group;
 };
 
 /* A session on 'd' (borrowed; must outlive it). 0, or -ENOMEM. */
@@ -122,8 +127,8 @@ REGC_API void regc_pmon_set_pci_device(regc_pmon_session *p, regc_dev *pci);
 /* The last failure, one line; "" when none. */
 REGC_API const char *regc_pmon_error(const regc_pmon_session *p);
 
-/* Adds an event (syntax above). 0; -ENOENT unknown block/instance/event/field; -EINVAL bad syntax;
- * -ENOSPC too many. */
+/* Adds an event (syntax above); any number of them. 0; -ENOENT unknown block/instance/event/field;
+ * -EINVAL bad syntax; -ENOMEM. */
 REGC_API int regc_pmon_add(regc_pmon_session *p, const char *name);
 
 /*
@@ -137,6 +142,42 @@ REGC_API void regc_pmon_filter_check(regc_pmon_session *p, bool on);
 REGC_API unsigned regc_pmon_count(const regc_pmon_session *p);
 REGC_API int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info *out);
 
+/* ==== every box of a type (runtime/pmon_boxes.c; docs/monitoring.md "Every box of a type") ====
+ *
+ * regc_pmon_every_box - on: regc_pmon_add counts an event that names no box of a block of
+ * several (imc:CAS_COUNT.RD, the alias UNC_M_CAS_COUNT.RD, perf's uncore_imc/event=0x4,
+ * umask=0x3/) on every box of the block, and the event's total is their sum (perf's merge of
+ * uncore_imc_0..N, likwid's MBOX0..7). Off (the default): such an event counts on the first box.
+ *
+ * regc_pmon_boxes - the event strings, one per box, that 'name' stands for: n >= 2 for a block of
+ * several boxes, else the name itself (n = 1). *out: caller frees with regc_pmon_boxes_free.
+ * 0, or -ENOMEM.
+ *
+ * regc_pmon_box_info / regc_pmon_box_total - box k (0 .. info.nboxes-1) of event i: its own
+ * name ("imc[mc0_ch1]:CAS_COUNT.RD"), counter and total (scaled when multiplexed).
+ */
+REGC_API void regc_pmon_every_box(regc_pmon_session *p, bool on);
+REGC_API int regc_pmon_boxes(const struct regc_spec *s, const char *name, char ***out,
+                             unsigned *n);
+REGC_API void regc_pmon_boxes_free(char **names, unsigned n);
+REGC_API int regc_pmon_box_info(const regc_pmon_session *p, unsigned i, unsigned k,
+                                struct regc_pmon_info *out);
+REGC_API uint64_t regc_pmon_box_total(const regc_pmon_session *p, unsigned i, unsigned k);
+
+/* ==== multiplexing (opts.multiplex; docs/monitoring.md "More events than counters") ====
+ *
+ * regc_pmon_running - event i's time enabled (since start) and time running (on a counter),
+ * summed over its boxes, in the session's clock: nanoseconds of CLOCK_MONOTONIC, or on the
+ * simulator the cycles of its clock it delivered (regc_sim_elapsed), so simulated runs are exact.
+ * Its total is its counts times enabled / running (perf's scaling); running == enabled when its
+ * box never rotates. The groups rotate at each regc_pmon_poll.
+ *
+ * regc_pmon_raw - event i's counts as read, unscaled, summed over its boxes.
+ */
+REGC_API void regc_pmon_running(const regc_pmon_session *p, unsigned i, uint64_t *enabled,
+                                uint64_t *running);
+REGC_API uint64_t regc_pmon_raw(const regc_pmon_session *p, unsigned i);
+
 /*
  * Assigns counters, claims the boxes (locks, in-use check, save) and runs the
  * programming flow. -EBUSY when the events do not fit the counters, a box is
@@ -146,7 +187,9 @@ REGC_API int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_
  */
 REGC_API int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt);
 
-/* Freeze, read, unfreeze; totals[i] (may be NULL) receives event i's 64-bit total since start. */
+/* Freeze, read, unfreeze; totals[i] (may be NULL) receives event i's 64-bit total since start
+ * (the sum over its boxes; multiplexed: scaled, and the next group of each rotating box is
+ * programmed before the unfreeze). */
 REGC_API int regc_pmon_poll(regc_pmon_session *p, uint64_t *totals);
 
 /*

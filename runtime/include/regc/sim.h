@@ -95,6 +95,11 @@ REGC_API int regc_sim_poke(regc_sim *sim, const struct regc_ref *r, uint64_t val
 REGC_API int regc_sim_clock(regc_sim *sim, uint64_t cycles);
 REGC_API uint64_t regc_sim_clock_get(const regc_sim *sim);
 
+/* regc_sim_elapsed - the cycles of the clock delivered since the model was built (each
+ * interval's, each regc_sim_event's and regc_sim_cycles'): the simulated time that a monitoring
+ * session's multiplexing measures (regc/pmon.h regc_pmon_running). */
+REGC_API uint64_t regc_sim_elapsed(const regc_sim *sim);
+
 /*
  * regc_sim_rate - from now on, 'n' occurrences of 'event' per interval
  * (regc_sim_interval); 0 removes the rate, a second call replaces it.
