@@ -10,6 +10,15 @@ const struct model_block *model_find_block(const struct model_spec *s, const cha
     return NULL;
 }
 
+const struct model_unmodelled_filter *model_find_unmodelled_filter(const struct model_pmon *p,
+                                                                   const char *name)
+{
+    for (size_t i = 0; p && name && i < p->nunmodelled; i++)
+        if (p->unmodelled[i]->name && strcmp(p->unmodelled[i]->name, name) == 0)
+            return p->unmodelled[i];
+    return NULL;
+}
+
 const struct model_reg *model_find_reg(const struct model_block *b, const char *name)
 {
     for (size_t i = 0; i < b->nregs; i++)

@@ -608,7 +608,8 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
 #define E5_2600_EV_UBOX_FILTER_MATCH_DISABLE_COUNTERS     UINT64_C(0x3)
 
 /* FILTER_MATCH.ENABLE (U_MSR_PMON_CTL)
- * Filter Match [requires filter: UBoxFilter[3:0]] */
+ * Filter Match [requires filter: ubox_filter, not modelled (perfmon
+ * UBoxFilter[3:0])] */
 #define E5_2600_EV_UBOX_FILTER_MATCH_ENABLE               UINT64_C(0x141)
 #define E5_2600_EV_UBOX_FILTER_MATCH_ENABLE_CODE          UINT64_C(0x41)
 #define E5_2600_EV_UBOX_FILTER_MATCH_ENABLE_UMASK         UINT64_C(0x1)
@@ -622,7 +623,8 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_DISABLE_COUNTERS UINT64_C(0x3)
 
 /* FILTER_MATCH.U2C_ENABLE (U_MSR_PMON_CTL)
- * Filter Match [requires filter: UBoxFilter[3:0]] */
+ * Filter Match [requires filter: ubox_filter, not modelled (perfmon
+ * UBoxFilter[3:0])] */
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_ENABLE           UINT64_C(0x441)
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_ENABLE_CODE      UINT64_C(0x41)
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_ENABLE_UMASK     UINT64_C(0x4)

@@ -1265,7 +1265,8 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_DISABLE_COUNTERS       UINT64_C(0x3)
 
 /* FILTER_MATCH.ENABLE (U_MSR_PMON_CTL)
- * Filter Match [requires filter: UBoxFilter[3:0]] */
+ * Filter Match [requires filter: ubox_filter, not modelled (perfmon
+ * UBoxFilter[3:0])] */
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_ENABLE                 UINT64_C(0x141)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_ENABLE_CODE            UINT64_C(0x41)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_ENABLE_UMASK           UINT64_C(0x1)
@@ -1279,7 +1280,8 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_DISABLE_COUNTERS   UINT64_C(0x3)
 
 /* FILTER_MATCH.U2C_ENABLE (U_MSR_PMON_CTL)
- * Filter Match [requires filter: UBoxFilter[3:0]] */
+ * Filter Match [requires filter: ubox_filter, not modelled (perfmon
+ * UBoxFilter[3:0])] */
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_ENABLE             UINT64_C(0x441)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_ENABLE_CODE        UINT64_C(0x41)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_ENABLE_UMASK       UINT64_C(0x4)
@@ -5859,43 +5861,51 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_COUNTERS                          UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.FILT (HA_PCI_PMON_CTL)
- * Address & Opcode Match [requires filter: HA_AddrMatch0[31:6];
- * HA_AddrMatch1[13:0]; HA_OpcodeMatch[5:0]] */
+ * Address & Opcode Match [requires filter: addr_match, not modelled
+ * (perfmon HA_AddrMatch0[31:6]); addr_match, not modelled (perfmon
+ * HA_AddrMatch1[13:0]); opc_match, not modelled (perfmon
+ * HA_OpcodeMatch[5:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT                              UINT32_C(0x320)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT_CODE                         UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT_UMASK                        UINT32_C(0x3)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT_COUNTERS                     UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.ADDR (HA_PCI_PMON_CTL)
- * Address [requires filter: HA_AddrMatch0[31:6]; HA_AddrMatch1[13:0]] */
+ * Address [requires filter: addr_match, not modelled (perfmon
+ * HA_AddrMatch0[31:6]); addr_match, not modelled (perfmon
+ * HA_AddrMatch1[13:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR                              UINT32_C(0x120)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR_CODE                         UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR_UMASK                        UINT32_C(0x1)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR_COUNTERS                     UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.OPC (HA_PCI_PMON_CTL)
- * Opcode [requires filter: HA_OpcodeMatch[5:0]] */
+ * Opcode [requires filter: opc_match, not modelled (perfmon
+ * HA_OpcodeMatch[5:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC                               UINT32_C(0x220)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC_CODE                          UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC_UMASK                         UINT32_C(0x2)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC_COUNTERS                      UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.AD (HA_PCI_PMON_CTL)
- * AD Opcodes [requires filter: HA_OpcodeMatch[5:0]] */
+ * AD Opcodes [requires filter: opc_match, not modelled (perfmon
+ * HA_OpcodeMatch[5:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD                                UINT32_C(0x420)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD_CODE                           UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD_UMASK                          UINT32_C(0x4)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD_COUNTERS                       UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.BL (HA_PCI_PMON_CTL)
- * BL Opcodes [requires filter: HA_OpcodeMatch[5:0]] */
+ * BL Opcodes [requires filter: opc_match, not modelled (perfmon
+ * HA_OpcodeMatch[5:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL                                UINT32_C(0x820)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL_CODE                           UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL_UMASK                          UINT32_C(0x8)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL_COUNTERS                       UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.AK (HA_PCI_PMON_CTL)
- * AK Opcodes [requires filter: HA_OpcodeMatch[5:0]] */
+ * AK Opcodes [requires filter: opc_match, not modelled (perfmon
+ * HA_OpcodeMatch[5:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AK                                UINT32_C(0x1020)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AK_CODE                           UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AK_UMASK                          UINT32_C(0x10)
@@ -10472,8 +10482,11 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_QPI_CLOCKTICKS_COUNTERS                           UINT64_C(0xf)
 
 /* CTO_COUNT (Q_Py_PCI_PMON_CTL)
- * Count of CTO Events [requires filter: QPIMask0[17:0]; QPIMatch0[17:0];
- * QPIMask1[19:16]; QPIMatch1[19:16]] */
+ * Count of CTO Events [requires filter: pkt_match_mask, not modelled
+ * (perfmon QPIMask0[17:0]); pkt_match_mask, not modelled (perfmon
+ * QPIMatch0[17:0]); pkt_match_mask, not modelled (perfmon
+ * QPIMask1[19:16]); pkt_match_mask, not modelled (perfmon
+ * QPIMatch1[19:16])] */
 #define E5_2600V2_EV_QPI_CTO_COUNT                                     UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_CTO_COUNT_CODE                                UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_CTO_COUNT_UMASK                               UINT32_C(0x0)
@@ -16052,8 +16065,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_IRP_TRANSACTIONS_COUNTERS                       UINT64_C(0x3)
 
 /* TRANSACTIONS.ORDERINGQ (IRP_PCI_PMON_CTL)
- * Inbound Transaction Count; Select Source [requires filter:
- * IRPFilter[4:0]] */
+ * Inbound Transaction Count; Select Source [requires filter: irp_filter,
+ * not modelled (perfmon IRPFilter[4:0])] */
 #define E5_2600V2_EV_IRP_TRANSACTIONS_ORDERINGQ                      UINT32_C(0x815)
 #define E5_2600V2_EV_IRP_TRANSACTIONS_ORDERINGQ_CODE                 UINT32_C(0x15)
 #define E5_2600V2_EV_IRP_TRANSACTIONS_ORDERINGQ_UMASK                UINT32_C(0x8)

@@ -389,6 +389,23 @@ static int check_filters(regc_pmon_session *p, const struct pmon_ev *e)
                     e->name, f->reg, f->field, f->desc ? f->desc : "see the spec", f->reg, f->field,
                     f->example, perf);
     }
+    /* a filter the spec does not model: regc can neither set it nor check it, so the count would
+     * hold whatever the filter registers happen to select */
+    const char *const *un = e->e ? e->e->unmodelled_filters : NULL;
+    if (un && *un) {
+        char what[512] = "";
+        size_t at = 0;
+        for (; *un && at < sizeof(what); un++) {
+            const struct regc_unmodelled_filter *f = regc_block_unmodelled_filter(e->b, *un);
+            int n = snprintf(what + at, sizeof(what) - at, "%s%s", at ? " and " : "",
+                             f && f->what ? f->what : *un);
+            at += n > 0 ? (size_t)n : 0;
+        }
+        return fail(p, -EINVAL,
+                    "'%s' needs %s, which this spec does not model; --no-filter-check counts "
+                    "without it (the filter as its registers hold it)",
+                    e->name, what);
+    }
     return 0;
 }
 
