@@ -885,6 +885,7 @@ static struct dt *c_masks_json(struct ctx *c, const struct model_masks *m, unsig
                 {"writable", m->writable},
                 {"keep", m->keep},
                 {"volatile", m->volatile_},
+                {"levels", m->level},
                 {"rmw", rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
@@ -1127,6 +1128,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         {"w1s", "_W1S_MASK"},
         {"writable", "_WRITABLE_MASK"},
         {"keep", "_KEEP_MASK"},
+        {"levels", "_LEVELS_MASK"},
         {"rules", "_RULES"},
     };
     struct def_scope d = C_DEF(c, o, stem);
