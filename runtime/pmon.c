@@ -698,6 +698,11 @@ static int box_write(regc_pmon_session *p, const struct pmon_box *bx, enum box_s
     case BOX_FREEZE_RESET:
         v = put(g, v, bc->reset_counters, 1);
         v = put(g, v, bc->reset_controls, 1);
+        /* a box with a freeze enable ignores every freeze signal while it is 0, the global one
+         * too ("If 1, a freeze signal stops ('freezes') the counters; else the signal is
+         * ignored", 327043 Table 2-9): under the global control, enable it once at setup */
+        if (!perbox)
+            v = put(g, v, bc->freeze_enable, 1);
         /* fall through */
     case BOX_FREEZE:
         if (perbox) {
