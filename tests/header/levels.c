@@ -7,9 +7,9 @@
  * it, as regctl --rmw does not (runtime/dev.c regc_rmw). The expected values
  * are the manuals' bit positions, written out here, not taken from the
  * header: E5-2600 Cn_MSR_PMON_BOX_CTL (327043 Table 2-9): frz_en 16, frz 8,
- * rst_ctrs 1, rst_ctrl 0 (HA_PCI_PMON_BOX_CTL: 1:0 reserved); E5-2600 v2 (329468 Cn_MSR_PMON_BOX_CTL): bits 17:16
- * must be written 1, frz 8, rst_ctrs 1, rst_ctrl 0.
- * Prints TAP; exits 1 on a failure.
+ * rst_ctrs 1, rst_ctrl 0 (HA_PCI_PMON_BOX_CTL: 1:0 reserved); E5-2600 v2 (329468
+ * Cn_MSR_PMON_BOX_CTL): bits 17:16 must be written 1, frz 8, rst_ctrs 1, rst_ctrl 0. Prints TAP;
+ * exits 1 on a failure.
  */
 #include "e5_2600.h"
 #include "e5_2600v2.h"
