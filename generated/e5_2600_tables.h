@@ -370,7 +370,7 @@ static const struct regc_spec e5_2600_spec REGC_TABLE_UNUSED = {
              .box_status = NULL,
              .filters = NULL,
              .unmodelled_filters = (const struct regc_unmodelled_filter[]){
-                 {.name = "ubox_filter", .what = "the U-Box thread filter (perfmon UBoxFilter[3:0]; the thread in NCUPMONCTRLGLCTR.ThreadID)", .desc = "The guide's U-Box register list and the kernel's U-Box PMU have no filter register, so regc cannot program or check it."},
+                 {.name = "ubox_filter", .what = "the U-Box thread filter (perfmon UBoxFilter[3:0]; the thread in NCUPMONCTRLGLCTR.ThreadID)", .desc = "No source available to this spec describes the register (its address, its fields), so regc cannot program or check it."},
                  {0}}},
         },
         {.name = "cbox", .title = "C-Box (Caching Agent, CBo)", .desc = "One per LLC slice (up to 8 on the E5-2600): four 44-bit counters and a filter register. Register addresses are those of CBo 0; CBo n is at +0x20*n.",

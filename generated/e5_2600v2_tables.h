@@ -541,7 +541,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                  .clear_reg = NULL, .clear_field = NULL},
              .filters = NULL,
              .unmodelled_filters = (const struct regc_unmodelled_filter[]){
-                 {.name = "ubox_filter", .what = "the U-Box thread filter (perfmon UBoxFilter[3:0]; the thread in NCUPMONCTRLGLCTR.ThreadID)", .desc = "The guide's U-Box register list and the kernel's U-Box PMU have no filter register, so regc cannot program or check it."},
+                 {.name = "ubox_filter", .what = "the U-Box thread filter (perfmon UBoxFilter[3:0]; the thread in NCUPMONCTRLGLCTR.ThreadID)", .desc = "No source available to this spec describes the register (its address, its fields), so regc cannot program or check it."},
                  {0}}},
         },
         {.name = "cbox", .title = "Caching Agent (CBo)", .desc = "LLC slice caching agents: up to 15 per socket, four 44-bit counters each and two filter registers.",
@@ -5321,7 +5321,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
                  .clear_reg = NULL, .clear_field = NULL},
              .filters = NULL,
              .unmodelled_filters = (const struct regc_unmodelled_filter[]){
-                 {.name = "addr_match", .what = "the HA address match (HA_PCI_PMON_BOX_ADDRMATCH0/1; perfmon HA_AddrMatch0[31:6], HA_AddrMatch1[13:0])", .desc = "The registers' offsets and layout for the E5-2600 v2 are in none of the sources available (the kernel's IVB-EP HA PMU programs no filter; the E5-2600 spec's ADDRMATCH registers come from the SNB-EP driver), so regc cannot program or check them."},
+                 {.name = "addr_match", .what = "the HA address match (HA_PCI_PMON_BOX_ADDRMATCH0/1; perfmon HA_AddrMatch0[31:6], HA_AddrMatch1[13:0])", .desc = "The registers' offsets and layout for the E5-2600 v2 are in none of the sources available to this spec (the E5-2600 spec's ADDRMATCH registers come from the SNB-EP driver and guide 327043, not 329468), so regc cannot program or check them."},
                  {.name = "opc_match", .what = "the HA opcode match (HA_PCI_PMON_BOX_OPCODEMATCH; perfmon HA_OpcodeMatch[5:0])", .desc = "As addr_match: the register is in none of the sources available for the E5-2600 v2."},
                  {0}}},
         },
@@ -12526,7 +12526,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
              .box_status = NULL,
              .filters = NULL,
              .unmodelled_filters = (const struct regc_unmodelled_filter[]){
-                 {.name = "irp_filter", .what = "the IRP source-queue filter (IRP_PmonFilter.OrderingQ; perfmon IRPFilter[4:0])", .desc = "Neither the guide pages available nor the kernel's IRP PMU give the filter register's offset, so regc cannot program or check it."},
+                 {.name = "irp_filter", .what = "the IRP source-queue filter (IRP_PmonFilter.OrderingQ; perfmon IRPFilter[4:0])", .desc = "No source available to this spec gives the filter register's offset or layout, so regc cannot program or check it."},
                  {0}}},
         },
         {0}},
