@@ -107,11 +107,27 @@ static void check_event_filters(struct check_ctx *c, const struct model_events *
     }
 }
 
+/* Each unmodelled filter an event names is an <unmodelled-filter> of its block's pmon. */
+static void check_event_unmodelled(struct check_ctx *c, const struct model_events *tab,
+                                   const struct model_event *e)
+{
+    const struct model_pmon *pm = tab->block ? tab->block->pmon : NULL;
+    for (size_t i = 0; i < e->nunmodelled; i++) {
+        if (model_find_unmodelled_filter(pm, e->unmodelled[i]))
+            continue;
+        diag_report(c->dg, DIAG_EVENT_FILTER, e->pos,
+                    "event '%s' needs unmodelled filter '%s', which is no <unmodelled-filter> of "
+                    "block '%s'",
+                    e->full_name, e->unmodelled[i], tab->block ? tab->block->name : "");
+    }
+}
+
 static void check_event(struct check_ctx *c, const struct model_events *tab,
                         const struct model_event *e)
 {
     check_event_combine(c, tab, e);
     check_event_filters(c, tab, e);
+    check_event_unmodelled(c, tab, e);
     if (!e->parent)
         check_value_fits(c, tab->code_field, e->code, "code", e);
     if (e->has_umask && !tab->umask_field_name)

@@ -237,6 +237,21 @@ static void check_filter(struct check_ctx *c, const struct model_block *b, struc
                     f->reg_name, f->field_name, f->match);
 }
 
+/* An unmodelled filter is a claim about the sources with no register to check it against: it
+ * must cite them, and its name is one the block's events can refer to unambiguously. */
+static void check_unmodelled_filter(struct check_ctx *c, const struct model_pmon *p,
+                                    const struct model_unmodelled_filter *f)
+{
+    if (!f->cite.src)
+        diag_report(c->dg, DIAG_MISSING_SOURCE, f->pos,
+                    "unmodelled filter '%s' cites no source (src=): say where the sources name it",
+                    f->name ? f->name : "");
+    const struct model_unmodelled_filter *first = model_find_unmodelled_filter(p, f->name);
+    if (first && first != f)
+        diag_report(c->dg, DIAG_DUPLICATE_NAME, f->pos, "unmodelled filter '%s' declared twice",
+                    f->name);
+}
+
 static void check_block_pmon(struct check_ctx *c, const struct model_block *b)
 {
     struct model_pmon *p = b->pmon;
@@ -251,6 +266,8 @@ static void check_block_pmon(struct check_ctx *c, const struct model_block *b)
         check_status_first(c, p, p->counters[i]);
     for (size_t i = 0; i < p->nfilters; i++)
         check_filter(c, b, p->filters[i]);
+    for (size_t i = 0; i < p->nunmodelled; i++)
+        check_unmodelled_filter(c, p, p->unmodelled[i]);
 }
 
 /* ------------------------------------------------------------ pmon-global */

@@ -138,6 +138,10 @@ static void cites_of_pmon(struct check_ctx *c, struct model_pmon *p)
         resolve_cite(c, &p->box_control->cite, p->box_control->pos);
     if (p->box_status)
         resolve_cite(c, &p->box_status->cite, p->box_status->pos);
+    for (size_t i = 0; i < p->nfilters; i++)
+        resolve_cite(c, &p->filters[i]->cite, p->filters[i]->pos);
+    for (size_t i = 0; i < p->nunmodelled; i++)
+        resolve_cite(c, &p->unmodelled[i]->cite, p->unmodelled[i]->pos);
 }
 
 static void cites_of_block(struct check_ctx *c, struct model_block *b)

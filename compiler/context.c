@@ -885,6 +885,7 @@ static struct dt *c_masks_json(struct ctx *c, const struct model_masks *m, unsig
                 {"writable", m->writable},
                 {"keep", m->keep},
                 {"volatile", m->volatile_},
+                {"levels", m->level},
                 {"rmw", rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
@@ -1127,6 +1128,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         {"w1s", "_W1S_MASK"},
         {"writable", "_WRITABLE_MASK"},
         {"keep", "_KEEP_MASK"},
+        {"levels", "_LEVELS_MASK"},
         {"rules", "_RULES"},
     };
     struct def_scope d = C_DEF(c, o, stem);
@@ -1189,6 +1191,28 @@ static void set_getter(struct ctx *c, struct dt *o, const char *key, const struc
                dt_str_ref(c->a, names_lower(c->a, names_field(c->a, c->prefix, f))));
 }
 
+/*
+ * The filters event e needs that the spec does not model: "unmodelled_filters", their names as
+ * in the JSON export; "c_has_unmodelled"; and the derived "doc_unmodelled": what they are, from
+ * its block's <unmodelled-filter>s, joined by " and " (the outputs that say what is missing).
+ */
+static void set_unmodelled(struct ctx *c, struct dt *o, const struct model_events *t,
+                           const struct model_event *e)
+{
+    struct dt *names = dt_list(c->a);
+    struct buf what = BUF_INIT;
+    for (size_t i = 0; i < e->nunmodelled; i++) {
+        dt_push(c->a, names, dt_str_ref(c->a, e->unmodelled[i]));
+        const struct model_unmodelled_filter *f =
+            model_find_unmodelled_filter(t->block ? t->block->pmon : NULL, e->unmodelled[i]);
+        buf_addf(&what, "%s%s", i ? " and " : "", f && f->what ? f->what : e->unmodelled[i]);
+    }
+    SET(c, o, "unmodelled_filters", names);
+    SET(c, o, "c_has_unmodelled", dt_bool(e->nunmodelled > 0));
+    SET(c, o, "doc_unmodelled", e->nunmodelled ? dt_str(c->a, what.s) : dt_null());
+    buf_release(&what);
+}
+
 static struct dt *event_json(struct ctx *c, const struct model_spec *s,
                              const struct model_events *t, const struct model_event *e)
 {
@@ -1213,6 +1237,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
         dt_push(c->a, flist, dt_str_ref(c->a, e->filters[i]));
     SET(c, o, "filters", flist);
     SET(c, o, "c_has_filters", dt_bool(e->nfilters > 0));
+    set_unmodelled(c, o, t, e);
     uint64_t cmask;
     SET(c, o, "counters", event_counters(c, e, reg, &cmask));
     struct folded desc = fold_text(c, e->desc);
@@ -1386,6 +1411,17 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
     }
     SET(c, o, "filters", filters);
     SET(c, o, "c_has_filters", dt_bool(p->nfilters > 0));
+    struct dt *unmodelled = dt_list(c->a);
+    for (size_t i = 0; i < p->nunmodelled; i++) {
+        const struct model_unmodelled_filter *f = p->unmodelled[i];
+        struct dt *b = dt_obj(c->a);
+        SET_STR(c, b, "name", f->name);
+        SET_STR(c, b, "what", f->what);
+        SET(c, b, "desc", folded_value(c, fold_text(c, f->desc)));
+        dt_push(c->a, unmodelled, b);
+    }
+    SET(c, o, "unmodelled_filters", unmodelled);
+    SET(c, o, "c_has_unmodelled", dt_bool(p->nunmodelled > 0));
     return o;
 }
 

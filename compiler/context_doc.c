@@ -594,6 +594,10 @@ static void block_keys(struct arena *a, struct dt *blk)
         return;
     set_new(a, blk, "doc_anchor", lower_id(a, "block-", name));
     set_new(a, blk, "doc_events_anchor", lower_id(a, "events-of-", name));
+    set_new(a, blk, "doc_filters_anchor", lower_id(a, "filters-of-", name));
+    const struct dt *pm = dt_get(blk, "pmon");
+    set_new(a, blk, "doc_has_filters",
+            dt_bool(dt_len(dt_get(pm, "filters")) + dt_len(dt_get(pm, "unmodelled_filters")) > 0));
     struct dt *events = dt_get(blk, "events");
     set_new(a, blk, "doc_has_events", dt_bool(dt_len(events) > 0));
     set_new(a, blk, "doc_has_instances", dt_bool(dt_len(dt_get(blk, "instances")) > 0));

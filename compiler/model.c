@@ -10,6 +10,15 @@ const struct model_block *model_find_block(const struct model_spec *s, const cha
     return NULL;
 }
 
+const struct model_unmodelled_filter *model_find_unmodelled_filter(const struct model_pmon *p,
+                                                                   const char *name)
+{
+    for (size_t i = 0; p && name && i < p->nunmodelled; i++)
+        if (p->unmodelled[i]->name && strcmp(p->unmodelled[i]->name, name) == 0)
+            return p->unmodelled[i];
+    return NULL;
+}
+
 const struct model_reg *model_find_reg(const struct model_block *b, const char *name)
 {
     for (size_t i = 0; i < b->nregs; i++)
@@ -83,6 +92,23 @@ uint64_t model_reg_address(const struct model_reg *r, const struct model_instanc
     return addr + (uint64_t)index * r->stride;
 }
 
+/*
+ * Is field f of r a level: a write-only field that holds a state until written again? The box
+ * control's freeze and freeze-enable are (the E5 guides: "set Cn_MSR_PMON_BOX_CTL.frz to 0"
+ * unfreezes the box, 329468-002 section 2.1.2 step f); the runtime's regc_field_level is the
+ * same rule over the descriptor tables.
+ */
+static bool field_is_level(const struct model_reg *r, const struct model_field *f)
+{
+    const struct model_box_control *bc =
+        r->block && r->block->pmon ? r->block->pmon->box_control : NULL;
+    if (!bc || !bc->reg_name || strcmp(bc->reg_name, r->name) != 0 ||
+        model_field_sem(f) != REGC_SEM_WO)
+        return false;
+    return (bc->freeze.name && strcmp(bc->freeze.name, f->name) == 0) ||
+           (bc->freeze_enable.name && strcmp(bc->freeze_enable.name, f->name) == 0);
+}
+
 struct model_masks model_reg_masks(const struct model_reg *r)
 {
     struct model_masks m = {0};
@@ -100,6 +126,7 @@ struct model_masks model_reg_masks(const struct model_reg *r)
         m.writable |= cls & REGC_MASK_WRITABLE ? bits : 0;
         m.keep |= cls & REGC_MASK_KEEP ? bits : 0;
         m.volatile_ |= cls & REGC_MASK_VOLATILE ? bits : 0;
+        m.level |= field_is_level(r, f) ? bits : 0;
     }
     /* bits from the implemented width up to the access size read 0 and must be written 0 */
     if (r->width < r->size && r->width < 64) {

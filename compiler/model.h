@@ -137,6 +137,8 @@ struct model_event {
     bool combine_or;          /* combine="or" on the <event>: its umask bits select sub-events */
     const char **filters;     /* filters="REG.field ...": the box filters it needs set */
     size_t nfilters;
+    const char **unmodelled;  /* unmodelled-filters="NAME ...": filters the spec does not model */
+    size_t nunmodelled;
     const char *desc;
     struct model_cite cite;
     struct model_set **sets;  /* own <set>s only; a sub also inherits its parent's */
@@ -246,11 +248,26 @@ struct model_filter {
     struct srcpos pos;
 };
 
+/*
+ * <unmodelled-filter name= what= desc=>: a filter the sources say an event needs, which the spec
+ * does not model (its registers are not described, or live in another block); events that need
+ * it say unmodelled-filters="NAME", and regctl refuses them unless told to count without it.
+ */
+struct model_unmodelled_filter {
+    const char *name;
+    const char *what; /* the filter as the sources name it, with its registers */
+    const char *desc;
+    struct model_cite cite;
+    struct srcpos pos;
+};
+
 struct model_pmon {
     struct model_counters **counters;
     size_t ncounters;
     struct model_filter **filters;
     size_t nfilters;
+    struct model_unmodelled_filter **unmodelled;
+    size_t nunmodelled;
     struct model_box_control *box_control; /* NULL when none */
     struct model_box_status *box_status;   /* NULL when none */
     struct model_cite cite;
@@ -363,6 +380,9 @@ struct model_spec {
 /* Lookups by name; NULL when there is none. */
 const struct model_block *model_find_block(const struct model_spec *s, const char *name);
 const struct model_reg *model_find_reg(const struct model_block *b, const char *name);
+/* The <unmodelled-filter> of pmon 'p' (may be NULL) named 'name', or NULL. */
+const struct model_unmodelled_filter *model_find_unmodelled_filter(const struct model_pmon *p,
+                                                                   const char *name);
 const struct model_field *model_find_field(const struct model_reg *r, const char *name);
 const struct model_instance *model_find_instance(const struct model_block *b, const char *name);
 const struct model_source *model_find_source(const struct model_spec *s, const char *id);
@@ -392,6 +412,8 @@ uint64_t model_reg_address(const struct model_reg *r, const struct model_instanc
  */
 struct model_masks {
     uint64_t mbz, mb1, ignored, ro, wo, w1c, w1s, writable, keep, volatile_;
+    uint64_t level; /* write-only bits that hold a state: the box control's freeze and
+                       freeze-enable (runtime regc_field_level); kept as read, not pulsed */
 };
 struct model_masks model_reg_masks(const struct model_reg *r);
 

@@ -412,6 +412,10 @@ static void put_event(struct jw *w, const struct model_events *t, size_t table,
     for (size_t i = 0; i < e->nfilters; i++)
         put_str(w, NULL, e->filters[i]);
     close_list(w);
+    open_list(w, "unmodelled_filters");
+    for (size_t i = 0; i < e->nunmodelled; i++)
+        put_str(w, NULL, e->unmodelled[i]);
+    close_list(w);
     open_list(w, "counters");
     unsigned count = reg ? reg->count : 64;
     for (unsigned i = 0; i < count && i < 64; i++)
@@ -568,6 +572,17 @@ static void put_pmon(struct jw *w, const struct model_pmon *p)
         put_str(w, "traffic", f->traffic);
         put_str(w, "perf", f->perf);
         put_str(w, "example", f->example);
+        put_str(w, "desc", f->desc);
+        put_cite(w, &f->cite);
+        close_obj(w);
+    }
+    close_list(w);
+    open_list(w, "unmodelled_filters");
+    for (size_t i = 0; i < p->nunmodelled; i++) {
+        const struct model_unmodelled_filter *f = p->unmodelled[i];
+        open_obj(w, NULL);
+        put_str(w, "name", f->name);
+        put_str(w, "what", f->what);
         put_str(w, "desc", f->desc);
         put_cite(w, &f->cite);
         close_obj(w);

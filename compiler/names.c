@@ -175,7 +175,8 @@ static void foreach_reg(const struct emitter *em, const char *prefix, const stru
 {
     char *stem = names_reg(em->a, prefix, r);
     EMIT(em, stem, r->pos, "WIDTH", "SIZE", "RESET", "MBZ_MASK", "MB1_MASK", "IGNORED_MASK",
-         "RO_MASK", "WO_MASK", "W1C_MASK", "W1S_MASK", "WRITABLE_MASK", "KEEP_MASK", "write_value");
+         "RO_MASK", "WO_MASK", "W1C_MASK", "W1S_MASK", "WRITABLE_MASK", "KEEP_MASK", "LEVELS_MASK",
+         "write_value");
     const struct model_block *b = r->block;
     bool uniform = names_reg_uniform(r);
     if (!r->is_array && uniform)
@@ -237,7 +238,7 @@ void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn,
     struct arena a = ARENA_INIT;
     const struct emitter em = {&a, fn, ctx};
     char *p = names_upper(&a, prefix);
-    EMIT(&em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S");
+    EMIT(&em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL");
     fn(ctx, UPPER_JOIN(&a, prefix, s->name, "H"), s->pos);
     for (size_t b = 0; b < s->nblocks; b++) {
         arena_release(&a);

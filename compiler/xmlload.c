@@ -1779,6 +1779,7 @@ static struct model_event *load_event(struct loader *ld, xmlNode *n, struct mode
     const char *combine = get(ld, n, "combine");
     e->combine_or = combine && strcmp(combine, "or") == 0;
     split_words(ld, get(ld, n, "filters"), &e->filters, &e->nfilters);
+    split_words(ld, get(ld, n, "unmodelled-filters"), &e->unmodelled, &e->nunmodelled);
     e->counter_mask = UINT64_MAX;
     if (e->counters_text)
         e->has_counters = parse_counters(ld, n, e->counters_text, &e->counter_mask);
@@ -1817,6 +1818,18 @@ static struct model_filter *load_filter(struct loader *ld, xmlNode *n)
     f->traffic = get(ld, n, "traffic");
     f->perf = get(ld, n, "perf");
     f->example = get(ld, n, "example");
+    f->desc = desc_of(ld, n);
+    cite_of(ld, n, &f->cite);
+    f->pos = pos_of(ld, n);
+    return f;
+}
+
+/* <unmodelled-filter name= what= desc=> */
+static struct model_unmodelled_filter *load_unmodelled_filter(struct loader *ld, xmlNode *n)
+{
+    struct model_unmodelled_filter *f = arena_zalloc(ld->a, sizeof(*f));
+    f->name = get(ld, n, "name");
+    f->what = get(ld, n, "what");
     f->desc = desc_of(ld, n);
     cite_of(ld, n, &f->cite);
     f->pos = pos_of(ld, n);
@@ -2297,6 +2310,10 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
         } else if (strcmp(name, "filter") == 0) {
             struct model_filter *f = load_filter(ld, n);
             push(ld, &pm->filters, &pm->nfilters, &p->cap[1], f);
+            open_as(c, K_LEAF, f, &f->desc);
+        } else if (strcmp(name, "unmodelled-filter") == 0) {
+            struct model_unmodelled_filter *f = load_unmodelled_filter(ld, n);
+            push(ld, &pm->unmodelled, &pm->nunmodelled, &p->cap[2], f);
             open_as(c, K_LEAF, f, &f->desc);
         }
         break;

@@ -40,9 +40,10 @@ extern "C" {
 #endif
 
 /* Actions a safe write may perform: the 'actions' argument of the *_write_value() helpers. */
-#define E5_2600_ACT_WO  1u /* write the write-only bits of 'wanted' (e.g. a reset bit) */
+#define E5_2600_ACT_WO  1u /* write the write-only bits of 'wanted' (e.g. a reset bit), not the levels */
 #define E5_2600_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define E5_2600_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
+#define E5_2600_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
 
 /* ==========================================================================
  * U-Box (block 'ubox')
@@ -87,6 +88,7 @@ extern "C" {
 #define E5_2600_U_MSR_PMON_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_U_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x000000001fc6ffff) /* a write has an effect */
 #define E5_2600_U_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x000000001fc4ffff) /* read-modify-write keeps */
+#define E5_2600_U_MSR_PMON_CTL_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_U_MSR_PMON_CTL_FIRST <= i < E5_2600_U_MSR_PMON_CTL_FIRST + E5_2600_U_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_u_msr_pmon_ctl_addr(unsigned i)
@@ -103,14 +105,17 @@ static inline uint32_t e5_2600_u_msr_pmon_ctl_addr(unsigned i)
  * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_u_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_U_MSR_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600_U_MSR_PMON_CTL_RO_MASK) | E5_2600_U_MSR_PMON_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_U_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTL_WO_MASK & ~E5_2600_U_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -348,6 +353,7 @@ static inline const char *e5_2600_u_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_U_MSR_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_U_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600_U_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
+#define E5_2600_U_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_U_MSR_PMON_CTR_FIRST <= i < E5_2600_U_MSR_PMON_CTR_FIRST + E5_2600_U_MSR_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_u_msr_pmon_ctr_addr(unsigned i)
@@ -364,14 +370,17 @@ static inline uint32_t e5_2600_u_msr_pmon_ctr_addr(unsigned i)
  * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_u_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_U_MSR_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600_U_MSR_PMON_CTR_RO_MASK) | E5_2600_U_MSR_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_U_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTR_WO_MASK & ~E5_2600_U_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -430,19 +439,23 @@ static inline uint64_t e5_2600_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WRITABLE_MASK UINT64_C(0x0000000000400000) /* a write has an effect */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_KEEP_MASK     UINT64_C(0x0000000000400000) /* read-modify-write keeps */
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to U_MSR_PMON_UCLK_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WRITABLE_MASK & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_KEEP_MASK) |
                       (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_RO_MASK) | E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WO_MASK & ~E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -503,19 +516,23 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to U_MSR_PMON_UCLK_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WRITABLE_MASK & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_KEEP_MASK) |
                       (was & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_RO_MASK) | E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WO_MASK & ~E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -608,7 +625,8 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
 #define E5_2600_EV_UBOX_FILTER_MATCH_DISABLE_COUNTERS     UINT64_C(0x3)
 
 /* FILTER_MATCH.ENABLE (U_MSR_PMON_CTL)
- * Filter Match [requires filter: UBoxFilter[3:0]] */
+ * Filter Match [requires filter: ubox_filter, not modelled (perfmon
+ * UBoxFilter[3:0])] */
 #define E5_2600_EV_UBOX_FILTER_MATCH_ENABLE               UINT64_C(0x141)
 #define E5_2600_EV_UBOX_FILTER_MATCH_ENABLE_CODE          UINT64_C(0x41)
 #define E5_2600_EV_UBOX_FILTER_MATCH_ENABLE_UMASK         UINT64_C(0x1)
@@ -622,7 +640,8 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_DISABLE_COUNTERS UINT64_C(0x3)
 
 /* FILTER_MATCH.U2C_ENABLE (U_MSR_PMON_CTL)
- * Filter Match [requires filter: UBoxFilter[3:0]] */
+ * Filter Match [requires filter: ubox_filter, not modelled (perfmon
+ * UBoxFilter[3:0])] */
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_ENABLE           UINT64_C(0x441)
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_ENABLE_CODE      UINT64_C(0x41)
 #define E5_2600_EV_UBOX_FILTER_MATCH_U2C_ENABLE_UMASK     UINT64_C(0x4)
@@ -767,6 +786,7 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
 #define E5_2600_CN_MSR_PMON_BOX_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK  UINT64_C(0x0000000000010103) /* a write has an effect */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
+#define E5_2600_CN_MSR_PMON_BOX_CTL_LEVELS_MASK    UINT64_C(0x0000000000010100) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600_cn_msr_pmon_box_ctl_addr(unsigned inst)
@@ -820,14 +840,17 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_ctl_addr(unsigned inst)
  * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_CN_MSR_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600_CN_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600_CN_MSR_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_CN_MSR_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_CTL_WO_MASK & ~E5_2600_CN_MSR_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -979,6 +1002,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_CN_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x00000000ffceffff) /* a write has an effect */
 #define E5_2600_CN_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x00000000ffccffff) /* read-modify-write keeps */
+#define E5_2600_CN_MSR_PMON_CTL_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
@@ -1032,14 +1056,17 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
  * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_CN_MSR_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600_CN_MSR_PMON_CTL_RO_MASK) | E5_2600_CN_MSR_PMON_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_CN_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTL_WO_MASK & ~E5_2600_CN_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -1325,6 +1352,7 @@ static inline const char *e5_2600_cn_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_WRITABLE_MASK UINT64_C(0x00000000fffffc1f) /* a write has an effect */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_KEEP_MASK     UINT64_C(0x00000000fffffc1f) /* read-modify-write keeps */
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600_cn_msr_pmon_box_filter_addr(unsigned inst)
@@ -1378,14 +1406,17 @@ static inline uint32_t e5_2600_cn_msr_pmon_box_filter_addr(unsigned inst)
  * The value to write to Cn_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600_CN_MSR_PMON_BOX_FILTER_KEEP_MASK) |
                       (was & E5_2600_CN_MSR_PMON_BOX_FILTER_RO_MASK) | E5_2600_CN_MSR_PMON_BOX_FILTER_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_CN_MSR_PMON_BOX_FILTER_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_WO_MASK & ~E5_2600_CN_MSR_PMON_BOX_FILTER_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_BOX_FILTER_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -1524,6 +1555,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_filter_tid_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_CN_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600_CN_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
+#define E5_2600_CN_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
@@ -1577,14 +1609,17 @@ static inline uint32_t e5_2600_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
  * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_cn_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_CN_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_CN_MSR_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600_CN_MSR_PMON_CTR_RO_MASK) | E5_2600_CN_MSR_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_CN_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTR_WO_MASK & ~E5_2600_CN_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_CN_MSR_PMON_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -2499,19 +2534,23 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK  UINT64_C(0x0000000000010103) /* a write has an effect */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
+#define E5_2600_PCU_MSR_PMON_BOX_CTL_LEVELS_MASK    UINT64_C(0x0000000000010100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600_PCU_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600_PCU_MSR_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_PCU_MSR_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_WO_MASK & ~E5_2600_PCU_MSR_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -2657,6 +2696,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_CTL_W1S_MASK           UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_PCU_MSR_PMON_CTL_WRITABLE_MASK      UINT64_C(0x00000000dfe6c0ff) /* a write has an effect */
 #define E5_2600_PCU_MSR_PMON_CTL_KEEP_MASK          UINT64_C(0x00000000dfe4c0ff) /* read-modify-write keeps */
+#define E5_2600_PCU_MSR_PMON_CTL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_PCU_MSR_PMON_CTL_FIRST <= i < E5_2600_PCU_MSR_PMON_CTL_FIRST + E5_2600_PCU_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_pcu_msr_pmon_ctl_addr(unsigned i)
@@ -2673,14 +2713,17 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctl_addr(unsigned i)
  * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_CTL_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600_PCU_MSR_PMON_CTL_RO_MASK) | E5_2600_PCU_MSR_PMON_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_PCU_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTL_WO_MASK & ~E5_2600_PCU_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -3022,19 +3065,23 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_W1S_MASK        UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK   UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK       UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
+#define E5_2600_PCU_MSR_PMON_BOX_FILTER_LEVELS_MASK     UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK) |
                       (was & E5_2600_PCU_MSR_PMON_BOX_FILTER_RO_MASK) | E5_2600_PCU_MSR_PMON_BOX_FILTER_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_PCU_MSR_PMON_BOX_FILTER_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_WO_MASK & ~E5_2600_PCU_MSR_PMON_BOX_FILTER_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_BOX_FILTER_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -3165,6 +3212,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_PCU_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_PCU_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600_PCU_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_PCU_MSR_PMON_CTR_FIRST <= i < E5_2600_PCU_MSR_PMON_CTR_FIRST + E5_2600_PCU_MSR_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_pcu_msr_pmon_ctr_addr(unsigned i)
@@ -3181,14 +3229,17 @@ static inline uint32_t e5_2600_pcu_msr_pmon_ctr_addr(unsigned i)
  * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_pcu_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_PMON_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600_PCU_MSR_PMON_CTR_RO_MASK) | E5_2600_PCU_MSR_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_PCU_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTR_WO_MASK & ~E5_2600_PCU_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_PMON_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -3247,19 +3298,23 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C6_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK     UINT64_C(0xffffffffffffffff) /* a write has an effect */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
+#define E5_2600_PCU_MSR_CORE_C6_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_CORE_C6_CTR_KEEP_MASK) |
                       (was & E5_2600_PCU_MSR_CORE_C6_CTR_RO_MASK) | E5_2600_PCU_MSR_CORE_C6_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_PCU_MSR_CORE_C6_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C6_CTR_WO_MASK & ~E5_2600_PCU_MSR_CORE_C6_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C6_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -3316,19 +3371,23 @@ static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C3_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK     UINT64_C(0xffffffffffffffff) /* a write has an effect */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
+#define E5_2600_PCU_MSR_CORE_C3_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK & E5_2600_PCU_MSR_CORE_C3_CTR_KEEP_MASK) |
                       (was & E5_2600_PCU_MSR_CORE_C3_CTR_RO_MASK) | E5_2600_PCU_MSR_CORE_C3_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_PCU_MSR_CORE_C3_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C3_CTR_WO_MASK & ~E5_2600_PCU_MSR_CORE_C3_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_PCU_MSR_CORE_C3_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -3700,19 +3759,23 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK UINT32_C(0x00010100) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600_HA_PCI_PMON_BOX_CTL_LEVELS_MASK   UINT32_C(0x00010100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600_HA_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_HA_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600_HA_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -3796,19 +3859,23 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_val(uint32_t x)
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600_HA_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_HA_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_WO_MASK & ~E5_2600_HA_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -3875,6 +3942,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_HA_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_HA_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
+#define E5_2600_HA_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_HA_PCI_PMON_CTL_FIRST <= i < E5_2600_HA_PCI_PMON_CTL_FIRST + E5_2600_HA_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_addr(unsigned i)
@@ -3891,14 +3959,17 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctl_addr(unsigned i)
  * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_HA_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600_HA_PCI_PMON_CTL_RO_MASK) | E5_2600_HA_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_HA_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_CTL_WO_MASK & ~E5_2600_HA_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -4116,6 +4187,7 @@ static inline const char *e5_2600_ha_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_HA_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_HA_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600_HA_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_HA_PCI_PMON_CTR_FIRST <= i < E5_2600_HA_PCI_PMON_CTR_FIRST + E5_2600_HA_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_ha_pci_pmon_ctr_addr(unsigned i)
@@ -4132,14 +4204,17 @@ static inline uint32_t e5_2600_ha_pci_pmon_ctr_addr(unsigned i)
  * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_ha_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_HA_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_HA_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600_HA_PCI_PMON_CTR_RO_MASK) | E5_2600_HA_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_HA_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_HA_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_HA_PCI_PMON_CTR_WO_MASK & ~E5_2600_HA_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_HA_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -4196,19 +4271,23 @@ static inline uint64_t e5_2600_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WRITABLE_MASK UINT32_C(0xffffffc0) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_KEEP_MASK     UINT32_C(0xffffffc0) /* read-modify-write keeps */
+#define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_ADDRMATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_KEEP_MASK) |
                       (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WO_MASK & ~E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -4265,19 +4344,23 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_lo_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WRITABLE_MASK UINT32_C(0x00003fff) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_KEEP_MASK     UINT32_C(0x00003fff) /* read-modify-write keeps */
+#define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_ADDRMATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_KEEP_MASK) |
                       (was & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WO_MASK & ~E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -4334,19 +4417,23 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_hi_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WRITABLE_MASK UINT32_C(0x0000003f) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_KEEP_MASK     UINT32_C(0x0000003f) /* read-modify-write keeps */
+#define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_OPCODEMATCH so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WRITABLE_MASK & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_KEEP_MASK) |
                       (was & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_RO_MASK) | E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WO_MASK & ~E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -5433,19 +5520,23 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK UINT32_C(0x00010100) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_LEVELS_MASK   UINT32_C(0x00010100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600_MC_CHY_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -5531,19 +5622,23 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK & ~E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -5611,6 +5706,7 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_MC_CHY_PCI_PMON_CTL_FIRST <= i < E5_2600_MC_CHY_PCI_PMON_CTL_FIRST + E5_2600_MC_CHY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_addr(unsigned i)
@@ -5627,14 +5723,17 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_addr(unsigned i)
  * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600_MC_CHY_PCI_PMON_CTL_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_MC_CHY_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTL_WO_MASK & ~E5_2600_MC_CHY_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -5855,6 +5954,7 @@ static inline const char *e5_2600_mc_chy_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_MC_CHY_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600_MC_CHY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_MC_CHY_PCI_PMON_CTR_FIRST <= i < E5_2600_MC_CHY_PCI_PMON_CTR_FIRST + E5_2600_MC_CHY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctr_addr(unsigned i)
@@ -5871,14 +5971,17 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_ctr_addr(unsigned i)
  * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600_MC_CHY_PCI_PMON_CTR_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_MC_CHY_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTR_WO_MASK & ~E5_2600_MC_CHY_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -5940,19 +6043,23 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK UINT32_C(0x00480000) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK     UINT32_C(0x00400000) /* read-modify-write keeps */
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK) |
                       (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK & ~E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -6038,19 +6145,23 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK) |
                       (was & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK) | E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK & ~E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -6546,19 +6657,23 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00010103) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00010100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600_Q_PY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_Q_PY_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_Q_PY_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600_Q_PY_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -6692,19 +6807,23 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_Q_PY_PCI_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK & ~E5_2600_Q_PY_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -6774,6 +6893,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_CTL_W1S_MASK         UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_Q_PY_PCI_PMON_CTL_WRITABLE_MASK    UINT32_C(0xffe6ffff) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_CTL_KEEP_MASK        UINT32_C(0xffe4ffff) /* read-modify-write keeps */
+#define E5_2600_Q_PY_PCI_PMON_CTL_LEVELS_MASK      UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_Q_PY_PCI_PMON_CTL_FIRST <= i < E5_2600_Q_PY_PCI_PMON_CTL_FIRST + E5_2600_Q_PY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_addr(unsigned i)
@@ -6790,14 +6910,17 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctl_addr(unsigned i)
  * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600_Q_PY_PCI_PMON_CTL_RO_MASK) | E5_2600_Q_PY_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_Q_PY_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTL_WO_MASK & ~E5_2600_Q_PY_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -7073,6 +7196,7 @@ static inline const char *e5_2600_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_Q_PY_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_Q_PY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600_Q_PY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_Q_PY_PCI_PMON_CTR_FIRST <= i < E5_2600_Q_PY_PCI_PMON_CTR_FIRST + E5_2600_Q_PY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_q_py_pci_pmon_ctr_addr(unsigned i)
@@ -7089,14 +7213,17 @@ static inline uint32_t e5_2600_q_py_pci_pmon_ctr_addr(unsigned i)
  * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_q_py_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_Q_PY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600_Q_PY_PCI_PMON_CTR_RO_MASK) | E5_2600_Q_PY_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_Q_PY_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTR_WO_MASK & ~E5_2600_Q_PY_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_Q_PY_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -7849,19 +7976,23 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK) |
                       (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK & ~E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -8016,19 +8147,23 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK  UINT32_C(0x000f000f) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK) |
                       (was & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK & ~E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -8114,19 +8249,23 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK) |
                       (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MASK0_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK & ~E5_2600_Q_PY_PCI_PMON_PKT_MASK0_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK0_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -8280,19 +8419,23 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK  UINT32_C(0x000f000f) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK) |
                       (was & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK) | E5_2600_Q_PY_PCI_PMON_PKT_MASK1_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK & ~E5_2600_Q_PY_PCI_PMON_PKT_MASK1_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_Q_PY_PCI_PMON_PKT_MASK1_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -8398,19 +8541,23 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00010103) /* a write has an effect */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00010100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to R2PCIE_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600_R2PCIE_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -8540,19 +8687,23 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to R2PCIE_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WO_MASK & ~E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -8618,6 +8769,7 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_R2PCIE_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
 #define E5_2600_R2PCIE_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_R2PCIE_PCI_PMON_CTL_FIRST <= i < E5_2600_R2PCIE_PCI_PMON_CTL_FIRST + E5_2600_R2PCIE_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_addr(unsigned i)
@@ -8634,14 +8786,17 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_addr(unsigned i)
  * The value to write to R2PCIE_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600_R2PCIE_PCI_PMON_CTL_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_R2PCIE_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTL_WO_MASK & ~E5_2600_R2PCIE_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -8853,6 +9008,7 @@ static inline const char *e5_2600_r2pcie_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_R2PCIE_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
+#define E5_2600_R2PCIE_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_R2PCIE_PCI_PMON_CTR_FIRST <= i < E5_2600_R2PCIE_PCI_PMON_CTR_FIRST + E5_2600_R2PCIE_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctr_addr(unsigned i)
@@ -8869,14 +9025,17 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_ctr_addr(unsigned i)
  * The value to write to R2PCIE_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_R2PCIE_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600_R2PCIE_PCI_PMON_CTR_RO_MASK) | E5_2600_R2PCIE_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_R2PCIE_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTR_WO_MASK & ~E5_2600_R2PCIE_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_R2PCIE_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -9293,19 +9452,23 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00010103) /* a write has an effect */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00010100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to R3QPI_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600_R3QPI_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600_R3QPI_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_R3QPI_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600_R3QPI_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -9434,19 +9597,23 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to R3QPI_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600_R3QPI_PCI_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WO_MASK & ~E5_2600_R3QPI_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -9513,6 +9680,7 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_R3QPI_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600_R3QPI_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
 #define E5_2600_R3QPI_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
+#define E5_2600_R3QPI_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_R3QPI_PCI_PMON_CTL_FIRST <= i < E5_2600_R3QPI_PCI_PMON_CTL_FIRST + E5_2600_R3QPI_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_addr(unsigned i)
@@ -9529,14 +9697,17 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_addr(unsigned i)
  * The value to write to R3QPI_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600_R3QPI_PCI_PMON_CTL_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600_R3QPI_PCI_PMON_CTL_RO_MASK) | E5_2600_R3QPI_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_R3QPI_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTL_WO_MASK & ~E5_2600_R3QPI_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)
@@ -9748,6 +9919,7 @@ static inline const char *e5_2600_r3qpi_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_R3QPI_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600_R3QPI_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600_R3QPI_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
+#define E5_2600_R3QPI_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600_R3QPI_PCI_PMON_CTR_FIRST <= i < E5_2600_R3QPI_PCI_PMON_CTR_FIRST + E5_2600_R3QPI_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctr_addr(unsigned i)
@@ -9764,14 +9936,17 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_ctr_addr(unsigned i)
  * The value to write to R3QPI_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600_R3QPI_PCI_PMON_CTR_WRITABLE_MASK & E5_2600_R3QPI_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600_R3QPI_PCI_PMON_CTR_RO_MASK) | E5_2600_R3QPI_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600_ACT_LEVEL ? wanted : was) & E5_2600_R3QPI_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTR_WO_MASK & ~E5_2600_R3QPI_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600_R3QPI_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600_ACT_W1S)

@@ -40,9 +40,10 @@ extern "C" {
 #endif
 
 /* Actions a safe write may perform: the 'actions' argument of the *_write_value() helpers. */
-#define E5_2600V2_ACT_WO  1u /* write the write-only bits of 'wanted' (e.g. a reset bit) */
+#define E5_2600V2_ACT_WO  1u /* write the write-only bits of 'wanted' (e.g. a reset bit), not the levels */
 #define E5_2600V2_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define E5_2600V2_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
+#define E5_2600V2_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
 
 /* ==========================================================================
  * U-Box (block 'ubox')
@@ -82,19 +83,23 @@ extern "C" {
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_W1S_MASK           UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK      UINT64_C(0x00000000e0007fff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK          UINT64_C(0x0000000040007fff) /* read-modify-write keeps */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK) |
                       (was & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_RO_MASK) | E5_2600V2_U_MSR_PMON_GLOBAL_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WO_MASK & ~E5_2600V2_U_MSR_PMON_GLOBAL_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -228,19 +233,23 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WRITABLE_MASK UINT64_C(0x0000000000000000) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_KEEP_MASK     UINT64_C(0x0000000000000000) /* read-modify-write keeps */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CONFIG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_KEEP_MASK) |
                       (was & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_RO_MASK) | E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WO_MASK & ~E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -286,19 +295,23 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t w
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_W1S_MASK         UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WRITABLE_MASK    UINT64_C(0x0000000007ffffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_KEEP_MASK        UINT64_C(0x0000000000000000) /* read-modify-write keeps */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_LEVELS_MASK      UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_KEEP_MASK) |
                       (was & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_RO_MASK) | E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WO_MASK & ~E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -655,6 +668,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_u_fixed_val(uint64_
 #define E5_2600V2_U_MSR_PMON_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_U_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x000000001f56ffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x000000001f54ffff) /* read-modify-write keeps */
+#define E5_2600V2_U_MSR_PMON_CTL_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_U_MSR_PMON_CTL_FIRST <= i < E5_2600V2_U_MSR_PMON_CTL_FIRST + E5_2600V2_U_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_u_msr_pmon_ctl_addr(unsigned i)
@@ -671,14 +685,17 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctl_addr(unsigned i)
  * The value to write to U_MSR_PMON_CTL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600V2_U_MSR_PMON_CTL_RO_MASK) | E5_2600V2_U_MSR_PMON_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_U_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTL_WO_MASK & ~E5_2600V2_U_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -911,6 +928,7 @@ static inline const char *e5_2600v2_u_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_U_MSR_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_U_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_U_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_U_MSR_PMON_CTR_FIRST <= i < E5_2600V2_U_MSR_PMON_CTR_FIRST + E5_2600V2_U_MSR_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_u_msr_pmon_ctr_addr(unsigned i)
@@ -927,14 +945,17 @@ static inline uint32_t e5_2600v2_u_msr_pmon_ctr_addr(unsigned i)
  * The value to write to U_MSR_PMON_CTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600V2_U_MSR_PMON_CTR_RO_MASK) | E5_2600V2_U_MSR_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_U_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTR_WO_MASK & ~E5_2600V2_U_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -991,19 +1012,23 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_WRITABLE_MASK UINT64_C(0x0000000000000003) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_KEEP_MASK     UINT64_C(0x0000000000000000) /* read-modify-write keeps */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to U_MSR_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_box_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600V2_U_MSR_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_U_MSR_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_U_MSR_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_WO_MASK & ~E5_2600V2_U_MSR_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -1063,19 +1088,23 @@ static inline uint64_t e5_2600v2_u_msr_pmon_box_status_ov_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_WRITABLE_MASK UINT64_C(0x0000000000500000) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_KEEP_MASK     UINT64_C(0x0000000000500000) /* read-modify-write keeps */
+#define E5_2600V2_U_MSR_PMON_FIXED_CTL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to U_MSR_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_FIXED_CTL_KEEP_MASK) |
                       (was & E5_2600V2_U_MSR_PMON_FIXED_CTL_RO_MASK) | E5_2600V2_U_MSR_PMON_FIXED_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_U_MSR_PMON_FIXED_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_WO_MASK & ~E5_2600V2_U_MSR_PMON_FIXED_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -1160,19 +1189,23 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_U_MSR_PMON_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to U_MSR_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600V2_U_MSR_PMON_FIXED_CTR_KEEP_MASK) |
                       (was & E5_2600V2_U_MSR_PMON_FIXED_CTR_RO_MASK) | E5_2600V2_U_MSR_PMON_FIXED_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_U_MSR_PMON_FIXED_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_WO_MASK & ~E5_2600V2_U_MSR_PMON_FIXED_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_U_MSR_PMON_FIXED_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -1265,7 +1298,8 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_DISABLE_COUNTERS       UINT64_C(0x3)
 
 /* FILTER_MATCH.ENABLE (U_MSR_PMON_CTL)
- * Filter Match [requires filter: UBoxFilter[3:0]] */
+ * Filter Match [requires filter: ubox_filter, not modelled (perfmon
+ * UBoxFilter[3:0])] */
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_ENABLE                 UINT64_C(0x141)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_ENABLE_CODE            UINT64_C(0x41)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_ENABLE_UMASK           UINT64_C(0x1)
@@ -1279,7 +1313,8 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_DISABLE_COUNTERS   UINT64_C(0x3)
 
 /* FILTER_MATCH.U2C_ENABLE (U_MSR_PMON_CTL)
- * Filter Match [requires filter: UBoxFilter[3:0]] */
+ * Filter Match [requires filter: ubox_filter, not modelled (perfmon
+ * UBoxFilter[3:0])] */
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_ENABLE             UINT64_C(0x441)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_ENABLE_CODE        UINT64_C(0x41)
 #define E5_2600V2_EV_UBOX_FILTER_MATCH_U2C_ENABLE_UMASK       UINT64_C(0x4)
@@ -1468,6 +1503,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK  UINT64_C(0x0000000000000103) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_LEVELS_MASK    UINT64_C(0x0000000000000100) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600v2_cn_msr_pmon_box_ctl_addr(unsigned inst)
@@ -1549,14 +1585,17 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_ctl_addr(unsigned inst)
  * The value to write to Cn_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600V2_CN_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600V2_CN_MSR_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_CN_MSR_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_WO_MASK & ~E5_2600V2_CN_MSR_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -1686,6 +1725,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_CN_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x00000000ff4effff) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x00000000ff4cffff) /* read-modify-write keeps */
+#define E5_2600V2_CN_MSR_PMON_CTL_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600v2_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
@@ -1767,14 +1807,17 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
  * The value to write to Cn_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600V2_CN_MSR_PMON_CTL_RO_MASK) | E5_2600V2_CN_MSR_PMON_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_CN_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTL_WO_MASK & ~E5_2600V2_CN_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -2025,6 +2068,7 @@ static inline const char *e5_2600v2_cn_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_CN_MSR_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_CN_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_CN_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600v2_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
@@ -2106,14 +2150,17 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
  * The value to write to Cn_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600V2_CN_MSR_PMON_CTR_RO_MASK) | E5_2600V2_CN_MSR_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_CN_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTR_WO_MASK & ~E5_2600V2_CN_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -2187,6 +2234,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WRITABLE_MASK UINT64_C(0x00000000007e001f) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_KEEP_MASK     UINT64_C(0x00000000007e001f) /* read-modify-write keeps */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter0_addr(unsigned inst)
@@ -2268,14 +2316,17 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter0_addr(unsigned inst)
  * The value to write to Cn_MSR_PMON_BOX_FILTER0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_KEEP_MASK) |
                       (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_RO_MASK) | E5_2600V2_CN_MSR_PMON_BOX_FILTER0_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WO_MASK & ~E5_2600V2_CN_MSR_PMON_BOX_FILTER0_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER0_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -2376,6 +2427,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_tid_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WRITABLE_MASK UINT64_C(0x00000000dff0ffff) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_KEEP_MASK     UINT64_C(0x00000000dff0ffff) /* read-modify-write keeps */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter1_addr(unsigned inst)
@@ -2457,14 +2509,17 @@ static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter1_addr(unsigned inst)
  * The value to write to Cn_MSR_PMON_BOX_FILTER1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WRITABLE_MASK & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_KEEP_MASK) |
                       (was & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_RO_MASK) | E5_2600V2_CN_MSR_PMON_BOX_FILTER1_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WO_MASK & ~E5_2600V2_CN_MSR_PMON_BOX_FILTER1_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_CN_MSR_PMON_BOX_FILTER1_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -3893,19 +3948,23 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK  UINT64_C(0x0000000000000103) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
+#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_LEVELS_MASK    UINT64_C(0x0000000000000100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600V2_PCU_MSR_PMON_BOX_CTL_RO_MASK) | E5_2600V2_PCU_MSR_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_PCU_MSR_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_WO_MASK & ~E5_2600V2_PCU_MSR_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -4025,6 +4084,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_CTL_W1S_MASK           UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_PCU_MSR_PMON_CTL_WRITABLE_MASK      UINT64_C(0x00000000df76c0ff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_CTL_KEEP_MASK          UINT64_C(0x00000000df74c0ff) /* read-modify-write keeps */
+#define E5_2600V2_PCU_MSR_PMON_CTL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_PCU_MSR_PMON_CTL_FIRST <= i < E5_2600V2_PCU_MSR_PMON_CTL_FIRST + E5_2600V2_PCU_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_pcu_msr_pmon_ctl_addr(unsigned i)
@@ -4041,14 +4101,17 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctl_addr(unsigned i)
  * The value to write to PCU_MSR_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_CTL_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600V2_PCU_MSR_PMON_CTL_RO_MASK) | E5_2600V2_PCU_MSR_PMON_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_PCU_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTL_WO_MASK & ~E5_2600V2_PCU_MSR_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -4371,6 +4434,7 @@ static inline const char *e5_2600v2_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_PCU_MSR_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_PCU_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_PCU_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_PCU_MSR_PMON_CTR_FIRST <= i < E5_2600V2_PCU_MSR_PMON_CTR_FIRST + E5_2600V2_PCU_MSR_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_pcu_msr_pmon_ctr_addr(unsigned i)
@@ -4387,14 +4451,17 @@ static inline uint32_t e5_2600v2_pcu_msr_pmon_ctr_addr(unsigned i)
  * The value to write to PCU_MSR_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600V2_PCU_MSR_PMON_CTR_RO_MASK) | E5_2600V2_PCU_MSR_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_PCU_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTR_WO_MASK & ~E5_2600V2_PCU_MSR_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -4454,19 +4521,23 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_W1S_MASK        UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK   UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK       UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
+#define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_LEVELS_MASK     UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK) |
                       (was & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_RO_MASK) | E5_2600V2_PCU_MSR_PMON_BOX_FILTER_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WO_MASK & ~E5_2600V2_PCU_MSR_PMON_BOX_FILTER_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_PMON_BOX_FILTER_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -4594,19 +4665,23 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK     UINT64_C(0xffffffffffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_PCU_MSR_CORE_C6_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_CORE_C6_CTR_KEEP_MASK) |
                       (was & E5_2600V2_PCU_MSR_CORE_C6_CTR_RO_MASK) | E5_2600V2_PCU_MSR_CORE_C6_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_PCU_MSR_CORE_C6_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_WO_MASK & ~E5_2600V2_PCU_MSR_CORE_C6_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C6_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -4662,19 +4737,23 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK     UINT64_C(0xffffffffffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_PCU_MSR_CORE_C3_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK & E5_2600V2_PCU_MSR_CORE_C3_CTR_KEEP_MASK) |
                       (was & E5_2600V2_PCU_MSR_CORE_C3_CTR_RO_MASK) | E5_2600V2_PCU_MSR_CORE_C3_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_PCU_MSR_CORE_C3_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_WO_MASK & ~E5_2600V2_PCU_MSR_CORE_C3_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_PCU_MSR_CORE_C3_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -5307,19 +5386,23 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600V2_HA_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_HA_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_HA_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600V2_HA_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -5425,19 +5508,23 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000000f) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600V2_HA_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_HA_PCI_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_HA_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_WO_MASK & ~E5_2600V2_HA_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -5505,6 +5592,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_CTL_W1S_MASK        UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_HA_PCI_PMON_CTL_WRITABLE_MASK   UINT32_C(0xff57ffff) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_CTL_KEEP_MASK       UINT32_C(0xff54ffff) /* read-modify-write keeps */
+#define E5_2600V2_HA_PCI_PMON_CTL_LEVELS_MASK     UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_HA_PCI_PMON_CTL_FIRST <= i < E5_2600V2_HA_PCI_PMON_CTL_FIRST + E5_2600V2_HA_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_addr(unsigned i)
@@ -5521,14 +5609,17 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_addr(unsigned i)
  * The value to write to HA_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_HA_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600V2_HA_PCI_PMON_CTL_RO_MASK) | E5_2600V2_HA_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_HA_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_CTL_WO_MASK & ~E5_2600V2_HA_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_HA_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -5790,6 +5881,7 @@ static inline const char *e5_2600v2_ha_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_HA_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_HA_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_HA_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_HA_PCI_PMON_CTR_FIRST <= i < E5_2600V2_HA_PCI_PMON_CTR_FIRST + E5_2600V2_HA_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctr_addr(unsigned i)
@@ -5806,14 +5898,17 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_ctr_addr(unsigned i)
  * The value to write to HA_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_HA_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_HA_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600V2_HA_PCI_PMON_CTR_RO_MASK) | E5_2600V2_HA_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_HA_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_HA_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_HA_PCI_PMON_CTR_WO_MASK & ~E5_2600V2_HA_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_HA_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -5859,43 +5954,51 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_COUNTERS                          UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.FILT (HA_PCI_PMON_CTL)
- * Address & Opcode Match [requires filter: HA_AddrMatch0[31:6];
- * HA_AddrMatch1[13:0]; HA_OpcodeMatch[5:0]] */
+ * Address & Opcode Match [requires filter: addr_match, not modelled
+ * (perfmon HA_AddrMatch0[31:6]); addr_match, not modelled (perfmon
+ * HA_AddrMatch1[13:0]); opc_match, not modelled (perfmon
+ * HA_OpcodeMatch[5:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT                              UINT32_C(0x320)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT_CODE                         UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT_UMASK                        UINT32_C(0x3)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_FILT_COUNTERS                     UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.ADDR (HA_PCI_PMON_CTL)
- * Address [requires filter: HA_AddrMatch0[31:6]; HA_AddrMatch1[13:0]] */
+ * Address [requires filter: addr_match, not modelled (perfmon
+ * HA_AddrMatch0[31:6]); addr_match, not modelled (perfmon
+ * HA_AddrMatch1[13:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR                              UINT32_C(0x120)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR_CODE                         UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR_UMASK                        UINT32_C(0x1)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_ADDR_COUNTERS                     UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.OPC (HA_PCI_PMON_CTL)
- * Opcode [requires filter: HA_OpcodeMatch[5:0]] */
+ * Opcode [requires filter: opc_match, not modelled (perfmon
+ * HA_OpcodeMatch[5:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC                               UINT32_C(0x220)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC_CODE                          UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC_UMASK                         UINT32_C(0x2)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_OPC_COUNTERS                      UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.AD (HA_PCI_PMON_CTL)
- * AD Opcodes [requires filter: HA_OpcodeMatch[5:0]] */
+ * AD Opcodes [requires filter: opc_match, not modelled (perfmon
+ * HA_OpcodeMatch[5:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD                                UINT32_C(0x420)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD_CODE                           UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD_UMASK                          UINT32_C(0x4)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AD_COUNTERS                       UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.BL (HA_PCI_PMON_CTL)
- * BL Opcodes [requires filter: HA_OpcodeMatch[5:0]] */
+ * BL Opcodes [requires filter: opc_match, not modelled (perfmon
+ * HA_OpcodeMatch[5:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL                                UINT32_C(0x820)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL_CODE                           UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL_UMASK                          UINT32_C(0x8)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_BL_COUNTERS                       UINT64_C(0xf)
 
 /* ADDR_OPC_MATCH.AK (HA_PCI_PMON_CTL)
- * AK Opcodes [requires filter: HA_OpcodeMatch[5:0]] */
+ * AK Opcodes [requires filter: opc_match, not modelled (perfmon
+ * HA_OpcodeMatch[5:0])] */
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AK                                UINT32_C(0x1020)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AK_CODE                           UINT32_C(0x20)
 #define E5_2600V2_EV_HA_ADDR_OPC_MATCH_AK_UMASK                          UINT32_C(0x10)
@@ -7593,19 +7696,23 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -7713,19 +7820,23 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000001f) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WO_MASK & ~E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -7793,6 +7904,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST + E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_addr(unsigned i)
@@ -7809,14 +7921,17 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_addr(unsigned i)
  * The value to write to MC_CHy_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600V2_MC_CHY_PCI_PMON_CTL_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_MC_CHY_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_WO_MASK & ~E5_2600V2_MC_CHY_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -8052,6 +8167,7 @@ static inline const char *e5_2600v2_mc_chy_pci_pmon_ctl_rule_message(unsigned bi
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_MC_CHY_PCI_PMON_CTR_FIRST <= i < E5_2600V2_MC_CHY_PCI_PMON_CTR_FIRST + E5_2600V2_MC_CHY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctr_addr(unsigned i)
@@ -8068,14 +8184,17 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctr_addr(unsigned i)
  * The value to write to MC_CHy_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600V2_MC_CHY_PCI_PMON_CTR_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_MC_CHY_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_WO_MASK & ~E5_2600V2_MC_CHY_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -8134,19 +8253,23 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK UINT32_C(0x00480000) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK     UINT32_C(0x00400000) /* read-modify-write keeps */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK) |
                       (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WO_MASK & ~E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -8233,19 +8356,23 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK) |
                       (was & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_RO_MASK) | E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WO_MASK & ~E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -9917,19 +10044,23 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -10036,19 +10167,23 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000000f) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WO_MASK & ~E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -10117,6 +10252,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_W1S_MASK         UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_WRITABLE_MASK    UINT32_C(0xff76ffff) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_KEEP_MASK        UINT32_C(0xff74ffff) /* read-modify-write keeps */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_LEVELS_MASK      UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_Q_PY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_Q_PY_PCI_PMON_CTL_FIRST + E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_addr(unsigned i)
@@ -10133,14 +10269,17 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_addr(unsigned i)
  * The value to write to Q_Py_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600V2_Q_PY_PCI_PMON_CTL_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_Q_PY_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_WO_MASK & ~E5_2600V2_Q_PY_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -10403,6 +10542,7 @@ static inline const char *e5_2600v2_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_Q_PY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_Q_PY_PCI_PMON_CTR_FIRST <= i < E5_2600V2_Q_PY_PCI_PMON_CTR_FIRST + E5_2600V2_Q_PY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctr_addr(unsigned i)
@@ -10419,14 +10559,17 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_ctr_addr(unsigned i)
  * The value to write to Q_Py_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600V2_Q_PY_PCI_PMON_CTR_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_Q_PY_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_WO_MASK & ~E5_2600V2_Q_PY_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -10472,8 +10615,11 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_QPI_CLOCKTICKS_COUNTERS                           UINT64_C(0xf)
 
 /* CTO_COUNT (Q_Py_PCI_PMON_CTL)
- * Count of CTO Events [requires filter: QPIMask0[17:0]; QPIMatch0[17:0];
- * QPIMask1[19:16]; QPIMatch1[19:16]] */
+ * Count of CTO Events [requires filter: pkt_match_mask, not modelled
+ * (perfmon QPIMask0[17:0]); pkt_match_mask, not modelled (perfmon
+ * QPIMatch0[17:0]); pkt_match_mask, not modelled (perfmon
+ * QPIMask1[19:16]); pkt_match_mask, not modelled (perfmon
+ * QPIMatch1[19:16])] */
 #define E5_2600V2_EV_QPI_CTO_COUNT                                     UINT32_C(0x200038)
 #define E5_2600V2_EV_QPI_CTO_COUNT_CODE                                UINT32_C(0x38)
 #define E5_2600V2_EV_QPI_CTO_COUNT_UMASK                               UINT32_C(0x0)
@@ -12144,19 +12290,23 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK) |
                       (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WO_MASK & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -12319,19 +12469,23 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK  UINT32_C(0x000f000f) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK) |
                       (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WO_MASK & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -12424,19 +12578,23 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK) |
                       (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WO_MASK & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -12598,19 +12756,23 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK  UINT32_C(0x000f000f) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK) |
                       (was & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_RO_MASK) | E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WO_MASK & ~E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -12707,19 +12869,23 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_R2_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to R2_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600V2_R2_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_R2_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_R2_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600V2_R2_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -12824,19 +12990,23 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000000f) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to R2_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600V2_R2_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_R2_PCI_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_R2_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_WO_MASK & ~E5_2600V2_R2_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -12904,6 +13074,7 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_R2_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
+#define E5_2600V2_R2_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_R2_PCI_PMON_CTL_FIRST <= i < E5_2600V2_R2_PCI_PMON_CTL_FIRST + E5_2600V2_R2_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_addr(unsigned i)
@@ -12920,14 +13091,17 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_addr(unsigned i)
  * The value to write to R2_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R2_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600V2_R2_PCI_PMON_CTL_RO_MASK) | E5_2600V2_R2_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_R2_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_CTL_WO_MASK & ~E5_2600V2_R2_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_R2_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -13166,6 +13340,7 @@ static inline const char *e5_2600v2_r2_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_R2_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_R2_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_R2_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_R2_PCI_PMON_CTR_FIRST <= i < E5_2600V2_R2_PCI_PMON_CTR_FIRST + E5_2600V2_R2_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctr_addr(unsigned i)
@@ -13182,14 +13357,17 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_ctr_addr(unsigned i)
  * The value to write to R2_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_R2_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_R2_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600V2_R2_PCI_PMON_CTR_RO_MASK) | E5_2600V2_R2_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_R2_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_R2_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_R2_PCI_PMON_CTR_WO_MASK & ~E5_2600V2_R2_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_R2_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -13805,19 +13983,23 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to R3_Ly_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -13923,19 +14105,23 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_W1S_MASK      UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to R3_Ly_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_KEEP_MASK) |
                       (was & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WO_MASK & ~E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -14003,6 +14189,7 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST + E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_addr(unsigned i)
@@ -14019,14 +14206,17 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_addr(unsigned i)
  * The value to write to R3_Ly_PCI_PMON_CTL{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600V2_R3_LY_PCI_PMON_CTL_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_R3_LY_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_WO_MASK & ~E5_2600V2_R3_LY_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -14264,6 +14454,7 @@ static inline const char *e5_2600v2_r3_ly_pci_pmon_ctl_rule_message(unsigned bit
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_R3_LY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_R3_LY_PCI_PMON_CTR_FIRST <= i < E5_2600V2_R3_LY_PCI_PMON_CTR_FIRST + E5_2600V2_R3_LY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctr_addr(unsigned i)
@@ -14280,14 +14471,17 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctr_addr(unsigned i)
  * The value to write to R3_Ly_PCI_PMON_CTR{2-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_R3_LY_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600V2_R3_LY_PCI_PMON_CTR_RO_MASK) | E5_2600V2_R3_LY_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_R3_LY_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_WO_MASK & ~E5_2600V2_R3_LY_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_R3_LY_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -15404,19 +15598,23 @@ static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to IRP_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_BOX_CTL_KEEP_MASK) |
                       (was & E5_2600V2_IRP_PCI_PMON_BOX_CTL_RO_MASK) | E5_2600V2_IRP_PCI_PMON_BOX_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_IRP_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_WO_MASK & ~E5_2600V2_IRP_PCI_PMON_BOX_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_BOX_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -15529,6 +15727,7 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_IRP_PCI_PMON_CTL_W1S_MASK       UINT32_C(0x00000000) /* write 1 to set */
 #define E5_2600V2_IRP_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff44ffff) /* a write has an effect */
 #define E5_2600V2_IRP_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff44ffff) /* read-modify-write keeps */
+#define E5_2600V2_IRP_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, E5_2600V2_IRP_PCI_PMON_CTL_FIRST <= i < E5_2600V2_IRP_PCI_PMON_CTL_FIRST + E5_2600V2_IRP_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_addr(unsigned i)
@@ -15545,14 +15744,17 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_addr(unsigned i)
  * The value to write to IRP_PCI_PMON_CTL{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_write_value(uint32_t was, uint32_t wanted, unsigned actions)
 {
     uint32_t v = (uint32_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTL_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTL_KEEP_MASK) |
                       (was & E5_2600V2_IRP_PCI_PMON_CTL_RO_MASK) | E5_2600V2_IRP_PCI_PMON_CTL_MB1_MASK);
+    v |= (uint32_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_IRP_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL_WO_MASK);
+        v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL_WO_MASK & ~E5_2600V2_IRP_PCI_PMON_CTL_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint32_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTL_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -15733,6 +15935,7 @@ static inline const char *e5_2600v2_irp_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_IRP_PCI_PMON_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define E5_2600V2_IRP_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_IRP_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define E5_2600V2_IRP_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Offset of element i from element E5_2600V2_IRP_PCI_PMON_CTR_FIRST: the manual does not space them evenly. */
 static inline uint32_t e5_2600v2_irp_pci_pmon_ctr_offset(unsigned i)
@@ -15770,14 +15973,17 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_ctr_addr(unsigned i)
  * The value to write to IRP_PCI_PMON_CTR{3-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (E5_2600V2_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * E5_2600V2_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & E5_2600V2_IRP_PCI_PMON_CTR_WRITABLE_MASK & E5_2600V2_IRP_PCI_PMON_CTR_KEEP_MASK) |
                       (was & E5_2600V2_IRP_PCI_PMON_CTR_RO_MASK) | E5_2600V2_IRP_PCI_PMON_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & E5_2600V2_ACT_LEVEL ? wanted : was) & E5_2600V2_IRP_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_WO)
-        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR_WO_MASK & ~E5_2600V2_IRP_PCI_PMON_CTR_LEVELS_MASK);
     if (actions & E5_2600V2_ACT_W1C)
         v |= (uint64_t)(wanted & E5_2600V2_IRP_PCI_PMON_CTR_W1C_MASK);
     if (actions & E5_2600V2_ACT_W1S)
@@ -16052,8 +16258,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_EV_IRP_TRANSACTIONS_COUNTERS                       UINT64_C(0x3)
 
 /* TRANSACTIONS.ORDERINGQ (IRP_PCI_PMON_CTL)
- * Inbound Transaction Count; Select Source [requires filter:
- * IRPFilter[4:0]] */
+ * Inbound Transaction Count; Select Source [requires filter: irp_filter,
+ * not modelled (perfmon IRPFilter[4:0])] */
 #define E5_2600V2_EV_IRP_TRANSACTIONS_ORDERINGQ                      UINT32_C(0x815)
 #define E5_2600V2_EV_IRP_TRANSACTIONS_ORDERINGQ_CODE                 UINT32_C(0x15)
 #define E5_2600V2_EV_IRP_TRANSACTIONS_ORDERINGQ_UMASK                UINT32_C(0x8)

@@ -36,9 +36,10 @@ extern "C" {
 #endif
 
 /* Actions a safe write may perform: the 'actions' argument of the *_write_value() helpers. */
-#define SNB_UNC_ACT_WO  1u /* write the write-only bits of 'wanted' (e.g. a reset bit) */
+#define SNB_UNC_ACT_WO  1u /* write the write-only bits of 'wanted' (e.g. a reset bit), not the levels */
 #define SNB_UNC_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define SNB_UNC_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
+#define SNB_UNC_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
 
 /* ==========================================================================
  * C-Box (block 'cbox')
@@ -99,6 +100,7 @@ extern "C" {
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_W1S_MASK           UINT64_C(0x0000000000000000) /* write 1 to set */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WRITABLE_MASK      UINT64_C(0x000000001fd4ffff) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_KEEP_MASK          UINT64_C(0x000000001fd4ffff) /* read-modify-write keeps */
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t snb_unc_msr_unc_cbo_n_perfevtsel_addr(unsigned inst, unsigned i)
@@ -136,14 +138,17 @@ static inline uint32_t snb_unc_msr_unc_cbo_n_perfevtsel_addr(unsigned inst, unsi
  * The value to write to MSR_UNC_CBO_n_PERFEVTSEL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * SNB_UNC_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_KEEP_MASK) |
                       (was & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_RO_MASK) | SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_MB1_MASK);
+    v |= (uint64_t)((actions & SNB_UNC_ACT_LEVEL ? wanted : was) & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_WO)
-        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WO_MASK);
+        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WO_MASK & ~SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_W1C)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_W1C_MASK);
     if (actions & SNB_UNC_ACT_W1S)
@@ -353,6 +358,7 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_event_select_val(uint64_
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
+#define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t snb_unc_msr_unc_cbo_n_perfctr_addr(unsigned inst, unsigned i)
@@ -390,14 +396,17 @@ static inline uint32_t snb_unc_msr_unc_cbo_n_perfctr_addr(unsigned inst, unsigne
  * The value to write to MSR_UNC_CBO_n_PERFCTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * SNB_UNC_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_KEEP_MASK) |
                       (was & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_RO_MASK) | SNB_UNC_MSR_UNC_CBO_N_PERFCTR_MB1_MASK);
+    v |= (uint64_t)((actions & SNB_UNC_ACT_LEVEL ? wanted : was) & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_WO)
-        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WO_MASK);
+        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WO_MASK & ~SNB_UNC_MSR_UNC_CBO_N_PERFCTR_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_W1C)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_N_PERFCTR_W1C_MASK);
     if (actions & SNB_UNC_ACT_W1S)
@@ -677,6 +686,7 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_W1S_MASK           UINT64_C(0x0000000000000000) /* write 1 to set */
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WRITABLE_MASK      UINT64_C(0x000000001fd4ffff) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_KEEP_MASK          UINT64_C(0x000000001fd4ffff) /* read-modify-write keeps */
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_FIRST <= i < SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_FIRST + SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_COUNT. */
 static inline uint32_t snb_unc_msr_unc_arb_perfevtsel_addr(unsigned i)
@@ -693,14 +703,17 @@ static inline uint32_t snb_unc_msr_unc_arb_perfevtsel_addr(unsigned i)
  * The value to write to MSR_UNC_ARB_PERFEVTSEL{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * SNB_UNC_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WRITABLE_MASK & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_KEEP_MASK) |
                       (was & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_RO_MASK) | SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_MB1_MASK);
+    v |= (uint64_t)((actions & SNB_UNC_ACT_LEVEL ? wanted : was) & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_WO)
-        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WO_MASK);
+        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WO_MASK & ~SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_W1C)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_W1C_MASK);
     if (actions & SNB_UNC_ACT_W1S)
@@ -905,6 +918,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_event_select_val(uint64_t 
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
+#define SNB_UNC_MSR_UNC_ARB_PERFCTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, SNB_UNC_MSR_UNC_ARB_PERFCTR_FIRST <= i < SNB_UNC_MSR_UNC_ARB_PERFCTR_FIRST + SNB_UNC_MSR_UNC_ARB_PERFCTR_COUNT. */
 static inline uint32_t snb_unc_msr_unc_arb_perfctr_addr(unsigned i)
@@ -921,14 +935,17 @@ static inline uint32_t snb_unc_msr_unc_arb_perfctr_addr(unsigned i)
  * The value to write to MSR_UNC_ARB_PERFCTR{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * SNB_UNC_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t snb_unc_msr_unc_arb_perfctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_ARB_PERFCTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_ARB_PERFCTR_KEEP_MASK) |
                       (was & SNB_UNC_MSR_UNC_ARB_PERFCTR_RO_MASK) | SNB_UNC_MSR_UNC_ARB_PERFCTR_MB1_MASK);
+    v |= (uint64_t)((actions & SNB_UNC_ACT_LEVEL ? wanted : was) & SNB_UNC_MSR_UNC_ARB_PERFCTR_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_WO)
-        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFCTR_WO_MASK);
+        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFCTR_WO_MASK & ~SNB_UNC_MSR_UNC_ARB_PERFCTR_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_W1C)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_ARB_PERFCTR_W1C_MASK);
     if (actions & SNB_UNC_ACT_W1S)
@@ -1097,19 +1114,23 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_W1S_MASK            UINT64_C(0x0000000000000000) /* write 1 to set */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WRITABLE_MASK       UINT64_C(0x00000000e000000f) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_KEEP_MASK           UINT64_C(0x00000000e000000f) /* read-modify-write keeps */
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_LEVELS_MASK         UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MSR_UNC_PERF_GLOBAL_CTRL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * SNB_UNC_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_KEEP_MASK) |
                       (was & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_RO_MASK) | SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_MB1_MASK);
+    v |= (uint64_t)((actions & SNB_UNC_ACT_LEVEL ? wanted : was) & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_WO)
-        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WO_MASK);
+        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WO_MASK & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_W1C)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_W1C_MASK);
     if (actions & SNB_UNC_ACT_W1S)
@@ -1321,19 +1342,23 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_pmi_sel_core0_val(uint64
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WRITABLE_MASK UINT64_C(0x000000000000000b) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_KEEP_MASK     UINT64_C(0x000000000000000b) /* read-modify-write keeps */
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MSR_UNC_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * SNB_UNC_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t snb_unc_msr_unc_perf_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_KEEP_MASK) |
                       (was & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_RO_MASK) | SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_MB1_MASK);
+    v |= (uint64_t)((actions & SNB_UNC_ACT_LEVEL ? wanted : was) & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_WO)
-        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WO_MASK);
+        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WO_MASK & ~SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_W1C)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_W1C_MASK);
     if (actions & SNB_UNC_ACT_W1S)
@@ -1444,19 +1469,23 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_fixed_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WRITABLE_MASK UINT64_C(0x0000000000500000) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_KEEP_MASK     UINT64_C(0x0000000000500000) /* read-modify-write keeps */
+#define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MSR_UNC_PERF_FIXED_CTRL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * SNB_UNC_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_KEEP_MASK) |
                       (was & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_RO_MASK) | SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_MB1_MASK);
+    v |= (uint64_t)((actions & SNB_UNC_ACT_LEVEL ? wanted : was) & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_WO)
-        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WO_MASK);
+        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WO_MASK & ~SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_W1C)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_W1C_MASK);
     if (actions & SNB_UNC_ACT_W1S)
@@ -1540,19 +1569,23 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_ovf_en_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MSR_UNC_PERF_FIXED_CTR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * SNB_UNC_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WRITABLE_MASK & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_KEEP_MASK) |
                       (was & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_RO_MASK) | SNB_UNC_MSR_UNC_PERF_FIXED_CTR_MB1_MASK);
+    v |= (uint64_t)((actions & SNB_UNC_ACT_LEVEL ? wanted : was) & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_WO)
-        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WO_MASK);
+        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WO_MASK & ~SNB_UNC_MSR_UNC_PERF_FIXED_CTR_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_W1C)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_PERF_FIXED_CTR_W1C_MASK);
     if (actions & SNB_UNC_ACT_W1S)
@@ -1611,19 +1644,23 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_event_count_val(uint64_t x
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_WRITABLE_MASK UINT64_C(0x0000000000000000) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_KEEP_MASK     UINT64_C(0x000000000000000f) /* read-modify-write keeps */
+#define SNB_UNC_MSR_UNC_CBO_CONFIG_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MSR_UNC_CBO_CONFIG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (SNB_UNC_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * SNB_UNC_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t snb_unc_msr_unc_cbo_config_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & SNB_UNC_MSR_UNC_CBO_CONFIG_WRITABLE_MASK & SNB_UNC_MSR_UNC_CBO_CONFIG_KEEP_MASK) |
                       (was & SNB_UNC_MSR_UNC_CBO_CONFIG_RO_MASK) | SNB_UNC_MSR_UNC_CBO_CONFIG_MB1_MASK);
+    v |= (uint64_t)((actions & SNB_UNC_ACT_LEVEL ? wanted : was) & SNB_UNC_MSR_UNC_CBO_CONFIG_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_WO)
-        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_CONFIG_WO_MASK);
+        v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_CONFIG_WO_MASK & ~SNB_UNC_MSR_UNC_CBO_CONFIG_LEVELS_MASK);
     if (actions & SNB_UNC_ACT_W1C)
         v |= (uint64_t)(wanted & SNB_UNC_MSR_UNC_CBO_CONFIG_W1C_MASK);
     if (actions & SNB_UNC_ACT_W1S)

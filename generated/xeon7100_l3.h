@@ -33,9 +33,10 @@ extern "C" {
 #endif
 
 /* Actions a safe write may perform: the 'actions' argument of the *_write_value() helpers. */
-#define XEON7100_ACT_WO  1u /* write the write-only bits of 'wanted' (e.g. a reset bit) */
+#define XEON7100_ACT_WO  1u /* write the write-only bits of 'wanted' (e.g. a reset bit), not the levels */
 #define XEON7100_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define XEON7100_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
+#define XEON7100_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
 
 /* ==========================================================================
  * L3 / caching bus controller EMON (block 'l3')
@@ -84,6 +85,7 @@ extern "C" {
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_W1S_MASK                       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WRITABLE_MASK                  UINT64_C(0x0fffffffffffffff) /* a write has an effect */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_KEEP_MASK                      UINT64_C(0x0fffffffffffffff) /* read-modify-write keeps */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_LEVELS_MASK                    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FIRST <= i < XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FIRST + XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_COUNT. */
 static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_addr(unsigned i)
@@ -100,14 +102,17 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_addr(unsigned i)
  * The value to write to MSR_EMON_L3_CTR_CTL_GBSQ{1-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7100_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_KEEP_MASK) |
                       (was & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_RO_MASK) | XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7100_ACT_LEVEL ? wanted : was) & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_LEVELS_MASK);
     if (actions & XEON7100_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WO_MASK & ~XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_LEVELS_MASK);
     if (actions & XEON7100_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_W1C_MASK);
     if (actions & XEON7100_ACT_W1S)
@@ -404,6 +409,7 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_event_count_val(uint64_
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_W1S_MASK           UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WRITABLE_MASK      UINT64_C(0x08007fffffffffff) /* a write has an effect */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_KEEP_MASK          UINT64_C(0x08007fffffffffff) /* read-modify-write keeps */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_FIRST <= i < XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_FIRST + XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_COUNT. */
 static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_addr(unsigned i)
@@ -420,14 +426,17 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_addr(unsigned i)
  * The value to write to MSR_EMON_L3_CTR_CTL_GSNPQ{3-2} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7100_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_KEEP_MASK) |
                       (was & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_RO_MASK) | XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7100_ACT_LEVEL ? wanted : was) & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_LEVELS_MASK);
     if (actions & XEON7100_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WO_MASK & ~XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_LEVELS_MASK);
     if (actions & XEON7100_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_W1C_MASK);
     if (actions & XEON7100_ACT_W1S)
@@ -612,6 +621,7 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_event_count_val(uint64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_W1S_MASK                    UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WRITABLE_MASK               UINT64_C(0x0fffffffffffffff) /* a write has an effect */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_KEEP_MASK                   UINT64_C(0x0fffffffffffffff) /* read-modify-write keeps */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_LEVELS_MASK                 UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address of element i, XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FIRST <= i < XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FIRST + XEON7100_MSR_EMON_L3_CTR_CTL_FSB_COUNT. */
 static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_fsb_addr(unsigned i)
@@ -628,14 +638,17 @@ static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_fsb_addr(unsigned i)
  * The value to write to MSR_EMON_L3_CTR_CTL_FSB{7-4} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7100_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_fsb_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WRITABLE_MASK & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_KEEP_MASK) |
                       (was & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_RO_MASK) | XEON7100_MSR_EMON_L3_CTR_CTL_FSB_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7100_ACT_LEVEL ? wanted : was) & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_LEVELS_MASK);
     if (actions & XEON7100_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WO_MASK & ~XEON7100_MSR_EMON_L3_CTR_CTL_FSB_LEVELS_MASK);
     if (actions & XEON7100_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_CTR_CTL_FSB_W1C_MASK);
     if (actions & XEON7100_ACT_W1S)
@@ -1349,19 +1362,23 @@ static inline const char *xeon7100_msr_emon_l3_ctr_ctl_fsb_rule_message(unsigned
 #define XEON7100_MSR_EMON_L3_GL_CTL_W1S_MASK              UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7100_MSR_EMON_L3_GL_CTL_WRITABLE_MASK         UINT64_C(0x0000000000ff0007) /* a write has an effect */
 #define XEON7100_MSR_EMON_L3_GL_CTL_KEEP_MASK             UINT64_C(0x00ff000000ff0000) /* read-modify-write keeps */
+#define XEON7100_MSR_EMON_L3_GL_CTL_LEVELS_MASK           UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to MSR_EMON_L3_GL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7100_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7100_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7100_msr_emon_l3_gl_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7100_MSR_EMON_L3_GL_CTL_WRITABLE_MASK & XEON7100_MSR_EMON_L3_GL_CTL_KEEP_MASK) |
                       (was & XEON7100_MSR_EMON_L3_GL_CTL_RO_MASK) | XEON7100_MSR_EMON_L3_GL_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7100_ACT_LEVEL ? wanted : was) & XEON7100_MSR_EMON_L3_GL_CTL_LEVELS_MASK);
     if (actions & XEON7100_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_GL_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_GL_CTL_WO_MASK & ~XEON7100_MSR_EMON_L3_GL_CTL_LEVELS_MASK);
     if (actions & XEON7100_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7100_MSR_EMON_L3_GL_CTL_W1C_MASK);
     if (actions & XEON7100_ACT_W1S)

@@ -340,7 +340,8 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
              .box_control = NULL,
              .box_status = &(const struct regc_box_status){.reg = "MSR_EMON_L3_GL_CTL", .overflow = "GL_event_status", .clear = REGC_CLEAR_NONE,
                  .clear_reg = NULL, .clear_field = NULL},
-             .filters = NULL},
+             .filters = NULL,
+             .unmodelled_filters = NULL},
         },
         {0}},
     .pmon_global = &(const struct regc_pmon_global){

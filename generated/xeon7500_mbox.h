@@ -37,9 +37,10 @@ extern "C" {
 #endif
 
 /* Actions a safe write may perform: the 'actions' argument of the *_write_value() helpers. */
-#define XEON7500_ACT_WO  1u /* write the write-only bits of 'wanted' (e.g. a reset bit) */
+#define XEON7500_ACT_WO  1u /* write the write-only bits of 'wanted' (e.g. a reset bit), not the levels */
 #define XEON7500_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define XEON7500_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
+#define XEON7500_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
 
 /* ==========================================================================
  * U-Box (block 'ubox')
@@ -80,19 +81,23 @@ extern "C" {
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_W1S_MASK           UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK      UINT64_C(0x00000000b000001f) /* a write has an effect */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK          UINT64_C(0x00000000b000001f) /* read-modify-write keeps */
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_u_msr_pmon_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK & XEON7500_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK) |
                       (was & XEON7500_U_MSR_PMON_GLOBAL_CTL_RO_MASK) | XEON7500_U_MSR_PMON_GLOBAL_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_U_MSR_PMON_GLOBAL_CTL_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_U_MSR_PMON_GLOBAL_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_U_MSR_PMON_GLOBAL_CTL_WO_MASK & ~XEON7500_U_MSR_PMON_GLOBAL_CTL_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_U_MSR_PMON_GLOBAL_CTL_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -275,6 +280,7 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_val(uint64_t x)
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_WRITABLE_MASK UINT64_C(0x000000000000003f) /* a write has an effect */
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_KEEP_MASK     UINT64_C(0x000000000000003f) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PERF_GLOBAL_CTL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_perf_global_ctl_addr(unsigned inst)
@@ -304,14 +310,17 @@ static inline uint32_t xeon7500_m_msr_perf_global_ctl_addr(unsigned inst)
  * The value to write to M_MSR_PERF_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_perf_global_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_CTL_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_CTL_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PERF_GLOBAL_CTL_RO_MASK) | XEON7500_M_MSR_PERF_GLOBAL_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PERF_GLOBAL_CTL_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_CTL_WO_MASK & ~XEON7500_M_MSR_PERF_GLOBAL_CTL_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_CTL_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -370,6 +379,7 @@ static inline uint64_t xeon7500_m_msr_perf_global_ctl_ctr_en_val(uint64_t x)
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_WRITABLE_MASK UINT64_C(0x0000000000000000) /* a write has an effect */
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_KEEP_MASK     UINT64_C(0x000000000000003f) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PERF_GLOBAL_STATUS_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_perf_global_status_addr(unsigned inst)
@@ -399,14 +409,17 @@ static inline uint32_t xeon7500_m_msr_perf_global_status_addr(unsigned inst)
  * The value to write to M_MSR_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_perf_global_status_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_STATUS_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_STATUS_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PERF_GLOBAL_STATUS_RO_MASK) | XEON7500_M_MSR_PERF_GLOBAL_STATUS_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PERF_GLOBAL_STATUS_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_STATUS_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_STATUS_WO_MASK & ~XEON7500_M_MSR_PERF_GLOBAL_STATUS_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_STATUS_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -465,6 +478,7 @@ static inline uint64_t xeon7500_m_msr_perf_global_status_ov_val(uint64_t x)
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WRITABLE_MASK UINT64_C(0x000000000000003f) /* a write has an effect */
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_KEEP_MASK     UINT64_C(0x0000000000000000) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_perf_global_ovf_ctl_addr(unsigned inst)
@@ -494,14 +508,17 @@ static inline uint32_t xeon7500_m_msr_perf_global_ovf_ctl_addr(unsigned inst)
  * The value to write to M_MSR_PERF_GLOBAL_OVF_CTL so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WRITABLE_MASK & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_RO_MASK) | XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WO_MASK & ~XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -561,6 +578,7 @@ static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_clr_ov_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_TIMESTAMP_W1S_MASK        UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_TIMESTAMP_WRITABLE_MASK   UINT64_C(0x0000000000000000) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_TIMESTAMP_KEEP_MASK       UINT64_C(0x000000000000ffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_TIMESTAMP_LEVELS_MASK     UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_timestamp_addr(unsigned inst)
@@ -590,14 +608,17 @@ static inline uint32_t xeon7500_m_msr_pmu_timestamp_addr(unsigned inst)
  * The value to write to M_MSR_PMU_TIMESTAMP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_timestamp_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_TIMESTAMP_WRITABLE_MASK & XEON7500_M_MSR_PMU_TIMESTAMP_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_TIMESTAMP_RO_MASK) | XEON7500_M_MSR_PMU_TIMESTAMP_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_TIMESTAMP_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_TIMESTAMP_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_TIMESTAMP_WO_MASK & ~XEON7500_M_MSR_PMU_TIMESTAMP_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_TIMESTAMP_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -655,6 +676,7 @@ static inline uint64_t xeon7500_m_msr_pmu_timestamp_timestamp_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_DSP_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_DSP_WRITABLE_MASK  UINT64_C(0x0000000000000780) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_DSP_KEEP_MASK      UINT64_C(0x0000000000000780) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_DSP_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_dsp_addr(unsigned inst)
@@ -684,14 +706,17 @@ static inline uint32_t xeon7500_m_msr_pmu_dsp_addr(unsigned inst)
  * The value to write to M_MSR_PMU_DSP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_dsp_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_DSP_WRITABLE_MASK & XEON7500_M_MSR_PMU_DSP_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_DSP_RO_MASK) | XEON7500_M_MSR_PMU_DSP_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_DSP_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_DSP_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_DSP_WO_MASK & ~XEON7500_M_MSR_PMU_DSP_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_DSP_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -753,6 +778,7 @@ static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_fill_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ISS_W1S_MASK       UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_ISS_WRITABLE_MASK  UINT64_C(0x000000000000000f) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_ISS_KEEP_MASK      UINT64_C(0x000000000000000f) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_ISS_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_iss_addr(unsigned inst)
@@ -782,14 +808,17 @@ static inline uint32_t xeon7500_m_msr_pmu_iss_addr(unsigned inst)
  * The value to write to M_MSR_PMU_ISS so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_iss_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ISS_WRITABLE_MASK & XEON7500_M_MSR_PMU_ISS_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_ISS_RO_MASK) | XEON7500_M_MSR_PMU_ISS_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_ISS_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ISS_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ISS_WO_MASK & ~XEON7500_M_MSR_PMU_ISS_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ISS_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -851,6 +880,7 @@ static inline uint64_t xeon7500_m_msr_pmu_iss_frm_type_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_MAP_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_MAP_WRITABLE_MASK     UINT64_C(0x00000000000001e0) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_MAP_KEEP_MASK         UINT64_C(0x00000000000001e0) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_MAP_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_map_addr(unsigned inst)
@@ -880,14 +910,17 @@ static inline uint32_t xeon7500_m_msr_pmu_map_addr(unsigned inst)
  * The value to write to M_MSR_PMU_MAP so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_map_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MAP_WRITABLE_MASK & XEON7500_M_MSR_PMU_MAP_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_MAP_RO_MASK) | XEON7500_M_MSR_PMU_MAP_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_MAP_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MAP_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MAP_WO_MASK & ~XEON7500_M_MSR_PMU_MAP_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MAP_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -947,6 +980,7 @@ static inline uint64_t xeon7500_m_msr_pmu_map_bcmd_schedq_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_MSC_THR_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_MSC_THR_WRITABLE_MASK UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_MSC_THR_KEEP_MASK     UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_MSC_THR_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_msc_thr_addr(unsigned inst)
@@ -976,14 +1010,17 @@ static inline uint32_t xeon7500_m_msr_pmu_msc_thr_addr(unsigned inst)
  * The value to write to M_MSR_PMU_MSC_THR so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_msc_thr_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MSC_THR_WRITABLE_MASK & XEON7500_M_MSR_PMU_MSC_THR_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_MSC_THR_RO_MASK) | XEON7500_M_MSR_PMU_MSC_THR_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_MSC_THR_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MSC_THR_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MSC_THR_WO_MASK & ~XEON7500_M_MSR_PMU_MSC_THR_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MSC_THR_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -1040,6 +1077,7 @@ static inline uint64_t xeon7500_m_msr_pmu_msc_thr_thr_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_PGT_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_PGT_WRITABLE_MASK UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_PGT_KEEP_MASK     UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_PGT_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_pgt_addr(unsigned inst)
@@ -1069,14 +1107,17 @@ static inline uint32_t xeon7500_m_msr_pmu_pgt_addr(unsigned inst)
  * The value to write to M_MSR_PMU_PGT so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_pgt_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_PGT_WRITABLE_MASK & XEON7500_M_MSR_PMU_PGT_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_PGT_RO_MASK) | XEON7500_M_MSR_PMU_PGT_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_PGT_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PGT_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PGT_WO_MASK & ~XEON7500_M_MSR_PMU_PGT_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PGT_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -1133,6 +1174,7 @@ static inline uint64_t xeon7500_m_msr_pmu_pgt_pgt_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_PLD_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_PLD_WRITABLE_MASK UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_PLD_KEEP_MASK     UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_PLD_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_pld_addr(unsigned inst)
@@ -1162,14 +1204,17 @@ static inline uint32_t xeon7500_m_msr_pmu_pld_addr(unsigned inst)
  * The value to write to M_MSR_PMU_PLD so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_pld_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_PLD_WRITABLE_MASK & XEON7500_M_MSR_PMU_PLD_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_PLD_RO_MASK) | XEON7500_M_MSR_PMU_PLD_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_PLD_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PLD_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PLD_WO_MASK & ~XEON7500_M_MSR_PMU_PLD_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_PLD_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -1236,6 +1281,7 @@ static inline uint64_t xeon7500_m_msr_pmu_pld_pld_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_W1S_MASK            UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WRITABLE_MASK       UINT64_C(0x0000000000ffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_KEEP_MASK           UINT64_C(0x0000000000ffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_LEVELS_MASK         UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_zdp_ctl_fvc_addr(unsigned inst)
@@ -1265,14 +1311,17 @@ static inline uint32_t xeon7500_m_msr_pmu_zdp_ctl_fvc_addr(unsigned inst)
  * The value to write to M_MSR_PMU_ZDP_CTL_FVC so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WRITABLE_MASK & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_RO_MASK) | XEON7500_M_MSR_PMU_ZDP_CTL_FVC_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WO_MASK & ~XEON7500_M_MSR_PMU_ZDP_CTL_FVC_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ZDP_CTL_FVC_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -1574,6 +1623,7 @@ static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvid_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_CNT_CTL_W1S_MASK              UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_CNT_CTL_WRITABLE_MASK         UINT64_C(0x0000000000383eff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_CNT_CTL_KEEP_MASK             UINT64_C(0x0000000000383eff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_CNT_CTL_LEVELS_MASK           UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t xeon7500_m_msr_pmu_cnt_ctl_addr(unsigned inst, unsigned i)
@@ -1603,14 +1653,17 @@ static inline uint32_t xeon7500_m_msr_pmu_cnt_ctl_addr(unsigned inst, unsigned i
  * The value to write to M_MSR_PMU_CNT_CTL{5-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_cnt_ctl_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_CNT_CTL_WRITABLE_MASK & XEON7500_M_MSR_PMU_CNT_CTL_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_CNT_CTL_RO_MASK) | XEON7500_M_MSR_PMU_CNT_CTL_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_CNT_CTL_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_CTL_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_CTL_WO_MASK & ~XEON7500_M_MSR_PMU_CNT_CTL_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_CTL_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -1883,6 +1936,7 @@ static inline const char *xeon7500_m_msr_pmu_cnt_ctl_rule_message(unsigned bit)
 #define XEON7500_M_MSR_PMU_CNT_W1S_MASK          UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_CNT_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_CNT_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_CNT_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t xeon7500_m_msr_pmu_cnt_addr(unsigned inst, unsigned i)
@@ -1912,14 +1966,17 @@ static inline uint32_t xeon7500_m_msr_pmu_cnt_addr(unsigned inst, unsigned i)
  * The value to write to M_MSR_PMU_CNT{5-0} so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_cnt_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_CNT_WRITABLE_MASK & XEON7500_M_MSR_PMU_CNT_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_CNT_RO_MASK) | XEON7500_M_MSR_PMU_CNT_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_CNT_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_WO_MASK & ~XEON7500_M_MSR_PMU_CNT_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_CNT_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -1976,6 +2033,7 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_event_count_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_MM_CFG_W1S_MASK      UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_MM_CFG_WRITABLE_MASK UINT64_C(0x8000000000000000) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_MM_CFG_KEEP_MASK     UINT64_C(0x8000000000000000) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_MM_CFG_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_mm_cfg_addr(unsigned inst)
@@ -2005,14 +2063,17 @@ static inline uint32_t xeon7500_m_msr_pmu_mm_cfg_addr(unsigned inst)
  * The value to write to M_MSR_PMU_MM_CFG so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_MM_CFG_WRITABLE_MASK & XEON7500_M_MSR_PMU_MM_CFG_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_MM_CFG_RO_MASK) | XEON7500_M_MSR_PMU_MM_CFG_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_MM_CFG_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MM_CFG_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MM_CFG_WO_MASK & ~XEON7500_M_MSR_PMU_MM_CFG_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_MM_CFG_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -2069,6 +2130,7 @@ static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_en_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_W1S_MASK         UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_WRITABLE_MASK    UINT64_C(0x00000003ffffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_KEEP_MASK        UINT64_C(0x00000003ffffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_ADDR_MATCH_LEVELS_MASK      UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_addr_match_addr(unsigned inst)
@@ -2098,14 +2160,17 @@ static inline uint32_t xeon7500_m_msr_pmu_addr_match_addr(unsigned inst)
  * The value to write to M_MSR_PMU_ADDR_MATCH so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_addr_match_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ADDR_MATCH_WRITABLE_MASK & XEON7500_M_MSR_PMU_ADDR_MATCH_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_ADDR_MATCH_RO_MASK) | XEON7500_M_MSR_PMU_ADDR_MATCH_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_ADDR_MATCH_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MATCH_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MATCH_WO_MASK & ~XEON7500_M_MSR_PMU_ADDR_MATCH_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MATCH_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)
@@ -2162,6 +2227,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_match_addr_match_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ADDR_MASK_W1S_MASK        UINT64_C(0x0000000000000000) /* write 1 to set */
 #define XEON7500_M_MSR_PMU_ADDR_MASK_WRITABLE_MASK   UINT64_C(0x0000000007ffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_ADDR_MASK_KEEP_MASK       UINT64_C(0x0000000007ffffff) /* read-modify-write keeps */
+#define XEON7500_M_MSR_PMU_ADDR_MASK_LEVELS_MASK     UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_addr_mask_addr(unsigned inst)
@@ -2191,14 +2257,17 @@ static inline uint32_t xeon7500_m_msr_pmu_addr_mask_addr(unsigned inst)
  * The value to write to M_MSR_PMU_ADDR_MASK so that it holds 'wanted', given 'was', the value read
  * from it: writable bits (RW, RW-V) from 'wanted', read-only bits as read, reserved and
  * ignored bits 0, must-be-one bits (RV1) 1; write-only, write-1-to-clear and write-1-to-set
- * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0.
+ * bits from 'wanted' only when 'actions' says so (XEON7500_ACT_*), else 0; levels
+ * (write-only bits that hold a state: the box freeze) as read, from 'wanted' only with
+ * XEON7500_ACT_LEVEL, so a reset pulse never unfreezes the box.
  */
 static inline uint64_t xeon7500_m_msr_pmu_addr_mask_write_value(uint64_t was, uint64_t wanted, unsigned actions)
 {
     uint64_t v = (uint64_t)((wanted & XEON7500_M_MSR_PMU_ADDR_MASK_WRITABLE_MASK & XEON7500_M_MSR_PMU_ADDR_MASK_KEEP_MASK) |
                       (was & XEON7500_M_MSR_PMU_ADDR_MASK_RO_MASK) | XEON7500_M_MSR_PMU_ADDR_MASK_MB1_MASK);
+    v |= (uint64_t)((actions & XEON7500_ACT_LEVEL ? wanted : was) & XEON7500_M_MSR_PMU_ADDR_MASK_LEVELS_MASK);
     if (actions & XEON7500_ACT_WO)
-        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MASK_WO_MASK);
+        v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MASK_WO_MASK & ~XEON7500_M_MSR_PMU_ADDR_MASK_LEVELS_MASK);
     if (actions & XEON7500_ACT_W1C)
         v |= (uint64_t)(wanted & XEON7500_M_MSR_PMU_ADDR_MASK_W1C_MASK);
     if (actions & XEON7500_ACT_W1S)

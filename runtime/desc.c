@@ -97,6 +97,16 @@ const struct regc_filter *regc_block_filter(const struct regc_block *b, const ch
     return NULL;
 }
 
+const struct regc_unmodelled_filter *regc_block_unmodelled_filter(const struct regc_block *b,
+                                                                  const char *name)
+{
+    const struct regc_unmodelled_filter *f = b->pmon ? b->pmon->unmodelled_filters : NULL;
+    for (; name && f && f->name; f++)
+        if (regc__streq(f->name, name))
+            return f;
+    return NULL;
+}
+
 /* Places 'v' into field 'name' of r: ors it into *value, the field's bits into *mask. */
 static int place_field(const struct regc_reg *r, const char *name, uint64_t v, uint64_t *value,
                        uint64_t *mask)

@@ -463,6 +463,23 @@ static int check_filters(regc_pmon_session *p, const struct pmon_ev *e)
                     e->name, f->reg, f->field, f->desc ? f->desc : "see the spec", f->reg, f->field,
                     f->example, perf);
     }
+    /* a filter the spec does not model: regc can neither set it nor check it, so the count would
+     * hold whatever the filter registers happen to select */
+    const char *const *un = e->e ? e->e->unmodelled_filters : NULL;
+    if (un && *un) {
+        char what[512] = "";
+        size_t at = 0;
+        for (; *un && at < sizeof(what); un++) {
+            const struct regc_unmodelled_filter *f = regc_block_unmodelled_filter(e->b, *un);
+            int n = snprintf(what + at, sizeof(what) - at, "%s%s", at ? " and " : "",
+                             f && f->what ? f->what : *un);
+            at += n > 0 ? (size_t)n : 0;
+        }
+        return fail(p, -EINVAL,
+                    "'%s' needs %s, which this spec does not model; --no-filter-check counts "
+                    "without it (the filter as its registers hold it)",
+                    e->name, what);
+    }
     return 0;
 }
 
@@ -909,6 +926,11 @@ static int box_write(regc_pmon_session *p, const struct pmon_box *bx, enum box_s
     case BOX_FREEZE_RESET:
         v = put(g, v, bc->reset_counters, 1);
         v = put(g, v, bc->reset_controls, 1);
+        /* a box with a freeze enable ignores every freeze signal while it is 0, the global one
+         * too ("If 1, a freeze signal stops ('freezes') the counters; else the signal is
+         * ignored", 327043 Table 2-9): under the global control, enable it once at setup */
+        if (!perbox)
+            v = put(g, v, bc->freeze_enable, 1);
         /* fall through */
     case BOX_FREEZE:
         if (perbox) {

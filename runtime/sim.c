@@ -681,19 +681,28 @@ static bool box_frozen(const struct sim_ctr *k)
            (!bc->freeze_enable || fget(k->box, bc->freeze_enable));
 }
 
-static bool global_stopped(regc_sim *sim)
+/*
+ * A global freeze reaches k's box only through the box's freeze enable, where it has one: "If 1,
+ * a freeze signal stops ('freezes') the counters; else the signal is ignored" (327043 Table 2-9,
+ * page 27, frz_en of the E5-2600 box controls; the guide names no other kind of freeze signal,
+ * and documents no global control for that family). A global enable level is no freeze signal.
+ */
+static bool freeze_reaches(const struct sim_ctr *k)
 {
-    if (sim->global_frozen)
-        return true;
+    const struct regc_box_control *bc = k->block->pmon->box_control;
+    return !bc || !bc->freeze_enable || !k->box || fget(k->box, bc->freeze_enable);
+}
+
+static bool global_stopped(regc_sim *sim, const struct sim_ctr *k)
+{
     const struct regc_global_control *gc =
         sim->spec->pmon_global ? sim->spec->pmon_global->control : NULL;
     struct sim_reg *s = sim->gctl;
-    if (!s)
-        return false;
-    /* a freeze field that is a level (no unfreeze action): frozen while 1 */
-    if (gc->freeze && !gc->unfreeze && fget(s, gc->freeze))
+    /* the freeze action, or a freeze field that is a level (no unfreeze action): frozen while 1 */
+    bool frozen = sim->global_frozen || (s && gc->freeze && !gc->unfreeze && fget(s, gc->freeze));
+    if (frozen && freeze_reaches(k))
         return true;
-    return gc->enable && !fget(s, gc->enable);
+    return s && gc->enable && !fget(s, gc->enable);
 }
 
 /* Both the counter's own enable and the box's per-counter enable bit, where each exists. */
@@ -718,7 +727,7 @@ static bool select_frozen(regc_sim *sim, const struct sim_ctr *k)
 /* Counter k counts now: enabled, not stopped, frozen by nothing. */
 static bool running(regc_sim *sim, const struct sim_ctr *k)
 {
-    return !k->ctr->stopped && counter_enabled(k) && !box_frozen(k) && !global_stopped(sim) &&
+    return !k->ctr->stopped && counter_enabled(k) && !box_frozen(k) && !global_stopped(sim, k) &&
            !select_frozen(sim, k);
 }
 

@@ -25,8 +25,10 @@ Rules (docs/events.md explains them):
     control-register fields the conf line names; a Filter with a non-zero
     MSRValue becomes a <set register= field=> through the conf's filter
     mapping; a Filter without a value becomes filters="REGISTER.field..."
-    (the conf's mapping; the spec's <filter> says what each selects), and
-    is kept as a requirement in the description and the header comment.
+    (the conf's mapping; the spec's <filter> says what each selects), or
+    unmodelled-filters="NAME..." for a mapping to !NAME (a filter the spec
+    names in an <unmodelled-filter> but does not model), and is kept as a
+    requirement in the description and the header comment.
 Standard library only. Exit status: 0 done, 1 differences (--check),
 2 bad conf or input.
 """
@@ -48,6 +50,7 @@ dynamic_cast explicit export false friend mutable namespace new noexcept not
 not_eq nullptr operator or or_eq private protected public reinterpret_cast
 static_assert static_cast template this thread_local throw true try typeid
 typename using virtual wchar_t xor xor_eq'''.split())
+UNMODELLED = '!'  # marks a filter mapping to an <unmodelled-filter> NAME, not REGISTER.field
 OPTION_KEYS = ('cmask', 'edge', 'invert', 'umask-lsb', 'title', 'limit', 'or')
 
 
@@ -142,9 +145,13 @@ class Line:
             for item in filt.split(','):
                 m = re.match(r'^([A-Za-z0-9_]+\[\d+:\d+\])=([A-Za-z_]\w*)\.([A-Za-z_]\w*)$',
                              item.strip())
+                u = re.match(r'^([A-Za-z0-9_]+\[\d+:\d+\])=!([A-Za-z_]\w*)$', item.strip())
+                if u:  # a filter the spec does not model: its <unmodelled-filter> NAME
+                    self.filters[u.group(1)] = (UNMODELLED, u.group(2))
+                    continue
                 if not m:
                     raise ConfError('%s: bad filter mapping %r (want '
-                                    'PerfmonName[hi:lo]=REGISTER.field)'
+                                    'PerfmonName[hi:lo]=REGISTER.field or =!NAME)'
                                     % (self.where, item))
                 self.filters[m.group(1)] = (m.group(2), m.group(3))
         self.options = {}
@@ -225,7 +232,8 @@ def row_sets(ln, row):
     msrval = parse_int(row.get('MSRValue') or '0', 'MSRValue')
     if msrval:
         items = filter_items(row)
-        if len(items) != 1 or items[0] not in ln.filters:
+        if (len(items) != 1 or items[0] not in ln.filters
+                or ln.filters[items[0]][0] == UNMODELLED):
             raise ConfError('%s: %s has MSRValue %s but its filter %r has no '
                             'single mapping' % (ln.where, row['EventName'],
                                                 hexs(msrval), row.get('Filter')))
@@ -240,7 +248,9 @@ def requirements(ln, row):
         return []
     out = []
     for item in filter_items(row):
-        if item in ln.filters:
+        if item in ln.filters and ln.filters[item][0] == UNMODELLED:
+            out.append('%s, not modelled (perfmon %s)' % (ln.filters[item][1], item))
+        elif item in ln.filters:
             reg, field = ln.filters[item]
             out.append('%s.%s (perfmon %s)' % (reg, field, item))
         else:
@@ -380,10 +390,21 @@ def filter_refs(ln, row):
         return []
     out = []
     for item in filter_items(row):
-        if item in ln.filters:
+        if item in ln.filters and ln.filters[item][0] != UNMODELLED:
             ref = '%s.%s' % ln.filters[item]
             if ref not in out:
                 out.append(ref)
+    return out
+
+
+def unmodelled_refs(ln, row):
+    """The unmodelled filters a row needs: their <unmodelled-filter> names, for the
+    unmodelled-filters attribute (regctl refuses the event unless --no-filter-check)."""
+    out = []
+    for item in filter_items(row):
+        if item in ln.filters and ln.filters[item][0] == UNMODELLED:
+            if ln.filters[item][1] not in out:
+                out.append(ln.filters[item][1])
     return out
 
 
@@ -468,6 +489,8 @@ def render_event(ln, e):
         attrs += ' perfmon="%s"' % xml_text(e.plain['EventName'])
         if filter_refs(ln, e.plain):
             attrs += ' filters="%s"' % ' '.join(filter_refs(ln, e.plain))
+        if unmodelled_refs(ln, e.plain):
+            attrs += ' unmodelled-filters="%s"' % ' '.join(unmodelled_refs(ln, e.plain))
     if ev_desc is not None:
         if e.plain is not None:
             ev_desc = with_reqs(ln, ev_desc, e.plain)
@@ -483,6 +506,8 @@ def render_event(ln, e):
         sa += ' perfmon="%s"' % xml_text(row['EventName'])
         if filter_refs(ln, row):
             sa += ' filters="%s"' % ' '.join(filter_refs(ln, row))
+        if unmodelled_refs(ln, row):
+            sa += ' unmodelled-filters="%s"' % ' '.join(unmodelled_refs(ln, row))
         sa += ' desc="%s"' % xml_text(with_reqs(ln, sub_desc[sub], row))
         extra = [s for s in sets[base + i] if s not in shared]
         if extra:

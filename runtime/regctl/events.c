@@ -146,6 +146,10 @@ static void print_text(const struct regc_spec *sp, const struct regc_block *b,
         printf("    needs the filter %s.%s set (e.g. %s=%s)\n", b->name, *ref, *ref,
                f ? f->example : "?");
     }
+    for (const char *const *un = e->unmodelled_filters; un && *un; un++) {
+        const struct regc_unmodelled_filter *f = regc_block_unmodelled_filter(b, *un);
+        printf("    needs %s, which this spec does not model\n", f && f->what ? f->what : *un);
+    }
     if (e->perfmon)
         printf("    perf alias %s\n", alias_of(e, alias, sizeof(alias)));
 }
@@ -188,6 +192,12 @@ static json_t *event_json(const struct regc_spec *sp, const struct regc_block *b
     }
     json_object_set_new(o, "settings", own);
     json_object_set_new(o, "filters", other);
+    json_t *un = json_array();
+    for (const char *const *n = e->unmodelled_filters; n && *n; n++) {
+        const struct regc_unmodelled_filter *f = regc_block_unmodelled_filter(b, *n);
+        json_array_append_new(un, json_string(f && f->what ? f->what : *n));
+    }
+    json_object_set_new(o, "unmodelled_filters", un);
     json_object_set_new(o, "perf_alias",
                         e->perfmon ? json_string(alias_of(e, alias, sizeof(alias))) : json_null());
     bool has = regc_perf_event_string(sp, b, NULL, e, perf, sizeof(perf), err, sizeof(err)) == 0;

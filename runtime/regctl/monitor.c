@@ -108,8 +108,9 @@ const struct cmdline_opt regctl_monitor_opts[] = {
     {"sim-sockets", "N", "sim backend with --socket: N simulated packages, 0..N-1 (default 1)",
      'K'},
     {"no-filter-check", NULL,
-     "count events that need a box filter (LLC_LOOKUP: the C-Box state)\n"
-     "without it (they count nothing, or the wrong thing, on hardware)",
+     "count events that need a box filter (LLC_LOOKUP: the C-Box state), or\n"
+     "one the spec does not model, without it (they count nothing, or the\n"
+     "wrong thing, on hardware)",
      'F'},
     {"sim-cycles", "N",
      "sim backend: an interval is N cycles of the boxes' clock, over which\n"

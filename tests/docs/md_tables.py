@@ -4,7 +4,9 @@
 RENDERED.html is the Markdown reference rendered by a GFM renderer
 (cmark-gfm -e table --unsafe). Every table the reference should hold must be
 there, in order: per block its instances (when it has some), one fields table
-per register with one row per field, then its events. The first cells must
+per register with one row per field, then its events (whose Filters cell names
+every filter the event counts through and what each unmodelled one is), then
+its filters and the filters it names but does not model. The first cells must
 be the names, and each description cell must hold the whole description, so
 a character that splits a cell or a row is caught. Prints one problem per
 line and exits 1 when there is any.
@@ -53,9 +55,20 @@ def expected(tree):
             yield ("fields of " + r["name"], 5,
                    [(f["name"], f["doc_bits"], fold(f["desc"])) for f in r["fields"]])
         if b["events"]:
-            # the third column names the field that takes the code (inc_sel or set_flag_sel...)
-            yield ("events of " + b["name"], 6,
-                   [(e["name"], e["code"], None, e["field"]) for e in b["events"]])
+            # the third column names the field that takes the code (inc_sel or set_flag_sel...);
+            # the sixth its filters: each REGISTER.field, and the what of each unmodelled one
+            yield ("events of " + b["name"], 7,
+                   [(e["name"], e["code"], None, e["field"],
+                     (5, e["filters"] + ([e["doc_unmodelled"]] if e.get("doc_unmodelled") else [])))
+                    for e in b["events"]])
+        pm = b.get("pmon") or {}
+        if pm.get("filters"):
+            yield ("filters of " + b["name"], 6,
+                   [(f["register"] + "." + f["field"], f["match"], fold(f["desc"]))
+                    for f in pm["filters"]])
+        if pm.get("unmodelled_filters"):
+            yield ("unmodelled filters of " + b["name"], 3,
+                   [(f["name"], f["what"], fold(f["desc"])) for f in pm["unmodelled_filters"]])
 
 
 def main():
@@ -74,6 +87,13 @@ def main():
             errors.append("%s: %d rows, expected %d" % (what, len(body), len(rows)))
         for n, (row, want_row) in enumerate(zip(body, rows)):
             first, second, last = want_row[:3]
+            if len(want_row) > 4 and len(row) > want_row[4][0]:
+                col, names = want_row[4]
+                for nm in names:
+                    if fold(nm) not in row[col]:
+                        errors.append("%s row %d: filters %r lack %r" % (what, n + 1, row[col], nm))
+                if not names and row[col] != "-":
+                    errors.append("%s row %d: filters %r, expected -" % (what, n + 1, row[col]))
             if len(want_row) > 3 and len(row) > 2 and row[2] != want_row[3]:
                 errors.append("%s row %d: code field %r, expected %r" % (what, n + 1, row[2], want_row[3]))
             if len(row) != ncols:

@@ -54,6 +54,8 @@ golden events-mbox-flag-mode 0 events xeon7500_mbox.mbox CYCLES_DSP_FILL.RDQ
 golden events-ev-sel-ext 0 events e5_2600v2.pcu DELAYED_C_STATE_ABORT_CORE10
 golden events-cmask 0 events snb_client arb:TRK_OCCUPANCY
 golden events-json 0 --json events e5_2600v2.ubox DOORBELL
+# a filter the spec does not model: named, with its registers
+golden events-unmodelled 0 events e5_2600v2.qpi CTO_COUNT
 golden events-no-match 1 events no_event_is_called_this
 golden events-bad-scope 2 events e5_2600.nobox x
 golden events-too-many 2 events a b c

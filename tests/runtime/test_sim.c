@@ -11,6 +11,7 @@
 
 #include "hand_tables.h"
 #include "regc/backend.h"
+#include "regc/pmon.h"
 #include "regc/regc.h"
 #include "regc/sim.h"
 
@@ -377,16 +378,20 @@ static void test_pmon_topology(void **st)
     assert_int_equal(rd(d, &acme_spec, "box.box1.BOX_CTL"), 0x100); /* not frozen */
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 6);
-    /* global freeze / unfreeze */
+    /* global freeze / unfreeze: it reaches a box only through its frz_en ("If 1, a freeze
+     * signal stops ('freezes') the counters; else the signal is ignored", 327043 Table 2-9) */
     wr(d, &acme_spec, "box.box1.BOX_CTL", 0);
     wr(d, &acme_spec, "glob.GLOBAL_CTL", 1);
     assert_true(regc_sim_global_frozen(sim));
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
-    assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 6);
+    assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 11); /* frz_en 0: ignored */
+    wr(d, &acme_spec, "box.box1.BOX_CTL", 0x100);             /* frz_en */
+    assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
+    assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 11);
     wr(d, &acme_spec, "glob.GLOBAL_CTL", 2);
     assert_false(regc_sim_global_frozen(sim));
     assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 5), 0);
-    assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 11);
+    assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 16);
     /* box reset: counters, then controls */
     wr(d, &acme_spec, "box.box1.BOX_CTL", 1);
     assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), 0);
@@ -469,6 +474,36 @@ static void test_box_freeze_on_overflow(void **st)
         assert_int_equal(rd(d, &acme3_spec, "b.b0.CTR1"), cases[i].freezes ? 10 : 15);
         regc_close(d);
     }
+}
+
+/*
+ * The global-freeze flow on a box with a freeze enable (acme: GLOBAL_CTL frz_all/unfrz_all, box
+ * control frz bit 7, frz_en bit 8). The box ignores every freeze signal while frz_en is 0 ("If 1,
+ * a freeze signal stops ('freezes') the counters; else the signal is ignored", 327043 Table
+ * 2-9), so the flow must enable it when it freezes globally: after the session starts, frz_en is
+ * set, frz is not (the global control does the freezing), and the flow's global freeze stops the
+ * box's counter.
+ */
+static void test_global_freeze_enables_box(void **st)
+{
+    (void)st;
+    regc_dev *d = open_sim(&acme_spec);
+    regc_sim *sim = regc_dev_sim(d);
+    regc_pmon_session *p;
+    assert_int_equal(regc_pmon_new(&p, d), 0);
+    assert_int_equal(regc_pmon_add(p, "box[box1]:TICKS"), 0);
+    struct regc_pmon_opts o = {.settle_ms = -1};
+    assert_int_equal(regc_pmon_start(p, &o), 0);
+    assert_int_equal(rd(d, &acme_spec, "box.box1.BOX_CTL") & 0x180, 0x100);
+    assert_false(regc_sim_global_frozen(sim));
+    assert_int_equal(regc_sim_event(sim, "box[box1]:TICKS", 5), 0);
+    uint64_t before = rd(d, &acme_spec, "box.box1.CTR0");
+    assert_int_equal(before, 5);
+    wr(d, &acme_spec, "glob.GLOBAL_CTL", 1); /* the flow's freeze: frz_all */
+    assert_int_equal(regc_sim_event(sim, "box[box1]:TICKS", 5), 0);
+    assert_int_equal(rd(d, &acme_spec, "box.box1.CTR0"), before);
+    regc_pmon_free(p);
+    regc_close(d);
 }
 
 /* ---- fault injection and error messages, per backend name */
@@ -637,6 +672,7 @@ int main(void)
         cmocka_unit_test(test_errors_mapped),
         cmocka_unit_test(test_freeze_on_overflow),
         cmocka_unit_test(test_box_freeze_on_overflow),
+        cmocka_unit_test(test_global_freeze_enables_box),
         cmocka_unit_test(test_fault_address),
         cmocka_unit_test(test_dry_run),
         cmocka_unit_test(test_open_errors),

@@ -182,6 +182,9 @@ struct regc_event {
                                     pmon filters; ends with NULL; NULL: none */
     const char *perfmon;         /* Intel perfmon's EventName, perf's alias: "UNC_U_EVENT_MSG.
                                     DOORBELL_RCVD"; NULL when the spec gives none */
+    const char *const *unmodelled_filters; /* filters it needs that the spec does not model:
+                                              names of the block's pmon unmodelled_filters;
+                                              ends with NULL; NULL: none */
 };
 
 enum regc_overflow { REGC_OVF_WRAP, REGC_OVF_STOP };
@@ -246,11 +249,23 @@ struct regc_filter {
     const char *desc;              /* what the value means, with the source's words */
 };
 
+/*
+ * A filter the sources say events need, which the spec does not model (regspec
+ * <unmodelled-filter>): its registers are not described, or live in another block, so libregrt
+ * can neither program nor check it and refuses such an event unless told to count without it.
+ */
+struct regc_unmodelled_filter {
+    const char *name; /* NULL ends a list */
+    const char *what; /* the filter as the sources name it, with its registers */
+    const char *desc; /* NULL */
+};
+
 struct regc_pmon {
     const struct regc_counters *counters;       /* ends with control NULL */
     const struct regc_box_control *box_control; /* NULL when none */
     const struct regc_box_status *box_status;   /* NULL when none */
     const struct regc_filter *filters;          /* ends with reg NULL; NULL: none */
+    const struct regc_unmodelled_filter *unmodelled_filters; /* ends with name NULL; NULL: none */
 };
 
 struct regc_block {

@@ -135,7 +135,9 @@ REGC_API int regc_pmon_add(regc_pmon_session *p, const char *name);
  * regc_pmon_filter_check - on (the default): regc_pmon_add refuses, -EINVAL, an event that
  * counts through a box filter (regc_event.filters: the C-Box state for LLC_LOOKUP, a PCU band)
  * unless the event itself or a REG.FIELD=VALUE term sets that filter; the message names the
- * filter, what it selects and an example. Off: such events are added as they are.
+ * filter, what it selects and an example. It also refuses an event that needs a filter the
+ * spec does not model (regc_event.unmodelled_filters), naming it and its registers. Off: such
+ * events are added as they are.
  */
 REGC_API void regc_pmon_filter_check(regc_pmon_session *p, bool on);
 

@@ -61,6 +61,9 @@ REGC_API const struct regc_source *regc_spec_source(const struct regc_spec *s, c
 REGC_API const struct regc_event *regc_block_event(const struct regc_block *b, const char *name);
 /* The filter of b's pmon that 'ref' names ("REGISTER.field", as regc_event.filters); NULL: none. */
 REGC_API const struct regc_filter *regc_block_filter(const struct regc_block *b, const char *ref);
+/* The unmodelled filter of b's pmon named 'name' (as regc_event.unmodelled_filters); NULL: none. */
+REGC_API const struct regc_unmodelled_filter *
+regc_block_unmodelled_filter(const struct regc_block *b, const char *name);
 
 /* Counts of a sentinel-ended list. */
 /*
