@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Node kinds and postfix opcodes (same numbering as REGC_MOP_* in regc/desc.h). */
+/* Node kinds and postfix opcodes (the tables name them REGC_MOP_*, regc/desc.h). */
 enum metric_op {
     METRIC_OP_NUM,     /* push 'value' */
     METRIC_OP_EVENT,   /* push the count of term 'term' */

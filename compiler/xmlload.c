@@ -44,7 +44,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1629,10 +1628,11 @@ static struct model_metric *load_metric(struct loader *ld, xmlNode *n)
     m->desc = desc_of(ld, n);
     cite_of(ld, n, &m->cite);
     m->pos = pos_of(ld, n);
-    if (m->scale_text) {
-        char *end;
-        m->scale = strtod(m->scale_text, &end);
-        if (end == m->scale_text || *end || !isfinite(m->scale) || m->scale == 0)
+    if (m->scale_text) { /* a NUMBER of the formula language (metric.h), nothing else */
+        struct metric_error serr;
+        const struct metric_node *sn = metric_parse(ld->a, m->scale_text, &serr);
+        m->scale = sn && sn->op == METRIC_OP_NUM ? sn->value : 0;
+        if (m->scale == 0)
             report(ld, DIAG_METRIC_SYNTAX, value_pos(ld, n, "scale", 0),
                    "metric '%s': scale '%s' is not a finite non-zero number (e.g. 1e-9, 100)",
                    m->name ? m->name : "?", m->scale_text);

@@ -56,6 +56,9 @@ def expected(tree):
             # the third column names the field that takes the code (inc_sel or set_flag_sel...)
             yield ("events of " + b["name"], 6,
                    [(e["name"], e["code"], None, e["field"]) for e in b["events"]])
+    if tree.get("metrics"):
+        # name, formula, scale, unit, description, source
+        yield ("metrics", 6, [(m["name"], m["formula"], fold(m["c_source"])) for m in tree["metrics"]])
 
 
 def main():
