@@ -4,6 +4,8 @@
  */
 #include "metric.h"
 
+#include "regc/desc.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -247,6 +249,15 @@ static struct metric_node *parse_sum(struct parser *p)
     }
 }
 
+/* The stack entries the postfix form of 'e' needs: an operand pushes one, an operator pops two. */
+static size_t stack_need(const struct metric_node *e)
+{
+    if (!e->lhs)
+        return 1;
+    size_t l = stack_need(e->lhs), r = stack_need(e->rhs) + 1;
+    return l > r ? l : r;
+}
+
 struct metric_node *metric_parse(struct arena *a, const char *text, struct metric_error *err)
 {
     struct parser p = {.a = a, .s = text, .err = err};
@@ -261,6 +272,9 @@ struct metric_node *metric_parse(struct arena *a, const char *text, struct metri
         skip_ws(&p);
         if (text[p.i])
             n = fail(&p, p.i, "expected an operator but found %s", found(&p, buf, sizeof(buf)));
+        else if (stack_need(n) > REGC_METRIC_STACK)
+            n = fail(&p, n->offset, "the formula needs more than %d evaluation stack entries",
+                     REGC_METRIC_STACK);
     }
     return n;
 }

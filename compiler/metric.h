@@ -57,7 +57,10 @@ struct metric_error {
 /*
  * Parses 'text' (NUL-terminated, borrowed). Returns the tree, owned by 'a',
  * or NULL with *err set (first error only). Nesting deeper than 100
- * parentheses is an error, so hostile input cannot overflow the stack.
+ * parentheses is an error, so hostile input cannot overflow the stack; so is
+ * a formula whose postfix form needs more than REGC_METRIC_STACK
+ * (regc/desc.h) stack entries, so the runtime can evaluate every formula
+ * regc accepts.
  */
 struct metric_node *metric_parse(struct arena *a, const char *text, struct metric_error *err);
 

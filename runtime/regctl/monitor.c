@@ -21,6 +21,7 @@
 #include "numarg.h"
 #include "secure.h"
 #include "cpucheck.h"
+#include "metrics.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -78,6 +79,10 @@ const struct cmdline_opt regctl_monitor_opts[] = {
      "sim backend: an interval is N cycles of the boxes' clock, over which\n"
      "the rates are spread (default 1000000; thresh, invert, edge_det)",
      'C'},
+    {"metric", "NAME",
+     "compute metric NAME ('regctl metrics SPEC' lists them) from the counts of\n"
+     "the events it needs, which are added; repeatable",
+     'M'},
     {"force", NULL, "program boxes found in use", 'f'},
     {"wait", NULL, "wait for boxes another run has locked", 'w'},
     {"lock-dir", "DIR",
@@ -105,6 +110,8 @@ struct mon {
     uint64_t sim_cycles;       /* --sim-cycles; 0: not given */
     bool no_filter_check;      /* --no-filter-check */
     bool csv;
+    struct regctl_metrics metrics; /* --metric (metrics.c) */
+    double interval_s, run_s;      /* the seconds the last interval and the run covered */
 };
 
 static volatile sig_atomic_t stop_requested; /* the signal's number */
@@ -211,6 +218,18 @@ static int positional(struct mon *m, const char *arg)
     return m->spec ? 0 : 2;
 }
 
+/* ---- --metric (issue 28, item 4): the events a metric needs, its values (metrics.c) */
+
+/* The metrics' events, added to the events given. 0, or 2 with a message. */
+static int metrics_plan(struct mon *m)
+{
+    if (m->metrics.nnames && m->popt.sample) {
+        fprintf(stderr, "regctl: monitor: --metric computes from counts; it excludes --sample\n");
+        return 2;
+    }
+    return regctl_metrics_plan(&m->metrics, m->spec, m->events, &m->nev, REGC_PMON_MAX_EVENTS);
+}
+
 /* Options may follow the events; the events are the non-option arguments after SPEC. */
 static int parse_args(struct mon *m, int argc, char **argv)
 {
@@ -288,6 +307,10 @@ static int parse_args(struct mon *m, int argc, char **argv)
             if (regctl_num("monitor: --sim-cycles", optarg, 1, UINT64_MAX, 0, &m->sim_cycles))
                 return 2;
             break;
+        case 'M':
+            if (regctl_metrics_request(&m->metrics, optarg))
+                return 2;
+            break;
         default: /* the others cmdline.c has refused */
             fprintf(stderr, "regctl: monitor takes no option '%s' (see 'regctl monitor --help')\n",
                     argv[optind - 1]);
@@ -297,6 +320,8 @@ static int parse_args(struct mon *m, int argc, char **argv)
     for (; optind < argc; optind++) /* after "--": arguments only */
         if (positional(m, argv[optind]))
             return 2;
+    if (m->spec && metrics_plan(m))
+        return 2;
     if (!m->spec || !m->nev) {
         fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT (see 'regctl monitor "
                         "--help')\n");
@@ -780,6 +805,45 @@ static uint64_t socket_sum(const struct mon *m, const struct sock *socks, int n,
     return v;
 }
 
+/* --metric output (issue 28, item 4; metrics.c) */
+
+/* Seconds: on the simulator the interval it stands for (--interval), else the time measured. */
+static double seconds_between(const struct mon *m, const struct timespec *a,
+                              const struct timespec *b)
+{
+    if (is_sim(m))
+        return (double)m->interval_ns / 1e9;
+    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* Every socket's counts summed: this interval's, or the run's. */
+static void metric_counts(const struct mon *m, const struct sock *socks, int n, bool interval,
+                          uint64_t *out)
+{
+    for (unsigned i = 0; i < m->nev; i++)
+        out[i] = socket_sum(m, socks, n, i, interval);
+}
+
+/* The metrics of this interval ('t' > 0) or of the run (t == 0), in the chosen output. */
+static void print_metrics(const struct mon *m, const struct sock *socks, int n, unsigned long t,
+                          json_t *row)
+{
+    if (!m->metrics.n)
+        return;
+    uint64_t counts[REGC_PMON_MAX_EVENTS];
+    double sec = t ? m->interval_s : m->run_s;
+    char label[24];
+    snprintf(label, sizeof(label), t ? "%lu" : "total", t);
+    metric_counts(m, socks, n, t != 0, counts);
+    if (row)
+        json_object_set_new(row, "metrics", regctl_metrics_json(&m->metrics, counts, sec));
+    else if (m->csv)
+        regctl_metrics_csv(&m->metrics, stdout, label, socks[0].pkg >= 0 ? "total" : "-", counts,
+                           sec);
+    else
+        regctl_metrics_print(&m->metrics, stdout, label, counts, sec);
+}
+
 static int event_width(const struct mon *m)
 {
     int w = 5;
@@ -914,6 +978,7 @@ static void print_json_doc(const struct mon *m, const struct sock *socks, int n,
     }
     if (per)
         json_object_set_new(doc, "sockets", per);
+    print_metrics(m, socks, n, 0, doc);
     char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     if (text)
         printf("%s\n", text);
@@ -939,7 +1004,9 @@ static void print_interval(const struct mon *m, const struct sock *socks, int n,
                            const unsigned *widths, json_t *rows)
 {
     if (rows) {
-        json_array_append_new(rows, interval_json(m, socks, n, t));
+        json_t *row = interval_json(m, socks, n, t);
+        print_metrics(m, socks, n, t, row);
+        json_array_append_new(rows, row);
         return;
     }
     if (m->csv) {
@@ -952,6 +1019,7 @@ static void print_interval(const struct mon *m, const struct sock *socks, int n,
             print_count(socks[0].p, i, (int)widths[i], socks[0].delta[i]);
         printf("\n");
     }
+    print_metrics(m, socks, n, t, NULL);
     fflush(stdout);
 }
 
@@ -967,6 +1035,9 @@ static int run(struct mon *m, struct sock *socks, int n)
     json_t *rows = m->g->json ? json_array() : NULL;
     print_top(m, socks, n, widths);
     unsigned long count = m->g->dry_run ? 1 : m->count;
+    struct timespec t0, last, now; /* --metric's seconds */
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    last = t0;
     for (unsigned long t = 1; !rc && t <= count && !stop_requested; t++) {
         sleep_interval(m);
         for (int k = 0; !rc && k < n; k++) {
@@ -976,6 +1047,10 @@ static int run(struct mon *m, struct sock *socks, int n)
         }
         if (rc || m->g->dry_run)
             break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        m->interval_s = seconds_between(m, &last, &now);
+        m->run_s += m->interval_s;
+        last = now;
         print_interval(m, socks, n, t, widths, rows);
     }
     if (release_sockets(socks, n, rc)) {
@@ -984,6 +1059,8 @@ static int run(struct mon *m, struct sock *socks, int n)
     }
     if (rows)
         print_json_doc(m, socks, n, rows);
+    else if (!m->g->dry_run)
+        print_metrics(m, socks, n, 0, NULL);
     return stop_requested ? 128 + stop_requested : 0;
 }
 
@@ -1013,5 +1090,6 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
     }
     for (int k = 0; k < n; k++)
         close_socket(&socks[k]);
+    regctl_metrics_release(&m.metrics);
     return rc;
 }

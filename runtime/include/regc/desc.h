@@ -303,6 +303,9 @@ enum regc_mop {
     REGC_MOP_DIV      /* a b -> a / b; NaN when b is 0 */
 };
 
+/* The evaluation stack of a metric: regc refuses a formula that needs more (metric-syntax). */
+#define REGC_METRIC_STACK 64
+
 struct regc_metric_op {
     enum regc_mop op;
     double value;  /* REGC_MOP_NUM */

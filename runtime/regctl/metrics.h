@@ -1,0 +1,70 @@
+/*
+ * metrics.h - `regctl metrics [SPEC] [PATTERN]` and the --metric NAME of
+ * `regctl monitor` (metrics.c): a spec's metrics (<metric>), the events each
+ * needs, and their values from the counts monitor took.
+ */
+#ifndef REGCTL_METRICS_H
+#define REGCTL_METRICS_H
+
+#include "regc/metric.h"
+#include "regc/pmon.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* regctl metrics [SPEC] [PATTERN]; argv after the command. Exit status: 0, 1 (no match), 2. */
+int regctl_metrics(bool json, int argc, char **argv);
+
+#define REGCTL_MAX_METRICS 16
+
+/* A metric monitor computes: term j sums the monitor events slots[first[j] .. first[j] + count[j]). */
+struct regctl_metric_use {
+    const struct regc_metric *m;
+    unsigned nterms;
+    unsigned first[REGC_PMON_MAX_EVENTS], count[REGC_PMON_MAX_EVENTS];
+};
+
+/* monitor's --metric requests; zero-initialised, released with regctl_metrics_release. */
+struct regctl_metrics {
+    const char *names[REGCTL_MAX_METRICS]; /* as given, borrowed from argv */
+    unsigned nnames;
+    struct regctl_metric_use use[REGCTL_MAX_METRICS];
+    unsigned n;
+    unsigned slots[REGC_PMON_MAX_EVENTS * 2];
+    unsigned nslots;
+    char *owned[REGC_PMON_MAX_EVENTS]; /* event strings made here */
+    unsigned nowned;
+};
+
+/* --metric NAME: remembered until the spec is known. 0, or 2 with a message. */
+int regctl_metrics_request(struct regctl_metrics *ms, const char *name);
+
+/*
+ * Resolves the requested metrics in 's' and appends the events they need to
+ * events[0 .. *nev) (an event already there is shared, not added twice), at
+ * most 'max' in all. 0, or 2 with a message (no such metric, too many events).
+ */
+int regctl_metrics_plan(struct regctl_metrics *ms, const struct regc_spec *s, const char **events,
+                        unsigned *nev, unsigned max);
+
+/* Metric k's value from counts[] of monitor's events and the seconds they cover (NaN: n/a). */
+double regctl_metrics_value(const struct regctl_metrics *ms, unsigned k, const uint64_t *counts,
+                            double seconds);
+
+/* Text: a line per metric, "LABEL  metric NAME  VALUE UNIT", LABEL right-aligned in 8. */
+void regctl_metrics_print(const struct regctl_metrics *ms, FILE *out, const char *label,
+                          const uint64_t *counts, double seconds);
+
+/* CSV: "LABEL,SOCKET,metric:NAME,VALUE" per metric, VALUE empty when n/a; then the unit. */
+void regctl_metrics_csv(const struct regctl_metrics *ms, FILE *out, const char *label,
+                        const char *socket, const uint64_t *counts, double seconds);
+
+/* JSON: {"NAME": {"value": V or null, "unit": U}, ...}; a new reference. */
+json_t *regctl_metrics_json(const struct regctl_metrics *ms, const uint64_t *counts,
+                            double seconds);
+
+void regctl_metrics_release(struct regctl_metrics *ms);
+
+#endif
