@@ -18,8 +18,8 @@
  * the checker resolves the events, the context builder renders the perf
  * form and the postfix form of the descriptor tables.
  */
-#ifndef REGC_METRIC_H
-#define REGC_METRIC_H
+#ifndef REGC_COMPILER_METRIC_H
+#define REGC_COMPILER_METRIC_H
 
 #include "arena.h"
 #include "buf.h"
