@@ -150,6 +150,24 @@ else
     tap_fail "--csv: the metric's row and its events' rows" "$(cat "$tmp/out" "$tmp/err")"
 fi
 
+# The perf backend (a fake sysfs with the kernel's E5-2600 v2 PMUs, tests/runtime/perf-sysfs.sh):
+# --metric mem_bw_read opens CAS_COUNT.RD on every iMC PMU the kernel registers, each with the
+# config of the header's E5_2600V2_EV_IMC_CAS_COUNT_RD.
+(cd "$tmp" && bash "$OLDPWD/tests/runtime/perf-sysfs.sh" "$OLDPWD/tests/runtime/data/perf-formats/ivbep.txt" sys 9) \
+    >/dev/null 2>&1
+"$REGCTL" --backend perf --sysfs-root "$tmp/sys" --dry-run monitor e5_2600v2 --metric mem_bw_read \
+    >"$tmp/out" 2>"$tmp/err"
+want=$(sed -n 's/^#define E5_2600V2_EV_IMC_CAS_COUNT_RD  *UINT32_C(\(0x[0-9a-f]*\))$/\1/p' generated/e5_2600v2.h)
+pmus=$(cd "$tmp/sys/bus/event_source/devices" 2>/dev/null && ls -d uncore_imc_* | sort | tr '\n' ' ')
+opened=$(sed -n "s|^perf_event_open imc\[[a-z0-9_]*\]:CAS_COUNT.RD \(uncore_imc_[0-9]*\)/.* config=$want .*|\1|p" \
+    "$tmp/out" | sort | tr '\n' ' ')
+if [ -n "$want" ] && [ -n "$pmus" ] && [ "$opened" = "$pmus" ]; then
+    tap_ok "--backend perf: --metric mem_bw_read opens config $want on every iMC PMU ($pmus)"
+else
+    tap_fail "--backend perf: --metric mem_bw_read on every iMC PMU" \
+        "want $want on: $pmus; opened: $opened; $(head -n 3 "$tmp/out" "$tmp/err")"
+fi
+
 # Usage errors: exit 2 and the message, nothing measured.
 expect_usage() {   # name, expected stderr line, regctl arguments...
     local name=$1 want=$2
