@@ -150,8 +150,7 @@ static struct dt *metric_obj(struct arena *a, const char *prefix, const struct m
     SET(a, o, "rpn", rpn_list(a, m));
     SET(a, o, "perf_expr", str_or_null(a, model_metric_perf_expr(a, m)));
     SET(a, o, "perf_scale_unit", dt_str(a, model_metric_scale_unit(a, m)));
-    char *stem = arena_printf(a, "%s_METRIC_%s", prefix, m->name);
-    SET(a, o, "c_name", dt_str(a, names_upper(a, stem)));
+    SET(a, o, "c_name", dt_str(a, names_metric(a, prefix, m)));
     SET(a, o, "c_scale", dt_str(a, model_metric_c_scale(a, m)));
     SET(a, o, "doc_scale", dt_str(a, m->scale_text ? m->scale_text : "1"));
     SET(a, o, "c_nevents", dt_int(a, (long long)m->nterms));

@@ -57,5 +57,6 @@ REGC_API double regc_metric_eval(const struct regc_metric *m, const double *coun
         sp--;
         st[sp - 1] = apply(op->op, st[sp - 1], st[sp]);
     }
-    return sp == 1 ? st[0] * m->scale : NAN;
+    double v = sp == 1 ? st[0] * m->scale : NAN;
+    return isfinite(v) ? v : NAN; /* an overflow is no value either */
 }

@@ -237,6 +237,11 @@ int regctl_metrics_plan(struct regctl_metrics *ms, const struct regc_spec *s, co
         struct plan p = {ms, events, nev, max, m->name};
         u->m = m;
         for (const struct regc_metric_event *t = m->events; t && t->block; t++, u->nterms++) {
+            if (u->nterms == REGC_PMON_MAX_EVENTS) {
+                fprintf(stderr, "regctl: monitor: --metric %s names more than %d events\n",
+                        m->name, REGC_PMON_MAX_EVENTS);
+                return 2;
+            }
             u->first[u->nterms] = ms->nslots;
             if (term_events(s, t, add_slot, &p))
                 return 2;

@@ -323,8 +323,8 @@ static int parse_args(struct mon *m, int argc, char **argv)
     if (m->spec && metrics_plan(m))
         return 2;
     if (!m->spec || !m->nev) {
-        fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT (see 'regctl monitor "
-                        "--help')\n");
+        fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT or --metric (see "
+                        "'regctl monitor --help')\n");
         return 2;
     }
     if (m->nrates && (!m->g->backend || strcmp(m->g->backend, "sim") != 0)) {

@@ -236,6 +236,9 @@ static void test_eval(void **state)
     assert_true(isnan(eval("q:D / q:N", 100, z, 2, 1)));
     assert_true(isnan(eval("q:D * 64 / seconds", 1, z, 1, 0)));
     assert_true(isnan(eval("0 / q:N", 1, z + 1, 1, 1)));
+    /* an overflow: no value either (JSON has no infinity) */
+    double big[] = {1e300};
+    assert_true(isnan(eval("q:D * 1e300", 1, big, 1, 1)));
 }
 
 static void test_eval_malformed(void **state)

@@ -26,7 +26,8 @@ REGC_API size_t regc_metric_nevents(const struct regc_metric *m);
 
 /*
  * (formula x scale) over counts[0 .. regc_metric_nevents(m) - 1] (borrowed)
- * and 'seconds'. NaN when a denominator is 0 or NaN, or when the postfix
+ * and 'seconds'. NaN when a denominator is 0 or NaN, when the value is not
+ * finite (an overflow), or when the postfix
  * form is malformed (tables regc did not write: a stack under- or overflow,
  * an event index out of range).
  */
