@@ -1,7 +1,7 @@
 /*
  * check_metrics - <metric>s: every event a formula names exists (block,
- * instance, event or sub-event), the unit is a known one, and no division is
- * by a constant zero. Resolves each formula's events into the metric's terms
+ * instance, event or sub-event) and needs no box filter, the unit is a known
+ * one, and no division is by a constant zero. Resolves each formula's events into the metric's terms
  * (one per distinct event, in the order first named) and numbers the event
  * nodes with their term. A formula that did not parse was reported as
  * metric-syntax by the loader.
@@ -104,12 +104,27 @@ static bool resolve(struct metric_ctx *mc, const struct metric_node *n, struct m
     return true;
 }
 
+/* An event that needs a box filter set counts nothing, or the wrong thing, without it. */
+static void check_metric_filter(struct metric_ctx *mc, const struct metric_node *n,
+                                const struct model_event *e)
+{
+    const struct model_event *own = e->nfilters ? e : e->parent;
+    if (!own || !own->nfilters)
+        return;
+    diag_report(mc->c->dg, DIAG_METRIC_FILTER, formula_pos(mc->m, n->offset),
+                "metric '%s' names event '%s', which counts through the box filter '%s'; a "
+                "formula cannot set it",
+                mc->m->name, e->full_name, own->filters[0]);
+    diag_note(mc->c->dg, e->pos, "event '%s' defined here", e->full_name);
+}
+
 static int add_term(void *ctx, struct metric_node *n)
 {
     struct metric_ctx *mc = ctx;
     struct model_metric_term t = {.text = n->text};
     if (!resolve(mc, n, &t))
         return 0;
+    check_metric_filter(mc, n, t.event);
     for (size_t i = 0; i < mc->m->nterms; i++) {
         const struct model_metric_term *o = mc->m->terms[i];
         if (o->block == t.block && o->instance == t.instance && o->event == t.event) {
