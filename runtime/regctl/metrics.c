@@ -19,7 +19,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- regctl metrics */
@@ -162,14 +161,23 @@ static int event_slot(struct plan *p, const char *name)
                 p->metric, p->max);
         return -1;
     }
-    char *own = strdup(name);
-    if (!own) {
-        fprintf(stderr, "regctl: monitor: out of memory\n");
-        return -1;
-    }
-    p->ms->owned[p->ms->nowned++] = own;
+    char *own = p->ms->owned[p->ms->nowned++];
+    memcpy(own, name, strlen(name) + 1); /* event_name() made it fit */
     p->events[*p->nev] = own;
     return (int)(*p->nev)++;
+}
+
+/* "BLOCK[INSTANCE]:EVENT" (no instance: "BLOCK:EVENT") into out; -1 with a message if too long. */
+static int event_name(char out[REGCTL_METRIC_EVENT_MAX], const char *block, const char *instance,
+                      const char *event)
+{
+    int n = instance ? snprintf(out, REGCTL_METRIC_EVENT_MAX, "%s[%s]:%s", block, instance, event)
+                     : snprintf(out, REGCTL_METRIC_EVENT_MAX, "%s:%s", block, event);
+    if (n >= 0 && n < REGCTL_METRIC_EVENT_MAX)
+        return 0;
+    fprintf(stderr, "regctl: monitor: --metric: the event name %s:%s is longer than %d bytes\n",
+            block, event, REGCTL_METRIC_EVENT_MAX - 1);
+    return -1;
 }
 
 /*
@@ -181,18 +189,12 @@ static int event_slot(struct plan *p, const char *name)
 static int term_events(const struct regc_spec *s, const struct regc_metric_event *t,
                        int (*fn)(void *ctx, const char *event), void *ctx)
 {
-    char name[256];
+    char name[REGCTL_METRIC_EVENT_MAX];
     const struct regc_block *b = regc_spec_block(s, t->block);
-    if (t->instance || !b || !b->instances || !b->instances->name) {
-        if (t->instance)
-            snprintf(name, sizeof(name), "%s[%s]:%s", t->block, t->instance, t->event);
-        else
-            snprintf(name, sizeof(name), "%s:%s", t->block, t->event);
-        return fn(ctx, name);
-    }
+    if (t->instance || !b || !b->instances || !b->instances->name)
+        return event_name(name, t->block, t->instance, t->event) ? 2 : fn(ctx, name);
     for (const struct regc_instance *in = b->instances; in->name; in++) {
-        snprintf(name, sizeof(name), "%s[%s]:%s", t->block, in->name, t->event);
-        int rc = fn(ctx, name);
+        int rc = event_name(name, t->block, in->name, t->event) ? 2 : fn(ctx, name);
         if (rc)
             return rc;
     }
@@ -302,11 +304,4 @@ json_t *regctl_metrics_json(const struct regctl_metrics *ms, const uint64_t *cou
                                       "unit", ms->use[k].m->unit));
     }
     return o;
-}
-
-void regctl_metrics_release(struct regctl_metrics *ms)
-{
-    for (unsigned i = 0; i < ms->nowned; i++)
-        free(ms->owned[i]);
-    ms->nowned = 0;
 }

@@ -18,6 +18,7 @@
 int regctl_metrics(bool json, int argc, char **argv);
 
 #define REGCTL_MAX_METRICS 16
+#define REGCTL_METRIC_EVENT_MAX 256 /* BLOCK[INSTANCE]:EVENT.SUB */
 
 /* A metric monitor computes: term j sums the monitor events slots[first[j] .. first[j] + count[j]). */
 struct regctl_metric_use {
@@ -26,7 +27,7 @@ struct regctl_metric_use {
     unsigned first[REGC_PMON_MAX_EVENTS], count[REGC_PMON_MAX_EVENTS];
 };
 
-/* monitor's --metric requests; zero-initialised, released with regctl_metrics_release. */
+/* monitor's --metric requests; zero-initialised; owns nothing on the heap. */
 struct regctl_metrics {
     const char *names[REGCTL_MAX_METRICS]; /* as given, borrowed from argv */
     unsigned nnames;
@@ -34,7 +35,8 @@ struct regctl_metrics {
     unsigned n;
     unsigned slots[REGC_PMON_MAX_EVENTS * 2];
     unsigned nslots;
-    char *owned[REGC_PMON_MAX_EVENTS]; /* event strings made here */
+    char owned[REGC_PMON_MAX_EVENTS][REGCTL_METRIC_EVENT_MAX]; /* event strings made here: no
+                                                                 allocation, nothing to free */
     unsigned nowned;
 };
 
@@ -65,6 +67,5 @@ void regctl_metrics_csv(const struct regctl_metrics *ms, FILE *out, const char *
 json_t *regctl_metrics_json(const struct regctl_metrics *ms, const uint64_t *counts,
                             double seconds);
 
-void regctl_metrics_release(struct regctl_metrics *ms);
 
 #endif

@@ -1035,9 +1035,8 @@ static int run(struct mon *m, struct sock *socks, int n)
     json_t *rows = m->g->json ? json_array() : NULL;
     print_top(m, socks, n, widths);
     unsigned long count = m->g->dry_run ? 1 : m->count;
-    struct timespec t0, last, now; /* --metric's seconds */
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    last = t0;
+    struct timespec last, now; /* --metric's seconds */
+    clock_gettime(CLOCK_MONOTONIC, &last);
     for (unsigned long t = 1; !rc && t <= count && !stop_requested; t++) {
         sleep_interval(m);
         for (int k = 0; !rc && k < n; k++) {
@@ -1090,6 +1089,5 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
     }
     for (int k = 0; k < n; k++)
         close_socket(&socks[k]);
-    regctl_metrics_release(&m.metrics);
     return rc;
 }

@@ -185,6 +185,11 @@ expect_usage "--metric: an unknown metric, with a suggestion" \
 expect_usage "--metric excludes --sample" \
     "regctl: monitor: --metric computes from counts; it excludes --sample" \
     monitor e5_2600 --metric mem_bw --sample 100 --count 1
+fifty=()
+for _ in $(seq 50); do fifty+=(ubox:EVENT_MSG.DOORBELL_RCVD); done
+expect_usage "--metric: more events than monitor takes, refused (50 given, mem_bw's 16 more)" \
+    "regctl: monitor: --metric mem_bw needs more events than the 64 monitor takes" \
+    monitor e5_2600v2 "${fifty[@]}" --metric mem_bw --count 1
 expect_usage "metrics: a SPEC that is none" \
     "regctl: metrics: no spec 'e5_2700'; did you mean 'e5_2600v2'?" metrics e5_2700 bw
 run metrics e5_2600 bandwith
