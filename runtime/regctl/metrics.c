@@ -267,17 +267,23 @@ double regctl_metrics_value(const struct regctl_metrics *ms, unsigned k, const u
     return regc_metric_eval(u->m, terms, seconds);
 }
 
+const char *regctl_metric_text(double v, char *buf, size_t len)
+{
+    if (isnan(v))
+        snprintf(buf, len, "n/a");
+    else
+        snprintf(buf, len, "%.6g", v);
+    return buf;
+}
+
 void regctl_metrics_print(const struct regctl_metrics *ms, FILE *out, const char *label,
                           const uint64_t *counts, double seconds)
 {
     for (unsigned k = 0; k < ms->n; k++) {
-        double v = regctl_metrics_value(ms, k, counts, seconds);
-        if (isnan(v))
-            fprintf(out, "%8s  metric %-24s %14s %s\n", label, ms->use[k].m->name, "n/a",
-                    ms->use[k].m->unit);
-        else
-            fprintf(out, "%8s  metric %-24s %14.6g %s\n", label, ms->use[k].m->name, v,
-                    ms->use[k].m->unit);
+        char v[32];
+        regctl_metric_text(regctl_metrics_value(ms, k, counts, seconds), v, sizeof(v));
+        fprintf(out, "%8s  metric %-24s %14s %s\n", label, ms->use[k].m->name, v,
+                ms->use[k].m->unit);
     }
 }
 

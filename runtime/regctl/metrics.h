@@ -55,6 +55,9 @@ int regctl_metrics_plan(struct regctl_metrics *ms, const struct regc_spec *s, co
 double regctl_metrics_value(const struct regctl_metrics *ms, unsigned k, const uint64_t *counts,
                             double seconds);
 
+/* A value as the text output prints it: "%.6g", or "n/a" for NaN. Returns buf. */
+const char *regctl_metric_text(double v, char *buf, size_t len);
+
 /* Text: a line per metric, "LABEL  metric NAME  VALUE UNIT", LABEL right-aligned in 8. */
 void regctl_metrics_print(const struct regctl_metrics *ms, FILE *out, const char *label,
                           const uint64_t *counts, double seconds);

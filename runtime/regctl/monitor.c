@@ -805,6 +805,22 @@ static uint64_t socket_sum(const struct mon *m, const struct sock *socks, int n,
     return v;
 }
 
+static int event_width(const struct mon *m)
+{
+    int w = 5;
+    for (unsigned i = 0; i < m->nev; i++)
+        if ((int)strlen(m->events[i]) > w)
+            w = (int)strlen(m->events[i]);
+    for (unsigned k = 0; k < m->metrics.n; k++) { /* "metric NAME [UNIT]" (--metric) */
+        const struct regc_metric *mt = m->metrics.use[k].m;
+        int mw = (int)(strlen(mt->name) + strlen(mt->unit)) + 10;
+        w = mw > w ? mw : w;
+    }
+    return w;
+}
+
+#define SOCKET_COLUMN 16
+
 /* --metric output (issue 28, item 4; metrics.c) */
 
 /* Seconds: on the simulator the interval it stands for (--interval), else the time measured. */
@@ -824,6 +840,27 @@ static void metric_counts(const struct mon *m, const struct sock *socks, int n, 
         out[i] = socket_sum(m, socks, n, i, interval);
 }
 
+/* --socket, text: a row per metric, "metric NAME [UNIT]", its value on each socket and in all. */
+static void print_socket_metrics(const struct mon *m, const struct sock *socks, int n,
+                                 const char *label, bool interval, const uint64_t *all, double sec)
+{
+    uint64_t own[REGC_PMON_MAX_EVENTS];
+    char v[32], name[160];
+    for (unsigned k = 0; k < m->metrics.n; k++) {
+        const struct regc_metric *mt = m->metrics.use[k].m;
+        snprintf(name, sizeof(name), "metric %s [%s]", mt->name, mt->unit);
+        printf("%8s  %-*s", label, event_width(m), name);
+        for (int j = 0; j < n; j++) {
+            for (unsigned i = 0; i < m->nev; i++)
+                own[i] = interval ? socks[j].delta[i] : run_total(m, socks[j].p, i);
+            printf("  %*s", SOCKET_COLUMN,
+                   regctl_metric_text(regctl_metrics_value(&m->metrics, k, own, sec), v, sizeof(v)));
+        }
+        printf("  %*s\n", SOCKET_COLUMN,
+               regctl_metric_text(regctl_metrics_value(&m->metrics, k, all, sec), v, sizeof(v)));
+    }
+}
+
 /* The metrics of this interval ('t' > 0) or of the run (t == 0), in the chosen output. */
 static void print_metrics(const struct mon *m, const struct sock *socks, int n, unsigned long t,
                           json_t *row)
@@ -840,20 +877,11 @@ static void print_metrics(const struct mon *m, const struct sock *socks, int n, 
     else if (m->csv)
         regctl_metrics_csv(&m->metrics, stdout, label, socks[0].pkg >= 0 ? "total" : "-", counts,
                            sec);
+    else if (socks[0].pkg >= 0)
+        print_socket_metrics(m, socks, n, label, t != 0, counts, sec);
     else
         regctl_metrics_print(&m->metrics, stdout, label, counts, sec);
 }
-
-static int event_width(const struct mon *m)
-{
-    int w = 5;
-    for (unsigned i = 0; i < m->nev; i++)
-        if ((int)strlen(m->events[i]) > w)
-            w = (int)strlen(m->events[i]);
-    return w;
-}
-
-#define SOCKET_COLUMN 16
 
 /* --socket, text: "interval  event  S0  S1 ... total" */
 static void print_socket_header(const struct mon *m, const struct sock *socks, int n)

@@ -150,6 +150,24 @@ else
     tap_fail "--csv: the metric's row and its events' rows" "$(cat "$tmp/out" "$tmp/err")"
 fi
 
+# Two sockets: each socket's value from its own channels, the total from every socket's
+# (by hand: 100000 and 56250 reads x 64 B in 10ms: 0.64 and 0.36 GB/s, 1 GB/s in all; the
+# PCU's limit held 250 of socket 1's 1000 clocks, socket 0 counted none: n/a).
+run monitor e5_2600 --metric mem_bw_read --metric pcu_freq_os_ltd --socket all --sim-sockets 2 \
+    --interval 10ms --count 1 --sim-rate 'imc[imc0]:CAS_COUNT.RD=100000@0' \
+    --sim-rate 'imc[imc2]:CAS_COUNT.RD=56250@1' --sim-rate pcu:CLOCKTICKS=1000@1 \
+    --sim-rate pcu:FREQ_MAX_OS_CYCLES=250@1
+rows=$(sed -n 's/^ *\(1\|total\)  metric \([a-z_]*\) \[\([^]]*\)\]  *\([^ ]*\)  *\([^ ]*\)  *\([^ ]*\)$/\1 \2 \3 \4 \5 \6/p' "$tmp/out")
+want="1 mem_bw_read GB/s 0.64 0.36 1
+1 pcu_freq_os_ltd % n/a 25 25
+total mem_bw_read GB/s 0.64 0.36 1
+total pcu_freq_os_ltd % n/a 25 25"
+if [ "$(cat "$tmp/status")" = 0 ] && [ "$rows" = "$want" ]; then
+    tap_ok "--socket: a metric per socket and in total, by hand"
+else
+    tap_fail "--socket: a metric per socket and in total" "$rows" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
 # The perf backend (a fake sysfs with the kernel's E5-2600 v2 PMUs, tests/runtime/perf-sysfs.sh):
 # --metric mem_bw_read opens CAS_COUNT.RD on every iMC PMU the kernel registers, each with the
 # config of the header's E5_2600V2_EV_IMC_CAS_COUNT_RD.
