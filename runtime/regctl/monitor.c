@@ -44,7 +44,7 @@ const char regctl_monitor_help[] =
     "EVENT is BLOCK[INSTANCE]:EVENT[.SUB][,FIELD=VALUE...] ('regctl events' lists them), or\n"
     "perf's: PMU/TERM=VALUE,.../ (uncore_ubox/event=0x42,umask=0x8/) or a perfmon/perf alias\n"
     "(unc_u_event_msg.doorbell_rcvd), in any case. Options may come before, between or after\n"
-    "the events.\n";
+    "the events. With --metric, the events may be left out.\n";
 
 const struct cmdline_opt regctl_monitor_opts[] = {
     {"interval", "DUR", "time between reads: 1s, 250ms, 0 (default 1s)", 'i'},
