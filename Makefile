@@ -293,6 +293,7 @@ fuzz: all
 DOCDIR ?= $(DATADIR)/doc/regc
 SPEC_FILES := $(wildcard regspec/*.xml regspec/*.rng)
 SPEC_EVENT_FILES := $(wildcard regspec/events/*.xml)
+SPEC_METRIC_FILES := $(wildcard regspec/metrics/*.xml)
 GENERATED_HEADERS := $(wildcard generated/*.h)
 DOC_FILES := $(wildcard docs/*.md) docs/regc-model.schema.json
 DOC_SOURCE_FILES := $(wildcard docs/sources/*.md)
@@ -300,10 +301,10 @@ MAN_FILES := $(wildcard docs/man/*.[0-9])
 MAN_SECTIONS := $(sort $(subst .,,$(suffix $(MAN_FILES))))
 COMPLETIONDIR := $(DATADIR)/bash-completion/completions
 INSTALL_DIRS := $(BINDIR) $(LIBDIR) $(LIBDIR)/pkgconfig $(INCLUDEDIR)/regc $(DATADIR)/regc/templates \
-	$(DATADIR)/regc/regspec/events $(DOCDIR)/sources $(MAN_SECTIONS:%=$(MANDIR)/man%) $(COMPLETIONDIR)
+	$(DATADIR)/regc/regspec/events $(DATADIR)/regc/regspec/metrics $(DOCDIR)/sources $(MAN_SECTIONS:%=$(MANDIR)/man%) $(COMPLETIONDIR)
 
 # deepest first, up to PREFIX (never DESTDIR itself)
-UNINSTALL_DIRS := $(DATADIR)/regc/regspec/events $(DATADIR)/regc/regspec $(DATADIR)/regc/templates \
+UNINSTALL_DIRS := $(DATADIR)/regc/regspec/events $(DATADIR)/regc/regspec/metrics $(DATADIR)/regc/regspec $(DATADIR)/regc/templates \
 	$(DATADIR)/regc $(DOCDIR)/sources $(DOCDIR) $(DATADIR)/doc $(MAN_SECTIONS:%=$(MANDIR)/man%) $(MANDIR) \
 	$(COMPLETIONDIR) $(DATADIR)/bash-completion $(DATADIR) $(INCLUDEDIR)/regc $(INCLUDEDIR) $(LIBDIR)/pkgconfig $(LIBDIR) $(BINDIR) $(PREFIX)
 
@@ -314,6 +315,7 @@ install: all
 	install -m 644 $(TEMPLATE_FILES) $(DESTDIR)$(DATADIR)/regc/templates/
 	install -m 644 $(SPEC_FILES) $(DESTDIR)$(DATADIR)/regc/regspec/
 	install -m 644 $(SPEC_EVENT_FILES) $(DESTDIR)$(DATADIR)/regc/regspec/events/
+	install -m 644 $(SPEC_METRIC_FILES) $(DESTDIR)$(DATADIR)/regc/regspec/metrics/
 	install -m 644 $(GENERATED_HEADERS) $(DESTDIR)$(INCLUDEDIR)/regc/
 	install -m 644 $(DOC_FILES) $(DESTDIR)$(DOCDIR)/
 	install -m 644 $(DOC_SOURCE_FILES) $(DESTDIR)$(DOCDIR)/sources/

@@ -2,7 +2,7 @@
  * check - the driver of the checker: runs the passes in order, nothing else.
  * Model in, diagnostics out; no I/O, no libxml2. The rules themselves live
  * in check_names.c, check_refs.c, check_reg.c, check_addr.c, check_events.c,
- * check_rules.c, check_pmon.c, check_cpu.c and check_collision.c, one static
+ * check_rules.c, check_pmon.c, check_cpu.c, check_metrics.c and check_collision.c, one static
  * function per diagnostic; what they share is declared in check_int.h.
  */
 #include "check.h"
@@ -20,6 +20,7 @@ int check_spec(struct arena *a, struct diag *dg, struct model_spec *s)
     check_rules(&c);
     check_pmon(&c);
     check_cpus(&c);
+    check_metrics(&c);
     check_name_collision(&c);
     return dg->nerrors > errors ? -1 : 0;
 }

@@ -37,6 +37,7 @@ void check_events(struct check_ctx *c);
 void check_rules(struct check_ctx *c);
 void check_pmon(struct check_ctx *c);
 void check_cpus(struct check_ctx *c); /* check_cpu.c */
+void check_metrics(struct check_ctx *c); /* check_metrics.c */
 void check_name_collision(struct check_ctx *c);
 
 /*

@@ -297,6 +297,12 @@ void check_names(struct check_ctx *c)
         check_duplicate_name(c, &blocks, "block", b->name, &b->pos, (struct scope){NULL, NULL});
         names_of_block(c, &sc, b);
     }
+    regc_map_clear(&sc.rules); /* metrics: their own scope, the spec */
+    for (size_t i = 0; i < c->s->nmetrics; i++) {
+        const struct model_metric *m = c->s->metrics[i];
+        check_name(c, "metric", m->name, m->pos);
+        check_duplicate_name(c, &sc.rules, "metric", m->name, &m->pos, (struct scope){NULL, NULL});
+    }
     scopes_each(&sc, regc_map_release);
     regc_map_release(&blocks);
     regc_map_release(&sources);

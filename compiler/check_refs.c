@@ -167,6 +167,8 @@ static void resolve_cites(struct check_ctx *c)
         cites_of_block(c, c->s->blocks[i]);
     for (size_t i = 0; i < c->s->ncpus; i++)
         resolve_cite(c, &c->s->cpus[i]->cite, c->s->cpus[i]->pos);
+    for (size_t i = 0; i < c->s->nmetrics; i++)
+        resolve_cite(c, &c->s->metrics[i]->cite, c->s->metrics[i]->pos);
     struct model_pmon_global *g = c->s->pmon_global;
     if (!g)
         return;

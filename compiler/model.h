@@ -361,6 +361,38 @@ struct model_cpu {
     struct srcpos pos;
 };
 
+/*
+ * <metric name= formula= unit= scale= desc= cite...>: a value derived from
+ * the spec's events (docs/regspec.md, "Metrics"). The formula is parsed by
+ * the loader (metric.h); check resolves its events into 'terms'.
+ */
+struct metric_node; /* see metric.h */
+
+/* One distinct event a formula names: BLOCK[INSTANCE]:EVENT. */
+struct model_metric_term {
+    const char *text;                      /* as written in the formula */
+    const struct model_block *block;       /* resolved by check */
+    const struct model_instance *instance; /* resolved by check; NULL: every instance, summed */
+    const struct model_events *table;      /* resolved by check */
+    const struct model_event *event;       /* resolved by check */
+};
+
+struct model_metric {
+    const char *name;
+    const char *formula;       /* as written */
+    struct srcpos formula_pos; /* position of its first character (col 0: unknown) */
+    struct metric_node *expr;  /* parsed by the loader; NULL if it did not parse */
+    const char *unit;          /* one of metric_units (metric.h), checked by check */
+    struct srcpos unit_pos;    /* position of the unit's value */
+    const char *scale_text;    /* as written; NULL: 1 */
+    double scale;              /* the value shown is formula x scale */
+    const char *desc;
+    struct model_cite cite;
+    struct model_metric_term **terms; /* filled by check, in the order first named */
+    size_t nterms;
+    struct srcpos pos;
+};
+
 /* <regspec name= prefix= version= title= gaps=> */
 struct model_spec {
     const char *name, *prefix, *title, *gaps, *desc;
@@ -372,6 +404,8 @@ struct model_spec {
     struct model_pmon_global *pmon_global; /* NULL when none */
     struct model_cpu **cpus; /* the processors the spec applies to */
     size_t ncpus;
+    struct model_metric **metrics; /* <metric>s, in the order written */
+    size_t nmetrics;
     const char **inputs;  /* every file read: the spec, then its includes (for depfiles) */
     size_t ninputs;
     struct srcpos pos;

@@ -10,10 +10,14 @@
  */
 #include "model_json.h"
 
+#include "metric.h"
 #include "mustache.h"
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------------------ writer */
 
@@ -655,6 +659,78 @@ static void put_pmon_global(struct jw *w, const struct model_pmon_global *g)
     close_obj(w);
 }
 
+/* ------------------------------------------------------------ metrics (issue 28) */
+
+/* A finite double as the shortest decimal that reads back as the same value ("1e-09", "64"). */
+static void put_real(struct jw *w, const char *key, double v)
+{
+    char tmp[32];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    next(w, key);
+    buf_adds(w->out, tmp);
+}
+
+static void put_metric_terms(struct jw *w, const struct model_metric *m)
+{
+    open_list(w, "events");
+    for (size_t i = 0; i < m->nterms; i++) {
+        const struct model_metric_term *t = m->terms[i];
+        open_obj(w, NULL);
+        put_str(w, "text", t->text);
+        put_str(w, "block", t->block->name);
+        put_str(w, "instance", t->instance ? t->instance->name : NULL);
+        put_str(w, "event", t->event->full_name);
+        put_hex(w, "encoding", model_event_encoding(t->table, t->event));
+        close_obj(w);
+    }
+    close_list(w);
+}
+
+/* "rpn": the formula in postfix, [{"op", "value" (num), "term" (event)}] */
+static void put_metric_rpn(struct jw *w, const struct model_metric *m)
+{
+    static const char *const names[] = {"num", "event", "seconds", "add", "sub", "mul", "div"};
+    struct arena a;
+    arena_init(&a);
+    struct metric_rpn *ops = NULL;
+    size_t n = m->expr ? metric_to_rpn(&a, m->expr, &ops) : 0;
+    open_list(w, "rpn");
+    for (size_t i = 0; i < n; i++) {
+        open_obj(w, NULL);
+        put_str(w, "op", names[ops[i].op]);
+        if (ops[i].op == METRIC_OP_NUM)
+            put_real(w, "value", ops[i].value);
+        if (ops[i].op == METRIC_OP_EVENT)
+            put_uint(w, "term", ops[i].term);
+        close_obj(w);
+    }
+    close_list(w);
+    arena_release(&a);
+}
+
+static void put_metrics(struct jw *w, const struct model_spec *s)
+{
+    open_list(w, "metrics");
+    for (size_t i = 0; i < s->nmetrics; i++) {
+        const struct model_metric *m = s->metrics[i];
+        open_obj(w, NULL);
+        put_str(w, "name", m->name);
+        put_str(w, "formula", m->formula);
+        put_str(w, "unit", m->unit);
+        put_real(w, "scale", m->scale);
+        put_str(w, "desc", m->desc);
+        put_cite(w, &m->cite);
+        put_metric_terms(w, m);
+        put_metric_rpn(w, m);
+        close_obj(w);
+    }
+    close_list(w);
+}
+
 /* ------------------------------------------------------------ the document */
 
 static void put_block(struct jw *w, const struct model_block *b)
@@ -689,6 +765,7 @@ void model_json_write(const struct model_spec *s, mus_sink_fn *sink, void *sink_
         put_block(&w, s->blocks[i]);
     close_list(&w);
     put_pmon_global(&w, s->pmon_global);
+    put_metrics(&w, s);
     close_obj(&w);
     buf_addc(out, '\n');
 }

@@ -244,5 +244,14 @@ void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn,
         arena_release(&a);
         foreach_block(&em, prefix, s->blocks[b]);
     }
+    for (size_t i = 0; i < s->nmetrics; i++)
+        if (s->metrics[i]->name)
+            EMIT(&em, names_metric(&a, prefix, s->metrics[i]), s->metrics[i]->pos, "UNIT",
+                 "SCALE", "NEVENTS", "EVENTS");
     arena_release(&a);
+}
+
+char *names_metric(struct arena *a, const char *prefix, const struct model_metric *m)
+{
+    return UPPER_JOIN(a, prefix, "METRIC", m->name);
 }

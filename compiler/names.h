@@ -41,6 +41,8 @@ char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
 char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i);
 char *names_event(struct arena *a, const char *prefix, const struct model_event *e);
 char *names_block(struct arena *a, const char *prefix, const struct model_block *b);
+/* A <metric>'s stem: PREFIX_METRIC_NAME (its macros add _UNIT, _SCALE, _NEVENTS, _EVENTS). */
+char *names_metric(struct arena *a, const char *prefix, const struct model_metric *m);
 
 /*
  * True when element 0 of 'r' has the same address in every instance of its

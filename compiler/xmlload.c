@@ -31,6 +31,7 @@
 #include "buf.h"
 #include "expr.h"
 #include "incpath.h"
+#include "metric.h"
 #include "util.h"
 
 #include <libxml/parser.h>
@@ -1613,6 +1614,39 @@ static struct model_rule *load_rule(struct loader *ld, xmlNode *n)
     return ru;
 }
 
+/* <metric name= formula= unit= scale= desc= cite...> (docs/regspec.md, "Metrics") */
+static struct model_metric *load_metric(struct loader *ld, xmlNode *n)
+{
+    struct model_metric *m = arena_zalloc(ld->a, sizeof(*m));
+    m->name = get(ld, n, "name");
+    m->formula = get(ld, n, "formula");
+    m->formula_pos = value_pos(ld, n, "formula", 0);
+    m->unit = get(ld, n, "unit");
+    m->unit_pos = value_pos(ld, n, "unit", 0);
+    m->scale_text = get(ld, n, "scale");
+    m->scale = 1;
+    m->desc = desc_of(ld, n);
+    cite_of(ld, n, &m->cite);
+    m->pos = pos_of(ld, n);
+    if (m->scale_text) { /* a NUMBER of the formula language (metric.h), nothing else */
+        struct metric_error serr;
+        const struct metric_node *sn = metric_parse(ld->a, m->scale_text, &serr);
+        m->scale = sn && sn->op == METRIC_OP_NUM ? sn->value : 0;
+        if (m->scale == 0)
+            report(ld, DIAG_METRIC_SYNTAX, value_pos(ld, n, "scale", 0),
+                   "metric '%s': scale '%s' is not a finite non-zero number (e.g. 1e-9, 100)",
+                   m->name ? m->name : "?", m->scale_text);
+    }
+    if (!m->formula)
+        return m;
+    struct metric_error err;
+    m->expr = metric_parse(ld->a, m->formula, &err);
+    if (!m->expr)
+        report(ld, DIAG_METRIC_SYNTAX, value_pos(ld, n, "formula", err.offset), "metric '%s': %s",
+               m->name ? m->name : "?", err.message);
+    return m;
+}
+
 /* <at instance= address=> */
 static struct model_at *load_at(struct loader *ld, xmlNode *n)
 {
@@ -2153,7 +2187,7 @@ enum kind {
 
 /* Growth state of the lists children are appended to (arena_push needs a capacity). */
 struct caps {
-    size_t sources, blocks, cpus, instances, regs, tables;
+    size_t sources, blocks, cpus, metrics, instances, regs, tables;
 };
 
 struct frame {
@@ -2198,6 +2232,10 @@ static void open_top_child(struct loader *ld, struct frame *p, xmlNode *n, const
         open_as(c, K_LEAF, src, &src->desc);
     } else if (!b && strcmp(name, "cpu") == 0) {
         push(ld, &s->cpus, &s->ncpus, &caps->cpus, load_cpu(ld, n));
+    } else if (!b && strcmp(name, "metric") == 0) {
+        struct model_metric *mt = load_metric(ld, n);
+        push(ld, &s->metrics, &s->nmetrics, &caps->metrics, mt);
+        open_as(c, K_LEAF, mt, &mt->desc);
     } else if (!b && strcmp(name, "block") == 0) {
         struct model_block *nb = load_block(ld, n);
         push(ld, &s->blocks, &s->nblocks, &caps->blocks, nb);

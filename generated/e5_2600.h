@@ -13,6 +13,7 @@
  *   Intel perfmon JKT/events/Jaketown_uncore.json (ref intel/perfmon 6dadedf3aa483393943e044ba5ec88a4507cd040, rev V24, 08/21/2023)
  *   Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)
  *   Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)
+ *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json, uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr)
  *   Linux tools/perf/pmu-events/arch/x86/mapfile.csv (Intel perfmon mapfile: CPUID signature to event list)
  *
  * Naming, masks and helpers: docs/c-header.md. Per register R and field F:
@@ -10518,6 +10519,182 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_EV_R3QPI_VNA_CREDIT_CYCLES_USED_CODE       UINT32_C(0x32)
 #define E5_2600_EV_R3QPI_VNA_CREDIT_CYCLES_USED_UMASK      UINT32_C(0x0)
 #define E5_2600_EV_R3QPI_VNA_CREDIT_CYCLES_USED_COUNTERS   UINT64_C(0x3)
+
+/* ==== Metrics: values derived from the events (docs/c-header.md, "Metrics") ==== */
+
+/*
+ * Metric mem_bw_read, in GB/s: (imc:CAS_COUNT.RD * 64 / seconds) x 1e-9
+ * Memory read bandwidth: one 64-byte line per read CAS command, every
+ * channel summed.
+ * Source:
+ *   Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ *   Monitoring Guide (327043); iMC metric MEM_BW_READS = CAS_COUNT.RD * 64
+ *   (bytes), here per second; perf-json: UNC_M_CAS_COUNT.RD ScaleUnit
+ *   64Bytes; pcm-memory: read CAS x 64 bytes per second
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (imc:CAS_COUNT.RD); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define E5_2600_METRIC_MEM_BW_READ_UNIT "GB/s"
+#define E5_2600_METRIC_MEM_BW_READ_SCALE 1e-9
+#define E5_2600_METRIC_MEM_BW_READ_NEVENTS 1u
+#define E5_2600_METRIC_MEM_BW_READ_EVENTS { E5_2600_EV_IMC_CAS_COUNT_RD }
+
+/*
+ * Metric mem_bw_write, in GB/s: (imc:CAS_COUNT.WR * 64 / seconds) x 1e-9
+ * Memory write bandwidth: one 64-byte line per write CAS command, every
+ * channel summed.
+ * Source:
+ *   Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ *   Monitoring Guide (327043); iMC metric MEM_BW_WRITES = CAS_COUNT.WR * 64
+ *   (bytes), here per second; perf-json: UNC_M_CAS_COUNT.WR ScaleUnit
+ *   64Bytes; pcm-memory: write CAS x 64 bytes per second
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (imc:CAS_COUNT.WR); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define E5_2600_METRIC_MEM_BW_WRITE_UNIT "GB/s"
+#define E5_2600_METRIC_MEM_BW_WRITE_SCALE 1e-9
+#define E5_2600_METRIC_MEM_BW_WRITE_NEVENTS 1u
+#define E5_2600_METRIC_MEM_BW_WRITE_EVENTS { E5_2600_EV_IMC_CAS_COUNT_WR }
+
+/*
+ * Metric mem_bw, in GB/s: ((imc:CAS_COUNT.RD + imc:CAS_COUNT.WR) * 64 / seconds) x 1e-9
+ * Memory bandwidth, reads and writes, every channel summed.
+ * Source:
+ *   Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ *   Monitoring Guide (327043); iMC metric MEM_BW_TOTAL = MEM_BW_READS +
+ *   MEM_BW_WRITES, here per second; pcm-memory's system total
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (imc:CAS_COUNT.RD, imc:CAS_COUNT.WR); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define E5_2600_METRIC_MEM_BW_UNIT "GB/s"
+#define E5_2600_METRIC_MEM_BW_SCALE 1e-9
+#define E5_2600_METRIC_MEM_BW_NEVENTS 2u
+#define E5_2600_METRIC_MEM_BW_EVENTS { E5_2600_EV_IMC_CAS_COUNT_RD, E5_2600_EV_IMC_CAS_COUNT_WR }
+
+/*
+ * Metric qpi_data_bw_tx, in GB/s: (qpi:TxL_FLITS_G0.DATA * 8 / seconds) x 1e-9
+ * Data sent over the QPI links, every port summed.
+ * Source:
+ *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   QPI_DATA_BANDWIDTH_TX: UNC_Q_TxL_FLITS_G0.DATA, ScaleUnit 8Bytes (8
+ *   bytes of data per data flit)
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (qpi:TxL_FLITS_G0.DATA); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define E5_2600_METRIC_QPI_DATA_BW_TX_UNIT "GB/s"
+#define E5_2600_METRIC_QPI_DATA_BW_TX_SCALE 1e-9
+#define E5_2600_METRIC_QPI_DATA_BW_TX_NEVENTS 1u
+#define E5_2600_METRIC_QPI_DATA_BW_TX_EVENTS { E5_2600_EV_QPI_TXL_FLITS_G0_DATA }
+
+/*
+ * Metric qpi_data_bw_rx, in GB/s: (qpi:RxL_FLITS_G0.DATA * 8 / seconds) x 1e-9
+ * Data received over the QPI links, every port summed.
+ * Source:
+ *   Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ *   Monitoring Guide (327043); QPI metric DATA_FROM_QPI = RxL_FLITS_G0.DATA
+ *   * 8 (bytes), here per second
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (qpi:RxL_FLITS_G0.DATA); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define E5_2600_METRIC_QPI_DATA_BW_RX_UNIT "GB/s"
+#define E5_2600_METRIC_QPI_DATA_BW_RX_SCALE 1e-9
+#define E5_2600_METRIC_QPI_DATA_BW_RX_NEVENTS 1u
+#define E5_2600_METRIC_QPI_DATA_BW_RX_EVENTS { E5_2600_EV_QPI_RXL_FLITS_G0_DATA }
+
+/*
+ * Metric qpi_link_util_rx, in %: ((qpi:RxL_FLITS_G0.DATA + qpi:RxL_FLITS_G0.NON_DATA) / (2 * qpi:CLOCKTICKS)) x 100.0
+ * Incoming QPI link utilisation: the share of flit slots (two per QPI
+ * clock) that carried data or protocol flits, averaged over the ports.
+ * Source:
+ *   Intel Xeon Processor E5-2600 Product Family Uncore Performance
+ *   Monitoring Guide (327043); QPI metric QPI_LINK_UTIL = (RxL_FLITS_G0.DATA
+ *   + RxL_FLITS_G0.NON_DATA) / (2 * CLOCKTICKS)
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (qpi:RxL_FLITS_G0.DATA, qpi:RxL_FLITS_G0.NON_DATA, qpi:CLOCKTICKS); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define E5_2600_METRIC_QPI_LINK_UTIL_RX_UNIT "%"
+#define E5_2600_METRIC_QPI_LINK_UTIL_RX_SCALE 100.0
+#define E5_2600_METRIC_QPI_LINK_UTIL_RX_NEVENTS 3u
+#define E5_2600_METRIC_QPI_LINK_UTIL_RX_EVENTS { E5_2600_EV_QPI_RXL_FLITS_G0_DATA, E5_2600_EV_QPI_RXL_FLITS_G0_NON_DATA, E5_2600_EV_QPI_CLOCKTICKS }
+
+/*
+ * Metric pcu_freq_thermal_ltd, in %: (pcu:FREQ_MAX_LIMIT_THERMAL_CYCLES / pcu:CLOCKTICKS) x 100.0
+ * Frequency residency: the share of PCU cycles in which thermal conditions
+ * were the strongest limit on the cores' frequency.
+ * Source:
+ *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   UNC_P_FREQ_MAX_LIMIT_THERMAL_CYCLES: MetricExpr
+ *   (UNC_P_FREQ_MAX_LIMIT_THERMAL_CYCLES / UNC_P_CLOCKTICKS) * 100.
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (pcu:FREQ_MAX_LIMIT_THERMAL_CYCLES, pcu:CLOCKTICKS); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define E5_2600_METRIC_PCU_FREQ_THERMAL_LTD_UNIT "%"
+#define E5_2600_METRIC_PCU_FREQ_THERMAL_LTD_SCALE 100.0
+#define E5_2600_METRIC_PCU_FREQ_THERMAL_LTD_NEVENTS 2u
+#define E5_2600_METRIC_PCU_FREQ_THERMAL_LTD_EVENTS { E5_2600_EV_PCU_FREQ_MAX_LIMIT_THERMAL_CYCLES, E5_2600_EV_PCU_CLOCKTICKS }
+
+/*
+ * Metric pcu_freq_power_ltd, in %: (pcu:FREQ_MAX_POWER_CYCLES / pcu:CLOCKTICKS) x 100.0
+ * Frequency residency: the share of PCU cycles in which power was the
+ * strongest limit on the cores' frequency.
+ * Source:
+ *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   UNC_P_FREQ_MAX_POWER_CYCLES: MetricExpr (UNC_P_FREQ_MAX_POWER_CYCLES /
+ *   UNC_P_CLOCKTICKS) * 100.
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (pcu:FREQ_MAX_POWER_CYCLES, pcu:CLOCKTICKS); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define E5_2600_METRIC_PCU_FREQ_POWER_LTD_UNIT "%"
+#define E5_2600_METRIC_PCU_FREQ_POWER_LTD_SCALE 100.0
+#define E5_2600_METRIC_PCU_FREQ_POWER_LTD_NEVENTS 2u
+#define E5_2600_METRIC_PCU_FREQ_POWER_LTD_EVENTS { E5_2600_EV_PCU_FREQ_MAX_POWER_CYCLES, E5_2600_EV_PCU_CLOCKTICKS }
+
+/*
+ * Metric pcu_freq_os_ltd, in %: (pcu:FREQ_MAX_OS_CYCLES / pcu:CLOCKTICKS) x 100.0
+ * Frequency residency: the share of PCU cycles in which the operating
+ * system's request was the strongest limit on the cores' frequency.
+ * Source:
+ *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   UNC_P_FREQ_MAX_OS_CYCLES: MetricExpr (UNC_P_FREQ_MAX_OS_CYCLES /
+ *   UNC_P_CLOCKTICKS) * 100.
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (pcu:FREQ_MAX_OS_CYCLES, pcu:CLOCKTICKS); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define E5_2600_METRIC_PCU_FREQ_OS_LTD_UNIT "%"
+#define E5_2600_METRIC_PCU_FREQ_OS_LTD_SCALE 100.0
+#define E5_2600_METRIC_PCU_FREQ_OS_LTD_NEVENTS 2u
+#define E5_2600_METRIC_PCU_FREQ_OS_LTD_EVENTS { E5_2600_EV_PCU_FREQ_MAX_OS_CYCLES, E5_2600_EV_PCU_CLOCKTICKS }
+
+/*
+ * Metric pcu_freq_current_ltd, in %: (pcu:FREQ_MAX_CURRENT_CYCLES / pcu:CLOCKTICKS) x 100.0
+ * Frequency residency: the share of PCU cycles in which current was the
+ * strongest limit on the cores' frequency.
+ * Source:
+ *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   UNC_P_FREQ_MAX_CURRENT_CYCLES: MetricExpr (UNC_P_FREQ_MAX_CURRENT_CYCLES
+ *   / UNC_P_CLOCKTICKS) * 100.
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (pcu:FREQ_MAX_CURRENT_CYCLES, pcu:CLOCKTICKS); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define E5_2600_METRIC_PCU_FREQ_CURRENT_LTD_UNIT "%"
+#define E5_2600_METRIC_PCU_FREQ_CURRENT_LTD_SCALE 100.0
+#define E5_2600_METRIC_PCU_FREQ_CURRENT_LTD_NEVENTS 2u
+#define E5_2600_METRIC_PCU_FREQ_CURRENT_LTD_EVENTS { E5_2600_EV_PCU_FREQ_MAX_CURRENT_CYCLES, E5_2600_EV_PCU_CLOCKTICKS }
 
 #ifdef __cplusplus
 }

@@ -1713,6 +1713,57 @@ static inline uint64_t snb_unc_msr_unc_cbo_config_cbox_val(uint64_t x)
 #define SNB_UNC_EV_UNC_CLOCK_SOCKET_UMASK    UINT64_C(0x0)
 #define SNB_UNC_EV_UNC_CLOCK_SOCKET_COUNTERS UINT64_C(0x1)
 
+/* ==== Metrics: values derived from the events (docs/c-header.md, "Metrics") ==== */
+
+/*
+ * Metric llc_lookups, in /s: (cbox:CACHE_LOOKUP.ANY_MESI / seconds) x 1.0
+ * LLC lookups per second, every C-Box summed.
+ * Source:
+ *   Intel perfmon SNB/events/sandybridge_uncore.json;
+ *   UNC_CBO_CACHE_LOOKUP.ANY_MESI: L3 lookups of any request that found the
+ *   line in any MESI state (every lookup)
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (cbox:CACHE_LOOKUP.ANY_MESI); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define SNB_UNC_METRIC_LLC_LOOKUPS_UNIT "/s"
+#define SNB_UNC_METRIC_LLC_LOOKUPS_SCALE 1.0
+#define SNB_UNC_METRIC_LLC_LOOKUPS_NEVENTS 1u
+#define SNB_UNC_METRIC_LLC_LOOKUPS_EVENTS { SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_MESI }
+
+/*
+ * Metric llc_misses, in /s: (cbox:CACHE_LOOKUP.ANY_I / seconds) x 1.0
+ * LLC misses per second, every C-Box summed.
+ * Source:
+ *   Intel perfmon SNB/events/sandybridge_uncore.json;
+ *   UNC_CBO_CACHE_LOOKUP.ANY_I: L3 lookups of any request that found the
+ *   line in I state (a miss)
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (cbox:CACHE_LOOKUP.ANY_I); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define SNB_UNC_METRIC_LLC_MISSES_UNIT "/s"
+#define SNB_UNC_METRIC_LLC_MISSES_SCALE 1.0
+#define SNB_UNC_METRIC_LLC_MISSES_NEVENTS 1u
+#define SNB_UNC_METRIC_LLC_MISSES_EVENTS { SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_I }
+
+/*
+ * Metric llc_hit_ratio, in %: ((cbox:CACHE_LOOKUP.ANY_MESI - cbox:CACHE_LOOKUP.ANY_I) / cbox:CACHE_LOOKUP.ANY_MESI) x 100.0
+ * LLC hit ratio: the share of lookups that found the line in M, E or S
+ * state.
+ * Source:
+ *   Intel perfmon SNB/events/sandybridge_uncore.json; lookups that found the
+ *   line valid (ANY_MESI less ANY_I) over all lookups (ANY_MESI), from
+ *   perfmon's definitions of the two events
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (cbox:CACHE_LOOKUP.ANY_MESI, cbox:CACHE_LOOKUP.ANY_I); an event without an instance
+ * counts on every instance of its block, summed.
+ */
+#define SNB_UNC_METRIC_LLC_HIT_RATIO_UNIT "%"
+#define SNB_UNC_METRIC_LLC_HIT_RATIO_SCALE 100.0
+#define SNB_UNC_METRIC_LLC_HIT_RATIO_NEVENTS 2u
+#define SNB_UNC_METRIC_LLC_HIT_RATIO_EVENTS { SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_MESI, SNB_UNC_EV_CBOX_CACHE_LOOKUP_ANY_I }
+
 #ifdef __cplusplus
 }
 #endif

@@ -763,6 +763,41 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
     .cpus = (const struct regc_cpu[]){
         {.vendor = "GenuineIntel", .family = 6, .model = 42, .name = "Sandy Bridge (2nd generation Core)", .cite = {.src = "linux-family", .table = NULL, .page = NULL, .section = NULL, .cite = "INTEL_FAM6_SANDYBRIDGE 0x2A; uncore.c intel_uncore_match[]: X86_MATCH_INTEL_FAM6_MODEL(SANDYBRIDGE, &snb_uncore_init); perf mapfile.csv: GenuineIntel-6-2A,sandybridge"}},
         {0}},
+    .metrics = (const struct regc_metric[]){
+        {.name = "llc_lookups", .formula = "cbox:CACHE_LOOKUP.ANY_MESI / seconds", .unit = "/s", .desc = "LLC lookups per second, every C-Box summed.", .scale = 1.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_MESI", .text = "cbox:CACHE_LOOKUP.ANY_MESI"},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_SECONDS},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perfmon-snb", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_CBO_CACHE_LOOKUP.ANY_MESI: L3 lookups of any request that found the line in any MESI state (every lookup)"}},
+        {.name = "llc_misses", .formula = "cbox:CACHE_LOOKUP.ANY_I / seconds", .unit = "/s", .desc = "LLC misses per second, every C-Box summed.", .scale = 1.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_I", .text = "cbox:CACHE_LOOKUP.ANY_I"},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_SECONDS},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perfmon-snb", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_CBO_CACHE_LOOKUP.ANY_I: L3 lookups of any request that found the line in I state (a miss)"}},
+        {.name = "llc_hit_ratio", .formula = "(cbox:CACHE_LOOKUP.ANY_MESI - cbox:CACHE_LOOKUP.ANY_I) / cbox:CACHE_LOOKUP.ANY_MESI", .unit = "%", .desc = "LLC hit ratio: the share of lookups that found the line in M, E or S state.", .scale = 100.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_MESI", .text = "cbox:CACHE_LOOKUP.ANY_MESI"},
+             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_I", .text = "cbox:CACHE_LOOKUP.ANY_I"},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_EVENT, .term = 1},
+             {.op = REGC_MOP_SUB},
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perfmon-snb", .table = NULL, .page = NULL, .section = NULL, .cite = "lookups that found the line valid (ANY_MESI less ANY_I) over all lookups (ANY_MESI), from perfmon's definitions of the two events"}},
+        {0}},
 };
 
 #endif

@@ -354,6 +354,8 @@ static const struct regc_spec xeon7100_l3_spec REGC_TABLE_UNUSED = {
         {.vendor = "GenuineIntel", .family = 15, .model = 6, .name = "Tulsa (Dual-Core Xeon 7100)", .cite = {.src = "sdm-cpuid", .table = NULL, .page = NULL, .section = NULL, .cite = "0F_06H: Intel Xeon processor 7100, 5000 Series, Intel Xeon Processor MP, Intel Pentium 4, Pentium D processors"}},
         {.vendor = "GenuineIntel", .family = 6, .model = 29, .name = "Dunnington (Xeon 7400)", .cite = {.src = "linux-family", .table = NULL, .page = NULL, .section = NULL, .cite = "INTEL_FAM6_CORE2_DUNNINGTON 0x1D; source sdm-msr (edk2 Core2Msr.h) MSR_CORE2_EMON_L3_GL_CTL: applies to Intel Xeon processor 7400 series (processor signature 06_1D) only"}},
         {0}},
+    .metrics = (const struct regc_metric[]){
+        {0}},
 };
 
 #endif

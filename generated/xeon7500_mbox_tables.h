@@ -1036,6 +1036,8 @@ static const struct regc_spec xeon7500_mbox_spec REGC_TABLE_UNUSED = {
     .cpus = (const struct regc_cpu[]){
         {.vendor = "GenuineIntel", .family = 6, .model = 46, .name = "Nehalem-EX (Xeon 7500)", .cite = {.src = "linux-family", .table = NULL, .page = NULL, .section = NULL, .cite = "INTEL_FAM6_NEHALEM_EX 0x2E; uncore.c intel_uncore_match[]: X86_MATCH_INTEL_FAM6_MODEL(NEHALEM_EX, &nhmex_uncore_init); perf mapfile.csv: GenuineIntel-6-2E,nehalemex"}},
         {0}},
+    .metrics = (const struct regc_metric[]){
+        {0}},
 };
 
 #endif

@@ -25,6 +25,7 @@
 #include "run.h"
 #include "secure.h"
 #include "cpucheck.h"
+#include "metrics.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -55,7 +56,7 @@ const char regctl_monitor_help[] =
     "exits with its status (128+N if signal N ended it). Without CMD and without --count, the\n"
     "run lasts until SIGINT (Ctrl-C) or SIGTERM. Totals and the elapsed time come at the end;\n"
     "-I MS or --interval DUR print intervals while it runs. Short forms as perf stat's: -I MS,\n"
-    "-x SEP, -j.\n";
+    "-x SEP, -j. With --metric, the events may be left out.\n";
 
 const struct cmdline_opt regctl_monitor_opts[] = {
     {"interval", "DUR",
@@ -116,6 +117,10 @@ const struct cmdline_opt regctl_monitor_opts[] = {
      "sim backend: an interval is N cycles of the boxes' clock, over which\n"
      "the rates are spread (default 1000000; thresh, invert, edge_det)",
      'C'},
+    {"metric", "NAME",
+     "compute metric NAME ('regctl metrics SPEC' lists them) from the counts of\n"
+     "the events it needs, which are added; repeatable",
+     'E'},
     {"force", NULL, "program boxes found in use", 'f'},
     {"wait", NULL, "wait for boxes another run has locked", 'w'},
     {"lock-dir", "DIR",
@@ -153,6 +158,9 @@ struct mon {
     bool ms_given;       /* -I */
     bool json_lines;     /* -j */
     const char *sep;     /* -x SEP; NULL: not given */
+    struct regctl_metrics metrics; /* --metric (metrics.c) */
+    double interval_s, run_s;      /* the seconds the last interval and the run covered */
+    unsigned evcap;                /* events[] holds this many: argc and what --metric adds */
 };
 
 /* --sim-rate EVENT=N: the rate of EVENT in the simulator. 0, or 2 (usage) with a message. */
@@ -223,6 +231,23 @@ static int positional(struct mon *m, const char *arg)
         fprintf(stderr, "regctl: monitor: no spec '%s'%s\n", arg,
                 regctl_suggest_spec(arg, strlen(arg), " (see 'regctl list')", hint, sizeof(hint)));
     return m->spec ? 0 : 2;
+}
+
+/* ---- --metric (issue 28, item 4): the events a metric needs, its values (metrics.c) */
+
+/* The metrics' events, added to the events given. 0, or 2 with a message. */
+static int metrics_plan(struct mon *m)
+{
+    if (m->metrics.nnames && m->popt.sample) {
+        fprintf(stderr, "regctl: monitor: --metric computes from counts; it excludes --sample\n");
+        return 2;
+    }
+    if (m->metrics.nnames && (m->sep || m->json_lines || m->per_box)) {
+        fprintf(stderr, "regctl: monitor: --metric prints in the text, --table, --csv and --json "
+                        "forms; not with -x, -j or --per-box\n");
+        return 2;
+    }
+    return regctl_metrics_plan(&m->metrics, m->spec, m->events, &m->nev, m->evcap);
 }
 
 /* Options may follow the events; the events are the non-option arguments after SPEC. */
@@ -329,6 +354,10 @@ static int parse_args(struct mon *m, int argc, char **argv)
             if (regctl_num("monitor: --sim-cycles", optarg, 1, UINT64_MAX, 0, &m->sim_cycles))
                 return 2;
             break;
+        case 'E':
+            if (regctl_metrics_request(&m->metrics, optarg))
+                return 2;
+            break;
         default: /* the others cmdline.c has refused */
             fprintf(stderr, "regctl: monitor takes no option '%s' (see 'regctl monitor --help')\n",
                     argv[optind - 1]);
@@ -342,9 +371,11 @@ static int parse_args(struct mon *m, int argc, char **argv)
     if (!check_forms(m) && m->count_given && !m->ms_given && !m->sep && !m->json_lines && !m->csv &&
         !m->g->json)
         m->table = true;
+    if (m->spec && metrics_plan(m))
+        return 2;
     if (!m->spec || !m->nev) {
-        fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT (see 'regctl monitor "
-                        "--help')\n");
+        fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT or --metric (see "
+                        "'regctl monitor --help')\n");
         return 2;
     }
     if (m->nrates && (!m->g->backend || strcmp(m->g->backend, "sim") != 0)) {
@@ -842,10 +873,74 @@ static int event_width(const struct mon *m)
     for (unsigned i = 0; i < m->nev; i++)
         if ((int)strlen(m->events[i]) > w)
             w = (int)strlen(m->events[i]);
+    for (unsigned k = 0; k < m->metrics.n; k++) { /* "metric NAME [UNIT]" (--metric) */
+        const struct regc_metric *mt = m->metrics.use[k].m;
+        int mw = (int)(strlen(mt->name) + strlen(mt->unit)) + 10;
+        w = mw > w ? mw : w;
+    }
     return w;
 }
 
 #define SOCKET_COLUMN 16
+
+/* --metric output (issue 28, item 4; metrics.c) */
+
+/* Every socket's counts summed: this interval's, or the run's. */
+static void metric_counts(const struct mon *m, const struct sock *socks, int n, bool interval,
+                          uint64_t *out)
+{
+    for (unsigned i = 0; i < m->nev; i++)
+        out[i] = socket_sum(m, socks, n, i, interval);
+}
+
+/* --socket, text: a row per metric, "metric NAME [UNIT]", its value on each socket and in all. */
+static void print_socket_metrics(const struct mon *m, const struct sock *socks, int n,
+                                 const char *label, bool interval, const uint64_t *all, double sec)
+{
+    uint64_t *own = calloc(m->nev + 1, sizeof(*own));
+    char v[32], name[160];
+    if (!own)
+        return;
+    for (unsigned k = 0; k < m->metrics.n; k++) {
+        const struct regc_metric *mt = m->metrics.use[k].m;
+        snprintf(name, sizeof(name), "metric %s [%s]", mt->name, mt->unit);
+        printf("%8s  %-*s", label, event_width(m), name);
+        for (int j = 0; j < n; j++) {
+            for (unsigned i = 0; i < m->nev; i++)
+                own[i] = interval ? socks[j].delta[i] : run_total(m, socks[j].p, i);
+            printf("  %*s", SOCKET_COLUMN,
+                   regctl_metric_text(regctl_metrics_value(&m->metrics, k, own, sec), v, sizeof(v)));
+        }
+        printf("  %*s\n", SOCKET_COLUMN,
+               regctl_metric_text(regctl_metrics_value(&m->metrics, k, all, sec), v, sizeof(v)));
+    }
+    free(own);
+}
+
+/* The metrics of this interval ('t' > 0) or of the run (t == 0), in the chosen output. */
+static void print_metrics(const struct mon *m, const struct sock *socks, int n, unsigned long t,
+                          json_t *row)
+{
+    if (!m->metrics.n)
+        return;
+    uint64_t *counts = calloc(m->nev + 1, sizeof(*counts));
+    if (!counts)
+        return;
+    double sec = t ? m->interval_s : m->run_s;
+    char label[24];
+    snprintf(label, sizeof(label), t ? "%lu" : "total", t);
+    metric_counts(m, socks, n, t != 0, counts);
+    if (row)
+        json_object_set_new(row, "metrics", regctl_metrics_json(&m->metrics, counts, sec));
+    else if (m->csv)
+        regctl_metrics_csv(&m->metrics, stdout, label, socks[0].pkg >= 0 ? "total" : "-", counts,
+                           sec);
+    else if (socks[0].pkg >= 0)
+        print_socket_metrics(m, socks, n, label, t != 0, counts, sec);
+    else
+        regctl_metrics_print(&m->metrics, stdout, label, counts, sec);
+    free(counts);
+}
 
 /* --socket, text: "interval  event  S0  S1 ... total" */
 static void print_socket_header(const struct mon *m, const struct sock *socks, int n)
@@ -1007,6 +1102,7 @@ static void print_json_doc(const struct mon *m, const struct sock *socks, int n,
     }
     if (per)
         json_object_set_new(doc, "sockets", per);
+    print_metrics(m, socks, n, 0, doc);
     char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     if (text)
         printf("%s\n", text);
@@ -1032,7 +1128,9 @@ static void print_interval(const struct mon *m, const struct sock *socks, int n,
                            const unsigned *widths, json_t *rows)
 {
     if (rows) {
-        json_array_append_new(rows, interval_json(m, socks, n, t));
+        json_t *row = interval_json(m, socks, n, t);
+        print_metrics(m, socks, n, t, row);
+        json_array_append_new(rows, row);
         return;
     }
     if (m->csv) {
@@ -1045,6 +1143,7 @@ static void print_interval(const struct mon *m, const struct sock *socks, int n,
             print_count(socks[0].p, i, (int)widths[i], socks[0].delta[i]);
         printf("\n");
     }
+    print_metrics(m, socks, n, t, NULL);
     fflush(stdout);
 }
 
@@ -1223,10 +1322,15 @@ static int run(struct mon *m, struct sock *socks, int n)
         if (rc || m->g->dry_run)
             break;
         at = time_at(m, t0, t);
+        m->interval_s = at - before; /* --metric's seconds */
+        m->run_s = at;
         if (!perf)
             print_interval(m, socks, n, t, widths, rows);
-        else if (rows_shown)
+        else if (rows_shown) {
             emit_rows(m, socks, n, true, at, at - before);
+            if (!m->g->dry_run)
+                print_metrics(m, socks, n, t, NULL);
+        }
         run_output_lost(stdout); /* a reader gone: ends the run as SIGPIPE would */
         before = at;
         if (last)
@@ -1243,6 +1347,8 @@ static int run(struct mon *m, struct sock *socks, int n)
         print_json_doc(m, socks, n, rows);
     if (perf && !m->g->dry_run)
         emit_totals(m, socks, n, at, rows_shown);
+    if (!rows && !m->g->dry_run && (!perf || !rows_shown || !(m->sep || m->json_lines)))
+        print_metrics(m, socks, n, 0, NULL); /* the run's metrics */
     if (!rows && !m->csv && !m->sep && !m->json_lines && !m->g->dry_run)
         mux_note(m, socks, n);
     if (child.pid)
@@ -1256,7 +1362,8 @@ int regctl_monitor(const struct monitor_globals *g, int argc, char **argv)
 {
     struct mon m = {.g = g, .interval_ns = 1000000000LL};
     m.popt.multiplex = true; /* --no-multiplex turns it off */
-    m.events = calloc((size_t)argc + 1, sizeof(*m.events));
+    m.evcap = (unsigned)argc + REGCTL_METRIC_MAX_EVENTS;
+    m.events = calloc((size_t)m.evcap + 1, sizeof(*m.events));
     m.rates = calloc((size_t)argc + 1, sizeof(*m.rates));
     int rc = m.events && m.rates ? parse_args(&m, argc, argv) : 1;
     if (!m.events || !m.rates)

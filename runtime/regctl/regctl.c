@@ -5,6 +5,7 @@
  *
  *   regctl [options] list [SPEC[.BLOCK]]
  *   regctl [options] events [--perf] [SPEC[.BLOCK]] [PATTERN]
+ *   regctl [options] metrics [SPEC] [PATTERN]
  *   regctl [options] read SPEC.BLOCK[.INSTANCE].REG[INDEX]
  *   regctl [options] write SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... [--force]
  *   regctl [options] detect
@@ -20,6 +21,7 @@
 #include "complete.h"
 #include "cpucheck.h"
 #include "events.h"
+#include "metrics.h"
 #include "monitor.h"
 #include "names.h"
 #include "numarg.h"
@@ -862,6 +864,12 @@ static int run_events(void *ctx, int argc, char **argv)
     return regctl_events(o->json, argc, argv);
 }
 
+static int run_metrics(void *ctx, int argc, char **argv)
+{
+    const struct opts *o = ctx;
+    return regctl_metrics(o->json, argc, argv);
+}
+
 static int run_detect(void *ctx, int argc, char **argv)
 {
     const struct opts *o = ctx;
@@ -1011,6 +1019,10 @@ static const struct cmdline_cmd commands[] = {
      "is a glob, as perf list takes them: it must match a whole BLOCK:EVENT, EVENT or\n"
      "perfmon name, in any case ('unc_c_*').\n",
      events_opts, g_list, "b-", run_events},
+    {"metrics", "[SPEC] [PATTERN]", "list the metrics monitor --metric computes, with their formulas",
+     "PATTERN is matched, in any case, against the name and the description; without\n"
+     "SPEC every spec is searched.\n",
+     NULL, g_list, "s-", run_metrics},
     {"read", "SPEC.BLOCK[.INSTANCE].REG[INDEX]", "read a register and decode its fields", "",
      NULL, g_access, "r", cmd_read},
     {"write", "SPEC.BLOCK[.INSTANCE].REG[INDEX] FIELD=VALUE... [--force]",

@@ -69,6 +69,9 @@ def expected(tree):
         if pm.get("unmodelled_filters"):
             yield ("unmodelled filters of " + b["name"], 3,
                    [(f["name"], f["what"], fold(f["desc"])) for f in pm["unmodelled_filters"]])
+    if tree.get("metrics"):
+        # name, formula, scale, unit, description, source
+        yield ("metrics", 6, [(m["name"], m["formula"], fold(m["c_source"])) for m in tree["metrics"]])
 
 
 def main():

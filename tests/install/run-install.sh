@@ -38,6 +38,7 @@ tap_ok "make install PREFIX=$prefix DESTDIR=..."
     for t in templates/*.mustache; do echo "$prefix/share/regc/templates/${t##*/}"; done
     for s in regspec/*.rng regspec/*.xml; do echo "$prefix/share/regc/regspec/${s##*/}"; done
     for s in regspec/events/*.xml; do echo "$prefix/share/regc/regspec/events/${s##*/}"; done
+    for s in regspec/metrics/*.xml; do echo "$prefix/share/regc/regspec/metrics/${s##*/}"; done
     for h in generated/*.h; do echo "$prefix/include/regc/${h##*/}"; done
     for m in docs/man/*.[0-9]; do echo "$prefix/share/man/man${m##*.}/${m##*/}"; done
     echo "$prefix/share/bash-completion/completions/regc"

@@ -14,10 +14,12 @@ allows; each such difference is printed as 'known:'. A perfmon row counted by a 
 counter (Counter "Fixed") is compared instead with FILE's line for its EventName
 (tests/specs/data/perf/fixed.txt: EventName EventCode Counter Unit, how perf's own JSON
 writes it, cited there), and must have no UMask; a fixed row FILE does not list disagrees. Prints one line per
-disagreement and a summary 'compared N of M export entries'. Exit 0 when all
+disagreement and a summary 'compared N of M export entries'. A metric entry (MetricName)
+must name in its MetricExpr only events the export lists (and duration_time). Exit 0 when all
 agree, 1 on a disagreement, 2 on unreadable input or when nothing was compared.
 """
 import json
+import re
 import sys
 
 
@@ -56,7 +58,15 @@ def main(argv):
         limits[num(code)] = set(ctrs(c.replace(';', ',')))
     rows = {r['EventName'].upper(): r for r in pm['Events']}
     bad, n = 0, 0
+    names = {str(e.get('EventName', '')).upper() for e in export}
     for e in export:
+        if 'MetricName' in e:  # a metric: every event its MetricExpr names is exported
+            for tok in re.findall(r'[A-Za-z_][A-Za-z0-9_.]*', e.get('MetricExpr', '')):
+                if tok != 'duration_time' and tok.upper() not in names:
+                    print('%s: MetricExpr names %s, which the export does not list'
+                          % (e['MetricName'], tok))
+                    bad += 1
+            continue
         for key in ('EventName', 'EventCode', 'Counter', 'Unit', 'PerPkg'):
             if key not in e:
                 print('%s: no %s' % (e.get('EventName'), key))

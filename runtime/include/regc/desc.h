@@ -302,12 +302,54 @@ struct regc_pmon_global {
     const struct regc_global_status *status;   /* NULL when none */
 };
 
+/*
+ * <metric> (docs/regspec.md, "Metrics"): a value derived from counts, shown
+ * as formula x scale in 'unit'. The formula is in postfix ('ops'); regc/metric.h
+ * evaluates it. Issue 28.
+ */
+enum regc_mop {
+    REGC_MOP_END,     /* ends the list */
+    REGC_MOP_NUM,     /* push 'value' */
+    REGC_MOP_EVENT,   /* push the count of events[term] */
+    REGC_MOP_SECONDS, /* push the seconds the counts were taken over */
+    REGC_MOP_ADD,     /* a b -> a + b */
+    REGC_MOP_SUB,
+    REGC_MOP_MUL,
+    REGC_MOP_DIV      /* a b -> a / b; NaN when b is 0 */
+};
+
+/* The evaluation stack of a metric: regc refuses a formula that needs more (metric-syntax). */
+#define REGC_METRIC_STACK 64
+
+struct regc_metric_op {
+    enum regc_mop op;
+    double value;  /* REGC_MOP_NUM */
+    unsigned term; /* REGC_MOP_EVENT */
+};
+
+/* An event a metric names: BLOCK[INSTANCE]:EVENT, as in regctl's event syntax. */
+struct regc_metric_event {
+    const char *block;    /* NULL ends the list */
+    const char *instance; /* NULL: every instance of the block, summed */
+    const char *event;    /* full name, "CAS_COUNT.RD" */
+    const char *text;     /* as written in the formula */
+};
+
+struct regc_metric {
+    const char *name, *formula, *unit, *desc;
+    double scale;
+    const struct regc_metric_event *events; /* ends with block NULL */
+    const struct regc_metric_op *ops;       /* ends with REGC_MOP_END */
+    struct regc_cite cite;
+};
+
 struct regc_spec {
     const char *name, *prefix, *title, *version;
     const struct regc_source *sources;          /* ends with id NULL */
     const struct regc_block *blocks;            /* ends with name NULL */
     const struct regc_pmon_global *pmon_global; /* NULL when none */
     const struct regc_cpu *cpus; /* ends with vendor NULL; NULL or empty: not known */
+    const struct regc_metric *metrics; /* ends with name NULL; NULL: none */
 };
 
 #ifdef __cplusplus

@@ -1,0 +1,26 @@
+/*
+ * model_metric - what the outputs derive from a checked <metric>: perf's
+ * MetricExpr and ScaleUnit, the scale as a C double literal. One place, so
+ * the context tree (templates) and the JSON export say the same.
+ */
+#ifndef REGC_MODEL_METRIC_H
+#define REGC_MODEL_METRIC_H
+
+#include "arena.h"
+#include "model.h"
+
+/*
+ * perf's MetricExpr for 'm' (events by their perfmon alias, which perf sums
+ * over every box of the PMU type; "seconds" as duration_time), owned by 'a';
+ * NULL when perf cannot express it: it names no event, a term names an
+ * instance, or an event has no perfmon alias.
+ */
+char *model_metric_perf_expr(struct arena *a, const struct model_metric *m);
+
+/* perf's ScaleUnit: the scale as written (or "1") followed by the unit, e.g. "1e-9GB/s"; owned by 'a'. */
+char *model_metric_scale_unit(struct arena *a, const struct model_metric *m);
+
+/* The scale as a C double literal ("1e-9", "100.0"); owned by 'a'. */
+char *model_metric_c_scale(struct arena *a, const struct model_metric *m);
+
+#endif

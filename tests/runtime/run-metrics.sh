@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# tests/runtime/run-metrics.sh - regctl metrics and monitor --metric (docs/monitoring.md,
+# "Metrics"; docs/regspec.md, "Metrics").
+#
+# Every metric of every spec (as `regctl --json metrics` lists them) is measured on the
+# simulator: the test injects traffic into the sub-events its events are made of, with a
+# different rate on each instance of a block (C-Box, memory channel, QPI port), runs
+# `regctl --backend sim --json monitor SPEC --metric NAME` for two intervals, and compares
+# each interval's value and the run's with the formula computed here by hand from the
+# injected rates: HAND below, written from the metrics' sources (CAS commands x 64 bytes,
+# data flits x 8 bytes, two flit slots per QPI clock, cycles over PCU clocks, C-Box lookups
+# by the state they found), not from the spec's formula text. A metric without a HAND entry
+# fails. On the simulator 'seconds' is the interval asked for (10ms), not the time measured.
+# Then: a zero denominator is n/a (JSON null), and the usage errors.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tap.sh
+: "${REGCTL:=build/regctl}"
+tap_setup tmp
+
+if ! command -v python3 >/dev/null; then
+    tap_skip "metrics on the simulator" "python3 is not installed"
+    tap_done
+    exit 0
+fi
+
+"$REGCTL" --json metrics >"$tmp/metrics.json" 2>"$tmp/err" ||
+    tap_fail "regctl --json metrics" "$(cat "$tmp/err")"
+
+python3 - "$REGCTL" "$tmp" <<'PY'
+import json, math, subprocess, sys
+
+regctl, tmp = sys.argv[1], sys.argv[2]
+SEC = 0.010  # --interval 10ms
+GB = 1e9
+
+# metric -> (the traffic injected: BLOCK:EVENT of sub-events, per instance), value from r
+# (r[EVENT] = that traffic summed over the block's instances in one interval) and seconds.
+def rd(r): return r['imc:CAS_COUNT.RD_REG'] + r['imc:CAS_COUNT.RD_UNDERFILL']   # RD = 0x3
+def wr(r): return r['imc:CAS_COUNT.WR_RMM'] + r['imc:CAS_COUNT.WR_WMM']         # WR = 0xc
+CAS = ['imc:CAS_COUNT.RD_REG', 'imc:CAS_COUNT.RD_UNDERFILL', 'imc:CAS_COUNT.WR_RMM',
+       'imc:CAS_COUNT.WR_WMM']
+def pcu(ev):
+    return (['pcu:' + ev, 'pcu:CLOCKTICKS'], lambda r, s: 100.0 * r['pcu:' + ev] / r['pcu:CLOCKTICKS'])
+LOOKUP = ['cbox:CACHE_LOOKUP.ANY_M', 'cbox:CACHE_LOOKUP.ANY_ES', 'cbox:CACHE_LOOKUP.ANY_I']
+def lookups(r): return sum(r[e] for e in LOOKUP)   # every state: the ANY_MESI counter's count
+HAND = {
+    'mem_bw_read': (CAS, lambda r, s: rd(r) * 64 / s / GB),
+    'mem_bw_write': (CAS, lambda r, s: wr(r) * 64 / s / GB),
+    'mem_bw': (CAS, lambda r, s: (rd(r) + wr(r)) * 64 / s / GB),
+    'qpi_data_bw_tx': (['qpi:TxL_FLITS_G0.DATA', 'qpi:TxL_FLITS_G0.NON_DATA'],
+                       lambda r, s: r['qpi:TxL_FLITS_G0.DATA'] * 8 / s / GB),
+    'qpi_data_bw_rx': (['qpi:RxL_FLITS_G0.DATA', 'qpi:RxL_FLITS_G0.NON_DATA'],
+                       lambda r, s: r['qpi:RxL_FLITS_G0.DATA'] * 8 / s / GB),
+    'qpi_link_util_rx': (['qpi:RxL_FLITS_G0.DATA', 'qpi:RxL_FLITS_G0.NON_DATA', 'qpi:CLOCKTICKS'],
+                         lambda r, s: 100.0 * (r['qpi:RxL_FLITS_G0.DATA'] + r['qpi:RxL_FLITS_G0.NON_DATA'])
+                         / (2 * r['qpi:CLOCKTICKS'])),
+    'pcu_freq_thermal_ltd': pcu('FREQ_MAX_LIMIT_THERMAL_CYCLES'),
+    'pcu_freq_power_ltd': pcu('FREQ_MAX_POWER_CYCLES'),
+    'pcu_freq_os_ltd': pcu('FREQ_MAX_OS_CYCLES'),
+    'pcu_freq_current_ltd': pcu('FREQ_MAX_CURRENT_CYCLES'),
+    'llc_lookups': (LOOKUP, lambda r, s: lookups(r) / s),
+    'llc_misses': (LOOKUP, lambda r, s: r['cbox:CACHE_LOOKUP.ANY_I'] / s),
+    'llc_hit_ratio': (LOOKUP, lambda r, s: 100.0 * (lookups(r) - r['cbox:CACHE_LOOKUP.ANY_I']) / lookups(r)),
+}
+
+n = 0
+def ok(name):
+    global n
+    n += 1
+    print('ok %d - %s' % (n, name))
+def fail(name, why):
+    global n
+    n += 1
+    print('not ok %d - %s' % (n, name))
+    for line in str(why).splitlines()[:12]:
+        print('#   ' + line)
+
+metrics = json.load(open(tmp + '/metrics.json'))
+models = {}
+for m in metrics:
+    spec, name = m['spec'], m['name']
+    label = '%s %s' % (spec, name)
+    if name not in HAND:
+        fail(label, 'no hand formula in tests/runtime/run-metrics.sh for this metric')
+        continue
+    if spec not in models:
+        models[spec] = json.load(open('generated/%s.json' % spec))
+    blocks = {b['name']: [i['name'] for i in b['instances']] for b in models[spec]['blocks']}
+    traffic, hand = HAND[name]
+    args, r = [], {}
+    for t, ev in enumerate(traffic):
+        block, event = ev.split(':')
+        r[ev] = 0
+        for k, inst in enumerate(blocks[block] or [None]):
+            rate = 1000 * (t + 1) + 37 * (k + 1) * (t + 2)   # every instance its own rate
+            if ev.endswith('CLOCKTICKS'):
+                rate = 400000 + 1000 * k                      # at most one per cycle
+            where = '%s[%s]' % (block, inst) if inst else block
+            args += ['--sim-rate', '%s:%s=%d' % (where, event, rate)]
+            r[ev] += rate
+    cmd = [regctl, '--backend', 'sim', '--json', 'monitor', spec, '--metric', name,
+           '--interval', '10ms', '--count', '2'] + args
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        fail(label, '%s\nexit %d\n%s' % (' '.join(cmd), p.returncode, p.stderr))
+        continue
+    doc = json.loads(p.stdout)
+    want = hand(r, SEC)
+    got = [row['metrics'][name]['value'] for row in doc['intervals']] + [doc['metrics'][name]['value']]
+    bad = [g for g in got if g is None or not math.isclose(g, want, rel_tol=1e-12)]
+    unit = doc['metrics'][name]['unit']
+    if bad or unit != m['unit'] or want == 0:
+        fail(label, 'by hand %r %s, regctl %r %s (%s)' % (want, m['unit'], got, unit, ' '.join(cmd)))
+    else:
+        ok('%s: %.6g %s, by hand, in both intervals and for the run' % (label, want, unit))
+open(tmp + '/n', 'w').write(str(n))
+PY
+tap_n=$(cat "$tmp/n" 2>/dev/null || echo 0)
+
+# A zero denominator: cycles counted, no PCU or QPI clock ticks. n/a in text, null in JSON
+# (not inf, not a crash).
+run() { "$REGCTL" --backend sim "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/status"; }
+run monitor e5_2600 --metric pcu_freq_thermal_ltd --interval 10ms --count 1 \
+    --sim-rate pcu:FREQ_MAX_LIMIT_THERMAL_CYCLES=100
+if [ "$(cat "$tmp/status")" = 0 ] && grep -q '^   total  metric pcu_freq_thermal_ltd  *n/a %$' "$tmp/out"; then
+    tap_ok "a zero denominator is n/a (text)"
+else
+    tap_fail "a zero denominator is n/a (text)" "$(cat "$tmp/out" "$tmp/err")"
+fi
+run --json monitor e5_2600 --metric qpi_link_util_rx --interval 10ms --count 1 \
+    --sim-rate 'qpi[qpi1]:RxL_FLITS_G0.DATA=100'
+if [ "$(cat "$tmp/status")" = 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(d["metrics"]["qpi_link_util_rx"]["value"] is not None or
+         d["intervals"][0]["metrics"]["qpi_link_util_rx"]["value"] is not None)' "$tmp/out"; then
+    tap_ok "a zero denominator is null (JSON)"
+else
+    tap_fail "a zero denominator is null (JSON)" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
+# CSV: a row per metric, value and unit; the events the metric needs are programmed as well
+run monitor e5_2600 --csv --metric mem_bw_read --interval 10ms --count 1 \
+    --sim-rate 'imc[imc1]:CAS_COUNT.RD=15625'
+if grep -qx '1,-,metric:mem_bw_read,0.10000000000000001,GB/s' "$tmp/out" &&
+    grep -qx '1,-,imc\[imc1\]:CAS_COUNT.RD,15625' "$tmp/out"; then
+    tap_ok "--csv: the metric's row (15625 x 64 B in 10ms = 0.1 GB/s) and its events' rows"
+else
+    tap_fail "--csv: the metric's row and its events' rows" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
+# Two sockets: each socket's value from its own channels, the total from every socket's
+# (by hand: 100000 and 56250 reads x 64 B in 10ms: 0.64 and 0.36 GB/s, 1 GB/s in all; the
+# PCU's limit held 250 of socket 1's 1000 clocks, socket 0 counted none: n/a).
+run monitor e5_2600 --metric mem_bw_read --metric pcu_freq_os_ltd --socket all --sim-sockets 2 \
+    --interval 10ms --count 1 --sim-rate 'imc[imc0]:CAS_COUNT.RD=100000@0' \
+    --sim-rate 'imc[imc2]:CAS_COUNT.RD=56250@1' --sim-rate pcu:CLOCKTICKS=1000@1 \
+    --sim-rate pcu:FREQ_MAX_OS_CYCLES=250@1
+rows=$(sed -n 's/^ *\(1\|total\)  metric \([a-z_]*\) \[\([^]]*\)\]  *\([^ ]*\)  *\([^ ]*\)  *\([^ ]*\)$/\1 \2 \3 \4 \5 \6/p' "$tmp/out")
+want="1 mem_bw_read GB/s 0.64 0.36 1
+1 pcu_freq_os_ltd % n/a 25 25
+total mem_bw_read GB/s 0.64 0.36 1
+total pcu_freq_os_ltd % n/a 25 25"
+if [ "$(cat "$tmp/status")" = 0 ] && [ "$rows" = "$want" ]; then
+    tap_ok "--socket: a metric per socket and in total, by hand"
+else
+    tap_fail "--socket: a metric per socket and in total" "$rows" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
+# The perf backend (a fake sysfs with the kernel's E5-2600 v2 PMUs, tests/runtime/perf-sysfs.sh):
+# --metric mem_bw_read opens CAS_COUNT.RD on every iMC PMU the kernel registers, each with the
+# config of the header's E5_2600V2_EV_IMC_CAS_COUNT_RD.
+(cd "$tmp" && bash "$OLDPWD/tests/runtime/perf-sysfs.sh" "$OLDPWD/tests/runtime/data/perf-formats/ivbep.txt" sys 9) \
+    >/dev/null 2>&1
+"$REGCTL" --backend perf --sysfs-root "$tmp/sys" --dry-run monitor e5_2600v2 --metric mem_bw_read \
+    >"$tmp/out" 2>"$tmp/err"
+want=$(sed -n 's/^#define E5_2600V2_EV_IMC_CAS_COUNT_RD  *UINT32_C(\(0x[0-9a-f]*\))$/\1/p' generated/e5_2600v2.h)
+pmus=$(cd "$tmp/sys/bus/event_source/devices" 2>/dev/null && ls -d uncore_imc_* | sort | tr '\n' ' ')
+opened=$(sed -n "s|^perf_event_open imc\[[a-z0-9_]*\]:CAS_COUNT.RD \(uncore_imc_[0-9]*\)/.* config=$want .*|\1|p" \
+    "$tmp/out" | sort | tr '\n' ' ')
+if [ -n "$want" ] && [ -n "$pmus" ] && [ "$opened" = "$pmus" ]; then
+    tap_ok "--backend perf: --metric mem_bw_read opens config $want on every iMC PMU ($pmus)"
+else
+    tap_fail "--backend perf: --metric mem_bw_read on every iMC PMU" \
+        "want $want on: $pmus; opened: $opened; $(head -n 3 "$tmp/out" "$tmp/err")"
+fi
+
+# Usage errors: exit 2 and the message, nothing measured.
+expect_usage() {   # name, expected stderr line, regctl arguments...
+    local name=$1 want=$2
+    shift 2
+    run "$@"
+    if [ "$(cat "$tmp/status")" = 2 ] && grep -qxF "$want" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+        tap_ok "$name"
+    else
+        tap_fail "$name" "status $(cat "$tmp/status"); $(cat "$tmp/err")"
+    fi
+}
+expect_usage "--metric: an unknown metric, with a suggestion" \
+    "regctl: monitor: no metric 'mem_bw_reed' in spec 'e5_2600'; did you mean 'mem_bw_read'?" \
+    monitor e5_2600 --metric mem_bw_reed --count 1
+expect_usage "--metric excludes --sample" \
+    "regctl: monitor: --metric computes from counts; it excludes --sample" \
+    monitor e5_2600 --metric mem_bw --sample 100 --count 1
+fifty=()
+for _ in $(seq 50); do fifty+=(ubox:EVENT_MSG.DOORBELL_RCVD); done
+expect_usage "--metric: more events than monitor takes, refused (50 given, mem_bw's 16 more)" \
+    "regctl: monitor: --metric mem_bw needs more events than the 64 monitor takes" \
+    monitor e5_2600v2 "${fifty[@]}" --metric mem_bw --count 1
+expect_usage "metrics: a SPEC that is none" \
+    "regctl: metrics: no spec 'e5_2700'; did you mean 'e5_2600v2'?" metrics e5_2700 bw
+run metrics e5_2600 bandwith
+if [ "$(cat "$tmp/status")" = 1 ] &&
+    grep -qxF "regctl: metrics: nothing matches 'bandwith'" "$tmp/err"; then
+    tap_ok "metrics: a PATTERN that matches nothing: exit 1"
+else
+    tap_fail "metrics: a PATTERN that matches nothing: exit 1" "$(cat "$tmp/err")"
+fi
+run metrics e5_2600v2 BANDWIDTH
+if [ "$(cat "$tmp/status")" = 0 ] &&
+    [ "$(sed -n 's/^\([a-z_0-9]*\)  (e5_2600v2, .*/\1/p' "$tmp/out" | tr '\n' ' ')" = "mem_bw_read mem_bw_write mem_bw " ]; then
+    tap_ok "metrics SPEC PATTERN: the memory bandwidth metrics of e5_2600v2 (description, any case)"
+else
+    tap_fail "metrics SPEC PATTERN: the memory bandwidth metrics" "$(cat "$tmp/out" "$tmp/err")"
+fi
+tap_done
