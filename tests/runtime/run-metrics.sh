@@ -205,9 +205,17 @@ expect_usage "--metric excludes --sample" \
     monitor e5_2600 --metric mem_bw --sample 100 --count 1
 fifty=()
 for _ in $(seq 50); do fifty+=(ubox:EVENT_MSG.DOORBELL_RCVD); done
-expect_usage "--metric: more events than monitor takes, refused (50 given, mem_bw's 16 more)" \
-    "regctl: monitor: --metric mem_bw needs more events than the 64 monitor takes" \
-    monitor e5_2600v2 "${fifty[@]}" --metric mem_bw --count 1
+# monitor takes any number of events (issue 28: no limit of 64): 50 given and mem_bw's 16 more
+# all count, the metric included, never one dropped
+out=$("$REGCTL" --backend sim monitor e5_2600v2 "${fifty[@]}" --metric mem_bw --interval 0 --count 1 \
+    --sim-rate 'imc[mc0_ch0]:CAS_COUNT.RD=1000' 2>&1)
+rc=$?
+if [ $rc = 0 ] && grep -q 'metric mem_bw' <<<"$out" &&
+    [ "$(head -1 <<<"$out" | grep -o 'ubox:EVENT_MSG.DOORBELL_RCVD' | wc -l)" = 50 ]; then
+    tap_ok "--metric with 50 events given: all 66 counted, the metric printed"
+else
+    tap_fail "--metric with 50 events given: all 66 counted, the metric printed" "exit $rc" "$out"
+fi
 expect_usage "metrics: a SPEC that is none" \
     "regctl: metrics: no spec 'e5_2700'; did you mean 'e5_2600v2'?" metrics e5_2700 bw
 run metrics e5_2600 bandwith
