@@ -13,7 +13,7 @@
  *   Intel perfmon JKT/events/Jaketown_uncore.json (ref intel/perfmon 6dadedf3aa483393943e044ba5ec88a4507cd040, rev V24, 08/21/2023)
  *   Linux arch/x86/include/asm/intel-family.h (INTEL_FAM6_* model numbers)
  *   Linux arch/x86/events/intel/uncore.c, intel_uncore_match[] (X86_MATCH_INTEL_FAM6_MODEL: the uncore driver per CPU model)
- *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json, uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr)
+ *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json, uncore-interconnect.json, uncore-power.json, jkt-metrics.json (ScaleUnit, MetricExpr)
  *   Linux tools/perf/pmu-events/arch/x86/mapfile.csv (Intel perfmon mapfile: CPUID signature to event list)
  *
  * Naming, masks and helpers: docs/c-header.md. Per register R and field F:
@@ -10527,10 +10527,12 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * Memory read bandwidth: one 64-byte line per read CAS command, every
  * channel summed.
  * Source:
- *   Intel Xeon Processor E5-2600 Product Family Uncore Performance
- *   Monitoring Guide (327043); iMC metric MEM_BW_READS = CAS_COUNT.RD * 64
- *   (bytes), here per second; perf-json: UNC_M_CAS_COUNT.RD ScaleUnit
- *   64Bytes; pcm-memory: read CAS x 64 bytes per second
+ *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json, jkt-metrics.json
+ *   (ScaleUnit, MetricExpr); the read term of jaketown/jkt-metrics.json
+ *   DRAM_BW_Use, MetricExpr ( 64 * ( uncore_imc@cas_count_read@ +
+ *   uncore_imc@cas_count_write@ ) / 1000000000 ) / duration_time; likwid's
+ *   MEM groups likewise: 1.0E-06*SUM(CAS_COUNT_RD)*64.0/time MBytes/s
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (imc:CAS_COUNT.RD); an event without an instance
  * counts on every instance of its block, summed.
@@ -10545,10 +10547,12 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * Memory write bandwidth: one 64-byte line per write CAS command, every
  * channel summed.
  * Source:
- *   Intel Xeon Processor E5-2600 Product Family Uncore Performance
- *   Monitoring Guide (327043); iMC metric MEM_BW_WRITES = CAS_COUNT.WR * 64
- *   (bytes), here per second; perf-json: UNC_M_CAS_COUNT.WR ScaleUnit
- *   64Bytes; pcm-memory: write CAS x 64 bytes per second
+ *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json, jkt-metrics.json
+ *   (ScaleUnit, MetricExpr); the write term of jaketown/jkt-metrics.json
+ *   DRAM_BW_Use (uncore_imc@cas_count_write@ x 64 bytes per second);
+ *   likwid's MEM groups likewise: 1.0E-06*SUM(CAS_COUNT_WR)*64.0/time
+ *   MBytes/s
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (imc:CAS_COUNT.WR); an event without an instance
  * counts on every instance of its block, summed.
@@ -10562,9 +10566,12 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * Metric mem_bw, in GB/s: ((imc:CAS_COUNT.RD + imc:CAS_COUNT.WR) * 64 / seconds) x 1e-9
  * Memory bandwidth, reads and writes, every channel summed.
  * Source:
- *   Intel Xeon Processor E5-2600 Product Family Uncore Performance
- *   Monitoring Guide (327043); iMC metric MEM_BW_TOTAL = MEM_BW_READS +
- *   MEM_BW_WRITES, here per second; pcm-memory's system total
+ *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json, jkt-metrics.json
+ *   (ScaleUnit, MetricExpr); jaketown/jkt-metrics.json DRAM_BW_Use, 'Average
+ *   external Memory Bandwidth Use for reads and writes [GB / sec]': ( 64 * (
+ *   uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@ ) / 1000000000
+ *   ) / duration_time
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (imc:CAS_COUNT.RD, imc:CAS_COUNT.WR); an event without an instance
  * counts on every instance of its block, summed.
@@ -10579,9 +10586,10 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * Data sent over the QPI links, every port summed.
  * Source:
  *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
- *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
- *   QPI_DATA_BANDWIDTH_TX: UNC_Q_TxL_FLITS_G0.DATA, ScaleUnit 8Bytes (8
- *   bytes of data per data flit)
+ *   uncore-interconnect.json, uncore-power.json, jkt-metrics.json
+ *   (ScaleUnit, MetricExpr); QPI_DATA_BANDWIDTH_TX: UNC_Q_TxL_FLITS_G0.DATA,
+ *   ScaleUnit 8Bytes (8 bytes of data per data flit); 329468-002 section
+ *   2.8.6: QPI_DATA_BW = TxL_FLITS_G0.DATA * 8 (bytes)
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (qpi:TxL_FLITS_G0.DATA); an event without an instance
  * counts on every instance of its block, summed.
@@ -10596,8 +10604,11 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * Data received over the QPI links, every port summed.
  * Source:
  *   Intel Xeon Processor E5-2600 Product Family Uncore Performance
- *   Monitoring Guide (327043); QPI metric DATA_FROM_QPI = RxL_FLITS_G0.DATA
- *   * 8 (bytes), here per second
+ *   Monitoring Guide (327043); event RxL_FLITS_G0: 'To calculate data
+ *   bandwidth, one should therefore do: data flits * 8B / time (for L0) or
+ *   4B instead of 8B for L0p' (329468-002 section 2.8.7; 327043 alike);
+ *   likwid's QPI group: QPI receive data bandwidth =
+ *   sum(RXL_FLITS_G0_DATA)*8/runtime
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (qpi:RxL_FLITS_G0.DATA); an event without an instance
  * counts on every instance of its block, summed.
@@ -10613,8 +10624,10 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * clock) that carried data or protocol flits, averaged over the ports.
  * Source:
  *   Intel Xeon Processor E5-2600 Product Family Uncore Performance
- *   Monitoring Guide (327043); QPI metric QPI_LINK_UTIL = (RxL_FLITS_G0.DATA
- *   + RxL_FLITS_G0.NON_DATA) / (2 * CLOCKTICKS)
+ *   Monitoring Guide (327043); QPI metric QPI_LINK_UTIL, 'Percentage of
+ *   cycles that QPI Link was utilized' (329468-002 section 2.8.6; 327043
+ *   section 2.7.6) = (RxL_FLITS_G0.DATA + RxL_FLITS_G0.NON_DATA) / (2 *
+ *   CLOCKTICKS)
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (qpi:RxL_FLITS_G0.DATA, qpi:RxL_FLITS_G0.NON_DATA, qpi:CLOCKTICKS); an event without an instance
  * counts on every instance of its block, summed.
@@ -10630,8 +10643,8 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * were the strongest limit on the cores' frequency.
  * Source:
  *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
- *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
- *   UNC_P_FREQ_MAX_LIMIT_THERMAL_CYCLES: MetricExpr
+ *   uncore-interconnect.json, uncore-power.json, jkt-metrics.json
+ *   (ScaleUnit, MetricExpr); UNC_P_FREQ_MAX_LIMIT_THERMAL_CYCLES: MetricExpr
  *   (UNC_P_FREQ_MAX_LIMIT_THERMAL_CYCLES / UNC_P_CLOCKTICKS) * 100.
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (pcu:FREQ_MAX_LIMIT_THERMAL_CYCLES, pcu:CLOCKTICKS); an event without an instance
@@ -10648,9 +10661,9 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * strongest limit on the cores' frequency.
  * Source:
  *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
- *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
- *   UNC_P_FREQ_MAX_POWER_CYCLES: MetricExpr (UNC_P_FREQ_MAX_POWER_CYCLES /
- *   UNC_P_CLOCKTICKS) * 100.
+ *   uncore-interconnect.json, uncore-power.json, jkt-metrics.json
+ *   (ScaleUnit, MetricExpr); UNC_P_FREQ_MAX_POWER_CYCLES: MetricExpr
+ *   (UNC_P_FREQ_MAX_POWER_CYCLES / UNC_P_CLOCKTICKS) * 100.
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (pcu:FREQ_MAX_POWER_CYCLES, pcu:CLOCKTICKS); an event without an instance
  * counts on every instance of its block, summed.
@@ -10666,9 +10679,9 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * system's request was the strongest limit on the cores' frequency.
  * Source:
  *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
- *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
- *   UNC_P_FREQ_MAX_OS_CYCLES: MetricExpr (UNC_P_FREQ_MAX_OS_CYCLES /
- *   UNC_P_CLOCKTICKS) * 100.
+ *   uncore-interconnect.json, uncore-power.json, jkt-metrics.json
+ *   (ScaleUnit, MetricExpr); UNC_P_FREQ_MAX_OS_CYCLES: MetricExpr
+ *   (UNC_P_FREQ_MAX_OS_CYCLES / UNC_P_CLOCKTICKS) * 100.
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (pcu:FREQ_MAX_OS_CYCLES, pcu:CLOCKTICKS); an event without an instance
  * counts on every instance of its block, summed.
@@ -10684,9 +10697,9 @@ static inline uint64_t e5_2600_r3qpi_pci_pmon_ctr_event_count_val(uint64_t x)
  * strongest limit on the cores' frequency.
  * Source:
  *   Linux tools/perf/pmu-events/arch/x86/jaketown/uncore-memory.json,
- *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
- *   UNC_P_FREQ_MAX_CURRENT_CYCLES: MetricExpr (UNC_P_FREQ_MAX_CURRENT_CYCLES
- *   / UNC_P_CLOCKTICKS) * 100.
+ *   uncore-interconnect.json, uncore-power.json, jkt-metrics.json
+ *   (ScaleUnit, MetricExpr); UNC_P_FREQ_MAX_CURRENT_CYCLES: MetricExpr
+ *   (UNC_P_FREQ_MAX_CURRENT_CYCLES / UNC_P_CLOCKTICKS) * 100.
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (pcu:FREQ_MAX_CURRENT_CYCLES, pcu:CLOCKTICKS); an event without an instance
  * counts on every instance of its block, summed.

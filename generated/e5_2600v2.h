@@ -16343,11 +16343,12 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  * Memory read bandwidth: one 64-byte line per read CAS command, every
  * channel summed.
  * Source:
- *   Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance
- *   Monitoring Reference Manual (329468); iMC metric MEM_BW_READS =
- *   CAS_COUNT.RD * 64 (bytes), here per second; perf-json:
- *   UNC_M_CAS_COUNT.RD ScaleUnit 64Bytes; pcm-memory: read CAS x 64 bytes
- *   per second
+ *   Linux tools/perf/pmu-events/arch/x86/ivytown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr); the
+ *   read term of jaketown/jkt-metrics.json DRAM_BW_Use, MetricExpr ( 64 * (
+ *   uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@ ) / 1000000000
+ *   ) / duration_time; likwid's MEM groups likewise:
+ *   1.0E-06*SUM(CAS_COUNT_RD)*64.0/time MBytes/s
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (imc:CAS_COUNT.RD); an event without an instance
  * counts on every instance of its block, summed.
@@ -16362,11 +16363,11 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  * Memory write bandwidth: one 64-byte line per write CAS command, every
  * channel summed.
  * Source:
- *   Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance
- *   Monitoring Reference Manual (329468); iMC metric MEM_BW_WRITES =
- *   CAS_COUNT.WR * 64 (bytes), here per second; perf-json:
- *   UNC_M_CAS_COUNT.WR ScaleUnit 64Bytes; pcm-memory: write CAS x 64 bytes
- *   per second
+ *   Linux tools/perf/pmu-events/arch/x86/ivytown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr); the
+ *   write term of jaketown/jkt-metrics.json DRAM_BW_Use
+ *   (uncore_imc@cas_count_write@ x 64 bytes per second); likwid's MEM groups
+ *   likewise: 1.0E-06*SUM(CAS_COUNT_WR)*64.0/time MBytes/s
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (imc:CAS_COUNT.WR); an event without an instance
  * counts on every instance of its block, summed.
@@ -16380,9 +16381,12 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  * Metric mem_bw, in GB/s: ((imc:CAS_COUNT.RD + imc:CAS_COUNT.WR) * 64 / seconds) x 1e-9
  * Memory bandwidth, reads and writes, every channel summed.
  * Source:
- *   Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance
- *   Monitoring Reference Manual (329468); iMC metric MEM_BW_TOTAL =
- *   MEM_BW_READS + MEM_BW_WRITES, here per second; pcm-memory's system total
+ *   Linux tools/perf/pmu-events/arch/x86/ivytown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   jaketown/jkt-metrics.json DRAM_BW_Use, 'Average external Memory
+ *   Bandwidth Use for reads and writes [GB / sec]': ( 64 * (
+ *   uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@ ) / 1000000000
+ *   ) / duration_time
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (imc:CAS_COUNT.RD, imc:CAS_COUNT.WR); an event without an instance
  * counts on every instance of its block, summed.
@@ -16399,7 +16403,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   Linux tools/perf/pmu-events/arch/x86/ivytown/uncore-memory.json,
  *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
  *   QPI_DATA_BANDWIDTH_TX: UNC_Q_TxL_FLITS_G0.DATA, ScaleUnit 8Bytes (8
- *   bytes of data per data flit)
+ *   bytes of data per data flit); 329468-002 section 2.8.6: QPI_DATA_BW =
+ *   TxL_FLITS_G0.DATA * 8 (bytes)
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (qpi:TxL_FLITS_G0.DATA); an event without an instance
  * counts on every instance of its block, summed.
@@ -16414,8 +16419,11 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  * Data received over the QPI links, every port summed.
  * Source:
  *   Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance
- *   Monitoring Reference Manual (329468); QPI metric DATA_FROM_QPI =
- *   RxL_FLITS_G0.DATA * 8 (bytes), here per second
+ *   Monitoring Reference Manual (329468); event RxL_FLITS_G0: 'To calculate
+ *   data bandwidth, one should therefore do: data flits * 8B / time (for L0)
+ *   or 4B instead of 8B for L0p' (329468-002 section 2.8.7; 327043 alike);
+ *   likwid's QPI group: QPI receive data bandwidth =
+ *   sum(RXL_FLITS_G0_DATA)*8/runtime
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (qpi:RxL_FLITS_G0.DATA); an event without an instance
  * counts on every instance of its block, summed.
@@ -16431,8 +16439,10 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  * clock) that carried data or protocol flits, averaged over the ports.
  * Source:
  *   Intel Xeon Processor E5 v2 and E7 v2 Product Families Uncore Performance
- *   Monitoring Reference Manual (329468); QPI metric QPI_LINK_UTIL =
- *   (RxL_FLITS_G0.DATA + RxL_FLITS_G0.NON_DATA) / (2 * CLOCKTICKS)
+ *   Monitoring Reference Manual (329468); QPI metric QPI_LINK_UTIL,
+ *   'Percentage of cycles that QPI Link was utilized' (329468-002 section
+ *   2.8.6; 327043 section 2.7.6) = (RxL_FLITS_G0.DATA +
+ *   RxL_FLITS_G0.NON_DATA) / (2 * CLOCKTICKS)
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (qpi:RxL_FLITS_G0.DATA, qpi:RxL_FLITS_G0.NON_DATA, qpi:CLOCKTICKS); an event without an instance
  * counts on every instance of its block, summed.

@@ -12576,7 +12576,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
              {.op = REGC_MOP_SECONDS},
              {.op = REGC_MOP_DIV},
              {0}},
-         .cite = {.src = "uncore", .table = NULL, .page = NULL, .section = NULL, .cite = "iMC metric MEM_BW_READS = CAS_COUNT.RD * 64 (bytes), here per second; perf-json: UNC_M_CAS_COUNT.RD ScaleUnit 64Bytes; pcm-memory: read CAS x 64 bytes per second"}},
+         .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "the read term of jaketown/jkt-metrics.json DRAM_BW_Use, MetricExpr ( 64 * ( uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@ ) / 1000000000 ) / duration_time; likwid's MEM groups likewise: 1.0E-06*SUM(CAS_COUNT_RD)*64.0/time MBytes/s"}},
         {.name = "mem_bw_write", .formula = "imc:CAS_COUNT.WR * 64 / seconds", .unit = "GB/s", .desc = "Memory write bandwidth: one 64-byte line per write CAS command, every channel summed.", .scale = 1e-9,
          .events = (const struct regc_metric_event[]){
              {.block = "imc", .instance = NULL, .event = "CAS_COUNT.WR", .text = "imc:CAS_COUNT.WR"},
@@ -12588,7 +12588,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
              {.op = REGC_MOP_SECONDS},
              {.op = REGC_MOP_DIV},
              {0}},
-         .cite = {.src = "uncore", .table = NULL, .page = NULL, .section = NULL, .cite = "iMC metric MEM_BW_WRITES = CAS_COUNT.WR * 64 (bytes), here per second; perf-json: UNC_M_CAS_COUNT.WR ScaleUnit 64Bytes; pcm-memory: write CAS x 64 bytes per second"}},
+         .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "the write term of jaketown/jkt-metrics.json DRAM_BW_Use (uncore_imc@cas_count_write@ x 64 bytes per second); likwid's MEM groups likewise: 1.0E-06*SUM(CAS_COUNT_WR)*64.0/time MBytes/s"}},
         {.name = "mem_bw", .formula = "(imc:CAS_COUNT.RD + imc:CAS_COUNT.WR) * 64 / seconds", .unit = "GB/s", .desc = "Memory bandwidth, reads and writes, every channel summed.", .scale = 1e-9,
          .events = (const struct regc_metric_event[]){
              {.block = "imc", .instance = NULL, .event = "CAS_COUNT.RD", .text = "imc:CAS_COUNT.RD"},
@@ -12603,7 +12603,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
              {.op = REGC_MOP_SECONDS},
              {.op = REGC_MOP_DIV},
              {0}},
-         .cite = {.src = "uncore", .table = NULL, .page = NULL, .section = NULL, .cite = "iMC metric MEM_BW_TOTAL = MEM_BW_READS + MEM_BW_WRITES, here per second; pcm-memory's system total"}},
+         .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "jaketown/jkt-metrics.json DRAM_BW_Use, 'Average external Memory Bandwidth Use for reads and writes [GB / sec]': ( 64 * ( uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@ ) / 1000000000 ) / duration_time"}},
         {.name = "qpi_data_bw_tx", .formula = "qpi:TxL_FLITS_G0.DATA * 8 / seconds", .unit = "GB/s", .desc = "Data sent over the QPI links, every port summed.", .scale = 1e-9,
          .events = (const struct regc_metric_event[]){
              {.block = "qpi", .instance = NULL, .event = "TxL_FLITS_G0.DATA", .text = "qpi:TxL_FLITS_G0.DATA"},
@@ -12615,7 +12615,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
              {.op = REGC_MOP_SECONDS},
              {.op = REGC_MOP_DIV},
              {0}},
-         .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "QPI_DATA_BANDWIDTH_TX: UNC_Q_TxL_FLITS_G0.DATA, ScaleUnit 8Bytes (8 bytes of data per data flit)"}},
+         .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "QPI_DATA_BANDWIDTH_TX: UNC_Q_TxL_FLITS_G0.DATA, ScaleUnit 8Bytes (8 bytes of data per data flit); 329468-002 section 2.8.6: QPI_DATA_BW = TxL_FLITS_G0.DATA * 8 (bytes)"}},
         {.name = "qpi_data_bw_rx", .formula = "qpi:RxL_FLITS_G0.DATA * 8 / seconds", .unit = "GB/s", .desc = "Data received over the QPI links, every port summed.", .scale = 1e-9,
          .events = (const struct regc_metric_event[]){
              {.block = "qpi", .instance = NULL, .event = "RxL_FLITS_G0.DATA", .text = "qpi:RxL_FLITS_G0.DATA"},
@@ -12627,7 +12627,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
              {.op = REGC_MOP_SECONDS},
              {.op = REGC_MOP_DIV},
              {0}},
-         .cite = {.src = "uncore", .table = NULL, .page = NULL, .section = NULL, .cite = "QPI metric DATA_FROM_QPI = RxL_FLITS_G0.DATA * 8 (bytes), here per second"}},
+         .cite = {.src = "uncore", .table = NULL, .page = NULL, .section = NULL, .cite = "event RxL_FLITS_G0: 'To calculate data bandwidth, one should therefore do: data flits * 8B / time (for L0) or 4B instead of 8B for L0p' (329468-002 section 2.8.7; 327043 alike); likwid's QPI group: QPI receive data bandwidth = sum(RXL_FLITS_G0_DATA)*8/runtime"}},
         {.name = "qpi_link_util_rx", .formula = "(qpi:RxL_FLITS_G0.DATA + qpi:RxL_FLITS_G0.NON_DATA) / (2 * qpi:CLOCKTICKS)", .unit = "%", .desc = "Incoming QPI link utilisation: the share of flit slots (two per QPI clock) that carried data or protocol flits, averaged over the ports.", .scale = 100.0,
          .events = (const struct regc_metric_event[]){
              {.block = "qpi", .instance = NULL, .event = "RxL_FLITS_G0.DATA", .text = "qpi:RxL_FLITS_G0.DATA"},
@@ -12643,7 +12643,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
              {.op = REGC_MOP_MUL},
              {.op = REGC_MOP_DIV},
              {0}},
-         .cite = {.src = "uncore", .table = NULL, .page = NULL, .section = NULL, .cite = "QPI metric QPI_LINK_UTIL = (RxL_FLITS_G0.DATA + RxL_FLITS_G0.NON_DATA) / (2 * CLOCKTICKS)"}},
+         .cite = {.src = "uncore", .table = NULL, .page = NULL, .section = NULL, .cite = "QPI metric QPI_LINK_UTIL, 'Percentage of cycles that QPI Link was utilized' (329468-002 section 2.8.6; 327043 section 2.7.6) = (RxL_FLITS_G0.DATA + RxL_FLITS_G0.NON_DATA) / (2 * CLOCKTICKS)"}},
         {.name = "pcu_freq_thermal_ltd", .formula = "pcu:FREQ_MAX_LIMIT_THERMAL_CYCLES / pcu:CLOCKTICKS", .unit = "%", .desc = "Frequency residency: the share of PCU cycles in which thermal conditions were the strongest limit on the cores' frequency.", .scale = 100.0,
          .events = (const struct regc_metric_event[]){
              {.block = "pcu", .instance = NULL, .event = "FREQ_MAX_LIMIT_THERMAL_CYCLES", .text = "pcu:FREQ_MAX_LIMIT_THERMAL_CYCLES"},
