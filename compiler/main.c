@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "model.h"
 #include "model_json.h"
+#include "view.h"
 #include "mustache.h"
 #include "outfile.h"
 #include "specpath.h"
@@ -86,6 +87,7 @@ static const char usage_text[] =
     "  -ferror-limit=N  stop printing errors after N (default 50; 0: no limit)\n"
     "  -fno-caret-diagnostics  no source line and caret under the column\n"
     "  --list-templates list the built-in templates\n"
+    "  --list-names     list the names a template may read, by type\n"
     "  --version, --help\n"
     "\n"
     "exit status: 0 success, 1 errors in the input, 2 usage errors, 3 I/O errors\n";
@@ -94,7 +96,7 @@ static const char usage_text[] =
 static const char *const option_names[] = {
     "-o", "-t", "--dump-context", "-I", "--escape=", "-MD", "-MF", "-MT", "--check", "--prefix",
     "-j", "-ftemplate-output-limit=", "-ftemplate-work-limit=", "-Werror", "-ferror-limit=",
-    "-fno-caret-diagnostics", "--list-templates", "--version", "--help"};
+    "-fno-caret-diagnostics", "--list-templates", "--list-names", "--version", "--help"};
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -342,6 +344,28 @@ static bool needs_doc_keys(const struct options *o, const char *name)
     return !is_plain_builtin(o, name, "c") && !is_plain_builtin(o, name, "tables");
 }
 
+/* The template checked against the typed view (view.h) before it renders. 0 or -1. */
+static int check_template(struct tmpl *tp)
+{
+    struct view_schema vs;
+    view_schema_init(&vs);
+    int rc = tmpl_check(tp, vs.root);
+    view_schema_release(&vs);
+    return rc;
+}
+
+/* `regc --list-names`: the names a template may read (docs/templates.md). */
+static void list_names(void)
+{
+    struct view_schema vs;
+    view_schema_init(&vs);
+    struct buf b = BUF_INIT;
+    view_schema_write(&vs, &b);
+    fputs(b.s, stdout);
+    buf_release(&b);
+    view_schema_release(&vs);
+}
+
 /*
  * The output: with -o, 'file', where the renderer hands each block as it is
  * rendered (mus_options.sink; -t json: model_json_write()'s sink), then
@@ -367,7 +391,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (o->escape && !mus_escape_parse(o->escape, &mopt.escape))
         return diag_plain_error(dg, "unknown escape kind '%s' (html, c, md, json or none)", o->escape);
     bool json = strcmp(name, "json") == 0;
-    if (!json && !o->dump_context && tmpl_load(tp, name) < 0)
+    if (!json && !o->dump_context && (tmpl_load(tp, name) < 0 || check_template(tp) < 0))
         return -1;
     /* the tree every template gets; the plain built-in C header and tables skip the keys
        they never read (below), which changes none of their output */
@@ -523,6 +547,10 @@ int main(int argc, char **argv)
         }
         if (strcmp(argv[i], "--list-templates") == 0) {
             tmpl_list(stdout);
+            return 0;
+        }
+        if (strcmp(argv[i], "--list-names") == 0) {
+            list_names();
             return 0;
         }
     }
