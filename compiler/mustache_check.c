@@ -56,7 +56,15 @@ struct check {
     size_t nreported, reported_cap;
     unsigned depth, max_depth;
     bool failed;
+    mus_name_used_fn *used; /* may be NULL */
+    void *used_ctx;
 };
+
+static void note_used(const struct check *c, const char *name, size_t len)
+{
+    if (c->used)
+        c->used(c->used_ctx, name, len);
+}
 
 #define GROW(arr, n, cap) ((arr) = xgrow((arr), &(cap), (n) + 1, sizeof(*(arr))))
 
@@ -152,6 +160,8 @@ static bool resolve(struct check *c, const struct mus_template *t, const struct 
             return false;
         }
     }
+    for (uint32_t i = 0; i < n->nparts; i++)
+        note_used(c, n->parts[i].s, n->parts[i].len);
     return true;
 }
 
@@ -258,6 +268,7 @@ static const struct mus_template *target(struct check *c, const struct mus_templ
         return load(c, n->name);
     struct view_value v; /* the name comes from a value: that value must exist */
     resolve(c, t, n, &v);
+    note_used(c, NULL, 0); /* a template not known before rendering may read any name */
     return NULL;
 }
 
@@ -344,10 +355,10 @@ static void check_range(struct check *c, const struct mus_template *t, size_t fr
 }
 
 int mus_check(struct diag *dg, const struct mus_template *t, const struct view_type *root,
-              const struct mus_options *opt)
+              const struct mus_options *opt, mus_name_used_fn *used, void *used_ctx)
 {
     static const struct mus_options defaults = {0};
-    struct check c = {.dg = dg, .opt = opt ? opt : &defaults};
+    struct check c = {.dg = dg, .opt = opt ? opt : &defaults, .used = used, .used_ctx = used_ctx};
     c.max_depth = c.opt->max_depth ? c.opt->max_depth : MUS_DEFAULT_MAX_DEPTH;
     push(&c, (struct view_value){VIEW_OBJ, false, VIEW_OBJ, root});
     check_range(&c, t, 0, t->n);

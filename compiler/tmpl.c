@@ -207,10 +207,11 @@ int tmpl_render(struct tmpl *tp, const struct dt *data, struct mus_options *opt,
     return mus_render(tp->dg, tp->main, data, opt, out);
 }
 
-int tmpl_check(struct tmpl *tp, const struct view_type *root)
+int tmpl_check(struct tmpl *tp, const struct view_type *root, mus_name_used_fn *used,
+               void *used_ctx)
 {
     struct mus_options opt = {.load = load_partial, .load_ctx = tp};
-    return mus_check(tp->dg, tp->main, root, &opt);
+    return mus_check(tp->dg, tp->main, root, &opt, used, used_ctx);
 }
 
 static bool ends_with(const char *s, const char *suffix)
