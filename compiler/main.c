@@ -405,7 +405,8 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
         return diag_plain_error(dg, "unknown escape kind '%s' (html, c, md, json or none)", o->escape);
     bool json = strcmp(name, "json") == 0;
     struct key_use use = {0};
-    if (!json && !o->dump_context && (tmpl_load(tp, name) < 0 || check_template(tp, &use) < 0))
+    bool templated = !json && !o->dump_context;
+    if (templated && (tmpl_load(tp, name) < 0 || check_template(tp, &use) < 0))
         return -1;
     /* the tree every template gets; the plain built-in C header and tables skip the keys
        they never read (below), which changes none of their output */
