@@ -30,6 +30,16 @@
 
 static struct view_schema VS;
 
+/* Every (type, name) found in some spec's tree: the view offers no name the data never has. */
+static struct buf SEEN = BUF_INIT;
+
+static void seen(const struct view_type *t, const char *name)
+{
+    char *key = arena_printf(&VS.a, "\n%s.%s\n", t->name, name);
+    if (!strstr(SEEN.s ? SEEN.s : "", key))
+        buf_adds(&SEEN, key + (SEEN.len ? 1 : 0)); /* entries are "\nTYPE.NAME\n" */
+}
+
 /* Where the tree disagrees with the view: one line per finding, the first 40. */
 struct walk {
     struct buf bad;
@@ -92,6 +102,7 @@ static void walk_obj(struct walk *w, const struct dt *o, const struct view_type 
             bad(w, p, origin < 0 ? "not a name of the view's type" : "marked absent, but there");
             continue;
         }
+        seen(t, m->key);
         walk_value(w, m->val, &want, p);
     }
     for (size_t k = 0; k < t->n; k++) { /* names always set */
@@ -134,6 +145,32 @@ static void test_specs_match_the_view(void **state)
                                         "regspec/xeon7500_mbox.xml", "tests/golden/features.xml"};
     for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
         walk_spec(specs[i]);
+}
+
+/*
+ * Every name the view offers templates is in some spec's tree (the t_* and
+ * doc keys of a type are there by the same rule for all of it): a model
+ * name added to the JSON Schema but not to the data tree must be marked
+ * absent in view.c, else a template would pass the check and find nothing.
+ */
+static void test_view_names_are_in_the_data(void **state)
+{
+    (void)state;
+    struct buf miss = BUF_INIT;
+    for (size_t i = 0; i < VS.ntypes; i++) {
+        const struct view_type *t = VS.types[i];
+        if (!t->reached)
+            continue;
+        for (size_t k = 0; k < t->n; k++) {
+            const struct view_member *m = &t->members[k];
+            char *key = arena_printf(&VS.a, "\n%s.%s\n", t->name, m->name);
+            if (m->origin != VIEW_ABSENT && !strstr(SEEN.s, key))
+                buf_addf(&miss, " %s.%s", t->name, m->name);
+        }
+    }
+    if (miss.len)
+        fail_msg("names the view offers that no spec's data tree has:%s", miss.s);
+    buf_release(&miss);
 }
 
 static const struct view_member *member(const char *type, const char *name)
@@ -193,6 +230,7 @@ static int teardown(void **state)
 {
     (void)state;
     view_schema_release(&VS);
+    buf_release(&SEEN);
     return 0;
 }
 
@@ -200,6 +238,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs_match_the_view),
+        cmocka_unit_test(test_view_names_are_in_the_data),
         cmocka_unit_test(test_model_names_from_the_schema),
         cmocka_unit_test(test_table_names),
     };
