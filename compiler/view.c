@@ -654,4 +654,12 @@ void view_schema_write(const struct view_schema *vs, struct buf *out)
         }
         buf_addc(out, '\n');
     }
+    const char *sep = "- *in the model export (`-t json`), not offered to templates yet*: ";
+    for (size_t i = 0; i < vs->ntypes; i++)
+        for (size_t k = 0; k < vs->types[i]->n; k++)
+            if (vs->types[i]->members[k].origin == VIEW_ABSENT && vs->types[i]->reached) {
+                buf_addf(out, "%s`%s.%s`", sep, vs->types[i]->name, vs->types[i]->members[k].name);
+                sep = ", ";
+            }
+    buf_adds(out, "\n");
 }
