@@ -135,7 +135,9 @@ void mus_free(struct mus_template *t);
  * enclosing object of the view has, DIAG_TEMPLATE_TYPE for a section over a
  * string or integer that is always set, or {{name}} over a list or object,
  * each at the tag's NAME:LINE:COL (mustache_check.c). 0, or -1 after
- * reporting. A partial named by a value ({{>*x}}) is not checked.
+ * reporting. A partial named by a value ({{>*x}}) is not checked. A check
+ * visiting more tags than opt->max_work (0: MUS_DEFAULT_MAX_WORK) stops with
+ * DIAG_TEMPLATE_LIMIT, as a render does.
  * 'used' (may be NULL) is called with each part of each name a tag resolves
  * ('len' bytes at 'name'), and with NULL for a tag the check cannot follow
  * (a partial named by a value): then the template may read any name.

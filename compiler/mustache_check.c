@@ -55,7 +55,8 @@ struct check {
     const struct node **reported;
     size_t nreported, reported_cap;
     unsigned depth, max_depth;
-    bool failed;
+    uint64_t work, max_work; /* tags visited, and the limit (mus_options.max_work) */
+    bool failed, abort;
     mus_name_used_fn *used; /* may be NULL */
     void *used_ctx;
 };
@@ -330,8 +331,15 @@ static void check_block(struct check *c, const struct mus_template *t, size_t i)
 
 static void check_range(struct check *c, const struct mus_template *t, size_t from, size_t to)
 {
-    for (size_t i = from; i < to;) {
+    for (size_t i = from; i < to && !c->abort;) {
         const struct node *n = &t->nodes[i];
+        if (++c->work > c->max_work) { /* parents that call themselves through their blocks */
+            c->abort = c->failed = true;
+            diag_report(c->dg, DIAG_TEMPLATE_LIMIT, pos_of(t, n),
+                        "checking over the limit of %llu steps; -ftemplate-work-limit=N raises it",
+                        (unsigned long long)c->max_work);
+            return;
+        }
         switch (n->kind) {
         case N_TEXT:
             break;
@@ -360,6 +368,7 @@ int mus_check(struct diag *dg, const struct mus_template *t, const struct view_t
     static const struct mus_options defaults = {0};
     struct check c = {.dg = dg, .opt = opt ? opt : &defaults, .used = used, .used_ctx = used_ctx};
     c.max_depth = c.opt->max_depth ? c.opt->max_depth : MUS_DEFAULT_MAX_DEPTH;
+    c.max_work = c.opt->max_work ? c.opt->max_work : MUS_DEFAULT_MAX_WORK;
     push(&c, (struct view_value){VIEW_OBJ, false, VIEW_OBJ, root});
     check_range(&c, t, 0, t->n);
     for (size_t i = 0; i < c.nloaded; i++) {

@@ -210,7 +210,7 @@ int tmpl_render(struct tmpl *tp, const struct dt *data, struct mus_options *opt,
 int tmpl_check(struct tmpl *tp, const struct view_type *root, mus_name_used_fn *used,
                void *used_ctx)
 {
-    struct mus_options opt = {.load = load_partial, .load_ctx = tp};
+    struct mus_options opt = {.load = load_partial, .load_ctx = tp, .max_work = tp->limits.max_work};
     return mus_check(tp->dg, tp->main, root, &opt, used, used_ctx);
 }
 
