@@ -303,7 +303,6 @@ static const struct {
     {"value", "last", "bool"},
     {"value.c_def", "name", "str"},
     {"global_control", "pmi_core_fields", "list:global_control.pmi_core_fields"},
-    {"register", "size", "int"},
     {"rule", "t_ops", "list:rule.t_ops"},
     {"rule.t_ops", "t_op", "str"},
     {"rule.t_ops", "lsb", "int"},
@@ -429,8 +428,11 @@ static struct view_value value_of(struct view_schema *vs, json_t *schema, json_t
         v.nullable = true;
         return v;
     }
-    if (json_object_get(p, "enum"))
+    json_t *values = json_object_get(p, "enum");
+    if (values) { /* the kind of its values: ["wrap", "stop"] or [32, 64] */
+        v.kind = json_is_integer(json_array_get(values, 0)) ? VIEW_INT : VIEW_STR;
         return v;
+    }
     if (json_object_get(p, "const")) {
         v.kind = VIEW_INT;
         return v;
