@@ -70,7 +70,7 @@ COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/%.o) $(COMMON_OBJS)
 TEMPLATE_FILES := $(sort $(wildcard templates/*.mustache))
 TEMPLATES_C := $(BUILD)/gen/templates.c
 TEMPLATES_OBJ := $(BUILD)/gen/templates.o
-SCHEMA_OBJ := $(BUILD)/gen/schema.o
+SCHEMA_OBJ := $(BUILD)/gen/schema.o $(BUILD)/gen/model_schema.o
 REGC := $(BUILD)/regc
 
 # ---------------------------------------------------------------- runtime
@@ -139,7 +139,16 @@ $(BUILD)/gen/schema.c: $(BUILD)/tools/embed regspec/regspec.rng
 	@$(if $(Q),echo "  EMBED   regspec/regspec.rng")
 	$(Q)$(BUILD)/tools/embed $@ --symbol regspec_schema regspec/regspec.rng
 
-$(SCHEMA_OBJ): $(BUILD)/gen/schema.c
+$(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The model's JSON Schema too: the names templates read are its names (compiler/view.h).
+$(BUILD)/gen/model_schema.c: $(BUILD)/tools/embed docs/regc-model.schema.json
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  EMBED   docs/regc-model.schema.json")
+	$(Q)$(BUILD)/tools/embed $@ --symbol regc_model_schema docs/regc-model.schema.json
+
+$(BUILD)/gen/model_schema.o: $(BUILD)/gen/model_schema.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(REGC): $(BUILD)/compiler/main.o $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ)

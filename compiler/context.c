@@ -33,7 +33,14 @@ struct ctx {
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
     bool table_keys; /* context_options.annotate given: the tables' t_* keys made here too */
+    /*
+     * Lazy trees without doc keys: a block's "registers" holds placeholders,
+     * each built when rendered (context_expand); 'reg_stubs' records them.
+     */
+    struct context_lazy *lazy_regs;
 };
+
+static struct dt *reg_stubs(struct ctx *c, const struct model_block *b);
 
 /* ------------------------------------------------------------ small values */
 
@@ -1507,10 +1514,11 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     flag_list(c, insts);
     align_defs(c, from);
     SET(c, o, "instances", insts);
-    struct dt *regs = dt_list(c->a);
-    for (size_t i = 0; i < b->nregs; i++)
+    struct dt *regs = c->lazy_regs ? reg_stubs(c, b) : dt_list(c->a);
+    for (size_t i = 0; i < b->nregs && !c->lazy_regs; i++)
         dt_push(c->a, regs, reg_json(c, s, b->regs[i]));
-    flag_list(c, regs);
+    if (!c->lazy_regs)
+        flag_list(c, regs);
     SET(c, o, "registers", regs);
     struct dt *events = dt_list(c->a);
     from = c->ndefs;
@@ -1571,8 +1579,16 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
  * Lazy trees: the root (spec, one empty placeholder per block, pmon_global)
  * lives in 'root'; a block is built into 'block' when the renderer reaches
  * its placeholder, and that arena is emptied when the next block is built
- * and no block handed out is still being rendered.
+ * and no block handed out is still being rendered. Without doc keys (which
+ * read a block's registers to encode its events), a block's registers are
+ * placeholders too, each built into 'reg' when reached, the same way: then
+ * memory holds one register's tree, not a block's.
  */
+struct reg_stubs {
+    struct dt *stubs; /* placeholder i stands for b->regs[i]; in 'block' */
+    const struct model_block *b;
+};
+
 struct context_lazy {
     struct ctx c; /* the root's */
     struct arena root;
@@ -1583,7 +1599,61 @@ struct context_lazy {
     void (*annotate)(struct arena *a, struct dt *tree);
     bool no_doc_keys;
     struct dt *stubs; /* placeholder i stands for s->blocks[i]; in 'root' */
+    struct reg_stubs *regs; /* the register placeholders of the blocks in 'block'; owned */
+    size_t nregs, regs_cap;
+    struct ctx rc;      /* the registers' builder */
+    struct arena reg;   /* the registers built; released when none is in use */
+    const struct dt **live_regs; /* registers handed out and not yet done; owned */
+    size_t nlive_regs, live_regs_cap;
 };
+
+/* The placeholders of b's registers, recorded for context_expand(). */
+static struct dt *reg_stubs(struct ctx *c, const struct model_block *b)
+{
+    struct context_lazy *lz = c->lazy_regs;
+    struct dt *list = dt_list(c->a);
+    struct dt *stubs = arena_zalloc(c->a, (b->nregs ? b->nregs : 1) * sizeof(*stubs));
+    for (size_t i = 0; i < b->nregs; i++) {
+        stubs[i].type = DT_OBJ;
+        dt_push(c->a, list, &stubs[i]);
+    }
+    if (lz->nregs == lz->regs_cap)
+        lz->regs = xgrow(lz->regs, &lz->regs_cap, lz->nregs + 1, sizeof(*lz->regs));
+    lz->regs[lz->nregs++] = (struct reg_stubs){stubs, b};
+    return list;
+}
+
+/* Builds the register placeholder 'item' stands for, or NULL when it is none. */
+static const struct dt *expand_reg(struct context_lazy *lz, const struct dt *item)
+{
+    for (size_t k = 0; k < lz->nregs; k++) {
+        const struct reg_stubs *rs = &lz->regs[k];
+        uintptr_t at = (uintptr_t)item, first = (uintptr_t)rs->stubs;
+        size_t n = rs->b->nregs;
+        if (at < first || at >= first + n * sizeof(*rs->stubs))
+            continue;
+        size_t i = (size_t)(item - rs->stubs);
+        if (lz->nlive_regs == 0)
+            arena_release(&lz->reg); /* every register handed out before is done */
+        struct ctx *c = &lz->rc;
+        c->a = &lz->reg;
+        c->prefix = lz->c.prefix;
+        c->table_keys = lz->annotate != NULL;
+        size_t ndefs = c->ndefs;
+        struct dt *o = reg_json(c, lz->s, rs->b->regs[i]);
+        c->ndefs = ndefs;
+        set(c, o, "first", dt_bool(i == 0));
+        set(c, o, "last", dt_bool(i + 1 == n));
+        if (lz->annotate)
+            lz->annotate(c->a, o);
+        if (lz->nlive_regs == lz->live_regs_cap)
+            lz->live_regs = xgrow(lz->live_regs, &lz->live_regs_cap, lz->nlive_regs + 1,
+                                  sizeof(*lz->live_regs));
+        lz->live_regs[lz->nlive_regs++] = o;
+        return o;
+    }
+    return NULL;
+}
 
 struct context_lazy *context_build_lazy(const struct model_spec *s,
                                         const struct context_options *opt, const struct dt **tree)
@@ -1591,6 +1661,7 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     struct context_lazy *lz = xcalloc(1, sizeof(*lz));
     arena_init(&lz->root);
     arena_init(&lz->block);
+    arena_init(&lz->reg);
     struct ctx *c = &lz->c;
     ctx_init(c, &lz->root, s, opt);
     lz->s = s;
@@ -1621,14 +1692,17 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
     uintptr_t at = (uintptr_t)item, first = (uintptr_t)lz->stubs;
     size_t n = lz->s->nblocks;
     if (at < first || at >= first + n * sizeof(*lz->stubs))
-        return NULL;
+        return expand_reg(lz, item);
     size_t i = (size_t)(item - lz->stubs);
-    if (lz->live == 0)
-        arena_release(&lz->block); /* every block handed out before is done */
+    if (lz->live == 0) { /* every block handed out before is done, and its registers */
+        arena_release(&lz->block);
+        lz->nregs = 0;
+    }
     struct ctx *c = &lz->bc;
     c->a = &lz->block;
     c->prefix = lz->c.prefix;
     c->table_keys = lz->annotate != NULL;
+    c->lazy_regs = lz->no_doc_keys ? lz : NULL;
     size_t ndefs = c->ndefs;
     struct dt *o = block_json(c, lz->s, lz->s->blocks[i]);
     c->ndefs = ndefs;
@@ -1653,7 +1727,12 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
 void context_item_done(void *lazy, const struct dt *own)
 {
     struct context_lazy *lz = lazy;
-    (void)own;
+    for (size_t k = lz->nlive_regs; k-- > 0;) {
+        if (lz->live_regs[k] == own) { /* a register */
+            lz->live_regs[k] = lz->live_regs[--lz->nlive_regs];
+            return;
+        }
+    }
     lz->live--;
 }
 
@@ -1663,6 +1742,10 @@ void context_lazy_free(struct context_lazy *lz)
         return;
     arena_release(&lz->block);
     free(lz->bc.defs);
+    arena_release(&lz->reg);
+    free(lz->rc.defs);
+    free(lz->regs);
+    free(lz->live_regs);
     arena_release(&lz->root);
     free(lz->c.defs);
     free(lz);

@@ -42,7 +42,10 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
  * when a section reaches its placeholder; any other item is left alone
  * (NULL). context_item_done() (the mus_item_done_fn) marks a block rendered;
  * its memory is reused for the next block once no block handed out is still
- * being rendered, so peak memory holds one block's tree.
+ * being rendered, so peak memory holds one block's tree. With
+ * opt->no_doc_keys (the doc keys read a block's registers), a block's
+ * "registers" are placeholders too, built the same way one at a time: peak
+ * memory then holds one register's tree.
  * '*tree' gets the tree, owned by the handle; the handle borrows 's' and
  * 'opt' and is released with context_lazy_free() after the render.
  */

@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "model.h"
 #include "model_json.h"
+#include "view.h"
 #include "mustache.h"
 #include "outfile.h"
 #include "specpath.h"
@@ -86,6 +87,7 @@ static const char usage_text[] =
     "  -ferror-limit=N  stop printing errors after N (default 50; 0: no limit)\n"
     "  -fno-caret-diagnostics  no source line and caret under the column\n"
     "  --list-templates list the built-in templates\n"
+    "  --list-names     list the names a template may read, by type\n"
     "  --version, --help\n"
     "\n"
     "exit status: 0 success, 1 errors in the input, 2 usage errors, 3 I/O errors\n";
@@ -94,7 +96,7 @@ static const char usage_text[] =
 static const char *const option_names[] = {
     "-o", "-t", "--dump-context", "-I", "--escape=", "-MD", "-MF", "-MT", "--check", "--prefix",
     "-j", "-ftemplate-output-limit=", "-ftemplate-work-limit=", "-Werror", "-ferror-limit=",
-    "-fno-caret-diagnostics", "--list-templates", "--version", "--help"};
+    "-fno-caret-diagnostics", "--list-templates", "--list-names", "--version", "--help"};
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -322,24 +324,59 @@ static int status_of(const struct diag *dg)
 }
 
 /*
- * True when 'name' is the built-in 'builtin' and no -I directory could
- * override its partials: then the keys it uses are known. The C header uses
- * no t_* key and neither it nor the tables use doc_* keys; computing those
- * costs about a tenth of the run each on large specs.
+ * The computed keys a template reads, from the names its check resolves:
+ * the descriptor tables' t_* names (tables.h) and the doc keys (doc_*, svg;
+ * context_doc.h). Computing a group no name reads costs time (about a tenth
+ * of a large spec's run each) and, for the doc keys, memory: without them a
+ * block's registers are built one at a time. Leaving out keys a template
+ * never names changes none of its output.
  */
-static bool is_plain_builtin(const struct options *o, const char *name, const char *builtin)
+struct key_use {
+    bool table_keys, doc_keys;
+};
+
+static bool starts(const char *s, size_t len, const char *prefix)
 {
-    return strcmp(name, builtin) == 0 && o->nincdirs == 0;
+    size_t n = strlen(prefix);
+    return len >= n && memcmp(s, prefix, n) == 0;
 }
 
-static bool needs_table_keys(const struct options *o, const char *name)
+static void note_name(void *ctx, const char *name, size_t len)
 {
-    return !is_plain_builtin(o, name, "c");
+    struct key_use *u = ctx;
+    if (!name) { /* the check could not follow a tag: any name */
+        u->table_keys = u->doc_keys = true;
+        return;
+    }
+    if (starts(name, len, "t_")) {
+        u->table_keys = true;
+        name += 2;
+        len -= 2;
+    }
+    if (starts(name, len, "doc_") || (len == 3 && starts(name, len, "svg")))
+        u->doc_keys = true;
 }
 
-static bool needs_doc_keys(const struct options *o, const char *name)
+/* The template checked against the typed view (view.h) before it renders. 0 or -1. */
+static int check_template(struct tmpl *tp, struct key_use *use)
 {
-    return !is_plain_builtin(o, name, "c") && !is_plain_builtin(o, name, "tables");
+    struct view_schema vs;
+    view_schema_init(&vs);
+    int rc = tmpl_check(tp, vs.root, note_name, use);
+    view_schema_release(&vs);
+    return rc;
+}
+
+/* `regc --list-names`: the names a template may read (docs/templates.md). */
+static void list_names(void)
+{
+    struct view_schema vs;
+    view_schema_init(&vs);
+    struct buf b = BUF_INIT;
+    view_schema_write(&vs, &b);
+    fputs(b.s, stdout);
+    buf_release(&b);
+    view_schema_release(&vs);
 }
 
 /*
@@ -367,7 +404,9 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (o->escape && !mus_escape_parse(o->escape, &mopt.escape))
         return diag_plain_error(dg, "unknown escape kind '%s' (html, c, md, json or none)", o->escape);
     bool json = strcmp(name, "json") == 0;
-    if (!json && !o->dump_context && tmpl_load(tp, name) < 0)
+    struct key_use use = {0};
+    bool templated = !json && !o->dump_context;
+    if (templated && (tmpl_load(tp, name) < 0 || check_template(tp, &use) < 0))
         return -1;
     /* the tree every template gets; the plain built-in C header and tables skip the keys
        they never read (below), which changes none of their output */
@@ -378,10 +417,11 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
         model_json_write(spec, out->file ? output_add : NULL, out, &out->tail);
         return 0;
     }
-    /* templates: each block's subtree is built when rendered, then freed */
-    if (!needs_table_keys(o, name))
+    /* templates: each block's subtree is built when rendered, then freed; the keys computed
+       are those the template reads */
+    if (!use.table_keys)
         copt.annotate = NULL; /* t_* keys (tables.h) */
-    copt.no_doc_keys = !needs_doc_keys(o, name);
+    copt.no_doc_keys = !use.doc_keys;
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);
     mopt.item = context_expand;
@@ -523,6 +563,10 @@ int main(int argc, char **argv)
         }
         if (strcmp(argv[i], "--list-templates") == 0) {
             tmpl_list(stdout);
+            return 0;
+        }
+        if (strcmp(argv[i], "--list-names") == 0) {
+            list_names();
             return 0;
         }
     }

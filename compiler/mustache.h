@@ -128,6 +128,25 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
 
 void mus_free(struct mus_template *t);
 
+/*
+ * Checks 't', and the partials and parents it names (loaded through
+ * opt->load, as mus_render() would), against the typed view whose root is
+ * 'root' (view.h), before any data exists: DIAG_TEMPLATE_NAME for a name no
+ * enclosing object of the view has, DIAG_TEMPLATE_TYPE for a section over a
+ * string or integer that is always set, or {{name}} over a list or object,
+ * each at the tag's NAME:LINE:COL (mustache_check.c). 0, or -1 after
+ * reporting. A partial named by a value ({{>*x}}) is not checked. A check
+ * visiting more tags than opt->max_work (0: MUS_DEFAULT_MAX_WORK) stops with
+ * DIAG_TEMPLATE_LIMIT, as a render does.
+ * 'used' (may be NULL) is called with each part of each name a tag resolves
+ * ('len' bytes at 'name'), and with NULL for a tag the check cannot follow
+ * (a partial named by a value): then the template may read any name.
+ */
+struct view_type;
+typedef void mus_name_used_fn(void *ctx, const char *name, size_t len);
+int mus_check(struct diag *dg, const struct mus_template *t, const struct view_type *root,
+              const struct mus_options *opt, mus_name_used_fn *used, void *used_ctx);
+
 /* The template's name as given to mus_compile (borrowed). */
 const char *mus_name(const struct mus_template *t);
 

@@ -73,6 +73,9 @@ static struct tmpl_text *keep(struct tmpl *tp, char *display, char *text)
 
 static void add_dep(struct tmpl *tp, const char *path)
 {
+    for (size_t i = 0; i < tp->ndeps; i++) /* a partial is read by the check, then the render */
+        if (strcmp(tp->deps[i], path) == 0)
+            return;
     if (tp->ndeps == tp->deps_cap)
         tp->deps = xgrow(tp->deps, &tp->deps_cap, tp->ndeps + 1, sizeof(*tp->deps));
     tp->deps[tp->ndeps++] = xstrdup(path);
@@ -202,6 +205,13 @@ int tmpl_render(struct tmpl *tp, const struct dt *data, struct mus_options *opt,
     if (tp->limits.max_work)
         opt->max_work = tp->limits.max_work;
     return mus_render(tp->dg, tp->main, data, opt, out);
+}
+
+int tmpl_check(struct tmpl *tp, const struct view_type *root, mus_name_used_fn *used,
+               void *used_ctx)
+{
+    struct mus_options opt = {.load = load_partial, .load_ctx = tp, .max_work = tp->limits.max_work};
+    return mus_check(tp->dg, tp->main, root, &opt, used, used_ctx);
 }
 
 static bool ends_with(const char *s, const char *suffix)

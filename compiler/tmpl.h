@@ -86,6 +86,14 @@ int tmpl_load(struct tmpl *tp, const char *name);
 int tmpl_render(struct tmpl *tp, const struct dt *data, struct mus_options *opt, struct buf *out);
 
 /*
+ * Checks the main template and its partials, found as described above,
+ * against the typed view whose root is 'root' (mus_check(), view.h; 'used'
+ * hears of every name they read). 0 or -1 (errors reported).
+ */
+int tmpl_check(struct tmpl *tp, const struct view_type *root, mus_name_used_fn *used,
+               void *used_ctx);
+
+/*
  * The escape kind for template 'name' writing to 'output' (NULL or "-": none):
  * built-in c and tables -> C, md -> MARKDOWN, html -> HTML, json -> NONE; else
  * by the output's extension (.h .c -> C, .md -> MARKDOWN, .html .htm -> HTML);

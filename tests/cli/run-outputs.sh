@@ -31,7 +31,8 @@ cat >part.xml <<'EOF'
 EOF
 printf '{{#blocks}}{{name}}{{>p}}{{/blocks}}\n' >t.mustache
 printf ': {{title}}' >p.mustache
-printf '{{#blocks}}{{name}}\n{{/blocks}}{{no_such_key}}\n' >late.mustache
+# (a missing partial: an error only rendering finds; an unknown name is found before it starts)
+printf '{{#blocks}}{{name}}\n{{/blocks}}{{>no_such_partial}}\n' >late.mustache
 ln -s spec.xml spec-link.h
 ln spec.xml spec-hard.h
 mkdir dir
@@ -67,8 +68,8 @@ expect "-o a symbolic link to the spec" 3 "regc: error: cannot write 'spec-link.
     spec.xml -o spec-link.h
 # The blocks go to the temporary file as they are rendered; an error after them writes nothing.
 expect "a template error after the blocks were written: out.h as it was" 1 \
-    "late.mustache:2:12: error: no value for 'no_such_key'
-    2 | {{/blocks}}{{no_such_key}}
+    "late.mustache:2:12: error: partial 'no_such_partial' not found
+    2 | {{/blocks}}{{>no_such_partial}}
       |            ^" spec.xml -t late.mustache -o out.h
 expect "-o a hard link to the spec" 3 "regc: error: cannot write 'spec-hard.h': it is the input 'spec.xml'" \
     spec.xml -o spec-hard.h

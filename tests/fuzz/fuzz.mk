@@ -27,7 +27,7 @@ COMMON_SRCS := $(wildcard common/*.c)
 COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c)) $(COMMON_SRCS)
 RUNTIME_SRCS := $(wildcard runtime/*.c) $(COMMON_SRCS)
 MUSTACHE_SRCS := compiler/mustache_parse.c compiler/mustache_render.c compiler/mustache_escape.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c \
-	compiler/dt.c $(COMMON_SRCS)
+	compiler/dt.c compiler/mustache_check.c compiler/view.c $(COMMON_SRCS)
 EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c runtime/num.c $(COMMON_SRCS)
 TARGETS := compile xmlload expr mustache render event cmdline num
 
@@ -43,6 +43,10 @@ $(FUZZ_BUILD)/gen/schema.c: $(FUZZ_BUILD)/embed regspec/regspec.rng
 	@mkdir -p $(@D)
 	$(FUZZ_BUILD)/embed $@ --symbol regspec_schema regspec/regspec.rng
 
+$(FUZZ_BUILD)/gen/model_schema.c: $(FUZZ_BUILD)/embed docs/regc-model.schema.json
+	@mkdir -p $(@D)
+	$(FUZZ_BUILD)/embed $@ --symbol regc_model_schema docs/regc-model.schema.json
+
 $(FUZZ_BUILD)/gen/templates.c: $(FUZZ_BUILD)/embed $(sort $(wildcard templates/*.mustache))
 	@mkdir -p $(@D)
 	$(FUZZ_BUILD)/embed $@ --templates $(sort $(wildcard templates/*.mustache))
@@ -57,7 +61,8 @@ $(FUZZ_BUILD)/obj/gen/%.o: $(FUZZ_BUILD)/gen/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
 
-GEN_OBJS := $(FUZZ_BUILD)/obj/gen/schema.o $(FUZZ_BUILD)/obj/gen/templates.o
+GEN_OBJS := $(FUZZ_BUILD)/obj/gen/schema.o $(FUZZ_BUILD)/obj/gen/model_schema.o \
+	$(FUZZ_BUILD)/obj/gen/templates.o
 
 $(FUZZ_BUILD)/fuzz_compile: $(call obj,tests/fuzz/fuzz_compile.c $(COMPILER_SRCS)) $(GEN_OBJS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
@@ -68,10 +73,12 @@ $(FUZZ_BUILD)/fuzz_xmlload: $(call obj,tests/fuzz/fuzz_xmlload.c $(COMPILER_SRCS
 $(FUZZ_BUILD)/fuzz_expr: $(call obj,tests/fuzz/fuzz_expr.c $(EXPR_SRCS))
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-$(FUZZ_BUILD)/fuzz_mustache: $(call obj,tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS))
+$(FUZZ_BUILD)/fuzz_mustache: $(call obj,tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS)) \
+		$(FUZZ_BUILD)/obj/gen/model_schema.o
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-$(FUZZ_BUILD)/fuzz_render: $(call obj,tests/fuzz/fuzz_render.c $(MUSTACHE_SRCS))
+$(FUZZ_BUILD)/fuzz_render: $(call obj,tests/fuzz/fuzz_render.c $(MUSTACHE_SRCS)) \
+		$(FUZZ_BUILD)/obj/gen/model_schema.o
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 # regc's main() as regc_main(), called by the target in-process

@@ -2,7 +2,8 @@
  * libFuzzer target for the mustache parser and renderer (compiler/mustache_*.c).
  *
  * The input's first byte picks the options (escape kind, strict mode); the
- * rest is a template, compiled and, when it parses, rendered against a small
+ * rest is a template, compiled and, when it parses, checked against regc's
+ * typed view (mus_check) and rendered against a small
  * fixed data tree with two fixed partials. Lists in the data hold one item
  * and the partials recurse linearly, but a parent tag whose block override
  * calls the parent again multiplies the output per copy of the override
@@ -19,6 +20,7 @@
 
 #include "diag.h"
 #include "mustache.h"
+#include "view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -77,6 +79,18 @@ int fuzz_mustache_render(const uint8_t *data, size_t size, struct diag *dg, stru
     struct mus_template *t = mus_compile(dg, "fuzz", (const char *)data + 1, size - 1);
     if (!t)
         return -2;
+    /* the check against regc's typed view must end, without a crash, whatever the template;
+       its own diag (the template compiled again there), so 'dg' holds the render's only */
+    static struct view_schema vs;
+    if (!vs.root)
+        view_schema_init(&vs);
+    struct diag cdg;
+    diag_init(&cdg, NULL);
+    struct mus_template *ct = mus_compile(&cdg, "fuzz", (const char *)data + 1, size - 1);
+    if (ct)
+        mus_check(&cdg, ct, vs.root, &opt, NULL, NULL);
+    mus_free(ct);
+    diag_release(&cdg);
     int rc = mus_render(dg, t, root, &opt, out);
     mus_free(t);
     return rc;

@@ -184,6 +184,85 @@ static void test_lazy_blocks_without_doc_keys(void **state)
     arena_release(&a);
 }
 
+/* 'j' without the doc keys (doc_*, svg and their t_*), which lazy trees without doc keys lack. */
+static void strip_doc_keys(json_t *j)
+{
+    if (json_is_array(j)) {
+        for (size_t i = 0; i < json_array_size(j); i++)
+            strip_doc_keys(json_array_get(j, i));
+        return;
+    }
+    const char *key;
+    json_t *v;
+    void *tmp;
+    json_object_foreach_safe(j, tmp, key, v)
+    {
+        if (strncmp(key, "doc_", 4) == 0 || strncmp(key, "t_doc_", 6) == 0 ||
+            strcmp(key, "svg") == 0)
+            json_object_del(j, key);
+        else
+            strip_doc_keys(v);
+    }
+}
+
+/*
+ * Without doc keys, a block's registers are placeholders built one at a time
+ * when reached: each, and the block around them, must be the full tree's
+ * (doc keys left out), the registers in any order, a register done before
+ * the next is built.
+ */
+static void expect_lazy_registers(void (*annotate)(struct arena *, struct dt *))
+{
+    struct arena a = ARENA_INIT, fa = ARENA_INIT;
+    struct diag dg;
+    diag_init(&dg, NULL);
+    const struct model_spec *s = load(&a, &dg);
+    struct context_options opt = {.annotate = annotate, .no_doc_keys = true};
+    json_t *full = dt_to_json(context_build(&fa, s, &opt));
+    strip_doc_keys(full);
+    json_t *fblocks = json_object_get(full, "blocks");
+    const struct dt *tree;
+    struct context_lazy *lz = context_build_lazy(s, &opt, &tree);
+    const struct dt *blocks = dt_get(tree, "blocks");
+    size_t nregs = 0;
+    for (size_t i = 0; i < dt_len(blocks); i++) {
+        const struct dt *b = context_expand(lz, dt_at(blocks, i));
+        assert_non_null(b);
+        json_t *fb = json_object_get(json_array_get(fblocks, i), "registers");
+        const struct dt *regs = dt_get(b, "registers");
+        assert_int_equal(dt_len(regs), json_array_size(fb));
+        json_t *jregs = json_array();
+        for (size_t k = dt_len(regs); k-- > 0;) { /* last first: each is built alone */
+            const struct dt *r = context_expand(lz, dt_at(regs, k));
+            assert_non_null(r);
+            json_t *jr = dt_to_json(r);
+            assert_true(json_equal(jr, json_array_get(fb, k)));
+            json_array_insert_new(jregs, 0, jr);
+            context_item_done(lz, r);
+            nregs++;
+        }
+        /* the block with its registers in place: the full tree's */
+        json_t *jb = dt_to_json(b);
+        json_object_set_new(jb, "registers", jregs);
+        assert_true(json_equal(jb, json_array_get(fblocks, i)));
+        json_decref(jb);
+        context_item_done(lz, b);
+    }
+    assert_true(nregs > 20);
+    json_decref(full);
+    context_lazy_free(lz);
+    diag_release(&dg);
+    arena_release(&fa);
+    arena_release(&a);
+}
+
+static void test_lazy_registers_equal_full_tree(void **state)
+{
+    (void)state;
+    expect_lazy_registers(NULL);
+    expect_lazy_registers(tables_annotate);
+}
+
 /*
  * --dump-context is written block by block (context_write_json); its text
  * must be what dumping the whole tree gives (context_to_json of
@@ -225,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_lazy_blocks_equal_full_tree),
         cmocka_unit_test(test_lazy_blocks_annotated),
         cmocka_unit_test(test_lazy_blocks_without_doc_keys),
+        cmocka_unit_test(test_lazy_registers_equal_full_tree),
         cmocka_unit_test(test_streamed_json_equals_full_dump),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,667 @@
+/*
+ * view.c - the typed view's types: the JSON Schema's objects, then the derived names.
+ */
+#include "view.h"
+
+#include "util.h"
+
+#include <jansson.h>
+#include <string.h>
+
+/* docs/regc-model.schema.json, compiled in (Makefile: gen/model_schema.c). */
+extern const char regc_model_schema[];
+extern const size_t regc_model_schema_len;
+
+/*
+ * The names templates get beyond the model's, by type: the one place they
+ * are defined (context.c and context_doc.c compute them; tables.c adds the
+ * t_* names by view.h's rule, so they are not listed). A kind is "str",
+ * "int", "bool", "obj:TYPE" or "list:KIND-OR-TYPE", with '?' after the kind
+ * when the value may be null or absent. A type not in the schema is made by
+ * its first mention. A name the schema has is overridden (the view and the
+ * export differ there); "-" marks a model name templates do not get yet.
+ */
+static const struct {
+    const char *type, *name, *kind;
+} derived[] = {
+    {"block", "c_cite_lines", "list:line"},
+    {"block", "c_def", "obj:block.c_def"},
+    {"block", "c_desc_lines", "list:line"},
+    {"block", "c_has_events", "bool"},
+    {"block", "c_has_instances", "bool"},
+    {"block", "c_is_pci", "bool"},
+    {"block", "c_lower", "str"},
+    {"block", "c_name", "str"},
+    {"block", "c_ninstances", "int"},
+    {"block", "c_source", "str?"},
+    {"block", "doc_anchor", "str"},
+    {"block", "doc_events_anchor", "str"},
+    {"block", "doc_has_events", "bool"},
+    {"block", "doc_has_instances", "bool"},
+    {"block", "events_before", "bool"},
+    {"block", "first", "bool"},
+    {"block", "last", "bool"},
+    {"line", "text", "str"},
+    {"block.c_def", "ninstances", "str"},
+    {"citation", "ref", "str?"},
+    {"citation", "title", "str?"},
+    {"copy", "c_addr_call", "str"},
+    {"copy", "c_address", "str"},
+    {"copy", "doc_label", "str?"},
+    {"copy", "first", "bool"},
+    {"copy", "last", "bool"},
+    {"counters", "first", "bool"},
+    {"counters", "has_status_first", "bool"},
+    {"counters", "last", "bool"},
+    {"cpu", "c_family", "str"},
+    {"cpu", "c_model", "str"},
+    {"cpu", "c_source", "str?"},
+    {"cpu", "first", "bool"},
+    {"cpu", "last", "bool"},
+    {"event", "c_cite_lines", "list:line"},
+    {"event", "c_code", "str"},
+    {"event", "c_code_field", "str"},
+    {"event", "c_combine_or", "bool"},
+    {"event", "c_counters", "str"},
+    {"event", "c_def", "obj:event.c_def"},
+    {"event", "c_desc_lines", "list:line"},
+    {"event", "c_encoding", "str"},
+    {"event", "c_has_filters", "bool"},
+    {"event", "c_has_umask", "bool"},
+    {"event", "c_is_sub", "bool"},
+    {"event", "c_lower", "str"},
+    {"event", "c_name", "str"},
+    {"event", "c_reg", "str"},
+    {"event", "c_reg_lower", "str"},
+    {"event", "c_source", "str?"},
+    {"event", "c_type", "str"},
+    {"event", "c_umask", "str"},
+    {"event", "c_umask_field", "str?"},
+    {"event", "doc_anchor", "str"},
+    {"event", "doc_counters", "str"},
+    {"event", "doc_encoding", "str"},
+    {"event", "doc_match", "str"},
+    {"event", "doc_perf", "bool"},
+    {"event", "doc_perf_cmask", "str?"},
+    {"event", "doc_perf_code", "str?"},
+    {"event", "doc_perf_config", "str?"},
+    {"event", "doc_perf_counters", "str"},
+    {"event", "doc_perf_edge", "str?"},
+    {"event", "doc_perf_extsel", "str?"},
+    {"event", "doc_perf_filter", "str?"},
+    {"event", "doc_perf_first", "bool"},
+    {"event", "doc_perf_inv", "str?"},
+    {"event", "doc_perf_umask", "str?"},
+    {"event", "doc_perf_unit", "str"},
+    {"event", "first", "bool"},
+    {"event", "last", "bool"},
+    {"event.c_def", "code", "str"},
+    {"event.c_def", "counters", "str"},
+    {"event.c_def", "name", "str"},
+    {"event.c_def", "umask", "str"},
+    {"field", "c_bits", "str"},
+    {"field", "c_cite_lines", "list:line"},
+    {"field", "c_def", "obj?:field.c_def"},
+    {"field", "c_desc_lines", "list:line"},
+    {"field", "c_has_values", "bool"},
+    {"field", "c_lower", "str"},
+    {"field", "c_mask", "str"},
+    {"field", "c_max", "str"},
+    {"field", "c_mdef", "obj?:field.c_mdef"},
+    {"field", "c_name", "str"},
+    {"field", "c_reg", "str"},
+    {"field", "c_reserved", "bool"},
+    {"field", "c_reset", "str"},
+    {"field", "c_sem", "str"},
+    {"field", "c_shift", "int"},
+    {"field", "c_source", "str?"},
+    {"field", "c_type", "str"},
+    {"field", "doc_bits", "str"},
+    {"field", "doc_has_values", "bool"},
+    {"field", "doc_index", "int"},
+    {"field", "first", "bool"},
+    {"field", "last", "bool"},
+    {"field", "width", "int"},
+    {"field.c_def", "mask", "str"},
+    {"field.c_def", "max", "str"},
+    {"field.c_def", "reset", "str"},
+    {"field.c_def", "shift", "str"},
+    {"field.c_def", "width", "str"},
+    {"field.c_mdef", "get", "str"},
+    {"field.c_mdef", "set", "str"},
+    {"field.c_mdef", "val", "str"},
+    {"global_control", "has_pmi_core_fields", "bool"},
+    {"instance", "c_base", "str?"},
+    {"instance", "c_def", "obj:instance.c_def"},
+    {"instance", "c_desc_lines", "list:line"},
+    {"instance", "c_dev", "int?"},
+    {"instance", "c_device", "str?"},
+    {"instance", "c_func", "int?"},
+    {"instance", "c_index", "int"},
+    {"instance", "c_name", "str"},
+    {"instance", "c_vendor", "str?"},
+    {"instance", "first", "bool"},
+    {"instance", "last", "bool"},
+    {"instance.c_def", "base", "str?"},
+    {"instance.c_def", "dev", "str?"},
+    {"instance.c_def", "device", "str?"},
+    {"instance.c_def", "func", "str?"},
+    {"instance.c_def", "name", "str"},
+    {"instance.c_def", "vendor", "str?"},
+    {"pmon", "c_has_filters", "bool"},
+    {"register", "c_addr", "str"},
+    {"register", "c_addr_by_index", "bool"},
+    {"register", "c_addr_by_instance", "bool"},
+    {"register", "c_addr_c", "str?"},
+    {"register", "c_addr_c_params", "str?"},
+    {"register", "c_addr_cases", "list:register.c_addr_cases"},
+    {"register", "c_addr_const", "bool"},
+    {"register", "c_addr_index", "str"},
+    {"register", "c_addr_offset", "str"},
+    {"register", "c_addr_type", "str"},
+    {"register", "c_address", "str"},
+    {"register", "c_cite_lines", "list:line"},
+    {"register", "c_count", "int"},
+    {"register", "c_def", "obj:register.c_def"},
+    {"register", "c_desc_lines", "list:line"},
+    {"register", "c_first_index", "int"},
+    {"register", "c_has_fields", "bool"},
+    {"register", "c_has_instances", "bool"},
+    {"register", "c_has_rules", "bool"},
+    {"register", "c_irregular", "bool"},
+    {"register", "c_is_pci", "bool"},
+    {"register", "c_layout", "list:line"},
+    {"register", "c_lit", "str"},
+    {"register", "c_lower", "str"},
+    {"register", "c_masks", "obj:register.c_masks"},
+    {"register", "c_name", "str"},
+    {"register", "c_offsets", "list:register.c_offsets"},
+    {"register", "c_reset", "str"},
+    {"register", "c_rules_mask", "str"},
+    {"register", "c_source", "str?"},
+    {"register", "c_stride", "str"},
+    {"register", "c_type", "str"},
+    {"register", "doc_anchor", "str"},
+    {"register", "doc_has_rules", "bool"},
+    {"register", "doc_has_values", "bool"},
+    {"register", "first", "bool"},
+    {"register", "last", "bool"},
+    {"register", "svg", "obj:register.svg"},
+    {"register.c_addr_cases", "c_addr", "str"},
+    {"register.c_addr_cases", "c_def", "obj:register.c_addr_cases.c_def"},
+    {"register.c_addr_cases", "c_index", "int"},
+    {"register.c_addr_cases", "c_instance", "str"},
+    {"register.c_addr_cases", "c_name", "str"},
+    {"register.c_addr_cases", "first", "bool"},
+    {"register.c_addr_cases", "last", "bool"},
+    {"register.c_addr_cases.c_def", "addr", "str"},
+    {"register.c_def", "addr", "str"},
+    {"register.c_def", "count", "str"},
+    {"register.c_def", "first", "str"},
+    {"register.c_def", "ignored", "str"},
+    {"register.c_def", "keep", "str"},
+    {"register.c_def", "mb1", "str"},
+    {"register.c_def", "mbz", "str"},
+    {"register.c_def", "reset", "str"},
+    {"register.c_def", "ro", "str"},
+    {"register.c_def", "rules", "str"},
+    {"register.c_def", "size", "str"},
+    {"register.c_def", "stride", "str"},
+    {"register.c_def", "w1c", "str"},
+    {"register.c_def", "w1s", "str"},
+    {"register.c_def", "width", "str"},
+    {"register.c_def", "wo", "str"},
+    {"register.c_def", "writable", "str"},
+    {"register.c_masks", "ignored", "str"},
+    {"register.c_masks", "keep", "str"},
+    {"register.c_masks", "mb1", "str"},
+    {"register.c_masks", "mbz", "str"},
+    {"register.c_masks", "rmw", "str"},
+    {"register.c_masks", "ro", "str"},
+    {"register.c_masks", "volatile", "str"},
+    {"register.c_masks", "w1c", "str"},
+    {"register.c_masks", "w1s", "str"},
+    {"register.c_masks", "wo", "str"},
+    {"register.c_masks", "writable", "str"},
+    {"register.c_offsets", "c_index", "int"},
+    {"register.c_offsets", "c_offset", "str"},
+    {"register.c_offsets", "first", "bool"},
+    {"register.c_offsets", "last", "bool"},
+    {"register.svg", "bits_per_row", "int"},
+    {"register.svg", "boxes", "list:register.svg.boxes"},
+    {"register.svg", "height", "int"},
+    {"register.svg", "rows", "int"},
+    {"register.svg", "ticks", "list:register.svg.ticks"},
+    {"register.svg", "width", "int"},
+    {"register.svg.boxes", "access", "str"},
+    {"register.svg.boxes", "ax", "int"},
+    {"register.svg.boxes", "ay", "int"},
+    {"register.svg.boxes", "bits", "str"},
+    {"register.svg.boxes", "field", "int"},
+    {"register.svg.boxes", "h", "int"},
+    {"register.svg.boxes", "is_field", "bool"},
+    {"register.svg.boxes", "kind", "str"},
+    {"register.svg.boxes", "label", "str"},
+    {"register.svg.boxes", "lx", "int"},
+    {"register.svg.boxes", "ly", "int"},
+    {"register.svg.boxes", "name", "str"},
+    {"register.svg.boxes", "vertical", "bool"},
+    {"register.svg.boxes", "w", "int"},
+    {"register.svg.boxes", "x", "int"},
+    {"register.svg.boxes", "y", "int"},
+    {"register.svg.ticks", "bit", "int"},
+    {"register.svg.ticks", "x", "int"},
+    {"register.svg.ticks", "y", "int"},
+    {"root", "doc_access_legend", "list:doc_access_legend"},
+    {"doc_access_legend", "access", "str"},
+    {"doc_access_legend", "first", "bool"},
+    {"doc_access_legend", "last", "bool"},
+    {"doc_access_legend", "meaning", "str"},
+    {"spec", "c_desc_lines", "list:line"},
+    {"spec", "c_guard", "str"},
+    {"spec", "c_lower_prefix", "str"},
+    {"spec", "c_prefix", "str"},
+    {"spec", "c_source_lines", "list:source_line"},
+    {"spec", "c_version", "str"},
+    {"source_line", "first", "bool"},
+    {"source_line", "last", "bool"},
+    {"source_line", "text", "str"},
+    {"rule", "c_bit", "int"},
+    {"rule", "c_candidates", "list:rule.c_candidates"},
+    {"rule", "c_cite_lines", "list:line"},
+    {"rule", "c_def", "obj:rule.c_def"},
+    {"rule", "c_expr", "str"},
+    {"rule", "c_message", "str"},
+    {"rule", "c_name", "str"},
+    {"rule", "c_reg", "str"},
+    {"rule", "c_reg_lower", "str"},
+    {"rule", "c_source", "str?"},
+    {"rule", "first", "bool"},
+    {"rule", "last", "bool"},
+    {"rule.c_candidates", "c_count", "int"},
+    {"rule.c_candidates", "c_lower", "str"},
+    {"rule.c_candidates", "c_values", "list:rule.c_candidates.c_values"},
+    {"rule.c_candidates", "first", "bool"},
+    {"rule.c_candidates", "last", "bool"},
+    {"rule.c_candidates.c_values", "c_value", "str"},
+    {"rule.c_candidates.c_values", "first", "bool"},
+    {"rule.c_candidates.c_values", "last", "bool"},
+    {"rule.c_def", "message", "str"},
+    {"rule.c_def", "name", "str"},
+    {"set", "c_field", "str"},
+    {"set", "c_field_lower", "str"},
+    {"set", "c_own", "bool"},
+    {"set", "c_value", "str"},
+    {"set", "first", "bool"},
+    {"set", "last", "bool"},
+    {"global_control.pmi_core_fields", "name", "str"},
+    {"value", "c_def", "obj:value.c_def"},
+    {"value", "c_field", "str"},
+    {"value", "c_name", "str"},
+    {"value", "c_value", "str"},
+    {"value", "first", "bool"},
+    {"value", "last", "bool"},
+    {"value.c_def", "name", "str"},
+    {"global_control", "pmi_core_fields", "list:global_control.pmi_core_fields"},
+    {"rule", "t_ops", "list:rule.t_ops"},
+    {"rule.t_ops", "t_op", "str"},
+    {"rule.t_ops", "lsb", "int"},
+    {"rule.t_ops", "width", "int"},
+    {"rule.t_ops", "value", "str"},
+    /* model names not offered to templates yet */
+    {"block", "event_tables", "-"},
+    {"block", "source", "-"},
+    {"event", "encoding", "-"},
+    {"event", "parent", "-"},
+    {"event", "source", "-"},
+    {"event", "table", "-"},
+    {"instance", "desc", "-"},
+    {"instance", "source", "-"},
+    {"box_control", "source", "-"},
+    {"box_status", "source", "-"},
+    {"counters", "source", "-"},
+    {"filter", "source", "-"},
+    {"pmon", "source", "-"},
+    {"register", "address", "-"},
+    {"field", "source", "-"},
+    {"rule", "source", "-"},
+    {"global_control", "source", "-"},
+    {"global_status", "source", "-"},
+    {"pmon_global", "source", "-"},
+    {"root", "regc_model", "-"},
+    {"spec", "desc", "-"},
+    {"source", "desc", "-"},
+};
+
+/* ------------------------------------------------------------ building */
+
+static struct view_type *type_get(struct view_schema *vs, const char *name)
+{
+    for (size_t i = 0; i < vs->ntypes; i++)
+        if (strcmp(vs->types[i]->name, name) == 0)
+            return vs->types[i];
+    if (vs->ntypes == vs->cap)
+        vs->types = xgrow(vs->types, &vs->cap, vs->ntypes + 1, sizeof(*vs->types));
+    struct view_type *t = arena_zalloc(&vs->a, sizeof(*t));
+    t->name = arena_strdup(&vs->a, name);
+    vs->types[vs->ntypes++] = t;
+    return t;
+}
+
+static struct view_member *member_find(const struct view_type *t, const char *name, size_t len)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (strncmp(t->members[i].name, name, len) == 0 && t->members[i].name[len] == '\0')
+            return &t->members[i];
+    return NULL;
+}
+
+static void member_set(struct view_schema *vs, struct view_type *t, const char *name,
+                       struct view_value v, enum view_origin origin)
+{
+    struct view_member *m = member_find(t, name, strlen(name));
+    if (!m) {
+        if (t->n == t->cap) {
+            size_t cap = t->cap ? 2 * t->cap : 16;
+            struct view_member *nm = arena_alloc(&vs->a, cap * sizeof(*nm));
+            if (t->n)
+                memcpy(nm, t->members, t->n * sizeof(*nm));
+            t->members = nm;
+            t->cap = cap;
+        }
+        m = &t->members[t->n++];
+        m->name = arena_strdup(&vs->a, name);
+    }
+    m->v = v;
+    m->origin = origin;
+}
+
+static json_t *schema_def(json_t *schema, const char *ref)
+{
+    const char *prefix = "#/definitions/";
+    if (strncmp(ref, prefix, strlen(prefix)) != 0)
+        BUG("model schema: a $ref outside #/definitions");
+    json_t *d = json_object_get(json_object_get(schema, "definitions"), ref + strlen(prefix));
+    if (!d)
+        BUG("model schema: a $ref to no definition");
+    return d;
+}
+
+static void add_props(struct view_schema *vs, json_t *schema, struct view_type *t, json_t *props);
+
+/* The object of 'p' ("properties" of its own or of a oneOf branch), or NULL. */
+static json_t *object_of(json_t *p)
+{
+    if (json_object_get(p, "properties"))
+        return p;
+    json_t *alt = json_object_get(p, "oneOf");
+    for (size_t i = 0; i < json_array_size(alt); i++)
+        if (json_object_get(json_array_get(alt, i), "properties"))
+            return json_array_get(alt, i);
+    return NULL;
+}
+
+/* The value of schema node 'p'; 'name' names its type when it is an inline object. */
+static struct view_value value_of(struct view_schema *vs, json_t *schema, json_t *p,
+                                  const char *name)
+{
+    struct view_value v = {VIEW_STR, false, VIEW_STR, NULL};
+    const char *ref = json_string_value(json_object_get(p, "$ref"));
+    if (ref) {
+        const char *def = strrchr(ref, '/') + 1;
+        json_t *d = schema_def(schema, ref);
+        if (object_of(d)) {
+            v.kind = VIEW_OBJ;
+            v.type = type_get(vs, def);
+            v.nullable = json_object_get(d, "oneOf") != NULL;
+            return v;
+        }
+        return value_of(vs, schema, d, name);
+    }
+    json_t *alt = json_object_get(p, "oneOf");
+    if (alt) { /* [X, {"type": "null"}] */
+        json_t *x = json_array_get(alt, 0);
+        if (json_is_string(json_object_get(x, "type")) &&
+            strcmp(json_string_value(json_object_get(x, "type")), "null") == 0)
+            x = json_array_get(alt, 1);
+        v = value_of(vs, schema, x, name);
+        v.nullable = true;
+        return v;
+    }
+    json_t *values = json_object_get(p, "enum");
+    if (values) { /* the kind of its values: ["wrap", "stop"] or [32, 64] */
+        v.kind = json_is_integer(json_array_get(values, 0)) ? VIEW_INT : VIEW_STR;
+        return v;
+    }
+    if (json_object_get(p, "const")) {
+        v.kind = VIEW_INT;
+        return v;
+    }
+    json_t *type = json_object_get(p, "type");
+    const char *tn = json_string_value(type);
+    for (size_t i = 0; i < json_array_size(type); i++) { /* ["string", "null"] */
+        const char *s = json_string_value(json_array_get(type, i));
+        if (strcmp(s, "null") == 0)
+            v.nullable = true;
+        else
+            tn = s;
+    }
+    if (!tn)
+        BUG("model schema: a property without a type");
+    if (strcmp(tn, "integer") == 0) {
+        v.kind = VIEW_INT;
+    } else if (strcmp(tn, "boolean") == 0) {
+        v.kind = VIEW_BOOL;
+    } else if (strcmp(tn, "object") == 0) {
+        struct view_type *t = type_get(vs, name);
+        add_props(vs, schema, t, json_object_get(p, "properties"));
+        v.kind = VIEW_OBJ;
+        v.type = t;
+    } else if (strcmp(tn, "array") == 0) {
+        struct view_value item = value_of(vs, schema, json_object_get(p, "items"), name);
+        v.kind = VIEW_LIST;
+        v.item = item.kind;
+        v.type = item.type;
+    } else if (strcmp(tn, "string") != 0) {
+        BUG("model schema: an unknown type");
+    }
+    return v;
+}
+
+static void add_props(struct view_schema *vs, json_t *schema, struct view_type *t, json_t *props)
+{
+    const char *key;
+    json_t *p;
+    json_object_foreach(props, key, p) {
+        /* an inline object is named by its property ("spec"), or TYPE.PROPERTY below the root */
+        char *name = t == vs->types[0] ? arena_strdup(&vs->a, key)
+                                       : arena_printf(&vs->a, "%s.%s", t->name, key);
+        member_set(vs, t, key, value_of(vs, schema, p, name), VIEW_MODEL);
+    }
+}
+
+/* "str", "int?", "obj:TYPE", "list:TYPE", "list:str" */
+static struct view_value parse_kind(struct view_schema *vs, const char *k)
+{
+    static const struct {
+        const char *word;
+        enum view_kind kind;
+    } words[] = {{"str", VIEW_STR}, {"int", VIEW_INT}, {"bool", VIEW_BOOL}};
+    struct view_value v = {VIEW_STR, false, VIEW_STR, NULL};
+    if (strncmp(k, "list:", 5) == 0) {
+        struct view_value item = parse_kind(vs, k + 5);
+        v.kind = VIEW_LIST;
+        v.item = item.kind;
+        v.type = item.type;
+        return v;
+    }
+    if (strncmp(k, "obj", 3) == 0) {
+        v.kind = VIEW_OBJ;
+        v.nullable = k[3] == '?';
+        v.type = type_get(vs, strchr(k, ':') + 1);
+        return v;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+        size_t n = strlen(words[i].word);
+        if (strncmp(k, words[i].word, n) == 0 && (k[n] == '\0' || (k[n] == '?' && !k[n + 1]))) {
+            v.kind = words[i].kind;
+            v.nullable = k[n] == '?';
+            return v;
+        }
+    }
+    /* a type's name: the items of a list */
+    v.kind = VIEW_OBJ;
+    v.type = type_get(vs, k);
+    return v;
+}
+
+/*
+ * Marks the types reached from 't' ('annotated': by names that are not c_
+ * or t_ ones, which tables_annotate() follows).
+ */
+static void mark_reached(struct view_type *t, bool annotated)
+{
+    if (t->reached && (t->annotated || !annotated))
+        return;
+    t->reached = true;
+    t->annotated |= annotated;
+    for (size_t i = 0; i < t->n; i++) {
+        const struct view_member *m = &t->members[i];
+        bool plain = strncmp(m->name, "c_", 2) != 0 && strncmp(m->name, "t_", 2) != 0;
+        if (m->origin != VIEW_ABSENT && m->v.type)
+            mark_reached((struct view_type *)m->v.type, annotated && plain);
+    }
+}
+
+void view_schema_init(struct view_schema *vs)
+{
+    memset(vs, 0, sizeof(*vs));
+    arena_init(&vs->a);
+    json_error_t err;
+    json_t *schema = json_loadb(regc_model_schema, regc_model_schema_len, 0, &err);
+    if (!schema)
+        BUG("the embedded model schema does not parse");
+    struct view_type *root = type_get(vs, "root");
+    add_props(vs, schema, root, json_object_get(schema, "properties"));
+    const char *key;
+    json_t *d;
+    json_object_foreach(json_object_get(schema, "definitions"), key, d) {
+        json_t *o = object_of(d);
+        if (o)
+            add_props(vs, schema, type_get(vs, key), json_object_get(o, "properties"));
+    }
+    json_decref(schema);
+    for (size_t i = 0; i < ARRAY_SIZE(derived); i++) {
+        struct view_type *t = type_get(vs, derived[i].type);
+        if (strcmp(derived[i].kind, "-") == 0) {
+            struct view_member *m = member_find(t, derived[i].name, strlen(derived[i].name));
+            if (!m)
+                BUG("view: an absent name the model schema does not have");
+            m->origin = VIEW_ABSENT;
+            continue;
+        }
+        member_set(vs, t, derived[i].name, parse_kind(vs, derived[i].kind), VIEW_DERIVED);
+    }
+    vs->root = root;
+    mark_reached(root, true);
+}
+
+void view_schema_release(struct view_schema *vs)
+{
+    free(vs->types);
+    arena_release(&vs->a);
+    memset(vs, 0, sizeof(*vs));
+}
+
+const struct view_type *view_type_find(const struct view_schema *vs, const char *name)
+{
+    for (size_t i = 0; i < vs->ntypes; i++)
+        if (strcmp(vs->types[i]->name, name) == 0)
+            return vs->types[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------ lookup */
+
+/* tables.h's rule: the t_* name for member 'm', if it has one. */
+static bool table_name(const struct view_member *m, struct view_value *out)
+{
+    *out = (struct view_value){VIEW_STR, false, VIEW_STR, NULL};
+    if (strncmp(m->name, "c_", 2) == 0 || strncmp(m->name, "t_", 2) == 0 ||
+        m->origin == VIEW_ABSENT)
+        return false;
+    if (strcmp(m->name, "index") == 0 && m->v.kind == VIEW_INT) {
+        out->kind = VIEW_INT;
+        return true;
+    }
+    if (strcmp(m->name, "version") == 0 && m->v.kind == VIEW_INT)
+        return true;
+    out->nullable = m->v.kind != VIEW_STR; /* t_X is there when X is null */
+    return m->v.kind == VIEW_STR || m->v.nullable;
+}
+
+int view_lookup(const struct view_type *t, const char *name, size_t len, struct view_value *out)
+{
+    const struct view_member *m = member_find(t, name, len);
+    if (m) {
+        *out = m->v;
+        return (int)m->origin;
+    }
+    if (!t->annotated || len < 2 || strncmp(name, "t_", 2) != 0)
+        return -1;
+    if (len == strlen("t_access_text") && strncmp(name, "t_access_text", len) == 0) {
+        *out = (struct view_value){VIEW_STR, false, VIEW_STR, NULL};
+        return member_find(t, "access", 6) ? VIEW_DERIVED : -1;
+    }
+    m = member_find(t, name + 2, len - 2);
+    return m && table_name(m, out) ? VIEW_DERIVED : -1;
+}
+
+/* ------------------------------------------------------------ description */
+
+static const char *kind_word(enum view_kind k)
+{
+    static const char *const words[] = {"string", "integer", "boolean", "object", "list"};
+    return words[k];
+}
+
+void view_value_describe(const struct view_value *v, struct buf *out)
+{
+    if (v->kind == VIEW_LIST)
+        buf_addf(out, "list of %s", v->item == VIEW_OBJ ? v->type->name : kind_word(v->item));
+    else if (v->kind == VIEW_OBJ)
+        buf_addf(out, "%s", v->type->name);
+    else
+        buf_adds(out, kind_word(v->kind));
+    if (v->nullable)
+        buf_adds(out, " or null");
+}
+
+void view_schema_write(const struct view_schema *vs, struct buf *out)
+{
+    for (size_t i = 0; i < vs->ntypes; i++) {
+        const struct view_type *t = vs->types[i];
+        if (!t->reached)
+            continue; /* only under names templates do not get yet */
+        buf_addf(out, "- **%s**%s:", t->name, t->annotated ? "" : " (no t_* names)");
+        const char *sep = " ";
+        for (size_t k = 0; k < t->n; k++) {
+            const struct view_member *m = &t->members[k];
+            if (m->origin == VIEW_ABSENT)
+                continue;
+            buf_addf(out, "%s`%s` (", sep, m->name);
+            view_value_describe(&m->v, out);
+            buf_addc(out, ')');
+            sep = ", ";
+        }
+        buf_addc(out, '\n');
+    }
+    const char *sep = "- *in the model export (`-t json`), not offered to templates yet*: ";
+    for (size_t i = 0; i < vs->ntypes; i++)
+        for (size_t k = 0; k < vs->types[i]->n; k++)
+            if (vs->types[i]->members[k].origin == VIEW_ABSENT && vs->types[i]->reached) {
+                buf_addf(out, "%s`%s.%s`", sep, vs->types[i]->name, vs->types[i]->members[k].name);
+                sep = ", ";
+            }
+    buf_adds(out, "\n");
+}

@@ -1,0 +1,91 @@
+/*
+ * view - the typed view: every name a template may read, and what it holds.
+ *
+ * The names are described once. The model's names are those of the JSON
+ * Schema of the `-t json` export (docs/regc-model.schema.json, compiled into
+ * regc and read here); the names the outputs need beyond the model (C names
+ * and literals, "first"/"last", wrapped comment lines, the doc and svg keys)
+ * are listed in one table, view.c's 'derived'. A type is an object of the
+ * schema ("register", "field", ...; the root is "root"). The descriptor
+ * tables' "t_NAME" names follow one rule (tables.h): a name of a type that
+ * is not reached through a c_ or t_ name gets t_NAME beside each of its
+ * string or nullable names (a C literal), t_index and t_version beside
+ * index and version, t_access_text beside access.
+ *
+ * Templates are compiled against these types (mus_check, mustache.h), and
+ * `regc --list-names` prints them (docs/templates.md holds that list).
+ */
+#ifndef REGC_VIEW_H
+#define REGC_VIEW_H
+
+#include "arena.h"
+#include "buf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum view_kind { VIEW_STR, VIEW_INT, VIEW_BOOL, VIEW_OBJ, VIEW_LIST };
+
+struct view_type;
+
+/* What a name holds. */
+struct view_value {
+    enum view_kind kind;
+    bool nullable;                /* may be null or absent */
+    enum view_kind item;          /* LIST: its items' kind */
+    const struct view_type *type; /* OBJ, LIST of OBJ: the objects' type */
+};
+
+/* Where a name comes from. */
+enum view_origin {
+    VIEW_MODEL,   /* the JSON Schema: -t json writes it too */
+    VIEW_DERIVED, /* the derived table: templates only */
+    VIEW_ABSENT,  /* in the JSON Schema, not yet offered to templates */
+};
+
+struct view_member {
+    const char *name;
+    struct view_value v;
+    enum view_origin origin;
+};
+
+struct view_type {
+    const char *name;
+    struct view_member *members; /* in the schema's order, then the derived ones */
+    size_t n, cap;
+    bool reached;   /* by names templates get */
+    bool annotated; /* reached by a path without c_ or t_ names: has the t_* names */
+};
+
+struct view_schema {
+    struct arena a;           /* types, members and names */
+    struct view_type **types; /* owned (xmalloc); the root first */
+    size_t ntypes, cap;
+    const struct view_type *root;
+};
+
+/* Builds the schema from the embedded JSON Schema and the derived table. Release with
+ * view_schema_release(). A schema that does not parse is a BUG (it is compiled in). */
+void view_schema_init(struct view_schema *vs);
+void view_schema_release(struct view_schema *vs);
+
+/* The type named 'name', or NULL. */
+const struct view_type *view_type_find(const struct view_schema *vs, const char *name);
+
+/*
+ * Name 'name' ('len' bytes) of type 't': VIEW_MODEL or VIEW_DERIVED with
+ * '*out' filled, VIEW_ABSENT for a model name templates do not get yet, or
+ * -1 for none.
+ */
+int view_lookup(const struct view_type *t, const char *name, size_t len, struct view_value *out);
+
+/* "string", "integer or null", "list of register", ... ('out' gets it). */
+void view_value_describe(const struct view_value *v, struct buf *out);
+
+/*
+ * Appends every type and its names as a Markdown list: the reference of
+ * docs/templates.md (`regc --list-names`).
+ */
+void view_schema_write(const struct view_schema *vs, struct buf *out);
+
+#endif
