@@ -190,15 +190,7 @@ $(BUILD)/runtime/regctl/%.o: runtime/regctl/%.c
 # compiler's rule-expression parser (compiler/expr.c and what it allocates with) linked in, so
 # a rule is parsed by the one parser regc uses.
 REGCTL_COMPILER_OBJS := $(addprefix $(BUILD)/compiler/,expr.o arena.o buf.o util.o)
-REGCTL_SCHEMA_OBJ := $(BUILD)/gen/model_schema.o
-
-$(BUILD)/gen/model_schema.c: $(BUILD)/tools/embed docs/regc-model.schema.json
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  EMBED   docs/regc-model.schema.json")
-	$(Q)$(BUILD)/tools/embed $@ --symbol regctl_model_schema docs/regc-model.schema.json
-
-$(REGCTL_SCHEMA_OBJ): $(BUILD)/gen/model_schema.c
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+REGCTL_SCHEMA_OBJ := $(BUILD)/gen/model_schema.o # the one embedded copy regc's view reads too
 
 $(BUILD)/runtime/regctl/specjson.o: CPPFLAGS += -Icompiler
 

@@ -1217,7 +1217,8 @@ static void set_unmodelled(struct ctx *c, struct dt *o, const struct model_event
     }
     SET(c, o, "unmodelled_filters", names);
     SET(c, o, "c_has_unmodelled", dt_bool(e->nunmodelled > 0));
-    SET(c, o, "doc_unmodelled", e->nunmodelled ? dt_str(c->a, what.s) : dt_null());
+    if (!c->lazy_regs) /* a doc key: a tree without them (the C header, the tables) leaves it out */
+        SET(c, o, "doc_unmodelled", e->nunmodelled ? dt_str(c->a, what.s) : dt_null());
     buf_release(&what);
 }
 

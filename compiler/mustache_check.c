@@ -194,7 +194,7 @@ static void check_section(struct check *c, const struct mus_template *t, size_t 
         c->failed = true;
         return; /* its body would be checked against a type we do not know */
     }
-    if ((v.kind == VIEW_STR || v.kind == VIEW_INT) && !v.nullable) {
+    if ((v.kind == VIEW_STR || v.kind == VIEW_INT || v.kind == VIEW_NUM) && !v.nullable) {
         if (first_report(c, n)) {
             char *what = describe(&v);
             diag_report(c->dg, DIAG_TEMPLATE_TYPE, pos_of(t, n),

@@ -25,6 +25,8 @@ static const struct {
     const char *type, *name, *kind;
 } derived[] = {
     {"block", "c_cite_lines", "list:line"},
+    {"block", "doc_filters_anchor", "str"},
+    {"block", "doc_has_filters", "bool"},
     {"block", "c_def", "obj:block.c_def"},
     {"block", "c_desc_lines", "list:line"},
     {"block", "c_has_events", "bool"},
@@ -60,6 +62,8 @@ static const struct {
     {"cpu", "last", "bool"},
     {"event", "c_cite_lines", "list:line"},
     {"event", "c_code", "str"},
+    {"event", "c_has_unmodelled", "bool"},
+    {"event", "doc_unmodelled", "str?"},
     {"event", "c_code_field", "str"},
     {"event", "c_combine_or", "bool"},
     {"event", "c_counters", "str"},
@@ -149,6 +153,25 @@ static const struct {
     {"instance.c_def", "name", "str"},
     {"instance.c_def", "vendor", "str?"},
     {"pmon", "c_has_filters", "bool"},
+    {"pmon", "c_has_unmodelled", "bool"},
+    {"unmodelled_filter", "source", "-"},
+    {"metric_event", "perfmon", "str?"},
+    {"metric", "c_desc_lines", "list:line"},
+    {"metric", "c_name", "str"},
+    {"metric", "c_nevents", "int"},
+    {"metric", "c_scale", "str"},
+    {"metric", "c_source", "str?"},
+    {"metric", "c_source_lines", "list:line"},
+    {"metric", "doc_scale", "str"},
+    {"metric", "first", "bool"},
+    {"metric", "last", "bool"},
+    {"metric", "perf_expr", "str?"},
+    {"metric", "perf_scale_unit", "str"},
+    {"metric_event", "c_name", "str"},
+    {"metric_event", "first", "bool"},
+    {"metric_event", "last", "bool"},
+    {"metric_op", "c_op", "str"},
+    {"metric_op", "c_value", "str"},
     {"register", "c_addr", "str"},
     {"register", "c_addr_by_index", "bool"},
     {"register", "c_addr_by_instance", "bool"},
@@ -200,6 +223,7 @@ static const struct {
     {"register.c_def", "first", "str"},
     {"register.c_def", "ignored", "str"},
     {"register.c_def", "keep", "str"},
+    {"register.c_def", "levels", "str"},
     {"register.c_def", "mb1", "str"},
     {"register.c_def", "mbz", "str"},
     {"register.c_def", "reset", "str"},
@@ -214,6 +238,7 @@ static const struct {
     {"register.c_def", "writable", "str"},
     {"register.c_masks", "ignored", "str"},
     {"register.c_masks", "keep", "str"},
+    {"register.c_masks", "levels", "str"},
     {"register.c_masks", "mb1", "str"},
     {"register.c_masks", "mbz", "str"},
     {"register.c_masks", "rmw", "str"},
@@ -387,7 +412,7 @@ static json_t *schema_def(json_t *schema, const char *ref)
     return d;
 }
 
-static void add_props(struct view_schema *vs, json_t *schema, struct view_type *t, json_t *props);
+static void add_props(struct view_schema *vs, json_t *schema, struct view_type *t, json_t *obj);
 
 /* The object of 'p' ("properties" of its own or of a oneOf branch), or NULL. */
 static json_t *object_of(json_t *p)
@@ -450,11 +475,13 @@ static struct view_value value_of(struct view_schema *vs, json_t *schema, json_t
         BUG("model schema: a property without a type");
     if (strcmp(tn, "integer") == 0) {
         v.kind = VIEW_INT;
+    } else if (strcmp(tn, "number") == 0) {
+        v.kind = VIEW_NUM;
     } else if (strcmp(tn, "boolean") == 0) {
         v.kind = VIEW_BOOL;
     } else if (strcmp(tn, "object") == 0) {
         struct view_type *t = type_get(vs, name);
-        add_props(vs, schema, t, json_object_get(p, "properties"));
+        add_props(vs, schema, t, p);
         v.kind = VIEW_OBJ;
         v.type = t;
     } else if (strcmp(tn, "array") == 0) {
@@ -468,15 +495,22 @@ static struct view_value value_of(struct view_schema *vs, json_t *schema, json_t
     return v;
 }
 
-static void add_props(struct view_schema *vs, json_t *schema, struct view_type *t, json_t *props)
+/* The properties of object schema 'obj' as members of t; one its "required" does not list may be
+ * absent, so a template may take it as a section (nullable). */
+static void add_props(struct view_schema *vs, json_t *schema, struct view_type *t, json_t *obj)
 {
     const char *key;
-    json_t *p;
-    json_object_foreach(props, key, p) {
+    json_t *p, *required = json_object_get(obj, "required");
+    json_object_foreach(json_object_get(obj, "properties"), key, p) {
         /* an inline object is named by its property ("spec"), or TYPE.PROPERTY below the root */
         char *name = t == vs->types[0] ? arena_strdup(&vs->a, key)
                                        : arena_printf(&vs->a, "%s.%s", t->name, key);
-        member_set(vs, t, key, value_of(vs, schema, p, name), VIEW_MODEL);
+        struct view_value v = value_of(vs, schema, p, name);
+        bool listed = !json_is_array(required);
+        for (size_t i = 0; !listed && i < json_array_size(required); i++)
+            listed = strcmp(json_string_value(json_array_get(required, i)), key) == 0;
+        v.nullable |= !listed;
+        member_set(vs, t, key, v, VIEW_MODEL);
     }
 }
 
@@ -542,13 +576,13 @@ void view_schema_init(struct view_schema *vs)
     if (!schema)
         BUG("the embedded model schema does not parse");
     struct view_type *root = type_get(vs, "root");
-    add_props(vs, schema, root, json_object_get(schema, "properties"));
+    add_props(vs, schema, root, schema);
     const char *key;
     json_t *d;
     json_object_foreach(json_object_get(schema, "definitions"), key, d) {
         json_t *o = object_of(d);
         if (o)
-            add_props(vs, schema, type_get(vs, key), json_object_get(o, "properties"));
+            add_props(vs, schema, type_get(vs, key), o);
     }
     json_decref(schema);
     for (size_t i = 0; i < ARRAY_SIZE(derived); i++) {
@@ -621,7 +655,7 @@ int view_lookup(const struct view_type *t, const char *name, size_t len, struct 
 
 static const char *kind_word(enum view_kind k)
 {
-    static const char *const words[] = {"string", "integer", "boolean", "object", "list"};
+    static const char *const words[] = {"string", "integer", "boolean", "object", "list", "number"};
     return words[k];
 }
 

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum view_kind { VIEW_STR, VIEW_INT, VIEW_BOOL, VIEW_OBJ, VIEW_LIST };
+enum view_kind { VIEW_STR, VIEW_INT, VIEW_BOOL, VIEW_OBJ, VIEW_LIST, VIEW_NUM };
 
 struct view_type;
 

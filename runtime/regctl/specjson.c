@@ -700,7 +700,7 @@ static json_t *parse(const char *path, const char *shown)
 static json_t *schema(void)
 {
     json_error_t je;
-    json_t *s = json_loadb(regctl_model_schema, regctl_model_schema_len, 0, &je);
+    json_t *s = json_loadb(regc_model_schema, regc_model_schema_len, 0, &je);
     if (!s)
         fprintf(stderr, "regctl: the built-in model schema: %d:%d: %s\n", je.line, je.column,
                 je.text);

@@ -29,7 +29,7 @@ int regctl_spec_load(const char *path, const struct regc_spec **out);
 void regctl_spec_release(void);
 
 /* The schema the model is validated against (the build embeds docs/regc-model.schema.json). */
-extern const char regctl_model_schema[];
-extern const size_t regctl_model_schema_len;
+extern const char regc_model_schema[];
+extern const size_t regc_model_schema_len;
 
 #endif

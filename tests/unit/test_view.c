@@ -66,7 +66,9 @@ static void walk_value(struct walk *w, const struct dt *v, const struct view_val
         return;
     }
     enum view_kind got = v->type == DT_STR                           ? VIEW_STR
+                         : v->type == DT_INT && want->kind == VIEW_NUM ? VIEW_NUM /* 1 is a number */
                          : v->type == DT_INT                         ? VIEW_INT
+                         : v->type == DT_REAL                        ? VIEW_NUM
                          : v->type == DT_TRUE || v->type == DT_FALSE ? VIEW_BOOL
                          : v->type == DT_LIST                        ? VIEW_LIST
                          : v->type == DT_OBJ                         ? VIEW_OBJ
