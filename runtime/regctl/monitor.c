@@ -242,12 +242,38 @@ static int metrics_plan(struct mon *m)
         fprintf(stderr, "regctl: monitor: --metric computes from counts; it excludes --sample\n");
         return 2;
     }
-    if (m->metrics.nnames && m->per_box) {
-        fprintf(stderr, "regctl: monitor: --metric sums every box of its events; --per-box, which "
-                        "shows each box, excludes it\n");
-        return 2;
-    }
     return regctl_metrics_plan(&m->metrics, m->spec, m->events, &m->nev, m->evcap);
+}
+
+/*
+ * --per-box replaced events[0 .. nev) by each one's boxes, in order: the metrics' events, which
+ * name their box (or are of a block of one), each keep one place; their slots follow it.
+ * 0, or 1 with a message (out of memory).
+ */
+static int metrics_per_box(struct regctl_metrics *ms, const struct regc_spec *s,
+                           const char *const *events, unsigned nev)
+{
+    unsigned *at = calloc((size_t)nev + 1, sizeof(*at));
+    for (unsigned i = 0, pos = 0; at && i < nev; i++) {
+        char **boxes;
+        unsigned k;
+        if (regc_pmon_boxes(s, events[i], &boxes, &k)) {
+            free(at);
+            at = NULL;
+            break;
+        }
+        regc_pmon_boxes_free(boxes, k);
+        at[i] = pos;
+        pos += k;
+    }
+    if (!at) {
+        fprintf(stderr, "regctl: monitor: out of memory\n");
+        return 1;
+    }
+    for (unsigned j = 0; j < ms->nslots; j++)
+        ms->slots[j] = at[ms->slots[j]];
+    free(at);
+    return 0;
 }
 
 /* Options may follow the events; the events are the non-option arguments after SPEC. */
@@ -1434,7 +1460,8 @@ static int monitor_events(struct mon *m_, struct sock *socks)
     int rc = 0;
     if (m.per_box) {
         unsigned nbox;
-        if (regctl_agg_per_box(m.spec, m.events, m.nev, &m_->box_events, &nbox))
+        if (regctl_agg_per_box(m.spec, m.events, m.nev, &m_->box_events, &nbox) ||
+            metrics_per_box(&m.metrics, m.spec, m.events, m.nev))
             return 1;
         m.events = (const char **)m_->box_events;
         m.nev = m_->nev = nbox;

@@ -208,6 +208,30 @@ else
     tap_fail "-j --socket: a line per metric and socket" "$(cat "$tmp/out" "$tmp/err")"
 fi
 
+# --per-box: each box's row of the events given, the metric still the sum over every box of
+# each of its terms (by hand: 15625 + 31250 reads x 64 B in 10ms = 0.3 GB/s; the PCU's limit
+# held 250 of 1000 clocks, 25 %)
+run monitor e5_2600 imc:CAS_COUNT.RD --per-box -x , --metric mem_bw_read --metric pcu_freq_os_ltd \
+    --interval 10ms --count 1 --sim-rate 'imc[imc1]:CAS_COUNT.RD=15625' \
+    --sim-rate 'imc[imc3]:CAS_COUNT.RD=31250' --sim-rate pcu:CLOCKTICKS=1000 \
+    --sim-rate pcu:FREQ_MAX_OS_CYCLES=250
+if [ "$(cat "$tmp/status")" = 0 ] && python3 - "$tmp/out" <<'PY'
+import csv, math, sys
+rows = list(csv.reader(open(sys.argv[1])))
+boxes = [(r[3], r[1]) for r in rows if r[3].startswith('imc[')][:4]
+mets = {r[3]: float(r[6]) for r in rows if r[3].startswith('metric:')}
+sys.exit(not (boxes == [('imc[imc0]:CAS_COUNT.RD', '0'), ('imc[imc1]:CAS_COUNT.RD', '15625'),
+                        ('imc[imc2]:CAS_COUNT.RD', '0'), ('imc[imc3]:CAS_COUNT.RD', '31250')] and
+              mets.keys() == {'metric:mem_bw_read', 'metric:pcu_freq_os_ltd'} and
+              math.isclose(mets['metric:mem_bw_read'], 46875 * 64 / 0.010 / 1e9, rel_tol=1e-12) and
+              math.isclose(mets['metric:pcu_freq_os_ltd'], 100.0 * 250 / 1000, rel_tol=1e-12)))
+PY
+then
+    tap_ok "--per-box: a row per box, the metrics over every box (0.3 GB/s, 25 %, by hand)"
+else
+    tap_fail "--per-box: a row per box, the metrics over every box" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
 # Two sockets: each socket's value from its own channels, the total from every socket's
 # (by hand: 100000 and 56250 reads x 64 B in 10ms: 0.64 and 0.36 GB/s, 1 GB/s in all; the
 # PCU's limit held 250 of socket 1's 1000 clocks, socket 0 counted none: n/a).
@@ -261,9 +285,6 @@ expect_usage "--metric: an unknown metric, with a suggestion" \
 expect_usage "--metric excludes --sample" \
     "regctl: monitor: --metric computes from counts; it excludes --sample" \
     monitor e5_2600 --metric mem_bw --sample 100 --count 1
-expect_usage "--metric excludes --per-box, saying why" \
-    "regctl: monitor: --metric sums every box of its events; --per-box, which shows each box, excludes it" \
-    monitor e5_2600 --metric mem_bw --per-box --count 1
 # The events metrics may add to one run: a user's copy of e5_2600v2 (regctl --spec) with a metric
 # over five C-Box events of its 15 C-Boxes, 75 events, is refused naming the limit.
 python3 - generated/e5_2600v2.json "$tmp/many.json" <<'PY'
