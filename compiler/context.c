@@ -793,6 +793,7 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
     SET(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
     set_cite(c, o, cite_line(c, s, &rule->cite));
+    SET(c, o, "source", cite_json(c, s, &rule->cite)); /* the tables' .cite (specjson.c reads it) */
     return o;
 }
 

@@ -458,9 +458,11 @@ static const struct regc_spec xeon7500_mbox_spec REGC_TABLE_UNUSED = {
                   {0}},
               .rules = (const struct regc_rule[]){
                   {.name = "flag_mode_for_set_flag_sel", .expr = "set_flag_sel != 0 -> flag_mode == 1", .message = "Bit 7 (flag_mode) must be set to 1 to enable this field.",
-                   .ops = (const struct regc_rule_op[]){ { REGC_OP_FIELD, 19, 3, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x0)}, { REGC_OP_NE, 0, 0, UINT64_C(0x0)}, { REGC_OP_FIELD, 7, 1, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x1)}, { REGC_OP_EQ, 0, 0, UINT64_C(0x0)}, { REGC_OP_IMPLIES, 0, 0, UINT64_C(0x0)}, {REGC_OP_END, 0, 0, 0}}},
+                   .ops = (const struct regc_rule_op[]){ { REGC_OP_FIELD, 19, 3, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x0)}, { REGC_OP_NE, 0, 0, UINT64_C(0x0)}, { REGC_OP_FIELD, 7, 1, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x1)}, { REGC_OP_EQ, 0, 0, UINT64_C(0x0)}, { REGC_OP_IMPLIES, 0, 0, UINT64_C(0x0)}, {REGC_OP_END, 0, 0, 0}},
+                   .cite = { "guide", "2-67", "2-101", NULL, NULL}},
                   {.name = "count_mode_defined", .expr = "count_mode != 3", .message = "count_mode 11 is not defined: 00 - count will increase (up), 01 - count will decrease (dn), 10 - count can increase and decrease.",
-                   .ops = (const struct regc_rule_op[]){ { REGC_OP_FIELD, 2, 2, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x3)}, { REGC_OP_NE, 0, 0, UINT64_C(0x0)}, {REGC_OP_END, 0, 0, 0}}},
+                   .ops = (const struct regc_rule_op[]){ { REGC_OP_FIELD, 2, 2, UINT64_C(0x0)}, { REGC_OP_CONST, 0, 0, UINT64_C(0x3)}, { REGC_OP_NE, 0, 0, UINT64_C(0x0)}, {REGC_OP_END, 0, 0, 0}},
+                   .cite = { "guide", "2-67", "2-101", NULL, NULL}},
                   {0}},
               .mbz = UINT64_C(0x6000000001c7c100), .ignored = UINT64_C(0x9ffffffffe000000), .ro = UINT64_C(0x0), .wo = UINT64_C(0x0),
               .w1c = UINT64_C(0x0), .w1s = UINT64_C(0x0), .writable = UINT64_C(0x383eff)},

@@ -157,8 +157,10 @@ static int event_slot(struct plan *p, const char *name)
         if (strcmp(p->events[i], name) == 0)
             return (int)i;
     if (*p->nev == p->max || p->ms->nowned == REGCTL_METRIC_MAX_EVENTS) {
-        fprintf(stderr, "regctl: monitor: --metric %s needs more events than the %u monitor takes\n",
-                p->metric, p->max);
+        fprintf(stderr,
+                "regctl: monitor: --metric %s: the metrics of one run may add at most %d events "
+                "(REGCTL_METRIC_MAX_EVENTS); this one needs more\n",
+                p->metric, REGCTL_METRIC_MAX_EVENTS);
         return -1;
     }
     char *own = p->ms->owned[p->ms->nowned++];

@@ -242,12 +242,38 @@ static int metrics_plan(struct mon *m)
         fprintf(stderr, "regctl: monitor: --metric computes from counts; it excludes --sample\n");
         return 2;
     }
-    if (m->metrics.nnames && (m->sep || m->json_lines || m->per_box)) {
-        fprintf(stderr, "regctl: monitor: --metric prints in the text, --table, --csv and --json "
-                        "forms; not with -x, -j or --per-box\n");
-        return 2;
-    }
     return regctl_metrics_plan(&m->metrics, m->spec, m->events, &m->nev, m->evcap);
+}
+
+/*
+ * --per-box replaced events[0 .. nev) by each one's boxes, in order: the metrics' events, which
+ * name their box (or are of a block of one), each keep one place; their slots follow it.
+ * 0, or 1 with a message (out of memory).
+ */
+static int metrics_per_box(struct regctl_metrics *ms, const struct regc_spec *s,
+                           const char *const *events, unsigned nev)
+{
+    unsigned *at = calloc((size_t)nev + 1, sizeof(*at));
+    for (unsigned i = 0, pos = 0; at && i < nev; i++) {
+        char **boxes;
+        unsigned k;
+        if (regc_pmon_boxes(s, events[i], &boxes, &k)) {
+            free(at);
+            at = NULL;
+            break;
+        }
+        regc_pmon_boxes_free(boxes, k);
+        at[i] = pos;
+        pos += k;
+    }
+    if (!at) {
+        fprintf(stderr, "regctl: monitor: out of memory\n");
+        return 1;
+    }
+    for (unsigned j = 0; j < ms->nslots; j++)
+        ms->slots[j] = at[ms->slots[j]];
+    free(at);
+    return 0;
 }
 
 /* Options may follow the events; the events are the non-option arguments after SPEC. */
@@ -917,6 +943,53 @@ static void print_socket_metrics(const struct mon *m, const struct sock *socks, 
     free(own);
 }
 
+static void emit(const struct mon *m, const struct out_row *r);
+
+/* The lowest percentage running among the events metric k sums, on sockets [0, n): its value
+ * stands on counts scaled from that little at worst. */
+static double metric_pcnt(const struct mon *m, const struct sock *socks, int n, unsigned k)
+{
+    const struct regctl_metric_use *u = &m->metrics.use[k];
+    double low = 100.0;
+    for (unsigned j = 0; j < u->nterms; j++)
+        for (unsigned i = 0; i < u->count[j]; i++)
+            for (int s = 0; s < n; s++) {
+                double p = running_pcnt(socks[s].p, m->metrics.slots[u->first[j] + i]);
+                low = p < low ? p : low;
+            }
+    return low;
+}
+
+/* -x, -j: a row per metric (per socket with --socket, as the events' rows), no count, the
+ * metric in perf's metric-value and metric-unit columns. */
+static void emit_metric_rows(const struct mon *m, const struct sock *socks, int n, bool interval,
+                             const uint64_t *all, double sec)
+{
+    bool sockets = socks[0].pkg >= 0;
+    uint64_t *own = calloc(m->nev + 1, sizeof(*own));
+    if (!own)
+        return;
+    for (unsigned k = 0; k < m->metrics.n; k++) {
+        const struct regc_metric *mt = m->metrics.use[k].m;
+        char event[160], id[16];
+        snprintf(event, sizeof(event), "metric:%s", mt->name);
+        struct out_row r = {.time = interval ? m->run_s : -1, .units = 1, .event = event,
+                            .unit = "", .seconds = sec, .run_ns = (uint64_t)(sec * 1e9 + 0.5),
+                            .is_metric = true, .metric_unit = mt->unit};
+        for (int j = 0; j < n; j++) {
+            for (unsigned i = 0; sockets && i < m->nev; i++)
+                own[i] = interval ? socks[j].delta[i] : run_total(m, socks[j].p, i);
+            snprintf(id, sizeof(id), "S%d", socks[j].pkg);
+            r.socket = sockets ? id : NULL;
+            r.metric = regctl_metrics_value(&m->metrics, k, sockets ? own : all, sec);
+            r.pcnt = interval ? 100.0 : metric_pcnt(m, sockets ? &socks[j] : socks,
+                                                    sockets ? 1 : n, k);
+            emit(m, &r);
+        }
+    }
+    free(own);
+}
+
 /* The metrics of this interval ('t' > 0) or of the run (t == 0), in the chosen output. */
 static void print_metrics(const struct mon *m, const struct sock *socks, int n, unsigned long t,
                           json_t *row)
@@ -932,6 +1005,8 @@ static void print_metrics(const struct mon *m, const struct sock *socks, int n, 
     metric_counts(m, socks, n, t != 0, counts);
     if (row)
         json_object_set_new(row, "metrics", regctl_metrics_json(&m->metrics, counts, sec));
+    else if (m->sep || m->json_lines)
+        emit_metric_rows(m, socks, n, t != 0, counts, sec);
     else if (m->csv)
         regctl_metrics_csv(&m->metrics, stdout, label, socks[0].pkg >= 0 ? "total" : "-", counts,
                            sec);
@@ -1385,7 +1460,8 @@ static int monitor_events(struct mon *m_, struct sock *socks)
     int rc = 0;
     if (m.per_box) {
         unsigned nbox;
-        if (regctl_agg_per_box(m.spec, m.events, m.nev, &m_->box_events, &nbox))
+        if (regctl_agg_per_box(m.spec, m.events, m.nev, &m_->box_events, &nbox) ||
+            metrics_per_box(&m.metrics, m.spec, m.events, m.nev))
             return 1;
         m.events = (const char **)m_->box_events;
         m.nev = m_->nev = nbox;

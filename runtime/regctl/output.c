@@ -9,6 +9,7 @@
 #include "output.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,16 @@ static char *rate_text(char *buf, size_t len, double rate)
 static unsigned long long ns_of(double t)
 {
     return (unsigned long long)(t * 1e9 + 0.5);
+}
+
+/* A metric's value in full ("%.17g": the value computed, as --csv prints it); "" for n/a. */
+static const char *metric_text(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        buf[0] = '\0';
+    else
+        snprintf(buf, len, "%.17g", v);
+    return buf;
 }
 
 static double rate_of(const struct out_row *r)
@@ -129,15 +140,22 @@ void out_csv_row(FILE *f, const char *sep, const struct out_row *r)
         out_csv_field(f, sep, r->socket);
         fprintf(f, "%s%u%s", sep, r->units, sep);
     }
-    if (r->is_signed)
+    if (r->is_metric)
+        fputs(sep, f); /* no count, no unit */
+    else if (r->is_signed)
         fprintf(f, "%lld%s", (long long)(int64_t)r->value, sep);
     else
         fprintf(f, "%llu%s", (unsigned long long)r->value, sep);
-    out_csv_field(f, sep, r->unit);
+    out_csv_field(f, sep, r->is_metric ? "" : r->unit);
     fputs(sep, f);
     out_csv_field(f, sep, r->event);
     fprintf(f, "%s%llu%s%.2f%s", sep, (unsigned long long)r->run_ns, sep, r->pcnt, sep);
-    if (r->seconds > 0)
+    if (r->is_metric) {
+        char v[40];
+        fprintf(f, "%s%s", metric_text(v, sizeof(v), r->metric), sep);
+        out_csv_field(f, sep, r->metric_unit);
+        fputc('\n', f);
+    } else if (r->seconds > 0)
         fprintf(f, "%.2f%s%s/s\n", rate_of(r), sep, r->unit);
     else
         fprintf(f, "%s\n", sep);
@@ -157,12 +175,17 @@ void out_json_row(FILE *f, const struct out_row *r)
         snprintf(v, sizeof(v), "%lld", (long long)(int64_t)r->value);
     else
         snprintf(v, sizeof(v), "%llu", (unsigned long long)r->value);
-    json_object_set_new(o, "counter-value", json_string(v));
-    json_object_set_new(o, "unit", json_string(r->unit));
+    if (!r->is_metric) {
+        json_object_set_new(o, "counter-value", json_string(v));
+        json_object_set_new(o, "unit", json_string(r->unit));
+    }
     json_object_set_new(o, "event", json_string(r->event));
     json_object_set_new(o, "event-runtime", json_integer((json_int_t)r->run_ns));
     json_object_set_new(o, "pcnt-running", json_real(r->pcnt));
-    if (r->seconds > 0) {
+    if (r->is_metric) {
+        json_object_set_new(o, "metric-value", json_string(metric_text(v, sizeof(v), r->metric)));
+        json_object_set_new(o, "metric-unit", json_string(r->metric_unit));
+    } else if (r->seconds > 0) {
         char u[32];
         snprintf(v, sizeof(v), "%.2f", rate_of(r));
         snprintf(u, sizeof(u), "%s/s", r->unit);

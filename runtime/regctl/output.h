@@ -8,7 +8,9 @@
  *   -x SEP perf stat -x's columns: [time,] [socket, units,] value, unit,
  *          event, run time (ns), percentage running, metric value, metric
  *          unit (here the rate per second and its unit). A field holding SEP
- *          or a quote is quoted (RFC 4180).
+ *          or a quote is quoted (RFC 4180). A metric's row (--metric) leaves
+ *          value and unit empty and carries the metric in the last two.
+ *          (-j likewise: no "counter-value", "metric-value" "" when n/a.)
  *   -j     perf stat -j's JSON lines: one object per reading, "interval",
  *          "socket", "aggregate-number", "counter-value", "unit", "event",
  *          "event-runtime", "pcnt-running", "metric-value", "metric-unit".
@@ -35,6 +37,10 @@ struct out_row {
     double seconds;   /* the span of the count, for the rate; 0: no rate */
     uint64_t run_ns;  /* how long the counter counted in that span */
     double pcnt;      /* percentage of the span it counted (100 unless multiplexed) */
+    /* a --metric reading (-x, -j only): no count; the metric in the metric columns */
+    bool is_metric;
+    double metric;           /* NaN: n/a, the metric-value column empty */
+    const char *metric_unit; /* the metric's unit */
 };
 
 /* v with a comma every three digits ("1,234,567"); signed: a leading '-'. Returns buf. */

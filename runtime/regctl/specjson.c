@@ -11,6 +11,7 @@
 #include "jschema.h"
 #include "secure.h"
 
+#include "regc/metric.h"
 #include "regc/num.h"
 
 #include <errno.h>
@@ -262,6 +263,18 @@ static void reg_of(struct conv *c, struct regc_reg *r, json_t *x, const char *pa
 
 /* ---- events, pmon */
 
+/* An array of names as a list ending with NULL; NULL when empty (as the tables write it). */
+static const char *const *names_of(struct conv *c, json_t *arr)
+{
+    if (!json_array_size(arr))
+        return NULL;
+    const char **f = list(c, json_array_size(arr), sizeof(*f));
+    size_t j;
+    json_t *y;
+    json_array_foreach(arr, j, y) f[j] = arena_strdup(c->a, json_string_value(y));
+    return f;
+}
+
 static struct regc_event *events_of(struct conv *c, json_t *arr)
 {
     struct regc_event *e = list(c, json_array_size(arr), sizeof(*e));
@@ -290,11 +303,8 @@ static struct regc_event *events_of(struct conv *c, json_t *arr)
                                      str(c, y, "field"), hexv(y, "value")};
         }
         e[i].sets = s;
-        if (json_array_size(filters)) {
-            const char **f = list(c, json_array_size(filters), sizeof(*f));
-            json_array_foreach(filters, j, y) f[j] = arena_strdup(c->a, json_string_value(y));
-            e[i].filters = f;
-        }
+        e[i].filters = names_of(c, filters);
+        e[i].unmodelled_filters = names_of(c, json_object_get(x, "unmodelled_filters"));
     }
     return e;
 }
@@ -382,6 +392,18 @@ static struct regc_filter *filters_of(struct conv *c, json_t *arr)
     return f;
 }
 
+static struct regc_unmodelled_filter *unmodelled_of(struct conv *c, json_t *arr)
+{
+    if (!json_array_size(arr))
+        return NULL;
+    struct regc_unmodelled_filter *f = list(c, json_array_size(arr), sizeof(*f));
+    size_t i;
+    json_t *x;
+    json_array_foreach(arr, i, x) f[i] = (struct regc_unmodelled_filter){
+        str(c, x, "name"), str(c, x, "what"), str(c, x, "desc")};
+    return f;
+}
+
 static const struct regc_pmon *pmon_of(struct conv *c, json_t *p, const char *path)
 {
     if (!json_is_object(p))
@@ -403,6 +425,7 @@ static const struct regc_pmon *pmon_of(struct conv *c, json_t *p, const char *pa
         m->box_status = b;
     }
     m->filters = filters_of(c, json_object_get(p, "filters"));
+    m->unmodelled_filters = unmodelled_of(c, json_object_get(p, "unmodelled_filters"));
     return m;
 }
 
@@ -470,11 +493,7 @@ static const struct regc_pmon_global *global_of(struct conv *c, json_t *g)
             str(c, ctl, "unfreeze"), str(c, ctl, "enable"), str(c, ctl, "freeze_on_overflow"),
             str(c, ctl, "pmi_core"), str(c, ctl, "wake"),   str(c, ctl, "reset"),
             str(c, ctl, "select"),   NULL};
-        if (json_array_size(cores)) {
-            const char **f = list(c, json_array_size(cores), sizeof(*f));
-            json_array_foreach(cores, j, y) f[j] = arena_strdup(c->a, json_string_value(y));
-            k->pmi_cores = f;
-        }
+        k->pmi_cores = names_of(c, cores);
         pg->control = k;
     }
     if (json_is_object(st)) {
@@ -489,6 +508,71 @@ static const struct regc_pmon_global *global_of(struct conv *c, json_t *g)
         pg->status = k;
     }
     return pg;
+}
+
+/* ---- metrics */
+
+static enum regc_mop mop_of(const char *name)
+{
+    static const struct {
+        const char *name;
+        enum regc_mop op;
+    } ops[] = {{"num", REGC_MOP_NUM}, {"event", REGC_MOP_EVENT}, {"seconds", REGC_MOP_SECONDS},
+               {"add", REGC_MOP_ADD}, {"sub", REGC_MOP_SUB},     {"mul", REGC_MOP_MUL},
+               {"div", REGC_MOP_DIV}}; /* the schema's metric_op names */
+    for (size_t i = 0; name && i < sizeof(ops) / sizeof(ops[0]); i++)
+        if (strcmp(ops[i].name, name) == 0)
+            return ops[i].op;
+    return REGC_MOP_END;
+}
+
+static struct regc_metric_event *metric_events_of(struct conv *c, json_t *arr)
+{
+    struct regc_metric_event *e = list(c, json_array_size(arr), sizeof(*e));
+    size_t i;
+    json_t *x;
+    json_array_foreach(arr, i, x) e[i] = (struct regc_metric_event){
+        str(c, x, "block"), str(c, x, "instance"), str(c, x, "event"), str(c, x, "text")};
+    return e;
+}
+
+static struct regc_metric_op *metric_ops_of(struct conv *c, json_t *arr, const char *path)
+{
+    struct regc_metric_op *o = list(c, json_array_size(arr), sizeof(*o)); /* ends REGC_MOP_END */
+    size_t i;
+    json_t *x;
+    json_array_foreach(arr, i, x)
+    {
+        o[i].op = mop_of(json_string_value(json_object_get(x, "op")));
+        if (o[i].op == REGC_MOP_END)
+            err(c, path, "op %zu is none regctl evaluates", i);
+        if (o[i].op == REGC_MOP_NUM)
+            o[i].value = json_number_value(json_object_get(x, "value"));
+        if (o[i].op == REGC_MOP_EVENT)
+            o[i].term = (unsigned)capped(c, uintv(x, "term"), UINT_MAX, path, "a term");
+    }
+    return o;
+}
+
+static const struct regc_metric *metrics_of(struct conv *c, json_t *arr)
+{
+    struct regc_metric *m = list(c, json_array_size(arr), sizeof(*m));
+    size_t i;
+    json_t *x;
+    json_array_foreach(arr, i, x)
+    {
+        char p[PATHLEN];
+        at(p, "$", "metrics", i);
+        m[i] = (struct regc_metric){.name = str(c, x, "name"),
+                                    .formula = str(c, x, "formula"),
+                                    .unit = str(c, x, "unit"),
+                                    .desc = str(c, x, "desc"),
+                                    .scale = json_number_value(json_object_get(x, "scale")),
+                                    .events = metric_events_of(c, json_object_get(x, "events")),
+                                    .ops = metric_ops_of(c, json_object_get(x, "rpn"), p),
+                                    .cite = cite_of(c, x)};
+    }
+    return m;
 }
 
 static void spec_of(struct conv *c, struct regc_spec *s, json_t *doc)
@@ -513,6 +597,7 @@ static void spec_of(struct conv *c, struct regc_spec *s, json_t *doc)
     s->cpus = cp;
     s->blocks = blocks_of(c, json_object_get(doc, "blocks"));
     s->pmon_global = global_of(c, json_object_get(doc, "pmon_global"));
+    s->metrics = metrics_of(c, json_object_get(doc, "metrics"));
 }
 
 /* ---- what the runtime relies on: every name found where it is looked up */
@@ -575,6 +660,10 @@ static void check_event(struct conv *c, const struct regc_block *b, const struct
     for (const char *const *f = e->filters; f && *f; f++)
         if (!regc_block_filter(b, *f))
             err(c, path, "filter '%s' is none of the block's pmon filters", *f);
+    for (const char *const *f = e->unmodelled_filters; f && *f; f++)
+        if (!regc_block_unmodelled_filter(b, *f))
+            err(c, path, "unmodelled filter '%s' is none of the block's pmon unmodelled_filters",
+                *f);
 }
 
 static void check_counters(struct conv *c, const struct regc_block *b,
@@ -669,11 +758,50 @@ static void check_global(struct conv *c, const struct regc_spec *s)
     }
 }
 
+/* A metric's events name the spec's events; its postfix ops leave one value on a stack of
+ * REGC_METRIC_STACK, each term one of its events (what regc_metric_eval() relies on). */
+static void check_metric(struct conv *c, const struct regc_spec *s, const struct regc_metric *m,
+                         const char *path)
+{
+    size_t nev = regc_metric_nevents(m), depth = 0, i = 0;
+    for (const struct regc_metric_event *e = m->events; e->block; e++) {
+        const struct regc_block *b = regc_spec_block(s, e->block);
+        if (!b)
+            err(c, path, "event '%s': block '%s' is no block of the spec", e->text, e->block);
+        else if (e->instance && !regc_block_instance(b, e->instance))
+            err(c, path, "event '%s': '%s' is no instance of block '%s'", e->text, e->instance,
+                e->block);
+        else if (!regc_block_event(b, e->event))
+            err(c, path, "event '%s': '%s' is no event of block '%s'", e->text, e->event, e->block);
+    }
+    for (const struct regc_metric_op *o = m->ops; o->op != REGC_MOP_END; o++, i++) {
+        bool push = o->op == REGC_MOP_NUM || o->op == REGC_MOP_EVENT || o->op == REGC_MOP_SECONDS;
+        if (o->op == REGC_MOP_EVENT && o->term >= nev)
+            err(c, path, "rpn[%zu]: term %u, where the metric has %zu events", i, o->term, nev);
+        if (!push && depth < 2) {
+            err(c, path, "rpn[%zu]: an operator with fewer than two operands", i);
+            return;
+        }
+        depth = push ? depth + 1 : depth - 1;
+        if (depth > REGC_METRIC_STACK) {
+            err(c, path, "rpn[%zu]: more than %d operands pending", i, REGC_METRIC_STACK);
+            return;
+        }
+    }
+    if (depth != 1)
+        err(c, path, "rpn leaves %zu values, where a formula leaves one", depth);
+}
+
 static void check_spec(struct conv *c, const struct regc_spec *s)
 {
+    char p[PATHLEN];
     for (const struct regc_block *b = s->blocks; b->name; b++)
         check_block(c, b, (size_t)(b - s->blocks));
     check_global(c, s);
+    for (const struct regc_metric *m = s->metrics; m->name; m++) {
+        at(p, "$", "metrics", (size_t)(m - s->metrics));
+        check_metric(c, s, m, p);
+    }
 }
 
 /* ---- the file */

@@ -150,6 +150,88 @@ else
     tap_fail "--csv: the metric's row and its events' rows" "$(cat "$tmp/out" "$tmp/err")"
 fi
 
+# perf stat's machine forms: a row per metric whose last two columns (perf's metric value and
+# metric unit) carry it, value and unit columns empty, the value empty when n/a. By hand:
+# 15625 + 31250 reads x 64 B in 10ms = 0.3 GB/s in each interval; no QPI clock: n/a.
+run monitor e5_2600 -x , --metric mem_bw_read --metric qpi_link_util_rx --interval 10ms --count 2 \
+    --sim-rate 'imc[imc1]:CAS_COUNT.RD=15625' --sim-rate 'imc[imc3]:CAS_COUNT.RD=31250'
+if [ "$(cat "$tmp/status")" = 0 ] && python3 - "$tmp/out" <<'PY'
+import csv, math, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r[3].startswith('metric:')]
+want = (46875 * 64 / 0.010) / 1e9
+got = [(r[0], r[1], r[2], r[3], r[4], r[5], r[7]) for r in rows]
+sys.exit(not (len(rows) == 4 and
+    got == [(t, '', '', m, '10000000', '100.00', u) for t in ('0.010000000', '0.020000000')
+            for m, u in (('metric:mem_bw_read', 'GB/s'), ('metric:qpi_link_util_rx', '%'))] and
+    all(math.isclose(float(r[6]), want, rel_tol=1e-12) for r in rows[0::2]) and
+    all(r[6] == '' for r in rows[1::2])))
+PY
+then
+    tap_ok "-x ,: a row per metric and interval, 0.3 GB/s by hand in perf's metric columns, n/a empty"
+else
+    tap_fail "-x ,: a row per metric and interval in perf's metric columns" "$(cat "$tmp/out" "$tmp/err")"
+fi
+# A run's totals (a command, no interval asked): one row per metric without the time column;
+# on the simulator the run is one interval of 1 s: 15625 x 64 B in 1 s = 0.001 GB/s.
+run monitor e5_2600 -x ';' --metric mem_bw_read --sim-rate 'imc[imc1]:CAS_COUNT.RD=15625' -- true
+if [ "$(cat "$tmp/status")" = 0 ] &&
+    [ "$(grep metric "$tmp/out")" = ';;metric:mem_bw_read;1000000000;100.00;0.001;GB/s' ]; then
+    tap_ok "-x ';' with a command: the run's metric row (0.001 GB/s by hand), no time column"
+else
+    tap_fail "-x ';' with a command: the run's metric row" "$(cat "$tmp/out" "$tmp/err")"
+fi
+# -j with --socket: a line per metric and socket, each from its own socket's counts (by hand as
+# the text test below: 0.64 and 0.36 GB/s; the PCU limit n/a on socket 0, 25 % on socket 1).
+run monitor e5_2600 -j --metric mem_bw_read --metric pcu_freq_os_ltd --socket all --sim-sockets 2 \
+    --interval 10ms --count 1 --sim-rate 'imc[imc0]:CAS_COUNT.RD=100000@0' \
+    --sim-rate 'imc[imc2]:CAS_COUNT.RD=56250@1' --sim-rate pcu:CLOCKTICKS=1000@1 \
+    --sim-rate pcu:FREQ_MAX_OS_CYCLES=250@1
+if [ "$(cat "$tmp/status")" = 0 ] && python3 - "$tmp/out" <<'PY'
+import json, math, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+mets = [r for r in rows if r['event'].startswith('metric:')]
+want = {('metric:mem_bw_read', 'S0'): 100000 * 64 / 0.010 / 1e9,
+        ('metric:mem_bw_read', 'S1'): 56250 * 64 / 0.010 / 1e9,
+        ('metric:pcu_freq_os_ltd', 'S0'): None, ('metric:pcu_freq_os_ltd', 'S1'): 100.0 * 250 / 1000}
+ok = len(mets) == 4 and len(rows) > 4
+for r in mets:
+    w = want.get((r['event'], r['socket']), 'none')
+    ok = ok and 'counter-value' not in r and r['interval'] == 0.01 and r['pcnt-running'] == 100.0
+    ok = ok and r['metric-unit'] == ('GB/s' if 'mem_bw' in r['event'] else '%')
+    ok = ok and (r['metric-value'] == '' if w is None else
+                 w != 'none' and math.isclose(float(r['metric-value']), w, rel_tol=1e-12))
+sys.exit(not ok)
+PY
+then
+    tap_ok "-j --socket: a line per metric and socket, by hand, n/a as \"\""
+else
+    tap_fail "-j --socket: a line per metric and socket" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
+# --per-box: each box's row of the events given, the metric still the sum over every box of
+# each of its terms (by hand: 15625 + 31250 reads x 64 B in 10ms = 0.3 GB/s; the PCU's limit
+# held 250 of 1000 clocks, 25 %)
+run monitor e5_2600 imc:CAS_COUNT.RD --per-box -x , --metric mem_bw_read --metric pcu_freq_os_ltd \
+    --interval 10ms --count 1 --sim-rate 'imc[imc1]:CAS_COUNT.RD=15625' \
+    --sim-rate 'imc[imc3]:CAS_COUNT.RD=31250' --sim-rate pcu:CLOCKTICKS=1000 \
+    --sim-rate pcu:FREQ_MAX_OS_CYCLES=250
+if [ "$(cat "$tmp/status")" = 0 ] && python3 - "$tmp/out" <<'PY'
+import csv, math, sys
+rows = list(csv.reader(open(sys.argv[1])))
+boxes = [(r[3], r[1]) for r in rows if r[3].startswith('imc[')][:4]
+mets = {r[3]: float(r[6]) for r in rows if r[3].startswith('metric:')}
+sys.exit(not (boxes == [('imc[imc0]:CAS_COUNT.RD', '0'), ('imc[imc1]:CAS_COUNT.RD', '15625'),
+                        ('imc[imc2]:CAS_COUNT.RD', '0'), ('imc[imc3]:CAS_COUNT.RD', '31250')] and
+              mets.keys() == {'metric:mem_bw_read', 'metric:pcu_freq_os_ltd'} and
+              math.isclose(mets['metric:mem_bw_read'], 46875 * 64 / 0.010 / 1e9, rel_tol=1e-12) and
+              math.isclose(mets['metric:pcu_freq_os_ltd'], 100.0 * 250 / 1000, rel_tol=1e-12)))
+PY
+then
+    tap_ok "--per-box: a row per box, the metrics over every box (0.3 GB/s, 25 %, by hand)"
+else
+    tap_fail "--per-box: a row per box, the metrics over every box" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
 # Two sockets: each socket's value from its own channels, the total from every socket's
 # (by hand: 100000 and 56250 reads x 64 B in 10ms: 0.64 and 0.36 GB/s, 1 GB/s in all; the
 # PCU's limit held 250 of socket 1's 1000 clocks, socket 0 counted none: n/a).
@@ -203,6 +285,24 @@ expect_usage "--metric: an unknown metric, with a suggestion" \
 expect_usage "--metric excludes --sample" \
     "regctl: monitor: --metric computes from counts; it excludes --sample" \
     monitor e5_2600 --metric mem_bw --sample 100 --count 1
+# The events metrics may add to one run: a user's copy of e5_2600v2 (regctl --spec) with a metric
+# over five C-Box events of its 15 C-Boxes, 75 events, is refused naming the limit.
+python3 - generated/e5_2600v2.json "$tmp/many.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+cbox = next(b for b in m['blocks'] if b['name'] == 'cbox')
+evs = [e for e in cbox['events'] if not e['filters'] and not e['unmodelled_filters']][:5]
+m['metrics'].append({'name': 'many', 'formula': ' + '.join('cbox:' + e['name'] for e in evs),
+    'unit': '/s', 'scale': 1, 'desc': None, 'source': m['metrics'][0]['source'],
+    'events': [{'text': 'cbox:' + e['name'], 'block': 'cbox', 'instance': None,
+                'event': e['name'], 'encoding': '0x0'} for e in evs],
+    'rpn': [{'op': 'event', 'term': 0}] + sum(([{'op': 'event', 'term': i}, {'op': 'add'}]
+                                               for i in range(1, 5)), [])})
+json.dump(m, open(sys.argv[2], 'w'))
+PY
+expect_usage "--metric: more events than the metrics of a run may add, refused naming the limit" \
+    "regctl: monitor: --metric many: the metrics of one run may add at most 64 events (REGCTL_METRIC_MAX_EVENTS); this one needs more" \
+    --spec "$tmp/many.json" monitor e5_2600v2 --metric many --count 1
 fifty=()
 for _ in $(seq 50); do fifty+=(ubox:EVENT_MSG.DOORBELL_RCVD); done
 # monitor takes any number of events (issue 28: no limit of 64): 50 given and mem_bw's 16 more

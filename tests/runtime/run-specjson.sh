@@ -4,10 +4,11 @@
 # loaded by regctl, with every command on it as on a built-in spec: list, events (encodings as
 # the spec's own C header gives them), read and write (addresses and values as the XML states
 # them), a rule refused with its wording and citation, monitor on the simulator (counts as the
-# rates given; the flow's global freeze and unfreeze at the spec's addresses). Then the errors,
+# rates given; the flow's global freeze and unfreeze at the spec's addresses), the spec's
+# metrics listed and computed (by hand from the rates). Then the errors,
 # each with its message and exit status: a missing file, malformed JSON, a document the schema
 # refuses (python3-jsonschema agrees that the schema refuses it, and takes the good one), names
-# the schema cannot check, a bad rule expression, --spec twice; and the files root must not
+# the schema cannot check, a bad rule expression, a metric's bad postfix or event, --spec twice; and the files root must not
 # read: a link or a file of another user, a file others can write, a FIFO, a directory others
 # can replace files in, a directory of another user on the way (also behind a link); a
 # set-group-ID regctl refuses a path and takes standard input.
@@ -89,6 +90,32 @@ if echo "$out" | grep -q '^write gbox.G_PMON_CTL  *msr 0x700  *0x80000000$' &&
     echo "$out" | grep -q '^write wbox.w1.W_PMON_CTL1  *msr 0x812  *0x400012$'; then
     tap_ok "monitor --dry-run: global freeze (bit 31), unfreeze (bit 30), STALLS on counter 1 only"
 else tap_fail "monitor --dry-run: global freeze (bit 31), unfreeze (bit 30), STALLS on counter 1 only" "$out"; fi
+
+# the spec's metrics: listed, and computed by monitor from the counts of the events they need
+# (by hand: reads 300 + 100 of 300 + 100 + 200 + 600 requests, 33.3 %; w1's 600 writes x 32
+# bytes in 10ms, 1920 KB/s)
+out=$("$REGCTL" "${S[@]}" metrics widget 2>&1)
+if echo "$out" | grep -qx 'widget_read_share  (widget, %)' &&
+    echo "$out" | grep -qx '    = (wbox\[w1\]:REQUESTS.WRITE \* 32 / seconds) x 0.001' &&
+    echo "$out" | grep -qx '    needs wbox:REQUESTS.READ (every instance of the block, summed)' &&
+    echo "$out" | grep -qx '    source: notes; a write request moves 32 bytes'; then
+    tap_ok "metrics: the user spec's metrics, formula, events and source"
+else tap_fail "metrics: the user spec's metrics, formula, events and source" "$out"; fi
+"$REGCTL" "${S[@]}" --backend sim monitor widget --metric widget_read_share --metric widget_w1_bytes \
+    -x , --interval 10ms --count 1 --sim-rate 'wbox[w0]:REQUESTS.READ=300' \
+    --sim-rate 'wbox[w1]:REQUESTS.READ=100' --sim-rate 'wbox[w0]:REQUESTS.WRITE=200' \
+    --sim-rate 'wbox[w1]:REQUESTS.WRITE=600' >"$tmp/out" 2>&1
+if python3 - "$tmp/out" <<'PY'
+import csv, math, sys
+got = {r[3]: (float(r[6]), r[7]) for r in csv.reader(open(sys.argv[1])) if r[3].startswith('metric:')}
+want = {'metric:widget_read_share': (100.0 * 400 / 1200, '%'),
+        'metric:widget_w1_bytes': (600 * 32 / 0.010 / 1000, 'KB/s')}
+sys.exit(not (got.keys() == want.keys() and
+              all(math.isclose(got[k][0], want[k][0], rel_tol=1e-12) and got[k][1] == want[k][1]
+                  for k in want)))
+PY
+then tap_ok "monitor --metric on the user spec: 33.3 % and 1920 KB/s, by hand"
+else tap_fail "monitor --metric on the user spec, by hand" "$(cat "$tmp/out")"; fi
 
 # a spec of a built-in's name replaces it: the user's copy of e5_2600v2 with one more event
 python3 - generated/e5_2600v2.json "$tmp/mine.json" <<'PY'
@@ -174,6 +201,19 @@ expect "numbers: a reset value wider than its field, refused" 1 \
 mutate "$tmp/n5.json" 'm["blocks"][1]["instances"][0]["pci"] = {"vendor": "0x18086", "device": "0x1", "dev": None, "func": None}'
 expect "numbers: a PCI vendor id past 16 bits, refused (never cut)" 1 \
     "regctl: $tmp/n5.json: \$.blocks[1]: a PCI vendor id is 0x18086, above 0xffff, the most it can be" --spec "$tmp/n5.json"
+mutate "$tmp/n6.json" 'm["metrics"][0]["rpn"][0]["term"] = 5; m["metrics"][0]["events"][1]["event"] = "REQUESTS.REED"'
+expect "metrics: a term past the metric's events" 1 \
+    "regctl: $tmp/n6.json: \$.metrics[0]: rpn[0]: term 5, where the metric has 2 events" --spec "$tmp/n6.json"
+expect "metrics: an event the block lacks" 1 \
+    "regctl: $tmp/n6.json: \$.metrics[0]: event 'wbox:REQUESTS.WRITE': 'REQUESTS.REED' is no event of block 'wbox'" --spec "$tmp/n6.json"
+mutate "$tmp/n7.json" 'm["metrics"][1]["rpn"] = [{"op": "event", "term": 0}, {"op": "div"}]; m["metrics"][0]["rpn"].pop()'
+expect "metrics: an operator short of operands" 1 \
+    "regctl: $tmp/n7.json: \$.metrics[1]: rpn[1]: an operator with fewer than two operands" --spec "$tmp/n7.json"
+expect "metrics: postfix that leaves two values" 1 \
+    "regctl: $tmp/n7.json: \$.metrics[0]: rpn leaves 2 values, where a formula leaves one" --spec "$tmp/n7.json"
+mutate "$tmp/n8.json" 'm["blocks"][1]["events"][0]["unmodelled_filters"] = ["thread_filter"]'
+expect "unmodelled filters: an event's that the block does not list" 1 \
+    "regctl: $tmp/n8.json: \$.blocks[1].events[0]: unmodelled filter 'thread_filter' is none of the block's pmon unmodelled_filters" --spec "$tmp/n8.json"
 expect "--spec twice" 2 "regctl: --spec given twice ('$spec', then '$spec'): one spec file per run" --spec "$spec" --spec "$spec"
 
 # ---- files root must not read (as root: the owner checks mean something)
