@@ -23,6 +23,7 @@
 #include "mustache.h"
 #include "outfile.h"
 #include "specpath.h"
+#include "svd.h"
 #include "templates.h"
 #include "tmpl.h"
 #include "util.h"
@@ -55,6 +56,7 @@ struct options {
     bool check_only;        /* --check */
     bool dump_context;      /* --dump-context: the templates' data tree as JSON */
     const char *prefix;     /* --prefix */
+    bool strict;            /* --strict: SVD defects regc would repair are errors */
     struct tmpl_limits limits; /* -ftemplate-output-limit=, -ftemplate-work-limit= */
 };
 
@@ -78,6 +80,7 @@ static const char usage_text[] =
     "  -MT TARGET       the target named in the dependency file (default: OUTPUT)\n"
     "  --check          validate the spec only\n"
     "  --prefix NAME    C identifier prefix (default: the spec's prefix)\n"
+    "  --strict         an SVD input's defects that regc repairs with a warning are errors\n"
     "  -j N             accepted (1 to " STRING_OF(JOBS_MAX) ") and ignored: regc runs on one thread\n"
     "  -ftemplate-output-limit=N, -ftemplate-work-limit=N\n"
     "                   stop a render past N bytes of output or N steps (k, M, G\n"
@@ -92,7 +95,7 @@ static const char usage_text[] =
 
 /* The options usage_text lists, for "did you mean" (tests/cli/run-suggest.sh: they agree). */
 static const char *const option_names[] = {
-    "-o", "-t", "--dump-context", "-I", "--escape=", "-MD", "-MF", "-MT", "--check", "--prefix",
+    "-o", "-t", "--dump-context", "-I", "--escape=", "-MD", "-MF", "-MT", "--check", "--prefix", "--strict",
     "-j", "-ftemplate-output-limit=", "-ftemplate-work-limit=", "-Werror", "-ferror-limit=",
     "-fno-caret-diagnostics", "--list-templates", "--version", "--help"};
 
@@ -183,6 +186,8 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
             o->depfile = true;
         } else if (strcmp(a, "--check") == 0) {
             o->check_only = true;
+        } else if (strcmp(a, "--strict") == 0) {
+            o->strict = true;
         } else if (strcmp(a, "--dump-context") == 0) {
             o->dump_context = true;
         } else if (strncmp(a, "--prefix=", 9) == 0) {
@@ -472,6 +477,17 @@ static void note_spec_name(struct diag *dg, const char *name)
                   regc_suggest_text(&sg, hint, sizeof(hint)));
 }
 
+/* The input: a CMSIS-SVD device file (told by its content), else a regspec. */
+static struct model_spec *load_spec(struct arena *a, struct diag *dg, const struct options *o,
+                                    const char *path)
+{
+    if (!svd_file_is_svd(path))
+        return xmlload_spec_in(a, dg, path, o->incdirs, o->nincdirs);
+    if (o->strict)
+        svd_strict(dg);
+    return svd_load(a, dg, path);
+}
+
 static int compile(struct options *o, struct diag *dg)
 {
     struct arena arena = ARENA_INIT;
@@ -482,7 +498,7 @@ static int compile(struct options *o, struct diag *dg)
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
     tp.limits = o->limits;
     char *path = specpath_find(dg, o->spec); /* a bare name: an installed spec */
-    struct model_spec *spec = path ? xmlload_spec_in(&arena, dg, path, o->incdirs, o->nincdirs) : NULL;
+    struct model_spec *spec = path ? load_spec(&arena, dg, o, path) : NULL;
     if (!spec && path == o->spec)
         note_spec_name(dg, o->spec);
     /* both outputs opened (their temporary files made) before the render: a
