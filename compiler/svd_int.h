@@ -35,17 +35,17 @@ enum svd_kind {
 /* The simple elements an SVD object may hold, kept as text. */
 #define SVD_TEXT_LIST(X)                                                                           \
     X(NAME, "name")                                                                                \
-    X(DESC, "description") X(DIM, "dim") X(DIM_INCR, "dimIncrement") X(DIM_INDEX, "dimIndex") X(   \
-        DIM_NAME, "dimName") X(SIZE, "size") X(ACCESS, "access") X(PROTECTION, "protection")       \
-        X(RESET, "resetValue") X(RESET_MASK, "resetMask") X(BASE, "baseAddress") X(                \
-            OFFSET_ADDR, "addressOffset") X(GROUP, "groupName") X(PREPEND, "prependToName")        \
-            X(APPEND, "appendToName") X(STRUCT, "headerStructName") X(                             \
-                ALT_PERIPH, "alternatePeripheral") X(ALT_CLUSTER, "alternateCluster")              \
-                X(ALT_REG, "alternateRegister") X(ALT_GROUP, "alternateGroup") X(                  \
-                    DISPLAY, "displayName") X(DATA_TYPE, "dataType") X(MWV, "modifiedWriteValues") \
-                    X(READ_ACTION, "readAction") X(BIT_OFFSET, "bitOffset") X(BIT_WIDTH,           \
-                                                                              "bitWidth")          \
-                        X(LSB, "lsb") X(MSB, "msb") X(BIT_RANGE, "bitRange") X(USAGE, "usage") X(  \
+    X(DESC, "description")                                                                         \
+    X(DIM, "dim") X(DIM_INCR, "dimIncrement") X(DIM_INDEX, "dimIndex") X(DIM_NAME, "dimName") X(   \
+        SIZE, "size") X(ACCESS, "access") X(PROTECTION, "protection") X(RESET, "resetValue")       \
+        X(RESET_MASK, "resetMask") X(BASE, "baseAddress") X(OFFSET_ADDR, "addressOffset") X(       \
+            GROUP, "groupName") X(PREPEND, "prependToName") X(APPEND, "appendToName")              \
+            X(STRUCT, "headerStructName") X(ALT_PERIPH, "alternatePeripheral") X(                  \
+                ALT_CLUSTER, "alternateCluster") X(ALT_REG, "alternateRegister")                   \
+                X(ALT_GROUP, "alternateGroup") X(DISPLAY, "displayName") X(DATA_TYPE, "dataType")  \
+                    X(MWV, "modifiedWriteValues") X(READ_ACTION, "readAction") X(                  \
+                        BIT_OFFSET, "bitOffset") X(BIT_WIDTH, "bitWidth") X(LSB, "lsb")            \
+                        X(MSB, "msb") X(BIT_RANGE, "bitRange") X(USAGE, "usage") X(                \
                             VALUE, "value") X(IS_DEFAULT, "isDefault")                             \
                             X(ENUM_NAME, "headerEnumName") X(VERSION, "version") X(                \
                                 DISABLE, "disableCondition") X(OFFSET,                             \
@@ -87,6 +87,7 @@ struct svd_node {
     struct svd_node *parent;
     struct svd_node *base; /* resolved derivedFrom (svd_derive.c) */
     int state;             /* derivation: 0 to do, 1 in progress, 2 done */
+    bool built;            /* a peripheral read into the model (svd_model.c) */
     struct srcpos pos;
 };
 

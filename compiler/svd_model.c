@@ -1155,6 +1155,12 @@ static struct model_block *shared_block(const struct builder *b, const struct sv
     return block_of(b, base);
 }
 
+static void made_as(struct builder *b, const struct svd_node *n, struct model_block *blk)
+{
+    b->made = xgrow(b->made, &b->made_cap, b->nmade + 1, sizeof(*b->made));
+    b->made[b->nmade++] = (struct made){n, blk};
+}
+
 static struct model_block *new_block(struct builder *b, const struct svd_node *n, const char *name,
                                      const struct props *p)
 {
@@ -1174,8 +1180,7 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     size_t rcap = 0;
     struct place at = {0, "", NULL, 1, 0, NULL, 0};
     read_kids(b, n, p, &at, &rcap);
-    b->made = xgrow(b->made, &b->made_cap, b->nmade + 1, sizeof(*b->made));
-    b->made[b->nmade++] = (struct made){n, blk};
+    made_as(b, n, blk);
     return blk;
 }
 
@@ -1202,6 +1207,11 @@ static void add_instance(struct builder *b, struct model_block *blk, const struc
 static void read_periph(struct builder *b, const struct svd_node *n, const struct props *dev,
                         struct irqs *irqs)
 {
+    if (n->built)
+        return; /* read already: the base of a peripheral written before it */
+    ((struct svd_node *)n)->built = true;
+    if (n->base && !n->own_regs)
+        read_periph(b, n->base, dev, irqs); /* its block first, wherever it is written */
     uint64_t base;
     if (!n->text[SVD_T_NAME] || !n->text[SVD_T_BASE]) {
         diag_report(b->dg, DIAG_SVD_MISSING, n->pos, "peripheral '%s' has no <%s>", name_of(n),
@@ -1220,6 +1230,8 @@ static void read_periph(struct builder *b, const struct svd_node *n, const struc
     struct model_block *blk = shared_block(b, n);
     if (!blk)
         blk = new_block(b, n, dim ? substitute(b->a, name_of(n), "") : name_of(n), &p);
+    else
+        made_as(b, n, blk); /* a peripheral derived from this one shares the block too */
     for (unsigned i = 0; i < d.count; i++)
         add_instance(b, blk, n, dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n),
                      base + d.incr * i, irqs);
