@@ -193,7 +193,15 @@ static void resolve_base(struct svd_reader *rd, struct svd_node *n)
         diag_note(rd->dg, b->pos, "%s '%s' derives from it", svd_kind_name(b->kind), name_of(b));
         return;
     }
+    if (rd->depth >= SVD_MAX_DERIVE_DEPTH) {
+        diag_report(rd->dg, DIAG_SVD_DERIVED, n->derived_pos,
+                    "derivedFrom '%s' of %s '%s': a chain of more than %d bases", n->derived_from,
+                    what, name_of(n), SVD_MAX_DERIVE_DEPTH);
+        return;
+    }
+    rd->depth++;
     resolve(rd, b);
+    rd->depth--;
     if (b->state != 2)
         return;
     n->base = b;

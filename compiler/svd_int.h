@@ -36,31 +36,32 @@ enum svd_kind {
 #define SVD_TEXT_LIST(X)                                                                           \
     X(NAME, "name")                                                                                \
     X(DESC, "description")                                                                         \
-    X(DIM, "dim") X(DIM_INCR, "dimIncrement") X(DIM_INDEX, "dimIndex") X(DIM_NAME, "dimName") X(   \
-        SIZE, "size") X(ACCESS, "access") X(PROTECTION, "protection") X(RESET, "resetValue")       \
-        X(RESET_MASK, "resetMask") X(BASE, "baseAddress") X(OFFSET_ADDR, "addressOffset") X(       \
-            GROUP, "groupName") X(PREPEND, "prependToName") X(APPEND, "appendToName")              \
-            X(STRUCT, "headerStructName") X(ALT_PERIPH, "alternatePeripheral") X(                  \
-                ALT_CLUSTER, "alternateCluster") X(ALT_REG, "alternateRegister")                   \
-                X(ALT_GROUP, "alternateGroup") X(DISPLAY, "displayName") X(DATA_TYPE, "dataType")  \
-                    X(MWV, "modifiedWriteValues") X(READ_ACTION, "readAction") X(                  \
-                        BIT_OFFSET, "bitOffset") X(BIT_WIDTH, "bitWidth") X(LSB, "lsb")            \
-                        X(MSB, "msb") X(BIT_RANGE, "bitRange") X(USAGE, "usage") X(                \
-                            VALUE, "value") X(IS_DEFAULT, "isDefault")                             \
-                            X(ENUM_NAME, "headerEnumName") X(VERSION, "version") X(                \
-                                DISABLE, "disableCondition") X(OFFSET,                             \
-                                                               "offset") X(VENDOR, "vendor")       \
-                                X(VENDOR_ID, "vendorID") X(SERIES, "series") X(                    \
-                                    LICENSE, "licenseText") X(SYS_FILE, "headerSystemFilename")    \
-                                    X(PREFIX, "headerDefinitionsPrefix") X(AUB, "addressUnitBits") \
-                                        X(WIDTH, "width") X(REVISION, "revision") X(               \
-                                            ENDIAN, "endian") X(MPU, "mpuPresent")                 \
-                                            X(FPU, "fpuPresent") X(FPU_DP, "fpuDP")                \
-                                                X(DSP, "dspPresent") X(ICACHE, "icachePresent") X( \
-                                                    DCACHE, "dcachePresent")                       \
-                                                    X(ITCM, "itcmPresent") X(DTCM, "dtcmPresent")  \
-                                                        X(VTOR, "vtorPresent") X(NVIC_BITS,        \
-                                                                                 "nvicPrioBits")   \
+    X(DIM, "dim")                                                                                  \
+    X(DIM_INCR, "dimIncrement") X(DIM_INDEX, "dimIndex") X(DIM_NAME, "dimName") X(SIZE, "size") X( \
+        ACCESS, "access") X(PROTECTION, "protection") X(RESET, "resetValue") X(RESET_MASK,         \
+                                                                               "resetMask")        \
+        X(BASE, "baseAddress") X(OFFSET_ADDR, "addressOffset") X(GROUP, "groupName") X(            \
+            PREPEND, "prependToName") X(APPEND, "appendToName") X(STRUCT, "headerStructName")      \
+            X(ALT_PERIPH, "alternatePeripheral") X(ALT_CLUSTER, "alternateCluster") X(             \
+                ALT_REG, "alternateRegister") X(ALT_GROUP, "alternateGroup") X(DISPLAY,            \
+                                                                               "displayName")      \
+                X(DATA_TYPE, "dataType") X(MWV, "modifiedWriteValues") X(                          \
+                    READ_ACTION, "readAction") X(BIT_OFFSET, "bitOffset") X(BIT_WIDTH, "bitWidth") \
+                    X(LSB, "lsb") X(MSB, "msb") X(BIT_RANGE, "bitRange") X(USAGE, "usage") X(      \
+                        VALUE, "value") X(IS_DEFAULT, "isDefault")                                 \
+                        X(ENUM_NAME, "headerEnumName") X(VERSION, "version") X(                    \
+                            DISABLE, "disableCondition") X(OFFSET,                                 \
+                                                           "offset") X(VENDOR, "vendor")           \
+                            X(VENDOR_ID, "vendorID") X(SERIES, "series") X(                        \
+                                LICENSE, "licenseText") X(SYS_FILE, "headerSystemFilename")        \
+                                X(PREFIX, "headerDefinitionsPrefix") X(AUB, "addressUnitBits")     \
+                                    X(WIDTH, "width") X(REVISION, "revision") X(ENDIAN, "endian")  \
+                                        X(MPU, "mpuPresent") X(FPU,                                \
+                                                               "fpuPresent") X(FPU_DP, "fpuDP")    \
+                                            X(DSP, "dspPresent") X(ICACHE, "icachePresent")        \
+                                                X(DCACHE, "dcachePresent") X(ITCM, "itcmPresent")  \
+                                                    X(DTCM, "dtcmPresent") X(VTOR, "vtorPresent")  \
+                                                        X(NVIC_BITS, "nvicPrioBits")               \
                                                             X(SYSTICK, "vendorSystickConfig") X(   \
                                                                 NUM_IRQ, "deviceNumInterrupts")    \
                                                                 X(SAU_REGIONS, "sauNumRegions")
@@ -97,7 +98,13 @@ struct svd_reader {
     struct diag *dg;
     uint32_t file; /* diag's index of the SVD file */
     struct svd_node *device;
+    unsigned depth; /* derivedFrom bases being resolved, one inside another */
+    size_t nregs;   /* registers made so far (svd_model.c), against SVD_MAX_REGS */
 };
+
+/* Bounds a hostile file cannot get past: a chain of derivedFrom, the registers dim lists make. */
+#define SVD_MAX_DERIVE_DEPTH 256
+#define SVD_MAX_REGS ((size_t)1 << 20)
 
 const char *svd_text_tag(enum svd_text t);
 const char *svd_kind_name(enum svd_kind k);

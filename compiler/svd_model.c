@@ -54,7 +54,8 @@ struct builder {
     struct model_spec *spec;
     struct made *made;
     size_t nmade, made_cap;
-    struct model_block *blk; /* the block being filled */
+    struct model_block *blk;   /* the block being filled */
+    struct regc_map reg_names; /* its registers by name (a file may have thousands) */
 };
 
 static const char *name_of(const struct svd_node *n)
@@ -879,9 +880,29 @@ static void reg_fields(struct builder *b, struct model_reg *r, const struct svd_
     fill_gaps(b, r, &cap);
 }
 
+/*
+ * Counts one more register or cluster made; false (reported once) past SVD_MAX_REGS: dim
+ * lists nested in dim lists could otherwise ask for billions.
+ */
+static bool may_make(struct builder *b, struct srcpos pos)
+{
+    if (b->rd->nregs >= SVD_MAX_REGS)
+        return false;
+    if (++b->rd->nregs < SVD_MAX_REGS)
+        return true;
+    diag_report(b->dg, DIAG_SVD_DIM, pos,
+                "the dim lists make more than %zu registers and clusters: the rest are dropped",
+                SVD_MAX_REGS - 1);
+    return false;
+}
+
 static void add_reg(struct builder *b, struct model_reg *r, size_t *cap)
 {
-    const struct model_reg *old = model_find_reg(b->blk, r->name);
+    bool found;
+    struct regc_map_entry *e = xmap_put_str(&b->reg_names, r->name, &found);
+    const struct model_reg *old = found ? e->val : NULL;
+    if (!found)
+        e->val = r;
     if (old) {
         diag_report(b->dg, DIAG_SVD_DUPLICATE, r->pos,
                     "peripheral '%s' has two registers named '%s': the later one is dropped",
@@ -958,10 +979,11 @@ static void read_reg(struct builder *b, const struct svd_node *n, const struct p
         return;
     }
     if (!dim || d.bracket) {
-        array_reg(b, n, offset, &p, at, dim ? &d : NULL, cap);
+        if (may_make(b, n->pos))
+            array_reg(b, n, offset, &p, at, dim ? &d : NULL, cap);
         return;
     }
-    for (unsigned i = 0; i < d.count; i++) {
+    for (unsigned i = 0; i < d.count && may_make(b, n->pos); i++) {
         struct model_reg *r = new_reg(b, n, substitute(b->a, name_of(n), d.index[i]),
                                       at->offset + offset + d.incr * i, &p, at);
         r->dim_of = name_of(n);
@@ -980,6 +1002,21 @@ static bool flat_cluster(const struct svd_node *n)
     return true;
 }
 
+/*
+ * The capacity arena_push() gave a list it grew to 'n' items (8, then doubling): lists
+ * whose capacity is not kept (a block's clusters and instances, the spec's blocks) grow
+ * in amortized time, not by a copy per item.
+ */
+static size_t pushed_cap(size_t n)
+{
+    size_t cap = 8;
+    if (n == 0)
+        return 0;
+    while (cap < n)
+        cap *= 2;
+    return cap;
+}
+
 static struct model_cluster *new_cluster(struct builder *b, const struct svd_node *n,
                                          const char *name, uint64_t address, const struct place *at)
 {
@@ -994,7 +1031,7 @@ static struct model_cluster *new_cluster(struct builder *b, const struct svd_nod
     c->count = 1;
     c->parent = at->cluster;
     c->pos = n->pos;
-    size_t cap = b->blk->nclusters;
+    size_t cap = pushed_cap(b->blk->nclusters);
     arena_push(b->a, (void ***)&b->blk->clusters, &b->blk->nclusters, &cap, c);
     return c;
 }
@@ -1038,7 +1075,7 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         read_kids(b, n, &p, &in, cap);
         return;
     }
-    for (unsigned i = 0; i < d.count; i++) {
+    for (unsigned i = 0; i < d.count && may_make(b, n->pos); i++) {
         const char *name = dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n);
         uint64_t addr = at->offset + offset + d.incr * i;
         struct model_cluster *c = new_cluster(b, n, name, addr, at);
@@ -1053,7 +1090,7 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
 static void read_kids(struct builder *b, const struct svd_node *n, const struct props *p,
                       const struct place *at, size_t *cap)
 {
-    for (size_t i = 0; i < n->nkids; i++) {
+    for (size_t i = 0; i < n->nkids && b->rd->nregs < SVD_MAX_REGS; i++) {
         const struct svd_node *k = n->kids[i];
         if (k->kind == SVD_REG)
             read_reg(b, k, p, at, cap);
@@ -1173,9 +1210,10 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     blk->append = n->text[SVD_T_APPEND];
     blk->pos = n->pos;
     blk->names_qualified = true;
-    size_t cap = b->spec->nblocks;
+    size_t cap = pushed_cap(b->spec->nblocks);
     arena_push(b->a, (void ***)&b->spec->blocks, &b->spec->nblocks, &cap, blk);
     b->blk = blk;
+    regc_map_clear(&b->reg_names);
     read_addr_blocks(b, blk, n);
     size_t rcap = 0;
     struct place at = {0, "", NULL, 1, 0, NULL, 0};
@@ -1199,7 +1237,7 @@ static void add_instance(struct builder *b, struct model_block *blk, const struc
     inst->group = n->text[SVD_T_GROUP];
     inst->version = n->text[SVD_T_VERSION];
     inst->pos = n->pos;
-    size_t cap = blk->ninstances;
+    size_t cap = pushed_cap(blk->ninstances);
     arena_push(b->a, (void ***)&blk->instances, &blk->ninstances, &cap, inst);
     read_interrupts(b, inst, n, irqs);
 }
@@ -1297,8 +1335,22 @@ static struct span *all_spans(struct builder *b, size_t *n)
     return v;
 }
 
+/* Elements beyond this many are not compared (check_addr.c has the same bound). */
+#define MAX_SPANS ((uint64_t)1 << 24)
+
+static uint64_t count_spans(const struct model_spec *s)
+{
+    uint64_t n = 0;
+    for (size_t k = 0; k < s->nblocks; k++)
+        for (size_t j = 0; j < s->blocks[k]->nregs; j++)
+            n += (uint64_t)s->blocks[k]->ninstances * s->blocks[k]->regs[j]->count;
+    return n;
+}
+
 static void check_overlaps(struct builder *b)
 {
+    if (count_spans(b->spec) > MAX_SPANS)
+        return;
     size_t n;
     struct span *v = all_spans(b, &n);
     qsort(v, n, sizeof(*v), cmp_span);
@@ -1398,7 +1450,7 @@ static struct model_spec *new_spec(struct builder *b, const char *path)
 
 struct model_spec *svd_build(struct svd_reader *rd, const char *path)
 {
-    struct builder b = {rd, rd->a, rd->dg, NULL, NULL, 0, 0, NULL};
+    struct builder b = {rd, rd->a, rd->dg, NULL, NULL, 0, 0, NULL, REGC_MAP_INIT};
     unsigned errors = rd->dg->nerrors;
     b.spec = new_spec(&b, path);
     struct props dev = {.size = 32};
@@ -1408,6 +1460,7 @@ struct model_spec *svd_build(struct svd_reader *rd, const char *path)
         if (rd->device->kids[i]->kind == SVD_PERIPH)
             read_periph(&b, rd->device->kids[i], &dev, &irqs);
     check_overlaps(&b);
+    regc_map_release(&b.reg_names);
     free(b.made);
     return rd->dg->nerrors > errors ? NULL : b.spec;
 }
