@@ -759,7 +759,8 @@ static struct model_field *gap_field(struct builder *b, struct model_reg *r, uns
 /* Bits no field describes: reserved fields keeping the register's reset there. */
 static void fill_gaps(struct builder *b, struct model_reg *r, size_t *cap)
 {
-    qsort(r->fields, r->nfields, sizeof(*r->fields), cmp_lsb);
+    if (r->nfields) /* none when every field was dropped: then r->fields is NULL */
+        qsort(r->fields, r->nfields, sizeof(*r->fields), cmp_lsb);
     unsigned next = 0;
     size_t n = r->nfields;
     for (size_t i = 0; i <= n && next < r->width; i++) {
@@ -1353,6 +1354,8 @@ static void check_overlaps(struct builder *b)
         return;
     size_t n;
     struct span *v = all_spans(b, &n);
+    if (n == 0)
+        return; /* v is NULL */
     qsort(v, n, sizeof(*v), cmp_span);
     size_t last = 0; /* the span reaching furthest so far */
     for (size_t i = 1; i < n; i++) {
