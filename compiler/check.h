@@ -14,10 +14,15 @@
 #include "diag.h"
 #include "model.h"
 
+#include <stdbool.h>
+
 /*
  * Returns 0 when the spec has no errors, -1 otherwise (every problem
  * reported).
  */
 int check_spec(struct arena *a, struct diag *dg, struct model_spec *s);
+
+/* True when 's' is a C11, C23 or C++17 keyword (names check_names refuses). */
+bool check_is_keyword(const char *s);
 
 #endif

@@ -67,6 +67,8 @@ static void add_elements(struct check_ctx *c, struct addr_table *t, const struct
 {
     if (!check_reg_fits(r, inst))
         return; /* reported as address-overflow */
+    if (r->alternate || (inst && inst->alternate))
+        return; /* declared to share its addresses (SVD alternateRegister, alternatePeripheral) */
     bool pci = inst && r->space == SPACE_PCI;
     for (unsigned i = 0; i < r->count; i++) {
         struct addr_slot *s = &t->slots[t->n]; /* the next free one, fields set one by one */

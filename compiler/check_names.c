@@ -3,6 +3,7 @@
  * scope. That no two objects get the same generated C name is checked in
  * check_collision.c.
  */
+#include "check.h"
 #include "check_int.h"
 #include "util.h"
 
@@ -157,6 +158,11 @@ static void check_bad_identifier(struct check_ctx *c, const char *kind, const ch
                     name);
 }
 
+bool check_is_keyword(const char *s)
+{
+    return is_keyword(s);
+}
+
 static void check_c_keyword(struct check_ctx *c, const char *kind, const char *name,
                             struct srcpos pos)
 {
@@ -214,6 +220,16 @@ static void scopes_each(struct scopes *sc, void (*fn)(struct regc_map *))
         fn(m[i]);
 }
 
+static void check_value_tail(struct check_ctx *c, const struct model_value *v)
+{
+    const char *s = v->name;
+    while (*s && (isalnum((unsigned char)*s) || *s == '_'))
+        s++;
+    if (*s || !v->name[0])
+        diag_report(c->dg, DIAG_BAD_IDENTIFIER, v->pos,
+                    "value name '%s' is not made of letters, digits and '_'", v->name);
+}
+
 static void names_of_field(struct check_ctx *c, struct scopes *sc, const struct model_field *f)
 {
     check_name(c, "field", f->name, f->pos);
@@ -221,9 +237,14 @@ static void names_of_field(struct check_ctx *c, struct scopes *sc, const struct 
         check_duplicate_name(c, &sc->fields, "field", f->name, &f->pos,
                              (struct scope){"register", f->reg->name});
     regc_map_clear(&sc->values);
+    /* in block-qualified names a value only ever follows "_V_": "16MHz" is fine there */
+    bool tail = f->reg->block && f->reg->block->names_qualified;
     for (size_t i = 0; i < f->nvalues; i++) {
         const struct model_value *v = f->values[i];
-        check_name(c, "value", v->name, v->pos);
+        if (tail)
+            check_value_tail(c, v);
+        else
+            check_name(c, "value", v->name, v->pos);
         check_duplicate_name(c, &sc->values, "value", v->name, &v->pos,
                              (struct scope){"field", f->name});
     }

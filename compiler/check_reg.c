@@ -51,10 +51,11 @@ static void check_bad_width(struct check_ctx *c, const struct model_reg *r)
         diag_report(c->dg, DIAG_BAD_WIDTH, r->pos,
                     "register '%s' has width %u; allowed widths are 8, 16, 32, 44, 48 and 64",
                     r->name, r->width);
-    if (r->size != 32 && r->size != 64)
+    bool mmio = r->space == SPACE_MMIO; /* memory-mapped: byte and half-word accesses too */
+    if (r->size != 32 && r->size != 64 && !(mmio && (r->size == 8 || r->size == 16)))
         diag_report(c->dg, DIAG_BAD_WIDTH, r->pos,
-                    "register '%s' has access size %u; allowed sizes are 32 and 64", r->name,
-                    r->size);
+                    "register '%s' has access size %u; allowed sizes are %s32 and 64", r->name,
+                    r->size, mmio ? "8, 16, " : "");
     else if (ok && r->width > r->size)
         diag_report(c->dg, DIAG_BAD_WIDTH, r->pos,
                     "register '%s' is %u bits wide but accessed in %u bits", r->name, r->width,
@@ -96,7 +97,8 @@ static void check_reset_too_wide(struct check_ctx *c, const struct model_field *
 
 static void check_reserved_reset(struct check_ctx *c, const struct model_field *f)
 {
-    if (check_known_reserved(f) && f->reset != 0)
+    /* an implicit field's reset is the register's (SVD: bits no field describes) */
+    if (check_known_reserved(f) && f->reset != 0 && !f->implicit)
         diag_report(c->dg, DIAG_RESERVED_RESET, f->pos,
                     "reserved field '%s' %s has non-zero reset " CHECK_X, f->name, check_bits(c, f),
                     f->reset);

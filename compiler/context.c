@@ -533,7 +533,7 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
     SET(c, o, "value", hex(c, v->value));
     SET(c, o, "undefined", dt_bool(v->undefined));
     SET(c, o, "desc", folded_value(c, fold_text(c, v->desc)));
-    char *stem = names_value_of(c->a, field_stem, v);
+    char *stem = names_value_of(c->a, field_stem, f, v);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     struct def_scope d = C_DEF(c, o, stem);
     DEF(c, &d, "name", "");

@@ -24,6 +24,8 @@
 #include "mustache.h"
 #include "outfile.h"
 #include "specpath.h"
+#include "svd.h"
+#include "svd_against.h"
 #include "templates.h"
 #include "tmpl.h"
 #include "util.h"
@@ -56,6 +58,8 @@ struct options {
     bool check_only;        /* --check */
     bool dump_context;      /* --dump-context: the templates' data tree as JSON */
     const char *prefix;     /* --prefix */
+    bool strict;            /* --strict: SVD defects regc would repair are errors */
+    const char *against;    /* --against VENDOR.h: compare an SVD's fields with its macros */
     struct tmpl_limits limits; /* -ftemplate-output-limit=, -ftemplate-work-limit= */
 };
 
@@ -79,6 +83,9 @@ static const char usage_text[] =
     "  -MT TARGET       the target named in the dependency file (default: OUTPUT)\n"
     "  --check          validate the spec only\n"
     "  --prefix NAME    C identifier prefix (default: the spec's prefix)\n"
+    "  --strict         an SVD input's defects that regc repairs with a warning are errors\n"
+    "  --against FILE   print every _Pos/_Msk of the vendor header FILE that disagrees with\n"
+    "                   the SVD input's fields (exit 1 when some do)\n"
     "  -j N             accepted (1 to " STRING_OF(JOBS_MAX) ") and ignored: regc runs on one thread\n"
     "  -ftemplate-output-limit=N, -ftemplate-work-limit=N\n"
     "                   stop a render past N bytes of output or N steps (k, M, G\n"
@@ -94,7 +101,7 @@ static const char usage_text[] =
 
 /* The options usage_text lists, for "did you mean" (tests/cli/run-suggest.sh: they agree). */
 static const char *const option_names[] = {
-    "-o", "-t", "--dump-context", "-I", "--escape=", "-MD", "-MF", "-MT", "--check", "--prefix",
+    "-o", "-t", "--dump-context", "-I", "--escape=", "-MD", "-MF", "-MT", "--check", "--prefix", "--strict", "--against",
     "-j", "-ftemplate-output-limit=", "-ftemplate-work-limit=", "-Werror", "-ferror-limit=",
     "-fno-caret-diagnostics", "--list-templates", "--list-names", "--version", "--help"};
 
@@ -185,6 +192,15 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
             o->depfile = true;
         } else if (strcmp(a, "--check") == 0) {
             o->check_only = true;
+        } else if (strcmp(a, "--strict") == 0) {
+            o->strict = true;
+        } else if (strncmp(a, "--against=", 10) == 0 || strcmp(a, "--against") == 0) {
+            if (a[9] == '=')
+                o->against = a + 10;
+            else if (++i < argc)
+                o->against = argv[i];
+            if (!o->against || !*o->against)
+                return *status = usage_error("option '%s' needs a value", "--against"), -1;
         } else if (strcmp(a, "--dump-context") == 0) {
             o->dump_context = true;
         } else if (strncmp(a, "--prefix=", 9) == 0) {
@@ -512,6 +528,17 @@ static void note_spec_name(struct diag *dg, const char *name)
                   regc_suggest_text(&sg, hint, sizeof(hint)));
 }
 
+/* The input: a CMSIS-SVD device file (told by its content), else a regspec. */
+static struct model_spec *load_spec(struct arena *a, struct diag *dg, const struct options *o,
+                                    const char *path)
+{
+    if (!svd_file_is_svd(path))
+        return xmlload_spec_in(a, dg, path, o->incdirs, o->nincdirs);
+    if (o->strict)
+        svd_strict(dg);
+    return svd_load(a, dg, path);
+}
+
 static int compile(struct options *o, struct diag *dg)
 {
     struct arena arena = ARENA_INIT;
@@ -522,11 +549,20 @@ static int compile(struct options *o, struct diag *dg)
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
     tp.limits = o->limits;
     char *path = specpath_find(dg, o->spec); /* a bare name: an installed spec */
-    struct model_spec *spec = path ? xmlload_spec_in(&arena, dg, path, o->incdirs, o->nincdirs) : NULL;
+    struct model_spec *spec = path ? load_spec(&arena, dg, o, path) : NULL;
     if (!spec && path == o->spec)
         note_spec_name(dg, o->spec);
     /* both outputs opened (their temporary files made) before the render: a
        place that cannot be written is known before any work */
+    if (spec && o->against) { /* a comparison, not an output */
+        int rc = check_spec(&arena, dg, spec) == 0 ? svd_against(&arena, dg, spec, o->against, stdout) : -1;
+        tmpl_release(&tp);
+        arena_release(&arena);
+        free(deps_path);
+        if (path != o->spec)
+            free(path);
+        return rc < 0 ? status_of(dg) : rc;
+    }
     if (spec && check_spec(&arena, dg, spec) == 0 && !o->check_only && dg->nerrors == 0 &&
         (!o->output || (out.file = outfile_open(dg, o->output))) &&
         (!deps_path || (deps = outfile_open(dg, deps_path)))) {

@@ -39,13 +39,42 @@ struct model_source {
     struct srcpos pos;
 };
 
+/* Which accesses a named value applies to (SVD <usage>); USAGE_ANY for regspec values. */
+enum model_usage { USAGE_ANY, USAGE_READ, USAGE_WRITE };
+
 /* <value name= value= undefined= desc=> */
 struct model_value {
     const char *name;
     uint64_t value;
     bool undefined; /* the manual calls this encoding undefined or reserved */
     const char *desc;
+    /* ---- memory-mapped (SVD) additions */
+    enum model_usage usage; /* the enumeration set it came from */
+    uint64_t dont_care;     /* bits written 'x' ("#1x0"): any value matches; 0 in 'value' */
     struct srcpos pos;
+};
+
+/*
+ * What a write does beyond storing, and what a read does (SVD
+ * modifiedWriteValues and readAction). The attribute ('access') stays the
+ * nearest class of regc/attr.h (oneToClear: RW1C, oneToSet: RW1S); these
+ * keep the rest of what the file says.
+ */
+enum model_write_effect {
+    WRITE_STORES,            /* no modifiedWriteValues, or "modify" */
+    WRITE_ONE_TO_CLEAR, WRITE_ONE_TO_SET, WRITE_ONE_TO_TOGGLE,
+    WRITE_ZERO_TO_CLEAR, WRITE_ZERO_TO_SET, WRITE_ZERO_TO_TOGGLE,
+    WRITE_CLEAR, WRITE_SET,  /* any write clears / sets the field */
+    WRITE_EFFECT__COUNT
+};
+enum model_read_effect { READ_NONE, READ_CLEAR, READ_SET, READ_MODIFY, READ_MODIFY_EXTERNAL,
+                         READ_EFFECT__COUNT };
+
+/* <writeConstraint>: what a write may put in the field */
+enum model_wc_kind { WC_NONE, WC_WRITE_AS_READ, WC_ENUMERATED, WC_RANGE };
+struct model_write_constraint {
+    enum model_wc_kind kind;
+    uint64_t min, max; /* WC_RANGE */
 };
 
 /* <field name= bits="HI:LO" access= reset= desc=>, also a <gap> or a gaps= fill */
@@ -61,6 +90,16 @@ struct model_field {
     size_t nvalues;
     bool implicit;           /* made from <gap> (why= in 'desc') or a gaps= rule */
     struct model_reg *reg;   /* the register it belongs to */
+    /* ---- memory-mapped (SVD) additions; zero for a regspec field */
+    enum model_write_effect write_effect;
+    enum model_read_effect read_effect;
+    bool write_once;         /* writeOnce, read-writeOnce: only the first write after reset acts */
+    struct model_write_constraint wc;
+    const char *enum_name;   /* the enumeration's name (headerEnumName or name), or NULL */
+    struct model_value *default_value; /* isDefault: the name of every value not listed */
+    bool whole;              /* made for a register with no fields: all its bits */
+    const char *derived_from; /* as written */
+    const char *dim_of;      /* expanded from a dim list: the name as written ("CH%s") */
     struct srcpos pos;
 };
 
@@ -110,6 +149,45 @@ struct model_reg {
     struct model_at **ats;
     size_t nats;
     struct model_block *block;
+    /* ---- memory-mapped (SVD) additions; zero/NULL for a regspec register */
+    bool has_reset_mask;
+    uint64_t reset_mask;      /* bits whose reset is defined (resetMask) */
+    const char *alternate;    /* alternateRegister (or alternateGroup as "GROUP"): may share
+                               * its address with another register */
+    const char *protection;   /* s, n, p (SVD protection), or NULL */
+    const char *display_name;
+    const char *derived_from; /* as written */
+    const char *dim_of;       /* expanded from a dim list: the name as written ("CH%s_CTL") */
+    const char **index_names; /* an array's dimIndex names, 'count' of them; NULL: numbers */
+    struct model_cluster *cluster; /* innermost cluster it was written in, or NULL */
+    struct srcpos pos;
+};
+
+/* SVD <cluster>: a group of registers at an offset, kept as written; its
+ * registers are in the block's list, named CLUSTER_REG and placed at
+ * cluster offset + register offset. */
+struct model_cluster {
+    const char *name;          /* as the registers' names use it */
+    const char *written_name;  /* "CH[%s]", "CH%s" or "CH" */
+    const char *desc, *header_struct, *alternate, *derived_from;
+    uint64_t address;          /* relative to the block (parents' offsets added) */
+    unsigned count;            /* dim (1 when not an array) */
+    uint64_t stride;           /* dimIncrement */
+    struct model_cluster *parent;
+    struct srcpos pos;
+};
+
+/* <addressBlock offset= size= usage=> of an SVD peripheral */
+struct model_addr_block {
+    uint64_t offset, size;
+    const char *usage, *protection;
+    struct srcpos pos;
+};
+
+/* <interrupt name= value=> of an SVD peripheral */
+struct model_interrupt {
+    const char *name, *desc;
+    uint64_t value;
     struct srcpos pos;
 };
 
@@ -332,6 +410,10 @@ struct model_instance {
     struct model_cite cite;
     struct model_block *block;
     unsigned index; /* position among the block's instances */
+    /* ---- memory-mapped (SVD) additions: a peripheral */
+    const char *derived_from, *alternate, *group, *version;
+    struct model_interrupt **interrupts;
+    size_t ninterrupts;
     struct srcpos pos;
 };
 
@@ -346,6 +428,33 @@ struct model_block {
     struct model_events **event_tables;
     size_t nevent_tables;
     struct model_pmon *pmon; /* NULL when the block has no <pmon> */
+    /* ---- memory-mapped (SVD) additions: a peripheral's register set */
+    bool names_qualified; /* C names carry the block: PREFIX_BLOCK_REG (spec->block_names) */
+    const char *group, *header_struct, *prepend, *append;
+    struct model_addr_block **addr_blocks;
+    size_t naddr_blocks;
+    struct model_cluster **clusters; /* every cluster, parents first */
+    size_t nclusters;
+    struct srcpos pos;
+};
+
+/* SVD <cpu> */
+struct model_device_cpu {
+    const char *name, *revision, *endian;
+    bool mpu, fpu, fpu_dp, icache, dcache, vtor;
+    bool has_nvic_bits;
+    uint64_t nvic_prio_bits;
+    bool vendor_systick;
+    struct srcpos pos;
+};
+
+/* SVD <device>: what the file says about the part */
+struct model_device {
+    const char *vendor, *vendor_id, *name, *series, *version, *desc, *license;
+    const char *header_prefix;   /* headerDefinitionsPrefix */
+    unsigned address_unit_bits;  /* 8: byte addresses */
+    unsigned width;              /* bus width in bits */
+    struct model_device_cpu *cpu; /* NULL when none */
     struct srcpos pos;
 };
 
@@ -406,6 +515,8 @@ struct model_spec {
     size_t ncpus;
     struct model_metric **metrics; /* <metric>s, in the order written */
     size_t nmetrics;
+    struct model_device *device; /* NULL unless read from an SVD file */
+    bool block_names;     /* C names carry the block: PREFIX_BLOCK_REG_FIELD */
     const char **inputs;  /* every file read: the spec, then its includes (for depfiles) */
     size_t ninputs;
     struct srcpos pos;

@@ -172,6 +172,152 @@ static void put_cite(struct jw *w, const struct model_cite *c)
     close_obj(w);
 }
 
+/* ------------------------------------------------------------ memory-mapped (SVD) additions */
+/*
+ * Keys a spec read from CMSIS-SVD adds (docs/svd.md, docs/json.md): "device" on the
+ * spec and "svd" on blocks, instances, registers, fields and values. A regspec's
+ * export has none of them.
+ */
+
+static void put_svd_device(struct jw *w, const struct model_device *d)
+{
+    open_obj(w, "device");
+    put_str(w, "name", d->name);
+    put_str(w, "vendor", d->vendor);
+    put_str(w, "vendor_id", d->vendor_id);
+    put_str(w, "series", d->series);
+    put_str(w, "version", d->version);
+    put_str(w, "desc", d->desc);
+    put_str(w, "header_prefix", d->header_prefix);
+    put_uint(w, "address_unit_bits", d->address_unit_bits);
+    put_uint(w, "width", d->width);
+    if (!d->cpu) {
+        put_null(w, "cpu");
+    } else {
+        open_obj(w, "cpu");
+        put_str(w, "name", d->cpu->name);
+        put_str(w, "revision", d->cpu->revision);
+        put_str(w, "endian", d->cpu->endian);
+        put_bool(w, "mpu", d->cpu->mpu);
+        put_bool(w, "fpu", d->cpu->fpu);
+        put_bool(w, "vtor", d->cpu->vtor);
+        if (d->cpu->has_nvic_bits)
+            put_uint(w, "nvic_prio_bits", d->cpu->nvic_prio_bits);
+        else
+            put_null(w, "nvic_prio_bits");
+        put_bool(w, "vendor_systick", d->cpu->vendor_systick);
+        close_obj(w);
+    }
+    close_obj(w);
+}
+
+static void put_svd_block(struct jw *w, const struct model_block *b)
+{
+    open_obj(w, "svd");
+    put_str(w, "group", b->group);
+    put_str(w, "header_struct", b->header_struct);
+    open_list(w, "address_blocks");
+    for (size_t i = 0; i < b->naddr_blocks; i++) {
+        open_obj(w, NULL);
+        put_hex(w, "offset", b->addr_blocks[i]->offset);
+        put_hex(w, "size", b->addr_blocks[i]->size);
+        put_str(w, "usage", b->addr_blocks[i]->usage);
+        close_obj(w);
+    }
+    close_list(w);
+    open_list(w, "clusters");
+    for (size_t i = 0; i < b->nclusters; i++) {
+        const struct model_cluster *c = b->clusters[i];
+        open_obj(w, NULL);
+        put_str(w, "name", c->name);
+        put_str(w, "written_name", c->written_name);
+        put_hex(w, "address", c->address);
+        put_uint(w, "count", c->count);
+        put_hex(w, "stride", c->stride);
+        put_str(w, "parent", c->parent ? c->parent->name : NULL);
+        put_str(w, "alternate", c->alternate);
+        put_str(w, "derived_from", c->derived_from);
+        close_obj(w);
+    }
+    close_list(w);
+    close_obj(w);
+}
+
+static void put_svd_instance(struct jw *w, const struct model_instance *inst)
+{
+    open_obj(w, "svd");
+    put_str(w, "derived_from", inst->derived_from);
+    put_str(w, "alternate", inst->alternate);
+    put_str(w, "group", inst->group);
+    open_list(w, "interrupts");
+    for (size_t i = 0; i < inst->ninterrupts; i++) {
+        open_obj(w, NULL);
+        put_str(w, "name", inst->interrupts[i]->name);
+        put_uint(w, "value", inst->interrupts[i]->value);
+        put_str(w, "desc", inst->interrupts[i]->desc);
+        close_obj(w);
+    }
+    close_list(w);
+    close_obj(w);
+}
+
+static void put_svd_reg(struct jw *w, const struct model_reg *r)
+{
+    open_obj(w, "svd");
+    put_hex(w, "reset_mask", r->reset_mask);
+    put_str(w, "alternate", r->alternate);
+    put_str(w, "protection", r->protection);
+    put_str(w, "derived_from", r->derived_from);
+    put_str(w, "dim_of", r->dim_of);
+    put_str(w, "cluster", r->cluster ? r->cluster->name : NULL);
+    if (!r->index_names) {
+        put_null(w, "index_names");
+    } else {
+        open_list(w, "index_names");
+        for (unsigned i = 0; i < r->count; i++)
+            put_str(w, NULL, r->index_names[i]);
+        close_list(w);
+    }
+    close_obj(w);
+}
+
+static void put_svd_field(struct jw *w, const struct model_field *f)
+{
+    static const char *const writes[] = {"stores",       "oneToClear",  "oneToSet",
+                                         "oneToToggle",  "zeroToClear", "zeroToSet",
+                                         "zeroToToggle", "clear",       "set"};
+    static const char *const reads[] = {NULL, "clear", "set", "modify", "modifyExternal"};
+    static const char *const wcs[] = {NULL, "writeAsRead", "useEnumeratedValues", "range"};
+    open_obj(w, "svd");
+    put_str(w, "write_effect", writes[f->write_effect]);
+    put_str(w, "read_action", reads[f->read_effect]);
+    put_bool(w, "write_once", f->write_once);
+    if (f->wc.kind == WC_NONE) {
+        put_null(w, "write_constraint");
+    } else {
+        open_obj(w, "write_constraint");
+        put_str(w, "kind", wcs[f->wc.kind]);
+        put_hex(w, "min", f->wc.min);
+        put_hex(w, "max", f->wc.max);
+        close_obj(w);
+    }
+    put_str(w, "enum_name", f->enum_name);
+    put_str(w, "default_value", f->default_value ? f->default_value->name : NULL);
+    put_bool(w, "whole", f->whole);
+    put_str(w, "derived_from", f->derived_from);
+    put_str(w, "dim_of", f->dim_of);
+    close_obj(w);
+}
+
+static void put_svd_value(struct jw *w, const struct model_value *v)
+{
+    static const char *const usages[] = {"read-write", "read", "write"};
+    open_obj(w, "svd");
+    put_str(w, "usage", usages[v->usage]);
+    put_hex(w, "dont_care", v->dont_care);
+    close_obj(w);
+}
+
 static void put_spec(struct jw *w, const struct model_spec *s)
 {
     open_obj(w, "spec");
@@ -206,6 +352,8 @@ static void put_spec(struct jw *w, const struct model_spec *s)
         close_obj(w);
     }
     close_list(w);
+    if (s->device)
+        put_svd_device(w, s->device);
     close_obj(w);
 }
 
@@ -246,6 +394,8 @@ static void put_instance(struct jw *w, const struct model_instance *inst)
     put_pci(w, inst);
     put_str(w, "desc", inst->desc);
     put_cite(w, &inst->cite);
+    if (inst->block && inst->block->names_qualified)
+        put_svd_instance(w, inst);
     close_obj(w);
 }
 
@@ -270,9 +420,13 @@ static void put_field(struct jw *w, const struct model_field *f)
         put_hex(w, "value", v->value);
         put_bool(w, "undefined", v->undefined);
         put_str(w, "desc", v->desc);
+        if (f->reg && f->reg->block && f->reg->block->names_qualified)
+            put_svd_value(w, v);
         close_obj(w);
     }
     close_list(w);
+    if (f->reg && f->reg->block && f->reg->block->names_qualified)
+        put_svd_field(w, f);
     close_obj(w);
 }
 
@@ -374,6 +528,8 @@ static void put_reg(struct jw *w, const struct model_reg *r)
         close_obj(w);
     }
     close_list(w);
+    if (r->block && r->block->names_qualified)
+        put_svd_reg(w, r);
     close_obj(w);
 }
 
@@ -750,6 +906,8 @@ static void put_block(struct jw *w, const struct model_block *b)
     close_list(w);
     put_events(w, b);
     put_pmon(w, b->pmon);
+    if (b->names_qualified)
+        put_svd_block(w, b);
     close_obj(w);
 }
 

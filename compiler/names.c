@@ -57,42 +57,62 @@ static char *upper_join(struct arena *a, const char *const *parts, size_t n)
     upper_join((a), (const char *const[]){__VA_ARGS__},                                            \
                sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
+/* Memory-mapped specs (SVD) qualify register names by their block: PREFIX_PERIPH_REG. */
+static bool qualified(const struct model_reg *r)
+{
+    return r->block && r->block->names_qualified;
+}
+
 char *names_reg(struct arena *a, const char *prefix, const struct model_reg *r)
 {
+    if (qualified(r))
+        return UPPER_JOIN(a, prefix, r->block->name, r->name);
     return UPPER_JOIN(a, prefix, r->name);
 }
 
 char *names_field(struct arena *a, const char *prefix, const struct model_field *f)
 {
+    if (qualified(f->reg))
+        return UPPER_JOIN(a, prefix, f->reg->block->name, f->reg->name, f->name);
     return UPPER_JOIN(a, prefix, f->reg->name, f->name);
 }
 
 char *names_value(struct arena *a, const char *prefix, const struct model_field *f,
                   const struct model_value *v)
 {
+    /* SVD values are named Set, Mask, Reset...: "_V_" keeps them apart from the field's macros */
+    if (qualified(f->reg))
+        return UPPER_JOIN(a, prefix, f->reg->block->name, f->reg->name, f->name, "V", v->name);
     return UPPER_JOIN(a, prefix, f->reg->name, f->name, v->name);
 }
 
-char *names_value_of(struct arena *a, const char *field_stem, const struct model_value *v)
+char *names_value_of(struct arena *a, const char *field_stem, const struct model_field *f,
+                     const struct model_value *v)
 {
     /* the stem is upper-case already: copied, only the value's name converted */
-    size_t ns = strlen(field_stem), nv = strlen(v->name);
-    char *p = arena_alloc(a, ns + nv + 2);
+    const char *infix = qualified(f->reg) ? "_V_" : "_";
+    size_t ns = strlen(field_stem), nv = strlen(v->name), ni = strlen(infix);
+    char *p = arena_alloc(a, ns + nv + ni + 1);
     memcpy(p, field_stem, ns);
-    p[ns] = '_';
+    memcpy(p + ns, infix, ni);
     for (size_t i = 0; i <= nv; i++)
-        p[ns + 1 + i] = upper_c(v->name[i]);
+        p[ns + ni + i] = upper_c(v->name[i]);
     return p;
 }
 
 char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
                  const struct model_rule *rule)
 {
+    if (qualified(r))
+        return UPPER_JOIN(a, prefix, r->block->name, r->name, "RULE", rule->name);
     return UPPER_JOIN(a, prefix, r->name, "RULE", rule->name);
 }
 
 char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i)
 {
+    /* an SVD instance is a peripheral: its name is unique in the device */
+    if (i->block->names_qualified)
+        return UPPER_JOIN(a, prefix, i->name);
     return UPPER_JOIN(a, prefix, i->block->name, i->name);
 }
 

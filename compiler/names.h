@@ -35,7 +35,8 @@ char *names_field(struct arena *a, const char *prefix, const struct model_field 
 char *names_value(struct arena *a, const char *prefix, const struct model_field *f,
                   const struct model_value *v);
 /* The same from names_field()'s result for v's field: one join instead of four. */
-char *names_value_of(struct arena *a, const char *field_stem, const struct model_value *v);
+char *names_value_of(struct arena *a, const char *field_stem, const struct model_field *f,
+                     const struct model_value *v);
 char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
                  const struct model_rule *rule);
 char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i);

@@ -2473,10 +2473,16 @@ static bool include_new(struct loader *ld, xmlNode *n, const char *path, const c
  */
 static void report_foreign(struct rfile *rf, struct srcpos p, const char *format, const char *why)
 {
-    report_fatal(rf, DIAG_NOT_REGSPEC, p,
-                "not a regspec: this looks like %s (%s); regc reads the regspec language, "
-                "described in docs/regspec.md",
-                format, why);
+    if (strcmp(format, "CMSIS-SVD") == 0) /* read as the spec itself, never included */
+        report_fatal(rf, DIAG_NOT_REGSPEC, p,
+                     "not a regspec: this looks like %s (%s); regc reads an SVD file given as "
+                     "the spec itself (docs/svd.md), not as an include",
+                     format, why);
+    else
+        report_fatal(rf, DIAG_NOT_REGSPEC, p,
+                     "not a regspec: this looks like %s (%s); regc reads the regspec language, "
+                     "described in docs/regspec.md",
+                     format, why);
 }
 
 static bool is_ident_char(char c)

@@ -2,7 +2,7 @@
 # tests/errors/run-diag-table.sh - compiler/diag.def, docs/diagnostics.md and
 # the bad-input corpus agree: every diagnostic has a doc section with its
 # severity and description, the doc has no section for a name the table lacks,
-# and every diagnostic has a case tests/errors/NAME[-variant].xml (or
+# and every diagnostic has a case tests/errors/NAME[-variant].xml (or .svd,
 # .mustache, or .json for a data file) with its expected output NAME[-variant].err.
 set -u
 cd "$(dirname "$0")/../.."
@@ -53,6 +53,7 @@ if [ -n "$extra" ]; then tap_fail "doc: no extra sections" $extra; else tap_ok "
 # end-to-end runner (run-errors.sh) exists, missing cases are skipped, not failed.
 while IFS=$'\t' read -r name sev desc; do
     cases=$(ls -d tests/errors/"$name".xml tests/errors/"$name"-*.xml \
+        tests/errors/"$name".svd tests/errors/"$name"-*.svd \
         tests/errors/"$name".mustache tests/errors/"$name"-*.mustache \
         tests/errors/"$name".json tests/errors/"$name"-*.json 2>/dev/null)
     if [ -z "$cases" ]; then

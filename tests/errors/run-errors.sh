@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/errors/run-errors.sh - the bad-input corpus: one case per diagnostic.
 #
-# For each tests/errors/NAME.xml (NAME.mustache: a template rendered over
+# For each tests/errors/NAME.xml (NAME.svd: a CMSIS-SVD input; NAME.mustache: a template rendered over
 # ./minimal.regspec; NAME.json: data rendered by `regc render` with data.template):
 #   - `regc --check NAME.xml` run inside tests/errors/ must print exactly NAME.err
 #     on stderr and exit with status 1 (or the number in NAME.status);
@@ -63,7 +63,7 @@ run_case() {   # file
     fi
 }
 
-for f in *.xml *.mustache *.json; do
+for f in *.xml *.svd *.mustache *.json; do
     [ -e "$f" ] || continue   # -e: io.xml is a directory (reading it is the I/O error)
     run_case "$f"
 done

@@ -272,11 +272,18 @@ static void test_value_name_from_field_stem(void **state)
     const char *prefixes[] = {"DEMO", "demo.x", "a"};
     for (size_t i = 0; i < 3; i++) {
         char *stem = names_field(&A, prefixes[i], f);
-        assert_string_equal(names_value_of(&A, stem, f->values[0]),
+        assert_string_equal(names_value_of(&A, stem, f, f->values[0]),
                             names_value(&A, prefixes[i], f, f->values[0]));
     }
-    assert_string_equal(names_value_of(&A, names_field(&A, "demo.x", f), f->values[0]),
+    assert_string_equal(names_value_of(&A, names_field(&A, "demo.x", f), f, f->values[0]),
                         "DEMO_X_U_MSR_PMON_CTL_UMASK_ANY");
+    /* block-qualified (SVD) names: the block's name, and "_V_" before a value's */
+    s->blocks[0]->names_qualified = true;
+    assert_string_equal(names_value_of(&A, names_field(&A, "demo", f), f, f->values[0]),
+                        names_value(&A, "demo", f, f->values[0]));
+    assert_string_equal(names_value(&A, "demo", f, f->values[0]),
+                        "DEMO_UBOX_U_MSR_PMON_CTL_UMASK_V_ANY");
+    s->blocks[0]->names_qualified = false;
 }
 
 static void test_attribute_masks(void **state)

@@ -1,0 +1,1469 @@
+/*
+ * svd_model - the model from a resolved SVD tree (svd_int.h), with the
+ * checks that need SVD's meaning (svdconv's are the reference).
+ *
+ * Mapping: a <peripheral> is a block with one instance at its baseAddress;
+ * a peripheral derived from another without registers of its own is one
+ * more instance of the base's block (GPIOB of GPIOA's block, as svd2rust
+ * and CMSIS share the base's type). A dim list with "[%s]" in the name is a
+ * register array; "%s" elsewhere is expanded into one register per index
+ * (svdconv's rule); clusters are kept (model_cluster) and their registers
+ * named CLUSTER_REG at cluster offset + register offset. Register
+ * properties (size, access, protection, resetValue, resetMask) are
+ * inherited device -> peripheral -> cluster -> register -> field access.
+ * A register without fields gets one field of its own name over all its
+ * bits; bits no field describes become implicit reserved fields that keep
+ * the register's reset bits.
+ *
+ * Defects where the intent is clear are warnings that name what is dropped
+ * or changed (--strict makes them errors); the rest are errors.
+ */
+#include "check.h"
+#include "svd_int.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct props {
+    unsigned size;
+    struct srcpos size_pos;
+    const char *access;
+    struct srcpos access_pos;
+    const char *protection;
+    uint64_t reset, reset_mask;
+    bool has_reset_mask;
+    const char *mwv, *read_action; /* register level, for its fields */
+    struct srcpos mwv_pos, ra_pos;
+    struct model_write_constraint wc; /* register level */
+};
+
+/* A peripheral's model block, found by its node (for derived instances). */
+struct made {
+    const struct svd_node *node;
+    struct model_block *block;
+};
+
+struct builder {
+    struct svd_reader *rd;
+    struct arena *a;
+    struct diag *dg;
+    struct model_spec *spec;
+    struct made *made;
+    size_t nmade, made_cap;
+    struct model_block *blk;   /* the block being filled */
+    struct regc_map reg_names; /* its registers by name (a file may have thousands) */
+};
+
+static const char *name_of(const struct svd_node *n)
+{
+    return n->text[SVD_T_NAME] ? n->text[SVD_T_NAME] : "";
+}
+
+static struct srcpos tpos(const struct svd_node *n, enum svd_text t)
+{
+    return n->tpos[t].line ? n->tpos[t] : n->pos;
+}
+
+/* ---------------------------------------------------------------- values */
+
+/* A hex digit's value; 99 for anything else (above every base). */
+static int digit_of(char c)
+{
+    unsigned char u = (unsigned char)c;
+    return isdigit(u) ? u - '0' : isxdigit(u) ? tolower(u) - 'a' + 10 : 99;
+}
+
+/*
+ * SVD's scaledNonNegativeInteger: decimal, 0x hex, #binary, optional '+',
+ * optional k/M/G/T scale. With 'dont_care' non-NULL, binary digits may be
+ * 'x' (enumerated values): their bits are set there and 0 in *v. False on
+ * a bad or too large number (not reported).
+ */
+static bool parse_number(const char *s, uint64_t *v, uint64_t *dont_care)
+{
+    unsigned base = 10;
+    uint64_t n = 0, dc = 0;
+    if (*s == '+')
+        s++;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        base = 16, s += 2;
+    else if (s[0] == '#')
+        base = 2, s += 1;
+    else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B') && s[2])
+        base = 2, s += 2;
+    if (!*s)
+        return false;
+    for (; *s; s++) {
+        int d = digit_of(*s);
+        bool x = base == 2 && dont_care && (*s == 'x' || *s == 'X');
+        if (!x && d >= (int)base)
+            break;
+        if (n > (UINT64_MAX - (x ? 0 : (uint64_t)d)) / base || dc > UINT64_MAX / base)
+            return false;
+        n = n * base + (x ? 0 : (uint64_t)d);
+        dc = dc * base + (x ? 1 : 0);
+    }
+    if (*s) {
+        static const char scales[] = "kKmMgGtT";
+        const char *k = strchr(scales, *s);
+        if (!k || s[1] || base == 2)
+            return false;
+        unsigned shift = 10 * (unsigned)((k - scales) / 2 + 1);
+        if (n > (UINT64_MAX >> shift))
+            return false;
+        n <<= shift;
+    }
+    *v = n;
+    if (dont_care)
+        *dont_care = dc;
+    return true;
+}
+
+/* Element 't' of 'n' as a number into *v; false (reported) when it is not one; absent: false. */
+static bool number(struct builder *b, const struct svd_node *n, enum svd_text t, uint64_t *v)
+{
+    const char *s = n->text[t];
+    if (!s)
+        return false;
+    if (parse_number(s, v, NULL))
+        return true;
+    diag_report(b->dg, DIAG_BAD_NUMBER, tpos(n, t),
+                "<%s> '%s' of %s '%s' is not a number (decimal, 0x hex or #binary) of at most 64 "
+                "bits",
+                svd_text_tag(t), s, svd_kind_name(n->kind), name_of(n));
+    return false;
+}
+
+static bool boolean(const struct svd_node *n, enum svd_text t)
+{
+    const char *s = n->text[t];
+    return s && (strcmp(s, "true") == 0 || strcmp(s, "1") == 0);
+}
+
+/*
+ * 'name' made a C identifier: what is not [A-Za-z0-9_] becomes '_', a
+ * leading digit gets a '_' before it, a keyword one after it.
+ */
+static const char *c_identifier(struct arena *a, const char *name, bool tail)
+{
+    size_t n = strlen(name);
+    char *s = arena_alloc(a, n + 3), *q = s;
+    if ((isdigit((unsigned char)name[0]) && !tail) || !name[0])
+        *q++ = '_';
+    for (size_t i = 0; i < n; i++)
+        *q++ = !isalnum((unsigned char)name[i]) && name[i] != '_' ? '_' : name[i];
+    *q = '\0';
+    if (check_is_keyword(s) && !tail)
+        *q++ = '_', *q = '\0';
+    return s;
+}
+
+/*
+ * The same, with a warning naming the change, for the 'kind' object written at 'pos'. An
+ * enumeratedValue's name only ever follows "_V_" in C names: it may start with a digit or be
+ * a keyword ("16MHz", "short").
+ */
+static const char *identifier(struct builder *b, const char *name, const char *kind,
+                              struct srcpos pos)
+{
+    const char *s = c_identifier(b->a, name, strcmp(kind, "enumeratedValue") == 0);
+    if (strcmp(s, name) != 0)
+        diag_report(b->dg, DIAG_SVD_NAME, pos,
+                    "%s name '%s' is not a C identifier, or is a keyword: named '%s'", kind, name,
+                    s);
+    return s;
+}
+
+/* ---------------------------------------------------------------- dim lists */
+
+struct dim {
+    unsigned count;
+    uint64_t incr;
+    const char **index; /* count names */
+    bool bracket;       /* "NAME[%s]": an array */
+    bool numeric;       /* index[i] == first + i */
+    unsigned first;
+};
+
+/* The "A,B,C" form of <dimIndex> into v[0, count); the number of names it gives. */
+static unsigned dim_list(struct builder *b, const char *s, const char **v, unsigned count)
+{
+    unsigned k = 0;
+    for (const char *p = s; k <= count;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        while (len && *p == ' ')
+            p++, len--;
+        while (len && p[len - 1] == ' ')
+            len--;
+        if (k < count)
+            v[k] = arena_strndup(b->a, p, len);
+        k++;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return k;
+}
+
+/* "0-3", "A-D" or "A,B,C": the index names, or NULL (reported). */
+static const char **dim_index(struct builder *b, const struct svd_node *n, unsigned count)
+{
+    const char **v = arena_alloc(b->a, (count ? count : 1) * sizeof(*v));
+    const char *s = n->text[SVD_T_DIM_INDEX];
+    if (!s) {
+        for (unsigned i = 0; i < count; i++)
+            v[i] = arena_printf(b->a, "%u", i);
+        return v;
+    }
+    const char *dash = strchr(s, '-');
+    if (dash && !strchr(s, ',')) {
+        uint64_t lo, hi;
+        if (parse_number(arena_strndup(b->a, s, (size_t)(dash - s)), &lo, NULL) &&
+            parse_number(dash + 1, &hi, NULL) && hi >= lo && hi - lo + 1 == count) {
+            for (unsigned k = 0; k < count; k++)
+                v[k] = arena_printf(b->a, "%" PRIu64, lo + k);
+            return v;
+        }
+        if (dash - s == 1 && strlen(dash + 1) == 1 && isupper((unsigned char)s[0]) &&
+            dash[1] >= s[0] && (unsigned)(dash[1] - s[0]) + 1 == count) {
+            for (unsigned k = 0; k < count; k++)
+                v[k] = arena_printf(b->a, "%c", s[0] + (int)k);
+            return v;
+        }
+    } else if (dim_list(b, s, v, count) == count) {
+        return v;
+    }
+    diag_report(b->dg, DIAG_SVD_DIM, tpos(n, SVD_T_DIM_INDEX),
+                "<dimIndex> '%s' of %s '%s' does not give %u indices, one per element of <dim>", s,
+                svd_kind_name(n->kind), name_of(n), count);
+    return NULL;
+}
+
+/* Are the index names first, first+1, ...? */
+static void dim_numeric(struct dim *d)
+{
+    uint64_t first;
+    d->numeric = parse_number(d->index[0], &first, NULL) &&
+                 isdigit((unsigned char)d->index[0][0]) && first < 65536;
+    d->first = d->numeric ? (unsigned)first : 0;
+    for (unsigned i = 1; d->numeric && i < d->count; i++) {
+        uint64_t v;
+        d->numeric = parse_number(d->index[i], &v, NULL) && v == first + i;
+    }
+}
+
+/*
+ * The dim list of 'n' into *d: false with no dim (d->count 1); an error
+ * (reported) sets *bad. "%s" without <dim>, <dim> without "%s" are errors.
+ */
+static bool read_dim(struct builder *b, const struct svd_node *n, struct dim *d, bool *bad)
+{
+    const char *name = name_of(n), *kind = svd_kind_name(n->kind);
+    bool has_s = strstr(name, "%s") != NULL;
+    memset(d, 0, sizeof(*d));
+    d->count = 1;
+    *bad = false;
+    uint64_t count = 0;
+    if (!n->text[SVD_T_DIM]) {
+        if (has_s)
+            diag_report(b->dg, DIAG_SVD_DIM, n->pos, "%s '%s' has '%%s' in its name but no <dim>",
+                        kind, name);
+        *bad = has_s;
+        return false;
+    }
+    *bad = true;
+    if (!number(b, n, SVD_T_DIM, &count))
+        return false;
+    if (count == 0 || count > 65536) {
+        diag_report(b->dg, DIAG_SVD_DIM, tpos(n, SVD_T_DIM), "<dim> of %s '%s' must be 1 to 65536",
+                    kind, name);
+        return false;
+    }
+    if (!has_s) {
+        diag_report(b->dg, DIAG_SVD_DIM, tpos(n, SVD_T_DIM),
+                    "%s '%s' has a <dim> but no '%%s' in its name to put the index in", kind, name);
+        return false;
+    }
+    d->count = (unsigned)count;
+    if (!n->text[SVD_T_DIM_INCR]) {
+        diag_report(b->dg, DIAG_SVD_MISSING, tpos(n, SVD_T_DIM),
+                    "%s '%s' has a <dim> but no <dimIncrement>", kind, name);
+        return false;
+    }
+    if (!number(b, n, SVD_T_DIM_INCR, &d->incr) || !(d->index = dim_index(b, n, d->count)))
+        return false;
+    size_t len = strlen(name);
+    d->bracket = len > 4 && strcmp(name + len - 4, "[%s]") == 0;
+    dim_numeric(d);
+    *bad = false;
+    return true;
+}
+
+/* 'name' with "%s" replaced by 'index'; "[%s]" at the end becomes 'index' too ("" drops it). */
+static const char *substitute(struct arena *a, const char *name, const char *index)
+{
+    const char *at = strstr(name, "[%s]");
+    size_t cut = 4;
+    if (!at)
+        at = strstr(name, "%s"), cut = 2;
+    if (!at)
+        return name;
+    return arena_printf(a, "%.*s%s%s", (int)(at - name), name, index, at + cut);
+}
+
+/* ---------------------------------------------------------------- properties */
+
+static const struct {
+    const char *text;  /* as written */
+    const char *taken; /* the SVD spelling a misspelling is taken as; NULL: correct */
+} access_words[] = {
+    {"read-only", NULL},       {"write-only", NULL},        {"read-write", NULL},
+    {"writeOnce", NULL},       {"read-writeOnce", NULL},    {"read", "read-only"},
+    {"write", "write-only"},   {"writeonce", "writeOnce"},  {"read-writeonce", "read-writeOnce"},
+    {"readonly", "read-only"}, {"writeonly", "write-only"}, {"readwrite", "read-write"},
+};
+
+/* The SVD access word 'text' corrected (warning), or NULL (error) when it is none. */
+static const char *access_word(struct builder *b, const char *text, struct srcpos pos)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(access_words); i++) {
+        if (strcmp(text, access_words[i].text) != 0)
+            continue;
+        if (!access_words[i].taken)
+            return text;
+        diag_report(b->dg, DIAG_SVD_ACCESS, pos, "access '%s' is not SVD: taken as '%s'", text,
+                    access_words[i].taken);
+        return access_words[i].taken;
+    }
+    diag_report(b->dg, DIAG_UNKNOWN_ACCESS, pos,
+                "access '%s' is not SVD: read-only, write-only, read-write, writeOnce or "
+                "read-writeOnce",
+                text);
+    return NULL;
+}
+
+static uint64_t low_mask(unsigned w)
+{
+    return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+}
+
+/* Applies the register properties 'n' gives on top of 'p'. */
+static void take_props(struct builder *b, const struct svd_node *n, struct props *p)
+{
+    uint64_t v;
+    if (number(b, n, SVD_T_SIZE, &v)) {
+        p->size = v > 1024 ? 1024 : (unsigned)v;
+        p->size_pos = tpos(n, SVD_T_SIZE);
+    }
+    if (n->text[SVD_T_ACCESS]) {
+        p->access = n->text[SVD_T_ACCESS];
+        p->access_pos = tpos(n, SVD_T_ACCESS);
+    }
+    if (n->text[SVD_T_PROTECTION])
+        p->protection = n->text[SVD_T_PROTECTION];
+    if (number(b, n, SVD_T_RESET, &v))
+        p->reset = v;
+    if (number(b, n, SVD_T_RESET_MASK, &v))
+        p->reset_mask = v, p->has_reset_mask = true;
+}
+
+/* ---------------------------------------------------------------- fields */
+
+static const char *const write_words[] = {[WRITE_STORES] = "modify",
+                                          [WRITE_ONE_TO_CLEAR] = "oneToClear",
+                                          [WRITE_ONE_TO_SET] = "oneToSet",
+                                          [WRITE_ONE_TO_TOGGLE] = "oneToToggle",
+                                          [WRITE_ZERO_TO_CLEAR] = "zeroToClear",
+                                          [WRITE_ZERO_TO_SET] = "zeroToSet",
+                                          [WRITE_ZERO_TO_TOGGLE] = "zeroToToggle",
+                                          [WRITE_CLEAR] = "clear",
+                                          [WRITE_SET] = "set"};
+
+static const char *const read_words[] = {[READ_NONE] = "",
+                                         [READ_CLEAR] = "clear",
+                                         [READ_SET] = "set",
+                                         [READ_MODIFY] = "modify",
+                                         [READ_MODIFY_EXTERNAL] = "modifyExternal"};
+
+static int word_index(const char *const *words, size_t n, const char *w)
+{
+    for (size_t i = 0; i < n; i++)
+        if (words[i] && strcmp(words[i], w) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* "[MSB:LSB]" into *hi, *lo. */
+static bool parse_range(struct arena *a, const char *s, uint64_t *hi, uint64_t *lo)
+{
+    const char *colon = strchr(s, ':');
+    size_t len = strlen(s);
+    if (s[0] != '[' || !colon || len < 5 || s[len - 1] != ']')
+        return false;
+    return parse_number(arena_strndup(a, s + 1, (size_t)(colon - s - 1)), hi, NULL) &&
+           parse_number(arena_strndup(a, colon + 1, (size_t)(s + len - 2 - colon)), lo, NULL);
+}
+
+/* The field's bits from bitOffset/bitWidth, lsb/msb or bitRange "[msb:lsb]"; false: reported. */
+static bool field_bits(struct builder *b, const struct svd_node *n, unsigned *msb, unsigned *lsb)
+{
+    uint64_t lo = 0, hi = 0, w = 1;
+    if (n->text[SVD_T_BIT_OFFSET]) {
+        if (!number(b, n, SVD_T_BIT_OFFSET, &lo) ||
+            (n->text[SVD_T_BIT_WIDTH] && !number(b, n, SVD_T_BIT_WIDTH, &w)))
+            return false;
+        hi = lo + w - 1;
+        if (w == 0 || lo > 1024 || w > 1024) {
+            diag_report(b->dg, DIAG_BAD_BITS, n->pos, "field '%s' has bit width %" PRIu64,
+                        name_of(n), w);
+            return false;
+        }
+    } else if (n->text[SVD_T_LSB] || n->text[SVD_T_MSB]) {
+        if (!n->text[SVD_T_LSB] || !n->text[SVD_T_MSB]) {
+            diag_report(b->dg, DIAG_SVD_MISSING, n->pos,
+                        "field '%s' gives only one of <lsb> and <msb>", name_of(n));
+            return false;
+        }
+        if (!number(b, n, SVD_T_LSB, &lo) || !number(b, n, SVD_T_MSB, &hi))
+            return false;
+    } else if (n->text[SVD_T_BIT_RANGE]) {
+        if (!parse_range(b->a, n->text[SVD_T_BIT_RANGE], &hi, &lo)) {
+            diag_report(b->dg, DIAG_BAD_BITS, tpos(n, SVD_T_BIT_RANGE),
+                        "bitRange '%s' of field '%s' is not written [MSB:LSB]",
+                        n->text[SVD_T_BIT_RANGE], name_of(n));
+            return false;
+        }
+    } else {
+        diag_report(b->dg, DIAG_SVD_MISSING, n->pos,
+                    "field '%s' gives no bits (bitOffset, lsb and msb, or bitRange)", name_of(n));
+        return false;
+    }
+    if (hi < lo || hi > 1024) {
+        diag_report(b->dg, DIAG_BAD_BITS, n->pos,
+                    "field '%s' has msb %" PRIu64 " below its lsb %" PRIu64, name_of(n), hi, lo);
+        return false;
+    }
+    *msb = (unsigned)hi;
+    *lsb = (unsigned)lo;
+    return true;
+}
+
+/* The attribute class for SVD's access and write effect; access_text keeps SVD's words. */
+static void field_access(struct builder *b, struct model_field *f, const char *access,
+                         struct srcpos apos)
+{
+    const char *acc = access ? access_word(b, access, apos) : "read-write";
+    if (!acc) {
+        f->access = REGC_ACCESS_UNKNOWN;
+        f->access_text = access;
+        return;
+    }
+    f->write_once = strstr(acc, "riteOnce") != NULL;
+    bool reads = strncmp(acc, "read", 4) == 0, writes = strcmp(acc, "read-only") != 0;
+    f->access = !writes ? REGC_ACCESS_RO : !reads ? REGC_ACCESS_WO : REGC_ACCESS_RW;
+    f->access_text = acc;
+    if (!writes || f->write_effect == WRITE_STORES)
+        return;
+    f->access_text = arena_printf(b->a, "%s, %s", acc, write_words[f->write_effect]);
+    if (f->write_effect == WRITE_ONE_TO_CLEAR)
+        f->access = reads ? REGC_ACCESS_RW1C : REGC_ACCESS_WO;
+    else if (f->write_effect == WRITE_ONE_TO_SET || f->write_effect == WRITE_ONE_TO_TOGGLE)
+        f->access = reads ? REGC_ACCESS_RW1S : REGC_ACCESS_WO; /* a safe write writes 0 */
+    else
+        diag_report(b->dg, DIAG_SVD_WRITE_EFFECT, f->pos,
+                    "field '%s': modifiedWriteValues '%s' is kept in the model, but regc's "
+                    "safe-write masks have no class for it yet: the header treats the field as "
+                    "read-write",
+                    f->name, write_words[f->write_effect]);
+}
+
+static void field_effects(struct builder *b, struct model_field *f, const struct svd_node *n,
+                          const struct props *p)
+{
+    const char *mwv = n->text[SVD_T_MWV] ? n->text[SVD_T_MWV] : p->mwv;
+    struct srcpos mpos = n->text[SVD_T_MWV] ? tpos(n, SVD_T_MWV) : p->mwv_pos;
+    if (mwv) {
+        int i = word_index(write_words, ARRAY_SIZE(write_words), mwv);
+        if (i < 0)
+            diag_report(b->dg, DIAG_SVD_ACCESS, mpos,
+                        "modifiedWriteValues '%s' is not SVD: ignored (the field stores)", mwv);
+        f->write_effect = i < 0 ? WRITE_STORES : (enum model_write_effect)i;
+    }
+    const char *ra = n->text[SVD_T_READ_ACTION] ? n->text[SVD_T_READ_ACTION] : p->read_action;
+    struct srcpos rpos = n->text[SVD_T_READ_ACTION] ? tpos(n, SVD_T_READ_ACTION) : p->ra_pos;
+    if (ra) {
+        int i = word_index(read_words, ARRAY_SIZE(read_words), ra);
+        if (i <= 0)
+            diag_report(b->dg, DIAG_SVD_ACCESS, rpos, "readAction '%s' is not SVD: ignored", ra);
+        f->read_effect = i <= 0 ? READ_NONE : (enum model_read_effect)i;
+    }
+    f->wc = n->wc.kind != WC_NONE ? n->wc : p->wc;
+}
+
+static enum model_usage usage_of(struct builder *b, const struct svd_node *e)
+{
+    const char *u = e->text[SVD_T_USAGE];
+    if (!u || strcmp(u, "read-write") == 0)
+        return USAGE_ANY;
+    if (strcmp(u, "read") == 0)
+        return USAGE_READ;
+    if (strcmp(u, "write") == 0)
+        return USAGE_WRITE;
+    diag_report(b->dg, DIAG_SVD_ACCESS, tpos(e, SVD_T_USAGE),
+                "usage '%s' is not SVD (read, write or read-write): taken as read-write", u);
+    return USAGE_ANY;
+}
+
+static struct model_value *find_value(const struct model_field *f, const char *name)
+{
+    for (size_t i = 0; i < f->nvalues; i++)
+        if (strcmp(f->values[i]->name, name) == 0)
+            return f->values[i];
+    return NULL;
+}
+
+/*
+ * "RESERVED", "Reserved2", "reserved_3": what vendors call bits and encodings with no
+ * function. Such a field is left to the gaps (its bits become reserved); such a value
+ * is kept as an undefined encoding, and its repeats are not reported.
+ */
+static bool is_reserved_name(const char *s)
+{
+    if (strncasecmp(s, "reserved", 8) != 0)
+        return false;
+    for (s += 8; *s; s++)
+        if (!isdigit((unsigned char)*s) && *s != '_')
+            return false;
+    return true;
+}
+
+/* A value of the same name kept already: merged when equal, else the later one dropped. */
+static bool value_again(struct builder *b, const struct model_field *f, struct model_value *m)
+{
+    struct model_value *old = find_value(f, m->name);
+    if (!old)
+        return false;
+    if (old->value == m->value && old->dont_care == m->dont_care) {
+        if (old->usage != m->usage)
+            old->usage = USAGE_ANY; /* the same value in the read and the write set */
+        return true;
+    }
+    if (m->undefined)
+        return true; /* another reserved encoding */
+    diag_report(b->dg, DIAG_SVD_DUPLICATE, m->pos,
+                "enumeratedValue '%s' of field '%s' is defined twice: the later one is dropped",
+                m->name, f->name);
+    diag_note(b->dg, old->pos, "'%s' first defined here", m->name);
+    return true;
+}
+
+static void add_value(struct builder *b, struct model_field *f, const struct svd_node *v,
+                      enum model_usage usage, size_t *cap)
+{
+    if (!v->text[SVD_T_NAME]) {
+        diag_report(b->dg, DIAG_SVD_MISSING, v->pos,
+                    "an enumeratedValue of field '%s' has no <name>", f->name);
+        return;
+    }
+    struct model_value *m = arena_zalloc(b->a, sizeof(*m));
+    m->name = identifier(b, name_of(v), "enumeratedValue", v->pos);
+    m->desc = v->text[SVD_T_DESC];
+    m->usage = usage;
+    m->undefined = is_reserved_name(m->name);
+    m->pos = v->pos;
+    if (boolean(v, SVD_T_IS_DEFAULT)) {
+        f->default_value = m;
+        return;
+    }
+    const char *s = v->text[SVD_T_VALUE];
+    if (!s) {
+        diag_report(b->dg, DIAG_SVD_MISSING, v->pos,
+                    "enumeratedValue '%s' of field '%s' has neither <value> nor <isDefault>",
+                    m->name, f->name);
+        return;
+    }
+    if (!parse_number(s, &m->value, &m->dont_care)) {
+        diag_report(b->dg, DIAG_BAD_NUMBER, tpos(v, SVD_T_VALUE),
+                    "value '%s' of enumeratedValue '%s' is not a number", s, m->name);
+        return;
+    }
+    if (m->value > model_field_max(f) || m->dont_care > model_field_max(f)) {
+        diag_report(b->dg, DIAG_SVD_VALUE_TOO_WIDE, tpos(v, SVD_T_VALUE),
+                    "enumeratedValue '%s' (%s) does not fit the %u bits of field '%s': dropped",
+                    m->name, s, model_field_width(f), f->name);
+        return;
+    }
+    if (!value_again(b, f, m))
+        arena_push(b->a, (void ***)&f->values, &f->nvalues, cap, m);
+}
+
+static void field_values(struct builder *b, struct model_field *f, const struct svd_node *n)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < n->nkids; i++) {
+        const struct svd_node *e = n->kids[i];
+        if (e->kind != SVD_ENUMS)
+            continue;
+        enum model_usage u = usage_of(b, e);
+        if (!f->enum_name)
+            f->enum_name =
+                e->text[SVD_T_ENUM_NAME] ? e->text[SVD_T_ENUM_NAME] : e->text[SVD_T_NAME];
+        for (size_t k = 0; k < e->nkids; k++)
+            if (e->kids[k]->kind == SVD_VALUE)
+                add_value(b, f, e->kids[k], u, &cap);
+    }
+}
+
+/* The field already kept that shares a bit with 'f', or NULL. */
+static const struct model_field *overlapping(const struct model_reg *r, const struct model_field *f)
+{
+    for (size_t i = 0; i < r->nfields; i++) {
+        const struct model_field *o = r->fields[i];
+        if (o->lsb <= f->msb && f->lsb <= o->msb)
+            return o;
+    }
+    return NULL;
+}
+
+/*
+ * A field named like one of the register's mask macros (RO: PREFIX_P_R_RO_MASK is the
+ * register's read-only mask) would define that name twice: it gets a '_' after its name.
+ */
+static const char *field_c_name(struct builder *b, const char *name, struct srcpos pos)
+{
+    static const char *const masks[] = {"MBZ", "MB1", "IGNORED",  "RO",  "WO",
+                                        "W1C", "W1S", "WRITABLE", "KEEP"};
+    const char *s = identifier(b, name, "field", pos);
+    for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
+        if (strcasecmp(s, masks[i]) == 0) {
+            const char *t = arena_printf(b->a, "%s_", s);
+            diag_report(b->dg, DIAG_SVD_NAME, pos,
+                        "field name '%s' would give the C name of the register's %s mask: "
+                        "named '%s'",
+                        s, masks[i], t);
+            return t;
+        }
+    }
+    return s;
+}
+
+static bool field_fits(struct builder *b, const struct model_reg *r, const struct model_field *f)
+{
+    if (f->msb >= r->width) {
+        diag_report(b->dg, DIAG_SVD_FIELD_OUTSIDE, f->pos,
+                    "field '%s' [%u:%u] lies beyond the %u bits of register '%s': dropped", f->name,
+                    f->msb, f->lsb, r->width, r->name);
+        return false;
+    }
+    const struct model_field *same = model_find_field(r, f->name);
+    if (same) {
+        diag_report(b->dg, DIAG_SVD_DUPLICATE, f->pos,
+                    "register '%s' has two fields named '%s': the later one [%u:%u] is dropped",
+                    r->name, f->name, f->msb, f->lsb);
+        diag_note(b->dg, same->pos, "'%s' [%u:%u] first defined here", same->name, same->msb,
+                  same->lsb);
+        return false;
+    }
+    const struct model_field *o = overlapping(r, f);
+    if (o) {
+        diag_report(b->dg, DIAG_SVD_OVERLAP, f->pos,
+                    "field '%s' [%u:%u] of register '%s' overlaps field '%s' [%u:%u]: dropped",
+                    f->name, f->msb, f->lsb, r->name, o->name, o->msb, o->lsb);
+        diag_note(b->dg, o->pos, "field '%s' defined here", o->name);
+        return false;
+    }
+    return true;
+}
+
+static void add_field(struct builder *b, struct model_reg *r, const struct svd_node *n,
+                      const char *name, unsigned msb, unsigned lsb, const struct props *p,
+                      size_t *cap)
+{
+    struct model_field *f = arena_zalloc(b->a, sizeof(*f));
+    f->name = field_c_name(b, name, n->pos);
+    f->msb = msb;
+    f->lsb = lsb;
+    f->desc = n->text[SVD_T_DESC];
+    f->reg = r;
+    f->pos = n->pos;
+    f->derived_from = n->derived_from;
+    f->cite = r->cite;
+    if (!field_fits(b, r, f))
+        return;
+    field_effects(b, f, n, p);
+    field_access(b, f, n->text[SVD_T_ACCESS] ? n->text[SVD_T_ACCESS] : p->access,
+                 n->text[SVD_T_ACCESS] ? tpos(n, SVD_T_ACCESS) : p->access_pos);
+    f->reset = (r->reset >> lsb) & model_field_max(f);
+    field_values(b, f, n);
+    arena_push(b->a, (void ***)&r->fields, &r->nfields, cap, f);
+}
+
+/* A <field>, expanded when it has a dim list (a field array has no model form: one per index). */
+static void read_field(struct builder *b, struct model_reg *r, const struct svd_node *n,
+                       const struct props *p, size_t *cap)
+{
+    if (!n->text[SVD_T_NAME]) {
+        diag_report(b->dg, DIAG_SVD_MISSING, n->pos, "a field of register '%s' has no <name>",
+                    r->name);
+        return;
+    }
+    unsigned msb, lsb;
+    struct dim d;
+    bool bad;
+    bool dim = read_dim(b, n, &d, &bad);
+    if (bad || !field_bits(b, n, &msb, &lsb))
+        return;
+    if (is_reserved_name(name_of(n)))
+        return; /* its bits are filled as a gap */
+    if (!dim) {
+        add_field(b, r, n, name_of(n), msb, lsb, p, cap);
+        return;
+    }
+    size_t before = r->nfields;
+    for (unsigned i = 0; i < d.count && d.incr * i <= 1024; i++) {
+        unsigned off = (unsigned)(d.incr * i);
+        add_field(b, r, n, substitute(b->a, name_of(n), d.index[i]), msb + off, lsb + off, p, cap);
+    }
+    for (size_t k = before; k < r->nfields; k++)
+        r->fields[k]->dim_of = name_of(n);
+}
+
+static int cmp_lsb(const void *pa, const void *pb)
+{
+    const struct model_field *a = *(const struct model_field *const *)pa;
+    const struct model_field *b = *(const struct model_field *const *)pb;
+    return a->lsb < b->lsb ? -1 : a->lsb > b->lsb;
+}
+
+static struct model_field *gap_field(struct builder *b, struct model_reg *r, unsigned msb,
+                                     unsigned lsb)
+{
+    struct model_field *f = arena_zalloc(b->a, sizeof(*f));
+    f->name = "rsv";
+    f->msb = msb;
+    f->lsb = lsb;
+    f->access_text = "rsv";
+    f->access = REGC_ACCESS_RSV;
+    f->implicit = true;
+    f->reg = r;
+    f->pos = r->pos;
+    f->reset = (r->reset >> lsb) & model_field_max(f);
+    return f;
+}
+
+/* Bits no field describes: reserved fields keeping the register's reset there. */
+static void fill_gaps(struct builder *b, struct model_reg *r, size_t *cap)
+{
+    if (r->nfields) /* none when every field was dropped: then r->fields is NULL */
+        qsort(r->fields, r->nfields, sizeof(*r->fields), cmp_lsb);
+    unsigned next = 0;
+    size_t n = r->nfields;
+    for (size_t i = 0; i <= n && next < r->width; i++) {
+        unsigned lsb = i < n ? r->fields[i]->lsb : r->width;
+        if (lsb > next)
+            arena_push(b->a, (void ***)&r->fields, &r->nfields, cap,
+                       gap_field(b, r, lsb - 1, next));
+        if (i < n && r->fields[i]->msb + 1 > next)
+            next = r->fields[i]->msb + 1;
+    }
+    qsort(r->fields, r->nfields, sizeof(*r->fields), cmp_lsb);
+}
+
+/* ---------------------------------------------------------------- registers */
+
+struct place {
+    uint64_t offset;    /* of the enclosing cluster (element 0) */
+    const char *prefix; /* "CLUSTER_" or "" */
+    struct model_cluster *cluster;
+    unsigned count; /* an enclosing cluster array kept as register arrays: its dim */
+    uint64_t stride;
+    const char **index; /* its index names, NULL when numbers from 'first' */
+    unsigned first;
+};
+
+static bool size_ok(unsigned size)
+{
+    return size == 8 || size == 16 || size == 32 || size == 64;
+}
+
+static void reg_reset(struct builder *b, struct model_reg *r, const struct svd_node *n,
+                      const struct props *p)
+{
+    r->has_reset = true;
+    r->reset = p->reset;
+    if (r->reset & ~low_mask(r->width)) {
+        diag_report(b->dg, DIAG_SVD_RESET_TOO_WIDE, tpos(n, SVD_T_RESET),
+                    "resetValue 0x%" PRIX64 " of register '%s' does not fit its %u bits: the "
+                    "bits above are dropped",
+                    r->reset, r->name, r->width);
+        r->reset &= low_mask(r->width);
+    }
+    r->has_reset_mask = p->has_reset_mask;
+    r->reset_mask = p->has_reset_mask ? p->reset_mask & low_mask(r->width) : low_mask(r->width);
+}
+
+/* The alternate a register declares, or one of its clusters (alternateCluster) does. */
+static const char *alternate_of(const struct svd_node *n, const struct model_cluster *c)
+{
+    if (n->text[SVD_T_ALT_REG])
+        return n->text[SVD_T_ALT_REG];
+    if (n->text[SVD_T_ALT_GROUP])
+        return n->text[SVD_T_ALT_GROUP];
+    for (; c; c = c->parent)
+        if (c->alternate)
+            return c->alternate;
+    return NULL;
+}
+
+static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, const char *name,
+                                 uint64_t offset, const struct props *p, const struct place *at)
+{
+    struct model_reg *r = arena_zalloc(b->a, sizeof(*r));
+    r->name = identifier(b, arena_printf(b->a, "%s%s", at->prefix, name), "register", n->pos);
+    r->written_name = name_of(n);
+    r->space = SPACE_MMIO;
+    r->address = offset;
+    r->width = r->size = p->size;
+    r->count = 1;
+    r->desc = n->text[SVD_T_DESC];
+    r->display_name = n->text[SVD_T_DISPLAY];
+    r->protection = p->protection;
+    r->derived_from = n->derived_from;
+    r->cluster = at->cluster;
+    r->block = b->blk;
+    r->pos = n->pos;
+    r->cite.src = "svd";
+    r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
+    r->cite.pos = n->pos;
+    r->alternate = alternate_of(n, at->cluster);
+    reg_reset(b, r, n, p);
+    return r;
+}
+
+static bool has_field_nodes(const struct svd_node *n)
+{
+    for (size_t i = 0; i < n->nkids; i++)
+        if (n->kids[i]->kind == SVD_FIELD)
+            return true;
+    return false;
+}
+
+/* A register without fields: one field of its own name over all its bits. */
+static void whole_field(struct builder *b, struct model_reg *r, const struct svd_node *n,
+                        const struct props *p, size_t *cap)
+{
+    struct model_field *f = arena_zalloc(b->a, sizeof(*f));
+    f->name = c_identifier(b->a, substitute(b->a, name_of(n), ""), false);
+    f->msb = r->width - 1;
+    f->reg = r;
+    f->pos = r->pos;
+    f->whole = true;
+    f->reset = r->reset;
+    field_effects(b, f, n, p);
+    field_access(b, f, p->access, p->access_pos);
+    arena_push(b->a, (void ***)&r->fields, &r->nfields, cap, f);
+}
+
+static void reg_fields(struct builder *b, struct model_reg *r, const struct svd_node *n,
+                       const struct props *p)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < n->nkids; i++)
+        if (n->kids[i]->kind == SVD_FIELD)
+            read_field(b, r, n->kids[i], p, &cap);
+    if (r->nfields == 0 && !has_field_nodes(n))
+        whole_field(b, r, n, p, &cap);
+    fill_gaps(b, r, &cap);
+}
+
+/*
+ * Counts one more register or cluster made; false (reported once) past SVD_MAX_REGS: dim
+ * lists nested in dim lists could otherwise ask for billions.
+ */
+static bool may_make(struct builder *b, struct srcpos pos)
+{
+    if (b->rd->nregs >= SVD_MAX_REGS)
+        return false;
+    if (++b->rd->nregs < SVD_MAX_REGS)
+        return true;
+    diag_report(b->dg, DIAG_SVD_DIM, pos,
+                "the dim lists make more than %zu registers and clusters: the rest are dropped",
+                SVD_MAX_REGS - 1);
+    return false;
+}
+
+static void add_reg(struct builder *b, struct model_reg *r, size_t *cap)
+{
+    bool found;
+    struct regc_map_entry *e = xmap_put_str(&b->reg_names, r->name, &found);
+    const struct model_reg *old = found ? e->val : NULL;
+    if (!found)
+        e->val = r;
+    if (old) {
+        diag_report(b->dg, DIAG_SVD_DUPLICATE, r->pos,
+                    "peripheral '%s' has two registers named '%s': the later one is dropped",
+                    b->blk->name, r->name);
+        diag_note(b->dg, old->pos, "'%s' first defined here", old->name);
+        return;
+    }
+    arena_push(b->a, (void ***)&b->blk->regs, &b->blk->nregs, cap, r);
+}
+
+static void read_kids(struct builder *b, const struct svd_node *n, const struct props *p,
+                      const struct place *at, size_t *cap);
+
+/* The register properties of register 'n' on top of 'up'; false when its size is not SVD's. */
+static bool reg_props(struct builder *b, const struct svd_node *n, const struct props *up,
+                      struct props *p)
+{
+    *p = *up;
+    take_props(b, n, p);
+    if (n->text[SVD_T_MWV])
+        p->mwv = n->text[SVD_T_MWV], p->mwv_pos = tpos(n, SVD_T_MWV);
+    if (n->text[SVD_T_READ_ACTION])
+        p->read_action = n->text[SVD_T_READ_ACTION], p->ra_pos = tpos(n, SVD_T_READ_ACTION);
+    if (n->wc.kind != WC_NONE)
+        p->wc = n->wc;
+    if (size_ok(p->size))
+        return true;
+    diag_report(b->dg, DIAG_BAD_WIDTH, p->size_pos.line ? p->size_pos : n->pos,
+                "register '%s' has size %u; SVD registers are 8, 16, 32 or 64 bits", name_of(n),
+                p->size);
+    return false;
+}
+
+/* A register array "NAME[%s]", or a register in a cluster array kept as register arrays. */
+static void array_reg(struct builder *b, const struct svd_node *n, uint64_t offset,
+                      const struct props *p, const struct place *at, const struct dim *d,
+                      size_t *cap)
+{
+    struct model_reg *r = new_reg(b, n, d ? substitute(b->a, name_of(n), "") : name_of(n),
+                                  at->offset + offset, p, at);
+    if (d || at->count > 1) {
+        r->is_array = true;
+        r->count = d ? d->count : at->count;
+        r->stride = d ? d->incr : at->stride;
+        bool numeric = d ? d->numeric : at->index == NULL;
+        r->first = !numeric ? 0 : d ? d->first : at->first;
+        r->index_names = numeric ? NULL : d ? d->index : at->index;
+    }
+    reg_fields(b, r, n, p);
+    add_reg(b, r, cap);
+}
+
+static void read_reg(struct builder *b, const struct svd_node *n, const struct props *up,
+                     const struct place *at, size_t *cap)
+{
+    uint64_t offset;
+    if (!n->text[SVD_T_NAME] || !n->text[SVD_T_OFFSET_ADDR]) {
+        diag_report(b->dg, DIAG_SVD_MISSING, n->pos, "register '%s' of peripheral '%s' has no <%s>",
+                    name_of(n), b->blk->name, n->text[SVD_T_NAME] ? "addressOffset" : "name");
+        return;
+    }
+    struct props p;
+    struct dim d;
+    bool bad;
+    if (!number(b, n, SVD_T_OFFSET_ADDR, &offset) || !reg_props(b, n, up, &p))
+        return;
+    bool dim = read_dim(b, n, &d, &bad);
+    if (bad)
+        return;
+    if (dim && at->count > 1) {
+        diag_report(b->dg, DIAG_SVD_DIM, n->pos,
+                    "register array '%s' in a cluster array: not supported yet (dropped)",
+                    name_of(n));
+        return;
+    }
+    if (!dim || d.bracket) {
+        if (may_make(b, n->pos))
+            array_reg(b, n, offset, &p, at, dim ? &d : NULL, cap);
+        return;
+    }
+    for (unsigned i = 0; i < d.count && may_make(b, n->pos); i++) {
+        struct model_reg *r = new_reg(b, n, substitute(b->a, name_of(n), d.index[i]),
+                                      at->offset + offset + d.incr * i, &p, at);
+        r->dim_of = name_of(n);
+        reg_fields(b, r, n, &p);
+        add_reg(b, r, cap);
+    }
+}
+
+/* True when 'n' holds only registers without dim lists (a cluster array can be register arrays). */
+static bool flat_cluster(const struct svd_node *n)
+{
+    for (size_t i = 0; i < n->nkids; i++)
+        if (n->kids[i]->kind == SVD_CLUSTER ||
+            (n->kids[i]->kind == SVD_REG && n->kids[i]->text[SVD_T_DIM]))
+            return false;
+    return true;
+}
+
+/*
+ * The capacity arena_push() gave a list it grew to 'n' items (8, then doubling): lists
+ * whose capacity is not kept (a block's clusters and instances, the spec's blocks) grow
+ * in amortized time, not by a copy per item.
+ */
+static size_t pushed_cap(size_t n)
+{
+    size_t cap = 8;
+    if (n == 0)
+        return 0;
+    while (cap < n)
+        cap *= 2;
+    return cap;
+}
+
+static struct model_cluster *new_cluster(struct builder *b, const struct svd_node *n,
+                                         const char *name, uint64_t address, const struct place *at)
+{
+    struct model_cluster *c = arena_zalloc(b->a, sizeof(*c));
+    c->name = identifier(b, name, "cluster", n->pos);
+    c->written_name = name_of(n);
+    c->desc = n->text[SVD_T_DESC];
+    c->header_struct = n->text[SVD_T_STRUCT];
+    c->alternate = n->text[SVD_T_ALT_CLUSTER];
+    c->derived_from = n->derived_from;
+    c->address = address;
+    c->count = 1;
+    c->parent = at->cluster;
+    c->pos = n->pos;
+    size_t cap = pushed_cap(b->blk->nclusters);
+    arena_push(b->a, (void ***)&b->blk->clusters, &b->blk->nclusters, &cap, c);
+    return c;
+}
+
+static void read_cluster(struct builder *b, const struct svd_node *n, const struct props *up,
+                         const struct place *at, size_t *cap)
+{
+    uint64_t offset;
+    if (!n->text[SVD_T_NAME] || !n->text[SVD_T_OFFSET_ADDR]) {
+        diag_report(b->dg, DIAG_SVD_MISSING, n->pos, "cluster '%s' has no <%s>", name_of(n),
+                    n->text[SVD_T_NAME] ? "addressOffset" : "name");
+        return;
+    }
+    struct props p = *up;
+    struct dim d;
+    bool bad;
+    if (!number(b, n, SVD_T_OFFSET_ADDR, &offset))
+        return;
+    take_props(b, n, &p);
+    bool dim = read_dim(b, n, &d, &bad);
+    if (bad)
+        return;
+    if (dim && at->count > 1) {
+        diag_report(b->dg, DIAG_SVD_DIM, n->pos,
+                    "cluster array '%s' in a cluster array: not supported yet (dropped)",
+                    name_of(n));
+        return;
+    }
+    if (dim && d.bracket && flat_cluster(n)) {
+        const char *name = substitute(b->a, name_of(n), "");
+        struct model_cluster *c = new_cluster(b, n, name, at->offset + offset, at);
+        c->count = d.count;
+        c->stride = d.incr;
+        struct place in = {at->offset + offset,
+                           arena_printf(b->a, "%s%s_", at->prefix, c->name),
+                           c,
+                           d.count,
+                           d.incr,
+                           d.numeric ? NULL : d.index,
+                           d.first};
+        read_kids(b, n, &p, &in, cap);
+        return;
+    }
+    for (unsigned i = 0; i < d.count && may_make(b, n->pos); i++) {
+        const char *name = dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n);
+        uint64_t addr = at->offset + offset + d.incr * i;
+        struct model_cluster *c = new_cluster(b, n, name, addr, at);
+        struct place in = *at;
+        in.offset = addr;
+        in.prefix = arena_printf(b->a, "%s%s_", at->prefix, c->name);
+        in.cluster = c;
+        read_kids(b, n, &p, &in, cap);
+    }
+}
+
+static void read_kids(struct builder *b, const struct svd_node *n, const struct props *p,
+                      const struct place *at, size_t *cap)
+{
+    for (size_t i = 0; i < n->nkids && b->rd->nregs < SVD_MAX_REGS; i++) {
+        const struct svd_node *k = n->kids[i];
+        if (k->kind == SVD_REG)
+            read_reg(b, k, p, at, cap);
+        else if (k->kind == SVD_CLUSTER)
+            read_cluster(b, k, p, at, cap);
+    }
+}
+
+/* ---------------------------------------------------------------- peripherals */
+
+static void read_addr_blocks(struct builder *b, struct model_block *blk, const struct svd_node *n)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < n->nkids; i++) {
+        const struct svd_node *k = n->kids[i];
+        if (k->kind != SVD_ADDR_BLOCK)
+            continue;
+        struct model_addr_block *ab = arena_zalloc(b->a, sizeof(*ab));
+        if (!k->text[SVD_T_OFFSET] || !k->text[SVD_T_SIZE]) {
+            diag_report(b->dg, DIAG_SVD_MISSING, k->pos,
+                        "an addressBlock of peripheral '%s' has no <%s>", blk->name,
+                        k->text[SVD_T_OFFSET] ? "size" : "offset");
+            continue;
+        }
+        if (!number(b, k, SVD_T_OFFSET, &ab->offset) || !number(b, k, SVD_T_SIZE, &ab->size))
+            continue;
+        ab->usage = k->text[SVD_T_USAGE];
+        ab->protection = k->text[SVD_T_PROTECTION];
+        ab->pos = k->pos;
+        arena_push(b->a, (void ***)&blk->addr_blocks, &blk->naddr_blocks, &cap, ab);
+    }
+}
+
+/* Interrupt numbers seen so far, for duplicates. */
+struct irqs {
+    struct model_interrupt **v;
+    size_t n, cap;
+};
+
+static void check_irq(struct builder *b, const struct model_interrupt *irq, const struct irqs *seen)
+{
+    for (size_t j = 0; j < seen->n; j++) {
+        const struct model_interrupt *o = seen->v[j];
+        if (o->value != irq->value || strcmp(o->name, irq->name) == 0)
+            continue;
+        diag_report(b->dg, DIAG_SVD_INTERRUPT, irq->pos,
+                    "interrupt '%s' has the number %" PRIu64 " of interrupt '%s'", irq->name,
+                    irq->value, o->name);
+        diag_note(b->dg, o->pos, "interrupt '%s' defined here", o->name);
+        return; /* one report per interrupt */
+    }
+}
+
+static void read_interrupts(struct builder *b, struct model_instance *inst,
+                            const struct svd_node *n, struct irqs *seen)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < n->nkids; i++) {
+        const struct svd_node *k = n->kids[i];
+        if (k->kind != SVD_INTERRUPT)
+            continue;
+        if (!k->text[SVD_T_NAME] || !k->text[SVD_T_VALUE]) {
+            diag_report(b->dg, DIAG_SVD_MISSING, k->pos,
+                        "an interrupt of peripheral '%s' has no <%s>", inst->name,
+                        k->text[SVD_T_NAME] ? "value" : "name");
+            continue;
+        }
+        struct model_interrupt *irq = arena_zalloc(b->a, sizeof(*irq));
+        irq->name = identifier(b, name_of(k), "interrupt", k->pos);
+        irq->desc = k->text[SVD_T_DESC];
+        irq->pos = k->pos;
+        if (!number(b, k, SVD_T_VALUE, &irq->value))
+            continue;
+        check_irq(b, irq, seen);
+        arena_push(b->a, (void ***)&inst->interrupts, &inst->ninterrupts, &cap, irq);
+        arena_push(b->a, (void ***)&seen->v, &seen->n, &seen->cap, irq);
+    }
+}
+
+static struct model_block *block_of(const struct builder *b, const struct svd_node *n)
+{
+    for (size_t i = 0; i < b->nmade; i++)
+        if (b->made[i].node == n)
+            return b->made[i].block;
+    return NULL;
+}
+
+/* A derived peripheral that adds nothing to its base's registers: an instance of its block. */
+static struct model_block *shared_block(const struct builder *b, const struct svd_node *n)
+{
+    const struct svd_node *base = n->base;
+    if (!base || n->own_regs)
+        return NULL;
+    static const enum svd_text props[] = {SVD_T_SIZE, SVD_T_ACCESS, SVD_T_RESET, SVD_T_RESET_MASK,
+                                          SVD_T_PROTECTION};
+    for (size_t i = 0; i < ARRAY_SIZE(props); i++)
+        if (n->text[props[i]] != base->text[props[i]])
+            return NULL;
+    return block_of(b, base);
+}
+
+static void made_as(struct builder *b, const struct svd_node *n, struct model_block *blk)
+{
+    b->made = xgrow(b->made, &b->made_cap, b->nmade + 1, sizeof(*b->made));
+    b->made[b->nmade++] = (struct made){n, blk};
+}
+
+static struct model_block *new_block(struct builder *b, const struct svd_node *n, const char *name,
+                                     const struct props *p)
+{
+    struct model_block *blk = arena_zalloc(b->a, sizeof(*blk));
+    blk->name = identifier(b, name, "peripheral", n->pos);
+    blk->desc = n->text[SVD_T_DESC];
+    blk->group = n->text[SVD_T_GROUP];
+    blk->header_struct = n->text[SVD_T_STRUCT];
+    blk->prepend = n->text[SVD_T_PREPEND];
+    blk->append = n->text[SVD_T_APPEND];
+    blk->pos = n->pos;
+    blk->names_qualified = true;
+    size_t cap = pushed_cap(b->spec->nblocks);
+    arena_push(b->a, (void ***)&b->spec->blocks, &b->spec->nblocks, &cap, blk);
+    b->blk = blk;
+    regc_map_clear(&b->reg_names);
+    read_addr_blocks(b, blk, n);
+    size_t rcap = 0;
+    struct place at = {0, "", NULL, 1, 0, NULL, 0};
+    read_kids(b, n, p, &at, &rcap);
+    made_as(b, n, blk);
+    return blk;
+}
+
+static void add_instance(struct builder *b, struct model_block *blk, const struct svd_node *n,
+                         const char *name, uint64_t base, struct irqs *irqs)
+{
+    struct model_instance *inst = arena_zalloc(b->a, sizeof(*inst));
+    inst->name = identifier(b, name, "peripheral", n->pos);
+    inst->has_base = true;
+    inst->base = base;
+    inst->desc = n->text[SVD_T_DESC];
+    inst->block = blk;
+    inst->index = (unsigned)blk->ninstances;
+    inst->derived_from = n->derived_from;
+    inst->alternate = n->text[SVD_T_ALT_PERIPH];
+    inst->group = n->text[SVD_T_GROUP];
+    inst->version = n->text[SVD_T_VERSION];
+    inst->pos = n->pos;
+    size_t cap = pushed_cap(blk->ninstances);
+    arena_push(b->a, (void ***)&blk->instances, &blk->ninstances, &cap, inst);
+    read_interrupts(b, inst, n, irqs);
+}
+
+static void read_periph(struct builder *b, const struct svd_node *n, const struct props *dev,
+                        struct irqs *irqs)
+{
+    if (n->built)
+        return; /* read already: the base of a peripheral written before it */
+    ((struct svd_node *)n)->built = true;
+    if (n->base && !n->own_regs)
+        read_periph(b, n->base, dev, irqs); /* its block first, wherever it is written */
+    uint64_t base;
+    if (!n->text[SVD_T_NAME] || !n->text[SVD_T_BASE]) {
+        diag_report(b->dg, DIAG_SVD_MISSING, n->pos, "peripheral '%s' has no <%s>", name_of(n),
+                    n->text[SVD_T_NAME] ? "baseAddress" : "name");
+        return;
+    }
+    if (!number(b, n, SVD_T_BASE, &base))
+        return;
+    struct props p = *dev;
+    take_props(b, n, &p);
+    struct dim d;
+    bool bad;
+    bool dim = read_dim(b, n, &d, &bad);
+    if (bad)
+        return;
+    struct model_block *blk = shared_block(b, n);
+    if (!blk)
+        blk = new_block(b, n, dim ? substitute(b->a, name_of(n), "") : name_of(n), &p);
+    else
+        made_as(b, n, blk); /* a peripheral derived from this one shares the block too */
+    for (unsigned i = 0; i < d.count; i++)
+        add_instance(b, blk, n, dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n),
+                     base + d.incr * i, irqs);
+}
+
+/* ---------------------------------------------------------------- overlaps */
+
+struct span {
+    uint64_t lo, hi; /* [lo, hi) */
+    struct model_reg *reg;
+    struct model_instance *inst;
+};
+
+static int cmp_span(const void *pa, const void *pb)
+{
+    const struct span *a = pa, *b = pb;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static bool declared(const struct span *s)
+{
+    return s->reg->alternate || s->inst->alternate;
+}
+
+/* Registers (or peripherals) that share bytes without declaring an alternate: kept as alternates.
+ */
+static void report_overlap(struct builder *b, struct span *old, struct span *s)
+{
+    if (s->inst == old->inst) {
+        diag_report(b->dg, DIAG_SVD_OVERLAP, s->reg->pos,
+                    "register '%s' of peripheral '%s' overlaps register '%s' at 0x%" PRIX64
+                    " and declares no alternateRegister: kept as its alternate",
+                    s->reg->name, s->inst->name, old->reg->name, s->lo);
+        diag_note(b->dg, old->reg->pos, "register '%s' defined here", old->reg->name);
+        s->reg->alternate = old->reg->name;
+    } else {
+        diag_report(b->dg, DIAG_SVD_OVERLAP, s->inst->pos,
+                    "peripheral '%s' overlaps peripheral '%s' at 0x%" PRIX64
+                    " and declares no alternatePeripheral: kept as its alternate",
+                    s->inst->name, old->inst->name, s->lo);
+        diag_note(b->dg, old->inst->pos, "peripheral '%s' defined here", old->inst->name);
+        s->inst->alternate = old->inst->name;
+    }
+}
+
+/* Every element of every register in every instance, as byte ranges. */
+static struct span *all_spans(struct builder *b, size_t *n)
+{
+    struct span *v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (size_t k = 0; k < b->spec->nblocks; k++) {
+        struct model_block *blk = b->spec->blocks[k];
+        for (size_t i = 0; i < blk->ninstances; i++)
+            for (size_t j = 0; j < blk->nregs; j++)
+                for (unsigned e = 0; e < blk->regs[j]->count; e++) {
+                    struct model_reg *r = blk->regs[j];
+                    uint64_t lo = model_reg_address(r, blk->instances[i], e);
+                    v = xgrow(v, &cap, *n + 1, sizeof(*v));
+                    v[(*n)++] = (struct span){lo, lo + r->size / 8, r, blk->instances[i]};
+                }
+    }
+    return v;
+}
+
+/* Elements beyond this many are not compared (check_addr.c has the same bound). */
+#define MAX_SPANS ((uint64_t)1 << 24)
+
+static uint64_t count_spans(const struct model_spec *s)
+{
+    uint64_t n = 0;
+    for (size_t k = 0; k < s->nblocks; k++)
+        for (size_t j = 0; j < s->blocks[k]->nregs; j++)
+            n += (uint64_t)s->blocks[k]->ninstances * s->blocks[k]->regs[j]->count;
+    return n;
+}
+
+static void check_overlaps(struct builder *b)
+{
+    if (count_spans(b->spec) > MAX_SPANS)
+        return;
+    size_t n;
+    struct span *v = all_spans(b, &n);
+    if (n == 0)
+        return; /* v is NULL */
+    qsort(v, n, sizeof(*v), cmp_span);
+    size_t last = 0; /* the span reaching furthest so far */
+    for (size_t i = 1; i < n; i++) {
+        if (v[i].lo < v[last].hi && !declared(&v[i]) && !declared(&v[last]) &&
+            !(v[i].reg == v[last].reg && v[i].inst == v[last].inst))
+            report_overlap(b, &v[last], &v[i]);
+        if (v[i].hi > v[last].hi)
+            last = i;
+    }
+    free(v);
+}
+
+/* ---------------------------------------------------------------- device */
+
+static void read_cpu(struct builder *b, struct model_device *dev, const struct svd_node *n)
+{
+    struct model_device_cpu *c = arena_zalloc(b->a, sizeof(*c));
+    c->name = n->text[SVD_T_NAME];
+    c->revision = n->text[SVD_T_REVISION];
+    c->endian = n->text[SVD_T_ENDIAN];
+    c->mpu = boolean(n, SVD_T_MPU);
+    c->fpu = boolean(n, SVD_T_FPU);
+    c->fpu_dp = boolean(n, SVD_T_FPU_DP);
+    c->icache = boolean(n, SVD_T_ICACHE);
+    c->dcache = boolean(n, SVD_T_DCACHE);
+    c->vtor = boolean(n, SVD_T_VTOR);
+    c->vendor_systick = boolean(n, SVD_T_SYSTICK);
+    c->has_nvic_bits = number(b, n, SVD_T_NVIC_BITS, &c->nvic_prio_bits);
+    c->pos = n->pos;
+    dev->cpu = c;
+}
+
+static struct model_device *read_device(struct builder *b, const struct svd_node *n)
+{
+    struct model_device *d = arena_zalloc(b->a, sizeof(*d));
+    d->vendor = n->text[SVD_T_VENDOR];
+    d->vendor_id = n->text[SVD_T_VENDOR_ID];
+    d->name = n->text[SVD_T_NAME];
+    d->series = n->text[SVD_T_SERIES];
+    d->version = n->text[SVD_T_VERSION];
+    d->desc = n->text[SVD_T_DESC];
+    d->license = n->text[SVD_T_LICENSE];
+    d->header_prefix = n->text[SVD_T_PREFIX];
+    d->pos = n->pos;
+    uint64_t v = 8;
+    if (number(b, n, SVD_T_AUB, &v) && v != 8)
+        diag_report(b->dg, DIAG_SVD_ADDRESS_UNIT, tpos(n, SVD_T_AUB),
+                    "addressUnitBits %" PRIu64 " is not 8: offsets are read as byte offsets", v);
+    d->address_unit_bits = 8;
+    v = 32;
+    number(b, n, SVD_T_WIDTH, &v);
+    d->width = v > 64 ? 64 : (unsigned)v;
+    for (size_t i = 0; i < n->nkids; i++)
+        if (n->kids[i]->kind == SVD_CPU)
+            read_cpu(b, d, n->kids[i]);
+    return d;
+}
+
+static struct model_source *svd_source(struct builder *b, const struct svd_node *n,
+                                       const char *name)
+{
+    struct model_source *src = arena_zalloc(b->a, sizeof(*src));
+    const char *vendor = n->text[SVD_T_VENDOR];
+    src->id = "svd";
+    src->title = arena_printf(b->a, "%s%s%s System View Description (CMSIS-SVD)",
+                              vendor ? vendor : "", vendor ? " " : "", name);
+    src->rev = n->text[SVD_T_VERSION];
+    src->pos = n->pos;
+    return src;
+}
+
+static struct model_spec *new_spec(struct builder *b, const char *path)
+{
+    const struct svd_node *n = b->rd->device;
+    struct model_spec *s = arena_zalloc(b->a, sizeof(*s));
+    s->pos = n->pos;
+    if (!n->text[SVD_T_NAME])
+        diag_report(b->dg, DIAG_SVD_MISSING, n->pos, "the device has no <name>");
+    const char *name =
+        c_identifier(b->a, n->text[SVD_T_NAME] ? n->text[SVD_T_NAME] : "device", false);
+    s->name = name;
+    s->prefix = name;
+    s->version = 1;
+    s->title = n->text[SVD_T_DESC];
+    s->block_names = true;
+    s->sources = arena_alloc(b->a, sizeof(*s->sources));
+    s->sources[0] = svd_source(b, n, name);
+    s->nsources = 1;
+    s->inputs = arena_alloc(b->a, sizeof(*s->inputs));
+    s->inputs[0] = path;
+    s->ninputs = 1;
+    s->device = read_device(b, n);
+    return s;
+}
+
+struct model_spec *svd_build(struct svd_reader *rd, const char *path)
+{
+    struct builder b = {rd, rd->a, rd->dg, NULL, NULL, 0, 0, NULL, REGC_MAP_INIT};
+    unsigned errors = rd->dg->nerrors;
+    b.spec = new_spec(&b, path);
+    struct props dev = {.size = 32};
+    take_props(&b, rd->device, &dev);
+    struct irqs irqs = {NULL, 0, 0};
+    for (size_t i = 0; i < rd->device->nkids; i++)
+        if (rd->device->kids[i]->kind == SVD_PERIPH)
+            read_periph(&b, rd->device->kids[i], &dev, &irqs);
+    check_overlaps(&b);
+    regc_map_release(&b.reg_names);
+    free(b.made);
+    return rd->dg->nerrors > errors ? NULL : b.spec;
+}
