@@ -40,8 +40,12 @@ def rd(r): return r['imc:CAS_COUNT.RD_REG'] + r['imc:CAS_COUNT.RD_UNDERFILL']   
 def wr(r): return r['imc:CAS_COUNT.WR_RMM'] + r['imc:CAS_COUNT.WR_WMM']         # WR = 0xc
 CAS = ['imc:CAS_COUNT.RD_REG', 'imc:CAS_COUNT.RD_UNDERFILL', 'imc:CAS_COUNT.WR_RMM',
        'imc:CAS_COUNT.WR_WMM']
-def pcu(ev):
-    return (['pcu:' + ev, 'pcu:CLOCKTICKS'], lambda r, s: 100.0 * r['pcu:' + ev] / r['pcu:CLOCKTICKS'])
+def pcu(ev, other=None):   # other: traffic of another sub-event, which must not count
+    return (['pcu:' + ev, 'pcu:CLOCKTICKS'] + (['pcu:' + other] if other else []),
+            lambda r, s: 100.0 * r['pcu:' + ev] / r['pcu:CLOCKTICKS'])
+BAND0 = ['pcu:FREQ_BAND0_CYCLES,freq=11', 'pcu:FREQ_BAND0_CYCLES,freq=12', 'pcu:FREQ_BAND0_CYCLES,freq=30']
+BAND1 = ['pcu:FREQ_BAND1_CYCLES,freq=19', 'pcu:FREQ_BAND1_CYCLES,freq=20', 'pcu:FREQ_BAND1_CYCLES,freq=24']
+DRD = ['cbox:LLC_LOOKUP.DATA_READ,state=%d' % st for st in (0, 1, 3, 4)]
 LOOKUP = ['cbox:CACHE_LOOKUP.ANY_M', 'cbox:CACHE_LOOKUP.ANY_ES', 'cbox:CACHE_LOOKUP.ANY_I']
 def lookups(r): return sum(r[e] for e in LOOKUP)   # every state: the ANY_MESI counter's count
 HAND = {
@@ -59,6 +63,19 @@ HAND = {
     'pcu_freq_power_ltd': pcu('FREQ_MAX_POWER_CYCLES'),
     'pcu_freq_os_ltd': pcu('FREQ_MAX_OS_CYCLES'),
     'pcu_freq_current_ltd': pcu('FREQ_MAX_CURRENT_CYCLES'),
+    # the filter set by the formula (band 0 >= 12, band 1 >= 20 x 100 MHz): only the cycles at
+    # or above it count (perf-json: filter_bandN in 100 MHz units)
+    'pcu_freq_ge_1200mhz': (BAND0 + ['pcu:CLOCKTICKS'],
+                            lambda r, s: 100.0 * (r[BAND0[1]] + r[BAND0[2]]) / r['pcu:CLOCKTICKS']),
+    'pcu_freq_ge_2000mhz': (BAND1 + ['pcu:CLOCKTICKS'],
+                            lambda r, s: 100.0 * (r[BAND1[1]] + r[BAND1[2]]) / r['pcu:CLOCKTICKS']),
+    'pcu_cores_c0': pcu('POWER_STATE_OCCUPANCY.CORES_C0', 'POWER_STATE_OCCUPANCY.CORES_C3'),
+    'pcu_cores_c3': pcu('POWER_STATE_OCCUPANCY.CORES_C3', 'POWER_STATE_OCCUPANCY.CORES_C6'),
+    'pcu_cores_c6': pcu('POWER_STATE_OCCUPANCY.CORES_C6', 'POWER_STATE_OCCUPANCY.CORES_C0'),
+    # E5 C-Box lookups by the state they found (I, S, M, F); the formula's state filter: every
+    # state for lookups, I (not present) for misses
+    'llc_data_read_lookups': (DRD, lambda r, s: sum(r[e] for e in DRD) / s),
+    'llc_data_read_misses': (DRD, lambda r, s: r[DRD[0]] / s),
     'llc_lookups': (LOOKUP, lambda r, s: lookups(r) / s),
     'llc_misses': (LOOKUP, lambda r, s: r['cbox:CACHE_LOOKUP.ANY_I'] / s),
     'llc_hit_ratio': (LOOKUP, lambda r, s: 100.0 * (lookups(r) - r['cbox:CACHE_LOOKUP.ANY_I']) / lookups(r)),
