@@ -1,7 +1,8 @@
 /*
  * check_metrics - <metric>s: every event a formula names exists (block,
  * instance, event or sub-event), its settings name fields that hold their
- * values (the control register's, or a <filter> of the block), a filter the
+ * values (the control register's, or a filter's or sub-control's of the
+ * block), a filter the
  * event needs is set, the unit is a known one, and no division is by a constant zero. Resolves each formula's events into the metric's terms
  * (one per distinct event, in the order first named) and numbers the event
  * nodes with their term. A formula that did not parse was reported as
@@ -139,24 +140,34 @@ static void check_metric_filter(struct metric_ctx *mc, const struct metric_node 
     }
 }
 
-/* The <filter> of 'b' on reg.field, or NULL. */
-static const struct model_filter *find_filter(const struct model_block *b, const char *reg,
-                                              const char *field)
+/*
+ * The role register 'name' plays in the block's monitoring (a counter, a counter control, the
+ * box control or status), or NULL: those are regctl's to program, never a formula's.
+ */
+static const char *pmon_role(const struct model_block *b, const char *name)
 {
     const struct model_pmon *pm = b->pmon;
-    for (size_t k = 0; pm && k < pm->nfilters; k++) {
-        const struct model_filter *f = pm->filters[k];
-        if (f->reg_name && f->field_name && strcmp(f->reg_name, reg) == 0 &&
-            strcmp(f->field_name, field) == 0)
-            return f;
+    for (size_t k = 0; pm && k < pm->ncounters; k++) {
+        const struct model_counters *cs = pm->counters[k];
+        if (cs->counter_name && strcmp(cs->counter_name, name) == 0)
+            return "a counter";
+        if (cs->control_name && strcmp(cs->control_name, name) == 0)
+            return "a counter control";
     }
+    if (pm && pm->box_control && pm->box_control->reg_name &&
+        strcmp(pm->box_control->reg_name, name) == 0)
+        return "the box control";
+    if (pm && pm->box_status && pm->box_status->reg_name &&
+        strcmp(pm->box_status->reg_name, name) == 0)
+        return "the box status";
     return NULL;
 }
 
 /*
  * The settings of event node 'n' into t->sets and t->settings: each names a field of the
- * event's control register, or a <filter> of its block, with a value the field holds (the
- * event <set> checks). False when one is refused (reported).
+ * event's control register, or of another register of its block that is no counter or
+ * control (a filter, a sub-control, as an event's <set register=> does), with a value the
+ * field holds (the event <set> checks). False when one is refused (reported).
  */
 static bool resolve_settings(struct metric_ctx *mc, const struct metric_node *n,
                              struct model_metric_term *t)
@@ -176,12 +187,12 @@ static bool resolve_settings(struct metric_ctx *mc, const struct metric_node *n,
         st->pos = formula_pos(mc->m, ms->offset);
         st->reg = ms->reg ? check_ref_reg(c, t->block, ms->reg, st->pos) : t->table->reg;
         st->field = check_ref_field(c, st->reg, ms->field, st->pos);
-        if (st->field && ms->reg && st->reg != t->table->reg &&
-            !find_filter(t->block, ms->reg, ms->field))
+        const char *role = st->reg && st->reg != t->table->reg ? pmon_role(t->block, ms->reg) : NULL;
+        if (role)
             diag_report(c->dg, DIAG_METRIC_FILTER, st->pos,
-                        "metric '%s' sets '%s.%s', which is no <filter> of block '%s' nor a field "
-                        "of the event's control register '%s'",
-                        mc->m->name, ms->reg, ms->field, t->block->name, t->table->reg_name);
+                        "metric '%s' sets '%s.%s', %s of block '%s': a formula sets the event's "
+                        "control fields or another register of the box (a filter, a sub-control)",
+                        mc->m->name, ms->reg, ms->field, role, t->block->name);
         check_set_fits(c, owner, st->field, st->value, st->pos);
         arena_push(c->a, (void ***)&t->sets, &t->nsets, &cap, st);
         if (ms->reg)

@@ -50,9 +50,19 @@ char *model_metric_c_scale(struct arena *a, const struct model_metric *m)
     return arena_printf(a, "%s%s", s, real ? "" : ".0");
 }
 
+uint64_t model_metric_term_mask(const struct model_metric_term *t)
+{
+    uint64_t mask = 0;
+    for (size_t i = 0; i < t->nsets; i++)
+        if (t->sets[i]->reg == t->table->reg && t->sets[i]->field)
+            mask |= model_field_mask(t->sets[i]->field);
+    return mask;
+}
+
 uint64_t model_metric_term_encoding(const struct model_metric_term *t)
 {
-    uint64_t enc = model_event_encoding(t->table, t->event);
+    /* a setting replaces the field's value (an event's own <set> of it included) */
+    uint64_t enc = model_event_encoding(t->table, t->event) & ~model_metric_term_mask(t);
     for (size_t i = 0; i < t->nsets; i++)
         if (t->sets[i]->reg == t->table->reg)
             enc |= model_place(t->sets[i]->field, t->sets[i]->value);

@@ -24,10 +24,12 @@ char *model_metric_scale_unit(struct arena *a, const struct model_metric *m);
 
 /*
  * The control encoding term 't' programs: its event's (model_event_encoding)
- * with the settings of the control register's fields placed; the settings
+ * with the settings of the control register's fields in place of those
+ * fields' bits (model_metric_term_mask: their mask); the settings
  * of other registers (box filters) are in t->sets and t->settings.
  */
 uint64_t model_metric_term_encoding(const struct model_metric_term *t);
+uint64_t model_metric_term_mask(const struct model_metric_term *t);
 
 /* The scale as a C double literal ("1e-9", "100.0"); owned by 'a'. */
 char *model_metric_c_scale(struct arena *a, const struct model_metric *m);

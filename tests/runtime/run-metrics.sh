@@ -76,6 +76,8 @@ HAND = {
     # state for lookups, I (not present) for misses
     'llc_data_read_lookups': (DRD, lambda r, s: sum(r[e] for e in DRD) / s),
     'llc_data_read_misses': (DRD, lambda r, s: r[DRD[0]] / s),
+    # Xeon 7500: B-Box read commands (FVC_EV0 with its sub-control on reads) x 64 bytes
+    ('xeon7500_mbox', 'mem_bw_read'): (['mbox:FVC_EV0'], lambda r, s: r['mbox:FVC_EV0'] * 64 / s / GB),
     'llc_lookups': (LOOKUP, lambda r, s: lookups(r) / s),
     'llc_misses': (LOOKUP, lambda r, s: r['cbox:CACHE_LOOKUP.ANY_I'] / s),
     'llc_hit_ratio': (LOOKUP, lambda r, s: 100.0 * (lookups(r) - r['cbox:CACHE_LOOKUP.ANY_I']) / lookups(r)),
@@ -98,13 +100,14 @@ models = {}
 for m in metrics:
     spec, name = m['spec'], m['name']
     label = '%s %s' % (spec, name)
-    if name not in HAND:
+    key = (spec, name) if (spec, name) in HAND else name   # a spec's own formula first
+    if key not in HAND:
         fail(label, 'no hand formula in tests/runtime/run-metrics.sh for this metric')
         continue
     if spec not in models:
         models[spec] = json.load(open('generated/%s.json' % spec))
     blocks = {b['name']: [i['name'] for i in b['instances']] for b in models[spec]['blocks']}
-    traffic, hand = HAND[name]
+    traffic, hand = HAND[key]
     args, r = [], {}
     for t, ev in enumerate(traffic):
         block, event = ev.split(':')
@@ -156,6 +159,41 @@ sys.exit(d["metrics"]["qpi_link_util_rx"]["value"] is not None or
 else
     tap_fail "a zero denominator is null (JSON)" "$(cat "$tmp/out" "$tmp/err")"
 fi
+
+# A metric's settings reach the registers regctl programs, as independent sources write them:
+# the M-Box read bandwidth's sub-control is the kernel's bbox_cmds_read "fvc 0x2800" (evnt0 5,
+# bcmd 0) on both M-Boxes; the PCU's band 0 at 1.2 GHz is 12 (100 MHz units) in filter bits 7:0.
+# A dry run reads every register as 0 and writes each setting by itself (read-modify-write):
+# the value is the OR of the register's writes before the box's first counter control.
+setting_written() {   # label spec metric register value
+    "$REGCTL" --backend sim --dry-run monitor "$2" --metric "$3" --interval 10ms --count 1 \
+        >"$tmp/out" 2>"$tmp/err"
+    local got
+    got=$(python3 - "$4" "$tmp/out" <<'PY'
+import re, sys
+reg, v, n = sys.argv[1], 0, 0
+box = reg.rsplit('.', 1)[0] + '.'
+for line in open(sys.argv[2]):
+    f = line.split()
+    if f[0] == 'write' and f[1].startswith(box) and re.search(r'(CNT_CTL|PMON_CTL)[0-9]+$', f[1]):
+        break   # the box's first counter control: the settings are written before it
+    if f[0] == 'write' and f[1] == reg:
+        v, n = v | int(f[4], 16), n + 1
+print('0x%x' % v if n else '')
+PY
+)
+    if [ "$got" = "$5" ]; then
+        tap_ok "$1"
+    else
+        tap_fail "$1" "written: ${got:-nothing}" "$(grep "$4" "$tmp/out" | head -5)" "$(cat "$tmp/err")"
+    fi
+}
+setting_written "--metric mem_bw_read (Xeon 7500): M-Box 0's ZDP_CTL_FVC = 0x2800" \
+    xeon7500_mbox mem_bw_read mbox.mbox0.M_MSR_PMU_ZDP_CTL_FVC 0x2800
+setting_written "--metric mem_bw_read (Xeon 7500): M-Box 1's ZDP_CTL_FVC = 0x2800" \
+    xeon7500_mbox mem_bw_read mbox.mbox1.M_MSR_PMU_ZDP_CTL_FVC 0x2800
+setting_written "--metric pcu_freq_ge_1200mhz: the PCU band filter = 12 (1.2 GHz)" \
+    e5_2600 pcu_freq_ge_1200mhz pcu.PCU_MSR_PMON_BOX_FILTER 0xc
 
 # CSV: a row per metric, value and unit; the events the metric needs are programmed as well
 run monitor e5_2600 --csv --metric mem_bw_read --interval 10ms --count 1 \
