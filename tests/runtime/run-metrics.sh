@@ -195,6 +195,17 @@ setting_written "--metric mem_bw_read (Xeon 7500): M-Box 1's ZDP_CTL_FVC = 0x280
 setting_written "--metric pcu_freq_ge_1200mhz: the PCU band filter = 12 (1.2 GHz)" \
     e5_2600 pcu_freq_ge_1200mhz pcu.PCU_MSR_PMON_BOX_FILTER 0xc
 
+# A metric and an event that need two values of one C-Box's state filter: refused, naming both
+run monitor e5_2600 --metric llc_data_read_lookups \
+    'cbox[cbox0]:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER.state=0x1' --interval 10ms --count 1
+if [ "$(cat "$tmp/status")" = 2 ] &&
+    grep -q "cannot be counted together in cbox.cbox0: they need Cn_MSR_PMON_BOX_FILTER.state = 0x1 and 0x1f" "$tmp/err"; then
+    tap_ok "a metric's filter value and an event's other value of it are refused together"
+else
+    tap_fail "a metric's filter value and an event's other value of it are refused together" \
+        "status $(cat "$tmp/status")" "$(cat "$tmp/err")"
+fi
+
 # CSV: a row per metric, value and unit; the events the metric needs are programmed as well
 run monitor e5_2600 --csv --metric mem_bw_read --interval 10ms --count 1 \
     --sim-rate 'imc[imc1]:CAS_COUNT.RD=15625'
