@@ -7,6 +7,7 @@
 #include "check_int.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 static void check_value_fits(struct check_ctx *c, const struct model_field *f, uint64_t v,
                              const char *what, const struct model_event *e)
@@ -17,25 +18,32 @@ static void check_value_fits(struct check_ctx *c, const struct model_field *f, u
                     e->full_name, f->name, model_field_width(f));
 }
 
-static void check_set_value(struct check_ctx *c, const struct model_event *e,
-                            const struct model_set *set)
+void check_set_fits(struct check_ctx *c, const char *owner, const struct model_field *f,
+                    uint64_t value, struct srcpos pos)
 {
-    const struct model_field *f = set->field;
-    if (f && set->value > model_field_max(f)) {
-        diag_report(c->dg, DIAG_VALUE_TOO_WIDE, set->pos,
-                    "value " CHECK_X " for field '%s' of event '%s' does not fit its %u bits",
-                    set->value, f->name, e->full_name, model_field_width(f));
+    if (f && value > model_field_max(f)) {
+        diag_report(c->dg, DIAG_VALUE_TOO_WIDE, pos,
+                    "value " CHECK_X " for field '%s' of %s does not fit its %u bits", value,
+                    f->name, owner, model_field_width(f));
         return;
     }
     if (!f || !check_known_reserved(f))
         return;
     /* the attribute table: reserved and ignored bits are written 0, must-be-one (RV1) bits 1 */
     uint64_t want = model_field_sem(f) == REGC_SEM_MB1 ? model_field_max(f) : 0;
-    if (set->value != want)
-        diag_report(c->dg, DIAG_SET_RESERVED, set->pos,
-                    "event '%s' sets %s field '%s' %s to " CHECK_X "; it must be written " CHECK_X,
-                    e->full_name, model_field_sem(f) == REGC_SEM_IG ? "ignored" : "reserved",
-                    f->name, check_bits(c, f), set->value, want);
+    if (value != want)
+        diag_report(c->dg, DIAG_SET_RESERVED, pos,
+                    "%s sets %s field '%s' %s to " CHECK_X "; it must be written " CHECK_X, owner,
+                    model_field_sem(f) == REGC_SEM_IG ? "ignored" : "reserved", f->name,
+                    check_bits(c, f), value, want);
+}
+
+static void check_set_value(struct check_ctx *c, const struct model_event *e,
+                            const struct model_set *set)
+{
+    char owner[160];
+    snprintf(owner, sizeof(owner), "event '%s'", e->full_name);
+    check_set_fits(c, owner, set->field, set->value, set->pos);
 }
 
 static void check_event_counter(struct check_ctx *c, const struct model_events *tab,

@@ -28,6 +28,14 @@ const char *check_bits(struct check_ctx *c, const struct model_field *f);
 /* "the reset of ...": prints a value the way the spec writes it, "0x1F". */
 #define CHECK_X "0x%" PRIX64
 
+/*
+ * A value written to field 'f' by 'owner' ("event 'X'", "metric 'm'") fits the
+ * field (value-too-wide) and, for a reserved field, is what the attribute
+ * table demands (set-reserved). check_events.c; also the metrics' settings.
+ */
+void check_set_fits(struct check_ctx *c, const char *owner, const struct model_field *f,
+                    uint64_t value, struct srcpos pos);
+
 /* The passes, in the order check_spec() runs them. */
 void check_names(struct check_ctx *c);
 void check_refs(struct check_ctx *c);

@@ -1,14 +1,19 @@
 /*
  * check_metrics - <metric>s: every event a formula names exists (block,
- * instance, event or sub-event) and needs no box filter, the unit is a known
- * one, and no division is by a constant zero. Resolves each formula's events into the metric's terms
+ * instance, event or sub-event), its settings name fields that hold their
+ * values (the control register's, or a filter's or sub-control's of the
+ * block), a filter the
+ * event needs is set, the unit is a known one, and no division is by a constant zero. Resolves each formula's events into the metric's terms
  * (one per distinct event, in the order first named) and numbers the event
  * nodes with their term. A formula that did not parse was reported as
  * metric-syntax by the loader.
  */
 #include "check_int.h"
 #include "metric.h"
+#include "buf.h"
 #include "util.h"
+
+#include <inttypes.h>
 
 #include <stddef.h>
 #include <stdio.h>
@@ -104,30 +109,113 @@ static bool resolve(struct metric_ctx *mc, const struct metric_node *n, struct m
     return true;
 }
 
+/* Whether the term sets filter "REG.field" 'ref'. */
+static bool term_sets(const struct model_metric_term *t, const char *ref)
+{
+    const char *dot = strchr(ref, '.');
+    for (size_t i = 0; dot && i < t->nsets; i++) {
+        const struct model_set *st = t->sets[i];
+        if (st->reg_name && strlen(st->reg_name) == (size_t)(dot - ref) &&
+            strncmp(ref, st->reg_name, (size_t)(dot - ref)) == 0 &&
+            strcmp(dot + 1, st->field_name) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* An event that needs a box filter set counts nothing, or the wrong thing, without it. */
 static void check_metric_filter(struct metric_ctx *mc, const struct metric_node *n,
-                                const struct model_event *e)
+                                const struct model_metric_term *t)
 {
+    const struct model_event *e = t->event;
     const struct model_event *own = e->nfilters ? e : e->parent;
-    if (!own || !own->nfilters)
-        return;
-    diag_report(mc->c->dg, DIAG_METRIC_FILTER, formula_pos(mc->m, n->offset),
-                "metric '%s' names event '%s', which counts through the box filter '%s'; a "
-                "formula cannot set it",
-                mc->m->name, e->full_name, own->filters[0]);
-    diag_note(mc->c->dg, e->pos, "event '%s' defined here", e->full_name);
+    for (size_t i = 0; own && i < own->nfilters; i++) {
+        if (term_sets(t, own->filters[i]))
+            continue;
+        diag_report(mc->c->dg, DIAG_METRIC_FILTER, formula_pos(mc->m, n->offset),
+                    "metric '%s' names event '%s', which counts through the box filter '%s'; the "
+                    "formula does not set it: write '%s,%s=VALUE'",
+                    mc->m->name, e->full_name, own->filters[i], n->text, own->filters[i]);
+        diag_note(mc->c->dg, e->pos, "event '%s' defined here", e->full_name);
+    }
+}
+
+/*
+ * The role register 'name' plays in the block's monitoring (a counter, a counter control, the
+ * box control or status), or NULL: those are regctl's to program, never a formula's.
+ */
+static const char *pmon_role(const struct model_block *b, const char *name)
+{
+    const struct model_pmon *pm = b->pmon;
+    for (size_t k = 0; pm && k < pm->ncounters; k++) {
+        const struct model_counters *cs = pm->counters[k];
+        if (cs->counter_name && strcmp(cs->counter_name, name) == 0)
+            return "a counter";
+        if (cs->control_name && strcmp(cs->control_name, name) == 0)
+            return "a counter control";
+    }
+    if (pm && pm->box_control && pm->box_control->reg_name &&
+        strcmp(pm->box_control->reg_name, name) == 0)
+        return "the box control";
+    if (pm && pm->box_status && pm->box_status->reg_name &&
+        strcmp(pm->box_status->reg_name, name) == 0)
+        return "the box status";
+    return NULL;
+}
+
+/*
+ * The settings of event node 'n' into t->sets and t->settings: each names a field of the
+ * event's control register, or of another register of its block that is no counter or
+ * control (a filter, a sub-control, as an event's <set register=> does), with a value the
+ * field holds (the event <set> checks). False when one is refused (reported).
+ */
+static bool resolve_settings(struct metric_ctx *mc, const struct metric_node *n,
+                             struct model_metric_term *t)
+{
+    struct check_ctx *c = mc->c;
+    struct buf text = BUF_INIT;
+    size_t cap = 0;
+    unsigned before = c->dg->nerrors;
+    char owner[160];
+    snprintf(owner, sizeof(owner), "metric '%s'", mc->m->name);
+    for (size_t i = 0; i < n->nsettings; i++) {
+        const struct metric_setting *ms = n->settings[i];
+        struct model_set *st = arena_zalloc(c->a, sizeof(*st));
+        st->reg_name = ms->reg;
+        st->field_name = ms->field;
+        st->value = ms->value;
+        st->pos = formula_pos(mc->m, ms->offset);
+        st->reg = ms->reg ? check_ref_reg(c, t->block, ms->reg, st->pos) : t->table->reg;
+        st->field = check_ref_field(c, st->reg, ms->field, st->pos);
+        const char *role = st->reg && st->reg != t->table->reg ? pmon_role(t->block, ms->reg) : NULL;
+        if (role)
+            diag_report(c->dg, DIAG_METRIC_FILTER, st->pos,
+                        "metric '%s' sets '%s.%s', %s of block '%s': a formula sets the event's "
+                        "control fields or another register of the box (a filter, a sub-control)",
+                        mc->m->name, ms->reg, ms->field, role, t->block->name);
+        check_set_fits(c, owner, st->field, st->value, st->pos);
+        arena_push(c->a, (void ***)&t->sets, &t->nsets, &cap, st);
+        if (ms->reg)
+            buf_addf(&text, ",%s.%s=0x%" PRIx64, ms->reg, ms->field, ms->value);
+        else
+            buf_addf(&text, ",%s=0x%" PRIx64, ms->field, ms->value);
+    }
+    t->settings = arena_strdup(c->a, text.s ? text.s : "");
+    buf_release(&text);
+    return c->dg->nerrors == before;
 }
 
 static int add_term(void *ctx, struct metric_node *n)
 {
     struct metric_ctx *mc = ctx;
     struct model_metric_term t = {.text = n->text};
-    if (!resolve(mc, n, &t))
+    if (!resolve(mc, n, &t) || !resolve_settings(mc, n, &t))
         return 0;
-    check_metric_filter(mc, n, t.event);
+    check_metric_filter(mc, n, &t);
     for (size_t i = 0; i < mc->m->nterms; i++) {
         const struct model_metric_term *o = mc->m->terms[i];
-        if (o->block == t.block && o->instance == t.instance && o->event == t.event) {
+        if (o->block == t.block && o->instance == t.instance && o->event == t.event &&
+            strcmp(o->settings, t.settings) == 0) {
             n->term = (unsigned)i;
             return 0;
         }

@@ -93,9 +93,16 @@ static struct dt *term_obj(struct arena *a, const char *prefix, const struct mod
     SET(a, o, "instance", str_or_null(a, t->instance ? t->instance->name : NULL));
     SET(a, o, "event", dt_str(a, t->event->full_name));
     SET(a, o, "perfmon", str_or_null(a, t->event->perfmon));
-    uint64_t enc = model_event_encoding(t->table, t->event);
+    uint64_t enc = model_metric_term_encoding(t), mask = model_metric_term_mask(t);
     SET(a, o, "encoding", dt_str(a, arena_printf(a, "0x%" PRIx64, enc)));
-    SET(a, o, "c_name", dt_str(a, names_event(a, prefix, t->event)));
+    SET(a, o, "settings", str_or_null(a, *t->settings ? t->settings : NULL));
+    const char *c_name = names_event(a, prefix, t->event);
+    SET(a, o, "c_name", dt_str(a, c_name));
+    /* the event's macro, its set fields replaced by the settings' values */
+    SET(a, o, "c_encoding",
+        dt_str(a, !mask ? c_name
+                        : arena_printf(a, "((%s & ~UINT64_C(0x%" PRIx64 ")) | UINT64_C(0x%" PRIx64 "))",
+                                       c_name, mask, enc & mask)));
     return o;
 }
 

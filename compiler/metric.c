@@ -134,7 +134,80 @@ static struct metric_node *parse_number(struct parser *p)
     return n;
 }
 
-/* BLOCK [ "[" INSTANCE "]" ] ":" EVENT [ "." SUB ], the block's name already scanned to 'bend' */
+static bool is_xdigit(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* DIGITS | "0x" HEXDIGITS at 'i' into *v; the end, or 0 (failed) when none or past 64 bits. */
+static size_t parse_value(struct parser *p, size_t i, uint64_t *v)
+{
+    unsigned base = 10;
+    if (p->s[i] == '0' && (p->s[i + 1] == 'x' || p->s[i + 1] == 'X')) {
+        base = 16;
+        i += 2;
+    }
+    size_t start = i;
+    *v = 0;
+    for (; base == 16 ? is_xdigit(p->s[i]) : is_digit(p->s[i]); i++) {
+        char c = p->s[i];
+        unsigned d = is_digit(c) ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
+        if (*v > (UINT64_MAX - d) / base) {
+            fail(p, start, "the value is larger than 64 bits");
+            return 0;
+        }
+        *v = *v * base + d;
+    }
+    if (i == start) {
+        fail(p, i, base == 16 ? "expected hexadecimal digits after '0x'" : "expected a value");
+        return 0;
+    }
+    if (is_ident(p->s[i])) {
+        fail(p, i, "unexpected '%.1s' in a value", p->s + i);
+        return 0;
+    }
+    return i;
+}
+
+/* { "," [ REGISTER "." ] FIELD "=" VALUE } after an event, from 'i'; the end, or 0 (failed). */
+static size_t parse_settings(struct parser *p, struct metric_node *n, size_t i)
+{
+    size_t cap = 0;
+    while (p->s[i] == ',') {
+        struct metric_setting *st = arena_zalloc(p->a, sizeof(*st));
+        size_t at = ++i, end = scan_ident(p->s, i);
+        if (end == at) {
+            fail(p, at, "expected a field name after ','");
+            return 0;
+        }
+        st->offset = at;
+        if (p->s[end] == '.') {
+            st->reg = arena_strndup(p->a, p->s + at, end - at);
+            size_t f = end + 1;
+            end = scan_ident(p->s, f);
+            if (end == f) {
+                fail(p, f, "expected a field name after '%s.'", st->reg);
+                return 0;
+            }
+            at = f;
+        }
+        st->field = arena_strndup(p->a, p->s + at, end - at);
+        if (p->s[end] != '=') {
+            fail(p, end, "expected '=' and a value after field '%s'", st->field);
+            return 0;
+        }
+        i = parse_value(p, end + 1, &st->value);
+        if (!i)
+            return 0;
+        arena_push(p->a, (void ***)&n->settings, &n->nsettings, &cap, st);
+    }
+    return i;
+}
+
+/*
+ * BLOCK [ "[" INSTANCE "]" ] ":" EVENT [ "." SUB ] { "," SETTING }, the block's name already
+ * scanned to 'bend'
+ */
 static struct metric_node *parse_event(struct parser *p, size_t at, size_t bend)
 {
     struct metric_node *n = node(p, METRIC_OP_EVENT, at, 0);
@@ -161,6 +234,9 @@ static struct metric_node *parse_event(struct parser *p, size_t at, size_t bend)
         end = sub;
     }
     n->event = arena_strndup(p->a, p->s + ev, end - ev);
+    end = parse_settings(p, n, end);
+    if (!end)
+        return NULL;
     n->len = end - at;
     n->text = arena_strndup(p->a, p->s + at, n->len);
     p->i = end;

@@ -4,12 +4,17 @@
  *     formula := term { ( "+" | "-" ) term }
  *     term    := factor { ( "*" | "/" ) factor }
  *     factor  := NUMBER | "seconds" | EVENT | "(" formula ")"
- *     EVENT   := BLOCK [ "[" INSTANCE "]" ] ":" EVENTNAME [ "." SUB ]
+ *     EVENT   := BLOCK [ "[" INSTANCE "]" ] ":" EVENTNAME [ "." SUB ] { "," SETTING }
+ *     SETTING := [ REGISTER "." ] FIELD "=" VALUE
+ *     VALUE   := DIGITS | "0x" HEXDIGITS
  *     NUMBER  := DIGITS [ "." DIGITS ] [ ( "e" | "E" ) [ "+" | "-" ] DIGITS ]
  *
  * BLOCK, INSTANCE, EVENTNAME and SUB are C identifiers; "seconds" is the
  * time the counts were taken over (an interval, or the whole run). Values
- * are doubles. A division whose denominator is 0 gives not-a-number, which
+ * are doubles. A SETTING (as regctl's event strings write it, no spaces) sets
+ * a field of the event's control register, or with REGISTER a field of
+ * another register of the block (a box filter); VALUE is an unsigned 64-bit
+ * integer, decimal or hexadecimal. A division whose denominator is 0 gives not-a-number, which
  * regctl prints as "n/a"; the checker refuses a denominator that is 0 for
  * every count (metric-division-by-zero). An EVENT without an INSTANCE in a
  * block that has instances stands for the sum over every instance.
@@ -26,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Node kinds and postfix opcodes (the tables name them REGC_MOP_*, regc/desc.h). */
 enum metric_op {
@@ -38,6 +44,14 @@ enum metric_op {
     METRIC_OP_DIV      /* a b -> a / b; NaN when b == 0 */
 };
 
+/* ",[REGISTER.]FIELD=VALUE" after an event. */
+struct metric_setting {
+    const char *reg;   /* NULL: the event's control register */
+    const char *field;
+    uint64_t value;
+    size_t offset;     /* of the setting's first character, after the ',' */
+};
+
 /* A parsed formula; nodes and strings owned by the arena given to metric_parse(). */
 struct metric_node {
     enum metric_op op;
@@ -47,6 +61,8 @@ struct metric_node {
     size_t offset, len;                /* the token (binaries: the operator) in the text */
     struct metric_node *lhs, *rhs;     /* binaries */
     unsigned term;                     /* EVENT: index in the metric's terms (set by check) */
+    struct metric_setting **settings;  /* EVENT: in the order written */
+    size_t nsettings;
 };
 
 struct metric_error {

@@ -477,9 +477,12 @@ struct model_cpu {
  */
 struct metric_node; /* see metric.h */
 
-/* One distinct event a formula names: BLOCK[INSTANCE]:EVENT. */
+/* One distinct event a formula names: BLOCK[INSTANCE]:EVENT{,SETTING}. */
 struct model_metric_term {
     const char *text;                      /* as written in the formula */
+    const char *settings;                  /* ",[REG.]FIELD=0xVALUE"..., as regctl takes them; "" none */
+    struct model_set **sets;               /* the settings, resolved by check (reg NULL: control) */
+    size_t nsets;
     const struct model_block *block;       /* resolved by check */
     const struct model_instance *instance; /* resolved by check; NULL: every instance, summed */
     const struct model_events *table;      /* resolved by check */

@@ -11,6 +11,7 @@
 #include "model_json.h"
 
 #include "metric.h"
+#include "model_metric.h"
 #include "mustache.h"
 
 #include <stdbool.h>
@@ -840,7 +841,16 @@ static void put_metric_terms(struct jw *w, const struct model_metric *m)
         put_str(w, "block", t->block->name);
         put_str(w, "instance", t->instance ? t->instance->name : NULL);
         put_str(w, "event", t->event->full_name);
-        put_hex(w, "encoding", model_event_encoding(t->table, t->event));
+        put_hex(w, "encoding", model_metric_term_encoding(t));
+        open_list(w, "settings");
+        for (size_t k = 0; k < t->nsets; k++) {
+            open_obj(w, NULL);
+            put_str(w, "register", t->sets[k]->reg ? t->sets[k]->reg->name : NULL);
+            put_str(w, "field", t->sets[k]->field_name);
+            put_hex(w, "value", t->sets[k]->value);
+            close_obj(w);
+        }
+        close_list(w);
         close_obj(w);
     }
     close_list(w);

@@ -18,7 +18,8 @@ static void perf_event(void *ctx, struct buf *out, const struct metric_node *n)
     struct perf_ctx *pc = ctx;
     const struct model_metric_term *t =
         n->term < pc->m->nterms ? pc->m->terms[n->term] : NULL;
-    if (!t || !t->event || t->instance || !t->event->perfmon) {
+    /* a setting has no perf alias form: perf's own event syntax would need the PMU's formats */
+    if (!t || !t->event || t->instance || !t->event->perfmon || t->nsets) {
         pc->ok = false;
         return;
     }
@@ -47,4 +48,23 @@ char *model_metric_c_scale(struct arena *a, const struct model_metric *m)
     const char *s = m->scale_text ? m->scale_text : "1";
     bool real = strpbrk(s, ".eE") != NULL;
     return arena_printf(a, "%s%s", s, real ? "" : ".0");
+}
+
+uint64_t model_metric_term_mask(const struct model_metric_term *t)
+{
+    uint64_t mask = 0;
+    for (size_t i = 0; i < t->nsets; i++)
+        if (t->sets[i]->reg == t->table->reg && t->sets[i]->field)
+            mask |= model_field_mask(t->sets[i]->field);
+    return mask;
+}
+
+uint64_t model_metric_term_encoding(const struct model_metric_term *t)
+{
+    /* a setting replaces the field's value (an event's own <set> of it included) */
+    uint64_t enc = model_event_encoding(t->table, t->event) & ~model_metric_term_mask(t);
+    for (size_t i = 0; i < t->nsets; i++)
+        if (t->sets[i]->reg == t->table->reg)
+            enc |= model_place(t->sets[i]->field, t->sets[i]->value);
+    return enc;
 }

@@ -9,6 +9,8 @@
 #include "arena.h"
 #include "model.h"
 
+#include <stdint.h>
+
 /*
  * perf's MetricExpr for 'm' (events by their perfmon alias, which perf sums
  * over every box of the PMU type; "seconds" as duration_time), owned by 'a';
@@ -19,6 +21,15 @@ char *model_metric_perf_expr(struct arena *a, const struct model_metric *m);
 
 /* perf's ScaleUnit: the scale as written (or "1") followed by the unit, e.g. "1e-9GB/s"; owned by 'a'. */
 char *model_metric_scale_unit(struct arena *a, const struct model_metric *m);
+
+/*
+ * The control encoding term 't' programs: its event's (model_event_encoding)
+ * with the settings of the control register's fields in place of those
+ * fields' bits (model_metric_term_mask: their mask); the settings
+ * of other registers (box filters) are in t->sets and t->settings.
+ */
+uint64_t model_metric_term_encoding(const struct model_metric_term *t);
+uint64_t model_metric_term_mask(const struct model_metric_term *t);
 
 /* The scale as a C double literal ("1e-9", "100.0"); owned by 'a'. */
 char *model_metric_c_scale(struct arena *a, const struct model_metric *m);

@@ -16351,7 +16351,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   1.0E-06*SUM(CAS_COUNT_RD)*64.0/time MBytes/s
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (imc:CAS_COUNT.RD); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define E5_2600V2_METRIC_MEM_BW_READ_UNIT "GB/s"
 #define E5_2600V2_METRIC_MEM_BW_READ_SCALE 1e-9
@@ -16370,7 +16371,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   likewise: 1.0E-06*SUM(CAS_COUNT_WR)*64.0/time MBytes/s
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (imc:CAS_COUNT.WR); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define E5_2600V2_METRIC_MEM_BW_WRITE_UNIT "GB/s"
 #define E5_2600V2_METRIC_MEM_BW_WRITE_SCALE 1e-9
@@ -16389,7 +16391,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   ) / duration_time
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (imc:CAS_COUNT.RD, imc:CAS_COUNT.WR); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define E5_2600V2_METRIC_MEM_BW_UNIT "GB/s"
 #define E5_2600V2_METRIC_MEM_BW_SCALE 1e-9
@@ -16407,7 +16410,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   TxL_FLITS_G0.DATA * 8 (bytes)
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (qpi:TxL_FLITS_G0.DATA); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define E5_2600V2_METRIC_QPI_DATA_BW_TX_UNIT "GB/s"
 #define E5_2600V2_METRIC_QPI_DATA_BW_TX_SCALE 1e-9
@@ -16426,7 +16430,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   sum(RXL_FLITS_G0_DATA)*8/runtime
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (qpi:RxL_FLITS_G0.DATA); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define E5_2600V2_METRIC_QPI_DATA_BW_RX_UNIT "GB/s"
 #define E5_2600V2_METRIC_QPI_DATA_BW_RX_SCALE 1e-9
@@ -16445,7 +16450,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   RxL_FLITS_G0.NON_DATA) / (2 * CLOCKTICKS)
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (qpi:RxL_FLITS_G0.DATA, qpi:RxL_FLITS_G0.NON_DATA, qpi:CLOCKTICKS); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define E5_2600V2_METRIC_QPI_LINK_UTIL_RX_UNIT "%"
 #define E5_2600V2_METRIC_QPI_LINK_UTIL_RX_SCALE 100.0
@@ -16463,7 +16469,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   (UNC_P_FREQ_MAX_LIMIT_THERMAL_CYCLES / UNC_P_CLOCKTICKS) * 100.
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (pcu:FREQ_MAX_LIMIT_THERMAL_CYCLES, pcu:CLOCKTICKS); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define E5_2600V2_METRIC_PCU_FREQ_THERMAL_LTD_UNIT "%"
 #define E5_2600V2_METRIC_PCU_FREQ_THERMAL_LTD_SCALE 100.0
@@ -16481,7 +16488,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   UNC_P_CLOCKTICKS) * 100.
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (pcu:FREQ_MAX_POWER_CYCLES, pcu:CLOCKTICKS); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define E5_2600V2_METRIC_PCU_FREQ_POWER_LTD_UNIT "%"
 #define E5_2600V2_METRIC_PCU_FREQ_POWER_LTD_SCALE 100.0
@@ -16499,7 +16507,8 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   UNC_P_CLOCKTICKS) * 100.
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (pcu:FREQ_MAX_OS_CYCLES, pcu:CLOCKTICKS); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define E5_2600V2_METRIC_PCU_FREQ_OS_LTD_UNIT "%"
 #define E5_2600V2_METRIC_PCU_FREQ_OS_LTD_SCALE 100.0
@@ -16517,12 +16526,150 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
  *   / UNC_P_CLOCKTICKS) * 100.
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (pcu:FREQ_MAX_CURRENT_CYCLES, pcu:CLOCKTICKS); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define E5_2600V2_METRIC_PCU_FREQ_CURRENT_LTD_UNIT "%"
 #define E5_2600V2_METRIC_PCU_FREQ_CURRENT_LTD_SCALE 100.0
 #define E5_2600V2_METRIC_PCU_FREQ_CURRENT_LTD_NEVENTS 2u
 #define E5_2600V2_METRIC_PCU_FREQ_CURRENT_LTD_EVENTS { E5_2600V2_EV_PCU_FREQ_MAX_CURRENT_CYCLES, E5_2600V2_EV_PCU_CLOCKTICKS }
+
+/*
+ * Metric pcu_freq_ge_1200mhz, in %: (pcu:FREQ_BAND0_CYCLES,PCU_MSR_PMON_BOX_FILTER.filt7_0=12 / pcu:CLOCKTICKS) x 100.0
+ * Frequency residency: the share of PCU cycles in which the uncore ran at
+ * 1.2 GHz or more (band 0's filter set to 12 x 100 MHz).
+ * Source:
+ *   Linux tools/perf/pmu-events/arch/x86/ivytown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   jaketown/uncore-power.json UNC_P_FREQ_BAND0_CYCLES: MetricExpr
+ *   (UNC_P_FREQ_BAND0_CYCLES / UNC_P_CLOCKTICKS) * 100., 'filter_band0=XXX
+ *   with XXX in 100Mhz units': 12 is 1.2 GHz
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (pcu:FREQ_BAND0_CYCLES,PCU_MSR_PMON_BOX_FILTER.filt7_0=12, pcu:CLOCKTICKS); an event without an instance
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
+ */
+#define E5_2600V2_METRIC_PCU_FREQ_GE_1200MHZ_UNIT "%"
+#define E5_2600V2_METRIC_PCU_FREQ_GE_1200MHZ_SCALE 100.0
+#define E5_2600V2_METRIC_PCU_FREQ_GE_1200MHZ_NEVENTS 2u
+#define E5_2600V2_METRIC_PCU_FREQ_GE_1200MHZ_EVENTS { E5_2600V2_EV_PCU_FREQ_BAND0_CYCLES, E5_2600V2_EV_PCU_CLOCKTICKS }
+
+/*
+ * Metric pcu_freq_ge_2000mhz, in %: (pcu:FREQ_BAND1_CYCLES,PCU_MSR_PMON_BOX_FILTER.filt15_8=20 / pcu:CLOCKTICKS) x 100.0
+ * Frequency residency: the share of PCU cycles in which the uncore ran at
+ * 2.0 GHz or more (band 1's filter set to 20 x 100 MHz).
+ * Source:
+ *   Linux tools/perf/pmu-events/arch/x86/ivytown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   jaketown/uncore-power.json UNC_P_FREQ_BAND1_CYCLES: MetricExpr
+ *   (UNC_P_FREQ_BAND1_CYCLES / UNC_P_CLOCKTICKS) * 100., 'filter_band1=XXX
+ *   with XXX in 100Mhz units': 20 is 2.0 GHz
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (pcu:FREQ_BAND1_CYCLES,PCU_MSR_PMON_BOX_FILTER.filt15_8=20, pcu:CLOCKTICKS); an event without an instance
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
+ */
+#define E5_2600V2_METRIC_PCU_FREQ_GE_2000MHZ_UNIT "%"
+#define E5_2600V2_METRIC_PCU_FREQ_GE_2000MHZ_SCALE 100.0
+#define E5_2600V2_METRIC_PCU_FREQ_GE_2000MHZ_NEVENTS 2u
+#define E5_2600V2_METRIC_PCU_FREQ_GE_2000MHZ_EVENTS { E5_2600V2_EV_PCU_FREQ_BAND1_CYCLES, E5_2600V2_EV_PCU_CLOCKTICKS }
+
+/*
+ * Metric pcu_cores_c0, in %: (pcu:POWER_STATE_OCCUPANCY.CORES_C0 / pcu:CLOCKTICKS) x 100.0
+ * C0 residency: cores in C0 per PCU cycle, in percent of one core (the
+ * occupancy sums the cores, so several busy cores give more than 100).
+ * Source:
+ *   Linux tools/perf/pmu-events/arch/x86/ivytown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   jaketown/uncore-power.json UNC_P_POWER_STATE_OCCUPANCY.CORES_C0:
+ *   MetricExpr (UNC_P_POWER_STATE_OCCUPANCY.CORES_C0 / UNC_P_CLOCKTICKS) *
+ *   100., Filter occ_sel=1 (the sub-event's occ_sel); perfmon: 'the number
+ *   of cores that are in C0 ... the average number of cores in C0'
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (pcu:POWER_STATE_OCCUPANCY.CORES_C0, pcu:CLOCKTICKS); an event without an instance
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
+ */
+#define E5_2600V2_METRIC_PCU_CORES_C0_UNIT "%"
+#define E5_2600V2_METRIC_PCU_CORES_C0_SCALE 100.0
+#define E5_2600V2_METRIC_PCU_CORES_C0_NEVENTS 2u
+#define E5_2600V2_METRIC_PCU_CORES_C0_EVENTS { E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C0, E5_2600V2_EV_PCU_CLOCKTICKS }
+
+/*
+ * Metric pcu_cores_c3, in %: (pcu:POWER_STATE_OCCUPANCY.CORES_C3 / pcu:CLOCKTICKS) x 100.0
+ * C3 residency: cores in C3 per PCU cycle, in percent of one core.
+ * Source:
+ *   Linux tools/perf/pmu-events/arch/x86/ivytown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   jaketown/uncore-power.json UNC_P_POWER_STATE_OCCUPANCY.CORES_C3:
+ *   MetricExpr (UNC_P_POWER_STATE_OCCUPANCY.CORES_C3 / UNC_P_CLOCKTICKS) *
+ *   100., Filter occ_sel=2 (the sub-event's occ_sel)
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (pcu:POWER_STATE_OCCUPANCY.CORES_C3, pcu:CLOCKTICKS); an event without an instance
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
+ */
+#define E5_2600V2_METRIC_PCU_CORES_C3_UNIT "%"
+#define E5_2600V2_METRIC_PCU_CORES_C3_SCALE 100.0
+#define E5_2600V2_METRIC_PCU_CORES_C3_NEVENTS 2u
+#define E5_2600V2_METRIC_PCU_CORES_C3_EVENTS { E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C3, E5_2600V2_EV_PCU_CLOCKTICKS }
+
+/*
+ * Metric pcu_cores_c6, in %: (pcu:POWER_STATE_OCCUPANCY.CORES_C6 / pcu:CLOCKTICKS) x 100.0
+ * C6 residency: cores in C6 per PCU cycle, in percent of one core.
+ * Source:
+ *   Linux tools/perf/pmu-events/arch/x86/ivytown/uncore-memory.json,
+ *   uncore-interconnect.json, uncore-power.json (ScaleUnit, MetricExpr);
+ *   jaketown/uncore-power.json UNC_P_POWER_STATE_OCCUPANCY.CORES_C6:
+ *   MetricExpr (UNC_P_POWER_STATE_OCCUPANCY.CORES_C6 / UNC_P_CLOCKTICKS) *
+ *   100., Filter occ_sel=3 (the sub-event's occ_sel)
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (pcu:POWER_STATE_OCCUPANCY.CORES_C6, pcu:CLOCKTICKS); an event without an instance
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
+ */
+#define E5_2600V2_METRIC_PCU_CORES_C6_UNIT "%"
+#define E5_2600V2_METRIC_PCU_CORES_C6_SCALE 100.0
+#define E5_2600V2_METRIC_PCU_CORES_C6_NEVENTS 2u
+#define E5_2600V2_METRIC_PCU_CORES_C6_EVENTS { E5_2600V2_EV_PCU_POWER_STATE_OCCUPANCY_CORES_C6, E5_2600V2_EV_PCU_CLOCKTICKS }
+
+/*
+ * Metric llc_data_read_lookups, in /s: (cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER0.state=0x3f / seconds) x 1.0
+ * LLC data-read lookups per second, in every cache-line state (M', F, M,
+ * E, S, I: hits and misses), every C-Box summed.
+ * Source:
+ *   Intel perfmon IVT/events/ivytown_uncore.json;
+ *   UNC_C_LLC_LOOKUP.DATA_READ: 'Counts the number of times the LLC was
+ *   accessed ... One must ALWAYS ... select a state or states to match.
+ *   Otherwise, the event will count nothing. CBoGlCtrl[22:17] bits
+ *   correspond to [M'FMESI] state.'; 0x3f selects every state
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER0.state=0x3f); an event without an instance
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
+ */
+#define E5_2600V2_METRIC_LLC_DATA_READ_LOOKUPS_UNIT "/s"
+#define E5_2600V2_METRIC_LLC_DATA_READ_LOOKUPS_SCALE 1.0
+#define E5_2600V2_METRIC_LLC_DATA_READ_LOOKUPS_NEVENTS 1u
+#define E5_2600V2_METRIC_LLC_DATA_READ_LOOKUPS_EVENTS { E5_2600V2_EV_CBOX_LLC_LOOKUP_DATA_READ }
+
+/*
+ * Metric llc_data_read_misses, in /s: (cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER0.state=0x01 / seconds) x 1.0
+ * LLC data-read misses per second: the lookups that found the line in
+ * state I (not present), every C-Box summed.
+ * Source:
+ *   Intel perfmon IVT/events/ivytown_uncore.json; UNC_C_LLC_LOOKUP.NID: 'In
+ *   conjunction with STATE = I, it is possible to monitor misses'; state I
+ *   is bit 0 ([M'FMESI], CBoGlCtrl[22:17])
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER0.state=0x01); an event without an instance
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
+ */
+#define E5_2600V2_METRIC_LLC_DATA_READ_MISSES_UNIT "/s"
+#define E5_2600V2_METRIC_LLC_DATA_READ_MISSES_SCALE 1.0
+#define E5_2600V2_METRIC_LLC_DATA_READ_MISSES_NEVENTS 1u
+#define E5_2600V2_METRIC_LLC_DATA_READ_MISSES_EVENTS { E5_2600V2_EV_CBOX_LLC_LOOKUP_DATA_READ }
 
 #ifdef __cplusplus
 }

@@ -12578,7 +12578,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
     .metrics = (const struct regc_metric[]){
         {.name = "mem_bw_read", .formula = "imc:CAS_COUNT.RD * 64 / seconds", .unit = "GB/s", .desc = "Memory read bandwidth: one 64-byte line per read CAS command, every channel summed.", .scale = 1e-9,
          .events = (const struct regc_metric_event[]){
-             {.block = "imc", .instance = NULL, .event = "CAS_COUNT.RD", .text = "imc:CAS_COUNT.RD"},
+             {.block = "imc", .instance = NULL, .event = "CAS_COUNT.RD", .text = "imc:CAS_COUNT.RD", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -12590,7 +12590,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "the read term of jaketown/jkt-metrics.json DRAM_BW_Use, MetricExpr ( 64 * ( uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@ ) / 1000000000 ) / duration_time; likwid's MEM groups likewise: 1.0E-06*SUM(CAS_COUNT_RD)*64.0/time MBytes/s"}},
         {.name = "mem_bw_write", .formula = "imc:CAS_COUNT.WR * 64 / seconds", .unit = "GB/s", .desc = "Memory write bandwidth: one 64-byte line per write CAS command, every channel summed.", .scale = 1e-9,
          .events = (const struct regc_metric_event[]){
-             {.block = "imc", .instance = NULL, .event = "CAS_COUNT.WR", .text = "imc:CAS_COUNT.WR"},
+             {.block = "imc", .instance = NULL, .event = "CAS_COUNT.WR", .text = "imc:CAS_COUNT.WR", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -12602,8 +12602,8 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "the write term of jaketown/jkt-metrics.json DRAM_BW_Use (uncore_imc@cas_count_write@ x 64 bytes per second); likwid's MEM groups likewise: 1.0E-06*SUM(CAS_COUNT_WR)*64.0/time MBytes/s"}},
         {.name = "mem_bw", .formula = "(imc:CAS_COUNT.RD + imc:CAS_COUNT.WR) * 64 / seconds", .unit = "GB/s", .desc = "Memory bandwidth, reads and writes, every channel summed.", .scale = 1e-9,
          .events = (const struct regc_metric_event[]){
-             {.block = "imc", .instance = NULL, .event = "CAS_COUNT.RD", .text = "imc:CAS_COUNT.RD"},
-             {.block = "imc", .instance = NULL, .event = "CAS_COUNT.WR", .text = "imc:CAS_COUNT.WR"},
+             {.block = "imc", .instance = NULL, .event = "CAS_COUNT.RD", .text = "imc:CAS_COUNT.RD", .settings = NULL},
+             {.block = "imc", .instance = NULL, .event = "CAS_COUNT.WR", .text = "imc:CAS_COUNT.WR", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -12617,7 +12617,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "jaketown/jkt-metrics.json DRAM_BW_Use, 'Average external Memory Bandwidth Use for reads and writes [GB / sec]': ( 64 * ( uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@ ) / 1000000000 ) / duration_time"}},
         {.name = "qpi_data_bw_tx", .formula = "qpi:TxL_FLITS_G0.DATA * 8 / seconds", .unit = "GB/s", .desc = "Data sent over the QPI links, every port summed.", .scale = 1e-9,
          .events = (const struct regc_metric_event[]){
-             {.block = "qpi", .instance = NULL, .event = "TxL_FLITS_G0.DATA", .text = "qpi:TxL_FLITS_G0.DATA"},
+             {.block = "qpi", .instance = NULL, .event = "TxL_FLITS_G0.DATA", .text = "qpi:TxL_FLITS_G0.DATA", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -12629,7 +12629,7 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "QPI_DATA_BANDWIDTH_TX: UNC_Q_TxL_FLITS_G0.DATA, ScaleUnit 8Bytes (8 bytes of data per data flit); 329468-002 section 2.8.6: QPI_DATA_BW = TxL_FLITS_G0.DATA * 8 (bytes)"}},
         {.name = "qpi_data_bw_rx", .formula = "qpi:RxL_FLITS_G0.DATA * 8 / seconds", .unit = "GB/s", .desc = "Data received over the QPI links, every port summed.", .scale = 1e-9,
          .events = (const struct regc_metric_event[]){
-             {.block = "qpi", .instance = NULL, .event = "RxL_FLITS_G0.DATA", .text = "qpi:RxL_FLITS_G0.DATA"},
+             {.block = "qpi", .instance = NULL, .event = "RxL_FLITS_G0.DATA", .text = "qpi:RxL_FLITS_G0.DATA", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -12641,9 +12641,9 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "uncore", .table = NULL, .page = NULL, .section = NULL, .cite = "event RxL_FLITS_G0: 'To calculate data bandwidth, one should therefore do: data flits * 8B / time (for L0) or 4B instead of 8B for L0p' (329468-002 section 2.8.7; 327043 alike); likwid's QPI group: QPI receive data bandwidth = sum(RXL_FLITS_G0_DATA)*8/runtime"}},
         {.name = "qpi_link_util_rx", .formula = "(qpi:RxL_FLITS_G0.DATA + qpi:RxL_FLITS_G0.NON_DATA) / (2 * qpi:CLOCKTICKS)", .unit = "%", .desc = "Incoming QPI link utilisation: the share of flit slots (two per QPI clock) that carried data or protocol flits, averaged over the ports.", .scale = 100.0,
          .events = (const struct regc_metric_event[]){
-             {.block = "qpi", .instance = NULL, .event = "RxL_FLITS_G0.DATA", .text = "qpi:RxL_FLITS_G0.DATA"},
-             {.block = "qpi", .instance = NULL, .event = "RxL_FLITS_G0.NON_DATA", .text = "qpi:RxL_FLITS_G0.NON_DATA"},
-             {.block = "qpi", .instance = NULL, .event = "CLOCKTICKS", .text = "qpi:CLOCKTICKS"},
+             {.block = "qpi", .instance = NULL, .event = "RxL_FLITS_G0.DATA", .text = "qpi:RxL_FLITS_G0.DATA", .settings = NULL},
+             {.block = "qpi", .instance = NULL, .event = "RxL_FLITS_G0.NON_DATA", .text = "qpi:RxL_FLITS_G0.NON_DATA", .settings = NULL},
+             {.block = "qpi", .instance = NULL, .event = "CLOCKTICKS", .text = "qpi:CLOCKTICKS", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -12657,8 +12657,8 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "uncore", .table = NULL, .page = NULL, .section = NULL, .cite = "QPI metric QPI_LINK_UTIL, 'Percentage of cycles that QPI Link was utilized' (329468-002 section 2.8.6; 327043 section 2.7.6) = (RxL_FLITS_G0.DATA + RxL_FLITS_G0.NON_DATA) / (2 * CLOCKTICKS)"}},
         {.name = "pcu_freq_thermal_ltd", .formula = "pcu:FREQ_MAX_LIMIT_THERMAL_CYCLES / pcu:CLOCKTICKS", .unit = "%", .desc = "Frequency residency: the share of PCU cycles in which thermal conditions were the strongest limit on the cores' frequency.", .scale = 100.0,
          .events = (const struct regc_metric_event[]){
-             {.block = "pcu", .instance = NULL, .event = "FREQ_MAX_LIMIT_THERMAL_CYCLES", .text = "pcu:FREQ_MAX_LIMIT_THERMAL_CYCLES"},
-             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS"},
+             {.block = "pcu", .instance = NULL, .event = "FREQ_MAX_LIMIT_THERMAL_CYCLES", .text = "pcu:FREQ_MAX_LIMIT_THERMAL_CYCLES", .settings = NULL},
+             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -12668,8 +12668,8 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_P_FREQ_MAX_LIMIT_THERMAL_CYCLES: MetricExpr (UNC_P_FREQ_MAX_LIMIT_THERMAL_CYCLES / UNC_P_CLOCKTICKS) * 100."}},
         {.name = "pcu_freq_power_ltd", .formula = "pcu:FREQ_MAX_POWER_CYCLES / pcu:CLOCKTICKS", .unit = "%", .desc = "Frequency residency: the share of PCU cycles in which power was the strongest limit on the cores' frequency.", .scale = 100.0,
          .events = (const struct regc_metric_event[]){
-             {.block = "pcu", .instance = NULL, .event = "FREQ_MAX_POWER_CYCLES", .text = "pcu:FREQ_MAX_POWER_CYCLES"},
-             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS"},
+             {.block = "pcu", .instance = NULL, .event = "FREQ_MAX_POWER_CYCLES", .text = "pcu:FREQ_MAX_POWER_CYCLES", .settings = NULL},
+             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -12679,8 +12679,8 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_P_FREQ_MAX_POWER_CYCLES: MetricExpr (UNC_P_FREQ_MAX_POWER_CYCLES / UNC_P_CLOCKTICKS) * 100."}},
         {.name = "pcu_freq_os_ltd", .formula = "pcu:FREQ_MAX_OS_CYCLES / pcu:CLOCKTICKS", .unit = "%", .desc = "Frequency residency: the share of PCU cycles in which the operating system's request was the strongest limit on the cores' frequency.", .scale = 100.0,
          .events = (const struct regc_metric_event[]){
-             {.block = "pcu", .instance = NULL, .event = "FREQ_MAX_OS_CYCLES", .text = "pcu:FREQ_MAX_OS_CYCLES"},
-             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS"},
+             {.block = "pcu", .instance = NULL, .event = "FREQ_MAX_OS_CYCLES", .text = "pcu:FREQ_MAX_OS_CYCLES", .settings = NULL},
+             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -12690,8 +12690,8 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_P_FREQ_MAX_OS_CYCLES: MetricExpr (UNC_P_FREQ_MAX_OS_CYCLES / UNC_P_CLOCKTICKS) * 100."}},
         {.name = "pcu_freq_current_ltd", .formula = "pcu:FREQ_MAX_CURRENT_CYCLES / pcu:CLOCKTICKS", .unit = "%", .desc = "Frequency residency: the share of PCU cycles in which current was the strongest limit on the cores' frequency.", .scale = 100.0,
          .events = (const struct regc_metric_event[]){
-             {.block = "pcu", .instance = NULL, .event = "FREQ_MAX_CURRENT_CYCLES", .text = "pcu:FREQ_MAX_CURRENT_CYCLES"},
-             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS"},
+             {.block = "pcu", .instance = NULL, .event = "FREQ_MAX_CURRENT_CYCLES", .text = "pcu:FREQ_MAX_CURRENT_CYCLES", .settings = NULL},
+             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -12699,6 +12699,81 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
              {.op = REGC_MOP_DIV},
              {0}},
          .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_P_FREQ_MAX_CURRENT_CYCLES: MetricExpr (UNC_P_FREQ_MAX_CURRENT_CYCLES / UNC_P_CLOCKTICKS) * 100."}},
+        {.name = "pcu_freq_ge_1200mhz", .formula = "pcu:FREQ_BAND0_CYCLES,PCU_MSR_PMON_BOX_FILTER.filt7_0=12 / pcu:CLOCKTICKS", .unit = "%", .desc = "Frequency residency: the share of PCU cycles in which the uncore ran at 1.2 GHz or more (band 0's filter set to 12 x 100 MHz).", .scale = 100.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "pcu", .instance = NULL, .event = "FREQ_BAND0_CYCLES", .text = "pcu:FREQ_BAND0_CYCLES,PCU_MSR_PMON_BOX_FILTER.filt7_0=12", .settings = ",PCU_MSR_PMON_BOX_FILTER.filt7_0=0xc"},
+             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS", .settings = NULL},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_EVENT, .term = 1},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "jaketown/uncore-power.json UNC_P_FREQ_BAND0_CYCLES: MetricExpr (UNC_P_FREQ_BAND0_CYCLES / UNC_P_CLOCKTICKS) * 100., 'filter_band0=XXX with XXX in 100Mhz units': 12 is 1.2 GHz"}},
+        {.name = "pcu_freq_ge_2000mhz", .formula = "pcu:FREQ_BAND1_CYCLES,PCU_MSR_PMON_BOX_FILTER.filt15_8=20 / pcu:CLOCKTICKS", .unit = "%", .desc = "Frequency residency: the share of PCU cycles in which the uncore ran at 2.0 GHz or more (band 1's filter set to 20 x 100 MHz).", .scale = 100.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "pcu", .instance = NULL, .event = "FREQ_BAND1_CYCLES", .text = "pcu:FREQ_BAND1_CYCLES,PCU_MSR_PMON_BOX_FILTER.filt15_8=20", .settings = ",PCU_MSR_PMON_BOX_FILTER.filt15_8=0x14"},
+             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS", .settings = NULL},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_EVENT, .term = 1},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "jaketown/uncore-power.json UNC_P_FREQ_BAND1_CYCLES: MetricExpr (UNC_P_FREQ_BAND1_CYCLES / UNC_P_CLOCKTICKS) * 100., 'filter_band1=XXX with XXX in 100Mhz units': 20 is 2.0 GHz"}},
+        {.name = "pcu_cores_c0", .formula = "pcu:POWER_STATE_OCCUPANCY.CORES_C0 / pcu:CLOCKTICKS", .unit = "%", .desc = "C0 residency: cores in C0 per PCU cycle, in percent of one core (the occupancy sums the cores, so several busy cores give more than 100).", .scale = 100.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "pcu", .instance = NULL, .event = "POWER_STATE_OCCUPANCY.CORES_C0", .text = "pcu:POWER_STATE_OCCUPANCY.CORES_C0", .settings = NULL},
+             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS", .settings = NULL},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_EVENT, .term = 1},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "jaketown/uncore-power.json UNC_P_POWER_STATE_OCCUPANCY.CORES_C0: MetricExpr (UNC_P_POWER_STATE_OCCUPANCY.CORES_C0 / UNC_P_CLOCKTICKS) * 100., Filter occ_sel=1 (the sub-event's occ_sel); perfmon: 'the number of cores that are in C0 ... the average number of cores in C0'"}},
+        {.name = "pcu_cores_c3", .formula = "pcu:POWER_STATE_OCCUPANCY.CORES_C3 / pcu:CLOCKTICKS", .unit = "%", .desc = "C3 residency: cores in C3 per PCU cycle, in percent of one core.", .scale = 100.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "pcu", .instance = NULL, .event = "POWER_STATE_OCCUPANCY.CORES_C3", .text = "pcu:POWER_STATE_OCCUPANCY.CORES_C3", .settings = NULL},
+             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS", .settings = NULL},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_EVENT, .term = 1},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "jaketown/uncore-power.json UNC_P_POWER_STATE_OCCUPANCY.CORES_C3: MetricExpr (UNC_P_POWER_STATE_OCCUPANCY.CORES_C3 / UNC_P_CLOCKTICKS) * 100., Filter occ_sel=2 (the sub-event's occ_sel)"}},
+        {.name = "pcu_cores_c6", .formula = "pcu:POWER_STATE_OCCUPANCY.CORES_C6 / pcu:CLOCKTICKS", .unit = "%", .desc = "C6 residency: cores in C6 per PCU cycle, in percent of one core.", .scale = 100.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "pcu", .instance = NULL, .event = "POWER_STATE_OCCUPANCY.CORES_C6", .text = "pcu:POWER_STATE_OCCUPANCY.CORES_C6", .settings = NULL},
+             {.block = "pcu", .instance = NULL, .event = "CLOCKTICKS", .text = "pcu:CLOCKTICKS", .settings = NULL},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_EVENT, .term = 1},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perf-json", .table = NULL, .page = NULL, .section = NULL, .cite = "jaketown/uncore-power.json UNC_P_POWER_STATE_OCCUPANCY.CORES_C6: MetricExpr (UNC_P_POWER_STATE_OCCUPANCY.CORES_C6 / UNC_P_CLOCKTICKS) * 100., Filter occ_sel=3 (the sub-event's occ_sel)"}},
+        {.name = "llc_data_read_lookups", .formula = "cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER0.state=0x3f / seconds", .unit = "/s", .desc = "LLC data-read lookups per second, in every cache-line state (M', F, M, E, S, I: hits and misses), every C-Box summed.", .scale = 1.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "cbox", .instance = NULL, .event = "LLC_LOOKUP.DATA_READ", .text = "cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER0.state=0x3f", .settings = ",Cn_MSR_PMON_BOX_FILTER0.state=0x3f"},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_SECONDS},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perfmon-ivt", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_C_LLC_LOOKUP.DATA_READ: 'Counts the number of times the LLC was accessed ... One must ALWAYS ... select a state or states to match. Otherwise, the event will count nothing. CBoGlCtrl[22:17] bits correspond to [M'FMESI] state.'; 0x3f selects every state"}},
+        {.name = "llc_data_read_misses", .formula = "cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER0.state=0x01 / seconds", .unit = "/s", .desc = "LLC data-read misses per second: the lookups that found the line in state I (not present), every C-Box summed.", .scale = 1.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "cbox", .instance = NULL, .event = "LLC_LOOKUP.DATA_READ", .text = "cbox:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER0.state=0x01", .settings = ",Cn_MSR_PMON_BOX_FILTER0.state=0x1"},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_SECONDS},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perfmon-ivt", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_C_LLC_LOOKUP.NID: 'In conjunction with STATE = I, it is possible to monitor misses'; state I is bit 0 ([M'FMESI], CBoGlCtrl[22:17])"}},
         {0}},
 };
 

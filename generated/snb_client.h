@@ -1724,7 +1724,8 @@ static inline uint64_t snb_unc_msr_unc_cbo_config_cbox_val(uint64_t x)
  *   line in any MESI state (every lookup)
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (cbox:CACHE_LOOKUP.ANY_MESI); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define SNB_UNC_METRIC_LLC_LOOKUPS_UNIT "/s"
 #define SNB_UNC_METRIC_LLC_LOOKUPS_SCALE 1.0
@@ -1740,7 +1741,8 @@ static inline uint64_t snb_unc_msr_unc_cbo_config_cbox_val(uint64_t x)
  *   line in I state (a miss)
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (cbox:CACHE_LOOKUP.ANY_I); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define SNB_UNC_METRIC_LLC_MISSES_UNIT "/s"
 #define SNB_UNC_METRIC_LLC_MISSES_SCALE 1.0
@@ -1757,7 +1759,8 @@ static inline uint64_t snb_unc_msr_unc_cbo_config_cbox_val(uint64_t x)
  *   perfmon's definitions of the two events
  * _EVENTS: the control encoding of each event it needs, in the order
  * first named (cbox:CACHE_LOOKUP.ANY_MESI, cbox:CACHE_LOOKUP.ANY_I); an event without an instance
- * counts on every instance of its block, summed.
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
  */
 #define SNB_UNC_METRIC_LLC_HIT_RATIO_UNIT "%"
 #define SNB_UNC_METRIC_LLC_HIT_RATIO_SCALE 100.0

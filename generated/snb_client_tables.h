@@ -766,7 +766,7 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
     .metrics = (const struct regc_metric[]){
         {.name = "llc_lookups", .formula = "cbox:CACHE_LOOKUP.ANY_MESI / seconds", .unit = "/s", .desc = "LLC lookups per second, every C-Box summed.", .scale = 1.0,
          .events = (const struct regc_metric_event[]){
-             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_MESI", .text = "cbox:CACHE_LOOKUP.ANY_MESI"},
+             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_MESI", .text = "cbox:CACHE_LOOKUP.ANY_MESI", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -776,7 +776,7 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "perfmon-snb", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_CBO_CACHE_LOOKUP.ANY_MESI: L3 lookups of any request that found the line in any MESI state (every lookup)"}},
         {.name = "llc_misses", .formula = "cbox:CACHE_LOOKUP.ANY_I / seconds", .unit = "/s", .desc = "LLC misses per second, every C-Box summed.", .scale = 1.0,
          .events = (const struct regc_metric_event[]){
-             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_I", .text = "cbox:CACHE_LOOKUP.ANY_I"},
+             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_I", .text = "cbox:CACHE_LOOKUP.ANY_I", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},
@@ -786,8 +786,8 @@ static const struct regc_spec snb_client_spec REGC_TABLE_UNUSED = {
          .cite = {.src = "perfmon-snb", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_CBO_CACHE_LOOKUP.ANY_I: L3 lookups of any request that found the line in I state (a miss)"}},
         {.name = "llc_hit_ratio", .formula = "(cbox:CACHE_LOOKUP.ANY_MESI - cbox:CACHE_LOOKUP.ANY_I) / cbox:CACHE_LOOKUP.ANY_MESI", .unit = "%", .desc = "LLC hit ratio: the share of lookups that found the line in M, E or S state.", .scale = 100.0,
          .events = (const struct regc_metric_event[]){
-             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_MESI", .text = "cbox:CACHE_LOOKUP.ANY_MESI"},
-             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_I", .text = "cbox:CACHE_LOOKUP.ANY_I"},
+             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_MESI", .text = "cbox:CACHE_LOOKUP.ANY_MESI", .settings = NULL},
+             {.block = "cbox", .instance = NULL, .event = "CACHE_LOOKUP.ANY_I", .text = "cbox:CACHE_LOOKUP.ANY_I", .settings = NULL},
              {0}},
          .ops = (const struct regc_metric_op[]){
              {.op = REGC_MOP_EVENT, .term = 0},

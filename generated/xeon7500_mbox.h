@@ -2669,6 +2669,29 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_mask_addr_mask_val(uint64_t x)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_F2V_UMASK       UINT64_C(0x0)
 #define XEON7500_EV_MBOX_BCMD_SCHEDQ_OCCUPANCY_F2V_COUNTERS    UINT64_C(0x3f)
 
+/* ==== Metrics: values derived from the events (docs/c-header.md, "Metrics") ==== */
+
+/*
+ * Metric mem_bw_read, in GB/s: (mbox:FVC_EV0,M_MSR_PMU_ZDP_CTL_FVC.evnt0=5,M_MSR_PMU_ZDP_CTL_FVC.bcmd=0 * 64 / seconds) x 1e-9
+ * Memory read bandwidth: one 64-byte line per B-Box read command the
+ * M-Boxes received, both M-Boxes summed.
+ * Source:
+ *   LIKWID src/includes/perfmon_nehalemEX_events.txt (M-Box event codes);
+ *   LIKWID's nehalemEX MEM group: Memory read bandwidth [MBytes/s] =
+ *   1.0E-06*SUM(FVC_EV0_BBOX_CMDS_READS)*64.0/time, FVC_EV0 counting B-Box
+ *   reads; the sub-control as the spec's M_MSR_PMU_ZDP_CTL_FVC fields cite
+ *   it: evnt0 = 5 (bcmd match, PCM), bcmd = 0 (read; the kernel's
+ *   bbox_cmds_read fvc 0x2800)
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (mbox:FVC_EV0,M_MSR_PMU_ZDP_CTL_FVC.evnt0=5,M_MSR_PMU_ZDP_CTL_FVC.bcmd=0); an event without an instance
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
+ */
+#define XEON7500_METRIC_MEM_BW_READ_UNIT "GB/s"
+#define XEON7500_METRIC_MEM_BW_READ_SCALE 1e-9
+#define XEON7500_METRIC_MEM_BW_READ_NEVENTS 1u
+#define XEON7500_METRIC_MEM_BW_READ_EVENTS { XEON7500_EV_MBOX_FVC_EV0 }
+
 #ifdef __cplusplus
 }
 #endif

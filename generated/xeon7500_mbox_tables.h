@@ -1039,6 +1039,18 @@ static const struct regc_spec xeon7500_mbox_spec REGC_TABLE_UNUSED = {
         {.vendor = "GenuineIntel", .family = 6, .model = 46, .name = "Nehalem-EX (Xeon 7500)", .cite = {.src = "linux-family", .table = NULL, .page = NULL, .section = NULL, .cite = "INTEL_FAM6_NEHALEM_EX 0x2E; uncore.c intel_uncore_match[]: X86_MATCH_INTEL_FAM6_MODEL(NEHALEM_EX, &nhmex_uncore_init); perf mapfile.csv: GenuineIntel-6-2E,nehalemex"}},
         {0}},
     .metrics = (const struct regc_metric[]){
+        {.name = "mem_bw_read", .formula = "mbox:FVC_EV0,M_MSR_PMU_ZDP_CTL_FVC.evnt0=5,M_MSR_PMU_ZDP_CTL_FVC.bcmd=0 * 64 / seconds", .unit = "GB/s", .desc = "Memory read bandwidth: one 64-byte line per B-Box read command the M-Boxes received, both M-Boxes summed.", .scale = 1e-9,
+         .events = (const struct regc_metric_event[]){
+             {.block = "mbox", .instance = NULL, .event = "FVC_EV0", .text = "mbox:FVC_EV0,M_MSR_PMU_ZDP_CTL_FVC.evnt0=5,M_MSR_PMU_ZDP_CTL_FVC.bcmd=0", .settings = ",M_MSR_PMU_ZDP_CTL_FVC.evnt0=0x5,M_MSR_PMU_ZDP_CTL_FVC.bcmd=0x0"},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_NUM, .value = 64},
+             {.op = REGC_MOP_MUL},
+             {.op = REGC_MOP_SECONDS},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "likwid", .table = NULL, .page = NULL, .section = NULL, .cite = "LIKWID's nehalemEX MEM group: Memory read bandwidth [MBytes/s] = 1.0E-06*SUM(FVC_EV0_BBOX_CMDS_READS)*64.0/time, FVC_EV0 counting B-Box reads; the sub-control as the spec's M_MSR_PMU_ZDP_CTL_FVC fields cite it: evnt0 = 5 (bcmd match, PCM), bcmd = 0 (read; the kernel's bbox_cmds_read fvc 0x2800)"}},
         {0}},
 };
 

@@ -61,8 +61,9 @@ static json_t *metric_json(const struct regc_spec *s, const struct regc_metric *
 {
     json_t *evs = json_array();
     for (const struct regc_metric_event *e = m->events; e && e->block; e++)
-        json_array_append_new(evs, json_pack("{s:s, s:s, s:s?, s:s}", "text", e->text, "block",
-                                             e->block, "instance", e->instance, "event", e->event));
+        json_array_append_new(evs, json_pack("{s:s, s:s, s:s?, s:s, s:s?}", "text", e->text,
+                                             "block", e->block, "instance", e->instance, "event",
+                                             e->event, "settings", e->settings));
     return json_pack("{s:s, s:s, s:s, s:s, s:f, s:s?, s:o, s:{s:s?, s:s?}}", "spec", s->name,
                      "name", m->name, "formula", m->formula, "unit", m->unit, "scale", m->scale,
                      "desc", m->desc, "events", evs, "source", "src", m->cite.src, "cite",
@@ -169,22 +170,24 @@ static int event_slot(struct plan *p, const char *name)
     return (int)(*p->nev)++;
 }
 
-/* "BLOCK[INSTANCE]:EVENT" (no instance: "BLOCK:EVENT") into out; -1 with a message if too long. */
+/* "BLOCK[INSTANCE]:EVENT,SETTINGS" (no instance: "BLOCK:EVENT...") into out; -1 with a message if too long. */
 static int event_name(char out[REGCTL_METRIC_EVENT_MAX], const char *block, const char *instance,
-                      const char *event)
+                      const struct regc_metric_event *t)
 {
-    int n = instance ? snprintf(out, REGCTL_METRIC_EVENT_MAX, "%s[%s]:%s", block, instance, event)
-                     : snprintf(out, REGCTL_METRIC_EVENT_MAX, "%s:%s", block, event);
+    const char *set = t->settings ? t->settings : "";
+    int n = instance ? snprintf(out, REGCTL_METRIC_EVENT_MAX, "%s[%s]:%s%s", block, instance,
+                                t->event, set)
+                     : snprintf(out, REGCTL_METRIC_EVENT_MAX, "%s:%s%s", block, t->event, set);
     if (n >= 0 && n < REGCTL_METRIC_EVENT_MAX)
         return 0;
-    fprintf(stderr, "regctl: monitor: --metric: the event name %s:%s is longer than %d bytes\n",
-            block, event, REGCTL_METRIC_EVENT_MAX - 1);
+    fprintf(stderr, "regctl: monitor: --metric: the event name %s:%s%s is longer than %d bytes\n",
+            block, t->event, set, REGCTL_METRIC_EVENT_MAX - 1);
     return -1;
 }
 
 /*
  * The monitor events term 't' of a metric of 's' stands for, each given to
- * fn(ctx, "BLOCK[INSTANCE]:EVENT"): the one instance it names, the block
+ * fn(ctx, "BLOCK[INSTANCE]:EVENT,SETTINGS"): the one instance it names, the block
  * itself when it has no instances, else every instance (their counts are
  * summed). 0, or fn's first non-zero return.
  */
@@ -194,9 +197,9 @@ static int term_events(const struct regc_spec *s, const struct regc_metric_event
     char name[REGCTL_METRIC_EVENT_MAX];
     const struct regc_block *b = regc_spec_block(s, t->block);
     if (t->instance || !b || !b->instances || !b->instances->name)
-        return event_name(name, t->block, t->instance, t->event) ? 2 : fn(ctx, name);
+        return event_name(name, t->block, t->instance, t) ? 2 : fn(ctx, name);
     for (const struct regc_instance *in = b->instances; in->name; in++) {
-        int rc = event_name(name, t->block, in->name, t->event) ? 2 : fn(ctx, name);
+        int rc = event_name(name, t->block, in->name, t) ? 2 : fn(ctx, name);
         if (rc)
             return rc;
     }

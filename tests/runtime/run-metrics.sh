@@ -40,8 +40,12 @@ def rd(r): return r['imc:CAS_COUNT.RD_REG'] + r['imc:CAS_COUNT.RD_UNDERFILL']   
 def wr(r): return r['imc:CAS_COUNT.WR_RMM'] + r['imc:CAS_COUNT.WR_WMM']         # WR = 0xc
 CAS = ['imc:CAS_COUNT.RD_REG', 'imc:CAS_COUNT.RD_UNDERFILL', 'imc:CAS_COUNT.WR_RMM',
        'imc:CAS_COUNT.WR_WMM']
-def pcu(ev):
-    return (['pcu:' + ev, 'pcu:CLOCKTICKS'], lambda r, s: 100.0 * r['pcu:' + ev] / r['pcu:CLOCKTICKS'])
+def pcu(ev, other=None):   # other: traffic of another sub-event, which must not count
+    return (['pcu:' + ev, 'pcu:CLOCKTICKS'] + (['pcu:' + other] if other else []),
+            lambda r, s: 100.0 * r['pcu:' + ev] / r['pcu:CLOCKTICKS'])
+BAND0 = ['pcu:FREQ_BAND0_CYCLES,freq=11', 'pcu:FREQ_BAND0_CYCLES,freq=12', 'pcu:FREQ_BAND0_CYCLES,freq=30']
+BAND1 = ['pcu:FREQ_BAND1_CYCLES,freq=19', 'pcu:FREQ_BAND1_CYCLES,freq=20', 'pcu:FREQ_BAND1_CYCLES,freq=24']
+DRD = ['cbox:LLC_LOOKUP.DATA_READ,state=%d' % st for st in (0, 1, 3, 4)]
 LOOKUP = ['cbox:CACHE_LOOKUP.ANY_M', 'cbox:CACHE_LOOKUP.ANY_ES', 'cbox:CACHE_LOOKUP.ANY_I']
 def lookups(r): return sum(r[e] for e in LOOKUP)   # every state: the ANY_MESI counter's count
 HAND = {
@@ -59,6 +63,21 @@ HAND = {
     'pcu_freq_power_ltd': pcu('FREQ_MAX_POWER_CYCLES'),
     'pcu_freq_os_ltd': pcu('FREQ_MAX_OS_CYCLES'),
     'pcu_freq_current_ltd': pcu('FREQ_MAX_CURRENT_CYCLES'),
+    # the filter set by the formula (band 0 >= 12, band 1 >= 20 x 100 MHz): only the cycles at
+    # or above it count (perf-json: filter_bandN in 100 MHz units)
+    'pcu_freq_ge_1200mhz': (BAND0 + ['pcu:CLOCKTICKS'],
+                            lambda r, s: 100.0 * (r[BAND0[1]] + r[BAND0[2]]) / r['pcu:CLOCKTICKS']),
+    'pcu_freq_ge_2000mhz': (BAND1 + ['pcu:CLOCKTICKS'],
+                            lambda r, s: 100.0 * (r[BAND1[1]] + r[BAND1[2]]) / r['pcu:CLOCKTICKS']),
+    'pcu_cores_c0': pcu('POWER_STATE_OCCUPANCY.CORES_C0', 'POWER_STATE_OCCUPANCY.CORES_C3'),
+    'pcu_cores_c3': pcu('POWER_STATE_OCCUPANCY.CORES_C3', 'POWER_STATE_OCCUPANCY.CORES_C6'),
+    'pcu_cores_c6': pcu('POWER_STATE_OCCUPANCY.CORES_C6', 'POWER_STATE_OCCUPANCY.CORES_C0'),
+    # E5 C-Box lookups by the state they found (I, S, M, F); the formula's state filter: every
+    # state for lookups, I (not present) for misses
+    'llc_data_read_lookups': (DRD, lambda r, s: sum(r[e] for e in DRD) / s),
+    'llc_data_read_misses': (DRD, lambda r, s: r[DRD[0]] / s),
+    # Xeon 7500: B-Box read commands (FVC_EV0 with its sub-control on reads) x 64 bytes
+    ('xeon7500_mbox', 'mem_bw_read'): (['mbox:FVC_EV0'], lambda r, s: r['mbox:FVC_EV0'] * 64 / s / GB),
     'llc_lookups': (LOOKUP, lambda r, s: lookups(r) / s),
     'llc_misses': (LOOKUP, lambda r, s: r['cbox:CACHE_LOOKUP.ANY_I'] / s),
     'llc_hit_ratio': (LOOKUP, lambda r, s: 100.0 * (lookups(r) - r['cbox:CACHE_LOOKUP.ANY_I']) / lookups(r)),
@@ -81,13 +100,14 @@ models = {}
 for m in metrics:
     spec, name = m['spec'], m['name']
     label = '%s %s' % (spec, name)
-    if name not in HAND:
+    key = (spec, name) if (spec, name) in HAND else name   # a spec's own formula first
+    if key not in HAND:
         fail(label, 'no hand formula in tests/runtime/run-metrics.sh for this metric')
         continue
     if spec not in models:
         models[spec] = json.load(open('generated/%s.json' % spec))
     blocks = {b['name']: [i['name'] for i in b['instances']] for b in models[spec]['blocks']}
-    traffic, hand = HAND[name]
+    traffic, hand = HAND[key]
     args, r = [], {}
     for t, ev in enumerate(traffic):
         block, event = ev.split(':')
@@ -138,6 +158,52 @@ sys.exit(d["metrics"]["qpi_link_util_rx"]["value"] is not None or
     tap_ok "a zero denominator is null (JSON)"
 else
     tap_fail "a zero denominator is null (JSON)" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
+# A metric's settings reach the registers regctl programs, as independent sources write them:
+# the M-Box read bandwidth's sub-control is the kernel's bbox_cmds_read "fvc 0x2800" (evnt0 5,
+# bcmd 0) on both M-Boxes; the PCU's band 0 at 1.2 GHz is 12 (100 MHz units) in filter bits 7:0.
+# A dry run reads every register as 0 and writes each setting by itself (read-modify-write):
+# the value is the OR of the register's writes before the box's first counter control.
+setting_written() {   # label spec metric register value
+    "$REGCTL" --backend sim --dry-run monitor "$2" --metric "$3" --interval 10ms --count 1 \
+        >"$tmp/out" 2>"$tmp/err"
+    local got
+    got=$(python3 - "$4" "$tmp/out" <<'PY'
+import re, sys
+reg, v, n = sys.argv[1], 0, 0
+box = reg.rsplit('.', 1)[0] + '.'
+for line in open(sys.argv[2]):
+    f = line.split()
+    if f[0] == 'write' and f[1].startswith(box) and re.search(r'(CNT_CTL|PMON_CTL)[0-9]+$', f[1]):
+        break   # the box's first counter control: the settings are written before it
+    if f[0] == 'write' and f[1] == reg:
+        v, n = v | int(f[4], 16), n + 1
+print('0x%x' % v if n else '')
+PY
+)
+    if [ "$got" = "$5" ]; then
+        tap_ok "$1"
+    else
+        tap_fail "$1" "written: ${got:-nothing}" "$(grep "$4" "$tmp/out" | head -5)" "$(cat "$tmp/err")"
+    fi
+}
+setting_written "--metric mem_bw_read (Xeon 7500): M-Box 0's ZDP_CTL_FVC = 0x2800" \
+    xeon7500_mbox mem_bw_read mbox.mbox0.M_MSR_PMU_ZDP_CTL_FVC 0x2800
+setting_written "--metric mem_bw_read (Xeon 7500): M-Box 1's ZDP_CTL_FVC = 0x2800" \
+    xeon7500_mbox mem_bw_read mbox.mbox1.M_MSR_PMU_ZDP_CTL_FVC 0x2800
+setting_written "--metric pcu_freq_ge_1200mhz: the PCU band filter = 12 (1.2 GHz)" \
+    e5_2600 pcu_freq_ge_1200mhz pcu.PCU_MSR_PMON_BOX_FILTER 0xc
+
+# A metric and an event that need two values of one C-Box's state filter: refused, naming both
+run monitor e5_2600 --metric llc_data_read_lookups \
+    'cbox[cbox0]:LLC_LOOKUP.DATA_READ,Cn_MSR_PMON_BOX_FILTER.state=0x1' --interval 10ms --count 1
+if [ "$(cat "$tmp/status")" = 2 ] &&
+    grep -q "cannot be counted together in cbox.cbox0: they need Cn_MSR_PMON_BOX_FILTER.state = 0x1 and 0x1f" "$tmp/err"; then
+    tap_ok "a metric's filter value and an event's other value of it are refused together"
+else
+    tap_fail "a metric's filter value and an event's other value of it are refused together" \
+        "status $(cat "$tmp/status")" "$(cat "$tmp/err")"
 fi
 
 # CSV: a row per metric, value and unit; the events the metric needs are programmed as well

@@ -65,6 +65,33 @@ static void test_parts(void **state)
     arena_release(&a);
 }
 
+/* ",[REG.]FIELD=VALUE" after an event: the values as C would read them (decimal, 0x hex) */
+static void test_settings(void **state)
+{
+    (void)state;
+    struct arena a = ARENA_INIT;
+    struct metric_error err;
+    struct metric_node *e = metric_parse(
+        &a, "cbox:LLC_LOOKUP.DATA_READ,FILTER.state=0x1F,occ_sel=3,x=18446744073709551615 / 2",
+        &err);
+    assert_non_null(e);
+    const struct metric_node *n = e->lhs;
+    assert_string_equal(n->event, "LLC_LOOKUP.DATA_READ");
+    assert_string_equal(n->text,
+                        "cbox:LLC_LOOKUP.DATA_READ,FILTER.state=0x1F,occ_sel=3,x=18446744073709551615");
+    assert_int_equal(n->nsettings, 3);
+    assert_string_equal(n->settings[0]->reg, "FILTER");
+    assert_string_equal(n->settings[0]->field, "state");
+    assert_true(n->settings[0]->value == 0x1f);
+    assert_int_equal(n->settings[0]->offset, 26);
+    assert_null(n->settings[1]->reg);
+    assert_string_equal(n->settings[1]->field, "occ_sel");
+    assert_true(n->settings[1]->value == 3);
+    assert_true(n->settings[2]->value == UINT64_MAX);
+    assert_int_equal(e->rhs->op, METRIC_OP_NUM);
+    arena_release(&a);
+}
+
 static void test_numbers(void **state)
 {
     (void)state;
@@ -112,6 +139,14 @@ static void test_errors(void **state)
     assert_error("imc:CAS.", 8, "expected a sub-event name after '.'");
     assert_error("CAS_COUNT / 2", 0, "'CAS_COUNT' is not 'seconds' nor an event: write BLOCK:EVENT");
     assert_error("a:X % 2", 4, "expected an operator but found '%'");
+    assert_error("a:X, / 2", 4, "expected a field name after ','");
+    assert_error("a:X,R. = 2", 6, "expected a field name after 'R.'");
+    assert_error("a:X,f", 5, "expected '=' and a value after field 'f'");
+    assert_error("a:X,f=", 6, "expected a value");
+    assert_error("a:X,f=0x", 8, "expected hexadecimal digits after '0x'");
+    assert_error("a:X,f=0x1g", 9, "unexpected 'g' in a value");
+    assert_error("a:X,f=18446744073709551616", 6, "the value is larger than 64 bits");
+    assert_error("a:X,f=0x10000000000000000", 8, "the value is larger than 64 bits");
 }
 
 static void test_hostile(void **state)
@@ -214,7 +249,7 @@ static double eval(const char *text, double scale, const double *counts, unsigne
     for (size_t i = 0; i < n; i++)
         ops[i] = (struct regc_metric_op){mop[rpn[i].op], rpn[i].value, rpn[i].term};
     for (unsigned i = 0; i < nterms; i++)
-        evs[i] = (struct regc_metric_event){"b", NULL, seen[i], seen[i]};
+        evs[i] = (struct regc_metric_event){"b", NULL, seen[i], seen[i], NULL};
     struct regc_metric m = {.name = "m", .scale = scale, .events = evs, .ops = ops};
     double v = regc_metric_eval(&m, counts, seconds);
     arena_release(&a);
@@ -245,7 +280,7 @@ static void test_eval_malformed(void **state)
 {
     (void)state;
     double c[] = {1};
-    struct regc_metric_event evs[] = {{"b", NULL, "E", "b:E"}, {0}};
+    struct regc_metric_event evs[] = {{"b", NULL, "E", "b:E", NULL}, {0}};
     struct regc_metric_op under[] = {{REGC_MOP_NUM, 1, 0}, {REGC_MOP_ADD, 0, 0}, {0}};
     struct regc_metric_op range[] = {{REGC_MOP_EVENT, 0, 1}, {0}};
     struct regc_metric_op left[] = {{REGC_MOP_NUM, 1, 0}, {REGC_MOP_NUM, 2, 0}, {0}};
@@ -278,6 +313,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_precedence),   cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_settings),
         cmocka_unit_test(test_numbers),      cmocka_unit_test(test_errors),
         cmocka_unit_test(test_hostile),      cmocka_unit_test(test_zero_divisor),
         cmocka_unit_test(test_units),        cmocka_unit_test(test_eval),

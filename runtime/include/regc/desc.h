@@ -333,6 +333,7 @@ struct regc_metric_event {
     const char *instance; /* NULL: every instance of the block, summed */
     const char *event;    /* full name, "CAS_COUNT.RD" */
     const char *text;     /* as written in the formula */
+    const char *settings; /* ",[REG.]FIELD=0xVALUE"... as regctl's events take them; NULL: none */
 };
 
 struct regc_metric {
