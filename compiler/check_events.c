@@ -35,7 +35,7 @@ static void check_set_value(struct check_ctx *c, const struct model_event *e,
         diag_report(c->dg, DIAG_SET_RESERVED, set->pos,
                     "event '%s' sets %s field '%s' %s to " CHECK_X "; it must be written " CHECK_X,
                     e->full_name, model_field_sem(f) == REGC_SEM_IG ? "ignored" : "reserved",
-                    f->name, check_bits(c, f), set->value, want);
+                    f->name, field_bits_text(c, f), set->value, want);
 }
 
 static void check_event_counter(struct check_ctx *c, const struct model_events *tab,
