@@ -2196,7 +2196,15 @@ struct frame {
     void *obj;         /* the model object (K_BLOCK: the block) */
     struct caps *caps; /* K_TOP, K_BLOCK: where their lists grow (a <part>: its includer's) */
     struct caps own;
-    size_t cap[3];     /* growth of the object's own lists */
+    struct {           /* growth of the object's own lists, one per list a child joins */
+        size_t fields, rules, ats;          /* K_REG (a gap joins fields) */
+        size_t values;                      /* K_FIELD */
+        size_t events;                      /* K_EVENTS */
+        size_t sets, subs;                  /* K_EVENT, K_SUB */
+        size_t counters, filters, unmodelled; /* K_PMON */
+        size_t rdpmcs;                      /* K_COUNTERS */
+        size_t boxes;                       /* K_GLOBAL_STATUS */
+    } grown;
     const char **desc; /* where a <desc> child's text goes; NULL: nowhere */
     bool has_desc;     /* a <desc> child was read (the first one counts) */
 };
@@ -2287,17 +2295,17 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
         struct model_reg *r = p->obj;
         if (strcmp(name, "field") == 0) {
             struct model_field *f = load_field(ld, n, r);
-            push(ld, &r->fields, &r->nfields, &p->cap[0], f);
+            push(ld, &r->fields, &r->nfields, &p->grown.fields, f);
             open_as(c, K_FIELD, f, &f->desc);
         } else if (strcmp(name, "gap") == 0) {
-            push(ld, &r->fields, &r->nfields, &p->cap[0], load_gap(ld, n, r));
+            push(ld, &r->fields, &r->nfields, &p->grown.fields, load_gap(ld, n, r));
         } else if (strcmp(name, "rule") == 0) {
             struct model_rule *ru = load_rule(ld, n);
-            push(ld, &r->rules, &r->nrules, &p->cap[1], ru);
+            push(ld, &r->rules, &r->nrules, &p->grown.rules, ru);
             open_as(c, K_RULE, ru, NULL);
         } else if (strcmp(name, "at") == 0) {
             struct model_at *at = load_at(ld, n);
-            push(ld, &r->ats, &r->nats, &p->cap[2], at);
+            push(ld, &r->ats, &r->nats, &p->grown.ats, at);
         }
         break;
     }
@@ -2305,7 +2313,7 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
         if (strcmp(name, "value") == 0) {
             struct model_field *f = p->obj;
             struct model_value *v = load_value(ld, n);
-            push(ld, &f->values, &f->nvalues, &p->cap[0], v);
+            push(ld, &f->values, &f->nvalues, &p->grown.values, v);
             open_as(c, K_LEAF, v, &v->desc);
         }
         break;
@@ -2313,7 +2321,7 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
         if (strcmp(name, "event") == 0) {
             struct model_events *t = p->obj;
             struct model_event *e = load_event(ld, n, t, NULL);
-            push(ld, &t->events, &t->nevents, &p->cap[0], e);
+            push(ld, &t->events, &t->nevents, &p->grown.events, e);
             open_as(c, K_EVENT, e, &e->desc);
         }
         break;
@@ -2321,10 +2329,10 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
     case K_SUB: {
         struct model_event *e = p->obj;
         if (strcmp(name, "set") == 0) {
-            push(ld, &e->sets, &e->nsets, &p->cap[0], load_set(ld, n));
+            push(ld, &e->sets, &e->nsets, &p->grown.sets, load_set(ld, n));
         } else if (p->kind == K_EVENT && strcmp(name, "sub") == 0) {
             struct model_event *sub = load_event(ld, n, e->table, e);
-            push(ld, &e->subs, &e->nsubs, &p->cap[1], sub);
+            push(ld, &e->subs, &e->nsubs, &p->grown.subs, sub);
             open_as(c, K_SUB, sub, &sub->desc);
         }
         break;
@@ -2333,7 +2341,7 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
         struct model_pmon *pm = p->obj;
         if (strcmp(name, "counters") == 0) {
             struct model_counters *k = load_counters(ld, n);
-            push(ld, &pm->counters, &pm->ncounters, &p->cap[0], k);
+            push(ld, &pm->counters, &pm->ncounters, &p->grown.counters, k);
             open_as(c, K_COUNTERS, k, NULL);
         } else if (strcmp(name, "box-control") == 0) {
             if (pm->box_control)
@@ -2347,11 +2355,11 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
                 pm->box_status = load_box_status(ld, n);
         } else if (strcmp(name, "filter") == 0) {
             struct model_filter *f = load_filter(ld, n);
-            push(ld, &pm->filters, &pm->nfilters, &p->cap[1], f);
+            push(ld, &pm->filters, &pm->nfilters, &p->grown.filters, f);
             open_as(c, K_LEAF, f, &f->desc);
         } else if (strcmp(name, "unmodelled-filter") == 0) {
             struct model_unmodelled_filter *f = load_unmodelled_filter(ld, n);
-            push(ld, &pm->unmodelled, &pm->nunmodelled, &p->cap[2], f);
+            push(ld, &pm->unmodelled, &pm->nunmodelled, &p->grown.unmodelled, f);
             open_as(c, K_LEAF, f, &f->desc);
         }
         break;
@@ -2359,7 +2367,7 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
     case K_COUNTERS:
         if (strcmp(name, "rdpmc") == 0) {
             struct model_counters *k = p->obj;
-            push(ld, &k->rdpmcs, &k->nrdpmcs, &p->cap[0], load_rdpmc(ld, n));
+            push(ld, &k->rdpmcs, &k->nrdpmcs, &p->grown.rdpmcs, load_rdpmc(ld, n));
         }
         break;
     case K_PMON_GLOBAL: {
@@ -2382,7 +2390,7 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
     case K_GLOBAL_STATUS:
         if (strcmp(name, "box-overflow") == 0) {
             struct model_global_status *g = p->obj;
-            push(ld, &g->boxes, &g->nboxes, &p->cap[0], load_box_overflow(ld, n));
+            push(ld, &g->boxes, &g->nboxes, &p->grown.boxes, load_box_overflow(ld, n));
         }
         break;
     default:
