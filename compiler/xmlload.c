@@ -33,6 +33,7 @@
 #include "incpath.h"
 #include "metric.h"
 #include "util.h"
+#include "xmlvalue.h"
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
@@ -1275,6 +1276,13 @@ void xmlload_schema_free(struct xmlload_schema *sc)
  * refused) is copied straight from it; xmlGetNoNsProp() would first make a
  * malloc'd copy, and this runs for every attribute of every field.
  */
+/* A value of attribute 'attr' that xmlvalue.c refused, reported where it goes wrong. */
+static void report_value(struct loader *ld, xmlNode *n, const char *attr,
+                         const struct value_error *err)
+{
+    report(ld, err->code, value_pos(ld, n, attr, err->at), "%s", err->msg);
+}
+
 static const char *get(struct loader *ld, xmlNode *n, const char *name)
 {
     for (xmlAttr *at = n->properties; at; at = at->next) {
@@ -1301,55 +1309,11 @@ static bool get_bool(struct loader *ld, xmlNode *n, const char *name)
     return v && strcmp(v, "true") == 0;
 }
 
-/* Whitespace runs fold to one space; a blank line between text becomes one "\n". */
-static const char *fold_text(struct arena *a, const char *s)
-{
-    char *out = arena_alloc(a, strlen(s) + 1);
-    size_t n = 0;
-    while (*s) {
-        unsigned newlines = 0;
-        bool space = false;
-        for (; is_space(*s); s++) {
-            space = true;
-            newlines += *s == '\n';
-        }
-        if (!*s)
-            break;
-        if (space && n > 0)
-            out[n++] = newlines >= 2 ? '\n' : ' ';
-        out[n++] = *s++;
-    }
-    out[n] = '\0';
-    return out;
-}
-
 /* The desc= attribute (folded), else NULL; a <desc> child replaces it (end_element()). */
 static const char *desc_of(struct loader *ld, xmlNode *n)
 {
     const char *d = get(ld, n, "desc");
-    return d ? fold_text(ld->a, d) : NULL;
-}
-
-/* Reports a bad number in attribute 'name' (value 'v', offending offset 'bad'). */
-static void report_bad_number(struct loader *ld, xmlNode *n, const char *name, const char *v,
-                              enum expr_number_status st, size_t bad)
-{
-    size_t len = strlen(v);
-    struct srcpos p = value_pos(ld, n, name, bad < len ? bad : (len ? len - 1 : 0));
-    bool hsuffix = len > 1 && (v[len - 1] == 'H' || v[len - 1] == 'h') &&
-                   strspn(v, "0123456789abcdefABCDEF_") == len - 1;
-    if (st == EXPR_NUMBER_EMPTY)
-        report(ld, DIAG_BAD_NUMBER, p, "'%s' is empty: expected a number", name);
-    else if (st == EXPR_NUMBER_OVERFLOW)
-        report(ld, DIAG_BAD_NUMBER, p, "number '%s' does not fit in 64 bits", v);
-    else if (hsuffix)
-        report(ld, DIAG_BAD_NUMBER, p,
-                    "number '%s' uses the manuals' 'H' suffix: write '0x%.*s'", v,
-                    (int)(len - 1), v);
-    else if (bad >= len)
-        report(ld, DIAG_BAD_NUMBER, p, "number '%s' ends too early", v);
-    else
-        report(ld, DIAG_BAD_NUMBER, p, "invalid character '%c' in number '%s'", v[bad], v);
+    return d ? value_fold_text(ld->a, d) : NULL;
 }
 
 /* Numeric attribute: false when absent or invalid (reported). */
@@ -1358,11 +1322,10 @@ static bool get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *o
     const char *v = get(ld, n, name);
     if (!v)
         return false;
-    size_t bad = 0;
-    enum expr_number_status st = expr_scan_number(v, strlen(v), out, &bad);
-    if (st == EXPR_NUMBER_OK)
+    struct value_error err;
+    if (value_number(ld->a, name, v, out, &err))
         return true;
-    report_bad_number(ld, n, name, v, st, bad);
+    report_value(ld, n, name, &err);
     return false;
 }
 
@@ -1406,146 +1369,21 @@ static struct model_role role_of(struct loader *ld, xmlNode *n, const char *name
     return (struct model_role){get(ld, n, name), NULL};
 }
 
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* Reads a decimal index at s[*i] (at most 'limit'); false when there is none or it is larger. */
-static bool scan_index(const char *s, size_t *i, unsigned long limit, unsigned long *out)
-{
-    if (!is_digit(s[*i]))
-        return false;
-    unsigned long v = 0;
-    for (; is_digit(s[*i]); (*i)++) {
-        v = v * 10 + (unsigned long)(s[*i] - '0');
-        if (v > limit)
-            return false;
-    }
-    *out = v;
-    return true;
-}
-
-/* bits="HI:LO" or bits="N" */
-static void parse_bits(struct loader *ld, xmlNode *n, const char *v, unsigned *msb, unsigned *lsb)
-{
-    size_t i = 0, start_hi = 0;
-    unsigned long hi, lo;
-    if (!scan_index(v, &i, 1000, &hi))
-        goto malformed;
-    lo = hi;
-    if (v[i] == ':') {
-        i++;
-        size_t start_lo = i;
-        if (!scan_index(v, &i, 1000, &lo))
-            goto malformed;
-        if (lo > 63) {
-            report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", start_lo),
-                        "bit %lu is out of range: bits are numbered 0 to 63", lo);
-            return;
-        }
-    }
-    if (v[i] != '\0')
-        goto malformed;
-    if (hi > 63) {
-        report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", start_hi),
-                    "bit %lu is out of range: bits are numbered 0 to 63", hi);
-        return;
-    }
-    if (hi < lo) {
-        report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", 0),
-                    "bit range '%s' is written low first: write '%lu:%lu'", v, lo, hi);
-        return;
-    }
-    *msb = (unsigned)hi;
-    *lsb = (unsigned)lo;
-    return;
-malformed:
-    if (is_digit(v[i]))
-        while (is_digit(v[i + 1]))
-            i++; /* a too-large number: point at its last digit */
-    report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", i),
-                "malformed bit range '%s': expected 'HI:LO' or 'N'", v);
-}
-
-/* counters="0-3" | "0,1" | "0-1,3": bit i of the mask is index i. */
-static bool parse_counters(struct loader *ld, xmlNode *n, const char *v, uint64_t *mask)
-{
-    size_t i = 0;
-    *mask = 0;
-    for (;;) {
-        size_t start = i;
-        unsigned long a, b;
-        if (!scan_index(v, &i, 1000, &a))
-            goto malformed;
-        b = a;
-        if (v[i] == '-') {
-            i++;
-            if (!scan_index(v, &i, 1000, &b))
-                goto malformed;
-        }
-        if (a > 63 || b > 63) {
-            report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "counters", start),
-                        "counter index %lu is out of range: at most 63", a > 63 ? a : b);
-            return false;
-        }
-        if (b < a) {
-            report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "counters", start),
-                        "counter range '%lu-%lu' is written high first: write '%lu-%lu'", a, b, b,
-                        a);
-            return false;
-        }
-        for (unsigned long k = a; k <= b; k++)
-            *mask |= UINT64_C(1) << k;
-        if (v[i] == '\0')
-            return true;
-        if (v[i++] != ',')
-            goto malformed;
-    }
-malformed:
-    while (is_digit(v[i]))
-        i++;
-    report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "counters", i),
-                "malformed counter list '%s': expected indices such as '0-3' or '0,1'", v);
-    return false;
-}
-
 /* ---------------------------------------------------------------- registers */
 
 /* name="BASE" or name="BASE{HI-LO}" / "BASE{LO-HI}" */
 static void parse_reg_name(struct loader *ld, xmlNode *n, struct model_reg *r)
 {
-    const char *v = r->written_name;
-    const char *brace = strchr(v, '{');
-    r->first = 0;
-    r->count = 1;
-    if (!brace && !strchr(v, '}')) {
-        r->name = v;
-        return;
-    }
-    r->name = arena_strndup(ld->a, v, brace ? (size_t)(brace - v) : strlen(v));
-    size_t i = brace ? (size_t)(brace - v) + 1 : strcspn(v, "}");
-    unsigned long a, b;
-    if (!brace || i == 1)
-        goto malformed;
-    if (!scan_index(v, &i, 1u << 20, &a) || v[i] != '-')
-        goto malformed;
-    i++;
-    if (!scan_index(v, &i, 1u << 20, &b) || v[i] != '}')
-        goto malformed;
-    i++;
-    if (v[i] != '\0')
-        goto malformed;
-    r->is_array = true;
-    r->descending = a > b;
-    r->first = (unsigned)(a < b ? a : b);
-    r->count = (unsigned)(a < b ? b - a : a - b) + 1;
-    return;
-malformed:
-    if (!brace || i == 1)
-        i = brace ? 0 : i;
-    report(ld, DIAG_BAD_ARRAY, value_pos(ld, n, "name", i),
-                "malformed register array '%s': expected 'NAME{HI-LO}' or 'NAME{LO-HI}'", v);
+    struct value_array_name an;
+    struct value_error err;
+    bool ok = value_array_name(ld->a, r->written_name, &an, &err);
+    r->name = an.name;
+    r->first = an.first;
+    r->count = an.count;
+    r->is_array = an.is_array;
+    r->descending = an.descending;
+    if (!ok)
+        report_value(ld, n, "name", &err);
 }
 
 /* <field name= bits= access= reset= desc=> <desc/> <value/>* </field> */
@@ -1564,8 +1402,9 @@ static struct model_field *new_field(struct loader *ld, xmlNode *n, struct model
 {
     struct model_field *f = arena_zalloc(ld->a, sizeof(*f));
     const char *bits = get(ld, n, "bits");
-    if (bits)
-        parse_bits(ld, n, bits, &f->msb, &f->lsb);
+    struct value_error err;
+    if (bits && !value_bits(ld->a, bits, &f->msb, &f->lsb, &err))
+        report_value(ld, n, "bits", &err);
     f->access_text = get(ld, n, "access");
     f->access = f->access_text ? regc_access_parse(f->access_text) : REGC_ACCESS_UNKNOWN;
     f->reg = r;
@@ -1590,7 +1429,7 @@ static struct model_field *load_gap(struct loader *ld, xmlNode *n, struct model_
     struct model_field *f = new_field(ld, n, r);
     f->name = f->access_text && strcmp(f->access_text, "ig") == 0 ? "ig" : "rsv";
     const char *why = get(ld, n, "why");
-    f->desc = why ? fold_text(ld->a, why) : NULL;
+    f->desc = why ? value_fold_text(ld->a, why) : NULL;
     f->implicit = true;
     return f;
 }
@@ -1657,50 +1496,6 @@ static struct model_at *load_at(struct loader *ld, xmlNode *n)
     return at;
 }
 
-static enum model_space space_of(const char *s)
-{
-    if (s && strcmp(s, "pci") == 0)
-        return SPACE_PCI;
-    if (s && strcmp(s, "mmio") == 0)
-        return SPACE_MMIO;
-    return SPACE_MSR;
-}
-
-/*
- * addresses="0xA0 0xB0 0xB8 0xC0": each element's address, lowest index
- * first, for arrays the manual does not space evenly. Numbers are separated
- * by blanks or commas; a bad one is reported where it stands.
- */
-static bool parse_addresses(struct loader *ld, xmlNode *n, struct model_reg *r, const char *v)
-{
-    size_t cap = 0;
-    for (size_t i = 0; v[i];) {
-        i += strspn(v + i, " \t\r\n,");
-        size_t len = strcspn(v + i, " \t\r\n,");
-        if (!len)
-            break;
-        uint64_t a;
-        size_t bad = 0;
-        enum expr_number_status st = expr_scan_number(v + i, len, &a, &bad);
-        if (st != EXPR_NUMBER_OK) {
-            const char *word = arena_strndup(ld->a, v + i, len);
-            report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "addresses", i + bad),
-                        "'%s' in 'addresses' is not a number", word);
-            return false;
-        }
-        if (r->naddrs == cap) {
-            cap = cap ? 2 * cap : 8;
-            uint64_t *grown = arena_alloc(ld->a, cap * sizeof(*grown));
-            if (r->naddrs)
-                memcpy(grown, r->addrs, r->naddrs * sizeof(*grown));
-            r->addrs = grown;
-        }
-        r->addrs[r->naddrs++] = a;
-        i += len;
-    }
-    return true;
-}
-
 /* address= and stride=, or addresses=: which the register gives, and whether they fit its form. */
 static void load_reg_address(struct loader *ld, xmlNode *n, struct model_reg *r)
 {
@@ -1720,7 +1515,11 @@ static void load_reg_address(struct loader *ld, xmlNode *n, struct model_reg *r)
                         "'%s{3-0}'", name, name);
             return;
         }
-        if (parse_addresses(ld, n, r, addresses) && r->naddrs != r->count)
+        struct value_error err;
+        bool listed = value_addresses(ld->a, addresses, &r->addrs, &r->naddrs, &err);
+        if (!listed)
+            report_value(ld, n, "addresses", &err);
+        if (listed && r->naddrs != r->count)
             report(ld, DIAG_BAD_ARRAY, value_pos(ld, n, "addresses", 0),
                         "register array '%s' has %u elements but 'addresses' lists %zu",
                         name, r->count, r->naddrs);
@@ -1753,7 +1552,7 @@ static struct model_reg *load_register(struct loader *ld, xmlNode *n, struct mod
     if (r->written_name)
         parse_reg_name(ld, n, r);
     load_reg_address(ld, n, r);
-    r->space = space_of(get(ld, n, "space"));
+    r->space = value_space(get(ld, n, "space"));
     r->width = get_uint(ld, n, "width", 0);
     r->size = get_uint(ld, n, "size", r->space == SPACE_MSR ? 64 : 32);
     r->has_reset = get_num(ld, n, "reset", &r->reset);
@@ -1777,20 +1576,6 @@ static struct model_set *load_set(struct loader *ld, xmlNode *n)
     return s;
 }
 
-/* The white-space separated words of 'text' (NULL: none) into an arena array. */
-static void split_words(struct loader *ld, const char *text, const char ***out, size_t *n)
-{
-    size_t cap = 0;
-    for (const char *t = text; t && *t;) {
-        t += strspn(t, " \t\n\r");
-        size_t len = strcspn(t, " \t\n\r");
-        if (!len)
-            break;
-        arena_push(ld->a, (void ***)out, n, &cap, arena_strndup(ld->a, t, len));
-        t += len;
-    }
-}
-
 /* <event name= code= umask= counters=> (<set/>|<sub/>)* or <sub name= umask= counters=> <set/>* */
 static struct model_event *load_event(struct loader *ld, xmlNode *n, struct model_events *t,
                                       struct model_event *parent)
@@ -1812,12 +1597,15 @@ static struct model_event *load_event(struct loader *ld, xmlNode *n, struct mode
     e->perfmon = get(ld, n, "perfmon");
     const char *combine = get(ld, n, "combine");
     e->combine_or = combine && strcmp(combine, "or") == 0;
-    split_words(ld, get(ld, n, "filters"), &e->filters, &e->nfilters);
-    split_words(ld, get(ld, n, "unmodelled-filters"), &e->unmodelled, &e->nunmodelled);
+    value_words(ld->a, get(ld, n, "filters"), &e->filters, &e->nfilters);
+    value_words(ld->a, get(ld, n, "unmodelled-filters"), &e->unmodelled, &e->nunmodelled);
     e->counter_mask = UINT64_MAX;
-    if (e->counters_text)
-        e->has_counters = parse_counters(ld, n, e->counters_text, &e->counter_mask);
-    else if (parent && parent->has_counters)
+    struct value_error err;
+    if (e->counters_text) {
+        e->has_counters = value_counters(ld->a, e->counters_text, &e->counter_mask, &err);
+        if (!e->has_counters)
+            report_value(ld, n, "counters", &err);
+    } else if (parent && parent->has_counters)
         e->has_counters = true, e->counter_mask = parent->counter_mask,
         e->counters_text = parent->counters_text;
     e->desc = desc_of(ld, n);
@@ -2122,7 +1910,7 @@ static struct model_source *load_source(struct loader *ld, xmlNode *n)
     s->id = get(ld, n, "id");
     s->title = get(ld, n, "title");
     if (s->title)
-        s->title = fold_text(ld->a, s->title);
+        s->title = value_fold_text(ld->a, s->title);
     s->ref = get(ld, n, "ref");
     s->rev = get(ld, n, "rev");
     s->date = get(ld, n, "date");
@@ -2404,11 +2192,11 @@ static void close_element(struct loader *ld, struct frame *fr, const char *text)
     if (fr->kind == K_DESC) {
         struct frame *p = fr - 1;
         if (p->desc && !p->has_desc)
-            *p->desc = fold_text(ld->a, text);
+            *p->desc = value_fold_text(ld->a, text);
         p->has_desc = true;
     } else if (fr->kind == K_RULE) {
         struct model_rule *ru = fr->obj;
-        ru->message = fold_text(ld->a, text);
+        ru->message = value_fold_text(ld->a, text);
     }
 }
 
