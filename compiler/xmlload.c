@@ -33,6 +33,7 @@
 #include "incpath.h"
 #include "metric.h"
 #include "util.h"
+#include "xmlschema.h"
 #include "xmlvalue.h"
 
 #include <libxml/parser.h>
@@ -52,48 +53,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* regspec/regspec.rng, compiled in by tools/embed.c (build/gen/schema.c). */
-extern const char regspec_schema[];
-extern const size_t regspec_schema_len;
-
 enum {
     XMLLOAD_MAX_DEPTH = 64,
     PEEK_SIZE = 65536, /* read before libxml2 starts: the text a SystemRDL file is told by */
-};
-
-/* What the schema says of one element's attributes (for readable messages). */
-struct schema_attr {
-    const char *name;      /* owned by the arena */
-    bool required;
-    unsigned group;        /* the innermost <optional> holding it (0: none): see below */
-    const char *values[8]; /* allowed values when the schema lists them; NULL-terminated */
-};
-/*
- * An element's attributes. An <optional> holding several attributes makes
- * them a group: given one of them (or of a group nested inside), all of
- * them are required. group_parent[g] is the group holding group g (0: none).
- * Its children and text, by name only (no order, no count): enough to judge
- * a file on once libxml2's validator has lost its way (see check_placement()).
- */
-struct schema_elem {
-    const char *name;
-    struct schema_attr attrs[32];
-    size_t nattrs;
-    unsigned group_parent[16];
-    unsigned ngroups; /* group ids are 1..ngroups */
-    bool truncated;   /* more attributes than attrs[] holds: do not call any unknown */
-    const char *children[16]; /* the elements it may contain; owned by the arena */
-    size_t nchildren;
-    bool children_truncated; /* more than children[] holds: do not call any child misplaced */
-    bool text;               /* it may contain text */
-};
-
-/* The compiled schema and its attribute table (xmlload.h). */
-struct xmlload_schema {
-    xmlRelaxNGPtr rng;
-    struct schema_elem *elems; /* xmalloc'd */
-    size_t nelems;
-    struct arena a; /* the names and values in elems */
 };
 
 /* ---------------------------------------------------------------- the scanner */
@@ -890,139 +852,6 @@ static int schema_err_cmp(const void *x, const void *y)
 
 /* ---------------------------------------------------------------- schema */
 
-static bool rng_is(xmlNode *n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
-
-static xmlNode *rng_define(xmlNode *grammar, const xmlChar *name)
-{
-    for (xmlNode *c = grammar->children; c; c = c->next) {
-        if (!rng_is(c, "define"))
-            continue;
-        xmlChar *v = xmlGetNoNsProp(c, (const xmlChar *)"name");
-        bool same = v && xmlStrEqual(v, name);
-        xmlFree(v);
-        if (same)
-            return c;
-    }
-    return NULL;
-}
-
-static void rng_add_attr(struct xmlload_schema *sc, struct schema_elem *e, xmlNode *n, bool optional,
-                         unsigned group)
-{
-    xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
-    if (!name || e->nattrs == ARRAY_SIZE(e->attrs)) {
-        e->truncated = e->truncated || name;
-        xmlFree(name);
-        return;
-    }
-    struct schema_attr *at = &e->attrs[e->nattrs++];
-    at->name = arena_strdup(&sc->a, (const char *)name);
-    at->required = !optional;
-    at->group = group;
-    xmlFree(name);
-    size_t nv = 0;
-    for (xmlNode *c = n->children; c; c = c->next) {
-        xmlNode *list = rng_is(c, "choice") ? c->children : c;
-        for (xmlNode *v = list; v; v = list == c ? NULL : v->next) {
-            if (rng_is(v, "value") && nv + 1 < ARRAY_SIZE(at->values)) {
-                xmlChar *t = xmlNodeGetContent(v);
-                at->values[nv++] = arena_strdup(&sc->a, t ? (const char *)t : "");
-                xmlFree(t);
-            }
-        }
-    }
-}
-
-static void rng_add_child(struct xmlload_schema *sc, struct schema_elem *e, xmlNode *n)
-{
-    xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
-    if (!name || e->nchildren == ARRAY_SIZE(e->children))
-        e->children_truncated = true; /* an element named by a pattern, or too many */
-    else
-        e->children[e->nchildren++] = arena_strdup(&sc->a, (const char *)name);
-    xmlFree(name);
-}
-
-/*
- * The attributes, child elements and text an element's pattern allows
- * (following refs, not into child elements).
- */
-static void rng_collect(struct xmlload_schema *sc, xmlNode *grammar, xmlNode *n, struct schema_elem *e,
-                        bool optional, unsigned group, int depth)
-{
-    if (depth > 16)
-        return;
-    for (xmlNode *c = n->children; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        if (rng_is(c, "element")) {
-            rng_add_child(sc, e, c);
-        } else if (rng_is(c, "text") || rng_is(c, "data") || rng_is(c, "value")) {
-            e->text = true;
-        } else if (rng_is(c, "attribute")) {
-            rng_add_attr(sc, e, c, optional, group);
-        } else if (rng_is(c, "ref")) {
-            xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
-            xmlNode *def = name ? rng_define(grammar, name) : NULL;
-            xmlFree(name);
-            if (def)
-                rng_collect(sc, grammar, def, e, optional, group, depth + 1);
-        } else if (rng_is(c, "optional") && e->ngroups + 1 < ARRAY_SIZE(e->group_parent)) {
-            e->group_parent[++e->ngroups] = group;
-            rng_collect(sc, grammar, c, e, true, e->ngroups, depth + 1);
-        } else {
-            bool opt = rng_is(c, "optional") || rng_is(c, "zeroOrMore") || rng_is(c, "choice");
-            rng_collect(sc, grammar, c, e, optional || opt, opt ? 0 : group, depth + 1);
-        }
-    }
-}
-
-static void rng_elements(struct xmlload_schema *sc, xmlNode *grammar, xmlNode *n, size_t *cap)
-{
-    for (xmlNode *c = n->children; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        if (rng_is(c, "element")) {
-            xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
-            if (name) {
-                if (sc->nelems == *cap)
-                    sc->elems = xgrow(sc->elems, cap, sc->nelems + 1, sizeof(*sc->elems));
-                struct schema_elem *e = &sc->elems[sc->nelems++];
-                memset(e, 0, sizeof(*e));
-                e->name = arena_strdup(&sc->a, (const char *)name);
-                rng_collect(sc, grammar, c, e, false, 0, 0);
-            }
-            xmlFree(name);
-        }
-        rng_elements(sc, grammar, c, cap);
-    }
-}
-
-/* Reads the attribute table of every element out of the compiled-in schema. */
-static void schema_table(struct xmlload_schema *sc)
-{
-    xmlDocPtr doc = xmlReadMemory(regspec_schema, (int)regspec_schema_len, NULL, NULL,
-                                  XML_PARSE_NONET | XML_PARSE_NOBLANKS);
-    if (!doc)
-        return;
-    size_t cap = 0;
-    xmlNode *grammar = xmlDocGetRootElement(doc);
-    if (grammar)
-        rng_elements(sc, grammar, grammar, &cap);
-    xmlFreeDoc(doc);
-}
-
-static const struct schema_elem *schema_elem_find(struct loader *ld, const char *name)
-{
-    for (size_t i = 0; i < ld->sc->nelems; i++)
-        if (strcmp(ld->sc->elems[i].name, name) == 0)
-            return &ld->sc->elems[i];
-    return NULL;
-}
-
 /* "'a', 'b' or 'c'" */
 static void list_values(char *out, size_t size, const char *const *values)
 {
@@ -1087,14 +916,6 @@ static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct s
     }
 }
 
-static const struct schema_attr *schema_attr_find(const struct schema_elem *e, const char *name)
-{
-    for (size_t i = 0; i < e->nattrs; i++)
-        if (strcmp(e->attrs[i].name, name) == 0)
-            return &e->attrs[i];
-    return NULL;
-}
-
 /*
  * Attributes the schema does not give the element, reported where they are
  * written, each with the closest one it does give ("did you mean"); that
@@ -1128,21 +949,13 @@ static void check_unknown_attributes(struct loader *ld, xmlNode *n, const struct
 /* The closest element name of the schema to 'name', unless 'name' is one; NULL if none is close. */
 static const char *suggest_element(struct loader *ld, const char *name)
 {
-    if (schema_elem_find(ld, name))
+    if (schema_elem_find(ld->sc, name))
         return NULL;
     struct util_suggest sg;
     util_suggest_init(&sg, name);
     for (size_t i = 0; i < ld->sc->nelems; i++)
         util_suggest_add(&sg, ld->sc->elems[i].name);
     return util_suggest_best(&sg);
-}
-
-static bool schema_elem_has_child(const struct schema_elem *e, const char *name)
-{
-    for (size_t i = 0; i < e->nchildren; i++)
-        if (strcmp(e->children[i], name) == 0)
-            return true;
-    return e->children_truncated;
 }
 
 /*
@@ -1155,8 +968,8 @@ static void not_allowed_message(struct loader *ld, char *out, size_t size, const
 {
     const xmlNode *p = n ? n->parent : NULL;
     const struct schema_elem *pe =
-        p && p->type == XML_ELEMENT_NODE ? schema_elem_find(ld, (const char *)p->name) : NULL;
-    if (!pe || !schema_elem_find(ld, name) || schema_elem_has_child(pe, name)) {
+        p && p->type == XML_ELEMENT_NODE ? schema_elem_find(ld->sc, (const char *)p->name) : NULL;
+    if (!pe || !schema_elem_find(ld->sc, name) || schema_elem_has_child(pe, name)) {
         char hint[160];
         snprintf(out, size, "element '%.120s' is not allowed here%s", name,
                  diag_hint(hint, sizeof(hint), suggest_element(ld, name)));
@@ -1177,7 +990,7 @@ static void not_allowed_message(struct loader *ld, char *out, size_t size, const
 /* The attributes of the element being loaded, against the schema's table. */
 static void check_attributes(struct loader *ld, xmlNode *n)
 {
-    const struct schema_elem *e = schema_elem_find(ld, (const char *)n->name);
+    const struct schema_elem *e = schema_elem_find(ld->sc, (const char *)n->name);
     bool suggested[ARRAY_SIZE(e->attrs)] = {0};
     if (e)
         check_unknown_attributes(ld, n, e, suggested);
@@ -1204,7 +1017,7 @@ static bool check_placement(struct loader *ld, xmlNode *n, int depth)
     xmlNode *p = n->parent;
     if (!rf->own || depth == 0 || !p || p->type != XML_ELEMENT_NODE)
         return true;
-    const struct schema_elem *pe = schema_elem_find(ld, (const char *)p->name);
+    const struct schema_elem *pe = schema_elem_find(ld->sc, (const char *)p->name);
     if (!pe || (!n->ns && schema_elem_has_child(pe, (const char *)n->name)))
         return true;
     char msg[320];
@@ -1222,50 +1035,12 @@ static void check_text(struct loader *ld, xmlNode *t, int depth)
     if (!rf->own || (rf->misplaced >= 0 && depth > rf->misplaced) || !p ||
         p->type != XML_ELEMENT_NODE)
         return;
-    const struct schema_elem *pe = schema_elem_find(ld, (const char *)p->name);
+    const struct schema_elem *pe = schema_elem_find(ld->sc, (const char *)p->name);
     if (!pe || pe->text)
         return;
     char msg[320];
     snprintf(msg, sizeof(msg), "element '%.120s' may not contain text", (const char *)p->name);
     schema_err_add(rf, pos_of(ld, p), NULL, msg);
-}
-
-/* What compiling the built-in schema reports goes to 'data', a struct diag. */
-static void on_schema_error(void *data, xmlErrorPtr e)
-{
-    if (e->level != XML_ERR_WARNING)
-        diag_report(data, DIAG_SCHEMA, (struct srcpos){0, 0, 0}, "built-in schema: %s",
-                    e->message ? e->message : "?");
-}
-
-struct xmlload_schema *xmlload_schema_new(struct diag *dg)
-{
-    struct xmlload_schema *sc = xcalloc(1, sizeof(*sc));
-    sc->a = (struct arena)ARENA_INIT;
-    schema_table(sc);
-    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(regspec_schema, (int)regspec_schema_len);
-    if (pc) {
-        xmlRelaxNGSetParserStructuredErrors(pc, on_schema_error, dg);
-        sc->rng = xmlRelaxNGParse(pc);
-        xmlRelaxNGFreeParserCtxt(pc);
-    }
-    if (!sc->rng) {
-        diag_report(dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
-                    "the built-in schema does not compile");
-        xmlload_schema_free(sc);
-        return NULL;
-    }
-    return sc;
-}
-
-void xmlload_schema_free(struct xmlload_schema *sc)
-{
-    if (!sc)
-        return;
-    xmlRelaxNGFree(sc->rng);
-    free(sc->elems);
-    arena_release(&sc->a);
-    free(sc);
 }
 
 /* ---------------------------------------------------------------- values */
