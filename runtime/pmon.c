@@ -23,15 +23,6 @@
 
 #define fail regc__pmon_fail /* the session's error setter (pmon_int.h) */
 
-int regc__pmon_fail(regc_pmon_session *p, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(p->err, sizeof(p->err), fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 int regc_pmon_new(regc_pmon_session **out, regc_dev *d)
 {
     regc_pmon_session *p = calloc(1, sizeof(*p));

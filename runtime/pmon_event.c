@@ -13,7 +13,7 @@
 #include "internal.h"
 #include "pmon_int.h"
 
-#define fail regc__pmon_fail /* pmon.c's: the session's error message */
+#define fail regc__pmon_fail /* the session's error setter (pmon_int.h) */
 
 /* ---- parsing "BLOCK[INST]:EVENT[,FIELD=VALUE...]" */
 

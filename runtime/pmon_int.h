@@ -5,8 +5,10 @@
 #ifndef REGC_PMON_INT_H
 #define REGC_PMON_INT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "internal.h"
 #include "pmon_perf.h"
@@ -80,9 +82,18 @@ struct regc_pmon_session {
     char err[512];
 };
 
-/* Sets the session's error message (regc_pmon_error) and returns rc (pmon.c). */
-int regc__pmon_fail(regc_pmon_session *p, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Sets the session's error message (regc_pmon_error) and returns rc. Inline: both files of the
+ * session call it, and neither calls the other back for it. */
+__attribute__((format(printf, 3, 4))) static inline int regc__pmon_fail(regc_pmon_session *p,
+                                                                        int rc, const char *fmt,
+                                                                        ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err, sizeof(p->err), fmt, ap);
+    va_end(ap);
+    return rc;
+}
 
 /* Parses event 'name' into box event 'e' of 'p' (pmon_event.c): 0 or -errno, the error set. */
 int regc__pmon_parse_event(regc_pmon_session *p, struct pmon_ev *e, const char *name);
