@@ -35,7 +35,7 @@ void check_set_fits(struct check_ctx *c, const char *owner, const struct model_f
         diag_report(c->dg, DIAG_SET_RESERVED, pos,
                     "%s sets %s field '%s' %s to " CHECK_X "; it must be written " CHECK_X, owner,
                     model_field_sem(f) == REGC_SEM_IG ? "ignored" : "reserved", f->name,
-                    check_bits(c, f), value, want);
+                    field_bits_text(c, f), value, want);
 }
 
 static void check_set_value(struct check_ctx *c, const struct model_event *e,

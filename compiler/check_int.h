@@ -23,8 +23,8 @@ struct check_ctx {
     struct model_spec *s;
 };
 
-/* "[13:9]" or "[7]", owned by ctx->a (check_reg.c). */
-const char *check_bits(struct check_ctx *c, const struct model_field *f);
+/* A field's bits as messages print them, "[13:9]" or "[7]"; owned by ctx->a (check_reg.c). */
+const char *field_bits_text(struct check_ctx *c, const struct model_field *f);
 /* "the reset of ...": prints a value the way the spec writes it, "0x1F". */
 #define CHECK_X "0x%" PRIX64
 

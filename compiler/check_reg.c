@@ -18,7 +18,7 @@ static const char accepted_access[] =
 #undef REGC_X_
     ;
 
-const char *check_bits(struct check_ctx *c, const struct model_field *f)
+const char *field_bits_text(struct check_ctx *c, const struct model_field *f)
 {
     if (f->msb == f->lsb)
         return arena_printf(c->a, "[%u]", f->lsb);
@@ -68,7 +68,7 @@ static void check_field_outside(struct check_ctx *c, const struct model_field *f
     if (!field_inside(f) && check_width_allowed(f->reg->width))
         diag_report(c->dg, DIAG_FIELD_OUTSIDE, f->pos,
                     "field '%s' %s lies outside register '%s' (width %u)", f->name,
-                    check_bits(c, f), f->reg->name, f->reg->width);
+                    field_bits_text(c, f), f->reg->name, f->reg->width);
 }
 
 static void check_unknown_access(struct check_ctx *c, const struct model_field *f)
@@ -100,8 +100,8 @@ static void check_reserved_reset(struct check_ctx *c, const struct model_field *
     /* an implicit field's reset is the register's (SVD: bits no field describes) */
     if (check_known_reserved(f) && f->reset != 0 && !f->implicit)
         diag_report(c->dg, DIAG_RESERVED_RESET, f->pos,
-                    "reserved field '%s' %s has non-zero reset " CHECK_X, f->name, check_bits(c, f),
-                    f->reset);
+                    "reserved field '%s' %s has non-zero reset " CHECK_X, f->name,
+                    field_bits_text(c, f), f->reset);
 }
 
 static void check_value_too_wide(struct check_ctx *c, const struct model_field *f)
@@ -151,7 +151,7 @@ static void report_overlap(struct check_ctx *c, const struct model_field *f,
                            const struct model_field *other)
 {
     diag_report(c->dg, DIAG_FIELD_OVERLAP, f->pos, "field '%s' %s overlaps field '%s' %s", f->name,
-                check_bits(c, f), other->name, check_bits(c, other));
+                field_bits_text(c, f), other->name, field_bits_text(c, other));
     diag_note(c->dg, other->pos, "field '%s' defined here", other->name);
 }
 

@@ -1,5 +1,6 @@
 #include "expr.h"
 
+#include "digit.h"
 #include "regc/desc.h"
 
 #include <ctype.h>
@@ -11,17 +12,6 @@
 enum { EXPR_MAX_DEPTH = 200, EXPR_MAX_NODES = 1000, EXPR_STACK = REGC_RULE_STACK };
 
 /* ---------------------------------------------------------------- numbers */
-
-static int digit_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return 99;
-}
 
 enum expr_number_status expr_scan_number(const char *s, size_t len, uint64_t *out, size_t *bad)
 {
@@ -42,7 +32,7 @@ enum expr_number_status expr_scan_number(const char *s, size_t len, uint64_t *ou
             digit_before = false;
             continue;
         }
-        int d = digit_value(s[i]);
+        int d = regc_digit_value(s[i]);
         if (d >= (int)base) {
             *bad = i;
             return EXPR_NUMBER_JUNK;

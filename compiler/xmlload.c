@@ -24,15 +24,20 @@
  * the model. As the errors of a file are known only at its end, what the
  * model's construction reports is held (struct held) and kept or dropped
  * when the file ends.
+ *
+ * This file is the driver; the element handlers are xmlelem.c, what they
+ * read an element's attributes and report with is xmlattr.c, the values'
+ * parsers xmlvalue.c, the schema's table xmlschema.c (xmlload_int.h).
  */
 #define _XOPEN_SOURCE 700 /* getline() */
 #include "xmlload.h"
+#include "xmlload_int.h"
 
 #include "buf.h"
-#include "expr.h"
 #include "incpath.h"
-#include "metric.h"
 #include "util.h"
+#include "xmlschema.h"
+#include "xmlvalue.h"
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
@@ -51,211 +56,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* regspec/regspec.rng, compiled in by tools/embed.c (build/gen/schema.c). */
-extern const char regspec_schema[];
-extern const size_t regspec_schema_len;
-
 enum {
     XMLLOAD_MAX_DEPTH = 64,
     PEEK_SIZE = 65536, /* read before libxml2 starts: the text a SystemRDL file is told by */
 };
-
-/* What the schema says of one element's attributes (for readable messages). */
-struct schema_attr {
-    const char *name;      /* owned by the arena */
-    bool required;
-    unsigned group;        /* the innermost <optional> holding it (0: none): see below */
-    const char *values[8]; /* allowed values when the schema lists them; NULL-terminated */
-};
-/*
- * An element's attributes. An <optional> holding several attributes makes
- * them a group: given one of them (or of a group nested inside), all of
- * them are required. group_parent[g] is the group holding group g (0: none).
- * Its children and text, by name only (no order, no count): enough to judge
- * a file on once libxml2's validator has lost its way (see check_placement()).
- */
-struct schema_elem {
-    const char *name;
-    struct schema_attr attrs[32];
-    size_t nattrs;
-    unsigned group_parent[16];
-    unsigned ngroups; /* group ids are 1..ngroups */
-    bool truncated;   /* more attributes than attrs[] holds: do not call any unknown */
-    const char *children[16]; /* the elements it may contain; owned by the arena */
-    size_t nchildren;
-    bool children_truncated; /* more than children[] holds: do not call any child misplaced */
-    bool text;               /* it may contain text */
-};
-
-/* The compiled schema and its attribute table (xmlload.h). */
-struct xmlload_schema {
-    xmlRelaxNGPtr rng;
-    struct schema_elem *elems; /* xmalloc'd */
-    size_t nelems;
-    struct arena a; /* the names and values in elems */
-};
-
-/* ---------------------------------------------------------------- the scanner */
-
-/* A start tag the scanner has seen and the reader has not handed over yet. */
-struct tagrec {
-    uint32_t line, col; /* of its '<' */
-    size_t start, len;  /* its raw text: scan.buf[start, start + len) */
-};
-
-enum scan_state {
-    S_TEXT, S_LT, S_STAG, S_QUOTE, S_ETAG, S_PI, S_BANG, S_COMMENT, S_CDATA, S_DECL
-};
-
-struct scan {
-    enum scan_state state;
-    char quote, prev;       /* the quote of the value being read; the byte before this one */
-    unsigned run;           /* '-' or ']' seen in a row (ends of comments and CDATA) */
-    char look[8];           /* after "<!": what it starts */
-    unsigned nlook;
-    unsigned depth;         /* elements open */
-    bool root_seen;
-    bool lost;              /* the scanner and the reader disagree, or the input is not 8-bit:
-                               positions are libxml2's lines from then on */
-    uint64_t off;           /* bytes scanned */
-    uint64_t line_start;    /* offset of the current line's first byte */
-    uint32_t line;
-    uint32_t lt_line, lt_col; /* the last '<' */
-    char *buf;              /* raw text of the start tags in q; xmalloc'd */
-    size_t head, len, cap;  /* buf[head, len) is in use */
-    struct tagrec *q;       /* q[qhead, qlen): tags not yet handed over; xmalloc'd */
-    size_t qhead, qlen, qcap;
-    struct tagrec cur;      /* the tag being captured */
-};
-
-/* ---------------------------------------------------------------- files */
-
-/* A diagnostic held until its file is known to be sound (or a note to the one before it). */
-struct held_diag {
-    enum diag_code code;
-    bool note;
-    struct srcpos pos;
-    char *msg; /* xmalloc'd */
-};
-
-struct held {
-    struct held_diag *d;
-    size_t n, cap;
-};
-
-/* Schema errors are collected while a file is read, then reported in file order. */
-struct schema_err {
-    struct srcpos pos;
-    char *msg;      /* xmalloc'd */
-    xmlNode *node;  /* not handed over yet when the error came: its position is found later */
-};
-
-/* One file: the spec or an include. */
-struct lfile {
-    const char *path;    /* as diagnostics print it; owned by the arena */
-    const char *real;    /* "DEV:INODE" of the file opened, to find one included twice; arena */
-    int root;            /* where it was found (incpath.h) */
-    const char *rel;     /* its name in that root; arena */
-    uint32_t index;      /* in the diag file table */
-    struct srcpos included_at; /* the <include> that brought it in (file 0: the spec) */
-    bool loading;        /* on the include stack now */
-};
-
-/* The state of reading one file. */
-struct rfile {
-    struct loader *ld;
-    struct lfile *f;
-    int fd;
-    char *peek;                /* the file's first bytes, read before libxml2 starts; xmalloc'd */
-    size_t npeek, peek_pos;
-    int read_err;              /* errno of a failed read */
-    bool stopped;              /* the scanner refused the rest of the input (reported) */
-    struct scan sc;
-    struct held fatal;         /* well-formedness, safety and read errors */
-    struct schema_err *schema; /* xmalloc'd */
-    size_t nschema, schema_cap;
-    size_t placed;             /* schema[0, placed) have their positions */
-    size_t held_mark;          /* ld->held.n when the file began */
-    xmlTextReaderPtr reader;
-    xmlNode *node;             /* the element being loaded */
-    struct tagrec tag;         /* its start tag (tag.len 0: unknown) */
-    const char *wrong_root;    /* the root element, when it is not the one expected */
-    struct srcpos wrong_root_pos;
-    unsigned schema_raw;       /* schema errors libxml2 reported, the dropped ones too */
-    bool lost;                 /* libxml2's validator lost its place (see read_nodes()) */
-    bool own;                  /* ... so it is off, and the schema table judges the rest */
-    int misplaced;             /* depth of the misplaced element being read; -1: none */
-};
-
-struct frame;
-
-struct loader {
-    struct arena *a;
-    struct diag *dg;
-    struct model_spec *spec;
-    struct lfile **files; /* every file opened; xmalloc'd array */
-    size_t nfiles, cap;
-    size_t inputs_cap;    /* capacity of spec->inputs */
-    struct rfile *rf;     /* the file being read */
-    const struct xmlload_schema *sc;
-    struct held held;     /* what the model's construction reported, in order */
-    struct buf text;      /* the text of the <desc> or <rule> being read */
-    struct incpath *ip;   /* where includes may be found */
-};
-
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* ---------------------------------------------------------------- held diagnostics */
-
-static void held_add(struct held *h, enum diag_code code, bool note, struct srcpos pos,
-                     const char *fmt, va_list ap)
-{
-    if (h->n == h->cap)
-        h->d = xgrow(h->d, &h->cap, h->n + 1, sizeof(*h->d));
-    struct buf b = BUF_INIT;
-    buf_vaddf(&b, fmt, ap);
-    size_t len;
-    h->d[h->n++] = (struct held_diag){code, note, pos, buf_detach(&b, &len)};
-}
-
-static void held_truncate(struct held *h, size_t n)
-{
-    while (h->n > n)
-        free(h->d[--h->n].msg);
-}
-
-/* Reports what 'h' holds from 'from' on, in order, and forgets it. */
-static void held_flush(struct held *h, struct diag *dg, size_t from)
-{
-    for (size_t i = from; i < h->n; i++) {
-        if (h->d[i].note)
-            diag_note(dg, h->d[i].pos, "%s", h->d[i].msg);
-        else
-            diag_report(dg, h->d[i].code, h->d[i].pos, "%s", h->d[i].msg);
-    }
-    held_truncate(h, from);
-}
-
-__attribute__((format(printf, 4, 5))) static void report(struct loader *ld, enum diag_code code,
-                                                         struct srcpos pos, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    held_add(&ld->held, code, false, pos, fmt, ap);
-    va_end(ap);
-}
-
-__attribute__((format(printf, 3, 4))) static void note(struct loader *ld, struct srcpos pos,
-                                                       const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    held_add(&ld->held, 0, true, pos, fmt, ap);
-    va_end(ap);
-}
 
 /* A well-formedness, safety or read error of the file being read. */
 __attribute__((format(printf, 4, 5))) static void report_fatal(struct rfile *rf,
@@ -265,7 +69,7 @@ __attribute__((format(printf, 4, 5))) static void report_fatal(struct rfile *rf,
 {
     va_list ap;
     va_start(ap, fmt);
-    held_add(&rf->fatal, code, false, pos, fmt, ap);
+    xl_held_add(&rf->fatal, code, false, pos, fmt, ap);
     va_end(ap);
 }
 
@@ -516,7 +320,7 @@ static bool tag_take(struct rfile *rf, xmlNode *n)
                 (!np || (memcmp(p, n->ns->prefix, np) == 0 && p[np] == ':')) &&
                 memcmp(p + np + (np > 0), n->name, nn) == 0;
     char after = same ? p[np + (np > 0) + nn] : 'x';
-    if (!same || !(is_space(after) || after == '/' || after == '>')) {
+    if (!same || !(xl_is_space(after) || after == '/' || after == '>')) {
         sc->lost = true;
         return false;
     }
@@ -555,106 +359,13 @@ static void *pos_pack(uint32_t line, uint32_t col)
     return (void *)(uintptr_t)(((uint64_t)line << 32) | ((uint64_t)col + 1));
 }
 
-/* The element's position: its file, the line of its '<', col 0. */
-static struct srcpos pos_of(struct loader *ld, xmlNode *n)
-{
-    uint64_t v = (uint64_t)(uintptr_t)n->_private;
-    if (v)
-        return (struct srcpos){ld->rf->f->index, (uint32_t)(v >> 32), 0};
-    long line = xmlGetLineNo(n);
-    return (struct srcpos){ld->rf->f->index, line > 0 ? (uint32_t)line : 0, 0};
-}
-
-/* Position of byte 'i' of the current element's start tag. */
-static struct srcpos tag_pos(struct loader *ld, size_t i)
-{
-    const struct rfile *rf = ld->rf;
-    const char *t = rf->sc.buf + rf->tag.start;
-    uint32_t line = rf->tag.line, col = rf->tag.col + (uint32_t)i;
-    for (size_t k = 0; k < i; k++) {
-        if (t[k] == '\n') {
-            line++;
-            col = (uint32_t)(i - k);
-        }
-    }
-    return (struct srcpos){rf->f->index, line, col};
-}
-
-/*
- * Offset of attribute 'name' inside the start tag of 'n' (the element
- * being loaded): of the first character of its value ('value'), else of
- * its name; SIZE_MAX when it cannot be found.
- */
-static size_t attr_offset(struct loader *ld, xmlNode *n, const char *name, bool value)
-{
-    const struct rfile *rf = ld->rf;
-    if (n != rf->node || rf->tag.len == 0)
-        return SIZE_MAX;
-    const char *t = rf->sc.buf + rf->tag.start;
-    size_t len = rf->tag.len, nlen = strlen(name), i = 1;
-    while (i < len && !is_space(t[i]) && t[i] != '>' && t[i] != '/')
-        i++;
-    while (i < len) {
-        while (i < len && is_space(t[i]))
-            i++;
-        if (i >= len || t[i] == '>' || t[i] == '/')
-            return SIZE_MAX;
-        size_t start = i;
-        while (i < len && t[i] != '=' && !is_space(t[i]))
-            i++;
-        bool match = i - start == nlen && memcmp(t + start, name, nlen) == 0;
-        while (i < len && (is_space(t[i]) || t[i] == '='))
-            i++;
-        if (i >= len || (t[i] != '"' && t[i] != '\''))
-            return SIZE_MAX;
-        char q = t[i++];
-        if (match)
-            return value ? i : start;
-        const char *end = memchr(t + i, q, len - i);
-        if (!end)
-            return SIZE_MAX;
-        i = (size_t)(end - t) + 1;
-    }
-    return SIZE_MAX;
-}
-
-/* Position of attribute 'name' itself (its name) in the start tag; the element's when unknown. */
-static struct srcpos attr_pos(struct loader *ld, xmlNode *n, const char *name)
-{
-    size_t i = attr_offset(ld, n, name, false);
-    return i == SIZE_MAX ? pos_of(ld, n) : tag_pos(ld, i);
-}
-
-/*
- * Position of character 'off' (0-based, in the value libxml2 gives) of
- * attribute 'name': a character or entity reference in the raw text counts
- * as one character. Line only when the value cannot be found.
- */
-static struct srcpos value_pos(struct loader *ld, xmlNode *n, const char *name, size_t off)
-{
-    size_t i = attr_offset(ld, n, name, true);
-    if (i == SIZE_MAX)
-        return pos_of(ld, n);
-    const char *t = ld->rf->sc.buf + ld->rf->tag.start;
-    size_t len = ld->rf->tag.len;
-    char quote = t[i - 1];
-    for (size_t k = 0; k < off && i < len && t[i] != quote; k++) {
-        if (t[i] == '&') {
-            const char *semi = memchr(t + i, ';', len - i);
-            i = semi ? (size_t)(semi - t) : i;
-        }
-        i++;
-    }
-    return tag_pos(ld, i);
-}
-
 /* ---------------------------------------------------------------- libxml2 errors */
 
 /* Copies libxml2's message without its trailing newline (first line only). */
 static void trim_message(char *out, size_t size, const char *msg)
 {
     size_t n = msg ? strcspn(msg, "\n") : 0;
-    while (n > 0 && is_space(msg[n - 1]))
+    while (n > 0 && xl_is_space(msg[n - 1]))
         n--;
     if (n >= size)
         n = size - 1;
@@ -725,9 +436,9 @@ static bool at_end_tag(const char *t, size_t len, size_t i, const char *arg)
 static bool at_attribute(const char *t, size_t len, size_t i, const char *name)
 {
     size_t n = strlen(name), j = i + n;
-    if (j > len || memcmp(t + i, name, n) != 0 || (i > 0 && !is_space(t[i - 1])))
+    if (j > len || memcmp(t + i, name, n) != 0 || (i > 0 && !xl_is_space(t[i - 1])))
         return false;
-    while (j < len && is_space(t[j]))
+    while (j < len && xl_is_space(t[j]))
         j++;
     return j < len && t[j] == '=';
 }
@@ -843,7 +554,7 @@ static void report_schema_error(struct rfile *rf, const xmlError *e)
             schema_err_add(rf, p, n, msg);
             return;
         }
-        p = pos_of(rf->ld, n);
+        p = xl_pos_of(rf->ld, n);
     }
     schema_err_add(rf, p, NULL, msg);
 }
@@ -889,139 +600,6 @@ static int schema_err_cmp(const void *x, const void *y)
 
 /* ---------------------------------------------------------------- schema */
 
-static bool rng_is(xmlNode *n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
-
-static xmlNode *rng_define(xmlNode *grammar, const xmlChar *name)
-{
-    for (xmlNode *c = grammar->children; c; c = c->next) {
-        if (!rng_is(c, "define"))
-            continue;
-        xmlChar *v = xmlGetNoNsProp(c, (const xmlChar *)"name");
-        bool same = v && xmlStrEqual(v, name);
-        xmlFree(v);
-        if (same)
-            return c;
-    }
-    return NULL;
-}
-
-static void rng_add_attr(struct xmlload_schema *sc, struct schema_elem *e, xmlNode *n, bool optional,
-                         unsigned group)
-{
-    xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
-    if (!name || e->nattrs == ARRAY_SIZE(e->attrs)) {
-        e->truncated = e->truncated || name;
-        xmlFree(name);
-        return;
-    }
-    struct schema_attr *at = &e->attrs[e->nattrs++];
-    at->name = arena_strdup(&sc->a, (const char *)name);
-    at->required = !optional;
-    at->group = group;
-    xmlFree(name);
-    size_t nv = 0;
-    for (xmlNode *c = n->children; c; c = c->next) {
-        xmlNode *list = rng_is(c, "choice") ? c->children : c;
-        for (xmlNode *v = list; v; v = list == c ? NULL : v->next) {
-            if (rng_is(v, "value") && nv + 1 < ARRAY_SIZE(at->values)) {
-                xmlChar *t = xmlNodeGetContent(v);
-                at->values[nv++] = arena_strdup(&sc->a, t ? (const char *)t : "");
-                xmlFree(t);
-            }
-        }
-    }
-}
-
-static void rng_add_child(struct xmlload_schema *sc, struct schema_elem *e, xmlNode *n)
-{
-    xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
-    if (!name || e->nchildren == ARRAY_SIZE(e->children))
-        e->children_truncated = true; /* an element named by a pattern, or too many */
-    else
-        e->children[e->nchildren++] = arena_strdup(&sc->a, (const char *)name);
-    xmlFree(name);
-}
-
-/*
- * The attributes, child elements and text an element's pattern allows
- * (following refs, not into child elements).
- */
-static void rng_collect(struct xmlload_schema *sc, xmlNode *grammar, xmlNode *n, struct schema_elem *e,
-                        bool optional, unsigned group, int depth)
-{
-    if (depth > 16)
-        return;
-    for (xmlNode *c = n->children; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        if (rng_is(c, "element")) {
-            rng_add_child(sc, e, c);
-        } else if (rng_is(c, "text") || rng_is(c, "data") || rng_is(c, "value")) {
-            e->text = true;
-        } else if (rng_is(c, "attribute")) {
-            rng_add_attr(sc, e, c, optional, group);
-        } else if (rng_is(c, "ref")) {
-            xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
-            xmlNode *def = name ? rng_define(grammar, name) : NULL;
-            xmlFree(name);
-            if (def)
-                rng_collect(sc, grammar, def, e, optional, group, depth + 1);
-        } else if (rng_is(c, "optional") && e->ngroups + 1 < ARRAY_SIZE(e->group_parent)) {
-            e->group_parent[++e->ngroups] = group;
-            rng_collect(sc, grammar, c, e, true, e->ngroups, depth + 1);
-        } else {
-            bool opt = rng_is(c, "optional") || rng_is(c, "zeroOrMore") || rng_is(c, "choice");
-            rng_collect(sc, grammar, c, e, optional || opt, opt ? 0 : group, depth + 1);
-        }
-    }
-}
-
-static void rng_elements(struct xmlload_schema *sc, xmlNode *grammar, xmlNode *n, size_t *cap)
-{
-    for (xmlNode *c = n->children; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        if (rng_is(c, "element")) {
-            xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
-            if (name) {
-                if (sc->nelems == *cap)
-                    sc->elems = xgrow(sc->elems, cap, sc->nelems + 1, sizeof(*sc->elems));
-                struct schema_elem *e = &sc->elems[sc->nelems++];
-                memset(e, 0, sizeof(*e));
-                e->name = arena_strdup(&sc->a, (const char *)name);
-                rng_collect(sc, grammar, c, e, false, 0, 0);
-            }
-            xmlFree(name);
-        }
-        rng_elements(sc, grammar, c, cap);
-    }
-}
-
-/* Reads the attribute table of every element out of the compiled-in schema. */
-static void schema_table(struct xmlload_schema *sc)
-{
-    xmlDocPtr doc = xmlReadMemory(regspec_schema, (int)regspec_schema_len, NULL, NULL,
-                                  XML_PARSE_NONET | XML_PARSE_NOBLANKS);
-    if (!doc)
-        return;
-    size_t cap = 0;
-    xmlNode *grammar = xmlDocGetRootElement(doc);
-    if (grammar)
-        rng_elements(sc, grammar, grammar, &cap);
-    xmlFreeDoc(doc);
-}
-
-static const struct schema_elem *schema_elem_find(struct loader *ld, const char *name)
-{
-    for (size_t i = 0; i < ld->sc->nelems; i++)
-        if (strcmp(ld->sc->elems[i].name, name) == 0)
-            return &ld->sc->elems[i];
-    return NULL;
-}
-
 /* "'a', 'b' or 'c'" */
 static void list_values(char *out, size_t size, const char *const *values)
 {
@@ -1043,7 +621,7 @@ static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_a
     if (!v && at->required && !suggested) {
         snprintf(msg, sizeof(msg), "element '%s': missing attribute '%s'", (const char *)n->name,
                  at->name);
-        schema_err_add(ld->rf, pos_of(ld, n), NULL, msg);
+        schema_err_add(ld->rf, xl_pos_of(ld, n), NULL, msg);
     }
     bool known = !v || !at->values[0];
     for (size_t i = 0; !known && at->values[i]; i++)
@@ -1053,7 +631,7 @@ static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_a
         list_values(list, sizeof(list), at->values);
         snprintf(msg, sizeof(msg), "element '%s': attribute '%s' is '%.60s', expected %s",
                  (const char *)n->name, at->name, (const char *)v, list);
-        schema_err_add(ld->rf, value_pos(ld, n, at->name, 0), NULL, msg);
+        schema_err_add(ld->rf, xl_value_pos(ld, n, at->name, 0), NULL, msg);
     }
     xmlFree(v);
 }
@@ -1082,16 +660,8 @@ static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct s
             continue;
         snprintf(msg, sizeof(msg), "element '%s': attribute '%s' needs attribute '%s'",
                  (const char *)n->name, with, at->name);
-        schema_err_add(ld->rf, pos_of(ld, n), NULL, msg);
+        schema_err_add(ld->rf, xl_pos_of(ld, n), NULL, msg);
     }
-}
-
-static const struct schema_attr *schema_attr_find(const struct schema_elem *e, const char *name)
-{
-    for (size_t i = 0; i < e->nattrs; i++)
-        if (strcmp(e->attrs[i].name, name) == 0)
-            return &e->attrs[i];
-    return NULL;
 }
 
 /*
@@ -1120,28 +690,20 @@ static void check_unknown_attributes(struct loader *ld, xmlNode *n, const struct
         snprintf(qname, sizeof(qname), "%s%s%.120s", prefix, *prefix ? ":" : "", name);
         snprintf(msg, sizeof(msg), "element '%s': unknown attribute '%s'%s", (const char *)n->name,
                  qname, diag_hint(hint, sizeof(hint), best));
-        schema_err_add(ld->rf, a->ns ? pos_of(ld, n) : attr_pos(ld, n, name), NULL, msg);
+        schema_err_add(ld->rf, a->ns ? xl_pos_of(ld, n) : xl_attr_pos(ld, n, name), NULL, msg);
     }
 }
 
 /* The closest element name of the schema to 'name', unless 'name' is one; NULL if none is close. */
 static const char *suggest_element(struct loader *ld, const char *name)
 {
-    if (schema_elem_find(ld, name))
+    if (schema_elem_find(ld->sc, name))
         return NULL;
     struct util_suggest sg;
     util_suggest_init(&sg, name);
     for (size_t i = 0; i < ld->sc->nelems; i++)
         util_suggest_add(&sg, ld->sc->elems[i].name);
     return util_suggest_best(&sg);
-}
-
-static bool schema_elem_has_child(const struct schema_elem *e, const char *name)
-{
-    for (size_t i = 0; i < e->nchildren; i++)
-        if (strcmp(e->children[i], name) == 0)
-            return true;
-    return e->children_truncated;
 }
 
 /*
@@ -1154,8 +716,8 @@ static void not_allowed_message(struct loader *ld, char *out, size_t size, const
 {
     const xmlNode *p = n ? n->parent : NULL;
     const struct schema_elem *pe =
-        p && p->type == XML_ELEMENT_NODE ? schema_elem_find(ld, (const char *)p->name) : NULL;
-    if (!pe || !schema_elem_find(ld, name) || schema_elem_has_child(pe, name)) {
+        p && p->type == XML_ELEMENT_NODE ? schema_elem_find(ld->sc, (const char *)p->name) : NULL;
+    if (!pe || !schema_elem_find(ld->sc, name) || schema_elem_has_child(pe, name)) {
         char hint[160];
         snprintf(out, size, "element '%.120s' is not allowed here%s", name,
                  diag_hint(hint, sizeof(hint), suggest_element(ld, name)));
@@ -1176,7 +738,7 @@ static void not_allowed_message(struct loader *ld, char *out, size_t size, const
 /* The attributes of the element being loaded, against the schema's table. */
 static void check_attributes(struct loader *ld, xmlNode *n)
 {
-    const struct schema_elem *e = schema_elem_find(ld, (const char *)n->name);
+    const struct schema_elem *e = schema_elem_find(ld->sc, (const char *)n->name);
     bool suggested[ARRAY_SIZE(e->attrs)] = {0};
     if (e)
         check_unknown_attributes(ld, n, e, suggested);
@@ -1203,12 +765,12 @@ static bool check_placement(struct loader *ld, xmlNode *n, int depth)
     xmlNode *p = n->parent;
     if (!rf->own || depth == 0 || !p || p->type != XML_ELEMENT_NODE)
         return true;
-    const struct schema_elem *pe = schema_elem_find(ld, (const char *)p->name);
+    const struct schema_elem *pe = schema_elem_find(ld->sc, (const char *)p->name);
     if (!pe || (!n->ns && schema_elem_has_child(pe, (const char *)n->name)))
         return true;
     char msg[320];
     not_allowed_message(ld, msg, sizeof(msg), (const char *)n->name, n);
-    schema_err_add(rf, pos_of(ld, n), NULL, msg);
+    schema_err_add(rf, xl_pos_of(ld, n), NULL, msg);
     rf->misplaced = depth;
     return false;
 }
@@ -1221,955 +783,12 @@ static void check_text(struct loader *ld, xmlNode *t, int depth)
     if (!rf->own || (rf->misplaced >= 0 && depth > rf->misplaced) || !p ||
         p->type != XML_ELEMENT_NODE)
         return;
-    const struct schema_elem *pe = schema_elem_find(ld, (const char *)p->name);
+    const struct schema_elem *pe = schema_elem_find(ld->sc, (const char *)p->name);
     if (!pe || pe->text)
         return;
     char msg[320];
     snprintf(msg, sizeof(msg), "element '%.120s' may not contain text", (const char *)p->name);
-    schema_err_add(rf, pos_of(ld, p), NULL, msg);
-}
-
-/* What compiling the built-in schema reports goes to 'data', a struct diag. */
-static void on_schema_error(void *data, xmlErrorPtr e)
-{
-    if (e->level != XML_ERR_WARNING)
-        diag_report(data, DIAG_SCHEMA, (struct srcpos){0, 0, 0}, "built-in schema: %s",
-                    e->message ? e->message : "?");
-}
-
-struct xmlload_schema *xmlload_schema_new(struct diag *dg)
-{
-    struct xmlload_schema *sc = xcalloc(1, sizeof(*sc));
-    sc->a = (struct arena)ARENA_INIT;
-    schema_table(sc);
-    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(regspec_schema, (int)regspec_schema_len);
-    if (pc) {
-        xmlRelaxNGSetParserStructuredErrors(pc, on_schema_error, dg);
-        sc->rng = xmlRelaxNGParse(pc);
-        xmlRelaxNGFreeParserCtxt(pc);
-    }
-    if (!sc->rng) {
-        diag_report(dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
-                    "the built-in schema does not compile");
-        xmlload_schema_free(sc);
-        return NULL;
-    }
-    return sc;
-}
-
-void xmlload_schema_free(struct xmlload_schema *sc)
-{
-    if (!sc)
-        return;
-    xmlRelaxNGFree(sc->rng);
-    free(sc->elems);
-    arena_release(&sc->a);
-    free(sc);
-}
-
-/* ---------------------------------------------------------------- values */
-
-/*
- * Attribute 'name' copied into the arena, or NULL when absent. A value the
- * parser left as one text node (always, for our specs: entities are
- * refused) is copied straight from it; xmlGetNoNsProp() would first make a
- * malloc'd copy, and this runs for every attribute of every field.
- */
-static const char *get(struct loader *ld, xmlNode *n, const char *name)
-{
-    for (xmlAttr *at = n->properties; at; at = at->next) {
-        if (at->ns || strcmp((const char *)at->name, name) != 0)
-            continue;
-        xmlNode *t = at->children;
-        if (!t)
-            return arena_strdup(ld->a, "");
-        if (t->type == XML_TEXT_NODE && !t->next)
-            return arena_strdup(ld->a, (const char *)t->content);
-        break;
-    }
-    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
-    if (!v)
-        return NULL;
-    const char *s = arena_strdup(ld->a, (const char *)v);
-    xmlFree(v);
-    return s;
-}
-
-static bool get_bool(struct loader *ld, xmlNode *n, const char *name)
-{
-    const char *v = get(ld, n, name);
-    return v && strcmp(v, "true") == 0;
-}
-
-/* Whitespace runs fold to one space; a blank line between text becomes one "\n". */
-static const char *fold_text(struct arena *a, const char *s)
-{
-    char *out = arena_alloc(a, strlen(s) + 1);
-    size_t n = 0;
-    while (*s) {
-        unsigned newlines = 0;
-        bool space = false;
-        for (; is_space(*s); s++) {
-            space = true;
-            newlines += *s == '\n';
-        }
-        if (!*s)
-            break;
-        if (space && n > 0)
-            out[n++] = newlines >= 2 ? '\n' : ' ';
-        out[n++] = *s++;
-    }
-    out[n] = '\0';
-    return out;
-}
-
-/* The desc= attribute (folded), else NULL; a <desc> child replaces it (end_element()). */
-static const char *desc_of(struct loader *ld, xmlNode *n)
-{
-    const char *d = get(ld, n, "desc");
-    return d ? fold_text(ld->a, d) : NULL;
-}
-
-/* Reports a bad number in attribute 'name' (value 'v', offending offset 'bad'). */
-static void report_bad_number(struct loader *ld, xmlNode *n, const char *name, const char *v,
-                              enum expr_number_status st, size_t bad)
-{
-    size_t len = strlen(v);
-    struct srcpos p = value_pos(ld, n, name, bad < len ? bad : (len ? len - 1 : 0));
-    bool hsuffix = len > 1 && (v[len - 1] == 'H' || v[len - 1] == 'h') &&
-                   strspn(v, "0123456789abcdefABCDEF_") == len - 1;
-    if (st == EXPR_NUMBER_EMPTY)
-        report(ld, DIAG_BAD_NUMBER, p, "'%s' is empty: expected a number", name);
-    else if (st == EXPR_NUMBER_OVERFLOW)
-        report(ld, DIAG_BAD_NUMBER, p, "number '%s' does not fit in 64 bits", v);
-    else if (hsuffix)
-        report(ld, DIAG_BAD_NUMBER, p,
-                    "number '%s' uses the manuals' 'H' suffix: write '0x%.*s'", v,
-                    (int)(len - 1), v);
-    else if (bad >= len)
-        report(ld, DIAG_BAD_NUMBER, p, "number '%s' ends too early", v);
-    else
-        report(ld, DIAG_BAD_NUMBER, p, "invalid character '%c' in number '%s'", v[bad], v);
-}
-
-/* Numeric attribute: false when absent or invalid (reported). */
-static bool get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *out)
-{
-    const char *v = get(ld, n, name);
-    if (!v)
-        return false;
-    size_t bad = 0;
-    enum expr_number_status st = expr_scan_number(v, strlen(v), out, &bad);
-    if (st == EXPR_NUMBER_OK)
-        return true;
-    report_bad_number(ld, n, name, v, st, bad);
-    return false;
-}
-
-/*
- * A number stored in an 'unsigned' (width, size, index). A larger one is
- * reported here, as written: stored, it would be some other number.
- */
-static bool get_num_max(struct loader *ld, xmlNode *n, const char *name, uint64_t max,
-                        uint64_t *out)
-{
-    uint64_t v;
-    if (!get_num(ld, n, name, &v))
-        return false;
-    if (v > max) {
-        report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, name, 0),
-               "'%s' is %s, out of range (at most %" PRIu64 ")", name, get(ld, n, name), max);
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-static unsigned get_uint(struct loader *ld, xmlNode *n, const char *name, unsigned dflt)
-{
-    uint64_t v;
-    return get_num_max(ld, n, name, UINT_MAX, &v) ? (unsigned)v : dflt;
-}
-
-static void cite_of(struct loader *ld, xmlNode *n, struct model_cite *c)
-{
-    c->src = get(ld, n, "src");
-    c->table = get(ld, n, "table");
-    c->page = get(ld, n, "page");
-    c->section = get(ld, n, "section");
-    c->cite = get(ld, n, "cite");
-    c->pos = pos_of(ld, n);
-}
-
-static struct model_role role_of(struct loader *ld, xmlNode *n, const char *name)
-{
-    return (struct model_role){get(ld, n, name), NULL};
-}
-
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* Reads a decimal index at s[*i] (at most 'limit'); false when there is none or it is larger. */
-static bool scan_index(const char *s, size_t *i, unsigned long limit, unsigned long *out)
-{
-    if (!is_digit(s[*i]))
-        return false;
-    unsigned long v = 0;
-    for (; is_digit(s[*i]); (*i)++) {
-        v = v * 10 + (unsigned long)(s[*i] - '0');
-        if (v > limit)
-            return false;
-    }
-    *out = v;
-    return true;
-}
-
-/* bits="HI:LO" or bits="N" */
-static void parse_bits(struct loader *ld, xmlNode *n, const char *v, unsigned *msb, unsigned *lsb)
-{
-    size_t i = 0, start_hi = 0;
-    unsigned long hi, lo;
-    if (!scan_index(v, &i, 1000, &hi))
-        goto malformed;
-    lo = hi;
-    if (v[i] == ':') {
-        i++;
-        size_t start_lo = i;
-        if (!scan_index(v, &i, 1000, &lo))
-            goto malformed;
-        if (lo > 63) {
-            report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", start_lo),
-                        "bit %lu is out of range: bits are numbered 0 to 63", lo);
-            return;
-        }
-    }
-    if (v[i] != '\0')
-        goto malformed;
-    if (hi > 63) {
-        report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", start_hi),
-                    "bit %lu is out of range: bits are numbered 0 to 63", hi);
-        return;
-    }
-    if (hi < lo) {
-        report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", 0),
-                    "bit range '%s' is written low first: write '%lu:%lu'", v, lo, hi);
-        return;
-    }
-    *msb = (unsigned)hi;
-    *lsb = (unsigned)lo;
-    return;
-malformed:
-    if (is_digit(v[i]))
-        while (is_digit(v[i + 1]))
-            i++; /* a too-large number: point at its last digit */
-    report(ld, DIAG_BAD_BITS, value_pos(ld, n, "bits", i),
-                "malformed bit range '%s': expected 'HI:LO' or 'N'", v);
-}
-
-/* counters="0-3" | "0,1" | "0-1,3": bit i of the mask is index i. */
-static bool parse_counters(struct loader *ld, xmlNode *n, const char *v, uint64_t *mask)
-{
-    size_t i = 0;
-    *mask = 0;
-    for (;;) {
-        size_t start = i;
-        unsigned long a, b;
-        if (!scan_index(v, &i, 1000, &a))
-            goto malformed;
-        b = a;
-        if (v[i] == '-') {
-            i++;
-            if (!scan_index(v, &i, 1000, &b))
-                goto malformed;
-        }
-        if (a > 63 || b > 63) {
-            report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "counters", start),
-                        "counter index %lu is out of range: at most 63", a > 63 ? a : b);
-            return false;
-        }
-        if (b < a) {
-            report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "counters", start),
-                        "counter range '%lu-%lu' is written high first: write '%lu-%lu'", a, b, b,
-                        a);
-            return false;
-        }
-        for (unsigned long k = a; k <= b; k++)
-            *mask |= UINT64_C(1) << k;
-        if (v[i] == '\0')
-            return true;
-        if (v[i++] != ',')
-            goto malformed;
-    }
-malformed:
-    while (is_digit(v[i]))
-        i++;
-    report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "counters", i),
-                "malformed counter list '%s': expected indices such as '0-3' or '0,1'", v);
-    return false;
-}
-
-/* ---------------------------------------------------------------- registers */
-
-/* name="BASE" or name="BASE{HI-LO}" / "BASE{LO-HI}" */
-static void parse_reg_name(struct loader *ld, xmlNode *n, struct model_reg *r)
-{
-    const char *v = r->written_name;
-    const char *brace = strchr(v, '{');
-    r->first = 0;
-    r->count = 1;
-    if (!brace && !strchr(v, '}')) {
-        r->name = v;
-        return;
-    }
-    r->name = arena_strndup(ld->a, v, brace ? (size_t)(brace - v) : strlen(v));
-    size_t i = brace ? (size_t)(brace - v) + 1 : strcspn(v, "}");
-    unsigned long a, b;
-    if (!brace || i == 1)
-        goto malformed;
-    if (!scan_index(v, &i, 1u << 20, &a) || v[i] != '-')
-        goto malformed;
-    i++;
-    if (!scan_index(v, &i, 1u << 20, &b) || v[i] != '}')
-        goto malformed;
-    i++;
-    if (v[i] != '\0')
-        goto malformed;
-    r->is_array = true;
-    r->descending = a > b;
-    r->first = (unsigned)(a < b ? a : b);
-    r->count = (unsigned)(a < b ? b - a : a - b) + 1;
-    return;
-malformed:
-    if (!brace || i == 1)
-        i = brace ? 0 : i;
-    report(ld, DIAG_BAD_ARRAY, value_pos(ld, n, "name", i),
-                "malformed register array '%s': expected 'NAME{HI-LO}' or 'NAME{LO-HI}'", v);
-}
-
-/* <field name= bits= access= reset= desc=> <desc/> <value/>* </field> */
-static struct model_value *load_value(struct loader *ld, xmlNode *n)
-{
-    struct model_value *v = arena_zalloc(ld->a, sizeof(*v));
-    v->name = get(ld, n, "name");
-    get_num(ld, n, "value", &v->value);
-    v->undefined = get_bool(ld, n, "undefined");
-    v->desc = desc_of(ld, n);
-    v->pos = pos_of(ld, n);
-    return v;
-}
-
-static struct model_field *new_field(struct loader *ld, xmlNode *n, struct model_reg *r)
-{
-    struct model_field *f = arena_zalloc(ld->a, sizeof(*f));
-    const char *bits = get(ld, n, "bits");
-    if (bits)
-        parse_bits(ld, n, bits, &f->msb, &f->lsb);
-    f->access_text = get(ld, n, "access");
-    f->access = f->access_text ? regc_access_parse(f->access_text) : REGC_ACCESS_UNKNOWN;
-    f->reg = r;
-    f->pos = pos_of(ld, n);
-    f->cite.pos = f->pos;
-    return f;
-}
-
-static struct model_field *load_field(struct loader *ld, xmlNode *n, struct model_reg *r)
-{
-    struct model_field *f = new_field(ld, n, r);
-    f->name = get(ld, n, "name");
-    get_num(ld, n, "reset", &f->reset);
-    f->desc = desc_of(ld, n);
-    cite_of(ld, n, &f->cite);
-    return f;
-}
-
-/* <gap bits= access= why=>: an implicit field named rsv (ig for access ig) */
-static struct model_field *load_gap(struct loader *ld, xmlNode *n, struct model_reg *r)
-{
-    struct model_field *f = new_field(ld, n, r);
-    f->name = f->access_text && strcmp(f->access_text, "ig") == 0 ? "ig" : "rsv";
-    const char *why = get(ld, n, "why");
-    f->desc = why ? fold_text(ld->a, why) : NULL;
-    f->implicit = true;
-    return f;
-}
-
-/* <rule name= expr= cite...>message</rule> */
-static struct model_rule *load_rule(struct loader *ld, xmlNode *n)
-{
-    struct model_rule *ru = arena_zalloc(ld->a, sizeof(*ru));
-    ru->name = get(ld, n, "name");
-    ru->expr_text = get(ld, n, "expr");
-    ru->expr_pos = value_pos(ld, n, "expr", 0);
-    cite_of(ld, n, &ru->cite);
-    ru->pos = pos_of(ld, n);
-    if (!ru->expr_text)
-        return ru;
-    struct expr_error err;
-    ru->expr = expr_parse(ld->a, ru->expr_text, &err);
-    if (!ru->expr)
-        report(ld, DIAG_RULE_SYNTAX, value_pos(ld, n, "expr", err.offset), "rule '%s': %s",
-                    ru->name ? ru->name : "?", err.message);
-    return ru;
-}
-
-/* <metric name= formula= unit= scale= desc= cite...> (docs/regspec.md, "Metrics") */
-static struct model_metric *load_metric(struct loader *ld, xmlNode *n)
-{
-    struct model_metric *m = arena_zalloc(ld->a, sizeof(*m));
-    m->name = get(ld, n, "name");
-    m->formula = get(ld, n, "formula");
-    m->formula_pos = value_pos(ld, n, "formula", 0);
-    m->unit = get(ld, n, "unit");
-    m->unit_pos = value_pos(ld, n, "unit", 0);
-    m->scale_text = get(ld, n, "scale");
-    m->scale = 1;
-    m->desc = desc_of(ld, n);
-    cite_of(ld, n, &m->cite);
-    m->pos = pos_of(ld, n);
-    if (m->scale_text) { /* a NUMBER of the formula language (metric.h), nothing else */
-        struct metric_error serr;
-        const struct metric_node *sn = metric_parse(ld->a, m->scale_text, &serr);
-        m->scale = sn && sn->op == METRIC_OP_NUM ? sn->value : 0;
-        if (m->scale == 0)
-            report(ld, DIAG_METRIC_SYNTAX, value_pos(ld, n, "scale", 0),
-                   "metric '%s': scale '%s' is not a finite non-zero number (e.g. 1e-9, 100)",
-                   m->name ? m->name : "?", m->scale_text);
-    }
-    if (!m->formula)
-        return m;
-    struct metric_error err;
-    m->expr = metric_parse(ld->a, m->formula, &err);
-    if (!m->expr)
-        report(ld, DIAG_METRIC_SYNTAX, value_pos(ld, n, "formula", err.offset), "metric '%s': %s",
-               m->name ? m->name : "?", err.message);
-    return m;
-}
-
-/* <at instance= address=> */
-static struct model_at *load_at(struct loader *ld, xmlNode *n)
-{
-    struct model_at *at = arena_zalloc(ld->a, sizeof(*at));
-    at->instance_name = get(ld, n, "instance");
-    get_num(ld, n, "address", &at->address);
-    at->pos = pos_of(ld, n);
-    return at;
-}
-
-static enum model_space space_of(const char *s)
-{
-    if (s && strcmp(s, "pci") == 0)
-        return SPACE_PCI;
-    if (s && strcmp(s, "mmio") == 0)
-        return SPACE_MMIO;
-    return SPACE_MSR;
-}
-
-/*
- * addresses="0xA0 0xB0 0xB8 0xC0": each element's address, lowest index
- * first, for arrays the manual does not space evenly. Numbers are separated
- * by blanks or commas; a bad one is reported where it stands.
- */
-static bool parse_addresses(struct loader *ld, xmlNode *n, struct model_reg *r, const char *v)
-{
-    size_t cap = 0;
-    for (size_t i = 0; v[i];) {
-        i += strspn(v + i, " \t\r\n,");
-        size_t len = strcspn(v + i, " \t\r\n,");
-        if (!len)
-            break;
-        uint64_t a;
-        size_t bad = 0;
-        enum expr_number_status st = expr_scan_number(v + i, len, &a, &bad);
-        if (st != EXPR_NUMBER_OK) {
-            const char *word = arena_strndup(ld->a, v + i, len);
-            report(ld, DIAG_BAD_NUMBER, value_pos(ld, n, "addresses", i + bad),
-                        "'%s' in 'addresses' is not a number", word);
-            return false;
-        }
-        if (r->naddrs == cap) {
-            cap = cap ? 2 * cap : 8;
-            uint64_t *grown = arena_alloc(ld->a, cap * sizeof(*grown));
-            if (r->naddrs)
-                memcpy(grown, r->addrs, r->naddrs * sizeof(*grown));
-            r->addrs = grown;
-        }
-        r->addrs[r->naddrs++] = a;
-        i += len;
-    }
-    return true;
-}
-
-/* address= and stride=, or addresses=: which the register gives, and whether they fit its form. */
-static void load_reg_address(struct loader *ld, xmlNode *n, struct model_reg *r)
-{
-    const char *address = get(ld, n, "address"), *stride = get(ld, n, "stride");
-    const char *addresses = get(ld, n, "addresses");
-    const char *name = r->written_name ? r->written_name : "?";
-    if (addresses && (address || stride)) {
-        report(ld, DIAG_BAD_ARRAY, value_pos(ld, n, "addresses", 0),
-                    "register '%s' gives 'addresses' and '%s': give one or the other", name,
-                    address ? "address" : "stride");
-        return;
-    }
-    if (addresses) {
-        if (!r->is_array) {
-            report(ld, DIAG_BAD_ARRAY, value_pos(ld, n, "addresses", 0),
-                        "register '%s' is not an array: 'addresses' needs a name such as "
-                        "'%s{3-0}'", name, name);
-            return;
-        }
-        if (parse_addresses(ld, n, r, addresses) && r->naddrs != r->count)
-            report(ld, DIAG_BAD_ARRAY, value_pos(ld, n, "addresses", 0),
-                        "register array '%s' has %u elements but 'addresses' lists %zu",
-                        name, r->count, r->naddrs);
-        if (r->naddrs != r->count) {
-            r->addrs = NULL;
-            r->naddrs = 0;
-        }
-        r->address = r->addrs ? r->addrs[0] : 0;
-        return;
-    }
-    if (!address) { /* the schema allows either form, so it cannot say this */
-        report(ld, DIAG_SCHEMA, r->pos,
-                    "element 'register': missing attribute 'address' (or 'addresses')");
-        return;
-    }
-    get_num(ld, n, "address", &r->address);
-    bool has_stride = get_num(ld, n, "stride", &r->stride);
-    if (r->is_array && !has_stride && !stride)
-        report(ld, DIAG_BAD_ARRAY, r->pos, "register array '%s' has no 'stride'",
-                    r->written_name);
-}
-
-/* <register name= space= address= stride= | addresses= width= size= reset= gaps= desc= cite...> */
-static struct model_reg *load_register(struct loader *ld, xmlNode *n, struct model_block *b)
-{
-    struct model_reg *r = arena_zalloc(ld->a, sizeof(*r));
-    r->pos = pos_of(ld, n);
-    r->block = b;
-    r->written_name = get(ld, n, "name");
-    if (r->written_name)
-        parse_reg_name(ld, n, r);
-    load_reg_address(ld, n, r);
-    r->space = space_of(get(ld, n, "space"));
-    r->width = get_uint(ld, n, "width", 0);
-    r->size = get_uint(ld, n, "size", r->space == SPACE_MSR ? 64 : 32);
-    r->has_reset = get_num(ld, n, "reset", &r->reset);
-    const char *gaps = get(ld, n, "gaps");
-    r->gaps = gaps ? gaps : b->gaps ? b->gaps : ld->spec->gaps;
-    r->desc = desc_of(ld, n);
-    cite_of(ld, n, &r->cite);
-    return r;
-}
-
-/* ---------------------------------------------------------------- events */
-
-/* <set register= field= value=> */
-static struct model_set *load_set(struct loader *ld, xmlNode *n)
-{
-    struct model_set *s = arena_zalloc(ld->a, sizeof(*s));
-    s->reg_name = get(ld, n, "register");
-    s->field_name = get(ld, n, "field");
-    get_num(ld, n, "value", &s->value);
-    s->pos = pos_of(ld, n);
-    return s;
-}
-
-/* The white-space separated words of 'text' (NULL: none) into an arena array. */
-static void split_words(struct loader *ld, const char *text, const char ***out, size_t *n)
-{
-    size_t cap = 0;
-    for (const char *t = text; t && *t;) {
-        t += strspn(t, " \t\n\r");
-        size_t len = strcspn(t, " \t\n\r");
-        if (!len)
-            break;
-        arena_push(ld->a, (void ***)out, n, &cap, arena_strndup(ld->a, t, len));
-        t += len;
-    }
-}
-
-/* <event name= code= umask= counters=> (<set/>|<sub/>)* or <sub name= umask= counters=> <set/>* */
-static struct model_event *load_event(struct loader *ld, xmlNode *n, struct model_events *t,
-                                      struct model_event *parent)
-{
-    struct model_event *e = arena_zalloc(ld->a, sizeof(*e));
-    e->name = get(ld, n, "name");
-    e->parent = parent;
-    e->table = t;
-    e->pos = pos_of(ld, n);
-    e->full_name = parent && parent->name && e->name
-                       ? arena_printf(ld->a, "%s.%s", parent->name, e->name)
-                       : e->name;
-    if (parent)
-        e->code = parent->code;
-    else
-        get_num(ld, n, "code", &e->code);
-    e->has_umask = get_num(ld, n, "umask", &e->umask);
-    e->counters_text = get(ld, n, "counters");
-    e->perfmon = get(ld, n, "perfmon");
-    const char *combine = get(ld, n, "combine");
-    e->combine_or = combine && strcmp(combine, "or") == 0;
-    split_words(ld, get(ld, n, "filters"), &e->filters, &e->nfilters);
-    split_words(ld, get(ld, n, "unmodelled-filters"), &e->unmodelled, &e->nunmodelled);
-    e->counter_mask = UINT64_MAX;
-    if (e->counters_text)
-        e->has_counters = parse_counters(ld, n, e->counters_text, &e->counter_mask);
-    else if (parent && parent->has_counters)
-        e->has_counters = true, e->counter_mask = parent->counter_mask,
-        e->counters_text = parent->counters_text;
-    e->desc = desc_of(ld, n);
-    cite_of(ld, n, &e->cite);
-    return e;
-}
-
-/* <events register= code-field= umask-field= title=> <event/>* */
-static struct model_events *load_events(struct loader *ld, xmlNode *n, struct model_block *b)
-{
-    struct model_events *t = arena_zalloc(ld->a, sizeof(*t));
-    t->reg_name = get(ld, n, "register");
-    t->code_field_name = get(ld, n, "code-field");
-    t->umask_field_name = get(ld, n, "umask-field");
-    t->title = get(ld, n, "title");
-    t->desc = desc_of(ld, n);
-    cite_of(ld, n, &t->cite);
-    t->block = b;
-    t->pos = pos_of(ld, n);
-    return t;
-}
-
-/* ---------------------------------------------------------------- pmon */
-
-/* <filter register= field= match= traffic= perf= example= desc=> */
-static struct model_filter *load_filter(struct loader *ld, xmlNode *n)
-{
-    struct model_filter *f = arena_zalloc(ld->a, sizeof(*f));
-    f->reg_name = get(ld, n, "register");
-    f->field_name = get(ld, n, "field");
-    f->match = get(ld, n, "match");
-    f->traffic = get(ld, n, "traffic");
-    f->perf = get(ld, n, "perf");
-    f->example = get(ld, n, "example");
-    f->desc = desc_of(ld, n);
-    cite_of(ld, n, &f->cite);
-    f->pos = pos_of(ld, n);
-    return f;
-}
-
-/* <unmodelled-filter name= what= desc=> */
-static struct model_unmodelled_filter *load_unmodelled_filter(struct loader *ld, xmlNode *n)
-{
-    struct model_unmodelled_filter *f = arena_zalloc(ld->a, sizeof(*f));
-    f->name = get(ld, n, "name");
-    f->what = get(ld, n, "what");
-    f->desc = desc_of(ld, n);
-    cite_of(ld, n, &f->cite);
-    f->pos = pos_of(ld, n);
-    return f;
-}
-
-/* <rdpmc processor= first= high-zero=> */
-static struct model_rdpmc *load_rdpmc(struct loader *ld, xmlNode *n)
-{
-    struct model_rdpmc *r = arena_zalloc(ld->a, sizeof(*r));
-    r->processor = get(ld, n, "processor");
-    r->first = get_uint(ld, n, "first", 0);
-    r->high_zero = get_bool(ld, n, "high-zero");
-    cite_of(ld, n, &r->cite);
-    r->pos = pos_of(ld, n);
-    return r;
-}
-
-/* direction-field= direction-up= direction-down= direction-up-down= of <counters> */
-static void load_directions(struct loader *ld, xmlNode *n, struct model_counters *c)
-{
-    static const char *const attr[DIRECTION_COUNT] = {"direction-up", "direction-down",
-                                                      "direction-up-down"};
-    c->direction_field = role_of(ld, n, "direction-field");
-    for (int d = 0; d < DIRECTION_COUNT; d++)
-        c->directions[d].given = get_num(ld, n, attr[d], &c->directions[d].value);
-}
-
-/* <counters kind= control= counter= count-field= width= overflow= wrap-field= roles... preload=> */
-static struct model_counters *load_counters(struct loader *ld, xmlNode *n)
-{
-    struct model_counters *c = arena_zalloc(ld->a, sizeof(*c));
-    const char *kind = get(ld, n, "kind"), *overflow = get(ld, n, "overflow");
-    const char *preload = get(ld, n, "preload");
-    c->kind = kind && strcmp(kind, "fixed") == 0 ? COUNTERS_FIXED : COUNTERS_GENERAL;
-    c->control_name = get(ld, n, "control");
-    c->counter_name = get(ld, n, "counter");
-    c->count_field = role_of(ld, n, "count-field");
-    c->width = get_uint(ld, n, "width", 0);
-    c->overflow = overflow && strcmp(overflow, "stop") == 0 ? OVERFLOW_STOP : OVERFLOW_WRAP;
-    c->wrap_field = role_of(ld, n, "wrap-field");
-    c->enable = role_of(ld, n, "enable");
-    c->reset = role_of(ld, n, "reset");
-    c->pmi = role_of(ld, n, "pmi");
-    c->edge = role_of(ld, n, "edge");
-    c->invert = role_of(ld, n, "invert");
-    c->threshold = role_of(ld, n, "threshold");
-    c->event = role_of(ld, n, "event");
-    c->umask = role_of(ld, n, "umask");
-    load_directions(ld, n, c);
-    c->preload_minus_one = preload && strcmp(preload, "2^w-1-N") == 0;
-    c->freeze_on_overflow = get_bool(ld, n, "freeze-on-overflow");
-    c->has_status_first = get(ld, n, "status-first") != NULL;
-    c->status_first = (unsigned)get_uint(ld, n, "status-first", 0);
-    cite_of(ld, n, &c->cite);
-    c->pos = pos_of(ld, n);
-    return c;
-}
-
-/* <box-control register= freeze= freeze-enable= reset-counters= reset-controls= enable=> */
-static struct model_box_control *load_box_control(struct loader *ld, xmlNode *n)
-{
-    struct model_box_control *bc = arena_zalloc(ld->a, sizeof(*bc));
-    bc->reg_name = get(ld, n, "register");
-    bc->freeze = role_of(ld, n, "freeze");
-    bc->freeze_enable = role_of(ld, n, "freeze-enable");
-    bc->reset_counters = role_of(ld, n, "reset-counters");
-    bc->reset_controls = role_of(ld, n, "reset-controls");
-    bc->enable = role_of(ld, n, "enable");
-    cite_of(ld, n, &bc->cite);
-    bc->pos = pos_of(ld, n);
-    return bc;
-}
-
-/* clear="w1c|write0|none" clear-register= clear-field=: default w1c, CLEAR_REGISTER when a
- * register is named */
-static enum model_clear clear_of(struct loader *ld, xmlNode *n, const char **reg,
-                                 struct model_role *field)
-{
-    const char *clear = get(ld, n, "clear");
-    *reg = get(ld, n, "clear-register");
-    *field = role_of(ld, n, "clear-field");
-    bool none = clear && strcmp(clear, "none") == 0;
-    if (none && *reg) /* the schema cannot say that two attributes exclude each other */
-        report(ld, DIAG_SCHEMA, value_pos(ld, n, "clear", 0),
-                    "element '%s': clear=\"none\" says nothing clears the bits, but "
-                    "clear-register names a register that does: give one of them",
-                    (const char *)n->name);
-    if (*reg)
-        return CLEAR_REGISTER;
-    if (none)
-        return CLEAR_NONE;
-    return clear && strcmp(clear, "write0") == 0 ? CLEAR_WRITE0 : CLEAR_W1C;
-}
-
-/* <box-status register= overflow= clear...> */
-static struct model_box_status *load_box_status(struct loader *ld, xmlNode *n)
-{
-    struct model_box_status *bs = arena_zalloc(ld->a, sizeof(*bs));
-    bs->reg_name = get(ld, n, "register");
-    bs->overflow = role_of(ld, n, "overflow");
-    bs->clear = clear_of(ld, n, &bs->clear_reg_name, &bs->clear_field);
-    cite_of(ld, n, &bs->cite);
-    bs->pos = pos_of(ld, n);
-    return bs;
-}
-
-/* A second <pmon>, <box-control>... where one is allowed. */
-static void report_repeated(struct loader *ld, xmlNode *n, struct srcpos first)
-{
-    report(ld, DIAG_SCHEMA, pos_of(ld, n), "element '%s' may appear only once here",
-                (const char *)n->name);
-    note(ld, first, "first '%s' is here", (const char *)n->name);
-}
-
-/* <pmon> (<counters/>|<box-control/>|<box-status/>)* </pmon>; NULL when the block has one */
-static struct model_pmon *load_pmon(struct loader *ld, xmlNode *n, struct model_block *b)
-{
-    if (b->pmon) {
-        report_repeated(ld, n, b->pmon->pos);
-        return NULL;
-    }
-    struct model_pmon *p = arena_zalloc(ld->a, sizeof(*p));
-    cite_of(ld, n, &p->cite);
-    p->pos = pos_of(ld, n);
-    b->pmon = p;
-    return p;
-}
-
-/* pmi-core="A B C": a list of one-bit fields (bit i of the routing mask: field i); pmi_core keeps the first. */
-static void split_pmi_cores(struct loader *ld, struct model_global_control *g)
-{
-    const char *s = g->pmi_core.name;
-    if (!s || !strpbrk(s, " \t,"))
-        return;
-    size_t n = 0;
-    for (const char *p = s; *p;) {
-        p += strspn(p, " \t,");
-        if (!*p)
-            break;
-        n++;
-        p += strcspn(p, " \t,");
-    }
-    g->pmi_cores = arena_zalloc(ld->a, n * sizeof(*g->pmi_cores));
-    for (const char *p = s; *p;) {
-        p += strspn(p, " \t,");
-        size_t len = strcspn(p, " \t,");
-        if (!len)
-            break;
-        char *name = arena_zalloc(ld->a, len + 1);
-        memcpy(name, p, len);
-        g->pmi_cores[g->npmi_cores++] = (struct model_role){name, NULL};
-        p += len;
-    }
-    g->pmi_core = g->pmi_cores[0];
-}
-
-/* <global-control block= register= freeze= unfreeze= enable= freeze-on-overflow= pmi-core= wake= reset= select=> */
-static struct model_global_control *load_global_control(struct loader *ld, xmlNode *n)
-{
-    struct model_global_control *g = arena_zalloc(ld->a, sizeof(*g));
-    g->block_name = get(ld, n, "block");
-    g->reg_name = get(ld, n, "register");
-    g->freeze = role_of(ld, n, "freeze");
-    g->unfreeze = role_of(ld, n, "unfreeze");
-    g->enable = role_of(ld, n, "enable");
-    g->freeze_on_overflow = role_of(ld, n, "freeze-on-overflow");
-    g->pmi_core = role_of(ld, n, "pmi-core");
-    g->select = role_of(ld, n, "select");
-    split_pmi_cores(ld, g);
-    g->wake = role_of(ld, n, "wake");
-    g->reset = role_of(ld, n, "reset");
-    cite_of(ld, n, &g->cite);
-    g->pos = pos_of(ld, n);
-    return g;
-}
-
-/* <box-overflow block= field= instance= counters=> */
-static struct model_box_overflow *load_box_overflow(struct loader *ld, xmlNode *n)
-{
-    struct model_box_overflow *o = arena_zalloc(ld->a, sizeof(*o));
-    o->block_name = get(ld, n, "block");
-    o->field_name = get(ld, n, "field");
-    o->instance_name = get(ld, n, "instance");
-    o->counters_name = get(ld, n, "counters");
-    o->pos = pos_of(ld, n);
-    return o;
-}
-
-/* <global-status block= register= clear...> <box-overflow/>* */
-static struct model_global_status *load_global_status(struct loader *ld, xmlNode *n)
-{
-    struct model_global_status *g = arena_zalloc(ld->a, sizeof(*g));
-    g->block_name = get(ld, n, "block");
-    g->reg_name = get(ld, n, "register");
-    g->clear = clear_of(ld, n, &g->clear_reg_name, &g->clear_field);
-    cite_of(ld, n, &g->cite);
-    g->pos = pos_of(ld, n);
-    return g;
-}
-
-/* <pmon-global> (<global-control/>|<global-status/>)*; NULL when the spec has one */
-static struct model_pmon_global *load_pmon_global(struct loader *ld, xmlNode *n)
-{
-    struct model_spec *s = ld->spec;
-    if (s->pmon_global) {
-        report_repeated(ld, n, s->pmon_global->pos);
-        return NULL;
-    }
-    struct model_pmon_global *p = arena_zalloc(ld->a, sizeof(*p));
-    cite_of(ld, n, &p->cite);
-    p->pos = pos_of(ld, n);
-    s->pmon_global = p;
-    return p;
-}
-
-/* ---------------------------------------------------------------- blocks and the spec */
-
-/* <instance name= base= vendor= device= dev= func= desc=> */
-static struct model_instance *load_instance(struct loader *ld, xmlNode *n, struct model_block *b)
-{
-    struct model_instance *in = arena_zalloc(ld->a, sizeof(*in));
-    in->name = get(ld, n, "name");
-    in->has_base = get_num(ld, n, "base", &in->base);
-    /* A PCI locator: vendor and device, each 16 bits; dev (5 bits) and func (3 bits) may be
-     * left out, meaning any slot (a bridge sits wherever the board puts it). */
-    bool v = get_num_max(ld, n, "vendor", 0xffff, &in->vendor);
-    bool d = get_num_max(ld, n, "device", 0xffff, &in->device);
-    in->has_dev = get_num_max(ld, n, "dev", 31, &in->dev);
-    in->has_func = get_num_max(ld, n, "func", 7, &in->func);
-    in->has_pci = v && d;
-    /* a locator part without vendor= and device=: the first one given is named */
-    bool gv = xmlHasProp(n, (const xmlChar *)"vendor");
-    bool gd = xmlHasProp(n, (const xmlChar *)"device");
-    const char *part = gv ? "vendor" : gd ? "device"
-                     : xmlHasProp(n, (const xmlChar *)"dev") ? "dev"
-                     : xmlHasProp(n, (const xmlChar *)"func") ? "func" : NULL;
-    if (part && !(gv && gd))
-        report(ld, DIAG_SCHEMA, pos_of(ld, n),
-               "instance '%s' gives %s= but no %s: a PCI locator needs vendor= and device= "
-               "(dev= and func= may be left out: any slot)",
-               in->name ? in->name : "?", part,
-               gv ? "device=" : gd ? "vendor=" : "vendor= and no device=");
-    in->desc = desc_of(ld, n);
-    cite_of(ld, n, &in->cite);
-    in->block = b;
-    in->index = (unsigned)b->ninstances;
-    in->pos = pos_of(ld, n);
-    return in;
-}
-
-/* <source id= title= ref= rev= date= url=> <desc/>? */
-static struct model_source *load_source(struct loader *ld, xmlNode *n)
-{
-    struct model_source *s = arena_zalloc(ld->a, sizeof(*s));
-    s->id = get(ld, n, "id");
-    s->title = get(ld, n, "title");
-    if (s->title)
-        s->title = fold_text(ld->a, s->title);
-    s->ref = get(ld, n, "ref");
-    s->rev = get(ld, n, "rev");
-    s->date = get(ld, n, "date");
-    s->url = get(ld, n, "url");
-    s->desc = desc_of(ld, n);
-    s->pos = pos_of(ld, n);
-    return s;
-}
-
-/* <cpu vendor= family= model= name= cite...> */
-static struct model_cpu *load_cpu(struct loader *ld, xmlNode *n)
-{
-    struct model_cpu *cpu = arena_zalloc(ld->a, sizeof(*cpu));
-    cpu->vendor = get(ld, n, "vendor");
-    cpu->name = get(ld, n, "name");
-    get_num(ld, n, "family", &cpu->family);
-    get_num(ld, n, "model", &cpu->model);
-    cite_of(ld, n, &cpu->cite);
-    cpu->pos = pos_of(ld, n);
-    return cpu;
-}
-
-
-/* <block name= title= gaps= cite...> children </block> */
-static struct model_block *load_block(struct loader *ld, xmlNode *n)
-{
-    struct model_block *b = arena_zalloc(ld->a, sizeof(*b));
-    b->name = get(ld, n, "name");
-    b->title = get(ld, n, "title");
-    b->gaps = get(ld, n, "gaps");
-    b->desc = desc_of(ld, n);
-    cite_of(ld, n, &b->cite);
-    b->pos = pos_of(ld, n);
-    return b;
-}
-
-/* <regspec name= prefix= version= title= gaps=> children </regspec> */
-static void load_regspec(struct loader *ld, xmlNode *n)
-{
-    struct model_spec *s = ld->spec;
-    s->name = get(ld, n, "name");
-    s->prefix = get(ld, n, "prefix");
-    s->title = get(ld, n, "title");
-    s->gaps = get(ld, n, "gaps");
-    s->version = get_uint(ld, n, "version", 0);
-    s->desc = desc_of(ld, n);
-    s->pos = pos_of(ld, n);
+    schema_err_add(rf, xl_pos_of(ld, p), NULL, msg);
 }
 
 /* ---------------------------------------------------------------- the open elements */
@@ -2196,7 +815,15 @@ struct frame {
     void *obj;         /* the model object (K_BLOCK: the block) */
     struct caps *caps; /* K_TOP, K_BLOCK: where their lists grow (a <part>: its includer's) */
     struct caps own;
-    size_t cap[3];     /* growth of the object's own lists */
+    struct {           /* growth of the object's own lists, one per list a child joins */
+        size_t fields, rules, ats;          /* K_REG (a gap joins fields) */
+        size_t values;                      /* K_FIELD */
+        size_t events;                      /* K_EVENTS */
+        size_t sets, subs;                  /* K_EVENT, K_SUB */
+        size_t counters, filters, unmodelled; /* K_PMON */
+        size_t rdpmcs;                      /* K_COUNTERS */
+        size_t boxes;                       /* K_GLOBAL_STATUS */
+    } grown;
     const char **desc; /* where a <desc> child's text goes; NULL: nowhere */
     bool has_desc;     /* a <desc> child was read (the first one counts) */
 };
@@ -2227,45 +854,45 @@ static void open_top_child(struct loader *ld, struct frame *p, xmlNode *n, const
     } else if (strcmp(name, "include") == 0) {
         load_include(ld, n, p);
     } else if (!b && strcmp(name, "source") == 0) {
-        struct model_source *src = load_source(ld, n);
+        struct model_source *src = xl_load_source(ld, n);
         push(ld, &s->sources, &s->nsources, &caps->sources, src);
         open_as(c, K_LEAF, src, &src->desc);
     } else if (!b && strcmp(name, "cpu") == 0) {
-        push(ld, &s->cpus, &s->ncpus, &caps->cpus, load_cpu(ld, n));
+        push(ld, &s->cpus, &s->ncpus, &caps->cpus, xl_load_cpu(ld, n));
     } else if (!b && strcmp(name, "metric") == 0) {
-        struct model_metric *mt = load_metric(ld, n);
+        struct model_metric *mt = xl_load_metric(ld, n);
         push(ld, &s->metrics, &s->nmetrics, &caps->metrics, mt);
         open_as(c, K_LEAF, mt, &mt->desc);
     } else if (!b && strcmp(name, "block") == 0) {
-        struct model_block *nb = load_block(ld, n);
+        struct model_block *nb = xl_load_block(ld, n);
         push(ld, &s->blocks, &s->nblocks, &caps->blocks, nb);
         open_as(c, K_BLOCK, nb, &nb->desc);
         c->caps = &c->own;
     } else if (!b && strcmp(name, "pmon-global") == 0) {
-        struct model_pmon_global *pg = load_pmon_global(ld, n);
+        struct model_pmon_global *pg = xl_load_pmon_global(ld, n);
         if (pg)
             open_as(c, K_PMON_GLOBAL, pg, NULL);
     } else if (b && strcmp(name, "instance") == 0) {
-        struct model_instance *in = load_instance(ld, n, b);
+        struct model_instance *in = xl_load_instance(ld, n, b);
         push(ld, &b->instances, &b->ninstances, &caps->instances, in);
         open_as(c, K_LEAF, in, &in->desc);
     } else if (b && strcmp(name, "register") == 0) {
-        struct model_reg *r = load_register(ld, n, b);
+        struct model_reg *r = xl_load_register(ld, n, b);
         push(ld, &b->regs, &b->nregs, &caps->regs, r);
         open_as(c, K_REG, r, &r->desc);
     } else if (b && strcmp(name, "events") == 0) {
-        struct model_events *t = load_events(ld, n, b);
+        struct model_events *t = xl_load_events(ld, n, b);
         push(ld, &b->event_tables, &b->nevent_tables, &caps->tables, t);
         open_as(c, K_EVENTS, t, &t->desc);
     } else if (b && strcmp(name, "pmon") == 0) {
-        struct model_pmon *pm = load_pmon(ld, n, b);
+        struct model_pmon *pm = xl_load_pmon(ld, n, b);
         if (pm)
             open_as(c, K_PMON, pm, NULL);
     } else if (p->from_part) {
-        report(ld, DIAG_SCHEMA, pos_of(ld, n), "element '%s' cannot be included %s", name,
-               b ? "inside a block" : "at the top level");
+        xl_report(ld, DIAG_SCHEMA, xl_pos_of(ld, n), "element '%s' cannot be included %s", name,
+                  b ? "inside a block" : "at the top level");
         if (ld->rf->f->included_at.file)
-            note(ld, ld->rf->f->included_at, "included here");
+            xl_note(ld, ld->rf->f->included_at, "included here");
     }
 }
 
@@ -2286,34 +913,34 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
     case K_REG: {
         struct model_reg *r = p->obj;
         if (strcmp(name, "field") == 0) {
-            struct model_field *f = load_field(ld, n, r);
-            push(ld, &r->fields, &r->nfields, &p->cap[0], f);
+            struct model_field *f = xl_load_field(ld, n, r);
+            push(ld, &r->fields, &r->nfields, &p->grown.fields, f);
             open_as(c, K_FIELD, f, &f->desc);
         } else if (strcmp(name, "gap") == 0) {
-            push(ld, &r->fields, &r->nfields, &p->cap[0], load_gap(ld, n, r));
+            push(ld, &r->fields, &r->nfields, &p->grown.fields, xl_load_gap(ld, n, r));
         } else if (strcmp(name, "rule") == 0) {
-            struct model_rule *ru = load_rule(ld, n);
-            push(ld, &r->rules, &r->nrules, &p->cap[1], ru);
+            struct model_rule *ru = xl_load_rule(ld, n);
+            push(ld, &r->rules, &r->nrules, &p->grown.rules, ru);
             open_as(c, K_RULE, ru, NULL);
         } else if (strcmp(name, "at") == 0) {
-            struct model_at *at = load_at(ld, n);
-            push(ld, &r->ats, &r->nats, &p->cap[2], at);
+            struct model_at *at = xl_load_at(ld, n);
+            push(ld, &r->ats, &r->nats, &p->grown.ats, at);
         }
         break;
     }
     case K_FIELD:
         if (strcmp(name, "value") == 0) {
             struct model_field *f = p->obj;
-            struct model_value *v = load_value(ld, n);
-            push(ld, &f->values, &f->nvalues, &p->cap[0], v);
+            struct model_value *v = xl_load_value(ld, n);
+            push(ld, &f->values, &f->nvalues, &p->grown.values, v);
             open_as(c, K_LEAF, v, &v->desc);
         }
         break;
     case K_EVENTS:
         if (strcmp(name, "event") == 0) {
             struct model_events *t = p->obj;
-            struct model_event *e = load_event(ld, n, t, NULL);
-            push(ld, &t->events, &t->nevents, &p->cap[0], e);
+            struct model_event *e = xl_load_event(ld, n, t, NULL);
+            push(ld, &t->events, &t->nevents, &p->grown.events, e);
             open_as(c, K_EVENT, e, &e->desc);
         }
         break;
@@ -2321,10 +948,10 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
     case K_SUB: {
         struct model_event *e = p->obj;
         if (strcmp(name, "set") == 0) {
-            push(ld, &e->sets, &e->nsets, &p->cap[0], load_set(ld, n));
+            push(ld, &e->sets, &e->nsets, &p->grown.sets, xl_load_set(ld, n));
         } else if (p->kind == K_EVENT && strcmp(name, "sub") == 0) {
-            struct model_event *sub = load_event(ld, n, e->table, e);
-            push(ld, &e->subs, &e->nsubs, &p->cap[1], sub);
+            struct model_event *sub = xl_load_event(ld, n, e->table, e);
+            push(ld, &e->subs, &e->nsubs, &p->grown.subs, sub);
             open_as(c, K_SUB, sub, &sub->desc);
         }
         break;
@@ -2332,26 +959,26 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
     case K_PMON: {
         struct model_pmon *pm = p->obj;
         if (strcmp(name, "counters") == 0) {
-            struct model_counters *k = load_counters(ld, n);
-            push(ld, &pm->counters, &pm->ncounters, &p->cap[0], k);
+            struct model_counters *k = xl_load_counters(ld, n);
+            push(ld, &pm->counters, &pm->ncounters, &p->grown.counters, k);
             open_as(c, K_COUNTERS, k, NULL);
         } else if (strcmp(name, "box-control") == 0) {
             if (pm->box_control)
-                report_repeated(ld, n, pm->box_control->pos);
+                xl_report_repeated(ld, n, pm->box_control->pos);
             else
-                pm->box_control = load_box_control(ld, n);
+                pm->box_control = xl_load_box_control(ld, n);
         } else if (strcmp(name, "box-status") == 0) {
             if (pm->box_status)
-                report_repeated(ld, n, pm->box_status->pos);
+                xl_report_repeated(ld, n, pm->box_status->pos);
             else
-                pm->box_status = load_box_status(ld, n);
+                pm->box_status = xl_load_box_status(ld, n);
         } else if (strcmp(name, "filter") == 0) {
-            struct model_filter *f = load_filter(ld, n);
-            push(ld, &pm->filters, &pm->nfilters, &p->cap[1], f);
+            struct model_filter *f = xl_load_filter(ld, n);
+            push(ld, &pm->filters, &pm->nfilters, &p->grown.filters, f);
             open_as(c, K_LEAF, f, &f->desc);
         } else if (strcmp(name, "unmodelled-filter") == 0) {
-            struct model_unmodelled_filter *f = load_unmodelled_filter(ld, n);
-            push(ld, &pm->unmodelled, &pm->nunmodelled, &p->cap[2], f);
+            struct model_unmodelled_filter *f = xl_load_unmodelled_filter(ld, n);
+            push(ld, &pm->unmodelled, &pm->nunmodelled, &p->grown.unmodelled, f);
             open_as(c, K_LEAF, f, &f->desc);
         }
         break;
@@ -2359,21 +986,21 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
     case K_COUNTERS:
         if (strcmp(name, "rdpmc") == 0) {
             struct model_counters *k = p->obj;
-            push(ld, &k->rdpmcs, &k->nrdpmcs, &p->cap[0], load_rdpmc(ld, n));
+            push(ld, &k->rdpmcs, &k->nrdpmcs, &p->grown.rdpmcs, xl_load_rdpmc(ld, n));
         }
         break;
     case K_PMON_GLOBAL: {
         struct model_pmon_global *pg = p->obj;
         if (strcmp(name, "global-control") == 0) {
             if (pg->control)
-                report_repeated(ld, n, pg->control->pos);
+                xl_report_repeated(ld, n, pg->control->pos);
             else
-                pg->control = load_global_control(ld, n);
+                pg->control = xl_load_global_control(ld, n);
         } else if (strcmp(name, "global-status") == 0) {
             if (pg->status) {
-                report_repeated(ld, n, pg->status->pos);
+                xl_report_repeated(ld, n, pg->status->pos);
             } else {
-                pg->status = load_global_status(ld, n);
+                pg->status = xl_load_global_status(ld, n);
                 open_as(c, K_GLOBAL_STATUS, pg->status, NULL);
             }
         }
@@ -2382,7 +1009,7 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
     case K_GLOBAL_STATUS:
         if (strcmp(name, "box-overflow") == 0) {
             struct model_global_status *g = p->obj;
-            push(ld, &g->boxes, &g->nboxes, &p->cap[0], load_box_overflow(ld, n));
+            push(ld, &g->boxes, &g->nboxes, &p->grown.boxes, xl_load_box_overflow(ld, n));
         }
         break;
     default:
@@ -2396,11 +1023,11 @@ static void close_element(struct loader *ld, struct frame *fr, const char *text)
     if (fr->kind == K_DESC) {
         struct frame *p = fr - 1;
         if (p->desc && !p->has_desc)
-            *p->desc = fold_text(ld->a, text);
+            *p->desc = value_fold_text(ld->a, text);
         p->has_desc = true;
     } else if (fr->kind == K_RULE) {
         struct model_rule *ru = fr->obj;
-        ru->message = fold_text(ld->a, text);
+        ru->message = value_fold_text(ld->a, text);
     }
 }
 
@@ -2436,12 +1063,12 @@ static struct lfile *find_real(struct loader *ld, const char *real)
 static bool include_href_ok(struct loader *ld, xmlNode *n, const char *href)
 {
     if (href[0] == '/' || strstr(href, "://")) {
-        report(ld, DIAG_INCLUDE, value_pos(ld, n, "href", 0),
+        xl_report(ld, DIAG_INCLUDE, xl_value_pos(ld, n, "href", 0),
                     "include '%s' must be a relative path (no URL, no absolute path)", href);
         return false;
     }
     if (href[0] == '\0') {
-        report(ld, DIAG_INCLUDE, value_pos(ld, n, "href", 0), "include has an empty 'href'");
+        xl_report(ld, DIAG_INCLUDE, xl_value_pos(ld, n, "href", 0), "include has an empty 'href'");
         return false;
     }
     return true;
@@ -2453,13 +1080,13 @@ static bool include_new(struct loader *ld, xmlNode *n, const char *path, const c
     struct lfile *prev = find_real(ld, real);
     if (!prev)
         return true;
-    struct srcpos at = pos_of(ld, n);
+    struct srcpos at = xl_pos_of(ld, n);
     if (prev->loading)
-        report(ld, DIAG_INCLUDE, at, "file '%s' includes itself", path);
+        xl_report(ld, DIAG_INCLUDE, at, "file '%s' includes itself", path);
     else
-        report(ld, DIAG_INCLUDE, at, "file '%s' is included twice", path);
+        xl_report(ld, DIAG_INCLUDE, at, "file '%s' is included twice", path);
     if (prev->included_at.file)
-        note(ld, prev->included_at, "'%s' is first included here", prev->path);
+        xl_note(ld, prev->included_at, "'%s' is first included here", prev->path);
     return false;
 }
 
@@ -2508,7 +1135,7 @@ static bool foreign_text(struct rfile *rf)
     const char *text = rf->peek;
     size_t len = rf->npeek;
     size_t i = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    while (i < len && is_space(text[i]))
+    while (i < len && xl_is_space(text[i]))
         i++;
     if (i >= len || text[i] == '<')
         return false;
@@ -2516,7 +1143,7 @@ static bool foreign_text(struct rfile *rf)
     for (size_t k = 0; k < ARRAY_SIZE(words); k++) {
         size_t at = find_word(text, len, words[k]);
         size_t j = at == SIZE_MAX ? at : at + strlen(words[k]);
-        while (k == 2 && j < len && is_space(text[j]))
+        while (k == 2 && j < len && xl_is_space(text[j]))
             j++;
         if (at != SIZE_MAX && (k < 2 || (j < len && text[j] == '{'))) {
             char why[64];
@@ -2548,13 +1175,13 @@ static bool foreign_root(struct loader *ld, xmlNode *root)
     const char *ns = root->ns && root->ns->href ? (const char *)root->ns->href : "";
     char why[200];
     if (!root->ns && strcmp((const char *)root->name, "device") == 0) {
-        report_foreign(ld->rf, pos_of(ld, root), "CMSIS-SVD", "root element 'device'");
+        report_foreign(ld->rf, xl_pos_of(ld, root), "CMSIS-SVD", "root element 'device'");
         return true;
     }
     if (contains_nocase(ns, "ipxact") || contains_nocase(ns, "spirit")) {
         snprintf(why, sizeof(why), "root element '%s' in namespace '%.120s'",
                  (const char *)root->name, ns);
-        report_foreign(ld->rf, pos_of(ld, root), "IP-XACT", why);
+        report_foreign(ld->rf, xl_pos_of(ld, root), "IP-XACT", why);
         return true;
     }
     return false;
@@ -2605,7 +1232,7 @@ static void place_schema_errors(struct rfile *rf)
             continue;
         rf->schema[i].node = NULL;
         if (n->_private) {
-            rf->schema[i].pos = pos_of(rf->ld, n);
+            rf->schema[i].pos = xl_pos_of(rf->ld, n);
             continue;
         }
         size_t k = rf->sc.qhead;
@@ -2623,7 +1250,7 @@ static void place_schema_errors(struct rfile *rf)
         if (c && !rf->sc.lost && k > rf->sc.qhead && k - 1 < rf->sc.qlen)
             rf->schema[i].pos.line = rf->sc.q[k - 1].line;
         else
-            rf->schema[i].pos = pos_of(rf->ld, n);
+            rf->schema[i].pos = xl_pos_of(rf->ld, n);
     }
     rf->placed = rf->nschema;
 }
@@ -2639,11 +1266,11 @@ static bool open_root(struct loader *ld, xmlNode *n, struct frame *at, struct fr
     const char *want = at ? "part" : "regspec";
     if (n->ns || strcmp((const char *)n->name, want) != 0) {
         rf->wrong_root = arena_strdup(ld->a, (const char *)n->name);
-        rf->wrong_root_pos = pos_of(ld, n);
+        rf->wrong_root_pos = xl_pos_of(ld, n);
         return true;
     }
     if (!at) {
-        load_regspec(ld, n);
+        xl_load_regspec(ld, n);
         open_as(fr, K_TOP, NULL, &ld->spec->desc);
         fr->caps = &fr->own;
     } else {
@@ -2679,7 +1306,7 @@ static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
                 n->_private = pos_pack(rf->tag.line, rf->tag.col);
             place_schema_errors(rf);
             if (depth < 0 || depth >= XMLLOAD_MAX_DEPTH) { /* the scanner lost track */
-                report_fatal(rf, DIAG_XML_LIMIT, pos_of(ld, n),
+                report_fatal(rf, DIAG_XML_LIMIT, xl_pos_of(ld, n),
                              "elements nest deeper than %d levels", XMLLOAD_MAX_DEPTH);
                 return false;
             }
@@ -2733,7 +1360,7 @@ static bool starts_as_part(const struct rfile *rf)
     if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
         p += 3;
     for (;;) {
-        while (p < end && is_space(*p))
+        while (p < end && xl_is_space(*p))
             p++;
         const char *close = NULL;
         if (end - p >= 5 && memcmp(p, "<?xml", 5) == 0)
@@ -2751,7 +1378,7 @@ static bool starts_as_part(const struct rfile *rf)
         p = q + n;
     }
     return end - p > 5 && memcmp(p, "<part", 5) == 0 &&
-           (is_space(p[5]) || p[5] == '>' || p[5] == '/');
+           (xl_is_space(p[5]) || p[5] == '>' || p[5] == '/');
 }
 
 static bool peek_file(struct rfile *rf)
@@ -2807,7 +1434,7 @@ static void read_syntax(struct rfile *rf, int options)
         free(rf->fatal.d);
         rf->fatal = first;
     } else {
-        held_truncate(&first, 0);
+        xl_held_truncate(&first, 0);
         free(first.d);
     }
 }
@@ -2822,15 +1449,15 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete, int 
     else if (!complete && !rf->fatal.n)
         report_fatal(rf, DIAG_XML_SYNTAX, file, "the file is not well-formed XML");
     if (rf->fatal.n) {
-        held_truncate(&ld->held, rf->held_mark);
+        xl_held_truncate(&ld->held, rf->held_mark);
         for (size_t i = 0; i < rf->fatal.n; i++) {
             struct held_diag *d = &rf->fatal.d[i];
-            report(ld, d->code, d->pos, "%s", d->msg);
+            xl_report(ld, d->code, d->pos, "%s", d->msg);
         }
         return;
     }
     if (rf->nschema || rf->schema_raw || valid != 1) {
-        held_truncate(&ld->held, rf->held_mark);
+        xl_held_truncate(&ld->held, rf->held_mark);
         qsort(rf->schema, rf->nschema, sizeof(*rf->schema), schema_err_cmp);
         for (size_t i = 0; i < rf->nschema; i++) {
             bool seen = false; /* the same message on the same line, found twice */
@@ -2838,23 +1465,23 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete, int 
                  k--)
                 seen = strcmp(rf->schema[k - 1].msg, rf->schema[i].msg) == 0;
             if (!seen)
-                report(ld, DIAG_SCHEMA, rf->schema[i].pos, "%s", rf->schema[i].msg);
+                xl_report(ld, DIAG_SCHEMA, rf->schema[i].pos, "%s", rf->schema[i].msg);
         }
         if (!rf->nschema)
-            report(ld, DIAG_SCHEMA, file, "the file does not follow the regspec schema");
+            xl_report(ld, DIAG_SCHEMA, file, "the file does not follow the regspec schema");
         return;
     }
     if (rf->wrong_root) {
-        held_truncate(&ld->held, rf->held_mark);
+        xl_held_truncate(&ld->held, rf->held_mark);
         if (rf->f->included_at.file) {
-            report(ld, DIAG_INCLUDE, rf->wrong_root_pos,
-                   "an included file must have the root element 'part', not '%s'", rf->wrong_root);
-            note(ld, rf->f->included_at, "included here");
+            xl_report(ld, DIAG_INCLUDE, rf->wrong_root_pos,
+                      "an included file must have the root element 'part', not '%s'", rf->wrong_root);
+            xl_note(ld, rf->f->included_at, "included here");
         } else {
-            report(ld, DIAG_SCHEMA, rf->wrong_root_pos,
-                   "the root element is '%s': a spec starts with 'regspec' ('part' is for "
-                   "included files)",
-                   rf->wrong_root);
+            xl_report(ld, DIAG_SCHEMA, rf->wrong_root_pos,
+                      "the root element is '%s': a spec starts with 'regspec' ('part' is for "
+                      "included files)",
+                      rf->wrong_root);
         }
     }
 }
@@ -2908,7 +1535,7 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
     close(fd);
     free(rf.peek);
     scan_release(&rf.sc);
-    held_truncate(&rf.fatal, 0);
+    xl_held_truncate(&rf.fatal, 0);
     free(rf.fatal.d);
     for (size_t i = 0; i < rf.nschema; i++)
         free(rf.schema[i].msg);
@@ -2919,11 +1546,11 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
 /* <include href="FILE"/>: the children of FILE's <part> go where 'at' is. */
 static void load_include(struct loader *ld, xmlNode *n, struct frame *at)
 {
-    const char *href = get(ld, n, "href");
+    const char *href = xl_get(ld, n, "href");
     if (!href || !include_href_ok(ld, n, href))
         return;
     const struct lfile *from = ld->rf->f;
-    struct srcpos where = pos_of(ld, n);
+    struct srcpos where = xl_pos_of(ld, n);
     struct util_file in;
     int root;
     char *rel;
@@ -2935,11 +1562,11 @@ static void load_include(struct loader *ld, xmlNode *n, struct frame *at)
     if (fd < 0) { /* not found or outside: at the href; found but refused: at the element */
         bool found = in.err == 0 || in.err == EISDIR;
         if (in.err == EXDEV)
-            report(ld, DIAG_INCLUDE_OUTSIDE, value_pos(ld, n, "href", 0),
-                   "included file '%s' refused: %s", path, in.why);
+            xl_report(ld, DIAG_INCLUDE_OUTSIDE, xl_value_pos(ld, n, "href", 0),
+                      "included file '%s' refused: %s", path, in.why);
         else
-            report(ld, DIAG_INCLUDE, found ? where : value_pos(ld, n, "href", 0),
-                   "cannot read included file '%s': %s", path, in.why);
+            xl_report(ld, DIAG_INCLUDE, found ? where : xl_value_pos(ld, n, "href", 0),
+                      "cannot read included file '%s': %s", path, in.why);
         return;
     }
     const char *arel = arena_strdup(ld->a, rel);
@@ -2960,7 +1587,7 @@ static void load_include(struct loader *ld, xmlNode *n, struct frame *at)
 static void loader_release(struct loader *ld)
 {
     free(ld->files);
-    held_truncate(&ld->held, 0);
+    xl_held_truncate(&ld->held, 0);
     free(ld->held.d);
     buf_release(&ld->text);
 }
@@ -3010,7 +1637,7 @@ static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char
     else
         read_file(&ld, add_lfile(&ld, path, fd, 0, incpath_spec_rel(path), (struct srcpos){0, 0, 0}),
                   fd, NULL);
-    held_flush(&ld.held, dg, 0);
+    xl_held_flush(&ld.held, dg, 0);
     loader_release(&ld);
     incpath_free(ld.ip);
     xmlSetStructuredErrorFunc(NULL, NULL);

@@ -15,6 +15,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "model.h"
+#include "xmlschema.h"
 
 /*
  * Loads the spec at 'path' and the files it includes. Returns the model,
@@ -50,16 +51,7 @@ struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *pa
 struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char *path,
                                    const char *const *incdirs, size_t nincdirs);
 
-/*
- * The built-in schema compiled, with the attribute table its messages use.
- * xmlload_spec() makes one per call; a program that loads many specs (the
- * fuzz targets) makes one with xmlload_schema_new() and loads each spec
- * with xmlload_spec_with(), which only reads it. NULL, with the reason
- * reported into 'dg', when the schema does not compile.
- */
-struct xmlload_schema;
-struct xmlload_schema *xmlload_schema_new(struct diag *dg);
-void xmlload_schema_free(struct xmlload_schema *sc);
+/* Loads with schema 'sc' (xmlschema.h: xmlload_schema_new()), which it only reads. */
 struct model_spec *xmlload_spec_with(struct arena *a, struct diag *dg, const char *path,
                                      const struct xmlload_schema *sc);
 

@@ -6,6 +6,8 @@
  */
 #include "regc/num.h"
 
+#include "digit.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,17 +39,6 @@ const char *regc_num_status_name(enum regc_num_status st)
     return "?";
 }
 
-static int digit_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return 99;
-}
-
 static bool is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
@@ -66,7 +57,7 @@ static enum regc_num_status scan(const char *s, size_t len, unsigned flags, uint
     if (s[0] == '+')
         return REGC_NUM_SIGN;
     if (s[0] == '-')
-        return len > 1 && digit_value(s[1]) < 10 ? REGC_NUM_NEGATIVE : REGC_NUM_NOT_NUMBER;
+        return len > 1 && regc_digit_value(s[1]) < 10 ? REGC_NUM_NEGATIVE : REGC_NUM_NOT_NUMBER;
     unsigned base = flags & REGC_NUM_HEX ? 16 : 10;
     size_t i = 0;
     bool prefix = len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
@@ -75,8 +66,8 @@ static enum regc_num_status scan(const char *s, size_t len, unsigned flags, uint
     size_t first = i;
     *v = 0;
     *over = false;
-    for (; i < len && digit_value(s[i]) < (int)base; i++) {
-        uint64_t d = (uint64_t)digit_value(s[i]);
+    for (; i < len && regc_digit_value(s[i]) < (int)base; i++) {
+        uint64_t d = (uint64_t)regc_digit_value(s[i]);
         if (*v > (UINT64_MAX - d) / base)
             *over = true, *v = UINT64_MAX;
         else

@@ -1,0 +1,263 @@
+/*
+ * xmlattr - the element being loaded, as the element handlers see it: its
+ * attributes read (copied into the arena, numbers parsed by xmlvalue.c),
+ * the positions of the element, an attribute and a character inside a
+ * value (from the raw start tag the scanner kept), and what the model's
+ * construction reports, held until the file is known sound (xmlload.c
+ * flushes or drops it). See xmlload_int.h.
+ */
+#include "xmlload_int.h"
+
+#include "util.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool xl_is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* ---------------------------------------------------------------- held diagnostics */
+
+void xl_held_add(struct held *h, enum diag_code code, bool note, struct srcpos pos,
+                 const char *fmt, va_list ap)
+{
+    if (h->n == h->cap)
+        h->d = xgrow(h->d, &h->cap, h->n + 1, sizeof(*h->d));
+    struct buf b = BUF_INIT;
+    buf_vaddf(&b, fmt, ap);
+    size_t len;
+    h->d[h->n++] = (struct held_diag){code, note, pos, buf_detach(&b, &len)};
+}
+
+void xl_held_truncate(struct held *h, size_t n)
+{
+    while (h->n > n)
+        free(h->d[--h->n].msg);
+}
+
+/* Reports what 'h' holds from 'from' on, in order, and forgets it. */
+void xl_held_flush(struct held *h, struct diag *dg, size_t from)
+{
+    for (size_t i = from; i < h->n; i++) {
+        if (h->d[i].note)
+            diag_note(dg, h->d[i].pos, "%s", h->d[i].msg);
+        else
+            diag_report(dg, h->d[i].code, h->d[i].pos, "%s", h->d[i].msg);
+    }
+    xl_held_truncate(h, from);
+}
+
+void xl_report(struct loader *ld, enum diag_code code, struct srcpos pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    xl_held_add(&ld->held, code, false, pos, fmt, ap);
+    va_end(ap);
+}
+
+void xl_note(struct loader *ld, struct srcpos pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    xl_held_add(&ld->held, 0, true, pos, fmt, ap);
+    va_end(ap);
+}
+
+/* The element's position: its file, the line of its '<', col 0. */
+struct srcpos xl_pos_of(struct loader *ld, xmlNode *n)
+{
+    uint64_t v = (uint64_t)(uintptr_t)n->_private;
+    if (v)
+        return (struct srcpos){ld->rf->f->index, (uint32_t)(v >> 32), 0};
+    long line = xmlGetLineNo(n);
+    return (struct srcpos){ld->rf->f->index, line > 0 ? (uint32_t)line : 0, 0};
+}
+
+/* Position of byte 'i' of the current element's start tag. */
+static struct srcpos tag_pos(struct loader *ld, size_t i)
+{
+    const struct rfile *rf = ld->rf;
+    const char *t = rf->sc.buf + rf->tag.start;
+    uint32_t line = rf->tag.line, col = rf->tag.col + (uint32_t)i;
+    for (size_t k = 0; k < i; k++) {
+        if (t[k] == '\n') {
+            line++;
+            col = (uint32_t)(i - k);
+        }
+    }
+    return (struct srcpos){rf->f->index, line, col};
+}
+
+/*
+ * Offset of attribute 'name' inside the start tag of 'n' (the element
+ * being loaded): of the first character of its value ('value'), else of
+ * its name; SIZE_MAX when it cannot be found.
+ */
+static size_t attr_offset(struct loader *ld, xmlNode *n, const char *name, bool value)
+{
+    const struct rfile *rf = ld->rf;
+    if (n != rf->node || rf->tag.len == 0)
+        return SIZE_MAX;
+    const char *t = rf->sc.buf + rf->tag.start;
+    size_t len = rf->tag.len, nlen = strlen(name), i = 1;
+    while (i < len && !xl_is_space(t[i]) && t[i] != '>' && t[i] != '/')
+        i++;
+    while (i < len) {
+        while (i < len && xl_is_space(t[i]))
+            i++;
+        if (i >= len || t[i] == '>' || t[i] == '/')
+            return SIZE_MAX;
+        size_t start = i;
+        while (i < len && t[i] != '=' && !xl_is_space(t[i]))
+            i++;
+        bool match = i - start == nlen && memcmp(t + start, name, nlen) == 0;
+        while (i < len && (xl_is_space(t[i]) || t[i] == '='))
+            i++;
+        if (i >= len || (t[i] != '"' && t[i] != '\''))
+            return SIZE_MAX;
+        char q = t[i++];
+        if (match)
+            return value ? i : start;
+        const char *end = memchr(t + i, q, len - i);
+        if (!end)
+            return SIZE_MAX;
+        i = (size_t)(end - t) + 1;
+    }
+    return SIZE_MAX;
+}
+
+/* Position of attribute 'name' itself (its name) in the start tag; the element's when unknown. */
+struct srcpos xl_attr_pos(struct loader *ld, xmlNode *n, const char *name)
+{
+    size_t i = attr_offset(ld, n, name, false);
+    return i == SIZE_MAX ? xl_pos_of(ld, n) : tag_pos(ld, i);
+}
+
+/*
+ * Position of character 'off' (0-based, in the value libxml2 gives) of
+ * attribute 'name': a character or entity reference in the raw text counts
+ * as one character. Line only when the value cannot be found.
+ */
+struct srcpos xl_value_pos(struct loader *ld, xmlNode *n, const char *name, size_t off)
+{
+    size_t i = attr_offset(ld, n, name, true);
+    if (i == SIZE_MAX)
+        return xl_pos_of(ld, n);
+    const char *t = ld->rf->sc.buf + ld->rf->tag.start;
+    size_t len = ld->rf->tag.len;
+    char quote = t[i - 1];
+    for (size_t k = 0; k < off && i < len && t[i] != quote; k++) {
+        if (t[i] == '&') {
+            const char *semi = memchr(t + i, ';', len - i);
+            i = semi ? (size_t)(semi - t) : i;
+        }
+        i++;
+    }
+    return tag_pos(ld, i);
+}
+
+/* ---------------------------------------------------------------- values */
+
+/* A value of attribute 'attr' that xmlvalue.c refused, reported where it goes wrong. */
+void xl_report_value(struct loader *ld, xmlNode *n, const char *attr,
+                     const struct value_error *err)
+{
+    xl_report(ld, err->code, xl_value_pos(ld, n, attr, err->at), "%s", err->msg);
+}
+
+/*
+ * Attribute 'name' copied into the arena, or NULL when absent. A value the
+ * parser left as one text node (always, for our specs: entities are
+ * refused) is copied straight from it; xmlGetNoNsProp() would first make a
+ * malloc'd copy, and this runs for every attribute of every field.
+ */
+const char *xl_get(struct loader *ld, xmlNode *n, const char *name)
+{
+    for (xmlAttr *at = n->properties; at; at = at->next) {
+        if (at->ns || strcmp((const char *)at->name, name) != 0)
+            continue;
+        xmlNode *t = at->children;
+        if (!t)
+            return arena_strdup(ld->a, "");
+        if (t->type == XML_TEXT_NODE && !t->next)
+            return arena_strdup(ld->a, (const char *)t->content);
+        break;
+    }
+    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
+    if (!v)
+        return NULL;
+    const char *s = arena_strdup(ld->a, (const char *)v);
+    xmlFree(v);
+    return s;
+}
+
+bool xl_get_bool(struct loader *ld, xmlNode *n, const char *name)
+{
+    const char *v = xl_get(ld, n, name);
+    return v && strcmp(v, "true") == 0;
+}
+
+/* The desc= attribute (folded), else NULL; a <desc> child replaces it (end_element()). */
+const char *xl_desc_of(struct loader *ld, xmlNode *n)
+{
+    const char *d = xl_get(ld, n, "desc");
+    return d ? value_fold_text(ld->a, d) : NULL;
+}
+
+/* Numeric attribute: false when absent or invalid (reported). */
+bool xl_get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *out)
+{
+    const char *v = xl_get(ld, n, name);
+    if (!v)
+        return false;
+    struct value_error err;
+    if (value_number(ld->a, name, v, out, &err))
+        return true;
+    xl_report_value(ld, n, name, &err);
+    return false;
+}
+
+/*
+ * A number stored in an 'unsigned' (width, size, index). A larger one is
+ * reported here, as written: stored, it would be some other number.
+ */
+bool xl_get_num_max(struct loader *ld, xmlNode *n, const char *name, uint64_t max,
+                    uint64_t *out)
+{
+    uint64_t v;
+    if (!xl_get_num(ld, n, name, &v))
+        return false;
+    if (v > max) {
+        xl_report(ld, DIAG_BAD_NUMBER, xl_value_pos(ld, n, name, 0),
+                  "'%s' is %s, out of range (at most %" PRIu64 ")", name, xl_get(ld, n, name), max);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+unsigned xl_get_uint(struct loader *ld, xmlNode *n, const char *name, unsigned dflt)
+{
+    uint64_t v;
+    return xl_get_num_max(ld, n, name, UINT_MAX, &v) ? (unsigned)v : dflt;
+}
+
+void xl_cite_of(struct loader *ld, xmlNode *n, struct model_cite *c)
+{
+    c->src = xl_get(ld, n, "src");
+    c->table = xl_get(ld, n, "table");
+    c->page = xl_get(ld, n, "page");
+    c->section = xl_get(ld, n, "section");
+    c->cite = xl_get(ld, n, "cite");
+    c->pos = xl_pos_of(ld, n);
+}
+
+struct model_role xl_role_of(struct loader *ld, xmlNode *n, const char *name)
+{
+    return (struct model_role){xl_get(ld, n, name), NULL};
+}

@@ -1,0 +1,197 @@
+/*
+ * xmlload_int - the loader's state, shared by its files; not for the rest
+ * of the compiler (xmlload.h is the contract):
+ *   xmlload.c  the driver: the scanner, libxml2's reader and its errors,
+ *              files and includes, the open elements (which handler a
+ *              child goes to);
+ *   xmlelem.c  the element handlers: one model object from one element;
+ *   xmlattr.c  the element being loaded: its attributes read, their
+ *              positions, and what is reported about them (held until the
+ *              file is known sound).
+ * The calls go down that list only.
+ */
+#ifndef REGC_XMLLOAD_INT_H
+#define REGC_XMLLOAD_INT_H
+
+#include "arena.h"
+#include "buf.h"
+#include "diag.h"
+#include "model.h"
+#include "xmlschema.h"
+#include "xmlvalue.h"
+
+#include <libxml/tree.h>
+#include <libxml/xmlreader.h>
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- the scanner */
+
+/* A start tag the scanner has seen and the reader has not handed over yet. */
+struct tagrec {
+    uint32_t line, col; /* of its '<' */
+    size_t start, len;  /* its raw text: scan.buf[start, start + len) */
+};
+
+enum scan_state {
+    S_TEXT, S_LT, S_STAG, S_QUOTE, S_ETAG, S_PI, S_BANG, S_COMMENT, S_CDATA, S_DECL
+};
+
+struct scan {
+    enum scan_state state;
+    char quote, prev;       /* the quote of the value being read; the byte before this one */
+    unsigned run;           /* '-' or ']' seen in a row (ends of comments and CDATA) */
+    char look[8];           /* after "<!": what it starts */
+    unsigned nlook;
+    unsigned depth;         /* elements open */
+    bool root_seen;
+    bool lost;              /* the scanner and the reader disagree, or the input is not 8-bit:
+                               positions are libxml2's lines from then on */
+    uint64_t off;           /* bytes scanned */
+    uint64_t line_start;    /* offset of the current line's first byte */
+    uint32_t line;
+    uint32_t lt_line, lt_col; /* the last '<' */
+    char *buf;              /* raw text of the start tags in q; xmalloc'd */
+    size_t head, len, cap;  /* buf[head, len) is in use */
+    struct tagrec *q;       /* q[qhead, qlen): tags not yet handed over; xmalloc'd */
+    size_t qhead, qlen, qcap;
+    struct tagrec cur;      /* the tag being captured */
+};
+
+/* ---------------------------------------------------------------- files */
+
+/* A diagnostic held until its file is known to be sound (or a note to the one before it). */
+struct held_diag {
+    enum diag_code code;
+    bool note;
+    struct srcpos pos;
+    char *msg; /* xmalloc'd */
+};
+
+struct held {
+    struct held_diag *d;
+    size_t n, cap;
+};
+
+/* Schema errors are collected while a file is read, then reported in file order. */
+struct schema_err {
+    struct srcpos pos;
+    char *msg;      /* xmalloc'd */
+    xmlNode *node;  /* not handed over yet when the error came: its position is found later */
+};
+
+/* One file: the spec or an include. */
+struct lfile {
+    const char *path;    /* as diagnostics print it; owned by the arena */
+    const char *real;    /* "DEV:INODE" of the file opened, to find one included twice; arena */
+    int root;            /* where it was found (incpath.h) */
+    const char *rel;     /* its name in that root; arena */
+    uint32_t index;      /* in the diag file table */
+    struct srcpos included_at; /* the <include> that brought it in (file 0: the spec) */
+    bool loading;        /* on the include stack now */
+};
+
+/* The state of reading one file. */
+struct rfile {
+    struct loader *ld;
+    struct lfile *f;
+    int fd;
+    char *peek;                /* the file's first bytes, read before libxml2 starts; xmalloc'd */
+    size_t npeek, peek_pos;
+    int read_err;              /* errno of a failed read */
+    bool stopped;              /* the scanner refused the rest of the input (reported) */
+    struct scan sc;
+    struct held fatal;         /* well-formedness, safety and read errors */
+    struct schema_err *schema; /* xmalloc'd */
+    size_t nschema, schema_cap;
+    size_t placed;             /* schema[0, placed) have their positions */
+    size_t held_mark;          /* ld->held.n when the file began */
+    xmlTextReaderPtr reader;
+    xmlNode *node;             /* the element being loaded */
+    struct tagrec tag;         /* its start tag (tag.len 0: unknown) */
+    const char *wrong_root;    /* the root element, when it is not the one expected */
+    struct srcpos wrong_root_pos;
+    unsigned schema_raw;       /* schema errors libxml2 reported, the dropped ones too */
+    bool lost;                 /* libxml2's validator lost its place (see read_nodes()) */
+    bool own;                  /* ... so it is off, and the schema table judges the rest */
+    int misplaced;             /* depth of the misplaced element being read; -1: none */
+};
+
+struct frame;
+
+struct loader {
+    struct arena *a;
+    struct diag *dg;
+    struct model_spec *spec;
+    struct lfile **files; /* every file opened; xmalloc'd array */
+    size_t nfiles, cap;
+    size_t inputs_cap;    /* capacity of spec->inputs */
+    struct rfile *rf;     /* the file being read */
+    const struct xmlload_schema *sc;
+    struct held held;     /* what the model's construction reported, in order */
+    struct buf text;      /* the text of the <desc> or <rule> being read */
+    struct incpath *ip;   /* where includes may be found */
+};
+
+/* ---- xmlattr.c */
+
+void xl_held_add(struct held *h, enum diag_code code, bool note, struct srcpos pos,
+                 const char *fmt, va_list ap);
+void xl_held_truncate(struct held *h, size_t n);
+void xl_held_flush(struct held *h, struct diag *dg, size_t from);
+void xl_report(struct loader *ld, enum diag_code code, struct srcpos pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void xl_note(struct loader *ld, struct srcpos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+struct srcpos xl_pos_of(struct loader *ld, xmlNode *n);
+struct srcpos xl_attr_pos(struct loader *ld, xmlNode *n, const char *name);
+struct srcpos xl_value_pos(struct loader *ld, xmlNode *n, const char *name, size_t off);
+bool xl_is_space(char c);
+void xl_report_value(struct loader *ld, xmlNode *n, const char *attr,
+                     const struct value_error *err);
+const char *xl_get(struct loader *ld, xmlNode *n, const char *name);
+bool xl_get_bool(struct loader *ld, xmlNode *n, const char *name);
+const char *xl_desc_of(struct loader *ld, xmlNode *n);
+bool xl_get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *out);
+bool xl_get_num_max(struct loader *ld, xmlNode *n, const char *name, uint64_t max,
+                    uint64_t *out);
+unsigned xl_get_uint(struct loader *ld, xmlNode *n, const char *name, unsigned dflt);
+void xl_cite_of(struct loader *ld, xmlNode *n, struct model_cite *c);
+struct model_role xl_role_of(struct loader *ld, xmlNode *n, const char *name);
+
+/* ---- xmlelem.c: each loads the element of its name (see the comment above each) */
+
+struct model_at *xl_load_at(struct loader *ld, xmlNode *n);
+struct model_block *xl_load_block(struct loader *ld, xmlNode *n);
+struct model_box_control *xl_load_box_control(struct loader *ld, xmlNode *n);
+struct model_box_overflow *xl_load_box_overflow(struct loader *ld, xmlNode *n);
+struct model_box_status *xl_load_box_status(struct loader *ld, xmlNode *n);
+struct model_counters *xl_load_counters(struct loader *ld, xmlNode *n);
+struct model_cpu *xl_load_cpu(struct loader *ld, xmlNode *n);
+struct model_event *xl_load_event(struct loader *ld, xmlNode *n, struct model_events *t,
+                                  struct model_event *parent);
+struct model_events *xl_load_events(struct loader *ld, xmlNode *n, struct model_block *b);
+struct model_field *xl_load_field(struct loader *ld, xmlNode *n, struct model_reg *r);
+struct model_filter *xl_load_filter(struct loader *ld, xmlNode *n);
+struct model_field *xl_load_gap(struct loader *ld, xmlNode *n, struct model_reg *r);
+struct model_global_control *xl_load_global_control(struct loader *ld, xmlNode *n);
+struct model_global_status *xl_load_global_status(struct loader *ld, xmlNode *n);
+struct model_instance *xl_load_instance(struct loader *ld, xmlNode *n, struct model_block *b);
+struct model_metric *xl_load_metric(struct loader *ld, xmlNode *n);
+struct model_pmon *xl_load_pmon(struct loader *ld, xmlNode *n, struct model_block *b);
+struct model_pmon_global *xl_load_pmon_global(struct loader *ld, xmlNode *n);
+struct model_rdpmc *xl_load_rdpmc(struct loader *ld, xmlNode *n);
+struct model_reg *xl_load_register(struct loader *ld, xmlNode *n, struct model_block *b);
+void xl_load_regspec(struct loader *ld, xmlNode *n);
+/* A second <NAME> where one is allowed (its first at 'first'), reported. */
+void xl_report_repeated(struct loader *ld, xmlNode *n, struct srcpos first);
+struct model_rule *xl_load_rule(struct loader *ld, xmlNode *n);
+struct model_set *xl_load_set(struct loader *ld, xmlNode *n);
+struct model_source *xl_load_source(struct loader *ld, xmlNode *n);
+struct model_unmodelled_filter *xl_load_unmodelled_filter(struct loader *ld, xmlNode *n);
+struct model_value *xl_load_value(struct loader *ld, xmlNode *n);
+
+#endif
