@@ -195,8 +195,8 @@ static bool resolve_settings(struct metric_ctx *mc, const struct metric_node *n,
                         mc->m->name, ms->reg, ms->field, role, t->block->name);
         check_set_fits(c, owner, st->field, st->value, st->pos);
         arena_push(c->a, (void ***)&t->sets, &t->nsets, &cap, st);
-        if (ms->reg)
-            buf_addf(&text, ",%s.%s=0x%" PRIx64, ms->reg, ms->field, ms->value);
+        if (st->reg && st->reg != t->table->reg) /* the control register's fields go bare */
+            buf_addf(&text, ",%s.%s=0x%" PRIx64, st->reg->name, ms->field, ms->value);
         else
             buf_addf(&text, ",%s=0x%" PRIx64, ms->field, ms->value);
     }

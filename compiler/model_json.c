@@ -845,7 +845,8 @@ static void put_metric_terms(struct jw *w, const struct model_metric *m)
         open_list(w, "settings");
         for (size_t k = 0; k < t->nsets; k++) {
             open_obj(w, NULL);
-            put_str(w, "register", t->sets[k]->reg ? t->sets[k]->reg->name : NULL);
+            const struct model_reg *r = t->sets[k]->reg;
+            put_str(w, "register", r && r != t->table->reg ? r->name : NULL); /* null: the control */
             put_str(w, "field", t->sets[k]->field_name);
             put_hex(w, "value", t->sets[k]->value);
             close_obj(w);

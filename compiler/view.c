@@ -163,6 +163,7 @@ static const struct {
     {"field", "svd", "-"},
     {"value", "svd", "-"},
     {"metric_event", "perfmon", "str?"},
+    {"metric_event", "settings", "str?"}, /* the export lists them; templates get the text */
     {"metric", "c_desc_lines", "list:line"},
     {"metric", "c_name", "str"},
     {"metric", "c_nevents", "int"},
@@ -174,6 +175,7 @@ static const struct {
     {"metric", "last", "bool"},
     {"metric", "perf_expr", "str?"},
     {"metric", "perf_scale_unit", "str"},
+    {"metric_event", "c_encoding", "str"},
     {"metric_event", "c_name", "str"},
     {"metric_event", "first", "bool"},
     {"metric_event", "last", "bool"},

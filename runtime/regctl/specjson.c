@@ -526,13 +526,31 @@ static enum regc_mop mop_of(const char *name)
     return REGC_MOP_END;
 }
 
+/* A term's settings as the tables write them: ",FIELD=0xV" (the control register's) or
+ * ",REGISTER.FIELD=0xV", in the order written; NULL when none. */
+static const char *metric_settings_of(struct conv *c, json_t *arr)
+{
+    const char *text = NULL;
+    size_t i;
+    json_t *x;
+    json_array_foreach(arr, i, x)
+    {
+        const char *reg = json_string_value(json_object_get(x, "register"));
+        text = arena_printf(c->a, "%s,%s%s%s=0x%llx", text ? text : "", reg ? reg : "",
+                            reg ? "." : "", json_string_value(json_object_get(x, "field")),
+                            (unsigned long long)hexv(x, "value"));
+    }
+    return text;
+}
+
 static struct regc_metric_event *metric_events_of(struct conv *c, json_t *arr)
 {
     struct regc_metric_event *e = list(c, json_array_size(arr), sizeof(*e));
     size_t i;
     json_t *x;
     json_array_foreach(arr, i, x) e[i] = (struct regc_metric_event){
-        str(c, x, "block"), str(c, x, "instance"), str(c, x, "event"), str(c, x, "text")};
+        str(c, x, "block"), str(c, x, "instance"), str(c, x, "event"), str(c, x, "text"),
+        metric_settings_of(c, json_object_get(x, "settings"))};
     return e;
 }
 

@@ -361,7 +361,7 @@ evs = [e for e in cbox['events'] if not e['filters'] and not e['unmodelled_filte
 m['metrics'].append({'name': 'many', 'formula': ' + '.join('cbox:' + e['name'] for e in evs),
     'unit': '/s', 'scale': 1, 'desc': None, 'source': m['metrics'][0]['source'],
     'events': [{'text': 'cbox:' + e['name'], 'block': 'cbox', 'instance': None,
-                'event': e['name'], 'encoding': '0x0'} for e in evs],
+                'event': e['name'], 'encoding': '0x0', 'settings': []} for e in evs],
     'rpn': [{'op': 'event', 'term': 0}] + sum(([{'op': 'event', 'term': i}, {'op': 'add'}]
                                                for i in range(1, 5)), [])})
 json.dump(m, open(sys.argv[2], 'w'))
