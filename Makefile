@@ -253,7 +253,8 @@ bench: all
 bench-big: $(REGC)
 	@REGC=$(REGC) bench/big.sh
 
-# FUZZ_SECONDS=N per target (default 60); FUZZ_TARGETS="compile expr ..." to choose.
+# FUZZ_SECONDS=N per target (default 60); FUZZ_TARGETS="compile expr ..." to choose;
+# FUZZ_RUNS=N stops a target after N executions.
 fuzz: all
 	@BUILD=$(BUILD) tests/fuzz/campaign.sh
 

@@ -23,6 +23,9 @@
 # docs/testing.md: tests/fuzz/run-corpus-kept.sh fails when a target's
 # recorded executions grow while its corpus does not.
 #
+# FUZZ_RUNS=N stops a target after N executions (libFuzzer's -runs, the
+# corpus replay included), or at FUZZ_SECONDS, whichever comes first.
+#
 # FUZZ_PREBUILT=DIR takes DIR/fuzz_TARGET as it is, without building it, and
 # keeps findings in DIR/findings/ (tests/fuzz/run-campaign.sh runs stand-ins
 # that way); FUZZ_TIMER (default /usr/bin/time) times a run alone, called as
@@ -30,7 +33,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 : "${FUZZ_SECONDS:=60}" "${FUZZ_CC:=clang}" "${BUILD:=build}" "${FUZZ_TIMEOUT:=1}" "${FUZZ_FORK:=0}"
-: "${FUZZ_PREBUILT:=}" "${FUZZ_TIMER:=/usr/bin/time}"
+: "${FUZZ_PREBUILT:=}" "${FUZZ_TIMER:=/usr/bin/time}" "${FUZZ_RUNS:=0}"
 targets=${FUZZ_TARGETS:-"compile xmlload expr mustache render event cmdline num"}
 top=$PWD
 status=0
@@ -65,9 +68,14 @@ for t in $targets; do
     execs=0 slowest=0 under_load=() verdict=""
     end=$((SECONDS + FUZZ_SECONDS))
     while [ -z "$verdict" ] && [ $((end - SECONDS)) -gt 0 ]; do
+        runs=()
+        if [ "$FUZZ_RUNS" -gt 0 ]; then
+            [ "$execs" -ge "$FUZZ_RUNS" ] && break
+            runs=(-runs=$((FUZZ_RUNS - execs)))
+        fi
         rm -f "$scratch"/art-*
         # the targets write their scratch files (fuzz-*.xml) into the current directory
-        (cd "$scratch/run" && "$bin" -max_total_time=$((end - SECONDS)) "${opts[@]}" \
+        (cd "$scratch/run" && "$bin" -max_total_time=$((end - SECONDS)) "${opts[@]}" "${runs[@]}" \
             -artifact_prefix="$scratch/art-" "$scratch/new" "$top/tests/fuzz/corpus/$t" \
             >"$scratch/log" 2>&1)
         rc=$?
