@@ -4,8 +4,9 @@
 # (FUZZ_PREBUILT): a clean run is counted; a timeout that takes under
 # FUZZ_TIMEOUT alone is "timed out under load", kept in findings/TARGET/load/,
 # and the campaign goes on; one that is slow alone too is a finding, and so is
-# a crash; a finding fails the run. The time a run alone takes is set by a
-# stand-in timer (FUZZ_TIMER), so no verdict here depends on the machine's load.
+# a crash; a finding fails the run. The time a run alone takes (its CPU time,
+# user + system) is set by a stand-in timer (FUZZ_TIMER), so no verdict here
+# depends on the machine's load.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -39,7 +40,7 @@ esac
 exit 0
 STUB
 chmod +x "$tmp/fuzz_stub"
-# FUZZ_TIMER -f %e -o FILE CMD...: runs CMD, writes STUB_ALONE to FILE as its time
+# FUZZ_TIMER -f FORMAT -o FILE CMD...: runs CMD, writes STUB_ALONE to FILE as its times
 cat >"$tmp/timer" <<'TIMER'
 #!/usr/bin/env bash
 [ "$1" = -f ] && [ "$3" = -o ] || exit 99
@@ -92,6 +93,10 @@ expect "FUZZ_RUNS=100 reached by the first run: no second run after the timeout 
     '^stub: 100 executions, slowest input 0 s, no crash, leak or timeout$'
 [ "$(cat "$tmp/state.runs" 2>/dev/null | tr '\n' ' ')" = "100 " ] && tap_ok "... libFuzzer run once, with -runs=100" ||
     tap_fail "... libFuzzer run once, with -runs=100" "$(cat "$tmp/state.runs" 2>/dev/null)"
+
+campaign cpu timeout "0.20 0.09"
+expect "the time alone is the CPU time, user and system summed" 0 \
+    '^  timed out under load only: timeout-abc \(0\.29 s alone\)$'
 
 campaign slow timeout 0.30
 expect "a timeout slow alone too (at the limit): a finding, the run fails" 1 \
