@@ -6,7 +6,8 @@
 #   make generated       regenerate generated/ from regspec/
 #   make install PREFIX=/usr/local DESTDIR=   install binaries, library, headers, templates
 #   make bench           run the benchmarks in bench/ (with the issue-16 targets, PASS/MISS)
-#   make bench-big       regc on a generated 1,000,000-field spec (not in check; FRACS=8: 1/8 only)
+#   make bench-big       regc on a generated 1,000,000-field spec (not in check; FRACS=8: 1/8 only),
+#                        then on 1,000,000 one-field registers (bench/shapes.sh)
 #   make fuzz            run every libFuzzer target FUZZ_SECONDS (clang; tests/fuzz/campaign.sh)
 #   V=1                  show full command lines
 #
@@ -279,8 +280,11 @@ bench: all
 
 bench-big: $(REGC)
 	@REGC=$(REGC) bench/big.sh
+	@echo; echo "== bench/shapes.sh: 1,000,000 one-field registers"
+	@REGC=$(REGC) SHAPES=1000x1000x1 bench/shapes.sh
 
-# FUZZ_SECONDS=N per target (default 60); FUZZ_TARGETS="compile expr ..." to choose.
+# FUZZ_SECONDS=N per target (default 60); FUZZ_TARGETS="compile expr ..." to choose;
+# FUZZ_RUNS=N stops a target after N executions.
 fuzz: all
 	@BUILD=$(BUILD) tests/fuzz/campaign.sh
 

@@ -52,20 +52,10 @@ done
 smallest=$(printf '%s\n' $FRACS | sort -n | head -n 1)
 block_bytes=$(python3 bench/gen-spec.py 1 "$regs" "$fields" | wc -c)
 need_disk_mb=$(((block_bytes * (blocks / smallest) * 11 / 10) * 13 / 2 / 1048576 + 64))
-need_mem_mb=$((LIMIT_MB + 512))
+. bench/room.sh
+need_room bench-big "the 1/$smallest spec" "$need_disk_mb" \
+    "set TMPDIR to a larger disk, or FRACS to smaller sizes (FRACS=8: the 1/8 size only)."
 dir=${TMPDIR:-/tmp}
-have_disk_mb=$(df -Pm "$dir" | awk 'NR == 2 { print $4 }')
-have_mem_mb=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
-if [ "$have_disk_mb" -lt "$need_disk_mb" ]; then
-    echo "bench-big: the 1/$smallest spec needs $need_disk_mb MiB free in $dir; it has $have_disk_mb MiB." >&2
-    echo "bench-big: set TMPDIR to a larger disk, or FRACS to smaller sizes (FRACS=8: the 1/8 size only)." >&2
-    exit 1
-fi
-if [ "$have_mem_mb" -lt "$need_mem_mb" ]; then
-    echo "bench-big: needs $need_mem_mb MiB of available memory (regc is stopped at LIMIT_MB=$LIMIT_MB MiB, plus 512); the machine has $have_mem_mb MiB." >&2
-    echo "bench-big: free memory, or lower LIMIT_MB (runs above it are reported as stopped)." >&2
-    exit 1
-fi
 tmp=$(mktemp -d "$dir/bench-big.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
 
 printf '%-5s %8s %6s | %-7s %8s %8s %7s | %6s %6s %6s | %s\n' size fields MB mode "time s" "cpu s" "peak MB" \

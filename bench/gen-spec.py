@@ -3,7 +3,8 @@
 
 Writes a synthetic but valid regspec with BLOCKS blocks of REGS registers of
 FIELDS fields each (every field with a description and two named values, one
-rule per register, an event table per block), each block with INSTANCES
+rule per register, an event table per block; with one field a register's
+rule names that field only), each block with INSTANCES
 instances (default 0: none; each a copy 16 MiB above the last).
 Deterministic: the same arguments give the same file. Default 64 32 16 =
 32,768 fields, about 12 MB.
@@ -40,7 +41,10 @@ def main():
                 w(f'        <value name="OFF" value="0" desc="Field {f} disabled"/>\n')
                 w(f'        <value name="ON" value="1" desc="Field {f} enabled"/>\n')
                 w('      </field>\n')
-            w(f'      <rule name="r{r}" expr="f0 -> f1 != 0">Field f1 must be non-zero when f0 is set.</rule>\n')
+            if fields > 1:
+                w(f'      <rule name="r{r}" expr="f0 -> f1 != 0">Field f1 must be non-zero when f0 is set.</rule>\n')
+            else:  # one field: a rule on it alone
+                w(f'      <rule name="r{r}" expr="f0 != 2">Field f0 is never 2.</rule>\n')
             w('    </register>\n')
         w(f'    <events register="B{b}_REG0" code-field="f0" src="gen">\n')
         for e in range(4):

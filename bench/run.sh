@@ -15,7 +15,8 @@
 # default threads at most 1.2x, peak memory at most 0.5x, -t json at most
 # 1.5x the C header's time. The table's numbers are reported, not judged:
 # the guard against regressions is tests/perf/run-perf.sh. Other benchmarks
-# (bench/*.sh but big.sh, which is `make bench-big`) run afterwards.
+# (bench/*.sh but big.sh, which is `make bench-big`, and room.sh, which they
+# source; among them shapes.sh, the register-heavy shapes) run afterwards.
 # REGC (default build/regc) names the binary; INSTR=0 skips the
 # instruction counts.
 set -eu
@@ -88,6 +89,6 @@ if [ "$INSTR" != 0 ]; then
     fi
 fi
 for b in bench/*.sh; do
-    case $b in bench/run.sh | bench/big.sh) continue ;; esac
+    case $b in bench/run.sh | bench/big.sh | bench/room.sh) continue ;; esac
     echo; echo "== $b"; bash "$b"
 done

@@ -1788,12 +1788,35 @@ static int json_text(struct buf *out, const struct dt *v, size_t indent)
 }
 
 /*
+ * --dump-context's writer: the text is made in 'out'; with a sink, what 'out'
+ * holds goes to the sink once it reaches MUS_SINK_CHUNK bytes (checked after
+ * each list item), so the output is never held whole.
+ */
+struct dump {
+    struct buf *out;
+    struct context_lazy *lz;
+    mus_sink_fn *sink;
+    void *sink_ctx;
+};
+
+static void dump_hand_over(struct dump *d)
+{
+    if (!d->sink || d->out->len < MUS_SINK_CHUNK)
+        return;
+    d->sink(d->sink_ctx, d->out->s, d->out->len);
+    d->out->len = 0;
+    d->out->s[0] = '\0';
+}
+
+/*
  * The root and its members written structure by structure, a block expanded,
  * written and dropped before the next: the text context_to_json() makes of
- * the full tree, with one block's tree in memory at a time.
+ * the full tree, with one block's tree in memory at a time (and, with a
+ * sink, about MUS_SINK_CHUNK bytes of its text).
  */
-static int lazy_text(struct buf *out, struct context_lazy *lz, const struct dt *v, size_t indent)
+static int lazy_text(struct dump *d, const struct dt *v, size_t indent)
 {
+    struct buf *out = d->out;
     if (!(dt_is(v, DT_OBJ) || dt_is(v, DT_LIST)) || v->n == 0)
         return json_text(out, v, indent);
     bool obj = v->type == DT_OBJ;
@@ -1808,16 +1831,17 @@ static int lazy_text(struct buf *out, struct context_lazy *lz, const struct dt *
             rc = json_text(out, &key, 0);
             buf_adds(out, ": ");
             if (rc == 0)
-                rc = lazy_text(out, lz, v->u.members[i].val, indent + 2);
+                rc = lazy_text(d, v->u.members[i].val, indent + 2);
         } else {
-            const struct dt *own = context_expand(lz, v->u.items[i]);
-            rc = own ? json_text(out, own, indent + 2)
-                     : lazy_text(out, lz, v->u.items[i], indent + 2);
+            const struct dt *own = context_expand(d->lz, v->u.items[i]);
+            rc = lazy_text(d, own ? own : v->u.items[i], indent + 2);
             if (own)
-                context_item_done(lz, own);
+                context_item_done(d->lz, own);
         }
         if (i + 1 < v->n)
             buf_addc(out, ',');
+        if (!obj && rc == 0)
+            dump_hand_over(d); /* after an item: a block, a register, a field... */
     }
     buf_addc(out, '\n');
     add_indent(out, indent);
@@ -1826,18 +1850,21 @@ static int lazy_text(struct buf *out, struct context_lazy *lz, const struct dt *
 }
 
 int context_write_json(const struct model_spec *s, const struct context_options *opt,
-                       struct buf *out)
+                       mus_sink_fn *sink, void *sink_ctx, struct buf *out)
 {
     struct context_options lazy = opt ? *opt : (struct context_options){0};
     lazy.no_doc_keys = false;
     const struct dt *tree;
-    struct context_lazy *lz = context_build_lazy(s, &lazy, &tree);
+    struct dump d = {.out = out, .sink = sink, .sink_ctx = sink_ctx};
+    d.lz = context_build_lazy(s, &lazy, &tree);
     size_t start = out->len;
-    int rc = lazy_text(out, lz, tree, 0);
-    context_lazy_free(lz);
+    int rc = lazy_text(&d, tree, 0);
+    context_lazy_free(d.lz);
     if (rc < 0) {
-        out->len = start;
-        out->s[start] = '\0';
+        if (out->len > start) { /* with a sink, 'out' was empty at the start */
+            out->len = start;
+            out->s[start] = '\0';
+        }
         return -1;
     }
     buf_addc(out, '\n');

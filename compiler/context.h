@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "dt.h"
 #include "model.h"
+#include "mustache.h"
 
 struct context_options {
     const char *prefix;  /* C prefix; NULL: the spec's own */
@@ -68,9 +69,14 @@ int context_to_json(const struct dt *tree, struct buf *out);
  * and written block by block: memory holds one block's tree, not the whole
  * spec's. opt->no_doc_keys is ignored (the dump has the doc keys; regc
  * passes tables_annotate, so it has the t_* keys too: the tree every
- * template gets). 0, or -1 when jansson fails (nothing appended).
+ * template gets). Without a sink (NULL) the text is appended to 'out'; with
+ * one, 'out' (empty) is where it is made, handed to sink(sink_ctx, ...) and
+ * emptied each time it holds MUS_SINK_CHUNK bytes or more after a list
+ * item, so the text is never held whole: it is then every piece handed
+ * over, in order, and what is left in 'out'. 0, or -1 when jansson fails
+ * (then what was handed over is incomplete: the caller discards it).
  */
 int context_write_json(const struct model_spec *s, const struct context_options *opt,
-                       struct buf *out);
+                       mus_sink_fn *sink, void *sink_ctx, struct buf *out);
 
 #endif

@@ -397,7 +397,8 @@ static void list_names(void)
 
 /*
  * The output: with -o, 'file', where the renderer hands each block as it is
- * rendered (mus_options.sink; -t json: model_json_write()'s sink), then
+ * rendered (mus_options.sink; -t json: model_json_write()'s sink;
+ * --dump-context: context_write_json()'s), then
  * 'tail'; standard output gets 'tail', the whole text, once it is complete.
  */
 struct output {
@@ -428,7 +429,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
        they never read (below), which changes none of their output */
     struct context_options copt = {.prefix = o->prefix, .annotate = tables_annotate};
     if (o->dump_context) /* that tree, for template authors */
-        return context_write_json(spec, &copt, &out->tail);
+        return context_write_json(spec, &copt, out->file ? output_add : NULL, out, &out->tail);
     if (json) { /* the model itself, to the output as it is walked */
         model_json_write(spec, out->file ? output_add : NULL, out, &out->tail);
         return 0;

@@ -307,12 +307,13 @@ static int make_backup(int dirfd, const char *name, const char *fresh, int *fd)
 /* ------------------------------------------------------------------ signals */
 
 /*
- * The temporary files being written, for on_signal(): SIGINT, SIGTERM and
- * SIGHUP remove them, then end the process as they would have. The table
- * changes only with those signals blocked.
+ * The temporary files being written, for on_signal(): SIGINT, SIGTERM,
+ * SIGHUP and SIGABRT (regc out of memory, a failed assertion) remove them,
+ * then end the process as they would have. The table changes only with
+ * those signals blocked.
  */
 enum { MAX_OPEN = 8 };
-static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGABRT};
 static struct {
     int dirfd;
     const char *name; /* NULL: a free slot */

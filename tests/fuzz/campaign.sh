@@ -11,10 +11,11 @@
 # libFuzzer's limit is wall time, so on a loaded machine an input can pass it
 # only because the process did not get the CPU. A timeout (or a unit
 # libFuzzer reports as slow) is therefore judged
-# again alone, on its own input (the best of three runs): over the limit
-# again, it is a finding; under it, it is reported as "timed out under load"
-# with its time alone, kept in build-fuzz/findings/TARGET/load/, and the run
-# goes on from where it was for the time that is left.
+# again alone, on its own input, by the CPU time it takes (user + system, the
+# best of three runs: on a shared machine no run is alone in wall time): over
+# the limit again, it is a finding; under it, it is reported as "timed out
+# under load" with its time alone, kept in build-fuzz/findings/TARGET/load/,
+# and the run goes on from where it was for the time that is left.
 #
 # New coverage is merged into tests/fuzz/corpus/TARGET/ (libFuzzer's
 # -merge=1: only inputs that add coverage, named by their SHA-1), so the
@@ -23,26 +24,31 @@
 # docs/testing.md: tests/fuzz/run-corpus-kept.sh fails when a target's
 # recorded executions grow while its corpus does not.
 #
+# FUZZ_RUNS=N stops a target after N executions (libFuzzer's -runs, the
+# corpus replay included), or at FUZZ_SECONDS, whichever comes first.
+#
 # FUZZ_PREBUILT=DIR takes DIR/fuzz_TARGET as it is, without building it, and
 # keeps findings in DIR/findings/ (tests/fuzz/run-campaign.sh runs stand-ins
 # that way); FUZZ_TIMER (default /usr/bin/time) times a run alone, called as
-# `FUZZ_TIMER -f %e -o FILE CMD...` (the test's stand-in writes a set time).
+# `FUZZ_TIMER -f "%U %S" -o FILE CMD...`, the times on FILE's last line
+# summed (the test's stand-in writes a set time).
 set -u
 cd "$(dirname "$0")/../.."
 : "${FUZZ_SECONDS:=60}" "${FUZZ_CC:=clang}" "${BUILD:=build}" "${FUZZ_TIMEOUT:=1}" "${FUZZ_FORK:=0}"
-: "${FUZZ_PREBUILT:=}" "${FUZZ_TIMER:=/usr/bin/time}"
+: "${FUZZ_PREBUILT:=}" "${FUZZ_TIMER:=/usr/bin/time}" "${FUZZ_RUNS:=0}"
 targets=${FUZZ_TARGETS:-"compile xmlload expr mustache render event cmdline num"}
 top=$PWD
 status=0
 
-# seconds, as a decimal, that 'bin' takes on one input: the best of three runs
-# (the process's whole run, start-up included; "" when it could not be timed)
+# CPU seconds (user + system), as a decimal, that 'bin' takes on one input: the
+# best of three runs (the process's whole run, start-up included; "" when it
+# could not be timed)
 time_alone() {   # bin input
     local best="" t
     for _ in 1 2 3; do
         # in the scratch run directory: the targets write their fuzz-*.xml where they run
-        (cd "$scratch/run" && "$FUZZ_TIMER" -f %e -o "$scratch/time" "$1" -runs=1 "$2" >/dev/null 2>&1)
-        t=$(tail -n 1 "$scratch/time" 2>/dev/null)
+        (cd "$scratch/run" && "$FUZZ_TIMER" -f "%U %S" -o "$scratch/time" "$1" -runs=1 "$2" >/dev/null 2>&1)
+        t=$(tail -n 1 "$scratch/time" 2>/dev/null | awk '{ s = 0; for (i = 1; i <= NF; i++) { if ($i !~ /^[0-9]+(\.[0-9]+)?$/) exit; s += $i }; printf "%.2f", s }')
         [[ $t =~ ^[0-9]+(\.[0-9]+)?$ ]] || continue
         if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
     done
@@ -65,9 +71,14 @@ for t in $targets; do
     execs=0 slowest=0 under_load=() verdict=""
     end=$((SECONDS + FUZZ_SECONDS))
     while [ -z "$verdict" ] && [ $((end - SECONDS)) -gt 0 ]; do
+        runs=()
+        if [ "$FUZZ_RUNS" -gt 0 ]; then
+            [ "$execs" -ge "$FUZZ_RUNS" ] && break
+            runs=(-runs=$((FUZZ_RUNS - execs)))
+        fi
         rm -f "$scratch"/art-*
         # the targets write their scratch files (fuzz-*.xml) into the current directory
-        (cd "$scratch/run" && "$bin" -max_total_time=$((end - SECONDS)) "${opts[@]}" \
+        (cd "$scratch/run" && "$bin" -max_total_time=$((end - SECONDS)) "${opts[@]}" "${runs[@]}" \
             -artifact_prefix="$scratch/art-" "$scratch/new" "$top/tests/fuzz/corpus/$t" \
             >"$scratch/log" 2>&1)
         rc=$?

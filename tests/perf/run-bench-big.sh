@@ -43,7 +43,7 @@ expect "a bad BLOCKS is refused" 1 "^bench-big: BLOCKS must be a positive multip
 expect "too little disk: refused before generating" 1 \
     '^bench-big: the 1/1 spec needs [0-9]+ MiB free in .*; it has [0-9]+ MiB\.$' BLOCKS=80000000
 expect "too little memory: refused" 1 \
-    '^bench-big: needs 100000512 MiB of available memory \(regc is stopped at LIMIT_MB=100000000 MiB, plus 512\)' \
+    '^bench-big: needs 100000512 MiB of available memory \(runs are stopped at LIMIT_MB=100000000 MiB, plus 512\)' \
     BLOCKS=8 LIMIT_MB=100000000
 # 1 MiB: regc is stopped as soon as it is seen running (its resident memory is more than that)
 expect "a run past LIMIT_MB is stopped and reported" 0 \

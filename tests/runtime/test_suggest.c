@@ -2,7 +2,8 @@
  * test_suggest - regc/suggest.h, "did you mean 'X'?": the distance against
  * values worked by hand (optimal string alignment: an adjacent swap is one
  * edit, a swap that is then edited again is not), letters without case, the
- * closeness limit (len + 2) / 3, ties offering nothing, long names, and the
+ * closeness limit (len + 2) / 3, the distance within a limit against the
+ * definition's whole table, ties offering nothing, long names, and the
  * wording; then the suggestions regc_resolve() makes for a path.
  */
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
@@ -33,6 +35,71 @@ static void test_distance(void **state)
     assert_int_equal(regc_suggest_distance("ca", "abc"), 3); /* OSA, not Damerau (2) */
     assert_int_equal(regc_suggest_distance("U_MSR_PMON_CTL0", "u_msr_pmon_ctl0"), 0);
     assert_int_equal(regc_suggest_distance("EV_SEL", "ev_sl"), 1);
+}
+
+/*
+ * The optimal string alignment distance from its definition, the whole
+ * table (d[i][j]: a's first i letters against b's first j), without case:
+ * the reference regc_suggest_distance_within() is held to.
+ */
+static unsigned osa_reference(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    static unsigned d[16][16];
+    for (size_t i = 0; i <= n; i++)
+        for (size_t j = 0; j <= m; j++) {
+            if (i == 0 || j == 0) {
+                d[i][j] = (unsigned)(i + j);
+                continue;
+            }
+            bool same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+            unsigned v = d[i - 1][j - 1] + !same;
+            v = d[i - 1][j] + 1 < v ? d[i - 1][j] + 1 : v;
+            v = d[i][j - 1] + 1 < v ? d[i][j - 1] + 1 : v;
+            if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+/*
+ * The distance within a limit (what regc_suggest_add() asks, giving up on a
+ * candidate once it cannot come under the limit): the exact distance when
+ * it is at most the limit, a number over it otherwise, for every limit from
+ * 0 to 7; and the bound from the letters alone never over the distance; on pairs of up to 15 letters of a 3-letter alphabet (close pairs
+ * are common) from a fixed pseudo-random sequence.
+ */
+static void test_distance_within(void **state)
+{
+    (void)state;
+    uint32_t x = 12345;
+    char a[16], b[16];
+    for (int k = 0; k < 20000; k++) {
+        char *s[2] = {a, b};
+        for (int w = 0; w < 2; w++) {
+            x = x * 1103515245u + 12345u;
+            size_t len = (x >> 16) % 16;
+            for (size_t i = 0; i < len; i++) {
+                x = x * 1103515245u + 12345u;
+                s[w][i] = "abC"[(x >> 16) % 3];
+            }
+            s[w][len] = '\0';
+        }
+        unsigned want = osa_reference(a, b);
+        assert_int_equal(regc_suggest_distance(a, b), want);
+        struct regc_suggest sg;
+        regc_suggest_init(&sg, a);
+        assert_true(regc_suggest_letters_apart_(&sg, b) <= want); /* a lower bound */
+        for (unsigned limit = 0; limit < 8; limit++) {
+            unsigned got = regc_suggest_distance_within(a, b, limit);
+            if (want <= limit)
+                assert_int_equal(got, want);
+            else
+                assert_true(got > limit);
+        }
+    }
 }
 
 /* The suggestion for 'name' among the NULL-ended 'cands', or NULL. */
@@ -145,7 +212,8 @@ static void test_resolve(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_distance),   cmocka_unit_test(test_best),
+        cmocka_unit_test(test_distance),   cmocka_unit_test(test_distance_within),
+        cmocka_unit_test(test_best),
         cmocka_unit_test(test_long_names), cmocka_unit_test(test_text),
         cmocka_unit_test(test_resolve),
     };

@@ -275,7 +275,7 @@ static void expect_streamed_equals_full(const struct context_options *opt)
     diag_init(&dg, NULL);
     const struct model_spec *s = load(&a, &dg);
     struct buf streamed = BUF_INIT, full = BUF_INIT;
-    assert_int_equal(context_write_json(s, opt, &streamed), 0);
+    assert_int_equal(context_write_json(s, opt, NULL, NULL, &streamed), 0);
     assert_int_equal(context_to_json(context_build(&fa, s, opt), &full), 0);
     assert_true(full.len > 1000);
     assert_int_equal(streamed.len, full.len);

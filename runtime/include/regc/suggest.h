@@ -38,8 +38,12 @@ extern "C" {
 /* Names and candidates longer than this get no suggestion. */
 #define REGC_SUGGEST_MAX 128
 
+/* Letters counted in this many classes (a letter's code, lower case, modulo it). */
+#define REGC_SUGGEST_CLASSES 64
+
 struct regc_suggest {
     const char *name;            /* borrowed: the name that was not found */
+    unsigned char letters[REGC_SUGGEST_CLASSES]; /* its letters, counted by class */
     char best[REGC_SUGGEST_MAX]; /* the closest candidate so far ("" when none is close) */
     unsigned dist;               /* its distance; starts at the largest one offered, plus 1 */
     bool tie;                    /* another, different candidate is as close */
@@ -50,17 +54,24 @@ static inline int regc_suggest_lower_(char c)
     return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : (unsigned char)c;
 }
 
-/* The distance between a and b (each at most REGC_SUGGEST_MAX characters), without case. */
-static inline unsigned regc_suggest_distance(const char *a, const char *b)
+/*
+ * The distance between a and b (each at most REGC_SUGGEST_MAX characters),
+ * without case, when it is at most 'limit'; else some number over 'limit'
+ * (the rows are given up once two in a row exceed it: no later row can
+ * come back under it). Candidates far from the name cost a few rows, not
+ * the whole table.
+ */
+static inline unsigned regc_suggest_distance_within(const char *a, const char *b, unsigned limit)
 {
     size_t n = strlen(a), m = strlen(b);
     unsigned rows[3][REGC_SUGGEST_MAX + 1];
     unsigned *older = rows[0], *prev = rows[1], *cur = rows[2];
+    bool prev_over = false; /* every value of 'prev' is over the limit */
     for (size_t j = 0; j <= m; j++)
         prev[j] = (unsigned)j;
     for (size_t i = 1; i <= n; i++) {
         int ai = regc_suggest_lower_(a[i - 1]);
-        cur[0] = (unsigned)i;
+        unsigned least = cur[0] = (unsigned)i;
         for (size_t j = 1; j <= m; j++) {
             int bj = regc_suggest_lower_(b[j - 1]);
             unsigned v = prev[j - 1] + (ai != bj);
@@ -72,7 +83,14 @@ static inline unsigned regc_suggest_distance(const char *a, const char *b)
                 regc_suggest_lower_(a[i - 2]) == bj && older[j - 2] + 1 < v)
                 v = older[j - 2] + 1;
             cur[j] = v;
+            if (v < least)
+                least = v;
         }
+        /* a value is at least the least of the row before, or one more than the one before
+           that: two rows over the limit, and every later row is too */
+        if (least > limit && prev_over)
+            return limit + 1;
+        prev_over = least > limit;
         unsigned *t = older;
         older = prev;
         prev = cur;
@@ -81,11 +99,20 @@ static inline unsigned regc_suggest_distance(const char *a, const char *b)
     return prev[m];
 }
 
+/* The distance between a and b (each at most REGC_SUGGEST_MAX characters), without case. */
+static inline unsigned regc_suggest_distance(const char *a, const char *b)
+{
+    return regc_suggest_distance_within(a, b, (unsigned)-1 - 1);
+}
+
 /* Starts a search for the candidate closest to 'name' (borrowed; must outlive 's'). */
 static inline void regc_suggest_init(struct regc_suggest *s, const char *name)
 {
     s->name = name;
     s->best[0] = '\0';
+    memset(s->letters, 0, sizeof(s->letters));
+    for (const char *p = name; *p && p - name <= REGC_SUGGEST_MAX; p++)
+        s->letters[regc_suggest_lower_(*p) % REGC_SUGGEST_CLASSES]++;
     s->dist = (unsigned)(strlen(name) + 2) / 3 + 1;
     s->tie = false;
 }
@@ -109,6 +136,30 @@ static inline bool regc_suggest_digits_only_(const char *a, const char *b)
     return digit;
 }
 
+/*
+ * A lower bound of the distance between s->name and cand from their
+ * letters alone: the letters (by class) one has more of than the other, the
+ * larger side. An edit takes away at most one from each side, a swap none,
+ * so no fewer edits can make the two alike. Costs a pass over cand, where
+ * the distance costs its length times the name's.
+ */
+static inline unsigned regc_suggest_letters_apart_(const struct regc_suggest *s, const char *cand)
+{
+    int diff[REGC_SUGGEST_CLASSES];
+    unsigned more = 0, fewer = 0;
+    for (size_t c = 0; c < REGC_SUGGEST_CLASSES; c++)
+        diff[c] = s->letters[c];
+    for (const char *p = cand; *p; p++)
+        diff[regc_suggest_lower_(*p) % REGC_SUGGEST_CLASSES]--;
+    for (size_t c = 0; c < REGC_SUGGEST_CLASSES; c++) {
+        if (diff[c] > 0)
+            more += (unsigned)diff[c];
+        else
+            fewer += (unsigned)-diff[c];
+    }
+    return more > fewer ? more : fewer;
+}
+
 /* Weighs one candidate (copied when it is the closest so far). */
 static inline void regc_suggest_add(struct regc_suggest *s, const char *cand)
 {
@@ -117,9 +168,9 @@ static inline void regc_suggest_add(struct regc_suggest *s, const char *cand)
         return;
     if (n == m && regc_suggest_digits_only_(s->name, cand))
         return;
-    if ((n > m ? n - m : m - n) > s->dist)
-        return;
-    unsigned d = regc_suggest_distance(s->name, cand);
+    if ((n > m ? n - m : m - n) > s->dist || regc_suggest_letters_apart_(s, cand) > s->dist)
+        return; /* too far already by its length or its letters */
+    unsigned d = regc_suggest_distance_within(s->name, cand, s->dist); /* over it: no use */
     if (d == s->dist && s->best[0]) {
         s->tie = true;
     } else if (d < s->dist) {
