@@ -45,11 +45,11 @@ BUSES = [0x7F, 0xFF]  # socket 0, socket 1: each on its own U-Box's bus
 
 
 def choose_events(block, ncounters):
-    """One event per counter 0..n-1: distinct, needing no filter, allowed on that counter."""
+    """One event per counter 0..n-1: distinct, needing no filter (modelled or not), allowed on that counter."""
     chosen, used = [], set()
     for i in range(ncounters):
         for e in block["events"]:
-            ok = not e["filters"] and e["name"] not in used and (not e["counters"] or i in e["counters"])
+            ok = not e["filters"] and not e.get("unmodelled_filters") and e["name"] not in used and (not e["counters"] or i in e["counters"])
             if ok and all(s["register"] == e["register"] for s in e["sets"]):
                 chosen.append(e["name"])
                 used.add(e["name"])
