@@ -246,15 +246,15 @@ static int metrics_plan(struct mon *m)
 }
 
 /*
- * --per-box replaced events[0 .. nev) by each one's boxes, in order: the metrics' events, which
- * name their box (or are of a block of one), each keep one place; their slots follow it.
- * 0, or 1 with a message (out of memory).
+ * --per-box replaced events[0 .. nev) by each one's boxes, in order: a metric's term, whose
+ * event may stand for every box of its block, sums each box it became.
+ * 0, or 1 or 2 with a message (out of memory; more counts than the metrics hold).
  */
 static int metrics_per_box(struct regctl_metrics *ms, const struct regc_spec *s,
                            const char *const *events, unsigned nev)
 {
-    unsigned *at = calloc((size_t)nev + 1, sizeof(*at));
-    for (unsigned i = 0, pos = 0; at && i < nev; i++) {
+    unsigned *at = calloc((size_t)nev + 1, sizeof(*at)), *cnt = calloc((size_t)nev + 1, sizeof(*cnt));
+    for (unsigned i = 0, pos = 0; at && cnt && i < nev; i++) {
         char **boxes;
         unsigned k;
         if (regc_pmon_boxes(s, events[i], &boxes, &k)) {
@@ -264,16 +264,40 @@ static int metrics_per_box(struct regctl_metrics *ms, const struct regc_spec *s,
         }
         regc_pmon_boxes_free(boxes, k);
         at[i] = pos;
+        cnt[i] = k;
         pos += k;
     }
-    if (!at) {
+    if (!at || !cnt) {
+        free(at);
+        free(cnt);
         fprintf(stderr, "regctl: monitor: out of memory\n");
         return 1;
     }
-    for (unsigned j = 0; j < ms->nslots; j++)
-        ms->slots[j] = at[ms->slots[j]];
+    /* each term's slots: every box an event of it became, so the term still sums them all */
+    unsigned old[sizeof(ms->slots) / sizeof(ms->slots[0])], n = 0, rc = 0;
+    memcpy(old, ms->slots, sizeof(old));
+    for (unsigned u = 0; u < ms->n && !rc; u++) {
+        struct regctl_metric_use *use = &ms->use[u];
+        for (unsigned t = 0; t < use->nterms && !rc; t++) {
+            unsigned first = n;
+            for (unsigned j = use->first[t]; j < use->first[t] + use->count[t] && !rc; j++)
+                for (unsigned b = 0; b < cnt[old[j]] && !rc; b++) {
+                    if (n == sizeof(ms->slots) / sizeof(ms->slots[0]))
+                        rc = 2;
+                    else
+                        ms->slots[n++] = at[old[j]] + b;
+                }
+            use->first[t] = first;
+            use->count[t] = n - first;
+        }
+    }
+    ms->nslots = n;
     free(at);
-    return 0;
+    free(cnt);
+    if (rc)
+        fprintf(stderr, "regctl: monitor: --per-box: the metrics' events on every box are more than "
+                        "%zu counts\n", sizeof(ms->slots) / sizeof(ms->slots[0]));
+    return (int)rc;
 }
 
 /* Options may follow the events; the events are the non-option arguments after SPEC. */
@@ -1462,7 +1486,7 @@ static int monitor_events(struct mon *m_, struct sock *socks)
         unsigned nbox;
         if (regctl_agg_per_box(m.spec, m.events, m.nev, &m_->box_events, &nbox) ||
             metrics_per_box(&m.metrics, m.spec, m.events, m.nev))
-            return 1;
+            return 2;
         m.events = (const char **)m_->box_events;
         m.nev = m_->nev = nbox;
     }
