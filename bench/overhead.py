@@ -109,7 +109,10 @@ def run(cmd, strace):
         cmd = [strace, "-f", "-qq", "-c", "-U", "calls,name", "-e", "trace=pread64,pwrite64", "-o", out] + cmd
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
-    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    env = dict(os.environ)
+    if strace:  # LeakSanitizer stops under ptrace: a SAN=1 regctl runs under strace without it
+        env["ASAN_OPTIONS"] = ":".join(filter(None, [env.get("ASAN_OPTIONS"), "detect_leaks=0"]))
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode != 0:
