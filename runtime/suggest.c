@@ -10,13 +10,19 @@
 #include <stdio.h>
 #include <string.h>
 
-/* e's perfmon name as 'want' writes names: perf's alias (lower case) when it has a lower-case
- * letter, else perfmon's EventName (a name and its alias are never two candidates). */
-static const char *perfmon_as(const char *want, const struct regc_event *e, char *buf, size_t len)
+/* 'want' has a lower-case letter: it is written as perf's aliases are */
+static bool written_lower(const char *want)
 {
-    bool lower = false;
     for (const char *p = want; *p; p++)
-        lower = lower || islower((unsigned char)*p);
+        if (islower((unsigned char)*p))
+            return true;
+    return false;
+}
+
+/* e's perfmon name as 'want' writes names: perf's alias (lower case) when 'lower' (it has a
+ * lower-case letter), else perfmon's EventName (a name and its alias are never two candidates). */
+static const char *perfmon_as(bool lower, const struct regc_event *e, char *buf, size_t len)
+{
     if (!e->perfmon || !lower)
         return e->perfmon;
     size_t i = 0;
@@ -26,15 +32,20 @@ static const char *perfmon_as(const char *want, const struct regc_event *e, char
     return buf;
 }
 
+/* Weighs b's events, by perfmon name and, when 'names', by regc name; a perfmon name is
+ * copied to its alias form only when its length leaves it a chance (most have none). */
 static void add_events(struct regc_suggest *sg, const struct regc_block *b, bool names)
 {
+    if (sg->len > REGC_SUGGEST_MAX)
+        return; /* no name this long gets a suggestion: every event would be weighed for nothing */
+    bool lower = written_lower(sg->name);
     for (const struct regc_event *e = b->events; e && e->name; e++) {
-        char alias[REGC_SUGGEST_MAX];
-        const char *pm = perfmon_as(sg->name, e, alias, sizeof(alias));
         if (names)
             regc_suggest_add(sg, e->name);
-        if (pm)
-            regc_suggest_add(sg, pm);
+        if (e->perfmon && regc_suggest_length_may(sg, strlen(e->perfmon))) {
+            char alias[REGC_SUGGEST_MAX];
+            regc_suggest_add(sg, perfmon_as(lower, e, alias, sizeof(alias)));
+        }
     }
 }
 

@@ -43,6 +43,7 @@ extern "C" {
 
 struct regc_suggest {
     const char *name;            /* borrowed: the name that was not found */
+    size_t len;                  /* its length (weighed once, not per candidate) */
     unsigned char letters[REGC_SUGGEST_CLASSES]; /* its letters, counted by class */
     char best[REGC_SUGGEST_MAX]; /* the closest candidate so far ("" when none is close) */
     unsigned dist;               /* its distance; starts at the largest one offered, plus 1 */
@@ -109,11 +110,12 @@ static inline unsigned regc_suggest_distance(const char *a, const char *b)
 static inline void regc_suggest_init(struct regc_suggest *s, const char *name)
 {
     s->name = name;
+    s->len = strlen(name);
     s->best[0] = '\0';
     memset(s->letters, 0, sizeof(s->letters));
     for (const char *p = name; *p && p - name <= REGC_SUGGEST_MAX; p++)
         s->letters[regc_suggest_lower_(*p) % REGC_SUGGEST_CLASSES]++;
-    s->dist = (unsigned)(strlen(name) + 2) / 3 + 1;
+    s->dist = (unsigned)(s->len + 2) / 3 + 1;
     s->tie = false;
 }
 
@@ -160,16 +162,26 @@ static inline unsigned regc_suggest_letters_apart_(const struct regc_suggest *s,
     return more > fewer ? more : fewer;
 }
 
+/* A candidate of m characters may be closer than the best so far (its length alone does
+ * not rule it out): callers that must build a candidate check this first. */
+static inline bool regc_suggest_length_may(const struct regc_suggest *s, size_t m)
+{
+    return s->len <= REGC_SUGGEST_MAX && m < REGC_SUGGEST_MAX &&
+           (s->len > m ? s->len - m : m - s->len) <= s->dist;
+}
+
 /* Weighs one candidate (copied when it is the closest so far). */
 static inline void regc_suggest_add(struct regc_suggest *s, const char *cand)
 {
-    size_t n = strlen(s->name), m = strlen(cand);
-    if (n > REGC_SUGGEST_MAX || m >= REGC_SUGGEST_MAX || strcmp(cand, s->best) == 0)
+    if (s->len > REGC_SUGGEST_MAX)
+        return; /* before measuring the candidate: no name this long gets a suggestion */
+    size_t m = strlen(cand);
+    if (!regc_suggest_length_may(s, m) || strcmp(cand, s->best) == 0)
+        return; /* too far already by its length */
+    if (s->len == m && regc_suggest_digits_only_(s->name, cand))
         return;
-    if (n == m && regc_suggest_digits_only_(s->name, cand))
-        return;
-    if ((n > m ? n - m : m - n) > s->dist || regc_suggest_letters_apart_(s, cand) > s->dist)
-        return; /* too far already by its length or its letters */
+    if (regc_suggest_letters_apart_(s, cand) > s->dist)
+        return; /* too far already by its letters */
     unsigned d = regc_suggest_distance_within(s->name, cand, s->dist); /* over it: no use */
     if (d == s->dist && s->best[0]) {
         s->tie = true;
