@@ -2,7 +2,8 @@
  * output - `regctl monitor`'s readings in perf stat's forms: text, -x SEP and
  * -j (output.h), laid out as perf stat prints them (perf's
  * tools/perf/util/stat-display.c; written from perf's output and its
- * documented -x fields, not checked against that source here): the interval
+ * documented -x fields; issue 28 compared -x and -j with that source, as
+ * tests/runtime/run-perf-layout.sh states it): the interval
  * time as "%6lu.%09lu", counts in 18 columns, -x's fields in perf's order,
  * -j's keys as perf names them.
  */
