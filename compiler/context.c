@@ -1718,6 +1718,8 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
         struct dt *sp = dt_obj(c->a); /* the spec's name: perf keys are per spec (kpmu.h) */
         SET_STR(c, sp, "name", lz->s->name);
         set(c, one, "spec", sp);
+        /* issue 28: the metrics, whose terms with settings are perf aliases of the events */
+        set(c, one, "metrics", context_metrics(c->a, lz->s, lz->c.prefix));
         context_doc_keys(c->a, one);
     }
     if (lz->annotate)

@@ -551,7 +551,43 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
     return ok;
 }
 
-static void perf_keys(struct arena *a, const char *spec, struct dt *blk)
+/*
+ * doc_perf_aliases of event ev of block blk: one per distinct term of a metric (root "metrics")
+ * that names this event with settings and no instance, as perf's JSON defines it for the
+ * MetricExpr (model_metric_perf_alias): doc_perf_name the alias, doc_perf_filter the event's
+ * own Filter terms then the settings by the kernel's format names, desc the event's with them.
+ */
+static struct dt *perf_aliases(struct arena *a, const struct dt *metrics, const struct dt *blk,
+                               const struct dt *ev)
+{
+    struct dt *list = dt_list(a);
+    size_t i, j, k;
+    struct dt *m, *t, *seen;
+    DT_FOREACH(metrics, i, m)
+    DT_FOREACH(dt_get(m, "events"), j, t) {
+        const char *alias = str_of(t, "perf_alias"), *set = str_of(t, "perf_settings");
+        if (!alias || !set || !str_of(t, "block") || !str_of(t, "event") ||
+            strcmp(str_of(t, "block"), str_of(blk, "name")) != 0 ||
+            strcmp(str_of(t, "event"), str_of(ev, "name")) != 0)
+            continue;
+        bool dup = false;
+        DT_FOREACH(list, k, seen)
+            dup = dup || strcmp(str_of(seen, "doc_perf_name"), alias) == 0;
+        if (dup)
+            continue;
+        const char *own = str_of(ev, "doc_perf_filter"), *desc = str_of(ev, "desc");
+        struct dt *o = dt_obj(a);
+        set_new(a, o, "doc_perf_name", dt_str(a, alias));
+        set_new(a, o, "doc_perf_filter",
+                dt_str(a, own ? arena_printf(a, "%s,%s", own, set) : set));
+        set_new(a, o, "desc",
+                dt_str(a, arena_printf(a, "%s%s%s", desc ? desc : "", desc ? ", " : "", set)));
+        dt_push(a, list, o);
+    }
+    return list;
+}
+
+static void perf_keys(struct arena *a, const char *spec, const struct dt *metrics, struct dt *blk)
 {
     struct dt *events = dt_get(blk, "events");
     const struct regc_kpmu_fixed_host *host = regc_kpmu_fixed_host(spec, str_of(blk, "name"));
@@ -577,6 +613,10 @@ static void perf_keys(struct arena *a, const char *spec, struct dt *blk)
             perf = perf_event_keys(a, spec, blk, ev) && perf;
         }
         set_new(a, ev, "doc_perf", dt_bool(perf));
+        set_new(a, ev, "doc_perf_name",
+                dt_str(a, str_of(ev, "perfmon") ? str_of(ev, "perfmon") : name ? name : ""));
+        set_new(a, ev, "doc_perf_aliases",
+                perf ? perf_aliases(a, metrics, blk, ev) : dt_list(a));
         set_new(a, ev, "doc_perf_counters",
                 fixed ? dt_str(a, "FIXED") : perf_counters(a, dt_get(ev, "counters")));
         set_new(a, ev, "doc_perf_unit",
@@ -637,6 +677,6 @@ void context_doc_keys(struct arena *a, struct dt *root)
     struct dt *blk;
     DT_FOREACH(dt_get(root, "blocks"), i, blk) {
         block_keys(a, blk);
-        perf_keys(a, str_of(dt_get(root, "spec"), "name"), blk);
+        perf_keys(a, str_of(dt_get(root, "spec"), "name"), dt_get(root, "metrics"), blk);
     }
 }

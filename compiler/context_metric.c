@@ -96,6 +96,9 @@ static struct dt *term_obj(struct arena *a, const char *prefix, const struct mod
     uint64_t enc = model_metric_term_encoding(t), mask = model_metric_term_mask(t);
     SET(a, o, "encoding", dt_str(a, arena_printf(a, "0x%" PRIx64, enc)));
     SET(a, o, "settings", str_or_null(a, *t->settings ? t->settings : NULL));
+    /* perf's JSON: the event alias of a term with settings, and its settings by format name */
+    SET(a, o, "perf_alias", str_or_null(a, t->instance ? NULL : model_metric_perf_alias(a, t)));
+    SET(a, o, "perf_settings", str_or_null(a, model_metric_perf_settings(a, t)));
     const char *c_name = names_event(a, prefix, t->event);
     SET(a, o, "c_name", dt_str(a, c_name));
     /* the event's macro, its set fields replaced by the settings' values */

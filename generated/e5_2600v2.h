@@ -16671,6 +16671,47 @@ static inline uint64_t e5_2600v2_irp_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_METRIC_LLC_DATA_READ_MISSES_NEVENTS 1u
 #define E5_2600V2_METRIC_LLC_DATA_READ_MISSES_EVENTS { E5_2600V2_EV_CBOX_LLC_LOOKUP_DATA_READ }
 
+/*
+ * Metric llc_misses, in /s: (cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x01 / seconds) x 1.0
+ * LLC misses per second: lookups of any request from the IPQ or IRQ (not
+ * the ISMQ) that found the line in state I, every C-Box summed.
+ * Source:
+ *   Intel perfmon IVT/events/ivytown_uncore.json; UNC_C_LLC_LOOKUP.ANY:
+ *   'Filters for any transaction originating from the IPQ or IRQ';
+ *   UNC_C_LLC_LOOKUP.NID: 'In conjunction with STATE = I, it is possible to
+ *   monitor misses'; state I is bit 0 ([M'FMESI], CBoGlCtrl[22:17])
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x01); an event without an instance
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
+ */
+#define E5_2600V2_METRIC_LLC_MISSES_UNIT "/s"
+#define E5_2600V2_METRIC_LLC_MISSES_SCALE 1.0
+#define E5_2600V2_METRIC_LLC_MISSES_NEVENTS 1u
+#define E5_2600V2_METRIC_LLC_MISSES_EVENTS { E5_2600V2_EV_CBOX_LLC_LOOKUP_ANY }
+
+/*
+ * Metric llc_hit_ratio, in %: ((cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x3f - cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x01) / cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x3f) x 100.0
+ * LLC hit ratio: the share of lookups (any request from the IPQ or IRQ)
+ * that found the line in a valid state (M', F, M, E or S), every C-Box
+ * summed. Its two filter values are counted in turns (multiplexed).
+ * Source:
+ *   Intel perfmon IVT/events/ivytown_uncore.json; lookups that found the
+ *   line valid (every state, 0x3f, less state I, 0x01) over every lookup,
+ *   from perfmon's UNC_C_LLC_LOOKUP.ANY ('CBoGlCtrl[22:17] bits correspond
+ *   to [M'FMESI] state') and UNC_C_LLC_LOOKUP.NID ('In conjunction with
+ *   STATE = I, it is possible to monitor misses'); no published hit-ratio
+ *   formula for this uncore was found
+ * _EVENTS: the control encoding of each event it needs, in the order
+ * first named (cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x3f, cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x01); an event without an instance
+ * counts on every instance of its block, summed. A setting of another register
+ * (",REG.field=V", a box filter) is written to that register of the box.
+ */
+#define E5_2600V2_METRIC_LLC_HIT_RATIO_UNIT "%"
+#define E5_2600V2_METRIC_LLC_HIT_RATIO_SCALE 100.0
+#define E5_2600V2_METRIC_LLC_HIT_RATIO_NEVENTS 2u
+#define E5_2600V2_METRIC_LLC_HIT_RATIO_EVENTS { E5_2600V2_EV_CBOX_LLC_LOOKUP_ANY, E5_2600V2_EV_CBOX_LLC_LOOKUP_ANY }
+
 #ifdef __cplusplus
 }
 #endif

@@ -12774,6 +12774,29 @@ static const struct regc_spec e5_2600v2_spec REGC_TABLE_UNUSED = {
              {.op = REGC_MOP_DIV},
              {0}},
          .cite = {.src = "perfmon-ivt", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_C_LLC_LOOKUP.NID: 'In conjunction with STATE = I, it is possible to monitor misses'; state I is bit 0 ([M'FMESI], CBoGlCtrl[22:17])"}},
+        {.name = "llc_misses", .formula = "cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x01 / seconds", .unit = "/s", .desc = "LLC misses per second: lookups of any request from the IPQ or IRQ (not the ISMQ) that found the line in state I, every C-Box summed.", .scale = 1.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "cbox", .instance = NULL, .event = "LLC_LOOKUP.ANY", .text = "cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x01", .settings = ",Cn_MSR_PMON_BOX_FILTER0.state=0x1"},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_SECONDS},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perfmon-ivt", .table = NULL, .page = NULL, .section = NULL, .cite = "UNC_C_LLC_LOOKUP.ANY: 'Filters for any transaction originating from the IPQ or IRQ'; UNC_C_LLC_LOOKUP.NID: 'In conjunction with STATE = I, it is possible to monitor misses'; state I is bit 0 ([M'FMESI], CBoGlCtrl[22:17])"}},
+        {.name = "llc_hit_ratio", .formula = "(cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x3f - cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x01) / cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x3f", .unit = "%", .desc = "LLC hit ratio: the share of lookups (any request from the IPQ or IRQ) that found the line in a valid state (M', F, M, E or S), every C-Box summed. Its two filter values are counted in turns (multiplexed).", .scale = 100.0,
+         .events = (const struct regc_metric_event[]){
+             {.block = "cbox", .instance = NULL, .event = "LLC_LOOKUP.ANY", .text = "cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x3f", .settings = ",Cn_MSR_PMON_BOX_FILTER0.state=0x3f"},
+             {.block = "cbox", .instance = NULL, .event = "LLC_LOOKUP.ANY", .text = "cbox:LLC_LOOKUP.ANY,Cn_MSR_PMON_BOX_FILTER0.state=0x01", .settings = ",Cn_MSR_PMON_BOX_FILTER0.state=0x1"},
+             {0}},
+         .ops = (const struct regc_metric_op[]){
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_EVENT, .term = 1},
+             {.op = REGC_MOP_SUB},
+             {.op = REGC_MOP_EVENT, .term = 0},
+             {.op = REGC_MOP_DIV},
+             {0}},
+         .cite = {.src = "perfmon-ivt", .table = NULL, .page = NULL, .section = NULL, .cite = "lookups that found the line valid (every state, 0x3f, less state I, 0x01) over every lookup, from perfmon's UNC_C_LLC_LOOKUP.ANY ('CBoGlCtrl[22:17] bits correspond to [M'FMESI] state') and UNC_C_LLC_LOOKUP.NID ('In conjunction with STATE = I, it is possible to monitor misses'); no published hit-ratio formula for this uncore was found"}},
         {0}},
 };
 

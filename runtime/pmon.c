@@ -47,6 +47,7 @@ void regc_pmon_free(regc_pmon_session *p)
         free(p->req[i].name);
     if (p) {
         free(p->req);
+        free(p->slot);
         free(p->ev);
     }
     free(p);
@@ -64,11 +65,17 @@ unsigned regc_pmon_count(const regc_pmon_session *p)
 
 static uint64_t scaled_total(const regc_pmon_session *p, const struct pmon_ev *e);
 
+/* Box k of added event i (both in range). */
+static const struct pmon_ev *box_ev(const regc_pmon_session *p, unsigned i, unsigned k)
+{
+    return &p->ev[p->slot[p->req[i].first + k]];
+}
+
 uint64_t regc_pmon_total(const regc_pmon_session *p, unsigned i)
 {
     uint64_t sum = 0; /* modulo 2^64: the signed counts of up-and-down events add up */
     for (unsigned k = 0; i < p->nreq && k < p->req[i].n; k++)
-        sum += scaled_total(p, &p->ev[p->req[i].first + k]);
+        sum += scaled_total(p, box_ev(p, i, k));
     return sum;
 }
 
@@ -76,20 +83,20 @@ uint64_t regc_pmon_raw(const regc_pmon_session *p, unsigned i)
 {
     uint64_t sum = 0;
     for (unsigned k = 0; i < p->nreq && k < p->req[i].n; k++)
-        sum += p->ev[p->req[i].first + k].total;
+        sum += box_ev(p, i, k)->total;
     return sum;
 }
 
 uint64_t regc_pmon_box_total(const regc_pmon_session *p, unsigned i, unsigned k)
 {
-    return i < p->nreq && k < p->req[i].n ? scaled_total(p, &p->ev[p->req[i].first + k]) : 0;
+    return i < p->nreq && k < p->req[i].n ? scaled_total(p, box_ev(p, i, k)) : 0;
 }
 
 unsigned long regc_pmon_overflows(const regc_pmon_session *p, unsigned i)
 {
     unsigned long sum = 0;
     for (unsigned k = 0; i < p->nreq && k < p->req[i].n; k++)
-        sum += p->ev[p->req[i].first + k].overflows;
+        sum += box_ev(p, i, k)->overflows;
     return sum;
 }
 
@@ -122,7 +129,8 @@ int regc_pmon_box_info(const regc_pmon_session *p, unsigned i, unsigned k,
 {
     if (i >= p->nreq || k >= p->req[i].n)
         return -ENOENT;
-    hw_info(p, p->req[i].first + k, out);
+    hw_info(p, p->slot[p->req[i].first + k], out);
+    out->nboxes = p->req[i].n; /* a box event shared by two added events: this one's boxes */
     return 0;
 }
 
@@ -130,8 +138,9 @@ int regc_pmon_info(const regc_pmon_session *p, unsigned i, struct regc_pmon_info
 {
     if (i >= p->nreq)
         return -ENOENT;
-    hw_info(p, p->req[i].first, out);
+    hw_info(p, p->slot[p->req[i].first], out);
     out->name = p->req[i].name;
+    out->nboxes = p->req[i].n;
     return 0;
 }
 
@@ -140,13 +149,41 @@ void regc_pmon_filter_check(regc_pmon_session *p, bool on)
     p->no_filter_check = !on;
 }
 
-/* One box's event, for added event 'req'. */
+/* Does 'e' set what 'o' sets (register, field, value), every setting of it? */
+static bool sets_within(const struct pmon_ev *e, const struct pmon_ev *o)
+{
+    for (unsigned a = 0; a < e->nsets; a++) {
+        bool found = false;
+        for (unsigned k = 0; k < o->nsets && !found; k++)
+            found = e->sets[a].reg == o->sets[k].reg && e->sets[a].field == o->sets[k].field &&
+                    e->sets[a].value == o->sets[k].value;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* The same box event: one box, one counter group, one encoding and the same settings, so one
+ * counter counts it for both (how the added events spell it does not matter). */
+static bool same_box_event(const struct pmon_ev *a, const struct pmon_ev *b)
+{
+    return a->b == b->b && a->inst == b->inst && a->c == b->c && a->e == b->e &&
+           a->allowed == b->allowed && a->dir == b->dir && a->nsets == b->nsets &&
+           sets_within(a, b) && sets_within(b, a);
+}
+
+/* One box's event, for added event 'req': a new box event, or the one an earlier added event
+ * asked for already (its slot then names that one). */
 static int add_box_event(regc_pmon_session *p, const char *name, unsigned req)
 {
     struct pmon_ev *grown = regc_grow(p->ev, &p->cap, (size_t)p->n + 1, sizeof(*grown));
-    if (!grown)
+    unsigned *slots = regc_grow(p->slot, &p->slot_cap, (size_t)p->nslot + 1, sizeof(*slots));
+    if (grown)
+        p->ev = grown;
+    if (slots)
+        p->slot = slots;
+    if (!grown || !slots)
         return fail(p, -ENOMEM, "out of memory");
-    p->ev = grown;
     struct pmon_ev *e = &p->ev[p->n];
     *e = (struct pmon_ev){.index = -1, .dir = REGC_DIR_UP, .req = req, .active = true};
     if (strlen(name) >= sizeof(e->name))
@@ -155,7 +192,12 @@ static int add_box_event(regc_pmon_session *p, const char *name, unsigned req)
     int rc = regc__pmon_parse_event(p, e, name);
     if (rc)
         return rc;
-    p->n++;
+    unsigned at = 0;
+    while (at < p->n && !(p->ev[at].req != req && same_box_event(&p->ev[at], e)))
+        at++;
+    p->slot[p->nslot++] = at;
+    if (at == p->n)
+        p->n++;
     return 0;
 }
 
@@ -184,7 +226,8 @@ int regc_pmon_add(regc_pmon_session *p, const char *name)
     unsigned nboxes = 1;
     int rc = p->every_box ? regc_pmon_boxes(p->s, name, &boxes, &nboxes) : 0;
     struct pmon_req *r = &p->req[p->nreq];
-    *r = (struct pmon_req){.name = strdup(name), .first = p->n};
+    *r = (struct pmon_req){.name = strdup(name), .first = p->nslot};
+    unsigned n_before = p->n;
     if (rc || !r->name) {
         free(r->name);
         return fail(p, -ENOMEM, "out of memory");
@@ -196,11 +239,12 @@ int regc_pmon_add(regc_pmon_session *p, const char *name)
     }
     regc_pmon_boxes_free(boxes, nboxes);
     if (rc) { /* none of its boxes stays */
-        p->n = r->first;
+        p->n = n_before;
+        p->nslot = r->first;
         free(r->name);
         return rc;
     }
-    r->n = p->n - r->first;
+    r->n = p->nslot - r->first;
     p->nreq++;
     return 0;
 }
@@ -309,11 +353,82 @@ static int refuse_multiplex(regc_pmon_session *p, const struct pmon_ev *e, const
                 may, why);
 }
 
-/* Event e in the first group of its box with a counter it may use; a new group when none has. */
+/*
+ * Two events of one box that need different values of one field of another register (a
+ * filter): one register copy holds one value, so they never count at the same time. *mine and
+ * *theirs: the two settings. Equal values are fine.
+ */
+static bool filter_conflict(const struct pmon_ev *e, const struct pmon_ev *o,
+                            const struct pmon_set **mine, const struct pmon_set **theirs)
+{
+    if (o == e || o->b != e->b || o->inst != e->inst)
+        return false;
+    for (unsigned a = 0; a < e->nsets; a++)
+        for (unsigned k = 0; k < o->nsets; k++) {
+            const struct pmon_set *x = &e->sets[a], *y = &o->sets[k];
+            if (x->reg && x->reg == y->reg && x->field == y->field && x->value != y->value) {
+                *mine = x, *theirs = y;
+                return true;
+            }
+        }
+    return false;
+}
+
+static int refuse_conflict(regc_pmon_session *p, const struct pmon_ev *e, const struct pmon_ev *o,
+                           const struct pmon_set *x, const struct pmon_set *y, const char *why)
+{
+    return fail(p, -EINVAL,
+                "'%s' and '%s' cannot be counted together in %s%s%s: they need %s.%s = 0x%llx "
+                "and 0x%llx; %s",
+                o->name, e->name, e->b->name, e->inst ? "." : "", e->inst ? e->inst->name : "",
+                x->reg->name, x->field->name, (unsigned long long)y->value,
+                (unsigned long long)x->value, why);
+}
+
+/*
+ * Whether group g of e's box may take e as far as the filters go: no event of g needs another
+ * value of a filter field e sets. Such events go into different groups, the filter written as
+ * each group rotates in (rotate(), under the freeze); without multiplexing, while sampling, or
+ * on another counter group of the box (which rotates apart), they are refused. 1: it may; 0:
+ * not this group; <0: refused, the message set.
+ */
+static int filters_allow(regc_pmon_session *p, const struct pmon_ev *e, unsigned g)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct pmon_ev *o = &p->ev[i];
+        const struct pmon_set *x, *y;
+        if (o->index == -2 || !filter_conflict(e, o, &x, &y))
+            continue;
+        if (!same_counters(o, e))
+            return refuse_conflict(p, e, o, x, y,
+                                   "they count on different counters of the box, whose turns "
+                                   "(multiplexing) do not keep them apart");
+        if (o->grp != g)
+            continue;
+        if (!p->opt.multiplex)
+            return refuse_conflict(p, e, o, x, y,
+                                   "one filter register holds one value; multiplexing would "
+                                   "count them in turns, but it is off (regctl: --no-multiplex)");
+        if (p->opt.sample)
+            return refuse_conflict(p, e, o, x, y,
+                                   "one filter register holds one value, and sampling counts "
+                                   "every event all the time");
+        return 0;
+    }
+    return 1;
+}
+
+/* Event e in the first group of its box with a counter it may use and no filter value another
+ * event of the group needs otherwise; a new group when none has. */
 static int assign_grouped(regc_pmon_session *p, struct pmon_ev *e)
 {
     for (unsigned g = 0;; g++) {
         e->grp = g;
+        int ok = filters_allow(p, e, g);
+        if (ok < 0)
+            return ok;
+        if (!ok)
+            continue;
         bool used = group_used(p, e, g);
         char keep[sizeof(p->err)];
         memcpy(keep, p->err, sizeof(keep));
@@ -806,18 +921,21 @@ static int clear_global_status(regc_pmon_session *p, const uint64_t *seen)
 
 static uint64_t session_now(regc_pmon_session *p);
 
-/* Box event e overflowed: its added event goes into which[] (once per call; seen[] per added
- * event), *n counts the added events that overflowed. */
+/* Box event e overflowed: every added event it counts for goes into which[] (once per call;
+ * seen[] per added event), *n counts the added events that overflowed. */
 static void note_overflow(const regc_pmon_session *p, const struct pmon_ev *e, bool *seen,
                           unsigned *which, unsigned max, unsigned *n)
 {
-    (void)p;
-    if (seen[e->req])
-        return;
-    seen[e->req] = true;
-    if (which && *n < max)
-        which[*n] = e->req;
-    ++*n;
+    unsigned hw = (unsigned)(e - p->ev);
+    for (unsigned i = 0; i < p->nreq; i++)
+        for (unsigned k = 0; k < p->req[i].n; k++) {
+            if (p->slot[p->req[i].first + k] != hw || seen[i])
+                continue;
+            seen[i] = true;
+            if (which && *n < max)
+                which[*n] = i;
+            ++*n;
+        }
 }
 
 /* ==== the perf_event path (runtime/pmon_perf.c, runtime/pmon_perf.h) ====
@@ -865,7 +983,7 @@ int regc_pmon_box_perf_event(const regc_pmon_session *p, unsigned i, unsigned k,
 {
     if (!p->perf || i >= p->nreq || k >= p->req[i].n)
         return -ENOENT;
-    return regc__pmon_perf_info(p->perf, p->req[i].first + k, out);
+    return regc__pmon_perf_info(p->perf, p->slot[p->req[i].first + k], out);
 }
 
 /* The events as pmon_perf.c takes them (it never calls back into the session). */
@@ -1035,7 +1153,7 @@ void regc_pmon_running(const regc_pmon_session *p, unsigned i, uint64_t *enabled
 {
     *enabled = *running = 0;
     for (unsigned k = 0; i < p->nreq && k < p->req[i].n; k++) {
-        const struct pmon_ev *e = &p->ev[p->req[i].first + k];
+        const struct pmon_ev *e = box_ev(p, i, k);
         *enabled += enabled_of(p, e);
         *running += running_of(p, e);
     }
@@ -1107,6 +1225,27 @@ static int check_opts(regc_pmon_session *p)
     return 0;
 }
 
+/* The registers other than its control the events set (filters): share.c saves and restores
+ * them. The caller frees *out. */
+static int filter_refs(regc_pmon_session *p, struct regc_ref **out, unsigned *n)
+{
+    unsigned max = 0;
+    for (unsigned i = 0; i < p->n; i++)
+        max += p->ev[i].nsets;
+    *out = calloc(max ? max : 1, sizeof(**out));
+    if (!*out)
+        return fail(p, -ENOMEM, "out of memory");
+    for (unsigned i = 0; i < p->n; i++)
+        for (unsigned k = 0; k < p->ev[i].nsets; k++) {
+            const struct regc_reg *r = p->ev[i].sets[k].reg;
+            int rc = r ? ref_of(p, p->ev[i].b, p->ev[i].inst, r->name, &(*out)[*n]) : 0;
+            if (rc)
+                return rc;
+            *n += r ? 1 : 0;
+        }
+    return 0;
+}
+
 int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
 {
     int rc = p->share || p->perf ? regc_pmon_release(p) : 0; /* started before: put that back */
@@ -1134,10 +1273,21 @@ int regc_pmon_start(regc_pmon_session *p, const struct regc_pmon_opts *opt)
         return fail(p, -ENOMEM, "out of memory");
     for (unsigned i = 0; i < p->n; i++)
         hw_info(p, i, &ev[i]);
-    struct regc__share_target st = {
-        .ev = ev, .nev = p->n, .d = p->d, .pci = p->pci, .global = p->global, .opt = &p->opt};
-    rc = regc__share_claim(&p->share, &st, p->err, sizeof(p->err));
+    struct regc_ref *filters = NULL;
+    unsigned nfilters = 0;
+    rc = filter_refs(p, &filters, &nfilters);
+    struct regc__share_target st = {.ev = ev,
+                                    .nev = p->n,
+                                    .d = p->d,
+                                    .pci = p->pci,
+                                    .global = p->global,
+                                    .opt = &p->opt,
+                                    .filters = filters,
+                                    .nfilters = nfilters};
+    if (!rc)
+        rc = regc__share_claim(&p->share, &st, p->err, sizeof(p->err));
     free(ev);
+    free(filters);
     if (rc)
         return rc;
     for (unsigned i = 0; i < p->n; i++)

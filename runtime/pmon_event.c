@@ -205,35 +205,6 @@ static int event_sets(regc_pmon_session *p, struct pmon_ev *e)
     return 0;
 }
 
-/*
- * Two events of one box instance that need different values of the same
- * field of another register cannot be counted together: one register copy
- * holds one value. -EINVAL naming both events and the field; equal values
- * are fine.
- */
-static int check_shared_sets(regc_pmon_session *p, const struct pmon_ev *e)
-{
-    for (unsigned i = 0; i < p->n; i++) {
-        const struct pmon_ev *o = &p->ev[i];
-        if (o->b != e->b || o->inst != e->inst)
-            continue;
-        for (unsigned a = 0; a < e->nsets; a++)
-            for (unsigned k = 0; k < o->nsets; k++) {
-                const struct pmon_set *x = &e->sets[a], *y = &o->sets[k];
-                if (!x->reg || x->reg != y->reg || x->field != y->field || x->value == y->value)
-                    continue;
-                return fail(p, -EINVAL,
-                            "'%s' and '%s' cannot be counted together in %s%s%s: they need "
-                            "%s.%s = 0x%llx and 0x%llx",
-                            o->name, e->name, e->b->name, e->inst ? "." : "",
-                            e->inst ? e->inst->name : "", x->reg->name, x->field->name,
-                            (unsigned long long)y->value, (unsigned long long)x->value);
-            }
-    }
-    return 0;
-}
-
-
 /* The event sets its filter 'ref' ("REG.field"), by its own <set> or a REG.FIELD= term. */
 static bool sets_filter(const struct pmon_ev *e, const struct regc_filter *f)
 {
@@ -307,8 +278,6 @@ int regc__pmon_parse_event(regc_pmon_session *p, struct pmon_ev *e, const char *
         rc = event_sets(p, e);
     if (!rc)
         rc = parse_terms(p, e, terms);
-    if (!rc)
-        rc = check_shared_sets(p, e);
     if (!rc && !p->no_filter_check)
         rc = check_filters(p, e);
     if (rc)

@@ -37,7 +37,7 @@ struct pmon_ev {
     struct regc_ref ctl, ctr;
     uint64_t last, total, armed; /* counts in the up frame (see count_of) */
     unsigned long overflows;
-    unsigned req;         /* the added event it counts for (struct pmon_req) */
+    unsigned req;         /* the first added event it counts for (struct pmon_req) */
     unsigned grp, ngrp;   /* multiplexing: its group, and how many its box rotates among */
     bool active;          /* on its counter now (always, unless its box rotates) */
     uint64_t running;     /* clock time on its counter, up to 'since' when active */
@@ -45,7 +45,9 @@ struct pmon_ev {
     uint64_t since;       /* when it went on its counter */
 };
 
-/* An event as added: its boxes are ev[first .. first+n) (one unless every_box). */
+/* An event as added: its boxes are ev[slot[first]] .. ev[slot[first+n-1]] (one unless
+ * every_box). Two added events that ask for the same box event (same box, encoding and
+ * settings) name the same ev: one counter, read by both. */
 struct pmon_req {
     char *name;
     unsigned first, n;
@@ -67,6 +69,9 @@ struct regc_pmon_session {
     struct pmon_req *req; /* the added events */
     unsigned nreq;
     size_t req_cap;
+    unsigned *slot; /* the box events of the added events (struct pmon_req), indexes of ev */
+    unsigned nslot;
+    size_t slot_cap;
     bool every_box;       /* regc_pmon_every_box */
     uint64_t t_start, t_last; /* the clock at start and at the last poll (regc_pmon_running) */
     unsigned long step;   /* multiplexing: rotations so far */

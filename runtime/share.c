@@ -236,20 +236,35 @@ static int add_box_control(struct regc__share *sh, const struct regc__share_targ
     return 0;
 }
 
-/* Event i's counter and the filter registers its table entry sets (<set reg=...>). */
-static int add_event(struct regc__share *sh, const struct regc__share_target *t,
-                     const struct regc_pmon_info *in, int k)
+/* Event i's counter and control. */
+static void add_event(struct regc__share *sh, const struct regc_pmon_info *in)
 {
     struct share_reg *xc = find_reg(sh, &in->ctl), *xr = find_reg(sh, &in->ctr);
     if (xc)
         xc->written = true;
     if (xr)
         xr->written = true;
-    for (const struct regc_set *st = in->event ? in->event->sets : NULL; st && st->field; st++) {
-        struct regc_ref r;
-        if (!st->reg || ref_in(regc_dev_spec(t->d), &sh->box[k], st->reg, &r))
-            continue;
-        struct share_reg *x = add_reg(sh, t, &r, RANK_FILTER, k);
+}
+
+/* The instance a box's registers are reached in: a box of an event without one is the first. */
+static const struct regc_instance *box_inst(const struct share_box *bx)
+{
+    if (!bx->inst && bx->b->instances && bx->b->instances->name)
+        return bx->b->instances;
+    return bx->inst;
+}
+
+/* The filter registers the events set, each in the box it belongs to. */
+static int add_filters(struct regc__share *sh, const struct regc__share_target *t)
+{
+    for (unsigned i = 0; i < t->nfilters; i++) {
+        const struct regc_ref *r = &t->filters[i];
+        unsigned k = 0;
+        while (k < sh->nbox && !(sh->box[k].b == r->block && box_inst(&sh->box[k]) == r->instance))
+            k++;
+        if (k == sh->nbox)
+            return -ENOENT; /* the session gives only filters of its events' boxes */
+        struct share_reg *x = add_reg(sh, t, r, RANK_FILTER, (int)k);
         if (!x)
             return -ENOMEM;
         x->written = true;
@@ -288,11 +303,13 @@ static int collect(struct regc__share *sh, const struct regc__share_target *t)
         int rc = added ? add_box_control(sh, t, k) : 0;
         if (!rc && added)
             rc = add_counters(sh, t, k);
-        if (!rc)
-            rc = add_event(sh, t, in, k);
         if (rc)
             return rc;
+        add_event(sh, in);
     }
+    int frc = add_filters(sh, t);
+    if (frc)
+        return frc;
     for (unsigned i = 0; i < sh->nreg; i++) {
         struct share_reg *x = &sh->reg[i];
         const struct regc_field *cf =

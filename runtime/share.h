@@ -26,6 +26,10 @@ struct regc__share_target {
     regc_dev *d, *pci; /* pci: NULL, or the device of PCI-space registers */
     bool global;       /* the flow freezes and unfreezes through the global control */
     const struct regc_pmon_opts *opt;
+    /* the filter registers the events set (their own <set reg=...>s and REG.FIELD= terms), each
+     * in a box of ev: saved and restored like the rest */
+    const struct regc_ref *filters;
+    unsigned nfilters;
 };
 
 /*

@@ -185,49 +185,18 @@ static int event_name(char out[REGCTL_METRIC_EVENT_MAX], const char *block, cons
     return -1;
 }
 
-static bool streq_or_null(const char *a, const char *b)
-{
-    return a == b || (a && b && strcmp(a, b) == 0);
-}
-
 /*
- * Whether a requested metric also names term 't''s event on one instance: then 't' is counted
- * box by box too, so that box's event is one counter, not two (the summed event and its own).
+ * The monitor event term 't' of a metric of 's' stands for, given to fn(ctx,
+ * "BLOCK[INSTANCE]:EVENT,SETTINGS"): the one instance it names; without one, "BLOCK:EVENT",
+ * which monitor counts on every box of the block and sums (an event given without a box). Two
+ * metrics naming one box's event get one counter: pmon gives identical requests of a box the
+ * same counter. 0, or fn's return.
  */
-static bool named_by_instance(const struct regctl_metrics *ms, const struct regc_spec *s,
-                              const struct regc_metric_event *t)
-{
-    for (unsigned k = 0; k < ms->nnames; k++) {
-        const struct regc_metric *m = regc_spec_metric(s, ms->names[k]);
-        for (const struct regc_metric_event *o = m ? m->events : NULL; o && o->block; o++)
-            if (o->instance && strcmp(o->block, t->block) == 0 &&
-                strcmp(o->event, t->event) == 0 && streq_or_null(o->settings, t->settings))
-                return true;
-    }
-    return false;
-}
-
-/*
- * The monitor events term 't' of a metric of 's' stands for, each given to
- * fn(ctx, "BLOCK[INSTANCE]:EVENT,SETTINGS"): the one instance it names; without one,
- * "BLOCK:EVENT", which monitor counts on every box of the block and sums (an event given
- * without a box), or, when another requested metric names the event on one instance, every
- * instance by name (their counts are summed here). 0, or fn's first non-zero return.
- */
-static int term_events(const struct regctl_metrics *ms, const struct regc_spec *s,
-                       const struct regc_metric_event *t, int (*fn)(void *ctx, const char *event),
+static int term_events(const struct regc_metric_event *t, int (*fn)(void *ctx, const char *event),
                        void *ctx)
 {
     char name[REGCTL_METRIC_EVENT_MAX];
-    const struct regc_block *b = regc_spec_block(s, t->block);
-    if (t->instance || !b || !b->instances || !b->instances->name || !named_by_instance(ms, s, t))
-        return event_name(name, t->block, t->instance, t) ? 2 : fn(ctx, name);
-    for (const struct regc_instance *in = b->instances; in->name; in++) {
-        int rc = event_name(name, t->block, in->name, t) ? 2 : fn(ctx, name);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    return event_name(name, t->block, t->instance, t) ? 2 : fn(ctx, name);
 }
 
 static int add_slot(void *ctx, const char *event)
@@ -274,7 +243,7 @@ int regctl_metrics_plan(struct regctl_metrics *ms, const struct regc_spec *s, co
                 return 2;
             }
             u->first[u->nterms] = ms->nslots;
-            if (term_events(ms, s, t, add_slot, &p))
+            if (term_events(t, add_slot, &p))
                 return 2;
             u->count[u->nterms] = ms->nslots - u->first[u->nterms];
         }

@@ -445,6 +445,10 @@ struct sock {
     regc_pmon_session *p;
     bool started;
     uint64_t *prev, *delta; /* one per event (open_socket) */
+    /* the times enabled and running at the last poll, and this interval's percentage running
+     * (multiplexed: perf's per-interval column), one per event */
+    uint64_t *prev_ena, *prev_run;
+    double *pcnt;
 };
 
 /* ctx: the socket (struct sock) with --socket, each line then starting "S<id> " and naming the
@@ -584,9 +588,11 @@ static uint64_t run_total(const struct mon *m, const regc_pmon_session *p, unsig
     return m->popt.sample ? regc_pmon_overflows(p, i) : regc_pmon_total(p, i);
 }
 
-/* One interval: the counts (polling) or the overflow numbers (sampling) since the last one. */
-static int one_interval(struct mon *m, regc_pmon_session *p, uint64_t *prev, uint64_t *out)
+/* One interval of socket 'sk': the counts (polling) or the overflow numbers (sampling) since the
+ * last one, and each event's share of the interval on a counter. */
+static int one_interval(struct mon *m, struct sock *sk)
 {
+    regc_pmon_session *p = sk->p;
     int rc;
     if (m->popt.sample) {
         unsigned n;
@@ -595,9 +601,13 @@ static int one_interval(struct mon *m, regc_pmon_session *p, uint64_t *prev, uin
         rc = regc_pmon_poll(p, NULL);
     }
     for (unsigned i = 0; !rc && i < m->nev; i++) {
-        uint64_t total = run_total(m, p, i);
-        out[i] = total - prev[i];
-        prev[i] = total;
+        uint64_t total = run_total(m, p, i), ena, run;
+        sk->delta[i] = total - sk->prev[i];
+        sk->prev[i] = total;
+        regc_pmon_running(p, i, &ena, &run);
+        uint64_t de = ena - sk->prev_ena[i], dr = run - sk->prev_run[i];
+        sk->pcnt[i] = de ? 100.0 * (double)dr / (double)de : 100.0;
+        sk->prev_ena[i] = ena, sk->prev_run[i] = run;
     }
     return rc;
 }
@@ -843,7 +853,10 @@ static int open_socket(const struct mon *m, struct sock *s)
     regc_pmon_every_box(s->p, true); /* an event without a box: all of them, summed */
     s->prev = calloc(m->nev, sizeof(*s->prev));
     s->delta = calloc(m->nev, sizeof(*s->delta));
-    if (!s->prev || !s->delta) {
+    s->prev_ena = calloc(m->nev, sizeof(*s->prev_ena));
+    s->prev_run = calloc(m->nev, sizeof(*s->prev_run));
+    s->pcnt = calloc(m->nev, sizeof(*s->pcnt));
+    if (!s->prev || !s->delta || !s->prev_ena || !s->prev_run || !s->pcnt) {
         fprintf(stderr, "regctl: monitor: out of memory\n");
         return 1;
     }
@@ -859,6 +872,9 @@ static void close_socket(struct sock *s)
 {
     free(s->prev);
     free(s->delta);
+    free(s->prev_ena);
+    free(s->prev_run);
+    free(s->pcnt);
     regc_pmon_free(s->p);
     regc_close(s->pd);
     regc_close(s->d);
@@ -969,16 +985,18 @@ static void print_socket_metrics(const struct mon *m, const struct sock *socks, 
 
 static void emit(const struct mon *m, const struct out_row *r);
 
-/* The lowest percentage running among the events metric k sums, on sockets [0, n): its value
- * stands on counts scaled from that little at worst. */
-static double metric_pcnt(const struct mon *m, const struct sock *socks, int n, unsigned k)
+/* The lowest percentage running (of the run, or of this interval) among the events metric k
+ * sums, on sockets [0, n): its value stands on counts scaled from that little at worst. */
+static double metric_pcnt(const struct mon *m, const struct sock *socks, int n, unsigned k,
+                          bool interval)
 {
     const struct regctl_metric_use *u = &m->metrics.use[k];
     double low = 100.0;
     for (unsigned j = 0; j < u->nterms; j++)
         for (unsigned i = 0; i < u->count[j]; i++)
             for (int s = 0; s < n; s++) {
-                double p = running_pcnt(socks[s].p, m->metrics.slots[u->first[j] + i]);
+                unsigned ev = m->metrics.slots[u->first[j] + i];
+                double p = interval ? socks[s].pcnt[ev] : running_pcnt(socks[s].p, ev);
                 low = p < low ? p : low;
             }
     return low;
@@ -1006,8 +1024,7 @@ static void emit_metric_rows(const struct mon *m, const struct sock *socks, int 
             snprintf(id, sizeof(id), "S%d", socks[j].pkg);
             r.socket = sockets ? id : NULL;
             r.metric = regctl_metrics_value(&m->metrics, k, sockets ? own : all, sec);
-            r.pcnt = interval ? 100.0 : metric_pcnt(m, sockets ? &socks[j] : socks,
-                                                    sockets ? 1 : n, k);
+            r.pcnt = metric_pcnt(m, sockets ? &socks[j] : socks, sockets ? 1 : n, k, interval);
             emit(m, &r);
         }
     }
@@ -1287,7 +1304,8 @@ static void emit_rows(const struct mon *m, const struct sock *socks, int n, bool
             snprintf(id, sizeof(id), "S%d", socks[k].pkg);
             r.socket = sockets ? id : NULL;
             r.value = interval ? socks[k].delta[i] : run_total(m, socks[k].p, i);
-            r.pcnt = interval ? 100.0 : running_pcnt(socks[k].p, i);
+            r.pcnt = interval ? socks[k].pcnt[i] : running_pcnt(socks[k].p, i);
+            r.run_ns = (uint64_t)(span * 1e9 * r.pcnt / 100.0 + 0.5); /* on a counter */
             emit(m, &r);
         }
         if (sockets && !m->sep && !m->json_lines) { /* perf's machine forms have no total row */
@@ -1344,7 +1362,7 @@ static int poll_sockets(struct mon *m, struct sock *socks, int n)
     for (int k = 0; !rc && k < n; k++) {
         rc = inject(socks[k].d);
         if (!rc)
-            rc = one_interval(m, socks[k].p, socks[k].prev, socks[k].delta);
+            rc = one_interval(m, &socks[k]);
     }
     return rc;
 }

@@ -2,7 +2,8 @@
  * output - `regctl monitor`'s readings in perf stat's forms: text, -x SEP and
  * -j (output.h), laid out as perf stat prints them (perf's
  * tools/perf/util/stat-display.c; written from perf's output and its
- * documented -x fields, not checked against that source here): the interval
+ * documented -x fields; issue 28 compared -x and -j with that source, as
+ * tests/runtime/run-perf-layout.sh states it): the interval
  * time as "%6lu.%09lu", counts in 18 columns, -x's fields in perf's order,
  * -j's keys as perf names them.
  */
@@ -128,73 +129,118 @@ void out_csv_field(FILE *f, const char *sep, const char *s)
     fputc('"', f);
 }
 
+/* perf's "<not counted>": an event that never was on a counter in the span (run time 0). */
+static bool not_counted(const struct out_row *r)
+{
+    return !r->is_metric && r->run_ns == 0;
+}
+
+/* The count as a whole number ("%.0f" of perf's integral-scale counts, exact past 2^53). */
+static void count_text(char *buf, size_t len, const struct out_row *r)
+{
+    if (r->is_signed)
+        snprintf(buf, len, "%lld", (long long)(int64_t)r->value);
+    else
+        snprintf(buf, len, "%llu", (unsigned long long)r->value);
+}
+
+/* "1.000000000": the interval time as perf's "%lu.%09lu". */
+static void interval_text(char *buf, size_t len, double t)
+{
+    unsigned long long ns = ns_of(t);
+    snprintf(buf, len, "%llu.%09llu", ns / 1000000000ULL, ns % 1000000000ULL);
+}
+
 void out_csv_row(FILE *f, const char *sep, const struct out_row *r)
 {
-    char t[32];
+    char t[32], v[40];
     if (r->time >= 0) {
-        unsigned long long ns = ns_of(r->time);
-        snprintf(t, sizeof(t), "%llu.%09llu", ns / 1000000000ULL, ns % 1000000000ULL);
+        interval_text(t, sizeof(t), r->time);
         fprintf(f, "%s%s", t, sep);
     }
     if (r->socket) {
         out_csv_field(f, sep, r->socket);
         fprintf(f, "%s%u%s", sep, r->units, sep);
     }
-    if (r->is_metric)
-        fputs(sep, f); /* no count, no unit */
-    else if (r->is_signed)
-        fprintf(f, "%lld%s", (long long)(int64_t)r->value, sep);
-    else
-        fprintf(f, "%llu%s", (unsigned long long)r->value, sep);
+    if (!r->is_metric) { /* a metric's row: no count, no unit */
+        if (not_counted(r))
+            snprintf(v, sizeof(v), "<not counted>");
+        else
+            count_text(v, sizeof(v), r);
+        fputs(v, f);
+    }
+    fputs(sep, f);
     out_csv_field(f, sep, r->is_metric ? "" : r->unit);
     fputs(sep, f);
     out_csv_field(f, sep, r->event);
     fprintf(f, "%s%llu%s%.2f%s", sep, (unsigned long long)r->run_ns, sep, r->pcnt, sep);
     if (r->is_metric) {
-        char v[40];
         fprintf(f, "%s%s", metric_text(v, sizeof(v), r->metric), sep);
         out_csv_field(f, sep, r->metric_unit);
         fputc('\n', f);
-    } else if (r->seconds > 0)
+    } else if (r->seconds > 0 && !not_counted(r))
         fprintf(f, "%.2f%s%s/s\n", rate_of(r), sep, r->unit);
     else
         fprintf(f, "%s\n", sep);
 }
 
+/* s as a JSON string, quotes included ("" when it cannot be encoded). */
+static void json_text(FILE *f, const char *s)
+{
+    json_t *j = json_string(s);
+    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fputs(text ? text : "\"\"", f);
+    free(text);
+    json_decref(j);
+}
+
+/*
+ * perf stat -j's line, key by key as its stat-display.c prints them: "KEY" : VALUE, joined by
+ * ", ": "interval" (-I) %lu.%09lu; "socket" "S%d" and "aggregate-number" %d; "counter-value"
+ * "%f" (a string) or "<not counted>"; "unit"; "event"; "event-runtime" %lu; "pcnt-running"
+ * %.2f; "metric-value" %f and "metric-unit". A metric's row has no counter-value nor unit, and
+ * null for an n/a value (perf has no such row; docs/monitoring.md says why).
+ */
 void out_json_row(FILE *f, const struct out_row *r)
 {
-    json_t *o = json_object();
-    char v[48];
-    if (r->time >= 0)
-        json_object_set_new(o, "interval", json_real(r->time));
+    char v[64];
+    fputc('{', f);
+    if (r->time >= 0) {
+        interval_text(v, sizeof(v), r->time);
+        fprintf(f, "\"interval\" : %s, ", v);
+    }
     if (r->socket) {
-        json_object_set_new(o, "socket", json_string(r->socket));
-        json_object_set_new(o, "aggregate-number", json_integer((json_int_t)r->units));
+        fputs("\"socket\" : ", f);
+        json_text(f, r->socket);
+        fprintf(f, ", \"aggregate-number\" : %u, ", r->units);
     }
-    if (r->is_signed)
-        snprintf(v, sizeof(v), "%lld", (long long)(int64_t)r->value);
-    else
-        snprintf(v, sizeof(v), "%llu", (unsigned long long)r->value);
     if (!r->is_metric) {
-        json_object_set_new(o, "counter-value", json_string(v));
-        json_object_set_new(o, "unit", json_string(r->unit));
+        if (not_counted(r))
+            snprintf(v, sizeof(v), "<not counted>");
+        else {
+            count_text(v, sizeof(v) - 8, r);
+            strcat(v, ".000000"); /* "%f" of a whole number, exact however large */
+        }
+        fprintf(f, "\"counter-value\" : \"%s\", \"unit\" : ", v);
+        json_text(f, r->unit);
+        fputs(", ", f);
     }
-    json_object_set_new(o, "event", json_string(r->event));
-    json_object_set_new(o, "event-runtime", json_integer((json_int_t)r->run_ns));
-    json_object_set_new(o, "pcnt-running", json_real(r->pcnt));
+    fputs("\"event\" : ", f);
+    json_text(f, r->event);
+    fprintf(f, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f",
+            (unsigned long long)r->run_ns, r->pcnt);
     if (r->is_metric) {
-        json_object_set_new(o, "metric-value", json_string(metric_text(v, sizeof(v), r->metric)));
-        json_object_set_new(o, "metric-unit", json_string(r->metric_unit));
-    } else if (r->seconds > 0) {
-        char u[32];
-        snprintf(v, sizeof(v), "%.2f", rate_of(r));
+        if (isnan(r->metric))
+            fputs(", \"metric-value\" : null", f);
+        else
+            fprintf(f, ", \"metric-value\" : %f", r->metric);
+        fputs(", \"metric-unit\" : ", f);
+        json_text(f, r->metric_unit);
+    } else if (r->seconds > 0 && !not_counted(r)) {
+        char u[40];
         snprintf(u, sizeof(u), "%s/s", r->unit);
-        json_object_set_new(o, "metric-value", json_string(v));
-        json_object_set_new(o, "metric-unit", json_string(u));
+        fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : ", rate_of(r));
+        json_text(f, u);
     }
-    char *text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-    if (text)
-        fprintf(f, "%s\n", text);
-    free(text);
-    json_decref(o);
+    fputs("}\n", f);
 }

@@ -10,8 +10,10 @@
  *          unit (here the rate per second and its unit). A field holding SEP
  *          or a quote is quoted (RFC 4180). A metric's row (--metric) leaves
  *          value and unit empty and carries the metric in the last two.
- *          (-j likewise: no "counter-value", "metric-value" "" when n/a.)
- *   -j     perf stat -j's JSON lines: one object per reading, "interval",
+ *          (-j likewise: no "counter-value", "metric-value" null when n/a.)
+ *          An event never on a counter in the span: "<not counted>".
+ *   -j     perf stat -j's JSON lines (keys joined by ", ", " : " after each): one
+ *          object per reading, "interval",
  *          "socket", "aggregate-number", "counter-value", "unit", "event",
  *          "event-runtime", "pcnt-running", "metric-value", "metric-unit".
  *

@@ -35,7 +35,9 @@ golden monitor-dry-run 0 --dry-run monitor e5_2600v2 \
     "qpi[p0]:raw,reg=Q_Py_PCI_PMON_CTL,ev_sel=0x0,umask=0x1,ctr=1" --sample 1000 --pmi-core 0x4
 golden monitor-dry-run-e5 0 --dry-run monitor e5_2600 "$U" "cbox[cbox0]:CLOCKTICKS"
 golden monitor-bad-event 2 --backend sim monitor e5_2600v2 "qpi[p7]:CLOCKTICKS"
-golden monitor-busy 1 --backend sim monitor e5_2600v2 "$U" "$U" "$U" --no-multiplex
+# three events on the U-Box's two counters (three sub-events: identical requests would share one)
+golden monitor-busy 1 --backend sim monitor e5_2600v2 "$U" ubox:EVENT_MSG.INT_PRIO \
+    ubox:EVENT_MSG.IPI_RCVD --no-multiplex
 golden monitor-rate-no-sim 2 monitor e5_2600v2 "$U" --sim-rate "$U=1"
 golden monitor-bad-interval 2 --backend sim monitor e5_2600v2 "$U" --interval soon
 # the clock: 300 occurrences in 1000 cycles leave 700 idle cycles (thresh=1,invert=1) and rise

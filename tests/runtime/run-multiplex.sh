@@ -86,19 +86,21 @@ if [ -n "$ipi" ] && [ "$got" = "$want" ]; then tap_ok "dry run: the rotation's w
     tap_fail "dry run: the rotation's writes" "want:" "$want" "got:" "$got" "$out"; fi
 
 # 2. counter restrictions (the spec's event tables, from the guide's: LLC_VICTIMS counts on
-# C-Box counters 0 and 1 only, CLOCKTICKS on any of 0-3): three LLC_VICTIMS.MISS and two
-# CLOCKTICKS on one C-Box; the third LLC_VICTIMS.MISS finds counters 0 and 1 taken, so it goes
-# into a second group while both CLOCKTICKS fit the first: in 5 intervals group 0 runs 1, 3, 5
-# (60%), group 1 runs 2 and 4 (40%). Ignoring the restriction would put the third
-# LLC_VICTIMS.MISS in group 0 and a CLOCKTICKS in group 1.
-V='cbox[c0]:LLC_VICTIMS.MISS' C='cbox[c0]:CLOCKTICKS'
-"$REGCTL" --backend sim --json monitor e5_2600v2 "$V" "$V" "$C" "$V" "$C" --interval 0 --count 5 \
-    --sim-rate "$V=50" --sim-rate "$C=1000" >"$tmp/cbox.json" 2>&1
+# C-Box counters 0 and 1 only, CLOCKTICKS on any of 0-3): three LLC_VICTIMS sub-events and
+# CLOCKTICKS asked twice on one C-Box; the third LLC_VICTIMS finds counters 0 and 1 taken, so it
+# goes into a second group while CLOCKTICKS fits the first: in 5 intervals group 0 runs 1, 3, 5
+# (60%), group 1 runs 2 and 4 (40%). Ignoring the restriction would put the third LLC_VICTIMS in
+# group 0 and CLOCKTICKS in group 1. The two CLOCKTICKS are one box event: one counter, whose
+# count both read.
+V='cbox[c0]:LLC_VICTIMS.MISS' V2='cbox[c0]:LLC_VICTIMS.M_STATE' V3='cbox[c0]:LLC_VICTIMS.E_STATE'
+C='cbox[c0]:CLOCKTICKS'
+"$REGCTL" --backend sim --json monitor e5_2600v2 "$V" "$V2" "$C" "$V3" "$C" --interval 0 --count 5 \
+    --sim-rate "$V=50" --sim-rate "$V2=60" --sim-rate "$V3=70" --sim-rate "$C=1000" >"$tmp/cbox.json" 2>&1
 check "C-Box, LLC_VICTIMS on counters 0-1 only: scaled totals = rate x 5, running 60%/40%" \
     "$tmp/cbox.json" 5 "50 60.0
-50 60.0
+60 60.0
 1000 60.0
-50 40.0
+70 40.0
 1000 60.0"
 
 # 3. events that fit are never scaled nor rotated: 100%, exact counts, no "percent_running"
@@ -107,15 +109,34 @@ out=$("$REGCTL" --backend sim --json monitor e5_2600v2 "$V" "$C" --interval 0 --
 ok=$(python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["totals"] == [150, 3000] and "percent_running" not in d)' <<<"$out" 2>&1)
 if [ "$ok" = True ]; then tap_ok "events that fit: exact, not multiplexed"; else tap_fail "events that fit: exact, not multiplexed" "$out"; fi
 
+# 3b. identical requests share one counter: LLC_VICTIMS.MISS three times fits counters 0-1 even
+# without multiplexing, each total the one count (rate x 3), and the start programs one control
+# (one write of CTL0 with MISS's encoding, none of CTL1: guide 329468, LLC_VICTIMS on 0-1)
+out=$("$REGCTL" --backend sim --json monitor e5_2600v2 "$V" "$V" "$V" --no-multiplex --interval 0 --count 3 \
+    --sim-rate "$V=50" 2>&1)
+ok=$(python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["totals"] == [150, 150, 150] and "percent_running" not in d)' <<<"$out" 2>&1)
+if [ "$ok" = True ]; then tap_ok "identical requests: one counter, its count read by each"; else
+    tap_fail "identical requests: one counter, its count read by each" "$out"; fi
+hdr=generated/e5_2600v2.h
+miss=$(awk '$2 == "E5_2600V2_EV_CBOX_LLC_VICTIMS_MISS" { print $3 }' "$hdr" | sed -E 's/^UINT64_C\(0x([0-9a-fA-F]+)\)$/\1/')
+out=$("$REGCTL" --dry-run monitor e5_2600v2 "$V" "$V" 2>&1)
+ctls=$(echo "$out" | awk '$1 == "write" && $2 ~ /^cbox\.c0\.Cn_MSR_PMON_CTL[0-3]$/ && $NF != "0x0" { print $2 }' | sort | uniq -c | awk '{ print $2, $1 }')
+ctl0=$(echo "$out" | awk '$1 == "write" && $2 == "cbox.c0.Cn_MSR_PMON_CTL0" && $NF != "0x0" { print $NF; exit }')
+if [ -n "$miss" ] && [ "$ctls" = "cbox.c0.Cn_MSR_PMON_CTL0 1" ] && [ $((ctl0 & 0xffff)) = $((0x$miss & 0xffff)) ]; then
+    tap_ok "identical requests: the dry run programs one control"
+else
+    tap_fail "identical requests: the dry run programs one control" "controls written: $ctls; CTL0 $ctl0, MISS 0x$miss" "$out"
+fi
+
 # 4. --no-multiplex refuses, naming the box, its counters, the events and the one left out
-out=$("$REGCTL" --backend sim monitor e5_2600v2 "$V" "$V" "$C" "$V" --no-multiplex --interval 0 --count 1 2>&1)
+out=$("$REGCTL" --backend sim monitor e5_2600v2 "$V" "$V2" "$C" "$V3" --no-multiplex --interval 0 --count 1 2>&1)
 rc=$?
-want="regctl: monitor: cbox[c0] has 4 counters Cn_MSR_PMON_CTR (0..3), 4 events want them ($V, $V, $C, $V) and '$V', which may count on 0, 1, finds none free; multiplexing is off (regctl: --no-multiplex)"
+want="regctl: monitor: cbox[c0] has 4 counters Cn_MSR_PMON_CTR (0..3), 4 events want them ($V, $V2, $C, $V3) and '$V3', which may count on 0, 1, finds none free; multiplexing is off (regctl: --no-multiplex)"
 if [ $rc = 1 ] && [ "$out" = "$want" ]; then tap_ok "--no-multiplex refuses, naming box, counters and events"; else
     tap_fail "--no-multiplex refuses, naming box, counters and events" "exit $rc" "want: $want" "got:  $out"; fi
 
 # sampling needs every event on its counter all the time: refused with the reason
-out=$("$REGCTL" --backend sim monitor e5_2600v2 "$V" "$V" "$V" --sample 1000 --interval 0 --count 1 2>&1)
+out=$("$REGCTL" --backend sim monitor e5_2600v2 "$V" "$V2" "$V3" --sample 1000 --interval 0 --count 1 2>&1)
 rc=$?
 if [ $rc = 1 ] && echo "$out" | grep -q "finds none free; sampling counts every event all the time"; then
     tap_ok "sampling with more events than counters: refused"
@@ -185,11 +206,13 @@ ${ev[1]} group=0 member
 ${ev[2]} group=1 leader"
 if [ "$got" = "$want" ]; then tap_ok "perf dry run: a perf group per multiplexing group"; else
     tap_fail "perf dry run: a perf group per multiplexing group" "want:" "$want" "got:" "$out"; fi
-# the real kernel (root or perf_event_paranoid <= 0): five raw ev_sel=0 events on the fake U-Box
-# PMU are five cpu-clocks in three perf groups; the software PMU is never full, so the kernel
-# runs all three all the time: each counts at least the 2 x 180 ms and at most the run's time, and
-# the times read back say 100% running
+# the real kernel (root or perf_event_paranoid <= 0): raw ev_sel=0 events on the fake U-Box PMU
+# are cpu-clocks; three of them (any counter, pinned to 0, pinned to 1: three box events) on 2
+# counters go into two perf groups, and a fourth asked like the first shares its counter. The
+# software PMU is never full, so the kernel runs both groups all the time: each of the four counts
+# at least the 2 x 180 ms and at most the run's time, and the times read back say 100% running
 C='ubox:raw,reg=U_MSR_PMON_CTL,ev_sel=0'
+name="perf: 3 events on 2 counters and one asked twice, the kernel's times read"
 why=""
 if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -gt 0 ]; then
     why="CPU-wide events need root or kernel.perf_event_paranoid <= 0"
@@ -198,20 +221,21 @@ elif ! "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf monitor e5_2
     why="the kernel refused perf_event_open: $(tail -1 "$tmp/probe")"
 fi
 if [ -n "$why" ]; then
-    tap_skip "perf: 5 events on 2 counters, the kernel's times read" "$why"
+    tap_skip "$name" "$why"
 else
     t0=$(date +%s%N)
-    "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf --json monitor e5_2600v2 "$C" "$C" "$C" "$C" "$C" \
+    "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf --json monitor e5_2600v2 "$C" "$C,ctr=0" "$C,ctr=1" "$C" \
         --interval 200ms --count 2 >"$tmp/perf.json" 2>&1
     rc=$? took=$(($(date +%s%N) - t0))
     ok=$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 took = int(sys.argv[2])
-print(len(d["totals"]) == 5 and all(2 * 180000000 <= t <= took for t in d["totals"])
-      and d["percent_running"] == [100.0] * 5)
+t = d["totals"]
+print(len(t) == 4 and all(2 * 180000000 <= x <= took for x in t) and t[0] == t[3]
+      and d["percent_running"] == [100.0] * 4)
 ' "$tmp/perf.json" "$took" 2>&1)
-    if [ $rc = 0 ] && [ "$ok" = True ]; then tap_ok "perf: 5 events on 2 counters, the kernel's times read"; else
-        tap_fail "perf: 5 events on 2 counters, the kernel's times read" "exit $rc: $ok" "$(head -c 1500 "$tmp/perf.json")"; fi
+    if [ $rc = 0 ] && [ "$ok" = True ]; then tap_ok "$name"; else
+        tap_fail "$name" "exit $rc: $ok" "$(head -c 1500 "$tmp/perf.json")"; fi
 fi
 tap_done

@@ -35,9 +35,11 @@ control value that encodes the event). For every event of the model:
   - no entry names it: allowed only for an event whose table lists sub-events (perf counts
     those), or one whose encoding perf cannot express (a bit no format of its PMU reaches, or
     one the kernel's event mask drops): printed as 'absent:'.
-Each export entry must name an event of the model. Prints one line per disagreement and a
+A metric term with settings is an entry of its own (check_metric_aliases). Each other export
+entry must name an event of the model. Prints one line per disagreement and a
 summary; exit 0 when all agree, 1 on a disagreement, 2 on unreadable input.
 """
+import ast
 import json
 import re
 import sys
@@ -117,6 +119,99 @@ def header_encodings(path):
     for m in re.finditer(r'#define (\w+)\s+UINT(?:32|64)_C\((0x[0-9a-fA-F]+)\)', open(path).read()):
         enc[m.group(1)] = int(m.group(2), 16)
     return enc
+
+
+# a term of a <metric> formula as written: BLOCK[INSTANCE]:EVENT,SETTING=VALUE...
+TERM_RE = r'[A-Za-z_]\w*(?:\[[^\]]*\])?:[^\s()+*/-]+'
+NAME_RE = r'[A-Za-z_][A-Za-z0-9_.]*'
+
+
+def check_metric_aliases(export, model, header, formats, masks, entries, used):
+    """A metric term with settings is an export entry of its own, which MetricExpr names where the
+    formula has the term: perf must program from it the event's encoding (the header) with the
+    control settings in place, and put each box-filter setting's value in config1 at the bits of
+    the spec's field (the kernel writes config1 to the box's filter registers, 32 bits each: its
+    uncore_snbep.c *_cbox_enable_event, *_pcu_hw_config), nothing else there. (count, bad)"""
+    prefix = model['spec']['prefix']
+    metrics = {m['name']: m for m in model.get('metrics') or []}
+    blocks = {b['name']: b for b in model['blocks']}
+    n, bad = 0, 0
+    for e in export:
+        if 'MetricName' not in e:
+            continue
+        m = metrics.get(e['MetricName'])
+        if m is None:
+            print('metric %s: not in the model' % e['MetricName'])
+            bad += 1
+            continue
+        try:  # perf's expression grammar is C's arithmetic: Python's for + - * / ( ) numbers
+            ast.parse(re.sub(NAME_RE, 'x', e.get('MetricExpr', '')), mode='eval')
+        except SyntaxError as err:
+            print('metric %s: MetricExpr does not parse: %s' % (m['name'], err))
+            bad += 1
+        names = [t for t in re.findall(NAME_RE, e.get('MetricExpr', '')) if t != 'duration_time']
+        texts = [t for t in re.findall(TERM_RE, m['formula'])]
+        if len(names) != len(texts):
+            print('metric %s: MetricExpr names %d events, the formula %d terms' %
+                  (m['name'], len(names), len(texts)))
+            bad += 1
+            continue
+        for name, text in zip(names, texts):
+            term = next((t for t in m['events'] if t['text'] == text), None)
+            if term is None or not term.get('settings'):
+                continue
+            label = 'metric %s, term %s (%s)' % (m['name'], text, name)
+            found = entries.get(name.upper(), [])
+            if not found:
+                print('%s: no entry of that name' % label)
+                bad += 1
+                continue
+            a = found[0]
+            used.add(id(a))
+            n += 1
+            b = blocks[term['block']]
+            ev = next(x for x in b['events'] if x['name'] == term['event'])
+            fields = {r['name']: {f['name']: f for f in r['fields']} for r in b['registers']}
+            t = b['name']
+            cfg, err = encode(formats.get(t, {}), jevents_terms(a))
+            if err:
+                print('%s: perf refuses it: %s' % (label, err))
+                bad += 1
+                continue
+            key = '%s_EV_%s_%s' % (prefix, t.upper(), re.sub(r'\W', '_', ev['name']).upper())
+            want = header.get(key, 0)
+            filt = 0
+            for st in term['settings']:
+                f = fields[st['register']][st['field']]
+                width = f['msb'] - f['lsb'] + 1
+                if st['register'] == ev['register']:
+                    want = want & ~(((1 << width) - 1) << f['lsb']) | num(st['value']) << f['lsb']
+                    continue
+                # the format whose config1 bits are the field's (modulo the 32 of a register)
+                at = [nm for nm, (w, bits) in formats[t].items()
+                      if w == 1 and [x % 32 for x in bits] == list(range(f['lsb'], f['msb'] + 1))]
+                hits = [nm for nm in at if ((cfg[1] >> formats[t][nm][1][0]) & ((1 << width) - 1))]
+                nm = hits[0] if hits else (at[0] if at else None)
+                if nm is None:
+                    print('%s: no config1 format of uncore_%s is %s.%s [%d:%d]' %
+                          (label, t, st['register'], st['field'], f['msb'], f['lsb']))
+                    bad += 1
+                    continue
+                bits = formats[t][nm][1]
+                got = sum(((cfg[1] >> x) & 1) << i for i, x in enumerate(bits))
+                filt |= sum(1 << x for x in bits)
+                if got != num(st['value']):
+                    print('%s: config1 holds %s at %s, the formula sets %s.%s = %s' %
+                          (label, hex(got), nm, st['register'], st['field'], st['value']))
+                    bad += 1
+            if cfg[0] & masks.get(t, ~0) != want:
+                print('%s: perf programs config %s, the header with the settings %s' %
+                      (label, hex(cfg[0]), hex(want)))
+                bad += 1
+            if cfg[1] & ~filt or cfg[2]:
+                print('%s: config1/2 %s beyond the settings' % (label, [hex(c) for c in cfg[1:]]))
+                bad += 1
+    return n, bad
 
 
 def main(argv):
@@ -216,12 +311,15 @@ def main(argv):
             if not other and cfg[1:] != [0, 0]:
                 print('%s: config1/2 %s, the spec sets no other register' % (label, [hex(c) for c in cfg[1:]]))
                 bad += 1
+    nalias, b2 = check_metric_aliases(export, model, header, formats, masks, entries, used)
+    bad += b2
     for e in export:
         if id(e) not in used and 'MetricName' not in e:  # metrics: perf_export_check.py
             print('%s: export entry names no event of %s' % (e.get('EventName'), model['spec']['name']))
             bad += 1
     print('%d export entries read as perf reads them, config equal to %s; %d events absent '
-          '(perf cannot express them)' % (n, argv[3].split('/')[-1], absent))
+          '(perf cannot express them); %d metric term aliases' % (n, argv[3].split('/')[-1], absent,
+                                                                   nalias))
     return 1 if bad else 0
 
 

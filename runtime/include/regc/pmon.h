@@ -127,8 +127,11 @@ REGC_API void regc_pmon_set_pci_device(regc_pmon_session *p, regc_dev *pci);
 /* The last failure, one line; "" when none. */
 REGC_API const char *regc_pmon_error(const regc_pmon_session *p);
 
-/* Adds an event (syntax above); any number of them. 0; -ENOENT unknown block/instance/event/field;
- * -EINVAL bad syntax; -ENOMEM. */
+/* Adds an event (syntax above); any number of them. An event that asks for a box event an earlier
+ * one asked for (same box, encoding, settings) shares its counter: both read its count. Two values
+ * of one box filter field are checked at start: counted in turns with opts.multiplex, else
+ * -EINVAL naming both. 0; -ENOENT unknown block/instance/event/field; -EINVAL bad syntax;
+ * -ENOMEM. */
 REGC_API int regc_pmon_add(regc_pmon_session *p, const char *name);
 
 /*
