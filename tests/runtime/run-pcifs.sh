@@ -11,9 +11,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}" "${CC:=cc}"
+. tests/runtime/regctl.sh
+: "${CC:=cc}"
 . tests/runtime/pcifs.sh
-REGCTL=${REGCTL:-$BUILD/regctl}
 tmp=$(mktemp -d)
 rpid=""
 cleanup() {

@@ -30,8 +30,7 @@ if [ "$(id -u)" != 0 ]; then skip_all "not root: cannot run regctl as another us
 if ! command -v setpriv >/dev/null; then skip_all "setpriv is not installed (util-linux)"; fi
 if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then skip_all "regctl has no e5_2600v2 tables"; fi
 if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600 '; then skip_all "regctl has no e5_2600 tables"; fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 chmod 755 "$tmp"
 # nobody runs a copy: the build tree may sit where others cannot reach (a clone in root's
 # 0700 home), and the tests start regctl through env, which has dropped root's capabilities

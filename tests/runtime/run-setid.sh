@@ -42,8 +42,7 @@ skip() {
 }
 if [ "$(id -u)" != 0 ]; then skip 0 "not root: cannot make a program set-group-ID to a group not ours"; fi
 if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600 '; then skip 0 "regctl has no e5_2600 tables"; fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 chmod 755 "$tmp"
 if findmnt -n -o OPTIONS --target "$tmp" 2>/dev/null | grep -qw nosuid; then
     skip 0 "$tmp is on a file system mounted nosuid"
