@@ -198,3 +198,10 @@ void out_json_row(FILE *f, const struct out_row *r)
     free(text);
     json_decref(o);
 }
+
+void out_json_doc(json_t *j)
+{
+    json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    putchar('\n');
+    json_decref(j);
+}
