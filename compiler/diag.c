@@ -108,7 +108,8 @@ const char *diag_file_name(const struct diag *dg, uint32_t file)
     return file < dg->nfiles ? dg->files[file] : "";
 }
 
-bool diag_lookup(const char *name, enum diag_code *code)
+/* Looks a diagnostic up by its stable name; false if there is none. */
+static bool diag_lookup(const char *name, enum diag_code *code)
 {
     for (int i = 0; i < DIAG__COUNT; i++) {
         if (strcmp(diag_table[i].name, name) == 0) {

@@ -92,9 +92,6 @@ void diag_drop_source(struct diag *dg, uint32_t file, bool on_disk);
 void diag_source_same(struct diag *dg, uint32_t file, dev_t dev, ino_t ino);
 const char *diag_file_name(const struct diag *dg, uint32_t file);
 
-/* Looks a diagnostic up by its stable name; false if there is none. */
-bool diag_lookup(const char *name, enum diag_code *code);
-
 /*
  * -Werror, -Werror=NAME, -Wno-NAME, -WNAME: applies one command-line option.
  * Returns false when 'opt' names no diagnostic.
