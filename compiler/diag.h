@@ -35,6 +35,16 @@ struct srcpos {
     uint32_t file, line, col;
 };
 
+/*
+ * The place of byte 'off' of an attribute's value 'text' that starts at 'value' (its first
+ * character; 'elem', the element's place, when value.file is 0). The text is the value after
+ * XML decoding: '<' and '&' were written "&lt;" and "&amp;" in the file, so each one before
+ * 'off' moves the column on (character references are not undone); line only when no column
+ * is known.
+ */
+struct srcpos diag_pos_in_value(struct srcpos value, struct srcpos elem, const char *text,
+                                size_t off);
+
 enum diag_sev { SEV_IGNORE, SEV_NOTE, SEV_WARNING, SEV_ERROR };
 
 enum diag_code {
