@@ -15,7 +15,9 @@
 #   compiler/*.c         regc (compiler/main.c holds main)
 #   runtime/*.c          libregrt; runtime/regctl/*.c is the regctl program
 #   common/*.c           built into both regc and libregrt (hidden in libregrt.so, regc_
-#                        names): the one hash map (map.h) and array-growth helper (grow.h)
+#                        names): the one hash map (map.h) and array-growth helper (grow.h);
+#                        except the parts that abort on out of memory (COMMON_FATAL_SRCS),
+#                        built into regc and regctl only
 #   tests/unit/test_*.c  one unit-test program each, linked with the compiler objects
 #   tests/runtime/test_*.c  one test program each, linked with libregrt
 #   tests/*/run-*.sh     shell tests; all print TAP and tests/run.sh counts them
@@ -64,6 +66,12 @@ LDFLAGS += -pthread $(SANFLAGS)
 COMMON_SRCS := $(wildcard common/*.c)
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 COMMON_CPPFLAGS := -Icommon
+# The programs' arena, string builder and rule-expression parser, and the allocator they share,
+# which aborts on out of memory (fatal.h): regc and regctl link them, libregrt never does (the
+# library returns -ENOMEM). regctl --spec parses rules with the one parser regc uses.
+COMMON_FATAL_SRCS := $(addprefix common/,arena.c buf.c expr.c fatal.c)
+COMMON_FATAL_OBJS := $(COMMON_FATAL_SRCS:%.c=$(BUILD)/%.o)
+COMMON_LIB_SRCS := $(filter-out $(COMMON_FATAL_SRCS),$(COMMON_SRCS))
 
 # ---------------------------------------------------------------- compiler
 COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
@@ -76,8 +84,8 @@ REGC := $(BUILD)/regc
 
 # ---------------------------------------------------------------- runtime
 RUNTIME_SRCS := $(wildcard runtime/*.c)
-RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/%.o) $(COMMON_OBJS)
-RUNTIME_PIC_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o) $(COMMON_SRCS:%.c=$(BUILD)/pic/%.o)
+RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/%.o) $(COMMON_LIB_SRCS:%.c=$(BUILD)/%.o)
+RUNTIME_PIC_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o) $(COMMON_LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 REGCTL_SRCS := $(wildcard runtime/regctl/*.c)
 REGCTL_OBJS := $(REGCTL_SRCS:%.c=$(BUILD)/%.o)
 LIBREGRT_A := $(BUILD)/libregrt.a
@@ -168,11 +176,11 @@ $(BUILD)/pic/runtime/%.o: runtime/%.c
 $(BUILD)/common/%.o: common/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) -Iruntime/include $(CFLAGS) -fvisibility=hidden -MMD -MP -c -o $@ $<
 
 $(BUILD)/pic/common/%.o: common/%.c
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -fPIC -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) -Iruntime/include $(CFLAGS) -fvisibility=hidden -fPIC -MMD -MP -c -o $@ $<
 
 $(LIBREGRT_A): $(RUNTIME_OBJS)
 	@$(if $(Q),echo "  AR      $@")
@@ -187,15 +195,11 @@ $(BUILD)/runtime/regctl/%.o: runtime/regctl/%.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(RUNTIME_CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-# regctl --spec (runtime/regctl/specjson.c): the model's JSON Schema compiled in, and the
-# compiler's rule-expression parser (compiler/expr.c and what it allocates with) linked in, so
-# a rule is parsed by the one parser regc uses.
-REGCTL_COMPILER_OBJS := $(addprefix $(BUILD)/compiler/,expr.o arena.o buf.o util.o)
+# regctl --spec (runtime/regctl/specjson.c): the model's JSON Schema compiled in, and the rule
+# parser (common/expr.c and what it allocates with: COMMON_FATAL_SRCS).
 REGCTL_SCHEMA_OBJ := $(BUILD)/gen/model_schema.o # the one embedded copy regc's view reads too
 
-$(BUILD)/runtime/regctl/specjson.o: CPPFLAGS += -Icompiler
-
-$(BUILD)/regctl: $(REGCTL_OBJS) $(REGCTL_COMPILER_OBJS) $(REGCTL_SCHEMA_OBJ) $(LIBREGRT_A)
+$(BUILD)/regctl: $(REGCTL_OBJS) $(COMMON_FATAL_OBJS) $(REGCTL_SCHEMA_OBJ) $(LIBREGRT_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
@@ -214,7 +218,7 @@ $(BUILD)/tests/runtime/%: tests/runtime/%.c $(LIBREGRT_A)
 
 # test_specjson runs regctl's spec loader itself (its objects, as regctl links them).
 SPECJSON_OBJS := $(addprefix $(BUILD)/runtime/regctl/,specjson.o jschema.o secure.o) \
-	$(REGCTL_COMPILER_OBJS) $(REGCTL_SCHEMA_OBJ)
+	$(COMMON_FATAL_OBJS) $(REGCTL_SCHEMA_OBJ)
 
 $(BUILD)/tests/runtime/test_specjson: tests/runtime/test_specjson.c $(SPECJSON_OBJS) $(LIBREGRT_A)
 	@mkdir -p $(@D)

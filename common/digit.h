@@ -1,7 +1,7 @@
 /*
  * digit - the value of one digit character (0-9, a-f, A-F; 99 for anything
  * else), the one piece the two number readers share: the spec language's
- * (compiler/expr.c: 0x, 0b, '_' between digits) and the one for numbers a
+ * (common/expr.c: 0x, 0b, '_' between digits) and the one for numbers a
  * user types (runtime/num.c: sign, octal and space refused, saturation).
  * Each keeps its own grammar around it.
  */

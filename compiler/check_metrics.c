@@ -25,15 +25,10 @@ struct metric_ctx {
     size_t caps;
 };
 
-/* The position of byte 'off' of the formula (line only when no column is known); see expr_pos. */
+/* The position of byte 'off' of the formula. */
 static struct srcpos formula_pos(const struct model_metric *m, size_t off)
 {
-    struct srcpos p = m->formula_pos.file ? m->formula_pos : m->pos;
-    if (!m->formula_pos.file || !p.col)
-        return p;
-    for (size_t i = 0; i < off && m->formula[i]; i++)
-        p.col += m->formula[i] == '<' ? 4 : m->formula[i] == '&' ? 5 : 1;
-    return p;
+    return diag_pos_in_value(m->formula_pos, m->pos, m->formula, off);
 }
 
 static void event_hint(char *hint, size_t size, const struct model_block *b, const char *name)

@@ -15,20 +15,10 @@ struct rule_ctx {
     const struct model_rule *rule;
 };
 
-/*
- * The position of the character at 'off' of the expression's text (line only
- * when no column is known). The text is the attribute's value after XML
- * decoding: '<' and '&' were written "&lt;" and "&amp;" in the file, so each
- * one before 'off' moves the column on (character references are not undone).
- */
+/* The position of the character at 'off' of the expression's text. */
 static struct srcpos expr_pos(const struct model_rule *rule, size_t off)
 {
-    struct srcpos p = rule->expr_pos.file ? rule->expr_pos : rule->pos;
-    if (!rule->expr_pos.file || !p.col)
-        return p;
-    for (size_t i = 0; i < off && rule->expr_text[i]; i++)
-        p.col += rule->expr_text[i] == '<' ? 4 : rule->expr_text[i] == '&' ? 5 : 1;
-    return p;
+    return diag_pos_in_value(rule->expr_pos, rule->pos, rule->expr_text, off);
 }
 
 static const struct model_field *rule_field(const struct model_reg *r, const char *name)

@@ -108,7 +108,8 @@ const char *diag_file_name(const struct diag *dg, uint32_t file)
     return file < dg->nfiles ? dg->files[file] : "";
 }
 
-bool diag_lookup(const char *name, enum diag_code *code)
+/* Looks a diagnostic up by its stable name; false if there is none. */
+static bool diag_lookup(const char *name, enum diag_code *code)
 {
     for (int i = 0; i < DIAG__COUNT; i++) {
         if (strcmp(diag_table[i].name, name) == 0) {
@@ -259,6 +260,16 @@ static size_t show_byte(struct buf *out, char c, size_t col)
  * "    5 | <source line>" and "      |     ^" for 'pos'. A line longer than
  * DIAG_LINE_MAX bytes is shown as the window around the column.
  */
+struct srcpos diag_pos_in_value(struct srcpos value, struct srcpos elem, const char *text,
+                                size_t off)
+{
+    if (!value.file || !value.col)
+        return value.file ? value : elem;
+    for (size_t i = 0; i < off && text[i]; i++)
+        value.col += text[i] == '<' ? 4 : text[i] == '&' ? 5 : 1;
+    return value;
+}
+
 static void add_caret(struct diag *dg, struct srcpos pos)
 {
     struct diag_source *src = source_of(dg, pos.file);

@@ -35,6 +35,16 @@ struct srcpos {
     uint32_t file, line, col;
 };
 
+/*
+ * The place of byte 'off' of an attribute's value 'text' that starts at 'value' (its first
+ * character; 'elem', the element's place, when value.file is 0). The text is the value after
+ * XML decoding: '<' and '&' were written "&lt;" and "&amp;" in the file, so each one before
+ * 'off' moves the column on (character references are not undone); line only when no column
+ * is known.
+ */
+struct srcpos diag_pos_in_value(struct srcpos value, struct srcpos elem, const char *text,
+                                size_t off);
+
 enum diag_sev { SEV_IGNORE, SEV_NOTE, SEV_WARNING, SEV_ERROR };
 
 enum diag_code {
@@ -91,9 +101,6 @@ void diag_drop_source(struct diag *dg, uint32_t file, bool on_disk);
  */
 void diag_source_same(struct diag *dg, uint32_t file, dev_t dev, ino_t ino);
 const char *diag_file_name(const struct diag *dg, uint32_t file);
-
-/* Looks a diagnostic up by its stable name; false if there is none. */
-bool diag_lookup(const char *name, enum diag_code *code);
 
 /*
  * -Werror, -Werror=NAME, -Wno-NAME, -WNAME: applies one command-line option.

@@ -596,18 +596,10 @@ void outfile_abort(struct outfile *f)
 
 int outfile_write(struct diag *dg, const char *path, const char *data, size_t len)
 {
-    struct outfile_part one = {data, len};
-    return outfile_write_parts(dg, path, &one, 1);
-}
-
-int outfile_write_parts(struct diag *dg, const char *path, const struct outfile_part *parts,
-                        size_t nparts)
-{
     struct outfile *f = outfile_open(dg, path);
     if (!f)
         return -1;
-    for (size_t i = 0; i < nparts; i++)
-        outfile_add(f, parts[i].data, parts[i].len);
+    outfile_add(f, data, len);
     return outfile_commit(dg, f);
 }
 

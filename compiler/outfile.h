@@ -43,14 +43,6 @@
  */
 int outfile_write(struct diag *dg, const char *path, const char *data, size_t len);
 
-/* The same for a text in parts: the file holds parts[0], parts[1], ... in order. */
-struct outfile_part {
-    const char *data;
-    size_t len;
-};
-int outfile_write_parts(struct diag *dg, const char *path, const struct outfile_part *parts,
-                        size_t nparts);
-
 /*
  * The same written as it is made: outfile_open() starts the output (NULL
  * after reporting DIAG_IO, as above), outfile_add() appends to it,

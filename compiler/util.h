@@ -1,15 +1,13 @@
 /*
- * util - the few process-wide helpers every compiler module needs.
- *
- * Running out of memory in the compiler is fatal: xmalloc and friends print
- * "regc: out of memory" and abort, so callers never test for NULL. The
- * runtime library (runtime/) never uses these.
+ * util - the few process-wide helpers every compiler module needs: reading
+ * inputs, line starts, "did you mean"; with fatal.h (common/: xmalloc and
+ * friends, BUG), which it includes. The runtime library (runtime/) never
+ * uses these.
  */
 #ifndef REGC_UTIL_H
 #define REGC_UTIL_H
 
-#include "grow.h"
-#include "map.h"
+#include "fatal.h"
 #include "regc/suggest.h"
 
 #include <stdbool.h>
@@ -20,26 +18,11 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* BUG - an internal invariant failed; never a message for the user. */
-#define BUG(msg) util_bug(__FILE__, __LINE__, (msg))
-
-/* Return memory the caller releases with free(); never NULL. */
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-/* regc_grow() (common/grow.h) and regc_map_put() (common/map.h) that never return NULL. */
-void *xgrow(void *v, size_t *cap, size_t need, size_t size);
-struct regc_map_entry *xmap_put(struct regc_map *m, const void *key, size_t len, bool *found);
-struct regc_map_entry *xmap_put_str(struct regc_map *m, const char *key, bool *found);
-
 /* Sorts 'n' values in ascending order, in linear time (a radix sort). */
 void util_sort_u32(uint32_t *v, size_t n);
 
 /* The directory part of 'path': "." when it has no '/', "/" for "/x". Caller frees. */
 char *util_dir_of(const char *path);
-
-_Noreturn void util_bug(const char *file, int line, const char *msg);
 
 /*
  * An input file read whole: a spec, an include, a template, a partial, JSON

@@ -247,7 +247,7 @@ unsigned xl_get_uint(struct loader *ld, xmlNode *n, const char *name, unsigned d
     return xl_get_num_max(ld, n, name, UINT_MAX, &v) ? (unsigned)v : dflt;
 }
 
-void xl_cite_of(struct loader *ld, xmlNode *n, struct model_cite *c)
+static void cite_of(struct loader *ld, xmlNode *n, struct model_cite *c)
 {
     c->src = xl_get(ld, n, "src");
     c->table = xl_get(ld, n, "table");
@@ -255,6 +255,14 @@ void xl_cite_of(struct loader *ld, xmlNode *n, struct model_cite *c)
     c->section = xl_get(ld, n, "section");
     c->cite = xl_get(ld, n, "cite");
     c->pos = xl_pos_of(ld, n);
+}
+
+struct srcpos xl_doc_of(struct loader *ld, xmlNode *n, const char **desc, struct model_cite *c)
+{
+    if (desc)
+        *desc = xl_desc_of(ld, n);
+    cite_of(ld, n, c);
+    return c->pos;
 }
 
 struct model_role xl_role_of(struct loader *ld, xmlNode *n, const char *name)

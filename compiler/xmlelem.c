@@ -64,8 +64,7 @@ struct model_field *xl_load_field(struct loader *ld, xmlNode *n, struct model_re
     struct model_field *f = new_field(ld, n, r);
     f->name = xl_get(ld, n, "name");
     xl_get_num(ld, n, "reset", &f->reset);
-    f->desc = xl_desc_of(ld, n);
-    xl_cite_of(ld, n, &f->cite);
+    xl_doc_of(ld, n, &f->desc, &f->cite); /* 'pos' set above */
     return f;
 }
 
@@ -87,8 +86,7 @@ struct model_rule *xl_load_rule(struct loader *ld, xmlNode *n)
     ru->name = xl_get(ld, n, "name");
     ru->expr_text = xl_get(ld, n, "expr");
     ru->expr_pos = xl_value_pos(ld, n, "expr", 0);
-    xl_cite_of(ld, n, &ru->cite);
-    ru->pos = xl_pos_of(ld, n);
+    ru->pos = xl_doc_of(ld, n, NULL, &ru->cite);
     if (!ru->expr_text)
         return ru;
     struct expr_error err;
@@ -110,9 +108,7 @@ struct model_metric *xl_load_metric(struct loader *ld, xmlNode *n)
     m->unit_pos = xl_value_pos(ld, n, "unit", 0);
     m->scale_text = xl_get(ld, n, "scale");
     m->scale = 1;
-    m->desc = xl_desc_of(ld, n);
-    xl_cite_of(ld, n, &m->cite);
-    m->pos = xl_pos_of(ld, n);
+    m->pos = xl_doc_of(ld, n, &m->desc, &m->cite);
     if (m->scale_text) { /* a NUMBER of the formula language (metric.h), nothing else */
         struct metric_error serr;
         const struct metric_node *sn = metric_parse(ld->a, m->scale_text, &serr);
@@ -204,8 +200,7 @@ struct model_reg *xl_load_register(struct loader *ld, xmlNode *n, struct model_b
     r->has_reset = xl_get_num(ld, n, "reset", &r->reset);
     const char *gaps = xl_get(ld, n, "gaps");
     r->gaps = gaps ? gaps : b->gaps ? b->gaps : ld->spec->gaps;
-    r->desc = xl_desc_of(ld, n);
-    xl_cite_of(ld, n, &r->cite);
+    xl_doc_of(ld, n, &r->desc, &r->cite); /* 'pos' set above */
     return r;
 }
 
@@ -254,8 +249,7 @@ struct model_event *xl_load_event(struct loader *ld, xmlNode *n, struct model_ev
     } else if (parent && parent->has_counters)
         e->has_counters = true, e->counter_mask = parent->counter_mask,
         e->counters_text = parent->counters_text;
-    e->desc = xl_desc_of(ld, n);
-    xl_cite_of(ld, n, &e->cite);
+    xl_doc_of(ld, n, &e->desc, &e->cite); /* 'pos' set above */
     return e;
 }
 
@@ -267,10 +261,8 @@ struct model_events *xl_load_events(struct loader *ld, xmlNode *n, struct model_
     t->code_field_name = xl_get(ld, n, "code-field");
     t->umask_field_name = xl_get(ld, n, "umask-field");
     t->title = xl_get(ld, n, "title");
-    t->desc = xl_desc_of(ld, n);
-    xl_cite_of(ld, n, &t->cite);
     t->block = b;
-    t->pos = xl_pos_of(ld, n);
+    t->pos = xl_doc_of(ld, n, &t->desc, &t->cite);
     return t;
 }
 
@@ -286,9 +278,7 @@ struct model_filter *xl_load_filter(struct loader *ld, xmlNode *n)
     f->traffic = xl_get(ld, n, "traffic");
     f->perf = xl_get(ld, n, "perf");
     f->example = xl_get(ld, n, "example");
-    f->desc = xl_desc_of(ld, n);
-    xl_cite_of(ld, n, &f->cite);
-    f->pos = xl_pos_of(ld, n);
+    f->pos = xl_doc_of(ld, n, &f->desc, &f->cite);
     return f;
 }
 
@@ -298,9 +288,7 @@ struct model_unmodelled_filter *xl_load_unmodelled_filter(struct loader *ld, xml
     struct model_unmodelled_filter *f = arena_zalloc(ld->a, sizeof(*f));
     f->name = xl_get(ld, n, "name");
     f->what = xl_get(ld, n, "what");
-    f->desc = xl_desc_of(ld, n);
-    xl_cite_of(ld, n, &f->cite);
-    f->pos = xl_pos_of(ld, n);
+    f->pos = xl_doc_of(ld, n, &f->desc, &f->cite);
     return f;
 }
 
@@ -311,8 +299,7 @@ struct model_rdpmc *xl_load_rdpmc(struct loader *ld, xmlNode *n)
     r->processor = xl_get(ld, n, "processor");
     r->first = xl_get_uint(ld, n, "first", 0);
     r->high_zero = xl_get_bool(ld, n, "high-zero");
-    xl_cite_of(ld, n, &r->cite);
-    r->pos = xl_pos_of(ld, n);
+    r->pos = xl_doc_of(ld, n, NULL, &r->cite);
     return r;
 }
 
@@ -352,8 +339,7 @@ struct model_counters *xl_load_counters(struct loader *ld, xmlNode *n)
     c->freeze_on_overflow = xl_get_bool(ld, n, "freeze-on-overflow");
     c->has_status_first = xl_get(ld, n, "status-first") != NULL;
     c->status_first = (unsigned)xl_get_uint(ld, n, "status-first", 0);
-    xl_cite_of(ld, n, &c->cite);
-    c->pos = xl_pos_of(ld, n);
+    c->pos = xl_doc_of(ld, n, NULL, &c->cite);
     return c;
 }
 
@@ -367,8 +353,7 @@ struct model_box_control *xl_load_box_control(struct loader *ld, xmlNode *n)
     bc->reset_counters = xl_role_of(ld, n, "reset-counters");
     bc->reset_controls = xl_role_of(ld, n, "reset-controls");
     bc->enable = xl_role_of(ld, n, "enable");
-    xl_cite_of(ld, n, &bc->cite);
-    bc->pos = xl_pos_of(ld, n);
+    bc->pos = xl_doc_of(ld, n, NULL, &bc->cite);
     return bc;
 }
 
@@ -400,8 +385,7 @@ struct model_box_status *xl_load_box_status(struct loader *ld, xmlNode *n)
     bs->reg_name = xl_get(ld, n, "register");
     bs->overflow = xl_role_of(ld, n, "overflow");
     bs->clear = clear_of(ld, n, &bs->clear_reg_name, &bs->clear_field);
-    xl_cite_of(ld, n, &bs->cite);
-    bs->pos = xl_pos_of(ld, n);
+    bs->pos = xl_doc_of(ld, n, NULL, &bs->cite);
     return bs;
 }
 
@@ -421,8 +405,7 @@ struct model_pmon *xl_load_pmon(struct loader *ld, xmlNode *n, struct model_bloc
         return NULL;
     }
     struct model_pmon *p = arena_zalloc(ld->a, sizeof(*p));
-    xl_cite_of(ld, n, &p->cite);
-    p->pos = xl_pos_of(ld, n);
+    p->pos = xl_doc_of(ld, n, NULL, &p->cite);
     b->pmon = p;
     return p;
 }
@@ -470,8 +453,7 @@ struct model_global_control *xl_load_global_control(struct loader *ld, xmlNode *
     split_pmi_cores(ld, g);
     g->wake = xl_role_of(ld, n, "wake");
     g->reset = xl_role_of(ld, n, "reset");
-    xl_cite_of(ld, n, &g->cite);
-    g->pos = xl_pos_of(ld, n);
+    g->pos = xl_doc_of(ld, n, NULL, &g->cite);
     return g;
 }
 
@@ -494,8 +476,7 @@ struct model_global_status *xl_load_global_status(struct loader *ld, xmlNode *n)
     g->block_name = xl_get(ld, n, "block");
     g->reg_name = xl_get(ld, n, "register");
     g->clear = clear_of(ld, n, &g->clear_reg_name, &g->clear_field);
-    xl_cite_of(ld, n, &g->cite);
-    g->pos = xl_pos_of(ld, n);
+    g->pos = xl_doc_of(ld, n, NULL, &g->cite);
     return g;
 }
 
@@ -508,8 +489,7 @@ struct model_pmon_global *xl_load_pmon_global(struct loader *ld, xmlNode *n)
         return NULL;
     }
     struct model_pmon_global *p = arena_zalloc(ld->a, sizeof(*p));
-    xl_cite_of(ld, n, &p->cite);
-    p->pos = xl_pos_of(ld, n);
+    p->pos = xl_doc_of(ld, n, NULL, &p->cite);
     s->pmon_global = p;
     return p;
 }
@@ -541,11 +521,9 @@ struct model_instance *xl_load_instance(struct loader *ld, xmlNode *n, struct mo
                   "(dev= and func= may be left out: any slot)",
                   in->name ? in->name : "?", part,
                   gv ? "device=" : gd ? "vendor=" : "vendor= and no device=");
-    in->desc = xl_desc_of(ld, n);
-    xl_cite_of(ld, n, &in->cite);
     in->block = b;
     in->index = (unsigned)b->ninstances;
-    in->pos = xl_pos_of(ld, n);
+    in->pos = xl_doc_of(ld, n, &in->desc, &in->cite);
     return in;
 }
 
@@ -574,8 +552,7 @@ struct model_cpu *xl_load_cpu(struct loader *ld, xmlNode *n)
     cpu->name = xl_get(ld, n, "name");
     xl_get_num(ld, n, "family", &cpu->family);
     xl_get_num(ld, n, "model", &cpu->model);
-    xl_cite_of(ld, n, &cpu->cite);
-    cpu->pos = xl_pos_of(ld, n);
+    cpu->pos = xl_doc_of(ld, n, NULL, &cpu->cite);
     return cpu;
 }
 
@@ -587,9 +564,7 @@ struct model_block *xl_load_block(struct loader *ld, xmlNode *n)
     b->name = xl_get(ld, n, "name");
     b->title = xl_get(ld, n, "title");
     b->gaps = xl_get(ld, n, "gaps");
-    b->desc = xl_desc_of(ld, n);
-    xl_cite_of(ld, n, &b->cite);
-    b->pos = xl_pos_of(ld, n);
+    b->pos = xl_doc_of(ld, n, &b->desc, &b->cite);
     return b;
 }
 

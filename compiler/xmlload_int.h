@@ -159,7 +159,9 @@ bool xl_get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *out);
 bool xl_get_num_max(struct loader *ld, xmlNode *n, const char *name, uint64_t max,
                     uint64_t *out);
 unsigned xl_get_uint(struct loader *ld, xmlNode *n, const char *name, unsigned dflt);
-void xl_cite_of(struct loader *ld, xmlNode *n, struct model_cite *c);
+/* The description ('desc' may be NULL: an element without one), citation and position of a
+ * documented element, read the one way: sets *desc and *c, returns the position ('pos'). */
+struct srcpos xl_doc_of(struct loader *ld, xmlNode *n, const char **desc, struct model_cite *c);
 struct model_role xl_role_of(struct loader *ld, xmlNode *n, const char *name);
 
 /* ---- xmlelem.c: each loads the element of its name (see the comment above each) */

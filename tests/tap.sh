@@ -1,6 +1,7 @@
 # tests/tap.sh - TAP helpers for shell tests; source it.
 #   tap_ok NAME / tap_fail NAME [DETAIL...] / tap_skip NAME REASON / tap_check NAME CMD...
 #   tap_diff NAME EXPECTED_FILE ACTUAL_FILE
+#   tap_skip_rest REASON NAME...   skips each NAME for REASON and ends the script (status 0)
 # The set-up the scripts share: tap_setup [regc] [tmp] sets
 #   $regc  the compiler under test, $REGC (default build/regc, from the top of
 #          the tree) made absolute, so it runs from any directory
@@ -19,6 +20,12 @@ tap_diff() {
         tap_fail "$1"; sed 's/^/#   /' "${3}.diff" | head -n 40; fi
 }
 tap_done() { echo "1..$tap_n"; }
+tap_skip_rest() {
+    local why=$1 t; shift
+    for t in "$@"; do tap_skip "$t" "$why"; done
+    tap_done
+    exit 0
+}
 tap_setup() {
     local what
     for what in "$@"; do

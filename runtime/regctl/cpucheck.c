@@ -6,6 +6,7 @@
 #include "regc/detect.h"
 #include "names.h"
 #include "detect_cmd.h"
+#include "output.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -105,9 +106,7 @@ static int detect_run(const struct cpucheck_where *w, bool json, const struct re
             json_decref(j);
             return 1;
         }
-        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        fputc('\n', stdout);
-        json_decref(j);
+        out_json_doc(j);
         return matched ? 0 : 1;
     }
     char found[128];

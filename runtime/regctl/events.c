@@ -18,6 +18,7 @@
 #define _GNU_SOURCE /* FNM_CASEFOLD */
 #include "events.h"
 #include "names.h"
+#include "output.h"
 
 #include "regc/perf.h"
 #include "regc/regc.h"
@@ -319,11 +320,8 @@ int regctl_events(bool json, int argc, char **argv)
             if (!only_block || b == only_block)
                 n += list_block(*s, b, pattern, all, perf);
     }
-    if (all) {
-        json_dumpf(all, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        putchar('\n');
-        json_decref(all);
-    }
+    if (all)
+        out_json_doc(all);
     if (!n && pattern) {
         char hint[160];
         fprintf(stderr, "regctl: events: nothing matches '%s'%s\n", pattern,

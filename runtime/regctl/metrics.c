@@ -14,6 +14,7 @@
  */
 #include "metrics.h"
 #include "names.h"
+#include "output.h"
 
 #include "regc/suggest.h"
 
@@ -114,11 +115,8 @@ int regctl_metrics(bool json, int argc, char **argv)
                 print_text(*s, m);
             n++;
         }
-    if (all) {
-        json_dumpf(all, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        putchar('\n');
-        json_decref(all);
-    }
+    if (all)
+        out_json_doc(all);
     if (!n && pattern) {
         char hint[160];
         fprintf(stderr, "regctl: metrics: nothing matches '%s'%s\n", pattern,

@@ -244,3 +244,10 @@ void out_json_row(FILE *f, const struct out_row *r)
     }
     fputs("}\n", f);
 }
+
+void out_json_doc(json_t *j)
+{
+    json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    putchar('\n');
+    json_decref(j);
+}

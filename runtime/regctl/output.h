@@ -19,6 +19,7 @@
  *
  * The readings come as struct out_row; nothing here knows sessions or
  * sockets.
+ * And every command's --json document, printed the one way (out_json_doc).
  */
 #ifndef REGCTL_OUTPUT_H
 #define REGCTL_OUTPUT_H
@@ -60,5 +61,9 @@ void out_csv_row(FILE *f, const char *sep, const struct out_row *r);
 
 /* -j: one JSON object on a line. */
 void out_json_row(FILE *f, const struct out_row *r);
+
+/* --json: the whole document 'j' on stdout, indented, keys in order, then a newline; frees 'j'. */
+struct json_t;
+void out_json_doc(struct json_t *j);
 
 #endif

@@ -25,6 +25,7 @@
 #include "monitor.h"
 #include "names.h"
 #include "numarg.h"
+#include "output.h"
 #include "secure.h"
 #include "specjson.h"
 #include "regc/backend.h"
@@ -73,13 +74,6 @@ static int no_spec(const char *name, size_t len, const char *want)
 static void hex(char *buf, size_t len, uint64_t v)
 {
     snprintf(buf, len, "0x%llx", (unsigned long long)v);
-}
-
-static void print_json(json_t *j)
-{
-    json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    fputc('\n', stdout);
-    json_decref(j);
 }
 
 /* A table printed with aligned columns: rows of up to 8 cells. */
@@ -162,7 +156,7 @@ static int list_specs(const struct opts *o)
             table_row(&t, 3, (*s)->name, n, (*s)->title);
     }
     if (arr)
-        print_json(arr);
+        out_json_doc(arr);
     else
         table_print(&t, "");
     return 0;
@@ -185,7 +179,7 @@ static int list_blocks(const struct opts *o, const struct regc_spec *s)
             table_row(&t, 4, b->name, b->title, ins, regs);
     }
     if (arr)
-        print_json(arr);
+        out_json_doc(arr);
     else
         table_print(&t, "");
     return 0;
@@ -231,7 +225,7 @@ static int list_regs(const struct opts *o, const struct regc_block *b)
         }
     }
     if (arr)
-        print_json(arr);
+        out_json_doc(arr);
     else
         table_print(&t, "");
     return 0;
@@ -404,7 +398,7 @@ static int cmd_read(void *ctx, int argc, char **argv)
         return 1;
     }
     if (o->json)
-        print_json(decode_json(&r, v));
+        out_json_doc(decode_json(&r, v));
     else if (!o->dry_run)
         decode_text(r.spec, &r, v);
     regc_close(d);
@@ -797,7 +791,7 @@ static int report_json(const struct opts *o, const struct write_req *w, uint64_t
     json_object_set_new(j, "notes", notes);
     if (o->dry_run)
         json_object_set_new(j, "dry_run", json_true());
-    print_json(j);
+    out_json_doc(j);
     return rc;
 }
 

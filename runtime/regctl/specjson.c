@@ -164,7 +164,7 @@ static const struct regc_field *rule_field(const struct regc_field *f, const cha
     return NULL;
 }
 
-/* A rule's expression through the compiler's parser into the runtime's postfix ops. */
+/* A rule's expression through regc's parser (common/expr.h) into the runtime's postfix ops. */
 static const struct regc_rule_op *rule_ops(struct conv *c, const char *text,
                                            const struct regc_field *fields, const char *path)
 {

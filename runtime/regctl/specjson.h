@@ -8,8 +8,8 @@
  * (docs/regc-model.schema.json, compiled into regctl; jschema.h), then
  * checked for what the runtime relies on and a schema cannot say: field bits
  * inside the register, every name a role, event, setting or filter gives
- * found in its block, rule expressions parsed by the compiler's own parser
- * (compiler/expr.c) into the postfix ops regc writes into the tables. Every
+ * found in its block, rule expressions parsed by regc's own parser
+ * (common/expr.c) into the postfix ops regc writes into the tables. Every
  * error names the file and the JSON path ("$.blocks[1].events[3].register").
  */
 #ifndef REGCTL_SPECJSON_H

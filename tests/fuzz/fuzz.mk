@@ -22,13 +22,15 @@ FUZZ_FLAGS := -std=c11 -pthread -g -O1 -fsanitize=fuzzer,address,undefined -fno-
 FUZZ_LIBS := $(shell $(PKGCONFIG) --libs jansson libxml-2.0) -lm
 HEADERS := $(wildcard tests/fuzz/*.h common/*.h compiler/*.h compiler/*.def runtime/*.h runtime/include/regc/*.h)
 
-# common/*.c: in both regc and libregrt (Makefile)
+# common/*.c: in both regc and libregrt, but for the parts that abort on out of memory
+# (COMMON_FATAL_SRCS: regc and regctl only), as in the Makefile
 COMMON_SRCS := $(wildcard common/*.c)
+COMMON_FATAL_SRCS := $(addprefix common/,arena.c buf.c expr.c fatal.c)
 COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c)) $(COMMON_SRCS)
-RUNTIME_SRCS := $(wildcard runtime/*.c) $(COMMON_SRCS)
-MUSTACHE_SRCS := compiler/mustache_parse.c compiler/mustache_render.c compiler/mustache_escape.c compiler/buf.c compiler/diag.c compiler/util.c compiler/arena.c \
+RUNTIME_SRCS := $(wildcard runtime/*.c) $(filter-out $(COMMON_FATAL_SRCS),$(COMMON_SRCS))
+MUSTACHE_SRCS := compiler/mustache_parse.c compiler/mustache_render.c compiler/mustache_escape.c compiler/diag.c compiler/util.c \
 	compiler/dt.c compiler/mustache_check.c compiler/view.c $(COMMON_SRCS)
-EXPR_SRCS := compiler/expr.c compiler/buf.c compiler/util.c compiler/arena.c runtime/desc.c runtime/num.c $(COMMON_SRCS)
+EXPR_SRCS := runtime/desc.c runtime/num.c $(COMMON_SRCS)
 TARGETS := compile xmlload expr mustache render event cmdline num
 
 .PHONY: all

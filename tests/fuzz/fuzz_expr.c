@@ -1,6 +1,6 @@
 /*
  * libFuzzer target for the rule expressions: the compiler's parser
- * (compiler/expr.c) and libregrt's evaluator (regc_rule_eval), the one of
+ * (common/expr.c) and libregrt's evaluator (regc_rule_eval), the one of
  * each that regc has.
  *
  * The input is an expression. A syntax error must point inside the text (or

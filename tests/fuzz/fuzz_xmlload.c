@@ -1,6 +1,6 @@
 /*
  * libFuzzer target for the loader (compiler/xmlload.c) and the rule
- * expressions (compiler/expr.c).
+ * expressions (common/expr.c).
  *
  * The input is parsed as a rule expression (and flattened to postfix when
  * it parses), then written to "fuzz-xmlload.xml" in the current directory

@@ -7,6 +7,8 @@
 #                        --sysfs-root "$pcifs_mnt" and, with --cpus, the msr backend with
 #                        --msr-root "$pcifs_mnt/cpu" (one simulated package behind both).
 #   pcifs_unmount        unmounts and waits for pcifs (safe to call twice)
+#   pcifs_sysroot DIR N  makes DIR a sysfs root joining pcifs's tree (bus/, devices/pci*) with a
+#                        CPU topology: cpu0..N-1 in packages 0..N-1
 #   pcifs_cmd COMMAND    one command to the control file (simctl.h: "tick ...", "batch 0|1";
 #                        "socket S " first for another socket's model)
 #   pcifs_tick [socket S] BLOCK INSTANCE|- GROUP COUNTER N
@@ -17,32 +19,39 @@
 # Skips (pcifs_why) without /dev/fuse or fusermount3, and when not root: the kernel serves
 # configuration space past 64 bytes to root only, and so does pcifs.
 pcifs_mnt="" pcifs_pid="" pcifs_why="" pcifs_log=""
-. "$(dirname "${BASH_SOURCE[0]}")/fusewait.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/fuserig.sh"
 
 pcifs_mount() {
     local spec=$1 dir=$2 tool=$BUILD/tests/tools/pcifs
     shift 2
     pcifs_why=""
-    if [ ! -c /dev/fuse ] || [ ! -r /dev/fuse ] || [ ! -w /dev/fuse ]; then pcifs_why="/dev/fuse is missing or not accessible"
-    elif ! command -v fusermount3 >/dev/null; then pcifs_why="fusermount3 is not installed (Debian package fuse3)"
-    elif [ "$(id -u)" != 0 ]; then pcifs_why="not root: PCI configuration space past 64 bytes is root's only"
-    elif [ ! -x "$tool" ]; then pcifs_why="$tool is not built"
-    fi
-    [ -z "$pcifs_why" ] || return 1
+    if fuse_missing "$tool"; then pcifs_why=$fuse_why; return 1; fi
+    if [ "$(id -u)" != 0 ]; then pcifs_why="not root: PCI configuration space past 64 bytes is root's only"; return 1; fi
     mkdir -p "$dir"
     pcifs_log=$dir.log
     : >"$pcifs_log"
-    "$tool" --spec "$spec" --log "$pcifs_log" "$@" "$dir" 2>"$dir.err" &
-    pcifs_pid=$!
-    if fuse_wait pcifs "$pcifs_pid" "$dir.err" -d "$dir/bus/pci/devices"; then pcifs_mnt=$dir; return 0; fi
-    pcifs_why=$fuse_why pcifs_pid=""
+    if fuse_start pcifs "$dir" pcifs_pid -d "$dir/bus/pci/devices" -- "$tool" --spec "$spec" --log "$pcifs_log" "$@"; then
+        pcifs_mnt=$dir
+        return 0
+    fi
+    pcifs_why=$fuse_why
     return 1
 }
 
 pcifs_unmount() {
-    if [ -n "$pcifs_mnt" ]; then fusermount3 -u -q "$pcifs_mnt" 2>/dev/null; fi
-    if [ -n "$pcifs_pid" ]; then kill "$pcifs_pid" 2>/dev/null; wait "$pcifs_pid" 2>/dev/null; fi
+    fuse_stop "$pcifs_mnt" "$pcifs_pid"
     pcifs_mnt="" pcifs_pid=""
+}
+
+pcifs_sysroot() {
+    rm -rf "$1"
+    mkdir -p "$1/devices"
+    ln -s "$pcifs_mnt/bus" "$1/bus"
+    for d in "$pcifs_mnt"/devices/pci*; do ln -s "$d" "$1/devices/${d##*/}"; done
+    for ((c = 0; c < $2; c++)); do
+        mkdir -p "$1/devices/system/cpu/cpu$c/topology"
+        echo "$c" >"$1/devices/system/cpu/cpu$c/topology/physical_package_id"
+    done
 }
 
 pcifs_cmd() {

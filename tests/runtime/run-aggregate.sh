@@ -8,17 +8,13 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
+. tests/runtime/regctl.sh
 tap_setup tmp
 . tests/runtime/pcifs.sh
+. tests/runtime/perfrig.sh
 trap 'pcifs_unmount; rm -rf "$tmp"' EXIT
 
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
-    tap_skip "regctl monitor, every box" "regctl has no e5_2600v2 tables"
-    tap_done
-    exit 0
-fi
+regctl_needs e5_2600v2 "regctl monitor, every box"
 
 # The E5-2600 v2 iMC channels (uncore guide 329468 Table 1-1 / the spec's instances), in order;
 # the kernel numbers their PMUs uncore_imc_0..7 in the same order (uncore_snbep.c ivbep_uncore_imc
@@ -99,23 +95,13 @@ if [ "$n" = 8 ]; then tap_ok "dry run: CTL0 of all 8 channels = 0x400304"; else
     tap_fail "dry run: CTL0 of all 8 channels = 0x400304" "$n writes" "$out"; fi
 
 # ---- pcifs: the pci backend through the kernel, two sockets, each its own channel rates
-sysroot() {
-    rm -rf "$1"
-    mkdir -p "$1/devices"
-    ln -s "$pcifs_mnt/bus" "$1/bus"
-    for d in "$pcifs_mnt"/devices/pci*; do ln -s "$d" "$1/devices/${d##*/}"; done
-    for ((c = 0; c < $2; c++)); do
-        mkdir -p "$1/devices/system/cpu/cpu$c/topology"
-        echo "$c" >"$1/devices/system/cpu/cpu$c/topology/physical_package_id"
-    done
-}
 name="pcifs, two sockets: every channel (PCI) and every C-Box (MSR) summed per socket, and the total"
 # C-Box i of socket s counts 10 * (s + 1) + i LLC_VICTIMS.MISS per interval: per socket the sum of
 # the 15 C-Boxes (E5-2600 v2: c0..c14), 10 * 15 * (s + 1) + 105
 V=cbox:LLC_VICTIMS.MISS
 vsum() { echo $((10 * 15 * ($1 + 1) + 105)); }
 if pcifs_mount e5_2600v2 "$tmp/mnt" --sockets 2 --cpus 2; then
-    sysroot "$tmp/sys" 2
+    pcifs_sysroot "$tmp/sys" 2
     for s in 0 1; do pcifs_cmd "socket $s auto 1"; done # an interval before each write: one per poll
     for k in "${!boxes[@]}"; do
         pcifs_cmd "socket 0 rate imc[${boxes[$k]}]:CAS_COUNT.RD ${rates[$k]}"
@@ -138,9 +124,7 @@ else
 fi
 
 # ---- perf: uncore_imc_0..7 opened, one group each, the same config (0x304)
-tree() { bash tests/runtime/perf-sysfs.sh "$@"; }
-soft=$(cat /sys/bus/event_source/devices/software/type 2>/dev/null || echo 1)
-tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb" "$soft"
+perf_tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb"
 out=$("$REGCTL" --sysfs-root "$tmp/ivb" --backend perf --dry-run monitor e5_2600v2 'uncore_imc/event=0x4,umask=0x3/' 2>&1)
 got=$(echo "$out" | awk '$1 == "perf_event_open" { print substr($3, 1, index($3, "/") - 1), $5, $10 }')
 want=$(for i in 0 1 2 3 4 5 6 7; do echo "uncore_imc_$i config=0x304 group=$i"; done)
@@ -151,16 +135,9 @@ if [ "$got" = "$want" ]; then tap_ok "perf dry run: uncore_imc_0..7 each opened,
 # so the sum of the 8 channels is 8 clocks: at least 8 x the 200 ms interval, at most 8 x the
 # whole run's time; with --per-box each channel counts its own clock
 C='imc:raw,reg=MC_CHy_PCI_PMON_CTL,ev_sel=0'
-why=""
-if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -gt 0 ]; then
-    why="CPU-wide events need root or kernel.perf_event_paranoid <= 0"
-elif ! "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf monitor e5_2600v2 "$C" --count 1 \
-    --interval 0 >"$tmp/probe" 2>&1; then
-    why="the kernel refused perf_event_open: $(tail -1 "$tmp/probe")"
-fi
-if [ -n "$why" ]; then
-    tap_skip "perf: 8 channels summed" "$why"
-    tap_skip "perf --per-box: 8 channels" "$why"
+if ! perf_probe "$tmp/ivb" e5_2600v2 "$C"; then
+    tap_skip "perf: 8 channels summed" "$perf_why"
+    tap_skip "perf --per-box: 8 channels" "$perf_why"
 else
     t0=$(date +%s%N)
     "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf monitor e5_2600v2 "$C" --interval 200ms \

@@ -9,16 +9,10 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 . tests/runtime/golden.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/runtime/regctl.sh
+tap_setup tmp
 
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600 '; then
-    tap_skip "regctl's command line" "regctl has no e5_2600 tables"
-    tap_done
-    exit 0
-fi
+regctl_needs e5_2600 "regctl's command line"
 
 # same NAME ARGS1 -- ARGS2: both command lines exit 0 with the same stdout and stderr
 same() {

@@ -18,8 +18,7 @@ golden() {
     if [ "$rc" != "$want" ]; then tap_fail "$name: exit $rc, expected $want" "$(head -3 "$tmp/$name.out")"; return; fi
     tap_diff "$name" "$dir/$name.out" "$tmp/$name.out"
 }
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
+. tests/runtime/regctl.sh
 REGC=${REGC:-$BUILD/regc}
 tap_setup tmp
 

@@ -5,8 +5,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 : "${BUILD:=build}" "${CC:=cc}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_setup tmp
 for h in runtime/include/regc/*.h; do
     name=${h#runtime/include/}
     echo "#include \"$name\"" >"$tmp/h.c"

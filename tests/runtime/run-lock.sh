@@ -10,8 +10,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
+. tests/runtime/regctl.sh
 
 names=("a planted symbolic link is not followed" "its target untouched"
     "a dangling symbolic link creates nothing" "another user's lock file is refused"
@@ -20,14 +19,10 @@ names=("a planted symbolic link is not followed" "its target untouched"
     "a lock directory they made first is refused" "a symbolic link of theirs on the way is refused"
     "root's default: /run/regc, 0755 root, files 0600 and empty"
     "they cannot write to /run/regc" "another user's default: \$XDG_RUNTIME_DIR/regc")
-skip_all() {
-    for t in "${names[@]}"; do tap_skip "$t" "$1"; done
-    tap_done
-    exit 0
-}
+skip_all() { tap_skip_rest "$1" "${names[@]}"; }
 if [ "$(id -u)" != 0 ]; then skip_all "not root: cannot act as another user"; fi
 if ! command -v setpriv >/dev/null; then skip_all "setpriv is not installed (util-linux)"; fi
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then skip_all "regctl has no e5_2600v2 tables"; fi
+regctl_needs e5_2600v2 "${names[@]}"
 
 tmp=$(mktemp -d)
 apid=""

@@ -10,10 +10,10 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}"
+. tests/runtime/regctl.sh
 . tests/runtime/msrfs.sh
 . tests/runtime/pcifs.sh
-REGCTL=${REGCTL:-$BUILD/regctl}
+. tests/runtime/perfrig.sh
 tmp=$(mktemp -d)
 bgpids=""
 cleanup() {
@@ -24,11 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
-    tap_skip "regctl monitor -- CMD" "regctl has no e5_2600v2 tables"
-    tap_done
-    exit 0
-fi
+regctl_needs e5_2600v2 "regctl monitor -- CMD"
 
 U='ubox:EVENT_MSG.DOORBELL_RCVD'
 C='cbox[c3]:CLOCKTICKS'
@@ -126,9 +122,8 @@ check "SIGTERM to regctl ends the command: exit 143" "$([ $rc = 143 ] && wait_go
 
 # ---- through perf_event: the kernel's counts around the command (a fake sysfs tree whose PMU
 # type is the software PMU's: raw ev_sel=0 is cpu-clock, nanoseconds; run-perf-monitor.sh)
-if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -le 0 ]; then
-    soft=$(cat /sys/bus/event_source/devices/software/type 2>/dev/null || echo 1)
-    bash tests/runtime/perf-sysfs.sh tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb" "$soft"
+if perf_cpuwide; then
+    perf_tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb"
     "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf monitor e5_2600v2 \
         'ubox:raw,reg=U_MSR_PMON_CTL,ev_sel=0' -x , -- sleep 0.3 >"$tmp/out" 2>&1
     rc=$?
@@ -137,7 +132,7 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/nu
     check "perf backend: cpu-clock counts the command's 0.3 s" \
         "$([ $rc = 0 ] && [ "$(wc -l <"$tmp/out")" = 1 ] && [ "$ns" -ge 300000000 ]; echo $?)" "exit $rc" "$(cat "$tmp/out")"
 else
-    tap_skip "perf backend: cpu-clock counts the command's 0.3 s" "perf_event_open of CPU-wide events needs root or perf_event_paranoid <= 0"
+    tap_skip "perf backend: cpu-clock counts the command's 0.3 s" "$perf_why"
 fi
 
 # ---- killed at each point, through the kernel

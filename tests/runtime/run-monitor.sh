@@ -9,16 +9,10 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 . tests/runtime/golden.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/runtime/regctl.sh
+tap_setup tmp
 
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
-    tap_skip "regctl monitor" "regctl has no e5_2600v2 tables"
-    tap_done
-    exit 0
-fi
+regctl_needs e5_2600v2 "regctl monitor"
 
 
 Q='qpi[p0]:TxL_FLITS_G0.DATA'

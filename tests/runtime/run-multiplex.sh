@@ -11,15 +11,10 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
+. tests/runtime/regctl.sh
 tap_setup tmp
 
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
-    tap_skip "regctl monitor, multiplexing" "regctl has no e5_2600v2 tables"
-    tap_done
-    exit 0
-fi
+regctl_needs e5_2600v2 "regctl monitor, multiplexing"
 
 # check NAME JSON T EXPECT: EXPECT is "rate percent" per event; the totals must equal rate x T
 # exactly and "percent_running" the percentage (to 1e-9)
@@ -171,6 +166,7 @@ check "75 events, 75 rates: every scaled total = rate x 4, running 50%" "$tmp/ma
 # 2 and 4: raw = rate x 2 each; an iMC channel (4 counters) with 5 events: CAS_COUNT.RD,
 # CAS_COUNT.WR, ACT_COUNT.RD, ACT_COUNT.WR in group 0, DRAM_PRE_ALL alone in group 1
 . tests/runtime/pcifs.sh
+. tests/runtime/perfrig.sh
 trap 'pcifs_unmount; rm -rf "$tmp"' EXIT
 name="pcifs: multiplexed through the msr and pci backends, raw counts per the schedule"
 if pcifs_mount e5_2600v2 "$tmp/mnt" --cpus 1; then
@@ -196,9 +192,7 @@ fi
 # go into perf groups of their own (the U-Box: DOORBELL_RCVD and INT_PRIO one group, IPI_RCVD a
 # second), which the kernel rotates; each group read gives its time enabled and running, and the
 # counts are scaled by them.
-tree() { bash tests/runtime/perf-sysfs.sh "$@"; }
-soft=$(cat /sys/bus/event_source/devices/software/type 2>/dev/null || echo 1)
-tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb" "$soft"
+perf_tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb"
 out=$("$REGCTL" --sysfs-root "$tmp/ivb" --backend perf --dry-run monitor e5_2600v2 "${ev[0]}" "${ev[1]}" "${ev[2]}" 2>&1)
 got=$(echo "$out" | awk '$1 == "perf_event_open" { print $2, $10, ($11 == "leader" ? "leader" : "member") }')
 want="${ev[0]} group=0 leader
@@ -213,15 +207,8 @@ if [ "$got" = "$want" ]; then tap_ok "perf dry run: a perf group per multiplexin
 # at least the 2 x 180 ms and at most the run's time, and the times read back say 100% running
 C='ubox:raw,reg=U_MSR_PMON_CTL,ev_sel=0'
 name="perf: 3 events on 2 counters and one asked twice, the kernel's times read"
-why=""
-if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -gt 0 ]; then
-    why="CPU-wide events need root or kernel.perf_event_paranoid <= 0"
-elif ! "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf monitor e5_2600v2 "$C" --count 1 \
-    --interval 0 >"$tmp/probe" 2>&1; then
-    why="the kernel refused perf_event_open: $(tail -1 "$tmp/probe")"
-fi
-if [ -n "$why" ]; then
-    tap_skip "$name" "$why"
+if ! perf_probe "$tmp/ivb" e5_2600v2 "$C"; then
+    tap_skip "$name" "$perf_why"
 else
     t0=$(date +%s%N)
     "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf --json monitor e5_2600v2 "$C" "$C,ctr=0" "$C,ctr=1" "$C" \

@@ -11,13 +11,10 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
+. tests/runtime/regctl.sh
 tap_setup tmp
 
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
-    tap_skip "numbers" "regctl has no e5_2600v2 tables"; tap_done; exit 0
-fi
+regctl_needs e5_2600v2 "numbers"
 
 # refuse NAME "MESSAGE" ARGS...: exit $STATUS (2, a usage error; 1 where the library refuses
 # the value once it knows the counter) and MESSAGE as the whole of stderr

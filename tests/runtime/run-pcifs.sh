@@ -11,9 +11,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}" "${CC:=cc}"
+. tests/runtime/regctl.sh
+: "${CC:=cc}"
 . tests/runtime/pcifs.sh
-REGCTL=${REGCTL:-$BUILD/regctl}
 tmp=$(mktemp -d)
 rpid=""
 cleanup() {
@@ -112,6 +112,17 @@ ticked() {
     return $rc
 }
 
+# counted I ARGS...: ticked ARGS...; test fuse_tests[I]: the run ends as interrupted (130) with
+# the sums $expect
+counted() {
+    local i=$1 rc
+    shift
+    ticked "$@"
+    rc=$?
+    if [ $rc = 130 ] && [ "$(sums)" = "$expect" ]; then tap_ok "${fuse_tests[$i]}"
+    else tap_fail "${fuse_tests[$i]}" "exit $rc, sums $(sums), want $expect" "$(tail -3 "$tmp/out")" "$(cat "$tmp/err")"; fi
+}
+
 # The non-zero values written to the counter controls at OFFSETs of BDF (sorted, unique).
 controls() {
     local bdf=$1 off
@@ -124,11 +135,8 @@ hex() { printf '0x%x ' "$@"; }
 HA1=0000:7f:0e.1 QPI0=0000:7f:08.2
 ticks="tick ha - 0 0 1000;tick ha - 0 1 1000;tick ha - 0 2 1000;tick ha - 0 3 1000;tick qpi qpi0 0 0 2000;tick qpi qpi0 0 1 2000;tick qpi qpi0 0 2 2000;tick qpi qpi0 0 3 2000"
 nev=2 expect="1000 2000"
-ticked --force-cpu --backend pci --sysfs-root "$pcifs_mnt" monitor e5_2600 'ha:REQUESTS.READS' 'qpi[qpi0]:CLOCKTICKS' \
+counted 0 --force-cpu --backend pci --sysfs-root "$pcifs_mnt" monitor e5_2600 'ha:REQUESTS.READS' 'qpi[qpi0]:CLOCKTICKS' \
     --lock-dir "$tmp"
-rc=$?
-if [ $rc = 130 ] && [ "$(sums)" = "$expect" ]; then tap_ok "${fuse_tests[0]}"
-else tap_fail "${fuse_tests[0]}" "exit $rc, sums $(sums), want $expect" "$(tail -3 "$tmp/out")" "$(cat "$tmp/err")"; fi
 got="$(controls $HA1 0xd8 0xdc 0xe0 0xe4)| $(controls $QPI0 0xd8 0xdc 0xe0 0xe4)"
 want="$(hex "$v1_ha")| $(hex "$v1_qpi")"
 if [ "$got" = "$want" ]; then tap_ok "${fuse_tests[1]}"; else tap_fail "${fuse_tests[1]}" "got:  $got" "want: $want"; fi
@@ -142,10 +150,7 @@ HA0=0000:7f:0e.1 QPI1=0000:7f:09.2
 msr_controls() { awk '$1 == "W" && $2 == "0" && ($3 == "0xc10" || $3 == "0xc11") && $4 != "0x0" { print $4 }' "$pcifs_log" | sort -u | tr '\n' ' '; }
 ticks="tick ubox - 0 0 500;tick ubox - 0 1 500;tick ha ha0 0 0 1000;tick ha ha0 0 1 1000;tick ha ha0 0 2 1000;tick ha ha0 0 3 1000;tick qpi p1 0 0 2000;tick qpi p1 0 1 2000;tick qpi p1 0 2 2000;tick qpi p1 0 3 2000"
 nev=3 expect="500 1000 2000"
-ticked "${R[@]}" monitor e5_2600v2 "${EV[@]}" --lock-dir "$tmp"
-rc=$?
-if [ $rc = 130 ] && [ "$(sums)" = "$expect" ]; then tap_ok "${fuse_tests[2]}"
-else tap_fail "${fuse_tests[2]}" "exit $rc, sums $(sums), want $expect" "$(tail -3 "$tmp/out")" "$(cat "$tmp/err")"; fi
+counted 2 "${R[@]}" monitor e5_2600v2 "${EV[@]}" --lock-dir "$tmp"
 got="$(msr_controls)| $(controls $HA0 0xd8 0xdc 0xe0 0xe4)| $(controls $QPI1 0xd8 0xdc 0xe0 0xe4)"
 want="$(hex "$v2_ubox")| $(hex "$v2_ha")| $(hex "$v2_qpi")"
 if [ "$got" = "$want" ]; then tap_ok "${fuse_tests[3]}"; else tap_fail "${fuse_tests[3]}" "got:  $got" "want: $want"; fi
@@ -153,10 +158,7 @@ if [ "$got" = "$want" ]; then tap_ok "${fuse_tests[3]}"; else tap_fail "${fuse_t
 : >"$pcifs_log"
 ticks="batch 1;tick ubox - 0 0 1001;tick ubox - 0 1 1001;tick ha ha0 0 0 1001;tick ha ha0 0 1 1001;tick ha ha0 0 2 1001;tick ha ha0 0 3 1001;tick qpi p1 0 0 1001;tick qpi p1 0 1 1001;tick qpi p1 0 2 1001;tick qpi p1 0 3 1001;batch 0"
 expect="1 1 1"
-ticked "${R[@]}" monitor e5_2600v2 "${EV[@]}" --sample 1000 --lock-dir "$tmp"
-rc=$?
-if [ $rc = 130 ] && [ "$(sums)" = "$expect" ]; then tap_ok "${fuse_tests[4]}"
-else tap_fail "${fuse_tests[4]}" "exit $rc, sums $(sums), want $expect" "$(tail -3 "$tmp/out")" "$(cat "$tmp/err")"; fi
+counted 4 "${R[@]}" monitor e5_2600v2 "${EV[@]}" --sample 1000 --lock-dir "$tmp"
 got="$(msr_controls)| $(controls $HA0 0xd8 0xdc 0xe0 0xe4)| $(controls $QPI1 0xd8 0xdc 0xe0 0xe4)"
 want="$(hex "$v2_ubox_s")| $(hex "$v2_ha_s")| $(hex "$v2_qpi_s")"
 if [ "$got" = "$want" ]; then tap_ok "${fuse_tests[5]}"; else tap_fail "${fuse_tests[5]}" "got:  $got" "want: $want"; fi

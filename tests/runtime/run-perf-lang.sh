@@ -15,9 +15,8 @@ cd "$(dirname "$0")/../.."
 . tests/tap.sh
 . tests/runtime/golden.sh
 tap_setup tmp
-REGCTL=${REGCTL:-${BUILD:-build}/regctl}
-"$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 ' ||
-    { tap_skip "regctl monitor in perf's language" "regctl has no e5_2600v2 tables"; tap_done; exit 0; }
+. tests/runtime/regctl.sh
+regctl_needs e5_2600v2 "regctl monitor in perf's language"
 
 # same SPEC PERF_FORM REGC_FORM: the two dry runs write and read the same registers
 same() {

@@ -8,23 +8,15 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 . tests/runtime/golden.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/runtime/perfrig.sh
+. tests/runtime/regctl.sh
+tap_setup tmp
 
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
-    tap_skip "regctl --backend perf monitor" "regctl has no e5_2600v2 tables"
-    tap_done
-    exit 0
-fi
+regctl_needs e5_2600v2 "regctl --backend perf monitor"
 
-# tree DATA ROOT TYPE: the PMUs of a family's data file under ROOT, each with 'type' TYPE
-tree() { bash tests/runtime/perf-sysfs.sh "$@"; }
-soft=$(cat /sys/bus/event_source/devices/software/type 2>/dev/null || echo 1)
-tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb" "$soft"
-tree tests/runtime/data/perf-formats/snbep.txt "$tmp/snb" "$soft"
-tree tests/runtime/data/perf-formats/snb.txt "$tmp/snbc" "$soft"
+perf_tree tests/runtime/data/perf-formats/ivbep.txt "$tmp/ivb"
+perf_tree tests/runtime/data/perf-formats/snbep.txt "$tmp/snb"
+perf_tree tests/runtime/data/perf-formats/snb.txt "$tmp/snbc"
 mkdir -p "$tmp/empty/bus/event_source/devices/software"
 
 # the plan: one perf event per added event, grouped per PMU; the configs are the header's
@@ -77,25 +69,10 @@ if [ $rc = 1 ] && [ "$out" = "$want" ]; then tap_ok "perf-no-pmu"; else
 # (without it regctl's CPU-model check refuses first, and that is no perf_event_open refusal)
 C='ubox:raw,reg=U_MSR_PMON_CTL,ev_sel=0'
 Z='ubox:raw,reg=U_MSR_PMON_CTL,ev_sel=9'
-why=""
-if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -gt 0 ]; then
-    why="CPU-wide events need root or kernel.perf_event_paranoid <= 0"
-elif ! "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf monitor e5_2600v2 "$C" --count 1 --interval 0 \
-    >"$tmp/probe" 2>&1; then
-    # a refusal by the kernel (regc_perf_strerror's messages) is a skip; any other failure is regctl's
-    if grep -qE 'perf_event_open|perf_event_paranoid|the kernel rejected|does not support this event' "$tmp/probe"; then
-        why="the kernel refused perf_event_open: $(tail -1 "$tmp/probe")"
-    else
-        mapfile -t lines <"$tmp/probe"
-        tap_fail "perf probe: one count of cpu-clock through the fake sysfs tree" "${lines[@]}"
-        tap_done
-        exit 1
-    fi
-fi
-if [ -n "$why" ]; then
-    tap_skip "perf-count" "$why"
-    tap_skip "perf-sample" "$why"
-    tap_skip "perf-json" "$why"
+if ! perf_probe "$tmp/ivb" e5_2600v2 "$C"; then
+    tap_skip "perf-count" "$perf_why"
+    tap_skip "perf-sample" "$perf_why"
+    tap_skip "perf-json" "$perf_why"
     tap_done
     exit 0
 fi

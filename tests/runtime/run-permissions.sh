@@ -9,8 +9,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
+. tests/runtime/regctl.sh
 case $REGCTL in /*) ;; *) REGCTL=$PWD/$REGCTL ;; esac
 NOBODY=65534
 names=("msr device refused: root or CAP_SYS_RAWIO, setcap, --backend sim"
@@ -21,17 +20,12 @@ names=("msr device refused: root or CAP_SYS_RAWIO, setcap, --backend sim"
     "pci write refused: root writes config space, --backend sim"
     "perf refused: perf_event_paranoid, its value, sysctl, --backend sim"
     "the way round: --backend sim runs as nobody")
-skip_all() {
-    for t in "${names[@]}"; do tap_skip "$t" "$1"; done
-    tap_done
-    exit 0
-}
+skip_all() { tap_skip_rest "$1" "${names[@]}"; }
 if [ "$(id -u)" != 0 ]; then skip_all "not root: cannot run regctl as another user"; fi
 if ! command -v setpriv >/dev/null; then skip_all "setpriv is not installed (util-linux)"; fi
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then skip_all "regctl has no e5_2600v2 tables"; fi
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600 '; then skip_all "regctl has no e5_2600 tables"; fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+regctl_needs e5_2600v2 "${names[@]}"
+regctl_needs e5_2600 "${names[@]}"
+tap_setup tmp
 chmod 755 "$tmp"
 # nobody runs a copy: the build tree may sit where others cannot reach (a clone in root's
 # 0700 home), and the tests start regctl through env, which has dropped root's capabilities

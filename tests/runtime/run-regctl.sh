@@ -7,9 +7,8 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 . tests/runtime/golden.sh
-: "${BUILD:=build}"
+. tests/runtime/regctl.sh
 . tests/runtime/msrfs.sh
-REGCTL=${REGCTL:-$BUILD/regctl}
 tmp=$(mktemp -d)
 cleanup() {
     msrfs_unmount
@@ -17,11 +16,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600 '; then
-    tap_skip "regctl golden output" "regctl has no e5_2600 tables (regspec/e5_2600.xml missing or regc -t json unavailable)"
-    tap_done
-    exit 0
-fi
+regctl_needs e5_2600 "regctl golden output"
 
 
 golden list-ubox 0 list e5_2600.ubox

@@ -14,8 +14,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
+. tests/runtime/regctl.sh
 
 cmds=(list events read write detect monitor "monitor --socket")
 names=("plain: \$REGC_MSR_ROOT read" "set-group-ID: \$REGC_MSR_ROOT ignored"
@@ -35,15 +34,10 @@ LOCK_TESTS=$((${#names[@]} - 2))
 bad=$(grep -rn --include='*.[ch]' -E '\b(secure_)?getenv *\( *[A-Za-z_"]' runtime common | grep -v '^runtime/base.c:')
 if [ -z "$bad" ]; then tap_ok "runtime/ and common/ read the environment only through regc_getenv()"
 else tap_fail "runtime/ and common/ read the environment only through regc_getenv()" "$bad"; fi
-skip() {
-    for t in "${names[@]:$1}"; do tap_skip "$t" "$2"; done
-    tap_done
-    exit 0
-}
+skip() { tap_skip_rest "$2" "${names[@]:$1}"; }
 if [ "$(id -u)" != 0 ]; then skip 0 "not root: cannot make a program set-group-ID to a group not ours"; fi
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600 '; then skip 0 "regctl has no e5_2600 tables"; fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+regctl_needs e5_2600 "${names[@]}"
+tap_setup tmp
 chmod 755 "$tmp"
 if findmnt -n -o OPTIONS --target "$tmp" 2>/dev/null | grep -qw nosuid; then
     skip 0 "$tmp is on a file system mounted nosuid"

@@ -7,9 +7,8 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}"
+. tests/runtime/regctl.sh
 . tests/runtime/msrfs.sh
-REGCTL=${REGCTL:-$BUILD/regctl}
 tmp=$(mktemp -d)
 tpid=""
 cleanup() {
@@ -19,11 +18,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
-    tap_skip "regctl monitor sharing" "regctl has no e5_2600v2 tables"
-    tap_done
-    exit 0
-fi
+regctl_needs e5_2600v2 "regctl monitor sharing"
 
 U='ubox:EVENT_MSG.DOORBELL_RCVD'
 C='cbox[c3]:CLOCKTICKS'

@@ -15,25 +15,12 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
+. tests/runtime/regctl.sh
 tap_setup tmp
 . tests/runtime/pcifs.sh
 trap 'pcifs_unmount; rm -rf "$tmp"' EXIT
 
 H='ha[ha0]:REQUESTS.READS' U='ubox:EVENT_MSG.DOORBELL_RCVD'
-
-# sysroot DIR NPACKAGES: a sysfs root joining pcifs's tree with cpu0..N-1 in packages 0..N-1
-sysroot() {
-    rm -rf "$1"
-    mkdir -p "$1/devices"
-    ln -s "$pcifs_mnt/bus" "$1/bus"
-    for d in "$pcifs_mnt"/devices/pci*; do ln -s "$d" "$1/devices/${d##*/}"; done
-    for ((c = 0; c < $2; c++)); do
-        mkdir -p "$1/devices/system/cpu/cpu$c/topology"
-        echo "$c" >"$1/devices/system/cpu/cpu$c/topology/physical_package_id"
-    done
-}
 
 # counts NAME [PCIFS OPTION...]: two sockets with rates HA 5/11 and U-Box 7/13; package 0 must
 # count socket 0's (the model's own) rates, package 1 socket 1's, whatever the bus order
@@ -43,7 +30,7 @@ counts() {
     if ! pcifs_mount e5_2600v2 "$tmp/mnt" --sockets 2 --cpus 2 "$@"; then
         tap_skip "$name" "$pcifs_why"; return 1
     fi
-    sysroot "$tmp/sys" 2
+    pcifs_sysroot "$tmp/sys" 2
     # an interval before every register write: each poll (freeze, read, unfreeze) counts one
     for s in 0 1; do pcifs_cmd "socket $s auto 1"; done
     pcifs_cmd "socket 0 rate $H 5"
@@ -98,7 +85,7 @@ refused() {
     local name=$1 npk=$2 want=$3
     shift 3
     if ! pcifs_mount e5_2600v2 "$tmp/mnt" --cpus 2 "$@"; then tap_skip "$name" "$pcifs_why"; return; fi
-    sysroot "$tmp/sys" "$npk"
+    pcifs_sysroot "$tmp/sys" "$npk"
     local out rc
     out=$("$REGCTL" --msr-root "$pcifs_mnt/cpu" --sysfs-root "$tmp/sys" monitor e5_2600v2 "$H" \
         --socket all --interval 0 --count 1 --lock-dir "$tmp/locks" --settle 0 2>&1)
@@ -124,7 +111,7 @@ refused "a package no U-Box maps to: refused, with the map" 2 \
 # one package without a U-Box device: its only PCI device will do
 name="no U-Box device, one package: the only bus counts"
 if pcifs_mount e5_2600v2 "$tmp/mnt" --cpus 1 --sockets 1 --no-ubox 1; then
-    sysroot "$tmp/sys" 1
+    pcifs_sysroot "$tmp/sys" 1
     pcifs_cmd "auto 1"
     pcifs_cmd "rate $H 5"
     out=$("$REGCTL" --msr-root "$pcifs_mnt/cpu" --sysfs-root "$tmp/sys" monitor e5_2600v2 "$H" \

@@ -13,16 +13,11 @@ cd "$(dirname "$0")/../.."
 . tests/tap.sh
 . tests/runtime/golden.sh
 . tests/runtime/msrfs.sh
-: "${BUILD:=build}"
-REGCTL=${REGCTL:-$BUILD/regctl}
+. tests/runtime/regctl.sh
 tmp=$(mktemp -d)
 trap 'msrfs_unmount; rm -rf "$tmp"' EXIT
 
-if ! "$REGCTL" list 2>/dev/null | grep -q '^e5_2600v2 '; then
-    tap_skip "regctl monitor --socket" "regctl has no e5_2600v2 tables"
-    tap_done
-    exit 0
-fi
+regctl_needs e5_2600v2 "regctl monitor --socket"
 
 # expect NAME STATUS STDERR ARGS...: regctl's exit status and its whole stderr ($tmp in it
 # written as TMP), nothing on stdout

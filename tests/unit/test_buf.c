@@ -1,4 +1,4 @@
-/* Unit tests for compiler/buf.c and compiler/arena.c. */
+/* Unit tests for common/buf.c and common/arena.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

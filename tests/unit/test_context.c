@@ -19,6 +19,7 @@
 #include "dt_json.h"
 #include "model_builders.h"
 #include "names.h"
+#include "util.h"
 #include "check.h"
 #include "xmlload.h"
 
@@ -566,17 +567,11 @@ static void test_names_match_golden_header(void **state)
     struct seen listed = {BUF_INIT, 0};
     buf_addc(&listed.all, '\n');
     names_foreach(s, s->prefix, collect, &listed);
-    FILE *f = fopen("tests/golden/features.h.expected", "r");
-    assert_non_null(f);
-    struct buf text = BUF_INIT;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        buf_addn(&text, chunk, n);
-    fclose(f);
+    struct util_file hdr;
+    assert_int_equal(util_read_input("tests/golden/features.h.expected", 0, &hdr), 0);
     struct buf defined = BUF_INIT;
     buf_addc(&defined, '\n');
-    header_names(text.s, &defined);
+    header_names(hdr.text, &defined);
     struct buf miss = BUF_INIT;
     missing(defined.s, listed.all.s, &miss);
     if (miss.len)
@@ -587,7 +582,7 @@ static void test_names_match_golden_header(void **state)
     assert_true(listed.n > 500);
     buf_release(&miss);
     buf_release(&defined);
-    buf_release(&text);
+    free(hdr.text);
     buf_release(&listed.all);
     diag_release(&dg);
 }

@@ -1,4 +1,4 @@
-/* Unit tests for compiler/expr.c: parsing, errors, walking, evaluation, C and postfix forms. */
+/* Unit tests for common/expr.c: parsing, errors, walking, evaluation, C and postfix forms. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../fuzz/fuzz_mustache.c"
+#include "util.h"
 
 static const char *regress_dir(void)
 {
@@ -30,17 +31,11 @@ static char *slurp(const char *name, size_t *len)
 {
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", regress_dir(), name);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
+    struct util_file f;
+    if (util_read_input(path, 0, &f) < 0)
         return NULL;
-    struct buf b = BUF_INIT;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-        buf_addn(&b, chunk, n);
-    fclose(fp);
-    buf_grow(&b, 1);
-    return buf_detach(&b, len);
+    *len = f.len;
+    return f.text;
 }
 
 static void replay(const char *name)

@@ -1,5 +1,5 @@
 #include "buf.h"
-#include "util.h"
+#include "fatal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #include "arena.h"
-#include "util.h"
+#include "fatal.h"
 
 #include <stdalign.h>
 #include <stdarg.h>
