@@ -18,6 +18,9 @@
 #include "model.h"
 #include "mustache.h"
 
+/* The version of the model's shape ("regc_model" at the top); it grows when its names change. */
+#define CONTEXT_MODEL_VERSION 1
+
 struct context_options {
     const char *prefix;  /* C prefix; NULL: the spec's own */
     void (*annotate)(struct arena *a, struct dt *tree); /* applied to the tree, last (lazy

@@ -40,13 +40,13 @@ struct view_value {
 enum view_origin {
     VIEW_MODEL,   /* the JSON Schema: -t json writes it too */
     VIEW_DERIVED, /* the derived table: templates only */
-    VIEW_ABSENT,  /* in the JSON Schema, not yet offered to templates */
 };
 
 struct view_member {
     const char *name;
     struct view_value v;
     enum view_origin origin;
+    bool optional; /* the schema does not require it: the export leaves it out when null */
 };
 
 struct view_type {
@@ -74,8 +74,7 @@ const struct view_type *view_type_find(const struct view_schema *vs, const char 
 
 /*
  * Name 'name' ('len' bytes) of type 't': VIEW_MODEL or VIEW_DERIVED with
- * '*out' filled, VIEW_ABSENT for a model name templates do not get yet, or
- * -1 for none.
+ * '*out' filled, or -1 for none.
  */
 int view_lookup(const struct view_type *t, const char *name, size_t len, struct view_value *out);
 
