@@ -3,7 +3,8 @@
  *
  * The names are described once. The model's names are those of the JSON
  * Schema of the `-t json` export (docs/regc-model.schema.json, compiled into
- * regc and read here); the names the outputs need beyond the model (C names
+ * regc and read here), which writes the templates' tree with these names
+ * only (context_export.h); the names the outputs need beyond the model (C names
  * and literals, "first"/"last", wrapped comment lines, the doc and svg keys)
  * are listed in one table, view.c's 'derived'. A type is an object of the
  * schema ("register", "field", ...; the root is "root"). The descriptor
