@@ -281,10 +281,19 @@ static char *fold(struct ctx *c, const char *s)
     return fold_text(c, s).s;
 }
 
-/* The folded text as a value (the same bytes, not a copy), or null. */
-static struct dt *folded_value(struct ctx *c, struct folded f)
+/*
+ * A description or message as the model keeps it (the loader folds blanks and
+ * keeps a blank line between paragraphs as one "\n"): the value -t json and
+ * templates read; 'f', fold_text() of 's', gives the bytes when it is the
+ * same text (most are), else a copy. Comments wrap 'f' instead (one line).
+ */
+static struct dt *model_text(struct ctx *c, const char *s, struct folded f)
 {
-    return f.s ? dt_str_refn(c->a, f.s, f.len) : dt_null();
+    if (!s)
+        return dt_null();
+    if (f.s && memcmp(f.s, s, f.len + 1) == 0)
+        return dt_str_refn(c->a, f.s, f.len);
+    return dt_str(c->a, s);
 }
 
 /* Where the line of folded text starting at 'p' ends: its last word that fits 'cols'. */
@@ -330,6 +339,153 @@ static struct dt *desc_lines(struct ctx *c, const char *s, size_t cols)
     return wrap_lines(c, fold_text(c, s), cols);
 }
 
+/* ------------------------------------------------------------ memory-mapped (SVD) additions */
+/*
+ * Keys a spec read from CMSIS-SVD adds (docs/svd.md, docs/json.md): "device"
+ * on the spec and "svd" on blocks, instances, registers, fields and values.
+ * A regspec's tree has none of them.
+ */
+
+static struct dt *svd_device_json(struct ctx *c, const struct model_device *d)
+{
+    struct dt *o = dt_obj(c->a);
+    SET_STR(c, o, "name", d->name);
+    SET_STR(c, o, "vendor", d->vendor);
+    SET_STR(c, o, "vendor_id", d->vendor_id);
+    SET_STR(c, o, "series", d->series);
+    SET_STR(c, o, "version", d->version);
+    SET_STR(c, o, "desc", d->desc);
+    SET_STR(c, o, "header_prefix", d->header_prefix);
+    SET(c, o, "address_unit_bits", dt_int(c->a, d->address_unit_bits));
+    SET(c, o, "width", dt_int(c->a, d->width));
+    struct dt *cpu = dt_null();
+    if (d->cpu) {
+        cpu = dt_obj(c->a);
+        SET_STR(c, cpu, "name", d->cpu->name);
+        SET_STR(c, cpu, "revision", d->cpu->revision);
+        SET_STR(c, cpu, "endian", d->cpu->endian);
+        SET(c, cpu, "mpu", dt_bool(d->cpu->mpu));
+        SET(c, cpu, "fpu", dt_bool(d->cpu->fpu));
+        SET(c, cpu, "vtor", dt_bool(d->cpu->vtor));
+        SET(c, cpu, "nvic_prio_bits",
+            d->cpu->has_nvic_bits ? dt_int(c->a, d->cpu->nvic_prio_bits) : dt_null());
+        SET(c, cpu, "vendor_systick", dt_bool(d->cpu->vendor_systick));
+    }
+    SET(c, o, "cpu", cpu);
+    return o;
+}
+
+static struct dt *svd_block_json(struct ctx *c, const struct model_block *b)
+{
+    struct dt *o = dt_obj(c->a);
+    SET_STR(c, o, "group", b->group);
+    SET_STR(c, o, "header_struct", b->header_struct);
+    struct dt *blocks = dt_list(c->a);
+    for (size_t i = 0; i < b->naddr_blocks; i++) {
+        struct dt *ab = dt_obj(c->a);
+        SET(c, ab, "offset", hex(c, b->addr_blocks[i]->offset));
+        SET(c, ab, "size", hex(c, b->addr_blocks[i]->size));
+        SET_STR(c, ab, "usage", b->addr_blocks[i]->usage);
+        dt_push(c->a, blocks, ab);
+    }
+    SET(c, o, "address_blocks", blocks);
+    struct dt *clusters = dt_list(c->a);
+    for (size_t i = 0; i < b->nclusters; i++) {
+        const struct model_cluster *cl = b->clusters[i];
+        struct dt *co = dt_obj(c->a);
+        SET_STR(c, co, "name", cl->name);
+        SET_STR(c, co, "written_name", cl->written_name);
+        SET(c, co, "address", hex(c, cl->address));
+        SET(c, co, "count", dt_int(c->a, cl->count));
+        SET(c, co, "stride", hex(c, cl->stride));
+        SET_STR(c, co, "parent", cl->parent ? cl->parent->name : NULL);
+        SET_STR(c, co, "alternate", cl->alternate);
+        SET_STR(c, co, "derived_from", cl->derived_from);
+        dt_push(c->a, clusters, co);
+    }
+    SET(c, o, "clusters", clusters);
+    return o;
+}
+
+static struct dt *svd_instance_json(struct ctx *c, const struct model_instance *inst)
+{
+    struct dt *o = dt_obj(c->a);
+    SET_STR(c, o, "derived_from", inst->derived_from);
+    SET_STR(c, o, "alternate", inst->alternate);
+    SET_STR(c, o, "group", inst->group);
+    struct dt *irqs = dt_list(c->a);
+    for (size_t i = 0; i < inst->ninterrupts; i++) {
+        struct dt *io = dt_obj(c->a);
+        SET_STR(c, io, "name", inst->interrupts[i]->name);
+        SET(c, io, "value", dt_int(c->a, (long long)inst->interrupts[i]->value));
+        SET_STR(c, io, "desc", inst->interrupts[i]->desc);
+        dt_push(c->a, irqs, io);
+    }
+    SET(c, o, "interrupts", irqs);
+    return o;
+}
+
+static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
+{
+    struct dt *o = dt_obj(c->a);
+    SET(c, o, "reset_mask", hex(c, r->reset_mask));
+    SET_STR(c, o, "alternate", r->alternate);
+    SET_STR(c, o, "protection", r->protection);
+    SET_STR(c, o, "derived_from", r->derived_from);
+    SET_STR(c, o, "dim_of", r->dim_of);
+    SET_STR(c, o, "cluster", r->cluster ? r->cluster->name : NULL);
+    struct dt *names = dt_null();
+    if (r->index_names) {
+        names = dt_list(c->a);
+        for (unsigned i = 0; i < r->count; i++)
+            dt_push(c->a, names, str_or_null(c, r->index_names[i]));
+    }
+    SET(c, o, "index_names", names);
+    return o;
+}
+
+static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
+{
+    static const char *const writes[] = {"stores",       "oneToClear",  "oneToSet",
+                                         "oneToToggle",  "zeroToClear", "zeroToSet",
+                                         "zeroToToggle", "clear",       "set"};
+    static const char *const reads[] = {NULL, "clear", "set", "modify", "modifyExternal"};
+    static const char *const wcs[] = {NULL, "writeAsRead", "useEnumeratedValues", "range"};
+    struct dt *o = dt_obj(c->a);
+    SET(c, o, "write_effect", dt_str_ref(c->a, writes[f->write_effect]));
+    SET(c, o, "read_action", dt_str_ref(c->a, reads[f->read_effect]));
+    SET(c, o, "write_once", dt_bool(f->write_once));
+    struct dt *wc = dt_null();
+    if (f->wc.kind != WC_NONE) {
+        wc = dt_obj(c->a);
+        SET(c, wc, "kind", dt_str_ref(c->a, wcs[f->wc.kind]));
+        SET(c, wc, "min", hex(c, f->wc.min));
+        SET(c, wc, "max", hex(c, f->wc.max));
+    }
+    SET(c, o, "write_constraint", wc);
+    SET_STR(c, o, "enum_name", f->enum_name);
+    SET_STR(c, o, "default_value", f->default_value ? f->default_value->name : NULL);
+    SET(c, o, "whole", dt_bool(f->whole));
+    SET_STR(c, o, "derived_from", f->derived_from);
+    SET_STR(c, o, "dim_of", f->dim_of);
+    return o;
+}
+
+static struct dt *svd_value_json(struct ctx *c, const struct model_value *v)
+{
+    static const char *const usages[] = {"read-write", "read", "write"};
+    struct dt *o = dt_obj(c->a);
+    SET(c, o, "usage", dt_str_ref(c->a, usages[v->usage]));
+    SET(c, o, "dont_care", hex(c, v->dont_care));
+    return o;
+}
+
+/* Is 'b' read from SVD (its names qualified by their clusters)? */
+static bool is_svd(const struct model_block *b)
+{
+    return b && b->names_qualified;
+}
+
 /* ------------------------------------------------------------ spec and sources */
 
 /* "c_source": the citation line or null; "c_cite_lines": the same wrapped for comments. */
@@ -348,6 +504,7 @@ static struct dt *source_json(struct ctx *c, const struct model_source *src)
     SET_STR(c, o, "rev", src->rev);
     SET_STR(c, o, "date", src->date);
     SET_STR(c, o, "url", src->url);
+    SET_STR(c, o, "desc", src->desc);
     return o;
 }
 
@@ -445,6 +602,7 @@ static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
     SET_STR(c, o, "prefix", s->prefix);
     SET_STR(c, o, "title", s->title);
     SET(c, o, "version", dt_int(c->a, s->version));
+    SET_STR(c, o, "desc", s->desc);
     struct dt *sources = dt_list(c->a);
     struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < s->nsources; i++) {
@@ -457,6 +615,8 @@ static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
         dt_push(c->a, cpus, cpu_json(c, s, s->cpus[i]));
     flag_list(c, cpus);
     SET(c, o, "cpus", cpus);
+    if (s->device)
+        SET(c, o, "device", svd_device_json(c, s->device));
     SET(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
     SET(c, o, "c_lower_prefix", dt_str_ref(c->a, names_lower(c->a, c->prefix)));
     SET(c, o, "c_guard",
@@ -482,12 +642,18 @@ static struct dt *pci_json(struct ctx *c, const struct model_instance *inst)
     return o;
 }
 
-static struct dt *instance_json(struct ctx *c, const struct model_instance *inst)
+static struct dt *instance_json(struct ctx *c, const struct model_spec *s,
+                                 const struct model_instance *inst)
 {
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", inst->name);
     SET(c, o, "base", inst->has_base ? hex(c, inst->base) : dt_null());
     SET(c, o, "pci", pci_json(c, inst));
+    struct folded desc = fold_text(c, inst->desc);
+    SET(c, o, "desc", model_text(c, inst->desc, desc));
+    SET(c, o, "source", cite_json(c, s, &inst->cite));
+    if (is_svd(inst->block))
+        SET(c, o, "svd", svd_instance_json(c, inst));
     char *stem = names_instance(c->a, c->prefix, inst);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_index", dt_int(c->a, inst->index));
@@ -512,7 +678,7 @@ static struct dt *instance_json(struct ctx *c, const struct model_instance *inst
     if (inst->has_base)
         SET(c, o, "c_base",
             dt_str_ref(c->a, c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false)));
-    SET(c, o, "c_desc_lines", desc_lines(c, inst->desc, 76));
+    SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     return o;
 }
 
@@ -532,7 +698,9 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
     SET_STR(c, o, "name", v->name);
     SET(c, o, "value", hex(c, v->value));
     SET(c, o, "undefined", dt_bool(v->undefined));
-    SET(c, o, "desc", folded_value(c, fold_text(c, v->desc)));
+    SET_STR(c, o, "desc", v->desc);
+    if (is_svd(f->reg->block))
+        SET(c, o, "svd", svd_value_json(c, v));
     char *stem = names_value_of(c->a, field_stem, f, v);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     struct def_scope d = C_DEF(c, o, stem);
@@ -580,13 +748,16 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET_STR(c, o, "access", f->access_text);
     SET(c, o, "reset", hex(c, f->reset));
     struct folded desc = fold_text(c, f->desc);
-    SET(c, o, "desc", folded_value(c, desc));
+    SET(c, o, "desc", model_text(c, f->desc, desc));
     SET(c, o, "implicit", dt_bool(f->implicit));
     struct dt *values = dt_list(c->a);
     for (size_t i = 0; i < f->nvalues; i++)
         dt_push(c->a, values, value_json(c, f, stem, f->values[i]));
     flag_list(c, values);
     SET(c, o, "values", values);
+    SET(c, o, "source", cite_json(c, s, &f->cite));
+    if (is_svd(r->block))
+        SET(c, o, "svd", svd_field_json(c, f));
 
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
@@ -766,8 +937,8 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", rule->name);
     SET_STR(c, o, "expr", rule->expr_text);
-    char *msg = fold(c, rule->message);
-    SET_STR(c, o, "message", msg);
+    struct folded msg = fold_text(c, rule->message);
+    SET(c, o, "message", model_text(c, rule->message, msg));
     char *stem = names_rule(c->a, c->prefix, r, rule);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_bit", dt_int(c->a, bit));
@@ -789,7 +960,7 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     SET(c, o, "c_expr", dt_str(c->a, expr.s));
     SET(c, o, "c_candidates", rc.fields);
     buf_release(&expr);
-    SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg ? msg : rule->name)));
+    SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg.s ? msg.s : rule->name)));
     SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
     SET(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
     set_cite(c, o, cite_line(c, s, &rule->cite));
@@ -1065,11 +1236,12 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET_STR(c, o, "name", r->name);
     SET_STR(c, o, "written_name", r->written_name);
     SET(c, o, "space", dt_str_ref(c->a, space_name(r->space)));
+    SET(c, o, "address", hex(c, r->address));
     SET(c, o, "width", dt_int(c->a, r->width));
     SET(c, o, "size", dt_int(c->a, r->size));
     SET(c, o, "reset", hex(c, r->reset));
     struct folded desc = fold_text(c, r->desc);
-    SET(c, o, "desc", folded_value(c, desc));
+    SET(c, o, "desc", model_text(c, r->desc, desc));
     struct dt *array = dt_null();
     if (r->is_array) {
         array = dt_obj(c->a);
@@ -1081,6 +1253,8 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
             for (size_t k = 0; k < r->naddrs; k++)
                 dt_push(c->a, list, hex(c, r->addrs[k]));
             SET(c, array, "addresses", list);
+        } else {
+            SET(c, array, "addresses", dt_null());
         }
     }
     SET(c, o, "array", array);
@@ -1103,6 +1277,8 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "rules", rules);
     struct model_masks m = model_reg_masks(r);
     SET(c, o, "masks", masks_json(c, &m));
+    if (is_svd(r->block))
+        SET(c, o, "svd", svd_reg_json(c, r));
 
     char *stem = names_reg(c->a, c->prefix, r);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
@@ -1223,8 +1399,9 @@ static void set_unmodelled(struct ctx *c, struct dt *o, const struct model_event
     buf_release(&what);
 }
 
+/* 'table': the index of 't' in its block. */
 static struct dt *event_json(struct ctx *c, const struct model_spec *s,
-                             const struct model_events *t, const struct model_event *e)
+                             const struct model_events *t, size_t table, const struct model_event *e)
 {
     const struct model_reg *reg = model_events_reg(t);
     const struct model_field *code_f = model_events_code_field(t);
@@ -1235,6 +1412,8 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
 
     struct dt *o = dt_obj_n(c->a, 32);
     SET_STR(c, o, "name", e->full_name);
+    SET(c, o, "table", dt_int(c->a, (long long)table));
+    SET_STR(c, o, "parent", e->parent ? e->parent->full_name : NULL);
     SET_STR(c, o, "register", t->reg_name);
     SET_STR(c, o, "field", t->code_field_name);
     SET_STR(c, o, "umask_field", t->umask_field_name);
@@ -1251,7 +1430,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     uint64_t cmask;
     SET(c, o, "counters", event_counters(c, e, reg, &cmask));
     struct folded desc = fold_text(c, e->desc);
-    SET(c, o, "desc", folded_value(c, desc));
+    SET(c, o, "desc", model_text(c, e->desc, desc));
     struct dt *sets = dt_list(c->a);
     uint64_t enc = model_event_encoding(t, e);
     if (e->parent)
@@ -1259,6 +1438,8 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     add_sets(c, t, e, sets);
     flag_list(c, sets);
     SET(c, o, "sets", sets);
+    SET(c, o, "encoding", hex(c, enc));
+    SET(c, o, "source", cite_json(c, s, &e->cite));
 
     char *stem = names_event(c->a, c->prefix, e);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
@@ -1289,11 +1470,30 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
 }
 
 static void add_events(struct ctx *c, const struct model_spec *s, struct dt *list,
-                       const struct model_events *t, const struct model_event *e)
+                       const struct model_events *t, size_t table, const struct model_event *e)
 {
-    dt_push(c->a, list, event_json(c, s, t, e));
+    dt_push(c->a, list, event_json(c, s, t, table, e));
     for (size_t i = 0; i < e->nsubs; i++)
-        add_events(c, s, list, t, e->subs[i]);
+        add_events(c, s, list, t, table, e->subs[i]);
+}
+
+/* The block's <events> tables: {"register","code_field","umask_field","title","desc","source"} */
+static struct dt *event_tables_json(struct ctx *c, const struct model_spec *s,
+                                    const struct model_block *b)
+{
+    struct dt *list = dt_list(c->a);
+    for (size_t i = 0; i < b->nevent_tables; i++) {
+        const struct model_events *t = b->event_tables[i];
+        struct dt *o = dt_obj(c->a);
+        SET_STR(c, o, "register", t->reg_name);
+        SET_STR(c, o, "code_field", t->code_field_name);
+        SET_STR(c, o, "umask_field", t->umask_field_name);
+        SET_STR(c, o, "title", t->title);
+        SET_STR(c, o, "desc", t->desc);
+        SET(c, o, "source", cite_json(c, s, &t->cite));
+        dt_push(c->a, list, o);
+    }
+    return list;
 }
 
 /* ------------------------------------------------------------ pmon */
@@ -1337,7 +1537,8 @@ static void set_clear(struct ctx *c, struct dt *o, enum model_clear clear, const
     SET(c, o, "clear_field", role(c, field));
 }
 
-static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
+static struct dt *counters_json(struct ctx *c, const struct model_spec *s,
+                                const struct model_counters *k)
 {
     struct dt *o = dt_obj(c->a);
     SET(c, o, "kind", dt_str_ref(c->a, k->kind == COUNTERS_FIXED ? "fixed" : "general"));
@@ -1360,7 +1561,7 @@ static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
     SET(c, o, "preload", dt_str_ref(c->a, k->preload_minus_one ? "2^w-1-N" : "2^w-N"));
     SET(c, o, "freeze_on_overflow", dt_bool(k->freeze_on_overflow));
     SET(c, o, "has_status_first", dt_bool(k->has_status_first));
-    SET(c, o, "status_first", dt_int(c->a, k->status_first));
+    SET(c, o, "status_first", k->has_status_first ? dt_int(c->a, k->status_first) : dt_null());
     struct dt *rd = dt_list(c->a);
     for (size_t i = 0; i < k->nrdpmcs; i++) {
         struct dt *ro = dt_obj(c->a);
@@ -1370,17 +1571,18 @@ static struct dt *counters_json(struct ctx *c, const struct model_counters *k)
         dt_push(c->a, rd, ro);
     }
     SET(c, o, "rdpmc", rd);
+    SET(c, o, "source", cite_json(c, s, &k->cite));
     return o;
 }
 
-static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
+static struct dt *pmon_json(struct ctx *c, const struct model_spec *s, const struct model_pmon *p)
 {
     if (!p)
         return dt_null();
     struct dt *o = dt_obj(c->a);
     struct dt *list = dt_list(c->a);
     for (size_t i = 0; i < p->ncounters; i++)
-        dt_push(c->a, list, counters_json(c, p->counters[i]));
+        dt_push(c->a, list, counters_json(c, s, p->counters[i]));
     flag_list(c, list);
     SET(c, o, "counters", list);
     const struct model_box_control *bc = p->box_control;
@@ -1392,6 +1594,7 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
         SET(c, b, "reset_counters", role(c, &bc->reset_counters));
         SET(c, b, "reset_controls", role(c, &bc->reset_controls));
         SET(c, b, "enable", role(c, &bc->enable));
+        SET(c, b, "source", cite_json(c, s, &bc->cite));
         SET(c, o, "box_control", b);
     } else {
         SET(c, o, "box_control", dt_null());
@@ -1402,6 +1605,7 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
         SET_STR(c, b, "register", bs->reg_name);
         SET(c, b, "overflow", role(c, &bs->overflow));
         set_clear(c, b, bs->clear, bs->clear_reg_name, &bs->clear_field);
+        SET(c, b, "source", cite_json(c, s, &bs->cite));
         SET(c, o, "box_status", b);
     } else {
         SET(c, o, "box_status", dt_null());
@@ -1416,7 +1620,8 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
         SET_STR(c, b, "traffic", f->traffic);
         SET_STR(c, b, "perf", f->perf);
         SET_STR(c, b, "example", f->example);
-        SET(c, b, "desc", folded_value(c, fold_text(c, f->desc)));
+        SET_STR(c, b, "desc", f->desc);
+        SET(c, b, "source", cite_json(c, s, &f->cite));
         dt_push(c->a, filters, b);
     }
     SET(c, o, "filters", filters);
@@ -1427,15 +1632,18 @@ static struct dt *pmon_json(struct ctx *c, const struct model_pmon *p)
         struct dt *b = dt_obj(c->a);
         SET_STR(c, b, "name", f->name);
         SET_STR(c, b, "what", f->what);
-        SET(c, b, "desc", folded_value(c, fold_text(c, f->desc)));
+        SET_STR(c, b, "desc", f->desc);
+        SET(c, b, "source", cite_json(c, s, &f->cite));
         dt_push(c->a, unmodelled, b);
     }
     SET(c, o, "unmodelled_filters", unmodelled);
     SET(c, o, "c_has_unmodelled", dt_bool(p->nunmodelled > 0));
+    SET(c, o, "source", cite_json(c, s, &p->cite));
     return o;
 }
 
-static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global *g)
+static struct dt *pmon_global_json(struct ctx *c, const struct model_spec *s,
+                                   const struct model_pmon_global *g)
 {
     if (!g)
         return dt_null();
@@ -1454,13 +1662,11 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
         SET(c, b, "reset", role(c, &gc->reset));
         SET(c, b, "select", role(c, &gc->select));
         struct dt *cores = dt_list(c->a);
-        for (size_t i = 0; i < gc->npmi_cores; i++) {
-            struct dt *co = dt_obj(c->a);
-            SET_STR(c, co, "name", gc->pmi_cores[i].name);
-            dt_push(c->a, cores, co);
-        }
+        for (size_t i = 0; i < gc->npmi_cores; i++)
+            dt_push(c->a, cores, str_or_null(c, gc->pmi_cores[i].name));
         SET(c, b, "pmi_core_fields", cores);
         SET(c, b, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
+        SET(c, b, "source", cite_json(c, s, &gc->cite));
         SET(c, o, "control", b);
     } else {
         SET(c, o, "control", dt_null());
@@ -1482,10 +1688,12 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_pmon_global
             dt_push(c->a, boxes, bx);
         }
         SET(c, b, "boxes", boxes);
+        SET(c, b, "source", cite_json(c, s, &gs->cite));
         SET(c, o, "status", b);
     } else {
         SET(c, o, "status", dt_null());
     }
+    SET(c, o, "source", cite_json(c, s, &g->cite));
     return o;
 }
 
@@ -1508,11 +1716,11 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "events_before", dt_bool(events_before(s, b)));
     SET_STR(c, o, "title", b->title);
     struct folded desc = fold_text(c, b->desc);
-    SET(c, o, "desc", folded_value(c, desc));
+    SET(c, o, "desc", model_text(c, b->desc, desc));
     struct dt *insts = dt_list(c->a);
     size_t from = c->ndefs;
     for (size_t i = 0; i < b->ninstances; i++)
-        dt_push(c->a, insts, instance_json(c, b->instances[i]));
+        dt_push(c->a, insts, instance_json(c, s, b->instances[i]));
     flag_list(c, insts);
     align_defs(c, from);
     SET(c, o, "instances", insts);
@@ -1526,11 +1734,15 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     from = c->ndefs;
     for (size_t t = 0; t < b->nevent_tables; t++)
         for (size_t i = 0; i < b->event_tables[t]->nevents; i++)
-            add_events(c, s, events, b->event_tables[t], b->event_tables[t]->events[i]);
+            add_events(c, s, events, b->event_tables[t], t, b->event_tables[t]->events[i]);
     flag_list(c, events);
     align_defs(c, from);
     SET(c, o, "events", events);
-    SET(c, o, "pmon", pmon_json(c, b->pmon));
+    SET(c, o, "event_tables", event_tables_json(c, s, b));
+    SET(c, o, "pmon", pmon_json(c, s, b->pmon));
+    SET(c, o, "source", cite_json(c, s, &b->cite));
+    if (is_svd(b))
+        SET(c, o, "svd", svd_block_json(c, b));
 
     char *stem = names_block(c->a, c->prefix, b);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
@@ -1562,13 +1774,14 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
     struct ctx cx, *c = &cx;
     ctx_init(c, a, s, opt);
     struct dt *root = dt_obj(c->a);
+    SET(c, root, "regc_model", dt_int(c->a, CONTEXT_MODEL_VERSION));
     SET(c, root, "spec", spec_json(c, s));
     struct dt *blocks = dt_list(c->a);
     for (size_t i = 0; i < s->nblocks; i++)
         dt_push(c->a, blocks, block_json(c, s, s->blocks[i]));
     flag_list(c, blocks);
     SET(c, root, "blocks", blocks);
-    SET(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
+    SET(c, root, "pmon_global", pmon_global_json(c, s, s->pmon_global));
     SET(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
     context_doc_keys(a, root);
     if (opt && opt->annotate)
@@ -1671,6 +1884,7 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     lz->no_doc_keys = opt && opt->no_doc_keys;
     lz->stubs = arena_zalloc(&lz->root, (s->nblocks ? s->nblocks : 1) * sizeof(*lz->stubs));
     struct dt *root = dt_obj(c->a);
+    set(c, root, "regc_model", dt_int(c->a, CONTEXT_MODEL_VERSION));
     set(c, root, "spec", spec_json(c, s));
     struct dt *blocks = dt_list(c->a);
     for (size_t i = 0; i < s->nblocks; i++) {
@@ -1678,7 +1892,7 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
         dt_push(c->a, blocks, &lz->stubs[i]);
     }
     set(c, root, "blocks", blocks);
-    set(c, root, "pmon_global", pmon_global_json(c, s->pmon_global));
+    set(c, root, "pmon_global", pmon_global_json(c, s, s->pmon_global));
     set(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
     if (!lz->no_doc_keys)
         context_doc_keys(c->a, root); /* the root's own: its blocks are placeholders yet */

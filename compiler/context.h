@@ -6,8 +6,8 @@
  * expressions), since mustache has no logic. `regc --dump-context` writes
  * it (context_write_json); docs/json.md documents every key (those naming
  * spec facts, and the template keys: those starting with "c_", "doc_" and
- * "t_", and the list flags "first"/"last"). The JSON export (-t json) is the model, not this
- * tree (model_json.h).
+ * "t_", and the list flags "first"/"last"). The JSON export (-t json) is this tree
+ * less those template keys (context_export.h): the model's names are spelled once.
  */
 #ifndef REGC_CONTEXT_H
 #define REGC_CONTEXT_H
@@ -17,6 +17,9 @@
 #include "dt.h"
 #include "model.h"
 #include "mustache.h"
+
+/* The version of the model's shape ("regc_model" at the top); it grows when its names change. */
+#define CONTEXT_MODEL_VERSION 1
 
 struct context_options {
     const char *prefix;  /* C prefix; NULL: the spec's own */

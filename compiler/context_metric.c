@@ -85,6 +85,26 @@ static struct dt *cite_obj(struct arena *a, const struct model_cite *c)
     return o;
 }
 
+static struct dt *hex(struct arena *a, uint64_t v)
+{
+    return dt_str(a, arena_printf(a, "0x%" PRIx64, v));
+}
+
+/* The term's settings: [{"register" (null: the event's control), "field", "value"}] */
+static struct dt *settings_list(struct arena *a, const struct model_metric_term *t)
+{
+    struct dt *list = dt_list(a);
+    for (size_t k = 0; k < t->nsets; k++) {
+        const struct model_reg *r = t->sets[k]->reg;
+        struct dt *o = dt_obj(a);
+        SET(a, o, "register", str_or_null(a, r && r != t->table->reg ? r->name : NULL));
+        SET(a, o, "field", str_or_null(a, t->sets[k]->field_name));
+        SET(a, o, "value", hex(a, t->sets[k]->value));
+        dt_push(a, list, o);
+    }
+    return list;
+}
+
 static struct dt *term_obj(struct arena *a, const char *prefix, const struct model_metric_term *t)
 {
     struct dt *o = dt_obj(a);
@@ -94,8 +114,9 @@ static struct dt *term_obj(struct arena *a, const char *prefix, const struct mod
     SET(a, o, "event", dt_str(a, t->event->full_name));
     SET(a, o, "perfmon", str_or_null(a, t->event->perfmon));
     uint64_t enc = model_metric_term_encoding(t), mask = model_metric_term_mask(t);
-    SET(a, o, "encoding", dt_str(a, arena_printf(a, "0x%" PRIx64, enc)));
-    SET(a, o, "settings", str_or_null(a, *t->settings ? t->settings : NULL));
+    SET(a, o, "encoding", hex(a, enc));
+    SET(a, o, "settings", settings_list(a, t));
+    SET(a, o, "settings_text", str_or_null(a, *t->settings ? t->settings : NULL));
     /* perf's JSON: the event alias of a term with settings, and its settings by format name */
     SET(a, o, "perf_alias", str_or_null(a, t->instance ? NULL : model_metric_perf_alias(a, t)));
     SET(a, o, "perf_settings", str_or_null(a, model_metric_perf_settings(a, t)));

@@ -9,7 +9,7 @@
  * remembers where it found a name, so most lookups scan nothing), strings may
  * borrow memory that outlives the tree, and a whole tree goes with its arena.
  * jansson stays the JSON reader and writer: dt_from_json() and dt_to_json()
- * convert at the edges (regc render's data files, the -t json export).
+ * convert at the edges (regc render's data files, --dump-context).
  *
  * Setting a key that exists replaces its value in place, so the order of
  * keys is the order they were first set (the JSON export relies on it).

@@ -15,11 +15,11 @@
 #include "check.h"
 #include "cmd_render.h"
 #include "context.h"
+#include "context_export.h"
 #include "tables.h"
 #include "depfile.h"
 #include "diag.h"
 #include "model.h"
-#include "model_json.h"
 #include "view.h"
 #include "mustache.h"
 #include "outfile.h"
@@ -397,7 +397,7 @@ static void list_names(void)
 
 /*
  * The output: with -o, 'file', where the renderer hands each block as it is
- * rendered (mus_options.sink; -t json: model_json_write()'s sink;
+ * rendered (mus_options.sink; -t json: context_export()'s sink;
  * --dump-context: context_write_json()'s), then
  * 'tail'; standard output gets 'tail', the whole text, once it is complete.
  */
@@ -431,7 +431,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (o->dump_context) /* that tree, for template authors */
         return context_write_json(spec, &copt, out->file ? output_add : NULL, out, &out->tail);
     if (json) { /* the model itself, to the output as it is walked */
-        model_json_write(spec, out->file ? output_add : NULL, out, &out->tail);
+        context_export(spec, out->file ? output_add : NULL, out, &out->tail);
         return 0;
     }
     /* templates: each block's subtree is built when rendered, then freed; the keys computed

@@ -120,30 +120,17 @@ static bool resolve(struct check *c, const struct mus_template *t, const struct 
         *out = c->stack[c->n - 1];
         return true;
     }
-    const struct view_type *absent_in = NULL;
     int found = -1;
-    for (size_t k = c->n; k-- > 0 && found < 0;) {
-        if (c->stack[k].kind != VIEW_OBJ)
-            continue;
-        found = view_lookup(c->stack[k].type, n->parts[0].s, n->parts[0].len, out);
-        if (found == VIEW_ABSENT) {
-            absent_in = absent_in ? absent_in : c->stack[k].type;
-            found = -1;
-        }
-    }
+    for (size_t k = c->n; k-- > 0 && found < 0;)
+        if (c->stack[k].kind == VIEW_OBJ)
+            found = view_lookup(c->stack[k].type, n->parts[0].s, n->parts[0].len, out);
     if (found < 0) {
         if (!first_report(c, n))
             return false;
         char *where = scope(c);
-        if (absent_in)
-            diag_report(c->dg, DIAG_TEMPLATE_NAME, pos_of(t, n),
-                        "unknown name '%s': '%s' of %s is in the model export (-t json) but "
-                        "not offered to templates yet",
-                        n->name, n->parts[0].s, absent_in->name);
-        else
-            diag_report(c->dg, DIAG_TEMPLATE_NAME, pos_of(t, n),
-                        "unknown name '%s': no name '%s' in %s (docs/templates.md lists them)",
-                        n->name, n->parts[0].s, where);
+        diag_report(c->dg, DIAG_TEMPLATE_NAME, pos_of(t, n),
+                    "unknown name '%s': no name '%s' in %s (docs/templates.md lists them)",
+                    n->name, n->parts[0].s, where);
         free(where);
         return false;
     }
@@ -151,7 +138,7 @@ static bool resolve(struct check *c, const struct mus_template *t, const struct 
         const struct part *p = &n->parts[i];
         struct view_value prev = *out;
         int r = prev.kind == VIEW_OBJ ? view_lookup(prev.type, p->s, p->len, out) : -1;
-        if (r < 0 || r == VIEW_ABSENT) {
+        if (r < 0) {
             if (first_report(c, n)) {
                 char *what = describe(&prev);
                 diag_report(c->dg, DIAG_TEMPLATE_NAME, pos_of(t, n),

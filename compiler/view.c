@@ -18,8 +18,8 @@ extern const size_t regc_model_schema_len;
  * t_* names by view.h's rule, so they are not listed). A kind is "str",
  * "int", "bool", "obj:TYPE" or "list:KIND-OR-TYPE", with '?' after the kind
  * when the value may be null or absent. A type not in the schema is made by
- * its first mention. A name the schema has is overridden (the view and the
- * export differ there); "-" marks a model name templates do not get yet.
+ * its first mention. A derived name is never one the schema has: templates
+ * and the export (-t json) spell the model's names alike.
  */
 static const struct {
     const char *type, *name, *kind;
@@ -161,16 +161,8 @@ static const struct {
     {"instance.c_def", "vendor", "str?"},
     {"pmon", "c_has_filters", "bool"},
     {"pmon", "c_has_unmodelled", "bool"},
-    {"unmodelled_filter", "source", "-"},
-    /* what an SVD file says (docs/svd.md): in the JSON export, not offered to templates yet */
-    {"spec", "device", "-"},
-    {"block", "svd", "-"},
-    {"instance", "svd", "-"},
-    {"register", "svd", "-"},
-    {"field", "svd", "-"},
-    {"value", "svd", "-"},
     {"metric_event", "perfmon", "str?"},
-    {"metric_event", "settings", "str?"}, /* the export lists them; templates get the text */
+    {"metric_event", "settings_text", "str?"}, /* the settings as written in the formula */
     {"metric", "c_desc_lines", "list:line"},
     {"metric", "c_name", "str"},
     {"metric", "c_nevents", "int"},
@@ -335,7 +327,6 @@ static const struct {
     {"set", "c_value", "str"},
     {"set", "first", "bool"},
     {"set", "last", "bool"},
-    {"global_control.pmi_core_fields", "name", "str"},
     {"value", "c_def", "obj:value.c_def"},
     {"value", "c_field", "str"},
     {"value", "c_name", "str"},
@@ -343,34 +334,11 @@ static const struct {
     {"value", "first", "bool"},
     {"value", "last", "bool"},
     {"value.c_def", "name", "str"},
-    {"global_control", "pmi_core_fields", "list:global_control.pmi_core_fields"},
     {"rule", "t_ops", "list:rule.t_ops"},
     {"rule.t_ops", "t_op", "str"},
     {"rule.t_ops", "lsb", "int"},
     {"rule.t_ops", "width", "int"},
     {"rule.t_ops", "value", "str"},
-    /* model names not offered to templates yet */
-    {"block", "event_tables", "-"},
-    {"block", "source", "-"},
-    {"event", "encoding", "-"},
-    {"event", "parent", "-"},
-    {"event", "source", "-"},
-    {"event", "table", "-"},
-    {"instance", "desc", "-"},
-    {"instance", "source", "-"},
-    {"box_control", "source", "-"},
-    {"box_status", "source", "-"},
-    {"counters", "source", "-"},
-    {"filter", "source", "-"},
-    {"pmon", "source", "-"},
-    {"register", "address", "-"},
-    {"field", "source", "-"},
-    {"global_control", "source", "-"},
-    {"global_status", "source", "-"},
-    {"pmon_global", "source", "-"},
-    {"root", "regc_model", "-"},
-    {"spec", "desc", "-"},
-    {"source", "desc", "-"},
 };
 
 /* ------------------------------------------------------------ building */
@@ -396,8 +364,9 @@ static struct view_member *member_find(const struct view_type *t, const char *na
     return NULL;
 }
 
-static void member_set(struct view_schema *vs, struct view_type *t, const char *name,
-                       struct view_value v, enum view_origin origin)
+static struct view_member *member_set(struct view_schema *vs, struct view_type *t,
+                                      const char *name, struct view_value v,
+                                      enum view_origin origin)
 {
     struct view_member *m = member_find(t, name, strlen(name));
     if (!m) {
@@ -414,6 +383,8 @@ static void member_set(struct view_schema *vs, struct view_type *t, const char *
     }
     m->v = v;
     m->origin = origin;
+    m->optional = false;
+    return m;
 }
 
 static json_t *schema_def(json_t *schema, const char *ref)
@@ -469,8 +440,14 @@ static struct view_value value_of(struct view_schema *vs, json_t *schema, json_t
         return v;
     }
     json_t *values = json_object_get(p, "enum");
-    if (values) { /* the kind of its values: ["wrap", "stop"] or [32, 64] */
-        v.kind = json_is_integer(json_array_get(values, 0)) ? VIEW_INT : VIEW_STR;
+    if (values) { /* the kind of its values: ["wrap", "stop"] or [32, 64]; null among them */
+        for (size_t i = 0; i < json_array_size(values); i++) {
+            json_t *x = json_array_get(values, i);
+            if (json_is_null(x))
+                v.nullable = true;
+            else
+                v.kind = json_is_integer(x) ? VIEW_INT : VIEW_STR;
+        }
         return v;
     }
     if (json_object_get(p, "const")) {
@@ -525,7 +502,7 @@ static void add_props(struct view_schema *vs, json_t *schema, struct view_type *
         for (size_t i = 0; !listed && i < json_array_size(required); i++)
             listed = strcmp(json_string_value(json_array_get(required, i)), key) == 0;
         v.nullable |= !listed;
-        member_set(vs, t, key, v, VIEW_MODEL);
+        member_set(vs, t, key, v, VIEW_MODEL)->optional = !listed;
     }
 }
 
@@ -577,7 +554,7 @@ static void mark_reached(struct view_type *t, bool annotated)
     for (size_t i = 0; i < t->n; i++) {
         const struct view_member *m = &t->members[i];
         bool plain = strncmp(m->name, "c_", 2) != 0 && strncmp(m->name, "t_", 2) != 0;
-        if (m->origin != VIEW_ABSENT && m->v.type)
+        if (m->v.type)
             mark_reached((struct view_type *)m->v.type, annotated && plain);
     }
 }
@@ -602,13 +579,8 @@ void view_schema_init(struct view_schema *vs)
     json_decref(schema);
     for (size_t i = 0; i < ARRAY_SIZE(derived); i++) {
         struct view_type *t = type_get(vs, derived[i].type);
-        if (strcmp(derived[i].kind, "-") == 0) {
-            struct view_member *m = member_find(t, derived[i].name, strlen(derived[i].name));
-            if (!m)
-                BUG("view: an absent name the model schema does not have");
-            m->origin = VIEW_ABSENT;
-            continue;
-        }
+        if (member_find(t, derived[i].name, strlen(derived[i].name)))
+            BUG("view: a derived name the model schema has");
         member_set(vs, t, derived[i].name, parse_kind(vs, derived[i].kind), VIEW_DERIVED);
     }
     vs->root = root;
@@ -636,8 +608,7 @@ const struct view_type *view_type_find(const struct view_schema *vs, const char 
 static bool table_name(const struct view_member *m, struct view_value *out)
 {
     *out = (struct view_value){VIEW_STR, false, VIEW_STR, NULL};
-    if (strncmp(m->name, "c_", 2) == 0 || strncmp(m->name, "t_", 2) == 0 ||
-        m->origin == VIEW_ABSENT)
+    if (strncmp(m->name, "c_", 2) == 0 || strncmp(m->name, "t_", 2) == 0)
         return false;
     if (strcmp(m->name, "index") == 0 && m->v.kind == VIEW_INT) {
         out->kind = VIEW_INT;
@@ -691,13 +662,11 @@ void view_schema_write(const struct view_schema *vs, struct buf *out)
     for (size_t i = 0; i < vs->ntypes; i++) {
         const struct view_type *t = vs->types[i];
         if (!t->reached)
-            continue; /* only under names templates do not get yet */
+            continue; /* a definition no name leads to */
         buf_addf(out, "- **%s**%s:", t->name, t->annotated ? "" : " (no t_* names)");
         const char *sep = " ";
         for (size_t k = 0; k < t->n; k++) {
             const struct view_member *m = &t->members[k];
-            if (m->origin == VIEW_ABSENT)
-                continue;
             buf_addf(out, "%s`%s` (", sep, m->name);
             view_value_describe(&m->v, out);
             buf_addc(out, ')');
@@ -705,12 +674,4 @@ void view_schema_write(const struct view_schema *vs, struct buf *out)
         }
         buf_addc(out, '\n');
     }
-    const char *sep = "- *in the model export (`-t json`), not offered to templates yet*: ";
-    for (size_t i = 0; i < vs->ntypes; i++)
-        for (size_t k = 0; k < vs->types[i]->n; k++)
-            if (vs->types[i]->members[k].origin == VIEW_ABSENT && vs->types[i]->reached) {
-                buf_addf(out, "%s`%s.%s`", sep, vs->types[i]->name, vs->types[i]->members[k].name);
-                sep = ", ";
-            }
-    buf_adds(out, "\n");
 }

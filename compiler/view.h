@@ -3,7 +3,8 @@
  *
  * The names are described once. The model's names are those of the JSON
  * Schema of the `-t json` export (docs/regc-model.schema.json, compiled into
- * regc and read here); the names the outputs need beyond the model (C names
+ * regc and read here), which writes the templates' tree with these names
+ * only (context_export.h); the names the outputs need beyond the model (C names
  * and literals, "first"/"last", wrapped comment lines, the doc and svg keys)
  * are listed in one table, view.c's 'derived'. A type is an object of the
  * schema ("register", "field", ...; the root is "root"). The descriptor
@@ -40,13 +41,13 @@ struct view_value {
 enum view_origin {
     VIEW_MODEL,   /* the JSON Schema: -t json writes it too */
     VIEW_DERIVED, /* the derived table: templates only */
-    VIEW_ABSENT,  /* in the JSON Schema, not yet offered to templates */
 };
 
 struct view_member {
     const char *name;
     struct view_value v;
     enum view_origin origin;
+    bool optional; /* the schema does not require it: the export leaves it out when null */
 };
 
 struct view_type {
@@ -74,8 +75,7 @@ const struct view_type *view_type_find(const struct view_schema *vs, const char 
 
 /*
  * Name 'name' ('len' bytes) of type 't': VIEW_MODEL or VIEW_DERIVED with
- * '*out' filled, VIEW_ABSENT for a model name templates do not get yet, or
- * -1 for none.
+ * '*out' filled, or -1 for none.
  */
 int view_lookup(const struct view_type *t, const char *name, size_t len, struct view_value *out);
 

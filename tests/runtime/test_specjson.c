@@ -3,9 +3,10 @@
  * the same descriptor tables as `regc -t tables` does for the built-in specs: every member of
  * every table, for each spec of regspec/, compared between the tables compiled into the tests
  * (build/gen/regc_specs.h, rendered by templates/tables.mustache) and generated/<spec>.json
- * loaded (rendered from the same model by templates/... the JSON writer, compiler/model_json.c).
- * Two independent writers of one model meet in one structure; a member one of them drops or
- * derives differently shows as the path of the first difference.
+ * loaded (the same data tree written by the JSON export, compiler/context_export.c, and read
+ * back by specjson.c). Two writers of one tree, a template and the export with regctl's reader,
+ * meet in one structure; a member one of them drops or derives differently shows as the path
+ * of the first difference.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /*
  * Unit tests for compiler/view.c: the typed view's types against what the
  * templates really get. For the five specs of regspec/ and the golden
- * specs, the whole data tree (context_build with the t_* and doc keys:
+ * specs and an SVD file, the whole data tree (context_build with the t_* and doc keys:
  * what `regc --dump-context` writes) is walked beside the view: every name
  * of every object must be a name of the object's type with the kind the
  * view gives it, and every name the view says is always set must be there,
@@ -25,6 +25,7 @@
 #include "context.h"
 #include "dt.h"
 #include "tables.h"
+#include "svd.h"
 #include "view.h"
 #include "xmlload.h"
 
@@ -100,8 +101,8 @@ static void walk_obj(struct walk *w, const struct dt *o, const struct view_type 
         char *p = arena_printf(&VS.a, "%s.%s", path, m->key);
         struct view_value want;
         int origin = view_lookup(t, m->key, m->len, &want);
-        if (origin < 0 || origin == VIEW_ABSENT) {
-            bad(w, p, origin < 0 ? "not a name of the view's type" : "marked absent, but there");
+        if (origin < 0) {
+            bad(w, p, "not a name of the view's type");
             continue;
         }
         seen(t, m->key);
@@ -109,7 +110,7 @@ static void walk_obj(struct walk *w, const struct dt *o, const struct view_type 
     }
     for (size_t k = 0; k < t->n; k++) { /* names always set */
         const struct view_member *vm = &t->members[k];
-        if (vm->origin != VIEW_ABSENT && !vm->v.nullable && !dt_get(o, vm->name) &&
+        if (!vm->v.nullable && !dt_get(o, vm->name) &&
             !(strncmp(vm->name, "t_", 2) == 0 || strncmp(vm->name, "doc_", 4) == 0 ||
               strcmp(vm->name, "svg") == 0))
             bad(w, arena_printf(&VS.a, "%s.%s", path, vm->name),
@@ -123,7 +124,9 @@ static void walk_spec(const char *file)
     arena_init(&a);
     struct diag dg;
     diag_init(&dg, stderr);
-    struct model_spec *s = xmlload_spec(&a, &dg, file);
+    size_t n = strlen(file);
+    bool svd = n > 4 && strcmp(file + n - 4, ".svd") == 0;
+    struct model_spec *s = svd ? svd_load(&a, &dg, file) : xmlload_spec(&a, &dg, file);
     assert_non_null(s);
     assert_int_equal(check_spec(&a, &dg, s), 0);
     struct context_options opt = {.annotate = tables_annotate};
@@ -144,7 +147,8 @@ static void test_specs_match_the_view(void **state)
     (void)state;
     static const char *const specs[] = {"regspec/e5_2600.xml",       "regspec/e5_2600v2.xml",
                                         "regspec/snb_client.xml",    "regspec/xeon7100_l3.xml",
-                                        "regspec/xeon7500_mbox.xml", "tests/golden/features.xml"};
+                                        "regspec/xeon7500_mbox.xml", "tests/golden/features.xml",
+                                        "tests/svd/features.svd", "tests/unit/data/view/cpu.svd"};
     for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
         walk_spec(specs[i]);
 }
@@ -152,8 +156,9 @@ static void test_specs_match_the_view(void **state)
 /*
  * Every name the view offers templates is in some spec's tree (the t_* and
  * doc keys of a type are there by the same rule for all of it): a model
- * name added to the JSON Schema but not to the data tree must be marked
- * absent in view.c, else a template would pass the check and find nothing.
+ * name added to the JSON Schema must be added to the data tree (context.c),
+ * else a template would pass the check and find nothing, and -t json,
+ * which writes the tree, would lack it.
  */
 static void test_view_names_are_in_the_data(void **state)
 {
@@ -166,7 +171,7 @@ static void test_view_names_are_in_the_data(void **state)
         for (size_t k = 0; k < t->n; k++) {
             const struct view_member *m = &t->members[k];
             char *key = arena_printf(&VS.a, "\n%s.%s\n", t->name, m->name);
-            if (m->origin != VIEW_ABSENT && !strstr(SEEN.s, key))
+            if (!strstr(SEEN.s, key))
                 buf_addf(&miss, " %s.%s", t->name, m->name);
         }
     }
@@ -202,7 +207,10 @@ static void test_model_names_from_the_schema(void **state)
     assert_true(m->v.nullable);
     m = member("field", "c_mask");
     assert_int_equal(m->origin, VIEW_DERIVED);
-    assert_int_equal(member("register", "address")->origin, VIEW_ABSENT);
+    assert_int_equal(member("register", "address")->origin, VIEW_MODEL); /* once "not offered" */
+    assert_false(member("register", "address")->optional);
+    assert_true(member("register", "svd")->optional); /* only specs read from SVD have it */
+    assert_false(member("field", "c_mask")->optional);
     assert_null(member("register", "no_such_name"));
 }
 
