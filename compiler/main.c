@@ -15,6 +15,7 @@
 #include "check.h"
 #include "cmd_render.h"
 #include "context.h"
+#include "context_svd.h"
 #include "tables.h"
 #include "depfile.h"
 #include "diag.h"
@@ -348,7 +349,7 @@ static int status_of(const struct diag *dg)
  * never names changes none of its output.
  */
 struct key_use {
-    bool table_keys, doc_keys;
+    bool table_keys, doc_keys, svd_keys; /* svd_keys: the root's "svd" (context_svd.h) */
 };
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -364,6 +365,8 @@ static void note_name(void *ctx, const char *name, size_t len)
         u->table_keys = u->doc_keys = true;
         return;
     }
+    if (len == 3 && starts(name, len, "svd"))
+        u->svd_keys = true;
     if (starts(name, len, "t_")) {
         u->table_keys = true;
         name += 2;
@@ -439,6 +442,9 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (!use.table_keys)
         copt.annotate = NULL; /* t_* keys (tables.h) */
     copt.no_doc_keys = !use.doc_keys;
+    copt.svd_keys = use.svd_keys; /* -t svd: memory-mapped specs only */
+    if (use.svd_keys && context_svd_check(dg, spec) < 0)
+        return -1;
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);
     mopt.item = context_expand;

@@ -251,6 +251,7 @@ static const struct {
     {"html", MUS_ESCAPE_HTML, "HTML reference of every register and field"},
     {"json", MUS_ESCAPE_NONE, "JSON export of the checked model"},
     {"perf", MUS_ESCAPE_JSON, "perf's pmu-events JSON: one entry per event (docs/outputs.md)"},
+    {"svd", MUS_ESCAPE_HTML, "CMSIS-SVD of a memory-mapped spec: derivation, arrays, clusters kept (docs/svd.md)"},
 };
 
 enum mus_escape tmpl_escape_for(const char *name, const char *output)
