@@ -180,6 +180,11 @@ static struct dt *enum_sets(struct arena *a, const struct model_field *f)
     return sets;
 }
 
+static bool is_id_char(char c)
+{
+    return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
 /* "%s" lists: the part of 'name' the pattern's %s stands for, or NULL. */
 static const char *dim_index_of(struct arena *a, const char *pattern, const char *name)
 {
@@ -191,7 +196,7 @@ static const char *dim_index_of(struct arena *a, const char *pattern, const char
         return NULL;
     const char *idx = arena_strndup(a, name + pre, n - pre - post);
     for (const char *p = idx; *p; p++)
-        if (!(*p == '_' || (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
+        if (!is_id_char(*p))
             return NULL;
     return idx;
 }
@@ -318,6 +323,14 @@ static uint64_t cluster_base(const struct model_cluster *c)
     return c ? c->address : 0;
 }
 
+/* An index the schema's dimIndex can give alone, as "N-N" or "A-A". */
+static bool single_index(const char *ix)
+{
+    if (ix[0] >= 'A' && ix[0] <= 'Z' && !ix[1])
+        return true;
+    return ix[0] && strspn(ix, "0123456789") == strlen(ix);
+}
+
 /*
  * How many registers from 'i' on are one "%s" list as written (as
  * field_run): 1 when none; *index gets the indices, *incr the step.
@@ -343,9 +356,10 @@ static size_t reg_run(struct arena *a, const struct model_block *b, size_t i, co
             break;
         idx[n++] = ix;
     }
-    if (n < 2)
-        return 1;
-    *index = join(a, idx, n);
+    if (n == 1 && single_index(idx[0]))
+        *index = arena_printf(a, "%s-%s", idx[0], idx[0]); /* a list of one, kept as one */
+    else if (n >= 2)
+        *index = join(a, idx, n);
     return n;
 }
 
@@ -412,7 +426,7 @@ static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t 
         const char *index = NULL;
         uint64_t incr = 0;
         size_t n = reg_run(a, b, *i, &index, &incr);
-        if (n > 1) {
+        if (index) {
             dim = dim_obj(a, (unsigned)n, incr, index);
             name = r->dim_of;
             *i += n - 1;
@@ -601,7 +615,12 @@ static struct dt *device_obj(struct arena *a, const struct model_spec *s)
 {
     const struct model_device *d = s->device;
     struct dt *o = dt_obj(a);
-    SET(a, o, "name", dt_str(a, d && d->name ? d->name : s->name));
+    /* the schema's identifierType: a name such as "ESP32-C6-LP" with '_' for the rest */
+    char *name = arena_strdup(a, d && d->name ? d->name : s->name);
+    for (char *p = name; *p; p++)
+        if (!is_id_char(*p))
+            *p = '_';
+    SET(a, o, "name", dt_str_ref(a, name));
     SET(a, o, "vendor", str_or_null(a, d ? d->vendor : NULL));
     SET(a, o, "vendor_id", str_or_null(a, d ? d->vendor_id : NULL));
     SET(a, o, "series", str_or_null(a, d ? d->series : NULL));
