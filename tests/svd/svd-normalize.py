@@ -28,8 +28,9 @@ The test set's known defects are repaired as docs/svd.md documents regc's repair
 fields; of two registers, clusters, fields or values of one name in a scope the first is
 kept; a field beyond its register's size, or overlapping an earlier one, is dropped; a
 value wider than its field is dropped; reset bits above the size are dropped; the access
-misspellings 'write' and 'read-writeonce' read as the SVD words; a register array in a
-cluster array is dropped. Names are made C identifiers as regc makes them (a character
+misspellings 'write' and 'read-writeonce' read as the SVD words; of an element given
+twice (two <name>s in one <interrupt>), the later counts; a <field> written straight in
+its <register> (no <fields>) is one of its fields. Names are made C identifiers as regc makes them (a character
 other than a letter, digit or '_' becomes '_').
 """
 import re
@@ -46,7 +47,9 @@ ACCESS_REPAIR = {"write": "write-only", "read-writeonce": "read-writeOnce",
 
 
 def text(e, tag, default=None):
-    k = e.find(tag)
+    """An element's text; of an element given twice, the later (as every reader ends up with)."""
+    found = e.findall(tag)
+    k = found[-1] if found else None
     if k is None or k.text is None:
         return default
     return k.text.strip()
@@ -68,7 +71,9 @@ def number(s):
 
 
 def ident(name):
-    return re.sub(r"[^A-Za-z0-9_]", "_", name)
+    """As regc makes names C identifiers; a name regc gives a '_' (a clash with a macro of its
+    register, 'KEEP' and the _KEEP_MASK) is compared without it."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", name).rstrip("_") or "_"
 
 
 def base_name(name):
@@ -89,6 +94,11 @@ class Device:
     def find(self, scopes, path, kinds):
         """The element 'path' names, searched in each scope (innermost first), then from the device."""
         parts = path.split(".")
+        if kinds == ("enumeratedValues",):  # by its name in the innermost scope that has it
+            for scope in scopes + [self.root]:
+                for ev in scope.iter("enumeratedValues"):
+                    if text(ev, "name") == parts[-1]:
+                        return ev
         for scope in scopes:
             found = self.walk(scope, parts, kinds)
             if found is not None:
@@ -255,6 +265,8 @@ class Normalizer:
         self.out("device %s" % ident(text(root, "name", "")))
         up = props(root, {})
         seen = set()
+        head = self.lines
+        per = {}  # peripherals in name order: a writer may group them otherwise
         for p0 in kids(root.find("peripherals"), ("peripheral",)):
             p = self.dev.resolve_periph(p0)
             name = text(p0, "name")
@@ -266,7 +278,9 @@ class Normalizer:
                 if pname in seen:
                     continue
                 seen.add(pname)
+                self.lines = per[pname] = []
                 self.peripheral(p0, p, pname, base + i * incr, up)
+        self.lines = head + [line for name in sorted(per) for line in per[name]]
 
     def peripheral(self, p0, p, pname, base, up):
         self.out("peripheral %s base 0x%x" % (pname, base))
@@ -277,11 +291,11 @@ class Normalizer:
         pp = props(p, up)
         holder = p.find("registers")
         if holder is not None:
-            self.items(holder, [p], pname, base, pp, regs, in_array=False)
+            self.items(holder, [p], pname, base, pp, regs)
         for line in sorted(regs):
             self.out(line)
 
-    def items(self, holder, scopes, pname, addr, up, regs, in_array):
+    def items(self, holder, scopes, pname, addr, up, regs):
         names = set()
         for k in holder:
             if k.tag not in ("register", "cluster"):
@@ -294,14 +308,11 @@ class Normalizer:
             dims = dim_list(k)
             off = number(text(e, "addressOffset", "0"))
             incr = number(text(k, "dimIncrement", "0")) if dims else 0
-            if k.tag == "register" and dims and in_array:
-                continue  # a register array in a cluster array: dropped (svd-dim)
             for i, ix in enumerate(dims or [None]):
                 nm = expand_name(n, ix) if ix is not None else n
                 at = addr + off + i * incr
                 if k.tag == "cluster":
-                    self.items(e, [e] + scopes, pname, at, props(e, up), regs,
-                               in_array or bool(dims and len(dims) > 1 and "[%s]" in n))
+                    self.items(e, [e] + scopes, pname, at, props(e, up), regs)
                 else:
                     self.register(e, scopes, pname, ident(nm), at, props(e, up), regs)
 
@@ -313,6 +324,7 @@ class Normalizer:
         head = "  reg 0x%x %s size %d reset 0x%x mask 0x%x" % (at, name, size, reset, rmask)
         fields_el = r.find("fields")
         field_kids = kids(fields_el, ("field",)) if fields_el is not None else []
+        field_kids += kids(r, ("field",))  # k210: <field> straight in <register>, read as regc does
         if not field_kids:
             regs.append(head + " access %s%s" % (access_word(p.get("access", "read-write")),
                                                  self.effects(p)))
