@@ -253,7 +253,8 @@ static const char *extension_of(const char *path)
 static const struct {
     const char *ext, *tmpl;
 } by_extension[] = {
-    {".h", "c"}, {".json", "json"}, {".md", "md"}, {".html", "html"}, {".htm", "html"}};
+    {".h", "c"}, {".json", "json"}, {".md", "md"}, {".html", "html"}, {".htm", "html"},
+    {".svd", "svd"}};
 
 /* The template output 'path' asks for: by its extension, "c" with none; NULL for another one. */
 static const char *template_of_output(const char *path)
@@ -570,7 +571,10 @@ static int compile(struct options *o, struct diag *dg)
             free(path);
         return rc < 0 ? status_of(dg) : rc;
     }
-    if (spec && check_spec(&arena, dg, spec) == 0 && !o->check_only && dg->nerrors == 0 &&
+    bool checked = spec && check_spec(&arena, dg, spec) == 0;
+    if (checked && o->check_only && strcmp(template_for(o), "svd") == 0)
+        context_svd_check(dg, spec); /* --check -t svd: what -t svd refuses */
+    if (checked && !o->check_only && dg->nerrors == 0 &&
         (!o->output || (out.file = outfile_open(dg, o->output))) &&
         (!deps_path || (deps = outfile_open(dg, deps_path)))) {
         if (render_spec(dg, o, spec, &tp, &out) == 0 && dg->nerrors == 0)

@@ -229,7 +229,8 @@ static bool by_extension(const char *path, size_t len, enum mus_escape *kind)
                 {".c", MUS_ESCAPE_C},
                 {".md", MUS_ESCAPE_MARKDOWN},
                 {".html", MUS_ESCAPE_HTML},
-                {".htm", MUS_ESCAPE_HTML}};
+                {".htm", MUS_ESCAPE_HTML},
+                {".svd", MUS_ESCAPE_HTML}};
     for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
         size_t m = strlen(exts[i].ext);
         if (len >= m && memcmp(path + len - m, exts[i].ext, m) == 0) {
