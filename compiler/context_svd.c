@@ -34,18 +34,30 @@ static const char *space_word(enum model_space sp)
     return sp == SPACE_MSR ? "msr" : sp == SPACE_PCI ? "pci" : "mmio";
 }
 
-int context_svd_check(struct diag *dg, const struct model_spec *s)
+/* The first register of 's' that is not memory-mapped, or NULL. */
+static const struct model_reg *first_unmapped(const struct model_spec *s)
 {
     for (size_t i = 0; i < s->nblocks; i++)
-        for (size_t k = 0; k < s->blocks[i]->nregs; k++) {
-            const struct model_reg *r = s->blocks[i]->regs[k];
-            if (r->space != SPACE_MMIO)
-                return diag_report(dg, DIAG_SVD_SPACE, r->pos,
-                                   "register '%s' of block '%s' is in the %s space: CMSIS-SVD "
-                                   "describes memory-mapped registers only (-t svd)",
-                                   r->name, s->blocks[i]->name, space_word(r->space));
-        }
-    return 0;
+        for (size_t k = 0; k < s->blocks[i]->nregs; k++)
+            if (s->blocks[i]->regs[k]->space != SPACE_MMIO)
+                return s->blocks[i]->regs[k];
+    return NULL;
+}
+
+bool context_svd_fits(const struct model_spec *s)
+{
+    return first_unmapped(s) == NULL;
+}
+
+int context_svd_check(struct diag *dg, const struct model_spec *s)
+{
+    const struct model_reg *r = first_unmapped(s);
+    if (!r)
+        return 0;
+    return diag_report(dg, DIAG_SVD_SPACE, r->pos,
+                       "register '%s' of block '%s' is in the %s space: CMSIS-SVD describes "
+                       "memory-mapped registers only (-t svd)",
+                       r->name, r->block->name, space_word(r->space));
 }
 
 /* ------------------------------------------------------------ fields */

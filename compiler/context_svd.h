@@ -25,6 +25,8 @@
  * when every register is memory-mapped.
  */
 int context_svd_check(struct diag *dg, const struct model_spec *s);
+/* The same without a report: true when every register is memory-mapped. */
+bool context_svd_fits(const struct model_spec *s);
 
 /* The "svd" object for 's' (checked, every register mmio), owned by 'a'. */
 struct dt *context_svd(struct arena *a, const struct model_spec *s);

@@ -432,8 +432,10 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     /* the tree every template gets; the plain built-in C header and tables skip the keys
        they never read (below), which changes none of their output */
     struct context_options copt = {.prefix = o->prefix, .annotate = tables_annotate};
-    if (o->dump_context) /* that tree, for template authors */
+    if (o->dump_context) { /* that tree, for template authors */
+        copt.svd_keys = context_svd_fits(spec); /* "svd": what -t svd reads, where it works */
         return context_write_json(spec, &copt, out->file ? output_add : NULL, out, &out->tail);
+    }
     if (json) { /* the model itself, to the output as it is walked */
         model_json_write(spec, out->file ? output_add : NULL, out, &out->tail);
         return 0;
