@@ -384,8 +384,9 @@ static const struct model_field *first_field(const struct model_reg *r)
     return NULL;
 }
 
+/* 'addr': element 0's address relative to the peripheral's base. */
 static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char *name,
-                          struct dt *dim)
+                          struct dt *dim, uint64_t addr)
 {
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
@@ -396,7 +397,7 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
                           ? r->alternate : NULL;
     SET(a, o, "alternate", str_or_null(a, alt));
     SET(a, o, "dim", dim);
-    SET(a, o, "offset", hex(a, r->address - cluster_base(r->cluster)));
+    SET(a, o, "offset", hex(a, addr - cluster_base(r->cluster)));
     SET(a, o, "size", dt_int(a, r->size));
     SET(a, o, "protection", str_or_null(a, r->protection));
     SET(a, o, "reset", hex(a, r->reset));
@@ -419,8 +420,23 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
     return o;
 }
 
+/*
+ * Where the registers of a peripheral are: the instance (NULL: a block without instances) and
+ * the base its register offsets are taken from.
+ */
+struct place {
+    const struct model_instance *inst;
+    uint64_t base;
+};
+
+static uint64_t reg_addr(const struct model_reg *r, const struct place *at, unsigned index)
+{
+    return model_reg_address(r, at->inst, index) - at->base;
+}
+
 /* A register array, or a list as written; a register of a cluster array takes the cluster's. */
-static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t *i)
+static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t *i,
+                           const struct place *at)
 {
     const struct model_reg *r = b->regs[*i];
     const char *name = local_name(r);
@@ -444,7 +460,7 @@ static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t 
             *i += n - 1;
         }
     }
-    return reg_obj(a, r, name, dim);
+    return reg_obj(a, r, name, dim, reg_addr(r, at, 0));
 }
 
 struct item_maker {
@@ -507,7 +523,8 @@ static struct dt *items_of(struct item_maker *m, const struct model_cluster *c,
     return m->items[k];
 }
 
-static struct dt *registers_list(struct arena *a, const struct model_block *b)
+static struct dt *registers_list(struct arena *a, const struct model_block *b,
+                                 const struct place *at)
 {
     struct dt *top = dt_list(a);
     struct item_maker m = {a, b, NULL, 0};
@@ -515,9 +532,37 @@ static struct dt *registers_list(struct arena *a, const struct model_block *b)
     for (size_t i = 0; i < b->nregs; i++) {
         const struct model_reg *r = b->regs[i];
         struct dt *list = items_of(&m, r->cluster, r, top);
-        dt_push(a, list, item(a, NULL, reg_item(a, b, &i)));
+        if (!r->addrs) {
+            dt_push(a, list, item(a, NULL, reg_item(a, b, &i, at)));
+            continue;
+        }
+        /* a regspec array at uneven addresses: SVD has no form for it, one register each */
+        for (unsigned k = 0; k < r->count; k++) {
+            const char *name = arena_printf(a, "%s%u", local_name(r), r->first + k);
+            dt_push(a, list, item(a, NULL, reg_obj(a, r, name, dt_null(), reg_addr(r, at, k))));
+        }
     }
     return top;
+}
+
+/* Does a register of 'b' sit elsewhere in some instance (<at>)? Then no instance shares. */
+static bool has_ats(const struct model_block *b)
+{
+    for (size_t i = 0; i < b->nregs; i++)
+        if (b->regs[i]->nats)
+            return true;
+    return false;
+}
+
+/* The instance's base, or 0 when some register of it lies below (an <at> address). */
+static struct place place_of(const struct model_block *b, const struct model_instance *inst)
+{
+    struct place at = {inst, inst && inst->has_base ? inst->base : 0};
+    for (size_t i = 0; i < b->nregs && at.base; i++)
+        for (unsigned k = 0; k < b->regs[i]->count; k++)
+            if (model_reg_address(b->regs[i], inst, k) < at.base)
+                at.base = 0;
+    return at;
 }
 
 /* ------------------------------------------------------------ peripherals and device */
@@ -551,12 +596,16 @@ static struct dt *address_blocks(struct arena *a, const struct model_block *b)
     return list;
 }
 
-/* Instance 'k' of block 'b' (NULL: a block without instances, at address 0). */
+/*
+ * Instance 'inst' of block 'b' (NULL: a block without instances, at address 0); 'own': it
+ * is written with the registers 'regs', else derivedFrom the block's first instance.
+ */
 static struct dt *peripheral(struct arena *a, const struct model_block *b,
-                             const struct model_instance *inst, struct dt *regs)
+                             const struct model_instance *inst, struct dt *regs, bool own,
+                             uint64_t base)
 {
     struct dt *o = dt_obj(a);
-    bool first = !inst || inst->index == 0;
+    bool first = !inst || inst->index == 0 || own;
     const char *derived = inst && inst->derived_from ? inst->derived_from
                           : first ? NULL : b->instances[0]->name;
     SET(a, o, "name", dt_str(a, inst ? inst->name : b->name));
@@ -570,7 +619,7 @@ static struct dt *peripheral(struct arena *a, const struct model_block *b,
     SET(a, o, "prepend", str_or_null(a, first ? b->prepend : NULL));
     SET(a, o, "append", str_or_null(a, first ? b->append : NULL));
     SET(a, o, "header_struct", str_or_null(a, first ? b->header_struct : NULL));
-    SET(a, o, "base", hex(a, inst && inst->has_base ? inst->base : 0));
+    SET(a, o, "base", hex(a, base));
     SET(a, o, "address_blocks", first ? address_blocks(a, b) : dt_list(a));
     SET(a, o, "interrupts", inst ? interrupts_list(a, inst) : dt_list(a));
     SET(a, o, "registers", first ? regs : dt_list(a));
@@ -655,11 +704,16 @@ struct dt *context_svd(struct arena *a, const struct model_spec *s)
     struct dt *periphs = dt_list(a);
     for (size_t i = 0; i < s->nblocks; i++) {
         const struct model_block *b = s->blocks[i];
-        struct dt *regs = registers_list(a, b);
-        if (!b->ninstances)
-            dt_push(a, periphs, peripheral(a, b, NULL, regs));
-        for (size_t k = 0; k < b->ninstances; k++)
-            dt_push(a, periphs, peripheral(a, b, b->instances[k], regs));
+        const struct model_instance *inst0 = b->ninstances ? b->instances[0] : NULL;
+        struct place at = place_of(b, inst0);
+        struct dt *regs = registers_list(a, b, &at);
+        dt_push(a, periphs, peripheral(a, b, inst0, regs, true, at.base));
+        bool own = has_ats(b); /* each instance's registers at their own addresses */
+        for (size_t k = 1; k < b->ninstances; k++) {
+            at = place_of(b, b->instances[k]);
+            regs = own ? registers_list(a, b, &at) : dt_list(a);
+            dt_push(a, periphs, peripheral(a, b, b->instances[k], regs, own, at.base));
+        }
     }
     SET(a, o, "peripherals", periphs);
     return o;

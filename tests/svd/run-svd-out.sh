@@ -8,6 +8,8 @@
 #     per usage with don't-care bits and isDefault, oneToClear, interrupts), and the
 #     output validates against ARM's schema;
 #   - text with < & " ' > in it is escaped: the file is well-formed and reads back equal;
+#   - memory-mapped regspecs: examples/specs/hpet_mmio.xml, and tests/svd/mmio-layouts.xml
+#     (arrays from index 2, uneven arrays, <at> addresses) against a map worked out by hand;
 #   - every file of the CMSIS-SVD test set (../shared/svd, or REGC_SVD_DATA) round-trips:
 #     its -t svd output validates against ../shared/svd/schema/CMSIS-SVD.xsd
 #     (xmllint --schema) and describes the same register map as the file, both read by
@@ -171,13 +173,29 @@ else
     tap_fail "examples/specs/hpet_mmio.xml: -t svd" "$(head -n 3 "$tmp/err")"
 fi
 
+# ---- a regspec's layouts SVD has no form for: the register map worked out by hand from
+# tests/svd/mmio-layouts.xml (T1 shares T0's registers: derivedFrom; CNT{5-2} an array with
+# dimIndex 2-5; CMP{1-0} at uneven addresses: CMP0 at 0x40, CMP1 at 0x48; pic's ID sits at
+# its own <at> address in each instance, below P1's base: P1 written whole, at base 0)
+if "$regc" tests/svd/mmio-layouts.xml -t svd -o "$tmp/layouts.svd" 2>"$tmp/err" &&
+    python3 tests/svd/svd-normalize.py "$tmp/layouts.svd" >"$tmp/layouts.map" 2>"$tmp/err"; then
+    tap_diff "mmio-layouts.xml -t svd: the register map of tests/svd/mmio-layouts.map" \
+        tests/svd/mmio-layouts.map "$tmp/layouts.map"
+    grep -q '<peripheral derivedFrom="T0">' "$tmp/layouts.svd" &&
+        grep -q '<dimIndex>2-5</dimIndex>' "$tmp/layouts.svd" &&
+        tap_ok "mmio-layouts.xml -t svd: T1 derivedFrom T0, CNT with dimIndex 2-5" ||
+        tap_fail "mmio-layouts.xml -t svd: T1 derivedFrom T0, CNT with dimIndex 2-5"
+else
+    tap_fail "mmio-layouts.xml -t svd" "$(head -n 3 "$tmp/err")"
+fi
+
 # ---- against the schema, and the test set's round trips
 if ! $have_xmllint; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "xmllint is not installed (libxml2-utils, tools/install-deps.sh)"
 elif [ ! -f "$xsd" ]; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
 else
-    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd"; do
+    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd"; do
         if xmllint --noout --schema "$xsd" "$f" 2>"$tmp/err"; then
             tap_ok "$(basename "$f"): valid against CMSIS-SVD.xsd"
         else
