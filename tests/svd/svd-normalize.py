@@ -19,7 +19,7 @@ round trip SVD -> regc -> SVD is judged by an independent reading:
 What it prints: the device name; per peripheral its base address and interrupts; per
 register (by absolute address and expanded name) its size, reset value, reset mask and,
 when it has no fields, its access and side effects; per field its bits, access,
-modifiedWriteValues, readAction and enumerated values (per usage: name, value, don't-care
+modifiedWriteValues, readAction, writeConstraint and enumerated values (per usage: name, value, don't-care
 bits; isDefault). Descriptions, names of enumerations, address blocks, alternates and
 protection are not compared.
 
@@ -187,7 +187,25 @@ def props(e, up):
         v = text(e, t)
         if v is not None:
             p[t] = v
+    wc = write_constraint(e)
+    if wc:
+        p["writeConstraint"] = wc
     return p
+
+
+def write_constraint(e):
+    """A writeConstraint as one word: writeAsRead, useEnumeratedValues or range MIN-MAX."""
+    wc = e.find("writeConstraint")
+    if wc is None:
+        return None
+    if text(wc, "writeAsRead", "false").lower() in ("true", "1"):
+        return "writeAsRead"
+    if text(wc, "useEnumeratedValues", "false").lower() in ("true", "1"):
+        return "useEnumeratedValues"
+    r = wc.find("range")
+    if r is not None and text(r, "minimum") is not None and text(r, "maximum") is not None:
+        return "range %d-%d" % (number(text(r, "minimum")), number(text(r, "maximum")))
+    return None
 
 
 def dim_list(e):
@@ -364,6 +382,9 @@ class Normalizer:
         ra = p.get("readAction")
         if ra:
             s += " read %s" % ra
+        wc = p.get("writeConstraint")
+        if wc:
+            s += " constraint %s" % wc
         return s
 
     def field(self, f, r, rp, name, lo, hi, scopes, at, rname):
@@ -372,6 +393,9 @@ class Normalizer:
             v = text(f, t)
             if v is not None:
                 fp[t] = v
+        wc = write_constraint(f)
+        if wc:
+            fp["writeConstraint"] = wc
         line = "  reg 0x%x %s field %s [%d:%d] access %s%s" % (
             at, rname, name, hi, lo, access_word(fp.get("access", "read-write")), self.effects(fp))
         vals = []
