@@ -364,7 +364,7 @@ static const struct {
     {"root", "regc_model", "-"},
     /* ---- issue 27: -t svd, the model in SVD's shape (context_svd.c); only for a
        template that names "svd" */
-    {"root", "svd", "obj:svd"},
+    {"root", "svd", "obj?:svd"},
     {"svd", "device", "obj:svd.device"},
     {"svd", "peripherals", "list:svd.peripheral"},
     {"svd.device", "name", "str"},

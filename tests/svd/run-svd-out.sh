@@ -8,6 +8,7 @@
 #     per usage with don't-care bits and isDefault, oneToClear, interrupts), and the
 #     output validates against ARM's schema;
 #   - text with < & " ' > in it is escaped: the file is well-formed and reads back equal;
+#   - tests/svd/out-all.svd (every element -t svd writes) round-trips and validates;
 #   - memory-mapped regspecs: examples/specs/hpet_mmio.xml, and tests/svd/mmio-layouts.xml
 #     (arrays from index 2, uneven arrays, <at> addresses) against a map worked out by hand;
 #   - every file of the CMSIS-SVD test set (../shared/svd, or REGC_SVD_DATA) round-trips:
@@ -189,13 +190,22 @@ else
     tap_fail "mmio-layouts.xml -t svd" "$(head -n 3 "$tmp/err")"
 fi
 
+# ---- tests/svd/out-all.svd (every element -t svd writes) round-trips
+if "$regc" tests/svd/out-all.svd -t svd -o "$tmp/out-all.svd" 2>"$tmp/err" &&
+    python3 tests/svd/svd-normalize.py tests/svd/out-all.svd >"$tmp/out-all.want" 2>"$tmp/err" &&
+    python3 tests/svd/svd-normalize.py "$tmp/out-all.svd" >"$tmp/out-all.got" 2>"$tmp/err"; then
+    tap_diff "out-all.svd: SVD -> regc -> SVD, the same register map" "$tmp/out-all.want" "$tmp/out-all.got"
+else
+    tap_fail "out-all.svd: SVD -> regc -> SVD" "$(head -n 3 "$tmp/err")"
+fi
+
 # ---- against the schema, and the test set's round trips
 if ! $have_xmllint; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "xmllint is not installed (libxml2-utils, tools/install-deps.sh)"
 elif [ ! -f "$xsd" ]; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
 else
-    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd"; do
+    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd"; do
         if xmllint --noout --schema "$xsd" "$f" 2>"$tmp/err"; then
             tap_ok "$(basename "$f"): valid against CMSIS-SVD.xsd"
         else
