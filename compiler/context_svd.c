@@ -394,7 +394,8 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
     SET(a, o, "desc", str_or_null(a, r->desc));
     SET(a, o, "derived_from", str_or_null(a, r->derived_from));
     const char *alt = r->alternate && !(r->cluster && r->alternate == r->cluster->alternate)
-                          ? r->alternate : NULL;
+                          ? r->alternate
+                          : NULL;
     SET(a, o, "alternate", str_or_null(a, alt));
     SET(a, o, "dim", dim);
     SET(a, o, "offset", hex(a, addr - cluster_base(r->cluster)));
@@ -492,8 +493,8 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     SET(a, o, "alternate", str_or_null(a, c->alternate));
     SET(a, o, "header_struct", str_or_null(a, c->header_struct));
     const char *index = r->index_names ? join(a, r->index_names, c->count)
-                        : r->first ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
-                                   : NULL;
+                        : r->first     ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
+                                       : NULL;
     SET(a, o, "dim", array ? dim_obj(a, c->count, c->stride, index) : dt_null());
     SET(a, o, "offset", hex(a, c->address - cluster_base(c->parent)));
     SET(a, o, "items", items);
@@ -607,11 +608,14 @@ static struct dt *peripheral(struct arena *a, const struct model_block *b,
     struct dt *o = dt_obj(a);
     bool first = !inst || inst->index == 0 || own;
     const char *derived = inst && inst->derived_from ? inst->derived_from
-                          : first ? NULL : b->instances[0]->name;
+                          : first                    ? NULL
+                                                     : b->instances[0]->name;
     SET(a, o, "name", dt_str(a, inst ? inst->name : b->name));
     SET(a, o, "derived_from", str_or_null(a, derived));
     SET(a, o, "version", str_or_null(a, inst ? inst->version : NULL));
-    const char *desc = inst && inst->desc ? inst->desc : first ? (b->desc ? b->desc : b->title) : NULL;
+    const char *desc = inst && inst->desc ? inst->desc
+                       : first            ? (b->desc ? b->desc : b->title)
+                                          : NULL;
     SET(a, o, "desc", str_or_null(a, desc));
     SET(a, o, "alternate", str_or_null(a, inst ? inst->alternate : NULL));
     const char *group = inst && inst->group ? inst->group : first ? b->group : NULL;
@@ -630,10 +634,10 @@ static struct dt *peripheral(struct arena *a, const struct model_block *b,
 static bool cpu_name_known(const char *n)
 {
     static const char *const names[] = {
-        "CM0",   "CM0PLUS", "CM0+",     "CM1",      "CM3",       "CM4",  "CM7",  "CM23",
-        "CM33",  "CM35P",   "CM52",     "CM55",     "CM85",      "SC000", "SC300", "ARMV8MML",
-        "ARMV8MBL", "ARMV81MML", "CA5", "CA7",      "CA8",       "CA9",  "CA15", "CA17",
-        "CA53",  "CA57",    "CA72",     "SMC1",     "other"};
+        "CM0",      "CM0PLUS",   "CM0+", "CM1",  "CM3",  "CM4",   "CM7",   "CM23",
+        "CM33",     "CM35P",     "CM52", "CM55", "CM85", "SC000", "SC300", "ARMV8MML",
+        "ARMV8MBL", "ARMV81MML", "CA5",  "CA7",  "CA8",  "CA9",   "CA15",  "CA17",
+        "CA53",     "CA57",      "CA72", "SMC1", "other"};
     for (size_t i = 0; i < ARRAY_SIZE(names); i++)
         if (n && strcmp(n, names[i]) == 0)
             return true;
