@@ -8,6 +8,7 @@
  */
 #include "context.h"
 #include "context_doc.h"
+#include "context_svd.h"
 #include "context_metric.h"
 
 #include "arena.h"
@@ -1783,6 +1784,8 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
     SET(c, root, "blocks", blocks);
     SET(c, root, "pmon_global", pmon_global_json(c, s, s->pmon_global));
     SET(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
+    if (opt && opt->svd_keys) /* issue 27: the SVD-shaped tree */
+        SET(c, root, "svd", context_svd(c->a, s));
     context_doc_keys(a, root);
     if (opt && opt->annotate)
         opt->annotate(a, root);
@@ -1894,6 +1897,8 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     set(c, root, "blocks", blocks);
     set(c, root, "pmon_global", pmon_global_json(c, s, s->pmon_global));
     set(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
+    if (opt && opt->svd_keys) /* issue 27: the SVD-shaped tree */
+        set(c, root, "svd", context_svd(c->a, s));
     if (!lz->no_doc_keys)
         context_doc_keys(c->a, root); /* the root's own: its blocks are placeholders yet */
     if (lz->annotate)

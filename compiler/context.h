@@ -27,6 +27,7 @@ struct context_options {
                                                           * trees: to the root and each
                                                           * built block); tables_annotate */
     bool no_doc_keys;    /* lazy trees: leave out the doc_* and svg keys (context_doc.h) */
+    bool svd_keys;       /* add the root's "svd" object (context_svd.h; -t svd) */
 };
 
 /*

@@ -16,6 +16,7 @@
 #include "cmd_render.h"
 #include "context.h"
 #include "context_export.h"
+#include "context_svd.h"
 #include "tables.h"
 #include "depfile.h"
 #include "diag.h"
@@ -70,7 +71,8 @@ static const char usage_text[] =
     "  -o FILE          write the output to FILE (atomically; nothing is written on error;\n"
     "                   not through another user's link in a sticky dir; no FIFO or device)\n"
     "  -t NAME|FILE     template: a built-in (see --list-templates) or a file;\n"
-    "                   default from -o's extension (.h: c, .json: json, .md: md, .html: html);\n"
+    "                   default from -o's extension (.h: c, .json: json, .md: md, .html: html,\n"
+    "                   .svd: svd);\n"
     "                   json: the model as JSON (docs/json.md), not a template\n"
     "  --dump-context   write the data tree the templates render, as JSON: one tree, the\n"
     "                   same for every template, so no -t; regc render TEMPLATE FILE\n"
@@ -252,7 +254,8 @@ static const char *extension_of(const char *path)
 static const struct {
     const char *ext, *tmpl;
 } by_extension[] = {
-    {".h", "c"}, {".json", "json"}, {".md", "md"}, {".html", "html"}, {".htm", "html"}};
+    {".h", "c"}, {".json", "json"}, {".md", "md"}, {".html", "html"}, {".htm", "html"},
+    {".svd", "svd"}};
 
 /* The template output 'path' asks for: by its extension, "c" with none; NULL for another one. */
 static const char *template_of_output(const char *path)
@@ -348,7 +351,7 @@ static int status_of(const struct diag *dg)
  * never names changes none of its output.
  */
 struct key_use {
-    bool table_keys, doc_keys;
+    bool table_keys, doc_keys, svd_keys; /* svd_keys: the root's "svd" (context_svd.h) */
 };
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -364,6 +367,8 @@ static void note_name(void *ctx, const char *name, size_t len)
         u->table_keys = u->doc_keys = true;
         return;
     }
+    if (len == 3 && starts(name, len, "svd"))
+        u->svd_keys = true;
     if (starts(name, len, "t_")) {
         u->table_keys = true;
         name += 2;
@@ -428,8 +433,10 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     /* the tree every template gets; the plain built-in C header and tables skip the keys
        they never read (below), which changes none of their output */
     struct context_options copt = {.prefix = o->prefix, .annotate = tables_annotate};
-    if (o->dump_context) /* that tree, for template authors */
+    if (o->dump_context) { /* that tree, for template authors */
+        copt.svd_keys = context_svd_fits(spec); /* "svd": what -t svd reads, where it works */
         return context_write_json(spec, &copt, out->file ? output_add : NULL, out, &out->tail);
+    }
     if (json) { /* the model itself, to the output as it is walked */
         context_export(spec, out->file ? output_add : NULL, out, &out->tail);
         return 0;
@@ -439,6 +446,9 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (!use.table_keys)
         copt.annotate = NULL; /* t_* keys (tables.h) */
     copt.no_doc_keys = !use.doc_keys;
+    copt.svd_keys = use.svd_keys; /* -t svd: memory-mapped specs only */
+    if (use.svd_keys && context_svd_check(dg, spec) < 0)
+        return -1;
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);
     mopt.item = context_expand;
@@ -564,7 +574,10 @@ static int compile(struct options *o, struct diag *dg)
             free(path);
         return rc < 0 ? status_of(dg) : rc;
     }
-    if (spec && check_spec(&arena, dg, spec) == 0 && !o->check_only && dg->nerrors == 0 &&
+    bool checked = spec && check_spec(&arena, dg, spec) == 0;
+    if (checked && o->check_only && strcmp(template_for(o), "svd") == 0)
+        context_svd_check(dg, spec); /* --check -t svd: what -t svd refuses */
+    if (checked && !o->check_only && dg->nerrors == 0 &&
         (!o->output || (out.file = outfile_open(dg, o->output))) &&
         (!deps_path || (deps = outfile_open(dg, deps_path)))) {
         if (render_spec(dg, o, spec, &tp, &out) == 0 && dg->nerrors == 0)

@@ -229,7 +229,8 @@ static bool by_extension(const char *path, size_t len, enum mus_escape *kind)
                 {".c", MUS_ESCAPE_C},
                 {".md", MUS_ESCAPE_MARKDOWN},
                 {".html", MUS_ESCAPE_HTML},
-                {".htm", MUS_ESCAPE_HTML}};
+                {".htm", MUS_ESCAPE_HTML},
+                {".svd", MUS_ESCAPE_HTML}};
     for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
         size_t m = strlen(exts[i].ext);
         if (len >= m && memcmp(path + len - m, exts[i].ext, m) == 0) {
@@ -251,6 +252,7 @@ static const struct {
     {"html", MUS_ESCAPE_HTML, "HTML reference of every register and field"},
     {"json", MUS_ESCAPE_NONE, "JSON export of the checked model"},
     {"perf", MUS_ESCAPE_JSON, "perf's pmu-events JSON: one entry per event (docs/outputs.md)"},
+    {"svd", MUS_ESCAPE_HTML, "CMSIS-SVD of a memory-mapped spec: derivation, arrays, clusters kept (docs/svd.md)"},
 };
 
 enum mus_escape tmpl_escape_for(const char *name, const char *output)

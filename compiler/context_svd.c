@@ -1,0 +1,724 @@
+/*
+ * context_svd - the template tree's "svd" object (context_svd.h).
+ */
+#include "context_svd.h"
+
+#include "util.h"
+
+#include "regc/attr.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SET(a, o, lit, v) dt_add((a), (o), DT_KEY(lit), (v))
+
+static struct dt *str_or_null(struct arena *a, const char *s)
+{
+    return s ? dt_str(a, s) : dt_null();
+}
+
+static struct dt *hex(struct arena *a, uint64_t v)
+{
+    return dt_str_ref(a, arena_printf(a, "0x%" PRIX64, v));
+}
+
+/* xs:boolean, as SVD files spell it */
+static struct dt *flag(struct arena *a, bool b)
+{
+    return dt_str_ref(a, b ? "true" : "false");
+}
+
+static const char *space_word(enum model_space sp)
+{
+    return sp == SPACE_MSR ? "msr" : sp == SPACE_PCI ? "pci" : "mmio";
+}
+
+/* The first register of 's' that is not memory-mapped, or NULL. */
+static const struct model_reg *first_unmapped(const struct model_spec *s)
+{
+    for (size_t i = 0; i < s->nblocks; i++)
+        for (size_t k = 0; k < s->blocks[i]->nregs; k++)
+            if (s->blocks[i]->regs[k]->space != SPACE_MMIO)
+                return s->blocks[i]->regs[k];
+    return NULL;
+}
+
+bool context_svd_fits(const struct model_spec *s)
+{
+    return first_unmapped(s) == NULL;
+}
+
+int context_svd_check(struct diag *dg, const struct model_spec *s)
+{
+    const struct model_reg *r = first_unmapped(s);
+    if (!r)
+        return 0;
+    return diag_report(dg, DIAG_SVD_SPACE, r->pos,
+                       "register '%s' of block '%s' is in the %s space: CMSIS-SVD describes "
+                       "memory-mapped registers only (-t svd)",
+                       r->name, r->block->name, space_word(r->space));
+}
+
+/* ------------------------------------------------------------ fields */
+
+static const char *const write_words[WRITE_EFFECT__COUNT] = {
+    [WRITE_STORES] = NULL,
+    [WRITE_ONE_TO_CLEAR] = "oneToClear",
+    [WRITE_ONE_TO_SET] = "oneToSet",
+    [WRITE_ONE_TO_TOGGLE] = "oneToToggle",
+    [WRITE_ZERO_TO_CLEAR] = "zeroToClear",
+    [WRITE_ZERO_TO_SET] = "zeroToSet",
+    [WRITE_ZERO_TO_TOGGLE] = "zeroToToggle",
+    [WRITE_CLEAR] = "clear",
+    [WRITE_SET] = "set",
+};
+static const char *const read_words[READ_EFFECT__COUNT] = {
+    [READ_NONE] = NULL,
+    [READ_CLEAR] = "clear",
+    [READ_SET] = "set",
+    [READ_MODIFY] = "modify",
+    [READ_MODIFY_EXTERNAL] = "modifyExternal",
+};
+
+/* A field SVD has no element for: reserved bits (implicit gaps, rsv, ig...). */
+static bool field_skipped(const struct model_field *f)
+{
+    return f->implicit || model_field_is_reserved(f);
+}
+
+/* SVD's access word for the field's class (writeOnce kept). */
+static const char *access_word(const struct model_field *f)
+{
+    switch (model_field_sem(f)) {
+    case REGC_SEM_RO:
+        return "read-only";
+    case REGC_SEM_WO:
+        return f->write_once ? "writeOnce" : "write-only";
+    default:
+        return f->write_once ? "read-writeOnce" : "read-write";
+    }
+}
+
+/* modifiedWriteValues: the model's, else what a regspec attribute implies (RW1C, RW1S). */
+static const char *write_word(const struct model_field *f)
+{
+    if (f->write_effect != WRITE_STORES)
+        return write_words[f->write_effect];
+    enum regc_sem sem = model_field_sem(f);
+    return sem == REGC_SEM_W1C ? "oneToClear" : sem == REGC_SEM_W1S ? "oneToSet" : NULL;
+}
+
+/* The side effects of a field (or of a register written without fields) into 'o'. */
+static void effects(struct arena *a, struct dt *o, const struct model_field *f)
+{
+    SET(a, o, "access", dt_str_ref(a, access_word(f)));
+    SET(a, o, "modified_write_values", dt_str_ref(a, write_word(f)));
+    SET(a, o, "read_action", dt_str_ref(a, read_words[f->read_effect]));
+    struct dt *wc = dt_null();
+    if (f->wc.kind != WC_NONE) {
+        wc = dt_obj(a);
+        SET(a, wc, "write_as_read", dt_bool(f->wc.kind == WC_WRITE_AS_READ));
+        SET(a, wc, "use_enumerated_values", dt_bool(f->wc.kind == WC_ENUMERATED));
+        bool range = f->wc.kind == WC_RANGE;
+        SET(a, wc, "minimum", range ? hex(a, f->wc.min) : dt_null());
+        SET(a, wc, "maximum", range ? hex(a, f->wc.max) : dt_null());
+    }
+    SET(a, o, "write_constraint", wc);
+}
+
+/* "#1x0": a value with don't-care bits, one digit per bit of the field. */
+static struct dt *value_text(struct arena *a, const struct model_field *f,
+                             const struct model_value *v)
+{
+    if (!v->dont_care)
+        return hex(a, v->value);
+    unsigned w = model_field_width(f);
+    char *s = arena_alloc(a, w + 2);
+    s[0] = '#';
+    for (unsigned i = 0; i < w; i++) {
+        unsigned bit = w - 1 - i;
+        s[1 + i] = (v->dont_care >> bit) & 1 ? 'x' : (v->value >> bit) & 1 ? '1' : '0';
+    }
+    s[w + 1] = '\0';
+    return dt_str_ref(a, s);
+}
+
+static struct dt *value_obj(struct arena *a, const struct model_field *f,
+                            const struct model_value *v, bool is_default)
+{
+    struct dt *o = dt_obj(a);
+    SET(a, o, "name", dt_str(a, v->name));
+    SET(a, o, "desc", str_or_null(a, v->desc));
+    SET(a, o, "value", is_default ? dt_null() : value_text(a, f, v));
+    SET(a, o, "is_default", dt_bool(is_default));
+    return o;
+}
+
+static bool in_set(enum model_usage u, enum model_usage set)
+{
+    return u == USAGE_ANY || set == USAGE_ANY || u == set;
+}
+
+/*
+ * One <enumeratedValues> per usage: a single read-write set when no value is
+ * for one access only, else a read set and a write set (a value for both in each).
+ */
+static struct dt *enum_sets(struct arena *a, const struct model_field *f)
+{
+    struct dt *sets = dt_list(a);
+    if (!f->nvalues && !f->default_value)
+        return sets;
+    bool split = false;
+    for (size_t i = 0; i < f->nvalues; i++)
+        split |= f->values[i]->usage != USAGE_ANY;
+    split |= f->default_value && f->default_value->usage != USAGE_ANY;
+    static const enum model_usage both[] = {USAGE_ANY}, each[] = {USAGE_READ, USAGE_WRITE};
+    const enum model_usage *usages = split ? each : both;
+    for (size_t u = 0; u < (split ? 2u : 1u); u++) {
+        struct dt *set = dt_obj(a), *vals = dt_list(a);
+        for (size_t i = 0; i < f->nvalues; i++)
+            if (in_set(f->values[i]->usage, usages[u]))
+                dt_push(a, vals, value_obj(a, f, f->values[i], false));
+        if (f->default_value && in_set(f->default_value->usage, usages[u]))
+            dt_push(a, vals, value_obj(a, f, f->default_value, true));
+        if (!dt_len(vals))
+            continue;
+        SET(a, set, "name", str_or_null(a, dt_len(sets) == 0 ? f->enum_name : NULL));
+        SET(a, set, "usage", dt_str_ref(a, !split ? "read-write" : u == 0 ? "read" : "write"));
+        SET(a, set, "values", vals);
+        dt_push(a, sets, set);
+    }
+    return sets;
+}
+
+static bool is_id_char(char c)
+{
+    return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* "%s" lists: the part of 'name' the pattern's %s stands for, or NULL. */
+static const char *dim_index_of(struct arena *a, const char *pattern, const char *name)
+{
+    const char *at = pattern ? strstr(pattern, "%s") : NULL;
+    if (!at || strchr(pattern, '[') || strstr(at + 2, "%s"))
+        return NULL;
+    size_t pre = (size_t)(at - pattern), post = strlen(at + 2), n = strlen(name);
+    if (n <= pre + post || strncmp(name, pattern, pre) != 0 || strcmp(name + n - post, at + 2) != 0)
+        return NULL;
+    const char *idx = arena_strndup(a, name + pre, n - pre - post);
+    for (const char *p = idx; *p; p++)
+        if (!is_id_char(*p))
+            return NULL;
+    return idx;
+}
+
+/* dim, dimIncrement and dimIndex ("i,j,k"; NULL for 0..n-1) as one object. */
+static struct dt *dim_obj(struct arena *a, unsigned count, uint64_t incr, const char *index)
+{
+    struct dt *o = dt_obj(a);
+    SET(a, o, "count", dt_int(a, count));
+    SET(a, o, "increment", hex(a, incr));
+    SET(a, o, "dim_index", str_or_null(a, index)); /* not "index": tables.h gives every index an int t_index */
+    return o;
+}
+
+/* Joins 'n' names with ",". */
+static const char *join(struct arena *a, const char *const *names, size_t n)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(names[i]) + 1;
+    char *s = arena_alloc(a, len), *p = s;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(names[i]);
+        if (i)
+            *p++ = ',';
+        memcpy(p, names[i], k);
+        p += k;
+    }
+    *p = '\0';
+    return s;
+}
+
+/*
+ * How many of the fields from 'i' on are one "%s" list as written (same
+ * dim_of, one width, a constant step, names the pattern makes): 1 when
+ * none; *index gets the joined indices.
+ */
+static size_t field_run(struct arena *a, const struct model_reg *r, size_t i, const char **index)
+{
+    const struct model_field *f0 = r->fields[i];
+    if (!f0->dim_of)
+        return 1;
+    const char **idx = arena_alloc(a, r->nfields * sizeof(*idx));
+    size_t n = 0;
+    unsigned step = 0;
+    for (size_t k = i; k < r->nfields; k++) {
+        const struct model_field *f = r->fields[k];
+        if (field_skipped(f))
+            continue;
+        if (f->dim_of != f0->dim_of)
+            break;
+        const char *ix = dim_index_of(a, f->dim_of, f->name);
+        if (!ix || model_field_width(f) != model_field_width(f0))
+            break;
+        if (n == 1)
+            step = f->lsb - f0->lsb;
+        if (n >= 1 && (step == 0 || f->lsb != f0->lsb + step * n))
+            break;
+        idx[n++] = ix;
+    }
+    if (n < 2)
+        return 1;
+    *index = join(a, idx, n);
+    return n;
+}
+
+static struct dt *field_obj(struct arena *a, const struct model_field *f, const char *name)
+{
+    struct dt *o = dt_obj(a);
+    SET(a, o, "name", dt_str(a, name));
+    SET(a, o, "desc", str_or_null(a, f->desc));
+    SET(a, o, "derived_from", str_or_null(a, f->derived_from));
+    SET(a, o, "lsb", dt_int(a, f->lsb));
+    SET(a, o, "msb", dt_int(a, f->msb));
+    effects(a, o, f);
+    SET(a, o, "enumerated_values", enum_sets(a, f));
+    return o;
+}
+
+/* The <field>s of 'r': reserved bits left out, "%s" lists written as one. */
+static struct dt *fields_list(struct arena *a, const struct model_reg *r)
+{
+    struct dt *list = dt_list(a);
+    for (size_t i = 0; i < r->nfields; i++) {
+        const struct model_field *f = r->fields[i];
+        if (field_skipped(f))
+            continue;
+        const char *index = NULL;
+        size_t n = field_run(a, r, i, &index);
+        struct dt *o = field_obj(a, f, n > 1 ? f->dim_of : f->name);
+        struct dt *dim = dt_null();
+        if (n > 1) {
+            size_t k = i + 1; /* the list's second field: its step */
+            while (field_skipped(r->fields[k]))
+                k++;
+            dim = dim_obj(a, (unsigned)n, r->fields[k]->lsb - f->lsb, index);
+            for (size_t seen = 1; seen < n; k++) /* past the rest of the list */
+                seen += !field_skipped(r->fields[k]);
+            i = k - 1;
+        }
+        SET(a, o, "dim", dim);
+        dt_push(a, list, o);
+    }
+    return list;
+}
+
+/* ------------------------------------------------------------ registers and clusters */
+
+/* The names of c's clusters joined as the reader prefixed its registers' names ("A_B_"). */
+static size_t cluster_prefix_len(const struct model_cluster *c)
+{
+    return c ? cluster_prefix_len(c->parent) + strlen(c->name) + 1 : 0;
+}
+
+/* r's name inside its cluster (as written there, without a list's %s). */
+static const char *local_name(const struct model_reg *r)
+{
+    size_t n = cluster_prefix_len(r->cluster);
+    return n < strlen(r->name) ? r->name + n : r->name;
+}
+
+static uint64_t cluster_base(const struct model_cluster *c)
+{
+    return c ? c->address : 0;
+}
+
+/* An index the schema's dimIndex can give alone, as "N-N" or "A-A". */
+static bool single_index(const char *ix)
+{
+    if (ix[0] >= 'A' && ix[0] <= 'Z' && !ix[1])
+        return true;
+    return ix[0] && strspn(ix, "0123456789") == strlen(ix);
+}
+
+/*
+ * How many registers from 'i' on are one "%s" list as written (as
+ * field_run): 1 when none; *index gets the indices, *incr the step.
+ */
+static size_t reg_run(struct arena *a, const struct model_block *b, size_t i, const char **index,
+                      uint64_t *incr)
+{
+    const struct model_reg *r0 = b->regs[i];
+    if (!r0->dim_of || r0->is_array)
+        return 1;
+    const char **idx = arena_alloc(a, (b->nregs - i) * sizeof(*idx));
+    size_t n = 0;
+    for (size_t k = i; k < b->nregs; k++) {
+        const struct model_reg *r = b->regs[k];
+        if (r->dim_of != r0->dim_of || r->cluster != r0->cluster || r->is_array)
+            break;
+        const char *ix = dim_index_of(a, r->dim_of, local_name(r));
+        if (!ix)
+            break;
+        if (n == 1)
+            *incr = r->address - r0->address;
+        if (n >= 1 && (r->address <= r0->address || r->address != r0->address + *incr * n))
+            break;
+        idx[n++] = ix;
+    }
+    if (n == 1 && single_index(idx[0]))
+        *index = arena_printf(a, "%s-%s", idx[0], idx[0]); /* a list of one, kept as one */
+    else if (n >= 2)
+        *index = join(a, idx, n);
+    return n;
+}
+
+/* The first non-reserved field of r, or NULL. */
+static const struct model_field *first_field(const struct model_reg *r)
+{
+    for (size_t i = 0; i < r->nfields; i++)
+        if (!field_skipped(r->fields[i]))
+            return r->fields[i];
+    return NULL;
+}
+
+/* 'addr': element 0's address relative to the peripheral's base. */
+static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char *name,
+                          struct dt *dim, uint64_t addr)
+{
+    struct dt *o = dt_obj(a);
+    SET(a, o, "name", dt_str(a, name));
+    SET(a, o, "display_name", str_or_null(a, r->display_name));
+    SET(a, o, "desc", str_or_null(a, r->desc));
+    SET(a, o, "derived_from", str_or_null(a, r->derived_from));
+    const char *alt = r->alternate && !(r->cluster && r->alternate == r->cluster->alternate)
+                          ? r->alternate
+                          : NULL;
+    SET(a, o, "alternate", str_or_null(a, alt));
+    SET(a, o, "dim", dim);
+    SET(a, o, "offset", hex(a, addr - cluster_base(r->cluster)));
+    SET(a, o, "size", dt_int(a, r->size));
+    SET(a, o, "protection", str_or_null(a, r->protection));
+    SET(a, o, "reset", hex(a, r->reset));
+    SET(a, o, "reset_mask", r->has_reset_mask ? hex(a, r->reset_mask) : dt_null());
+    /* a register written without fields: its one field's access and effects on it */
+    const struct model_field *whole = r->nfields && r->fields[0]->whole ? r->fields[0] : NULL;
+    struct dt *own = dt_null();
+    if (whole) {
+        own = dt_obj(a);
+        effects(a, own, whole);
+    }
+    SET(a, o, "whole", own);
+    struct dt *fields = whole ? dt_list(a) : fields_list(a, r);
+    SET(a, o, "fields", fields);
+    SET(a, o, "has_fields", dt_bool(dt_len(fields) > 0));
+    /* fields all reserved: one RESERVED field keeps them so (a register without fields is
+       one field of its own name when read back) */
+    SET(a, o, "all_reserved", dt_bool(!whole && !first_field(r)));
+    SET(a, o, "all_reserved_width", dt_int(a, r->size));
+    return o;
+}
+
+/*
+ * Where the registers of a peripheral are: the instance (NULL: a block without instances) and
+ * the base its register offsets are taken from.
+ */
+struct place {
+    const struct model_instance *inst;
+    uint64_t base;
+};
+
+static uint64_t reg_addr(const struct model_reg *r, const struct place *at, unsigned index)
+{
+    return model_reg_address(r, at->inst, index) - at->base;
+}
+
+/* A register array, or a list as written; a register of a cluster array takes the cluster's. */
+static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t *i,
+                           const struct place *at)
+{
+    const struct model_reg *r = b->regs[*i];
+    const char *name = local_name(r);
+    struct dt *dim = dt_null();
+    bool by_cluster = r->cluster && r->cluster->count > 1;
+    if (r->is_array && !by_cluster && !r->addrs) {
+        const char *index = NULL;
+        if (r->index_names)
+            index = join(a, r->index_names, r->count);
+        else if (r->first != 0)
+            index = arena_printf(a, "%u-%u", r->first, r->first + r->count - 1);
+        dim = dim_obj(a, r->count, r->stride, index);
+        name = arena_printf(a, "%s[%%s]", name);
+    } else {
+        const char *index = NULL;
+        uint64_t incr = 0;
+        size_t n = reg_run(a, b, *i, &index, &incr);
+        if (index) {
+            dim = dim_obj(a, (unsigned)n, incr, index);
+            name = r->dim_of;
+            *i += n - 1;
+        }
+    }
+    return reg_obj(a, r, name, dim, reg_addr(r, at, 0));
+}
+
+struct item_maker {
+    struct arena *a;
+    const struct model_block *b;
+    struct dt **items; /* per cluster of b (b->clusters order): its items list, once made */
+    size_t last;       /* the cluster found last (registers of one cluster come together) */
+};
+
+static size_t cluster_index(struct item_maker *m, const struct model_cluster *c)
+{
+    if (m->b->clusters[m->last] == c)
+        return m->last;
+    for (size_t k = 0; k < m->b->nclusters; k++)
+        if (m->b->clusters[k] == c)
+            return m->last = k;
+    return m->last; /* not listed: cannot happen for a reader-made cluster */
+}
+
+static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *c,
+                              const struct model_reg *r, struct dt *items)
+{
+    struct arena *a = m->a;
+    struct dt *o = dt_obj(a);
+    bool array = c->count > 1;
+    SET(a, o, "name", dt_str_ref(a, array ? arena_printf(a, "%s[%%s]", c->name) : c->name));
+    SET(a, o, "desc", dt_str(a, c->desc ? c->desc : c->name));
+    SET(a, o, "derived_from", str_or_null(a, c->derived_from));
+    SET(a, o, "alternate", str_or_null(a, c->alternate));
+    SET(a, o, "header_struct", str_or_null(a, c->header_struct));
+    const char *index = r->index_names ? join(a, r->index_names, c->count)
+                        : r->first     ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
+                                       : NULL;
+    SET(a, o, "dim", array ? dim_obj(a, c->count, c->stride, index) : dt_null());
+    SET(a, o, "offset", hex(a, c->address - cluster_base(c->parent)));
+    SET(a, o, "items", items);
+    return o;
+}
+
+static struct dt *item(struct arena *a, struct dt *cluster, struct dt *reg)
+{
+    struct dt *o = dt_obj(a);
+    SET(a, o, "cluster", cluster ? cluster : dt_null());
+    SET(a, o, "register", reg ? reg : dt_null());
+    return o;
+}
+
+/* The items list of cluster 'c' (NULL: the peripheral's 'top'), made with its parents. */
+static struct dt *items_of(struct item_maker *m, const struct model_cluster *c,
+                           const struct model_reg *r, struct dt *top)
+{
+    if (!c)
+        return top;
+    size_t k = cluster_index(m, c);
+    if (!m->items[k]) {
+        struct dt *parent = items_of(m, c->parent, r, top);
+        m->items[k] = dt_list(m->a);
+        dt_push(m->a, parent, item(m->a, cluster_obj(m, c, r, m->items[k]), NULL));
+    }
+    return m->items[k];
+}
+
+static struct dt *registers_list(struct arena *a, const struct model_block *b,
+                                 const struct place *at)
+{
+    struct dt *top = dt_list(a);
+    struct item_maker m = {a, b, NULL, 0};
+    m.items = arena_zalloc(a, (b->nclusters ? b->nclusters : 1) * sizeof(*m.items));
+    for (size_t i = 0; i < b->nregs; i++) {
+        const struct model_reg *r = b->regs[i];
+        struct dt *list = items_of(&m, r->cluster, r, top);
+        if (!r->addrs) {
+            dt_push(a, list, item(a, NULL, reg_item(a, b, &i, at)));
+            continue;
+        }
+        /* a regspec array at uneven addresses: SVD has no form for it, one register each */
+        for (unsigned k = 0; k < r->count; k++) {
+            const char *name = arena_printf(a, "%s%u", local_name(r), r->first + k);
+            dt_push(a, list, item(a, NULL, reg_obj(a, r, name, dt_null(), reg_addr(r, at, k))));
+        }
+    }
+    return top;
+}
+
+/* Does a register of 'b' sit elsewhere in some instance (<at>)? Then no instance shares. */
+static bool has_ats(const struct model_block *b)
+{
+    for (size_t i = 0; i < b->nregs; i++)
+        if (b->regs[i]->nats)
+            return true;
+    return false;
+}
+
+/* The instance's base, or 0 when some register of it lies below (an <at> address). */
+static struct place place_of(const struct model_block *b, const struct model_instance *inst)
+{
+    struct place at = {inst, inst && inst->has_base ? inst->base : 0};
+    for (size_t i = 0; i < b->nregs && at.base; i++)
+        for (unsigned k = 0; k < b->regs[i]->count; k++)
+            if (model_reg_address(b->regs[i], inst, k) < at.base)
+                at.base = 0;
+    return at;
+}
+
+/* ------------------------------------------------------------ peripherals and device */
+
+static struct dt *interrupts_list(struct arena *a, const struct model_instance *inst)
+{
+    struct dt *list = dt_list(a);
+    for (size_t i = 0; i < inst->ninterrupts; i++) {
+        const struct model_interrupt *q = inst->interrupts[i];
+        struct dt *o = dt_obj(a);
+        SET(a, o, "name", dt_str(a, q->name));
+        SET(a, o, "desc", str_or_null(a, q->desc));
+        SET(a, o, "value", dt_str_ref(a, arena_printf(a, "%" PRIu64, q->value)));
+        dt_push(a, list, o);
+    }
+    return list;
+}
+
+static struct dt *address_blocks(struct arena *a, const struct model_block *b)
+{
+    struct dt *list = dt_list(a);
+    for (size_t i = 0; i < b->naddr_blocks; i++) {
+        const struct model_addr_block *ab = b->addr_blocks[i];
+        struct dt *o = dt_obj(a);
+        SET(a, o, "offset", hex(a, ab->offset));
+        SET(a, o, "size", hex(a, ab->size));
+        SET(a, o, "usage", dt_str(a, ab->usage ? ab->usage : "registers"));
+        SET(a, o, "protection", str_or_null(a, ab->protection));
+        dt_push(a, list, o);
+    }
+    return list;
+}
+
+/*
+ * Instance 'inst' of block 'b' (NULL: a block without instances, at address 0); 'own': it
+ * is written with the registers 'regs', else derivedFrom the block's first instance.
+ */
+static struct dt *peripheral(struct arena *a, const struct model_block *b,
+                             const struct model_instance *inst, struct dt *regs, bool own,
+                             uint64_t base)
+{
+    struct dt *o = dt_obj(a);
+    bool first = !inst || inst->index == 0 || own;
+    const char *derived = inst && inst->derived_from ? inst->derived_from
+                          : first                    ? NULL
+                                                     : b->instances[0]->name;
+    SET(a, o, "name", dt_str(a, inst ? inst->name : b->name));
+    SET(a, o, "derived_from", str_or_null(a, derived));
+    SET(a, o, "version", str_or_null(a, inst ? inst->version : NULL));
+    const char *desc = inst && inst->desc ? inst->desc
+                       : first            ? (b->desc ? b->desc : b->title)
+                                          : NULL;
+    SET(a, o, "desc", str_or_null(a, desc));
+    SET(a, o, "alternate", str_or_null(a, inst ? inst->alternate : NULL));
+    const char *group = inst && inst->group ? inst->group : first ? b->group : NULL;
+    SET(a, o, "group", str_or_null(a, group));
+    SET(a, o, "prepend", str_or_null(a, first ? b->prepend : NULL));
+    SET(a, o, "append", str_or_null(a, first ? b->append : NULL));
+    SET(a, o, "header_struct", str_or_null(a, first ? b->header_struct : NULL));
+    SET(a, o, "base", hex(a, base));
+    SET(a, o, "address_blocks", first ? address_blocks(a, b) : dt_list(a));
+    SET(a, o, "interrupts", inst ? interrupts_list(a, inst) : dt_list(a));
+    SET(a, o, "registers", first ? regs : dt_list(a));
+    SET(a, o, "has_registers", dt_bool(first && dt_len(regs) > 0));
+    return o;
+}
+
+static bool cpu_name_known(const char *n)
+{
+    static const char *const names[] = {
+        "CM0",      "CM0PLUS",   "CM0+", "CM1",  "CM3",  "CM4",   "CM7",   "CM23",
+        "CM33",     "CM35P",     "CM52", "CM55", "CM85", "SC000", "SC300", "ARMV8MML",
+        "ARMV8MBL", "ARMV81MML", "CA5",  "CA7",  "CA8",  "CA9",   "CA15",  "CA17",
+        "CA53",     "CA57",      "CA72", "SMC1", "other"};
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+        if (n && strcmp(n, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool revision_ok(const char *s)
+{
+    if (!s || *s++ != 'r')
+        return false;
+    s += strspn(s, "0123456789");
+    if (*s++ != 'p')
+        return false;
+    return s[strspn(s, "0123456789")] == '\0';
+}
+
+/* <cpu>: the schema's spellings (an unknown name "other", a bad revision r0p0). */
+static struct dt *cpu_obj(struct arena *a, const struct model_device_cpu *c)
+{
+    if (!c)
+        return dt_null();
+    struct dt *o = dt_obj(a);
+    SET(a, o, "name", dt_str(a, cpu_name_known(c->name) ? c->name : "other"));
+    SET(a, o, "revision", dt_str(a, revision_ok(c->revision) ? c->revision : "r0p0"));
+    const char *e = c->endian;
+    bool endian_ok = e && (!strcmp(e, "little") || !strcmp(e, "big") || !strcmp(e, "selectable"));
+    SET(a, o, "endian", dt_str(a, endian_ok ? e : "other"));
+    SET(a, o, "mpu", flag(a, c->mpu));
+    SET(a, o, "fpu", flag(a, c->fpu));
+    SET(a, o, "fpu_dp", flag(a, c->fpu_dp));
+    SET(a, o, "icache", flag(a, c->icache));
+    SET(a, o, "dcache", flag(a, c->dcache));
+    SET(a, o, "vtor", flag(a, c->vtor));
+    SET(a, o, "nvic_prio_bits", dt_int(a, c->has_nvic_bits ? (long long)c->nvic_prio_bits : 0));
+    SET(a, o, "vendor_systick", flag(a, c->vendor_systick));
+    return o;
+}
+
+static struct dt *device_obj(struct arena *a, const struct model_spec *s)
+{
+    const struct model_device *d = s->device;
+    struct dt *o = dt_obj(a);
+    /* the schema's identifierType: a name such as "ESP32-C6-LP" with '_' for the rest */
+    char *name = arena_strdup(a, d && d->name ? d->name : s->name);
+    for (char *p = name; *p; p++)
+        if (!is_id_char(*p))
+            *p = '_';
+    SET(a, o, "name", dt_str_ref(a, name));
+    SET(a, o, "vendor", str_or_null(a, d ? d->vendor : NULL));
+    SET(a, o, "vendor_id", str_or_null(a, d ? d->vendor_id : NULL));
+    SET(a, o, "series", str_or_null(a, d ? d->series : NULL));
+    const char *version = d && d->version ? d->version : arena_printf(a, "%u", s->version);
+    SET(a, o, "version", dt_str(a, version));
+    const char *desc = d && d->desc ? d->desc : s->title ? s->title : s->name;
+    SET(a, o, "desc", dt_str(a, desc));
+    SET(a, o, "license", str_or_null(a, d ? d->license : NULL));
+    SET(a, o, "cpu", cpu_obj(a, d ? d->cpu : NULL));
+    SET(a, o, "header_prefix", str_or_null(a, d ? d->header_prefix : NULL));
+    SET(a, o, "address_unit_bits", dt_int(a, d && d->address_unit_bits ? d->address_unit_bits : 8));
+    SET(a, o, "width", dt_int(a, d && d->width ? d->width : 32));
+    return o;
+}
+
+struct dt *context_svd(struct arena *a, const struct model_spec *s)
+{
+    struct dt *o = dt_obj(a);
+    SET(a, o, "device", device_obj(a, s));
+    struct dt *periphs = dt_list(a);
+    for (size_t i = 0; i < s->nblocks; i++) {
+        const struct model_block *b = s->blocks[i];
+        const struct model_instance *inst0 = b->ninstances ? b->instances[0] : NULL;
+        struct place at = place_of(b, inst0);
+        struct dt *regs = registers_list(a, b, &at);
+        dt_push(a, periphs, peripheral(a, b, inst0, regs, true, at.base));
+        bool own = has_ats(b); /* each instance's registers at their own addresses */
+        for (size_t k = 1; k < b->ninstances; k++) {
+            at = place_of(b, b->instances[k]);
+            regs = own ? registers_list(a, b, &at) : dt_list(a);
+            dt_push(a, periphs, peripheral(a, b, b->instances[k], regs, own, at.base));
+        }
+    }
+    SET(a, o, "peripherals", periphs);
+    return o;
+}

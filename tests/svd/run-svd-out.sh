@@ -1,0 +1,242 @@
+#!/usr/bin/env bash
+# tests/svd/run-svd-out.sh - `regc -t svd` (docs/svd.md, "SVD out"):
+#   - the five Intel specs (MSR and PCI config space) are refused: exit status 1, an
+#     error naming the space, no output file;
+#   - tests/svd/features.svd written back keeps what it says as it says it (facts below
+#     written by hand from the file: derivedFrom on peripherals and registers, a [%s]
+#     array, a %s list with dimIndex, a cluster array, a nested cluster, enumerations
+#     per usage with don't-care bits and isDefault, oneToClear, interrupts), and the
+#     output validates against ARM's schema;
+#   - text with < & " ' > in it is escaped: the file is well-formed and reads back equal;
+#   - tests/svd/out-all.svd (every element -t svd writes) round-trips and validates;
+#   - memory-mapped regspecs: examples/specs/hpet_mmio.xml, and tests/svd/mmio-layouts.xml
+#     (arrays from index 2, uneven arrays, <at> addresses) against a map worked out by hand;
+#   - every file of the CMSIS-SVD test set (../shared/svd, or REGC_SVD_DATA) round-trips:
+#     its -t svd output validates against ../shared/svd/schema/CMSIS-SVD.xsd
+#     (xmllint --schema) and describes the same register map as the file, both read by
+#     tests/svd/svd-normalize.py (written from the SVD specification, not regc's reader).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tap.sh
+tap_setup regc tmp
+
+svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
+xsd=$svd/schema/CMSIS-SVD.xsd
+have_xmllint=false
+command -v xmllint >/dev/null && have_xmllint=true
+
+# ---- refused: registers outside memory
+for spec in regspec/*.xml; do
+    space=$(grep -o 'space="\(msr\|pci\)"' "$spec" | head -n 1 | sed 's/space="\(.*\)"/\1/')
+    rm -f "$tmp/out.svd"
+    "$regc" -t svd "$spec" -o "$tmp/out.svd" 2>"$tmp/err"
+    st=$?
+    if [ "$st" -eq 1 ] && [ ! -e "$tmp/out.svd" ] && [ -n "$space" ] &&
+        grep -q "error: register '[A-Za-z0-9_]*' of block '[A-Za-z0-9_]*' is in the $space space: CMSIS-SVD describes memory-mapped registers only" "$tmp/err"; then
+        tap_ok "$spec: -t svd refused (the $space space), exit 1, no output"
+    else
+        tap_fail "$spec: -t svd refused (the ${space:-?} space), exit 1, no output" "exit $st" "$(head -n 3 "$tmp/err")"
+    fi
+done
+
+# ---- features.svd, fact by fact
+if "$regc" tests/svd/features.svd -t svd -o "$tmp/feat.svd" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
+    tap_ok "features.svd: -t svd without a diagnostic"
+else
+    tap_fail "features.svd: -t svd without a diagnostic" "$(head -n 3 "$tmp/err")"
+fi
+python3 - "$tmp/feat.svd" >"$tmp/facts" 2>&1 <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+d = ET.parse(sys.argv[1]).getroot()
+def t(e, tag):
+    k = e.find(tag)
+    return None if k is None else k.text
+def fact(name, ok):
+    print(("ok - " if ok else "not ok - ") + name)
+ps = {t(p, "name"): p for p in d.iter("peripheral")}
+u0, u1, u2 = ps.get("UART0"), ps.get("UART1"), ps.get("UART2")
+fact("UART1 derivedFrom UART0, UART2 derivedFrom UART1 (the chain as written), no registers of their own",
+     u1 is not None and u1.get("derivedFrom") == "UART0" and u2 is not None and
+     u2.get("derivedFrom") == "UART1" and u1.find("registers") is None and u2.find("registers") is None)
+fact("bases 0x40000000, 0x40001000, 0x40002000",
+     [int(t(p, "baseAddress"), 16) for p in (u0, u1, u2)] == [0x40000000, 0x40001000, 0x40002000])
+fact("interrupts UART0 5 and UART1 6, UART2 none",
+     [(t(q, "name"), t(q, "value")) for p in (u0, u1, u2) for q in p.findall("interrupt")]
+     == [("UART0", "5"), ("UART1", "6")])
+regs = u0.find("registers")
+top = {t(r, "name"): r for r in regs.findall("register")}
+data = top.get("DATA[%s]")
+fact("DATA[%s]: dim 4, dimIncrement 4, at 0x10, size 8, no fields (one of its own name)",
+     data is not None and int(t(data, "dim")) == 4 and int(t(data, "dimIncrement"), 16) == 4 and
+     int(t(data, "addressOffset"), 16) == 0x10 and t(data, "size") == "8" and data.find("fields") is None)
+ch = top.get("CH%s_CFG")
+fact("CH%s_CFG: one list as written, dim 2, dimIncrement 8, dimIndex A,B, at 0x20; ON [31:31]",
+     ch is not None and int(t(ch, "dim")) == 2 and int(t(ch, "dimIncrement"), 16) == 8 and
+     t(ch, "dimIndex") == "A,B" and int(t(ch, "addressOffset"), 16) == 0x20 and
+     [(t(f, "name"), t(f, "lsb"), t(f, "msb")) for f in ch.iter("field")] == [("ON", "31", "31")])
+c2 = top.get("CTRL2")
+fact("CTRL2 derivedFrom CTRL at 0x30", c2 is not None and c2.get("derivedFrom") == "CTRL" and
+     int(t(c2, "addressOffset"), 16) == 0x30)
+ctrl = top.get("CTRL")
+fact("CTRL: reset 0x105, EN [0], MODE [2:1], RATE [11:8]",
+     int(t(ctrl, "resetValue"), 16) == 0x105 and
+     [(t(f, "name"), int(t(f, "lsb")), int(t(f, "msb"))) for f in ctrl.iter("field")]
+     == [("EN", 0, 0), ("MODE", 1, 2), ("RATE", 8, 11)])
+mode = [f for f in ctrl.iter("field") if t(f, "name") == "MODE"][0]
+sets = {t(e, "usage"): [(t(v, "name"), t(v, "value"), t(v, "isDefault")) for v in e.findall("enumeratedValue")]
+        for e in mode.findall("enumeratedValues")}
+fact("MODE: read IDLE 0, BUSY #1x; write IDLE 0, OTHER isDefault",
+     set(sets) == {"read", "write"} and
+     [(n, int(v, 0) if v and not v.startswith("#") else v, dflt) for n, v, dflt in sets["read"]]
+     == [("IDLE", 0, None), ("BUSY", "#1x", None)] and
+     [(n, int(v, 0) if v else v, dflt) for n, v, dflt in sets["write"]]
+     == [("IDLE", 0, None), ("OTHER", None, "true")])
+st = top.get("STATUS")
+fields = {t(f, "name"): f for f in st.iter("field")}
+fact("STATUS: size 16; ERR read-write oneToClear, RXNE read-only (the register's access)",
+     t(st, "size") == "16" and t(fields["ERR"], "access") == "read-write" and
+     t(fields["ERR"], "modifiedWriteValues") == "oneToClear" and t(fields["RXNE"], "access") == "read-only")
+cl = {t(c, "name"): c for c in regs.findall("cluster")}
+port = cl.get("PORT[%s]")
+fact("PORT[%s]: a cluster array, dim 2, dimIncrement 0x10, at 0x40, SET at 0 and CLR at 4 (no dim of their own)",
+     port is not None and int(t(port, "dim")) == 2 and int(t(port, "dimIncrement"), 16) == 0x10 and
+     int(t(port, "addressOffset"), 16) == 0x40 and
+     [(t(r, "name"), int(t(r, "addressOffset"), 16), t(r, "dim")) for r in port.findall("register")]
+     == [("SET", 0, None), ("CLR", 4, None)] and t(port.findall("register")[1], "access") == "write-only")
+dma = cl.get("DMA")
+chc = dma.find("cluster") if dma is not None else None
+fact("DMA at 0x60 holds cluster CH at 0x8 holding LEN at 0x4",
+     dma is not None and int(t(dma, "addressOffset"), 16) == 0x60 and chc is not None and
+     t(chc, "name") == "CH" and int(t(chc, "addressOffset"), 16) == 8 and
+     [(t(r, "name"), int(t(r, "addressOffset"), 16)) for r in chc.findall("register")] == [("LEN", 4)])
+fact("nothing expanded: 5 registers (CTRL, STATUS, DATA, CH%s_CFG, CTRL2) and 2 clusters at the top",
+     len(top) == 5 and len(cl) == 2)
+PY
+while IFS= read -r line; do
+    case $line in
+    "ok - "*) tap_ok "features.svd -t svd: ${line#ok - }" ;;
+    "not ok - "*) tap_fail "features.svd -t svd: ${line#not ok - }" ;;
+    *) tap_fail "features.svd -t svd: the checks ran" "$line" ;;
+    esac
+done <"$tmp/facts"
+
+# ---- escaping
+cat >"$tmp/esc.svd" <<'SVD'
+<?xml version="1.0" encoding="utf-8"?>
+<device schemaVersion="1.3">
+  <name>ESC</name>
+  <version>1.0</version>
+  <description>a &lt; b &amp;&amp; c &gt; d, "quoted" and 'quoted'</description>
+  <addressUnitBits>8</addressUnitBits>
+  <width>32</width>
+  <peripherals>
+    <peripheral>
+      <name>P</name>
+      <description>&lt;tag attr="x"&gt; &amp;amp;</description>
+      <baseAddress>0x1000</baseAddress>
+      <registers>
+        <register>
+          <name>R</name>
+          <description>R &amp; S &lt;= 3</description>
+          <addressOffset>0</addressOffset>
+          <size>32</size>
+          <fields>
+            <field><name>F</name><description>"F" &gt; 'G'</description><bitRange>[3:0]</bitRange>
+              <enumeratedValues><enumeratedValue><name>V</name><description>&lt;&amp;&gt;</description><value>1</value></enumeratedValue></enumeratedValues>
+            </field>
+          </fields>
+        </register>
+      </registers>
+    </peripheral>
+  </peripherals>
+</device>
+SVD
+if "$regc" "$tmp/esc.svd" -t svd -o "$tmp/esc.out.svd" 2>"$tmp/err" &&
+    python3 - "$tmp/esc.svd" "$tmp/esc.out.svd" <<'PY' 2>"$tmp/err"
+import sys
+import xml.etree.ElementTree as ET
+def texts(path):
+    return sorted(e.text for e in ET.parse(path).getroot().iter("description"))
+a, b = texts(sys.argv[1]), texts(sys.argv[2])
+sys.exit(0 if a == b and len(a) == 5 else print(a, b, file=sys.stderr) or 1)
+PY
+then
+    tap_ok "descriptions with < & \" ' > are escaped and read back equal"
+else
+    tap_fail "descriptions with < & \" ' > are escaped and read back equal" "$(head -n 3 "$tmp/err")"
+fi
+
+# ---- a memory-mapped regspec
+if "$regc" examples/specs/hpet_mmio.xml -t svd -o "$tmp/hpet.svd" 2>"$tmp/err"; then
+    tap_ok "examples/specs/hpet_mmio.xml: -t svd"
+else
+    tap_fail "examples/specs/hpet_mmio.xml: -t svd" "$(head -n 3 "$tmp/err")"
+fi
+
+# ---- a regspec's layouts SVD has no form for: the register map worked out by hand from
+# tests/svd/mmio-layouts.xml (T1 shares T0's registers: derivedFrom; CNT{5-2} an array with
+# dimIndex 2-5; CMP{1-0} at uneven addresses: CMP0 at 0x40, CMP1 at 0x48; pic's ID sits at
+# its own <at> address in each instance, below P1's base: P1 written whole, at base 0)
+if "$regc" tests/svd/mmio-layouts.xml -t svd -o "$tmp/layouts.svd" 2>"$tmp/err" &&
+    python3 tests/svd/svd-normalize.py "$tmp/layouts.svd" >"$tmp/layouts.map" 2>"$tmp/err"; then
+    tap_diff "mmio-layouts.xml -t svd: the register map of tests/svd/mmio-layouts.map" \
+        tests/svd/mmio-layouts.map "$tmp/layouts.map"
+    grep -q '<peripheral derivedFrom="T0">' "$tmp/layouts.svd" &&
+        grep -q '<dimIndex>2-5</dimIndex>' "$tmp/layouts.svd" &&
+        tap_ok "mmio-layouts.xml -t svd: T1 derivedFrom T0, CNT with dimIndex 2-5" ||
+        tap_fail "mmio-layouts.xml -t svd: T1 derivedFrom T0, CNT with dimIndex 2-5"
+else
+    tap_fail "mmio-layouts.xml -t svd" "$(head -n 3 "$tmp/err")"
+fi
+
+# ---- tests/svd/out-all.svd (every element -t svd writes) round-trips
+if "$regc" tests/svd/out-all.svd -t svd -o "$tmp/out-all.svd" 2>"$tmp/err" &&
+    python3 tests/svd/svd-normalize.py tests/svd/out-all.svd >"$tmp/out-all.want" 2>"$tmp/err" &&
+    python3 tests/svd/svd-normalize.py "$tmp/out-all.svd" >"$tmp/out-all.got" 2>"$tmp/err"; then
+    tap_diff "out-all.svd: SVD -> regc -> SVD, the same register map" "$tmp/out-all.want" "$tmp/out-all.got"
+else
+    tap_fail "out-all.svd: SVD -> regc -> SVD" "$(head -n 3 "$tmp/err")"
+fi
+
+# ---- against the schema, and the test set's round trips
+if ! $have_xmllint; then
+    tap_skip "SVD outputs against CMSIS-SVD.xsd" "xmllint is not installed (libxml2-utils, tools/install-deps.sh)"
+elif [ ! -f "$xsd" ]; then
+    tap_skip "SVD outputs against CMSIS-SVD.xsd" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
+else
+    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd"; do
+        if xmllint --noout --schema "$xsd" "$f" 2>"$tmp/err"; then
+            tap_ok "$(basename "$f"): valid against CMSIS-SVD.xsd"
+        else
+            tap_fail "$(basename "$f"): valid against CMSIS-SVD.xsd" "$(head -n 3 "$tmp/err")"
+        fi
+    done
+fi
+if [ ! -d "$svd/corpus" ]; then
+    tap_skip "SVD test set round trips" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
+    tap_done
+    exit 0
+fi
+files=$(cd "$svd" && ls corpus/*/*.svd vendor-headers/nordic/*.svd | sort)
+for f in $files; do
+    b=$(basename "$f" .svd)
+    if ! "$regc" "$svd/$f" -t svd -o "$tmp/$b.svd" 2>/dev/null; then
+        tap_fail "$f: regc -t svd" "$("$regc" "$svd/$f" -t svd -o "$tmp/$b.svd" 2>&1 | grep error | head -n 3)"
+        continue
+    fi
+    if $have_xmllint; then
+        if xmllint --noout --schema "$xsd" "$tmp/$b.svd" 2>"$tmp/err"; then
+            tap_ok "$f: -t svd valid against CMSIS-SVD.xsd"
+        else
+            tap_fail "$f: -t svd valid against CMSIS-SVD.xsd" "$(head -n 3 "$tmp/err")"
+        fi
+    fi
+    python3 tests/svd/svd-normalize.py "$svd/$f" >"$tmp/$b.want" 2>"$tmp/err" &&
+        python3 tests/svd/svd-normalize.py "$tmp/$b.svd" >"$tmp/$b.got" 2>>"$tmp/err" ||
+        { tap_fail "$f: normalized" "$(tail -n 3 "$tmp/err")"; continue; }
+    tap_diff "$f: SVD -> regc -> SVD, the same register map ($(wc -l <"$tmp/$b.want") facts)" \
+        "$tmp/$b.want" "$tmp/$b.got"
+    rm -f "$tmp/$b.svd" "$tmp/$b.want" "$tmp/$b.got"
+done
+tap_done
