@@ -973,12 +973,6 @@ static void read_reg(struct builder *b, const struct svd_node *n, const struct p
     bool dim = read_dim(b, n, &d, &bad);
     if (bad)
         return;
-    if (dim && at->count > 1) {
-        diag_report(b->dg, DIAG_SVD_DIM, n->pos,
-                    "register array '%s' in a cluster array: not supported yet (dropped)",
-                    name_of(n));
-        return;
-    }
     if (!dim || d.bracket) {
         if (may_make(b, n->pos))
             array_reg(b, n, offset, &p, at, dim ? &d : NULL, cap);
@@ -1037,6 +1031,40 @@ static struct model_cluster *new_cluster(struct builder *b, const struct svd_nod
     return c;
 }
 
+/* The byte after the last element of 'r', relative to the block. */
+static uint64_t reg_end(const struct model_reg *r)
+{
+    return r->address + (uint64_t)(r->count - 1) * r->stride + r->size / 8;
+}
+
+/*
+ * The bytes past 'from' that registers [first, nregs) of the block reach: every element of an
+ * array, or only element 0 when 'flat' (the arrays are the cluster array itself).
+ */
+static uint64_t regs_extent(const struct model_block *blk, size_t first, uint64_t from, bool flat)
+{
+    uint64_t end = from;
+    for (size_t i = first; i < blk->nregs; i++) {
+        const struct model_reg *r = blk->regs[i];
+        uint64_t hi = flat ? r->address + r->size / 8 : reg_end(r);
+        end = hi > end ? hi : end;
+    }
+    return end - from;
+}
+
+/* svdconv's check: an element of a cluster array reaching past dimIncrement overlaps the next. */
+static void check_cluster_stride(struct builder *b, const struct svd_node *n, const struct dim *d,
+                                 size_t first, uint64_t addr, bool flat)
+{
+    uint64_t extent = regs_extent(b->blk, first, addr, flat);
+    if (d->count < 2 || extent <= d->incr)
+        return;
+    diag_report(b->dg, DIAG_SVD_CLUSTER_STRIDE, n->pos,
+                "cluster array '%s' of peripheral '%s': its registers span 0x%" PRIX64
+                " bytes, more than its dimIncrement 0x%" PRIX64 ", so its elements overlap: kept",
+                name_of(n), b->blk->name, extent, d->incr);
+}
+
 static void read_cluster(struct builder *b, const struct svd_node *n, const struct props *up,
                          const struct place *at, size_t *cap)
 {
@@ -1055,12 +1083,6 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
     bool dim = read_dim(b, n, &d, &bad);
     if (bad)
         return;
-    if (dim && at->count > 1) {
-        diag_report(b->dg, DIAG_SVD_DIM, n->pos,
-                    "cluster array '%s' in a cluster array: not supported yet (dropped)",
-                    name_of(n));
-        return;
-    }
     if (dim && d.bracket && flat_cluster(n)) {
         const char *name = substitute(b->a, name_of(n), "");
         struct model_cluster *c = new_cluster(b, n, name, at->offset + offset, at);
@@ -1073,10 +1095,13 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
                            d.incr,
                            d.numeric ? NULL : d.index,
                            d.first};
+        size_t first = b->blk->nregs;
         read_kids(b, n, &p, &in, cap);
+        check_cluster_stride(b, n, &d, first, at->offset + offset, true);
         return;
     }
     for (unsigned i = 0; i < d.count && may_make(b, n->pos); i++) {
+        size_t first = b->blk->nregs;
         const char *name = dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n);
         uint64_t addr = at->offset + offset + d.incr * i;
         struct model_cluster *c = new_cluster(b, n, name, addr, at);
@@ -1085,6 +1110,8 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         in.prefix = arena_printf(b->a, "%s%s_", at->prefix, c->name);
         in.cluster = c;
         read_kids(b, n, &p, &in, cap);
+        if (dim && i == 0)
+            check_cluster_stride(b, n, &d, first, addr, false);
     }
 }
 
@@ -1193,6 +1220,41 @@ static struct model_block *shared_block(const struct builder *b, const struct sv
     return block_of(b, base);
 }
 
+static bool in_addr_block(const struct model_block *blk, uint64_t lo, uint64_t hi)
+{
+    for (size_t i = 0; i < blk->naddr_blocks; i++) {
+        const struct model_addr_block *ab = blk->addr_blocks[i];
+        if (lo >= ab->offset && hi - ab->offset <= ab->size)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * svdconv's check: every register (each array element) lies inside one of the addressBlocks.
+ * Reported once per peripheral, at the first such register, with their count (a cluster array
+ * past its block would otherwise give one warning per element).
+ */
+static void check_outside_blocks(struct builder *b, const struct model_block *blk)
+{
+    const struct model_reg *first = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < blk->nregs && blk->naddr_blocks; i++) {
+        const struct model_reg *r = blk->regs[i];
+        if (in_addr_block(blk, r->address, reg_end(r)))
+            continue;
+        first = first ? first : r;
+        n++;
+    }
+    if (!first)
+        return;
+    diag_report(b->dg, DIAG_SVD_OUTSIDE_BLOCK, first->pos,
+                "register '%s' of peripheral '%s' (bytes 0x%" PRIX64 " to 0x%" PRIX64
+                ") is not inside any addressBlock of the peripheral (%zu register%s in all): kept",
+                first->name, blk->name, first->address, reg_end(first) - 1, n, n == 1 ? "" : "s");
+    diag_note(b->dg, blk->addr_blocks[0]->pos, "the peripheral's first addressBlock");
+}
+
 static void made_as(struct builder *b, const struct svd_node *n, struct model_block *blk)
 {
     b->made = xgrow(b->made, &b->made_cap, b->nmade + 1, sizeof(*b->made));
@@ -1219,6 +1281,7 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     size_t rcap = 0;
     struct place at = {0, "", NULL, 1, 0, NULL, 0};
     read_kids(b, n, p, &at, &rcap);
+    check_outside_blocks(b, blk);
     made_as(b, n, blk);
     return blk;
 }

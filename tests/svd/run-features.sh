@@ -52,6 +52,13 @@ _Static_assert(FEAT_UART0_PORT_SET_ADDR_C(0, 0) == 0x40000040u, "UART0 PORT[0].S
 _Static_assert(FEAT_UART0_PORT_CLR_WO_MASK == 0xFFFFFFFFu, "CLR write-only");
 /* DMA { CH { LEN } }: 0x60 + 0x8 + 0x4 */
 _Static_assert(FEAT_UART0_DMA_CH_LEN_UART0_ADDR == 0x4000006Cu, "nested clusters");
+/* FIFO[%s] (0x80, 0x20 apart) holding BUF[%s] (4 at +0x4, stride 4) and SUB[%s] (+0x14, 0x8 apart) */
+_Static_assert(FEAT_UART0_FIFO0_BUF_COUNT == 4 && FEAT_UART0_FIFO0_BUF_STRIDE == 4, "BUF in FIFO0");
+_Static_assert(FEAT_UART0_FIFO1_BUF_ADDR_C(0, 3) == 0x400000B0u, "UART0 FIFO[1].BUF[3]: 0x80+0x20+0x4+0xC");
+_Static_assert(FEAT_UART0_FIFO0_BUF_ADDR_C(1, 0) == 0x40001084u, "UART1 FIFO[0].BUF[0]");
+_Static_assert(FEAT_UART0_FIFO1_SUB_VAL_ADDR_C(0, 1) == 0x400000BCu, "FIFO[1].SUB[1].VAL: 0x80+0x20+0x14+0x8");
+_Static_assert(FEAT_UART0_FIFO0_SUB_VAL_ADDR_C(0, 0) == 0x40000094u, "FIFO[0].SUB[0].VAL");
+_Static_assert(FEAT_UART0_FIFO0_SUB_VAL_COUNT == 2 && FEAT_UART0_FIFO0_SUB_VAL_STRIDE == 8, "SUB[%s]");
 int main(void) { return 0; }
 C
 if gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$tmp" "$tmp/facts.c" 2>"$tmp/cc"; then
@@ -81,7 +88,9 @@ assert regs["CHA_CFG"]["svd"]["dim_of"] == "CH%s_CFG"
 assert regs["CTRL2"]["svd"]["derived_from"] == "CTRL"
 assert regs["PORT_SET"]["svd"]["cluster"] == "PORT" and regs["PORT_SET"]["array"]["count"] == 2
 assert [(c["name"], c["parent"], c["address"]) for c in b["svd"]["clusters"]] == \
-    [("PORT", None, "0x40"), ("DMA", None, "0x60"), ("CH", "DMA", "0x68")]
+    [("PORT", None, "0x40"), ("DMA", None, "0x60"), ("CH", "DMA", "0x68"),
+     ("FIFO0", None, "0x80"), ("SUB", "FIFO0", "0x94"), ("FIFO1", None, "0xa0"),
+     ("SUB", "FIFO1", "0xb4")]
 assert d["spec"]["device"]["name"] == "FEAT" and b["svd"]["address_blocks"][0]["size"] == "0x100"
 PY
 then
