@@ -520,7 +520,7 @@ static struct dt *instance_json(struct ctx *c, const struct model_instance *inst
 
 static const char *sem_name(enum regc_sem sem)
 {
-    static const char *const names[] = {"rw", "ro", "wo", "rwv", "w1c", "w1s", "mbz", "ig", "mb1"};
+    static const char *const names[] = {"rw", "ro", "wo", "rwv", "w1c", "w1s", "mbz", "ig", "mb1", "gap"};
     return sem < REGC_SEM__COUNT ? names[sem] : "mbz";
 }
 
@@ -874,6 +874,7 @@ static struct dt *masks_json(struct ctx *c, const struct model_masks *m)
     SET(c, o, "w1c", hex(c, m->w1c));
     SET(c, o, "w1s", hex(c, m->w1s));
     SET(c, o, "writable", hex(c, m->writable));
+    SET(c, o, "preserve", hex(c, m->preserve)); /* the gap class (i27m) */
     return o;
 }
 
@@ -895,6 +896,7 @@ static struct dt *c_masks_json(struct ctx *c, const struct model_masks *m, unsig
                 {"keep", m->keep},
                 {"volatile", m->volatile_},
                 {"levels", m->level},
+                {"preserve", m->preserve},
                 {"rmw", rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
@@ -1113,6 +1115,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "c_masks", c_masks_json(c, &m, r->size));
     SET(c, o, "c_has_fields", dt_bool(has_fields));
     SET(c, o, "c_has_rules", dt_bool(r->nrules > 0));
+    SET(c, o, "c_has_preserve", dt_bool(m.preserve != 0)); /* gap bits: safe writes keep them */
     SET(c, o, "c_rules_mask",
         dt_str_ref(c->a, arena_printf(c->a, "0x%xu",
                                       r->nrules >= 31 ? 0x7fffffffu : (1u << r->nrules) - 1)));
@@ -1138,6 +1141,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         {"writable", "_WRITABLE_MASK"},
         {"keep", "_KEEP_MASK"},
         {"levels", "_LEVELS_MASK"},
+        {"preserve", "_PRESERVE_MASK"},
         {"rules", "_RULES"},
     };
     struct def_scope d = C_DEF(c, o, stem);

@@ -126,6 +126,7 @@ struct model_masks model_reg_masks(const struct model_reg *r)
         m.writable |= cls & REGC_MASK_WRITABLE ? bits : 0;
         m.keep |= cls & REGC_MASK_KEEP ? bits : 0;
         m.volatile_ |= cls & REGC_MASK_VOLATILE ? bits : 0;
+        m.preserve |= cls & REGC_MASK_PRESERVE ? bits : 0;
         m.level |= field_is_level(r, f) ? bits : 0;
     }
     /* bits from the implemented width up to the access size read 0 and must be written 0 */

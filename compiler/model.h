@@ -560,6 +560,7 @@ uint64_t model_reg_address(const struct model_reg *r, const struct model_instanc
  */
 struct model_masks {
     uint64_t mbz, mb1, ignored, ro, wo, w1c, w1s, writable, keep, volatile_;
+    uint64_t preserve; /* undescribed bits (the gap class): every write puts back what was read */
     uint64_t level; /* write-only bits that hold a state: the box control's freeze and
                        freeze-enable (runtime regc_field_level); kept as read, not pulsed */
 };

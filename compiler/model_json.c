@@ -443,6 +443,7 @@ static void put_masks(struct jw *w, const struct model_reg *r)
     put_hex(w, "w1c", m.w1c);
     put_hex(w, "w1s", m.w1s);
     put_hex(w, "writable", m.writable);
+    put_hex(w, "preserve", m.preserve);
     close_obj(w);
 }
 

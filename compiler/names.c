@@ -196,6 +196,7 @@ static void foreach_reg(const struct emitter *em, const char *prefix, const stru
     char *stem = names_reg(em->a, prefix, r);
     EMIT(em, stem, r->pos, "WIDTH", "SIZE", "RESET", "MBZ_MASK", "MB1_MASK", "IGNORED_MASK",
          "RO_MASK", "WO_MASK", "W1C_MASK", "W1S_MASK", "WRITABLE_MASK", "KEEP_MASK", "LEVELS_MASK",
+         "PRESERVE_MASK",
          "write_value");
     const struct model_block *b = r->block;
     bool uniform = names_reg_uniform(r);

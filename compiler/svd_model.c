@@ -12,8 +12,8 @@
  * properties (size, access, protection, resetValue, resetMask) are
  * inherited device -> peripheral -> cluster -> register -> field access.
  * A register without fields gets one field of its own name over all its
- * bits; bits no field describes become implicit reserved fields that keep
- * the register's reset bits.
+ * bits; bits no field describes become implicit gap fields (written back as
+ * read by safe writes) that keep the register's reset bits.
  *
  * Defects where the intent is clear are warnings that name what is dropped
  * or changed (--strict makes them errors); the rest are errors.
@@ -636,8 +636,8 @@ static const struct model_field *overlapping(const struct model_reg *r, const st
  */
 static const char *field_c_name(struct builder *b, const char *name, struct srcpos pos)
 {
-    static const char *const masks[] = {"MBZ", "MB1", "IGNORED",  "RO",  "WO",
-                                        "W1C", "W1S", "WRITABLE", "KEEP"};
+    static const char *const masks[] = {"MBZ",      "MB1",  "IGNORED", "RO",      "WO", "W1C",
+                                        "W1S",      "WRITABLE", "KEEP",  "LEVELS", "PRESERVE"};
     const char *s = identifier(b, name, "field", pos);
     for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
         if (strcasecmp(s, masks[i]) == 0) {
@@ -744,11 +744,11 @@ static struct model_field *gap_field(struct builder *b, struct model_reg *r, uns
                                      unsigned lsb)
 {
     struct model_field *f = arena_zalloc(b->a, sizeof(*f));
-    f->name = "rsv";
+    f->name = "gap";
     f->msb = msb;
     f->lsb = lsb;
-    f->access_text = "rsv";
-    f->access = REGC_ACCESS_RSV;
+    f->access_text = "gap";
+    f->access = REGC_ACCESS_GAP;
     f->implicit = true;
     f->reg = r;
     f->pos = r->pos;
@@ -756,7 +756,7 @@ static struct model_field *gap_field(struct builder *b, struct model_reg *r, uns
     return f;
 }
 
-/* Bits no field describes: reserved fields keeping the register's reset there. */
+/* Bits no field describes: gap fields (written back as read) keeping the register's reset there. */
 static void fill_gaps(struct builder *b, struct model_reg *r, size_t *cap)
 {
     if (r->nfields) /* none when every field was dropped: then r->fields is NULL */

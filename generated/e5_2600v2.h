@@ -85,6 +85,7 @@ extern "C" {
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK      UINT64_C(0x00000000e0007fff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK          UINT64_C(0x0000000040007fff) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_PRESERVE_MASK      UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
@@ -235,6 +236,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WRITABLE_MASK UINT64_C(0x0000000000000000) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_KEEP_MASK     UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CONFIG so that it holds 'wanted', given 'was', the value read
@@ -297,6 +299,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t w
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WRITABLE_MASK    UINT64_C(0x0000000007ffffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_KEEP_MASK        UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_LEVELS_MASK      UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_PRESERVE_MASK    UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
@@ -670,6 +673,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_u_fixed_val(uint64_
 #define E5_2600V2_U_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x000000001f56ffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x000000001f54ffff) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_CTL_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_U_MSR_PMON_CTL_FIRST <= i < E5_2600V2_U_MSR_PMON_CTL_FIRST + E5_2600V2_U_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_u_msr_pmon_ctl_addr(unsigned i)
@@ -930,6 +934,7 @@ static inline const char *e5_2600v2_u_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_U_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_U_MSR_PMON_CTR_FIRST <= i < E5_2600V2_U_MSR_PMON_CTR_FIRST + E5_2600V2_U_MSR_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_u_msr_pmon_ctr_addr(unsigned i)
@@ -1014,6 +1019,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_WRITABLE_MASK UINT64_C(0x0000000000000003) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_KEEP_MASK     UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -1090,6 +1096,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_box_status_ov_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_WRITABLE_MASK UINT64_C(0x0000000000500000) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_KEEP_MASK     UINT64_C(0x0000000000500000) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_FIXED_CTL_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
@@ -1191,6 +1198,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_FIXED_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
@@ -1505,6 +1513,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK  UINT64_C(0x0000000000000103) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_LEVELS_MASK    UINT64_C(0x0000000000000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600v2_cn_msr_pmon_box_ctl_addr(unsigned inst)
@@ -1727,6 +1736,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x00000000ff4effff) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x00000000ff4cffff) /* read-modify-write keeps */
 #define E5_2600V2_CN_MSR_PMON_CTL_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_CN_MSR_PMON_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600v2_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
@@ -2070,6 +2080,7 @@ static inline const char *e5_2600v2_cn_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_CN_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_CN_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_CN_MSR_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600v2_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
@@ -2236,6 +2247,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WRITABLE_MASK UINT64_C(0x00000000007e001f) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_KEEP_MASK     UINT64_C(0x00000000007e001f) /* read-modify-write keeps */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter0_addr(unsigned inst)
@@ -2429,6 +2441,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_tid_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WRITABLE_MASK UINT64_C(0x00000000dff0ffff) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_KEEP_MASK     UINT64_C(0x00000000dff0ffff) /* read-modify-write keeps */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter1_addr(unsigned inst)
@@ -3950,6 +3963,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK  UINT64_C(0x0000000000000103) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_LEVELS_MASK    UINT64_C(0x0000000000000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -4086,6 +4100,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_CTL_WRITABLE_MASK      UINT64_C(0x00000000df76c0ff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_CTL_KEEP_MASK          UINT64_C(0x00000000df74c0ff) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_PMON_CTL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_PMON_CTL_PRESERVE_MASK      UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_PCU_MSR_PMON_CTL_FIRST <= i < E5_2600V2_PCU_MSR_PMON_CTL_FIRST + E5_2600V2_PCU_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_pcu_msr_pmon_ctl_addr(unsigned i)
@@ -4436,6 +4451,7 @@ static inline const char *e5_2600v2_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_PCU_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_PCU_MSR_PMON_CTR_FIRST <= i < E5_2600V2_PCU_MSR_PMON_CTR_FIRST + E5_2600V2_PCU_MSR_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_pcu_msr_pmon_ctr_addr(unsigned i)
@@ -4523,6 +4539,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK   UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK       UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_LEVELS_MASK     UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_PRESERVE_MASK   UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
@@ -4667,6 +4684,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK     UINT64_C(0xffffffffffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_CORE_C6_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
@@ -4739,6 +4757,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK     UINT64_C(0xffffffffffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_CORE_C3_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
@@ -5388,6 +5407,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -5510,6 +5530,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000000f) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -5594,6 +5615,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_CTL_WRITABLE_MASK   UINT32_C(0xff57ffff) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_CTL_KEEP_MASK       UINT32_C(0xff54ffff) /* read-modify-write keeps */
 #define E5_2600V2_HA_PCI_PMON_CTL_LEVELS_MASK     UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_HA_PCI_PMON_CTL_PRESERVE_MASK   UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_HA_PCI_PMON_CTL_FIRST <= i < E5_2600V2_HA_PCI_PMON_CTL_FIRST + E5_2600V2_HA_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_addr(unsigned i)
@@ -5883,6 +5905,7 @@ static inline const char *e5_2600v2_ha_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_HA_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_HA_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_HA_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_HA_PCI_PMON_CTR_FIRST <= i < E5_2600V2_HA_PCI_PMON_CTR_FIRST + E5_2600V2_HA_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctr_addr(unsigned i)
@@ -7698,6 +7721,7 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -7822,6 +7846,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000001f) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -7906,6 +7931,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST + E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_addr(unsigned i)
@@ -8169,6 +8195,7 @@ static inline const char *e5_2600v2_mc_chy_pci_pmon_ctl_rule_message(unsigned bi
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_MC_CHY_PCI_PMON_CTR_FIRST <= i < E5_2600V2_MC_CHY_PCI_PMON_CTR_FIRST + E5_2600V2_MC_CHY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctr_addr(unsigned i)
@@ -8255,6 +8282,7 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK UINT32_C(0x00480000) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK     UINT32_C(0x00400000) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
@@ -8358,6 +8386,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
@@ -10046,6 +10075,7 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -10169,6 +10199,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000000f) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -10254,6 +10285,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_WRITABLE_MASK    UINT32_C(0xff76ffff) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_KEEP_MASK        UINT32_C(0xff74ffff) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_LEVELS_MASK      UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_PRESERVE_MASK    UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_Q_PY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_Q_PY_PCI_PMON_CTL_FIRST + E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_addr(unsigned i)
@@ -10544,6 +10576,7 @@ static inline const char *e5_2600v2_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_Q_PY_PCI_PMON_CTR_FIRST <= i < E5_2600V2_Q_PY_PCI_PMON_CTR_FIRST + E5_2600V2_Q_PY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctr_addr(unsigned i)
@@ -12292,6 +12325,7 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
@@ -12471,6 +12505,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK  UINT32_C(0x000f000f) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
@@ -12580,6 +12615,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
@@ -12758,6 +12794,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK  UINT32_C(0x000f000f) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
@@ -12871,6 +12908,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R2_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R2_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -12992,6 +13030,7 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000000f) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R2_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -13076,6 +13115,7 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
 #define E5_2600V2_R2_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R2_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_R2_PCI_PMON_CTL_FIRST <= i < E5_2600V2_R2_PCI_PMON_CTL_FIRST + E5_2600V2_R2_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_addr(unsigned i)
@@ -13342,6 +13382,7 @@ static inline const char *e5_2600v2_r2_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_R2_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_R2_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R2_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_R2_PCI_PMON_CTR_FIRST <= i < E5_2600V2_R2_PCI_PMON_CTR_FIRST + E5_2600V2_R2_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctr_addr(unsigned i)
@@ -13985,6 +14026,7 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R3_Ly_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -14107,6 +14149,7 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R3_Ly_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -14191,6 +14234,7 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST + E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_addr(unsigned i)
@@ -14456,6 +14500,7 @@ static inline const char *e5_2600v2_r3_ly_pci_pmon_ctl_rule_message(unsigned bit
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R3_LY_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_R3_LY_PCI_PMON_CTR_FIRST <= i < E5_2600V2_R3_LY_PCI_PMON_CTR_FIRST + E5_2600V2_R3_LY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctr_addr(unsigned i)
@@ -15600,6 +15645,7 @@ static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to IRP_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -15729,6 +15775,7 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_IRP_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff44ffff) /* a write has an effect */
 #define E5_2600V2_IRP_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff44ffff) /* read-modify-write keeps */
 #define E5_2600V2_IRP_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_IRP_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_IRP_PCI_PMON_CTL_FIRST <= i < E5_2600V2_IRP_PCI_PMON_CTL_FIRST + E5_2600V2_IRP_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_addr(unsigned i)
@@ -15937,6 +15984,7 @@ static inline const char *e5_2600v2_irp_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_IRP_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_IRP_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_IRP_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_IRP_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Offset of element i from element E5_2600V2_IRP_PCI_PMON_CTR_FIRST: the manual does not space them evenly. */
 static inline uint32_t e5_2600v2_irp_pci_pmon_ctr_offset(unsigned i)

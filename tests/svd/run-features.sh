@@ -52,6 +52,10 @@ _Static_assert(FEAT_UART0_PORT_SET_ADDR_C(0, 0) == 0x40000040u, "UART0 PORT[0].S
 _Static_assert(FEAT_UART0_PORT_CLR_WO_MASK == 0xFFFFFFFFu, "CLR write-only");
 /* DMA { CH { LEN } }: 0x60 + 0x8 + 0x4 */
 _Static_assert(FEAT_UART0_DMA_CH_LEN_UART0_ADDR == 0x4000006Cu, "nested clusters");
+/* bits no field describes are the gap class: kept as read (DESIGN.md, "Memory-mapped devices") */
+_Static_assert(FEAT_UART0_CTRL_PRESERVE_MASK == 0xFFFFF0F8u, "CTRL: all but EN [0], MODE [2:1], RATE [11:8]");
+_Static_assert(FEAT_UART0_STATUS_PRESERVE_MASK == 0xFFFCu, "STATUS: 16 bits but ERR [0], RXNE [1]");
+_Static_assert(FEAT_UART0_CTRL_MBZ_MASK == 0 && FEAT_UART0_STATUS_MBZ_MASK == 0, "nothing forced 0");
 /* FIFO[%s] (0x80, 0x20 apart) holding BUF[%s] (4 at +0x4, stride 4) and SUB[%s] (+0x14, 0x8 apart) */
 _Static_assert(FEAT_UART0_FIFO0_BUF_COUNT == 4 && FEAT_UART0_FIFO0_BUF_STRIDE == 4, "BUF in FIFO0");
 _Static_assert(FEAT_UART0_FIFO1_BUF_ADDR_C(0, 3) == 0x400000B0u, "UART0 FIFO[1].BUF[3]: 0x80+0x20+0x4+0xC");
@@ -65,6 +69,29 @@ if gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$tmp" "$tmp/fa
     tap_ok "features.svd: every hand-derived fact holds in the C header"
 else
     tap_fail "features.svd: every hand-derived fact holds in the C header" "$(grep -m 5 error "$tmp/cc")"
+fi
+
+# The safe write keeps undescribed bits as read: CTRL read as all ones, EN/MODE/RATE wanted 0,
+# must write ~(0x1 | 0x6 | 0xF00); STATUS read as 0xFFFF, nothing wanted: RXNE (read-only)
+# and bits 15:2 as read, ERR (oneToClear) 0 unless asked.
+cat >"$tmp/rmw.c" <<'C'
+#include "feat.h"
+#include <stdio.h>
+int main(void)
+{
+    uint32_t c = feat_uart0_ctrl_write_value(0xFFFFFFFFu, 0, 0);
+    uint32_t s = feat_uart0_status_write_value(0xFFFFu, 0, 0);
+    uint32_t k = feat_uart0_ctrl_write_value(0x12345678u, 0x00000F07u, 0);
+    printf("%08x %04x %08x\n", (unsigned)c, (unsigned)s, (unsigned)k);
+    return 0;
+}
+C
+if gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp" "$tmp/rmw.c" -o "$tmp/rmw" 2>"$tmp/cc" &&
+    [ "$("$tmp/rmw")" = "fffff0f8 fffe 12345f7f" ]; then
+    tap_ok "features.svd: a safe write keeps the bits no field describes as read"
+else
+    tap_fail "features.svd: a safe write keeps the bits no field describes as read" \
+        "$(cat "$tmp/cc"; "$tmp/rmw" 2>&1)" "want: fffff0f8 fffe 12345f7f"
 fi
 
 "$regc" tests/svd/features.svd -t json -o "$tmp/feat.json"
@@ -91,6 +118,9 @@ assert [(c["name"], c["parent"], c["address"]) for c in b["svd"]["clusters"]] ==
     [("PORT", None, "0x40"), ("DMA", None, "0x60"), ("CH", "DMA", "0x68"),
      ("FIFO0", None, "0x80"), ("SUB", "FIFO0", "0x94"), ("FIFO1", None, "0xa0"),
      ("SUB", "FIFO1", "0xb4")]
+gaps = [(f["lsb"], f["msb"], f["access"]) for f in regs["CTRL"]["fields"] if f["implicit"]]
+assert sorted(gaps) == [(3, 7, "gap"), (12, 31, "gap")], gaps
+assert regs["CTRL"]["masks"]["preserve"] == "0xfffff0f8" and regs["CTRL"]["masks"]["mbz"] == "0x0"
 assert d["spec"]["device"]["name"] == "FEAT" and b["svd"]["address_blocks"][0]["size"] == "0x100"
 PY
 then
