@@ -578,6 +578,8 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "msb", dt_int(c->a, f->msb));
     SET(c, o, "width", dt_int(c->a, model_field_width(f)));
     SET_STR(c, o, "access", f->access_text);
+    /* the class's spelling (an SVD field's access_text is SVD's "read-write"): the tables' enum */
+    SET(c, o, "access_class", dt_str_ref(c->a, regc_access_text(f->access)));
     SET(c, o, "reset", hex(c, f->reset));
     struct folded desc = fold_text(c, f->desc);
     SET(c, o, "desc", folded_value(c, desc));

@@ -879,6 +879,7 @@ static void reg_fields(struct builder *b, struct model_reg *r, const struct svd_
     if (r->nfields == 0 && !has_field_nodes(n))
         whole_field(b, r, n, p, &cap);
     fill_gaps(b, r, &cap);
+    svd_write_rules(b->a, b->dg, r);
 }
 
 /*

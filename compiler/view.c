@@ -103,6 +103,7 @@ static const struct {
     {"event.c_def", "counters", "str"},
     {"event.c_def", "name", "str"},
     {"event.c_def", "umask", "str"},
+    {"field", "access_class", "str"},
     {"field", "c_bits", "str"},
     {"field", "c_cite_lines", "list:line"},
     {"field", "c_def", "obj?:field.c_def"},

@@ -83,15 +83,64 @@ int main(void)
     uint32_t s = feat_uart0_status_write_value(0xFFFFu, 0, 0);
     uint32_t k = feat_uart0_ctrl_write_value(0x12345678u, 0x00000F07u, 0);
     printf("%08x %04x %08x\n", (unsigned)c, (unsigned)s, (unsigned)k);
+    /* writeConstraint rules, worked out from the file: PRESC 2..9 (<range>), SEL 0 or 2 (the
+     * values a write may use; C is usage read). CMSIS-SVD.xsd 1.3.12: "writeConstraint
+     * specifies the subset of allowed write values" */
+    static const uint32_t ok[] = {0x22, 0x02, 0x09, 0x29};
+    static const uint32_t bad_presc[] = {0x20, 0x21, 0x2A, 0x2F};
+    static const uint32_t bad_sel[] = {0x12, 0x32};
+    for (unsigned i = 0; i < 4; i++)
+        if (feat_uart0_timing_check(ok[i]) != 0)
+            printf("rule fires on 0x%x\n", (unsigned)ok[i]);
+    for (unsigned i = 0; i < 4; i++)
+        if (feat_uart0_timing_check(bad_presc[i]) != (unsigned)FEAT_UART0_TIMING_RULE_PRESC_RANGE)
+            printf("PRESC range silent on 0x%x\n", (unsigned)bad_presc[i]);
+    for (unsigned i = 0; i < 2; i++)
+        if (feat_uart0_timing_check(bad_sel[i]) != (unsigned)FEAT_UART0_TIMING_RULE_SEL_VALUES)
+            printf("SEL values silent on 0x%x\n", (unsigned)bad_sel[i]);
     return 0;
 }
 C
 if gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp" "$tmp/rmw.c" -o "$tmp/rmw" 2>"$tmp/cc" &&
     [ "$("$tmp/rmw")" = "fffff0f8 fffe 12345f7f" ]; then
-    tap_ok "features.svd: a safe write keeps the bits no field describes as read"
+    tap_ok "features.svd: a safe write keeps the bits no field describes as read; writeConstraint rules"
 else
-    tap_fail "features.svd: a safe write keeps the bits no field describes as read" \
+    tap_fail "features.svd: a safe write keeps the bits no field describes as read; writeConstraint rules" \
         "$(cat "$tmp/cc"; "$tmp/rmw" 2>&1)" "want: fffff0f8 fffe 12345f7f"
+fi
+
+# The descriptor tables carry the same: libregrt's checked write refuses what the rules refuse
+# (TIMING 0x2A: PRESC 10; 0x32: SEL 3), and its read-modify-write keeps CTRL's gap bits.
+: "${BUILD:=build}"
+"$regc" tests/svd/features.svd -t tables -o "$tmp/feat_tables.h"
+cat >"$tmp/rt.c" <<'C'
+#include "feat_tables.h"
+#include <regc/regc.h>
+#include <stdio.h>
+int main(void)
+{
+    const struct regc_block *b = regc_spec_block(&FEAT_spec, "UART0");
+    const struct regc_reg *t = b ? regc_block_reg(b, "TIMING") : NULL;
+    const struct regc_reg *c = b ? regc_block_reg(b, "CTRL") : NULL;
+    char msg[256];
+    if (!t || !c)
+        return 1;
+    printf("%d %d %d %d %08llx\n", regc_check(&FEAT_spec, t, NULL, 0x22, msg, sizeof msg),
+           regc_check(&FEAT_spec, t, NULL, 0x09, msg, sizeof msg) == 0,
+           regc_check(&FEAT_spec, t, NULL, 0x2A, msg, sizeof msg) != 0,
+           regc_check(&FEAT_spec, t, NULL, 0x32, msg, sizeof msg) != 0,
+           (unsigned long long)regc_rmw_value(c, 0xFFFFFFFFu, 0x7, 0x0));
+    return 0;
+}
+C
+if [ ! -f "$BUILD/libregrt.a" ]; then
+    tap_skip "features.svd: libregrt checks the writeConstraint rules" "no $BUILD/libregrt.a (make)"
+elif gcc -std=c11 -Wall -Wextra -Werror -I"$tmp" -Iruntime/include "$tmp/rt.c" "$BUILD/libregrt.a" \
+        -o "$tmp/rt" 2>"$tmp/cc" && [ "$("$tmp/rt")" = "0 1 1 1 fffffff8" ]; then
+    tap_ok "features.svd: libregrt checks the writeConstraint rules and keeps the gap bits"
+else
+    tap_fail "features.svd: libregrt checks the writeConstraint rules and keeps the gap bits" \
+        "$(cat "$tmp/cc"; "$tmp/rt" 2>&1)" "want: 0 1 1 1 fffffff8"
 fi
 
 "$regc" tests/svd/features.svd -t json -o "$tmp/feat.json"
