@@ -561,6 +561,10 @@ uint64_t model_reg_address(const struct model_reg *r, const struct model_instanc
 struct model_masks {
     uint64_t mbz, mb1, ignored, ro, wo, w1c, w1s, writable, keep, volatile_;
     uint64_t preserve; /* undescribed bits (the gap class): every write puts back what was read */
+    uint64_t w0;       /* write 0 acts (RW0C, RW0S, RW0T): a safe write writes 1 */
+    uint64_t w1t;      /* write 1 toggles (RW1T): a safe write writes 0 */
+    uint64_t wany;     /* any write acts (RWAC, RWAS): no write leaves them unchanged */
+    uint64_t once;     /* only the first write after reset has an effect (RWO, WOO) */
     uint64_t level; /* write-only bits that hold a state: the box control's freeze and
                        freeze-enable (runtime regc_field_level); kept as read, not pulsed */
 };

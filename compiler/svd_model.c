@@ -453,6 +453,24 @@ static bool field_bits(struct builder *b, const struct svd_node *n, unsigned *ms
     return true;
 }
 
+/*
+ * The class of a modifiedWriteValues (docs/regspec.md quotes the CMSIS-SVD definitions).
+ * oneToClear and oneToSet on a write-only field are WO: a 1 acts, a safe write writes 0. The
+ * other effects keep their class without reads too: what a safe write writes is the same.
+ */
+static enum regc_access effect_access(enum model_write_effect e, bool reads)
+{
+    static const enum regc_access classes[WRITE_EFFECT__COUNT] = {
+        [WRITE_STORES] = REGC_ACCESS_RW,          [WRITE_ONE_TO_CLEAR] = REGC_ACCESS_RW1C,
+        [WRITE_ONE_TO_SET] = REGC_ACCESS_RW1S,    [WRITE_ONE_TO_TOGGLE] = REGC_ACCESS_RW1T,
+        [WRITE_ZERO_TO_CLEAR] = REGC_ACCESS_RW0C, [WRITE_ZERO_TO_SET] = REGC_ACCESS_RW0S,
+        [WRITE_ZERO_TO_TOGGLE] = REGC_ACCESS_RW0T, [WRITE_CLEAR] = REGC_ACCESS_RWAC,
+        [WRITE_SET] = REGC_ACCESS_RWAS};
+    if (!reads && (e == WRITE_ONE_TO_CLEAR || e == WRITE_ONE_TO_SET))
+        return REGC_ACCESS_WO;
+    return classes[e];
+}
+
 /* The attribute class for SVD's access and write effect; access_text keeps SVD's words. */
 static void field_access(struct builder *b, struct model_field *f, const char *access,
                          struct srcpos apos)
@@ -466,20 +484,13 @@ static void field_access(struct builder *b, struct model_field *f, const char *a
     f->write_once = strstr(acc, "riteOnce") != NULL;
     bool reads = strncmp(acc, "read", 4) == 0, writes = strcmp(acc, "read-only") != 0;
     f->access = !writes ? REGC_ACCESS_RO : !reads ? REGC_ACCESS_WO : REGC_ACCESS_RW;
+    if (f->write_once)
+        f->access = reads ? REGC_ACCESS_RWO : REGC_ACCESS_WOO;
     f->access_text = acc;
     if (!writes || f->write_effect == WRITE_STORES)
         return;
     f->access_text = arena_printf(b->a, "%s, %s", acc, write_words[f->write_effect]);
-    if (f->write_effect == WRITE_ONE_TO_CLEAR)
-        f->access = reads ? REGC_ACCESS_RW1C : REGC_ACCESS_WO;
-    else if (f->write_effect == WRITE_ONE_TO_SET || f->write_effect == WRITE_ONE_TO_TOGGLE)
-        f->access = reads ? REGC_ACCESS_RW1S : REGC_ACCESS_WO; /* a safe write writes 0 */
-    else
-        diag_report(b->dg, DIAG_SVD_WRITE_EFFECT, f->pos,
-                    "field '%s': modifiedWriteValues '%s' is kept in the model, but regc's "
-                    "safe-write masks have no class for it yet: the header treats the field as "
-                    "read-write",
-                    f->name, write_words[f->write_effect]);
+    f->access = effect_access(f->write_effect, reads);
 }
 
 static void field_effects(struct builder *b, struct model_field *f, const struct svd_node *n,
@@ -637,7 +648,8 @@ static const struct model_field *overlapping(const struct model_reg *r, const st
 static const char *field_c_name(struct builder *b, const char *name, struct srcpos pos)
 {
     static const char *const masks[] = {"MBZ",      "MB1",  "IGNORED", "RO",      "WO", "W1C",
-                                        "W1S",      "WRITABLE", "KEEP",  "LEVELS", "PRESERVE"};
+                                        "W1S",      "WRITABLE", "KEEP",  "LEVELS", "PRESERVE",
+                                        "W0",       "W1T",      "WANY",  "ONCE"};
     const char *s = identifier(b, name, "field", pos);
     for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
         if (strcasecmp(s, masks[i]) == 0) {

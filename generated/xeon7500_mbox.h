@@ -41,6 +41,8 @@ extern "C" {
 #define XEON7500_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define XEON7500_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
 #define XEON7500_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
+#define XEON7500_ACT_W0 16u /* write the write-0-acts bits of 'wanted' (a 0 clears, sets or toggles); else 1 */
+#define XEON7500_ACT_W1T 32u /* write the write-1-to-toggle bits of 'wanted' (toggles those bits) */
 
 /* ==========================================================================
  * U-Box (block 'ubox')

@@ -56,6 +56,12 @@ _Static_assert(FEAT_UART0_DMA_CH_LEN_UART0_ADDR == 0x4000006Cu, "nested clusters
 _Static_assert(FEAT_UART0_CTRL_PRESERVE_MASK == 0xFFFFF0F8u, "CTRL: all but EN [0], MODE [2:1], RATE [11:8]");
 _Static_assert(FEAT_UART0_STATUS_PRESERVE_MASK == 0xFFFCu, "STATUS: 16 bits but ERR [0], RXNE [1]");
 _Static_assert(FEAT_UART0_CTRL_MBZ_MASK == 0 && FEAT_UART0_STATUS_MBZ_MASK == 0, "nothing forced 0");
+/* FLAGS: each write side effect's class (docs/regspec.md, "Attributes") */
+_Static_assert(FEAT_UART0_FLAGS_W0_MASK == 0x0Bu, "ZC [0], ZS [1], ZT [3]: a 0 acts");
+_Static_assert(FEAT_UART0_FLAGS_W1T_MASK == 0x04u, "OT [2]: a 1 toggles");
+_Static_assert(FEAT_UART0_FLAGS_WANY_MASK == 0x30u, "CL [4], ST [5]: any write acts");
+_Static_assert(FEAT_UART0_FLAGS_ONCE_MASK == 0x40u, "LOCK [6]: the first write only");
+_Static_assert(FEAT_UART0_FLAGS_PRESERVE_MASK == 0xFFFF0080u, "bit 7 and 31:16: gaps");
 /* FIFO[%s] (0x80, 0x20 apart) holding BUF[%s] (4 at +0x4, stride 4) and SUB[%s] (+0x14, 0x8 apart) */
 _Static_assert(FEAT_UART0_FIFO0_BUF_COUNT == 4 && FEAT_UART0_FIFO0_BUF_STRIDE == 4, "BUF in FIFO0");
 _Static_assert(FEAT_UART0_FIFO1_BUF_ADDR_C(0, 3) == 0x400000B0u, "UART0 FIFO[1].BUF[3]: 0x80+0x20+0x4+0xC");
@@ -86,6 +92,13 @@ int main(void)
     /* writeConstraint rules, worked out from the file: PRESC 2..9 (<range>), SEL 0 or 2 (the
      * values a write may use; C is usage read). CMSIS-SVD.xsd 1.3.12: "writeConstraint
      * specifies the subset of allowed write values" */
+    /* FLAGS read as 0xFFFF00FF, wanted V 0x12, LOCK 0: a 1 to ZC, ZS, ZT (no effect), a 0 to OT,
+     * CL, ST (CL, ST act anyway), LOCK and V from 'wanted', the gaps (bit 7, 31:16) as read:
+     * 0xFFFF0000 | 0x1200 | 0x80 | 0x0B. With ACT_W0 and wanted ZC 0, ZS 1, ZT 1: 0x0A there;
+     * with ACT_W1T and wanted OT 1: 0x04 more */
+    printf("%08x ", (unsigned)feat_uart0_flags_write_value(0xFFFF00FFu, 0x1200u, 0));
+    printf("%08x ", (unsigned)feat_uart0_flags_write_value(0xFFFF00FFu, 0x120Au, FEAT_ACT_W0));
+    printf("%08x\n", (unsigned)feat_uart0_flags_write_value(0xFFFF00FFu, 0x1204u, FEAT_ACT_W1T));
     static const uint32_t ok[] = {0x22, 0x02, 0x09, 0x29};
     static const uint32_t bad_presc[] = {0x20, 0x21, 0x2A, 0x2F};
     static const uint32_t bad_sel[] = {0x12, 0x32};
@@ -102,11 +115,11 @@ int main(void)
 }
 C
 if gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp" "$tmp/rmw.c" -o "$tmp/rmw" 2>"$tmp/cc" &&
-    [ "$("$tmp/rmw")" = "fffff0f8 fffe 12345f7f" ]; then
+    [ "$("$tmp/rmw")" = "$(printf 'fffff0f8 fffe 12345f7f\nffff128b ffff128a ffff128f')" ]; then
     tap_ok "features.svd: a safe write keeps the bits no field describes as read; writeConstraint rules"
 else
     tap_fail "features.svd: a safe write keeps the bits no field describes as read; writeConstraint rules" \
-        "$(cat "$tmp/cc"; "$tmp/rmw" 2>&1)" "want: fffff0f8 fffe 12345f7f"
+        "$(cat "$tmp/cc"; "$tmp/rmw" 2>&1)" "want: fffff0f8 fffe 12345f7f / ffff128b ffff128a ffff128f"
 fi
 
 # The descriptor tables carry the same: libregrt's checked write refuses what the rules refuse
@@ -125,6 +138,11 @@ int main(void)
     char msg[256];
     if (!t || !c)
         return 1;
+    /* FLAGS read as 0xFFFF00FF, V (mask 0xFF00) given 0x12: the write-0-acts bits 1 (0x0B) */
+    const struct regc_reg *g = b ? regc_block_reg(b, "FLAGS") : NULL;
+    if (!g)
+        return 1;
+    printf("%08llx ", (unsigned long long)regc_rmw_value(g, 0xFFFF00FFu, 0xFF00, 0x1200));
     printf("%d %d %d %d %08llx\n", regc_check(&FEAT_spec, t, NULL, 0x22, msg, sizeof msg),
            regc_check(&FEAT_spec, t, NULL, 0x09, msg, sizeof msg) == 0,
            regc_check(&FEAT_spec, t, NULL, 0x2A, msg, sizeof msg) != 0,
@@ -136,11 +154,11 @@ C
 if [ ! -f "$BUILD/libregrt.a" ]; then
     tap_skip "features.svd: libregrt checks the writeConstraint rules" "no $BUILD/libregrt.a (make)"
 elif gcc -std=c11 -Wall -Wextra -Werror -I"$tmp" -Iruntime/include "$tmp/rt.c" "$BUILD/libregrt.a" \
-        -o "$tmp/rt" 2>"$tmp/cc" && [ "$("$tmp/rt")" = "0 1 1 1 fffffff8" ]; then
-    tap_ok "features.svd: libregrt checks the writeConstraint rules and keeps the gap bits"
+        -o "$tmp/rt" 2>"$tmp/cc" && [ "$("$tmp/rt")" = "ffff12cb 0 1 1 1 fffffff8" ]; then
+    tap_ok "features.svd: libregrt checks the writeConstraint rules, keeps the gap bits, writes write-0-acts bits 1"
 else
-    tap_fail "features.svd: libregrt checks the writeConstraint rules and keeps the gap bits" \
-        "$(cat "$tmp/cc"; "$tmp/rt" 2>&1)" "want: 0 1 1 1 fffffff8"
+    tap_fail "features.svd: libregrt checks the writeConstraint rules, keeps the gap bits, writes write-0-acts bits 1" \
+        "$(cat "$tmp/cc"; "$tmp/rt" 2>&1)" "want: ffff12cb 0 1 1 1 fffffff8"
 fi
 
 "$regc" tests/svd/features.svd -t json -o "$tmp/feat.json"

@@ -327,7 +327,8 @@ static void test_unknown_access(void **state)
     struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
     mk_field(r, "en", 31, 0, "RW-S", 5);
     run(s, "t.xml:5: error: field 'en' has unknown access 'RW-S'; accepted: RW, RO, RO-V, WO, "
-           "RW-V, RWS, RW1C, RW1S, RV, rsv, RV1, ig, gap\n");
+           "RW-V, RWS, RW1C, RW1S, RV, rsv, RV1, ig, gap, RW0C, RW0S, RW1T, RW0T, RWAC, RWAS, "
+           "RWO, WOO\n");
 }
 
 static void test_resets(void **state)
