@@ -487,10 +487,14 @@ static void field_access(struct builder *b, struct model_field *f, const char *a
     if (f->write_once)
         f->access = reads ? REGC_ACCESS_RWO : REGC_ACCESS_WOO;
     f->access_text = acc;
-    if (!writes || f->write_effect == WRITE_STORES)
-        return;
-    f->access_text = arena_printf(b->a, "%s, %s", acc, write_words[f->write_effect]);
-    f->access = effect_access(f->write_effect, reads);
+    if (writes && f->write_effect != WRITE_STORES) {
+        f->access_text = arena_printf(b->a, "%s, %s", acc, write_words[f->write_effect]);
+        f->access = effect_access(f->write_effect, reads);
+    }
+    /* a read side effect is shown where the attribute is: "read-only, readAction clear" */
+    if (f->read_effect != READ_NONE)
+        f->access_text =
+            arena_printf(b->a, "%s, readAction %s", f->access_text, read_words[f->read_effect]);
 }
 
 static void field_effects(struct builder *b, struct model_field *f, const struct svd_node *n,

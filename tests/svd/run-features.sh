@@ -61,7 +61,8 @@ _Static_assert(FEAT_UART0_FLAGS_W0_MASK == 0x0Bu, "ZC [0], ZS [1], ZT [3]: a 0 a
 _Static_assert(FEAT_UART0_FLAGS_W1T_MASK == 0x04u, "OT [2]: a 1 toggles");
 _Static_assert(FEAT_UART0_FLAGS_WANY_MASK == 0x30u, "CL [4], ST [5]: any write acts");
 _Static_assert(FEAT_UART0_FLAGS_ONCE_MASK == 0x40u, "LOCK [6]: the first write only");
-_Static_assert(FEAT_UART0_FLAGS_PRESERVE_MASK == 0xFFFF0080u, "bit 7 and 31:16: gaps");
+_Static_assert(FEAT_UART0_FLAGS_PRESERVE_MASK == 0xFFFF0000u, "31:16: a gap");
+_Static_assert(FEAT_UART0_FLAGS_RO_MASK == 0x80u, "RC [7]: read-only (a read clears it)");
 /* FIFO[%s] (0x80, 0x20 apart) holding BUF[%s] (4 at +0x4, stride 4) and SUB[%s] (+0x14, 0x8 apart) */
 _Static_assert(FEAT_UART0_FIFO0_BUF_COUNT == 4 && FEAT_UART0_FIFO0_BUF_STRIDE == 4, "BUF in FIFO0");
 _Static_assert(FEAT_UART0_FIFO1_BUF_ADDR_C(0, 3) == 0x400000B0u, "UART0 FIFO[1].BUF[3]: 0x80+0x20+0x4+0xC");
@@ -93,7 +94,8 @@ int main(void)
      * values a write may use; C is usage read). CMSIS-SVD.xsd 1.3.12: "writeConstraint
      * specifies the subset of allowed write values" */
     /* FLAGS read as 0xFFFF00FF, wanted V 0x12, LOCK 0: a 1 to ZC, ZS, ZT (no effect), a 0 to OT,
-     * CL, ST (CL, ST act anyway), LOCK and V from 'wanted', the gaps (bit 7, 31:16) as read:
+     * CL, ST (CL, ST act anyway), LOCK and V from 'wanted', RC (read-only) and the gap (31:16)
+     * as read:
      * 0xFFFF0000 | 0x1200 | 0x80 | 0x0B. With ACT_W0 and wanted ZC 0, ZS 1, ZT 1: 0x0A there;
      * with ACT_W1T and wanted OT 1: 0x04 more */
     printf("%08x ", (unsigned)feat_uart0_flags_write_value(0xFFFF00FFu, 0x1200u, 0));
@@ -206,6 +208,9 @@ assert [(c["name"], c["parent"], c["address"]) for c in b["svd"]["clusters"]] ==
     [("PORT", None, "0x40"), ("DMA", None, "0x60"), ("CH", "DMA", "0x68"),
      ("FIFO0", None, "0x80"), ("SUB", "FIFO0", "0x94"), ("FIFO1", None, "0xa0"),
      ("SUB", "FIFO1", "0xb4")]
+flags = {f["name"]: f for f in regs["FLAGS"]["fields"]}
+assert flags["RC"]["access"] == "read-only, readAction clear", flags["RC"]["access"]
+assert flags["ZC"]["access"] == "read-write, zeroToClear", flags["ZC"]["access"]
 gaps = [(f["lsb"], f["msb"], f["access"]) for f in regs["CTRL"]["fields"] if f["implicit"]]
 assert sorted(gaps) == [(3, 7, "gap"), (12, 31, "gap")], gaps
 assert regs["CTRL"]["masks"]["preserve"] == "0xfffff0f8" and regs["CTRL"]["masks"]["mbz"] == "0x0"
