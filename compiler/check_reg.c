@@ -97,8 +97,10 @@ static void check_reset_too_wide(struct check_ctx *c, const struct model_field *
 
 static void check_reserved_reset(struct check_ctx *c, const struct model_field *f)
 {
-    /* an implicit field's reset is the register's (SVD: bits no field describes) */
-    if (check_known_reserved(f) && f->reset != 0 && !f->implicit)
+    /* an implicit field's reset is the register's (SVD: bits no field describes), and so is
+     * a gap's: its bits are not known to be 0 */
+    if (check_known_reserved(f) && f->reset != 0 && !f->implicit &&
+        model_field_sem(f) != REGC_SEM_GAP)
         diag_report(c->dg, DIAG_RESERVED_RESET, f->pos,
                     "reserved field '%s' %s has non-zero reset " CHECK_X, f->name,
                     field_bits_text(c, f), f->reset);
@@ -225,7 +227,7 @@ static void fill_gaps(struct check_ctx *c, struct model_reg *r, const struct gap
                                                   : r->fields[written]->lsb > g[i].lsb))
             fields[out++] = r->fields[written++];
         struct model_field *f = arena_zalloc(c->a, sizeof(*f));
-        f->name = acc == REGC_ACCESS_IG ? "ig" : "rsv";
+        f->name = acc == REGC_ACCESS_IG ? "ig" : acc == REGC_ACCESS_GAP ? "gap" : "rsv";
         f->msb = g[i].msb;
         f->lsb = g[i].lsb;
         f->access_text = r->gaps;
@@ -233,6 +235,9 @@ static void fill_gaps(struct check_ctx *c, struct model_reg *r, const struct gap
         f->implicit = true;
         f->reg = r;
         f->pos = r->pos;
+        /* a gap keeps what the register's reset puts there; reserved bits reset to 0 */
+        if (acc == REGC_ACCESS_GAP && r->has_reset)
+            f->reset = (r->reset >> f->lsb) & model_field_max(f);
         fields[out++] = f;
     }
     while (written < r->nfields)
@@ -243,7 +248,8 @@ static void fill_gaps(struct check_ctx *c, struct model_reg *r, const struct gap
 
 static bool gaps_value_ok(const char *g)
 {
-    return strcmp(g, "RV") == 0 || strcmp(g, "rsv") == 0 || strcmp(g, "ig") == 0;
+    return strcmp(g, "RV") == 0 || strcmp(g, "rsv") == 0 || strcmp(g, "ig") == 0 ||
+           strcmp(g, "gap") == 0;
 }
 
 static void check_gaps(struct check_ctx *c, struct model_reg *r)
@@ -317,7 +323,7 @@ static void report_bad_gaps(struct check_ctx *c, const char *gaps, const char *w
                             struct srcpos pos)
 {
     if (gaps && !gaps_value_ok(gaps))
-        diag_report(c->dg, DIAG_UNKNOWN_ACCESS, pos, "gaps value '%s' of %s is not RV, rsv or ig",
+        diag_report(c->dg, DIAG_UNKNOWN_ACCESS, pos, "gaps value '%s' of %s is not RV, rsv, ig or gap",
                     gaps, what);
 }
 

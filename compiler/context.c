@@ -687,7 +687,8 @@ static struct dt *instance_json(struct ctx *c, const struct model_spec *s,
 
 static const char *sem_name(enum regc_sem sem)
 {
-    static const char *const names[] = {"rw", "ro", "wo", "rwv", "w1c", "w1s", "mbz", "ig", "mb1"};
+    static const char *const names[] = {"rw",  "ro",  "wo",  "rwv", "w1c", "w1s", "mbz", "ig", "mb1",
+                                        "gap", "w0c", "w0s", "w1t", "w0t", "wac", "was", "rwo", "woo"};
     return sem < REGC_SEM__COUNT ? names[sem] : "mbz";
 }
 
@@ -747,6 +748,8 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "msb", dt_int(c->a, f->msb));
     SET(c, o, "width", dt_int(c->a, model_field_width(f)));
     SET_STR(c, o, "access", f->access_text);
+    /* the class's spelling (an SVD field's access_text is SVD's "read-write"): the tables' enum */
+    SET(c, o, "access_class", dt_str_ref(c->a, regc_access_text(f->access)));
     SET(c, o, "reset", hex(c, f->reset));
     struct folded desc = fold_text(c, f->desc);
     SET(c, o, "desc", model_text(c, f->desc, desc));
@@ -1046,6 +1049,7 @@ static struct dt *masks_json(struct ctx *c, const struct model_masks *m)
     SET(c, o, "w1c", hex(c, m->w1c));
     SET(c, o, "w1s", hex(c, m->w1s));
     SET(c, o, "writable", hex(c, m->writable));
+    SET(c, o, "preserve", hex(c, m->preserve)); /* the gap class (i27m) */
     return o;
 }
 
@@ -1067,6 +1071,11 @@ static struct dt *c_masks_json(struct ctx *c, const struct model_masks *m, unsig
                 {"keep", m->keep},
                 {"volatile", m->volatile_},
                 {"levels", m->level},
+                {"preserve", m->preserve},
+                {"w0", m->w0},
+                {"w1t", m->w1t},
+                {"wany", m->wany},
+                {"once", m->once},
                 {"rmw", rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
@@ -1290,6 +1299,9 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "c_masks", c_masks_json(c, &m, r->size));
     SET(c, o, "c_has_fields", dt_bool(has_fields));
     SET(c, o, "c_has_rules", dt_bool(r->nrules > 0));
+    SET(c, o, "c_has_preserve", dt_bool(m.preserve != 0)); /* gap bits: safe writes keep them */
+    /* SVD write side effects (RW0C ... WOO): their masks and safe-write terms */
+    SET(c, o, "c_has_effects", dt_bool((m.w0 | m.w1t | m.wany | m.once) != 0));
     SET(c, o, "c_rules_mask",
         dt_str_ref(c->a, arena_printf(c->a, "0x%xu",
                                       r->nrules >= 31 ? 0x7fffffffu : (1u << r->nrules) - 1)));
@@ -1315,6 +1327,11 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         {"writable", "_WRITABLE_MASK"},
         {"keep", "_KEEP_MASK"},
         {"levels", "_LEVELS_MASK"},
+        {"preserve", "_PRESERVE_MASK"},
+        {"w0", "_W0_MASK"},
+        {"w1t", "_W1T_MASK"},
+        {"wany", "_WANY_MASK"},
+        {"once", "_ONCE_MASK"},
         {"rules", "_RULES"},
     };
     struct def_scope d = C_DEF(c, o, stem);

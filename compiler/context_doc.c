@@ -135,6 +135,7 @@ static const char *box_kind(const char *access)
     switch (regc_access_sem(a)) {
     case REGC_SEM_MBZ:
     case REGC_SEM_MB1:
+    case REGC_SEM_GAP:
         return "reserved";
     case REGC_SEM_IG:
         return "ignored";

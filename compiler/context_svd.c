@@ -90,6 +90,8 @@ static bool field_skipped(const struct model_field *f)
 /* SVD's access word for the field's class (writeOnce kept). */
 static const char *access_word(const struct model_field *f)
 {
+    if (f->write_once) /* its own classes (WOO, RWO): their sem is not WO or RW */
+        return f->access == REGC_ACCESS_WOO ? "writeOnce" : "read-writeOnce";
     switch (model_field_sem(f)) {
     case REGC_SEM_RO:
         return "read-only";

@@ -126,6 +126,11 @@ struct model_masks model_reg_masks(const struct model_reg *r)
         m.writable |= cls & REGC_MASK_WRITABLE ? bits : 0;
         m.keep |= cls & REGC_MASK_KEEP ? bits : 0;
         m.volatile_ |= cls & REGC_MASK_VOLATILE ? bits : 0;
+        m.preserve |= cls & REGC_MASK_PRESERVE ? bits : 0;
+        m.w0 |= cls & REGC_MASK_W0 ? bits : 0;
+        m.w1t |= cls & REGC_MASK_W1T ? bits : 0;
+        m.wany |= cls & REGC_MASK_WANY ? bits : 0;
+        m.once |= cls & REGC_MASK_ONCE ? bits : 0;
         m.level |= field_is_level(r, f) ? bits : 0;
     }
     /* bits from the implemented width up to the access size read 0 and must be written 0 */

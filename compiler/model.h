@@ -56,9 +56,12 @@ struct model_value {
 
 /*
  * What a write does beyond storing, and what a read does (SVD
- * modifiedWriteValues and readAction). The attribute ('access') stays the
- * nearest class of regc/attr.h (oneToClear: RW1C, oneToSet: RW1S); these
- * keep the rest of what the file says.
+ * modifiedWriteValues and readAction), as the file says. The attribute
+ * ('access') is the class of regc/attr.h that gives the safe-write
+ * semantics: oneToClear RW1C, oneToSet RW1S (WO without reads),
+ * oneToToggle RW1T, zeroToClear RW0C, zeroToSet RW0S, zeroToToggle RW0T,
+ * clear RWAC, set RWAS; writeOnce WOO, read-writeOnce RWO. A read effect
+ * has no class: 'access_text' shows it ("read-only, readAction clear").
  */
 enum model_write_effect {
     WRITE_STORES,            /* no modifiedWriteValues, or "modify" */
@@ -94,7 +97,8 @@ struct model_field {
     enum model_write_effect write_effect;
     enum model_read_effect read_effect;
     bool write_once;         /* writeOnce, read-writeOnce: only the first write after reset acts */
-    struct model_write_constraint wc;
+    struct model_write_constraint wc; /* range and useEnumeratedValues are also rules of the
+                                         register (svd_rules.c: FIELD_range, FIELD_values) */
     const char *enum_name;   /* the enumeration's name (headerEnumName or name), or NULL */
     struct model_value *default_value; /* isDefault: the name of every value not listed */
     bool whole;              /* made for a register with no fields: all its bits */
@@ -560,6 +564,11 @@ uint64_t model_reg_address(const struct model_reg *r, const struct model_instanc
  */
 struct model_masks {
     uint64_t mbz, mb1, ignored, ro, wo, w1c, w1s, writable, keep, volatile_;
+    uint64_t preserve; /* undescribed bits (the gap class): every write puts back what was read */
+    uint64_t w0;       /* write 0 acts (RW0C, RW0S, RW0T): a safe write writes 1 */
+    uint64_t w1t;      /* write 1 toggles (RW1T): a safe write writes 0 */
+    uint64_t wany;     /* any write acts (RWAC, RWAS): no write leaves them unchanged */
+    uint64_t once;     /* only the first write after reset has an effect (RWO, WOO) */
     uint64_t level; /* write-only bits that hold a state: the box control's freeze and
                        freeze-enable (runtime regc_field_level); kept as read, not pulsed */
 };

@@ -196,7 +196,11 @@ static void foreach_reg(const struct emitter *em, const char *prefix, const stru
     char *stem = names_reg(em->a, prefix, r);
     EMIT(em, stem, r->pos, "WIDTH", "SIZE", "RESET", "MBZ_MASK", "MB1_MASK", "IGNORED_MASK",
          "RO_MASK", "WO_MASK", "W1C_MASK", "W1S_MASK", "WRITABLE_MASK", "KEEP_MASK", "LEVELS_MASK",
+         "PRESERVE_MASK",
          "write_value");
+    struct model_masks m = model_reg_masks(r); /* the write side effects' masks: when present */
+    if (m.w0 | m.w1t | m.wany | m.once)
+        EMIT(em, stem, r->pos, "W0_MASK", "W1T_MASK", "WANY_MASK", "ONCE_MASK");
     const struct model_block *b = r->block;
     bool uniform = names_reg_uniform(r);
     if (!r->is_array && uniform)
@@ -258,7 +262,7 @@ void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn,
     struct arena a = ARENA_INIT;
     const struct emitter em = {&a, fn, ctx};
     char *p = names_upper(&a, prefix);
-    EMIT(&em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL");
+    EMIT(&em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL", "ACT_W0", "ACT_W1T");
     fn(ctx, UPPER_JOIN(&a, prefix, s->name, "H"), s->pos);
     for (size_t b = 0; b < s->nblocks; b++) {
         arena_release(&a);

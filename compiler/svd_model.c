@@ -12,8 +12,8 @@
  * properties (size, access, protection, resetValue, resetMask) are
  * inherited device -> peripheral -> cluster -> register -> field access.
  * A register without fields gets one field of its own name over all its
- * bits; bits no field describes become implicit reserved fields that keep
- * the register's reset bits.
+ * bits; bits no field describes become implicit gap fields (written back as
+ * read by safe writes) that keep the register's reset bits.
  *
  * Defects where the intent is clear are warnings that name what is dropped
  * or changed (--strict makes them errors); the rest are errors.
@@ -453,6 +453,24 @@ static bool field_bits(struct builder *b, const struct svd_node *n, unsigned *ms
     return true;
 }
 
+/*
+ * The class of a modifiedWriteValues (docs/regspec.md quotes the CMSIS-SVD definitions).
+ * oneToClear and oneToSet on a write-only field are WO: a 1 acts, a safe write writes 0. The
+ * other effects keep their class without reads too: what a safe write writes is the same.
+ */
+static enum regc_access effect_access(enum model_write_effect e, bool reads)
+{
+    static const enum regc_access classes[WRITE_EFFECT__COUNT] = {
+        [WRITE_STORES] = REGC_ACCESS_RW,          [WRITE_ONE_TO_CLEAR] = REGC_ACCESS_RW1C,
+        [WRITE_ONE_TO_SET] = REGC_ACCESS_RW1S,    [WRITE_ONE_TO_TOGGLE] = REGC_ACCESS_RW1T,
+        [WRITE_ZERO_TO_CLEAR] = REGC_ACCESS_RW0C, [WRITE_ZERO_TO_SET] = REGC_ACCESS_RW0S,
+        [WRITE_ZERO_TO_TOGGLE] = REGC_ACCESS_RW0T, [WRITE_CLEAR] = REGC_ACCESS_RWAC,
+        [WRITE_SET] = REGC_ACCESS_RWAS};
+    if (!reads && (e == WRITE_ONE_TO_CLEAR || e == WRITE_ONE_TO_SET))
+        return REGC_ACCESS_WO;
+    return classes[e];
+}
+
 /* The attribute class for SVD's access and write effect; access_text keeps SVD's words. */
 static void field_access(struct builder *b, struct model_field *f, const char *access,
                          struct srcpos apos)
@@ -466,20 +484,17 @@ static void field_access(struct builder *b, struct model_field *f, const char *a
     f->write_once = strstr(acc, "riteOnce") != NULL;
     bool reads = strncmp(acc, "read", 4) == 0, writes = strcmp(acc, "read-only") != 0;
     f->access = !writes ? REGC_ACCESS_RO : !reads ? REGC_ACCESS_WO : REGC_ACCESS_RW;
+    if (f->write_once)
+        f->access = reads ? REGC_ACCESS_RWO : REGC_ACCESS_WOO;
     f->access_text = acc;
-    if (!writes || f->write_effect == WRITE_STORES)
-        return;
-    f->access_text = arena_printf(b->a, "%s, %s", acc, write_words[f->write_effect]);
-    if (f->write_effect == WRITE_ONE_TO_CLEAR)
-        f->access = reads ? REGC_ACCESS_RW1C : REGC_ACCESS_WO;
-    else if (f->write_effect == WRITE_ONE_TO_SET || f->write_effect == WRITE_ONE_TO_TOGGLE)
-        f->access = reads ? REGC_ACCESS_RW1S : REGC_ACCESS_WO; /* a safe write writes 0 */
-    else
-        diag_report(b->dg, DIAG_SVD_WRITE_EFFECT, f->pos,
-                    "field '%s': modifiedWriteValues '%s' is kept in the model, but regc's "
-                    "safe-write masks have no class for it yet: the header treats the field as "
-                    "read-write",
-                    f->name, write_words[f->write_effect]);
+    if (writes && f->write_effect != WRITE_STORES) {
+        f->access_text = arena_printf(b->a, "%s, %s", acc, write_words[f->write_effect]);
+        f->access = effect_access(f->write_effect, reads);
+    }
+    /* a read side effect is shown where the attribute is: "read-only, readAction clear" */
+    if (f->read_effect != READ_NONE)
+        f->access_text =
+            arena_printf(b->a, "%s, readAction %s", f->access_text, read_words[f->read_effect]);
 }
 
 static void field_effects(struct builder *b, struct model_field *f, const struct svd_node *n,
@@ -636,8 +651,9 @@ static const struct model_field *overlapping(const struct model_reg *r, const st
  */
 static const char *field_c_name(struct builder *b, const char *name, struct srcpos pos)
 {
-    static const char *const masks[] = {"MBZ", "MB1", "IGNORED",  "RO",  "WO",
-                                        "W1C", "W1S", "WRITABLE", "KEEP"};
+    static const char *const masks[] = {"MBZ",      "MB1",  "IGNORED", "RO",      "WO", "W1C",
+                                        "W1S",      "WRITABLE", "KEEP",  "LEVELS", "PRESERVE",
+                                        "W0",       "W1T",      "WANY",  "ONCE"};
     const char *s = identifier(b, name, "field", pos);
     for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
         if (strcasecmp(s, masks[i]) == 0) {
@@ -744,11 +760,11 @@ static struct model_field *gap_field(struct builder *b, struct model_reg *r, uns
                                      unsigned lsb)
 {
     struct model_field *f = arena_zalloc(b->a, sizeof(*f));
-    f->name = "rsv";
+    f->name = "gap";
     f->msb = msb;
     f->lsb = lsb;
-    f->access_text = "rsv";
-    f->access = REGC_ACCESS_RSV;
+    f->access_text = "gap";
+    f->access = REGC_ACCESS_GAP;
     f->implicit = true;
     f->reg = r;
     f->pos = r->pos;
@@ -756,7 +772,7 @@ static struct model_field *gap_field(struct builder *b, struct model_reg *r, uns
     return f;
 }
 
-/* Bits no field describes: reserved fields keeping the register's reset there. */
+/* Bits no field describes: gap fields (written back as read) keeping the register's reset there. */
 static void fill_gaps(struct builder *b, struct model_reg *r, size_t *cap)
 {
     if (r->nfields) /* none when every field was dropped: then r->fields is NULL */
@@ -879,6 +895,7 @@ static void reg_fields(struct builder *b, struct model_reg *r, const struct svd_
     if (r->nfields == 0 && !has_field_nodes(n))
         whole_field(b, r, n, p, &cap);
     fill_gaps(b, r, &cap);
+    svd_write_rules(b->a, b->dg, r);
 }
 
 /*
@@ -973,12 +990,6 @@ static void read_reg(struct builder *b, const struct svd_node *n, const struct p
     bool dim = read_dim(b, n, &d, &bad);
     if (bad)
         return;
-    if (dim && at->count > 1) {
-        diag_report(b->dg, DIAG_SVD_DIM, n->pos,
-                    "register array '%s' in a cluster array: not supported yet (dropped)",
-                    name_of(n));
-        return;
-    }
     if (!dim || d.bracket) {
         if (may_make(b, n->pos))
             array_reg(b, n, offset, &p, at, dim ? &d : NULL, cap);
@@ -1037,6 +1048,40 @@ static struct model_cluster *new_cluster(struct builder *b, const struct svd_nod
     return c;
 }
 
+/* The byte after the last element of 'r', relative to the block. */
+static uint64_t reg_end(const struct model_reg *r)
+{
+    return r->address + (uint64_t)(r->count - 1) * r->stride + r->size / 8;
+}
+
+/*
+ * The bytes past 'from' that registers [first, nregs) of the block reach: every element of an
+ * array, or only element 0 when 'flat' (the arrays are the cluster array itself).
+ */
+static uint64_t regs_extent(const struct model_block *blk, size_t first, uint64_t from, bool flat)
+{
+    uint64_t end = from;
+    for (size_t i = first; i < blk->nregs; i++) {
+        const struct model_reg *r = blk->regs[i];
+        uint64_t hi = flat ? r->address + r->size / 8 : reg_end(r);
+        end = hi > end ? hi : end;
+    }
+    return end - from;
+}
+
+/* svdconv's check: an element of a cluster array reaching past dimIncrement overlaps the next. */
+static void check_cluster_stride(struct builder *b, const struct svd_node *n, const struct dim *d,
+                                 size_t first, uint64_t addr, bool flat)
+{
+    uint64_t extent = regs_extent(b->blk, first, addr, flat);
+    if (d->count < 2 || extent <= d->incr)
+        return;
+    diag_report(b->dg, DIAG_SVD_CLUSTER_STRIDE, n->pos,
+                "cluster array '%s' of peripheral '%s': its registers span 0x%" PRIX64
+                " bytes, more than its dimIncrement 0x%" PRIX64 ", so its elements overlap: kept",
+                name_of(n), b->blk->name, extent, d->incr);
+}
+
 static void read_cluster(struct builder *b, const struct svd_node *n, const struct props *up,
                          const struct place *at, size_t *cap)
 {
@@ -1055,12 +1100,6 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
     bool dim = read_dim(b, n, &d, &bad);
     if (bad)
         return;
-    if (dim && at->count > 1) {
-        diag_report(b->dg, DIAG_SVD_DIM, n->pos,
-                    "cluster array '%s' in a cluster array: not supported yet (dropped)",
-                    name_of(n));
-        return;
-    }
     if (dim && d.bracket && flat_cluster(n)) {
         const char *name = substitute(b->a, name_of(n), "");
         struct model_cluster *c = new_cluster(b, n, name, at->offset + offset, at);
@@ -1073,10 +1112,13 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
                            d.incr,
                            d.numeric ? NULL : d.index,
                            d.first};
+        size_t first = b->blk->nregs;
         read_kids(b, n, &p, &in, cap);
+        check_cluster_stride(b, n, &d, first, at->offset + offset, true);
         return;
     }
     for (unsigned i = 0; i < d.count && may_make(b, n->pos); i++) {
+        size_t first = b->blk->nregs;
         const char *name = dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n);
         uint64_t addr = at->offset + offset + d.incr * i;
         struct model_cluster *c = new_cluster(b, n, name, addr, at);
@@ -1085,6 +1127,8 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         in.prefix = arena_printf(b->a, "%s%s_", at->prefix, c->name);
         in.cluster = c;
         read_kids(b, n, &p, &in, cap);
+        if (dim && i == 0)
+            check_cluster_stride(b, n, &d, first, addr, false);
     }
 }
 
@@ -1193,6 +1237,41 @@ static struct model_block *shared_block(const struct builder *b, const struct sv
     return block_of(b, base);
 }
 
+static bool in_addr_block(const struct model_block *blk, uint64_t lo, uint64_t hi)
+{
+    for (size_t i = 0; i < blk->naddr_blocks; i++) {
+        const struct model_addr_block *ab = blk->addr_blocks[i];
+        if (lo >= ab->offset && hi - ab->offset <= ab->size)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * svdconv's check: every register (each array element) lies inside one of the addressBlocks.
+ * Reported once per peripheral, at the first such register, with their count (a cluster array
+ * past its block would otherwise give one warning per element).
+ */
+static void check_outside_blocks(struct builder *b, const struct model_block *blk)
+{
+    const struct model_reg *first = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < blk->nregs && blk->naddr_blocks; i++) {
+        const struct model_reg *r = blk->regs[i];
+        if (in_addr_block(blk, r->address, reg_end(r)))
+            continue;
+        first = first ? first : r;
+        n++;
+    }
+    if (!first)
+        return;
+    diag_report(b->dg, DIAG_SVD_OUTSIDE_BLOCK, first->pos,
+                "register '%s' of peripheral '%s' (bytes 0x%" PRIX64 " to 0x%" PRIX64
+                ") is not inside any addressBlock of the peripheral (%zu register%s in all): kept",
+                first->name, blk->name, first->address, reg_end(first) - 1, n, n == 1 ? "" : "s");
+    diag_note(b->dg, blk->addr_blocks[0]->pos, "the peripheral's first addressBlock");
+}
+
 static void made_as(struct builder *b, const struct svd_node *n, struct model_block *blk)
 {
     b->made = xgrow(b->made, &b->made_cap, b->nmade + 1, sizeof(*b->made));
@@ -1219,6 +1298,7 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     size_t rcap = 0;
     struct place at = {0, "", NULL, 1, 0, NULL, 0};
     read_kids(b, n, p, &at, &rcap);
+    check_outside_blocks(b, blk);
     made_as(b, n, blk);
     return blk;
 }

@@ -66,7 +66,7 @@ static const char *enum_constant(const char *key, const char *v)
         {"match", "equal", "REGC_FILTER_EQUAL"},
         {"match", "at-least", "REGC_FILTER_AT_LEAST"},
     };
-    if (strcmp(key, "access") == 0)
+    if (strcmp(key, "access") == 0 || strcmp(key, "access_class") == 0)
         return access_constant(v);
     for (size_t i = 0; i < ARRAY_SIZE(map); i++)
         if (strcmp(map[i].key, key) == 0 && v && strcmp(map[i].value, v) == 0)
@@ -77,7 +77,8 @@ static const char *enum_constant(const char *key, const char *v)
 static bool is_enum_key(const char *key)
 {
     return !strcmp(key, "space") || !strcmp(key, "overflow") || !strcmp(key, "preload") ||
-           !strcmp(key, "clear") || !strcmp(key, "access") || !strcmp(key, "direction") ||
+           !strcmp(key, "clear") || !strcmp(key, "access") || !strcmp(key, "access_class") ||
+           !strcmp(key, "direction") ||
            !strcmp(key, "match");
 }
 

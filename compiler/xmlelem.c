@@ -68,11 +68,13 @@ struct model_field *xl_load_field(struct loader *ld, xmlNode *n, struct model_re
     return f;
 }
 
-/* <gap bits= access= why=>: an implicit field named rsv (ig for access ig) */
+/* <gap bits= access= why=>: an implicit field named rsv (ig for access ig, gap for access gap) */
 struct model_field *xl_load_gap(struct loader *ld, xmlNode *n, struct model_reg *r)
 {
     struct model_field *f = new_field(ld, n, r);
-    f->name = f->access_text && strcmp(f->access_text, "ig") == 0 ? "ig" : "rsv";
+    bool named = f->access_text && (strcmp(f->access_text, "ig") == 0 ||
+                                    strcmp(f->access_text, "gap") == 0);
+    f->name = named ? f->access_text : "rsv";
     const char *why = xl_get(ld, n, "why");
     f->desc = why ? value_fold_text(ld->a, why) : NULL;
     f->implicit = true;

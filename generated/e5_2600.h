@@ -45,6 +45,8 @@ extern "C" {
 #define E5_2600_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define E5_2600_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
 #define E5_2600_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
+#define E5_2600_ACT_W0 16u /* write the write-0-acts bits of 'wanted' (a 0 clears, sets or toggles); else 1 */
+#define E5_2600_ACT_W1T 32u /* write the write-1-to-toggle bits of 'wanted' (toggles those bits) */
 
 /* ==========================================================================
  * U-Box (block 'ubox')
@@ -90,6 +92,7 @@ extern "C" {
 #define E5_2600_U_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x000000001fc6ffff) /* a write has an effect */
 #define E5_2600_U_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x000000001fc4ffff) /* read-modify-write keeps */
 #define E5_2600_U_MSR_PMON_CTL_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_U_MSR_PMON_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_U_MSR_PMON_CTL_FIRST <= i < E5_2600_U_MSR_PMON_CTL_FIRST + E5_2600_U_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_u_msr_pmon_ctl_addr(unsigned i)
@@ -355,6 +358,7 @@ static inline const char *e5_2600_u_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_U_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600_U_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600_U_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_U_MSR_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_U_MSR_PMON_CTR_FIRST <= i < E5_2600_U_MSR_PMON_CTR_FIRST + E5_2600_U_MSR_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_u_msr_pmon_ctr_addr(unsigned i)
@@ -441,6 +445,7 @@ static inline uint64_t e5_2600_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_WRITABLE_MASK UINT64_C(0x0000000000400000) /* a write has an effect */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_KEEP_MASK     UINT64_C(0x0000000000400000) /* read-modify-write keeps */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTL_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_UCLK_FIXED_CTL so that it holds 'wanted', given 'was', the value read
@@ -518,6 +523,7 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctl_en_val(uint64_t x)
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_U_MSR_PMON_UCLK_FIXED_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_UCLK_FIXED_CTR so that it holds 'wanted', given 'was', the value read
@@ -788,6 +794,7 @@ static inline uint64_t e5_2600_u_msr_pmon_uclk_fixed_ctr_event_count_val(uint64_
 #define E5_2600_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK  UINT64_C(0x0000000000010103) /* a write has an effect */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600_CN_MSR_PMON_BOX_CTL_LEVELS_MASK    UINT64_C(0x0000000000010100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_CN_MSR_PMON_BOX_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600_cn_msr_pmon_box_ctl_addr(unsigned inst)
@@ -1004,6 +1011,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x00000000ffceffff) /* a write has an effect */
 #define E5_2600_CN_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x00000000ffccffff) /* read-modify-write keeps */
 #define E5_2600_CN_MSR_PMON_CTL_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_CN_MSR_PMON_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
@@ -1354,6 +1362,7 @@ static inline const char *e5_2600_cn_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_WRITABLE_MASK UINT64_C(0x00000000fffffc1f) /* a write has an effect */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_KEEP_MASK     UINT64_C(0x00000000fffffc1f) /* read-modify-write keeps */
 #define E5_2600_CN_MSR_PMON_BOX_FILTER_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_CN_MSR_PMON_BOX_FILTER_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600_cn_msr_pmon_box_filter_addr(unsigned inst)
@@ -1557,6 +1566,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_box_filter_tid_val(uint64_t x)
 #define E5_2600_CN_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600_CN_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600_CN_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_CN_MSR_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
@@ -2536,6 +2546,7 @@ static inline uint64_t e5_2600_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK  UINT64_C(0x0000000000010103) /* a write has an effect */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600_PCU_MSR_PMON_BOX_CTL_LEVELS_MASK    UINT64_C(0x0000000000010100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_PCU_MSR_PMON_BOX_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -2698,6 +2709,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_CTL_WRITABLE_MASK      UINT64_C(0x00000000dfe6c0ff) /* a write has an effect */
 #define E5_2600_PCU_MSR_PMON_CTL_KEEP_MASK          UINT64_C(0x00000000dfe4c0ff) /* read-modify-write keeps */
 #define E5_2600_PCU_MSR_PMON_CTL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_PCU_MSR_PMON_CTL_PRESERVE_MASK      UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_PCU_MSR_PMON_CTL_FIRST <= i < E5_2600_PCU_MSR_PMON_CTL_FIRST + E5_2600_PCU_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_pcu_msr_pmon_ctl_addr(unsigned i)
@@ -3067,6 +3079,7 @@ static inline const char *e5_2600_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK   UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK       UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
 #define E5_2600_PCU_MSR_PMON_BOX_FILTER_LEVELS_MASK     UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_PCU_MSR_PMON_BOX_FILTER_PRESERVE_MASK   UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
@@ -3214,6 +3227,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600_PCU_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_PCU_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600_PCU_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_PCU_MSR_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_PCU_MSR_PMON_CTR_FIRST <= i < E5_2600_PCU_MSR_PMON_CTR_FIRST + E5_2600_PCU_MSR_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_pcu_msr_pmon_ctr_addr(unsigned i)
@@ -3300,6 +3314,7 @@ static inline uint64_t e5_2600_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK     UINT64_C(0xffffffffffffffff) /* a write has an effect */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 #define E5_2600_PCU_MSR_CORE_C6_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_PCU_MSR_CORE_C6_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
@@ -3373,6 +3388,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK     UINT64_C(0xffffffffffffffff) /* a write has an effect */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 #define E5_2600_PCU_MSR_CORE_C3_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_PCU_MSR_CORE_C3_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
@@ -3761,6 +3777,7 @@ static inline uint64_t e5_2600_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK UINT32_C(0x00010100) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600_HA_PCI_PMON_BOX_CTL_LEVELS_MASK   UINT32_C(0x00010100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_HA_PCI_PMON_BOX_CTL_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -3861,6 +3878,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_ctl_frz_val(uint32_t x)
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600_HA_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_HA_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -3944,6 +3962,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_HA_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
 #define E5_2600_HA_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_HA_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_HA_PCI_PMON_CTL_FIRST <= i < E5_2600_HA_PCI_PMON_CTL_FIRST + E5_2600_HA_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_ha_pci_pmon_ctl_addr(unsigned i)
@@ -4189,6 +4208,7 @@ static inline const char *e5_2600_ha_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_HA_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600_HA_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_HA_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_HA_PCI_PMON_CTR_FIRST <= i < E5_2600_HA_PCI_PMON_CTR_FIRST + E5_2600_HA_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_ha_pci_pmon_ctr_addr(unsigned i)
@@ -4273,6 +4293,7 @@ static inline uint64_t e5_2600_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_WRITABLE_MASK UINT32_C(0xffffffc0) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_KEEP_MASK     UINT32_C(0xffffffc0) /* read-modify-write keeps */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH0_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_ADDRMATCH0 so that it holds 'wanted', given 'was', the value read
@@ -4346,6 +4367,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch0_lo_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_WRITABLE_MASK UINT32_C(0x00003fff) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_KEEP_MASK     UINT32_C(0x00003fff) /* read-modify-write keeps */
 #define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_HA_PCI_PMON_BOX_ADDRMATCH1_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_ADDRMATCH1 so that it holds 'wanted', given 'was', the value read
@@ -4419,6 +4441,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_addrmatch1_hi_addr_val(uint32_t x
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_WRITABLE_MASK UINT32_C(0x0000003f) /* a write has an effect */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_KEEP_MASK     UINT32_C(0x0000003f) /* read-modify-write keeps */
 #define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_HA_PCI_PMON_BOX_OPCODEMATCH_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_OPCODEMATCH so that it holds 'wanted', given 'was', the value read
@@ -5522,6 +5545,7 @@ static inline uint32_t e5_2600_ha_pci_pmon_box_opcodematch_opc_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK UINT32_C(0x00010100) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_LEVELS_MASK   UINT32_C(0x00010100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_CTL_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -5624,6 +5648,7 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_ctl_frz_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_MC_CHY_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -5708,6 +5733,7 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
 #define E5_2600_MC_CHY_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_MC_CHY_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_MC_CHY_PCI_PMON_CTL_FIRST <= i < E5_2600_MC_CHY_PCI_PMON_CTL_FIRST + E5_2600_MC_CHY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctl_addr(unsigned i)
@@ -5956,6 +5982,7 @@ static inline const char *e5_2600_mc_chy_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600_MC_CHY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_MC_CHY_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_MC_CHY_PCI_PMON_CTR_FIRST <= i < E5_2600_MC_CHY_PCI_PMON_CTR_FIRST + E5_2600_MC_CHY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_mc_chy_pci_pmon_ctr_addr(unsigned i)
@@ -6045,6 +6072,7 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK UINT32_C(0x00480000) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK     UINT32_C(0x00400000) /* read-modify-write keeps */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTL_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
@@ -6147,6 +6175,7 @@ static inline uint32_t e5_2600_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_MC_CHY_PCI_PMON_FIXED_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
@@ -6659,6 +6688,7 @@ static inline uint64_t e5_2600_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint64_
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00010103) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600_Q_PY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00010100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_Q_PY_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -6809,6 +6839,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_Q_PY_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -6895,6 +6926,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_CTL_WRITABLE_MASK    UINT32_C(0xffe6ffff) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_CTL_KEEP_MASK        UINT32_C(0xffe4ffff) /* read-modify-write keeps */
 #define E5_2600_Q_PY_PCI_PMON_CTL_LEVELS_MASK      UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_Q_PY_PCI_PMON_CTL_PRESERVE_MASK    UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_Q_PY_PCI_PMON_CTL_FIRST <= i < E5_2600_Q_PY_PCI_PMON_CTL_FIRST + E5_2600_Q_PY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_q_py_pci_pmon_ctl_addr(unsigned i)
@@ -7198,6 +7230,7 @@ static inline const char *e5_2600_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_Q_PY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600_Q_PY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_Q_PY_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_Q_PY_PCI_PMON_CTR_FIRST <= i < E5_2600_Q_PY_PCI_PMON_CTR_FIRST + E5_2600_Q_PY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_q_py_pci_pmon_ctr_addr(unsigned i)
@@ -7978,6 +8011,7 @@ static inline uint64_t e5_2600_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH0_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
@@ -8149,6 +8183,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK  UINT32_C(0x000f000f) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MATCH1_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
@@ -8251,6 +8286,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK0_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
@@ -8421,6 +8457,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK  UINT32_C(0x000f000f) /* a write has an effect */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 #define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_Q_PY_PCI_PMON_PKT_MASK1_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
@@ -8543,6 +8580,7 @@ static inline uint32_t e5_2600_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00010103) /* a write has an effect */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00010100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R2PCIE_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -8689,6 +8727,7 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_R2PCIE_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R2PCIE_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -8771,6 +8810,7 @@ static inline uint32_t e5_2600_r2pcie_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_R2PCIE_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
 #define E5_2600_R2PCIE_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
 #define E5_2600_R2PCIE_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_R2PCIE_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_R2PCIE_PCI_PMON_CTL_FIRST <= i < E5_2600_R2PCIE_PCI_PMON_CTL_FIRST + E5_2600_R2PCIE_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctl_addr(unsigned i)
@@ -9010,6 +9050,7 @@ static inline const char *e5_2600_r2pcie_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_R2PCIE_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600_R2PCIE_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_R2PCIE_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_R2PCIE_PCI_PMON_CTR_FIRST <= i < E5_2600_R2PCIE_PCI_PMON_CTR_FIRST + E5_2600_R2PCIE_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_r2pcie_pci_pmon_ctr_addr(unsigned i)
@@ -9454,6 +9495,7 @@ static inline uint64_t e5_2600_r2pcie_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00010103) /* a write has an effect */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600_R3QPI_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00010100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_R3QPI_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R3QPI_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -9599,6 +9641,7 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_R3QPI_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R3QPI_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -9682,6 +9725,7 @@ static inline uint32_t e5_2600_r3qpi_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600_R3QPI_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xffc4ffff) /* a write has an effect */
 #define E5_2600_R3QPI_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xffc4ffff) /* read-modify-write keeps */
 #define E5_2600_R3QPI_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_R3QPI_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_R3QPI_PCI_PMON_CTL_FIRST <= i < E5_2600_R3QPI_PCI_PMON_CTL_FIRST + E5_2600_R3QPI_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctl_addr(unsigned i)
@@ -9921,6 +9965,7 @@ static inline const char *e5_2600_r3qpi_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600_R3QPI_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600_R3QPI_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600_R3QPI_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600_R3QPI_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600_R3QPI_PCI_PMON_CTR_FIRST <= i < E5_2600_R3QPI_PCI_PMON_CTR_FIRST + E5_2600_R3QPI_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600_r3qpi_pci_pmon_ctr_addr(unsigned i)

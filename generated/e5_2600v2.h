@@ -45,6 +45,8 @@ extern "C" {
 #define E5_2600V2_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define E5_2600V2_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
 #define E5_2600V2_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
+#define E5_2600V2_ACT_W0 16u /* write the write-0-acts bits of 'wanted' (a 0 clears, sets or toggles); else 1 */
+#define E5_2600V2_ACT_W1T 32u /* write the write-1-to-toggle bits of 'wanted' (toggles those bits) */
 
 /* ==========================================================================
  * U-Box (block 'ubox')
@@ -85,6 +87,7 @@ extern "C" {
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK      UINT64_C(0x00000000e0007fff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK          UINT64_C(0x0000000040007fff) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CTL_PRESERVE_MASK      UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
@@ -235,6 +238,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_ctl_pmi_core_sel_val(uint64_t
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_WRITABLE_MASK UINT64_C(0x0000000000000000) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_KEEP_MASK     UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_CONFIG_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CONFIG so that it holds 'wanted', given 'was', the value read
@@ -297,6 +301,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_config_write_value(uint64_t w
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_WRITABLE_MASK    UINT64_C(0x0000000007ffffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_KEEP_MASK        UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_LEVELS_MASK      UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_GLOBAL_STATUS_PRESERVE_MASK    UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
@@ -670,6 +675,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_global_status_ov_u_fixed_val(uint64_
 #define E5_2600V2_U_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x000000001f56ffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x000000001f54ffff) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_CTL_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_U_MSR_PMON_CTL_FIRST <= i < E5_2600V2_U_MSR_PMON_CTL_FIRST + E5_2600V2_U_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_u_msr_pmon_ctl_addr(unsigned i)
@@ -930,6 +936,7 @@ static inline const char *e5_2600v2_u_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_U_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_U_MSR_PMON_CTR_FIRST <= i < E5_2600V2_U_MSR_PMON_CTR_FIRST + E5_2600V2_U_MSR_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_u_msr_pmon_ctr_addr(unsigned i)
@@ -1014,6 +1021,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_WRITABLE_MASK UINT64_C(0x0000000000000003) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_KEEP_MASK     UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_BOX_STATUS_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_BOX_STATUS_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -1090,6 +1098,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_box_status_ov_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_WRITABLE_MASK UINT64_C(0x0000000000500000) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_KEEP_MASK     UINT64_C(0x0000000000500000) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_FIXED_CTL_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
@@ -1191,6 +1200,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctl_ov_en_val(uint64_t x)
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_U_MSR_PMON_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_U_MSR_PMON_FIXED_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
@@ -1505,6 +1515,7 @@ static inline uint64_t e5_2600v2_u_msr_pmon_fixed_ctr_event_count_val(uint64_t x
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_WRITABLE_MASK  UINT64_C(0x0000000000000103) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600V2_CN_MSR_PMON_BOX_CTL_LEVELS_MASK    UINT64_C(0x0000000000000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_CN_MSR_PMON_BOX_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600v2_cn_msr_pmon_box_ctl_addr(unsigned inst)
@@ -1727,6 +1738,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_CTL_WRITABLE_MASK  UINT64_C(0x00000000ff4effff) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_CTL_KEEP_MASK      UINT64_C(0x00000000ff4cffff) /* read-modify-write keeps */
 #define E5_2600V2_CN_MSR_PMON_CTL_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_CN_MSR_PMON_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600v2_cn_msr_pmon_ctl_addr(unsigned inst, unsigned i)
@@ -2070,6 +2082,7 @@ static inline const char *e5_2600v2_cn_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_CN_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_CN_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_CN_MSR_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t e5_2600v2_cn_msr_pmon_ctr_addr(unsigned inst, unsigned i)
@@ -2236,6 +2249,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_WRITABLE_MASK UINT64_C(0x00000000007e001f) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_KEEP_MASK     UINT64_C(0x00000000007e001f) /* read-modify-write keeps */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER0_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter0_addr(unsigned inst)
@@ -2429,6 +2443,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter0_tid_val(uint64_t x)
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_WRITABLE_MASK UINT64_C(0x00000000dff0ffff) /* a write has an effect */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_KEEP_MASK     UINT64_C(0x00000000dff0ffff) /* read-modify-write keeps */
 #define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_CN_MSR_PMON_BOX_FILTER1_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t e5_2600v2_cn_msr_pmon_box_filter1_addr(unsigned inst)
@@ -3950,6 +3965,7 @@ static inline uint64_t e5_2600v2_cn_msr_pmon_box_filter1_nid_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_WRITABLE_MASK  UINT64_C(0x0000000000000103) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_KEEP_MASK      UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_PMON_BOX_CTL_LEVELS_MASK    UINT64_C(0x0000000000000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_PMON_BOX_CTL_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -4086,6 +4102,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_ctl_rst_ctrl_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_CTL_WRITABLE_MASK      UINT64_C(0x00000000df76c0ff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_CTL_KEEP_MASK          UINT64_C(0x00000000df74c0ff) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_PMON_CTL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_PMON_CTL_PRESERVE_MASK      UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_PCU_MSR_PMON_CTL_FIRST <= i < E5_2600V2_PCU_MSR_PMON_CTL_FIRST + E5_2600V2_PCU_MSR_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_pcu_msr_pmon_ctl_addr(unsigned i)
@@ -4436,6 +4453,7 @@ static inline const char *e5_2600v2_pcu_msr_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_PCU_MSR_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_PCU_MSR_PMON_CTR_FIRST <= i < E5_2600V2_PCU_MSR_PMON_CTR_FIRST + E5_2600V2_PCU_MSR_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_pcu_msr_pmon_ctr_addr(unsigned i)
@@ -4523,6 +4541,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_WRITABLE_MASK   UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_KEEP_MASK       UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_LEVELS_MASK     UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_PMON_BOX_FILTER_PRESERVE_MASK   UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_PMON_BOX_FILTER so that it holds 'wanted', given 'was', the value read
@@ -4667,6 +4686,7 @@ static inline uint64_t e5_2600v2_pcu_msr_pmon_box_filter_filt7_0_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_WRITABLE_MASK     UINT64_C(0xffffffffffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_CORE_C6_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_CORE_C6_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_CORE_C6_CTR so that it holds 'wanted', given 'was', the value read
@@ -4739,6 +4759,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c6_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_WRITABLE_MASK     UINT64_C(0xffffffffffffffff) /* a write has an effect */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_KEEP_MASK         UINT64_C(0xffffffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_PCU_MSR_CORE_C3_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_PCU_MSR_CORE_C3_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to PCU_MSR_CORE_C3_CTR so that it holds 'wanted', given 'was', the value read
@@ -5388,6 +5409,7 @@ static inline uint64_t e5_2600v2_pcu_msr_core_c3_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_HA_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_HA_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -5510,6 +5532,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000000f) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_HA_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_HA_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to HA_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -5594,6 +5617,7 @@ static inline uint32_t e5_2600v2_ha_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_HA_PCI_PMON_CTL_WRITABLE_MASK   UINT32_C(0xff57ffff) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_CTL_KEEP_MASK       UINT32_C(0xff54ffff) /* read-modify-write keeps */
 #define E5_2600V2_HA_PCI_PMON_CTL_LEVELS_MASK     UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_HA_PCI_PMON_CTL_PRESERVE_MASK   UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_HA_PCI_PMON_CTL_FIRST <= i < E5_2600V2_HA_PCI_PMON_CTL_FIRST + E5_2600V2_HA_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctl_addr(unsigned i)
@@ -5883,6 +5907,7 @@ static inline const char *e5_2600v2_ha_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_HA_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_HA_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_HA_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_HA_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_HA_PCI_PMON_CTR_FIRST <= i < E5_2600V2_HA_PCI_PMON_CTR_FIRST + E5_2600V2_HA_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_ha_pci_pmon_ctr_addr(unsigned i)
@@ -7698,6 +7723,7 @@ static inline uint64_t e5_2600v2_ha_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -7822,6 +7848,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000001f) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -7906,6 +7933,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_MC_CHY_PCI_PMON_CTL_FIRST + E5_2600V2_MC_CHY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctl_addr(unsigned i)
@@ -8169,6 +8197,7 @@ static inline const char *e5_2600v2_mc_chy_pci_pmon_ctl_rule_message(unsigned bi
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_MC_CHY_PCI_PMON_CTR_FIRST <= i < E5_2600V2_MC_CHY_PCI_PMON_CTR_FIRST + E5_2600V2_MC_CHY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_mc_chy_pci_pmon_ctr_addr(unsigned i)
@@ -8255,6 +8284,7 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_WRITABLE_MASK UINT32_C(0x00480000) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_KEEP_MASK     UINT32_C(0x00400000) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTL_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTL so that it holds 'wanted', given 'was', the value read
@@ -8358,6 +8388,7 @@ static inline uint32_t e5_2600v2_mc_chy_pci_pmon_fixed_ctl_rst_val(uint32_t x)
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_MC_CHY_PCI_PMON_FIXED_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MC_CHy_PCI_PMON_FIXED_CTR so that it holds 'wanted', given 'was', the value read
@@ -10046,6 +10077,7 @@ static inline uint64_t e5_2600v2_mc_chy_pci_pmon_fixed_ctr_event_count_val(uint6
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -10169,6 +10201,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000000f) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -10254,6 +10287,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_WRITABLE_MASK    UINT32_C(0xff76ffff) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_KEEP_MASK        UINT32_C(0xff74ffff) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_CTL_LEVELS_MASK      UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_CTL_PRESERVE_MASK    UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_Q_PY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_Q_PY_PCI_PMON_CTL_FIRST + E5_2600V2_Q_PY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctl_addr(unsigned i)
@@ -10544,6 +10578,7 @@ static inline const char *e5_2600v2_q_py_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_Q_PY_PCI_PMON_CTR_FIRST <= i < E5_2600V2_Q_PY_PCI_PMON_CTR_FIRST + E5_2600V2_Q_PY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_q_py_pci_pmon_ctr_addr(unsigned i)
@@ -12292,6 +12327,7 @@ static inline uint64_t e5_2600v2_q_py_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH0_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH0 so that it holds 'wanted', given 'was', the value read
@@ -12471,6 +12507,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_WRITABLE_MASK  UINT32_C(0x000f000f) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MATCH1_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MATCH1 so that it holds 'wanted', given 'was', the value read
@@ -12580,6 +12617,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_match1_rnid_3_0_val(uint32_t 
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_WRITABLE_MASK UINT32_C(0x8003fff8) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_KEEP_MASK     UINT32_C(0x8003fff8) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK0_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK0 so that it holds 'wanted', given 'was', the value read
@@ -12758,6 +12796,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask0_vnw_val(uint32_t x)
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_WRITABLE_MASK  UINT32_C(0x000f000f) /* a write has an effect */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_KEEP_MASK      UINT32_C(0x000f000f) /* read-modify-write keeps */
 #define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_Q_PY_PCI_PMON_PKT_MASK1_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to Q_Py_PCI_PMON_PKT_MASK1 so that it holds 'wanted', given 'was', the value read
@@ -12871,6 +12910,7 @@ static inline uint32_t e5_2600v2_q_py_pci_pmon_pkt_mask1_rnid_3_0_val(uint32_t x
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_R2_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R2_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R2_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -12992,6 +13032,7 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000000f) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_R2_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R2_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R2_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -13076,6 +13117,7 @@ static inline uint32_t e5_2600v2_r2_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_R2_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
 #define E5_2600V2_R2_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R2_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_R2_PCI_PMON_CTL_FIRST <= i < E5_2600V2_R2_PCI_PMON_CTL_FIRST + E5_2600V2_R2_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctl_addr(unsigned i)
@@ -13342,6 +13384,7 @@ static inline const char *e5_2600v2_r2_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_R2_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_R2_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_R2_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R2_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_R2_PCI_PMON_CTR_FIRST <= i < E5_2600V2_R2_PCI_PMON_CTR_FIRST + E5_2600V2_R2_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_r2_pci_pmon_ctr_addr(unsigned i)
@@ -13985,6 +14028,7 @@ static inline uint64_t e5_2600v2_r2_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R3_Ly_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -14107,6 +14151,7 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_WRITABLE_MASK UINT32_C(0x0000007f) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_KEEP_MASK     UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_LEVELS_MASK   UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R3_LY_PCI_PMON_BOX_STATUS_PRESERVE_MASK UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to R3_Ly_PCI_PMON_BOX_STATUS so that it holds 'wanted', given 'was', the value read
@@ -14191,6 +14236,7 @@ static inline uint32_t e5_2600v2_r3_ly_pci_pmon_box_status_ov_val(uint32_t x)
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff56ffff) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff54ffff) /* read-modify-write keeps */
 #define E5_2600V2_R3_LY_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R3_LY_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST <= i < E5_2600V2_R3_LY_PCI_PMON_CTL_FIRST + E5_2600V2_R3_LY_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctl_addr(unsigned i)
@@ -14456,6 +14502,7 @@ static inline const char *e5_2600v2_r3_ly_pci_pmon_ctl_rule_message(unsigned bit
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_R3_LY_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_R3_LY_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_R3_LY_PCI_PMON_CTR_FIRST <= i < E5_2600V2_R3_LY_PCI_PMON_CTR_FIRST + E5_2600V2_R3_LY_PCI_PMON_CTR_COUNT. */
 static inline uint32_t e5_2600v2_r3_ly_pci_pmon_ctr_addr(unsigned i)
@@ -15600,6 +15647,7 @@ static inline uint64_t e5_2600v2_r3_ly_pci_pmon_ctr_event_count_val(uint64_t x)
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_WRITABLE_MASK  UINT32_C(0x00000103) /* a write has an effect */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_KEEP_MASK      UINT32_C(0x00000000) /* read-modify-write keeps */
 #define E5_2600V2_IRP_PCI_PMON_BOX_CTL_LEVELS_MASK    UINT32_C(0x00000100) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_IRP_PCI_PMON_BOX_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to IRP_PCI_PMON_BOX_CTL so that it holds 'wanted', given 'was', the value read
@@ -15729,6 +15777,7 @@ static inline uint32_t e5_2600v2_irp_pci_pmon_box_ctl_rst_ctrl_val(uint32_t x)
 #define E5_2600V2_IRP_PCI_PMON_CTL_WRITABLE_MASK  UINT32_C(0xff44ffff) /* a write has an effect */
 #define E5_2600V2_IRP_PCI_PMON_CTL_KEEP_MASK      UINT32_C(0xff44ffff) /* read-modify-write keeps */
 #define E5_2600V2_IRP_PCI_PMON_CTL_LEVELS_MASK    UINT32_C(0x00000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_IRP_PCI_PMON_CTL_PRESERVE_MASK  UINT32_C(0x00000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, E5_2600V2_IRP_PCI_PMON_CTL_FIRST <= i < E5_2600V2_IRP_PCI_PMON_CTL_FIRST + E5_2600V2_IRP_PCI_PMON_CTL_COUNT. */
 static inline uint32_t e5_2600v2_irp_pci_pmon_ctl_addr(unsigned i)
@@ -15937,6 +15986,7 @@ static inline const char *e5_2600v2_irp_pci_pmon_ctl_rule_message(unsigned bit)
 #define E5_2600V2_IRP_PCI_PMON_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define E5_2600V2_IRP_PCI_PMON_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define E5_2600V2_IRP_PCI_PMON_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define E5_2600V2_IRP_PCI_PMON_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Offset of element i from element E5_2600V2_IRP_PCI_PMON_CTR_FIRST: the manual does not space them evenly. */
 static inline uint32_t e5_2600v2_irp_pci_pmon_ctr_offset(unsigned i)

@@ -40,6 +40,8 @@ extern "C" {
 #define SNB_UNC_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define SNB_UNC_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
 #define SNB_UNC_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
+#define SNB_UNC_ACT_W0 16u /* write the write-0-acts bits of 'wanted' (a 0 clears, sets or toggles); else 1 */
+#define SNB_UNC_ACT_W1T 32u /* write the write-1-to-toggle bits of 'wanted' (toggles those bits) */
 
 /* ==========================================================================
  * C-Box (block 'cbox')
@@ -101,6 +103,7 @@ extern "C" {
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_WRITABLE_MASK      UINT64_C(0x000000001fd4ffff) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_KEEP_MASK          UINT64_C(0x000000001fd4ffff) /* read-modify-write keeps */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define SNB_UNC_MSR_UNC_CBO_N_PERFEVTSEL_PRESERVE_MASK      UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t snb_unc_msr_unc_cbo_n_perfevtsel_addr(unsigned inst, unsigned i)
@@ -359,6 +362,7 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfevtsel_event_select_val(uint64_
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define SNB_UNC_MSR_UNC_CBO_N_PERFCTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t snb_unc_msr_unc_cbo_n_perfctr_addr(unsigned inst, unsigned i)
@@ -687,6 +691,7 @@ static inline uint64_t snb_unc_msr_unc_cbo_n_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_WRITABLE_MASK      UINT64_C(0x000000001fd4ffff) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_KEEP_MASK          UINT64_C(0x000000001fd4ffff) /* read-modify-write keeps */
 #define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_PRESERVE_MASK      UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_FIRST <= i < SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_FIRST + SNB_UNC_MSR_UNC_ARB_PERFEVTSEL_COUNT. */
 static inline uint32_t snb_unc_msr_unc_arb_perfevtsel_addr(unsigned i)
@@ -919,6 +924,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfevtsel_event_select_val(uint64_t 
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_WRITABLE_MASK     UINT64_C(0x00000fffffffffff) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_KEEP_MASK         UINT64_C(0x00000fffffffffff) /* read-modify-write keeps */
 #define SNB_UNC_MSR_UNC_ARB_PERFCTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define SNB_UNC_MSR_UNC_ARB_PERFCTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, SNB_UNC_MSR_UNC_ARB_PERFCTR_FIRST <= i < SNB_UNC_MSR_UNC_ARB_PERFCTR_FIRST + SNB_UNC_MSR_UNC_ARB_PERFCTR_COUNT. */
 static inline uint32_t snb_unc_msr_unc_arb_perfctr_addr(unsigned i)
@@ -1115,6 +1121,7 @@ static inline uint64_t snb_unc_msr_unc_arb_perfctr_event_count_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_WRITABLE_MASK       UINT64_C(0x00000000e000000f) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_KEEP_MASK           UINT64_C(0x00000000e000000f) /* read-modify-write keeps */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_LEVELS_MASK         UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_CTRL_PRESERVE_MASK       UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MSR_UNC_PERF_GLOBAL_CTRL so that it holds 'wanted', given 'was', the value read
@@ -1343,6 +1350,7 @@ static inline uint64_t snb_unc_msr_unc_perf_global_ctrl_pmi_sel_core0_val(uint64
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_WRITABLE_MASK UINT64_C(0x000000000000000b) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_KEEP_MASK     UINT64_C(0x000000000000000b) /* read-modify-write keeps */
 #define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define SNB_UNC_MSR_UNC_PERF_GLOBAL_STATUS_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MSR_UNC_PERF_GLOBAL_STATUS so that it holds 'wanted', given 'was', the value read
@@ -1470,6 +1478,7 @@ static inline uint64_t snb_unc_msr_unc_perf_global_status_fixed_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_WRITABLE_MASK UINT64_C(0x0000000000500000) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_KEEP_MASK     UINT64_C(0x0000000000500000) /* read-modify-write keeps */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define SNB_UNC_MSR_UNC_PERF_FIXED_CTRL_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MSR_UNC_PERF_FIXED_CTRL so that it holds 'wanted', given 'was', the value read
@@ -1570,6 +1579,7 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctrl_ovf_en_val(uint64_t x)
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define SNB_UNC_MSR_UNC_PERF_FIXED_CTR_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MSR_UNC_PERF_FIXED_CTR so that it holds 'wanted', given 'was', the value read
@@ -1645,6 +1655,7 @@ static inline uint64_t snb_unc_msr_unc_perf_fixed_ctr_event_count_val(uint64_t x
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_WRITABLE_MASK UINT64_C(0x0000000000000000) /* a write has an effect */
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_KEEP_MASK     UINT64_C(0x000000000000000f) /* read-modify-write keeps */
 #define SNB_UNC_MSR_UNC_CBO_CONFIG_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define SNB_UNC_MSR_UNC_CBO_CONFIG_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MSR_UNC_CBO_CONFIG so that it holds 'wanted', given 'was', the value read

@@ -37,6 +37,8 @@ extern "C" {
 #define XEON7100_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define XEON7100_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
 #define XEON7100_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
+#define XEON7100_ACT_W0 16u /* write the write-0-acts bits of 'wanted' (a 0 clears, sets or toggles); else 1 */
+#define XEON7100_ACT_W1T 32u /* write the write-1-to-toggle bits of 'wanted' (toggles those bits) */
 
 /* ==========================================================================
  * L3 / caching bus controller EMON (block 'l3')
@@ -86,6 +88,7 @@ extern "C" {
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_WRITABLE_MASK                  UINT64_C(0x0fffffffffffffff) /* a write has an effect */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_KEEP_MASK                      UINT64_C(0x0fffffffffffffff) /* read-modify-write keeps */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_LEVELS_MASK                    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_PRESERVE_MASK                  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FIRST <= i < XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_FIRST + XEON7100_MSR_EMON_L3_CTR_CTL_GBSQ_COUNT. */
 static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_addr(unsigned i)
@@ -410,6 +413,7 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gbsq_event_count_val(uint64_
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_WRITABLE_MASK      UINT64_C(0x08007fffffffffff) /* a write has an effect */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_KEEP_MASK          UINT64_C(0x08007fffffffffff) /* read-modify-write keeps */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_PRESERVE_MASK      UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_FIRST <= i < XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_FIRST + XEON7100_MSR_EMON_L3_CTR_CTL_GSNPQ_COUNT. */
 static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_addr(unsigned i)
@@ -622,6 +626,7 @@ static inline uint64_t xeon7100_msr_emon_l3_ctr_ctl_gsnpq_event_count_val(uint64
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_WRITABLE_MASK               UINT64_C(0x0fffffffffffffff) /* a write has an effect */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_KEEP_MASK                   UINT64_C(0x0fffffffffffffff) /* read-modify-write keeps */
 #define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_LEVELS_MASK                 UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7100_MSR_EMON_L3_CTR_CTL_FSB_PRESERVE_MASK               UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address of element i, XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FIRST <= i < XEON7100_MSR_EMON_L3_CTR_CTL_FSB_FIRST + XEON7100_MSR_EMON_L3_CTR_CTL_FSB_COUNT. */
 static inline uint32_t xeon7100_msr_emon_l3_ctr_ctl_fsb_addr(unsigned i)
@@ -1363,6 +1368,7 @@ static inline const char *xeon7100_msr_emon_l3_ctr_ctl_fsb_rule_message(unsigned
 #define XEON7100_MSR_EMON_L3_GL_CTL_WRITABLE_MASK         UINT64_C(0x0000000000ff0007) /* a write has an effect */
 #define XEON7100_MSR_EMON_L3_GL_CTL_KEEP_MASK             UINT64_C(0x00ff000000ff0000) /* read-modify-write keeps */
 #define XEON7100_MSR_EMON_L3_GL_CTL_LEVELS_MASK           UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7100_MSR_EMON_L3_GL_CTL_PRESERVE_MASK         UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to MSR_EMON_L3_GL_CTL so that it holds 'wanted', given 'was', the value read

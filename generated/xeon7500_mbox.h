@@ -41,6 +41,8 @@ extern "C" {
 #define XEON7500_ACT_W1C 2u /* write the write-1-to-clear bits of 'wanted' (clears those flags) */
 #define XEON7500_ACT_W1S 4u /* write the write-1-to-set bits of 'wanted' (sets those bits) */
 #define XEON7500_ACT_LEVEL 8u /* write the levels of 'wanted' (box freeze); else kept as read */
+#define XEON7500_ACT_W0 16u /* write the write-0-acts bits of 'wanted' (a 0 clears, sets or toggles); else 1 */
+#define XEON7500_ACT_W1T 32u /* write the write-1-to-toggle bits of 'wanted' (toggles those bits) */
 
 /* ==========================================================================
  * U-Box (block 'ubox')
@@ -82,6 +84,7 @@ extern "C" {
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_WRITABLE_MASK      UINT64_C(0x00000000b000001f) /* a write has an effect */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_KEEP_MASK          UINT64_C(0x00000000b000001f) /* read-modify-write keeps */
 #define XEON7500_U_MSR_PMON_GLOBAL_CTL_LEVELS_MASK        UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_U_MSR_PMON_GLOBAL_CTL_PRESERVE_MASK      UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /*
  * The value to write to U_MSR_PMON_GLOBAL_CTL so that it holds 'wanted', given 'was', the value read
@@ -281,6 +284,7 @@ static inline uint64_t xeon7500_u_msr_pmon_global_ctl_en_val(uint64_t x)
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_WRITABLE_MASK UINT64_C(0x000000000000003f) /* a write has an effect */
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_KEEP_MASK     UINT64_C(0x000000000000003f) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PERF_GLOBAL_CTL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PERF_GLOBAL_CTL_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_perf_global_ctl_addr(unsigned inst)
@@ -380,6 +384,7 @@ static inline uint64_t xeon7500_m_msr_perf_global_ctl_ctr_en_val(uint64_t x)
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_WRITABLE_MASK UINT64_C(0x0000000000000000) /* a write has an effect */
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_KEEP_MASK     UINT64_C(0x000000000000003f) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PERF_GLOBAL_STATUS_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PERF_GLOBAL_STATUS_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_perf_global_status_addr(unsigned inst)
@@ -479,6 +484,7 @@ static inline uint64_t xeon7500_m_msr_perf_global_status_ov_val(uint64_t x)
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_WRITABLE_MASK UINT64_C(0x000000000000003f) /* a write has an effect */
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_KEEP_MASK     UINT64_C(0x0000000000000000) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PERF_GLOBAL_OVF_CTL_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_perf_global_ovf_ctl_addr(unsigned inst)
@@ -579,6 +585,7 @@ static inline uint64_t xeon7500_m_msr_perf_global_ovf_ctl_clr_ov_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_TIMESTAMP_WRITABLE_MASK   UINT64_C(0x0000000000000000) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_TIMESTAMP_KEEP_MASK       UINT64_C(0x000000000000ffff) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_TIMESTAMP_LEVELS_MASK     UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_TIMESTAMP_PRESERVE_MASK   UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_timestamp_addr(unsigned inst)
@@ -677,6 +684,7 @@ static inline uint64_t xeon7500_m_msr_pmu_timestamp_timestamp_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_DSP_WRITABLE_MASK  UINT64_C(0x0000000000000780) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_DSP_KEEP_MASK      UINT64_C(0x0000000000000780) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_DSP_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_DSP_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_dsp_addr(unsigned inst)
@@ -779,6 +787,7 @@ static inline uint64_t xeon7500_m_msr_pmu_dsp_dsp_fill_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ISS_WRITABLE_MASK  UINT64_C(0x000000000000000f) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_ISS_KEEP_MASK      UINT64_C(0x000000000000000f) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_ISS_LEVELS_MASK    UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_ISS_PRESERVE_MASK  UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_iss_addr(unsigned inst)
@@ -881,6 +890,7 @@ static inline uint64_t xeon7500_m_msr_pmu_iss_frm_type_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_MAP_WRITABLE_MASK     UINT64_C(0x00000000000001e0) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_MAP_KEEP_MASK         UINT64_C(0x00000000000001e0) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_MAP_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_MAP_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_map_addr(unsigned inst)
@@ -981,6 +991,7 @@ static inline uint64_t xeon7500_m_msr_pmu_map_bcmd_schedq_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_MSC_THR_WRITABLE_MASK UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_MSC_THR_KEEP_MASK     UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_MSC_THR_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_MSC_THR_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_msc_thr_addr(unsigned inst)
@@ -1078,6 +1089,7 @@ static inline uint64_t xeon7500_m_msr_pmu_msc_thr_thr_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_PGT_WRITABLE_MASK UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_PGT_KEEP_MASK     UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_PGT_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_PGT_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_pgt_addr(unsigned inst)
@@ -1175,6 +1187,7 @@ static inline uint64_t xeon7500_m_msr_pmu_pgt_pgt_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_PLD_WRITABLE_MASK UINT64_C(0x00000000ffffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_PLD_KEEP_MASK     UINT64_C(0x00000000ffffffff) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_PLD_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_PLD_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_pld_addr(unsigned inst)
@@ -1282,6 +1295,7 @@ static inline uint64_t xeon7500_m_msr_pmu_pld_pld_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_WRITABLE_MASK       UINT64_C(0x0000000000ffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_KEEP_MASK           UINT64_C(0x0000000000ffffff) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_LEVELS_MASK         UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_ZDP_CTL_FVC_PRESERVE_MASK       UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_zdp_ctl_fvc_addr(unsigned inst)
@@ -1624,6 +1638,7 @@ static inline uint64_t xeon7500_m_msr_pmu_zdp_ctl_fvc_fvid_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_CNT_CTL_WRITABLE_MASK         UINT64_C(0x0000000000383eff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_CNT_CTL_KEEP_MASK             UINT64_C(0x0000000000383eff) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_CNT_CTL_LEVELS_MASK           UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_CNT_CTL_PRESERVE_MASK         UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t xeon7500_m_msr_pmu_cnt_ctl_addr(unsigned inst, unsigned i)
@@ -1937,6 +1952,7 @@ static inline const char *xeon7500_m_msr_pmu_cnt_ctl_rule_message(unsigned bit)
 #define XEON7500_M_MSR_PMU_CNT_WRITABLE_MASK     UINT64_C(0x0000ffffffffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_CNT_KEEP_MASK         UINT64_C(0x0000ffffffffffff) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_CNT_LEVELS_MASK       UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_CNT_PRESERVE_MASK     UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants) of element i. */
 static inline uint32_t xeon7500_m_msr_pmu_cnt_addr(unsigned inst, unsigned i)
@@ -2034,6 +2050,7 @@ static inline uint64_t xeon7500_m_msr_pmu_cnt_event_count_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_MM_CFG_WRITABLE_MASK UINT64_C(0x8000000000000000) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_MM_CFG_KEEP_MASK     UINT64_C(0x8000000000000000) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_MM_CFG_LEVELS_MASK   UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_MM_CFG_PRESERVE_MASK UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_mm_cfg_addr(unsigned inst)
@@ -2131,6 +2148,7 @@ static inline uint64_t xeon7500_m_msr_pmu_mm_cfg_en_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_WRITABLE_MASK    UINT64_C(0x00000003ffffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_KEEP_MASK        UINT64_C(0x00000003ffffffff) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_ADDR_MATCH_LEVELS_MASK      UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_ADDR_MATCH_PRESERVE_MASK    UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_addr_match_addr(unsigned inst)
@@ -2228,6 +2246,7 @@ static inline uint64_t xeon7500_m_msr_pmu_addr_match_addr_match_val(uint64_t x)
 #define XEON7500_M_MSR_PMU_ADDR_MASK_WRITABLE_MASK   UINT64_C(0x0000000007ffffff) /* a write has an effect */
 #define XEON7500_M_MSR_PMU_ADDR_MASK_KEEP_MASK       UINT64_C(0x0000000007ffffff) /* read-modify-write keeps */
 #define XEON7500_M_MSR_PMU_ADDR_MASK_LEVELS_MASK     UINT64_C(0x0000000000000000) /* levels (box freeze): write-only, hold a state */
+#define XEON7500_M_MSR_PMU_ADDR_MASK_PRESERVE_MASK   UINT64_C(0x0000000000000000) /* undescribed (gap): written back as read */
 
 /* Address in instance 'inst' (one of the block's instance constants). */
 static inline uint32_t xeon7500_m_msr_pmu_addr_mask_addr(unsigned inst)

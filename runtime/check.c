@@ -138,6 +138,7 @@ int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *
 uint64_t regc_rmw_value(const struct regc_reg *r, uint64_t old, uint64_t mask, uint64_t value)
 {
     uint64_t keep = regc_reg_class_mask(r, REGC_MASK_KEEP) & regc__low_mask(r->width);
-    uint64_t mb1 = regc_reg_class_mask(r, REGC_MASK_MB1);
-    return (old & keep & ~mask) | (value & mask) | (mb1 & ~mask);
+    /* must-be-one bits, and write-0-acts bits (RW0C, RW0S, RW0T), which a 1 leaves as they are */
+    uint64_t ones = regc_reg_class_mask(r, REGC_MASK_MB1) | regc_reg_class_mask(r, REGC_MASK_W0);
+    return (old & keep & ~mask) | (value & mask) | (ones & ~mask);
 }

@@ -597,6 +597,24 @@ static int store_value(const struct sim_reg *s, uint64_t v, uint64_t *out)
         case REGC_SEM_W1S:
             n = (n & ~m) | ((old | v) & m);
             break;
+        case REGC_SEM_W0C:
+            n = (n & ~m) | (old & v & m);
+            break;
+        case REGC_SEM_W0S:
+            n = (n & ~m) | ((old | ~v) & m);
+            break;
+        case REGC_SEM_W1T:
+            n = (n & ~m) | ((old ^ v) & m);
+            break;
+        case REGC_SEM_W0T:
+            n = (n & ~m) | ((old ^ ~v) & m);
+            break;
+        case REGC_SEM_WAC:
+            n &= ~m;
+            break;
+        case REGC_SEM_WAS:
+            n |= m;
+            break;
         default:
             break;
         }

@@ -111,7 +111,7 @@ static void offer_fields(const char *cur, const char *path)
     if (!s || regc_resolve(s, dot + 1, &r, NULL, 0) < 0)
         return;
     for (const struct regc_field *f = r.reg->fields; f->name; f++)
-        if (strcmp(f->name, "rsv") != 0)
+        if (strcmp(f->name, "rsv") != 0 && strcmp(f->name, "gap") != 0)
             offer3(cur, f->name, "=", NULL);
 }
 

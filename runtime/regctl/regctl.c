@@ -824,8 +824,9 @@ static int cmd_write(void *ctx, int argc, char **argv)
     regc_dev *d;
     if (rc || (rc = open_dev(o, &w.r, &d)))
         return rc;
-    /* unspecified fields: their reset value, must-be-one bits (RV1) 1 */
-    uint64_t base = w.r.reg->reset | regc_reg_class_mask(w.r.reg, REGC_MASK_MB1);
+    /* unspecified fields: their reset value, must-be-one bits (RV1) 1, write-0-acts bits 1 */
+    uint64_t base = w.r.reg->reset | regc_reg_class_mask(w.r.reg, REGC_MASK_MB1) |
+                    regc_reg_class_mask(w.r.reg, REGC_MASK_W0);
     uint64_t written = (base & ~w.mask) | w.value, back;
     /* what a write-1-to-clear clears: the bits set before */
     if (!o->dry_run && (w.value & regc_reg_class_mask(w.r.reg, REGC_MASK_W1C)))

@@ -141,8 +141,10 @@ static struct regc_field *fields_of(struct conv *c, json_t *arr, unsigned width,
                                    .desc = str(c, x, "desc")};
         f[i].access = regc_access_parse(f[i].access_text);
         if (f[i].access == REGC_ACCESS_UNKNOWN)
-            err(c, p, "access '%s' is not one regc knows (RW, RO, RO-V, WO, RW-V, RWS, RW1C, "
-                      "RW1S, RV, rsv, RV1, ig)", f[i].access_text);
+            err(c, p,
+                "access '%s' is not one regc knows (RW, RO, RO-V, WO, RW-V, RWS, RW1C, RW1S, "
+                "RV, rsv, RV1, ig, gap, RW0C, RW0S, RW1T, RW0T, RWAC, RWAS, RWO, WOO)",
+                f[i].access_text);
         if (f[i].lsb > f[i].msb || f[i].msb >= width) {
             err(c, p, "bits %u:%u of field '%s' are not within the register's %u bits", f[i].msb,
                 f[i].lsb, f[i].name, width);

@@ -108,8 +108,14 @@ LEGEND = {
     "rsv": {"mbz"},
     "RV1": {"mb1"},              # reserved: must write 1
     "ig": {"ignored"},           # ignored: reads 0, writes ignored
+    "gap": {"preserve"},         # not described: written back as read
+    # write side effects of memory-mapped registers: the export carries their "writable"
+    # (their own write-0, toggle, any-write and once masks are the header's only)
+    "RW0C": {"writable"}, "RW0S": {"writable"}, "RW1T": {"writable"}, "RW0T": {"writable"},
+    "RWAC": {"writable"}, "RWAS": {"writable"}, "RWO": {"writable"},
+    "WOO": {"wo", "writable"},   # write-only, once
 }
-KINDS = ("mbz", "mb1", "ignored", "ro", "wo", "w1c", "w1s", "writable")
+KINDS = ("mbz", "mb1", "ignored", "ro", "wo", "w1c", "w1s", "writable", "preserve")
 model = json.load(open(sys.argv[1]))
 bad = nregs = 0
 for b in model["blocks"]:

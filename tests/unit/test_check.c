@@ -327,7 +327,8 @@ static void test_unknown_access(void **state)
     struct model_reg *r = mk_reg(mk_block(s, "b", 3), "CTL", 32, 0, 4);
     mk_field(r, "en", 31, 0, "RW-S", 5);
     run(s, "t.xml:5: error: field 'en' has unknown access 'RW-S'; accepted: RW, RO, RO-V, WO, "
-           "RW-V, RWS, RW1C, RW1S, RV, rsv, RV1, ig\n");
+           "RW-V, RWS, RW1C, RW1S, RV, rsv, RV1, ig, gap, RW0C, RW0S, RW1T, RW0T, RWAC, RWAS, "
+           "RWO, WOO\n");
 }
 
 static void test_resets(void **state)
@@ -374,6 +375,35 @@ static void test_bits_uncovered(void **state)
            "t.xml:7: error: bit 0 of register 'Y' is covered by no field\n"
            "t.xml:9: error: bits 15:0 of register 'Z' are covered by no field\n");
     assert_int_equal(r3->nfields, 0);
+}
+
+/*
+ * gaps="gap" and access "gap" (docs/regspec.md, "gap"): bits not known to be 0, so a gap may
+ * have reset bits (the register's, for a filled gap) where a reserved range may not.
+ */
+static void test_gap_class_keeps_reset(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *b = mk_block(s, "b", 3);
+    struct model_reg *r = mk_reg(b, "X", 32, 0, 4);
+    r->gaps = "gap";
+    r->has_reset = true;
+    r->reset = 0x80000101;
+    mk_field(r, "en", 0, 0, "RW", 5)->reset = 1;
+    mk_field(r, "hi", 31, 24, "gap", 6)->reset = 0x80;
+    assert_int_equal(run(s, ""), 0);
+    assert_int_equal(r->nfields, 3);
+    const struct model_field *f = model_find_field(r, "gap");
+    assert_non_null(f);
+    assert_true(f->implicit);
+    assert_int_equal(f->access, REGC_ACCESS_GAP);
+    assert_int_equal(f->lsb, 1);
+    assert_int_equal(f->msb, 23);
+    assert_int_equal(f->reset, 0x80); /* bit 8 of 0x80000101, right-aligned at bit 1 */
+    struct model_masks m = model_reg_masks(r);
+    assert_int_equal(m.preserve, 0xfffffffe);
+    assert_int_equal(m.mbz & 0xffffffff, 0); /* (bits 63:32: the access size above the width) */
+    assert_int_equal(m.keep & 0xfffffffe, 0xfffffffe);
 }
 
 static void test_gaps_fill_implicit_fields(void **state)
@@ -427,8 +457,8 @@ static void test_bad_gaps_value(void **state)
     struct model_reg *r2 = mk_reg(b, "Y", 32, 1, 6);
     r2->gaps = "RO";
     mk_field(r2, "a", 15, 0, "RW", 7);
-    run(s, "t.xml:1: error: gaps value 'RW' of the spec is not RV, rsv or ig\n"
-           "t.xml:6: error: gaps value 'RO' of register 'Y' is not RV, rsv or ig\n");
+    run(s, "t.xml:1: error: gaps value 'RW' of the spec is not RV, rsv, ig or gap\n"
+           "t.xml:6: error: gaps value 'RO' of register 'Y' is not RV, rsv, ig or gap\n");
     assert_int_equal(r->nfields, 1);
 }
 
@@ -880,6 +910,7 @@ int main(void)
         T(test_unknown_access),
         T(test_resets),
         T(test_bits_uncovered),
+        T(test_gap_class_keeps_reset),
         T(test_gaps_fill_implicit_fields),
         T(test_bad_gaps_value),
         T(test_value_too_wide),

@@ -5,6 +5,12 @@
  * (RWS is RW that keeps its value across a warm reset: the same for software.)
  * RV1 is the spelling a spec uses for a reserved range the manual prints as RV
  * with "SW must write to 1" (E5-2600 v2 box controls, bits 17:16).
+ * gap is regc's own spelling for bits no field describes that a write must
+ * keep as read (an SVD register's undescribed bits): not known to be 0.
+ * RW0C, RW0S, RW1T, RW0T, RWAC, RWAS, RWO, WOO are the write side effects of
+ * CMSIS-SVD (modifiedWriteValues zeroToClear, zeroToSet, oneToToggle,
+ * zeroToToggle, clear, set; access read-writeOnce, writeOnce), spelled as
+ * manuals spell RW1C.
  * Each spelling maps to one semantic class, and each class says what a read
  * returns, what a write does, and what a read-modify-write must do. The
  * compiler's checker and header masks, the runtime's checked writes and the
@@ -33,6 +39,15 @@ enum regc_sem {
     REGC_SEM_MBZ, /* reserved: read 0 or undefined; must write 0 (else undefined or #GP) */
     REGC_SEM_IG,  /* ignored: read 0; writes ignored; rmw: write 0 */
     REGC_SEM_MB1, /* reserved, must be one: read undefined; must write 1 (else undefined) */
+    REGC_SEM_GAP, /* undescribed: read unknown; a write must keep what was read */
+    REGC_SEM_W0C, /* read: value; write 0: clears; 1 no effect; rmw: write 1 unless clearing */
+    REGC_SEM_W0S, /* read: value; write 0: sets; 1 no effect; rmw: write 1 unless setting */
+    REGC_SEM_W1T, /* read: value; write 1: toggles; 0 no effect; rmw: write 0 unless toggling */
+    REGC_SEM_W0T, /* read: value; write 0: toggles; 1 no effect; rmw: write 1 unless toggling */
+    REGC_SEM_WAC, /* read: value; any write clears: no write leaves it unchanged */
+    REGC_SEM_WAS, /* read: value; any write sets: no write leaves it unchanged */
+    REGC_SEM_RWO, /* read: value; only the first write after reset stores; rmw: keep */
+    REGC_SEM_WOO, /* read: undefined; only the first write after reset acts; rmw: write 0 */
     REGC_SEM__COUNT
 };
 
@@ -52,7 +67,16 @@ enum regc_sem {
     X(RV, "RV", REGC_SEM_MBZ, "reserved (write 0)")                                                \
     X(RSV, "rsv", REGC_SEM_MBZ, "reserved (write 0)")                                              \
     X(RV1, "RV1", REGC_SEM_MB1, "reserved (write 1)")                                              \
-    X(IG, "ig", REGC_SEM_IG, "ignored")
+    X(IG, "ig", REGC_SEM_IG, "ignored")                                                            \
+    X(GAP, "gap", REGC_SEM_GAP, "undescribed (write back as read)")                                \
+    X(RW0C, "RW0C", REGC_SEM_W0C, "write 0 to clear")                                              \
+    X(RW0S, "RW0S", REGC_SEM_W0S, "write 0 to set")                                                \
+    X(RW1T, "RW1T", REGC_SEM_W1T, "write 1 to toggle")                                             \
+    X(RW0T, "RW0T", REGC_SEM_W0T, "write 0 to toggle")                                             \
+    X(RWAC, "RWAC", REGC_SEM_WAC, "any write clears")                                              \
+    X(RWAS, "RWAS", REGC_SEM_WAS, "any write sets")                                                \
+    X(RWO, "RWO", REGC_SEM_RWO, "read/write once after reset")                                     \
+    X(WOO, "WOO", REGC_SEM_WOO, "write-only, once after reset")
 
 enum regc_access {
 #define REGC_X_(id, text, sem, meaning) REGC_ACCESS_##id,
@@ -73,7 +97,12 @@ enum regc_mask_class {
     REGC_MASK_WRITABLE = 1u << 6, /* a write has an effect */
     REGC_MASK_VOLATILE = 1u << 7, /* hardware changes the value */
     REGC_MASK_KEEP = 1u << 8,     /* read-modify-write writes back what it read */
-    REGC_MASK_MB1 = 1u << 9       /* must be one: every write sets it */
+    REGC_MASK_MB1 = 1u << 9,      /* must be one: every write sets it */
+    REGC_MASK_PRESERVE = 1u << 10, /* undescribed: every write puts back what was read */
+    REGC_MASK_W0 = 1u << 11,       /* write 0 acts (clears, sets, toggles): a safe write writes 1 */
+    REGC_MASK_W1T = 1u << 12,      /* write 1 toggles: a safe write writes 0 */
+    REGC_MASK_WANY = 1u << 13,     /* any write acts: no write leaves the bits unchanged */
+    REGC_MASK_ONCE = 1u << 14      /* only the first write after reset has an effect */
 };
 
 static inline const char *regc_access_text(enum regc_access a)
@@ -149,18 +178,34 @@ static inline unsigned regc_sem_classes(enum regc_sem s)
         return REGC_MASK_IGNORED;
     case REGC_SEM_MB1:
         return REGC_MASK_MB1;
+    case REGC_SEM_GAP:
+        return REGC_MASK_PRESERVE | REGC_MASK_KEEP;
+    case REGC_SEM_W0C:
+    case REGC_SEM_W0S:
+    case REGC_SEM_W0T:
+        return REGC_MASK_W0 | REGC_MASK_WRITABLE | REGC_MASK_VOLATILE;
+    case REGC_SEM_W1T:
+        return REGC_MASK_W1T | REGC_MASK_WRITABLE | REGC_MASK_VOLATILE;
+    case REGC_SEM_WAC:
+    case REGC_SEM_WAS:
+        return REGC_MASK_WANY | REGC_MASK_WRITABLE | REGC_MASK_VOLATILE;
+    case REGC_SEM_RWO:
+        return REGC_MASK_ONCE | REGC_MASK_WRITABLE | REGC_MASK_KEEP;
+    case REGC_SEM_WOO:
+        return REGC_MASK_ONCE | REGC_MASK_WO | REGC_MASK_WRITABLE;
     default:
         return REGC_MASK_MBZ;
     }
 }
 
 /*
- * True for reserved and ignored fields: no accessors, may repeat a name, reset must be 0
- * (the manuals print HW reset 0 for the must-be-one ranges too: software sets them).
+ * True for reserved, ignored and undescribed fields: no accessors, may repeat a name; reset
+ * must be 0 except for gaps (the manuals print HW reset 0 for the must-be-one ranges too:
+ * software sets them; an SVD register's reset value covers its undescribed bits).
  */
 static inline bool regc_sem_is_reserved(enum regc_sem s)
 {
-    return s == REGC_SEM_MBZ || s == REGC_SEM_IG || s == REGC_SEM_MB1;
+    return s == REGC_SEM_MBZ || s == REGC_SEM_IG || s == REGC_SEM_MB1 || s == REGC_SEM_GAP;
 }
 
 #ifdef __cplusplus

@@ -254,8 +254,9 @@ REGC_API int regc_write_unchecked(regc_dev *d, const struct regc_ref *r, uint64_
 /*
  * regc_rmw - read, change the bits of 'mask' to those of 'value', write (checked).
  * Bits outside 'mask' follow the attribute table: RW, RW-V and RO bits are
- * written back as read, W1C/W1S/WO bits are written 0 (never write back a
- * 1 that would clear, set or act), reserved and ignored bits 0. *written (may
+ * written back as read, W1C/W1S/W1T/WO bits are written 0 (never write back a
+ * 1 that would clear, set or act), write-0-acts bits (RW0C, RW0S, RW0T) 1,
+ * reserved and ignored bits 0. *written (may
  * be NULL) receives the value written.
  */
 REGC_API int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t value,
