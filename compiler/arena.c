@@ -105,11 +105,23 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
     return p;
 }
 
+/* The first capacity: most lists of a register-heavy spec hold one or two items. */
+enum { ARENA_PUSH_FIRST = 2 };
+
+size_t arena_push_cap(size_t n)
+{
+    size_t cap = ARENA_PUSH_FIRST;
+    if (n == 0)
+        return 0;
+    while (cap < n)
+        cap *= 2;
+    return cap;
+}
+
 void arena_push(struct arena *a, void ***items, size_t *count, size_t *cap, void *item)
 {
     if (*count == *cap) {
-        /* from 2: most lists of a register-heavy spec hold one or two items */
-        size_t ncap = *cap ? *cap * 2 : 2;
+        size_t ncap = *cap ? *cap * 2 : ARENA_PUSH_FIRST;
         void **n = arena_alloc(a, ncap * sizeof(*n));
         if (*count)
             memcpy(n, *items, *count * sizeof(*n));

@@ -71,5 +71,8 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 
 /* Grow-by-doubling array of pointers owned by the arena: *items, *count, *cap. */
 void arena_push(struct arena *a, void ***items, size_t *count, size_t *cap, void *item);
+/* The capacity arena_push() has given a list once it grew to 'n' items (0 for none): for
+ * lists whose capacity is not kept, so the next push grows them as it would have. */
+size_t arena_push_cap(size_t n);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * test_arena - what the arena promises its users: allocations aligned for
  * any type, text packed at its length (a million registers hold some ten
- * strings each), and arena_clear() reusing the newest chunk for the next
- * round while the older ones, large blocks included, go.
+ * strings each), arena_clear() reusing the newest chunk for the next round
+ * while the older ones, large blocks included, go, and arena_push_cap()
+ * agreeing with arena_push().
  */
 #include "arena.h"
 
@@ -81,12 +82,32 @@ static void test_clear_reuses(void **state)
     arena_release(&a);
 }
 
+/* arena_push_cap(n) is the capacity arena_push() gave a list of n items: a list whose
+ * capacity was not kept (svd_model.c) gets it back from there, so it must be the same. */
+static void test_push_cap(void **state)
+{
+    (void)state;
+    struct arena a = ARENA_INIT;
+    void **items = NULL;
+    size_t n = 0, cap = 0;
+    assert_int_equal(arena_push_cap(0), 0);
+    for (size_t i = 0; i < 100; i++) {
+        arena_push(&a, &items, &n, &cap, (void *)(uintptr_t)(i + 1));
+        assert_int_equal(cap, arena_push_cap(n));
+        assert_true(cap >= n);
+    }
+    for (size_t i = 0; i < n; i++)
+        assert_ptr_equal(items[i], (void *)(uintptr_t)(i + 1));
+    arena_release(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alloc_aligned),
         cmocka_unit_test(test_text_packed),
         cmocka_unit_test(test_clear_reuses),
+        cmocka_unit_test(test_push_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
