@@ -32,10 +32,19 @@ void arena_release(struct arena *a)
     arena_init(a);
 }
 
-static size_t align_up(size_t n)
+void arena_clear(struct arena *a)
 {
-    size_t al = alignof(max_align_t);
-    return (n + al - 1) & ~(al - 1);
+    if (!a->head)
+        return;
+    /* the head is the chunk next/end point into (large blocks go behind it) */
+    struct arena_chunk *c = a->head->next;
+    while (c) {
+        struct arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    a->head->next = NULL;
+    a->next = a->head->data;
 }
 
 /* A new chunk for 'n' bytes (aligned by arena_alloc()), which did not fit the head chunk. */
@@ -63,7 +72,7 @@ void *arena_zalloc(struct arena *a, size_t n)
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-    char *p = arena_alloc(a, n + 1);
+    char *p = arena_alloc_bytes(a, n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
@@ -86,21 +95,33 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
         BUG("bad format");
     if ((size_t)n < room) {
         char *p = (char *)a->next;
-        size_t used = align_up((size_t)n + 1);
-        a->next = used < room ? a->next + used : a->end;
+        a->next += (size_t)n + 1;
         return p;
     }
-    char *p = arena_alloc(a, (size_t)n + 1);
+    char *p = arena_alloc_bytes(a, (size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
     return p;
 }
 
+/* The first capacity: most lists of a register-heavy spec hold one or two items. */
+enum { ARENA_PUSH_FIRST = 2 };
+
+size_t arena_push_cap(size_t n)
+{
+    size_t cap = ARENA_PUSH_FIRST;
+    if (n == 0)
+        return 0;
+    while (cap < n)
+        cap *= 2;
+    return cap;
+}
+
 void arena_push(struct arena *a, void ***items, size_t *count, size_t *cap, void *item)
 {
     if (*count == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 8;
+        size_t ncap = *cap ? *cap * 2 : ARENA_PUSH_FIRST;
         void **n = arena_alloc(a, ncap * sizeof(*n));
         if (*count)
             memcpy(n, *items, *count * sizeof(*n));

@@ -26,17 +26,38 @@ struct arena {
 void arena_init(struct arena *a);
 /* Frees every allocation made from 'a'; 'a' may be reused afterwards. */
 void arena_release(struct arena *a);
+/*
+ * Frees every allocation made from 'a' but keeps its newest chunk for the
+ * next ones: a loop that drops what it made each round (a register's names,
+ * a register's tree) reuses one chunk instead of a malloc and free a round.
+ */
+void arena_clear(struct arena *a);
 
 /* Return memory owned by 'a', aligned for any type; valid until arena_release(a). */
 void *arena_alloc_slow(struct arena *a, size_t n);
-/* Inline: the loader and the context builder allocate a few million times per large spec. */
+/*
+ * Inline: the loader and the context builder allocate a few million times
+ * per large spec. The start is aligned, not the size, so that strings
+ * (arena_alloc_bytes()) take their length and no more: a million registers
+ * hold some ten strings each.
+ */
 static inline void *arena_alloc(struct arena *a, size_t n)
 {
-    size_t al = alignof(max_align_t);
-    n = n ? (n + al - 1) & ~(al - 1) : al;
-    if ((uintptr_t)a->end - (uintptr_t)a->next < n) /* uintptr_t: both NULL at first */
+    uintptr_t al = alignof(max_align_t), end = (uintptr_t)a->end; /* both NULL at first */
+    uintptr_t p = ((uintptr_t)a->next + al - 1) & ~(al - 1);
+    n = n ? n : 1;
+    if (p > end || end - p < n)
         return arena_alloc_slow(a, n);
-    void *p = a->next;
+    a->next = (unsigned char *)p + n;
+    return (void *)p;
+}
+/* 'n' bytes with no alignment (text), owned by 'a'. */
+static inline char *arena_alloc_bytes(struct arena *a, size_t n)
+{
+    n = n ? n : 1;
+    if ((uintptr_t)a->end - (uintptr_t)a->next < n)
+        return arena_alloc_slow(a, n);
+    char *p = (char *)a->next;
     a->next += n;
     return p;
 }
@@ -50,5 +71,8 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 
 /* Grow-by-doubling array of pointers owned by the arena: *items, *count, *cap. */
 void arena_push(struct arena *a, void ***items, size_t *count, size_t *cap, void *item);
+/* The capacity arena_push() has given a list once it grew to 'n' items (0 for none): for
+ * lists whose capacity is not kept, so the next push grows them as it would have. */
+size_t arena_push_cap(size_t n);
 
 #endif

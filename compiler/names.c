@@ -17,7 +17,7 @@ static char lower_c(char c)
 static char *convert(struct arena *a, const char *s, char (*conv)(char))
 {
     size_t n = strlen(s);
-    char *p = arena_alloc(a, n + 1);
+    char *p = arena_alloc_bytes(a, n + 1);
     for (size_t i = 0; i <= n; i++)
         p[i] = conv(s[i]);
     return p;
@@ -42,7 +42,7 @@ static char *upper_join(struct arena *a, const char *const *parts, size_t n)
     size_t len = 0;
     for (size_t i = 0; i < n; i++)
         len += strlen(parts[i]) + 1;
-    char *p = arena_alloc(a, len ? len : 1), *q = p;
+    char *p = arena_alloc_bytes(a, len ? len : 1), *q = p;
     for (size_t i = 0; i < n; i++) {
         if (i)
             *q++ = '_';
@@ -92,7 +92,7 @@ char *names_value_of(struct arena *a, const char *field_stem, const struct model
     /* the stem is upper-case already: copied, only the value's name converted */
     const char *infix = qualified(f->reg) ? "_V_" : "_";
     size_t ns = strlen(field_stem), nv = strlen(v->name), ni = strlen(infix);
-    char *p = arena_alloc(a, ns + nv + ni + 1);
+    char *p = arena_alloc_bytes(a, ns + nv + ni + 1);
     memcpy(p, field_stem, ns);
     memcpy(p + ns, infix, ni);
     for (size_t i = 0; i <= nv; i++)
@@ -148,7 +148,7 @@ struct emitter {
 static char *join(struct arena *a, const char *x, const char *y)
 {
     size_t nx = strlen(x), ny = strlen(y);
-    char *p = arena_alloc(a, nx + ny + 2);
+    char *p = arena_alloc_bytes(a, nx + ny + 2);
     memcpy(p, x, nx);
     p[nx] = '_';
     memcpy(p + nx + 1, y, ny + 1);
@@ -249,8 +249,11 @@ static void foreach_block(const struct emitter *em, const char *prefix,
         if (inst->has_pci && inst->has_func)
             EMIT(em, stem, inst->pos, "FUNC");
     }
-    for (size_t i = 0; i < blk->nregs; i++)
+    for (size_t i = 0; i < blk->nregs; i++) {
+        /* a register's names at a time: one block may hold a million registers */
+        arena_clear(em->a);
         foreach_reg(em, prefix, blk->regs[i]);
+    }
     for (size_t t = 0; t < blk->nevent_tables; t++)
         for (size_t i = 0; i < blk->event_tables[t]->nevents; i++)
             foreach_event(em, prefix, blk->event_tables[t]->events[i]);
@@ -258,14 +261,14 @@ static void foreach_block(const struct emitter *em, const char *prefix,
 
 void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn, void *ctx)
 {
-    /* the names of one block at a time: memory follows a block, not the spec */
+    /* the names of one register at a time: memory follows a register, not the spec */
     struct arena a = ARENA_INIT;
     const struct emitter em = {&a, fn, ctx};
     char *p = names_upper(&a, prefix);
     EMIT(&em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL", "ACT_W0", "ACT_W1T");
     fn(ctx, UPPER_JOIN(&a, prefix, s->name, "H"), s->pos);
     for (size_t b = 0; b < s->nblocks; b++) {
-        arena_release(&a);
+        arena_clear(&a);
         foreach_block(&em, prefix, s->blocks[b]);
     }
     for (size_t i = 0; i < s->nmetrics; i++)

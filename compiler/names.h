@@ -57,7 +57,7 @@ bool names_reg_uniform(const struct model_reg *r);
  * Calls 'fn' once for every identifier the generated header defines (the
  * stems with each suffix the template uses), with the position of the object
  * it names. A string passed to 'fn' is valid during that call only (copy
- * what you keep): the names are made one block at a time.
+ * what you keep): the names are made one register at a time.
  */
 typedef void names_fn(void *ctx, const char *ident, struct srcpos pos);
 void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn, void *ctx);

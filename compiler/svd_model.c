@@ -1014,21 +1014,6 @@ static bool flat_cluster(const struct svd_node *n)
     return true;
 }
 
-/*
- * The capacity arena_push() gave a list it grew to 'n' items (8, then doubling): lists
- * whose capacity is not kept (a block's clusters and instances, the spec's blocks) grow
- * in amortized time, not by a copy per item.
- */
-static size_t pushed_cap(size_t n)
-{
-    size_t cap = 8;
-    if (n == 0)
-        return 0;
-    while (cap < n)
-        cap *= 2;
-    return cap;
-}
-
 static struct model_cluster *new_cluster(struct builder *b, const struct svd_node *n,
                                          const char *name, uint64_t address, const struct place *at)
 {
@@ -1043,7 +1028,7 @@ static struct model_cluster *new_cluster(struct builder *b, const struct svd_nod
     c->count = 1;
     c->parent = at->cluster;
     c->pos = n->pos;
-    size_t cap = pushed_cap(b->blk->nclusters);
+    size_t cap = arena_push_cap(b->blk->nclusters);
     arena_push(b->a, (void ***)&b->blk->clusters, &b->blk->nclusters, &cap, c);
     return c;
 }
@@ -1290,7 +1275,7 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     blk->append = n->text[SVD_T_APPEND];
     blk->pos = n->pos;
     blk->names_qualified = true;
-    size_t cap = pushed_cap(b->spec->nblocks);
+    size_t cap = arena_push_cap(b->spec->nblocks);
     arena_push(b->a, (void ***)&b->spec->blocks, &b->spec->nblocks, &cap, blk);
     b->blk = blk;
     regc_map_clear(&b->reg_names);
@@ -1318,7 +1303,7 @@ static void add_instance(struct builder *b, struct model_block *blk, const struc
     inst->group = n->text[SVD_T_GROUP];
     inst->version = n->text[SVD_T_VERSION];
     inst->pos = n->pos;
-    size_t cap = pushed_cap(blk->ninstances);
+    size_t cap = arena_push_cap(blk->ninstances);
     arena_push(b->a, (void ***)&blk->instances, &blk->ninstances, &cap, inst);
     read_interrupts(b, inst, n, irqs);
 }

@@ -171,21 +171,24 @@ void xl_report_value(struct loader *ld, xmlNode *n, const char *attr,
 }
 
 /*
- * Attribute 'name' copied into the arena, or NULL when absent. A value the
- * parser left as one text node (always, for our specs: entities are
- * refused) is copied straight from it; xmlGetNoNsProp() would first make a
- * malloc'd copy, and this runs for every attribute of every field.
+ * Attribute 'name' of 'n', or NULL when absent; copied into the arena when
+ * 'keep', else borrowed from libxml2 where it can be (valid while 'n' is
+ * loaded: for values parsed or folded at once, a million registers' numbers
+ * are not kept twice). A value the parser left as one text node (always, for
+ * our specs: entities are refused) is read straight from it;
+ * xmlGetNoNsProp() would first make a malloc'd copy, and this runs for every
+ * attribute of every field.
  */
-const char *xl_get(struct loader *ld, xmlNode *n, const char *name)
+static const char *attr_value(struct loader *ld, xmlNode *n, const char *name, bool keep)
 {
     for (xmlAttr *at = n->properties; at; at = at->next) {
         if (at->ns || strcmp((const char *)at->name, name) != 0)
             continue;
         xmlNode *t = at->children;
         if (!t)
-            return arena_strdup(ld->a, "");
+            return "";
         if (t->type == XML_TEXT_NODE && !t->next)
-            return arena_strdup(ld->a, (const char *)t->content);
+            return keep ? arena_strdup(ld->a, (const char *)t->content) : (const char *)t->content;
         break;
     }
     xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
@@ -196,23 +199,33 @@ const char *xl_get(struct loader *ld, xmlNode *n, const char *name)
     return s;
 }
 
+const char *xl_get(struct loader *ld, xmlNode *n, const char *name)
+{
+    return attr_value(ld, n, name, true);
+}
+
+const char *xl_peek(struct loader *ld, xmlNode *n, const char *name)
+{
+    return attr_value(ld, n, name, false);
+}
+
 bool xl_get_bool(struct loader *ld, xmlNode *n, const char *name)
 {
-    const char *v = xl_get(ld, n, name);
+    const char *v = xl_peek(ld, n, name);
     return v && strcmp(v, "true") == 0;
 }
 
 /* The desc= attribute (folded), else NULL; a <desc> child replaces it (end_element()). */
 const char *xl_desc_of(struct loader *ld, xmlNode *n)
 {
-    const char *d = xl_get(ld, n, "desc");
+    const char *d = xl_peek(ld, n, "desc");
     return d ? value_fold_text(ld->a, d) : NULL;
 }
 
 /* Numeric attribute: false when absent or invalid (reported). */
 bool xl_get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *out)
 {
-    const char *v = xl_get(ld, n, name);
+    const char *v = xl_peek(ld, n, name);
     if (!v)
         return false;
     struct value_error err;

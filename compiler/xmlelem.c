@@ -47,7 +47,7 @@ struct model_value *xl_load_value(struct loader *ld, xmlNode *n)
 static struct model_field *new_field(struct loader *ld, xmlNode *n, struct model_reg *r)
 {
     struct model_field *f = arena_zalloc(ld->a, sizeof(*f));
-    const char *bits = xl_get(ld, n, "bits");
+    const char *bits = xl_peek(ld, n, "bits");
     struct value_error err;
     if (bits && !value_bits(ld->a, bits, &f->msb, &f->lsb, &err))
         xl_report_value(ld, n, "bits", &err);
@@ -75,7 +75,7 @@ struct model_field *xl_load_gap(struct loader *ld, xmlNode *n, struct model_reg 
     bool named = f->access_text && (strcmp(f->access_text, "ig") == 0 ||
                                     strcmp(f->access_text, "gap") == 0);
     f->name = named ? f->access_text : "rsv";
-    const char *why = xl_get(ld, n, "why");
+    const char *why = xl_peek(ld, n, "why");
     f->desc = why ? value_fold_text(ld->a, why) : NULL;
     f->implicit = true;
     return f;
@@ -143,8 +143,8 @@ struct model_at *xl_load_at(struct loader *ld, xmlNode *n)
 /* address= and stride=, or addresses=: which the register gives, and whether they fit its form. */
 static void load_reg_address(struct loader *ld, xmlNode *n, struct model_reg *r)
 {
-    const char *address = xl_get(ld, n, "address"), *stride = xl_get(ld, n, "stride");
-    const char *addresses = xl_get(ld, n, "addresses");
+    const char *address = xl_peek(ld, n, "address"), *stride = xl_peek(ld, n, "stride");
+    const char *addresses = xl_peek(ld, n, "addresses");
     const char *name = r->written_name ? r->written_name : "?";
     if (addresses && (address || stride)) {
         xl_report(ld, DIAG_BAD_ARRAY, xl_value_pos(ld, n, "addresses", 0),
@@ -196,7 +196,7 @@ struct model_reg *xl_load_register(struct loader *ld, xmlNode *n, struct model_b
     if (r->written_name)
         parse_reg_name(ld, n, r);
     load_reg_address(ld, n, r);
-    r->space = value_space(xl_get(ld, n, "space"));
+    r->space = value_space(xl_peek(ld, n, "space"));
     r->width = xl_get_uint(ld, n, "width", 0);
     r->size = xl_get_uint(ld, n, "size", r->space == SPACE_MSR ? 64 : 32);
     r->has_reset = xl_get_num(ld, n, "reset", &r->reset);

@@ -153,6 +153,8 @@ bool xl_is_space(char c);
 void xl_report_value(struct loader *ld, xmlNode *n, const char *attr,
                      const struct value_error *err);
 const char *xl_get(struct loader *ld, xmlNode *n, const char *name);
+/* The same, borrowed from libxml2: valid while 'n' is loaded (parse or copy it at once). */
+const char *xl_peek(struct loader *ld, xmlNode *n, const char *name);
 bool xl_get_bool(struct loader *ld, xmlNode *n, const char *name);
 const char *xl_desc_of(struct loader *ld, xmlNode *n);
 bool xl_get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *out);

@@ -207,7 +207,7 @@ bool value_addresses(struct arena *a, const char *v, uint64_t **addrs, size_t *n
 
 const char *value_fold_text(struct arena *a, const char *s)
 {
-    char *out = arena_alloc(a, strlen(s) + 1);
+    char *out = arena_alloc_bytes(a, strlen(s) + 1);
     size_t n = 0;
     while (*s) {
         unsigned newlines = 0;

@@ -9,6 +9,9 @@
 #   - peak memory of `regc -t c` on the 1/8 bench spec: under 2.5x xmllint's;
 #   - peak memory grows linearly: 1/4 spec over 1/8 spec under 2.4;
 #   - peak memory of `regc -t json` on the 1/8 spec: under 3.5x xmllint's;
+#   - peak memory of `regc -t c` on one block of 20,000 one-field registers:
+#     under 0.4x xmllint's (now ~0.27x; 0.48x while the collision check made
+#     a whole block's names at once);
 #   - the export is streamed to -o: peak memory of `regc -t json` on the 1/4
 #     spec under 1.2x `regc --check`'s (now 1.00x; 1.56x when its 8 MB of
 #     text were held whole until the write);
@@ -83,6 +86,13 @@ under_bound "-t json is streamed to -o" "$j4" "$c4" 1.2 \
     "-t json is streamed to -o: peak memory on the 1/4 spec $((j4 / 1024)) MB < 1.2 x --check's $((${c4:-0} / 1024)) MB" \
     "-t json $j4 KiB, --check $c4 KiB: ratio over 1.2 (is the export held whole?)"
 
+# one block of many small registers (issue 26): what the checker makes per block (the generated
+# names, once all of a block's at a time) must not grow with the block; 0.27x now, 0.48x then
+python3 bench/gen-spec.py 1 20000 1 >"$tmp/b20k.xml"
+read -r rb xb < <(peak_kb "$tmp/b20k.xml")
+under_bound "peak memory on one block of 20,000 registers" "$rb" "$xb" 0.4 \
+    "peak memory on one block of 20,000 registers: regc $((rb / 1024)) MB < 0.4 x xmllint $((xb / 1024)) MB" \
+    "regc $rb KiB, xmllint $xb KiB: ratio over 0.4"
 python3 bench/gen-spec.py 2 32 16 >"$tmp/s32.xml"
 ri=$(bench/instructions "$REGC" -t c "$tmp/s32.xml" -o "$tmp/out.h")
 xi=$(bench/instructions xmllint --noout "$tmp/s32.xml")

@@ -1,6 +1,6 @@
 /*
  * test_util - util_sort_u32 against qsort, on values that differ in every
- * byte, in one byte only, and with many repeats.
+ * byte, in the top byte only, in the low bytes only, and with many repeats.
  */
 #include "util.h"
 
@@ -60,6 +60,9 @@ static void test_sort_random(void **state)
     check_sorts(v, N);
     for (size_t i = 0; i < N; i++) /* only the top byte differs */
         v[i] = (next(&s) & 0xff000000u) | 0x123456u;
+    check_sorts(v, N);
+    for (size_t i = 0; i < N; i++) /* one top byte: a single bucket, sorted on the low bytes */
+        v[i] = 0x5a000000u | (next(&s) & 0x00ffffffu);
     check_sorts(v, N);
     for (size_t i = 0; i < N; i++) /* few distinct values, many repeats */
         v[i] = next(&s) % 37u * 0x01010101u;
