@@ -24,6 +24,7 @@ struct context_options {
                                                           * trees: to the root and each
                                                           * built block); tables_annotate */
     bool no_doc_keys;    /* lazy trees: leave out the doc_* and svg keys (context_doc.h) */
+    bool cmsis;          /* add "c_cmsis", the CMSIS header's object (context_cmsis.h) */
 };
 
 /*

@@ -15,6 +15,7 @@
 #include "check.h"
 #include "cmd_render.h"
 #include "context.h"
+#include "context_cmsis.h"
 #include "tables.h"
 #include "depfile.h"
 #include "diag.h"
@@ -349,6 +350,7 @@ static int status_of(const struct diag *dg)
  */
 struct key_use {
     bool table_keys, doc_keys;
+    bool cmsis; /* c_cmsis: the CMSIS header's layout (context_cmsis.h) */
 };
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -361,7 +363,7 @@ static void note_name(void *ctx, const char *name, size_t len)
 {
     struct key_use *u = ctx;
     if (!name) { /* the check could not follow a tag: any name */
-        u->table_keys = u->doc_keys = true;
+        u->table_keys = u->doc_keys = u->cmsis = true;
         return;
     }
     if (starts(name, len, "t_")) {
@@ -371,6 +373,8 @@ static void note_name(void *ctx, const char *name, size_t len)
     }
     if (starts(name, len, "doc_") || (len == 3 && starts(name, len, "svg")))
         u->doc_keys = true;
+    if (len == 7 && starts(name, len, "c_cmsis"))
+        u->cmsis = true;
 }
 
 /* The template checked against the typed view (view.h) before it renders. 0 or -1. */
@@ -428,6 +432,9 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     /* the tree every template gets; the plain built-in C header and tables skip the keys
        they never read (below), which changes none of their output */
     struct context_options copt = {.prefix = o->prefix, .annotate = tables_annotate};
+    copt.cmsis = use.cmsis || (o->dump_context && spec->device); /* issue 27: -t cmsis */
+    if (use.cmsis && context_cmsis_check(dg, spec) < 0)
+        return -1;
     if (o->dump_context) /* that tree, for template authors */
         return context_write_json(spec, &copt, out->file ? output_add : NULL, out, &out->tail);
     if (json) { /* the model itself, to the output as it is walked */
