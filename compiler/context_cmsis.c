@@ -249,7 +249,9 @@ static void pad(struct cmsis *c, struct type_out *t, unsigned depth, uint64_t at
     if (to <= at)
         return;
     uint64_t gap = to - at;
-    unsigned unit = (gap % 4 == 0 && at % 4 == 0) ? 4 : (gap % 2 == 0 && at % 2 == 0) ? 2 : 1;
+    unsigned unit = 4; /* never wider than the type's members: the padding adds no alignment */
+    while (unit > t->align || gap % unit || at % unit)
+        unit /= 2;
     const char *name;
     do {
         name = t->npad ? arena_printf(c->a, "RESERVED%u", t->npad) : "RESERVED";
@@ -259,6 +261,50 @@ static void pad(struct cmsis *c, struct type_out *t, unsigned depth, uint64_t at
                      .dim = (unsigned)(gap / unit)};
     member(c, t, depth, &x, at, false);
 }
+
+/* Overlapping items as union members at 'depth'; a later start wrapped in a struct after padding. */
+static void union_members(struct cmsis *c, struct type_out *t, const struct items *g,
+                          unsigned depth, uint64_t pad_to)
+{
+    uint64_t start = g->v[0].off;
+    for (size_t k = 0; k < g->n; k++) {
+        if (g->v[k].off == start) {
+            member(c, t, depth, &g->v[k], start, true);
+            continue;
+        }
+        open_close(c, t, depth, "struct");
+        pad(c, t, depth + 1, start, g->v[k].off);
+        member(c, t, depth + 1, &g->v[k], g->v[k].off, true);
+        open_close(c, t, depth, NULL);
+    }
+    pad(c, t, depth, start, pad_to); /* a cluster array's stride: one more member, all of it */
+}
+
+/*
+ * Would the struct have no named member of its own (every item in a union
+ * from offset 0, no padding between)? C99 has no such struct: the type is
+ * then one union, each item in it at its offset.
+ */
+static bool one_union(const struct items *it, uint64_t pad_to)
+{
+    uint64_t at = 0;
+    for (size_t i = 0; i < it->n;) {
+        uint64_t end = it->v[i].off + it->v[i].size;
+        size_t j = i + 1;
+        for (; j < it->n && it->v[j].off < end; j++)
+            if (it->v[j].off + it->v[j].size > end)
+                end = it->v[j].off + it->v[j].size;
+        if (it->v[i].off > at || j == i + 1)
+            return false; /* padding or a plain member */
+        at = end;
+        i = j;
+    }
+    return pad_to <= at;
+}
+
+static uint64_t finish(struct cmsis *c, const struct model_block *b,
+                       const struct model_cluster *cl, const char *tname, const char *kind,
+                       struct type_out *t, struct items *it, uint64_t at, unsigned *align);
 
 /* Lays out cl's items (b's top level when NULL) as type 'tname'; returns its size (0: empty). */
 static uint64_t layout(struct cmsis *c, const struct model_block *b,
@@ -289,6 +335,14 @@ static uint64_t layout(struct cmsis *c, const struct model_block *b,
             t.align = it.v[i].align;
     }
     uint64_t at = 0;
+    if (one_union(&it, pad_to)) { /* C99 has no struct of one unnamed union: a union type */
+        union_members(c, &t, &it, 1, pad_to);
+        uint64_t end = 0;
+        for (size_t i = 0; i < it.n; i++)
+            if (it.v[i].off + it.v[i].size > end)
+                end = it.v[i].off + it.v[i].size;
+        return finish(c, b, cl, tname, "union", &t, &it, pad_to > end ? pad_to : end, align);
+    }
     for (size_t i = 0; i < it.n;) {
         uint64_t start = it.v[i].off, end = start + it.v[i].size;
         size_t j = i + 1;
@@ -300,36 +354,35 @@ static uint64_t layout(struct cmsis *c, const struct model_block *b,
             member(c, &t, 1, &it.v[i], start, true);
         } else { /* overlapping registers: a union, later starts wrapped after padding */
             open_close(c, &t, 1, "union");
-            for (size_t k = i; k < j; k++) {
-                if (it.v[k].off == start) {
-                    member(c, &t, 2, &it.v[k], start, true);
-                    continue;
-                }
-                open_close(c, &t, 2, "struct");
-                pad(c, &t, 3, start, it.v[k].off);
-                member(c, &t, 3, &it.v[k], it.v[k].off, true);
-                open_close(c, &t, 2, NULL);
-            }
+            struct items group = {it.v + i, j - i, 0};
+            union_members(c, &t, &group, 2, 0);
             open_close(c, &t, 1, NULL);
         }
         at = end;
         i = j;
     }
     pad(c, &t, 1, at, pad_to);
-    if (pad_to > at)
-        at = pad_to;
-    uint64_t size = (at + t.align - 1) / t.align * t.align; /* as C rounds a struct */
+    return finish(c, b, cl, tname, "struct", &t, &it, pad_to > at ? pad_to : at, align);
+}
+
+/* The type object of a laid-out type whose members end at 'at'; returns its size. */
+static uint64_t finish(struct cmsis *c, const struct model_block *b,
+                       const struct model_cluster *cl, const char *tname, const char *kind,
+                       struct type_out *t, struct items *it, uint64_t at, unsigned *align)
+{
+    uint64_t size = (at + t->align - 1) / t->align * t->align; /* as C rounds a struct */
     struct dt *o = dt_obj(c->a);
     SET(c->a, o, "name", dt_str_ref(c->a, tname));
+    SET(c->a, o, "kind", dt_str_ref(c->a, kind));
     SET(c->a, o, "of", dt_str_ref(c->a, cl ? arena_printf(c->a, "%s.%s", b->name, cl->name)
                                            : b->name));
     SET(c->a, o, "size", dt_str_ref(c->a, hex(c->a, size)));
-    SET(c->a, o, "lines", t.lines);
-    SET(c->a, o, "asserts", t.asserts);
+    SET(c->a, o, "lines", t->lines);
+    SET(c->a, o, "asserts", t->asserts);
     dt_push(c->a, c->type_list, o);
-    regc_map_release(&t.names);
-    free(it.v);
-    *align = t.align;
+    regc_map_release(&t->names);
+    free(it->v);
+    *align = t->align;
     return size;
 }
 
@@ -508,6 +561,17 @@ static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_b
 
 /* ------------------------------------------------------------ the object */
 
+/* The include guard: NAME_H upper-cased, a character no identifier holds made '_'. */
+static char *guard(struct arena *a, const char *name)
+{
+    char *g = arena_printf(a, "%s%s_H", name[0] >= '0' && name[0] <= '9' ? "_" : "",
+                           names_upper(a, name));
+    for (char *p = g; *p; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            *p = '_';
+    return g;
+}
+
 static const struct model_reg *first_not_mmio(const struct model_spec *s)
 {
     for (size_t b = 0; b < s->nblocks; b++)
@@ -540,7 +604,7 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     const char *name = s->device && s->device->name ? s->device->name : s->name;
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
-    SET(a, o, "guard", dt_str_ref(a, arena_printf(a, "%s_H", names_upper(a, name))));
+    SET(a, o, "guard", dt_str_ref(a, guard(a, name)));
     SET(a, o, "cpu", s->device && s->device->cpu ? dt_str(a, s->device->cpu->name) : dt_null());
     struct dt *irqs = irq_list(&c, s);
     SET(a, o, "has_irqs", dt_bool(dt_len(irqs) > 0));

@@ -356,6 +356,7 @@ static const struct {
     {"cmsis.register", "fields", "list:cmsis.field"},
     {"cmsis.register", "name", "str"},
     {"cmsis.type", "asserts", "list:cmsis.assert"},
+    {"cmsis.type", "kind", "str"},
     {"cmsis.type", "lines", "list:cmsis.line"},
     {"cmsis.type", "name", "str"},
     {"cmsis.type", "of", "str"},
