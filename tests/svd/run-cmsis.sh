@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/svd/run-cmsis.sh - the compile matrix of -t cmsis (docs/svd.md, "The CMSIS
 # header"): for every file of the CMSIS-SVD test set (../shared/svd: corpus/*/*.svd
-# and vendor-headers/nordic/*.svd) and tests/svd/features.svd, the header regc
+# and vendor-headers/nordic/*.svd), tests/svd/features.svd and cmsis-layout.svd, the header regc
 # writes compiles with -Wall -Wextra -Wpedantic -Werror under gcc and clang
 # (-std=c99, -std=c11), g++ -std=c++17 and arm-none-eabi-gcc for a Cortex-M4: each
 # compile evaluates the header's own asserts of every member offset and struct
@@ -52,6 +52,7 @@ matrix() {   # label path
 }
 
 matrix tests/svd/features.svd tests/svd/features.svd
+matrix tests/svd/cmsis-layout.svd tests/svd/cmsis-layout.svd
 
 svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
 if [ ! -d "$svd/corpus" ]; then
