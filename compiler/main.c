@@ -350,7 +350,8 @@ static int status_of(const struct diag *dg)
  */
 struct key_use {
     bool table_keys, doc_keys;
-    bool cmsis; /* c_cmsis: the CMSIS header's layout (context_cmsis.h) */
+    bool cmsis; /* c_cmsis named: the CMSIS header's layout (context_cmsis.h), refused on msr/pci */
+    bool any;   /* a tag the check could not follow: every key computed, nothing refused */
 };
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -363,7 +364,7 @@ static void note_name(void *ctx, const char *name, size_t len)
 {
     struct key_use *u = ctx;
     if (!name) { /* the check could not follow a tag: any name */
-        u->table_keys = u->doc_keys = u->cmsis = true;
+        u->table_keys = u->doc_keys = u->any = true;
         return;
     }
     if (starts(name, len, "t_")) {
@@ -432,7 +433,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     /* the tree every template gets; the plain built-in C header and tables skip the keys
        they never read (below), which changes none of their output */
     struct context_options copt = {.prefix = o->prefix, .annotate = tables_annotate};
-    copt.cmsis = use.cmsis || (o->dump_context && spec->device); /* issue 27: -t cmsis */
+    copt.cmsis = use.cmsis || use.any || (o->dump_context && spec->device); /* issue 27 */
     if (use.cmsis && context_cmsis_check(dg, spec) < 0)
         return -1;
     if (o->dump_context) /* that tree, for template authors */
