@@ -24,6 +24,7 @@
 #include "check.h"
 #include "context.h"
 #include "dt.h"
+#include "svd.h"
 #include "tables.h"
 #include "view.h"
 #include "xmlload.h"
@@ -123,10 +124,11 @@ static void walk_spec(const char *file)
     arena_init(&a);
     struct diag dg;
     diag_init(&dg, stderr);
-    struct model_spec *s = xmlload_spec(&a, &dg, file);
+    struct model_spec *s =
+        svd_file_is_svd(file) ? svd_load(&a, &dg, file) : xmlload_spec(&a, &dg, file);
     assert_non_null(s);
     assert_int_equal(check_spec(&a, &dg, s), 0);
-    struct context_options opt = {.annotate = tables_annotate};
+    struct context_options opt = {.annotate = tables_annotate, .cmsis = true};
     struct dt *tree = context_build(&a, s, &opt);
     struct walk w = {BUF_INIT, 0, 0};
     walk_obj(&w, tree, VS.root, "");
@@ -144,7 +146,8 @@ static void test_specs_match_the_view(void **state)
     (void)state;
     static const char *const specs[] = {"regspec/e5_2600.xml",       "regspec/e5_2600v2.xml",
                                         "regspec/snb_client.xml",    "regspec/xeon7100_l3.xml",
-                                        "regspec/xeon7500_mbox.xml", "tests/golden/features.xml"};
+                                        "regspec/xeon7500_mbox.xml", "tests/golden/features.xml",
+                                        "tests/svd/cmsis-layout.svd"}; /* c_cmsis */
     for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
         walk_spec(specs[i]);
 }
