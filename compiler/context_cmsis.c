@@ -35,10 +35,10 @@ struct cmsis {
     struct dt *type_list;   /* nested types before the types using them */
     /* the block being laid out */
     const struct model_block *b;
-    struct kids top, *of;   /* its top level, each cluster's ('of' by cluster index) */
-    struct regc_map index;  /* cluster (the pointer's bytes) -> its index + 1 */
-    const char **reg_name;  /* a register's name in the macros when not its own (a cluster
-                               array the reader expanded, written back as one array) */
+    struct kids top, *of;  /* its top level, each cluster's ('of' by cluster index) */
+    struct regc_map index; /* cluster (the pointer's bytes) -> its index + 1 */
+    const char **reg_name; /* a register's name in the macros when not its own (a cluster
+                              array the reader expanded, written back as one array) */
 };
 
 /* One member of a type, before layout. */
@@ -46,8 +46,8 @@ struct item {
     uint64_t off, size; /* bytes, from the type's start; size covers every element */
     unsigned align;     /* of one element */
     const char *name, *ctype, *qual;
-    unsigned dim;       /* 0: no array */
-    size_t order;       /* as written: ties keep it */
+    uint64_t dim; /* 0: no array (64 bits: a huge gap is never cut) */
+    size_t order; /* as written: ties keep it */
 };
 
 struct items {
@@ -82,10 +82,14 @@ static const char *type_name(struct cmsis *c, const char *base)
 static const char *uint_type(unsigned bytes)
 {
     switch (bytes) {
-    case 1: return "uint8_t";
-    case 2: return "uint16_t";
-    case 8: return "uint64_t";
-    default: return "uint32_t";
+    case 1:
+        return "uint8_t";
+    case 2:
+        return "uint16_t";
+    case 8:
+        return "uint64_t";
+    default:
+        return "uint32_t";
     }
 }
 
@@ -206,12 +210,17 @@ static size_t cluster_prefix_len(const struct model_cluster *cl)
 static struct item reg_item(const struct model_reg *r, const char *name, uint64_t off, unsigned dim)
 {
     unsigned bytes = r->size / 8 ? r->size / 8 : 1;
-    struct item x = {.off = off, .size = (uint64_t)bytes * (dim ? dim : 1), .align = bytes,
-                     .name = name, .ctype = uint_type(bytes), .qual = qualifier(r), .dim = dim};
+    struct item x = {.off = off,
+                     .size = (uint64_t)bytes * (dim ? dim : 1),
+                     .align = bytes,
+                     .name = name,
+                     .ctype = uint_type(bytes),
+                     .qual = qualifier(r),
+                     .dim = dim};
     if (off % bytes) {
         x.align = 1;
         x.ctype = "uint8_t";
-        x.dim = (unsigned)x.size;
+        x.dim = x.size;
     }
     return x;
 }
@@ -239,9 +248,8 @@ static void reg_items(struct cmsis *c, struct items *it, const struct model_reg 
     }
 }
 
-static uint64_t layout(struct cmsis *c, const struct model_block *b,
-                       const struct model_cluster *cl, const char *tname, uint64_t pad_to,
-                       unsigned *align);
+static uint64_t layout(struct cmsis *c, const struct model_block *b, const struct model_cluster *cl,
+                       const char *tname, uint64_t pad_to, unsigned *align);
 
 /* The type name of cluster 'cl' ('prefix': the peripheral type's). */
 static const char *array_name(struct cmsis *c, const struct model_cluster *cl);
@@ -264,9 +272,9 @@ static void signature(struct cmsis *c, const struct model_cluster *cl, uint64_t 
     const struct kids *k = kids_of(c, &cl);
     for (size_t i = 0; i < k->nregs; i++) {
         const struct model_reg *r = c->b->regs[k->regs[i]];
-        buf_addf(out, "%s@%" PRIx64 "/%u/%s/%u/%" PRIx64 ":", strlen(r->name) > skip ?
-                 r->name + skip : "", r->address - base, r->size, qualifier(r), r->count,
-                 r->stride);
+        buf_addf(out, "%s@%" PRIx64 "/%u/%s/%u/%" PRIx64 ":",
+                 strlen(r->name) > skip ? r->name + skip : "", r->address - base, r->size,
+                 qualifier(r), r->count, r->stride);
         for (size_t f = 0; f < r->nfields; f++)
             buf_addf(out, "%s=%u-%u,", r->fields[f]->name, r->fields[f]->lsb, r->fields[f]->msb);
     }
@@ -297,8 +305,7 @@ static size_t expanded_array(struct cmsis *c, const struct kids *k, size_t i, ui
         const struct model_cluster *prev = c->b->clusters[k->cls[i + n - 1]];
         if (next->count > 1 || !next->written_name ||
             strcmp(next->written_name, first->written_name) != 0 ||
-            next->address <= prev->address ||
-            (n > 1 && next->address - prev->address != *stride))
+            next->address <= prev->address || (n > 1 && next->address - prev->address != *stride))
             break;
         got.len = 0;
         if (got.s)
@@ -313,7 +320,8 @@ static size_t expanded_array(struct cmsis *c, const struct kids *k, size_t i, ui
     return n;
 }
 
-/* "NAME" of a cluster written "NAME[%s]" (one element of an array the reader expanded), else its name. */
+/* "NAME" of a cluster written "NAME[%s]" (one element of an array the reader expanded), else its
+ * name. */
 static const char *array_name(struct cmsis *c, const struct model_cluster *cl)
 {
     const char *w = cl->written_name, *at = w ? strstr(w, "[%s]") : NULL;
@@ -357,8 +365,13 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
     uint64_t size = layout(c, b, k, tname, count ? stride : 0, &align);
     if (size == 0)
         return n; /* no registers: no member (C has no empty structs) */
-    push(it, (struct item){.off = k->address - base, .size = size * (count ? count : 1),
-                           .align = align, .name = name, .ctype = tname, .qual = "", .dim = count});
+    push(it, (struct item){.off = k->address - base,
+                           .size = size * (count ? count : 1),
+                           .align = align,
+                           .name = name,
+                           .ctype = tname,
+                           .qual = "",
+                           .dim = count});
     return n;
 }
 
@@ -389,7 +402,8 @@ static void member(struct cmsis *c, struct type_out *t, unsigned depth, const st
     SET(c->a, o, "name", dt_str_ref(c->a, x->name));
     SET(c->a, o, "qual", x->qual[0] ? dt_str_ref(c->a, x->qual) : dt_null());
     SET(c->a, o, "ctype", dt_str_ref(c->a, x->ctype));
-    SET(c->a, o, "dim", dt_str_ref(c->a, x->dim ? arena_printf(c->a, "[%u]", x->dim) : ""));
+    SET(c->a, o, "dim",
+        dt_str_ref(c->a, x->dim ? arena_printf(c->a, "[%" PRIu64 "]", x->dim) : ""));
     SET(c->a, o, "offset", dt_str_ref(c->a, hex(c->a, off)));
     dt_push(c->a, t->lines, o);
     if (assert) {
@@ -400,7 +414,8 @@ static void member(struct cmsis *c, struct type_out *t, unsigned depth, const st
     }
 }
 
-/* RESERVED padding from 'at' to 'to' (bytes from the type's start), in the widest unit that fits. */
+/* RESERVED padding from 'at' to 'to' (bytes from the type's start), in the widest unit that fits.
+ */
 static void pad(struct cmsis *c, struct type_out *t, unsigned depth, uint64_t at, uint64_t to)
 {
     if (to <= at)
@@ -414,12 +429,12 @@ static void pad(struct cmsis *c, struct type_out *t, unsigned depth, uint64_t at
         name = t->npad ? arena_printf(c->a, "RESERVED%u", t->npad) : "RESERVED";
         t->npad++;
     } while (!take(c, &t->names, name));
-    struct item x = {.name = name, .ctype = uint_type(unit), .qual = "__IM",
-                     .dim = (unsigned)(gap / unit)};
+    struct item x = {.name = name, .ctype = uint_type(unit), .qual = "__IM", .dim = gap / unit};
     member(c, t, depth, &x, at, false);
 }
 
-/* Overlapping items as union members at 'depth'; a later start wrapped in a struct after padding. */
+/* Overlapping items as union members at 'depth'; a later start wrapped in a struct after padding.
+ */
 static void union_members(struct cmsis *c, struct type_out *t, const struct items *g,
                           unsigned depth, uint64_t pad_to)
 {
@@ -459,14 +474,13 @@ static bool one_union(const struct items *it, uint64_t pad_to)
     return pad_to <= at;
 }
 
-static uint64_t finish(struct cmsis *c, const struct model_block *b,
-                       const struct model_cluster *cl, const char *tname, const char *kind,
-                       struct type_out *t, struct items *it, uint64_t at, unsigned *align);
+static uint64_t finish(struct cmsis *c, const struct model_block *b, const struct model_cluster *cl,
+                       const char *tname, const char *kind, struct type_out *t, struct items *it,
+                       uint64_t at, unsigned *align);
 
 /* Lays out cl's items (b's top level when NULL) as type 'tname'; returns its size (0: empty). */
-static uint64_t layout(struct cmsis *c, const struct model_block *b,
-                       const struct model_cluster *cl, const char *tname, uint64_t pad_to,
-                       unsigned *align)
+static uint64_t layout(struct cmsis *c, const struct model_block *b, const struct model_cluster *cl,
+                       const char *tname, uint64_t pad_to, unsigned *align)
 {
     struct items it = {0};
     const char *prefix = b->header_struct ? b->header_struct : b->name;
@@ -522,16 +536,16 @@ static uint64_t layout(struct cmsis *c, const struct model_block *b,
 }
 
 /* The type object of a laid-out type whose members end at 'at'; returns its size. */
-static uint64_t finish(struct cmsis *c, const struct model_block *b,
-                       const struct model_cluster *cl, const char *tname, const char *kind,
-                       struct type_out *t, struct items *it, uint64_t at, unsigned *align)
+static uint64_t finish(struct cmsis *c, const struct model_block *b, const struct model_cluster *cl,
+                       const char *tname, const char *kind, struct type_out *t, struct items *it,
+                       uint64_t at, unsigned *align)
 {
     uint64_t size = (at + t->align - 1) / t->align * t->align; /* as C rounds a struct */
     struct dt *o = dt_obj(c->a);
     SET(c->a, o, "name", dt_str_ref(c->a, tname));
     SET(c->a, o, "kind", dt_str_ref(c->a, kind));
-    SET(c->a, o, "of", dt_str_ref(c->a, cl ? arena_printf(c->a, "%s.%s", b->name, cl->name)
-                                           : b->name));
+    SET(c->a, o, "of",
+        dt_str_ref(c->a, cl ? arena_printf(c->a, "%s.%s", b->name, cl->name) : b->name));
     SET(c->a, o, "size", dt_str_ref(c->a, hex(c->a, size)));
     SET(c->a, o, "lines", t->lines);
     SET(c->a, o, "asserts", t->asserts);
@@ -599,10 +613,14 @@ static size_t core_irqs(const struct model_device *d, struct irq *out)
         {"PendSV", "Pendable request for system service", -2},
         {"SysTick", "System Tick Timer", -1}};
     static const struct irq v7m[] = {
-        {"MemoryManagement", "Memory Management, MPU mismatch, including Access Violation "
-                             "and No Match", -12},
-        {"BusFault", "Bus Fault, Pre-Fetch-, Memory Access Fault, other address/memory "
-                     "related Fault", -11},
+        {"MemoryManagement",
+         "Memory Management, MPU mismatch, including Access Violation "
+         "and No Match",
+         -12},
+        {"BusFault",
+         "Bus Fault, Pre-Fetch-, Memory Access Fault, other address/memory "
+         "related Fault",
+         -11},
         {"UsageFault", "Usage Fault, i.e. Undef Instruction, Illegal State Transition", -10},
         {"DebugMonitor", "Debug Monitor", -4}};
     const char *cpu = d && d->cpu ? d->cpu->name : NULL;
