@@ -736,6 +736,15 @@ static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_b
 
 /* ------------------------------------------------------------ the object */
 
+/* Has one of b's instances a base address (its registers' addresses are offsets from it)? */
+static bool has_base(const struct model_block *b)
+{
+    for (size_t i = 0; i < b->ninstances; i++)
+        if (b->instances[i]->has_base)
+            return true;
+    return false;
+}
+
 /* The include guard: NAME_H upper-cased, a character no identifier holds made '_'. */
 static char *guard(struct arena *a, const char *name)
 {
@@ -790,8 +799,8 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
         const char *tname = type_name(&c, b->header_struct ? b->header_struct : b->name);
         unsigned align;
         block_begin(&c, b);
-        if (layout(&c, b, NULL, tname, 0, &align) == 0)
-            tname = NULL; /* no registers: bases only */
+        if (!has_base(b) || layout(&c, b, NULL, tname, 0, &align) == 0)
+            tname = NULL; /* no registers: bases only; no base: absolute addresses, no overlay */
         add_instances(&c, insts, b, tname);
         add_bitfields(&c, bits, b);
         block_end(&c);

@@ -107,6 +107,30 @@ for f in facts facts2; do
     fi
 done
 
+# A memory-mapped regspec: the HPET's registers at the offsets of the IA-PC HPET
+# specification (main counter 0xF0, timer 0's comparator 0x108, 0x20 apart) from
+# instance hpet0's base; without an instance (absolute addresses) no struct at all.
+if "$regc" examples/specs/hpet_mmio.xml -t cmsis -o "$tmp/cmsis_hpet.h" 2>"$tmp/err"; then
+    cat >"$tmp/hpet.c" <<'C'
+#include "cmsis_hpet.h"
+_Static_assert(offsetof(hpet_Type, GEN_CAP_ID) == 0x0 && offsetof(hpet_Type, MAIN_CNT) == 0xF0, "");
+_Static_assert(offsetof(hpet_Type, TIM_COMP0) == 0x108 && offsetof(hpet_Type, TIM_COMP1) == 0x128, "");
+_Static_assert(sizeof(hpet0->MAIN_CNT) == 8 && hpet0_BASE == 0xFED00000u, "64 bits at 0xFED00000");
+C
+    gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp" -c -o "$tmp/hpet.o" "$tmp/hpet.c" 2>"$tmp/cc.err" &&
+        tap_ok "hpet_mmio.xml: the HPET's offsets" ||
+        tap_fail "hpet_mmio.xml: the HPET's offsets" "$(grep -m 3 error "$tmp/cc.err")"
+else
+    tap_fail "hpet_mmio.xml: regc -t cmsis" "$(head -n 3 "$tmp/err")"
+fi
+grep -v '<instance ' examples/specs/hpet_mmio.xml >"$tmp/noinst.xml"
+if "$regc" "$tmp/noinst.xml" -t cmsis -o "$tmp/cmsis_noinst.h" 2>"$tmp/err" &&
+    ! grep -q '_Type;$' "$tmp/cmsis_noinst.h" && grep -q '_MAIN_CNT_.*_Pos' "$tmp/cmsis_noinst.h"; then
+    tap_ok "a block without an instance: no struct, the _Pos/_Msk macros"
+else
+    tap_fail "a block without an instance: no struct, the _Pos/_Msk macros" "$(head -n 3 "$tmp/err")"
+fi
+
 # A write to a read-only register does not compile.
 printf '#include "cmsis_cmsis-layout.h"\nvoid w(void);\nvoid w(void) { TMR0->STAT = 1; }\n' >"$tmp/ro.c"
 if gcc -std=c11 -I"$tmp" -c -o "$tmp/ro.o" "$tmp/ro.c" 2>"$tmp/cc.err"; then
