@@ -7,6 +7,7 @@
  * so the tree outlives the model.
  */
 #include "context.h"
+#include "context_cmsis.h"
 #include "context_doc.h"
 #include "context_svd.h"
 #include "context_metric.h"
@@ -1803,6 +1804,8 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
     SET(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
     if (opt && opt->svd_keys) /* issue 27: the SVD-shaped tree */
         SET(c, root, "svd", context_svd(c->a, s));
+    if (opt && opt->cmsis) /* issue 27: -t cmsis */
+        SET(c, root, "c_cmsis", context_cmsis(c->a, s));
     context_doc_keys(a, root);
     if (opt && opt->annotate)
         opt->annotate(a, root);
@@ -1916,6 +1919,8 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     set(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
     if (opt && opt->svd_keys) /* issue 27: the SVD-shaped tree */
         set(c, root, "svd", context_svd(c->a, s));
+    if (opt && opt->cmsis) /* issue 27: -t cmsis */
+        set(c, root, "c_cmsis", context_cmsis(c->a, s));
     if (!lz->no_doc_keys)
         context_doc_keys(c->a, root); /* the root's own: its blocks are placeholders yet */
     if (lz->annotate)

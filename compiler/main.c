@@ -17,6 +17,7 @@
 #include "context.h"
 #include "context_export.h"
 #include "context_svd.h"
+#include "context_cmsis.h"
 #include "tables.h"
 #include "depfile.h"
 #include "diag.h"
@@ -352,6 +353,8 @@ static int status_of(const struct diag *dg)
  */
 struct key_use {
     bool table_keys, doc_keys, svd_keys; /* svd_keys: the root's "svd" (context_svd.h) */
+    bool cmsis; /* c_cmsis named: the CMSIS header's layout (context_cmsis.h), refused on msr/pci */
+    bool any;   /* a tag the check could not follow: every key computed, nothing refused */
 };
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -364,7 +367,7 @@ static void note_name(void *ctx, const char *name, size_t len)
 {
     struct key_use *u = ctx;
     if (!name) { /* the check could not follow a tag: any name */
-        u->table_keys = u->doc_keys = true;
+        u->table_keys = u->doc_keys = u->any = true;
         return;
     }
     if (len == 3 && starts(name, len, "svd"))
@@ -376,6 +379,8 @@ static void note_name(void *ctx, const char *name, size_t len)
     }
     if (starts(name, len, "doc_") || (len == 3 && starts(name, len, "svg")))
         u->doc_keys = true;
+    if (len == 7 && starts(name, len, "c_cmsis"))
+        u->cmsis = true;
 }
 
 /* The template checked against the typed view (view.h) before it renders. 0 or -1. */
@@ -433,6 +438,9 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     /* the tree every template gets; the plain built-in C header and tables skip the keys
        they never read (below), which changes none of their output */
     struct context_options copt = {.prefix = o->prefix, .annotate = tables_annotate};
+    copt.cmsis = use.cmsis || use.any || (o->dump_context && spec->device); /* issue 27 */
+    if (use.cmsis && context_cmsis_check(dg, spec) < 0)
+        return -1;
     if (o->dump_context) { /* that tree, for template authors */
         copt.svd_keys = context_svd_fits(spec); /* "svd": what -t svd reads, where it works */
         return context_write_json(spec, &copt, out->file ? output_add : NULL, out, &out->tail);

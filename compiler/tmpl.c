@@ -252,6 +252,8 @@ static const struct {
     {"html", MUS_ESCAPE_HTML, "HTML reference of every register and field"},
     {"json", MUS_ESCAPE_NONE, "JSON export of the checked model"},
     {"perf", MUS_ESCAPE_JSON, "perf's pmu-events JSON: one entry per event (docs/outputs.md)"},
+    {"cmsis", MUS_ESCAPE_C,
+     "CMSIS device header as svdconv writes it: struct overlay, _Pos/_Msk (docs/svd.md)"},
     {"svd", MUS_ESCAPE_HTML, "CMSIS-SVD of a memory-mapped spec: derivation, arrays, clusters kept (docs/svd.md)"},
 };
 

@@ -131,7 +131,8 @@ static void walk_spec(const char *file)
     assert_non_null(s);
     assert_int_equal(check_spec(&a, &dg, s), 0);
     /* memory-mapped specs: the "svd" tree too, as --dump-context writes it */
-    struct context_options opt = {.annotate = tables_annotate, .svd_keys = context_svd_fits(s)};
+    struct context_options opt = {.annotate = tables_annotate, .svd_keys = context_svd_fits(s),
+                                   .cmsis = true};
     struct dt *tree = context_build(&a, s, &opt);
     struct walk w = {BUF_INIT, 0, 0};
     walk_obj(&w, tree, VS.root, "");
@@ -151,7 +152,8 @@ static void test_specs_match_the_view(void **state)
                                         "regspec/snb_client.xml",    "regspec/xeon7100_l3.xml",
                                         "regspec/xeon7500_mbox.xml", "tests/golden/features.xml",
                                         "tests/svd/features.svd", "tests/unit/data/view/cpu.svd",
-                                        "tests/svd/mmio-layouts.xml", "tests/svd/out-all.svd"};
+                                        "tests/svd/mmio-layouts.xml", "tests/svd/out-all.svd",
+                                        "tests/svd/cmsis-layout.svd"}; /* c_cmsis */
     for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
         walk_spec(specs[i]);
 }

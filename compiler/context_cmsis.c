@@ -1,0 +1,814 @@
+/*
+ * context_cmsis - the templates' "cmsis" object (context_cmsis.h).
+ *
+ * A peripheral type (a block) or a cluster type is a list of items (a
+ * register, a register array, a nested cluster type or an array of them) at
+ * offsets from the type's start. Items are sorted by offset; items whose
+ * bytes overlap (alternate registers) become one union, where an item that
+ * starts later is wrapped in a struct after RESERVED padding; gaps between
+ * items become RESERVED members. Every named member's offset and the type's
+ * size are handed to the template, which asserts them in the header.
+ */
+#include "context_cmsis.h"
+
+#include "buf.h"
+#include "map.h"
+#include "names.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SET(a, o, lit, v) dt_add((a), (o), DT_KEY(lit), (v))
+
+/* What is written at one place of a block: its top level, or in a cluster. */
+struct kids {
+    size_t *regs, nregs, cap_regs; /* indices in the block's regs */
+    size_t *cls, ncls, cap_cls;    /* indices in the block's clusters */
+};
+
+struct cmsis {
+    struct arena *a;
+    struct regc_map types;  /* type names given out */
+    struct regc_map macros; /* macro names given out: a repeated one is left out */
+    struct dt *type_list;   /* nested types before the types using them */
+    /* the block being laid out */
+    const struct model_block *b;
+    struct kids top, *of;  /* its top level, each cluster's ('of' by cluster index) */
+    struct regc_map index; /* cluster (the pointer's bytes) -> its index + 1 */
+    const char **reg_name; /* a register's name in the macros when not its own (a cluster
+                              array the reader expanded, written back as one array) */
+};
+
+/* One member of a type, before layout. */
+struct item {
+    uint64_t off, size; /* bytes, from the type's start; size covers every element */
+    unsigned align;     /* of one element */
+    const char *name, *ctype, *qual;
+    uint64_t dim; /* 0: no array (64 bits: a huge gap is never cut) */
+    size_t order; /* as written: ties keep it */
+};
+
+struct items {
+    struct item *v;
+    size_t n, cap;
+};
+
+/* A type being written: its members, the names in use, the offsets to assert. */
+struct type_out {
+    struct dt *lines, *asserts;
+    struct regc_map names;
+    unsigned npad, align;
+};
+
+static bool take(struct cmsis *c, struct regc_map *m, const char *name)
+{
+    bool found;
+    xmap_put_str(m, name, &found);
+    (void)c;
+    return !found;
+}
+
+/* 'base' made unique among the type names: base_Type, else base_1_Type, ... */
+static const char *type_name(struct cmsis *c, const char *base)
+{
+    const char *name = arena_printf(c->a, "%s_Type", base);
+    for (unsigned k = 1; !take(c, &c->types, name); k++)
+        name = arena_printf(c->a, "%s_%u_Type", base, k);
+    return name;
+}
+
+static const char *uint_type(unsigned bytes)
+{
+    switch (bytes) {
+    case 1:
+        return "uint8_t";
+    case 2:
+        return "uint16_t";
+    case 8:
+        return "uint64_t";
+    default:
+        return "uint32_t";
+    }
+}
+
+static char *hex(struct arena *a, uint64_t v)
+{
+    return arena_printf(a, "0x%" PRIX64, v);
+}
+
+/* A C constant of 'v' as svdconv writes it: 0x..UL, ULL past 32 bits. */
+static char *c_const(struct arena *a, uint64_t v)
+{
+    return arena_printf(a, "0x%" PRIX64 "%s", v, v > 0xFFFFFFFFu ? "ULL" : "UL");
+}
+
+/* __IM, __OM or __IOM: the register's fields all read-only, all write-only, or neither. */
+static const char *qualifier(const struct model_reg *r)
+{
+    bool reads = false, writes = false;
+    for (size_t i = 0; i < r->nfields; i++) {
+        const struct model_field *f = r->fields[i];
+        if (f->implicit || model_field_is_reserved(f))
+            continue;
+        enum regc_sem sem = model_field_sem(f);
+        reads |= sem != REGC_SEM_WO;
+        writes |= sem != REGC_SEM_RO;
+    }
+    if (reads == writes)
+        return "__IOM";
+    return reads ? "__IM" : "__OM";
+}
+
+static void push(struct items *it, struct item x)
+{
+    if (it->n == it->cap)
+        it->v = xgrow(it->v, &it->cap, it->n + 1, sizeof(*it->v));
+    x.order = it->n;
+    it->v[it->n++] = x;
+}
+
+static int cmp_item(const void *pa, const void *pb)
+{
+    const struct item *a = pa, *b = pb;
+    if (a->off != b->off)
+        return a->off < b->off ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static void push_index(size_t **v, size_t *n, size_t *cap, size_t i)
+{
+    if (*n == *cap)
+        *v = xgrow(*v, cap, *n + 1, sizeof(**v));
+    (*v)[(*n)++] = i;
+}
+
+/* The kids of 'cl' (the top level when NULL). */
+static struct kids *kids_of(struct cmsis *c, const struct model_cluster *const *cl)
+{
+    if (!*cl)
+        return &c->top;
+    struct regc_map_entry *e = regc_map_find(&c->index, cl, sizeof(*cl));
+    return e ? &c->of[(size_t)(uintptr_t)e->val - 1] : &c->top;
+}
+
+/* Indexes b's registers and clusters by where they are written: one pass, not one per cluster. */
+static void block_begin(struct cmsis *c, const struct model_block *b)
+{
+    c->b = b;
+    c->top = (struct kids){0};
+    c->of = xcalloc(b->nclusters ? b->nclusters : 1, sizeof(*c->of));
+    c->reg_name = xcalloc(b->nregs ? b->nregs : 1, sizeof(*c->reg_name));
+    regc_map_init(&c->index);
+    for (size_t i = 0; i < b->nclusters; i++) {
+        bool found;
+        xmap_put(&c->index, &b->clusters[i], sizeof(b->clusters[i]), &found)->val =
+            (void *)(uintptr_t)(i + 1);
+    }
+    for (size_t i = 0; i < b->nregs; i++) {
+        struct kids *k = kids_of(c, (const struct model_cluster *const *)&b->regs[i]->cluster);
+        push_index(&k->regs, &k->nregs, &k->cap_regs, i);
+    }
+    for (size_t i = 0; i < b->nclusters; i++) {
+        struct kids *k = kids_of(c, (const struct model_cluster *const *)&b->clusters[i]->parent);
+        push_index(&k->cls, &k->ncls, &k->cap_cls, i);
+    }
+}
+
+static void block_end(struct cmsis *c)
+{
+    for (size_t i = 0; i <= c->b->nclusters; i++) {
+        struct kids *k = i < c->b->nclusters ? &c->of[i] : &c->top;
+        free(k->regs);
+        free(k->cls);
+    }
+    free(c->of);
+    free(c->reg_name);
+    regc_map_release(&c->index);
+}
+
+/* Is 'cl' or one of its parents a cluster array (its registers are arrays of its dim)? */
+static bool in_cluster_array(const struct model_cluster *cl)
+{
+    for (; cl; cl = cl->parent)
+        if (cl->count > 1)
+            return true;
+    return false;
+}
+
+/* Length of the "OUTER_INNER_" the model puts before the names of cl's registers. */
+static size_t cluster_prefix_len(const struct model_cluster *cl)
+{
+    size_t n = 0;
+    for (; cl; cl = cl->parent)
+        n += strlen(cl->name) + 1;
+    return n;
+}
+
+/* A register item; a misaligned one is a byte array, so the struct keeps the file's offsets. */
+static struct item reg_item(const struct model_reg *r, const char *name, uint64_t off, unsigned dim)
+{
+    unsigned bytes = r->size / 8 ? r->size / 8 : 1;
+    struct item x = {.off = off,
+                     .size = (uint64_t)bytes * (dim ? dim : 1),
+                     .align = bytes,
+                     .name = name,
+                     .ctype = uint_type(bytes),
+                     .qual = qualifier(r),
+                     .dim = dim};
+    if (off % bytes) {
+        x.align = 1;
+        x.ctype = "uint8_t";
+        x.dim = x.size;
+    }
+    return x;
+}
+
+static void reg_items(struct cmsis *c, struct items *it, const struct model_reg *r,
+                      const struct model_cluster *cl)
+{
+    uint64_t base = cl ? cl->address : 0;
+    size_t skip = cluster_prefix_len(cl);
+    const char *name = strlen(r->name) > skip ? r->name + skip : r->name;
+    unsigned bytes = r->size / 8 ? r->size / 8 : 1;
+    if (!r->is_array || r->count <= 1 || in_cluster_array(cl)) {
+        push(it, reg_item(r, name, r->address - base, 0));
+        return;
+    }
+    if (!r->addrs && r->stride == bytes) {
+        push(it, reg_item(r, name, r->address - base, r->count));
+        return;
+    }
+    for (unsigned i = 0; i < r->count; i++) { /* elements apart: one member each */
+        uint64_t at = r->addrs ? r->addrs[i] : r->address + (uint64_t)i * r->stride;
+        const char *n = r->index_names ? arena_printf(c->a, "%s%s", name, r->index_names[i])
+                                       : arena_printf(c->a, "%s%u", name, r->first + i);
+        push(it, reg_item(r, n, at - base, 0));
+    }
+}
+
+static uint64_t layout(struct cmsis *c, const struct model_block *b, const struct model_cluster *cl,
+                       const char *tname, uint64_t pad_to, unsigned *align);
+
+/* The type name of cluster 'cl' ('prefix': the peripheral type's). */
+static const char *array_name(struct cmsis *c, const struct model_cluster *cl);
+
+static const char *cluster_type_base(struct cmsis *c, const char *prefix,
+                                     const struct model_cluster *cl, const char *name)
+{
+    if (cl->header_struct)
+        return cl->header_struct;
+    const char *path = name;
+    for (const struct model_cluster *p = cl->parent; p; p = p->parent)
+        path = arena_printf(c->a, "%s_%s", array_name(c, p), path);
+    return arena_printf(c->a, "%s_%s", prefix, path);
+}
+
+/* What a cluster holds, relative to 'base' and without the first 'skip' bytes of the names. */
+static void signature(struct cmsis *c, const struct model_cluster *cl, uint64_t base, size_t skip,
+                      struct buf *out)
+{
+    const struct kids *k = kids_of(c, &cl);
+    for (size_t i = 0; i < k->nregs; i++) {
+        const struct model_reg *r = c->b->regs[k->regs[i]];
+        buf_addf(out, "%s@%" PRIx64 "/%u/%s/%u/%" PRIx64 ":",
+                 strlen(r->name) > skip ? r->name + skip : "", r->address - base, r->size,
+                 qualifier(r), r->count, r->stride);
+        for (size_t f = 0; f < r->nfields; f++)
+            buf_addf(out, "%s=%u-%u,", r->fields[f]->name, r->fields[f]->lsb, r->fields[f]->msb);
+    }
+    for (size_t i = 0; i < k->ncls; i++) {
+        const struct model_cluster *kc = c->b->clusters[k->cls[i]];
+        buf_addf(out, "{%s@%" PRIx64 "/%u/%" PRIx64 " ", kc->written_name, kc->address - base,
+                 kc->count, kc->stride);
+        signature(c, kc, base, skip, out);
+        buf_adds(out, "}");
+    }
+}
+
+/*
+ * How many of the clusters from kids->cls[i] on are one "NAME[%s]" array the reader expanded
+ * per index (its clusters hold more than plain registers): same written name, evenly apart,
+ * the same registers at the same offsets. 1 when cls[i] is no such array.
+ */
+static size_t expanded_array(struct cmsis *c, const struct kids *k, size_t i, uint64_t *stride)
+{
+    const struct model_cluster *first = c->b->clusters[k->cls[i]];
+    if (first->count > 1 || !first->written_name || !strstr(first->written_name, "[%s]"))
+        return 1;
+    struct buf want = BUF_INIT, got = BUF_INIT;
+    signature(c, first, first->address, cluster_prefix_len(first), &want);
+    size_t n = 1;
+    for (; i + n < k->ncls; n++) {
+        const struct model_cluster *next = c->b->clusters[k->cls[i + n]];
+        const struct model_cluster *prev = c->b->clusters[k->cls[i + n - 1]];
+        if (next->count > 1 || !next->written_name ||
+            strcmp(next->written_name, first->written_name) != 0 ||
+            next->address <= prev->address || (n > 1 && next->address - prev->address != *stride))
+            break;
+        got.len = 0;
+        if (got.s)
+            got.s[0] = '\0';
+        signature(c, next, next->address, cluster_prefix_len(next), &got);
+        if (got.len != want.len || memcmp(got.s, want.s, want.len) != 0)
+            break;
+        *stride = next->address - prev->address;
+    }
+    buf_release(&want);
+    buf_release(&got);
+    return n;
+}
+
+/* "NAME" of a cluster written "NAME[%s]" (one element of an array the reader expanded), else its
+ * name. */
+static const char *array_name(struct cmsis *c, const struct model_cluster *cl)
+{
+    const char *w = cl->written_name, *at = w ? strstr(w, "[%s]") : NULL;
+    return at ? arena_printf(c->a, "%.*s%s", (int)(at - w), w, at + 4) : cl->name;
+}
+
+/* In the macros, the registers of an expanded array's element 'top' are named as the array's. */
+static void rename_regs(struct cmsis *c, const struct model_cluster *k, const char *array,
+                        const struct model_cluster *top)
+{
+    const struct kids *kk = kids_of(c, &k);
+    size_t parent = cluster_prefix_len(top->parent), own = cluster_prefix_len(top);
+    for (size_t i = 0; i < kk->nregs; i++) {
+        const struct model_reg *r = c->b->regs[kk->regs[i]];
+        if (!c->reg_name[kk->regs[i]] && strlen(r->name) > own)
+            c->reg_name[kk->regs[i]] =
+                arena_printf(c->a, "%.*s%s_%s", (int)parent, r->name, array, r->name + own);
+    }
+    for (size_t i = 0; i < kk->ncls; i++)
+        rename_regs(c, c->b->clusters[kk->cls[i]], array, top);
+}
+
+/* The member of the cluster kids->cls[i] (or of the expanded array from it): how many it takes. */
+static size_t cluster_items(struct cmsis *c, struct items *it, const struct model_block *b,
+                            const struct kids *kids, size_t i, const char *prefix)
+{
+    const struct model_cluster *k = b->clusters[kids->cls[i]];
+    uint64_t stride = k->stride;
+    unsigned count = k->count > 1 ? k->count : 0;
+    const char *name = k->name;
+    size_t n = expanded_array(c, kids, i, &stride);
+    if (n > 1) {
+        name = array_name(c, k);
+        count = (unsigned)n;
+        for (size_t e = 0; e < n; e++)
+            rename_regs(c, b->clusters[kids->cls[i + e]], name, b->clusters[kids->cls[i + e]]);
+    }
+    uint64_t base = k->parent ? k->parent->address : 0;
+    const char *tname = type_name(c, cluster_type_base(c, prefix, k, name));
+    unsigned align = 1;
+    uint64_t size = layout(c, b, k, tname, count ? stride : 0, &align);
+    if (size == 0)
+        return n; /* no registers: no member (C has no empty structs) */
+    push(it, (struct item){.off = k->address - base,
+                           .size = size * (count ? count : 1),
+                           .align = align,
+                           .name = name,
+                           .ctype = tname,
+                           .qual = "",
+                           .dim = count});
+    return n;
+}
+
+static struct dt *line(struct cmsis *c, unsigned depth)
+{
+    static const char spaces[] = "        "; /* depth 3 at most: a union's wrapped struct */
+    size_t n = depth * 2 < sizeof(spaces) - 1 ? depth * 2 : sizeof(spaces) - 1;
+    struct dt *o = dt_obj(c->a);
+    SET(c->a, o, "indent", dt_str_refn(c->a, spaces + sizeof(spaces) - 1 - n, n));
+    return o;
+}
+
+static void open_close(struct cmsis *c, struct type_out *t, unsigned depth, const char *open)
+{
+    struct dt *o = line(c, depth);
+    SET(c->a, o, "open", open ? dt_str_ref(c->a, open) : dt_null());
+    SET(c->a, o, "close", dt_bool(!open));
+    SET(c->a, o, "name", dt_null());
+    dt_push(c->a, t->lines, o);
+}
+
+static void member(struct cmsis *c, struct type_out *t, unsigned depth, const struct item *x,
+                   uint64_t off, bool assert)
+{
+    struct dt *o = line(c, depth);
+    SET(c->a, o, "open", dt_null());
+    SET(c->a, o, "close", dt_bool(false));
+    SET(c->a, o, "name", dt_str_ref(c->a, x->name));
+    SET(c->a, o, "qual", x->qual[0] ? dt_str_ref(c->a, x->qual) : dt_null());
+    SET(c->a, o, "ctype", dt_str_ref(c->a, x->ctype));
+    SET(c->a, o, "dim",
+        dt_str_ref(c->a, x->dim ? arena_printf(c->a, "[%" PRIu64 "]", x->dim) : ""));
+    SET(c->a, o, "offset", dt_str_ref(c->a, hex(c->a, off)));
+    dt_push(c->a, t->lines, o);
+    if (assert) {
+        struct dt *as = dt_obj(c->a);
+        SET(c->a, as, "member", dt_str_ref(c->a, x->name));
+        SET(c->a, as, "offset", dt_str_ref(c->a, hex(c->a, off)));
+        dt_push(c->a, t->asserts, as);
+    }
+}
+
+/* RESERVED padding from 'at' to 'to' (bytes from the type's start), in the widest unit that fits.
+ */
+static void pad(struct cmsis *c, struct type_out *t, unsigned depth, uint64_t at, uint64_t to)
+{
+    if (to <= at)
+        return;
+    uint64_t gap = to - at;
+    unsigned unit = 4; /* never wider than the type's members: the padding adds no alignment */
+    while (unit > t->align || gap % unit || at % unit)
+        unit /= 2;
+    const char *name;
+    do {
+        name = t->npad ? arena_printf(c->a, "RESERVED%u", t->npad) : "RESERVED";
+        t->npad++;
+    } while (!take(c, &t->names, name));
+    struct item x = {.name = name, .ctype = uint_type(unit), .qual = "__IM", .dim = gap / unit};
+    member(c, t, depth, &x, at, false);
+}
+
+/* Overlapping items as union members at 'depth'; a later start wrapped in a struct after padding.
+ */
+static void union_members(struct cmsis *c, struct type_out *t, const struct items *g,
+                          unsigned depth, uint64_t pad_to)
+{
+    uint64_t start = g->v[0].off;
+    for (size_t k = 0; k < g->n; k++) {
+        if (g->v[k].off == start) {
+            member(c, t, depth, &g->v[k], start, true);
+            continue;
+        }
+        open_close(c, t, depth, "struct");
+        pad(c, t, depth + 1, start, g->v[k].off);
+        member(c, t, depth + 1, &g->v[k], g->v[k].off, true);
+        open_close(c, t, depth, NULL);
+    }
+    pad(c, t, depth, start, pad_to); /* a cluster array's stride: one more member, all of it */
+}
+
+/*
+ * Would the struct have no named member of its own (every item in a union
+ * from offset 0, no padding between)? C99 has no such struct: the type is
+ * then one union, each item in it at its offset.
+ */
+static bool one_union(const struct items *it, uint64_t pad_to)
+{
+    uint64_t at = 0;
+    for (size_t i = 0; i < it->n;) {
+        uint64_t end = it->v[i].off + it->v[i].size;
+        size_t j = i + 1;
+        for (; j < it->n && it->v[j].off < end; j++)
+            if (it->v[j].off + it->v[j].size > end)
+                end = it->v[j].off + it->v[j].size;
+        if (it->v[i].off > at || j == i + 1)
+            return false; /* padding or a plain member */
+        at = end;
+        i = j;
+    }
+    return pad_to <= at;
+}
+
+static uint64_t finish(struct cmsis *c, const struct model_block *b, const struct model_cluster *cl,
+                       const char *tname, const char *kind, struct type_out *t, struct items *it,
+                       uint64_t at, unsigned *align);
+
+/* Lays out cl's items (b's top level when NULL) as type 'tname'; returns its size (0: empty). */
+static uint64_t layout(struct cmsis *c, const struct model_block *b, const struct model_cluster *cl,
+                       const char *tname, uint64_t pad_to, unsigned *align)
+{
+    struct items it = {0};
+    const char *prefix = b->header_struct ? b->header_struct : b->name;
+    const struct kids *kids = kids_of(c, &cl);
+    for (size_t i = 0; i < kids->nregs; i++)
+        reg_items(c, &it, b->regs[kids->regs[i]], cl);
+    for (size_t i = 0; i < kids->ncls;)
+        i += cluster_items(c, &it, b, kids, i, prefix);
+    if (it.n == 0) {
+        free(it.v);
+        return 0;
+    }
+    qsort(it.v, it.n, sizeof(*it.v), cmp_item);
+    struct type_out t = {.lines = dt_list(c->a), .asserts = dt_list(c->a), .align = 1};
+    regc_map_init(&t.names);
+    for (size_t i = 0; i < it.n; i++) { /* a repeated name (a defect of the file) gets _k */
+        const char *n = it.v[i].name;
+        for (unsigned k = 1; !take(c, &t.names, n); k++)
+            n = arena_printf(c->a, "%s_%u", it.v[i].name, k);
+        it.v[i].name = n;
+        if (it.v[i].align > t.align)
+            t.align = it.v[i].align;
+    }
+    uint64_t at = 0;
+    if (one_union(&it, pad_to)) { /* C99 has no struct of one unnamed union: a union type */
+        union_members(c, &t, &it, 1, pad_to);
+        uint64_t end = 0;
+        for (size_t i = 0; i < it.n; i++)
+            if (it.v[i].off + it.v[i].size > end)
+                end = it.v[i].off + it.v[i].size;
+        return finish(c, b, cl, tname, "union", &t, &it, pad_to > end ? pad_to : end, align);
+    }
+    for (size_t i = 0; i < it.n;) {
+        uint64_t start = it.v[i].off, end = start + it.v[i].size;
+        size_t j = i + 1;
+        for (; j < it.n && it.v[j].off < end; j++)
+            if (it.v[j].off + it.v[j].size > end)
+                end = it.v[j].off + it.v[j].size;
+        pad(c, &t, 1, at, start);
+        if (j == i + 1) {
+            member(c, &t, 1, &it.v[i], start, true);
+        } else { /* overlapping registers: a union, later starts wrapped after padding */
+            open_close(c, &t, 1, "union");
+            struct items group = {it.v + i, j - i, 0};
+            union_members(c, &t, &group, 2, 0);
+            open_close(c, &t, 1, NULL);
+        }
+        at = end;
+        i = j;
+    }
+    pad(c, &t, 1, at, pad_to);
+    return finish(c, b, cl, tname, "struct", &t, &it, pad_to > at ? pad_to : at, align);
+}
+
+/* The type object of a laid-out type whose members end at 'at'; returns its size. */
+static uint64_t finish(struct cmsis *c, const struct model_block *b, const struct model_cluster *cl,
+                       const char *tname, const char *kind, struct type_out *t, struct items *it,
+                       uint64_t at, unsigned *align)
+{
+    uint64_t size = (at + t->align - 1) / t->align * t->align; /* as C rounds a struct */
+    struct dt *o = dt_obj(c->a);
+    SET(c->a, o, "name", dt_str_ref(c->a, tname));
+    SET(c->a, o, "kind", dt_str_ref(c->a, kind));
+    SET(c->a, o, "of",
+        dt_str_ref(c->a, cl ? arena_printf(c->a, "%s.%s", b->name, cl->name) : b->name));
+    SET(c->a, o, "size", dt_str_ref(c->a, hex(c->a, size)));
+    SET(c->a, o, "lines", t->lines);
+    SET(c->a, o, "asserts", t->asserts);
+    dt_push(c->a, c->type_list, o);
+    regc_map_release(&t->names);
+    free(it->v);
+    *align = t->align;
+    return size;
+}
+
+/* ------------------------------------------------------------ instances and interrupts */
+
+static void add_instances(struct cmsis *c, struct dt *list, const struct model_block *b,
+                          const char *tname)
+{
+    for (size_t i = 0; i < b->ninstances; i++) {
+        const struct model_instance *in = b->instances[i];
+        if (!in->has_base || !take(c, &c->macros, in->name) ||
+            !take(c, &c->macros, arena_printf(c->a, "%s_BASE", in->name)))
+            continue;
+        struct dt *o = dt_obj(c->a);
+        SET(c->a, o, "name", dt_str_ref(c->a, in->name));
+        SET(c->a, o, "type", tname ? dt_str_ref(c->a, tname) : dt_null());
+        SET(c->a, o, "base", dt_str_ref(c->a, c_const(c->a, in->base)));
+        dt_push(c->a, list, o);
+    }
+}
+
+/* 's' on one line: each run of white space one space, none at the ends. */
+static char *folded(struct arena *a, const char *s)
+{
+    char *r = arena_strdup(a, s), *q = r;
+    for (const char *p = s; *p; p++) {
+        bool ws = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
+        if (!ws)
+            *q++ = *p;
+        else if (q > r && q[-1] != ' ')
+            *q++ = ' ';
+    }
+    if (q > r && q[-1] == ' ')
+        q--;
+    *q = '\0';
+    return r;
+}
+
+struct irq {
+    const char *name, *desc;
+    long long value;
+};
+
+static int cmp_irq(const void *pa, const void *pb)
+{
+    const struct irq *a = pa, *b = pb;
+    return (a->value > b->value) - (a->value < b->value);
+}
+
+/* The Cortex-M processor exceptions svdconv lists before the device's interrupts. */
+static size_t core_irqs(const struct model_device *d, struct irq *out)
+{
+    static const struct irq v6m[] = {
+        {"Reset", "Reset Vector, invoked on Power up and warm reset", -15},
+        {"NonMaskableInt", "Non maskable Interrupt, cannot be stopped or preempted", -14},
+        {"HardFault", "Hard Fault, all classes of Fault", -13},
+        {"SVCall", "System Service Call via SVC instruction", -5},
+        {"PendSV", "Pendable request for system service", -2},
+        {"SysTick", "System Tick Timer", -1}};
+    static const struct irq v7m[] = {
+        {"MemoryManagement",
+         "Memory Management, MPU mismatch, including Access Violation "
+         "and No Match",
+         -12},
+        {"BusFault",
+         "Bus Fault, Pre-Fetch-, Memory Access Fault, other address/memory "
+         "related Fault",
+         -11},
+        {"UsageFault", "Usage Fault, i.e. Undef Instruction, Illegal State Transition", -10},
+        {"DebugMonitor", "Debug Monitor", -4}};
+    const char *cpu = d && d->cpu ? d->cpu->name : NULL;
+    if (!cpu || !(strncmp(cpu, "CM", 2) == 0 || strncmp(cpu, "SC", 2) == 0))
+        return 0; /* not a Cortex-M (RISC-V, Xtensa, none given): no core exceptions */
+    bool baseline = strncmp(cpu, "CM0", 3) == 0 || strcmp(cpu, "CM1") == 0 ||
+                    strcmp(cpu, "CM23") == 0 || strcmp(cpu, "SC000") == 0;
+    size_t n = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(v6m); i++) {
+        out[n++] = v6m[i];
+        if (!baseline && v6m[i].value == -13)
+            for (size_t k = 0; k < ARRAY_SIZE(v7m) - 1; k++)
+                out[n++] = v7m[k];
+        if (!baseline && v6m[i].value == -5)
+            out[n++] = v7m[ARRAY_SIZE(v7m) - 1];
+    }
+    return n;
+}
+
+static struct dt *irq_list(struct cmsis *c, const struct model_spec *s)
+{
+    size_t n = 0, cap = 16;
+    struct irq *v = xmalloc(cap * sizeof(*v));
+    struct regc_map seen;
+    regc_map_init(&seen);
+    for (size_t b = 0; b < s->nblocks; b++)
+        for (size_t i = 0; i < s->blocks[b]->ninstances; i++) {
+            const struct model_instance *in = s->blocks[b]->instances[i];
+            for (size_t k = 0; k < in->ninterrupts; k++) {
+                const struct model_interrupt *q = in->interrupts[k];
+                if (q->value > 0x7FFFFFFF || !take(c, &seen, q->name))
+                    continue; /* an int enum; a name shared by peripherals is written once */
+                if (n == cap)
+                    v = xgrow(v, &cap, n + 1, sizeof(*v));
+                v[n++] = (struct irq){q->name, q->desc, (long long)q->value};
+            }
+        }
+    regc_map_release(&seen);
+    qsort(v, n, sizeof(*v), cmp_irq);
+    struct irq core[16];
+    size_t ncore = core_irqs(s->device, core);
+    struct dt *list = dt_list(c->a);
+    for (size_t i = 0; i < ncore + n; i++) {
+        const struct irq *q = i < ncore ? &core[i] : &v[i - ncore];
+        const char *name = arena_printf(c->a, "%s_IRQn", q->name);
+        if (!take(c, &c->macros, name))
+            continue;
+        struct dt *o = dt_obj(c->a);
+        SET(c->a, o, "name", dt_str_ref(c->a, name));
+        SET(c->a, o, "value", dt_int(c->a, q->value));
+        SET(c->a, o, "desc", q->desc ? dt_str_ref(c->a, folded(c->a, q->desc)) : dt_null());
+        dt_push(c->a, list, o);
+    }
+    free(v);
+    return list;
+}
+
+/* ------------------------------------------------------------ _Pos and _Msk */
+
+static struct dt *field_values(struct cmsis *c, const struct model_field *f, const char *stem)
+{
+    struct dt *list = dt_list(c->a);
+    for (size_t i = 0; i < f->nvalues; i++) {
+        const struct model_value *v = f->values[i];
+        const char *name = arena_printf(c->a, "%s_%s", stem, v->name);
+        if (!take(c, &c->macros, name))
+            continue;
+        struct dt *o = dt_obj(c->a);
+        SET(c->a, o, "name", dt_str_ref(c->a, name));
+        SET(c->a, o, "value", dt_str_ref(c->a, c_const(c->a, v->value)));
+        dt_push(c->a, list, o);
+    }
+    return list;
+}
+
+static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const char *rname,
+                             const char *prefix)
+{
+    struct dt *list = dt_list(c->a);
+    for (size_t i = 0; i < r->nfields; i++) {
+        const struct model_field *f = r->fields[i];
+        if (f->implicit || f->whole)
+            continue; /* svdconv writes no macros for reserved bits or a register without fields */
+        const char *stem = arena_printf(c->a, "%s_%s_%s", prefix, rname, f->name);
+        if (!take(c, &c->macros, arena_printf(c->a, "%s_Pos", stem)) ||
+            !take(c, &c->macros, arena_printf(c->a, "%s_Msk", stem)))
+            continue; /* a name given out before (a repeated field of the file) */
+        struct dt *o = dt_obj(c->a);
+        SET(c->a, o, "stem", dt_str_ref(c->a, stem));
+        SET(c->a, o, "pos", dt_int(c->a, f->lsb));
+        SET(c->a, o, "msb", dt_int(c->a, f->msb));
+        SET(c->a, o, "mask", dt_str_ref(c->a, c_const(c->a, model_field_mask(f))));
+        SET(c->a, o, "values", field_values(c, f, stem));
+        dt_push(c->a, list, o);
+    }
+    return list;
+}
+
+static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_block *b)
+{
+    const char *prefix = b->header_struct ? b->header_struct : b->name;
+    for (size_t i = 0; i < b->nregs; i++) {
+        const char *rname = c->reg_name[i] ? c->reg_name[i] : b->regs[i]->name;
+        struct dt *fields = reg_fields(c, b->regs[i], rname, prefix);
+        if (dt_len(fields) == 0)
+            continue;
+        struct dt *o = dt_obj(c->a);
+        SET(c->a, o, "name", dt_str_ref(c->a, arena_printf(c->a, "%s_%s", prefix, rname)));
+        SET(c->a, o, "fields", fields);
+        dt_push(c->a, list, o);
+    }
+}
+
+/* ------------------------------------------------------------ the object */
+
+/* Has one of b's instances a base address (its registers' addresses are offsets from it)? */
+static bool has_base(const struct model_block *b)
+{
+    for (size_t i = 0; i < b->ninstances; i++)
+        if (b->instances[i]->has_base)
+            return true;
+    return false;
+}
+
+/* The include guard: NAME_H upper-cased, a character no identifier holds made '_'. */
+static char *guard(struct arena *a, const char *name)
+{
+    char *g = arena_printf(a, "%s%s_H", name[0] >= '0' && name[0] <= '9' ? "_" : "",
+                           names_upper(a, name));
+    for (char *p = g; *p; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            *p = '_';
+    return g;
+}
+
+static const struct model_reg *first_not_mmio(const struct model_spec *s)
+{
+    for (size_t b = 0; b < s->nblocks; b++)
+        for (size_t i = 0; i < s->blocks[b]->nregs; i++)
+            if (s->blocks[b]->regs[i]->space != SPACE_MMIO)
+                return s->blocks[b]->regs[i];
+    return NULL;
+}
+
+int context_cmsis_check(struct diag *dg, const struct model_spec *s)
+{
+    const struct model_reg *r = first_not_mmio(s);
+    if (!r)
+        return 0;
+    return diag_report(dg, DIAG_USAGE, r->pos,
+                       "-t cmsis describes memory-mapped registers: register '%s' of block "
+                       "'%s' is in space '%s' (%s)",
+                       r->name, r->block->name, r->space == SPACE_MSR ? "msr" : "pci",
+                       r->space == SPACE_MSR ? "model-specific registers"
+                                             : "PCI configuration space");
+}
+
+struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
+{
+    if (first_not_mmio(s))
+        return dt_null();
+    struct cmsis c = {.a = a, .type_list = dt_list(a)};
+    regc_map_init(&c.types);
+    regc_map_init(&c.macros);
+    const char *name = s->device && s->device->name ? s->device->name : s->name;
+    struct dt *o = dt_obj(a);
+    SET(a, o, "name", dt_str(a, name));
+    SET(a, o, "guard", dt_str_ref(a, guard(a, name)));
+    SET(a, o, "cpu", s->device && s->device->cpu ? dt_str(a, s->device->cpu->name) : dt_null());
+    struct dt *irqs = irq_list(&c, s);
+    SET(a, o, "has_irqs", dt_bool(dt_len(irqs) > 0));
+    SET(a, o, "irqs", irqs);
+    struct dt *insts = dt_list(a), *bits = dt_list(a);
+    for (size_t i = 0; i < s->nblocks; i++) {
+        const struct model_block *b = s->blocks[i];
+        const char *tname = type_name(&c, b->header_struct ? b->header_struct : b->name);
+        unsigned align;
+        block_begin(&c, b);
+        if (!has_base(b) || layout(&c, b, NULL, tname, 0, &align) == 0)
+            tname = NULL; /* no registers: bases only; no base: absolute addresses, no overlay */
+        add_instances(&c, insts, b, tname);
+        add_bitfields(&c, bits, b);
+        block_end(&c);
+    }
+    SET(a, o, "types", c.type_list);
+    SET(a, o, "instances", insts);
+    SET(a, o, "registers", bits);
+    regc_map_release(&c.types);
+    regc_map_release(&c.macros);
+    return o;
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# tests/svd/run-cmsis-layout.sh - the layout -t cmsis writes, against facts worked out
+# by hand from tests/svd/cmsis-layout.svd and tests/svd/features.svd (their comments)
+# and the CMSIS-SVD specification, not taken from regc's output: member offsets and
+# sizes, member types and qualifiers (a read-only register is const: a write to it
+# does not compile), unions for alternate registers, cluster arrays padded to their
+# stride, headerStructName, derived peripherals sharing their base's type, bases,
+# _Pos/_Msk and named values, IRQn_Type with the Cortex-M4 exceptions; and the C99
+# form of the header's assert macro (a false one fails to compile).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/tap.sh
+tap_setup regc tmp
+
+for svd in cmsis-layout features; do
+    if ! "$regc" "tests/svd/$svd.svd" -t cmsis -o "$tmp/cmsis_$svd.h" 2>"$tmp/err"; then
+        tap_fail "$svd.svd: regc -t cmsis" "$(head -n 3 "$tmp/err")"
+        tap_done
+        exit 0
+    fi
+done
+
+cat >"$tmp/facts.c" <<'C'
+#include "cmsis_cmsis-layout.h"
+#define IS(expr, type) _Generic((expr), type: 1, default: 0)
+#define AT(T, m, off) _Static_assert(offsetof(T, m) == (off), #T "." #m)
+/* TMR0 (headerStructName TMR): CTRL at 0 and its alternates CTRL_ALT (16 bits) at 0, HI at 2 */
+AT(TMR_Type, CTRL, 0x0); AT(TMR_Type, CTRL_ALT, 0x0); AT(TMR_Type, HI, 0x2);
+_Static_assert(IS(&TMR0->CTRL, volatile uint32_t *), "CTRL: 32 bits, read-write");
+_Static_assert(IS(&TMR0->CTRL_ALT, volatile uint16_t *) && IS(&TMR0->HI, volatile uint16_t *), "16");
+/* STAT read-only at 8, CMD write-only at 0xC */
+AT(TMR_Type, STAT, 0x8); AT(TMR_Type, CMD, 0xC);
+_Static_assert(IS(&TMR0->STAT, const volatile uint32_t *), "STAT: read-only, const");
+_Static_assert(IS(&TMR0->CMD, volatile uint32_t *), "CMD: write-only, not const");
+/* CC[%s]: 4 x 32 bits 4 apart from 0x10: one member array */
+AT(TMR_Type, CC, 0x10);
+_Static_assert(sizeof(TMR0->CC) == 16 && IS(&TMR0->CC[3], volatile uint32_t *), "CC[4]");
+/* CH[%s] (headerStructName TMR_CH): 3 clusters of CFG (16 bits, 0) and VAL (4), stride 0x10, at 0x20 */
+AT(TMR_Type, CH, 0x20);
+_Static_assert(sizeof(TMR_CH_Type) == 0x10 && sizeof(TMR0->CH) == 0x30, "CH[3], stride 0x10");
+AT(TMR_CH_Type, CFG, 0x0); AT(TMR_CH_Type, VAL, 0x4);
+_Static_assert(IS(&TMR0->CH[2].CFG, volatile uint16_t *), "CFG: 16 bits");
+/* ODD: 4 bytes at 0x52; WIDE: 64 bits at 0x58 */
+AT(TMR_Type, ODD, 0x52);
+_Static_assert(sizeof(TMR0->ODD) == 4, "ODD: 4 bytes");
+AT(TMR_Type, WIDE, 0x58);
+_Static_assert(IS(&TMR0->WIDE, volatile uint64_t *), "WIDE: 64 bits");
+/* GRP[%s] (2, 0x20 apart, at 0x60) holding ID (read-only, 0) and cluster SUB (8) with X (4) */
+AT(TMR_Type, GRP, 0x60);
+_Static_assert(sizeof(TMR_GRP_Type) == 0x20 && sizeof(TMR0->GRP) == 0x40, "GRP[2], 0x20 apart");
+AT(TMR_GRP_Type, ID, 0x0); AT(TMR_GRP_Type, SUB, 0x8); AT(TMR_GRP_SUB_Type, X, 0x4);
+_Static_assert(IS(&TMR0->GRP[1].ID, const volatile uint32_t *), "ID: read-only");
+_Static_assert(sizeof(TMR_Type) == 0xA0, "TMR: to the end of GRP[1]");
+_Static_assert(TMR_GRP_SUB_X_F_Pos == 0 && TMR_GRP_SUB_X_F_Msk == 0xFu, "F [3:0], no index");
+#ifdef TMR_GRP0_SUB_X_F_Pos
+#error "an element of GRP is no name of its own"
+#endif
+/* TMR1 derives from TMR0: TMR's type at its own base */
+_Static_assert(TMR0_BASE == 0x40010000u && TMR1_BASE == 0x40011000u, "bases");
+_Static_assert(IS(TMR1, TMR_Type *), "TMR1 is a TMR_Type");
+/* MODE: A (32 bits) and B (8) at 0, C (16) at 2: all overlapping, 4 bytes */
+AT(MODE_Type, A, 0x0); AT(MODE_Type, B, 0x0); AT(MODE_Type, C, 0x2);
+_Static_assert(sizeof(MODE_Type) == 4 && MODE_BASE == 0x40020000u, "MODE");
+/* _Pos/_Msk under the headerStructName; ONESHOT = 2 (not shifted) */
+_Static_assert(TMR_CTRL_EN_Pos == 0 && TMR_CTRL_EN_Msk == 0x1u, "EN [0]");
+_Static_assert(TMR_CTRL_MODE_Pos == 4 && TMR_CTRL_MODE_Msk == 0x30u, "MODE [5:4]");
+_Static_assert(TMR_CTRL_MODE_ONESHOT == 2, "ONESHOT");
+_Static_assert(TMR_STAT_BUSY_Pos == 31 && TMR_STAT_BUSY_Msk == 0x80000000u, "BUSY [31]");
+#ifdef TMR0_CTRL_EN_Pos
+#error "the macros are named after headerStructName TMR, not the peripheral TMR0"
+#endif
+/* interrupts 3 and 4; a CM4: the Cortex-M3/M4 exceptions */
+_Static_assert(TMR0_IRQn == 3 && TMR1_IRQn == 4, "device interrupts");
+_Static_assert(SysTick_IRQn == -1 && PendSV_IRQn == -2 && SVCall_IRQn == -5, "v6-M exceptions");
+_Static_assert(MemoryManagement_IRQn == -12 && UsageFault_IRQn == -10, "v7-M exceptions");
+_Static_assert(NonMaskableInt_IRQn == -14 && HardFault_IRQn == -13 && DebugMonitor_IRQn == -4, "");
+_Static_assert(sizeof(IRQn_Type) > 0, "IRQn_Type");
+C
+cat >"$tmp/facts2.c" <<'C'
+#include "cmsis_features.h"
+#define AT(T, m, off) _Static_assert(offsetof(T, m) == (off), #T "." #m)
+/* features.svd: CTRL 0, STATUS (16 bits) 4, CHA_CFG 0x20, CHB_CFG 0x28, CTRL2 0x30 */
+AT(UART0_Type, CTRL, 0x0); AT(UART0_Type, STATUS, 0x4); AT(UART0_Type, CHA_CFG, 0x20);
+AT(UART0_Type, CHB_CFG, 0x28); AT(UART0_Type, CTRL2, 0x30);
+_Static_assert(sizeof(UART0->STATUS) == 2, "STATUS: 16 bits");
+/* PORT[%s]: 2 at 0x40, 0x10 apart, SET +0, CLR +4 */
+AT(UART0_Type, PORT, 0x40);
+_Static_assert(sizeof(UART0->PORT[0]) == 0x10 && sizeof(UART0->PORT) == 0x20, "PORT stride");
+_Static_assert(offsetof(UART0_Type, PORT) + sizeof(UART0->PORT[0]) + 4 == 0x54, "PORT[1].CLR");
+/* DMA at 0x60, its CH at +8, LEN at +4: 0x6C */
+AT(UART0_Type, DMA, 0x60);
+_Static_assert(offsetof(UART0_Type, DMA) + offsetof(UART0_DMA_Type, CH) +
+               offsetof(UART0_DMA_CH_Type, LEN) == 0x6C, "DMA.CH.LEN");
+/* UART1 and UART2 derive from UART0: UART0's type */
+_Static_assert(UART1_BASE == 0x40001000u && UART2_BASE == 0x40002000u, "bases");
+_Static_assert(_Generic(UART2, UART0_Type *: 1, default: 0), "UART2 is a UART0_Type");
+_Static_assert(UART0_IRQn == 5 && UART1_IRQn == 6, "interrupts");
+_Static_assert(UART0_CTRL_RATE_Pos == 8 && UART0_CTRL_RATE_Msk == 0xF00u, "RATE [11:8]");
+_Static_assert(UART0_CTRL_MODE_BUSY == 2 && UART0_CTRL_MODE_IDLE == 0, "#1x: x is 0");
+C
+for f in facts facts2; do
+    if gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp" -c -o "$tmp/$f.o" "$tmp/$f.c" \
+        2>"$tmp/cc.err"; then
+        tap_ok "$f.c: every hand-worked fact holds"
+    else
+        tap_fail "$f.c: every hand-worked fact holds" "$(grep -m 5 error "$tmp/cc.err")"
+    fi
+done
+
+# A memory-mapped regspec: the HPET's registers at the offsets of the IA-PC HPET
+# specification (main counter 0xF0, timer 0's comparator 0x108, 0x20 apart) from
+# instance hpet0's base; without an instance (absolute addresses) no struct at all.
+if "$regc" examples/specs/hpet_mmio.xml -t cmsis -o "$tmp/cmsis_hpet.h" 2>"$tmp/err"; then
+    cat >"$tmp/hpet.c" <<'C'
+#include "cmsis_hpet.h"
+_Static_assert(offsetof(hpet_Type, GEN_CAP_ID) == 0x0 && offsetof(hpet_Type, MAIN_CNT) == 0xF0, "");
+_Static_assert(offsetof(hpet_Type, TIM_COMP0) == 0x108 && offsetof(hpet_Type, TIM_COMP1) == 0x128, "");
+_Static_assert(sizeof(hpet0->MAIN_CNT) == 8 && hpet0_BASE == 0xFED00000u, "64 bits at 0xFED00000");
+C
+    gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp" -c -o "$tmp/hpet.o" "$tmp/hpet.c" 2>"$tmp/cc.err" &&
+        tap_ok "hpet_mmio.xml: the HPET's offsets" ||
+        tap_fail "hpet_mmio.xml: the HPET's offsets" "$(grep -m 3 error "$tmp/cc.err")"
+else
+    tap_fail "hpet_mmio.xml: regc -t cmsis" "$(head -n 3 "$tmp/err")"
+fi
+grep -v '<instance ' examples/specs/hpet_mmio.xml >"$tmp/noinst.xml"
+if "$regc" "$tmp/noinst.xml" -t cmsis -o "$tmp/cmsis_noinst.h" 2>"$tmp/err" &&
+    ! grep -q '_Type;$' "$tmp/cmsis_noinst.h" && grep -q '_MAIN_CNT_.*_Pos' "$tmp/cmsis_noinst.h"; then
+    tap_ok "a block without an instance: no struct, the _Pos/_Msk macros"
+else
+    tap_fail "a block without an instance: no struct, the _Pos/_Msk macros" "$(head -n 3 "$tmp/err")"
+fi
+
+# A write to a read-only register does not compile.
+printf '#include "cmsis_cmsis-layout.h"\nvoid w(void);\nvoid w(void) { TMR0->STAT = 1; }\n' >"$tmp/ro.c"
+if gcc -std=c11 -I"$tmp" -c -o "$tmp/ro.o" "$tmp/ro.c" 2>"$tmp/cc.err"; then
+    tap_fail "a write to read-only STAT is refused by the compiler"
+else
+    tap_ok "a write to read-only STAT is refused by the compiler"
+fi
+
+# The assert macro's C99 form (a negative array) fails on a false condition.
+for c in 0 1; do
+    printf '#include "cmsis_cmsis-layout.h"\nREGC_CMSIS_ASSERT(%s, "x");\n' "$c" >"$tmp/a$c.c"
+    gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$tmp" -c -o "$tmp/a.o" "$tmp/a$c.c" 2>/dev/null
+    st=$?
+    if { [ "$c" = 0 ] && [ "$st" -ne 0 ]; } || { [ "$c" = 1 ] && [ "$st" -eq 0 ]; }; then
+        tap_ok "C99: REGC_CMSIS_ASSERT($c) $([ "$c" = 0 ] && echo fails || echo passes)"
+    else
+        tap_fail "C99: REGC_CMSIS_ASSERT($c)" "gcc -std=c99 status $st"
+    fi
+done
+tap_done
