@@ -12,6 +12,7 @@
 #include "context_cmsis.h"
 
 #include "buf.h"
+#include "cluster_array.h"
 #include "map.h"
 #include "names.h"
 #include "util.h"
@@ -22,12 +23,6 @@
 
 #define SET(a, o, lit, v) dt_add((a), (o), DT_KEY(lit), (v))
 
-/* What is written at one place of a block: its top level, or in a cluster. */
-struct kids {
-    size_t *regs, nregs, cap_regs; /* indices in the block's regs */
-    size_t *cls, ncls, cap_cls;    /* indices in the block's clusters */
-};
-
 struct cmsis {
     struct arena *a;
     struct regc_map types;  /* type names given out */
@@ -35,8 +30,7 @@ struct cmsis {
     struct dt *type_list;   /* nested types before the types using them */
     /* the block being laid out */
     const struct model_block *b;
-    struct kids top, *of;  /* its top level, each cluster's ('of' by cluster index) */
-    struct regc_map index; /* cluster (the pointer's bytes) -> its index + 1 */
+    struct block_places places; /* its registers and clusters by where they are written */
     const char **reg_name; /* a register's name in the macros when not its own (a cluster
                               array the reader expanded, written back as one array) */
 };
@@ -137,55 +131,23 @@ static int cmp_item(const void *pa, const void *pb)
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
-static void push_index(size_t **v, size_t *n, size_t *cap, size_t i)
-{
-    if (*n == *cap)
-        *v = xgrow(*v, cap, *n + 1, sizeof(**v));
-    (*v)[(*n)++] = i;
-}
-
 /* The kids of 'cl' (the top level when NULL). */
-static struct kids *kids_of(struct cmsis *c, const struct model_cluster *const *cl)
+static const struct block_kids *kids_of(struct cmsis *c, const struct model_cluster *const *cl)
 {
-    if (!*cl)
-        return &c->top;
-    struct regc_map_entry *e = regc_map_find(&c->index, cl, sizeof(*cl));
-    return e ? &c->of[(size_t)(uintptr_t)e->val - 1] : &c->top;
+    return block_places_kids(&c->places, cl);
 }
 
-/* Indexes b's registers and clusters by where they are written: one pass, not one per cluster. */
 static void block_begin(struct cmsis *c, const struct model_block *b)
 {
     c->b = b;
-    c->top = (struct kids){0};
-    c->of = xcalloc(b->nclusters ? b->nclusters : 1, sizeof(*c->of));
+    block_places_init(&c->places, b);
     c->reg_name = xcalloc(b->nregs ? b->nregs : 1, sizeof(*c->reg_name));
-    regc_map_init(&c->index);
-    for (size_t i = 0; i < b->nclusters; i++) {
-        bool found;
-        xmap_put(&c->index, &b->clusters[i], sizeof(b->clusters[i]), &found)->val =
-            (void *)(uintptr_t)(i + 1);
-    }
-    for (size_t i = 0; i < b->nregs; i++) {
-        struct kids *k = kids_of(c, (const struct model_cluster *const *)&b->regs[i]->cluster);
-        push_index(&k->regs, &k->nregs, &k->cap_regs, i);
-    }
-    for (size_t i = 0; i < b->nclusters; i++) {
-        struct kids *k = kids_of(c, (const struct model_cluster *const *)&b->clusters[i]->parent);
-        push_index(&k->cls, &k->ncls, &k->cap_cls, i);
-    }
 }
 
 static void block_end(struct cmsis *c)
 {
-    for (size_t i = 0; i <= c->b->nclusters; i++) {
-        struct kids *k = i < c->b->nclusters ? &c->of[i] : &c->top;
-        free(k->regs);
-        free(k->cls);
-    }
-    free(c->of);
+    block_places_release(&c->places);
     free(c->reg_name);
-    regc_map_release(&c->index);
 }
 
 /* Is 'cl' or one of its parents a cluster array (its registers are arrays of its dim)? */
@@ -195,15 +157,6 @@ static bool in_cluster_array(const struct model_cluster *cl)
         if (cl->count > 1)
             return true;
     return false;
-}
-
-/* Length of the "OUTER_INNER_" the model puts before the names of cl's registers. */
-static size_t cluster_prefix_len(const struct model_cluster *cl)
-{
-    size_t n = 0;
-    for (; cl; cl = cl->parent)
-        n += strlen(cl->name) + 1;
-    return n;
 }
 
 /* A register item; a misaligned one is a byte array, so the struct keeps the file's offsets. */
@@ -251,9 +204,6 @@ static void reg_items(struct cmsis *c, struct items *it, const struct model_reg 
 static uint64_t layout(struct cmsis *c, const struct model_block *b, const struct model_cluster *cl,
                        const char *tname, uint64_t pad_to, unsigned *align);
 
-/* The type name of cluster 'cl' ('prefix': the peripheral type's). */
-static const char *array_name(struct cmsis *c, const struct model_cluster *cl);
-
 static const char *cluster_type_base(struct cmsis *c, const char *prefix,
                                      const struct model_cluster *cl, const char *name)
 {
@@ -261,78 +211,22 @@ static const char *cluster_type_base(struct cmsis *c, const char *prefix,
         return cl->header_struct;
     const char *path = name;
     for (const struct model_cluster *p = cl->parent; p; p = p->parent)
-        path = arena_printf(c->a, "%s_%s", array_name(c, p), path);
+        path = arena_printf(c->a, "%s_%s", cluster_array_name(c->a, p), path);
     return arena_printf(c->a, "%s_%s", prefix, path);
 }
 
-/* What a cluster holds, relative to 'base' and without the first 'skip' bytes of the names. */
-static void signature(struct cmsis *c, const struct model_cluster *cl, uint64_t base, size_t skip,
-                      struct buf *out)
+/* Expanded array elements are alike when their registers have one qualifier. */
+static void qualifier_sig(void *ctx, const struct model_reg *r, struct buf *out)
 {
-    const struct kids *k = kids_of(c, &cl);
-    for (size_t i = 0; i < k->nregs; i++) {
-        const struct model_reg *r = c->b->regs[k->regs[i]];
-        buf_addf(out, "%s@%" PRIx64 "/%u/%s/%u/%" PRIx64 ":",
-                 strlen(r->name) > skip ? r->name + skip : "", r->address - base, r->size,
-                 qualifier(r), r->count, r->stride);
-        for (size_t f = 0; f < r->nfields; f++)
-            buf_addf(out, "%s=%u-%u,", r->fields[f]->name, r->fields[f]->lsb, r->fields[f]->msb);
-    }
-    for (size_t i = 0; i < k->ncls; i++) {
-        const struct model_cluster *kc = c->b->clusters[k->cls[i]];
-        buf_addf(out, "{%s@%" PRIx64 "/%u/%" PRIx64 " ", kc->written_name, kc->address - base,
-                 kc->count, kc->stride);
-        signature(c, kc, base, skip, out);
-        buf_adds(out, "}");
-    }
-}
-
-/*
- * How many of the clusters from kids->cls[i] on are one "NAME[%s]" array the reader expanded
- * per index (its clusters hold more than plain registers): same written name, evenly apart,
- * the same registers at the same offsets. 1 when cls[i] is no such array.
- */
-static size_t expanded_array(struct cmsis *c, const struct kids *k, size_t i, uint64_t *stride)
-{
-    const struct model_cluster *first = c->b->clusters[k->cls[i]];
-    if (first->count > 1 || !first->written_name || !strstr(first->written_name, "[%s]"))
-        return 1;
-    struct buf want = BUF_INIT, got = BUF_INIT;
-    signature(c, first, first->address, cluster_prefix_len(first), &want);
-    size_t n = 1;
-    for (; i + n < k->ncls; n++) {
-        const struct model_cluster *next = c->b->clusters[k->cls[i + n]];
-        const struct model_cluster *prev = c->b->clusters[k->cls[i + n - 1]];
-        if (next->count > 1 || !next->written_name ||
-            strcmp(next->written_name, first->written_name) != 0 ||
-            next->address <= prev->address || (n > 1 && next->address - prev->address != *stride))
-            break;
-        got.len = 0;
-        if (got.s)
-            got.s[0] = '\0';
-        signature(c, next, next->address, cluster_prefix_len(next), &got);
-        if (got.len != want.len || memcmp(got.s, want.s, want.len) != 0)
-            break;
-        *stride = next->address - prev->address;
-    }
-    buf_release(&want);
-    buf_release(&got);
-    return n;
-}
-
-/* "NAME" of a cluster written "NAME[%s]" (one element of an array the reader expanded), else its
- * name. */
-static const char *array_name(struct cmsis *c, const struct model_cluster *cl)
-{
-    const char *w = cl->written_name, *at = w ? strstr(w, "[%s]") : NULL;
-    return at ? arena_printf(c->a, "%.*s%s", (int)(at - w), w, at + 4) : cl->name;
+    (void)ctx;
+    buf_adds(out, qualifier(r));
 }
 
 /* In the macros, the registers of an expanded array's element 'top' are named as the array's. */
 static void rename_regs(struct cmsis *c, const struct model_cluster *k, const char *array,
                         const struct model_cluster *top)
 {
-    const struct kids *kk = kids_of(c, &k);
+    const struct block_kids *kk = kids_of(c, &k);
     size_t parent = cluster_prefix_len(top->parent), own = cluster_prefix_len(top);
     for (size_t i = 0; i < kk->nregs; i++) {
         const struct model_reg *r = c->b->regs[kk->regs[i]];
@@ -346,15 +240,15 @@ static void rename_regs(struct cmsis *c, const struct model_cluster *k, const ch
 
 /* The member of the cluster kids->cls[i] (or of the expanded array from it): how many it takes. */
 static size_t cluster_items(struct cmsis *c, struct items *it, const struct model_block *b,
-                            const struct kids *kids, size_t i, const char *prefix)
+                            const struct block_kids *kids, size_t i, const char *prefix)
 {
     const struct model_cluster *k = b->clusters[kids->cls[i]];
     uint64_t stride = k->stride;
     unsigned count = k->count > 1 ? k->count : 0;
     const char *name = k->name;
-    size_t n = expanded_array(c, kids, i, &stride);
+    size_t n = cluster_array_run(&c->places, kids, i, qualifier_sig, NULL, &stride);
     if (n > 1) {
-        name = array_name(c, k);
+        name = cluster_array_name(c->a, k);
         count = (unsigned)n;
         for (size_t e = 0; e < n; e++)
             rename_regs(c, b->clusters[kids->cls[i + e]], name, b->clusters[kids->cls[i + e]]);
@@ -484,7 +378,7 @@ static uint64_t layout(struct cmsis *c, const struct model_block *b, const struc
 {
     struct items it = {0};
     const char *prefix = b->header_struct ? b->header_struct : b->name;
-    const struct kids *kids = kids_of(c, &cl);
+    const struct block_kids *kids = kids_of(c, &cl);
     for (size_t i = 0; i < kids->nregs; i++)
         reg_items(c, &it, b->regs[kids->regs[i]], cl);
     for (size_t i = 0; i < kids->ncls;)

@@ -3,12 +3,14 @@
  */
 #include "context_svd.h"
 
+#include "cluster_array.h"
 #include "util.h"
 
 #include "regc/attr.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SET(a, o, lit, v) dt_add((a), (o), DT_KEY(lit), (v))
@@ -319,12 +321,6 @@ static struct dt *fields_list(struct arena *a, const struct model_reg *r)
 
 /* ------------------------------------------------------------ registers and clusters */
 
-/* The names of c's clusters joined as the reader prefixed its registers' names ("A_B_"). */
-static size_t cluster_prefix_len(const struct model_cluster *c)
-{
-    return c ? cluster_prefix_len(c->parent) + strlen(c->name) + 1 : 0;
-}
-
 /* r's name inside its cluster (as written there, without a list's %s). */
 static const char *local_name(const struct model_reg *r)
 {
@@ -466,21 +462,85 @@ static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t 
     return reg_obj(a, r, name, dim, reg_addr(r, at, 0));
 }
 
+/* A cluster as written: one array when it is element 0 of an array the reader expanded. */
+struct cluster_run {
+    size_t n;          /* elements (0: the cluster alone) */
+    uint64_t stride;
+    const char *index; /* dimIndex; NULL for 0..n-1 */
+    bool hidden;       /* a later element: written by element 0 */
+};
+
 struct item_maker {
     struct arena *a;
     const struct model_block *b;
-    struct dt **items; /* per cluster of b (b->clusters order): its items list, once made */
-    size_t last;       /* the cluster found last (registers of one cluster come together) */
+    struct block_places places;
+    struct dt **items;        /* per cluster of b (b->clusters order): its items list, once made */
+    struct cluster_run *runs; /* per cluster of b */
 };
 
 static size_t cluster_index(struct item_maker *m, const struct model_cluster *c)
 {
-    if (m->b->clusters[m->last] == c)
-        return m->last;
-    for (size_t k = 0; k < m->b->nclusters; k++)
-        if (m->b->clusters[k] == c)
-            return m->last = k;
-    return m->last; /* not listed: cannot happen for a reader-made cluster */
+    return block_places_index(&m->places, &c);
+}
+
+/* Elements alike for -t svd: every register written the same (all reg_obj gives). */
+static void svd_reg_sig(void *ctx, const struct model_reg *r, struct buf *out)
+{
+    struct arena *a = ctx;
+    json_t *j = dt_to_json(reg_obj(a, r, local_name(r), dt_null(), r->address));
+    char *text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+    buf_adds(out, text ? text : "?");
+    free(text);
+    json_decref(j);
+}
+
+/*
+ * The dimIndex of the run of 'n' clusters from kids->cls[i] ("" for 0..n-1), read from their
+ * names as the reader made them of "NAME[%s]"; NULL when a name is not so made.
+ */
+static const char *run_index(struct item_maker *m, const struct block_kids *k, size_t i, size_t n)
+{
+    const char *w = m->b->clusters[k->cls[i]]->written_name, *at = strstr(w, "[%s]");
+    const char *pattern = arena_printf(m->a, "%.*s%%s%s", (int)(at - w), w, at + 4);
+    const char **idx = arena_alloc(m->a, n * sizeof(*idx));
+    bool plain = true;
+    for (size_t e = 0; e < n; e++) {
+        idx[e] = dim_index_of(m->a, pattern, m->b->clusters[k->cls[i + e]]->name);
+        if (!idx[e])
+            return NULL;
+        plain &= strcmp(idx[e], arena_printf(m->a, "%zu", e)) == 0;
+    }
+    return plain ? "" : join(m->a, idx, n);
+}
+
+/* Finds the cluster arrays the reader expanded, in every place of the block. */
+static void find_runs(struct item_maker *m)
+{
+    for (size_t p = 0; p <= m->b->nclusters; p++) {
+        const struct block_kids *k = p < m->b->nclusters ? &m->places.of[p] : &m->places.top;
+        for (size_t i = 0; i < k->ncls;) {
+            uint64_t stride = 0;
+            size_t n = cluster_array_run(&m->places, k, i, svd_reg_sig, m->a, &stride);
+            const char *index = n > 1 ? run_index(m, k, i, n) : NULL;
+            if (!index) {
+                i++;
+                continue;
+            }
+            m->runs[k->cls[i]] = (struct cluster_run){n, stride, *index ? index : NULL, false};
+            for (size_t e = 1; e < n; e++)
+                m->runs[k->cls[i + e]].hidden = true;
+            i += n;
+        }
+    }
+}
+
+/* Is 'c' or a parent of it a later element of an expanded array? */
+static bool hidden(struct item_maker *m, const struct model_cluster *c)
+{
+    for (; c; c = c->parent)
+        if (m->runs[cluster_index(m, c)].hidden)
+            return true;
+    return false;
 }
 
 static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *c,
@@ -489,15 +549,20 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     struct arena *a = m->a;
     struct dt *o = dt_obj(a);
     bool array = c->count > 1;
-    SET(a, o, "name", dt_str_ref(a, array ? arena_printf(a, "%s[%%s]", c->name) : c->name));
-    SET(a, o, "desc", dt_str(a, c->desc ? c->desc : c->name));
+    const struct cluster_run *run = &m->runs[cluster_index(m, c)];
+    const char *name = array ? arena_printf(a, "%s[%%s]", c->name) : c->name;
+    SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
+    const char *desc = c->desc ? c->desc : run->n > 1 ? cluster_array_name(a, c) : c->name;
+    SET(a, o, "desc", dt_str(a, desc));
     SET(a, o, "derived_from", str_or_null(a, c->derived_from));
     SET(a, o, "alternate", str_or_null(a, c->alternate));
     SET(a, o, "header_struct", str_or_null(a, c->header_struct));
     const char *index = r->index_names ? join(a, r->index_names, c->count)
                         : r->first     ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
                                        : NULL;
-    SET(a, o, "dim", array ? dim_obj(a, c->count, c->stride, index) : dt_null());
+    SET(a, o, "dim", array         ? dim_obj(a, c->count, c->stride, index)
+                     : run->n > 1 ? dim_obj(a, (unsigned)run->n, run->stride, run->index)
+                                  : dt_null());
     SET(a, o, "offset", hex(a, c->address - cluster_base(c->parent)));
     SET(a, o, "items", items);
     return o;
@@ -530,10 +595,15 @@ static struct dt *registers_list(struct arena *a, const struct model_block *b,
                                  const struct place *at)
 {
     struct dt *top = dt_list(a);
-    struct item_maker m = {a, b, NULL, 0};
+    struct item_maker m = {.a = a, .b = b};
+    block_places_init(&m.places, b);
     m.items = arena_zalloc(a, (b->nclusters ? b->nclusters : 1) * sizeof(*m.items));
+    m.runs = arena_zalloc(a, (b->nclusters + 1) * sizeof(*m.runs)); /* + 1: one not listed */
+    find_runs(&m);
     for (size_t i = 0; i < b->nregs; i++) {
         const struct model_reg *r = b->regs[i];
+        if (hidden(&m, r->cluster))
+            continue;
         struct dt *list = items_of(&m, r->cluster, r, top);
         if (!r->addrs) {
             dt_push(a, list, item(a, NULL, reg_item(a, b, &i, at)));
@@ -545,6 +615,7 @@ static struct dt *registers_list(struct arena *a, const struct model_block *b,
             dt_push(a, list, item(a, NULL, reg_obj(a, r, name, dt_null(), reg_addr(r, at, k))));
         }
     }
+    block_places_release(&m.places);
     return top;
 }
 

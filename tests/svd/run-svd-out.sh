@@ -110,14 +110,25 @@ fact("DMA at 0x60 holds cluster CH at 0x8 holding LEN at 0x4",
      dma is not None and int(t(dma, "addressOffset"), 16) == 0x60 and chc is not None and
      t(chc, "name") == "CH" and int(t(chc, "addressOffset"), 16) == 8 and
      [(t(r, "name"), int(t(r, "addressOffset"), 16)) for r in chc.findall("register")] == [("LEN", 4)])
-# FIFO[%s] holds a register array and a cluster array: the reader expands it per index
-# (docs/svd.md), so it comes back as FIFO0 and FIFO1; the arrays inside each stay arrays
+# FIFO[%s] holds a register array and a cluster array: the reader expands it per index, the
+# writer gives it back as written (features.svd: dim 2, dimIncrement 0x20, at 0x80; BUF[%s] dim 4,
+# dimIncrement 4 at 0x4; SUB[%s] dim 2, dimIncrement 0x8 at 0x14 holding VAL at 0)
 fact("nothing expanded: 7 registers (CTRL, STATUS, DATA[%s], CH%s_CFG, CTRL2, TIMING, FLAGS); "
-     "clusters PORT[%s], DMA, and FIFO[%s] as the reader expanded it (FIFO0, FIFO1)",
+     "clusters PORT[%s], DMA and FIFO[%s]",
      list(top) == ["CTRL", "STATUS", "DATA[%s]", "CH%s_CFG", "CTRL2", "TIMING", "FLAGS"]
-     and sorted(cl) == ["DMA", "FIFO0", "FIFO1", "PORT[%s]"]
-     and all(x.find("register/dim") is not None and x.find("cluster/dim") is not None
-             for x in (cl["FIFO0"], cl["FIFO1"])))
+     and sorted(cl) == ["DMA", "FIFO[%s]", "PORT[%s]"])
+fifo = cl.get("FIFO[%s]")
+def dims(e):
+    return None if e is None else (t(e, "dim"), t(e, "dimIncrement") and int(t(e, "dimIncrement"), 16),
+                                   t(e, "dimIndex"), int(t(e, "addressOffset"), 16))
+fact("FIFO[%s]: one cluster array, dim 2, dimIncrement 0x20, at 0x80, holding register array "
+     "BUF[%s] (dim 4, dimIncrement 4, at 0x4) and cluster array SUB[%s] (dim 2, dimIncrement 0x8, "
+     "at 0x14) holding VAL at 0",
+     fifo is not None and dims(fifo) == ("2", 0x20, None, 0x80) and
+     [(t(r, "name"), dims(r)) for r in fifo.findall("register")] == [("BUF[%s]", ("4", 4, None, 4))] and
+     [(t(c, "name"), dims(c)) for c in fifo.findall("cluster")] == [("SUB[%s]", ("2", 8, None, 0x14))] and
+     [(t(r, "name"), int(t(r, "addressOffset"), 16), t(r, "dim"))
+      for r in fifo.find("cluster").findall("register")] == [("VAL", 0, None)])
 PY
 while IFS= read -r line; do
     case $line in
