@@ -7,8 +7,8 @@
  * order: device, peripherals (a block's first instance with its registers,
  * every other instance derivedFrom it), then registers and clusters as
  * written: register arrays and cluster arrays keep dim, dimIncrement and
- * dimIndex; a "%s" list the reader expanded is written as one list again
- * when its elements still form one. Every value is a ready SVD spelling
+ * dimIndex; a "%s" list or a "NAME[%s]" cluster array the reader expanded
+ * is written as one again when its elements still form one. Every value is a ready SVD spelling
  * (access words, 0x numbers); the template escapes text.
  */
 #ifndef REGC_CONTEXT_SVD_H

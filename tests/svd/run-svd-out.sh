@@ -9,6 +9,7 @@
 #     output validates against ARM's schema;
 #   - text with < & " ' > in it is escaped: the file is well-formed and reads back equal;
 #   - tests/svd/out-all.svd (every element -t svd writes) round-trips and validates;
+#   - a cluster array of named indices the reader expands comes back as one array;
 #   - memory-mapped regspecs: examples/specs/hpet_mmio.xml, and tests/svd/mmio-layouts.xml
 #     (arrays from index 2, uneven arrays, <at> addresses) against a map worked out by hand;
 #   - every file of the CMSIS-SVD test set (../shared/svd, or REGC_SVD_DATA) round-trips:
@@ -216,13 +217,71 @@ else
     tap_fail "out-all.svd: SVD -> regc -> SVD" "$(head -n 3 "$tmp/err")"
 fi
 
+# ---- a cluster array of named indices (dimIndex 2-4) holding a register array: the reader
+# expands it per index (Q2, Q3, Q4); written back as one array of those indices, the same map
+cat >"$tmp/qarr.svd" <<'SVD'
+<?xml version="1.0" encoding="utf-8"?>
+<device schemaVersion="1.3">
+  <name>QARR</name>
+  <version>1.0</version>
+  <description>a cluster array of named indices</description>
+  <addressUnitBits>8</addressUnitBits>
+  <width>32</width>
+  <size>32</size>
+  <access>read-write</access>
+  <resetValue>0</resetValue>
+  <resetMask>0xFFFFFFFF</resetMask>
+  <peripherals>
+    <peripheral>
+      <name>P</name>
+      <baseAddress>0x40000000</baseAddress>
+      <addressBlock><offset>0</offset><size>0x100</size><usage>registers</usage></addressBlock>
+      <registers>
+        <cluster>
+          <dim>3</dim>
+          <dimIncrement>0x10</dimIncrement>
+          <dimIndex>2-4</dimIndex>
+          <name>Q[%s]</name>
+          <description>q</description>
+          <addressOffset>0x20</addressOffset>
+          <register><dim>2</dim><dimIncrement>4</dimIncrement><name>R[%s]</name><addressOffset>0x8</addressOffset></register>
+        </cluster>
+      </registers>
+    </peripheral>
+  </peripherals>
+</device>
+SVD
+if "$regc" "$tmp/qarr.svd" -t svd -o "$tmp/qarr.out.svd" 2>"$tmp/err" &&
+    python3 tests/svd/svd-normalize.py "$tmp/qarr.svd" >"$tmp/qarr.want" 2>"$tmp/err" &&
+    python3 tests/svd/svd-normalize.py "$tmp/qarr.out.svd" >"$tmp/qarr.got" 2>"$tmp/err"; then
+    tap_diff "Q[%s] (dimIndex 2-4): SVD -> regc -> SVD, the same register map" "$tmp/qarr.want" "$tmp/qarr.got"
+    got=$(python3 - "$tmp/qarr.out.svd" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+regs = ET.parse(sys.argv[1]).getroot().find("peripherals/peripheral/registers")
+print([(c.findtext("name"), c.findtext("dim"), c.findtext("dimIndex"), int(c.findtext("dimIncrement"), 16),
+        int(c.findtext("addressOffset"), 16),
+        [(r.findtext("name"), r.findtext("dim"), int(r.findtext("addressOffset"), 16)) for r in c.findall("register")])
+       for c in regs.findall("cluster")], len(regs.findall("register")))
+PY
+)
+    want="[('Q[%s]', '3', '2,3,4', 16, 32, [('R[%s]', '2', 8)])] 0"
+    if [ "$got" = "$want" ]; then
+        tap_ok "Q[%s]: one cluster array again, dim 3, dimIndex 2,3,4, dimIncrement 0x10, at 0x20, R[%s] in it"
+    else
+        tap_fail "Q[%s]: one cluster array again, dim 3, dimIndex 2,3,4, dimIncrement 0x10, at 0x20, R[%s] in it" "got $got" "want $want"
+    fi
+else
+    tap_fail "Q[%s] (dimIndex 2-4): SVD -> regc -> SVD" "$(head -n 3 "$tmp/err")"
+fi
+
 # ---- against the schema, and the test set's round trips
 if ! $have_xmllint; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "xmllint is not installed (libxml2-utils, tools/install-deps.sh)"
 elif [ ! -f "$xsd" ]; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
 else
-    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd"; do
+    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd" "$tmp/qarr.out.svd"; do
         if xmllint --noout --schema "$xsd" "$f" 2>"$tmp/err"; then
             tap_ok "$(basename "$f"): valid against CMSIS-SVD.xsd"
         else
