@@ -455,7 +455,8 @@ static void emit_rpn(const struct expr *e, struct expr_op *ops, size_t *n)
         return;
     emit_rpn(e->lhs, ops, n);
     emit_rpn(e->rhs, ops, n);
-    ops[*n] = (struct expr_op){e->op, e->value, e->field};
+    ops[*n] = (struct expr_op){e->op, e->op == EXPR_OP_CONST ? e->value : 0,
+                               e->op == EXPR_OP_FIELD ? e->field : NULL};
     (*n)++;
 }
 

@@ -52,8 +52,10 @@ enum expr_opcode {
  */
 struct expr {
     enum expr_opcode op;
-    uint64_t value;         /* EXPR_OP_CONST */
-    const char *field;      /* EXPR_OP_FIELD: the name as written */
+    union {                     /* read only the member 'op' names: one node per operand */
+        uint64_t value;         /* EXPR_OP_CONST */
+        const char *field;      /* EXPR_OP_FIELD: the name as written */
+    };
     size_t offset;          /* 0-based offset in the text: the operand's first
                                character, or the operator's for NOT and binaries */
     size_t len;             /* length of that token in the text */

@@ -121,9 +121,11 @@ static void cites_of_reg(struct check_ctx *c, struct model_reg *r)
 {
     resolve_cite(c, &r->cite, r->pos);
     for (size_t i = 0; i < r->nfields; i++)
-        resolve_cite(c, &r->fields[i]->cite, r->fields[i]->pos);
+        if (r->fields[i]->cite)
+            resolve_cite(c, r->fields[i]->cite, r->fields[i]->pos);
     for (size_t i = 0; i < r->nrules; i++)
-        resolve_cite(c, &r->rules[i]->cite, r->rules[i]->pos);
+        if (r->rules[i]->cite)
+            resolve_cite(c, r->rules[i]->cite, r->rules[i]->pos);
 }
 
 static void cites_of_pmon(struct check_ctx *c, struct model_pmon *p)

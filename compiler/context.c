@@ -542,6 +542,13 @@ static const struct model_source *cite_source(const struct model_spec *s,
     return cite->src ? model_find_source(s, cite->src) : NULL;
 }
 
+/* A field's or rule's cite: NULL when it cites nothing (model_cite_keep()). */
+static const struct model_cite *cite_or_none(const struct model_cite *cite)
+{
+    static const struct model_cite none;
+    return cite ? cite : &none;
+}
+
 /* {"src","title","ref","table","page","section","cite"} */
 static struct dt *cite_json(struct ctx *c, const struct model_spec *s,
                             const struct model_cite *cite)
@@ -760,7 +767,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
         dt_push(c->a, values, value_json(c, f, stem, f->values[i]));
     flag_list(c, values);
     SET(c, o, "values", values);
-    SET(c, o, "source", cite_json(c, s, &f->cite));
+    SET(c, o, "source", cite_json(c, s, cite_or_none(f->cite)));
     if (is_svd(r->block))
         SET(c, o, "svd", svd_field_json(c, f));
 
@@ -788,7 +795,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
     SET(c, o, "c_bits", bits_text(c, f));
     SET(c, o, "c_has_values", dt_bool(f->nvalues > 0));
-    char *src = f->cite.src ? cite_line(c, s, &f->cite) : NULL;
+    char *src = f->cite && f->cite->src ? cite_line(c, s, f->cite) : NULL;
     set_cite(c, o, src);
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 72));
     return o;
@@ -968,8 +975,8 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg.s ? msg.s : rule->name)));
     SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
     SET(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
-    set_cite(c, o, cite_line(c, s, &rule->cite));
-    SET(c, o, "source", cite_json(c, s, &rule->cite)); /* the tables' .cite (specjson.c reads it) */
+    set_cite(c, o, cite_line(c, s, cite_or_none(rule->cite)));
+    SET(c, o, "source", cite_json(c, s, cite_or_none(rule->cite))); /* the tables' .cite (specjson.c reads it) */
     return o;
 }
 

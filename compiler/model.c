@@ -1,4 +1,5 @@
 #include "model.h"
+#include "arena.h"
 
 #include <string.h>
 
@@ -210,4 +211,13 @@ uint64_t model_event_encoding(const struct model_events *t, const struct model_e
     if (e->parent)
         enc |= own_sets(t, e->parent);
     return enc | own_sets(t, e);
+}
+
+struct model_cite *model_cite_keep(struct arena *a, const struct model_cite *c)
+{
+    if (!c->src && !c->table && !c->page && !c->section && !c->cite)
+        return NULL;
+    struct model_cite *k = arena_alloc(a, sizeof(*k));
+    *k = *c;
+    return k;
 }

@@ -44,14 +44,14 @@ enum model_usage { USAGE_ANY, USAGE_READ, USAGE_WRITE };
 
 /* <value name= value= undefined= desc=> */
 struct model_value {
+    /* members ordered by size: no padding (a spec holds millions of these) */
     const char *name;
     uint64_t value;
-    bool undefined; /* the manual calls this encoding undefined or reserved */
     const char *desc;
-    /* ---- memory-mapped (SVD) additions */
-    enum model_usage usage; /* the enumeration set it came from */
-    uint64_t dont_care;     /* bits written 'x' ("#1x0"): any value matches; 0 in 'value' */
+    uint64_t dont_care;     /* SVD: bits written 'x' ("#1x0"): any value matches; 0 in 'value' */
     struct srcpos pos;
+    enum model_usage usage; /* SVD: the enumeration set it came from */
+    bool undefined; /* the manual calls this encoding undefined or reserved */
 };
 
 /*
@@ -82,40 +82,41 @@ struct model_write_constraint {
 
 /* <field name= bits="HI:LO" access= reset= desc=>, also a <gap> or a gaps= fill */
 struct model_field {
+    /* members ordered by size (8-byte, then 4-byte, then bools): no padding */
     const char *name;
-    unsigned msb, lsb;
     const char *access_text;  /* as written */
-    enum regc_access access;  /* REGC_ACCESS_UNKNOWN when not a known spelling */
     uint64_t reset;
     const char *desc;
-    struct model_cite cite;
+    struct model_cite *cite; /* NULL when nothing is cited (most fields): see model_cite_keep() */
     struct model_value **values;
     size_t nvalues;
-    bool implicit;           /* made from <gap> (why= in 'desc') or a gaps= rule */
     struct model_reg *reg;   /* the register it belongs to */
+    unsigned msb, lsb;
+    enum regc_access access;  /* REGC_ACCESS_UNKNOWN when not a known spelling */
+    struct srcpos pos;
+    bool implicit;           /* made from <gap> (why= in 'desc') or a gaps= rule */
     /* ---- memory-mapped (SVD) additions; zero for a regspec field */
+    bool write_once;         /* writeOnce, read-writeOnce: only the first write after reset acts */
+    bool whole;              /* made for a register with no fields: all its bits */
     enum model_write_effect write_effect;
     enum model_read_effect read_effect;
-    bool write_once;         /* writeOnce, read-writeOnce: only the first write after reset acts */
     struct model_write_constraint wc; /* range and useEnumeratedValues are also rules of the
                                          register (svd_rules.c: FIELD_range, FIELD_values) */
     const char *enum_name;   /* the enumeration's name (headerEnumName or name), or NULL */
     struct model_value *default_value; /* isDefault: the name of every value not listed */
-    bool whole;              /* made for a register with no fields: all its bits */
     const char *derived_from; /* as written */
     const char *dim_of;      /* expanded from a dim list: the name as written ("CH%s") */
-    struct srcpos pos;
 };
 
 /* <rule name= expr=>message</rule> */
 struct model_rule {
     const char *name;
     const char *expr_text;  /* as written */
-    struct srcpos expr_pos; /* position of the first character of expr_text (col 0: unknown) */
     struct expr *expr;      /* parsed by the loader; NULL if it did not parse */
     const char *message;    /* the manual's wording, whitespace folded */
-    struct model_cite cite;
-    struct srcpos pos;
+    struct model_cite *cite; /* NULL when nothing is cited: see model_cite_keep() */
+    struct srcpos expr_pos; /* position of the first character of expr_text (col 0: unknown) */
+    struct srcpos pos;      /* next to expr_pos: the two fill 24 bytes, no padding */
 };
 
 /* <at instance= address=> */
@@ -128,20 +129,14 @@ struct model_at {
 
 /* <register name="NAME{HI-LO}" space= address= stride= width= size= reset= gaps=> */
 struct model_reg {
+    /* members ordered by size (8-byte, then 4-byte, then bools): no padding */
     const char *name;         /* base name, without the array suffix */
     const char *written_name; /* as written, e.g. "M_MSR_PMU_CNT_CTL{5-0}" */
-    bool is_array;
-    unsigned first, count;    /* array indices first .. first+count-1 (first 0, count 1 if not an array) */
-    bool descending;          /* written {HI-LO} rather than {LO-HI} */
     uint64_t stride;          /* 0 for an irregular array (addrs) */
     uint64_t *addrs;          /* irregular array: each element's address, lowest index first
                                * (addrs[0] == address); NULL otherwise */
     size_t naddrs;
-    enum model_space space;
     uint64_t address;         /* element 0, relative to the instance base when the block has instances */
-    unsigned width;           /* implemented bits */
-    unsigned size;            /* access size in bits (32 or 64) */
-    bool has_reset;
     uint64_t reset;           /* when !has_reset, check sets it from the fields */
     const char *gaps;         /* gaps= in force (own, else block's, else spec's), or NULL */
     const char *desc;
@@ -153,6 +148,14 @@ struct model_reg {
     struct model_at **ats;
     size_t nats;
     struct model_block *block;
+    unsigned first, count;    /* array indices first .. first+count-1 (first 0, count 1 if not an array) */
+    enum model_space space;
+    unsigned width;           /* implemented bits */
+    unsigned size;            /* access size in bits (32 or 64) */
+    struct srcpos pos;
+    bool is_array;
+    bool descending;          /* written {HI-LO} rather than {LO-HI} */
+    bool has_reset;
     /* ---- memory-mapped (SVD) additions; zero/NULL for a regspec register */
     bool has_reset_mask;
     uint64_t reset_mask;      /* bits whose reset is defined (resetMask) */
@@ -164,7 +167,6 @@ struct model_reg {
     const char *dim_of;       /* expanded from a dim list: the name as written ("CH%s_CTL") */
     const char **index_names; /* an array's dimIndex names, 'count' of them; NULL: numbers */
     struct model_cluster *cluster; /* innermost cluster it was written in, or NULL */
-    struct srcpos pos;
 };
 
 /* SVD <cluster>: a group of registers at an offset, kept as written; its
@@ -538,6 +540,11 @@ const struct model_unmodelled_filter *model_find_unmodelled_filter(const struct 
 const struct model_field *model_find_field(const struct model_reg *r, const char *name);
 const struct model_instance *model_find_instance(const struct model_block *b, const char *name);
 const struct model_source *model_find_source(const struct model_spec *s, const char *id);
+/* A copy of 'c' in 'a' for a field's or rule's 'cite', or NULL when it cites nothing (no
+ * src, table, page, section or cite): most fields and rules cite nothing, and a cite is 64
+ * bytes. */
+struct arena;
+struct model_cite *model_cite_keep(struct arena *a, const struct model_cite *c);
 
 /* Field helpers. */
 static inline unsigned model_field_width(const struct model_field *f)

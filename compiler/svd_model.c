@@ -708,7 +708,7 @@ static void add_field(struct builder *b, struct model_reg *r, const struct svd_n
     f->reg = r;
     f->pos = n->pos;
     f->derived_from = n->derived_from;
-    f->cite = r->cite;
+    f->cite = model_cite_keep(b->a, &r->cite);
     if (!field_fits(b, r, f))
         return;
     field_effects(b, f, n, p);

@@ -33,9 +33,10 @@ static bool add_rule(struct arena *a, struct model_field *f, const char *name, c
     ru->expr_text = text;
     ru->expr = e;
     ru->message = message;
-    ru->cite.src = "svd";
-    ru->cite.cite = arena_printf(a, "%s.%s writeConstraint", f->reg->name, f->name);
-    ru->cite.pos = f->pos;
+    ru->cite = model_cite_keep(a, &(struct model_cite){
+        .src = "svd",
+        .cite = arena_printf(a, "%s.%s writeConstraint", f->reg->name, f->name),
+        .pos = f->pos});
     ru->expr_pos = f->pos;
     ru->pos = f->pos;
     size_t cap = f->reg->nrules; /* grown by arena_push from a count it set */

@@ -55,7 +55,6 @@ static struct model_field *new_field(struct loader *ld, xmlNode *n, struct model
     f->access = f->access_text ? regc_access_parse(f->access_text) : REGC_ACCESS_UNKNOWN;
     f->reg = r;
     f->pos = xl_pos_of(ld, n);
-    f->cite.pos = f->pos;
     return f;
 }
 
@@ -64,7 +63,9 @@ struct model_field *xl_load_field(struct loader *ld, xmlNode *n, struct model_re
     struct model_field *f = new_field(ld, n, r);
     f->name = xl_get(ld, n, "name");
     xl_get_num(ld, n, "reset", &f->reset);
-    xl_doc_of(ld, n, &f->desc, &f->cite); /* 'pos' set above */
+    struct model_cite cite = {0}; /* cite_of() leaves .source to check */
+    xl_doc_of(ld, n, &f->desc, &cite); /* 'pos' set above */
+    f->cite = model_cite_keep(ld->a, &cite);
     return f;
 }
 
@@ -88,7 +89,9 @@ struct model_rule *xl_load_rule(struct loader *ld, xmlNode *n)
     ru->name = xl_get(ld, n, "name");
     ru->expr_text = xl_get(ld, n, "expr");
     ru->expr_pos = xl_value_pos(ld, n, "expr", 0);
-    ru->pos = xl_doc_of(ld, n, NULL, &ru->cite);
+    struct model_cite cite = {0}; /* cite_of() leaves .source to check */
+    ru->pos = xl_doc_of(ld, n, NULL, &cite);
+    ru->cite = model_cite_keep(ld->a, &cite);
     if (!ru->expr_text)
         return ru;
     struct expr_error err;

@@ -296,8 +296,7 @@ static void test_citations_resolved_everywhere(void **state)
     struct model_spec *s = mk_spec();
     struct model_block *b = mk_block(s, "b", 3);
     struct model_reg *r = mk_simple(b, "CTL", 0, 4);
-    r->fields[0]->cite.src = "perfmon";
-    r->fields[0]->cite.pos = r->fields[0]->pos;
+    r->fields[0]->cite = &(struct model_cite){.src = "perfmon", .pos = r->fields[0]->pos};
     struct model_events *t = mk_table(b, "CTL", "en", NULL, 7);
     struct model_event *e = mk_event(t, NULL, "EV", 1, 8);
     struct model_event *sub = mk_event(t, e, "S", 0, 9);

@@ -169,7 +169,7 @@ static void test_fields_gaps_rules(void **state)
     assert_int_equal(f->msb, 21);
     assert_int_equal(f->lsb, 19);
     assert_string_equal(f->desc, "Selects the flag.");
-    assert_string_equal(f->cite.cite, "note");
+    assert_string_equal(f->cite->cite, "note");
     assert_int_equal(f->nvalues, 2);
     assert_true(f->values[1]->undefined);
     assert_false(f->values[0]->undefined);
@@ -196,7 +196,7 @@ static void test_fields_gaps_rules(void **state)
     assert_int_equal(ru->expr->op, EXPR_OP_IMPLIES);
     assert_int_equal(ru->expr_pos.line, 24);
     assert_int_equal(ru->expr_pos.col, 53);
-    assert_string_equal(ru->cite.page, "2-101");
+    assert_string_equal(ru->cite->page, "2-101");
     unload(&l);
 }
 
