@@ -174,9 +174,12 @@ int main(void)
     return 0;
 }
 C
+san=""
+[ "${SAN:-}" = 1 ] && san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 if [ ! -f "$BUILD/libregrt.a" ]; then
     tap_skip "features.svd: libregrt checks the writeConstraint rules" "no $BUILD/libregrt.a (make)"
-elif gcc -std=c11 -Wall -Wextra -Werror -I"$tmp" -Iruntime/include "$tmp/rt.c" "$BUILD/libregrt.a" \
+# shellcheck disable=SC2086 # $san: the sanitizers libregrt.a was built with under SAN=1
+elif gcc -std=c11 -Wall -Wextra -Werror $san -I"$tmp" -Iruntime/include "$tmp/rt.c" "$BUILD/libregrt.a" \
         -lpthread -o "$tmp/rt" 2>"$tmp/cc" && [ "$("$tmp/rt")" = "26 24 ffff12cb 0 1 1 1 fffffff8" ]; then
     tap_ok "features.svd: libregrt checks the writeConstraint rules, keeps the gap bits, writes write-0-acts bits 1; the simulator stores by class"
 else
