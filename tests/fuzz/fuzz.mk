@@ -17,6 +17,7 @@ FUZZ_BUILD ?= build-fuzz
 TABLES ?= build/gen
 PKGCONFIG ?= pkg-config
 FUZZ_FLAGS := -std=c11 -pthread -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt \
 	-D_POSIX_C_SOURCE=200809L -DREGC_VERSION='"fuzz"' -Icompiler -Iruntime/include -Icommon \
 	$(shell $(PKGCONFIG) --cflags jansson libxml-2.0)
 FUZZ_LIBS := $(shell $(PKGCONFIG) --libs jansson libxml-2.0) -lm
@@ -55,7 +56,7 @@ $(FUZZ_BUILD)/gen/templates.c: $(FUZZ_BUILD)/embed $(sort $(wildcard templates/*
 
 obj = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(1))
 
-$(FUZZ_BUILD)/obj/%.o: %.c $(HEADERS)
+$(FUZZ_BUILD)/obj/%.o: %.c $(HEADERS) tests/fuzz/coverage-ignore.txt
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(TABLES) -c -o $@ $<
 
