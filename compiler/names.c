@@ -160,26 +160,12 @@ static char same_c(char c)
     return c;
 }
 
-
 struct names_lazy {
     struct arena *a;
     const char *stem; /* the name itself when 'sfx' is NULL */
     const char *sfx;
     bool lower;       /* the stem lower-cased (a function's name) */
 };
-
-const char *names_lazy_text(const struct names_lazy *n)
-{
-    const char *stem = n->lower ? names_lower(n->a, n->stem) : n->stem;
-    if (!n->sfx)
-        return stem;
-    size_t ns = strlen(stem), nx = strlen(n->sfx);
-    char *p = arena_alloc_bytes(n->a, ns + nx + 2);
-    memcpy(p, stem, ns);
-    p[ns] = '_';
-    memcpy(p + ns + 1, n->sfx, nx + 1);
-    return p;
-}
 
 /* The 32 bits kept: the high half of h mixed, so that they depend on every byte. */
 static uint32_t hash_final(uint64_t h)
@@ -211,6 +197,12 @@ static char *join(struct arena *a, const char *x, const char *y)
     p[nx] = '_';
     memcpy(p + nx + 1, y, ny + 1);
     return p;
+}
+
+const char *names_lazy_text(const struct names_lazy *n)
+{
+    const char *stem = n->lower ? names_lower(n->a, n->stem) : n->stem;
+    return n->sfx ? join(n->a, stem, n->sfx) : stem;
 }
 
 /* A name made whole: passed on, or its hash. */
