@@ -12,7 +12,6 @@
 #include "check.h"
 #include "check_int.h"
 #include "diag.h"
-#include "map.h"
 #include "model.h"
 #include "model_builders.h"
 #include "names.h"
