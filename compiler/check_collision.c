@@ -1,8 +1,9 @@
 /*
  * check_collision - no two objects get the same generated C name (names.h).
  *
- * Two walks over names_foreach(). The first keeps only 32 bits of each name's
- * hash (4 bytes a name, no strings): a spec has some ten names per field, so
+ * Two walks over names_foreach_hash(), which hashes the names without
+ * making them. The first keeps only 32 bits of each name's hash (4 bytes a
+ * name, no strings): a spec has some ten names per field, so
  * keeping the names themselves made this pass the compile's peak memory.
  * Sorted (a radix sort), the hashes show which occur more than once: in a real spec
  * (thousands of names) almost never, and the check ends there; a million
@@ -19,25 +20,20 @@
 #include "util.h"
 
 #include <stdlib.h>
-#include <string.h>
-
-static uint32_t hash32(const char *ident)
-{
-    return (uint32_t)(regc_map_hash(ident, strlen(ident)) >> 32);
-}
 
 struct hashes {
     uint32_t *h;
     size_t n, cap;
 };
 
-static void hash_add(void *ctx, const char *ident, struct srcpos pos)
+static void hash_add(void *ctx, uint32_t h, const struct names_lazy *name, struct srcpos pos)
 {
+    (void)name;
     (void)pos;
     struct hashes *hs = ctx;
     if (hs->n == hs->cap)
         hs->h = xgrow(hs->h, &hs->cap, hs->n + 1, sizeof(*hs->h));
-    hs->h[hs->n++] = hash32(ident);
+    hs->h[hs->n++] = h;
 }
 
 struct collision_ctx {
@@ -53,12 +49,12 @@ static bool same_pos(struct srcpos a, struct srcpos b)
     return a.file == b.file && a.line == b.line && a.col == b.col;
 }
 
-static void collision_add(void *ctx, const char *ident, struct srcpos pos)
+static void collision_add(void *ctx, uint32_t h, const struct names_lazy *name, struct srcpos pos)
 {
     struct collision_ctx *cc = ctx;
-    uint32_t h = hash32(ident);
     if (!regc_map_find(&cc->twice, &h, sizeof(h)))
         return;
+    const char *ident = names_lazy_text(name);
     bool found;
     struct regc_map_entry *e = xmap_put_str(&cc->seen, arena_strdup(cc->a, ident), &found);
     if (!found) {
@@ -86,7 +82,7 @@ void check_name_collision(struct check_ctx *c)
     if (c->dg->count[DIAG_DUPLICATE_NAME] > 0 || !c->s->prefix)
         return;
     struct hashes hs = {NULL, 0, 0};
-    names_foreach(c->s, c->s->prefix, hash_add, &hs);
+    names_foreach_hash(c->s, c->s->prefix, hash_add, &hs);
     if (hs.n > 1)
         util_sort_u32(hs.h, hs.n);
     struct collision_ctx cc = {.c = c, .twice = REGC_MAP_INIT, .seen = REGC_MAP_INIT};
@@ -98,7 +94,7 @@ void check_name_collision(struct check_ctx *c)
     if (cc.twice.n > 0) {
         struct arena names = ARENA_INIT;
         cc.a = &names;
-        names_foreach(c->s, c->s->prefix, collision_add, &cc);
+        names_foreach_hash(c->s, c->s->prefix, collision_add, &cc);
         regc_map_release(&cc.seen);
         arena_release(&names);
     }

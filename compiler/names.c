@@ -138,9 +138,53 @@ bool names_reg_uniform(const struct model_reg *r)
     return true;
 }
 
+/* ---------------------------------------------------------------- names by hash (issue 26)
+ *
+ * The collision check needs every name's hash and, for the few hashes made
+ * twice, the text. names_foreach_hash() gives the hash of 'stem' + "_" +
+ * suffix by going on from the stem's hash over the suffix's bytes, without
+ * making the name: a polynomial hash, h(a b) = h(a) * B^|b| + h(b) (mod
+ * 2^64), so a name hashes the same made whole or from its parts.
+ */
+#define NAMES_HASH_BASE UINT64_C(0x100000001B3) /* odd: one byte changed always changes h */
+
+static uint64_t hash_more(uint64_t h, const char *s, char (*conv)(char))
+{
+    for (; *s; s++)
+        h = h * NAMES_HASH_BASE + (unsigned char)conv(*s);
+    return h;
+}
+
+static char same_c(char c)
+{
+    return c;
+}
+
+struct names_lazy {
+    struct arena *a;
+    const char *stem; /* the name itself when 'sfx' is NULL */
+    const char *sfx;
+    bool lower;       /* the stem lower-cased (a function's name) */
+};
+
+/* The 32 bits kept: the high half of h mixed, so that they depend on every byte. */
+static uint32_t hash_final(uint64_t h)
+{
+    h ^= h >> 29;
+    h *= UINT64_C(0x9E3779B97F4A7C15);
+    return (uint32_t)(h >> 32);
+}
+
+uint32_t names_hash32(const char *ident)
+{
+    return hash_final(hash_more(0, ident, same_c));
+}
+/* ---------------------------------------------------------------- end of names by hash */
+
 struct emitter {
     struct arena *a;
     names_fn *fn;
+    names_hash_fn *hfn; /* instead of 'fn': names_foreach_hash() */
     void *ctx;
 };
 
@@ -155,10 +199,52 @@ static char *join(struct arena *a, const char *x, const char *y)
     return p;
 }
 
+const char *names_lazy_text(const struct names_lazy *n)
+{
+    const char *stem = n->lower ? names_lower(n->a, n->stem) : n->stem;
+    return n->sfx ? join(n->a, stem, n->sfx) : stem;
+}
+
+/* A name made whole: passed on, or its hash. */
+static void emit_one(const struct emitter *em, const char *ident, struct srcpos pos)
+{
+    if (em->hfn) {
+        const struct names_lazy n = {em->a, ident, NULL, false};
+        em->hfn(em->ctx, hash_final(hash_more(0, ident, same_c)), &n, pos);
+    } else {
+        em->fn(em->ctx, ident, pos);
+    }
+}
+
+/* The hashes of 'stem' + "_" + each suffix, each name made only if asked for. */
+static void emit_hashes(const struct emitter *em, const char *stem, const char *const *suffixes,
+                        size_t n, struct srcpos pos)
+{
+    uint64_t h = hash_more(0, stem, same_c), hl = 0;
+    bool have_hl = false;
+    for (size_t i = 0; i < n; i++) {
+        struct names_lazy name = {em->a, stem, suffixes[i], false};
+        uint64_t hs = h;
+        if (name.sfx && islower((unsigned char)name.sfx[0])) {
+            if (!have_hl)
+                hl = hash_more(0, stem, lower_c);
+            have_hl = name.lower = true;
+            hs = hl;
+        }
+        if (name.sfx)
+            hs = hash_more(hs * NAMES_HASH_BASE + '_', name.sfx, same_c);
+        em->hfn(em->ctx, hash_final(hs), &name, pos);
+    }
+}
+
 /* 'stem' + "_" + each suffix (NULL: the stem alone); lower-case suffixes name functions. */
 static void emit_all(const struct emitter *em, const char *stem, const char *const *suffixes,
                      size_t n, struct srcpos pos)
 {
+    if (em->hfn) {
+        emit_hashes(em, stem, suffixes, n, pos);
+        return;
+    }
     char *lower = NULL;
     for (size_t i = 0; i < n; i++) {
         const char *sfx = suffixes[i];
@@ -215,7 +301,7 @@ static void foreach_reg(const struct emitter *em, const char *prefix, const stru
         EMIT(em, stem, r->pos, "offset");
     if (!uniform)
         for (size_t i = 0; i < b->ninstances; i++)
-            em->fn(em->ctx, UPPER_JOIN(em->a, stem, b->instances[i]->name, "ADDR"), r->pos);
+            emit_one(em, UPPER_JOIN(em->a, stem, b->instances[i]->name, "ADDR"), r->pos);
     for (size_t i = 0; i < r->nfields; i++)
         foreach_field(em, prefix, r->fields[i]);
     if (r->nrules > 0)
@@ -259,22 +345,37 @@ static void foreach_block(const struct emitter *em, const char *prefix,
             foreach_event(em, prefix, blk->event_tables[t]->events[i]);
 }
 
+static void foreach_name(const struct emitter *em, const struct model_spec *s, const char *prefix)
+{
+    struct arena *a = em->a;
+    char *p = names_upper(a, prefix);
+    EMIT(em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL", "ACT_W0", "ACT_W1T");
+    emit_one(em, UPPER_JOIN(a, prefix, s->name, "H"), s->pos);
+    for (size_t b = 0; b < s->nblocks; b++) {
+        arena_clear(a);
+        foreach_block(em, prefix, s->blocks[b]);
+    }
+    for (size_t i = 0; i < s->nmetrics; i++)
+        if (s->metrics[i]->name)
+            EMIT(em, names_metric(a, prefix, s->metrics[i]), s->metrics[i]->pos, "UNIT",
+                 "SCALE", "NEVENTS", "EVENTS");
+}
+
 void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn, void *ctx)
 {
     /* the names of one register at a time: memory follows a register, not the spec */
     struct arena a = ARENA_INIT;
-    const struct emitter em = {&a, fn, ctx};
-    char *p = names_upper(&a, prefix);
-    EMIT(&em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL", "ACT_W0", "ACT_W1T");
-    fn(ctx, UPPER_JOIN(&a, prefix, s->name, "H"), s->pos);
-    for (size_t b = 0; b < s->nblocks; b++) {
-        arena_clear(&a);
-        foreach_block(&em, prefix, s->blocks[b]);
-    }
-    for (size_t i = 0; i < s->nmetrics; i++)
-        if (s->metrics[i]->name)
-            EMIT(&em, names_metric(&a, prefix, s->metrics[i]), s->metrics[i]->pos, "UNIT",
-                 "SCALE", "NEVENTS", "EVENTS");
+    const struct emitter em = {&a, fn, NULL, ctx};
+    foreach_name(&em, s, prefix);
+    arena_release(&a);
+}
+
+void names_foreach_hash(const struct model_spec *s, const char *prefix, names_hash_fn *fn,
+                        void *ctx)
+{
+    struct arena a = ARENA_INIT;
+    const struct emitter em = {&a, NULL, fn, ctx};
+    foreach_name(&em, s, prefix);
     arena_release(&a);
 }
 

@@ -181,8 +181,10 @@ void xl_report_value(struct loader *ld, xmlNode *n, const char *attr,
  */
 static const char *attr_value(struct loader *ld, xmlNode *n, const char *name, bool keep)
 {
-    for (xmlAttr *at = n->properties; at; at = at->next) {
-        if (at->ns || strcmp((const char *)at->name, name) != 0)
+    xmlAttr *at = n->properties;
+    for (; at; at = at->next) {
+        /* the first byte first: most of an element's attributes differ there */
+        if (at->ns || at->name[0] != (xmlChar)name[0] || strcmp((const char *)at->name, name) != 0)
             continue;
         xmlNode *t = at->children;
         if (!t)
@@ -191,6 +193,8 @@ static const char *attr_value(struct loader *ld, xmlNode *n, const char *name, b
             return keep ? arena_strdup(ld->a, (const char *)t->content) : (const char *)t->content;
         break;
     }
+    if (!at) /* absent: no DTD (the scanner refuses one) gives defaults to look for */
+        return NULL;
     xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
     if (!v)
         return NULL;

@@ -560,6 +560,59 @@ static void missing(const char *want, const char *have, struct buf *out)
     }
 }
 
+struct hashed {
+    struct buf all; /* names_lazy_text() of each, one a line */
+    uint32_t *h;
+    size_t n, cap;
+};
+
+static void collect_hash(void *ctx, uint32_t h, const struct names_lazy *name, struct srcpos pos)
+{
+    (void)pos;
+    struct hashed *s = ctx;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 256;
+        s->h = realloc(s->h, s->cap * sizeof(*s->h));
+    }
+    s->h[s->n++] = h;
+    buf_addf(&s->all, "%s\n", names_lazy_text(name));
+}
+
+/*
+ * names_foreach_hash() passes the names names_foreach() makes, in its order,
+ * each with the hash of its text (made whole by names_foreach) and the text
+ * itself on demand: what the collision check's verdicts rest on.
+ */
+static void test_names_hashed_as_made(void **state)
+{
+    struct diag dg;
+    diag_init(&dg, stderr);
+    struct model_spec *s = xmlload_spec(&A, &dg, "tests/golden/features.xml");
+    assert_non_null(s);
+    assert_int_equal(check_spec(&A, &dg, s), 0);
+    struct seen made = {BUF_INIT, 0};
+    names_foreach(s, s->prefix, collect, &made);
+    struct hashed hashed = {BUF_INIT, NULL, 0, 0};
+    names_foreach_hash(s, s->prefix, collect_hash, &hashed);
+    assert_int_equal(hashed.n, made.n);
+    assert_string_equal(hashed.all.s, made.all.s);
+    const char *line = made.all.s;
+    for (size_t i = 0; i < hashed.n; i++) {
+        const char *end = strchr(line, '\n');
+        char *name = strndup(line, (size_t)(end - line));
+        if (names_hash32(name) != hashed.h[i])
+            fail_msg("name %zu, %s: hashed %08x, made whole %08x", i, name, hashed.h[i],
+                     names_hash32(name));
+        free(name);
+        line = end + 1;
+    }
+    assert_true(hashed.n > 500);
+    free(hashed.h);
+    buf_release(&hashed.all);
+    buf_release(&made.all);
+    diag_release(&dg);
+}
+
 static void test_names_match_golden_header(void **state)
 {
     struct diag dg;
@@ -612,6 +665,7 @@ int main(void)
         cmocka_unit_test_teardown(test_json_error_leaves_buffer, teardown),
         cmocka_unit_test_teardown(test_prefix_option, teardown),
         cmocka_unit_test_teardown(test_names_foreach_lists_header_names, teardown),
+        cmocka_unit_test_teardown(test_names_hashed_as_made, teardown),
         cmocka_unit_test_teardown(test_names_match_golden_header, teardown),
         cmocka_unit_test_teardown(test_names_foreach_shows_collisions, teardown),
     };
