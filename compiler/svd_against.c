@@ -136,6 +136,8 @@ static size_t periph_names(const struct model_block *b, const char **out, size_t
         out[n++] = b->instances[i]->name;
         if (b->instances[i]->group && n < max)
             out[n++] = b->instances[i]->group;
+        if (b->instances[i]->header_struct && n < max) /* a derived one's own type (svdconv) */
+            out[n++] = b->instances[i]->header_struct;
     }
     return n;
 }
