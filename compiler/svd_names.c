@@ -14,8 +14,7 @@ const char *svd_names_reg(struct arena *a, const char *name, const char *group)
 }
 
 /* PERIPH_OUTER_..._NAME (SvdItem::GetHierarchicalName: names, never headerStructNames). */
-static const char *cluster_path(struct arena *a, const char *periph,
-                                const struct model_cluster *cl)
+static const char *cluster_path(struct arena *a, const char *periph, const struct model_cluster *cl)
 {
     const char *path = cluster_array_name(a, cl);
     for (const struct model_cluster *p = cl->parent; p; p = p->parent)
