@@ -4,11 +4,12 @@
 # and vendor-headers/nordic/*.svd), tests/svd/features.svd, cmsis-layout.svd and
 # cmsis-names.svd, the header regc writes compiles with -Wall -Wextra -Wpedantic
 # -Werror under gcc and clang (-std=c99, -std=c11), g++ -std=c++17 and
-# arm-none-eabi-gcc for a Cortex-M4: each compile evaluates the header's own asserts
-# of every member offset and struct size for that compiler's ABI. A compiler the machine lacks is a skip with the
-# reason. REGC_SVD_DATA names the test set (default ../shared/svd from the
-# repository root). Also: -t cmsis on a spec with msr or pci registers is refused
-# with a message naming the space, and writes nothing.
+# arm-none-eabi-gcc for a Cortex-M4: each compile evaluates the header's own
+# asserts of every member offset and struct size for that compiler's ABI. A
+# compiler the machine lacks is a skip with the reason. REGC_SVD_DATA names the
+# test set (default ../shared/svd from the repository root). Also: -t cmsis on a
+# spec with msr or pci registers is refused with a message naming the space, and
+# writes nothing.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
