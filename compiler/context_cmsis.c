@@ -15,6 +15,7 @@
 #include "cluster_array.h"
 #include "map.h"
 #include "names.h"
+#include "svd_names.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -33,6 +34,19 @@ struct cmsis {
     struct block_places places; /* its registers and clusters by where they are written */
     const char **reg_name; /* a register's name in the macros when not its own (a cluster
                               array the reader expanded, written back as one array) */
+    /* svdconv's names (below): the device's headerDefinitionsPrefix, and for the peripheral
+     * type being written its name, prependToName, appendToName, its registers' alternateGroup */
+    const char *prefix, *periph, *prepend, *append;
+    struct regc_map groups; /* register (the pointer's bytes) -> its alternateGroup */
+    struct regc_map cl_types; /* cluster (the pointer's bytes) -> its struct cl_type, laid out */
+};
+
+/* A cluster's type, laid out once: a derived peripheral's copy of the block uses it again
+ * (SvdCluster::GetHeaderTypeNameHierarchical of a copied, unmodified cluster). */
+struct cl_type {
+    const char *tname;
+    uint64_t size;
+    unsigned align;
 };
 
 /* One member of a type, before layout. */
@@ -115,6 +129,55 @@ static const char *qualifier(const struct model_reg *r)
     return reads ? "__IM" : "__OM";
 }
 
+/* ------------------------------------------------------------ svdconv's names
+ *
+ * The names svdconv (Open-CMSIS-Pack/devtools, tools/svdconv) gives in the CMSIS header,
+ * written down in docs/svd.md, "Names as svdconv makes them". Each function cites where
+ * svdconv makes the name.
+ */
+
+/* alternateGroup of r, or NULL (SvdRegister::GetAlternateGroup). */
+static const char *reg_group(const struct cmsis *c, const struct model_reg *r)
+{
+    return svd_names_group(&c->groups, r);
+}
+
+static const char *reg_calc_name(struct cmsis *c, const struct model_reg *r, const char *name)
+{
+    return svd_names_reg(c->a, name, reg_group(c, r));
+}
+
+/* A register's struct member: prependToName + name + appendToName (SvdRegister::GetHeaderFileName,
+ * used by HeaderData::CreateRegister; the affixes are the peripheral's, SvdItem::GetPrependToName). */
+static const char *member_name(struct cmsis *c, const struct model_reg *r, const char *name)
+{
+    const char *n = reg_calc_name(c, r, name);
+    if (!c->prepend && !c->append)
+        return n;
+    return arena_printf(c->a, "%s%s%s", c->prepend ? c->prepend : "", n,
+                        c->append ? c->append : "");
+}
+
+/* A peripheral's type: headerDefinitionsPrefix + headerStructName, else + its name
+ * (SvdPeripheral::GetHeaderTypeName; HeaderGenerator's MakeEnumStructUnionEnd adds "_Type"). */
+static const char *periph_type_stem(const struct cmsis *c, const char *header_struct,
+                                    const char *name)
+{
+    return arena_printf(c->a, "%s%s", c->prefix, header_struct ? header_struct : name);
+}
+
+static const char *cluster_struct(struct cmsis *c, const struct model_cluster *cl)
+{
+    return svd_names_cluster_struct(c->a, c->periph, cl);
+}
+
+static const char *macro_reg_name(struct cmsis *c, const struct model_reg *r, const char *rname)
+{
+    return svd_names_macro_reg(c->a, c->periph, r, rname, reg_group(c, r));
+}
+
+/* ------------------------------------------------------------ layout */
+
 static void push(struct items *it, struct item x)
 {
     if (it->n == it->cap)
@@ -140,6 +203,7 @@ static const struct block_kids *kids_of(struct cmsis *c, const struct model_clus
 static void block_begin(struct cmsis *c, const struct model_block *b)
 {
     c->b = b;
+    regc_map_clear(&c->cl_types);
     block_places_init(&c->places, b);
     c->reg_name = xcalloc(b->nregs ? b->nregs : 1, sizeof(*c->reg_name));
 }
@@ -186,33 +250,36 @@ static void reg_items(struct cmsis *c, struct items *it, const struct model_reg 
     const char *name = strlen(r->name) > skip ? r->name + skip : r->name;
     unsigned bytes = r->size / 8 ? r->size / 8 : 1;
     if (!r->is_array || r->count <= 1 || in_cluster_array(cl)) {
-        push(it, reg_item(r, name, r->address - base, 0));
+        push(it, reg_item(r, member_name(c, r, name), r->address - base, 0));
         return;
     }
     if (!r->addrs && r->stride == bytes) {
-        push(it, reg_item(r, name, r->address - base, r->count));
+        push(it, reg_item(r, member_name(c, r, name), r->address - base, r->count));
         return;
     }
     for (unsigned i = 0; i < r->count; i++) { /* elements apart: one member each */
         uint64_t at = r->addrs ? r->addrs[i] : r->address + (uint64_t)i * r->stride;
         const char *n = r->index_names ? arena_printf(c->a, "%s%s", name, r->index_names[i])
                                        : arena_printf(c->a, "%s%u", name, r->first + i);
-        push(it, reg_item(r, n, at - base, 0));
+        push(it, reg_item(r, member_name(c, r, n), at - base, 0));
     }
 }
 
 static uint64_t layout(struct cmsis *c, const struct model_block *b, const struct model_cluster *cl,
                        const char *tname, uint64_t pad_to, unsigned *align);
 
-static const char *cluster_type_base(struct cmsis *c, const char *prefix,
-                                     const struct model_cluster *cl, const char *name)
+/* A cluster's type: its headerStructName, else PERIPH_OUTER_..._NAME with the peripheral's name
+ * (SvdCluster::GetHeaderTypeNameHierarchical, used by HeaderData::CreateRegCluster). */
+static const char *cluster_type_base(struct cmsis *c, const struct model_cluster *cl,
+                                     const char *name)
 {
-    if (cl->header_struct)
-        return cl->header_struct;
+    const char *hs = cluster_struct(c, cl);
+    if (hs)
+        return hs;
     const char *path = name;
     for (const struct model_cluster *p = cl->parent; p; p = p->parent)
         path = arena_printf(c->a, "%s_%s", cluster_array_name(c->a, p), path);
-    return arena_printf(c->a, "%s_%s", prefix, path);
+    return arena_printf(c->a, "%s_%s", c->periph, path);
 }
 
 /* Expanded array elements are alike when their registers have one qualifier. */
@@ -240,7 +307,7 @@ static void rename_regs(struct cmsis *c, const struct model_cluster *k, const ch
 
 /* The member of the cluster kids->cls[i] (or of the expanded array from it): how many it takes. */
 static size_t cluster_items(struct cmsis *c, struct items *it, const struct model_block *b,
-                            const struct block_kids *kids, size_t i, const char *prefix)
+                            const struct block_kids *kids, size_t i)
 {
     const struct model_cluster *k = b->clusters[kids->cls[i]];
     uint64_t stride = k->stride;
@@ -254,9 +321,21 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
             rename_regs(c, b->clusters[kids->cls[i + e]], name, b->clusters[kids->cls[i + e]]);
     }
     uint64_t base = k->parent ? k->parent->address : 0;
-    const char *tname = type_name(c, cluster_type_base(c, prefix, k, name));
-    unsigned align = 1;
-    uint64_t size = layout(c, b, k, tname, count ? stride : 0, &align);
+    bool found;
+    struct model_cluster *const *key = &b->clusters[kids->cls[i]]; /* borrowed by the map */
+    struct regc_map_entry *e = xmap_put(&c->cl_types, key, sizeof(*key), &found);
+    if (!found) {
+        struct cl_type *t = arena_zalloc(c->a, sizeof(*t));
+        t->tname = type_name(c, cluster_type_base(c, k, name));
+        t->align = 1;
+        t->size = layout(c, b, k, t->tname, count ? stride : 0, &t->align);
+        e = xmap_put(&c->cl_types, key, sizeof(*key), &found); /* layout may have grown the map */
+        e->val = t;
+    }
+    const struct cl_type *ct = e->val;
+    const char *tname = ct->tname;
+    unsigned align = ct->align;
+    uint64_t size = ct->size;
     if (size == 0)
         return n; /* no registers: no member (C has no empty structs) */
     push(it, (struct item){.off = k->address - base,
@@ -377,12 +456,11 @@ static uint64_t layout(struct cmsis *c, const struct model_block *b, const struc
                        const char *tname, uint64_t pad_to, unsigned *align)
 {
     struct items it = {0};
-    const char *prefix = b->header_struct ? b->header_struct : b->name;
     const struct block_kids *kids = kids_of(c, &cl);
     for (size_t i = 0; i < kids->nregs; i++)
         reg_items(c, &it, b->regs[kids->regs[i]], cl);
     for (size_t i = 0; i < kids->ncls;)
-        i += cluster_items(c, &it, b, kids, i, prefix);
+        i += cluster_items(c, &it, b, kids, i);
     if (it.n == 0) {
         free(it.v);
         return 0;
@@ -452,20 +530,20 @@ static uint64_t finish(struct cmsis *c, const struct model_block *b, const struc
 
 /* ------------------------------------------------------------ instances and interrupts */
 
-static void add_instances(struct cmsis *c, struct dt *list, const struct model_block *b,
-                          const char *tname)
+/* PREFIX NAME_BASE and PREFIX NAME, of type 'tname' (HeaderGenerator's MakePeripheralAddressDefine
+ * and MakePeripheralAddressMapping with HeaderData::CreatePeripheralInstance's names). */
+static void add_instance(struct cmsis *c, struct dt *list, const struct model_instance *in,
+                         const char *tname)
 {
-    for (size_t i = 0; i < b->ninstances; i++) {
-        const struct model_instance *in = b->instances[i];
-        if (!in->has_base || !take(c, &c->macros, in->name) ||
-            !take(c, &c->macros, arena_printf(c->a, "%s_BASE", in->name)))
-            continue;
-        struct dt *o = dt_obj(c->a);
-        SET(c->a, o, "name", dt_str_ref(c->a, in->name));
-        SET(c->a, o, "type", tname ? dt_str_ref(c->a, tname) : dt_null());
-        SET(c->a, o, "base", dt_str_ref(c->a, c_const(c->a, in->base)));
-        dt_push(c->a, list, o);
-    }
+    const char *name = arena_printf(c->a, "%s%s", c->prefix, in->name);
+    if (!in->has_base || !take(c, &c->macros, name) ||
+        !take(c, &c->macros, arena_printf(c->a, "%s_BASE", name)))
+        return;
+    struct dt *o = dt_obj(c->a);
+    SET(c->a, o, "name", dt_str_ref(c->a, name));
+    SET(c->a, o, "type", tname ? dt_str_ref(c->a, tname) : dt_null());
+    SET(c->a, o, "base", dt_str_ref(c->a, c_const(c->a, in->base)));
+    dt_push(c->a, list, o);
 }
 
 /* 's' on one line: each run of white space one space, none at the ends. */
@@ -598,7 +676,7 @@ static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const c
         const struct model_field *f = r->fields[i];
         if (f->implicit || f->whole)
             continue; /* svdconv writes no macros for reserved bits or a register without fields */
-        const char *stem = arena_printf(c->a, "%s_%s_%s", prefix, rname, f->name);
+        const char *stem = arena_printf(c->a, "%s_%s_%s", prefix, macro_reg_name(c, r, rname), f->name);
         if (!take(c, &c->macros, arena_printf(c->a, "%s_Pos", stem)) ||
             !take(c, &c->macros, arena_printf(c->a, "%s_Msk", stem)))
             continue; /* a name given out before (a repeated field of the file) */
@@ -613,16 +691,22 @@ static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const c
     return list;
 }
 
-static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_block *b)
+/* The _Pos/_Msk macros of b's registers under 'prefix': the peripheral's headerStructName, else
+ * its name (SvdItem::TryGetHeaderStructName; no headerDefinitionsPrefix). */
+static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_block *b,
+                          const char *prefix, bool top_only)
 {
-    const char *prefix = b->header_struct ? b->header_struct : b->name;
     for (size_t i = 0; i < b->nregs; i++) {
+        if (top_only && b->regs[i]->cluster)
+            continue;
         const char *rname = c->reg_name[i] ? c->reg_name[i] : b->regs[i]->name;
         struct dt *fields = reg_fields(c, b->regs[i], rname, prefix);
         if (dt_len(fields) == 0)
             continue;
         struct dt *o = dt_obj(c->a);
-        SET(c->a, o, "name", dt_str_ref(c->a, arena_printf(c->a, "%s_%s", prefix, rname)));
+        SET(c->a, o, "name",
+            dt_str_ref(c->a,
+                       arena_printf(c->a, "%s_%s", prefix, macro_reg_name(c, b->regs[i], rname))));
         SET(c->a, o, "fields", fields);
         dt_push(c->a, list, o);
     }
@@ -672,6 +756,44 @@ int context_cmsis_check(struct diag *dg, const struct model_spec *s)
                                              : "PCI configuration space");
 }
 
+/* The types svdconv writes for one peripheral type: its instances and _Pos/_Msk macros. */
+static const char *add_type(struct cmsis *c, const struct model_block *b, const char *periph,
+                            const char *header_struct, const char *prepend, const char *append,
+                            bool copy, struct dt *bits)
+{
+    unsigned align;
+    c->periph = periph;
+    c->prepend = prepend;
+    c->append = append;
+    const char *tname = type_name(c, periph_type_stem(c, header_struct, periph));
+    if (!has_base(b) || layout(c, b, NULL, tname, 0, &align) == 0)
+        tname = NULL; /* no registers: bases only; no base: absolute addresses, no overlay */
+    /* a copy's clusters are not "modified": no macros of their own (SvdDevice::GatherClusters) */
+    add_bitfields(c, bits, b, header_struct ? header_struct : periph, copy);
+    return tname;
+}
+
+/*
+ * A block's type and its instances. A derived peripheral svdconv calls modified (own_type) gets
+ * a type of its own, laid out again under its own names, and its own _Pos/_Msk macros
+ * (SvdDevice::CreatePeripheralTypes); the others use the block's type.
+ */
+static void add_block(struct cmsis *c, const struct model_block *b, struct dt *insts,
+                      struct dt *bits)
+{
+    block_begin(c, b);
+    svd_names_groups(&c->groups, b);
+    const char *tname = add_type(c, b, b->name, b->header_struct, b->prepend, b->append, false, bits);
+    for (size_t i = 0; i < b->ninstances; i++) {
+        const struct model_instance *in = b->instances[i];
+        const char *own = tname;
+        if (in->own_type && tname)
+            own = add_type(c, b, in->name, in->header_struct, in->prepend, in->append, true, bits);
+        add_instance(c, insts, in, own);
+    }
+    block_end(c);
+}
+
 struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
 {
     if (first_not_mmio(s))
@@ -688,20 +810,16 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     SET(a, o, "has_irqs", dt_bool(dt_len(irqs) > 0));
     SET(a, o, "irqs", irqs);
     struct dt *insts = dt_list(a), *bits = dt_list(a);
-    for (size_t i = 0; i < s->nblocks; i++) {
-        const struct model_block *b = s->blocks[i];
-        const char *tname = type_name(&c, b->header_struct ? b->header_struct : b->name);
-        unsigned align;
-        block_begin(&c, b);
-        if (!has_base(b) || layout(&c, b, NULL, tname, 0, &align) == 0)
-            tname = NULL; /* no registers: bases only; no base: absolute addresses, no overlay */
-        add_instances(&c, insts, b, tname);
-        add_bitfields(&c, bits, b);
-        block_end(&c);
-    }
+    c.prefix = s->device && s->device->header_prefix ? s->device->header_prefix : "";
+    regc_map_init(&c.groups);
+    regc_map_init(&c.cl_types);
+    for (size_t i = 0; i < s->nblocks; i++)
+        add_block(&c, s->blocks[i], insts, bits);
     SET(a, o, "types", c.type_list);
     SET(a, o, "instances", insts);
     SET(a, o, "registers", bits);
+    regc_map_release(&c.groups);
+    regc_map_release(&c.cl_types);
     regc_map_release(&c.types);
     regc_map_release(&c.macros);
     return o;

@@ -420,7 +420,18 @@ struct model_instance {
     const char *derived_from, *alternate, *group, *version;
     struct model_interrupt **interrupts;
     size_t ninterrupts;
+    /* svdconv gives a derived peripheral a type of its own (a copy of its base's) when it writes
+     * headerStructName, an addressBlock, size, prependToName or appendToName itself */
+    bool own_type;
+    const char *header_struct, *prepend, *append; /* its own headerStructName; prepend/appendToName
+                                                     (its own, else its base's) */
     struct srcpos pos;
+};
+
+/* An SVD register in an <alternateGroup>: svdconv names it REG_GROUP in the CMSIS header. */
+struct model_alt_group {
+    const struct model_reg *reg;
+    const char *group;
 };
 
 /* <block name= title= gaps=> */
@@ -441,6 +452,8 @@ struct model_block {
     size_t naddr_blocks;
     struct model_cluster **clusters; /* every cluster, parents first */
     size_t nclusters;
+    struct model_alt_group **alt_groups; /* its registers in an alternateGroup */
+    size_t nalt_groups;
     struct srcpos pos;
 };
 

@@ -7,12 +7,14 @@
  * peripheral's headerStructName, its group name, its own name or the name
  * of a peripheral derived from it (svdconv names a derived peripheral's
  * fields after its base's type), REG the register's name with its clusters
- * before it ("PSEL_RTS") and without an array's "[%s]", FIELD the field's.
+ * before it ("PSEL_RTS") and without an array's "[%s]", or as svdconv names it (its clusters
+ * by headerStructName, "_" + alternateGroup: svd_names.h), FIELD the field's.
  * Names are compared without case. A macro pair both sides define agrees
  * when one of the SVD's fields of that name has that position and mask.
  */
 #include "svd_against.h"
 #include "names.h"
+#include "svd_names.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -134,6 +136,8 @@ static size_t periph_names(const struct model_block *b, const char **out, size_t
         out[n++] = b->instances[i]->name;
         if (b->instances[i]->group && n < max)
             out[n++] = b->instances[i]->group;
+        if (b->instances[i]->header_struct && n < max) /* a derived one's own type (svdconv) */
+            out[n++] = b->instances[i]->header_struct;
     }
     return n;
 }
@@ -164,26 +168,46 @@ static void note_field(struct arena *a, struct regc_map *svd, const struct regc_
     s->agrees |= field_agrees(f, m);
 }
 
+/*
+ * The register parts a header may use: regc's (its clusters' names before it) and, when it
+ * differs, svdconv's (clusters by headerStructName, "_" + alternateGroup: svd_names.h).
+ */
+static size_t reg_names(struct arena *a, const struct model_block *b, const struct regc_map *groups,
+                        const struct model_reg *r, const char **out)
+{
+    out[0] = r->name;
+    out[1] = svd_names_macro_reg(a, b->name, r, r->name, svd_names_group(groups, r));
+    return strcmp(out[0], out[1]) != 0 ? 2 : 1;
+}
+
 static void collect(struct arena *a, const struct model_spec *spec, const struct regc_map *vendor,
                     struct regc_map *svd)
 {
+    struct regc_map groups;
+    regc_map_init(&groups);
     for (size_t i = 0; i < spec->nblocks; i++) {
         const struct model_block *b = spec->blocks[i];
         const char *pn[64];
         size_t npn = periph_names(b, pn, 64);
+        svd_names_groups(&groups, b);
         for (size_t j = 0; j < b->nregs; j++) {
             const struct model_reg *r = b->regs[j];
+            const char *rn[2];
+            size_t nrn = reg_names(a, b, &groups, r, rn);
             for (size_t k = 0; k < r->nfields; k++) {
                 const struct model_field *f = r->fields[k];
                 if (f->implicit || f->whole)
                     continue;
                 for (size_t p = 0; p < npn; p++)
-                    note_field(a, svd, vendor,
-                               names_upper(a, arena_printf(a, "%s_%s_%s", pn[p], r->name, f->name)),
-                               f);
+                    for (size_t q = 0; q < nrn; q++)
+                        note_field(a, svd, vendor,
+                                   names_upper(a, arena_printf(a, "%s_%s_%s", pn[p], rn[q],
+                                                               f->name)),
+                                   f);
             }
         }
     }
+    regc_map_release(&groups);
 }
 
 struct sorted {

@@ -112,10 +112,14 @@ static struct svd_node *find_base(struct svd_reader *rd, struct svd_node *d)
     return b == d ? NULL : b;
 }
 
-/* Simple elements a copy does not take from its base. */
+/*
+ * Simple elements a copy does not take from its base. headerStructName is one: svdconv's
+ * SvdPeripheral::CopyItem and SvdCluster::CopyItem leave it out (a derived peripheral that
+ * names no type of its own uses its base's type through derivedFrom, not through the name).
+ */
 static bool own_only(enum svd_text t)
 {
-    return t == SVD_T_NAME || t == SVD_T_DIM || t == SVD_T_DIM_INCR || t == SVD_T_DIM_INDEX ||
+    return t == SVD_T_NAME || t == SVD_T_STRUCT || t == SVD_T_DIM || t == SVD_T_DIM_INCR || t == SVD_T_DIM_INDEX ||
            t == SVD_T_DIM_NAME || t == SVD_T_ALT_PERIPH || t == SVD_T_ALT_CLUSTER ||
            t == SVD_T_ALT_REG || t == SVD_T_ALT_GROUP || t == SVD_T_BASE;
 }

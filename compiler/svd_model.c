@@ -857,6 +857,13 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
     r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
     r->cite.pos = n->pos;
     r->alternate = alternate_of(n, at->cluster);
+    if (n->text[SVD_T_ALT_GROUP]) { /* svdconv's CMSIS names carry it (context_cmsis.c) */
+        struct model_alt_group *g = arena_zalloc(b->a, sizeof(*g));
+        g->reg = r;
+        g->group = n->text[SVD_T_ALT_GROUP];
+        size_t gcap = arena_push_cap(b->blk->nalt_groups);
+        arena_push(b->a, (void ***)&b->blk->alt_groups, &b->blk->nalt_groups, &gcap, g);
+    }
     reg_reset(b, r, n, p);
     return r;
 }
@@ -1288,6 +1295,28 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     return blk;
 }
 
+/* Did derived peripheral 'n' write element 't' itself (not take it from its base)? */
+static bool own_text(const struct svd_node *n, enum svd_text t)
+{
+    return n->text[t] && n->text[t] != n->base->text[t];
+}
+
+/*
+ * svdconv's "modified" peripheral (SvdPeripheral::ProcessXmlElement calls SetModified for
+ * headerStructName, prependToName, appendToName, size, addressBlock and registers): a derived
+ * one gets a type and _Pos/_Msk macros of its own (SvdDevice::CreatePeripheralTypes).
+ */
+static bool own_type(const struct svd_node *n)
+{
+    if (!n->base)
+        return false;
+    for (size_t i = 0; i < n->nkids; i++)
+        if (n->kids[i]->kind == SVD_ADDR_BLOCK && n->kids[i]->parent == n)
+            return true;
+    return own_text(n, SVD_T_STRUCT) || own_text(n, SVD_T_PREPEND) ||
+           own_text(n, SVD_T_APPEND) || own_text(n, SVD_T_SIZE);
+}
+
 static void add_instance(struct builder *b, struct model_block *blk, const struct svd_node *n,
                          const char *name, uint64_t base, struct irqs *irqs)
 {
@@ -1302,6 +1331,10 @@ static void add_instance(struct builder *b, struct model_block *blk, const struc
     inst->alternate = n->text[SVD_T_ALT_PERIPH];
     inst->group = n->text[SVD_T_GROUP];
     inst->version = n->text[SVD_T_VERSION];
+    inst->header_struct = n->text[SVD_T_STRUCT];
+    inst->prepend = n->text[SVD_T_PREPEND];
+    inst->append = n->text[SVD_T_APPEND];
+    inst->own_type = blk->ninstances > 0 && own_type(n);
     inst->pos = n->pos;
     size_t cap = arena_push_cap(blk->ninstances);
     arena_push(b->a, (void ***)&blk->instances, &blk->ninstances, &cap, inst);

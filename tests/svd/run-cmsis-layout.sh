@@ -45,10 +45,12 @@ AT(TMR_Type, ODD, 0x52);
 _Static_assert(sizeof(TMR0->ODD) == 4, "ODD: 4 bytes");
 AT(TMR_Type, WIDE, 0x58);
 _Static_assert(IS(&TMR0->WIDE, volatile uint64_t *), "WIDE: 64 bits");
-/* GRP[%s] (2, 0x20 apart, at 0x60) holding ID (read-only, 0) and cluster SUB (8) with X (4) */
+/* GRP[%s] (2, 0x20 apart, at 0x60) holding ID (read-only, 0) and cluster SUB (8) with X (4);
+   a cluster without headerStructName is typed after the peripheral's name, TMR0, not TMR
+   (docs/svd.md, "Names as svdconv makes them") */
 AT(TMR_Type, GRP, 0x60);
-_Static_assert(sizeof(TMR_GRP_Type) == 0x20 && sizeof(TMR0->GRP) == 0x40, "GRP[2], 0x20 apart");
-AT(TMR_GRP_Type, ID, 0x0); AT(TMR_GRP_Type, SUB, 0x8); AT(TMR_GRP_SUB_Type, X, 0x4);
+_Static_assert(sizeof(TMR0_GRP_Type) == 0x20 && sizeof(TMR0->GRP) == 0x40, "GRP[2], 0x20 apart");
+AT(TMR0_GRP_Type, ID, 0x0); AT(TMR0_GRP_Type, SUB, 0x8); AT(TMR0_GRP_SUB_Type, X, 0x4);
 _Static_assert(IS(&TMR0->GRP[1].ID, const volatile uint32_t *), "ID: read-only");
 _Static_assert(sizeof(TMR_Type) == 0xA0, "TMR: to the end of GRP[1]");
 _Static_assert(TMR_GRP_SUB_X_F_Pos == 0 && TMR_GRP_SUB_X_F_Msk == 0xFu, "F [3:0], no index");

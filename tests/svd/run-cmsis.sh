@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # tests/svd/run-cmsis.sh - the compile matrix of -t cmsis (docs/svd.md, "The CMSIS
 # header"): for every file of the CMSIS-SVD test set (../shared/svd: corpus/*/*.svd
-# and vendor-headers/nordic/*.svd), tests/svd/features.svd and cmsis-layout.svd, the header regc
-# writes compiles with -Wall -Wextra -Wpedantic -Werror under gcc and clang
-# (-std=c99, -std=c11), g++ -std=c++17 and arm-none-eabi-gcc for a Cortex-M4: each
-# compile evaluates the header's own asserts of every member offset and struct
-# size for that compiler's ABI. A compiler the machine lacks is a skip with the
-# reason. REGC_SVD_DATA names the test set (default ../shared/svd from the
-# repository root). Also: -t cmsis on a spec with msr or pci registers is refused
-# with a message naming the space, and writes nothing.
+# and vendor-headers/nordic/*.svd), tests/svd/features.svd, cmsis-layout.svd and
+# cmsis-names.svd, the header regc writes compiles with -Wall -Wextra -Wpedantic
+# -Werror under gcc and clang (-std=c99, -std=c11), g++ -std=c++17 and
+# arm-none-eabi-gcc for a Cortex-M4: each compile evaluates the header's own
+# asserts of every member offset and struct size for that compiler's ABI. A
+# compiler the machine lacks is a skip with the reason. REGC_SVD_DATA names the
+# test set (default ../shared/svd from the repository root). Also: -t cmsis on a
+# spec with msr or pci registers is refused with a message naming the space, and
+# writes nothing.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -53,6 +54,7 @@ matrix() {   # label path
 
 matrix tests/svd/features.svd tests/svd/features.svd
 matrix tests/svd/cmsis-layout.svd tests/svd/cmsis-layout.svd
+matrix tests/svd/cmsis-names.svd tests/svd/cmsis-names.svd
 
 svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
 if [ ! -d "$svd/corpus" ]; then

@@ -1,0 +1,40 @@
+/*
+ * svd_names - the names ARM's svdconv gives in a CMSIS header (docs/svd.md, "Names as svdconv
+ * makes them"), shared by -t cmsis (context_cmsis.c) and --against (svd_against.c). Each
+ * function cites where svdconv (Open-CMSIS-Pack/devtools, tools/svdconv) makes the name.
+ * Every string returned is owned by the arena 'a'.
+ */
+#ifndef REGC_SVD_NAMES_H
+#define REGC_SVD_NAMES_H
+
+#include "arena.h"
+#include "map.h"
+#include "model.h"
+
+/* A register's name with "_" + its alternateGroup when 'group' is not NULL
+ * (SvdRegister::GetNameCalculated). */
+const char *svd_names_reg(struct arena *a, const char *name, const char *group);
+
+/*
+ * The headerStructName svdconv keeps for cluster 'cl' of peripheral 'periph' (its name), or
+ * NULL: SvdCluster::CheckItem drops one equal to the cluster's name (M318) or to its
+ * hierarchical name PERIPH_OUTER_..._NAME (M371), or holding '%' (M232).
+ */
+const char *svd_names_cluster_struct(struct arena *a, const char *periph,
+                                     const struct model_cluster *cl);
+
+/*
+ * The register part of a field's _Pos/_Msk name: the register's clusters, each by the
+ * headerStructName svdconv keeps, else by its name, then its own name and "_" + 'group'
+ * (SvdItem::GetHierarchicalNameResulting, used by HeaderData::CreateFieldPosMask). 'rname' is
+ * the name as regc gives it (the clusters' names before the register's own).
+ */
+const char *svd_names_macro_reg(struct arena *a, const char *periph, const struct model_reg *r,
+                                const char *rname, const char *group);
+
+/* Fills 'm' (cleared first) with b's registers in an alternateGroup: register -> group. */
+void svd_names_groups(struct regc_map *m, const struct model_block *b);
+/* The alternateGroup of register r in a map filled by svd_names_groups, or NULL. */
+const char *svd_names_group(const struct regc_map *m, const struct model_reg *r);
+
+#endif
