@@ -20,6 +20,7 @@
  */
 #include "check.h"
 #include "svd_int.h"
+#include "svd_rules.h"
 #include "svd_words.h"
 #include "util.h"
 
