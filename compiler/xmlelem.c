@@ -80,6 +80,9 @@ struct model_field *xl_load_gap(struct loader *ld, xmlNode *n, struct model_reg 
     const char *why = xl_peek(ld, n, "why");
     f->desc = why ? value_fold_text(ld->a, why) : NULL;
     f->implicit = true;
+    /* a gap keeps what the register's reset puts there, as a gaps="gap" fill does (check_reg.c) */
+    if (f->access == REGC_ACCESS_GAP && r->has_reset && f->msb >= f->lsb && f->msb < 64)
+        f->reset = (r->reset >> f->lsb) & model_field_max(f);
     return f;
 }
 
