@@ -592,6 +592,8 @@ static int compile(struct options *o, struct diag *dg)
     bool checked = spec && check_spec(&arena, dg, spec) == 0;
     if (checked && o->check_only && strcmp(template_for(o), "svd") == 0)
         context_svd_check(dg, spec); /* --check -t svd: what -t svd refuses */
+    if (checked && o->check_only && strcmp(template_for(o), "regspec") == 0)
+        context_regspec_check(dg, spec); /* --check -t regspec: what -t regspec refuses */
     if (checked && !o->check_only && dg->nerrors == 0 &&
         (!o->output || (out.file = outfile_open(dg, o->output))) &&
         (!deps_path || (deps = outfile_open(dg, deps_path)))) {

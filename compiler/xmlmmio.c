@@ -53,6 +53,33 @@ struct model_device_cpu *xl_load_core(struct loader *ld, xmlNode *n)
     return c;
 }
 
+/* ---------------------------------------------------------------- "%s" lists */
+
+/*
+ * dim-of= as the previous register's (field's) when it is the same pattern:
+ * the elements of one written "%s" list share the string, as the SVD
+ * reader's do, which is how -t svd tells one list from two (context_svd.c).
+ */
+static const char *same_list(const char *dim_of, const char *prev)
+{
+    return dim_of && prev && strcmp(dim_of, prev) == 0 ? prev : dim_of;
+}
+
+static const char *prev_reg_dim_of(const struct model_reg *r)
+{
+    const struct model_block *b = r->block;
+    return b && b->nregs ? b->regs[b->nregs - 1]->dim_of : NULL;
+}
+
+static const char *prev_field_dim_of(const struct model_field *f)
+{
+    const struct model_reg *r = f->reg;
+    for (size_t i = r->nfields; i-- > 0;)
+        if (!r->fields[i]->implicit)
+            return r->fields[i]->dim_of;
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- peripherals */
 
 /* group= header-struct= prepend= append= of a <block> */
@@ -145,6 +172,8 @@ struct model_cluster *xl_load_cluster(struct loader *ld, xmlNode *n, const struc
     c->written_name = xl_get(ld, n, "svd-name");
     if (!c->written_name)
         c->written_name = c->name;
+    else if (b->nclusters) /* one "%s" list's elements share it, as the SVD reader's do */
+        c->written_name = same_list(c->written_name, b->clusters[b->nclusters - 1]->written_name);
     xl_get_num(ld, n, "address", &c->address);
     c->count = xl_get_uint(ld, n, "count", 1);
     xl_get_num(ld, n, "stride", &c->stride);
@@ -203,7 +232,7 @@ void xl_mmio_register(struct loader *ld, xmlNode *n, struct model_reg *r)
     model_reg_set_protection(ld->a, r, xl_get(ld, n, "protection"));
     model_reg_set_display_name(ld->a, r, xl_get(ld, n, "display-name"));
     model_reg_set_derived_from(ld->a, r, xl_get(ld, n, "derived-from"));
-    model_reg_set_dim_of(ld->a, r, xl_get(ld, n, "dim-of"));
+    model_reg_set_dim_of(ld->a, r, same_list(xl_get(ld, n, "dim-of"), prev_reg_dim_of(r)));
     load_index_names(ld, n, r);
     if (xl_peek(ld, n, "cluster"))
         model_reg_set_cluster(ld->a, r,
@@ -280,7 +309,7 @@ void xl_mmio_field(struct loader *ld, xmlNode *n, struct model_field *f)
     load_write_constraint(ld, n, f);
     model_field_set_enum_name(ld->a, f, xl_get(ld, n, "enum-name"));
     model_field_set_derived_from(ld->a, f, xl_get(ld, n, "derived-from"));
-    model_field_set_dim_of(ld->a, f, xl_get(ld, n, "dim-of"));
+    model_field_set_dim_of(ld->a, f, same_list(xl_get(ld, n, "dim-of"), prev_field_dim_of(f)));
     model_field_set_whole(ld->a, f, xl_get_bool(ld, n, "whole"));
 }
 
