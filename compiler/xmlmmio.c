@@ -336,11 +336,56 @@ bool xl_mmio_value(struct loader *ld, xmlNode *n, struct model_field *f, struct 
 
 /* ---------------------------------------------------------------- the spec loaded */
 
-/* write-constraint= ranges and enumerations as rules of their registers, as the SVD reader makes
- * them (svd_rules.h); after the rest, so each register has all its fields. */
-void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s)
+/* The instance (peripheral) of 's' named 'name', or NULL. */
+static const struct model_instance *find_instance(const struct model_spec *s, const char *name)
 {
     for (size_t i = 0; i < s->nblocks; i++)
+        for (size_t k = 0; k < s->blocks[i]->ninstances; k++)
+            if (strcmp(s->blocks[i]->instances[k]->name, name) == 0)
+                return s->blocks[i]->instances[k];
+    return NULL;
+}
+
+/*
+ * An instance's derived-from= names a peripheral of the spec, and the chain of them ends: the
+ * SVD reader's svd-derived diagnostics, with the same words. Reported at the instance whose
+ * chain comes back to it, the base that closes it noted.
+ */
+static void check_derived_instance(struct diag *dg, const struct model_spec *s,
+                                   const struct model_instance *in, size_t limit)
+{
+    const struct model_instance *b = find_instance(s, in->derived_from);
+    if (!b) {
+        diag_report(dg, DIAG_SVD_DERIVED, in->pos, "derived-from '%s' of instance '%s' names no instance",
+                    in->derived_from, in->name);
+        return;
+    }
+    for (size_t n = 0; b && n < limit; n++) {
+        if (b == in) {
+            diag_report(dg, DIAG_SVD_DERIVED, in->pos,
+                        "derived-from '%s' of instance '%s' leads back to itself", in->derived_from,
+                        in->name);
+            diag_note(dg, find_instance(s, in->derived_from)->pos, "instance '%s' derives from it",
+                      in->derived_from);
+            return;
+        }
+        b = b->derived_from ? find_instance(s, b->derived_from) : NULL;
+    }
+}
+
+/* write-constraint= ranges and enumerations as rules of their registers, as the SVD reader makes
+ * them (svd_rules.h); after the rest, so each register has all its fields. Instances' derived-from=
+ * checked. */
+void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s)
+{
+    size_t ninstances = 0;
+    for (size_t i = 0; i < s->nblocks; i++)
+        ninstances += s->blocks[i]->ninstances;
+    for (size_t i = 0; i < s->nblocks; i++) {
         for (size_t k = 0; k < s->blocks[i]->nregs; k++)
             svd_write_rules(a, dg, s->blocks[i]->regs[k]);
+        for (size_t k = 0; k < s->blocks[i]->ninstances; k++)
+            if (s->blocks[i]->instances[k]->derived_from)
+                check_derived_instance(dg, s, s->blocks[i]->instances[k], ninstances);
+    }
 }
