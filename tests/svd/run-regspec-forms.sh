@@ -57,7 +57,7 @@ for k, v in {"name": "DEMO", "vendor": "Acme", "vendor_id": "ACME", "series": "D
              "desc": "A demo device", "header_prefix": "DM_", "address_unit_bits": 8, "width": 32}.items():
     want(f"device.{k}", dev[k], v)
 for k, v in {"name": "CM4", "revision": "r0p1", "endian": "little", "mpu": True, "fpu": True,
-             "vtor": False, "nvic_prio_bits": 3, "vendor_systick": False}.items():
+             "vtor": True, "nvic_prio_bits": 3, "vendor_systick": False}.items():
     want(f"device.cpu.{k}", dev["cpu"][k], v)
 b = d["blocks"][0]
 want("block.svd.group", b["svd"]["group"], "TIM")
@@ -96,5 +96,24 @@ PY
     tap_ok "regspec-forms.xml: -t json shows each member as written"
 else
     tap_fail "regspec-forms.xml: -t json shows each member as written" "$(head -n 10 "$tmp/py")"
+fi
+# what -t json does not show, through -t svd (the element each form stands for)
+if "$regc" "$spec" -t svd -o "$tmp/forms.svd" 2>"$tmp/err"; then
+    missing=""
+    for want in '<licenseText>Free to use.</licenseText>' '<fpuDP>true</fpuDP>' \
+        '<icachePresent>true</icachePresent>' '<dcachePresent>false</dcachePresent>' \
+        '<vtorPresent>true</vtorPresent>' '<headerDefinitionsPrefix>DM_</headerDefinitionsPrefix>' \
+        '<prependToName>P_</prependToName>' '<appendToName>_A</appendToName>' \
+        '<version>2</version>' '<protection>s</protection>' '<displayName>CTRL_D</displayName>' \
+        '<protection>p</protection>'; do
+        grep -qF -- "$want" "$tmp/forms.svd" || missing="$missing $want"
+    done
+    if [ -z "$missing" ]; then
+        tap_ok "regspec-forms.xml: -t svd writes the forms -t json does not show"
+    else
+        tap_fail "regspec-forms.xml: -t svd writes the forms -t json does not show" "missing:$missing"
+    fi
+else
+    tap_fail "regspec-forms.xml: -t svd" "$(head -n 3 "$tmp/err")"
 fi
 tap_done
