@@ -6,6 +6,7 @@
  *              child goes to);
  *   xmlelem.c  the element handlers: one model object from one element;
  *   xmlmmio.c  the same for the memory-mapped (SVD) forms;
+ *   xmlderive.c  their derived-from= bases checked once the spec is loaded;
  *   xmlattr.c  the element being loaded: its attributes read, their
  *              positions, and what is reported about them (held until the
  *              file is known sound).
@@ -215,5 +216,8 @@ bool xl_mmio_value(struct loader *ld, xmlNode *n, struct model_field *f, struct 
 /* After a sound load: what the memory-mapped forms make of the whole spec (write-constraint
  * rules). */
 void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s);
+
+/* ---- xmlderive.c: the bases derived-from= names exist, chains end (svd-derived) */
+void xl_check_derived(struct diag *dg, const struct model_spec *s);
 
 #endif
