@@ -432,6 +432,14 @@ static void device_el(struct arena *a, struct el *p, const struct model_device *
     el_add(a, p, &e);
 }
 
+bool context_regspec_fits(const struct model_spec *s)
+{
+    for (size_t i = 0; i < s->nblocks; i++)
+        if (s->blocks[i]->nevent_tables || s->blocks[i]->pmon)
+            return false;
+    return !s->pmon_global && !s->nmetrics;
+}
+
 int context_regspec_check(struct diag *dg, const struct model_spec *s)
 {
     for (size_t i = 0; i < s->nblocks; i++) {

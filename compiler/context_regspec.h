@@ -20,6 +20,8 @@
  * spec holds none.
  */
 int context_regspec_check(struct diag *dg, const struct model_spec *s);
+/* The same without a report: true when the spec holds none of them. */
+bool context_regspec_fits(const struct model_spec *s);
 
 /* The "regspec" object for the checked spec 's', owned by 'a'. */
 struct dt *context_regspec(struct arena *a, const struct model_spec *s);
