@@ -9,6 +9,7 @@
 #include "context.h"
 #include "context_cmsis.h"
 #include "context_doc.h"
+#include "context_regspec.h"
 #include "context_svd.h"
 #include "context_metric.h"
 
@@ -1811,6 +1812,8 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
     SET(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
     if (opt && opt->svd_keys) /* issue 27: the SVD-shaped tree */
         SET(c, root, "svd", context_svd(c->a, s));
+    if (opt && opt->regspec_keys) /* issue 27: -t regspec */
+        SET(c, root, "regspec", context_regspec(c->a, s));
     if (opt && opt->cmsis) /* issue 27: -t cmsis */
         SET(c, root, "c_cmsis", context_cmsis(c->a, s));
     context_doc_keys(a, root);
@@ -1926,6 +1929,8 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     set(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
     if (opt && opt->svd_keys) /* issue 27: the SVD-shaped tree */
         set(c, root, "svd", context_svd(c->a, s));
+    if (opt && opt->regspec_keys) /* issue 27: -t regspec */
+        set(c, root, "regspec", context_regspec(c->a, s));
     if (opt && opt->cmsis) /* issue 27: -t cmsis */
         set(c, root, "c_cmsis", context_cmsis(c->a, s));
     if (!lz->no_doc_keys)

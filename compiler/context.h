@@ -28,6 +28,7 @@ struct context_options {
                                                           * built block); tables_annotate */
     bool no_doc_keys;    /* lazy trees: leave out the doc_* and svg keys (context_doc.h) */
     bool svd_keys;       /* add the root's "svd" object (context_svd.h; -t svd) */
+    bool regspec_keys;   /* add the root's "regspec" object (context_regspec.h; -t regspec) */
     bool cmsis;          /* add "c_cmsis", the CMSIS header's object (context_cmsis.h) */
 };
 

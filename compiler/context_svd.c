@@ -4,6 +4,7 @@
 #include "context_svd.h"
 
 #include "cluster_array.h"
+#include "svd_words.h"
 #include "util.h"
 
 #include "regc/attr.h"
@@ -64,25 +65,6 @@ int context_svd_check(struct diag *dg, const struct model_spec *s)
 
 /* ------------------------------------------------------------ fields */
 
-static const char *const write_words[WRITE_EFFECT__COUNT] = {
-    [WRITE_STORES] = NULL,
-    [WRITE_ONE_TO_CLEAR] = "oneToClear",
-    [WRITE_ONE_TO_SET] = "oneToSet",
-    [WRITE_ONE_TO_TOGGLE] = "oneToToggle",
-    [WRITE_ZERO_TO_CLEAR] = "zeroToClear",
-    [WRITE_ZERO_TO_SET] = "zeroToSet",
-    [WRITE_ZERO_TO_TOGGLE] = "zeroToToggle",
-    [WRITE_CLEAR] = "clear",
-    [WRITE_SET] = "set",
-};
-static const char *const read_words[READ_EFFECT__COUNT] = {
-    [READ_NONE] = NULL,
-    [READ_CLEAR] = "clear",
-    [READ_SET] = "set",
-    [READ_MODIFY] = "modify",
-    [READ_MODIFY_EXTERNAL] = "modifyExternal",
-};
-
 /* A field SVD has no element for: reserved bits (implicit gaps, rsv, ig...). */
 static bool field_skipped(const struct model_field *f)
 {
@@ -108,7 +90,7 @@ static const char *access_word(const struct model_field *f)
 static const char *write_word(const struct model_field *f)
 {
     if (f->write_effect != WRITE_STORES)
-        return write_words[f->write_effect];
+        return svd_write_word(f->write_effect);
     enum regc_sem sem = model_field_sem(f);
     return sem == REGC_SEM_W1C ? "oneToClear" : sem == REGC_SEM_W1S ? "oneToSet" : NULL;
 }
@@ -118,7 +100,7 @@ static void effects(struct arena *a, struct dt *o, const struct model_field *f)
 {
     SET(a, o, "access", dt_str_ref(a, access_word(f)));
     SET(a, o, "modified_write_values", dt_str_ref(a, write_word(f)));
-    SET(a, o, "read_action", dt_str_ref(a, read_words[f->read_effect]));
+    SET(a, o, "read_action", dt_str_ref(a, svd_read_word(f->read_effect)));
     struct dt *wc = dt_null();
     if (f->wc.kind != WC_NONE) {
         wc = dt_obj(a);

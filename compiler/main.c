@@ -16,6 +16,7 @@
 #include "cmd_render.h"
 #include "context.h"
 #include "context_export.h"
+#include "context_regspec.h"
 #include "context_svd.h"
 #include "context_cmsis.h"
 #include "tables.h"
@@ -353,6 +354,7 @@ static int status_of(const struct diag *dg)
  */
 struct key_use {
     bool table_keys, doc_keys, svd_keys; /* svd_keys: the root's "svd" (context_svd.h) */
+    bool regspec_keys; /* the root's "regspec" (context_regspec.h): -t regspec */
     bool cmsis; /* c_cmsis named: the CMSIS header's layout (context_cmsis.h), refused on msr/pci */
     bool any;   /* a tag the check could not follow: every key computed, nothing refused */
 };
@@ -372,6 +374,8 @@ static void note_name(void *ctx, const char *name, size_t len)
     }
     if (len == 3 && starts(name, len, "svd"))
         u->svd_keys = true;
+    if (len == 7 && starts(name, len, "regspec"))
+        u->regspec_keys = true;
     if (starts(name, len, "t_")) {
         u->table_keys = true;
         name += 2;
@@ -456,6 +460,9 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     copt.no_doc_keys = !use.doc_keys;
     copt.svd_keys = use.svd_keys; /* -t svd: memory-mapped specs only */
     if (use.svd_keys && context_svd_check(dg, spec) < 0)
+        return -1;
+    copt.regspec_keys = use.regspec_keys; /* -t regspec */
+    if (use.regspec_keys && context_regspec_check(dg, spec) < 0)
         return -1;
     const struct dt *tree;
     struct context_lazy *lz = context_build_lazy(spec, &copt, &tree);
@@ -585,6 +592,8 @@ static int compile(struct options *o, struct diag *dg)
     bool checked = spec && check_spec(&arena, dg, spec) == 0;
     if (checked && o->check_only && strcmp(template_for(o), "svd") == 0)
         context_svd_check(dg, spec); /* --check -t svd: what -t svd refuses */
+    if (checked && o->check_only && strcmp(template_for(o), "regspec") == 0)
+        context_regspec_check(dg, spec); /* --check -t regspec: what -t regspec refuses */
     if (checked && !o->check_only && dg->nerrors == 0 &&
         (!o->output || (out.file = outfile_open(dg, o->output))) &&
         (!deps_path || (deps = outfile_open(dg, deps_path)))) {

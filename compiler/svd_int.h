@@ -118,7 +118,6 @@ void svd_derive(struct svd_reader *rd);
 /* svd_model.c: the model from the resolved tree; NULL after reporting errors. */
 struct model_spec *svd_build(struct svd_reader *rd, const char *path);
 
-/* svd_rules.c: each field's writeConstraint (range, useEnumeratedValues) as a rule of r. */
-void svd_write_rules(struct arena *a, struct diag *dg, struct model_reg *r);
+/* svd_rules.c: svd_write_rules() (svd_rules.h) */
 
 #endif

@@ -20,6 +20,8 @@
  */
 #include "check.h"
 #include "svd_int.h"
+#include "svd_rules.h"
+#include "svd_words.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -374,30 +376,6 @@ static void take_props(struct builder *b, const struct svd_node *n, struct props
 
 /* ---------------------------------------------------------------- fields */
 
-static const char *const write_words[] = {[WRITE_STORES] = "modify",
-                                          [WRITE_ONE_TO_CLEAR] = "oneToClear",
-                                          [WRITE_ONE_TO_SET] = "oneToSet",
-                                          [WRITE_ONE_TO_TOGGLE] = "oneToToggle",
-                                          [WRITE_ZERO_TO_CLEAR] = "zeroToClear",
-                                          [WRITE_ZERO_TO_SET] = "zeroToSet",
-                                          [WRITE_ZERO_TO_TOGGLE] = "zeroToToggle",
-                                          [WRITE_CLEAR] = "clear",
-                                          [WRITE_SET] = "set"};
-
-static const char *const read_words[] = {[READ_NONE] = "",
-                                         [READ_CLEAR] = "clear",
-                                         [READ_SET] = "set",
-                                         [READ_MODIFY] = "modify",
-                                         [READ_MODIFY_EXTERNAL] = "modifyExternal"};
-
-static int word_index(const char *const *words, size_t n, const char *w)
-{
-    for (size_t i = 0; i < n; i++)
-        if (words[i] && strcmp(words[i], w) == 0)
-            return (int)i;
-    return -1;
-}
-
 /* "[MSB:LSB]" into *hi, *lo. */
 static bool parse_range(struct arena *a, const char *s, uint64_t *hi, uint64_t *lo)
 {
@@ -453,24 +431,6 @@ static bool field_bits(struct builder *b, const struct svd_node *n, unsigned *ms
     return true;
 }
 
-/*
- * The class of a modifiedWriteValues (docs/regspec.md quotes the CMSIS-SVD definitions).
- * oneToClear and oneToSet on a write-only field are WO: a 1 acts, a safe write writes 0. The
- * other effects keep their class without reads too: what a safe write writes is the same.
- */
-static enum regc_access effect_access(enum model_write_effect e, bool reads)
-{
-    static const enum regc_access classes[WRITE_EFFECT__COUNT] = {
-        [WRITE_STORES] = REGC_ACCESS_RW,          [WRITE_ONE_TO_CLEAR] = REGC_ACCESS_RW1C,
-        [WRITE_ONE_TO_SET] = REGC_ACCESS_RW1S,    [WRITE_ONE_TO_TOGGLE] = REGC_ACCESS_RW1T,
-        [WRITE_ZERO_TO_CLEAR] = REGC_ACCESS_RW0C, [WRITE_ZERO_TO_SET] = REGC_ACCESS_RW0S,
-        [WRITE_ZERO_TO_TOGGLE] = REGC_ACCESS_RW0T, [WRITE_CLEAR] = REGC_ACCESS_RWAC,
-        [WRITE_SET] = REGC_ACCESS_RWAS};
-    if (!reads && (e == WRITE_ONE_TO_CLEAR || e == WRITE_ONE_TO_SET))
-        return REGC_ACCESS_WO;
-    return classes[e];
-}
-
 /* The attribute class for SVD's access and write effect; access_text keeps SVD's words. */
 static void field_access(struct builder *b, struct model_field *f, const char *access,
                          struct srcpos apos)
@@ -481,20 +441,7 @@ static void field_access(struct builder *b, struct model_field *f, const char *a
         f->access_text = access;
         return;
     }
-    f->write_once = strstr(acc, "riteOnce") != NULL;
-    bool reads = strncmp(acc, "read", 4) == 0, writes = strcmp(acc, "read-only") != 0;
-    f->access = !writes ? REGC_ACCESS_RO : !reads ? REGC_ACCESS_WO : REGC_ACCESS_RW;
-    if (f->write_once)
-        f->access = reads ? REGC_ACCESS_RWO : REGC_ACCESS_WOO;
-    f->access_text = acc;
-    if (writes && f->write_effect != WRITE_STORES) {
-        f->access_text = arena_printf(b->a, "%s, %s", acc, write_words[f->write_effect]);
-        f->access = effect_access(f->write_effect, reads);
-    }
-    /* a read side effect is shown where the attribute is: "read-only, readAction clear" */
-    if (f->read_effect != READ_NONE)
-        f->access_text =
-            arena_printf(b->a, "%s, readAction %s", f->access_text, read_words[f->read_effect]);
+    svd_field_access(b->a, f, acc);
 }
 
 static void field_effects(struct builder *b, struct model_field *f, const struct svd_node *n,
@@ -503,7 +450,7 @@ static void field_effects(struct builder *b, struct model_field *f, const struct
     const char *mwv = n->text[SVD_T_MWV] ? n->text[SVD_T_MWV] : p->mwv;
     struct srcpos mpos = n->text[SVD_T_MWV] ? tpos(n, SVD_T_MWV) : p->mwv_pos;
     if (mwv) {
-        int i = word_index(write_words, ARRAY_SIZE(write_words), mwv);
+        int i = svd_write_parse(mwv);
         if (i < 0)
             diag_report(b->dg, DIAG_SVD_ACCESS, mpos,
                         "modifiedWriteValues '%s' is not SVD: ignored (the field stores)", mwv);
@@ -512,7 +459,7 @@ static void field_effects(struct builder *b, struct model_field *f, const struct
     const char *ra = n->text[SVD_T_READ_ACTION] ? n->text[SVD_T_READ_ACTION] : p->read_action;
     struct srcpos rpos = n->text[SVD_T_READ_ACTION] ? tpos(n, SVD_T_READ_ACTION) : p->ra_pos;
     if (ra) {
-        int i = word_index(read_words, ARRAY_SIZE(read_words), ra);
+        int i = svd_read_parse(ra);
         if (i <= 0)
             diag_report(b->dg, DIAG_SVD_ACCESS, rpos, "readAction '%s' is not SVD: ignored", ra);
         f->read_effect = i <= 0 ? READ_NONE : (enum model_read_effect)i;

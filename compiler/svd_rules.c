@@ -15,7 +15,9 @@
  * value written, not the value read (kept in the model, -t json).
  */
 #include "expr.h"
-#include "svd_int.h"
+#include "svd_rules.h"
+
+#include "buf.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -34,7 +36,7 @@ static bool add_rule(struct arena *a, struct model_field *f, const char *name, c
     ru->expr = e;
     ru->message = message;
     ru->cite = model_cite_keep(a, &(struct model_cite){
-        .src = "svd",
+        .src = f->reg->cite.src, /* the register's source: "svd" for an SVD file */
         .cite = arena_printf(a, "%s.%s writeConstraint", f->reg->name, f->name),
         .pos = f->pos});
     ru->expr_pos = f->pos;

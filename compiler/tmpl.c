@@ -255,6 +255,7 @@ static const struct {
     {"cmsis", MUS_ESCAPE_C,
      "CMSIS device header as svdconv writes it: struct overlay, _Pos/_Msk (docs/svd.md)"},
     {"svd", MUS_ESCAPE_HTML, "CMSIS-SVD of a memory-mapped spec: derivation, arrays, clusters kept (docs/svd.md)"},
+    {"regspec", MUS_ESCAPE_HTML, "regspec XML of any spec: an SVD device imported as a cited regspec (docs/svd.md)"},
 };
 
 enum mus_escape tmpl_escape_for(const char *name, const char *output)

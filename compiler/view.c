@@ -498,6 +498,19 @@ static const struct {
     {"svd.value", "value", "str?"},
     {"svd.value", "is_default", "bool"},
     /* ---- end of issue 27's -t svd rows */
+    /* ---- issue 27: -t regspec, the model as a regspec element tree (context_regspec.c); only
+       for a template that names "regspec" */
+    {"root", "regspec", "obj?:regspec"},
+    {"regspec", "root", "obj:regspec.elem"},
+    {"regspec.elem", "name", "str"},
+    {"regspec.elem", "attrs", "list:regspec.attr"},
+    {"regspec.elem", "text", "str?"},
+    {"regspec.elem", "empty", "bool"},
+    {"regspec.elem", "has_children", "bool"},
+    {"regspec.elem", "children", "list:regspec.elem"},
+    {"regspec.attr", "name", "str"},
+    {"regspec.attr", "value", "str"},
+    /* ---- end of issue 27's -t regspec rows */
 };
 
 /* ------------------------------------------------------------ building */

@@ -66,6 +66,7 @@ struct model_field *xl_load_field(struct loader *ld, xmlNode *n, struct model_re
     struct model_cite cite = {0}; /* cite_of() leaves .source to check */
     xl_doc_of(ld, n, &f->desc, &cite); /* 'pos' set above */
     f->cite = model_cite_keep(ld->a, &cite);
+    xl_mmio_field(ld, n, f);
     return f;
 }
 
@@ -79,6 +80,9 @@ struct model_field *xl_load_gap(struct loader *ld, xmlNode *n, struct model_reg 
     const char *why = xl_peek(ld, n, "why");
     f->desc = why ? value_fold_text(ld->a, why) : NULL;
     f->implicit = true;
+    /* a gap keeps what the register's reset puts there, as a gaps="gap" fill does (check_reg.c) */
+    if (f->access == REGC_ACCESS_GAP && r->has_reset && f->msb >= f->lsb && f->msb < 64)
+        f->reset = (r->reset >> f->lsb) & model_field_max(f);
     return f;
 }
 
@@ -206,6 +210,7 @@ struct model_reg *xl_load_register(struct loader *ld, xmlNode *n, struct model_b
     const char *gaps = xl_get(ld, n, "gaps");
     r->gaps = gaps ? gaps : b->gaps ? b->gaps : ld->spec->gaps;
     xl_doc_of(ld, n, &r->desc, &r->cite); /* 'pos' set above */
+    xl_mmio_register(ld, n, r);
     return r;
 }
 
@@ -529,6 +534,7 @@ struct model_instance *xl_load_instance(struct loader *ld, xmlNode *n, struct mo
     in->block = b;
     in->index = (unsigned)b->ninstances;
     in->pos = xl_doc_of(ld, n, &in->desc, &in->cite);
+    xl_mmio_instance(ld, n, in);
     return in;
 }
 
@@ -570,6 +576,7 @@ struct model_block *xl_load_block(struct loader *ld, xmlNode *n)
     b->title = xl_get(ld, n, "title");
     b->gaps = xl_get(ld, n, "gaps");
     b->pos = xl_doc_of(ld, n, &b->desc, &b->cite);
+    xl_mmio_block(ld, n, b);
     return b;
 }
 
@@ -582,6 +589,7 @@ void xl_load_regspec(struct loader *ld, xmlNode *n)
     s->title = xl_get(ld, n, "title");
     s->gaps = xl_get(ld, n, "gaps");
     s->version = xl_get_uint(ld, n, "version", 0);
+    s->block_names = xl_get_bool(ld, n, "block-names");
     s->desc = xl_desc_of(ld, n);
     s->pos = xl_pos_of(ld, n);
 }

@@ -801,12 +801,14 @@ enum kind {
     K_REG, K_FIELD, K_RULE, K_EVENTS, K_EVENT, K_SUB, K_PMON, K_COUNTERS, K_PMON_GLOBAL,
     K_GLOBAL_STATUS,
     K_DESC,          /* <desc>: its text is its parent's description */
+    K_TEXT,          /* <license>: its text goes where its frame's 'desc' points */
+    K_DEVICE, K_INSTANCE,
     K_LEAF,          /* any other element of the model: only a <desc> child counts */
 };
 
 /* Growth state of the lists children are appended to (arena_push needs a capacity). */
 struct caps {
-    size_t sources, blocks, cpus, metrics, instances, regs, tables;
+    size_t sources, blocks, cpus, metrics, instances, regs, tables, addr_blocks, clusters;
 };
 
 struct frame {
@@ -823,6 +825,7 @@ struct frame {
         size_t counters, filters, unmodelled; /* K_PMON */
         size_t rdpmcs;                      /* K_COUNTERS */
         size_t boxes;                       /* K_GLOBAL_STATUS */
+        size_t interrupts;                  /* K_INSTANCE */
     } grown;
     const char **desc; /* where a <desc> child's text goes; NULL: nowhere */
     bool has_desc;     /* a <desc> child was read (the first one counts) */
@@ -859,6 +862,13 @@ static void open_top_child(struct loader *ld, struct frame *p, xmlNode *n, const
         open_as(c, K_LEAF, src, &src->desc);
     } else if (!b && strcmp(name, "cpu") == 0) {
         push(ld, &s->cpus, &s->ncpus, &caps->cpus, xl_load_cpu(ld, n));
+    } else if (!b && strcmp(name, "device") == 0) {
+        if (s->device) {
+            xl_report_repeated(ld, n, s->device->pos);
+        } else {
+            s->device = xl_load_device(ld, n);
+            open_as(c, K_DEVICE, s->device, &s->device->desc);
+        }
     } else if (!b && strcmp(name, "metric") == 0) {
         struct model_metric *mt = xl_load_metric(ld, n);
         push(ld, &s->metrics, &s->nmetrics, &caps->metrics, mt);
@@ -875,7 +885,13 @@ static void open_top_child(struct loader *ld, struct frame *p, xmlNode *n, const
     } else if (b && strcmp(name, "instance") == 0) {
         struct model_instance *in = xl_load_instance(ld, n, b);
         push(ld, &b->instances, &b->ninstances, &caps->instances, in);
-        open_as(c, K_LEAF, in, &in->desc);
+        open_as(c, K_INSTANCE, in, &in->desc);
+    } else if (b && strcmp(name, "address-block") == 0) {
+        push(ld, &b->addr_blocks, &b->naddr_blocks, &caps->addr_blocks, xl_load_addr_block(ld, n));
+    } else if (b && strcmp(name, "cluster") == 0) {
+        struct model_cluster *cl = xl_load_cluster(ld, n, b);
+        push(ld, &b->clusters, &b->nclusters, &caps->clusters, cl);
+        open_as(c, K_LEAF, cl, &cl->desc);
     } else if (b && strcmp(name, "register") == 0) {
         struct model_reg *r = xl_load_register(ld, n, b);
         push(ld, &b->regs, &b->nregs, &caps->regs, r);
@@ -932,8 +948,29 @@ static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct fr
         if (strcmp(name, "value") == 0) {
             struct model_field *f = p->obj;
             struct model_value *v = xl_load_value(ld, n);
-            push(ld, &f->values, &f->nvalues, &p->grown.values, v);
+            if (!xl_mmio_value(ld, n, f, v))
+                push(ld, &f->values, &f->nvalues, &p->grown.values, v);
             open_as(c, K_LEAF, v, &v->desc);
+        }
+        break;
+    case K_DEVICE: {
+        struct model_device *d = p->obj;
+        if (strcmp(name, "core") == 0) {
+            if (d->cpu)
+                xl_report_repeated(ld, n, d->cpu->pos);
+            else
+                d->cpu = xl_load_core(ld, n);
+        } else if (strcmp(name, "license") == 0) {
+            open_as(c, K_TEXT, d, &d->license);
+        }
+        break;
+    }
+    case K_INSTANCE:
+        if (strcmp(name, "interrupt") == 0) {
+            struct model_instance *in = p->obj;
+            struct model_interrupt *it = xl_load_interrupt(ld, n);
+            push(ld, &in->interrupts, &in->ninterrupts, &p->grown.interrupts, it);
+            open_as(c, K_LEAF, it, &it->desc);
         }
         break;
     case K_EVENTS:
@@ -1025,6 +1062,8 @@ static void close_element(struct loader *ld, struct frame *fr, const char *text)
         if (p->desc && !p->has_desc)
             *p->desc = value_fold_text(ld->a, text);
         p->has_desc = true;
+    } else if (fr->kind == K_TEXT) {
+        *fr->desc = value_fold_text(ld->a, text);
     } else if (fr->kind == K_RULE) {
         struct model_rule *ru = fr->obj;
         ru->message = value_fold_text(ld->a, text);
@@ -1318,7 +1357,7 @@ static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
                 return false;
             if (depth > 0 && file_sound(rf))
                 open_child(ld, &frames[depth - 1], n, fr);
-            if (fr->kind == K_DESC || fr->kind == K_RULE) {
+            if (fr->kind == K_DESC || fr->kind == K_RULE || fr->kind == K_TEXT) {
                 collect = depth;
                 buf_reset(&ld->text);
             }
@@ -1638,6 +1677,8 @@ static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char
         read_file(&ld, add_lfile(&ld, path, fd, 0, incpath_spec_rel(path), (struct srcpos){0, 0, 0}),
                   fd, NULL);
     xl_held_flush(&ld.held, dg, 0);
+    if (dg->nerrors == before)
+        xl_mmio_finish(a, dg, ld.spec);
     loader_release(&ld);
     incpath_free(ld.ip);
     xmlSetStructuredErrorFunc(NULL, NULL);

@@ -5,6 +5,8 @@
  *              files and includes, the open elements (which handler a
  *              child goes to);
  *   xmlelem.c  the element handlers: one model object from one element;
+ *   xmlmmio.c  the same for the memory-mapped (SVD) forms;
+ *   xmlderive.c  their derived-from= bases checked once the spec is loaded;
  *   xmlattr.c  the element being loaded: its attributes read, their
  *              positions, and what is reported about them (held until the
  *              file is known sound).
@@ -197,5 +199,25 @@ struct model_set *xl_load_set(struct loader *ld, xmlNode *n);
 struct model_source *xl_load_source(struct loader *ld, xmlNode *n);
 struct model_unmodelled_filter *xl_load_unmodelled_filter(struct loader *ld, xmlNode *n);
 struct model_value *xl_load_value(struct loader *ld, xmlNode *n);
+
+/* ---- xmlmmio.c: the memory-mapped forms; xl_mmio_X reads them on an element X loaded above */
+
+struct model_device *xl_load_device(struct loader *ld, xmlNode *n);
+struct model_device_cpu *xl_load_core(struct loader *ld, xmlNode *n);
+struct model_interrupt *xl_load_interrupt(struct loader *ld, xmlNode *n);
+struct model_addr_block *xl_load_addr_block(struct loader *ld, xmlNode *n);
+struct model_cluster *xl_load_cluster(struct loader *ld, xmlNode *n, const struct model_block *b);
+void xl_mmio_block(struct loader *ld, xmlNode *n, struct model_block *b);
+void xl_mmio_instance(struct loader *ld, xmlNode *n, struct model_instance *in);
+void xl_mmio_register(struct loader *ld, xmlNode *n, struct model_reg *r);
+void xl_mmio_field(struct loader *ld, xmlNode *n, struct model_field *f);
+/* True when the value is the field's default (kept there, in no list). */
+bool xl_mmio_value(struct loader *ld, xmlNode *n, struct model_field *f, struct model_value *v);
+/* After a sound load: what the memory-mapped forms make of the whole spec (write-constraint
+ * rules). */
+void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s);
+
+/* ---- xmlderive.c: the bases derived-from= names exist, chains end (svd-derived) */
+void xl_check_derived(struct diag *dg, const struct model_spec *s);
 
 #endif

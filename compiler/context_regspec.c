@@ -1,0 +1,486 @@
+/*
+ * context_regspec - the template tree's "regspec" object (context_regspec.h).
+ */
+#include "context_regspec.h"
+
+#include "svd_words.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define SET(a, o, lit, v) dt_add((a), (o), DT_KEY(lit), (v))
+
+/* One element being built: its attributes and children are pushed, then el_add() closes it. */
+struct el {
+    struct dt *o, *attrs, *children;
+    size_t nchildren;
+    const char *text; /* NULL: none */
+};
+
+static struct el el_new(struct arena *a, const char *name)
+{
+    struct el e = {.o = dt_obj(a), .attrs = dt_list(a), .children = dt_list(a)};
+    SET(a, e.o, "name", dt_str_ref(a, name));
+    SET(a, e.o, "attrs", e.attrs);
+    SET(a, e.o, "children", e.children);
+    return e;
+}
+
+/* Closes 'e' and makes it p's next child. */
+static void el_add(struct arena *a, struct el *p, struct el *e)
+{
+    SET(a, e->o, "text", e->text ? dt_str(a, e->text) : dt_null());
+    SET(a, e->o, "empty", dt_bool(!e->text && !e->nchildren));
+    SET(a, e->o, "has_children", dt_bool(!e->text && e->nchildren));
+    dt_push(a, p->children, e->o);
+    p->nchildren++;
+}
+
+/* name="value", when 'value' is given */
+static void attr(struct arena *a, struct el *e, const char *name, const char *value)
+{
+    if (!value)
+        return;
+    struct dt *o = dt_obj(a);
+    SET(a, o, "name", dt_str_ref(a, name));
+    SET(a, o, "value", dt_str(a, value));
+    dt_push(a, e->attrs, o);
+}
+
+static void attr_hex(struct arena *a, struct el *e, const char *name, uint64_t v)
+{
+    attr(a, e, name, arena_printf(a, "0x%" PRIX64, v));
+}
+
+static void attr_uint(struct arena *a, struct el *e, const char *name, uint64_t v)
+{
+    attr(a, e, name, arena_printf(a, "%" PRIu64, v));
+}
+
+static void attr_true(struct arena *a, struct el *e, const char *name, bool on)
+{
+    if (on)
+        attr(a, e, name, "true");
+}
+
+static void attr_bool(struct arena *a, struct el *e, const char *name, bool on)
+{
+    attr(a, e, name, on ? "true" : "false");
+}
+
+/* <NAME>text</NAME> as a child of 'p', when 'text' is given */
+static void text_child(struct arena *a, struct el *p, const char *name, const char *text)
+{
+    if (!text)
+        return;
+    struct el e = el_new(a, name);
+    e.text = text;
+    el_add(a, p, &e);
+}
+
+static void cite_attrs(struct arena *a, struct el *e, const struct model_cite *c)
+{
+    if (!c)
+        return;
+    attr(a, e, "src", c->src);
+    attr(a, e, "table", c->table);
+    attr(a, e, "page", c->page);
+    attr(a, e, "section", c->section);
+    attr(a, e, "cite", c->cite);
+}
+
+/* ------------------------------------------------------------ fields */
+
+static const char *bits_text(struct arena *a, const struct model_field *f)
+{
+    return f->msb == f->lsb ? arena_printf(a, "%u", f->lsb) : arena_printf(a, "%u:%u", f->msb, f->lsb);
+}
+
+/* The access as written: SVD's word before the effects its text shows ("read-write, oneToClear"). */
+static const char *access_base(struct arena *a, const struct model_field *f)
+{
+    const char *comma = strchr(f->access_text, ',');
+    bool effects = f->write_effect != WRITE_STORES || f->read_effect != READ_NONE;
+    return effects && comma ? arena_strndup(a, f->access_text, (size_t)(comma - f->access_text))
+                            : f->access_text;
+}
+
+static const char *write_constraint(struct arena *a, const struct model_write_constraint *wc)
+{
+    switch (wc->kind) {
+    case WC_WRITE_AS_READ:
+        return "write-as-read";
+    case WC_ENUMERATED:
+        return "enumerated";
+    case WC_RANGE:
+        return arena_printf(a, "0x%" PRIX64 "..0x%" PRIX64, wc->min, wc->max);
+    default:
+        return NULL;
+    }
+}
+
+static void value_el(struct arena *a, struct el *p, const struct model_value *v, bool dflt)
+{
+    struct el e = el_new(a, "value");
+    attr(a, &e, "name", v->name);
+    if (!dflt)
+        attr_hex(a, &e, "value", v->value);
+    attr_true(a, &e, "undefined", v->undefined);
+    attr(a, &e, "usage", v->usage == USAGE_READ ? "read" : v->usage == USAGE_WRITE ? "write" : NULL);
+    if (v->dont_care)
+        attr_hex(a, &e, "dont-care", v->dont_care);
+    attr_true(a, &e, "default", dflt);
+    attr(a, &e, "desc", v->desc);
+    el_add(a, p, &e);
+}
+
+static void gap_el(struct arena *a, struct el *p, const struct model_field *f)
+{
+    struct el e = el_new(a, "gap");
+    attr(a, &e, "bits", bits_text(a, f));
+    attr(a, &e, "access", f->access_text);
+    attr(a, &e, "why", f->desc);
+    el_add(a, p, &e);
+}
+
+static void field_el(struct arena *a, struct el *p, const struct model_field *f)
+{
+    if (f->implicit) {
+        gap_el(a, p, f);
+        return;
+    }
+    struct el e = el_new(a, "field");
+    attr(a, &e, "name", f->name);
+    attr(a, &e, "bits", bits_text(a, f));
+    attr(a, &e, "access", access_base(a, f));
+    if (f->reset)
+        attr_hex(a, &e, "reset", f->reset);
+    attr(a, &e, "write", svd_write_word(f->write_effect));
+    attr(a, &e, "read-action", svd_read_word(f->read_effect));
+    attr(a, &e, "write-constraint", write_constraint(a, &f->wc));
+    attr(a, &e, "enum-name", f->enum_name);
+    attr(a, &e, "derived-from", f->derived_from);
+    attr(a, &e, "dim-of", f->dim_of);
+    attr_true(a, &e, "whole", f->whole);
+    attr(a, &e, "desc", f->desc);
+    cite_attrs(a, &e, f->cite);
+    for (size_t i = 0; i < f->nvalues; i++)
+        value_el(a, &e, f->values[i], false);
+    if (f->default_value)
+        value_el(a, &e, f->default_value, true);
+    el_add(a, p, &e);
+}
+
+/* ------------------------------------------------------------ registers */
+
+/* A rule the loader makes from a field's write-constraint= (svd_rules.h): not written again. */
+static bool rule_from_constraint(const struct model_reg *r, const struct model_rule *ru)
+{
+    for (size_t i = 0; i < r->nfields; i++) {
+        const struct model_field *f = r->fields[i];
+        const char *kind = f->wc.kind == WC_RANGE ? "range" : f->wc.kind == WC_ENUMERATED ? "values" : NULL;
+        size_t n = strlen(f->name);
+        if (kind && strncmp(ru->name, f->name, n) == 0 && ru->name[n] == '_' &&
+            strcmp(ru->name + n + 1, kind) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void rule_el(struct arena *a, struct el *p, const struct model_rule *ru)
+{
+    struct el e = el_new(a, "rule");
+    attr(a, &e, "name", ru->name);
+    attr(a, &e, "expr", ru->expr_text);
+    cite_attrs(a, &e, ru->cite);
+    e.text = ru->message ? ru->message : "";
+    el_add(a, p, &e);
+}
+
+/* "OUTER.INNER": the path cluster= names */
+static const char *cluster_path(struct arena *a, const struct model_cluster *c)
+{
+    return c->parent ? arena_printf(a, "%s.%s", cluster_path(a, c->parent), c->name) : c->name;
+}
+
+/* name="BASE" or "BASE{LO-HI}" ("{HI-LO}" when written descending) */
+static const char *reg_name(struct arena *a, const struct model_reg *r)
+{
+    if (!r->is_array)
+        return r->name;
+    unsigned lo = r->first, hi = r->first + r->count - 1;
+    return r->descending ? arena_printf(a, "%s{%u-%u}", r->name, hi, lo)
+                         : arena_printf(a, "%s{%u-%u}", r->name, lo, hi);
+}
+
+static void reg_address(struct arena *a, struct el *e, const struct model_reg *r)
+{
+    if (!r->addrs) {
+        attr_hex(a, e, "address", r->address);
+        if (r->is_array)
+            attr_hex(a, e, "stride", r->stride);
+        return;
+    }
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < r->naddrs; i++)
+        buf_addf(&b, "%s0x%" PRIX64, i ? " " : "", r->addrs[i]);
+    attr(a, e, "addresses", arena_strdup(a, b.s));
+    buf_release(&b);
+}
+
+static const char *index_names(struct arena *a, const struct model_reg *r)
+{
+    if (!r->index_names)
+        return NULL;
+    struct buf b = BUF_INIT;
+    for (unsigned i = 0; i < r->count; i++)
+        buf_addf(&b, "%s%s", i ? " " : "", r->index_names[i]);
+    const char *s = arena_strdup(a, b.s);
+    buf_release(&b);
+    return s;
+}
+
+static void at_el(struct arena *a, struct el *p, const struct model_at *at)
+{
+    struct el e = el_new(a, "at");
+    attr(a, &e, "instance", at->instance_name);
+    attr_hex(a, &e, "address", at->address);
+    el_add(a, p, &e);
+}
+
+static void register_el(struct arena *a, struct el *p, const struct model_reg *r, const char *gaps)
+{
+    static const char *const spaces[] = {"msr", "pci", "mmio"};
+    struct el e = el_new(a, "register");
+    const char *name = reg_name(a, r);
+    attr(a, &e, "name", name);
+    if (r->written_name && strcmp(r->written_name, name) != 0)
+        attr(a, &e, "svd-name", r->written_name);
+    attr(a, &e, "space", spaces[r->space]);
+    reg_address(a, &e, r);
+    attr_uint(a, &e, "width", r->width);
+    attr_uint(a, &e, "size", r->size);
+    if (r->has_reset)
+        attr_hex(a, &e, "reset", r->reset);
+    if (r->has_reset_mask)
+        attr_hex(a, &e, "reset-mask", r->reset_mask);
+    if (r->gaps && (!gaps || strcmp(r->gaps, gaps) != 0))
+        attr(a, &e, "gaps", r->gaps);
+    attr(a, &e, "index-names", index_names(a, r));
+    attr(a, &e, "dim-of", r->dim_of);
+    attr(a, &e, "cluster", r->cluster ? cluster_path(a, r->cluster) : NULL);
+    attr(a, &e, "alternate", r->alternate);
+    attr(a, &e, "protection", r->protection);
+    attr(a, &e, "display-name", r->display_name);
+    attr(a, &e, "derived-from", r->derived_from);
+    attr(a, &e, "desc", r->desc);
+    cite_attrs(a, &e, &r->cite);
+    for (size_t i = 0; i < r->nats; i++)
+        at_el(a, &e, r->ats[i]);
+    for (size_t i = 0; i < r->nfields; i++)
+        field_el(a, &e, r->fields[i]);
+    for (size_t i = 0; i < r->nrules; i++)
+        if (!rule_from_constraint(r, r->rules[i]))
+            rule_el(a, &e, r->rules[i]);
+    el_add(a, p, &e);
+}
+
+/* ------------------------------------------------------------ blocks */
+
+static void instance_el(struct arena *a, struct el *p, const struct model_instance *in)
+{
+    struct el e = el_new(a, "instance");
+    attr(a, &e, "name", in->name);
+    if (in->has_base)
+        attr_hex(a, &e, "base", in->base);
+    if (in->has_pci) {
+        attr_hex(a, &e, "vendor", in->vendor);
+        attr_hex(a, &e, "device", in->device);
+    }
+    if (in->has_dev)
+        attr_uint(a, &e, "dev", in->dev);
+    if (in->has_func)
+        attr_uint(a, &e, "func", in->func);
+    attr(a, &e, "derived-from", in->derived_from);
+    attr(a, &e, "alternate", in->alternate);
+    attr(a, &e, "group", in->group);
+    attr(a, &e, "version", in->version);
+    attr(a, &e, "desc", in->desc);
+    cite_attrs(a, &e, &in->cite);
+    for (size_t i = 0; i < in->ninterrupts; i++) {
+        struct el it = el_new(a, "interrupt");
+        attr(a, &it, "name", in->interrupts[i]->name);
+        attr_uint(a, &it, "value", in->interrupts[i]->value);
+        attr(a, &it, "desc", in->interrupts[i]->desc);
+        el_add(a, &e, &it);
+    }
+    el_add(a, p, &e);
+}
+
+static void addr_block_el(struct arena *a, struct el *p, const struct model_addr_block *ab)
+{
+    struct el e = el_new(a, "address-block");
+    attr_hex(a, &e, "offset", ab->offset);
+    attr_hex(a, &e, "size", ab->size);
+    attr(a, &e, "usage", ab->usage);
+    attr(a, &e, "protection", ab->protection);
+    el_add(a, p, &e);
+}
+
+static void cluster_el(struct arena *a, struct el *p, const struct model_cluster *c)
+{
+    struct el e = el_new(a, "cluster");
+    attr(a, &e, "name", c->name);
+    if (c->written_name && strcmp(c->written_name, c->name) != 0)
+        attr(a, &e, "svd-name", c->written_name);
+    attr(a, &e, "in", c->parent ? cluster_path(a, c->parent) : NULL);
+    attr_hex(a, &e, "address", c->address);
+    if (c->count != 1)
+        attr_uint(a, &e, "count", c->count);
+    if (c->stride)
+        attr_hex(a, &e, "stride", c->stride);
+    attr(a, &e, "header-struct", c->header_struct);
+    attr(a, &e, "alternate", c->alternate);
+    attr(a, &e, "derived-from", c->derived_from);
+    attr(a, &e, "desc", c->desc);
+    el_add(a, p, &e);
+}
+
+static void block_el(struct arena *a, struct el *p, const struct model_spec *s,
+                     const struct model_block *b)
+{
+    struct el e = el_new(a, "block");
+    attr(a, &e, "name", b->name);
+    attr(a, &e, "title", b->title);
+    attr(a, &e, "gaps", b->gaps);
+    attr(a, &e, "group", b->group);
+    attr(a, &e, "header-struct", b->header_struct);
+    attr(a, &e, "prepend", b->prepend);
+    attr(a, &e, "append", b->append);
+    cite_attrs(a, &e, &b->cite);
+    text_child(a, &e, "desc", b->desc);
+    for (size_t i = 0; i < b->ninstances; i++)
+        instance_el(a, &e, b->instances[i]);
+    for (size_t i = 0; i < b->naddr_blocks; i++)
+        addr_block_el(a, &e, b->addr_blocks[i]);
+    for (size_t i = 0; i < b->nclusters; i++)
+        cluster_el(a, &e, b->clusters[i]);
+    for (size_t i = 0; i < b->nregs; i++)
+        register_el(a, &e, b->regs[i], b->gaps ? b->gaps : s->gaps);
+    el_add(a, p, &e);
+}
+
+/* ------------------------------------------------------------ the spec */
+
+static void source_el(struct arena *a, struct el *p, const struct model_source *src)
+{
+    struct el e = el_new(a, "source");
+    attr(a, &e, "id", src->id);
+    attr(a, &e, "title", src->title);
+    attr(a, &e, "ref", src->ref);
+    attr(a, &e, "rev", src->rev);
+    attr(a, &e, "date", src->date);
+    attr(a, &e, "url", src->url);
+    text_child(a, &e, "desc", src->desc);
+    el_add(a, p, &e);
+}
+
+static void cpu_el(struct arena *a, struct el *p, const struct model_cpu *cpu)
+{
+    struct el e = el_new(a, "cpu");
+    attr(a, &e, "vendor", cpu->vendor);
+    attr_hex(a, &e, "family", cpu->family);
+    attr_hex(a, &e, "model", cpu->model);
+    attr(a, &e, "name", cpu->name);
+    cite_attrs(a, &e, &cpu->cite);
+    el_add(a, p, &e);
+}
+
+static void core_el(struct arena *a, struct el *p, const struct model_device_cpu *c)
+{
+    struct el e = el_new(a, "core");
+    attr(a, &e, "name", c->name);
+    attr(a, &e, "revision", c->revision);
+    attr(a, &e, "endian", c->endian);
+    attr_bool(a, &e, "mpu", c->mpu);
+    attr_bool(a, &e, "fpu", c->fpu);
+    attr_bool(a, &e, "fpu-dp", c->fpu_dp);
+    attr_bool(a, &e, "icache", c->icache);
+    attr_bool(a, &e, "dcache", c->dcache);
+    attr_bool(a, &e, "vtor", c->vtor);
+    if (c->has_nvic_bits)
+        attr_uint(a, &e, "nvic-prio-bits", c->nvic_prio_bits);
+    attr_bool(a, &e, "vendor-systick", c->vendor_systick);
+    el_add(a, p, &e);
+}
+
+static void device_el(struct arena *a, struct el *p, const struct model_device *d)
+{
+    struct el e = el_new(a, "device");
+    attr(a, &e, "name", d->name);
+    attr(a, &e, "vendor", d->vendor);
+    attr(a, &e, "vendor-id", d->vendor_id);
+    attr(a, &e, "series", d->series);
+    attr(a, &e, "version", d->version);
+    attr(a, &e, "header-prefix", d->header_prefix);
+    attr_uint(a, &e, "address-unit-bits", d->address_unit_bits);
+    attr_uint(a, &e, "width", d->width);
+    attr(a, &e, "desc", d->desc);
+    text_child(a, &e, "license", d->license);
+    if (d->cpu)
+        core_el(a, &e, d->cpu);
+    el_add(a, p, &e);
+}
+
+bool context_regspec_fits(const struct model_spec *s)
+{
+    for (size_t i = 0; i < s->nblocks; i++)
+        if (s->blocks[i]->nevent_tables || s->blocks[i]->pmon)
+            return false;
+    return !s->pmon_global && !s->nmetrics;
+}
+
+int context_regspec_check(struct diag *dg, const struct model_spec *s)
+{
+    for (size_t i = 0; i < s->nblocks; i++) {
+        const struct model_block *b = s->blocks[i];
+        if (b->nevent_tables || b->pmon)
+            return diag_report(dg, DIAG_REGSPEC_OUT,
+                              b->nevent_tables ? b->event_tables[0]->pos : b->pmon->pos,
+                              "block '%s' has %s: -t regspec does not write event tables, pmon "
+                              "topologies or metrics yet",
+                              b->name, b->nevent_tables ? "an event table" : "a pmon topology");
+    }
+    if (s->pmon_global || s->nmetrics)
+        return diag_report(dg, DIAG_REGSPEC_OUT,
+                          s->pmon_global ? s->pmon_global->pos : s->metrics[0]->pos,
+                          "the spec has %s: -t regspec does not write event tables, pmon "
+                          "topologies or metrics yet",
+                          s->pmon_global ? "a pmon-global" : "a metric");
+    return 0;
+}
+
+struct dt *context_regspec(struct arena *a, const struct model_spec *s)
+{
+    struct el top = el_new(a, "top"); /* holds the root element */
+    struct el e = el_new(a, "regspec");
+    attr(a, &e, "name", s->name);
+    attr(a, &e, "prefix", s->prefix);
+    attr_uint(a, &e, "version", s->version);
+    attr(a, &e, "title", s->title);
+    attr(a, &e, "gaps", s->gaps);
+    attr_true(a, &e, "block-names", s->block_names);
+    text_child(a, &e, "desc", s->desc);
+    for (size_t i = 0; i < s->nsources; i++)
+        source_el(a, &e, s->sources[i]);
+    for (size_t i = 0; i < s->ncpus; i++)
+        cpu_el(a, &e, s->cpus[i]);
+    if (s->device)
+        device_el(a, &e, s->device);
+    for (size_t i = 0; i < s->nblocks; i++)
+        block_el(a, &e, s, s->blocks[i]);
+    el_add(a, &top, &e);
+    struct dt *o = dt_obj(a);
+    SET(a, o, "root", e.o);
+    return o;
+}

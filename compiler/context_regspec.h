@@ -1,0 +1,29 @@
+/*
+ * context_regspec - the "regspec" key of the template tree: the model as a
+ * regspec document, for templates/regspec.mustache (docs/svd.md, "-t
+ * regspec"). The tree is a generic element tree (name, attributes in a
+ * stable order, text or children), so the template only lays XML out; which
+ * element and attribute says what is decided here, once, from
+ * docs/regspec.md's forms.
+ */
+#ifndef REGC_CONTEXT_REGSPEC_H
+#define REGC_CONTEXT_REGSPEC_H
+
+#include "arena.h"
+#include "diag.h"
+#include "dt.h"
+#include "model.h"
+
+/*
+ * -t regspec does not write event tables, pmon topologies or metrics yet:
+ * reports an error at the first one (naming it) and returns -1; 0 when the
+ * spec holds none.
+ */
+int context_regspec_check(struct diag *dg, const struct model_spec *s);
+/* The same without a report: true when the spec holds none of them. */
+bool context_regspec_fits(const struct model_spec *s);
+
+/* The "regspec" object for the checked spec 's', owned by 'a'. */
+struct dt *context_regspec(struct arena *a, const struct model_spec *s);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * model_mmio - setters for the memory-mapped (SVD) members of registers,
+ * fields and values (model.h, "memory-mapped (SVD) additions"): each member
+ * is set in one place, so where it is stored (the object itself or a side
+ * struct allocated on first use) is this file's business. 'a' is the arena
+ * that owns the object; strings are borrowed from it.
+ */
+#ifndef REGC_MODEL_MMIO_H
+#define REGC_MODEL_MMIO_H
+
+#include "arena.h"
+#include "model.h"
+
+void model_reg_set_reset_mask(struct arena *a, struct model_reg *r, uint64_t mask);
+void model_reg_set_alternate(struct arena *a, struct model_reg *r, const char *alternate);
+void model_reg_set_protection(struct arena *a, struct model_reg *r, const char *protection);
+void model_reg_set_display_name(struct arena *a, struct model_reg *r, const char *name);
+void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char *base);
+void model_reg_set_dim_of(struct arena *a, struct model_reg *r, const char *pattern);
+void model_reg_set_index_names(struct arena *a, struct model_reg *r, const char **names);
+void model_reg_set_cluster(struct arena *a, struct model_reg *r, struct model_cluster *c);
+
+void model_field_set_write_effect(struct arena *a, struct model_field *f,
+                                  enum model_write_effect e);
+void model_field_set_read_effect(struct arena *a, struct model_field *f, enum model_read_effect e);
+void model_field_set_write_constraint(struct arena *a, struct model_field *f,
+                                      struct model_write_constraint wc);
+void model_field_set_enum_name(struct arena *a, struct model_field *f, const char *name);
+void model_field_set_default_value(struct arena *a, struct model_field *f, struct model_value *v);
+void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base);
+void model_field_set_dim_of(struct arena *a, struct model_field *f, const char *pattern);
+void model_field_set_whole(struct arena *a, struct model_field *f, bool whole);
+
+#endif

@@ -1,0 +1,348 @@
+/*
+ * xmlmmio - the element handlers of the memory-mapped forms (docs/regspec.md,
+ * "Memory-mapped devices"): what a CMSIS-SVD file says that the other
+ * forms cannot, each read into the model member the SVD reader fills
+ * (model_mmio.h sets the register and field ones). Beside xmlelem.c, below
+ * xmlload.c; see xmlload_int.h.
+ */
+#include "xmlload_int.h"
+
+#include "model_mmio.h"
+#include "svd_rules.h"
+#include "svd_words.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- the device */
+
+/* <device name= vendor= vendor-id= series= version= header-prefix= address-unit-bits= width=> */
+struct model_device *xl_load_device(struct loader *ld, xmlNode *n)
+{
+    struct model_device *d = arena_zalloc(ld->a, sizeof(*d));
+    d->name = xl_get(ld, n, "name");
+    d->vendor = xl_get(ld, n, "vendor");
+    d->vendor_id = xl_get(ld, n, "vendor-id");
+    d->series = xl_get(ld, n, "series");
+    d->version = xl_get(ld, n, "version");
+    d->header_prefix = xl_get(ld, n, "header-prefix");
+    d->address_unit_bits = xl_get_uint(ld, n, "address-unit-bits", 8);
+    d->width = xl_get_uint(ld, n, "width", 32);
+    d->desc = xl_desc_of(ld, n);
+    d->pos = xl_pos_of(ld, n);
+    return d;
+}
+
+/* <core name= revision= endian= mpu= fpu= fpu-dp= icache= dcache= vtor= nvic-prio-bits=
+ *  vendor-systick=> */
+struct model_device_cpu *xl_load_core(struct loader *ld, xmlNode *n)
+{
+    struct model_device_cpu *c = arena_zalloc(ld->a, sizeof(*c));
+    c->name = xl_get(ld, n, "name");
+    c->revision = xl_get(ld, n, "revision");
+    c->endian = xl_get(ld, n, "endian");
+    c->mpu = xl_get_bool(ld, n, "mpu");
+    c->fpu = xl_get_bool(ld, n, "fpu");
+    c->fpu_dp = xl_get_bool(ld, n, "fpu-dp");
+    c->icache = xl_get_bool(ld, n, "icache");
+    c->dcache = xl_get_bool(ld, n, "dcache");
+    c->vtor = xl_get_bool(ld, n, "vtor");
+    c->has_nvic_bits = xl_get_num_max(ld, n, "nvic-prio-bits", 8, &c->nvic_prio_bits);
+    c->vendor_systick = xl_get_bool(ld, n, "vendor-systick");
+    c->pos = xl_pos_of(ld, n);
+    return c;
+}
+
+/* ---------------------------------------------------------------- "%s" lists */
+
+/*
+ * dim-of= as the previous register's (field's) when it is the same pattern:
+ * the elements of one written "%s" list share the string, as the SVD
+ * reader's do, which is how -t svd tells one list from two (context_svd.c).
+ */
+static const char *same_list(const char *dim_of, const char *prev)
+{
+    return dim_of && prev && strcmp(dim_of, prev) == 0 ? prev : dim_of;
+}
+
+static const char *prev_reg_dim_of(const struct model_reg *r)
+{
+    const struct model_block *b = r->block;
+    return b && b->nregs ? b->regs[b->nregs - 1]->dim_of : NULL;
+}
+
+static const char *prev_field_dim_of(const struct model_field *f)
+{
+    const struct model_reg *r = f->reg;
+    for (size_t i = r->nfields; i-- > 0;)
+        if (!r->fields[i]->implicit)
+            return r->fields[i]->dim_of;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- peripherals */
+
+/* group= header-struct= prepend= append= of a <block> */
+void xl_mmio_block(struct loader *ld, xmlNode *n, struct model_block *b)
+{
+    b->group = xl_get(ld, n, "group");
+    b->header_struct = xl_get(ld, n, "header-struct");
+    b->prepend = xl_get(ld, n, "prepend");
+    b->append = xl_get(ld, n, "append");
+    b->names_qualified = ld->spec->block_names;
+}
+
+/* derived-from= alternate= group= version= of an <instance> */
+void xl_mmio_instance(struct loader *ld, xmlNode *n, struct model_instance *in)
+{
+    in->derived_from = xl_get(ld, n, "derived-from");
+    in->alternate = xl_get(ld, n, "alternate");
+    in->group = xl_get(ld, n, "group");
+    in->version = xl_get(ld, n, "version");
+}
+
+/* <interrupt name= value= desc=> */
+struct model_interrupt *xl_load_interrupt(struct loader *ld, xmlNode *n)
+{
+    struct model_interrupt *it = arena_zalloc(ld->a, sizeof(*it));
+    it->name = xl_get(ld, n, "name");
+    xl_get_num(ld, n, "value", &it->value);
+    it->desc = xl_desc_of(ld, n);
+    it->pos = xl_pos_of(ld, n);
+    return it;
+}
+
+/* <address-block offset= size= usage= protection=> */
+struct model_addr_block *xl_load_addr_block(struct loader *ld, xmlNode *n)
+{
+    struct model_addr_block *ab = arena_zalloc(ld->a, sizeof(*ab));
+    xl_get_num(ld, n, "offset", &ab->offset);
+    xl_get_num(ld, n, "size", &ab->size);
+    ab->usage = xl_get(ld, n, "usage");
+    ab->protection = xl_get(ld, n, "protection");
+    ab->pos = xl_pos_of(ld, n);
+    return ab;
+}
+
+/* Does cluster 'c' have the path 'path' ("OUTER.INNER": its parents' names, then its own)? */
+static bool cluster_is(const struct model_cluster *c, const char *path, size_t len)
+{
+    for (; c; c = c->parent) {
+        size_t n = strlen(c->name);
+        if (n > len || memcmp(path + len - n, c->name, n) != 0)
+            return false;
+        if (n == len)
+            return c->parent == NULL;
+        if (path[len - n - 1] != '.')
+            return false;
+        len -= n + 1;
+    }
+    return false;
+}
+
+/* The cluster of block 'b' declared so far whose path is 'path', or NULL. */
+static struct model_cluster *find_cluster(const struct model_block *b, const char *path)
+{
+    for (size_t i = 0; i < b->nclusters; i++)
+        if (cluster_is(b->clusters[i], path, strlen(path)))
+            return b->clusters[i];
+    return NULL;
+}
+
+/* 'path', an attribute of 'n' naming a cluster of 'b': the cluster, or NULL (reported). */
+static struct model_cluster *cluster_ref(struct loader *ld, xmlNode *n, const char *attr,
+                                         const struct model_block *b, const char *what)
+{
+    const char *path = xl_peek(ld, n, attr);
+    if (!path)
+        return NULL;
+    struct model_cluster *c = find_cluster(b, path);
+    if (!c)
+        xl_report(ld, DIAG_UNKNOWN_REF, xl_value_pos(ld, n, attr, 0),
+                  "%s names cluster '%s', which block '%s' does not declare before it", what, path,
+                  b->name ? b->name : "?");
+    return c;
+}
+
+/* <cluster name= in= svd-name= address= count= stride= header-struct= alternate= derived-from=> */
+struct model_cluster *xl_load_cluster(struct loader *ld, xmlNode *n, const struct model_block *b)
+{
+    struct model_cluster *c = arena_zalloc(ld->a, sizeof(*c));
+    c->name = xl_get(ld, n, "name");
+    c->written_name = xl_get(ld, n, "svd-name");
+    if (!c->written_name)
+        c->written_name = c->name;
+    else if (b->nclusters) /* one "%s" list's elements share it, as the SVD reader's do */
+        c->written_name = same_list(c->written_name, b->clusters[b->nclusters - 1]->written_name);
+    xl_get_num(ld, n, "address", &c->address);
+    c->count = xl_get_uint(ld, n, "count", 1);
+    xl_get_num(ld, n, "stride", &c->stride);
+    c->header_struct = xl_get(ld, n, "header-struct");
+    c->alternate = xl_get(ld, n, "alternate");
+    c->derived_from = xl_get(ld, n, "derived-from");
+    c->desc = xl_desc_of(ld, n);
+    c->pos = xl_pos_of(ld, n);
+    c->parent = cluster_ref(ld, n, "in", b,
+                            arena_printf(ld->a, "cluster '%s'", c->name ? c->name : "?"));
+    return c;
+}
+
+/* ---------------------------------------------------------------- registers */
+
+/* index-names="A B C": one name per element of the array */
+static void load_index_names(struct loader *ld, xmlNode *n, struct model_reg *r)
+{
+    const char *v = xl_get(ld, n, "index-names");
+    if (!v)
+        return;
+    const char **names = arena_alloc(ld->a, (strlen(v) / 2 + 1) * sizeof(*names));
+    size_t k = 0;
+    for (char *s = (char *)v; *s;) {
+        while (xl_is_space(*s))
+            *s++ = '\0';
+        if (!*s)
+            break;
+        names[k++] = s;
+        while (*s && !xl_is_space(*s))
+            s++;
+    }
+    if (!r->is_array) {
+        xl_report(ld, DIAG_BAD_ARRAY, xl_value_pos(ld, n, "index-names", 0),
+                  "register '%s' is not an array: 'index-names' needs a name such as '%s{0-2}'",
+                  r->written_name ? r->written_name : "?", r->written_name ? r->written_name : "?");
+        return;
+    }
+    if (k != r->count) {
+        xl_report(ld, DIAG_BAD_ARRAY, xl_value_pos(ld, n, "index-names", 0),
+                  "register '%s' has %u element%s but 'index-names' lists %zu",
+                  r->written_name ? r->written_name : "?", r->count, r->count == 1 ? "" : "s", k);
+        return;
+    }
+    model_reg_set_index_names(ld->a, r, names);
+}
+
+/* reset-mask= alternate= protection= display-name= derived-from= dim-of= index-names= cluster=
+ * svd-name= of a <register> */
+void xl_mmio_register(struct loader *ld, xmlNode *n, struct model_reg *r)
+{
+    uint64_t mask;
+    if (xl_get_num(ld, n, "reset-mask", &mask))
+        model_reg_set_reset_mask(ld->a, r, mask);
+    model_reg_set_alternate(ld->a, r, xl_get(ld, n, "alternate"));
+    model_reg_set_protection(ld->a, r, xl_get(ld, n, "protection"));
+    model_reg_set_display_name(ld->a, r, xl_get(ld, n, "display-name"));
+    model_reg_set_derived_from(ld->a, r, xl_get(ld, n, "derived-from"));
+    model_reg_set_dim_of(ld->a, r, same_list(xl_get(ld, n, "dim-of"), prev_reg_dim_of(r)));
+    load_index_names(ld, n, r);
+    if (xl_peek(ld, n, "cluster"))
+        model_reg_set_cluster(ld->a, r,
+                              cluster_ref(ld, n, "cluster", r->block,
+                                          arena_printf(ld->a, "register '%s'",
+                                                       r->written_name ? r->written_name : "?")));
+    const char *svd_name = xl_get(ld, n, "svd-name");
+    if (svd_name)
+        r->written_name = svd_name;
+}
+
+/* ---------------------------------------------------------------- fields */
+
+/* write-constraint="write-as-read" | "enumerated" | "MIN..MAX" */
+static void load_write_constraint(struct loader *ld, xmlNode *n, struct model_field *f)
+{
+    const char *v = xl_get(ld, n, "write-constraint");
+    if (!v)
+        return;
+    struct model_write_constraint wc = {0};
+    const char *dots = strstr(v, "..");
+    struct value_error err;
+    if (strcmp(v, "write-as-read") == 0) {
+        wc.kind = WC_WRITE_AS_READ;
+    } else if (strcmp(v, "enumerated") == 0) {
+        wc.kind = WC_ENUMERATED;
+    } else if (dots) {
+        char *lo = arena_strndup(ld->a, v, (size_t)(dots - v));
+        if (!value_number(ld->a, "write-constraint", lo, &wc.min, &err) ||
+            !value_number(ld->a, "write-constraint", dots + 2, &wc.max, &err)) {
+            xl_report(ld, DIAG_BAD_NUMBER, xl_value_pos(ld, n, "write-constraint", 0),
+                      "write-constraint '%s': the range's ends are not numbers (MIN..MAX)", v);
+            return;
+        }
+        wc.kind = WC_RANGE;
+    } else {
+        xl_report(ld, DIAG_SCHEMA, xl_value_pos(ld, n, "write-constraint", 0),
+                  "write-constraint '%s' is not write-as-read, enumerated or a range MIN..MAX",
+                  v);
+        return;
+    }
+    model_field_set_write_constraint(ld->a, f, wc);
+}
+
+/* write= and read-action=, SVD's words; with an SVD access word they give the class. */
+static void load_effects(struct loader *ld, xmlNode *n, struct model_field *f)
+{
+    const char *w = xl_peek(ld, n, "write"), *ra = xl_peek(ld, n, "read-action");
+    int we = w ? svd_write_parse(w) : 0, re = ra ? svd_read_parse(ra) : 0;
+    if (we < 0)
+        xl_report(ld, DIAG_UNKNOWN_ACCESS, xl_value_pos(ld, n, "write", 0),
+                  "write '%s' is not an SVD modifiedWriteValues (oneToClear, oneToSet, "
+                  "oneToToggle, zeroToClear, zeroToSet, zeroToToggle, clear, set, modify)", w);
+    if (re < 0)
+        xl_report(ld, DIAG_UNKNOWN_ACCESS, xl_value_pos(ld, n, "read-action", 0),
+                  "read-action '%s' is not an SVD readAction (clear, set, modify, "
+                  "modifyExternal)", ra);
+    model_field_set_write_effect(ld->a, f, we > 0 ? (enum model_write_effect)we : WRITE_STORES);
+    model_field_set_read_effect(ld->a, f, re > 0 ? (enum model_read_effect)re : READ_NONE);
+    if (f->access_text && svd_access_is_word(f->access_text)) {
+        svd_field_access(ld->a, f, f->access_text);
+    } else if ((w || ra) && f->access_text) {
+        xl_report(ld, DIAG_UNKNOWN_ACCESS, xl_value_pos(ld, n, "access", 0),
+                  "field '%s' gives %s= with access '%s': write= and read-action= go with an "
+                  "SVD access (read-only, write-only, read-write, writeOnce, read-writeOnce)",
+                  f->name ? f->name : "?", w ? "write" : "read-action", f->access_text);
+    }
+}
+
+/* write= read-action= write-constraint= enum-name= derived-from= dim-of= whole= of a <field> */
+void xl_mmio_field(struct loader *ld, xmlNode *n, struct model_field *f)
+{
+    load_effects(ld, n, f);
+    load_write_constraint(ld, n, f);
+    model_field_set_enum_name(ld->a, f, xl_get(ld, n, "enum-name"));
+    model_field_set_derived_from(ld->a, f, xl_get(ld, n, "derived-from"));
+    model_field_set_dim_of(ld->a, f, same_list(xl_get(ld, n, "dim-of"), prev_field_dim_of(f)));
+    model_field_set_whole(ld->a, f, xl_get_bool(ld, n, "whole"));
+}
+
+/*
+ * usage= dont-care= default= of a <value>. True when it is the field's
+ * default (default="true": the name of every value not listed), which
+ * joins no list.
+ */
+bool xl_mmio_value(struct loader *ld, xmlNode *n, struct model_field *f, struct model_value *v)
+{
+    const char *usage = xl_peek(ld, n, "usage");
+    v->usage = !usage ? USAGE_ANY : strcmp(usage, "read") == 0 ? USAGE_READ : USAGE_WRITE;
+    xl_get_num(ld, n, "dont-care", &v->dont_care);
+    if (xl_get_bool(ld, n, "default")) {
+        model_field_set_default_value(ld->a, f, v);
+        return true;
+    }
+    if (!xl_peek(ld, n, "value"))
+        xl_report(ld, DIAG_SCHEMA, v->pos,
+                  "element 'value': missing attribute 'value' (only the default, default=\"true\", "
+                  "has none)");
+    return false;
+}
+
+/* ---------------------------------------------------------------- the spec loaded */
+
+/* write-constraint= ranges and enumerations as rules of their registers, as the SVD reader makes
+ * them (svd_rules.h); after the rest, so each register has all its fields. The bases derived-from=
+ * names (instances, registers, fields) checked. */
+void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s)
+{
+    for (size_t i = 0; i < s->nblocks; i++)
+        for (size_t k = 0; k < s->blocks[i]->nregs; k++)
+            svd_write_rules(a, dg, s->blocks[i]->regs[k]);
+    xl_check_derived(dg, s);
+}
