@@ -289,7 +289,10 @@ int svd_parse(struct svd_reader *rd, const char *text, size_t len)
         return -1;
     }
     xmlSetStructuredErrorFunc(&p, on_error);
-    int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS;
+    /* COMPACT: short texts kept inside their node, a malloc and a free fewer each; the tree is
+     * only read */
+    int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS |
+                  XML_PARSE_COMPACT;
     xmlDoc *doc = xmlReadMemory(text, (int)len, NULL, NULL, options);
     xmlSetStructuredErrorFunc(NULL, NULL);
     if (!doc || p.failed) {
