@@ -10,6 +10,7 @@
  */
 #include "svd.h"
 #include "svd_int.h"
+#include "svd_tag.h"
 #include "util.h"
 
 #include <errno.h>
@@ -17,17 +18,6 @@
 #include <libxml/tree.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const text_tags[] = {
-#define SVD_X_(id, tag) tag,
-    SVD_TEXT_LIST(SVD_X_)
-#undef SVD_X_
-};
-
-const char *svd_text_tag(enum svd_text t)
-{
-    return text_tags[t];
-}
 
 const char *svd_kind_name(enum svd_kind k)
 {
@@ -41,6 +31,7 @@ const char *svd_kind_name(enum svd_kind k)
 struct parser {
     struct svd_reader *rd;
     bool failed;
+    struct svd_tags tags; /* set up for the walk */
 };
 
 static struct srcpos pos_of(const struct parser *p, const xmlNode *n)
@@ -54,15 +45,12 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* The element's text, blanks folded to one space and trimmed, owned by the arena. */
-static const char *text_of(struct parser *p, xmlNode *n)
+/* 'len' bytes of 's', blanks folded to one space and trimmed, owned by the arena. */
+static const char *fold_blanks(struct parser *p, const char *s, size_t len)
 {
-    xmlChar *v = xmlNodeGetContent(n);
-    const char *s = v ? (const char *)v : "";
-    size_t len = strlen(s);
-    char *out = arena_alloc(p->rd->a, len + 1), *q = out;
+    char *out = arena_alloc_bytes(p->rd->a, len + 1), *q = out;
     bool blank = false;
-    for (; *s; s++) {
+    for (const char *end = s + len; s < end; s++) {
         if (is_space(*s)) {
             blank = q != out;
             continue;
@@ -73,6 +61,19 @@ static const char *text_of(struct parser *p, xmlNode *n)
         *q++ = *s;
     }
     *q = '\0';
+    return out;
+}
+
+/* The element's text, blanks folded to one space and trimmed, owned by the arena. */
+static const char *text_of(struct parser *p, xmlNode *n)
+{
+    const xmlNode *c = n->children;
+    if (!c)
+        return "";
+    if (!c->next && c->type == XML_TEXT_NODE && c->content) /* the usual shape: read in place */
+        return fold_blanks(p, (const char *)c->content, strlen((const char *)c->content));
+    xmlChar *v = xmlNodeGetContent(n);
+    const char *out = v ? fold_blanks(p, (const char *)v, strlen((const char *)v)) : "";
     xmlFree(v);
     return out;
 }
@@ -89,7 +90,7 @@ static struct svd_node *node_new(struct parser *p, enum svd_kind kind, xmlNode *
     o->kind = kind;
     o->pos = pos_of(p, n);
     o->parent = parent;
-    xmlChar *d = xmlGetProp(n, (const xmlChar *)"derivedFrom");
+    xmlChar *d = n->properties ? xmlGetProp(n, (const xmlChar *)"derivedFrom") : NULL;
     if (d) {
         o->derived_from = arena_strdup(p->rd->a, (const char *)d);
         o->derived_pos = o->pos;
@@ -152,30 +153,30 @@ static bool ignored(const xmlNode *k)
 }
 
 /* The child kind an element of 'parent' makes, or -1; 'wrapper': its children are read instead. */
-static int child_kind(enum svd_kind parent, const xmlNode *k, bool *wrapper)
+static int child_kind(enum svd_kind parent, enum svd_tag tag, bool *wrapper)
 {
     static const struct {
         enum svd_kind parent;
-        const char *tag;
+        enum svd_tag tag;
         int kind; /* -1: a wrapper of the kinds below it */
     } rules[] = {
-        {SVD_DEVICE, "cpu", SVD_CPU},
-        {SVD_DEVICE, "peripherals", -1},
-        {SVD_DEVICE, "peripheral", SVD_PERIPH},
-        {SVD_PERIPH, "registers", -1},
-        {SVD_PERIPH, "register", SVD_REG},
-        {SVD_PERIPH, "cluster", SVD_CLUSTER},
-        {SVD_PERIPH, "interrupt", SVD_INTERRUPT},
-        {SVD_PERIPH, "addressBlock", SVD_ADDR_BLOCK},
-        {SVD_CLUSTER, "register", SVD_REG},
-        {SVD_CLUSTER, "cluster", SVD_CLUSTER},
-        {SVD_REG, "fields", -1},
-        {SVD_REG, "field", SVD_FIELD},
-        {SVD_FIELD, "enumeratedValues", SVD_ENUMS},
-        {SVD_ENUMS, "enumeratedValue", SVD_VALUE},
+        {SVD_DEVICE, SVD_TAG_CPU, SVD_CPU},
+        {SVD_DEVICE, SVD_TAG_PERIPHERALS, -1},
+        {SVD_DEVICE, SVD_TAG_PERIPHERAL, SVD_PERIPH},
+        {SVD_PERIPH, SVD_TAG_REGISTERS, -1},
+        {SVD_PERIPH, SVD_TAG_REGISTER, SVD_REG},
+        {SVD_PERIPH, SVD_TAG_CLUSTER, SVD_CLUSTER},
+        {SVD_PERIPH, SVD_TAG_INTERRUPT, SVD_INTERRUPT},
+        {SVD_PERIPH, SVD_TAG_ADDRESS_BLOCK, SVD_ADDR_BLOCK},
+        {SVD_CLUSTER, SVD_TAG_REGISTER, SVD_REG},
+        {SVD_CLUSTER, SVD_TAG_CLUSTER, SVD_CLUSTER},
+        {SVD_REG, SVD_TAG_FIELDS, -1},
+        {SVD_REG, SVD_TAG_FIELD, SVD_FIELD},
+        {SVD_FIELD, SVD_TAG_ENUMERATED_VALUES, SVD_ENUMS},
+        {SVD_ENUMS, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
     };
     for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
-        if (rules[i].parent == parent && named(k, rules[i].tag)) {
+        if (rules[i].parent == parent && rules[i].tag == tag) {
             *wrapper = rules[i].kind < 0;
             return rules[i].kind;
         }
@@ -183,20 +184,13 @@ static int child_kind(enum svd_kind parent, const xmlNode *k, bool *wrapper)
     return -1;
 }
 
-static int text_index(const xmlNode *k)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(text_tags); i++)
-        if (named(k, text_tags[i]))
-            return (int)i;
-    return -1;
-}
-
 /* One child element 'k' of 'o' (of wrapper 'in' when not NULL). */
 static void read_child(struct parser *p, struct svd_node *o, xmlNode *k, const xmlNode *in)
 {
+    enum svd_tag tag = svd_tag_of(&p->tags, (const char *)k->name);
     bool wrapper = false;
-    int kind = child_kind(o->kind, k, &wrapper);
-    int t = text_index(k);
+    int kind = child_kind(o->kind, tag, &wrapper);
+    int t = tag <= SVD_TAG__TEXT_END ? (int)tag : -1;
     if (wrapper && !in) {
         for (xmlNode *c = k->children; c; c = c->next)
             if (c->type == XML_ELEMENT_NODE)
@@ -211,11 +205,12 @@ static void read_child(struct parser *p, struct svd_node *o, xmlNode *k, const x
     } else if (t >= 0 && !in) {
         if (o->text[t])
             diag_report(p->rd->dg, DIAG_SVD_DUPLICATE, pos_of(p, k),
-                        "<%s> is given twice in this <%s>: the later one is taken", text_tags[t],
+                        "<%s> is given twice in this <%s>: the later one is taken", svd_text_tag(t),
                         svd_kind_name(o->kind));
         o->text[t] = text_of(p, k);
         o->tpos[t] = pos_of(p, k);
-    } else if (named(k, "writeConstraint") && !in && (o->kind == SVD_REG || o->kind == SVD_FIELD)) {
+    } else if (tag == SVD_TAG_WRITE_CONSTRAINT && !in &&
+               (o->kind == SVD_REG || o->kind == SVD_FIELD)) {
         read_write_constraint(p, o, k);
     } else if (!ignored(k)) {
         diag_report(p->rd->dg, DIAG_SVD_UNKNOWN, pos_of(p, k),
@@ -260,29 +255,32 @@ static uint32_t line_at(const char *text, size_t off)
     return line;
 }
 
-/* A DTD could declare entities (and expand them without bound): refused before parsing. */
+/* A DTD could declare entities (and expand them without bound): refused before parsing. One
+ * pass over the '<'s; a <!DOCTYPE> anywhere is named before an <!ENTITY>. */
 static bool refuse_dtd(struct parser *p, const char *text, size_t len)
 {
-    static const char *const words[] = {"<!DOCTYPE", "<!ENTITY"};
-    for (size_t w = 0; w < ARRAY_SIZE(words); w++) {
-        size_t n = strlen(words[w]);
-        for (size_t i = 0; i + n <= len; i++) {
-            if (text[i] == '<' && memcmp(text + i, words[w], n) == 0) {
-                struct srcpos at = {p->rd->file, line_at(text, i), 0};
-                diag_report(p->rd->dg, DIAG_XML_UNSAFE, at,
-                            "'%s' refused: an SVD file needs no DTD, and a DTD can declare "
-                            "entities",
-                            words[w]);
-                return true;
-            }
+    static const char doctype[] = "<!DOCTYPE", entity[] = "<!ENTITY";
+    const char *word = NULL, *at = NULL, *end = text + len;
+    for (const char *s = memchr(text, '<', len); s; s = memchr(s + 1, '<', (size_t)(end - s - 1))) {
+        size_t left = (size_t)(end - s);
+        if (left >= sizeof(doctype) - 1 && memcmp(s, doctype, sizeof(doctype) - 1) == 0) {
+            word = doctype, at = s;
+            break;
         }
+        if (!at && left >= sizeof(entity) - 1 && memcmp(s, entity, sizeof(entity) - 1) == 0)
+            word = entity, at = s;
     }
-    return false;
+    if (!word)
+        return false;
+    struct srcpos pos = {p->rd->file, line_at(text, (size_t)(at - text)), 0};
+    diag_report(p->rd->dg, DIAG_XML_UNSAFE, pos,
+                "'%s' refused: an SVD file needs no DTD, and a DTD can declare entities", word);
+    return true;
 }
 
 int svd_parse(struct svd_reader *rd, const char *text, size_t len)
 {
-    struct parser p = {rd, false};
+    struct parser p = {.rd = rd};
     if (refuse_dtd(&p, text, len))
         return -1;
     if (len > (size_t)INT32_MAX) {
@@ -291,7 +289,10 @@ int svd_parse(struct svd_reader *rd, const char *text, size_t len)
         return -1;
     }
     xmlSetStructuredErrorFunc(&p, on_error);
-    int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS;
+    /* COMPACT: short texts kept inside their node, a malloc and a free fewer each; the tree is
+     * only read */
+    int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS |
+                  XML_PARSE_COMPACT;
     xmlDoc *doc = xmlReadMemory(text, (int)len, NULL, NULL, options);
     xmlSetStructuredErrorFunc(NULL, NULL);
     if (!doc || p.failed) {
@@ -302,8 +303,10 @@ int svd_parse(struct svd_reader *rd, const char *text, size_t len)
         return -1;
     }
     xmlNode *root = xmlDocGetRootElement(doc);
+    svd_tags_init(&p.tags);
     rd->device = node_new(&p, SVD_DEVICE, root, NULL);
     read_node(&p, rd->device, root);
+    svd_tags_release(&p.tags);
     xmlFreeDoc(doc);
     return 0;
 }
