@@ -454,6 +454,8 @@ static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
     static const char *const reads[] = {NULL, "clear", "set", "modify", "modifyExternal"};
     static const char *const wcs[] = {NULL, "writeAsRead", "useEnumeratedValues", "range"};
     struct dt *o = dt_obj(c->a);
+    /* the regspec attribute of the same semantics (RW, RW0C...): what regctl --spec reads */
+    SET(c, o, "class", dt_str_ref(c->a, regc_access_text(f->access)));
     SET(c, o, "write_effect", dt_str_ref(c->a, writes[f->write_effect]));
     SET(c, o, "read_action", dt_str_ref(c->a, reads[f->read_effect]));
     SET(c, o, "write_once", dt_bool(f->write_once));
@@ -1058,6 +1060,11 @@ static struct dt *masks_json(struct ctx *c, const struct model_masks *m)
     SET(c, o, "w1s", hex(c, m->w1s));
     SET(c, o, "writable", hex(c, m->writable));
     SET(c, o, "preserve", hex(c, m->preserve)); /* the gap class (i27m) */
+    /* the write side effects of memory-mapped registers (RW0C ... WOO), as the C header's */
+    SET(c, o, "w0", hex(c, m->w0));
+    SET(c, o, "w1t", hex(c, m->w1t));
+    SET(c, o, "wany", hex(c, m->wany));
+    SET(c, o, "once", hex(c, m->once));
     return o;
 }
 

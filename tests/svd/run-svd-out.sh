@@ -98,6 +98,10 @@ fields = {t(f, "name"): f for f in st.iter("field")}
 fact("STATUS: size 16; ERR read-write oneToClear, RXNE read-only (the register's access)",
      t(st, "size") == "16" and t(fields["ERR"], "access") == "read-write" and
      t(fields["ERR"], "modifiedWriteValues") == "oneToClear" and t(fields["RXNE"], "access") == "read-only")
+lk = {t(f, "name"): f for f in top["LOCKED"].iter("field")} if "LOCKED" in top else {}
+fact("LOCKED: KEY [7:0] writeConstraint writeAsRead true, EN [8] none",
+     set(lk) == {"KEY", "EN"} and t(lk["KEY"], "writeConstraint/writeAsRead") == "true" and
+     lk["EN"].find("writeConstraint") is None)
 cl = {t(c, "name"): c for c in regs.findall("cluster")}
 port = cl.get("PORT[%s]")
 fact("PORT[%s]: a cluster array, dim 2, dimIncrement 0x10, at 0x40, SET at 0 and CLR at 4 (no dim of their own)",
@@ -114,9 +118,9 @@ fact("DMA at 0x60 holds cluster CH at 0x8 holding LEN at 0x4",
 # FIFO[%s] holds a register array and a cluster array: the reader expands it per index, the
 # writer gives it back as written (features.svd: dim 2, dimIncrement 0x20, at 0x80; BUF[%s] dim 4,
 # dimIncrement 4 at 0x4; SUB[%s] dim 2, dimIncrement 0x8 at 0x14 holding VAL at 0)
-fact("nothing expanded: 7 registers (CTRL, STATUS, DATA[%s], CH%s_CFG, CTRL2, TIMING, FLAGS); "
+fact("nothing expanded: 8 registers (CTRL, STATUS, DATA[%s], CH%s_CFG, CTRL2, TIMING, FLAGS, LOCKED); "
      "clusters PORT[%s], DMA and FIFO[%s]",
-     list(top) == ["CTRL", "STATUS", "DATA[%s]", "CH%s_CFG", "CTRL2", "TIMING", "FLAGS"]
+     list(top) == ["CTRL", "STATUS", "DATA[%s]", "CH%s_CFG", "CTRL2", "TIMING", "FLAGS", "LOCKED"]
      and sorted(cl) == ["DMA", "FIFO[%s]", "PORT[%s]"])
 fifo = cl.get("FIFO[%s]")
 def dims(e):
