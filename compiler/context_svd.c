@@ -495,13 +495,15 @@ static void svd_reg_sig(void *ctx, const struct model_reg *r, struct buf *out)
 }
 
 /*
- * The dimIndex of the run of 'n' clusters from kids->cls[i] ("" for 0..n-1), read from their
- * names as the reader made them of "NAME[%s]"; NULL when a name is not so made.
+ * The dimIndex of the run of 'n' clusters from kids->cls[i] ("" for 0..n-1 of a "NAME[%s]"
+ * array), read from their names as the reader made them of "NAME[%s]" or "NAME%s"; NULL when a
+ * name is not so made.
  */
 static const char *run_index(struct item_maker *m, const struct block_kids *k, size_t i, size_t n)
 {
     const char *w = m->b->clusters[k->cls[i]]->written_name, *at = strstr(w, "[%s]");
-    const char *pattern = arena_printf(m->a, "%.*s%%s%s", (int)(at - w), w, at + 4);
+    /* a "NAME%s" list keeps its dimIndex written out, as a register list does */
+    const char *pattern = at ? arena_printf(m->a, "%.*s%%s%s", (int)(at - w), w, at + 4) : w;
     const char **idx = arena_alloc(m->a, n * sizeof(*idx));
     bool plain = true;
     for (size_t e = 0; e < n; e++) {
@@ -510,7 +512,7 @@ static const char *run_index(struct item_maker *m, const struct block_kids *k, s
             return NULL;
         plain &= strcmp(idx[e], arena_printf(m->a, "%zu", e)) == 0;
     }
-    return plain ? "" : join(m->a, idx, n);
+    return plain && at ? "" : join(m->a, idx, n);
 }
 
 /* Finds the cluster arrays the reader expanded, in every place of the block. */
@@ -520,7 +522,7 @@ static void find_runs(struct item_maker *m)
         const struct block_kids *k = p < m->b->nclusters ? &m->places.of[p] : &m->places.top;
         for (size_t i = 0; i < k->ncls;) {
             uint64_t stride = 0;
-            size_t n = cluster_array_run(&m->places, k, i, svd_reg_sig, m->a, &stride);
+            size_t n = cluster_array_run(&m->places, k, i, true, svd_reg_sig, m->a, &stride);
             const char *index = n > 1 ? run_index(m, k, i, n) : NULL;
             if (!index) {
                 i++;
@@ -543,6 +545,13 @@ static bool hidden(struct item_maker *m, const struct model_cluster *c)
     return false;
 }
 
+/* "CH" of a list written "CH%s" (its description when it has none). */
+static const char *list_name(struct arena *a, const char *written)
+{
+    const char *at = strstr(written, "%s");
+    return arena_printf(a, "%.*s%s", (int)(at - written), written, at + 2);
+}
+
 static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *c,
                               const struct model_reg *r, struct dt *items)
 {
@@ -552,7 +561,10 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     const struct cluster_run *run = &m->runs[cluster_index(m, c)];
     const char *name = array ? arena_printf(a, "%s[%%s]", c->name) : c->name;
     SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
-    const char *desc = c->desc ? c->desc : run->n > 1 ? cluster_array_name(a, c) : c->name;
+    const char *desc = c->desc                                   ? c->desc
+                       : run->n > 1 && !strstr(c->written_name, "[%s]") ? list_name(a, c->written_name)
+                       : run->n > 1                                     ? cluster_array_name(a, c)
+                                                                        : c->name;
     SET(a, o, "desc", dt_str(a, desc));
     SET(a, o, "derived_from", str_or_null(a, c->derived_from));
     SET(a, o, "alternate", str_or_null(a, c->alternate));

@@ -72,6 +72,9 @@ _Static_assert(FEAT_UART0_FIFO1_BUF_ADDR_C(0, 3) == 0x400000B0u, "UART0 FIFO[1].
 _Static_assert(FEAT_UART0_FIFO0_BUF_ADDR_C(1, 0) == 0x40001084u, "UART1 FIFO[0].BUF[0]");
 _Static_assert(FEAT_UART0_FIFO1_SUB_VAL_ADDR_C(0, 1) == 0x400000BCu, "FIFO[1].SUB[1].VAL: 0x80+0x20+0x14+0x8");
 _Static_assert(FEAT_UART0_FIFO0_SUB_VAL_ADDR_C(0, 0) == 0x40000094u, "FIFO[0].SUB[0].VAL");
+/* LINK%s with dimIndex RX,TX (0xC0, 8 apart): CFG at +0, STAT at +4 */
+_Static_assert(FEAT_UART0_LINKRX_CFG_UART0_ADDR == 0x400000C0u, "LINKRX_CFG");
+_Static_assert(FEAT_UART0_LINKTX_STAT_UART1_ADDR == 0x400010CCu, "UART1 LINKTX_STAT");
 _Static_assert(FEAT_UART0_FIFO0_SUB_VAL_COUNT == 2 && FEAT_UART0_FIFO0_SUB_VAL_STRIDE == 8, "SUB[%s]");
 int main(void) { return 0; }
 C
@@ -218,7 +221,7 @@ assert regs["PORT_SET"]["svd"]["cluster"] == "PORT" and regs["PORT_SET"]["array"
 assert [(c["name"], c["parent"], c["address"]) for c in b["svd"]["clusters"]] == \
     [("PORT", None, "0x40"), ("DMA", None, "0x60"), ("CH", "DMA", "0x68"),
      ("FIFO0", None, "0x80"), ("SUB", "FIFO0", "0x94"), ("FIFO1", None, "0xa0"),
-     ("SUB", "FIFO1", "0xb4")]
+     ("SUB", "FIFO1", "0xb4"), ("LINKRX", None, "0xc0"), ("LINKTX", None, "0xc8")]
 flags = {f["name"]: f for f in regs["FLAGS"]["fields"]}
 assert flags["RC"]["access"] == "read-only, readAction clear", flags["RC"]["access"]
 assert flags["ZC"]["access"] == "read-write, zeroToClear", flags["ZC"]["access"]
