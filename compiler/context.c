@@ -443,6 +443,22 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
             dt_push(c->a, names, str_or_null(c, r->index_names[i]));
     }
     SET(c, o, "index_names", names);
+    struct dt *ai = dt_null(); /* <dimArrayIndex>: the enumeration naming the indices */
+    if (r->array_index) {
+        ai = dt_obj(c->a);
+        SET_STR(c, ai, "enum_name", r->array_index->enum_name);
+        struct dt *values = dt_list(c->a);
+        for (size_t i = 0; i < r->array_index->nvalues; i++) {
+            const struct model_value *v = r->array_index->values[i];
+            struct dt *vo = dt_obj(c->a);
+            SET_STR(c, vo, "name", v->name);
+            SET(c, vo, "value", hex(c, v->value));
+            SET_STR(c, vo, "desc", v->desc);
+            dt_push(c->a, values, vo);
+        }
+        SET(c, ai, "values", values);
+    }
+    SET(c, o, "array_index", ai);
     return o;
 }
 

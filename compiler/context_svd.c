@@ -217,13 +217,34 @@ static const char *dim_index_of(struct arena *a, const char *pattern, const char
     return idx;
 }
 
-/* dim, dimIncrement and dimIndex ("i,j,k"; NULL for 0..n-1) as one object. */
-static struct dt *dim_obj(struct arena *a, unsigned count, uint64_t incr, const char *index)
+/* A register array's dimArrayIndex: headerEnumName and its index names, or null. */
+static struct dt *array_index_obj(struct arena *a, const struct model_array_index *x)
+{
+    if (!x)
+        return dt_null();
+    struct dt *o = dt_obj(a), *values = dt_list(a);
+    SET(a, o, "enum_name", str_or_null(a, x->enum_name));
+    for (size_t i = 0; i < x->nvalues; i++) {
+        struct dt *v = dt_obj(a);
+        SET(a, v, "name", dt_str(a, x->values[i]->name));
+        SET(a, v, "desc", str_or_null(a, x->values[i]->desc));
+        SET(a, v, "value", dt_str_ref(a, arena_printf(a, "%" PRIu64, x->values[i]->value)));
+        SET(a, v, "is_default", dt_bool(false));
+        dt_push(a, values, v);
+    }
+    SET(a, o, "values", values);
+    return o;
+}
+
+/* dim, dimIncrement, dimIndex ("i,j,k"; NULL for 0..n-1) and dimArrayIndex as one object. */
+static struct dt *dim_obj(struct arena *a, unsigned count, uint64_t incr, const char *index,
+                          const struct model_array_index *names)
 {
     struct dt *o = dt_obj(a);
     SET(a, o, "count", dt_int(a, count));
     SET(a, o, "increment", hex(a, incr));
     SET(a, o, "dim_index", str_or_null(a, index)); /* not "index": tables.h gives every index an int t_index */
+    SET(a, o, "array_index", array_index_obj(a, names));
     return o;
 }
 
@@ -308,7 +329,7 @@ static struct dt *fields_list(struct arena *a, const struct model_reg *r)
             size_t k = i + 1; /* the list's second field: its step */
             while (field_skipped(r->fields[k]))
                 k++;
-            dim = dim_obj(a, (unsigned)n, r->fields[k]->lsb - f->lsb, index);
+            dim = dim_obj(a, (unsigned)n, r->fields[k]->lsb - f->lsb, index, NULL);
             for (size_t seen = 1; seen < n; k++) /* past the rest of the list */
                 seen += !field_skipped(r->fields[k]);
             i = k - 1;
@@ -447,14 +468,14 @@ static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t 
             index = join(a, r->index_names, r->count);
         else if (r->first != 0)
             index = arena_printf(a, "%u-%u", r->first, r->first + r->count - 1);
-        dim = dim_obj(a, r->count, r->stride, index);
+        dim = dim_obj(a, r->count, r->stride, index, r->array_index);
         name = arena_printf(a, "%s[%%s]", name);
     } else {
         const char *index = NULL;
         uint64_t incr = 0;
         size_t n = reg_run(a, b, *i, &index, &incr);
         if (index) {
-            dim = dim_obj(a, (unsigned)n, incr, index);
+            dim = dim_obj(a, (unsigned)n, incr, index, r->array_index);
             name = r->dim_of;
             *i += n - 1;
         }
@@ -572,8 +593,8 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     const char *index = r->index_names ? join(a, r->index_names, c->count)
                         : r->first     ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
                                        : NULL;
-    SET(a, o, "dim", array         ? dim_obj(a, c->count, c->stride, index)
-                     : run->n > 1 ? dim_obj(a, (unsigned)run->n, run->stride, run->index)
+    SET(a, o, "dim", array         ? dim_obj(a, c->count, c->stride, index, NULL)
+                     : run->n > 1 ? dim_obj(a, (unsigned)run->n, run->stride, run->index, NULL)
                                   : dt_null());
     SET(a, o, "offset", hex(a, c->address - cluster_base(c->parent)));
     SET(a, o, "items", items);

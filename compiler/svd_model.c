@@ -836,6 +836,46 @@ static const char *alternate_of(const struct svd_node *n, const struct model_clu
     return NULL;
 }
 
+/*
+ * The <dimArrayIndex> of register node n (an enumeration naming the indices of its array,
+ * CMSIS-SVD.xsd dimArrayIndexType: headerEnumName, enumeratedValue name/value/description), or
+ * NULL. A value without a name or a number is reported and dropped.
+ */
+static const struct model_array_index *array_index(struct builder *b, const struct svd_node *n)
+{
+    const struct svd_node *e = NULL;
+    for (size_t i = 0; i < n->nkids && !e; i++)
+        if (n->kids[i]->kind == SVD_DIM_ENUM)
+            e = n->kids[i];
+    if (!e)
+        return NULL;
+    struct model_array_index *x = arena_zalloc(b->a, sizeof(*x));
+    x->enum_name = e->text[SVD_T_ENUM_NAME];
+    size_t cap = 0;
+    for (size_t k = 0; k < e->nkids; k++) {
+        const struct svd_node *v = e->kids[k];
+        const char *s = v->text[SVD_T_VALUE];
+        struct model_value *m = arena_zalloc(b->a, sizeof(*m));
+        if (!v->text[SVD_T_NAME] || !s) {
+            diag_report(b->dg, DIAG_SVD_MISSING, v->pos,
+                        "an enumeratedValue of the dimArrayIndex of register '%s' has no <%s>",
+                        name_of(n), v->text[SVD_T_NAME] ? "value" : "name");
+            continue;
+        }
+        if (!parse_number(s, &m->value, &m->dont_care) || m->dont_care) {
+            diag_report(b->dg, DIAG_BAD_NUMBER, tpos(v, SVD_T_VALUE),
+                        "value '%s' of index name '%s' of register '%s' is not a number", s,
+                        v->text[SVD_T_NAME], name_of(n));
+            continue;
+        }
+        m->name = identifier(b, v->text[SVD_T_NAME], "enumeratedValue", v->pos);
+        m->desc = v->text[SVD_T_DESC];
+        m->pos = v->pos;
+        arena_push(b->a, (void ***)&x->values, &x->nvalues, &cap, m);
+    }
+    return x;
+}
+
 static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, const char *name,
                                  uint64_t offset, const struct props *p, const struct place *at)
 {
@@ -857,6 +897,7 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
     r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
     r->cite.pos = n->pos;
     r->alternate = alternate_of(n, at->cluster);
+    r->array_index = array_index(b, n);
     reg_reset(b, r, n, p);
     return r;
 }

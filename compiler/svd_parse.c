@@ -34,7 +34,7 @@ const char *svd_kind_name(enum svd_kind k)
     static const char *const names[] = {
         "device",    "cpu",         "peripheral",       "cluster",
         "register",  "field",       "enumeratedValues", "enumeratedValue",
-        "interrupt", "addressBlock"};
+        "interrupt", "addressBlock", "dimArrayIndex"};
     return names[k];
 }
 
@@ -173,6 +173,9 @@ static int child_kind(enum svd_kind parent, const xmlNode *k, bool *wrapper)
         {SVD_REG, "field", SVD_FIELD},
         {SVD_FIELD, "enumeratedValues", SVD_ENUMS},
         {SVD_ENUMS, "enumeratedValue", SVD_VALUE},
+        /* the index names of a register array; of a peripheral or cluster: skipped (ignored()) */
+        {SVD_REG, "dimArrayIndex", SVD_DIM_ENUM},
+        {SVD_DIM_ENUM, "enumeratedValue", SVD_VALUE},
     };
     for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
         if (rules[i].parent == parent && named(k, rules[i].tag)) {

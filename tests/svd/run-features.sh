@@ -228,6 +228,11 @@ assert flags["ZC"]["access"] == "read-write, zeroToClear", flags["ZC"]["access"]
 gaps = [(f["lsb"], f["msb"], f["access"]) for f in regs["CTRL"]["fields"] if f["implicit"]]
 assert sorted(gaps) == [(3, 7, "gap"), (12, 31, "gap")], gaps
 assert regs["CTRL"]["masks"]["preserve"] == "0xfffff0f8" and regs["CTRL"]["masks"]["mbz"] == "0x0"
+# DATA[%s]'s dimArrayIndex: enumeration DataIdx naming index 0 LOW ("first byte") and 3 HIGH
+assert regs["DATA"]["svd"]["array_index"] == {"enum_name": "DataIdx", "values": [
+    {"name": "LOW", "value": "0x0", "desc": "first byte"},
+    {"name": "HIGH", "value": "0x3", "desc": None}]}, regs["DATA"]["svd"]["array_index"]
+assert regs["CTRL"]["svd"]["array_index"] is None
 locked = {f["name"]: f for f in regs["LOCKED"]["fields"]}
 assert locked["KEY"]["svd"]["write_constraint"]["kind"] == "writeAsRead"
 assert regs["LOCKED"]["masks"]["preserve"] == "0xfffffeff", regs["LOCKED"]["masks"]

@@ -71,6 +71,11 @@ data = top.get("DATA[%s]")
 fact("DATA[%s]: dim 4, dimIncrement 4, at 0x10, size 8, no fields (one of its own name)",
      data is not None and int(t(data, "dim")) == 4 and int(t(data, "dimIncrement"), 16) == 4 and
      int(t(data, "addressOffset"), 16) == 0x10 and t(data, "size") == "8" and data.find("fields") is None)
+ai = data.find("dimArrayIndex") if data is not None else None
+fact("DATA[%s]: dimArrayIndex as written: headerEnumName DataIdx, LOW 0 (first byte), HIGH 3",
+     ai is not None and t(ai, "headerEnumName") == "DataIdx" and
+     [(t(v, "name"), t(v, "description"), int(t(v, "value"), 0)) for v in ai.findall("enumeratedValue")]
+     == [("LOW", "first byte", 0), ("HIGH", None, 3)])
 ch = top.get("CH%s_CFG")
 fact("CH%s_CFG: one list as written, dim 2, dimIncrement 8, dimIndex A,B, at 0x20; ON [31:31]",
      ch is not None and int(t(ch, "dim")) == 2 and int(t(ch, "dimIncrement"), 16) == 8 and
