@@ -54,8 +54,10 @@ struct builder {
     struct model_spec *spec;
     struct made *made;
     size_t nmade, made_cap;
-    struct model_block *blk;   /* the block being filled */
-    struct regc_map reg_names; /* its registers by name (a file may have thousands) */
+    struct model_block *blk;     /* the block being filled */
+    struct regc_map reg_names;   /* its registers by name (a file may have thousands) */
+    struct regc_map array_index; /* <dimArrayIndex> node -> what it made: each read (and
+                                    reported) once, however many registers a dim list makes */
 };
 
 static const char *name_of(const struct svd_node *n)
@@ -849,7 +851,12 @@ static const struct model_array_index *array_index(struct builder *b, const stru
             e = n->kids[i];
     if (!e)
         return NULL;
+    bool found;
+    struct regc_map_entry *made = xmap_put(&b->array_index, &e, sizeof(e), &found);
+    if (found)
+        return made->val;
     struct model_array_index *x = arena_zalloc(b->a, sizeof(*x));
+    made->val = x;
     x->enum_name = e->text[SVD_T_ENUM_NAME];
     size_t cap = 0;
     for (size_t k = 0; k < e->nkids; k++) {
@@ -1559,7 +1566,7 @@ static struct model_spec *new_spec(struct builder *b, const char *path)
 
 struct model_spec *svd_build(struct svd_reader *rd, const char *path)
 {
-    struct builder b = {rd, rd->a, rd->dg, NULL, NULL, 0, 0, NULL, REGC_MAP_INIT};
+    struct builder b = {rd, rd->a, rd->dg, NULL, NULL, 0, 0, NULL, REGC_MAP_INIT, REGC_MAP_INIT};
     unsigned errors = rd->dg->nerrors;
     b.spec = new_spec(&b, path);
     struct props dev = {.size = 32};
@@ -1570,6 +1577,7 @@ struct model_spec *svd_build(struct svd_reader *rd, const char *path)
             read_periph(&b, rd->device->kids[i], &dev, &irqs);
     check_overlaps(&b);
     regc_map_release(&b.reg_names);
+    regc_map_release(&b.array_index);
     free(b.made);
     return rd->dg->nerrors > errors ? NULL : b.spec;
 }
