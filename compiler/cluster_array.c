@@ -96,11 +96,12 @@ static void signature(struct block_places *p, const struct model_cluster *cl, ui
     }
 }
 
-size_t cluster_array_run(struct block_places *p, const struct block_kids *k, size_t i,
+size_t cluster_array_run(struct block_places *p, const struct block_kids *k, size_t i, bool lists,
                          reg_sig_fn *sig, void *ctx, uint64_t *stride)
 {
     const struct model_cluster *first = p->b->clusters[k->cls[i]];
-    if (first->count > 1 || !first->written_name || !strstr(first->written_name, "[%s]"))
+    const char *w = first->written_name;
+    if (first->count > 1 || !w || !(strstr(w, "[%s]") || (lists && strstr(w, "%s"))))
         return 1;
     struct buf want = BUF_INIT, got = BUF_INIT;
     signature(p, first, first->address, cluster_prefix_len(first), sig, ctx, &want);

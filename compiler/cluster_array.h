@@ -41,10 +41,11 @@ typedef void reg_sig_fn(void *ctx, const struct model_reg *r, struct buf *out);
 
 /*
  * How many of the clusters from kids->cls[i] on are one "NAME[%s]" array the reader expanded
- * per index: same written name, evenly apart (*stride), holding the same registers and clusters
- * at the same offsets (compared with 'sig' besides). 1 when cls[i] is no such array.
+ * per index (with 'lists', also one "NAME%s" list: -t svd writes it back as one): same written
+ * name, evenly apart (*stride), holding the same registers and clusters at the same offsets
+ * (compared with 'sig' besides). 1 when cls[i] is no such array.
  */
-size_t cluster_array_run(struct block_places *p, const struct block_kids *k, size_t i,
+size_t cluster_array_run(struct block_places *p, const struct block_kids *k, size_t i, bool lists,
                          reg_sig_fn *sig, void *ctx, uint64_t *stride);
 
 /* "NAME" of a cluster written "NAME[%s]" (one element of an array the reader expanded), else its

@@ -444,6 +444,22 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
             dt_push(c->a, names, str_or_null(c, r->index_names[i]));
     }
     SET(c, o, "index_names", names);
+    struct dt *ai = dt_null(); /* <dimArrayIndex>: the enumeration naming the indices */
+    if (r->array_index) {
+        ai = dt_obj(c->a);
+        SET_STR(c, ai, "enum_name", r->array_index->enum_name);
+        struct dt *values = dt_list(c->a);
+        for (size_t i = 0; i < r->array_index->nvalues; i++) {
+            const struct model_value *v = r->array_index->values[i];
+            struct dt *vo = dt_obj(c->a);
+            SET_STR(c, vo, "name", v->name);
+            SET(c, vo, "value", hex(c, v->value));
+            SET_STR(c, vo, "desc", v->desc);
+            dt_push(c->a, values, vo);
+        }
+        SET(c, ai, "values", values);
+    }
+    SET(c, o, "array_index", ai);
     return o;
 }
 
@@ -455,6 +471,8 @@ static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
     static const char *const reads[] = {NULL, "clear", "set", "modify", "modifyExternal"};
     static const char *const wcs[] = {NULL, "writeAsRead", "useEnumeratedValues", "range"};
     struct dt *o = dt_obj(c->a);
+    /* the regspec attribute of the same semantics (RW, RW0C...): what regctl --spec reads */
+    SET(c, o, "class", dt_str_ref(c->a, regc_access_text(f->access)));
     SET(c, o, "write_effect", dt_str_ref(c->a, writes[f->write_effect]));
     SET(c, o, "read_action", dt_str_ref(c->a, reads[f->read_effect]));
     SET(c, o, "write_once", dt_bool(f->write_once));
@@ -1059,6 +1077,11 @@ static struct dt *masks_json(struct ctx *c, const struct model_masks *m)
     SET(c, o, "w1s", hex(c, m->w1s));
     SET(c, o, "writable", hex(c, m->writable));
     SET(c, o, "preserve", hex(c, m->preserve)); /* the gap class (i27m) */
+    /* the write side effects of memory-mapped registers (RW0C ... WOO), as the C header's */
+    SET(c, o, "w0", hex(c, m->w0));
+    SET(c, o, "w1t", hex(c, m->w1t));
+    SET(c, o, "wany", hex(c, m->wany));
+    SET(c, o, "once", hex(c, m->once));
     return o;
 }
 

@@ -313,7 +313,7 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
     uint64_t stride = k->stride;
     unsigned count = k->count > 1 ? k->count : 0;
     const char *name = k->name;
-    size_t n = cluster_array_run(&c->places, kids, i, qualifier_sig, NULL, &stride);
+    size_t n = cluster_array_run(&c->places, kids, i, false, qualifier_sig, NULL, &stride);
     if (n > 1) {
         name = cluster_array_name(c->a, k);
         count = (unsigned)n;

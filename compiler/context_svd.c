@@ -199,13 +199,34 @@ static const char *dim_index_of(struct arena *a, const char *pattern, const char
     return idx;
 }
 
-/* dim, dimIncrement and dimIndex ("i,j,k"; NULL for 0..n-1) as one object. */
-static struct dt *dim_obj(struct arena *a, unsigned count, uint64_t incr, const char *index)
+/* A register array's dimArrayIndex: headerEnumName and its index names, or null. */
+static struct dt *array_index_obj(struct arena *a, const struct model_array_index *x)
+{
+    if (!x)
+        return dt_null();
+    struct dt *o = dt_obj(a), *values = dt_list(a);
+    SET(a, o, "enum_name", str_or_null(a, x->enum_name));
+    for (size_t i = 0; i < x->nvalues; i++) {
+        struct dt *v = dt_obj(a);
+        SET(a, v, "name", dt_str(a, x->values[i]->name));
+        SET(a, v, "desc", str_or_null(a, x->values[i]->desc));
+        SET(a, v, "value", dt_str_ref(a, arena_printf(a, "%" PRIu64, x->values[i]->value)));
+        SET(a, v, "is_default", dt_bool(false));
+        dt_push(a, values, v);
+    }
+    SET(a, o, "values", values);
+    return o;
+}
+
+/* dim, dimIncrement, dimIndex ("i,j,k"; NULL for 0..n-1) and dimArrayIndex as one object. */
+static struct dt *dim_obj(struct arena *a, unsigned count, uint64_t incr, const char *index,
+                          const struct model_array_index *names)
 {
     struct dt *o = dt_obj(a);
     SET(a, o, "count", dt_int(a, count));
     SET(a, o, "increment", hex(a, incr));
     SET(a, o, "dim_index", str_or_null(a, index)); /* not "index": tables.h gives every index an int t_index */
+    SET(a, o, "array_index", array_index_obj(a, names));
     return o;
 }
 
@@ -290,7 +311,7 @@ static struct dt *fields_list(struct arena *a, const struct model_reg *r)
             size_t k = i + 1; /* the list's second field: its step */
             while (field_skipped(r->fields[k]))
                 k++;
-            dim = dim_obj(a, (unsigned)n, r->fields[k]->lsb - f->lsb, index);
+            dim = dim_obj(a, (unsigned)n, r->fields[k]->lsb - f->lsb, index, NULL);
             for (size_t seen = 1; seen < n; k++) /* past the rest of the list */
                 seen += !field_skipped(r->fields[k]);
             i = k - 1;
@@ -429,14 +450,14 @@ static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t 
             index = join(a, r->index_names, r->count);
         else if (r->first != 0)
             index = arena_printf(a, "%u-%u", r->first, r->first + r->count - 1);
-        dim = dim_obj(a, r->count, r->stride, index);
+        dim = dim_obj(a, r->count, r->stride, index, r->array_index);
         name = arena_printf(a, "%s[%%s]", name);
     } else {
         const char *index = NULL;
         uint64_t incr = 0;
         size_t n = reg_run(a, b, *i, &index, &incr);
         if (index) {
-            dim = dim_obj(a, (unsigned)n, incr, index);
+            dim = dim_obj(a, (unsigned)n, incr, index, r->array_index);
             name = r->dim_of;
             *i += n - 1;
         }
@@ -477,13 +498,15 @@ static void svd_reg_sig(void *ctx, const struct model_reg *r, struct buf *out)
 }
 
 /*
- * The dimIndex of the run of 'n' clusters from kids->cls[i] ("" for 0..n-1), read from their
- * names as the reader made them of "NAME[%s]"; NULL when a name is not so made.
+ * The dimIndex of the run of 'n' clusters from kids->cls[i] ("" for 0..n-1 of a "NAME[%s]"
+ * array), read from their names as the reader made them of "NAME[%s]" or "NAME%s"; NULL when a
+ * name is not so made.
  */
 static const char *run_index(struct item_maker *m, const struct block_kids *k, size_t i, size_t n)
 {
     const char *w = m->b->clusters[k->cls[i]]->written_name, *at = strstr(w, "[%s]");
-    const char *pattern = arena_printf(m->a, "%.*s%%s%s", (int)(at - w), w, at + 4);
+    /* a "NAME%s" list keeps its dimIndex written out, as a register list does */
+    const char *pattern = at ? arena_printf(m->a, "%.*s%%s%s", (int)(at - w), w, at + 4) : w;
     const char **idx = arena_alloc(m->a, n * sizeof(*idx));
     bool plain = true;
     for (size_t e = 0; e < n; e++) {
@@ -492,7 +515,7 @@ static const char *run_index(struct item_maker *m, const struct block_kids *k, s
             return NULL;
         plain &= strcmp(idx[e], arena_printf(m->a, "%zu", e)) == 0;
     }
-    return plain ? "" : join(m->a, idx, n);
+    return plain && at ? "" : join(m->a, idx, n);
 }
 
 /* Finds the cluster arrays the reader expanded, in every place of the block. */
@@ -502,7 +525,7 @@ static void find_runs(struct item_maker *m)
         const struct block_kids *k = p < m->b->nclusters ? &m->places.of[p] : &m->places.top;
         for (size_t i = 0; i < k->ncls;) {
             uint64_t stride = 0;
-            size_t n = cluster_array_run(&m->places, k, i, svd_reg_sig, m->a, &stride);
+            size_t n = cluster_array_run(&m->places, k, i, true, svd_reg_sig, m->a, &stride);
             const char *index = n > 1 ? run_index(m, k, i, n) : NULL;
             if (!index) {
                 i++;
@@ -525,6 +548,13 @@ static bool hidden(struct item_maker *m, const struct model_cluster *c)
     return false;
 }
 
+/* "CH" of a list written "CH%s" (its description when it has none). */
+static const char *list_name(struct arena *a, const char *written)
+{
+    const char *at = strstr(written, "%s");
+    return arena_printf(a, "%.*s%s", (int)(at - written), written, at + 2);
+}
+
 static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *c,
                               const struct model_reg *r, struct dt *items)
 {
@@ -534,7 +564,11 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     const struct cluster_run *run = &m->runs[cluster_index(m, c)];
     const char *name = array ? arena_printf(a, "%s[%%s]", c->name) : c->name;
     SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
-    const char *desc = c->desc ? c->desc : run->n > 1 ? cluster_array_name(a, c) : c->name;
+    const char *desc = c->desc ? c->desc
+                       : run->n > 1 && !strstr(c->written_name, "[%s]")
+                           ? list_name(a, c->written_name)
+                       : run->n > 1 ? cluster_array_name(a, c)
+                                    : c->name;
     SET(a, o, "desc", dt_str(a, desc));
     SET(a, o, "derived_from", str_or_null(a, c->derived_from));
     SET(a, o, "alternate", str_or_null(a, c->alternate));
@@ -542,8 +576,8 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     const char *index = r->index_names ? join(a, r->index_names, c->count)
                         : r->first     ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
                                        : NULL;
-    SET(a, o, "dim", array         ? dim_obj(a, c->count, c->stride, index)
-                     : run->n > 1 ? dim_obj(a, (unsigned)run->n, run->stride, run->index)
+    SET(a, o, "dim", array         ? dim_obj(a, c->count, c->stride, index, NULL)
+                     : run->n > 1 ? dim_obj(a, (unsigned)run->n, run->stride, run->index, NULL)
                                   : dt_null());
     SET(a, o, "offset", hex(a, c->address - cluster_base(c->parent)));
     SET(a, o, "items", items);

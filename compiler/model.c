@@ -110,13 +110,29 @@ static bool field_is_level(const struct model_reg *r, const struct model_field *
            (bc->freeze_enable.name && strcmp(bc->freeze_enable.name, f->name) == 0);
 }
 
+/*
+ * The mask classes of field f: its attribute's, except that an SVD field whose writeConstraint
+ * is writeAsRead ("only the last read value can be written", CMSIS-SVD.xsd) is written back as
+ * read, like the gap class: in the preserve mask and in no mask a safe write takes from
+ * 'wanted' or sets (writable, write-only, write-1/0 actions, toggles).
+ */
+static unsigned field_mask_classes(const struct model_field *f)
+{
+    unsigned cls = regc_sem_classes(model_field_sem(f));
+    if (f->wc.kind == WC_WRITE_AS_READ)
+        cls = (cls & ~(unsigned)(REGC_MASK_WRITABLE | REGC_MASK_WO | REGC_MASK_W1C | REGC_MASK_W1S |
+                                 REGC_MASK_W0 | REGC_MASK_W1T)) |
+              REGC_MASK_PRESERVE | REGC_MASK_KEEP;
+    return cls;
+}
+
 struct model_masks model_reg_masks(const struct model_reg *r)
 {
     struct model_masks m = {0};
     for (size_t i = 0; i < r->nfields; i++) {
         const struct model_field *f = r->fields[i];
         uint64_t bits = model_field_mask(f);
-        unsigned cls = regc_sem_classes(model_field_sem(f));
+        unsigned cls = field_mask_classes(f);
         m.mbz |= cls & REGC_MASK_MBZ ? bits : 0;
         m.mb1 |= cls & REGC_MASK_MB1 ? bits : 0;
         m.ignored |= cls & REGC_MASK_IGNORED ? bits : 0;

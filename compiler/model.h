@@ -166,6 +166,7 @@ struct model_reg {
     const char *derived_from; /* as written */
     const char *dim_of;       /* expanded from a dim list: the name as written ("CH%s_CTL") */
     const char **index_names; /* an array's dimIndex names, 'count' of them; NULL: numbers */
+    const struct model_array_index *array_index; /* SVD <dimArrayIndex>, or NULL */
     struct model_cluster *cluster; /* innermost cluster it was written in, or NULL */
 };
 
@@ -181,6 +182,13 @@ struct model_cluster {
     uint64_t stride;           /* dimIncrement */
     struct model_cluster *parent;
     struct srcpos pos;
+};
+
+/* <dimArrayIndex> of an SVD register array: an enumeration naming its indices */
+struct model_array_index {
+    const char *enum_name; /* headerEnumName, or NULL */
+    struct model_value **values;
+    size_t nvalues;
 };
 
 /* <addressBlock offset= size= usage=> of an SVD peripheral */

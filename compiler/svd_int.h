@@ -29,6 +29,7 @@ enum svd_kind {
     SVD_VALUE,
     SVD_INTERRUPT,
     SVD_ADDR_BLOCK,
+    SVD_DIM_ENUM, /* <dimArrayIndex> of a register array: headerEnumName and values */
     SVD_KIND__COUNT
 };
 

@@ -56,8 +56,10 @@ struct builder {
     struct model_spec *spec;
     struct made *made;
     size_t nmade, made_cap;
-    struct model_block *blk;   /* the block being filled */
-    struct regc_map reg_names; /* its registers by name (a file may have thousands) */
+    struct model_block *blk;     /* the block being filled */
+    struct regc_map reg_names;   /* its registers by name (a file may have thousands) */
+    struct regc_map array_index; /* <dimArrayIndex> node -> what it made: each read (and
+                                    reported) once, however many registers a dim list makes */
 };
 
 static const char *name_of(const struct svd_node *n)
@@ -783,6 +785,51 @@ static const char *alternate_of(const struct svd_node *n, const struct model_clu
     return NULL;
 }
 
+/*
+ * The <dimArrayIndex> of register node n (an enumeration naming the indices of its array,
+ * CMSIS-SVD.xsd dimArrayIndexType: headerEnumName, enumeratedValue name/value/description), or
+ * NULL. A value without a name or a number is reported and dropped.
+ */
+static const struct model_array_index *array_index(struct builder *b, const struct svd_node *n)
+{
+    const struct svd_node *e = NULL;
+    for (size_t i = 0; i < n->nkids && !e; i++)
+        if (n->kids[i]->kind == SVD_DIM_ENUM)
+            e = n->kids[i];
+    if (!e)
+        return NULL;
+    bool found;
+    struct regc_map_entry *made = xmap_put(&b->array_index, &e, sizeof(e), &found);
+    if (found)
+        return made->val;
+    struct model_array_index *x = arena_zalloc(b->a, sizeof(*x));
+    made->val = x;
+    x->enum_name = e->text[SVD_T_ENUM_NAME];
+    size_t cap = 0;
+    for (size_t k = 0; k < e->nkids; k++) {
+        const struct svd_node *v = e->kids[k];
+        const char *s = v->text[SVD_T_VALUE];
+        struct model_value *m = arena_zalloc(b->a, sizeof(*m));
+        if (!v->text[SVD_T_NAME] || !s) {
+            diag_report(b->dg, DIAG_SVD_MISSING, v->pos,
+                        "an enumeratedValue of the dimArrayIndex of register '%s' has no <%s>",
+                        name_of(n), v->text[SVD_T_NAME] ? "value" : "name");
+            continue;
+        }
+        if (!parse_number(s, &m->value, &m->dont_care) || m->dont_care) {
+            diag_report(b->dg, DIAG_BAD_NUMBER, tpos(v, SVD_T_VALUE),
+                        "value '%s' of index name '%s' of register '%s' is not a number", s,
+                        v->text[SVD_T_NAME], name_of(n));
+            continue;
+        }
+        m->name = identifier(b, v->text[SVD_T_NAME], "enumeratedValue", v->pos);
+        m->desc = v->text[SVD_T_DESC];
+        m->pos = v->pos;
+        arena_push(b->a, (void ***)&x->values, &x->nvalues, &cap, m);
+    }
+    return x;
+}
+
 static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, const char *name,
                                  uint64_t offset, const struct props *p, const struct place *at)
 {
@@ -811,6 +858,7 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
         size_t gcap = arena_push_cap(b->blk->nalt_groups);
         arena_push(b->a, (void ***)&b->blk->alt_groups, &b->blk->nalt_groups, &gcap, g);
     }
+    r->array_index = array_index(b, n);
     reg_reset(b, r, n, p);
     return r;
 }
@@ -1498,7 +1546,7 @@ static struct model_spec *new_spec(struct builder *b, const char *path)
 
 struct model_spec *svd_build(struct svd_reader *rd, const char *path)
 {
-    struct builder b = {rd, rd->a, rd->dg, NULL, NULL, 0, 0, NULL, REGC_MAP_INIT};
+    struct builder b = {rd, rd->a, rd->dg, NULL, NULL, 0, 0, NULL, REGC_MAP_INIT, REGC_MAP_INIT};
     unsigned errors = rd->dg->nerrors;
     b.spec = new_spec(&b, path);
     struct props dev = {.size = 32};
@@ -1509,6 +1557,7 @@ struct model_spec *svd_build(struct svd_reader *rd, const char *path)
             read_periph(&b, rd->device->kids[i], &dev, &irqs);
     check_overlaps(&b);
     regc_map_release(&b.reg_names);
+    regc_map_release(&b.array_index);
     free(b.made);
     return rd->dg->nerrors > errors ? NULL : b.spec;
 }

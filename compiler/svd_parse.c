@@ -24,7 +24,7 @@ const char *svd_kind_name(enum svd_kind k)
     static const char *const names[] = {
         "device",    "cpu",         "peripheral",       "cluster",
         "register",  "field",       "enumeratedValues", "enumeratedValue",
-        "interrupt", "addressBlock"};
+        "interrupt", "addressBlock", "dimArrayIndex"};
     return names[k];
 }
 
@@ -174,6 +174,9 @@ static int child_kind(enum svd_kind parent, enum svd_tag tag, bool *wrapper)
         {SVD_REG, SVD_TAG_FIELD, SVD_FIELD},
         {SVD_FIELD, SVD_TAG_ENUMERATED_VALUES, SVD_ENUMS},
         {SVD_ENUMS, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
+        /* the index names of a register array; of a peripheral or cluster: skipped (ignored()) */
+        {SVD_REG, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
+        {SVD_DIM_ENUM, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
     };
     for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
         if (rules[i].parent == parent && rules[i].tag == tag) {

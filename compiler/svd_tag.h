@@ -25,7 +25,8 @@
     X(FIELD, "field")                                                                              \
     X(ENUMERATED_VALUES, "enumeratedValues")                                                       \
     X(ENUMERATED_VALUE, "enumeratedValue")                                                         \
-    X(WRITE_CONSTRAINT, "writeConstraint")
+    X(WRITE_CONSTRAINT, "writeConstraint")                                                         \
+    X(DIM_ARRAY_INDEX, "dimArrayIndex")
 
 /* A text element's number is its enum svd_text; the others follow. */
 enum svd_tag {

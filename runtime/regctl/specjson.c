@@ -139,12 +139,16 @@ static struct regc_field *fields_of(struct conv *c, json_t *arr, unsigned width,
                                    .reset = hexv(x, "reset"),
                                    .implicit = boolv(x, "implicit"),
                                    .desc = str(c, x, "desc")};
-        f[i].access = regc_access_parse(f[i].access_text);
+        /* a field read from SVD: 'access' is SVD's spelling ("read-write, oneToClear"), the
+           attribute is svd.class (docs/json.md); the text is kept as the user knows it */
+        json_t *svd = json_object_get(x, "svd");
+        const char *cls = json_is_object(svd) ? str(c, svd, "class") : f[i].access_text;
+        f[i].access = regc_access_parse(cls);
         if (f[i].access == REGC_ACCESS_UNKNOWN)
             err(c, p,
-                "access '%s' is not one regc knows (RW, RO, RO-V, WO, RW-V, RWS, RW1C, RW1S, "
+                "%s '%s' is not one regc knows (RW, RO, RO-V, WO, RW-V, RWS, RW1C, RW1S, "
                 "RV, rsv, RV1, ig, gap, RW0C, RW0S, RW1T, RW0T, RWAC, RWAS, RWO, WOO)",
-                f[i].access_text);
+                cls == f[i].access_text ? "access" : "svd.class", cls);
         if (f[i].lsb > f[i].msb || f[i].msb >= width) {
             err(c, p, "bits %u:%u of field '%s' are not within the register's %u bits", f[i].msb,
                 f[i].lsb, f[i].name, width);

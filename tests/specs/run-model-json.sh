@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/specs/run-model-json.sh - the JSON export of the model (regc -t json, docs/json.md).
 #
-# For every spec of regspec/, examples/specs/ and tests/golden/, and tests/docs/hostile.xml (hostile text):
+# For every spec of regspec/, examples/specs/ and tests/golden/, tests/docs/hostile.xml (hostile text)
+# and tests/svd/features.svd (an SVD device):
 #   - the export validates against docs/regc-model.schema.json (python3-jsonschema,
 #     draft 7), (that the output is the same from run to run is checked by
 #     `make generated` in CI, which must leave generated/ unchanged);
@@ -71,8 +72,14 @@ for mb, cb in zip(model["blocks"], ctx["blocks"]):
     assert [r["name"] for r in mb["registers"]] == [r["name"] for r in cb["registers"]], mb["name"]
     for mr, cr in zip(mb["registers"], cb["registers"]):
         add(cr["c_def"]["reset"].strip(), hexval(mr["reset"]))
-        for k in ("mbz", "mb1", "ignored", "ro", "wo", "w1c", "w1s", "writable"):
+        for k in ("mbz", "mb1", "ignored", "ro", "wo", "w1c", "w1s", "writable", "preserve"):
             add(cr["c_def"][k].strip(), hexval(mr["masks"][k]))
+        # the side-effect masks are in the header where a register has side effects
+        for k in ("w0", "w1t", "wany", "once"):
+            if cr["c_has_effects"]:
+                add(cr["c_def"][k].strip(), hexval(mr["masks"][k]))
+            else:
+                assert mr["masks"][k] == "0x0", (mr["name"], k, "no _MASK in the header")
     assert [e["name"] for e in mb["events"]] == [e["name"] for e in cb["events"]], mb["name"]
     for me, ce in zip(mb["events"], cb["events"]):
         add(ce["c_def"]["name"].strip(), hexval(me["encoding"]))
@@ -109,13 +116,16 @@ LEGEND = {
     "RV1": {"mb1"},              # reserved: must write 1
     "ig": {"ignored"},           # ignored: reads 0, writes ignored
     "gap": {"preserve"},         # not described: written back as read
-    # write side effects of memory-mapped registers: the export carries their "writable"
-    # (their own write-0, toggle, any-write and once masks are the header's only)
-    "RW0C": {"writable"}, "RW0S": {"writable"}, "RW1T": {"writable"}, "RW0T": {"writable"},
-    "RWAC": {"writable"}, "RWAS": {"writable"}, "RWO": {"writable"},
-    "WOO": {"wo", "writable"},   # write-only, once
+    # write side effects of memory-mapped registers: "w0" a 0 acts, "w1t" a 1 toggles,
+    # "wany" any write acts, "once" the first write after reset only
+    "RW0C": {"w0", "writable"}, "RW0S": {"w0", "writable"}, "RW0T": {"w0", "writable"},
+    "RW1T": {"w1t", "writable"},
+    "RWAC": {"wany", "writable"}, "RWAS": {"wany", "writable"},
+    "RWO": {"once", "writable"},
+    "WOO": {"once", "wo", "writable"},   # write-only, once
 }
-KINDS = ("mbz", "mb1", "ignored", "ro", "wo", "w1c", "w1s", "writable", "preserve")
+KINDS = ("mbz", "mb1", "ignored", "ro", "wo", "w1c", "w1s", "writable", "preserve",
+         "w0", "w1t", "wany", "once")
 model = json.load(open(sys.argv[1]))
 bad = nregs = 0
 for b in model["blocks"]:
@@ -126,13 +136,20 @@ for b in model["blocks"]:
         problems = []
         for f in r["fields"]:
             bits = ((1 << (f["msb"] - f["lsb"] + 1)) - 1) << f["lsb"]
-            if f["access"] not in LEGEND:
-                problems.append(f"field {f['name']}: access {f['access']} is not in the legend")
+            # an SVD field: its access is SVD's spelling, its class the attribute of the legend
+            svd = f.get("svd")
+            acc = svd["class"] if svd else f["access"]
+            if acc not in LEGEND:
+                problems.append(f"field {f['name']}: access {acc} is not in the legend")
                 continue
+            kinds = LEGEND[acc]
+            # writeAsRead (docs/json.md, masks.preserve): written back as read, in no write mask
+            if svd and svd["write_constraint"] and svd["write_constraint"]["kind"] == "writeAsRead":
+                kinds = (kinds - {"writable", "wo", "w1c", "w1s", "w0", "w1t"}) | {"preserve"}
             if covered & bits:
                 problems.append(f"field {f['name']}: bits {f['msb']}:{f['lsb']} overlap another field")
             covered |= bits
-            for k in LEGEND[f["access"]]:
+            for k in kinds:
                 want[k] |= bits
         if covered != (1 << r["width"]) - 1:
             problems.append(f"fields cover {covered:#x}, not the {r['width']} bits of the width")
@@ -151,7 +168,8 @@ PY
 
 specs=$(ls regspec/*.xml; ls examples/specs/*.xml; grep -l '<regspec' tests/golden/*.xml; echo tests/docs/hostile.xml)
 exports=()
-for spec in $specs; do
+# and an SVD device (tests/svd/features.svd: every write side effect, writeAsRead)
+for spec in $specs tests/svd/features.svd; do
     name=$(basename "$spec" .xml)
     out=$tmp/$name.json
     if ! "$regc" -t json "$spec" -o "$out" 2>"$tmp/err"; then

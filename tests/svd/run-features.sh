@@ -63,12 +63,18 @@ _Static_assert(FEAT_UART0_FLAGS_WANY_MASK == 0x30u, "CL [4], ST [5]: any write a
 _Static_assert(FEAT_UART0_FLAGS_ONCE_MASK == 0x40u, "LOCK [6]: the first write only");
 _Static_assert(FEAT_UART0_FLAGS_PRESERVE_MASK == 0xFFFF0000u, "31:16: a gap");
 _Static_assert(FEAT_UART0_FLAGS_RO_MASK == 0x80u, "RC [7]: read-only (a read clears it)");
+/* LOCKED: KEY [7:0] writeAsRead is written back as read, like the gap 31:9; EN [8] writable */
+_Static_assert(FEAT_UART0_LOCKED_PRESERVE_MASK == 0xFFFFFEFFu, "KEY [7:0] and 31:9 kept as read");
+_Static_assert(FEAT_UART0_LOCKED_WRITABLE_MASK == 0x100u, "EN [8] only");
 /* FIFO[%s] (0x80, 0x20 apart) holding BUF[%s] (4 at +0x4, stride 4) and SUB[%s] (+0x14, 0x8 apart) */
 _Static_assert(FEAT_UART0_FIFO0_BUF_COUNT == 4 && FEAT_UART0_FIFO0_BUF_STRIDE == 4, "BUF in FIFO0");
 _Static_assert(FEAT_UART0_FIFO1_BUF_ADDR_C(0, 3) == 0x400000B0u, "UART0 FIFO[1].BUF[3]: 0x80+0x20+0x4+0xC");
 _Static_assert(FEAT_UART0_FIFO0_BUF_ADDR_C(1, 0) == 0x40001084u, "UART1 FIFO[0].BUF[0]");
 _Static_assert(FEAT_UART0_FIFO1_SUB_VAL_ADDR_C(0, 1) == 0x400000BCu, "FIFO[1].SUB[1].VAL: 0x80+0x20+0x14+0x8");
 _Static_assert(FEAT_UART0_FIFO0_SUB_VAL_ADDR_C(0, 0) == 0x40000094u, "FIFO[0].SUB[0].VAL");
+/* LINK%s with dimIndex RX,TX (0xC0, 8 apart): CFG at +0, STAT at +4 */
+_Static_assert(FEAT_UART0_LINKRX_CFG_UART0_ADDR == 0x400000C0u, "LINKRX_CFG");
+_Static_assert(FEAT_UART0_LINKTX_STAT_UART1_ADDR == 0x400010CCu, "UART1 LINKTX_STAT");
 _Static_assert(FEAT_UART0_FIFO0_SUB_VAL_COUNT == 2 && FEAT_UART0_FIFO0_SUB_VAL_STRIDE == 8, "SUB[%s]");
 int main(void) { return 0; }
 C
@@ -89,7 +95,9 @@ int main(void)
     uint32_t c = feat_uart0_ctrl_write_value(0xFFFFFFFFu, 0, 0);
     uint32_t s = feat_uart0_status_write_value(0xFFFFu, 0, 0);
     uint32_t k = feat_uart0_ctrl_write_value(0x12345678u, 0x00000F07u, 0);
-    printf("%08x %04x %08x\n", (unsigned)c, (unsigned)s, (unsigned)k);
+    printf("%08x %04x %08x ", (unsigned)c, (unsigned)s, (unsigned)k);
+    /* LOCKED read as 0x12345678, all wanted 1: EN [8] 1, KEY [7:0] (writeAsRead) and 31:9 as read */
+    printf("%08x\n", (unsigned)feat_uart0_locked_write_value(0x12345678u, 0xFFFFFFFFu, 0));
     /* writeConstraint rules, worked out from the file: PRESC 2..9 (<range>), SEL 0 or 2 (the
      * values a write may use; C is usage read). CMSIS-SVD.xsd 1.3.12: "writeConstraint
      * specifies the subset of allowed write values" */
@@ -117,11 +125,11 @@ int main(void)
 }
 C
 if gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp" "$tmp/rmw.c" -o "$tmp/rmw" 2>"$tmp/cc" &&
-    [ "$("$tmp/rmw")" = "$(printf 'fffff0f8 fffe 12345f7f\nffff128b ffff128a ffff128f')" ]; then
-    tap_ok "features.svd: a safe write keeps the bits no field describes as read; writeConstraint rules"
+    [ "$("$tmp/rmw")" = "$(printf 'fffff0f8 fffe 12345f7f 12345778\nffff128b ffff128a ffff128f')" ]; then
+    tap_ok "features.svd: a safe write keeps the bits no field describes and writeAsRead fields as read; writeConstraint rules"
 else
-    tap_fail "features.svd: a safe write keeps the bits no field describes as read; writeConstraint rules" \
-        "$(cat "$tmp/cc"; "$tmp/rmw" 2>&1)" "want: fffff0f8 fffe 12345f7f / ffff128b ffff128a ffff128f"
+    tap_fail "features.svd: a safe write keeps the bits no field describes and writeAsRead fields as read; writeConstraint rules" \
+        "$(cat "$tmp/cc"; "$tmp/rmw" 2>&1)" "want: fffff0f8 fffe 12345f7f 12345778 / ffff128b ffff128a ffff128f"
 fi
 
 # The descriptor tables carry the same: libregrt's checked write refuses what the rules refuse
@@ -166,11 +174,14 @@ int main(void)
     if (!g)
         return 1;
     printf("%08llx ", (unsigned long long)regc_rmw_value(g, 0xFFFF00FFu, 0xFF00, 0x1200));
-    printf("%d %d %d %d %08llx\n", regc_check(&FEAT_spec, t, NULL, 0x22, msg, sizeof msg),
+    printf("%d %d %d %d %08llx ", regc_check(&FEAT_spec, t, NULL, 0x22, msg, sizeof msg),
            regc_check(&FEAT_spec, t, NULL, 0x09, msg, sizeof msg) == 0,
            regc_check(&FEAT_spec, t, NULL, 0x2A, msg, sizeof msg) != 0,
            regc_check(&FEAT_spec, t, NULL, 0x32, msg, sizeof msg) != 0,
            (unsigned long long)regc_rmw_value(c, 0xFFFFFFFFu, 0x7, 0x0));
+    /* LOCKED read as 0x12345678, EN [8] set: KEY (writeAsRead) and the gap kept as read */
+    const struct regc_reg *l = regc_block_reg(b, "LOCKED");
+    printf("%08llx\n", l ? (unsigned long long)regc_rmw_value(l, 0x12345678u, 0x100, 0x100) : 0);
     return 0;
 }
 C
@@ -180,11 +191,11 @@ if [ ! -f "$BUILD/libregrt.a" ]; then
     tap_skip "features.svd: libregrt checks the writeConstraint rules" "no $BUILD/libregrt.a (make)"
 # shellcheck disable=SC2086 # $san: the sanitizers libregrt.a was built with under SAN=1
 elif gcc -std=c11 -Wall -Wextra -Werror $san -I"$tmp" -Iruntime/include "$tmp/rt.c" "$BUILD/libregrt.a" \
-        -lpthread -o "$tmp/rt" 2>"$tmp/cc" && [ "$("$tmp/rt")" = "26 24 ffff12cb 0 1 1 1 fffffff8" ]; then
-    tap_ok "features.svd: libregrt checks the writeConstraint rules, keeps the gap bits, writes write-0-acts bits 1; the simulator stores by class"
+        -lpthread -o "$tmp/rt" 2>"$tmp/cc" && [ "$("$tmp/rt")" = "26 24 ffff12cb 0 1 1 1 fffffff8 12345778" ]; then
+    tap_ok "features.svd: libregrt checks the writeConstraint rules, keeps the gap bits and writeAsRead fields, writes write-0-acts bits 1; the simulator stores by class"
 else
-    tap_fail "features.svd: libregrt checks the writeConstraint rules, keeps the gap bits, writes write-0-acts bits 1; the simulator stores by class" \
-        "$(cat "$tmp/cc"; "$tmp/rt" 2>&1)" "want: 26 24 ffff12cb 0 1 1 1 fffffff8"
+    tap_fail "features.svd: libregrt checks the writeConstraint rules, keeps the gap bits and writeAsRead fields, writes write-0-acts bits 1; the simulator stores by class" \
+        "$(cat "$tmp/cc"; "$tmp/rt" 2>&1)" "want: 26 24 ffff12cb 0 1 1 1 fffffff8 12345778"
 fi
 
 "$regc" tests/svd/features.svd -t json -o "$tmp/feat.json"
@@ -210,13 +221,28 @@ assert regs["PORT_SET"]["svd"]["cluster"] == "PORT" and regs["PORT_SET"]["array"
 assert [(c["name"], c["parent"], c["address"]) for c in b["svd"]["clusters"]] == \
     [("PORT", None, "0x40"), ("DMA", None, "0x60"), ("CH", "DMA", "0x68"),
      ("FIFO0", None, "0x80"), ("SUB", "FIFO0", "0x94"), ("FIFO1", None, "0xa0"),
-     ("SUB", "FIFO1", "0xb4")]
+     ("SUB", "FIFO1", "0xb4"), ("LINKRX", None, "0xc0"), ("LINKTX", None, "0xc8")]
 flags = {f["name"]: f for f in regs["FLAGS"]["fields"]}
 assert flags["RC"]["access"] == "read-only, readAction clear", flags["RC"]["access"]
 assert flags["ZC"]["access"] == "read-write, zeroToClear", flags["ZC"]["access"]
 gaps = [(f["lsb"], f["msb"], f["access"]) for f in regs["CTRL"]["fields"] if f["implicit"]]
 assert sorted(gaps) == [(3, 7, "gap"), (12, 31, "gap")], gaps
 assert regs["CTRL"]["masks"]["preserve"] == "0xfffff0f8" and regs["CTRL"]["masks"]["mbz"] == "0x0"
+# DATA[%s]'s dimArrayIndex: enumeration DataIdx naming index 0 LOW ("first byte") and 3 HIGH
+assert regs["DATA"]["svd"]["array_index"] == {"enum_name": "DataIdx", "values": [
+    {"name": "LOW", "value": "0x0", "desc": "first byte"},
+    {"name": "HIGH", "value": "0x3", "desc": None}]}, regs["DATA"]["svd"]["array_index"]
+assert regs["CTRL"]["svd"]["array_index"] is None
+locked = {f["name"]: f for f in regs["LOCKED"]["fields"]}
+assert locked["KEY"]["svd"]["write_constraint"]["kind"] == "writeAsRead"
+assert regs["LOCKED"]["masks"]["preserve"] == "0xfffffeff", regs["LOCKED"]["masks"]
+assert regs["LOCKED"]["masks"]["writable"] == "0x100", regs["LOCKED"]["masks"]
+# the side-effect masks (docs/json.md): FLAGS' ZC, ZS, ZT a 0 acts; OT toggles; CL, ST any write;
+# LOCK once (the same bits as the C header's, worked out above from the file)
+fm = regs["FLAGS"]["masks"]
+assert (fm["w0"], fm["w1t"], fm["wany"], fm["once"]) == ("0xb", "0x4", "0x30", "0x40"), fm
+assert [flags[n]["svd"]["class"] for n in ("ZC", "ZS", "OT", "ZT", "CL", "ST", "LOCK", "RC", "V")] == \
+    ["RW0C", "RW0S", "RW1T", "RW0T", "RWAC", "RWAS", "RWO", "RO", "RW"]
 assert d["spec"]["device"]["name"] == "FEAT" and b["svd"]["address_blocks"][0]["size"] == "0x100"
 PY
 then

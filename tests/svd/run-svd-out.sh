@@ -71,6 +71,11 @@ data = top.get("DATA[%s]")
 fact("DATA[%s]: dim 4, dimIncrement 4, at 0x10, size 8, no fields (one of its own name)",
      data is not None and int(t(data, "dim")) == 4 and int(t(data, "dimIncrement"), 16) == 4 and
      int(t(data, "addressOffset"), 16) == 0x10 and t(data, "size") == "8" and data.find("fields") is None)
+ai = data.find("dimArrayIndex") if data is not None else None
+fact("DATA[%s]: dimArrayIndex as written: headerEnumName DataIdx, LOW 0 (first byte), HIGH 3",
+     ai is not None and t(ai, "headerEnumName") == "DataIdx" and
+     [(t(v, "name"), t(v, "description"), int(t(v, "value"), 0)) for v in ai.findall("enumeratedValue")]
+     == [("LOW", "first byte", 0), ("HIGH", None, 3)])
 ch = top.get("CH%s_CFG")
 fact("CH%s_CFG: one list as written, dim 2, dimIncrement 8, dimIndex A,B, at 0x20; ON [31:31]",
      ch is not None and int(t(ch, "dim")) == 2 and int(t(ch, "dimIncrement"), 16) == 8 and
@@ -98,7 +103,14 @@ fields = {t(f, "name"): f for f in st.iter("field")}
 fact("STATUS: size 16; ERR read-write oneToClear, RXNE read-only (the register's access)",
      t(st, "size") == "16" and t(fields["ERR"], "access") == "read-write" and
      t(fields["ERR"], "modifiedWriteValues") == "oneToClear" and t(fields["RXNE"], "access") == "read-only")
+lk = {t(f, "name"): f for f in top["LOCKED"].iter("field")} if "LOCKED" in top else {}
+fact("LOCKED: KEY [7:0] writeConstraint writeAsRead true, EN [8] none",
+     set(lk) == {"KEY", "EN"} and t(lk["KEY"], "writeConstraint/writeAsRead") == "true" and
+     lk["EN"].find("writeConstraint") is None)
 cl = {t(c, "name"): c for c in regs.findall("cluster")}
+def dims(e):
+    return None if e is None else (t(e, "dim"), t(e, "dimIncrement") and int(t(e, "dimIncrement"), 16),
+                                   t(e, "dimIndex"), int(t(e, "addressOffset"), 16))
 port = cl.get("PORT[%s]")
 fact("PORT[%s]: a cluster array, dim 2, dimIncrement 0x10, at 0x40, SET at 0 and CLR at 4 (no dim of their own)",
      port is not None and int(t(port, "dim")) == 2 and int(t(port, "dimIncrement"), 16) == 0x10 and
@@ -114,14 +126,19 @@ fact("DMA at 0x60 holds cluster CH at 0x8 holding LEN at 0x4",
 # FIFO[%s] holds a register array and a cluster array: the reader expands it per index, the
 # writer gives it back as written (features.svd: dim 2, dimIncrement 0x20, at 0x80; BUF[%s] dim 4,
 # dimIncrement 4 at 0x4; SUB[%s] dim 2, dimIncrement 0x8 at 0x14 holding VAL at 0)
-fact("nothing expanded: 7 registers (CTRL, STATUS, DATA[%s], CH%s_CFG, CTRL2, TIMING, FLAGS); "
-     "clusters PORT[%s], DMA and FIFO[%s]",
-     list(top) == ["CTRL", "STATUS", "DATA[%s]", "CH%s_CFG", "CTRL2", "TIMING", "FLAGS"]
-     and sorted(cl) == ["DMA", "FIFO[%s]", "PORT[%s]"])
+fact("nothing expanded: 8 registers (CTRL, STATUS, DATA[%s], CH%s_CFG, CTRL2, TIMING, FLAGS, LOCKED); "
+     "clusters PORT[%s], DMA, FIFO[%s] and LINK%s",
+     list(top) == ["CTRL", "STATUS", "DATA[%s]", "CH%s_CFG", "CTRL2", "TIMING", "FLAGS", "LOCKED"]
+     and sorted(cl) == ["DMA", "FIFO[%s]", "LINK%s", "PORT[%s]"])
+# LINK%s is a %s list of clusters: the reader expands it (LINKRX, LINKTX), the writer gives it
+# back as written (dim 2, dimIncrement 8, dimIndex RX,TX, at 0xC0; CFG at 0, STAT at 4)
+link = cl.get("LINK%s")
+fact("LINK%s: one cluster list, dim 2, dimIncrement 8, dimIndex RX,TX, at 0xC0, holding CFG at 0 "
+     "and STAT (read-only) at 4",
+     link is not None and dims(link) == ("2", 8, "RX,TX", 0xC0) and
+     [(t(r, "name"), int(t(r, "addressOffset"), 16), t(r, "access"))
+      for r in link.findall("register")] == [("CFG", 0, "read-write"), ("STAT", 4, "read-only")])
 fifo = cl.get("FIFO[%s]")
-def dims(e):
-    return None if e is None else (t(e, "dim"), t(e, "dimIncrement") and int(t(e, "dimIncrement"), 16),
-                                   t(e, "dimIndex"), int(t(e, "addressOffset"), 16))
 fact("FIFO[%s]: one cluster array, dim 2, dimIncrement 0x20, at 0x80, holding register array "
      "BUF[%s] (dim 4, dimIncrement 4, at 0x4) and cluster array SUB[%s] (dim 2, dimIncrement 0x8, "
      "at 0x14) holding VAL at 0",
