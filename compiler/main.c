@@ -447,6 +447,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
         return -1;
     if (o->dump_context) { /* that tree, for template authors */
         copt.svd_keys = context_svd_fits(spec); /* "svd": what -t svd reads, where it works */
+        copt.regspec_keys = context_regspec_fits(spec); /* "regspec": likewise for -t regspec */
         return context_write_json(spec, &copt, out->file ? output_add : NULL, out, &out->tail);
     }
     if (json) { /* the model itself, to the output as it is walked */

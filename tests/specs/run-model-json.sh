@@ -248,7 +248,7 @@ for spec in $specs; do
     "$regc" --dump-context "$spec" -o "$tmp/$name.tree.json" 2>"$tmp/err" ||
         { problems+=("$name: --dump-context: $(head -n 1 "$tmp/err")"); continue; }
     for t in $builtins; do
-        case $t in c | tables) esc=c ;; md) esc=md ;; html | svd) esc=html ;; perf) esc=json ;;
+        case $t in c | tables) esc=c ;; md) esc=md ;; html | svd | regspec) esc=html ;; perf) esc=json ;;
         cmsis) continue ;; # memory-mapped specs only: below, on an SVD file
         *) problems+=("built-in '$t': this test knows no escape for it"); continue ;; esac
         n=$((n + 1))
@@ -257,6 +257,13 @@ for spec in $specs; do
             if "$regc" -t svd "$spec" -o "$tmp/want.out" 2>"$tmp/err" ||
                 ! grep -q 'CMSIS-SVD describes memory-mapped registers only' "$tmp/err"; then
                 problems+=("$name, svd: the tree has no \"svd\", yet -t svd did not refuse the spec")
+            fi
+            continue
+        fi
+        if [ "$t" = regspec ] && ! jq -e 'has("regspec")' "$tmp/$name.tree.json" >/dev/null; then
+            # a spec with event tables, pmon or metrics: -t regspec refuses it (regspec-out)
+            if "$regc" -t regspec "$spec" -o "$tmp/want.out" 2>/dev/null; then
+                problems+=("$name, regspec: the tree has no \"regspec\", yet -t regspec did not refuse the spec")
             fi
             continue
         fi

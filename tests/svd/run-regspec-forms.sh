@@ -23,7 +23,7 @@ cat >"$tmp/facts.c" <<'C'
 _Static_assert(DEMO_TIMER_CTRL_W1C_MASK == 0x2u, "write=oneToClear: W1C");
 _Static_assert(DEMO_TIMER_CTRL_ONCE_MASK == 0xCu, "read-writeOnce: only the first write acts");
 /* bits 31:10 are described by no field: gap class, kept as read (gaps="gap") */
-_Static_assert(DEMO_TIMER_CTRL_PRESERVE_MASK == 0xFFFFFC00u, "gaps kept as read");
+_Static_assert(DEMO_TIMER_CTRL_PRESERVE_MASK == 0xFFFFFC10u, "gaps (bits 31:10) and the write-as-read WAR (bit 4) kept as read");
 /* block-names="true": C names carry the block; ALT shares CTRL's address (alternate=) */
 _Static_assert(DEMO_TIMER_ALT_TIMER0_ADDR == DEMO_TIMER_CTRL_TIMER0_ADDR, "alternate");
 _Static_assert(DEMO_TIMER_CH_SUB_X_ADDR_C(1, 1) == 0x40001034u, "TIMER1 CH[1].SUB.X");
