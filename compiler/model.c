@@ -221,3 +221,29 @@ struct model_cite *model_cite_keep(struct arena *a, const struct model_cite *c)
     *k = *c;
     return k;
 }
+
+const struct model_reg_ext *model_reg_ext(const struct model_reg *r)
+{
+    static const struct model_reg_ext none;
+    return r->ext ? r->ext : &none;
+}
+
+struct model_reg_ext *model_reg_ext_set(struct arena *a, struct model_reg *r)
+{
+    if (!r->ext)
+        r->ext = arena_zalloc(a, sizeof(*r->ext));
+    return r->ext;
+}
+
+const struct model_field_ext *model_field_ext(const struct model_field *f)
+{
+    static const struct model_field_ext none;
+    return f->ext ? f->ext : &none;
+}
+
+struct model_field_ext *model_field_ext_set(struct arena *a, struct model_field *f)
+{
+    if (!f->ext)
+        f->ext = arena_zalloc(a, sizeof(*f->ext));
+    return f->ext;
+}
