@@ -479,8 +479,8 @@ static struct dt *svd_value_json(struct ctx *c, const struct model_value *v)
 {
     static const char *const usages[] = {"read-write", "read", "write"};
     struct dt *o = dt_obj(c->a);
-    SET(c, o, "usage", dt_str_ref(c->a, usages[v->usage]));
-    SET(c, o, "dont_care", hex(c, v->dont_care));
+    SET(c, o, "usage", dt_str_ref(c->a, usages[model_value_ext(v)->usage]));
+    SET(c, o, "dont_care", hex(c, model_value_ext(v)->dont_care));
     return o;
 }
 

@@ -137,14 +137,15 @@ static void effects(struct arena *a, struct dt *o, const struct model_field *f)
 static struct dt *value_text(struct arena *a, const struct model_field *f,
                              const struct model_value *v)
 {
-    if (!v->dont_care)
+    uint64_t dont_care = model_value_ext(v)->dont_care;
+    if (!dont_care)
         return hex(a, v->value);
     unsigned w = model_field_width(f);
     char *s = arena_alloc(a, w + 2);
     s[0] = '#';
     for (unsigned i = 0; i < w; i++) {
         unsigned bit = w - 1 - i;
-        s[1 + i] = (v->dont_care >> bit) & 1 ? 'x' : (v->value >> bit) & 1 ? '1' : '0';
+        s[1 + i] = (dont_care >> bit) & 1 ? 'x' : (v->value >> bit) & 1 ? '1' : '0';
     }
     s[w + 1] = '\0';
     return dt_str_ref(a, s);
@@ -178,16 +179,16 @@ static struct dt *enum_sets(struct arena *a, const struct model_field *f)
         return sets;
     bool split = false;
     for (size_t i = 0; i < f->nvalues; i++)
-        split |= f->values[i]->usage != USAGE_ANY;
-    split |= x->default_value && x->default_value->usage != USAGE_ANY;
+        split |= model_value_ext(f->values[i])->usage != USAGE_ANY;
+    split |= x->default_value && model_value_ext(x->default_value)->usage != USAGE_ANY;
     static const enum model_usage both[] = {USAGE_ANY}, each[] = {USAGE_READ, USAGE_WRITE};
     const enum model_usage *usages = split ? each : both;
     for (size_t u = 0; u < (split ? 2u : 1u); u++) {
         struct dt *set = dt_obj(a), *vals = dt_list(a);
         for (size_t i = 0; i < f->nvalues; i++)
-            if (in_set(f->values[i]->usage, usages[u]))
+            if (in_set(model_value_ext(f->values[i])->usage, usages[u]))
                 dt_push(a, vals, value_obj(a, f, f->values[i], false));
-        if (x->default_value && in_set(x->default_value->usage, usages[u]))
+        if (x->default_value && in_set(model_value_ext(x->default_value)->usage, usages[u]))
             dt_push(a, vals, value_obj(a, f, x->default_value, true));
         if (!dt_len(vals))
             continue;

@@ -247,3 +247,16 @@ struct model_field_ext *model_field_ext_set(struct arena *a, struct model_field 
         f->ext = arena_zalloc(a, sizeof(*f->ext));
     return f->ext;
 }
+
+const struct model_value_ext *model_value_ext(const struct model_value *v)
+{
+    static const struct model_value_ext none; /* USAGE_ANY, no don't-care bits */
+    return v->ext ? v->ext : &none;
+}
+
+struct model_value_ext *model_value_ext_set(struct arena *a, struct model_value *v)
+{
+    if (!v->ext)
+        v->ext = arena_zalloc(a, sizeof(*v->ext));
+    return v->ext;
+}

@@ -42,15 +42,20 @@ struct model_source {
 /* Which accesses a named value applies to (SVD <usage>); USAGE_ANY for regspec values. */
 enum model_usage { USAGE_ANY, USAGE_READ, USAGE_WRITE };
 
+/* The SVD additions of a named value, apart as a field's are: model_value_ext(). */
+struct model_value_ext {
+    uint64_t dont_care;     /* bits written 'x' ("#1x0"): any value matches; 0 in 'value' */
+    enum model_usage usage; /* the enumeration set it came from */
+};
+
 /* <value name= value= undefined= desc=> */
 struct model_value {
     /* members ordered by size: no padding (a spec holds millions of these) */
     const char *name;
     uint64_t value;
     const char *desc;
-    uint64_t dont_care;     /* SVD: bits written 'x' ("#1x0"): any value matches; 0 in 'value' */
+    struct model_value_ext *ext; /* SVD additions, NULL when none: model_value_ext() */
     struct srcpos pos;
-    enum model_usage usage; /* SVD: the enumeration set it came from */
     bool undefined; /* the manual calls this encoding undefined or reserved */
 };
 
@@ -573,6 +578,8 @@ const struct model_reg_ext *model_reg_ext(const struct model_reg *r);
 struct model_reg_ext *model_reg_ext_set(struct arena *a, struct model_reg *r);
 const struct model_field_ext *model_field_ext(const struct model_field *f);
 struct model_field_ext *model_field_ext_set(struct arena *a, struct model_field *f);
+const struct model_value_ext *model_value_ext(const struct model_value *v);
+struct model_value_ext *model_value_ext_set(struct arena *a, struct model_value *v);
 
 /* Field helpers. */
 static inline unsigned model_field_width(const struct model_field *f)

@@ -565,9 +565,10 @@ static bool value_again(struct builder *b, const struct model_field *f, struct m
     struct model_value *old = find_value(f, m->name);
     if (!old)
         return false;
-    if (old->value == m->value && old->dont_care == m->dont_care) {
-        if (old->usage != m->usage)
-            old->usage = USAGE_ANY; /* the same value in the read and the write set */
+    const struct model_value_ext *ox = model_value_ext(old), *mx = model_value_ext(m);
+    if (old->value == m->value && ox->dont_care == mx->dont_care) {
+        if (ox->usage != mx->usage)
+            model_value_ext_set(b->a, old)->usage = USAGE_ANY; /* in the read and the write set */
         return true;
     }
     if (m->undefined)
@@ -590,7 +591,8 @@ static void add_value(struct builder *b, struct model_field *f, const struct svd
     struct model_value *m = arena_zalloc(b->a, sizeof(*m));
     m->name = identifier(b, name_of(v), "enumeratedValue", v->pos);
     m->desc = v->text[SVD_T_DESC];
-    m->usage = usage;
+    if (usage != USAGE_ANY)
+        model_value_ext_set(b->a, m)->usage = usage;
     m->undefined = is_reserved_name(m->name);
     m->pos = v->pos;
     if (boolean(v, SVD_T_IS_DEFAULT)) {
@@ -604,12 +606,15 @@ static void add_value(struct builder *b, struct model_field *f, const struct svd
                     m->name, f->name);
         return;
     }
-    if (!parse_number(s, &m->value, &m->dont_care)) {
+    uint64_t dont_care;
+    if (!parse_number(s, &m->value, &dont_care)) {
         diag_report(b->dg, DIAG_BAD_NUMBER, tpos(v, SVD_T_VALUE),
                     "value '%s' of enumeratedValue '%s' is not a number", s, m->name);
         return;
     }
-    if (m->value > model_field_max(f) || m->dont_care > model_field_max(f)) {
+    if (dont_care)
+        model_value_ext_set(b->a, m)->dont_care = dont_care;
+    if (m->value > model_field_max(f) || dont_care > model_field_max(f)) {
         diag_report(b->dg, DIAG_SVD_VALUE_TOO_WIDE, tpos(v, SVD_T_VALUE),
                     "enumeratedValue '%s' (%s) does not fit the %u bits of field '%s': dropped",
                     m->name, s, model_field_width(f), f->name);

@@ -76,7 +76,7 @@ static void range_rule(struct arena *a, struct diag *dg, struct model_field *f)
 
 static bool writable_value(const struct model_value *v)
 {
-    return v->usage != USAGE_READ && !v->undefined;
+    return model_value_ext(v)->usage != USAGE_READ && !v->undefined;
 }
 
 static void enumerated_rule(struct arena *a, struct diag *dg, struct model_field *f)
@@ -88,7 +88,7 @@ static void enumerated_rule(struct arena *a, struct diag *dg, struct model_field
         const struct model_value *v = f->values[i];
         if (!writable_value(v))
             continue;
-        if (v->dont_care) { /* "#1x0" matches several values: the language has no '&' */
+        if (model_value_ext(v)->dont_care) { /* "#1x0" matches several values: no '&' */
             buf_reset(&b);
             break;
         }
