@@ -13,6 +13,19 @@
 
 struct arena_chunk;
 
+/*
+ * What arena_alloc() aligns an object to: the strictest of what regc keeps in
+ * an arena (pointers, 64-bit integers, doubles), 8 bytes, not max_align_t's
+ * 16 (long double on x86-64, which nothing here allocates): the padding cost
+ * a million-register spec some 50 bytes a register.
+ */
+union arena_align {
+    void *p;
+    uint64_t u;
+    double d;
+};
+#define ARENA_ALIGN alignof(union arena_align)
+
 struct arena {
     struct arena_chunk *head;  /* newest chunk first; owned */
     unsigned char *next, *end; /* the head chunk's free space */
@@ -33,7 +46,7 @@ void arena_release(struct arena *a);
  */
 void arena_clear(struct arena *a);
 
-/* Return memory owned by 'a', aligned for any type; valid until arena_release(a). */
+/* Return memory owned by 'a', aligned to ARENA_ALIGN; valid until arena_release(a). */
 void *arena_alloc_slow(struct arena *a, size_t n);
 /*
  * Inline: the loader and the context builder allocate a few million times
@@ -43,7 +56,7 @@ void *arena_alloc_slow(struct arena *a, size_t n);
  */
 static inline void *arena_alloc(struct arena *a, size_t n)
 {
-    uintptr_t al = alignof(max_align_t), end = (uintptr_t)a->end; /* both NULL at first */
+    uintptr_t al = ARENA_ALIGN, end = (uintptr_t)a->end; /* both NULL at first */
     uintptr_t p = ((uintptr_t)a->next + al - 1) & ~(al - 1);
     n = n ? n : 1;
     if (p > end || end - p < n)

@@ -185,10 +185,13 @@ static struct expr *new_node(struct parser *p, enum expr_opcode op, size_t offse
     if (++p->nodes > EXPR_MAX_NODES)
         fail_at(p, offset, "expression is too long (more than %d operands and operators)",
                 EXPR_MAX_NODES);
+    else if (offset + len > EXPR_MAX_TEXT)
+        fail_at(p, offset, "expression is too long (a token ends past character %d)",
+                EXPR_MAX_TEXT);
     struct expr *e = arena_zalloc(p->a, sizeof(*e));
-    e->op = op;
-    e->offset = offset;
-    e->len = len;
+    e->op = (uint8_t)op;
+    e->offset = (uint16_t)offset; /* cut only when failed: the tree is not returned */
+    e->len = (uint16_t)len;
     return e;
 }
 

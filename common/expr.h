@@ -51,16 +51,21 @@ enum expr_opcode {
  * by the arena given to expr_parse(). Public so the checker may walk it.
  */
 struct expr {
-    enum expr_opcode op;
-    union {                     /* read only the member 'op' names: one node per operand */
-        uint64_t value;         /* EXPR_OP_CONST */
-        const char *field;      /* EXPR_OP_FIELD: the name as written */
-    };
-    size_t offset;          /* 0-based offset in the text: the operand's first
+    /* 32 bytes on 64-bit machines (a large spec holds millions): 'op' in one
+       byte, places in 16 bits (a token ends within EXPR_MAX_TEXT) */
+    uint8_t op;             /* an enum expr_opcode */
+    uint16_t offset;        /* 0-based offset in the text: the operand's first
                                character, or the operator's for NOT and binaries */
-    size_t len;             /* length of that token in the text */
+    uint16_t len;           /* length of that token in the text */
+    union {                 /* read only the member 'op' names: one node per operand */
+        uint64_t value;     /* EXPR_OP_CONST */
+        const char *field;  /* EXPR_OP_FIELD: the name as written */
+    };
     struct expr *lhs, *rhs; /* operands: NOT uses lhs; CONST and FIELD none */
 };
+
+/* No operand or operator of an expression may end past this many characters of its text. */
+enum { EXPR_MAX_TEXT = 65535 };
 
 /* The first syntax error of a text. */
 struct expr_error {
@@ -72,7 +77,8 @@ struct expr_error {
  * Parses 'text' (NUL-terminated, borrowed). Returns the tree, owned by 'a',
  * or NULL with *err filled (first error only). Nesting deeper than 200
  * levels of parentheses or '!' is an error, so hostile input cannot
- * overflow the stack; so is an expression whose postfix form needs more
+ * overflow the stack; so is a token that ends past EXPR_MAX_TEXT
+ * characters (places are kept in 16 bits); so is an expression whose postfix form needs more
  * than REGC_RULE_STACK (regc/desc.h) stack entries, so the runtime can
  * evaluate every rule regc accepts.
  */

@@ -67,7 +67,7 @@ static void add_elements(struct check_ctx *c, struct addr_table *t, const struct
 {
     if (!check_reg_fits(r, inst))
         return; /* reported as address-overflow */
-    if (r->alternate || (inst && inst->alternate))
+    if (model_reg_ext(r)->alternate || (inst && inst->alternate))
         return; /* declared to share its addresses (SVD alternateRegister, alternatePeripheral) */
     bool pci = inst && r->space == SPACE_PCI;
     for (unsigned i = 0; i < r->count; i++) {

@@ -42,8 +42,9 @@ void block_places_init(struct block_places *p, const struct model_block *b)
             (void *)(uintptr_t)(i + 1);
     }
     for (size_t i = 0; i < b->nregs; i++) {
+        const struct model_reg_ext *x = model_reg_ext(b->regs[i]);
         struct block_kids *k =
-            block_places_kids(p, (const struct model_cluster *const *)&b->regs[i]->cluster);
+            block_places_kids(p, (const struct model_cluster *const *)&x->cluster);
         push_index(&k->regs, &k->nregs, &k->cap_regs, i);
     }
     for (size_t i = 0; i < b->nclusters; i++) {

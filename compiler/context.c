@@ -430,27 +430,28 @@ static struct dt *svd_instance_json(struct ctx *c, const struct model_instance *
 
 static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
 {
+    const struct model_reg_ext *x = model_reg_ext(r);
     struct dt *o = dt_obj(c->a);
-    SET(c, o, "reset_mask", hex(c, r->reset_mask));
-    SET_STR(c, o, "alternate", r->alternate);
-    SET_STR(c, o, "protection", r->protection);
-    SET_STR(c, o, "derived_from", r->derived_from);
-    SET_STR(c, o, "dim_of", r->dim_of);
-    SET_STR(c, o, "cluster", r->cluster ? r->cluster->name : NULL);
+    SET(c, o, "reset_mask", hex(c, x->reset_mask));
+    SET_STR(c, o, "alternate", x->alternate);
+    SET_STR(c, o, "protection", x->protection);
+    SET_STR(c, o, "derived_from", x->derived_from);
+    SET_STR(c, o, "dim_of", x->dim_of);
+    SET_STR(c, o, "cluster", x->cluster ? x->cluster->name : NULL);
     struct dt *names = dt_null();
-    if (r->index_names) {
+    if (x->index_names) {
         names = dt_list(c->a);
         for (unsigned i = 0; i < r->count; i++)
-            dt_push(c->a, names, str_or_null(c, r->index_names[i]));
+            dt_push(c->a, names, str_or_null(c, x->index_names[i]));
     }
     SET(c, o, "index_names", names);
     struct dt *ai = dt_null(); /* <dimArrayIndex>: the enumeration naming the indices */
-    if (r->array_index) {
+    if (x->array_index) {
         ai = dt_obj(c->a);
-        SET_STR(c, ai, "enum_name", r->array_index->enum_name);
+        SET_STR(c, ai, "enum_name", x->array_index->enum_name);
         struct dt *values = dt_list(c->a);
-        for (size_t i = 0; i < r->array_index->nvalues; i++) {
-            const struct model_value *v = r->array_index->values[i];
+        for (size_t i = 0; i < x->array_index->nvalues; i++) {
+            const struct model_value *v = x->array_index->values[i];
             struct dt *vo = dt_obj(c->a);
             SET_STR(c, vo, "name", v->name);
             SET(c, vo, "value", hex(c, v->value));
@@ -465,6 +466,7 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
 
 static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
 {
+    const struct model_field_ext *x = model_field_ext(f);
     static const char *const writes[] = {"stores",       "oneToClear",  "oneToSet",
                                          "oneToToggle",  "zeroToClear", "zeroToSet",
                                          "zeroToToggle", "clear",       "set"};
@@ -473,22 +475,22 @@ static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
     struct dt *o = dt_obj(c->a);
     /* the regspec attribute of the same semantics (RW, RW0C...): what regctl --spec reads */
     SET(c, o, "class", dt_str_ref(c->a, regc_access_text(f->access)));
-    SET(c, o, "write_effect", dt_str_ref(c->a, writes[f->write_effect]));
-    SET(c, o, "read_action", dt_str_ref(c->a, reads[f->read_effect]));
-    SET(c, o, "write_once", dt_bool(f->write_once));
+    SET(c, o, "write_effect", dt_str_ref(c->a, writes[x->write_effect]));
+    SET(c, o, "read_action", dt_str_ref(c->a, reads[x->read_effect]));
+    SET(c, o, "write_once", dt_bool(x->write_once));
     struct dt *wc = dt_null();
-    if (f->wc.kind != WC_NONE) {
+    if (x->wc.kind != WC_NONE) {
         wc = dt_obj(c->a);
-        SET(c, wc, "kind", dt_str_ref(c->a, wcs[f->wc.kind]));
-        SET(c, wc, "min", hex(c, f->wc.min));
-        SET(c, wc, "max", hex(c, f->wc.max));
+        SET(c, wc, "kind", dt_str_ref(c->a, wcs[x->wc.kind]));
+        SET(c, wc, "min", hex(c, x->wc.min));
+        SET(c, wc, "max", hex(c, x->wc.max));
     }
     SET(c, o, "write_constraint", wc);
-    SET_STR(c, o, "enum_name", f->enum_name);
-    SET_STR(c, o, "default_value", f->default_value ? f->default_value->name : NULL);
-    SET(c, o, "whole", dt_bool(f->whole));
-    SET_STR(c, o, "derived_from", f->derived_from);
-    SET_STR(c, o, "dim_of", f->dim_of);
+    SET_STR(c, o, "enum_name", x->enum_name);
+    SET_STR(c, o, "default_value", x->default_value ? x->default_value->name : NULL);
+    SET(c, o, "whole", dt_bool(x->whole));
+    SET_STR(c, o, "derived_from", x->derived_from);
+    SET_STR(c, o, "dim_of", x->dim_of);
     return o;
 }
 
@@ -496,8 +498,8 @@ static struct dt *svd_value_json(struct ctx *c, const struct model_value *v)
 {
     static const char *const usages[] = {"read-write", "read", "write"};
     struct dt *o = dt_obj(c->a);
-    SET(c, o, "usage", dt_str_ref(c->a, usages[v->usage]));
-    SET(c, o, "dont_care", hex(c, v->dont_care));
+    SET(c, o, "usage", dt_str_ref(c->a, usages[model_value_ext(v)->usage]));
+    SET(c, o, "dont_care", hex(c, model_value_ext(v)->dont_care));
     return o;
 }
 

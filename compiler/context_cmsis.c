@@ -259,8 +259,9 @@ static void reg_items(struct cmsis *c, struct items *it, const struct model_reg 
     }
     for (unsigned i = 0; i < r->count; i++) { /* elements apart: one member each */
         uint64_t at = r->addrs ? r->addrs[i] : r->address + (uint64_t)i * r->stride;
-        const char *n = r->index_names ? arena_printf(c->a, "%s%s", name, r->index_names[i])
-                                       : arena_printf(c->a, "%s%u", name, r->first + i);
+        const char **ix = model_reg_ext(r)->index_names;
+        const char *n = ix ? arena_printf(c->a, "%s%s", name, ix[i])
+                           : arena_printf(c->a, "%s%u", name, r->first + i);
         push(it, reg_item(r, member_name(c, r, n), at - base, 0));
     }
 }
@@ -674,7 +675,7 @@ static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const c
     struct dt *list = dt_list(c->a);
     for (size_t i = 0; i < r->nfields; i++) {
         const struct model_field *f = r->fields[i];
-        if (f->implicit || f->whole)
+        if (f->implicit || model_field_ext(f)->whole)
             continue; /* svdconv writes no macros for reserved bits or a register without fields */
         const char *stem = arena_printf(c->a, "%s_%s_%s", prefix, macro_reg_name(c, r, rname), f->name);
         if (!take(c, &c->macros, arena_printf(c->a, "%s_Pos", stem)) ||
@@ -697,7 +698,7 @@ static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_b
                           const char *prefix, bool top_only)
 {
     for (size_t i = 0; i < b->nregs; i++) {
-        if (top_only && b->regs[i]->cluster)
+        if (top_only && model_reg_ext(b->regs[i])->cluster)
             continue;
         const char *rname = c->reg_name[i] ? c->reg_name[i] : b->regs[i]->name;
         struct dt *fields = reg_fields(c, b->regs[i], rname, prefix);

@@ -100,7 +100,7 @@ static const char *bits_text(struct arena *a, const struct model_field *f)
 static const char *access_base(struct arena *a, const struct model_field *f)
 {
     const char *comma = strchr(f->access_text, ',');
-    bool effects = f->write_effect != WRITE_STORES || f->read_effect != READ_NONE;
+    bool effects = model_field_ext(f)->write_effect != WRITE_STORES || model_field_ext(f)->read_effect != READ_NONE;
     return effects && comma ? arena_strndup(a, f->access_text, (size_t)(comma - f->access_text))
                             : f->access_text;
 }
@@ -126,9 +126,9 @@ static void value_el(struct arena *a, struct el *p, const struct model_value *v,
     if (!dflt)
         attr_hex(a, &e, "value", v->value);
     attr_true(a, &e, "undefined", v->undefined);
-    attr(a, &e, "usage", v->usage == USAGE_READ ? "read" : v->usage == USAGE_WRITE ? "write" : NULL);
-    if (v->dont_care)
-        attr_hex(a, &e, "dont-care", v->dont_care);
+    attr(a, &e, "usage", model_value_ext(v)->usage == USAGE_READ ? "read" : model_value_ext(v)->usage == USAGE_WRITE ? "write" : NULL);
+    if (model_value_ext(v)->dont_care)
+        attr_hex(a, &e, "dont-care", model_value_ext(v)->dont_care);
     attr_true(a, &e, "default", dflt);
     attr(a, &e, "desc", v->desc);
     el_add(a, p, &e);
@@ -155,19 +155,19 @@ static void field_el(struct arena *a, struct el *p, const struct model_field *f)
     attr(a, &e, "access", access_base(a, f));
     if (f->reset)
         attr_hex(a, &e, "reset", f->reset);
-    attr(a, &e, "write", svd_write_word(f->write_effect));
-    attr(a, &e, "read-action", svd_read_word(f->read_effect));
-    attr(a, &e, "write-constraint", write_constraint(a, &f->wc));
-    attr(a, &e, "enum-name", f->enum_name);
-    attr(a, &e, "derived-from", f->derived_from);
-    attr(a, &e, "dim-of", f->dim_of);
-    attr_true(a, &e, "whole", f->whole);
+    attr(a, &e, "write", svd_write_word(model_field_ext(f)->write_effect));
+    attr(a, &e, "read-action", svd_read_word(model_field_ext(f)->read_effect));
+    attr(a, &e, "write-constraint", write_constraint(a, &model_field_ext(f)->wc));
+    attr(a, &e, "enum-name", model_field_ext(f)->enum_name);
+    attr(a, &e, "derived-from", model_field_ext(f)->derived_from);
+    attr(a, &e, "dim-of", model_field_ext(f)->dim_of);
+    attr_true(a, &e, "whole", model_field_ext(f)->whole);
     attr(a, &e, "desc", f->desc);
     cite_attrs(a, &e, f->cite);
     for (size_t i = 0; i < f->nvalues; i++)
         value_el(a, &e, f->values[i], false);
-    if (f->default_value)
-        value_el(a, &e, f->default_value, true);
+    if (model_field_ext(f)->default_value)
+        value_el(a, &e, model_field_ext(f)->default_value, true);
     el_add(a, p, &e);
 }
 
@@ -178,7 +178,7 @@ static bool rule_from_constraint(const struct model_reg *r, const struct model_r
 {
     for (size_t i = 0; i < r->nfields; i++) {
         const struct model_field *f = r->fields[i];
-        const char *kind = f->wc.kind == WC_RANGE ? "range" : f->wc.kind == WC_ENUMERATED ? "values" : NULL;
+        const char *kind = model_field_ext(f)->wc.kind == WC_RANGE ? "range" : model_field_ext(f)->wc.kind == WC_ENUMERATED ? "values" : NULL;
         size_t n = strlen(f->name);
         if (kind && strncmp(ru->name, f->name, n) == 0 && ru->name[n] == '_' &&
             strcmp(ru->name + n + 1, kind) == 0)
@@ -230,11 +230,11 @@ static void reg_address(struct arena *a, struct el *e, const struct model_reg *r
 
 static const char *index_names(struct arena *a, const struct model_reg *r)
 {
-    if (!r->index_names)
+    if (!model_reg_ext(r)->index_names)
         return NULL;
     struct buf b = BUF_INIT;
     for (unsigned i = 0; i < r->count; i++)
-        buf_addf(&b, "%s%s", i ? " " : "", r->index_names[i]);
+        buf_addf(&b, "%s%s", i ? " " : "", model_reg_ext(r)->index_names[i]);
     const char *s = arena_strdup(a, b.s);
     buf_release(&b);
     return s;
@@ -262,17 +262,17 @@ static void register_el(struct arena *a, struct el *p, const struct model_reg *r
     attr_uint(a, &e, "size", r->size);
     if (r->has_reset)
         attr_hex(a, &e, "reset", r->reset);
-    if (r->has_reset_mask)
-        attr_hex(a, &e, "reset-mask", r->reset_mask);
+    if (model_reg_ext(r)->has_reset_mask)
+        attr_hex(a, &e, "reset-mask", model_reg_ext(r)->reset_mask);
     if (r->gaps && (!gaps || strcmp(r->gaps, gaps) != 0))
         attr(a, &e, "gaps", r->gaps);
     attr(a, &e, "index-names", index_names(a, r));
-    attr(a, &e, "dim-of", r->dim_of);
-    attr(a, &e, "cluster", r->cluster ? cluster_path(a, r->cluster) : NULL);
-    attr(a, &e, "alternate", r->alternate);
-    attr(a, &e, "protection", r->protection);
-    attr(a, &e, "display-name", r->display_name);
-    attr(a, &e, "derived-from", r->derived_from);
+    attr(a, &e, "dim-of", model_reg_ext(r)->dim_of);
+    attr(a, &e, "cluster", model_reg_ext(r)->cluster ? cluster_path(a, model_reg_ext(r)->cluster) : NULL);
+    attr(a, &e, "alternate", model_reg_ext(r)->alternate);
+    attr(a, &e, "protection", model_reg_ext(r)->protection);
+    attr(a, &e, "display-name", model_reg_ext(r)->display_name);
+    attr(a, &e, "derived-from", model_reg_ext(r)->derived_from);
     attr(a, &e, "desc", r->desc);
     cite_attrs(a, &e, &r->cite);
     for (size_t i = 0; i < r->nats; i++)

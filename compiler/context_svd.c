@@ -74,23 +74,24 @@ static bool field_skipped(const struct model_field *f)
 /* SVD's access word for the field's class (writeOnce kept). */
 static const char *access_word(const struct model_field *f)
 {
-    if (f->write_once) /* its own classes (WOO, RWO): their sem is not WO or RW */
+    const struct model_field_ext *x = model_field_ext(f);
+    if (x->write_once) /* its own classes (WOO, RWO): their sem is not WO or RW */
         return f->access == REGC_ACCESS_WOO ? "writeOnce" : "read-writeOnce";
     switch (model_field_sem(f)) {
     case REGC_SEM_RO:
         return "read-only";
     case REGC_SEM_WO:
-        return f->write_once ? "writeOnce" : "write-only";
+        return x->write_once ? "writeOnce" : "write-only";
     default:
-        return f->write_once ? "read-writeOnce" : "read-write";
+        return x->write_once ? "read-writeOnce" : "read-write";
     }
 }
 
 /* modifiedWriteValues: the model's, else what a regspec attribute implies (RW1C, RW1S). */
 static const char *write_word(const struct model_field *f)
 {
-    if (f->write_effect != WRITE_STORES)
-        return svd_write_word(f->write_effect);
+    if (model_field_ext(f)->write_effect != WRITE_STORES)
+        return svd_write_word(model_field_ext(f)->write_effect);
     enum regc_sem sem = model_field_sem(f);
     return sem == REGC_SEM_W1C ? "oneToClear" : sem == REGC_SEM_W1S ? "oneToSet" : NULL;
 }
@@ -98,17 +99,18 @@ static const char *write_word(const struct model_field *f)
 /* The side effects of a field (or of a register written without fields) into 'o'. */
 static void effects(struct arena *a, struct dt *o, const struct model_field *f)
 {
+    const struct model_field_ext *x = model_field_ext(f);
     SET(a, o, "access", dt_str_ref(a, access_word(f)));
     SET(a, o, "modified_write_values", dt_str_ref(a, write_word(f)));
-    SET(a, o, "read_action", dt_str_ref(a, svd_read_word(f->read_effect)));
+    SET(a, o, "read_action", dt_str_ref(a, svd_read_word(x->read_effect)));
     struct dt *wc = dt_null();
-    if (f->wc.kind != WC_NONE) {
+    if (x->wc.kind != WC_NONE) {
         wc = dt_obj(a);
-        SET(a, wc, "write_as_read", dt_bool(f->wc.kind == WC_WRITE_AS_READ));
-        SET(a, wc, "use_enumerated_values", dt_bool(f->wc.kind == WC_ENUMERATED));
-        bool range = f->wc.kind == WC_RANGE;
-        SET(a, wc, "minimum", range ? hex(a, f->wc.min) : dt_null());
-        SET(a, wc, "maximum", range ? hex(a, f->wc.max) : dt_null());
+        SET(a, wc, "write_as_read", dt_bool(x->wc.kind == WC_WRITE_AS_READ));
+        SET(a, wc, "use_enumerated_values", dt_bool(x->wc.kind == WC_ENUMERATED));
+        bool range = x->wc.kind == WC_RANGE;
+        SET(a, wc, "minimum", range ? hex(a, x->wc.min) : dt_null());
+        SET(a, wc, "maximum", range ? hex(a, x->wc.max) : dt_null());
     }
     SET(a, o, "write_constraint", wc);
 }
@@ -117,14 +119,15 @@ static void effects(struct arena *a, struct dt *o, const struct model_field *f)
 static struct dt *value_text(struct arena *a, const struct model_field *f,
                              const struct model_value *v)
 {
-    if (!v->dont_care)
+    uint64_t dont_care = model_value_ext(v)->dont_care;
+    if (!dont_care)
         return hex(a, v->value);
     unsigned w = model_field_width(f);
     char *s = arena_alloc(a, w + 2);
     s[0] = '#';
     for (unsigned i = 0; i < w; i++) {
         unsigned bit = w - 1 - i;
-        s[1 + i] = (v->dont_care >> bit) & 1 ? 'x' : (v->value >> bit) & 1 ? '1' : '0';
+        s[1 + i] = (dont_care >> bit) & 1 ? 'x' : (v->value >> bit) & 1 ? '1' : '0';
     }
     s[w + 1] = '\0';
     return dt_str_ref(a, s);
@@ -152,25 +155,26 @@ static bool in_set(enum model_usage u, enum model_usage set)
  */
 static struct dt *enum_sets(struct arena *a, const struct model_field *f)
 {
+    const struct model_field_ext *x = model_field_ext(f);
     struct dt *sets = dt_list(a);
-    if (!f->nvalues && !f->default_value)
+    if (!f->nvalues && !x->default_value)
         return sets;
     bool split = false;
     for (size_t i = 0; i < f->nvalues; i++)
-        split |= f->values[i]->usage != USAGE_ANY;
-    split |= f->default_value && f->default_value->usage != USAGE_ANY;
+        split |= model_value_ext(f->values[i])->usage != USAGE_ANY;
+    split |= x->default_value && model_value_ext(x->default_value)->usage != USAGE_ANY;
     static const enum model_usage both[] = {USAGE_ANY}, each[] = {USAGE_READ, USAGE_WRITE};
     const enum model_usage *usages = split ? each : both;
     for (size_t u = 0; u < (split ? 2u : 1u); u++) {
         struct dt *set = dt_obj(a), *vals = dt_list(a);
         for (size_t i = 0; i < f->nvalues; i++)
-            if (in_set(f->values[i]->usage, usages[u]))
+            if (in_set(model_value_ext(f->values[i])->usage, usages[u]))
                 dt_push(a, vals, value_obj(a, f, f->values[i], false));
-        if (f->default_value && in_set(f->default_value->usage, usages[u]))
-            dt_push(a, vals, value_obj(a, f, f->default_value, true));
+        if (x->default_value && in_set(model_value_ext(x->default_value)->usage, usages[u]))
+            dt_push(a, vals, value_obj(a, f, x->default_value, true));
         if (!dt_len(vals))
             continue;
-        SET(a, set, "name", str_or_null(a, dt_len(sets) == 0 ? f->enum_name : NULL));
+        SET(a, set, "name", str_or_null(a, dt_len(sets) == 0 ? x->enum_name : NULL));
         SET(a, set, "usage", dt_str_ref(a, !split ? "read-write" : u == 0 ? "read" : "write"));
         SET(a, set, "values", vals);
         dt_push(a, sets, set);
@@ -256,7 +260,7 @@ static const char *join(struct arena *a, const char *const *names, size_t n)
 static size_t field_run(struct arena *a, const struct model_reg *r, size_t i, const char **index)
 {
     const struct model_field *f0 = r->fields[i];
-    if (!f0->dim_of)
+    if (!model_field_ext(f0)->dim_of)
         return 1;
     const char **idx = arena_alloc(a, r->nfields * sizeof(*idx));
     size_t n = 0;
@@ -265,9 +269,9 @@ static size_t field_run(struct arena *a, const struct model_reg *r, size_t i, co
         const struct model_field *f = r->fields[k];
         if (field_skipped(f))
             continue;
-        if (f->dim_of != f0->dim_of)
+        if (model_field_ext(f)->dim_of != model_field_ext(f0)->dim_of)
             break;
-        const char *ix = dim_index_of(a, f->dim_of, f->name);
+        const char *ix = dim_index_of(a, model_field_ext(f)->dim_of, f->name);
         if (!ix || model_field_width(f) != model_field_width(f0))
             break;
         if (n == 1)
@@ -287,7 +291,7 @@ static struct dt *field_obj(struct arena *a, const struct model_field *f, const 
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "desc", str_or_null(a, f->desc));
-    SET(a, o, "derived_from", str_or_null(a, f->derived_from));
+    SET(a, o, "derived_from", str_or_null(a, model_field_ext(f)->derived_from));
     SET(a, o, "lsb", dt_int(a, f->lsb));
     SET(a, o, "msb", dt_int(a, f->msb));
     effects(a, o, f);
@@ -305,7 +309,7 @@ static struct dt *fields_list(struct arena *a, const struct model_reg *r)
             continue;
         const char *index = NULL;
         size_t n = field_run(a, r, i, &index);
-        struct dt *o = field_obj(a, f, n > 1 ? f->dim_of : f->name);
+        struct dt *o = field_obj(a, f, n > 1 ? model_field_ext(f)->dim_of : f->name);
         struct dt *dim = dt_null();
         if (n > 1) {
             size_t k = i + 1; /* the list's second field: its step */
@@ -327,7 +331,7 @@ static struct dt *fields_list(struct arena *a, const struct model_reg *r)
 /* r's name inside its cluster (as written there, without a list's %s). */
 static const char *local_name(const struct model_reg *r)
 {
-    size_t n = cluster_prefix_len(r->cluster);
+    size_t n = cluster_prefix_len(model_reg_ext(r)->cluster);
     return n < strlen(r->name) ? r->name + n : r->name;
 }
 
@@ -352,15 +356,17 @@ static size_t reg_run(struct arena *a, const struct model_block *b, size_t i, co
                       uint64_t *incr)
 {
     const struct model_reg *r0 = b->regs[i];
-    if (!r0->dim_of || r0->is_array)
+    const struct model_reg_ext *x0 = model_reg_ext(r0);
+    if (!x0->dim_of || r0->is_array)
         return 1;
     const char **idx = arena_alloc(a, (b->nregs - i) * sizeof(*idx));
     size_t n = 0;
     for (size_t k = i; k < b->nregs; k++) {
         const struct model_reg *r = b->regs[k];
-        if (r->dim_of != r0->dim_of || r->cluster != r0->cluster || r->is_array)
+        const struct model_reg_ext *x = model_reg_ext(r);
+        if (x->dim_of != x0->dim_of || x->cluster != x0->cluster || r->is_array)
             break;
-        const char *ix = dim_index_of(a, r->dim_of, local_name(r));
+        const char *ix = dim_index_of(a, x->dim_of, local_name(r));
         if (!ix)
             break;
         if (n == 1)
@@ -389,23 +395,25 @@ static const struct model_field *first_field(const struct model_reg *r)
 static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char *name,
                           struct dt *dim, uint64_t addr)
 {
+    const struct model_reg_ext *x = model_reg_ext(r);
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
-    SET(a, o, "display_name", str_or_null(a, r->display_name));
+    SET(a, o, "display_name", str_or_null(a, x->display_name));
     SET(a, o, "desc", str_or_null(a, r->desc));
-    SET(a, o, "derived_from", str_or_null(a, r->derived_from));
-    const char *alt = r->alternate && !(r->cluster && r->alternate == r->cluster->alternate)
-                          ? r->alternate
+    SET(a, o, "derived_from", str_or_null(a, x->derived_from));
+    const char *alt = x->alternate && !(x->cluster && x->alternate == x->cluster->alternate)
+                          ? x->alternate
                           : NULL;
     SET(a, o, "alternate", str_or_null(a, alt));
     SET(a, o, "dim", dim);
-    SET(a, o, "offset", hex(a, addr - cluster_base(r->cluster)));
+    SET(a, o, "offset", hex(a, addr - cluster_base(x->cluster)));
     SET(a, o, "size", dt_int(a, r->size));
-    SET(a, o, "protection", str_or_null(a, r->protection));
+    SET(a, o, "protection", str_or_null(a, x->protection));
     SET(a, o, "reset", hex(a, r->reset));
-    SET(a, o, "reset_mask", r->has_reset_mask ? hex(a, r->reset_mask) : dt_null());
+    SET(a, o, "reset_mask", x->has_reset_mask ? hex(a, x->reset_mask) : dt_null());
     /* a register written without fields: its one field's access and effects on it */
-    const struct model_field *whole = r->nfields && r->fields[0]->whole ? r->fields[0] : NULL;
+    const struct model_field *whole =
+        r->nfields && model_field_ext(r->fields[0])->whole ? r->fields[0] : NULL;
     struct dt *own = dt_null();
     if (whole) {
         own = dt_obj(a);
@@ -443,22 +451,22 @@ static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t 
     const struct model_reg *r = b->regs[*i];
     const char *name = local_name(r);
     struct dt *dim = dt_null();
-    bool by_cluster = r->cluster && r->cluster->count > 1;
+    bool by_cluster = model_reg_ext(r)->cluster && model_reg_ext(r)->cluster->count > 1;
     if (r->is_array && !by_cluster && !r->addrs) {
         const char *index = NULL;
-        if (r->index_names)
-            index = join(a, r->index_names, r->count);
+        if (model_reg_ext(r)->index_names)
+            index = join(a, model_reg_ext(r)->index_names, r->count);
         else if (r->first != 0)
             index = arena_printf(a, "%u-%u", r->first, r->first + r->count - 1);
-        dim = dim_obj(a, r->count, r->stride, index, r->array_index);
+        dim = dim_obj(a, r->count, r->stride, index, model_reg_ext(r)->array_index);
         name = arena_printf(a, "%s[%%s]", name);
     } else {
         const char *index = NULL;
         uint64_t incr = 0;
         size_t n = reg_run(a, b, *i, &index, &incr);
         if (index) {
-            dim = dim_obj(a, (unsigned)n, incr, index, r->array_index);
-            name = r->dim_of;
+            dim = dim_obj(a, (unsigned)n, incr, index, model_reg_ext(r)->array_index);
+            name = model_reg_ext(r)->dim_of;
             *i += n - 1;
         }
     }
@@ -573,9 +581,10 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     SET(a, o, "derived_from", str_or_null(a, c->derived_from));
     SET(a, o, "alternate", str_or_null(a, c->alternate));
     SET(a, o, "header_struct", str_or_null(a, c->header_struct));
-    const char *index = r->index_names ? join(a, r->index_names, c->count)
-                        : r->first     ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
-                                       : NULL;
+    const char **names = model_reg_ext(r)->index_names;
+    const char *index = names      ? join(a, names, c->count)
+                        : r->first ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
+                                   : NULL;
     SET(a, o, "dim", array         ? dim_obj(a, c->count, c->stride, index, NULL)
                      : run->n > 1 ? dim_obj(a, (unsigned)run->n, run->stride, run->index, NULL)
                                   : dt_null());
@@ -618,9 +627,9 @@ static struct dt *registers_list(struct arena *a, const struct model_block *b,
     find_runs(&m);
     for (size_t i = 0; i < b->nregs; i++) {
         const struct model_reg *r = b->regs[i];
-        if (hidden(&m, r->cluster))
+        if (hidden(&m, model_reg_ext(r)->cluster))
             continue;
-        struct dt *list = items_of(&m, r->cluster, r, top);
+        struct dt *list = items_of(&m, model_reg_ext(r)->cluster, r, top);
         if (!r->addrs) {
             dt_push(a, list, item(a, NULL, reg_item(a, b, &i, at)));
             continue;

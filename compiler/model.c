@@ -119,7 +119,7 @@ static bool field_is_level(const struct model_reg *r, const struct model_field *
 static unsigned field_mask_classes(const struct model_field *f)
 {
     unsigned cls = regc_sem_classes(model_field_sem(f));
-    if (f->wc.kind == WC_WRITE_AS_READ)
+    if (model_field_ext(f)->wc.kind == WC_WRITE_AS_READ)
         cls = (cls & ~(unsigned)(REGC_MASK_WRITABLE | REGC_MASK_WO | REGC_MASK_W1C | REGC_MASK_W1S |
                                  REGC_MASK_W0 | REGC_MASK_W1T)) |
               REGC_MASK_PRESERVE | REGC_MASK_KEEP;
@@ -236,4 +236,43 @@ struct model_cite *model_cite_keep(struct arena *a, const struct model_cite *c)
     struct model_cite *k = arena_alloc(a, sizeof(*k));
     *k = *c;
     return k;
+}
+
+const struct model_reg_ext *model_reg_ext(const struct model_reg *r)
+{
+    static const struct model_reg_ext none;
+    return r->ext ? r->ext : &none;
+}
+
+struct model_reg_ext *model_reg_ext_set(struct arena *a, struct model_reg *r)
+{
+    if (!r->ext)
+        r->ext = arena_zalloc(a, sizeof(*r->ext));
+    return r->ext;
+}
+
+const struct model_field_ext *model_field_ext(const struct model_field *f)
+{
+    static const struct model_field_ext none;
+    return f->ext ? f->ext : &none;
+}
+
+struct model_field_ext *model_field_ext_set(struct arena *a, struct model_field *f)
+{
+    if (!f->ext)
+        f->ext = arena_zalloc(a, sizeof(*f->ext));
+    return f->ext;
+}
+
+const struct model_value_ext *model_value_ext(const struct model_value *v)
+{
+    static const struct model_value_ext none; /* USAGE_ANY, no don't-care bits */
+    return v->ext ? v->ext : &none;
+}
+
+struct model_value_ext *model_value_ext_set(struct arena *a, struct model_value *v)
+{
+    if (!v->ext)
+        v->ext = arena_zalloc(a, sizeof(*v->ext));
+    return v->ext;
 }

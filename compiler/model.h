@@ -42,15 +42,20 @@ struct model_source {
 /* Which accesses a named value applies to (SVD <usage>); USAGE_ANY for regspec values. */
 enum model_usage { USAGE_ANY, USAGE_READ, USAGE_WRITE };
 
+/* The SVD additions of a named value, apart as a field's are: model_value_ext(). */
+struct model_value_ext {
+    uint64_t dont_care;     /* bits written 'x' ("#1x0"): any value matches; 0 in 'value' */
+    enum model_usage usage; /* the enumeration set it came from */
+};
+
 /* <value name= value= undefined= desc=> */
 struct model_value {
     /* members ordered by size: no padding (a spec holds millions of these) */
     const char *name;
     uint64_t value;
     const char *desc;
-    uint64_t dont_care;     /* SVD: bits written 'x' ("#1x0"): any value matches; 0 in 'value' */
+    struct model_value_ext *ext; /* SVD additions, NULL when none: model_value_ext() */
     struct srcpos pos;
-    enum model_usage usage; /* SVD: the enumeration set it came from */
     bool undefined; /* the manual calls this encoding undefined or reserved */
 };
 
@@ -80,6 +85,25 @@ struct model_write_constraint {
     uint64_t min, max; /* WC_RANGE */
 };
 
+/*
+ * The memory-mapped (SVD) additions of a field, apart so that a regspec field
+ * (millions of them in a large spec) does not carry them: 'ext' of a field is
+ * NULL until model_field_ext_set() first allocates it; readers use
+ * model_field_ext(), which gives all-zero members for a field without one.
+ */
+struct model_field_ext {
+    const char *enum_name; /* the enumeration's name (headerEnumName or name), or NULL */
+    struct model_value *default_value; /* isDefault: the name of every value not listed */
+    const char *derived_from;          /* as written */
+    const char *dim_of;                /* expanded from a dim list: the name as written ("CH%s") */
+    struct model_write_constraint wc;  /* range and useEnumeratedValues are also rules of the
+                                          register (svd_rules.c: FIELD_range, FIELD_values) */
+    enum model_write_effect write_effect;
+    enum model_read_effect read_effect;
+    bool write_once; /* writeOnce, read-writeOnce: only the first write after reset acts */
+    bool whole;      /* made for a register with no fields: all its bits */
+};
+
 /* <field name= bits="HI:LO" access= reset= desc=>, also a <gap> or a gaps= fill */
 struct model_field {
     /* members ordered by size (8-byte, then 4-byte, then bools): no padding */
@@ -91,21 +115,11 @@ struct model_field {
     struct model_value **values;
     size_t nvalues;
     struct model_reg *reg;   /* the register it belongs to */
+    struct model_field_ext *ext; /* SVD additions, NULL when none: model_field_ext() */
     unsigned msb, lsb;
     enum regc_access access;  /* REGC_ACCESS_UNKNOWN when not a known spelling */
     struct srcpos pos;
-    bool implicit;           /* made from <gap> (why= in 'desc') or a gaps= rule */
-    /* ---- memory-mapped (SVD) additions; zero for a regspec field */
-    bool write_once;         /* writeOnce, read-writeOnce: only the first write after reset acts */
-    bool whole;              /* made for a register with no fields: all its bits */
-    enum model_write_effect write_effect;
-    enum model_read_effect read_effect;
-    struct model_write_constraint wc; /* range and useEnumeratedValues are also rules of the
-                                         register (svd_rules.c: FIELD_range, FIELD_values) */
-    const char *enum_name;   /* the enumeration's name (headerEnumName or name), or NULL */
-    struct model_value *default_value; /* isDefault: the name of every value not listed */
-    const char *derived_from; /* as written */
-    const char *dim_of;      /* expanded from a dim list: the name as written ("CH%s") */
+    bool implicit; /* made from <gap> (why= in 'desc') or a gaps= rule */
 };
 
 /* <rule name= expr=>message</rule> */
@@ -125,6 +139,25 @@ struct model_at {
     uint64_t address;
     const struct model_instance *instance; /* resolved by check */
     struct srcpos pos;
+};
+
+/*
+ * The memory-mapped (SVD) additions of a register, apart as a field's are
+ * (struct model_field_ext): NULL until model_reg_ext_set(); read through
+ * model_reg_ext().
+ */
+struct model_reg_ext {
+    uint64_t reset_mask;    /* bits whose reset is defined (resetMask) */
+    const char *alternate;  /* alternateRegister (or alternateGroup as "GROUP"): may share
+                             * its address with another register */
+    const char *protection; /* s, n, p (SVD protection), or NULL */
+    const char *display_name;
+    const char *derived_from;      /* as written */
+    const char *dim_of;            /* expanded from a dim list: the name as written ("CH%s_CTL") */
+    const char **index_names;      /* an array's dimIndex names, 'count' of them; NULL: numbers */
+    struct model_cluster *cluster; /* innermost cluster it was written in, or NULL */
+    const struct model_array_index *array_index; /* SVD <dimArrayIndex>, or NULL */
+    bool has_reset_mask;
 };
 
 /* <register name="NAME{HI-LO}" space= address= stride= width= size= reset= gaps=> */
@@ -148,6 +181,7 @@ struct model_reg {
     struct model_at **ats;
     size_t nats;
     struct model_block *block;
+    struct model_reg_ext *ext; /* SVD additions, NULL when none: model_reg_ext() */
     unsigned first, count;    /* array indices first .. first+count-1 (first 0, count 1 if not an array) */
     enum model_space space;
     unsigned width;           /* implemented bits */
@@ -156,18 +190,6 @@ struct model_reg {
     bool is_array;
     bool descending;          /* written {HI-LO} rather than {LO-HI} */
     bool has_reset;
-    /* ---- memory-mapped (SVD) additions; zero/NULL for a regspec register */
-    bool has_reset_mask;
-    uint64_t reset_mask;      /* bits whose reset is defined (resetMask) */
-    const char *alternate;    /* alternateRegister (or alternateGroup as "GROUP"): may share
-                               * its address with another register */
-    const char *protection;   /* s, n, p (SVD protection), or NULL */
-    const char *display_name;
-    const char *derived_from; /* as written */
-    const char *dim_of;       /* expanded from a dim list: the name as written ("CH%s_CTL") */
-    const char **index_names; /* an array's dimIndex names, 'count' of them; NULL: numbers */
-    const struct model_array_index *array_index; /* SVD <dimArrayIndex>, or NULL */
-    struct model_cluster *cluster; /* innermost cluster it was written in, or NULL */
 };
 
 /* SVD <cluster>: a group of registers at an offset, kept as written; its
@@ -566,6 +588,19 @@ const struct model_source *model_find_source(const struct model_spec *s, const c
  * bytes. */
 struct arena;
 struct model_cite *model_cite_keep(struct arena *a, const struct model_cite *c);
+
+/*
+ * The SVD additions of a register or a field. model_*_ext() only reads:
+ * never NULL, all members zero when the object has none (a regspec model).
+ * model_*_ext_set() is the one way to write them: it allocates them in 'a'
+ * on first use and returns them for the caller to fill.
+ */
+const struct model_reg_ext *model_reg_ext(const struct model_reg *r);
+struct model_reg_ext *model_reg_ext_set(struct arena *a, struct model_reg *r);
+const struct model_field_ext *model_field_ext(const struct model_field *f);
+struct model_field_ext *model_field_ext_set(struct arena *a, struct model_field *f);
+const struct model_value_ext *model_value_ext(const struct model_value *v);
+struct model_value_ext *model_value_ext_set(struct arena *a, struct model_value *v);
 
 /* Field helpers. */
 static inline unsigned model_field_width(const struct model_field *f)

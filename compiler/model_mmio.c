@@ -5,97 +5,81 @@
 
 void model_reg_set_reset_mask(struct arena *a, struct model_reg *r, uint64_t mask)
 {
-    (void)a;
-    r->has_reset_mask = true;
-    r->reset_mask = mask;
+    model_reg_ext_set(a, r)->has_reset_mask = true;
+    model_reg_ext_set(a, r)->reset_mask = mask;
 }
 
 void model_reg_set_alternate(struct arena *a, struct model_reg *r, const char *alternate)
 {
-    (void)a;
-    r->alternate = alternate;
+    model_reg_ext_set(a, r)->alternate = alternate;
 }
 
 void model_reg_set_protection(struct arena *a, struct model_reg *r, const char *protection)
 {
-    (void)a;
-    r->protection = protection;
+    model_reg_ext_set(a, r)->protection = protection;
 }
 
 void model_reg_set_display_name(struct arena *a, struct model_reg *r, const char *name)
 {
-    (void)a;
-    r->display_name = name;
+    model_reg_ext_set(a, r)->display_name = name;
 }
 
 void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char *base)
 {
-    (void)a;
-    r->derived_from = base;
+    model_reg_ext_set(a, r)->derived_from = base;
 }
 
 void model_reg_set_dim_of(struct arena *a, struct model_reg *r, const char *pattern)
 {
-    (void)a;
-    r->dim_of = pattern;
+    model_reg_ext_set(a, r)->dim_of = pattern;
 }
 
 void model_reg_set_index_names(struct arena *a, struct model_reg *r, const char **names)
 {
-    (void)a;
-    r->index_names = names;
+    model_reg_ext_set(a, r)->index_names = names;
 }
 
 void model_reg_set_cluster(struct arena *a, struct model_reg *r, struct model_cluster *c)
 {
-    (void)a;
-    r->cluster = c;
+    model_reg_ext_set(a, r)->cluster = c;
 }
 
 void model_field_set_write_effect(struct arena *a, struct model_field *f, enum model_write_effect e)
 {
-    (void)a;
-    f->write_effect = e;
+    model_field_ext_set(a, f)->write_effect = e;
 }
 
 void model_field_set_read_effect(struct arena *a, struct model_field *f, enum model_read_effect e)
 {
-    (void)a;
-    f->read_effect = e;
+    model_field_ext_set(a, f)->read_effect = e;
 }
 
 void model_field_set_write_constraint(struct arena *a, struct model_field *f, struct model_write_constraint wc)
 {
-    (void)a;
-    f->wc = wc;
+    model_field_ext_set(a, f)->wc = wc;
 }
 
 void model_field_set_enum_name(struct arena *a, struct model_field *f, const char *name)
 {
-    (void)a;
-    f->enum_name = name;
+    model_field_ext_set(a, f)->enum_name = name;
 }
 
 void model_field_set_default_value(struct arena *a, struct model_field *f, struct model_value *v)
 {
-    (void)a;
-    f->default_value = v;
+    model_field_ext_set(a, f)->default_value = v;
 }
 
 void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base)
 {
-    (void)a;
-    f->derived_from = base;
+    model_field_ext_set(a, f)->derived_from = base;
 }
 
 void model_field_set_dim_of(struct arena *a, struct model_field *f, const char *pattern)
 {
-    (void)a;
-    f->dim_of = pattern;
+    model_field_ext_set(a, f)->dim_of = pattern;
 }
 
 void model_field_set_whole(struct arena *a, struct model_field *f, bool whole)
 {
-    (void)a;
-    f->whole = whole;
+    model_field_ext_set(a, f)->whole = whole;
 }

@@ -196,7 +196,7 @@ static void collect(struct arena *a, const struct model_spec *spec, const struct
             size_t nrn = reg_names(a, b, &groups, r, rn);
             for (size_t k = 0; k < r->nfields; k++) {
                 const struct model_field *f = r->fields[k];
-                if (f->implicit || f->whole)
+                if (f->implicit || model_field_ext(f)->whole)
                     continue;
                 for (size_t p = 0; p < npn; p++)
                     for (size_t q = 0; q < nrn; q++)

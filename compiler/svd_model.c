@@ -449,6 +449,7 @@ static void field_access(struct builder *b, struct model_field *f, const char *a
 static void field_effects(struct builder *b, struct model_field *f, const struct svd_node *n,
                           const struct props *p)
 {
+    struct model_field_ext *x = model_field_ext_set(b->a, f);
     const char *mwv = n->text[SVD_T_MWV] ? n->text[SVD_T_MWV] : p->mwv;
     struct srcpos mpos = n->text[SVD_T_MWV] ? tpos(n, SVD_T_MWV) : p->mwv_pos;
     if (mwv) {
@@ -456,7 +457,7 @@ static void field_effects(struct builder *b, struct model_field *f, const struct
         if (i < 0)
             diag_report(b->dg, DIAG_SVD_ACCESS, mpos,
                         "modifiedWriteValues '%s' is not SVD: ignored (the field stores)", mwv);
-        f->write_effect = i < 0 ? WRITE_STORES : (enum model_write_effect)i;
+        x->write_effect = i < 0 ? WRITE_STORES : (enum model_write_effect)i;
     }
     const char *ra = n->text[SVD_T_READ_ACTION] ? n->text[SVD_T_READ_ACTION] : p->read_action;
     struct srcpos rpos = n->text[SVD_T_READ_ACTION] ? tpos(n, SVD_T_READ_ACTION) : p->ra_pos;
@@ -464,9 +465,9 @@ static void field_effects(struct builder *b, struct model_field *f, const struct
         int i = svd_read_parse(ra);
         if (i <= 0)
             diag_report(b->dg, DIAG_SVD_ACCESS, rpos, "readAction '%s' is not SVD: ignored", ra);
-        f->read_effect = i <= 0 ? READ_NONE : (enum model_read_effect)i;
+        x->read_effect = i <= 0 ? READ_NONE : (enum model_read_effect)i;
     }
-    f->wc = n->wc.kind != WC_NONE ? n->wc : p->wc;
+    x->wc = n->wc.kind != WC_NONE ? n->wc : p->wc;
 }
 
 static enum model_usage usage_of(struct builder *b, const struct svd_node *e)
@@ -512,9 +513,10 @@ static bool value_again(struct builder *b, const struct model_field *f, struct m
     struct model_value *old = find_value(f, m->name);
     if (!old)
         return false;
-    if (old->value == m->value && old->dont_care == m->dont_care) {
-        if (old->usage != m->usage)
-            old->usage = USAGE_ANY; /* the same value in the read and the write set */
+    const struct model_value_ext *ox = model_value_ext(old), *mx = model_value_ext(m);
+    if (old->value == m->value && ox->dont_care == mx->dont_care) {
+        if (ox->usage != mx->usage)
+            model_value_ext_set(b->a, old)->usage = USAGE_ANY; /* in the read and the write set */
         return true;
     }
     if (m->undefined)
@@ -537,11 +539,12 @@ static void add_value(struct builder *b, struct model_field *f, const struct svd
     struct model_value *m = arena_zalloc(b->a, sizeof(*m));
     m->name = identifier(b, name_of(v), "enumeratedValue", v->pos);
     m->desc = v->text[SVD_T_DESC];
-    m->usage = usage;
+    if (usage != USAGE_ANY)
+        model_value_ext_set(b->a, m)->usage = usage;
     m->undefined = is_reserved_name(m->name);
     m->pos = v->pos;
     if (boolean(v, SVD_T_IS_DEFAULT)) {
-        f->default_value = m;
+        model_field_ext_set(b->a, f)->default_value = m;
         return;
     }
     const char *s = v->text[SVD_T_VALUE];
@@ -551,12 +554,15 @@ static void add_value(struct builder *b, struct model_field *f, const struct svd
                     m->name, f->name);
         return;
     }
-    if (!parse_number(s, &m->value, &m->dont_care)) {
+    uint64_t dont_care;
+    if (!parse_number(s, &m->value, &dont_care)) {
         diag_report(b->dg, DIAG_BAD_NUMBER, tpos(v, SVD_T_VALUE),
                     "value '%s' of enumeratedValue '%s' is not a number", s, m->name);
         return;
     }
-    if (m->value > model_field_max(f) || m->dont_care > model_field_max(f)) {
+    if (dont_care)
+        model_value_ext_set(b->a, m)->dont_care = dont_care;
+    if (m->value > model_field_max(f) || dont_care > model_field_max(f)) {
         diag_report(b->dg, DIAG_SVD_VALUE_TOO_WIDE, tpos(v, SVD_T_VALUE),
                     "enumeratedValue '%s' (%s) does not fit the %u bits of field '%s': dropped",
                     m->name, s, model_field_width(f), f->name);
@@ -574,8 +580,9 @@ static void field_values(struct builder *b, struct model_field *f, const struct 
         if (e->kind != SVD_ENUMS)
             continue;
         enum model_usage u = usage_of(b, e);
-        if (!f->enum_name)
-            f->enum_name =
+        struct model_field_ext *x = model_field_ext_set(b->a, f);
+        if (!x->enum_name)
+            x->enum_name =
                 e->text[SVD_T_ENUM_NAME] ? e->text[SVD_T_ENUM_NAME] : e->text[SVD_T_NAME];
         for (size_t k = 0; k < e->nkids; k++)
             if (e->kids[k]->kind == SVD_VALUE)
@@ -656,7 +663,7 @@ static void add_field(struct builder *b, struct model_reg *r, const struct svd_n
     f->desc = n->text[SVD_T_DESC];
     f->reg = r;
     f->pos = n->pos;
-    f->derived_from = n->derived_from;
+    model_field_ext_set(b->a, f)->derived_from = n->derived_from;
     f->cite = model_cite_keep(b->a, &r->cite);
     if (!field_fits(b, r, f))
         return;
@@ -695,7 +702,7 @@ static void read_field(struct builder *b, struct model_reg *r, const struct svd_
         add_field(b, r, n, substitute(b->a, name_of(n), d.index[i]), msb + off, lsb + off, p, cap);
     }
     for (size_t k = before; k < r->nfields; k++)
-        r->fields[k]->dim_of = name_of(n);
+        model_field_ext_set(b->a, r->fields[k])->dim_of = name_of(n);
 }
 
 static int cmp_lsb(const void *pa, const void *pb)
@@ -768,8 +775,9 @@ static void reg_reset(struct builder *b, struct model_reg *r, const struct svd_n
                     r->reset, r->name, r->width);
         r->reset &= low_mask(r->width);
     }
-    r->has_reset_mask = p->has_reset_mask;
-    r->reset_mask = p->has_reset_mask ? p->reset_mask & low_mask(r->width) : low_mask(r->width);
+    struct model_reg_ext *x = model_reg_ext_set(b->a, r);
+    x->has_reset_mask = p->has_reset_mask;
+    x->reset_mask = p->has_reset_mask ? p->reset_mask & low_mask(r->width) : low_mask(r->width);
 }
 
 /* The alternate a register declares, or one of its clusters (alternateCluster) does. */
@@ -816,7 +824,8 @@ static const struct model_array_index *array_index(struct builder *b, const stru
                         name_of(n), v->text[SVD_T_NAME] ? "value" : "name");
             continue;
         }
-        if (!parse_number(s, &m->value, &m->dont_care) || m->dont_care) {
+        uint64_t dont_care = 0;
+        if (!parse_number(s, &m->value, &dont_care) || dont_care) {
             diag_report(b->dg, DIAG_BAD_NUMBER, tpos(v, SVD_T_VALUE),
                         "value '%s' of index name '%s' of register '%s' is not a number", s,
                         v->text[SVD_T_NAME], name_of(n));
@@ -841,16 +850,17 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
     r->width = r->size = p->size;
     r->count = 1;
     r->desc = n->text[SVD_T_DESC];
-    r->display_name = n->text[SVD_T_DISPLAY];
-    r->protection = p->protection;
-    r->derived_from = n->derived_from;
-    r->cluster = at->cluster;
+    struct model_reg_ext *x = model_reg_ext_set(b->a, r);
+    x->display_name = n->text[SVD_T_DISPLAY];
+    x->protection = p->protection;
+    x->derived_from = n->derived_from;
+    x->cluster = at->cluster;
     r->block = b->blk;
     r->pos = n->pos;
     r->cite.src = "svd";
     r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
     r->cite.pos = n->pos;
-    r->alternate = alternate_of(n, at->cluster);
+    x->alternate = alternate_of(n, at->cluster);
     if (n->text[SVD_T_ALT_GROUP]) { /* svdconv's CMSIS names carry it (context_cmsis.c) */
         struct model_alt_group *g = arena_zalloc(b->a, sizeof(*g));
         g->reg = r;
@@ -858,7 +868,7 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
         size_t gcap = arena_push_cap(b->blk->nalt_groups);
         arena_push(b->a, (void ***)&b->blk->alt_groups, &b->blk->nalt_groups, &gcap, g);
     }
-    r->array_index = array_index(b, n);
+    x->array_index = array_index(b, n);
     reg_reset(b, r, n, p);
     return r;
 }
@@ -880,7 +890,7 @@ static void whole_field(struct builder *b, struct model_reg *r, const struct svd
     f->msb = r->width - 1;
     f->reg = r;
     f->pos = r->pos;
-    f->whole = true;
+    model_field_ext_set(b->a, f)->whole = true;
     f->reset = r->reset;
     field_effects(b, f, n, p);
     field_access(b, f, p->access, p->access_pos);
@@ -969,7 +979,7 @@ static void array_reg(struct builder *b, const struct svd_node *n, uint64_t offs
         r->stride = d ? d->incr : at->stride;
         bool numeric = d ? d->numeric : at->index == NULL;
         r->first = !numeric ? 0 : d ? d->first : at->first;
-        r->index_names = numeric ? NULL : d ? d->index : at->index;
+        model_reg_ext_set(b->a, r)->index_names = numeric ? NULL : d ? d->index : at->index;
     }
     reg_fields(b, r, n, p);
     add_reg(b, r, cap);
@@ -1000,7 +1010,7 @@ static void read_reg(struct builder *b, const struct svd_node *n, const struct p
     for (unsigned i = 0; i < d.count && may_make(b, n->pos); i++) {
         struct model_reg *r = new_reg(b, n, substitute(b->a, name_of(n), d.index[i]),
                                       at->offset + offset + d.incr * i, &p, at);
-        r->dim_of = name_of(n);
+        model_reg_ext_set(b->a, r)->dim_of = name_of(n);
         reg_fields(b, r, n, &p);
         add_reg(b, r, cap);
     }
@@ -1385,7 +1395,7 @@ static int cmp_span(const void *pa, const void *pb)
 
 static bool declared(const struct span *s)
 {
-    return s->reg->alternate || s->inst->alternate;
+    return model_reg_ext(s->reg)->alternate || s->inst->alternate;
 }
 
 /* Registers (or peripherals) that share bytes without declaring an alternate: kept as alternates.
@@ -1398,7 +1408,7 @@ static void report_overlap(struct builder *b, struct span *old, struct span *s)
                     " and declares no alternateRegister: kept as its alternate",
                     s->reg->name, s->inst->name, old->reg->name, s->lo);
         diag_note(b->dg, old->reg->pos, "register '%s' defined here", old->reg->name);
-        s->reg->alternate = old->reg->name;
+        model_reg_ext_set(b->a, s->reg)->alternate = old->reg->name;
     } else {
         diag_report(b->dg, DIAG_SVD_OVERLAP, s->inst->pos,
                     "peripheral '%s' overlaps peripheral '%s' at 0x%" PRIX64

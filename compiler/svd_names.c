@@ -36,13 +36,13 @@ const char *svd_names_macro_reg(struct arena *a, const char *periph, const struc
                                 const char *rname, const char *group)
 {
     bool renamed = false;
-    for (const struct model_cluster *k = r->cluster; k && !renamed; k = k->parent)
+    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k && !renamed; k = k->parent)
         renamed = svd_names_cluster_struct(a, periph, k) != NULL;
     if (!renamed)
         return svd_names_reg(a, rname, group);
-    size_t skip = cluster_prefix_len(r->cluster);
+    size_t skip = cluster_prefix_len(model_reg_ext(r)->cluster);
     const char *path = strlen(r->name) > skip ? r->name + skip : r->name;
-    for (const struct model_cluster *k = r->cluster; k; k = k->parent) {
+    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k; k = k->parent) {
         const char *hs = svd_names_cluster_struct(a, periph, k);
         path = arena_printf(a, "%s_%s", hs ? hs : cluster_array_name(a, k), path);
     }

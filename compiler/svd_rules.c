@@ -48,7 +48,8 @@ static bool add_rule(struct arena *a, struct model_field *f, const char *name, c
 
 static void range_rule(struct arena *a, struct diag *dg, struct model_field *f)
 {
-    uint64_t lo = f->wc.min, hi = f->wc.max, top = model_field_max(f);
+    const struct model_write_constraint *wc = &model_field_ext(f)->wc;
+    uint64_t lo = wc->min, hi = wc->max, top = model_field_max(f);
     if (lo > hi || lo > top) {
         diag_report(dg, DIAG_SVD_WRITE_CONSTRAINT, f->pos,
                     "writeConstraint range 0x%" PRIX64 " to 0x%" PRIX64 " of field '%s' (%u bits): "
@@ -77,19 +78,19 @@ static void range_rule(struct arena *a, struct diag *dg, struct model_field *f)
 
 static bool writable_value(const struct model_value *v)
 {
-    return v->usage != USAGE_READ && !v->undefined;
+    return model_value_ext(v)->usage != USAGE_READ && !v->undefined;
 }
 
 static void enumerated_rule(struct arena *a, struct diag *dg, struct model_field *f)
 {
-    if (f->default_value)
+    if (model_field_ext(f)->default_value)
         return; /* isDefault: every value not listed has a name too */
     struct buf b = BUF_INIT;
     for (size_t i = 0; i < f->nvalues; i++) {
         const struct model_value *v = f->values[i];
         if (!writable_value(v))
             continue;
-        if (v->dont_care) { /* "#1x0" matches several values: the language has no '&' */
+        if (model_value_ext(v)->dont_care) { /* "#1x0" matches several values: no '&' */
             buf_reset(&b);
             break;
         }
@@ -115,9 +116,9 @@ void svd_write_rules(struct arena *a, struct diag *dg, struct model_reg *r)
 {
     for (size_t i = 0; i < r->nfields; i++) {
         struct model_field *f = r->fields[i];
-        if (f->wc.kind == WC_RANGE)
+        if (model_field_ext(f)->wc.kind == WC_RANGE)
             range_rule(a, dg, f);
-        else if (f->wc.kind == WC_ENUMERATED)
+        else if (model_field_ext(f)->wc.kind == WC_ENUMERATED)
             enumerated_rule(a, dg, f);
     }
 }

@@ -84,18 +84,19 @@ static enum regc_access effect_access(enum model_write_effect e, bool reads)
 
 void svd_field_access(struct arena *a, struct model_field *f, const char *acc)
 {
-    f->write_once = strstr(acc, "riteOnce") != NULL;
+    struct model_field_ext *x = model_field_ext_set(a, f);
+    x->write_once = strstr(acc, "riteOnce") != NULL;
     bool reads = strncmp(acc, "read", 4) == 0, writes = strcmp(acc, "read-only") != 0;
     f->access = !writes ? REGC_ACCESS_RO : !reads ? REGC_ACCESS_WO : REGC_ACCESS_RW;
-    if (f->write_once)
+    if (x->write_once)
         f->access = reads ? REGC_ACCESS_RWO : REGC_ACCESS_WOO;
     f->access_text = acc;
-    if (writes && f->write_effect != WRITE_STORES) {
-        f->access_text = arena_printf(a, "%s, %s", acc, write_words[f->write_effect]);
-        f->access = effect_access(f->write_effect, reads);
+    if (writes && x->write_effect != WRITE_STORES) {
+        f->access_text = arena_printf(a, "%s, %s", acc, write_words[x->write_effect]);
+        f->access = effect_access(x->write_effect, reads);
     }
     /* a read side effect is shown where the attribute is: "read-only, readAction clear" */
-    if (f->read_effect != READ_NONE)
+    if (x->read_effect != READ_NONE)
         f->access_text =
-            arena_printf(a, "%s, readAction %s", f->access_text, read_words[f->read_effect]);
+            arena_printf(a, "%s, readAction %s", f->access_text, read_words[x->read_effect]);
 }

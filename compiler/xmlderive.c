@@ -78,22 +78,22 @@ static const struct model_reg *find_base_reg(const struct model_spec *s, const s
 /* A register's derived-from= names a register, and the chain of them ends (svd-derived). */
 static void check_derived_reg(struct diag *dg, const struct model_spec *s, const struct model_reg *r)
 {
-    const struct model_reg *b = find_base_reg(s, r, r->derived_from);
+    const struct model_reg *b = find_base_reg(s, r, model_reg_ext(r)->derived_from);
     if (!b) {
         diag_report(dg, DIAG_SVD_DERIVED, r->pos, "derived-from '%s' of register '%s' names no register",
-                    r->derived_from, r->name);
+                    model_reg_ext(r)->derived_from, r->name);
         return;
     }
     for (size_t n = 0; b && n <= r->block->nregs; n++) {
         if (b == r) {
             diag_report(dg, DIAG_SVD_DERIVED, r->pos,
-                        "derived-from '%s' of register '%s' leads back to itself", r->derived_from,
+                        "derived-from '%s' of register '%s' leads back to itself", model_reg_ext(r)->derived_from,
                         r->name);
-            diag_note(dg, find_base_reg(s, r, r->derived_from)->pos,
-                      "register '%s' derives from it", r->derived_from);
+            diag_note(dg, find_base_reg(s, r, model_reg_ext(r)->derived_from)->pos,
+                      "register '%s' derives from it", model_reg_ext(r)->derived_from);
             return;
         }
-        b = b->derived_from ? find_base_reg(s, b, b->derived_from) : NULL;
+        b = model_reg_ext(b)->derived_from ? find_base_reg(s, b, model_reg_ext(b)->derived_from) : NULL;
     }
 }
 
@@ -102,15 +102,15 @@ static void check_derived_reg(struct diag *dg, const struct model_spec *s, const
 static void check_derived_field(struct diag *dg, const struct model_spec *s,
                                 const struct model_field *f)
 {
-    if (model_find_field(f->reg, f->derived_from))
+    if (model_find_field(f->reg, model_field_ext(f)->derived_from))
         return;
-    if (strchr(f->derived_from, '.'))
+    if (strchr(model_field_ext(f)->derived_from, '.'))
         for (size_t i = 0; i < s->nblocks; i++)
             for (size_t k = 0; k < s->blocks[i]->nregs; k++)
-                if (model_find_field(s->blocks[i]->regs[k], path_last(f->derived_from)))
+                if (model_find_field(s->blocks[i]->regs[k], path_last(model_field_ext(f)->derived_from)))
                     return;
     diag_report(dg, DIAG_SVD_DERIVED, f->pos, "derived-from '%s' of field '%s' names no field",
-                f->derived_from, f->name);
+                model_field_ext(f)->derived_from, f->name);
 }
 
 static void check_derived_regs(struct diag *dg, const struct model_spec *s,
@@ -118,10 +118,10 @@ static void check_derived_regs(struct diag *dg, const struct model_spec *s,
 {
     for (size_t k = 0; k < b->nregs; k++) {
         const struct model_reg *r = b->regs[k];
-        if (r->derived_from)
+        if (model_reg_ext(r)->derived_from)
             check_derived_reg(dg, s, r);
         for (size_t i = 0; i < r->nfields; i++)
-            if (r->fields[i]->derived_from)
+            if (model_field_ext(r->fields[i])->derived_from)
                 check_derived_field(dg, s, r->fields[i]);
     }
 }

@@ -68,7 +68,7 @@ static const char *same_list(const char *dim_of, const char *prev)
 static const char *prev_reg_dim_of(const struct model_reg *r)
 {
     const struct model_block *b = r->block;
-    return b && b->nregs ? b->regs[b->nregs - 1]->dim_of : NULL;
+    return b && b->nregs ? model_reg_ext(b->regs[b->nregs - 1])->dim_of : NULL;
 }
 
 static const char *prev_field_dim_of(const struct model_field *f)
@@ -76,7 +76,7 @@ static const char *prev_field_dim_of(const struct model_field *f)
     const struct model_reg *r = f->reg;
     for (size_t i = r->nfields; i-- > 0;)
         if (!r->fields[i]->implicit)
-            return r->fields[i]->dim_of;
+            return model_field_ext(r->fields[i])->dim_of;
     return NULL;
 }
 
@@ -321,8 +321,11 @@ void xl_mmio_field(struct loader *ld, xmlNode *n, struct model_field *f)
 bool xl_mmio_value(struct loader *ld, xmlNode *n, struct model_field *f, struct model_value *v)
 {
     const char *usage = xl_peek(ld, n, "usage");
-    v->usage = !usage ? USAGE_ANY : strcmp(usage, "read") == 0 ? USAGE_READ : USAGE_WRITE;
-    xl_get_num(ld, n, "dont-care", &v->dont_care);
+    if (usage) /* the SVD additions are allocated only for a value that has one */
+        model_value_ext_set(ld->a, v)->usage = strcmp(usage, "read") == 0 ? USAGE_READ : USAGE_WRITE;
+    uint64_t dont_care = 0;
+    if (xl_get_num(ld, n, "dont-care", &dont_care) && dont_care)
+        model_value_ext_set(ld->a, v)->dont_care = dont_care;
     if (xl_get_bool(ld, n, "default")) {
         model_field_set_default_value(ld->a, f, v);
         return true;

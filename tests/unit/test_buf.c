@@ -76,7 +76,7 @@ static void test_arena_alignment_and_strings(void **state)
     struct arena a = ARENA_INIT;
     for (int i = 0; i < 10000; i++) {
         void *p = arena_alloc(&a, (size_t)(i % 37) + 1);
-        assert_int_equal((uintptr_t)p % _Alignof(max_align_t), 0);
+        assert_int_equal((uintptr_t)p % ARENA_ALIGN, 0);
     }
     char *big = arena_zalloc(&a, 1 << 20);
     assert_int_equal(big[12345], 0);
@@ -104,7 +104,7 @@ static void test_arena_across_chunks(void **state)
     for (int i = 0; i < 400; i++) {
         strs[i] = arena_printf(&a, "%d:%0*d", i, i * 7 % 1000 + 1, 0);
         char *block = arena_alloc(&a, i % 50 == 0 ? 100000 : (size_t)(i * 13 % 700));
-        assert_int_equal((uintptr_t)block % _Alignof(max_align_t), 0);
+        assert_int_equal((uintptr_t)block % ARENA_ALIGN, 0);
         memset(block, 0xaa, i % 50 == 0 ? 100000 : (size_t)(i * 13 % 700));
     }
     for (int i = 0; i < 400; i++) {

@@ -159,6 +159,37 @@ static void test_hostile_depth(void **state)
 }
 
 /*
+ * Places are kept in 16 bits: a token may end at character EXPR_MAX_TEXT
+ * (65,535) of the text, and its place is the one it has in the text; one
+ * that ends later is an error at its first character, never a place cut to
+ * 16 bits (65,535 -> 65,535, not 65,535 mod 65,536).
+ */
+static void test_text_limit(void **state)
+{
+    (void)state;
+    enum { N = 65535 };
+    char *s = malloc(N + 16);
+    memset(s, ' ', N - 6);
+    memcpy(s + N - 6, "a != b", 7); /* 'b' is character 65,534: ends at 65,535 */
+    struct arena a = ARENA_INIT;
+    struct expr_error err;
+    struct expr *e = expr_parse(&a, s, &err);
+    assert_non_null(e);
+    assert_int_equal(e->offset, N - 4);   /* "!=" */
+    assert_int_equal(e->len, 2);
+    assert_int_equal(e->lhs->offset, N - 6);
+    assert_int_equal(e->rhs->offset, N - 1);
+    assert_string_equal(e->rhs->field, "b");
+    memcpy(s + N - 6, "a != bc", 8); /* 'bc' ends at 65,536 */
+    assert_error(s, N - 1, "expression is too long (a token ends past character 65535)");
+    memset(s, ' ', N);
+    memcpy(s + N, "x", 2); /* starts at 65,535 */
+    assert_error(s, N, "expression is too long (a token ends past character 65535)");
+    arena_release(&a);
+    free(s);
+}
+
+/*
  * The runtime evaluates the postfix form on a stack of REGC_RULE_STACK
  * values: a right-nested chain needs one more per level, so regc refuses one
  * that needs more (at the top operator), and accepts the deepest that fits.
@@ -256,7 +287,7 @@ static void test_eval(void **state)
 
 static int collect_field(void *ctx, const struct expr *node)
 {
-    buf_addf(ctx, "%s@%zu,", node->field, node->offset);
+    buf_addf(ctx, "%s@%zu,", node->field, (size_t)node->offset);
     return strcmp(node->field, "stop") == 0 ? 7 : 0;
 }
 
@@ -326,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_hostile_depth),
         cmocka_unit_test(test_stack_limit),
+        cmocka_unit_test(test_text_limit),
         cmocka_unit_test(test_eval),
         cmocka_unit_test(test_foreach_field),
         cmocka_unit_test(test_render_c),
