@@ -43,6 +43,7 @@ static void test_known_names(void **state)
         {"enumeratedValues", SVD_TAG_ENUMERATED_VALUES},
         {"enumeratedValue", SVD_TAG_ENUMERATED_VALUE},
         {"writeConstraint", SVD_TAG_WRITE_CONSTRAINT},
+        {"dimArrayIndex", SVD_TAG_DIM_ARRAY_INDEX},
     };
     struct svd_tags c;
     svd_tags_init(&c);
@@ -61,9 +62,9 @@ static void test_known_names(void **state)
 static void test_unknown_names(void **state)
 {
     (void)state;
-    static const char *const unknown[] = {"Register", "regist",           "registerx",
-                                          "",         "vendorExtensions", "dimArrayIndex",
-                                          "range",    "device",           "resetvalue"};
+    static const char *const unknown[] = {"Register", "regist",   "registerx",
+                                          "",         "vendorExtensions", "range",
+                                          "device",   "resetvalue"};
     struct svd_tags c;
     svd_tags_init(&c);
     for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
