@@ -226,22 +226,6 @@ static void load_index_names(struct loader *ld, xmlNode *n, struct model_reg *r)
     model_reg_set_index_names(ld->a, r, names);
 }
 
-/* alternate-group="GROUP": the register in SVD's alternateGroup, which the block keeps */
-static void load_alt_group(struct loader *ld, xmlNode *n, struct model_reg *r)
-{
-    const char *group = xl_get(ld, n, "alternate-group");
-    if (!group)
-        return;
-    if (!r->block) {
-        xl_report(ld, DIAG_SCHEMA, xl_value_pos(ld, n, "alternate-group", 0),
-                  "register '%s' gives alternate-group= outside a <block>: the group belongs "
-                  "to a peripheral's registers",
-                  r->written_name ? r->written_name : "?");
-        return;
-    }
-    model_block_add_alt_group(ld->a, r->block, r, group);
-}
-
 /* reset-mask= alternate= alternate-group= protection= display-name= derived-from= dim-of=
  * index-names= cluster= svd-name= of a <register> */
 void xl_mmio_register(struct loader *ld, xmlNode *n, struct model_reg *r)
@@ -250,7 +234,9 @@ void xl_mmio_register(struct loader *ld, xmlNode *n, struct model_reg *r)
     if (xl_get_num(ld, n, "reset-mask", &mask))
         model_reg_set_reset_mask(ld->a, r, mask);
     model_reg_set_alternate(ld->a, r, xl_get(ld, n, "alternate"));
-    load_alt_group(ld, n, r);
+    const char *group = xl_get(ld, n, "alternate-group"); /* r->block: registers are in blocks */
+    if (group)
+        model_block_add_alt_group(ld->a, r->block, r, group);
     model_reg_set_protection(ld->a, r, xl_get(ld, n, "protection"));
     model_reg_set_display_name(ld->a, r, xl_get(ld, n, "display-name"));
     model_reg_set_derived_from(ld->a, r, xl_get(ld, n, "derived-from"));
