@@ -105,7 +105,8 @@ if "$regc" "$spec" -t svd -o "$tmp/forms.svd" 2>"$tmp/err"; then
         '<vtorPresent>true</vtorPresent>' '<headerDefinitionsPrefix>DM_</headerDefinitionsPrefix>' \
         '<prependToName>P_</prependToName>' '<appendToName>_A</appendToName>' \
         '<version>2</version>' '<protection>s</protection>' '<displayName>CTRL_D</displayName>' \
-        '<protection>p</protection>'; do
+        '<protection>p</protection>' '<alternateGroup>G</alternateGroup>' \
+        '<headerStructName>TIM1</headerStructName>' '<prependToName>Q_</prependToName>' '<appendToName>_B</appendToName>'; do
         grep -qF -- "$want" "$tmp/forms.svd" || missing="$missing $want"
     done
     if [ -z "$missing" ]; then
