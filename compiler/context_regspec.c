@@ -3,6 +3,7 @@
  */
 #include "context_regspec.h"
 
+#include "model_mmio.h"
 #include "svd_words.h"
 
 #include <inttypes.h>
@@ -248,7 +249,8 @@ static void at_el(struct arena *a, struct el *p, const struct model_at *at)
     el_add(a, p, &e);
 }
 
-static void register_el(struct arena *a, struct el *p, const struct model_reg *r, const char *gaps)
+static void register_el(struct arena *a, struct el *p, const struct model_block *b,
+                        const struct model_reg *r, const char *gaps)
 {
     static const char *const spaces[] = {"msr", "pci", "mmio"};
     struct el e = el_new(a, "register");
@@ -270,6 +272,7 @@ static void register_el(struct arena *a, struct el *p, const struct model_reg *r
     attr(a, &e, "dim-of", model_reg_ext(r)->dim_of);
     attr(a, &e, "cluster", model_reg_ext(r)->cluster ? cluster_path(a, model_reg_ext(r)->cluster) : NULL);
     attr(a, &e, "alternate", model_reg_ext(r)->alternate);
+    attr(a, &e, "alternate-group", model_block_alt_group(b, r));
     attr(a, &e, "protection", model_reg_ext(r)->protection);
     attr(a, &e, "display-name", model_reg_ext(r)->display_name);
     attr(a, &e, "derived-from", model_reg_ext(r)->derived_from);
@@ -305,6 +308,10 @@ static void instance_el(struct arena *a, struct el *p, const struct model_instan
     attr(a, &e, "alternate", in->alternate);
     attr(a, &e, "group", in->group);
     attr(a, &e, "version", in->version);
+    attr(a, &e, "header-struct", in->header_struct);
+    attr(a, &e, "prepend", in->prepend);
+    attr(a, &e, "append", in->append);
+    attr_true(a, &e, "own-type", in->own_type);
     attr(a, &e, "desc", in->desc);
     cite_attrs(a, &e, &in->cite);
     for (size_t i = 0; i < in->ninterrupts; i++) {
@@ -366,7 +373,7 @@ static void block_el(struct arena *a, struct el *p, const struct model_spec *s,
     for (size_t i = 0; i < b->nclusters; i++)
         cluster_el(a, &e, b->clusters[i]);
     for (size_t i = 0; i < b->nregs; i++)
-        register_el(a, &e, b->regs[i], b->gaps ? b->gaps : s->gaps);
+        register_el(a, &e, b, b->regs[i], b->gaps ? b->gaps : s->gaps);
     el_add(a, p, &e);
 }
 

@@ -3,6 +3,8 @@
  */
 #include "context_svd.h"
 
+#include "model_mmio.h"
+
 #include "cluster_array.h"
 #include "svd_words.h"
 #include "util.h"
@@ -404,7 +406,11 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
     const char *alt = x->alternate && !(x->cluster && x->alternate == x->cluster->alternate)
                           ? x->alternate
                           : NULL;
-    SET(a, o, "alternate", str_or_null(a, alt));
+    /* alternateGroup or alternateRegister (the schema's choice): the SVD reader takes the group
+     * as the alternate when no register is named */
+    const char *group = r->block ? model_block_alt_group(r->block, r) : NULL;
+    SET(a, o, "alternate_group", str_or_null(a, group));
+    SET(a, o, "alternate", str_or_null(a, group ? NULL : alt));
     SET(a, o, "dim", dim);
     SET(a, o, "offset", hex(a, addr - cluster_base(x->cluster)));
     SET(a, o, "size", dt_int(a, r->size));
@@ -718,11 +724,15 @@ static struct dt *peripheral(struct arena *a, const struct model_block *b,
     SET(a, o, "alternate", str_or_null(a, inst ? inst->alternate : NULL));
     const char *group = inst && inst->group ? inst->group : first ? b->group : NULL;
     SET(a, o, "group", str_or_null(a, group));
-    SET(a, o, "prepend", str_or_null(a, first ? b->prepend : NULL));
-    SET(a, o, "append", str_or_null(a, first ? b->append : NULL));
-    SET(a, o, "header_struct", str_or_null(a, first ? b->header_struct : NULL));
+    /* a peripheral with a type of its own (svdconv's "modified") writes its own affixes and
+     * addressBlock, which is what makes the SVD reader give it that type again */
+    bool own_type = inst && inst->own_type;
+    SET(a, o, "prepend", str_or_null(a, own_type ? inst->prepend : first ? b->prepend : NULL));
+    SET(a, o, "append", str_or_null(a, own_type ? inst->append : first ? b->append : NULL));
+    SET(a, o, "header_struct",
+        str_or_null(a, own_type ? inst->header_struct : first ? b->header_struct : NULL));
     SET(a, o, "base", hex(a, base));
-    SET(a, o, "address_blocks", first ? address_blocks(a, b) : dt_list(a));
+    SET(a, o, "address_blocks", first || own_type ? address_blocks(a, b) : dt_list(a));
     SET(a, o, "interrupts", inst ? interrupts_list(a, inst) : dt_list(a));
     SET(a, o, "registers", first ? regs : dt_list(a));
     SET(a, o, "has_registers", dt_bool(first && dt_len(regs) > 0));

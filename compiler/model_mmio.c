@@ -44,6 +44,24 @@ void model_reg_set_cluster(struct arena *a, struct model_reg *r, struct model_cl
     model_reg_ext_set(a, r)->cluster = c;
 }
 
+void model_block_add_alt_group(struct arena *a, struct model_block *b, const struct model_reg *r,
+                               const char *group)
+{
+    struct model_alt_group *g = arena_zalloc(a, sizeof(*g));
+    g->reg = r;
+    g->group = group;
+    size_t cap = arena_push_cap(b->nalt_groups);
+    arena_push(a, (void ***)&b->alt_groups, &b->nalt_groups, &cap, g);
+}
+
+const char *model_block_alt_group(const struct model_block *b, const struct model_reg *r)
+{
+    for (size_t i = 0; i < b->nalt_groups; i++) /* few: only SVD registers in a group */
+        if (b->alt_groups[i]->reg == r)
+            return b->alt_groups[i]->group;
+    return NULL;
+}
+
 void model_field_set_write_effect(struct arena *a, struct model_field *f, enum model_write_effect e)
 {
     model_field_ext_set(a, f)->write_effect = e;

@@ -19,6 +19,11 @@ void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char
 void model_reg_set_dim_of(struct arena *a, struct model_reg *r, const char *pattern);
 void model_reg_set_index_names(struct arena *a, struct model_reg *r, const char **names);
 void model_reg_set_cluster(struct arena *a, struct model_reg *r, struct model_cluster *c);
+/* Register 'r' of block 'b' is in SVD's alternateGroup 'group' (svdconv names it REG_GROUP). */
+void model_block_add_alt_group(struct arena *a, struct model_block *b, const struct model_reg *r,
+                               const char *group);
+/* The alternateGroup of register 'r' of block 'b', or NULL. */
+const char *model_block_alt_group(const struct model_block *b, const struct model_reg *r);
 
 void model_field_set_write_effect(struct arena *a, struct model_field *f,
                                   enum model_write_effect e);

@@ -19,6 +19,7 @@
  * or changed (--strict makes them errors); the rest are errors.
  */
 #include "check.h"
+#include "model_mmio.h"
 #include "svd_int.h"
 #include "svd_rules.h"
 #include "svd_words.h"
@@ -861,13 +862,8 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
     r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
     r->cite.pos = n->pos;
     x->alternate = alternate_of(n, at->cluster);
-    if (n->text[SVD_T_ALT_GROUP]) { /* svdconv's CMSIS names carry it (context_cmsis.c) */
-        struct model_alt_group *g = arena_zalloc(b->a, sizeof(*g));
-        g->reg = r;
-        g->group = n->text[SVD_T_ALT_GROUP];
-        size_t gcap = arena_push_cap(b->blk->nalt_groups);
-        arena_push(b->a, (void ***)&b->blk->alt_groups, &b->blk->nalt_groups, &gcap, g);
-    }
+    if (n->text[SVD_T_ALT_GROUP]) /* svdconv's CMSIS names carry it (context_cmsis.c) */
+        model_block_add_alt_group(b->a, b->blk, r, n->text[SVD_T_ALT_GROUP]);
     x->array_index = array_index(b, n);
     reg_reset(b, r, n, p);
     return r;

@@ -463,6 +463,7 @@ static const struct {
     {"svd.register", "desc", "str?"},
     {"svd.register", "derived_from", "str?"},
     {"svd.register", "alternate", "str?"},
+    {"svd.register", "alternate_group", "str?"},
     {"svd.register", "dim", "obj?:svd.dim"},
     {"svd.register", "offset", "str"},
     {"svd.register", "size", "int"},

@@ -92,13 +92,18 @@ void xl_mmio_block(struct loader *ld, xmlNode *n, struct model_block *b)
     b->names_qualified = ld->spec->block_names;
 }
 
-/* derived-from= alternate= group= version= of an <instance> */
+/* derived-from= alternate= group= version= header-struct= prepend= append= own-type= of an
+ * <instance> */
 void xl_mmio_instance(struct loader *ld, xmlNode *n, struct model_instance *in)
 {
     in->derived_from = xl_get(ld, n, "derived-from");
     in->alternate = xl_get(ld, n, "alternate");
     in->group = xl_get(ld, n, "group");
     in->version = xl_get(ld, n, "version");
+    in->header_struct = xl_get(ld, n, "header-struct");
+    in->prepend = xl_get(ld, n, "prepend");
+    in->append = xl_get(ld, n, "append");
+    in->own_type = xl_get_bool(ld, n, "own-type");
 }
 
 /* <interrupt name= value= desc=> */
@@ -221,14 +226,17 @@ static void load_index_names(struct loader *ld, xmlNode *n, struct model_reg *r)
     model_reg_set_index_names(ld->a, r, names);
 }
 
-/* reset-mask= alternate= protection= display-name= derived-from= dim-of= index-names= cluster=
- * svd-name= of a <register> */
+/* reset-mask= alternate= alternate-group= protection= display-name= derived-from= dim-of=
+ * index-names= cluster= svd-name= of a <register> */
 void xl_mmio_register(struct loader *ld, xmlNode *n, struct model_reg *r)
 {
     uint64_t mask;
     if (xl_get_num(ld, n, "reset-mask", &mask))
         model_reg_set_reset_mask(ld->a, r, mask);
     model_reg_set_alternate(ld->a, r, xl_get(ld, n, "alternate"));
+    const char *group = xl_get(ld, n, "alternate-group"); /* r->block: registers are in blocks */
+    if (group)
+        model_block_add_alt_group(ld->a, r->block, r, group);
     model_reg_set_protection(ld->a, r, xl_get(ld, n, "protection"));
     model_reg_set_display_name(ld->a, r, xl_get(ld, n, "display-name"));
     model_reg_set_derived_from(ld->a, r, xl_get(ld, n, "derived-from"));

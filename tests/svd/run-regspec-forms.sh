@@ -105,7 +105,8 @@ if "$regc" "$spec" -t svd -o "$tmp/forms.svd" 2>"$tmp/err"; then
         '<vtorPresent>true</vtorPresent>' '<headerDefinitionsPrefix>DM_</headerDefinitionsPrefix>' \
         '<prependToName>P_</prependToName>' '<appendToName>_A</appendToName>' \
         '<version>2</version>' '<protection>s</protection>' '<displayName>CTRL_D</displayName>' \
-        '<protection>p</protection>'; do
+        '<protection>p</protection>' '<alternateGroup>G</alternateGroup>' \
+        '<headerStructName>TIM1</headerStructName>' '<prependToName>Q_</prependToName>' '<appendToName>_B</appendToName>'; do
         grep -qF -- "$want" "$tmp/forms.svd" || missing="$missing $want"
     done
     if [ -z "$missing" ]; then
@@ -115,5 +116,25 @@ if "$regc" "$spec" -t svd -o "$tmp/forms.svd" 2>"$tmp/err"; then
     fi
 else
     tap_fail "regspec-forms.xml: -t svd" "$(head -n 3 "$tmp/err")"
+fi
+# svdconv's CMSIS names (docs/svd.md, "Names as svdconv makes them"), worked out by hand: ALT's
+# alternate-group="G" makes its member prependToName + ALT_G + appendToName (P_ALT_G_A); TIMER1's
+# own-type="true" gives it the type headerDefinitionsPrefix + its header-struct + _Type
+# (DM_TIM1_Type) whose members carry its own prepend= and append= (Q_CTRL_B, Q_ALT_G_B)
+if "$regc" "$spec" -t cmsis -o "$tmp/forms_cmsis.h" 2>"$tmp/err"; then
+    missing=""
+    for want in '__IM uint32_t P_ALT_G_A; /*!< 0x0 */' '} DM_TIM_Type;' '} DM_TIM1_Type;' \
+        '__IOM uint32_t Q_CTRL_B; /*!< 0x0 */' '__IM uint32_t Q_ALT_G_B; /*!< 0x0 */' \
+        '#define DM_TIMER0 ((DM_TIM_Type*) DM_TIMER0_BASE)' \
+        '#define DM_TIMER1 ((DM_TIM1_Type*) DM_TIMER1_BASE)'; do
+        grep -qF -- "$want" "$tmp/forms_cmsis.h" || missing="$missing [$want]"
+    done
+    if [ -z "$missing" ]; then
+        tap_ok "regspec-forms.xml: -t cmsis names from alternate-group= and an instance's own-type= header-struct= prepend= append="
+    else
+        tap_fail "regspec-forms.xml: -t cmsis names from alternate-group= and an instance's own-type= header-struct= prepend= append=" "missing:$missing"
+    fi
+else
+    tap_fail "regspec-forms.xml: -t cmsis" "$(head -n 3 "$tmp/err")"
 fi
 tap_done
