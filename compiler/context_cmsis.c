@@ -624,8 +624,8 @@ static struct dt *irq_list(struct cmsis *c, const struct model_spec *s)
             const struct model_instance *in = s->blocks[b]->instances[i];
             for (size_t k = 0; k < in->ninterrupts; k++) {
                 const struct model_interrupt *q = in->interrupts[k];
-                if (q->value > 0x7FFFFFFF || !take(c, &seen, q->name))
-                    continue; /* an int enum; a name shared by peripherals is written once */
+                if (!take(c, &seen, q->name))
+                    continue; /* a name shared by peripherals is written once */
                 if (n == cap)
                     v = xgrow(v, &cap, n + 1, sizeof(*v));
                 v[n++] = (struct irq){q->name, q->desc, (long long)q->value};

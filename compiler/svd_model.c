@@ -1202,6 +1202,12 @@ static void read_interrupts(struct builder *b, struct model_instance *inst,
         irq->pos = k->pos;
         if (!number(b, k, SVD_T_VALUE, &irq->value))
             continue;
+        if (irq->value > 0x7FFFFFFF) { /* CMSIS's IRQn_Type is an int */
+            diag_report(b->dg, DIAG_BAD_NUMBER, tpos(k, SVD_T_VALUE),
+                        "<value> %" PRIu64 " of interrupt '%s' is out of range (at most %d)",
+                        irq->value, irq->name, 0x7FFFFFFF);
+            continue;
+        }
         check_irq(b, irq, seen);
         arena_push(b->a, (void ***)&inst->interrupts, &inst->ninterrupts, &cap, irq);
         arena_push(b->a, (void ***)&seen->v, &seen->n, &seen->cap, irq);

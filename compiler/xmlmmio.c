@@ -111,7 +111,8 @@ struct model_interrupt *xl_load_interrupt(struct loader *ld, xmlNode *n)
 {
     struct model_interrupt *it = arena_zalloc(ld->a, sizeof(*it));
     it->name = xl_get(ld, n, "name");
-    xl_get_num(ld, n, "value", &it->value);
+    /* CMSIS's IRQn_Type is an int: a larger number names no interrupt */
+    xl_get_num_max(ld, n, "value", 0x7FFFFFFF, &it->value);
     it->desc = xl_desc_of(ld, n);
     it->pos = xl_pos_of(ld, n);
     return it;
@@ -180,7 +181,12 @@ struct model_cluster *xl_load_cluster(struct loader *ld, xmlNode *n, const struc
     else if (b->nclusters) /* one "%s" list's elements share it, as the SVD reader's do */
         c->written_name = same_list(c->written_name, b->clusters[b->nclusters - 1]->written_name);
     xl_get_num(ld, n, "address", &c->address);
-    c->count = xl_get_uint(ld, n, "count", 1);
+    uint64_t count = 1; /* as many elements as SVD's <dim> allows */
+    if (xl_get_num_max(ld, n, "count", 65536, &count) && count == 0)
+        xl_report(ld, DIAG_BAD_ARRAY, xl_value_pos(ld, n, "count", 0),
+                  "cluster '%s' has count 0: an array has at least one element",
+                  c->name ? c->name : "?");
+    c->count = (unsigned)count;
     xl_get_num(ld, n, "stride", &c->stride);
     c->header_struct = xl_get(ld, n, "header-struct");
     c->alternate = xl_get(ld, n, "alternate");
