@@ -15,12 +15,20 @@
 #include "model.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Returns 0 when the spec has no errors, -1 otherwise (every problem
  * reported).
  */
 int check_spec(struct arena *a, struct diag *dg, struct model_spec *s);
+
+/*
+ * The most name hashes the collision check holds at once (4 bytes each)
+ * before it walks the names in parts; a setting for tests, which make it
+ * small to walk a small spec in many parts.
+ */
+extern size_t check_collision_budget;
 
 /* True when 's' is a C11, C23 or C++17 keyword (names check_names refuses). */
 bool check_is_keyword(const char *s);

@@ -12,6 +12,13 @@
  * hashes only, each name with where it was first made, and reports a name
  * made again by another object, in the order the names are made.
  *
+ * The hashes kept at once are bounded (check_collision_budget): past it,
+ * the first walk keeps only the hashes of one part (their low bits 0 of
+ * 2, 4, ...), and each other part takes a walk of its own. A spec of
+ * millions of names walks its names a few more times rather than holding
+ * 4 bytes of each (a million registers made some 34 million: 136 MB, the
+ * compile's peak); one of up to four million names walks once, as before.
+ *
  * A threaded version (hashes sharded over -j jobs, 503 lines) saved less
  * than the 5% the speed rule asks for: docs/performance.md.
  */
@@ -21,9 +28,14 @@
 
 #include <stdlib.h>
 
+size_t check_collision_budget = (size_t)4 << 20; /* check.h; 16 MB of hashes */
+
+/* The hashes of one part: those whose low bits (h & (parts - 1)) are 'part'. */
 struct hashes {
     uint32_t *h;
     size_t n, cap;
+    uint32_t parts, part; /* parts: a power of two */
+    bool grow;            /* the first walk: halve the part when full rather than grow */
 };
 
 static void hash_add(void *ctx, uint32_t h, const struct names_lazy *name, struct srcpos pos)
@@ -31,6 +43,21 @@ static void hash_add(void *ctx, uint32_t h, const struct names_lazy *name, struc
     (void)name;
     (void)pos;
     struct hashes *hs = ctx;
+    if ((h & (hs->parts - 1)) != hs->part)
+        return;
+    if (hs->grow && hs->n >= check_collision_budget && hs->parts < 1u << 31) {
+        hs->parts *= 2; /* part 0 of twice as many parts: keep the hashes in it */
+        size_t k = 0;
+        for (size_t i = 0; i < hs->n; i++)
+            if ((hs->h[i] & (hs->parts - 1)) == 0)
+                hs->h[k++] = hs->h[i];
+        /* a quarter or less of many dropped: the hashes repeat (one name made
+         * again and again), and halving again would not help; the part grows */
+        hs->grow = hs->n < 64 || k < hs->n - hs->n / 4;
+        hs->n = k;
+        if ((h & (hs->parts - 1)) != 0)
+            return;
+    }
     if (hs->n == hs->cap)
         hs->h = xgrow(hs->h, &hs->cap, hs->n + 1, sizeof(*hs->h));
     hs->h[hs->n++] = h;
@@ -38,8 +65,8 @@ static void hash_add(void *ctx, uint32_t h, const struct names_lazy *name, struc
 
 struct collision_ctx {
     struct check_ctx *c;
-    struct regc_map twice;        /* the hashes made more than once (keys: into struct hashes) */
-    struct arena *a;              /* the names kept and their positions */
+    struct regc_map twice;        /* the hashes made more than once (keys: in the check's arena) */
+    struct arena *a;              /* the repeated hashes, the names kept and their positions */
     struct regc_map seen;         /* name -> its first struct srcpos, for those hashes */
     struct srcpos last_a, last_b; /* the last pair reported, so one pair is reported once */
 };
@@ -81,23 +108,30 @@ void check_name_collision(struct check_ctx *c)
 {
     if (c->dg->count[DIAG_DUPLICATE_NAME] > 0 || !c->s->prefix)
         return;
-    struct hashes hs = {NULL, 0, 0};
-    names_foreach_hash(c->s, c->s->prefix, hash_add, &hs);
-    if (hs.n > 1)
-        util_sort_u32(hs.h, hs.n);
-    struct collision_ctx cc = {.c = c, .twice = REGC_MAP_INIT, .seen = REGC_MAP_INIT};
-    for (size_t i = 1; i < hs.n; i++)
-        if (hs.h[i] == hs.h[i - 1] && (i == 1 || hs.h[i - 2] != hs.h[i])) {
-            bool found;
-            xmap_put(&cc.twice, &hs.h[i], sizeof(hs.h[i]), &found);
-        }
+    struct hashes hs = {.parts = 1, .grow = true};
+    struct arena own = ARENA_INIT; /* the repeated hashes, the names kept */
+    struct collision_ctx cc = {.c = c, .twice = REGC_MAP_INIT, .a = &own, .seen = REGC_MAP_INIT};
+    for (;;) {
+        names_foreach_hash(c->s, c->s->prefix, hash_add, &hs);
+        if (hs.n > 1)
+            util_sort_u32(hs.h, hs.n);
+        for (size_t i = 1; i < hs.n; i++)
+            if (hs.h[i] == hs.h[i - 1] && (i == 1 || hs.h[i - 2] != hs.h[i])) {
+                uint32_t *key = arena_alloc(&own, sizeof(*key)); /* hs.h is reused */
+                *key = hs.h[i];
+                bool found;
+                xmap_put(&cc.twice, key, sizeof(*key), &found);
+            }
+        if (++hs.part == hs.parts)
+            break;
+        hs.n = 0;
+        hs.grow = false;
+    }
+    free(hs.h);
     if (cc.twice.n > 0) {
-        struct arena names = ARENA_INIT;
-        cc.a = &names;
         names_foreach_hash(c->s, c->s->prefix, collision_add, &cc);
         regc_map_release(&cc.seen);
-        arena_release(&names);
     }
     regc_map_release(&cc.twice);
-    free(hs.h); /* after the map: its keys point into it */
+    arena_release(&own);
 }

@@ -620,6 +620,54 @@ static void test_pci_collides_only_under_one_locator(void **state)
            "t.xml:6: note: register 'A' defined here\n");
 }
 
+/*
+ * The order of the reports and who is named: per block, its PCI
+ * ambiguities, then its registers' first collisions in the order the
+ * registers come; an address made three times names its first register each
+ * time; a register colliding twice is reported once (T: with R's element 0,
+ * not again with its element 2); an instance found ambiguous (p1, n1) is
+ * left out of the address comparison.
+ */
+static void test_address_collisions_in_order(void **state)
+{
+    struct model_spec *s = mk_spec();
+    struct model_block *p = mk_block(s, "p", 3);
+    pci_inst(mk_inst(p, "p0", 0, 4), 8, 2);
+    pci_inst(mk_inst(p, "p1", 0, 5), 8, 2);
+    p->instances[0]->has_dev = p->instances[1]->has_dev = false;
+    pci_reg(p, "X", 0x10, 6);
+    struct model_block *m = mk_block(s, "m", 20);
+    mk_array(mk_simple(m, "R", 0x200, 21), 3, 1);
+    mk_simple(m, "S", 0x201, 24);
+    mk_array(mk_simple(m, "T", 0x200, 27), 2, 2);
+    mk_simple(m, "U", 0x201, 30);
+    struct model_block *n = mk_block(s, "n", 40);
+    pci_inst(mk_inst(n, "n0", 0, 41), 8, 2);
+    pci_inst(mk_inst(n, "n1", 0, 42), 8, 2);
+    n->instances[0]->has_dev = n->instances[1]->has_dev = false;
+    pci_reg(n, "Y", 0x10, 43);
+    run(s, "t.xml:5: error: instances 'p0' and 'p1' of block 'p' may be one PCI device "
+           "(8086:3c46; a dev= or func= left out matches any slot): give each a dev= and func= "
+           "that tell them apart\n"
+           "t.xml:4: note: instance 'p0' defined here\n"
+           "t.xml:24: error: register 'S' has the same msr address 0x201 as register 'R' "
+           "(element 1)\n"
+           "t.xml:21: note: register 'R' defined here\n"
+           "t.xml:27: error: register 'T' (element 0) has the same msr address 0x200 as register "
+           "'R' (element 0)\n"
+           "t.xml:21: note: register 'R' defined here\n"
+           "t.xml:30: error: register 'U' has the same msr address 0x201 as register 'R' "
+           "(element 1)\n"
+           "t.xml:21: note: register 'R' defined here\n"
+           "t.xml:42: error: instances 'n0' and 'n1' of block 'n' may be one PCI device "
+           "(8086:3c46; a dev= or func= left out matches any slot): give each a dev= and func= "
+           "that tell them apart\n"
+           "t.xml:41: note: instance 'n0' defined here\n"
+           "t.xml:43: error: register 'Y' (instance 'n0') has the same pci address 0x10 as "
+           "register 'X' (instance 'p0')\n"
+           "t.xml:6: note: register 'X' defined here\n");
+}
+
 static void test_address_overflow(void **state)
 {
     struct model_spec *s = mk_spec();
@@ -887,6 +935,35 @@ static void test_name_collisions_in_every_block(void **state)
     diag_release(&d);
 }
 
+/*
+ * The collision check walks the names in parts when they are more than
+ * check_collision_budget: budgets from 20,000 to 200 hashes split this
+ * spec (28,375 names) into 2 to some 256 parts, and every run must report
+ * exactly what the one walk reports, in the same order.
+ */
+static void test_name_collisions_in_parts(void **state)
+{
+    (void)state;
+    size_t budget = check_collision_budget;
+    struct diag whole;
+    diag_init(&whole, NULL);
+    mk_begin(&A, diag_add_file(&whole, "t.xml"));
+    assert_int_equal(check_spec(&A, &whole, mk_colliding_spec()), -1);
+    assert_true(whole.count[DIAG_NAME_COLLISION] > 32);
+    static const size_t budgets[] = {20000, 10000, 5000, 1000, 200};
+    for (size_t i = 0; i < sizeof(budgets) / sizeof(budgets[0]); i++) {
+        check_collision_budget = budgets[i];
+        struct diag d;
+        diag_init(&d, NULL);
+        mk_begin(&A, diag_add_file(&d, "t.xml"));
+        assert_int_equal(check_spec(&A, &d, mk_colliding_spec()), -1);
+        assert_string_equal(d.text.s, whole.text.s);
+        diag_release(&d);
+    }
+    check_collision_budget = budget;
+    diag_release(&whole);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -919,6 +996,7 @@ int main(void)
         T(test_missing_source_is_a_warning),
         T(test_address_collision),
         T(test_pci_collides_only_under_one_locator),
+        T(test_address_collisions_in_order),
         T(test_address_overflow),
         T(test_rules),
         T(test_pmon_counters),
@@ -926,6 +1004,7 @@ int main(void)
         T(test_pmon_global),
         T(test_large_spec_is_fast),
         T(test_name_collisions_in_every_block),
+        T(test_name_collisions_in_parts),
         T(test_name_hashes_equal_names_different),
 #undef T
     };
