@@ -12,7 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-/* Elements beyond this many are not compared (a spec that large is a mistake of its own). */
+/* Elements beyond this many (256 MB of records) are not compared: a warning says so. */
 #define MAX_ELEMENTS (UINT64_C(1) << 24)
 
 /* A dev or func the instance leaves open (any slot): no number a given one can be. */
@@ -292,8 +292,13 @@ static void find_pairs(struct addr_walk *w, size_t n)
 void check_addresses(struct check_ctx *c)
 {
     uint64_t n = count_elements(c->s);
-    bool compare = n <= MAX_ELEMENTS; /* else addresses are not compared; instances still are */
+    bool compare = n <= MAX_ELEMENTS; /* else instances are still compared */
     struct addr_walk w = {.groups = REGC_MAP_INIT, .keys = ARENA_INIT};
+    if (!compare)
+        diag_report(c->dg, DIAG_ADDRESSES_NOT_COMPARED, c->s->pos,
+                    "the addresses of the spec's %" PRIu64 " register elements (every element of "
+                    "every array in every instance) are not compared: more than %" PRIu64,
+                    n, MAX_ELEMENTS);
     if (compare) {
         w.recs = xmalloc((n ? n : 1) * sizeof(*w.recs));
         for (size_t b = 0; b < c->s->nblocks; b++)
