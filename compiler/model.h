@@ -458,6 +458,11 @@ struct model_instance {
     struct srcpos pos;
 };
 
+/* The most elements an SVD <dim> (and a regspec <cluster count=>) gives an array. */
+#define MODEL_DIM_MAX 65536
+/* The largest interrupt number: CMSIS's IRQn_Type is an int. */
+#define MODEL_IRQ_MAX 0x7FFFFFFF
+
 /* An SVD register in an <alternateGroup>: svdconv names it REG_GROUP in the CMSIS header. */
 struct model_alt_group {
     const struct model_reg *reg;

@@ -284,7 +284,7 @@ static bool read_dim(struct builder *b, const struct svd_node *n, struct dim *d,
     *bad = true;
     if (!number(b, n, SVD_T_DIM, &count))
         return false;
-    if (count == 0 || count > 65536) {
+    if (count == 0 || count > MODEL_DIM_MAX) {
         diag_report(b->dg, DIAG_SVD_DIM, tpos(n, SVD_T_DIM), "<dim> of %s '%s' must be 1 to 65536",
                     kind, name);
         return false;
@@ -1202,10 +1202,10 @@ static void read_interrupts(struct builder *b, struct model_instance *inst,
         irq->pos = k->pos;
         if (!number(b, k, SVD_T_VALUE, &irq->value))
             continue;
-        if (irq->value > 0x7FFFFFFF) { /* CMSIS's IRQn_Type is an int */
+        if (irq->value > MODEL_IRQ_MAX) {
             diag_report(b->dg, DIAG_BAD_NUMBER, tpos(k, SVD_T_VALUE),
                         "<value> %" PRIu64 " of interrupt '%s' is out of range (at most %d)",
-                        irq->value, irq->name, 0x7FFFFFFF);
+                        irq->value, irq->name, MODEL_IRQ_MAX);
             continue;
         }
         check_irq(b, irq, seen);

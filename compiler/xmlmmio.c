@@ -111,8 +111,7 @@ struct model_interrupt *xl_load_interrupt(struct loader *ld, xmlNode *n)
 {
     struct model_interrupt *it = arena_zalloc(ld->a, sizeof(*it));
     it->name = xl_get(ld, n, "name");
-    /* CMSIS's IRQn_Type is an int: a larger number names no interrupt */
-    xl_get_num_max(ld, n, "value", 0x7FFFFFFF, &it->value);
+    xl_get_num_max(ld, n, "value", MODEL_IRQ_MAX, &it->value);
     it->desc = xl_desc_of(ld, n);
     it->pos = xl_pos_of(ld, n);
     return it;
@@ -182,7 +181,7 @@ struct model_cluster *xl_load_cluster(struct loader *ld, xmlNode *n, const struc
         c->written_name = same_list(c->written_name, b->clusters[b->nclusters - 1]->written_name);
     xl_get_num(ld, n, "address", &c->address);
     uint64_t count = 1; /* as many elements as SVD's <dim> allows */
-    if (xl_get_num_max(ld, n, "count", 65536, &count) && count == 0)
+    if (xl_get_num_max(ld, n, "count", MODEL_DIM_MAX, &count) && count == 0)
         xl_report(ld, DIAG_BAD_ARRAY, xl_value_pos(ld, n, "count", 0),
                   "cluster '%s' has count 0: an array has at least one element",
                   c->name ? c->name : "?");
