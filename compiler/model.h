@@ -455,6 +455,8 @@ struct model_instance {
     bool own_type;
     const char *header_struct, *prepend, *append; /* its own headerStructName; prepend/appendToName
                                                      (its own, else its base's) */
+    const char *dim_of; /* an element of a <dim> peripheral: its name as written ("UART[%s]"), one
+                           pointer for the elements of one */
     struct srcpos pos;
 };
 

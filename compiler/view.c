@@ -423,6 +423,7 @@ static const struct {
     {"svd.cpu", "vendor_systick", "str"},
     {"svd.peripheral", "name", "str"},
     {"svd.peripheral", "derived_from", "str?"},
+    {"svd.peripheral", "dim", "obj?:svd.dim"},
     {"svd.peripheral", "version", "str?"},
     {"svd.peripheral", "desc", "str?"},
     {"svd.peripheral", "alternate", "str?"},
