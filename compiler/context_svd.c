@@ -574,8 +574,11 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
 {
     struct arena *a = m->a;
     struct dt *o = dt_obj(a);
-    bool array = c->count > 1;
     const struct cluster_run *run = &m->runs[cluster_index(m, c)];
+    /* an array of one element as written (nRF5340's EXTDOMAIN[%s], dim 1) stays one */
+    bool one = c->count == 1 && run->n <= 1 && strcmp(c->written_name,
+                                                      arena_printf(a, "%s[%%s]", c->name)) == 0;
+    bool array = c->count > 1 || one;
     const char *name = array ? arena_printf(a, "%s[%%s]", c->name) : c->name;
     SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
     const char *desc = c->desc ? c->desc
@@ -588,7 +591,8 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     SET(a, o, "alternate", str_or_null(a, c->alternate));
     SET(a, o, "header_struct", str_or_null(a, c->header_struct));
     const char **names = model_reg_ext(r)->index_names;
-    const char *index = names      ? join(a, names, c->count)
+    const char *index = one        ? NULL
+                        : names    ? join(a, names, c->count)
                         : r->first ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
                                    : NULL;
     SET(a, o, "dim", array         ? dim_obj(a, c->count, c->stride, index, NULL)
