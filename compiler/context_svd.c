@@ -758,22 +758,15 @@ static size_t inst_run(struct arena *a, const struct model_block *b, size_t i, c
                        uint64_t *incr)
 {
     const struct model_instance *i0 = b->instances[i];
-    if (!i0->dim_of || !i0->has_base || i0->has_pci)
-        return 0;
-    const char **idx = arena_alloc(a, (b->ninstances - i) * sizeof(*idx));
+    size_t most = model_instance_list(b, i, incr);
+    const char **idx = arena_alloc(a, (most ? most : 1) * sizeof(*idx));
     size_t n = 0;
-    for (size_t k = i; k < b->ninstances; k++) {
-        const struct model_instance *in = b->instances[k];
-        if (in->dim_of != i0->dim_of || !same_but_place(i0, in))
-            break;
-        const char *ix = inst_index_of(a, in->dim_of, in->name, n);
+    for (; n < most; n++) {
+        const struct model_instance *in = b->instances[i + n];
+        const char *ix = same_but_place(i0, in) ? inst_index_of(a, in->dim_of, in->name, n) : NULL;
         if (!ix)
             break;
-        if (n == 1)
-            *incr = in->base - i0->base;
-        if (n >= 1 && (in->base <= i0->base || in->base != i0->base + *incr * n))
-            break;
-        idx[n++] = ix;
+        idx[n] = ix;
     }
     if (n == 0)
         return 0;
