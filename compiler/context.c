@@ -416,6 +416,7 @@ static struct dt *svd_instance_json(struct ctx *c, const struct model_instance *
     SET_STR(c, o, "derived_from", inst->derived_from);
     SET_STR(c, o, "alternate", inst->alternate);
     SET_STR(c, o, "group", inst->group);
+    SET_STR(c, o, "dim_of", inst->dim_of);
     struct dt *irqs = dt_list(c->a);
     for (size_t i = 0; i < inst->ninterrupts; i++) {
         struct dt *io = dt_obj(c->a);

@@ -522,6 +522,7 @@ static uint64_t finish(struct cmsis *c, const struct model_block *b, const struc
     SET(c->a, o, "size", dt_str_ref(c->a, hex(c->a, size)));
     SET(c->a, o, "lines", t->lines);
     SET(c->a, o, "asserts", t->asserts);
+    SET(c->a, o, "array", dt_null()); /* add_block's, for a peripheral array */
     dt_push(c->a, c->type_list, o);
     regc_map_release(&t->names);
     free(it->v);
@@ -757,17 +758,18 @@ int context_cmsis_check(struct diag *dg, const struct model_spec *s)
                                              : "PCI configuration space");
 }
 
-/* The types svdconv writes for one peripheral type: its instances and _Pos/_Msk macros. */
+/* The types svdconv writes for one peripheral type: its instances and _Pos/_Msk macros; the
+ * struct padded to 'pad_to' bytes (an array's dimIncrement). */
 static const char *add_type(struct cmsis *c, const struct model_block *b, const char *periph,
                             const char *header_struct, const char *prepend, const char *append,
-                            bool copy, struct dt *bits)
+                            bool copy, uint64_t pad_to, struct dt *bits)
 {
     unsigned align;
     c->periph = periph;
     c->prepend = prepend;
     c->append = append;
     const char *tname = type_name(c, periph_type_stem(c, header_struct, periph));
-    if (!has_base(b) || layout(c, b, NULL, tname, 0, &align) == 0)
+    if (!has_base(b) || layout(c, b, NULL, tname, pad_to, &align) == 0)
         tname = NULL; /* no registers: bases only; no base: absolute addresses, no overlay */
     /* a copy's clusters are not "modified": no macros of their own (SvdDevice::GatherClusters) */
     add_bitfields(c, bits, b, header_struct ? header_struct : periph, copy);
@@ -784,12 +786,37 @@ static void add_block(struct cmsis *c, const struct model_block *b, struct dt *i
 {
     block_begin(c, b);
     svd_names_groups(&c->groups, b);
-    const char *tname = add_type(c, b, b->name, b->header_struct, b->prepend, b->append, false, bits);
-    for (size_t i = 0; i < b->ninstances; i++) {
+    /*
+     * A "[%s]" peripheral array (svdconv's Expression::ARRAY): its type padded to dimIncrement,
+     * "typedef NAME_Type NAME_ARRAYType[1];" (HeaderGenerator::MakeTypedefToArray: [1], so that
+     * an index steps one element), and one pointer NAME of that type at element 0
+     * (MakePeripheralArrayAddressMapping) for all the elements.
+     */
+    uint64_t stride = 0;
+    size_t array = b->ninstances ? model_instance_list(b, 0, &stride) : 0;
+    if (array && !strstr(b->instances[0]->dim_of, "[%s]"))
+        array = 0; /* a "%s" list: one peripheral each (Expression::EXTEND) */
+    const char *tname = add_type(c, b, b->name, b->header_struct, b->prepend, b->append, false,
+                                 array ? stride : 0, bits);
+    if (array && tname) {
+        struct dt *t = dt_at(c->type_list, dt_len(c->type_list) - 1), *o = dt_obj(c->a);
+        const char *aname = arena_printf(c->a, "%.*sARRAYType", (int)(strlen(tname) - 4), tname);
+        SET(c->a, o, "name", dt_str_ref(c->a, aname));
+        SET(c->a, o, "type", dt_str_ref(c->a, tname));
+        SET(c->a, o, "count", dt_int(c->a, (long long)array));
+        dt_set(c->a, t, "array", o);
+        const struct model_instance *in = b->instances[0];
+        const char *list = arena_printf(c->a, "%.*s%s", (int)(strstr(in->dim_of, "[%s]") - in->dim_of),
+                                        in->dim_of, strstr(in->dim_of, "[%s]") + 4);
+        add_instance(c, insts, &(struct model_instance){.name = list, .has_base = true,
+                                                         .base = in->base}, aname);
+    }
+    for (size_t i = array && tname ? array : 0; i < b->ninstances; i++) {
         const struct model_instance *in = b->instances[i];
         const char *own = tname;
         if (in->own_type && tname)
-            own = add_type(c, b, in->name, in->header_struct, in->prepend, in->append, true, bits);
+            own = add_type(c, b, in->name, in->header_struct, in->prepend, in->append, true, 0,
+                           bits);
         add_instance(c, insts, in, own);
     }
     block_end(c);

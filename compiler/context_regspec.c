@@ -312,6 +312,7 @@ static void instance_el(struct arena *a, struct el *p, const struct model_instan
     attr(a, &e, "prepend", in->prepend);
     attr(a, &e, "append", in->append);
     attr_true(a, &e, "own-type", in->own_type);
+    attr(a, &e, "dim-of", in->dim_of);
     attr(a, &e, "desc", in->desc);
     cite_attrs(a, &e, &in->cite);
     for (size_t i = 0; i < in->ninterrupts; i++) {

@@ -574,8 +574,11 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
 {
     struct arena *a = m->a;
     struct dt *o = dt_obj(a);
-    bool array = c->count > 1;
     const struct cluster_run *run = &m->runs[cluster_index(m, c)];
+    /* an array of one element as written (nRF5340's EXTDOMAIN[%s], dim 1) stays one */
+    bool one = c->count == 1 && run->n <= 1 && strcmp(c->written_name,
+                                                      arena_printf(a, "%s[%%s]", c->name)) == 0;
+    bool array = c->count > 1 || one;
     const char *name = array ? arena_printf(a, "%s[%%s]", c->name) : c->name;
     SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
     const char *desc = c->desc ? c->desc
@@ -588,7 +591,8 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     SET(a, o, "alternate", str_or_null(a, c->alternate));
     SET(a, o, "header_struct", str_or_null(a, c->header_struct));
     const char **names = model_reg_ext(r)->index_names;
-    const char *index = names      ? join(a, names, c->count)
+    const char *index = one        ? NULL
+                        : names    ? join(a, names, c->count)
                         : r->first ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
                                    : NULL;
     SET(a, o, "dim", array         ? dim_obj(a, c->count, c->stride, index, NULL)
@@ -701,20 +705,91 @@ static struct dt *address_blocks(struct arena *a, const struct model_block *b)
     return list;
 }
 
+/* The name of the block's first instance as written: its list's when it is an element of one. */
+static const char *first_written(const struct model_block *b)
+{
+    const struct model_instance *in = b->instances[0];
+    return in->dim_of ? in->dim_of : in->name;
+}
+
+static bool same_text(const char *x, const char *y)
+{
+    return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+/* Do instances 'p' and 'q' say the same but their name and base (two elements of one list)? */
+static bool same_but_place(const struct model_instance *p, const struct model_instance *q)
+{
+    if (!q->has_base || q->has_pci || q->own_type != p->own_type ||
+        q->ninterrupts != p->ninterrupts || !same_text(q->desc, p->desc) ||
+        !same_text(q->derived_from, p->derived_from) || !same_text(q->alternate, p->alternate) ||
+        !same_text(q->group, p->group) || !same_text(q->version, p->version) ||
+        !same_text(q->header_struct, p->header_struct) || !same_text(q->prepend, p->prepend) ||
+        !same_text(q->append, p->append))
+        return false;
+    for (size_t i = 0; i < q->ninterrupts; i++)
+        if (q->interrupts[i]->value != p->interrupts[i]->value ||
+            !same_text(q->interrupts[i]->name, p->interrupts[i]->name) ||
+            !same_text(q->interrupts[i]->desc, p->interrupts[i]->desc))
+            return false;
+    return true;
+}
+
 /*
- * Instance 'inst' of block 'b' (NULL: a block without instances, at address 0); 'own': it
- * is written with the registers 'regs', else derivedFrom the block's first instance.
+ * The index of element 'k' of list 'pattern' named 'name': what "%s" stands for ("0" in UART0
+ * of UART%s), or k itself for "[%s]" (UART[%s]'s element 1 is UART1); NULL when the pattern
+ * does not make that name.
+ */
+static const char *inst_index_of(struct arena *a, const char *pattern, const char *name, size_t k)
+{
+    const char *br = strstr(pattern, "[%s]");
+    if (!br)
+        return dim_index_of(a, pattern, name);
+    const char *want = arena_printf(a, "%.*s%zu%s", (int)(br - pattern), pattern, k, br + 4);
+    return strcmp(want, name) == 0 ? arena_printf(a, "%zu", k) : NULL;
+}
+
+/*
+ * How many instances of 'b' from 'i' on are one <dim> peripheral as written (one dim_of, a
+ * constant step, names the pattern makes, all else the same): 0 when none; *index gets the
+ * indices (NULL for a "[%s]" list: 0 to n-1), *incr the step.
+ */
+static size_t inst_run(struct arena *a, const struct model_block *b, size_t i, const char **index,
+                       uint64_t *incr)
+{
+    const struct model_instance *i0 = b->instances[i];
+    size_t most = model_instance_list(b, i, incr);
+    const char **idx = arena_alloc(a, (most ? most : 1) * sizeof(*idx));
+    size_t n = 0;
+    for (; n < most; n++) {
+        const struct model_instance *in = b->instances[i + n];
+        const char *ix = same_but_place(i0, in) ? inst_index_of(a, in->dim_of, in->name, n) : NULL;
+        if (!ix)
+            break;
+        idx[n] = ix;
+    }
+    if (n == 0)
+        return 0;
+    *index = strstr(i0->dim_of, "[%s]") ? NULL : join(a, idx, n);
+    return n;
+}
+
+/*
+ * Instance 'inst' of block 'b' (NULL: a block without instances, at address 0), written as
+ * 'name' (with 'dim' when it is a list's element 0); 'own': it is written with the registers
+ * 'regs', else derivedFrom the block's first instance.
  */
 static struct dt *peripheral(struct arena *a, const struct model_block *b,
-                             const struct model_instance *inst, struct dt *regs, bool own,
-                             uint64_t base)
+                             const struct model_instance *inst, const char *name, struct dt *dim,
+                             struct dt *regs, bool own, uint64_t base)
 {
     struct dt *o = dt_obj(a);
     bool first = !inst || inst->index == 0 || own;
     const char *derived = inst && inst->derived_from ? inst->derived_from
                           : first                    ? NULL
-                                                     : b->instances[0]->name;
-    SET(a, o, "name", dt_str(a, inst ? inst->name : b->name));
+                                                     : first_written(b);
+    SET(a, o, "name", dt_str(a, name));
+    SET(a, o, "dim", dim);
     SET(a, o, "derived_from", str_or_null(a, derived));
     SET(a, o, "version", str_or_null(a, inst ? inst->version : NULL));
     const char *desc = inst && inst->desc ? inst->desc
@@ -816,15 +891,24 @@ struct dt *context_svd(struct arena *a, const struct model_spec *s)
     struct dt *periphs = dt_list(a);
     for (size_t i = 0; i < s->nblocks; i++) {
         const struct model_block *b = s->blocks[i];
-        const struct model_instance *inst0 = b->ninstances ? b->instances[0] : NULL;
-        struct place at = place_of(b, inst0);
-        struct dt *regs = registers_list(a, b, &at);
-        dt_push(a, periphs, peripheral(a, b, inst0, regs, true, at.base));
         bool own = has_ats(b); /* each instance's registers at their own addresses */
-        for (size_t k = 1; k < b->ninstances; k++) {
-            at = place_of(b, b->instances[k]);
-            regs = own ? registers_list(a, b, &at) : dt_list(a);
-            dt_push(a, periphs, peripheral(a, b, b->instances[k], regs, own, at.base));
+        if (!b->ninstances) {
+            struct place at = place_of(b, NULL);
+            struct dt *regs = registers_list(a, b, &at);
+            dt_push(a, periphs, peripheral(a, b, NULL, b->name, dt_null(), regs, true, at.base));
+        }
+        for (size_t k = 0; k < b->ninstances; k++) {
+            const struct model_instance *in = b->instances[k];
+            struct place at = place_of(b, in);
+            struct dt *regs = k == 0 || own ? registers_list(a, b, &at) : dt_list(a);
+            const char *index = NULL;
+            uint64_t incr = 0;
+            size_t n = own ? 0 : inst_run(a, b, k, &index, &incr);
+            struct dt *dim = n ? dim_obj(a, (unsigned)n, incr, index, NULL) : dt_null();
+            dt_push(a, periphs,
+                    peripheral(a, b, in, n ? in->dim_of : in->name, dim, regs, own, at.base));
+            if (n)
+                k += n - 1;
         }
     }
     SET(a, o, "peripherals", periphs);

@@ -73,6 +73,25 @@ bool model_field_is_reserved(const struct model_field *f)
     return regc_sem_is_reserved(model_field_sem(f));
 }
 
+size_t model_instance_list(const struct model_block *b, size_t i, uint64_t *stride)
+{
+    const struct model_instance *i0 = b->instances[i];
+    *stride = 0;
+    if (!i0->dim_of || !i0->has_base || i0->has_pci)
+        return 0;
+    size_t n = 1;
+    for (; i + n < b->ninstances; n++) {
+        const struct model_instance *in = b->instances[i + n];
+        if (in->dim_of != i0->dim_of || !in->has_base || in->has_pci || in->base <= i0->base)
+            break;
+        if (n == 1)
+            *stride = in->base - i0->base;
+        if (in->base - i0->base != *stride * n)
+            break;
+    }
+    return n;
+}
+
 uint64_t model_reg_address(const struct model_reg *r, const struct model_instance *inst,
                            unsigned index)
 {

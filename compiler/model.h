@@ -455,6 +455,8 @@ struct model_instance {
     bool own_type;
     const char *header_struct, *prepend, *append; /* its own headerStructName; prepend/appendToName
                                                      (its own, else its base's) */
+    const char *dim_of; /* an element of a <dim> peripheral: its name as written ("UART[%s]"), one
+                           pointer for the elements of one */
     struct srcpos pos;
 };
 
@@ -619,6 +621,13 @@ uint64_t model_field_max(const struct model_field *f);
 /* The semantic class of the field's access (MBZ for an unknown spelling). */
 enum regc_sem model_field_sem(const struct model_field *f);
 bool model_field_is_reserved(const struct model_field *f);
+
+/*
+ * How many instances of 'b' from 'i' on are elements of one peripheral dim list (one dim_of,
+ * each at a memory address, evenly apart and ascending): 0 when instance i is none; *stride gets
+ * the step (0 for a list of one).
+ */
+size_t model_instance_list(const struct model_block *b, size_t i, uint64_t *stride);
 
 /* Address of array element 'index' (0-based) in instance 'inst' (NULL: no instances). */
 uint64_t model_reg_address(const struct model_reg *r, const struct model_instance *inst,

@@ -1376,9 +1376,12 @@ static void read_periph(struct builder *b, const struct svd_node *n, const struc
         blk = new_block(b, n, dim ? substitute(b->a, name_of(n), "") : name_of(n), &p);
     else
         made_as(b, n, blk); /* a peripheral derived from this one shares the block too */
-    for (unsigned i = 0; i < d.count; i++)
+    for (unsigned i = 0; i < d.count; i++) {
         add_instance(b, blk, n, dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n),
                      base + d.incr * i, irqs);
+        if (dim) /* -t svd and -t regspec write the list as it was written */
+            blk->instances[blk->ninstances - 1]->dim_of = name_of(n);
+    }
 }
 
 /* ---------------------------------------------------------------- overlaps */

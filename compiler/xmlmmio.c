@@ -92,10 +92,13 @@ void xl_mmio_block(struct loader *ld, xmlNode *n, struct model_block *b)
     b->names_qualified = ld->spec->block_names;
 }
 
-/* derived-from= alternate= group= version= header-struct= prepend= append= own-type= of an
- * <instance> */
+/* derived-from= alternate= group= version= header-struct= prepend= append= own-type= dim-of= of
+ * an <instance> (in->block: its block, its earlier instances there) */
 void xl_mmio_instance(struct loader *ld, xmlNode *n, struct model_instance *in)
 {
+    const struct model_block *b = in->block;
+    in->dim_of = same_list(xl_get(ld, n, "dim-of"),
+                           b->ninstances ? b->instances[b->ninstances - 1]->dim_of : NULL);
     in->derived_from = xl_get(ld, n, "derived-from");
     in->alternate = xl_get(ld, n, "alternate");
     in->group = xl_get(ld, n, "group");

@@ -77,6 +77,16 @@ _Static_assert(SysTick_IRQn == -1 && PendSV_IRQn == -2 && SVCall_IRQn == -5, "v6
 _Static_assert(MemoryManagement_IRQn == -12 && UsageFault_IRQn == -10, "v7-M exceptions");
 _Static_assert(NonMaskableInt_IRQn == -14 && HardFault_IRQn == -13 && DebugMonitor_IRQn == -4, "");
 _Static_assert(sizeof(IRQn_Type) > 0, "IRQn_Type");
+/* DMA[%s]: 3 elements 0x100 apart; the type padded to 0x100, an array type of one element, one
+   base and one pointer (no DMA0, DMA1) */
+AT(DMA_Type, CTRL, 0x0); AT(DMA_Type, CNT, 0x8);
+_Static_assert(sizeof(DMA_Type) == 0x100, "DMA_Type padded to dimIncrement");
+_Static_assert(sizeof(DMA_ARRAYType) == 0x100 && IS(&(*(DMA_ARRAYType *)0)[0], DMA_Type *), "[1]");
+_Static_assert(DMA_BASE == 0x40030000u && IS(DMA, DMA_ARRAYType *), "DMA: a DMA_ARRAYType *");
+_Static_assert(sizeof(DMA[1]) == 0x100, "DMA[1] is the next element, 0x100 on");
+#if defined(DMA0_BASE) || defined(DMA1) || defined(DMA2_BASE)
+#error "a peripheral array has one base and one pointer"
+#endif
 C
 cat >"$tmp/facts2.c" <<'C'
 #include "cmsis_features.h"

@@ -90,6 +90,9 @@ want("LVL range", f["LVL"]["svd"]["write_constraint"], {"kind": "range", "min": 
 want("WAR write as read, derived, dim", (f["WAR"]["svd"]["write_constraint"]["kind"], f["WAR"]["svd"]["derived_from"],
      f["WAR"]["svd"]["dim_of"]), ("writeAsRead", "EN", "W%s"))
 want("ALT whole", regs["ALT"]["fields"][0]["svd"]["whole"], True)
+u = d["blocks"][1]
+want("UART instances, dim_of", [(i["name"], i["base"], i["svd"]["dim_of"]) for i in u["instances"]],
+     [("UARTA", "0x40010000", "UART%s"), ("UARTB", "0x40010400", "UART%s"), ("UART2", "0x40020000", None)])
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
@@ -116,6 +119,17 @@ if "$regc" "$spec" -t svd -o "$tmp/forms.svd" 2>"$tmp/err"; then
     fi
 else
     tap_fail "regspec-forms.xml: -t svd" "$(head -n 3 "$tmp/err")"
+fi
+# dim-of= on instances: UARTA and UARTB are one peripheral list again, UART%s with dimIndex A,B
+# 0x400 apart (CMSIS-SVD: dimElementGroup before <name>); UART2, not of the list, derived from it
+want=$'      <dim>2</dim>\n      <dimIncrement>0x400</dimIncrement>\n      <dimIndex>A,B</dimIndex>\n      <name>UART%s</name>'
+if grep -qzF -- "$want" "$tmp/forms.svd" 2>/dev/null &&
+    grep -qF '<peripheral derivedFrom="UART%s">' "$tmp/forms.svd" &&
+    [ "$(grep -c '<name>UART' "$tmp/forms.svd")" = 2 ]; then
+    tap_ok "regspec-forms.xml: -t svd writes instances of one dim-of= as one peripheral list"
+else
+    tap_fail "regspec-forms.xml: -t svd writes instances of one dim-of= as one peripheral list" \
+        "$(grep -n -B4 -A1 '<name>UART' "$tmp/forms.svd" | head -n 14)"
 fi
 # svdconv's CMSIS names (docs/svd.md, "Names as svdconv makes them"), worked out by hand: ALT's
 # alternate-group="G" makes its member prependToName + ALT_G + appendToName (P_ALT_G_A); TIMER1's
