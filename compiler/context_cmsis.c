@@ -306,7 +306,21 @@ static void rename_regs(struct cmsis *c, const struct model_cluster *k, const ch
         rename_regs(c, c->b->clusters[kk->cls[i]], array, top);
 }
 
-/* The member of the cluster kids->cls[i] (or of the expanded array from it): how many it takes. */
+/* Is 'k' an element of a "NAME%s" cluster list the reader expanded (not a "NAME[%s]" array)? */
+static bool in_list(const struct model_cluster *k)
+{
+    const char *w = k->written_name;
+    return w && strstr(w, "%s") && !strstr(w, "[%s]");
+}
+
+/*
+ * The member of the cluster kids->cls[i] (or of the expanded array from it), or the members of
+ * the "NAME%s" list from it: how many clusters it takes. A list is one type, named as the list
+ * without its "%s" and padded to dimIncrement, and one member per element under the element's
+ * name (svdconv: SvdDevice::GatherClusters types the list's cluster itself, its elements are
+ * unmodified copies whose SvdCluster::GetHeaderTypeNameHierarchical is the list's;
+ * HeaderData::AddRegisters places each element, HeaderData::CloseCluster pads to dimIncrement).
+ */
 static size_t cluster_items(struct cmsis *c, struct items *it, const struct model_block *b,
                             const struct block_kids *kids, size_t i)
 {
@@ -314,10 +328,11 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
     uint64_t stride = k->stride;
     unsigned count = k->count > 1 ? k->count : 0;
     const char *name = k->name;
-    size_t n = cluster_array_run(&c->places, kids, i, false, qualifier_sig, NULL, &stride);
-    if (n > 1) {
+    bool list = in_list(k);
+    size_t n = cluster_array_run(&c->places, kids, i, list, qualifier_sig, NULL, &stride);
+    if (n > 1 || list) {
         name = cluster_array_name(c->a, k);
-        count = (unsigned)n;
+        count = list ? 0 : (unsigned)n;
         for (size_t e = 0; e < n; e++)
             rename_regs(c, b->clusters[kids->cls[i + e]], name, b->clusters[kids->cls[i + e]]);
     }
@@ -329,23 +344,23 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
         struct cl_type *t = arena_zalloc(c->a, sizeof(*t));
         t->tname = type_name(c, cluster_type_base(c, k, name));
         t->align = 1;
-        t->size = layout(c, b, k, t->tname, count ? stride : 0, &t->align);
+        t->size = layout(c, b, k, t->tname, count || (list && n > 1) ? stride : 0, &t->align);
         e = xmap_put(&c->cl_types, key, sizeof(*key), &found); /* layout may have grown the map */
         e->val = t;
     }
     const struct cl_type *ct = e->val;
-    const char *tname = ct->tname;
-    unsigned align = ct->align;
-    uint64_t size = ct->size;
-    if (size == 0)
+    if (ct->size == 0)
         return n; /* no registers: no member (C has no empty structs) */
-    push(it, (struct item){.off = k->address - base,
-                           .size = size * (count ? count : 1),
-                           .align = align,
-                           .name = name,
-                           .ctype = tname,
-                           .qual = "",
-                           .dim = count});
+    for (size_t el = 0; el < (list ? n : 1); el++) {
+        const struct model_cluster *ek = b->clusters[kids->cls[i + el]];
+        push(it, (struct item){.off = ek->address - base,
+                               .size = ct->size * (count ? count : 1),
+                               .align = ct->align,
+                               .name = list ? ek->name : name,
+                               .ctype = ct->tname,
+                               .qual = "",
+                               .dim = count});
+    }
     return n;
 }
 

@@ -5,8 +5,8 @@
 # sizes, member types and qualifiers (a read-only register is const: a write to it
 # does not compile), unions for alternate registers, cluster arrays padded to their
 # stride, headerStructName, derived peripherals sharing their base's type, bases,
-# _Pos/_Msk and named values, IRQn_Type with the Cortex-M4 exceptions; and the C99
-# form of the header's assert macro (a false one fails to compile).
+# _Pos/_Msk and named values, a "%s" cluster list as one type, IRQn_Type with the
+# Cortex-M4 exceptions; and the C99 form of the header's assert macro (a false one fails to compile).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -86,6 +86,16 @@ _Static_assert(DMA_BASE == 0x40030000u && IS(DMA, DMA_ARRAYType *), "DMA: a DMA_
 _Static_assert(sizeof(DMA[1]) == 0x100, "DMA[1] is the next element, 0x100 on");
 #if defined(DMA0_BASE) || defined(DMA1) || defined(DMA2_BASE)
 #error "a peripheral array has one base and one pointer"
+#endif
+/* PIPE%s: one type LNK_PIPE_Type for the list (0x10, its dimIncrement), a member of it per
+   element (PIPEIN 0x10, PIPEOUT 0x20), one set of macros named after the list */
+_Static_assert(sizeof(LNK_PIPE_Type) == 0x10 && sizeof(LNK_Type) == 0x30, "PIPE: padded to 0x10");
+AT(LNK_Type, PIPEIN, 0x10); AT(LNK_Type, PIPEOUT, 0x20); AT(LNK_PIPE_Type, STAT, 0x4);
+_Static_assert(IS(&LNK->PIPEIN, LNK_PIPE_Type *) && IS(&LNK->PIPEOUT, LNK_PIPE_Type *), "one type");
+_Static_assert(IS(&LNK->PIPEOUT.STAT, const volatile uint32_t *), "STAT: read-only");
+_Static_assert(LNK_PIPE_CFG_EN_Pos == 0 && LNK_PIPE_CFG_EN_Msk == 0x1u, "EN [0], the list's name");
+#if defined(LNK_PIPEIN_CFG_EN_Pos) || defined(LNK_PIPEOUT_CFG_EN_Msk)
+#error "svdconv writes the macros of a list's cluster once, not per element"
 #endif
 C
 cat >"$tmp/facts2.c" <<'C'
