@@ -333,6 +333,8 @@ static struct dt *fields_list(struct arena *a, const struct model_reg *r)
 /* r's name inside its cluster (as written there, without a list's %s). */
 static const char *local_name(const struct model_reg *r)
 {
+    if (model_reg_group_in_name(r))
+        return r->written_name; /* a second register of its name, in another alternateGroup */
     size_t n = cluster_prefix_len(model_reg_ext(r)->cluster);
     return n < strlen(r->name) ? r->name + n : r->name;
 }

@@ -922,6 +922,28 @@ static bool may_make(struct builder *b, struct srcpos pos)
     return false;
 }
 
+/*
+ * A register named as an earlier one, in another alternateGroup G: svdconv keeps both, the later
+ * named NAME_G in its header (SvdRegister::GetNameCalculated), so the model names it so too when
+ * that name is free (model_reg_group_in_name). Returns the earlier register, else NULL.
+ */
+static const struct model_reg *rename_by_group(struct builder *b, struct model_reg *r,
+                                               const struct model_reg *old)
+{
+    const char *g = model_block_alt_group(b->blk, r), *og = model_block_alt_group(b->blk, old);
+    if (!g || (og && strcmp(g, og) == 0))
+        return old;
+    bool found;
+    const char *name = arena_printf(b->a, "%s_%s", r->name, g);
+    struct regc_map_entry *e = xmap_put_str(&b->reg_names, name, &found);
+    if (found)
+        return old;
+    e->val = r;
+    r->name = name;
+    r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
+    return NULL;
+}
+
 static void add_reg(struct builder *b, struct model_reg *r, size_t *cap)
 {
     bool found;
@@ -929,6 +951,8 @@ static void add_reg(struct builder *b, struct model_reg *r, size_t *cap)
     const struct model_reg *old = found ? e->val : NULL;
     if (!found)
         e->val = r;
+    if (old)
+        old = rename_by_group(b, r, old);
     if (old) {
         diag_report(b->dg, DIAG_SVD_DUPLICATE, r->pos,
                     "peripheral '%s' has two registers named '%s': the later one is dropped",

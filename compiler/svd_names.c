@@ -4,6 +4,7 @@
 #include "svd_names.h"
 
 #include "cluster_array.h"
+#include "model_mmio.h"
 #include "util.h"
 
 #include <string.h>
@@ -53,6 +54,8 @@ void svd_names_groups(struct regc_map *m, const struct model_block *b)
 {
     regc_map_clear(m);
     for (size_t i = 0; i < b->nalt_groups; i++) {
+        if (model_reg_group_in_name(b->alt_groups[i]->reg))
+            continue; /* named NAME_GROUP already */
         bool found; /* the key is borrowed: the model's pointer, not a copy of it */
         const struct model_reg *const *r = &b->alt_groups[i]->reg;
         xmap_put(m, r, sizeof(*r), &found)->val = (void *)b->alt_groups[i]->group;

@@ -5,8 +5,9 @@
 # sizes, member types and qualifiers (a read-only register is const: a write to it
 # does not compile), unions for alternate registers, cluster arrays padded to their
 # stride, headerStructName, derived peripherals sharing their base's type, bases,
-# _Pos/_Msk and named values, a "%s" cluster list as one type, IRQn_Type with the
-# Cortex-M4 exceptions; and the C99 form of the header's assert macro (a false one fails to compile).
+# _Pos/_Msk and named values, a "%s" cluster list as one type, registers of one name
+# in different alternateGroups, IRQn_Type with the Cortex-M4 exceptions; and the C99
+# form of the header's assert macro (a false one fails to compile).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -97,6 +98,13 @@ _Static_assert(LNK_PIPE_CFG_EN_Pos == 0 && LNK_PIPE_CFG_EN_Msk == 0x1u, "EN [0],
 #if defined(LNK_PIPEIN_CFG_EN_Pos) || defined(LNK_PIPEOUT_CFG_EN_Msk)
 #error "svdconv writes the macros of a list's cluster once, not per element"
 #endif
+/* MODE in groups A and B, CFG alone and in group X: svdconv keeps all four, NAME_GROUP */
+AT(GRPS_Type, MODE_A, 0x0); AT(GRPS_Type, MODE_B, 0x0); AT(GRPS_Type, CFG, 0x4); AT(GRPS_Type, CFG_X, 0x4);
+_Static_assert(sizeof(GRPS_Type) == 8 && IS(&GRPS->MODE_B, volatile uint16_t *), "MODE_B: 16 bits");
+_Static_assert(IS(&GRPS->CFG_X, const volatile uint32_t *) && IS(&GRPS->CFG, volatile uint32_t *), "");
+_Static_assert(GRPS_MODE_A_SEL_Pos == 0 && GRPS_MODE_A_SEL_Msk == 0x3u, "MODE_A.SEL [1:0]");
+_Static_assert(GRPS_MODE_B_SEL_Pos == 2 && GRPS_MODE_B_SEL_Msk == 0xCu, "MODE_B.SEL [3:2]");
+_Static_assert(GRPS_CFG_X_V_Pos == 0 && GRPS_CFG_X_V_Msk == 0xFFu, "CFG_X.V [7:0]");
 C
 cat >"$tmp/facts2.c" <<'C'
 #include "cmsis_features.h"
@@ -126,6 +134,19 @@ for f in facts facts2; do
         tap_ok "$f.c: every hand-worked fact holds"
     else
         tap_fail "$f.c: every hand-worked fact holds" "$(grep -m 5 error "$tmp/cc.err")"
+    fi
+done
+
+# MODE_B and CFG_X keep their SVD names and groups through -t svd and -t regspec: the
+# file written back gives the same header (the group is not appended twice).
+for t in svd regspec; do
+    if "$regc" tests/svd/cmsis-layout.svd -t $t -o "$tmp/back.$t" 2>"$tmp/err" &&
+        "$regc" "$tmp/back.$t" -t cmsis -o "$tmp/back_$t.h" 2>>"$tmp/err" &&
+        cmp -s "$tmp/cmsis_cmsis-layout.h" "$tmp/back_$t.h"; then
+        tap_ok "cmsis-layout.svd through -t $t: the same CMSIS header"
+    else
+        tap_fail "cmsis-layout.svd through -t $t: the same CMSIS header" "$(head -n 3 "$tmp/err")" \
+            "$(diff "$tmp/cmsis_cmsis-layout.h" "$tmp/back_$t.h" | head -n 6)"
     fi
 done
 
