@@ -203,7 +203,6 @@ static const struct block_kids *kids_of(struct cmsis *c, const struct model_clus
 static void block_begin(struct cmsis *c, const struct model_block *b)
 {
     c->b = b;
-    regc_map_clear(&c->cl_types);
     block_places_init(&c->places, b);
     c->reg_name = xcalloc(b->nregs ? b->nregs : 1, sizeof(*c->reg_name));
 }
@@ -321,10 +320,33 @@ static bool in_list(const struct model_cluster *k)
  * unmodified copies whose SvdCluster::GetHeaderTypeNameHierarchical is the list's;
  * HeaderData::AddRegisters places each element, HeaderData::CloseCluster pads to dimIncrement).
  */
+/* A member 'name' of cluster type 't' at 'off' ('count' of them, 0: no array); none when the type
+ * is empty (C has no empty structs). */
+static void push_cluster(struct items *it, const struct cl_type *t, uint64_t off, const char *name,
+                         unsigned count)
+{
+    if (t->size == 0)
+        return;
+    push(it, (struct item){.off = off,
+                           .size = t->size * (count ? count : 1),
+                           .align = t->align,
+                           .name = name,
+                           .ctype = t->tname,
+                           .qual = "",
+                           .dim = count});
+}
+
 static size_t cluster_items(struct cmsis *c, struct items *it, const struct model_block *b,
                             const struct block_kids *kids, size_t i)
 {
     const struct model_cluster *k = b->clusters[kids->cls[i]];
+    uint64_t base = k->parent ? k->parent->address : 0;
+    const struct regc_map_entry *same =
+        k->type_of ? regc_map_find(&c->cl_types, &k->type_of, sizeof(k->type_of)) : NULL;
+    if (same) { /* an unmodified copy: the type of what it copies, laid out before */
+        push_cluster(it, same->val, k->address - base, k->name, 0);
+        return 1;
+    }
     uint64_t stride = k->stride;
     unsigned count = k->count > 1 ? k->count : 0;
     const char *name = k->name;
@@ -336,7 +358,6 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
         for (size_t e = 0; e < n; e++)
             rename_regs(c, b->clusters[kids->cls[i + e]], name, b->clusters[kids->cls[i + e]]);
     }
-    uint64_t base = k->parent ? k->parent->address : 0;
     bool found;
     struct model_cluster *const *key = &b->clusters[kids->cls[i]]; /* borrowed by the map */
     struct regc_map_entry *e = xmap_put(&c->cl_types, key, sizeof(*key), &found);
@@ -348,18 +369,9 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
         e = xmap_put(&c->cl_types, key, sizeof(*key), &found); /* layout may have grown the map */
         e->val = t;
     }
-    const struct cl_type *ct = e->val;
-    if (ct->size == 0)
-        return n; /* no registers: no member (C has no empty structs) */
     for (size_t el = 0; el < (list ? n : 1); el++) {
         const struct model_cluster *ek = b->clusters[kids->cls[i + el]];
-        push(it, (struct item){.off = ek->address - base,
-                               .size = ct->size * (count ? count : 1),
-                               .align = ct->align,
-                               .name = list ? ek->name : name,
-                               .ctype = ct->tname,
-                               .qual = "",
-                               .dim = count});
+        push_cluster(it, e->val, ek->address - base, list ? ek->name : name, count);
     }
     return n;
 }
@@ -708,13 +720,23 @@ static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const c
     return list;
 }
 
+/* Is r in an unmodified copy of a cluster (its macros are the copied cluster's:
+ * SvdDevice::GatherClusters lists modified clusters only, HeaderData::CreateClustersPosMask)? */
+static bool in_copy(const struct model_reg *r)
+{
+    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k; k = k->parent)
+        if (k->type_of)
+            return true;
+    return false;
+}
+
 /* The _Pos/_Msk macros of b's registers under 'prefix': the peripheral's headerStructName, else
  * its name (SvdItem::TryGetHeaderStructName; no headerDefinitionsPrefix). */
 static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_block *b,
                           const char *prefix, bool top_only)
 {
     for (size_t i = 0; i < b->nregs; i++) {
-        if (top_only && model_reg_ext(b->regs[i])->cluster)
+        if ((top_only && model_reg_ext(b->regs[i])->cluster) || in_copy(b->regs[i]))
             continue;
         const char *rname = c->reg_name[i] ? c->reg_name[i] : b->regs[i]->name;
         struct dt *fields = reg_fields(c, b->regs[i], rname, prefix);

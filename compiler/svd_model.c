@@ -61,6 +61,8 @@ struct builder {
     struct regc_map reg_names;   /* its registers by name (a file may have thousands) */
     struct regc_map array_index; /* <dimArrayIndex> node -> what it made: each read (and
                                     reported) once, however many registers a dim list makes */
+    struct regc_map cl_nodes;    /* a cluster node without dim -> the model cluster first read
+                                    from it where it is written (not as a copy), any block */
 };
 
 static const char *name_of(const struct svd_node *n)
@@ -757,6 +759,7 @@ struct place {
     uint64_t stride;
     const char **index; /* its index names, NULL when numbers from 'first' */
     unsigned first;
+    bool copy; /* inside a copy: a cluster a derived peripheral or cluster took from its base */
 };
 
 static bool size_ok(unsigned size)
@@ -1099,6 +1102,46 @@ static void check_cluster_stride(struct builder *b, const struct svd_node *n, co
                 name_of(n), b->blk->name, extent, d->incr);
 }
 
+/* Did derived cluster 'n' write what makes it "modified" for svdconv (SvdCluster::ProcessXmlElement
+ * calls SetModified for register, cluster, headerStructName and size; SvdCluster::CheckItem for
+ * a cluster named "%s")? A derived one that did not has its base's type in the CMSIS header. */
+static bool cluster_modified(const struct svd_node *n)
+{
+    return n->own_regs || n->text[SVD_T_STRUCT] ||
+           (n->text[SVD_T_SIZE] && n->text[SVD_T_SIZE] != n->base->text[SVD_T_SIZE]) ||
+           strcmp(name_of(n), "%s") == 0;
+}
+
+/*
+ * c->type_of for cluster 'c' read from node 'n' without dim: the model cluster first read from
+ * the node it is an unmodified copy of (svdconv's SvdCluster::GetHeaderTypeNameHierarchical takes
+ * the type of what an unmodified cluster was copied from): 'n' itself for a copy (SvdItem::
+ * CopyChilds), its base for a derived cluster that changes nothing (SvdDerivedFrom::DeriveItem),
+ * when that base has no dim either and was read before.
+ */
+static void cluster_type_of(struct builder *b, const struct svd_node *n, struct model_cluster *c,
+                            bool copy)
+{
+    const struct svd_node *from = copy                                    ? n
+                                  : n->base && n->base->kind == SVD_CLUSTER &&
+                                          !n->base->text[SVD_T_DIM] && !cluster_modified(n)
+                                      ? n->base
+                                      : NULL;
+    const struct regc_map_entry *e = from ? regc_map_find(&b->cl_nodes, &from, sizeof(from)) : NULL;
+    if (e) {
+        const struct model_cluster *t = e->val;
+        c->type_of = t->type_of ? t->type_of : t;
+    }
+    if (copy)
+        return;
+    const struct svd_node **key = arena_zalloc(b->a, sizeof(*key)); /* borrowed by the map */
+    *key = n;
+    bool found;
+    struct regc_map_entry *put = xmap_put(&b->cl_nodes, key, sizeof(*key), &found);
+    if (!found)
+        put->val = c;
+}
+
 static void read_cluster(struct builder *b, const struct svd_node *n, const struct props *up,
                          const struct place *at, size_t *cap)
 {
@@ -1128,7 +1171,8 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
                            d.count,
                            d.incr,
                            d.numeric ? NULL : d.index,
-                           d.first};
+                           d.first,
+                           at->copy};
         size_t first = b->blk->nregs;
         read_kids(b, n, &p, &in, cap);
         check_cluster_stride(b, n, &d, first, at->offset + offset, true);
@@ -1139,6 +1183,8 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         const char *name = dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n);
         uint64_t addr = at->offset + offset + d.incr * i;
         struct model_cluster *c = new_cluster(b, n, name, addr, at);
+        if (!dim)
+            cluster_type_of(b, n, c, at->copy);
         struct place in = *at;
         in.offset = addr;
         in.prefix = arena_printf(b->a, "%s%s_", at->prefix, c->name);
@@ -1154,10 +1200,12 @@ static void read_kids(struct builder *b, const struct svd_node *n, const struct 
 {
     for (size_t i = 0; i < n->nkids && b->rd->nregs < SVD_MAX_REGS; i++) {
         const struct svd_node *k = n->kids[i];
+        struct place kat = *at;
+        kat.copy = at->copy || k->parent != n; /* taken from n's base (svd_derive.c) */
         if (k->kind == SVD_REG)
-            read_reg(b, k, p, at, cap);
+            read_reg(b, k, p, &kat, cap);
         else if (k->kind == SVD_CLUSTER)
-            read_cluster(b, k, p, at, cap);
+            read_cluster(b, k, p, &kat, cap);
     }
 }
 
@@ -1319,7 +1367,7 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     regc_map_clear(&b->reg_names);
     read_addr_blocks(b, blk, n);
     size_t rcap = 0;
-    struct place at = {0, "", NULL, 1, 0, NULL, 0};
+    struct place at = {0, "", NULL, 1, 0, NULL, 0, false};
     read_kids(b, n, p, &at, &rcap);
     check_outside_blocks(b, blk);
     made_as(b, n, blk);
@@ -1585,7 +1633,8 @@ static struct model_spec *new_spec(struct builder *b, const char *path)
 
 struct model_spec *svd_build(struct svd_reader *rd, const char *path)
 {
-    struct builder b = {rd, rd->a, rd->dg, NULL, NULL, 0, 0, NULL, REGC_MAP_INIT, REGC_MAP_INIT};
+    struct builder b = {rd,   rd->a,         rd->dg,        NULL,         NULL, 0,
+                        0,    NULL,          REGC_MAP_INIT, REGC_MAP_INIT, REGC_MAP_INIT};
     unsigned errors = rd->dg->nerrors;
     b.spec = new_spec(&b, path);
     struct props dev = {.size = 32};
@@ -1597,6 +1646,7 @@ struct model_spec *svd_build(struct svd_reader *rd, const char *path)
     check_overlaps(&b);
     regc_map_release(&b.reg_names);
     regc_map_release(&b.array_index);
+    regc_map_release(&b.cl_nodes);
     free(b.made);
     return rd->dg->nerrors > errors ? NULL : b.spec;
 }
