@@ -804,14 +804,15 @@ static const char *alternate_of(const struct svd_node *n, const struct model_clu
  */
 static const struct model_array_index *array_index(struct builder *b, const struct svd_node *n)
 {
-    const struct svd_node *e = NULL;
-    for (size_t i = 0; i < n->nkids && !e; i++)
+    struct svd_node *const *key = NULL; /* borrowed by the map: the kids array, not a local */
+    for (size_t i = 0; i < n->nkids && !key; i++)
         if (n->kids[i]->kind == SVD_DIM_ENUM)
-            e = n->kids[i];
-    if (!e)
+            key = &n->kids[i];
+    if (!key)
         return NULL;
+    const struct svd_node *e = *key;
     bool found;
-    struct regc_map_entry *made = xmap_put(&b->array_index, &e, sizeof(e), &found);
+    struct regc_map_entry *made = xmap_put(&b->array_index, key, sizeof(*key), &found);
     if (found)
         return made->val;
     struct model_array_index *x = arena_zalloc(b->a, sizeof(*x));
