@@ -10,7 +10,14 @@
 
 int check_spec(struct arena *a, struct diag *dg, struct model_spec *s)
 {
-    struct check_ctx c = {a, dg, s};
+    return check_spec_with(a, dg, s, &(struct check_options){0});
+}
+
+int check_spec_with(struct arena *a, struct diag *dg, struct model_spec *s,
+                    const struct check_options *o)
+{
+    struct check_ctx c = {a, dg, s,
+                          o->collision_budget ? o->collision_budget : CHECK_COLLISION_BUDGET};
     unsigned errors = dg->nerrors;
     check_names(&c);
     check_refs(&c);

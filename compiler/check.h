@@ -23,12 +23,18 @@
  */
 int check_spec(struct arena *a, struct diag *dg, struct model_spec *s);
 
-/*
- * The most name hashes the collision check holds at once (4 bytes each)
- * before it walks the names in parts; a setting for tests, which make it
- * small to walk a small spec in many parts.
- */
-extern size_t check_collision_budget;
+/* The most name hashes the collision check holds at once (4 bytes each, 16 MB) before it
+ * walks the names in parts. */
+#define CHECK_COLLISION_BUDGET ((size_t)4 << 20)
+
+/* What check_spec_with() may be told; check_spec() takes the defaults. */
+struct check_options {
+    size_t collision_budget; /* 0: CHECK_COLLISION_BUDGET; tests make it small to walk a small
+                                spec in many parts */
+};
+
+int check_spec_with(struct arena *a, struct diag *dg, struct model_spec *s,
+                    const struct check_options *o);
 
 /* True when 's' is a C11, C23 or C++17 keyword (names check_names refuses). */
 bool check_is_keyword(const char *s);

@@ -246,12 +246,6 @@ static int cmp_pair(const void *pa, const void *pb)
     return (a->new > b->new) - (a->new < b->new);
 }
 
-static int cmp_u32(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return (a > b) - (a < b);
-}
-
 /*
  * The elements sorted by group and address; each one after the first of its run collides with
  * that first one. The pairs by 'new' and the 'old's they name (sorted, once each) into 'w'.
@@ -277,8 +271,7 @@ static void find_pairs(struct addr_walk *w, size_t n)
     w->olds = xmalloc((npairs ? npairs : 1) * sizeof(*w->olds));
     for (size_t i = 0; i < npairs; i++)
         w->olds[i] = pairs[i].old;
-    if (npairs > 1)
-        qsort(w->olds, npairs, sizeof(*w->olds), cmp_u32);
+    util_sort_u32(w->olds, npairs);
     size_t k = 0;
     for (size_t i = 0; i < npairs; i++)
         if (k == 0 || w->olds[k - 1] != w->olds[i])
@@ -294,12 +287,12 @@ void check_addresses(struct check_ctx *c)
     uint64_t n = count_elements(c->s);
     bool compare = n <= MAX_ELEMENTS; /* else instances are still compared */
     struct addr_walk w = {.groups = REGC_MAP_INIT, .keys = ARENA_INIT};
-    if (!compare)
+    if (!compare) {
         diag_report(c->dg, DIAG_ADDRESSES_NOT_COMPARED, c->s->pos,
                     "the addresses of the spec's %" PRIu64 " register elements (every element of "
                     "every array in every instance) are not compared: more than %" PRIu64,
                     n, MAX_ELEMENTS);
-    if (compare) {
+    } else {
         w.recs = xmalloc((n ? n : 1) * sizeof(*w.recs));
         for (size_t b = 0; b < c->s->nblocks; b++)
             walk_block(c, &w, c->s->blocks[b], true, false);

@@ -12,7 +12,7 @@
  * hashes only, each name with where it was first made, and reports a name
  * made again by another object, in the order the names are made.
  *
- * The hashes kept at once are bounded (check_collision_budget): past it,
+ * The hashes kept at once are bounded (check_options' collision_budget): past it,
  * the first walk keeps only the hashes of one part (their low bits 0 of
  * 2, 4, ...), and each other part takes a walk of its own. A spec of
  * millions of names walks its names a few more times rather than holding
@@ -28,12 +28,11 @@
 
 #include <stdlib.h>
 
-size_t check_collision_budget = (size_t)4 << 20; /* check.h; 16 MB of hashes */
-
 /* The hashes of one part: those whose low bits (h & (parts - 1)) are 'part'. */
 struct hashes {
     uint32_t *h;
     size_t n, cap;
+    size_t budget;        /* the most kept at once (struct check_options) */
     uint32_t parts, part; /* parts: a power of two */
     bool grow;            /* the first walk: halve the part when full rather than grow */
 };
@@ -45,7 +44,7 @@ static void hash_add(void *ctx, uint32_t h, const struct names_lazy *name, struc
     struct hashes *hs = ctx;
     if ((h & (hs->parts - 1)) != hs->part)
         return;
-    if (hs->grow && hs->n >= check_collision_budget && hs->parts < 1u << 31) {
+    if (hs->grow && hs->n >= hs->budget && hs->parts < 1u << 31) {
         hs->parts *= 2; /* part 0 of twice as many parts: keep the hashes in it */
         size_t k = 0;
         for (size_t i = 0; i < hs->n; i++)
@@ -108,7 +107,7 @@ void check_name_collision(struct check_ctx *c)
 {
     if (c->dg->count[DIAG_DUPLICATE_NAME] > 0 || !c->s->prefix)
         return;
-    struct hashes hs = {.parts = 1, .grow = true};
+    struct hashes hs = {.budget = c->collision_budget, .parts = 1, .grow = true};
     struct arena own = ARENA_INIT; /* the repeated hashes, the names kept */
     struct collision_ctx cc = {.c = c, .twice = REGC_MAP_INIT, .a = &own, .seen = REGC_MAP_INIT};
     for (;;) {

@@ -21,6 +21,7 @@ struct check_ctx {
     struct arena *a; /* borrowed; strings made here are owned by it */
     struct diag *dg; /* borrowed */
     struct model_spec *s;
+    size_t collision_budget; /* check.h, struct check_options */
 };
 
 /* A field's bits as messages print them, "[13:9]" or "[7]"; owned by ctx->a (check_reg.c). */

@@ -5,6 +5,21 @@
 
 #include <string.h>
 
+/*
+ * Where a setter puts a member: the SVD additions of 'r' (or 'f'), or NULL
+ * when the value is the default ('is_default') and they are not allocated:
+ * a regspec register or field has none, and is not given them for nothing.
+ */
+static struct model_reg_ext *reg_ext_for(struct arena *a, struct model_reg *r, bool is_default)
+{
+    return is_default && !r->ext ? NULL : model_reg_ext_set(a, r);
+}
+
+static struct model_field_ext *field_ext_for(struct arena *a, struct model_field *f, bool is_default)
+{
+    return is_default && !f->ext ? NULL : model_field_ext_set(a, f);
+}
+
 void model_reg_set_reset_mask(struct arena *a, struct model_reg *r, uint64_t mask)
 {
     model_reg_ext_set(a, r)->has_reset_mask = true;
@@ -13,51 +28,51 @@ void model_reg_set_reset_mask(struct arena *a, struct model_reg *r, uint64_t mas
 
 void model_reg_set_alternate(struct arena *a, struct model_reg *r, const char *alternate)
 {
-    if (!alternate && !r->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_reg_ext_set(a, r)->alternate = alternate;
+    struct model_reg_ext *x = reg_ext_for(a, r, !alternate);
+    if (x)
+        x->alternate = alternate;
 }
 
 void model_reg_set_protection(struct arena *a, struct model_reg *r, const char *protection)
 {
-    if (!protection && !r->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_reg_ext_set(a, r)->protection = protection;
+    struct model_reg_ext *x = reg_ext_for(a, r, !protection);
+    if (x)
+        x->protection = protection;
 }
 
 void model_reg_set_display_name(struct arena *a, struct model_reg *r, const char *name)
 {
-    if (!name && !r->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_reg_ext_set(a, r)->display_name = name;
+    struct model_reg_ext *x = reg_ext_for(a, r, !name);
+    if (x)
+        x->display_name = name;
 }
 
 void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char *base)
 {
-    if (!base && !r->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_reg_ext_set(a, r)->derived_from = base;
+    struct model_reg_ext *x = reg_ext_for(a, r, !base);
+    if (x)
+        x->derived_from = base;
 }
 
 void model_reg_set_dim_of(struct arena *a, struct model_reg *r, const char *pattern)
 {
-    if (!pattern && !r->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_reg_ext_set(a, r)->dim_of = pattern;
+    struct model_reg_ext *x = reg_ext_for(a, r, !pattern);
+    if (x)
+        x->dim_of = pattern;
 }
 
 void model_reg_set_index_names(struct arena *a, struct model_reg *r, const char **names)
 {
-    if (!names && !r->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_reg_ext_set(a, r)->index_names = names;
+    struct model_reg_ext *x = reg_ext_for(a, r, !names);
+    if (x)
+        x->index_names = names;
 }
 
 void model_reg_set_cluster(struct arena *a, struct model_reg *r, struct model_cluster *c)
 {
-    if (!c && !r->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_reg_ext_set(a, r)->cluster = c;
+    struct model_reg_ext *x = reg_ext_for(a, r, !c);
+    if (x)
+        x->cluster = c;
 }
 
 void model_block_add_alt_group(struct arena *a, struct model_block *b, const struct model_reg *r,
@@ -93,56 +108,56 @@ bool model_reg_group_in_name(const struct model_reg *r)
 
 void model_field_set_write_effect(struct arena *a, struct model_field *f, enum model_write_effect e)
 {
-    if (!e && !f->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_field_ext_set(a, f)->write_effect = e;
+    struct model_field_ext *x = field_ext_for(a, f, !e);
+    if (x)
+        x->write_effect = e;
 }
 
 void model_field_set_read_effect(struct arena *a, struct model_field *f, enum model_read_effect e)
 {
-    if (!e && !f->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_field_ext_set(a, f)->read_effect = e;
+    struct model_field_ext *x = field_ext_for(a, f, !e);
+    if (x)
+        x->read_effect = e;
 }
 
 void model_field_set_write_constraint(struct arena *a, struct model_field *f, struct model_write_constraint wc)
 {
-    if (wc.kind == WC_NONE && !f->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_field_ext_set(a, f)->wc = wc;
+    struct model_field_ext *x = field_ext_for(a, f, wc.kind == WC_NONE);
+    if (x)
+        x->wc = wc;
 }
 
 void model_field_set_enum_name(struct arena *a, struct model_field *f, const char *name)
 {
-    if (!name && !f->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_field_ext_set(a, f)->enum_name = name;
+    struct model_field_ext *x = field_ext_for(a, f, !name);
+    if (x)
+        x->enum_name = name;
 }
 
 void model_field_set_default_value(struct arena *a, struct model_field *f, struct model_value *v)
 {
-    if (!v && !f->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_field_ext_set(a, f)->default_value = v;
+    struct model_field_ext *x = field_ext_for(a, f, !v);
+    if (x)
+        x->default_value = v;
 }
 
 void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base)
 {
-    if (!base && !f->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_field_ext_set(a, f)->derived_from = base;
+    struct model_field_ext *x = field_ext_for(a, f, !base);
+    if (x)
+        x->derived_from = base;
 }
 
 void model_field_set_dim_of(struct arena *a, struct model_field *f, const char *pattern)
 {
-    if (!pattern && !f->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_field_ext_set(a, f)->dim_of = pattern;
+    struct model_field_ext *x = field_ext_for(a, f, !pattern);
+    if (x)
+        x->dim_of = pattern;
 }
 
 void model_field_set_whole(struct arena *a, struct model_field *f, bool whole)
 {
-    if (!whole && !f->ext)
-        return; /* the default: no SVD additions allocated for it */
-    model_field_ext_set(a, f)->whole = whole;
+    struct model_field_ext *x = field_ext_for(a, f, !whole);
+    if (x)
+        x->whole = whole;
 }

@@ -7,8 +7,6 @@
 #     on stderr and exit with status 1 (or the number in NAME.status);
 #   - `regc NAME.xml -o out.h` must leave no out.h (nor a temporary) behind
 #     when the status is not 0, and must not touch an existing out.h;
-#   - a spec (NAME.xml) must give the same stderr and status with -j4 (the
-#     stages after the serial loader may use threads).
 # NAME.args, if present, holds extra arguments (one line; @TMP@ stands for a
 # scratch directory, and for its path in NAME.err). When they name an output
 # (-o), that output must not be written, and the no-output check adds no -o

@@ -937,14 +937,13 @@ static void test_name_collisions_in_every_block(void **state)
 
 /*
  * The collision check walks the names in parts when they are more than
- * check_collision_budget: budgets from 20,000 to 200 hashes split this
+ * its budget (struct check_options): budgets from 20,000 to 200 hashes split this
  * spec (28,375 names) into 2 to some 256 parts, and every run must report
  * exactly what the one walk reports, in the same order.
  */
 static void test_name_collisions_in_parts(void **state)
 {
     (void)state;
-    size_t budget = check_collision_budget;
     struct diag whole;
     diag_init(&whole, NULL);
     mk_begin(&A, diag_add_file(&whole, "t.xml"));
@@ -952,15 +951,15 @@ static void test_name_collisions_in_parts(void **state)
     assert_true(whole.count[DIAG_NAME_COLLISION] > 32);
     static const size_t budgets[] = {20000, 10000, 5000, 1000, 200};
     for (size_t i = 0; i < sizeof(budgets) / sizeof(budgets[0]); i++) {
-        check_collision_budget = budgets[i];
         struct diag d;
         diag_init(&d, NULL);
         mk_begin(&A, diag_add_file(&d, "t.xml"));
-        assert_int_equal(check_spec(&A, &d, mk_colliding_spec()), -1);
+        assert_int_equal(check_spec_with(&A, &d, mk_colliding_spec(),
+                                         &(struct check_options){.collision_budget = budgets[i]}),
+                         -1);
         assert_string_equal(d.text.s, whole.text.s);
         diag_release(&d);
     }
-    check_collision_budget = budget;
     diag_release(&whole);
 }
 
