@@ -38,11 +38,13 @@ struct cmsis {
      * type being written its name, prependToName, appendToName, its registers' alternateGroup */
     const char *prefix, *periph, *prepend, *append;
     struct regc_map groups; /* register (the pointer's bytes) -> its alternateGroup */
-    struct regc_map cl_types; /* cluster (the pointer's bytes) -> its struct cl_type, laid out */
+    struct regc_map cl_types; /* cluster (the pointer's bytes) -> its struct cl_type, laid out;
+                                 every block's: a copy in a later block uses it (type_of) */
 };
 
-/* A cluster's type, laid out once: a derived peripheral's copy of the block uses it again
- * (SvdCluster::GetHeaderTypeNameHierarchical of a copied, unmodified cluster). */
+/* A cluster's type, laid out once: a derived peripheral's copy of the block and the cluster's
+ * unmodified copies (model_cluster.type_of) use it again (SvdCluster::GetHeaderTypeNameHierarchical
+ * of a copied, unmodified cluster). */
 struct cl_type {
     const char *tname;
     uint64_t size;
@@ -312,14 +314,6 @@ static bool in_list(const struct model_cluster *k)
     return w && strstr(w, "%s") && !strstr(w, "[%s]");
 }
 
-/*
- * The member of the cluster kids->cls[i] (or of the expanded array from it), or the members of
- * the "NAME%s" list from it: how many clusters it takes. A list is one type, named as the list
- * without its "%s" and padded to dimIncrement, and one member per element under the element's
- * name (svdconv: SvdDevice::GatherClusters types the list's cluster itself, its elements are
- * unmodified copies whose SvdCluster::GetHeaderTypeNameHierarchical is the list's;
- * HeaderData::AddRegisters places each element, HeaderData::CloseCluster pads to dimIncrement).
- */
 /* A member 'name' of cluster type 't' at 'off' ('count' of them, 0: no array); none when the type
  * is empty (C has no empty structs). */
 static void push_cluster(struct items *it, const struct cl_type *t, uint64_t off, const char *name,
@@ -336,6 +330,15 @@ static void push_cluster(struct items *it, const struct cl_type *t, uint64_t off
                            .dim = count});
 }
 
+/*
+ * The member of the cluster kids->cls[i] (or of the expanded array from it), or the members of
+ * the "NAME%s" list from it: how many clusters it takes. A list is one type, named as the list
+ * without its "%s" and padded to dimIncrement, and one member per element under the element's
+ * name (svdconv: SvdDevice::GatherClusters types the list's cluster itself, its elements are
+ * unmodified copies whose SvdCluster::GetHeaderTypeNameHierarchical is the list's;
+ * HeaderData::AddRegisters places each element, HeaderData::CloseCluster pads to dimIncrement).
+ * An unmodified copy (type_of) is a member of the type of what it copies, when that is laid out.
+ */
 static size_t cluster_items(struct cmsis *c, struct items *it, const struct model_block *b,
                             const struct block_kids *kids, size_t i)
 {
