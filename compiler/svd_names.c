@@ -33,14 +33,9 @@ const char *svd_names_cluster_struct(struct arena *a, const char *periph,
     return hs;
 }
 
-const char *svd_names_macro_reg(struct arena *a, const char *periph, const struct model_reg *r,
-                                const char *rname, const char *group)
+const char *svd_names_macro_path(struct arena *a, const char *periph, const struct model_reg *r,
+                                 const char *group)
 {
-    bool renamed = false;
-    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k && !renamed; k = k->parent)
-        renamed = svd_names_cluster_struct(a, periph, k) != NULL;
-    if (!renamed)
-        return svd_names_reg(a, rname, group);
     size_t skip = cluster_prefix_len(model_reg_ext(r)->cluster);
     const char *path = strlen(r->name) > skip ? r->name + skip : r->name;
     for (const struct model_cluster *k = model_reg_ext(r)->cluster; k; k = k->parent) {
@@ -48,6 +43,15 @@ const char *svd_names_macro_reg(struct arena *a, const char *periph, const struc
         path = arena_printf(a, "%s_%s", hs ? hs : cluster_array_name(a, k), path);
     }
     return svd_names_reg(a, path, group);
+}
+
+const char *svd_names_macro_reg(struct arena *a, const char *periph, const struct model_reg *r,
+                                const char *rname, const char *group)
+{
+    bool renamed = false;
+    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k && !renamed; k = k->parent)
+        renamed = svd_names_cluster_struct(a, periph, k) != NULL;
+    return renamed ? svd_names_macro_path(a, periph, r, group) : svd_names_reg(a, rname, group);
 }
 
 void svd_names_groups(struct regc_map *m, const struct model_block *b)
