@@ -548,7 +548,9 @@ static uint64_t finish(struct cmsis *c, const struct model_block *b, const struc
     SET(c->a, o, "name", dt_str_ref(c->a, tname));
     SET(c->a, o, "kind", dt_str_ref(c->a, kind));
     SET(c->a, o, "of",
-        dt_str_ref(c->a, cl ? arena_printf(c->a, "%s.%s", b->name, cl->name) : b->name));
+        dt_str_ref(c->a, cl ? arena_printf(c->a, "%s.%s", b->name,
+                                           in_list(cl) ? cl->written_name : cl->name)
+                            : b->name));
     SET(c->a, o, "size", dt_str_ref(c->a, hex(c->a, size)));
     SET(c->a, o, "lines", t->lines);
     SET(c->a, o, "asserts", t->asserts);
