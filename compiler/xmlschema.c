@@ -19,6 +19,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -312,11 +313,17 @@ bool schema_value_is(const char *v, const char *want)
 
 struct xmlload_schema *xmlload_schema_new(struct diag *dg)
 {
+    return xmlload_schema_from(regspec_schema, regspec_schema_len, dg);
+}
+
+struct xmlload_schema *xmlload_schema_from(const char *rng, size_t len, struct diag *dg)
+{
     struct xmlload_schema *sc = xcalloc(1, sizeof(*sc));
     sc->a = (struct arena)ARENA_INIT;
     struct rng r = {.sc = sc};
-    xmlDocPtr doc = xmlReadMemory(regspec_schema, (int)regspec_schema_len, NULL, NULL,
-                                  XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+    xmlDocPtr doc = len > INT_MAX ? NULL
+                                  : xmlReadMemory(rng, (int)len, NULL, NULL,
+                                                  XML_PARSE_NONET | XML_PARSE_NOBLANKS);
     r.grammar = doc ? xmlDocGetRootElement(doc) : NULL;
     if (!r.grammar)
         snprintf(r.bad, sizeof(r.bad), "it is not well-formed XML");

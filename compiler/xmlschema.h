@@ -70,6 +70,8 @@ struct xmlload_schema {
  * checked in part.
  */
 struct xmlload_schema *xmlload_schema_new(struct diag *dg);
+/* The same from the schema text 'rng' ('len' bytes) instead of the built-in one (tests). */
+struct xmlload_schema *xmlload_schema_from(const char *rng, size_t len, struct diag *dg);
 void xmlload_schema_free(struct xmlload_schema *sc);
 
 /* The entry for element 'name'; NULL: the schema has none. */
