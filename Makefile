@@ -142,7 +142,8 @@ $(TEMPLATES_C): $(BUILD)/tools/embed $(TEMPLATE_FILES)
 $(TEMPLATES_OBJ): $(TEMPLATES_C)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Icompiler -c -o $@ $<
 
-# The RELAX NG schema is compiled in too (xmlload.c validates every input against it).
+# The RELAX NG schema is compiled in too (xmlschema.c reads it into the table every input is
+# validated with).
 $(BUILD)/gen/schema.c: $(BUILD)/tools/embed regspec/regspec.rng
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  EMBED   regspec/regspec.rng")
