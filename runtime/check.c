@@ -144,7 +144,7 @@ int regc_check_as_read(const struct regc_spec *s, const struct regc_reg *r, cons
     if (msg && msglen)
         msg[0] = '\0';
     char cite[256];
-    for (const struct regc_field *f = r->fields; f->name; f++) {
+    for (const struct regc_field *f = r->fields; f && f->name; f++) {
         uint64_t was = regc_field_get(f, old), now = regc_field_get(f, value);
         if (!f->write_as_read || was == now)
             continue;

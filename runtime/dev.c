@@ -231,7 +231,7 @@ static int write_checked(regc_dev *d, const struct regc_ref *r, uint64_t value, 
     if (rc < 0)
         return rc;
     if (regc_reg_as_read_mask(r->reg)) {
-        uint64_t now;
+        uint64_t now = 0;
         if (!old && (rc = regc_read(d, r, &now)) < 0)
             return rc;
         rc = regc_check_as_read(d->spec, r->reg, name, old ? *old : now, value, d->err,
