@@ -263,6 +263,15 @@ $(BUILD)/gen/pci2250_pci_tables.h: examples/specs/pci2250_pci.xml $(REGC)
 
 $(BUILD)/tests/runtime/test_backends: $(BUILD)/gen/pci2250_pci_tables.h
 
+# test_write_as_read checks libregrt's tables of an SVD with writeAsRead fields against its header.
+$(BUILD)/gen/write_as_read_svd_tables.h: tests/svd/write-as-read.svd $(REGC)
+	$(Q)$(REGC) -t tables -o $@ $<
+$(BUILD)/gen/write_as_read_svd.h: tests/svd/write-as-read.svd $(REGC)
+	$(Q)$(REGC) -t c -o $@ $<
+
+$(BUILD)/tests/runtime/test_write_as_read: $(BUILD)/gen/write_as_read_svd_tables.h \
+	$(BUILD)/gen/write_as_read_svd.h
+
 # ---------------------------------------------------------------- generated/
 # Every spec through every built-in output; committed, and CI fails when stale.
 SPECS := $(wildcard regspec/*.xml)
