@@ -142,7 +142,8 @@ $(TEMPLATES_C): $(BUILD)/tools/embed $(TEMPLATE_FILES)
 $(TEMPLATES_OBJ): $(TEMPLATES_C)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Icompiler -c -o $@ $<
 
-# The RELAX NG schema is compiled in too (xmlload.c validates every input against it).
+# The RELAX NG schema is compiled in too (xmlschema.c reads it into the table every input is
+# validated with).
 $(BUILD)/gen/schema.c: $(BUILD)/tools/embed regspec/regspec.rng
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  EMBED   regspec/regspec.rng")
@@ -261,6 +262,15 @@ $(BUILD)/gen/pci2250_pci_tables.h: examples/specs/pci2250_pci.xml $(REGC)
 	$(Q)$(REGC) -t tables -o $@ $<
 
 $(BUILD)/tests/runtime/test_backends: $(BUILD)/gen/pci2250_pci_tables.h
+
+# test_write_as_read checks libregrt's tables of an SVD with writeAsRead fields against its header.
+$(BUILD)/gen/write_as_read_svd_tables.h: tests/svd/write-as-read.svd $(REGC)
+	$(Q)$(REGC) -t tables -o $@ $<
+$(BUILD)/gen/write_as_read_svd.h: tests/svd/write-as-read.svd $(REGC)
+	$(Q)$(REGC) -t c -o $@ $<
+
+$(BUILD)/tests/runtime/test_write_as_read: $(BUILD)/gen/write_as_read_svd_tables.h \
+	$(BUILD)/gen/write_as_read_svd.h
 
 # ---------------------------------------------------------------- generated/
 # Every spec through every built-in output; committed, and CI fails when stale.

@@ -780,6 +780,8 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET_STR(c, o, "access", f->access_text);
     /* the class's spelling (an SVD field's access_text is SVD's "read-write"): the tables' enum */
     SET(c, o, "access_class", dt_str_ref(c->a, regc_access_text(f->access)));
+    /* writeConstraint writeAsRead: the tables' write_as_read flag, which libregrt checks */
+    SET(c, o, "write_as_read", dt_bool(model_field_write_as_read(f)));
     SET(c, o, "reset", hex(c, f->reset));
     struct folded desc = fold_text(c, f->desc);
     SET(c, o, "desc", model_text(c, f->desc, desc));

@@ -73,6 +73,11 @@ bool model_field_is_reserved(const struct model_field *f)
     return regc_sem_is_reserved(model_field_sem(f));
 }
 
+bool model_field_write_as_read(const struct model_field *f)
+{
+    return model_field_ext(f)->wc.kind == WC_WRITE_AS_READ;
+}
+
 size_t model_instance_list(const struct model_block *b, size_t i, uint64_t *stride)
 {
     const struct model_instance *i0 = b->instances[i];
@@ -132,17 +137,12 @@ static bool field_is_level(const struct model_reg *r, const struct model_field *
 /*
  * The mask classes of field f: its attribute's, except that an SVD field whose writeConstraint
  * is writeAsRead ("only the last read value can be written", CMSIS-SVD.xsd) is written back as
- * read, like the gap class: in the preserve mask and in no mask a safe write takes from
- * 'wanted' or sets (writable, write-only, write-1/0 actions, toggles).
+ * read (regc_as_read_classes: libregrt's classes of the tables' write_as_read fields alike).
  */
 static unsigned field_mask_classes(const struct model_field *f)
 {
     unsigned cls = regc_sem_classes(model_field_sem(f));
-    if (model_field_ext(f)->wc.kind == WC_WRITE_AS_READ)
-        cls = (cls & ~(unsigned)(REGC_MASK_WRITABLE | REGC_MASK_WO | REGC_MASK_W1C | REGC_MASK_W1S |
-                                 REGC_MASK_W0 | REGC_MASK_W1T)) |
-              REGC_MASK_PRESERVE | REGC_MASK_KEEP;
-    return cls;
+    return model_field_write_as_read(f) ? regc_as_read_classes(cls) : cls;
 }
 
 struct model_masks model_reg_masks(const struct model_reg *r)

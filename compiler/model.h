@@ -626,6 +626,8 @@ uint64_t model_field_max(const struct model_field *f);
 /* The semantic class of the field's access (MBZ for an unknown spelling). */
 enum regc_sem model_field_sem(const struct model_field *f);
 bool model_field_is_reserved(const struct model_field *f);
+/* Must the field be written as read (writeConstraint writeAsRead, regspec write-as-read)? */
+bool model_field_write_as_read(const struct model_field *f);
 
 /*
  * How many instances of 'b' from 'i' on are elements of one peripheral dim list (one dim_of,

@@ -134,6 +134,7 @@ static const struct {
     {"field", "first", "bool"},
     {"field", "last", "bool"},
     {"field", "width", "int"},
+    {"field", "write_as_read", "bool"},
     {"field.c_def", "mask", "str"},
     {"field.c_def", "max", "str"},
     {"field.c_def", "reset", "str"},

@@ -1,9 +1,12 @@
 /*
  * xmlload - libxml2 to model, streaming. See xmlload.h for the contract.
  *
- * A file is read with libxml2's reader (xmlTextReader), which validates
- * against the compiled-in schema as it reads (RelaxNG on the reader) and
- * hands over one node at a time; the model is built from those nodes as
+ * A file is read with libxml2's reader (xmlTextReader), which hands over
+ * one node at a time. Each element is validated as it comes, against the
+ * table xmlschema.c reads out of the compiled-in schema (regspec.rng: which
+ * elements go where and how often, their attributes and listed values,
+ * text); libxml2's own RELAX NG validator is not used, as it cost as much as
+ * the rest of the load (docs/performance.md). The model is built from those nodes as
  * they come (an element's attributes at its start tag, the text of <desc>
  * and <rule> at their end), and libxml2 frees each node behind us. No
  * document of the spec is ever built, and nothing of the file's text is
@@ -40,7 +43,6 @@
 #include "xmlvalue.h"
 
 #include <libxml/parser.h>
-#include <libxml/relaxng.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
@@ -477,104 +479,26 @@ static void report_parser_error(struct rfile *rf, const xmlError *e)
     }
 }
 
-/* sscanf that must consume all of 'msg' (sscanf alone accepts a matching prefix). */
-#define MATCHES(msg, fmt, ...) (n_ = -1, sscanf(msg, fmt "%n", __VA_ARGS__, &n_), n_ >= 0 && (msg)[n_] == '\0')
-
-static void not_allowed_message(struct loader *ld, char *out, size_t size, const char *name,
-                                const xmlNode *n);
-
-/*
- * A Relax-NG message in our words; libxml2's own text when no rule matches;
- * "" to drop it; 'n': the element it is about, if known. True when, after
- * this error, the streaming validator has lost its place: an element (or
- * text) it did not expect leaves its stack of open elements one off, and
- * each element after it is then judged against the wrong parent (one
- * misspelled <field> gave 225 errors).
- */
-static bool schema_message(struct loader *ld, char *out, size_t size, const char *msg,
-                           const xmlNode *n)
+/* A schema error at 'pos' (with a note at 'note' when its line is not 0). */
+static void schema_err_add(struct rfile *rf, struct srcpos pos, const char *msg, struct srcpos note,
+                           const char *note_msg)
 {
-    char a[128], b[128];
-    int n_;
-    out[0] = '\0';
-    if (MATCHES(msg, "Invalid attribute %127s for element %127s", a, b))
-        return false; /* check_attributes() finds every unknown attribute, with its place */
-    if (MATCHES(msg, "Element %127s failed to validate attributes", a))
-        return false; /* check_attributes() says which attribute, and where */
-    if (strcmp(msg, "Invalid sequence in interleave") == 0)
-        return false; /* the schema's interleaves hold attributes: check_attributes() again */
-    if (MATCHES(msg, "Did not expect element %127s there", a)) {
-        not_allowed_message(ld, out, size, a, n);
-        return true;
-    }
-    if (MATCHES(msg, "Element %127s has extra content: %127s", a, b)) {
-        not_allowed_message(ld, out, size, b, n); /* a child of an element that has none */
-        return true;
-    }
-    if (MATCHES(msg, "Did not expect text in element %127s content", a))
-        return true; /* check_text() names the element (the streaming validator names none,
-                        or the last one it saw) */
-    if (MATCHES(msg, "Expecting element %127[^,], got %127s", a, b))
-        snprintf(out, size, "expected element '%s', found '%s'", a, b);
-    else if (MATCHES(msg, "Expecting an element %127[^,], got nothing", a))
-        snprintf(out, size, "element '%s' is missing", a);
-    else
-        trim_message(out, size, msg);
-    return false;
-}
-#undef MATCHES
-
-/* A schema error at 'pos', or at the position 'node' will have once it is handed over. */
-static void schema_err_add(struct rfile *rf, struct srcpos pos, xmlNode *node, const char *msg)
-{
-    for (size_t i = rf->nschema; i > 0 && !node && rf->schema[i - 1].pos.line == pos.line; i--)
-        if (!rf->schema[i - 1].node && strcmp(rf->schema[i - 1].msg, msg) == 0)
-            return; /* the same error found twice (the latest ones are on the same line) */
     if (rf->nschema == rf->schema_cap)
         rf->schema = xgrow(rf->schema, &rf->schema_cap, rf->nschema + 1, sizeof(*rf->schema));
-    rf->schema[rf->nschema++] = (struct schema_err){pos, xstrdup(msg), node};
+    rf->schema[rf->nschema++] =
+        (struct schema_err){pos, xstrdup(msg), note, note.line ? xstrdup(note_msg) : NULL};
 }
 
-static void report_schema_error(struct rfile *rf, const xmlError *e)
-{
-    char raw[256], msg[320];
-    rf->schema_raw++;
-    if (rf->own)
-        return; /* lost and switched off: anything more would follow from the first */
-    trim_message(raw, sizeof(raw), e->message);
-    xmlNode *n = e->node;
-    bool elem = n && n->type == XML_ELEMENT_NODE;
-    if (schema_message(rf->ld, msg, sizeof(msg), raw, elem ? n : NULL))
-        rf->lost = true;
-    if (!msg[0])
-        return;
-    struct srcpos p = {rf->f->index, e->line > 0 ? (uint32_t)e->line : 0, 0};
-    if (elem) {
-        if (!n->_private) { /* not handed over yet: placed by place_schema_errors() */
-            schema_err_add(rf, p, n, msg);
-            return;
-        }
-        p = xl_pos_of(rf->ld, n);
-    }
-    schema_err_add(rf, p, NULL, msg);
-}
-
-/* The reader's errors (parser and validator) for the file being read. */
+/* The parser's errors for the file being read. */
 static void on_reader_error(void *arg, xmlErrorPtr e)
 {
     struct rfile *rf = arg;
-    if (!rf || e->level == XML_ERR_WARNING)
-        return;
-    if (e->domain == XML_FROM_RELAXNGV)
-        report_schema_error(rf, e);
-    else if (e->domain == XML_FROM_RELAXNGP)
-        report_fatal(rf, DIAG_SCHEMA, (struct srcpos){0, 0, 0}, "built-in schema: %s",
-                     e->message ? e->message : "?");
-    else if (!rf->stopped) /* after a refusal, libxml2 only finds the input cut short */
+    if (rf && e->level != XML_ERR_WARNING && !rf->stopped) /* after a refusal, libxml2 only
+                                                              finds the input cut short */
         report_parser_error(rf, e);
 }
 
-/* Errors that do not come through a reader (setting one up, compiling the schema). */
+/* Errors that do not come through a reader (setting one up, reading the schema). */
 static void on_error(void *data, xmlErrorPtr e)
 {
     struct loader *ld = data;
@@ -612,86 +536,104 @@ static void list_values(char *out, size_t size, const char *const *values)
     }
 }
 
-/* 'suggested': an unknown attribute of 'n' is reported as a misspelling of this one. */
-static void check_attribute(struct loader *ld, xmlNode *n, const struct schema_attr *at,
-                            bool suggested)
+static void schema_err(struct rfile *rf, struct srcpos pos, const char *msg)
 {
-    char msg[512];
-    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)at->name);
-    if (!v && at->required && !suggested) {
-        snprintf(msg, sizeof(msg), "element '%s': missing attribute '%s'", (const char *)n->name,
-                 at->name);
-        schema_err_add(ld->rf, xl_pos_of(ld, n), NULL, msg);
-    }
-    bool known = !v || !at->values[0];
-    for (size_t i = 0; !known && at->values[i]; i++)
-        known = strcmp(at->values[i], (const char *)v) == 0;
-    if (!known) {
-        char list[256];
-        list_values(list, sizeof(list), at->values);
-        snprintf(msg, sizeof(msg), "element '%s': attribute '%s' is '%.60s', expected %s",
-                 (const char *)n->name, at->name, (const char *)v, list);
-        schema_err_add(ld->rf, xl_value_pos(ld, n, at->name, 0), NULL, msg);
-    }
-    xmlFree(v);
-}
-
-/* Missing attributes and values outside the schema's lists, with positions libxml2 lacks. */
-/*
- * Attributes that go together (an <optional> group): given one, the others
- * of its group and of the groups holding it are missing. (libxml2 calls the
- * attribute given "invalid" then; schema_message() drops that.)
- */
-static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct schema_elem *e)
-{
-    const char *given[ARRAY_SIZE(e->group_parent)] = {0}; /* an attribute that uses group g */
-    for (size_t i = 0; i < e->nattrs; i++) {
-        const struct schema_attr *at = &e->attrs[i];
-        if (!at->group || !xmlHasProp(n, (const xmlChar *)at->name))
-            continue;
-        for (unsigned g = at->group; g && !given[g]; g = e->group_parent[g])
-            given[g] = at->name;
-    }
-    char msg[512];
-    for (size_t i = 0; i < e->nattrs; i++) {
-        const struct schema_attr *at = &e->attrs[i];
-        const char *with = at->group ? given[at->group] : NULL;
-        if (!with || xmlHasProp(n, (const xmlChar *)at->name))
-            continue;
-        snprintf(msg, sizeof(msg), "element '%s': attribute '%s' needs attribute '%s'",
-                 (const char *)n->name, with, at->name);
-        schema_err_add(ld->rf, xl_pos_of(ld, n), NULL, msg);
-    }
+    schema_err_add(rf, pos, msg, (struct srcpos){0, 0, 0}, NULL);
 }
 
 /*
- * Attributes the schema does not give the element, reported where they are
- * written, each with the closest one it does give ("did you mean"); that
- * one, when missing, is not reported missing too: suggested[i] is set for
- * attrs[i].
+ * Attributes the schema does not give element 'n', reported where they are
+ * written, each with the closest one it does give and 'n' lacks ("did you
+ * mean"); that one, when missing, is not reported missing too: its bit is
+ * set in the result. 'given': the bits of the known attributes 'n' has.
  */
-static void check_unknown_attributes(struct loader *ld, xmlNode *n, const struct schema_elem *e,
-                                     bool *suggested)
+static uint64_t check_unknown_attributes(struct loader *ld, xmlNode *n, const struct schema_elem *e,
+                                         uint64_t given)
 {
-    for (xmlAttr *a = n->properties; a && !e->truncated; a = a->next) {
+    uint64_t suggested = 0;
+    for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *name = (const char *)a->name;
         if (!a->ns && schema_attr_find(e, name))
             continue;
         struct util_suggest sg;
         util_suggest_init(&sg, name);
         for (size_t i = 0; i < e->nattrs; i++)
-            if (!xmlHasProp(n, (const xmlChar *)e->attrs[i].name))
+            if (!(given >> i & 1))
                 util_suggest_add(&sg, e->attrs[i].name);
         const char *best = util_suggest_best(&sg);
         if (best)
-            suggested[schema_attr_find(e, best) - e->attrs] = true;
+            suggested |= UINT64_C(1) << (schema_attr_find(e, best) - e->attrs);
         char msg[512], hint[160], qname[260];
         const char *prefix = a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "";
         snprintf(qname, sizeof(qname), "%s%s%.120s", prefix, *prefix ? ":" : "", name);
         snprintf(msg, sizeof(msg), "element '%s': unknown attribute '%s'%s", (const char *)n->name,
                  qname, diag_hint(hint, sizeof(hint), best));
-        schema_err_add(ld->rf, a->ns ? xl_pos_of(ld, n) : xl_attr_pos(ld, n, name), NULL, msg);
+        schema_err(ld->rf, a->ns ? xl_pos_of(ld, n) : xl_attr_pos(ld, n, name), msg);
     }
+    return suggested;
+}
+
+/* A value outside the schema's list for attribute 'at' of 'n'. */
+static void check_value(struct loader *ld, xmlNode *n, const struct schema_attr *at)
+{
+    const char *v = xl_peek(ld, n, at->name);
+    for (size_t i = 0; at->values[i]; i++)
+        if (schema_value_is(v, at->values[i]))
+            return;
+    char msg[512], list[256];
+    list_values(list, sizeof(list), at->values);
+    snprintf(msg, sizeof(msg), "element '%s': attribute '%s' is '%.60s', expected %s",
+             (const char *)n->name, at->name, v, list);
+    schema_err(ld->rf, xl_value_pos(ld, n, at->name, 0), msg);
+}
+
+/*
+ * Attributes that go together (an <optional> group): given one, the others
+ * of its group and of the groups holding it are missing.
+ */
+static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct schema_elem *e,
+                                   uint64_t given)
+{
+    const char *with[SCHEMA_MAX_GROUPS] = {0}; /* an attribute that uses group g */
+    for (size_t i = 0; i < e->nattrs; i++)
+        for (unsigned g = e->attrs[i].group; g && !with[g] && given >> i & 1; g = e->group_parent[g])
+            with[g] = e->attrs[i].name;
+    for (size_t i = 0; i < e->nattrs; i++) {
+        const struct schema_attr *at = &e->attrs[i];
+        if (!at->group || !with[at->group] || given >> i & 1)
+            continue;
+        char msg[512];
+        snprintf(msg, sizeof(msg), "element '%s': attribute '%s' needs attribute '%s'",
+                 (const char *)n->name, with[at->group], at->name);
+        schema_err(ld->rf, xl_pos_of(ld, n), msg);
+    }
+}
+
+/* The attributes of element 'n', whose entry is 'e'. */
+static void check_attributes(struct loader *ld, xmlNode *n, const struct schema_elem *e)
+{
+    uint64_t given = 0;
+    bool unknown = false;
+    for (xmlAttr *a = n->properties; a; a = a->next) {
+        const struct schema_attr *at = a->ns ? NULL : schema_attr_find(e, (const char *)a->name);
+        if (at)
+            given |= UINT64_C(1) << (at - e->attrs);
+        unknown |= !at;
+    }
+    uint64_t suggested = unknown ? check_unknown_attributes(ld, n, e, given) : 0;
+    for (size_t i = 0; i < e->nattrs; i++) {
+        const struct schema_attr *at = &e->attrs[i];
+        if (given >> i & 1 && at->values[0]) {
+            check_value(ld, n, at);
+        } else if (!(given >> i & 1) && at->required && !(suggested >> i & 1)) {
+            char msg[512];
+            snprintf(msg, sizeof(msg), "element '%s': missing attribute '%s'",
+                     (const char *)n->name, at->name);
+            schema_err(ld->rf, xl_pos_of(ld, n), msg);
+        }
+    }
+    if (e->ngroups)
+        check_attribute_groups(ld, n, e, given);
 }
 
 /* The closest element name of the schema to 'name', unless 'name' is one; NULL if none is close. */
@@ -708,87 +650,81 @@ static const char *suggest_element(struct loader *ld, const char *name)
 
 /*
  * "element 'NAME' is not allowed here": an unknown name, with the closest
- * one the schema has; a known one that 'n' (the element, if known) places
- * in a parent that never holds it, with the parents that do (when few).
+ * one the schema has; a known one in a parent ('pe') that never holds it,
+ * with the parents that do (when few).
  */
-static void not_allowed_message(struct loader *ld, char *out, size_t size, const char *name,
-                                const xmlNode *n)
+static void not_allowed(struct loader *ld, xmlNode *n, const struct schema_elem *pe)
 {
-    const xmlNode *p = n ? n->parent : NULL;
-    const struct schema_elem *pe =
-        p && p->type == XML_ELEMENT_NODE ? schema_elem_find(ld->sc, (const char *)p->name) : NULL;
-    if (!pe || !schema_elem_find(ld->sc, name) || schema_elem_has_child(pe, name)) {
+    const char *name = (const char *)n->name;
+    char msg[320];
+    if (n->ns || !schema_elem_find(ld->sc, name)) {
         char hint[160];
-        snprintf(out, size, "element '%.120s' is not allowed here%s", name,
-                 diag_hint(hint, sizeof(hint), suggest_element(ld, name)));
-        return;
+        snprintf(msg, sizeof(msg), "element '%.120s' is not allowed here%s", name,
+                 diag_hint(hint, sizeof(hint), n->ns ? NULL : suggest_element(ld, name)));
+    } else {
+        const char *parents[5] = {0}; /* up to 4 (more say little), NULL-terminated */
+        size_t np = 0;
+        for (size_t i = 0; i < ld->sc->nelems && np < ARRAY_SIZE(parents); i++)
+            if (schema_child_find(&ld->sc->elems[i], name))
+                parents[np++] = ld->sc->elems[i].name;
+        char list[160] = "";
+        if (np < ARRAY_SIZE(parents))
+            list_values(list, sizeof(list), parents);
+        snprintf(msg, sizeof(msg), "element '%.40s' is not allowed in '%.40s'%s%.150s", name,
+                 pe->name, list[0] ? ": it goes in " : "", list);
     }
-    const char *parents[5] = {0}; /* up to 4 (more say little), NULL-terminated */
-    size_t np = 0;
-    for (size_t i = 0; i < ld->sc->nelems && np < ARRAY_SIZE(parents); i++)
-        if (schema_elem_has_child(&ld->sc->elems[i], name))
-            parents[np++] = ld->sc->elems[i].name;
-    char list[160] = "";
-    if (np < ARRAY_SIZE(parents))
-        list_values(list, sizeof(list), parents);
-    snprintf(out, size, "element '%.40s' is not allowed in '%.40s'%s%.150s", name, pe->name,
-             list[0] ? ": it goes in " : "", list);
-}
-
-/* The attributes of the element being loaded, against the schema's table. */
-static void check_attributes(struct loader *ld, xmlNode *n)
-{
-    const struct schema_elem *e = schema_elem_find(ld->sc, (const char *)n->name);
-    bool suggested[ARRAY_SIZE(e->attrs)] = {0};
-    if (e)
-        check_unknown_attributes(ld, n, e, suggested);
-    for (size_t i = 0; e && i < e->nattrs; i++)
-        check_attribute(ld, n, &e->attrs[i], suggested[i]);
-    if (e && e->ngroups)
-        check_attribute_groups(ld, n, e);
+    schema_err(ld->rf, xl_pos_of(ld, n), msg);
 }
 
 /*
- * After libxml2's validator has lost its place (rf->own), the schema table
- * judges where each element stands, by its name under its parent's (as the
- * schema has no order or count that matters past the first error). A
- * misplaced element is reported once, and nothing inside it is judged:
- * what its children break follows from it. False: 'n', at 'depth', is
- * misplaced or inside a misplaced element.
+ * Element 'n', at 'depth', against the schema: its place under its parent
+ * (v[depth - 1]), how often it appears there, and its attributes; v[depth]
+ * is set for its children. An element not allowed where it stands is
+ * reported once and nothing inside it is judged (its entry is NULL): what
+ * its children break follows from it. So is everything in a root element
+ * the schema does not have (the wrong root is reported by itself).
  */
-static bool check_placement(struct loader *ld, xmlNode *n, int depth)
+static void validate_element(struct loader *ld, xmlNode *n, int depth, struct valid_state *v)
 {
-    struct rfile *rf = ld->rf;
-    if (rf->misplaced >= 0 && depth > rf->misplaced)
-        return false;
-    rf->misplaced = -1;
-    xmlNode *p = n->parent;
-    if (!rf->own || depth == 0 || !p || p->type != XML_ELEMENT_NODE)
-        return true;
-    const struct schema_elem *pe = schema_elem_find(ld->sc, (const char *)p->name);
-    if (!pe || (!n->ns && schema_elem_has_child(pe, (const char *)n->name)))
-        return true;
-    char msg[320];
-    not_allowed_message(ld, msg, sizeof(msg), (const char *)n->name, n);
-    schema_err_add(rf, xl_pos_of(ld, n), NULL, msg);
-    rf->misplaced = depth;
-    return false;
+    const struct schema_elem *e = NULL;
+    memset(&v[depth], 0, sizeof(v[depth]));
+    if (depth == 0) {
+        e = n->ns ? NULL : schema_elem_find(ld->sc, (const char *)n->name);
+    } else if (v[depth - 1].e) {
+        const struct schema_elem *pe = v[depth - 1].e;
+        const struct schema_child *ch = n->ns ? NULL : schema_child_find(pe, (const char *)n->name);
+        if (!ch) {
+            not_allowed(ld, n, pe);
+            return;
+        }
+        e = &ld->sc->elems[ch->elem];
+        if (ch->once >= 0) {
+            struct srcpos *first = &v[depth - 1].once_at[ch->once];
+            struct srcpos at = xl_pos_of(ld, n);
+            if (first->line) {
+                char msg[160], note[160];
+                snprintf(msg, sizeof(msg), "element '%s' may appear only once here", e->name);
+                snprintf(note, sizeof(note), "first '%s' is here", e->name);
+                schema_err_add(ld->rf, at, msg, *first, note);
+            } else {
+                *first = at;
+            }
+        }
+    }
+    v[depth].e = e;
+    if (e)
+        check_attributes(ld, n, e);
 }
 
-/* The same for text at 'depth' (rf->own): in an element that may hold it, not in a misplaced one. */
-static void check_text(struct loader *ld, xmlNode *t, int depth)
+/* Text at 'depth', in an element that may hold it (v[depth - 1]: its element's entry). */
+static void validate_text(struct loader *ld, xmlNode *t, int depth, const struct valid_state *v)
 {
-    struct rfile *rf = ld->rf;
-    xmlNode *p = t->parent;
-    if (!rf->own || (rf->misplaced >= 0 && depth > rf->misplaced) || !p ||
-        p->type != XML_ELEMENT_NODE)
-        return;
-    const struct schema_elem *pe = schema_elem_find(ld->sc, (const char *)p->name);
+    const struct schema_elem *pe = depth > 0 ? v[depth - 1].e : NULL;
     if (!pe || pe->text)
         return;
     char msg[320];
-    snprintf(msg, sizeof(msg), "element '%.120s' may not contain text", (const char *)p->name);
-    schema_err_add(rf, xl_pos_of(ld, p), NULL, msg);
+    snprintf(msg, sizeof(msg), "element '%.120s' may not contain text", pe->name);
+    schema_err(ld->rf, xl_pos_of(ld, t->parent), msg);
 }
 
 /* ---------------------------------------------------------------- the open elements */
@@ -1258,42 +1194,6 @@ static struct lfile *add_lfile(struct loader *ld, const char *path, int fd, int 
     return f;
 }
 
-/*
- * Gives schema errors that came before their element was handed over the
- * element's position: the current element, or one below it that the
- * validator read ahead (then its start tag is still queued, in order).
- */
-static void place_schema_errors(struct rfile *rf)
-{
-    for (size_t i = rf->placed; i < rf->nschema; i++) {
-        xmlNode *n = rf->schema[i].node;
-        if (!n)
-            continue;
-        rf->schema[i].node = NULL;
-        if (n->_private) {
-            rf->schema[i].pos = xl_pos_of(rf->ld, n);
-            continue;
-        }
-        size_t k = rf->sc.qhead;
-        xmlNode *c = rf->node;
-        while (c && c != n) { /* document order below the current element */
-            if (c->children && c->type == XML_ELEMENT_NODE)
-                c = c->children;
-            else {
-                while (c && c != rf->node && !c->next)
-                    c = c->parent;
-                c = c && c != rf->node ? c->next : NULL;
-            }
-            k += c && c->type == XML_ELEMENT_NODE;
-        }
-        if (c && !rf->sc.lost && k > rf->sc.qhead && k - 1 < rf->sc.qlen)
-            rf->schema[i].pos.line = rf->sc.q[k - 1].line;
-        else
-            rf->schema[i].pos = xl_pos_of(rf->ld, n);
-    }
-    rf->placed = rf->nschema;
-}
-
 /* The root element: foreign, the one expected, or another (reported at the end if valid). */
 static bool open_root(struct loader *ld, xmlNode *n, struct frame *at, struct frame *fr)
 {
@@ -1322,35 +1222,30 @@ static bool open_root(struct loader *ld, xmlNode *n, struct frame *at, struct fr
 
 static bool file_sound(const struct rfile *rf)
 {
-    return !rf->fatal.n && !rf->schema_raw && !rf->wrong_root && !rf->stopped;
+    return !rf->fatal.n && !rf->nschema && !rf->wrong_root && !rf->stopped;
 }
 
 /* Reads the file's nodes, building the model while the file is sound; false: stopped early. */
 static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
 {
     struct frame frames[XMLLOAD_MAX_DEPTH + 1];
+    struct valid_state valid[XMLLOAD_MAX_DEPTH + 1];
     int collect = -1; /* depth of the <desc> or <rule> whose text is read */
     int rc;
     while ((rc = xmlTextReaderRead(rf->reader)) == 1) {
         int type = xmlTextReaderNodeType(rf->reader);
         int depth = xmlTextReaderDepth(rf->reader);
-        if (rf->lost && !rf->own) { /* its errors from here on would only follow the first */
-            xmlTextReaderRelaxNGSetSchema(rf->reader, NULL);
-            rf->own = true;
-        }
         if (type == XML_READER_TYPE_ELEMENT) {
             xmlNode *n = xmlTextReaderCurrentNode(rf->reader);
             rf->node = n;
             if (tag_take(rf, n))
                 n->_private = pos_pack(rf->tag.line, rf->tag.col);
-            place_schema_errors(rf);
             if (depth < 0 || depth >= XMLLOAD_MAX_DEPTH) { /* the scanner lost track */
                 report_fatal(rf, DIAG_XML_LIMIT, xl_pos_of(ld, n),
                              "elements nest deeper than %d levels", XMLLOAD_MAX_DEPTH);
                 return false;
             }
-            if (check_placement(ld, n, depth) && rf->schema_raw)
-                check_attributes(ld, n);
+            validate_element(ld, n, depth, valid);
             struct frame *fr = &frames[depth];
             memset(fr, 0, sizeof(*fr));
             if (depth == 0 && !open_root(ld, n, at, fr))
@@ -1364,11 +1259,9 @@ static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
             if (!xmlTextReaderIsEmptyElement(rf->reader))
                 continue;
             type = XML_READER_TYPE_END_ELEMENT;
-        } else if (rf->placed < rf->nschema) {
-            place_schema_errors(rf);
         }
         if (type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA)
-            check_text(ld, xmlTextReaderCurrentNode(rf->reader), depth);
+            validate_text(ld, xmlTextReaderCurrentNode(rf->reader), depth, valid);
         if (type == XML_READER_TYPE_END_ELEMENT && depth >= 0 && depth <= XMLLOAD_MAX_DEPTH) {
             if (file_sound(rf))
                 close_element(ld, &frames[depth], collect == depth ? ld->text.s : "");
@@ -1383,7 +1276,6 @@ static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
                 buf_adds(&ld->text, (const char *)v);
         }
     }
-    place_schema_errors(rf);
     return rc == 0;
 }
 
@@ -1479,7 +1371,7 @@ static void read_syntax(struct rfile *rf, int options)
 }
 
 /* The file's diagnostics, now that its end is reached: see "Diagnostics" at the top. */
-static void finish_file(struct loader *ld, struct rfile *rf, bool complete, int valid)
+static void finish_file(struct loader *ld, struct rfile *rf, bool complete)
 {
     struct srcpos file = {rf->f->index, 0, 0};
     if (rf->read_err)
@@ -1495,7 +1387,7 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete, int 
         }
         return;
     }
-    if (rf->nschema || rf->schema_raw || valid != 1) {
+    if (rf->nschema) {
         xl_held_truncate(&ld->held, rf->held_mark);
         qsort(rf->schema, rf->nschema, sizeof(*rf->schema), schema_err_cmp);
         for (size_t i = 0; i < rf->nschema; i++) {
@@ -1505,9 +1397,9 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete, int 
                 seen = strcmp(rf->schema[k - 1].msg, rf->schema[i].msg) == 0;
             if (!seen)
                 xl_report(ld, DIAG_SCHEMA, rf->schema[i].pos, "%s", rf->schema[i].msg);
+            if (!seen && rf->schema[i].note_msg)
+                xl_note(ld, rf->schema[i].note, "%s", rf->schema[i].note_msg);
         }
-        if (!rf->nschema)
-            xl_report(ld, DIAG_SCHEMA, file, "the file does not follow the regspec schema");
         return;
     }
     if (rf->wrong_root) {
@@ -1532,13 +1424,12 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete, int 
  */
 static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *at)
 {
-    struct rfile rf = {.ld = ld, .f = f, .fd = fd, .held_mark = ld->held.n, .misplaced = -1};
+    struct rfile rf = {.ld = ld, .f = f, .fd = fd, .held_mark = ld->held.n};
     rf.sc.line = 1;
     struct rfile *from = ld->rf;
     ld->rf = &rf;
     f->loading = true;
     bool complete = false;
-    int valid = 0;
     bool peeked = peek_file(&rf);
     if (peeked && f->included_at.file && starts_as_part(&rf))
         diag_drop_source(ld->dg, f->index, true); /* a spec file: its lines may be quoted */
@@ -1556,12 +1447,7 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
                          "cannot set up the XML parser");
         } else {
             xmlTextReaderSetStructuredErrorHandler(rf.reader, on_reader_error, &rf);
-            if (xmlTextReaderRelaxNGSetSchema(rf.reader, ld->sc->rng) != 0)
-                report_fatal(&rf, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
-                             "the built-in schema cannot validate a reader");
-            else
-                complete = read_nodes(ld, &rf, at);
-            valid = xmlTextReaderIsValid(rf.reader);
+            complete = read_nodes(ld, &rf, at);
             xmlFreeTextReader(rf.reader);
             if ((!complete || rf.fatal.n) && !rf.stopped)
                 read_syntax(&rf, options);
@@ -1570,14 +1456,14 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
         complete = true; /* reported as another format */
     }
     f->loading = false;
-    finish_file(ld, &rf, complete, valid);
+    finish_file(ld, &rf, complete);
     close(fd);
     free(rf.peek);
     scan_release(&rf.sc);
     xl_held_truncate(&rf.fatal, 0);
     free(rf.fatal.d);
     for (size_t i = 0; i < rf.nschema; i++)
-        free(rf.schema[i].msg);
+        free(rf.schema[i].msg), free(rf.schema[i].note_msg);
     free(rf.schema);
     ld->rf = from;
 }

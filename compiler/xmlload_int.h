@@ -81,8 +81,15 @@ struct held {
 /* Schema errors are collected while a file is read, then reported in file order. */
 struct schema_err {
     struct srcpos pos;
-    char *msg;      /* xmalloc'd */
-    xmlNode *node;  /* not handed over yet when the error came: its position is found later */
+    char *msg;         /* xmalloc'd */
+    struct srcpos note;
+    char *note_msg;    /* a note at 'note' after it, or NULL; xmalloc'd */
+};
+
+/* What the schema check knows of an open element (xmlload.c, validate_element()). */
+struct valid_state {
+    const struct schema_elem *e;               /* its entry; NULL: not judged */
+    struct srcpos once_at[SCHEMA_MAX_ONCE];    /* where each child allowed once was first */
 };
 
 /* One file: the spec or an include. */
@@ -109,17 +116,12 @@ struct rfile {
     struct held fatal;         /* well-formedness, safety and read errors */
     struct schema_err *schema; /* xmalloc'd */
     size_t nschema, schema_cap;
-    size_t placed;             /* schema[0, placed) have their positions */
     size_t held_mark;          /* ld->held.n when the file began */
     xmlTextReaderPtr reader;
     xmlNode *node;             /* the element being loaded */
     struct tagrec tag;         /* its start tag (tag.len 0: unknown) */
     const char *wrong_root;    /* the root element, when it is not the one expected */
     struct srcpos wrong_root_pos;
-    unsigned schema_raw;       /* schema errors libxml2 reported, the dropped ones too */
-    bool lost;                 /* libxml2's validator lost its place (see read_nodes()) */
-    bool own;                  /* ... so it is off, and the schema table judges the rest */
-    int misplaced;             /* depth of the misplaced element being read; -1: none */
 };
 
 struct frame;

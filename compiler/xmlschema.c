@@ -1,18 +1,25 @@
 /*
- * xmlschema - the built-in schema (regspec/regspec.rng), compiled for
- * libxml2's validator and read into a table of what each element allows
- * (attributes and their values, children, text), which the loader's
- * readable messages and its own placement checks use (xmlload.c).
+ * xmlschema - the built-in schema (regspec/regspec.rng) read into the table
+ * the loader validates with (xmlload.c).
+ *
+ * The schema is in a simple shape, and the table holds exactly that shape:
+ * each element has attributes (required, optional, or in <optional> groups
+ * that go together; any text, or one of a list of <value>s), then at most
+ * one pattern of child elements, each child allowed any number of times
+ * (under <zeroOrMore>) or at most once (under <optional>), in any order;
+ * and maybe text. No element is defined twice. A pattern outside that shape
+ * (<oneOrMore>, <group>, <data>, a required child, children in a sequence,
+ * whose order would matter...) makes xmlload_schema_new() fail, naming it:
+ * the loader never checks part of what the schema says.
  */
 #include "xmlschema.h"
 
 #include "util.h"
 
 #include <libxml/parser.h>
-#include <libxml/relaxng.h>
 #include <libxml/tree.h>
-#include <libxml/xmlerror.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,129 +27,238 @@
 extern const char regspec_schema[];
 extern const size_t regspec_schema_len;
 
-static bool rng_is(xmlNode *n, const char *name)
+struct rng {
+    struct xmlload_schema *sc;
+    xmlNode *grammar;
+    size_t cap;      /* of sc->elems */
+    char bad[160];   /* the first pattern the table cannot hold */
+};
+
+/* Where a pattern stands in its element. */
+struct rng_at {
+    bool optional;   /* under <optional>, <zeroOrMore> or a <choice> */
+    bool many;       /* under <zeroOrMore> */
+    bool choice;     /* in a <choice> not under a <zeroOrMore> inside it */
+    unsigned group;  /* the attribute group (<optional>) it is in; 0: none */
+};
+
+enum { RNG_MAX_DEPTH = 16 };
+
+static void bad(struct rng *r, const char *what, const xmlNode *n)
+{
+    if (!r->bad[0])
+        snprintf(r->bad, sizeof(r->bad), "%s (regspec.rng line %ld)", what, xmlGetLineNo(n));
+}
+
+static bool rng_is(const xmlNode *n, const char *name)
 {
     return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-static xmlNode *rng_define(xmlNode *grammar, const xmlChar *name)
+/* The attribute 'name' of pattern 'n', in the arena; NULL when absent. */
+static const char *rng_attr(struct rng *r, xmlNode *n, const char *name)
 {
-    for (xmlNode *c = grammar->children; c; c = c->next) {
-        if (!rng_is(c, "define"))
-            continue;
-        xmlChar *v = xmlGetNoNsProp(c, (const xmlChar *)"name");
-        bool same = v && xmlStrEqual(v, name);
-        xmlFree(v);
-        if (same)
-            return c;
-    }
-    return NULL;
+    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
+    const char *s = v ? arena_strdup(&r->sc->a, (const char *)v) : NULL;
+    xmlFree(v);
+    return s;
 }
 
-static void rng_add_attr(struct xmlload_schema *sc, struct schema_elem *e, xmlNode *n, bool optional,
-                         unsigned group)
+/* The <define> a <ref> names. */
+static xmlNode *rng_define(struct rng *r, xmlNode *ref)
 {
-    xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
-    if (!name || e->nattrs == ARRAY_SIZE(e->attrs)) {
-        e->truncated = e->truncated || name;
-        xmlFree(name);
-        return;
+    xmlChar *name = xmlGetNoNsProp(ref, (const xmlChar *)"name");
+    xmlNode *def = NULL;
+    for (xmlNode *c = r->grammar->children; c && name && !def; c = c->next) {
+        xmlChar *v = rng_is(c, "define") ? xmlGetNoNsProp(c, (const xmlChar *)"name") : NULL;
+        if (v && xmlStrEqual(v, name))
+            def = c;
+        xmlFree(v);
     }
-    struct schema_attr *at = &e->attrs[e->nattrs++];
-    at->name = arena_strdup(&sc->a, (const char *)name);
-    at->required = !optional;
-    at->group = group;
     xmlFree(name);
-    size_t nv = 0;
-    for (xmlNode *c = n->children; c; c = c->next) {
-        xmlNode *list = rng_is(c, "choice") ? c->children : c;
-        for (xmlNode *v = list; v; v = list == c ? NULL : v->next) {
-            if (rng_is(v, "value") && nv + 1 < ARRAY_SIZE(at->values)) {
-                xmlChar *t = xmlNodeGetContent(v);
-                at->values[nv++] = arena_strdup(&sc->a, t ? (const char *)t : "");
-                xmlFree(t);
-            }
+    if (!def)
+        bad(r, "a <ref> to no <define>", ref);
+    return def;
+}
+
+/* Pattern 'n' holds an element (following refs, not into elements). */
+static bool has_element(struct rng *r, xmlNode *n, int depth)
+{
+    if (rng_is(n, "element"))
+        return true;
+    if (rng_is(n, "attribute") || depth > RNG_MAX_DEPTH)
+        return false;
+    if (rng_is(n, "ref")) {
+        xmlNode *def = rng_define(r, n);
+        return def && has_element(r, def, depth + 1);
+    }
+    for (xmlNode *c = n->children; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && has_element(r, c, depth + 1))
+            return true;
+    return false;
+}
+
+/* The values an attribute's pattern 'n' lists; a <text/> among them allows any. */
+static void rng_values(struct rng *r, xmlNode *n, struct schema_attr *at, size_t *nv, bool *any,
+                       int depth)
+{
+    for (xmlNode *c = n->children; c && depth <= RNG_MAX_DEPTH; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (rng_is(c, "value") && !xmlHasProp(c, (const xmlChar *)"type")) {
+            xmlChar *t = xmlNodeGetContent(c);
+            if (*nv == SCHEMA_MAX_VALUES)
+                bad(r, "more values than SCHEMA_MAX_VALUES", c);
+            else
+                at->values[(*nv)++] = arena_strdup(&r->sc->a, t ? (const char *)t : "");
+            xmlFree(t);
+        } else if (rng_is(c, "text")) {
+            *any = true;
+        } else if (rng_is(c, "choice")) {
+            rng_values(r, c, at, nv, any, depth + 1);
+        } else if (rng_is(c, "ref")) {
+            xmlNode *def = rng_define(r, c);
+            if (def)
+                rng_values(r, def, at, nv, any, depth + 1);
+        } else {
+            bad(r, "an attribute pattern other than text, <value> and <choice>", c);
         }
     }
 }
 
-static void rng_add_child(struct xmlload_schema *sc, struct schema_elem *e, xmlNode *n)
+static void rng_add_attr(struct rng *r, struct schema_elem *e, xmlNode *n, struct rng_at at)
 {
-    xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
-    if (!name || e->nchildren == ARRAY_SIZE(e->children))
-        e->children_truncated = true; /* an element named by a pattern, or too many */
-    else
-        e->children[e->nchildren++] = arena_strdup(&sc->a, (const char *)name);
-    xmlFree(name);
+    const char *name = rng_attr(r, n, "name");
+    if (!name || at.choice || at.many) {
+        bad(r, !name ? "an attribute named by a pattern" : "a choice or repetition of attributes", n);
+        return;
+    }
+    if (e->nattrs == SCHEMA_MAX_ATTRS) {
+        bad(r, "more attributes than SCHEMA_MAX_ATTRS", n);
+        return;
+    }
+    struct schema_attr *a = &e->attrs[e->nattrs++];
+    a->name = name;
+    a->required = !at.optional;
+    a->group = at.group;
+    size_t nv = 0;
+    bool any = n->children == NULL;
+    rng_values(r, n, a, &nv, &any, 0);
+    if (any)
+        a->values[0] = NULL;
+}
+
+static void rng_add_child(struct rng *r, struct schema_elem *e, xmlNode *n, struct rng_at at)
+{
+    const char *name = rng_attr(r, n, "name");
+    if (!name || !at.optional || (at.choice && !at.many)) {
+        bad(r, !name ? "an element named by a pattern"
+                     : "a required element, or a choice of elements not repeated",
+            n);
+        return;
+    }
+    if (e->nchildren == SCHEMA_MAX_CHILDREN || (!at.many && e->nonce == SCHEMA_MAX_ONCE)) {
+        bad(r, "more children than SCHEMA_MAX_CHILDREN or SCHEMA_MAX_ONCE", n);
+        return;
+    }
+    if (schema_child_find(e, name)) {
+        bad(r, "a child allowed by two patterns", n);
+        return;
+    }
+    e->children[e->nchildren++] = (struct schema_child){name, 0, at.many ? -1 : (int)e->nonce++};
 }
 
 /*
- * The attributes, child elements and text an element's pattern allows
- * (following refs, not into child elements).
+ * The attributes, children and text of an element's pattern 'n' (following
+ * refs, not into child elements). 'seq': n's children are a sequence, in
+ * which only one may hold elements (else their order would matter).
  */
-static void rng_collect(struct xmlload_schema *sc, xmlNode *grammar, xmlNode *n, struct schema_elem *e,
-                        bool optional, unsigned group, int depth)
+static void rng_collect(struct rng *r, xmlNode *n, struct schema_elem *e, struct rng_at at, bool seq,
+                        int depth)
 {
-    if (depth > 16)
+    if (depth > RNG_MAX_DEPTH) {
+        bad(r, "patterns nested too deep", n);
         return;
+    }
+    unsigned with_elements = 0;
     for (xmlNode *c = n->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
+        if (seq && !rng_is(c, "element") && has_element(r, c, 0) && ++with_elements > 1)
+            bad(r, "child elements in a sequence", c);
+        if (seq && rng_is(c, "element") && ++with_elements > 1)
+            bad(r, "child elements in a sequence", c);
         if (rng_is(c, "element")) {
-            rng_add_child(sc, e, c);
-        } else if (rng_is(c, "text") || rng_is(c, "data") || rng_is(c, "value")) {
-            e->text = true;
+            rng_add_child(r, e, c, at);
         } else if (rng_is(c, "attribute")) {
-            rng_add_attr(sc, e, c, optional, group);
+            rng_add_attr(r, e, c, at);
+        } else if (rng_is(c, "text")) {
+            e->text = true;
+        } else if (rng_is(c, "empty")) {
         } else if (rng_is(c, "ref")) {
-            xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
-            xmlNode *def = name ? rng_define(grammar, name) : NULL;
-            xmlFree(name);
+            xmlNode *def = rng_define(r, c);
             if (def)
-                rng_collect(sc, grammar, def, e, optional, group, depth + 1);
-        } else if (rng_is(c, "optional") && e->ngroups + 1 < ARRAY_SIZE(e->group_parent)) {
-            e->group_parent[++e->ngroups] = group;
-            rng_collect(sc, grammar, c, e, true, e->ngroups, depth + 1);
+                rng_collect(r, def, e, at, seq, depth + 1);
+        } else if (rng_is(c, "optional")) {
+            if (e->ngroups + 1 == SCHEMA_MAX_GROUPS) {
+                bad(r, "more <optional>s than SCHEMA_MAX_GROUPS", c);
+                continue;
+            }
+            e->group_parent[++e->ngroups] = at.group;
+            struct rng_at in = {true, at.many, false, e->ngroups};
+            rng_collect(r, c, e, in, true, depth + 1);
+        } else if (rng_is(c, "zeroOrMore")) {
+            rng_collect(r, c, e, (struct rng_at){true, true, false, 0}, true, depth + 1);
+        } else if (rng_is(c, "choice")) {
+            rng_collect(r, c, e, (struct rng_at){true, at.many, true, 0}, false, depth + 1);
+        } else if (rng_is(c, "interleave")) {
+            rng_collect(r, c, e, at, false, depth + 1);
         } else {
-            bool opt = rng_is(c, "optional") || rng_is(c, "zeroOrMore") || rng_is(c, "choice");
-            rng_collect(sc, grammar, c, e, optional || opt, opt ? 0 : group, depth + 1);
+            char what[64];
+            snprintf(what, sizeof(what), "the pattern <%.40s>", (const char *)c->name);
+            bad(r, what, c);
         }
     }
 }
 
-static void rng_elements(struct xmlload_schema *sc, xmlNode *grammar, xmlNode *n, size_t *cap)
+/* Every <element> under 'n', in document order. */
+static void rng_elements(struct rng *r, xmlNode *n)
 {
     for (xmlNode *c = n->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
         if (rng_is(c, "element")) {
-            xmlChar *name = xmlGetNoNsProp(c, (const xmlChar *)"name");
-            if (name) {
-                if (sc->nelems == *cap)
-                    sc->elems = xgrow(sc->elems, cap, sc->nelems + 1, sizeof(*sc->elems));
+            const char *name = rng_attr(r, c, "name");
+            if (name && schema_elem_find(r->sc, name))
+                bad(r, "an element defined twice", c);
+            if (name && !schema_elem_find(r->sc, name)) {
+                struct xmlload_schema *sc = r->sc;
+                if (sc->nelems == r->cap)
+                    sc->elems = xgrow(sc->elems, &r->cap, sc->nelems + 1, sizeof(*sc->elems));
                 struct schema_elem *e = &sc->elems[sc->nelems++];
                 memset(e, 0, sizeof(*e));
-                e->name = arena_strdup(&sc->a, (const char *)name);
-                rng_collect(sc, grammar, c, e, false, 0, 0);
+                e->name = name;
+                rng_collect(r, c, e, (struct rng_at){0}, true, 0);
             }
-            xmlFree(name);
         }
-        rng_elements(sc, grammar, c, cap);
+        rng_elements(r, c);
     }
 }
 
-/* Reads the attribute table of every element out of the compiled-in schema. */
-static void schema_table(struct xmlload_schema *sc)
+/* Each child's entry, now that every element has one. */
+static void rng_link(struct rng *r)
 {
-    xmlDocPtr doc = xmlReadMemory(regspec_schema, (int)regspec_schema_len, NULL, NULL,
-                                  XML_PARSE_NONET | XML_PARSE_NOBLANKS);
-    if (!doc)
-        return;
-    size_t cap = 0;
-    xmlNode *grammar = xmlDocGetRootElement(doc);
-    if (grammar)
-        rng_elements(sc, grammar, grammar, &cap);
-    xmlFreeDoc(doc);
+    struct xmlload_schema *sc = r->sc;
+    for (size_t i = 0; i < sc->nelems; i++) {
+        for (size_t k = 0; k < sc->elems[i].nchildren; k++) {
+            struct schema_child *ch = &sc->elems[i].children[k];
+            const struct schema_elem *e = schema_elem_find(sc, ch->name);
+            if (e)
+                ch->elem = (size_t)(e - sc->elems);
+            else if (!r->bad[0])
+                snprintf(r->bad, sizeof(r->bad), "element '%s' has no definition", ch->name);
+        }
+    }
 }
 
 const struct schema_elem *schema_elem_find(const struct xmlload_schema *sc, const char *name)
@@ -156,41 +272,69 @@ const struct schema_elem *schema_elem_find(const struct xmlload_schema *sc, cons
 const struct schema_attr *schema_attr_find(const struct schema_elem *e, const char *name)
 {
     for (size_t i = 0; i < e->nattrs; i++)
-        if (strcmp(e->attrs[i].name, name) == 0)
+        if (e->attrs[i].name[0] == name[0] && strcmp(e->attrs[i].name, name) == 0)
             return &e->attrs[i];
     return NULL;
 }
 
-bool schema_elem_has_child(const struct schema_elem *e, const char *name)
+const struct schema_child *schema_child_find(const struct schema_elem *e, const char *name)
 {
     for (size_t i = 0; i < e->nchildren; i++)
-        if (strcmp(e->children[i], name) == 0)
-            return true;
-    return e->children_truncated;
+        if (e->children[i].name[0] == name[0] && strcmp(e->children[i].name, name) == 0)
+            return &e->children[i];
+    return NULL;
 }
 
-/* What compiling the built-in schema reports goes to 'data', a struct diag. */
-static void on_schema_error(void *data, xmlErrorPtr e)
+static bool is_blank(char c)
 {
-    if (e->level != XML_ERR_WARNING)
-        diag_report(data, DIAG_SCHEMA, (struct srcpos){0, 0, 0}, "built-in schema: %s",
-                    e->message ? e->message : "?");
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+bool schema_value_is(const char *v, const char *want)
+{
+    while (is_blank(*v))
+        v++;
+    while (*v && *want) {
+        if (is_blank(*v)) {
+            while (is_blank(*v))
+                v++;
+            if (!*v)
+                break;
+            if (*want++ != ' ')
+                return false;
+        } else if (*v++ != *want++) {
+            return false;
+        }
+    }
+    while (is_blank(*v))
+        v++;
+    return !*v && !*want;
 }
 
 struct xmlload_schema *xmlload_schema_new(struct diag *dg)
 {
+    return xmlload_schema_from(regspec_schema, regspec_schema_len, dg);
+}
+
+struct xmlload_schema *xmlload_schema_from(const char *rng, size_t len, struct diag *dg)
+{
     struct xmlload_schema *sc = xcalloc(1, sizeof(*sc));
     sc->a = (struct arena)ARENA_INIT;
-    schema_table(sc);
-    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(regspec_schema, (int)regspec_schema_len);
-    if (pc) {
-        xmlRelaxNGSetParserStructuredErrors(pc, on_schema_error, dg);
-        sc->rng = xmlRelaxNGParse(pc);
-        xmlRelaxNGFreeParserCtxt(pc);
-    }
-    if (!sc->rng) {
+    struct rng r = {.sc = sc};
+    xmlDocPtr doc = len > INT_MAX ? NULL
+                                  : xmlReadMemory(rng, (int)len, NULL, NULL,
+                                                  XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+    r.grammar = doc ? xmlDocGetRootElement(doc) : NULL;
+    if (!r.grammar)
+        snprintf(r.bad, sizeof(r.bad), "it is not well-formed XML");
+    else
+        rng_elements(&r, r.grammar);
+    if (!r.bad[0])
+        rng_link(&r);
+    xmlFreeDoc(doc);
+    if (r.bad[0]) {
         diag_report(dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0},
-                    "the built-in schema does not compile");
+                    "the built-in schema cannot be used: %s", r.bad);
         xmlload_schema_free(sc);
         return NULL;
     }
@@ -201,7 +345,6 @@ void xmlload_schema_free(struct xmlload_schema *sc)
 {
     if (!sc)
         return;
-    xmlRelaxNGFree(sc->rng);
     free(sc->elems);
     arena_release(&sc->a);
     free(sc);

@@ -1,6 +1,7 @@
 /*
  * check - may a value be written? (must-be-zero and must-be-one bits, undefined
- * values, rules) and what a read-modify-write writes. Pure; no I/O.
+ * values, rules, fields that must be written as read) and what a read-modify-write
+ * writes. Pure; no I/O.
  */
 #include "internal.h"
 #include "regc/regc.h"
@@ -133,6 +134,28 @@ int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *
     if (!rc)
         rc = check_rules(s, r, name, value, msg, msglen);
     return rc;
+}
+
+int regc_check_as_read(const struct regc_spec *s, const struct regc_reg *r, const char *name,
+                       uint64_t old, uint64_t value, char *msg, size_t msglen)
+{
+    if (!name)
+        name = r->name;
+    if (msg && msglen)
+        msg[0] = '\0';
+    char cite[256];
+    for (const struct regc_field *f = r->fields; f && f->name; f++) {
+        uint64_t was = regc_field_get(f, old), now = regc_field_get(f, value);
+        if (!f->write_as_read || was == now)
+            continue;
+        cite_text(s, &r->cite, cite, sizeof(cite));
+        return refuse(msg, msglen,
+                      "refusing 0x%llx for '%s': field '%s' [%u:%u] may only be written as read "
+                      "(writeAsRead): it reads 0x%llx, the value gives it 0x%llx%s",
+                      (unsigned long long)value, name, f->name, f->msb, f->lsb,
+                      (unsigned long long)was, (unsigned long long)now, cite);
+    }
+    return 0;
 }
 
 uint64_t regc_rmw_value(const struct regc_reg *r, uint64_t old, uint64_t mask, uint64_t value)

@@ -450,11 +450,27 @@ enum regc_sem regc_field_sem(const struct regc_field *f)
     return regc_access_sem(f->access);
 }
 
+/* The mask classes of field f: its attribute's, changed by write_as_read as the compiler's. */
+static unsigned field_classes(const struct regc_field *f)
+{
+    unsigned cls = regc_sem_classes(regc_field_sem(f));
+    return f->write_as_read ? regc_as_read_classes(cls) : cls;
+}
+
 uint64_t regc_reg_class_mask(const struct regc_reg *r, unsigned classes)
 {
     uint64_t m = 0;
     for (const struct regc_field *f = r->fields; f && f->name; f++)
-        if (regc_sem_classes(regc_field_sem(f)) & classes)
+        if (field_classes(f) & classes)
+            m |= regc_field_mask(f);
+    return m;
+}
+
+uint64_t regc_reg_as_read_mask(const struct regc_reg *r)
+{
+    uint64_t m = 0;
+    for (const struct regc_field *f = r->fields; f && f->name; f++)
+        if (f->write_as_read)
             m |= regc_field_mask(f);
     return m;
 }

@@ -219,14 +219,32 @@ int regc_write_unchecked(regc_dev *d, const struct regc_ref *r, uint64_t value)
     return rc;
 }
 
-int regc_write(regc_dev *d, const struct regc_ref *r, uint64_t value)
+/*
+ * regc_check(), then, for a register with fields that must be written as read, those against
+ * *old (NULL: not read yet, so read it now); then the write. 0 or -errno.
+ */
+static int write_checked(regc_dev *d, const struct regc_ref *r, uint64_t value, const uint64_t *old)
 {
     char name[160];
     int rc = regc_check(d->spec, r->reg, regc_ref_name(r, name, sizeof(name)), value, d->err,
                         sizeof(d->err));
     if (rc < 0)
         return rc;
+    if (regc_reg_as_read_mask(r->reg)) {
+        uint64_t now = 0;
+        if (!old && (rc = regc_read(d, r, &now)) < 0)
+            return rc;
+        rc = regc_check_as_read(d->spec, r->reg, name, old ? *old : now, value, d->err,
+                                sizeof(d->err));
+        if (rc < 0)
+            return rc;
+    }
     return regc_write_unchecked(d, r, value);
+}
+
+int regc_write(regc_dev *d, const struct regc_ref *r, uint64_t value)
+{
+    return write_checked(d, r, value, NULL);
 }
 
 int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t value,
@@ -240,5 +258,5 @@ int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t valu
     uint64_t v = (regc_rmw_value(r->reg, old, mask, value) & ~level) | (old & level);
     if (written)
         *written = v;
-    return regc_write(d, r, v);
+    return write_checked(d, r, v, &old);
 }

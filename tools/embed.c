@@ -8,7 +8,7 @@
  *   embed OUT.c --symbol SYMBOL FILE
  *       const char SYMBOL[] (the bytes, NUL-terminated) and
  *       const size_t SYMBOL_len (their number, without the NUL): regc embeds
- *       regspec/regspec.rng this way (see compiler/xmlload.c).
+ *       regspec/regspec.rng this way (see compiler/xmlschema.c).
  *
  * Bytes go out as array initialisers, not string literals: C limits the
  * length of a literal (4095 bytes in C99, which -Woverlength-strings

@@ -831,7 +831,11 @@ static int cmd_write(void *ctx, int argc, char **argv)
     /* what a write-1-to-clear clears: the bits set before */
     if (!o->dry_run && (w.value & regc_reg_class_mask(w.r.reg, REGC_MASK_W1C)))
         w.have_before = regc_read(d, &w.r, &w.before) == 0;
-    int err = o->rmw ? regc_rmw(d, &w.r, w.mask, w.value, &written) : regc_write(d, &w.r, written);
+    /* fields that must be written as read (writeAsRead) and not given: as read, not reset */
+    uint64_t as_read = o->rmw ? 0 : regc_reg_as_read_mask(w.r.reg) & ~w.mask;
+    int err = o->rmw    ? regc_rmw(d, &w.r, w.mask, w.value, &written)
+              : as_read ? regc_rmw(d, &w.r, ~as_read, written, &written)
+                        : regc_write(d, &w.r, written);
     if (err < 0) {
         fprintf(stderr, "regctl: %s\n", regc_last_error(d));
         regctl_advise(regc_dev_backend(d), err, NULL, false);

@@ -796,6 +796,86 @@ static void test_schema_reused(void **state)
     diag_release(&dg0);
 }
 
+/*
+ * The loader checks what the schema's table holds and nothing less: a
+ * schema with a pattern outside that shape is refused at start-up, naming
+ * the pattern and its line, never used in part.
+ */
+static void test_schema_shape_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *body, *want;
+    } cases[] = {
+        {"<element name='a'><oneOrMore><element name='b'><empty/></element></oneOrMore></element>",
+         "the pattern <oneOrMore> (regspec.rng line 1)"},
+        {"<element name='a'><element name='b'><empty/></element></element>",
+         "a required element, or a choice of elements not repeated"},
+        {"<element name='a'><choice><element name='b'><empty/></element>"
+         "<element name='c'><empty/></element></choice></element>",
+         "a required element, or a choice of elements not repeated"},
+        {"<element name='a'><optional><element name='b'><empty/></element></optional>"
+         "<zeroOrMore><element name='c'><empty/></element></zeroOrMore></element>",
+         "child elements in a sequence"},
+        {"<element name='a'><zeroOrMore><element name='a'><empty/></element></zeroOrMore></element>",
+         "an element defined twice"},
+        {"<element name='a'><choice><attribute name='x'/><attribute name='y'/></choice></element>",
+         "a choice or repetition of attributes"},
+        {"<element name='a'><attribute name='x'><data type='int'/></attribute></element>",
+         "an attribute pattern other than text, <value> and <choice>"},
+        {"<element name='a'><ref name='nowhere'/></element>", "a <ref> to no <define>"},
+        {"<element name='a'><group><empty/></group></element>", "the pattern <group>"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char rng[1024];
+        int n = snprintf(rng, sizeof(rng),
+                         "<grammar xmlns='http://relaxng.org/ns/structure/1.0'><start>%s</start>"
+                         "</grammar>",
+                         cases[i].body);
+        struct diag dg;
+        diag_init(&dg, NULL);
+        struct xmlload_schema *sc = xmlload_schema_from(rng, (size_t)n, &dg);
+        assert_null(sc);
+        assert_int_equal(dg.nerrors, 1);
+        if (!strstr(dg.text.s, cases[i].want))
+            fail_msg("case %zu: '%s' does not say '%s'", i, dg.text.s, cases[i].want);
+        diag_release(&dg);
+    }
+    /* the shapes it holds: optional, repeated and interleaved children, attribute groups */
+    const char *ok = "<grammar xmlns='http://relaxng.org/ns/structure/1.0'><start>"
+                     "<element name='a'><interleave><attribute name='x'/><optional>"
+                     "<attribute name='y'/><attribute name='z'><ref name='v'/></attribute>"
+                     "</optional></interleave><zeroOrMore><choice><ref name='b'/><text/>"
+                     "</choice></zeroOrMore></element></start>"
+                     "<define name='v'><choice><value>p</value><value>q</value></choice></define>"
+                     "<define name='b'><element name='b'><optional><element name='c'><empty/>"
+                     "</element></optional></element></define></grammar>";
+    struct diag dg;
+    diag_init(&dg, NULL);
+    struct xmlload_schema *sc = xmlload_schema_from(ok, strlen(ok), &dg);
+    assert_non_null(sc);
+    const struct schema_elem *a = schema_elem_find(sc, "a"), *b = schema_elem_find(sc, "b");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(a->text);
+    assert_int_equal(a->nattrs, 3);
+    assert_true(a->attrs[0].required);
+    assert_false(a->attrs[1].required);
+    assert_int_equal(a->attrs[1].group, a->attrs[2].group);
+    assert_string_equal(a->attrs[2].values[0], "p");
+    assert_string_equal(a->attrs[2].values[1], "q");
+    assert_null(a->attrs[2].values[2]);
+    assert_int_equal(schema_child_find(a, "b")->once, -1);
+    assert_int_equal(schema_child_find(b, "c")->once, 0);
+    assert_null(schema_child_find(a, "c"));
+    assert_true(schema_value_is(" p\t", "p"));
+    assert_true(schema_value_is("a  b", "a b"));
+    assert_false(schema_value_is("a b", "ab"));
+    assert_false(schema_value_is("pp", "p"));
+    xmlload_schema_free(sc);
+    diag_release(&dg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -819,6 +899,7 @@ int main(void)
         cmocka_unit_test(test_repeated_pmon_and_misc),
         cmocka_unit_test(test_rule_positions),
         cmocka_unit_test(test_schema_reused),
+        cmocka_unit_test(test_schema_shape_refused),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -199,6 +199,20 @@ static inline unsigned regc_sem_classes(enum regc_sem s)
 }
 
 /*
+ * The mask classes of a field that must be written as read (CMSIS-SVD's writeConstraint
+ * writeAsRead: "only the last read value can be written"), from its attribute's classes 'cls':
+ * kept as read, like the gap class (preserve, keep), and in no class a safe write takes from
+ * the value asked for or sets (writable, write-only, write-1/0 actions, toggles). The
+ * compiler's masks and libregrt's regc_reg_class_mask() both apply it.
+ */
+static inline unsigned regc_as_read_classes(unsigned cls)
+{
+    return (cls & ~(unsigned)(REGC_MASK_WRITABLE | REGC_MASK_WO | REGC_MASK_W1C | REGC_MASK_W1S |
+                              REGC_MASK_W0 | REGC_MASK_W1T)) |
+           REGC_MASK_PRESERVE | REGC_MASK_KEEP;
+}
+
+/*
  * True for reserved, ignored and undescribed fields: no accessors, may repeat a name; reset
  * must be 0 except for gaps (the manuals print HW reset 0 for the must-be-one ranges too:
  * software sets them; an SVD register's reset value covers its undescribed bits).

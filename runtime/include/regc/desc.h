@@ -94,6 +94,9 @@ struct regc_field {
     bool implicit;
     const char *desc;
     const struct regc_value *values; /* ends with name NULL; never NULL */
+    bool write_as_read; /* CMSIS-SVD writeConstraint writeAsRead ("only the last read value can
+                           be written"): a write must give the field the value read; its mask
+                           classes are regc_as_read_classes() of its attribute's */
 };
 
 /*

@@ -174,8 +174,11 @@ REGC_API const struct regc_value *regc_field_value_of(const struct regc_field *f
 REGC_API enum regc_sem regc_field_sem(const struct regc_field *f);
 /* All bits of the register that may be 1 in a write: 0..width-1 minus must-be-zero bits. */
 REGC_API uint64_t regc_reg_allowed(const struct regc_reg *r);
-/* The register's mask of bits whose fields belong to the given regc_mask_class set. */
+/* The register's mask of bits whose fields belong to the given regc_mask_class set (a
+ * write_as_read field's classes: regc_as_read_classes() of its attribute's). */
 REGC_API uint64_t regc_reg_class_mask(const struct regc_reg *r, unsigned classes);
+/* The register's mask of bits whose fields must be written as read (write_as_read); 0: none. */
+REGC_API uint64_t regc_reg_as_read_mask(const struct regc_reg *r);
 
 /*
  * regc_rule_eval - does 'value' meet rule 'ru' of register 'r'? Evaluates
@@ -195,6 +198,17 @@ REGC_API int regc_rule_eval(const struct regc_reg *r, const struct regc_rule *ru
  */
 REGC_API int regc_check(const struct regc_spec *s, const struct regc_reg *r, const char *name,
                         uint64_t value, char *msg, size_t msglen);
+
+/*
+ * regc_check_as_read - does 'value' give every field that must be written as read (write_as_read,
+ * SVD's writeAsRead) the value it has in 'old', the value read from the register? 0, or -EINVAL
+ * with a one-line reason in 'msg' (may be NULL) naming the register, the field, both values and
+ * the spec's source, as regc_check() does. Pure; regc_write() and regc_rmw() call it after
+ * regc_check(), with the value they read.
+ */
+REGC_API int regc_check_as_read(const struct regc_spec *s, const struct regc_reg *r,
+                                const char *name, uint64_t old, uint64_t value, char *msg,
+                                size_t msglen);
 
 /* ---- devices */
 
@@ -246,18 +260,23 @@ REGC_API void regc_close(regc_dev *d);
 REGC_API const char *regc_last_error(const regc_dev *d);
 
 REGC_API int regc_read(regc_dev *d, const struct regc_ref *r, uint64_t *out);
-/* Checked: refused with -EINVAL before any I/O when regc_check() refuses. */
+/*
+ * Checked: refused with -EINVAL before any I/O when regc_check() refuses. A register with
+ * fields that must be written as read (regc_reg_as_read_mask() not 0) is then read, and the
+ * write refused with -EINVAL when regc_check_as_read() refuses; a failed read is returned.
+ */
 REGC_API int regc_write(regc_dev *d, const struct regc_ref *r, uint64_t value);
 /* No checks: the value goes to the backend as given (for tests of the hardware's refusal). */
 REGC_API int regc_write_unchecked(regc_dev *d, const struct regc_ref *r, uint64_t value);
 
 /*
- * regc_rmw - read, change the bits of 'mask' to those of 'value', write (checked).
+ * regc_rmw - read, change the bits of 'mask' to those of 'value', write (checked, and the
+ * fields that must be written as read against the value read: one read in all).
  * Bits outside 'mask' follow the attribute table: RW, RW-V and RO bits are
  * written back as read, W1C/W1S/W1T/WO bits are written 0 (never write back a
  * 1 that would clear, set or act), write-0-acts bits (RW0C, RW0S, RW0T) 1,
- * reserved and ignored bits 0. *written (may
- * be NULL) receives the value written.
+ * reserved and ignored bits 0; fields that must be written as read (write_as_read) as read.
+ * *written (may be NULL) receives the value written.
  */
 REGC_API int regc_rmw(regc_dev *d, const struct regc_ref *r, uint64_t mask, uint64_t value,
                       uint64_t *written);

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""tests/specs/schema_agree.py - regc's own schema check against libxml2's RELAX NG validator.
+
+regc validates regspec files itself, from a table it reads out of
+regspec/regspec.rng (compiler/xmlschema.c). This compares its verdict with
+`xmllint --relaxng regspec/regspec.rng`, an independent implementation of
+RELAX NG, on:
+  - every well-formed XML file given (the specs, test inputs, fuzz corpora);
+  - mutants of the seed specs given after --seeds: an attribute dropped, added,
+    misspelled or given another value (among them the values the schema lists,
+    with blanks around them, which RELAX NG compares as tokens), an element
+    repeated, moved, renamed or given text, made deterministically.
+
+A file xmllint finds invalid must get at least one of regc's schema messages;
+a file it finds valid must get none. Rules regc adds beyond the schema (a spec
+starts with <regspec>; <device>, <pmon> and others once; address or
+addresses) are not
+schema messages. Prints one TAP line per group and the disagreements.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import xml.dom.minidom
+import xml.parsers.expat
+
+SCHEMA_MSG = re.compile(
+    r": error: element '[^']+'(: unknown attribute '[^']+'(; did you mean '[^']+'\?)?$"
+    r"|: missing attribute '[^']+'$"
+    r"|: attribute '[^']+' is '.*', expected .*$"
+    r"|: attribute '[^']+' needs attribute '[^']+'$"
+    r"| is not allowed (here|in '[^']+').*$"
+    r"| may not contain text$"
+    r"| may appear only once here$)")
+# the loader's own "once" rules (xl_report_repeated() in compiler/xmlelem.c and xmlload.c)
+LOADER_ONCE = re.compile(r"element '(device|core|pmon|pmon-global|box-control|box-status|"
+                         r"global-control|global-status)' may appear only once here$")
+# regc's refusals before any schema check: its nesting limit, another format
+REFUSED = re.compile(r": error: (elements nest deeper than \d+ levels|not a regspec: )")
+
+
+def well_formed(path):
+    """Expat, with namespaces: stricter than xmllint --noout, which stops quietly at a NUL
+    byte and calls an unbound prefix a warning (regc refuses both as XML errors)."""
+    p = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+    try:
+        with open(path, "rb") as f:
+            p.ParseFile(f)
+        return True
+    except (xml.parsers.expat.ExpatError, OSError, ValueError, LookupError):
+        return False
+
+
+def lint(path, rng):
+    if not well_formed(path) or subprocess.run(["xmllint", "--noout", "--nonet", path],
+                                               capture_output=True).returncode:
+        return None  # not well-formed: the parser's business, not the schema's
+    r = subprocess.run(["xmllint", "--noout", "--nonet", "--relaxng", rng, path], capture_output=True)
+    return r.returncode == 0
+
+
+def regc_schema_messages(regc, path):
+    r = subprocess.run([regc, "--check", "-fno-caret-diagnostics", path], capture_output=True,
+                       text=True, errors="replace")
+    lines = r.stderr.splitlines()
+    return ([l for l in lines
+             if l.startswith(path + ":") and SCHEMA_MSG.search(l) and not LOADER_ONCE.search(l)],
+            any(REFUSED.search(l) for l in lines))
+
+
+def compare(regc, rng, path, label, bad):
+    valid = lint(path, rng)
+    if valid is None:
+        return 0
+    msgs, refused = regc_schema_messages(regc, path)
+    if refused:
+        return 0
+    if valid == (not msgs):
+        return 1
+    bad.append(f"{label}: xmllint says {'valid' if valid else 'invalid'}, regc "
+               + ("; ".join(msgs[:3]) if msgs else "no schema error"))
+    return 1
+
+
+def elements(node):
+    out = []
+    for c in node.childNodes:
+        if c.nodeType == c.ELEMENT_NODE:
+            out.append(c)
+            out.extend(elements(c))
+    return out
+
+
+def schema_words(rng):
+    """Element and attribute names and listed values of the schema (the mutants' vocabulary)."""
+    doc = xml.dom.minidom.parse(rng)
+    names, attrs, values = set(), set(), set()
+    for e in doc.getElementsByTagName("element"):
+        names.add(e.getAttribute("name"))
+    for a in doc.getElementsByTagName("attribute"):
+        attrs.add(a.getAttribute("name"))
+    for v in doc.getElementsByTagName("value"):
+        values.add(v.firstChild.data if v.firstChild else "")
+    return sorted(names), sorted(attrs), sorted(values)
+
+
+def mutate(doc, rnd, words):
+    names, attrs, values = words
+    els = elements(doc.documentElement)
+    e = rnd.choice(els) if els else doc.documentElement
+    kind = rnd.randrange(9)
+    if kind == 0 and e.attributes.length:  # drop an attribute
+        e.removeAttribute(rnd.choice(list(e.attributes.keys())))
+    elif kind == 1:  # an attribute of the schema, maybe not this element's
+        e.setAttribute(rnd.choice(attrs), rnd.choice(values + ["1", "x"]))
+    elif kind == 2 and e.attributes.length:  # misspelled
+        a = rnd.choice(list(e.attributes.keys()))
+        v = e.getAttribute(a)
+        e.removeAttribute(a)
+        e.setAttribute(a[:-1] if len(a) > 1 else a + "x", v)
+    elif kind == 3 and e.attributes.length:  # another value, a listed one with blanks, or junk
+        a = rnd.choice(list(e.attributes.keys()))
+        v = rnd.choice(values)
+        e.setAttribute(a, rnd.choice([v, " " + v + " ", v + "x", v.upper(), ""]))
+    elif kind == 4 and e.parentNode.nodeType == e.ELEMENT_NODE:  # repeated
+        e.parentNode.insertBefore(e.cloneNode(True), e)
+    elif kind == 5 and e.parentNode.nodeType == e.ELEMENT_NODE:  # moved elsewhere
+        to = rnd.choice([doc.documentElement] + els)
+        if to is not e and not any(p is e for p in ancestors(to)):
+            e.parentNode.removeChild(e)
+            to.appendChild(e)
+    elif kind == 6:  # text
+        e.appendChild(doc.createTextNode(rnd.choice(["x", " text ", "1"])))
+    elif kind == 7 and e.parentNode.nodeType == e.ELEMENT_NODE:  # renamed
+        to = doc.createElement(rnd.choice(names + [e.tagName + "s"]))
+        for a in list(e.attributes.keys()):
+            to.setAttribute(a, e.getAttribute(a))
+        while e.firstChild:
+            to.appendChild(e.firstChild)
+        e.parentNode.replaceChild(to, e)
+    else:  # a child of the schema's, maybe not allowed here
+        e.appendChild(doc.createElement(rnd.choice(names)))
+
+
+def systematic(path, words, rnd):
+    """One mutant for each kind of change at each distinct place: each (parent, element)
+    repeated; each (element, attribute) dropped, given with blanks around its value, and
+    given a value the schema lists. Yields (what, function that changes a fresh parse)."""
+    values = words[2]
+    doc = xml.dom.minidom.parse(path)
+    seen = set()
+
+    def at(d, i):
+        return elements(d.documentElement)[i]
+    for i, e in enumerate(elements(doc.documentElement)):
+        key = (e.parentNode.tagName, e.tagName)
+        if key not in seen:
+            seen.add(key)
+            yield (f"<{e.tagName}> in <{key[0]}> repeated",
+                   lambda d, i=i: (lambda x: x.parentNode.insertBefore(x.cloneNode(True), x))(at(d, i)))
+        for a in e.attributes.keys():
+            if (e.tagName, a) in seen:
+                continue
+            seen.add((e.tagName, a))
+            v = rnd.choice(values)
+            yield f"<{e.tagName}> without {a}", lambda d, i=i, a=a: at(d, i).removeAttribute(a)
+            yield (f"<{e.tagName} {a}> with blanks",
+                   lambda d, i=i, a=a: at(d, i).setAttribute(a, " " + at(d, i).getAttribute(a) + " \t"))
+            yield (f"<{e.tagName} {a}='{v}'>", lambda d, i=i, a=a, v=v: at(d, i).setAttribute(a, v))
+
+
+def ancestors(n):
+    while n is not None:
+        yield n
+        n = n.parentNode
+
+
+def main():
+    regc, rng = sys.argv[1], sys.argv[2]
+    args = sys.argv[3:]
+    files = args[:args.index("--seeds")] if "--seeds" in args else args
+    seeds = args[args.index("--seeds") + 1:] if "--seeds" in args else []
+    n = 0
+    bad = []
+    for f in files:
+        n += compare(regc, rng, f, f, bad)
+    print(("ok" if not bad else "not ok") + f" 1 - regc's schema check agrees with xmllint on {n} files")
+    for b in bad[:20]:
+        print("#   " + b)
+    words = schema_words(rng)
+    rnd = random.Random(20261129)
+    bad2 = []
+    made = 0
+    valid = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for s in seeds:
+            changes = list(systematic(s, words, rnd))
+            changes += [("random", None)] * int(os.environ.get("SCHEMA_MUTANTS", "150"))
+            for i, (what, change) in enumerate(changes):
+                doc = xml.dom.minidom.parse(s)
+                if change:
+                    change(doc)
+                for _ in range(0 if change else rnd.choice([1, 1, 1, 2, 3])):
+                    mutate(doc, rnd, words)
+                path = os.path.join(tmp, f"m{made}.xml")
+                with open(path, "w", encoding="utf-8") as out:
+                    out.write(doc.toxml())
+                made += 1
+                before = len(bad2)
+                compare(regc, rng, path, f"mutant {i} of {s} ({what})", bad2)
+                if len(bad2) == before and lint(path, rng):
+                    valid += 1
+    print(("ok" if not bad2 else "not ok")
+          + f" 2 - regc's schema check agrees with xmllint on {made} mutants ({valid} valid)")
+    for b in bad2[:20]:
+        print("#   " + b)
+    print("1..2")
+
+
+main()
