@@ -128,5 +128,8 @@ size_t cluster_array_run(struct block_places *p, const struct block_kids *k, siz
 const char *cluster_array_name(struct arena *a, const struct model_cluster *cl)
 {
     const char *w = cl->written_name, *at = w ? strstr(w, "[%s]") : NULL;
-    return at ? arena_printf(a, "%.*s%s", (int)(at - w), w, at + 4) : cl->name;
+    size_t len = 4;
+    if (!at && w && (at = strstr(w, "%s")) != NULL)
+        len = 2; /* an element of a "NAME%s" list */
+    return at ? arena_printf(a, "%.*s%s", (int)(at - w), w, at + len) : cl->name;
 }

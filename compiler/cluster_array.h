@@ -48,8 +48,8 @@ typedef void reg_sig_fn(void *ctx, const struct model_reg *r, struct buf *out);
 size_t cluster_array_run(struct block_places *p, const struct block_kids *k, size_t i, bool lists,
                          reg_sig_fn *sig, void *ctx, uint64_t *stride);
 
-/* "NAME" of a cluster written "NAME[%s]" (one element of an array the reader expanded), else its
- * name. */
+/* "NAME" of a cluster written "NAME[%s]" or "NAME%s" (one element of an array or list the reader
+ * expanded; svdconv's SvdUtils::ParseExpression takes the "[%s]" or "%s" out), else its name. */
 const char *cluster_array_name(struct arena *a, const struct model_cluster *cl);
 
 #endif

@@ -38,11 +38,13 @@ struct cmsis {
      * type being written its name, prependToName, appendToName, its registers' alternateGroup */
     const char *prefix, *periph, *prepend, *append;
     struct regc_map groups; /* register (the pointer's bytes) -> its alternateGroup */
-    struct regc_map cl_types; /* cluster (the pointer's bytes) -> its struct cl_type, laid out */
+    struct regc_map cl_types; /* cluster (the pointer's bytes) -> its struct cl_type, laid out;
+                                 every block's: a copy in a later block uses it (type_of) */
 };
 
-/* A cluster's type, laid out once: a derived peripheral's copy of the block uses it again
- * (SvdCluster::GetHeaderTypeNameHierarchical of a copied, unmodified cluster). */
+/* A cluster's type, laid out once: a derived peripheral's copy of the block and the cluster's
+ * unmodified copies (model_cluster.type_of) use it again (SvdCluster::GetHeaderTypeNameHierarchical
+ * of a copied, unmodified cluster). */
 struct cl_type {
     const char *tname;
     uint64_t size;
@@ -203,7 +205,6 @@ static const struct block_kids *kids_of(struct cmsis *c, const struct model_clus
 static void block_begin(struct cmsis *c, const struct model_block *b)
 {
     c->b = b;
-    regc_map_clear(&c->cl_types);
     block_places_init(&c->places, b);
     c->reg_name = xcalloc(b->nregs ? b->nregs : 1, sizeof(*c->reg_name));
 }
@@ -306,22 +307,60 @@ static void rename_regs(struct cmsis *c, const struct model_cluster *k, const ch
         rename_regs(c, c->b->clusters[kk->cls[i]], array, top);
 }
 
-/* The member of the cluster kids->cls[i] (or of the expanded array from it): how many it takes. */
+/* Is 'k' an element of a "NAME%s" cluster list the reader expanded (not a "NAME[%s]" array)? */
+static bool in_list(const struct model_cluster *k)
+{
+    const char *w = k->written_name;
+    return w && strstr(w, "%s") && !strstr(w, "[%s]");
+}
+
+/* A member 'name' of cluster type 't' at 'off' ('count' of them, 0: no array); none when the type
+ * is empty (C has no empty structs). */
+static void push_cluster(struct items *it, const struct cl_type *t, uint64_t off, const char *name,
+                         unsigned count)
+{
+    if (t->size == 0)
+        return;
+    push(it, (struct item){.off = off,
+                           .size = t->size * (count ? count : 1),
+                           .align = t->align,
+                           .name = name,
+                           .ctype = t->tname,
+                           .qual = "",
+                           .dim = count});
+}
+
+/*
+ * The member of the cluster kids->cls[i] (or of the expanded array from it), or the members of
+ * the "NAME%s" list from it: how many clusters it takes. A list is one type, named as the list
+ * without its "%s" and padded to dimIncrement, and one member per element under the element's
+ * name (svdconv: SvdDevice::GatherClusters types the list's cluster itself, its elements are
+ * unmodified copies whose SvdCluster::GetHeaderTypeNameHierarchical is the list's;
+ * HeaderData::AddRegisters places each element, HeaderData::CloseCluster pads to dimIncrement).
+ * An unmodified copy (type_of) is a member of the type of what it copies, when that is laid out.
+ */
 static size_t cluster_items(struct cmsis *c, struct items *it, const struct model_block *b,
                             const struct block_kids *kids, size_t i)
 {
     const struct model_cluster *k = b->clusters[kids->cls[i]];
+    uint64_t base = k->parent ? k->parent->address : 0;
+    const struct regc_map_entry *same =
+        k->type_of ? regc_map_find(&c->cl_types, &k->type_of, sizeof(k->type_of)) : NULL;
+    if (same) { /* an unmodified copy: the type of what it copies, laid out before */
+        push_cluster(it, same->val, k->address - base, k->name, 0);
+        return 1;
+    }
     uint64_t stride = k->stride;
     unsigned count = k->count > 1 ? k->count : 0;
     const char *name = k->name;
-    size_t n = cluster_array_run(&c->places, kids, i, false, qualifier_sig, NULL, &stride);
-    if (n > 1) {
+    bool list = in_list(k);
+    size_t n = cluster_array_run(&c->places, kids, i, list, qualifier_sig, NULL, &stride);
+    if (n > 1 || list) {
         name = cluster_array_name(c->a, k);
-        count = (unsigned)n;
+        count = list ? 0 : (unsigned)n;
         for (size_t e = 0; e < n; e++)
             rename_regs(c, b->clusters[kids->cls[i + e]], name, b->clusters[kids->cls[i + e]]);
     }
-    uint64_t base = k->parent ? k->parent->address : 0;
     bool found;
     struct model_cluster *const *key = &b->clusters[kids->cls[i]]; /* borrowed by the map */
     struct regc_map_entry *e = xmap_put(&c->cl_types, key, sizeof(*key), &found);
@@ -329,23 +368,14 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
         struct cl_type *t = arena_zalloc(c->a, sizeof(*t));
         t->tname = type_name(c, cluster_type_base(c, k, name));
         t->align = 1;
-        t->size = layout(c, b, k, t->tname, count ? stride : 0, &t->align);
+        t->size = layout(c, b, k, t->tname, count || (list && n > 1) ? stride : 0, &t->align);
         e = xmap_put(&c->cl_types, key, sizeof(*key), &found); /* layout may have grown the map */
         e->val = t;
     }
-    const struct cl_type *ct = e->val;
-    const char *tname = ct->tname;
-    unsigned align = ct->align;
-    uint64_t size = ct->size;
-    if (size == 0)
-        return n; /* no registers: no member (C has no empty structs) */
-    push(it, (struct item){.off = k->address - base,
-                           .size = size * (count ? count : 1),
-                           .align = align,
-                           .name = name,
-                           .ctype = tname,
-                           .qual = "",
-                           .dim = count});
+    for (size_t el = 0; el < (list ? n : 1); el++) {
+        const struct model_cluster *ek = b->clusters[kids->cls[i + el]];
+        push_cluster(it, e->val, ek->address - base, list ? ek->name : name, count);
+    }
     return n;
 }
 
@@ -518,7 +548,9 @@ static uint64_t finish(struct cmsis *c, const struct model_block *b, const struc
     SET(c->a, o, "name", dt_str_ref(c->a, tname));
     SET(c->a, o, "kind", dt_str_ref(c->a, kind));
     SET(c->a, o, "of",
-        dt_str_ref(c->a, cl ? arena_printf(c->a, "%s.%s", b->name, cl->name) : b->name));
+        dt_str_ref(c->a, cl ? arena_printf(c->a, "%s.%s", b->name,
+                                           in_list(cl) ? cl->written_name : cl->name)
+                            : b->name));
     SET(c->a, o, "size", dt_str_ref(c->a, hex(c->a, size)));
     SET(c->a, o, "lines", t->lines);
     SET(c->a, o, "asserts", t->asserts);
@@ -693,13 +725,23 @@ static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const c
     return list;
 }
 
+/* Is r in an unmodified copy of a cluster (its macros are the copied cluster's:
+ * SvdDevice::GatherClusters lists modified clusters only, HeaderData::CreateClustersPosMask)? */
+static bool in_copy(const struct model_reg *r)
+{
+    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k; k = k->parent)
+        if (k->type_of)
+            return true;
+    return false;
+}
+
 /* The _Pos/_Msk macros of b's registers under 'prefix': the peripheral's headerStructName, else
  * its name (SvdItem::TryGetHeaderStructName; no headerDefinitionsPrefix). */
 static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_block *b,
                           const char *prefix, bool top_only)
 {
     for (size_t i = 0; i < b->nregs; i++) {
-        if (top_only && model_reg_ext(b->regs[i])->cluster)
+        if ((top_only && model_reg_ext(b->regs[i])->cluster) || in_copy(b->regs[i]))
             continue;
         const char *rname = c->reg_name[i] ? c->reg_name[i] : b->regs[i]->name;
         struct dt *fields = reg_fields(c, b->regs[i], rname, prefix);

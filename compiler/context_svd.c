@@ -333,6 +333,8 @@ static struct dt *fields_list(struct arena *a, const struct model_reg *r)
 /* r's name inside its cluster (as written there, without a list's %s). */
 static const char *local_name(const struct model_reg *r)
 {
+    if (model_reg_group_in_name(r))
+        return r->written_name; /* a second register of its name, in another alternateGroup */
     size_t n = cluster_prefix_len(model_reg_ext(r)->cluster);
     return n < strlen(r->name) ? r->name + n : r->name;
 }
@@ -563,12 +565,6 @@ static bool hidden(struct item_maker *m, const struct model_cluster *c)
 }
 
 /* "CH" of a list written "CH%s" (its description when it has none). */
-static const char *list_name(struct arena *a, const char *written)
-{
-    const char *at = strstr(written, "%s");
-    return arena_printf(a, "%.*s%s", (int)(at - written), written, at + 2);
-}
-
 static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *c,
                               const struct model_reg *r, struct dt *items)
 {
@@ -581,11 +577,7 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     bool array = c->count > 1 || one;
     const char *name = array ? arena_printf(a, "%s[%%s]", c->name) : c->name;
     SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
-    const char *desc = c->desc ? c->desc
-                       : run->n > 1 && !strstr(c->written_name, "[%s]")
-                           ? list_name(a, c->written_name)
-                       : run->n > 1 ? cluster_array_name(a, c)
-                                    : c->name;
+    const char *desc = c->desc ? c->desc : run->n > 1 ? cluster_array_name(a, c) : c->name;
     SET(a, o, "desc", dt_str(a, desc));
     SET(a, o, "derived_from", str_or_null(a, c->derived_from));
     SET(a, o, "alternate", str_or_null(a, c->alternate));

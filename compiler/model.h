@@ -203,6 +203,11 @@ struct model_cluster {
     unsigned count;            /* dim (1 when not an array) */
     uint64_t stride;           /* dimIncrement */
     struct model_cluster *parent;
+    /* SVD: a copy svdconv does not call modified (a derived cluster that writes no register,
+       cluster, headerStructName or size of its own; a cluster a derived one took from its
+       base): the cluster whose CMSIS type it uses, and whose macros stand for its own; NULL:
+       a type of its own */
+    const struct model_cluster *type_of;
     struct srcpos pos;
 };
 

@@ -3,6 +3,8 @@
  */
 #include "model_mmio.h"
 
+#include <string.h>
+
 /*
  * Where a setter puts a member: the SVD additions of 'r' (or 'f'), or NULL
  * when the value is the default ('is_default') and they are not allocated:
@@ -89,6 +91,19 @@ const char *model_block_alt_group(const struct model_block *b, const struct mode
         if (b->alt_groups[i]->reg == r)
             return b->alt_groups[i]->group;
     return NULL;
+}
+
+bool model_reg_group_in_name(const struct model_reg *r)
+{
+    const char *g = r->block ? model_block_alt_group(r->block, r) : NULL, *w = r->written_name;
+    if (!g || !w)
+        return false;
+    size_t n = strlen(r->name), nw = strlen(w), ng = strlen(g);
+    if (n < nw + 1 + ng)
+        return false;
+    const char *tail = r->name + n - nw - 1 - ng; /* where "W_G" starts, after the clusters' */
+    return (tail == r->name || tail[-1] == '_') && strncmp(tail, w, nw) == 0 && tail[nw] == '_' &&
+           strcmp(tail + nw + 1, g) == 0;
 }
 
 void model_field_set_write_effect(struct arena *a, struct model_field *f, enum model_write_effect e)

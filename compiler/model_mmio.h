@@ -24,6 +24,13 @@ void model_block_add_alt_group(struct arena *a, struct model_block *b, const str
                                const char *group);
 /* The alternateGroup of register 'r' of block 'b', or NULL. */
 const char *model_block_alt_group(const struct model_block *b, const struct model_reg *r);
+/*
+ * Does the name of register 'r' carry its alternateGroup already: its written (SVD) name W, in
+ * group G, is named W_G (after its clusters' names)? The SVD reader so keeps a second register
+ * of one name in another group, under the name svdconv gives it (SvdRegister::GetNameCalculated);
+ * the CMSIS names add no second "_G", the SVD writer writes W again.
+ */
+bool model_reg_group_in_name(const struct model_reg *r);
 
 void model_field_set_write_effect(struct arena *a, struct model_field *f,
                                   enum model_write_effect e);

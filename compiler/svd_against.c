@@ -169,15 +169,25 @@ static void note_field(struct arena *a, struct regc_map *svd, const struct regc_
 }
 
 /*
- * The register parts a header may use: regc's (its clusters' names before it) and, when it
- * differs, svdconv's (clusters by headerStructName, "_" + alternateGroup: svd_names.h).
+ * The register parts a header may use: regc's (its clusters' names before it) and, where they
+ * differ, svdconv's (clusters by headerStructName, "_" + alternateGroup: svd_names.h), also with
+ * the elements of an array or list the reader expanded named as one.
  */
 static size_t reg_names(struct arena *a, const struct model_block *b, const struct regc_map *groups,
                         const struct model_reg *r, const char **out)
 {
-    out[0] = r->name;
-    out[1] = svd_names_macro_reg(a, b->name, r, r->name, svd_names_group(groups, r));
-    return strcmp(out[0], out[1]) != 0 ? 2 : 1;
+    const char *group = svd_names_group(groups, r);
+    const char *cand[3] = {r->name, svd_names_macro_reg(a, b->name, r, r->name, group),
+                           svd_names_macro_path(a, b->name, r, group)};
+    size_t n = 0;
+    for (size_t i = 0; i < 3; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = strcmp(out[j], cand[i]) == 0;
+        if (!seen)
+            out[n++] = cand[i];
+    }
+    return n;
 }
 
 static void collect(struct arena *a, const struct model_spec *spec, const struct regc_map *vendor,
@@ -192,7 +202,7 @@ static void collect(struct arena *a, const struct model_spec *spec, const struct
         svd_names_groups(&groups, b);
         for (size_t j = 0; j < b->nregs; j++) {
             const struct model_reg *r = b->regs[j];
-            const char *rn[2];
+            const char *rn[3];
             size_t nrn = reg_names(a, b, &groups, r, rn);
             for (size_t k = 0; k < r->nfields; k++) {
                 const struct model_field *f = r->fields[k];

@@ -61,6 +61,8 @@ struct builder {
     struct regc_map reg_names;   /* its registers by name (a file may have thousands) */
     struct regc_map array_index; /* <dimArrayIndex> node -> what it made: each read (and
                                     reported) once, however many registers a dim list makes */
+    struct regc_map cl_nodes;    /* a cluster node without dim -> the model cluster first read
+                                    from it where it is written (not as a copy), any block */
 };
 
 static const char *name_of(const struct svd_node *n)
@@ -757,6 +759,7 @@ struct place {
     uint64_t stride;
     const char **index; /* its index names, NULL when numbers from 'first' */
     unsigned first;
+    bool copy; /* inside a copy: a cluster a derived peripheral or cluster took from its base */
 };
 
 static bool size_ok(unsigned size)
@@ -801,14 +804,15 @@ static const char *alternate_of(const struct svd_node *n, const struct model_clu
  */
 static const struct model_array_index *array_index(struct builder *b, const struct svd_node *n)
 {
-    const struct svd_node *e = NULL;
-    for (size_t i = 0; i < n->nkids && !e; i++)
+    struct svd_node *const *key = NULL; /* borrowed by the map: the kids array, not a local */
+    for (size_t i = 0; i < n->nkids && !key; i++)
         if (n->kids[i]->kind == SVD_DIM_ENUM)
-            e = n->kids[i];
-    if (!e)
+            key = &n->kids[i];
+    if (!key)
         return NULL;
+    const struct svd_node *e = *key;
     bool found;
-    struct regc_map_entry *made = xmap_put(&b->array_index, &e, sizeof(e), &found);
+    struct regc_map_entry *made = xmap_put(&b->array_index, key, sizeof(*key), &found);
     if (found)
         return made->val;
     struct model_array_index *x = arena_zalloc(b->a, sizeof(*x));
@@ -922,6 +926,28 @@ static bool may_make(struct builder *b, struct srcpos pos)
     return false;
 }
 
+/*
+ * A register named as an earlier one, in another alternateGroup G: svdconv keeps both, the later
+ * named NAME_G in its header (SvdRegister::GetNameCalculated), so the model names it so too when
+ * that name is free (model_reg_group_in_name). Returns the earlier register, else NULL.
+ */
+static const struct model_reg *rename_by_group(struct builder *b, struct model_reg *r,
+                                               const struct model_reg *old)
+{
+    const char *g = model_block_alt_group(b->blk, r), *og = model_block_alt_group(b->blk, old);
+    if (!g || (og && strcmp(g, og) == 0))
+        return old;
+    bool found;
+    const char *name = arena_printf(b->a, "%s_%s", r->name, g);
+    struct regc_map_entry *e = xmap_put_str(&b->reg_names, name, &found);
+    if (found)
+        return old;
+    e->val = r;
+    r->name = name;
+    r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
+    return NULL;
+}
+
 static void add_reg(struct builder *b, struct model_reg *r, size_t *cap)
 {
     bool found;
@@ -929,6 +955,8 @@ static void add_reg(struct builder *b, struct model_reg *r, size_t *cap)
     const struct model_reg *old = found ? e->val : NULL;
     if (!found)
         e->val = r;
+    if (old)
+        old = rename_by_group(b, r, old);
     if (old) {
         diag_report(b->dg, DIAG_SVD_DUPLICATE, r->pos,
                     "peripheral '%s' has two registers named '%s': the later one is dropped",
@@ -1075,6 +1103,46 @@ static void check_cluster_stride(struct builder *b, const struct svd_node *n, co
                 name_of(n), b->blk->name, extent, d->incr);
 }
 
+/* Did derived cluster 'n' write what makes it "modified" for svdconv (SvdCluster::ProcessXmlElement
+ * calls SetModified for register, cluster, headerStructName and size; SvdCluster::CheckItem for
+ * a cluster named "%s")? A derived one that did not has its base's type in the CMSIS header. */
+static bool cluster_modified(const struct svd_node *n)
+{
+    return n->own_regs || n->text[SVD_T_STRUCT] ||
+           (n->text[SVD_T_SIZE] && n->text[SVD_T_SIZE] != n->base->text[SVD_T_SIZE]) ||
+           strcmp(name_of(n), "%s") == 0;
+}
+
+/*
+ * c->type_of for cluster 'c' read from node 'n' without dim: the model cluster first read from
+ * the node it is an unmodified copy of (svdconv's SvdCluster::GetHeaderTypeNameHierarchical takes
+ * the type of what an unmodified cluster was copied from): 'n' itself for a copy (SvdItem::
+ * CopyChilds), its base for a derived cluster that changes nothing (SvdDerivedFrom::DeriveItem),
+ * when that base has no dim either and was read before.
+ */
+static void cluster_type_of(struct builder *b, const struct svd_node *n, struct model_cluster *c,
+                            bool copy)
+{
+    const struct svd_node *from = copy                                    ? n
+                                  : n->base && n->base->kind == SVD_CLUSTER &&
+                                          !n->base->text[SVD_T_DIM] && !cluster_modified(n)
+                                      ? n->base
+                                      : NULL;
+    const struct regc_map_entry *e = from ? regc_map_find(&b->cl_nodes, &from, sizeof(from)) : NULL;
+    if (e) {
+        const struct model_cluster *t = e->val;
+        c->type_of = t->type_of ? t->type_of : t;
+    }
+    if (copy)
+        return;
+    const struct svd_node **key = arena_zalloc(b->a, sizeof(*key)); /* borrowed by the map */
+    *key = n;
+    bool found;
+    struct regc_map_entry *put = xmap_put(&b->cl_nodes, key, sizeof(*key), &found);
+    if (!found)
+        put->val = c;
+}
+
 static void read_cluster(struct builder *b, const struct svd_node *n, const struct props *up,
                          const struct place *at, size_t *cap)
 {
@@ -1104,7 +1172,8 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
                            d.count,
                            d.incr,
                            d.numeric ? NULL : d.index,
-                           d.first};
+                           d.first,
+                           at->copy};
         size_t first = b->blk->nregs;
         read_kids(b, n, &p, &in, cap);
         check_cluster_stride(b, n, &d, first, at->offset + offset, true);
@@ -1115,6 +1184,8 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         const char *name = dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n);
         uint64_t addr = at->offset + offset + d.incr * i;
         struct model_cluster *c = new_cluster(b, n, name, addr, at);
+        if (!dim)
+            cluster_type_of(b, n, c, at->copy);
         struct place in = *at;
         in.offset = addr;
         in.prefix = arena_printf(b->a, "%s%s_", at->prefix, c->name);
@@ -1130,10 +1201,12 @@ static void read_kids(struct builder *b, const struct svd_node *n, const struct 
 {
     for (size_t i = 0; i < n->nkids && b->rd->nregs < SVD_MAX_REGS; i++) {
         const struct svd_node *k = n->kids[i];
+        struct place kat = *at;
+        kat.copy = at->copy || k->parent != n; /* taken from n's base (svd_derive.c) */
         if (k->kind == SVD_REG)
-            read_reg(b, k, p, at, cap);
+            read_reg(b, k, p, &kat, cap);
         else if (k->kind == SVD_CLUSTER)
-            read_cluster(b, k, p, at, cap);
+            read_cluster(b, k, p, &kat, cap);
     }
 }
 
@@ -1295,7 +1368,7 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     regc_map_clear(&b->reg_names);
     read_addr_blocks(b, blk, n);
     size_t rcap = 0;
-    struct place at = {0, "", NULL, 1, 0, NULL, 0};
+    struct place at = {0, "", NULL, 1, 0, NULL, 0, false};
     read_kids(b, n, p, &at, &rcap);
     check_outside_blocks(b, blk);
     made_as(b, n, blk);
@@ -1561,7 +1634,8 @@ static struct model_spec *new_spec(struct builder *b, const char *path)
 
 struct model_spec *svd_build(struct svd_reader *rd, const char *path)
 {
-    struct builder b = {rd, rd->a, rd->dg, NULL, NULL, 0, 0, NULL, REGC_MAP_INIT, REGC_MAP_INIT};
+    struct builder b = {rd,   rd->a,         rd->dg,        NULL,         NULL, 0,
+                        0,    NULL,          REGC_MAP_INIT, REGC_MAP_INIT, REGC_MAP_INIT};
     unsigned errors = rd->dg->nerrors;
     b.spec = new_spec(&b, path);
     struct props dev = {.size = 32};
@@ -1573,6 +1647,7 @@ struct model_spec *svd_build(struct svd_reader *rd, const char *path)
     check_overlaps(&b);
     regc_map_release(&b.reg_names);
     regc_map_release(&b.array_index);
+    regc_map_release(&b.cl_nodes);
     free(b.made);
     return rd->dg->nerrors > errors ? NULL : b.spec;
 }

@@ -4,6 +4,7 @@
 #include "svd_names.h"
 
 #include "cluster_array.h"
+#include "model_mmio.h"
 #include "util.h"
 
 #include <string.h>
@@ -32,14 +33,9 @@ const char *svd_names_cluster_struct(struct arena *a, const char *periph,
     return hs;
 }
 
-const char *svd_names_macro_reg(struct arena *a, const char *periph, const struct model_reg *r,
-                                const char *rname, const char *group)
+const char *svd_names_macro_path(struct arena *a, const char *periph, const struct model_reg *r,
+                                 const char *group)
 {
-    bool renamed = false;
-    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k && !renamed; k = k->parent)
-        renamed = svd_names_cluster_struct(a, periph, k) != NULL;
-    if (!renamed)
-        return svd_names_reg(a, rname, group);
     size_t skip = cluster_prefix_len(model_reg_ext(r)->cluster);
     const char *path = strlen(r->name) > skip ? r->name + skip : r->name;
     for (const struct model_cluster *k = model_reg_ext(r)->cluster; k; k = k->parent) {
@@ -49,10 +45,21 @@ const char *svd_names_macro_reg(struct arena *a, const char *periph, const struc
     return svd_names_reg(a, path, group);
 }
 
+const char *svd_names_macro_reg(struct arena *a, const char *periph, const struct model_reg *r,
+                                const char *rname, const char *group)
+{
+    bool renamed = false;
+    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k && !renamed; k = k->parent)
+        renamed = svd_names_cluster_struct(a, periph, k) != NULL;
+    return renamed ? svd_names_macro_path(a, periph, r, group) : svd_names_reg(a, rname, group);
+}
+
 void svd_names_groups(struct regc_map *m, const struct model_block *b)
 {
     regc_map_clear(m);
     for (size_t i = 0; i < b->nalt_groups; i++) {
+        if (model_reg_group_in_name(b->alt_groups[i]->reg))
+            continue; /* named NAME_GROUP already */
         bool found; /* the key is borrowed: the model's pointer, not a copy of it */
         const struct model_reg *const *r = &b->alt_groups[i]->reg;
         xmap_put(m, r, sizeof(*r), &found)->val = (void *)b->alt_groups[i]->group;

@@ -31,8 +31,16 @@ const char *svd_names_cluster_struct(struct arena *a, const char *periph,
  */
 const char *svd_names_macro_reg(struct arena *a, const char *periph, const struct model_reg *r,
                                 const char *rname, const char *group);
+/*
+ * The same, every cluster named as svdconv names it: its kept headerStructName, else its name
+ * without the "[%s]" or "%s" of the array or list the reader expanded (one name for all the
+ * elements: SvdItem::GetHierarchicalNameResulting).
+ */
+const char *svd_names_macro_path(struct arena *a, const char *periph, const struct model_reg *r,
+                                 const char *group);
 
-/* Fills 'm' (cleared first) with b's registers in an alternateGroup: register -> group. */
+/* Fills 'm' (cleared first) with b's registers in an alternateGroup: register -> group; not those
+ * whose name carries the group already (model_reg_group_in_name). */
 void svd_names_groups(struct regc_map *m, const struct model_block *b);
 /* The alternateGroup of register r in a map filled by svd_names_groups, or NULL. */
 const char *svd_names_group(const struct regc_map *m, const struct model_reg *r);

@@ -5,7 +5,9 @@
 # sizes, member types and qualifiers (a read-only register is const: a write to it
 # does not compile), unions for alternate registers, cluster arrays padded to their
 # stride, headerStructName, derived peripherals sharing their base's type, bases,
-# _Pos/_Msk and named values, IRQn_Type with the Cortex-M4 exceptions; and the C99
+# _Pos/_Msk and named values, a "%s" cluster list as one type, registers of one name
+# in different alternateGroups, derived clusters (unmodified: the base's type),
+# IRQn_Type with the Cortex-M4 exceptions; and the C99
 # form of the header's assert macro (a false one fails to compile).
 set -u
 cd "$(dirname "$0")/../.."
@@ -87,6 +89,36 @@ _Static_assert(sizeof(DMA[1]) == 0x100, "DMA[1] is the next element, 0x100 on");
 #if defined(DMA0_BASE) || defined(DMA1) || defined(DMA2_BASE)
 #error "a peripheral array has one base and one pointer"
 #endif
+/* PIPE%s: one type LNK_PIPE_Type for the list (0x10, its dimIncrement), a member of it per
+   element (PIPEIN 0x10, PIPEOUT 0x20), one set of macros named after the list */
+_Static_assert(sizeof(LNK_PIPE_Type) == 0x10 && sizeof(LNK_Type) == 0x30, "PIPE: padded to 0x10");
+AT(LNK_Type, PIPEIN, 0x10); AT(LNK_Type, PIPEOUT, 0x20); AT(LNK_PIPE_Type, STAT, 0x4);
+_Static_assert(IS(&LNK->PIPEIN, LNK_PIPE_Type *) && IS(&LNK->PIPEOUT, LNK_PIPE_Type *), "one type");
+_Static_assert(IS(&LNK->PIPEOUT.STAT, const volatile uint32_t *), "STAT: read-only");
+_Static_assert(LNK_PIPE_CFG_EN_Pos == 0 && LNK_PIPE_CFG_EN_Msk == 0x1u, "EN [0], the list's name");
+#if defined(LNK_PIPEIN_CFG_EN_Pos) || defined(LNK_PIPEOUT_CFG_EN_Msk)
+#error "svdconv writes the macros of a list's cluster once, not per element"
+#endif
+/* MODE in groups A and B, CFG alone and in group X: svdconv keeps all four, NAME_GROUP */
+AT(GRPS_Type, MODE_A, 0x0); AT(GRPS_Type, MODE_B, 0x0); AT(GRPS_Type, CFG, 0x4); AT(GRPS_Type, CFG_X, 0x4);
+_Static_assert(sizeof(GRPS_Type) == 8 && IS(&GRPS->MODE_B, volatile uint16_t *), "MODE_B: 16 bits");
+_Static_assert(IS(&GRPS->CFG_X, const volatile uint32_t *) && IS(&GRPS->CFG, volatile uint32_t *), "");
+_Static_assert(GRPS_MODE_A_SEL_Pos == 0 && GRPS_MODE_A_SEL_Msk == 0x3u, "MODE_A.SEL [1:0]");
+_Static_assert(GRPS_MODE_B_SEL_Pos == 2 && GRPS_MODE_B_SEL_Msk == 0xCu, "MODE_B.SEL [3:2]");
+_Static_assert(GRPS_CFG_X_V_Pos == 0 && GRPS_CFG_X_V_Msk == 0xFFu, "CFG_X.V [7:0]");
+/* DER: SH derives from CTL and changes nothing: CTL's type, no macros of its own; MOD adds
+   EXTRA: a type of its own, whose SUB (an unmodified copy of CTL's) keeps DER_CTL_SUB_Type */
+AT(DER_Type, CTL, 0x0); AT(DER_Type, SH, 0x10); AT(DER_Type, MOD, 0x20);
+_Static_assert(IS(&DER->SH, DER_CTL_Type *) && sizeof(DER_CTL_Type) == 0xC, "SH: CTL's type");
+_Static_assert(IS(&DER->MOD, DER_MOD_Type *) && sizeof(DER_MOD_Type) == 0xC, "MOD: its own");
+AT(DER_MOD_Type, CMD, 0x0); AT(DER_MOD_Type, EXTRA, 0x4); AT(DER_MOD_Type, SUB, 0x8);
+_Static_assert(IS(&DER->MOD.SUB, DER_CTL_SUB_Type *) && IS(&DER->SH.SUB, DER_CTL_SUB_Type *), "");
+_Static_assert(sizeof(DER_Type) == 0x2C, "DER: to the end of MOD");
+_Static_assert(DER_CTL_CMD_GO_Msk == 0x1u && DER_CTL_SUB_V_X_Msk == 0xFu, "CTL's macros");
+_Static_assert(DER_MOD_CMD_GO_Msk == 0x1u && DER_MOD_EXTRA_E_Msk == 0xFFu, "MOD's macros");
+#if defined(DER_SH_CMD_GO_Pos) || defined(DER_SH_SUB_V_X_Pos) || defined(DER_MOD_SUB_V_X_Pos)
+#error "an unmodified copy has no macros of its own"
+#endif
 C
 cat >"$tmp/facts2.c" <<'C'
 #include "cmsis_features.h"
@@ -116,6 +148,37 @@ for f in facts facts2; do
         tap_ok "$f.c: every hand-worked fact holds"
     else
         tap_fail "$f.c: every hand-worked fact holds" "$(grep -m 5 error "$tmp/cc.err")"
+    fi
+done
+
+# No type for an unmodified copy: DER_SH_Type and DER_MOD_SUB_Type are not written.
+if grep -q 'DER_SH_Type\|DER_MOD_SUB_Type' "$tmp/cmsis_cmsis-layout.h"; then
+    tap_fail "an unmodified derived or copied cluster has no type of its own" \
+        "$(grep -m 2 'DER_SH_Type\|DER_MOD_SUB_Type' "$tmp/cmsis_cmsis-layout.h")"
+else
+    tap_ok "an unmodified derived or copied cluster has no type of its own"
+fi
+
+# MODE_B and CFG_X keep their SVD names and groups through -t svd and -t regspec: the
+# file written back gives the same header (the group is not appended twice). Not DER:
+# the schema wants a register or cluster in every <cluster>, so -t svd writes SH with
+# its registers, which makes it modified; a regspec does not say a cluster is unmodified.
+python3 - "$tmp/noder.svd" <<'PY'
+import sys
+text = open("tests/svd/cmsis-layout.svd").read()
+start = text.rindex("<peripheral>", 0, text.index("<name>DER</name>"))
+end = text.index("</peripheral>", start) + len("</peripheral>")
+open(sys.argv[1], "w").write(text[:start] + text[end:])
+PY
+"$regc" "$tmp/noder.svd" -t cmsis -o "$tmp/noder.h" 2>"$tmp/err"
+for t in svd regspec; do
+    if "$regc" "$tmp/noder.svd" -t $t -o "$tmp/back.$t" 2>>"$tmp/err" &&
+        "$regc" "$tmp/back.$t" -t cmsis -o "$tmp/back_$t.h" 2>>"$tmp/err" &&
+        cmp -s "$tmp/noder.h" "$tmp/back_$t.h"; then
+        tap_ok "cmsis-layout.svd (but DER) through -t $t: the same CMSIS header"
+    else
+        tap_fail "cmsis-layout.svd (but DER) through -t $t: the same CMSIS header" \
+            "$(head -n 3 "$tmp/err")" "$(diff "$tmp/noder.h" "$tmp/back_$t.h" | head -n 6)"
     fi
 done
 

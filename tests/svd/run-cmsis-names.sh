@@ -7,7 +7,8 @@
 # they change something (addressBlock, headerStructName, prependToName); cluster types
 # and _Pos/_Msk names with the clusters' headerStructNames (one equal to the cluster's
 # hierarchical name dropped); prependToName/appendToName on members only; groupName on
-# nothing; alternateGroup after the register's name; dimIndex names. A header is
+# nothing; alternateGroup after the register's name; dimIndex names; "%s" cluster
+# lists as one type and one set of macros. A header is
 # compiled with the facts as static asserts, and a name that must not exist as #error.
 set -u
 cd "$(dirname "$0")/../.."
@@ -68,6 +69,15 @@ _Static_assert(BT_DATA_V_Pos == 8 && BT_DATA_V_Msk == 0xFF00u, "V [15:8]");
 #if defined(BT_DATAX_V_Pos) || defined(BT_CH0_CTL_EN_Pos) || defined(BT_PWM_CR_CKS_Pos)
 #error "array macros without the index; list names from dimIndex; the group in the name"
 #endif
+/* "%s" cluster lists: one type each (a kept headerStructName, else PERIPH_NAME), a member per
+   element, one set of macros named as the list (its headerStructName, else its name) */
+_Static_assert(IS(&ACME_LST->QRX, QUEUE_Type *) && IS(&ACME_LST->QTX, QUEUE_Type *), "QUEUE");
+_Static_assert(offsetof(ACME_LST_Type, QTX) == 8 && sizeof(QUEUE_Type) == 8, "QTX at 8");
+_Static_assert(IS(&ACME_LST->P0, LST_P_Type *) && offsetof(ACME_LST_Type, P1) == 0x14, "P0, P1");
+_Static_assert(LST_QUEUE_CFG_EN_Pos == 0 && LST_P_V_X_Msk == 0xFu, "LST_QUEUE_CFG_EN, LST_P_V_X");
+#if defined(LST_QRX_CFG_EN_Pos) || defined(LST_Q_CFG_EN_Pos) || defined(LST_P0_V_X_Pos)
+#error "a list's macros: once, by its headerStructName, else by its name without %s"
+#endif
 C
 if gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp" -c -o "$tmp/facts.o" "$tmp/facts.c" \
     2>"$tmp/cc.err"; then
@@ -90,9 +100,10 @@ fi
 grep -E '_(Pos|Msk) ' "$tmp/cmsis_names.h" >"$tmp/vendor.h"
 "$regc" tests/svd/cmsis-names.svd --against "$tmp/vendor.h" >"$tmp/out" 2>"$tmp/err"
 st=$?
-# 17 pairs: TIM (4), TIM2, TIMX, PORT (3), PORT_IO (3), BT (5: PWM_CR_PWM, PPG_CR_PPG, CHA, CHB, DATA)
+# 19 pairs: TIM (4), TIM2, TIMX, PORT (3), PORT_IO (3), BT (5: PWM_CR_PWM, PPG_CR_PPG, CHA, CHB,
+# DATA), LST (2: QUEUE_CFG_EN, P_V_X, each element's register under the list's name)
 if [ "$st" -eq 0 ] && [ ! -s "$tmp/out" ] &&
-    [ "$(cat "$tmp/err")" = "regc: 17 _Pos/_Msk pairs defined by both, 0 disagree" ]; then
+    [ "$(cat "$tmp/err")" = "regc: 19 _Pos/_Msk pairs defined by both, 0 disagree" ]; then
     tap_ok "--against: svdconv's names agree ($(cat "$tmp/err"))"
 else
     tap_fail "--against: svdconv's names agree (exit $st)" "$(cat "$tmp/out" "$tmp/err")"
