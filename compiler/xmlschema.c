@@ -184,9 +184,7 @@ static void rng_collect(struct rng *r, xmlNode *n, struct schema_elem *e, struct
     for (xmlNode *c = n->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (seq && !rng_is(c, "element") && has_element(r, c, 0) && ++with_elements > 1)
-            bad(r, "child elements in a sequence", c);
-        if (seq && rng_is(c, "element") && ++with_elements > 1)
+        if (seq && has_element(r, c, 0) && ++with_elements > 1)
             bad(r, "child elements in a sequence", c);
         if (rng_is(c, "element")) {
             rng_add_child(r, e, c, at);
