@@ -30,7 +30,11 @@ cleanup() {
     if [ -n "$apid" ]; then kill "$apid" 2>/dev/null; wait "$apid" 2>/dev/null; fi
     rm -rf "$tmp"
 }
-trap cleanup EXIT INT TERM
+# a signal from outside ends the script (tests/run.sh reports its status); a trap that only
+# cleaned up would let it run on without its scratch directory
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 chmod 755 "$tmp"
 cp "$REGCTL" "$tmp/regctl"
 R=$tmp/regctl

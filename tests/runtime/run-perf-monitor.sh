@@ -87,13 +87,15 @@ bad=$(awk -v took="$took" 'NR > 1 && ($2 < 180000000 || $2 > took || $3 != 0 || 
 if [ $rc = 0 ] && [ "$(wc -l <"$tmp/count")" = 4 ] && [ -z "$bad" ]; then tap_ok "perf-count"; else
     tap_fail "perf-count" "exit $rc" "$(cat "$tmp/count")"; fi
 
-# sampling every 2 ms of cpu-clock: about 100 overflows in each 200 ms interval, at least 80, and
-# at most one per 2 ms of the whole run (and two more)
+# sampling every 2 ms of cpu-clock: some overflows in each 200 ms interval, and at most one per
+# 2 ms of the whole run (and two more). How many of the periods get a record depends on how late
+# the kernel's timer fires on a loaded machine, so no lower bound by the clock here:
+# test_session_sampling (test_perf.c) compares the records with the count read beside them
 t0=$(date +%s%N)
 "$REGCTL" --force-cpu --sysfs-root "$tmp/ivb" --backend perf monitor e5_2600v2 "$C" --sample 2000000 \
     --interval 200ms --count 2 >"$tmp/sample" 2>&1
 rc=$? took=$(($(date +%s%N) - t0))
-bad=$(awk -v took="$took" 'NR > 1 && ($2 < 80 || $2 > took / 2000000 + 2) { print }' "$tmp/sample")
+bad=$(awk -v took="$took" 'NR > 1 && ($2 < 1 || $2 > took / 2000000 + 2) { print }' "$tmp/sample")
 if [ $rc = 0 ] && [ "$(wc -l <"$tmp/sample")" = 3 ] && [ -z "$bad" ]; then tap_ok "perf-sample"; else
     tap_fail "perf-sample" "exit $rc" "$(cat "$tmp/sample")"; fi
 
