@@ -423,3 +423,47 @@ const char *diag_hint(char *buf, size_t size, const char *best)
         buf[0] = '\0';
     return buf;
 }
+
+void diag_held_vadd(struct diag_held *h, enum diag_code code, bool note, struct srcpos pos,
+                    const char *fmt, va_list ap)
+{
+    if (h->n == h->cap)
+        h->d = xgrow(h->d, &h->cap, h->n + 1, sizeof(*h->d));
+    struct buf b = BUF_INIT;
+    buf_vaddf(&b, fmt, ap);
+    size_t len;
+    h->d[h->n++] = (struct diag_held_one){code, note, pos, buf_detach(&b, &len)};
+}
+
+void diag_held_add(struct diag_held *h, enum diag_code code, struct srcpos pos, const char *fmt,
+                   ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_held_vadd(h, code, false, pos, fmt, ap);
+    va_end(ap);
+}
+
+void diag_held_truncate(struct diag_held *h, size_t n)
+{
+    while (h->n > n)
+        free(h->d[--h->n].msg);
+}
+
+void diag_held_flush(struct diag_held *h, struct diag *dg, size_t from)
+{
+    for (size_t i = from; i < h->n; i++) {
+        if (h->d[i].note)
+            diag_note(dg, h->d[i].pos, "%s", h->d[i].msg);
+        else
+            diag_report(dg, h->d[i].code, h->d[i].pos, "%s", h->d[i].msg);
+    }
+    diag_held_truncate(h, from);
+}
+
+void diag_held_release(struct diag_held *h)
+{
+    diag_held_truncate(h, 0);
+    free(h->d);
+    *h = (struct diag_held){0};
+}

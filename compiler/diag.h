@@ -25,6 +25,7 @@
 
 #include "buf.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -133,6 +134,35 @@ int diag_plain_error(struct diag *dg, const char *fmt, ...) __attribute__((forma
 
 /* Ends a run: "regc: note: N more errors not shown" when the error limit hid some. */
 void diag_finish(struct diag *dg);
+
+/*
+ * Reports held back until it is known whether they stand: a reader that
+ * judges a file as it goes keeps them while the file may still turn out not
+ * to be well-formed (then that alone is said, as when the file was read whole
+ * first). Messages are formatted when held; flushed in the order they came.
+ */
+struct diag_held_one {
+    enum diag_code code;
+    bool note; /* a note to the report before it (diag_note) */
+    struct srcpos pos;
+    char *msg; /* xmalloc'd */
+};
+
+struct diag_held {
+    struct diag_held_one *d;
+    size_t n, cap;
+};
+
+void diag_held_add(struct diag_held *h, enum diag_code code, struct srcpos pos, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
+void diag_held_vadd(struct diag_held *h, enum diag_code code, bool note, struct srcpos pos,
+                    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+/* Forgets what 'h' holds from index 'n' on. */
+void diag_held_truncate(struct diag_held *h, size_t n);
+/* Reports what 'h' holds from index 'from' on, in order, and forgets it. */
+void diag_held_flush(struct diag_held *h, struct diag *dg, size_t from);
+/* Forgets everything and frees 'h''s memory. */
+void diag_held_release(struct diag_held *h);
 
 /*
  * "; did you mean 'NAME'?" in 'buf' (or "" when 'best' is NULL), to end a

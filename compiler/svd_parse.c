@@ -4,10 +4,12 @@
  * Lenient about order (the XSD's sequences are not enforced: Nordic and NXP
  * files break them and every reader accepts them), strict about what is
  * there: an element SVD does not define is a warning that names what is
- * ignored. The document is read whole (derivedFrom may point forward), with
- * network access off and no DTD: a <!DOCTYPE> or <!ENTITY> is refused
- * before parsing, as xmlload.c refuses them in a regspec.
+ * ignored. The whole document becomes the reader's tree before anything
+ * is resolved (derivedFrom may point forward), with network access off and
+ * no DTD: a <!DOCTYPE> or <!ENTITY> is refused before parsing, as xmlload.c
+ * refuses them in a regspec.
  */
+#include "buf.h"
 #include "svd.h"
 #include "svd_int.h"
 #include "svd_tag.h"
@@ -15,6 +17,7 @@
 
 #include <errno.h>
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,15 +31,49 @@ const char *svd_kind_name(enum svd_kind k)
     return names[k];
 }
 
-struct parser {
-    struct svd_reader *rd;
-    bool failed;
-    struct svd_tags tags; /* set up for the walk */
+/*
+ * The reader follows libxml2's SAX2 events with a stack of what each open
+ * element is to it: libxml2 builds no document tree (building it and freeing
+ * it cost as much as the reading, and twice the memory). What the reader
+ * reports is held until the end: after a well-formedness error that error
+ * alone is said, as when the file was parsed whole first.
+ */
+enum frame_kind {
+    F_NODE,     /* an object: its children are read into 'o' */
+    F_WRAPPER,  /* <registers>, <fields>...: its children are read into 'o' */
+    F_TEXT,     /* a text element of 'o': its text (of every element inside too) is collected */
+    F_WC,       /* <writeConstraint> of 'o' */
+    F_WC_RANGE, /* its <range> */
+    F_WC_TEXT,  /* <writeAsRead>, <useEnumeratedValues>, <minimum>, <maximum>: text collected */
+    F_INNER,    /* an element inside a collected text: only its text counts */
+    F_SKIP,     /* an element ignored with all it holds */
 };
 
-static struct srcpos pos_of(const struct parser *p, const xmlNode *n)
+enum wc_part { WC_PART_AS_READ, WC_PART_ENUMERATED, WC_PART_MIN, WC_PART_MAX };
+
+struct frame {
+    enum frame_kind kind;
+    struct svd_node *o;
+    const char *name; /* the element's name (libxml2's dictionary, alive while it parses) */
+    int t;            /* F_TEXT: the enum svd_text; F_WC_TEXT: the enum wc_part */
+    struct srcpos pos;
+};
+
+struct parser {
+    struct svd_reader *rd;
+    xmlParserCtxtPtr ctxt;
+    bool failed;
+    struct svd_tags tags;
+    struct diag_held held; /* the walk's reports, until the file is known well-formed */
+    struct frame *stack;
+    size_t depth, cap;
+    struct buf text; /* the text being collected (F_TEXT, F_WC_TEXT) */
+};
+
+/* The place of the start tag just read (libxml2's tree takes the same line). */
+static struct srcpos here(const struct parser *p)
 {
-    long line = xmlGetLineNo(n);
+    int line = p->ctxt->input ? p->ctxt->input->line : 0;
     return (struct srcpos){p->rd->file, line > 0 ? (uint32_t)line : 0, 0};
 }
 
@@ -64,90 +101,84 @@ static const char *fold_blanks(struct parser *p, const char *s, size_t len)
     return out;
 }
 
-/* The element's text, blanks folded to one space and trimmed, owned by the arena. */
-static const char *text_of(struct parser *p, xmlNode *n)
-{
-    const xmlNode *c = n->children;
-    if (!c)
-        return "";
-    if (!c->next && c->type == XML_TEXT_NODE && c->content) /* the usual shape: read in place */
-        return fold_blanks(p, (const char *)c->content, strlen((const char *)c->content));
-    xmlChar *v = xmlNodeGetContent(n);
-    const char *out = v ? fold_blanks(p, (const char *)v, strlen((const char *)v)) : "";
-    xmlFree(v);
-    return out;
-}
-
-static bool named(const xmlNode *n, const char *name)
-{
-    return strcmp((const char *)n->name, name) == 0;
-}
-
-static struct svd_node *node_new(struct parser *p, enum svd_kind kind, xmlNode *n,
+static struct svd_node *node_new(struct parser *p, enum svd_kind kind, struct srcpos pos,
                                  struct svd_node *parent)
 {
     struct svd_node *o = arena_zalloc(p->rd->a, sizeof(*o));
     o->kind = kind;
-    o->pos = pos_of(p, n);
+    o->pos = pos;
     o->parent = parent;
-    xmlChar *d = n->properties ? xmlGetProp(n, (const xmlChar *)"derivedFrom") : NULL;
-    if (d) {
-        o->derived_from = arena_strdup(p->rd->a, (const char *)d);
-        o->derived_pos = o->pos;
-        xmlFree(d);
-    }
     if (parent)
         arena_push(p->rd->a, (void ***)&parent->kids, &parent->nkids, &parent->cap, o);
     return o;
 }
 
-static void read_node(struct parser *p, struct svd_node *o, xmlNode *n);
+/* The derivedFrom attribute among SAX2's (localname, prefix, URI, value, end) fives. */
+static void derived_from(struct parser *p, struct svd_node *o, int nattrs, const xmlChar **attrs)
+{
+    for (int i = 0; i < nattrs; i++, attrs += 5) {
+        if (strcmp((const char *)attrs[0], "derivedFrom") != 0)
+            continue;
+        const char *v = (const char *)attrs[3];
+        size_t len = (size_t)(attrs[4] - attrs[3]);
+        /* without entity substitution, libxml2 hands an '&' on as "&#38;", for a tree
+         * builder to decode: decoded here as that builder does */
+        xmlChar *dec = memchr(v, '&', len)
+                           ? xmlStringLenDecodeEntities(p->ctxt, attrs[3], (int)len,
+                                                        XML_SUBSTITUTE_REF, 0, 0, 0)
+                           : NULL;
+        o->derived_from = dec ? arena_strdup(p->rd->a, (const char *)dec)
+                              : arena_strndup(p->rd->a, v, len);
+        xmlFree(dec);
+        o->derived_pos = o->pos;
+        return;
+    }
+}
 
 /* A number of <writeConstraint><range>: decimal or 0x hex, as elsewhere in SVD. */
-static bool wc_number(struct parser *p, xmlNode *n, uint64_t *v)
+static bool wc_number(struct parser *p, const struct frame *f, const char *t, uint64_t *v)
 {
-    const char *t = text_of(p, n);
     char *end;
     errno = 0;
     *v = strtoull(t, &end, 0);
     if (!*t || *end || errno || t[0] == '-') {
-        diag_report(p->rd->dg, DIAG_BAD_NUMBER, pos_of(p, n), "'%s' of <%s> is not a number", t,
-                    (const char *)n->name);
+        diag_held_add(&p->held, DIAG_BAD_NUMBER, f->pos, "'%s' of <%s> is not a number", t,
+                      f->name);
         return false;
     }
     return true;
 }
 
 /* <writeConstraint> <writeAsRead>true</...> | <useEnumeratedValues>true</...> |
- * <range><minimum/><maximum/></range> */
-static void read_write_constraint(struct parser *p, struct svd_node *o, xmlNode *n)
+ * <range><minimum/><maximum/></range>: one of its parts ends with its text 't'. */
+static void wc_part_end(struct parser *p, const struct frame *f, const char *t)
 {
-    for (xmlNode *k = n->children; k; k = k->next) {
-        if (k->type != XML_ELEMENT_NODE)
-            continue;
-        if (named(k, "writeAsRead") && strcmp(text_of(p, k), "true") == 0)
-            o->wc.kind = WC_WRITE_AS_READ;
-        else if (named(k, "useEnumeratedValues") && strcmp(text_of(p, k), "true") == 0)
-            o->wc.kind = WC_ENUMERATED;
-        else if (named(k, "range")) {
-            o->wc.kind = WC_RANGE;
-            for (xmlNode *r = k->children; r; r = r->next) {
-                if (r->type == XML_ELEMENT_NODE && named(r, "minimum"))
-                    wc_number(p, r, &o->wc.min);
-                else if (r->type == XML_ELEMENT_NODE && named(r, "maximum"))
-                    wc_number(p, r, &o->wc.max);
-            }
-        }
+    struct model_write_constraint *wc = &f->o->wc;
+    switch ((enum wc_part)f->t) {
+    case WC_PART_AS_READ:
+        if (strcmp(t, "true") == 0)
+            wc->kind = WC_WRITE_AS_READ;
+        break;
+    case WC_PART_ENUMERATED:
+        if (strcmp(t, "true") == 0)
+            wc->kind = WC_ENUMERATED;
+        break;
+    case WC_PART_MIN:
+        wc_number(p, f, t, &wc->min);
+        break;
+    case WC_PART_MAX:
+        wc_number(p, f, t, &wc->max);
+        break;
     }
 }
 
 /* Elements SVD defines that the model does not need: skipped without a word. */
-static bool ignored(const xmlNode *k)
+static bool ignored(const char *name)
 {
     static const char *const names[] = {"vendorExtensions", "sauRegionsConfig", "dimArrayIndex",
                                         "dimableIdentifierType"};
     for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-        if (named(k, names[i]))
+        if (strcmp(name, names[i]) == 0)
             return true;
     return false;
 }
@@ -187,47 +218,124 @@ static int child_kind(enum svd_kind parent, enum svd_tag tag, bool *wrapper)
     return -1;
 }
 
-/* One child element 'k' of 'o' (of wrapper 'in' when not NULL). */
-static void read_child(struct parser *p, struct svd_node *o, xmlNode *k, const xmlNode *in)
+/* What element 'name' is inside object 'o' (inside its wrapper 'in' when not NULL). */
+static struct frame child_frame(struct parser *p, struct svd_node *o, const char *name,
+                                const char *in, int nattrs, const xmlChar **attrs)
 {
-    enum svd_tag tag = svd_tag_of(&p->tags, (const char *)k->name);
+    struct frame f = {.kind = F_SKIP, .o = o, .name = name, .pos = here(p)};
+    enum svd_tag tag = svd_tag_of(&p->tags, name);
     bool wrapper = false;
     int kind = child_kind(o->kind, tag, &wrapper);
     int t = tag <= SVD_TAG__TEXT_END ? (int)tag : -1;
     if (wrapper && !in) {
-        for (xmlNode *c = k->children; c; c = c->next)
-            if (c->type == XML_ELEMENT_NODE)
-                read_child(p, o, c, k);
-        return;
-    }
-    if (kind >= 0 && !wrapper) {
-        struct svd_node *c = node_new(p, (enum svd_kind)kind, k, o);
+        f.kind = F_WRAPPER;
+    } else if (kind >= 0 && !wrapper) {
+        f.kind = F_NODE;
+        f.o = node_new(p, (enum svd_kind)kind, f.pos, o);
+        if (nattrs)
+            derived_from(p, f.o, nattrs, attrs);
         if (kind == SVD_REG || kind == SVD_CLUSTER)
             o->own_regs = true;
-        read_node(p, c, k);
     } else if (t >= 0 && !in) {
         if (o->text[t])
-            diag_report(p->rd->dg, DIAG_SVD_DUPLICATE, pos_of(p, k),
-                        "<%s> is given twice in this <%s>: the later one is taken", svd_text_tag(t),
-                        svd_kind_name(o->kind));
-        o->text[t] = text_of(p, k);
-        o->tpos[t] = pos_of(p, k);
+            diag_held_add(&p->held, DIAG_SVD_DUPLICATE, f.pos,
+                          "<%s> is given twice in this <%s>: the later one is taken",
+                          svd_text_tag(t), svd_kind_name(o->kind));
+        f.kind = F_TEXT;
+        f.t = t;
     } else if (tag == SVD_TAG_WRITE_CONSTRAINT && !in &&
                (o->kind == SVD_REG || o->kind == SVD_FIELD)) {
-        read_write_constraint(p, o, k);
-    } else if (!ignored(k)) {
-        diag_report(p->rd->dg, DIAG_SVD_UNKNOWN, pos_of(p, k),
-                    "element <%s> is not part of an SVD <%s>%s%s%s: ignored", (const char *)k->name,
-                    svd_kind_name(o->kind), in ? " (in <" : "", in ? (const char *)in->name : "",
-                    in ? ">)" : "");
+        f.kind = F_WC;
+    } else if (!ignored(name)) {
+        diag_held_add(&p->held, DIAG_SVD_UNKNOWN, f.pos,
+                      "element <%s> is not part of an SVD <%s>%s%s%s: ignored", name,
+                      svd_kind_name(o->kind), in ? " (in <" : "", in ? in : "", in ? ">)" : "");
+    }
+    return f;
+}
+
+/* What element 'name' is inside the element open in 'up'. */
+static struct frame frame_in(struct parser *p, const struct frame *up, const char *name,
+                             int nattrs, const xmlChar **attrs)
+{
+    struct frame f = {.kind = F_SKIP, .o = up->o, .name = name, .pos = here(p)};
+    switch (up->kind) {
+    case F_NODE:
+        return child_frame(p, up->o, name, NULL, nattrs, attrs);
+    case F_WRAPPER:
+        return child_frame(p, up->o, name, up->name, nattrs, attrs);
+    case F_WC:
+        if (strcmp(name, "writeAsRead") == 0)
+            f.kind = F_WC_TEXT, f.t = WC_PART_AS_READ;
+        else if (strcmp(name, "useEnumeratedValues") == 0)
+            f.kind = F_WC_TEXT, f.t = WC_PART_ENUMERATED;
+        else if (strcmp(name, "range") == 0)
+            f.kind = F_WC_RANGE, up->o->wc.kind = WC_RANGE;
+        return f;
+    case F_WC_RANGE:
+        if (strcmp(name, "minimum") == 0)
+            f.kind = F_WC_TEXT, f.t = WC_PART_MIN;
+        else if (strcmp(name, "maximum") == 0)
+            f.kind = F_WC_TEXT, f.t = WC_PART_MAX;
+        return f;
+    case F_TEXT:
+    case F_WC_TEXT:
+    case F_INNER:
+        f.kind = F_INNER;
+        return f;
+    case F_SKIP:
+        return f;
+    }
+    return f;
+}
+
+static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+                     const xmlChar *uri, int nns, const xmlChar **ns, int nattrs, int ndefaulted,
+                     const xmlChar **attrs)
+{
+    (void)prefix, (void)uri, (void)nns, (void)ns, (void)ndefaulted;
+    struct parser *p = ctx;
+    const char *name = (const char *)localname;
+    struct frame f;
+    if (!p->depth) { /* the root: the device (svd_is_device() said so) */
+        f = (struct frame){.kind = F_NODE, .name = name, .pos = here(p)};
+        f.o = p->rd->device = node_new(p, SVD_DEVICE, f.pos, NULL);
+        if (nattrs)
+            derived_from(p, f.o, nattrs, attrs);
+    } else {
+        f = frame_in(p, &p->stack[p->depth - 1], name, nattrs, attrs);
+    }
+    if (f.kind == F_TEXT || f.kind == F_WC_TEXT)
+        buf_reset(&p->text);
+    if (p->depth == p->cap)
+        p->stack = xgrow(p->stack, &p->cap, p->depth + 1, sizeof(*p->stack));
+    p->stack[p->depth++] = f;
+}
+
+static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri)
+{
+    (void)localname, (void)prefix, (void)uri;
+    struct parser *p = ctx;
+    if (!p->depth)
+        return;
+    const struct frame *f = &p->stack[--p->depth];
+    if (f->kind == F_TEXT) {
+        f->o->text[f->t] = fold_blanks(p, p->text.s, p->text.len);
+        f->o->tpos[f->t] = f->pos;
+    } else if (f->kind == F_WC_TEXT) {
+        wc_part_end(p, f, fold_blanks(p, p->text.s, p->text.len));
     }
 }
 
-static void read_node(struct parser *p, struct svd_node *o, xmlNode *n)
+/* Text and CDATA sections (XML_PARSE_NOCDATA): kept where a text is being collected. */
+static void on_text(void *ctx, const xmlChar *s, int len)
 {
-    for (xmlNode *k = n->children; k; k = k->next)
-        if (k->type == XML_ELEMENT_NODE)
-            read_child(p, o, k, NULL);
+    struct parser *p = ctx;
+    if (p->depth && len > 0) {
+        enum frame_kind k = p->stack[p->depth - 1].kind;
+        if (k == F_TEXT || k == F_WC_TEXT || k == F_INNER)
+            buf_addn(&p->text, (const char *)s, (size_t)len);
+    }
 }
 
 /* libxml2's first error of the document, in our format (the rest follow from it). */
@@ -281,9 +389,38 @@ static bool refuse_dtd(struct parser *p, const char *text, size_t len)
     return true;
 }
 
+/* The parse itself: libxml2 calls on_start, on_end and on_text as it goes; 0 when well-formed. */
+static int parse_events(struct parser *p, const char *text, size_t len)
+{
+    p->ctxt = xmlCreateMemoryParserCtxt(text, (int)len);
+    if (!p->ctxt) {
+        diag_report(p->rd->dg, DIAG_XML_SYNTAX, (struct srcpos){p->rd->file, 0, 0},
+                    "the file is not well-formed XML");
+        return -1;
+    }
+    xmlSAXHandler *sax = p->ctxt->sax;
+    memset(sax, 0, sizeof(*sax));
+    sax->initialized = XML_SAX2_MAGIC;
+    sax->startElementNs = on_start;
+    sax->endElementNs = on_end;
+    sax->characters = on_text;
+    sax->ignorableWhitespace = on_text;
+    sax->serror = on_error;
+    p->ctxt->userData = p;
+    xmlCtxtUseOptions(p->ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES);
+    xmlParseDocument(p->ctxt);
+    bool ok = p->ctxt->wellFormed && !p->failed;
+    xmlFreeParserCtxt(p->ctxt);
+    p->ctxt = NULL;
+    if (!ok && !p->failed)
+        diag_report(p->rd->dg, DIAG_XML_SYNTAX, (struct srcpos){p->rd->file, 0, 0},
+                    "the file is not well-formed XML");
+    return ok ? 0 : -1;
+}
+
 int svd_parse(struct svd_reader *rd, const char *text, size_t len)
 {
-    struct parser p = {.rd = rd};
+    struct parser p = {.rd = rd, .text = BUF_INIT};
     if (refuse_dtd(&p, text, len))
         return -1;
     if (len > (size_t)INT32_MAX) {
@@ -291,27 +428,17 @@ int svd_parse(struct svd_reader *rd, const char *text, size_t len)
                     "the file is larger than 2 GiB");
         return -1;
     }
-    xmlSetStructuredErrorFunc(&p, on_error);
-    /* COMPACT: short texts kept inside their node, a malloc and a free fewer each; the tree is
-     * only read */
-    int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS |
-                  XML_PARSE_COMPACT;
-    xmlDoc *doc = xmlReadMemory(text, (int)len, NULL, NULL, options);
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    if (!doc || p.failed) {
-        if (!p.failed)
-            diag_report(rd->dg, DIAG_XML_SYNTAX, (struct srcpos){rd->file, 0, 0},
-                        "the file is not well-formed XML");
-        xmlFreeDoc(doc);
-        return -1;
-    }
-    xmlNode *root = xmlDocGetRootElement(doc);
     svd_tags_init(&p.tags);
-    rd->device = node_new(&p, SVD_DEVICE, root, NULL);
-    read_node(&p, rd->device, root);
+    int rc = parse_events(&p, text, len);
+    if (rc == 0)
+        diag_held_flush(&p.held, rd->dg, 0);
+    else
+        rd->device = NULL;
+    diag_held_release(&p.held);
     svd_tags_release(&p.tags);
-    xmlFreeDoc(doc);
-    return 0;
+    free(p.stack);
+    buf_release(&p.text);
+    return rc;
 }
 
 /* The first 'w' in text[0, len), or NULL. */

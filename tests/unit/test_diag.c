@@ -140,6 +140,35 @@ static void test_read_stream(void **state)
     unlink(tmp_path("s.txt"));
 }
 
+/* ---------------------------------------------------------------- held reports */
+
+/* Held reports say nothing until flushed; then they come in the order held (a note after its
+ * report), and what was truncated away never comes. */
+static void test_held_flush_in_order(void **state)
+{
+    (void)state;
+    struct diag dg;
+    diag_init(&dg, NULL);
+    uint32_t f = diag_add_file(&dg, "t.svd");
+    struct diag_held h = {0};
+    diag_held_add(&h, DIAG_SCHEMA, (struct srcpos){f, 3, 0}, "first %d", 1);
+    diag_held_add(&h, DIAG_SCHEMA, (struct srcpos){f, 5, 0}, "second");
+    diag_held_add(&h, DIAG_SCHEMA, (struct srcpos){f, 9, 0}, "dropped");
+    diag_held_truncate(&h, 2);
+    assert_int_equal(dg.nerrors, 0);
+    assert_string_equal(dg.text.s, "");
+    diag_held_flush(&h, &dg, 0);
+    assert_int_equal(h.n, 0);
+    assert_int_equal(dg.nerrors, 2);
+    assert_string_equal(dg.text.s, "t.svd:3: error: first 1\n"
+                                   "t.svd:5: error: second\n");
+    diag_held_add(&h, DIAG_SCHEMA, (struct srcpos){f, 7, 0}, "never said");
+    diag_held_release(&h);
+    assert_null(h.d);
+    assert_int_equal(dg.nerrors, 2);
+    diag_release(&dg);
+}
+
 /* ---------------------------------------------------------------- carets */
 
 static void caret_case(const char *text, uint32_t line, uint32_t col, const char *want)
@@ -398,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_read_input_regular),
         cmocka_unit_test(test_read_input_refuses_other_kinds),
         cmocka_unit_test(test_read_stream),
+        cmocka_unit_test(test_held_flush_in_order),
         cmocka_unit_test(test_caret_layout),
         cmocka_unit_test(test_caret_rereads_only_the_same_file),
         cmocka_unit_test(test_caret_wide_line_numbers),
