@@ -675,9 +675,11 @@ static void over_limit(struct render *r, const struct mus_template *t, const str
 
 static void render_range(struct render *r, const struct mus_template *t, size_t from, size_t to)
 {
-    for (size_t i = from; i < to && !r->abort;) {
+    if (r->abort)
+        return;
+    for (size_t i = from; i < to;) {
         const struct node *n = &t->nodes[i];
-        if (r->opt->sink && r->out->len >= MUS_SINK_CHUNK && !r->failed)
+        if (r->out->len >= MUS_SINK_CHUNK && r->opt->sink && !r->failed)
             hand_over(r); /* between two tags: no caller holds an offset into 'out' */
         if (++r->work > r->work_end) {
             over_limit(r, t, n);
@@ -704,8 +706,11 @@ static void render_range(struct render *r, const struct mus_template *t, size_t 
             render_block(r, t, i);
             break;
         }
-        if (r->over)
-            over_limit(r, t, n);
+        if (r->abort) { /* set with 'over' too */
+            if (r->over)
+                over_limit(r, t, n);
+            break;
+        }
         i = n->end > i ? n->end : i + 1;
     }
 }
