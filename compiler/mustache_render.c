@@ -260,7 +260,7 @@ static void flush_indent(struct render *r)
 /* Template text, indented line by line while an indentation is in force. */
 static void emit_text(struct render *r, const char *s, size_t len)
 {
-    if (r->indent.len == r->ind_from && r->strip == 0 && r->strip_left == 0) {
+    if (r->indent.len == r->ind_from && r->strip == 0) { /* strip_left is at most strip */
         if (room(r, len))
             buf_addn(r->out, s, len);
         return;
@@ -711,7 +711,7 @@ static void render_range(struct render *r, const struct mus_template *t, size_t 
                 over_limit(r, t, n);
             break;
         }
-        i = n->end > i ? n->end : i + 1;
+        i = n->end;
     }
 }
 
