@@ -210,10 +210,10 @@ static void json_byte(struct buf *out, const char *s, size_t len, size_t i)
 }
 
 /*
- * From s[i], the first byte the table marks for 'kind' (mus_escape() copied
- * the plain bytes before it), to the end: each marked byte through the
- * kind's function, each plain run after it at once. Out of line: most values
- * have no marked byte, and the call without this loop saves no registers.
+ * 's' whose first byte the table marks for 'kind' is s[i]: the plain bytes
+ * before it, then each marked byte through the kind's function and each
+ * plain run after it at once. Out of line: most values have no marked byte,
+ * and mus_escape() without this loop keeps nothing across a call.
  */
 static __attribute__((noinline)) void escape_from(struct buf *out, enum mus_escape kind,
                                                   const char *s, size_t len, size_t i)
@@ -224,6 +224,7 @@ static __attribute__((noinline)) void escape_from(struct buf *out, enum mus_esca
         [MUS_ESCAPE_MARKDOWN] = markdown_byte,
         [MUS_ESCAPE_JSON] = json_byte};
     unsigned bit = 1u << kind;
+    buf_addn(out, s, i);
     while (i < len) {
         one_byte[kind](out, s, len, i++);
         size_t run = plain_run(s, len, i, bit);
@@ -235,9 +236,10 @@ static __attribute__((noinline)) void escape_from(struct buf *out, enum mus_esca
 void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len)
 {
     size_t first = kind == MUS_ESCAPE_NONE ? len : plain_run(s, len, 0, 1u << kind);
-    buf_addn(out, s, first);
     if (first < len)
         escape_from(out, kind, s, len, first);
+    else
+        buf_addn(out, s, len);
 }
 
 bool mus_escape_parse(const char *word, enum mus_escape *kind)
