@@ -307,7 +307,8 @@ static void add_int(struct buf *out, long long i)
 static void render_var(struct render *r, const struct mus_template *t, const struct node *n)
 {
     const struct dt *v = resolve(r, t, n, true);
-    flush_indent(r);
+    if (r->pending) /* rarely: the call is made only then */
+        flush_indent(r);
     r->strip_left = 0;
     if (!v || r->over)
         return;
