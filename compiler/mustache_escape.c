@@ -80,29 +80,31 @@ static const unsigned char special[256] = {
     [']'] = SP_MD,
     ['_'] = SP_MD};
 
-/* The end of the run of bytes from 'i' on that 'bit''s escaping copies as they are. */
-static size_t plain_run(const char *s, size_t len, size_t i, unsigned bit)
+/* The table's entries of the 4 bytes at u, joined: one test for all of them. */
+static inline unsigned special4(const unsigned char *u)
 {
-    while (i < len && !(special[(unsigned char)s[i]] & bit))
+    return special[u[0]] | special[u[1]] | special[u[2]] | special[u[3]];
+}
+
+/*
+ * The end of the run of bytes from 'i' on that 'bit''s escaping copies as
+ * they are. Eight bytes, then four, are tested at once: most values (names,
+ * numbers) hold no marked byte, and a test per byte cost more than the
+ * table's reads.
+ */
+static inline size_t plain_run(const char *s, size_t len, size_t i, unsigned bit)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (len - i >= 8 && !((special4(u + i) | special4(u + i + 4)) & bit))
+        i += 8;
+    if (len - i >= 4 && !(special4(u + i) & bit))
+        i += 4;
+    while (i < len && !(special[u[i]] & bit))
         i++;
     return i;
 }
 
-/* Copies s, the plain runs for 'bit' at once, each byte the table marks through one(). */
-static void escape_runs(struct buf *out, const char *s, size_t len, unsigned bit,
-                        void (*one)(struct buf *, unsigned char))
-{
-    for (size_t i = 0; i < len; i++) {
-        size_t run = plain_run(s, len, i, bit);
-        buf_addn(out, s + i, run - i);
-        if (run == len)
-            break;
-        i = run;
-        one(out, (unsigned char)s[i]);
-    }
-}
-
-static void html_byte(struct buf *out, unsigned char ch)
+static void html_entity(struct buf *out, unsigned char ch)
 {
     switch (ch) {
     case '&':
@@ -120,9 +122,10 @@ static void html_byte(struct buf *out, unsigned char ch)
     }
 }
 
-static void escape_html(struct buf *out, const char *s, size_t len)
+static void html_byte(struct buf *out, const char *s, size_t len, size_t i)
 {
-    escape_runs(out, s, len, SP_HTML, html_byte);
+    (void)len;
+    html_entity(out, (unsigned char)s[i]);
 }
 
 static bool at_line_end(const char *s, size_t len, size_t i)
@@ -131,7 +134,7 @@ static bool at_line_end(const char *s, size_t len, size_t i)
 }
 
 /* One byte the table marks for C at s[i]: what goes out in its place. */
-static void escape_c_byte(struct buf *out, const char *s, size_t len, size_t i)
+static void c_byte(struct buf *out, const char *s, size_t len, size_t i)
 {
     char c = s[i], next = i + 1 < len ? s[i + 1] : '\0';
     if ((c == '/' && next == '*') || (c == '*' && next == '/') || (c == '?' && next == '?')) {
@@ -146,18 +149,6 @@ static void escape_c_byte(struct buf *out, const char *s, size_t len, size_t i)
     } else if (c == '/' || c == '*' || c == '?') {
         buf_addc(out, c);
     } /* else a control character: dropped */
-}
-
-static void escape_c(struct buf *out, const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        size_t run = plain_run(s, len, i, SP_C);
-        buf_addn(out, s + i, run - i);
-        if (run == len)
-            break;
-        i = run;
-        escape_c_byte(out, s, len, i);
-    }
 }
 
 static bool is_word_char(char c)
@@ -180,42 +171,37 @@ static bool underscore_is_markup(const char *s, size_t len, size_t i)
     return lo == 0 || !is_word_char(s[lo - 1]) || hi + 1 == len || !is_word_char(s[hi + 1]);
 }
 
-static void escape_markdown(struct buf *out, const char *s, size_t len)
+static void markdown_byte(struct buf *out, const char *s, size_t len, size_t i)
 {
-    for (size_t i = 0; i < len; i++) {
-        size_t run = plain_run(s, len, i, SP_MD);
-        buf_addn(out, s + i, run - i);
-        if (run == len)
-            break;
-        i = run;
-        switch (s[i]) {
-        case '_':
-            if (underscore_is_markup(s, len, i))
-                buf_addc(out, '\\');
-            buf_addc(out, '_');
-            break;
-        case '<':
-        case '>':
-        case '&':
-            html_byte(out, (unsigned char)s[i]);
-            break;
-        case '\n':
-            buf_addn(out, "<br>", 4);
-            break;
-        case '\r':
-            break;
-        default: /* | \ ` * ~ [ ] */
+    switch (s[i]) {
+    case '_':
+        if (underscore_is_markup(s, len, i))
             buf_addc(out, '\\');
-            buf_addc(out, s[i]);
-            break;
-        }
+        buf_addc(out, '_');
+        break;
+    case '<':
+    case '>':
+    case '&':
+        html_entity(out, (unsigned char)s[i]);
+        break;
+    case '\n':
+        buf_addn(out, "<br>", 4);
+        break;
+    case '\r':
+        break;
+    default: /* | \ ` * ~ [ ] */
+        buf_addc(out, '\\');
+        buf_addc(out, s[i]);
+        break;
     }
 }
 
 /* In a JSON string: '"' and '\\' with a backslash, control characters as \\u00XX (RFC 8259 7). */
-static void json_byte(struct buf *out, unsigned char ch)
+static void json_byte(struct buf *out, const char *s, size_t len, size_t i)
 {
+    unsigned char ch = (unsigned char)s[i];
     char tmp[8];
+    (void)len;
     if (ch == '"' || ch == '\\')
         snprintf(tmp, sizeof(tmp), "\\%c", ch);
     else
@@ -223,30 +209,37 @@ static void json_byte(struct buf *out, unsigned char ch)
     buf_adds(out, tmp);
 }
 
-static void escape_json(struct buf *out, const char *s, size_t len)
+/*
+ * 's' whose first byte the table marks for 'kind' is s[i]: the plain bytes
+ * before it, then each marked byte through the kind's function and each
+ * plain run after it at once. Out of line: most values have no marked byte,
+ * and mus_escape() without this loop keeps nothing across a call.
+ */
+static __attribute__((noinline)) void escape_from(struct buf *out, enum mus_escape kind,
+                                                  const char *s, size_t len, size_t i)
 {
-    escape_runs(out, s, len, SP_JSON, json_byte);
+    static void (*const one_byte[])(struct buf *, const char *, size_t, size_t) = {
+        [MUS_ESCAPE_HTML] = html_byte,
+        [MUS_ESCAPE_C] = c_byte,
+        [MUS_ESCAPE_MARKDOWN] = markdown_byte,
+        [MUS_ESCAPE_JSON] = json_byte};
+    unsigned bit = 1u << kind;
+    buf_addn(out, s, i);
+    while (i < len) {
+        one_byte[kind](out, s, len, i++);
+        size_t run = plain_run(s, len, i, bit);
+        buf_addn(out, s + i, run - i);
+        i = run;
+    }
 }
 
 void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len)
 {
-    switch (kind) {
-    case MUS_ESCAPE_HTML:
-        escape_html(out, s, len);
-        break;
-    case MUS_ESCAPE_C:
-        escape_c(out, s, len);
-        break;
-    case MUS_ESCAPE_MARKDOWN:
-        escape_markdown(out, s, len);
-        break;
-    case MUS_ESCAPE_JSON:
-        escape_json(out, s, len);
-        break;
-    case MUS_ESCAPE_NONE:
+    size_t first = kind == MUS_ESCAPE_NONE ? len : plain_run(s, len, 0, 1u << kind);
+    if (first < len)
+        escape_from(out, kind, s, len, first);
+    else
         buf_addn(out, s, len);
-        break;
-    }
 }
 
 bool mus_escape_parse(const char *word, enum mus_escape *kind)

@@ -2,9 +2,10 @@
  * mustache_int.h - what the parser (mustache_parse.c) and the renderer
  * (mustache_render.c) share: the compiled template (see mustache.h for the contract).
  *
- * A compiled template is a flat array of nodes in document order; a node
- * that has children (section, inverted section, parent, block) records the
- * index just past its last child, so rendering is a loop over index ranges.
+ * A compiled template is a flat array of nodes in document order; each node
+ * records the index just past its last child (section, inverted section,
+ * parent, block; its own plus one for a node without children), so rendering
+ * is a loop over index ranges that goes on at 'end'.
  * The parser makes one pass over the text: it tracks whether the current
  * line holds anything but blanks and which node holds the line's first
  * text, so a standalone tag trims its line without rescanning it.
@@ -43,7 +44,7 @@ struct node {
     bool leading;      /* only blanks before the tag on its line */
     bool indent_first; /* BLOCK: the indentation applies to the first line too */
     uint32_t line, col;
-    uint32_t end;     /* nodes with children: index just past the last child */
+    uint32_t end;     /* index just past the last child (a node without any: its own plus 1) */
     const char *text; /* TEXT: into the template's copy of the source */
     size_t len;
     const char *name;  /* the name as written (without '*'); owned by the template's arena */

@@ -52,6 +52,7 @@ static struct node *node_add(struct parser *p, enum node_kind kind, const struct
     struct node *n = &t->nodes[t->n++];
     memset(n, 0, sizeof(*n));
     n->kind = kind;
+    n->end = (uint32_t)t->n; /* no children yet: the next node follows */
     if (tg) {
         n->line = tg->line;
         n->col = tg->col;

@@ -260,7 +260,7 @@ static void flush_indent(struct render *r)
 /* Template text, indented line by line while an indentation is in force. */
 static void emit_text(struct render *r, const char *s, size_t len)
 {
-    if (r->indent.len == r->ind_from && r->strip == 0 && r->strip_left == 0) {
+    if (r->indent.len == r->ind_from && r->strip == 0) { /* strip_left is at most strip */
         if (room(r, len))
             buf_addn(r->out, s, len);
         return;
@@ -307,7 +307,8 @@ static void add_int(struct buf *out, long long i)
 static void render_var(struct render *r, const struct mus_template *t, const struct node *n)
 {
     const struct dt *v = resolve(r, t, n, true);
-    flush_indent(r);
+    if (r->pending) /* rarely: the call is made only then */
+        flush_indent(r);
     r->strip_left = 0;
     if (!v || r->over)
         return;
@@ -675,9 +676,11 @@ static void over_limit(struct render *r, const struct mus_template *t, const str
 
 static void render_range(struct render *r, const struct mus_template *t, size_t from, size_t to)
 {
-    for (size_t i = from; i < to && !r->abort;) {
+    if (r->abort)
+        return;
+    for (size_t i = from; i < to;) {
         const struct node *n = &t->nodes[i];
-        if (r->opt->sink && r->out->len >= MUS_SINK_CHUNK && !r->failed)
+        if (r->out->len >= MUS_SINK_CHUNK && r->opt->sink && !r->failed)
             hand_over(r); /* between two tags: no caller holds an offset into 'out' */
         if (++r->work > r->work_end) {
             over_limit(r, t, n);
@@ -704,9 +707,12 @@ static void render_range(struct render *r, const struct mus_template *t, size_t 
             render_block(r, t, i);
             break;
         }
-        if (r->over)
-            over_limit(r, t, n);
-        i = n->end > i ? n->end : i + 1;
+        if (r->abort) { /* set with 'over' too */
+            if (r->over)
+                over_limit(r, t, n);
+            break;
+        }
+        i = n->end;
     }
 }
 
