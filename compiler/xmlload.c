@@ -94,7 +94,8 @@ static void scan_release(struct scan *sc)
 
 static void scan_keepn(struct scan *sc, const char *s, size_t n)
 {
-    sc->buf = xgrow(sc->buf, &sc->cap, sc->len + n, 1);
+    if (sc->len + n > sc->cap) /* no call for each piece of a tag (some ten a tag) */
+        sc->buf = xgrow(sc->buf, &sc->cap, sc->len + n, 1);
     memcpy(sc->buf + sc->len, s, n);
     sc->len += n;
 }
