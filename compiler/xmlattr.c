@@ -69,13 +69,9 @@ void xl_note(struct loader *ld, struct srcpos pos, const char *fmt, ...)
 }
 
 /* The element's position: its file, the line of its '<', col 0. */
-struct srcpos xl_pos_of(struct loader *ld, xmlNode *n)
+struct srcpos xl_pos_of(struct loader *ld, const struct xl_elem *n)
 {
-    uint64_t v = (uint64_t)(uintptr_t)n->_private;
-    if (v)
-        return (struct srcpos){ld->rf->f->index, (uint32_t)(v >> 32), 0};
-    long line = xmlGetLineNo(n);
-    return (struct srcpos){ld->rf->f->index, line > 0 ? (uint32_t)line : 0, 0};
+    return (struct srcpos){ld->rf->f->index, n->line, 0};
 }
 
 /* Position of byte 'i' of the current element's start tag. */
@@ -98,10 +94,10 @@ static struct srcpos tag_pos(struct loader *ld, size_t i)
  * being loaded): of the first character of its value ('value'), else of
  * its name; SIZE_MAX when it cannot be found.
  */
-static size_t attr_offset(struct loader *ld, xmlNode *n, const char *name, bool value)
+static size_t attr_offset(struct loader *ld, const struct xl_elem *n, const char *name, bool value)
 {
     const struct rfile *rf = ld->rf;
-    if (n != rf->node || rf->tag.len == 0)
+    if (n != &rf->el || rf->tag.len == 0)
         return SIZE_MAX;
     const char *t = rf->sc.buf + rf->tag.start;
     size_t len = rf->tag.len, nlen = strlen(name), i = 1;
@@ -132,7 +128,7 @@ static size_t attr_offset(struct loader *ld, xmlNode *n, const char *name, bool 
 }
 
 /* Position of attribute 'name' itself (its name) in the start tag; the element's when unknown. */
-struct srcpos xl_attr_pos(struct loader *ld, xmlNode *n, const char *name)
+struct srcpos xl_attr_pos(struct loader *ld, const struct xl_elem *n, const char *name)
 {
     size_t i = attr_offset(ld, n, name, false);
     return i == SIZE_MAX ? xl_pos_of(ld, n) : tag_pos(ld, i);
@@ -143,7 +139,7 @@ struct srcpos xl_attr_pos(struct loader *ld, xmlNode *n, const char *name)
  * attribute 'name': a character or entity reference in the raw text counts
  * as one character. Line only when the value cannot be found.
  */
-struct srcpos xl_value_pos(struct loader *ld, xmlNode *n, const char *name, size_t off)
+struct srcpos xl_value_pos(struct loader *ld, const struct xl_elem *n, const char *name, size_t off)
 {
     size_t i = attr_offset(ld, n, name, true);
     if (i == SIZE_MAX)
@@ -164,70 +160,64 @@ struct srcpos xl_value_pos(struct loader *ld, xmlNode *n, const char *name, size
 /* ---------------------------------------------------------------- values */
 
 /* A value of attribute 'attr' that xmlvalue.c refused, reported where it goes wrong. */
-void xl_report_value(struct loader *ld, xmlNode *n, const char *attr,
+void xl_report_value(struct loader *ld, const struct xl_elem *n, const char *attr,
                      const struct value_error *err)
 {
     xl_report(ld, err->code, xl_value_pos(ld, n, attr, err->at), "%s", err->msg);
 }
 
 /*
- * Attribute 'name' of 'n', or NULL when absent; copied into the arena when
- * 'keep', else borrowed from libxml2 where it can be (valid while 'n' is
- * loaded: for values parsed or folded at once, a million registers' numbers
- * are not kept twice). A value the parser left as one text node (always, for
- * our specs: entities are refused) is read straight from it;
- * xmlGetNoNsProp() would first make a malloc'd copy, and this runs for every
- * attribute of every field.
+ * Attribute 'name' of 'n' (not in a namespace), or NULL when absent;
+ * copied into the arena when 'keep', else borrowed (valid while 'n' is
+ * loaded: for values parsed or folded at once, a million registers'
+ * numbers are not kept twice).
  */
-static const char *attr_value(struct loader *ld, xmlNode *n, const char *name, bool keep)
+static const char *attr_value(struct loader *ld, const struct xl_elem *n, const char *name,
+                              bool keep)
 {
-    xmlAttr *at = n->properties;
-    for (; at; at = at->next) {
+    for (size_t i = 0; i < n->nattrs; i++) {
+        const struct xl_attr *at = &n->attrs[i];
         /* the first byte first: most of an element's attributes differ there */
-        if (at->ns || at->name[0] != (xmlChar)name[0] || strcmp((const char *)at->name, name) != 0)
+        if (at->uri || at->name[0] != name[0] || strcmp(at->name, name) != 0)
             continue;
-        xmlNode *t = at->children;
-        if (!t)
-            return "";
-        if (t->type == XML_TEXT_NODE && !t->next)
-            return keep ? arena_strdup(ld->a, (const char *)t->content) : (const char *)t->content;
-        break;
+        return keep ? arena_strdup(ld->a, at->value) : at->value;
     }
-    if (!at) /* absent: no DTD (the scanner refuses one) gives defaults to look for */
-        return NULL;
-    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
-    if (!v)
-        return NULL;
-    const char *s = arena_strdup(ld->a, (const char *)v);
-    xmlFree(v);
-    return s;
+    return NULL; /* no DTD (the scanner refuses one) gives defaults to look for */
 }
 
-const char *xl_get(struct loader *ld, xmlNode *n, const char *name)
+bool xl_has(const struct xl_elem *n, const char *name)
+{
+    for (size_t i = 0; i < n->nattrs; i++)
+        if (strcmp(n->attrs[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+const char *xl_get(struct loader *ld, const struct xl_elem *n, const char *name)
 {
     return attr_value(ld, n, name, true);
 }
 
-const char *xl_peek(struct loader *ld, xmlNode *n, const char *name)
+const char *xl_peek(struct loader *ld, const struct xl_elem *n, const char *name)
 {
     return attr_value(ld, n, name, false);
 }
 
-bool xl_get_bool(struct loader *ld, xmlNode *n, const char *name)
+bool xl_get_bool(struct loader *ld, const struct xl_elem *n, const char *name)
 {
     const char *v = xl_peek(ld, n, name);
     return v && strcmp(v, "true") == 0;
 }
 
 /* The desc= attribute (folded), else NULL; a <desc> child replaces it (end_element()). */
-const char *xl_desc_of(struct loader *ld, xmlNode *n)
+const char *xl_desc_of(struct loader *ld, const struct xl_elem *n)
 {
     const char *d = xl_peek(ld, n, "desc");
     return d ? value_fold_text(ld->a, d) : NULL;
 }
 
 /* Numeric attribute: false when absent or invalid (reported). */
-bool xl_get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *out)
+bool xl_get_num(struct loader *ld, const struct xl_elem *n, const char *name, uint64_t *out)
 {
     const char *v = xl_peek(ld, n, name);
     if (!v)
@@ -243,7 +233,7 @@ bool xl_get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *out)
  * A number stored in an 'unsigned' (width, size, index). A larger one is
  * reported here, as written: stored, it would be some other number.
  */
-bool xl_get_num_max(struct loader *ld, xmlNode *n, const char *name, uint64_t max,
+bool xl_get_num_max(struct loader *ld, const struct xl_elem *n, const char *name, uint64_t max,
                     uint64_t *out)
 {
     uint64_t v;
@@ -258,13 +248,13 @@ bool xl_get_num_max(struct loader *ld, xmlNode *n, const char *name, uint64_t ma
     return true;
 }
 
-unsigned xl_get_uint(struct loader *ld, xmlNode *n, const char *name, unsigned dflt)
+unsigned xl_get_uint(struct loader *ld, const struct xl_elem *n, const char *name, unsigned dflt)
 {
     uint64_t v;
     return xl_get_num_max(ld, n, name, UINT_MAX, &v) ? (unsigned)v : dflt;
 }
 
-static void cite_of(struct loader *ld, xmlNode *n, struct model_cite *c)
+static void cite_of(struct loader *ld, const struct xl_elem *n, struct model_cite *c)
 {
     c->src = xl_get(ld, n, "src");
     c->table = xl_get(ld, n, "table");
@@ -274,7 +264,7 @@ static void cite_of(struct loader *ld, xmlNode *n, struct model_cite *c)
     c->pos = xl_pos_of(ld, n);
 }
 
-struct srcpos xl_doc_of(struct loader *ld, xmlNode *n, const char **desc, struct model_cite *c)
+struct srcpos xl_doc_of(struct loader *ld, const struct xl_elem *n, const char **desc, struct model_cite *c)
 {
     if (desc)
         *desc = xl_desc_of(ld, n);
@@ -282,7 +272,7 @@ struct srcpos xl_doc_of(struct loader *ld, xmlNode *n, const char **desc, struct
     return c->pos;
 }
 
-struct model_role xl_role_of(struct loader *ld, xmlNode *n, const char *name)
+struct model_role xl_role_of(struct loader *ld, const struct xl_elem *n, const char *name)
 {
     return (struct model_role){xl_get(ld, n, name), NULL};
 }

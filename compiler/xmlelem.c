@@ -18,7 +18,7 @@
 /* ---------------------------------------------------------------- registers */
 
 /* name="BASE" or name="BASE{HI-LO}" / "BASE{LO-HI}" */
-static void parse_reg_name(struct loader *ld, xmlNode *n, struct model_reg *r)
+static void parse_reg_name(struct loader *ld, const struct xl_elem *n, struct model_reg *r)
 {
     struct value_array_name an;
     struct value_error err;
@@ -33,7 +33,7 @@ static void parse_reg_name(struct loader *ld, xmlNode *n, struct model_reg *r)
 }
 
 /* <field name= bits= access= reset= desc=> <desc/> <value/>* </field> */
-struct model_value *xl_load_value(struct loader *ld, xmlNode *n)
+struct model_value *xl_load_value(struct loader *ld, const struct xl_elem *n)
 {
     struct model_value *v = arena_zalloc(ld->a, sizeof(*v));
     v->name = xl_get(ld, n, "name");
@@ -44,7 +44,7 @@ struct model_value *xl_load_value(struct loader *ld, xmlNode *n)
     return v;
 }
 
-static struct model_field *new_field(struct loader *ld, xmlNode *n, struct model_reg *r)
+static struct model_field *new_field(struct loader *ld, const struct xl_elem *n, struct model_reg *r)
 {
     struct model_field *f = arena_zalloc(ld->a, sizeof(*f));
     const char *bits = xl_peek(ld, n, "bits");
@@ -58,7 +58,7 @@ static struct model_field *new_field(struct loader *ld, xmlNode *n, struct model
     return f;
 }
 
-struct model_field *xl_load_field(struct loader *ld, xmlNode *n, struct model_reg *r)
+struct model_field *xl_load_field(struct loader *ld, const struct xl_elem *n, struct model_reg *r)
 {
     struct model_field *f = new_field(ld, n, r);
     f->name = xl_get(ld, n, "name");
@@ -71,7 +71,7 @@ struct model_field *xl_load_field(struct loader *ld, xmlNode *n, struct model_re
 }
 
 /* <gap bits= access= why=>: an implicit field named rsv (ig for access ig, gap for access gap) */
-struct model_field *xl_load_gap(struct loader *ld, xmlNode *n, struct model_reg *r)
+struct model_field *xl_load_gap(struct loader *ld, const struct xl_elem *n, struct model_reg *r)
 {
     struct model_field *f = new_field(ld, n, r);
     bool named = f->access_text && (strcmp(f->access_text, "ig") == 0 ||
@@ -87,7 +87,7 @@ struct model_field *xl_load_gap(struct loader *ld, xmlNode *n, struct model_reg 
 }
 
 /* <rule name= expr= cite...>message</rule> */
-struct model_rule *xl_load_rule(struct loader *ld, xmlNode *n)
+struct model_rule *xl_load_rule(struct loader *ld, const struct xl_elem *n)
 {
     struct model_rule *ru = arena_zalloc(ld->a, sizeof(*ru));
     ru->name = xl_get(ld, n, "name");
@@ -107,7 +107,7 @@ struct model_rule *xl_load_rule(struct loader *ld, xmlNode *n)
 }
 
 /* <metric name= formula= unit= scale= desc= cite...> (docs/regspec.md, "Metrics") */
-struct model_metric *xl_load_metric(struct loader *ld, xmlNode *n)
+struct model_metric *xl_load_metric(struct loader *ld, const struct xl_elem *n)
 {
     struct model_metric *m = arena_zalloc(ld->a, sizeof(*m));
     m->name = xl_get(ld, n, "name");
@@ -138,7 +138,7 @@ struct model_metric *xl_load_metric(struct loader *ld, xmlNode *n)
 }
 
 /* <at instance= address=> */
-struct model_at *xl_load_at(struct loader *ld, xmlNode *n)
+struct model_at *xl_load_at(struct loader *ld, const struct xl_elem *n)
 {
     struct model_at *at = arena_zalloc(ld->a, sizeof(*at));
     at->instance_name = xl_get(ld, n, "instance");
@@ -148,7 +148,7 @@ struct model_at *xl_load_at(struct loader *ld, xmlNode *n)
 }
 
 /* address= and stride=, or addresses=: which the register gives, and whether they fit its form. */
-static void load_reg_address(struct loader *ld, xmlNode *n, struct model_reg *r)
+static void load_reg_address(struct loader *ld, const struct xl_elem *n, struct model_reg *r)
 {
     const char *address = xl_peek(ld, n, "address"), *stride = xl_peek(ld, n, "stride");
     const char *addresses = xl_peek(ld, n, "addresses");
@@ -194,7 +194,7 @@ static void load_reg_address(struct loader *ld, xmlNode *n, struct model_reg *r)
 }
 
 /* <register name= space= address= stride= | addresses= width= size= reset= gaps= desc= cite...> */
-struct model_reg *xl_load_register(struct loader *ld, xmlNode *n, struct model_block *b)
+struct model_reg *xl_load_register(struct loader *ld, const struct xl_elem *n, struct model_block *b)
 {
     struct model_reg *r = arena_zalloc(ld->a, sizeof(*r));
     r->pos = xl_pos_of(ld, n);
@@ -217,7 +217,7 @@ struct model_reg *xl_load_register(struct loader *ld, xmlNode *n, struct model_b
 /* ---------------------------------------------------------------- events */
 
 /* <set register= field= value=> */
-struct model_set *xl_load_set(struct loader *ld, xmlNode *n)
+struct model_set *xl_load_set(struct loader *ld, const struct xl_elem *n)
 {
     struct model_set *s = arena_zalloc(ld->a, sizeof(*s));
     s->reg_name = xl_get(ld, n, "register");
@@ -228,7 +228,7 @@ struct model_set *xl_load_set(struct loader *ld, xmlNode *n)
 }
 
 /* <event name= code= umask= counters=> (<set/>|<sub/>)* or <sub name= umask= counters=> <set/>* */
-struct model_event *xl_load_event(struct loader *ld, xmlNode *n, struct model_events *t,
+struct model_event *xl_load_event(struct loader *ld, const struct xl_elem *n, struct model_events *t,
                                   struct model_event *parent)
 {
     struct model_event *e = arena_zalloc(ld->a, sizeof(*e));
@@ -264,7 +264,7 @@ struct model_event *xl_load_event(struct loader *ld, xmlNode *n, struct model_ev
 }
 
 /* <events register= code-field= umask-field= title=> <event/>* */
-struct model_events *xl_load_events(struct loader *ld, xmlNode *n, struct model_block *b)
+struct model_events *xl_load_events(struct loader *ld, const struct xl_elem *n, struct model_block *b)
 {
     struct model_events *t = arena_zalloc(ld->a, sizeof(*t));
     t->reg_name = xl_get(ld, n, "register");
@@ -279,7 +279,7 @@ struct model_events *xl_load_events(struct loader *ld, xmlNode *n, struct model_
 /* ---------------------------------------------------------------- pmon */
 
 /* <filter register= field= match= traffic= perf= example= desc=> */
-struct model_filter *xl_load_filter(struct loader *ld, xmlNode *n)
+struct model_filter *xl_load_filter(struct loader *ld, const struct xl_elem *n)
 {
     struct model_filter *f = arena_zalloc(ld->a, sizeof(*f));
     f->reg_name = xl_get(ld, n, "register");
@@ -293,7 +293,7 @@ struct model_filter *xl_load_filter(struct loader *ld, xmlNode *n)
 }
 
 /* <unmodelled-filter name= what= desc=> */
-struct model_unmodelled_filter *xl_load_unmodelled_filter(struct loader *ld, xmlNode *n)
+struct model_unmodelled_filter *xl_load_unmodelled_filter(struct loader *ld, const struct xl_elem *n)
 {
     struct model_unmodelled_filter *f = arena_zalloc(ld->a, sizeof(*f));
     f->name = xl_get(ld, n, "name");
@@ -303,7 +303,7 @@ struct model_unmodelled_filter *xl_load_unmodelled_filter(struct loader *ld, xml
 }
 
 /* <rdpmc processor= first= high-zero=> */
-struct model_rdpmc *xl_load_rdpmc(struct loader *ld, xmlNode *n)
+struct model_rdpmc *xl_load_rdpmc(struct loader *ld, const struct xl_elem *n)
 {
     struct model_rdpmc *r = arena_zalloc(ld->a, sizeof(*r));
     r->processor = xl_get(ld, n, "processor");
@@ -314,7 +314,7 @@ struct model_rdpmc *xl_load_rdpmc(struct loader *ld, xmlNode *n)
 }
 
 /* direction-field= direction-up= direction-down= direction-up-down= of <counters> */
-static void load_directions(struct loader *ld, xmlNode *n, struct model_counters *c)
+static void load_directions(struct loader *ld, const struct xl_elem *n, struct model_counters *c)
 {
     static const char *const attr[DIRECTION_COUNT] = {"direction-up", "direction-down",
                                                       "direction-up-down"};
@@ -324,7 +324,7 @@ static void load_directions(struct loader *ld, xmlNode *n, struct model_counters
 }
 
 /* <counters kind= control= counter= count-field= width= overflow= wrap-field= roles... preload=> */
-struct model_counters *xl_load_counters(struct loader *ld, xmlNode *n)
+struct model_counters *xl_load_counters(struct loader *ld, const struct xl_elem *n)
 {
     struct model_counters *c = arena_zalloc(ld->a, sizeof(*c));
     const char *kind = xl_get(ld, n, "kind"), *overflow = xl_get(ld, n, "overflow");
@@ -354,7 +354,7 @@ struct model_counters *xl_load_counters(struct loader *ld, xmlNode *n)
 }
 
 /* <box-control register= freeze= freeze-enable= reset-counters= reset-controls= enable=> */
-struct model_box_control *xl_load_box_control(struct loader *ld, xmlNode *n)
+struct model_box_control *xl_load_box_control(struct loader *ld, const struct xl_elem *n)
 {
     struct model_box_control *bc = arena_zalloc(ld->a, sizeof(*bc));
     bc->reg_name = xl_get(ld, n, "register");
@@ -369,7 +369,7 @@ struct model_box_control *xl_load_box_control(struct loader *ld, xmlNode *n)
 
 /* clear="w1c|write0|none" clear-register= clear-field=: default w1c, CLEAR_REGISTER when a
  * register is named */
-static enum model_clear clear_of(struct loader *ld, xmlNode *n, const char **reg,
+static enum model_clear clear_of(struct loader *ld, const struct xl_elem *n, const char **reg,
                                  struct model_role *field)
 {
     const char *clear = xl_get(ld, n, "clear");
@@ -389,7 +389,7 @@ static enum model_clear clear_of(struct loader *ld, xmlNode *n, const char **reg
 }
 
 /* <box-status register= overflow= clear...> */
-struct model_box_status *xl_load_box_status(struct loader *ld, xmlNode *n)
+struct model_box_status *xl_load_box_status(struct loader *ld, const struct xl_elem *n)
 {
     struct model_box_status *bs = arena_zalloc(ld->a, sizeof(*bs));
     bs->reg_name = xl_get(ld, n, "register");
@@ -400,7 +400,7 @@ struct model_box_status *xl_load_box_status(struct loader *ld, xmlNode *n)
 }
 
 /* A second <pmon>, <box-control>... where one is allowed. */
-void xl_report_repeated(struct loader *ld, xmlNode *n, struct srcpos first)
+void xl_report_repeated(struct loader *ld, const struct xl_elem *n, struct srcpos first)
 {
     xl_report(ld, DIAG_SCHEMA, xl_pos_of(ld, n), "element '%s' may appear only once here",
                 (const char *)n->name);
@@ -408,7 +408,7 @@ void xl_report_repeated(struct loader *ld, xmlNode *n, struct srcpos first)
 }
 
 /* <pmon> (<counters/>|<box-control/>|<box-status/>)* </pmon>; NULL when the block has one */
-struct model_pmon *xl_load_pmon(struct loader *ld, xmlNode *n, struct model_block *b)
+struct model_pmon *xl_load_pmon(struct loader *ld, const struct xl_elem *n, struct model_block *b)
 {
     if (b->pmon) {
         xl_report_repeated(ld, n, b->pmon->pos);
@@ -449,7 +449,7 @@ static void split_pmi_cores(struct loader *ld, struct model_global_control *g)
 }
 
 /* <global-control block= register= freeze= unfreeze= enable= freeze-on-overflow= pmi-core= wake= reset= select=> */
-struct model_global_control *xl_load_global_control(struct loader *ld, xmlNode *n)
+struct model_global_control *xl_load_global_control(struct loader *ld, const struct xl_elem *n)
 {
     struct model_global_control *g = arena_zalloc(ld->a, sizeof(*g));
     g->block_name = xl_get(ld, n, "block");
@@ -468,7 +468,7 @@ struct model_global_control *xl_load_global_control(struct loader *ld, xmlNode *
 }
 
 /* <box-overflow block= field= instance= counters=> */
-struct model_box_overflow *xl_load_box_overflow(struct loader *ld, xmlNode *n)
+struct model_box_overflow *xl_load_box_overflow(struct loader *ld, const struct xl_elem *n)
 {
     struct model_box_overflow *o = arena_zalloc(ld->a, sizeof(*o));
     o->block_name = xl_get(ld, n, "block");
@@ -480,7 +480,7 @@ struct model_box_overflow *xl_load_box_overflow(struct loader *ld, xmlNode *n)
 }
 
 /* <global-status block= register= clear...> <box-overflow/>* */
-struct model_global_status *xl_load_global_status(struct loader *ld, xmlNode *n)
+struct model_global_status *xl_load_global_status(struct loader *ld, const struct xl_elem *n)
 {
     struct model_global_status *g = arena_zalloc(ld->a, sizeof(*g));
     g->block_name = xl_get(ld, n, "block");
@@ -491,7 +491,7 @@ struct model_global_status *xl_load_global_status(struct loader *ld, xmlNode *n)
 }
 
 /* <pmon-global> (<global-control/>|<global-status/>)*; NULL when the spec has one */
-struct model_pmon_global *xl_load_pmon_global(struct loader *ld, xmlNode *n)
+struct model_pmon_global *xl_load_pmon_global(struct loader *ld, const struct xl_elem *n)
 {
     struct model_spec *s = ld->spec;
     if (s->pmon_global) {
@@ -507,7 +507,7 @@ struct model_pmon_global *xl_load_pmon_global(struct loader *ld, xmlNode *n)
 /* ---------------------------------------------------------------- blocks and the spec */
 
 /* <instance name= base= vendor= device= dev= func= desc=> */
-struct model_instance *xl_load_instance(struct loader *ld, xmlNode *n, struct model_block *b)
+struct model_instance *xl_load_instance(struct loader *ld, const struct xl_elem *n, struct model_block *b)
 {
     struct model_instance *in = arena_zalloc(ld->a, sizeof(*in));
     in->name = xl_get(ld, n, "name");
@@ -520,11 +520,11 @@ struct model_instance *xl_load_instance(struct loader *ld, xmlNode *n, struct mo
     in->has_func = xl_get_num_max(ld, n, "func", 7, &in->func);
     in->has_pci = v && d;
     /* a locator part without vendor= and device=: the first one given is named */
-    bool gv = xmlHasProp(n, (const xmlChar *)"vendor");
-    bool gd = xmlHasProp(n, (const xmlChar *)"device");
+    bool gv = xl_has(n, "vendor");
+    bool gd = xl_has(n, "device");
     const char *part = gv ? "vendor" : gd ? "device"
-                     : xmlHasProp(n, (const xmlChar *)"dev") ? "dev"
-                     : xmlHasProp(n, (const xmlChar *)"func") ? "func" : NULL;
+                     : xl_has(n, "dev") ? "dev"
+                     : xl_has(n, "func") ? "func" : NULL;
     if (part && !(gv && gd))
         xl_report(ld, DIAG_SCHEMA, xl_pos_of(ld, n),
                   "instance '%s' gives %s= but no %s: a PCI locator needs vendor= and device= "
@@ -539,7 +539,7 @@ struct model_instance *xl_load_instance(struct loader *ld, xmlNode *n, struct mo
 }
 
 /* <source id= title= ref= rev= date= url=> <desc/>? */
-struct model_source *xl_load_source(struct loader *ld, xmlNode *n)
+struct model_source *xl_load_source(struct loader *ld, const struct xl_elem *n)
 {
     struct model_source *s = arena_zalloc(ld->a, sizeof(*s));
     s->id = xl_get(ld, n, "id");
@@ -556,7 +556,7 @@ struct model_source *xl_load_source(struct loader *ld, xmlNode *n)
 }
 
 /* <cpu vendor= family= model= name= cite...> */
-struct model_cpu *xl_load_cpu(struct loader *ld, xmlNode *n)
+struct model_cpu *xl_load_cpu(struct loader *ld, const struct xl_elem *n)
 {
     struct model_cpu *cpu = arena_zalloc(ld->a, sizeof(*cpu));
     cpu->vendor = xl_get(ld, n, "vendor");
@@ -569,7 +569,7 @@ struct model_cpu *xl_load_cpu(struct loader *ld, xmlNode *n)
 
 
 /* <block name= title= gaps= cite...> children </block> */
-struct model_block *xl_load_block(struct loader *ld, xmlNode *n)
+struct model_block *xl_load_block(struct loader *ld, const struct xl_elem *n)
 {
     struct model_block *b = arena_zalloc(ld->a, sizeof(*b));
     b->name = xl_get(ld, n, "name");
@@ -581,7 +581,7 @@ struct model_block *xl_load_block(struct loader *ld, xmlNode *n)
 }
 
 /* <regspec name= prefix= version= title= gaps=> children </regspec> */
-void xl_load_regspec(struct loader *ld, xmlNode *n)
+void xl_load_regspec(struct loader *ld, const struct xl_elem *n)
 {
     struct model_spec *s = ld->spec;
     s->name = xl_get(ld, n, "name");

@@ -1,21 +1,23 @@
 /*
  * xmlload - libxml2 to model, streaming. See xmlload.h for the contract.
  *
- * A file is read with libxml2's reader (xmlTextReader), which hands over
- * one node at a time. Each element is validated as it comes, against the
- * table xmlschema.c reads out of the compiled-in schema (regspec.rng: which
- * elements go where and how often, their attributes and listed values,
- * text); libxml2's own RELAX NG validator is not used, as it cost as much as
- * the rest of the load (docs/performance.md). The model is built from those nodes as
- * they come (an element's attributes at its start tag, the text of <desc>
- * and <rule> at their end), and libxml2 frees each node behind us. No
+ * A file is read with libxml2's SAX2 parser (read_events()): no node is
+ * built, each start tag comes as a name and (name, value) pairs, which the
+ * handlers read as a struct xl_elem (xmlload_int.h). Each element is
+ * validated as it comes, against the table xmlschema.c reads out of the
+ * compiled-in schema (regspec.rng: which elements go where and how often,
+ * their attributes and listed values, text); libxml2's own RELAX NG
+ * validator is not used, as it cost as much as the rest of the load
+ * (docs/performance.md). The model is built from those events as they come
+ * (an element's attributes at its start tag, the text of <desc> and <rule>
+ * at their end, as libxml2's tree would have had it: see text_of()). No
  * document of the spec is ever built, and nothing of the file's text is
  * kept but the start tag being loaded: memory follows the model.
  *
  * Bytes reach libxml2 through read_input(), which runs them first through
  * a small scanner (struct scan). It knows just enough XML to follow start
  * tags, end tags, comments, CDATA sections and PIs; it keeps the raw text
- * of each start tag until the reader hands its element over, which gives
+ * of each start tag until the parser hands its element over, which gives
  * the element the line and column of its '<' and lets attribute values be
  * found in the raw text, so errors inside values get a real column. The
  * scanner also enforces the safety rules before libxml2 sees a byte: a
@@ -45,7 +47,6 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
-#include <libxml/xmlreader.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -75,6 +76,14 @@ __attribute__((format(printf, 4, 5))) static void report_fatal(struct rfile *rf,
     va_end(ap);
 }
 
+/* Forgets held diagnostic 'i'. */
+static void held_remove(struct held *h, size_t i)
+{
+    free(h->d[i].msg);
+    memmove(h->d + i, h->d + i + 1, (h->n - i - 1) * sizeof(*h->d));
+    h->n--;
+}
+
 /* ---------------------------------------------------------------- the scanner */
 
 static void scan_release(struct scan *sc)
@@ -85,7 +94,8 @@ static void scan_release(struct scan *sc)
 
 static void scan_keepn(struct scan *sc, const char *s, size_t n)
 {
-    sc->buf = xgrow(sc->buf, &sc->cap, sc->len + n, 1);
+    if (sc->len + n > sc->cap) /* no call for each piece of a tag (some ten a tag) */
+        sc->buf = xgrow(sc->buf, &sc->cap, sc->len + n, 1);
     memcpy(sc->buf + sc->len, s, n);
     sc->len += n;
 }
@@ -299,11 +309,11 @@ static int read_input(void *ctx, char *buf, int len)
 }
 
 /*
- * The start tag of 'n', which the reader just handed over: its record
+ * The start tag of 'n', which the parser just handed over: its record
  * leaves the queue (its text stays until the next one leaves). False when
  * the scanner cannot tell (then it gives up for the rest of the file).
  */
-static bool tag_take(struct rfile *rf, xmlNode *n)
+static bool tag_take(struct rfile *rf, const struct xl_elem *n)
 {
     struct scan *sc = &rf->sc;
     rf->tag.len = 0;
@@ -316,10 +326,10 @@ static bool tag_take(struct rfile *rf, xmlNode *n)
     struct tagrec t = sc->q[sc->qhead++];
     /* its name must be the element's: "<prefix:name" then a space, '/' or '>' */
     const char *p = sc->buf + t.start + 1, *end = sc->buf + t.start + t.len;
-    size_t np = n->ns && n->ns->prefix ? strlen((const char *)n->ns->prefix) : 0;
+    size_t np = n->prefix && n->uri ? strlen(n->prefix) : 0;
     size_t nn = strlen((const char *)n->name);
     bool same = (size_t)(end - p) > np + (np > 0) + nn &&
-                (!np || (memcmp(p, n->ns->prefix, np) == 0 && p[np] == ':')) &&
+                (!np || (memcmp(p, n->prefix, np) == 0 && p[np] == ':')) &&
                 memcmp(p + np + (np > 0), n->name, nn) == 0;
     char after = same ? p[np + (np > 0) + nn] : 'x';
     if (!same || !(xl_is_space(after) || after == '/' || after == '>')) {
@@ -347,18 +357,6 @@ static bool tag_take(struct rfile *rf, xmlNode *n)
     }
     rf->tag = t;
     return true;
-}
-
-/* ---------------------------------------------------------------- positions */
-
-/*
- * An element's position lives in its node's '_private' slot (line and
- * column of its '<', column + 1 in the low half; NULL: unknown), set when
- * the reader hands the element over.
- */
-static void *pos_pack(uint32_t line, uint32_t col)
-{
-    return (void *)(uintptr_t)(((uint64_t)line << 32) | ((uint64_t)col + 1));
 }
 
 /* ---------------------------------------------------------------- libxml2 errors */
@@ -490,7 +488,7 @@ static void schema_err_add(struct rfile *rf, struct srcpos pos, const char *msg,
 }
 
 /* The parser's errors for the file being read. */
-static void on_reader_error(void *arg, xmlErrorPtr e)
+static void on_parser_error(void *arg, xmlErrorPtr e)
 {
     struct rfile *rf = arg;
     if (rf && e->level != XML_ERR_WARNING && !rf->stopped) /* after a refusal, libxml2 only
@@ -498,12 +496,12 @@ static void on_reader_error(void *arg, xmlErrorPtr e)
         report_parser_error(rf, e);
 }
 
-/* Errors that do not come through a reader (setting one up, reading the schema). */
+/* Errors that come through no file's parser (setting one up, reading the schema). */
 static void on_error(void *data, xmlErrorPtr e)
 {
     struct loader *ld = data;
     if (ld->rf)
-        on_reader_error(ld->rf, e);
+        on_parser_error(ld->rf, e);
     else if (e->level != XML_ERR_WARNING)
         diag_report(ld->dg, DIAG_SCHEMA, (struct srcpos){0, 0, 0}, "built-in schema: %s",
                     e->message ? e->message : "?");
@@ -547,13 +545,14 @@ static void schema_err(struct rfile *rf, struct srcpos pos, const char *msg)
  * mean"); that one, when missing, is not reported missing too: its bit is
  * set in the result. 'given': the bits of the known attributes 'n' has.
  */
-static uint64_t check_unknown_attributes(struct loader *ld, xmlNode *n, const struct schema_elem *e,
+static uint64_t check_unknown_attributes(struct loader *ld, const struct xl_elem *n, const struct schema_elem *e,
                                          uint64_t given)
 {
     uint64_t suggested = 0;
-    for (xmlAttr *a = n->properties; a; a = a->next) {
-        const char *name = (const char *)a->name;
-        if (!a->ns && schema_attr_find(e, name))
+    for (size_t k = 0; k < n->nattrs; k++) {
+        const struct xl_attr *a = &n->attrs[k];
+        const char *name = a->name;
+        if (!a->uri && schema_attr_find(e, name))
             continue;
         struct util_suggest sg;
         util_suggest_init(&sg, name);
@@ -564,17 +563,17 @@ static uint64_t check_unknown_attributes(struct loader *ld, xmlNode *n, const st
         if (best)
             suggested |= UINT64_C(1) << (schema_attr_find(e, best) - e->attrs);
         char msg[512], hint[160], qname[260];
-        const char *prefix = a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "";
+        const char *prefix = a->uri && a->prefix ? a->prefix : "";
         snprintf(qname, sizeof(qname), "%s%s%.120s", prefix, *prefix ? ":" : "", name);
         snprintf(msg, sizeof(msg), "element '%s': unknown attribute '%s'%s", (const char *)n->name,
                  qname, diag_hint(hint, sizeof(hint), best));
-        schema_err(ld->rf, a->ns ? xl_pos_of(ld, n) : xl_attr_pos(ld, n, name), msg);
+        schema_err(ld->rf, a->uri ? xl_pos_of(ld, n) : xl_attr_pos(ld, n, name), msg);
     }
     return suggested;
 }
 
 /* A value outside the schema's list for attribute 'at' of 'n'. */
-static void check_value(struct loader *ld, xmlNode *n, const struct schema_attr *at)
+static void check_value(struct loader *ld, const struct xl_elem *n, const struct schema_attr *at)
 {
     const char *v = xl_peek(ld, n, at->name);
     for (size_t i = 0; at->values[i]; i++)
@@ -591,7 +590,7 @@ static void check_value(struct loader *ld, xmlNode *n, const struct schema_attr 
  * Attributes that go together (an <optional> group): given one, the others
  * of its group and of the groups holding it are missing.
  */
-static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct schema_elem *e,
+static void check_attribute_groups(struct loader *ld, const struct xl_elem *n, const struct schema_elem *e,
                                    uint64_t given)
 {
     const char *with[SCHEMA_MAX_GROUPS] = {0}; /* an attribute that uses group g */
@@ -610,12 +609,13 @@ static void check_attribute_groups(struct loader *ld, xmlNode *n, const struct s
 }
 
 /* The attributes of element 'n', whose entry is 'e'. */
-static void check_attributes(struct loader *ld, xmlNode *n, const struct schema_elem *e)
+static void check_attributes(struct loader *ld, const struct xl_elem *n, const struct schema_elem *e)
 {
     uint64_t given = 0;
     bool unknown = false;
-    for (xmlAttr *a = n->properties; a; a = a->next) {
-        const struct schema_attr *at = a->ns ? NULL : schema_attr_find(e, (const char *)a->name);
+    for (size_t k = 0; k < n->nattrs; k++) {
+        const struct xl_attr *a = &n->attrs[k];
+        const struct schema_attr *at = a->uri ? NULL : schema_attr_find(e, a->name);
         if (at)
             given |= UINT64_C(1) << (at - e->attrs);
         unknown |= !at;
@@ -653,14 +653,14 @@ static const char *suggest_element(struct loader *ld, const char *name)
  * one the schema has; a known one in a parent ('pe') that never holds it,
  * with the parents that do (when few).
  */
-static void not_allowed(struct loader *ld, xmlNode *n, const struct schema_elem *pe)
+static void not_allowed(struct loader *ld, const struct xl_elem *n, const struct schema_elem *pe)
 {
     const char *name = (const char *)n->name;
     char msg[320];
-    if (n->ns || !schema_elem_find(ld->sc, name)) {
+    if (n->uri || !schema_elem_find(ld->sc, name)) {
         char hint[160];
         snprintf(msg, sizeof(msg), "element '%.120s' is not allowed here%s", name,
-                 diag_hint(hint, sizeof(hint), n->ns ? NULL : suggest_element(ld, name)));
+                 diag_hint(hint, sizeof(hint), n->uri ? NULL : suggest_element(ld, name)));
     } else {
         const char *parents[5] = {0}; /* up to 4 (more say little), NULL-terminated */
         size_t np = 0;
@@ -684,15 +684,15 @@ static void not_allowed(struct loader *ld, xmlNode *n, const struct schema_elem 
  * its children break follows from it. So is everything in a root element
  * the schema does not have (the wrong root is reported by itself).
  */
-static void validate_element(struct loader *ld, xmlNode *n, int depth, struct valid_state *v)
+static void validate_element(struct loader *ld, const struct xl_elem *n, int depth, struct valid_state *v)
 {
     const struct schema_elem *e = NULL;
     memset(&v[depth], 0, sizeof(v[depth]));
     if (depth == 0) {
-        e = n->ns ? NULL : schema_elem_find(ld->sc, (const char *)n->name);
+        e = n->uri ? NULL : schema_elem_find(ld->sc, n->name);
     } else if (v[depth - 1].e) {
         const struct schema_elem *pe = v[depth - 1].e;
-        const struct schema_child *ch = n->ns ? NULL : schema_child_find(pe, (const char *)n->name);
+        const struct schema_child *ch = n->uri ? NULL : schema_child_find(pe, n->name);
         if (!ch) {
             not_allowed(ld, n, pe);
             return;
@@ -716,15 +716,19 @@ static void validate_element(struct loader *ld, xmlNode *n, int depth, struct va
         check_attributes(ld, n, e);
 }
 
-/* Text at 'depth', in an element that may hold it (v[depth - 1]: its element's entry). */
-static void validate_text(struct loader *ld, xmlNode *t, int depth, const struct valid_state *v)
+/*
+ * Text at 'depth', in an element that may hold it (v[depth - 1]: its
+ * element's entry; 'at': its position).
+ */
+static void validate_text(struct loader *ld, int depth, const struct valid_state *v,
+                          struct srcpos at)
 {
     const struct schema_elem *pe = depth > 0 ? v[depth - 1].e : NULL;
     if (!pe || pe->text)
         return;
     char msg[320];
     snprintf(msg, sizeof(msg), "element '%.120s' may not contain text", pe->name);
-    schema_err(ld->rf, xl_pos_of(ld, t->parent), msg);
+    schema_err(ld->rf, at, msg);
 }
 
 /* ---------------------------------------------------------------- the open elements */
@@ -779,10 +783,10 @@ static void push(struct loader *ld, void *list, size_t *count, size_t *cap, void
     arena_push(ld->a, (void ***)list, count, cap, item);
 }
 
-static void load_include(struct loader *ld, xmlNode *n, struct frame *at);
+static void load_include(struct loader *ld, const struct xl_elem *n, struct frame *at);
 
 /* A child of <regspec>, <block> or an included <part> ('p'); opens 'c' as what it is. */
-static void open_top_child(struct loader *ld, struct frame *p, xmlNode *n, const char *name,
+static void open_top_child(struct loader *ld, struct frame *p, const struct xl_elem *n, const char *name,
                            struct frame *c)
 {
     struct model_spec *s = ld->spec;
@@ -849,7 +853,7 @@ static void open_top_child(struct loader *ld, struct frame *p, xmlNode *n, const
 }
 
 /* Opens 'c', a child of 'p', as what it is in the model (K_SKIP: nothing). */
-static void open_child(struct loader *ld, struct frame *p, xmlNode *n, struct frame *c)
+static void open_child(struct loader *ld, struct frame *p, const struct xl_elem *n, struct frame *c)
 {
     const char *name = (const char *)n->name;
     if (p->kind == K_TOP || p->kind == K_BLOCK) {
@@ -1035,7 +1039,7 @@ static struct lfile *find_real(struct loader *ld, const char *real)
 }
 
 /* Refuses an href that is absolute or a URL; false after reporting. */
-static bool include_href_ok(struct loader *ld, xmlNode *n, const char *href)
+static bool include_href_ok(struct loader *ld, const struct xl_elem *n, const char *href)
 {
     if (href[0] == '/' || strstr(href, "://")) {
         xl_report(ld, DIAG_INCLUDE, xl_value_pos(ld, n, "href", 0),
@@ -1050,7 +1054,7 @@ static bool include_href_ok(struct loader *ld, xmlNode *n, const char *href)
 }
 
 /* Refuses a file already part of the spec; false after reporting. */
-static bool include_new(struct loader *ld, xmlNode *n, const char *path, const char *real)
+static bool include_new(struct loader *ld, const struct xl_elem *n, const char *path, const char *real)
 {
     struct lfile *prev = find_real(ld, real);
     if (!prev)
@@ -1145,11 +1149,11 @@ static bool contains_nocase(const char *hay, const char *needle)
 }
 
 /* CMSIS-SVD or IP-XACT: told by the root element. */
-static bool foreign_root(struct loader *ld, xmlNode *root)
+static bool foreign_root(struct loader *ld, const struct xl_elem *root)
 {
-    const char *ns = root->ns && root->ns->href ? (const char *)root->ns->href : "";
+    const char *ns = root->uri ? root->uri : "";
     char why[200];
-    if (!root->ns && strcmp((const char *)root->name, "device") == 0) {
+    if (!root->uri && strcmp(root->name, "device") == 0) {
         report_foreign(ld->rf, xl_pos_of(ld, root), "CMSIS-SVD", "root element 'device'");
         return true;
     }
@@ -1195,7 +1199,7 @@ static struct lfile *add_lfile(struct loader *ld, const char *path, int fd, int 
 }
 
 /* The root element: foreign, the one expected, or another (reported at the end if valid). */
-static bool open_root(struct loader *ld, xmlNode *n, struct frame *at, struct frame *fr)
+static bool open_root(struct loader *ld, const struct xl_elem *n, struct frame *at, struct frame *fr)
 {
     struct rfile *rf = ld->rf;
     if (foreign_root(ld, n)) {
@@ -1203,7 +1207,7 @@ static bool open_root(struct loader *ld, xmlNode *n, struct frame *at, struct fr
         return false;
     }
     const char *want = at ? "part" : "regspec";
-    if (n->ns || strcmp((const char *)n->name, want) != 0) {
+    if (n->uri || strcmp(n->name, want) != 0) {
         rf->wrong_root = arena_strdup(ld->a, (const char *)n->name);
         rf->wrong_root_pos = xl_pos_of(ld, n);
         return true;
@@ -1225,58 +1229,282 @@ static bool file_sound(const struct rfile *rf)
     return !rf->fatal.n && !rf->nschema && !rf->wrong_root && !rf->stopped;
 }
 
-/* Reads the file's nodes, building the model while the file is sound; false: stopped early. */
-static bool read_nodes(struct loader *ld, struct rfile *rf, struct frame *at)
+/* ---------------------------------------------------------------- libxml2's SAX2 events */
+
+/* What a child of the element whose text is collected was, in libxml2's tree (tree_kept_blanks()). */
+enum kid { KID_NONE, KID_TEXT, KID_OTHER };
+
+/* The open elements of the file being read, one entry a depth. */
+struct walk {
+    struct frame *at;  /* the includer's open element (NULL: the spec) */
+    int depth;         /* elements open */
+    int collect;       /* depth of the <desc>, <rule> or <license> whose text is read; -1: none */
+    bool gone;         /* nothing more of the file is loaded (stopped, or nested too deep) */
+    size_t limit_err;  /* the index in rf->fatal of "nest deeper", or SIZE_MAX */
+    enum kid first_kid; /* the collected element's first child */
+    bool last_text;     /* its last child is text */
+    struct frame frames[XMLLOAD_MAX_DEPTH];
+    struct valid_state valid[XMLLOAD_MAX_DEPTH];
+    struct srcpos pos[XMLLOAD_MAX_DEPTH];   /* where each open element is */
+    bool text_judged[XMLLOAD_MAX_DEPTH];    /* its text was judged (once is enough) */
+};
+
+/* Room in 'b' for the strings of a start tag: its name and its attributes' values. */
+static size_t tag_text_size(const xmlChar *localname, const xmlChar *prefix, int nattrs,
+                            const xmlChar **attrs)
 {
-    struct frame frames[XMLLOAD_MAX_DEPTH + 1];
-    struct valid_state valid[XMLLOAD_MAX_DEPTH + 1];
-    int collect = -1; /* depth of the <desc> or <rule> whose text is read */
-    int rc;
-    while ((rc = xmlTextReaderRead(rf->reader)) == 1) {
-        int type = xmlTextReaderNodeType(rf->reader);
-        int depth = xmlTextReaderDepth(rf->reader);
-        if (type == XML_READER_TYPE_ELEMENT) {
-            xmlNode *n = xmlTextReaderCurrentNode(rf->reader);
-            rf->node = n;
-            if (tag_take(rf, n))
-                n->_private = pos_pack(rf->tag.line, rf->tag.col);
-            if (depth < 0 || depth >= XMLLOAD_MAX_DEPTH) { /* the scanner lost track */
-                report_fatal(rf, DIAG_XML_LIMIT, xl_pos_of(ld, n),
-                             "elements nest deeper than %d levels", XMLLOAD_MAX_DEPTH);
-                return false;
-            }
-            validate_element(ld, n, depth, valid);
-            struct frame *fr = &frames[depth];
-            memset(fr, 0, sizeof(*fr));
-            if (depth == 0 && !open_root(ld, n, at, fr))
-                return false;
-            if (depth > 0 && file_sound(rf))
-                open_child(ld, &frames[depth - 1], n, fr);
-            if (fr->kind == K_DESC || fr->kind == K_RULE || fr->kind == K_TEXT) {
-                collect = depth;
-                buf_reset(&ld->text);
-            }
-            if (!xmlTextReaderIsEmptyElement(rf->reader))
-                continue;
-            type = XML_READER_TYPE_END_ELEMENT;
-        }
-        if (type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA)
-            validate_text(ld, xmlTextReaderCurrentNode(rf->reader), depth, valid);
-        if (type == XML_READER_TYPE_END_ELEMENT && depth >= 0 && depth <= XMLLOAD_MAX_DEPTH) {
-            if (file_sound(rf))
-                close_element(ld, &frames[depth], collect == depth ? ld->text.s : "");
-            if (collect == depth)
-                collect = -1;
-        } else if (collect >= 0 &&
-                   (type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA ||
-                    type == XML_READER_TYPE_WHITESPACE ||
-                    type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE)) {
-            const xmlChar *v = xmlTextReaderConstValue(rf->reader);
-            if (v)
-                buf_adds(&ld->text, (const char *)v);
-        }
+    size_t n = prefix ? strlen((const char *)prefix) + strlen((const char *)localname) + 2 : 0;
+    for (int i = 0; i < nattrs; i++) {
+        const xmlChar **a = attrs + 5 * i;
+        n += (size_t)(a[4] - a[3]) + 1;
+        if (a[1])
+            n += strlen((const char *)a[1]) + strlen((const char *)a[0]) + 2;
     }
-    return rc == 0;
+    return n;
+}
+
+/* "prefix:name" added to 'b' (room made beforehand): the name libxml2's tree gives a prefix bound to nothing. */
+static const char *add_qname(struct buf *b, const xmlChar *prefix, const xmlChar *name)
+{
+    const char *s = b->s + b->len;
+    buf_adds(b, (const char *)prefix);
+    buf_addc(b, ':');
+    buf_adds(b, (const char *)name);
+    buf_addc(b, '\0');
+    return s;
+}
+
+/*
+ * A value s[0, len) added to 'b' (room made beforehand) as libxml2's tree
+ * had it: the parser decoded every reference but leaves a '&' as "&#38;"
+ * for the tree to decode.
+ */
+static const char *add_value(struct buf *b, const char *s, size_t len)
+{
+    const char *v = b->s + b->len;
+    for (const char *amp; len > 0 && (amp = memchr(s, '&', len)) != NULL;) {
+        size_t k = (size_t)(amp - s);
+        buf_addn(b, s, k);
+        buf_addc(b, '&');
+        k += len - k >= 5 && memcmp(amp, "&#38;", 5) == 0 ? 5 : 1;
+        s += k;
+        len -= k;
+    }
+    buf_addn(b, s, len);
+    buf_addc(b, '\0');
+    return v;
+}
+
+/* The start tag SAX2 gives, as the element the handlers read (rf->el). */
+static struct xl_elem *elem_of(struct rfile *rf, const xmlChar *localname, const xmlChar *prefix,
+                               const xmlChar *uri, int nattrs, const xmlChar **attrs)
+{
+    struct buf *b = &rf->strs;
+    buf_reset(b);
+    buf_grow(b, tag_text_size(localname, prefix && !uri ? prefix : NULL, nattrs, attrs));
+    size_t n = nattrs > 0 ? (size_t)nattrs : 0;
+    if (n > rf->attrs_cap)
+        rf->attrs = xgrow(rf->attrs, &rf->attrs_cap, n, sizeof(*rf->attrs));
+    for (size_t i = 0; i < n; i++) {
+        const xmlChar **a = attrs + 5 * i;
+        struct xl_attr *at = &rf->attrs[i];
+        at->prefix = (const char *)a[1];
+        at->uri = (const char *)a[2];
+        at->name = a[1] && !a[2] ? add_qname(b, a[1], a[0]) : (const char *)a[0];
+        at->value = add_value(b, (const char *)a[3], (size_t)(a[4] - a[3]));
+    }
+    struct xl_elem *el = &rf->el;
+    el->prefix = (const char *)prefix;
+    el->uri = (const char *)uri;
+    el->name = prefix && !uri ? add_qname(b, prefix, localname) : (const char *)localname;
+    el->attrs = rf->attrs;
+    el->nattrs = n;
+    el->line = 0;
+    return el;
+}
+
+/* A comment, a PI or an element in the element whose text is collected. */
+static void collected_kid(struct walk *w)
+{
+    if (w->collect < 0)
+        return;
+    if (w->first_kid == KID_NONE)
+        w->first_kid = KID_OTHER;
+    w->last_text = false;
+}
+
+static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+                     const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+                     int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+{
+    (void)nb_namespaces, (void)namespaces, (void)nb_defaulted;
+    struct rfile *rf = ctx;
+    struct walk *w = rf->walk;
+    int depth = w->depth++;
+    if (w->gone)
+        return;
+    struct loader *ld = rf->ld;
+    struct xl_elem *n = elem_of(rf, localname, prefix, uri, nb_attributes, attributes);
+    n->line = tag_take(rf, n) ? rf->tag.line
+              : rf->ctxt->input->line > 0 ? (uint32_t)rf->ctxt->input->line : 0;
+    if (depth >= XMLLOAD_MAX_DEPTH) { /* the scanner lost track */
+        w->limit_err = rf->fatal.n;
+        report_fatal(rf, DIAG_XML_LIMIT, xl_pos_of(ld, n), "elements nest deeper than %d levels",
+                     XMLLOAD_MAX_DEPTH);
+        w->gone = true;
+        return;
+    }
+    collected_kid(w);
+    w->pos[depth] = xl_pos_of(ld, n);
+    w->text_judged[depth] = false;
+    validate_element(ld, n, depth, w->valid);
+    struct frame *fr = &w->frames[depth];
+    memset(fr, 0, sizeof(*fr));
+    if (depth == 0 && !open_root(ld, n, w->at, fr)) {
+        w->gone = true;
+        xmlStopParser(rf->ctxt);
+        return;
+    }
+    if (depth > 0 && file_sound(rf))
+        open_child(ld, &w->frames[depth - 1], n, fr);
+    if (fr->kind == K_DESC || fr->kind == K_RULE || fr->kind == K_TEXT) {
+        w->collect = depth;
+        w->first_kid = KID_NONE;
+        w->last_text = false;
+        buf_reset(&ld->text);
+    }
+}
+
+static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri)
+{
+    (void)localname, (void)prefix, (void)uri;
+    struct rfile *rf = ctx;
+    struct walk *w = rf->walk;
+    int depth = --w->depth;
+    if (w->gone)
+        return;
+    if (file_sound(rf))
+        close_element(rf->ld, &w->frames[depth], w->collect == depth ? rf->ld->text.s : "");
+    if (w->collect == depth)
+        w->collect = -1;
+}
+
+static bool all_blank(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!xl_is_space(s[i]))
+            return false;
+    return true;
+}
+
+/*
+ * Blanks of the text collected, which libxml2's tree keeps (the loader read
+ * through xmlTextReader's tree before, and texts stay as they were): with
+ * XML_PARSE_NOBLANKS it drops a run of blanks before a tag in an element
+ * whose first and last children so far are no text, unless the run is all
+ * the element holds (areBlanks() in parser.c). A reference ends in ';' and
+ * is always kept.
+ */
+static bool tree_kept_blanks(const struct walk *w, xmlParserCtxtPtr ctxt)
+{
+    const xmlChar *cur = ctxt->input->cur;
+    if (cur > ctxt->input->base && cur[-1] == ';')
+        return true;
+    if (cur[0] != '<' && cur[0] != '\r')
+        return true;
+    if (w->first_kid == KID_NONE && cur[0] == '<' && cur[1] == '/')
+        return true;
+    return w->last_text || w->first_kid == KID_TEXT;
+}
+
+/* Text s[0, len) of the innermost open element (a CDATA section's when 'cdata'). */
+static void text_of(struct rfile *rf, const char *s, size_t len, bool cdata)
+{
+    struct walk *w = rf->walk;
+    int depth = w->depth;
+    if (w->gone || depth == 0)
+        return;
+    const struct schema_elem *e = w->valid[depth - 1].e;
+    bool judge = e && !e->text && !w->text_judged[depth - 1];
+    if (!judge && w->collect < 0)
+        return;
+    bool blank = all_blank(s, len);
+    if (judge && !blank) {
+        w->text_judged[depth - 1] = true;
+        validate_text(rf->ld, depth, w->valid, w->pos[depth - 1]);
+    }
+    if (w->collect < 0 || (blank && !cdata && !tree_kept_blanks(w, rf->ctxt)))
+        return;
+    buf_addn(&rf->ld->text, s, len);
+    if (w->first_kid == KID_NONE)
+        w->first_kid = KID_TEXT;
+    w->last_text = true;
+}
+
+static void on_text(void *ctx, const xmlChar *s, int len)
+{
+    text_of(ctx, (const char *)s, len > 0 ? (size_t)len : 0, false);
+}
+
+static void on_cdata(void *ctx, const xmlChar *s, int len)
+{
+    text_of(ctx, (const char *)s, len > 0 ? (size_t)len : 0, true);
+}
+
+static void on_comment(void *ctx, const xmlChar *text)
+{
+    (void)text;
+    struct rfile *rf = ctx;
+    if (!rf->walk->gone)
+        collected_kid(rf->walk);
+}
+
+static void on_pi(void *ctx, const xmlChar *target, const xmlChar *data)
+{
+    (void)target, (void)data;
+    on_comment(ctx, NULL);
+}
+
+/*
+ * Reads the file through libxml2's SAX2 parser, each element judged and
+ * loaded as its start tag comes ('at': the includer's open element, NULL
+ * for the spec); true when it reached the end, well-formed. The parser
+ * goes on after a well-formedness error (without events), so every error
+ * of the file is reported.
+ */
+static bool read_events(struct loader *ld, struct rfile *rf, struct frame *at)
+{
+    xmlSAXHandler sax;
+    memset(&sax, 0, sizeof(sax));
+    sax.initialized = XML_SAX2_MAGIC;
+    sax.startElementNs = on_start;
+    sax.endElementNs = on_end;
+    sax.characters = on_text;
+    sax.comment = on_comment;
+    sax.processingInstruction = on_pi;
+    sax.serror = on_parser_error;
+    rf->ctxt = xmlCreateIOParserCtxt(&sax, rf, read_input, NULL, rf, XML_CHAR_ENCODING_NONE);
+    if (!rf->ctxt) {
+        report_fatal(rf, DIAG_IO, (struct srcpos){rf->f->index, 0, 0},
+                     "cannot set up the XML parser");
+        return false;
+    }
+    struct walk *w = xcalloc(1, sizeof(*w));
+    w->at = at;
+    w->collect = -1;
+    w->limit_err = SIZE_MAX;
+    rf->walk = w;
+    xmlCtxtUseOptions(rf->ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES |
+                                    XML_PARSE_NOBLANKS);
+    rf->ctxt->sax->cdataBlock = on_cdata; /* text, as NOCDATA makes it, but never blanks dropped */
+    bool complete = xmlParseDocument(rf->ctxt) == 0 && rf->ctxt->wellFormed && !w->gone;
+    if (w->limit_err != SIZE_MAX && rf->fatal.n > 1) /* libxml2 says what is wrong */
+        held_remove(&rf->fatal, w->limit_err);
+    xmlFreeParserCtxt(rf->ctxt);
+    rf->ctxt = NULL;
+    free(w);
+    rf->walk = NULL;
+    return complete;
 }
 
 /* Reads the first bytes (for other formats and the encoding); false on a read error. */
@@ -1328,46 +1556,6 @@ static bool peek_file(struct rfile *rf)
         rf->npeek += (size_t)k;
     }
     return true;
-}
-
-/*
- * After a well-formedness error the reader stops; to report every error of
- * the file, as a parser that goes on to the end does, the file is read
- * again by libxml2's parser with no SAX callbacks (nothing is built), its
- * bytes going through the same scanner and its refusals. What the first
- * read found is replaced, unless the second finds nothing (a limit of the
- * reader's own, such as a text node over 10 MB).
- */
-static void read_syntax(struct rfile *rf, int options)
-{
-    if (lseek(rf->fd, (off_t)rf->npeek, SEEK_SET) != (off_t)rf->npeek)
-        return;
-    struct held first = rf->fatal;
-    rf->fatal = (struct held){0};
-    scan_release(&rf->sc);
-    memset(&rf->sc, 0, sizeof(rf->sc));
-    rf->sc.line = 1;
-    rf->peek_pos = 0;
-    xmlSAXHandler sax;
-    memset(&sax, 0, sizeof(sax));
-    sax.initialized = XML_SAX2_MAGIC;
-    sax.serror = on_reader_error;
-    xmlParserCtxtPtr ctxt =
-        xmlCreateIOParserCtxt(&sax, rf, read_input, NULL, rf, XML_CHAR_ENCODING_NONE);
-    if (!ctxt) {
-        rf->fatal = first;
-        return;
-    }
-    xmlCtxtUseOptions(ctxt, options);
-    xmlParseDocument(ctxt);
-    xmlFreeParserCtxt(ctxt);
-    if (!rf->fatal.n) {
-        free(rf->fatal.d);
-        rf->fatal = first;
-    } else {
-        xl_held_truncate(&first, 0);
-        free(first.d);
-    }
 }
 
 /* The file's diagnostics, now that its end is reached: see "Diagnostics" at the top. */
@@ -1424,7 +1612,7 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete)
  */
 static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *at)
 {
-    struct rfile rf = {.ld = ld, .f = f, .fd = fd, .held_mark = ld->held.n};
+    struct rfile rf = {.ld = ld, .f = f, .fd = fd, .held_mark = ld->held.n, .strs = BUF_INIT};
     rf.sc.line = 1;
     struct rfile *from = ld->rf;
     ld->rf = &rf;
@@ -1439,19 +1627,7 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
                      "ASCII as it is), and this one looks like UTF-16, UCS-4 or EBCDIC");
         complete = true;
     } else if (!rf.read_err && !foreign_text(&rf)) {
-        int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES |
-                      XML_PARSE_NOBLANKS;
-        rf.reader = xmlReaderForIO(read_input, NULL, &rf, NULL, NULL, options);
-        if (!rf.reader) {
-            report_fatal(&rf, DIAG_IO, (struct srcpos){f->index, 0, 0},
-                         "cannot set up the XML parser");
-        } else {
-            xmlTextReaderSetStructuredErrorHandler(rf.reader, on_reader_error, &rf);
-            complete = read_nodes(ld, &rf, at);
-            xmlFreeTextReader(rf.reader);
-            if ((!complete || rf.fatal.n) && !rf.stopped)
-                read_syntax(&rf, options);
-        }
+        complete = read_events(ld, &rf, at);
     } else if (!rf.read_err) {
         complete = true; /* reported as another format */
     }
@@ -1460,6 +1636,8 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
     close(fd);
     free(rf.peek);
     scan_release(&rf.sc);
+    free(rf.attrs);
+    buf_release(&rf.strs);
     xl_held_truncate(&rf.fatal, 0);
     free(rf.fatal.d);
     for (size_t i = 0; i < rf.nschema; i++)
@@ -1469,7 +1647,7 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
 }
 
 /* <include href="FILE"/>: the children of FILE's <part> go where 'at' is. */
-static void load_include(struct loader *ld, xmlNode *n, struct frame *at)
+static void load_include(struct loader *ld, const struct xl_elem *n, struct frame *at)
 {
     const char *href = xl_get(ld, n, "href");
     if (!href || !include_href_ok(ld, n, href))

@@ -1,9 +1,9 @@
 /*
  * xmlload_int - the loader's state, shared by its files; not for the rest
  * of the compiler (xmlload.h is the contract):
- *   xmlload.c  the driver: the scanner, libxml2's reader and its errors,
- *              files and includes, the open elements (which handler a
- *              child goes to);
+ *   xmlload.c  the driver: the scanner, libxml2's SAX2 parser and its
+ *              errors, files and includes, the open elements (which
+ *              handler a child goes to);
  *   xmlelem.c  the element handlers: one model object from one element;
  *   xmlmmio.c  the same for the memory-mapped (SVD) forms;
  *   xmlderive.c  their derived-from= bases checked once the spec is loaded;
@@ -22,17 +22,40 @@
 #include "xmlschema.h"
 #include "xmlvalue.h"
 
-#include <libxml/tree.h>
-#include <libxml/xmlreader.h>
+#include <libxml/parser.h>
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---------------------------------------------------------------- the element */
+
+/* An attribute of the element being loaded. */
+struct xl_attr {
+    const char *name;   /* local name ("p:name" when prefix p is bound to nothing) */
+    const char *prefix; /* as written; NULL: none */
+    const char *uri;    /* its namespace; NULL: none */
+    const char *value;  /* normalized and decoded, as libxml2's tree had it */
+};
+
+/*
+ * The element being loaded, as libxml2's SAX2 parser gives its start tag
+ * (xmlload.c, on_start()); the handlers read it through xmlattr.c. Valid
+ * until the next start tag of its file.
+ */
+struct xl_elem {
+    const char *name;   /* local name ("p:name" when prefix p is bound to nothing) */
+    const char *prefix; /* as written; NULL: none */
+    const char *uri;    /* its namespace; NULL: none */
+    const struct xl_attr *attrs;
+    size_t nattrs;
+    uint32_t line;      /* of its '<' (libxml2's line when the scanner lost track) */
+};
+
 /* ---------------------------------------------------------------- the scanner */
 
-/* A start tag the scanner has seen and the reader has not handed over yet. */
+/* A start tag the scanner has seen and the parser has not handed over yet. */
 struct tagrec {
     uint32_t line, col; /* of its '<' */
     size_t start, len;  /* its raw text: scan.buf[start, start + len) */
@@ -50,7 +73,7 @@ struct scan {
     unsigned nlook;
     unsigned depth;         /* elements open */
     bool root_seen;
-    bool lost;              /* the scanner and the reader disagree, or the input is not 8-bit:
+    bool lost;              /* the scanner and the parser disagree, or the input is not 8-bit:
                                positions are libxml2's lines from then on */
     uint64_t off;           /* bytes scanned */
     uint64_t line_start;    /* offset of the current line's first byte */
@@ -117,14 +140,19 @@ struct rfile {
     struct schema_err *schema; /* xmalloc'd */
     size_t nschema, schema_cap;
     size_t held_mark;          /* ld->held.n when the file began */
-    xmlTextReaderPtr reader;
-    xmlNode *node;             /* the element being loaded */
+    xmlParserCtxtPtr ctxt;
+    struct walk *walk;         /* the open elements (xmlload.c) */
+    struct xl_elem el;         /* the element being loaded */
+    struct xl_attr *attrs;     /* el.attrs; xmalloc'd */
+    size_t attrs_cap;
+    struct buf strs;           /* the text el and its attributes point into */
     struct tagrec tag;         /* its start tag (tag.len 0: unknown) */
     const char *wrong_root;    /* the root element, when it is not the one expected */
     struct srcpos wrong_root_pos;
 };
 
 struct frame;
+struct walk;
 
 struct loader {
     struct arena *a;
@@ -150,71 +178,73 @@ void xl_report(struct loader *ld, enum diag_code code, struct srcpos pos, const 
     __attribute__((format(printf, 4, 5)));
 void xl_note(struct loader *ld, struct srcpos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-struct srcpos xl_pos_of(struct loader *ld, xmlNode *n);
-struct srcpos xl_attr_pos(struct loader *ld, xmlNode *n, const char *name);
-struct srcpos xl_value_pos(struct loader *ld, xmlNode *n, const char *name, size_t off);
+struct srcpos xl_pos_of(struct loader *ld, const struct xl_elem *n);
+struct srcpos xl_attr_pos(struct loader *ld, const struct xl_elem *n, const char *name);
+struct srcpos xl_value_pos(struct loader *ld, const struct xl_elem *n, const char *name, size_t off);
 bool xl_is_space(char c);
-void xl_report_value(struct loader *ld, xmlNode *n, const char *attr,
+void xl_report_value(struct loader *ld, const struct xl_elem *n, const char *attr,
                      const struct value_error *err);
-const char *xl_get(struct loader *ld, xmlNode *n, const char *name);
-/* The same, borrowed from libxml2: valid while 'n' is loaded (parse or copy it at once). */
-const char *xl_peek(struct loader *ld, xmlNode *n, const char *name);
-bool xl_get_bool(struct loader *ld, xmlNode *n, const char *name);
-const char *xl_desc_of(struct loader *ld, xmlNode *n);
-bool xl_get_num(struct loader *ld, xmlNode *n, const char *name, uint64_t *out);
-bool xl_get_num_max(struct loader *ld, xmlNode *n, const char *name, uint64_t max,
+const char *xl_get(struct loader *ld, const struct xl_elem *n, const char *name);
+/* The same, borrowed: valid while 'n' is loaded (parse or copy it at once). */
+const char *xl_peek(struct loader *ld, const struct xl_elem *n, const char *name);
+/* 'n' has attribute 'name' (in a namespace or not). */
+bool xl_has(const struct xl_elem *n, const char *name);
+bool xl_get_bool(struct loader *ld, const struct xl_elem *n, const char *name);
+const char *xl_desc_of(struct loader *ld, const struct xl_elem *n);
+bool xl_get_num(struct loader *ld, const struct xl_elem *n, const char *name, uint64_t *out);
+bool xl_get_num_max(struct loader *ld, const struct xl_elem *n, const char *name, uint64_t max,
                     uint64_t *out);
-unsigned xl_get_uint(struct loader *ld, xmlNode *n, const char *name, unsigned dflt);
+unsigned xl_get_uint(struct loader *ld, const struct xl_elem *n, const char *name, unsigned dflt);
 /* The description ('desc' may be NULL: an element without one), citation and position of a
  * documented element, read the one way: sets *desc and *c, returns the position ('pos'). */
-struct srcpos xl_doc_of(struct loader *ld, xmlNode *n, const char **desc, struct model_cite *c);
-struct model_role xl_role_of(struct loader *ld, xmlNode *n, const char *name);
+struct srcpos xl_doc_of(struct loader *ld, const struct xl_elem *n, const char **desc, struct model_cite *c);
+struct model_role xl_role_of(struct loader *ld, const struct xl_elem *n, const char *name);
 
 /* ---- xmlelem.c: each loads the element of its name (see the comment above each) */
 
-struct model_at *xl_load_at(struct loader *ld, xmlNode *n);
-struct model_block *xl_load_block(struct loader *ld, xmlNode *n);
-struct model_box_control *xl_load_box_control(struct loader *ld, xmlNode *n);
-struct model_box_overflow *xl_load_box_overflow(struct loader *ld, xmlNode *n);
-struct model_box_status *xl_load_box_status(struct loader *ld, xmlNode *n);
-struct model_counters *xl_load_counters(struct loader *ld, xmlNode *n);
-struct model_cpu *xl_load_cpu(struct loader *ld, xmlNode *n);
-struct model_event *xl_load_event(struct loader *ld, xmlNode *n, struct model_events *t,
+struct model_at *xl_load_at(struct loader *ld, const struct xl_elem *n);
+struct model_block *xl_load_block(struct loader *ld, const struct xl_elem *n);
+struct model_box_control *xl_load_box_control(struct loader *ld, const struct xl_elem *n);
+struct model_box_overflow *xl_load_box_overflow(struct loader *ld, const struct xl_elem *n);
+struct model_box_status *xl_load_box_status(struct loader *ld, const struct xl_elem *n);
+struct model_counters *xl_load_counters(struct loader *ld, const struct xl_elem *n);
+struct model_cpu *xl_load_cpu(struct loader *ld, const struct xl_elem *n);
+struct model_event *xl_load_event(struct loader *ld, const struct xl_elem *n, struct model_events *t,
                                   struct model_event *parent);
-struct model_events *xl_load_events(struct loader *ld, xmlNode *n, struct model_block *b);
-struct model_field *xl_load_field(struct loader *ld, xmlNode *n, struct model_reg *r);
-struct model_filter *xl_load_filter(struct loader *ld, xmlNode *n);
-struct model_field *xl_load_gap(struct loader *ld, xmlNode *n, struct model_reg *r);
-struct model_global_control *xl_load_global_control(struct loader *ld, xmlNode *n);
-struct model_global_status *xl_load_global_status(struct loader *ld, xmlNode *n);
-struct model_instance *xl_load_instance(struct loader *ld, xmlNode *n, struct model_block *b);
-struct model_metric *xl_load_metric(struct loader *ld, xmlNode *n);
-struct model_pmon *xl_load_pmon(struct loader *ld, xmlNode *n, struct model_block *b);
-struct model_pmon_global *xl_load_pmon_global(struct loader *ld, xmlNode *n);
-struct model_rdpmc *xl_load_rdpmc(struct loader *ld, xmlNode *n);
-struct model_reg *xl_load_register(struct loader *ld, xmlNode *n, struct model_block *b);
-void xl_load_regspec(struct loader *ld, xmlNode *n);
+struct model_events *xl_load_events(struct loader *ld, const struct xl_elem *n, struct model_block *b);
+struct model_field *xl_load_field(struct loader *ld, const struct xl_elem *n, struct model_reg *r);
+struct model_filter *xl_load_filter(struct loader *ld, const struct xl_elem *n);
+struct model_field *xl_load_gap(struct loader *ld, const struct xl_elem *n, struct model_reg *r);
+struct model_global_control *xl_load_global_control(struct loader *ld, const struct xl_elem *n);
+struct model_global_status *xl_load_global_status(struct loader *ld, const struct xl_elem *n);
+struct model_instance *xl_load_instance(struct loader *ld, const struct xl_elem *n, struct model_block *b);
+struct model_metric *xl_load_metric(struct loader *ld, const struct xl_elem *n);
+struct model_pmon *xl_load_pmon(struct loader *ld, const struct xl_elem *n, struct model_block *b);
+struct model_pmon_global *xl_load_pmon_global(struct loader *ld, const struct xl_elem *n);
+struct model_rdpmc *xl_load_rdpmc(struct loader *ld, const struct xl_elem *n);
+struct model_reg *xl_load_register(struct loader *ld, const struct xl_elem *n, struct model_block *b);
+void xl_load_regspec(struct loader *ld, const struct xl_elem *n);
 /* A second <NAME> where one is allowed (its first at 'first'), reported. */
-void xl_report_repeated(struct loader *ld, xmlNode *n, struct srcpos first);
-struct model_rule *xl_load_rule(struct loader *ld, xmlNode *n);
-struct model_set *xl_load_set(struct loader *ld, xmlNode *n);
-struct model_source *xl_load_source(struct loader *ld, xmlNode *n);
-struct model_unmodelled_filter *xl_load_unmodelled_filter(struct loader *ld, xmlNode *n);
-struct model_value *xl_load_value(struct loader *ld, xmlNode *n);
+void xl_report_repeated(struct loader *ld, const struct xl_elem *n, struct srcpos first);
+struct model_rule *xl_load_rule(struct loader *ld, const struct xl_elem *n);
+struct model_set *xl_load_set(struct loader *ld, const struct xl_elem *n);
+struct model_source *xl_load_source(struct loader *ld, const struct xl_elem *n);
+struct model_unmodelled_filter *xl_load_unmodelled_filter(struct loader *ld, const struct xl_elem *n);
+struct model_value *xl_load_value(struct loader *ld, const struct xl_elem *n);
 
 /* ---- xmlmmio.c: the memory-mapped forms; xl_mmio_X reads them on an element X loaded above */
 
-struct model_device *xl_load_device(struct loader *ld, xmlNode *n);
-struct model_device_cpu *xl_load_core(struct loader *ld, xmlNode *n);
-struct model_interrupt *xl_load_interrupt(struct loader *ld, xmlNode *n);
-struct model_addr_block *xl_load_addr_block(struct loader *ld, xmlNode *n);
-struct model_cluster *xl_load_cluster(struct loader *ld, xmlNode *n, const struct model_block *b);
-void xl_mmio_block(struct loader *ld, xmlNode *n, struct model_block *b);
-void xl_mmio_instance(struct loader *ld, xmlNode *n, struct model_instance *in);
-void xl_mmio_register(struct loader *ld, xmlNode *n, struct model_reg *r);
-void xl_mmio_field(struct loader *ld, xmlNode *n, struct model_field *f);
+struct model_device *xl_load_device(struct loader *ld, const struct xl_elem *n);
+struct model_device_cpu *xl_load_core(struct loader *ld, const struct xl_elem *n);
+struct model_interrupt *xl_load_interrupt(struct loader *ld, const struct xl_elem *n);
+struct model_addr_block *xl_load_addr_block(struct loader *ld, const struct xl_elem *n);
+struct model_cluster *xl_load_cluster(struct loader *ld, const struct xl_elem *n, const struct model_block *b);
+void xl_mmio_block(struct loader *ld, const struct xl_elem *n, struct model_block *b);
+void xl_mmio_instance(struct loader *ld, const struct xl_elem *n, struct model_instance *in);
+void xl_mmio_register(struct loader *ld, const struct xl_elem *n, struct model_reg *r);
+void xl_mmio_field(struct loader *ld, const struct xl_elem *n, struct model_field *f);
 /* True when the value is the field's default (kept there, in no list). */
-bool xl_mmio_value(struct loader *ld, xmlNode *n, struct model_field *f, struct model_value *v);
+bool xl_mmio_value(struct loader *ld, const struct xl_elem *n, struct model_field *f, struct model_value *v);
 /* After a sound load: what the memory-mapped forms make of the whole spec (write-constraint
  * rules). */
 void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s);

@@ -17,7 +17,7 @@
 /* ---------------------------------------------------------------- the device */
 
 /* <device name= vendor= vendor-id= series= version= header-prefix= address-unit-bits= width=> */
-struct model_device *xl_load_device(struct loader *ld, xmlNode *n)
+struct model_device *xl_load_device(struct loader *ld, const struct xl_elem *n)
 {
     struct model_device *d = arena_zalloc(ld->a, sizeof(*d));
     d->name = xl_get(ld, n, "name");
@@ -35,7 +35,7 @@ struct model_device *xl_load_device(struct loader *ld, xmlNode *n)
 
 /* <core name= revision= endian= mpu= fpu= fpu-dp= icache= dcache= vtor= nvic-prio-bits=
  *  vendor-systick=> */
-struct model_device_cpu *xl_load_core(struct loader *ld, xmlNode *n)
+struct model_device_cpu *xl_load_core(struct loader *ld, const struct xl_elem *n)
 {
     struct model_device_cpu *c = arena_zalloc(ld->a, sizeof(*c));
     c->name = xl_get(ld, n, "name");
@@ -83,7 +83,7 @@ static const char *prev_field_dim_of(const struct model_field *f)
 /* ---------------------------------------------------------------- peripherals */
 
 /* group= header-struct= prepend= append= of a <block> */
-void xl_mmio_block(struct loader *ld, xmlNode *n, struct model_block *b)
+void xl_mmio_block(struct loader *ld, const struct xl_elem *n, struct model_block *b)
 {
     b->group = xl_get(ld, n, "group");
     b->header_struct = xl_get(ld, n, "header-struct");
@@ -94,7 +94,7 @@ void xl_mmio_block(struct loader *ld, xmlNode *n, struct model_block *b)
 
 /* derived-from= alternate= group= version= header-struct= prepend= append= own-type= dim-of= of
  * an <instance> (in->block: its block, its earlier instances there) */
-void xl_mmio_instance(struct loader *ld, xmlNode *n, struct model_instance *in)
+void xl_mmio_instance(struct loader *ld, const struct xl_elem *n, struct model_instance *in)
 {
     const struct model_block *b = in->block;
     in->dim_of = same_list(xl_get(ld, n, "dim-of"),
@@ -110,7 +110,7 @@ void xl_mmio_instance(struct loader *ld, xmlNode *n, struct model_instance *in)
 }
 
 /* <interrupt name= value= desc=> */
-struct model_interrupt *xl_load_interrupt(struct loader *ld, xmlNode *n)
+struct model_interrupt *xl_load_interrupt(struct loader *ld, const struct xl_elem *n)
 {
     struct model_interrupt *it = arena_zalloc(ld->a, sizeof(*it));
     it->name = xl_get(ld, n, "name");
@@ -121,7 +121,7 @@ struct model_interrupt *xl_load_interrupt(struct loader *ld, xmlNode *n)
 }
 
 /* <address-block offset= size= usage= protection=> */
-struct model_addr_block *xl_load_addr_block(struct loader *ld, xmlNode *n)
+struct model_addr_block *xl_load_addr_block(struct loader *ld, const struct xl_elem *n)
 {
     struct model_addr_block *ab = arena_zalloc(ld->a, sizeof(*ab));
     xl_get_num(ld, n, "offset", &ab->offset);
@@ -158,7 +158,7 @@ static struct model_cluster *find_cluster(const struct model_block *b, const cha
 }
 
 /* 'path', an attribute of 'n' naming a cluster of 'b': the cluster, or NULL (reported). */
-static struct model_cluster *cluster_ref(struct loader *ld, xmlNode *n, const char *attr,
+static struct model_cluster *cluster_ref(struct loader *ld, const struct xl_elem *n, const char *attr,
                                          const struct model_block *b, const char *what)
 {
     const char *path = xl_peek(ld, n, attr);
@@ -173,7 +173,7 @@ static struct model_cluster *cluster_ref(struct loader *ld, xmlNode *n, const ch
 }
 
 /* <cluster name= in= svd-name= address= count= stride= header-struct= alternate= derived-from=> */
-struct model_cluster *xl_load_cluster(struct loader *ld, xmlNode *n, const struct model_block *b)
+struct model_cluster *xl_load_cluster(struct loader *ld, const struct xl_elem *n, const struct model_block *b)
 {
     struct model_cluster *c = arena_zalloc(ld->a, sizeof(*c));
     c->name = xl_get(ld, n, "name");
@@ -203,7 +203,7 @@ struct model_cluster *xl_load_cluster(struct loader *ld, xmlNode *n, const struc
 /* ---------------------------------------------------------------- registers */
 
 /* index-names="A B C": one name per element of the array */
-static void load_index_names(struct loader *ld, xmlNode *n, struct model_reg *r)
+static void load_index_names(struct loader *ld, const struct xl_elem *n, struct model_reg *r)
 {
     const char *v = xl_get(ld, n, "index-names");
     if (!v)
@@ -236,7 +236,7 @@ static void load_index_names(struct loader *ld, xmlNode *n, struct model_reg *r)
 
 /* reset-mask= alternate= alternate-group= protection= display-name= derived-from= dim-of=
  * index-names= cluster= svd-name= of a <register> */
-void xl_mmio_register(struct loader *ld, xmlNode *n, struct model_reg *r)
+void xl_mmio_register(struct loader *ld, const struct xl_elem *n, struct model_reg *r)
 {
     uint64_t mask;
     if (xl_get_num(ld, n, "reset-mask", &mask))
@@ -263,7 +263,7 @@ void xl_mmio_register(struct loader *ld, xmlNode *n, struct model_reg *r)
 /* ---------------------------------------------------------------- fields */
 
 /* write-constraint="write-as-read" | "enumerated" | "MIN..MAX" */
-static void load_write_constraint(struct loader *ld, xmlNode *n, struct model_field *f)
+static void load_write_constraint(struct loader *ld, const struct xl_elem *n, struct model_field *f)
 {
     const char *v = xl_get(ld, n, "write-constraint");
     if (!v)
@@ -294,7 +294,7 @@ static void load_write_constraint(struct loader *ld, xmlNode *n, struct model_fi
 }
 
 /* write= and read-action=, SVD's words; with an SVD access word they give the class. */
-static void load_effects(struct loader *ld, xmlNode *n, struct model_field *f)
+static void load_effects(struct loader *ld, const struct xl_elem *n, struct model_field *f)
 {
     const char *w = xl_peek(ld, n, "write"), *ra = xl_peek(ld, n, "read-action");
     int we = w ? svd_write_parse(w) : 0, re = ra ? svd_read_parse(ra) : 0;
@@ -319,7 +319,7 @@ static void load_effects(struct loader *ld, xmlNode *n, struct model_field *f)
 }
 
 /* write= read-action= write-constraint= enum-name= derived-from= dim-of= whole= of a <field> */
-void xl_mmio_field(struct loader *ld, xmlNode *n, struct model_field *f)
+void xl_mmio_field(struct loader *ld, const struct xl_elem *n, struct model_field *f)
 {
     load_effects(ld, n, f);
     load_write_constraint(ld, n, f);
@@ -334,7 +334,7 @@ void xl_mmio_field(struct loader *ld, xmlNode *n, struct model_field *f)
  * default (default="true": the name of every value not listed), which
  * joins no list.
  */
-bool xl_mmio_value(struct loader *ld, xmlNode *n, struct model_field *f, struct model_value *v)
+bool xl_mmio_value(struct loader *ld, const struct xl_elem *n, struct model_field *f, struct model_value *v)
 {
     const char *usage = xl_peek(ld, n, "usage");
     if (usage) /* the SVD additions are allocated only for a value that has one */

@@ -757,6 +757,40 @@ static void test_rule_positions(void **state)
 }
 
 /*
+ * Values and text as libxml2's tree had them (the loader reads SAX2 events,
+ * which leave some of that to the tree): references decoded in values ('&'
+ * too, which the parser passes on as "&#38;"), blanks in values made spaces
+ * (a character reference's kept); the text of <desc> and <rule> with CDATA
+ * as text, and a run of blanks between two children of which none so far is
+ * text dropped, as XML_PARSE_NOBLANKS dropped it ("A" and "B" joined).
+ */
+static void test_values_and_text_as_the_tree_had_them(void **state)
+{
+    const char *path = tmp_path("text.xml");
+    write_file(path, "<regspec name=\"t\" prefix=\"T\" version=\"1\"\n"
+                     "          title=\"a &amp; b &#38; &lt;c&gt; &#x41;&#66;\tt\nn&#10;x\">\n"
+                     "  <desc><!-- c -->A<!-- y --> <!-- z -->B &#32;<![CDATA[ <d> & ]]> e</desc>\n"
+                     "  <block name=\"b\">\n"
+                     "    <register name=\"R\" space=\"msr\" address=\"1\" width=\"8\">\n"
+                     "      <desc>  </desc>\n"
+                     "      <field name=\"f\" bits=\"7:0\" access=\"RW\"/>\n"
+                     "      <rule name=\"r\" expr=\"f != 0\">m <![CDATA[x]]> &lt; <!--c--> "
+                     "<!--d-->n</rule>\n"
+                     "    </register>\n"
+                     "  </block>\n"
+                     "</regspec>\n");
+    struct loaded l;
+    struct model_spec *s = load(&l, path);
+    assert_non_null(s);
+    assert_string_equal(s->title, "a & b & <c> AB t n\nx");
+    assert_string_equal(s->desc, "AB <d> & e");
+    assert_string_equal(s->blocks[0]->regs[0]->desc, "");
+    assert_string_equal(s->blocks[0]->regs[0]->rules[0]->message, "m x < n");
+    unload(&l);
+    unlink(path);
+}
+
+/*
  * One compiled schema serves many loads (the fuzz targets keep one): a load
  * with it gives what a load of its own gives, messages included, before
  * and after a spec the schema refuses.
@@ -898,6 +932,7 @@ int main(void)
         cmocka_unit_test(test_schema_error_hides_value_errors),
         cmocka_unit_test(test_repeated_pmon_and_misc),
         cmocka_unit_test(test_rule_positions),
+        cmocka_unit_test(test_values_and_text_as_the_tree_had_them),
         cmocka_unit_test(test_schema_reused),
         cmocka_unit_test(test_schema_shape_refused),
     };
