@@ -24,9 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A name made by def_in(): c_mdef names are padded but do not set the width. */
+/* A name made by def_add(): c_mdef names are padded but do not set the width. */
 struct def_ref {
     struct dt *name; /* borrowed: owned by the tree being built */
+    size_t room;     /* the bytes its text may take, NUL left out: padded in place up to it */
     bool mdef;
 };
 
@@ -36,6 +37,14 @@ struct ctx {
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
     bool table_keys; /* context_options.annotate given: the tables' t_* keys made here too */
+    /*
+     * The model outlives the tree (lazy trees: the handle borrows the
+     * model): the model's strings are referenced, not copied.
+     */
+    bool borrow;
+    /* source_line() of 'line_src', the source last cited: made once, not per cite; owned */
+    const struct model_source *line_src;
+    char *line;
     /*
      * Lazy trees without doc keys: a block's "registers" holds placeholders,
      * each built when rendered (context_expand); 'reg_stubs' records them.
@@ -49,38 +58,51 @@ static struct dt *reg_stubs(struct ctx *c, const struct model_block *b);
 
 static struct dt *str_or_null(struct ctx *c, const char *s)
 {
-    return s ? dt_str(c->a, s) : dt_null();
+    if (!s)
+        return dt_null();
+    return c->borrow ? dt_str_ref(c->a, s) : dt_str(c->a, s);
 }
 
 /*
  * Writes "0x" and 'v' in lower-case hex, zero-filled to at least 'digits'
- * digits (1: no leading zeros), and a NUL into 'p' (room for 19 bytes);
- * returns the length. printf's "0x%0*" PRIx64 without printf: this runs for
- * every field.
+ * digits (1: no leading zeros; at most 16), and a NUL into 'p' (room for 19
+ * bytes); returns the length. printf's "0x%0*" PRIx64 without printf: this
+ * runs for every field. The digits are counted first and written from the
+ * last, two at a time from a table of byte values, so nothing is reversed.
  */
 static size_t hex_to(char *p, uint64_t v, unsigned digits)
 {
-    char tmp[16];
-    size_t n = 0;
-    do {
-        tmp[n++] = "0123456789abcdef"[v & 0xf];
-        v >>= 4;
-    } while (v);
-    while (n < digits && n < sizeof(tmp))
-        tmp[n++] = '0';
+    static const char pairs[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+                                "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+                                "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+                                "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+                                "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+                                "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+                                "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+                                "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+    size_t n = 1;
+    for (uint64_t rest = v >> 4; rest; rest >>= 4)
+        n++;
+    if (n < digits)
+        n = digits < 16 ? digits : 16;
     p[0] = '0';
     p[1] = 'x';
-    for (size_t i = 0; i < n; i++)
-        p[2 + i] = tmp[n - 1 - i];
     p[2 + n] = '\0';
+    char *q = p + 2 + n; /* the digits are written backwards from here, zeros past v's */
+    for (size_t left = n; left >= 2; left -= 2, v >>= 8) {
+        q -= 2;
+        memcpy(q, &pairs[2 * (v & 0xff)], 2);
+    }
+    if (n & 1)
+        q[-1] = pairs[2 * (v & 0xf) + 1];
     return 2 + n;
 }
 
 /* "0x" + lower-case hex, no leading zeros. */
 static struct dt *hex(struct ctx *c, uint64_t v)
 {
-    char tmp[24];
-    return dt_strn(c->a, tmp, hex_to(tmp, v, 1));
+    char *p = arena_alloc_bytes(c->a, 19);
+    return dt_str_refn(c->a, p, hex_to(p, v, 1));
 }
 
 static const char *c_type(unsigned size)
@@ -149,19 +171,27 @@ static struct def_scope defs(struct ctx *c, struct dt *o, struct dt_key key, con
 #define C_DEF(c, o, stem) defs((c), (o), DT_KEY("c_def"), (stem), false)
 #define C_MDEF(c, o, stem) defs((c), (o), DT_KEY("c_mdef"), (stem), true)
 
+/*
+ * The spaces a name is made with room for, so that align_defs() pads it in
+ * place: the names of one scope differ in length by their suffixes
+ * ("_WRITABLE_MASK" against "_SIZE"), rarely by more.
+ */
+#define DEF_PAD_ROOM 16
+
 /* Adds name stem + 'suffix' ('nx' bytes) as 'role' and remembers it for align_defs(). */
 static void def_add(struct ctx *c, const struct def_scope *d, struct dt_key role,
                     const char *suffix, size_t nx)
 {
-    char *name = arena_alloc(c->a, d->ns + nx + 1);
+    size_t len = d->ns + nx;
+    char *name = arena_alloc_bytes(c->a, len + DEF_PAD_ROOM + 1);
     memcpy(name, d->stem, d->ns);
     memcpy(name + d->ns, suffix, nx);
-    name[d->ns + nx] = '\0';
-    struct dt *v = dt_str_refn(c->a, name, d->ns + nx);
+    name[len] = '\0';
+    struct dt *v = dt_str_refn(c->a, name, len);
     dt_add(c->a, d->obj, role, v);
     if (c->ndefs == c->defs_cap)
         c->defs = xgrow(c->defs, &c->defs_cap, c->ndefs + 1, sizeof(*c->defs));
-    c->defs[c->ndefs++] = (struct def_ref){v, d->mdef};
+    c->defs[c->ndefs++] = (struct def_ref){v, len + DEF_PAD_ROOM, d->mdef};
 }
 
 #define DEF(c, d, role, suffix) def_add((c), (d), DT_KEY(role), "" suffix "", sizeof(suffix) - 1)
@@ -186,8 +216,11 @@ static void align_defs(struct ctx *c, size_t from)
         size_t n = name->u.str.len;
         if (n >= width)
             continue;
-        char *p = arena_alloc(c->a, width + 1);
-        memcpy(p, name->u.str.s, n);
+        char *p = (char *)name->u.str.s; /* def_add()'s, with room for most pads */
+        if (width > c->defs[i].room) {
+            p = arena_alloc_bytes(c->a, width + 1);
+            memcpy(p, name->u.str.s, n);
+        }
         memset(p + n, ' ', width - n);
         p[width] = '\0';
         name->u.str.s = p;
@@ -240,7 +273,7 @@ static const char *skip_ws(const char *p)
 
 /* Text with its whitespace folded: words joined by single spaces; NULL for none. */
 struct folded {
-    char *s; /* owned by the tree's arena; NUL-terminated */
+    char *s; /* owned by the tree's arena, or the model's (ctx.borrow); NUL-terminated */
     size_t len;
 };
 
@@ -257,14 +290,14 @@ static bool is_folded(const char *s, size_t len)
     return !strpbrk(s, "\t\n\v\f\r") && !strstr(s, "  ");
 }
 
-/* 's' (NULL: none) folded into the tree's arena. */
-static struct folded fold_text(struct ctx *c, const char *s)
+/* 's' (NULL: none) folded into the tree's arena; 's' itself when folded and 'keep'. */
+static struct folded fold_keep(struct ctx *c, const char *s, bool keep)
 {
     if (!s)
         return (struct folded){NULL, 0};
     size_t len = strlen(s);
-    if (is_folded(s, len))
-        return (struct folded){arena_strndup(c->a, s, len), len};
+    if (is_folded(s, len)) /* never written to: wrap_lines() copies the lines it cuts */
+        return (struct folded){keep ? (char *)s : arena_strndup(c->a, s, len), len};
     char *r = arena_alloc(c->a, len + 1), *q = r;
     for (const char *p = skip_ws(s); *p;) {
         if (!is_ws(*p)) {
@@ -279,9 +312,16 @@ static struct folded fold_text(struct ctx *c, const char *s)
     return (struct folded){r, (size_t)(q - r)};
 }
 
+/* A model's text folded: the model's bytes themselves when they outlive the tree. */
+static struct folded fold_text(struct ctx *c, const char *s)
+{
+    return fold_keep(c, s, c->borrow);
+}
+
+/* Text made for the tree (a buffer about to be released) folded into its arena. */
 static char *fold(struct ctx *c, const char *s)
 {
-    return fold_text(c, s).s;
+    return fold_keep(c, s, false).s;
 }
 
 /*
@@ -294,9 +334,9 @@ static struct dt *model_text(struct ctx *c, const char *s, struct folded f)
 {
     if (!s)
         return dt_null();
-    if (f.s && memcmp(f.s, s, f.len + 1) == 0)
+    if (f.s == s || (f.s && memcmp(f.s, s, f.len + 1) == 0))
         return dt_str_refn(c->a, f.s, f.len);
-    return dt_str(c->a, s);
+    return c->borrow ? dt_str_ref(c->a, s) : dt_str(c->a, s);
 }
 
 /* Where the line of folded text starting at 'p' ends: its last word that fits 'cols'. */
@@ -540,20 +580,37 @@ static char *source_line(struct ctx *c, const struct model_source *src)
     if (src->ref || src->rev || src->date) {
         const char *sep = " (";
         if (src->ref) {
-            buf_addf(&b, "%sref %s", sep, src->ref);
+            buf_adds(&b, sep);
+            buf_adds(&b, "ref ");
+            buf_adds(&b, src->ref);
             sep = ", ";
         }
         if (src->rev) {
-            buf_addf(&b, "%srev %s", sep, src->rev);
+            buf_adds(&b, sep);
+            buf_adds(&b, "rev ");
+            buf_adds(&b, src->rev);
             sep = ", ";
         }
-        if (src->date)
-            buf_addf(&b, "%s%s", sep, src->date);
+        if (src->date) {
+            buf_adds(&b, sep);
+            buf_adds(&b, src->date);
+        }
         buf_addc(&b, ')');
     }
     char *r = fold(c, b.s);
     buf_release(&b);
     return r;
+}
+
+/* source_line() for a cite: most cites of a spec name one source, so the last one is kept. */
+static const char *cited_source_line(struct ctx *c, const struct model_source *src)
+{
+    if (c->line_src != src) {
+        free(c->line);
+        c->line = xstrdup(source_line(c, src));
+        c->line_src = src;
+    }
+    return c->line;
 }
 
 static const struct model_source *cite_source(const struct model_spec *s,
@@ -595,15 +652,19 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
         return NULL;
     struct buf b = BUF_INIT;
     buf_adds(&b, "Source: ");
-    buf_adds(&b, src ? source_line(c, src) : cite->src ? cite->src : "-");
-    if (cite->table)
-        buf_addf(&b, ", table %s", cite->table);
-    if (cite->page)
-        buf_addf(&b, ", page %s", cite->page);
-    if (cite->section)
-        buf_addf(&b, ", section %s", cite->section);
-    if (cite->cite)
-        buf_addf(&b, "; %s", cite->cite);
+    buf_adds(&b, src ? cited_source_line(c, src) : cite->src ? cite->src : "-");
+    const struct {
+        const char *label, *text;
+    } parts[] = {{", table ", cite->table},
+                 {", page ", cite->page},
+                 {", section ", cite->section},
+                 {"; ", cite->cite}};
+    for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+        if (parts[i].text) {
+            buf_adds(&b, parts[i].label);
+            buf_adds(&b, parts[i].text);
+        }
+    }
     char *r = fold(c, b.s);
     buf_release(&b);
     return r;
@@ -1823,6 +1884,12 @@ static void ctx_init(struct ctx *c, struct arena *a, const struct model_spec *s,
         c->prefix = s->name ? s->name : "REGC";
 }
 
+static void ctx_release(struct ctx *c)
+{
+    free(c->defs);
+    free(c->line);
+}
+
 struct dt *context_build(struct arena *a, const struct model_spec *s,
                          const struct context_options *opt)
 {
@@ -1847,7 +1914,7 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
     context_doc_keys(a, root);
     if (opt && opt->annotate)
         opt->annotate(a, root);
-    free(c->defs);
+    ctx_release(c);
     return root;
 }
 
@@ -1915,6 +1982,7 @@ static const struct dt *expand_reg(struct context_lazy *lz, const struct dt *ite
         c->a = &lz->reg;
         c->prefix = lz->c.prefix;
         c->table_keys = lz->annotate != NULL;
+        c->borrow = true;
         size_t ndefs = c->ndefs;
         struct dt *o = reg_json(c, lz->s, rs->b->regs[i]);
         c->ndefs = ndefs;
@@ -1940,6 +2008,7 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     arena_init(&lz->reg);
     struct ctx *c = &lz->c;
     ctx_init(c, &lz->root, s, opt);
+    c->borrow = true; /* the handle borrows the model */
     lz->s = s;
     lz->annotate = opt ? opt->annotate : NULL;
     lz->no_doc_keys = opt && opt->no_doc_keys;
@@ -1985,6 +2054,7 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
     c->a = &lz->block;
     c->prefix = lz->c.prefix;
     c->table_keys = lz->annotate != NULL;
+    c->borrow = true;
     c->lazy_regs = lz->no_doc_keys ? lz : NULL;
     size_t ndefs = c->ndefs;
     struct dt *o = block_json(c, lz->s, lz->s->blocks[i]);
@@ -2026,13 +2096,13 @@ void context_lazy_free(struct context_lazy *lz)
     if (!lz)
         return;
     arena_release(&lz->block);
-    free(lz->bc.defs);
+    ctx_release(&lz->bc);
     arena_release(&lz->reg);
-    free(lz->rc.defs);
+    ctx_release(&lz->rc);
     free(lz->regs);
     free(lz->live_regs);
     arena_release(&lz->root);
-    free(lz->c.defs);
+    ctx_release(&lz->c);
     free(lz);
 }
 
