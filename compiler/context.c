@@ -98,6 +98,28 @@ static size_t hex_to(char *p, uint64_t v, unsigned digits)
     return 2 + n;
 }
 
+/* Appends 'v' in decimal at 'p' (room for 20 bytes); returns the end. */
+static char *put_uint(char *p, uint64_t v)
+{
+    char tmp[20];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* Appends 's' at 'p' (no NUL); returns the end. Texts made of pieces without printf. */
+static char *put_str(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
+
 /* "0x" + lower-case hex, no leading zeros. */
 static struct dt *hex(struct ctx *c, uint64_t v)
 {
@@ -229,7 +251,22 @@ static void align_defs(struct ctx *c, size_t from)
     c->ndefs = from;
 }
 
-/* Marks the first and last item of a list of objects. */
+/*
+ * Marks the first and last item of a list of objects just built, none
+ * marked yet (flag_list() without its look-up: an object with some 40 keys
+ * is searched to the end for a key it does not have).
+ */
+static void flag_fresh(struct ctx *c, struct dt *list)
+{
+    size_t n = dt_len(list);
+    for (size_t i = 0; i < n; i++) {
+        struct dt *item = dt_at(list, i);
+        SET(c, item, "first", dt_bool(i == 0));
+        SET(c, item, "last", dt_bool(i + 1 == n));
+    }
+}
+
+/* Marks the first and last item of a list of objects (an item marked already is left alone). */
 static void flag_list(struct ctx *c, struct dt *list)
 {
     size_t n = dt_len(list);
@@ -803,20 +840,6 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
     return o;
 }
 
-/* Appends 'v' in decimal at 'p'; returns the end. */
-static char *put_uint(char *p, unsigned v)
-{
-    char tmp[12];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        *p++ = tmp[--n];
-    return p;
-}
-
 /* "c_bits": the field's bits as the manual writes them, "28:24" or "7" (printf's "%u:%u"). */
 static struct dt *bits_text(struct ctx *c, const struct model_field *f)
 {
@@ -829,28 +852,47 @@ static struct dt *bits_text(struct ctx *c, const struct model_field *f)
     return dt_str_refn(c->a, s, (size_t)(p - s));
 }
 
-static struct dt *field_json(struct ctx *c, const struct model_spec *s, const struct model_field *f)
+/* One line of the register's bit map: the field's four columns and where it sits. */
+struct layout_row {
+    const char *col[4]; /* c_bits, name, access, reset */
+    size_t len[4];
+    unsigned lsb;
+};
+
+/* Column 'k' of 'row': the string 'v' (a null: empty). */
+static void layout_col(struct layout_row *row, size_t k, const struct dt *v)
+{
+    bool str = dt_is(v, DT_STR);
+    row->col[k] = str ? v->u.str.s : "";
+    row->len[k] = str ? v->u.str.len : 0;
+}
+
+/* The field's object; 'row' gets its line of the register's bit map (layout_lines()). */
+static struct dt *field_json(struct ctx *c, const struct model_spec *s, const struct model_field *f,
+                             struct layout_row *row)
 {
     const struct model_reg *r = f->reg;
     char *stem = names_field(c->a, c->prefix, f);
     struct dt *o = dt_obj_n(c->a, 32);
-    SET_STR(c, o, "name", f->name);
+    struct dt *name = str_or_null(c, f->name), *access = str_or_null(c, f->access_text);
+    SET(c, o, "name", name);
     SET(c, o, "lsb", dt_int(c->a, f->lsb));
     SET(c, o, "msb", dt_int(c->a, f->msb));
     SET(c, o, "width", dt_int(c->a, model_field_width(f)));
-    SET_STR(c, o, "access", f->access_text);
+    SET(c, o, "access", access);
     /* the class's spelling (an SVD field's access_text is SVD's "read-write"): the tables' enum */
     SET(c, o, "access_class", dt_str_ref(c->a, regc_access_text(f->access)));
     /* writeConstraint writeAsRead: the tables' write_as_read flag, which libregrt checks */
     SET(c, o, "write_as_read", dt_bool(model_field_write_as_read(f)));
-    SET(c, o, "reset", hex(c, f->reset));
+    struct dt *reset = hex(c, f->reset);
+    SET(c, o, "reset", reset);
     struct folded desc = fold_text(c, f->desc);
     SET(c, o, "desc", model_text(c, f->desc, desc));
     SET(c, o, "implicit", dt_bool(f->implicit));
     struct dt *values = dt_list(c->a);
     for (size_t i = 0; i < f->nvalues; i++)
         dt_push(c->a, values, value_json(c, f, stem, f->values[i]));
-    flag_list(c, values);
+    flag_fresh(c, values);
     SET(c, o, "values", values);
     SET(c, o, "source", cite_json(c, s, cite_or_none(f->cite)));
     if (is_svd(r->block))
@@ -878,11 +920,17 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
     SET(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
     SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
-    SET(c, o, "c_bits", bits_text(c, f));
+    struct dt *bits = bits_text(c, f);
+    SET(c, o, "c_bits", bits);
     SET(c, o, "c_has_values", dt_bool(f->nvalues > 0));
     char *src = f->cite && f->cite->src ? cite_line(c, s, f->cite) : NULL;
     set_cite(c, o, src);
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 72));
+    layout_col(row, 0, bits);
+    layout_col(row, 1, name);
+    layout_col(row, 2, access);
+    layout_col(row, 3, reset);
+    row->lsb = f->lsb;
     return o;
 }
 
@@ -917,6 +965,8 @@ struct rule_ctx {
     struct ctx *c;
     const struct model_reg *r;
     struct dt *fields; /* c_candidates being built */
+    const char **lowers; /* their c_lower, in order (r->nfields at most) */
+    size_t nlowers;
     uint64_t nums[32]; /* the expression's numbers (the first 32) */
     size_t nnums;
 };
@@ -930,7 +980,8 @@ static void field_getter(void *ctx, struct buf *out, const char *name)
         buf_adds(out, "0"); /* cannot happen after check_spec(): rule-field */
         return;
     }
-    buf_addf(out, "%s_get(v)", names_lower(rc->c->a, names_field(rc->c->a, rc->c->prefix, f)));
+    buf_adds(out, names_lower(rc->c->a, names_field(rc->c->a, rc->c->prefix, f)));
+    buf_adds(out, "_get(v)");
 }
 
 /*
@@ -972,18 +1023,23 @@ static void collect_numbers(const struct expr *e, struct rule_ctx *rc)
     collect_numbers(e->rhs, rc);
 }
 
-static void add_cand(struct ctx *c, struct dt *cands, uint64_t v, uint64_t max, unsigned size)
+/* A field's candidate values so far: each once (the same value, the same literal). */
+struct cand_set {
+    uint64_t v[3 + 3 * ARRAY_SIZE(((struct rule_ctx *)0)->nums)];
+    size_t n;
+};
+
+static void add_cand(struct ctx *c, struct dt *cands, struct cand_set *seen, uint64_t v,
+                     uint64_t max, unsigned size)
 {
     if (v > max)
         return;
-    const char *lit = c_lit(c, v, size, false);
-    size_t i;
-    struct dt *item;
-    DT_FOREACH(cands, i, item)
-        if (strcmp(dt_str_value(dt_get(item, "c_value")), lit) == 0)
+    for (size_t i = 0; i < seen->n; i++)
+        if (seen->v[i] == v)
             return;
-    struct dt *o = dt_obj(c->a);
-    SET(c, o, "c_value", dt_str_ref(c->a, lit));
+    seen->v[seen->n++] = v;
+    struct dt *o = dt_obj_n(c->a, 1);
+    SET(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v, size, false)));
     dt_push(c->a, cands, o);
 }
 
@@ -1000,26 +1056,26 @@ static int add_candidates(void *ctx, const struct expr *node)
     if (!f)
         return 0;
     char *stem = names_lower(c->a, names_field(c->a, c->prefix, f));
-    size_t i;
-    struct dt *item;
-    DT_FOREACH(rc->fields, i, item)
-        if (strcmp(dt_str_value(dt_get(item, "c_lower")), stem) == 0)
+    for (size_t i = 0; i < rc->nlowers; i++)
+        if (strcmp(rc->lowers[i], stem) == 0)
             return 0;
+    rc->lowers[rc->nlowers++] = stem;
     uint64_t max = model_field_max(f);
     unsigned size = rc->r->size;
     struct dt *cands = dt_list(c->a);
-    add_cand(c, cands, 0, max, size);
-    add_cand(c, cands, 1, max, size);
-    add_cand(c, cands, max, max, size);
+    struct cand_set seen = {.n = 0};
+    add_cand(c, cands, &seen, 0, max, size);
+    add_cand(c, cands, &seen, 1, max, size);
+    add_cand(c, cands, &seen, max, max, size);
     for (size_t j = 0; j < rc->nnums; j++) {
         uint64_t n = rc->nums[j];
-        add_cand(c, cands, n, max, size);
+        add_cand(c, cands, &seen, n, max, size);
         if (n > 0)
-            add_cand(c, cands, n - 1, max, size);
+            add_cand(c, cands, &seen, n - 1, max, size);
         if (n < UINT64_MAX)
-            add_cand(c, cands, n + 1, max, size);
+            add_cand(c, cands, &seen, n + 1, max, size);
     }
-    flag_list(c, cands);
+    flag_fresh(c, cands);
     struct dt *o = dt_obj(c->a);
     SET(c, o, "c_lower", dt_str_ref(c->a, stem));
     SET(c, o, "c_count", dt_int(c->a, (long long)dt_len(cands)));
@@ -1043,6 +1099,7 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     DEF(c, &d, "name", "");
     DEF(c, &d, "message", "_MESSAGE");
     struct rule_ctx rc = {.c = c, .r = r, .fields = dt_list(c->a)};
+    rc.lowers = arena_alloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rc.lowers));
     struct buf expr = BUF_INIT;
     if (rule->expr) {
         expr_render_c(rule->expr, &expr, field_getter, &rc);
@@ -1053,7 +1110,7 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     } else {
         buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
-    flag_list(c, rc.fields);
+    flag_fresh(c, rc.fields);
     SET(c, o, "c_expr", dt_str(c->a, expr.s));
     SET(c, o, "c_candidates", rc.fields);
     buf_release(&expr);
@@ -1066,13 +1123,6 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
 }
 
 /* ------------------------------------------------------------ registers */
-
-/* One line of the bit map: the field's four columns and where it sits. */
-struct layout_row {
-    const char *col[4]; /* c_bits, name, access, reset */
-    size_t len[4];
-    unsigned lsb;
-};
 
 /* Sorts the rows highest bits first (insertion sort: fields mostly come in that order). */
 static void sort_rows(struct layout_row *rows, size_t n)
@@ -1105,29 +1155,18 @@ static struct dt *layout_line(struct ctx *c, const struct layout_row *row, const
 /*
  * The register's bit map for its comment: one line per field, highest bits
  * first, columns aligned: bits, name, access, reset ("28:24  thresh  RW  0x0"),
- * as [{"text"}]. 'fields' holds field_json() of r->fields, in that order.
+ * as [{"text"}]. 'rows' (sorted here) are field_json()'s of r's fields.
  */
-static struct dt *layout_lines(struct ctx *c, const struct model_reg *r, struct dt *fields)
+static struct dt *layout_lines(struct ctx *c, struct layout_row *rows, size_t n)
 {
-    const struct dt_key cols[4] = {DT_KEY("c_bits"), DT_KEY("name"), DT_KEY("access"),
-                                   DT_KEY("reset")};
-    size_t width[4] = {0}, n = dt_len(fields);
-    struct layout_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
-    for (size_t i = 0; i < n; i++) {
-        for (size_t k = 0; k < 4; k++) {
-            const struct dt *v = dt_getn(dt_at(fields, i), cols[k].s, cols[k].len);
-            bool str = dt_is(v, DT_STR);
-            rows[i].col[k] = str ? v->u.str.s : "";
-            rows[i].len[k] = str ? v->u.str.len : 0;
+    size_t width[4] = {0};
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < 4; k++)
             width[k] = rows[i].len[k] > width[k] ? rows[i].len[k] : width[k];
-        }
-        rows[i].lsb = r->fields[i]->lsb;
-    }
     sort_rows(rows, n);
     struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < n; i++)
         dt_push(c->a, lines, layout_line(c, &rows[i], width));
-    free(rows);
     return lines;
 }
 
@@ -1192,9 +1231,37 @@ static const char *space_name(enum model_space sp)
  * c_addr_call, the C expression of the header that gives the copy's address,
  * and c_address, its value as a UINT64_C literal.
  */
+/*
+ * The header's expression for copy k of instance i: NAME_ADDR, name_addr(Ku),
+ * name_addr(Iu) or name_addr(Iu, Ku) ('stem' upper-case, 'lower' the same lower-case).
+ */
+static char *addr_call(struct ctx *c, const struct model_reg *r, const char *stem,
+                       const char *lower, bool uniform, size_t i, unsigned k)
+{
+    char *call = arena_alloc_bytes(c->a, strlen(stem) + 2 * 21 + 16), *p;
+    if (uniform && !r->is_array) {
+        p = put_str(put_str(call, stem), "_ADDR");
+    } else {
+        p = put_str(put_str(call, lower), "_addr(");
+        if (!uniform) {
+            p = put_uint(p, i);
+            *p++ = 'u';
+        }
+        if (!uniform && r->is_array)
+            p = put_str(p, ", ");
+        if (r->is_array) {
+            p = put_uint(p, r->first + k);
+            *p++ = 'u';
+        }
+        *p++ = ')';
+    }
+    *p = '\0';
+    return call;
+}
+
 static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
 {
-    char *lower = names_lower(c->a, names_reg(c->a, c->prefix, r));
+    char *stem = names_reg(c->a, c->prefix, r), *lower = names_lower(c->a, stem);
     bool uniform = names_reg_uniform(r);
     const struct model_block *b = r->block;
     struct dt *list = dt_list(c->a);
@@ -1207,23 +1274,32 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
             SET(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
             SET(c, o, "address", hex(c, model_reg_address(r, inst, k)));
             SET(c, o, "pci", pci_json(c, inst));
-            char *call;
-            if (uniform && !r->is_array)
-                call = arena_printf(c->a, "%s_ADDR", names_upper(c->a, lower));
-            else if (uniform)
-                call = arena_printf(c->a, "%s_addr(%uu)", lower, r->first + k);
-            else if (!r->is_array)
-                call = arena_printf(c->a, "%s_addr(%zuu)", lower, i);
-            else
-                call = arena_printf(c->a, "%s_addr(%zuu, %uu)", lower, i, r->first + k);
-            SET(c, o, "c_addr_call", dt_str_ref(c->a, call));
+            SET(c, o, "c_addr_call", dt_str_ref(c->a, addr_call(c, r, stem, lower, uniform, i, k)));
             SET(c, o, "c_address",
                 dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, k), 64, false)));
             dt_push(c->a, list, o);
         }
     }
-    flag_list(c, list);
+    flag_fresh(c, list);
     return list;
+}
+
+/* "(i - FIRSTu)": the index from an array's first. */
+static char *index_from(struct ctx *c, unsigned first)
+{
+    char *s = arena_alloc_bytes(c->a, 32);
+    char *p = put_uint(put_str(s, "(i - "), first);
+    *put_str(p, "u)") = '\0';
+    return s;
+}
+
+/* "(TYPE)INDEX * STRIDE": an element's offset from the first. */
+static char *scaled_index(struct ctx *c, const char *type, const char *index, const char *stride)
+{
+    char *s = arena_alloc_bytes(c->a, strlen(type) + strlen(index) + strlen(stride) + 6);
+    char *p = put_str(put_str(put_str(put_str(put_str(s, "("), type), ")"), index), " * ");
+    *put_str(p, stride) = '\0';
+    return s;
 }
 
 /*
@@ -1246,9 +1322,10 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
     SET(c, o, "c_addr_const", dt_bool(!r->is_array && uniform));
     SET(c, o, "c_addr_by_index", dt_bool(r->is_array && uniform));
     SET(c, o, "c_addr_by_instance", dt_bool(!uniform));
-    const char *index = r->first ? arena_printf(c->a, "(i - %uu)", r->first) : "i";
+    const char *index = r->first ? index_from(c, r->first) : "i";
     SET(c, o, "c_addr_index", dt_str_ref(c->a, index));
-    SET(c, o, "c_stride", dt_str_ref(c->a, c_lit(c, r->stride, bits, false)));
+    const char *stride = c_lit(c, r->stride, bits, false);
+    SET(c, o, "c_stride", dt_str_ref(c->a, stride));
     SET(c, o, "c_irregular", dt_bool(r->addrs != NULL));
     struct dt *offsets = dt_list(c->a);
     for (size_t k = 0; k < r->naddrs; k++) {
@@ -1257,13 +1334,12 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
         SET(c, e, "c_offset", dt_str_ref(c->a, c_lit(c, r->addrs[k] - r->addrs[0], bits, false)));
         dt_push(c->a, offsets, e);
     }
-    flag_list(c, offsets);
+    flag_fresh(c, offsets);
     SET(c, o, "c_offsets", offsets);
     SET(c, o, "c_addr_offset",
         dt_str_ref(c->a, r->addrs ? arena_printf(c->a, "%s_offset(i)",
                                                  names_lower(c->a, names_reg(c->a, c->prefix, r)))
-                                  : arena_printf(c->a, "(%s)%s * %s", c_type(bits), index,
-                                                 c_lit(c, r->stride, bits, false))));
+                                  : scaled_index(c, c_type(bits), index, stride)));
     SET(c, o, "c_first_index", dt_int(c->a, r->first));
     SET(c, o, "c_count", dt_int(c->a, r->count));
     struct dt *cases = dt_list(c->a);
@@ -1279,7 +1355,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
         DEF(c, &d, "addr", "");
         dt_push(c->a, cases, k);
     }
-    flag_list(c, cases);
+    flag_fresh(c, cases);
     SET(c, o, "c_addr_cases", cases);
     SET(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
 }
@@ -1337,6 +1413,16 @@ static void addr_const_keys(struct ctx *c, struct dt *o, const struct model_reg 
 #undef CASE_BREAK
 }
 
+/* "0x7u": the mask of a register's rule bits, as an unsigned literal (at most 31 rules' bits). */
+static char *rules_mask(struct ctx *c, size_t nrules)
+{
+    char *s = arena_alloc_bytes(c->a, 12);
+    size_t n = hex_to(s, nrules >= 31 ? 0x7fffffffu : (1u << nrules) - 1, 1);
+    s[n] = 'u';
+    s[n + 1] = '\0';
+    return s;
+}
+
 static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
     size_t from = c->ndefs; /* every name in the register but its rules' */
@@ -1370,17 +1456,18 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "source", cite_json(c, s, &r->cite));
     struct dt *fields = dt_list(c->a);
     bool has_fields = false;
+    struct layout_row *rows = arena_alloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rows));
     for (size_t i = 0; i < r->nfields; i++) {
-        dt_push(c->a, fields, field_json(c, s, r->fields[i]));
+        dt_push(c->a, fields, field_json(c, s, r->fields[i], &rows[i]));
         has_fields |= !model_field_is_reserved(r->fields[i]);
     }
-    flag_list(c, fields);
+    flag_fresh(c, fields);
     SET(c, o, "fields", fields);
     struct dt *rules = dt_list(c->a);
     size_t rules_from = c->ndefs;
     for (size_t i = 0; i < r->nrules; i++)
         dt_push(c->a, rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
-    flag_list(c, rules);
+    flag_fresh(c, rules);
     align_defs(c, rules_from);
     SET(c, o, "rules", rules);
     struct model_masks m = model_reg_masks(r);
@@ -1400,9 +1487,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "c_has_preserve", dt_bool(m.preserve != 0)); /* gap bits: safe writes keep them */
     /* SVD write side effects (RW0C ... WOO): their masks and safe-write terms */
     SET(c, o, "c_has_effects", dt_bool((m.w0 | m.w1t | m.wany | m.once) != 0));
-    SET(c, o, "c_rules_mask",
-        dt_str_ref(c->a, arena_printf(c->a, "0x%xu",
-                                      r->nrules >= 31 ? 0x7fffffffu : (1u << r->nrules) - 1)));
+    SET(c, o, "c_rules_mask", dt_str_ref(c->a, rules_mask(c, r->nrules)));
     SET(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
     addr_keys(c, o, r, stem);
     if (r->is_array || !names_reg_uniform(r))
@@ -1437,7 +1522,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         def_add(c, &d, dt_key_lit(reg_defs[i][0]), reg_defs[i][1], strlen(reg_defs[i][1]));
     set_cite(c, o, cite_line(c, s, &r->cite));
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
-    SET(c, o, "c_layout", layout_lines(c, r, fields));
+    SET(c, o, "c_layout", layout_lines(c, rows, r->nfields));
     align_defs(c, from);
     return o;
 }
