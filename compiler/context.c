@@ -867,12 +867,28 @@ static void layout_col(struct layout_row *row, size_t k, const struct dt *v)
     row->len[k] = str ? v->u.str.len : 0;
 }
 
-/* The field's object; 'row' gets its line of the register's bit map (layout_lines()). */
-static struct dt *field_json(struct ctx *c, const struct model_spec *s, const struct model_field *f,
-                             struct layout_row *row)
+/*
+ * A register's names, made once for it, its fields and its rules: 'stem'
+ * (names_reg()), 'lower' (names_lower() of it) and field_lower[i], c_lower
+ * of r->fields[i] (set by field_json()).
+ */
+struct reg_names {
+    const struct model_reg *r;
+    char *stem, *lower;
+    const char **field_lower;
+};
+
+/*
+ * The object of field i of rn->r; 'row' gets its line of the register's bit
+ * map (layout_lines()).
+ */
+static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct reg_names *rn,
+                             size_t i, struct layout_row *row)
 {
-    const struct model_reg *r = f->reg;
-    char *stem = names_field(c->a, c->prefix, f);
+    const struct model_reg *r = rn->r;
+    const struct model_field *f = r->fields[i];
+    char *stem = names_field_of(c->a, rn->stem, f);
+    rn->field_lower[i] = names_lower(c->a, stem);
     struct dt *o = dt_obj_n(c->a, 32);
     struct dt *name = str_or_null(c, f->name), *access = str_or_null(c, f->access_text);
     SET(c, o, "name", name);
@@ -890,8 +906,8 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "desc", model_text(c, f->desc, desc));
     SET(c, o, "implicit", dt_bool(f->implicit));
     struct dt *values = dt_list(c->a);
-    for (size_t i = 0; i < f->nvalues; i++)
-        dt_push(c->a, values, value_json(c, f, stem, f->values[i]));
+    for (size_t k = 0; k < f->nvalues; k++)
+        dt_push(c->a, values, value_json(c, f, stem, f->values[k]));
     flag_fresh(c, values);
     SET(c, o, "values", values);
     SET(c, o, "source", cite_json(c, s, cite_or_none(f->cite)));
@@ -899,9 +915,9 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
         SET(c, o, "svd", svd_field_json(c, f));
 
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_lower", dt_str_ref(c->a, rn->field_lower[i]));
     SET(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
-    SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
+    SET(c, o, "c_reg", dt_str_ref(c->a, rn->stem));
     if (!model_field_is_reserved(f)) {
         struct def_scope d = C_DEF(c, o, stem);
         DEF(c, &d, "shift", "_SHIFT");
@@ -953,17 +969,25 @@ static char *c_string_body(struct ctx *c, const char *s)
     return r;
 }
 
-static const struct model_field *find_named_field(const struct model_reg *r, const char *name)
+/* The index of r's field named 'name' (reserved fields left out), or r->nfields. */
+static size_t find_field_index(const struct model_reg *r, const char *name)
 {
     for (size_t i = 0; i < r->nfields; i++)
         if (!model_field_is_reserved(r->fields[i]) && strcmp(r->fields[i]->name, name) == 0)
-            return r->fields[i];
-    return NULL;
+            return i;
+    return r->nfields;
+}
+
+static const struct model_field *find_named_field(const struct model_reg *r, const char *name)
+{
+    size_t i = find_field_index(r, name);
+    return i < r->nfields ? r->fields[i] : NULL;
 }
 
 struct rule_ctx {
     struct ctx *c;
     const struct model_reg *r;
+    const struct reg_names *rn; /* r's, its fields' c_lower made */
     struct dt *fields; /* c_candidates being built */
     const char **lowers; /* their c_lower, in order (r->nfields at most) */
     size_t nlowers;
@@ -975,12 +999,12 @@ struct rule_ctx {
 static void field_getter(void *ctx, struct buf *out, const char *name)
 {
     struct rule_ctx *rc = ctx;
-    const struct model_field *f = find_named_field(rc->r, name);
-    if (!f) {
+    size_t i = find_field_index(rc->r, name);
+    if (i == rc->r->nfields) {
         buf_adds(out, "0"); /* cannot happen after check_spec(): rule-field */
         return;
     }
-    buf_adds(out, names_lower(rc->c->a, names_field(rc->c->a, rc->c->prefix, f)));
+    buf_adds(out, rc->rn->field_lower[i]);
     buf_adds(out, "_get(v)");
 }
 
@@ -1052,10 +1076,11 @@ static int add_candidates(void *ctx, const struct expr *node)
 {
     struct rule_ctx *rc = ctx;
     struct ctx *c = rc->c;
-    const struct model_field *f = find_named_field(rc->r, node->field);
-    if (!f)
+    size_t fi = find_field_index(rc->r, node->field);
+    if (fi == rc->r->nfields)
         return 0;
-    char *stem = names_lower(c->a, names_field(c->a, c->prefix, f));
+    const struct model_field *f = rc->r->fields[fi];
+    const char *stem = rc->rn->field_lower[fi];
     for (size_t i = 0; i < rc->nlowers; i++)
         if (strcmp(rc->lowers[i], stem) == 0)
             return 0;
@@ -1084,21 +1109,22 @@ static int add_candidates(void *ctx, const struct expr *node)
     return 0;
 }
 
-static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r,
+static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const struct reg_names *rn,
                             const struct model_rule *rule, unsigned bit)
 {
+    const struct model_reg *r = rn->r;
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", rule->name);
     SET_STR(c, o, "expr", rule->expr_text);
     struct folded msg = fold_text(c, rule->message);
     SET(c, o, "message", model_text(c, rule->message, msg));
-    char *stem = names_rule(c->a, c->prefix, r, rule);
+    char *stem = names_rule_of(c->a, rn->stem, rule);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_bit", dt_int(c->a, bit));
     struct def_scope d = C_DEF(c, o, stem);
     DEF(c, &d, "name", "");
     DEF(c, &d, "message", "_MESSAGE");
-    struct rule_ctx rc = {.c = c, .r = r, .fields = dt_list(c->a)};
+    struct rule_ctx rc = {.c = c, .r = r, .rn = rn, .fields = dt_list(c->a)};
     rc.lowers = arena_alloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rc.lowers));
     struct buf expr = BUF_INIT;
     if (rule->expr) {
@@ -1115,8 +1141,8 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     SET(c, o, "c_candidates", rc.fields);
     buf_release(&expr);
     SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg.s ? msg.s : rule->name)));
-    SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
-    SET(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
+    SET(c, o, "c_reg", dt_str_ref(c->a, rn->stem));
+    SET(c, o, "c_reg_lower", dt_str_ref(c->a, rn->lower));
     set_cite(c, o, cite_line(c, s, cite_or_none(rule->cite)));
     SET(c, o, "source", cite_json(c, s, cite_or_none(rule->cite))); /* the tables' .cite (specjson.c reads it) */
     return o;
@@ -1259,9 +1285,10 @@ static char *addr_call(struct ctx *c, const struct model_reg *r, const char *ste
     return call;
 }
 
-static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
+static struct dt *copies_json(struct ctx *c, const struct reg_names *rn)
 {
-    char *stem = names_reg(c->a, c->prefix, r), *lower = names_lower(c->a, stem);
+    const struct model_reg *r = rn->r;
+    const char *stem = rn->stem, *lower = rn->lower;
     bool uniform = names_reg_uniform(r);
     const struct model_block *b = r->block;
     struct dt *list = dt_list(c->a);
@@ -1310,8 +1337,10 @@ static char *scaled_index(struct ctx *c, const char *type, const char *index, co
  * given by addresses=: [{c_index, c_offset}] for the offset helper), c_addr_cases
  * (per instance).
  */
-static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, const char *stem)
+static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
 {
+    const struct model_reg *r = rn->r;
+    const char *stem = rn->stem;
     const struct model_block *b = r->block;
     unsigned bits = addr_bits(r);
     const struct model_instance *i0 = b && b->ninstances ? b->instances[0] : NULL;
@@ -1337,8 +1366,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
     flag_fresh(c, offsets);
     SET(c, o, "c_offsets", offsets);
     SET(c, o, "c_addr_offset",
-        dt_str_ref(c->a, r->addrs ? arena_printf(c->a, "%s_offset(i)",
-                                                 names_lower(c->a, names_reg(c->a, c->prefix, r)))
+        dt_str_ref(c->a, r->addrs ? arena_printf(c->a, "%s_offset(i)", rn->lower)
                                   : scaled_index(c, c_type(bits), index, stride)));
     SET(c, o, "c_first_index", dt_int(c->a, r->first));
     SET(c, o, "c_count", dt_int(c->a, r->count));
@@ -1426,6 +1454,10 @@ static char *rules_mask(struct ctx *c, size_t nrules)
 static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
     size_t from = c->ndefs; /* every name in the register but its rules' */
+    struct reg_names rn = {r, names_reg(c->a, c->prefix, r), NULL, NULL};
+    rn.lower = names_lower(c->a, rn.stem);
+    rn.field_lower = arena_zalloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rn.field_lower));
+    char *stem = rn.stem;
     struct dt *o = dt_obj_n(c->a, 64);
     SET_STR(c, o, "name", r->name);
     SET_STR(c, o, "written_name", r->written_name);
@@ -1452,13 +1484,13 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         }
     }
     SET(c, o, "array", array);
-    SET(c, o, "instances", copies_json(c, r));
+    SET(c, o, "instances", copies_json(c, &rn));
     SET(c, o, "source", cite_json(c, s, &r->cite));
     struct dt *fields = dt_list(c->a);
     bool has_fields = false;
     struct layout_row *rows = arena_alloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rows));
     for (size_t i = 0; i < r->nfields; i++) {
-        dt_push(c->a, fields, field_json(c, s, r->fields[i], &rows[i]));
+        dt_push(c->a, fields, field_json(c, s, &rn, i, &rows[i]));
         has_fields |= !model_field_is_reserved(r->fields[i]);
     }
     flag_fresh(c, fields);
@@ -1466,7 +1498,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     struct dt *rules = dt_list(c->a);
     size_t rules_from = c->ndefs;
     for (size_t i = 0; i < r->nrules; i++)
-        dt_push(c->a, rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
+        dt_push(c->a, rules, rule_json(c, s, &rn, r->rules[i], (unsigned)i));
     flag_fresh(c, rules);
     align_defs(c, rules_from);
     SET(c, o, "rules", rules);
@@ -1475,9 +1507,8 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     if (is_svd(r->block))
         SET(c, o, "svd", svd_reg_json(c, r));
 
-    char *stem = names_reg(c->a, c->prefix, r);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_lower", dt_str_ref(c->a, rn.lower));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
     SET(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
     SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, r->reset, r->size, true)));
@@ -1489,7 +1520,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "c_has_effects", dt_bool((m.w0 | m.w1t | m.wany | m.once) != 0));
     SET(c, o, "c_rules_mask", dt_str_ref(c->a, rules_mask(c, r->nrules)));
     SET(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
-    addr_keys(c, o, r, stem);
+    addr_keys(c, o, &rn);
     if (r->is_array || !names_reg_uniform(r))
         addr_const_keys(c, o, r);
     static const char *const reg_defs[][2] = {
