@@ -139,15 +139,30 @@ static const char *c_litmacro(unsigned size)
 }
 
 /* A C literal of 'size' bits: UINT32_C(0xc10); 'pad' zero-fills to size/4 digits. */
-static char *c_lit(struct ctx *c, uint64_t v, unsigned size, bool pad)
+static char *c_lit_len(struct ctx *c, uint64_t v, unsigned size, bool pad, size_t *len)
 {
-    char *p = arena_alloc(c->a, 8 + 1 + 18 + 2); /* "UINT64_C" "(" 0x+16 ")" NUL */
+    char *p = arena_alloc_bytes(c->a, 8 + 1 + 18 + 2); /* "UINT64_C" "(" 0x+16 ")" NUL */
     memcpy(p, c_litmacro(size), 8);
     p[8] = '(';
     size_t n = 9 + hex_to(p + 9, v, pad ? size / 4 : 1);
     p[n] = ')';
     p[n + 1] = '\0';
+    *len = n + 1;
     return p;
+}
+
+static char *c_lit(struct ctx *c, uint64_t v, unsigned size, bool pad)
+{
+    size_t len;
+    return c_lit_len(c, v, size, pad, &len);
+}
+
+/* c_lit() as a string value (its length known, not measured again). */
+static struct dt *lit(struct ctx *c, uint64_t v, unsigned size, bool pad)
+{
+    size_t len;
+    char *p = c_lit_len(c, v, size, pad, &len);
+    return dt_str_refn(c->a, p, len);
 }
 
 /* An address literal: 32 bits when it fits (MSR indices, config offsets). */
@@ -167,6 +182,8 @@ static void set(struct ctx *c, struct dt *o, const char *key, struct dt *v)
  * (dt_add; the hash is folded at compile time).
  */
 #define SET(c, o, lit, v) dt_add((c)->a, (o), DT_KEY(lit), (v))
+/* DT_KEY() for a static table's initializer */
+#define DT_KEY_INIT(lit) {.s = "" lit "", .len = sizeof(lit) - 1, .fixed = 1}
 #define SET_STR(c, o, lit, s) SET((c), (o), lit, str_or_null((c), (s)))
 
 /*
@@ -800,14 +817,14 @@ static struct dt *instance_json(struct ctx *c, const struct model_spec *s,
             DEF(c, &d, "func", "_FUNC");
     }
     if (inst->has_pci) { /* c_dev, c_func null when not given: no macro (any slot) */
-        SET(c, o, "c_vendor", dt_str_ref(c->a, c_lit(c, inst->vendor, 32, false)));
-        SET(c, o, "c_device", dt_str_ref(c->a, c_lit(c, inst->device, 32, false)));
+        SET(c, o, "c_vendor", lit(c, inst->vendor, 32, false));
+        SET(c, o, "c_device", lit(c, inst->device, 32, false));
         SET(c, o, "c_dev", inst->has_dev ? dt_int(c->a, (long long)inst->dev) : dt_null());
         SET(c, o, "c_func", inst->has_func ? dt_int(c->a, (long long)inst->func) : dt_null());
     }
     if (inst->has_base)
         SET(c, o, "c_base",
-            dt_str_ref(c->a, c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false)));
+            lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false));
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     return o;
 }
@@ -836,7 +853,7 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     struct def_scope d = C_DEF(c, o, stem);
     DEF(c, &d, "name", "");
-    SET(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v->value, f->reg->size, false)));
+    SET(c, o, "c_value", lit(c, v->value, f->reg->size, false));
     SET(c, o, "c_field", dt_str_ref(c->a, field_stem));
     return o;
 }
@@ -935,9 +952,9 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
     SET(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
     SET(c, o, "c_shift", dt_int(c->a, f->lsb));
-    SET(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
-    SET(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
-    SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
+    SET(c, o, "c_max", lit(c, model_field_max(f), r->size, false));
+    SET(c, o, "c_mask", lit(c, model_field_mask(f), r->size, true));
+    SET(c, o, "c_reset", lit(c, f->reset, r->size, false));
     struct dt *bits = bits_text(c, f);
     SET(c, o, "c_bits", bits);
     SET(c, o, "c_has_values", dt_bool(f->nvalues > 0));
@@ -1065,7 +1082,7 @@ static void add_cand(struct ctx *c, struct dt *cands, struct cand_set *seen, uin
             return;
     seen->v[seen->n++] = v;
     struct dt *o = dt_obj_n(c->a, 1);
-    SET(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v, size, false)));
+    SET(c, o, "c_value", lit(c, v, size, false));
     dt_push(c->a, cands, o);
 }
 
@@ -1228,29 +1245,29 @@ static struct dt *c_masks_json(struct ctx *c, const struct model_masks *m, unsig
     /* "rmw": the bits a safe write takes from 'wanted' (RW, RW-V) */
     uint64_t rmw = m->writable & m->keep;
     const struct {
-        const char *key;
+        struct dt_key key;
         uint64_t bits;
-    } lits[] = {{"mbz", m->mbz},
-                {"mb1", m->mb1},
-                {"ignored", m->ignored},
-                {"ro", m->ro},
-                {"wo", m->wo},
-                {"w1c", m->w1c},
-                {"w1s", m->w1s},
-                {"writable", m->writable},
-                {"keep", m->keep},
-                {"volatile", m->volatile_},
-                {"levels", m->level},
-                {"preserve", m->preserve},
-                {"w0", m->w0},
-                {"w1t", m->w1t},
-                {"wany", m->wany},
-                {"once", m->once},
-                {"rmw", rmw}};
+    } lits[] = {{DT_KEY("mbz"), m->mbz},
+                {DT_KEY("mb1"), m->mb1},
+                {DT_KEY("ignored"), m->ignored},
+                {DT_KEY("ro"), m->ro},
+                {DT_KEY("wo"), m->wo},
+                {DT_KEY("w1c"), m->w1c},
+                {DT_KEY("w1s"), m->w1s},
+                {DT_KEY("writable"), m->writable},
+                {DT_KEY("keep"), m->keep},
+                {DT_KEY("volatile"), m->volatile_},
+                {DT_KEY("levels"), m->level},
+                {DT_KEY("preserve"), m->preserve},
+                {DT_KEY("w0"), m->w0},
+                {DT_KEY("w1t"), m->w1t},
+                {DT_KEY("wany"), m->wany},
+                {DT_KEY("once"), m->once},
+                {DT_KEY("rmw"), rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
-        dt_add(c->a, o, dt_key_lit(lits[i].key),
-               dt_str_ref(c->a, c_lit(c, lits[i].bits, size, true)));
+        dt_add(c->a, o, lits[i].key,
+               lit(c, lits[i].bits, size, true));
     return o;
 }
 
@@ -1310,7 +1327,7 @@ static struct dt *copies_json(struct ctx *c, const struct reg_names *rn)
             SET(c, o, "pci", pci_json(c, inst));
             SET(c, o, "c_addr_call", dt_str_ref(c->a, addr_call(c, r, stem, lower, uniform, i, k)));
             SET(c, o, "c_address",
-                dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, k), 64, false)));
+                lit(c, model_reg_address(r, inst, k), 64, false));
             dt_push(c->a, list, o);
         }
     }
@@ -1353,7 +1370,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
     const struct model_instance *i0 = b && b->ninstances ? b->instances[0] : NULL;
     bool uniform = names_reg_uniform(r);
     SET(c, o, "c_addr_type", dt_str_ref(c->a, c_type(bits)));
-    SET(c, o, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, i0, 0), bits, false)));
+    SET(c, o, "c_addr", lit(c, model_reg_address(r, i0, 0), bits, false));
     SET(c, o, "c_address", hex(c, model_reg_address(r, i0, 0)));
     SET(c, o, "c_addr_const", dt_bool(!r->is_array && uniform));
     SET(c, o, "c_addr_by_index", dt_bool(r->is_array && uniform));
@@ -1367,7 +1384,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
     for (size_t k = 0; k < r->naddrs; k++) {
         struct dt *e = dt_obj(c->a);
         SET(c, e, "c_index", dt_int(c->a, (long long)(r->first + k)));
-        SET(c, e, "c_offset", dt_str_ref(c->a, c_lit(c, r->addrs[k] - r->addrs[0], bits, false)));
+        SET(c, e, "c_offset", lit(c, r->addrs[k] - r->addrs[0], bits, false));
         dt_push(c->a, offsets, e);
     }
     flag_fresh(c, offsets);
@@ -1385,7 +1402,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
         SET(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
         char *name = names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name));
         SET(c, k, "c_name", dt_str_ref(c->a, name));
-        SET(c, k, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, 0), bits, false)));
+        SET(c, k, "c_addr", lit(c, model_reg_address(r, inst, 0), bits, false));
         struct def_scope d = C_DEF(c, k, name);
         DEF(c, &d, "addr", "");
         dt_push(c->a, cases, k);
@@ -1520,7 +1537,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "c_lower", dt_str_ref(c->a, rn.lower));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
     SET(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
-    SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, r->reset, r->size, true)));
+    SET(c, o, "c_reset", lit(c, r->reset, r->size, true));
     SET(c, o, "c_masks", c_masks_json(c, &m, r->size));
     SET(c, o, "c_has_fields", dt_bool(has_fields));
     SET(c, o, "c_has_rules", dt_bool(r->nrules > 0));
@@ -1532,34 +1549,40 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     addr_keys(c, o, &rn);
     if (r->is_array || !names_reg_uniform(r))
         addr_const_keys(c, o, r);
-    static const char *const reg_defs[][2] = {
-        {"width", "_WIDTH"},
-        {"size", "_SIZE"},
-        {"reset", "_RESET"},
-        {"addr", "_ADDR"},
-        {"first", "_FIRST"},
-        {"count", "_COUNT"},
-        {"stride", "_STRIDE"},
-        {"mbz", "_MBZ_MASK"},
-        {"mb1", "_MB1_MASK"},
-        {"ignored", "_IGNORED_MASK"},
-        {"ro", "_RO_MASK"},
-        {"wo", "_WO_MASK"},
-        {"w1c", "_W1C_MASK"},
-        {"w1s", "_W1S_MASK"},
-        {"writable", "_WRITABLE_MASK"},
-        {"keep", "_KEEP_MASK"},
-        {"levels", "_LEVELS_MASK"},
-        {"preserve", "_PRESERVE_MASK"},
-        {"w0", "_W0_MASK"},
-        {"w1t", "_W1T_MASK"},
-        {"wany", "_WANY_MASK"},
-        {"once", "_ONCE_MASK"},
-        {"rules", "_RULES"},
+#define REG_DEF(role, suffix) {DT_KEY_INIT(role), "" suffix "", sizeof(suffix) - 1}
+    static const struct {
+        struct dt_key role;
+        const char *suffix;
+        size_t len;
+    } reg_defs[] = {
+        REG_DEF("width", "_WIDTH"),
+        REG_DEF("size", "_SIZE"),
+        REG_DEF("reset", "_RESET"),
+        REG_DEF("addr", "_ADDR"),
+        REG_DEF("first", "_FIRST"),
+        REG_DEF("count", "_COUNT"),
+        REG_DEF("stride", "_STRIDE"),
+        REG_DEF("mbz", "_MBZ_MASK"),
+        REG_DEF("mb1", "_MB1_MASK"),
+        REG_DEF("ignored", "_IGNORED_MASK"),
+        REG_DEF("ro", "_RO_MASK"),
+        REG_DEF("wo", "_WO_MASK"),
+        REG_DEF("w1c", "_W1C_MASK"),
+        REG_DEF("w1s", "_W1S_MASK"),
+        REG_DEF("writable", "_WRITABLE_MASK"),
+        REG_DEF("keep", "_KEEP_MASK"),
+        REG_DEF("levels", "_LEVELS_MASK"),
+        REG_DEF("preserve", "_PRESERVE_MASK"),
+        REG_DEF("w0", "_W0_MASK"),
+        REG_DEF("w1t", "_W1T_MASK"),
+        REG_DEF("wany", "_WANY_MASK"),
+        REG_DEF("once", "_ONCE_MASK"),
+        REG_DEF("rules", "_RULES"),
     };
+#undef REG_DEF
     struct def_scope d = C_DEF(c, o, stem);
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
-        def_add(c, &d, dt_key_lit(reg_defs[i][0]), reg_defs[i][1], strlen(reg_defs[i][1]));
+        def_add(c, &d, reg_defs[i].role, reg_defs[i].suffix, reg_defs[i].len);
     set_cite(c, o, cite_line(c, s, &r->cite));
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     SET(c, o, "c_layout", layout_lines(c, rows, r->nfields));
@@ -1587,7 +1610,7 @@ static void add_sets(struct ctx *c, const struct model_events *t, const struct m
             char *stem = names_field(c->a, c->prefix, f);
             SET(c, so, "c_field", dt_str_ref(c->a, stem));
             SET(c, so, "c_field_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-            SET(c, so, "c_value", dt_str_ref(c->a, c_lit(c, st->value, f->reg->size, false)));
+            SET(c, so, "c_value", lit(c, st->value, f->reg->size, false));
         }
         dt_push(c->a, sets, so);
     }
@@ -1692,11 +1715,11 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     DEF(c, &d, "code", "_CODE");
     DEF(c, &d, "umask", "_UMASK");
     DEF(c, &d, "counters", "_COUNTERS");
-    SET(c, o, "c_encoding", dt_str_ref(c->a, c_lit(c, enc, size, false)));
-    SET(c, o, "c_code", dt_str_ref(c->a, c_lit(c, e->code, size, false)));
+    SET(c, o, "c_encoding", lit(c, enc, size, false));
+    SET(c, o, "c_code", lit(c, e->code, size, false));
     SET(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
-    SET(c, o, "c_umask", dt_str_ref(c->a, c_lit(c, umask, size, false)));
-    SET(c, o, "c_counters", dt_str_ref(c->a, c_lit(c, cmask, 64, false)));
+    SET(c, o, "c_umask", lit(c, umask, size, false));
+    SET(c, o, "c_counters", lit(c, cmask, 64, false));
     if (reg) {
         char *rstem = names_reg(c->a, c->prefix, reg);
         SET(c, o, "c_reg", dt_str_ref(c->a, rstem));
