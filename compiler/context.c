@@ -37,7 +37,6 @@ struct ctx {
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
     bool table_keys; /* context_options.annotate given: the tables' t_* keys made here too */
-    unsigned unread; /* enum context_unread: keys left out */
     /*
      * The model outlives the tree (lazy trees: the handle borrows the
      * model): the model's strings are referenced, not copied.
@@ -928,8 +927,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
         dt_push(c->a, values, value_json(c, f, stem, f->values[k]));
     flag_fresh(c, values);
     SET(c, o, "values", values);
-    if (!(c->unread & CONTEXT_UNREAD_SOURCE))
-        SET(c, o, "source", cite_json(c, s, cite_or_none(f->cite)));
+    SET(c, o, "source", cite_json(c, s, cite_or_none(f->cite)));
     if (is_svd(r->block))
         SET(c, o, "svd", svd_field_json(c, f));
 
@@ -1148,27 +1146,22 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     struct buf expr = BUF_INIT;
     if (rule->expr) {
         expr_render_c(rule->expr, &expr, field_getter, &rc);
-        if (!(c->unread & CONTEXT_UNREAD_CANDIDATES)) {
-            collect_numbers(rule->expr, &rc);
-            expr_foreach_field(rule->expr, add_candidates, &rc);
-        }
+        collect_numbers(rule->expr, &rc);
+        expr_foreach_field(rule->expr, add_candidates, &rc);
         if (c->table_keys) /* the tables' postfix form; not in the JSON export */
             SET(c, o, "t_ops", rule_ops(c, r, rule->expr));
     } else {
         buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
+    flag_fresh(c, rc.fields);
     SET(c, o, "c_expr", dt_str(c->a, expr.s));
-    if (!(c->unread & CONTEXT_UNREAD_CANDIDATES)) {
-        flag_fresh(c, rc.fields);
-        SET(c, o, "c_candidates", rc.fields);
-    }
+    SET(c, o, "c_candidates", rc.fields);
     buf_release(&expr);
     SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg.s ? msg.s : rule->name)));
     SET(c, o, "c_reg", dt_str_ref(c->a, rn->stem));
     SET(c, o, "c_reg_lower", dt_str_ref(c->a, rn->lower));
     set_cite(c, o, cite_line(c, s, cite_or_none(rule->cite)));
-    if (!(c->unread & CONTEXT_UNREAD_SOURCE)) /* the tables' .cite (specjson.c reads it) */
-        SET(c, o, "source", cite_json(c, s, cite_or_none(rule->cite)));
+    SET(c, o, "source", cite_json(c, s, cite_or_none(rule->cite))); /* the tables' .cite (specjson.c reads it) */
     return o;
 }
 
@@ -1509,8 +1502,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     }
     SET(c, o, "array", array);
     SET(c, o, "instances", copies_json(c, &rn));
-    if (!(c->unread & CONTEXT_UNREAD_SOURCE))
-        SET(c, o, "source", cite_json(c, s, &r->cite));
+    SET(c, o, "source", cite_json(c, s, &r->cite));
     struct dt *fields = dt_list(c->a);
     bool has_fields = false;
     struct layout_row *rows = arena_alloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rows));
@@ -1528,8 +1520,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     align_defs(c, rules_from);
     SET(c, o, "rules", rules);
     struct model_masks m = model_reg_masks(r);
-    if (!(c->unread & CONTEXT_UNREAD_MASKS))
-        SET(c, o, "masks", masks_json(c, &m));
+    SET(c, o, "masks", masks_json(c, &m));
     if (is_svd(r->block))
         SET(c, o, "svd", svd_reg_json(c, r));
 
@@ -2130,7 +2121,6 @@ static const struct dt *expand_reg(struct context_lazy *lz, const struct dt *ite
         c->a = &lz->reg;
         c->prefix = lz->c.prefix;
         c->table_keys = lz->annotate != NULL;
-        c->unread = lz->c.unread;
         c->borrow = true;
         size_t ndefs = c->ndefs;
         struct dt *o = reg_json(c, lz->s, rs->b->regs[i]);
@@ -2158,8 +2148,6 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     struct ctx *c = &lz->c;
     ctx_init(c, &lz->root, s, opt);
     c->borrow = true; /* the handle borrows the model */
-    /* the doc keys and the tables' annotation read keys no template names */
-    c->unread = opt && opt->no_doc_keys && !opt->annotate ? opt->unread : 0;
     lz->s = s;
     lz->annotate = opt ? opt->annotate : NULL;
     lz->no_doc_keys = opt && opt->no_doc_keys;
@@ -2205,7 +2193,6 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
     c->a = &lz->block;
     c->prefix = lz->c.prefix;
     c->table_keys = lz->annotate != NULL;
-    c->unread = lz->c.unread;
     c->borrow = true;
     c->lazy_regs = lz->no_doc_keys ? lz : NULL;
     size_t ndefs = c->ndefs;

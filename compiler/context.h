@@ -21,17 +21,6 @@
 /* The version of the model's shape ("regc_model" at the top); it grows when its names change. */
 #define CONTEXT_MODEL_VERSION 1
 
-/*
- * Keys of every register whose making costs and which a template may not
- * read (context_options.unread): main.c leaves out those no name of the
- * template's check reads, as it does the t_* and doc keys.
- */
-enum context_unread {
-    CONTEXT_UNREAD_CANDIDATES = 1u << 0, /* rules' "c_candidates" (a header self-test's) */
-    CONTEXT_UNREAD_SOURCE = 1u << 1,     /* "source" of registers, fields and rules */
-    CONTEXT_UNREAD_MASKS = 1u << 2,      /* registers' "masks" (the hex ones; not "c_masks") */
-};
-
 struct context_options {
     const char *prefix;  /* C prefix; NULL: the spec's own */
     void (*annotate)(struct arena *a, struct dt *tree); /* applied to the tree, last (lazy
@@ -41,8 +30,6 @@ struct context_options {
     bool svd_keys;       /* add the root's "svd" object (context_svd.h; -t svd) */
     bool regspec_keys;   /* add the root's "regspec" object (context_regspec.h; -t regspec) */
     bool cmsis;          /* add "c_cmsis", the CMSIS header's object (context_cmsis.h) */
-    unsigned unread;     /* enum context_unread: keys left out (lazy trees with no_doc_keys
-                          * and no annotate only: those read them) */
 };
 
 /*

@@ -357,7 +357,6 @@ struct key_use {
     bool regspec_keys; /* the root's "regspec" (context_regspec.h): -t regspec */
     bool cmsis; /* c_cmsis named: the CMSIS header's layout (context_cmsis.h), refused on msr/pci */
     bool any;   /* a tag the check could not follow: every key computed, nothing refused */
-    unsigned read; /* enum context_unread: the costly register keys a name reads */
 };
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -386,15 +385,6 @@ static void note_name(void *ctx, const char *name, size_t len)
         u->doc_keys = true;
     if (len == 7 && starts(name, len, "c_cmsis"))
         u->cmsis = true;
-    static const struct {
-        const char *key;
-        unsigned bit;
-    } costly[] = {{"c_candidates", CONTEXT_UNREAD_CANDIDATES},
-                  {"source", CONTEXT_UNREAD_SOURCE},
-                  {"masks", CONTEXT_UNREAD_MASKS}};
-    for (size_t i = 0; i < sizeof(costly) / sizeof(costly[0]); i++)
-        if (len == strlen(costly[i].key) && starts(name, len, costly[i].key))
-            u->read |= costly[i].bit;
 }
 
 /* The template checked against the typed view (view.h) before it renders. 0 or -1. */
@@ -469,9 +459,6 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (!use.table_keys)
         copt.annotate = NULL; /* t_* keys (tables.h) */
     copt.no_doc_keys = !use.doc_keys;
-    if (!use.any) /* the costly keys of every register that no name reads */
-        copt.unread = ~use.read & (CONTEXT_UNREAD_CANDIDATES | CONTEXT_UNREAD_SOURCE |
-                                   CONTEXT_UNREAD_MASKS);
     copt.svd_keys = use.svd_keys; /* -t svd: memory-mapped specs only */
     if (use.svd_keys && context_svd_check(dg, spec) < 0)
         return -1;

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # tests/cli/run-key-use.sh - regc computes the keys a template reads: the
-# descriptor tables' t_* names, the doc keys (doc_*, svg) and the costly
-# register keys (source, masks, c_candidates: enum context_unread) are made
-# only when the template, a partial, or an -I partial overriding a built-in
-# one names them, or when a partial is named by a value (compiler/main.c,
+# descriptor tables' t_* names and the doc keys (doc_*, svg) are made only
+# when the template, a partial, or an -I partial overriding a built-in one
+# names them, or when a partial is named by a value (compiler/main.c,
 # struct key_use). Each case reads such a key and must print the value
 # --dump-context shows: a group of keys left out by mistake is an error
 # ("no value") or a different output here.
@@ -21,7 +20,7 @@ import json, sys
 ctx = json.load(open(sys.argv[1]))
 def get(o, k):
     for p in k.split("."):
-        o = o[int(p)] if isinstance(o, list) else o[p]
+        o = o[p]
     return str(o)
 for b in ctx["blocks"]:
     for r in b["registers"]:
@@ -56,25 +55,6 @@ printf '{{doc_anchor}} {{{t_name}}}\n' >"$tmp/p/r.mustache"
 check "doc and t_* keys in a partial" "$reg{{>r}}$end" "doc_anchor t_name" -I "$tmp/p"
 printf '{{doc_anchor}}\n' >"$tmp/p/uint64_t.mustache"
 check "a partial named by a value: every key" "$reg{{>*c_type}}$end" doc_anchor -I "$tmp/p"
-
-check "a register's source" "$reg{{source.table}}
-$end" source.table
-check "a register's masks" "$reg{{masks.ro}}
-$end" masks.ro
-
-# a field that cites and a rule: the keys of fields and rules
-sed -e 's|<field name="ev_sel" |<field name="ev_sel" src="doc" |' \
-    -e 's|</register>|<rule name="sel" expr="en -> ev_sel != 0" src="doc">Select an event.</rule></register>|' \
-    tests/cli/mini.xml >"$tmp/rule.xml"
-spec=$tmp/rule.xml
-"$regc" --dump-context "$spec" -o "$tmp/ctx.json" || tap_fail "dump the context with a rule"
-check "a field's source" "$reg{{#fields}}{{#last}}{{source.title}}{{/last}}{{/fields}}
-$end" fields.3.source.title
-check "a rule's source" "$reg{{#rules}}{{source.title}}{{/rules}}
-$end" rules.0.source.title
-check "a rule's candidates" "$reg{{#rules}}{{#c_candidates}}{{#last}}{{c_lower}}{{/last}}{{/c_candidates}}{{/rules}}
-$end" rules.0.c_candidates.1.c_lower
-spec=tests/cli/mini.xml
 
 # A built-in template's partial overridden by one that reads a doc key.
 printf '/* {{doc_anchor}} */\n' >"$tmp/p/_c_register.mustache"
