@@ -411,14 +411,28 @@ const char *expr_op_text(enum expr_opcode op)
 
 /* ---------------------------------------------------------------- C rendering */
 
+/* Appends 'v' in decimal: printf's "%" PRIu64 without printf (every rule's numbers). */
+static void add_decimal(struct buf *out, uint64_t v)
+{
+    char tmp[20];
+    size_t n = sizeof(tmp);
+    do {
+        tmp[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    buf_addn(out, tmp + n, sizeof(tmp) - n);
+}
+
 void expr_render_c(const struct expr *e, struct buf *out, expr_cfield_fn fn, void *ctx)
 {
     switch (e->op) {
     case EXPR_OP_CONST:
-        if (e->value <= UINT32_MAX)
-            buf_addf(out, "%" PRIu64 "u", e->value);
-        else
+        if (e->value <= UINT32_MAX) {
+            add_decimal(out, e->value);
+            buf_addc(out, 'u');
+        } else {
             buf_addf(out, "UINT64_C(0x%" PRIx64 ")", e->value);
+        }
         return;
     case EXPR_OP_FIELD:
         fn(ctx, out, e->field);
@@ -438,7 +452,9 @@ void expr_render_c(const struct expr *e, struct buf *out, expr_cfield_fn fn, voi
     default:
         buf_addc(out, '(');
         expr_render_c(e->lhs, out, fn, ctx);
-        buf_addf(out, " %s ", expr_op_text(e->op));
+        buf_addc(out, ' ');
+        buf_adds(out, expr_op_text(e->op));
+        buf_addc(out, ' ');
         expr_render_c(e->rhs, out, fn, ctx);
         buf_addc(out, ')');
         return;

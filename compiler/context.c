@@ -24,9 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A name made by def_in(): c_mdef names are padded but do not set the width. */
+/* A name made by def_add(): c_mdef names are padded but do not set the width. */
 struct def_ref {
     struct dt *name; /* borrowed: owned by the tree being built */
+    size_t room;     /* the bytes its text may take, NUL left out: padded in place up to it */
     bool mdef;
 };
 
@@ -36,6 +37,14 @@ struct ctx {
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
     bool table_keys; /* context_options.annotate given: the tables' t_* keys made here too */
+    /*
+     * The model outlives the tree (lazy trees: the handle borrows the
+     * model): the model's strings are referenced, not copied.
+     */
+    bool borrow;
+    /* source_line() of 'line_src', the source last cited: made once, not per cite; owned */
+    const struct model_source *line_src;
+    char *line;
     /*
      * Lazy trees without doc keys: a block's "registers" holds placeholders,
      * each built when rendered (context_expand); 'reg_stubs' records them.
@@ -49,38 +58,73 @@ static struct dt *reg_stubs(struct ctx *c, const struct model_block *b);
 
 static struct dt *str_or_null(struct ctx *c, const char *s)
 {
-    return s ? dt_str(c->a, s) : dt_null();
+    if (!s)
+        return dt_null();
+    return c->borrow ? dt_str_ref(c->a, s) : dt_str(c->a, s);
 }
 
 /*
  * Writes "0x" and 'v' in lower-case hex, zero-filled to at least 'digits'
- * digits (1: no leading zeros), and a NUL into 'p' (room for 19 bytes);
- * returns the length. printf's "0x%0*" PRIx64 without printf: this runs for
- * every field.
+ * digits (1: no leading zeros; at most 16), and a NUL into 'p' (room for 19
+ * bytes); returns the length. printf's "0x%0*" PRIx64 without printf: this
+ * runs for every field. The digits are counted first and written from the
+ * last, two at a time from a table of byte values, so nothing is reversed.
  */
 static size_t hex_to(char *p, uint64_t v, unsigned digits)
 {
-    char tmp[16];
-    size_t n = 0;
-    do {
-        tmp[n++] = "0123456789abcdef"[v & 0xf];
-        v >>= 4;
-    } while (v);
-    while (n < digits && n < sizeof(tmp))
-        tmp[n++] = '0';
+    static const char pairs[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+                                "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+                                "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+                                "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+                                "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+                                "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+                                "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+                                "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+    size_t n = 1;
+    for (uint64_t rest = v >> 4; rest; rest >>= 4)
+        n++;
+    if (n < digits)
+        n = digits < 16 ? digits : 16;
     p[0] = '0';
     p[1] = 'x';
-    for (size_t i = 0; i < n; i++)
-        p[2 + i] = tmp[n - 1 - i];
     p[2 + n] = '\0';
+    char *q = p + 2 + n; /* the digits are written backwards from here, zeros past v's */
+    for (size_t left = n; left >= 2; left -= 2, v >>= 8) {
+        q -= 2;
+        memcpy(q, &pairs[2 * (v & 0xff)], 2);
+    }
+    if (n & 1)
+        q[-1] = pairs[2 * (v & 0xf) + 1];
     return 2 + n;
+}
+
+/* Appends 'v' in decimal at 'p' (room for 20 bytes); returns the end. */
+static char *put_uint(char *p, uint64_t v)
+{
+    char tmp[20];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* Appends 's' at 'p' (no NUL); returns the end. Texts made of pieces without printf. */
+static char *put_str(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
 }
 
 /* "0x" + lower-case hex, no leading zeros. */
 static struct dt *hex(struct ctx *c, uint64_t v)
 {
-    char tmp[24];
-    return dt_strn(c->a, tmp, hex_to(tmp, v, 1));
+    char *p = arena_alloc_bytes(c->a, 19);
+    return dt_str_refn(c->a, p, hex_to(p, v, 1));
 }
 
 static const char *c_type(unsigned size)
@@ -94,15 +138,30 @@ static const char *c_litmacro(unsigned size)
 }
 
 /* A C literal of 'size' bits: UINT32_C(0xc10); 'pad' zero-fills to size/4 digits. */
-static char *c_lit(struct ctx *c, uint64_t v, unsigned size, bool pad)
+static char *c_lit_len(struct ctx *c, uint64_t v, unsigned size, bool pad, size_t *len)
 {
-    char *p = arena_alloc(c->a, 8 + 1 + 18 + 2); /* "UINT64_C" "(" 0x+16 ")" NUL */
+    char *p = arena_alloc_bytes(c->a, 8 + 1 + 18 + 2); /* "UINT64_C" "(" 0x+16 ")" NUL */
     memcpy(p, c_litmacro(size), 8);
     p[8] = '(';
     size_t n = 9 + hex_to(p + 9, v, pad ? size / 4 : 1);
     p[n] = ')';
     p[n + 1] = '\0';
+    *len = n + 1;
     return p;
+}
+
+static char *c_lit(struct ctx *c, uint64_t v, unsigned size, bool pad)
+{
+    size_t len;
+    return c_lit_len(c, v, size, pad, &len);
+}
+
+/* c_lit() as a string value (its length known, not measured again). */
+static struct dt *lit(struct ctx *c, uint64_t v, unsigned size, bool pad)
+{
+    size_t len;
+    char *p = c_lit_len(c, v, size, pad, &len);
+    return dt_str_refn(c->a, p, len);
 }
 
 /* An address literal: 32 bits when it fits (MSR indices, config offsets). */
@@ -122,6 +181,8 @@ static void set(struct ctx *c, struct dt *o, const char *key, struct dt *v)
  * (dt_add; the hash is folded at compile time).
  */
 #define SET(c, o, lit, v) dt_add((c)->a, (o), DT_KEY(lit), (v))
+/* DT_KEY() for a static table's initializer */
+#define DT_KEY_INIT(lit) {.s = "" lit "", .len = sizeof(lit) - 1, .fixed = 1}
 #define SET_STR(c, o, lit, s) SET((c), (o), lit, str_or_null((c), (s)))
 
 /*
@@ -149,19 +210,27 @@ static struct def_scope defs(struct ctx *c, struct dt *o, struct dt_key key, con
 #define C_DEF(c, o, stem) defs((c), (o), DT_KEY("c_def"), (stem), false)
 #define C_MDEF(c, o, stem) defs((c), (o), DT_KEY("c_mdef"), (stem), true)
 
+/*
+ * The spaces a name is made with room for, so that align_defs() pads it in
+ * place: the names of one scope differ in length by their suffixes
+ * ("_WRITABLE_MASK" against "_SIZE"), rarely by more.
+ */
+#define DEF_PAD_ROOM 16
+
 /* Adds name stem + 'suffix' ('nx' bytes) as 'role' and remembers it for align_defs(). */
 static void def_add(struct ctx *c, const struct def_scope *d, struct dt_key role,
                     const char *suffix, size_t nx)
 {
-    char *name = arena_alloc(c->a, d->ns + nx + 1);
+    size_t len = d->ns + nx;
+    char *name = arena_alloc_bytes(c->a, len + DEF_PAD_ROOM + 1);
     memcpy(name, d->stem, d->ns);
     memcpy(name + d->ns, suffix, nx);
-    name[d->ns + nx] = '\0';
-    struct dt *v = dt_str_refn(c->a, name, d->ns + nx);
+    name[len] = '\0';
+    struct dt *v = dt_str_refn(c->a, name, len);
     dt_add(c->a, d->obj, role, v);
     if (c->ndefs == c->defs_cap)
         c->defs = xgrow(c->defs, &c->defs_cap, c->ndefs + 1, sizeof(*c->defs));
-    c->defs[c->ndefs++] = (struct def_ref){v, d->mdef};
+    c->defs[c->ndefs++] = (struct def_ref){v, len + DEF_PAD_ROOM, d->mdef};
 }
 
 #define DEF(c, d, role, suffix) def_add((c), (d), DT_KEY(role), "" suffix "", sizeof(suffix) - 1)
@@ -186,8 +255,11 @@ static void align_defs(struct ctx *c, size_t from)
         size_t n = name->u.str.len;
         if (n >= width)
             continue;
-        char *p = arena_alloc(c->a, width + 1);
-        memcpy(p, name->u.str.s, n);
+        char *p = (char *)name->u.str.s; /* def_add()'s, with room for most pads */
+        if (width > c->defs[i].room) {
+            p = arena_alloc_bytes(c->a, width + 1);
+            memcpy(p, name->u.str.s, n);
+        }
         memset(p + n, ' ', width - n);
         p[width] = '\0';
         name->u.str.s = p;
@@ -196,7 +268,22 @@ static void align_defs(struct ctx *c, size_t from)
     c->ndefs = from;
 }
 
-/* Marks the first and last item of a list of objects. */
+/*
+ * Marks the first and last item of a list of objects just built, none
+ * marked yet (flag_list() without its look-up: an object with some 40 keys
+ * is searched to the end for a key it does not have).
+ */
+static void flag_fresh(struct ctx *c, struct dt *list)
+{
+    size_t n = dt_len(list);
+    for (size_t i = 0; i < n; i++) {
+        struct dt *item = dt_at(list, i);
+        SET(c, item, "first", dt_bool(i == 0));
+        SET(c, item, "last", dt_bool(i + 1 == n));
+    }
+}
+
+/* Marks the first and last item of a list of objects (an item marked already is left alone). */
 static void flag_list(struct ctx *c, struct dt *list)
 {
     size_t n = dt_len(list);
@@ -240,7 +327,7 @@ static const char *skip_ws(const char *p)
 
 /* Text with its whitespace folded: words joined by single spaces; NULL for none. */
 struct folded {
-    char *s; /* owned by the tree's arena; NUL-terminated */
+    char *s; /* owned by the tree's arena, or the model's (ctx.borrow); NUL-terminated */
     size_t len;
 };
 
@@ -257,14 +344,14 @@ static bool is_folded(const char *s, size_t len)
     return !strpbrk(s, "\t\n\v\f\r") && !strstr(s, "  ");
 }
 
-/* 's' (NULL: none) folded into the tree's arena. */
-static struct folded fold_text(struct ctx *c, const char *s)
+/* 's' (NULL: none) folded into the tree's arena; 's' itself when folded and 'keep'. */
+static struct folded fold_keep(struct ctx *c, const char *s, bool keep)
 {
     if (!s)
         return (struct folded){NULL, 0};
     size_t len = strlen(s);
-    if (is_folded(s, len))
-        return (struct folded){arena_strndup(c->a, s, len), len};
+    if (is_folded(s, len)) /* never written to: wrap_lines() copies the lines it cuts */
+        return (struct folded){keep ? (char *)s : arena_strndup(c->a, s, len), len};
     char *r = arena_alloc(c->a, len + 1), *q = r;
     for (const char *p = skip_ws(s); *p;) {
         if (!is_ws(*p)) {
@@ -279,9 +366,16 @@ static struct folded fold_text(struct ctx *c, const char *s)
     return (struct folded){r, (size_t)(q - r)};
 }
 
+/* A model's text folded: the model's bytes themselves when they outlive the tree. */
+static struct folded fold_text(struct ctx *c, const char *s)
+{
+    return fold_keep(c, s, c->borrow);
+}
+
+/* Text made for the tree (a buffer about to be released) folded into its arena. */
 static char *fold(struct ctx *c, const char *s)
 {
-    return fold_text(c, s).s;
+    return fold_keep(c, s, false).s;
 }
 
 /*
@@ -294,9 +388,9 @@ static struct dt *model_text(struct ctx *c, const char *s, struct folded f)
 {
     if (!s)
         return dt_null();
-    if (f.s && memcmp(f.s, s, f.len + 1) == 0)
+    if (f.s == s || (f.s && memcmp(f.s, s, f.len + 1) == 0))
         return dt_str_refn(c->a, f.s, f.len);
-    return dt_str(c->a, s);
+    return c->borrow ? dt_str_ref(c->a, s) : dt_str(c->a, s);
 }
 
 /* Where the line of folded text starting at 'p' ends: its last word that fits 'cols'. */
@@ -540,20 +634,37 @@ static char *source_line(struct ctx *c, const struct model_source *src)
     if (src->ref || src->rev || src->date) {
         const char *sep = " (";
         if (src->ref) {
-            buf_addf(&b, "%sref %s", sep, src->ref);
+            buf_adds(&b, sep);
+            buf_adds(&b, "ref ");
+            buf_adds(&b, src->ref);
             sep = ", ";
         }
         if (src->rev) {
-            buf_addf(&b, "%srev %s", sep, src->rev);
+            buf_adds(&b, sep);
+            buf_adds(&b, "rev ");
+            buf_adds(&b, src->rev);
             sep = ", ";
         }
-        if (src->date)
-            buf_addf(&b, "%s%s", sep, src->date);
+        if (src->date) {
+            buf_adds(&b, sep);
+            buf_adds(&b, src->date);
+        }
         buf_addc(&b, ')');
     }
     char *r = fold(c, b.s);
     buf_release(&b);
     return r;
+}
+
+/* source_line() for a cite: most cites of a spec name one source, so the last one is kept. */
+static const char *cited_source_line(struct ctx *c, const struct model_source *src)
+{
+    if (c->line_src != src) {
+        free(c->line);
+        c->line = xstrdup(source_line(c, src));
+        c->line_src = src;
+    }
+    return c->line;
 }
 
 static const struct model_source *cite_source(const struct model_spec *s,
@@ -595,15 +706,19 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
         return NULL;
     struct buf b = BUF_INIT;
     buf_adds(&b, "Source: ");
-    buf_adds(&b, src ? source_line(c, src) : cite->src ? cite->src : "-");
-    if (cite->table)
-        buf_addf(&b, ", table %s", cite->table);
-    if (cite->page)
-        buf_addf(&b, ", page %s", cite->page);
-    if (cite->section)
-        buf_addf(&b, ", section %s", cite->section);
-    if (cite->cite)
-        buf_addf(&b, "; %s", cite->cite);
+    buf_adds(&b, src ? cited_source_line(c, src) : cite->src ? cite->src : "-");
+    const struct {
+        const char *label, *text;
+    } parts[] = {{", table ", cite->table},
+                 {", page ", cite->page},
+                 {", section ", cite->section},
+                 {"; ", cite->cite}};
+    for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+        if (parts[i].text) {
+            buf_adds(&b, parts[i].label);
+            buf_adds(&b, parts[i].text);
+        }
+    }
     char *r = fold(c, b.s);
     buf_release(&b);
     return r;
@@ -701,14 +816,14 @@ static struct dt *instance_json(struct ctx *c, const struct model_spec *s,
             DEF(c, &d, "func", "_FUNC");
     }
     if (inst->has_pci) { /* c_dev, c_func null when not given: no macro (any slot) */
-        SET(c, o, "c_vendor", dt_str_ref(c->a, c_lit(c, inst->vendor, 32, false)));
-        SET(c, o, "c_device", dt_str_ref(c->a, c_lit(c, inst->device, 32, false)));
+        SET(c, o, "c_vendor", lit(c, inst->vendor, 32, false));
+        SET(c, o, "c_device", lit(c, inst->device, 32, false));
         SET(c, o, "c_dev", inst->has_dev ? dt_int(c->a, (long long)inst->dev) : dt_null());
         SET(c, o, "c_func", inst->has_func ? dt_int(c->a, (long long)inst->func) : dt_null());
     }
     if (inst->has_base)
         SET(c, o, "c_base",
-            dt_str_ref(c->a, c_lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false)));
+            lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false));
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     return o;
 }
@@ -737,23 +852,9 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     struct def_scope d = C_DEF(c, o, stem);
     DEF(c, &d, "name", "");
-    SET(c, o, "c_value", dt_str_ref(c->a, c_lit(c, v->value, f->reg->size, false)));
+    SET(c, o, "c_value", lit(c, v->value, f->reg->size, false));
     SET(c, o, "c_field", dt_str_ref(c->a, field_stem));
     return o;
-}
-
-/* Appends 'v' in decimal at 'p'; returns the end. */
-static char *put_uint(char *p, unsigned v)
-{
-    char tmp[12];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        *p++ = tmp[--n];
-    return p;
 }
 
 /* "c_bits": the field's bits as the manual writes them, "28:24" or "7" (printf's "%u:%u"). */
@@ -768,37 +869,72 @@ static struct dt *bits_text(struct ctx *c, const struct model_field *f)
     return dt_str_refn(c->a, s, (size_t)(p - s));
 }
 
-static struct dt *field_json(struct ctx *c, const struct model_spec *s, const struct model_field *f)
+/* One line of the register's bit map: the field's four columns and where it sits. */
+struct layout_row {
+    const char *col[4]; /* c_bits, name, access, reset */
+    size_t len[4];
+    unsigned lsb;
+};
+
+/* Column 'k' of 'row': the string 'v' (a null: empty). */
+static void layout_col(struct layout_row *row, size_t k, const struct dt *v)
 {
-    const struct model_reg *r = f->reg;
-    char *stem = names_field(c->a, c->prefix, f);
+    bool str = dt_is(v, DT_STR);
+    row->col[k] = str ? v->u.str.s : "";
+    row->len[k] = str ? v->u.str.len : 0;
+}
+
+/*
+ * A register's names, made once for it, its fields and its rules: 'stem'
+ * (names_reg()), 'lower' (names_lower() of it) and field_lower[i], c_lower
+ * of r->fields[i] (set by field_json()).
+ */
+struct reg_names {
+    const struct model_reg *r;
+    char *stem, *lower;
+    const char **field_lower;
+};
+
+/*
+ * The object of field i of rn->r; 'row' gets its line of the register's bit
+ * map (layout_lines()).
+ */
+static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct reg_names *rn,
+                             size_t i, struct layout_row *row)
+{
+    const struct model_reg *r = rn->r;
+    const struct model_field *f = r->fields[i];
+    char *stem = names_field_of(c->a, rn->stem, f);
+    rn->field_lower[i] = names_lower(c->a, stem);
     struct dt *o = dt_obj_n(c->a, 32);
-    SET_STR(c, o, "name", f->name);
+    struct dt *name = str_or_null(c, f->name), *access = str_or_null(c, f->access_text);
+    SET(c, o, "name", name);
     SET(c, o, "lsb", dt_int(c->a, f->lsb));
     SET(c, o, "msb", dt_int(c->a, f->msb));
     SET(c, o, "width", dt_int(c->a, model_field_width(f)));
-    SET_STR(c, o, "access", f->access_text);
+    SET(c, o, "access", access);
     /* the class's spelling (an SVD field's access_text is SVD's "read-write"): the tables' enum */
     SET(c, o, "access_class", dt_str_ref(c->a, regc_access_text(f->access)));
     /* writeConstraint writeAsRead: the tables' write_as_read flag, which libregrt checks */
     SET(c, o, "write_as_read", dt_bool(model_field_write_as_read(f)));
-    SET(c, o, "reset", hex(c, f->reset));
+    struct dt *reset = hex(c, f->reset);
+    SET(c, o, "reset", reset);
     struct folded desc = fold_text(c, f->desc);
     SET(c, o, "desc", model_text(c, f->desc, desc));
     SET(c, o, "implicit", dt_bool(f->implicit));
     struct dt *values = dt_list(c->a);
-    for (size_t i = 0; i < f->nvalues; i++)
-        dt_push(c->a, values, value_json(c, f, stem, f->values[i]));
-    flag_list(c, values);
+    for (size_t k = 0; k < f->nvalues; k++)
+        dt_push(c->a, values, value_json(c, f, stem, f->values[k]));
+    flag_fresh(c, values);
     SET(c, o, "values", values);
     SET(c, o, "source", cite_json(c, s, cite_or_none(f->cite)));
     if (is_svd(r->block))
         SET(c, o, "svd", svd_field_json(c, f));
 
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_lower", dt_str_ref(c->a, rn->field_lower[i]));
     SET(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
-    SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
+    SET(c, o, "c_reg", dt_str_ref(c->a, rn->stem));
     if (!model_field_is_reserved(f)) {
         struct def_scope d = C_DEF(c, o, stem);
         DEF(c, &d, "shift", "_SHIFT");
@@ -814,14 +950,20 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
     SET(c, o, "c_shift", dt_int(c->a, f->lsb));
-    SET(c, o, "c_max", dt_str_ref(c->a, c_lit(c, model_field_max(f), r->size, false)));
-    SET(c, o, "c_mask", dt_str_ref(c->a, c_lit(c, model_field_mask(f), r->size, true)));
-    SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, f->reset, r->size, false)));
-    SET(c, o, "c_bits", bits_text(c, f));
+    SET(c, o, "c_max", lit(c, model_field_max(f), r->size, false));
+    SET(c, o, "c_mask", lit(c, model_field_mask(f), r->size, true));
+    SET(c, o, "c_reset", lit(c, f->reset, r->size, false));
+    struct dt *bits = bits_text(c, f);
+    SET(c, o, "c_bits", bits);
     SET(c, o, "c_has_values", dt_bool(f->nvalues > 0));
     char *src = f->cite && f->cite->src ? cite_line(c, s, f->cite) : NULL;
     set_cite(c, o, src);
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 72));
+    layout_col(row, 0, bits);
+    layout_col(row, 1, name);
+    layout_col(row, 2, access);
+    layout_col(row, 3, reset);
+    row->lsb = f->lsb;
     return o;
 }
 
@@ -844,18 +986,28 @@ static char *c_string_body(struct ctx *c, const char *s)
     return r;
 }
 
-static const struct model_field *find_named_field(const struct model_reg *r, const char *name)
+/* The index of r's field named 'name' (reserved fields left out), or r->nfields. */
+static size_t find_field_index(const struct model_reg *r, const char *name)
 {
     for (size_t i = 0; i < r->nfields; i++)
         if (!model_field_is_reserved(r->fields[i]) && strcmp(r->fields[i]->name, name) == 0)
-            return r->fields[i];
-    return NULL;
+            return i;
+    return r->nfields;
+}
+
+static const struct model_field *find_named_field(const struct model_reg *r, const char *name)
+{
+    size_t i = find_field_index(r, name);
+    return i < r->nfields ? r->fields[i] : NULL;
 }
 
 struct rule_ctx {
     struct ctx *c;
     const struct model_reg *r;
+    const struct reg_names *rn; /* r's, its fields' c_lower made */
     struct dt *fields; /* c_candidates being built */
+    const char **lowers; /* their c_lower, in order (r->nfields at most) */
+    size_t nlowers;
     uint64_t nums[32]; /* the expression's numbers (the first 32) */
     size_t nnums;
 };
@@ -864,12 +1016,13 @@ struct rule_ctx {
 static void field_getter(void *ctx, struct buf *out, const char *name)
 {
     struct rule_ctx *rc = ctx;
-    const struct model_field *f = find_named_field(rc->r, name);
-    if (!f) {
+    size_t i = find_field_index(rc->r, name);
+    if (i == rc->r->nfields) {
         buf_adds(out, "0"); /* cannot happen after check_spec(): rule-field */
         return;
     }
-    buf_addf(out, "%s_get(v)", names_lower(rc->c->a, names_field(rc->c->a, rc->c->prefix, f)));
+    buf_adds(out, rc->rn->field_lower[i]);
+    buf_adds(out, "_get(v)");
 }
 
 /*
@@ -911,18 +1064,23 @@ static void collect_numbers(const struct expr *e, struct rule_ctx *rc)
     collect_numbers(e->rhs, rc);
 }
 
-static void add_cand(struct ctx *c, struct dt *cands, uint64_t v, uint64_t max, unsigned size)
+/* A field's candidate values so far: each once (the same value, the same literal). */
+struct cand_set {
+    uint64_t v[3 + 3 * ARRAY_SIZE(((struct rule_ctx *)0)->nums)];
+    size_t n;
+};
+
+static void add_cand(struct ctx *c, struct dt *cands, struct cand_set *seen, uint64_t v,
+                     uint64_t max, unsigned size)
 {
     if (v > max)
         return;
-    const char *lit = c_lit(c, v, size, false);
-    size_t i;
-    struct dt *item;
-    DT_FOREACH(cands, i, item)
-        if (strcmp(dt_str_value(dt_get(item, "c_value")), lit) == 0)
+    for (size_t i = 0; i < seen->n; i++)
+        if (seen->v[i] == v)
             return;
-    struct dt *o = dt_obj(c->a);
-    SET(c, o, "c_value", dt_str_ref(c->a, lit));
+    seen->v[seen->n++] = v;
+    struct dt *o = dt_obj_n(c->a, 1);
+    SET(c, o, "c_value", lit(c, v, size, false));
     dt_push(c->a, cands, o);
 }
 
@@ -935,30 +1093,31 @@ static int add_candidates(void *ctx, const struct expr *node)
 {
     struct rule_ctx *rc = ctx;
     struct ctx *c = rc->c;
-    const struct model_field *f = find_named_field(rc->r, node->field);
-    if (!f)
+    size_t fi = find_field_index(rc->r, node->field);
+    if (fi == rc->r->nfields)
         return 0;
-    char *stem = names_lower(c->a, names_field(c->a, c->prefix, f));
-    size_t i;
-    struct dt *item;
-    DT_FOREACH(rc->fields, i, item)
-        if (strcmp(dt_str_value(dt_get(item, "c_lower")), stem) == 0)
+    const struct model_field *f = rc->r->fields[fi];
+    const char *stem = rc->rn->field_lower[fi];
+    for (size_t i = 0; i < rc->nlowers; i++)
+        if (strcmp(rc->lowers[i], stem) == 0)
             return 0;
+    rc->lowers[rc->nlowers++] = stem;
     uint64_t max = model_field_max(f);
     unsigned size = rc->r->size;
     struct dt *cands = dt_list(c->a);
-    add_cand(c, cands, 0, max, size);
-    add_cand(c, cands, 1, max, size);
-    add_cand(c, cands, max, max, size);
+    struct cand_set seen = {.n = 0};
+    add_cand(c, cands, &seen, 0, max, size);
+    add_cand(c, cands, &seen, 1, max, size);
+    add_cand(c, cands, &seen, max, max, size);
     for (size_t j = 0; j < rc->nnums; j++) {
         uint64_t n = rc->nums[j];
-        add_cand(c, cands, n, max, size);
+        add_cand(c, cands, &seen, n, max, size);
         if (n > 0)
-            add_cand(c, cands, n - 1, max, size);
+            add_cand(c, cands, &seen, n - 1, max, size);
         if (n < UINT64_MAX)
-            add_cand(c, cands, n + 1, max, size);
+            add_cand(c, cands, &seen, n + 1, max, size);
     }
-    flag_list(c, cands);
+    flag_fresh(c, cands);
     struct dt *o = dt_obj(c->a);
     SET(c, o, "c_lower", dt_str_ref(c->a, stem));
     SET(c, o, "c_count", dt_int(c->a, (long long)dt_len(cands)));
@@ -967,21 +1126,23 @@ static int add_candidates(void *ctx, const struct expr *node)
     return 0;
 }
 
-static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r,
+static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const struct reg_names *rn,
                             const struct model_rule *rule, unsigned bit)
 {
+    const struct model_reg *r = rn->r;
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "name", rule->name);
     SET_STR(c, o, "expr", rule->expr_text);
     struct folded msg = fold_text(c, rule->message);
     SET(c, o, "message", model_text(c, rule->message, msg));
-    char *stem = names_rule(c->a, c->prefix, r, rule);
+    char *stem = names_rule_of(c->a, rn->stem, rule);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_bit", dt_int(c->a, bit));
     struct def_scope d = C_DEF(c, o, stem);
     DEF(c, &d, "name", "");
     DEF(c, &d, "message", "_MESSAGE");
-    struct rule_ctx rc = {.c = c, .r = r, .fields = dt_list(c->a)};
+    struct rule_ctx rc = {.c = c, .r = r, .rn = rn, .fields = dt_list(c->a)};
+    rc.lowers = arena_alloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rc.lowers));
     struct buf expr = BUF_INIT;
     if (rule->expr) {
         expr_render_c(rule->expr, &expr, field_getter, &rc);
@@ -992,26 +1153,19 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     } else {
         buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
-    flag_list(c, rc.fields);
+    flag_fresh(c, rc.fields);
     SET(c, o, "c_expr", dt_str(c->a, expr.s));
     SET(c, o, "c_candidates", rc.fields);
     buf_release(&expr);
     SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg.s ? msg.s : rule->name)));
-    SET(c, o, "c_reg", dt_str_ref(c->a, names_reg(c->a, c->prefix, r)));
-    SET(c, o, "c_reg_lower", dt_str_ref(c->a, names_lower(c->a, names_reg(c->a, c->prefix, r))));
+    SET(c, o, "c_reg", dt_str_ref(c->a, rn->stem));
+    SET(c, o, "c_reg_lower", dt_str_ref(c->a, rn->lower));
     set_cite(c, o, cite_line(c, s, cite_or_none(rule->cite)));
     SET(c, o, "source", cite_json(c, s, cite_or_none(rule->cite))); /* the tables' .cite (specjson.c reads it) */
     return o;
 }
 
 /* ------------------------------------------------------------ registers */
-
-/* One line of the bit map: the field's four columns and where it sits. */
-struct layout_row {
-    const char *col[4]; /* c_bits, name, access, reset */
-    size_t len[4];
-    unsigned lsb;
-};
 
 /* Sorts the rows highest bits first (insertion sort: fields mostly come in that order). */
 static void sort_rows(struct layout_row *rows, size_t n)
@@ -1044,29 +1198,18 @@ static struct dt *layout_line(struct ctx *c, const struct layout_row *row, const
 /*
  * The register's bit map for its comment: one line per field, highest bits
  * first, columns aligned: bits, name, access, reset ("28:24  thresh  RW  0x0"),
- * as [{"text"}]. 'fields' holds field_json() of r->fields, in that order.
+ * as [{"text"}]. 'rows' (sorted here) are field_json()'s of r's fields.
  */
-static struct dt *layout_lines(struct ctx *c, const struct model_reg *r, struct dt *fields)
+static struct dt *layout_lines(struct ctx *c, struct layout_row *rows, size_t n)
 {
-    const struct dt_key cols[4] = {DT_KEY("c_bits"), DT_KEY("name"), DT_KEY("access"),
-                                   DT_KEY("reset")};
-    size_t width[4] = {0}, n = dt_len(fields);
-    struct layout_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
-    for (size_t i = 0; i < n; i++) {
-        for (size_t k = 0; k < 4; k++) {
-            const struct dt *v = dt_getn(dt_at(fields, i), cols[k].s, cols[k].len);
-            bool str = dt_is(v, DT_STR);
-            rows[i].col[k] = str ? v->u.str.s : "";
-            rows[i].len[k] = str ? v->u.str.len : 0;
+    size_t width[4] = {0};
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < 4; k++)
             width[k] = rows[i].len[k] > width[k] ? rows[i].len[k] : width[k];
-        }
-        rows[i].lsb = r->fields[i]->lsb;
-    }
     sort_rows(rows, n);
     struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < n; i++)
         dt_push(c->a, lines, layout_line(c, &rows[i], width));
-    free(rows);
     return lines;
 }
 
@@ -1095,29 +1238,29 @@ static struct dt *c_masks_json(struct ctx *c, const struct model_masks *m, unsig
     /* "rmw": the bits a safe write takes from 'wanted' (RW, RW-V) */
     uint64_t rmw = m->writable & m->keep;
     const struct {
-        const char *key;
+        struct dt_key key;
         uint64_t bits;
-    } lits[] = {{"mbz", m->mbz},
-                {"mb1", m->mb1},
-                {"ignored", m->ignored},
-                {"ro", m->ro},
-                {"wo", m->wo},
-                {"w1c", m->w1c},
-                {"w1s", m->w1s},
-                {"writable", m->writable},
-                {"keep", m->keep},
-                {"volatile", m->volatile_},
-                {"levels", m->level},
-                {"preserve", m->preserve},
-                {"w0", m->w0},
-                {"w1t", m->w1t},
-                {"wany", m->wany},
-                {"once", m->once},
-                {"rmw", rmw}};
+    } lits[] = {{DT_KEY("mbz"), m->mbz},
+                {DT_KEY("mb1"), m->mb1},
+                {DT_KEY("ignored"), m->ignored},
+                {DT_KEY("ro"), m->ro},
+                {DT_KEY("wo"), m->wo},
+                {DT_KEY("w1c"), m->w1c},
+                {DT_KEY("w1s"), m->w1s},
+                {DT_KEY("writable"), m->writable},
+                {DT_KEY("keep"), m->keep},
+                {DT_KEY("volatile"), m->volatile_},
+                {DT_KEY("levels"), m->level},
+                {DT_KEY("preserve"), m->preserve},
+                {DT_KEY("w0"), m->w0},
+                {DT_KEY("w1t"), m->w1t},
+                {DT_KEY("wany"), m->wany},
+                {DT_KEY("once"), m->once},
+                {DT_KEY("rmw"), rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
-        dt_add(c->a, o, dt_key_lit(lits[i].key),
-               dt_str_ref(c->a, c_lit(c, lits[i].bits, size, true)));
+        dt_add(c->a, o, lits[i].key,
+               lit(c, lits[i].bits, size, true));
     return o;
 }
 
@@ -1131,9 +1274,38 @@ static const char *space_name(enum model_space sp)
  * c_addr_call, the C expression of the header that gives the copy's address,
  * and c_address, its value as a UINT64_C literal.
  */
-static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
+/*
+ * The header's expression for copy k of instance i: NAME_ADDR, name_addr(Ku),
+ * name_addr(Iu) or name_addr(Iu, Ku) ('stem' upper-case, 'lower' the same lower-case).
+ */
+static char *addr_call(struct ctx *c, const struct model_reg *r, const char *stem,
+                       const char *lower, bool uniform, size_t i, unsigned k)
 {
-    char *lower = names_lower(c->a, names_reg(c->a, c->prefix, r));
+    char *call = arena_alloc_bytes(c->a, strlen(stem) + 2 * 21 + 16), *p;
+    if (uniform && !r->is_array) {
+        p = put_str(put_str(call, stem), "_ADDR");
+    } else {
+        p = put_str(put_str(call, lower), "_addr(");
+        if (!uniform) {
+            p = put_uint(p, i);
+            *p++ = 'u';
+        }
+        if (!uniform && r->is_array)
+            p = put_str(p, ", ");
+        if (r->is_array) {
+            p = put_uint(p, r->first + k);
+            *p++ = 'u';
+        }
+        *p++ = ')';
+    }
+    *p = '\0';
+    return call;
+}
+
+static struct dt *copies_json(struct ctx *c, const struct reg_names *rn)
+{
+    const struct model_reg *r = rn->r;
+    const char *stem = rn->stem, *lower = rn->lower;
     bool uniform = names_reg_uniform(r);
     const struct model_block *b = r->block;
     struct dt *list = dt_list(c->a);
@@ -1146,23 +1318,32 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
             SET(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
             SET(c, o, "address", hex(c, model_reg_address(r, inst, k)));
             SET(c, o, "pci", pci_json(c, inst));
-            char *call;
-            if (uniform && !r->is_array)
-                call = arena_printf(c->a, "%s_ADDR", names_upper(c->a, lower));
-            else if (uniform)
-                call = arena_printf(c->a, "%s_addr(%uu)", lower, r->first + k);
-            else if (!r->is_array)
-                call = arena_printf(c->a, "%s_addr(%zuu)", lower, i);
-            else
-                call = arena_printf(c->a, "%s_addr(%zuu, %uu)", lower, i, r->first + k);
-            SET(c, o, "c_addr_call", dt_str_ref(c->a, call));
+            SET(c, o, "c_addr_call", dt_str_ref(c->a, addr_call(c, r, stem, lower, uniform, i, k)));
             SET(c, o, "c_address",
-                dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, k), 64, false)));
+                lit(c, model_reg_address(r, inst, k), 64, false));
             dt_push(c->a, list, o);
         }
     }
-    flag_list(c, list);
+    flag_fresh(c, list);
     return list;
+}
+
+/* "(i - FIRSTu)": the index from an array's first. */
+static char *index_from(struct ctx *c, unsigned first)
+{
+    char *s = arena_alloc_bytes(c->a, 32);
+    char *p = put_uint(put_str(s, "(i - "), first);
+    *put_str(p, "u)") = '\0';
+    return s;
+}
+
+/* "(TYPE)INDEX * STRIDE": an element's offset from the first. */
+static char *scaled_index(struct ctx *c, const char *type, const char *index, const char *stride)
+{
+    char *s = arena_alloc_bytes(c->a, strlen(type) + strlen(index) + strlen(stride) + 6);
+    char *p = put_str(put_str(put_str(put_str(put_str(s, "("), type), ")"), index), " * ");
+    *put_str(p, stride) = '\0';
+    return s;
 }
 
 /*
@@ -1173,36 +1354,37 @@ static struct dt *copies_json(struct ctx *c, const struct model_reg *r)
  * given by addresses=: [{c_index, c_offset}] for the offset helper), c_addr_cases
  * (per instance).
  */
-static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, const char *stem)
+static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
 {
+    const struct model_reg *r = rn->r;
+    const char *stem = rn->stem;
     const struct model_block *b = r->block;
     unsigned bits = addr_bits(r);
     const struct model_instance *i0 = b && b->ninstances ? b->instances[0] : NULL;
     bool uniform = names_reg_uniform(r);
     SET(c, o, "c_addr_type", dt_str_ref(c->a, c_type(bits)));
-    SET(c, o, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, i0, 0), bits, false)));
+    SET(c, o, "c_addr", lit(c, model_reg_address(r, i0, 0), bits, false));
     SET(c, o, "c_address", hex(c, model_reg_address(r, i0, 0)));
     SET(c, o, "c_addr_const", dt_bool(!r->is_array && uniform));
     SET(c, o, "c_addr_by_index", dt_bool(r->is_array && uniform));
     SET(c, o, "c_addr_by_instance", dt_bool(!uniform));
-    const char *index = r->first ? arena_printf(c->a, "(i - %uu)", r->first) : "i";
+    const char *index = r->first ? index_from(c, r->first) : "i";
     SET(c, o, "c_addr_index", dt_str_ref(c->a, index));
-    SET(c, o, "c_stride", dt_str_ref(c->a, c_lit(c, r->stride, bits, false)));
+    const char *stride = c_lit(c, r->stride, bits, false);
+    SET(c, o, "c_stride", dt_str_ref(c->a, stride));
     SET(c, o, "c_irregular", dt_bool(r->addrs != NULL));
     struct dt *offsets = dt_list(c->a);
     for (size_t k = 0; k < r->naddrs; k++) {
         struct dt *e = dt_obj(c->a);
         SET(c, e, "c_index", dt_int(c->a, (long long)(r->first + k)));
-        SET(c, e, "c_offset", dt_str_ref(c->a, c_lit(c, r->addrs[k] - r->addrs[0], bits, false)));
+        SET(c, e, "c_offset", lit(c, r->addrs[k] - r->addrs[0], bits, false));
         dt_push(c->a, offsets, e);
     }
-    flag_list(c, offsets);
+    flag_fresh(c, offsets);
     SET(c, o, "c_offsets", offsets);
     SET(c, o, "c_addr_offset",
-        dt_str_ref(c->a, r->addrs ? arena_printf(c->a, "%s_offset(i)",
-                                                 names_lower(c->a, names_reg(c->a, c->prefix, r)))
-                                  : arena_printf(c->a, "(%s)%s * %s", c_type(bits), index,
-                                                 c_lit(c, r->stride, bits, false))));
+        dt_str_ref(c->a, r->addrs ? arena_printf(c->a, "%s_offset(i)", rn->lower)
+                                  : scaled_index(c, c_type(bits), index, stride)));
     SET(c, o, "c_first_index", dt_int(c->a, r->first));
     SET(c, o, "c_count", dt_int(c->a, r->count));
     struct dt *cases = dt_list(c->a);
@@ -1213,12 +1395,12 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct model_reg *r, co
         SET(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
         char *name = names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name));
         SET(c, k, "c_name", dt_str_ref(c->a, name));
-        SET(c, k, "c_addr", dt_str_ref(c->a, c_lit(c, model_reg_address(r, inst, 0), bits, false)));
+        SET(c, k, "c_addr", lit(c, model_reg_address(r, inst, 0), bits, false));
         struct def_scope d = C_DEF(c, k, name);
         DEF(c, &d, "addr", "");
         dt_push(c->a, cases, k);
     }
-    flag_list(c, cases);
+    flag_fresh(c, cases);
     SET(c, o, "c_addr_cases", cases);
     SET(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
 }
@@ -1276,9 +1458,23 @@ static void addr_const_keys(struct ctx *c, struct dt *o, const struct model_reg 
 #undef CASE_BREAK
 }
 
+/* "0x7u": the mask of a register's rule bits, as an unsigned literal (at most 31 rules' bits). */
+static char *rules_mask(struct ctx *c, size_t nrules)
+{
+    char *s = arena_alloc_bytes(c->a, 12);
+    size_t n = hex_to(s, nrules >= 31 ? 0x7fffffffu : (1u << nrules) - 1, 1);
+    s[n] = 'u';
+    s[n + 1] = '\0';
+    return s;
+}
+
 static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
     size_t from = c->ndefs; /* every name in the register but its rules' */
+    struct reg_names rn = {r, names_reg(c->a, c->prefix, r), NULL, NULL};
+    rn.lower = names_lower(c->a, rn.stem);
+    rn.field_lower = arena_zalloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rn.field_lower));
+    char *stem = rn.stem;
     struct dt *o = dt_obj_n(c->a, 64);
     SET_STR(c, o, "name", r->name);
     SET_STR(c, o, "written_name", r->written_name);
@@ -1305,21 +1501,22 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         }
     }
     SET(c, o, "array", array);
-    SET(c, o, "instances", copies_json(c, r));
+    SET(c, o, "instances", copies_json(c, &rn));
     SET(c, o, "source", cite_json(c, s, &r->cite));
     struct dt *fields = dt_list(c->a);
     bool has_fields = false;
+    struct layout_row *rows = arena_alloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rows));
     for (size_t i = 0; i < r->nfields; i++) {
-        dt_push(c->a, fields, field_json(c, s, r->fields[i]));
+        dt_push(c->a, fields, field_json(c, s, &rn, i, &rows[i]));
         has_fields |= !model_field_is_reserved(r->fields[i]);
     }
-    flag_list(c, fields);
+    flag_fresh(c, fields);
     SET(c, o, "fields", fields);
     struct dt *rules = dt_list(c->a);
     size_t rules_from = c->ndefs;
     for (size_t i = 0; i < r->nrules; i++)
-        dt_push(c->a, rules, rule_json(c, s, r, r->rules[i], (unsigned)i));
-    flag_list(c, rules);
+        dt_push(c->a, rules, rule_json(c, s, &rn, r->rules[i], (unsigned)i));
+    flag_fresh(c, rules);
     align_defs(c, rules_from);
     SET(c, o, "rules", rules);
     struct model_masks m = model_reg_masks(r);
@@ -1327,56 +1524,59 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     if (is_svd(r->block))
         SET(c, o, "svd", svd_reg_json(c, r));
 
-    char *stem = names_reg(c->a, c->prefix, r);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
+    SET(c, o, "c_lower", dt_str_ref(c->a, rn.lower));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
     SET(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
-    SET(c, o, "c_reset", dt_str_ref(c->a, c_lit(c, r->reset, r->size, true)));
+    SET(c, o, "c_reset", lit(c, r->reset, r->size, true));
     SET(c, o, "c_masks", c_masks_json(c, &m, r->size));
     SET(c, o, "c_has_fields", dt_bool(has_fields));
     SET(c, o, "c_has_rules", dt_bool(r->nrules > 0));
     SET(c, o, "c_has_preserve", dt_bool(m.preserve != 0)); /* gap bits: safe writes keep them */
     /* SVD write side effects (RW0C ... WOO): their masks and safe-write terms */
     SET(c, o, "c_has_effects", dt_bool((m.w0 | m.w1t | m.wany | m.once) != 0));
-    SET(c, o, "c_rules_mask",
-        dt_str_ref(c->a, arena_printf(c->a, "0x%xu",
-                                      r->nrules >= 31 ? 0x7fffffffu : (1u << r->nrules) - 1)));
+    SET(c, o, "c_rules_mask", dt_str_ref(c->a, rules_mask(c, r->nrules)));
     SET(c, o, "c_is_pci", dt_bool(r->space == SPACE_PCI));
-    addr_keys(c, o, r, stem);
+    addr_keys(c, o, &rn);
     if (r->is_array || !names_reg_uniform(r))
         addr_const_keys(c, o, r);
-    static const char *const reg_defs[][2] = {
-        {"width", "_WIDTH"},
-        {"size", "_SIZE"},
-        {"reset", "_RESET"},
-        {"addr", "_ADDR"},
-        {"first", "_FIRST"},
-        {"count", "_COUNT"},
-        {"stride", "_STRIDE"},
-        {"mbz", "_MBZ_MASK"},
-        {"mb1", "_MB1_MASK"},
-        {"ignored", "_IGNORED_MASK"},
-        {"ro", "_RO_MASK"},
-        {"wo", "_WO_MASK"},
-        {"w1c", "_W1C_MASK"},
-        {"w1s", "_W1S_MASK"},
-        {"writable", "_WRITABLE_MASK"},
-        {"keep", "_KEEP_MASK"},
-        {"levels", "_LEVELS_MASK"},
-        {"preserve", "_PRESERVE_MASK"},
-        {"w0", "_W0_MASK"},
-        {"w1t", "_W1T_MASK"},
-        {"wany", "_WANY_MASK"},
-        {"once", "_ONCE_MASK"},
-        {"rules", "_RULES"},
+#define REG_DEF(role, suffix) {DT_KEY_INIT(role), "" suffix "", sizeof(suffix) - 1}
+    static const struct {
+        struct dt_key role;
+        const char *suffix;
+        size_t len;
+    } reg_defs[] = {
+        REG_DEF("width", "_WIDTH"),
+        REG_DEF("size", "_SIZE"),
+        REG_DEF("reset", "_RESET"),
+        REG_DEF("addr", "_ADDR"),
+        REG_DEF("first", "_FIRST"),
+        REG_DEF("count", "_COUNT"),
+        REG_DEF("stride", "_STRIDE"),
+        REG_DEF("mbz", "_MBZ_MASK"),
+        REG_DEF("mb1", "_MB1_MASK"),
+        REG_DEF("ignored", "_IGNORED_MASK"),
+        REG_DEF("ro", "_RO_MASK"),
+        REG_DEF("wo", "_WO_MASK"),
+        REG_DEF("w1c", "_W1C_MASK"),
+        REG_DEF("w1s", "_W1S_MASK"),
+        REG_DEF("writable", "_WRITABLE_MASK"),
+        REG_DEF("keep", "_KEEP_MASK"),
+        REG_DEF("levels", "_LEVELS_MASK"),
+        REG_DEF("preserve", "_PRESERVE_MASK"),
+        REG_DEF("w0", "_W0_MASK"),
+        REG_DEF("w1t", "_W1T_MASK"),
+        REG_DEF("wany", "_WANY_MASK"),
+        REG_DEF("once", "_ONCE_MASK"),
+        REG_DEF("rules", "_RULES"),
     };
+#undef REG_DEF
     struct def_scope d = C_DEF(c, o, stem);
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
-        def_add(c, &d, dt_key_lit(reg_defs[i][0]), reg_defs[i][1], strlen(reg_defs[i][1]));
+        def_add(c, &d, reg_defs[i].role, reg_defs[i].suffix, reg_defs[i].len);
     set_cite(c, o, cite_line(c, s, &r->cite));
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
-    SET(c, o, "c_layout", layout_lines(c, r, fields));
+    SET(c, o, "c_layout", layout_lines(c, rows, r->nfields));
     align_defs(c, from);
     return o;
 }
@@ -1401,7 +1601,7 @@ static void add_sets(struct ctx *c, const struct model_events *t, const struct m
             char *stem = names_field(c->a, c->prefix, f);
             SET(c, so, "c_field", dt_str_ref(c->a, stem));
             SET(c, so, "c_field_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
-            SET(c, so, "c_value", dt_str_ref(c->a, c_lit(c, st->value, f->reg->size, false)));
+            SET(c, so, "c_value", lit(c, st->value, f->reg->size, false));
         }
         dt_push(c->a, sets, so);
     }
@@ -1506,11 +1706,11 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     DEF(c, &d, "code", "_CODE");
     DEF(c, &d, "umask", "_UMASK");
     DEF(c, &d, "counters", "_COUNTERS");
-    SET(c, o, "c_encoding", dt_str_ref(c->a, c_lit(c, enc, size, false)));
-    SET(c, o, "c_code", dt_str_ref(c->a, c_lit(c, e->code, size, false)));
+    SET(c, o, "c_encoding", lit(c, enc, size, false));
+    SET(c, o, "c_code", lit(c, e->code, size, false));
     SET(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
-    SET(c, o, "c_umask", dt_str_ref(c->a, c_lit(c, umask, size, false)));
-    SET(c, o, "c_counters", dt_str_ref(c->a, c_lit(c, cmask, 64, false)));
+    SET(c, o, "c_umask", lit(c, umask, size, false));
+    SET(c, o, "c_counters", lit(c, cmask, 64, false));
     if (reg) {
         char *rstem = names_reg(c->a, c->prefix, reg);
         SET(c, o, "c_reg", dt_str_ref(c->a, rstem));
@@ -1823,6 +2023,12 @@ static void ctx_init(struct ctx *c, struct arena *a, const struct model_spec *s,
         c->prefix = s->name ? s->name : "REGC";
 }
 
+static void ctx_release(struct ctx *c)
+{
+    free(c->defs);
+    free(c->line);
+}
+
 struct dt *context_build(struct arena *a, const struct model_spec *s,
                          const struct context_options *opt)
 {
@@ -1847,7 +2053,7 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
     context_doc_keys(a, root);
     if (opt && opt->annotate)
         opt->annotate(a, root);
-    free(c->defs);
+    ctx_release(c);
     return root;
 }
 
@@ -1915,6 +2121,7 @@ static const struct dt *expand_reg(struct context_lazy *lz, const struct dt *ite
         c->a = &lz->reg;
         c->prefix = lz->c.prefix;
         c->table_keys = lz->annotate != NULL;
+        c->borrow = true;
         size_t ndefs = c->ndefs;
         struct dt *o = reg_json(c, lz->s, rs->b->regs[i]);
         c->ndefs = ndefs;
@@ -1940,6 +2147,7 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     arena_init(&lz->reg);
     struct ctx *c = &lz->c;
     ctx_init(c, &lz->root, s, opt);
+    c->borrow = true; /* the handle borrows the model */
     lz->s = s;
     lz->annotate = opt ? opt->annotate : NULL;
     lz->no_doc_keys = opt && opt->no_doc_keys;
@@ -1985,6 +2193,7 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
     c->a = &lz->block;
     c->prefix = lz->c.prefix;
     c->table_keys = lz->annotate != NULL;
+    c->borrow = true;
     c->lazy_regs = lz->no_doc_keys ? lz : NULL;
     size_t ndefs = c->ndefs;
     struct dt *o = block_json(c, lz->s, lz->s->blocks[i]);
@@ -2026,13 +2235,13 @@ void context_lazy_free(struct context_lazy *lz)
     if (!lz)
         return;
     arena_release(&lz->block);
-    free(lz->bc.defs);
+    ctx_release(&lz->bc);
     arena_release(&lz->reg);
-    free(lz->rc.defs);
+    ctx_release(&lz->rc);
     free(lz->regs);
     free(lz->live_regs);
     arena_release(&lz->root);
-    free(lz->c.defs);
+    ctx_release(&lz->c);
     free(lz);
 }
 

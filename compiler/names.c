@@ -86,18 +86,41 @@ char *names_value(struct arena *a, const char *prefix, const struct model_field 
     return UPPER_JOIN(a, prefix, f->reg->name, f->name, v->name);
 }
 
+/*
+ * 'stem' + 'infix' + 'name' upper-cased: a name made from its parent's,
+ * which is upper-case already (copied, only the last part converted).
+ */
+static char *upper_after(struct arena *a, const char *stem, const char *infix, const char *name)
+{
+    size_t ns = strlen(stem), nv = strlen(name), ni = strlen(infix);
+    char *p = arena_alloc_bytes(a, ns + nv + ni + 1);
+    memcpy(p, stem, ns);
+    memcpy(p + ns, infix, ni);
+    for (size_t i = 0; i <= nv; i++)
+        p[ns + ni + i] = upper_c(name[i]);
+    return p;
+}
+
+/* What comes between a field's name and a value's: "_V_" keeps SVD's Set, Mask... apart. */
+static const char *value_infix(const struct model_field *f)
+{
+    return qualified(f->reg) ? "_V_" : "_";
+}
+
 char *names_value_of(struct arena *a, const char *field_stem, const struct model_field *f,
                      const struct model_value *v)
 {
-    /* the stem is upper-case already: copied, only the value's name converted */
-    const char *infix = qualified(f->reg) ? "_V_" : "_";
-    size_t ns = strlen(field_stem), nv = strlen(v->name), ni = strlen(infix);
-    char *p = arena_alloc_bytes(a, ns + nv + ni + 1);
-    memcpy(p, field_stem, ns);
-    memcpy(p + ns, infix, ni);
-    for (size_t i = 0; i <= nv; i++)
-        p[ns + ni + i] = upper_c(v->name[i]);
-    return p;
+    return upper_after(a, field_stem, value_infix(f), v->name);
+}
+
+char *names_field_of(struct arena *a, const char *reg_stem, const struct model_field *f)
+{
+    return upper_after(a, reg_stem, "_", f->name);
+}
+
+char *names_rule_of(struct arena *a, const char *reg_stem, const struct model_rule *rule)
+{
+    return upper_after(a, reg_stem, "_RULE_", rule->name);
 }
 
 char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
@@ -165,6 +188,7 @@ struct names_lazy {
     const char *stem; /* the name itself when 'sfx' is NULL */
     const char *sfx;
     bool lower;       /* the stem lower-cased (a function's name) */
+    const char *infix; /* with 'sfx' a value's name: stem + infix + sfx upper-cased */
 };
 
 /* The 32 bits kept: the high half of h mixed, so that they depend on every byte. */
@@ -201,6 +225,8 @@ static char *join(struct arena *a, const char *x, const char *y)
 
 const char *names_lazy_text(const struct names_lazy *n)
 {
+    if (n->infix)
+        return upper_after(n->a, n->stem, n->infix, n->sfx);
     const char *stem = n->lower ? names_lower(n->a, n->stem) : n->stem;
     return n->sfx ? join(n->a, stem, n->sfx) : stem;
 }
@@ -209,7 +235,7 @@ const char *names_lazy_text(const struct names_lazy *n)
 static void emit_one(const struct emitter *em, const char *ident, struct srcpos pos)
 {
     if (em->hfn) {
-        const struct names_lazy n = {em->a, ident, NULL, false};
+        const struct names_lazy n = {em->a, ident, NULL, false, NULL};
         em->hfn(em->ctx, hash_final(hash_more(0, ident, same_c)), &n, pos);
     } else {
         em->fn(em->ctx, ident, pos);
@@ -223,7 +249,7 @@ static void emit_hashes(const struct emitter *em, const char *stem, const char *
     uint64_t h = hash_more(0, stem, same_c), hl = 0;
     bool have_hl = false;
     for (size_t i = 0; i < n; i++) {
-        struct names_lazy name = {em->a, stem, suffixes[i], false};
+        struct names_lazy name = {em->a, stem, suffixes[i], false, NULL};
         uint64_t hs = h;
         if (name.sfx && islower((unsigned char)name.sfx[0])) {
             if (!have_hl)
@@ -266,15 +292,37 @@ static void emit_all(const struct emitter *em, const char *stem, const char *con
         emit_all((em), (stem), sfx_, sizeof(sfx_) / sizeof(sfx_[0]), (pos));                       \
     } while (0)
 
-static void foreach_field(const struct emitter *em, const char *prefix, const struct model_field *f)
+/*
+ * The names of f's values: stem + infix + the value's name. Hashed, the
+ * stem and infix are hashed once for all of them and no name is made.
+ */
+static void foreach_value(const struct emitter *em, const char *stem, const struct model_field *f)
+{
+    const char *infix = value_infix(f);
+    if (!em->hfn) {
+        for (size_t i = 0; i < f->nvalues; i++)
+            em->fn(em->ctx, upper_after(em->a, stem, infix, f->values[i]->name),
+                   f->values[i]->pos);
+        return;
+    }
+    uint64_t h = hash_more(hash_more(0, stem, same_c), infix, same_c);
+    for (size_t i = 0; i < f->nvalues; i++) {
+        const struct model_value *v = f->values[i];
+        const struct names_lazy name = {em->a, stem, v->name, false, infix};
+        em->hfn(em->ctx, hash_final(hash_more(h, v->name, upper_c)), &name, v->pos);
+    }
+}
+
+/* 'reg_stem': names_reg() of f's register, which a field's name goes on from. */
+static void foreach_field(const struct emitter *em, const char *reg_stem,
+                          const struct model_field *f)
 {
     if (model_field_is_reserved(f))
         return;
-    char *stem = names_field(em->a, prefix, f);
+    char *stem = names_field_of(em->a, reg_stem, f);
     EMIT(em, stem, f->pos, "SHIFT", "WIDTH", "MASK", "MAX", "RESET", "GET", "SET", "VAL", "get",
          "set", "val");
-    for (size_t i = 0; i < f->nvalues; i++)
-        EMIT(em, names_value(em->a, prefix, f, f->values[i]), f->values[i]->pos, NULL);
+    foreach_value(em, stem, f);
 }
 
 static void foreach_reg(const struct emitter *em, const char *prefix, const struct model_reg *r)
@@ -303,11 +351,11 @@ static void foreach_reg(const struct emitter *em, const char *prefix, const stru
         for (size_t i = 0; i < b->ninstances; i++)
             emit_one(em, UPPER_JOIN(em->a, stem, b->instances[i]->name, "ADDR"), r->pos);
     for (size_t i = 0; i < r->nfields; i++)
-        foreach_field(em, prefix, r->fields[i]);
+        foreach_field(em, stem, r->fields[i]);
     if (r->nrules > 0)
         EMIT(em, stem, r->pos, "RULES", "check", "rule_message");
     for (size_t i = 0; i < r->nrules; i++)
-        EMIT(em, names_rule(em->a, prefix, r, r->rules[i]), r->rules[i]->pos, NULL, "MESSAGE");
+        EMIT(em, names_rule_of(em->a, stem, r->rules[i]), r->rules[i]->pos, NULL, "MESSAGE");
 }
 
 static void foreach_event(const struct emitter *em, const char *prefix, const struct model_event *e)

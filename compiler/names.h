@@ -40,6 +40,9 @@ char *names_value_of(struct arena *a, const char *field_stem, const struct model
                      const struct model_value *v);
 char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
                  const struct model_rule *rule);
+/* The same from names_reg()'s result for the register: one join instead of three or more. */
+char *names_field_of(struct arena *a, const char *reg_stem, const struct model_field *f);
+char *names_rule_of(struct arena *a, const char *reg_stem, const struct model_rule *rule);
 char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i);
 char *names_event(struct arena *a, const char *prefix, const struct model_event *e);
 char *names_block(struct arena *a, const char *prefix, const struct model_block *b);
