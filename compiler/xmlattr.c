@@ -21,42 +21,11 @@ bool xl_is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* ---------------------------------------------------------------- held diagnostics */
-
-void xl_held_add(struct held *h, enum diag_code code, bool note, struct srcpos pos,
-                 const char *fmt, va_list ap)
-{
-    if (h->n == h->cap)
-        h->d = xgrow(h->d, &h->cap, h->n + 1, sizeof(*h->d));
-    struct buf b = BUF_INIT;
-    buf_vaddf(&b, fmt, ap);
-    size_t len;
-    h->d[h->n++] = (struct held_diag){code, note, pos, buf_detach(&b, &len)};
-}
-
-void xl_held_truncate(struct held *h, size_t n)
-{
-    while (h->n > n)
-        free(h->d[--h->n].msg);
-}
-
-/* Reports what 'h' holds from 'from' on, in order, and forgets it. */
-void xl_held_flush(struct held *h, struct diag *dg, size_t from)
-{
-    for (size_t i = from; i < h->n; i++) {
-        if (h->d[i].note)
-            diag_note(dg, h->d[i].pos, "%s", h->d[i].msg);
-        else
-            diag_report(dg, h->d[i].code, h->d[i].pos, "%s", h->d[i].msg);
-    }
-    xl_held_truncate(h, from);
-}
-
 void xl_report(struct loader *ld, enum diag_code code, struct srcpos pos, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    xl_held_add(&ld->held, code, false, pos, fmt, ap);
+    diag_held_vadd(&ld->held, code, false, pos, fmt, ap);
     va_end(ap);
 }
 
@@ -64,7 +33,7 @@ void xl_note(struct loader *ld, struct srcpos pos, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    xl_held_add(&ld->held, 0, true, pos, fmt, ap);
+    diag_held_vadd(&ld->held, 0, true, pos, fmt, ap);
     va_end(ap);
 }
 

@@ -27,7 +27,7 @@
  * Diagnostics keep the old contract: after a well-formedness, safety or
  * schema error in a file, nothing else of that file is reported or enters
  * the model. As the errors of a file are known only at its end, what the
- * model's construction reports is held (struct held) and kept or dropped
+ * model's construction reports is held (struct diag_held, diag.h) and kept or dropped
  * when the file ends.
  *
  * This file is the driver; the element handlers are xmlelem.c, what they
@@ -72,12 +72,12 @@ __attribute__((format(printf, 4, 5))) static void report_fatal(struct rfile *rf,
 {
     va_list ap;
     va_start(ap, fmt);
-    xl_held_add(&rf->fatal, code, false, pos, fmt, ap);
+    diag_held_vadd(&rf->fatal, code, false, pos, fmt, ap);
     va_end(ap);
 }
 
 /* Forgets held diagnostic 'i'. */
-static void held_remove(struct held *h, size_t i)
+static void held_remove(struct diag_held *h, size_t i)
 {
     free(h->d[i].msg);
     memmove(h->d + i, h->d + i + 1, (h->n - i - 1) * sizeof(*h->d));
@@ -1568,15 +1568,15 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete)
     else if (!complete && !rf->fatal.n)
         report_fatal(rf, DIAG_XML_SYNTAX, file, "the file is not well-formed XML");
     if (rf->fatal.n) {
-        xl_held_truncate(&ld->held, rf->held_mark);
+        diag_held_truncate(&ld->held, rf->held_mark);
         for (size_t i = 0; i < rf->fatal.n; i++) {
-            struct held_diag *d = &rf->fatal.d[i];
+            struct diag_held_one *d = &rf->fatal.d[i];
             xl_report(ld, d->code, d->pos, "%s", d->msg);
         }
         return;
     }
     if (rf->nschema) {
-        xl_held_truncate(&ld->held, rf->held_mark);
+        diag_held_truncate(&ld->held, rf->held_mark);
         qsort(rf->schema, rf->nschema, sizeof(*rf->schema), schema_err_cmp);
         for (size_t i = 0; i < rf->nschema; i++) {
             bool seen = false; /* the same message on the same line, found twice */
@@ -1591,7 +1591,7 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete)
         return;
     }
     if (rf->wrong_root) {
-        xl_held_truncate(&ld->held, rf->held_mark);
+        diag_held_truncate(&ld->held, rf->held_mark);
         if (rf->f->included_at.file) {
             xl_report(ld, DIAG_INCLUDE, rf->wrong_root_pos,
                       "an included file must have the root element 'part', not '%s'", rf->wrong_root);
@@ -1638,8 +1638,7 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
     scan_release(&rf.sc);
     free(rf.attrs);
     buf_release(&rf.strs);
-    xl_held_truncate(&rf.fatal, 0);
-    free(rf.fatal.d);
+    diag_held_release(&rf.fatal);
     for (size_t i = 0; i < rf.nschema; i++)
         free(rf.schema[i].msg), free(rf.schema[i].note_msg);
     free(rf.schema);
@@ -1690,8 +1689,7 @@ static void load_include(struct loader *ld, const struct xl_elem *n, struct fram
 static void loader_release(struct loader *ld)
 {
     free(ld->files);
-    xl_held_truncate(&ld->held, 0);
-    free(ld->held.d);
+    diag_held_release(&ld->held);
     buf_release(&ld->text);
 }
 
@@ -1740,7 +1738,7 @@ static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char
     else
         read_file(&ld, add_lfile(&ld, path, fd, 0, incpath_spec_rel(path), (struct srcpos){0, 0, 0}),
                   fd, NULL);
-    xl_held_flush(&ld.held, dg, 0);
+    diag_held_flush(&ld.held, dg, 0);
     if (dg->nerrors == before)
         xl_mmio_finish(a, dg, ld.spec);
     loader_release(&ld);

@@ -88,19 +88,6 @@ struct scan {
 
 /* ---------------------------------------------------------------- files */
 
-/* A diagnostic held until its file is known to be sound (or a note to the one before it). */
-struct held_diag {
-    enum diag_code code;
-    bool note;
-    struct srcpos pos;
-    char *msg; /* xmalloc'd */
-};
-
-struct held {
-    struct held_diag *d;
-    size_t n, cap;
-};
-
 /* Schema errors are collected while a file is read, then reported in file order. */
 struct schema_err {
     struct srcpos pos;
@@ -136,7 +123,7 @@ struct rfile {
     int read_err;              /* errno of a failed read */
     bool stopped;              /* the scanner refused the rest of the input (reported) */
     struct scan sc;
-    struct held fatal;         /* well-formedness, safety and read errors */
+    struct diag_held fatal;    /* well-formedness, safety and read errors */
     struct schema_err *schema; /* xmalloc'd */
     size_t nschema, schema_cap;
     size_t held_mark;          /* ld->held.n when the file began */
@@ -163,17 +150,13 @@ struct loader {
     size_t inputs_cap;    /* capacity of spec->inputs */
     struct rfile *rf;     /* the file being read */
     const struct xmlload_schema *sc;
-    struct held held;     /* what the model's construction reported, in order */
+    struct diag_held held; /* what the model's construction reported, in order */
     struct buf text;      /* the text of the <desc> or <rule> being read */
     struct incpath *ip;   /* where includes may be found */
 };
 
 /* ---- xmlattr.c */
 
-void xl_held_add(struct held *h, enum diag_code code, bool note, struct srcpos pos,
-                 const char *fmt, va_list ap);
-void xl_held_truncate(struct held *h, size_t n);
-void xl_held_flush(struct held *h, struct diag *dg, size_t from);
 void xl_report(struct loader *ld, enum diag_code code, struct srcpos pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void xl_note(struct loader *ld, struct srcpos pos, const char *fmt, ...)
