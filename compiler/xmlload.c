@@ -27,8 +27,8 @@
  * Diagnostics keep the old contract: after a well-formedness, safety or
  * schema error in a file, nothing else of that file is reported or enters
  * the model. As the errors of a file are known only at its end, what the
- * model's construction reports is held (struct diag_held, diag.h) and kept or dropped
- * when the file ends.
+ * model's construction reports is held (struct diag_held, diag.h) and kept
+ * or dropped when the file ends.
  *
  * This file is the driver; the element handlers are xmlelem.c, what they
  * read an element's attributes and report with is xmlattr.c, the values'

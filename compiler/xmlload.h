@@ -37,7 +37,7 @@
  * or "&gt;" and 4 for each "&amp;" written before it.
  * spec->inputs lists the spec's path, then every included file as opened.
  *
- * A file is read as a stream (libxml2's reader, validating as it reads):
+ * A file is read as a stream (libxml2's SAX2 parser, validated as it comes):
  * memory follows the model, not the size of the text.
  */
 struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path);
