@@ -27,7 +27,6 @@
 /* A name made by def_add(): c_mdef names are padded but do not set the width. */
 struct def_ref {
     struct dt *name; /* borrowed: owned by the tree being built */
-    size_t room;     /* the bytes its text may take, NUL left out: padded in place up to it */
     bool mdef;
 };
 
@@ -42,9 +41,6 @@ struct ctx {
      * model): the model's strings are referenced, not copied.
      */
     bool borrow;
-    /* source_line() of 'line_src', the source last cited: made once, not per cite; owned */
-    const struct model_source *line_src;
-    char *line;
     /*
      * Lazy trees without doc keys: a block's "registers" holds placeholders,
      * each built when rendered (context_expand); 'reg_stubs' records them.
@@ -210,19 +206,12 @@ static struct def_scope defs(struct ctx *c, struct dt *o, struct dt_key key, con
 #define C_DEF(c, o, stem) defs((c), (o), DT_KEY("c_def"), (stem), false)
 #define C_MDEF(c, o, stem) defs((c), (o), DT_KEY("c_mdef"), (stem), true)
 
-/*
- * The spaces a name is made with room for, so that align_defs() pads it in
- * place: the names of one scope differ in length by their suffixes
- * ("_WRITABLE_MASK" against "_SIZE"), rarely by more.
- */
-#define DEF_PAD_ROOM 16
-
 /* Adds name stem + 'suffix' ('nx' bytes) as 'role' and remembers it for align_defs(). */
 static void def_add(struct ctx *c, const struct def_scope *d, struct dt_key role,
                     const char *suffix, size_t nx)
 {
     size_t len = d->ns + nx;
-    char *name = arena_alloc_bytes(c->a, len + DEF_PAD_ROOM + 1);
+    char *name = arena_alloc_bytes(c->a, len + 1);
     memcpy(name, d->stem, d->ns);
     memcpy(name + d->ns, suffix, nx);
     name[len] = '\0';
@@ -230,7 +219,7 @@ static void def_add(struct ctx *c, const struct def_scope *d, struct dt_key role
     dt_add(c->a, d->obj, role, v);
     if (c->ndefs == c->defs_cap)
         c->defs = xgrow(c->defs, &c->defs_cap, c->ndefs + 1, sizeof(*c->defs));
-    c->defs[c->ndefs++] = (struct def_ref){v, len + DEF_PAD_ROOM, d->mdef};
+    c->defs[c->ndefs++] = (struct def_ref){v, d->mdef};
 }
 
 #define DEF(c, d, role, suffix) def_add((c), (d), DT_KEY(role), "" suffix "", sizeof(suffix) - 1)
@@ -255,11 +244,8 @@ static void align_defs(struct ctx *c, size_t from)
         size_t n = name->u.str.len;
         if (n >= width)
             continue;
-        char *p = (char *)name->u.str.s; /* def_add()'s, with room for most pads */
-        if (width > c->defs[i].room) {
-            p = arena_alloc_bytes(c->a, width + 1);
-            memcpy(p, name->u.str.s, n);
-        }
+        char *p = arena_alloc_bytes(c->a, width + 1);
+        memcpy(p, name->u.str.s, n);
         memset(p + n, ' ', width - n);
         p[width] = '\0';
         name->u.str.s = p;
@@ -656,17 +642,6 @@ static char *source_line(struct ctx *c, const struct model_source *src)
     return r;
 }
 
-/* source_line() for a cite: most cites of a spec name one source, so the last one is kept. */
-static const char *cited_source_line(struct ctx *c, const struct model_source *src)
-{
-    if (c->line_src != src) {
-        free(c->line);
-        c->line = xstrdup(source_line(c, src));
-        c->line_src = src;
-    }
-    return c->line;
-}
-
 static const struct model_source *cite_source(const struct model_spec *s,
                                               const struct model_cite *cite)
 {
@@ -706,7 +681,7 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
         return NULL;
     struct buf b = BUF_INIT;
     buf_adds(&b, "Source: ");
-    buf_adds(&b, src ? cited_source_line(c, src) : cite->src ? cite->src : "-");
+    buf_adds(&b, src ? source_line(c, src) : cite->src ? cite->src : "-");
     const struct {
         const char *label, *text;
     } parts[] = {{", table ", cite->table},
@@ -2026,7 +2001,6 @@ static void ctx_init(struct ctx *c, struct arena *a, const struct model_spec *s,
 static void ctx_release(struct ctx *c)
 {
     free(c->defs);
-    free(c->line);
 }
 
 struct dt *context_build(struct arena *a, const struct model_spec *s,

@@ -444,6 +444,13 @@ void diag_held_add(struct diag_held *h, enum diag_code code, struct srcpos pos, 
     va_end(ap);
 }
 
+void diag_held_remove(struct diag_held *h, size_t i)
+{
+    free(h->d[i].msg);
+    memmove(h->d + i, h->d + i + 1, (h->n - i - 1) * sizeof(*h->d));
+    h->n--;
+}
+
 void diag_held_truncate(struct diag_held *h, size_t n)
 {
     while (h->n > n)

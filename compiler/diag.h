@@ -157,6 +157,8 @@ void diag_held_add(struct diag_held *h, enum diag_code code, struct srcpos pos, 
                    ...) __attribute__((format(printf, 4, 5)));
 void diag_held_vadd(struct diag_held *h, enum diag_code code, bool note, struct srcpos pos,
                     const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+/* Forgets the report at index 'i' (those after it move up). */
+void diag_held_remove(struct diag_held *h, size_t i);
 /* Forgets what 'h' holds from index 'n' on. */
 void diag_held_truncate(struct diag_held *h, size_t n);
 /* Reports what 'h' holds from index 'from' on, in order, and forgets it. */

@@ -14,6 +14,7 @@
 #include "svd_int.h"
 #include "svd_tag.h"
 #include "util.h"
+#include "xmlvalue.h"
 
 #include <errno.h>
 #include <libxml/parser.h>
@@ -119,17 +120,10 @@ static void derived_from(struct parser *p, struct svd_node *o, int nattrs, const
     for (int i = 0; i < nattrs; i++, attrs += 5) {
         if (strcmp((const char *)attrs[0], "derivedFrom") != 0)
             continue;
-        const char *v = (const char *)attrs[3];
-        size_t len = (size_t)(attrs[4] - attrs[3]);
-        /* without entity substitution, libxml2 hands an '&' on as "&#38;", for a tree
-         * builder to decode: decoded here as that builder does */
-        xmlChar *dec = memchr(v, '&', len)
-                           ? xmlStringLenDecodeEntities(p->ctxt, attrs[3], (int)len,
-                                                        XML_SUBSTITUTE_REF, 0, 0, 0)
-                           : NULL;
-        o->derived_from = dec ? arena_strdup(p->rd->a, (const char *)dec)
-                              : arena_strndup(p->rd->a, v, len);
-        xmlFree(dec);
+        struct buf b = BUF_INIT;
+        o->derived_from = arena_strdup(
+            p->rd->a, value_from_sax(&b, (const char *)attrs[3], (size_t)(attrs[4] - attrs[3])));
+        buf_release(&b);
         o->derived_pos = o->pos;
         return;
     }

@@ -76,14 +76,6 @@ __attribute__((format(printf, 4, 5))) static void report_fatal(struct rfile *rf,
     va_end(ap);
 }
 
-/* Forgets held diagnostic 'i'. */
-static void held_remove(struct diag_held *h, size_t i)
-{
-    free(h->d[i].msg);
-    memmove(h->d + i, h->d + i + 1, (h->n - i - 1) * sizeof(*h->d));
-    h->n--;
-}
-
 /* ---------------------------------------------------------------- the scanner */
 
 static void scan_release(struct scan *sc)
@@ -1274,27 +1266,6 @@ static const char *add_qname(struct buf *b, const xmlChar *prefix, const xmlChar
     return s;
 }
 
-/*
- * A value s[0, len) added to 'b' (room made beforehand) as libxml2's tree
- * had it: the parser decoded every reference but leaves a '&' as "&#38;"
- * for the tree to decode.
- */
-static const char *add_value(struct buf *b, const char *s, size_t len)
-{
-    const char *v = b->s + b->len;
-    for (const char *amp; len > 0 && (amp = memchr(s, '&', len)) != NULL;) {
-        size_t k = (size_t)(amp - s);
-        buf_addn(b, s, k);
-        buf_addc(b, '&');
-        k += len - k >= 5 && memcmp(amp, "&#38;", 5) == 0 ? 5 : 1;
-        s += k;
-        len -= k;
-    }
-    buf_addn(b, s, len);
-    buf_addc(b, '\0');
-    return v;
-}
-
 /* The start tag SAX2 gives, as the element the handlers read (rf->el). */
 static struct xl_elem *elem_of(struct rfile *rf, const xmlChar *localname, const xmlChar *prefix,
                                const xmlChar *uri, int nattrs, const xmlChar **attrs)
@@ -1311,7 +1282,7 @@ static struct xl_elem *elem_of(struct rfile *rf, const xmlChar *localname, const
         at->prefix = (const char *)a[1];
         at->uri = (const char *)a[2];
         at->name = a[1] && !a[2] ? add_qname(b, a[1], a[0]) : (const char *)a[0];
-        at->value = add_value(b, (const char *)a[3], (size_t)(a[4] - a[3]));
+        at->value = value_from_sax(b, (const char *)a[3], (size_t)(a[4] - a[3]));
     }
     struct xl_elem *el = &rf->el;
     el->prefix = (const char *)prefix;
@@ -1499,7 +1470,7 @@ static bool read_events(struct loader *ld, struct rfile *rf, struct frame *at)
     rf->ctxt->sax->cdataBlock = on_cdata; /* text, as NOCDATA makes it, but never blanks dropped */
     bool complete = xmlParseDocument(rf->ctxt) == 0 && rf->ctxt->wellFormed && !w->gone;
     if (w->limit_err != SIZE_MAX && rf->fatal.n > 1) /* libxml2 says what is wrong */
-        held_remove(&rf->fatal, w->limit_err);
+        diag_held_remove(&rf->fatal, w->limit_err);
     xmlFreeParserCtxt(rf->ctxt);
     rf->ctxt = NULL;
     free(w);

@@ -247,3 +247,19 @@ enum model_space value_space(const char *s)
         return SPACE_MMIO;
     return SPACE_MSR;
 }
+
+const char *value_from_sax(struct buf *b, const char *s, size_t len)
+{
+    size_t at = b->len;
+    for (const char *amp; len > 0 && (amp = memchr(s, '&', len)) != NULL;) {
+        size_t k = (size_t)(amp - s);
+        buf_addn(b, s, k);
+        buf_addc(b, '&');
+        k += len - k >= 5 && memcmp(amp, "&#38;", 5) == 0 ? 5 : 1;
+        s += k;
+        len -= k;
+    }
+    buf_addn(b, s, len);
+    buf_addc(b, '\0');
+    return b->s + at;
+}

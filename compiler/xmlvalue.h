@@ -12,6 +12,7 @@
 #define REGC_XMLVALUE_H
 
 #include "arena.h"
+#include "buf.h"
 #include "diag.h"
 #include "model.h"
 
@@ -59,6 +60,15 @@ const char *value_fold_text(struct arena *a, const char *s);
 
 /* The white-space separated words of 'text' (NULL: none), appended to *out (*n of them). */
 void value_words(struct arena *a, const char *text, const char ***out, size_t *n);
+
+/*
+ * An attribute value s[0, len) as libxml2's SAX2 parser hands it over
+ * (without entity substitution), added to 'b' as the value it stands for,
+ * NUL-terminated; returns where it starts in b (valid until b grows). The
+ * parser decodes every reference but passes a '&' on as "&#38;", for a tree
+ * builder to decode: both readers (xmlload.c, svd_parse.c) decode it here.
+ */
+const char *value_from_sax(struct buf *b, const char *s, size_t len);
 
 /* space="msr" | "pci" | "mmio" (absent: msr). */
 enum model_space value_space(const char *s);
