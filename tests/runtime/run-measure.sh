@@ -35,11 +35,6 @@ C='cbox[c3]:CLOCKTICKS'
 Q='qpi[p0]:TxL_FLITS_G0.DATA'
 SIM=(--backend sim monitor e5_2600v2 "$U" --sim-rate "$U=1000")
 
-# until FILE has a line matching PATTERN (60 s at most: a guard against a hang)
-wait_for() {
-    for _ in $(seq 1200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
-    return 1
-}
 # until process PID has ended (60 s at most)
 wait_gone() {
     for _ in $(seq 1200); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.05; done
@@ -102,6 +97,7 @@ check "-I 100 -- sleep 1: intervals, then totals" "$([ $rc = 0 ] &&
 
 # no command, no --count: until SIGINT or SIGTERM, then the totals
 for sig in INT TERM; do
+    : >"$tmp/a.out" # emptied first: wait_for must not see the last run's lines
     "$REGCTL" "${SIM[@]}" -I 100 >"$tmp/a.out" 2>"$tmp/a.err" &
     apid=$!
     wait_for "$tmp/a.out" '^ *0.100000000 '
@@ -114,6 +110,7 @@ for sig in INT TERM; do
 done
 
 # a signal sent to regctl goes on to the command, whose end ends the run
+: >"$tmp/a.out" # emptied first: wait_for must not see the last run's lines
 "$REGCTL" "${SIM[@]}" -I 100 -- sh -c "echo \$\$ >$tmp/child; exec sleep 60" >"$tmp/a.out" 2>&1 &
 apid=$!
 wait_for "$tmp/a.out" '^ *0.100000000 '
@@ -167,6 +164,7 @@ kill_points() {
     "$REGCTL" "${DEV[@]}" monitor e5_2600v2 "$@" --lock-dir "$tmp/locks" --interval 0 --count 1 >/dev/null
     before=$(values $regs)
     # 1. before programming: waiting for the lock another run holds
+    : >"$tmp/h.out" # emptied first: wait_for must not see the last run's lines
     "$REGCTL" "${DEV[@]}" monitor e5_2600v2 "$@" --lock-dir "$tmp/locks" -I 100 >"$tmp/h.out" 2>&1 &
     local hpid=$!
     bgpids="$bgpids $hpid"
@@ -188,6 +186,7 @@ kill_points() {
         "exit $rc, holder $hrc" "$(cat "$tmp/w.out")" "before: $before" "after:  $after"
 
     # 2. while the command runs
+    : >"$tmp/a.out" # emptied first: wait_for must not see the last run's lines
     "$REGCTL" "${DEV[@]}" monitor e5_2600v2 "$@" --lock-dir "$tmp/locks" -I 100 \
         -- sh -c "echo \$\$ >$tmp/child; exec sleep 60" >"$tmp/a.out" 2>&1 &
     apid=$!

@@ -28,13 +28,6 @@ U='ubox:EVENT_MSG.DOORBELL_RCVD'
 C='cbox[c3]:CLOCKTICKS'
 locks=$tmp/locks
 
-# until FILE has a line matching PATTERN (60 s at most: a guard against a hang, far past what
-# a loaded machine takes)
-wait_for() {
-    for _ in $(seq 1200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
-    return 1
-}
-
 # expect NAME WANT_STATUS WANT_STDERR_FILE_CONTENT ARGS...: status and the exact stderr
 expect() {
     local name=$1 want=$2 werr=$3; shift 3
@@ -47,6 +40,7 @@ expect() {
 
 # ---- the simulator: locks only where asked (--lock-dir), interrupts
 
+: >"$tmp/a.out" # emptied first: wait_for must not see the last run's lines
 "$REGCTL" --backend sim monitor e5_2600v2 "$U" --lock-dir "$locks" --interval 100ms \
     --count 300 >"$tmp/a.out" 2>"$tmp/a.err" &
 apid=$!
@@ -61,6 +55,7 @@ if [ $rc = 130 ] && [ ! -s "$tmp/a.err" ]; then tap_ok "sim: SIGINT ends the run
 expect "sim: the lock is free again" 0 "" \
     --backend sim monitor e5_2600v2 "$U" --lock-dir "$locks" --interval 0 --count 1
 
+: >"$tmp/a.out" # emptied first: wait_for must not see the last run's lines
 "$REGCTL" --backend sim monitor e5_2600v2 "$U" --lock-dir "$locks" --interval 150ms \
     --count 3 >"$tmp/a.out" 2>&1 &
 apid=$!
@@ -73,6 +68,7 @@ if [ $rc = 0 ] && grep -q '^ *3 ' "$tmp/a.out"; then tap_ok "sim: --wait waits f
 wait "$apid"
 
 mkdir -p "$tmp/env"
+: >"$tmp/a.out" # emptied first: wait_for must not see the last run's lines
 REGC_LOCK_DIR=$tmp/env "$REGCTL" --backend sim monitor e5_2600v2 "$U" --interval 100ms \
     --count 300 >"$tmp/a.out" 2>"$tmp/a.err" &
 apid=$!
@@ -121,6 +117,7 @@ before=""
 for r in cbox.c3.Cn_MSR_PMON_CTL0 cbox.c3.Cn_MSR_PMON_CTL1 cbox.c3.Cn_MSR_PMON_CTR1 cbox.c3.Cn_MSR_PMON_CTR2 ubox.U_MSR_PMON_GLOBAL_CTL; do
     before="$before $r=$(value $r)"
 done
+: >"$tmp/a.out" # emptied first: wait_for must not see the last run's lines
 "$REGCTL" "${R[@]}" monitor e5_2600v2 "$C" --force --lock-dir "$locks" --interval 100ms \
     --count 300 >"$tmp/a.out" 2>"$tmp/a.err" &
 apid=$!
