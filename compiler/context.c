@@ -552,21 +552,12 @@ static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
                                          "oneToToggle",  "zeroToClear", "zeroToSet",
                                          "zeroToToggle", "clear",       "set"};
     static const char *const reads[] = {NULL, "clear", "set", "modify", "modifyExternal"};
-    static const char *const wcs[] = {NULL, "writeAsRead", "useEnumeratedValues", "range"};
     struct dt *o = dt_obj(c->a);
     /* the regspec attribute of the same semantics (RW, RW0C...): what regctl --spec reads */
     SET(c, o, "class", dt_str_ref(c->a, regc_access_text(f->access)));
     SET(c, o, "write_effect", dt_str_ref(c->a, writes[x->write_effect]));
     SET(c, o, "read_action", dt_str_ref(c->a, reads[x->read_effect]));
     SET(c, o, "write_once", dt_bool(x->write_once));
-    struct dt *wc = dt_null();
-    if (x->wc.kind != WC_NONE) {
-        wc = dt_obj(c->a);
-        SET(c, wc, "kind", dt_str_ref(c->a, wcs[x->wc.kind]));
-        SET(c, wc, "min", hex(c, x->wc.min));
-        SET(c, wc, "max", hex(c, x->wc.max));
-    }
-    SET(c, o, "write_constraint", wc);
     SET_STR(c, o, "enum_name", x->enum_name);
     SET_STR(c, o, "default_value", x->default_value ? x->default_value->name : NULL);
     SET(c, o, "whole", dt_bool(x->whole));
@@ -581,6 +572,21 @@ static struct dt *svd_value_json(struct ctx *c, const struct model_value *v)
     struct dt *o = dt_obj(c->a);
     SET(c, o, "usage", dt_str_ref(c->a, usages[model_value_ext(v)->usage]));
     SET(c, o, "dont_care", hex(c, model_value_ext(v)->dont_care));
+    return o;
+}
+
+/* A field's write constraint (regspec write-constraint=, SVD <writeConstraint>), or null: a
+ * model name, so that regctl --spec reads writeAsRead from any spec's export. */
+static struct dt *write_constraint_json(struct ctx *c, const struct model_field *f)
+{
+    static const char *const kinds[] = {NULL, "writeAsRead", "useEnumeratedValues", "range"};
+    const struct model_write_constraint *wc = &model_field_ext(f)->wc;
+    if (wc->kind == WC_NONE)
+        return dt_null();
+    struct dt *o = dt_obj(c->a);
+    SET(c, o, "kind", dt_str_ref(c->a, kinds[wc->kind]));
+    SET(c, o, "min", hex(c, wc->min));
+    SET(c, o, "max", hex(c, wc->max));
     return o;
 }
 
@@ -897,6 +903,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
     struct folded desc = fold_text(c, f->desc);
     SET(c, o, "desc", model_text(c, f->desc, desc));
     SET(c, o, "implicit", dt_bool(f->implicit));
+    SET(c, o, "write_constraint", write_constraint_json(c, f));
     struct dt *values = dt_list(c->a);
     for (size_t k = 0; k < f->nvalues; k++)
         dt_push(c->a, values, value_json(c, f, stem, f->values[k]));

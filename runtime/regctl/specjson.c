@@ -144,9 +144,9 @@ static struct regc_field *fields_of(struct conv *c, json_t *arr, unsigned width,
         json_t *svd = json_object_get(x, "svd");
         const char *cls = json_is_object(svd) ? str(c, svd, "class") : f[i].access_text;
         f[i].access = regc_access_parse(cls);
-        /* svd.write_constraint.kind "writeAsRead": a write must give the field the value read */
+        /* write_constraint.kind "writeAsRead": a write must give the field the value read */
         const char *kind =
-            json_string_value(json_object_get(json_object_get(svd, "write_constraint"), "kind"));
+            json_string_value(json_object_get(json_object_get(x, "write_constraint"), "kind"));
         f[i].write_as_read = kind && strcmp(kind, "writeAsRead") == 0;
         if (f[i].access == REGC_ACCESS_UNKNOWN)
             err(c, p,

@@ -113,6 +113,7 @@ static void cmp_reg(const char *path, const struct regc_reg *a, const struct reg
         cmp_str(p, "access_text", x->access_text, y->access_text);
         cmp_num(p, "reset", x->reset, y->reset);
         cmp_num(p, "implicit", x->implicit, y->implicit);
+        cmp_num(p, "write_as_read", x->write_as_read, y->write_as_read);
         cmp_str(p, "desc", x->desc, y->desc);
         cmp_values(p, x->values, y->values);
     }

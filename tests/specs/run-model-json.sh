@@ -144,7 +144,7 @@ for b in model["blocks"]:
                 continue
             kinds = LEGEND[acc]
             # writeAsRead (docs/json.md, masks.preserve): written back as read, in no write mask
-            if svd and svd["write_constraint"] and svd["write_constraint"]["kind"] == "writeAsRead":
+            if f["write_constraint"] and f["write_constraint"]["kind"] == "writeAsRead":
                 kinds = (kinds - {"writable", "wo", "w1c", "w1s", "w0", "w1t"}) | {"preserve"}
             if covered & bits:
                 problems.append(f"field {f['name']}: bits {f['msb']}:{f['lsb']} overlap another field")

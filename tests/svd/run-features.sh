@@ -234,7 +234,7 @@ assert regs["DATA"]["svd"]["array_index"] == {"enum_name": "DataIdx", "values": 
     {"name": "HIGH", "value": "0x3", "desc": None}]}, regs["DATA"]["svd"]["array_index"]
 assert regs["CTRL"]["svd"]["array_index"] is None
 locked = {f["name"]: f for f in regs["LOCKED"]["fields"]}
-assert locked["KEY"]["svd"]["write_constraint"]["kind"] == "writeAsRead"
+assert locked["KEY"]["write_constraint"]["kind"] == "writeAsRead"
 assert regs["LOCKED"]["masks"]["preserve"] == "0xfffffeff", regs["LOCKED"]["masks"]
 assert regs["LOCKED"]["masks"]["writable"] == "0x100", regs["LOCKED"]["masks"]
 # the side-effect masks (docs/json.md): FLAGS' ZC, ZS, ZT a 0 acts; OT toggles; CL, ST any write;

@@ -86,8 +86,8 @@ m = f["MODE"]["svd"]
 want("MODE write once, enum name, default", (m["write_once"], m["enum_name"], m["default_value"]), (True, "ModeE", "OTHER"))
 want("MODE values", [(v["name"], v["value"], v["svd"]["usage"], v["svd"]["dont_care"]) for v in f["MODE"]["values"]],
      [("A", "0x0", "read", "0x0"), ("B", "0x1", "write", "0x2")])
-want("LVL range", f["LVL"]["svd"]["write_constraint"], {"kind": "range", "min": "0x2", "max": "0x5"})
-want("WAR write as read, derived, dim", (f["WAR"]["svd"]["write_constraint"]["kind"], f["WAR"]["svd"]["derived_from"],
+want("LVL range", f["LVL"]["write_constraint"], {"kind": "range", "min": "0x2", "max": "0x5"})
+want("WAR write as read, derived, dim", (f["WAR"]["write_constraint"]["kind"], f["WAR"]["svd"]["derived_from"],
      f["WAR"]["svd"]["dim_of"]), ("writeAsRead", "EN", "W%s"))
 want("ALT whole", regs["ALT"]["fields"][0]["svd"]["whole"], True)
 u = d["blocks"][1]

@@ -6,9 +6,10 @@
 #   - tests/svd/write-as-read.svd on the simulator (its JSON model through --spec): GUARD.LOCK at
 #     reset 0x345A holds KEY [7:0] = 0x5A and SEQ [15:12] = 3, both writeAsRead, EN [8] = 0 and
 #     MODE [11:10] = 1 (worked out by hand from the file);
-#   - a regspec MSR register with write-constraint="write-as-read" (written below) through the
-#     msr backend on a file standing in for /dev/cpu/0/msr, which holds KEY = 0xC3, not the reset
-#     value 0x5A: `write EN=1` keeps 0xC3, `write KEY=0x5a` is refused and writes nothing.
+#   - a regspec MSR register with write-constraint="write-as-read" (written below, with and
+#     without block-names) through the msr backend on a file standing in for /dev/cpu/0/msr,
+#     which holds KEY = 0xC3, not the reset value 0x5A: `write EN=1` keeps 0xC3, `write
+#     KEY=0x5a` is refused and writes nothing.
 # The values wanted are built from the fields' places in the C header regc writes for each spec
 # (_SHIFT, _MASK), compiled by the C compiler, and compared with regctl's output bit by bit.
 set -u
@@ -96,10 +97,33 @@ else
     tap_fail "write KEY=0x5a (as read) EN=1 MODE=2: written" "$(head -n 1 "$tmp/err")"
 fi
 
-# ---- a regspec MSR register, on a file that holds another value than the reset one
-cat >"$tmp/warmsr.xml" <<'XML'
+# ---- a regspec MSR register, on a file that holds another value than the reset one; the spec
+# with block-names="true" (SVD's naming) and without: the JSON export carries the field's
+# write_constraint either way (docs/json.md)
+cat >"$tmp/wantmsr.c" <<'C'
+#include <stdio.h>
+#include "warmsr.h"
+#define CAT(a, b) a##b
+#define XCAT(a, b) CAT(a, b)
+#define F(name, v) (((uint64_t)(v) << XCAT(STEM, name##_SHIFT)) & XCAT(STEM, name##_MASK))
+int main(void)
+{
+    printf("%#llx %#llx %#llx\n", (unsigned long long)F(KEY, 0xc3),
+           (unsigned long long)(F(KEY, 0xc3) | F(EN, 1)), (unsigned long long)(F(KEY, 0x5a) | F(EN, 1)));
+    return 0;
+}
+C
+# msr_put VALUE / msr_get: the 8 bytes at 0x10 of ROOT/0/msr, little-endian
+mkdir -p "$tmp/cpu/0"
+msr_put() { python3 -c "import sys; f = open(sys.argv[1], 'wb'); f.write(bytes(0x10) + int(sys.argv[2], 0).to_bytes(8, 'little'))" "$tmp/cpu/0/msr" "$1"; }
+msr_get() { python3 -c "import sys; print(int.from_bytes(open(sys.argv[1], 'rb').read()[0x10:0x18], 'little'))" "$tmp/cpu/0/msr"; }
+
+for form in block-names plain; do
+    names='block-names="true"' stem=WARMSR_G_LOCK_
+    [ $form = plain ] && names='' stem=WARMSR_LOCK_
+    cat >"$tmp/warmsr.xml" <<XML
 <?xml version="1.0" encoding="UTF-8"?>
-<regspec name="warmsr" prefix="WARMSR" version="1" block-names="true">
+<regspec name="warmsr" prefix="WARMSR" version="1" $names>
   <source id="t" title="writeAsRead test"/>
   <block name="G">
     <register name="LOCK" space="msr" address="0x10" width="64" reset="0x5a" src="t">
@@ -110,40 +134,25 @@ cat >"$tmp/warmsr.xml" <<'XML'
   </block>
 </regspec>
 XML
-cat >"$tmp/wantmsr.c" <<'C'
-#include <stdio.h>
-#include "warmsr.h"
-#define F(name, v) (((uint64_t)(v) << WARMSR_G_LOCK_##name##_SHIFT) & WARMSR_G_LOCK_##name##_MASK)
-int main(void)
-{
-    printf("%#llx %#llx %#llx\n", (unsigned long long)F(KEY, 0xc3),
-           (unsigned long long)(F(KEY, 0xc3) | F(EN, 1)), (unsigned long long)(F(KEY, 0x5a) | F(EN, 1)));
-    return 0;
-}
-C
-if ! "$regc" "$tmp/warmsr.xml" -t json -o "$tmp/warmsr.json" 2>"$tmp/err" ||
-    ! "$regc" "$tmp/warmsr.xml" -o "$tmp/warmsr.h" 2>>"$tmp/err" ||
-    ! $CC -o "$tmp/wantmsr" "$tmp/wantmsr.c" 2>>"$tmp/err" ||
-    ! read -r held kept refused_v < <("$tmp/wantmsr"); then
-    tap_fail "the MSR spec and its header compile" "$(head -n 3 "$tmp/err")"
-    tap_done
-    exit 0
-fi
-# msr_put VALUE / msr_get: the 8 bytes at 0x10 of ROOT/0/msr, little-endian
-mkdir -p "$tmp/cpu/0"
-msr_put() { python3 -c "import sys; f = open(sys.argv[1], 'wb'); f.write(bytes(0x10) + int(sys.argv[2], 0).to_bytes(8, 'little'))" "$tmp/cpu/0/msr" "$1"; }
-msr_get() { python3 -c "import sys; print(int.from_bytes(open(sys.argv[1], 'rb').read()[0x10:0x18], 'little'))" "$tmp/cpu/0/msr"; }
-msr=("$regctl" --spec "$tmp/warmsr.json" --msr-root "$tmp/cpu")
+    if ! "$regc" "$tmp/warmsr.xml" -t json -o "$tmp/warmsr.json" 2>"$tmp/err" ||
+        ! "$regc" "$tmp/warmsr.xml" -o "$tmp/warmsr.h" 2>>"$tmp/err" ||
+        ! $CC -DSTEM=$stem -o "$tmp/wantmsr" "$tmp/wantmsr.c" 2>>"$tmp/err" ||
+        ! read -r held kept refused_v < <("$tmp/wantmsr"); then
+        tap_fail "msr ($form): the MSR spec and its header compile" "$(head -n 3 "$tmp/err")"
+        continue
+    fi
+    msr=("$regctl" --spec "$tmp/warmsr.json" --msr-root "$tmp/cpu")
 
-msr_put "$held"
-if "${msr[@]}" write warmsr.G.LOCK EN=1 >"$tmp/out" 2>"$tmp/err"; then
-    same "msr: write EN=1 keeps KEY as read (0xc3), not its reset value" "$(msr_get)" "$kept"
-else
-    tap_fail "msr: write EN=1 keeps KEY as read (0xc3), not its reset value" "$(head -n 1 "$tmp/err")"
-fi
+    msr_put "$held"
+    if "${msr[@]}" write warmsr.G.LOCK EN=1 >"$tmp/out" 2>"$tmp/err"; then
+        same "msr ($form): write EN=1 keeps KEY as read (0xc3), not its reset value" "$(msr_get)" "$kept"
+    else
+        tap_fail "msr ($form): write EN=1 keeps KEY as read (0xc3), not its reset value" "$(head -n 1 "$tmp/err")"
+    fi
 
-"${msr[@]}" write warmsr.G.LOCK KEY=0x5a EN=1 >"$tmp/out" 2>"$tmp/err"
-refused "msr: write KEY=0x5a (the reset value; KEY reads 0xc3): refused, exit 1" $? \
-    "regctl: refusing $refused_v for 'G.LOCK': field 'KEY' [7:0] may only be written as read (writeAsRead): it reads 0xc3, the value gives it 0x5a (writeAsRead test)"
-same "msr: the refused write left the register as it was" "$(msr_get)" "$kept"
+    "${msr[@]}" write warmsr.G.LOCK KEY=0x5a EN=1 >"$tmp/out" 2>"$tmp/err"
+    refused "msr ($form): write KEY=0x5a (the reset value; KEY reads 0xc3): refused, exit 1" $? \
+        "regctl: refusing $refused_v for 'G.LOCK': field 'KEY' [7:0] may only be written as read (writeAsRead): it reads 0xc3, the value gives it 0x5a (writeAsRead test)"
+    same "msr ($form): the refused write left the register as it was" "$(msr_get)" "$kept"
+done
 tap_done
