@@ -1223,9 +1223,6 @@ static bool file_sound(const struct rfile *rf)
 
 /* ---------------------------------------------------------------- libxml2's SAX2 events */
 
-/* What a child of the element whose text is collected was, in libxml2's tree (tree_kept_blanks()). */
-enum kid { KID_NONE, KID_TEXT, KID_OTHER };
-
 /* The open elements of the file being read, one entry a depth. */
 struct walk {
     struct frame *at;  /* the includer's open element (NULL: the spec) */
@@ -1233,8 +1230,6 @@ struct walk {
     int collect;       /* depth of the <desc>, <rule> or <license> whose text is read; -1: none */
     bool gone;         /* nothing more of the file is loaded (stopped, or nested too deep) */
     size_t limit_err;  /* the index in rf->fatal of "nest deeper", or SIZE_MAX */
-    enum kid first_kid; /* the collected element's first child */
-    bool last_text;     /* its last child is text */
     struct frame frames[XMLLOAD_MAX_DEPTH];
     struct valid_state valid[XMLLOAD_MAX_DEPTH];
     struct srcpos pos[XMLLOAD_MAX_DEPTH];   /* where each open element is */
@@ -1294,16 +1289,6 @@ static struct xl_elem *elem_of(struct rfile *rf, const xmlChar *localname, const
     return el;
 }
 
-/* A comment, a PI or an element in the element whose text is collected. */
-static void collected_kid(struct walk *w)
-{
-    if (w->collect < 0)
-        return;
-    if (w->first_kid == KID_NONE)
-        w->first_kid = KID_OTHER;
-    w->last_text = false;
-}
-
 static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
                      const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
                      int nb_attributes, int nb_defaulted, const xmlChar **attributes)
@@ -1325,7 +1310,6 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
         w->gone = true;
         return;
     }
-    collected_kid(w);
     w->pos[depth] = xl_pos_of(ld, n);
     w->text_judged[depth] = false;
     validate_element(ld, n, depth, w->valid);
@@ -1340,8 +1324,6 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
         open_child(ld, &w->frames[depth - 1], n, fr);
     if (fr->kind == K_DESC || fr->kind == K_RULE || fr->kind == K_TEXT) {
         w->collect = depth;
-        w->first_kid = KID_NONE;
-        w->last_text = false;
         buf_reset(&ld->text);
     }
 }
@@ -1368,28 +1350,9 @@ static bool all_blank(const char *s, size_t len)
     return true;
 }
 
-/*
- * Blanks of the text collected, which libxml2's tree keeps (the loader read
- * through xmlTextReader's tree before, and texts stay as they were): with
- * XML_PARSE_NOBLANKS it drops a run of blanks before a tag in an element
- * whose first and last children so far are no text, unless the run is all
- * the element holds (areBlanks() in parser.c). A reference ends in ';' and
- * is always kept.
- */
-static bool tree_kept_blanks(const struct walk *w, xmlParserCtxtPtr ctxt)
-{
-    const xmlChar *cur = ctxt->input->cur;
-    if (cur > ctxt->input->base && cur[-1] == ';')
-        return true;
-    if (cur[0] != '<' && cur[0] != '\r')
-        return true;
-    if (w->first_kid == KID_NONE && cur[0] == '<' && cur[1] == '/')
-        return true;
-    return w->last_text || w->first_kid == KID_TEXT;
-}
-
-/* Text s[0, len) of the innermost open element (a CDATA section's when 'cdata'). */
-static void text_of(struct rfile *rf, const char *s, size_t len, bool cdata)
+/* Text s[0, len) of the innermost open element (CDATA sections come as text: NOCDATA). Every
+ * blank is kept: a text is folded where an output needs it folded. */
+static void text_of(struct rfile *rf, const char *s, size_t len)
 {
     struct walk *w = rf->walk;
     int depth = w->depth;
@@ -1404,36 +1367,14 @@ static void text_of(struct rfile *rf, const char *s, size_t len, bool cdata)
         w->text_judged[depth - 1] = true;
         validate_text(rf->ld, depth, w->valid, w->pos[depth - 1]);
     }
-    if (w->collect < 0 || (blank && !cdata && !tree_kept_blanks(w, rf->ctxt)))
+    if (w->collect < 0)
         return;
     buf_addn(&rf->ld->text, s, len);
-    if (w->first_kid == KID_NONE)
-        w->first_kid = KID_TEXT;
-    w->last_text = true;
 }
 
 static void on_text(void *ctx, const xmlChar *s, int len)
 {
-    text_of(ctx, (const char *)s, len > 0 ? (size_t)len : 0, false);
-}
-
-static void on_cdata(void *ctx, const xmlChar *s, int len)
-{
-    text_of(ctx, (const char *)s, len > 0 ? (size_t)len : 0, true);
-}
-
-static void on_comment(void *ctx, const xmlChar *text)
-{
-    (void)text;
-    struct rfile *rf = ctx;
-    if (!rf->walk->gone)
-        collected_kid(rf->walk);
-}
-
-static void on_pi(void *ctx, const xmlChar *target, const xmlChar *data)
-{
-    (void)target, (void)data;
-    on_comment(ctx, NULL);
+    text_of(ctx, (const char *)s, len > 0 ? (size_t)len : 0);
 }
 
 /*
@@ -1451,8 +1392,6 @@ static bool read_events(struct loader *ld, struct rfile *rf, struct frame *at)
     sax.startElementNs = on_start;
     sax.endElementNs = on_end;
     sax.characters = on_text;
-    sax.comment = on_comment;
-    sax.processingInstruction = on_pi;
     sax.serror = on_parser_error;
     rf->ctxt = xmlCreateIOParserCtxt(&sax, rf, read_input, NULL, rf, XML_CHAR_ENCODING_NONE);
     if (!rf->ctxt) {
@@ -1465,9 +1404,7 @@ static bool read_events(struct loader *ld, struct rfile *rf, struct frame *at)
     w->collect = -1;
     w->limit_err = SIZE_MAX;
     rf->walk = w;
-    xmlCtxtUseOptions(rf->ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES |
-                                    XML_PARSE_NOBLANKS);
-    rf->ctxt->sax->cdataBlock = on_cdata; /* text, as NOCDATA makes it, but never blanks dropped */
+    xmlCtxtUseOptions(rf->ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES);
     bool complete = xmlParseDocument(rf->ctxt) == 0 && rf->ctxt->wellFormed && !w->gone;
     if (w->limit_err != SIZE_MAX && rf->fatal.n > 1) /* libxml2 says what is wrong */
         diag_held_remove(&rf->fatal, w->limit_err);
