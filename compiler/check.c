@@ -14,10 +14,10 @@ int check_spec(struct arena *a, struct diag *dg, struct model_spec *s)
 }
 
 int check_spec_with(struct arena *a, struct diag *dg, struct model_spec *s,
-                    const struct check_options *o)
+                    struct check_options *o)
 {
     struct check_ctx c = {a, dg, s,
-                          o->collision_budget ? o->collision_budget : CHECK_COLLISION_BUDGET};
+                          o->collision_budget ? o->collision_budget : CHECK_COLLISION_BUDGET, 0};
     unsigned errors = dg->nerrors;
     check_names(&c);
     check_refs(&c);
@@ -29,5 +29,6 @@ int check_spec_with(struct arena *a, struct diag *dg, struct model_spec *s,
     check_cpus(&c);
     check_metrics(&c);
     check_name_collision(&c);
+    o->collision_parts = c.collision_parts;
     return dg->nerrors > errors ? -1 : 0;
 }

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Returns 0 when the spec has no errors, -1 otherwise (every problem
@@ -27,14 +28,17 @@ int check_spec(struct arena *a, struct diag *dg, struct model_spec *s);
  * walks the names in parts. */
 #define CHECK_COLLISION_BUDGET ((size_t)4 << 20)
 
-/* What check_spec_with() may be told; check_spec() takes the defaults. */
+/* What check_spec_with() may be told, and what it tells back; check_spec() takes the
+ * defaults. */
 struct check_options {
     size_t collision_budget; /* 0: CHECK_COLLISION_BUDGET; tests make it small to walk a small
                                 spec in many parts */
+    uint32_t collision_parts; /* out: the parts the collision check walked the names in (1: one
+                                 walk; 0: it did not run) */
 };
 
 int check_spec_with(struct arena *a, struct diag *dg, struct model_spec *s,
-                    const struct check_options *o);
+                    struct check_options *o);
 
 /* True when 's' is a C11, C23 or C++17 keyword (names check_names refuses). */
 bool check_is_keyword(const char *s);

@@ -127,6 +127,7 @@ void check_name_collision(struct check_ctx *c)
         hs.grow = false;
     }
     free(hs.h);
+    c->collision_parts = hs.parts;
     if (cc.twice.n > 0) {
         names_foreach_hash(c->s, c->s->prefix, collision_add, &cc);
         regc_map_release(&cc.seen);

@@ -22,6 +22,7 @@ struct check_ctx {
     struct diag *dg; /* borrowed */
     struct model_spec *s;
     size_t collision_budget; /* check.h, struct check_options */
+    uint32_t collision_parts; /* out: check.h, struct check_options */
 };
 
 /* A field's bits as messages print them, "[13:9]" or "[7]"; owned by ctx->a (check_reg.c). */
