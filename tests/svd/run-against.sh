@@ -12,12 +12,8 @@ cd "$(dirname "$0")/../.."
 . tests/tap.sh
 tap_setup regc tmp
 
-svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
-if [ ! -d "$svd/vendor-headers" ]; then
-    tap_skip "SVD vendor pairs" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
-    tap_done
-    exit 0
-fi
+. tests/svd/testset.sh
+svd_need vendor-headers "SVD vendor pairs"
 
 # name  pairs both define (measured; the header's own count of _Pos names is one to eight more)
 while read -r name pairs; do

@@ -18,12 +18,8 @@ cd "$(dirname "$0")/../.."
 . tests/tap.sh
 tap_setup regc tmp
 
-svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
-if [ ! -d "$svd/vendor-headers" ]; then
-    tap_skip "vendor headers" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
-    tap_done
-    exit 0
-fi
+. tests/svd/testset.sh
+svd_need vendor-headers "vendor headers"
 if ! command -v python3 >/dev/null 2>&1; then
     tap_skip "vendor headers" "python3 is not installed"
     tap_done

@@ -56,11 +56,11 @@ matrix tests/svd/features.svd tests/svd/features.svd
 matrix tests/svd/cmsis-layout.svd tests/svd/cmsis-layout.svd
 matrix tests/svd/cmsis-names.svd tests/svd/cmsis-names.svd
 
-svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
+. tests/svd/testset.sh
 if [ ! -d "$svd/corpus" ]; then
-    tap_skip "SVD test set" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
+    tap_skip "SVD test set" "$svd_why"
 else
-    for f in $(cd "$svd" && ls corpus/*/*.svd vendor-headers/nordic/*.svd | sort); do
+    for f in $(svd_files); do
         matrix "$f" "$svd/$f"
     done
 fi

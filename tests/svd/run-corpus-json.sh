@@ -10,27 +10,17 @@ cd "$(dirname "$0")/../.."
 . tests/tap.sh
 tap_setup regc tmp
 
-svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
-if [ ! -d "$svd/corpus" ]; then
-    tap_skip "SVD test set" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
-    tap_done
-    exit 0
-fi
+. tests/svd/testset.sh
+svd_need corpus "SVD test set"
 
 mkdir -p "$tmp/json"
-files=$(cd "$svd" && ls corpus/*/*.svd vendor-headers/nordic/*.svd | sort)
-cores=$(nproc 2>/dev/null || echo 1)
-running=0
-for f in $files; do
-    { "$regc" "$svd/$f" -t json -o "$tmp/json/$(basename "$f" .svd).json" 2>/dev/null ||
-        echo "$f" >"$tmp/json/$(basename "$f" .svd).failed"; } &
-    running=$((running + 1))
-    if [ "$running" -ge "$cores" ]; then
-        wait -n
-        running=$((running - 1))
-    fi
-done
-wait
+files=$(svd_files)
+json_job() {
+    "$regc" "$svd/$1" -t json -o "$tmp/json/$(basename "$1" .svd).json" 2>/dev/null ||
+        echo "$1" >"$tmp/json/$(basename "$1" .svd).failed"
+}
+# shellcheck disable=SC2086
+each_on_cores json_job $files
 for f in $files; do
     [ -e "$tmp/json/$(basename "$f" .svd).failed" ] && tap_fail "$f: regc -t json"
 done

@@ -12,12 +12,8 @@ cd "$(dirname "$0")/../.."
 . tests/tap.sh
 tap_setup regc tmp
 
-svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
-if [ ! -d "$svd/corpus" ]; then
-    tap_skip "SVD test set" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
-    tap_done
-    exit 0
-fi
+. tests/svd/testset.sh
+svd_need corpus "SVD test set"
 
 # tap_report "ok NAME" | "not ok NAME" [DETAIL...]: a verdict a background job wrote
 tap_report() {
@@ -29,7 +25,7 @@ tap_report() {
     esac
 }
 
-files=$(cd "$svd" && ls corpus/*/*.svd vendor-headers/nordic/*.svd | sort)
+files=$(svd_files)
 
 # One line per file: "PATH: imported|refused (status N); NAME COUNT, ..." (diagnostics by name;
 # an error without a -W name counts as "error").
@@ -72,17 +68,9 @@ header_compiles() {   # path-in-test-set
     fi
     rm -f "$d/$b.h"
 }
-cores=$(nproc 2>/dev/null || echo 1)
-running=0
-for f in $files; do
-    header_compiles "$f" >"$tmp/res/${f//\//_}.tap" &
-    running=$((running + 1))
-    if [ "$running" -ge "$cores" ]; then
-        wait -n
-        running=$((running - 1))
-    fi
-done
-wait
+header_job() { header_compiles "$1" >"$tmp/res/${1//\//_}.tap"; }
+# shellcheck disable=SC2086
+each_on_cores header_job $files
 for f in $files; do
     name="" detail=()
     while IFS= read -r line; do

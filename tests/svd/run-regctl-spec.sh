@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 tap_setup regc tmp
 : "${BUILD:=build}" "${CC:=cc}"
 regctl=${REGCTL:-$BUILD/regctl}
-svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
+. tests/svd/testset.sh
 
 # write SPEC_JSON REGISTER FIELD=VALUE...: regctl write on the simulator, --json; prints
 # "ADDRESS WRITTEN READBACK" (hex as regctl prints them)

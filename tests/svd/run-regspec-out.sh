@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 . tests/tap.sh
 tap_setup regc tmp
 
-svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
+. tests/svd/testset.sh
 rng=regspec/regspec.rng
 have_xmllint=false
 command -v xmllint >/dev/null && have_xmllint=true
@@ -76,12 +76,8 @@ for spec in regspec/*.xml; do
     fi
 done
 
-if [ ! -d "$svd/corpus" ]; then
-    tap_skip "SVD test set: -t regspec" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
-    tap_done
-    exit 0
-fi
-files=$(cd "$svd" && ls corpus/*/*.svd vendor-headers/nordic/*.svd | sort)
+svd_need corpus "SVD test set: -t regspec"
+files=$(svd_files)
 for f in $files; do
     b=$(basename "$f" .svd)
     imports "$f" "$svd/$f" cmsis || continue

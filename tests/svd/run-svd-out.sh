@@ -21,7 +21,7 @@ cd "$(dirname "$0")/../.."
 . tests/tap.sh
 tap_setup regc tmp
 
-svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
+. tests/svd/testset.sh
 xsd=$svd/schema/CMSIS-SVD.xsd
 have_xmllint=false
 command -v xmllint >/dev/null && have_xmllint=true
@@ -296,7 +296,7 @@ fi
 if ! $have_xmllint; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "xmllint is not installed (libxml2-utils, tools/install-deps.sh)"
 elif [ ! -f "$xsd" ]; then
-    tap_skip "SVD outputs against CMSIS-SVD.xsd" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
+    tap_skip "SVD outputs against CMSIS-SVD.xsd" "$svd_why"
 else
     for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd" "$tmp/qarr.out.svd"; do
         if xmllint --noout --schema "$xsd" "$f" 2>"$tmp/err"; then
@@ -306,12 +306,8 @@ else
         fi
     done
 fi
-if [ ! -d "$svd/corpus" ]; then
-    tap_skip "SVD test set round trips" "no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
-    tap_done
-    exit 0
-fi
-files=$(cd "$svd" && ls corpus/*/*.svd vendor-headers/nordic/*.svd | sort)
+svd_need corpus "SVD test set round trips"
+files=$(svd_files)
 for f in $files; do
     b=$(basename "$f" .svd)
     if ! "$regc" "$svd/$f" -t svd -o "$tmp/$b.svd" 2>/dev/null; then
