@@ -37,11 +37,6 @@ struct ctx {
     size_t ndefs, defs_cap;
     bool table_keys; /* context_options.annotate given: the tables' t_* keys made here too */
     /*
-     * The model outlives the tree (lazy trees: the handle borrows the
-     * model): the model's strings are referenced, not copied.
-     */
-    bool borrow;
-    /*
      * Lazy trees without doc keys: a block's "registers" holds placeholders,
      * each built when rendered (context_expand); 'reg_stubs' records them.
      */
@@ -56,7 +51,7 @@ static struct dt *str_or_null(struct ctx *c, const char *s)
 {
     if (!s)
         return dt_null();
-    return c->borrow ? dt_str_ref(c->a, s) : dt_str(c->a, s);
+    return dt_str_ref(c->a, s);
 }
 
 /*
@@ -313,7 +308,7 @@ static const char *skip_ws(const char *p)
 
 /* Text with its whitespace folded: words joined by single spaces; NULL for none. */
 struct folded {
-    char *s; /* owned by the tree's arena, or the model's (ctx.borrow); NUL-terminated */
+    char *s; /* owned by the tree's arena, or the model's; NUL-terminated */
     size_t len;
 };
 
@@ -352,10 +347,10 @@ static struct folded fold_keep(struct ctx *c, const char *s, bool keep)
     return (struct folded){r, (size_t)(q - r)};
 }
 
-/* A model's text folded: the model's bytes themselves when they outlive the tree. */
+/* A model's text folded: the model's bytes themselves when folded already. */
 static struct folded fold_text(struct ctx *c, const char *s)
 {
-    return fold_keep(c, s, c->borrow);
+    return fold_keep(c, s, true);
 }
 
 /* Text made for the tree (a buffer about to be released) folded into its arena. */
@@ -376,7 +371,7 @@ static struct dt *model_text(struct ctx *c, const char *s, struct folded f)
         return dt_null();
     if (f.s == s || (f.s && memcmp(f.s, s, f.len + 1) == 0))
         return dt_str_refn(c->a, f.s, f.len);
-    return c->borrow ? dt_str_ref(c->a, s) : dt_str(c->a, s);
+    return dt_str_ref(c->a, s);
 }
 
 /* Where the line of folded text starting at 'p' ends: its last word that fits 'cols'. */
@@ -2102,7 +2097,6 @@ static const struct dt *expand_reg(struct context_lazy *lz, const struct dt *ite
         c->a = &lz->reg;
         c->prefix = lz->c.prefix;
         c->table_keys = lz->annotate != NULL;
-        c->borrow = true;
         size_t ndefs = c->ndefs;
         struct dt *o = reg_json(c, lz->s, rs->b->regs[i]);
         c->ndefs = ndefs;
@@ -2128,7 +2122,6 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     arena_init(&lz->reg);
     struct ctx *c = &lz->c;
     ctx_init(c, &lz->root, s, opt);
-    c->borrow = true; /* the handle borrows the model */
     lz->s = s;
     lz->annotate = opt ? opt->annotate : NULL;
     lz->no_doc_keys = opt && opt->no_doc_keys;
@@ -2174,7 +2167,6 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
     c->a = &lz->block;
     c->prefix = lz->c.prefix;
     c->table_keys = lz->annotate != NULL;
-    c->borrow = true;
     c->lazy_regs = lz->no_doc_keys ? lz : NULL;
     size_t ndefs = c->ndefs;
     struct dt *o = block_json(c, lz->s, lz->s->blocks[i]);

@@ -34,8 +34,8 @@ struct context_options {
 
 /*
  * Returns the tree, owned by 'a'; never NULL. 's' must have passed
- * check_spec() (references resolved, gaps filled); the tree copies every
- * string of the model, so it outlives the model's arena. Deterministic: no
+ * check_spec() (references resolved, gaps filled); the tree references the
+ * model's strings, so 's' must outlive it. Deterministic: no
  * dates, no absolute paths.
  */
 struct dt *context_build(struct arena *a, const struct model_spec *s,
