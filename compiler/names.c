@@ -123,14 +123,6 @@ char *names_rule_of(struct arena *a, const char *reg_stem, const struct model_ru
     return upper_after(a, reg_stem, "_RULE_", rule->name);
 }
 
-char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
-                 const struct model_rule *rule)
-{
-    if (qualified(r))
-        return UPPER_JOIN(a, prefix, r->block->name, r->name, "RULE", rule->name);
-    return UPPER_JOIN(a, prefix, r->name, "RULE", rule->name);
-}
-
 char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i)
 {
     /* an SVD instance is a peripheral: its name is unique in the device */

@@ -38,9 +38,8 @@ char *names_value(struct arena *a, const char *prefix, const struct model_field 
 /* The same from names_field()'s result for v's field: one join instead of four. */
 char *names_value_of(struct arena *a, const char *field_stem, const struct model_field *f,
                      const struct model_value *v);
-char *names_rule(struct arena *a, const char *prefix, const struct model_reg *r,
-                 const struct model_rule *rule);
-/* The same from names_reg()'s result for the register: one join instead of three or more. */
+/* A field's stem from names_reg()'s result for its register: one join instead of three or
+ * more; a rule's, REG_STEM_RULE_NAME, likewise. */
 char *names_field_of(struct arena *a, const char *reg_stem, const struct model_field *f);
 char *names_rule_of(struct arena *a, const char *reg_stem, const struct model_rule *rule);
 char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i);
