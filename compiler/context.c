@@ -830,6 +830,9 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
     DEF(c, &d, "name", "");
     SET(c, o, "c_value", lit(c, v->value, f->reg->size, false));
     SET(c, o, "c_field", dt_str_ref(c->a, field_stem));
+    /* an SVD enumeratedValues <usage>: a value that holds only when read, or only when written */
+    static const char *const usage_notes[] = {NULL, "when read", "when written"};
+    SET_STR(c, o, "c_usage", usage_notes[model_value_ext(v)->usage]);
     return o;
 }
 

@@ -390,6 +390,7 @@ static const struct {
     {"value", "c_def", "obj:value.c_def"},
     {"value", "c_field", "str"},
     {"value", "c_name", "str"},
+    {"value", "c_usage", "str?"},
     {"value", "c_value", "str"},
     {"value", "first", "bool"},
     {"value", "last", "bool"},

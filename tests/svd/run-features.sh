@@ -84,6 +84,59 @@ else
     tap_fail "features.svd: every hand-derived fact holds in the C header" "$(grep -m 5 error "$tmp/cc")"
 fi
 
+# An enumeratedValues <usage> in the header's comments: MODE's BUSY is in its read set only, IDLE
+# in both; SEL's A and B are in a set without <usage> (read-write), C in a read set. And a value
+# of a write set only, in a device written here (USE: GO in the write set, IDLE in a read one).
+cat >"$tmp/use.svd" <<'SVD'
+<?xml version="1.0" encoding="utf-8"?>
+<device schemaVersion="1.3">
+  <name>USE</name>
+  <width>32</width>
+  <size>32</size>
+  <resetValue>0</resetValue>
+  <peripherals>
+    <peripheral>
+      <name>P</name>
+      <baseAddress>0x40000000</baseAddress>
+      <registers>
+        <register>
+          <name>R</name>
+          <addressOffset>0x0</addressOffset>
+          <fields>
+            <field>
+              <name>F</name>
+              <bitRange>[1:0]</bitRange>
+              <enumeratedValues>
+                <usage>write</usage>
+                <enumeratedValue><name>GO</name><description>start it</description><value>1</value></enumeratedValue>
+              </enumeratedValues>
+              <enumeratedValues>
+                <usage>read</usage>
+                <enumeratedValue><name>IDLE</name><value>0</value></enumeratedValue>
+              </enumeratedValues>
+            </field>
+          </fields>
+        </register>
+      </registers>
+    </peripheral>
+  </peripherals>
+</device>
+SVD
+want='#define FEAT_UART0_CTRL_MODE_V_IDLE UINT32_C(0x0)
+#define FEAT_UART0_CTRL_MODE_V_BUSY UINT32_C(0x2) /* when read */
+#define FEAT_UART0_TIMING_SEL_V_A UINT32_C(0x0)
+#define FEAT_UART0_TIMING_SEL_V_B UINT32_C(0x2)
+#define FEAT_UART0_TIMING_SEL_V_C UINT32_C(0x3) /* when read */
+#define USE_P_R_F_V_GO UINT32_C(0x1) /* start it (when written) */
+#define USE_P_R_F_V_IDLE UINT32_C(0x0) /* when read */'
+"$regc" "$tmp/use.svd" -o "$tmp/use.h" 2>"$tmp/err"
+got=$(grep -hE '^#define (FEAT_UART0_CTRL_MODE|FEAT_UART0_TIMING_SEL|USE_P_R_F)_V_' "$tmp/feat.h" "$tmp/use.h" | tr -s ' ')
+if [ "$got" = "$want" ]; then
+    tap_ok "features.svd: a value of a read or a write set says so in the header"
+else
+    tap_fail "features.svd: a value of a read or a write set says so in the header" "got:" "$got" "want:" "$want" "$(head -n 3 "$tmp/err")"
+fi
+
 # The safe write keeps undescribed bits as read: CTRL read as all ones, EN/MODE/RATE wanted 0,
 # must write ~(0x1 | 0x6 | 0xF00); STATUS read as 0xFFFF, nothing wanted: RXNE (read-only)
 # and bits 15:2 as read, ERR (oneToClear) 0 unless asked.
