@@ -10,7 +10,7 @@
  * validator is not used, as it cost as much as the rest of the load
  * (docs/performance.md). The model is built from those events as they come
  * (an element's attributes at its start tag, the text of <desc> and <rule>
- * at their end, as libxml2's tree would have had it: see text_of()). No
+ * at their end, every blank kept: see text_of()). No
  * document of the spec is ever built, and nothing of the file's text is
  * kept but the start tag being loaded: memory follows the model.
  *

@@ -86,7 +86,8 @@ fi
 
 # An enumeratedValues <usage> in the header's comments: MODE's BUSY is in its read set only, IDLE
 # in both; SEL's A and B are in a set without <usage> (read-write), C in a read set. And a value
-# of a write set only, in a device written here (USE: GO in the write set, IDLE in a read one).
+# of a write set only, in a device written here (USE: GO in the write set, IDLE and an encoding
+# named reserved, which SVD makes undefined, in a read one).
 cat >"$tmp/use.svd" <<'SVD'
 <?xml version="1.0" encoding="utf-8"?>
 <device schemaVersion="1.3">
@@ -113,6 +114,7 @@ cat >"$tmp/use.svd" <<'SVD'
               <enumeratedValues>
                 <usage>read</usage>
                 <enumeratedValue><name>IDLE</name><value>0</value></enumeratedValue>
+                <enumeratedValue><name>reserved</name><value>3</value></enumeratedValue>
               </enumeratedValues>
             </field>
           </fields>
@@ -128,7 +130,8 @@ want='#define FEAT_UART0_CTRL_MODE_V_IDLE UINT32_C(0x0)
 #define FEAT_UART0_TIMING_SEL_V_B UINT32_C(0x2)
 #define FEAT_UART0_TIMING_SEL_V_C UINT32_C(0x3) /* when read */
 #define USE_P_R_F_V_GO UINT32_C(0x1) /* start it (when written) */
-#define USE_P_R_F_V_IDLE UINT32_C(0x0) /* when read */'
+#define USE_P_R_F_V_IDLE UINT32_C(0x0) /* when read */
+#define USE_P_R_F_V_RESERVED UINT32_C(0x3) /* undefined encoding (when read) */'
 "$regc" "$tmp/use.svd" -o "$tmp/use.h" 2>"$tmp/err"
 got=$(grep -hE '^#define (FEAT_UART0_CTRL_MODE|FEAT_UART0_TIMING_SEL|USE_P_R_F)_V_' "$tmp/feat.h" "$tmp/use.h" | tr -s ' ')
 if [ "$got" = "$want" ]; then
