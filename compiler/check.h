@@ -24,7 +24,7 @@
  */
 int check_spec(struct arena *a, struct diag *dg, struct model_spec *s);
 
-/* The most name hashes the collision check holds at once (4 bytes each, 16 MB) before it
+/* The most name hashes the collision check holds at once (8 bytes each, 32 MB) before it
  * walks the names in parts. */
 #define CHECK_COLLISION_BUDGET ((size_t)4 << 20)
 

@@ -58,7 +58,7 @@ struct addr_walk {
     uint32_t seq;               /* elements walked so far */
     const struct addr_pair *pairs; /* the second walk's: by 'new' */
     size_t npairs, next;
-    uint32_t *olds;             /* the 'old' of each pair, sorted, once each */
+    uint64_t *olds;             /* the 'old' of each pair, sorted, once each */
     struct addr_elem *old_elem; /* parallel to 'olds', filled by the second walk */
     size_t nolds, next_old;
 };
@@ -271,7 +271,7 @@ static void find_pairs(struct addr_walk *w, size_t n)
     w->olds = xmalloc((npairs ? npairs : 1) * sizeof(*w->olds));
     for (size_t i = 0; i < npairs; i++)
         w->olds[i] = pairs[i].old;
-    util_sort_u32(w->olds, npairs);
+    util_sort_u64(w->olds, npairs);
     size_t k = 0;
     for (size_t i = 0; i < npairs; i++)
         if (k == 0 || w->olds[k - 1] != w->olds[i])

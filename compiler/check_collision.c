@@ -2,22 +2,24 @@
  * check_collision - no two objects get the same generated C name (names.h).
  *
  * Two walks over names_foreach_hash(), which hashes the names without
- * making them. The first keeps only 32 bits of each name's hash (4 bytes a
+ * making them. The first keeps only each name's 64-bit hash (8 bytes a
  * name, no strings): a spec has some ten names per field, so
  * keeping the names themselves made this pass the compile's peak memory.
- * Sorted (a radix sort), the hashes show which occur more than once: in a real spec
- * (thousands of names) almost never, and the check ends there; a million
- * fields give some thousands of repeated hashes of different names, which
- * the second walk tells apart. Otherwise the second walk keeps, for those
- * hashes only, each name with where it was first made, and reports a name
- * made again by another object, in the order the names are made.
+ * Sorted (a radix sort), the hashes show which occur more than once: when
+ * no name is made twice, as good as never, and the check ends there (with
+ * 32 bits an SVD device of 100,000 names had two names of one hash more
+ * often than not, and paid a second walk for nothing). Otherwise the second
+ * walk keeps, for those hashes only, each name with where it was first
+ * made, and reports a name made again by another object, in the order the
+ * names are made.
  *
  * The hashes kept at once are bounded (check_options' collision_budget): past it,
  * the first walk keeps only the hashes of one part (their low bits 0 of
  * 2, 4, ...), and each other part takes a walk of its own. A spec of
  * millions of names walks its names a few more times rather than holding
- * 4 bytes of each (a million registers made some 34 million: 136 MB, the
- * compile's peak); one of up to four million names walks once, as before.
+ * 8 bytes of each (a million registers made some 34 million: 272 MB, more
+ * than a quarter of the compile's peak); one of up to four million names
+ * walks once.
  *
  * A threaded version (hashes sharded over -j jobs, 503 lines) saved less
  * than the 5% the speed rule asks for: docs/performance.md.
@@ -30,14 +32,14 @@
 
 /* The hashes of one part: those whose low bits (h & (parts - 1)) are 'part'. */
 struct hashes {
-    uint32_t *h;
+    uint64_t *h;
     size_t n, cap;
     size_t budget;        /* the most kept at once (struct check_options) */
     uint32_t parts, part; /* parts: a power of two */
     bool grow;            /* the first walk: halve the part when full rather than grow */
 };
 
-static void hash_add(void *ctx, uint32_t h, const struct names_lazy *name, struct srcpos pos)
+static void hash_add(void *ctx, uint64_t h, const struct names_lazy *name, struct srcpos pos)
 {
     (void)name;
     (void)pos;
@@ -75,7 +77,7 @@ static bool same_pos(struct srcpos a, struct srcpos b)
     return a.file == b.file && a.line == b.line && a.col == b.col;
 }
 
-static void collision_add(void *ctx, uint32_t h, const struct names_lazy *name, struct srcpos pos)
+static void collision_add(void *ctx, uint64_t h, const struct names_lazy *name, struct srcpos pos)
 {
     struct collision_ctx *cc = ctx;
     if (!regc_map_find(&cc->twice, &h, sizeof(h)))
@@ -113,10 +115,10 @@ void check_name_collision(struct check_ctx *c)
     for (;;) {
         names_foreach_hash(c->s, c->s->prefix, hash_add, &hs);
         if (hs.n > 1)
-            util_sort_u32(hs.h, hs.n);
+            util_sort_u64(hs.h, hs.n);
         for (size_t i = 1; i < hs.n; i++)
             if (hs.h[i] == hs.h[i - 1] && (i == 1 || hs.h[i - 2] != hs.h[i])) {
-                uint32_t *key = arena_alloc(&own, sizeof(*key)); /* hs.h is reused */
+                uint64_t *key = arena_alloc(&own, sizeof(*key)); /* hs.h is reused */
                 *key = hs.h[i];
                 bool found;
                 xmap_put(&cc.twice, key, sizeof(*key), &found);

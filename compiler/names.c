@@ -183,15 +183,19 @@ struct names_lazy {
     const char *infix; /* with 'sfx' a value's name: stem + infix + sfx upper-cased */
 };
 
-/* The 32 bits kept: the high half of h mixed, so that they depend on every byte. */
-static uint32_t hash_final(uint64_t h)
+/*
+ * The hash passed on: h mixed so that its low bits (the collision check's
+ * parts) depend on every byte. Each step can be undone, so two names have
+ * the same hash exactly when their h is the same.
+ */
+static uint64_t hash_final(uint64_t h)
 {
     h ^= h >> 29;
     h *= UINT64_C(0x9E3779B97F4A7C15);
-    return (uint32_t)(h >> 32);
+    return h ^ (h >> 32);
 }
 
-uint32_t names_hash32(const char *ident)
+uint64_t names_hash64(const char *ident)
 {
     return hash_final(hash_more(0, ident, same_c));
 }

@@ -67,16 +67,16 @@ void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn,
 
 /*
  * The same names as names_foreach(), in the same order, as their
- * names_hash32() without making them (the collision check's first pass);
+ * names_hash64() without making them (the collision check's first pass);
  * names_lazy_text() makes the one being passed, valid during that call.
  */
 struct names_lazy;
-typedef void names_hash_fn(void *ctx, uint32_t hash, const struct names_lazy *name,
+typedef void names_hash_fn(void *ctx, uint64_t hash, const struct names_lazy *name,
                            struct srcpos pos);
 void names_foreach_hash(const struct model_spec *s, const char *prefix, names_hash_fn *fn,
                         void *ctx);
 const char *names_lazy_text(const struct names_lazy *name);
-/* A 32-bit hash of a generated name: the one names_foreach_hash() passes. */
-uint32_t names_hash32(const char *ident);
+/* The 64-bit hash of a generated name: the one names_foreach_hash() passes. */
+uint64_t names_hash64(const char *ident);
 
 #endif

@@ -183,55 +183,30 @@ const char *util_option_hint(char *hint, size_t size, const char *opt, const cha
     return regc_suggest_text(&sg, hint, size);
 }
 
-/* The 'n' values of 'h' sorted on their low three bytes (a bucket of one top byte): three
- * stable counting passes through 'tmp', one byte each, least significant first. */
-static void sort_low24(uint32_t *h, size_t n, uint32_t *tmp)
+/* The 'n' values of 'h' sorted on their bits 0 to 'shift' + 7, the higher ones all the same. */
+static void sort_from(uint64_t *h, size_t n, int shift)
 {
-    size_t count[3][256] = {{0}};
-    for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < 3; b++)
-            count[b][(h[i] >> (8 * b)) & 0xff]++;
-    uint32_t *from = h, *to = tmp;
-    for (int b = 0; b < 3; b++) {
-        size_t at = 0;
-        for (int v = 0; v < 256; v++) { /* each count becomes its value's first slot */
-            size_t c = count[b][v];
-            count[b][v] = at;
-            at += c;
+    if (n < 32 || shift < 0) { /* insertion: cheaper than a count for a small bucket */
+        for (size_t i = 1; i < n; i++) {
+            uint64_t x = h[i];
+            size_t j = i;
+            for (; j > 0 && h[j - 1] > x; j--)
+                h[j] = h[j - 1];
+            h[j] = x;
         }
-        for (size_t i = 0; i < n; i++)
-            to[count[b][(from[i] >> (8 * b)) & 0xff]++] = from[i];
-        uint32_t *t = from;
-        from = to;
-        to = t;
+        return;
     }
-    memcpy(h, from, n * sizeof(*h)); /* three passes: the sorted values are in 'tmp' */
-}
-
-/*
- * A radix sort, linear, where qsort's n log n comparisons through a
- * callback were half of the name-collision check's time
- * (docs/performance.md, "The name-collision check, judged"). The top byte
- * first, in place (an American flag sort: values swapped into their
- * bucket), then each bucket on its low bytes through a second array of the
- * largest bucket's size: for hashes 1/256 of 'n', where a second array of
- * 'n' values was a quarter of a million-register compile's peak.
- */
-void util_sort_u32(uint32_t *h, size_t n)
-{
     size_t start[257] = {0}, next[256];
     for (size_t i = 0; i < n; i++)
-        start[(h[i] >> 24) + 1]++;
-    size_t most = 0;
+        start[((h[i] >> shift) & 0xff) + 1]++;
     for (int v = 0; v < 256; v++) {
-        most = start[v + 1] > most ? start[v + 1] : most;
         start[v + 1] += start[v];
         next[v] = start[v];
     }
     for (unsigned v = 0; v < 256; v++)
         while (next[v] < start[v + 1]) {
-            uint32_t x = h[next[v]];
-            unsigned d = x >> 24;
+            uint64_t x = h[next[v]];
+            unsigned d = (unsigned)(x >> shift) & 0xff;
             if (d == v) {
                 next[v]++;
                 continue;
@@ -239,11 +214,21 @@ void util_sort_u32(uint32_t *h, size_t n)
             h[next[v]] = h[next[d]]; /* x to its bucket; what was there is looked at next */
             h[next[d]++] = x;
         }
-    if (most < 2)
-        return;
-    uint32_t *tmp = xmalloc(most * sizeof(*tmp));
     for (int v = 0; v < 256; v++)
         if (start[v + 1] - start[v] > 1)
-            sort_low24(h + start[v], start[v + 1] - start[v], tmp);
-    free(tmp);
+            sort_from(h + start[v], start[v + 1] - start[v], shift - 8);
+}
+
+/*
+ * A radix sort, linear, where qsort's n log n comparisons through a
+ * callback were half of the name-collision check's time
+ * (docs/performance.md, "The name-collision check, judged"): the top byte
+ * first, in place (an American flag sort: values swapped into their
+ * bucket), then each bucket the same way on the next byte, down to buckets
+ * small enough for an insertion sort. No second array: one of 'n' values
+ * was a quarter of a million-register compile's peak.
+ */
+void util_sort_u64(uint64_t *h, size_t n)
+{
+    sort_from(h, n, 56);
 }

@@ -19,7 +19,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Sorts 'n' values in ascending order, in linear time (a radix sort). */
-void util_sort_u32(uint32_t *v, size_t n);
+void util_sort_u64(uint64_t *v, size_t n);
 
 /* The directory part of 'path': "." when it has no '/', "/" for "/x". Caller frees. */
 char *util_dir_of(const char *path);

@@ -905,21 +905,41 @@ static struct model_spec *mk_colliding_spec(void)
 }
 
 /*
- * Two different names whose 32-bit hashes (check_collision.c: names.h's
- * names_hash32()) are equal: the check must compare the names and
- * report nothing. The pair was found by brute force, a throwaway program
- * hashing "T_R_F_V<n>" for n below 2^20 and sorting the hashes (both
- * 0x0198ad53); the first assertion says whether the hash still pairs them.
+ * Two different names whose 64-bit hashes (check_collision.c: names.h's
+ * names_hash64()) are equal: the check must compare the names and report
+ * nothing. The hash is polynomial mod 2^64 with an odd base, mixed at the
+ * end by steps that can be undone, and such a hash gives the same value to
+ * the Thue-Morse word of 2^11 letters and its complement (their difference
+ * is a product of eleven factors B^(2^i) - 1, each divisible by 2^(i+1):
+ * 2^66 in all); a common prefix keeps them equal. The first assertion says
+ * whether the hash still pairs them.
  */
 static void test_name_hashes_equal_names_different(void **state)
 {
-    static const char a[] = "T_R_F_V696171", b[] = "T_R_F_V724683";
-    assert_int_equal(names_hash32(a), names_hash32(b));
+    (void)state;
+    enum { LEN = 2048 };
+    char *word[2];
+    for (int w = 0; w < 2; w++) {
+        word[w] = arena_alloc(&A, LEN + 2);
+        word[w][0] = 'V';
+        for (unsigned i = 0; i < LEN; i++) { /* letter i: the parity of i's one bits */
+            unsigned ones = (unsigned)w;
+            for (unsigned k = i; k; k &= k - 1)
+                ones++;
+            word[w][1 + i] = "AB"[ones & 1];
+        }
+        word[w][LEN + 1] = '\0';
+    }
+    char *name[2];
+    for (int w = 0; w < 2; w++)
+        name[w] = arena_printf(&A, "T_R_F_%s", word[w]);
+    assert_string_not_equal(name[0], name[1]);
+    assert_true(names_hash64(name[0]) == names_hash64(name[1]));
     struct model_spec *s = mk_spec();
     struct model_block *blk = mk_block(s, "b", 3);
     struct model_field *f = mk_field(mk_reg(blk, "R", 32, 0, 4), "F", 31, 0, "RW", 5);
-    mk_value(f, "V696171", 1, 6);
-    mk_value(f, "V724683", 2, 7);
+    mk_value(f, word[0], 1, 6);
+    mk_value(f, word[1], 2, 7);
     assert_int_equal(run(s, ""), 0);
 }
 

@@ -3,6 +3,7 @@
  * hand (what check_spec() would hand over: references resolved, resets set).
  * With CONTEXT_DUMP=FILE set, also writes the demo tree's JSON to FILE.
  */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -562,11 +563,11 @@ static void missing(const char *want, const char *have, struct buf *out)
 
 struct hashed {
     struct buf all; /* names_lazy_text() of each, one a line */
-    uint32_t *h;
+    uint64_t *h;
     size_t n, cap;
 };
 
-static void collect_hash(void *ctx, uint32_t h, const struct names_lazy *name, struct srcpos pos)
+static void collect_hash(void *ctx, uint64_t h, const struct names_lazy *name, struct srcpos pos)
 {
     (void)pos;
     struct hashed *s = ctx;
@@ -600,9 +601,9 @@ static void test_names_hashed_as_made(void **state)
     for (size_t i = 0; i < hashed.n; i++) {
         const char *end = strchr(line, '\n');
         char *name = strndup(line, (size_t)(end - line));
-        if (names_hash32(name) != hashed.h[i])
-            fail_msg("name %zu, %s: hashed %08x, made whole %08x", i, name, hashed.h[i],
-                     names_hash32(name));
+        if (names_hash64(name) != hashed.h[i])
+            fail_msg("name %zu, %s: hashed %016" PRIx64 ", made whole %016" PRIx64, i, name,
+                     hashed.h[i], names_hash64(name));
         free(name);
         line = end + 1;
     }

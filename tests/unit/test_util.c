@@ -1,6 +1,7 @@
 /*
- * test_util - util_sort_u32 against qsort, on values that differ in every
- * byte, in the top byte only, in the low bytes only, and with many repeats.
+ * test_util - util_sort_u64 against qsort, on values that differ in every
+ * byte, in the top byte only, in the low bytes only, in one byte only, and
+ * with many repeats, in buckets small and large.
  */
 #include "util.h"
 
@@ -13,27 +14,27 @@
 
 #include <cmocka.h>
 
-static int cmp_u32(const void *x, const void *y)
+static int cmp_u64(const void *x, const void *y)
 {
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return (a > b) - (a < b);
 }
 
-/* xorshift32: the same values on every run */
-static uint32_t next(uint32_t *s)
+/* xorshift64: the same values on every run */
+static uint64_t next(uint64_t *s)
 {
     *s ^= *s << 13;
-    *s ^= *s >> 17;
-    *s ^= *s << 5;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
     return *s;
 }
 
-static void check_sorts(uint32_t *v, size_t n)
+static void check_sorts(uint64_t *v, size_t n)
 {
-    uint32_t *want = xmalloc((n + 1) * sizeof(*want));
+    uint64_t *want = xmalloc((n + 1) * sizeof(*want));
     memcpy(want, v, n * sizeof(*v));
-    qsort(want, n, sizeof(*want), cmp_u32);
-    util_sort_u32(v, n);
+    qsort(want, n, sizeof(*want), cmp_u64);
+    util_sort_u64(v, n);
     assert_memory_equal(v, want, n * sizeof(*v));
     free(want);
 }
@@ -41,12 +42,16 @@ static void check_sorts(uint32_t *v, size_t n)
 static void test_sort_small(void **state)
 {
     (void)state;
-    uint32_t one[] = {7};
-    util_sort_u32(one, 0);
+    uint64_t one[] = {7};
+    util_sort_u64(one, 0);
     check_sorts(one, 1);
-    uint32_t two[] = {0xffffffffu, 0};
+    uint64_t two[] = {UINT64_MAX, 0};
     check_sorts(two, 2);
-    uint32_t bytes[] = {0x01000000u, 0x00010000u, 0x00000100u, 0x00000001u, 0, 0x01010101u, 0x00000100u};
+    uint64_t bytes[] = {UINT64_C(0x0100000000000000), UINT64_C(0x0001000000000000),
+                        UINT64_C(0x0000010000000000), UINT64_C(0x0000000100000000),
+                        UINT64_C(0x0000000001000000), UINT64_C(0x0000000000010000),
+                        UINT64_C(0x0000000000000100), UINT64_C(0x0000000000000001),
+                        0, UINT64_C(0x0101010101010101), UINT64_C(0x0000000000000100)};
     check_sorts(bytes, sizeof(bytes) / sizeof(bytes[0]));
 }
 
@@ -54,19 +59,30 @@ static void test_sort_random(void **state)
 {
     (void)state;
     enum { N = 100000 };
-    uint32_t *v = xmalloc(N * sizeof(*v)), s = 2463534242u;
+    uint64_t *v = xmalloc(N * sizeof(*v)), s = UINT64_C(88172645463325252);
     for (size_t i = 0; i < N; i++)
         v[i] = next(&s);
     check_sorts(v, N);
     for (size_t i = 0; i < N; i++) /* only the top byte differs */
-        v[i] = (next(&s) & 0xff000000u) | 0x123456u;
+        v[i] = (next(&s) & UINT64_C(0xff00000000000000)) | UINT64_C(0x123456789abcde);
     check_sorts(v, N);
     for (size_t i = 0; i < N; i++) /* one top byte: a single bucket, sorted on the low bytes */
-        v[i] = 0x5a000000u | (next(&s) & 0x00ffffffu);
+        v[i] = UINT64_C(0x5a00000000000000) | (next(&s) & UINT64_C(0x00ffffffffffffff));
+    check_sorts(v, N);
+    for (int b = 0; b < 7; b++) { /* one bucket, one low byte differing: the others' passes skipped */
+        for (size_t i = 0; i < N; i++)
+            v[i] = UINT64_C(0x5a5a5a5a5a5a5a5a) ^ ((next(&s) & 0xff) << (8 * b));
+        check_sorts(v, N);
+    }
+    for (size_t i = 0; i < N; i++) /* most share each low byte, some do not: no pass skipped */
+        v[i] = UINT64_C(0x5a00000000000000) | (i % 4 ? 0 : next(&s) & UINT64_C(0x00ffffffffffffff));
     check_sorts(v, N);
     for (size_t i = 0; i < N; i++) /* few distinct values, many repeats */
-        v[i] = next(&s) % 37u * 0x01010101u;
+        v[i] = next(&s) % 37u * UINT64_C(0x0101010101010101);
     check_sorts(v, N);
+    for (size_t i = 0; i < 40 * 256; i++) /* buckets of some 40: insertion and counting both */
+        v[i] = next(&s);
+    check_sorts(v, 40 * 256);
     free(v);
 }
 
