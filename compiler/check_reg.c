@@ -7,6 +7,8 @@
 #include "check_int.h"
 #include "util.h"
 
+#include "regc/num.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +25,6 @@ const char *field_bits_text(struct check_ctx *c, const struct model_field *f)
     if (f->msb == f->lsb)
         return arena_printf(c->a, "[%u]", f->lsb);
     return arena_printf(c->a, "[%u:%u]", f->msb, f->lsb);
-}
-
-static uint64_t width_mask(unsigned w)
-{
-    return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
 }
 
 static bool field_inside(const struct model_field *f)
@@ -302,7 +299,7 @@ static void check_reg_reset(struct check_ctx *c, struct model_reg *r)
         r->reset = fields;
         return;
     }
-    if (r->width <= 64 && (r->reset & ~width_mask(r->width)) != 0) {
+    if (r->width <= 64 && (r->reset & ~regc_num_max_bits(r->width)) != 0) {
         diag_report(c->dg, DIAG_RESET_TOO_WIDE, r->pos,
                     "reset " CHECK_X " of register '%s' does not fit its width of %u bits",
                     r->reset, r->name, r->width);

@@ -16,6 +16,7 @@
 #include "util.h"
 
 #include "regc/attr.h"
+#include "regc/num.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -367,7 +368,7 @@ static void place_in(const struct dt *blk, const char *reg, const char *name, ui
     if (!f)
         return;
     long long lsb = int_of(f, "lsb"), width = int_of(f, "msb") - lsb + 1;
-    uint64_t m = (width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1) << lsb;
+    uint64_t m = regc_num_max_bits((unsigned)width) << lsb;
     *enc |= (v << lsb) & m;
     *mask |= m;
 }

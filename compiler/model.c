@@ -1,6 +1,8 @@
 #include "model.h"
 #include "arena.h"
 
+#include "regc/num.h"
+
 #include <string.h>
 
 const struct model_block *model_find_block(const struct model_spec *s, const char *name)
@@ -54,8 +56,7 @@ const struct model_source *model_find_source(const struct model_spec *s, const c
 
 uint64_t model_field_max(const struct model_field *f)
 {
-    unsigned w = model_field_width(f);
-    return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+    return regc_num_max_bits(model_field_width(f));
 }
 
 uint64_t model_field_mask(const struct model_field *f)
@@ -171,8 +172,7 @@ struct model_masks model_reg_masks(const struct model_reg *r)
     }
     /* bits from the implemented width up to the access size read 0 and must be written 0 */
     if (r->width < r->size && r->width < 64) {
-        uint64_t all = r->size >= 64 ? UINT64_MAX : (UINT64_C(1) << r->size) - 1;
-        m.mbz |= all & ~((UINT64_C(1) << r->width) - 1);
+        m.mbz |= regc_num_max_bits(r->size) & ~regc_num_max_bits(r->width);
     }
     return m;
 }

@@ -25,6 +25,8 @@
 #include "svd_words.h"
 #include "util.h"
 
+#include "regc/num.h"
+
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -352,11 +354,6 @@ static const char *access_word(struct builder *b, const char *text, struct srcpo
                 "read-writeOnce",
                 text);
     return NULL;
-}
-
-static uint64_t low_mask(unsigned w)
-{
-    return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
 }
 
 /* Applies the register properties 'n' gives on top of 'p'. */
@@ -772,16 +769,16 @@ static void reg_reset(struct builder *b, struct model_reg *r, const struct svd_n
 {
     r->has_reset = true;
     r->reset = p->reset;
-    if (r->reset & ~low_mask(r->width)) {
+    if (r->reset & ~regc_num_max_bits(r->width)) {
         diag_report(b->dg, DIAG_SVD_RESET_TOO_WIDE, tpos(n, SVD_T_RESET),
                     "resetValue 0x%" PRIX64 " of register '%s' does not fit its %u bits: the "
                     "bits above are dropped",
                     r->reset, r->name, r->width);
-        r->reset &= low_mask(r->width);
+        r->reset &= regc_num_max_bits(r->width);
     }
     struct model_reg_ext *x = model_reg_ext_set(b->a, r);
     x->has_reset_mask = p->has_reset_mask;
-    x->reset_mask = p->has_reset_mask ? p->reset_mask & low_mask(r->width) : low_mask(r->width);
+    x->reset_mask = p->has_reset_mask ? p->reset_mask & regc_num_max_bits(r->width) : regc_num_max_bits(r->width);
 }
 
 /* The alternate a register declares, or one of its clusters (alternateCluster) does. */

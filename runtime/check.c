@@ -48,7 +48,7 @@ static int refuse(char *msg, size_t len, const char *fmt, ...)
 static int check_width(const struct regc_reg *r, const char *name, uint64_t v, char *msg,
                        size_t len)
 {
-    uint64_t past = v & ~regc__low_mask(r->width);
+    uint64_t past = v & ~regc_num_max_bits(r->width);
     if (!past)
         return 0;
     return refuse(
@@ -160,7 +160,7 @@ int regc_check_as_read(const struct regc_spec *s, const struct regc_reg *r, cons
 
 uint64_t regc_rmw_value(const struct regc_reg *r, uint64_t old, uint64_t mask, uint64_t value)
 {
-    uint64_t keep = regc_reg_class_mask(r, REGC_MASK_KEEP) & regc__low_mask(r->width);
+    uint64_t keep = regc_reg_class_mask(r, REGC_MASK_KEEP) & regc_num_max_bits(r->width);
     /* must-be-one bits, and write-0-acts bits (RW0C, RW0S, RW0T), which a 1 leaves as they are */
     uint64_t ones = regc_reg_class_mask(r, REGC_MASK_MB1) | regc_reg_class_mask(r, REGC_MASK_W0);
     return (old & keep & ~mask) | (value & mask) | (ones & ~mask);

@@ -416,7 +416,7 @@ const char *regc_pci_slot(const struct regc_pci_loc *loc, char *buf, size_t len)
 
 uint64_t regc_field_mask(const struct regc_field *f)
 {
-    return regc__low_mask((unsigned)(f->msb - f->lsb + 1)) << f->lsb;
+    return regc_num_max_bits((unsigned)(f->msb - f->lsb + 1)) << f->lsb;
 }
 
 uint64_t regc_field_get(const struct regc_field *f, uint64_t reg)
@@ -477,7 +477,7 @@ uint64_t regc_reg_as_read_mask(const struct regc_reg *r)
 
 uint64_t regc_reg_allowed(const struct regc_reg *r)
 {
-    return regc__low_mask(r->width) & ~r->mbz & ~regc_reg_class_mask(r, REGC_MASK_MBZ);
+    return regc_num_max_bits(r->width) & ~r->mbz & ~regc_reg_class_mask(r, REGC_MASK_MBZ);
 }
 
 /* ---- rules: the postfix ops regc wrote (the compiler's parser is the only one) */
@@ -490,7 +490,7 @@ static int eval_ops(const struct regc_rule_op *ops, uint64_t value, bool *holds)
         if (o->op == REGC_OP_CONST || o->op == REGC_OP_FIELD) {
             if (sp == REGC_RULE_STACK)
                 return -EINVAL;
-            st[sp++] = o->op == REGC_OP_CONST ? o->value : (value >> o->lsb) & regc__low_mask(o->width);
+            st[sp++] = o->op == REGC_OP_CONST ? o->value : (value >> o->lsb) & regc_num_max_bits(o->width);
             continue;
         }
         if (o->op == REGC_OP_NOT) {

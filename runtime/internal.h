@@ -14,12 +14,6 @@
 
 #define REGC_ERRLEN 512
 
-/* The low 'width' bits set (0 to 64). */
-static inline uint64_t regc__low_mask(unsigned width)
-{
-    return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
-}
-
 /* Both non-NULL and equal. */
 static inline bool regc__streq(const char *a, const char *b)
 {

@@ -47,14 +47,6 @@ static uint64_t range_mask(unsigned lo, unsigned hi)
     return top & ~((UINT64_C(1) << lo) - 1);
 }
 
-static unsigned popcount(uint64_t v)
-{
-    unsigned n = 0;
-    for (; v; v &= v - 1)
-        n++;
-    return n;
-}
-
 /* "config1:0-7,21" -> word 1, mask. */
 static int parse_format(const char *text, struct fmt_term *t)
 {
@@ -98,7 +90,7 @@ static void mark_usable(struct regc_perf_pmu *p)
             const struct fmt_term *u = &p->terms[j];
             if (j == i || u->word != t->word || !(u->mask & t->mask))
                 continue;
-            unsigned nt = popcount(t->mask), nu = popcount(u->mask);
+            int nt = regc__popcount64(t->mask), nu = regc__popcount64(u->mask);
             if (nu < nt || (nu == nt && j < i))
                 t->usable = false;
         }
@@ -355,7 +347,7 @@ static bool term_holds(const struct fmt_term *t, const struct regc_field *f, uin
     uint64_t fm = regc_field_mask(f);
     unsigned width = (unsigned)(f->msb - f->lsb + 1);
     uint64_t low;
-    deposit(t->mask, width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1, &low);
+    deposit(t->mask, regc_num_max_bits(width), &low);
     return t->word == 0 && (t->mask & fm) == fm && low == fm && !(t->mask & ~fm & others);
 }
 

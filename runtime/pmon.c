@@ -563,7 +563,7 @@ static uint64_t put(const struct regc_reg *r, uint64_t v, const char *name, uint
 static uint64_t all_ones(const struct regc_reg *r, const char *name)
 {
     const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
-    return f ? regc__low_mask((unsigned)(f->msb - f->lsb + 1)) : 0;
+    return f ? regc_num_max_bits((unsigned)(f->msb - f->lsb + 1)) : 0;
 }
 
 static uint64_t get(const struct regc_reg *r, uint64_t v, const char *name)
@@ -739,7 +739,7 @@ static bool shared_reg(const struct pmon_ev *e)
 
 static uint64_t preload_of(const regc_pmon_session *p, const struct pmon_ev *e)
 {
-    uint64_t n = p->opt.sample, m = regc__low_mask(e->c->width);
+    uint64_t n = p->opt.sample, m = regc_num_max_bits(e->c->width);
     if (!n)
         return 0;
     uint64_t top =
@@ -756,7 +756,7 @@ static uint64_t preload_of(const regc_pmon_session *p, const struct pmon_ev *e)
  */
 static uint64_t up_frame(const struct pmon_ev *e, uint64_t v)
 {
-    uint64_t m = regc__low_mask(e->c->width);
+    uint64_t m = regc_num_max_bits(e->c->width);
     return e->dir == REGC_DIR_DOWN ? ~v & m : v & m;
 }
 
@@ -1210,7 +1210,7 @@ static int check_opts(regc_pmon_session *p)
     char why[96];
     for (unsigned i = 0; p->opt.sample && i < p->n; i++) {
         const struct pmon_ev *e = &p->ev[i];
-        if (regc_num_check(p->opt.sample, 1, regc__low_mask(e->c->width), 0, why, sizeof(why)))
+        if (regc_num_check(p->opt.sample, 1, regc_num_max_bits(e->c->width), 0, why, sizeof(why)))
             return fail(p, -ERANGE, "sample period %llu for '%s' (counter '%s', %u bits): %s",
                         (unsigned long long)p->opt.sample, e->name, e->c->counter, e->c->width,
                         why);
@@ -1334,7 +1334,7 @@ static int read_all(regc_pmon_session *p)
         int rc = rd(p, &e->ctr, &raw);
         if (rc)
             return rc;
-        uint64_t now = count_of(e, raw), m = regc__low_mask(e->c->width);
+        uint64_t now = count_of(e, raw), m = regc_num_max_bits(e->c->width);
         uint64_t delta = (now - e->last) & m;
         /* up and down: a net change of either sign, less than 2^(w-1) in size */
         if (e->dir == REGC_DIR_UP_DOWN && e->c->width < 64 && (delta >> (e->c->width - 1)) & 1)
@@ -1526,7 +1526,7 @@ static void full_laps(regc_pmon_session *p, const bool *ovf, const uint64_t *bef
  */
 static uint64_t rearm_point(struct pmon_ev *e, uint64_t before)
 {
-    uint64_t m = regc__low_mask(e->c->width);
+    uint64_t m = regc_num_max_bits(e->c->width);
     uint64_t span = (m - e->armed) + 1; /* events from the preload to the wrap: N (or N+1) */
     uint64_t since = (e->last - e->armed) & m;
     if (e->last >= before && e->c->width < 64) /* a whole lap the value cannot show */

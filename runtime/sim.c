@@ -556,7 +556,7 @@ static void pmon_actions(regc_sim *sim, struct sim_reg *s, uint64_t v)
 /* WO bits read 0, except the levels the box keeps (box freeze, freeze-enable: regc_level_mask). */
 static uint64_t read_value(const struct sim_reg *s)
 {
-    uint64_t v = s->value & regc__low_mask(s->reg->width);
+    uint64_t v = s->value & regc_num_max_bits(s->reg->width);
     uint64_t level = regc_level_mask(s->block, s->reg);
     for (const struct regc_field *f = s->reg->fields; f->name; f++) {
         enum regc_sem sem = regc_field_sem(f);
@@ -570,7 +570,7 @@ static uint64_t read_value(const struct sim_reg *s)
 static int store_value(const struct sim_reg *s, uint64_t v, uint64_t *out)
 {
     const struct regc_reg *r = s->reg;
-    if ((v & ~regc__low_mask(r->width)) || (v & r->mbz))
+    if ((v & ~regc_num_max_bits(r->width)) || (v & r->mbz))
         return -EIO;
     uint64_t mb1 = regc_reg_class_mask(r, REGC_MASK_MB1); /* RV1: "SW must write to 1" */
     if ((v & mb1) != mb1)
@@ -869,7 +869,7 @@ static void count(regc_sim *sim, struct sim_ctr *k, bool up, uint64_t n)
 {
     const struct regc_counters *c = k->c;
     struct sim_reg *ctr = k->ctr;
-    uint64_t max = regc__low_mask(c->width),
+    uint64_t max = regc_num_max_bits(c->width),
              cur = c->count_field ? fget(ctr, c->count_field) : ctr->value;
     cur &= max;
     bool wrap = c->overflow == REGC_OVF_WRAP;

@@ -73,7 +73,7 @@ REGC_API enum regc_num_status regc_num_parse_signed(const char *text, size_t len
                                                     int64_t max, int64_t *out, char *why,
                                                     size_t whylen);
 
-/* The largest value of 'width' bits (1 to 64): 2^width - 1. */
+/* The largest value of 'width' bits, 2^width - 1: its low 'width' bits set (0 to 64). */
 static inline uint64_t regc_num_max_bits(unsigned width)
 {
     return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
