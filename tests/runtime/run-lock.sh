@@ -90,10 +90,11 @@ them rm "$pub/sim-cpu0-ubox.lock"
 # ---- root holds the lock: they can neither remove the files nor take the lock
 # (it runs until interrupted, and holds the lock once it has printed interval 1: waited for as
 # long as it runs, so a loaded machine only makes the wait longer)
+: >"$tmp/a.out"
 "$R" --backend sim monitor e5_2600v2 "$U" --lock-dir "$pub" --interval 100ms --count 100000 \
     >"$tmp/a.out" 2>"$tmp/a.err" &
 apid=$!
-while kill -0 "$apid" 2>/dev/null && ! grep -q '^ *1 ' "$tmp/a.out" 2>/dev/null; do sleep 0.05; done
+wait_for "$tmp/a.out" '^ *1 ' "$apid"
 files=$(ls -i "$pub")
 them rm -f "$pub/sim-cpu0-global.lock" "$pub/sim-cpu0-ubox.lock" 2>"$tmp/rm.err"
 rmrc=$?

@@ -104,7 +104,7 @@ ticked() {
     : >"$tmp/out"
     "$REGCTL" "$@" --interval 100ms --count 100000 >"$tmp/out" 2>"$tmp/err" &
     rpid=$!
-    while kill -0 "$rpid" 2>/dev/null && ! grep -qE '^ +1 ' "$tmp/out"; do sleep 0.05; done
+    wait_for "$tmp/out" '^  *1 ' "$rpid"
     local t
     IFS=';' read -ra t <<<"$ticks"
     for one in "${t[@]}"; do pcifs_cmd "$one"; done
