@@ -61,6 +61,8 @@ static struct derive_ref find_path(const struct derive_tree *t, struct derive_re
     enum derive_kind step = first_step(at.kind);
     while (at.kind != DERIVE_NONE) {
         const char *dot = strchr(p, '.');
+        if (t->enter)
+            t->enter(t, at);
         size_t len = dot ? (size_t)(dot - p) : strlen(p);
         if (!dot) {
             if (kind == DERIVE_ENUMS)

@@ -55,6 +55,9 @@ struct derive_tree {
     bool (*is_named)(const struct derive_tree *t, struct derive_ref n, const char *name, size_t len);
     /* the name a path gives 'n' (one is_named() accepts); borrowed from the tree */
     const char *(*name)(const struct derive_tree *t, struct derive_ref n);
+    /* called before a path reads the kids of 'n', so a tree that applies derivation (the SVD
+     * reader's) can give 'n' what its own base gives it first, whatever the order; NULL: none */
+    void (*enter)(const struct derive_tree *t, struct derive_ref n);
 };
 
 static inline bool derive_same(struct derive_ref a, struct derive_ref b)

@@ -65,11 +65,16 @@ static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref
     return tree_ref(at->i < p->nkids ? p->kids[at->i++] : NULL);
 }
 
+/* A node answers to its name, and an array "NAME[%s]" to NAME too, as a regspec's does (its
+ * register or cluster is named NAME there, svd-name="NAME[%s]"). */
 static bool tree_is_named(const struct derive_tree *t, struct derive_ref n, const char *name, size_t len)
 {
     const char *kn = name_of(n.obj);
+    size_t klen = strlen(kn);
     (void)t;
-    return strlen(kn) == len && memcmp(kn, name, len) == 0;
+    if (klen == len + 4 && memcmp(kn + len, "[%s]", 4) == 0)
+        klen = len;
+    return klen == len && memcmp(kn, name, len) == 0;
 }
 
 static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
@@ -78,13 +83,27 @@ static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
     return name_of(n.obj);
 }
 
-static const struct derive_tree svd_tree = {NULL, tree_parent, tree_kid, tree_is_named, tree_name};
+static void resolve(struct svd_reader *rd, struct svd_node *n);
+
+/* A path goes through 'n': its own base first, so that it holds what it takes from it (a base
+ * later in the file, or derived itself). 'data' is the reader. */
+static void tree_enter(const struct derive_tree *t, struct derive_ref n)
+{
+    struct svd_reader *rd = (struct svd_reader *)t->data;
+    struct svd_node *node = (struct svd_node *)n.obj;
+    if (node->state != 0 || rd->depth >= SVD_MAX_DERIVE_DEPTH) /* done, on the way, or too deep */
+        return;
+    rd->depth++;
+    resolve(rd, node);
+    rd->depth--;
+}
 
 /* The node 'd' derives from (derive.h: by name in its scope, else by path); NULL when none. */
-static struct svd_node *find_base(struct svd_node *d)
+static struct svd_node *find_base(struct svd_reader *rd, struct svd_node *d)
 {
-    /* the tree is the reader's: derive.c hands back its own nodes, read-only to it */
-    return (struct svd_node *)derive_find_base(&svd_tree, tree_ref(d), d->derived_from).obj;
+    const struct derive_tree t = {rd, tree_parent, tree_kid, tree_is_named, tree_name, tree_enter};
+    /* the tree is the reader's: derive.c hands back its own nodes */
+    return (struct svd_node *)derive_find_base(&t, tree_ref(d), d->derived_from).obj;
 }
 
 /*
@@ -153,11 +172,9 @@ static void merge(struct svd_reader *rd, struct svd_node *d, const struct svd_no
     (void)has_kind;
 }
 
-static void resolve(struct svd_reader *rd, struct svd_node *n);
-
 static void resolve_base(struct svd_reader *rd, struct svd_node *n)
 {
-    struct svd_node *b = find_base(n);
+    struct svd_node *b = find_base(rd, n);
     const char *what = svd_kind_name(n->kind);
     if (!b) {
         diag_report(rd->dg, DIAG_SVD_DERIVED, n->derived_pos,
