@@ -13,7 +13,10 @@
 #include "xmlload_int.h"
 
 #include "derive.h"
+#include "fatal.h"
+#include "map.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- the model as SVD's tree */
@@ -202,26 +205,46 @@ static const char *kind_word(struct derive_ref n)
     }
 }
 
+/* A derived object and its base, looked up once however many chains go through it. */
+struct derived {
+    struct derive_ref n, base;
+    bool done; /* base looked up */
+};
+
+/* The check's state: the spec as a tree, and every derived object, found by its address. */
+struct derive_check {
+    struct diag *dg;
+    struct derive_tree t;
+    struct derived *all; /* xmalloc'd */
+    size_t n, cap;
+    struct regc_map by_obj; /* key: all[i].n.obj's bytes (the address); val: &all[i] */
+};
+
 /* The node n's derived-from= names (an instance's: an instance); DERIVE_NONE when none. */
-static struct derive_ref base_of(const struct derive_tree *t, struct derive_ref n)
+static struct derive_ref base_of(struct derive_check *c, struct derive_ref n)
 {
-    struct srcpos pos;
-    const char *name = derived_of(n, &pos);
-    if (!name)
+    struct regc_map_entry *e = regc_map_find(&c->by_obj, &n.obj, sizeof(n.obj));
+    if (!e)
         return ref(DERIVE_NONE, NULL, NULL);
-    struct derive_ref b = derive_find_base(t, n, name);
-    return is_block(b) ? ref(DERIVE_NONE, NULL, NULL) : b;
+    struct derived *d = e->val;
+    if (!d->done) {
+        struct srcpos pos;
+        struct derive_ref b = derive_find_base(&c->t, n, derived_of(n, &pos));
+        d->base = is_block(b) ? ref(DERIVE_NONE, NULL, NULL) : b;
+        d->done = true;
+    }
+    return d->base;
 }
 
 /* Does the chain of bases from 'n' come back on itself somewhere (Floyd's two walkers)? */
-static bool chain_loops(const struct derive_tree *t, struct derive_ref n)
+static bool chain_loops(struct derive_check *c, struct derive_ref n)
 {
     struct derive_ref slow = n, fast = n;
     for (;;) {
-        fast = base_of(t, fast);
+        fast = base_of(c, fast);
         if (fast.kind != DERIVE_NONE)
-            fast = base_of(t, fast);
-        slow = base_of(t, slow);
+            fast = base_of(c, fast);
+        slow = base_of(c, slow);
         if (fast.kind == DERIVE_NONE)
             return false;
         if (derive_same(fast, slow))
@@ -242,9 +265,9 @@ static void name_of_node(struct derive_ref n, struct buf *out)
 }
 
 /* A dotted name that leads nowhere: where a node of its last part's name is, if one is. */
-static void note_elsewhere(struct diag *dg, const struct derive_tree *t, struct derive_ref n,
-                           const char *name)
+static void note_elsewhere(struct derive_check *c, struct derive_ref n, const char *name)
 {
+    const struct derive_tree *t = &c->t;
     if (!strchr(name, '.'))
         return;
     struct derive_ref b = derive_find_anywhere(t, ref(DERIVE_DEVICE, t->data, NULL), n, name);
@@ -252,45 +275,44 @@ static void note_elsewhere(struct diag *dg, const struct derive_tree *t, struct 
         return;
     struct buf path = BUF_INIT;
     derive_path(t, b, &path);
-    diag_note(dg, pos_of(b), "a %s of that name is here: '%s'", kind_word(b), path.s);
+    diag_note(c->dg, pos_of(b), "a %s of that name is here: '%s'", kind_word(b), path.s);
     buf_release(&path);
 }
 
-static void report_missing(struct diag *dg, const struct derive_tree *t, struct derive_ref n)
+static void report_missing(struct derive_check *c, struct derive_ref n)
 {
     struct srcpos pos;
     const char *name = derived_of(n, &pos);
     struct buf what = BUF_INIT;
     name_of_node(n, &what);
-    diag_report(dg, DIAG_SVD_DERIVED, pos, "derived-from '%s' of %s names no %s", name, what.s,
+    diag_report(c->dg, DIAG_SVD_DERIVED, pos, "derived-from '%s' of %s names no %s", name, what.s,
                 n.kind == DERIVE_REG || n.kind == DERIVE_CLUSTER ? "register or cluster" : kind_word(n));
     buf_release(&what);
-    note_elsewhere(dg, t, n, name);
+    note_elsewhere(c, n, name);
 }
 
 /* n's chain of bases, from 'b', ends: not back at n (the base that closes it noted), and within
  * DERIVE_MAX_CHAIN bases, as the SVD reader's must. */
-static void check_chain(struct diag *dg, const struct derive_tree *t, struct derive_ref n,
-                        struct derive_ref b)
+static void check_chain(struct derive_check *c, struct derive_ref n, struct derive_ref b)
 {
     struct srcpos pos;
     const char *name = derived_of(n, &pos);
     struct buf what = BUF_INIT;
     name_of_node(n, &what);
-    for (size_t k = 0; b.kind != DERIVE_NONE; k++, b = base_of(t, b)) {
+    for (size_t k = 0; b.kind != DERIVE_NONE; k++, b = base_of(c, b)) {
         if (derive_same(b, n)) {
-            struct derive_ref first = base_of(t, n);
+            struct derive_ref first = base_of(c, n);
             struct srcpos first_pos;
             derived_of(first, &first_pos); /* where it derives, on the way back to n */
-            diag_report(dg, DIAG_SVD_DERIVED, pos, "derived-from '%s' of %s leads back to itself", name, what.s);
+            diag_report(c->dg, DIAG_SVD_DERIVED, pos, "derived-from '%s' of %s leads back to itself", name, what.s);
             buf_reset(&what);
             name_of_node(first, &what);
-            diag_note(dg, first_pos, "%s derives from it", what.s);
+            diag_note(c->dg, first_pos, "%s derives from it", what.s);
             break;
         }
         if (k == DERIVE_MAX_CHAIN) { /* a loop that n only leads into is reported by its members */
-            if (!chain_loops(t, b))
-                diag_report(dg, DIAG_SVD_DERIVED, pos, "derived-from '%s' of %s: a chain of more than %d bases",
+            if (!chain_loops(c, b))
+                diag_report(c->dg, DIAG_SVD_DERIVED, pos, "derived-from '%s' of %s: a chain of more than %d bases",
                             name, what.s, DERIVE_MAX_CHAIN);
             break;
         }
@@ -298,35 +320,51 @@ static void check_chain(struct diag *dg, const struct derive_tree *t, struct der
     buf_release(&what);
 }
 
-static void check_derived(struct diag *dg, const struct derive_tree *t, struct derive_ref n)
+static void check_derived(struct derive_check *c, const struct derived *d)
+{
+    struct derive_ref b = base_of(c, d->n);
+    if (b.kind == DERIVE_NONE)
+        report_missing(c, d->n);
+    else
+        check_chain(c, d->n, b);
+}
+
+/* Adds 'n' to c->all if it derives from something. */
+static void gather(struct derive_check *c, struct derive_ref n)
 {
     struct srcpos pos;
     if (!derived_of(n, &pos))
         return;
-    struct derive_ref b = base_of(t, n);
-    if (b.kind == DERIVE_NONE)
-        report_missing(dg, t, n);
-    else
-        check_chain(dg, t, n, b);
+    c->all = xgrow(c->all, &c->cap, c->n + 1, sizeof(*c->all));
+    c->all[c->n++] = (struct derived){n, ref(DERIVE_NONE, NULL, NULL), false};
 }
 
-static void check_derived_block(struct diag *dg, const struct derive_tree *t, const struct model_block *b)
+static void gather_block(struct derive_check *c, const struct model_block *b)
 {
     for (size_t k = 0; k < b->ninstances; k++)
-        check_derived(dg, t, ref(DERIVE_PERIPH, b->instances[k], b));
+        gather(c, ref(DERIVE_PERIPH, b->instances[k], b));
     for (size_t k = 0; k < b->nclusters; k++)
-        check_derived(dg, t, ref(DERIVE_CLUSTER, b->clusters[k], b));
+        gather(c, ref(DERIVE_CLUSTER, b->clusters[k], b));
     for (size_t k = 0; k < b->nregs; k++) {
         const struct model_reg *r = b->regs[k];
-        check_derived(dg, t, ref(DERIVE_REG, r, b));
+        gather(c, ref(DERIVE_REG, r, b));
         for (size_t i = 0; i < r->nfields; i++)
-            check_derived(dg, t, ref(DERIVE_FIELD, r->fields[i], b));
+            gather(c, ref(DERIVE_FIELD, r->fields[i], b));
     }
 }
 
 void xl_check_derived(struct diag *dg, const struct model_spec *s)
 {
-    const struct derive_tree t = {s, tree_parent, tree_kid, tree_is_named, tree_name, NULL};
+    struct derive_check c = {dg, {s, tree_parent, tree_kid, tree_is_named, tree_name, NULL}, NULL, 0, 0,
+                             REGC_MAP_INIT};
     for (size_t i = 0; i < s->nblocks; i++)
-        check_derived_block(dg, &t, s->blocks[i]);
+        gather_block(&c, s->blocks[i]);
+    for (size_t i = 0; i < c.n; i++) { /* c.all grows no more: its keys stay put */
+        bool found;
+        xmap_put(&c.by_obj, &c.all[i].n.obj, sizeof(c.all[i].n.obj), &found)->val = &c.all[i];
+    }
+    for (size_t i = 0; i < c.n; i++)
+        check_derived(&c, &c.all[i]);
+    regc_map_release(&c.by_obj);
+    free(c.all);
 }
