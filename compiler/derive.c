@@ -17,8 +17,8 @@ static bool kind_fits(enum derive_kind want, enum derive_kind k)
 static const struct derive_ref none = {DERIVE_NONE, NULL, NULL};
 
 /* The kid of 'in' named 'name' (its first 'len' bytes) of a kind 'kind' fits. */
-static struct derive_ref find_kid(const struct derive_tree *t, struct derive_ref in, const char *name,
-                                  size_t len, enum derive_kind kind)
+static struct derive_ref find_kid(const struct derive_tree *t, struct derive_ref in,
+                                  const char *name, size_t len, enum derive_kind kind)
 {
     struct derive_cursor at = {0, 0};
     if (in.kind == DERIVE_NONE)
@@ -31,12 +31,13 @@ static struct derive_ref find_kid(const struct derive_tree *t, struct derive_ref
 
 /* The first node of a kind 'kind' fits named 'name' under 'n' (depth first), other than 'self'.
  * Enumeration sets hold no such node: not entered. */
-static struct derive_ref find_under(const struct derive_tree *t, struct derive_ref n, const char *name,
-                                    enum derive_kind kind, struct derive_ref self)
+static struct derive_ref find_under(const struct derive_tree *t, struct derive_ref n,
+                                    const char *name, enum derive_kind kind, struct derive_ref self)
 {
     struct derive_cursor at = {0, 0};
     for (struct derive_ref k = t->kid(t, n, &at); k.kind != DERIVE_NONE; k = t->kid(t, n, &at)) {
-        if (kind_fits(kind, k.kind) && !derive_same(k, self) && t->is_named(t, k, name, strlen(name)))
+        if (kind_fits(kind, k.kind) && !derive_same(k, self) &&
+            t->is_named(t, k, name, strlen(name)))
             return k;
         if (k.kind != DERIVE_ENUMS && k.kind != DERIVE_OTHER) {
             struct derive_ref e = find_under(t, k, name, kind, self);
@@ -54,8 +55,8 @@ static enum derive_kind first_step(enum derive_kind at)
 }
 
 /* A dotted path under 'at': [PERIPH.]CLUSTER....NAME; the last part of kind 'kind'. */
-static struct derive_ref find_path(const struct derive_tree *t, struct derive_ref at, const char *path,
-                                   enum derive_kind kind)
+static struct derive_ref find_path(const struct derive_tree *t, struct derive_ref at,
+                                   const char *path, enum derive_kind kind)
 {
     const char *p = path;
     enum derive_kind step = first_step(at.kind);
@@ -78,7 +79,8 @@ static struct derive_ref find_path(const struct derive_tree *t, struct derive_re
 
 /* A plain name in d's scope: a sibling; for an enumeration set, any set of its register, then
  * of its peripheral. */
-static struct derive_ref find_in_scope(const struct derive_tree *t, struct derive_ref d, const char *name)
+static struct derive_ref find_in_scope(const struct derive_tree *t, struct derive_ref d,
+                                       const char *name)
 {
     if (d.kind != DERIVE_ENUMS)
         return find_kid(t, t->parent(t, d), name, strlen(name), d.kind);
@@ -91,7 +93,8 @@ static struct derive_ref find_in_scope(const struct derive_tree *t, struct deriv
     return none;
 }
 
-struct derive_ref derive_find_base(const struct derive_tree *t, struct derive_ref d, const char *name)
+struct derive_ref derive_find_base(const struct derive_tree *t, struct derive_ref d,
+                                   const char *name)
 {
     struct derive_ref b = strchr(name, '.') ? none : find_in_scope(t, d, name);
     /* a path: from each enclosing peripheral or cluster outwards, then from the device */

@@ -51,8 +51,10 @@ struct derive_tree {
     const void *data;
     struct derive_ref (*parent)(const struct derive_tree *t, struct derive_ref n);
     /* the kid of 'n' at *at, advancing *at past it; kind DERIVE_NONE after the last */
-    struct derive_ref (*kid)(const struct derive_tree *t, struct derive_ref n, struct derive_cursor *at);
-    bool (*is_named)(const struct derive_tree *t, struct derive_ref n, const char *name, size_t len);
+    struct derive_ref (*kid)(const struct derive_tree *t, struct derive_ref n,
+                             struct derive_cursor *at);
+    bool (*is_named)(const struct derive_tree *t, struct derive_ref n, const char *name,
+                     size_t len);
     /* the name a path gives 'n' (one is_named() accepts); borrowed from the tree */
     const char *(*name)(const struct derive_tree *t, struct derive_ref n);
     /* called before a path reads the kids of 'n', so a tree that applies derivation (the SVD
@@ -65,8 +67,9 @@ static inline bool derive_same(struct derive_ref a, struct derive_ref b)
     return a.kind == b.kind && a.obj == b.obj && a.ctx == b.ctx;
 }
 
-/* The node 'name' (d's derivedFrom) names for 'd'; kind DERIVE_NONE when none, or d itself. */
-struct derive_ref derive_find_base(const struct derive_tree *t, struct derive_ref d, const char *name);
+/* The node 'name' (d's derivedFrom) names for 'd'; kind DERIVE_NONE when it names nothing, or d. */
+struct derive_ref derive_find_base(const struct derive_tree *t, struct derive_ref d,
+                                   const char *name);
 
 /* The first node under 'root' (depth first) of a kind 'd' may derive from, named as the last
  * part of 'name': what a path that leads nowhere may have meant. DERIVE_NONE when none. */

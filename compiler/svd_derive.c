@@ -58,7 +58,8 @@ static struct derive_ref tree_parent(const struct derive_tree *t, struct derive_
     return tree_ref(((const struct svd_node *)n.obj)->parent);
 }
 
-static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref n, struct derive_cursor *at)
+static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref n,
+                                  struct derive_cursor *at)
 {
     const struct svd_node *p = n.obj;
     (void)t;
@@ -67,7 +68,8 @@ static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref
 
 /* A node answers to its name, and an array "NAME[%s]" to NAME too, as a regspec's does (its
  * register or cluster is named NAME there, svd-name="NAME[%s]"). */
-static bool tree_is_named(const struct derive_tree *t, struct derive_ref n, const char *name, size_t len)
+static bool tree_is_named(const struct derive_tree *t, struct derive_ref n, const char *name,
+                          size_t len)
 {
     const char *kn = name_of(n.obj);
     size_t klen = strlen(kn);

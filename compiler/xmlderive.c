@@ -5,10 +5,9 @@
  * A name is looked up as the SVD reader looks up derivedFrom (derive.h), on
  * the model seen as SVD's tree, as -t svd writes it: the spec is the device;
  * each instance is a peripheral (a block without instances is one, by its
- * name), holding its block's top-level clusters and registers; a cluster holds those declared in it; a
- * register its fields. Derivation is recorded, not applied: the element
- * holds its whole content. Called by xmlmmio.c once the spec is loaded; see
- * xmlload_int.h.
+ * name), holding its block's top-level clusters and registers; a cluster holds those declared in
+ * it; a register its fields. Derivation is recorded, not applied: the element holds its whole
+ * content. Called by xmlmmio.c once the spec is loaded; see xmlload_int.h.
  */
 #include "xmlload_int.h"
 
@@ -42,11 +41,16 @@ static struct derive_ref tree_parent(const struct derive_tree *t, struct derive_
 {
     const struct model_block *b = n.ctx;
     switch (n.kind) {
-    case DERIVE_PERIPH: return ref(DERIVE_DEVICE, t->data, NULL);
-    case DERIVE_CLUSTER: return scope_ref(((const struct model_cluster *)n.obj)->parent, b);
-    case DERIVE_REG: return scope_ref(model_reg_ext(n.obj)->cluster, b);
-    case DERIVE_FIELD: return ref(DERIVE_REG, ((const struct model_field *)n.obj)->reg, b);
-    default: return ref(DERIVE_NONE, NULL, NULL);
+    case DERIVE_PERIPH:
+        return ref(DERIVE_DEVICE, t->data, NULL);
+    case DERIVE_CLUSTER:
+        return scope_ref(((const struct model_cluster *)n.obj)->parent, b);
+    case DERIVE_REG:
+        return scope_ref(model_reg_ext(n.obj)->cluster, b);
+    case DERIVE_FIELD:
+        return ref(DERIVE_REG, ((const struct model_field *)n.obj)->reg, b);
+    default:
+        return ref(DERIVE_NONE, NULL, NULL);
     }
 }
 
@@ -87,14 +91,20 @@ static struct derive_ref reg_kid(const struct model_reg *r, struct derive_cursor
     return ref(DERIVE_NONE, NULL, NULL);
 }
 
-static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref n, struct derive_cursor *at)
+static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref n,
+                                  struct derive_cursor *at)
 {
     switch (n.kind) {
-    case DERIVE_DEVICE: return device_kid(t->data, at);
-    case DERIVE_PERIPH: return scope_kid(n.ctx, NULL, at);
-    case DERIVE_CLUSTER: return scope_kid(n.ctx, n.obj, at);
-    case DERIVE_REG: return reg_kid(n.obj, at);
-    default: return ref(DERIVE_NONE, NULL, NULL);
+    case DERIVE_DEVICE:
+        return device_kid(t->data, at);
+    case DERIVE_PERIPH:
+        return scope_kid(n.ctx, NULL, at);
+    case DERIVE_CLUSTER:
+        return scope_kid(n.ctx, n.obj, at);
+    case DERIVE_REG:
+        return reg_kid(n.obj, at);
+    default:
+        return ref(DERIVE_NONE, NULL, NULL);
     }
 }
 
@@ -133,16 +143,21 @@ static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
                        ? ((const struct model_block *)n.obj)->instances[0]->name
                        : ((const struct model_block *)n.obj)->name;
         return ((const struct model_instance *)n.obj)->name;
-    case DERIVE_CLUSTER: return ((const struct model_cluster *)n.obj)->name;
-    case DERIVE_REG: return reg_own_name(n.obj);
-    case DERIVE_FIELD: return ((const struct model_field *)n.obj)->name;
-    default: return "";
+    case DERIVE_CLUSTER:
+        return ((const struct model_cluster *)n.obj)->name;
+    case DERIVE_REG:
+        return reg_own_name(n.obj);
+    case DERIVE_FIELD:
+        return ((const struct model_field *)n.obj)->name;
+    default:
+        return "";
     }
 }
 
 /* A register answers to its name, its svd-name (or name as written) and its name within its
  * cluster; a cluster to its name and svd-name; the others to their names. */
-static bool tree_is_named(const struct derive_tree *t, struct derive_ref n, const char *name, size_t len)
+static bool tree_is_named(const struct derive_tree *t, struct derive_ref n, const char *name,
+                          size_t len)
 {
     if (n.kind == DERIVE_REG) {
         const struct model_reg *r = n.obj;
@@ -177,7 +192,8 @@ static const char *derived_of(struct derive_ref n, struct srcpos *pos)
     case DERIVE_FIELD:
         *pos = model_field_ext(n.obj)->derived_pos;
         return model_field_ext(n.obj)->derived_from;
-    default: return NULL;
+    default:
+        return NULL;
     }
 }
 
@@ -188,20 +204,28 @@ static struct srcpos pos_of(struct derive_ref n)
     case DERIVE_PERIPH:
         return is_block(n) ? ((const struct model_block *)n.obj)->pos
                            : ((const struct model_instance *)n.obj)->pos;
-    case DERIVE_CLUSTER: return ((const struct model_cluster *)n.obj)->pos;
-    case DERIVE_REG: return ((const struct model_reg *)n.obj)->pos;
-    case DERIVE_FIELD: return ((const struct model_field *)n.obj)->pos;
-    default: return (struct srcpos){0, 0, 0};
+    case DERIVE_CLUSTER:
+        return ((const struct model_cluster *)n.obj)->pos;
+    case DERIVE_REG:
+        return ((const struct model_reg *)n.obj)->pos;
+    case DERIVE_FIELD:
+        return ((const struct model_field *)n.obj)->pos;
+    default:
+        return (struct srcpos){0, 0, 0};
     }
 }
 
 static const char *kind_word(struct derive_ref n)
 {
     switch (n.kind) {
-    case DERIVE_PERIPH: return is_block(n) ? "block" : "instance";
-    case DERIVE_CLUSTER: return "cluster";
-    case DERIVE_REG: return "register";
-    default: return "field";
+    case DERIVE_PERIPH:
+        return is_block(n) ? "block" : "instance";
+    case DERIVE_CLUSTER:
+        return "cluster";
+    case DERIVE_REG:
+        return "register";
+    default:
+        return "field";
     }
 }
 
@@ -257,8 +281,8 @@ static bool chain_loops(struct derive_check *c, struct derive_ref n)
 /* "register 'CH_CFG'": a derived object as other diagnostics name it (its name in the model). */
 static void name_of_node(struct derive_ref n, struct buf *out)
 {
-    const char *name = n.kind == DERIVE_REG   ? ((const struct model_reg *)n.obj)->name
-                       : n.kind == DERIVE_FIELD ? ((const struct model_field *)n.obj)->name
+    const char *name = n.kind == DERIVE_REG       ? ((const struct model_reg *)n.obj)->name
+                       : n.kind == DERIVE_FIELD   ? ((const struct model_field *)n.obj)->name
                        : n.kind == DERIVE_CLUSTER ? ((const struct model_cluster *)n.obj)->name
                                                   : ((const struct model_instance *)n.obj)->name;
     buf_addf(out, "%s '%s'", kind_word(n), name);
@@ -286,7 +310,8 @@ static void report_missing(struct derive_check *c, struct derive_ref n)
     struct buf what = BUF_INIT;
     name_of_node(n, &what);
     diag_report(c->dg, DIAG_SVD_DERIVED, pos, "derived-from '%s' of %s names no %s", name, what.s,
-                n.kind == DERIVE_REG || n.kind == DERIVE_CLUSTER ? "register or cluster" : kind_word(n));
+                n.kind == DERIVE_REG || n.kind == DERIVE_CLUSTER ? "register or cluster"
+                                                                 : kind_word(n));
     buf_release(&what);
     note_elsewhere(c, n, name);
 }
@@ -304,7 +329,8 @@ static void check_chain(struct derive_check *c, struct derive_ref n, struct deri
             struct derive_ref first = base_of(c, n);
             struct srcpos first_pos;
             derived_of(first, &first_pos); /* where it derives, on the way back to n */
-            diag_report(c->dg, DIAG_SVD_DERIVED, pos, "derived-from '%s' of %s leads back to itself", name, what.s);
+            diag_report(c->dg, DIAG_SVD_DERIVED, pos,
+                        "derived-from '%s' of %s leads back to itself", name, what.s);
             buf_reset(&what);
             name_of_node(first, &what);
             diag_note(c->dg, first_pos, "%s derives from it", what.s);
@@ -312,8 +338,9 @@ static void check_chain(struct derive_check *c, struct derive_ref n, struct deri
         }
         if (k == DERIVE_MAX_CHAIN) { /* a loop that n only leads into is reported by its members */
             if (!chain_loops(c, b))
-                diag_report(c->dg, DIAG_SVD_DERIVED, pos, "derived-from '%s' of %s: a chain of more than %d bases",
-                            name, what.s, DERIVE_MAX_CHAIN);
+                diag_report(c->dg, DIAG_SVD_DERIVED, pos,
+                            "derived-from '%s' of %s: a chain of more than %d bases", name, what.s,
+                            DERIVE_MAX_CHAIN);
             break;
         }
     }
@@ -355,8 +382,8 @@ static void gather_block(struct derive_check *c, const struct model_block *b)
 
 void xl_check_derived(struct diag *dg, const struct model_spec *s)
 {
-    struct derive_check c = {dg, {s, tree_parent, tree_kid, tree_is_named, tree_name, NULL}, NULL, 0, 0,
-                             REGC_MAP_INIT};
+    struct derive_check c = {
+        dg, {s, tree_parent, tree_kid, tree_is_named, tree_name, NULL}, NULL, 0, 0, REGC_MAP_INIT};
     for (size_t i = 0; i < s->nblocks; i++)
         gather_block(&c, s->blocks[i]);
     for (size_t i = 0; i < c.n; i++) { /* c.all grows no more: its keys stay put */
