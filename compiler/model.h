@@ -95,6 +95,7 @@ struct model_field_ext {
     const char *enum_name; /* the enumeration's name (headerEnumName or name), or NULL */
     struct model_value *default_value; /* isDefault: the name of every value not listed */
     const char *derived_from;          /* as written */
+    struct srcpos derived_pos;         /* of its text (a regspec's derived-from= value) */
     const char *dim_of;                /* expanded from a dim list: the name as written ("CH%s") */
     struct model_write_constraint wc;  /* range and useEnumeratedValues are also rules of the
                                           register (svd_rules.c: FIELD_range, FIELD_values) */
@@ -153,6 +154,7 @@ struct model_reg_ext {
     const char *protection; /* s, n, p (SVD protection), or NULL */
     const char *display_name;
     const char *derived_from;      /* as written */
+    struct srcpos derived_pos;     /* of its text (a regspec's derived-from= value) */
     const char *dim_of;            /* expanded from a dim list: the name as written ("CH%s_CTL") */
     const char **index_names;      /* an array's dimIndex names, 'count' of them; NULL: numbers */
     struct model_cluster *cluster; /* innermost cluster it was written in, or NULL */
@@ -199,6 +201,7 @@ struct model_cluster {
     const char *name;          /* as the registers' names use it */
     const char *written_name;  /* "CH[%s]", "CH%s" or "CH" */
     const char *desc, *header_struct, *alternate, *derived_from;
+    struct srcpos derived_pos; /* of derived_from's text (a regspec's derived-from= value) */
     uint64_t address;          /* relative to the block (parents' offsets added) */
     unsigned count;            /* dim (1 when not an array) */
     uint64_t stride;           /* dimIncrement */
@@ -453,6 +456,7 @@ struct model_instance {
     unsigned index; /* position among the block's instances */
     /* ---- memory-mapped (SVD) additions: a peripheral */
     const char *derived_from, *alternate, *group, *version;
+    struct srcpos derived_pos; /* of derived_from's text (a regspec's derived-from= value) */
     struct model_interrupt **interrupts;
     size_t ninterrupts;
     /* svdconv gives a derived peripheral a type of its own (a copy of its base's) when it writes

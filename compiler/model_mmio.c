@@ -47,11 +47,14 @@ void model_reg_set_display_name(struct arena *a, struct model_reg *r, const char
         x->display_name = name;
 }
 
-void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char *base)
+void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char *base,
+                                struct srcpos pos)
 {
     struct model_reg_ext *x = reg_ext_for(a, r, !base);
-    if (x)
+    if (x) {
         x->derived_from = base;
+        x->derived_pos = pos;
+    }
 }
 
 void model_reg_set_dim_of(struct arena *a, struct model_reg *r, const char *pattern)
@@ -141,11 +144,14 @@ void model_field_set_default_value(struct arena *a, struct model_field *f, struc
         x->default_value = v;
 }
 
-void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base)
+void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base,
+                                  struct srcpos pos)
 {
     struct model_field_ext *x = field_ext_for(a, f, !base);
-    if (x)
+    if (x) {
         x->derived_from = base;
+        x->derived_pos = pos;
+    }
 }
 
 void model_field_set_dim_of(struct arena *a, struct model_field *f, const char *pattern)

@@ -15,7 +15,8 @@ void model_reg_set_reset_mask(struct arena *a, struct model_reg *r, uint64_t mas
 void model_reg_set_alternate(struct arena *a, struct model_reg *r, const char *alternate);
 void model_reg_set_protection(struct arena *a, struct model_reg *r, const char *protection);
 void model_reg_set_display_name(struct arena *a, struct model_reg *r, const char *name);
-void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char *base);
+void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char *base,
+                                struct srcpos pos);
 void model_reg_set_dim_of(struct arena *a, struct model_reg *r, const char *pattern);
 void model_reg_set_index_names(struct arena *a, struct model_reg *r, const char **names);
 void model_reg_set_cluster(struct arena *a, struct model_reg *r, struct model_cluster *c);
@@ -39,7 +40,8 @@ void model_field_set_write_constraint(struct arena *a, struct model_field *f,
                                       struct model_write_constraint wc);
 void model_field_set_enum_name(struct arena *a, struct model_field *f, const char *name);
 void model_field_set_default_value(struct arena *a, struct model_field *f, struct model_value *v);
-void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base);
+void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base,
+                                  struct srcpos pos);
 void model_field_set_dim_of(struct arena *a, struct model_field *f, const char *pattern);
 void model_field_set_whole(struct arena *a, struct model_field *f, bool whole);
 

@@ -8,7 +8,8 @@
  * the base's with its own replacing those of the same name and adding the
  * rest; enumerated values and address blocks it gives replace the base's.
  * The base may come later in the file, be derived itself (chains), be
- * named by a path ("PERIPH.REG", "PERIPH.CLUSTER.REG.FIELD"); a base that
+ * named by a path ("PERIPH.REG", "PERIPH.CLUSTER.REG.FIELD": derive.h, shared
+ * with the regspec check of xmlderive.c); a base that
  * names nothing, or a chain that comes back to itself, is an error naming
  * both places. The kids a copy takes are shared with the base, not cloned:
  * the model builder reads them and never writes.
@@ -31,85 +32,80 @@ static bool kind_fits(enum svd_kind want, enum svd_kind k)
     return want == k;
 }
 
-static struct svd_node *find_kid(struct svd_node *in, const char *name, size_t len,
-                                 enum svd_kind kind)
+/* ---------------------------------------------------------------- the tree derive.c reads */
+
+static enum derive_kind tree_kind(const struct svd_node *n)
 {
-    for (size_t i = 0; in && i < in->nkids; i++) {
-        struct svd_node *k = in->kids[i];
-        const char *kn = name_of(k);
-        if (kind_fits(kind, k->kind) && strlen(kn) == len && memcmp(kn, name, len) == 0)
-            return k;
+    switch (n->kind) {
+    case SVD_DEVICE: return DERIVE_DEVICE;
+    case SVD_PERIPH: return DERIVE_PERIPH;
+    case SVD_CLUSTER: return DERIVE_CLUSTER;
+    case SVD_REG: return DERIVE_REG;
+    case SVD_FIELD: return DERIVE_FIELD;
+    case SVD_ENUMS: return DERIVE_ENUMS;
+    default: return DERIVE_OTHER;
     }
-    return NULL;
 }
 
-/* The enumeration set named 'name' under 'n' (depth first), or NULL. */
-static struct svd_node *find_enums_under(struct svd_node *n, const char *name,
-                                         const struct svd_node *self)
+static struct derive_ref tree_ref(const struct svd_node *n)
 {
-    for (size_t i = 0; i < n->nkids; i++) {
-        struct svd_node *k = n->kids[i];
-        if (k->kind == SVD_ENUMS && k != self && strcmp(name_of(k), name) == 0)
-            return k;
-        if (k->kind != SVD_ENUMS && k->kind != SVD_VALUE) {
-            struct svd_node *e = find_enums_under(k, name, self);
-            if (e)
-                return e;
-        }
-    }
-    return NULL;
+    return (struct derive_ref){n ? tree_kind(n) : DERIVE_NONE, n, NULL};
 }
 
-/* The kind the first part of a path names under 'at'. */
-static enum svd_kind first_step(const struct svd_node *at)
+static struct derive_ref tree_parent(const struct derive_tree *t, struct derive_ref n)
 {
-    return at->kind == SVD_DEVICE ? SVD_PERIPH : at->kind == SVD_REG ? SVD_FIELD : SVD_REG;
+    (void)t;
+    return tree_ref(((const struct svd_node *)n.obj)->parent);
 }
 
-/* A dotted path under 'at': [PERIPH.]CLUSTER....NAME; the last part of kind 'kind'. */
-static struct svd_node *find_path(struct svd_node *at, const char *path, enum svd_kind kind)
+static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref n,
+                                  struct derive_cursor *at)
 {
-    const char *p = path;
-    enum svd_kind step = first_step(at);
-    while (at) {
-        const char *dot = strchr(p, '.');
-        size_t len = dot ? (size_t)(dot - p) : strlen(p);
-        if (!dot) {
-            if (kind == SVD_ENUMS)
-                return find_enums_under(at, p, NULL);
-            return find_kid(at, p, len, kind);
-        }
-        at = find_kid(at, p, len, step);
-        if (at && at->kind == SVD_REG)
-            step = SVD_FIELD;
-        else
-            step = SVD_REG; /* or a cluster */
-        p = dot + 1;
-    }
-    return NULL;
+    const struct svd_node *p = n.obj;
+    (void)t;
+    return tree_ref(at->i < p->nkids ? p->kids[at->i++] : NULL);
 }
 
-/* The node 'd' derives from: by name in its scope (enumerations: in its register, then its
- * peripheral), else by path; NULL when none. */
+/* A node answers to its name, and an array "NAME[%s]" to NAME too, as a regspec's does (its
+ * register or cluster is named NAME there, svd-name="NAME[%s]"). */
+static bool tree_is_named(const struct derive_tree *t, struct derive_ref n, const char *name,
+                          size_t len)
+{
+    const char *kn = name_of(n.obj);
+    size_t klen = strlen(kn);
+    (void)t;
+    if (klen == len + 4 && memcmp(kn + len, "[%s]", 4) == 0)
+        klen = len;
+    return klen == len && memcmp(kn, name, len) == 0;
+}
+
+static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
+{
+    (void)t;
+    return name_of(n.obj);
+}
+
+static void resolve(struct svd_reader *rd, struct svd_node *n);
+
+/* A path goes through 'n': its own base first, so that it holds what it takes from it (a base
+ * later in the file, or derived itself). 'data' is the reader. */
+static void tree_enter(const struct derive_tree *t, struct derive_ref n)
+{
+    struct svd_reader *rd = (struct svd_reader *)t->data;
+    struct svd_node *node = (struct svd_node *)n.obj;
+    if (node->state != 0 || rd->depth >= SVD_MAX_DERIVE_DEPTH) /* done, on the way, or too deep */
+        return;
+    rd->depth++;
+    resolve(rd, node);
+    rd->depth--;
+}
+
+/* The node 'd' derives from (derive.h: by name in its scope, else by path); NULL when none. */
 static struct svd_node *find_base(struct svd_reader *rd, struct svd_node *d)
 {
-    const char *name = d->derived_from;
-    struct svd_node *b = NULL;
-    (void)rd;
-    if (!strchr(name, '.')) {
-        if (d->kind == SVD_ENUMS) {
-            for (struct svd_node *up = d->parent; up && !b; up = up->parent)
-                if (up->kind == SVD_REG || up->kind == SVD_PERIPH)
-                    b = find_enums_under(up, name, d);
-        } else {
-            b = find_kid(d->parent, name, strlen(name), d->kind);
-        }
-    }
-    /* a path: from each enclosing peripheral or cluster outwards, then from the device */
-    for (struct svd_node *up = d->parent; !b && up; up = up->parent)
-        if (up->kind == SVD_PERIPH || up->kind == SVD_CLUSTER || up->kind == SVD_DEVICE)
-            b = find_path(up, name, d->kind);
-    return b == d ? NULL : b;
+    const struct derive_tree t = {rd, tree_parent, tree_kid, tree_is_named, tree_name, tree_enter};
+    /* the tree is the reader's: derive.c hands back its own nodes */
+    return (struct svd_node *)derive_find_base(&t, tree_ref(d), d->derived_from).obj;
 }
 
 /*
@@ -177,8 +173,6 @@ static void merge(struct svd_reader *rd, struct svd_node *d, const struct svd_no
     take_kids(rd, d, b);
     (void)has_kind;
 }
-
-static void resolve(struct svd_reader *rd, struct svd_node *n);
 
 static void resolve_base(struct svd_reader *rd, struct svd_node *n)
 {

@@ -11,6 +11,7 @@
 #define REGC_SVD_INT_H
 
 #include "arena.h"
+#include "derive.h"
 #include "diag.h"
 #include "model.h"
 
@@ -104,7 +105,7 @@ struct svd_reader {
 };
 
 /* Bounds a hostile file cannot get past: a chain of derivedFrom, the registers dim lists make. */
-#define SVD_MAX_DERIVE_DEPTH 256
+#define SVD_MAX_DERIVE_DEPTH DERIVE_MAX_CHAIN
 #define SVD_MAX_REGS ((size_t)1 << 20)
 
 const char *svd_text_tag(enum svd_text t);

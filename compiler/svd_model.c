@@ -663,7 +663,7 @@ static void add_field(struct builder *b, struct model_reg *r, const struct svd_n
     f->desc = n->text[SVD_T_DESC];
     f->reg = r;
     f->pos = n->pos;
-    model_field_ext_set(b->a, f)->derived_from = n->derived_from;
+    model_field_set_derived_from(b->a, f, n->derived_from, n->derived_pos);
     f->cite = model_cite_keep(b->a, &r->cite);
     if (!field_fits(b, r, f))
         return;
@@ -856,6 +856,7 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
     x->display_name = n->text[SVD_T_DISPLAY];
     x->protection = p->protection;
     x->derived_from = n->derived_from;
+    x->derived_pos = n->derived_pos;
     x->cluster = at->cluster;
     r->block = b->blk;
     r->pos = n->pos;
@@ -1057,6 +1058,7 @@ static struct model_cluster *new_cluster(struct builder *b, const struct svd_nod
     c->header_struct = n->text[SVD_T_STRUCT];
     c->alternate = n->text[SVD_T_ALT_CLUSTER];
     c->derived_from = n->derived_from;
+    c->derived_pos = n->derived_pos;
     c->address = address;
     c->count = 1;
     c->parent = at->cluster;
@@ -1405,6 +1407,7 @@ static void add_instance(struct builder *b, struct model_block *blk, const struc
     inst->block = blk;
     inst->index = (unsigned)blk->ninstances;
     inst->derived_from = n->derived_from;
+    inst->derived_pos = n->derived_pos;
     inst->alternate = n->text[SVD_T_ALT_PERIPH];
     inst->group = n->text[SVD_T_GROUP];
     inst->version = n->text[SVD_T_VERSION];

@@ -92,6 +92,14 @@ void xl_mmio_block(struct loader *ld, const struct xl_elem *n, struct model_bloc
     b->names_qualified = ld->spec->block_names;
 }
 
+/* Where the value of derived-from= starts (what svd-derived points at); none without one. */
+static struct srcpos derived_pos(struct loader *ld, const struct xl_elem *n)
+{
+    if (!xl_peek(ld, n, "derived-from"))
+        return (struct srcpos){0, 0, 0};
+    return xl_value_pos(ld, n, "derived-from", 0);
+}
+
 /* derived-from= alternate= group= version= header-struct= prepend= append= own-type= dim-of= of
  * an <instance> (in->block: its block, its earlier instances there) */
 void xl_mmio_instance(struct loader *ld, const struct xl_elem *n, struct model_instance *in)
@@ -100,6 +108,7 @@ void xl_mmio_instance(struct loader *ld, const struct xl_elem *n, struct model_i
     in->dim_of = same_list(xl_get(ld, n, "dim-of"),
                            b->ninstances ? b->instances[b->ninstances - 1]->dim_of : NULL);
     in->derived_from = xl_get(ld, n, "derived-from");
+    in->derived_pos = derived_pos(ld, n);
     in->alternate = xl_get(ld, n, "alternate");
     in->group = xl_get(ld, n, "group");
     in->version = xl_get(ld, n, "version");
@@ -193,6 +202,7 @@ struct model_cluster *xl_load_cluster(struct loader *ld, const struct xl_elem *n
     c->header_struct = xl_get(ld, n, "header-struct");
     c->alternate = xl_get(ld, n, "alternate");
     c->derived_from = xl_get(ld, n, "derived-from");
+    c->derived_pos = derived_pos(ld, n);
     c->desc = xl_desc_of(ld, n);
     c->pos = xl_pos_of(ld, n);
     c->parent = cluster_ref(ld, n, "in", b,
@@ -247,7 +257,8 @@ void xl_mmio_register(struct loader *ld, const struct xl_elem *n, struct model_r
         model_block_add_alt_group(ld->a, r->block, r, group);
     model_reg_set_protection(ld->a, r, xl_get(ld, n, "protection"));
     model_reg_set_display_name(ld->a, r, xl_get(ld, n, "display-name"));
-    model_reg_set_derived_from(ld->a, r, xl_get(ld, n, "derived-from"));
+    model_reg_set_derived_from(ld->a, r, xl_get(ld, n, "derived-from"),
+                               derived_pos(ld, n));
     model_reg_set_dim_of(ld->a, r, same_list(xl_get(ld, n, "dim-of"), prev_reg_dim_of(r)));
     load_index_names(ld, n, r);
     if (xl_peek(ld, n, "cluster"))
@@ -324,7 +335,8 @@ void xl_mmio_field(struct loader *ld, const struct xl_elem *n, struct model_fiel
     load_effects(ld, n, f);
     load_write_constraint(ld, n, f);
     model_field_set_enum_name(ld->a, f, xl_get(ld, n, "enum-name"));
-    model_field_set_derived_from(ld->a, f, xl_get(ld, n, "derived-from"));
+    model_field_set_derived_from(ld->a, f, xl_get(ld, n, "derived-from"),
+                                 derived_pos(ld, n));
     model_field_set_dim_of(ld->a, f, same_list(xl_get(ld, n, "dim-of"), prev_field_dim_of(f)));
     model_field_set_whole(ld->a, f, xl_get_bool(ld, n, "whole"));
 }

@@ -1,0 +1,123 @@
+/*
+ * derive - SVD's scoping rules for derivedFrom names, on a tree given by calls
+ * (derive.h).
+ */
+#include "derive.h"
+
+#include <string.h>
+
+/* Kinds a derivedFrom of kind 'want' may name: a register or a cluster for either. */
+static bool kind_fits(enum derive_kind want, enum derive_kind k)
+{
+    if (want == DERIVE_REG || want == DERIVE_CLUSTER)
+        return k == DERIVE_REG || k == DERIVE_CLUSTER;
+    return want == k;
+}
+
+static const struct derive_ref none = {DERIVE_NONE, NULL, NULL};
+
+/* The kid of 'in' named 'name' (its first 'len' bytes) of a kind 'kind' fits. */
+static struct derive_ref find_kid(const struct derive_tree *t, struct derive_ref in,
+                                  const char *name, size_t len, enum derive_kind kind)
+{
+    struct derive_cursor at = {0, 0};
+    if (in.kind == DERIVE_NONE)
+        return none;
+    for (struct derive_ref k = t->kid(t, in, &at); k.kind != DERIVE_NONE; k = t->kid(t, in, &at))
+        if (kind_fits(kind, k.kind) && t->is_named(t, k, name, len))
+            return k;
+    return none;
+}
+
+/* The first node of a kind 'kind' fits named 'name' under 'n' (depth first), other than 'self'.
+ * Enumeration sets hold no such node: not entered. */
+static struct derive_ref find_under(const struct derive_tree *t, struct derive_ref n,
+                                    const char *name, enum derive_kind kind, struct derive_ref self)
+{
+    struct derive_cursor at = {0, 0};
+    for (struct derive_ref k = t->kid(t, n, &at); k.kind != DERIVE_NONE; k = t->kid(t, n, &at)) {
+        if (kind_fits(kind, k.kind) && !derive_same(k, self) &&
+            t->is_named(t, k, name, strlen(name)))
+            return k;
+        if (k.kind != DERIVE_ENUMS && k.kind != DERIVE_OTHER) {
+            struct derive_ref e = find_under(t, k, name, kind, self);
+            if (e.kind != DERIVE_NONE)
+                return e;
+        }
+    }
+    return none;
+}
+
+/* The kind the first part of a path names under 'at'. */
+static enum derive_kind first_step(enum derive_kind at)
+{
+    return at == DERIVE_DEVICE ? DERIVE_PERIPH : at == DERIVE_REG ? DERIVE_FIELD : DERIVE_REG;
+}
+
+/* A dotted path under 'at': [PERIPH.]CLUSTER....NAME; the last part of kind 'kind'. */
+static struct derive_ref find_path(const struct derive_tree *t, struct derive_ref at,
+                                   const char *path, enum derive_kind kind)
+{
+    const char *p = path;
+    enum derive_kind step = first_step(at.kind);
+    while (at.kind != DERIVE_NONE) {
+        const char *dot = strchr(p, '.');
+        if (t->enter)
+            t->enter(t, at);
+        size_t len = dot ? (size_t)(dot - p) : strlen(p);
+        if (!dot) {
+            if (kind == DERIVE_ENUMS)
+                return find_under(t, at, p, kind, none);
+            return find_kid(t, at, p, len, kind);
+        }
+        at = find_kid(t, at, p, len, step);
+        step = at.kind == DERIVE_REG ? DERIVE_FIELD : DERIVE_REG; /* or a cluster */
+        p = dot + 1;
+    }
+    return none;
+}
+
+/* A plain name in d's scope: a sibling; for an enumeration set, any set of its register, then
+ * of its peripheral. */
+static struct derive_ref find_in_scope(const struct derive_tree *t, struct derive_ref d,
+                                       const char *name)
+{
+    if (d.kind != DERIVE_ENUMS)
+        return find_kid(t, t->parent(t, d), name, strlen(name), d.kind);
+    for (struct derive_ref up = t->parent(t, d); up.kind != DERIVE_NONE; up = t->parent(t, up))
+        if (up.kind == DERIVE_REG || up.kind == DERIVE_PERIPH) {
+            struct derive_ref b = find_under(t, up, name, DERIVE_ENUMS, d);
+            if (b.kind != DERIVE_NONE)
+                return b;
+        }
+    return none;
+}
+
+struct derive_ref derive_find_base(const struct derive_tree *t, struct derive_ref d,
+                                   const char *name)
+{
+    struct derive_ref b = strchr(name, '.') ? none : find_in_scope(t, d, name);
+    /* a path: from each enclosing peripheral or cluster outwards, then from the device */
+    for (struct derive_ref up = t->parent(t, d); b.kind == DERIVE_NONE && up.kind != DERIVE_NONE;
+         up = t->parent(t, up))
+        if (up.kind == DERIVE_PERIPH || up.kind == DERIVE_CLUSTER || up.kind == DERIVE_DEVICE)
+            b = find_path(t, up, name, d.kind);
+    return derive_same(b, d) ? none : b;
+}
+
+struct derive_ref derive_find_anywhere(const struct derive_tree *t, struct derive_ref root,
+                                       struct derive_ref d, const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return find_under(t, root, dot ? dot + 1 : name, d.kind, d);
+}
+
+void derive_path(const struct derive_tree *t, struct derive_ref n, struct buf *out)
+{
+    struct derive_ref up = t->parent(t, n);
+    if (up.kind != DERIVE_NONE && up.kind != DERIVE_DEVICE) {
+        derive_path(t, up, out);
+        buf_addc(out, '.');
+    }
+    buf_adds(out, t->name(t, n));
+}
