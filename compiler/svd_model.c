@@ -926,25 +926,38 @@ static bool may_make(struct builder *b, struct srcpos pos)
     return false;
 }
 
-/*
- * A register named as an earlier one, in another alternateGroup G: svdconv keeps both, the later
- * named NAME_G in its header (SvdRegister::GetNameCalculated), so the model names it so too when
- * that name is free (model_reg_group_in_name). Returns the earlier register, else NULL.
- */
-static const struct model_reg *rename_by_group(struct builder *b, struct model_reg *r,
-                                               const struct model_reg *old)
+/* Renames r to NAME_G (its alternateGroup G) when that name is free; false when taken. */
+static bool take_group_name(struct builder *b, struct model_reg *r, const char *g)
 {
-    const char *g = model_block_alt_group(b->blk, r), *og = model_block_alt_group(b->blk, old);
-    if (!g || (og && strcmp(g, og) == 0))
-        return old;
     bool found;
     const char *name = arena_printf(b->a, "%s_%s", r->name, g);
     struct regc_map_entry *e = xmap_put_str(&b->reg_names, name, &found);
     if (found)
-        return old;
+        return false;
     e->val = r;
     r->name = name;
     r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
+    return true;
+}
+
+/*
+ * A register named as an earlier one, one of the two in an alternateGroup the other is not in:
+ * svdconv keeps both, each named NAME_G in its header when in a group G
+ * (SvdRegister::GetNameCalculated; SvdPeripheral::AddToMap finds no clash), so the model
+ * names the one in a group so too when that name is free (model_reg_group_in_name): the later
+ * one, else (the later in none) the earlier one, and the later takes NAME over. Returns the
+ * earlier register when the two cannot both be kept, else NULL.
+ */
+static const struct model_reg *rename_by_group(struct builder *b, struct model_reg *r,
+                                               struct model_reg *old)
+{
+    const char *g = model_block_alt_group(b->blk, r), *og = model_block_alt_group(b->blk, old);
+    if (g && (!og || strcmp(g, og) != 0))
+        return take_group_name(b, r, g) ? NULL : old;
+    if (g || !og || model_reg_group_in_name(old) || !take_group_name(b, old, og))
+        return old;
+    bool found; /* looked up again: adding NAME_G may have moved the entries */
+    xmap_put_str(&b->reg_names, r->name, &found)->val = r;
     return NULL;
 }
 
@@ -952,11 +965,9 @@ static void add_reg(struct builder *b, struct model_reg *r, size_t *cap)
 {
     bool found;
     struct regc_map_entry *e = xmap_put_str(&b->reg_names, r->name, &found);
-    const struct model_reg *old = found ? e->val : NULL;
+    const struct model_reg *old = found ? rename_by_group(b, r, e->val) : NULL;
     if (!found)
         e->val = r;
-    if (old)
-        old = rename_by_group(b, r, old);
     if (old) {
         diag_report(b->dg, DIAG_SVD_DUPLICATE, r->pos,
                     "peripheral '%s' has two registers named '%s': the later one is dropped",

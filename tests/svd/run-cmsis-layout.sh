@@ -6,7 +6,7 @@
 # does not compile), unions for alternate registers, cluster arrays padded to their
 # stride, headerStructName, derived peripherals sharing their base's type, bases,
 # _Pos/_Msk and named values, a "%s" cluster list as one type, registers of one name
-# in different alternateGroups, derived clusters (unmodified: the base's type),
+# in different alternateGroups (or the first in one, the later in none), derived clusters (unmodified: the base's type),
 # IRQn_Type with the Cortex-M4 exceptions; and the C99
 # form of the header's assert macro (a false one fails to compile).
 set -u
@@ -101,11 +101,19 @@ _Static_assert(LNK_PIPE_CFG_EN_Pos == 0 && LNK_PIPE_CFG_EN_Msk == 0x1u, "EN [0],
 #endif
 /* MODE in groups A and B, CFG alone and in group X: svdconv keeps all four, NAME_GROUP */
 AT(GRPS_Type, MODE_A, 0x0); AT(GRPS_Type, MODE_B, 0x0); AT(GRPS_Type, CFG, 0x4); AT(GRPS_Type, CFG_X, 0x4);
-_Static_assert(sizeof(GRPS_Type) == 8 && IS(&GRPS->MODE_B, volatile uint16_t *), "MODE_B: 16 bits");
+_Static_assert(sizeof(GRPS_Type) == 0xC && IS(&GRPS->MODE_B, volatile uint16_t *), "MODE_B: 16 bits");
 _Static_assert(IS(&GRPS->CFG_X, const volatile uint32_t *) && IS(&GRPS->CFG, volatile uint32_t *), "");
 _Static_assert(GRPS_MODE_A_SEL_Pos == 0 && GRPS_MODE_A_SEL_Msk == 0x3u, "MODE_A.SEL [1:0]");
 _Static_assert(GRPS_MODE_B_SEL_Pos == 2 && GRPS_MODE_B_SEL_Msk == 0xCu, "MODE_B.SEL [3:2]");
 _Static_assert(GRPS_CFG_X_V_Pos == 0 && GRPS_CFG_X_V_Msk == 0xFFu, "CFG_X.V [7:0]");
+/* CTL in group Y, then CTL in none: both kept, CTL_Y (read-only) and CTL (16 bits) at 8 */
+AT(GRPS_Type, CTL_Y, 0x8); AT(GRPS_Type, CTL, 0x8);
+_Static_assert(IS(&GRPS->CTL_Y, const volatile uint32_t *) && IS(&GRPS->CTL, volatile uint16_t *), "");
+_Static_assert(GRPS_CTL_Y_F_Pos == 0 && GRPS_CTL_Y_F_Msk == 0xFu, "CTL_Y.F [3:0]");
+_Static_assert(GRPS_CTL_G_Pos == 4 && GRPS_CTL_G_Msk == 0xF0u, "CTL.G [7:4]");
+#if defined(GRPS_CTL_F_Pos) || defined(GRPS_CTL_Y_G_Pos)
+#error "the CTL in group Y is CTL_Y, the other CTL"
+#endif
 /* DER: SH derives from CTL and changes nothing: CTL's type, no macros of its own; MOD adds
    EXTRA: a type of its own, whose SUB (an unmodified copy of CTL's) keeps DER_CTL_SUB_Type */
 AT(DER_Type, CTL, 0x0); AT(DER_Type, SH, 0x10); AT(DER_Type, MOD, 0x20);
@@ -157,6 +165,26 @@ if grep -q 'DER_SH_Type\|DER_MOD_SUB_Type' "$tmp/cmsis_cmsis-layout.h"; then
         "$(grep -m 2 'DER_SH_Type\|DER_MOD_SUB_Type' "$tmp/cmsis_cmsis-layout.h")"
 else
     tap_ok "an unmodified derived or copied cluster has no type of its own"
+fi
+
+# The two CTL of GRPS (the first in group Y, the later in none) are both in the model: the
+# C header (prefix LAY) and the JSON name them CTL_Y and CTL, both at 0x40050008 (offset 8).
+"$regc" tests/svd/cmsis-layout.svd -t c -o "$tmp/c.h" 2>"$tmp/err"
+"$regc" tests/svd/cmsis-layout.svd -t json -o "$tmp/model.json" 2>>"$tmp/err"
+if grep -q '^#define LAY_GRPS_CTL_Y_ADDR  *UINT64_C(0x40050008)$' "$tmp/c.h" &&
+    grep -q '^#define LAY_GRPS_CTL_ADDR  *UINT64_C(0x40050008)$' "$tmp/c.h" &&
+    python3 - "$tmp/model.json" <<'PY'
+import json, sys
+blocks = json.load(open(sys.argv[1]))["blocks"]
+regs = [r for b in blocks if b["name"] == "GRPS" for r in b["registers"]]
+sys.exit(0 if [(r["name"], r["address"]) for r in regs if r["name"].startswith("CTL")] ==
+         [("CTL_Y", "0x8"), ("CTL", "0x8")] else 1)
+PY
+then
+    tap_ok "GRPS: CTL in group Y and a later CTL in none, both in -t c and -t json"
+else
+    tap_fail "GRPS: CTL in group Y and a later CTL in none, both in -t c and -t json" \
+        "$(head -n 3 "$tmp/err")" "$(grep 'LAY_GRPS_CTL.*_ADDR' "$tmp/c.h")"
 fi
 
 # MODE_B and CFG_X keep their SVD names and groups through -t svd and -t regspec: the
