@@ -292,8 +292,13 @@ static bool read_dim(struct builder *b, const struct svd_node *n, struct dim *d,
         return false;
     }
     if (!has_s) {
-        diag_report(b->dg, DIAG_SVD_DIM, tpos(n, SVD_T_DIM),
+        /* a dim taken from its base (svd_derive.c's copy_dim): svdconv drops it so too (M239) */
+        bool taken = n->base && n->text[SVD_T_DIM] == n->base->text[SVD_T_DIM];
+        diag_report(b->dg, DIAG_SVD_DIM, taken ? n->pos : tpos(n, SVD_T_DIM),
                     "%s '%s' has a <dim> but no '%%s' in its name to put the index in", kind, name);
+        if (taken)
+            diag_note(b->dg, tpos(n, SVD_T_DIM), "the <dim> of its base '%s', which it takes",
+                      name_of(n->base));
         return false;
     }
     d->count = (unsigned)count;
