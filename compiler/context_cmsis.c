@@ -346,8 +346,11 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
     uint64_t base = k->parent ? k->parent->address : 0;
     const struct regc_map_entry *same =
         k->type_of ? regc_map_find(&c->cl_types, &k->type_of, sizeof(k->type_of)) : NULL;
-    if (same) { /* an unmodified copy: the type of what it copies, laid out before */
-        push_cluster(it, same->val, k->address - base, k->name, 0);
+    const struct cl_type *st = same ? same->val : NULL;
+    if (st && (k->count <= 1 || st->size == k->stride)) {
+        /* an unmodified copy: the type of what it copies, laid out before (an array of it
+         * when its elements are that type's size apart) */
+        push_cluster(it, st, k->address - base, k->name, k->count > 1 ? k->count : 0);
         return 1;
     }
     uint64_t stride = k->stride;

@@ -6,7 +6,8 @@
 # does not compile), unions for alternate registers, cluster arrays padded to their
 # stride, headerStructName, derived peripherals sharing their base's type, bases,
 # _Pos/_Msk and named values, a "%s" cluster list as one type, registers of one name
-# in different alternateGroups (or the first in one, the later in none), derived clusters (unmodified: the base's type),
+# in different alternateGroups (or the first in one, the later in none), derived clusters
+# (unmodified: the base's type; without a dim of their own: the base's dim),
 # IRQn_Type with the Cortex-M4 exceptions; and the C99
 # form of the header's assert macro (a false one fails to compile).
 set -u
@@ -121,7 +122,16 @@ _Static_assert(IS(&DER->SH, DER_CTL_Type *) && sizeof(DER_CTL_Type) == 0xC, "SH:
 _Static_assert(IS(&DER->MOD, DER_MOD_Type *) && sizeof(DER_MOD_Type) == 0xC, "MOD: its own");
 AT(DER_MOD_Type, CMD, 0x0); AT(DER_MOD_Type, EXTRA, 0x4); AT(DER_MOD_Type, SUB, 0x8);
 _Static_assert(IS(&DER->MOD.SUB, DER_CTL_SUB_Type *) && IS(&DER->SH.SUB, DER_CTL_SUB_Type *), "");
-_Static_assert(sizeof(DER_Type) == 0x2C, "DER: to the end of MOD");
+/* ARR[2] of DER_ARR_Type at 0x30; CPY, derived from it without a dim of its own, takes its dim
+   (SvdItem::CopyDim) and its type: CPY[2] of DER_ARR_Type at 0x40 */
+AT(DER_Type, ARR, 0x30); AT(DER_Type, CPY, 0x40); AT(DER_ARR_Type, VAL, 0x4);
+_Static_assert(sizeof(DER_ARR_Type) == 8 && sizeof(DER->ARR) == 0x10, "ARR[2], 8 apart");
+_Static_assert(IS(&DER->CPY[1], DER_ARR_Type *) && sizeof(DER->CPY) == 0x10, "CPY[2] of ARR's type");
+_Static_assert(DER_ARR_CFG_EN_Pos == 0 && DER_ARR_CFG_EN_Msk == 0x1u, "ARR's macros");
+#if defined(DER_CPY_CFG_EN_Pos)
+#error "CPY is an unmodified copy: no macros of its own"
+#endif
+_Static_assert(sizeof(DER_Type) == 0x50, "DER: to the end of CPY");
 _Static_assert(DER_CTL_CMD_GO_Msk == 0x1u && DER_CTL_SUB_V_X_Msk == 0xFu, "CTL's macros");
 _Static_assert(DER_MOD_CMD_GO_Msk == 0x1u && DER_MOD_EXTRA_E_Msk == 0xFFu, "MOD's macros");
 #if defined(DER_SH_CMD_GO_Pos) || defined(DER_SH_SUB_V_X_Pos) || defined(DER_MOD_SUB_V_X_Pos)
@@ -159,10 +169,10 @@ for f in facts facts2; do
     fi
 done
 
-# No type for an unmodified copy: DER_SH_Type and DER_MOD_SUB_Type are not written.
-if grep -q 'DER_SH_Type\|DER_MOD_SUB_Type' "$tmp/cmsis_cmsis-layout.h"; then
+# No type for an unmodified copy: DER_SH_Type, DER_MOD_SUB_Type and DER_CPY_Type are not written.
+if grep -q 'DER_SH_Type\|DER_MOD_SUB_Type\|DER_CPY_Type' "$tmp/cmsis_cmsis-layout.h"; then
     tap_fail "an unmodified derived or copied cluster has no type of its own" \
-        "$(grep -m 2 'DER_SH_Type\|DER_MOD_SUB_Type' "$tmp/cmsis_cmsis-layout.h")"
+        "$(grep -m 2 'DER_SH_Type\|DER_MOD_SUB_Type\|DER_CPY_Type' "$tmp/cmsis_cmsis-layout.h")"
 else
     tap_ok "an unmodified derived or copied cluster has no type of its own"
 fi
