@@ -1143,7 +1143,8 @@ static bool same_dim(const struct svd_node *n, const struct svd_node *k)
 }
 
 /*
- * c->type_of for cluster 'c' read from node 'n' without dim, or as one array (flat): the model
+ * c->type_of for cluster 'c' read from node 'n' (without dim, as one array, or an element of an
+ * array the reader expands; for the element, the base's first element): the model
  * cluster first read from the node it is an unmodified copy of (svdconv's
  * SvdCluster::GetHeaderTypeNameHierarchical takes the type of what an unmodified cluster was
  * copied from): 'n' itself for a copy (SvdItem::CopyChilds), its base for a derived cluster that
@@ -1216,7 +1217,7 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         const char *name = dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n);
         uint64_t addr = at->offset + offset + d.incr * i;
         struct model_cluster *c = new_cluster(b, n, name, addr, at);
-        if (!dim)
+        if (!dim || !at->copy) /* an element of a derived array may take its base's type */
             cluster_type_of(b, n, c, at->copy);
         struct place in = *at;
         in.offset = addr;

@@ -131,7 +131,20 @@ _Static_assert(DER_ARR_CFG_EN_Pos == 0 && DER_ARR_CFG_EN_Msk == 0x1u, "ARR's mac
 #if defined(DER_CPY_CFG_EN_Pos)
 #error "CPY is an unmodified copy: no macros of its own"
 #endif
-_Static_assert(sizeof(DER_Type) == 0x50, "DER: to the end of CPY");
+/* BLK[2] (expanded by the reader: it holds a cluster) of DER_BLK_Type at 0x50; DUP derived from it
+   takes its dim and type: DUP[2] at 0x70. L%s: LA, LB of DER_L_Type; M%s from it: MA, MB */
+AT(DER_Type, BLK, 0x50); AT(DER_Type, DUP, 0x70); AT(DER_BLK_Type, IN, 0x8);
+_Static_assert(sizeof(DER_BLK_Type) == 0x10 && sizeof(DER->DUP) == 0x20, "BLK, DUP: 2 x 0x10");
+_Static_assert(IS(&DER->DUP[1], DER_BLK_Type *) && IS(&DER->DUP[0].IN, DER_BLK_IN_Type *), "");
+_Static_assert(DER_BLK_R_A_Pos == 0 && DER_BLK_IN_X_Q_Msk == 0x3u, "BLK's macros");
+AT(DER_Type, LA, 0x90); AT(DER_Type, LB, 0x98); AT(DER_Type, MA, 0xA0); AT(DER_Type, MB, 0xA8);
+_Static_assert(IS(&DER->MB, DER_L_Type *) && sizeof(DER_L_Type) == 8, "MA, MB of L's type");
+_Static_assert(DER_L_V_Z_Pos == 0 && DER_L_V_Z_Msk == 0x7u, "L's macros");
+#if defined(DER_DUP_R_A_Pos) || defined(DER_DUP_IN_X_Q_Pos) || defined(DER_M_V_Z_Pos) || \
+    defined(DER_MA_V_Z_Pos)
+#error "DUP and M are unmodified copies: no macros of their own"
+#endif
+_Static_assert(sizeof(DER_Type) == 0xB0, "DER: to the end of MB");
 _Static_assert(DER_CTL_CMD_GO_Msk == 0x1u && DER_CTL_SUB_V_X_Msk == 0xFu, "CTL's macros");
 _Static_assert(DER_MOD_CMD_GO_Msk == 0x1u && DER_MOD_EXTRA_E_Msk == 0xFFu, "MOD's macros");
 #if defined(DER_SH_CMD_GO_Pos) || defined(DER_SH_SUB_V_X_Pos) || defined(DER_MOD_SUB_V_X_Pos)
@@ -169,10 +182,12 @@ for f in facts facts2; do
     fi
 done
 
-# No type for an unmodified copy: DER_SH_Type, DER_MOD_SUB_Type and DER_CPY_Type are not written.
-if grep -q 'DER_SH_Type\|DER_MOD_SUB_Type\|DER_CPY_Type' "$tmp/cmsis_cmsis-layout.h"; then
+# No type for an unmodified copy: DER_SH_Type, DER_MOD_SUB_Type, DER_CPY_Type, DER_DUP_Type,
+# DER_DUP_IN_Type and DER_M_Type are not written.
+copies='DER_SH_Type\|DER_MOD_SUB_Type\|DER_CPY_Type\|DER_DUP_Type\|DER_DUP_IN_Type\|DER_M_Type'
+if grep -q "$copies" "$tmp/cmsis_cmsis-layout.h"; then
     tap_fail "an unmodified derived or copied cluster has no type of its own" \
-        "$(grep -m 2 'DER_SH_Type\|DER_MOD_SUB_Type\|DER_CPY_Type' "$tmp/cmsis_cmsis-layout.h")"
+        "$(grep -m 2 "$copies" "$tmp/cmsis_cmsis-layout.h")"
 else
     tap_ok "an unmodified derived or copied cluster has no type of its own"
 fi
