@@ -1129,36 +1129,22 @@ static bool cluster_modified(const struct svd_node *n)
            strcmp(name_of(n), "%s") == 0;
 }
 
-static bool same_text(const char *x, const char *y)
-{
-    return x == y || (x && y && strcmp(x, y) == 0);
-}
-
-/* Does 'n' have the dim of its base 'k' (none, or taken from it: svd_derive.c's copy_dim)? */
-static bool same_dim(const struct svd_node *n, const struct svd_node *k)
-{
-    return same_text(n->text[SVD_T_DIM], k->text[SVD_T_DIM]) &&
-           same_text(n->text[SVD_T_DIM_INCR], k->text[SVD_T_DIM_INCR]) &&
-           same_text(n->text[SVD_T_DIM_INDEX], k->text[SVD_T_DIM_INDEX]);
-}
-
 /*
  * c->type_of for cluster 'c' read from node 'n' (without dim, as one array, or an element of an
  * array the reader expands; for the element, the base's first element): the model
  * cluster first read from the node it is an unmodified copy of (svdconv's
  * SvdCluster::GetHeaderTypeNameHierarchical takes the type of what an unmodified cluster was
  * copied from): 'n' itself for a copy (SvdItem::CopyChilds), its base for a derived cluster that
- * changes nothing (SvdDerivedFrom::DeriveItem), when that base has the same dim (none, or the
- * one the derived cluster took from it) and was read before.
+ * changes nothing (SvdDerivedFrom::DeriveItem; its dim, taken or its own, does not count), when
+ * that base was read before. context_cmsis.c lays it out so when the elements fit the type.
  */
 static void cluster_type_of(struct builder *b, const struct svd_node *n, struct model_cluster *c,
                             bool copy)
 {
-    const struct svd_node *from =
-        copy ? n
-        : n->base && n->base->kind == SVD_CLUSTER && same_dim(n, n->base) && !cluster_modified(n)
-            ? n->base
-            : NULL;
+    const struct svd_node *from = copy ? n
+                                  : n->base && n->base->kind == SVD_CLUSTER && !cluster_modified(n)
+                                      ? n->base
+                                      : NULL;
     const struct regc_map_entry *e = from ? regc_map_find(&b->cl_nodes, &from, sizeof(from)) : NULL;
     if (e) {
         const struct model_cluster *t = e->val;

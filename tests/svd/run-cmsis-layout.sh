@@ -144,7 +144,13 @@ _Static_assert(DER_L_V_Z_Pos == 0 && DER_L_V_Z_Msk == 0x7u, "L's macros");
     defined(DER_MA_V_Z_Pos)
 #error "DUP and M are unmodified copies: no macros of their own"
 #endif
-_Static_assert(sizeof(DER_Type) == 0xB0, "DER: to the end of MB");
+/* TRI: ARR's type with a dim of its own, TRI[3] at 0xB0 */
+AT(DER_Type, TRI, 0xB0);
+_Static_assert(IS(&DER->TRI[2], DER_ARR_Type *) && sizeof(DER->TRI) == 0x18, "TRI[3] of ARR's type");
+#if defined(DER_TRI_CFG_EN_Pos)
+#error "TRI is an unmodified copy: no macros of its own"
+#endif
+_Static_assert(sizeof(DER_Type) == 0xC8, "DER: to the end of TRI");
 _Static_assert(DER_CTL_CMD_GO_Msk == 0x1u && DER_CTL_SUB_V_X_Msk == 0xFu, "CTL's macros");
 _Static_assert(DER_MOD_CMD_GO_Msk == 0x1u && DER_MOD_EXTRA_E_Msk == 0xFFu, "MOD's macros");
 #if defined(DER_SH_CMD_GO_Pos) || defined(DER_SH_SUB_V_X_Pos) || defined(DER_MOD_SUB_V_X_Pos)
@@ -183,8 +189,9 @@ for f in facts facts2; do
 done
 
 # No type for an unmodified copy: DER_SH_Type, DER_MOD_SUB_Type, DER_CPY_Type, DER_DUP_Type,
-# DER_DUP_IN_Type and DER_M_Type are not written.
+# DER_DUP_IN_Type, DER_M_Type and DER_TRI_Type are not written.
 copies='DER_SH_Type\|DER_MOD_SUB_Type\|DER_CPY_Type\|DER_DUP_Type\|DER_DUP_IN_Type\|DER_M_Type'
+copies="$copies\\|DER_TRI_Type"
 if grep -q "$copies" "$tmp/cmsis_cmsis-layout.h"; then
     tap_fail "an unmodified derived or copied cluster has no type of its own" \
         "$(grep -m 2 "$copies" "$tmp/cmsis_cmsis-layout.h")"
