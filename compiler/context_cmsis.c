@@ -330,6 +330,35 @@ static void push_cluster(struct items *it, const struct cl_type *t, uint64_t off
                            .dim = count});
 }
 
+/* Do 'n' clusters from 'k' (an array of k->count, a run of n elements 'stride' apart the reader
+ * expanded, or a list: 'stride' 0) lay out as members of type 't', elements t's size apart? */
+static bool copy_fits(const struct cl_type *t, const struct model_cluster *k, size_t n,
+                      uint64_t stride)
+{
+    if (k->count > 1)
+        return t->size == k->stride;
+    return n == 1 || stride == 0 || t->size == stride;
+}
+
+/* The members of 'n' unmodified copies from kids->cls[i] of type 't', laid out before: one array
+ * for an array, one member per element for a "NAME%s" list. */
+static void copy_items(struct cmsis *c, struct items *it, const struct cl_type *t,
+                       const struct model_block *b, const struct block_kids *kids, size_t i,
+                       size_t n, bool list)
+{
+    const struct model_cluster *k = b->clusters[kids->cls[i]];
+    uint64_t base = k->parent ? k->parent->address : 0;
+    if (k->count > 1 || (n > 1 && !list)) {
+        push_cluster(it, t, k->address - base, k->count > 1 ? k->name : cluster_array_name(c->a, k),
+                     k->count > 1 ? k->count : (unsigned)n);
+        return;
+    }
+    for (size_t el = 0; el < n; el++) {
+        const struct model_cluster *ek = b->clusters[kids->cls[i + el]];
+        push_cluster(it, t, ek->address - base, ek->name, 0);
+    }
+}
+
 /*
  * The member of the cluster kids->cls[i] (or of the expanded array from it), or the members of
  * the "NAME%s" list from it: how many clusters it takes. A list is one type, named as the list
@@ -346,15 +375,15 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
     uint64_t base = k->parent ? k->parent->address : 0;
     const struct regc_map_entry *same =
         k->type_of ? regc_map_find(&c->cl_types, &k->type_of, sizeof(k->type_of)) : NULL;
-    if (same) { /* an unmodified copy: the type of what it copies, laid out before */
-        push_cluster(it, same->val, k->address - base, k->name, 0);
-        return 1;
-    }
     uint64_t stride = k->stride;
     unsigned count = k->count > 1 ? k->count : 0;
     const char *name = k->name;
     bool list = in_list(k);
     size_t n = cluster_array_run(&c->places, kids, i, list, qualifier_sig, NULL, &stride);
+    if (same && copy_fits(same->val, k, n, list ? 0 : stride)) {
+        copy_items(c, it, same->val, b, kids, i, n, list);
+        return n;
+    }
     if (n > 1 || list) {
         name = cluster_array_name(c->a, k);
         count = list ? 0 : (unsigned)n;

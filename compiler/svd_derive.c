@@ -3,8 +3,9 @@
  *
  * A derived object is a copy of its base with its own elements on top, as
  * the SVD specification says: every simple element it does not give comes
- * from the base (not its name, its array, its alternates or, for a
- * peripheral, its interrupts), and its registers, clusters and fields are
+ * from the base (not its name, its alternates or, for a peripheral, its
+ * interrupts; its array only when it writes no dim element of its own,
+ * as svdconv's SvdItem::CopyDim does), and its registers, clusters and fields are
  * the base's with its own replacing those of the same name and adding the
  * rest; enumerated values and address blocks it gives replace the base's.
  * The base may come later in the file, be derived itself (chains), be
@@ -112,6 +113,7 @@ static struct svd_node *find_base(struct svd_reader *rd, struct svd_node *d)
  * Simple elements a copy does not take from its base. headerStructName is one: svdconv's
  * SvdPeripheral::CopyItem and SvdCluster::CopyItem leave it out (a derived peripheral that
  * names no type of its own uses its base's type through derivedFrom, not through the name).
+ * The dim elements are taken all or none (copy_dim).
  */
 static bool own_only(enum svd_text t)
 {
@@ -160,8 +162,31 @@ static void take_kids(struct svd_reader *rd, struct svd_node *d, const struct sv
         arena_push(rd->a, (void ***)&d->kids, &d->nkids, &d->cap, own[j]);
 }
 
+static bool has_dim(const struct svd_node *n)
+{
+    return n->text[SVD_T_DIM] || n->text[SVD_T_DIM_INCR] || n->text[SVD_T_DIM_INDEX] ||
+           n->text[SVD_T_DIM_NAME];
+}
+
+/*
+ * svdconv's SvdItem::CopyDim: a derived object that writes no dim element takes its base's dim,
+ * dimIncrement and dimIndex (not dimName: SvdDerivedFrom::DeriveItem clears it); one that
+ * writes any has only its own (SvdDimension::Construct drops what was copied).
+ */
+static void copy_dim(struct svd_node *d, const struct svd_node *b)
+{
+    static const enum svd_text dim[] = {SVD_T_DIM, SVD_T_DIM_INCR, SVD_T_DIM_INDEX};
+    if (has_dim(d))
+        return;
+    for (size_t i = 0; i < sizeof(dim) / sizeof(dim[0]); i++) {
+        d->text[dim[i]] = b->text[dim[i]];
+        d->tpos[dim[i]] = b->tpos[dim[i]];
+    }
+}
+
 static void merge(struct svd_reader *rd, struct svd_node *d, const struct svd_node *b)
 {
+    copy_dim(d, b);
     for (int t = 0; t < SVD_T__COUNT; t++) {
         if (!d->text[t] && b->text[t] && !own_only((enum svd_text)t)) {
             d->text[t] = b->text[t];

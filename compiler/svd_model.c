@@ -294,8 +294,13 @@ static bool read_dim(struct builder *b, const struct svd_node *n, struct dim *d,
         return false;
     }
     if (!has_s) {
-        diag_report(b->dg, DIAG_SVD_DIM, tpos(n, SVD_T_DIM),
+        /* a dim taken from its base (svd_derive.c's copy_dim): svdconv drops it so too (M239) */
+        bool taken = n->base && n->text[SVD_T_DIM] == n->base->text[SVD_T_DIM];
+        diag_report(b->dg, DIAG_SVD_DIM, taken ? n->pos : tpos(n, SVD_T_DIM),
                     "%s '%s' has a <dim> but no '%%s' in its name to put the index in", kind, name);
+        if (taken)
+            diag_note(b->dg, tpos(n, SVD_T_DIM), "the <dim> of its base '%s', which it takes",
+                      name_of(n->base));
         return false;
     }
     d->count = (unsigned)count;
@@ -924,25 +929,38 @@ static bool may_make(struct builder *b, struct srcpos pos)
     return false;
 }
 
-/*
- * A register named as an earlier one, in another alternateGroup G: svdconv keeps both, the later
- * named NAME_G in its header (SvdRegister::GetNameCalculated), so the model names it so too when
- * that name is free (model_reg_group_in_name). Returns the earlier register, else NULL.
- */
-static const struct model_reg *rename_by_group(struct builder *b, struct model_reg *r,
-                                               const struct model_reg *old)
+/* Renames r to NAME_G (its alternateGroup G) when that name is free; false when taken. */
+static bool take_group_name(struct builder *b, struct model_reg *r, const char *g)
 {
-    const char *g = model_block_alt_group(b->blk, r), *og = model_block_alt_group(b->blk, old);
-    if (!g || (og && strcmp(g, og) == 0))
-        return old;
     bool found;
     const char *name = arena_printf(b->a, "%s_%s", r->name, g);
     struct regc_map_entry *e = xmap_put_str(&b->reg_names, name, &found);
     if (found)
-        return old;
+        return false;
     e->val = r;
     r->name = name;
     r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
+    return true;
+}
+
+/*
+ * A register named as an earlier one, one of the two in an alternateGroup the other is not in:
+ * svdconv keeps both, each named NAME_G in its header when in a group G
+ * (SvdRegister::GetNameCalculated; SvdPeripheral::AddToMap finds no clash), so the model
+ * names the one in a group so too when that name is free (model_reg_group_in_name): the later
+ * one, else (the later in none) the earlier one, and the later takes NAME over. Returns the
+ * earlier register when the two cannot both be kept, else NULL.
+ */
+static const struct model_reg *rename_by_group(struct builder *b, struct model_reg *r,
+                                               struct model_reg *old)
+{
+    const char *g = model_block_alt_group(b->blk, r), *og = model_block_alt_group(b->blk, old);
+    if (g && (!og || strcmp(g, og) != 0))
+        return take_group_name(b, r, g) ? NULL : old;
+    if (g || !og || model_reg_group_in_name(old) || !take_group_name(b, old, og))
+        return old;
+    bool found; /* looked up again: adding NAME_G may have moved the entries */
+    xmap_put_str(&b->reg_names, r->name, &found)->val = r;
     return NULL;
 }
 
@@ -950,11 +968,9 @@ static void add_reg(struct builder *b, struct model_reg *r, size_t *cap)
 {
     bool found;
     struct regc_map_entry *e = xmap_put_str(&b->reg_names, r->name, &found);
-    const struct model_reg *old = found ? e->val : NULL;
+    const struct model_reg *old = found ? rename_by_group(b, r, e->val) : NULL;
     if (!found)
         e->val = r;
-    if (old)
-        old = rename_by_group(b, r, old);
     if (old) {
         diag_report(b->dg, DIAG_SVD_DUPLICATE, r->pos,
                     "peripheral '%s' has two registers named '%s': the later one is dropped",
@@ -1113,18 +1129,19 @@ static bool cluster_modified(const struct svd_node *n)
 }
 
 /*
- * c->type_of for cluster 'c' read from node 'n' without dim: the model cluster first read from
- * the node it is an unmodified copy of (svdconv's SvdCluster::GetHeaderTypeNameHierarchical takes
- * the type of what an unmodified cluster was copied from): 'n' itself for a copy (SvdItem::
- * CopyChilds), its base for a derived cluster that changes nothing (SvdDerivedFrom::DeriveItem),
- * when that base has no dim either and was read before.
+ * c->type_of for cluster 'c' read from node 'n' (without dim, as one array, or an element of an
+ * array the reader expands; for the element, the base's first element): the model
+ * cluster first read from the node it is an unmodified copy of (svdconv's
+ * SvdCluster::GetHeaderTypeNameHierarchical takes the type of what an unmodified cluster was
+ * copied from): 'n' itself for a copy (SvdItem::CopyChilds), its base for a derived cluster that
+ * changes nothing (SvdDerivedFrom::DeriveItem; its dim, taken or its own, does not count), when
+ * that base was read before. context_cmsis.c lays it out so when the elements fit the type.
  */
 static void cluster_type_of(struct builder *b, const struct svd_node *n, struct model_cluster *c,
                             bool copy)
 {
-    const struct svd_node *from = copy                                    ? n
-                                  : n->base && n->base->kind == SVD_CLUSTER &&
-                                          !n->base->text[SVD_T_DIM] && !cluster_modified(n)
+    const struct svd_node *from = copy ? n
+                                  : n->base && n->base->kind == SVD_CLUSTER && !cluster_modified(n)
                                       ? n->base
                                       : NULL;
     const struct regc_map_entry *e = from ? regc_map_find(&b->cl_nodes, &from, sizeof(from)) : NULL;
@@ -1165,6 +1182,8 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         struct model_cluster *c = new_cluster(b, n, name, at->offset + offset, at);
         c->count = d.count;
         c->stride = d.incr;
+        if (!at->copy) /* a derived array may take its base's type; copies are left as they were */
+            cluster_type_of(b, n, c, false);
         struct place in = {at->offset + offset,
                            arena_printf(b->a, "%s%s_", at->prefix, c->name),
                            c,
@@ -1183,7 +1202,7 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         const char *name = dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n);
         uint64_t addr = at->offset + offset + d.incr * i;
         struct model_cluster *c = new_cluster(b, n, name, addr, at);
-        if (!dim)
+        if (!dim || !at->copy) /* an element of a derived array may take its base's type */
             cluster_type_of(b, n, c, at->copy);
         struct place in = *at;
         in.offset = addr;

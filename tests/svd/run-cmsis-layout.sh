@@ -6,7 +6,8 @@
 # does not compile), unions for alternate registers, cluster arrays padded to their
 # stride, headerStructName, derived peripherals sharing their base's type, bases,
 # _Pos/_Msk and named values, a "%s" cluster list as one type, registers of one name
-# in different alternateGroups, derived clusters (unmodified: the base's type),
+# in different alternateGroups (or the first in one, the later in none), derived clusters
+# (unmodified: the base's type; without a dim of their own: the base's dim),
 # IRQn_Type with the Cortex-M4 exceptions; and the C99
 # form of the header's assert macro (a false one fails to compile).
 set -u
@@ -101,11 +102,19 @@ _Static_assert(LNK_PIPE_CFG_EN_Pos == 0 && LNK_PIPE_CFG_EN_Msk == 0x1u, "EN [0],
 #endif
 /* MODE in groups A and B, CFG alone and in group X: svdconv keeps all four, NAME_GROUP */
 AT(GRPS_Type, MODE_A, 0x0); AT(GRPS_Type, MODE_B, 0x0); AT(GRPS_Type, CFG, 0x4); AT(GRPS_Type, CFG_X, 0x4);
-_Static_assert(sizeof(GRPS_Type) == 8 && IS(&GRPS->MODE_B, volatile uint16_t *), "MODE_B: 16 bits");
+_Static_assert(sizeof(GRPS_Type) == 0xC && IS(&GRPS->MODE_B, volatile uint16_t *), "MODE_B: 16 bits");
 _Static_assert(IS(&GRPS->CFG_X, const volatile uint32_t *) && IS(&GRPS->CFG, volatile uint32_t *), "");
 _Static_assert(GRPS_MODE_A_SEL_Pos == 0 && GRPS_MODE_A_SEL_Msk == 0x3u, "MODE_A.SEL [1:0]");
 _Static_assert(GRPS_MODE_B_SEL_Pos == 2 && GRPS_MODE_B_SEL_Msk == 0xCu, "MODE_B.SEL [3:2]");
 _Static_assert(GRPS_CFG_X_V_Pos == 0 && GRPS_CFG_X_V_Msk == 0xFFu, "CFG_X.V [7:0]");
+/* CTL in group Y, then CTL in none: both kept, CTL_Y (read-only) and CTL (16 bits) at 8 */
+AT(GRPS_Type, CTL_Y, 0x8); AT(GRPS_Type, CTL, 0x8);
+_Static_assert(IS(&GRPS->CTL_Y, const volatile uint32_t *) && IS(&GRPS->CTL, volatile uint16_t *), "");
+_Static_assert(GRPS_CTL_Y_F_Pos == 0 && GRPS_CTL_Y_F_Msk == 0xFu, "CTL_Y.F [3:0]");
+_Static_assert(GRPS_CTL_G_Pos == 4 && GRPS_CTL_G_Msk == 0xF0u, "CTL.G [7:4]");
+#if defined(GRPS_CTL_F_Pos) || defined(GRPS_CTL_Y_G_Pos)
+#error "the CTL in group Y is CTL_Y, the other CTL"
+#endif
 /* DER: SH derives from CTL and changes nothing: CTL's type, no macros of its own; MOD adds
    EXTRA: a type of its own, whose SUB (an unmodified copy of CTL's) keeps DER_CTL_SUB_Type */
 AT(DER_Type, CTL, 0x0); AT(DER_Type, SH, 0x10); AT(DER_Type, MOD, 0x20);
@@ -113,7 +122,35 @@ _Static_assert(IS(&DER->SH, DER_CTL_Type *) && sizeof(DER_CTL_Type) == 0xC, "SH:
 _Static_assert(IS(&DER->MOD, DER_MOD_Type *) && sizeof(DER_MOD_Type) == 0xC, "MOD: its own");
 AT(DER_MOD_Type, CMD, 0x0); AT(DER_MOD_Type, EXTRA, 0x4); AT(DER_MOD_Type, SUB, 0x8);
 _Static_assert(IS(&DER->MOD.SUB, DER_CTL_SUB_Type *) && IS(&DER->SH.SUB, DER_CTL_SUB_Type *), "");
-_Static_assert(sizeof(DER_Type) == 0x2C, "DER: to the end of MOD");
+/* ARR[2] of DER_ARR_Type at 0x30; CPY, derived from it without a dim of its own, takes its dim
+   (SvdItem::CopyDim) and its type: CPY[2] of DER_ARR_Type at 0x40 */
+AT(DER_Type, ARR, 0x30); AT(DER_Type, CPY, 0x40); AT(DER_ARR_Type, VAL, 0x4);
+_Static_assert(sizeof(DER_ARR_Type) == 8 && sizeof(DER->ARR) == 0x10, "ARR[2], 8 apart");
+_Static_assert(IS(&DER->CPY[1], DER_ARR_Type *) && sizeof(DER->CPY) == 0x10, "CPY[2] of ARR's type");
+_Static_assert(DER_ARR_CFG_EN_Pos == 0 && DER_ARR_CFG_EN_Msk == 0x1u, "ARR's macros");
+#if defined(DER_CPY_CFG_EN_Pos)
+#error "CPY is an unmodified copy: no macros of its own"
+#endif
+/* BLK[2] (expanded by the reader: it holds a cluster) of DER_BLK_Type at 0x50; DUP derived from it
+   takes its dim and type: DUP[2] at 0x70. L%s: LA, LB of DER_L_Type; M%s from it: MA, MB */
+AT(DER_Type, BLK, 0x50); AT(DER_Type, DUP, 0x70); AT(DER_BLK_Type, IN, 0x8);
+_Static_assert(sizeof(DER_BLK_Type) == 0x10 && sizeof(DER->DUP) == 0x20, "BLK, DUP: 2 x 0x10");
+_Static_assert(IS(&DER->DUP[1], DER_BLK_Type *) && IS(&DER->DUP[0].IN, DER_BLK_IN_Type *), "");
+_Static_assert(DER_BLK_R_A_Pos == 0 && DER_BLK_IN_X_Q_Msk == 0x3u, "BLK's macros");
+AT(DER_Type, LA, 0x90); AT(DER_Type, LB, 0x98); AT(DER_Type, MA, 0xA0); AT(DER_Type, MB, 0xA8);
+_Static_assert(IS(&DER->MB, DER_L_Type *) && sizeof(DER_L_Type) == 8, "MA, MB of L's type");
+_Static_assert(DER_L_V_Z_Pos == 0 && DER_L_V_Z_Msk == 0x7u, "L's macros");
+#if defined(DER_DUP_R_A_Pos) || defined(DER_DUP_IN_X_Q_Pos) || defined(DER_M_V_Z_Pos) || \
+    defined(DER_MA_V_Z_Pos)
+#error "DUP and M are unmodified copies: no macros of their own"
+#endif
+/* TRI: ARR's type with a dim of its own, TRI[3] at 0xB0 */
+AT(DER_Type, TRI, 0xB0);
+_Static_assert(IS(&DER->TRI[2], DER_ARR_Type *) && sizeof(DER->TRI) == 0x18, "TRI[3] of ARR's type");
+#if defined(DER_TRI_CFG_EN_Pos)
+#error "TRI is an unmodified copy: no macros of its own"
+#endif
+_Static_assert(sizeof(DER_Type) == 0xC8, "DER: to the end of TRI");
 _Static_assert(DER_CTL_CMD_GO_Msk == 0x1u && DER_CTL_SUB_V_X_Msk == 0xFu, "CTL's macros");
 _Static_assert(DER_MOD_CMD_GO_Msk == 0x1u && DER_MOD_EXTRA_E_Msk == 0xFFu, "MOD's macros");
 #if defined(DER_SH_CMD_GO_Pos) || defined(DER_SH_SUB_V_X_Pos) || defined(DER_MOD_SUB_V_X_Pos)
@@ -151,12 +188,35 @@ for f in facts facts2; do
     fi
 done
 
-# No type for an unmodified copy: DER_SH_Type and DER_MOD_SUB_Type are not written.
-if grep -q 'DER_SH_Type\|DER_MOD_SUB_Type' "$tmp/cmsis_cmsis-layout.h"; then
+# No type for an unmodified copy: DER_SH_Type, DER_MOD_SUB_Type, DER_CPY_Type, DER_DUP_Type,
+# DER_DUP_IN_Type, DER_M_Type and DER_TRI_Type are not written.
+copies='DER_SH_Type\|DER_MOD_SUB_Type\|DER_CPY_Type\|DER_DUP_Type\|DER_DUP_IN_Type\|DER_M_Type'
+copies="$copies\\|DER_TRI_Type"
+if grep -q "$copies" "$tmp/cmsis_cmsis-layout.h"; then
     tap_fail "an unmodified derived or copied cluster has no type of its own" \
-        "$(grep -m 2 'DER_SH_Type\|DER_MOD_SUB_Type' "$tmp/cmsis_cmsis-layout.h")"
+        "$(grep -m 2 "$copies" "$tmp/cmsis_cmsis-layout.h")"
 else
     tap_ok "an unmodified derived or copied cluster has no type of its own"
+fi
+
+# The two CTL of GRPS (the first in group Y, the later in none) are both in the model: the
+# C header (prefix LAY) and the JSON name them CTL_Y and CTL, both at 0x40050008 (offset 8).
+"$regc" tests/svd/cmsis-layout.svd -t c -o "$tmp/c.h" 2>"$tmp/err"
+"$regc" tests/svd/cmsis-layout.svd -t json -o "$tmp/model.json" 2>>"$tmp/err"
+if grep -q '^#define LAY_GRPS_CTL_Y_ADDR  *UINT64_C(0x40050008)$' "$tmp/c.h" &&
+    grep -q '^#define LAY_GRPS_CTL_ADDR  *UINT64_C(0x40050008)$' "$tmp/c.h" &&
+    python3 - "$tmp/model.json" <<'PY'
+import json, sys
+blocks = json.load(open(sys.argv[1]))["blocks"]
+regs = [r for b in blocks if b["name"] == "GRPS" for r in b["registers"]]
+sys.exit(0 if [(r["name"], r["address"]) for r in regs if r["name"].startswith("CTL")] ==
+         [("CTL_Y", "0x8"), ("CTL", "0x8")] else 1)
+PY
+then
+    tap_ok "GRPS: CTL in group Y and a later CTL in none, both in -t c and -t json"
+else
+    tap_fail "GRPS: CTL in group Y and a later CTL in none, both in -t c and -t json" \
+        "$(head -n 3 "$tmp/err")" "$(grep 'LAY_GRPS_CTL.*_ADDR' "$tmp/c.h")"
 fi
 
 # MODE_B and CFG_X keep their SVD names and groups through -t svd and -t regspec: the

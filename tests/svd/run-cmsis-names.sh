@@ -7,7 +7,8 @@
 # they change something (addressBlock, headerStructName, prependToName); cluster types
 # and _Pos/_Msk names with the clusters' headerStructNames (one equal to the cluster's
 # hierarchical name dropped); prependToName/appendToName on members only; groupName on
-# nothing; alternateGroup after the register's name; dimIndex names; "%s" cluster
+# nothing; alternateGroup after the register's name (two registers of one name, the first in
+# a group and the later in none: both kept); dimIndex names; "%s" cluster
 # lists as one type and one set of macros. A header is
 # compiled with the facts as static asserts, and a name that must not exist as #error.
 set -u
@@ -61,6 +62,13 @@ _Static_assert(offsetof(ACME_BT_Type, PWM_CR_PWM) == 0 && offsetof(ACME_BT_Type,
 _Static_assert(IS(&ACME_BT->PWM_CR_PWM, volatile uint16_t *), "16 bits");
 _Static_assert(BT_PWM_CR_PWM_CKS_Pos == 4 && BT_PWM_CR_PWM_CKS_Msk == 0x70u, "CKS [6:4]");
 _Static_assert(BT_PPG_CR_PPG_MD_Pos == 1 && BT_PPG_CR_PPG_MD_Msk == 0x6u, "MD [2:1]");
+/* ST in group PPG, then ST in none: both kept, ST_PPG and ST */
+_Static_assert(offsetof(ACME_BT_Type, ST_PPG) == 0x8 && offsetof(ACME_BT_Type, ST) == 0xC, "ST_PPG, ST");
+_Static_assert(BT_ST_PPG_OV_Pos == 0 && BT_ST_PPG_OV_Msk == 0x1u, "ST_PPG.OV [0]");
+_Static_assert(BT_ST_UF_Pos == 1 && BT_ST_UF_Msk == 0x2u, "ST.UF [1]");
+#if defined(BT_ST_OV_Pos) || defined(BT_ST_PPG_UF_Pos)
+#error "the ST in group PPG is ST_PPG, the other ST"
+#endif
 /* dimIndex: a %s list expanded with the names, a [%s] array one member and one set of macros */
 _Static_assert(offsetof(ACME_BT_Type, CHA_CTL) == 0x10 && offsetof(ACME_BT_Type, CHB_CTL) == 0x14, "");
 _Static_assert(BT_CHA_CTL_EN_Pos == 0 && BT_CHB_CTL_EN_Msk == 0x1u, "CHA, CHB");
@@ -100,10 +108,10 @@ fi
 grep -E '_(Pos|Msk) ' "$tmp/cmsis_names.h" >"$tmp/vendor.h"
 "$regc" tests/svd/cmsis-names.svd --against "$tmp/vendor.h" >"$tmp/out" 2>"$tmp/err"
 st=$?
-# 19 pairs: TIM (4), TIM2, TIMX, PORT (3), PORT_IO (3), BT (5: PWM_CR_PWM, PPG_CR_PPG, CHA, CHB,
-# DATA), LST (2: QUEUE_CFG_EN, P_V_X, each element's register under the list's name)
+# 21 pairs: TIM (4), TIM2, TIMX, PORT (3), PORT_IO (3), BT (7: PWM_CR_PWM, PPG_CR_PPG, ST_PPG, ST,
+# CHA, CHB, DATA), LST (2: QUEUE_CFG_EN, P_V_X, each element's register under the list's name)
 if [ "$st" -eq 0 ] && [ ! -s "$tmp/out" ] &&
-    [ "$(cat "$tmp/err")" = "regc: 19 _Pos/_Msk pairs defined by both, 0 disagree" ]; then
+    [ "$(cat "$tmp/err")" = "regc: 21 _Pos/_Msk pairs defined by both, 0 disagree" ]; then
     tap_ok "--against: svdconv's names agree ($(cat "$tmp/err"))"
 else
     tap_fail "--against: svdconv's names agree (exit $st)" "$(cat "$tmp/out" "$tmp/err")"
