@@ -452,14 +452,26 @@ static uint64_t reg_addr(const struct model_reg *r, const struct place *at, unsi
     return model_reg_address(r, at->inst, index) - at->base;
 }
 
-/* A register array, or a list as written; a register of a cluster array takes the cluster's. */
+/* Is 'c' or a cluster holding it an array? */
+static bool in_cluster_array(const struct model_cluster *c)
+{
+    for (; c; c = c->parent)
+        if (c->count > 1)
+            return true;
+    return false;
+}
+
+/*
+ * A register array, or a list as written; a register of a cluster array, or of a cluster
+ * inside one, takes the array's (its own <dim> would repeat it in each element).
+ */
 static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t *i,
                            const struct place *at)
 {
     const struct model_reg *r = b->regs[*i];
     const char *name = local_name(r);
     struct dt *dim = dt_null();
-    bool by_cluster = model_reg_ext(r)->cluster && model_reg_ext(r)->cluster->count > 1;
+    bool by_cluster = in_cluster_array(model_reg_ext(r)->cluster);
     if (r->is_array && !by_cluster && !r->addrs) {
         const char *index = NULL;
         if (model_reg_ext(r)->index_names)
@@ -889,16 +901,21 @@ struct dt *context_svd(struct arena *a, const struct model_spec *s)
             struct dt *regs = registers_list(a, b, &at);
             dt_push(a, periphs, peripheral(a, b, NULL, b->name, dt_null(), regs, true, at.base));
         }
+        bool first_list = false; /* the block's first peripheral is written as a <dim> list */
         for (size_t k = 0; k < b->ninstances; k++) {
             const struct model_instance *in = b->instances[k];
             struct place at = place_of(b, in);
-            struct dt *regs = k == 0 || own ? registers_list(a, b, &at) : dt_list(a);
             const char *index = NULL;
             uint64_t incr = 0;
             size_t n = own ? 0 : inst_run(a, b, k, &index, &incr);
+            first_list = k == 0 ? n > 0 : first_list;
+            /* derived from a list, one peripheral would take the list's <dim> (svdconv's
+             * SvdItem::CopyDim): it is written whole instead */
+            bool whole = own || (k > 0 && n == 0 && first_list && !in->derived_from);
+            struct dt *regs = k == 0 || whole ? registers_list(a, b, &at) : dt_list(a);
             struct dt *dim = n ? dim_obj(a, (unsigned)n, incr, index, NULL) : dt_null();
             dt_push(a, periphs,
-                    peripheral(a, b, in, n ? in->dim_of : in->name, dim, regs, own, at.base));
+                    peripheral(a, b, in, n ? in->dim_of : in->name, dim, regs, whole, at.base));
             if (n)
                 k += n - 1;
         }
