@@ -772,18 +772,19 @@ static bool size_ok(unsigned size)
 static void reg_reset(struct builder *b, struct model_reg *r, const struct svd_node *n,
                       const struct props *p)
 {
+    uint64_t width_bits = regc_num_max_bits(r->width);
     r->has_reset = true;
     r->reset = p->reset;
-    if (r->reset & ~regc_num_max_bits(r->width)) {
+    if (r->reset & ~width_bits) {
         diag_report(b->dg, DIAG_SVD_RESET_TOO_WIDE, tpos(n, SVD_T_RESET),
                     "resetValue 0x%" PRIX64 " of register '%s' does not fit its %u bits: the "
                     "bits above are dropped",
                     r->reset, r->name, r->width);
-        r->reset &= regc_num_max_bits(r->width);
+        r->reset &= width_bits;
     }
     struct model_reg_ext *x = model_reg_ext_set(b->a, r);
     x->has_reset_mask = p->has_reset_mask;
-    x->reset_mask = p->has_reset_mask ? p->reset_mask & regc_num_max_bits(r->width) : regc_num_max_bits(r->width);
+    x->reset_mask = p->has_reset_mask ? p->reset_mask & width_bits : width_bits;
 }
 
 /* The alternate a register declares, or one of its clusters (alternateCluster) does. */
