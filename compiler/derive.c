@@ -3,6 +3,7 @@
  * (derive.h).
  */
 #include "derive.h"
+#include "fatal.h"
 
 #include <string.h>
 
@@ -16,15 +17,126 @@ static bool kind_fits(enum derive_kind want, enum derive_kind k)
 
 static const struct derive_ref none = {DERIVE_NONE, NULL, NULL};
 
+/* The kind a kid of kind 'k' is indexed under: one for registers and clusters (kind_fits). */
+static enum derive_kind kind_class(enum derive_kind k)
+{
+    return k == DERIVE_CLUSTER ? DERIVE_REG : k;
+}
+
+static bool is_named(const struct derive_tree *t, struct derive_ref k, const char *name, size_t len)
+{
+    struct derive_name names[DERIVE_MAX_NAMES];
+    size_t n = t->names(t, k, names);
+    for (size_t i = 0; i < n; i++)
+        if (names[i].len == len && memcmp(names[i].s, name, len) == 0)
+            return true;
+    return false;
+}
+
+/* ---------------------------------------------------------------- the index */
+
+/* An indexed scope: what its kids' stamp was, and the generation its kids' entries carry. */
+struct scope_index {
+    const void *obj; /* the key's bytes */
+    const void *stamp;
+    unsigned gen;
+};
+
+/* A kid under its scope, kind and name; valid while 'gen' is its scope's. */
+struct kid_index {
+    struct derive_ref kid;
+    unsigned gen;
+};
+
+void derive_index_init(struct derive_index *x)
+{
+    regc_map_init(&x->scopes);
+    regc_map_init(&x->kids);
+    arena_init(&x->a);
+    buf_init(&x->key);
+}
+
+void derive_index_release(struct derive_index *x)
+{
+    regc_map_release(&x->scopes);
+    regc_map_release(&x->kids);
+    arena_release(&x->a);
+    buf_release(&x->key);
+}
+
+/* x->key := the kids map's key for 'name' ('len' bytes) of kind 'kind' under 'scope'. */
+static void kid_key(struct derive_index *x, const void *scope, enum derive_kind kind,
+                    const char *name, size_t len)
+{
+    unsigned char k = (unsigned char)kind_class(kind);
+    buf_reset(&x->key);
+    buf_addn(&x->key, (const char *)&scope, sizeof(scope));
+    buf_addn(&x->key, (const char *)&k, 1);
+    buf_addn(&x->key, name, len);
+}
+
+/* Indexes the kids of 'in' under generation 'gen': the first kid of a kind and name wins. */
+static void index_kids(const struct derive_tree *t, struct derive_ref in, unsigned gen)
+{
+    struct derive_index *x = t->index;
+    struct derive_cursor at = {0, 0};
+    for (struct derive_ref k = t->kid(t, in, &at); k.kind != DERIVE_NONE; k = t->kid(t, in, &at)) {
+        struct derive_name names[DERIVE_MAX_NAMES];
+        size_t n = t->names(t, k, names);
+        for (size_t i = 0; i < n; i++) {
+            kid_key(x, in.obj, k.kind, names[i].s, names[i].len);
+            bool found;
+            struct regc_map_entry *e = xmap_put(&x->kids, x->key.s, x->key.len, &found);
+            if (!found) {
+                char *key = arena_alloc_bytes(&x->a, x->key.len);
+                memcpy(key, x->key.s, x->key.len);
+                e->key = key;
+                e->val = arena_alloc(&x->a, sizeof(struct kid_index));
+            } else if (((struct kid_index *)e->val)->gen == gen) {
+                continue; /* an earlier kid has the name */
+            }
+            *(struct kid_index *)e->val = (struct kid_index){k, gen};
+        }
+    }
+}
+
+/* The generation of the index of the kids of 'in', made (again) when its kids are new. */
+static unsigned scope_gen(const struct derive_tree *t, struct derive_ref in)
+{
+    struct derive_index *x = t->index;
+    const void *stamp = t->kids_stamp ? t->kids_stamp(t, in) : NULL;
+    bool found;
+    struct regc_map_entry *e = xmap_put(&x->scopes, &in.obj, sizeof(in.obj), &found);
+    struct scope_index *s = e->val;
+    if (found && s->stamp == stamp)
+        return s->gen;
+    if (!found) {
+        s = arena_alloc(&x->a, sizeof(*s));
+        *s = (struct scope_index){in.obj, stamp, 0};
+        e->key = &s->obj;
+        e->val = s;
+    }
+    s->stamp = stamp;
+    index_kids(t, in, ++s->gen);
+    return s->gen;
+}
+
 /* The kid of 'in' named 'name' (its first 'len' bytes) of a kind 'kind' fits. */
 static struct derive_ref find_kid(const struct derive_tree *t, struct derive_ref in,
                                   const char *name, size_t len, enum derive_kind kind)
 {
-    struct derive_cursor at = {0, 0};
     if (in.kind == DERIVE_NONE)
         return none;
+    if (t->index) {
+        unsigned gen = scope_gen(t, in);
+        kid_key(t->index, in.obj, kind, name, len);
+        struct regc_map_entry *e = regc_map_find(&t->index->kids, t->index->key.s, t->index->key.len);
+        const struct kid_index *k = e ? e->val : NULL;
+        return k && k->gen == gen ? k->kid : none;
+    }
+    struct derive_cursor at = {0, 0};
     for (struct derive_ref k = t->kid(t, in, &at); k.kind != DERIVE_NONE; k = t->kid(t, in, &at))
-        if (kind_fits(kind, k.kind) && t->is_named(t, k, name, len))
+        if (kind_fits(kind, k.kind) && is_named(t, k, name, len))
             return k;
     return none;
 }
@@ -37,7 +149,7 @@ static struct derive_ref find_under(const struct derive_tree *t, struct derive_r
     struct derive_cursor at = {0, 0};
     for (struct derive_ref k = t->kid(t, n, &at); k.kind != DERIVE_NONE; k = t->kid(t, n, &at)) {
         if (kind_fits(kind, k.kind) && !derive_same(k, self) &&
-            t->is_named(t, k, name, strlen(name)))
+            is_named(t, k, name, strlen(name)))
             return k;
         if (k.kind != DERIVE_ENUMS && k.kind != DERIVE_OTHER) {
             struct derive_ref e = find_under(t, k, name, kind, self);

@@ -18,10 +18,13 @@
 #ifndef REGC_DERIVE_H
 #define REGC_DERIVE_H
 
+#include "arena.h"
 #include "buf.h"
+#include "map.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 enum derive_kind {
     DERIVE_NONE, /* no node: a lookup that found nothing */
@@ -46,6 +49,29 @@ struct derive_cursor {
     size_t i, k;
 };
 
+/* A name a node answers to: 'len' bytes at 's' (a tree may give a name without its suffix). */
+struct derive_name {
+    const char *s;
+    size_t len;
+};
+
+#define DERIVE_MAX_NAMES 3
+
+/*
+ * The kids of each scope a lookup searched, by name: a name is then found in one probe, not by
+ * walking the scope (a block of thousands of derived registers was quadratic: bench/derive.sh).
+ * Owned by the tree's caller, kept across lookups: derive_index_init(), derive_index_release().
+ */
+struct derive_index {
+    struct regc_map scopes; /* key: a scope's object address; val: its stamp and generation */
+    struct regc_map kids;   /* key: scope address, kind, name; val: the first kid so named */
+    struct arena a;         /* the keys and values */
+    struct buf key;         /* a lookup's key */
+};
+
+void derive_index_init(struct derive_index *x);
+void derive_index_release(struct derive_index *x);
+
 /* A tree, read through its calls; 'data' is given back to each. */
 struct derive_tree {
     const void *data;
@@ -53,14 +79,28 @@ struct derive_tree {
     /* the kid of 'n' at *at, advancing *at past it; kind DERIVE_NONE after the last */
     struct derive_ref (*kid)(const struct derive_tree *t, struct derive_ref n,
                              struct derive_cursor *at);
-    bool (*is_named)(const struct derive_tree *t, struct derive_ref n, const char *name,
-                     size_t len);
-    /* the name a path gives 'n' (one is_named() accepts); borrowed from the tree */
+    /* the names 'n' answers to, into 'out' (derive_add_name()); how many */
+    size_t (*names)(const struct derive_tree *t, struct derive_ref n,
+                    struct derive_name out[DERIVE_MAX_NAMES]);
+    /* the name a path gives 'n' (one of its names()); borrowed from the tree */
     const char *(*name)(const struct derive_tree *t, struct derive_ref n);
     /* called before a path reads the kids of 'n', so a tree that applies derivation (the SVD
      * reader's) can give 'n' what its own base gives it first, whatever the order; NULL: none */
     void (*enter)(const struct derive_tree *t, struct derive_ref n);
+    /* what changes whenever the kids of 'n' change (the SVD reader: their array, a new one each
+     * time derivation gives 'n' its base's), so an index of them is made again; NULL: the kids
+     * never change */
+    const void *(*kids_stamp)(const struct derive_tree *t, struct derive_ref n);
+    struct derive_index *index; /* NULL: each lookup walks the scope */
 };
+
+/* 'out' holding 'n' names, adds 's' (NUL-terminated; NULL: no name): the new count. */
+static inline size_t derive_add_name(struct derive_name *out, size_t n, const char *s)
+{
+    if (s && n < DERIVE_MAX_NAMES)
+        out[n++] = (struct derive_name){s, strlen(s)};
+    return n;
+}
 
 static inline bool derive_same(struct derive_ref a, struct derive_ref b)
 {

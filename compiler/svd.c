@@ -36,7 +36,7 @@ struct model_spec *svd_load(struct arena *a, struct diag *dg, const char *path)
         return NULL;
     }
     uint32_t file = diag_add_source(dg, path, f.text, f.len);
-    struct svd_reader rd = {a, dg, file, NULL, 0, 0};
+    struct svd_reader rd = {a, dg, file, NULL, 0, 0, NULL};
     struct model_spec *s = NULL;
     if (svd_parse(&rd, f.text, f.len) == 0) {
         svd_derive(&rd);

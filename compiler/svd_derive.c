@@ -25,14 +25,6 @@ static const char *name_of(const struct svd_node *n)
     return n->text[SVD_T_NAME] ? n->text[SVD_T_NAME] : "";
 }
 
-/* Kinds a derivedFrom of kind 'k' may name: a register or a cluster for either. */
-static bool kind_fits(enum svd_kind want, enum svd_kind k)
-{
-    if (want == SVD_REG || want == SVD_CLUSTER)
-        return k == SVD_REG || k == SVD_CLUSTER;
-    return want == k;
-}
-
 /* ---------------------------------------------------------------- the tree derive.c reads */
 
 static enum derive_kind tree_kind(const struct svd_node *n)
@@ -69,15 +61,25 @@ static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref
 
 /* A node answers to its name, and an array "NAME[%s]" to NAME too, as a regspec's does (its
  * register or cluster is named NAME there, svd-name="NAME[%s]"). */
-static bool tree_is_named(const struct derive_tree *t, struct derive_ref n, const char *name,
-                          size_t len)
+static size_t tree_names(const struct derive_tree *t, struct derive_ref n,
+                         struct derive_name out[DERIVE_MAX_NAMES])
 {
     const char *kn = name_of(n.obj);
-    size_t klen = strlen(kn);
+    size_t len = strlen(kn);
     (void)t;
-    if (klen == len + 4 && memcmp(kn + len, "[%s]", 4) == 0)
-        klen = len;
-    return klen == len && memcmp(kn, name, len) == 0;
+    out[0] = (struct derive_name){kn, len};
+    if (len >= 4 && memcmp(kn + len - 4, "[%s]", 4) == 0) {
+        out[1] = (struct derive_name){kn, len - 4};
+        return 2;
+    }
+    return 1;
+}
+
+/* Derivation gives a node its base's kids in a new array (take_kids). */
+static const void *tree_kids_stamp(const struct derive_tree *t, struct derive_ref n)
+{
+    (void)t;
+    return ((const struct svd_node *)n.obj)->kids;
 }
 
 static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
@@ -104,7 +106,8 @@ static void tree_enter(const struct derive_tree *t, struct derive_ref n)
 /* The node 'd' derives from (derive.h: by name in its scope, else by path); NULL when none. */
 static struct svd_node *find_base(struct svd_reader *rd, struct svd_node *d)
 {
-    const struct derive_tree t = {rd, tree_parent, tree_kid, tree_is_named, tree_name, tree_enter};
+    const struct derive_tree t = {rd,         tree_parent,     tree_kid,         tree_names,
+                                  tree_name,  tree_enter,      tree_kids_stamp,  rd->names};
     /* the tree is the reader's: derive.c hands back its own nodes */
     return (struct svd_node *)derive_find_base(&t, tree_ref(d), d->derived_from).obj;
 }
@@ -122,44 +125,40 @@ static bool own_only(enum svd_text t)
            t == SVD_T_ALT_REG || t == SVD_T_ALT_GROUP || t == SVD_T_BASE;
 }
 
-static bool has_kind(const struct svd_node *n, enum svd_kind k)
-{
-    for (size_t i = 0; i < n->nkids; i++)
-        if (kind_fits(k, n->kids[i]->kind))
-            return true;
-    return false;
-}
-
 /* Kinds merged by name (own replaces the base's of that name); others replace wholesale. */
 static bool merged_by_name(enum svd_kind k)
 {
     return k == SVD_REG || k == SVD_CLUSTER || k == SVD_FIELD;
 }
 
+/* d's kids: the base's, but those its own replace (by name, or of a kind it has), then its own. */
 static void take_kids(struct svd_reader *rd, struct svd_node *d, const struct svd_node *b)
 {
     struct svd_node **own = d->kids;
     size_t nown = d->nkids;
+    bool own_kind[SVD_KIND__COUNT] = {false};
+    struct regc_map own_names = REGC_MAP_INIT; /* d's kids merged by name: one probe each */
+    for (size_t j = 0; j < nown; j++) {
+        bool found;
+        own_kind[own[j]->kind] = true;
+        if (merged_by_name(own[j]->kind))
+            xmap_put_str(&own_names, name_of(own[j]), &found);
+    }
     d->kids = NULL;
     d->nkids = d->cap = 0;
     for (size_t i = 0; i < b->nkids; i++) {
         struct svd_node *k = b->kids[i];
         if (k->kind == SVD_INTERRUPT)
             continue;
-        bool replaced = false;
-        if (merged_by_name(k->kind)) {
-            for (size_t j = 0; j < nown && !replaced; j++)
-                replaced =
-                    kind_fits(k->kind, own[j]->kind) && strcmp(name_of(own[j]), name_of(k)) == 0;
-        } else {
-            for (size_t j = 0; j < nown && !replaced; j++)
-                replaced = own[j]->kind == k->kind;
-        }
+        /* a scope's kids merged by name are all registers and clusters, or all fields */
+        bool replaced = merged_by_name(k->kind) ? regc_map_find_str(&own_names, name_of(k)) != NULL
+                                                : own_kind[k->kind];
         if (!replaced)
             arena_push(rd->a, (void ***)&d->kids, &d->nkids, &d->cap, k);
     }
     for (size_t j = 0; j < nown; j++)
         arena_push(rd->a, (void ***)&d->kids, &d->nkids, &d->cap, own[j]);
+    regc_map_release(&own_names);
 }
 
 static bool has_dim(const struct svd_node *n)
@@ -196,7 +195,6 @@ static void merge(struct svd_reader *rd, struct svd_node *d, const struct svd_no
     if (d->wc.kind == WC_NONE)
         d->wc = b->wc;
     take_kids(rd, d, b);
-    (void)has_kind;
 }
 
 static void resolve_base(struct svd_reader *rd, struct svd_node *n)
@@ -246,5 +244,10 @@ static void resolve(struct svd_reader *rd, struct svd_node *n)
 
 void svd_derive(struct svd_reader *rd)
 {
+    struct derive_index names;
+    derive_index_init(&names);
+    rd->names = &names;
     resolve(rd, rd->device);
+    rd->names = NULL;
+    derive_index_release(&names);
 }

@@ -102,6 +102,7 @@ struct svd_reader {
     struct svd_node *device;
     unsigned depth; /* derivedFrom bases being resolved, one inside another */
     size_t nregs;   /* registers made so far (svd_model.c), against SVD_MAX_REGS */
+    struct derive_index *names; /* the tree's kids by name, while svd_derive() runs */
 };
 
 /* Bounds a hostile file cannot get past: a chain of derivedFrom, the registers dim lists make. */

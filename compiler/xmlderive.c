@@ -108,11 +108,6 @@ static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref
     }
 }
 
-static bool same_name(const char *s, const char *name, size_t len)
-{
-    return s && strlen(s) == len && memcmp(s, name, len) == 0;
-}
-
 /* 'name' past the names of cluster 'c' and its parents, each with a '_' after it ("CTL_SUB_V":
  * "V"), as the registers of a cluster are named; NULL when it does not start so. */
 static const char *past_clusters(const char *name, const struct model_cluster *c)
@@ -156,20 +151,21 @@ static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
 
 /* A register answers to its name, its svd-name (or name as written) and its name within its
  * cluster; a cluster to its name and svd-name; the others to their names. */
-static bool tree_is_named(const struct derive_tree *t, struct derive_ref n, const char *name,
-                          size_t len)
+static size_t tree_names(const struct derive_tree *t, struct derive_ref n,
+                         struct derive_name out[DERIVE_MAX_NAMES])
 {
     if (n.kind == DERIVE_REG) {
         const struct model_reg *r = n.obj;
-        return same_name(r->name, name, len) || same_name(r->written_name, name, len) ||
-               same_name(reg_own_name(r), name, len);
+        size_t k = derive_add_name(out, 0, r->name);
+        k = derive_add_name(out, k, r->written_name);
+        return derive_add_name(out, k, reg_own_name(r));
     }
     if (n.kind == DERIVE_CLUSTER)
-        return same_name(((const struct model_cluster *)n.obj)->written_name, name, len) ||
-               same_name(((const struct model_cluster *)n.obj)->name, name, len);
+        return derive_add_name(out, derive_add_name(out, 0, ((const struct model_cluster *)n.obj)->written_name),
+                               ((const struct model_cluster *)n.obj)->name);
     if (is_block(n))
-        return same_name(((const struct model_block *)n.obj)->name, name, len);
-    return n.kind != DERIVE_DEVICE && same_name(tree_name(t, n), name, len);
+        return derive_add_name(out, 0, ((const struct model_block *)n.obj)->name);
+    return n.kind == DERIVE_DEVICE ? 0 : derive_add_name(out, 0, tree_name(t, n));
 }
 
 /* ---------------------------------------------------------------- derived objects */
@@ -382,8 +378,11 @@ static void gather_block(struct derive_check *c, const struct model_block *b)
 
 void xl_check_derived(struct diag *dg, const struct model_spec *s)
 {
+    struct derive_index names;
+    derive_index_init(&names);
     struct derive_check c = {
-        dg, {s, tree_parent, tree_kid, tree_is_named, tree_name, NULL}, NULL, 0, 0, REGC_MAP_INIT};
+        dg, {s, tree_parent, tree_kid, tree_names, tree_name, NULL, NULL, &names}, NULL, 0, 0,
+        REGC_MAP_INIT};
     for (size_t i = 0; i < s->nblocks; i++)
         gather_block(&c, s->blocks[i]);
     for (size_t i = 0; i < c.n; i++) { /* c.all grows no more: its keys stay put */
@@ -394,4 +393,5 @@ void xl_check_derived(struct diag *dg, const struct model_spec *s)
         check_derived(&c, &c.all[i]);
     regc_map_release(&c.by_obj);
     free(c.all);
+    derive_index_release(&names);
 }
