@@ -26,26 +26,31 @@ static enum derive_kind kind_class(enum derive_kind k)
 static bool is_named(const struct derive_tree *t, struct derive_ref k, const char *name, size_t len)
 {
     struct derive_name names[DERIVE_MAX_NAMES];
-    size_t n = t->names(t, k, names);
+    bool list = false;
+    size_t n = t->names(t, k, names, &list);
     for (size_t i = 0; i < n; i++)
         if (names[i].len == len && memcmp(names[i].s, name, len) == 0)
             return true;
-    return false;
+    return list && t->is_element(t, k, name, len);
 }
 
 /* ---------------------------------------------------------------- the index */
 
-/* An indexed scope: what its kids' stamp was, and the generation its kids' entries carry. */
+/* A kid and its place among its scope's kids. */
+struct placed_kid {
+    struct derive_ref kid;
+    size_t place;
+    unsigned gen; /* in the kids map: valid while this is its scope's generation */
+};
+
+/* An indexed scope: what its kids' stamp was, the generation of its kids' entries, and its
+ * kids that are lists (their elements' names are not in the map: each is asked). */
 struct scope_index {
     const void *obj; /* the key's bytes */
     const void *stamp;
     unsigned gen;
-};
-
-/* A kid under its scope, kind and name; valid while 'gen' is its scope's. */
-struct kid_index {
-    struct derive_ref kid;
-    unsigned gen;
+    struct placed_kid **lists;
+    size_t nlists, cap;
 };
 
 void derive_index_init(struct derive_index *x)
@@ -75,14 +80,19 @@ static void kid_key(struct derive_index *x, const void *scope, enum derive_kind 
     buf_addn(&x->key, name, len);
 }
 
-/* Indexes the kids of 'in' under generation 'gen': the first kid of a kind and name wins. */
-static void index_kids(const struct derive_tree *t, struct derive_ref in, unsigned gen)
+/* Indexes the kids of 'in' anew in 's': the first kid of a kind and name wins. */
+static void index_kids(const struct derive_tree *t, struct derive_ref in, struct scope_index *s)
 {
     struct derive_index *x = t->index;
     struct derive_cursor at = {0, 0};
-    for (struct derive_ref k = t->kid(t, in, &at); k.kind != DERIVE_NONE; k = t->kid(t, in, &at)) {
+    s->gen++;
+    s->nlists = 0;
+    size_t place = 0;
+    for (struct derive_ref k = t->kid(t, in, &at); k.kind != DERIVE_NONE;
+         k = t->kid(t, in, &at), place++) {
         struct derive_name names[DERIVE_MAX_NAMES];
-        size_t n = t->names(t, k, names);
+        bool list = false;
+        size_t n = t->names(t, k, names, &list);
         for (size_t i = 0; i < n; i++) {
             kid_key(x, in.obj, k.kind, names[i].s, names[i].len);
             bool found;
@@ -91,17 +101,22 @@ static void index_kids(const struct derive_tree *t, struct derive_ref in, unsign
                 char *key = arena_alloc_bytes(&x->a, x->key.len);
                 memcpy(key, x->key.s, x->key.len);
                 e->key = key;
-                e->val = arena_alloc(&x->a, sizeof(struct kid_index));
-            } else if (((struct kid_index *)e->val)->gen == gen) {
+                e->val = arena_alloc(&x->a, sizeof(struct placed_kid));
+            } else if (((struct placed_kid *)e->val)->gen == s->gen) {
                 continue; /* an earlier kid has the name */
             }
-            *(struct kid_index *)e->val = (struct kid_index){k, gen};
+            *(struct placed_kid *)e->val = (struct placed_kid){k, place, s->gen};
+        }
+        if (list) {
+            struct placed_kid *l = arena_alloc(&x->a, sizeof(*l));
+            *l = (struct placed_kid){k, place, s->gen};
+            arena_push(&x->a, (void ***)&s->lists, &s->nlists, &s->cap, l);
         }
     }
 }
 
-/* The generation of the index of the kids of 'in', made (again) when its kids are new. */
-static unsigned scope_gen(const struct derive_tree *t, struct derive_ref in)
+/* The index of the kids of 'in', made (again) when its kids are new. */
+static const struct scope_index *scope_index(const struct derive_tree *t, struct derive_ref in)
 {
     struct derive_index *x = t->index;
     const void *stamp = t->kids_stamp ? t->kids_stamp(t, in) : NULL;
@@ -109,16 +124,16 @@ static unsigned scope_gen(const struct derive_tree *t, struct derive_ref in)
     struct regc_map_entry *e = xmap_put(&x->scopes, &in.obj, sizeof(in.obj), &found);
     struct scope_index *s = e->val;
     if (found && s->stamp == stamp)
-        return s->gen;
+        return s;
     if (!found) {
-        s = arena_alloc(&x->a, sizeof(*s));
-        *s = (struct scope_index){in.obj, stamp, 0};
+        s = arena_zalloc(&x->a, sizeof(*s));
+        s->obj = in.obj;
         e->key = &s->obj;
         e->val = s;
     }
     s->stamp = stamp;
-    index_kids(t, in, ++s->gen);
-    return s->gen;
+    index_kids(t, in, s);
+    return s;
 }
 
 /* The kid of 'in' named 'name' (its first 'len' bytes) of a kind 'kind' fits. */
@@ -128,11 +143,18 @@ static struct derive_ref find_kid(const struct derive_tree *t, struct derive_ref
     if (in.kind == DERIVE_NONE)
         return none;
     if (t->index) {
-        unsigned gen = scope_gen(t, in);
+        const struct scope_index *s = scope_index(t, in);
         kid_key(t->index, in.obj, kind, name, len);
         struct regc_map_entry *e = regc_map_find(&t->index->kids, t->index->key.s, t->index->key.len);
-        const struct kid_index *k = e ? e->val : NULL;
-        return k && k->gen == gen ? k->kid : none;
+        const struct placed_kid *k = e ? e->val : NULL;
+        if (k && k->gen != s->gen)
+            k = NULL;
+        /* a list before it whose element has the name comes first, as in the walk */
+        for (size_t i = 0; i < s->nlists && (!k || s->lists[i]->place < k->place); i++)
+            if (kind_fits(kind, s->lists[i]->kid.kind) &&
+                t->is_element(t, s->lists[i]->kid, name, len))
+                return s->lists[i]->kid;
+        return k ? k->kid : none;
     }
     struct derive_cursor at = {0, 0};
     for (struct derive_ref k = t->kid(t, in, &at); k.kind != DERIVE_NONE; k = t->kid(t, in, &at))

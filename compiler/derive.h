@@ -79,9 +79,13 @@ struct derive_tree {
     /* the kid of 'n' at *at, advancing *at past it; kind DERIVE_NONE after the last */
     struct derive_ref (*kid)(const struct derive_tree *t, struct derive_ref n,
                              struct derive_cursor *at);
-    /* the names 'n' answers to, into 'out' (derive_add_name()); how many */
+    /* the names 'n' answers to, into 'out' (derive_add_name()); how many. '*list': 'n' is a list
+     * whose elements answer to their own names too (is_element) */
     size_t (*names)(const struct derive_tree *t, struct derive_ref n,
-                    struct derive_name out[DERIVE_MAX_NAMES]);
+                    struct derive_name out[DERIVE_MAX_NAMES], bool *list);
+    /* does 'name' ('len' bytes) name one element of the list 'n'; NULL: a tree without lists */
+    bool (*is_element)(const struct derive_tree *t, struct derive_ref n, const char *name,
+                       size_t len);
     /* the name a path gives 'n' (one of its names()); borrowed from the tree */
     const char *(*name)(const struct derive_tree *t, struct derive_ref n);
     /* called before a path reads the kids of 'n', so a tree that applies derivation (the SVD

@@ -62,11 +62,11 @@ static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref
 /* A node answers to its name, and an array "NAME[%s]" to NAME too, as a regspec's does (its
  * register or cluster is named NAME there, svd-name="NAME[%s]"). */
 static size_t tree_names(const struct derive_tree *t, struct derive_ref n,
-                         struct derive_name out[DERIVE_MAX_NAMES])
+                         struct derive_name out[DERIVE_MAX_NAMES], bool *list)
 {
     const char *kn = name_of(n.obj);
     size_t len = strlen(kn);
-    (void)t;
+    (void)t, (void)list;
     out[0] = (struct derive_name){kn, len};
     if (len >= 4 && memcmp(kn + len - 4, "[%s]", 4) == 0) {
         out[1] = (struct derive_name){kn, len - 4};
@@ -106,8 +106,8 @@ static void tree_enter(const struct derive_tree *t, struct derive_ref n)
 /* The node 'd' derives from (derive.h: by name in its scope, else by path); NULL when none. */
 static struct svd_node *find_base(struct svd_reader *rd, struct svd_node *d)
 {
-    const struct derive_tree t = {rd,         tree_parent,     tree_kid,         tree_names,
-                                  tree_name,  tree_enter,      tree_kids_stamp,  rd->names};
+    const struct derive_tree t = {rd,         tree_parent, tree_kid,        tree_names, NULL,
+                                  tree_name,  tree_enter,  tree_kids_stamp, rd->names};
     /* the tree is the reader's: derive.c hands back its own nodes */
     return (struct svd_node *)derive_find_base(&t, tree_ref(d), d->derived_from).obj;
 }

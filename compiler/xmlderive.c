@@ -152,8 +152,9 @@ static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
 /* A register answers to its name, its svd-name (or name as written) and its name within its
  * cluster; a cluster to its name and svd-name; the others to their names. */
 static size_t tree_names(const struct derive_tree *t, struct derive_ref n,
-                         struct derive_name out[DERIVE_MAX_NAMES])
+                         struct derive_name out[DERIVE_MAX_NAMES], bool *list)
 {
+    (void)list; /* a dim-of= list's instances and registers are in the model one by one */
     if (n.kind == DERIVE_REG) {
         const struct model_reg *r = n.obj;
         size_t k = derive_add_name(out, 0, r->name);
@@ -381,7 +382,7 @@ void xl_check_derived(struct diag *dg, const struct model_spec *s)
     struct derive_index names;
     derive_index_init(&names);
     struct derive_check c = {
-        dg, {s, tree_parent, tree_kid, tree_names, tree_name, NULL, NULL, &names}, NULL, 0, 0,
+        dg, {s, tree_parent, tree_kid, tree_names, NULL, tree_name, NULL, NULL, &names}, NULL, 0, 0,
         REGC_MAP_INIT};
     for (size_t i = 0; i < s->nblocks; i++)
         gather_block(&c, s->blocks[i]);
