@@ -325,14 +325,17 @@ static bool is_folded(const char *s, size_t len)
     return !strpbrk(s, "\t\n\v\f\r") && !strstr(s, "  ");
 }
 
-/* 's' (NULL: none) folded into the tree's arena; 's' itself when folded and 'keep'. */
-static struct folded fold_keep(struct ctx *c, const char *s, bool keep)
+/*
+ * 's' (NULL: none) folded into the tree's arena: 's' itself when folded
+ * already (a model's text, or a line just joined into the arena).
+ */
+static struct folded fold_text(struct ctx *c, const char *s)
 {
     if (!s)
         return (struct folded){NULL, 0};
     size_t len = strlen(s);
     if (is_folded(s, len)) /* never written to: wrap_lines() copies the lines it cuts */
-        return (struct folded){keep ? (char *)s : arena_strndup(c->a, s, len), len};
+        return (struct folded){(char *)s, len};
     char *r = arena_alloc(c->a, len + 1), *q = r;
     for (const char *p = skip_ws(s); *p;) {
         if (!is_ws(*p)) {
@@ -345,18 +348,6 @@ static struct folded fold_keep(struct ctx *c, const char *s, bool keep)
     }
     *q = '\0';
     return (struct folded){r, (size_t)(q - r)};
-}
-
-/* A model's text folded: the model's bytes themselves when folded already. */
-static struct folded fold_text(struct ctx *c, const char *s)
-{
-    return fold_keep(c, s, true);
-}
-
-/* Text made for the tree (a buffer about to be released) folded into its arena. */
-static char *fold(struct ctx *c, const char *s)
-{
-    return fold_keep(c, s, false).s;
 }
 
 /*
@@ -613,34 +604,46 @@ static struct dt *source_json(struct ctx *c, const struct model_source *src)
     return o;
 }
 
+/* The strings 'parts' (n of them) joined into the tree's arena: the lines below, without a buf. */
+static char *join(struct ctx *c, const char *const *parts, size_t n)
+{
+    size_t len[12], total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += len[i] = strlen(parts[i]);
+    char *r = arena_alloc_bytes(c->a, total + 1), *p = r;
+    for (size_t i = 0; i < n; i++)
+        p = (char *)memcpy(p, parts[i], len[i]) + len[i];
+    *p = '\0';
+    return r;
+}
+
 /* "Title (ref 327043 rev 001)" for banners and comments. */
 static char *source_line(struct ctx *c, const struct model_source *src)
 {
-    struct buf b = BUF_INIT;
-    buf_adds(&b, src->title ? src->title : src->id);
+    const char *p[10];
+    size_t n = 0;
+    p[n++] = src->title ? src->title : src->id;
     if (src->ref || src->rev || src->date) {
         const char *sep = " (";
         if (src->ref) {
-            buf_adds(&b, sep);
-            buf_adds(&b, "ref ");
-            buf_adds(&b, src->ref);
+            p[n++] = sep;
+            p[n++] = "ref ";
+            p[n++] = src->ref;
             sep = ", ";
         }
         if (src->rev) {
-            buf_adds(&b, sep);
-            buf_adds(&b, "rev ");
-            buf_adds(&b, src->rev);
+            p[n++] = sep;
+            p[n++] = "rev ";
+            p[n++] = src->rev;
             sep = ", ";
         }
         if (src->date) {
-            buf_adds(&b, sep);
-            buf_adds(&b, src->date);
+            p[n++] = sep;
+            p[n++] = src->date;
         }
-        buf_addc(&b, ')');
+        p[n++] = ")";
     }
-    char *r = fold(c, b.s);
-    buf_release(&b);
-    return r;
+    return fold_text(c, join(c, p, n)).s;
 }
 
 static const struct model_source *cite_source(const struct model_spec *s,
@@ -680,9 +683,8 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
     const struct model_source *src = cite_source(s, cite);
     if (!cite->src && !cite->table && !cite->page && !cite->section && !cite->cite)
         return NULL;
-    struct buf b = BUF_INIT;
-    buf_adds(&b, "Source: ");
-    buf_adds(&b, src ? source_line(c, src) : cite->src ? cite->src : "-");
+    const char *p[12] = {"Source: ", src ? source_line(c, src) : cite->src ? cite->src : "-"};
+    size_t n = 2;
     const struct {
         const char *label, *text;
     } parts[] = {{", table ", cite->table},
@@ -691,13 +693,11 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
                  {"; ", cite->cite}};
     for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
         if (parts[i].text) {
-            buf_adds(&b, parts[i].label);
-            buf_adds(&b, parts[i].text);
+            p[n++] = parts[i].label;
+            p[n++] = parts[i].text;
         }
     }
-    char *r = fold(c, b.s);
-    buf_release(&b);
-    return r;
+    return fold_text(c, join(c, p, n)).s;
 }
 
 /* {"vendor","family","model","name","source"}: a <cpu> the spec applies to. */
