@@ -83,6 +83,21 @@ char *arena_strdup(struct arena *a, const char *s)
     return arena_strndup(a, s, strlen(s));
 }
 
+char *arena_cat(struct arena *a, const char *const *parts, size_t n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += strlen(parts[i]);
+    char *r = arena_alloc_bytes(a, total + 1), *p = r;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(parts[i]);
+        memcpy(p, parts[i], len);
+        p += len;
+    }
+    *p = '\0';
+    return r;
+}
+
 char *arena_printf(struct arena *a, const char *fmt, ...)
 {
     /* One pass when the text fits the current chunk (the common case). */

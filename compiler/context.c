@@ -604,19 +604,6 @@ static struct dt *source_json(struct ctx *c, const struct model_source *src)
     return o;
 }
 
-/* The strings 'parts' (n of them) joined into the tree's arena: the lines below, without a buf. */
-static char *join(struct ctx *c, const char *const *parts, size_t n)
-{
-    size_t len[12], total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += len[i] = strlen(parts[i]);
-    char *r = arena_alloc_bytes(c->a, total + 1), *p = r;
-    for (size_t i = 0; i < n; i++)
-        p = (char *)memcpy(p, parts[i], len[i]) + len[i];
-    *p = '\0';
-    return r;
-}
-
 /* "Title (ref 327043 rev 001)" for banners and comments. */
 static char *source_line(struct ctx *c, const struct model_source *src)
 {
@@ -643,7 +630,7 @@ static char *source_line(struct ctx *c, const struct model_source *src)
         }
         p[n++] = ")";
     }
-    return fold_text(c, join(c, p, n)).s;
+    return fold_text(c, arena_cat(c->a, p, n)).s;
 }
 
 static const struct model_source *cite_source(const struct model_spec *s,
@@ -697,7 +684,7 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
             p[n++] = parts[i].text;
         }
     }
-    return fold_text(c, join(c, p, n)).s;
+    return fold_text(c, arena_cat(c->a, p, n)).s;
 }
 
 /* {"vendor","family","model","name","source"}: a <cpu> the spec applies to. */
@@ -1363,7 +1350,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
     flag_fresh(c, offsets);
     SET(c, o, "c_offsets", offsets);
     SET(c, o, "c_addr_offset",
-        dt_str_ref(c->a, r->addrs ? arena_printf(c->a, "%s_offset(i)", rn->lower)
+        dt_str_ref(c->a, r->addrs ? ARENA_CAT(c->a, rn->lower, "_offset(i)")
                                   : scaled_index(c, c_type(bits), index, stride)));
     SET(c, o, "c_first_index", dt_int(c->a, r->first));
     SET(c, o, "c_count", dt_int(c->a, r->count));
@@ -1373,7 +1360,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
         struct dt *k = dt_obj(c->a);
         SET(c, k, "c_index", dt_int(c->a, (long long)i));
         SET(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
-        char *name = names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name));
+        char *name = names_upper(c->a, ARENA_CAT(c->a, stem, "_", inst->name, "_ADDR"));
         SET(c, k, "c_name", dt_str_ref(c->a, name));
         SET(c, k, "c_addr", lit(c, model_reg_address(r, inst, 0), bits, false));
         struct def_scope d = C_DEF(c, k, name);
@@ -1385,6 +1372,27 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
     SET(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
 }
 
+#define TERM_BREAK " \\\n                " /* the terms line up after "    ((uint32_t)(" */
+#define CASE_BREAK TERM_BREAK " "        /* the cases of a ?: chain one column further in */
+/* 'v' and a 'u' ("%" PRIu64 "u"): an unsigned C literal. */
+static void add_uint_u(struct buf *e, uint64_t v)
+{
+    char tmp[24], *p = put_uint(tmp, v);
+    *p++ = 'u';
+    buf_addn(e, tmp, (size_t)(p - tmp));
+}
+
+/* One case of a ?: chain: "TEST Nu ? VALUE :" and the break to the next line. */
+static void add_case(struct ctx *c, struct buf *e, const char *test, uint64_t n, uint64_t v,
+                     unsigned bits)
+{
+    buf_adds(e, test);
+    add_uint_u(e, n);
+    buf_adds(e, " ? ");
+    buf_adds(e, c_lit(c, v, bits, false));
+    buf_adds(e, " :" CASE_BREAK);
+}
+
 /*
  * c_addr_c_params ("i", "inst" or "inst, i") and c_addr_c: the body of the
  * header's NAME_ADDR_C(...), the address NAME_addr(...) gives as a constant
@@ -1394,20 +1402,19 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
  */
 static void addr_const_keys(struct ctx *c, struct dt *o, const struct model_reg *r)
 {
-#define TERM_BREAK " \\\n                " /* the terms line up after "    ((uint32_t)(" */
-#define CASE_BREAK TERM_BREAK " "        /* the cases of a ?: chain one column further in */
     const struct model_block *b = r->block;
     unsigned bits = addr_bits(r);
     bool by_instance = !names_reg_uniform(r);
     struct buf e = BUF_INIT;
-    buf_addf(&e, "((%s)(", c_type(bits));
+    buf_adds(&e, "((");
+    buf_adds(&e, c_type(bits));
+    buf_adds(&e, ")(");
     if (by_instance) { /* instance n-1 last, with no test: the range check stands for it */
         buf_adds(&e, "(");
         for (size_t i = 0; i + 1 < b->ninstances; i++)
-            buf_addf(&e, "(inst) == %zuu ? %s :%s", i,
-                     c_lit(c, model_reg_address(r, b->instances[i], 0), bits, false), CASE_BREAK);
-        buf_addf(&e, "%s)",
-                 c_lit(c, model_reg_address(r, b->instances[b->ninstances - 1], 0), bits, false));
+            add_case(c, &e, "(inst) == ", i, model_reg_address(r, b->instances[i], 0), bits);
+        buf_adds(&e, c_lit(c, model_reg_address(r, b->instances[b->ninstances - 1], 0), bits, false));
+        buf_addc(&e, ')');
     } else {
         buf_adds(&e, c_lit(c, model_reg_address(r, b && b->ninstances ? b->instances[0] : NULL, 0),
                            bits, false));
@@ -1415,27 +1422,35 @@ static void addr_const_keys(struct ctx *c, struct dt *o, const struct model_reg 
     if (r->addrs) {
         buf_adds(&e, " +" TERM_BREAK "(");
         for (size_t k = 0; k + 1 < r->naddrs; k++)
-            buf_addf(&e, "(i) == %uu ? %s :%s", r->first + (unsigned)k,
-                     c_lit(c, r->addrs[k] - r->addrs[0], bits, false), CASE_BREAK);
-        buf_addf(&e, "%s)", c_lit(c, r->addrs[r->naddrs - 1] - r->addrs[0], bits, false));
+            add_case(c, &e, "(i) == ", r->first + k, r->addrs[k] - r->addrs[0], bits);
+        buf_adds(&e, c_lit(c, r->addrs[r->naddrs - 1] - r->addrs[0], bits, false));
+        buf_addc(&e, ')');
     } else if (r->is_array) {
-        buf_addf(&e, " + (%s)((i) - %uu) * %s", c_type(bits), r->first,
-                 c_lit(c, r->stride, bits, false));
+        buf_adds(&e, " + (");
+        buf_adds(&e, c_type(bits));
+        buf_adds(&e, ")((i) - ");
+        add_uint_u(&e, r->first);
+        buf_adds(&e, ") * ");
+        buf_adds(&e, c_lit(c, r->stride, bits, false));
     }
     buf_adds(&e, " +" TERM_BREAK "0u * sizeof(char[");
-    if (by_instance)
-        buf_addf(&e, "(unsigned long long)(inst) < %zuu", b->ninstances);
+    if (by_instance) {
+        buf_adds(&e, "(unsigned long long)(inst) < ");
+        add_uint_u(&e, b->ninstances);
+    }
     if (by_instance && r->is_array)
         buf_adds(&e, " && ");
-    if (r->is_array)
-        buf_addf(&e, "(unsigned long long)((i) - %uu) < %uu", r->first, r->count);
+    if (r->is_array) {
+        buf_adds(&e, "(unsigned long long)((i) - ");
+        add_uint_u(&e, r->first);
+        buf_adds(&e, ") < ");
+        add_uint_u(&e, r->count);
+    }
     buf_adds(&e, " ? 1 : -1])))");
     SET(c, o, "c_addr_c", dt_strn(c->a, e.s, e.len));
     SET(c, o, "c_addr_c_params",
         dt_str_ref(c->a, by_instance && r->is_array ? "inst, i" : by_instance ? "inst" : "i"));
     buf_release(&e);
-#undef TERM_BREAK
-#undef CASE_BREAK
 }
 
 /* "0x7u": the mask of a register's rule bits, as an unsigned literal (at most 31 rules' bits). */
