@@ -191,15 +191,16 @@ struct def_scope {
 };
 
 static struct def_scope defs(struct ctx *c, struct dt *o, struct dt_key key, const char *stem,
-                             bool mdef)
+                             bool mdef, uint32_t n)
 {
-    struct def_scope d = {dt_obj(c->a), stem, strlen(stem), mdef};
+    struct def_scope d = {dt_obj_n(c->a, n), stem, strlen(stem), mdef};
     dt_add(c->a, o, key, d.obj);
     return d;
 }
 
-#define C_DEF(c, o, stem) defs((c), (o), DT_KEY("c_def"), (stem), false)
-#define C_MDEF(c, o, stem) defs((c), (o), DT_KEY("c_mdef"), (stem), true)
+/* 'n': the names the object gets (room made at once) */
+#define C_DEF(c, o, stem, n) defs((c), (o), DT_KEY("c_def"), (stem), false, (n))
+#define C_MDEF(c, o, stem, n) defs((c), (o), DT_KEY("c_mdef"), (stem), true, (n))
 
 /* Adds name stem + 'suffix' ('nx' bytes) as 'role' and remembers it for align_defs(). */
 static void def_add(struct ctx *c, const struct def_scope *d, struct dt_key role,
@@ -653,7 +654,7 @@ static struct dt *cite_json(struct ctx *c, const struct model_spec *s,
                             const struct model_cite *cite)
 {
     const struct model_source *src = cite_source(s, cite);
-    struct dt *o = dt_obj(c->a);
+    struct dt *o = dt_obj_n(c->a, 7);
     SET_STR(c, o, "src", cite->src);
     SET_STR(c, o, "title", src ? src->title : NULL);
     SET_STR(c, o, "ref", src ? src->ref : NULL);
@@ -766,7 +767,7 @@ static struct dt *instance_json(struct ctx *c, const struct model_spec *s,
     char *stem = names_instance(c->a, c->prefix, inst);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_index", dt_int(c->a, inst->index));
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, 6);
     DEF(c, &d, "name", "");
     if (inst->has_base)
         DEF(c, &d, "base", "_BASE");
@@ -813,7 +814,7 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
         SET(c, o, "svd", svd_value_json(c, v));
     char *stem = names_value_of(c->a, field_stem, f, v);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, 1);
     DEF(c, &d, "name", "");
     SET(c, o, "c_value", lit(c, v->value, f->reg->size, false));
     SET(c, o, "c_field", dt_str_ref(c->a, field_stem));
@@ -871,8 +872,9 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
     const struct model_reg *r = rn->r;
     const struct model_field *f = r->fields[i];
     char *stem = names_field_of(c->a, rn->stem, f);
-    rn->field_lower[i] = names_lower(c->a, stem);
-    struct dt *o = dt_obj_n(c->a, 32);
+    /* lower-case, the register's part is the register's c_lower: only the name is converted */
+    rn->field_lower[i] = ARENA_CAT(c->a, rn->lower, "_", names_lower(c->a, f->name));
+    struct dt *o = dt_obj_n(c->a, 33); /* an SVD field's keys and "first", "last" */
     struct dt *name = str_or_null(c, f->name), *access = str_or_null(c, f->access_text);
     SET(c, o, "name", name);
     SET(c, o, "lsb", dt_int(c->a, f->lsb));
@@ -903,13 +905,13 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
     SET(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
     SET(c, o, "c_reg", dt_str_ref(c->a, rn->stem));
     if (!model_field_is_reserved(f)) {
-        struct def_scope d = C_DEF(c, o, stem);
+        struct def_scope d = C_DEF(c, o, stem, 5);
         DEF(c, &d, "shift", "_SHIFT");
         DEF(c, &d, "width", "_WIDTH");
         DEF(c, &d, "mask", "_MASK");
         DEF(c, &d, "max", "_MAX");
         DEF(c, &d, "reset", "_RESET");
-        struct def_scope m = C_MDEF(c, o, stem);
+        struct def_scope m = C_MDEF(c, o, stem, 3);
         DEF(c, &m, "get", "_GET(v)");
         DEF(c, &m, "set", "_SET(v, x)");
         DEF(c, &m, "val", "_VAL(x)");
@@ -1105,7 +1107,7 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     char *stem = names_rule_of(c->a, rn->stem, rule);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_bit", dt_int(c->a, bit));
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, 2);
     DEF(c, &d, "name", "");
     DEF(c, &d, "message", "_MESSAGE");
     struct rule_ctx rc = {.c = c, .r = r, .rn = rn, .fields = dt_list(c->a)};
@@ -1280,7 +1282,7 @@ static struct dt *copies_json(struct ctx *c, const struct reg_names *rn)
     for (size_t i = 0; i < ninst; i++) {
         const struct model_instance *inst = b && b->ninstances ? b->instances[i] : NULL;
         for (unsigned k = 0; k < r->count; k++) {
-            struct dt *o = dt_obj(c->a);
+            struct dt *o = dt_obj_n(c->a, 8); /* and "first", "last" */
             SET_STR(c, o, "instance", inst ? inst->name : NULL);
             SET(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
             SET(c, o, "address", hex(c, model_reg_address(r, inst, k)));
@@ -1363,7 +1365,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
         char *name = names_upper(c->a, ARENA_CAT(c->a, stem, "_", inst->name, "_ADDR"));
         SET(c, k, "c_name", dt_str_ref(c->a, name));
         SET(c, k, "c_addr", lit(c, model_reg_address(r, inst, 0), bits, false));
-        struct def_scope d = C_DEF(c, k, name);
+        struct def_scope d = C_DEF(c, k, name, 1);
         DEF(c, &d, "addr", "");
         dt_push(c->a, cases, k);
     }
@@ -1566,7 +1568,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         REG_DEF("rules", "_RULES"),
     };
 #undef REG_DEF
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, ARRAY_SIZE(reg_defs));
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
         def_add(c, &d, reg_defs[i].role, reg_defs[i].suffix, reg_defs[i].len);
     set_cite(c, o, cite_line(c, s, &r->cite));
@@ -1696,7 +1698,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_is_sub", dt_bool(e->parent != NULL));
     SET(c, o, "c_combine_or", dt_bool(model_event_combines(e)));
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, 4);
     DEF(c, &d, "name", "");
     DEF(c, &d, "code", "_CODE");
     DEF(c, &d, "umask", "_UMASK");
@@ -1998,7 +2000,7 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_ninstances", dt_int(c->a, (long long)b->ninstances));
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, 1);
     DEF(c, &d, "ninstances", "_NINSTANCES");
     SET(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
     SET(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
