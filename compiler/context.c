@@ -1375,7 +1375,8 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
 }
 
 #define TERM_BREAK " \\\n                " /* the terms line up after "    ((uint32_t)(" */
-#define CASE_BREAK TERM_BREAK " "        /* the cases of a ?: chain one column further in */
+#define CASE_BREAK TERM_BREAK " "          /* the cases of a ?: chain one column further in */
+
 /* 'v' and a 'u' ("%" PRIu64 "u"): an unsigned C literal. */
 static void add_uint_u(struct buf *e, uint64_t v)
 {
@@ -1415,7 +1416,8 @@ static void addr_const_keys(struct ctx *c, struct dt *o, const struct model_reg 
         buf_adds(&e, "(");
         for (size_t i = 0; i + 1 < b->ninstances; i++)
             add_case(c, &e, "(inst) == ", i, model_reg_address(r, b->instances[i], 0), bits);
-        buf_adds(&e, c_lit(c, model_reg_address(r, b->instances[b->ninstances - 1], 0), bits, false));
+        buf_adds(&e,
+                 c_lit(c, model_reg_address(r, b->instances[b->ninstances - 1], 0), bits, false));
         buf_addc(&e, ')');
     } else {
         buf_adds(&e, c_lit(c, model_reg_address(r, b && b->ninstances ? b->instances[0] : NULL, 0),
