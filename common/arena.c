@@ -83,6 +83,25 @@ char *arena_strdup(struct arena *a, const char *s)
     return arena_strndup(a, s, strlen(s));
 }
 
+char *arena_cat(struct arena *a, const char *const *parts, size_t n)
+{
+    size_t len[16], total = 0; /* each part measured once (callers join a few) */
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(parts[i]);
+        if (i < 16)
+            len[i] = l;
+        total += l;
+    }
+    char *r = arena_alloc_bytes(a, total + 1), *p = r;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = i < 16 ? len[i] : strlen(parts[i]);
+        memcpy(p, parts[i], l);
+        p += l;
+    }
+    *p = '\0';
+    return r;
+}
+
 char *arena_printf(struct arena *a, const char *fmt, ...)
 {
     /* One pass when the text fits the current chunk (the common case). */

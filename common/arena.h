@@ -81,6 +81,15 @@ char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* printf into a string owned by 'a'. */
 char *arena_printf(struct arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/*
+ * The 'n' strings at 'parts' joined, owned by 'a': printf's "%s%s..." without
+ * printf's cost, for the names and lines made per register and field.
+ * ARENA_CAT(a, s1, s2, ...) lists them in place.
+ */
+char *arena_cat(struct arena *a, const char *const *parts, size_t n);
+#define ARENA_CAT(a, ...)                                                                          \
+    arena_cat((a), (const char *const[]){__VA_ARGS__},                                             \
+              sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
 /* Grow-by-doubling array of pointers owned by the arena: *items, *count, *cap. */
 void arena_push(struct arena *a, void ***items, size_t *count, size_t *cap, void *item);

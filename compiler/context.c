@@ -191,15 +191,16 @@ struct def_scope {
 };
 
 static struct def_scope defs(struct ctx *c, struct dt *o, struct dt_key key, const char *stem,
-                             bool mdef)
+                             bool mdef, uint32_t n)
 {
-    struct def_scope d = {dt_obj(c->a), stem, strlen(stem), mdef};
+    struct def_scope d = {dt_obj_n(c->a, n), stem, strlen(stem), mdef};
     dt_add(c->a, o, key, d.obj);
     return d;
 }
 
-#define C_DEF(c, o, stem) defs((c), (o), DT_KEY("c_def"), (stem), false)
-#define C_MDEF(c, o, stem) defs((c), (o), DT_KEY("c_mdef"), (stem), true)
+/* 'n': the names the object gets (room made at once) */
+#define C_DEF(c, o, stem, n) defs((c), (o), DT_KEY("c_def"), (stem), false, (n))
+#define C_MDEF(c, o, stem, n) defs((c), (o), DT_KEY("c_mdef"), (stem), true, (n))
 
 /* Adds name stem + 'suffix' ('nx' bytes) as 'role' and remembers it for align_defs(). */
 static void def_add(struct ctx *c, const struct def_scope *d, struct dt_key role,
@@ -325,14 +326,17 @@ static bool is_folded(const char *s, size_t len)
     return !strpbrk(s, "\t\n\v\f\r") && !strstr(s, "  ");
 }
 
-/* 's' (NULL: none) folded into the tree's arena; 's' itself when folded and 'keep'. */
-static struct folded fold_keep(struct ctx *c, const char *s, bool keep)
+/*
+ * 's' (NULL: none) folded into the tree's arena: 's' itself when folded
+ * already (a model's text, or a line just joined into the arena).
+ */
+static struct folded fold_text(struct ctx *c, const char *s)
 {
     if (!s)
         return (struct folded){NULL, 0};
     size_t len = strlen(s);
     if (is_folded(s, len)) /* never written to: wrap_lines() copies the lines it cuts */
-        return (struct folded){keep ? (char *)s : arena_strndup(c->a, s, len), len};
+        return (struct folded){(char *)s, len};
     char *r = arena_alloc(c->a, len + 1), *q = r;
     for (const char *p = skip_ws(s); *p;) {
         if (!is_ws(*p)) {
@@ -345,18 +349,6 @@ static struct folded fold_keep(struct ctx *c, const char *s, bool keep)
     }
     *q = '\0';
     return (struct folded){r, (size_t)(q - r)};
-}
-
-/* A model's text folded: the model's bytes themselves when folded already. */
-static struct folded fold_text(struct ctx *c, const char *s)
-{
-    return fold_keep(c, s, true);
-}
-
-/* Text made for the tree (a buffer about to be released) folded into its arena. */
-static char *fold(struct ctx *c, const char *s)
-{
-    return fold_keep(c, s, false).s;
 }
 
 /*
@@ -616,31 +608,30 @@ static struct dt *source_json(struct ctx *c, const struct model_source *src)
 /* "Title (ref 327043 rev 001)" for banners and comments. */
 static char *source_line(struct ctx *c, const struct model_source *src)
 {
-    struct buf b = BUF_INIT;
-    buf_adds(&b, src->title ? src->title : src->id);
+    const char *p[10];
+    size_t n = 0;
+    p[n++] = src->title ? src->title : src->id;
     if (src->ref || src->rev || src->date) {
         const char *sep = " (";
         if (src->ref) {
-            buf_adds(&b, sep);
-            buf_adds(&b, "ref ");
-            buf_adds(&b, src->ref);
+            p[n++] = sep;
+            p[n++] = "ref ";
+            p[n++] = src->ref;
             sep = ", ";
         }
         if (src->rev) {
-            buf_adds(&b, sep);
-            buf_adds(&b, "rev ");
-            buf_adds(&b, src->rev);
+            p[n++] = sep;
+            p[n++] = "rev ";
+            p[n++] = src->rev;
             sep = ", ";
         }
         if (src->date) {
-            buf_adds(&b, sep);
-            buf_adds(&b, src->date);
+            p[n++] = sep;
+            p[n++] = src->date;
         }
-        buf_addc(&b, ')');
+        p[n++] = ")";
     }
-    char *r = fold(c, b.s);
-    buf_release(&b);
-    return r;
+    return fold_text(c, arena_cat(c->a, p, n)).s;
 }
 
 static const struct model_source *cite_source(const struct model_spec *s,
@@ -663,7 +654,7 @@ static struct dt *cite_json(struct ctx *c, const struct model_spec *s,
                             const struct model_cite *cite)
 {
     const struct model_source *src = cite_source(s, cite);
-    struct dt *o = dt_obj(c->a);
+    struct dt *o = dt_obj_n(c->a, 7);
     SET_STR(c, o, "src", cite->src);
     SET_STR(c, o, "title", src ? src->title : NULL);
     SET_STR(c, o, "ref", src ? src->ref : NULL);
@@ -680,9 +671,8 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
     const struct model_source *src = cite_source(s, cite);
     if (!cite->src && !cite->table && !cite->page && !cite->section && !cite->cite)
         return NULL;
-    struct buf b = BUF_INIT;
-    buf_adds(&b, "Source: ");
-    buf_adds(&b, src ? source_line(c, src) : cite->src ? cite->src : "-");
+    const char *p[12] = {"Source: ", src ? source_line(c, src) : cite->src ? cite->src : "-"};
+    size_t n = 2;
     const struct {
         const char *label, *text;
     } parts[] = {{", table ", cite->table},
@@ -691,13 +681,11 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
                  {"; ", cite->cite}};
     for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
         if (parts[i].text) {
-            buf_adds(&b, parts[i].label);
-            buf_adds(&b, parts[i].text);
+            p[n++] = parts[i].label;
+            p[n++] = parts[i].text;
         }
     }
-    char *r = fold(c, b.s);
-    buf_release(&b);
-    return r;
+    return fold_text(c, arena_cat(c->a, p, n)).s;
 }
 
 /* {"vendor","family","model","name","source"}: a <cpu> the spec applies to. */
@@ -779,7 +767,7 @@ static struct dt *instance_json(struct ctx *c, const struct model_spec *s,
     char *stem = names_instance(c->a, c->prefix, inst);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_index", dt_int(c->a, inst->index));
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, 6);
     DEF(c, &d, "name", "");
     if (inst->has_base)
         DEF(c, &d, "base", "_BASE");
@@ -826,7 +814,7 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
         SET(c, o, "svd", svd_value_json(c, v));
     char *stem = names_value_of(c->a, field_stem, f, v);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, 1);
     DEF(c, &d, "name", "");
     SET(c, o, "c_value", lit(c, v->value, f->reg->size, false));
     SET(c, o, "c_field", dt_str_ref(c->a, field_stem));
@@ -884,8 +872,9 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
     const struct model_reg *r = rn->r;
     const struct model_field *f = r->fields[i];
     char *stem = names_field_of(c->a, rn->stem, f);
-    rn->field_lower[i] = names_lower(c->a, stem);
-    struct dt *o = dt_obj_n(c->a, 32);
+    /* lower-case, the register's part is the register's c_lower: only the name is converted */
+    rn->field_lower[i] = ARENA_CAT(c->a, rn->lower, "_", names_lower(c->a, f->name));
+    struct dt *o = dt_obj_n(c->a, 33); /* an SVD field's keys and "first", "last" */
     struct dt *name = str_or_null(c, f->name), *access = str_or_null(c, f->access_text);
     SET(c, o, "name", name);
     SET(c, o, "lsb", dt_int(c->a, f->lsb));
@@ -916,13 +905,13 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
     SET(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
     SET(c, o, "c_reg", dt_str_ref(c->a, rn->stem));
     if (!model_field_is_reserved(f)) {
-        struct def_scope d = C_DEF(c, o, stem);
+        struct def_scope d = C_DEF(c, o, stem, 5);
         DEF(c, &d, "shift", "_SHIFT");
         DEF(c, &d, "width", "_WIDTH");
         DEF(c, &d, "mask", "_MASK");
         DEF(c, &d, "max", "_MAX");
         DEF(c, &d, "reset", "_RESET");
-        struct def_scope m = C_MDEF(c, o, stem);
+        struct def_scope m = C_MDEF(c, o, stem, 3);
         DEF(c, &m, "get", "_GET(v)");
         DEF(c, &m, "set", "_SET(v, x)");
         DEF(c, &m, "val", "_VAL(x)");
@@ -1118,7 +1107,7 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     char *stem = names_rule_of(c->a, rn->stem, rule);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_bit", dt_int(c->a, bit));
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, 2);
     DEF(c, &d, "name", "");
     DEF(c, &d, "message", "_MESSAGE");
     struct rule_ctx rc = {.c = c, .r = r, .rn = rn, .fields = dt_list(c->a)};
@@ -1293,7 +1282,7 @@ static struct dt *copies_json(struct ctx *c, const struct reg_names *rn)
     for (size_t i = 0; i < ninst; i++) {
         const struct model_instance *inst = b && b->ninstances ? b->instances[i] : NULL;
         for (unsigned k = 0; k < r->count; k++) {
-            struct dt *o = dt_obj(c->a);
+            struct dt *o = dt_obj_n(c->a, 8); /* and "first", "last" */
             SET_STR(c, o, "instance", inst ? inst->name : NULL);
             SET(c, o, "index", r->is_array ? dt_int(c->a, r->first + k) : dt_null());
             SET(c, o, "address", hex(c, model_reg_address(r, inst, k)));
@@ -1363,7 +1352,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
     flag_fresh(c, offsets);
     SET(c, o, "c_offsets", offsets);
     SET(c, o, "c_addr_offset",
-        dt_str_ref(c->a, r->addrs ? arena_printf(c->a, "%s_offset(i)", rn->lower)
+        dt_str_ref(c->a, r->addrs ? ARENA_CAT(c->a, rn->lower, "_offset(i)")
                                   : scaled_index(c, c_type(bits), index, stride)));
     SET(c, o, "c_first_index", dt_int(c->a, r->first));
     SET(c, o, "c_count", dt_int(c->a, r->count));
@@ -1373,16 +1362,38 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
         struct dt *k = dt_obj(c->a);
         SET(c, k, "c_index", dt_int(c->a, (long long)i));
         SET(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
-        char *name = names_upper(c->a, arena_printf(c->a, "%s_%s_ADDR", stem, inst->name));
+        char *name = names_upper(c->a, ARENA_CAT(c->a, stem, "_", inst->name, "_ADDR"));
         SET(c, k, "c_name", dt_str_ref(c->a, name));
         SET(c, k, "c_addr", lit(c, model_reg_address(r, inst, 0), bits, false));
-        struct def_scope d = C_DEF(c, k, name);
+        struct def_scope d = C_DEF(c, k, name, 1);
         DEF(c, &d, "addr", "");
         dt_push(c->a, cases, k);
     }
     flag_fresh(c, cases);
     SET(c, o, "c_addr_cases", cases);
     SET(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
+}
+
+#define TERM_BREAK " \\\n                " /* the terms line up after "    ((uint32_t)(" */
+#define CASE_BREAK TERM_BREAK " "          /* the cases of a ?: chain one column further in */
+
+/* 'v' and a 'u' ("%" PRIu64 "u"): an unsigned C literal. */
+static void add_uint_u(struct buf *e, uint64_t v)
+{
+    char tmp[24], *p = put_uint(tmp, v);
+    *p++ = 'u';
+    buf_addn(e, tmp, (size_t)(p - tmp));
+}
+
+/* One case of a ?: chain: "TEST Nu ? VALUE :" and the break to the next line. */
+static void add_case(struct ctx *c, struct buf *e, const char *test, uint64_t n, uint64_t v,
+                     unsigned bits)
+{
+    buf_adds(e, test);
+    add_uint_u(e, n);
+    buf_adds(e, " ? ");
+    buf_adds(e, c_lit(c, v, bits, false));
+    buf_adds(e, " :" CASE_BREAK);
 }
 
 /*
@@ -1394,20 +1405,20 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
  */
 static void addr_const_keys(struct ctx *c, struct dt *o, const struct model_reg *r)
 {
-#define TERM_BREAK " \\\n                " /* the terms line up after "    ((uint32_t)(" */
-#define CASE_BREAK TERM_BREAK " "        /* the cases of a ?: chain one column further in */
     const struct model_block *b = r->block;
     unsigned bits = addr_bits(r);
     bool by_instance = !names_reg_uniform(r);
     struct buf e = BUF_INIT;
-    buf_addf(&e, "((%s)(", c_type(bits));
+    buf_adds(&e, "((");
+    buf_adds(&e, c_type(bits));
+    buf_adds(&e, ")(");
     if (by_instance) { /* instance n-1 last, with no test: the range check stands for it */
         buf_adds(&e, "(");
         for (size_t i = 0; i + 1 < b->ninstances; i++)
-            buf_addf(&e, "(inst) == %zuu ? %s :%s", i,
-                     c_lit(c, model_reg_address(r, b->instances[i], 0), bits, false), CASE_BREAK);
-        buf_addf(&e, "%s)",
+            add_case(c, &e, "(inst) == ", i, model_reg_address(r, b->instances[i], 0), bits);
+        buf_adds(&e,
                  c_lit(c, model_reg_address(r, b->instances[b->ninstances - 1], 0), bits, false));
+        buf_addc(&e, ')');
     } else {
         buf_adds(&e, c_lit(c, model_reg_address(r, b && b->ninstances ? b->instances[0] : NULL, 0),
                            bits, false));
@@ -1415,27 +1426,35 @@ static void addr_const_keys(struct ctx *c, struct dt *o, const struct model_reg 
     if (r->addrs) {
         buf_adds(&e, " +" TERM_BREAK "(");
         for (size_t k = 0; k + 1 < r->naddrs; k++)
-            buf_addf(&e, "(i) == %uu ? %s :%s", r->first + (unsigned)k,
-                     c_lit(c, r->addrs[k] - r->addrs[0], bits, false), CASE_BREAK);
-        buf_addf(&e, "%s)", c_lit(c, r->addrs[r->naddrs - 1] - r->addrs[0], bits, false));
+            add_case(c, &e, "(i) == ", r->first + k, r->addrs[k] - r->addrs[0], bits);
+        buf_adds(&e, c_lit(c, r->addrs[r->naddrs - 1] - r->addrs[0], bits, false));
+        buf_addc(&e, ')');
     } else if (r->is_array) {
-        buf_addf(&e, " + (%s)((i) - %uu) * %s", c_type(bits), r->first,
-                 c_lit(c, r->stride, bits, false));
+        buf_adds(&e, " + (");
+        buf_adds(&e, c_type(bits));
+        buf_adds(&e, ")((i) - ");
+        add_uint_u(&e, r->first);
+        buf_adds(&e, ") * ");
+        buf_adds(&e, c_lit(c, r->stride, bits, false));
     }
     buf_adds(&e, " +" TERM_BREAK "0u * sizeof(char[");
-    if (by_instance)
-        buf_addf(&e, "(unsigned long long)(inst) < %zuu", b->ninstances);
+    if (by_instance) {
+        buf_adds(&e, "(unsigned long long)(inst) < ");
+        add_uint_u(&e, b->ninstances);
+    }
     if (by_instance && r->is_array)
         buf_adds(&e, " && ");
-    if (r->is_array)
-        buf_addf(&e, "(unsigned long long)((i) - %uu) < %uu", r->first, r->count);
+    if (r->is_array) {
+        buf_adds(&e, "(unsigned long long)((i) - ");
+        add_uint_u(&e, r->first);
+        buf_adds(&e, ") < ");
+        add_uint_u(&e, r->count);
+    }
     buf_adds(&e, " ? 1 : -1])))");
     SET(c, o, "c_addr_c", dt_strn(c->a, e.s, e.len));
     SET(c, o, "c_addr_c_params",
         dt_str_ref(c->a, by_instance && r->is_array ? "inst, i" : by_instance ? "inst" : "i"));
     buf_release(&e);
-#undef TERM_BREAK
-#undef CASE_BREAK
 }
 
 /* "0x7u": the mask of a register's rule bits, as an unsigned literal (at most 31 rules' bits). */
@@ -1551,7 +1570,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         REG_DEF("rules", "_RULES"),
     };
 #undef REG_DEF
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, ARRAY_SIZE(reg_defs));
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
         def_add(c, &d, reg_defs[i].role, reg_defs[i].suffix, reg_defs[i].len);
     set_cite(c, o, cite_line(c, s, &r->cite));
@@ -1681,7 +1700,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_is_sub", dt_bool(e->parent != NULL));
     SET(c, o, "c_combine_or", dt_bool(model_event_combines(e)));
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, 4);
     DEF(c, &d, "name", "");
     DEF(c, &d, "code", "_CODE");
     DEF(c, &d, "umask", "_UMASK");
@@ -1983,7 +2002,7 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_ninstances", dt_int(c->a, (long long)b->ninstances));
-    struct def_scope d = C_DEF(c, o, stem);
+    struct def_scope d = C_DEF(c, o, stem, 1);
     DEF(c, &d, "ninstances", "_NINSTANCES");
     SET(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
     SET(c, o, "c_has_events", dt_bool(dt_len(events) > 0));

@@ -238,20 +238,34 @@ static void emit_one(const struct emitter *em, const char *ident, struct srcpos 
     }
 }
 
+/*
+ * A stem the names of a register, field... go on from, with its hash and
+ * its lower-case text's (hashed paths only): hashed once for all the names
+ * made from it, and a field's hashes go on from its register's.
+ */
+struct stem {
+    const char *s;
+    uint64_t h, hl;
+    bool have_hl; /* 'hl' computed (a function's name was made from the stem) */
+};
+
+static struct stem stem_of(const struct emitter *em, const char *s)
+{
+    return (struct stem){s, em->hfn ? hash_more(0, s, same_c) : 0, 0, false};
+}
+
 /* The hashes of 'stem' + "_" + each suffix, each name made only if asked for. */
-static void emit_hashes(const struct emitter *em, const char *stem, const char *const *suffixes,
+static void emit_hashes(const struct emitter *em, struct stem *st, const char *const *suffixes,
                         size_t n, struct srcpos pos)
 {
-    uint64_t h = hash_more(0, stem, same_c), hl = 0;
-    bool have_hl = false;
     for (size_t i = 0; i < n; i++) {
-        struct names_lazy name = {em->a, stem, suffixes[i], false, NULL};
-        uint64_t hs = h;
+        struct names_lazy name = {em->a, st->s, suffixes[i], false, NULL};
+        uint64_t hs = st->h;
         if (name.sfx && islower((unsigned char)name.sfx[0])) {
-            if (!have_hl)
-                hl = hash_more(0, stem, lower_c);
-            have_hl = name.lower = true;
-            hs = hl;
+            if (!st->have_hl)
+                st->hl = hash_more(0, st->s, lower_c);
+            st->have_hl = name.lower = true;
+            hs = st->hl;
         }
         if (name.sfx)
             hs = hash_more(hs * NAMES_HASH_BASE + '_', name.sfx, same_c);
@@ -260,13 +274,14 @@ static void emit_hashes(const struct emitter *em, const char *stem, const char *
 }
 
 /* 'stem' + "_" + each suffix (NULL: the stem alone); lower-case suffixes name functions. */
-static void emit_all(const struct emitter *em, const char *stem, const char *const *suffixes,
+static void emit_all(const struct emitter *em, struct stem *st, const char *const *suffixes,
                      size_t n, struct srcpos pos)
 {
     if (em->hfn) {
-        emit_hashes(em, stem, suffixes, n, pos);
+        emit_hashes(em, st, suffixes, n, pos);
         return;
     }
+    const char *stem = st->s;
     char *lower = NULL;
     for (size_t i = 0; i < n; i++) {
         const char *sfx = suffixes[i];
@@ -292,71 +307,81 @@ static void emit_all(const struct emitter *em, const char *stem, const char *con
  * The names of f's values: stem + infix + the value's name. Hashed, the
  * stem and infix are hashed once for all of them and no name is made.
  */
-static void foreach_value(const struct emitter *em, const char *stem, const struct model_field *f)
+static void foreach_value(const struct emitter *em, const struct stem *st,
+                          const struct model_field *f)
 {
     const char *infix = value_infix(f);
     if (!em->hfn) {
         for (size_t i = 0; i < f->nvalues; i++)
-            em->fn(em->ctx, upper_after(em->a, stem, infix, f->values[i]->name),
+            em->fn(em->ctx, upper_after(em->a, st->s, infix, f->values[i]->name),
                    f->values[i]->pos);
         return;
     }
-    uint64_t h = hash_more(hash_more(0, stem, same_c), infix, same_c);
+    uint64_t h = hash_more(st->h, infix, same_c);
     for (size_t i = 0; i < f->nvalues; i++) {
         const struct model_value *v = f->values[i];
-        const struct names_lazy name = {em->a, stem, v->name, false, infix};
+        const struct names_lazy name = {em->a, st->s, v->name, false, infix};
         em->hfn(em->ctx, hash_final(hash_more(h, v->name, upper_c)), &name, v->pos);
     }
 }
 
-/* 'reg_stem': names_reg() of f's register, which a field's name goes on from. */
-static void foreach_field(const struct emitter *em, const char *reg_stem,
+/* 'reg': names_reg() of f's register, which a field's name and hashes go on from. */
+static void foreach_field(const struct emitter *em, const struct stem *reg,
                           const struct model_field *f)
 {
     if (model_field_is_reserved(f))
         return;
-    char *stem = names_field_of(em->a, reg_stem, f);
-    EMIT(em, stem, f->pos, "SHIFT", "WIDTH", "MASK", "MAX", "RESET", "GET", "SET", "VAL", "get",
+    /* the register's stem "_" the name upper-cased: the register's hashes go on over it */
+    struct stem st = {names_field_of(em->a, reg->s, f), 0, 0, em->hfn && reg->have_hl};
+    if (em->hfn)
+        st.h = hash_more(hash_more(reg->h, "_", same_c), f->name, upper_c);
+    if (st.have_hl)
+        st.hl = hash_more(hash_more(reg->hl, "_", same_c), f->name, lower_c);
+    EMIT(em, &st, f->pos, "SHIFT", "WIDTH", "MASK", "MAX", "RESET", "GET", "SET", "VAL", "get",
          "set", "val");
-    foreach_value(em, stem, f);
+    foreach_value(em, &st, f);
 }
 
 static void foreach_reg(const struct emitter *em, const char *prefix, const struct model_reg *r)
 {
-    char *stem = names_reg(em->a, prefix, r);
-    EMIT(em, stem, r->pos, "WIDTH", "SIZE", "RESET", "MBZ_MASK", "MB1_MASK", "IGNORED_MASK",
+    struct stem st = stem_of(em, names_reg(em->a, prefix, r));
+    const char *stem = st.s;
+    EMIT(em, &st, r->pos, "WIDTH", "SIZE", "RESET", "MBZ_MASK", "MB1_MASK", "IGNORED_MASK",
          "RO_MASK", "WO_MASK", "W1C_MASK", "W1S_MASK", "WRITABLE_MASK", "KEEP_MASK", "LEVELS_MASK",
          "PRESERVE_MASK",
          "write_value");
     struct model_masks m = model_reg_masks(r); /* the write side effects' masks: when present */
     if (m.w0 | m.w1t | m.wany | m.once)
-        EMIT(em, stem, r->pos, "W0_MASK", "W1T_MASK", "WANY_MASK", "ONCE_MASK");
+        EMIT(em, &st, r->pos, "W0_MASK", "W1T_MASK", "WANY_MASK", "ONCE_MASK");
     const struct model_block *b = r->block;
     bool uniform = names_reg_uniform(r);
     if (!r->is_array && uniform)
-        EMIT(em, stem, r->pos, "ADDR");
+        EMIT(em, &st, r->pos, "ADDR");
     else
-        EMIT(em, stem, r->pos, "addr", "ADDR_C");
+        EMIT(em, &st, r->pos, "addr", "ADDR_C");
     if (r->is_array)
-        EMIT(em, stem, r->pos, "FIRST", "COUNT");
+        EMIT(em, &st, r->pos, "FIRST", "COUNT");
     if (r->is_array && !r->addrs)
-        EMIT(em, stem, r->pos, "STRIDE");
+        EMIT(em, &st, r->pos, "STRIDE");
     if (r->addrs)
-        EMIT(em, stem, r->pos, "offset");
+        EMIT(em, &st, r->pos, "offset");
     if (!uniform)
         for (size_t i = 0; i < b->ninstances; i++)
             emit_one(em, UPPER_JOIN(em->a, stem, b->instances[i]->name, "ADDR"), r->pos);
     for (size_t i = 0; i < r->nfields; i++)
-        foreach_field(em, stem, r->fields[i]);
+        foreach_field(em, &st, r->fields[i]);
     if (r->nrules > 0)
-        EMIT(em, stem, r->pos, "RULES", "check", "rule_message");
-    for (size_t i = 0; i < r->nrules; i++)
-        EMIT(em, names_rule_of(em->a, stem, r->rules[i]), r->rules[i]->pos, NULL, "MESSAGE");
+        EMIT(em, &st, r->pos, "RULES", "check", "rule_message");
+    for (size_t i = 0; i < r->nrules; i++) {
+        struct stem rule = stem_of(em, names_rule_of(em->a, stem, r->rules[i]));
+        EMIT(em, &rule, r->rules[i]->pos, NULL, "MESSAGE");
+    }
 }
 
 static void foreach_event(const struct emitter *em, const char *prefix, const struct model_event *e)
 {
-    EMIT(em, names_event(em->a, prefix, e), e->pos, NULL, "CODE", "UMASK", "COUNTERS");
+    struct stem st = stem_of(em, names_event(em->a, prefix, e));
+    EMIT(em, &st, e->pos, NULL, "CODE", "UMASK", "COUNTERS");
     for (size_t i = 0; i < e->nsubs; i++)
         foreach_event(em, prefix, e->subs[i]);
 }
@@ -364,20 +389,22 @@ static void foreach_event(const struct emitter *em, const char *prefix, const st
 static void foreach_block(const struct emitter *em, const char *prefix,
                           const struct model_block *blk)
 {
-    if (blk->ninstances > 0)
-        EMIT(em, names_block(em->a, prefix, blk), blk->pos, "NINSTANCES");
+    if (blk->ninstances > 0) {
+        struct stem st = stem_of(em, names_block(em->a, prefix, blk));
+        EMIT(em, &st, blk->pos, "NINSTANCES");
+    }
     for (size_t i = 0; i < blk->ninstances; i++) {
         const struct model_instance *inst = blk->instances[i];
-        char *stem = names_instance(em->a, prefix, inst);
-        EMIT(em, stem, inst->pos, NULL);
+        struct stem st = stem_of(em, names_instance(em->a, prefix, inst));
+        EMIT(em, &st, inst->pos, NULL);
         if (inst->has_base)
-            EMIT(em, stem, inst->pos, "BASE");
+            EMIT(em, &st, inst->pos, "BASE");
         if (inst->has_pci)
-            EMIT(em, stem, inst->pos, "VENDOR", "DEVICE");
+            EMIT(em, &st, inst->pos, "VENDOR", "DEVICE");
         if (inst->has_pci && inst->has_dev)
-            EMIT(em, stem, inst->pos, "DEV");
+            EMIT(em, &st, inst->pos, "DEV");
         if (inst->has_pci && inst->has_func)
-            EMIT(em, stem, inst->pos, "FUNC");
+            EMIT(em, &st, inst->pos, "FUNC");
     }
     for (size_t i = 0; i < blk->nregs; i++) {
         /* a register's names at a time: one block may hold a million registers */
@@ -392,17 +419,18 @@ static void foreach_block(const struct emitter *em, const char *prefix,
 static void foreach_name(const struct emitter *em, const struct model_spec *s, const char *prefix)
 {
     struct arena *a = em->a;
-    char *p = names_upper(a, prefix);
-    EMIT(em, p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL", "ACT_W0", "ACT_W1T");
+    struct stem p = stem_of(em, names_upper(a, prefix));
+    EMIT(em, &p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL", "ACT_W0", "ACT_W1T");
     emit_one(em, UPPER_JOIN(a, prefix, s->name, "H"), s->pos);
     for (size_t b = 0; b < s->nblocks; b++) {
         arena_clear(a);
         foreach_block(em, prefix, s->blocks[b]);
     }
     for (size_t i = 0; i < s->nmetrics; i++)
-        if (s->metrics[i]->name)
-            EMIT(em, names_metric(a, prefix, s->metrics[i]), s->metrics[i]->pos, "UNIT",
-                 "SCALE", "NEVENTS", "EVENTS");
+        if (s->metrics[i]->name) {
+            struct stem m = stem_of(em, names_metric(a, prefix, s->metrics[i]));
+            EMIT(em, &m, s->metrics[i]->pos, "UNIT", "SCALE", "NEVENTS", "EVENTS");
+        }
 }
 
 void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn, void *ctx)

@@ -327,7 +327,12 @@ static const char *substitute(struct arena *a, const char *name, const char *ind
         at = strstr(name, "%s"), cut = 2;
     if (!at)
         return name;
-    return arena_printf(a, "%.*s%s%s", (int)(at - name), name, index, at + cut);
+    size_t head = (size_t)(at - name), len = strlen(index), tail = strlen(at + cut);
+    char *r = arena_alloc_bytes(a, head + len + tail + 1); /* printf's cost, per element, saved */
+    memcpy(r, name, head);
+    memcpy(r + head, index, len);
+    memcpy(r + head + len, at + cut, tail + 1);
+    return r;
 }
 
 /* ---------------------------------------------------------------- properties */
@@ -617,7 +622,7 @@ static const char *field_c_name(struct builder *b, const char *name, struct srcp
                                         "W0",       "W1T",      "WANY",  "ONCE"};
     const char *s = identifier(b, name, "field", pos);
     for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
-        if (strcasecmp(s, masks[i]) == 0) {
+        if ((s[0] | 0x20) == (masks[i][0] | 0x20) && strcasecmp(s, masks[i]) == 0) {
             const char *t = arena_printf(b->a, "%s_", s);
             diag_report(b->dg, DIAG_SVD_NAME, pos,
                         "field name '%s' would give the C name of the register's %s mask: "
@@ -851,7 +856,7 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
                                  uint64_t offset, const struct props *p, const struct place *at)
 {
     struct model_reg *r = arena_zalloc(b->a, sizeof(*r));
-    r->name = identifier(b, arena_printf(b->a, "%s%s", at->prefix, name), "register", n->pos);
+    r->name = identifier(b, ARENA_CAT(b->a, at->prefix, name), "register", n->pos);
     r->written_name = name_of(n);
     r->space = SPACE_MMIO;
     r->address = offset;
@@ -867,7 +872,7 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
     r->block = b->blk;
     r->pos = n->pos;
     r->cite.src = "svd";
-    r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
+    r->cite.cite = ARENA_CAT(b->a, b->blk->name, ".", r->name);
     r->cite.pos = n->pos;
     x->alternate = alternate_of(n, at->cluster);
     if (n->text[SVD_T_ALT_GROUP]) /* svdconv's CMSIS names carry it (context_cmsis.c) */
@@ -934,13 +939,13 @@ static bool may_make(struct builder *b, struct srcpos pos)
 static bool take_group_name(struct builder *b, struct model_reg *r, const char *g)
 {
     bool found;
-    const char *name = arena_printf(b->a, "%s_%s", r->name, g);
+    const char *name = ARENA_CAT(b->a, r->name, "_", g);
     struct regc_map_entry *e = xmap_put_str(&b->reg_names, name, &found);
     if (found)
         return false;
     e->val = r;
     r->name = name;
-    r->cite.cite = arena_printf(b->a, "%s.%s", b->blk->name, r->name);
+    r->cite.cite = ARENA_CAT(b->a, b->blk->name, ".", r->name);
     return true;
 }
 
@@ -1186,7 +1191,7 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         if (!at->copy) /* a derived array may take its base's type; copies are left as they were */
             cluster_type_of(b, n, c, false);
         struct place in = {at->offset + offset,
-                           arena_printf(b->a, "%s%s_", at->prefix, c->name),
+                           ARENA_CAT(b->a, at->prefix, c->name, "_"),
                            c,
                            d.count,
                            d.incr,
@@ -1207,7 +1212,7 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
             cluster_type_of(b, n, c, at->copy);
         struct place in = *at;
         in.offset = addr;
-        in.prefix = arena_printf(b->a, "%s%s_", at->prefix, c->name);
+        in.prefix = ARENA_CAT(b->a, at->prefix, c->name, "_");
         in.cluster = c;
         read_kids(b, n, &p, &in, cap);
         if (dim && i == 0)

@@ -219,8 +219,8 @@ static struct frame child_frame(struct parser *p, struct svd_node *o, const char
     struct frame f = {.kind = F_SKIP, .o = o, .name = name, .pos = here(p)};
     enum svd_tag tag = svd_tag_of(&p->tags, name);
     bool wrapper = false;
-    int kind = child_kind(o->kind, tag, &wrapper);
     int t = tag <= SVD_TAG__TEXT_END ? (int)tag : -1;
+    int kind = t < 0 ? child_kind(o->kind, tag, &wrapper) : -1; /* a text makes no object */
     if (wrapper && !in) {
         f.kind = F_WRAPPER;
     } else if (kind >= 0 && !wrapper) {
