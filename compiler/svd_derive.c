@@ -4,7 +4,7 @@
  * A derived object is a copy of its base with its own elements on top, as
  * the SVD specification says: every simple element it does not give comes
  * from the base (not its name, its alternates or, for a peripheral, its
- * interrupts; its array only when it writes no dim element of its own,
+ * interrupts, its dimArrayIndex; its array only when it writes no dim element of its own,
  * as svdconv's SvdItem::CopyDim does), and its registers, clusters and fields are
  * the base's with its own replacing those of the same name and adding the
  * rest; enumerated values and address blocks it gives replace the base's.
@@ -144,8 +144,8 @@ static void take_kids(struct svd_reader *rd, struct svd_node *d, const struct sv
     d->nkids = d->cap = 0;
     for (size_t i = 0; i < b->nkids; i++) {
         struct svd_node *k = b->kids[i];
-        if (k->kind == SVD_INTERRUPT)
-            continue;
+        if (k->kind == SVD_INTERRUPT || k->kind == SVD_DIM_ENUM)
+            continue; /* the base's own: a dimArrayIndex too (copy_dim) */
         bool replaced = false;
         if (merged_by_name(k->kind)) {
             for (size_t j = 0; j < nown && !replaced; j++)
@@ -170,8 +170,10 @@ static bool has_dim(const struct svd_node *n)
 
 /*
  * svdconv's SvdItem::CopyDim: a derived object that writes no dim element takes its base's dim,
- * dimIncrement and dimIndex (not dimName: SvdDerivedFrom::DeriveItem clears it); one that
- * writes any has only its own (SvdDimension::Construct drops what was copied).
+ * dimIncrement and dimIndex (SvdDimension::CopyItem; not dimName: SvdDerivedFrom::DeriveItem
+ * clears it); one that writes any has only its own (SvdDimension::Construct drops what was
+ * copied). Not the base's dimArrayIndex, whichever it writes: svdconv keeps that apart from the
+ * dim (a register's m_enumContainer), and SvdRegister::CopyItem does not copy it (take_kids).
  */
 static void copy_dim(struct svd_node *d, const struct svd_node *b)
 {
