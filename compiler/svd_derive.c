@@ -18,6 +18,7 @@
 #include "svd_int.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static const char *name_of(const struct svd_node *n)
@@ -67,17 +68,89 @@ static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref
     return tree_ref(at->i < p->nkids ? p->kids[at->i++] : NULL);
 }
 
-/* A node answers to its name, and an array "NAME[%s]" to NAME too, as a regspec's does (its
- * register or cluster is named NAME there, svd-name="NAME[%s]"). */
+/* The number s..end writes, decimal or 0x hex (the forms <dim> and <dimIndex> take). */
+static bool dim_number(const char *s, const char *end, uint64_t *v)
+{
+    unsigned base = end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+    s += base == 16 ? 2 : 0;
+    *v = 0;
+    for (; s < end; s++) {
+        int d = isdigit((unsigned char)*s) ? *s - '0'
+                : base == 16 && isxdigit((unsigned char)*s) ? tolower((unsigned char)*s) - 'a' + 10
+                                                             : -1;
+        if (d < 0 || *v > (UINT64_MAX - (uint64_t)d) / base)
+            return false;
+        *v = *v * base + (uint64_t)d;
+    }
+    return s == end;
+}
+
+/*
+ * Does 'ix' (its 'len' bytes) name an element of n's dim, as svdconv's SvdDimension::
+ * CalculateDimIndex lists them: one of <dimIndex>'s "A,B,C", one in its "0-3" or "A-D", else 0
+ * to <dim> - 1 (numbers written as CreateDecNum writes them). A <dimIndex> that gives no list
+ * names none here: the model builder reports it.
+ */
+static bool is_dim_index(const struct svd_node *n, const char *ix, size_t len)
+{
+    const char *s = n->text[SVD_T_DIM_INDEX], *dash = s ? strchr(s, '-') : NULL;
+    uint64_t v, lo = 0, hi;
+    bool dec = len && (len == 1 || ix[0] != '0') && strspn(ix, "0123456789") >= len &&
+               dim_number(ix, ix + len, &v);
+    if (!s)
+        return dec && dim_number(n->text[SVD_T_DIM], strchr(n->text[SVD_T_DIM], '\0'), &hi) &&
+               v < hi;
+    if (dash && !strchr(s, ',')) {
+        if (dash - s == 1 && strlen(dash) == 2 && isupper((unsigned char)s[0]))
+            return len == 1 && ix[0] >= s[0] && ix[0] <= dash[1];
+        return dec && dim_number(s, dash, &lo) && dim_number(dash + 1, strchr(dash, '\0'), &hi) &&
+               v >= lo && v <= hi;
+    }
+    for (const char *p = s;; p++) {
+        const char *comma = strchr(p, ','), *end = comma ? comma : strchr(p, '\0');
+        while (p < end && *p == ' ')
+            p++;
+        while (end > p && end[-1] == ' ')
+            end--;
+        if ((size_t)(end - p) == len && memcmp(p, ix, len) == 0)
+            return true;
+        if (!comma)
+            return false;
+        p = comma;
+    }
+}
+
+/* Is 'name' (its 'len' bytes) one element of the "%s" list 'n' (svdconv's SvdItem::
+ * FindChildFromItem looks among a dim's elements, SvdDimension::CreateName names them)? */
+static bool names_element(const struct svd_node *n, const char *name, size_t len)
+{
+    const char *kn = name_of(n), *at = strstr(kn, "%s");
+    if (!at || !n->text[SVD_T_DIM] || strstr(kn, "[%s]"))
+        return false;
+    size_t pre = (size_t)(at - kn), post = strlen(at + 2);
+    return len > pre + post && memcmp(name, kn, pre) == 0 &&
+           memcmp(name + len - post, at + 2, post) == 0 &&
+           is_dim_index(n, name + pre, len - pre - post);
+}
+
+static void tree_enter(const struct derive_tree *t, struct derive_ref n);
+
+/* A node answers to its name, an array "NAME[%s]" to NAME too, as a regspec's does (its register
+ * or cluster is named NAME there, svd-name="NAME[%s]"), and a list "NAME%s" to the name of each
+ * of its elements (as a regspec's instance or register of a dim-of= list is named). */
 static bool tree_is_named(const struct derive_tree *t, struct derive_ref n, const char *name,
                           size_t len)
 {
     const char *kn = name_of(n.obj);
     size_t klen = strlen(kn);
-    (void)t;
     if (klen == len + 4 && memcmp(kn + len, "[%s]", 4) == 0)
         klen = len;
-    return klen == len && memcmp(kn, name, len) == 0;
+    if (klen == len && memcmp(kn, name, len) == 0)
+        return true;
+    const struct svd_node *node = n.obj;
+    if (node->derived_from && !node->text[SVD_T_DIM] && strstr(kn, "%s"))
+        tree_enter(t, n); /* a list whose dim may come from its base */
+    return names_element(node, name, len);
 }
 
 static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
@@ -186,9 +259,19 @@ static void copy_dim(struct svd_node *d, const struct svd_node *b)
     }
 }
 
+/* Does d's derivedFrom name one element of the list 'b' ("UARTA" of "UART%s"), not b itself? */
+static bool derives_from_element(const struct svd_node *d, const struct svd_node *b)
+{
+    const char *last = strrchr(d->derived_from, '.');
+    last = last ? last + 1 : d->derived_from;
+    return strcmp(last, name_of(b)) != 0 && names_element(b, last, strlen(last));
+}
+
 static void merge(struct svd_reader *rd, struct svd_node *d, const struct svd_node *b)
 {
-    copy_dim(d, b);
+    /* an element has no dim to give: svdconv's SvdItem::CopyDim copies none to one */
+    if (!derives_from_element(d, b))
+        copy_dim(d, b);
     for (int t = 0; t < SVD_T__COUNT; t++) {
         if (!d->text[t] && b->text[t] && !own_only((enum svd_text)t)) {
             d->text[t] = b->text[t];
