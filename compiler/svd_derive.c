@@ -75,9 +75,11 @@ static bool dim_number(const char *s, const char *end, uint64_t *v)
     s += base == 16 ? 2 : 0;
     *v = 0;
     for (; s < end; s++) {
-        int d = isdigit((unsigned char)*s) ? *s - '0'
-                : base == 16 && isxdigit((unsigned char)*s) ? tolower((unsigned char)*s) - 'a' + 10
-                                                             : -1;
+        int d = -1;
+        if (isdigit((unsigned char)*s))
+            d = *s - '0';
+        else if (base == 16 && isxdigit((unsigned char)*s))
+            d = tolower((unsigned char)*s) - 'a' + 10;
         if (d < 0 || *v > (UINT64_MAX - (uint64_t)d) / base)
             return false;
         *v = *v * base + (uint64_t)d;
