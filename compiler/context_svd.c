@@ -335,8 +335,7 @@ static const char *local_name(const struct model_reg *r)
 {
     if (model_reg_group_in_name(r))
         return r->written_name; /* a second register of its name, in another alternateGroup */
-    size_t n = cluster_prefix_len(model_reg_ext(r)->cluster);
-    return n < strlen(r->name) ? r->name + n : r->name;
+    return model_reg_name_in_cluster(r);
 }
 
 static uint64_t cluster_base(const struct model_cluster *c)

@@ -109,6 +109,25 @@ bool model_reg_group_in_name(const struct model_reg *r)
            strcmp(tail + nw + 1, g) == 0;
 }
 
+/* 'name' past the names of cluster 'c' and its parents, each with a '_' after it; NULL when it
+ * does not start so. */
+static const char *past_clusters(const char *name, const struct model_cluster *c)
+{
+    if (c->parent)
+        name = past_clusters(name, c->parent);
+    size_t len = name ? strlen(c->name) : 0;
+    if (!name || strncmp(name, c->name, len) != 0 || name[len] != '_')
+        return NULL;
+    return name + len + 1;
+}
+
+const char *model_reg_name_in_cluster(const struct model_reg *r)
+{
+    const struct model_cluster *c = model_reg_ext(r)->cluster;
+    const char *own = c ? past_clusters(r->name, c) : NULL;
+    return own ? own : r->name;
+}
+
 void model_field_set_write_effect(struct arena *a, struct model_field *f, enum model_write_effect e)
 {
     struct model_field_ext *x = field_ext_for(a, f, !e);

@@ -32,6 +32,13 @@ const char *model_block_alt_group(const struct model_block *b, const struct mode
  * the CMSIS names add no second "_G", the SVD writer writes W again.
  */
 bool model_reg_group_in_name(const struct model_reg *r);
+/*
+ * The name of register 'r' inside its cluster: past the names of its clusters, each with a '_'
+ * after it ("CTL_SUB_V" in CTL.SUB: "V"), as the model names a cluster's registers; r->name when
+ * it is in no cluster or its name does not start so. Borrowed from 'r'. A name that carries its
+ * alternateGroup (model_reg_group_in_name) keeps it: "V_G".
+ */
+const char *model_reg_name_in_cluster(const struct model_reg *r);
 
 void model_field_set_write_effect(struct arena *a, struct model_field *f,
                                   enum model_write_effect e);

@@ -4,7 +4,7 @@
  * A derived object is a copy of its base with its own elements on top, as
  * the SVD specification says: every simple element it does not give comes
  * from the base (not its name, its alternates or, for a peripheral, its
- * interrupts; its array only when it writes no dim element of its own,
+ * interrupts, its dimArrayIndex; its array only when it writes no dim element of its own,
  * as svdconv's SvdItem::CopyDim does), and its registers, clusters and fields are
  * the base's with its own replacing those of the same name and adding the
  * rest; enumerated values and address blocks it gives replace the base's.
@@ -18,6 +18,7 @@
 #include "svd_int.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static const char *name_of(const struct svd_node *n)
@@ -59,20 +60,102 @@ static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref
     return tree_ref(at->i < p->nkids ? p->kids[at->i++] : NULL);
 }
 
+/* The number s..end writes, decimal or 0x hex (the forms <dim> and <dimIndex> take). */
+static bool dim_number(const char *s, const char *end, uint64_t *v)
+{
+    unsigned base = end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+    s += base == 16 ? 2 : 0;
+    *v = 0;
+    for (; s < end; s++) {
+        int d = -1;
+        if (isdigit((unsigned char)*s))
+            d = *s - '0';
+        else if (base == 16 && isxdigit((unsigned char)*s))
+            d = tolower((unsigned char)*s) - 'a' + 10;
+        if (d < 0 || *v > (UINT64_MAX - (uint64_t)d) / base)
+            return false;
+        *v = *v * base + (uint64_t)d;
+    }
+    return s == end;
+}
+
+/*
+ * Does 'ix' (its 'len' bytes) name an element of n's dim, as svdconv's SvdDimension::
+ * CalculateDimIndex lists them: one of <dimIndex>'s "A,B,C", one in its "0-3" or "A-D", else 0
+ * to <dim> - 1 (numbers written as CreateDecNum writes them). A <dimIndex> that gives no list
+ * names none here: the model builder reports it.
+ */
+static bool is_dim_index(const struct svd_node *n, const char *ix, size_t len)
+{
+    const char *s = n->text[SVD_T_DIM_INDEX], *dash = s ? strchr(s, '-') : NULL;
+    uint64_t v, lo = 0, hi;
+    bool dec = len && (len == 1 || ix[0] != '0') && strspn(ix, "0123456789") >= len &&
+               dim_number(ix, ix + len, &v);
+    if (!s)
+        return dec && dim_number(n->text[SVD_T_DIM], strchr(n->text[SVD_T_DIM], '\0'), &hi) &&
+               v < hi;
+    if (dash && !strchr(s, ',')) {
+        if (dash - s == 1 && strlen(dash) == 2 && isupper((unsigned char)s[0]))
+            return len == 1 && ix[0] >= s[0] && ix[0] <= dash[1];
+        return dec && dim_number(s, dash, &lo) && dim_number(dash + 1, strchr(dash, '\0'), &hi) &&
+               v >= lo && v <= hi;
+    }
+    for (const char *p = s;; p++) {
+        const char *comma = strchr(p, ','), *end = comma ? comma : strchr(p, '\0');
+        while (p < end && *p == ' ')
+            p++;
+        while (end > p && end[-1] == ' ')
+            end--;
+        if ((size_t)(end - p) == len && memcmp(p, ix, len) == 0)
+            return true;
+        if (!comma)
+            return false;
+        p = comma;
+    }
+}
+
+/* Is 'name' (its 'len' bytes) one element of the "%s" list 'n' (svdconv's SvdItem::
+ * FindChildFromItem looks among a dim's elements, SvdDimension::CreateName names them)? */
+static bool names_element(const struct svd_node *n, const char *name, size_t len)
+{
+    const char *kn = name_of(n), *at = strstr(kn, "%s");
+    if (!at || !n->text[SVD_T_DIM] || strstr(kn, "[%s]"))
+        return false;
+    size_t pre = (size_t)(at - kn), post = strlen(at + 2);
+    return len > pre + post && memcmp(name, kn, pre) == 0 &&
+           memcmp(name + len - post, at + 2, post) == 0 &&
+           is_dim_index(n, name + pre, len - pre - post);
+}
+
+static void tree_enter(const struct derive_tree *t, struct derive_ref n);
+
 /* A node answers to its name, and an array "NAME[%s]" to NAME too, as a regspec's does (its
- * register or cluster is named NAME there, svd-name="NAME[%s]"). */
+ * register or cluster is named NAME there, svd-name="NAME[%s]"); a list "NAME%s" is one whose
+ * elements answer to their own names (tree_is_element). */
 static size_t tree_names(const struct derive_tree *t, struct derive_ref n,
                          struct derive_name out[DERIVE_MAX_NAMES], bool *list)
 {
     const char *kn = name_of(n.obj);
     size_t len = strlen(kn);
-    (void)t, (void)list;
+    (void)t;
     out[0] = (struct derive_name){kn, len};
+    *list = strstr(kn, "%s") && !strstr(kn, "[%s]");
     if (len >= 4 && memcmp(kn + len - 4, "[%s]", 4) == 0) {
         out[1] = (struct derive_name){kn, len - 4};
         return 2;
     }
     return 1;
+}
+
+/* A list "NAME%s" answers to the name of each of its elements (as a regspec's instance or
+ * register of a dim-of= list is named). */
+static bool tree_is_element(const struct derive_tree *t, struct derive_ref n, const char *name,
+                            size_t len)
+{
+    const struct svd_node *node = n.obj;
+    if (node->derived_from && !node->text[SVD_T_DIM])
+        tree_enter(t, n); /* a list whose dim may come from its base */
+    return names_element(node, name, len);
 }
 
 /* Derivation gives a node its base's kids in a new array (take_kids). */
@@ -106,8 +189,8 @@ static void tree_enter(const struct derive_tree *t, struct derive_ref n)
 /* The node 'd' derives from (derive.h: by name in its scope, else by path); NULL when none. */
 static struct svd_node *find_base(struct svd_reader *rd, struct svd_node *d)
 {
-    const struct derive_tree t = {rd,         tree_parent, tree_kid,        tree_names, NULL,
-                                  tree_name,  tree_enter,  tree_kids_stamp, rd->names};
+    const struct derive_tree t = {rd,        tree_parent, tree_kid,        tree_names, tree_is_element,
+                                  tree_name, tree_enter,  tree_kids_stamp, rd->names};
     /* the tree is the reader's: derive.c hands back its own nodes */
     return (struct svd_node *)derive_find_base(&t, tree_ref(d), d->derived_from).obj;
 }
@@ -148,8 +231,8 @@ static void take_kids(struct svd_reader *rd, struct svd_node *d, const struct sv
     d->nkids = d->cap = 0;
     for (size_t i = 0; i < b->nkids; i++) {
         struct svd_node *k = b->kids[i];
-        if (k->kind == SVD_INTERRUPT)
-            continue;
+        if (k->kind == SVD_INTERRUPT || k->kind == SVD_DIM_ENUM)
+            continue; /* the base's own: a dimArrayIndex too (copy_dim) */
         /* a scope's kids merged by name are all registers and clusters, or all fields */
         bool replaced = merged_by_name(k->kind) ? regc_map_find_str(&own_names, name_of(k)) != NULL
                                                 : own_kind[k->kind];
@@ -169,8 +252,10 @@ static bool has_dim(const struct svd_node *n)
 
 /*
  * svdconv's SvdItem::CopyDim: a derived object that writes no dim element takes its base's dim,
- * dimIncrement and dimIndex (not dimName: SvdDerivedFrom::DeriveItem clears it); one that
- * writes any has only its own (SvdDimension::Construct drops what was copied).
+ * dimIncrement and dimIndex (SvdDimension::CopyItem; not dimName: SvdDerivedFrom::DeriveItem
+ * clears it); one that writes any has only its own (SvdDimension::Construct drops what was
+ * copied). Not the base's dimArrayIndex, whichever it writes: svdconv keeps that apart from the
+ * dim (a register's m_enumContainer), and SvdRegister::CopyItem does not copy it (take_kids).
  */
 static void copy_dim(struct svd_node *d, const struct svd_node *b)
 {
@@ -183,9 +268,19 @@ static void copy_dim(struct svd_node *d, const struct svd_node *b)
     }
 }
 
+/* Does d's derivedFrom name one element of the list 'b' ("UARTA" of "UART%s"), not b itself? */
+static bool derives_from_element(const struct svd_node *d, const struct svd_node *b)
+{
+    const char *last = strrchr(d->derived_from, '.');
+    last = last ? last + 1 : d->derived_from;
+    return strcmp(last, name_of(b)) != 0 && names_element(b, last, strlen(last));
+}
+
 static void merge(struct svd_reader *rd, struct svd_node *d, const struct svd_node *b)
 {
-    copy_dim(d, b);
+    /* an element has no dim to give: svdconv's SvdItem::CopyDim copies none to one */
+    if (!derives_from_element(d, b))
+        copy_dim(d, b);
     for (int t = 0; t < SVD_T__COUNT; t++) {
         if (!d->text[t] && b->text[t] && !own_only((enum svd_text)t)) {
             d->text[t] = b->text[t];

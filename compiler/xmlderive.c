@@ -14,6 +14,7 @@
 #include "derive.h"
 #include "fatal.h"
 #include "map.h"
+#include "model_mmio.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,26 +109,6 @@ static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref
     }
 }
 
-/* 'name' past the names of cluster 'c' and its parents, each with a '_' after it ("CTL_SUB_V":
- * "V"), as the registers of a cluster are named; NULL when it does not start so. */
-static const char *past_clusters(const char *name, const struct model_cluster *c)
-{
-    if (c->parent)
-        name = past_clusters(name, c->parent);
-    size_t len = name ? strlen(c->name) : 0;
-    if (!name || strncmp(name, c->name, len) != 0 || name[len] != '_')
-        return NULL;
-    return name + len + 1;
-}
-
-/* A register's name as its scope knows it: without its clusters' names. */
-static const char *reg_own_name(const struct model_reg *r)
-{
-    const struct model_cluster *c = model_reg_ext(r)->cluster;
-    const char *own = c ? past_clusters(r->name, c) : NULL;
-    return own ? own : r->name;
-}
-
 static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
 {
     (void)t;
@@ -141,7 +122,7 @@ static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
     case DERIVE_CLUSTER:
         return ((const struct model_cluster *)n.obj)->name;
     case DERIVE_REG:
-        return reg_own_name(n.obj);
+        return model_reg_name_in_cluster(n.obj);
     case DERIVE_FIELD:
         return ((const struct model_field *)n.obj)->name;
     default:
@@ -159,7 +140,7 @@ static size_t tree_names(const struct derive_tree *t, struct derive_ref n,
         const struct model_reg *r = n.obj;
         size_t k = derive_add_name(out, 0, r->name);
         k = derive_add_name(out, k, r->written_name);
-        return derive_add_name(out, k, reg_own_name(r));
+        return derive_add_name(out, k, model_reg_name_in_cluster(r));
     }
     if (n.kind == DERIVE_CLUSTER)
         return derive_add_name(out, derive_add_name(out, 0, ((const struct model_cluster *)n.obj)->written_name),
