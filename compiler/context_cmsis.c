@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "cluster_array.h"
+#include "cmsis_enum.h"
 #include "map.h"
 #include "names.h"
 #include "svd_names.h"
@@ -28,6 +29,11 @@ struct cmsis {
     struct arena *a;
     struct regc_map types;  /* type names given out */
     struct regc_map macros; /* macro names given out: a repeated one is left out */
+    struct regc_map values; /* of those, the named values' (-t cmsis only: not in the enum form) */
+    struct regc_map enum_names; /* the enum form's typedef and constant names given out */
+    struct regc_map elements;   /* an expanded cluster array (written name, parent) -> its
+                                   first element: the enum form writes that one's */
+    struct cmsis_enum enums;    /* the enum form (cmsis_enum.h) */
     struct dt *type_list;   /* nested types before the types using them */
     /* the block being laid out */
     const struct model_block *b;
@@ -609,23 +615,6 @@ static void add_instance(struct cmsis *c, struct dt *list, const struct model_in
     dt_push(c->a, list, o);
 }
 
-/* 's' on one line: each run of white space one space, none at the ends. */
-static char *folded(struct arena *a, const char *s)
-{
-    char *r = arena_strdup(a, s), *q = r;
-    for (const char *p = s; *p; p++) {
-        bool ws = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
-        if (!ws)
-            *q++ = *p;
-        else if (q > r && q[-1] != ' ')
-            *q++ = ' ';
-    }
-    if (q > r && q[-1] == ' ')
-        q--;
-    *q = '\0';
-    return r;
-}
-
 struct irq {
     const char *name, *desc;
     long long value;
@@ -706,7 +695,7 @@ static struct dt *irq_list(struct cmsis *c, const struct model_spec *s)
         struct dt *o = dt_obj(c->a);
         SET(c->a, o, "name", dt_str_ref(c->a, name));
         SET(c->a, o, "value", dt_int(c->a, q->value));
-        SET(c->a, o, "desc", q->desc ? dt_str_ref(c->a, folded(c->a, q->desc)) : dt_null());
+        SET(c->a, o, "desc", q->desc ? dt_str_ref(c->a, cmsis_enum_fold(c->a, q->desc)) : dt_null());
         dt_push(c->a, list, o);
     }
     free(v);
@@ -723,6 +712,7 @@ static struct dt *field_values(struct cmsis *c, const struct model_field *f, con
         const char *name = arena_printf(c->a, "%s_%s", stem, v->name);
         if (!take(c, &c->macros, name))
             continue;
+        take(c, &c->values, name);
         struct dt *o = dt_obj(c->a);
         SET(c->a, o, "name", dt_str_ref(c->a, name));
         SET(c->a, o, "value", dt_str_ref(c->a, c_const(c->a, v->value)));
@@ -764,6 +754,74 @@ static bool in_copy(const struct model_reg *r)
     return false;
 }
 
+/* ------------------------------------------------------------ the enum form */
+
+static bool found(const struct regc_map *m, const char *name)
+{
+    return regc_map_find_str(m, name) != NULL;
+}
+
+/* A name for the enum form: not one of the header's types, instances, IRQs or _Pos/_Msk macros
+ * (the named values' macros are not written there), nor an enum's or constant's before. */
+static bool claim_enum_name(void *ctx, const char *name)
+{
+    struct cmsis *c = ctx;
+    if (found(&c->types, name) || (found(&c->macros, name) && !found(&c->values, name)))
+        return false;
+    return take(c, &c->enum_names, name);
+}
+
+/*
+ * Is r in an element after the first of a cluster array the reader expanded per index? svdconv
+ * writes the array's enums once, from its template (SvdDevice::GatherClusters).
+ */
+static bool in_later_element(struct cmsis *c, const struct model_reg *r)
+{
+    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k; k = k->parent) {
+        if (!k->written_name || !strstr(k->written_name, "%s"))
+            continue;
+        const void *key[2] = {k->written_name, k->parent}; /* the elements share both */
+        const struct regc_map_entry *e = regc_map_find(&c->elements, key, sizeof(key));
+        if (e && e->val != k)
+            return true;
+        if (!e) { /* the map borrows its keys: this one kept in the arena */
+            const void **kept = arena_alloc(c->a, sizeof(key));
+            memcpy(kept, key, sizeof(key));
+            bool seen;
+            xmap_put(&c->elements, kept, sizeof(key), &seen)->val = (void *)k;
+        }
+    }
+    return false;
+}
+
+/*
+ * The enums of register r, whose fields svdconv names in its enum form (HeaderData::
+ * CreateRegisterEnumValue): its dimArrayIndex when it is a "[%s]" array, then each field's sets,
+ * a "NAME%s" field list's once, named NAME (only the list's template field has them). The
+ * elements of a "NAME%s" register list are svdconv's copies: no headerEnumName.
+ */
+static void add_enums(struct cmsis *c, const struct model_reg *r, bool copy)
+{
+    if (in_later_element(c, r))
+        return;
+    const char *stem = svd_names_enum_reg(c->a, c->periph, r, reg_group(c, r));
+    const struct model_reg_ext *x = model_reg_ext(r);
+    c->enums.copy = copy || x->dim_of;
+    if (x->array_index && !x->dim_of)
+        cmsis_enum_index(&c->enums, stem, x->array_index);
+    const char *list = NULL;
+    for (size_t i = 0; i < r->nfields; i++) {
+        const struct model_field *f = r->fields[i];
+        const char *of = model_field_ext(f)->dim_of;
+        if (of && of == list)
+            continue; /* a later element of the list */
+        list = of;
+        cmsis_enum_field(&c->enums, arena_printf(c->a, "%s_%s", stem,
+                                                 of ? svd_names_without_dim(c->a, of) : f->name),
+                         f);
+    }
+}
+
 /* The _Pos/_Msk macros of b's registers under 'prefix': the peripheral's headerStructName, else
  * its name (SvdItem::TryGetHeaderStructName; no headerDefinitionsPrefix). */
 static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_block *b,
@@ -772,6 +830,7 @@ static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_b
     for (size_t i = 0; i < b->nregs; i++) {
         if ((top_only && model_reg_ext(b->regs[i])->cluster) || in_copy(b->regs[i]))
             continue;
+        add_enums(c, b->regs[i], top_only); /* top_only: a derived peripheral's copy */
         const char *rname = c->reg_name[i] ? c->reg_name[i] : b->regs[i]->name;
         struct dt *fields = reg_fields(c, b->regs[i], rname, prefix);
         if (dt_len(fields) == 0)
@@ -900,6 +959,10 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     struct cmsis c = {.a = a, .type_list = dt_list(a)};
     regc_map_init(&c.types);
     regc_map_init(&c.macros);
+    regc_map_init(&c.values);
+    regc_map_init(&c.enum_names);
+    regc_map_init(&c.elements);
+    c.enums = (struct cmsis_enum){a, dt_list(a), claim_enum_name, &c, false};
     const char *name = s->device && s->device->name ? s->device->name : s->name;
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
@@ -917,9 +980,13 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     SET(a, o, "types", c.type_list);
     SET(a, o, "instances", insts);
     SET(a, o, "registers", bits);
+    SET(a, o, "enums", c.enums.list);
     regc_map_release(&c.groups);
     regc_map_release(&c.cl_types);
     regc_map_release(&c.types);
     regc_map_release(&c.macros);
+    regc_map_release(&c.values);
+    regc_map_release(&c.enum_names);
+    regc_map_release(&c.elements);
     return o;
 }

@@ -86,6 +86,17 @@ struct model_write_constraint {
 };
 
 /*
+ * One <enumeratedValues> set of an SVD field as svdconv names its typedef enum (-t cmsis-enum):
+ * the set's <name> (a derived set without one: its base's, as svdconv's SvdItem::CopyItem
+ * takes it) and its own headerEnumName (not a base's: SvdEnumContainer::CopyItem leaves it
+ * out). Which of the field's values are in it: cmsis_enum.c.
+ */
+struct model_enum_set {
+    const char *name, *header_enum; /* NULL when none */
+    enum model_usage usage;         /* USAGE_ANY: read-write, or no <usage> */
+};
+
+/*
  * The memory-mapped (SVD) additions of a field, apart so that a regspec field
  * (millions of them in a large spec) does not carry them: 'ext' of a field is
  * NULL until model_field_ext_set() first allocates it; readers use
@@ -93,6 +104,8 @@ struct model_write_constraint {
  */
 struct model_field_ext {
     const char *enum_name; /* the enumeration's name (headerEnumName or name), or NULL */
+    struct model_enum_set **sets; /* an SVD field's sets as written, 'nsets' of them */
+    size_t nsets;
     struct model_value *default_value; /* isDefault: the name of every value not listed */
     const char *derived_from;          /* as written */
     struct srcpos derived_pos;         /* of its text (a regspec's derived-from= value) */

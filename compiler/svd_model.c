@@ -582,15 +582,47 @@ static void add_value(struct builder *b, struct model_field *f, const struct svd
         arena_push(b->a, (void ***)&f->values, &f->nvalues, cap, m);
 }
 
+/* A set's <name>, else its base's (svdconv's SvdItem::CopyItem takes a name not written). */
+static const char *set_name(const struct svd_node *e)
+{
+    for (unsigned depth = 0; e && depth < SVD_MAX_DERIVE_DEPTH; e = e->base, depth++)
+        if (e->text[SVD_T_NAME])
+            return e->text[SVD_T_NAME];
+    return NULL;
+}
+
+/*
+ * The set's own headerEnumName, for the first field that takes the set: not one svd_derive.c's
+ * merge took from its base (the same string), nor for a copy of the set in a derived field,
+ * register, cluster or peripheral (they share the set's node): svdconv's
+ * SvdEnumContainer::CopyItem leaves it out of every copy.
+ */
+static const char *set_header_enum(struct svd_node *e)
+{
+    const char *h = e->text[SVD_T_ENUM_NAME];
+    bool own = h && !e->built && !(e->base && e->base->text[SVD_T_ENUM_NAME] == h);
+    e->built = true;
+    return own ? h : NULL;
+}
+
+static void add_set(struct builder *b, struct model_field_ext *x, struct svd_node *e,
+                    enum model_usage u, size_t *cap)
+{
+    struct model_enum_set *s = arena_zalloc(b->a, sizeof(*s));
+    *s = (struct model_enum_set){set_name(e), set_header_enum(e), u};
+    arena_push(b->a, (void ***)&x->sets, &x->nsets, cap, s);
+}
+
 static void field_values(struct builder *b, struct model_field *f, const struct svd_node *n)
 {
-    size_t cap = 0;
+    size_t cap = 0, set_cap = 0;
     for (size_t i = 0; i < n->nkids; i++) {
-        const struct svd_node *e = n->kids[i];
+        struct svd_node *e = n->kids[i];
         if (e->kind != SVD_ENUMS)
             continue;
         enum model_usage u = usage_of(b, e);
         struct model_field_ext *x = model_field_ext_set(b->a, f);
+        add_set(b, x, e, u, &set_cap);
         if (!x->enum_name)
             x->enum_name =
                 e->text[SVD_T_ENUM_NAME] ? e->text[SVD_T_ENUM_NAME] : e->text[SVD_T_NAME];

@@ -54,6 +54,30 @@ const char *svd_names_macro_reg(struct arena *a, const char *periph, const struc
     return renamed ? svd_names_macro_path(a, periph, r, group) : svd_names_reg(a, rname, group);
 }
 
+const char *svd_names_without_dim(struct arena *a, const char *written)
+{
+    const char *at = strstr(written, "[%s]");
+    size_t len = 4;
+    if (!at && (at = strstr(written, "%s")) != NULL)
+        len = 2;
+    return at ? arena_printf(a, "%.*s%s", (int)(at - written), written, at + len) : written;
+}
+
+const char *svd_names_enum_reg(struct arena *a, const char *periph, const struct model_reg *r,
+                               const char *group)
+{
+    const struct model_reg_ext *x = model_reg_ext(r);
+    size_t skip = cluster_prefix_len(x->cluster);
+    const char *path = svd_names_reg(a, strlen(r->name) > skip ? r->name + skip : r->name, group);
+    if (x->dim_of && strstr(x->dim_of, "%s") && !strstr(x->dim_of, "[%s]")) {
+        const char *list = svd_names_without_dim(a, x->dim_of);
+        path = arena_printf(a, "%s_%s_%s", svd_names_reg(a, list, group), list, path);
+    }
+    for (const struct model_cluster *k = x->cluster; k; k = k->parent)
+        path = arena_printf(a, "%s_%s", cluster_array_name(a, k), path);
+    return arena_printf(a, "%s_%s", periph, path);
+}
+
 void svd_names_groups(struct regc_map *m, const struct model_block *b)
 {
     regc_map_clear(m);

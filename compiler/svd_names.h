@@ -39,6 +39,18 @@ const char *svd_names_macro_reg(struct arena *a, const char *periph, const struc
 const char *svd_names_macro_path(struct arena *a, const char *periph, const struct model_reg *r,
                                  const char *group);
 
+/*
+ * A register's hierarchical name in the enum form (SvdItem::GetHierarchicalName, used by
+ * HeaderData::CreateEnumValuesContainer): 'periph', each cluster by its name without "[%s]" or
+ * "%s" (never a headerStructName), the register's own name and "_" + 'group'. An element of a
+ * "NAME%s" list (CH%s_CTL: CH0_CTL) has the list before it twice, as svdconv walks up through
+ * the list's template register and its SvdDimension: PERIPH_CH_CTL_CH_CTL_CH0_CTL.
+ */
+const char *svd_names_enum_reg(struct arena *a, const char *periph, const struct model_reg *r,
+                               const char *group);
+/* "CH%s_CTL" or "CH[%s]" without its "%s" or "[%s]" (SvdUtils::ParseExpression's name). */
+const char *svd_names_without_dim(struct arena *a, const char *written);
+
 /* Fills 'm' (cleared first) with b's registers in an alternateGroup: register -> group; not those
  * whose name carries the group already (model_reg_group_in_name). */
 void svd_names_groups(struct regc_map *m, const struct model_block *b);

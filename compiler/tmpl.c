@@ -254,6 +254,8 @@ static const struct {
     {"perf", MUS_ESCAPE_JSON, "perf's pmu-events JSON: one entry per event (docs/outputs.md)"},
     {"cmsis", MUS_ESCAPE_C,
      "CMSIS device header as svdconv writes it: struct overlay, _Pos/_Msk (docs/svd.md)"},
+    {"cmsis-enum", MUS_ESCAPE_C,
+     "the CMSIS header with svdconv's --fields=enum: a typedef enum per value set (docs/svd.md)"},
     {"svd", MUS_ESCAPE_HTML, "CMSIS-SVD of a memory-mapped spec: derivation, arrays, clusters kept (docs/svd.md)"},
     {"regspec", MUS_ESCAPE_HTML, "regspec XML of any spec: an SVD device imported as a cited regspec (docs/svd.md)"},
 };

@@ -338,6 +338,13 @@ static const struct {
     /* issue 27: -t cmsis, the CMSIS device header (context_cmsis.c, templates/cmsis.mustache) */
     {"root", "c_cmsis", "obj?:cmsis"},
     {"cmsis", "cpu", "str?"},
+    {"cmsis", "enums", "list:cmsis.enum"},
+    {"cmsis.enum", "comment", "str"},
+    {"cmsis.enum", "name", "str"},
+    {"cmsis.enum", "values", "list:cmsis.enum_value"},
+    {"cmsis.enum_value", "comment", "str"},
+    {"cmsis.enum_value", "name", "str"},
+    {"cmsis.enum_value", "value", "str"},
     {"cmsis", "guard", "str"},
     {"cmsis", "has_irqs", "bool"},
     {"cmsis", "instances", "list:cmsis.instance"},

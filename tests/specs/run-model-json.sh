@@ -249,7 +249,7 @@ for spec in $specs; do
         { problems+=("$name: --dump-context: $(head -n 1 "$tmp/err")"); continue; }
     for t in $builtins; do
         case $t in c | tables) esc=c ;; md) esc=md ;; html | svd | regspec) esc=html ;; perf) esc=json ;;
-        cmsis) continue ;; # memory-mapped specs only: below, on an SVD file
+        cmsis | cmsis-enum) continue ;; # memory-mapped specs only: below, on an SVD file
         *) problems+=("built-in '$t': this test knows no escape for it"); continue ;; esac
         n=$((n + 1))
         if [ "$t" = svd ] && ! jq -e 'has("svd")' "$tmp/$name.tree.json" >/dev/null; then
@@ -276,18 +276,20 @@ for spec in $specs; do
         fi
     done
 done
-# -t cmsis (issue 27) reads c_cmsis, which the dump of an SVD file carries
-for svd in tests/svd/features.svd tests/svd/cmsis-layout.svd; do
+# -t cmsis and -t cmsis-enum (issue 27) read c_cmsis, which the dump of an SVD file carries
+for svd in tests/svd/features.svd tests/svd/cmsis-layout.svd tests/svd/cmsis-enum.svd; do
+  for t in cmsis cmsis-enum; do
     name=$(basename "$svd" .svd)
     n=$((n + 1))
     if ! "$regc" --dump-context "$svd" -o "$tmp/$name.tree.json" 2>"$tmp/err" ||
-        ! "$regc" -t cmsis "$svd" -o "$tmp/want.out" 2>>"$tmp/err" ||
-        ! "$regc" render --strict templates/cmsis.mustache "$tmp/$name.tree.json" --escape=c \
+        ! "$regc" -t $t "$svd" -o "$tmp/want.out" 2>>"$tmp/err" ||
+        ! "$regc" render --strict templates/$t.mustache "$tmp/$name.tree.json" --escape=c \
             -o "$tmp/got.out" 2>>"$tmp/err"; then
-        problems+=("$name, cmsis: $(head -n 2 "$tmp/err")")
+        problems+=("$name, $t: $(head -n 2 "$tmp/err")")
     elif ! cmp -s "$tmp/want.out" "$tmp/got.out"; then
-        problems+=("$name, cmsis: regc render of the dump differs: $(cmp "$tmp/want.out" "$tmp/got.out" 2>&1)")
+        problems+=("$name, $t: regc render of the dump differs: $(cmp "$tmp/want.out" "$tmp/got.out" 2>&1)")
     fi
+  done
 done
 if [ ${#problems[@]} -eq 0 ] && [ "$n" -gt 0 ]; then
     tap_ok "every built-in template rendered from --dump-context's tree = regc -t NAME ($n renders)"

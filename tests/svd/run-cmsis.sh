@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tests/svd/run-cmsis.sh - the compile matrix of -t cmsis (docs/svd.md, "The CMSIS
-# header"): for every file of the CMSIS-SVD test set (../shared/svd: corpus/*/*.svd
-# and vendor-headers/nordic/*.svd), tests/svd/features.svd, cmsis-layout.svd and
-# cmsis-names.svd, the header regc writes compiles with -Wall -Wextra -Wpedantic
+# tests/svd/run-cmsis.sh - the compile matrix of -t cmsis and -t cmsis-enum (docs/svd.md, "The
+# CMSIS header", "The enum form"): for every file of the CMSIS-SVD test set (../shared/svd:
+# corpus/*/*.svd and vendor-headers/nordic/*.svd), tests/svd/features.svd, cmsis-layout.svd,
+# cmsis-names.svd and cmsis-enum.svd, each header regc writes compiles with -Wall -Wextra -Wpedantic
 # -Werror under gcc and clang (-std=c99, -std=c11), g++ -std=c++17 and
 # arm-none-eabi-gcc for a Cortex-M4: each compile evaluates the header's own
 # asserts of every member offset and struct size for that compiler's ABI. A
@@ -24,12 +24,19 @@ compilers=(
     "arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -ffreestanding -std=c11 -x c"
 )
 
-# One file through every compiler: one result per compiler.
+# One file through every compiler, for each template: one result per compiler and template.
 matrix() {   # label path
-    local label=$1 b
+    local t
+    for t in cmsis cmsis-enum; do
+        matrix_one "$1" "$2" "$t"
+    done
+}
+
+matrix_one() {   # label path template
+    local label="$1 (-t $3)" b
     b=$(basename "$2" .svd)
-    if ! "$regc" "$2" -t cmsis -o "$tmp/cmsis_$b.h" 2>"$tmp/$b.err"; then
-        tap_fail "$label: regc -t cmsis" "$(head -n 3 "$tmp/$b.err")"
+    if ! "$regc" "$2" -t "$3" -o "$tmp/cmsis_$b.h" 2>"$tmp/$b.err"; then
+        tap_fail "$label: regc -t $3" "$(head -n 3 "$tmp/$b.err")"
         return
     fi
     printf '#include "cmsis_%s.h"\nint regc_cmsis_use(void);\nint regc_cmsis_use(void) { return 0; }\n' \
@@ -55,6 +62,7 @@ matrix() {   # label path
 matrix tests/svd/features.svd tests/svd/features.svd
 matrix tests/svd/cmsis-layout.svd tests/svd/cmsis-layout.svd
 matrix tests/svd/cmsis-names.svd tests/svd/cmsis-names.svd
+matrix tests/svd/cmsis-enum.svd tests/svd/cmsis-enum.svd
 
 . tests/svd/testset.sh
 if [ ! -d "$svd/corpus" ]; then
