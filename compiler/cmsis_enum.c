@@ -3,6 +3,8 @@
  */
 #include "cmsis_enum.h"
 
+#include "model_mmio.h"
+
 #include <string.h>
 #include <strings.h>
 
@@ -44,31 +46,6 @@ static const char *ident(struct arena *a, const char *s)
 static bool dropped(const struct model_value *v)
 {
     return strcasecmp(v->name, "reserved") == 0;
-}
-
-static bool has_set(const struct model_enum_set *const *sets, size_t n, enum model_usage u)
-{
-    for (size_t i = 0; i < n; i++)
-        if (sets[i]->usage == u)
-            return true;
-    return false;
-}
-
-/*
- * Is v in the field's set of usage 'set'? The model keeps a value once, with the usage of its
- * set, or USAGE_ANY for one in a read-write set or in both a read and a write set: a read or
- * write set takes the USAGE_ANY values when the field has no read-write set, and a read-write
- * set the values of a usage no set of the field has.
- */
-static bool in_set(const struct model_value *v, enum model_usage set,
-                   const struct model_enum_set *const *sets, size_t n)
-{
-    enum model_usage u = model_value_ext(v)->usage;
-    if (u == set)
-        return true;
-    if (set == USAGE_ANY)
-        return !has_set(sets, n, u);
-    return u == USAGE_ANY && !has_set(sets, n, USAGE_ANY);
 }
 
 /* An enum constant as svdconv writes it: the value's 32 bits as an int ("%d" of the uint32_t
@@ -165,42 +142,19 @@ static void add_set(struct cmsis_enum *e, const char *stem, const struct model_f
         return;
     struct dt *vals = dt_list(e->a);
     for (size_t i = 0; i < f->nvalues; i++)
-        if (in_set(f->values[i], s->usage, sets, nsets) && !dropped(f->values[i]))
+        if (model_value_in_set(f->values[i], s->usage, sets, nsets) && !dropped(f->values[i]))
             add_model_value(e, vals, header ? header : base, f->values[i]);
     end_enum(e, o, vals);
-}
-
-/* A field whose sets the model does not know (a regspec's): one set per usage of its values,
- * a read and a write set when some value is for one access only, else one read-write set. */
-static size_t usage_sets(const struct model_field *f, struct model_enum_set *out)
-{
-    bool one_way = false;
-    for (size_t i = 0; i < f->nvalues; i++)
-        one_way = one_way || model_value_ext(f->values[i])->usage != USAGE_ANY;
-    if (!one_way) {
-        out[0] = (struct model_enum_set){.usage = USAGE_ANY};
-        return 1;
-    }
-    out[0] = (struct model_enum_set){.usage = USAGE_READ};
-    out[1] = (struct model_enum_set){.usage = USAGE_WRITE};
-    return 2;
 }
 
 void cmsis_enum_field(struct cmsis_enum *e, const char *stem, const struct model_field *f)
 {
     if (f->nvalues == 0)
         return;
-    const struct model_field_ext *x = model_field_ext(f);
-    struct model_enum_set own[2];
-    const struct model_enum_set *mine[2] = {&own[0], &own[1]};
-    const struct model_enum_set *const *sets = (const struct model_enum_set *const *)x->sets;
-    size_t n = x->nsets;
-    if (n == 0) {
-        n = usage_sets(f, own);
-        sets = mine;
-    }
-    for (size_t i = 0; i < n; i++)
-        add_set(e, stem, f, sets, n, i);
+    struct model_enum_sets s;
+    model_field_sets(f, &s);
+    for (size_t i = 0; i < s.n; i++)
+        add_set(e, stem, f, s.sets, s.n, i);
 }
 
 void cmsis_enum_index(struct cmsis_enum *e, const char *stem, const struct model_array_index *ix)

@@ -71,6 +71,14 @@ void model_reg_set_index_names(struct arena *a, struct model_reg *r, const char 
         x->index_names = names;
 }
 
+void model_reg_set_array_index(struct arena *a, struct model_reg *r,
+                               const struct model_array_index *ix)
+{
+    struct model_reg_ext *x = reg_ext_for(a, r, !ix);
+    if (x)
+        x->array_index = ix;
+}
+
 void model_reg_set_cluster(struct arena *a, struct model_reg *r, struct model_cluster *c)
 {
     struct model_reg_ext *x = reg_ext_for(a, r, !c);
@@ -161,6 +169,78 @@ void model_field_set_default_value(struct arena *a, struct model_field *f, struc
     struct model_field_ext *x = field_ext_for(a, f, !v);
     if (x)
         x->default_value = v;
+}
+
+void model_field_add_enum_set(struct arena *a, struct model_field *f, struct model_enum_set *s,
+                              size_t *cap)
+{
+    struct model_field_ext *x = field_ext_for(a, f, false);
+    arena_push(a, (void ***)&x->sets, &x->nsets, cap, s);
+}
+
+/* One set per usage of f's values (model_field_sets) into 'own'; their count. */
+static size_t usage_sets(const struct model_field *f, struct model_enum_set *own)
+{
+    if (!f->nvalues && !model_field_ext(f)->default_value)
+        return 0;
+    bool one_way = false;
+    for (size_t i = 0; i < f->nvalues; i++)
+        one_way = one_way || model_value_ext(f->values[i])->usage != USAGE_ANY;
+    const struct model_value *d = model_field_ext(f)->default_value;
+    one_way = one_way || (d && model_value_ext(d)->usage != USAGE_ANY);
+    if (!one_way) {
+        own[0] = (struct model_enum_set){.usage = USAGE_ANY};
+        return 1;
+    }
+    own[0] = (struct model_enum_set){.usage = USAGE_READ};
+    own[1] = (struct model_enum_set){.usage = USAGE_WRITE};
+    return 2;
+}
+
+void model_field_sets(const struct model_field *f, struct model_enum_sets *out)
+{
+    const struct model_field_ext *x = model_field_ext(f);
+    if (x->nsets) {
+        out->sets = (const struct model_enum_set *const *)x->sets;
+        out->n = x->nsets;
+        return;
+    }
+    out->n = usage_sets(f, out->own);
+    out->own_ptrs[0] = &out->own[0];
+    out->own_ptrs[1] = &out->own[1];
+    out->sets = out->own_ptrs;
+}
+
+bool model_field_sets_implied(const struct model_field *f)
+{
+    const struct model_field_ext *x = model_field_ext(f);
+    struct model_enum_set own[2];
+    size_t n = usage_sets(f, own);
+    if (n != x->nsets)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (x->sets[i]->name || x->sets[i]->header_enum || x->sets[i]->usage != own[i].usage)
+            return false;
+    return true;
+}
+
+static bool has_set(const struct model_enum_set *const *sets, size_t n, enum model_usage u)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sets[i]->usage == u)
+            return true;
+    return false;
+}
+
+bool model_value_in_set(const struct model_value *v, enum model_usage set,
+                        const struct model_enum_set *const *sets, size_t n)
+{
+    enum model_usage u = model_value_ext(v)->usage;
+    if (u == set)
+        return true;
+    if (set == USAGE_ANY)
+        return !has_set(sets, n, u);
+    return u == USAGE_ANY && !has_set(sets, n, USAGE_ANY);
 }
 
 void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base,

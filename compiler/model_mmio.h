@@ -19,6 +19,8 @@ void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char
                                 struct srcpos pos);
 void model_reg_set_dim_of(struct arena *a, struct model_reg *r, const char *pattern);
 void model_reg_set_index_names(struct arena *a, struct model_reg *r, const char **names);
+void model_reg_set_array_index(struct arena *a, struct model_reg *r,
+                               const struct model_array_index *ix);
 void model_reg_set_cluster(struct arena *a, struct model_reg *r, struct model_cluster *c);
 /* Register 'r' of block 'b' is in SVD's alternateGroup 'group' (svdconv names it REG_GROUP). */
 void model_block_add_alt_group(struct arena *a, struct model_block *b, const struct model_reg *r,
@@ -51,5 +53,32 @@ void model_field_set_derived_from(struct arena *a, struct model_field *f, const 
                                   struct srcpos pos);
 void model_field_set_dim_of(struct arena *a, struct model_field *f, const char *pattern);
 void model_field_set_whole(struct arena *a, struct model_field *f, bool whole);
+/* Appends set 's' (owned by 'a') to f's enumeration sets; '*cap' is the list's capacity. */
+void model_field_add_enum_set(struct arena *a, struct model_field *f, struct model_enum_set *s,
+                              size_t *cap);
+
+/*
+ * The enumeration sets of a field: its own (an SVD field's, a regspec's <enum-set>s), else one
+ * set per usage of its values, made in 'own': a read and a write set when some value is for
+ * one access only, else one read-write set; none for a field without values. 'sets' points
+ * into the field or into this struct (not to be copied once filled).
+ */
+struct model_enum_sets {
+    const struct model_enum_set *const *sets;
+    size_t n;
+    struct model_enum_set own[2];
+    const struct model_enum_set *own_ptrs[2];
+};
+void model_field_sets(const struct model_field *f, struct model_enum_sets *out);
+/* Are f's own sets those model_field_sets would give it without them (no name, no header)? */
+bool model_field_sets_implied(const struct model_field *f);
+/*
+ * Is value 'v' in the set of usage 'set' among 'sets'? The model keeps a value once, with the
+ * usage of its set, or USAGE_ANY for one in a read-write set or in both a read and a write set:
+ * a read or write set takes the USAGE_ANY values when the field has no read-write set, and a
+ * read-write set the values of a usage no set of the field has.
+ */
+bool model_value_in_set(const struct model_value *v, enum model_usage set,
+                        const struct model_enum_set *const *sets, size_t n);
 
 #endif
