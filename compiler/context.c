@@ -16,6 +16,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "expr.h"
+#include "model_mmio.h"
 #include "names.h"
 #include "util.h"
 
@@ -532,6 +533,35 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
     return o;
 }
 
+/*
+ * The field's enumeration sets (model_field_sets: its own, else one per usage of its values):
+ * name, headerEnumName, usage and the names of the values in each (model_value_in_set), its
+ * isDefault value's name when the set has it.
+ */
+static struct dt *enum_sets_json(struct ctx *c, const struct model_field *f)
+{
+    static const char *const usages[] = {"read-write", "read", "write"};
+    const struct model_value *dflt = model_field_ext(f)->default_value;
+    struct model_enum_sets fs;
+    model_field_sets(f, &fs);
+    struct dt *list = dt_list(c->a);
+    for (size_t k = 0; k < fs.n; k++) {
+        const struct model_enum_set *s = fs.sets[k];
+        struct dt *o = dt_obj(c->a), *names = dt_list(c->a);
+        for (size_t i = 0; i < f->nvalues; i++)
+            if (model_value_in_set(f->values[i], s->usage, fs.sets, fs.n))
+                dt_push(c->a, names, dt_str_ref(c->a, f->values[i]->name));
+        bool has_default = dflt && model_value_in_set(dflt, s->usage, fs.sets, fs.n);
+        SET_STR(c, o, "name", s->name);
+        SET_STR(c, o, "header_enum_name", s->header_enum);
+        SET(c, o, "usage", dt_str_ref(c->a, usages[s->usage]));
+        SET(c, o, "values", names);
+        SET_STR(c, o, "default", has_default ? dflt->name : NULL);
+        dt_push(c->a, list, o);
+    }
+    return list;
+}
+
 static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
 {
     const struct model_field_ext *x = model_field_ext(f);
@@ -547,6 +577,7 @@ static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
     SET(c, o, "write_once", dt_bool(x->write_once));
     SET_STR(c, o, "enum_name", x->enum_name);
     SET_STR(c, o, "default_value", x->default_value ? x->default_value->name : NULL);
+    SET(c, o, "enum_sets", enum_sets_json(c, f));
     SET(c, o, "whole", dt_bool(x->whole));
     SET_STR(c, o, "derived_from", x->derived_from);
     SET_STR(c, o, "dim_of", x->dim_of);

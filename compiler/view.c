@@ -509,6 +509,7 @@ static const struct {
     {"svd.field", "enumerated_values", "list:svd.enum_set"},
     {"svd.field", "dim", "obj?:svd.dim"},
     {"svd.enum_set", "name", "str?"},
+    {"svd.enum_set", "header_enum_name", "str?"},
     {"svd.enum_set", "usage", "str"},
     {"svd.enum_set", "values", "list:svd.value"},
     {"svd.value", "name", "str"},

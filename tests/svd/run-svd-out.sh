@@ -12,10 +12,15 @@
 #   - a cluster array of named indices the reader expands comes back as one array;
 #   - memory-mapped regspecs: examples/specs/hpet_mmio.xml, and tests/svd/mmio-layouts.xml
 #     (arrays from index 2, uneven arrays, <at> addresses) against a map worked out by hand;
+#   - tests/svd/cmsis-enum.svd and features.svd (every form of a field's enumeration sets:
+#     names, headerEnumName, usages, a derived set, don't-care and isDefault values, arrays
+#     and lists of them) round-trip: the same register map, sets included, and -t cmsis-enum
+#     of the output is the file's, byte for byte (its enums are named by the sets);
 #   - every file of the CMSIS-SVD test set (../shared/svd, or REGC_SVD_DATA) round-trips:
 #     its -t svd output validates against ../shared/svd/schema/CMSIS-SVD.xsd
 #     (xmllint --schema) and describes the same register map as the file, both read by
-#     tests/svd/svd-normalize.py (written from the SVD specification, not regc's reader).
+#     tests/svd/svd-normalize.py (written from the SVD specification, not regc's reader),
+#     each field's sets of enumerated values included, and its -t cmsis-enum is the file's.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -234,6 +239,22 @@ else
     tap_fail "out-all.svd: SVD -> regc -> SVD" "$(head -n 3 "$tmp/err")"
 fi
 
+# ---- the enumeration sets: the register map with each set's usage, name and headerEnumName,
+# and the enum form svdconv names by them
+for f in tests/svd/cmsis-enum.svd tests/svd/features.svd; do
+    b=$(basename "$f" .svd)
+    if "$regc" "$f" -t svd -o "$tmp/$b.sets.svd" 2>"$tmp/err" &&
+        python3 tests/svd/svd-normalize.py "$f" >"$tmp/$b.want" 2>"$tmp/err" &&
+        python3 tests/svd/svd-normalize.py "$tmp/$b.sets.svd" >"$tmp/$b.got" 2>"$tmp/err" &&
+        "$regc" "$f" -t cmsis-enum -o "$tmp/$b.in.h" 2>"$tmp/err" &&
+        "$regc" "$tmp/$b.sets.svd" -t cmsis-enum -o "$tmp/$b.out.h" 2>"$tmp/err"; then
+        tap_diff "$b.svd: SVD -> regc -> SVD, the same register map and enumeration sets" "$tmp/$b.want" "$tmp/$b.got"
+        tap_diff "$b.svd: -t cmsis-enum of its -t svd is the file's" "$tmp/$b.in.h" "$tmp/$b.out.h"
+    else
+        tap_fail "$b.svd: SVD -> regc -> SVD" "$(head -n 3 "$tmp/err")"
+    fi
+done
+
 # ---- a cluster array of named indices (dimIndex 2-4) holding a register array: the reader
 # expands it per index (Q2, Q3, Q4); written back as one array of those indices, the same map
 cat >"$tmp/qarr.svd" <<'SVD'
@@ -298,7 +319,8 @@ if ! $have_xmllint; then
 elif [ ! -f "$xsd" ]; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "$svd_why"
 else
-    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd" "$tmp/qarr.out.svd"; do
+    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd" "$tmp/qarr.out.svd" \
+        "$tmp/cmsis-enum.sets.svd"; do
         if xmllint --noout --schema "$xsd" "$f" 2>"$tmp/err"; then
             tap_ok "$(basename "$f"): valid against CMSIS-SVD.xsd"
         else
@@ -326,6 +348,15 @@ for f in $files; do
         { tap_fail "$f: normalized" "$(tail -n 3 "$tmp/err")"; continue; }
     tap_diff "$f: SVD -> regc -> SVD, the same register map ($(wc -l <"$tmp/$b.want") facts)" \
         "$tmp/$b.want" "$tmp/$b.got"
-    rm -f "$tmp/$b.svd" "$tmp/$b.want" "$tmp/$b.got"
+    # below the banner, which names the device and its cpu as -t svd may have to respell them
+    # (esp32c6-lp: an SVD identifier, a CMSIS cpu name; tests/svd/regspec-roundtrip-known.txt)
+    if "$regc" "$svd/$f" -t cmsis-enum 2>"$tmp/err" | sed '1,/^ \*\/$/d' >"$tmp/$b.in.h" &&
+        "$regc" "$tmp/$b.svd" -t cmsis-enum 2>"$tmp/err" | sed '1,/^ \*\/$/d' >"$tmp/$b.out.h" &&
+        [ -s "$tmp/$b.in.h" ]; then
+        tap_diff "$f: -t cmsis-enum of its -t svd is the file's (below the banner)" "$tmp/$b.in.h" "$tmp/$b.out.h"
+    else
+        tap_fail "$f: -t cmsis-enum" "$(head -n 3 "$tmp/err")"
+    fi
+    rm -f "$tmp/$b.svd" "$tmp/$b.want" "$tmp/$b.got" "$tmp/$b.in.h" "$tmp/$b.out.h"
 done
 tap_done

@@ -19,9 +19,13 @@ round trip SVD -> regc -> SVD is judged by an independent reading:
 What it prints: the device name; per peripheral its base address and interrupts; per
 register (by absolute address and expanded name) its size, reset value, reset mask and,
 when it has no fields, its access and side effects; per field its bits, access,
-modifiedWriteValues, readAction, writeConstraint and enumerated values (per usage: name, value, don't-care
-bits; isDefault). Descriptions, names of enumerations, address blocks, alternates and
-protection are not compared.
+modifiedWriteValues, readAction, writeConstraint, its sets of enumerated values in order (each
+set's usage, read-write when it gives none; its <name>; its headerEnumName) and its enumerated
+values (per usage: name, value, don't-care bits; isDefault). A derived set (enumeratedValues
+derivedFrom) is a copy of its base as above: it takes the base's <name> when it gives none, but
+not its headerEnumName, which names one C enum and is no copy's (svdconv's
+SvdEnumContainer::CopyItem, docs/svd.md "The enum form"). Descriptions, address blocks,
+alternates and protection are not compared.
 
 The test set's known defects are repaired as docs/svd.md documents regc's repairs
 (tests/svd/corpus-diagnostics.txt lists them per file): fields named RESERVED are no
@@ -400,9 +404,15 @@ class Normalizer:
             at, rname, name, hi, lo, access_word(fp.get("access", "read-write")), self.effects(fp))
         vals = []
         width = hi - lo + 1
+        sets = []
         for ev0 in kids(f, ("enumeratedValues",)):
             ev = self.dev.resolve(ev0, [f, r] + scopes, ("enumeratedValues",))
             usage = text(ev, "usage", "read-write")
+            set_name, header = text(ev0, "name"), text(ev0, "headerEnumName")
+            if set_name is None and ev is not ev0:  # found by its name: the path's last part
+                set_name = ev0.get("derivedFrom").split(".")[-1]
+            sets.append("set %d %s name %s header %s" % (
+                len(sets), usage, ident(set_name) if set_name else "-", ident(header) if header else "-"))
             usages = ("read", "write") if usage == "read-write" else (usage,)
             for v in kids(ev, ("enumeratedValue",)):
                 vn = text(v, "name")
@@ -424,6 +434,8 @@ class Normalizer:
             if key not in seen:
                 seen.add(key)
                 kept.append(v)
+        for s in sets:
+            line += "\n  reg 0x%x %s field %s %s" % (at, rname, name, s)
         for v in sorted(kept):
             line += "\n  reg 0x%x %s field %s value %s" % (at, rname, name, v)
         return (lo, line)
