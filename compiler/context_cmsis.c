@@ -780,16 +780,17 @@ static bool in_later_element(struct cmsis *c, const struct model_reg *r)
     for (const struct model_cluster *k = model_reg_ext(r)->cluster; k; k = k->parent) {
         if (!k->written_name || !strstr(k->written_name, "%s"))
             continue;
-        const void *key[2] = {k->written_name, k->parent}; /* the elements share both */
-        const struct regc_map_entry *e = regc_map_find(&c->elements, key, sizeof(key));
-        if (e && e->val != k)
+        /* the elements share their block, parent and written name (its text: a regspec's
+           clusters each hold their own svd-name= string); the map borrows its keys, this one
+           kept in the arena */
+        const char *key = arena_printf(c->a, "%p %p %s", (const void *)c->b, (const void *)k->parent,
+                                       k->written_name);
+        bool seen;
+        struct regc_map_entry *e = xmap_put_str(&c->elements, key, &seen);
+        if (!seen)
+            e->val = (void *)k;
+        else if (e->val != k)
             return true;
-        if (!e) { /* the map borrows its keys: this one kept in the arena */
-            const void **kept = arena_alloc(c->a, sizeof(key));
-            memcpy(kept, key, sizeof(key));
-            bool seen;
-            xmap_put(&c->elements, kept, sizeof(key), &seen)->val = (void *)k;
-        }
     }
     return false;
 }

@@ -135,6 +135,22 @@ static void value_el(struct arena *a, struct el *p, const struct model_value *v,
     el_add(a, p, &e);
 }
 
+/* <enum-set>s: the field's own sets, unless they are those its values' usages give it. */
+static void enum_sets(struct arena *a, struct el *p, const struct model_field *f)
+{
+    const struct model_field_ext *x = model_field_ext(f);
+    if (!x->nsets || model_field_sets_implied(f))
+        return;
+    for (size_t i = 0; i < x->nsets; i++) {
+        const struct model_enum_set *s = x->sets[i];
+        struct el e = el_new(a, "enum-set");
+        attr(a, &e, "name", s->name);
+        attr(a, &e, "header-enum-name", s->header_enum);
+        attr(a, &e, "usage", s->usage == USAGE_READ ? "read" : s->usage == USAGE_WRITE ? "write" : NULL);
+        el_add(a, p, &e);
+    }
+}
+
 static void gap_el(struct arena *a, struct el *p, const struct model_field *f)
 {
     struct el e = el_new(a, "gap");
@@ -165,6 +181,7 @@ static void field_el(struct arena *a, struct el *p, const struct model_field *f)
     attr_true(a, &e, "whole", model_field_ext(f)->whole);
     attr(a, &e, "desc", f->desc);
     cite_attrs(a, &e, f->cite);
+    enum_sets(a, &e, f);
     for (size_t i = 0; i < f->nvalues; i++)
         value_el(a, &e, f->values[i], false);
     if (model_field_ext(f)->default_value)
@@ -249,6 +266,23 @@ static void at_el(struct arena *a, struct el *p, const struct model_at *at)
     el_add(a, p, &e);
 }
 
+/* <array-index header-enum-name=> with an <index name= value= desc=> per named index */
+static void array_index_el(struct arena *a, struct el *p, const struct model_array_index *ix)
+{
+    if (!ix)
+        return;
+    struct el e = el_new(a, "array-index");
+    attr(a, &e, "header-enum-name", ix->enum_name);
+    for (size_t i = 0; i < ix->nvalues; i++) {
+        struct el v = el_new(a, "index");
+        attr(a, &v, "name", ix->values[i]->name);
+        attr_uint(a, &v, "value", ix->values[i]->value);
+        attr(a, &v, "desc", ix->values[i]->desc);
+        el_add(a, &e, &v);
+    }
+    el_add(a, p, &e);
+}
+
 static void register_el(struct arena *a, struct el *p, const struct model_block *b,
                         const struct model_reg *r, const char *gaps)
 {
@@ -280,6 +314,7 @@ static void register_el(struct arena *a, struct el *p, const struct model_block 
     cite_attrs(a, &e, &r->cite);
     for (size_t i = 0; i < r->nats; i++)
         at_el(a, &e, r->ats[i]);
+    array_index_el(a, &e, model_reg_ext(r)->array_index);
     for (size_t i = 0; i < r->nfields; i++)
         field_el(a, &e, r->fields[i]);
     for (size_t i = 0; i < r->nrules; i++)

@@ -232,6 +232,7 @@ struct model_array_index {
     const char *enum_name; /* headerEnumName, or NULL */
     struct model_value **values;
     size_t nvalues;
+    struct srcpos pos; /* a regspec's <array-index> (col 0: unknown) */
 };
 
 /* <addressBlock offset= size= usage=> of an SVD peripheral */

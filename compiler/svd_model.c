@@ -625,7 +625,7 @@ static void field_values(struct builder *b, struct model_field *f, const struct 
         add_set(b, x, e, u, &set_cap);
         if (!x->enum_name)
             x->enum_name =
-                e->text[SVD_T_ENUM_NAME] ? e->text[SVD_T_ENUM_NAME] : e->text[SVD_T_NAME];
+                e->text[SVD_T_ENUM_NAME] ? e->text[SVD_T_ENUM_NAME] : set_name(e);
         for (size_t k = 0; k < e->nkids; k++)
             if (e->kids[k]->kind == SVD_VALUE)
                 add_value(b, f, e->kids[k], u, &cap);

@@ -735,6 +735,7 @@ enum kind {
     K_DESC,          /* <desc>: its text is its parent's description */
     K_TEXT,          /* <license>: its text goes where its frame's 'desc' points */
     K_DEVICE, K_INSTANCE,
+    K_ARRAY_INDEX,   /* <array-index> of a register */
     K_LEAF,          /* any other element of the model: only a <desc> child counts */
 };
 
@@ -751,9 +752,9 @@ struct frame {
     struct caps own;
     struct {           /* growth of the object's own lists, one per list a child joins */
         size_t fields, rules, ats;          /* K_REG (a gap joins fields) */
-        size_t values;                      /* K_FIELD */
+        size_t values;                      /* K_FIELD, K_ARRAY_INDEX */
         size_t events;                      /* K_EVENTS */
-        size_t sets, subs;                  /* K_EVENT, K_SUB */
+        size_t sets, subs;                  /* K_EVENT, K_SUB; sets: K_FIELD's <enum-set>s */
         size_t counters, filters, unmodelled; /* K_PMON */
         size_t rdpmcs;                      /* K_COUNTERS */
         size_t boxes;                       /* K_GLOBAL_STATUS */
@@ -873,9 +874,21 @@ static void open_child(struct loader *ld, struct frame *p, const struct xl_elem 
         } else if (strcmp(name, "at") == 0) {
             struct model_at *at = xl_load_at(ld, n);
             push(ld, &r->ats, &r->nats, &p->grown.ats, at);
+        } else if (strcmp(name, "array-index") == 0) {
+            struct model_array_index *ix = xl_mmio_array_index(ld, n, r);
+            if (ix)
+                open_as(c, K_ARRAY_INDEX, ix, NULL);
         }
         break;
     }
+    case K_ARRAY_INDEX:
+        if (strcmp(name, "index") == 0) {
+            struct model_array_index *ix = p->obj;
+            struct model_value *v = xl_load_value(ld, n);
+            push(ld, &ix->values, &ix->nvalues, &p->grown.values, v);
+            open_as(c, K_LEAF, v, &v->desc);
+        }
+        break;
     case K_FIELD:
         if (strcmp(name, "value") == 0) {
             struct model_field *f = p->obj;
@@ -883,6 +896,8 @@ static void open_child(struct loader *ld, struct frame *p, const struct xl_elem 
             if (!xl_mmio_value(ld, n, f, v))
                 push(ld, &f->values, &f->nvalues, &p->grown.values, v);
             open_as(c, K_LEAF, v, &v->desc);
+        } else if (strcmp(name, "enum-set") == 0) {
+            xl_mmio_enum_set(ld, n, p->obj, &p->grown.sets);
         }
         break;
     case K_DEVICE: {

@@ -227,6 +227,11 @@ void xl_mmio_instance(struct loader *ld, const struct xl_elem *n, struct model_i
 void xl_mmio_register(struct loader *ld, const struct xl_elem *n, struct model_reg *r);
 void xl_mmio_field(struct loader *ld, const struct xl_elem *n, struct model_field *f);
 /* True when the value is the field's default (kept there, in no list). */
+/* <array-index header-enum-name=> of register 'r' (its first; NULL for a second, reported) */
+struct model_array_index *xl_mmio_array_index(struct loader *ld, const struct xl_elem *n,
+                                              struct model_reg *r);
+/* <enum-set name= header-enum-name= usage=> of field 'f'; '*cap': the sets' capacity */
+void xl_mmio_enum_set(struct loader *ld, const struct xl_elem *n, struct model_field *f, size_t *cap);
 bool xl_mmio_value(struct loader *ld, const struct xl_elem *n, struct model_field *f, struct model_value *v);
 /* After a sound load: what the memory-mapped forms make of the whole spec (write-constraint
  * rules). */

@@ -365,6 +365,39 @@ bool xl_mmio_value(struct loader *ld, const struct xl_elem *n, struct model_fiel
     return false;
 }
 
+/* <array-index header-enum-name=>: SVD's <dimArrayIndex> of an array register */
+struct model_array_index *xl_mmio_array_index(struct loader *ld, const struct xl_elem *n,
+                                              struct model_reg *r)
+{
+    if (model_reg_ext(r)->array_index) {
+        xl_report_repeated(ld, n, model_reg_ext(r)->array_index->pos);
+        return NULL;
+    }
+    if (!r->is_array)
+        xl_report(ld, DIAG_BAD_ARRAY, xl_pos_of(ld, n),
+                  "register '%s' is not an array: <array-index> needs a name such as '%s{0-2}'",
+                  r->name ? r->name : "?", r->name ? r->name : "R");
+    struct model_array_index *ix = arena_zalloc(ld->a, sizeof(*ix));
+    ix->enum_name = xl_get(ld, n, "header-enum-name");
+    ix->pos = xl_pos_of(ld, n);
+    model_reg_set_array_index(ld->a, r, ix);
+    return ix;
+}
+
+/* <enum-set name= header-enum-name= usage="read|write|read-write"> */
+void xl_mmio_enum_set(struct loader *ld, const struct xl_elem *n, struct model_field *f, size_t *cap)
+{
+    struct model_enum_set *s = arena_zalloc(ld->a, sizeof(*s));
+    s->name = xl_get(ld, n, "name");
+    s->header_enum = xl_get(ld, n, "header-enum-name");
+    const char *usage = xl_peek(ld, n, "usage");
+    s->usage = !usage                         ? USAGE_ANY
+               : strcmp(usage, "read") == 0  ? USAGE_READ
+               : strcmp(usage, "write") == 0 ? USAGE_WRITE
+                                             : USAGE_ANY;
+    model_field_add_enum_set(ld->a, f, s, cap);
+}
+
 /* ---------------------------------------------------------------- the spec loaded */
 
 /* write-constraint= ranges and enumerations as rules of their registers, as the SVD reader makes

@@ -84,6 +84,15 @@ want("FLAG access", f["FLAG"]["access"], "read-write, oneToClear, readAction cle
 want("FLAG effects", (f["FLAG"]["svd"]["write_effect"], f["FLAG"]["svd"]["read_action"]), ("oneToClear", "clear"))
 m = f["MODE"]["svd"]
 want("MODE write once, enum name, default", (m["write_once"], m["enum_name"], m["default_value"]), (True, "ModeE", "OTHER"))
+# <enum-set>s: a value of one usage is in the set of its usage, the default (no usage=) in both
+want("MODE sets", m["enum_sets"],
+     [{"name": None, "header_enum_name": "ModeState", "usage": "read", "values": ["A"], "default": "OTHER"},
+      {"name": "ModeSel", "header_enum_name": None, "usage": "write", "values": ["B"], "default": "OTHER"}])
+want("SEL sets (none written: one per usage)", [(s["name"], s["usage"], s["values"]) for s in f["SEL"]["svd"]["enum_sets"]],
+     [(None, "read", ["S0", "S2", "S3"]), (None, "write", ["S0", "S2"])])
+want("DATA array index", data["svd"]["array_index"],
+     {"enum_name": "DataIdx", "values": [{"name": "X", "value": "0x0", "desc": "first word"},
+                                         {"name": "Y", "value": "0x1", "desc": None}, {"name": "Z", "value": "0x2", "desc": None}]})
 want("MODE values", [(v["name"], v["value"], v["svd"]["usage"], v["svd"]["dont_care"]) for v in f["MODE"]["values"]],
      [("A", "0x0", "read", "0x0"), ("B", "0x1", "write", "0x2")])
 want("LVL range", f["LVL"]["write_constraint"], {"kind": "range", "min": "0x2", "max": "0x5"})
@@ -112,7 +121,8 @@ if "$regc" "$spec" -t svd -o "$tmp/forms.svd" 2>"$tmp/err"; then
         '<prependToName>P_</prependToName>' '<appendToName>_A</appendToName>' \
         '<version>2</version>' '<protection>s</protection>' '<displayName>CTRL_D</displayName>' \
         '<protection>p</protection>' '<alternateGroup>G</alternateGroup>' \
-        '<headerStructName>TIM1</headerStructName>' '<prependToName>Q_</prependToName>' '<appendToName>_B</appendToName>'; do
+        '<headerStructName>TIM1</headerStructName>' '<prependToName>Q_</prependToName>' '<appendToName>_B</appendToName>' \
+        '<headerEnumName>ModeState</headerEnumName>' '<name>ModeSel</name>' '<headerEnumName>DataIdx</headerEnumName>'; do
         grep -qF -- "$want" "$tmp/forms.svd" || missing="$missing $want"
     done
     if [ -z "$missing" ]; then

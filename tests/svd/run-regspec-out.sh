@@ -4,7 +4,9 @@
 # repository. For every file:
 #   - A = `regc FILE -t regspec` validates against regspec/regspec.rng (xmllint --relaxng) and
 #     compiles without a diagnostic;
-#   - the C header (-t c) and the CMSIS header (-t cmsis) of A are byte-identical to those of FILE;
+#   - the C header (-t c), the CMSIS header (-t cmsis) and its enum form (-t cmsis-enum: the
+#     fields' enumeration sets, named, and a register array's dimArrayIndex) of A are
+#     byte-identical to those of FILE;
 #   - SVD -> regspec -> SVD: `-t svd` of A describes the same register map as FILE, both read by
 #     tests/svd/svd-normalize.py (written from the SVD specification, not regc's reader);
 #   - regspec -> SVD -> regspec: B = `-t regspec` of `-t svd` of A is A, or differs from it in
@@ -63,6 +65,29 @@ for spec in examples/specs/hpet_mmio.xml examples/specs/pci2250_pci.xml tests/sv
     tests/svd/regspec-forms.xml; do
     imports "$(basename "$spec")" "$spec"
 done
+# ---- every form of a field's enumeration sets and a register array's dimArrayIndex (tests/svd/
+# cmsis-enum.svd, features.svd): the headers of A are the file's, and so are -t cmsis-enum and the
+# register map (sets included) of A written as SVD, and of B read back from that SVD
+for f in tests/svd/cmsis-enum.svd tests/svd/features.svd; do
+    b=$(basename "$f")
+    imports "$b" "$f" "cmsis cmsis-enum" || continue
+    a=$tmp/$b.xml
+    if "$regc" "$a" -t svd -o "$tmp/$b.svd" 2>"$tmp/err" && "$regc" "$tmp/$b.svd" -t regspec -o "$tmp/$b.b.xml" 2>>"$tmp/err" &&
+        python3 tests/svd/svd-normalize.py "$f" >"$tmp/$b.want" 2>>"$tmp/err" &&
+        python3 tests/svd/svd-normalize.py "$tmp/$b.svd" >"$tmp/$b.got" 2>>"$tmp/err"; then
+        tap_diff "$b: SVD -> regspec -> SVD, the same register map and enumeration sets" "$tmp/$b.want" "$tmp/$b.got"
+        for x in "$tmp/$b.svd" "$tmp/$b.b.xml"; do
+            if same_output "$f" "$x" cmsis-enum; then
+                tap_ok "$b: -t cmsis-enum of $(basename "$x") is the file's"
+            else
+                tap_fail "$b: -t cmsis-enum of $(basename "$x") is the file's" "$(diff "$tmp/in.out" "$tmp/a.out" 2>&1 | head -n 6)"
+            fi
+        done
+    else
+        tap_fail "$b: regspec -> SVD -> regspec" "$(grep error "$tmp/err" | head -n 3)"
+    fi
+done
+
 # ---- refused: event tables (nor pmon nor metrics) are not written yet
 for spec in regspec/*.xml; do
     rm -f "$tmp/out.xml"
@@ -80,7 +105,7 @@ svd_need corpus "SVD test set: -t regspec"
 files=$(svd_files)
 for f in $files; do
     b=$(basename "$f" .svd)
-    imports "$f" "$svd/$f" cmsis || continue
+    imports "$f" "$svd/$f" "cmsis cmsis-enum" || continue
     a=$tmp/$b.svd.xml
     if ! "$regc" "$a" -t svd -o "$tmp/$b.svd" 2>"$tmp/err" ||
         ! "$regc" "$tmp/$b.svd" -t regspec -o "$tmp/$b.b.xml" 2>>"$tmp/err"; then
