@@ -2180,22 +2180,22 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     lz->no_doc_keys = opt && opt->no_doc_keys;
     lz->stubs = arena_zalloc(&lz->root, (s->nblocks ? s->nblocks : 1) * sizeof(*lz->stubs));
     struct dt *root = dt_obj(c->a);
-    set(c, root, "regc_model", dt_int(c->a, CONTEXT_MODEL_VERSION));
-    set(c, root, "spec", spec_json(c, s));
+    SET(c, root, "regc_model", dt_int(c->a, CONTEXT_MODEL_VERSION));
+    SET(c, root, "spec", spec_json(c, s));
     struct dt *blocks = dt_list(c->a);
     for (size_t i = 0; i < s->nblocks; i++) {
         lz->stubs[i].type = DT_OBJ;
         dt_push(c->a, blocks, &lz->stubs[i]);
     }
-    set(c, root, "blocks", blocks);
-    set(c, root, "pmon_global", pmon_global_json(c, s, s->pmon_global));
-    set(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
+    SET(c, root, "blocks", blocks);
+    SET(c, root, "pmon_global", pmon_global_json(c, s, s->pmon_global));
+    SET(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
     if (opt && opt->svd_keys) /* issue 27: the SVD-shaped tree */
-        set(c, root, "svd", context_svd(c->a, s));
+        SET(c, root, "svd", context_svd(c->a, s));
     if (opt && opt->regspec_keys) /* issue 27: -t regspec */
-        set(c, root, "regspec", context_regspec(c->a, s));
+        SET(c, root, "regspec", context_regspec(c->a, s));
     if (opt && opt->cmsis) /* issue 27: -t cmsis */
-        set(c, root, "c_cmsis", context_cmsis(c->a, s));
+        SET(c, root, "c_cmsis", context_cmsis(c->a, s));
     if (!lz->no_doc_keys)
         context_doc_keys(c->a, root); /* the root's own: its blocks are placeholders yet */
     if (lz->annotate)

@@ -410,8 +410,8 @@ static void list_names(void)
 }
 
 /*
- * The output: with -o, 'file', where the renderer hands each block as it is
- * rendered (mus_options.sink; -t json: context_export()'s sink;
+ * The output: with -o, 'file', where the renderer hands its text in runs of
+ * MUS_SINK_CHUNK bytes as it is rendered (mus_options.sink; -t json: context_export()'s sink;
  * --dump-context: context_write_json()'s), then
  * 'tail'; standard output gets 'tail', the whole text, once it is complete.
  */

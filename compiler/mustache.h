@@ -85,12 +85,13 @@ struct mus_options {
     mus_item_done_fn *item_done; /* may be NULL */
     void *item_ctx;
     /*
-     * NULL, or where the output goes as it is rendered: after each item the
-     * item hook replaced (a block), and before any tag once 'out' holds
-     * MUS_SINK_CHUNK bytes or more, what 'out' holds is handed to the sink
-     * and 'out' emptied, so the output is never held whole. The output is
-     * then every run handed to the sink, in order, followed by what is left
-     * in 'out'. Nothing is handed over after an error.
+     * NULL, or where the output goes as it is rendered: before any tag once
+     * 'out' holds MUS_SINK_CHUNK bytes or more, what 'out' holds is handed to
+     * the sink and 'out' emptied, so the output is never held whole, and
+     * each run is at least MUS_SINK_CHUNK bytes (one write() each, not one
+     * per item the item hook built). The output is then every run handed to
+     * the sink, in order, followed by what is left in 'out'. Nothing is
+     * handed over after an error.
      */
     mus_sink_fn *sink;
     void *sink_ctx;

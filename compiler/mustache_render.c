@@ -371,7 +371,9 @@ static void hand_over(struct render *r)
 
 /*
  * Renders one item of the list section at node i. An item the hook built
- * (a block) goes to the sink once rendered, and its tree is released.
+ * (a block, a register) has its tree released once rendered; its text goes
+ * to the sink with the next MUS_SINK_CHUNK, not at once: a register's few
+ * KB each in a write() of its own cost the system more than the write.
  */
 static void render_item(struct render *r, const struct mus_template *t, size_t i,
                         const struct dt *item)
@@ -381,8 +383,6 @@ static void render_item(struct render *r, const struct mus_template *t, size_t i
     push(r, own ? own : item);
     render_range(r, t, i + 1, t->nodes[i].end);
     r->nctx--;
-    if (own && r->opt->sink && !r->failed)
-        hand_over(r);
     if (own && r->opt->item_done)
         r->opt->item_done(r->opt->item_ctx, own);
 }

@@ -654,7 +654,7 @@ static const char *field_c_name(struct builder *b, const char *name, struct srcp
                                         "W0",       "W1T",      "WANY",  "ONCE"};
     const char *s = identifier(b, name, "field", pos);
     for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
-        if ((s[0] | 0x20) == (masks[i][0] | 0x20) && strcasecmp(s, masks[i]) == 0) {
+        if (strcasecmp(s, masks[i]) == 0) {
             const char *t = arena_printf(b->a, "%s_", s);
             diag_report(b->dg, DIAG_SVD_NAME, pos,
                         "field name '%s' would give the C name of the register's %s mask: "

@@ -1,10 +1,12 @@
 /*
  * Unit tests for the output handed to a sink as it is rendered
- * (mus_options.sink): after each item the item hook built (a block, as
- * context_expand() builds them), the text so far goes to the sink. The runs
- * and what is left in 'out' must be the text a render without a sink gives,
- * also where the renderer reads back how the output ends (indentation) and
- * where a limit or an error stops it; nothing is handed over after an error.
+ * (mus_options.sink): once 'out' holds MUS_SINK_CHUNK bytes, before the next
+ * tag, the text so far goes to the sink, in runs of at least that size (not
+ * one per item the item hook built, as context_expand() builds blocks and
+ * registers). The runs and what is left in 'out' must be the text a render
+ * without a sink gives, also where the renderer reads back how the output
+ * ends (indentation) and where a limit or an error stops it; nothing is
+ * handed over after an error.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,7 +33,10 @@ struct hook {
     size_t *runs;
 };
 
-/* Item i of the list: {"i": i, "name": "item", "tag": "t"}, no tag in item 7. */
+/* The length of each built item's "big": a run of 'x' (0: empty), to fill chunks. */
+static size_t item_bytes;
+
+/* Item i: {"i": i, "name": "item", "tag": "t", "big": "xx", "line": "xx\n"}; item 7 has no tag. */
 static const struct dt *expand(void *ctx, const struct dt *item)
 {
     struct hook *h = ctx;
@@ -42,6 +47,12 @@ static const struct dt *expand(void *ctx, const struct dt *item)
     struct dt *o = dt_obj(a);
     dt_set(a, o, "i", dt_int(a, i));
     dt_set(a, o, "name", dt_str(a, "item"));
+    char *big = arena_alloc(a, item_bytes + 2);
+    memset(big, 'x', item_bytes);
+    big[item_bytes] = '\n';
+    big[item_bytes + 1] = '\0';
+    dt_set(a, o, "big", dt_strn(a, big, item_bytes));
+    dt_set(a, o, "line", dt_strn(a, big, item_bytes + 1));
     if (i != 7)
         dt_set(a, o, "tag", dt_str(a, "t"));
     else
@@ -71,14 +82,14 @@ static int load_partial(void *ctx, struct diag *dg, const char *name, struct mus
 
 struct result {
     int rc, calls;
-    size_t runs, runs_at_error;
+    size_t runs, runs_at_error, shortest, longest; /* runs handed over, and their lengths */
     struct buf out, messages;
 };
 
 /* A sink that appends each run to a buffer. */
 struct runs {
     struct buf text;
-    size_t n;
+    size_t n, shortest, longest;
 };
 
 static void take_run(void *ctx, const char *text, size_t len)
@@ -87,6 +98,10 @@ static void take_run(void *ctx, const char *text, size_t len)
     assert_true(len > 0);
     buf_addn(&rs->text, text, len);
     rs->n++;
+    if (rs->shortest == 0 || len < rs->shortest)
+        rs->shortest = len;
+    if (len > rs->longest)
+        rs->longest = len;
 }
 
 /* The render limits of the next renders (mus_options.max_output, max_work; 0: defaults). */
@@ -99,7 +114,7 @@ static struct result render(const char *tmpl, const char *const *partials, bool 
     struct diag dg;
     diag_init(&dg, NULL);
     struct arena a = ARENA_INIT;
-    struct runs rs = {BUF_INIT, 0};
+    struct runs rs = {BUF_INIT, 0, 0, 0};
     struct hook h = {.a = ARENA_INIT, .runs = &rs.n};
     struct mus_options opt = {.strict = true,
                               .load = load_partial,
@@ -126,6 +141,8 @@ static struct result render(const char *tmpl, const char *const *partials, bool 
     r.rc = mus_render(&dg, t, root, &opt, &r.out);
     assert_int_equal(h.live, 0);
     r.runs = rs.n;
+    r.shortest = rs.shortest;
+    r.longest = rs.longest;
     r.calls = h.calls;
     r.runs_at_error = h.runs_at_error;
     buf_addn(&rs.text, r.out.s, r.out.len);
@@ -158,22 +175,48 @@ static struct result same_as_unsunk(const char *tmpl, const char *const *partial
     return sunk;
 }
 
-/* Each built item reaches the sink as it is done: one run per item, the text in order. */
-static void test_sink_gets_each_item(void **state)
+/*
+ * Built items reach the sink in runs of MUS_SINK_CHUNK bytes or more, each
+ * run handed at the first tag past that size, so at most one value (an
+ * item's "big") over it; the text in order.
+ */
+static void test_sink_gets_chunks(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {"p", "{{i}}:{{name}}{{big}}\n", NULL};
+    item_bytes = 10000;
+    struct result r = same_as_unsunk("head\n{{#l}}\n{{> p}}\n{{/l}}\ntail\n", partials);
+    struct buf want = BUF_INIT;
+    buf_adds(&want, "head\n");
+    for (int k = 0; k < NITEMS; k++) {
+        buf_addf(&want, "%d:item", k);
+        for (size_t b = 0; b < item_bytes; b++)
+            buf_addc(&want, 'x');
+        buf_addc(&want, '\n');
+    }
+    buf_adds(&want, "tail\n");
+    assert_int_equal(r.rc, 0);
+    assert_string_equal(r.out.s, want.s);
+    assert_int_equal(r.calls, NITEMS);
+    assert_true(r.runs >= want.len / (MUS_SINK_CHUNK + item_bytes)); /* 400 KB: 5 runs or 6 */
+    assert_true(r.runs <= want.len / MUS_SINK_CHUNK);
+    assert_true(r.shortest >= MUS_SINK_CHUNK);
+    assert_true(r.longest < MUS_SINK_CHUNK + item_bytes + 16);
+    item_bytes = 0;
+    buf_release(&want);
+    result_release(&r);
+}
+
+/* Small built items are held, not handed one by one: a write() each costs more than it writes. */
+static void test_small_items_held(void **state)
 {
     (void)state;
     static const char *const partials[] = {"p", "{{i}}:{{name}}\n", NULL};
     struct result r = same_as_unsunk("head\n{{#l}}\n{{> p}}\n{{/l}}\ntail\n", partials);
-    struct buf want = BUF_INIT;
-    buf_adds(&want, "head\n");
-    for (int k = 0; k < NITEMS; k++)
-        buf_addf(&want, "%d:item\n", k);
-    buf_adds(&want, "tail\n");
     assert_int_equal(r.rc, 0);
-    assert_string_equal(r.out.s, want.s);
-    assert_int_equal(r.runs, NITEMS); /* "head\n" goes with item 0, "tail\n" stays in out */
     assert_int_equal(r.calls, NITEMS);
-    buf_release(&want);
+    assert_int_equal(r.runs, 0); /* 300 bytes: all of it left in out */
+    assert_int_equal(strncmp(r.out.s, "head\n0:item\n1:item\n", 19), 0);
     result_release(&r);
 }
 
@@ -196,18 +239,27 @@ static void test_plain_list_not_handed(void **state)
 static void test_partial_around_the_items(void **state)
 {
     (void)state;
-    static const char *const partials[] = {"outer", "{{#l}}\n{{i}}\n{{/l}}", "p", "x",
-                                           "wrap", "{{> outer}}\nend\n", NULL};
+    /* each item's line fills a chunk, handed over at the empty {{^tag}} after it: the partial
+       ends with nothing held, its last byte with the sink */
+    static const char *const partials[] = {"outer", "{{#l}}\n{{i}}{{line}}{{^tag}}{{/tag}}{{/l}}",
+                                           "p",     "x",
+                                           "wrap",  "{{> outer}}\nend\n",
+                                           NULL};
+    item_bytes = MUS_SINK_CHUNK;
     struct result r = same_as_unsunk("  {{> outer}}\nafter {{> p}}\n", partials);
     assert_int_equal(r.rc, 0);
-    assert_int_equal(strncmp(r.out.s, "  0\n  1\n", 8), 0);
-    assert_non_null(strstr(r.out.s, "  38\n  39\nafter x\n"));
-    assert_true(r.runs > 0);
+    assert_int_equal(strncmp(r.out.s, "  0xxx", 6), 0);
+    assert_non_null(strstr(r.out.s, "xx\n1xx")); /* a value's line end is not indented after */
+    assert_non_null(strstr(r.out.s, "xx\n39xx"));
+    assert_non_null(strstr(r.out.s, "xx\nafter x\n"));
+    assert_true(r.runs >= NITEMS);
     result_release(&r);
     /* the line after the items, inside an indented partial, is indented: it starts a line */
     r = same_as_unsunk("  {{> wrap}}\n", partials);
     assert_int_equal(r.rc, 0);
-    assert_non_null(strstr(r.out.s, "  38\n  39\n  end\n"));
+    assert_non_null(strstr(r.out.s, "xx\n  end\n"));
+    assert_true(r.runs >= NITEMS);
+    item_bytes = 0;
     result_release(&r);
 }
 
@@ -232,11 +284,13 @@ static void test_error_stops_handing_over(void **state)
 {
     (void)state;
     static const char *const partials[] = {NULL};
-    struct result r = same_as_unsunk("{{#l}}{{i}}{{tag}},{{/l}}", partials);
+    item_bytes = 20000; /* items 0 to 3 fill a chunk, handed over before item 7 is built */
+    struct result r = same_as_unsunk("{{#l}}{{i}}{{tag}}{{big}},{{/l}}", partials);
     assert_int_equal(r.rc, -1);
     assert_non_null(strstr(r.messages.s, "error: no value for 'tag'"));
-    assert_int_equal(r.runs_at_error, 7);
-    assert_int_equal(r.runs, 7);
+    assert_int_equal(r.runs_at_error, 1);
+    assert_int_equal(r.runs, 1); /* items 8 to 39 would make eight more */
+    item_bytes = 0;
     result_release(&r);
 }
 
@@ -247,10 +301,11 @@ static void test_error_stops_handing_over(void **state)
 static void test_limits_count_handed_output(void **state)
 {
     (void)state;
-    static const char *const partials[] = {"p", "{{i}}:{{name}}\n", NULL};
+    static const char *const partials[] = {"p", "{{i}}:{{name}}{{big}}\n", NULL};
     const char *tmpl = "head\n{{#l}}\n{{> p}}\n{{/l}}\ntail\n";
+    item_bytes = 5000; /* 200 KB: three chunks handed over */
     struct result full = render(tmpl, partials, true, false);
-    for (max_output = 1; max_output <= full.out.len + 1; max_output += 7) {
+    for (max_output = 1; max_output <= full.out.len + 1; max_output += 997) {
         struct result r = same_as_unsunk(tmpl, partials);
         if (max_output < full.out.len) {
             assert_int_equal(r.rc, -1);
@@ -274,14 +329,16 @@ static void test_limits_count_handed_output(void **state)
         result_release(&r);
     }
     max_work = 0;
-    assert_true(stopped > 0 && passed > 0); /* 40 items of 3 tags each: about 170 steps */
+    item_bytes = 0;
+    assert_true(stopped > 0 && passed > 0); /* 40 items of 4 tags each: about 210 steps */
     result_release(&full);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sink_gets_each_item),
+        cmocka_unit_test(test_sink_gets_chunks),
+        cmocka_unit_test(test_small_items_held),
         cmocka_unit_test(test_plain_list_not_handed),
         cmocka_unit_test(test_partial_around_the_items),
         cmocka_unit_test(test_inline_items),
