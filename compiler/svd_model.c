@@ -592,17 +592,16 @@ static const char *set_name(const struct svd_node *e)
 }
 
 /*
- * The set's own headerEnumName, for the first field that takes the set: not one svd_derive.c's
- * merge took from its base (the same string), nor for a copy of the set in a derived field,
- * register, cluster or peripheral (they share the set's node): svdconv's
- * SvdEnumContainer::CopyItem leaves it out of every copy.
+ * The set's headerEnumName (its own: svd_derive.c's merge takes none from a base), for the first
+ * field that takes the set only, not for a copy of it in a derived field, register, cluster or
+ * peripheral (they share the set's node): svdconv's SvdEnumContainer::CopyItem leaves it out of
+ * every copy.
  */
 static const char *set_header_enum(struct svd_node *e)
 {
-    const char *h = e->text[SVD_T_ENUM_NAME];
-    bool own = h && !e->built && !(e->base && e->base->text[SVD_T_ENUM_NAME] == h);
-    e->built = true;
-    return own ? h : NULL;
+    bool first = !e->header_enum_taken;
+    e->header_enum_taken = true;
+    return first ? e->text[SVD_T_ENUM_NAME] : NULL;
 }
 
 static void add_set(struct builder *b, struct model_field_ext *x, struct svd_node *e,

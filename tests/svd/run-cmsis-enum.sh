@@ -41,6 +41,11 @@ int TIM0_CTRL_SPEED_Enum, TIM0_STAT_SPD2_Enum, TimerSpeed_Slow2, TIM0_STAT_SPD2_
 _Static_assert(TIM0_CTRL_SRC_SrcSel_Ext == 1 && TIM0_STAT_SEL_SrcSel_Ext == 1, "SrcSel");
 TIM0_CTRL_SRC_SrcSel_Enum src;
 TIM0_STAT_SEL_SrcSel_Enum sel;
+/* a derived set takes its base's name, never its headerEnumName */
+_Static_assert(HeadEnum_Lo == 0 && TIM0_STAT_DHE_HeSet_Lo == 0, "HeSet");
+HeadEnum_Enum he;
+TIM0_STAT_DHE_HeSet_Enum dhe;
+int TIM0_CTRL_HE_HeSet_Enum, TIM0_CTRL_HE_HeSet_Lo;
 /* don't-care bits: one constant per number */
 _Static_assert(TIM0_CTRL_DC_Any_4 == 4 && TIM0_CTRL_DC_Any_6 == 6 && TIM0_CTRL_DC_Zero == 0, "DC");
 int TIM0_CTRL_DC_Any;
