@@ -42,7 +42,4 @@ void cmsis_enum_field(struct cmsis_enum *e, const char *stem, const struct model
  * copy. */
 void cmsis_enum_index(struct cmsis_enum *e, const char *stem, const struct model_array_index *ix);
 
-/* 's' on one line: each run of white space one space, none at the ends; owned by 'a'. */
-char *cmsis_enum_fold(struct arena *a, const char *s);
-
 #endif

@@ -695,7 +695,8 @@ static struct dt *irq_list(struct cmsis *c, const struct model_spec *s)
         struct dt *o = dt_obj(c->a);
         SET(c->a, o, "name", dt_str_ref(c->a, name));
         SET(c->a, o, "value", dt_int(c->a, q->value));
-        SET(c->a, o, "desc", q->desc ? dt_str_ref(c->a, cmsis_enum_fold(c->a, q->desc)) : dt_null());
+        SET(c->a, o, "desc", q->desc ? dt_str_ref(c->a, util_fold_space(c->a, q->desc, strlen(q->desc), NULL))
+                              : dt_null());
         dt_push(c->a, list, o);
     }
     free(v);
