@@ -78,8 +78,9 @@ static void add_value(struct cmsis_enum *e, struct dt *vals, const char *prefix,
     SET(e->a, o, "name", dt_str_ref(e->a, cname));
     SET(e->a, o, "value", dt_str_ref(e->a, int_text(e->a, value)));
     SET(e->a, o, "comment",
-        dt_str_ref(e->a, arena_printf(e->a, "%s : %s", name,
-                                      desc ? util_fold_space(e->a, desc, strlen(desc), NULL) : name)));
+        dt_str_ref(e->a,
+                   arena_printf(e->a, "%s : %s", name,
+                                desc ? util_fold_space(e->a, desc, strlen(desc), NULL) : name)));
     dt_push(e->a, vals, o);
 }
 

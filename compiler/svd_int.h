@@ -30,7 +30,8 @@ enum svd_kind {
     SVD_VALUE,
     SVD_INTERRUPT,
     SVD_ADDR_BLOCK,
-    SVD_DIM_ENUM, /* <dimArrayIndex> of a register array: headerEnumName and values */
+    SVD_DIM_ENUM, /* <dimArrayIndex> of a register, cluster or peripheral array: headerEnumName
+                     and values */
     SVD_KIND__COUNT
 };
 

@@ -180,8 +180,10 @@ static int child_kind(enum svd_kind parent, enum svd_tag tag, bool *wrapper)
         {SVD_REG, SVD_TAG_FIELD, SVD_FIELD},
         {SVD_FIELD, SVD_TAG_ENUMERATED_VALUES, SVD_ENUMS},
         {SVD_ENUMS, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
-        /* the index names of a register array; of a peripheral or cluster: skipped (ignored()) */
+        /* the index names of a register, cluster or peripheral array */
         {SVD_REG, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
+        {SVD_CLUSTER, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
+        {SVD_PERIPH, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
         {SVD_DIM_ENUM, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
     };
     for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
