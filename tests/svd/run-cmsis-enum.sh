@@ -97,6 +97,10 @@ int TIM0_GRP_Enum, TIM0_GRP_G0, TIM2_SLOT_Enum, TIM2_SLOT_Lo;
 _Static_assert(PA_Main == 0 && PA_Aux == 1 && PA_R_F_Set == 1, "PA");
 PA_Enum pa;
 int PA0_Enum, PA0_Main;
+/* a derived peripheral's own dimArrayIndex: when it has a type of its own only */
+_Static_assert(TIM2_Only == 0, "TIM2 idx");
+TIM2_Enum tim2;
+int TIM1_Enum, TIM1_Only;
 /* the clusters' enums before the peripherals': SLOT's constant keeps the name EARLY's set
    (earlier in the file) would give its own, its enum too */
 _Static_assert(TIM0_SLOT_CFG_ON_Yes == 1 && TIM2_EARLY_ON_Yes == 0, "order");
