@@ -4,6 +4,7 @@
 #include "cmsis_enum.h"
 
 #include "model_mmio.h"
+#include "util.h"
 
 #include <string.h>
 #include <strings.h>
@@ -13,22 +14,6 @@
 /* svdconv reads at most 8 don't-care bits in a value ("#1xx0"; SvdUtils::ConvertNumberXBin,
  * M379) and drops the value otherwise. */
 #define MAX_DONT_CARE 8
-
-char *cmsis_enum_fold(struct arena *a, const char *s)
-{
-    char *r = arena_strdup(a, s), *q = r;
-    for (const char *p = s; *p; p++) {
-        bool ws = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
-        if (!ws)
-            *q++ = *p;
-        else if (q > r && q[-1] != ' ')
-            *q++ = ' ';
-    }
-    if (q > r && q[-1] == ' ')
-        q--;
-    *q = '\0';
-    return r;
-}
 
 /* A set's name or headerEnumName as a C identifier: a character no identifier holds made '_'
  * (the reader makes the other names identifiers: svd-name). */
@@ -69,8 +54,9 @@ static void add_value(struct cmsis_enum *e, struct dt *vals, const char *prefix,
     SET(e->a, o, "name", dt_str_ref(e->a, cname));
     SET(e->a, o, "value", dt_str_ref(e->a, int_text(e->a, value)));
     SET(e->a, o, "comment",
-        dt_str_ref(e->a, arena_printf(e->a, "%s : %s", name,
-                                      desc ? cmsis_enum_fold(e->a, desc) : name)));
+        dt_str_ref(e->a,
+                   arena_printf(e->a, "%s : %s", name,
+                                desc ? util_fold_space(e->a, desc, strlen(desc), NULL) : name)));
     dt_push(e->a, vals, o);
 }
 

@@ -3,10 +3,10 @@
  * --fields=enum, HeaderData::CreateEnumValue and the functions it calls, in
  * Open-CMSIS-Pack/devtools tools/svdconv/SVDGenerator/src/HeaderData_EnumValues.cpp): a
  * "typedef enum { ... } NAME_Enum;" per set of enumerated values of a field and per
- * dimArrayIndex of a register array. context_cmsis.c walks the registers and hands each field
- * and register here with its hierarchical name (svdconv's SvdItem::GetHierarchicalName); this
- * module names the sets and their values, and builds the template's objects (docs/svd.md,
- * "The enum form").
+ * dimArrayIndex of a register, cluster or peripheral array. context_cmsis.c walks them in
+ * svdconv's order and hands each here with its hierarchical name
+ * (SvdItem::GetHierarchicalName); this module names the sets and their values, and builds the
+ * template's objects (docs/svd.md, "The enum form").
  */
 #ifndef REGC_CMSIS_ENUM_H
 #define REGC_CMSIS_ENUM_H
@@ -37,12 +37,10 @@ struct cmsis_enum {
  */
 void cmsis_enum_field(struct cmsis_enum *e, const char *stem, const struct model_field *f);
 
-/* The enum of a register array's dimArrayIndex 'ix', 'stem' the register's hierarchical name:
- * headerEnumName, else 'stem', + "_Enum" (HeaderData::CreateRegisterEnumArrayValue); none in a
- * copy. */
+/* The enum of the dimArrayIndex 'ix' of a register, cluster or peripheral array, 'stem' its
+ * hierarchical name: headerEnumName, else 'stem', + "_Enum" (HeaderData::
+ * CreateRegisterEnumArrayValue, CreateClusterEnumArrayValue, CreatePeripheralEnumArrayValue);
+ * none in a copy. */
 void cmsis_enum_index(struct cmsis_enum *e, const char *stem, const struct model_array_index *ix);
-
-/* 's' on one line: each run of white space one space, none at the ends; owned by 'a'. */
-char *cmsis_enum_fold(struct arena *a, const char *s);
 
 #endif

@@ -295,19 +295,6 @@ static struct dt *text_obj(struct ctx *c, const char *s)
     return text_own(c, arena_strndup(c->a, s, len), len);
 }
 
-/* The C locale's isspace(): the blanks between the words of a description. */
-static bool is_ws(char ch)
-{
-    return ch == ' ' || (ch >= '\t' && ch <= '\r');
-}
-
-static const char *skip_ws(const char *p)
-{
-    while (is_ws(*p))
-        p++;
-    return p;
-}
-
 /* Text with its whitespace folded: words joined by single spaces; NULL for none. */
 struct folded {
     char *s; /* owned by the tree's arena, or the model's; NUL-terminated */
@@ -328,7 +315,7 @@ static bool is_folded(const char *s, size_t len)
 }
 
 /*
- * 's' (NULL: none) folded into the tree's arena: 's' itself when folded
+ * 's' (NULL: none) folded into the tree's arena (util_fold_space): 's' itself when folded
  * already (a model's text, or a line just joined into the arena).
  */
 static struct folded fold_text(struct ctx *c, const char *s)
@@ -338,18 +325,9 @@ static struct folded fold_text(struct ctx *c, const char *s)
     size_t len = strlen(s);
     if (is_folded(s, len)) /* never written to: wrap_lines() copies the lines it cuts */
         return (struct folded){(char *)s, len};
-    char *r = arena_alloc(c->a, len + 1), *q = r;
-    for (const char *p = skip_ws(s); *p;) {
-        if (!is_ws(*p)) {
-            *q++ = *p++;
-            continue;
-        }
-        p = skip_ws(p);
-        if (*p)
-            *q++ = ' ';
-    }
-    *q = '\0';
-    return (struct folded){r, (size_t)(q - r)};
+    struct folded f;
+    f.s = util_fold_space(c->a, s, len, &f.len);
+    return f;
 }
 
 /*

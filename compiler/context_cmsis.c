@@ -34,6 +34,13 @@ struct cmsis {
     struct regc_map elements;   /* an expanded cluster array (written name, parent) -> its
                                    first element: the enum form writes that one's */
     struct cmsis_enum enums;    /* the enum form (cmsis_enum.h) */
+    struct enum_src *srcs;      /* what the enum form writes, in svdconv's order once sorted */
+    size_t nsrcs, srcs_cap;
+    struct regc_map cl_rank;    /* the block's clusters (the pointer's bytes) -> their place in
+                                   svdconv's cluster list */
+    uint64_t next_rank;
+    const struct model_instance *typed; /* the peripheral whose type add_type() writes */
+    bool has_clusters; /* a cluster with a type of its own: svdconv's cluster list not empty */
     struct dt *type_list;   /* nested types before the types using them */
     /* the block being laid out */
     const struct model_block *b;
@@ -46,6 +53,30 @@ struct cmsis {
     struct regc_map groups; /* register (the pointer's bytes) -> its alternateGroup */
     struct regc_map cl_types; /* cluster (the pointer's bytes) -> its struct cl_type, laid out;
                                  every block's: a copy in a later block uses it (type_of) */
+};
+
+/*
+ * What the enum form writes, in svdconv's order (HeaderData::CreateEnumValue): the clusters of
+ * svdconv's cluster list, each one's dimArrayIndex and then its registers' enums
+ * (CreateClustersEnumValue, CreateClusterEnumValue, CreateClusterEnumArrayValue), then each
+ * peripheral with a type, its dimArrayIndex and its top-level registers' enums
+ * (CreatePeripheralsEnumValue, CreatePeripheralEnumArrayValue, CreateRegistersEnumValue, which
+ * passes over a cluster). The cluster list (SvdDevice::GatherClusters) is every peripheral's
+ * clusters with a type of their own, in the file's order, each after the clusters inside it;
+ * the peripheral list (SvdDevice::CreatePeripheralTypes), the peripherals with a type of their
+ * own in the file's order.
+ */
+struct enum_src {
+    bool periph_section; /* false: a cluster's, written first */
+    uint64_t rank;       /* the cluster's place in svdconv's cluster list */
+    struct srcpos at;    /* the peripheral's place in the file */
+    size_t order;        /* within one: 0 the dimArrayIndex, then the registers as added */
+    const struct model_block *b;
+    const char *periph;             /* the peripheral's name, as c->periph */
+    const struct model_reg *r;      /* a register's enums, else a dimArrayIndex's: */
+    const struct model_cluster *cl; /* the cluster's, or NULL: the peripheral's */
+    const struct model_array_index *index;
+    bool copy; /* a derived peripheral's copy of its base's registers (add_enums) */
 };
 
 /* A cluster's type, laid out once: a derived peripheral's copy of the block and the cluster's
@@ -695,7 +726,8 @@ static struct dt *irq_list(struct cmsis *c, const struct model_spec *s)
         struct dt *o = dt_obj(c->a);
         SET(c->a, o, "name", dt_str_ref(c->a, name));
         SET(c->a, o, "value", dt_int(c->a, q->value));
-        SET(c->a, o, "desc", q->desc ? dt_str_ref(c->a, cmsis_enum_fold(c->a, q->desc)) : dt_null());
+        SET(c->a, o, "desc", q->desc ? dt_str_ref(c->a, util_fold_space(c->a, q->desc, strlen(q->desc), NULL))
+                              : dt_null());
         dt_push(c->a, list, o);
     }
     free(v);
@@ -744,14 +776,21 @@ static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const c
     return list;
 }
 
-/* Is r in an unmodified copy of a cluster (its macros are the copied cluster's:
- * SvdDevice::GatherClusters lists modified clusters only, HeaderData::CreateClustersPosMask)? */
-static bool in_copy(const struct model_reg *r)
+/* Is 'k' (or a cluster it is in) an unmodified copy of a cluster, without a type of its own
+ * (SvdDevice::GatherClusters lists modified clusters only)? */
+static bool cluster_in_copy(const struct model_cluster *k)
 {
-    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k; k = k->parent)
+    for (; k; k = k->parent)
         if (k->type_of)
             return true;
     return false;
+}
+
+/* Is r in an unmodified copy of a cluster (its macros are the copied cluster's:
+ * HeaderData::CreateClustersPosMask)? */
+static bool in_copy(const struct model_reg *r)
+{
+    return cluster_in_copy(model_reg_ext(r)->cluster);
 }
 
 /* ------------------------------------------------------------ the enum form */
@@ -772,18 +811,20 @@ static bool claim_enum_name(void *ctx, const char *name)
 }
 
 /*
- * Is r in an element after the first of a cluster array the reader expanded per index? svdconv
- * writes the array's enums once, from its template (SvdDevice::GatherClusters).
+ * Is 'k' (or a cluster it is in) an element after the first of a cluster array or list the
+ * reader expanded per index? svdconv writes the array's enums once, from its template
+ * (SvdDevice::GatherClusters). The first element asked about is the first.
  */
-static bool in_later_element(struct cmsis *c, const struct model_reg *r)
+static bool in_later_element(struct cmsis *c, const struct model_block *b,
+                             const struct model_cluster *k)
 {
-    for (const struct model_cluster *k = model_reg_ext(r)->cluster; k; k = k->parent) {
+    for (; k; k = k->parent) {
         if (!k->written_name || !strstr(k->written_name, "%s"))
             continue;
         /* the elements share their block, parent and written name (its text: a regspec's
            clusters each hold their own svd-name= string); the map borrows its keys, this one
            kept in the arena */
-        const char *key = arena_printf(c->a, "%p %p %s", (const void *)c->b, (const void *)k->parent,
+        const char *key = arena_printf(c->a, "%p %p %s", (const void *)b, (const void *)k->parent,
                                        k->written_name);
         bool seen;
         struct regc_map_entry *e = xmap_put_str(&c->elements, key, &seen);
@@ -801,9 +842,10 @@ static bool in_later_element(struct cmsis *c, const struct model_reg *r)
  * a "NAME%s" field list's once, named NAME (only the list's template field has them). The
  * elements of a "NAME%s" register list are svdconv's copies: no headerEnumName.
  */
-static void add_enums(struct cmsis *c, const struct model_reg *r, bool copy)
+static void add_enums(struct cmsis *c, const struct model_block *b, const struct model_reg *r,
+                      bool copy)
 {
-    if (in_later_element(c, r))
+    if (in_later_element(c, b, model_reg_ext(r)->cluster))
         return;
     const char *stem = svd_names_enum_reg(c->a, c->periph, r, reg_group(c, r));
     const struct model_reg_ext *x = model_reg_ext(r);
@@ -823,6 +865,116 @@ static void add_enums(struct cmsis *c, const struct model_reg *r, bool copy)
     }
 }
 
+/* Ranks b's clusters in svdconv's cluster list, after those of the blocks before it
+ * (SvdDevice::GatherClusters: each after the clusters inside it); b->clusters holds them as
+ * written, each before the clusters inside it. */
+static void rank_clusters(struct cmsis *c, const struct model_block *b)
+{
+    regc_map_clear(&c->cl_rank);
+    size_t *open = xmalloc((b->nclusters + 1) * sizeof(*open)), n = 0;
+    for (size_t i = 0; i <= b->nclusters; i++) {
+        const struct model_cluster *parent = i < b->nclusters ? b->clusters[i]->parent : NULL;
+        while (n > 0 && (i == b->nclusters || b->clusters[open[n - 1]] != parent)) {
+            bool found; /* the key is borrowed: the model's pointer, not a copy of it */
+            struct model_cluster *const *key = &b->clusters[open[--n]];
+            xmap_put(&c->cl_rank, key, sizeof(*key), &found)->val =
+                (void *)(uintptr_t)++c->next_rank;
+        }
+        if (i < b->nclusters)
+            open[n++] = i;
+    }
+    free(open);
+}
+
+/* An enum_src of the block being written: a register's enums (r), else the dimArrayIndex 'index'
+ * of cluster 'cl' or, when NULL, of the peripheral named 'periph'. */
+static void push_src(struct cmsis *c, const struct model_cluster *cl, const char *periph,
+                     const struct model_array_index *index, const struct model_reg *r, bool copy)
+{
+    struct enum_src s = {.periph_section = !cl,
+                         .order = r ? c->nsrcs + 1 : 0,
+                         .b = c->b,
+                         .periph = periph,
+                         .r = r,
+                         .cl = cl,
+                         .index = index,
+                         .copy = copy};
+    if (cl) {
+        const struct regc_map_entry *e = regc_map_find(&c->cl_rank, &cl, sizeof(cl));
+        s.rank = e ? (uint64_t)(uintptr_t)e->val : 0;
+    } else {
+        s.at = c->typed ? c->typed->pos : c->b->pos;
+    }
+    if (c->nsrcs == c->srcs_cap)
+        c->srcs = xgrow(c->srcs, &c->srcs_cap, c->nsrcs + 1, sizeof(*c->srcs));
+    c->srcs[c->nsrcs++] = s;
+}
+
+static int cmp_src(const void *pa, const void *pb)
+{
+    const struct enum_src *a = pa, *b = pb;
+    if (a->periph_section != b->periph_section)
+        return a->periph_section ? 1 : -1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->at.file != b->at.file)
+        return a->at.file < b->at.file ? -1 : 1;
+    if (a->at.line != b->at.line)
+        return a->at.line < b->at.line ? -1 : 1;
+    if (a->at.col != b->at.col)
+        return a->at.col < b->at.col ? -1 : 1;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+/* The enums of every enum_src, in svdconv's order: the clusters' into 'clusters', the
+ * peripherals' into 'periphs'. */
+static void write_enums(struct cmsis *c, struct dt *clusters, struct dt *periphs)
+{
+    qsort(c->srcs, c->nsrcs, sizeof(*c->srcs), cmp_src);
+    const struct model_block *grouped = NULL;
+    for (size_t i = 0; i < c->nsrcs; i++) {
+        const struct enum_src *s = &c->srcs[i];
+        c->enums.list = s->periph_section ? periphs : clusters;
+        c->periph = s->periph;
+        if (s->b != grouped) /* the alternateGroups the names carry are per block */
+            svd_names_groups(&c->groups, grouped = s->b);
+        if (s->r) {
+            add_enums(c, s->b, s->r, s->copy);
+        } else if (!s->cl || !in_later_element(c, s->b, s->cl)) {
+            c->enums.copy = false;
+            cmsis_enum_index(&c->enums,
+                             s->cl ? svd_names_enum_cluster(c->a, s->periph, s->cl) : s->periph,
+                             s->index);
+        }
+    }
+}
+
+/*
+ * The dimArrayIndex enums of the type add_type() writes: each cluster's with a type of its own
+ * (not in a derived peripheral's copy, 'copy'), and the peripheral's when svdconv lists it
+ * (SvdDevice::CreatePeripheralTypes: a "modified" one, which a derived peripheral with a type of
+ * its own is, and one with registers or an addressBlock), once for the elements of an array;
+ * named by the peripheral's name without "[%s]" (HeaderData::CreatePeripheralEnumArrayValue).
+ */
+static void add_index_srcs(struct cmsis *c, const struct model_block *b, bool copy)
+{
+    const struct model_instance *in = c->typed;
+    bool listed = in && (in->own_type || b->nregs || b->naddr_blocks || b->header_struct ||
+                         b->prepend || b->append);
+    if (listed && in->array_index &&
+        (in->index == 0 || b->instances[in->index - 1]->array_index != in->array_index))
+        push_src(c, NULL, in->dim_of ? svd_names_without_dim(c->a, in->dim_of) : in->name,
+                 in->array_index, NULL, false);
+    for (size_t i = 0; i < b->nclusters && !copy; i++) {
+        const struct model_cluster *k = b->clusters[i];
+        if (cluster_in_copy(k))
+            continue;
+        c->has_clusters = true;
+        if (k->array_index)
+            push_src(c, k, c->periph, k->array_index, NULL, false);
+    }
+}
+
 /* The _Pos/_Msk macros of b's registers under 'prefix': the peripheral's headerStructName, else
  * its name (SvdItem::TryGetHeaderStructName; no headerDefinitionsPrefix). */
 static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_block *b,
@@ -831,7 +983,8 @@ static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_b
     for (size_t i = 0; i < b->nregs; i++) {
         if ((top_only && model_reg_ext(b->regs[i])->cluster) || in_copy(b->regs[i]))
             continue;
-        add_enums(c, b->regs[i], top_only); /* top_only: a derived peripheral's copy */
+        push_src(c, model_reg_ext(b->regs[i])->cluster, c->periph, NULL, b->regs[i],
+                 top_only); /* top_only: a derived peripheral's copy */
         const char *rname = c->reg_name[i] ? c->reg_name[i] : b->regs[i]->name;
         struct dt *fields = reg_fields(c, b->regs[i], rname, prefix);
         if (dt_len(fields) == 0)
@@ -903,6 +1056,7 @@ static const char *add_type(struct cmsis *c, const struct model_block *b, const 
     if (!has_base(b) || layout(c, b, NULL, tname, pad_to, &align) == 0)
         tname = NULL; /* no registers: bases only; no base: absolute addresses, no overlay */
     /* a copy's clusters are not "modified": no macros of their own (SvdDevice::GatherClusters) */
+    add_index_srcs(c, b, copy);
     add_bitfields(c, bits, b, header_struct ? header_struct : periph, copy);
     return tname;
 }
@@ -917,6 +1071,8 @@ static void add_block(struct cmsis *c, const struct model_block *b, struct dt *i
 {
     block_begin(c, b);
     svd_names_groups(&c->groups, b);
+    rank_clusters(c, b);
+    c->typed = b->ninstances ? b->instances[0] : NULL;
     /*
      * A "[%s]" peripheral array (svdconv's Expression::ARRAY): its type padded to dimIncrement,
      * "typedef NAME_Type NAME_ARRAYType[1];" (HeaderGenerator::MakeTypedefToArray: [1], so that
@@ -945,9 +1101,11 @@ static void add_block(struct cmsis *c, const struct model_block *b, struct dt *i
     for (size_t i = array && tname ? array : 0; i < b->ninstances; i++) {
         const struct model_instance *in = b->instances[i];
         const char *own = tname;
-        if (in->own_type && tname)
+        if (in->own_type && tname) {
+            c->typed = in;
             own = add_type(c, b, in->name, in->header_struct, in->prepend, in->append, true, 0,
                            bits);
+        }
         add_instance(c, insts, in, own);
     }
     block_end(c);
@@ -963,7 +1121,8 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     regc_map_init(&c.values);
     regc_map_init(&c.enum_names);
     regc_map_init(&c.elements);
-    c.enums = (struct cmsis_enum){a, dt_list(a), claim_enum_name, &c, false};
+    regc_map_init(&c.cl_rank);
+    c.enums = (struct cmsis_enum){a, NULL, claim_enum_name, &c, false};
     const char *name = s->device && s->device->name ? s->device->name : s->name;
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
@@ -981,7 +1140,13 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     SET(a, o, "types", c.type_list);
     SET(a, o, "instances", insts);
     SET(a, o, "registers", bits);
-    SET(a, o, "enums", c.enums.list);
+    struct dt *cluster_enums = dt_list(a), *enums = dt_list(a);
+    write_enums(&c, cluster_enums, enums);
+    SET(a, o, "has_clusters", dt_bool(c.has_clusters));
+    SET(a, o, "cluster_enums", cluster_enums);
+    SET(a, o, "enums", enums);
+    free(c.srcs);
+    regc_map_release(&c.cl_rank);
     regc_map_release(&c.groups);
     regc_map_release(&c.cl_types);
     regc_map_release(&c.types);

@@ -224,10 +224,12 @@ struct model_cluster {
        base): the cluster whose CMSIS type it uses, and whose macros stand for its own; NULL:
        a type of its own */
     const struct model_cluster *type_of;
+    const struct model_array_index *array_index; /* SVD <dimArrayIndex> of its own, or NULL */
     struct srcpos pos;
 };
 
-/* <dimArrayIndex> of an SVD register array: an enumeration naming its indices */
+/* <dimArrayIndex> of an SVD register, cluster or peripheral array: an enumeration naming its
+ * indices */
 struct model_array_index {
     const char *enum_name; /* headerEnumName, or NULL */
     struct model_value **values;
@@ -480,6 +482,8 @@ struct model_instance {
                                                      (its own, else its base's) */
     const char *dim_of; /* an element of a <dim> peripheral: its name as written ("UART[%s]"), one
                            pointer for the elements of one */
+    const struct model_array_index *array_index; /* its <dimArrayIndex> (its own, not a base's;
+                                                    one pointer for the elements), or NULL */
     struct srcpos pos;
 };
 

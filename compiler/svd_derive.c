@@ -199,13 +199,16 @@ static struct svd_node *find_base(struct svd_reader *rd, struct svd_node *d)
  * Simple elements a copy does not take from its base. headerStructName is one: svdconv's
  * SvdPeripheral::CopyItem and SvdCluster::CopyItem leave it out (a derived peripheral that
  * names no type of its own uses its base's type through derivedFrom, not through the name).
+ * headerEnumName is another: SvdEnumContainer::CopyItem copies only the usage, so a derived
+ * enumeratedValues set is named by its own hierarchical name in the enum form (cmsis_enum.c).
  * The dim elements are taken all or none (copy_dim).
  */
 static bool own_only(enum svd_text t)
 {
-    return t == SVD_T_NAME || t == SVD_T_STRUCT || t == SVD_T_DIM || t == SVD_T_DIM_INCR || t == SVD_T_DIM_INDEX ||
-           t == SVD_T_DIM_NAME || t == SVD_T_ALT_PERIPH || t == SVD_T_ALT_CLUSTER ||
-           t == SVD_T_ALT_REG || t == SVD_T_ALT_GROUP || t == SVD_T_BASE;
+    return t == SVD_T_NAME || t == SVD_T_STRUCT || t == SVD_T_ENUM_NAME || t == SVD_T_DIM ||
+           t == SVD_T_DIM_INCR || t == SVD_T_DIM_INDEX || t == SVD_T_DIM_NAME ||
+           t == SVD_T_ALT_PERIPH || t == SVD_T_ALT_CLUSTER || t == SVD_T_ALT_REG ||
+           t == SVD_T_ALT_GROUP || t == SVD_T_BASE;
 }
 
 /* Kinds merged by name (own replaces the base's of that name); others replace wholesale. */

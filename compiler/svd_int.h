@@ -30,7 +30,8 @@ enum svd_kind {
     SVD_VALUE,
     SVD_INTERRUPT,
     SVD_ADDR_BLOCK,
-    SVD_DIM_ENUM, /* <dimArrayIndex> of a register array: headerEnumName and values */
+    SVD_DIM_ENUM, /* <dimArrayIndex> of a register, cluster or peripheral array: headerEnumName
+                     and values */
     SVD_KIND__COUNT
 };
 
@@ -90,8 +91,9 @@ struct svd_node {
     struct svd_node *parent;
     struct svd_node *base; /* resolved derivedFrom (svd_derive.c) */
     int state;             /* derivation: 0 to do, 1 in progress, 2 done */
-    bool built;            /* a peripheral read into the model; an enumeratedValues set whose
-                              headerEnumName a field took (svd_model.c) */
+    bool built;            /* a peripheral read into the model (svd_model.c) */
+    bool header_enum_taken; /* an enumeratedValues set a field has read: a later field that
+                               reads it is a copy, without its headerEnumName (svd_model.c) */
     struct srcpos pos;
 };
 

@@ -592,17 +592,16 @@ static const char *set_name(const struct svd_node *e)
 }
 
 /*
- * The set's own headerEnumName, for the first field that takes the set: not one svd_derive.c's
- * merge took from its base (the same string), nor for a copy of the set in a derived field,
- * register, cluster or peripheral (they share the set's node): svdconv's
- * SvdEnumContainer::CopyItem leaves it out of every copy.
+ * The set's headerEnumName (its own: svd_derive.c's merge takes none from a base), for the first
+ * field that takes the set only, not for a copy of it in a derived field, register, cluster or
+ * peripheral (they share the set's node): svdconv's SvdEnumContainer::CopyItem leaves it out of
+ * every copy.
  */
 static const char *set_header_enum(struct svd_node *e)
 {
-    const char *h = e->text[SVD_T_ENUM_NAME];
-    bool own = h && !e->built && !(e->base && e->base->text[SVD_T_ENUM_NAME] == h);
-    e->built = true;
-    return own ? h : NULL;
+    bool first = !e->header_enum_taken;
+    e->header_enum_taken = true;
+    return first ? e->text[SVD_T_ENUM_NAME] : NULL;
 }
 
 static void add_set(struct builder *b, struct model_field_ext *x, struct svd_node *e,
@@ -838,9 +837,10 @@ static const char *alternate_of(const struct svd_node *n, const struct model_clu
 }
 
 /*
- * The <dimArrayIndex> of register node n (an enumeration naming the indices of its array,
- * CMSIS-SVD.xsd dimArrayIndexType: headerEnumName, enumeratedValue name/value/description), or
- * NULL. A value without a name or a number is reported and dropped.
+ * The <dimArrayIndex> of register, cluster or peripheral node n (an enumeration naming the
+ * indices of its array, CMSIS-SVD.xsd dimArrayIndexType: headerEnumName, enumeratedValue
+ * name/value/description), or NULL; its own only (svd_derive.c's take_kids takes no base's).
+ * A value without a name or a number is reported and dropped.
  */
 static const struct model_array_index *array_index(struct builder *b, const struct svd_node *n)
 {
@@ -865,15 +865,15 @@ static const struct model_array_index *array_index(struct builder *b, const stru
         struct model_value *m = arena_zalloc(b->a, sizeof(*m));
         if (!v->text[SVD_T_NAME] || !s) {
             diag_report(b->dg, DIAG_SVD_MISSING, v->pos,
-                        "an enumeratedValue of the dimArrayIndex of register '%s' has no <%s>",
-                        name_of(n), v->text[SVD_T_NAME] ? "value" : "name");
+                        "an enumeratedValue of the dimArrayIndex of %s '%s' has no <%s>",
+                        svd_kind_name(n->kind), name_of(n), v->text[SVD_T_NAME] ? "value" : "name");
             continue;
         }
         uint64_t dont_care = 0;
         if (!parse_number(s, &m->value, &dont_care) || dont_care) {
             diag_report(b->dg, DIAG_BAD_NUMBER, tpos(v, SVD_T_VALUE),
-                        "value '%s' of index name '%s' of register '%s' is not a number", s,
-                        v->text[SVD_T_NAME], name_of(n));
+                        "value '%s' of index name '%s' of %s '%s' is not a number", s,
+                        v->text[SVD_T_NAME], svd_kind_name(n->kind), name_of(n));
             continue;
         }
         m->name = identifier(b, v->text[SVD_T_NAME], "enumeratedValue", v->pos);
@@ -1117,6 +1117,9 @@ static struct model_cluster *new_cluster(struct builder *b, const struct svd_nod
     c->count = 1;
     c->parent = at->cluster;
     c->pos = n->pos;
+    /* a copy of the cluster (its base's, in a derived peripheral or cluster) has none: svdconv's
+       SvdCluster::CopyItem does not copy m_enumContainer */
+    c->array_index = at->copy ? NULL : array_index(b, n);
     size_t cap = arena_push_cap(b->blk->nclusters);
     arena_push(b->a, (void ***)&b->blk->clusters, &b->blk->nclusters, &cap, c);
     return c;
@@ -1472,6 +1475,7 @@ static void add_instance(struct builder *b, struct model_block *blk, const struc
     inst->prepend = n->text[SVD_T_PREPEND];
     inst->append = n->text[SVD_T_APPEND];
     inst->own_type = blk->ninstances > 0 && own_type(n);
+    inst->array_index = array_index(b, n);
     inst->pos = n->pos;
     size_t cap = arena_push_cap(blk->ninstances);
     arena_push(b->a, (void ***)&blk->instances, &blk->ninstances, &cap, inst);

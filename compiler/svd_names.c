@@ -63,6 +63,15 @@ const char *svd_names_without_dim(struct arena *a, const char *written)
     return at ? arena_printf(a, "%.*s%s", (int)(at - written), written, at + len) : written;
 }
 
+const char *svd_names_enum_cluster(struct arena *a, const char *periph,
+                                   const struct model_cluster *cl)
+{
+    if (!cl)
+        return periph;
+    return arena_printf(a, "%s_%s", svd_names_enum_cluster(a, periph, cl->parent),
+                        cluster_array_name(a, cl));
+}
+
 const char *svd_names_enum_reg(struct arena *a, const char *periph, const struct model_reg *r,
                                const char *group)
 {
@@ -73,9 +82,7 @@ const char *svd_names_enum_reg(struct arena *a, const char *periph, const struct
         const char *list = svd_names_without_dim(a, x->dim_of);
         path = arena_printf(a, "%s_%s_%s", svd_names_reg(a, list, group), list, path);
     }
-    for (const struct model_cluster *k = x->cluster; k; k = k->parent)
-        path = arena_printf(a, "%s_%s", cluster_array_name(a, k), path);
-    return arena_printf(a, "%s_%s", periph, path);
+    return arena_printf(a, "%s_%s", svd_names_enum_cluster(a, periph, x->cluster), path);
 }
 
 void svd_names_groups(struct regc_map *m, const struct model_block *b)

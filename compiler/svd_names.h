@@ -48,6 +48,11 @@ const char *svd_names_macro_path(struct arena *a, const char *periph, const stru
  */
 const char *svd_names_enum_reg(struct arena *a, const char *periph, const struct model_reg *r,
                                const char *group);
+/* A cluster's hierarchical name in the enum form, the stem of its dimArrayIndex's enum: 'periph'
+ * and the clusters down to 'cl', each by its name without "[%s]" or "%s" ('periph' when 'cl' is
+ * NULL: a peripheral's). */
+const char *svd_names_enum_cluster(struct arena *a, const char *periph,
+                                   const struct model_cluster *cl);
 /* "CH%s_CTL" or "CH[%s]" without its "%s" or "[%s]" (SvdUtils::ParseExpression's name). */
 const char *svd_names_without_dim(struct arena *a, const char *written);
 

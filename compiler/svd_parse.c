@@ -83,25 +83,6 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* 'len' bytes of 's', blanks folded to one space and trimmed, owned by the arena. */
-static const char *fold_blanks(struct parser *p, const char *s, size_t len)
-{
-    char *out = arena_alloc_bytes(p->rd->a, len + 1), *q = out;
-    bool blank = false;
-    for (const char *end = s + len; s < end; s++) {
-        if (is_space(*s)) {
-            blank = q != out;
-            continue;
-        }
-        if (blank)
-            *q++ = ' ';
-        blank = false;
-        *q++ = *s;
-    }
-    *q = '\0';
-    return out;
-}
-
 static struct svd_node *node_new(struct parser *p, enum svd_kind kind, struct srcpos pos,
                                  struct svd_node *parent)
 {
@@ -199,8 +180,10 @@ static int child_kind(enum svd_kind parent, enum svd_tag tag, bool *wrapper)
         {SVD_REG, SVD_TAG_FIELD, SVD_FIELD},
         {SVD_FIELD, SVD_TAG_ENUMERATED_VALUES, SVD_ENUMS},
         {SVD_ENUMS, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
-        /* the index names of a register array; of a peripheral or cluster: skipped (ignored()) */
+        /* the index names of a register, cluster or peripheral array */
         {SVD_REG, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
+        {SVD_CLUSTER, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
+        {SVD_PERIPH, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
         {SVD_DIM_ENUM, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
     };
     for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
@@ -314,10 +297,10 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, c
         return;
     const struct frame *f = &p->stack[--p->depth];
     if (f->kind == F_TEXT) {
-        f->o->text[f->t] = fold_blanks(p, p->text.s, p->text.len);
+        f->o->text[f->t] = util_fold_space(p->rd->a, p->text.s, p->text.len, NULL);
         f->o->tpos[f->t] = f->pos;
     } else if (f->kind == F_WC_TEXT) {
-        wc_part_end(p, f, fold_blanks(p, p->text.s, p->text.len));
+        wc_part_end(p, f, util_fold_space(p->rd->a, p->text.s, p->text.len, NULL));
     }
 }
 

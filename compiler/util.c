@@ -21,6 +21,27 @@ char *util_dir_of(const char *path)
     return d;
 }
 
+char *util_fold_space(struct arena *a, const char *s, size_t len, size_t *out_len)
+{
+    char *out = arena_alloc_bytes(a, len + 1), *q = out;
+    bool blank = false;
+    for (const char *end = s + len; s < end; s++) {
+        unsigned char c = (unsigned char)*s; /* a word's byte is above ' ': one test */
+        if (c <= ' ' && (c == ' ' || (c >= '\t' && c <= '\r'))) {
+            blank = q != out;
+            continue;
+        }
+        if (blank)
+            *q++ = ' ';
+        blank = false;
+        *q++ = *s;
+    }
+    *q = '\0';
+    if (out_len)
+        *out_len = (size_t)(q - out);
+    return out;
+}
+
 /* ---------------------------------------------------------------- input files */
 
 static int input_failed(struct util_file *f, int err, const char *why)

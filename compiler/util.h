@@ -7,6 +7,7 @@
 #ifndef REGC_UTIL_H
 #define REGC_UTIL_H
 
+#include "arena.h"
 #include "fatal.h"
 #include "regc/suggest.h"
 
@@ -64,6 +65,14 @@ int util_open_input(const char *path, struct util_file *f, size_t *size);
 int util_input_fd(int fd, struct util_file *f, size_t *size);
 /* The same for a stream not yet read from ("-": standard input, whatever it is), to its end. */
 int util_read_stream(FILE *fp, size_t max, struct util_file *f);
+
+/*
+ * 'len' bytes of 's' on one line, copied into 'a': each run of white space (' ' and '\t' to
+ * '\r') one space, none at either end; its length in '*out_len' when not NULL. The one
+ * folder of descriptions: the SVD reader's texts, the templates' comments and the CMSIS
+ * header's (an XML document holds no '\v' or '\f', so what a reader folds never changes).
+ */
+char *util_fold_space(struct arena *a, const char *s, size_t len, size_t *out_len);
 
 /*
  * The byte offset of each line's start in text[0, len) ([0] is 0), in an

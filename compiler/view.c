@@ -337,6 +337,7 @@ static const struct {
     {"rule.c_def", "name", "str"},
     /* issue 27: -t cmsis, the CMSIS device header (context_cmsis.c, templates/cmsis.mustache) */
     {"root", "c_cmsis", "obj?:cmsis"},
+    {"cmsis", "cluster_enums", "list:cmsis.enum"},
     {"cmsis", "cpu", "str?"},
     {"cmsis", "enums", "list:cmsis.enum"},
     {"cmsis.enum", "comment", "str"},
@@ -346,6 +347,7 @@ static const struct {
     {"cmsis.enum_value", "name", "str"},
     {"cmsis.enum_value", "value", "str"},
     {"cmsis", "guard", "str"},
+    {"cmsis", "has_clusters", "bool"},
     {"cmsis", "has_irqs", "bool"},
     {"cmsis", "instances", "list:cmsis.instance"},
     {"cmsis", "irqs", "list:cmsis.irq"},

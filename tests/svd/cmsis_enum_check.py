@@ -6,10 +6,11 @@ HEADER is the header (its "typedef enum { ... } NAME_Enum;" blocks say which con
 which enum); VALUES holds "NAME VALUE" lines, each constant as a compiler evaluated it. From the
 SVD this script works out, by svdconv's rules (Open-CMSIS-Pack/devtools, tools/svdconv:
 HeaderData_EnumValues.cpp, SvdItem::GetHierarchicalName, SvdEnum::Calculate, SvdDevice::
-CreatePeripheralTypes), every enum svdconv's --fields=enum writes: its name and its constants'
-names and values. Every enum of the header must be one of them, each of its constants with
-the value the SVD gives (as a 32-bit int); every enum and constant worked out must be in the
-header, but for a name worked out twice (the header keeps the first). Prints one line of
+CreatePeripheralTypes and GatherClusters), every enum svdconv's --fields=enum writes, in its
+order: its name and its constants' names and values. Every enum of the header must be one of
+them, each of its constants with the value the SVD gives (as a 32-bit int); every enum and
+constant worked out must be in the header, but for a name worked out twice (the header keeps
+the first: svdconv writes the clusters' enums first, then the peripherals'). Prints one line of
 counts; exit status 1 with the differences when there are any.
 """
 import re
@@ -210,6 +211,45 @@ class Work:
                 for stem in stems:
                     self.field(stem, fld, copy)
 
+    def index(self, stem, e):
+        """The enum of the dimArrayIndex of a peripheral or cluster (HeaderData::
+        CreatePeripheralEnumArrayValue, CreateClusterEnumArrayValue): headerEnumName, else the
+        hierarchical name; a value named reserved left out."""
+        ix = e.find('dimArrayIndex')
+        if ix is None:
+            return
+        header = text(ix, 'headerEnumName')
+        consts = [((header or stem) + '_' + c_name(text(v, 'name')), int(text(v, 'value'), 0))
+                  for v in ix.findall('enumeratedValue')
+                  if (text(v, 'name') or '').lower() != 'reserved']
+        self.add_enum((header or stem) + '_Enum', consts)
+
+    def cluster_list(self, path, items, out):
+        """svdconv's cluster list (SvdDevice::GatherClusters): each cluster after those inside it;
+        not an unmodified derived one (no register, cluster, headerStructName or size of its
+        own), which has no type."""
+        for e in items:
+            if e.tag != 'cluster':
+                continue
+            cpath = path + '_' + strip_dim(text(e, 'name'))
+            self.cluster_list(cpath, list(e), out)
+            own = [t for t in ('register', 'cluster', 'headerStructName', 'size')
+                   if e.find(t) is not None]
+            if not e.get('derivedFrom') or own:
+                out.append((cpath, e))
+
+    def clusters(self, p):
+        """The enums of p's clusters (HeaderData::CreateClusterEnumValue): each one's
+        dimArrayIndex, then its own registers'."""
+        regs = p.find('registers')
+        if regs is None:
+            return
+        listed = []
+        self.cluster_list(strip_dim(text(p, 'name')), list(regs), listed)
+        for path, e in listed:
+            self.index(path, e)
+            self.container(path, list(e), False, True)
+
     def container(self, path, items, copy, top_only):
         for e in items:
             if e.tag == 'register':
@@ -224,6 +264,8 @@ class Work:
         if base is not None and not own and text(p, 'name') not in typed:
             return  # not modified: no types, macros or enums of its own
         name = strip_dim(text(p, 'name'))
+        if own or text(p, 'name') in typed:
+            self.index(name, p)
         regs = p.find('registers')
         if regs is None and base is not None:
             # a modified copy: its base's registers, without their clusters' (not modified)
@@ -232,8 +274,8 @@ class Work:
             if base is not None:
                 self.container(name, list(base.find('registers')), True, True)
             return
-        if regs is not None:
-            self.container(name, list(regs), False, False)
+        if regs is not None:  # its top-level registers: its clusters' are written before
+            self.container(name, list(regs), False, True)
 
 
 def header_enums(path):
@@ -263,6 +305,8 @@ def main():
     prefix = text(root, 'headerDefinitionsPrefix') or ''
     typed = set(re.findall(r'^\} ' + re.escape(prefix) + r'(\w+)_Type;',
                            open(header, encoding='utf-8').read(), re.M))
+    for p in root.iter('peripheral'):
+        work.clusters(p)
     for p in root.iter('peripheral'):
         work.peripheral(p, typed)
     got = header_enums(header)

@@ -1,7 +1,8 @@
 /*
  * test_util - util_sort_u64 against qsort, on values that differ in every
  * byte, in the top byte only, in the low bytes only, in one byte only, and
- * with many repeats, in buckets small and large.
+ * with many repeats, in buckets small and large; util_fold_space on texts
+ * whose folded form is written out by hand.
  */
 #include "util.h"
 
@@ -86,11 +87,36 @@ static void test_sort_random(void **state)
     free(v);
 }
 
+/* 'in' (its first 'len' bytes) folds to 'want'. */
+static void check_fold(const char *in, size_t len, const char *want)
+{
+    struct arena a;
+    arena_init(&a);
+    size_t n = 99;
+    const char *got = util_fold_space(&a, in, len, &n);
+    assert_string_equal(got, want);
+    assert_int_equal(n, strlen(want));
+    arena_release(&a);
+}
+
+static void test_fold_space(void **state)
+{
+    (void)state;
+    check_fold("", 0, "");
+    check_fold(" \t\n\v\f\r ", 7, "");
+    check_fold("word", 4, "word");
+    check_fold("  two\r\n  words\t", 15, "two words");
+    check_fold("a\vb\fc\td\ne\rf g", 13, "a b c d e f g");
+    check_fold("cut here, not past", 8, "cut here"); /* 'len' bytes, not to the NUL */
+    check_fold("keeps_\x01_and_\x7f", 13, "keeps_\x01_and_\x7f");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_small),
         cmocka_unit_test(test_sort_random),
+        cmocka_unit_test(test_fold_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
