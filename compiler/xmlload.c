@@ -324,7 +324,7 @@ static bool tag_take(struct rfile *rf, const struct xl_elem *n)
                 (!np || (memcmp(p, n->prefix, np) == 0 && p[np] == ':')) &&
                 memcmp(p + np + (np > 0), n->name, nn) == 0;
     char after = same ? p[np + (np > 0) + nn] : 'x';
-    if (!same || !(xl_is_space(after) || after == '/' || after == '>')) {
+    if (!same || !(util_is_space(after) || after == '/' || after == '>')) {
         sc->lost = true;
         return false;
     }
@@ -357,7 +357,7 @@ static bool tag_take(struct rfile *rf, const struct xl_elem *n)
 static void trim_message(char *out, size_t size, const char *msg)
 {
     size_t n = msg ? strcspn(msg, "\n") : 0;
-    while (n > 0 && xl_is_space(msg[n - 1]))
+    while (n > 0 && util_is_space(msg[n - 1]))
         n--;
     if (n >= size)
         n = size - 1;
@@ -428,9 +428,9 @@ static bool at_end_tag(const char *t, size_t len, size_t i, const char *arg)
 static bool at_attribute(const char *t, size_t len, size_t i, const char *name)
 {
     size_t n = strlen(name), j = i + n;
-    if (j > len || memcmp(t + i, name, n) != 0 || (i > 0 && !xl_is_space(t[i - 1])))
+    if (j > len || memcmp(t + i, name, n) != 0 || (i > 0 && !util_is_space(t[i - 1])))
         return false;
-    while (j < len && xl_is_space(t[j]))
+    while (j < len && util_is_space(t[j]))
         j++;
     return j < len && t[j] == '=';
 }
@@ -1106,7 +1106,7 @@ static bool foreign_text(struct rfile *rf)
     const char *text = rf->peek;
     size_t len = rf->npeek;
     size_t i = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    while (i < len && xl_is_space(text[i]))
+    while (i < len && util_is_space(text[i]))
         i++;
     if (i >= len || text[i] == '<')
         return false;
@@ -1114,7 +1114,7 @@ static bool foreign_text(struct rfile *rf)
     for (size_t k = 0; k < ARRAY_SIZE(words); k++) {
         size_t at = find_word(text, len, words[k]);
         size_t j = at == SIZE_MAX ? at : at + strlen(words[k]);
-        while (k == 2 && j < len && xl_is_space(text[j]))
+        while (k == 2 && j < len && util_is_space(text[j]))
             j++;
         if (at != SIZE_MAX && (k < 2 || (j < len && text[j] == '{'))) {
             char why[64];
@@ -1345,7 +1345,7 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, c
 static bool all_blank(const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++)
-        if (!xl_is_space(s[i]))
+        if (!util_is_space(s[i]))
             return false;
     return true;
 }
@@ -1427,7 +1427,7 @@ static bool starts_as_part(const struct rfile *rf)
     if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
         p += 3;
     for (;;) {
-        while (p < end && xl_is_space(*p))
+        while (p < end && util_is_space(*p))
             p++;
         const char *close = NULL;
         if (end - p >= 5 && memcmp(p, "<?xml", 5) == 0)
@@ -1445,7 +1445,7 @@ static bool starts_as_part(const struct rfile *rf)
         p = q + n;
     }
     return end - p > 5 && memcmp(p, "<part", 5) == 0 &&
-           (xl_is_space(p[5]) || p[5] == '>' || p[5] == '/');
+           (util_is_space(p[5]) || p[5] == '>' || p[5] == '/');
 }
 
 static bool peek_file(struct rfile *rf)
