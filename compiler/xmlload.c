@@ -1603,32 +1603,6 @@ static void loader_release(struct loader *ld)
 
 static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char *path,
                                     const char *const *incdirs, size_t nincdirs,
-                                    const struct xmlload_schema *sc);
-
-struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path)
-{
-    return xmlload_spec_in(a, dg, path, NULL, 0);
-}
-
-struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char *path,
-                                   const char *const *incdirs, size_t nincdirs)
-{
-    struct xmlload_schema *sc = xmlload_schema_new(dg);
-    if (!sc)
-        return NULL;
-    struct model_spec *s = load_spec(a, dg, path, incdirs, nincdirs, sc);
-    xmlload_schema_free(sc);
-    return s;
-}
-
-struct model_spec *xmlload_spec_with(struct arena *a, struct diag *dg, const char *path,
-                                     const struct xmlload_schema *sc)
-{
-    return load_spec(a, dg, path, NULL, 0, sc);
-}
-
-static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char *path,
-                                    const char *const *incdirs, size_t nincdirs,
                                     const struct xmlload_schema *sc)
 {
     struct loader ld = {.a = a, .dg = dg, .sc = sc, .text = BUF_INIT};
@@ -1654,4 +1628,26 @@ static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlSetGenericErrorFunc(NULL, NULL);
     return dg->nerrors == before ? ld.spec : NULL;
+}
+
+struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path)
+{
+    return xmlload_spec_in(a, dg, path, NULL, 0);
+}
+
+struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char *path,
+                                   const char *const *incdirs, size_t nincdirs)
+{
+    struct xmlload_schema *sc = xmlload_schema_new(dg);
+    if (!sc)
+        return NULL;
+    struct model_spec *s = load_spec(a, dg, path, incdirs, nincdirs, sc);
+    xmlload_schema_free(sc);
+    return s;
+}
+
+struct model_spec *xmlload_spec_with(struct arena *a, struct diag *dg, const char *path,
+                                     const struct xmlload_schema *sc)
+{
+    return load_spec(a, dg, path, NULL, 0, sc);
 }
