@@ -161,11 +161,6 @@ static unsigned addr_bits(const struct model_reg *r)
     return r->space == SPACE_MMIO ? 64 : 32;
 }
 
-static void set(struct ctx *c, struct dt *o, const char *key, struct dt *v)
-{
-    dt_set(c->a, o, key, v);
-}
-
 /*
  * Adds key 'lit', a string literal, to 'o', which does not hold it yet: the
  * builders below make each object once, key by key, so no search is needed
@@ -276,13 +271,6 @@ static struct dt *text_own(struct ctx *c, char *s, size_t len)
     return o;
 }
 
-/* {"text": a copy of 's'} */
-static struct dt *text_obj(struct ctx *c, const char *s)
-{
-    size_t len = strlen(s);
-    return text_own(c, arena_strndup(c->a, s, len), len);
-}
-
 /* The C locale's isspace(): the blanks between the words of a description. */
 static bool is_ws(char ch)
 {
@@ -390,12 +378,6 @@ static struct dt *wrap_lines(struct ctx *c, struct folded f, size_t cols)
         p = e == end ? e : e + 1;
     }
     return lines;
-}
-
-/* 's' (NULL: none) folded and wrapped: wrap_lines(fold_text(s)). */
-static struct dt *desc_lines(struct ctx *c, const char *s, size_t cols)
-{
-    return wrap_lines(c, fold_text(c, s), cols);
 }
 
 /* ------------------------------------------------------------ memory-mapped (SVD) additions */
@@ -705,8 +687,9 @@ static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
     struct dt *sources = dt_list(c->a);
     struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < s->nsources; i++) {
+        char *line = source_line(c, s->sources[i]); /* the tree's: fold_text() of arena_cat() */
         dt_push(c->a, sources, source_json(c, s->sources[i]));
-        dt_push(c->a, lines, text_obj(c, source_line(c, s->sources[i])));
+        dt_push(c->a, lines, text_own(c, line, strlen(line)));
     }
     SET(c, o, "sources", sources);
     struct dt *cpus = dt_list(c->a);
@@ -723,7 +706,7 @@ static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
     SET(c, o, "c_version", dt_str_ref(c->a, REGC_VERSION));
     flag_list(c, lines, false);
     SET(c, o, "c_source_lines", lines);
-    SET(c, o, "c_desc_lines", desc_lines(c, s->title, 76));
+    SET(c, o, "c_desc_lines", wrap_lines(c, fold_text(c, s->title), 76));
     return o;
 }
 
@@ -767,16 +750,14 @@ static struct dt *instance_json(struct ctx *c, const struct model_spec *s,
             DEF(c, &d, "dev", "_DEV");
         if (inst->has_func)
             DEF(c, &d, "func", "_FUNC");
-    }
-    if (inst->has_pci) { /* c_dev, c_func null when not given: no macro (any slot) */
+        /* c_dev, c_func null when not given: no macro (any slot) */
         SET(c, o, "c_vendor", lit(c, inst->vendor, 32, false));
         SET(c, o, "c_device", lit(c, inst->device, 32, false));
         SET(c, o, "c_dev", inst->has_dev ? dt_int(c->a, (long long)inst->dev) : dt_null());
         SET(c, o, "c_func", inst->has_func ? dt_int(c->a, (long long)inst->func) : dt_null());
     }
     if (inst->has_base)
-        SET(c, o, "c_base",
-            lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false));
+        SET(c, o, "c_base", lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false));
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     return o;
 }
@@ -953,12 +934,6 @@ static size_t find_field_index(const struct model_reg *r, const char *name)
     return r->nfields;
 }
 
-static const struct model_field *find_named_field(const struct model_reg *r, const char *name)
-{
-    size_t i = find_field_index(r, name);
-    return i < r->nfields ? r->fields[i] : NULL;
-}
-
 struct rule_ctx {
     struct ctx *c;
     const struct model_reg *r;
@@ -1000,8 +975,8 @@ static struct dt *rule_ops(struct ctx *c, const struct model_reg *r, const struc
     size_t n = expr_to_rpn(c->a, e, &ops);
     struct dt *list = dt_list(c->a);
     for (size_t i = 0; i < n; i++) {
-        const struct model_field *f =
-            ops[i].op == EXPR_OP_FIELD ? find_named_field(r, ops[i].field) : NULL;
+        size_t fi = ops[i].op == EXPR_OP_FIELD ? find_field_index(r, ops[i].field) : r->nfields;
+        const struct model_field *f = fi < r->nfields ? r->fields[fi] : NULL;
         struct dt *o = dt_obj(c->a);
         SET(c, o, "t_op", dt_str_ref(c->a, names[ops[i].op]));
         SET(c, o, "lsb", dt_int(c->a, f ? f->lsb : 0));
@@ -1217,8 +1192,7 @@ static struct dt *c_masks_json(struct ctx *c, const struct model_masks *m, unsig
                 {DT_KEY("rmw"), rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
-        dt_add(c->a, o, lits[i].key,
-               lit(c, lits[i].bits, size, true));
+        dt_add(c->a, o, lits[i].key, lit(c, lits[i].bits, size, true));
     return o;
 }
 
@@ -1277,8 +1251,7 @@ static struct dt *copies_json(struct ctx *c, const struct reg_names *rn)
             SET(c, o, "address", hex(c, model_reg_address(r, inst, k)));
             SET(c, o, "pci", pci_json(c, inst));
             SET(c, o, "c_addr_call", dt_str_ref(c->a, addr_call(c, r, stem, lower, uniform, i, k)));
-            SET(c, o, "c_address",
-                lit(c, model_reg_address(r, inst, k), 64, false));
+            SET(c, o, "c_address", lit(c, model_reg_address(r, inst, k), 64, false));
             dt_push(c->a, list, o);
         }
     }
@@ -2103,8 +2076,8 @@ static const struct dt *expand_reg(struct context_lazy *lz, const struct dt *ite
             arena_release(&lz->reg); /* every register handed out before is done */
         struct ctx *c = &lz->rc;
         struct dt *o = reg_json(c, lz->s, rs->b->regs[i]); /* its names aligned: none left */
-        set(c, o, "first", dt_bool(i == 0));
-        set(c, o, "last", dt_bool(i + 1 == n));
+        dt_set(c->a, o, "first", dt_bool(i == 0));
+        dt_set(c->a, o, "last", dt_bool(i + 1 == n));
         if (lz->annotate)
             lz->annotate(c->a, o);
         if (lz->nlive_regs == lz->live_regs_cap)
@@ -2159,18 +2132,18 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
     size_t ndefs = c->ndefs;
     struct dt *o = block_json(c, lz->s, lz->s->blocks[i]);
     c->ndefs = ndefs;
-    set(c, o, "first", dt_bool(i == 0));
-    set(c, o, "last", dt_bool(i + 1 == n));
+    dt_set(c->a, o, "first", dt_bool(i == 0));
+    dt_set(c->a, o, "last", dt_bool(i + 1 == n));
     if (!lz->no_doc_keys) {
         /* the doc keys, as context_build() adds them: through a root holding this block */
         struct dt *one = dt_obj(c->a), *list = dt_list(c->a);
         dt_push(c->a, list, o);
-        set(c, one, "blocks", list);
+        dt_set(c->a, one, "blocks", list);
         struct dt *sp = dt_obj(c->a); /* the spec's name: perf keys are per spec (kpmu.h) */
         SET_STR(c, sp, "name", lz->s->name);
-        set(c, one, "spec", sp);
+        dt_set(c->a, one, "spec", sp);
         /* issue 28: the metrics, whose terms with settings are perf aliases of the events */
-        set(c, one, "metrics", context_metrics(c->a, lz->s, lz->c.prefix));
+        dt_set(c->a, one, "metrics", context_metrics(c->a, lz->s, lz->c.prefix));
         context_doc_keys(c->a, one);
     }
     if (lz->annotate)
