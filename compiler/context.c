@@ -162,11 +162,6 @@ static unsigned addr_bits(const struct model_reg *r)
     return r->space == SPACE_MMIO ? 64 : 32;
 }
 
-static void set(struct ctx *c, struct dt *o, const char *key, struct dt *v)
-{
-    dt_set(c->a, o, key, v);
-}
-
 /*
  * Adds key 'lit', a string literal, to 'o', which does not hold it yet: the
  * builders below make each object once, key by key, so no search is needed
@@ -252,28 +247,17 @@ static void align_defs(struct ctx *c, size_t from)
 }
 
 /*
- * Marks the first and last item of a list of objects just built, none
- * marked yet (flag_list() without its look-up: an object with some 40 keys
- * is searched to the end for a key it does not have).
+ * Marks the first and last item of a list of objects. 'fresh': all just built, none marked (no
+ * look-up: an object with some 40 keys is searched to the end for a key it does not have); else
+ * an item marked already, or not an object, is left alone.
  */
-static void flag_fresh(struct ctx *c, struct dt *list)
+static void flag_list(struct ctx *c, struct dt *list, bool fresh)
 {
     size_t n = dt_len(list);
+    struct dt_key first = DT_KEY("first");
     for (size_t i = 0; i < n; i++) {
         struct dt *item = dt_at(list, i);
-        SET(c, item, "first", dt_bool(i == 0));
-        SET(c, item, "last", dt_bool(i + 1 == n));
-    }
-}
-
-/* Marks the first and last item of a list of objects (an item marked already is left alone). */
-static void flag_list(struct ctx *c, struct dt *list)
-{
-    size_t n = dt_len(list);
-    for (size_t i = 0; i < n; i++) {
-        struct dt *item = dt_at(list, i);
-        struct dt_key first = DT_KEY("first");
-        if (!dt_is(item, DT_OBJ) || dt_getn(item, first.s, first.len))
+        if (!fresh && (!dt_is(item, DT_OBJ) || dt_getn(item, first.s, first.len)))
             continue;
         SET(c, item, "first", dt_bool(i == 0));
         SET(c, item, "last", dt_bool(i + 1 == n));
@@ -286,13 +270,6 @@ static struct dt *text_own(struct ctx *c, char *s, size_t len)
     struct dt *o = dt_obj_n(c->a, 1);
     SET(c, o, "text", dt_str_refn(c->a, s, len));
     return o;
-}
-
-/* {"text": a copy of 's'} */
-static struct dt *text_obj(struct ctx *c, const char *s)
-{
-    size_t len = strlen(s);
-    return text_own(c, arena_strndup(c->a, s, len), len);
 }
 
 /* Text with its whitespace folded: words joined by single spaces; NULL for none. */
@@ -380,12 +357,6 @@ static struct dt *wrap_lines(struct ctx *c, struct folded f, size_t cols)
         p = e == end ? e : e + 1;
     }
     return lines;
-}
-
-/* 's' (NULL: none) folded and wrapped: wrap_lines(fold_text(s)). */
-static struct dt *desc_lines(struct ctx *c, const char *s, size_t cols)
-{
-    return wrap_lines(c, fold_text(c, s), cols);
 }
 
 /* ------------------------------------------------------------ memory-mapped (SVD) additions */
@@ -725,14 +696,15 @@ static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
     struct dt *sources = dt_list(c->a);
     struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < s->nsources; i++) {
+        char *line = source_line(c, s->sources[i]); /* the tree's: fold_text() of arena_cat() */
         dt_push(c->a, sources, source_json(c, s->sources[i]));
-        dt_push(c->a, lines, text_obj(c, source_line(c, s->sources[i])));
+        dt_push(c->a, lines, text_own(c, line, strlen(line)));
     }
     SET(c, o, "sources", sources);
     struct dt *cpus = dt_list(c->a);
     for (size_t i = 0; i < s->ncpus; i++)
         dt_push(c->a, cpus, cpu_json(c, s, s->cpus[i]));
-    flag_list(c, cpus);
+    flag_list(c, cpus, false);
     SET(c, o, "cpus", cpus);
     if (s->device)
         SET(c, o, "device", svd_device_json(c, s->device));
@@ -741,9 +713,9 @@ static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
     SET(c, o, "c_guard",
         dt_str_ref(c->a, names_upper(c->a, arena_printf(c->a, "%s_%s_H", c->prefix, s->name))));
     SET(c, o, "c_version", dt_str_ref(c->a, REGC_VERSION));
-    flag_list(c, lines);
+    flag_list(c, lines, false);
     SET(c, o, "c_source_lines", lines);
-    SET(c, o, "c_desc_lines", desc_lines(c, s->title, 76));
+    SET(c, o, "c_desc_lines", wrap_lines(c, fold_text(c, s->title), 76));
     return o;
 }
 
@@ -787,16 +759,14 @@ static struct dt *instance_json(struct ctx *c, const struct model_spec *s,
             DEF(c, &d, "dev", "_DEV");
         if (inst->has_func)
             DEF(c, &d, "func", "_FUNC");
-    }
-    if (inst->has_pci) { /* c_dev, c_func null when not given: no macro (any slot) */
+        /* c_dev, c_func null when not given: no macro (any slot) */
         SET(c, o, "c_vendor", lit(c, inst->vendor, 32, false));
         SET(c, o, "c_device", lit(c, inst->device, 32, false));
         SET(c, o, "c_dev", inst->has_dev ? dt_int(c->a, (long long)inst->dev) : dt_null());
         SET(c, o, "c_func", inst->has_func ? dt_int(c->a, (long long)inst->func) : dt_null());
     }
     if (inst->has_base)
-        SET(c, o, "c_base",
-            lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false));
+        SET(c, o, "c_base", lit(c, inst->base, inst->base > UINT32_MAX ? 64 : 32, false));
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     return o;
 }
@@ -903,7 +873,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
     struct dt *values = dt_list(c->a);
     for (size_t k = 0; k < f->nvalues; k++)
         dt_push(c->a, values, value_json(c, f, stem, f->values[k]));
-    flag_fresh(c, values);
+    flag_list(c, values, true);
     SET(c, o, "values", values);
     SET(c, o, "source", cite_json(c, s, cite_or_none(f->cite)));
     if (is_svd(r->block))
@@ -973,12 +943,6 @@ static size_t find_field_index(const struct model_reg *r, const char *name)
     return r->nfields;
 }
 
-static const struct model_field *find_named_field(const struct model_reg *r, const char *name)
-{
-    size_t i = find_field_index(r, name);
-    return i < r->nfields ? r->fields[i] : NULL;
-}
-
 struct rule_ctx {
     struct ctx *c;
     const struct model_reg *r;
@@ -1020,8 +984,8 @@ static struct dt *rule_ops(struct ctx *c, const struct model_reg *r, const struc
     size_t n = expr_to_rpn(c->a, e, &ops);
     struct dt *list = dt_list(c->a);
     for (size_t i = 0; i < n; i++) {
-        const struct model_field *f =
-            ops[i].op == EXPR_OP_FIELD ? find_named_field(r, ops[i].field) : NULL;
+        size_t fi = ops[i].op == EXPR_OP_FIELD ? find_field_index(r, ops[i].field) : r->nfields;
+        const struct model_field *f = fi < r->nfields ? r->fields[fi] : NULL;
         struct dt *o = dt_obj(c->a);
         SET(c, o, "t_op", dt_str_ref(c->a, names[ops[i].op]));
         SET(c, o, "lsb", dt_int(c->a, f ? f->lsb : 0));
@@ -1095,7 +1059,7 @@ static int add_candidates(void *ctx, const struct expr *node)
         if (n < UINT64_MAX)
             add_cand(c, cands, &seen, n + 1, max, size);
     }
-    flag_fresh(c, cands);
+    flag_list(c, cands, true);
     struct dt *o = dt_obj(c->a);
     SET(c, o, "c_lower", dt_str_ref(c->a, stem));
     SET(c, o, "c_count", dt_int(c->a, (long long)dt_len(cands)));
@@ -1131,7 +1095,7 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     } else {
         buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
-    flag_fresh(c, rc.fields);
+    flag_list(c, rc.fields, true);
     SET(c, o, "c_expr", dt_str(c->a, expr.s));
     SET(c, o, "c_candidates", rc.fields);
     buf_release(&expr);
@@ -1237,8 +1201,7 @@ static struct dt *c_masks_json(struct ctx *c, const struct model_masks *m, unsig
                 {DT_KEY("rmw"), rmw}};
     struct dt *o = dt_obj(c->a);
     for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
-        dt_add(c->a, o, lits[i].key,
-               lit(c, lits[i].bits, size, true));
+        dt_add(c->a, o, lits[i].key, lit(c, lits[i].bits, size, true));
     return o;
 }
 
@@ -1297,12 +1260,11 @@ static struct dt *copies_json(struct ctx *c, const struct reg_names *rn)
             SET(c, o, "address", hex(c, model_reg_address(r, inst, k)));
             SET(c, o, "pci", pci_json(c, inst));
             SET(c, o, "c_addr_call", dt_str_ref(c->a, addr_call(c, r, stem, lower, uniform, i, k)));
-            SET(c, o, "c_address",
-                lit(c, model_reg_address(r, inst, k), 64, false));
+            SET(c, o, "c_address", lit(c, model_reg_address(r, inst, k), 64, false));
             dt_push(c->a, list, o);
         }
     }
-    flag_fresh(c, list);
+    flag_list(c, list, true);
     return list;
 }
 
@@ -1358,7 +1320,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
         SET(c, e, "c_offset", lit(c, r->addrs[k] - r->addrs[0], bits, false));
         dt_push(c->a, offsets, e);
     }
-    flag_fresh(c, offsets);
+    flag_list(c, offsets, true);
     SET(c, o, "c_offsets", offsets);
     SET(c, o, "c_addr_offset",
         dt_str_ref(c->a, r->addrs ? ARENA_CAT(c->a, rn->lower, "_offset(i)")
@@ -1378,7 +1340,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
         DEF(c, &d, "addr", "");
         dt_push(c->a, cases, k);
     }
-    flag_fresh(c, cases);
+    flag_list(c, cases, true);
     SET(c, o, "c_addr_cases", cases);
     SET(c, o, "c_has_instances", dt_bool(b && b->ninstances > 0));
 }
@@ -1499,14 +1461,10 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         SET(c, array, "first", dt_int(c->a, r->first));
         SET(c, array, "count", dt_int(c->a, r->count));
         SET(c, array, "stride", r->addrs ? dt_null() : hex(c, r->stride));
-        if (r->addrs) {
-            struct dt *list = dt_list(c->a);
-            for (size_t k = 0; k < r->naddrs; k++)
-                dt_push(c->a, list, hex(c, r->addrs[k]));
-            SET(c, array, "addresses", list);
-        } else {
-            SET(c, array, "addresses", dt_null());
-        }
+        struct dt *list = r->addrs ? dt_list(c->a) : dt_null();
+        for (size_t k = 0; r->addrs && k < r->naddrs; k++)
+            dt_push(c->a, list, hex(c, r->addrs[k]));
+        SET(c, array, "addresses", list);
     }
     SET(c, o, "array", array);
     SET(c, o, "instances", copies_json(c, &rn));
@@ -1518,13 +1476,13 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
         dt_push(c->a, fields, field_json(c, s, &rn, i, &rows[i]));
         has_fields |= !model_field_is_reserved(r->fields[i]);
     }
-    flag_fresh(c, fields);
+    flag_list(c, fields, true);
     SET(c, o, "fields", fields);
     struct dt *rules = dt_list(c->a);
     size_t rules_from = c->ndefs;
     for (size_t i = 0; i < r->nrules; i++)
         dt_push(c->a, rules, rule_json(c, s, &rn, r->rules[i], (unsigned)i));
-    flag_fresh(c, rules);
+    flag_list(c, rules, true);
     align_defs(c, rules_from);
     SET(c, o, "rules", rules);
     struct model_masks m = model_reg_masks(r);
@@ -1699,7 +1657,7 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     if (e->parent)
         add_sets(c, t, e->parent, sets);
     add_sets(c, t, e, sets);
-    flag_list(c, sets);
+    flag_list(c, sets, false);
     SET(c, o, "sets", sets);
     SET(c, o, "encoding", hex(c, enc));
     SET(c, o, "source", cite_json(c, s, &e->cite));
@@ -1846,33 +1804,29 @@ static struct dt *pmon_json(struct ctx *c, const struct model_spec *s, const str
     struct dt *list = dt_list(c->a);
     for (size_t i = 0; i < p->ncounters; i++)
         dt_push(c->a, list, counters_json(c, s, p->counters[i]));
-    flag_list(c, list);
+    flag_list(c, list, false);
     SET(c, o, "counters", list);
     const struct model_box_control *bc = p->box_control;
+    struct dt *ctl = bc ? dt_obj(c->a) : dt_null();
     if (bc) {
-        struct dt *b = dt_obj(c->a);
-        SET_STR(c, b, "register", bc->reg_name);
-        SET(c, b, "freeze", role(c, &bc->freeze));
-        SET(c, b, "freeze_enable", role(c, &bc->freeze_enable));
-        SET(c, b, "reset_counters", role(c, &bc->reset_counters));
-        SET(c, b, "reset_controls", role(c, &bc->reset_controls));
-        SET(c, b, "enable", role(c, &bc->enable));
-        SET(c, b, "source", cite_json(c, s, &bc->cite));
-        SET(c, o, "box_control", b);
-    } else {
-        SET(c, o, "box_control", dt_null());
+        SET_STR(c, ctl, "register", bc->reg_name);
+        SET(c, ctl, "freeze", role(c, &bc->freeze));
+        SET(c, ctl, "freeze_enable", role(c, &bc->freeze_enable));
+        SET(c, ctl, "reset_counters", role(c, &bc->reset_counters));
+        SET(c, ctl, "reset_controls", role(c, &bc->reset_controls));
+        SET(c, ctl, "enable", role(c, &bc->enable));
+        SET(c, ctl, "source", cite_json(c, s, &bc->cite));
     }
+    SET(c, o, "box_control", ctl);
     const struct model_box_status *bs = p->box_status;
+    struct dt *st = bs ? dt_obj(c->a) : dt_null();
     if (bs) {
-        struct dt *b = dt_obj(c->a);
-        SET_STR(c, b, "register", bs->reg_name);
-        SET(c, b, "overflow", role(c, &bs->overflow));
-        set_clear(c, b, bs->clear, bs->clear_reg_name, &bs->clear_field);
-        SET(c, b, "source", cite_json(c, s, &bs->cite));
-        SET(c, o, "box_status", b);
-    } else {
-        SET(c, o, "box_status", dt_null());
+        SET_STR(c, st, "register", bs->reg_name);
+        SET(c, st, "overflow", role(c, &bs->overflow));
+        set_clear(c, st, bs->clear, bs->clear_reg_name, &bs->clear_field);
+        SET(c, st, "source", cite_json(c, s, &bs->cite));
     }
+    SET(c, o, "box_status", st);
     struct dt *filters = dt_list(c->a);
     for (size_t i = 0; i < p->nfilters; i++) {
         const struct model_filter *f = p->filters[i];
@@ -1912,34 +1866,32 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_spec *s,
         return dt_null();
     struct dt *o = dt_obj(c->a);
     const struct model_global_control *gc = g->control;
+    struct dt *ctl = gc ? dt_obj(c->a) : dt_null();
     if (gc) {
-        struct dt *b = dt_obj(c->a);
-        SET_STR(c, b, "block", gc->block_name);
-        SET_STR(c, b, "register", gc->reg_name);
-        SET(c, b, "freeze", role(c, &gc->freeze));
-        SET(c, b, "unfreeze", role(c, &gc->unfreeze));
-        SET(c, b, "enable", role(c, &gc->enable));
-        SET(c, b, "freeze_on_overflow", role(c, &gc->freeze_on_overflow));
-        SET(c, b, "pmi_core", role(c, &gc->pmi_core));
-        SET(c, b, "wake", role(c, &gc->wake));
-        SET(c, b, "reset", role(c, &gc->reset));
-        SET(c, b, "select", role(c, &gc->select));
+        SET_STR(c, ctl, "block", gc->block_name);
+        SET_STR(c, ctl, "register", gc->reg_name);
+        SET(c, ctl, "freeze", role(c, &gc->freeze));
+        SET(c, ctl, "unfreeze", role(c, &gc->unfreeze));
+        SET(c, ctl, "enable", role(c, &gc->enable));
+        SET(c, ctl, "freeze_on_overflow", role(c, &gc->freeze_on_overflow));
+        SET(c, ctl, "pmi_core", role(c, &gc->pmi_core));
+        SET(c, ctl, "wake", role(c, &gc->wake));
+        SET(c, ctl, "reset", role(c, &gc->reset));
+        SET(c, ctl, "select", role(c, &gc->select));
         struct dt *cores = dt_list(c->a);
         for (size_t i = 0; i < gc->npmi_cores; i++)
             dt_push(c->a, cores, str_or_null(c, gc->pmi_cores[i].name));
-        SET(c, b, "pmi_core_fields", cores);
-        SET(c, b, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
-        SET(c, b, "source", cite_json(c, s, &gc->cite));
-        SET(c, o, "control", b);
-    } else {
-        SET(c, o, "control", dt_null());
+        SET(c, ctl, "pmi_core_fields", cores);
+        SET(c, ctl, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
+        SET(c, ctl, "source", cite_json(c, s, &gc->cite));
     }
+    SET(c, o, "control", ctl);
     const struct model_global_status *gs = g->status;
+    struct dt *st = gs ? dt_obj(c->a) : dt_null();
     if (gs) {
-        struct dt *b = dt_obj(c->a);
-        SET_STR(c, b, "block", gs->block_name);
-        SET_STR(c, b, "register", gs->reg_name);
-        set_clear(c, b, gs->clear, gs->clear_reg_name, &gs->clear_field);
+        SET_STR(c, st, "block", gs->block_name);
+        SET_STR(c, st, "register", gs->reg_name);
+        set_clear(c, st, gs->clear, gs->clear_reg_name, &gs->clear_field);
         struct dt *boxes = dt_list(c->a);
         for (size_t i = 0; i < gs->nboxes; i++) {
             const struct model_box_overflow *bo = gs->boxes[i];
@@ -1950,12 +1902,10 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_spec *s,
             SET_STR(c, bx, "counters", bo->counters_name);
             dt_push(c->a, boxes, bx);
         }
-        SET(c, b, "boxes", boxes);
-        SET(c, b, "source", cite_json(c, s, &gs->cite));
-        SET(c, o, "status", b);
-    } else {
-        SET(c, o, "status", dt_null());
+        SET(c, st, "boxes", boxes);
+        SET(c, st, "source", cite_json(c, s, &gs->cite));
     }
+    SET(c, o, "status", st);
     SET(c, o, "source", cite_json(c, s, &g->cite));
     return o;
 }
@@ -1984,21 +1934,21 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     size_t from = c->ndefs;
     for (size_t i = 0; i < b->ninstances; i++)
         dt_push(c->a, insts, instance_json(c, s, b->instances[i]));
-    flag_list(c, insts);
+    flag_list(c, insts, false);
     align_defs(c, from);
     SET(c, o, "instances", insts);
     struct dt *regs = c->lazy_regs ? reg_stubs(c, b) : dt_list(c->a);
     for (size_t i = 0; i < b->nregs && !c->lazy_regs; i++)
         dt_push(c->a, regs, reg_json(c, s, b->regs[i]));
     if (!c->lazy_regs)
-        flag_list(c, regs);
+        flag_list(c, regs, false);
     SET(c, o, "registers", regs);
     struct dt *events = dt_list(c->a);
     from = c->ndefs;
     for (size_t t = 0; t < b->nevent_tables; t++)
         for (size_t i = 0; i < b->event_tables[t]->nevents; i++)
             add_events(c, s, events, b->event_tables[t], t, b->event_tables[t]->events[i]);
-    flag_list(c, events);
+    flag_list(c, events, false);
     align_defs(c, from);
     SET(c, o, "events", events);
     SET(c, o, "event_tables", event_tables_json(c, s, b));
@@ -2036,18 +1986,13 @@ static void ctx_release(struct ctx *c)
     free(c->defs);
 }
 
-struct dt *context_build(struct arena *a, const struct model_spec *s,
-                         const struct context_options *opt)
+/* The root around 'blocks' (or their placeholders): both trees'; with 'doc', its doc keys. */
+static struct dt *root_json(struct ctx *c, const struct model_spec *s,
+                            const struct context_options *opt, struct dt *blocks, bool doc)
 {
-    struct ctx cx, *c = &cx;
-    ctx_init(c, a, s, opt);
     struct dt *root = dt_obj(c->a);
     SET(c, root, "regc_model", dt_int(c->a, CONTEXT_MODEL_VERSION));
     SET(c, root, "spec", spec_json(c, s));
-    struct dt *blocks = dt_list(c->a);
-    for (size_t i = 0; i < s->nblocks; i++)
-        dt_push(c->a, blocks, block_json(c, s, s->blocks[i]));
-    flag_list(c, blocks);
     SET(c, root, "blocks", blocks);
     SET(c, root, "pmon_global", pmon_global_json(c, s, s->pmon_global));
     SET(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
@@ -2057,9 +2002,23 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
         SET(c, root, "regspec", context_regspec(c->a, s));
     if (opt && opt->cmsis) /* issue 27: -t cmsis */
         SET(c, root, "c_cmsis", context_cmsis(c->a, s));
-    context_doc_keys(a, root);
+    if (doc)
+        context_doc_keys(c->a, root);
     if (opt && opt->annotate)
-        opt->annotate(a, root);
+        opt->annotate(c->a, root);
+    return root;
+}
+
+struct dt *context_build(struct arena *a, const struct model_spec *s,
+                         const struct context_options *opt)
+{
+    struct ctx cx, *c = &cx;
+    ctx_init(c, a, s, opt);
+    struct dt *blocks = dt_list(c->a);
+    for (size_t i = 0; i < s->nblocks; i++)
+        dt_push(c->a, blocks, block_json(c, s, s->blocks[i]));
+    flag_list(c, blocks, false);
+    struct dt *root = root_json(c, s, opt, blocks, true);
     ctx_release(c);
     return root;
 }
@@ -2125,14 +2084,9 @@ static const struct dt *expand_reg(struct context_lazy *lz, const struct dt *ite
         if (lz->nlive_regs == 0)
             arena_release(&lz->reg); /* every register handed out before is done */
         struct ctx *c = &lz->rc;
-        c->a = &lz->reg;
-        c->prefix = lz->c.prefix;
-        c->table_keys = lz->annotate != NULL;
-        size_t ndefs = c->ndefs;
-        struct dt *o = reg_json(c, lz->s, rs->b->regs[i]);
-        c->ndefs = ndefs;
-        set(c, o, "first", dt_bool(i == 0));
-        set(c, o, "last", dt_bool(i + 1 == n));
+        struct dt *o = reg_json(c, lz->s, rs->b->regs[i]); /* its names aligned: none left */
+        dt_set(c->a, o, "first", dt_bool(i == 0));
+        dt_set(c->a, o, "last", dt_bool(i + 1 == n));
         if (lz->annotate)
             lz->annotate(c->a, o);
         if (lz->nlive_regs == lz->live_regs_cap)
@@ -2153,31 +2107,20 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     arena_init(&lz->reg);
     struct ctx *c = &lz->c;
     ctx_init(c, &lz->root, s, opt);
+    ctx_init(&lz->bc, &lz->block, s, opt); /* the blocks' and registers' builders */
+    ctx_init(&lz->rc, &lz->reg, s, opt);
     lz->s = s;
     lz->annotate = opt ? opt->annotate : NULL;
     lz->no_doc_keys = opt && opt->no_doc_keys;
+    lz->bc.lazy_regs = lz->no_doc_keys ? lz : NULL;
     lz->stubs = arena_zalloc(&lz->root, (s->nblocks ? s->nblocks : 1) * sizeof(*lz->stubs));
-    struct dt *root = dt_obj(c->a);
-    SET(c, root, "regc_model", dt_int(c->a, CONTEXT_MODEL_VERSION));
-    SET(c, root, "spec", spec_json(c, s));
     struct dt *blocks = dt_list(c->a);
     for (size_t i = 0; i < s->nblocks; i++) {
         lz->stubs[i].type = DT_OBJ;
         dt_push(c->a, blocks, &lz->stubs[i]);
     }
-    SET(c, root, "blocks", blocks);
-    SET(c, root, "pmon_global", pmon_global_json(c, s, s->pmon_global));
-    SET(c, root, "metrics", context_metrics(c->a, s, c->prefix)); /* issue 28: <metric>s */
-    if (opt && opt->svd_keys) /* issue 27: the SVD-shaped tree */
-        SET(c, root, "svd", context_svd(c->a, s));
-    if (opt && opt->regspec_keys) /* issue 27: -t regspec */
-        SET(c, root, "regspec", context_regspec(c->a, s));
-    if (opt && opt->cmsis) /* issue 27: -t cmsis */
-        SET(c, root, "c_cmsis", context_cmsis(c->a, s));
-    if (!lz->no_doc_keys)
-        context_doc_keys(c->a, root); /* the root's own: its blocks are placeholders yet */
-    if (lz->annotate)
-        lz->annotate(c->a, root);
+    /* the root's own doc keys: its blocks are placeholders yet */
+    struct dt *root = root_json(c, s, opt, blocks, !lz->no_doc_keys);
     *tree = root;
     return lz;
 }
@@ -2195,25 +2138,21 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
         lz->nregs = 0;
     }
     struct ctx *c = &lz->bc;
-    c->a = &lz->block;
-    c->prefix = lz->c.prefix;
-    c->table_keys = lz->annotate != NULL;
-    c->lazy_regs = lz->no_doc_keys ? lz : NULL;
     size_t ndefs = c->ndefs;
     struct dt *o = block_json(c, lz->s, lz->s->blocks[i]);
     c->ndefs = ndefs;
-    set(c, o, "first", dt_bool(i == 0));
-    set(c, o, "last", dt_bool(i + 1 == n));
+    dt_set(c->a, o, "first", dt_bool(i == 0));
+    dt_set(c->a, o, "last", dt_bool(i + 1 == n));
     if (!lz->no_doc_keys) {
         /* the doc keys, as context_build() adds them: through a root holding this block */
         struct dt *one = dt_obj(c->a), *list = dt_list(c->a);
         dt_push(c->a, list, o);
-        set(c, one, "blocks", list);
+        dt_set(c->a, one, "blocks", list);
         struct dt *sp = dt_obj(c->a); /* the spec's name: perf keys are per spec (kpmu.h) */
         SET_STR(c, sp, "name", lz->s->name);
-        set(c, one, "spec", sp);
+        dt_set(c->a, one, "spec", sp);
         /* issue 28: the metrics, whose terms with settings are perf aliases of the events */
-        set(c, one, "metrics", context_metrics(c->a, lz->s, lz->c.prefix));
+        dt_set(c->a, one, "metrics", context_metrics(c->a, lz->s, lz->c.prefix));
         context_doc_keys(c->a, one);
     }
     if (lz->annotate)

@@ -48,11 +48,6 @@ static long long int_of(const struct dt *o, const char *key)
     return dt_int_value(dt_get(o, key));
 }
 
-static void set_new(struct arena *a, struct dt *o, const char *key, struct dt *v)
-{
-    dt_set(a, o, key, v);
-}
-
 /* 'prefix' + 's' in lower case, as a new JSON string (a GitHub heading slug for names). */
 static struct dt *lower_id(struct arena *a, const char *prefix, const char *s)
 {
@@ -244,26 +239,26 @@ static struct dt *box_json(struct arena *a, const struct dt *fields, const struc
     const char *name = f ? str_of(f, "name") : NULL;
     const char *access = f ? str_of(f, "access") : NULL;
     struct dt *o = dt_obj(a);
-    set_new(a, o, "x", dt_int(a, x));
-    set_new(a, o, "y", dt_int(a, y));
-    set_new(a, o, "w", dt_int(a, w));
-    set_new(a, o, "h", dt_int(a, h));
-    set_new(a, o, "kind", dt_str(a, f ? box_kind(access) : "unimplemented"));
-    set_new(a, o, "is_field", dt_bool(f != NULL));
-    set_new(a, o, "field", dt_int(a, g->field));
-    set_new(a, o, "name", dt_str(a, name ? name : "not implemented"));
-    set_new(a, o, "bits", bits_text(a, f ? int_of(f, "msb") : g->hi, f ? int_of(f, "lsb") : g->lo));
-    set_new(a, o, "access", dt_str(a, access ? access : ""));
+    dt_set(a, o, "x", dt_int(a, x));
+    dt_set(a, o, "y", dt_int(a, y));
+    dt_set(a, o, "w", dt_int(a, w));
+    dt_set(a, o, "h", dt_int(a, h));
+    dt_set(a, o, "kind", dt_str(a, f ? box_kind(access) : "unimplemented"));
+    dt_set(a, o, "is_field", dt_bool(f != NULL));
+    dt_set(a, o, "field", dt_int(a, g->field));
+    dt_set(a, o, "name", dt_str(a, name ? name : "not implemented"));
+    dt_set(a, o, "bits", bits_text(a, f ? int_of(f, "msb") : g->hi, f ? int_of(f, "lsb") : g->lo));
+    dt_set(a, o, "access", dt_str(a, access ? access : ""));
     size_t len = name ? strlen(name) : 0;
     bool upright_fits = (long long)len * DOC_CHAR_W + 10 <= h;
     bool across = fits_across(len, w) || (w >= DOC_WIDE && !upright_fits);
     size_t max = across ? (size_t)((w - 6) / DOC_CHAR_W) : (size_t)((h - 10) / DOC_CHAR_W);
-    set_new(a, o, "label", label_text(a, name ? name : "", max));
-    set_new(a, o, "vertical", dt_bool(!across));
-    set_new(a, o, "lx", dt_int(a, x + w / 2));
-    set_new(a, o, "ly", dt_int(a, y + h / 2));
-    set_new(a, o, "ax", dt_int(a, x + w / 2));
-    set_new(a, o, "ay", dt_int(a, y + h + 12));
+    dt_set(a, o, "label", label_text(a, name ? name : "", max));
+    dt_set(a, o, "vertical", dt_bool(!across));
+    dt_set(a, o, "lx", dt_int(a, x + w / 2));
+    dt_set(a, o, "ly", dt_int(a, y + h / 2));
+    dt_set(a, o, "ax", dt_int(a, x + w / 2));
+    dt_set(a, o, "ay", dt_int(a, y + h + 12));
     return o;
 }
 
@@ -274,9 +269,9 @@ static void add_tick(struct arena *a, struct dt *ticks, uint64_t *seen, long lon
         return;
     *seen |= UINT64_C(1) << bit;
     struct dt *t = dt_obj(a);
-    set_new(a, t, "x", dt_int(a, x));
-    set_new(a, t, "y", dt_int(a, y));
-    set_new(a, t, "bit", dt_int(a, bit));
+    dt_set(a, t, "x", dt_int(a, x));
+    dt_set(a, t, "y", dt_int(a, y));
+    dt_set(a, t, "bit", dt_int(a, bit));
     dt_push(a, ticks, t);
 }
 
@@ -305,12 +300,12 @@ static struct dt *svg_json(struct arena *a, const struct dt *reg)
         add_tick(a, ticks, &seen, segs[i].lo, x + seg_w(&segs[i]) - DOC_CELL / 2, ty);
     }
     struct dt *o = dt_obj(a);
-    set_new(a, o, "width", dt_int(a, 2 * DOC_MARGIN + (long long)per_row * DOC_CELL));
-    set_new(a, o, "height", dt_int(a, rows * pitch - DOC_ROW_GAP));
-    set_new(a, o, "rows", dt_int(a, rows));
-    set_new(a, o, "bits_per_row", dt_int(a, per_row));
-    set_new(a, o, "boxes", boxes);
-    set_new(a, o, "ticks", ticks);
+    dt_set(a, o, "width", dt_int(a, 2 * DOC_MARGIN + (long long)per_row * DOC_CELL));
+    dt_set(a, o, "height", dt_int(a, rows * pitch - DOC_ROW_GAP));
+    dt_set(a, o, "rows", dt_int(a, rows));
+    dt_set(a, o, "bits_per_row", dt_int(a, per_row));
+    dt_set(a, o, "boxes", boxes);
+    dt_set(a, o, "ticks", ticks);
     return o;
 }
 
@@ -330,19 +325,19 @@ static void register_keys(struct arena *a, struct dt *reg)
     struct dt *fields = dt_get(reg, "fields");
     if (!name || !dt_is(fields, DT_LIST))
         return;
-    set_new(a, reg, "doc_anchor", lower_id(a, "", name));
-    set_new(a, reg, "doc_has_values", dt_bool(any_values(fields)));
-    set_new(a, reg, "doc_has_rules", dt_bool(dt_len(dt_get(reg, "rules")) > 0));
+    dt_set(a, reg, "doc_anchor", lower_id(a, "", name));
+    dt_set(a, reg, "doc_has_values", dt_bool(any_values(fields)));
+    dt_set(a, reg, "doc_has_rules", dt_bool(dt_len(dt_get(reg, "rules")) > 0));
     size_t i;
     struct dt *v;
     DT_FOREACH(fields, i, v) {
-        set_new(a, v, "doc_bits", bits_text(a, int_of(v, "msb"), int_of(v, "lsb")));
-        set_new(a, v, "doc_index", dt_int(a, (long long)i));
-        set_new(a, v, "doc_has_values", dt_bool(dt_len(dt_get(v, "values"))));
+        dt_set(a, v, "doc_bits", bits_text(a, int_of(v, "msb"), int_of(v, "lsb")));
+        dt_set(a, v, "doc_index", dt_int(a, (long long)i));
+        dt_set(a, v, "doc_has_values", dt_bool(dt_len(dt_get(v, "values"))));
     }
     DT_FOREACH(dt_get(reg, "instances"), i, v)
-        set_new(a, v, "doc_label", copy_label(a, v));
-    set_new(a, reg, "svg", svg_json(a, reg));
+        dt_set(a, v, "doc_label", copy_label(a, v));
+    dt_set(a, reg, "svg", svg_json(a, reg));
 }
 
 /* Field 'field' of register 'reg' of block 'blk' (stable keys), or NULL. */
@@ -398,7 +393,7 @@ static void event_keys(struct arena *a, const struct dt *blk, struct dt *ev)
     const char *reg = str_of(ev, "register"), *name = str_of(ev, "name");
     char prefix[160];
     snprintf(prefix, sizeof(prefix), "event-%s-", str_of(blk, "name"));
-    set_new(a, ev, "doc_anchor", lower_id(a, prefix, name ? name : ""));
+    dt_set(a, ev, "doc_anchor", lower_id(a, prefix, name ? name : ""));
     uint64_t enc = 0, mask = 0;
     place_in(blk, reg, str_of(ev, "field"), hex_of(ev, "code"), &enc, &mask);
     if (dt_is(dt_get(ev, "umask"), DT_STR))
@@ -408,8 +403,8 @@ static void event_keys(struct arena *a, const struct dt *blk, struct dt *ev)
     DT_FOREACH(dt_get(ev, "sets"), i, st)
         if (reg && str_of(st, "register") && strcmp(str_of(st, "register"), reg) == 0)
             place_in(blk, reg, str_of(st, "field"), hex_of(st, "value"), &enc, &mask);
-    set_new(a, ev, "doc_encoding", hex_text(a, enc));
-    set_new(a, ev, "doc_match", hex_text(a, mask));
+    dt_set(a, ev, "doc_encoding", hex_text(a, enc));
+    dt_set(a, ev, "doc_match", hex_text(a, mask));
 }
 
 /* "0,1,2,3": perf's "Counter" (its pmu-events JSON and Intel's perfmon files write the list so). */
@@ -493,12 +488,12 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
     char *filter = NULL, num[24];
     struct dt *extsel = dt_null(), *cmask = dt_null(), *edge = dt_null(), *inv = dt_null();
     place_in(blk, reg, str_of(ev, "field"), hex_of(ev, "code"), &config, &mask);
-    set_new(a, ev, "doc_perf_umask", dt_null());
+    dt_set(a, ev, "doc_perf_umask", dt_null());
     if (dt_is(dt_get(ev, "umask"), DT_STR)) {
         const char *uf = str_of(ev, "umask_field");
         place_in(blk, reg, uf, hex_of(ev, "umask"), &config, &mask);
         if (at0 && field_at(blk, reg, uf, 15, 8))
-            set_new(a, ev, "doc_perf_umask", dt_str(a, str_of(ev, "umask")));
+            dt_set(a, ev, "doc_perf_umask", dt_str(a, str_of(ev, "umask")));
         else if (at0 && hex_of(ev, "umask"))
             filter = add_term(a, filter, uf, hex_of(ev, "umask"));
     }
@@ -543,13 +538,13 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
             filter = add_term(a, filter, f, v);
         }
     }
-    set_new(a, ev, "doc_perf_code", at0 ? dt_str(a, str_of(ev, "code")) : dt_null());
-    set_new(a, ev, "doc_perf_config", at0 ? dt_null() : hex_text(a, config));
-    set_new(a, ev, "doc_perf_extsel", extsel);
-    set_new(a, ev, "doc_perf_cmask", cmask);
-    set_new(a, ev, "doc_perf_edge", edge);
-    set_new(a, ev, "doc_perf_inv", inv);
-    set_new(a, ev, "doc_perf_filter", filter ? dt_str(a, filter) : dt_null());
+    dt_set(a, ev, "doc_perf_code", at0 ? dt_str(a, str_of(ev, "code")) : dt_null());
+    dt_set(a, ev, "doc_perf_config", at0 ? dt_null() : hex_text(a, config));
+    dt_set(a, ev, "doc_perf_extsel", extsel);
+    dt_set(a, ev, "doc_perf_cmask", cmask);
+    dt_set(a, ev, "doc_perf_edge", edge);
+    dt_set(a, ev, "doc_perf_inv", inv);
+    dt_set(a, ev, "doc_perf_filter", filter ? dt_str(a, filter) : dt_null());
     return ok;
 }
 
@@ -579,10 +574,10 @@ static struct dt *perf_aliases(struct arena *a, const struct dt *metrics, const 
             continue;
         const char *own = str_of(ev, "doc_perf_filter"), *desc = str_of(ev, "desc");
         struct dt *o = dt_obj(a);
-        set_new(a, o, "doc_perf_name", dt_str(a, alias));
-        set_new(a, o, "doc_perf_filter",
+        dt_set(a, o, "doc_perf_name", dt_str(a, alias));
+        dt_set(a, o, "doc_perf_filter",
                 dt_str(a, own ? arena_printf(a, "%s,%s", own, set) : set));
-        set_new(a, o, "desc",
+        dt_set(a, o, "desc",
                 dt_str(a, arena_printf(a, "%s%s%s", desc ? desc : "", desc ? ", " : "", set)));
         dt_push(a, list, o);
     }
@@ -605,25 +600,25 @@ static void perf_keys(struct arena *a, const char *spec, const struct dt *metric
         /* a fixed counter's event: the kernel's fixed event, as perf's JSON writes it (kpmu.h) */
         bool fixed = fixed_control(blk, str_of(ev, "register"));
         if (fixed) {
-            set_new(a, ev, "doc_perf_code", hex_text(a, REGC_KPMU_FIXED_EVENT));
+            dt_set(a, ev, "doc_perf_code", hex_text(a, REGC_KPMU_FIXED_EVENT));
             const char *nulls[] = {"doc_perf_config", "doc_perf_umask", "doc_perf_extsel",
                                    "doc_perf_cmask",  "doc_perf_edge",  "doc_perf_inv",
                                    "doc_perf_filter"};
             for (size_t k = 0; k < sizeof nulls / sizeof nulls[0]; k++)
-                set_new(a, ev, nulls[k], dt_null());
+                dt_set(a, ev, nulls[k], dt_null());
         } else {
             perf = perf_event_keys(a, spec, blk, ev) && perf;
         }
-        set_new(a, ev, "doc_perf", dt_bool(perf));
-        set_new(a, ev, "doc_perf_name",
+        dt_set(a, ev, "doc_perf", dt_bool(perf));
+        dt_set(a, ev, "doc_perf_name",
                 dt_str(a, str_of(ev, "perfmon") ? str_of(ev, "perfmon") : name ? name : ""));
-        set_new(a, ev, "doc_perf_aliases",
+        dt_set(a, ev, "doc_perf_aliases",
                 perf ? perf_aliases(a, metrics, blk, ev) : dt_list(a));
-        set_new(a, ev, "doc_perf_counters",
+        dt_set(a, ev, "doc_perf_counters",
                 fixed ? dt_str(a, "FIXED") : perf_counters(a, dt_get(ev, "counters")));
-        set_new(a, ev, "doc_perf_unit",
+        dt_set(a, ev, "doc_perf_unit",
                 dt_str(a, fixed && host ? host->unit : str_of(blk, "name")));
-        set_new(a, ev, "doc_perf_first", dt_bool(perf && first));
+        dt_set(a, ev, "doc_perf_first", dt_bool(perf && first));
         if (perf)
             first = false;
     }
@@ -634,19 +629,19 @@ static void block_keys(struct arena *a, struct dt *blk)
     const char *name = str_of(blk, "name");
     if (!name)
         return;
-    set_new(a, blk, "doc_anchor", lower_id(a, "block-", name));
-    set_new(a, blk, "doc_events_anchor", lower_id(a, "events-of-", name));
-    set_new(a, blk, "doc_filters_anchor", lower_id(a, "filters-of-", name));
+    dt_set(a, blk, "doc_anchor", lower_id(a, "block-", name));
+    dt_set(a, blk, "doc_events_anchor", lower_id(a, "events-of-", name));
+    dt_set(a, blk, "doc_filters_anchor", lower_id(a, "filters-of-", name));
     const struct dt *pm = dt_get(blk, "pmon");
-    set_new(a, blk, "doc_has_filters",
+    dt_set(a, blk, "doc_has_filters",
             dt_bool(dt_len(dt_get(pm, "filters")) + dt_len(dt_get(pm, "unmodelled_filters")) > 0));
     struct dt *events = dt_get(blk, "events");
-    set_new(a, blk, "doc_has_events", dt_bool(dt_len(events) > 0));
-    set_new(a, blk, "doc_has_instances", dt_bool(dt_len(dt_get(blk, "instances")) > 0));
+    dt_set(a, blk, "doc_has_events", dt_bool(dt_len(events) > 0));
+    dt_set(a, blk, "doc_has_instances", dt_bool(dt_len(dt_get(blk, "instances")) > 0));
     size_t i;
     struct dt *v;
     DT_FOREACH(events, i, v) {
-        set_new(a, v, "doc_counters", counters_text(a, dt_get(v, "counters")));
+        dt_set(a, v, "doc_counters", counters_text(a, dt_get(v, "counters")));
         event_keys(a, blk, v);
     }
     DT_FOREACH(dt_get(blk, "registers"), i, v)
@@ -662,10 +657,10 @@ static struct dt *access_legend(struct arena *a)
     struct dt *list = dt_list(a);
     for (int i = 0; i < REGC_ACCESS__COUNT; i++) {
         struct dt *o = dt_obj(a);
-        set_new(a, o, "access", dt_str_ref(a, regc_access_text((enum regc_access)i)));
-        set_new(a, o, "meaning", dt_str_ref(a, regc_access_meaning((enum regc_access)i)));
-        set_new(a, o, "first", dt_bool(i == 0));
-        set_new(a, o, "last", dt_bool(i + 1 == REGC_ACCESS__COUNT));
+        dt_set(a, o, "access", dt_str_ref(a, regc_access_text((enum regc_access)i)));
+        dt_set(a, o, "meaning", dt_str_ref(a, regc_access_meaning((enum regc_access)i)));
+        dt_set(a, o, "first", dt_bool(i == 0));
+        dt_set(a, o, "last", dt_bool(i + 1 == REGC_ACCESS__COUNT));
         dt_push(a, list, o);
     }
     return list;
@@ -674,7 +669,7 @@ static struct dt *access_legend(struct arena *a)
 void context_doc_keys(struct arena *a, struct dt *root)
 {
     if (dt_is(root, DT_OBJ))
-        set_new(a, root, "doc_access_legend", access_legend(a));
+        dt_set(a, root, "doc_access_legend", access_legend(a));
     size_t i;
     struct dt *blk;
     DT_FOREACH(dt_get(root, "blocks"), i, blk) {

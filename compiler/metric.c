@@ -5,6 +5,7 @@
 #include "metric.h"
 
 #include "regc/desc.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -34,11 +35,6 @@ struct parser {
     bool failed;
 };
 
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 static bool is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -56,7 +52,7 @@ static bool is_ident(char c)
 
 static void skip_ws(struct parser *p)
 {
-    while (is_space(p->s[p->i]))
+    while (util_is_space(p->s[p->i]))
         p->i++;
 }
 

@@ -19,6 +19,12 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* XML's white space (space, tab, CR, LF): what separates words in a spec's text and values. */
+static inline bool util_is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 /* Sorts 'n' values in ascending order, in linear time (a radix sort). */
 void util_sort_u64(uint64_t *v, size_t n);
 

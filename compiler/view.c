@@ -536,11 +536,19 @@ static const struct {
 
 /* ------------------------------------------------------------ building */
 
-static struct view_type *type_get(struct view_schema *vs, const char *name)
+const struct view_type *view_type_find(const struct view_schema *vs, const char *name)
 {
     for (size_t i = 0; i < vs->ntypes; i++)
         if (strcmp(vs->types[i]->name, name) == 0)
             return vs->types[i];
+    return NULL;
+}
+
+static struct view_type *type_get(struct view_schema *vs, const char *name)
+{
+    const struct view_type *found = view_type_find(vs, name);
+    if (found)
+        return (struct view_type *)found; /* one of vs->types */
     if (vs->ntypes == vs->cap)
         vs->types = xgrow(vs->types, &vs->cap, vs->ntypes + 1, sizeof(*vs->types));
     struct view_type *t = arena_zalloc(&vs->a, sizeof(*t));
@@ -785,14 +793,6 @@ void view_schema_release(struct view_schema *vs)
     free(vs->types);
     arena_release(&vs->a);
     memset(vs, 0, sizeof(*vs));
-}
-
-const struct view_type *view_type_find(const struct view_schema *vs, const char *name)
-{
-    for (size_t i = 0; i < vs->ntypes; i++)
-        if (strcmp(vs->types[i]->name, name) == 0)
-            return vs->types[i];
-    return NULL;
 }
 
 /* ------------------------------------------------------------ lookup */

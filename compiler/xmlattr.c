@@ -16,11 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool xl_is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 void xl_report(struct loader *ld, enum diag_code code, struct srcpos pos, const char *fmt, ...)
 {
     va_list ap;
@@ -70,18 +65,18 @@ static size_t attr_offset(struct loader *ld, const struct xl_elem *n, const char
         return SIZE_MAX;
     const char *t = rf->sc.buf + rf->tag.start;
     size_t len = rf->tag.len, nlen = strlen(name), i = 1;
-    while (i < len && !xl_is_space(t[i]) && t[i] != '>' && t[i] != '/')
+    while (i < len && !util_is_space(t[i]) && t[i] != '>' && t[i] != '/')
         i++;
     while (i < len) {
-        while (i < len && xl_is_space(t[i]))
+        while (i < len && util_is_space(t[i]))
             i++;
         if (i >= len || t[i] == '>' || t[i] == '/')
             return SIZE_MAX;
         size_t start = i;
-        while (i < len && t[i] != '=' && !xl_is_space(t[i]))
+        while (i < len && t[i] != '=' && !util_is_space(t[i]))
             i++;
         bool match = i - start == nlen && memcmp(t + start, name, nlen) == 0;
-        while (i < len && (xl_is_space(t[i]) || t[i] == '='))
+        while (i < len && (util_is_space(t[i]) || t[i] == '='))
             i++;
         if (i >= len || (t[i] != '"' && t[i] != '\''))
             return SIZE_MAX;

@@ -324,7 +324,7 @@ static bool tag_take(struct rfile *rf, const struct xl_elem *n)
                 (!np || (memcmp(p, n->prefix, np) == 0 && p[np] == ':')) &&
                 memcmp(p + np + (np > 0), n->name, nn) == 0;
     char after = same ? p[np + (np > 0) + nn] : 'x';
-    if (!same || !(xl_is_space(after) || after == '/' || after == '>')) {
+    if (!same || !(util_is_space(after) || after == '/' || after == '>')) {
         sc->lost = true;
         return false;
     }
@@ -357,7 +357,7 @@ static bool tag_take(struct rfile *rf, const struct xl_elem *n)
 static void trim_message(char *out, size_t size, const char *msg)
 {
     size_t n = msg ? strcspn(msg, "\n") : 0;
-    while (n > 0 && xl_is_space(msg[n - 1]))
+    while (n > 0 && util_is_space(msg[n - 1]))
         n--;
     if (n >= size)
         n = size - 1;
@@ -428,9 +428,9 @@ static bool at_end_tag(const char *t, size_t len, size_t i, const char *arg)
 static bool at_attribute(const char *t, size_t len, size_t i, const char *name)
 {
     size_t n = strlen(name), j = i + n;
-    if (j > len || memcmp(t + i, name, n) != 0 || (i > 0 && !xl_is_space(t[i - 1])))
+    if (j > len || memcmp(t + i, name, n) != 0 || (i > 0 && !util_is_space(t[i - 1])))
         return false;
-    while (j < len && xl_is_space(t[j]))
+    while (j < len && util_is_space(t[j]))
         j++;
     return j < len && t[j] == '=';
 }
@@ -1121,7 +1121,7 @@ static bool foreign_text(struct rfile *rf)
     const char *text = rf->peek;
     size_t len = rf->npeek;
     size_t i = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    while (i < len && xl_is_space(text[i]))
+    while (i < len && util_is_space(text[i]))
         i++;
     if (i >= len || text[i] == '<')
         return false;
@@ -1129,7 +1129,7 @@ static bool foreign_text(struct rfile *rf)
     for (size_t k = 0; k < ARRAY_SIZE(words); k++) {
         size_t at = find_word(text, len, words[k]);
         size_t j = at == SIZE_MAX ? at : at + strlen(words[k]);
-        while (k == 2 && j < len && xl_is_space(text[j]))
+        while (k == 2 && j < len && util_is_space(text[j]))
             j++;
         if (at != SIZE_MAX && (k < 2 || (j < len && text[j] == '{'))) {
             char why[64];
@@ -1360,7 +1360,7 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, c
 static bool all_blank(const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++)
-        if (!xl_is_space(s[i]))
+        if (!util_is_space(s[i]))
             return false;
     return true;
 }
@@ -1442,7 +1442,7 @@ static bool starts_as_part(const struct rfile *rf)
     if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
         p += 3;
     for (;;) {
-        while (p < end && xl_is_space(*p))
+        while (p < end && util_is_space(*p))
             p++;
         const char *close = NULL;
         if (end - p >= 5 && memcmp(p, "<?xml", 5) == 0)
@@ -1460,7 +1460,7 @@ static bool starts_as_part(const struct rfile *rf)
         p = q + n;
     }
     return end - p > 5 && memcmp(p, "<part", 5) == 0 &&
-           (xl_is_space(p[5]) || p[5] == '>' || p[5] == '/');
+           (util_is_space(p[5]) || p[5] == '>' || p[5] == '/');
 }
 
 static bool peek_file(struct rfile *rf)
@@ -1618,32 +1618,6 @@ static void loader_release(struct loader *ld)
 
 static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char *path,
                                     const char *const *incdirs, size_t nincdirs,
-                                    const struct xmlload_schema *sc);
-
-struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path)
-{
-    return xmlload_spec_in(a, dg, path, NULL, 0);
-}
-
-struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char *path,
-                                   const char *const *incdirs, size_t nincdirs)
-{
-    struct xmlload_schema *sc = xmlload_schema_new(dg);
-    if (!sc)
-        return NULL;
-    struct model_spec *s = load_spec(a, dg, path, incdirs, nincdirs, sc);
-    xmlload_schema_free(sc);
-    return s;
-}
-
-struct model_spec *xmlload_spec_with(struct arena *a, struct diag *dg, const char *path,
-                                     const struct xmlload_schema *sc)
-{
-    return load_spec(a, dg, path, NULL, 0, sc);
-}
-
-static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char *path,
-                                    const char *const *incdirs, size_t nincdirs,
                                     const struct xmlload_schema *sc)
 {
     struct loader ld = {.a = a, .dg = dg, .sc = sc, .text = BUF_INIT};
@@ -1669,4 +1643,26 @@ static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlSetGenericErrorFunc(NULL, NULL);
     return dg->nerrors == before ? ld.spec : NULL;
+}
+
+struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path)
+{
+    return xmlload_spec_in(a, dg, path, NULL, 0);
+}
+
+struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char *path,
+                                   const char *const *incdirs, size_t nincdirs)
+{
+    struct xmlload_schema *sc = xmlload_schema_new(dg);
+    if (!sc)
+        return NULL;
+    struct model_spec *s = load_spec(a, dg, path, incdirs, nincdirs, sc);
+    xmlload_schema_free(sc);
+    return s;
+}
+
+struct model_spec *xmlload_spec_with(struct arena *a, struct diag *dg, const char *path,
+                                     const struct xmlload_schema *sc)
+{
+    return load_spec(a, dg, path, NULL, 0, sc);
 }

@@ -164,7 +164,6 @@ void xl_note(struct loader *ld, struct srcpos pos, const char *fmt, ...)
 struct srcpos xl_pos_of(struct loader *ld, const struct xl_elem *n);
 struct srcpos xl_attr_pos(struct loader *ld, const struct xl_elem *n, const char *name);
 struct srcpos xl_value_pos(struct loader *ld, const struct xl_elem *n, const char *name, size_t off);
-bool xl_is_space(char c);
 void xl_report_value(struct loader *ld, const struct xl_elem *n, const char *attr,
                      const struct value_error *err);
 const char *xl_get(struct loader *ld, const struct xl_elem *n, const char *name);

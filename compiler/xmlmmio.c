@@ -10,6 +10,7 @@
 #include "model_mmio.h"
 #include "svd_rules.h"
 #include "svd_words.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -221,12 +222,12 @@ static void load_index_names(struct loader *ld, const struct xl_elem *n, struct 
     const char **names = arena_alloc(ld->a, (strlen(v) / 2 + 1) * sizeof(*names));
     size_t k = 0;
     for (char *s = (char *)v; *s;) {
-        while (xl_is_space(*s))
+        while (util_is_space(*s))
             *s++ = '\0';
         if (!*s)
             break;
         names[k++] = s;
-        while (*s && !xl_is_space(*s))
+        while (*s && !util_is_space(*s))
             s++;
     }
     if (!r->is_array) {

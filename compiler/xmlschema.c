@@ -283,18 +283,13 @@ const struct schema_child *schema_child_find(const struct schema_elem *e, const 
     return NULL;
 }
 
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 bool schema_value_is(const char *v, const char *want)
 {
-    while (is_blank(*v))
+    while (util_is_space(*v))
         v++;
     while (*v && *want) {
-        if (is_blank(*v)) {
-            while (is_blank(*v))
+        if (util_is_space(*v)) {
+            while (util_is_space(*v))
                 v++;
             if (!*v)
                 break;
@@ -304,7 +299,7 @@ bool schema_value_is(const char *v, const char *want)
             return false;
         }
     }
-    while (is_blank(*v))
+    while (util_is_space(*v))
         v++;
     return !*v && !*want;
 }

@@ -4,17 +4,13 @@
 #include "xmlvalue.h"
 
 #include "expr.h"
+#include "util.h"
 
 #include <string.h>
 
 static bool is_digit(char c)
 {
     return c >= '0' && c <= '9';
-}
-
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 static bool fail(struct value_error *err, enum diag_code code, size_t at, const char *msg)
@@ -212,7 +208,7 @@ const char *value_fold_text(struct arena *a, const char *s)
     while (*s) {
         unsigned newlines = 0;
         bool space = false;
-        for (; is_space(*s); s++) {
+        for (; util_is_space(*s); s++) {
             space = true;
             newlines += *s == '\n';
         }

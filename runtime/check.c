@@ -7,7 +7,6 @@
 #include "regc/regc.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,25 +33,14 @@ static void cite_text(const struct regc_spec *s, const struct regc_cite *c, char
         snprintf(buf + n, len - n, ")");
 }
 
-static int refuse(char *msg, size_t len, const char *fmt, ...)
-{
-    if (msg && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, len, fmt, ap);
-        va_end(ap);
-    }
-    return -EINVAL;
-}
-
 static int check_width(const struct regc_reg *r, const char *name, uint64_t v, char *msg,
                        size_t len)
 {
     uint64_t past = v & ~regc_num_max_bits(r->width);
     if (!past)
         return 0;
-    return refuse(
-        msg, len,
+    return regc__err(
+        msg, len, -EINVAL,
         "refusing 0x%llx for '%s': bits 0x%llx are past its width of %u bits and must be zero",
         (unsigned long long)v, name, (unsigned long long)past, r->width);
 }
@@ -73,14 +61,15 @@ static int check_reserved_fields(const struct regc_spec *s, const struct regc_re
         if (!bad)
             continue;
         cite_text(s, &r->cite, cite, sizeof(cite));
-        return refuse(
-            msg, len, "refusing 0x%llx for '%s': field '%s' [%u:%u] is reserved (%s) and %s%s",
-            (unsigned long long)v, name, f->name, f->msb, f->lsb, regc_access_text(f->access),
-            sem == REGC_SEM_MB1 ? "must be written 1" : "must be zero", cite);
+        return regc__err(msg, len, -EINVAL,
+                         "refusing 0x%llx for '%s': field '%s' [%u:%u] is reserved (%s) and %s%s",
+                         (unsigned long long)v, name, f->name, f->msb, f->lsb,
+                         regc_access_text(f->access),
+                         sem == REGC_SEM_MB1 ? "must be written 1" : "must be zero", cite);
     }
     if (v & r->mbz)
-        return refuse(msg, len, "refusing 0x%llx for '%s': bits 0x%llx must be zero",
-                      (unsigned long long)v, name, (unsigned long long)(v & r->mbz));
+        return regc__err(msg, len, -EINVAL, "refusing 0x%llx for '%s': bits 0x%llx must be zero",
+                         (unsigned long long)v, name, (unsigned long long)(v & r->mbz));
     return 0;
 }
 
@@ -93,8 +82,9 @@ static int check_undefined(const struct regc_spec *s, const struct regc_reg *r, 
         if (!val || !val->undefined)
             continue;
         cite_text(s, &r->cite, cite, sizeof(cite));
-        return refuse(
-            msg, len, "refusing 0x%llx for '%s': value 0x%llx ('%s') of field '%s' is undefined%s",
+        return regc__err(
+            msg, len, -EINVAL,
+            "refusing 0x%llx for '%s': value 0x%llx ('%s') of field '%s' is undefined%s",
             (unsigned long long)v, name, (unsigned long long)val->value, val->name, f->name, cite);
     }
     return 0;
@@ -107,14 +97,14 @@ static int check_rules(const struct regc_spec *s, const struct regc_reg *r, cons
     for (const struct regc_rule *ru = r->rules; ru && ru->name; ru++) {
         bool holds;
         if (regc_rule_eval(r, ru, v, &holds) < 0)
-            return refuse(msg, len, "rule '%s' of '%s' cannot be evaluated: '%s'", ru->name, name,
-                          ru->expr ? ru->expr : "");
+            return regc__err(msg, len, -EINVAL, "rule '%s' of '%s' cannot be evaluated: '%s'",
+                             ru->name, name, ru->expr ? ru->expr : "");
         if (holds)
             continue;
         cite_text(s, ru->cite.src ? &ru->cite : &r->cite, cite, sizeof(cite));
-        return refuse(msg, len, "refusing 0x%llx for '%s': breaks rule '%s' (%s): %s%s",
-                      (unsigned long long)v, name, ru->name, ru->expr ? ru->expr : "",
-                      ru->message ? ru->message : "", cite);
+        return regc__err(msg, len, -EINVAL, "refusing 0x%llx for '%s': breaks rule '%s' (%s): %s%s",
+                         (unsigned long long)v, name, ru->name, ru->expr ? ru->expr : "",
+                         ru->message ? ru->message : "", cite);
     }
     return 0;
 }
@@ -149,11 +139,11 @@ int regc_check_as_read(const struct regc_spec *s, const struct regc_reg *r, cons
         if (!f->write_as_read || was == now)
             continue;
         cite_text(s, &r->cite, cite, sizeof(cite));
-        return refuse(msg, msglen,
-                      "refusing 0x%llx for '%s': field '%s' [%u:%u] may only be written as read "
-                      "(writeAsRead): it reads 0x%llx, the value gives it 0x%llx%s",
-                      (unsigned long long)value, name, f->name, f->msb, f->lsb,
-                      (unsigned long long)was, (unsigned long long)now, cite);
+        return regc__err(msg, msglen, -EINVAL,
+                         "refusing 0x%llx for '%s': field '%s' [%u:%u] may only be written as read "
+                         "(writeAsRead): it reads 0x%llx, the value gives it 0x%llx%s",
+                         (unsigned long long)value, name, f->name, f->msb, f->lsb,
+                         (unsigned long long)was, (unsigned long long)now, cite);
     }
     return 0;
 }
