@@ -136,6 +136,14 @@ void xl_report_value(struct loader *ld, const struct xl_elem *n, const char *att
  * loaded: for values parsed or folded at once, a million registers'
  * numbers are not kept twice).
  */
+/* A second <pmon>, <box-control>, <array-index>... where one is allowed. */
+void xl_report_repeated(struct loader *ld, const struct xl_elem *n, struct srcpos first)
+{
+    xl_report(ld, DIAG_SCHEMA, xl_pos_of(ld, n), "element '%s' may appear only once here",
+              (const char *)n->name);
+    xl_note(ld, first, "first '%s' is here", (const char *)n->name);
+}
+
 static const char *attr_value(struct loader *ld, const struct xl_elem *n, const char *name,
                               bool keep)
 {

@@ -399,14 +399,6 @@ struct model_box_status *xl_load_box_status(struct loader *ld, const struct xl_e
     return bs;
 }
 
-/* A second <pmon>, <box-control>... where one is allowed. */
-void xl_report_repeated(struct loader *ld, const struct xl_elem *n, struct srcpos first)
-{
-    xl_report(ld, DIAG_SCHEMA, xl_pos_of(ld, n), "element '%s' may appear only once here",
-                (const char *)n->name);
-    xl_note(ld, first, "first '%s' is here", (const char *)n->name);
-}
-
 /* <pmon> (<counters/>|<box-control/>|<box-status/>)* </pmon>; NULL when the block has one */
 struct model_pmon *xl_load_pmon(struct loader *ld, const struct xl_elem *n, struct model_block *b)
 {

@@ -164,6 +164,8 @@ void xl_note(struct loader *ld, struct srcpos pos, const char *fmt, ...)
 struct srcpos xl_pos_of(struct loader *ld, const struct xl_elem *n);
 struct srcpos xl_attr_pos(struct loader *ld, const struct xl_elem *n, const char *name);
 struct srcpos xl_value_pos(struct loader *ld, const struct xl_elem *n, const char *name, size_t off);
+/* A second <NAME> where one is allowed (its first at 'first'), reported. */
+void xl_report_repeated(struct loader *ld, const struct xl_elem *n, struct srcpos first);
 void xl_report_value(struct loader *ld, const struct xl_elem *n, const char *attr,
                      const struct value_error *err);
 const char *xl_get(struct loader *ld, const struct xl_elem *n, const char *name);
@@ -206,8 +208,6 @@ struct model_pmon_global *xl_load_pmon_global(struct loader *ld, const struct xl
 struct model_rdpmc *xl_load_rdpmc(struct loader *ld, const struct xl_elem *n);
 struct model_reg *xl_load_register(struct loader *ld, const struct xl_elem *n, struct model_block *b);
 void xl_load_regspec(struct loader *ld, const struct xl_elem *n);
-/* A second <NAME> where one is allowed (its first at 'first'), reported. */
-void xl_report_repeated(struct loader *ld, const struct xl_elem *n, struct srcpos first);
 struct model_rule *xl_load_rule(struct loader *ld, const struct xl_elem *n);
 struct model_set *xl_load_set(struct loader *ld, const struct xl_elem *n);
 struct model_source *xl_load_source(struct loader *ld, const struct xl_elem *n);
