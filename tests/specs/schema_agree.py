@@ -13,7 +13,7 @@ RELAX NG, on:
 
 A file xmllint finds invalid must get at least one of regc's schema messages;
 a file it finds valid must get none. Rules regc adds beyond the schema (a spec
-starts with <regspec>; <device>, <pmon> and others once; address or
+starts with <regspec>; <device>, <pmon>, <array-index> and others once; address or
 addresses) are not
 schema messages. Prints one TAP line per group and the disagreements.
 """
@@ -34,9 +34,10 @@ SCHEMA_MSG = re.compile(
     r"| is not allowed (here|in '[^']+').*$"
     r"| may not contain text$"
     r"| may appear only once here$)")
-# the loader's own "once" rules (xl_report_repeated() in compiler/xmlelem.c and xmlload.c)
+# the loader's own "once" rules (xl_report_repeated(), called in compiler/xmlelem.c, xmlload.c
+# and xmlmmio.c)
 LOADER_ONCE = re.compile(r"element '(device|core|pmon|pmon-global|box-control|box-status|"
-                         r"global-control|global-status)' may appear only once here$")
+                         r"global-control|global-status|array-index)' may appear only once here$")
 # regc's refusals before any schema check: its nesting limit, another format
 REFUSED = re.compile(r": error: (elements nest deeper than \d+ levels|not a regspec: )")
 
