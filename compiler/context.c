@@ -395,6 +395,26 @@ static struct dt *svd_device_json(struct ctx *c, const struct model_device *d)
     return o;
 }
 
+/* <dimArrayIndex> of a register, cluster or instance: the enumeration naming the indices */
+static struct dt *array_index_json(struct ctx *c, const struct model_array_index *x)
+{
+    if (!x)
+        return dt_null();
+    struct dt *ai = dt_obj(c->a);
+    SET_STR(c, ai, "enum_name", x->enum_name);
+    struct dt *values = dt_list(c->a);
+    for (size_t i = 0; i < x->nvalues; i++) {
+        const struct model_value *v = x->values[i];
+        struct dt *vo = dt_obj(c->a);
+        SET_STR(c, vo, "name", v->name);
+        SET(c, vo, "value", hex(c, v->value));
+        SET_STR(c, vo, "desc", v->desc);
+        dt_push(c->a, values, vo);
+    }
+    SET(c, ai, "values", values);
+    return ai;
+}
+
 static struct dt *svd_block_json(struct ctx *c, const struct model_block *b)
 {
     struct dt *o = dt_obj(c->a);
@@ -421,6 +441,7 @@ static struct dt *svd_block_json(struct ctx *c, const struct model_block *b)
         SET_STR(c, co, "parent", cl->parent ? cl->parent->name : NULL);
         SET_STR(c, co, "alternate", cl->alternate);
         SET_STR(c, co, "derived_from", cl->derived_from);
+        SET(c, co, "array_index", array_index_json(c, cl->array_index));
         dt_push(c->a, clusters, co);
     }
     SET(c, o, "clusters", clusters);
@@ -443,6 +464,7 @@ static struct dt *svd_instance_json(struct ctx *c, const struct model_instance *
         dt_push(c->a, irqs, io);
     }
     SET(c, o, "interrupts", irqs);
+    SET(c, o, "array_index", array_index_json(c, inst->array_index));
     return o;
 }
 
@@ -463,22 +485,7 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
             dt_push(c->a, names, str_or_null(c, x->index_names[i]));
     }
     SET(c, o, "index_names", names);
-    struct dt *ai = dt_null(); /* <dimArrayIndex>: the enumeration naming the indices */
-    if (x->array_index) {
-        ai = dt_obj(c->a);
-        SET_STR(c, ai, "enum_name", x->array_index->enum_name);
-        struct dt *values = dt_list(c->a);
-        for (size_t i = 0; i < x->array_index->nvalues; i++) {
-            const struct model_value *v = x->array_index->values[i];
-            struct dt *vo = dt_obj(c->a);
-            SET_STR(c, vo, "name", v->name);
-            SET(c, vo, "value", hex(c, v->value));
-            SET_STR(c, vo, "desc", v->desc);
-            dt_push(c->a, values, vo);
-        }
-        SET(c, ai, "values", values);
-    }
-    SET(c, o, "array_index", ai);
+    SET(c, o, "array_index", array_index_json(c, x->array_index));
     return o;
 }
 

@@ -357,6 +357,7 @@ static void instance_el(struct arena *a, struct el *p, const struct model_instan
         attr(a, &it, "desc", in->interrupts[i]->desc);
         el_add(a, &e, &it);
     }
+    array_index_el(a, &e, in->array_index);
     el_add(a, p, &e);
 }
 
@@ -386,6 +387,7 @@ static void cluster_el(struct arena *a, struct el *p, const struct model_cluster
     attr(a, &e, "alternate", c->alternate);
     attr(a, &e, "derived-from", c->derived_from);
     attr(a, &e, "desc", c->desc);
+    array_index_el(a, &e, c->array_index);
     el_add(a, p, &e);
 }
 

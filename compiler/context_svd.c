@@ -202,7 +202,7 @@ static const char *dim_index_of(struct arena *a, const char *pattern, const char
     return idx;
 }
 
-/* A register array's dimArrayIndex: headerEnumName and its index names, or null. */
+/* A register, cluster or peripheral array's dimArrayIndex: headerEnumName and its index names, or null. */
 static struct dt *array_index_obj(struct arena *a, const struct model_array_index *x)
 {
     if (!x)
@@ -611,8 +611,8 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
                         : names    ? join(a, names, c->count)
                         : r->first ? arena_printf(a, "%u-%u", r->first, r->first + c->count - 1)
                                    : NULL;
-    SET(a, o, "dim", array         ? dim_obj(a, c->count, c->stride, index, NULL)
-                     : run->n > 1 ? dim_obj(a, (unsigned)run->n, run->stride, run->index, NULL)
+    SET(a, o, "dim", array         ? dim_obj(a, c->count, c->stride, index, c->array_index)
+                     : run->n > 1 ? dim_obj(a, (unsigned)run->n, run->stride, run->index, c->array_index)
                                   : dt_null());
     SET(a, o, "offset", hex(a, c->address - cluster_base(c->parent)));
     SET(a, o, "items", items);
@@ -925,7 +925,7 @@ struct dt *context_svd(struct arena *a, const struct model_spec *s)
              * SvdItem::CopyDim): it is written whole instead */
             bool whole = own || (k > 0 && n == 0 && first_list && !in->derived_from);
             struct dt *regs = k == 0 || whole ? registers_list(a, b, &at) : dt_list(a);
-            struct dt *dim = n ? dim_obj(a, (unsigned)n, incr, index, NULL) : dt_null();
+            struct dt *dim = n ? dim_obj(a, (unsigned)n, incr, index, in->array_index) : dt_null();
             dt_push(a, periphs,
                     peripheral(a, b, in, n ? in->dim_of : in->name, dim, regs, whole, at.base));
             if (n)

@@ -734,7 +734,7 @@ enum kind {
     K_GLOBAL_STATUS,
     K_DESC,          /* <desc>: its text is its parent's description */
     K_TEXT,          /* <license>: its text goes where its frame's 'desc' points */
-    K_DEVICE, K_INSTANCE,
+    K_DEVICE, K_INSTANCE, K_CLUSTER,
     K_ARRAY_INDEX,   /* <array-index> of a register */
     K_LEAF,          /* any other element of the model: only a <desc> child counts */
 };
@@ -769,6 +769,13 @@ static void open_as(struct frame *fr, enum kind kind, void *obj, const char **de
     fr->kind = kind;
     fr->obj = obj;
     fr->desc = desc;
+}
+
+/* An <array-index>'s frame (its <index>es); 'ix' NULL: a repeated one, reported, skipped */
+static void open_array_index(struct frame *fr, struct model_array_index *ix)
+{
+    if (ix)
+        open_as(fr, K_ARRAY_INDEX, ix, NULL);
 }
 
 static void push(struct loader *ld, void *list, size_t *count, size_t *cap, void *item)
@@ -824,7 +831,7 @@ static void open_top_child(struct loader *ld, struct frame *p, const struct xl_e
     } else if (b && strcmp(name, "cluster") == 0) {
         struct model_cluster *cl = xl_load_cluster(ld, n, b);
         push(ld, &b->clusters, &b->nclusters, &caps->clusters, cl);
-        open_as(c, K_LEAF, cl, &cl->desc);
+        open_as(c, K_CLUSTER, cl, &cl->desc);
     } else if (b && strcmp(name, "register") == 0) {
         struct model_reg *r = xl_load_register(ld, n, b);
         push(ld, &b->regs, &b->nregs, &caps->regs, r);
@@ -875,9 +882,7 @@ static void open_child(struct loader *ld, struct frame *p, const struct xl_elem 
             struct model_at *at = xl_load_at(ld, n);
             push(ld, &r->ats, &r->nats, &p->grown.ats, at);
         } else if (strcmp(name, "array-index") == 0) {
-            struct model_array_index *ix = xl_mmio_array_index(ld, n, r);
-            if (ix)
-                open_as(c, K_ARRAY_INDEX, ix, NULL);
+            open_array_index(c, xl_mmio_array_index(ld, n, r));
         }
         break;
     }
@@ -918,7 +923,13 @@ static void open_child(struct loader *ld, struct frame *p, const struct xl_elem 
             struct model_interrupt *it = xl_load_interrupt(ld, n);
             push(ld, &in->interrupts, &in->ninterrupts, &p->grown.interrupts, it);
             open_as(c, K_LEAF, it, &it->desc);
+        } else if (strcmp(name, "array-index") == 0) {
+            open_array_index(c, xl_mmio_instance_array_index(ld, n, p->obj));
         }
+        break;
+    case K_CLUSTER:
+        if (strcmp(name, "array-index") == 0)
+            open_array_index(c, xl_mmio_cluster_array_index(ld, n, p->obj));
         break;
     case K_EVENTS:
         if (strcmp(name, "event") == 0) {

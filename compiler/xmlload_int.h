@@ -229,6 +229,11 @@ void xl_mmio_field(struct loader *ld, const struct xl_elem *n, struct model_fiel
 /* <array-index header-enum-name=> of register 'r' (its first; NULL for a second, reported) */
 struct model_array_index *xl_mmio_array_index(struct loader *ld, const struct xl_elem *n,
                                               struct model_reg *r);
+/* ... of cluster 'c' (count= or an svd-name= with %s: an array) and of instance 'in' */
+struct model_array_index *xl_mmio_cluster_array_index(struct loader *ld, const struct xl_elem *n,
+                                                      struct model_cluster *c);
+struct model_array_index *xl_mmio_instance_array_index(struct loader *ld, const struct xl_elem *n,
+                                                       struct model_instance *in);
 /* <enum-set name= header-enum-name= usage=> of field 'f'; '*cap': the sets' capacity */
 void xl_mmio_enum_set(struct loader *ld, const struct xl_elem *n, struct model_field *f, size_t *cap);
 bool xl_mmio_value(struct loader *ld, const struct xl_elem *n, struct model_field *f, struct model_value *v);

@@ -366,22 +366,68 @@ bool xl_mmio_value(struct loader *ld, const struct xl_elem *n, struct model_fiel
     return false;
 }
 
-/* <array-index header-enum-name=>: SVD's <dimArrayIndex> of an array register */
-struct model_array_index *xl_mmio_array_index(struct loader *ld, const struct xl_elem *n,
-                                              struct model_reg *r)
+/*
+ * <array-index header-enum-name=>: SVD's <dimArrayIndex>, its indices' names; 'had' the one the
+ * element has so far (a second is reported: NULL), 'not_array' what to say when the element is
+ * no array (NULL when it is one). One reader for a register's, a cluster's and an instance's.
+ */
+static struct model_array_index *array_index_new(struct loader *ld, const struct xl_elem *n,
+                                                 const struct model_array_index *had,
+                                                 const char *not_array)
 {
-    if (model_reg_ext(r)->array_index) {
-        xl_report_repeated(ld, n, model_reg_ext(r)->array_index->pos);
+    if (had) {
+        xl_report_repeated(ld, n, had->pos);
         return NULL;
     }
-    if (!r->is_array)
-        xl_report(ld, DIAG_BAD_ARRAY, xl_pos_of(ld, n),
-                  "register '%s' is not an array: <array-index> needs a name such as '%s{0-2}'",
-                  r->name ? r->name : "?", r->name ? r->name : "R");
+    if (not_array)
+        xl_report(ld, DIAG_BAD_ARRAY, xl_pos_of(ld, n), "%s", not_array);
     struct model_array_index *ix = arena_zalloc(ld->a, sizeof(*ix));
     ix->enum_name = xl_get(ld, n, "header-enum-name");
     ix->pos = xl_pos_of(ld, n);
-    model_reg_set_array_index(ld->a, r, ix);
+    return ix;
+}
+
+struct model_array_index *xl_mmio_array_index(struct loader *ld, const struct xl_elem *n,
+                                              struct model_reg *r)
+{
+    const char *name = r->name ? r->name : "?";
+    struct model_array_index *ix = array_index_new(
+        ld, n, model_reg_ext(r)->array_index,
+        r->is_array ? NULL
+                    : arena_printf(ld->a, "register '%s' is not an array: <array-index> needs a "
+                                          "name such as '%s{0-2}'",
+                                   name, r->name ? r->name : "R"));
+    if (ix)
+        model_reg_set_array_index(ld->a, r, ix);
+    return ix;
+}
+
+struct model_array_index *xl_mmio_cluster_array_index(struct loader *ld, const struct xl_elem *n,
+                                                      struct model_cluster *c)
+{
+    /* an array: count= more than 1, or an svd-name with %s (a dim of 1, nRF5340's EXTDOMAIN[%s],
+       or a "%s" list's element) */
+    bool array = c->count > 1 || (c->written_name && strstr(c->written_name, "%s"));
+    const char *name = c->name ? c->name : "?";
+    struct model_array_index *ix = array_index_new(
+        ld, n, c->array_index,
+        array ? NULL
+              : arena_printf(ld->a, "cluster '%s' is not an array: <array-index> needs count= "
+                                    "(or an svd-name= with %%s)",
+                             name));
+    if (ix)
+        c->array_index = ix;
+    return ix;
+}
+
+struct model_array_index *xl_mmio_instance_array_index(struct loader *ld, const struct xl_elem *n,
+                                                       struct model_instance *in)
+{
+    /* on any instance: svdconv writes a non-array peripheral's own dimArrayIndex as an enum too
+       (tests/svd/cmsis-enum.svd's TIM2_Enum) */
+    struct model_array_index *ix = array_index_new(ld, n, in->array_index, NULL);
+    if (ix)
+        in->array_index = ix;
     return ix;
 }
 

@@ -414,4 +414,39 @@ if [ $rc = 2 ] && grep -q "^regc: error: --dump-context writes the data tree; it
 else
     tap_fail "--dump-context with -t: a usage error" "exit $rc" "$(cat "$tmp/err")"
 fi
+# The dimArrayIndex of peripherals and clusters (tests/svd/cmsis-enum.svd, as written there): each
+# instance's svd.array_index and each cluster's array_index, "NAME ENUM_NAME INDEX=VALUE..."
+cat >"$tmp/ai.want" <<'EOF'
+TIM0 -
+TIM1 - Only=0x0
+TIM2 - Only=0x0
+PA0 - Main=0x0 Aux=0x1
+PA1 - Main=0x0 Aux=0x1
+cluster GRP0 GrpIdx G0=0x0 G1=0x1
+cluster SUB -
+cluster GRP1 GrpIdx G0=0x0 G1=0x1
+cluster SUB -
+cluster SLOT - Lo=0x0 Hi=0x1
+EOF
+cat >"$tmp/ai.py" <<'PY'
+import json, sys
+def line(name, ix):
+    if not ix:
+        return name + " -"
+    vals = " ".join(f"{v['name']}={v['value']}" for v in ix["values"])
+    return f"{name} {ix['enum_name'] or '-'} {vals}"
+d = json.load(open(sys.argv[1]))
+for b in d["blocks"]:
+    for i in b["instances"]:
+        print(line(i["name"], i["svd"]["array_index"]))
+for b in d["blocks"]:
+    for c in b["svd"]["clusters"]:
+        print(line("cluster " + c["name"], c["array_index"]))
+PY
+if "$regc" -t json tests/svd/cmsis-enum.svd -o "$tmp/ai.json" 2>"$tmp/err" &&
+    python3 "$tmp/ai.py" "$tmp/ai.json" >"$tmp/ai.got" 2>>"$tmp/err"; then
+    tap_diff "cmsis-enum.svd: each instance's and cluster's own dimArrayIndex in the export" "$tmp/ai.want" "$tmp/ai.got"
+else
+    tap_fail "cmsis-enum.svd: the dimArrayIndex export" "$(head -n 3 "$tmp/err")"
+fi
 tap_done

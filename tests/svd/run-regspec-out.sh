@@ -77,7 +77,12 @@ for f in tests/svd/cmsis-enum.svd tests/svd/features.svd; do
         python3 tests/svd/svd-normalize.py "$tmp/$b.svd" >"$tmp/$b.got" 2>>"$tmp/err"; then
         tap_diff "$b: SVD -> regspec -> SVD, the same register map and enumeration sets" "$tmp/$b.want" "$tmp/$b.got"
         for x in "$tmp/$b.svd" "$tmp/$b.b.xml"; do
-            if same_output "$f" "$x" cmsis-enum; then
+            # both went through SVD: TIM2 is no array, and CMSIS-SVD.xsd's dimElementGroup has no
+            # dimArrayIndex without <dim>, so its own (svdconv's TIM2_Enum) has no valid place
+            if "$regc" "$f" -t cmsis-enum -o "$tmp/in.out" 2>/dev/null &&
+                "$regc" "$x" -t cmsis-enum -o "$tmp/a.out" 2>/dev/null &&
+                sed -i '/^typedef enum { \/\*!< TIM2 \*\/$/,/^} TIM2_Enum;$/{/^} TIM2_Enum;$/N;d}' "$tmp/in.out" &&
+                cmp -s "$tmp/in.out" "$tmp/a.out"; then
                 tap_ok "$b: -t cmsis-enum of $(basename "$x") is the file's"
             else
                 tap_fail "$b: -t cmsis-enum of $(basename "$x") is the file's" "$(diff "$tmp/in.out" "$tmp/a.out" 2>&1 | head -n 6)"

@@ -248,6 +248,9 @@ for f in tests/svd/cmsis-enum.svd tests/svd/features.svd; do
         python3 tests/svd/svd-normalize.py "$tmp/$b.sets.svd" >"$tmp/$b.got" 2>"$tmp/err" &&
         "$regc" "$f" -t cmsis-enum -o "$tmp/$b.in.h" 2>"$tmp/err" &&
         "$regc" "$tmp/$b.sets.svd" -t cmsis-enum -o "$tmp/$b.out.h" 2>"$tmp/err"; then
+        # TIM2 is no array: CMSIS-SVD.xsd's dimElementGroup has no dimArrayIndex without <dim>,
+        # so its own dimArrayIndex (svdconv's TIM2_Enum) has no valid place in -t svd
+        sed -i '/^typedef enum { \/\*!< TIM2 \*\/$/,/^} TIM2_Enum;$/{/^} TIM2_Enum;$/N;d}' "$tmp/$b.in.h"
         tap_diff "$b.svd: SVD -> regc -> SVD, the same register map and enumeration sets" "$tmp/$b.want" "$tmp/$b.got"
         tap_diff "$b.svd: -t cmsis-enum of its -t svd is the file's" "$tmp/$b.in.h" "$tmp/$b.out.h"
     else
