@@ -42,5 +42,7 @@ int check_spec_with(struct arena *a, struct diag *dg, struct model_spec *s,
 
 /* True when 's' is a C11, C23 or C++17 keyword (names check_names refuses). */
 bool check_is_keyword(const char *s);
+/* True when 's' is a C identifier (a letter or '_', then letters, digits, '_'). */
+bool check_is_identifier(const char *s);
 
 #endif

@@ -163,6 +163,11 @@ bool check_is_keyword(const char *s)
     return is_keyword(s);
 }
 
+bool check_is_identifier(const char *s)
+{
+    return is_identifier(s);
+}
+
 static void check_c_keyword(struct check_ctx *c, const char *kind, const char *name,
                             struct srcpos pos)
 {
@@ -309,6 +314,10 @@ void check_names(struct check_ctx *c)
     regc_map_init(&blocks);
     regc_map_init(&sources);
     scopes_each(&sc, regc_map_init);
+    /* every C name starts with it; the templates write C names unescaped (docs/c-header.md) */
+    if (c->s->prefix && !is_identifier(c->s->prefix))
+        diag_report(c->dg, DIAG_BAD_IDENTIFIER, c->s->pos, "prefix '%s' is not a C identifier",
+                    c->s->prefix);
     for (size_t i = 0; i < c->s->nsources; i++)
         check_duplicate_name(c, &sources, "source", c->s->sources[i]->id, &c->s->sources[i]->pos,
                              (struct scope){NULL, NULL});

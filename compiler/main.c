@@ -239,6 +239,8 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
         return *status = usage_error("%s", "--dump-context writes the data tree; it takes no -t"), -1;
     if (o->prefix && !*o->prefix)
         return *status = usage_error("%s", "--prefix needs a non-empty name"), -1;
+    if (o->prefix && !check_is_identifier(o->prefix))
+        return *status = usage_error("--prefix '%s' is not a C identifier", o->prefix), -1;
     if ((o->dep_target || o->depfile) && !o->output && !o->depfile_path)
         return *status = usage_error("%s", "-MD needs -o or -MF"), -1;
     return 0;

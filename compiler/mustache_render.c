@@ -316,7 +316,10 @@ static void render_var(struct render *r, const struct mus_template *t, const str
     enum mus_escape esc = n->raw ? MUS_ESCAPE_NONE : r->opt->escape;
     switch (v->type) {
     case DT_STR:
-        mus_escape(r->out, esc, v->u.str.s, v->u.str.len);
+        if (esc == MUS_ESCAPE_NONE) /* {{{name}}}: most of a C header's values */
+            buf_addn(r->out, v->u.str.s, v->u.str.len);
+        else
+            mus_escape(r->out, esc, v->u.str.s, v->u.str.len);
         break;
     case DT_INT:
         add_int(r->out, v->u.i);
