@@ -322,9 +322,10 @@ static const char *cluster_type_base(struct cmsis *c, const struct model_cluster
 }
 
 /* Expanded array elements are alike when their registers have one qualifier. */
-static void qualifier_sig(void *ctx, const struct model_reg *r, struct buf *out)
+static void qualifier_sig(void *ctx, const struct model_reg *r, bool later, struct buf *out)
 {
     (void)ctx;
+    (void)later;
     buf_adds(out, qualifier(r));
 }
 

@@ -510,27 +510,28 @@ static size_t cluster_index(struct item_maker *m, const struct model_cluster *c)
     return block_places_index(&m->places, &c);
 }
 
-/* Elements alike for -t svd: every register written the same (all reg_obj gives). */
 /*
- * The headerEnumNames of a register's sets left out of its signature: the reader gives one to
- * the first element of an expanded array only (a copy has none: svd_model.c), and writes it
- * there again. NEEDSWORK: clusters written apart, alike but for their own headerEnumNames,
- * would be one array, the later names lost.
+ * Elements alike for -t svd: every register written the same (all reg_obj gives), but for what the
+ * reader gives a copy. A later element of an expanded array is a copy of the first, whose sets
+ * have no headerEnumName (svd_model.c's set_header_enum; svdconv's SvdEnumContainer::CopyItem):
+ * so the first element's names are left out of its signature, and a later element's only where
+ * it has none. A later element with a name of its own is no copy: written apart, it keeps it.
  */
-static void drop_header_enums(json_t *reg)
+static void drop_header_enums(json_t *reg, bool later)
 {
     size_t i, k;
     json_t *f, *set;
     json_array_foreach(json_object_get(reg, "fields"), i, f)
         json_array_foreach(json_object_get(f, "enumerated_values"), k, set)
-            json_object_del(set, "header_enum_name");
+            if (!later || json_is_null(json_object_get(set, "header_enum_name")))
+                json_object_del(set, "header_enum_name");
 }
 
-static void svd_reg_sig(void *ctx, const struct model_reg *r, struct buf *out)
+static void svd_reg_sig(void *ctx, const struct model_reg *r, bool later, struct buf *out)
 {
     struct arena *a = ctx;
     json_t *j = dt_to_json(reg_obj(a, r, local_name(r), dt_null(), r->address));
-    drop_header_enums(j);
+    drop_header_enums(j, later);
     char *text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
     buf_adds(out, text ? text : "?");
     free(text);
