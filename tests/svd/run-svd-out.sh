@@ -14,6 +14,8 @@
 #     not written as one array: both names stay (tests/svd/enum-names-apart.xml);
 #   - memory-mapped regspecs: examples/specs/hpet_mmio.xml, and tests/svd/mmio-layouts.xml
 #     (arrays from index 2, uneven arrays, <at> addresses) against a map worked out by hand;
+#   - what -t svd cannot write (cmsis-enum.svd's TIM1 and TIM2: a dimArrayIndex without <dim>)
+#     is a warning, svd-out-dropped, naming each; an error under --strict, and no output;
 #   - tests/svd/cmsis-enum.svd and features.svd (every form of a field's enumeration sets:
 #     names, headerEnumName, usages, a derived set, don't-care and isDefault values, arrays
 #     and lists of them) round-trip: the same register map, sets included, and -t cmsis-enum
@@ -259,6 +261,31 @@ for f in tests/svd/cmsis-enum.svd tests/svd/features.svd; do
         tap_fail "$b.svd: SVD -> regc -> SVD" "$(head -n 3 "$tmp/err")"
     fi
 done
+
+# ---- what -t svd cannot write is said, not dropped silently: the dimArrayIndex of TIM1 and TIM2,
+# peripherals that are no array (CMSIS-SVD.xsd has a dimArrayIndex only after <dim>), each at its
+# <dimArrayIndex> (cmsis-enum.svd's lines 208 and 218), with its index name; the file is written
+# (exit 0); under --strict it is an error, exit 1, and no file is written
+"$regc" tests/svd/cmsis-enum.svd -t svd -o "$tmp/drop.svd" 2>"$tmp/drop.err"
+st=$?
+printf '%s\n' \
+    "tests/svd/cmsis-enum.svd:208: warning: peripheral 'TIM1' is no array: -t svd leaves out its dimArrayIndex (index name 'Only'), which CMSIS-SVD has only after a <dim> [-Wsvd-out-dropped]" \
+    "tests/svd/cmsis-enum.svd:218: warning: peripheral 'TIM2' is no array: -t svd leaves out its dimArrayIndex (index name 'Only'), which CMSIS-SVD has only after a <dim> [-Wsvd-out-dropped]" \
+    >"$tmp/drop.want"
+if [ "$st" -eq 0 ] && [ -s "$tmp/drop.svd" ]; then
+    tap_diff "cmsis-enum.svd: -t svd warns of TIM1's and TIM2's dimArrayIndex it leaves out, and of nothing else" "$tmp/drop.want" "$tmp/drop.err"
+else
+    tap_fail "cmsis-enum.svd: -t svd warns, exit 0, output written" "exit $st" "$(head -n 3 "$tmp/drop.err")"
+fi
+rm -f "$tmp/drop.svd"
+"$regc" tests/svd/cmsis-enum.svd --strict -t svd -o "$tmp/drop.svd" 2>"$tmp/drop.err"
+st=$?
+sed -i 's/: warning: /: error: /' "$tmp/drop.want"
+if [ "$st" -eq 1 ] && [ ! -e "$tmp/drop.svd" ] && cmp -s "$tmp/drop.want" "$tmp/drop.err"; then
+    tap_ok "cmsis-enum.svd: --strict -t svd: the same as errors, exit 1, no output"
+else
+    tap_fail "cmsis-enum.svd: --strict -t svd: the same as errors, exit 1, no output" "exit $st" "$(head -n 3 "$tmp/drop.err")"
+fi
 
 # ---- a cluster array of named indices (dimIndex 2-4) holding a register array: the reader
 # expands it per index (Q2, Q3, Q4); written back as one array of those indices, the same map
