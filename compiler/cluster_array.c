@@ -73,9 +73,10 @@ size_t cluster_prefix_len(const struct model_cluster *cl)
     return n;
 }
 
-/* What a cluster holds, relative to 'base' and without the first 'skip' bytes of the names. */
+/* What a cluster holds, relative to 'base' and without the first 'skip' bytes of the names
+ * ('later': an element after the first). */
 static void signature(struct block_places *p, const struct model_cluster *cl, uint64_t base,
-                      size_t skip, reg_sig_fn *sig, void *ctx, struct buf *out)
+                      size_t skip, bool later, reg_sig_fn *sig, void *ctx, struct buf *out)
 {
     const struct block_kids *k = block_places_kids(p, &cl);
     for (size_t i = 0; i < k->nregs; i++) {
@@ -83,7 +84,7 @@ static void signature(struct block_places *p, const struct model_cluster *cl, ui
         buf_addf(out, "%s@%" PRIx64 "/%u/%u/%" PRIx64 "/",
                  strlen(r->name) > skip ? r->name + skip : "", r->address - base, r->size,
                  r->count, r->stride);
-        sig(ctx, r, out);
+        sig(ctx, r, later, out);
         buf_adds(out, ":");
         for (size_t f = 0; f < r->nfields; f++)
             buf_addf(out, "%s=%u-%u,", r->fields[f]->name, r->fields[f]->lsb, r->fields[f]->msb);
@@ -92,7 +93,7 @@ static void signature(struct block_places *p, const struct model_cluster *cl, ui
         const struct model_cluster *kc = p->b->clusters[k->cls[i]];
         buf_addf(out, "{%s@%" PRIx64 "/%u/%" PRIx64 " ", kc->written_name, kc->address - base,
                  kc->count, kc->stride);
-        signature(p, kc, base, skip, sig, ctx, out);
+        signature(p, kc, base, skip, later, sig, ctx, out);
         buf_adds(out, "}");
     }
 }
@@ -105,7 +106,7 @@ size_t cluster_array_run(struct block_places *p, const struct block_kids *k, siz
     if (first->count > 1 || !w || !(strstr(w, "[%s]") || (lists && strstr(w, "%s"))))
         return 1;
     struct buf want = BUF_INIT, got = BUF_INIT;
-    signature(p, first, first->address, cluster_prefix_len(first), sig, ctx, &want);
+    signature(p, first, first->address, cluster_prefix_len(first), false, sig, ctx, &want);
     size_t n = 1;
     for (; i + n < k->ncls; n++) {
         const struct model_cluster *next = p->b->clusters[k->cls[i + n]];
@@ -115,7 +116,7 @@ size_t cluster_array_run(struct block_places *p, const struct block_kids *k, siz
             next->address <= prev->address || (n > 1 && next->address - prev->address != *stride))
             break;
         buf_reset(&got);
-        signature(p, next, next->address, cluster_prefix_len(next), sig, ctx, &got);
+        signature(p, next, next->address, cluster_prefix_len(next), true, sig, ctx, &got);
         if (got.len != want.len || memcmp(got.s, want.s, want.len) != 0)
             break;
         *stride = next->address - prev->address;

@@ -36,8 +36,9 @@ size_t block_places_index(struct block_places *p, const struct model_cluster *co
 /* Length of the "OUTER_INNER_" the model puts before the names of cl's registers. */
 size_t cluster_prefix_len(const struct model_cluster *cl);
 
-/* What a writer needs alike in two registers beyond names, offsets, sizes, dims and bits. */
-typedef void reg_sig_fn(void *ctx, const struct model_reg *r, struct buf *out);
+/* What a writer needs alike in two registers beyond names, offsets, sizes, dims and bits; 'later':
+ * r is in an element after the first, which the reader made a copy of the first (svd_model.c). */
+typedef void reg_sig_fn(void *ctx, const struct model_reg *r, bool later, struct buf *out);
 
 /*
  * How many of the clusters from kids->cls[i] on are one "NAME[%s]" array the reader expanded

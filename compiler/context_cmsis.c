@@ -15,6 +15,7 @@
 #include "cluster_array.h"
 #include "cmsis_enum.h"
 #include "map.h"
+#include "model_mmio.h"
 #include "names.h"
 #include "svd_names.h"
 #include "util.h"
@@ -322,9 +323,10 @@ static const char *cluster_type_base(struct cmsis *c, const struct model_cluster
 }
 
 /* Expanded array elements are alike when their registers have one qualifier. */
-static void qualifier_sig(void *ctx, const struct model_reg *r, struct buf *out)
+static void qualifier_sig(void *ctx, const struct model_reg *r, bool later, struct buf *out)
 {
     (void)ctx;
+    (void)later;
     buf_adds(out, qualifier(r));
 }
 
@@ -819,7 +821,7 @@ static bool in_later_element(struct cmsis *c, const struct model_block *b,
                              const struct model_cluster *k)
 {
     for (; k; k = k->parent) {
-        if (!k->written_name || !strstr(k->written_name, "%s"))
+        if (!k->written_name || !model_cluster_is_array(k))
             continue;
         /* the elements share their block, parent and written name (its text: a regspec's
            clusters each hold their own svd-name= string); the map borrows its keys, this one

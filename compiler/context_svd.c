@@ -54,17 +54,6 @@ bool context_svd_fits(const struct model_spec *s)
     return first_unmapped(s) == NULL;
 }
 
-int context_svd_check(struct diag *dg, const struct model_spec *s)
-{
-    const struct model_reg *r = first_unmapped(s);
-    if (!r)
-        return 0;
-    return diag_report(dg, DIAG_SVD_SPACE, r->pos,
-                       "register '%s' of block '%s' is in the %s space: CMSIS-SVD describes "
-                       "memory-mapped registers only (-t svd)",
-                       r->name, r->block->name, space_word(r->space));
-}
-
 /* ------------------------------------------------------------ fields */
 
 /* A field SVD has no element for: reserved bits (implicit gaps, rsv, ig...). */
@@ -510,27 +499,28 @@ static size_t cluster_index(struct item_maker *m, const struct model_cluster *c)
     return block_places_index(&m->places, &c);
 }
 
-/* Elements alike for -t svd: every register written the same (all reg_obj gives). */
 /*
- * The headerEnumNames of a register's sets left out of its signature: the reader gives one to
- * the first element of an expanded array only (a copy has none: svd_model.c), and writes it
- * there again. NEEDSWORK: clusters written apart, alike but for their own headerEnumNames,
- * would be one array, the later names lost.
+ * Elements alike for -t svd: every register written the same (all reg_obj gives), but for what the
+ * reader gives a copy. A later element of an expanded array is a copy of the first, whose sets
+ * have no headerEnumName (svd_model.c's set_header_enum; svdconv's SvdEnumContainer::CopyItem):
+ * so the first element's names are left out of its signature, and a later element's only where
+ * it has none. A later element with a name of its own is no copy: written apart, it keeps it.
  */
-static void drop_header_enums(json_t *reg)
+static void drop_header_enums(json_t *reg, bool later)
 {
     size_t i, k;
     json_t *f, *set;
     json_array_foreach(json_object_get(reg, "fields"), i, f)
         json_array_foreach(json_object_get(f, "enumerated_values"), k, set)
-            json_object_del(set, "header_enum_name");
+            if (!later || json_is_null(json_object_get(set, "header_enum_name")))
+                json_object_del(set, "header_enum_name");
 }
 
-static void svd_reg_sig(void *ctx, const struct model_reg *r, struct buf *out)
+static void svd_reg_sig(void *ctx, const struct model_reg *r, bool later, struct buf *out)
 {
     struct arena *a = ctx;
     json_t *j = dt_to_json(reg_obj(a, r, local_name(r), dt_null(), r->address));
-    drop_header_enums(j);
+    drop_header_enums(j, later);
     char *text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
     buf_adds(out, text ? text : "?");
     free(text);
@@ -790,6 +780,15 @@ static size_t inst_run(struct arena *a, const struct model_block *b, size_t i, c
     return n;
 }
 
+/* How many instances of 'b' from 'i' on -t svd writes as one <dim> peripheral (inst_run): 0 when
+ * it writes b->instances[i] alone, as it does every instance of a block whose registers sit
+ * elsewhere in some instance. */
+static size_t written_run(struct arena *a, const struct model_block *b, size_t i,
+                          const char **index, uint64_t *incr)
+{
+    return has_ats(b) ? 0 : inst_run(a, b, i, index, incr);
+}
+
 /*
  * Instance 'inst' of block 'b' (NULL: a block without instances, at address 0), written as
  * 'name' (with 'dim' when it is a list's element 0); 'own': it is written with the registers
@@ -919,7 +918,7 @@ struct dt *context_svd(struct arena *a, const struct model_spec *s)
             struct place at = place_of(b, in);
             const char *index = NULL;
             uint64_t incr = 0;
-            size_t n = own ? 0 : inst_run(a, b, k, &index, &incr);
+            size_t n = written_run(a, b, k, &index, &incr);
             first_list = k == 0 ? n > 0 : first_list;
             /* derived from a list, one peripheral would take the list's <dim> (svdconv's
              * SvdItem::CopyDim): it is written whole instead */
@@ -934,4 +933,62 @@ struct dt *context_svd(struct arena *a, const struct model_spec *s)
     }
     SET(a, o, "peripherals", periphs);
     return o;
+}
+
+/* "headerEnumName 'X', index names 'A', 'B'" of 'x', for a message; caller frees. */
+static char *array_index_words(const struct model_array_index *x)
+{
+    struct buf b = BUF_INIT;
+    if (x->enum_name)
+        buf_addf(&b, "headerEnumName '%s', ", x->enum_name);
+    buf_adds(&b, x->nvalues == 1 ? "index name " : x->nvalues ? "index names " : "no index names");
+    for (size_t i = 0; i < x->nvalues; i++)
+        buf_addf(&b, "%s'%s'", i ? ", " : "", x->values[i]->name);
+    return buf_detach(&b, NULL);
+}
+
+/*
+ * What -t svd leaves out, each said at its place (svd-out-dropped): the dimArrayIndex of a
+ * peripheral written alone, not as a <dim> array, since CMSIS-SVD.xsd's dimElementGroup, the one
+ * place of a dimArrayIndex, starts with <dim> (svdconv still makes an enum of it).
+ */
+static void report_dropped(struct diag *dg, const struct model_spec *s)
+{
+    struct arena a = ARENA_INIT;
+    for (size_t i = 0; i < s->nblocks; i++) {
+        const struct model_block *b = s->blocks[i];
+        for (size_t k = 0; k < b->ninstances; k++) {
+            const struct model_instance *in = b->instances[k];
+            const char *index = NULL;
+            uint64_t incr = 0;
+            size_t n = written_run(&a, b, k, &index, &incr);
+            if (n) {
+                k += n - 1;
+                continue;
+            }
+            const struct model_array_index *x = in->array_index;
+            if (!x)
+                continue;
+            char *words = array_index_words(x);
+            diag_report(dg, DIAG_SVD_OUT_DROPPED, x->pos.line ? x->pos : in->pos,
+                        "peripheral '%s' is no array: -t svd leaves out its dimArrayIndex (%s), "
+                        "which CMSIS-SVD has only after a <dim>",
+                        in->name, words);
+            free(words);
+        }
+    }
+    arena_release(&a);
+}
+
+int context_svd_check(struct diag *dg, const struct model_spec *s)
+{
+    const struct model_reg *r = first_unmapped(s);
+    if (r)
+        return diag_report(dg, DIAG_SVD_SPACE, r->pos,
+                           "register '%s' of block '%s' is in the %s space: CMSIS-SVD describes "
+                           "memory-mapped registers only (-t svd)",
+                           r->name, r->block->name, space_word(r->space));
+    unsigned errors = dg->nerrors;
+    report_dropped(dg, s);
+    return dg->nerrors > errors ? -1 : 0;
 }

@@ -21,8 +21,10 @@
 
 /*
  * SVD describes memory-mapped registers only: reports an error at the first
- * register of another space (naming it and its space) and returns -1; 0
- * when every register is memory-mapped.
+ * register of another space (naming it and its space) and returns -1. Else
+ * reports what -t svd leaves out (svd-out-dropped: the dimArrayIndex of a
+ * peripheral that is no array) and returns -1 when that was an error
+ * (--strict, -Werror), 0 otherwise.
  */
 int context_svd_check(struct diag *dg, const struct model_spec *s);
 /* The same without a report: true when every register is memory-mapped. */

@@ -87,7 +87,8 @@ static const char usage_text[] =
     "  -MT TARGET       the target named in the dependency file (default: OUTPUT)\n"
     "  --check          validate the spec only\n"
     "  --prefix NAME    C identifier prefix (default: the spec's prefix)\n"
-    "  --strict         an SVD input's defects that regc repairs with a warning are errors\n"
+    "  --strict         an SVD input's defects that regc repairs with a warning, and what -t svd\n"
+    "                   leaves out, are errors\n"
     "  --against FILE   print every _Pos/_Msk of the vendor header FILE that disagrees with\n"
     "                   the SVD input's fields (exit 1 when some do)\n"
     "  -j N             accepted (1 to " STRING_OF(JOBS_MAX) ") and ignored: regc runs on one thread\n"
@@ -561,10 +562,10 @@ static void note_spec_name(struct diag *dg, const char *name)
 static struct model_spec *load_spec(struct arena *a, struct diag *dg, const struct options *o,
                                     const char *path)
 {
+    if (o->strict) /* a regspec's input has none of the SVD reader's, but svd-out-dropped */
+        svd_strict(dg);
     if (!svd_file_is_svd(path))
         return xmlload_spec_in(a, dg, path, o->incdirs, o->nincdirs);
-    if (o->strict)
-        svd_strict(dg);
     return svd_load(a, dg, path);
 }
 

@@ -117,6 +117,11 @@ bool model_reg_group_in_name(const struct model_reg *r)
            strcmp(tail + nw + 1, g) == 0;
 }
 
+bool model_cluster_is_array(const struct model_cluster *c)
+{
+    return c->count > 1 || (c->written_name && strstr(c->written_name, "%s"));
+}
+
 /* 'name' past the names of cluster 'c' and its parents, each with a '_' after it; NULL when it
  * does not start so. */
 static const char *past_clusters(const char *name, const struct model_cluster *c)

@@ -41,6 +41,13 @@ bool model_reg_group_in_name(const struct model_reg *r);
  * alternateGroup (model_reg_group_in_name) keeps it: "V_G".
  */
 const char *model_reg_name_in_cluster(const struct model_reg *r);
+/*
+ * Is cluster 'c' an array: count= more than 1, or a written (SVD) name with "%s" (a dim of 1,
+ * as nRF5340's EXTDOMAIN[%s], or an element of a "NAME[%s]" array or "NAME%s" list the SVD
+ * reader expanded per index)? What a regspec's <array-index> needs, and what -t cmsis-enum asks
+ * before it takes a cluster for a later element of an expanded one.
+ */
+bool model_cluster_is_array(const struct model_cluster *c);
 
 void model_field_set_write_effect(struct arena *a, struct model_field *f,
                                   enum model_write_effect e);

@@ -858,6 +858,7 @@ static const struct model_array_index *array_index(struct builder *b, const stru
     struct model_array_index *x = arena_zalloc(b->a, sizeof(*x));
     made->val = x;
     x->enum_name = e->text[SVD_T_ENUM_NAME];
+    x->pos = e->pos; /* where -t svd says it leaves one out (svd-out-dropped) */
     size_t cap = 0;
     for (size_t k = 0; k < e->nkids; k++) {
         const struct svd_node *v = e->kids[k];

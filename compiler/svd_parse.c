@@ -78,11 +78,6 @@ static struct srcpos here(const struct parser *p)
     return (struct srcpos){p->rd->file, line > 0 ? (uint32_t)line : 0, 0};
 }
 
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 static struct svd_node *node_new(struct parser *p, enum svd_kind kind, struct srcpos pos,
                                  struct svd_node *parent)
 {
@@ -325,7 +320,7 @@ static void on_error(void *ctx, xmlErrorPtr e)
     char msg[256];
     snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "not well-formed");
     size_t n = strlen(msg);
-    while (n > 0 && is_space(msg[n - 1]))
+    while (n > 0 && util_is_space(msg[n - 1]))
         msg[--n] = '\0';
     if (msg[0] >= 'A' && msg[0] <= 'Z' && !(msg[1] >= 'A' && msg[1] <= 'Z'))
         msg[0] = (char)(msg[0] - 'A' + 'a');
@@ -433,7 +428,7 @@ bool svd_is_device(const char *text, size_t len)
     /* the first element's name, past the declaration, comments and processing instructions */
     size_t i = 0;
     while (i < len) {
-        if (is_space(text[i])) {
+        if (util_is_space(text[i])) {
             i++;
         } else if (len - i >= 4 && memcmp(text + i, "<!--", 4) == 0) {
             const char *e = memmem_text(text + i, len - i, "-->");
@@ -459,5 +454,5 @@ bool svd_is_device(const char *text, size_t len)
         }
     }
     return len - i > 7 && memcmp(text + i, "<device", 7) == 0 &&
-           (is_space(text[i + 7]) || text[i + 7] == '>');
+           (util_is_space(text[i + 7]) || text[i + 7] == '>');
 }

@@ -26,8 +26,8 @@ char *util_fold_space(struct arena *a, const char *s, size_t len, size_t *out_le
     char *out = arena_alloc_bytes(a, len + 1), *q = out;
     bool blank = false;
     for (const char *end = s + len; s < end; s++) {
-        unsigned char c = (unsigned char)*s; /* a word's byte is above ' ': one test */
-        if (c <= ' ' && (c == ' ' || (c >= '\t' && c <= '\r'))) {
+        /* a word's byte is mostly above ' ': one test */
+        if ((unsigned char)*s <= ' ' && util_is_space(*s)) {
             blank = q != out;
             continue;
         }

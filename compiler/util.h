@@ -73,10 +73,9 @@ int util_input_fd(int fd, struct util_file *f, size_t *size);
 int util_read_stream(FILE *fp, size_t max, struct util_file *f);
 
 /*
- * 'len' bytes of 's' on one line, copied into 'a': each run of white space (' ' and '\t' to
- * '\r') one space, none at either end; its length in '*out_len' when not NULL. The one
- * folder of descriptions: the SVD reader's texts, the templates' comments and the CMSIS
- * header's (an XML document holds no '\v' or '\f', so what a reader folds never changes).
+ * 'len' bytes of 's' on one line, copied into 'a': each run of white space (util_is_space)
+ * one space, none at either end; its length in '*out_len' when not NULL. The one folder of
+ * descriptions: the SVD reader's texts, the templates' comments and the CMSIS header's.
  */
 char *util_fold_space(struct arena *a, const char *s, size_t len, size_t *out_len);
 

@@ -405,9 +405,7 @@ struct model_array_index *xl_mmio_array_index(struct loader *ld, const struct xl
 struct model_array_index *xl_mmio_cluster_array_index(struct loader *ld, const struct xl_elem *n,
                                                       struct model_cluster *c)
 {
-    /* an array: count= more than 1, or an svd-name with %s (a dim of 1, nRF5340's EXTDOMAIN[%s],
-       or a "%s" list's element) */
-    bool array = c->count > 1 || (c->written_name && strstr(c->written_name, "%s"));
+    bool array = model_cluster_is_array(c);
     const char *name = c->name ? c->name : "?";
     struct model_array_index *ix = array_index_new(
         ld, n, c->array_index,

@@ -10,8 +10,12 @@
 #   - text with < & " ' > in it is escaped: the file is well-formed and reads back equal;
 #   - tests/svd/out-all.svd (every element -t svd writes) round-trips and validates;
 #   - a cluster array of named indices the reader expands comes back as one array;
+#   - two clusters of one list written apart, alike but for their own headerEnumNames, are
+#     not written as one array: both names stay (tests/svd/enum-names-apart.xml);
 #   - memory-mapped regspecs: examples/specs/hpet_mmio.xml, and tests/svd/mmio-layouts.xml
 #     (arrays from index 2, uneven arrays, <at> addresses) against a map worked out by hand;
+#   - what -t svd cannot write (cmsis-enum.svd's TIM1 and TIM2: a dimArrayIndex without <dim>)
+#     is a warning, svd-out-dropped, naming each; an error under --strict, and no output;
 #   - tests/svd/cmsis-enum.svd and features.svd (every form of a field's enumeration sets:
 #     names, headerEnumName, usages, a derived set, don't-care and isDefault values, arrays
 #     and lists of them) round-trip: the same register map, sets included, and -t cmsis-enum
@@ -258,6 +262,31 @@ for f in tests/svd/cmsis-enum.svd tests/svd/features.svd; do
     fi
 done
 
+# ---- what -t svd cannot write is said, not dropped silently: the dimArrayIndex of TIM1 and TIM2,
+# peripherals that are no array (CMSIS-SVD.xsd has a dimArrayIndex only after <dim>), each at its
+# <dimArrayIndex> (cmsis-enum.svd's lines 208 and 218), with its index name; the file is written
+# (exit 0); under --strict it is an error, exit 1, and no file is written
+"$regc" tests/svd/cmsis-enum.svd -t svd -o "$tmp/drop.svd" 2>"$tmp/drop.err"
+st=$?
+printf '%s\n' \
+    "tests/svd/cmsis-enum.svd:208: warning: peripheral 'TIM1' is no array: -t svd leaves out its dimArrayIndex (index name 'Only'), which CMSIS-SVD has only after a <dim> [-Wsvd-out-dropped]" \
+    "tests/svd/cmsis-enum.svd:218: warning: peripheral 'TIM2' is no array: -t svd leaves out its dimArrayIndex (index name 'Only'), which CMSIS-SVD has only after a <dim> [-Wsvd-out-dropped]" \
+    >"$tmp/drop.want"
+if [ "$st" -eq 0 ] && [ -s "$tmp/drop.svd" ]; then
+    tap_diff "cmsis-enum.svd: -t svd warns of TIM1's and TIM2's dimArrayIndex it leaves out, and of nothing else" "$tmp/drop.want" "$tmp/drop.err"
+else
+    tap_fail "cmsis-enum.svd: -t svd warns, exit 0, output written" "exit $st" "$(head -n 3 "$tmp/drop.err")"
+fi
+rm -f "$tmp/drop.svd"
+"$regc" tests/svd/cmsis-enum.svd --strict -t svd -o "$tmp/drop.svd" 2>"$tmp/drop.err"
+st=$?
+sed -i 's/: warning: /: error: /' "$tmp/drop.want"
+if [ "$st" -eq 1 ] && [ ! -e "$tmp/drop.svd" ] && cmp -s "$tmp/drop.want" "$tmp/drop.err"; then
+    tap_ok "cmsis-enum.svd: --strict -t svd: the same as errors, exit 1, no output"
+else
+    tap_fail "cmsis-enum.svd: --strict -t svd: the same as errors, exit 1, no output" "exit $st" "$(head -n 3 "$tmp/drop.err")"
+fi
+
 # ---- a cluster array of named indices (dimIndex 2-4) holding a register array: the reader
 # expands it per index (Q2, Q3, Q4); written back as one array of those indices, the same map
 cat >"$tmp/qarr.svd" <<'SVD'
@@ -316,6 +345,26 @@ else
     tap_fail "Q[%s] (dimIndex 2-4): SVD -> regc -> SVD" "$(head -n 3 "$tmp/err")"
 fi
 
+# ---- two clusters of one "CH%s" list written apart, alike but for their own headerEnumNames
+# (tests/svd/enum-names-apart.xml): neither is a copy of the other (a copy has no
+# headerEnumName), so they are written apart, each set with its name, not as one array that
+# keeps CHA's ModeA only; svdconv names the enums by them (ModeA_Enum, ModeB_Enum)
+f=tests/svd/enum-names-apart.xml
+if "$regc" "$f" -t svd -o "$tmp/apart.svd" 2>"$tmp/err" &&
+    python3 tests/svd/svd-normalize.py "$tmp/apart.svd" >"$tmp/apart.got" 2>"$tmp/err" &&
+    "$regc" "$tmp/apart.svd" -t cmsis-enum -o "$tmp/apart.h" 2>"$tmp/err"; then
+    grep ' header ' "$tmp/apart.got" >"$tmp/apart.sets"
+    printf '%s\n' "  reg 0x40000000 CFG field MODE set 0 read-write name - header ModeA" \
+        "  reg 0x40000010 CFG field MODE set 0 read-write name - header ModeB" >"$tmp/apart.want"
+    tap_diff "enum-names-apart.xml: -t svd keeps CHA's headerEnumName ModeA and CHB's ModeB" "$tmp/apart.want" "$tmp/apart.sets"
+    grep -A3 '^typedef enum' "$tmp/apart.h" | grep -v '^typedef enum\|^--$' >"$tmp/apart.enums"
+    printf '%s\n' "  ModeA_Slow = 0, /*!< Slow : Slow */" "  ModeA_Fast = 1, /*!< Fast : Fast */" "} ModeA_Enum;" \
+        "  ModeB_Slow = 0, /*!< Slow : Slow */" "  ModeB_Fast = 1, /*!< Fast : Fast */" "} ModeB_Enum;" >"$tmp/apart.want"
+    tap_diff "enum-names-apart.xml: -t cmsis-enum of its -t svd has ModeA_Enum and ModeB_Enum" "$tmp/apart.want" "$tmp/apart.enums"
+else
+    tap_fail "enum-names-apart.xml: -t svd" "$(head -n 3 "$tmp/err")"
+fi
+
 # ---- against the schema, and the test set's round trips
 if ! $have_xmllint; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "xmllint is not installed (libxml2-utils, tools/install-deps.sh)"
@@ -323,7 +372,7 @@ elif [ ! -f "$xsd" ]; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "$svd_why"
 else
     for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd" "$tmp/qarr.out.svd" \
-        "$tmp/cmsis-enum.sets.svd"; do
+        "$tmp/cmsis-enum.sets.svd" "$tmp/apart.svd"; do
         if xmllint --noout --schema "$xsd" "$f" 2>"$tmp/err"; then
             tap_ok "$(basename "$f"): valid against CMSIS-SVD.xsd"
         else
