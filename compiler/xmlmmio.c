@@ -458,6 +458,23 @@ static uint64_t list_dim(const struct model_block *b, const struct model_instanc
 }
 
 /*
+ * The dim of cluster 'c' of 'b': its count=, or for an element of an array the SVD reader expanded
+ * per index (count 1, an svd-name= with %s) the clusters of that svd-name in its parent.
+ */
+static uint64_t cluster_dim(const struct model_block *b, const struct model_cluster *c)
+{
+    if (c->count != 1 || !c->written_name)
+        return c->count;
+    uint64_t n = 0;
+    for (size_t i = 0; i < b->nclusters; i++) {
+        const struct model_cluster *o = b->clusters[i];
+        n += o->parent == c->parent && o->written_name &&
+             strcmp(o->written_name, c->written_name) == 0;
+    }
+    return n;
+}
+
+/*
  * Each <array-index> against its array's dim, as the SVD reader checks a dimArrayIndex
  * (svd_array_index.h): a register's and a cluster's once read, an instance's once its whole
  * dim-of= list is. The indices are the loader's own (array_index_new), so it may drop some.
@@ -474,7 +491,8 @@ static void check_array_indices(struct arena *a, struct diag *dg, const struct m
     for (size_t k = 0; k < b->nclusters; k++) {
         const struct model_cluster *c = b->clusters[k];
         if (c->array_index)
-            svd_array_index_check(dg, (struct model_array_index *)c->array_index, c->count,
+            svd_array_index_check(dg, (struct model_array_index *)c->array_index,
+                                  cluster_dim(b, c),
                                   arena_printf(a, "the <array-index> of cluster '%s'", c->name));
     }
     for (size_t k = 0; k < b->ninstances; k++) {

@@ -467,6 +467,8 @@ PA - Main=0x0
 PB -
 PX -
 cluster C - Lo=0x0
+cluster E0 - First=0x0 Second=0x1
+cluster E1 -
 register C_R -
 register D - X=0x2
 EOF
