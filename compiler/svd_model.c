@@ -555,7 +555,7 @@ static void add_value(struct builder *b, struct model_field *f, const struct svd
     m->undefined = is_reserved_name(m->name);
     m->pos = v->pos;
     if (boolean(v, SVD_T_IS_DEFAULT)) {
-        model_field_ext_set(b->a, f)->default_value = m;
+        model_field_add_default(b->a, f, m); /* its set's own */
         return;
     }
     const char *s = v->text[SVD_T_VALUE];

@@ -357,7 +357,7 @@ bool xl_mmio_value(struct loader *ld, const struct xl_elem *n, struct model_fiel
     if (xl_get_num(ld, n, "dont-care", &dont_care) && dont_care)
         model_value_ext_set(ld->a, v)->dont_care = dont_care;
     if (xl_get_bool(ld, n, "default")) {
-        model_field_set_default_value(ld->a, f, v);
+        model_field_add_default(ld->a, f, v); /* of the sets of its usage= */
         return true;
     }
     if (!xl_peek(ld, n, "value"))
