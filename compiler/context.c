@@ -497,7 +497,6 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
 static struct dt *enum_sets_json(struct ctx *c, const struct model_field *f)
 {
     static const char *const usages[] = {"read-write", "read", "write"};
-    const struct model_value *dflt = model_field_ext(f)->default_value;
     struct model_enum_sets fs;
     model_field_sets(f, &fs);
     struct dt *list = dt_list(c->a);
@@ -507,12 +506,12 @@ static struct dt *enum_sets_json(struct ctx *c, const struct model_field *f)
         for (size_t i = 0; i < f->nvalues; i++)
             if (model_value_in_set(f->values[i], s->usage, fs.sets, fs.n))
                 dt_push(c->a, names, dt_str_ref(c->a, f->values[i]->name));
-        bool has_default = dflt && model_value_in_set(dflt, s->usage, fs.sets, fs.n);
+        const struct model_value *dflt = model_set_default(f, s->usage, fs.sets, fs.n);
         SET_STR(c, o, "name", s->name);
         SET_STR(c, o, "header_enum_name", s->header_enum);
         SET(c, o, "usage", dt_str_ref(c->a, usages[s->usage]));
         SET(c, o, "values", names);
-        SET_STR(c, o, "default", has_default ? dflt->name : NULL);
+        SET_STR(c, o, "default", dflt ? dflt->name : NULL);
         dt_push(c->a, list, o);
     }
     return list;
@@ -532,7 +531,8 @@ static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
     SET(c, o, "read_action", dt_str_ref(c->a, reads[x->read_effect]));
     SET(c, o, "write_once", dt_bool(x->write_once));
     SET_STR(c, o, "enum_name", x->enum_name);
-    SET_STR(c, o, "default_value", x->default_value ? x->default_value->name : NULL);
+    /* the first set's that has one; each set's own: enum_sets[].default */
+    SET_STR(c, o, "default_value", x->ndefaults ? x->defaults[0]->name : NULL);
     SET(c, o, "enum_sets", enum_sets_json(c, f));
     SET(c, o, "whole", dt_bool(x->whole));
     SET_STR(c, o, "derived_from", x->derived_from);

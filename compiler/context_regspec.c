@@ -184,8 +184,8 @@ static void field_el(struct arena *a, struct el *p, const struct model_field *f)
     enum_sets(a, &e, f);
     for (size_t i = 0; i < f->nvalues; i++)
         value_el(a, &e, f->values[i], false);
-    if (model_field_ext(f)->default_value)
-        value_el(a, &e, model_field_ext(f)->default_value, true);
+    for (size_t i = 0; i < model_field_ext(f)->ndefaults; i++)
+        value_el(a, &e, model_field_ext(f)->defaults[i], true); /* each with its usage */
     el_add(a, p, &e);
 }
 

@@ -142,12 +142,11 @@ static const char *usage_word(enum model_usage u)
 
 /*
  * The field's <enumeratedValues> (model_field_sets): each set's name, headerEnumName and usage,
- * its values (model_value_in_set) and the isDefault value when it is of the set's usage. A set
+ * its values (model_value_in_set) and its own isDefault value (model_set_default). A set
  * of its own is written also when empty (a derived one whose base gave none), as the file did.
  */
 static struct dt *enum_sets(struct arena *a, const struct model_field *f)
 {
-    const struct model_value *dflt = model_field_ext(f)->default_value;
     struct model_enum_sets fs;
     model_field_sets(f, &fs);
     struct dt *sets = dt_list(a);
@@ -157,7 +156,8 @@ static struct dt *enum_sets(struct arena *a, const struct model_field *f)
         for (size_t i = 0; i < f->nvalues; i++)
             if (model_value_in_set(f->values[i], s->usage, fs.sets, fs.n))
                 dt_push(a, vals, value_obj(a, f, f->values[i], false));
-        if (dflt && model_value_in_set(dflt, s->usage, fs.sets, fs.n))
+        const struct model_value *dflt = model_set_default(f, s->usage, fs.sets, fs.n);
+        if (dflt)
             dt_push(a, vals, value_obj(a, f, dflt, true));
         if (!dt_len(vals) && fs.sets == fs.own_ptrs)
             continue; /* a usage no value has */

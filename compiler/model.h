@@ -106,7 +106,9 @@ struct model_field_ext {
     const char *enum_name; /* the enumeration's name (headerEnumName or name), or NULL */
     struct model_enum_set **sets; /* an SVD field's sets as written, 'nsets' of them */
     size_t nsets;
-    struct model_value *default_value; /* isDefault: the name of every value not listed */
+    struct model_value **defaults; /* isDefault: the name of every value of its sets not listed;
+                                      one per usage (model_field_add_default), 'ndefaults' */
+    size_t ndefaults;
     const char *derived_from;          /* as written */
     struct srcpos derived_pos;         /* of its text (a regspec's derived-from= value) */
     const char *dim_of;                /* expanded from a dim list: the name as written ("CH%s") */

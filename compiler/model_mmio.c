@@ -169,11 +169,23 @@ void model_field_set_enum_name(struct arena *a, struct model_field *f, const cha
         x->enum_name = name;
 }
 
-void model_field_set_default_value(struct arena *a, struct model_field *f, struct model_value *v)
+void model_field_add_default(struct arena *a, struct model_field *f, struct model_value *v)
 {
-    struct model_field_ext *x = field_ext_for(a, f, !v);
-    if (x)
-        x->default_value = v;
+    struct model_field_ext *x = model_field_ext_set(a, f);
+    enum model_usage u = model_value_ext(v)->usage;
+    for (size_t i = 0; i < x->ndefaults; i++) {
+        struct model_value *d = x->defaults[i];
+        if (model_value_ext(d)->usage == u) {
+            x->defaults[i] = v; /* a second one in a set: the later */
+            return;
+        }
+        if (strcmp(d->name, v->name) == 0) {
+            model_value_ext_set(a, d)->usage = USAGE_ANY; /* in the read and the write set */
+            return;
+        }
+    }
+    size_t cap = x->ndefaults; /* grown by arena_push from a count it set */
+    arena_push(a, (void ***)&x->defaults, &x->ndefaults, &cap, v);
 }
 
 void model_field_add_enum_set(struct arena *a, struct model_field *f, struct model_enum_set *s,
@@ -186,13 +198,14 @@ void model_field_add_enum_set(struct arena *a, struct model_field *f, struct mod
 /* One set per usage of f's values (model_field_sets) into 'own'; their count. */
 static size_t usage_sets(const struct model_field *f, struct model_enum_set *own)
 {
-    if (!f->nvalues && !model_field_ext(f)->default_value)
+    const struct model_field_ext *x = model_field_ext(f);
+    if (!f->nvalues && !x->ndefaults)
         return 0;
     bool one_way = false;
     for (size_t i = 0; i < f->nvalues; i++)
         one_way = one_way || model_value_ext(f->values[i])->usage != USAGE_ANY;
-    const struct model_value *d = model_field_ext(f)->default_value;
-    one_way = one_way || (d && model_value_ext(d)->usage != USAGE_ANY);
+    for (size_t i = 0; i < x->ndefaults; i++)
+        one_way = one_way || model_value_ext(x->defaults[i])->usage != USAGE_ANY;
     if (!one_way) {
         own[0] = (struct model_enum_set){.usage = USAGE_ANY};
         return 1;
@@ -246,6 +259,16 @@ bool model_value_in_set(const struct model_value *v, enum model_usage set,
     if (set == USAGE_ANY)
         return !has_set(sets, n, u);
     return u == USAGE_ANY && !has_set(sets, n, USAGE_ANY);
+}
+
+const struct model_value *model_set_default(const struct model_field *f, enum model_usage set,
+                                            const struct model_enum_set *const *sets, size_t n)
+{
+    const struct model_field_ext *x = model_field_ext(f);
+    for (size_t i = 0; i < x->ndefaults; i++)
+        if (model_value_in_set(x->defaults[i], set, sets, n))
+            return x->defaults[i];
+    return NULL;
 }
 
 void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base,

@@ -55,7 +55,12 @@ void model_field_set_read_effect(struct arena *a, struct model_field *f, enum mo
 void model_field_set_write_constraint(struct arena *a, struct model_field *f,
                                       struct model_write_constraint wc);
 void model_field_set_enum_name(struct arena *a, struct model_field *f, const char *name);
-void model_field_set_default_value(struct arena *a, struct model_field *f, struct model_value *v);
+/*
+ * Adds 'v' (owned by 'a') as an isDefault value of f, of the usage of its set (its ext's): each
+ * set keeps its own. It replaces f's default of that usage; one of the same name for another
+ * usage becomes one default of both (USAGE_ANY), as a value in a read and a write set does.
+ */
+void model_field_add_default(struct arena *a, struct model_field *f, struct model_value *v);
 void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base,
                                   struct srcpos pos);
 void model_field_set_dim_of(struct arena *a, struct model_field *f, const char *pattern);
@@ -87,5 +92,8 @@ bool model_field_sets_implied(const struct model_field *f);
  */
 bool model_value_in_set(const struct model_value *v, enum model_usage set,
                         const struct model_enum_set *const *sets, size_t n);
+/* The isDefault value of f's set of usage 'set' among 'sets' (model_value_in_set), or NULL. */
+const struct model_value *model_set_default(const struct model_field *f, enum model_usage set,
+                                            const struct model_enum_set *const *sets, size_t n);
 
 #endif

@@ -20,6 +20,7 @@
  */
 #include "check.h"
 #include "model_mmio.h"
+#include "svd_array_index.h"
 #include "svd_int.h"
 #include "svd_rules.h"
 #include "svd_words.h"
@@ -554,7 +555,7 @@ static void add_value(struct builder *b, struct model_field *f, const struct svd
     m->undefined = is_reserved_name(m->name);
     m->pos = v->pos;
     if (boolean(v, SVD_T_IS_DEFAULT)) {
-        model_field_ext_set(b->a, f)->default_value = m;
+        model_field_add_default(b->a, f, m); /* its set's own */
         return;
     }
     const char *s = v->text[SVD_T_VALUE];
@@ -840,7 +841,8 @@ static const char *alternate_of(const struct svd_node *n, const struct model_clu
  * The <dimArrayIndex> of register, cluster or peripheral node n (an enumeration naming the
  * indices of its array, CMSIS-SVD.xsd dimArrayIndexType: headerEnumName, enumeratedValue
  * name/value/description), or NULL; its own only (svd_derive.c's take_kids takes no base's).
- * A value without a name or a number is reported and dropped.
+ * A value without a name or a number is reported and dropped, as are those svdconv drops
+ * (svd_array_index.h).
  */
 static const struct model_array_index *array_index(struct builder *b, const struct svd_node *n)
 {
@@ -882,6 +884,11 @@ static const struct model_array_index *array_index(struct builder *b, const stru
         m->pos = v->pos;
         arena_push(b->a, (void ***)&x->values, &x->nvalues, &cap, m);
     }
+    uint64_t dim; /* read_dim reports a bad one; without one svdconv checks no value (M229) */
+    if (n->text[SVD_T_DIM] && parse_number(n->text[SVD_T_DIM], &dim, NULL))
+        svd_array_index_check(b->dg, x, dim,
+                              arena_printf(b->a, "the dimArrayIndex of %s '%s'",
+                                           svd_kind_name(n->kind), name_of(n)));
     return x;
 }
 

@@ -7,7 +7,8 @@
  *       rule "F_range": MIN <= F <= MAX (one side dropped when it is the field's own bound)
  *   <useEnumeratedValues>true</useEnumeratedValues>
  *       rule "F_values": F is one of its values usable for writes (usage write or
- *       read-write, not named reserved); none when isDefault names every other value
+ *       read-write, not named reserved); none when an isDefault of a set for writes
+ *       names every other value
  *
  * A range no value of the field can meet, a range wider than the field and
  * useEnumeratedValues without a value to write are svd-write-constraint
@@ -83,8 +84,9 @@ static bool writable_value(const struct model_value *v)
 
 static void enumerated_rule(struct arena *a, struct diag *dg, struct model_field *f)
 {
-    if (model_field_ext(f)->default_value)
-        return; /* isDefault: every value not listed has a name too */
+    for (size_t i = 0; i < model_field_ext(f)->ndefaults; i++)
+        if (writable_value(model_field_ext(f)->defaults[i]))
+            return; /* isDefault of a set for writes: every value not listed has a name too */
     struct buf b = BUF_INIT;
     for (size_t i = 0; i < f->nvalues; i++) {
         const struct model_value *v = f->values[i];

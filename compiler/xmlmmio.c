@@ -8,6 +8,7 @@
 #include "xmlload_int.h"
 
 #include "model_mmio.h"
+#include "svd_array_index.h"
 #include "svd_rules.h"
 #include "svd_words.h"
 #include "util.h"
@@ -356,7 +357,7 @@ bool xl_mmio_value(struct loader *ld, const struct xl_elem *n, struct model_fiel
     if (xl_get_num(ld, n, "dont-care", &dont_care) && dont_care)
         model_value_ext_set(ld->a, v)->dont_care = dont_care;
     if (xl_get_bool(ld, n, "default")) {
-        model_field_set_default_value(ld->a, f, v);
+        model_field_add_default(ld->a, f, v); /* of the sets of its usage= */
         return true;
     }
     if (!xl_peek(ld, n, "value"))
@@ -445,13 +446,71 @@ void xl_mmio_enum_set(struct loader *ld, const struct xl_elem *n, struct model_f
 
 /* ---------------------------------------------------------------- the spec loaded */
 
+/* How many instances of 'b' are elements of the dim list of 'in' (its dim-of=), the list's dim. */
+static uint64_t list_dim(const struct model_block *b, const struct model_instance *in)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < b->ninstances; i++)
+        n += b->instances[i]->dim_of == in->dim_of; /* one pointer per list (same_list) */
+    return n;
+}
+
+/*
+ * The dim of cluster 'c' of 'b': its count=, or for an element of an array the SVD reader expanded
+ * per index (count 1, an svd-name= with %s) the clusters of that svd-name in its parent.
+ */
+static uint64_t cluster_dim(const struct model_block *b, const struct model_cluster *c)
+{
+    if (c->count != 1 || !c->written_name)
+        return c->count;
+    uint64_t n = 0;
+    for (size_t i = 0; i < b->nclusters; i++) {
+        const struct model_cluster *o = b->clusters[i];
+        n += o->parent == c->parent && o->written_name &&
+             strcmp(o->written_name, c->written_name) == 0;
+    }
+    return n;
+}
+
+/*
+ * Each <array-index> against its array's dim, as the SVD reader checks a dimArrayIndex
+ * (svd_array_index.h): a register's and a cluster's once read, an instance's once its whole
+ * dim-of= list is. The indices are the loader's own (array_index_new), so it may drop some.
+ */
+static void check_array_indices(struct arena *a, struct diag *dg, const struct model_block *b)
+{
+    for (size_t k = 0; k < b->nregs; k++) {
+        const struct model_reg *r = b->regs[k];
+        if (model_reg_ext(r)->array_index && r->is_array)
+            svd_array_index_check(dg, (struct model_array_index *)model_reg_ext(r)->array_index,
+                                  r->count,
+                                  arena_printf(a, "the <array-index> of register '%s'", r->name));
+    }
+    for (size_t k = 0; k < b->nclusters; k++) {
+        const struct model_cluster *c = b->clusters[k];
+        if (c->array_index)
+            svd_array_index_check(dg, (struct model_array_index *)c->array_index,
+                                  cluster_dim(b, c),
+                                  arena_printf(a, "the <array-index> of cluster '%s'", c->name));
+    }
+    for (size_t k = 0; k < b->ninstances; k++) {
+        const struct model_instance *in = b->instances[k];
+        if (in->array_index && in->dim_of) /* not a list: svdconv checks no value (M229) */
+            svd_array_index_check(dg, (struct model_array_index *)in->array_index,
+                                  list_dim(b, in),
+                                  arena_printf(a, "the <array-index> of instance '%s'", in->name));
+    }
+}
+
 /* write-constraint= ranges and enumerations as rules of their registers, as the SVD reader makes
  * them (svd_rules.h); after the rest, so each register has all its fields. The bases derived-from=
- * names (instances, registers, fields) checked. */
+ * names (instances, registers, fields) checked, and the <array-index> values. */
 void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s)
 {
-    for (size_t i = 0; i < s->nblocks; i++)
+    for (size_t i = 0; i < s->nblocks; i++) {
         for (size_t k = 0; k < s->blocks[i]->nregs; k++)
             svd_write_rules(a, dg, s->blocks[i]->regs[k]);
+        check_array_indices(a, dg, s->blocks[i]);
+    }
     xl_check_derived(dg, s);
 }

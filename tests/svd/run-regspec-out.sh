@@ -68,7 +68,7 @@ done
 # ---- every form of a field's enumeration sets and a register array's dimArrayIndex (tests/svd/
 # cmsis-enum.svd, features.svd): the headers of A are the file's, and so are -t cmsis-enum and the
 # register map (sets included) of A written as SVD, and of B read back from that SVD
-for f in tests/svd/cmsis-enum.svd tests/svd/features.svd; do
+for f in tests/svd/cmsis-enum.svd tests/svd/features.svd tests/svd/enum-defaults.svd; do
     b=$(basename "$f")
     imports "$b" "$f" "cmsis cmsis-enum" || continue
     a=$tmp/$b.xml

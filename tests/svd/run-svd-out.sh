@@ -245,7 +245,7 @@ fi
 
 # ---- the enumeration sets: the register map with each set's usage, name and headerEnumName,
 # and the enum form svdconv names by them
-for f in tests/svd/cmsis-enum.svd tests/svd/features.svd; do
+for f in tests/svd/cmsis-enum.svd tests/svd/features.svd tests/svd/enum-defaults.svd; do
     b=$(basename "$f" .svd)
     if "$regc" "$f" -t svd -o "$tmp/$b.sets.svd" 2>"$tmp/err" &&
         python3 tests/svd/svd-normalize.py "$f" >"$tmp/$b.want" 2>"$tmp/err" &&
