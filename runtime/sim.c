@@ -931,25 +931,42 @@ static int block_inst(regc_sim *sim, const char *block, const char *inst,
     return 0;
 }
 
-static int tick(regc_sim *sim, const char *block, const char *inst, unsigned group,
-                unsigned counter, bool decrement, uint64_t n)
+/* The counter regc_sim_tick names; NULL: no such block, instance, group or counter. */
+static struct sim_ctr *tick_ctr(regc_sim *sim, const char *block, const char *inst, unsigned group,
+                                unsigned counter)
 {
     const struct regc_block *b;
     const struct regc_instance *in;
     if (block_inst(sim, block, inst, &b, &in) < 0)
-        return -ENOENT;
+        return NULL;
     const struct regc_counters *c = b->pmon->counters;
     for (unsigned g = 0; c->control && g < group; g++)
         c++;
-    struct sim_ctr *k = c->control ? find_ctr(sim, b, in, c, counter) : NULL;
+    return c->control ? find_ctr(sim, b, in, c, counter) : NULL;
+}
+
+static int tick(regc_sim *sim, const char *block, const char *inst, unsigned group,
+                unsigned counter, bool decrement, uint64_t n)
+{
+    struct sim_ctr *k = tick_ctr(sim, block, inst, group, counter);
     if (!k)
         return -ENOENT;
     if (!running(sim, k))
         return decrement &&
-                       regc_counters_direction(c, k->ctl->reg, k->ctl->value) != REGC_DIR_UP_DOWN
+                       regc_counters_direction(k->c, k->ctl->reg, k->ctl->value) != REGC_DIR_UP_DOWN
                    ? -EINVAL
                    : 0;
     return count_signed(sim, k, decrement, n);
+}
+
+int regc_sim_tick_held(regc_sim *sim, const char *block, const char *inst, unsigned group,
+                       unsigned counter)
+{
+    struct sim_ctr *k = tick_ctr(sim, block, inst, group, counter);
+    if (!k)
+        return -ENOENT;
+    bool own_on = !k->c->enable || fget(k->ctl, k->c->enable);
+    return own_on && !k->ctr->stopped && !running(sim, k);
 }
 
 int regc_sim_tick(regc_sim *sim, const char *block, const char *inst, unsigned group,

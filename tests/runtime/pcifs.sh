@@ -9,7 +9,8 @@
 #   pcifs_unmount        unmounts and waits for pcifs (safe to call twice)
 #   pcifs_sysroot DIR N  makes DIR a sysfs root joining pcifs's tree (bus/, devices/pci*) with a
 #                        CPU topology: cpu0..N-1 in packages 0..N-1
-#   pcifs_cmd COMMAND    one command to the control file (simctl.h: "tick ...", "batch 0|1";
+#   pcifs_cmd COMMAND    one command to the control file (simctl.h: "tick ...", "batch 0|1",
+#                        "defer 1|0" to hold ticks until no freeze holds their counters;
 #                        "socket S " first for another socket's model)
 #   pcifs_tick [socket S] BLOCK INSTANCE|- GROUP COUNTER N
 #                        N events for one counter of the model

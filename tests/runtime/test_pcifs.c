@@ -287,6 +287,38 @@ static void test_partial_w1c(void **st)
     regc_close(d);
 }
 
+/* A "defer" group of ticks (simctl.h) waits while the HA box is frozen, through reads and a
+ * write that keeps the freeze, and runs once, right after the configuration write that ends it:
+ * its tick counted exactly once. */
+static void test_defer_until_unfrozen(void **st)
+{
+    regc_dev *d = open_pci(&g_fs, "e5_2600v2", 0);
+    struct regc_ref ctl = ref("e5_2600v2", "ha.ha0.HA_PCI_PMON_CTL0");
+    struct regc_ref ctr = ref("e5_2600v2", "ha.ha0.HA_PCI_PMON_CTR0");
+    struct regc_ref box = ref("e5_2600v2", "ha.ha0.HA_PCI_PMON_BOX_CTL");
+    uint32_t frozen =
+        E5_2600V2_HA_PCI_PMON_BOX_CTL_MB1_MASK | E5_2600V2_HA_PCI_PMON_BOX_CTL_FRZ_MASK;
+    uint64_t v;
+    assert_int_equal(regc_write(d, &ctl, E5_2600V2_HA_PCI_PMON_CTL_EN_MASK), 0);
+    assert_int_equal(regc_write(d, &ctr, 0), 0);
+    assert_int_equal(regc_write(d, &box, frozen), 0);
+    assert_int_equal(fusefs_command(&g_fs, "defer 1\ntick ha ha0 0 0 5\ndefer 0"), 0);
+    assert_int_equal(regc_read(d, &ctr, &v), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(regc_write(d, &box, frozen), 0); /* still frozen: it waits on */
+    assert_int_equal(regc_read(d, &ctr, &v), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(regc_write(d, &box, E5_2600V2_HA_PCI_PMON_BOX_CTL_MB1_MASK), 0); /* frz 0 */
+    assert_int_equal(regc_read(d, &ctr, &v), 0);
+    assert_int_equal(v, 5);
+    assert_int_equal(regc_write(d, &box, E5_2600V2_HA_PCI_PMON_BOX_CTL_MB1_MASK), 0);
+    assert_int_equal(regc_read(d, &ctr, &v), 0);
+    assert_int_equal(v, 5); /* once */
+    assert_int_equal(regc_write(d, &ctl, 0), 0);
+    assert_int_equal(regc_write(d, &ctr, 0), 0);
+    regc_close(d);
+}
+
 /* The model refuses a reserved bit; the kernel reports no configuration write error. */
 static void test_refused_write(void **st)
 {
@@ -442,7 +474,7 @@ int main(void)
     const char *names[] = {
         "tree",          "unimplemented offsets", "register dword", "register qword",
         "unaligned",     "partial w1c",           "refused write",  "end of config",
-        "second socket", "small config",          "not root"};
+        "second socket", "small config",          "not root",       "defer until unfrozen"};
     const char *why = fusefs_unavailable("pcifs", true);
     char buf[512];
     const char *args[] = {"--spec", "e5_2600v2", "--sockets", "2", NULL};
@@ -459,7 +491,7 @@ int main(void)
         cmocka_unit_test(test_unaligned),      cmocka_unit_test(test_partial_w1c),
         cmocka_unit_test(test_refused_write),  cmocka_unit_test(test_end_of_config),
         cmocka_unit_test(test_second_socket),  cmocka_unit_test(test_small_config),
-        cmocka_unit_test(test_not_root),
+        cmocka_unit_test(test_not_root),       cmocka_unit_test(test_defer_until_unfrozen),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     fusefs_unmount(&g_other);

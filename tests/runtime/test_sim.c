@@ -406,6 +406,62 @@ static void test_pmon_topology(void **st)
     regc_close(d);
 }
 
+/* regc_sim_tick_held: 1 exactly where the counter's own control enables it yet a freeze (box,
+ * global, a global enable level of 0) keeps it from counting; each answer is checked against
+ * what a tick then does (lost when held, counted when not). */
+static void test_tick_held(void **st)
+{
+    regc_dev *d = open_sim(&acme_spec);
+    regc_sim *sim = regc_dev_sim(d);
+    const char *c0 = "box.box1.CTR0";
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box1", 0, 0), 0); /* en 0: off, not held */
+    wr(d, &acme_spec, "box.box1.CTL0", 0x88001);                       /* en, wrap */
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box1", 0, 0), 0);
+    wr(d, &acme_spec, "box.box1.BOX_CTL", 0x180); /* frz with frz_en: the box is frozen */
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box1", 0, 0), 1);
+    assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 3), 0);
+    assert_int_equal(rd(d, &acme_spec, c0), 0);
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box0", 0, 0), 0); /* another instance */
+    wr(d, &acme_spec, "box.box1.BOX_CTL", 0x100);                      /* frz 0 */
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box1", 0, 0), 0);
+    assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 3), 0);
+    assert_int_equal(rd(d, &acme_spec, c0), 3);
+    wr(d, &acme_spec, "glob.GLOBAL_CTL", 1); /* frz_all reaches the box through its frz_en */
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box1", 0, 0), 1);
+    assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 3), 0);
+    assert_int_equal(rd(d, &acme_spec, c0), 3);
+    wr(d, &acme_spec, "box.box1.BOX_CTL", 0); /* frz_en 0: the global freeze is ignored */
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box1", 0, 0), 0);
+    assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 3), 0);
+    assert_int_equal(rd(d, &acme_spec, c0), 6);
+    wr(d, &acme_spec, "glob.GLOBAL_CTL", 2); /* unfrz_all */
+    /* stopped at its end (no wrap): no freeze holds it, only a write of it or its control
+     * starts it again, so it is not held even in a frozen box */
+    wr(d, &acme_spec, "box.box1.CTL0", 0x8001);
+    assert_int_equal(regc_sim_tick(sim, "box", "box1", 0, 0, 0x10000), 0);
+    assert_int_equal(rd(d, &acme_spec, c0), 0xffff);
+    wr(d, &acme_spec, "box.box1.BOX_CTL", 0x180);
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box1", 0, 0), 0);
+    /* no such block, instance, group or counter */
+    assert_int_equal(regc_sim_tick_held(sim, "nobox", NULL, 0, 0), -ENOENT);
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box9", 0, 0), -ENOENT);
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box1", 7, 0), -ENOENT);
+    assert_int_equal(regc_sim_tick_held(sim, "box", "box1", 0, 9), -ENOENT);
+    regc_close(d);
+    /* a global enable level of 0 holds an enabled counter (Xeon 7500 en_all) */
+    d = open_sim(&acme2_spec);
+    sim = regc_dev_sim(d);
+    wr(d, &acme2_spec, "u.CTL2", 1);
+    assert_int_equal(regc_sim_tick_held(sim, "u", NULL, 1, 0), 1);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 3), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 0);
+    wr(d, &acme2_spec, "g.GCTL", 1);
+    assert_int_equal(regc_sim_tick_held(sim, "u", NULL, 1, 0), 0);
+    assert_int_equal(regc_sim_tick(sim, "u", NULL, 1, 0, 3), 0);
+    assert_int_equal(rd(d, &acme2_spec, "u.CTR2"), 3);
+    regc_close(d);
+}
+
 /* A counter's freeze-on-overflow freezes globally; a global freeze-on-overflow field clears the
  * global enable. */
 static void test_freeze_on_overflow(void **st)
@@ -670,6 +726,7 @@ int main(void)
         cmocka_unit_test(test_counting_wrap),
         cmocka_unit_test(test_pmon_topology),
         cmocka_unit_test(test_errors_mapped),
+        cmocka_unit_test(test_tick_held),
         cmocka_unit_test(test_freeze_on_overflow),
         cmocka_unit_test(test_box_freeze_on_overflow),
         cmocka_unit_test(test_global_freeze_enables_box),

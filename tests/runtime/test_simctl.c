@@ -1,9 +1,10 @@
 /*
  * test_simctl - the control file of the FUSE test devices (tests/tools/simctl.h,
  * here behind msrfs): events by name, intervals, per-cycle increments, the
- * auto interval before each register write, the encodings seen, and bad
- * commands refused with EINVAL. The counter is programmed through the msr
- * backend (the kernel) with the generated header's encoding.
+ * auto interval before each register write, the encodings seen, ticks held
+ * until no freeze holds them ("defer"), and bad commands refused with EINVAL.
+ * The counter is programmed through the msr backend (the kernel) with the
+ * generated header's encoding.
  * SKIPs with the reason when FUSE or msrfs is unavailable.
  */
 #include <setjmp.h>
@@ -95,6 +96,71 @@ static void t_commands(void **state)
     assert_int_equal(rd(CTR), 31);
 }
 
+/* The write's errno: 0 when the control file took it. */
+static int cmd_errno(const char *c)
+{
+    int fd = open(g_m.simfile, O_WRONLY);
+    assert_true(fd >= 0);
+    errno = 0;
+    ssize_t w = write(fd, c, strlen(c));
+    int e = w < 0 ? errno : 0;
+    close(fd);
+    return e;
+}
+
+#define GCTL "ubox.U_MSR_PMON_GLOBAL_CTL"
+
+/* "defer": the group waits under the global freeze (a read, a write that keeps it), runs once
+ * right after the unfreeze write, at once when nothing is frozen; a counter its own control
+ * leaves off holds nothing. */
+static void t_defer(void **state)
+{
+    (void)state;
+    wr(CTL, E5_2600V2_EV_CBOX_CLOCKTICKS | E5_2600V2_CN_MSR_PMON_CTL_EN_MASK);
+    wr(CTR, 0);
+    wr("cbox.c0.Cn_MSR_PMON_CTL1", 0);
+    wr(GCTL, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_FRZ_ALL_MASK);
+    cmd("defer 1\ntick cbox c0 0 0 5\ntick cbox c0 0 1 7\ndefer 0");
+    assert_int_equal(rd(CTR), 0);
+    wr("cbox.c1.Cn_MSR_PMON_CTL0", 0); /* a write that ends no freeze */
+    assert_int_equal(rd(CTR), 0);
+    assert_int_equal(cmd_errno("defer 1"), EINVAL); /* the group has not run */
+    wr(GCTL, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK);
+    assert_int_equal(rd(CTR), 5);
+    assert_int_equal(rd("cbox.c0.Cn_MSR_PMON_CTR1"), 0); /* off: its tick lost, as a plain one */
+    wr(GCTL, E5_2600V2_U_MSR_PMON_GLOBAL_CTL_UNFRZ_ALL_MASK);
+    assert_int_equal(rd(CTR), 5); /* once */
+    cmd("defer 1");
+    cmd("batch 1\ntick cbox c0 0 0 2\nbatch 0");
+    assert_int_equal(rd(CTR), 5); /* held until defer 0 */
+    cmd("defer 0");
+    assert_int_equal(rd(CTR), 7); /* nothing frozen: at once */
+    wr(CTL, 0);
+}
+
+/* What "defer" refuses, each EINVAL; a refused command changes nothing held. */
+static void t_defer_refused(void **state)
+{
+    (void)state;
+    wr(CTL, E5_2600V2_EV_CBOX_CLOCKTICKS | E5_2600V2_CN_MSR_PMON_CTL_EN_MASK);
+    wr(CTR, 0);
+    assert_int_equal(cmd_errno("defer 0"), EINVAL); /* no group open */
+    cmd("defer 1");
+    assert_int_equal(cmd_errno("defer 1"), EINVAL);                    /* one open already */
+    assert_int_equal(cmd_errno("rate cbox[c0]:CLOCKTICKS 1"), EINVAL); /* only tick and batch */
+    assert_int_equal(cmd_errno("interval"), EINVAL);
+    assert_int_equal(cmd_errno("tick cbox c99 0 0 1"), EINVAL); /* no such counter */
+    char longer[200];
+    snprintf(longer, sizeof(longer), "tick cbox c0 0 0 %0150d", 1); /* past a held line's room */
+    assert_int_equal(cmd_errno(longer), EINVAL);
+    for (int i = 0; i < 64; i++)
+        cmd("tick cbox c0 0 0 1");
+    assert_int_equal(cmd_errno("tick cbox c0 0 0 1"), EINVAL); /* the 65th */
+    cmd("defer 0");
+    assert_int_equal(rd(CTR), 64);
+    wr(CTL, 0);
+}
+
 static void t_bad_commands(void **state)
 {
     (void)state;
@@ -130,7 +196,8 @@ int main(void)
     char err[256];
     int rc = 1;
     if (regc_open(&g_d, flow_spec("e5_2600v2"), &o, err, sizeof(err)) == 0) {
-        const struct CMUnitTest t[] = {cmocka_unit_test(t_commands),
+        const struct CMUnitTest t[] = {cmocka_unit_test(t_commands), cmocka_unit_test(t_defer),
+                                       cmocka_unit_test(t_defer_refused),
                                        cmocka_unit_test(t_bad_commands)};
         rc = cmocka_run_group_tests_name("simctl", t, NULL, NULL);
         regc_close(g_d);

@@ -12,7 +12,7 @@
  *   bus/pci/devices/DDDD:BB:DD.F -> ../../../devices/pciDDDD:BB/DDDD:BB:DD.F
  *   devices/pciDDDD:BB/DDDD:BB:DD.F/{vendor,device,config}
  *   cpu/N/msr        with --cpus N: the msr driver of msrfs, same model
- *   sim              text commands of simctl.h ("tick", "batch"); a command
+ *   sim              text commands of simctl.h ("tick", "batch", "defer"); a command
  *                    may start with "socket S " to reach socket S's model
  *
  * Every PCI locator of the spec's instances (vendor, device, dev, func) is
@@ -398,8 +398,11 @@ static int span_write(const struct pdev *d, const struct span *s, uint64_t at, u
         cur &= ~(r->mbz | r->ignored | r->wo | r->w1c | r->w1s) & ~mine;
     }
     struct regc_io io = io_of(d, s);
-    simctl_before_write(&state()->ctl[d->socket]);
-    return regc_sim_write(sim_of(d), &io, cur | data);
+    struct simctl *sc = &state()->ctl[d->socket];
+    simctl_before_write(sc);
+    int rc = regc_sim_write(sim_of(d), &io, cur | data);
+    simctl_after_write(sc);
+    return rc;
 }
 
 /* The vendor and device id at offsets 0 to 3; a U-Box's CPUNODEID and GIDNIDMAP. */

@@ -13,6 +13,16 @@
  *   clear              no rates, no encodings seen
  *   batch 0|1          regc_sim_batch
  *   tick BLOCK INSTANCE|- GROUP COUNTER N   regc_sim_tick (counter mechanics only)
+ *   defer 1|0          1: the tick and batch commands that follow are held (any other
+ *                      command is EINVAL, so is a tick naming no counter); 0: they run
+ *                      together, in order, at the first moment no counter their ticks name
+ *                      is held by a freeze (regc_sim_tick_held): now, or right after the
+ *                      register write that ends the freeze, before the device serves
+ *                      anything else. So ticks sent while a program polls (freeze, read,
+ *                      unfreeze) are all counted, each once, whenever they arrive; a plain
+ *                      tick that lands under the program's freeze is rightly lost, as an
+ *                      event is on a frozen counter. A group waits until it has run: defer 1
+ *                      before then is EINVAL
  *   signal PID SIG 0xMSR K   on the Kth read of MSR 0xMSR from now (any CPU), send signal SIG
  *                      to process PID before the read returns: a program killed in the
  *                      middle of a given access, at a point a test chooses
@@ -54,13 +64,20 @@ static inline const struct regc_spec *simctl_find_spec(const char *name)
     return NULL;
 }
 
-/* The control file's state: the model and the auto-interval switch. */
+#define SIMCTL_HELD_MAX 64  /* commands one "defer" group holds */
+#define SIMCTL_HELD_LEN 128 /* the room for one of them, its NUL included */
+
+/* The control file's state: the model, the auto-interval switch, "signal" and "defer". */
 struct simctl {
     regc_sim *sim;
     bool auto_interval;
     long sig_pid, sig_left; /* "signal": to whom, and how many reads of sig_msr until then */
     int sig;
     unsigned long long sig_msr;
+    bool holding; /* between "defer 1" and "defer 0" */
+    bool waiting; /* after "defer 0", until the group has run */
+    unsigned nheld;
+    char held[SIMCTL_HELD_MAX][SIMCTL_HELD_LEN];
 };
 
 /* A command the model refused (its reason), or a line that is no command (sc NULL). -EINVAL. */
@@ -90,14 +107,87 @@ static inline int simctl_cycles(struct simctl *sc, const char *line, const char 
     return regc_sim_cycles(sc->sim, name, inc, n) < 0 ? simctl_fail(sc, line) : 0;
 }
 
+/* "tick BLOCK INSTANCE|- GROUP COUNTER N" */
+struct simctl_tick {
+    char block[64], inst[64];
+    unsigned group, counter;
+    unsigned long long n;
+};
+
+/* Whether 'line' is a tick command; its parts into t. */
+static inline bool simctl_parse_tick(const char *line, struct simctl_tick *t)
+{
+    return sscanf(line, "tick %63s %63s %u %u %llu", t->block, t->inst, &t->group, &t->counter,
+                  &t->n) == 5;
+}
+
+static inline const char *simctl_tick_inst(const struct simctl_tick *t)
+{
+    return strcmp(t->inst, "-") ? t->inst : NULL;
+}
+
+/* A held tick's counter is held by a freeze: the group must wait. */
+static inline bool simctl_group_frozen(struct simctl *sc)
+{
+    struct simctl_tick t;
+    for (unsigned i = 0; i < sc->nheld; i++)
+        if (simctl_parse_tick(sc->held[i], &t) &&
+            regc_sim_tick_held(sc->sim, t.block, simctl_tick_inst(&t), t.group, t.counter) > 0)
+            return true;
+    return false;
+}
+
+static inline int simctl_line(struct simctl *sc, const char *line);
+
+/* Runs the waiting "defer" group if no freeze holds it (see the top); else it waits on. */
+static inline void simctl_release(struct simctl *sc)
+{
+    if (!sc->waiting || simctl_group_frozen(sc))
+        return;
+    sc->waiting = false;
+    for (unsigned i = 0; i < sc->nheld; i++)
+        simctl_line(sc, sc->held[i]); /* checked when held; a failure says why on stderr */
+    sc->nheld = 0;
+}
+
+/* "defer 1|0", and a command while a group is held. 0, or -EINVAL. */
+static inline int simctl_defer(struct simctl *sc, const char *line, bool on)
+{
+    if (on == sc->holding || (on && sc->waiting))
+        return simctl_fail(NULL, line);
+    sc->holding = on;
+    if (!on) {
+        sc->waiting = true;
+        simctl_release(sc);
+    }
+    return 0;
+}
+
+static inline int simctl_hold(struct simctl *sc, const char *line)
+{
+    struct simctl_tick t;
+    int on;
+    bool ok =
+        simctl_parse_tick(line, &t)
+            ? regc_sim_tick_held(sc->sim, t.block, simctl_tick_inst(&t), t.group, t.counter) >= 0
+            : sscanf(line, "batch %d", &on) == 1;
+    if (!ok || sc->nheld == SIMCTL_HELD_MAX || strlen(line) >= SIMCTL_HELD_LEN)
+        return simctl_fail(NULL, line);
+    strcpy(sc->held[sc->nheld++], line);
+    return 0;
+}
+
 /* One command (a line without its newline). 0, or -EINVAL. */
 static inline int simctl_line(struct simctl *sc, const char *line)
 {
-    char block[64], inst[64], name[256];
-    unsigned group, counter;
-    unsigned long long n;
+    char name[256];
+    struct simctl_tick t;
     long long sn;
     int on;
+    if (sscanf(line, "defer %d", &on) == 1)
+        return simctl_defer(sc, line, on != 0);
+    if (sc->holding)
+        return simctl_hold(sc, line);
     if (sscanf(line, "rate %255s %lld", name, &sn) == 2)
         return regc_sim_rate(sc->sim, name, sn) < 0 ? simctl_fail(sc, line) : 0;
     if (strcmp(line, "interval") == 0)
@@ -115,8 +205,8 @@ static inline int simctl_line(struct simctl *sc, const char *line)
         regc_sim_encodings_clear(sc->sim);
         return 0;
     }
-    if (sscanf(line, "tick %63s %63s %u %u %llu", block, inst, &group, &counter, &n) == 5)
-        return regc_sim_tick(sc->sim, block, strcmp(inst, "-") ? inst : NULL, group, counter, n) < 0
+    if (simctl_parse_tick(line, &t))
+        return regc_sim_tick(sc->sim, t.block, simctl_tick_inst(&t), t.group, t.counter, t.n) < 0
                    ? simctl_fail(NULL, line)
                    : 0;
     if (sscanf(line, "signal %ld %d %llx %ld", &sc->sig_pid, &sc->sig, &sc->sig_msr, &sc->sig_left) ==
@@ -154,6 +244,12 @@ static inline void simctl_before_write(struct simctl *sc)
 {
     if (sc->auto_interval)
         regc_sim_interval(sc->sim);
+}
+
+/* After a register write reached the model: a "defer" group its unfreeze lets run. */
+static inline void simctl_after_write(struct simctl *sc)
+{
+    simctl_release(sc);
 }
 
 /* The encodings seen, as the control file reads (see above); caller frees. NULL: out of memory. */
@@ -203,6 +299,8 @@ static inline int simctl_msr_io(struct simctl *sc, int cpu, bool write, char *bu
             simctl_before_write(sc);
         }
         int rc = write ? regc_sim_write(sc->sim, &io, v) : regc_sim_read(sc->sim, &io, &v);
+        if (write)
+            simctl_after_write(sc);
         if (!write && sc->sig_left > 0 && (unsigned long long)off == sc->sig_msr &&
             --sc->sig_left == 0)
             kill((pid_t)sc->sig_pid, sc->sig);

@@ -188,6 +188,18 @@ REGC_API int regc_sim_tick_signed(regc_sim *sim, const char *block, const char *
                                   unsigned group, unsigned counter, int64_t delta);
 
 /*
+ * regc_sim_tick_held - whether a freeze holds the counter regc_sim_tick names
+ * (same arguments), so that a tick now would be lost to it: its own control
+ * enables it (or has no enable field) and it has not stopped at an end, yet
+ * it does not count (its box frozen or its enable bit in the box control
+ * clear, a global freeze, disable or select freeze reaching it). 1 held, 0
+ * not (it counts, or nothing but its own control or a stop keeps it from
+ * counting), -ENOENT. Changes nothing.
+ */
+REGC_API int regc_sim_tick_held(regc_sim *sim, const char *block, const char *inst, unsigned group,
+                                unsigned counter);
+
+/*
  * regc_sim_batch - on: the events that follow happen in the same cycle, so a
  * freeze-on-overflow one of them causes stops none of the others (several
  * counters overflow at once); off: the freezes take effect.
