@@ -136,16 +136,6 @@ static int cmp_field_lsb(const void *pa, const void *pb)
     return a->msb < b->msb ? -1 : a->msb > b->msb;
 }
 
-/* The register's fields sorted by lsb; caller frees. */
-static const struct model_field **sorted_fields(const struct model_reg *r)
-{
-    const struct model_field **v = xcalloc(r->nfields ? r->nfields : 1, sizeof(*v));
-    for (size_t i = 0; i < r->nfields; i++)
-        v[i] = r->fields[i];
-    qsort(v, r->nfields, sizeof(*v), cmp_field_lsb);
-    return v;
-}
-
 static void report_overlap(struct check_ctx *c, const struct model_field *f,
                            const struct model_field *other)
 {
@@ -253,7 +243,7 @@ static void check_gaps(struct check_ctx *c, struct model_reg *r)
 {
     if (r->width > 64)
         return;
-    const struct model_field **v = sorted_fields(r);
+    const struct model_field **v = model_fields_sorted(r, cmp_field_lsb);
     check_field_overlap(c, v, r->nfields);
     struct gap g[33];
     size_t n = find_gaps(v, r->nfields, r->width, g);

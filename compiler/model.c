@@ -1,8 +1,10 @@
 #include "model.h"
 #include "arena.h"
+#include "fatal.h"
 
 #include "regc/num.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const struct model_block *model_find_block(const struct model_spec *s, const char *name)
@@ -36,6 +38,16 @@ const struct model_field *model_find_field(const struct model_reg *r, const char
         if (strcmp(r->fields[i]->name, name) == 0)
             return r->fields[i];
     return NULL;
+}
+
+const struct model_field **model_fields_sorted(const struct model_reg *r,
+                                               int (*cmp)(const void *, const void *))
+{
+    const struct model_field **v = xcalloc(r->nfields ? r->nfields : 1, sizeof(*v));
+    for (size_t i = 0; i < r->nfields; i++)
+        v[i] = r->fields[i];
+    qsort(v, r->nfields, sizeof(*v), cmp);
+    return v;
 }
 
 const struct model_instance *model_find_instance(const struct model_block *b, const char *name)

@@ -617,6 +617,10 @@ const struct model_reg *model_find_reg(const struct model_block *b, const char *
 const struct model_unmodelled_filter *model_find_unmodelled_filter(const struct model_pmon *p,
                                                                    const char *name);
 const struct model_field *model_find_field(const struct model_reg *r, const char *name);
+/* r's fields in another order than the model's (by bit): a new array sorted by 'cmp' (qsort's,
+ * over const struct model_field *); the caller frees it. */
+const struct model_field **model_fields_sorted(const struct model_reg *r,
+                                               int (*cmp)(const void *, const void *));
 const struct model_instance *model_find_instance(const struct model_block *b, const char *name);
 const struct model_source *model_find_source(const struct model_spec *s, const char *id);
 /* A copy of 'c' in 'a' for a field's or rule's 'cite', or NULL when it cites nothing (no
