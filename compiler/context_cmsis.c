@@ -750,22 +750,6 @@ static int cmp_pos(struct srcpos a, struct srcpos b)
     return (a.col > b.col) - (a.col < b.col);
 }
 
-static int cmp_written(const void *pa, const void *pb)
-{
-    const struct model_field *a = *(const struct model_field *const *)pa;
-    const struct model_field *b = *(const struct model_field *const *)pb;
-    int at = cmp_pos(a->pos, b->pos);
-    return at ? at : (a->lsb > b->lsb) - (a->lsb < b->lsb); /* a "NAME%s" list's elements */
-}
-
-/* r's fields as its <fields> lists them, where the model holds them by bit: svdconv writes a
- * register's macros and enums in that order (HeaderData::CreateRegisterPosMask,
- * CreateRegisterEnumValue). The caller frees the array. */
-static const struct model_field **fields_as_written(const struct model_reg *r)
-{
-    return model_fields_sorted(r, cmp_written);
-}
-
 static struct dt *field_values(struct cmsis *c, const struct model_field *f, const char *stem)
 {
     struct dt *list = dt_list(c->a);
@@ -787,9 +771,9 @@ static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const c
                              const char *prefix)
 {
     struct dt *list = dt_list(c->a);
-    const struct model_field **written = fields_as_written(r);
+    /* the model's order, the source's: svdconv's too (HeaderData::CreateRegisterPosMask) */
     for (size_t i = 0; i < r->nfields; i++) {
-        const struct model_field *f = written[i];
+        const struct model_field *f = r->fields[i];
         if (f->implicit || model_field_ext(f)->whole)
             continue; /* svdconv writes no macros for reserved bits or a register without fields */
         const char *stem = arena_printf(c->a, "%s_%s_%s", prefix, macro_reg_name(c, r, rname), f->name);
@@ -804,7 +788,6 @@ static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const c
         SET(c->a, o, "values", field_values(c, f, stem));
         dt_push(c->a, list, o);
     }
-    free(written);
     return list;
 }
 
@@ -885,9 +868,8 @@ static void add_enums(struct cmsis *c, const struct model_block *b, const struct
     if (x->array_index && !x->dim_of)
         cmsis_enum_index(&c->enums, stem, x->array_index);
     const char *list = NULL;
-    const struct model_field **written = fields_as_written(r);
-    for (size_t i = 0; i < r->nfields; i++) {
-        const struct model_field *f = written[i];
+    for (size_t i = 0; i < r->nfields; i++) { /* as written: CreateRegisterEnumValue */
+        const struct model_field *f = r->fields[i];
         const char *of = model_field_ext(f)->dim_of;
         if (of && of == list)
             continue; /* a later element of the list */
@@ -896,7 +878,6 @@ static void add_enums(struct cmsis *c, const struct model_block *b, const struct
                                                  of ? svd_names_without_dim(c->a, of) : f->name),
                          f);
     }
-    free(written);
 }
 
 /* Ranks b's clusters in svdconv's cluster list, after those of the blocks before it

@@ -191,8 +191,8 @@ struct model_reg {
     const char *gaps;         /* gaps= in force (own, else block's, else spec's), or NULL */
     const char *desc;
     struct model_cite cite;
-    struct model_field **fields; /* as written; check places implicit gap fields among them
-                                  * (model_place_gaps()) */
+    struct model_field **fields; /* as written (an SVD file's too), implicit gap fields among
+                                  * them: model_place_gaps() */
     size_t nfields;
     struct model_rule **rules;
     size_t nrules;
@@ -618,8 +618,8 @@ const struct model_reg *model_find_reg(const struct model_block *b, const char *
 const struct model_unmodelled_filter *model_find_unmodelled_filter(const struct model_pmon *p,
                                                                    const char *name);
 const struct model_field *model_find_field(const struct model_reg *r, const char *name);
-/* r's fields in another order than the model's (by bit): a new array sorted by 'cmp' (qsort's,
- * over const struct model_field *); the caller frees it. */
+/* r's fields in another order than the model's (as written), e.g. by bit: a new array sorted
+ * by 'cmp' (qsort's, over const struct model_field *); the caller frees it. */
 const struct model_field **model_fields_sorted(const struct model_reg *r,
                                                int (*cmp)(const void *, const void *));
 /* qsort's order of two const struct model_field *: by lsb (then line, then msb). */
