@@ -125,27 +125,6 @@ static void check_field(struct check_ctx *c, const struct model_field *f)
 
 /* ------------------------------------------------------ overlaps and gaps */
 
-static int cmp_field_lsb(const void *pa, const void *pb)
-{
-    const struct model_field *a = *(const struct model_field *const *)pa;
-    const struct model_field *b = *(const struct model_field *const *)pb;
-    if (a->lsb != b->lsb)
-        return a->lsb < b->lsb ? -1 : 1;
-    if (a->pos.line != b->pos.line)
-        return a->pos.line < b->pos.line ? -1 : 1;
-    return a->msb < b->msb ? -1 : a->msb > b->msb;
-}
-
-/* The register's fields sorted by lsb; caller frees. */
-static const struct model_field **sorted_fields(const struct model_reg *r)
-{
-    const struct model_field **v = xcalloc(r->nfields ? r->nfields : 1, sizeof(*v));
-    for (size_t i = 0; i < r->nfields; i++)
-        v[i] = r->fields[i];
-    qsort(v, r->nfields, sizeof(*v), cmp_field_lsb);
-    return v;
-}
-
 static void report_overlap(struct check_ctx *c, const struct model_field *f,
                            const struct model_field *other)
 {
@@ -166,30 +145,8 @@ static void check_field_overlap(struct check_ctx *c, const struct model_field **
     }
 }
 
-struct gap {
-    unsigned msb, lsb;
-};
-
-/* Ranges below 'width' no field covers, low to high; returns how many (at most 33: 64 bits). */
-static size_t find_gaps(const struct model_field **v, size_t n, unsigned width, struct gap *out)
-{
-    size_t ngaps = 0;
-    unsigned next = 0; /* lowest bit not yet covered */
-    for (size_t i = 0; i < n && next < width && ngaps < 32; i++) {
-        if (v[i]->lsb > v[i]->msb)
-            continue; /* reported by the loader as bad-bits */
-        if (v[i]->lsb > next)
-            out[ngaps++] = (struct gap){(v[i]->lsb < width ? v[i]->lsb : width) - 1, next};
-        if (v[i]->msb + 1 > next)
-            next = v[i]->msb + 1;
-    }
-    if (next < width)
-        out[ngaps++] = (struct gap){width - 1, next};
-    return ngaps;
-}
-
 static void check_bits_uncovered(struct check_ctx *c, const struct model_reg *r,
-                                 const struct gap *g, size_t n)
+                                 const struct model_gap *g, size_t n)
 {
     struct buf b = BUF_INIT;
     for (size_t i = n; i-- > 0;) {
@@ -210,19 +167,12 @@ static void check_bits_uncovered(struct check_ctx *c, const struct model_reg *r,
  * unless the register's fields are written low bits first), so that every
  * output lists a register's fields in one order. 'g' is in ascending bits.
  */
-static void fill_gaps(struct check_ctx *c, struct model_reg *r, const struct gap *g, size_t n)
+static void fill_gaps(struct check_ctx *c, struct model_reg *r, const struct model_gap *g,
+                      size_t n)
 {
     enum regc_access acc = regc_access_parse(r->gaps);
-    size_t total = r->nfields + n;
-    struct model_field **fields = arena_alloc(c->a, total * sizeof(*fields));
-    bool ascending = r->nfields >= 2 && r->fields[0]->lsb < r->fields[r->nfields - 1]->lsb;
-    size_t written = 0, out = 0;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = ascending ? k : n - 1 - k;
-        /* the written fields that come before this gap in the register's order */
-        while (written < r->nfields && (ascending ? r->fields[written]->lsb < g[i].lsb
-                                                  : r->fields[written]->lsb > g[i].lsb))
-            fields[out++] = r->fields[written++];
+    struct model_field *gaps[33];
+    for (size_t i = 0; i < n; i++) {
         struct model_field *f = arena_zalloc(c->a, sizeof(*f));
         f->name = acc == REGC_ACCESS_IG ? "ig" : acc == REGC_ACCESS_GAP ? "gap" : "rsv";
         f->msb = g[i].msb;
@@ -235,12 +185,9 @@ static void fill_gaps(struct check_ctx *c, struct model_reg *r, const struct gap
         /* a gap keeps what the register's reset puts there; reserved bits reset to 0 */
         if (acc == REGC_ACCESS_GAP && r->has_reset)
             f->reset = (r->reset >> f->lsb) & model_field_max(f);
-        fields[out++] = f;
+        gaps[i] = f;
     }
-    while (written < r->nfields)
-        fields[out++] = r->fields[written++];
-    r->fields = fields;
-    r->nfields = total;
+    model_place_gaps(c->a, r, gaps, n, false);
 }
 
 static bool gaps_value_ok(const char *g)
@@ -253,10 +200,10 @@ static void check_gaps(struct check_ctx *c, struct model_reg *r)
 {
     if (r->width > 64)
         return;
-    const struct model_field **v = sorted_fields(r);
+    const struct model_field **v = model_fields_sorted(r, model_field_cmp_lsb);
     check_field_overlap(c, v, r->nfields);
-    struct gap g[33];
-    size_t n = find_gaps(v, r->nfields, r->width, g);
+    struct model_gap g[33];
+    size_t n = model_find_gaps(v, r->nfields, r->width, g);
     free(v);
     if (n == 0)
         return;

@@ -35,7 +35,7 @@ struct cmsis {
     struct regc_map elements;   /* an expanded cluster array (written name, parent) -> its
                                    first element: the enum form writes that one's */
     struct cmsis_enum enums;    /* the enum form (cmsis_enum.h) */
-    struct enum_src *srcs;      /* what the enum form writes, in svdconv's order once sorted */
+    struct section_src *srcs;   /* what the two sections write, in svdconv's order once sorted */
     size_t nsrcs, srcs_cap;
     struct regc_map cl_rank;    /* the block's clusters (the pointer's bytes) -> their place in
                                    svdconv's cluster list */
@@ -57,17 +57,18 @@ struct cmsis {
 };
 
 /*
- * What the enum form writes, in svdconv's order (HeaderData::CreateEnumValue): the clusters of
- * svdconv's cluster list, each one's dimArrayIndex and then its registers' enums
- * (CreateClustersEnumValue, CreateClusterEnumValue, CreateClusterEnumArrayValue), then each
- * peripheral with a type, its dimArrayIndex and its top-level registers' enums
- * (CreatePeripheralsEnumValue, CreatePeripheralEnumArrayValue, CreateRegistersEnumValue, which
- * passes over a cluster). The cluster list (SvdDevice::GatherClusters) is every peripheral's
- * clusters with a type of their own, in the file's order, each after the clusters inside it;
- * the peripheral list (SvdDevice::CreatePeripheralTypes), the peripherals with a type of their
- * own in the file's order.
+ * What the _Pos/_Msk macros and the enum form write, in svdconv's two sections, one order for
+ * both (HeaderData::CreatePosMask, HeaderData::CreateEnumValue): the clusters of svdconv's
+ * cluster list, each one's dimArrayIndex enum and then its own registers' macros and enums
+ * (CreateClusterPosMask; CreateClusterEnumValue, CreateClusterEnumArrayValue), then each
+ * peripheral with a type, its dimArrayIndex enum and its top-level registers' macros and enums
+ * (CreatePeripheralPosMask; CreatePeripheralEnumArrayValue, CreateRegistersEnumValue: both pass
+ * over a cluster). The cluster list (SvdDevice::GatherClusters) is every peripheral's clusters
+ * with a type of their own, in the file's order, each after the clusters inside it; the
+ * peripheral list (SvdDevice::CreatePeripheralTypes), the peripherals with a type of their own
+ * in the file's order.
  */
-struct enum_src {
+struct section_src {
     bool periph_section; /* false: a cluster's, written first */
     uint64_t rank;       /* the cluster's place in svdconv's cluster list */
     struct srcpos at;    /* the peripheral's place in the file */
@@ -77,7 +78,8 @@ struct enum_src {
     const struct model_reg *r;      /* a register's enums, else a dimArrayIndex's: */
     const struct model_cluster *cl; /* the cluster's, or NULL: the peripheral's */
     const struct model_array_index *index;
-    bool copy; /* a derived peripheral's copy of its base's registers (add_enums) */
+    bool copy;         /* a derived peripheral's copy of its base's registers (add_enums) */
+    struct dt *macros; /* r's _Pos/_Msk macros (add_bitfields), NULL when it has none */
 };
 
 /* A cluster's type, laid out once: a derived peripheral's copy of the block and the cluster's
@@ -738,6 +740,16 @@ static struct dt *irq_list(struct cmsis *c, const struct model_spec *s)
 
 /* ------------------------------------------------------------ _Pos and _Msk */
 
+/* 'a' before (<0), at (0) or after (>0) 'b' in the files read (numbered in reading order). */
+static int cmp_pos(struct srcpos a, struct srcpos b)
+{
+    if (a.file != b.file)
+        return a.file < b.file ? -1 : 1;
+    if (a.line != b.line)
+        return a.line < b.line ? -1 : 1;
+    return (a.col > b.col) - (a.col < b.col);
+}
+
 static struct dt *field_values(struct cmsis *c, const struct model_field *f, const char *stem)
 {
     struct dt *list = dt_list(c->a);
@@ -759,6 +771,7 @@ static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const c
                              const char *prefix)
 {
     struct dt *list = dt_list(c->a);
+    /* the model's order, the source's: svdconv's too (HeaderData::CreateRegisterPosMask) */
     for (size_t i = 0; i < r->nfields; i++) {
         const struct model_field *f = r->fields[i];
         if (f->implicit || model_field_ext(f)->whole)
@@ -855,7 +868,7 @@ static void add_enums(struct cmsis *c, const struct model_block *b, const struct
     if (x->array_index && !x->dim_of)
         cmsis_enum_index(&c->enums, stem, x->array_index);
     const char *list = NULL;
-    for (size_t i = 0; i < r->nfields; i++) {
+    for (size_t i = 0; i < r->nfields; i++) { /* as written: CreateRegisterEnumValue */
         const struct model_field *f = r->fields[i];
         const char *of = model_field_ext(f)->dim_of;
         if (of && of == list)
@@ -888,19 +901,19 @@ static void rank_clusters(struct cmsis *c, const struct model_block *b)
     free(open);
 }
 
-/* An enum_src of the block being written: a register's enums (r), else the dimArrayIndex 'index'
- * of cluster 'cl' or, when NULL, of the peripheral named 'periph'. */
+/* A section_src of the block being written: a register's macros and enums (r), else the
+ * dimArrayIndex 'index' of cluster 'cl' or, when NULL, of the peripheral named 'periph'. */
 static void push_src(struct cmsis *c, const struct model_cluster *cl, const char *periph,
                      const struct model_array_index *index, const struct model_reg *r, bool copy)
 {
-    struct enum_src s = {.periph_section = !cl,
-                         .order = r ? c->nsrcs + 1 : 0,
-                         .b = c->b,
-                         .periph = periph,
-                         .r = r,
-                         .cl = cl,
-                         .index = index,
-                         .copy = copy};
+    struct section_src s = {.periph_section = !cl,
+                            .order = r ? c->nsrcs + 1 : 0,
+                            .b = c->b,
+                            .periph = periph,
+                            .r = r,
+                            .cl = cl,
+                            .index = index,
+                            .copy = copy};
     if (cl) {
         const struct regc_map_entry *e = regc_map_find(&c->cl_rank, &cl, sizeof(cl));
         s.rank = e ? (uint64_t)(uintptr_t)e->val : 0;
@@ -914,29 +927,27 @@ static void push_src(struct cmsis *c, const struct model_cluster *cl, const char
 
 static int cmp_src(const void *pa, const void *pb)
 {
-    const struct enum_src *a = pa, *b = pb;
+    const struct section_src *a = pa, *b = pb;
     if (a->periph_section != b->periph_section)
         return a->periph_section ? 1 : -1;
     if (a->rank != b->rank)
         return a->rank < b->rank ? -1 : 1;
-    if (a->at.file != b->at.file)
-        return a->at.file < b->at.file ? -1 : 1;
-    if (a->at.line != b->at.line)
-        return a->at.line < b->at.line ? -1 : 1;
-    if (a->at.col != b->at.col)
-        return a->at.col < b->at.col ? -1 : 1;
-    return (a->order > b->order) - (a->order < b->order);
+    int at = cmp_pos(a->at, b->at);
+    return at ? at : (a->order > b->order) - (a->order < b->order);
 }
 
-/* The enums of every enum_src, in svdconv's order: the clusters' into 'clusters', the
- * peripherals' into 'periphs'. */
-static void write_enums(struct cmsis *c, struct dt *clusters, struct dt *periphs)
+/* The macros and enums of every section_src, in svdconv's order, into the section's lists:
+ * macros[0] and enums[0] the clusters', [1] the peripherals'. The macros' names were given out
+ * as the blocks were laid out, before any enum's (claim_enum_name). */
+static void write_sections(struct cmsis *c, struct dt *macros[2], struct dt *enums[2])
 {
     qsort(c->srcs, c->nsrcs, sizeof(*c->srcs), cmp_src);
     const struct model_block *grouped = NULL;
     for (size_t i = 0; i < c->nsrcs; i++) {
-        const struct enum_src *s = &c->srcs[i];
-        c->enums.list = s->periph_section ? periphs : clusters;
+        const struct section_src *s = &c->srcs[i];
+        if (s->macros)
+            dt_push(c->a, macros[s->periph_section], s->macros);
+        c->enums.list = enums[s->periph_section];
         c->periph = s->periph;
         if (s->b != grouped) /* the alternateGroups the names carry are per block */
             svd_names_groups(&c->groups, grouped = s->b);
@@ -978,9 +989,10 @@ static void add_index_srcs(struct cmsis *c, const struct model_block *b, bool co
 }
 
 /* The _Pos/_Msk macros of b's registers under 'prefix': the peripheral's headerStructName, else
- * its name (SvdItem::TryGetHeaderStructName; no headerDefinitionsPrefix). */
-static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_block *b,
-                          const char *prefix, bool top_only)
+ * its name (SvdItem::TryGetHeaderStructName; no headerDefinitionsPrefix); each kept with its
+ * register's section_src, which write_sections() puts in svdconv's order. */
+static void add_bitfields(struct cmsis *c, const struct model_block *b, const char *prefix,
+                          bool top_only)
 {
     for (size_t i = 0; i < b->nregs; i++) {
         if ((top_only && model_reg_ext(b->regs[i])->cluster) || in_copy(b->regs[i]))
@@ -996,8 +1008,23 @@ static void add_bitfields(struct cmsis *c, struct dt *list, const struct model_b
             dt_str_ref(c->a,
                        arena_printf(c->a, "%s_%s", prefix, macro_reg_name(c, b->regs[i], rname))));
         SET(c->a, o, "fields", fields);
+        c->srcs[c->nsrcs - 1].macros = o;
+    }
+}
+
+/* svdconv's _Pos/_Msk sections: the clusters' when it lists a cluster, then the peripherals'
+ * (HeaderData::CreateClustersPosMask, CreatePeripheralsPosMask). */
+static struct dt *pos_mask_sections(struct cmsis *c, struct dt *macros[2])
+{
+    static const char *const names[2] = {"Cluster", "Peripheral"};
+    struct dt *list = dt_list(c->a);
+    for (int i = c->has_clusters ? 0 : 1; i < 2; i++) {
+        struct dt *o = dt_obj(c->a);
+        SET(c->a, o, "section", dt_str_ref(c->a, names[i]));
+        SET(c->a, o, "registers", macros[i]);
         dt_push(c->a, list, o);
     }
+    return list;
 }
 
 /* ------------------------------------------------------------ the object */
@@ -1048,7 +1075,7 @@ int context_cmsis_check(struct diag *dg, const struct model_spec *s)
  * struct padded to 'pad_to' bytes (an array's dimIncrement). */
 static const char *add_type(struct cmsis *c, const struct model_block *b, const char *periph,
                             const char *header_struct, const char *prepend, const char *append,
-                            bool copy, uint64_t pad_to, struct dt *bits)
+                            bool copy, uint64_t pad_to)
 {
     unsigned align;
     c->periph = periph;
@@ -1059,7 +1086,7 @@ static const char *add_type(struct cmsis *c, const struct model_block *b, const 
         tname = NULL; /* no registers: bases only; no base: absolute addresses, no overlay */
     /* a copy's clusters are not "modified": no macros of their own (SvdDevice::GatherClusters) */
     add_index_srcs(c, b, copy);
-    add_bitfields(c, bits, b, header_struct ? header_struct : periph, copy);
+    add_bitfields(c, b, header_struct ? header_struct : periph, copy);
     return tname;
 }
 
@@ -1068,8 +1095,7 @@ static const char *add_type(struct cmsis *c, const struct model_block *b, const 
  * a type of its own, laid out again under its own names, and its own _Pos/_Msk macros
  * (SvdDevice::CreatePeripheralTypes); the others use the block's type.
  */
-static void add_block(struct cmsis *c, const struct model_block *b, struct dt *insts,
-                      struct dt *bits)
+static void add_block(struct cmsis *c, const struct model_block *b, struct dt *insts)
 {
     block_begin(c, b);
     svd_names_groups(&c->groups, b);
@@ -1086,7 +1112,7 @@ static void add_block(struct cmsis *c, const struct model_block *b, struct dt *i
     if (array && !strstr(b->instances[0]->dim_of, "[%s]"))
         array = 0; /* a "%s" list: one peripheral each (Expression::EXTEND) */
     const char *tname = add_type(c, b, b->name, b->header_struct, b->prepend, b->append, false,
-                                 array ? stride : 0, bits);
+                                 array ? stride : 0);
     if (array && tname) {
         struct dt *t = dt_at(c->type_list, dt_len(c->type_list) - 1), *o = dt_obj(c->a);
         const char *aname = arena_printf(c->a, "%.*sARRAYType", (int)(strlen(tname) - 4), tname);
@@ -1105,8 +1131,7 @@ static void add_block(struct cmsis *c, const struct model_block *b, struct dt *i
         const char *own = tname;
         if (in->own_type && tname) {
             c->typed = in;
-            own = add_type(c, b, in->name, in->header_struct, in->prepend, in->append, true, 0,
-                           bits);
+            own = add_type(c, b, in->name, in->header_struct, in->prepend, in->append, true, 0);
         }
         add_instance(c, insts, in, own);
     }
@@ -1133,20 +1158,20 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     struct dt *irqs = irq_list(&c, s);
     SET(a, o, "has_irqs", dt_bool(dt_len(irqs) > 0));
     SET(a, o, "irqs", irqs);
-    struct dt *insts = dt_list(a), *bits = dt_list(a);
+    struct dt *insts = dt_list(a);
     c.prefix = s->device && s->device->header_prefix ? s->device->header_prefix : "";
     regc_map_init(&c.groups);
     regc_map_init(&c.cl_types);
     for (size_t i = 0; i < s->nblocks; i++)
-        add_block(&c, s->blocks[i], insts, bits);
+        add_block(&c, s->blocks[i], insts);
     SET(a, o, "types", c.type_list);
     SET(a, o, "instances", insts);
-    SET(a, o, "registers", bits);
-    struct dt *cluster_enums = dt_list(a), *enums = dt_list(a);
-    write_enums(&c, cluster_enums, enums);
+    struct dt *macros[2] = {dt_list(a), dt_list(a)}, *enums[2] = {dt_list(a), dt_list(a)};
+    write_sections(&c, macros, enums);
     SET(a, o, "has_clusters", dt_bool(c.has_clusters));
-    SET(a, o, "cluster_enums", cluster_enums);
-    SET(a, o, "enums", enums);
+    SET(a, o, "pos_mask", pos_mask_sections(&c, macros));
+    SET(a, o, "cluster_enums", enums[0]);
+    SET(a, o, "enums", enums[1]);
     free(c.srcs);
     regc_map_release(&c.cl_rank);
     regc_map_release(&c.groups);

@@ -1,8 +1,10 @@
 #include "model.h"
 #include "arena.h"
+#include "fatal.h"
 
 #include "regc/num.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const struct model_block *model_find_block(const struct model_spec *s, const char *name)
@@ -36,6 +38,67 @@ const struct model_field *model_find_field(const struct model_reg *r, const char
         if (strcmp(r->fields[i]->name, name) == 0)
             return r->fields[i];
     return NULL;
+}
+
+const struct model_field **model_fields_sorted(const struct model_reg *r,
+                                               int (*cmp)(const void *, const void *))
+{
+    const struct model_field **v = xcalloc(r->nfields ? r->nfields : 1, sizeof(*v));
+    for (size_t i = 0; i < r->nfields; i++)
+        v[i] = r->fields[i];
+    qsort(v, r->nfields, sizeof(*v), cmp);
+    return v;
+}
+
+int model_field_cmp_lsb(const void *pa, const void *pb)
+{
+    const struct model_field *a = *(const struct model_field *const *)pa;
+    const struct model_field *b = *(const struct model_field *const *)pb;
+    if (a->lsb != b->lsb)
+        return a->lsb < b->lsb ? -1 : 1;
+    if (a->pos.line != b->pos.line)
+        return a->pos.line < b->pos.line ? -1 : 1;
+    return a->msb < b->msb ? -1 : a->msb > b->msb;
+}
+
+size_t model_find_gaps(const struct model_field **v, size_t n, unsigned width,
+                       struct model_gap *out)
+{
+    size_t ngaps = 0;
+    unsigned next = 0; /* lowest bit not yet covered */
+    for (size_t i = 0; i < n && next < width && ngaps < 32; i++) {
+        if (v[i]->lsb > v[i]->msb)
+            continue; /* reported by the loader as bad-bits */
+        if (v[i]->lsb > next)
+            out[ngaps++] = (struct model_gap){(v[i]->lsb < width ? v[i]->lsb : width) - 1, next};
+        if (v[i]->msb + 1 > next)
+            next = v[i]->msb + 1;
+    }
+    if (next < width)
+        out[ngaps++] = (struct model_gap){width - 1, next};
+    return ngaps;
+}
+
+void model_place_gaps(struct arena *a, struct model_reg *r, struct model_field *const *gaps,
+                      size_t n, bool low_first)
+{
+    size_t total = r->nfields + n;
+    struct model_field **fields = arena_alloc(a, total * sizeof(*fields));
+    bool ascending =
+        r->nfields >= 2 ? r->fields[0]->lsb < r->fields[r->nfields - 1]->lsb : low_first;
+    size_t written = 0, out = 0;
+    for (size_t k = 0; k < n; k++) {
+        struct model_field *g = gaps[ascending ? k : n - 1 - k];
+        /* the fields that come before this gap in the register's order */
+        while (written < r->nfields &&
+               (ascending ? r->fields[written]->lsb < g->lsb : r->fields[written]->lsb > g->lsb))
+            fields[out++] = r->fields[written++];
+        fields[out++] = g;
+    }
+    while (written < r->nfields)
+        fields[out++] = r->fields[written++];
+    r->fields = fields;
+    r->nfields = total;
 }
 
 const struct model_instance *model_find_instance(const struct model_block *b, const char *name)

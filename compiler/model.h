@@ -191,7 +191,8 @@ struct model_reg {
     const char *gaps;         /* gaps= in force (own, else block's, else spec's), or NULL */
     const char *desc;
     struct model_cite cite;
-    struct model_field **fields; /* as written; check appends implicit gap fields */
+    struct model_field **fields; /* as written (an SVD file's too), implicit gap fields among
+                                  * them: model_place_gaps() */
     size_t nfields;
     struct model_rule **rules;
     size_t nrules;
@@ -617,12 +618,36 @@ const struct model_reg *model_find_reg(const struct model_block *b, const char *
 const struct model_unmodelled_filter *model_find_unmodelled_filter(const struct model_pmon *p,
                                                                    const char *name);
 const struct model_field *model_find_field(const struct model_reg *r, const char *name);
+/* r's fields in another order than the model's (as written), e.g. by bit: a new array sorted
+ * by 'cmp' (qsort's, over const struct model_field *); the caller frees it. */
+const struct model_field **model_fields_sorted(const struct model_reg *r,
+                                               int (*cmp)(const void *, const void *));
+/* qsort's order of two const struct model_field *: by lsb (then line, then msb). */
+int model_field_cmp_lsb(const void *pa, const void *pb);
+
+struct model_gap {
+    unsigned msb, lsb;
+};
+/* The ranges below 'width' none of the n fields 'v' (sorted by model_field_cmp_lsb) covers, low
+ * to high, into 'out' (room for 33: 64 bits); returns how many. */
+size_t model_find_gaps(const struct model_field **v, size_t n, unsigned width,
+                       struct model_gap *out);
+/*
+ * Gives r the n implicit fields 'gaps' (low bits first), each placed among r's fields as the
+ * register's order puts it: the fields are in the order their source lists them, which runs low
+ * bits first when the first field lies below the last, high bits first when above, and
+ * 'low_first' tells when there are fewer than two fields. Walking the fields in that order,
+ * each gap goes before the first field not yet passed that lies above it (below it when high
+ * bits first). The new array is owned by 'a'.
+ */
+struct arena;
+void model_place_gaps(struct arena *a, struct model_reg *r, struct model_field *const *gaps,
+                      size_t n, bool low_first);
 const struct model_instance *model_find_instance(const struct model_block *b, const char *name);
 const struct model_source *model_find_source(const struct model_spec *s, const char *id);
 /* A copy of 'c' in 'a' for a field's or rule's 'cite', or NULL when it cites nothing (no
  * src, table, page, section or cite): most fields and rules cite nothing, and a cite is 64
  * bytes. */
-struct arena;
 struct model_cite *model_cite_keep(struct arena *a, const struct model_cite *c);
 
 /*

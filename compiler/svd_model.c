@@ -11,9 +11,11 @@
  * named CLUSTER_REG at cluster offset + register offset. Register
  * properties (size, access, protection, resetValue, resetMask) are
  * inherited device -> peripheral -> cluster -> register -> field access.
- * A register without fields gets one field of its own name over all its
- * bits; bits no field describes become implicit gap fields (written back as
- * read by safe writes) that keep the register's reset bits.
+ * A register's fields stay in the order written (a dim list's elements
+ * together), as a regspec's do. A register without fields gets one field of
+ * its own name over all its bits; bits no field describes become implicit
+ * gap fields (written back as read by safe writes) that keep the register's
+ * reset bits.
  *
  * Defects where the intent is clear are warnings that name what is dropped
  * or changed (--strict makes them errors); the rest are errors.
@@ -747,13 +749,6 @@ static void read_field(struct builder *b, struct model_reg *r, const struct svd_
         model_field_ext_set(b->a, r->fields[k])->dim_of = name_of(n);
 }
 
-static int cmp_lsb(const void *pa, const void *pb)
-{
-    const struct model_field *a = *(const struct model_field *const *)pa;
-    const struct model_field *b = *(const struct model_field *const *)pb;
-    return a->lsb < b->lsb ? -1 : a->lsb > b->lsb;
-}
-
 static struct model_field *gap_field(struct builder *b, struct model_reg *r, unsigned msb,
                                      unsigned lsb)
 {
@@ -770,22 +765,22 @@ static struct model_field *gap_field(struct builder *b, struct model_reg *r, uns
     return f;
 }
 
-/* Bits no field describes: gap fields (written back as read) keeping the register's reset there. */
-static void fill_gaps(struct builder *b, struct model_reg *r, size_t *cap)
+/*
+ * Bits no field describes: gap fields (written back as read) keeping the register's reset there,
+ * placed among the fields as their order puts them (model_place_gaps: low bits first unless the
+ * fields are written high bits first).
+ */
+static void fill_gaps(struct builder *b, struct model_reg *r)
 {
-    if (r->nfields) /* none when every field was dropped: then r->fields is NULL */
-        qsort(r->fields, r->nfields, sizeof(*r->fields), cmp_lsb);
-    unsigned next = 0;
-    size_t n = r->nfields;
-    for (size_t i = 0; i <= n && next < r->width; i++) {
-        unsigned lsb = i < n ? r->fields[i]->lsb : r->width;
-        if (lsb > next)
-            arena_push(b->a, (void ***)&r->fields, &r->nfields, cap,
-                       gap_field(b, r, lsb - 1, next));
-        if (i < n && r->fields[i]->msb + 1 > next)
-            next = r->fields[i]->msb + 1;
-    }
-    qsort(r->fields, r->nfields, sizeof(*r->fields), cmp_lsb);
+    const struct model_field **v = model_fields_sorted(r, model_field_cmp_lsb);
+    struct model_gap g[33];
+    size_t n = model_find_gaps(v, r->nfields, r->width, g);
+    free(v);
+    struct model_field *gaps[33];
+    for (size_t i = 0; i < n; i++)
+        gaps[i] = gap_field(b, r, g[i].msb, g[i].lsb);
+    if (n)
+        model_place_gaps(b->a, r, gaps, n, true);
 }
 
 /* ---------------------------------------------------------------- registers */
@@ -955,7 +950,7 @@ static void reg_fields(struct builder *b, struct model_reg *r, const struct svd_
             read_field(b, r, n->kids[i], p, &cap);
     if (r->nfields == 0 && !has_field_nodes(n))
         whole_field(b, r, n, p, &cap);
-    fill_gaps(b, r, &cap);
+    fill_gaps(b, r);
     svd_write_rules(b->a, b->dg, r);
 }
 
