@@ -217,12 +217,13 @@ struct model_cluster *xl_load_cluster(struct loader *ld, const struct xl_elem *n
 /* index-names="A B C": one name per element of the array */
 static void load_index_names(struct loader *ld, const struct xl_elem *n, struct model_reg *r)
 {
-    const char *v = xl_get(ld, n, "index-names");
-    if (!v)
+    const char *given = xl_peek(ld, n, "index-names");
+    if (!given)
         return;
+    char *v = arena_strdup(ld->a, given); /* cut into the names in place */
     const char **names = arena_alloc(ld->a, (strlen(v) / 2 + 1) * sizeof(*names));
     size_t k = 0;
-    for (char *s = (char *)v; *s;) {
+    for (char *s = v; *s;) {
         while (util_is_space(*s))
             *s++ = '\0';
         if (!*s)
@@ -475,30 +476,36 @@ static uint64_t cluster_dim(const struct model_block *b, const struct model_clus
 /*
  * Each <array-index> against its array's dim, as the SVD reader checks a dimArrayIndex
  * (svd_array_index.h): a register's and a cluster's once read, an instance's once its whole
- * dim-of= list is. The indices are the loader's own (array_index_new), so it may drop some.
+ * dim-of= list is. What the check keeps replaces the model's index.
  */
 static void check_array_indices(struct arena *a, struct diag *dg, const struct model_block *b)
 {
     for (size_t k = 0; k < b->nregs; k++) {
-        const struct model_reg *r = b->regs[k];
-        if (model_reg_ext(r)->array_index && r->is_array)
-            svd_array_index_check(dg, (struct model_array_index *)model_reg_ext(r)->array_index,
-                                  r->count,
-                                  arena_printf(a, "the <array-index> of register '%s'", r->name));
+        struct model_reg *r = b->regs[k];
+        const struct model_array_index *ix = model_reg_ext(r)->array_index, *kept = NULL;
+        if (ix && r->is_array)
+            kept = svd_array_index_check(
+                a, dg, ix, r->count, arena_printf(a, "the <array-index> of register '%s'", r->name));
+        if (kept)
+            model_reg_set_array_index(a, r, kept);
     }
     for (size_t k = 0; k < b->nclusters; k++) {
-        const struct model_cluster *c = b->clusters[k];
+        struct model_cluster *c = b->clusters[k];
+        const struct model_array_index *kept = NULL;
         if (c->array_index)
-            svd_array_index_check(dg, (struct model_array_index *)c->array_index,
-                                  cluster_dim(b, c),
-                                  arena_printf(a, "the <array-index> of cluster '%s'", c->name));
+            kept = svd_array_index_check(a, dg, c->array_index, cluster_dim(b, c),
+                                         arena_printf(a, "the <array-index> of cluster '%s'", c->name));
+        if (kept)
+            c->array_index = kept;
     }
     for (size_t k = 0; k < b->ninstances; k++) {
-        const struct model_instance *in = b->instances[k];
+        struct model_instance *in = b->instances[k];
+        const struct model_array_index *kept = NULL;
         if (in->array_index && in->dim_of) /* not a list: svdconv checks no value (M229) */
-            svd_array_index_check(dg, (struct model_array_index *)in->array_index,
-                                  list_dim(b, in),
-                                  arena_printf(a, "the <array-index> of instance '%s'", in->name));
+            kept = svd_array_index_check(a, dg, in->array_index, list_dim(b, in),
+                                         arena_printf(a, "the <array-index> of instance '%s'", in->name));
+        if (kept)
+            in->array_index = kept;
     }
 }
 
