@@ -718,25 +718,20 @@ static const char *first_written(const struct model_block *b)
     return in->dim_of ? in->dim_of : in->name;
 }
 
-static bool same_text(const char *x, const char *y)
-{
-    return x == y || (x && y && strcmp(x, y) == 0);
-}
-
 /* Do instances 'p' and 'q' say the same but their name and base (two elements of one list)? */
 static bool same_but_place(const struct model_instance *p, const struct model_instance *q)
 {
     if (!q->has_base || q->has_pci || q->own_type != p->own_type ||
-        q->ninterrupts != p->ninterrupts || !same_text(q->desc, p->desc) ||
-        !same_text(q->derived_from, p->derived_from) || !same_text(q->alternate, p->alternate) ||
-        !same_text(q->group, p->group) || !same_text(q->version, p->version) ||
-        !same_text(q->header_struct, p->header_struct) || !same_text(q->prepend, p->prepend) ||
-        !same_text(q->append, p->append))
+        q->ninterrupts != p->ninterrupts || !util_same_text(q->desc, p->desc) ||
+        !util_same_text(q->derived_from, p->derived_from) || !util_same_text(q->alternate, p->alternate) ||
+        !util_same_text(q->group, p->group) || !util_same_text(q->version, p->version) ||
+        !util_same_text(q->header_struct, p->header_struct) || !util_same_text(q->prepend, p->prepend) ||
+        !util_same_text(q->append, p->append))
         return false;
     for (size_t i = 0; i < q->ninterrupts; i++)
         if (q->interrupts[i]->value != p->interrupts[i]->value ||
-            !same_text(q->interrupts[i]->name, p->interrupts[i]->name) ||
-            !same_text(q->interrupts[i]->desc, p->interrupts[i]->desc))
+            !util_same_text(q->interrupts[i]->name, p->interrupts[i]->name) ||
+            !util_same_text(q->interrupts[i]->desc, p->interrupts[i]->desc))
             return false;
     return true;
 }

@@ -30,15 +30,17 @@ static bool in_range(struct diag *dg, const struct model_value *v, uint64_t dim,
     return false;
 }
 
-void svd_array_index_check(struct diag *dg, struct model_array_index *ix, uint64_t dim,
-                           const char *what)
+struct model_array_index *svd_array_index_check(struct arena *a, struct diag *dg,
+                                                const struct model_array_index *ix, uint64_t dim,
+                                                const char *what)
 {
-    size_t kept = 0;
+    struct model_value **kept = arena_alloc(a, (ix->nvalues + 1) * sizeof(*kept));
+    size_t n = 0;
     for (size_t i = 0; i < ix->nvalues; i++) {
         struct model_value *v = ix->values[i];
         if (!in_range(dg, v, dim, what))
             continue;
-        const struct model_value *first = given(ix->values, kept, v->name);
+        const struct model_value *first = given(kept, n, v->name);
         if (first) {
             diag_report(dg, DIAG_SVD_DUPLICATE, v->pos,
                         "index name '%s' of %s is given twice: the later one (value %" PRIu64
@@ -48,7 +50,13 @@ void svd_array_index_check(struct diag *dg, struct model_array_index *ix, uint64
                       first->value);
             continue;
         }
-        ix->values[kept++] = v;
+        kept[n++] = v;
     }
-    ix->nvalues = kept;
+    if (n == ix->nvalues)
+        return NULL;
+    struct model_array_index *x = arena_alloc(a, sizeof(*x));
+    *x = *ix;
+    x->values = kept;
+    x->nvalues = n;
+    return x;
 }

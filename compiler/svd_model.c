@@ -837,9 +837,11 @@ static const char *alternate_of(const struct svd_node *n, const struct model_clu
  * indices of its array, CMSIS-SVD.xsd dimArrayIndexType: headerEnumName, enumeratedValue
  * name/value/description), or NULL; its own only (svd_derive.c's take_kids takes no base's).
  * A value without a name or a number is reported and dropped, as are those svdconv drops
- * (svd_array_index.h).
+ * (svd_array_index.h) against n's dim list 'd' as read_dim read it (NULL: n has no dim, and
+ * svdconv checks no value, M229).
  */
-static const struct model_array_index *array_index(struct builder *b, const struct svd_node *n)
+static const struct model_array_index *array_index(struct builder *b, const struct svd_node *n,
+                                                   const struct dim *d)
 {
     struct svd_node *const *key = NULL; /* borrowed by the map: the kids array, not a local */
     for (size_t i = 0; i < n->nkids && !key; i++)
@@ -879,16 +881,20 @@ static const struct model_array_index *array_index(struct builder *b, const stru
         m->pos = v->pos;
         arena_push(b->a, (void ***)&x->values, &x->nvalues, &cap, m);
     }
-    uint64_t dim; /* read_dim reports a bad one; without one svdconv checks no value (M229) */
-    if (n->text[SVD_T_DIM] && parse_number(n->text[SVD_T_DIM], &dim, NULL))
-        svd_array_index_check(b->dg, x, dim,
-                              arena_printf(b->a, "the dimArrayIndex of %s '%s'",
-                                           svd_kind_name(n->kind), name_of(n)));
-    return x;
+    if (!d)
+        return x;
+    struct model_array_index *kept = svd_array_index_check(
+        b->a, b->dg, x, d->count,
+        arena_printf(b->a, "the dimArrayIndex of %s '%s'", svd_kind_name(n->kind), name_of(n)));
+    if (kept)
+        made->val = kept;
+    return made->val;
 }
 
+/* Register 'name' of node 'n' (of dim list 'd', or NULL) at 'offset'. */
 static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, const char *name,
-                                 uint64_t offset, const struct props *p, const struct place *at)
+                                 uint64_t offset, const struct props *p, const struct place *at,
+                                 const struct dim *d)
 {
     struct model_reg *r = arena_zalloc(b->a, sizeof(*r));
     r->name = identifier(b, ARENA_CAT(b->a, at->prefix, name), "register", n->pos);
@@ -912,7 +918,7 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
     x->alternate = alternate_of(n, at->cluster);
     if (n->text[SVD_T_ALT_GROUP]) /* svdconv's CMSIS names carry it (context_cmsis.c) */
         model_block_add_alt_group(b->a, b->blk, r, n->text[SVD_T_ALT_GROUP]);
-    x->array_index = array_index(b, n);
+    x->array_index = array_index(b, n, d);
     reg_reset(b, r, n, p);
     return r;
 }
@@ -1051,7 +1057,7 @@ static void array_reg(struct builder *b, const struct svd_node *n, uint64_t offs
                       size_t *cap)
 {
     struct model_reg *r = new_reg(b, n, d ? substitute(b->a, name_of(n), "") : name_of(n),
-                                  at->offset + offset, p, at);
+                                  at->offset + offset, p, at, d);
     if (d || at->count > 1) {
         r->is_array = true;
         r->count = d ? d->count : at->count;
@@ -1088,7 +1094,7 @@ static void read_reg(struct builder *b, const struct svd_node *n, const struct p
     }
     for (unsigned i = 0; i < d.count && may_make(b, n->pos); i++) {
         struct model_reg *r = new_reg(b, n, substitute(b->a, name_of(n), d.index[i]),
-                                      at->offset + offset + d.incr * i, &p, at);
+                                      at->offset + offset + d.incr * i, &p, at, &d);
         model_reg_ext_set(b->a, r)->dim_of = name_of(n);
         reg_fields(b, r, n, &p);
         add_reg(b, r, cap);
@@ -1106,7 +1112,8 @@ static bool flat_cluster(const struct svd_node *n)
 }
 
 static struct model_cluster *new_cluster(struct builder *b, const struct svd_node *n,
-                                         const char *name, uint64_t address, const struct place *at)
+                                         const char *name, uint64_t address, const struct place *at,
+                                         const struct dim *d)
 {
     struct model_cluster *c = arena_zalloc(b->a, sizeof(*c));
     c->name = identifier(b, name, "cluster", n->pos);
@@ -1122,7 +1129,7 @@ static struct model_cluster *new_cluster(struct builder *b, const struct svd_nod
     c->pos = n->pos;
     /* a copy of the cluster (its base's, in a derived peripheral or cluster) has none: svdconv's
        SvdCluster::CopyItem does not copy m_enumContainer */
-    c->array_index = at->copy ? NULL : array_index(b, n);
+    c->array_index = at->copy ? NULL : array_index(b, n, d);
     size_t cap = arena_push_cap(b->blk->nclusters);
     arena_push(b->a, (void ***)&b->blk->clusters, &b->blk->nclusters, &cap, c);
     return c;
@@ -1223,7 +1230,7 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         return;
     if (dim && d.bracket && flat_cluster(n)) {
         const char *name = substitute(b->a, name_of(n), "");
-        struct model_cluster *c = new_cluster(b, n, name, at->offset + offset, at);
+        struct model_cluster *c = new_cluster(b, n, name, at->offset + offset, at, &d);
         c->count = d.count;
         c->stride = d.incr;
         if (!at->copy) /* a derived array may take its base's type; copies are left as they were */
@@ -1245,7 +1252,7 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
         size_t first = b->blk->nregs;
         const char *name = dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n);
         uint64_t addr = at->offset + offset + d.incr * i;
-        struct model_cluster *c = new_cluster(b, n, name, addr, at);
+        struct model_cluster *c = new_cluster(b, n, name, addr, at, dim ? &d : NULL);
         if (!dim || !at->copy) /* an element of a derived array may take its base's type */
             cluster_type_of(b, n, c, at->copy);
         struct place in = *at;
@@ -1460,7 +1467,7 @@ static bool own_type(const struct svd_node *n)
 }
 
 static void add_instance(struct builder *b, struct model_block *blk, const struct svd_node *n,
-                         const char *name, uint64_t base, struct irqs *irqs)
+                         const struct dim *d, const char *name, uint64_t base, struct irqs *irqs)
 {
     struct model_instance *inst = arena_zalloc(b->a, sizeof(*inst));
     inst->name = identifier(b, name, "peripheral", n->pos);
@@ -1478,19 +1485,19 @@ static void add_instance(struct builder *b, struct model_block *blk, const struc
     inst->prepend = n->text[SVD_T_PREPEND];
     inst->append = n->text[SVD_T_APPEND];
     inst->own_type = blk->ninstances > 0 && own_type(n);
-    inst->array_index = array_index(b, n);
+    inst->array_index = array_index(b, n, d);
     inst->pos = n->pos;
     size_t cap = arena_push_cap(blk->ninstances);
     arena_push(b->a, (void ***)&blk->instances, &blk->ninstances, &cap, inst);
     read_interrupts(b, inst, n, irqs);
 }
 
-static void read_periph(struct builder *b, const struct svd_node *n, const struct props *dev,
+static void read_periph(struct builder *b, struct svd_node *n, const struct props *dev,
                         struct irqs *irqs)
 {
     if (n->built)
         return; /* read already: the base of a peripheral written before it */
-    ((struct svd_node *)n)->built = true;
+    n->built = true;
     if (n->base && !n->own_regs)
         read_periph(b, n->base, dev, irqs); /* its block first, wherever it is written */
     uint64_t base;
@@ -1514,8 +1521,9 @@ static void read_periph(struct builder *b, const struct svd_node *n, const struc
     else
         made_as(b, n, blk); /* a peripheral derived from this one shares the block too */
     for (unsigned i = 0; i < d.count; i++) {
-        add_instance(b, blk, n, dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n),
-                     base + d.incr * i, irqs);
+        add_instance(b, blk, n, dim ? &d : NULL,
+                     dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n), base + d.incr * i,
+                     irqs);
         if (dim) /* -t svd and -t regspec write the list as it was written */
             blk->instances[blk->ninstances - 1]->dim_of = name_of(n);
     }

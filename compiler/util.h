@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -23,6 +24,12 @@
 static inline bool util_is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Are 'x' and 'y' the same text, or both NULL (an attribute not given)? */
+static inline bool util_same_text(const char *x, const char *y)
+{
+    return x == y || (x && y && strcmp(x, y) == 0);
 }
 
 /* Sorts 'n' values in ascending order, in linear time (a radix sort). */

@@ -217,12 +217,13 @@ struct model_cluster *xl_load_cluster(struct loader *ld, const struct xl_elem *n
 /* index-names="A B C": one name per element of the array */
 static void load_index_names(struct loader *ld, const struct xl_elem *n, struct model_reg *r)
 {
-    const char *v = xl_get(ld, n, "index-names");
-    if (!v)
+    const char *given = xl_peek(ld, n, "index-names");
+    if (!given)
         return;
+    char *v = arena_strdup(ld->a, given); /* cut into the names in place */
     const char **names = arena_alloc(ld->a, (strlen(v) / 2 + 1) * sizeof(*names));
     size_t k = 0;
-    for (char *s = (char *)v; *s;) {
+    for (char *s = v; *s;) {
         while (util_is_space(*s))
             *s++ = '\0';
         if (!*s)
@@ -446,60 +447,171 @@ void xl_mmio_enum_set(struct loader *ld, const struct xl_elem *n, struct model_f
 
 /* ---------------------------------------------------------------- the spec loaded */
 
-/* How many instances of 'b' are elements of the dim list of 'in' (its dim-of=), the list's dim. */
-static uint64_t list_dim(const struct model_block *b, const struct model_instance *in)
+/* How many instances of 'b' from the k-th on are elements of its dim-of= list (1: in none). */
+static size_t list_len(const struct model_block *b, size_t k)
 {
-    uint64_t n = 0;
-    for (size_t i = 0; i < b->ninstances; i++)
-        n += b->instances[i]->dim_of == in->dim_of; /* one pointer per list (same_list) */
+    const char *list = b->instances[k]->dim_of;
+    size_t n = 1;
+    while (list && k + n < b->ninstances && b->instances[k + n]->dim_of == list)
+        n++; /* one pointer per list (same_list) */
     return n;
 }
 
-/*
- * The dim of cluster 'c' of 'b': its count=, or for an element of an array the SVD reader expanded
- * per index (count 1, an svd-name= with %s) the clusters of that svd-name in its parent.
- */
-static uint64_t cluster_dim(const struct model_block *b, const struct model_cluster *c)
+/* Is cluster 'o' an element of the array cluster 'c' is an element of, as the SVD reader expands
+ * one per index (count 1, an svd-name= with %s): the same svd-name in the same parent? */
+static bool same_array(const struct model_cluster *c, const struct model_cluster *o)
 {
-    if (c->count != 1 || !c->written_name)
-        return c->count;
-    uint64_t n = 0;
-    for (size_t i = 0; i < b->nclusters; i++) {
-        const struct model_cluster *o = b->clusters[i];
-        n += o->parent == c->parent && o->written_name &&
-             strcmp(o->written_name, c->written_name) == 0;
+    return c->count == 1 && o->count == 1 && o->parent == c->parent &&
+           strcmp(o->written_name, c->written_name) == 0;
+}
+
+/* Do 'x' and 'y' say the same (header-enum-name=, each <index>'s name, value and desc)? */
+static bool same_array_index(const struct model_array_index *x, const struct model_array_index *y)
+{
+    if (!x || !y)
+        return x == y;
+    if (!util_same_text(x->enum_name, y->enum_name) || x->nvalues != y->nvalues)
+        return false;
+    for (size_t i = 0; i < x->nvalues; i++) {
+        const struct model_value *v = x->values[i], *w = y->values[i];
+        if (strcmp(v->name, w->name) != 0 || v->value != w->value ||
+            !util_same_text(v->desc, w->desc))
+            return false;
     }
-    return n;
+    return true;
+}
+
+/*
+ * An array has one <array-index>, its first element's ('head', which gives 'first'): a later
+ * element 'elem' may repeat it (as -t regspec writes it in each) or give none, but one that gives
+ * another is an error, as CMSIS-SVD has one dimArrayIndex for the whole array (-t svd writes the
+ * first's). True when 'later' may share 'first'.
+ */
+static bool one_array_index(struct diag *dg, const char *kind, const char *elem,
+                            const struct model_array_index *later, const char *head,
+                            struct srcpos head_pos, const struct model_array_index *first)
+{
+    if (!later || same_array_index(first, later))
+        return true;
+    diag_report(dg, DIAG_BAD_ARRAY, later->pos,
+                "%s '%s' gives an <array-index> unlike that of '%s', its array's first element: "
+                "an array has one (CMSIS-SVD's dimArrayIndex)",
+                kind, elem, head);
+    if (first)
+        diag_note(dg, first->pos, "the <array-index> of '%s'", head);
+    else
+        diag_note(dg, head_pos, "'%s' gives none", head);
+    return false;
+}
+
+/* 'ix', the <array-index> of the array of 'kind' whose first element is 'head', checked against
+ * its 'dim' elements: what the array's elements then share. */
+static const struct model_array_index *array_index_kept(struct arena *a, struct diag *dg,
+                                                        const struct model_array_index *ix,
+                                                        uint64_t dim, const char *kind,
+                                                        const char *head)
+{
+    const struct model_array_index *kept = svd_array_index_check(
+        a, dg, ix, dim, arena_printf(a, "the <array-index> of %s '%s'", kind, head));
+    return kept ? kept : ix;
+}
+
+/* The <array-index> of each register array against its count. */
+static void check_reg_indices(struct arena *a, struct diag *dg, const struct model_block *b)
+{
+    for (size_t k = 0; k < b->nregs; k++) {
+        struct model_reg *r = b->regs[k];
+        const struct model_array_index *ix = model_reg_ext(r)->array_index;
+        if (ix && r->is_array)
+            model_reg_set_array_index(a, r,
+                                      array_index_kept(a, dg, ix, r->count, "register", r->name));
+    }
+}
+
+/* Does a cluster of 'b' have an <array-index>? */
+static bool any_cluster_index(const struct model_block *b)
+{
+    for (size_t i = 0; i < b->nclusters; i++)
+        if (b->clusters[i]->array_index)
+            return true;
+    return false;
+}
+
+/* Is cluster k of 'b' an element of an array after its first? */
+static bool later_element(const struct model_block *b, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        if (same_array(b->clusters[k], b->clusters[i]))
+            return true;
+    return false;
+}
+
+/*
+ * The <array-index> of each cluster array, one for all its elements: a count= array's, or that
+ * of the first element of an array the SVD reader expanded per index, against the number of its
+ * elements.
+ */
+static void check_cluster_indices(struct arena *a, struct diag *dg, const struct model_block *b)
+{
+    if (!any_cluster_index(b))
+        return; /* the elements of cluster arrays looked for only where they may have one */
+    for (size_t k = 0; k < b->nclusters; k++) {
+        struct model_cluster *head = b->clusters[k];
+        if (!model_cluster_is_array(head) || later_element(b, k))
+            continue; /* the elements after the first are done with it */
+        size_t dim = head->count;
+        bool one = true;
+        for (size_t i = k + 1; i < b->nclusters; i++) {
+            const struct model_cluster *c = b->clusters[i];
+            if (same_array(head, c)) {
+                dim++;
+                one &= one_array_index(dg, "cluster", c->name, c->array_index, head->name,
+                                       head->pos, head->array_index);
+            }
+        }
+        if (!one || !head->array_index)
+            continue;
+        head->array_index = array_index_kept(a, dg, head->array_index, dim, "cluster", head->name);
+        for (size_t i = k + 1; i < b->nclusters; i++)
+            if (same_array(head, b->clusters[i]))
+                b->clusters[i]->array_index = head->array_index;
+    }
+}
+
+/* The <array-index> of each dim-of= list of instances, one for all its elements, against the
+ * list's length. One of an instance in no list is not checked: svdconv checks none (M229). */
+static void check_instance_indices(struct arena *a, struct diag *dg, const struct model_block *b)
+{
+    for (size_t k = 0, n; k < b->ninstances; k += n) {
+        n = list_len(b, k);
+        const struct model_instance *head = b->instances[k];
+        if (!head->dim_of)
+            continue;
+        bool one = true;
+        for (size_t e = 1; e < n; e++)
+            one &= one_array_index(dg, "instance", b->instances[k + e]->name,
+                                   b->instances[k + e]->array_index, head->name, head->pos,
+                                   head->array_index);
+        if (!one || !head->array_index)
+            continue;
+        const struct model_array_index *ix =
+            array_index_kept(a, dg, head->array_index, n, "instance", head->name);
+        for (size_t e = 0; e < n; e++)
+            b->instances[k + e]->array_index = ix;
+    }
 }
 
 /*
  * Each <array-index> against its array's dim, as the SVD reader checks a dimArrayIndex
  * (svd_array_index.h): a register's and a cluster's once read, an instance's once its whole
- * dim-of= list is. The indices are the loader's own (array_index_new), so it may drop some.
+ * dim-of= list is. The elements of one array share its first element's, checked once, as the
+ * SVD reader's share one.
  */
 static void check_array_indices(struct arena *a, struct diag *dg, const struct model_block *b)
 {
-    for (size_t k = 0; k < b->nregs; k++) {
-        const struct model_reg *r = b->regs[k];
-        if (model_reg_ext(r)->array_index && r->is_array)
-            svd_array_index_check(dg, (struct model_array_index *)model_reg_ext(r)->array_index,
-                                  r->count,
-                                  arena_printf(a, "the <array-index> of register '%s'", r->name));
-    }
-    for (size_t k = 0; k < b->nclusters; k++) {
-        const struct model_cluster *c = b->clusters[k];
-        if (c->array_index)
-            svd_array_index_check(dg, (struct model_array_index *)c->array_index,
-                                  cluster_dim(b, c),
-                                  arena_printf(a, "the <array-index> of cluster '%s'", c->name));
-    }
-    for (size_t k = 0; k < b->ninstances; k++) {
-        const struct model_instance *in = b->instances[k];
-        if (in->array_index && in->dim_of) /* not a list: svdconv checks no value (M229) */
-            svd_array_index_check(dg, (struct model_array_index *)in->array_index,
-                                  list_dim(b, in),
-                                  arena_printf(a, "the <array-index> of instance '%s'", in->name));
-    }
+    check_reg_indices(a, dg, b);
+    check_cluster_indices(a, dg, b);
+    check_instance_indices(a, dg, b);
 }
 
 /* write-constraint= ranges and enumerations as rules of their registers, as the SVD reader makes
