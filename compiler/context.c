@@ -509,6 +509,7 @@ static struct dt *enum_sets_json(struct ctx *c, const struct model_field *f)
         const struct model_value *dflt = model_set_default(f, s->usage, fs.sets, fs.n);
         SET_STR(c, o, "name", s->name);
         SET_STR(c, o, "header_enum_name", s->header_enum);
+        SET_STR(c, o, "derived_from", s->derived_from);
         SET(c, o, "usage", dt_str_ref(c->a, usages[s->usage]));
         SET(c, o, "values", names);
         SET_STR(c, o, "default", dflt ? dflt->name : NULL);

@@ -135,7 +135,8 @@ static void value_el(struct arena *a, struct el *p, const struct model_value *v,
     el_add(a, p, &e);
 }
 
-/* <enum-set>s: the field's own sets, unless they are those its values' usages give it. */
+/* <enum-set>s: the field's own sets, unless they are those its values' usages give it; each
+ * holds its values whole (a regspec records derivation, does not apply it). */
 static void enum_sets(struct arena *a, struct el *p, const struct model_field *f)
 {
     const struct model_field_ext *x = model_field_ext(f);
@@ -147,6 +148,9 @@ static void enum_sets(struct arena *a, struct el *p, const struct model_field *f
         attr(a, &e, "name", s->name);
         attr(a, &e, "header-enum-name", s->header_enum);
         attr(a, &e, "usage", s->usage == USAGE_READ ? "read" : s->usage == USAGE_WRITE ? "write" : NULL);
+        /* recorded where it leads to a set in the model (the loader checks it does): a copy's
+           name of a set it cannot see (a derived field's set, the base's register's) is not */
+        attr(a, &e, "derived-from", s->base ? s->derived_from : NULL);
         el_add(a, p, &e);
     }
 }

@@ -140,10 +140,87 @@ static const char *usage_word(enum model_usage u)
     return u == USAGE_READ ? "read" : u == USAGE_WRITE ? "write" : "read-write";
 }
 
+static bool same_text(const char *x, const char *y)
+{
+    return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+/* The first value of f's set of usage 'u' from f->values[*i] on (model_value_in_set), or NULL;
+ * *i past it. */
+static const struct model_value *next_in_set(const struct model_field *f,
+                                             const struct model_enum_sets *fs, enum model_usage u,
+                                             size_t *i)
+{
+    while (*i < f->nvalues) {
+        const struct model_value *v = f->values[(*i)++];
+        if (model_value_in_set(v, u, fs->sets, fs->n))
+            return v;
+    }
+    return NULL;
+}
+
+/* Do 'x' and 'y' write the same <enumeratedValue> (the number only if 'number')? */
+static bool same_value(const struct model_value *x, const struct model_value *y, bool number)
+{
+    if (!x || !y)
+        return x == y;
+    return strcmp(x->name, y->name) == 0 && same_text(x->desc, y->desc) &&
+           (!number || (x->value == y->value &&
+                        model_value_ext(x)->dont_care == model_value_ext(y)->dont_care));
+}
+
+/* Does set 's' of field 'f' hold the values and isDefault value that set 'b' of 'bf' holds,
+ * in one order? */
+static bool same_values(const struct model_field *f, const struct model_enum_set *s,
+                        const struct model_field *bf, const struct model_enum_set *b)
+{
+    struct model_enum_sets fs, bs;
+    model_field_sets(f, &fs);
+    model_field_sets(bf, &bs);
+    size_t i = 0, k = 0;
+    const struct model_value *x, *y;
+    do {
+        x = next_in_set(f, &fs, s->usage, &i);
+        y = next_in_set(bf, &bs, b->usage, &k);
+        if (!same_value(x, y, true))
+            return false;
+    } while (x);
+    return same_value(model_set_default(f, s->usage, fs.sets, fs.n),
+                      model_set_default(bf, b->usage, bs.sets, bs.n), false);
+}
+
+/* Does set 's' of 'f' hold a value (or an isDefault one)? */
+static bool has_values(const struct model_field *f, const struct model_enum_set *s)
+{
+    struct model_enum_sets fs;
+    model_field_sets(f, &fs);
+    size_t i = 0;
+    return next_in_set(f, &fs, s->usage, &i) || model_set_default(f, s->usage, fs.sets, fs.n);
+}
+
+/*
+ * The base a derived set 's' of 'f' is written from (derivedFrom as written), or NULL when it is
+ * written whole, without derivedFrom: its name leads to no set in the model as -t svd writes it
+ * (model_tree.h), or it holds no value where its base holds some (a derived set without values
+ * takes the base's: a regspec's <enum-set> may say otherwise). '*own_values': its values differ
+ * from the base's, so it writes them (they replace the base's, as a reader takes them).
+ */
+static const struct model_enum_set *written_base(const struct model_field *f,
+                                                 const struct model_enum_set *s, bool *own_values)
+{
+    if (!s->derived_from || !s->base)
+        return NULL;
+    *own_values = !same_values(f, s, s->base_field, s->base);
+    return *own_values && !has_values(f, s) ? NULL : s->base;
+}
+
 /*
  * The field's <enumeratedValues> (model_field_sets): each set's name, headerEnumName and usage,
  * its values (model_value_in_set) and its own isDefault value (model_set_default). A set
  * of its own is written also when empty (a derived one whose base gave none), as the file did.
+ * A derived set (written_base) has its derivedFrom and only what its base does not give it:
+ * its name and usage when they differ from the base's, its headerEnumName (never a base's),
+ * its values when they differ.
  */
 static struct dt *enum_sets(struct arena *a, const struct model_field *f)
 {
@@ -153,17 +230,22 @@ static struct dt *enum_sets(struct arena *a, const struct model_field *f)
     for (size_t k = 0; k < fs.n; k++) {
         const struct model_enum_set *s = fs.sets[k];
         struct dt *set = dt_obj(a), *vals = dt_list(a);
-        for (size_t i = 0; i < f->nvalues; i++)
+        bool own_values = true;
+        const struct model_enum_set *base = written_base(f, s, &own_values);
+        for (size_t i = 0; own_values && i < f->nvalues; i++)
             if (model_value_in_set(f->values[i], s->usage, fs.sets, fs.n))
                 dt_push(a, vals, value_obj(a, f, f->values[i], false));
         const struct model_value *dflt = model_set_default(f, s->usage, fs.sets, fs.n);
-        if (dflt)
+        if (dflt && own_values)
             dt_push(a, vals, value_obj(a, f, dflt, true));
         if (!dt_len(vals) && fs.sets == fs.own_ptrs)
             continue; /* a usage no value has */
-        SET(a, set, "name", str_or_null(a, s->name));
+        bool own_name = !base || !same_text(s->name, base->name);
+        SET(a, set, "derived_from", str_or_null(a, base ? s->derived_from : NULL));
+        SET(a, set, "name", str_or_null(a, own_name ? s->name : NULL));
         SET(a, set, "header_enum_name", str_or_null(a, s->header_enum));
-        SET(a, set, "usage", dt_str_ref(a, usage_word(s->usage)));
+        SET(a, set, "usage",
+            !base || s->usage != base->usage ? dt_str_ref(a, usage_word(s->usage)) : dt_null());
         SET(a, set, "values", vals);
         dt_push(a, sets, set);
     }
@@ -942,10 +1024,39 @@ static char *array_index_words(const struct model_array_index *x)
     return buf_detach(&b, NULL);
 }
 
+/* A derived set of 's' written whole (written_base): its derivedFrom left out, said at its place.
+ */
+static void report_sets_whole(struct diag *dg, const struct model_spec *s)
+{
+    for (size_t i = 0; i < s->nblocks; i++)
+        for (size_t k = 0; k < s->blocks[i]->nregs; k++) {
+            const struct model_reg *r = s->blocks[i]->regs[k];
+            for (size_t j = 0; j < r->nfields; j++) {
+                const struct model_field *f = r->fields[j];
+                const struct model_field_ext *x = model_field_ext(f);
+                for (size_t m = 0; m < x->nsets; m++) {
+                    const struct model_enum_set *set = x->sets[m];
+                    bool own_values;
+                    if (!set->derived_from || written_base(f, set, &own_values))
+                        continue;
+                    diag_report(dg, DIAG_SVD_OUT_DROPPED,
+                                set->derived_pos.line ? set->derived_pos : set->pos,
+                                "enumeratedValues%s%s%s of field '%s' of register '%s' is written "
+                                "whole, without its derivedFrom '%s': %s",
+                                set->name ? " '" : "", set->name ? set->name : "",
+                                set->name ? "'" : "", f->name, r->name, set->derived_from,
+                                set->base ? "it holds no value, where its base holds some"
+                                          : "it names no set in the file -t svd writes");
+                }
+            }
+        }
+}
+
 /*
  * What -t svd leaves out, each said at its place (svd-out-dropped): the dimArrayIndex of a
  * peripheral written alone, not as a <dim> array, since CMSIS-SVD.xsd's dimElementGroup, the one
- * place of a dimArrayIndex, starts with <dim> (svdconv still makes an enum of it).
+ * place of a dimArrayIndex, starts with <dim> (svdconv still makes an enum of it). The
+ * derivedFrom of a set written whole: report_sets_whole.
  */
 static void report_dropped(struct diag *dg, const struct model_spec *s)
 {
@@ -985,5 +1096,6 @@ int context_svd_check(struct diag *dg, const struct model_spec *s)
                            r->name, r->block->name, space_word(r->space));
     unsigned errors = dg->nerrors;
     report_dropped(dg, s);
+    report_sets_whole(dg, s);
     return dg->nerrors > errors ? -1 : 0;
 }

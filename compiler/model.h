@@ -94,6 +94,14 @@ struct model_write_constraint {
 struct model_enum_set {
     const char *name, *header_enum; /* NULL when none */
     enum model_usage usage;         /* USAGE_ANY: read-write, or no <usage> */
+    const char *derived_from;       /* derivedFrom (derived-from=) as written, or NULL */
+    struct srcpos derived_pos;      /* of its text */
+    struct srcpos pos;
+    /* what derived_from names in the model (model_tree.h's model_link_enum_bases): the set and
+       its field, NULL when it names none; -t svd writes the set as derived only when that base
+       gives it what it holds (context_svd.c) */
+    const struct model_enum_set *base;
+    const struct model_field *base_field;
 };
 
 /*

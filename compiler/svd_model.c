@@ -22,6 +22,7 @@
  */
 #include "check.h"
 #include "model_mmio.h"
+#include "model_tree.h"
 #include "svd_array_index.h"
 #include "svd_int.h"
 #include "svd_rules.h"
@@ -611,7 +612,12 @@ static void add_set(struct builder *b, struct model_field_ext *x, struct svd_nod
                     enum model_usage u, size_t *cap)
 {
     struct model_enum_set *s = arena_zalloc(b->a, sizeof(*s));
-    *s = (struct model_enum_set){set_name(e), set_header_enum(e), u};
+    s->name = set_name(e);
+    s->header_enum = set_header_enum(e);
+    s->usage = u;
+    s->derived_from = e->derived_from; /* as written; its base: model_link_enum_bases */
+    s->derived_pos = e->derived_pos;
+    s->pos = e->pos;
     arena_push(b->a, (void ***)&x->sets, &x->nsets, cap, s);
 }
 
@@ -1717,6 +1723,7 @@ struct model_spec *svd_build(struct svd_reader *rd, const char *path)
         if (rd->device->kids[i]->kind == SVD_PERIPH)
             read_periph(&b, rd->device->kids[i], &dev, &irqs);
     check_overlaps(&b);
+    model_link_enum_bases(b.spec);
     regc_map_release(&b.reg_names);
     regc_map_release(&b.array_index);
     regc_map_release(&b.cl_nodes);

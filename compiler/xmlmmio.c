@@ -8,6 +8,7 @@
 #include "xmlload_int.h"
 
 #include "model_mmio.h"
+#include "model_tree.h"
 #include "svd_array_index.h"
 #include "svd_rules.h"
 #include "svd_words.h"
@@ -431,12 +432,15 @@ struct model_array_index *xl_mmio_instance_array_index(struct loader *ld, const 
     return ix;
 }
 
-/* <enum-set name= header-enum-name= usage="read|write|read-write"> */
+/* <enum-set name= header-enum-name= usage="read|write|read-write" derived-from=> */
 void xl_mmio_enum_set(struct loader *ld, const struct xl_elem *n, struct model_field *f, size_t *cap)
 {
     struct model_enum_set *s = arena_zalloc(ld->a, sizeof(*s));
     s->name = xl_get(ld, n, "name");
     s->header_enum = xl_get(ld, n, "header-enum-name");
+    s->derived_pos = derived_pos(ld, n);
+    s->derived_from = xl_get(ld, n, "derived-from");
+    s->pos = xl_pos_of(ld, n);
     const char *usage = xl_peek(ld, n, "usage");
     s->usage = !usage                         ? USAGE_ANY
                : strcmp(usage, "read") == 0  ? USAGE_READ
@@ -624,5 +628,6 @@ void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s)
             svd_write_rules(a, dg, s->blocks[i]->regs[k]);
         check_array_indices(a, dg, s->blocks[i]);
     }
+    model_link_enum_bases(s);
     xl_check_derived(dg, s);
 }

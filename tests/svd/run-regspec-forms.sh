@@ -86,8 +86,8 @@ m = f["MODE"]["svd"]
 want("MODE write once, enum name, default", (m["write_once"], m["enum_name"], m["default_value"]), (True, "ModeE", "OTHER"))
 # <enum-set>s: a value of one usage is in the set of its usage, the default (no usage=) in both
 want("MODE sets", m["enum_sets"],
-     [{"name": None, "header_enum_name": "ModeState", "usage": "read", "values": ["A"], "default": "OTHER"},
-      {"name": "ModeSel", "header_enum_name": None, "usage": "write", "values": ["B"], "default": "OTHER"}])
+     [{"name": None, "header_enum_name": "ModeState", "derived_from": None, "usage": "read", "values": ["A"], "default": "OTHER"},
+      {"name": "ModeSel", "header_enum_name": None, "derived_from": None, "usage": "write", "values": ["B"], "default": "OTHER"}])
 want("SEL sets (none written: one per usage)", [(s["name"], s["usage"], s["values"]) for s in f["SEL"]["svd"]["enum_sets"]],
      [(None, "read", ["S0", "S2", "S3"]), (None, "write", ["S0", "S2"])])
 want("DATA array index", data["svd"]["array_index"],

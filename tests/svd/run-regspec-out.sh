@@ -66,9 +66,11 @@ for spec in examples/specs/hpet_mmio.xml examples/specs/pci2250_pci.xml tests/sv
     imports "$(basename "$spec")" "$spec"
 done
 # ---- every form of a field's enumeration sets and a register array's dimArrayIndex (tests/svd/
-# cmsis-enum.svd, features.svd): the headers of A are the file's, and so are -t cmsis-enum and the
-# register map (sets included) of A written as SVD, and of B read back from that SVD
-for f in tests/svd/cmsis-enum.svd tests/svd/features.svd tests/svd/enum-defaults.svd; do
+# cmsis-enum.svd, features.svd, enum-derive-out.svd: derived sets): the headers of A are the file's,
+# and so are -t cmsis-enum and the register map (sets included) of A written as SVD, and of B read
+# back from that SVD
+for f in tests/svd/cmsis-enum.svd tests/svd/features.svd tests/svd/enum-defaults.svd \
+    tests/svd/enum-derive-out.svd; do
     b=$(basename "$f")
     imports "$b" "$f" "cmsis cmsis-enum" || continue
     a=$tmp/$b.xml

@@ -16,9 +16,9 @@
 #     (arrays from index 2, uneven arrays, <at> addresses) against a map worked out by hand;
 #   - what -t svd cannot write (cmsis-enum.svd's TIM1 and TIM2: a dimArrayIndex without <dim>)
 #     is a warning, svd-out-dropped, naming each; an error under --strict, and no output;
-#   - tests/svd/cmsis-enum.svd and features.svd (every form of a field's enumeration sets:
-#     names, headerEnumName, usages, a derived set, don't-care and isDefault values, arrays
-#     and lists of them) round-trip: the same register map, sets included, and -t cmsis-enum
+#   - tests/svd/cmsis-enum.svd, features.svd and enum-derive-out.svd (every form of a field's
+#     enumeration sets: names, headerEnumName, usages, derived sets written as derived,
+#     don't-care and isDefault values, arrays and lists of them) round-trip: the same register map, sets included, and -t cmsis-enum
 #     of the output is the file's, byte for byte (its enums are named by the sets);
 #   - every file of the CMSIS-SVD test set (../shared/svd, or REGC_SVD_DATA) round-trips:
 #     its -t svd output validates against ../shared/svd/schema/CMSIS-SVD.xsd
@@ -245,7 +245,8 @@ fi
 
 # ---- the enumeration sets: the register map with each set's usage, name and headerEnumName,
 # and the enum form svdconv names by them
-for f in tests/svd/cmsis-enum.svd tests/svd/features.svd tests/svd/enum-defaults.svd; do
+for f in tests/svd/cmsis-enum.svd tests/svd/features.svd tests/svd/enum-defaults.svd \
+    tests/svd/enum-derive-out.svd; do
     b=$(basename "$f" .svd)
     if "$regc" "$f" -t svd -o "$tmp/$b.sets.svd" 2>"$tmp/err" &&
         python3 tests/svd/svd-normalize.py "$f" >"$tmp/$b.want" 2>"$tmp/err" &&

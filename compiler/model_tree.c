@@ -1,0 +1,175 @@
+/*
+ * model_tree - the model seen as SVD's tree (model_tree.h).
+ */
+#include "model_tree.h"
+
+#include "model_mmio.h"
+
+#include <stddef.h>
+
+/* The scope a register or cluster 'c' (NULL: the block's top level) is in. */
+static struct derive_ref scope_ref(const struct model_cluster *c, const struct model_block *b)
+{
+    return c ? model_tree_ref(DERIVE_CLUSTER, c, b) : model_tree_ref(DERIVE_PERIPH, b, b);
+}
+
+static struct derive_ref tree_parent(const struct derive_tree *t, struct derive_ref n)
+{
+    const struct model_block *b = n.ctx;
+    switch (n.kind) {
+    case DERIVE_PERIPH:
+        return model_tree_ref(DERIVE_DEVICE, t->data, NULL);
+    case DERIVE_CLUSTER:
+        return scope_ref(((const struct model_cluster *)n.obj)->parent, b);
+    case DERIVE_REG:
+        return scope_ref(model_reg_ext(n.obj)->cluster, b);
+    case DERIVE_FIELD:
+        return model_tree_ref(DERIVE_REG, ((const struct model_field *)n.obj)->reg, b);
+    case DERIVE_ENUMS: {
+        const struct model_field *f = n.ctx;
+        return model_tree_ref(DERIVE_FIELD, f, f->reg->block);
+    }
+    default:
+        return model_tree_ref(DERIVE_NONE, NULL, NULL);
+    }
+}
+
+/* The device's kids: every instance; a block without one is a peripheral by its own name (as
+ * -t svd writes it). */
+static struct derive_ref device_kid(const struct model_spec *s, struct derive_cursor *at)
+{
+    for (; at->i < s->nblocks; at->i++, at->k = 0) {
+        const struct model_block *b = s->blocks[at->i];
+        if (at->k < b->ninstances)
+            return model_tree_ref(DERIVE_PERIPH, b->instances[at->k++], b);
+        if (at->k++ == 0 && b->ninstances == 0)
+            return model_tree_ref(DERIVE_PERIPH, b, b);
+    }
+    return model_tree_ref(DERIVE_NONE, NULL, NULL);
+}
+
+/* The kids of a peripheral or cluster 'c' (NULL: the block's top level): its clusters, then its
+ * registers. */
+static struct derive_ref scope_kid(const struct model_block *b, const struct model_cluster *c,
+                                   struct derive_cursor *at)
+{
+    while (at->i < b->nclusters)
+        if (b->clusters[at->i++]->parent == c)
+            return model_tree_ref(DERIVE_CLUSTER, b->clusters[at->i - 1], b);
+    while (at->k < b->nregs)
+        if (model_reg_ext(b->regs[at->k++])->cluster == c)
+            return model_tree_ref(DERIVE_REG, b->regs[at->k - 1], b);
+    return model_tree_ref(DERIVE_NONE, NULL, NULL);
+}
+
+/* The fields of register 'r' as written (not the gaps the check adds). */
+static struct derive_ref reg_kid(const struct model_reg *r, struct derive_cursor *at)
+{
+    while (at->i < r->nfields)
+        if (!r->fields[at->i++]->implicit)
+            return model_tree_ref(DERIVE_FIELD, r->fields[at->i - 1], r->block);
+    return model_tree_ref(DERIVE_NONE, NULL, NULL);
+}
+
+static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref n,
+                                  struct derive_cursor *at)
+{
+    switch (n.kind) {
+    case DERIVE_DEVICE:
+        return device_kid(t->data, at);
+    case DERIVE_PERIPH:
+        return scope_kid(n.ctx, NULL, at);
+    case DERIVE_CLUSTER:
+        return scope_kid(n.ctx, n.obj, at);
+    case DERIVE_REG:
+        return reg_kid(n.obj, at);
+    case DERIVE_FIELD: { /* its own sets: a field without any has no set to derive from */
+        const struct model_field_ext *x = model_field_ext(n.obj);
+        return at->i < x->nsets ? model_tree_set_ref(n.obj, x->sets[at->i++])
+                                : model_tree_ref(DERIVE_NONE, NULL, NULL);
+    }
+    default:
+        return model_tree_ref(DERIVE_NONE, NULL, NULL);
+    }
+}
+
+static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
+{
+    (void)t;
+    switch (n.kind) {
+    case DERIVE_PERIPH: /* the scope of a block's registers: its first instance, if it has one */
+        if (model_tree_is_block(n))
+            return ((const struct model_block *)n.obj)->ninstances
+                       ? ((const struct model_block *)n.obj)->instances[0]->name
+                       : ((const struct model_block *)n.obj)->name;
+        return ((const struct model_instance *)n.obj)->name;
+    case DERIVE_CLUSTER:
+        return ((const struct model_cluster *)n.obj)->name;
+    case DERIVE_REG:
+        return model_reg_name_in_cluster(n.obj);
+    case DERIVE_FIELD:
+        return ((const struct model_field *)n.obj)->name;
+    case DERIVE_ENUMS: {
+        const char *name = ((const struct model_enum_set *)n.obj)->name;
+        return name ? name : "";
+    }
+    default:
+        return "";
+    }
+}
+
+/* A register answers to its name, its svd-name (or name as written) and its name within its
+ * cluster; a cluster to its name and svd-name; the others to their names. */
+static size_t tree_names(const struct derive_tree *t, struct derive_ref n,
+                         struct derive_name out[DERIVE_MAX_NAMES], bool *list)
+{
+    (void)list; /* a dim-of= list's instances and registers are in the model one by one */
+    if (n.kind == DERIVE_REG) {
+        const struct model_reg *r = n.obj;
+        size_t k = derive_add_name(out, 0, r->name);
+        k = derive_add_name(out, k, r->written_name);
+        return derive_add_name(out, k, model_reg_name_in_cluster(r));
+    }
+    if (n.kind == DERIVE_CLUSTER)
+        return derive_add_name(
+            out, derive_add_name(out, 0, ((const struct model_cluster *)n.obj)->written_name),
+            ((const struct model_cluster *)n.obj)->name);
+    if (model_tree_is_block(n))
+        return derive_add_name(out, 0, ((const struct model_block *)n.obj)->name);
+    if (n.kind == DERIVE_ENUMS) /* a set without a name answers to none */
+        return derive_add_name(out, 0, ((const struct model_enum_set *)n.obj)->name);
+    return n.kind == DERIVE_DEVICE ? 0 : derive_add_name(out, 0, tree_name(t, n));
+}
+
+struct derive_tree model_tree(const struct model_spec *s, struct derive_index *names)
+{
+    return (struct derive_tree){s,         tree_parent, tree_kid, tree_names, NULL,
+                                tree_name, NULL,        NULL,     names};
+}
+
+void model_link_enum_bases(struct model_spec *s)
+{
+    struct derive_index names;
+    derive_index_init(&names);
+    struct derive_tree t = model_tree(s, &names);
+    for (size_t i = 0; i < s->nblocks; i++) {
+        const struct model_block *b = s->blocks[i];
+        for (size_t k = 0; k < b->nregs; k++) {
+            const struct model_reg *r = b->regs[k];
+            for (size_t j = 0; j < r->nfields; j++) {
+                const struct model_field *f = r->fields[j];
+                const struct model_field_ext *x = model_field_ext(f);
+                for (size_t m = 0; m < x->nsets; m++) {
+                    struct model_enum_set *set = x->sets[m];
+                    if (!set->derived_from)
+                        continue;
+                    struct derive_ref base =
+                        derive_find_base(&t, model_tree_set_ref(f, set), set->derived_from);
+                    set->base = base.kind == DERIVE_ENUMS ? base.obj : NULL;
+                    set->base_field = set->base ? base.ctx : NULL;
+                }
+            }
+        }
+    }
+    derive_index_release(&names);
+}

@@ -1,0 +1,46 @@
+/*
+ * model_tree - the model seen as SVD's tree, as -t svd writes it, for derive.h's lookups: the
+ * spec is the device; each instance is a peripheral (a block without instances is one, by its
+ * name), holding its block's top-level clusters and registers; a cluster holds those declared
+ * in it; a register its fields (not the gaps the check adds); a field its own enumeration sets.
+ * The regspec check of derived-from= (xmlderive.c) and the link of a derived set to its base
+ * (model_link_enum_bases, for both readers) look names up on it, so a name means the same to
+ * both and to a reader of -t svd's output.
+ */
+#ifndef REGC_MODEL_TREE_H
+#define REGC_MODEL_TREE_H
+
+#include "derive.h"
+#include "model.h"
+
+/* A node of the tree: a peripheral, cluster, register or field 'obj' of block 'b'. */
+static inline struct derive_ref model_tree_ref(enum derive_kind kind, const void *obj,
+                                               const struct model_block *b)
+{
+    return (struct derive_ref){kind, obj, b};
+}
+
+/* The node of enumeration set 's' of field 'f' (its ctx: the field). */
+static inline struct derive_ref model_tree_set_ref(const struct model_field *f,
+                                                   const struct model_enum_set *s)
+{
+    return (struct derive_ref){DERIVE_ENUMS, s, f};
+}
+
+/* Is 'n' a peripheral that is a block (by its name) rather than an instance? */
+static inline bool model_tree_is_block(struct derive_ref n)
+{
+    return n.kind == DERIVE_PERIPH && n.obj == n.ctx;
+}
+
+/* The tree of 's'; 'names' (may be NULL) indexes the kids of the scopes a lookup searched. */
+struct derive_tree model_tree(const struct model_spec *s, struct derive_index *names);
+
+/*
+ * Gives every enumeration set of 's' that derives from another (derived_from) its 'base' and
+ * 'base_field': the set its name leads to on the tree, or NULL (a regspec's check reports it;
+ * the SVD reader has reported a base it did not find).
+ */
+void model_link_enum_bases(struct model_spec *s);
+
+#endif
