@@ -456,7 +456,8 @@ else
 fi
 # What svdconv drops of a dimArrayIndex (svd-array-index, svd-duplicate) is not exported, by the SVD
 # reader and by the regspec loader alike: each index kept, from the files as written
-# (tests/errors/svd-array-index-range.svd, svd-array-index-regspec.xml).
+# (tests/errors/svd-array-index-range.svd, svd-array-index-regspec.xml). A regspec array's later
+# element that gives no <array-index> (PB, E1) has its array's, as SVD has one for the array.
 cat >"$tmp/aid.want" <<'EOF'
 TIMER0 - MAIN=0x0
 TIMER1 - MAIN=0x0
@@ -464,11 +465,11 @@ cluster CH - LEFT=0x0
 register CH_CTL -
 register DATA - A=0x3
 PA - Main=0x0
-PB -
+PB - Main=0x0
 PX -
 cluster C - Lo=0x0
 cluster E0 - First=0x0 Second=0x1
-cluster E1 -
+cluster E1 - First=0x0 Second=0x1
 register C_R -
 register D - X=0x2
 EOF
