@@ -140,11 +140,6 @@ static const char *usage_word(enum model_usage u)
     return u == USAGE_READ ? "read" : u == USAGE_WRITE ? "write" : "read-write";
 }
 
-static bool same_text(const char *x, const char *y)
-{
-    return x == y || (x && y && strcmp(x, y) == 0);
-}
-
 /* The first value of f's set of usage 'u' from f->values[*i] on (model_value_in_set), or NULL;
  * *i past it. */
 static const struct model_value *next_in_set(const struct model_field *f,
@@ -164,7 +159,7 @@ static bool same_value(const struct model_value *x, const struct model_value *y,
 {
     if (!x || !y)
         return x == y;
-    return strcmp(x->name, y->name) == 0 && same_text(x->desc, y->desc) &&
+    return strcmp(x->name, y->name) == 0 && util_same_text(x->desc, y->desc) &&
            (!number || (x->value == y->value &&
                         model_value_ext(x)->dont_care == model_value_ext(y)->dont_care));
 }
@@ -240,7 +235,7 @@ static struct dt *enum_sets(struct arena *a, const struct model_field *f)
             dt_push(a, vals, value_obj(a, f, dflt, true));
         if (!dt_len(vals) && fs.sets == fs.own_ptrs)
             continue; /* a usage no value has */
-        bool own_name = !base || !same_text(s->name, base->name);
+        bool own_name = !base || !util_same_text(s->name, base->name);
         SET(a, set, "derived_from", str_or_null(a, base ? s->derived_from : NULL));
         SET(a, set, "name", str_or_null(a, own_name ? s->name : NULL));
         SET(a, set, "header_enum_name", str_or_null(a, s->header_enum));
@@ -805,10 +800,11 @@ static bool same_but_place(const struct model_instance *p, const struct model_in
 {
     if (!q->has_base || q->has_pci || q->own_type != p->own_type ||
         q->ninterrupts != p->ninterrupts || !util_same_text(q->desc, p->desc) ||
-        !util_same_text(q->derived_from, p->derived_from) || !util_same_text(q->alternate, p->alternate) ||
-        !util_same_text(q->group, p->group) || !util_same_text(q->version, p->version) ||
-        !util_same_text(q->header_struct, p->header_struct) || !util_same_text(q->prepend, p->prepend) ||
-        !util_same_text(q->append, p->append))
+        !util_same_text(q->derived_from, p->derived_from) ||
+        !util_same_text(q->alternate, p->alternate) || !util_same_text(q->group, p->group) ||
+        !util_same_text(q->version, p->version) ||
+        !util_same_text(q->header_struct, p->header_struct) ||
+        !util_same_text(q->prepend, p->prepend) || !util_same_text(q->append, p->append))
         return false;
     for (size_t i = 0; i < q->ninterrupts; i++)
         if (q->interrupts[i]->value != p->interrupts[i]->value ||
