@@ -390,6 +390,8 @@ static void cluster_el(struct arena *a, struct el *p, const struct model_cluster
     attr(a, &e, "header-struct", c->header_struct);
     attr(a, &e, "alternate", c->alternate);
     attr(a, &e, "derived-from", c->derived_from);
+    if (c->derived_from && c->type_of) /* svdconv's unmodified copy: its base's CMSIS type */
+        attr(a, &e, "own-type", "false");
     attr(a, &e, "desc", c->desc);
     array_index_el(a, &e, c->array_index);
     el_add(a, p, &e);

@@ -709,6 +709,21 @@ static struct dt *items_of(struct item_maker *m, const struct model_cluster *c,
     return m->items[k];
 }
 
+/*
+ * The outermost cluster holding 'c' (or 'c') that is a derived copy svdconv does not call
+ * modified (type_of): written with its derivedFrom and nothing inside, it reads back the same
+ * copy, where writing what it took from its base would make it modified (SvdCluster's
+ * SetModified for register and cluster); NULL when there is none.
+ */
+static const struct model_cluster *unmodified_copy(const struct model_cluster *c)
+{
+    const struct model_cluster *out = NULL;
+    for (; c; c = c->parent)
+        if (c->derived_from && c->type_of)
+            out = c;
+    return out;
+}
+
 static struct dt *registers_list(struct arena *a, const struct model_block *b,
                                  const struct place *at)
 {
@@ -722,6 +737,11 @@ static struct dt *registers_list(struct arena *a, const struct model_block *b,
         const struct model_reg *r = b->regs[i];
         if (hidden(&m, model_reg_ext(r)->cluster))
             continue;
+        const struct model_cluster *copy = unmodified_copy(model_reg_ext(r)->cluster);
+        if (copy) { /* listed, empty */
+            items_of(&m, copy, r, top);
+            continue;
+        }
         struct dt *list = items_of(&m, model_reg_ext(r)->cluster, r, top);
         if (!r->addrs) {
             dt_push(a, list, item(a, NULL, reg_item(a, b, &i, at)));

@@ -237,6 +237,7 @@ struct model_cluster {
     const struct model_cluster *type_of;
     const struct model_array_index *array_index; /* SVD <dimArrayIndex> of its own, or NULL */
     struct srcpos pos;
+    bool base_type; /* a regspec's own-type="false": type_of is its base's, once bases resolve */
 };
 
 /* <dimArrayIndex> of an SVD register, cluster or peripheral array: an enumeration naming its

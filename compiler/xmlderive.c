@@ -5,7 +5,8 @@
  * A name is looked up as the SVD reader looks up derivedFrom (derive.h), on
  * the model seen as SVD's tree, as -t svd writes it (model_tree.h), an <enum-set>'s too.
  * Derivation is recorded, not applied: the element holds its whole
- * content. Called by xmlmmio.c once the spec is loaded; see xmlload_int.h.
+ * content. A cluster marked own-type="false" (svdconv's unmodified copy) takes its base's
+ * CMSIS type here. Called by xmlmmio.c once the spec is loaded; see xmlload_int.h.
  */
 #include "xmlload_int.h"
 
@@ -247,7 +248,42 @@ static void gather_block(struct derive_check *c, const struct model_block *b)
     }
 }
 
-void xl_check_derived(struct diag *dg, const struct model_spec *s)
+/* The spec's own (writable) cluster that tree node 'n' is. */
+static struct model_cluster *cluster_of(struct derive_ref n)
+{
+    const struct model_block *b = n.ctx;
+    for (size_t i = 0; i < b->nclusters; i++)
+        if (b->clusters[i] == n.obj)
+            return b->clusters[i];
+    return NULL;
+}
+
+/*
+ * A cluster marked own-type="false" uses the CMSIS type of the cluster its derived-from= leads
+ * to (that one's type_of, down a chain of such copies), as the SVD reader's derived cluster that
+ * writes nothing of its own does. A base that is a register has no type to give: refused.
+ */
+static void link_type(struct derive_check *c, struct derive_ref n, unsigned depth)
+{
+    struct model_cluster *cl = cluster_of(n);
+    if (!cl || cl->type_of || !cl->base_type || depth > DERIVE_MAX_CHAIN)
+        return;
+    struct derive_ref b = base_of(c, n);
+    if (b.kind == DERIVE_REG) {
+        diag_report(c->dg, DIAG_SVD_DERIVED, cl->derived_pos,
+                    "cluster '%s' has own-type=\"false\", but derived-from '%s' names a register, "
+                    "which has no CMSIS type to share", cl->name, cl->derived_from);
+        diag_note(c->dg, pos_of(b), "the register is here");
+        return;
+    }
+    struct model_cluster *from = b.kind == DERIVE_CLUSTER ? cluster_of(b) : NULL;
+    if (!from || from == cl)
+        return; /* no base, reported above */
+    link_type(c, b, depth + 1);
+    cl->type_of = from->type_of ? from->type_of : from;
+}
+
+void xl_check_derived(struct diag *dg, struct model_spec *s)
 {
     struct derive_index names;
     derive_index_init(&names);
@@ -260,6 +296,9 @@ void xl_check_derived(struct diag *dg, const struct model_spec *s)
     }
     for (size_t i = 0; i < c.n; i++)
         check_derived(&c, &c.all[i]);
+    for (size_t i = 0; i < c.n; i++)
+        if (c.all[i].n.kind == DERIVE_CLUSTER)
+            link_type(&c, c.all[i].n, 0);
     regc_map_release(&c.by_obj);
     free(c.all);
     derive_index_release(&names);

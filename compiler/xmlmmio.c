@@ -206,6 +206,15 @@ struct model_cluster *xl_load_cluster(struct loader *ld, const struct xl_elem *n
     c->alternate = xl_get(ld, n, "alternate");
     c->derived_from = xl_get(ld, n, "derived-from");
     c->derived_pos = derived_pos(ld, n);
+    const char *own = xl_peek(ld, n, "own-type");
+    c->base_type = own && strcmp(own, "false") == 0;
+    if (c->base_type && (!c->derived_from || c->header_struct)) /* svdconv: no base, or modified */
+        xl_report(ld, DIAG_SVD_DERIVED, xl_value_pos(ld, n, "own-type", 0),
+                  "cluster '%s': own-type=\"false\" (its base's CMSIS type) %s",
+                  c->name ? c->name : "?",
+                  !c->derived_from ? "needs derived-from= naming the cluster it copies"
+                                   : "and header-struct= together: a cluster that names its type "
+                                     "has a type of its own");
     c->desc = xl_desc_of(ld, n);
     c->pos = xl_pos_of(ld, n);
     c->parent = cluster_ref(ld, n, "in", b,

@@ -220,27 +220,41 @@ else
 fi
 
 # MODE_B and CFG_X keep their SVD names and groups through -t svd and -t regspec: the
-# file written back gives the same header (the group is not appended twice). Not DER:
-# the schema wants a register or cluster in every <cluster>, so -t svd writes SH with
-# its registers, which makes it modified; a regspec does not say a cluster is unmodified.
-python3 - "$tmp/noder.svd" <<'PY'
+# file written back gives the same header (the group is not appended twice). DER's
+# unmodified derived clusters (SH, CPY, DUP, M, TRI: svdconv's SvdCluster::ProcessXmlElement
+# calls SetModified for a register, cluster, headerStructName or size of their own, and they
+# write none) stay members of their bases' types: -t svd writes them with their derivedFrom
+# and nothing inside, -t regspec marks them own-type="false". Not MOD: it writes a register
+# of its own (modified), and the cluster SUB it takes from CTL is written out with it, which
+# makes SUB a type of its own when read back (docs/svd.md, "Not done yet").
+python3 - "$tmp/nomod.svd" <<'PY'
 import sys
 text = open("tests/svd/cmsis-layout.svd").read()
-start = text.rindex("<peripheral>", 0, text.index("<name>DER</name>"))
-end = text.index("</peripheral>", start) + len("</peripheral>")
+start = text.index('<cluster derivedFrom="CTL"><name>MOD</name>')
+end = text.index("</cluster>", start) + len("</cluster>")
 open(sys.argv[1], "w").write(text[:start] + text[end:])
 PY
-"$regc" "$tmp/noder.svd" -t cmsis -o "$tmp/noder.h" 2>"$tmp/err"
+"$regc" "$tmp/nomod.svd" -t cmsis -o "$tmp/nomod.h" 2>"$tmp/err"
 for t in svd regspec; do
-    if "$regc" "$tmp/noder.svd" -t $t -o "$tmp/back.$t" 2>>"$tmp/err" &&
+    if "$regc" "$tmp/nomod.svd" -t $t -o "$tmp/back.$t" 2>>"$tmp/err" &&
         "$regc" "$tmp/back.$t" -t cmsis -o "$tmp/back_$t.h" 2>>"$tmp/err" &&
-        cmp -s "$tmp/noder.h" "$tmp/back_$t.h"; then
-        tap_ok "cmsis-layout.svd (but DER) through -t $t: the same CMSIS header"
+        cmp -s "$tmp/nomod.h" "$tmp/back_$t.h"; then
+        tap_ok "cmsis-layout.svd (but MOD) through -t $t: the same CMSIS header"
     else
-        tap_fail "cmsis-layout.svd (but DER) through -t $t: the same CMSIS header" \
-            "$(head -n 3 "$tmp/err")" "$(diff "$tmp/noder.h" "$tmp/back_$t.h" | head -n 6)"
+        tap_fail "cmsis-layout.svd (but MOD) through -t $t: the same CMSIS header" \
+            "$(head -n 3 "$tmp/err")" "$(diff "$tmp/nomod.h" "$tmp/back_$t.h" | head -n 6)"
     fi
 done
+# What makes them so, as written: SH with no register, the regspec's marks.
+if grep -A4 '<cluster derivedFrom="CTL">' "$tmp/back.svd" | grep -q '<name>SH</name>' &&
+    ! awk '/<name>SH<\/name>/ {on = 1} on && /<register>/ {bad = 1} on && /<\/cluster>/ {exit}
+           END {exit bad ? 0 : 1}' "$tmp/back.svd" &&
+    [ "$(grep -c 'own-type="false"' "$tmp/back.regspec")" = 7 ]; then
+    tap_ok "the unmodified copies as written: SH empty in -t svd, 7 own-type=\"false\" in -t regspec"
+else
+    tap_fail "the unmodified copies as written: SH empty in -t svd, 7 own-type=\"false\" in -t regspec" \
+        "$(grep -c 'own-type="false"' "$tmp/back.regspec")"
+fi
 
 # A memory-mapped regspec: the HPET's registers at the offsets of the IA-PC HPET
 # specification (main counter 0xF0, timer 0's comparator 0x108, 0x20 apart) from
