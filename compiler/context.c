@@ -1511,6 +1511,9 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
 
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, rn.lower));
+    /* spec.c_prefix again: found here at once, where the root's is found only after a search
+       of the register's keys and the block's, some ten times a register (3.7% of D1-H's run) */
+    SET(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
     SET(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
     SET(c, o, "c_reset", lit(c, r->reset, r->size, true));
