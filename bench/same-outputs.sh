@@ -11,8 +11,11 @@
 set -u
 [ $# -eq 2 ] || { echo "usage: bench/same-outputs.sh OLD_REGC NEW_REGC" >&2; exit 2; }
 old=$(realpath "$1") new=$(realpath "$2")
-[ -x "$old" ] && [ -x "$new" ] || { echo "same-outputs: $1 or $2 is not a program" >&2; exit 2; }
-cd "$(dirname "$0")/.."
+if [ ! -x "$old" ] || [ ! -x "$new" ]; then
+    echo "same-outputs: $1 or $2 is not a program" >&2
+    exit 2
+fi
+cd "$(dirname "$0")/.." || exit 2
 svd=${REGC_SVD_DATA:-../shared/svd}
 inputs=$(ls regspec/*.xml "$svd"/corpus/*/*.svd "$svd"/vendor-headers/nordic/*.svd 2>/dev/null)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
