@@ -30,7 +30,16 @@ struct context_options {
     bool svd_keys;       /* add the root's "svd" object (context_svd.h; -t svd) */
     bool regspec_keys;   /* add the root's "regspec" object (context_regspec.h; -t regspec) */
     bool cmsis;          /* add "c_cmsis", the CMSIS header's object (context_cmsis.h) */
+    bool no_unread_keys; /* leave out the keys context_key_unread() names (none read them) */
 };
+
+/*
+ * True for a key of registers, fields and values that a tree built with
+ * no_unread_keys lacks ("masks", "svd", "source", ...): a caller sets that
+ * option only when no name the template reads is one of them, and the tree
+ * has no other reader (no annotate, no doc keys).
+ */
+bool context_key_unread(const char *name, size_t len);
 
 /*
  * Returns the tree, owned by 'a'; never NULL. 's' must have passed

@@ -349,8 +349,9 @@ static int status_of(const struct diag *dg)
 
 /*
  * The computed keys a template reads, from the names its check resolves:
- * the descriptor tables' t_* names (tables.h) and the doc keys (doc_*, svg;
- * context_doc.h). Computing a group no name reads costs time (about a tenth
+ * the descriptor tables' t_* names (tables.h), the doc keys (doc_*, svg;
+ * context_doc.h) and the model's keys the C header does not read
+ * (context_key_unread). Computing a group no name reads costs time (about a tenth
  * of a large spec's run each) and, for the doc keys, memory: without them a
  * block's registers are built one at a time. Leaving out keys a template
  * never names changes none of its output.
@@ -359,6 +360,7 @@ struct key_use {
     bool table_keys, doc_keys, svd_keys; /* svd_keys: the root's "svd" (context_svd.h) */
     bool regspec_keys; /* the root's "regspec" (context_regspec.h): -t regspec */
     bool cmsis; /* c_cmsis named: the CMSIS header's layout (context_cmsis.h), refused on msr/pci */
+    bool unread_keys; /* a name context_key_unread() lists ("masks", "source", ...) */
     bool any;   /* a tag the check could not follow: every key computed, nothing refused */
 };
 
@@ -388,6 +390,8 @@ static void note_name(void *ctx, const char *name, size_t len)
         u->doc_keys = true;
     if (len == 7 && starts(name, len, "c_cmsis"))
         u->cmsis = true;
+    if (context_key_unread(name, len))
+        u->unread_keys = true;
 }
 
 /* The template checked against the typed view (view.h) before it renders. 0 or -1. */
@@ -462,6 +466,8 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
     if (!use.table_keys)
         copt.annotate = NULL; /* t_* keys (tables.h) */
     copt.no_doc_keys = !use.doc_keys;
+    /* the t_* keys and the doc keys are made from the tree's other keys */
+    copt.no_unread_keys = !use.unread_keys && !use.table_keys && !use.doc_keys && !use.any;
     copt.svd_keys = use.svd_keys; /* -t svd: memory-mapped specs only */
     if (use.svd_keys && context_svd_check(dg, spec) < 0)
         return -1;

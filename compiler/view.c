@@ -211,6 +211,7 @@ static const struct {
     {"register", "c_masks", "obj:register.c_masks"},
     {"register", "c_name", "str"},
     {"register", "c_offsets", "list:register.c_offsets"},
+    {"register", "c_prefix", "str"},
     {"register", "c_reset", "str"},
     {"register", "c_rules_mask", "str"},
     {"register", "c_source", "str?"},
