@@ -353,6 +353,15 @@ static const struct {
     {"readonly", "read-only"}, {"writeonly", "write-only"}, {"readwrite", "read-write"},
 };
 
+/* The SVD spelling of access word 'text' (a misspelling corrected); 'text' when it is none. */
+static const char *access_spelled(const char *text)
+{
+    for (size_t i = 0; text && i < ARRAY_SIZE(access_words); i++)
+        if (strcmp(text, access_words[i].text) == 0)
+            return access_words[i].taken ? access_words[i].taken : text;
+    return text;
+}
+
 /* The SVD access word 'text' corrected (warning), or NULL (error) when it is none. */
 static const char *access_word(struct builder *b, const char *text, struct srcpos pos)
 {
@@ -1375,7 +1384,8 @@ static struct made *made_of(const struct builder *b, const struct svd_node *n)
 /* Do 'p' and 'q' give registers the same size, access, protection, reset value and mask? */
 static bool same_props(const struct props *p, const struct props *q)
 {
-    return p->size == q->size && util_same_text(p->access, q->access) &&
+    return p->size == q->size &&
+           util_same_text(access_spelled(p->access), access_spelled(q->access)) &&
            util_same_text(p->protection, q->protection) && p->reset == q->reset &&
            p->has_reset_mask == q->has_reset_mask && p->reset_mask == q->reset_mask;
 }
@@ -1433,8 +1443,8 @@ static void check_outside_blocks(struct builder *b, const struct model_block *bl
 static struct model_periph_props props_not_base(const struct props *p, const struct props *q)
 {
     struct model_periph_props o = {0};
-    if (!util_same_text(p->access, q->access))
-        o.access = p->access;
+    if (!util_same_text(access_spelled(p->access), access_spelled(q->access)))
+        o.access = access_spelled(p->access);
     if (!util_same_text(p->protection, q->protection))
         o.protection = p->protection;
     o.has_reset = p->reset != q->reset;

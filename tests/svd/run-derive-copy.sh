@@ -14,6 +14,8 @@
 #    TIMER0's access and resetValue again (TIMER0's block), TIMER2 read-only (a block of its own,
 #    whose fields are read-only in -t json, typed TIMER0_Type: type_of), TIMER3 TIMER2's access
 #    again (TIMER2's block); one type, TIMER0_Type, four pointers of it, TIMER0's macros only;
+#    values are compared as parsed: TIMER1's access misspelled "readwrite" (read-write) still
+#    leaves it in TIMER0's block;
 #  - its -t regspec says type-of="TIMER0" and reads back to the same -t cmsis and -t regspec;
 #  - its -t svd validates against CMSIS-SVD.xsd, writes TIMER2 derived with <access>read-only
 #    and no registers, warns that TIMER2's fields read back read-write (svd-out-dropped), and
@@ -89,6 +91,15 @@ PY
     tap_ok "derive-copy.svd: TIMER1 shares TIMER0's block; TIMER2 has its own, read-only, type_of TIMER0; TIMER3 shares it"
 else
     tap_fail "derive-copy.svd: the blocks in -t json" "$(head -n 3 "$tmp/py")"
+fi
+
+# TIMER1's access misspelled "readwrite", which the reader takes as read-write: still TIMER0's.
+sed '/<name>TIMER1</,/<\/peripheral>/s|<access>read-write</access>|<access>readwrite</access>|' "$dc" >"$tmp/mis.svd"
+if grep -q '<access>readwrite</access>' "$tmp/mis.svd" && "$regc" "$tmp/mis.svd" -t json -o "$tmp/mis.json" 2>/dev/null &&
+    python3 -c 'import json, sys; b = {b["name"]: [i["name"] for i in b["instances"]] for b in json.load(open(sys.argv[1]))["blocks"]}; sys.exit(b["TIMER0"] != ["TIMER0", "TIMER1"])' "$tmp/mis.json"; then
+    tap_ok "derive-copy.svd: TIMER1's access misspelled readwrite is read-write: TIMER0's block still"
+else
+    tap_fail "derive-copy.svd: TIMER1's access misspelled readwrite is read-write: TIMER0's block still"
 fi
 
 # --- through -t regspec
