@@ -1560,9 +1560,10 @@ static void read_periph(struct builder *b, struct svd_node *n, const struct prop
     struct made *from = shared_block(b, n, &p);
     struct model_block *blk = from ? from->block : NULL;
     if (!blk) {
-        /* registers of its own only by their properties: svdconv's type is still its base's */
-        from = n->base && !n->own_regs ? made_of(b, n->base) : NULL;
         blk = new_block(b, n, dim ? substitute(b->a, name_of(n), "") : name_of(n), &p);
+        /* registers of its own only by their properties: svdconv's type is still its base's
+         * (looked up after new_block(), which may move b->made) */
+        from = n->base && !n->own_regs ? made_of(b, n->base) : NULL;
         if (from && from->first && !own_type(n)) {
             blk->type_of = model_instance_typed_as(from->first);
             blk->type_of_props = props_not_base(&p, &from->props);
