@@ -421,6 +421,7 @@ static struct dt *svd_block_json(struct ctx *c, const struct model_block *b)
     struct dt *o = dt_obj(c->a);
     SET_STR(c, o, "group", b->group);
     SET_STR(c, o, "header_struct", b->header_struct);
+    SET_STR(c, o, "type_of", b->type_of ? b->type_of->name : NULL);
     struct dt *blocks = dt_list(c->a);
     for (size_t i = 0; i < b->naddr_blocks; i++) {
         struct dt *ab = dt_obj(c->a);

@@ -54,6 +54,8 @@ struct cmsis {
     struct regc_map groups; /* register (the pointer's bytes) -> its alternateGroup */
     struct regc_map cl_types; /* cluster (the pointer's bytes) -> its struct cl_type, laid out;
                                  every block's: a copy in a later block uses it (type_of) */
+    struct regc_map inst_types; /* a peripheral with a type (the pointer's bytes) -> the type's
+                                   name, NULL for none: what a later block's type_of uses */
 };
 
 /*
@@ -1093,13 +1095,45 @@ static const char *add_type(struct cmsis *c, const struct model_block *b, const 
 /*
  * A block's type and its instances. A derived peripheral svdconv calls modified (own_type) gets
  * a type of its own, laid out again under its own names, and its own _Pos/_Msk macros
- * (SvdDevice::CreatePeripheralTypes); the others use the block's type.
+ * (SvdDevice::CreatePeripheralTypes); the others use the block's type, or, in a block with a
+ * type_of (registers of its own only by their access or reset), type_of's.
  */
+/* Records that instance b->instances[i] has the type 'tname' (NULL: none), for type_of. */
+static void typed(struct cmsis *c, const struct model_block *b, size_t i, const char *tname)
+{
+    bool found;
+    xmap_put(&c->inst_types, &b->instances[i], sizeof(b->instances[i]), &found)->val =
+        (void *)tname;
+}
+
+/* The type of b's instance i, which has none of its own: its type_of's (laid out before it). */
+static const char *type_used(struct cmsis *c, const struct model_block *b, size_t i)
+{
+    const struct model_instance *t = model_instance_typed_as(b->instances[i]);
+    const struct regc_map_entry *e = regc_map_find(&c->inst_types, &t, sizeof(t));
+    return e ? e->val : NULL;
+}
+
 static void add_block(struct cmsis *c, const struct model_block *b, struct dt *insts)
 {
     block_begin(c, b);
     svd_names_groups(&c->groups, b);
     rank_clusters(c, b);
+    if (b->type_of) { /* no type of its own: its base's (SvdPeripheral::GetHeaderTypeName) */
+        for (size_t i = 0; i < b->ninstances; i++) {
+            const struct model_instance *in = b->instances[i];
+            const char *tname = type_used(c, b, i);
+            if (in->own_type) {
+                c->typed = in;
+                tname = add_type(c, b, in->name, in->header_struct, in->prepend, in->append,
+                                 true, 0);
+                typed(c, b, i, tname);
+            }
+            add_instance(c, insts, in, tname);
+        }
+        block_end(c);
+        return;
+    }
     c->typed = b->ninstances ? b->instances[0] : NULL;
     /*
      * A "[%s]" peripheral array (svdconv's Expression::ARRAY): its type padded to dimIncrement,
@@ -1113,6 +1147,8 @@ static void add_block(struct cmsis *c, const struct model_block *b, struct dt *i
         array = 0; /* a "%s" list: one peripheral each (Expression::EXTEND) */
     const char *tname = add_type(c, b, b->name, b->header_struct, b->prepend, b->append, false,
                                  array ? stride : 0);
+    if (b->ninstances)
+        typed(c, b, 0, tname);
     if (array && tname) {
         struct dt *t = dt_at(c->type_list, dt_len(c->type_list) - 1), *o = dt_obj(c->a);
         const char *aname = arena_printf(c->a, "%.*sARRAYType", (int)(strlen(tname) - 4), tname);
@@ -1132,6 +1168,7 @@ static void add_block(struct cmsis *c, const struct model_block *b, struct dt *i
         if (in->own_type && tname) {
             c->typed = in;
             own = add_type(c, b, in->name, in->header_struct, in->prepend, in->append, true, 0);
+            typed(c, b, i, own);
         }
         add_instance(c, insts, in, own);
     }
@@ -1162,6 +1199,7 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     c.prefix = s->device && s->device->header_prefix ? s->device->header_prefix : "";
     regc_map_init(&c.groups);
     regc_map_init(&c.cl_types);
+    regc_map_init(&c.inst_types);
     for (size_t i = 0; i < s->nblocks; i++)
         add_block(&c, s->blocks[i], insts);
     SET(a, o, "types", c.type_list);
@@ -1176,6 +1214,7 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     regc_map_release(&c.cl_rank);
     regc_map_release(&c.groups);
     regc_map_release(&c.cl_types);
+    regc_map_release(&c.inst_types);
     regc_map_release(&c.types);
     regc_map_release(&c.macros);
     regc_map_release(&c.values);

@@ -408,6 +408,7 @@ static void block_el(struct arena *a, struct el *p, const struct model_spec *s,
     attr(a, &e, "header-struct", b->header_struct);
     attr(a, &e, "prepend", b->prepend);
     attr(a, &e, "append", b->append);
+    attr(a, &e, "type-of", b->type_of ? b->type_of->name : NULL);
     cite_attrs(a, &e, &b->cite);
     text_child(a, &e, "desc", b->desc);
     for (size_t i = 0; i < b->ninstances; i++)

@@ -887,15 +887,33 @@ static size_t written_run(struct arena *a, const struct model_block *b, size_t i
  * 'name' (with 'dim' when it is a list's element 0); 'own': it is written with the registers
  * 'regs', else derivedFrom the block's first instance.
  */
+/*
+ * The register properties of a block with a type_of, on its first peripheral: derived with
+ * those and no registers (and no addressBlock), svdconv does not call it modified, and the
+ * SVD reader gives it its base's type again. NULLs for any other.
+ */
+static void type_of_props(struct arena *a, struct dt *o, const struct model_block *b, bool first)
+{
+    const struct model_periph_props *p = first && b->type_of ? &b->type_of_props : NULL;
+    SET(a, o, "access", str_or_null(a, p ? p->access : NULL));
+    SET(a, o, "protection", str_or_null(a, p ? p->protection : NULL));
+    SET(a, o, "reset", p && p->has_reset ? hex(a, p->reset) : dt_null());
+    SET(a, o, "reset_mask", p && p->has_reset_mask ? hex(a, p->reset_mask) : dt_null());
+}
+
 static struct dt *peripheral(struct arena *a, const struct model_block *b,
                              const struct model_instance *inst, const char *name, struct dt *dim,
                              struct dt *regs, bool own, uint64_t base)
 {
     struct dt *o = dt_obj(a);
     bool first = !inst || inst->index == 0 || own;
-    const char *derived = inst && inst->derived_from ? inst->derived_from
-                          : first                    ? NULL
-                                                     : first_written(b);
+    type_of_props(a, o, b, first);
+    if (b->type_of && inst && !own) /* its registers are its type_of's: derived from it */
+        first = false;
+    const char *derived = inst && inst->derived_from       ? inst->derived_from
+                          : first                          ? NULL
+                          : b->type_of && inst->index == 0 ? b->type_of->name
+                                                           : first_written(b);
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "dim", dim);
     SET(a, o, "derived_from", str_or_null(a, derived));
@@ -1102,6 +1120,47 @@ static void report_dropped(struct diag *dg, const struct model_spec *s)
     arena_release(&a);
 }
 
+/* Do 'r' and 'q' (one register of two blocks) have the same reset, protection and access? */
+static bool same_reg_props(const struct model_reg *r, const struct model_reg *q)
+{
+    const struct model_reg_ext *x = model_reg_ext(r), *y = model_reg_ext(q);
+    if (r->reset != q->reset || x->has_reset_mask != y->has_reset_mask ||
+        x->reset_mask != y->reset_mask || !util_same_text(x->protection, y->protection) ||
+        r->nfields != q->nfields)
+        return false;
+    for (size_t i = 0; i < r->nfields; i++)
+        if (r->fields[i]->access != q->fields[i]->access ||
+            !util_same_text(r->fields[i]->access_text, q->fields[i]->access_text))
+            return false;
+    return true;
+}
+
+/*
+ * A block with a type_of is written derived from it, with its own properties and no registers
+ * (peripheral()); where its registers' reset, protection or access are not its type_of's, read
+ * back they are (-t svd writes every register's reset and every field's access): said at the
+ * first such register (svd-out-dropped).
+ */
+static void report_type_of_regs(struct diag *dg, const struct model_spec *s)
+{
+    for (size_t i = 0; i < s->nblocks; i++) {
+        const struct model_block *b = s->blocks[i];
+        const struct model_block *t = b->type_of ? b->type_of->block : NULL;
+        for (size_t k = 0; t && k < b->nregs; k++) {
+            if (k < t->nregs && same_reg_props(b->regs[k], t->regs[k]))
+                continue;
+            diag_report(dg, DIAG_SVD_OUT_DROPPED, b->ninstances ? b->instances[0]->pos : b->pos,
+                        "peripheral '%s' is written derived from '%s' without registers (it "
+                        "has its type): its register '%s' reads back with %s's reset, "
+                        "protection and access",
+                        b->ninstances ? b->instances[0]->name : b->name, b->type_of->name,
+                        b->regs[k]->name, b->type_of->name);
+            diag_note(dg, b->regs[k]->pos, "register '%s' of '%s'", b->regs[k]->name, b->name);
+            break;
+        }
+    }
+}
+
 int context_svd_check(struct diag *dg, const struct model_spec *s)
 {
     const struct model_reg *r = first_unmapped(s);
@@ -1113,5 +1172,6 @@ int context_svd_check(struct diag *dg, const struct model_spec *s)
     unsigned errors = dg->nerrors;
     report_dropped(dg, s);
     report_sets_whole(dg, s);
+    report_type_of_regs(dg, s);
     return dg->nerrors > errors ? -1 : 0;
 }

@@ -161,6 +161,13 @@ size_t model_instance_list(const struct model_block *b, size_t i, uint64_t *stri
     return n;
 }
 
+const struct model_instance *model_instance_typed_as(const struct model_instance *in)
+{
+    if (in->own_type)
+        return in;
+    return in->block->type_of ? in->block->type_of : in->block->instances[0];
+}
+
 uint64_t model_reg_address(const struct model_reg *r, const struct model_instance *inst,
                            unsigned index)
 {

@@ -510,6 +510,13 @@ struct model_alt_group {
     const char *group;
 };
 
+/* The register properties an SVD peripheral writes itself (a block's type_of_props). */
+struct model_periph_props {
+    const char *access, *protection; /* NULL: not written */
+    bool has_reset, has_reset_mask;
+    uint64_t reset, reset_mask;
+};
+
 /* <block name= title= gaps=> */
 struct model_block {
     const char *name, *title, *gaps, *desc;
@@ -530,6 +537,14 @@ struct model_block {
     size_t nclusters;
     struct model_alt_group **alt_groups; /* its registers in an alternateGroup */
     size_t nalt_groups;
+    /* SVD: a derived peripheral svdconv does not call modified whose registers take other
+       access, reset or protection than its base's (its own <access>...): the peripheral whose
+       CMSIS type its instances use (SvdPeripheral::GetHeaderTypeName), with no type or
+       _Pos/_Msk macros of its own; model_instance_typed_as(type_of) is type_of. NULL: its own
+       type */
+    const struct model_instance *type_of;
+    struct model_periph_props type_of_props; /* with type_of: the properties its peripheral
+                                                writes that are not its base's (-t svd) */
     struct srcpos pos;
 };
 
@@ -693,6 +708,13 @@ bool model_field_write_as_read(const struct model_field *f);
  * the step (0 for a list of one).
  */
 size_t model_instance_list(const struct model_block *b, size_t i, uint64_t *stride);
+
+/*
+ * The peripheral whose CMSIS type instance 'in' uses: itself when it has a type of its own
+ * (own_type), else its block's type_of, else its block's first instance (whose type the block's
+ * is). -t cmsis names the pointer 'in' with that one's type.
+ */
+const struct model_instance *model_instance_typed_as(const struct model_instance *in);
 
 /* Address of array element 'index' (0-based) in instance 'inst' (NULL: no instances). */
 uint64_t model_reg_address(const struct model_reg *r, const struct model_instance *inst,

@@ -54,6 +54,8 @@ struct props {
 struct made {
     const struct svd_node *node;
     struct model_block *block;
+    struct props props;           /* its register properties (its own, else inherited) */
+    struct model_instance *first; /* its first instance; NULL until added */
 };
 
 struct builder {
@@ -350,6 +352,15 @@ static const struct {
     {"write", "write-only"},   {"writeonce", "writeOnce"},  {"read-writeonce", "read-writeOnce"},
     {"readonly", "read-only"}, {"writeonly", "write-only"}, {"readwrite", "read-write"},
 };
+
+/* The SVD spelling of access word 'text' (a misspelling corrected); 'text' when it is none. */
+static const char *access_spelled(const char *text)
+{
+    for (size_t i = 0; text && i < ARRAY_SIZE(access_words); i++)
+        if (strcmp(text, access_words[i].text) == 0)
+            return access_words[i].taken ? access_words[i].taken : text;
+    return text;
+}
 
 /* The SVD access word 'text' corrected (warning), or NULL (error) when it is none. */
 static const char *access_word(struct builder *b, const char *text, struct srcpos pos)
@@ -1362,26 +1373,35 @@ static void read_interrupts(struct builder *b, struct model_instance *inst,
     }
 }
 
-static struct model_block *block_of(const struct builder *b, const struct svd_node *n)
+static struct made *made_of(const struct builder *b, const struct svd_node *n)
 {
     for (size_t i = 0; i < b->nmade; i++)
         if (b->made[i].node == n)
-            return b->made[i].block;
+            return &b->made[i];
     return NULL;
 }
 
-/* A derived peripheral that adds nothing to its base's registers: an instance of its block. */
-static struct model_block *shared_block(const struct builder *b, const struct svd_node *n)
+/* Do 'p' and 'q' give registers the same size, access, protection, reset value and mask? */
+static bool same_props(const struct props *p, const struct props *q)
 {
-    const struct svd_node *base = n->base;
-    if (!base || n->own_regs)
+    return p->size == q->size &&
+           util_same_text(access_spelled(p->access), access_spelled(q->access)) &&
+           util_same_text(p->protection, q->protection) && p->reset == q->reset &&
+           p->has_reset_mask == q->has_reset_mask && p->reset_mask == q->reset_mask;
+}
+
+/*
+ * A derived peripheral whose registers are its base's: it writes no registers, and the register
+ * properties it writes (size, access, protection, resetValue, resetMask) have the values it
+ * would take from its base (nRF51's SPI1 writes SPI0's access again): an instance of its block.
+ */
+static struct made *shared_block(const struct builder *b, const struct svd_node *n,
+                                 const struct props *p)
+{
+    if (!n->base || n->own_regs)
         return NULL;
-    static const enum svd_text props[] = {SVD_T_SIZE, SVD_T_ACCESS, SVD_T_RESET, SVD_T_RESET_MASK,
-                                          SVD_T_PROTECTION};
-    for (size_t i = 0; i < ARRAY_SIZE(props); i++)
-        if (n->text[props[i]] != base->text[props[i]])
-            return NULL;
-    return block_of(b, base);
+    struct made *m = made_of(b, n->base);
+    return m && same_props(p, &m->props) ? m : NULL;
 }
 
 static bool in_addr_block(const struct model_block *blk, uint64_t lo, uint64_t hi)
@@ -1419,10 +1439,26 @@ static void check_outside_blocks(struct builder *b, const struct model_block *bl
     diag_note(b->dg, blk->addr_blocks[0]->pos, "the peripheral's first addressBlock");
 }
 
-static void made_as(struct builder *b, const struct svd_node *n, struct model_block *blk)
+/* The properties of 'p' that are not those of base 'q' (as the peripheral wrote them). */
+static struct model_periph_props props_not_base(const struct props *p, const struct props *q)
+{
+    struct model_periph_props o = {0};
+    if (!util_same_text(access_spelled(p->access), access_spelled(q->access)))
+        o.access = access_spelled(p->access);
+    if (!util_same_text(p->protection, q->protection))
+        o.protection = p->protection;
+    o.has_reset = p->reset != q->reset;
+    o.reset = p->reset;
+    o.has_reset_mask = p->has_reset_mask != q->has_reset_mask || p->reset_mask != q->reset_mask;
+    o.reset_mask = p->reset_mask;
+    return o;
+}
+
+static void made_as(struct builder *b, const struct svd_node *n, struct model_block *blk,
+                    const struct props *p)
 {
     b->made = xgrow(b->made, &b->made_cap, b->nmade + 1, sizeof(*b->made));
-    b->made[b->nmade++] = (struct made){n, blk};
+    b->made[b->nmade++] = (struct made){n, blk, *p, NULL};
 }
 
 static struct model_block *new_block(struct builder *b, const struct svd_node *n, const char *name,
@@ -1446,7 +1482,7 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     struct place at = {0, "", NULL, 1, 0, NULL, 0, false};
     read_kids(b, n, p, &at, &rcap);
     check_outside_blocks(b, blk);
-    made_as(b, n, blk);
+    made_as(b, n, blk, p);
     return blk;
 }
 
@@ -1521,11 +1557,21 @@ static void read_periph(struct builder *b, struct svd_node *n, const struct prop
     bool dim = read_dim(b, n, &d, &bad);
     if (bad)
         return;
-    struct model_block *blk = shared_block(b, n);
-    if (!blk)
+    struct made *from = shared_block(b, n, &p);
+    struct model_block *blk = from ? from->block : NULL;
+    if (!blk) {
         blk = new_block(b, n, dim ? substitute(b->a, name_of(n), "") : name_of(n), &p);
-    else
-        made_as(b, n, blk); /* a peripheral derived from this one shares the block too */
+        /* registers of its own only by their properties: svdconv's type is still its base's
+         * (looked up after new_block(), which may move b->made) */
+        from = n->base && !n->own_regs ? made_of(b, n->base) : NULL;
+        if (from && from->first && !own_type(n)) {
+            blk->type_of = model_instance_typed_as(from->first);
+            blk->type_of_props = props_not_base(&p, &from->props);
+        }
+    } else {
+        made_as(b, n, blk, &p); /* a peripheral derived from this one shares the block too */
+    }
+    size_t first = blk->ninstances;
     for (unsigned i = 0; i < d.count; i++) {
         add_instance(b, blk, n, dim ? &d : NULL,
                      dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n), base + d.incr * i,
@@ -1533,6 +1579,8 @@ static void read_periph(struct builder *b, struct svd_node *n, const struct prop
         if (dim) /* -t svd and -t regspec write the list as it was written */
             blk->instances[blk->ninstances - 1]->dim_of = name_of(n);
     }
+    if (blk->ninstances > first)
+        made_of(b, n)->first = blk->instances[first];
 }
 
 /* ---------------------------------------------------------------- overlaps */

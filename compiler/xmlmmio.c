@@ -85,7 +85,34 @@ static const char *prev_field_dim_of(const struct model_field *f)
 
 /* ---------------------------------------------------------------- peripherals */
 
-/* group= header-struct= prepend= append= of a <block> */
+/* The instance named 'name' of a block loaded before 'b', or NULL. */
+static const struct model_instance *earlier_instance(const struct model_spec *s,
+                                                     const struct model_block *b, const char *name)
+{
+    for (size_t i = 0; i < s->nblocks && s->blocks[i] != b; i++)
+        for (size_t k = 0; k < s->blocks[i]->ninstances; k++)
+            if (strcmp(s->blocks[i]->instances[k]->name, name) == 0)
+                return s->blocks[i]->instances[k];
+    return NULL;
+}
+
+/* type-of= of a <block>: the peripheral whose CMSIS type its instances use (model.h) */
+static void type_of(struct loader *ld, const struct xl_elem *n, struct model_block *b)
+{
+    const char *name = xl_get(ld, n, "type-of");
+    if (!name)
+        return;
+    const struct model_instance *in = earlier_instance(ld->spec, b, name);
+    if (!in) {
+        xl_report(ld, DIAG_UNKNOWN_REF, xl_value_pos(ld, n, "type-of", 0),
+                  "type-of '%s' of block '%s' names no instance of a block before it", name,
+                  b->name);
+        return;
+    }
+    b->type_of = model_instance_typed_as(in); /* the type it uses, as the SVD reader's */
+}
+
+/* group= header-struct= prepend= append= type-of= of a <block> */
 void xl_mmio_block(struct loader *ld, const struct xl_elem *n, struct model_block *b)
 {
     b->group = xl_get(ld, n, "group");
@@ -93,6 +120,7 @@ void xl_mmio_block(struct loader *ld, const struct xl_elem *n, struct model_bloc
     b->prepend = xl_get(ld, n, "prepend");
     b->append = xl_get(ld, n, "append");
     b->names_qualified = ld->spec->block_names;
+    type_of(ld, n, b);
 }
 
 /* Where the value of derived-from= starts (what svd-derived points at); none without one. */
