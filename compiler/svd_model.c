@@ -1569,6 +1569,9 @@ static void read_periph(struct builder *b, struct svd_node *n, const struct prop
             blk->type_of_props = props_not_base(&p, &from->props);
         }
     } else {
+        /* its own <access> is read by no register of its: its misspelling reported here */
+        if (p.access && n->text[SVD_T_ACCESS] != n->base->text[SVD_T_ACCESS])
+            access_word(b, p.access, p.access_pos);
         made_as(b, n, blk, &p); /* a peripheral derived from this one shares the block too */
     }
     size_t first = blk->ninstances;
