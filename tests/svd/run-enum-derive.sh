@@ -11,7 +11,8 @@
 #     seen from UART: written whole, without derivedFrom, with a warning (svd-out-dropped; an
 #     error under --strict, and no file);
 #   - -t regspec writes derived-from= on each <enum-set> whose base it can name, the values whole,
-#     and -t svd of that regspec is the -t svd of the file;
+#     and -t svd of that regspec is the -t svd of the file; M's set it writes without derived-from,
+#     with a warning (regspec-out-dropped; an error under --strict, and no file);
 #   - -t json gives each set's derived_from as written.
 set -u
 cd "$(dirname "$0")/../.."
@@ -96,12 +97,27 @@ for r in ET.parse(sys.argv[1]).iter("register"):
                 r.get("name"), f.get("name"), s.get("name"), s.get("derived-from") or "-",
                 s.get("usage") or "-", vals))
 PY
-if "$regc" "$svd" -t regspec -o "$tmp/a.xml" 2>"$tmp/err" &&
-    python3 "$tmp/rs.py" "$tmp/a.xml" >"$tmp/rs.got" 2>>"$tmp/err"; then
+if "$regc" "$svd" -t regspec -o "$tmp/a.xml" 2>"$tmp/rs.err" &&
+    python3 "$tmp/rs.py" "$tmp/a.xml" >"$tmp/rs.got" 2>"$tmp/err"; then
     tap_diff "enum-derive-out.svd -t regspec: derived-from= on each set whose base it names, values whole" \
         "$tmp/rs.want" "$tmp/rs.got"
 else
-    tap_fail "enum-derive-out.svd -t regspec" "$(head -n 3 "$tmp/err")"
+    tap_fail "enum-derive-out.svd -t regspec" "$(head -n 3 "$tmp/rs.err" "$tmp/err")"
+fi
+printf '%s\n' \
+    "$svd:42: warning: enum-set 'ModeE' of field 'M' of register 'DATA' is written without its derived-from 'ModeE': it names no enum-set in the regspec -t regspec writes [-Wregspec-out-dropped]" \
+    >"$tmp/warn.want"
+tap_diff "enum-derive-out.svd -t regspec: the one derived-from left out is said, at it" \
+    "$tmp/warn.want" "$tmp/rs.err"
+rm -f "$tmp/strict.xml"
+"$regc" "$svd" --strict -t regspec -o "$tmp/strict.xml" 2>"$tmp/strict.err"
+st=$?
+sed -i 's/: warning: /: error: /' "$tmp/warn.want"
+if [ $st -eq 1 ] && [ ! -e "$tmp/strict.xml" ] && cmp -s "$tmp/warn.want" "$tmp/strict.err"; then
+    tap_ok "enum-derive-out.svd --strict -t regspec: the derived-from left out is an error, no file"
+else
+    tap_fail "enum-derive-out.svd --strict -t regspec: the derived-from left out is an error, no file" \
+        "exit $st" "$(head -n 3 "$tmp/strict.err")"
 fi
 if "$regc" "$tmp/a.xml" -t svd -o "$tmp/back.svd" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
     [ -s "$tmp/out.svd" ] && cmp -s "$tmp/out.svd" "$tmp/back.svd"; then
@@ -136,4 +152,5 @@ if "$regc" "$svd" -t json -o "$tmp/a.json" 2>"$tmp/err" &&
 else
     tap_fail "enum-derive-out.svd -t json" "$(head -n 3 "$tmp/err")"
 fi
+
 tap_done

@@ -65,6 +65,10 @@ for spec in examples/specs/hpet_mmio.xml examples/specs/pci2250_pci.xml tests/sv
     tests/svd/regspec-forms.xml; do
     imports "$(basename "$spec")" "$spec"
 done
+# ---- copies whose derivedFrom names nothing from their place (tests/errors/regspec-out-dropped.svd:
+# a derived field's set, a derived register's field): -t regspec leaves those out (with a warning)
+# and writes a regspec that compiles
+imports regspec-out-dropped.svd tests/errors/regspec-out-dropped.svd
 # ---- every form of a field's enumeration sets and a register array's or list's dimArrayIndex
 # (tests/svd/cmsis-enum.svd, features.svd, enum-derive-out.svd: derived sets, array-index-reglist.svd:
 # a list's): the headers of A are the file's, and so are -t cmsis-enum and the register map (sets
