@@ -271,6 +271,17 @@ void model_tree_describe(struct derive_ref n, struct buf *out)
 
 /* ---------------------------------------------------------------- derived sets */
 
+/* Marks the base of 'set' (one of its field's sets, held there as the model's to change). */
+static void mark_base(const struct model_enum_set *set)
+{
+    if (!set->base)
+        return;
+    const struct model_field_ext *x = model_field_ext(set->base_field);
+    for (size_t i = 0; i < x->nsets; i++)
+        if (x->sets[i] == set->base)
+            x->sets[i]->is_base = true;
+}
+
 void model_link_enum_bases(struct model_spec *s)
 {
     struct derive_index names;
@@ -291,6 +302,7 @@ void model_link_enum_bases(struct model_spec *s)
                         derive_find_base(&t, model_tree_set_ref(f, set), set->derived_from);
                     set->base = base.kind == DERIVE_ENUMS ? base.obj : NULL;
                     set->base_field = set->base ? base.ctx : NULL;
+                    mark_base(set);
                 }
             }
         }

@@ -63,7 +63,7 @@ void model_tree_describe(struct derive_ref n, struct buf *out);
 /*
  * Gives every enumeration set of 's' that derives from another (derived_from) its 'base' and
  * 'base_field': the set its name leads to on the tree, or NULL (a regspec's check reports it;
- * the SVD reader has reported a base it did not find).
+ * the SVD reader has reported a base it did not find); and marks each base (is_base).
  */
 void model_link_enum_bases(struct model_spec *s);
 
