@@ -4,6 +4,7 @@
 #include "context_regspec.h"
 
 #include "model_mmio.h"
+#include "model_tree.h"
 #include "svd_words.h"
 
 #include <inttypes.h>
@@ -90,6 +91,21 @@ static void cite_attrs(struct arena *a, struct el *e, const struct model_cite *c
     attr(a, e, "cite", c->cite);
 }
 
+/* derived-from= of node 'n' as written, where it names a base in the spec as written (model_tree.h,
+ * the lookup the loader checks it by): not a name a copy took along to a place where it names
+ * nothing (a derived field's set, a derived register's field), which context_regspec_check says
+ * it leaves out (regspec-out-dropped). */
+static bool derived_attr(struct arena *a, struct el *e, const struct derive_tree *t,
+                         struct derive_ref n)
+{
+    struct srcpos pos;
+    const char *from = model_tree_derived_from(n, &pos);
+    if (!from || model_tree_base(t, n).kind == DERIVE_NONE)
+        return false;
+    attr(a, e, "derived-from", from);
+    return true;
+}
+
 /* ------------------------------------------------------------ fields */
 
 static const char *bits_text(struct arena *a, const struct model_field *f)
@@ -137,7 +153,8 @@ static void value_el(struct arena *a, struct el *p, const struct model_value *v,
 
 /* <enum-set>s: the field's own sets, unless they are those its values' usages give it; each
  * holds its values whole (a regspec records derivation, does not apply it). */
-static void enum_sets(struct arena *a, struct el *p, const struct model_field *f)
+static void enum_sets(struct arena *a, struct el *p, const struct derive_tree *t,
+                      const struct model_field *f)
 {
     const struct model_field_ext *x = model_field_ext(f);
     if (!x->nsets || model_field_sets_implied(f))
@@ -148,9 +165,7 @@ static void enum_sets(struct arena *a, struct el *p, const struct model_field *f
         attr(a, &e, "name", s->name);
         attr(a, &e, "header-enum-name", s->header_enum);
         attr(a, &e, "usage", s->usage == USAGE_READ ? "read" : s->usage == USAGE_WRITE ? "write" : NULL);
-        /* recorded where it leads to a set in the model (the loader checks it does): a copy's
-           name of a set it cannot see (a derived field's set, the base's register's) is not */
-        attr(a, &e, "derived-from", s->base ? s->derived_from : NULL);
+        derived_attr(a, &e, t, model_tree_set_ref(f, s));
         el_add(a, p, &e);
     }
 }
@@ -164,7 +179,8 @@ static void gap_el(struct arena *a, struct el *p, const struct model_field *f)
     el_add(a, p, &e);
 }
 
-static void field_el(struct arena *a, struct el *p, const struct model_field *f)
+static void field_el(struct arena *a, struct el *p, const struct derive_tree *t,
+                     const struct model_field *f)
 {
     if (f->implicit) {
         gap_el(a, p, f);
@@ -180,12 +196,12 @@ static void field_el(struct arena *a, struct el *p, const struct model_field *f)
     attr(a, &e, "read-action", svd_read_word(model_field_ext(f)->read_effect));
     attr(a, &e, "write-constraint", write_constraint(a, &model_field_ext(f)->wc));
     attr(a, &e, "enum-name", model_field_ext(f)->enum_name);
-    attr(a, &e, "derived-from", model_field_ext(f)->derived_from);
+    derived_attr(a, &e, t, model_tree_ref(DERIVE_FIELD, f, f->reg->block));
     attr(a, &e, "dim-of", model_field_ext(f)->dim_of);
     attr_true(a, &e, "whole", model_field_ext(f)->whole);
     attr(a, &e, "desc", f->desc);
     cite_attrs(a, &e, f->cite);
-    enum_sets(a, &e, f);
+    enum_sets(a, &e, t, f);
     for (size_t i = 0; i < f->nvalues; i++)
         value_el(a, &e, f->values[i], false);
     for (size_t i = 0; i < model_field_ext(f)->ndefaults; i++)
@@ -287,8 +303,8 @@ static void array_index_el(struct arena *a, struct el *p, const struct model_arr
     el_add(a, p, &e);
 }
 
-static void register_el(struct arena *a, struct el *p, const struct model_block *b,
-                        const struct model_reg *r, const char *gaps)
+static void register_el(struct arena *a, struct el *p, const struct derive_tree *t,
+                        const struct model_block *b, const struct model_reg *r, const char *gaps)
 {
     static const char *const spaces[] = {"msr", "pci", "mmio"};
     struct el e = el_new(a, "register");
@@ -313,14 +329,14 @@ static void register_el(struct arena *a, struct el *p, const struct model_block 
     attr(a, &e, "alternate-group", model_block_alt_group(b, r));
     attr(a, &e, "protection", model_reg_ext(r)->protection);
     attr(a, &e, "display-name", model_reg_ext(r)->display_name);
-    attr(a, &e, "derived-from", model_reg_ext(r)->derived_from);
+    derived_attr(a, &e, t, model_tree_ref(DERIVE_REG, r, b));
     attr(a, &e, "desc", r->desc);
     cite_attrs(a, &e, &r->cite);
     for (size_t i = 0; i < r->nats; i++)
         at_el(a, &e, r->ats[i]);
     array_index_el(a, &e, model_reg_ext(r)->array_index);
     for (size_t i = 0; i < r->nfields; i++)
-        field_el(a, &e, r->fields[i]);
+        field_el(a, &e, t, r->fields[i]);
     for (size_t i = 0; i < r->nrules; i++)
         if (!rule_from_constraint(r, r->rules[i]))
             rule_el(a, &e, r->rules[i]);
@@ -329,7 +345,8 @@ static void register_el(struct arena *a, struct el *p, const struct model_block 
 
 /* ------------------------------------------------------------ blocks */
 
-static void instance_el(struct arena *a, struct el *p, const struct model_instance *in)
+static void instance_el(struct arena *a, struct el *p, const struct derive_tree *t,
+                        const struct model_block *b, const struct model_instance *in)
 {
     struct el e = el_new(a, "instance");
     attr(a, &e, "name", in->name);
@@ -343,7 +360,7 @@ static void instance_el(struct arena *a, struct el *p, const struct model_instan
         attr_uint(a, &e, "dev", in->dev);
     if (in->has_func)
         attr_uint(a, &e, "func", in->func);
-    attr(a, &e, "derived-from", in->derived_from);
+    derived_attr(a, &e, t, model_tree_ref(DERIVE_PERIPH, in, b));
     attr(a, &e, "alternate", in->alternate);
     attr(a, &e, "group", in->group);
     attr(a, &e, "version", in->version);
@@ -375,7 +392,8 @@ static void addr_block_el(struct arena *a, struct el *p, const struct model_addr
     el_add(a, p, &e);
 }
 
-static void cluster_el(struct arena *a, struct el *p, const struct model_cluster *c)
+static void cluster_el(struct arena *a, struct el *p, const struct derive_tree *t,
+                       const struct model_block *b, const struct model_cluster *c)
 {
     struct el e = el_new(a, "cluster");
     attr(a, &e, "name", c->name);
@@ -389,16 +407,16 @@ static void cluster_el(struct arena *a, struct el *p, const struct model_cluster
         attr_hex(a, &e, "stride", c->stride);
     attr(a, &e, "header-struct", c->header_struct);
     attr(a, &e, "alternate", c->alternate);
-    attr(a, &e, "derived-from", c->derived_from);
-    if (c->derived_from && c->type_of) /* svdconv's unmodified copy: its base's CMSIS type */
+    /* svdconv's unmodified copy: its base's CMSIS type (needs the derived-from= written) */
+    if (derived_attr(a, &e, t, model_tree_ref(DERIVE_CLUSTER, c, b)) && c->type_of)
         attr(a, &e, "own-type", "false");
     attr(a, &e, "desc", c->desc);
     array_index_el(a, &e, c->array_index);
     el_add(a, p, &e);
 }
 
-static void block_el(struct arena *a, struct el *p, const struct model_spec *s,
-                     const struct model_block *b)
+static void block_el(struct arena *a, struct el *p, const struct derive_tree *t,
+                     const struct model_spec *s, const struct model_block *b)
 {
     struct el e = el_new(a, "block");
     attr(a, &e, "name", b->name);
@@ -412,13 +430,13 @@ static void block_el(struct arena *a, struct el *p, const struct model_spec *s,
     cite_attrs(a, &e, &b->cite);
     text_child(a, &e, "desc", b->desc);
     for (size_t i = 0; i < b->ninstances; i++)
-        instance_el(a, &e, b->instances[i]);
+        instance_el(a, &e, t, b, b->instances[i]);
     for (size_t i = 0; i < b->naddr_blocks; i++)
         addr_block_el(a, &e, b->addr_blocks[i]);
     for (size_t i = 0; i < b->nclusters; i++)
-        cluster_el(a, &e, b->clusters[i]);
+        cluster_el(a, &e, t, b, b->clusters[i]);
     for (size_t i = 0; i < b->nregs; i++)
-        register_el(a, &e, b, b->regs[i], b->gaps ? b->gaps : s->gaps);
+        register_el(a, &e, t, b, b->regs[i], b->gaps ? b->gaps : s->gaps);
     el_add(a, p, &e);
 }
 
@@ -492,6 +510,35 @@ bool context_regspec_fits(const struct model_spec *s)
     return !s->pmon_global && !s->nmetrics;
 }
 
+/* What report_dropped() reads: the spec as a tree, and where to report. */
+struct dropped {
+    struct derive_tree t;
+    struct diag *dg;
+};
+
+/* Derived node 'n', when its derived-from names no base in the spec as written (derived_attr):
+ * said at its derived-from, with what is left out. */
+static void report_dropped(void *ctx, struct derive_ref n)
+{
+    struct dropped *d = ctx;
+    if (model_tree_base(&d->t, n).kind != DERIVE_NONE)
+        return;
+    struct srcpos pos;
+    const char *from = model_tree_derived_from(n, &pos);
+    struct buf what = BUF_INIT;
+    model_tree_describe(n, &what);
+    const struct model_field *f = n.kind == DERIVE_FIELD ? n.obj : n.kind == DERIVE_ENUMS ? n.ctx : NULL;
+    if (f) /* a copy's place: it is written at its base's */
+        buf_addf(&what, " of register '%s'", f->reg->name);
+    diag_report(d->dg, DIAG_REGSPEC_OUT_DROPPED, pos.line ? pos : model_tree_pos(n),
+                "%s is written without its derived-from '%s': it names no %s in the regspec "
+                "-t regspec writes",
+                what.s, from,
+                n.kind == DERIVE_REG || n.kind == DERIVE_CLUSTER ? "register or cluster"
+                                                                 : model_tree_kind_word(n));
+    buf_release(&what);
+}
+
 int context_regspec_check(struct diag *dg, const struct model_spec *s)
 {
     for (size_t i = 0; i < s->nblocks; i++) {
@@ -509,7 +556,13 @@ int context_regspec_check(struct diag *dg, const struct model_spec *s)
                           "the spec has %s: -t regspec does not write event tables, pmon "
                           "topologies or metrics yet",
                           s->pmon_global ? "a pmon-global" : "a metric");
-    return 0;
+    unsigned errors = dg->nerrors;
+    struct derive_index names;
+    derive_index_init(&names);
+    struct dropped d = {model_tree(s, &names), dg};
+    model_tree_each_derived(s, report_dropped, &d);
+    derive_index_release(&names);
+    return dg->nerrors > errors ? -1 : 0;
 }
 
 struct dt *context_regspec(struct arena *a, const struct model_spec *s)
@@ -529,8 +582,12 @@ struct dt *context_regspec(struct arena *a, const struct model_spec *s)
         cpu_el(a, &e, s->cpus[i]);
     if (s->device)
         device_el(a, &e, s->device);
+    struct derive_index names;
+    derive_index_init(&names);
+    struct derive_tree t = model_tree(s, &names);
     for (size_t i = 0; i < s->nblocks; i++)
-        block_el(a, &e, s, s->blocks[i]);
+        block_el(a, &e, &t, s, s->blocks[i]);
+    derive_index_release(&names);
     el_add(a, &top, &e);
     struct dt *o = dt_obj(a);
     SET(a, o, "root", e.o);

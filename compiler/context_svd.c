@@ -214,8 +214,8 @@ static const struct model_enum_set *written_base(const struct model_field *f,
  * its values (model_value_in_set) and its own isDefault value (model_set_default). A set
  * of its own is written also when empty (a derived one whose base gave none), as the file did.
  * A derived set (written_base) has its derivedFrom and only what its base does not give it:
- * its name and usage when they differ from the base's, its headerEnumName (never a base's),
- * its values when they differ.
+ * its name and usage when they differ from the base's (its name also when it is another set's
+ * base: is_base), its headerEnumName (never a base's), its values when they differ.
  */
 static struct dt *enum_sets(struct arena *a, const struct model_field *f)
 {
@@ -235,7 +235,9 @@ static struct dt *enum_sets(struct arena *a, const struct model_field *f)
             dt_push(a, vals, value_obj(a, f, dflt, true));
         if (!dt_len(vals) && fs.sets == fs.own_ptrs)
             continue; /* a usage no value has */
-        bool own_name = !base || !util_same_text(s->name, base->name);
+        /* a base's name also where its base's is the same: another set's derivedFrom finds it
+           by it, so the file must hold it (the model gives a derived set its base's name) */
+        bool own_name = !base || s->is_base || !util_same_text(s->name, base->name);
         SET(a, set, "derived_from", str_or_null(a, base ? s->derived_from : NULL));
         SET(a, set, "name", str_or_null(a, own_name ? s->name : NULL));
         SET(a, set, "header_enum_name", str_or_null(a, s->header_enum));

@@ -568,7 +568,7 @@ static void note_spec_name(struct diag *dg, const char *name)
 static struct model_spec *load_spec(struct arena *a, struct diag *dg, const struct options *o,
                                     const char *path)
 {
-    if (o->strict) /* a regspec's input has none of the SVD reader's, but svd-out-dropped */
+    if (o->strict) /* a regspec's input has none of the SVD reader's, but the *-out-dropped */
         svd_strict(dg);
     if (!svd_file_is_svd(path))
         return xmlload_spec_in(a, dg, path, o->incdirs, o->nincdirs);

@@ -102,6 +102,9 @@ struct model_enum_set {
        gives it what it holds (context_svd.c) */
     const struct model_enum_set *base;
     const struct model_field *base_field;
+    /* another set's base: a name it answers to leads there, so -t svd writes it also where it is
+       its own base's (a reader of the file finds it by it only then) */
+    bool is_base;
 };
 
 /*

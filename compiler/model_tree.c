@@ -119,7 +119,8 @@ static const char *tree_name(const struct derive_tree *t, struct derive_ref n)
 }
 
 /* A register answers to its name, its svd-name (or name as written) and its name within its
- * cluster; a cluster to its name and svd-name; the others to their names. */
+ * cluster; a cluster to its name and svd-name; an instance of a dim-of= list to its name and the
+ * list's ("UART%s", as the SVD file's list answers to its name); the others to their names. */
 static size_t tree_names(const struct derive_tree *t, struct derive_ref n,
                          struct derive_name out[DERIVE_MAX_NAMES], bool *list)
 {
@@ -136,6 +137,9 @@ static size_t tree_names(const struct derive_tree *t, struct derive_ref n,
             ((const struct model_cluster *)n.obj)->name);
     if (model_tree_is_block(n))
         return derive_add_name(out, 0, ((const struct model_block *)n.obj)->name);
+    if (n.kind == DERIVE_PERIPH)
+        return derive_add_name(out, derive_add_name(out, 0, tree_name(t, n)),
+                               ((const struct model_instance *)n.obj)->dim_of);
     if (n.kind == DERIVE_ENUMS) /* a set without a name answers to none */
         return derive_add_name(out, 0, ((const struct model_enum_set *)n.obj)->name);
     return n.kind == DERIVE_DEVICE ? 0 : derive_add_name(out, 0, tree_name(t, n));
@@ -145,6 +149,137 @@ struct derive_tree model_tree(const struct model_spec *s, struct derive_index *n
 {
     return (struct derive_tree){s,         tree_parent, tree_kid, tree_names, NULL,
                                 tree_name, NULL,        NULL,     names};
+}
+
+/* ---------------------------------------------------------------- derived nodes */
+
+const char *model_tree_derived_from(struct derive_ref n, struct srcpos *pos)
+{
+    if (model_tree_is_block(n))
+        return NULL;
+    switch (n.kind) {
+    case DERIVE_PERIPH:
+        *pos = ((const struct model_instance *)n.obj)->derived_pos;
+        return ((const struct model_instance *)n.obj)->derived_from;
+    case DERIVE_CLUSTER:
+        *pos = ((const struct model_cluster *)n.obj)->derived_pos;
+        return ((const struct model_cluster *)n.obj)->derived_from;
+    case DERIVE_REG:
+        *pos = model_reg_ext(n.obj)->derived_pos;
+        return model_reg_ext(n.obj)->derived_from;
+    case DERIVE_FIELD:
+        *pos = model_field_ext(n.obj)->derived_pos;
+        return model_field_ext(n.obj)->derived_from;
+    case DERIVE_ENUMS:
+        *pos = ((const struct model_enum_set *)n.obj)->derived_pos;
+        return ((const struct model_enum_set *)n.obj)->derived_from;
+    default:
+        return NULL;
+    }
+}
+
+struct derive_ref model_tree_base(const struct derive_tree *t, struct derive_ref n)
+{
+    struct srcpos pos;
+    const char *name = model_tree_derived_from(n, &pos);
+    struct derive_ref b = name ? derive_find_base(t, n, name) : model_tree_ref(DERIVE_NONE, NULL, NULL);
+    return model_tree_is_block(b) ? model_tree_ref(DERIVE_NONE, NULL, NULL) : b;
+}
+
+/* Calls 'fn' with 'n' when it derives from something. */
+static void each_if_derived(struct derive_ref n, void (*fn)(void *ctx, struct derive_ref n), void *ctx)
+{
+    struct srcpos pos;
+    if (model_tree_derived_from(n, &pos))
+        fn(ctx, n);
+}
+
+void model_tree_each_derived(const struct model_spec *s,
+                             void (*fn)(void *ctx, struct derive_ref n), void *ctx)
+{
+    for (size_t i = 0; i < s->nblocks; i++) {
+        const struct model_block *b = s->blocks[i];
+        for (size_t k = 0; k < b->ninstances; k++)
+            each_if_derived(model_tree_ref(DERIVE_PERIPH, b->instances[k], b), fn, ctx);
+        for (size_t k = 0; k < b->nclusters; k++)
+            each_if_derived(model_tree_ref(DERIVE_CLUSTER, b->clusters[k], b), fn, ctx);
+        for (size_t k = 0; k < b->nregs; k++) {
+            const struct model_reg *r = b->regs[k];
+            each_if_derived(model_tree_ref(DERIVE_REG, r, b), fn, ctx);
+            for (size_t j = 0; j < r->nfields; j++) {
+                const struct model_field *f = r->fields[j];
+                each_if_derived(model_tree_ref(DERIVE_FIELD, f, b), fn, ctx);
+                for (size_t m = 0; m < model_field_ext(f)->nsets; m++)
+                    each_if_derived(model_tree_set_ref(f, model_field_ext(f)->sets[m]), fn, ctx);
+            }
+        }
+    }
+}
+
+struct srcpos model_tree_pos(struct derive_ref n)
+{
+    switch (n.kind) {
+    case DERIVE_PERIPH:
+        return model_tree_is_block(n) ? ((const struct model_block *)n.obj)->pos
+                                      : ((const struct model_instance *)n.obj)->pos;
+    case DERIVE_CLUSTER:
+        return ((const struct model_cluster *)n.obj)->pos;
+    case DERIVE_REG:
+        return ((const struct model_reg *)n.obj)->pos;
+    case DERIVE_FIELD:
+        return ((const struct model_field *)n.obj)->pos;
+    case DERIVE_ENUMS:
+        return ((const struct model_enum_set *)n.obj)->pos;
+    default:
+        return (struct srcpos){0, 0, 0};
+    }
+}
+
+const char *model_tree_kind_word(struct derive_ref n)
+{
+    switch (n.kind) {
+    case DERIVE_PERIPH:
+        return model_tree_is_block(n) ? "block" : "instance";
+    case DERIVE_CLUSTER:
+        return "cluster";
+    case DERIVE_REG:
+        return "register";
+    case DERIVE_ENUMS:
+        return "enum-set";
+    default:
+        return "field";
+    }
+}
+
+void model_tree_describe(struct derive_ref n, struct buf *out)
+{
+    if (n.kind == DERIVE_ENUMS) { /* a set may have no name: its field's says where it is */
+        const char *set = ((const struct model_enum_set *)n.obj)->name;
+        const char *field = ((const struct model_field *)n.ctx)->name;
+        if (set)
+            buf_addf(out, "enum-set '%s' of field '%s'", set, field);
+        else
+            buf_addf(out, "enum-set of field '%s'", field);
+        return;
+    }
+    const char *name = n.kind == DERIVE_REG       ? ((const struct model_reg *)n.obj)->name
+                       : n.kind == DERIVE_FIELD   ? ((const struct model_field *)n.obj)->name
+                       : n.kind == DERIVE_CLUSTER ? ((const struct model_cluster *)n.obj)->name
+                                                  : ((const struct model_instance *)n.obj)->name;
+    buf_addf(out, "%s '%s'", model_tree_kind_word(n), name);
+}
+
+/* ---------------------------------------------------------------- derived sets */
+
+/* Marks the base of 'set' (one of its field's sets, held there as the model's to change). */
+static void mark_base(const struct model_enum_set *set)
+{
+    if (!set->base)
+        return;
+    const struct model_field_ext *x = model_field_ext(set->base_field);
+    for (size_t i = 0; i < x->nsets; i++)
+        if (x->sets[i] == set->base)
+            x->sets[i]->is_base = true;
 }
 
 void model_link_enum_bases(struct model_spec *s)
@@ -167,6 +302,7 @@ void model_link_enum_bases(struct model_spec *s)
                         derive_find_base(&t, model_tree_set_ref(f, set), set->derived_from);
                     set->base = base.kind == DERIVE_ENUMS ? base.obj : NULL;
                     set->base_field = set->base ? base.ctx : NULL;
+                    mark_base(set);
                 }
             }
         }

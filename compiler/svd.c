@@ -54,7 +54,7 @@ void svd_strict(struct diag *dg)
         DIAG_SVD_VALUE_TOO_WIDE, DIAG_SVD_RESET_TOO_WIDE, DIAG_SVD_INTERRUPT,     DIAG_SVD_ACCESS,
         DIAG_SVD_NAME,           DIAG_SVD_ADDRESS_UNIT,
         DIAG_SVD_OUTSIDE_BLOCK,  DIAG_SVD_CLUSTER_STRIDE, DIAG_SVD_WRITE_CONSTRAINT,
-        DIAG_SVD_OUT_DROPPED,    DIAG_SVD_ARRAY_INDEX};
+        DIAG_SVD_OUT_DROPPED,    DIAG_REGSPEC_OUT_DROPPED, DIAG_SVD_ARRAY_INDEX};
     for (size_t i = 0; i < ARRAY_SIZE(warnings); i++)
         if (dg->sev[warnings[i]] != SEV_IGNORE)
             dg->sev[warnings[i]] = SEV_ERROR;

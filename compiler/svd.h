@@ -31,8 +31,8 @@ bool svd_file_is_svd(const char *path);
  */
 struct model_spec *svd_load(struct arena *a, struct diag *dg, const char *path);
 
-/* --strict: every SVD warning (a defect whose intent regc guesses, or what -t svd leaves out:
- * svd-out-dropped) becomes an error. */
+/* --strict: every SVD warning (a defect whose intent regc guesses, or what -t svd or -t regspec
+ * leaves out: svd-out-dropped, regspec-out-dropped) becomes an error. */
 void svd_strict(struct diag *dg);
 
 #endif

@@ -21,68 +21,6 @@
 
 /* ---------------------------------------------------------------- derived objects */
 
-/* What 'n' derives from as written, and where that is; NULL when it derives from nothing. */
-static const char *derived_of(struct derive_ref n, struct srcpos *pos)
-{
-    if (model_tree_is_block(n))
-        return NULL;
-    switch (n.kind) {
-    case DERIVE_PERIPH:
-        *pos = ((const struct model_instance *)n.obj)->derived_pos;
-        return ((const struct model_instance *)n.obj)->derived_from;
-    case DERIVE_CLUSTER:
-        *pos = ((const struct model_cluster *)n.obj)->derived_pos;
-        return ((const struct model_cluster *)n.obj)->derived_from;
-    case DERIVE_REG:
-        *pos = model_reg_ext(n.obj)->derived_pos;
-        return model_reg_ext(n.obj)->derived_from;
-    case DERIVE_FIELD:
-        *pos = model_field_ext(n.obj)->derived_pos;
-        return model_field_ext(n.obj)->derived_from;
-    case DERIVE_ENUMS:
-        *pos = ((const struct model_enum_set *)n.obj)->derived_pos;
-        return ((const struct model_enum_set *)n.obj)->derived_from;
-    default:
-        return NULL;
-    }
-}
-
-/* Where node 'n' is written. */
-static struct srcpos pos_of(struct derive_ref n)
-{
-    switch (n.kind) {
-    case DERIVE_PERIPH:
-        return model_tree_is_block(n) ? ((const struct model_block *)n.obj)->pos
-                                      : ((const struct model_instance *)n.obj)->pos;
-    case DERIVE_CLUSTER:
-        return ((const struct model_cluster *)n.obj)->pos;
-    case DERIVE_REG:
-        return ((const struct model_reg *)n.obj)->pos;
-    case DERIVE_FIELD:
-        return ((const struct model_field *)n.obj)->pos;
-    case DERIVE_ENUMS:
-        return ((const struct model_enum_set *)n.obj)->pos;
-    default:
-        return (struct srcpos){0, 0, 0};
-    }
-}
-
-static const char *kind_word(struct derive_ref n)
-{
-    switch (n.kind) {
-    case DERIVE_PERIPH:
-        return model_tree_is_block(n) ? "block" : "instance";
-    case DERIVE_CLUSTER:
-        return "cluster";
-    case DERIVE_REG:
-        return "register";
-    case DERIVE_ENUMS:
-        return "enum-set";
-    default:
-        return "field";
-    }
-}
-
 /* A derived object and its base, looked up once however many chains go through it. */
 struct derived {
     struct derive_ref n, base;
@@ -106,9 +44,7 @@ static struct derive_ref base_of(struct derive_check *c, struct derive_ref n)
         return model_tree_ref(DERIVE_NONE, NULL, NULL);
     struct derived *d = e->val;
     if (!d->done) {
-        struct srcpos pos;
-        struct derive_ref b = derive_find_base(&c->t, n, derived_of(n, &pos));
-        d->base = model_tree_is_block(b) ? model_tree_ref(DERIVE_NONE, NULL, NULL) : b;
+        d->base = model_tree_base(&c->t, n);
         d->done = true;
     }
     return d->base;
@@ -132,25 +68,6 @@ static bool chain_loops(struct derive_check *c, struct derive_ref n)
 
 /* ---------------------------------------------------------------- the checks */
 
-/* "register 'CH_CFG'": a derived object as other diagnostics name it (its name in the model). */
-static void name_of_node(struct derive_ref n, struct buf *out)
-{
-    if (n.kind == DERIVE_ENUMS) { /* a set may have no name: its field's says where it is */
-        const char *set = ((const struct model_enum_set *)n.obj)->name;
-        const char *field = ((const struct model_field *)n.ctx)->name;
-        if (set)
-            buf_addf(out, "enum-set '%s' of field '%s'", set, field);
-        else
-            buf_addf(out, "enum-set of field '%s'", field);
-        return;
-    }
-    const char *name = n.kind == DERIVE_REG       ? ((const struct model_reg *)n.obj)->name
-                       : n.kind == DERIVE_FIELD   ? ((const struct model_field *)n.obj)->name
-                       : n.kind == DERIVE_CLUSTER ? ((const struct model_cluster *)n.obj)->name
-                                                  : ((const struct model_instance *)n.obj)->name;
-    buf_addf(out, "%s '%s'", kind_word(n), name);
-}
-
 /* A dotted name that leads nowhere: where a node of its last part's name is, if one is. */
 static void note_elsewhere(struct derive_check *c, struct derive_ref n, const char *name)
 {
@@ -163,19 +80,19 @@ static void note_elsewhere(struct derive_check *c, struct derive_ref n, const ch
         return;
     struct buf path = BUF_INIT;
     derive_path(t, b, &path);
-    diag_note(c->dg, pos_of(b), "a %s of that name is here: '%s'", kind_word(b), path.s);
+    diag_note(c->dg, model_tree_pos(b), "a %s of that name is here: '%s'", model_tree_kind_word(b), path.s);
     buf_release(&path);
 }
 
 static void report_missing(struct derive_check *c, struct derive_ref n)
 {
     struct srcpos pos;
-    const char *name = derived_of(n, &pos);
+    const char *name = model_tree_derived_from(n, &pos);
     struct buf what = BUF_INIT;
-    name_of_node(n, &what);
+    model_tree_describe(n, &what);
     diag_report(c->dg, DIAG_SVD_DERIVED, pos, "derived-from '%s' of %s names no %s", name, what.s,
                 n.kind == DERIVE_REG || n.kind == DERIVE_CLUSTER ? "register or cluster"
-                                                                 : kind_word(n));
+                                                                 : model_tree_kind_word(n));
     buf_release(&what);
     note_elsewhere(c, n, name);
 }
@@ -185,18 +102,18 @@ static void report_missing(struct derive_check *c, struct derive_ref n)
 static void check_chain(struct derive_check *c, struct derive_ref n, struct derive_ref b)
 {
     struct srcpos pos;
-    const char *name = derived_of(n, &pos);
+    const char *name = model_tree_derived_from(n, &pos);
     struct buf what = BUF_INIT;
-    name_of_node(n, &what);
+    model_tree_describe(n, &what);
     for (size_t k = 0; b.kind != DERIVE_NONE; k++, b = base_of(c, b)) {
         if (derive_same(b, n)) {
             struct derive_ref first = base_of(c, n);
             struct srcpos first_pos;
-            derived_of(first, &first_pos); /* where it derives, on the way back to n */
+            model_tree_derived_from(first, &first_pos); /* where it derives, on the way back to n */
             diag_report(c->dg, DIAG_SVD_DERIVED, pos,
                         "derived-from '%s' of %s leads back to itself", name, what.s);
             buf_reset(&what);
-            name_of_node(first, &what);
+            model_tree_describe(first, &what);
             diag_note(c->dg, first_pos, "%s derives from it", what.s);
             break;
         }
@@ -220,32 +137,12 @@ static void check_derived(struct derive_check *c, const struct derived *d)
         check_chain(c, d->n, b);
 }
 
-/* Adds 'n' to c->all if it derives from something. */
-static void gather(struct derive_check *c, struct derive_ref n)
+/* Adds derived node 'n' to c->all. */
+static void gather(void *ctx, struct derive_ref n)
 {
-    struct srcpos pos;
-    if (!derived_of(n, &pos))
-        return;
+    struct derive_check *c = ctx;
     c->all = xgrow(c->all, &c->cap, c->n + 1, sizeof(*c->all));
     c->all[c->n++] = (struct derived){n, model_tree_ref(DERIVE_NONE, NULL, NULL), false};
-}
-
-static void gather_block(struct derive_check *c, const struct model_block *b)
-{
-    for (size_t k = 0; k < b->ninstances; k++)
-        gather(c, model_tree_ref(DERIVE_PERIPH, b->instances[k], b));
-    for (size_t k = 0; k < b->nclusters; k++)
-        gather(c, model_tree_ref(DERIVE_CLUSTER, b->clusters[k], b));
-    for (size_t k = 0; k < b->nregs; k++) {
-        const struct model_reg *r = b->regs[k];
-        gather(c, model_tree_ref(DERIVE_REG, r, b));
-        for (size_t i = 0; i < r->nfields; i++) {
-            const struct model_field *f = r->fields[i];
-            gather(c, model_tree_ref(DERIVE_FIELD, f, b));
-            for (size_t m = 0; m < model_field_ext(f)->nsets; m++)
-                gather(c, model_tree_set_ref(f, model_field_ext(f)->sets[m]));
-        }
-    }
 }
 
 /* The spec's own (writable) cluster that tree node 'n' is. */
@@ -273,7 +170,7 @@ static void link_type(struct derive_check *c, struct derive_ref n, unsigned dept
         diag_report(c->dg, DIAG_SVD_DERIVED, cl->derived_pos,
                     "cluster '%s' has own-type=\"false\", but derived-from '%s' names a register, "
                     "which has no CMSIS type to share", cl->name, cl->derived_from);
-        diag_note(c->dg, pos_of(b), "the register is here");
+        diag_note(c->dg, model_tree_pos(b), "the register is here");
         return;
     }
     struct model_cluster *from = b.kind == DERIVE_CLUSTER ? cluster_of(b) : NULL;
@@ -288,8 +185,7 @@ void xl_check_derived(struct diag *dg, struct model_spec *s)
     struct derive_index names;
     derive_index_init(&names);
     struct derive_check c = {dg, model_tree(s, &names), NULL, 0, 0, REGC_MAP_INIT};
-    for (size_t i = 0; i < s->nblocks; i++)
-        gather_block(&c, s->blocks[i]);
+    model_tree_each_derived(s, gather, &c);
     for (size_t i = 0; i < c.n; i++) { /* c.all grows no more: its keys stay put */
         bool found;
         xmap_put(&c.by_obj, &c.all[i].n.obj, sizeof(c.all[i].n.obj), &found)->val = &c.all[i];

@@ -431,12 +431,13 @@ struct model_array_index *xl_mmio_array_index(struct loader *ld, const struct xl
                                               struct model_reg *r)
 {
     const char *name = r->name ? r->name : "?";
+    bool array = r->is_array || model_reg_ext(r)->dim_of; /* an array, or a "%s" list's element */
     struct model_array_index *ix = array_index_new(
         ld, n, model_reg_ext(r)->array_index,
-        r->is_array ? NULL
-                    : arena_printf(ld->a, "register '%s' is not an array: <array-index> needs a "
-                                          "name such as '%s{0-2}'",
-                                   name, r->name ? r->name : "R"));
+        array ? NULL
+              : arena_printf(ld->a, "register '%s' is not an array: <array-index> needs a name "
+                                    "such as '%s{0-2}' (or a dim-of= list)",
+                             name, r->name ? r->name : "R"));
     if (ix)
         model_reg_set_array_index(ld->a, r, ix);
     return ix;
@@ -557,15 +558,45 @@ static const struct model_array_index *array_index_kept(struct arena *a, struct 
     return kept ? kept : ix;
 }
 
-/* The <array-index> of each register array against its count. */
+/* How many registers of 'b' from the k-th on are elements of its dim-of= list, in one cluster
+ * (1: in none), as -t svd writes them as one. */
+static size_t reg_list_len(const struct model_block *b, size_t k)
+{
+    const struct model_reg_ext *x = model_reg_ext(b->regs[k]);
+    size_t n = 1;
+    if (!x->dim_of || b->regs[k]->is_array)
+        return 1;
+    while (k + n < b->nregs && !b->regs[k + n]->is_array &&
+           model_reg_ext(b->regs[k + n])->dim_of == x->dim_of &&
+           model_reg_ext(b->regs[k + n])->cluster == x->cluster)
+        n++; /* one pointer per list (same_list) */
+    return n;
+}
+
+/* The <array-index> of each register array against its count; of each dim-of= list of registers,
+ * its first element's, one for all its elements, against the list's length. */
 static void check_reg_indices(struct arena *a, struct diag *dg, const struct model_block *b)
 {
-    for (size_t k = 0; k < b->nregs; k++) {
-        struct model_reg *r = b->regs[k];
-        const struct model_array_index *ix = model_reg_ext(r)->array_index;
-        if (ix && r->is_array)
-            model_reg_set_array_index(a, r,
-                                      array_index_kept(a, dg, ix, r->count, "register", r->name));
+    for (size_t k = 0, n; k < b->nregs; k += n) {
+        n = reg_list_len(b, k);
+        struct model_reg *head = b->regs[k];
+        const struct model_array_index *ix = model_reg_ext(head)->array_index;
+        if (head->is_array) {
+            if (ix)
+                model_reg_set_array_index(
+                    a, head, array_index_kept(a, dg, ix, head->count, "register", head->name));
+            continue;
+        }
+        bool one = true;
+        for (size_t e = 1; e < n; e++)
+            one &= one_array_index(dg, "register", b->regs[k + e]->name,
+                                   model_reg_ext(b->regs[k + e])->array_index, head->name,
+                                   head->pos, ix);
+        if (!one || !ix)
+            continue;
+        ix = array_index_kept(a, dg, ix, n, "register", head->name);
+        for (size_t e = 0; e < n; e++)
+            model_reg_set_array_index(a, b->regs[k + e], ix);
     }
 }
 

@@ -10,7 +10,8 @@
 # do NG, NH, NJ, from G1, HC, J5 of lists indexed by dim alone, "B-C" and "4-5"
 # (SvdDimension::CalculateDimIndex). derive-dim-bad.svd's G2, G01 and UARTC name no element.
 # Every name and address below is worked out by hand from the file. The file's -t svd reads back
-# to the same registers and instances. tests/svd/derive-dim-bad.svd: a derived register N and a
+# to the same registers and instances, and so does its -t regspec, which keeps SER%s's
+# derivedFrom "UART%s" on SERA and SERB. tests/svd/derive-dim-bad.svd: a derived register N and a
 # derived peripheral SOLO whose names lack the %s the dim they take needs (svd-dim, each with a
 # note at its base's <dim>, the text written here by hand; svdconv drops such an element: M239).
 set -u
@@ -76,6 +77,27 @@ if "$regc" "$svd" -t svd -o "$tmp/dd.svd" 2>"$tmp/err" && "$regc" "$tmp/dd.svd" 
 else
     tap_fail "derive-dim.svd: its -t svd reads back to the same registers and instances" \
         "$(cat "$tmp/err" "$tmp/py" 2>/dev/null | head -n 8)"
+fi
+
+# -t regspec: SERA and SERB, the instances of SER%s, keep derived-from="UART%s" (the list, as the
+# file names it: a regspec's instance of a dim-of= list answers to the list's name too), so the
+# regspec compiles without a diagnostic, reads as the file does, and -t svd of it is -t svd of the file
+if "$regc" "$svd" -t regspec -o "$tmp/dd.xml" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+    "$regc" "$tmp/dd.xml" -t json -o "$tmp/rs.json" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+    python3 "$tmp/got.py" "$tmp/rs.json" "$tmp" >"$tmp/py" 2>&1; then
+    tap_ok "derive-dim.svd: its -t regspec compiles without a diagnostic, the same registers and instances"
+else
+    tap_fail "derive-dim.svd: its -t regspec compiles without a diagnostic, the same registers and instances" \
+        "$(cat "$tmp/err" "$tmp/py" 2>/dev/null | head -n 8)"
+fi
+got=$(grep -o '<instance name="SER[AB]"[^>]*derived-from="[^"]*"' "$tmp/dd.xml" 2>/dev/null |
+    sed 's/<instance name="\([A-Z]*\)".*derived-from="\([^"]*\)"/\1 \2/' | tr '\n' ' ')
+if [ "$got" = "SERA UART%s SERB UART%s " ] && "$regc" "$tmp/dd.xml" -t svd -o "$tmp/rs.svd" 2>/dev/null &&
+    cmp -s "$tmp/dd.svd" "$tmp/rs.svd"; then
+    tap_ok "derive-dim.svd -t regspec: SERA and SERB derived-from UART%s; its -t svd is the file's"
+else
+    tap_fail "derive-dim.svd -t regspec: SERA and SERB derived-from UART%s; its -t svd is the file's" \
+        "derived-from: $got" "$(diff "$tmp/dd.svd" "$tmp/rs.svd" 2>&1 | head -n 6)"
 fi
 
 cat >"$tmp/bad.err" <<'ERR'

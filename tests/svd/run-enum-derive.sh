@@ -6,13 +6,20 @@
 # never: svdconv's SvdEnumContainer::CopyItem):
 #   - -t svd writes each derived set with its derivedFrom and only what the base does not give:
 #     STAT.MODE its own headerEnumName, STAT.LVL its own usage, STAT.SEL its own value, MODE2
-#     nothing; no copied value, name or usage; the output validates against CMSIS-SVD.xsd;
+#     nothing; no copied value or usage, no copied name but STAT.MODE's, which STAT.SEL's
+#     'ModeE' names in the model (a plain name: the sets of its own register first, and STAT.MODE's
+#     answers to its base's name) and which a reader of the file must find by it too; the output
+#     validates against CMSIS-SVD.xsd;
 #   - UART.DATA.M, a copy of field MODE2, holds a set whose derivedFrom 'ModeE' names no set
 #     seen from UART: written whole, without derivedFrom, with a warning (svd-out-dropped; an
 #     error under --strict, and no file);
 #   - -t regspec writes derived-from= on each <enum-set> whose base it can name, the values whole,
-#     and -t svd of that regspec is the -t svd of the file;
-#   - -t json gives each set's derived_from as written.
+#     and -t svd of that regspec is the -t svd of the file; M's set it writes without derived-from,
+#     with a warning (regspec-out-dropped; an error under --strict, and no file);
+#   - -t json gives each set's derived_from as written;
+#   - tests/svd/enum-derive-base.xml: sets derived from a derived set by the name it shares with
+#     its own base, by plain name (Q) and by path (R), hold its value Three through -t svd: the
+#     file names that set (P's) ModeE, so a reader finds it (facts from the file, by hand).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
@@ -27,7 +34,7 @@ CTRL.MODE from=- name=ModeE header=ModeEnum usage=read-write Off=0x0 On=0x1 Auto
 CTRL.MODE2 from=ModeE name=- header=- usage=-
 CTRL.LVL from=- name=LvlR header=- usage=read Lo=0x0 Hi=0x1
 CTRL.LVL from=- name=LvlW header=- usage=write Set=0x1
-STAT.MODE from=GPIO.CTRL.MODE.ModeE name=- header=StatMode usage=-
+STAT.MODE from=GPIO.CTRL.MODE.ModeE name=ModeE header=StatMode usage=-
 STAT.LVL from=LvlR name=- header=- usage=write
 STAT.SEL from=ModeE name=- header=- usage=- Three=0x3
 DATA.M from=- name=ModeE header=- usage=read-write Off=0x0 On=0x1 Auto=0x2
@@ -96,12 +103,27 @@ for r in ET.parse(sys.argv[1]).iter("register"):
                 r.get("name"), f.get("name"), s.get("name"), s.get("derived-from") or "-",
                 s.get("usage") or "-", vals))
 PY
-if "$regc" "$svd" -t regspec -o "$tmp/a.xml" 2>"$tmp/err" &&
-    python3 "$tmp/rs.py" "$tmp/a.xml" >"$tmp/rs.got" 2>>"$tmp/err"; then
+if "$regc" "$svd" -t regspec -o "$tmp/a.xml" 2>"$tmp/rs.err" &&
+    python3 "$tmp/rs.py" "$tmp/a.xml" >"$tmp/rs.got" 2>"$tmp/err"; then
     tap_diff "enum-derive-out.svd -t regspec: derived-from= on each set whose base it names, values whole" \
         "$tmp/rs.want" "$tmp/rs.got"
 else
-    tap_fail "enum-derive-out.svd -t regspec" "$(head -n 3 "$tmp/err")"
+    tap_fail "enum-derive-out.svd -t regspec" "$(head -n 3 "$tmp/rs.err" "$tmp/err")"
+fi
+printf '%s\n' \
+    "$svd:42: warning: enum-set 'ModeE' of field 'M' of register 'DATA' is written without its derived-from 'ModeE': it names no enum-set in the regspec -t regspec writes [-Wregspec-out-dropped]" \
+    >"$tmp/warn.want"
+tap_diff "enum-derive-out.svd -t regspec: the one derived-from left out is said, at it" \
+    "$tmp/warn.want" "$tmp/rs.err"
+rm -f "$tmp/strict.xml"
+"$regc" "$svd" --strict -t regspec -o "$tmp/strict.xml" 2>"$tmp/strict.err"
+st=$?
+sed -i 's/: warning: /: error: /' "$tmp/warn.want"
+if [ $st -eq 1 ] && [ ! -e "$tmp/strict.xml" ] && cmp -s "$tmp/warn.want" "$tmp/strict.err"; then
+    tap_ok "enum-derive-out.svd --strict -t regspec: the derived-from left out is an error, no file"
+else
+    tap_fail "enum-derive-out.svd --strict -t regspec: the derived-from left out is an error, no file" \
+        "exit $st" "$(head -n 3 "$tmp/strict.err")"
 fi
 if "$regc" "$tmp/a.xml" -t svd -o "$tmp/back.svd" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
     [ -s "$tmp/out.svd" ] && cmp -s "$tmp/out.svd" "$tmp/back.svd"; then
@@ -136,4 +158,42 @@ if "$regc" "$svd" -t json -o "$tmp/a.json" 2>"$tmp/err" &&
 else
     tap_fail "enum-derive-out.svd -t json" "$(head -n 3 "$tmp/err")"
 fi
+
+# ---- a set derived from a derived set by the name that set shares with its base
+base=tests/svd/enum-derive-base.xml
+cat >"$tmp/base.want" <<'WANT'
+CTRL.MODE from=- name=ModeE header=- usage=read-write Off=0x0 On=0x1 Auto=0x2
+STAT.P from=GPIO.CTRL.MODE.ModeE name=ModeE header=- usage=- Three=0x3
+STAT.Q from=ModeE name=- header=- usage=-
+STAT.R from=GPIO.STAT.P.ModeE name=- header=- usage=-
+WANT
+if "$regc" "$base" -t svd -o "$tmp/base.svd" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+    python3 "$tmp/sets.py" "$tmp/base.svd" >"$tmp/base.got" 2>"$tmp/err"; then
+    tap_diff "enum-derive-base.xml -t svd: P's set named ModeE, Q's and R's derived with nothing of their own" \
+        "$tmp/base.want" "$tmp/base.got"
+else
+    tap_fail "enum-derive-base.xml -t svd" "$(head -n 3 "$tmp/err")"
+fi
+cat >"$tmp/values.py" <<'PY'
+import json, sys
+for b in json.load(open(sys.argv[1]))["blocks"]:
+    for r in b["registers"]:
+        for f in r["fields"]:
+            if f.get("values"):
+                print("%s.%s" % (r["name"], f["name"]), *[v["name"] for v in f["values"]])
+PY
+printf '%s\n' "CTRL.MODE Off On Auto" "STAT.P Three" "STAT.Q Three" "STAT.R Three" >"$tmp/values.want"
+if "$regc" "$tmp/base.svd" -t json -o "$tmp/base.json" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+    python3 "$tmp/values.py" "$tmp/base.json" >"$tmp/values.got" 2>"$tmp/err"; then
+    tap_diff "enum-derive-base.xml -t svd read back: Q and R hold P's Three, as in the regspec" \
+        "$tmp/values.want" "$tmp/values.got"
+else
+    tap_fail "enum-derive-base.xml -t svd read back without a diagnostic" "$(head -n 3 "$tmp/err")"
+fi
+if ! command -v xmllint >/dev/null || [ ! -f "$xsd" ]; then
+    tap_skip "enum-derive-base.xml -t svd validates against CMSIS-SVD.xsd" "no xmllint or no $xsd"
+else
+    tap_check "enum-derive-base.xml -t svd validates against CMSIS-SVD.xsd" \
+        xmllint --noout --schema "$xsd" "$tmp/base.svd"
+fi 2>/dev/null
 tap_done

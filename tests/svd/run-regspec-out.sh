@@ -65,15 +65,25 @@ for spec in examples/specs/hpet_mmio.xml examples/specs/pci2250_pci.xml tests/sv
     tests/svd/regspec-forms.xml; do
     imports "$(basename "$spec")" "$spec"
 done
-# ---- every form of a field's enumeration sets and a register array's dimArrayIndex (tests/svd/
-# cmsis-enum.svd, features.svd, enum-derive-out.svd: derived sets): the headers of A are the file's,
-# and so are -t cmsis-enum and the register map (sets included) of A written as SVD, and of B read
-# back from that SVD
+# ---- copies whose derivedFrom names nothing from their place (tests/errors/regspec-out-dropped.svd:
+# a derived field's set, a derived register's field): -t regspec leaves those out (with a warning)
+# and writes a regspec that compiles
+imports regspec-out-dropped.svd tests/errors/regspec-out-dropped.svd
+# ---- every form of a field's enumeration sets and a register array's or list's dimArrayIndex
+# (tests/svd/cmsis-enum.svd, features.svd, enum-derive-out.svd: derived sets, array-index-reglist.svd:
+# a list's): the headers of A are the file's, and so are -t cmsis-enum and the register map (sets
+# included) of A written as SVD, and of B read back from that SVD; A read back and written again is A
 for f in tests/svd/cmsis-enum.svd tests/svd/features.svd tests/svd/enum-defaults.svd \
-    tests/svd/enum-derive-out.svd; do
+    tests/svd/enum-derive-out.svd tests/svd/array-index-reglist.svd; do
     b=$(basename "$f")
     imports "$b" "$f" "cmsis cmsis-enum" || continue
     a=$tmp/$b.xml
+    if "$regc" "$a" -t regspec -o "$tmp/$b.again.xml" 2>"$tmp/err" && cmp -s "$a" "$tmp/$b.again.xml"; then
+        tap_ok "$b: -t regspec of its -t regspec is itself"
+    else
+        tap_fail "$b: -t regspec of its -t regspec is itself" "$(head -n 3 "$tmp/err")" \
+            "$(diff "$a" "$tmp/$b.again.xml" 2>&1 | head -n 6)"
+    fi
     if "$regc" "$a" -t svd -o "$tmp/$b.svd" 2>"$tmp/err" && "$regc" "$tmp/$b.svd" -t regspec -o "$tmp/$b.b.xml" 2>>"$tmp/err" &&
         python3 tests/svd/svd-normalize.py "$f" >"$tmp/$b.want" 2>>"$tmp/err" &&
         python3 tests/svd/svd-normalize.py "$tmp/$b.svd" >"$tmp/$b.got" 2>>"$tmp/err"; then

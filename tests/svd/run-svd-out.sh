@@ -16,9 +16,10 @@
 #     (arrays from index 2, uneven arrays, <at> addresses) against a map worked out by hand;
 #   - what -t svd cannot write (cmsis-enum.svd's TIM1 and TIM2: a dimArrayIndex without <dim>)
 #     is a warning, svd-out-dropped, naming each; an error under --strict, and no output;
-#   - tests/svd/cmsis-enum.svd, features.svd and enum-derive-out.svd (every form of a field's
-#     enumeration sets: names, headerEnumName, usages, derived sets written as derived,
-#     don't-care and isDefault values, arrays and lists of them) round-trip: the same register map, sets included, and -t cmsis-enum
+#   - tests/svd/cmsis-enum.svd, features.svd, enum-derive-out.svd and array-index-reglist.svd
+#     (every form of a field's enumeration sets: names, headerEnumName, usages, derived sets
+#     written as derived, don't-care and isDefault values, arrays and lists of them; a register
+#     list's dimArrayIndex) round-trip: the same register map, sets included, and -t cmsis-enum
 #     of the output is the file's, byte for byte (its enums are named by the sets);
 #   - every file of the CMSIS-SVD test set (../shared/svd, or REGC_SVD_DATA) round-trips:
 #     its -t svd output validates against ../shared/svd/schema/CMSIS-SVD.xsd
@@ -246,7 +247,7 @@ fi
 # ---- the enumeration sets: the register map with each set's usage, name and headerEnumName,
 # and the enum form svdconv names by them
 for f in tests/svd/cmsis-enum.svd tests/svd/features.svd tests/svd/enum-defaults.svd \
-    tests/svd/enum-derive-out.svd; do
+    tests/svd/enum-derive-out.svd tests/svd/array-index-reglist.svd; do
     b=$(basename "$f" .svd)
     if "$regc" "$f" -t svd -o "$tmp/$b.sets.svd" 2>"$tmp/err" &&
         python3 tests/svd/svd-normalize.py "$f" >"$tmp/$b.want" 2>"$tmp/err" &&
@@ -373,7 +374,7 @@ elif [ ! -f "$xsd" ]; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "$svd_why"
 else
     for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd" "$tmp/qarr.out.svd" \
-        "$tmp/cmsis-enum.sets.svd" "$tmp/apart.svd"; do
+        "$tmp/cmsis-enum.sets.svd" "$tmp/array-index-reglist.sets.svd" "$tmp/apart.svd"; do
         if xmllint --noout --schema "$xsd" "$f" 2>"$tmp/err"; then
             tap_ok "$(basename "$f"): valid against CMSIS-SVD.xsd"
         else

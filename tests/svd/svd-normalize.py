@@ -95,13 +95,14 @@ class Device:
 
     # ---- derivedFrom
 
-    def find(self, scopes, path, kinds):
-        """The element 'path' names, searched in each scope (innermost first), then from the device."""
+    def find(self, scopes, path, kinds, e=None):
+        """The element 'path' names for 'e', searched in each scope (innermost first), then from
+        the device; never 'e' itself (a derived set may write its base's name as its own)."""
         parts = path.split(".")
         if kinds == ("enumeratedValues",):  # by its name in the innermost scope that has it
             for scope in scopes + [self.root]:
                 for ev in scope.iter("enumeratedValues"):
-                    if text(ev, "name") == parts[-1]:
+                    if ev is not e and text(ev, "name") == parts[-1]:
                         return ev
         for scope in scopes:
             found = self.walk(scope, parts, kinds)
@@ -168,7 +169,7 @@ class Device:
         d = e.get("derivedFrom")
         if not d or depth > 64:
             return e
-        base = self.find(scopes, d, kinds)
+        base = self.find(scopes, d, kinds, e)
         if base is None:
             return e
         base = self.resolve(base, scopes, kinds, depth + 1)
