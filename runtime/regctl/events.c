@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE /* FNM_CASEFOLD */
 #include "events.h"
+#include "fail.h"
 #include "names.h"
 #include "output.h"
 
@@ -245,13 +246,11 @@ static int bad_scope(const char *arg)
     const char *dot = strchr(arg, '.');
     const struct regc_spec *s = regctl_find_spec(arg, dot ? (size_t)(dot - arg) : strlen(arg));
     if (s)
-        fprintf(stderr, "regctl: events: no block '%s' in spec '%s'%s\n", dot + 1, s->name,
-                regctl_suggest_block(s, dot + 1, hint, sizeof(hint)));
-    else
-        fprintf(stderr, "regctl: events: '%s' names no spec or block%s\n", arg,
-                regctl_suggest_spec(arg, dot ? (size_t)(dot - arg) : strlen(arg), "", hint,
-                                    sizeof(hint)));
-    return 2;
+        return regctl_fail(2, "events: no block '%s' in spec '%s'%s", dot + 1, s->name,
+                           regctl_suggest_block(s, dot + 1, hint, sizeof(hint)));
+    return regctl_fail(2, "events: '%s' names no spec or block%s", arg,
+                       regctl_suggest_spec(arg, dot ? (size_t)(dot - arg) : strlen(arg), "", hint,
+                                           sizeof(hint)));
 }
 
 /* "; did you mean 'X'?" for a PATTERN that matches nothing: the closest event name (BLOCK:EVENT
@@ -297,11 +296,9 @@ int regctl_events(bool json, int argc, char **argv)
         else
             nargs++;
     }
-    if (nargs > 2) {
-        fprintf(stderr, "regctl: events takes [--perf] [SPEC[.BLOCK]] [PATTERN] (see 'regctl "
-                        "events --help')\n");
-        return 2;
-    }
+    if (nargs > 2)
+        return regctl_fail(
+            2, "events takes [--perf] [SPEC[.BLOCK]] [PATTERN] (see 'regctl events --help')");
     if (nargs == 2 && !scope_of(args[0], &only, &only_block))
         return bad_scope(args[0]);
     if (nargs == 1 && !scope_of(args[0], &only, &only_block)) {
@@ -324,9 +321,8 @@ int regctl_events(bool json, int argc, char **argv)
         out_json_doc(all);
     if (!n && pattern) {
         char hint[160];
-        fprintf(stderr, "regctl: events: nothing matches '%s'%s\n", pattern,
-                suggest_event(only, only_block, pattern, hint, sizeof(hint)));
-        return 1;
+        return regctl_fail(1, "events: nothing matches '%s'%s", pattern,
+                           suggest_event(only, only_block, pattern, hint, sizeof(hint)));
     }
     return 0;
 }
