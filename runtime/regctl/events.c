@@ -31,21 +31,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Case-insensitive: does 'hay' contain 'needle'? */
-static bool contains(const char *hay, const char *needle)
-{
-    if (!needle || !*needle)
-        return true;
-    for (; hay && *hay; hay++) {
-        size_t i = 0;
-        while (needle[i] && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (!needle[i])
-            return true;
-    }
-    return false;
-}
-
 /* ---- issue 28 (h28s): glob patterns, as perf list takes them */
 
 /* Does 'pattern' hold a glob character (fnmatch's *, ? or [)? */
@@ -69,7 +54,8 @@ static bool matches(const struct regc_block *b, const struct regc_event *e, cons
     snprintf(full, sizeof(full), "%s:%s", b->name, e->name);
     if (is_glob(pattern))
         return glob_matches(pattern, full, e);
-    return contains(full, pattern) || contains(e->desc, pattern) || contains(e->perfmon, pattern);
+    return regctl_name_contains(full, pattern) || regctl_name_contains(e->desc, pattern) ||
+           regctl_name_contains(e->perfmon, pattern);
 }
 
 /* "0-3", "0, 2" or "any" (no constraint) into buf. */

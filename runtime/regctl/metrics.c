@@ -19,30 +19,14 @@
 
 #include "regc/suggest.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
 /* ---- regctl metrics */
 
-static bool contains(const char *hay, const char *needle)
-{
-    if (!needle || !*needle)
-        return true;
-    for (; hay && *hay; hay++) {
-        size_t i = 0;
-        while (needle[i] && hay[i] &&
-               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (!needle[i])
-            return true;
-    }
-    return false;
-}
-
 static bool matches(const struct regc_metric *m, const char *pattern)
 {
-    return contains(m->name, pattern) || contains(m->desc, pattern);
+    return regctl_name_contains(m->name, pattern) || regctl_name_contains(m->desc, pattern);
 }
 
 static void print_text(const struct regc_spec *s, const struct regc_metric *m)
