@@ -1056,27 +1056,11 @@ static void print_socket_rows(const struct mon *m, const struct sock *socks, int
     }
 }
 
-/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
-static void csv_field(const char *s)
-{
-    if (!s[strcspn(s, ",\"\r\n")]) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
 static void csv_row(unsigned long t, const char *socket, const char *event,
                     const regc_pmon_session *p, unsigned i, uint64_t v)
 {
     printf("%lu,%s,", t, socket);
-    csv_field(event);
+    out_csv_field(stdout, ",", event); /* RFC 4180 */
     if (counts_signed(p, i))
         printf(",%lld\n", (long long)(int64_t)v);
     else
