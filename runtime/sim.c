@@ -8,7 +8,6 @@
 #include "regc/sim.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1108,17 +1107,8 @@ static const struct regc_event *encoded_event(regc_sim *sim, const struct sim_ct
 
 /* ---- rates: events by name */
 
-static int rate_fail(regc_sim *sim, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int rate_fail(regc_sim *sim, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sim->err, sizeof(sim->err), fmt, ap);
-    va_end(ap);
-    return rc;
-}
+/* The message into sim->err (regc_sim_error); returns rc. */
+#define rate_fail(sim, rc, ...) regc__err((sim)->err, sizeof((sim)->err), (rc), __VA_ARGS__)
 
 /* "BLOCK[INST]" of 'spec' (modified in place) into r->b, r->inst. */
 static int rate_target(regc_sim *sim, struct sim_rate *r, char *spec)
