@@ -218,7 +218,7 @@ $(BUILD)/tests/runtime/%: tests/runtime/%.c $(LIBREGRT_A)
 		-Wno-missing-prototypes -MMD -MP -o $@ $< $(LIBREGRT_A) $(PKG_LIBS) $(CMOCKA_LIBS) $(FUSE_LIBS)
 
 # test_specjson runs regctl's spec loader itself (its objects, as regctl links them).
-SPECJSON_OBJS := $(addprefix $(BUILD)/runtime/regctl/,specjson.o jschema.o secure.o) \
+SPECJSON_OBJS := $(addprefix $(BUILD)/runtime/regctl/,specjson.o jschema.o secure.o fail.o) \
 	$(COMMON_FATAL_OBJS) $(REGCTL_SCHEMA_OBJ)
 
 $(BUILD)/tests/runtime/test_specjson: tests/runtime/test_specjson.c $(SPECJSON_OBJS) $(LIBREGRT_A)

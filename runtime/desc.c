@@ -36,6 +36,28 @@ const struct regc_field *regc_reg_field(const struct regc_reg *r, const char *na
     return NULL;
 }
 
+uint64_t regc__field_mask_named(const struct regc_reg *r, const char *name)
+{
+    const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
+    return f ? regc_field_mask(f) : 0;
+}
+
+const struct regc_counters *regc__block_counters(const struct regc_block *b, const char *control)
+{
+    for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
+        if (regc__streq(c->control, control))
+            return c;
+    return NULL;
+}
+
+const struct regc_counters *regc__block_group(const struct regc_block *b, bool fixed)
+{
+    for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
+        if (regc__streq(c->kind, "fixed") == fixed)
+            return c;
+    return NULL;
+}
+
 int regc__block_target(const struct regc_spec *s, char *text, const struct regc_block **b,
                        const struct regc_instance **inst, const char **inst_name)
 {

@@ -95,6 +95,13 @@ int regc__perf_lang(const struct regc_spec *s, const char *in, char *out, size_t
 int regc__block_target(const struct regc_spec *s, char *text, const struct regc_block **b,
                        const struct regc_instance **inst, const char **inst_name);
 
+/* runtime/desc.c: the bits of r's field 'name' (0: name NULL, or r has no such field); the
+ * counter group of b whose control register is 'control' (a fixed counter's too), or NULL; b's
+ * first fixed counter group ('fixed'), or first other one, or NULL. */
+uint64_t regc__field_mask_named(const struct regc_reg *r, const char *name);
+const struct regc_counters *regc__block_counters(const struct regc_block *b, const char *control);
+const struct regc_counters *regc__block_group(const struct regc_block *b, bool fixed);
+
 /*
  * "; did you mean 'X'?" (regc/suggest.h) into buf, or "": the block of s
  * closest to 'want'; the event of b (regc name, perfmon name or perf alias);

@@ -386,12 +386,6 @@ int regc_perf_check_counters(const struct regc_perf_pmu *p, const struct regc_bl
 
 /* ---- regc_perf_config: a control value and filter settings as config words */
 
-static uint64_t field_mask_of(const struct regc_reg *r, const char *name)
-{
-    const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
-    return f ? regc_field_mask(f) : 0;
-}
-
 /* The bits of word w that usable formats claim; 'reg' non-NULL: only formats named for it. */
 static bool named_for(const struct fmt_term *t, const struct regc_reg *reg);
 
@@ -428,8 +422,8 @@ static int control_word(const struct regc_perf_pmu *p, const struct regc_reg *r,
                         const struct regc_counters *c, uint64_t ctl, uint64_t *word, char *err,
                         size_t errlen)
 {
-    uint64_t owned = field_mask_of(r, c->enable) | field_mask_of(r, c->reset) |
-                     field_mask_of(r, c->pmi) | field_mask_of(r, c->wrap_field);
+    uint64_t owned = regc__field_mask_named(r, c->enable) | regc__field_mask_named(r, c->reset) |
+                     regc__field_mask_named(r, c->pmi) | regc__field_mask_named(r, c->wrap_field);
     uint64_t v = ctl & ~owned;
     uint64_t lost = v & ~claimed(p, 0, NULL);
     if (lost) {
@@ -445,8 +439,8 @@ static int fixed_word(const struct regc_perf_pmu *p, const struct regc_reg *r,
                       const struct regc_counters *c, uint64_t ctl, uint64_t *word, char *err,
                       size_t errlen)
 {
-    uint64_t owned = field_mask_of(r, c->enable) | field_mask_of(r, c->reset) |
-                     field_mask_of(r, c->pmi) | field_mask_of(r, c->wrap_field);
+    uint64_t owned = regc__field_mask_named(r, c->enable) | regc__field_mask_named(r, c->reset) |
+                     regc__field_mask_named(r, c->pmi) | regc__field_mask_named(r, c->wrap_field);
     const struct regc_field *f = field_at(r, ctl & ~owned);
     if (f)
         return regc__err(err, errlen, -EINVAL,

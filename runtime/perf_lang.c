@@ -196,14 +196,6 @@ static void pmu_list(const struct regc_spec *s, char *buf, size_t len)
     }
 }
 
-static const struct regc_counters *general_group(const struct regc_block *b, bool fixed)
-{
-    for (const struct regc_counters *c = b->pmon->counters; c && c->control; c++)
-        if ((c->kind && strcmp(c->kind, "fixed") == 0) == fixed)
-            return c;
-    return NULL;
-}
-
 /* Do event e's settings on other registers equal sets[0..n)? */
 static bool same_sets(const struct regc_event *e, const char *control,
                       const struct regc_perf_setting *sets, size_t n)
@@ -382,7 +374,7 @@ static int perf_string(const struct regc_spec *s, const char *in, char *out, siz
     bool alias = th && bare && n == 1 && strcasecmp(bare, th->alias) == 0;
     const struct regc_event *named =
         !alias && bare && n == 1 && config_word(bare) < 0 ? event_named(b, bare) : NULL;
-    const struct regc_counters *c = general_group(b, false);
+    const struct regc_counters *c = regc__block_group(b, false);
     uint64_t config[3] = {0, 0, 0}, ctl = 0;
     struct regc_perf_setting sets[MAX_SETS];
     size_t nsets = 0;
@@ -395,7 +387,7 @@ static int perf_string(const struct regc_spec *s, const char *in, char *out, siz
     if (fixed_ev && host) { /* the block's fixed counter: its table's perfmon event, or "fixed" */
         regc_perf_pmu_close(pmu);
         b = regc_spec_block(s, host->block);
-        const struct regc_counters *fc = b && b->pmon ? general_group(b, true) : NULL;
+        const struct regc_counters *fc = b && b->pmon ? regc__block_group(b, true) : NULL;
         const struct regc_event *fe = NULL;
         for (const struct regc_event *e = b ? b->events : NULL; fc && e && e->name && !fe; e++)
             if (e->perfmon && strcmp(e->reg, fc->control) == 0)
@@ -415,7 +407,7 @@ static int perf_string(const struct regc_spec *s, const char *in, char *out, siz
                          in, REGC_KPMU_FIXED_EVENT, other->pmu, other->type);
     }
     if (!rc && !named && config[0] == REGC_KPMU_FIXED_EVENT && !host && !other &&
-        !general_group(b, true)) { /* kpmu.h: a type without a fixed counter refuses it */
+        !regc__block_group(b, true)) { /* kpmu.h: a type without a fixed counter refuses it */
         regc_perf_pmu_close(pmu);
         return regc__err(err, errlen, -EINVAL,
                          "'%s': the kernel takes config 0x%x (event=0x%x, no other bit of "
@@ -436,7 +428,7 @@ static int perf_string(const struct regc_spec *s, const char *in, char *out, siz
     /* the kernel's UNCORE_FIXED_EVENT: event=0xff selects a type's fixed counter (uncore.h) */
     if (named)
         ok = ok && add(out, len, &at, "%s", named->name);
-    else if (config[0] == 0xff && !config[1] && !config[2] && general_group(b, true))
+    else if (config[0] == 0xff && !config[1] && !config[2] && regc__block_group(b, true))
         ok = ok && add(out, len, &at, "fixed");
     else if ((named = matching_event(b, c->control, ctl, sets, nsets)) != NULL)
         ok = ok && add(out, len, &at, "%s", named->name);

@@ -17,22 +17,6 @@
 
 /* ---- parsing "BLOCK[INST]:EVENT[,FIELD=VALUE...]" */
 
-static const struct regc_counters *group_for_reg(const struct regc_block *b, const char *reg)
-{
-    for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
-        if (regc__streq(c->control, reg))
-            return c;
-    return NULL;
-}
-
-static const struct regc_counters *group_fixed(const struct regc_block *b)
-{
-    for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
-        if (regc__streq(c->kind, "fixed"))
-            return c;
-    return NULL;
-}
-
 static int parse_target(regc_pmon_session *p, struct pmon_ev *e, char *spec)
 {
     const char *inst;
@@ -74,7 +58,7 @@ static int add_set(regc_pmon_session *p, struct pmon_ev *e, const struct regc_re
 static int parse_event(regc_pmon_session *p, struct pmon_ev *e, const char *ev)
 {
     if (regc__streq(ev, "fixed")) {
-        e->c = group_fixed(e->b);
+        e->c = regc__block_group(e->b, true);
         return e->c
                    ? 0
                    : fail(p, -ENOENT, "'%s': block '%s' has no fixed counter", e->name, e->b->name);
@@ -86,7 +70,7 @@ static int parse_event(regc_pmon_session *p, struct pmon_ev *e, const char *ev)
     if (!e->e)
         return fail(p, -ENOENT, "'%s': block '%s' has no event '%s'%s", e->name, e->b->name, ev,
                     regc__suggest_event(e->b, ev, hint, sizeof(hint)));
-    e->c = group_for_reg(e->b, e->e->reg);
+    e->c = regc__block_counters(e->b, e->e->reg);
     if (!e->c)
         return fail(p, -ENOENT, "'%s': no counters are controlled by '%s'", e->name, e->e->reg);
     e->allowed = e->e->counters;
@@ -152,7 +136,7 @@ static int parse_terms(regc_pmon_session *p, struct pmon_ev *e, char *terms)
             return fail(p, -EINVAL, "'%s': expected FIELD=VALUE, got '%s'", e->name, t);
         *eq++ = '\0';
         if (regc__streq(t, "reg")) {
-            e->c = group_for_reg(e->b, eq);
+            e->c = regc__block_counters(e->b, eq);
             if (!e->c)
                 return fail(p, -ENOENT, "'%s': no counters are controlled by '%s'", e->name, eq);
             continue;

@@ -92,12 +92,6 @@ static regc_dev *dev_for(const struct regc__share_target *t, const struct regc_r
     return t->pci && r->space == REGC_SPACE_PCI ? t->pci : t->d;
 }
 
-static uint64_t field_mask(const struct regc_reg *r, const char *name)
-{
-    const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
-    return f ? regc_field_mask(f) : 0;
-}
-
 /* Bits that hold state software wrote and can read back: RW and RW-V fields. */
 static uint64_t state_mask(const struct regc_reg *r)
 {
@@ -226,11 +220,12 @@ static int add_box_control(struct regc__share *sh, const struct regc__share_targ
     struct share_reg *x = add_reg(sh, t, &r, RANK_BOX, k);
     if (!x)
         return -ENOMEM;
-    uint64_t frz = field_mask(r.reg, bc->freeze) | field_mask(r.reg, bc->freeze_enable);
+    uint64_t frz = regc__field_mask_named(r.reg, bc->freeze) |
+                   regc__field_mask_named(r.reg, bc->freeze_enable);
     x->written = true;
     x->evidence = state_mask(r.reg) & ~frz;
     if (!t->global && !bx->late) { /* frozen per box: freeze and freeze-enable set, enable 0 */
-        x->force_mask = frz | field_mask(r.reg, bc->enable);
+        x->force_mask = frz | regc__field_mask_named(r.reg, bc->enable);
         x->force = frz;
     }
     return 0;
@@ -285,9 +280,9 @@ static int add_global(struct regc__share *sh, const struct regc__share_target *t
     if (!x)
         return -ENOMEM;
     x->written = true;
-    x->force_mask =
-        field_mask(g, gc->freeze) | field_mask(g, gc->unfreeze) | field_mask(g, gc->enable);
-    x->force = field_mask(g, gc->freeze);
+    x->force_mask = regc__field_mask_named(g, gc->freeze) |
+                    regc__field_mask_named(g, gc->unfreeze) | regc__field_mask_named(g, gc->enable);
+    x->force = regc__field_mask_named(g, gc->freeze);
     return 0;
 }
 

@@ -8,7 +8,6 @@
 #include "regc/sim.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -985,25 +984,20 @@ int regc_sim_tick_signed(regc_sim *sim, const char *block, const char *inst, uns
 
 /* ---- what an event asks of the bits (sim.h) */
 
-static uint64_t field_mask_of(const struct regc_reg *r, const char *name)
-{
-    const struct regc_field *f = name ? regc_reg_field(r, name) : NULL;
-    return f ? regc_field_mask(f) : 0;
-}
-
 /* The threshold, invert and edge fields of a control: they shape increments, they select nothing.
  */
 static uint64_t shaping_mask(const struct regc_reg *r, const struct regc_counters *c)
 {
-    return field_mask_of(r, c->threshold) | field_mask_of(r, c->invert) | field_mask_of(r, c->edge);
+    return regc__field_mask_named(r, c->threshold) | regc__field_mask_named(r, c->invert) |
+           regc__field_mask_named(r, c->edge);
 }
 
 /* The fields the flow itself writes: enable, PMI, wrap, reset, direction. */
 static uint64_t flow_mask(const struct regc_reg *r, const struct regc_counters *c)
 {
-    return field_mask_of(r, c->enable) | field_mask_of(r, c->pmi) |
-           field_mask_of(r, c->wrap_field) | field_mask_of(r, c->reset) |
-           field_mask_of(r, c->direction_field);
+    return regc__field_mask_named(r, c->enable) | regc__field_mask_named(r, c->pmi) |
+           regc__field_mask_named(r, c->wrap_field) | regc__field_mask_named(r, c->reset) |
+           regc__field_mask_named(r, c->direction_field);
 }
 
 static bool own_set(const struct regc_set *s, const struct regc_event *e)
@@ -1037,14 +1031,6 @@ static bool is_sub_of(const struct regc_event *s, const struct regc_event *p)
            regc__streq(s->reg, p->reg);
 }
 
-static const struct regc_counters *group_of(const struct regc_block *b, const char *control)
-{
-    for (const struct regc_counters *c = b->pmon ? b->pmon->counters : NULL; c && c->control; c++)
-        if (regc__streq(c->control, control)) /* a fixed counter's too: its table (SNB UNC_CLOCK) */
-            return c;
-    return NULL;
-}
-
 /* For a sub-event of a combining event: its umask bits and all its siblings'. */
 static void combining_bits(const struct regc_block *b, const struct regc_reg *r,
                            const struct regc_event *e, struct sim_or *out)
@@ -1066,7 +1052,7 @@ static void combining_bits(const struct regc_block *b, const struct regc_reg *r,
 static void event_constraint(const struct regc_block *b, const struct regc_event *e,
                              struct sim_evc *out)
 {
-    const struct regc_counters *c = group_of(b, e->reg);
+    const struct regc_counters *c = regc__block_counters(b, e->reg);
     const struct regc_reg *r = c ? regc_block_reg(b, c->control) : NULL;
     *out = (struct sim_evc){.e = e, .c = c};
     if (!r)
@@ -1121,17 +1107,8 @@ static const struct regc_event *encoded_event(regc_sim *sim, const struct sim_ct
 
 /* ---- rates: events by name */
 
-static int rate_fail(regc_sim *sim, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int rate_fail(regc_sim *sim, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sim->err, sizeof(sim->err), fmt, ap);
-    va_end(ap);
-    return rc;
-}
+/* The message into sim->err (regc_sim_error); returns rc. */
+#define rate_fail(sim, rc, ...) regc__err((sim)->err, sizeof((sim)->err), (rc), __VA_ARGS__)
 
 /* "BLOCK[INST]" of 'spec' (modified in place) into r->b, r->inst. */
 static int rate_target(regc_sim *sim, struct sim_rate *r, char *spec)
@@ -1239,7 +1216,7 @@ static int rate_terms(regc_sim *sim, struct sim_rate *r, char *terms)
             return rate_fail(sim, -EINVAL, "'%s': expected FIELD=VALUE, got '%s'", r->name, t);
         *eq++ = '\0';
         if (regc__streq(t, "reg")) {
-            r->c = group_of(r->b, eq);
+            r->c = regc__block_counters(r->b, eq);
             if (!r->c)
                 return rate_fail(sim, -ENOENT, "'%s': no counters are controlled by '%s'", r->name,
                                  eq);

@@ -4,6 +4,7 @@
  * output form (text, --socket, --csv, --json) shows it as a column without knowing of boxes.
  */
 #include "aggregate.h"
+#include "fail.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +28,7 @@ int regctl_agg_per_box(const struct regc_spec *s, const char *const *events, uns
         }
         if (!grown) {
             regc_pmon_boxes_free(all, (unsigned)count);
-            fprintf(stderr, "regctl: monitor: out of memory\n");
-            return 1;
+            return regctl_fail(1, "monitor: out of memory");
         }
         all = grown;
         memcpy(all + count, boxes, k * sizeof(*boxes));

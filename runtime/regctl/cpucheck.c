@@ -3,6 +3,7 @@
  * the CPU (docs/runtime.md "Detecting the machine").
  */
 #include "cpucheck.h"
+#include "fail.h"
 #include "regc/detect.h"
 #include "names.h"
 #include "detect_cmd.h"
@@ -43,10 +44,8 @@ int regctl_cpu_check(const struct regc_spec *s, const char *backend, bool dry_ru
             s->name, found, w->cpu, id.source);
     for (const struct regc_cpu *c = s->cpus; c->vendor; c++)
         fprintf(stderr, "  %s\n", regc_cpu_describe(c, model, sizeof(model)));
-    fprintf(stderr, "regctl: 'regctl detect' names the spec for this CPU; --force-cpu uses '%s' "
-                    "anyway\n",
-            s->name);
-    return 1;
+    return regctl_fail(
+        1, "'regctl detect' names the spec for this CPU; --force-cpu uses '%s' anyway", s->name);
 }
 
 /* One spec's line of detect: whether its models match and how many PCI ids are present. */
@@ -89,8 +88,7 @@ static int detect_run(const struct cpucheck_where *w, bool json, const struct re
         matched++;
         if (regc_pci_uncore_count(r[i].spec, w->sysfs_root, &r[i].pci_found, &r[i].pci_wanted,
                                   err, sizeof(err)) < 0) {
-            fprintf(stderr, "regctl: %s\n", err);
-            return 1;
+            return regctl_fail(1, "%s", err);
         }
     }
     /* ---- issue 28 (h28s): sockets, uncore PCI devices and PMUs (detect_cmd.c) */
@@ -132,26 +130,19 @@ static int detect_run(const struct cpucheck_where *w, bool json, const struct re
 
 int regctl_detect(const struct cpucheck_where *w, bool json, int argc, char **argv)
 {
-    if (argc > 0) {
-        fprintf(stderr, "regctl: detect takes no arguments, not '%s' (see 'regctl detect "
-                        "--help')\n",
-                argv[0]);
-        return 2;
-    }
+    if (argc > 0)
+        return regctl_fail(2, "detect takes no arguments, not '%s' (see 'regctl detect --help')",
+                           argv[0]);
     struct regc_cpuid id;
     char err[512];
-    if (regc_cpuid_read(w->msr_root, w->cpu, &id, err, sizeof(err)) < 0) {
-        fprintf(stderr, "regctl: %s\n", err);
-        return 1;
-    }
+    if (regc_cpuid_read(w->msr_root, w->cpu, &id, err, sizeof(err)) < 0)
+        return regctl_fail(1, "%s", err);
     size_t n = 0;
     for (const struct regc_spec *const *s = regctl_specs; *s; s++)
         n++;
     struct spec_result *r = calloc(n ? n : 1, sizeof(*r));
-    if (!r) {
-        fprintf(stderr, "regctl: out of memory\n");
-        return 1;
-    }
+    if (!r)
+        return regctl_fail(1, "out of memory");
     int rc = detect_run(w, json, &id, r, n);
     free(r);
     return rc;

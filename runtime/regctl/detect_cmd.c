@@ -1,5 +1,6 @@
 /* detect_cmd - sockets, uncore PCI devices and uncore PMUs for `regctl detect` (detect_cmd.h). */
 #include "detect_cmd.h"
+#include "fail.h"
 
 #include "regc/detect.h"
 #include "regc/num.h"
@@ -98,10 +99,8 @@ static int read_topology(const char *root, struct cpu_pkg **out)
         }
     }
     free_dir(ents, k);
-    if (!*out) {
-        fprintf(stderr, "regctl: detect: out of memory\n");
-        return -1;
-    }
+    if (!*out)
+        return regctl_fail(-1, "detect: out of memory");
     qsort(*out, (size_t)n, sizeof(**out), by_pkg_cpu);
     return rc ? -1 : n;
 }
@@ -199,10 +198,8 @@ static int show_pci(const char *root, const struct regc_spec *s, json_t *arr)
         return 0;
     size_t n;
     char why[256], err[512];
-    if (regc_pci_uncore_find(s, root, &d, &n, why, sizeof(why), err, sizeof(err)) < 0) {
-        fprintf(stderr, "regctl: detect: %s\n", err);
-        return 1;
-    }
+    if (regc_pci_uncore_find(s, root, &d, &n, why, sizeof(why), err, sizeof(err)) < 0)
+        return regctl_fail(1, "detect: %s", err);
     if (!arr && !n)
         printf("uncore PCI devices of %s: none found in %s/bus/pci/devices\n", s->name, root);
     else if (!arr)

@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE /* FNM_CASEFOLD */
 #include "events.h"
+#include "fail.h"
 #include "names.h"
 #include "output.h"
 
@@ -29,21 +30,6 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
-
-/* Case-insensitive: does 'hay' contain 'needle'? */
-static bool contains(const char *hay, const char *needle)
-{
-    if (!needle || !*needle)
-        return true;
-    for (; hay && *hay; hay++) {
-        size_t i = 0;
-        while (needle[i] && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (!needle[i])
-            return true;
-    }
-    return false;
-}
 
 /* ---- issue 28 (h28s): glob patterns, as perf list takes them */
 
@@ -68,7 +54,8 @@ static bool matches(const struct regc_block *b, const struct regc_event *e, cons
     snprintf(full, sizeof(full), "%s:%s", b->name, e->name);
     if (is_glob(pattern))
         return glob_matches(pattern, full, e);
-    return contains(full, pattern) || contains(e->desc, pattern) || contains(e->perfmon, pattern);
+    return regctl_name_contains(full, pattern) || regctl_name_contains(e->desc, pattern) ||
+           regctl_name_contains(e->perfmon, pattern);
 }
 
 /* "0-3", "0, 2" or "any" (no constraint) into buf. */
@@ -245,13 +232,11 @@ static int bad_scope(const char *arg)
     const char *dot = strchr(arg, '.');
     const struct regc_spec *s = regctl_find_spec(arg, dot ? (size_t)(dot - arg) : strlen(arg));
     if (s)
-        fprintf(stderr, "regctl: events: no block '%s' in spec '%s'%s\n", dot + 1, s->name,
-                regctl_suggest_block(s, dot + 1, hint, sizeof(hint)));
-    else
-        fprintf(stderr, "regctl: events: '%s' names no spec or block%s\n", arg,
-                regctl_suggest_spec(arg, dot ? (size_t)(dot - arg) : strlen(arg), "", hint,
-                                    sizeof(hint)));
-    return 2;
+        return regctl_fail(2, "events: no block '%s' in spec '%s'%s", dot + 1, s->name,
+                           regctl_suggest_block(s, dot + 1, hint, sizeof(hint)));
+    return regctl_fail(2, "events: '%s' names no spec or block%s", arg,
+                       regctl_suggest_spec(arg, dot ? (size_t)(dot - arg) : strlen(arg), "", hint,
+                                           sizeof(hint)));
 }
 
 /* "; did you mean 'X'?" for a PATTERN that matches nothing: the closest event name (BLOCK:EVENT
@@ -297,11 +282,9 @@ int regctl_events(bool json, int argc, char **argv)
         else
             nargs++;
     }
-    if (nargs > 2) {
-        fprintf(stderr, "regctl: events takes [--perf] [SPEC[.BLOCK]] [PATTERN] (see 'regctl "
-                        "events --help')\n");
-        return 2;
-    }
+    if (nargs > 2)
+        return regctl_fail(
+            2, "events takes [--perf] [SPEC[.BLOCK]] [PATTERN] (see 'regctl events --help')");
     if (nargs == 2 && !scope_of(args[0], &only, &only_block))
         return bad_scope(args[0]);
     if (nargs == 1 && !scope_of(args[0], &only, &only_block)) {
@@ -324,9 +307,8 @@ int regctl_events(bool json, int argc, char **argv)
         out_json_doc(all);
     if (!n && pattern) {
         char hint[160];
-        fprintf(stderr, "regctl: events: nothing matches '%s'%s\n", pattern,
-                suggest_event(only, only_block, pattern, hint, sizeof(hint)));
-        return 1;
+        return regctl_fail(1, "events: nothing matches '%s'%s", pattern,
+                           suggest_event(only, only_block, pattern, hint, sizeof(hint)));
     }
     return 0;
 }

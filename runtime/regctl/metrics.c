@@ -13,35 +13,20 @@
  * its block and summed (the aggregation of issue 28, item 3, hooks in here).
  */
 #include "metrics.h"
+#include "fail.h"
 #include "names.h"
 #include "output.h"
 
 #include "regc/suggest.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
 /* ---- regctl metrics */
 
-static bool contains(const char *hay, const char *needle)
-{
-    if (!needle || !*needle)
-        return true;
-    for (; hay && *hay; hay++) {
-        size_t i = 0;
-        while (needle[i] && hay[i] &&
-               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (!needle[i])
-            return true;
-    }
-    return false;
-}
-
 static bool matches(const struct regc_metric *m, const char *pattern)
 {
-    return contains(m->name, pattern) || contains(m->desc, pattern);
+    return regctl_name_contains(m->name, pattern) || regctl_name_contains(m->desc, pattern);
 }
 
 static void print_text(const struct regc_spec *s, const struct regc_metric *m)
@@ -87,18 +72,15 @@ int regctl_metrics(bool json, int argc, char **argv)
 {
     const struct regc_spec *only = NULL;
     const char *pattern = NULL;
-    if (argc > 2) {
-        fprintf(stderr, "regctl: metrics takes [SPEC] [PATTERN] (see 'regctl metrics --help')\n");
-        return 2;
-    }
+    if (argc > 2)
+        return regctl_fail(2, "metrics takes [SPEC] [PATTERN] (see 'regctl metrics --help')");
     if (argc >= 1)
         only = regctl_find_spec(argv[0], strlen(argv[0]));
     if (argc == 2 && !only) {
         char hint[160];
-        fprintf(stderr, "regctl: metrics: no spec '%s'%s\n", argv[0],
-                regctl_suggest_spec(argv[0], strlen(argv[0]), " (see 'regctl list')", hint,
-                                    sizeof(hint)));
-        return 2;
+        return regctl_fail(2, "metrics: no spec '%s'%s", argv[0],
+                           regctl_suggest_spec(argv[0], strlen(argv[0]), " (see 'regctl list')",
+                                               hint, sizeof(hint)));
     }
     if (argc >= 1 && (!only || argc == 2))
         pattern = argv[argc - 1]; /* one argument that is no spec: a search */
@@ -119,9 +101,8 @@ int regctl_metrics(bool json, int argc, char **argv)
         out_json_doc(all);
     if (!n && pattern) {
         char hint[160];
-        fprintf(stderr, "regctl: metrics: nothing matches '%s'%s\n", pattern,
-                suggest_metric(only, pattern, hint, sizeof(hint)));
-        return 1;
+        return regctl_fail(1, "metrics: nothing matches '%s'%s", pattern,
+                           suggest_metric(only, pattern, hint, sizeof(hint)));
     }
     return 0;
 }
@@ -133,10 +114,8 @@ int regctl_metrics_request(struct regctl_metrics *ms, const char *name)
     for (unsigned i = 0; i < ms->nnames; i++)
         if (strcmp(ms->names[i], name) == 0)
             return 0;
-    if (ms->nnames == REGCTL_MAX_METRICS) {
-        fprintf(stderr, "regctl: monitor: at most %d --metric\n", REGCTL_MAX_METRICS);
-        return 2;
-    }
+    if (ms->nnames == REGCTL_MAX_METRICS)
+        return regctl_fail(2, "monitor: at most %d --metric", REGCTL_MAX_METRICS);
     ms->names[ms->nnames++] = name;
     return 0;
 }
@@ -178,9 +157,8 @@ static int event_name(char out[REGCTL_METRIC_EVENT_MAX], const char *block, cons
                      : snprintf(out, REGCTL_METRIC_EVENT_MAX, "%s:%s%s", block, t->event, set);
     if (n >= 0 && n < REGCTL_METRIC_EVENT_MAX)
         return 0;
-    fprintf(stderr, "regctl: monitor: --metric: the event name %s:%s%s is longer than %d bytes\n",
-            block, t->event, set, REGCTL_METRIC_EVENT_MAX - 1);
-    return -1;
+    return regctl_fail(-1, "monitor: --metric: the event name %s:%s%s is longer than %d bytes",
+                       block, t->event, set, REGCTL_METRIC_EVENT_MAX - 1);
 }
 
 /*
@@ -235,11 +213,9 @@ int regctl_metrics_plan(struct regctl_metrics *ms, const struct regc_spec *s, co
         struct plan p = {ms, events, nev, max, m->name};
         u->m = m;
         for (const struct regc_metric_event *t = m->events; t && t->block; t++, u->nterms++) {
-            if (u->nterms == REGCTL_METRIC_MAX_EVENTS) {
-                fprintf(stderr, "regctl: monitor: --metric %s names more than %d events\n",
-                        m->name, REGCTL_METRIC_MAX_EVENTS);
-                return 2;
-            }
+            if (u->nterms == REGCTL_METRIC_MAX_EVENTS)
+                return regctl_fail(2, "monitor: --metric %s names more than %d events", m->name,
+                                   REGCTL_METRIC_MAX_EVENTS);
             u->first[u->nterms] = ms->nslots;
             if (term_events(t, add_slot, &p))
                 return 2;

@@ -15,6 +15,7 @@
  * interval, socket and event.
  */
 #include "monitor.h"
+#include "fail.h"
 #include "advice.h"
 #include "aggregate.h"
 #include "multiplex.h"
@@ -168,18 +169,14 @@ static int set_rate(regc_sim *sim, const char *arg)
 {
     const char *eq = strrchr(arg, '=');
     int64_t n;
-    if (!eq) {
-        fprintf(stderr, "regctl: monitor: --sim-rate wants EVENT=N, got '%s'\n", arg);
-        return 2;
-    }
+    if (!eq)
+        return regctl_fail(2, "monitor: --sim-rate wants EVENT=N, got '%s'", arg);
     if (regctl_num_signed("monitor: --sim-rate N", eq + 1, -INT64_MAX, INT64_MAX, &n))
         return 2;
     char name[256];
     snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
-    if (regc_sim_rate(sim, name, n) < 0) {
-        fprintf(stderr, "regctl: monitor: --sim-rate: %s\n", regc_sim_error(sim));
-        return 2;
-    }
+    if (regc_sim_rate(sim, name, n) < 0)
+        return regctl_fail(2, "monitor: --sim-rate: %s", regc_sim_error(sim));
     return 0;
 }
 
@@ -213,9 +210,7 @@ static int check_socket_args(const struct mon *m)
         why = "--sim-sockets needs --socket";
     else
         why = check_forms(m);
-    if (why)
-        fprintf(stderr, "regctl: monitor: %s\n", why);
-    return why ? 2 : 0;
+    return why ? regctl_fail(2, "monitor: %s", why) : 0;
 }
 
 /* SPEC, then the events. 0, or 2 with a message. */
@@ -238,10 +233,8 @@ static int positional(struct mon *m, const char *arg)
 /* The metrics' events, added to the events given. 0, or 2 with a message. */
 static int metrics_plan(struct mon *m)
 {
-    if (m->metrics.nnames && m->popt.sample) {
-        fprintf(stderr, "regctl: monitor: --metric computes from counts; it excludes --sample\n");
-        return 2;
-    }
+    if (m->metrics.nnames && m->popt.sample)
+        return regctl_fail(2, "monitor: --metric computes from counts; it excludes --sample");
     return regctl_metrics_plan(&m->metrics, m->spec, m->events, &m->nev, m->evcap);
 }
 
@@ -270,8 +263,7 @@ static int metrics_per_box(struct regctl_metrics *ms, const struct regc_spec *s,
     if (!at || !cnt) {
         free(at);
         free(cnt);
-        fprintf(stderr, "regctl: monitor: out of memory\n");
-        return 1;
+        return regctl_fail(1, "monitor: out of memory");
     }
     /* each term's slots: every box an event of it became, so the term still sums them all */
     unsigned old[sizeof(ms->slots) / sizeof(ms->slots[0])], n = 0, rc = 0;
@@ -409,9 +401,8 @@ static int parse_args(struct mon *m, int argc, char **argv)
                 return 2;
             break;
         default: /* the others cmdline.c has refused */
-            fprintf(stderr, "regctl: monitor takes no option '%s' (see 'regctl monitor --help')\n",
-                    argv[optind - 1]);
-            return 2;
+            return regctl_fail(2, "monitor takes no option '%s' (see 'regctl monitor --help')",
+                               argv[optind - 1]);
         }
     }
     if (optind < argc) /* after "--": the command to measure */
@@ -423,15 +414,12 @@ static int parse_args(struct mon *m, int argc, char **argv)
         m->table = true;
     if (m->spec && metrics_plan(m))
         return 2;
-    if (!m->spec || !m->nev) {
-        fprintf(stderr, "regctl: monitor: want SPEC and at least one EVENT or --metric (see "
-                        "'regctl monitor --help')\n");
-        return 2;
-    }
-    if (m->nrates && (!m->g->backend || strcmp(m->g->backend, "sim") != 0)) {
-        fprintf(stderr, "regctl: monitor: --sim-rate needs --backend sim\n");
-        return 2;
-    }
+    if (!m->spec || !m->nev)
+        return regctl_fail(
+            2,
+            "monitor: want SPEC and at least one EVENT or --metric (see 'regctl monitor --help')");
+    if (m->nrates && (!m->g->backend || strcmp(m->g->backend, "sim") != 0))
+        return regctl_fail(2, "monitor: --sim-rate needs --backend sim");
     return check_socket_args(m);
 }
 
@@ -486,10 +474,8 @@ static void trace(void *ctx, bool write, const struct regc_io *io, uint64_t valu
 static int inject(regc_dev *d)
 {
     regc_sim *sim = regc_dev_sim(d);
-    if (sim && regc_sim_interval(sim) < 0) {
-        fprintf(stderr, "regctl: monitor: --sim-rate: %s\n", regc_sim_error(sim));
-        return -EINVAL;
-    }
+    if (sim && regc_sim_interval(sim) < 0)
+        return regctl_fail(-EINVAL, "monitor: --sim-rate: %s", regc_sim_error(sim));
     return 0;
 }
 
@@ -656,10 +642,8 @@ static int read_packages(const struct mon *m, struct sock *all)
     char dir[PATH_MAX];
     snprintf(dir, sizeof(dir), "%s/devices/system/cpu", root && *root ? root : "/sys");
     DIR *dp = opendir(dir);
-    if (!dp) {
-        fprintf(stderr, "regctl: monitor: --socket: cannot read %s: %s\n", dir, strerror(errno));
-        return -1;
-    }
+    if (!dp)
+        return regctl_fail(-1, "monitor: --socket: cannot read %s: %s", dir, strerror(errno));
     int n = 0, rc = 0;
     for (struct dirent *e; !rc && (e = readdir(dp));) {
         uint64_t cpu, pkg;
@@ -735,9 +719,7 @@ static int choose_sockets(const char *arg, const struct sock *all, int n, struct
                 for (int j = 0; j < n; j++)
                     snprintf(have + strlen(have), sizeof(have) - strlen(have), "%s%d", j ? "," : "",
                              all[j].pkg);
-                fprintf(stderr, "regctl: monitor: --socket: no socket %ld (packages: %s)\n", id,
-                        have);
-                return -1;
+                return regctl_fail(-1, "monitor: --socket: no socket %ld (packages: %s)", id, have);
             }
             want[i] = true;
         }
@@ -784,11 +766,9 @@ static int set_socket_rate(struct sock *socks, int n, const char *arg)
                           : socks[0].pkg < 0              ? "@SOCKET needs --socket"
                           : at - arg >= (long)sizeof(buf) ? "too long"
                                                           : NULL;
-        if (why) {
-            fprintf(stderr, "regctl: monitor: --sim-rate '%s': %s%s\n", arg,
-                    want < 0 ? "socket after '@': " : "", why);
-            return 2;
-        }
+        if (why)
+            return regctl_fail(2, "monitor: --sim-rate '%s': %s%s", arg,
+                               want < 0 ? "socket after '@': " : "", why);
         snprintf(buf, sizeof(buf), "%.*s", (int)(at - arg), arg);
         arg = buf;
     }
@@ -802,10 +782,8 @@ static int set_socket_rate(struct sock *socks, int n, const char *arg)
         if (rc)
             return rc;
     }
-    if (!found) {
-        fprintf(stderr, "regctl: monitor: --sim-rate: socket %ld is not monitored\n", want);
-        return 2;
-    }
+    if (!found)
+        return regctl_fail(2, "monitor: --sim-rate: socket %ld is not monitored", want);
     return 0;
 }
 
@@ -844,10 +822,8 @@ static int open_socket(const struct mon *m, struct sock *s)
         regctl_advise(g->backend, rc, err, m->popt.lock_dir != NULL);
         return 1;
     }
-    if (regc_pmon_new(&s->p, s->d) < 0) {
-        fprintf(stderr, "regctl: monitor: out of memory\n");
-        return 1;
-    }
+    if (regc_pmon_new(&s->p, s->d) < 0)
+        return regctl_fail(1, "monitor: out of memory");
     regc_pmon_set_pci_device(s->p, s->pd);
     regc_pmon_filter_check(s->p, !m->no_filter_check);
     regc_pmon_every_box(s->p, true); /* an event without a box: all of them, summed */
@@ -856,10 +832,8 @@ static int open_socket(const struct mon *m, struct sock *s)
     s->prev_ena = calloc(m->nev, sizeof(*s->prev_ena));
     s->prev_run = calloc(m->nev, sizeof(*s->prev_run));
     s->pcnt = calloc(m->nev, sizeof(*s->pcnt));
-    if (!s->prev || !s->delta || !s->prev_ena || !s->prev_run || !s->pcnt) {
-        fprintf(stderr, "regctl: monitor: out of memory\n");
-        return 1;
-    }
+    if (!s->prev || !s->delta || !s->prev_ena || !s->prev_run || !s->pcnt)
+        return regctl_fail(1, "monitor: out of memory");
     for (unsigned i = 0; i < m->nev; i++)
         if (regc_pmon_add(s->p, m->events[i]) < 0) {
             sock_error(s, "", regc_pmon_error(s->p));
@@ -1082,27 +1056,11 @@ static void print_socket_rows(const struct mon *m, const struct sock *socks, int
     }
 }
 
-/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
-static void csv_field(const char *s)
-{
-    if (!s[strcspn(s, ",\"\r\n")]) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
 static void csv_row(unsigned long t, const char *socket, const char *event,
                     const regc_pmon_session *p, unsigned i, uint64_t v)
 {
     printf("%lu,%s,", t, socket);
-    csv_field(event);
+    out_csv_field(stdout, ",", event); /* RFC 4180 */
     if (counts_signed(p, i))
         printf(",%lld\n", (long long)(int64_t)v);
     else
@@ -1422,8 +1380,7 @@ static int run(struct mon *m, struct sock *socks, int n)
     unsigned *widths = calloc(m->nev, sizeof(*widths));
     if (!widths) {
         release_sockets(socks, n, -ENOMEM);
-        fprintf(stderr, "regctl: monitor: out of memory\n");
-        return 1;
+        return regctl_fail(1, "monitor: out of memory");
     }
     json_t *rows = m->g->json ? json_array() : NULL;
     bool perf = perf_form(m), rows_shown = !perf || m->interval_given || m->count_given;

@@ -4,6 +4,7 @@
 #include "regc/suggest.h"
 #include "regc_specs.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,4 +59,19 @@ const char *regctl_suggest_block(const struct regc_spec *s, const char *name, ch
     for (const struct regc_block *b = s->blocks; b->name; b++)
         regc_suggest_add(&sg, b->name);
     return regc_suggest_text(&sg, buf, buflen);
+}
+
+bool regctl_name_contains(const char *hay, const char *needle)
+{
+    if (!needle || !*needle)
+        return true;
+    for (; hay && *hay; hay++) {
+        size_t i = 0;
+        while (needle[i] && hay[i] &&
+               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (!needle[i])
+            return true;
+    }
+    return false;
 }

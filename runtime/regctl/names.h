@@ -7,6 +7,7 @@
 
 #include "regc/desc.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Every spec compiled into regctl, and the user's (--spec), NULL-terminated. names.c alone
@@ -37,5 +38,9 @@ const char *regctl_suggest_spec(const char *name, size_t len, const char *otherw
 /* "; did you mean 'X'?" when a block of s is close to 'name', else "". Returns buf. */
 const char *regctl_suggest_block(const struct regc_spec *s, const char *name, char *buf,
                                  size_t buflen);
+
+/* Does 'hay' (may be NULL) contain 'needle', in any case? A NULL or empty needle: yes. The
+ * PATTERN search of `regctl events` and `regctl metrics`. */
+bool regctl_name_contains(const char *hay, const char *needle);
 
 #endif

@@ -1,5 +1,6 @@
 /* runtime/regctl/numarg.c - a number from the command line, with regctl's wording of a refusal. */
 #include "numarg.h"
+#include "fail.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,8 +11,7 @@ int regctl_num(const char *what, const char *text, uint64_t min, uint64_t max, u
     char why[96];
     if (regc_num_parse(text, REGC_NUM_NUL, min, max, flags, out, why, sizeof(why)) == REGC_NUM_OK)
         return 0;
-    fprintf(stderr, "regctl: %s '%s': %s\n", what, text, why);
-    return 2;
+    return regctl_fail(2, "%s '%s': %s", what, text, why);
 }
 
 int regctl_num_signed(const char *what, const char *text, int64_t min, int64_t max, int64_t *out)
@@ -19,8 +19,7 @@ int regctl_num_signed(const char *what, const char *text, int64_t min, int64_t m
     char why[96];
     if (regc_num_parse_signed(text, REGC_NUM_NUL, min, max, out, why, sizeof(why)) == REGC_NUM_OK)
         return 0;
-    fprintf(stderr, "regctl: %s '%s': %s\n", what, text, why);
-    return 2;
+    return regctl_fail(2, "%s '%s': %s", what, text, why);
 }
 
 /* The unit at the end of a duration, and how many of it make a second; the unit's length in
@@ -46,16 +45,12 @@ int regctl_duration(const char *what, const char *text, uint64_t max_s, const ch
     size_t len = strlen(text), ul;
     uint64_t per_s = duration_unit(text, len, &ul), v;
     char why[160];
-    if (regc_num_parse(text, len - ul, 0, max_s * per_s, REGC_NUM_DEC, &v, why, sizeof(why))) {
-        fprintf(stderr, "regctl: %s '%s': %s (want 1s, 250ms, 0; at most %llus)\n", what, text, why,
-                (unsigned long long)max_s);
-        return 2;
-    }
-    if (!ul && v) {
-        fprintf(stderr, "regctl: %s '%s': a number without its unit: write %sms or %ss%s%s\n", what,
-                text, text, text, hint ? "; " : "", hint ? hint : "");
-        return 2;
-    }
+    if (regc_num_parse(text, len - ul, 0, max_s * per_s, REGC_NUM_DEC, &v, why, sizeof(why)))
+        return regctl_fail(2, "%s '%s': %s (want 1s, 250ms, 0; at most %llus)", what, text, why,
+                           (unsigned long long)max_s);
+    if (!ul && v)
+        return regctl_fail(2, "%s '%s': a number without its unit: write %sms or %ss%s%s", what,
+                           text, text, text, hint ? "; " : "", hint ? hint : "");
     *ns = (long long)(v * (1000000000 / per_s));
     return 0;
 }

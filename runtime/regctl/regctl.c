@@ -21,6 +21,7 @@
 #include "complete.h"
 #include "cpucheck.h"
 #include "events.h"
+#include "fail.h"
 #include "metrics.h"
 #include "monitor.h"
 #include "names.h"
@@ -64,9 +65,8 @@ static int no_spec(const char *name, size_t len, const char *want)
 {
     char hint[160], other[160];
     snprintf(other, sizeof(other), " (%s%ssee 'regctl list')", want ? want : "", want ? "; " : "");
-    fprintf(stderr, "regctl: no spec '%.*s'%s\n", (int)len, name,
-            regctl_suggest_spec(name, len, other, hint, sizeof(hint)));
-    return 2;
+    return regctl_fail(2, "no spec '%.*s'%s", (int)len, name,
+                       regctl_suggest_spec(name, len, other, hint, sizeof(hint)));
 }
 
 /* ---- output helpers */
@@ -247,9 +247,8 @@ static int cmd_list(void *ctx, int argc, char **argv)
     const struct regc_block *b = regc_spec_block(s, dot + 1);
     if (!b) {
         char hint[160];
-        fprintf(stderr, "regctl: no block '%s' in spec '%s'%s\n", dot + 1, s->name,
-                regctl_suggest_block(s, dot + 1, hint, sizeof(hint)));
-        return 2;
+        return regctl_fail(2, "no block '%s' in spec '%s'%s", dot + 1, s->name,
+                           regctl_suggest_block(s, dot + 1, hint, sizeof(hint)));
     }
     return list_regs(o, b);
 }
@@ -289,10 +288,8 @@ static int resolve(const char *path, struct regc_ref *r)
         return dot ? no_spec(path, (size_t)(dot - path), "want SPEC.BLOCK[.INSTANCE].REG[INDEX]")
                    : 2;
     char err[256];
-    if (regc_resolve(s, dot + 1, r, err, sizeof(err)) < 0) {
-        fprintf(stderr, "regctl: %s\n", err);
-        return 2;
-    }
+    if (regc_resolve(s, dot + 1, r, err, sizeof(err)) < 0)
+        return regctl_fail(2, "%s", err);
     return 0;
 }
 
@@ -490,10 +487,8 @@ static int find_field(const struct regc_reg *r, const char *sel, size_t len,
 {
     char name[64], list[512];
     long msb, lsb;
-    if (!split_field(sel, len, name, sizeof(name), &msb, &lsb)) {
-        fprintf(stderr, "regctl: bad field '%.*s' (want FIELD or FIELD[MSB:LSB])\n", (int)len, sel);
-        return 2;
-    }
+    if (!split_field(sel, len, name, sizeof(name), &msb, &lsb))
+        return regctl_fail(2, "bad field '%.*s' (want FIELD or FIELD[MSB:LSB])", (int)len, sel);
     unsigned n = count_named(r, name);
     *out = NULL;
     for (const struct regc_field *f = r->fields; f->name && !*out; f++)
@@ -504,21 +499,16 @@ static int find_field(const struct regc_reg *r, const char *sel, size_t len,
         regc_suggest_init(&sg, name);
         for (const struct regc_field *f = r->fields; f->name; f++)
             regc_suggest_add(&sg, f->name);
-        fprintf(stderr, "regctl: register '%s' has no field '%s'%s\n", r->name, name,
-                regc_suggest_text(&sg, list, sizeof(list)));
-        return 2;
+        return regctl_fail(2, "register '%s' has no field '%s'%s", r->name, name,
+                           regc_suggest_text(&sg, list, sizeof(list)));
     }
     list_named(r, name, list, sizeof(list));
-    if (msb < 0 && n > 1) {
-        fprintf(stderr, "regctl: register '%s' has %u fields named '%s'; say which: %s\n", r->name,
-                n, name, list);
-        return 2;
-    }
-    if (!*out) {
-        fprintf(stderr, "regctl: register '%s' has no field '%.*s' (fields named '%s': %s)\n",
-                r->name, (int)len, sel, name, list);
-        return 2;
-    }
+    if (msb < 0 && n > 1)
+        return regctl_fail(2, "register '%s' has %u fields named '%s'; say which: %s", r->name, n,
+                           name, list);
+    if (!*out)
+        return regctl_fail(2, "register '%s' has no field '%.*s' (fields named '%s': %s)", r->name,
+                           (int)len, sel, name, list);
     return 0;
 }
 
@@ -546,26 +536,20 @@ static int parse_value(const struct regc_field *f, const char *text, uint64_t *o
 static int parse_assign(struct write_req *w, const char *arg)
 {
     const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg) {
-        fprintf(stderr, "regctl: want FIELD=VALUE, not '%s'\n", arg);
-        return 2;
-    }
-    const struct regc_field *f;
+    if (!eq || eq == arg)
+        return regctl_fail(2, "want FIELD=VALUE, not '%s'", arg);
+    const struct regc_field *f = NULL;
     uint64_t v;
     int rc = find_field(w->r.reg, arg, (size_t)(eq - arg), &f);
     if (!rc)
         rc = parse_value(f, eq + 1, &v);
     if (rc)
         return rc;
-    if (w->n == sizeof(w->f) / sizeof(w->f[0])) {
-        fprintf(stderr, "regctl: more than %u fields given\n", w->n);
-        return 2;
-    }
+    if (w->n == sizeof(w->f) / sizeof(w->f[0]))
+        return regctl_fail(2, "more than %u fields given", w->n);
     if (w->mask & regc_field_mask(f)) {
         char lab[96];
-        fprintf(stderr, "regctl: field '%s' given twice\n",
-                field_label(w->r.reg, f, lab, sizeof(lab)));
-        return 2;
+        return regctl_fail(2, "field '%s' given twice", field_label(w->r.reg, f, lab, sizeof(lab)));
     }
     w->f[w->n++] = f;
     w->mask |= regc_field_mask(f);
@@ -757,9 +741,8 @@ static int check_field(const struct write_req *w, const struct regc_field *f, ui
         return 0;
     field_bits(f, bits, sizeof(bits));
     fflush(stdout);
-    fprintf(stderr, "regctl: '%s' field '%s' [%s] reads back 0x%llx after 0x%llx %s\n", name,
-            f->name, bits, (unsigned long long)bv, (unsigned long long)wv, what);
-    return 1;
+    return regctl_fail(1, "'%s' field '%s' [%s] reads back 0x%llx after 0x%llx %s", name, f->name,
+                       bits, (unsigned long long)bv, (unsigned long long)wv, what);
 }
 
 /* Every field checked (check_field); notes printed or appended to 'arr'. 0, or 1. */
@@ -927,20 +910,17 @@ static int unknown_backend(const char *name)
     regc_suggest_init(&sg, name);
     for (const char *const *b = regctl_backends; *b; b++)
         regc_suggest_add(&sg, *b);
-    fprintf(stderr, "regctl: unknown backend '%s' (want msr, pci, perf or sim)%s\n", name,
-            regc_suggest_text(&sg, hint, sizeof(hint)));
-    return 2;
+    return regctl_fail(2, "unknown backend '%s' (want msr, pci, perf or sim)%s", name,
+                       regc_suggest_text(&sg, hint, sizeof(hint)));
 }
 
 /* ---- issue 28 (h28s): --spec FILE, loaded as it is given (specjson.h). 0, 1 or 2. */
 static int load_spec(struct opts *o, const char *file)
 {
     const struct regc_spec *s;
-    if (o->spec_file) {
-        fprintf(stderr, "regctl: --spec given twice ('%s', then '%s'): one spec file per run\n",
-                o->spec_file, file);
-        return 2;
-    }
+    if (o->spec_file)
+        return regctl_fail(2, "--spec given twice ('%s', then '%s'): one spec file per run",
+                           o->spec_file, file);
     o->spec_file = file;
     if (regctl_spec_load(file, &s))
         return 1;

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE /* ppoll, pipe2 */
 #include "run.h"
+#include "fail.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -89,10 +90,8 @@ int run_start(struct run_child *c, char **argv)
     *c = (struct run_child){0};
     fflush(stdout); /* nothing buffered twice */
     fflush(stderr);
-    if (pipe2(p, O_CLOEXEC) < 0) {
-        fprintf(stderr, "regctl: monitor: cannot run '%s': %s\n", argv[0], strerror(errno));
-        return 127;
-    }
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return regctl_fail(127, "monitor: cannot run '%s': %s", argv[0], strerror(errno));
     pid_t pid = fork();
     if (pid == 0) {
         close(p[0]);
@@ -102,8 +101,7 @@ int run_start(struct run_child *c, char **argv)
     close(p[1]);
     if (pid < 0) {
         close(p[0]);
-        fprintf(stderr, "regctl: monitor: cannot run '%s': %s\n", argv[0], strerror(fork_err));
-        return 127;
+        return regctl_fail(127, "monitor: cannot run '%s': %s", argv[0], strerror(fork_err));
     }
     c->pid = pid;
     child_pid = pid;

@@ -1,6 +1,7 @@
 /* runtime/regctl/secure.c - options that name paths, in a privileged run. */
 #define _GNU_SOURCE /* O_CLOEXEC, O_NOCTTY with _POSIX_C_SOURCE */
 #include "secure.h"
+#include "fail.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,8 +37,7 @@ static bool others_write(const struct stat *st)
 
 static int refuse(const char *option, const char *path, const char *why)
 {
-    fprintf(stderr, "regctl: %s '%s': refused: %s\n", option, path, why);
-    return -1;
+    return regctl_fail(-1, "%s '%s': refused: %s", option, path, why);
 }
 
 /*
@@ -75,19 +75,15 @@ int regctl_open_trusted(const char *path, const char *option)
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !trusted_owner(st.st_uid))
         return refuse(option, path, "a symbolic link of another user (not followed)");
     char real[PATH_MAX];
-    if (!realpath(path, real)) {
-        fprintf(stderr, "regctl: %s '%s': %s\n", option, path, strerror(errno));
-        return -1;
-    }
+    if (!realpath(path, real))
+        return regctl_fail(-1, "%s '%s': %s", option, path, strerror(errno));
     if (check_dirs(option, path, real) < 0)
         return -1;
     /* the path resolved, through directories no one else can change: a link put there now
        is not followed */
     int fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
-        fprintf(stderr, "regctl: %s '%s': %s\n", option, path, strerror(errno));
-        return -1;
-    }
+    if (fd < 0)
+        return regctl_fail(-1, "%s '%s': %s", option, path, strerror(errno));
     const char *why = NULL;
     if (fstat(fd, &st) != 0)
         why = strerror(errno);

@@ -6,6 +6,7 @@
  * postfix ops) is derived here the same way.
  */
 #include "specjson.h"
+#include "fail.h"
 #include "arena.h"
 #include "expr.h"
 #include "jschema.h"
@@ -904,11 +905,8 @@ int regctl_spec_load(const char *path, const struct regc_spec **out)
     spec_of(&c, s, doc);
     json_decref(doc);
     check_spec(&c, s);
-    if (c.nerr) {
-        fprintf(stderr, "regctl: %s: %u error%s in the spec\n", shown, c.nerr,
-                c.nerr == 1 ? "" : "s");
-        return 1;
-    }
+    if (c.nerr)
+        return regctl_fail(1, "%s: %u error%s in the spec", shown, c.nerr, c.nerr == 1 ? "" : "s");
     *out = s;
     return 0;
 }

@@ -155,6 +155,15 @@ done
 
 if "$REGCTL" list | grep -q '^e5_2600 '; then tap_ok "list names e5_2600"; else tap_fail "list names e5_2600"; fi
 if "$REGCTL" --json list | grep -q '"spec": "e5_2600"'; then tap_ok "list --json"; else tap_fail "list --json"; fi
+# regctl_fail (runtime/regctl/fail.c) formats a message in an 8 KiB buffer; a longer one (a huge
+# argument) is printed whole all the same, on one line, with the same exit status
+long=$(printf 'x%.0s' $(seq 9000))
+"$REGCTL" detect "$long" >/dev/null 2>"$tmp/long.err"
+rc=$?
+want="regctl: detect takes no arguments, not '$long' (see 'regctl detect --help')"
+if [ $rc = 2 ] && [ "$(cat "$tmp/long.err")" = "$want" ] && [ "$(wc -l <"$tmp/long.err")" = 1 ]; then
+    tap_ok "a 9,000-character argument's message is printed whole"
+else tap_fail "a 9,000-character argument's message is printed whole" "exit $rc" "$(head -c 300 "$tmp/long.err")"; fi
 
 # ---- the pci backend on a stand-in sysfs tree (iMC channel 2: 8086:3cb4, device 16 function 4)
 dev=$tmp/sys/bus/pci/devices/0000:7f:10.4
