@@ -443,6 +443,7 @@ static struct dt *svd_block_json(struct ctx *c, const struct model_block *b)
         SET_STR(c, co, "parent", cl->parent ? cl->parent->name : NULL);
         SET_STR(c, co, "alternate", cl->alternate);
         SET_STR(c, co, "derived_from", cl->derived_from);
+        SET_STR(c, co, "type_of", cl->type_of ? model_cluster_path(c->a, cl->type_of) : NULL);
         SET(c, co, "array_index", array_index_json(c, cl->array_index));
         dt_push(c->a, clusters, co);
     }

@@ -235,12 +235,6 @@ static void rule_el(struct arena *a, struct el *p, const struct model_rule *ru)
     el_add(a, p, &e);
 }
 
-/* "OUTER.INNER": the path cluster= names */
-static const char *cluster_path(struct arena *a, const struct model_cluster *c)
-{
-    return c->parent ? arena_printf(a, "%s.%s", cluster_path(a, c->parent), c->name) : c->name;
-}
-
 /* name="BASE" or "BASE{LO-HI}" ("{HI-LO}" when written descending) */
 static const char *reg_name(struct arena *a, const struct model_reg *r)
 {
@@ -324,7 +318,7 @@ static void register_el(struct arena *a, struct el *p, const struct derive_tree 
         attr(a, &e, "gaps", r->gaps);
     attr(a, &e, "index-names", index_names(a, r));
     attr(a, &e, "dim-of", model_reg_ext(r)->dim_of);
-    attr(a, &e, "cluster", model_reg_ext(r)->cluster ? cluster_path(a, model_reg_ext(r)->cluster) : NULL);
+    attr(a, &e, "cluster", model_reg_ext(r)->cluster ? model_cluster_path(a, model_reg_ext(r)->cluster) : NULL);
     attr(a, &e, "alternate", model_reg_ext(r)->alternate);
     attr(a, &e, "alternate-group", model_block_alt_group(b, r));
     attr(a, &e, "protection", model_reg_ext(r)->protection);
@@ -399,7 +393,7 @@ static void cluster_el(struct arena *a, struct el *p, const struct derive_tree *
     attr(a, &e, "name", c->name);
     if (c->written_name && strcmp(c->written_name, c->name) != 0)
         attr(a, &e, "svd-name", c->written_name);
-    attr(a, &e, "in", c->parent ? cluster_path(a, c->parent) : NULL);
+    attr(a, &e, "in", c->parent ? model_cluster_path(a, c->parent) : NULL);
     attr_hex(a, &e, "address", c->address);
     if (c->count != 1)
         attr_uint(a, &e, "count", c->count);

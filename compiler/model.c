@@ -365,3 +365,8 @@ struct model_value_ext *model_value_ext_set(struct arena *a, struct model_value 
         v->ext = arena_zalloc(a, sizeof(*v->ext));
     return v->ext;
 }
+
+const char *model_cluster_path(struct arena *a, const struct model_cluster *c)
+{
+    return c->parent ? arena_printf(a, "%s.%s", model_cluster_path(a, c->parent), c->name) : c->name;
+}

@@ -677,6 +677,9 @@ const struct model_source *model_find_source(const struct model_spec *s, const c
  * bytes. */
 struct model_cite *model_cite_keep(struct arena *a, const struct model_cite *c);
 
+/* "OUTER.INNER": cluster 'c' by its parents' names and its own (a regspec's in= and cluster=). */
+const char *model_cluster_path(struct arena *a, const struct model_cluster *c);
+
 /*
  * The SVD additions of a register or a field. model_*_ext() only reads:
  * never NULL, all members zero when the object has none (a regspec model).

@@ -299,4 +299,36 @@ for c in 0 1; do
         tap_fail "C99: REGC_CMSIS_ASSERT($c)" "gcc -std=c99 status $st"
     fi
 done
+
+# -t json says which clusters use another's CMSIS type (type_of, the cluster's path in its
+# block): the unmodified derived ones by their bases (SH: CTL; CPY and TRI: ARR; DUP0 and
+# DUP1: BLK's first element BLK0; MA and MB: the list's first, LA), the copies a derived
+# cluster takes (SH's SUB: CTL.SUB), and not the modified MOD; the same read back from
+# -t regspec, where SH, CPY, DUP0, DUP1, MA, MB and TRI say own-type="false".
+for src in svd regspec; do
+    json=$tmp/types-$src.json
+    if [ $src = svd ]; then
+        "$regc" tests/svd/cmsis-layout.svd -t json -o "$json" 2>/dev/null
+    else
+        "$regc" tests/svd/cmsis-layout.svd -t regspec -o "$tmp/types.xml" 2>/dev/null &&
+            "$regc" "$tmp/types.xml" -t json -o "$json" 2>/dev/null
+    fi
+    if python3 - "$json" $src <<'PY'
+import json, sys
+der = [b for b in json.load(open(sys.argv[1]))["blocks"] if b["name"] == "DER"][0]
+got = {(c["parent"], c["name"]): c["type_of"] for c in der["svd"]["clusters"]}
+want = {(None, "SH"): "CTL", (None, "CPY"): "ARR", (None, "TRI"): "ARR",
+        (None, "DUP0"): "BLK0", (None, "DUP1"): "BLK0", (None, "MA"): "LA", (None, "MB"): "LA",
+        (None, "MOD"): None, (None, "CTL"): None, (None, "ARR"): None, (None, "LA"): None}
+if sys.argv[2] == "svd":
+    want[("SH", "SUB")] = "CTL.SUB"
+sys.exit(0 if all(got.get(k, "absent") == v for k, v in want.items()) else 1)
+PY
+    then
+        tap_ok "-t json ($src): type_of of DER's clusters"
+    else
+        tap_fail "-t json ($src): type_of of DER's clusters" \
+            "$(python3 -c 'import json,sys; print([(c["name"], c["type_of"]) for b in json.load(open(sys.argv[1]))["blocks"] if b["name"] == "DER" for c in b["svd"]["clusters"]])' "$json")"
+    fi
+done
 tap_done
