@@ -1118,6 +1118,26 @@ static void report_dropped(struct diag *dg, const struct model_spec *s)
                         in->name, words);
             free(words);
         }
+        for (size_t k = 0; k < b->nregs; k++) { /* a dim-of= list -t svd writes one by one */
+            const struct model_reg *r = b->regs[k];
+            const struct model_array_index *x = model_reg_ext(r)->array_index;
+            const char *index = NULL;
+            uint64_t incr = 0;
+            if (!x || r->is_array || in_cluster_array(model_reg_ext(r)->cluster))
+                continue;
+            size_t n = reg_run(&a, b, k, &index, &incr);
+            if (index) {
+                k += n - 1;
+                continue;
+            }
+            char *words = array_index_words(x);
+            diag_report(dg, DIAG_SVD_OUT_DROPPED, r->pos,
+                        "register '%s' is written alone, not as its list's element (its list's "
+                        "elements are not evenly spaced): -t svd leaves out its "
+                        "dimArrayIndex (%s)",
+                        r->name, words);
+            free(words);
+        }
     }
     arena_release(&a);
 }
