@@ -417,37 +417,25 @@ static bool single_index(const char *ix)
 }
 
 /*
- * How many registers from 'i' on are one "%s" list as written (as
- * field_run): 1 when none; *index gets the indices, *incr the step.
+ * How many registers from 'i' on -t svd writes as one "%s" list: those of its model_reg_list()
+ * whose names the pattern makes; 1 when none. *index gets the indices, *incr the step.
  */
 static size_t reg_run(struct arena *a, const struct model_block *b, size_t i, const char **index,
                       uint64_t *incr)
 {
-    const struct model_reg *r0 = b->regs[i];
-    const struct model_reg_ext *x0 = model_reg_ext(r0);
-    if (!x0->dim_of || r0->is_array)
-        return 1;
-    const char **idx = arena_alloc(a, (b->nregs - i) * sizeof(*idx));
+    size_t most = model_reg_list(b, i, incr);
+    const char **idx = arena_alloc(a, most * sizeof(*idx));
     size_t n = 0;
-    for (size_t k = i; k < b->nregs; k++) {
-        const struct model_reg *r = b->regs[k];
-        const struct model_reg_ext *x = model_reg_ext(r);
-        if (x->dim_of != x0->dim_of || x->cluster != x0->cluster || r->is_array)
+    for (; n < most; n++) {
+        const struct model_reg *r = b->regs[i + n];
+        if (!(idx[n] = dim_index_of(a, model_reg_ext(r)->dim_of, local_name(r))))
             break;
-        const char *ix = dim_index_of(a, x->dim_of, local_name(r));
-        if (!ix)
-            break;
-        if (n == 1)
-            *incr = r->address - r0->address;
-        if (n >= 1 && (r->address <= r0->address || r->address != r0->address + *incr * n))
-            break;
-        idx[n++] = ix;
     }
     if (n == 1 && single_index(idx[0]))
         *index = arena_printf(a, "%s-%s", idx[0], idx[0]); /* a list of one, kept as one */
     else if (n >= 2)
         *index = join(a, idx, n);
-    return n;
+    return n ? n : 1;
 }
 
 /* The first non-reserved field of r, or NULL. */
@@ -1118,7 +1106,7 @@ static void report_dropped(struct diag *dg, const struct model_spec *s)
                         in->name, words);
             free(words);
         }
-        for (size_t k = 0; k < b->nregs; k++) { /* a dim-of= list -t svd writes one by one */
+        for (size_t k = 0; k < b->nregs; k++) { /* a dim-of= register -t svd writes alone */
             const struct model_reg *r = b->regs[k];
             const struct model_array_index *x = model_reg_ext(r)->array_index;
             const char *index = NULL;
@@ -1132,8 +1120,8 @@ static void report_dropped(struct diag *dg, const struct model_spec *s)
             }
             char *words = array_index_words(x);
             diag_report(dg, DIAG_SVD_OUT_DROPPED, r->pos,
-                        "register '%s' is written alone, not as its list's element (its list's "
-                        "elements are not evenly spaced): -t svd leaves out its "
+                        "register '%s' is written alone, not as a list (a list of one has a "
+                        "dimIndex only of the form 0-0 or A-A): -t svd leaves out its "
                         "dimArrayIndex (%s)",
                         r->name, words);
             free(words);

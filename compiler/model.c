@@ -161,6 +161,28 @@ size_t model_instance_list(const struct model_block *b, size_t i, uint64_t *stri
     return n;
 }
 
+size_t model_reg_list(const struct model_block *b, size_t i, uint64_t *incr)
+{
+    const struct model_reg *r0 = b->regs[i];
+    const struct model_reg_ext *x0 = model_reg_ext(r0);
+    *incr = 0;
+    if (!x0->dim_of || r0->is_array)
+        return 1;
+    size_t n = 1;
+    for (; i + n < b->nregs; n++) {
+        const struct model_reg *r = b->regs[i + n];
+        const struct model_reg_ext *x = model_reg_ext(r);
+        if (x->dim_of != x0->dim_of || x->cluster != x0->cluster || r->is_array ||
+            r->address <= r0->address)
+            break;
+        if (n == 1)
+            *incr = r->address - r0->address;
+        if (r->address - r0->address != *incr * n)
+            break;
+    }
+    return n;
+}
+
 const struct model_instance *model_instance_typed_as(const struct model_instance *in)
 {
     if (in->own_type)

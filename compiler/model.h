@@ -716,6 +716,15 @@ bool model_field_write_as_read(const struct model_field *f);
 size_t model_instance_list(const struct model_block *b, size_t i, uint64_t *stride);
 
 /*
+ * How many registers of 'b' from 'i' on are elements of one "%s" list, as CMSIS-SVD can write
+ * one (one dim_of, one cluster, no array, evenly apart and ascending): 1 when register i is in
+ * none; *incr gets the step (0 for a list of one). The loader checks a list's <array-index>
+ * against this length and -t svd writes the list as one <dim>, so both see the same lists: two
+ * SVD lists of one pattern ("CH%s" at 0x10 and at 0x40) stay two.
+ */
+size_t model_reg_list(const struct model_block *b, size_t i, uint64_t *incr);
+
+/*
  * The peripheral whose CMSIS type instance 'in' uses: itself when it has a type of its own
  * (own_type), else its block's type_of, else its block's first instance (whose type the block's
  * is). -t cmsis names the pointer 'in' with that one's type.

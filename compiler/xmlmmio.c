@@ -489,14 +489,13 @@ void xl_mmio_enum_set(struct loader *ld, const struct xl_elem *n, struct model_f
 
 /* ---------------------------------------------------------------- the spec loaded */
 
-/* How many instances of 'b' from the k-th on are elements of its dim-of= list (1: in none). */
+/* How many instances of 'b' from the k-th on are elements of its dim-of= list, as -t svd writes
+ * one <dim> peripheral (model_instance_list(): evenly apart and ascending); 1: in none. */
 static size_t list_len(const struct model_block *b, size_t k)
 {
-    const char *list = b->instances[k]->dim_of;
-    size_t n = 1;
-    while (list && k + n < b->ninstances && b->instances[k + n]->dim_of == list)
-        n++; /* one pointer per list (same_list) */
-    return n;
+    uint64_t stride;
+    size_t n = model_instance_list(b, k, &stride);
+    return n ? n : 1;
 }
 
 /* Is cluster 'o' an element of the array cluster 'c' is an element of, as the SVD reader expands
@@ -558,27 +557,14 @@ static const struct model_array_index *array_index_kept(struct arena *a, struct 
     return kept ? kept : ix;
 }
 
-/* How many registers of 'b' from the k-th on are elements of its dim-of= list, in one cluster
- * (1: in none), as -t svd writes them as one. */
-static size_t reg_list_len(const struct model_block *b, size_t k)
-{
-    const struct model_reg_ext *x = model_reg_ext(b->regs[k]);
-    size_t n = 1;
-    if (!x->dim_of || b->regs[k]->is_array)
-        return 1;
-    while (k + n < b->nregs && !b->regs[k + n]->is_array &&
-           model_reg_ext(b->regs[k + n])->dim_of == x->dim_of &&
-           model_reg_ext(b->regs[k + n])->cluster == x->cluster)
-        n++; /* one pointer per list (same_list) */
-    return n;
-}
-
-/* The <array-index> of each register array against its count; of each dim-of= list of registers,
- * its first element's, one for all its elements, against the list's length. */
+/* The <array-index> of each register array against its count; of each dim-of= list of registers
+ * (model_reg_list(), as -t svd writes it), its first element's, one for all its elements, against
+ * the list's length. */
 static void check_reg_indices(struct arena *a, struct diag *dg, const struct model_block *b)
 {
     for (size_t k = 0, n; k < b->nregs; k += n) {
-        n = reg_list_len(b, k);
+        uint64_t incr;
+        n = model_reg_list(b, k, &incr);
         struct model_reg *head = b->regs[k];
         const struct model_array_index *ix = model_reg_ext(head)->array_index;
         if (head->is_array) {
