@@ -386,6 +386,24 @@ static void addr_block_el(struct arena *a, struct el *p, const struct model_addr
     el_add(a, p, &e);
 }
 
+/*
+ * A cluster a derived one took from its base (model_cluster.taken) that derives from nothing
+ * itself: derived-from= the cluster whose CMSIS type it uses, by its path in the block, where a
+ * reader's lookup leads there, so read back (own-type="false") it keeps that type, as it would
+ * had the reader taken it from the base again.
+ */
+static bool taken_attr(struct arena *a, struct el *e, const struct derive_tree *t,
+                       const struct model_block *b, const struct model_cluster *c)
+{
+    if (!c->taken || !c->type_of)
+        return false;
+    const char *path = model_cluster_path(a, c->type_of);
+    if (derive_find_base(t, model_tree_ref(DERIVE_CLUSTER, c, b), path).obj != c->type_of)
+        return false;
+    attr(a, e, "derived-from", path);
+    return true;
+}
+
 static void cluster_el(struct arena *a, struct el *p, const struct derive_tree *t,
                        const struct model_block *b, const struct model_cluster *c)
 {
@@ -402,7 +420,8 @@ static void cluster_el(struct arena *a, struct el *p, const struct derive_tree *
     attr(a, &e, "header-struct", c->header_struct);
     attr(a, &e, "alternate", c->alternate);
     /* svdconv's unmodified copy: its base's CMSIS type (needs the derived-from= written) */
-    if (derived_attr(a, &e, t, model_tree_ref(DERIVE_CLUSTER, c, b)) && c->type_of)
+    if ((derived_attr(a, &e, t, model_tree_ref(DERIVE_CLUSTER, c, b)) || taken_attr(a, &e, t, b, c)) &&
+        c->type_of)
         attr(a, &e, "own-type", "false");
     attr(a, &e, "desc", c->desc);
     array_index_el(a, &e, c->array_index);
