@@ -713,11 +713,11 @@ static struct dt *items_of(struct item_maker *m, const struct model_cluster *c,
 
 /*
  * Is register 'r' left for the reader to make again from a derivedFrom? It is when it, or a
- * cluster holding it, is what a derived cluster took from its base ('taken'), or when a cluster
- * holding it is a derived copy svdconv does not call modified (type_of): that one is written
- * with its derivedFrom and nothing inside, the other with its derivedFrom and only its own
- * registers and clusters, so read back the copies are copies again, of their bases' types,
- * where written out they would make a cluster modified (SvdCluster's SetModified for register
+ * cluster holding it, is what a derived cluster or peripheral took from its base ('taken'), or
+ * when a cluster holding it is a derived copy svdconv does not call modified (type_of): that
+ * one is written with its derivedFrom and nothing inside, the other with its derivedFrom and
+ * only its own registers and clusters, so read back the copies are copies again, of their
+ * bases' types, where written out they would be its own (SvdCluster's SetModified for register
  * and cluster). '*list' is then the cluster listed in its place (NULL: none), the outermost.
  */
 static bool left_to_reader(const struct model_reg *r, const struct model_cluster **list)

@@ -186,8 +186,8 @@ struct model_reg_ext {
     struct model_cluster *cluster; /* innermost cluster it was written in, or NULL */
     const struct model_array_index *array_index; /* SVD <dimArrayIndex>, or NULL */
     bool has_reset_mask;
-    bool taken; /* SVD: taken by its derived cluster from the base, not written there (as a
-                   cluster's 'taken') */
+    bool taken; /* SVD: taken from the base by the derived cluster or peripheral it is in, not
+                   written there (as a cluster's 'taken') */
 };
 
 /* <register name="NAME{HI-LO}" space= address= stride= width= size= reset= gaps=> */
@@ -243,8 +243,9 @@ struct model_cluster {
     const struct model_array_index *array_index; /* SVD <dimArrayIndex> of its own, or NULL */
     struct srcpos pos;
     bool base_type; /* a regspec's own-type="false": type_of is its base's, once bases resolve */
-    /* SVD: taken by the derived cluster it is in from that one's base (svd_derive.c), not
-       written there: -t svd leaves it to the reader to take again, -t regspec derives it */
+    /* SVD: taken from the base by the derived cluster or peripheral (one that writes registers)
+       it is in (svd_derive.c), not written there: -t svd leaves it to the reader to take again,
+       -t regspec derives it */
     bool taken;
 };
 

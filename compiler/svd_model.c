@@ -811,7 +811,8 @@ struct place {
     const char **index; /* its index names, NULL when numbers from 'first' */
     unsigned first;
     bool copy; /* inside a copy: a cluster a derived peripheral or cluster took from its base */
-    bool taken; /* the register or cluster itself taken by its derived cluster from the base */
+    bool taken; /* the register or cluster itself taken by its derived cluster, or peripheral
+                   that writes registers, from the base */
 };
 
 static bool size_ok(unsigned size)
@@ -1293,7 +1294,7 @@ static void read_kids(struct builder *b, const struct svd_node *n, const struct 
         const struct svd_node *k = n->kids[i];
         struct place kat = *at;
         kat.copy = at->copy || k->parent != n; /* taken from n's base (svd_derive.c) */
-        kat.taken = n->kind == SVD_CLUSTER && k->parent != n;
+        kat.taken = k->parent != n && (n->kind == SVD_CLUSTER || n->own_regs);
         if (k->kind == SVD_REG)
             read_reg(b, k, p, &kat, cap);
         else if (k->kind == SVD_CLUSTER)

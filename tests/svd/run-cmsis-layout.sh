@@ -8,7 +8,8 @@
 # _Pos/_Msk and named values, a "%s" cluster list as one type, registers of one name
 # in different alternateGroups (or the first in one, the later in none), derived clusters
 # (unmodified: the base's type; without a dim of their own: the base's dim),
-# IRQn_Type with the Cortex-M4 exceptions; and the C99
+# a derived peripheral's copied cluster (derive-regs.svd), all also read back from -t svd
+# and -t regspec; IRQn_Type with the Cortex-M4 exceptions; and the C99
 # form of the header's assert macro (a false one fails to compile).
 set -u
 cd "$(dirname "$0")/../.."
@@ -286,6 +287,61 @@ then
     tap_ok "MOD: its base's members first, then its own, as read and read back"
 else
     tap_fail "MOD: its base's members first, then its own, as read and read back" "$(head -n 3 "$tmp/err")"
+fi
+
+# A derived peripheral that writes a register of its own (tests/svd/derive-regs.svd, facts in its
+# comment): ADD_Type of its own, its C a copy of SRC's, of SRC_C_Type, no ADD_C_Type and no
+# macros for it; the same through -t svd (ADD derived from SRC with X alone: the reader takes A
+# and C from SRC again, first) and -t regspec (C derived-from="SRC.C" own-type="false").
+cat >"$tmp/dregs.c" <<'C'
+#include "cmsis_derive-regs.h"
+#define IS(expr, type) _Generic((expr), type: 1, default: 0)
+#define AT(T, m, off) _Static_assert(offsetof(T, m) == (off), #T "." #m)
+AT(SRC_Type, A, 0x0); AT(SRC_Type, C, 0x8); AT(SRC_C_Type, V, 0x0); AT(SRC_C_Type, W, 0x4);
+_Static_assert(sizeof(SRC_Type) == 0x10 && sizeof(SRC_C_Type) == 8, "SRC, SRC.C");
+AT(ADD_Type, A, 0x0); AT(ADD_Type, X, 0x4); AT(ADD_Type, C, 0x8);
+_Static_assert(sizeof(ADD_Type) == 0x10 && IS(ADD, ADD_Type *), "ADD: a type of its own");
+_Static_assert(IS(&ADD->C, SRC_C_Type *) && IS(&SRC->C, SRC_C_Type *), "ADD.C: SRC's C type");
+_Static_assert(ADD_A_F_Msk == 0xFu && ADD_X_H_Msk == 0x1u && SRC_C_V_G_Msk == 0xFFu, "macros");
+#if defined(ADD_C_V_G_Pos) || defined(ADD_C_V_G_Msk)
+#error "ADD's C is an unmodified copy: no macros of its own"
+#endif
+C
+for t in none svd regspec; do
+    mkdir -p "$tmp/dr-$t"
+    src=tests/svd/derive-regs.svd
+    if [ $t != none ]; then
+        "$regc" "$src" -t $t -o "$tmp/dr.$t" 2>"$tmp/err"
+        src=$tmp/dr.$t
+    fi
+    if "$regc" "$src" -t cmsis -o "$tmp/dr-$t/cmsis_derive-regs.h" 2>>"$tmp/err" &&
+        ! grep -q 'ADD_C_Type' "$tmp/dr-$t/cmsis_derive-regs.h" &&
+        gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp/dr-$t" -c -o "$tmp/dr-$t/d.o" \
+            "$tmp/dregs.c" 2>"$tmp/cc.err"; then
+        tap_ok "derive-regs.svd ($t): ADD's C of SRC_C_Type, no ADD_C_Type"
+    else
+        tap_fail "derive-regs.svd ($t): ADD's C of SRC_C_Type, no ADD_C_Type" \
+            "$(head -n 3 "$tmp/err")" "$(grep -m 3 error "$tmp/cc.err")"
+    fi
+done
+add=$(awk '/<peripheral derivedFrom="SRC">/ {on = 1} on {print} on && /<\/peripheral>/ {exit}' \
+    "$tmp/dr.svd")
+"$regc" "$tmp/dr.svd" -t json -o "$tmp/dr.json" 2>"$tmp/err"
+if [ "$(printf '%s\n' "$add" | grep -c '<register>')" = 1 ] &&
+    printf '%s\n' "$add" | grep -q '<name>X</name>' &&
+    ! printf '%s\n' "$add" | grep -q '<cluster>' &&
+    grep -q '<cluster name="C" address="0x8" derived-from="SRC.C" own-type="false"' \
+        "$tmp/dr.regspec" &&
+    python3 - "$tmp/dr.json" <<'PY'
+import json, sys
+add = [b for b in json.load(open(sys.argv[1]))["blocks"] if b["name"] == "ADD"][0]
+sys.exit(0 if [r["name"] for r in add["registers"]] == ["A", "C_V", "C_W", "X"] else 1)
+PY
+then
+    tap_ok "derive-regs.svd as written: ADD with X alone, read back A, C.V, C.W, then X"
+else
+    tap_fail "derive-regs.svd as written: ADD with X alone, read back A, C.V, C.W, then X" \
+        "$add" "$(head -n 3 "$tmp/err")"
 fi
 
 # A memory-mapped regspec: the HPET's registers at the offsets of the IA-PC HPET
