@@ -386,8 +386,47 @@ static void addr_block_el(struct arena *a, struct el *p, const struct model_addr
     el_add(a, p, &e);
 }
 
+/* The peripheral, as the spec is seen as an SVD file (docs/regspec.md, "Derivation"), whose
+ * block holds cluster 'c'; NULL when none does. */
+static const char *periph_of(const struct model_spec *s, const struct model_cluster *c)
+{
+    for (size_t i = 0; i < s->nblocks; i++) {
+        const struct model_block *b = s->blocks[i];
+        for (size_t k = 0; k < b->nclusters; k++)
+            if (b->clusters[k] == c)
+                return b->ninstances ? b->instances[0]->name : b->name;
+    }
+    return NULL;
+}
+
+/*
+ * A cluster a derived cluster or peripheral took from its base (model_cluster.taken) that
+ * derives from nothing itself: derived-from= the cluster whose CMSIS type it uses, by its path
+ * in the block, else from its peripheral (a derived peripheral's copy), where a reader's lookup
+ * leads there, so read back (own-type="false") it keeps that type, as it would had the reader
+ * taken it from the base again.
+ */
+static bool taken_attr(struct arena *a, struct el *e, const struct derive_tree *t,
+                       const struct model_spec *s, const struct model_block *b,
+                       const struct model_cluster *c)
+{
+    if (!c->taken || !c->type_of)
+        return false;
+    struct derive_ref n = model_tree_ref(DERIVE_CLUSTER, c, b);
+    const char *path = model_cluster_path(a, c->type_of);
+    if (derive_find_base(t, n, path).obj != c->type_of) {
+        const char *periph = periph_of(s, c->type_of);
+        path = periph ? arena_printf(a, "%s.%s", periph, path) : NULL;
+        if (!path || derive_find_base(t, n, path).obj != c->type_of)
+            return false;
+    }
+    attr(a, e, "derived-from", path);
+    return true;
+}
+
 static void cluster_el(struct arena *a, struct el *p, const struct derive_tree *t,
-                       const struct model_block *b, const struct model_cluster *c)
+                       const struct model_spec *s, const struct model_block *b,
+                       const struct model_cluster *c)
 {
     struct el e = el_new(a, "cluster");
     attr(a, &e, "name", c->name);
@@ -402,7 +441,8 @@ static void cluster_el(struct arena *a, struct el *p, const struct derive_tree *
     attr(a, &e, "header-struct", c->header_struct);
     attr(a, &e, "alternate", c->alternate);
     /* svdconv's unmodified copy: its base's CMSIS type (needs the derived-from= written) */
-    if (derived_attr(a, &e, t, model_tree_ref(DERIVE_CLUSTER, c, b)) && c->type_of)
+    struct derive_ref n = model_tree_ref(DERIVE_CLUSTER, c, b);
+    if ((derived_attr(a, &e, t, n) || taken_attr(a, &e, t, s, b, c)) && c->type_of)
         attr(a, &e, "own-type", "false");
     attr(a, &e, "desc", c->desc);
     array_index_el(a, &e, c->array_index);
@@ -428,7 +468,7 @@ static void block_el(struct arena *a, struct el *p, const struct derive_tree *t,
     for (size_t i = 0; i < b->naddr_blocks; i++)
         addr_block_el(a, &e, b->addr_blocks[i]);
     for (size_t i = 0; i < b->nclusters; i++)
-        cluster_el(a, &e, t, b, b->clusters[i]);
+        cluster_el(a, &e, t, s, b, b->clusters[i]);
     for (size_t i = 0; i < b->nregs; i++)
         register_el(a, &e, t, b, b->regs[i], b->gaps ? b->gaps : s->gaps);
     el_add(a, p, &e);

@@ -700,18 +700,26 @@ static struct dt *items_of(struct item_maker *m, const struct model_cluster *c,
 }
 
 /*
- * The outermost cluster holding 'c' (or 'c') that is a derived copy svdconv does not call
- * modified (type_of): written with its derivedFrom and nothing inside, it reads back the same
- * copy, where writing what it took from its base would make it modified (SvdCluster's
- * SetModified for register and cluster); NULL when there is none.
+ * Is register 'r' left for the reader to make again from a derivedFrom? It is when it, or a
+ * cluster holding it, is what a derived cluster or peripheral took from its base ('taken'), or
+ * when a cluster holding it is a derived copy svdconv does not call modified (type_of): that
+ * one is written with its derivedFrom and nothing inside, the other with its derivedFrom and
+ * only its own registers and clusters, so read back the copies are copies again, of their
+ * bases' types, where written out they would be its own (SvdCluster's SetModified for register
+ * and cluster). '*list' is then the cluster listed in its place (NULL: none), the outermost.
  */
-static const struct model_cluster *unmodified_copy(const struct model_cluster *c)
+static bool left_to_reader(const struct model_reg *r, const struct model_cluster **list)
 {
-    const struct model_cluster *out = NULL;
-    for (; c; c = c->parent)
-        if (c->derived_from && c->type_of)
-            out = c;
-    return out;
+    const struct model_cluster *c = model_reg_ext(r)->cluster;
+    bool left = model_reg_ext(r)->taken;
+    *list = c;
+    for (; c; c = c->parent) {
+        if (c->taken || (c->derived_from && c->type_of)) {
+            left = true;
+            *list = c->taken ? c->parent : c;
+        }
+    }
+    return left;
 }
 
 static struct dt *registers_list(struct arena *a, const struct model_block *b,
@@ -727,9 +735,9 @@ static struct dt *registers_list(struct arena *a, const struct model_block *b,
         const struct model_reg *r = b->regs[i];
         if (hidden(&m, model_reg_ext(r)->cluster))
             continue;
-        const struct model_cluster *copy = unmodified_copy(model_reg_ext(r)->cluster);
-        if (copy) { /* listed, empty */
-            items_of(&m, copy, r, top);
+        const struct model_cluster *in;
+        if (left_to_reader(r, &in)) { /* its cluster listed, without it */
+            items_of(&m, in, r, top);
             continue;
         }
         struct dt *list = items_of(&m, model_reg_ext(r)->cluster, r, top);

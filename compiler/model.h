@@ -186,6 +186,8 @@ struct model_reg_ext {
     struct model_cluster *cluster; /* innermost cluster it was written in, or NULL */
     const struct model_array_index *array_index; /* SVD <dimArrayIndex>, or NULL */
     bool has_reset_mask;
+    bool taken; /* SVD: taken from the base by the derived cluster or peripheral it is in, not
+                   written there (as a cluster's 'taken') */
 };
 
 /* <register name="NAME{HI-LO}" space= address= stride= width= size= reset= gaps=> */
@@ -241,6 +243,10 @@ struct model_cluster {
     const struct model_array_index *array_index; /* SVD <dimArrayIndex> of its own, or NULL */
     struct srcpos pos;
     bool base_type; /* a regspec's own-type="false": type_of is its base's, once bases resolve */
+    /* SVD: taken from the base by the derived cluster or peripheral (one that writes registers)
+       it is in (svd_derive.c), not written there: -t svd leaves it to the reader to take again,
+       -t regspec derives it */
+    bool taken;
 };
 
 /* <dimArrayIndex> of an SVD register, cluster or peripheral array: an enumeration naming its

@@ -811,6 +811,8 @@ struct place {
     const char **index; /* its index names, NULL when numbers from 'first' */
     unsigned first;
     bool copy; /* inside a copy: a cluster a derived peripheral or cluster took from its base */
+    bool taken; /* the register or cluster itself taken by its derived cluster, or peripheral
+                   that writes registers, from the base */
 };
 
 static bool size_ok(unsigned size)
@@ -927,6 +929,7 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
     x->derived_from = n->derived_from;
     x->derived_pos = n->derived_pos;
     x->cluster = at->cluster;
+    x->taken = at->taken;
     r->block = b->blk;
     r->pos = n->pos;
     r->cite.src = "svd";
@@ -1144,6 +1147,7 @@ static struct model_cluster *new_cluster(struct builder *b, const struct svd_nod
     c->count = 1;
     c->parent = at->cluster;
     c->pos = n->pos;
+    c->taken = at->taken;
     /* a copy of the cluster (its base's, in a derived peripheral or cluster) has none: svdconv's
        SvdCluster::CopyItem does not copy m_enumContainer */
     c->array_index = at->copy ? NULL : array_index(b, n, d);
@@ -1259,7 +1263,8 @@ static void read_cluster(struct builder *b, const struct svd_node *n, const stru
                            d.incr,
                            d.numeric ? NULL : d.index,
                            d.first,
-                           at->copy};
+                           at->copy,
+                           false};
         size_t first = b->blk->nregs;
         read_kids(b, n, &p, &in, cap);
         check_cluster_stride(b, n, &d, first, at->offset + offset, true);
@@ -1289,6 +1294,7 @@ static void read_kids(struct builder *b, const struct svd_node *n, const struct 
         const struct svd_node *k = n->kids[i];
         struct place kat = *at;
         kat.copy = at->copy || k->parent != n; /* taken from n's base (svd_derive.c) */
+        kat.taken = k->parent != n && (n->kind == SVD_CLUSTER || n->own_regs);
         if (k->kind == SVD_REG)
             read_reg(b, k, p, &kat, cap);
         else if (k->kind == SVD_CLUSTER)
@@ -1479,7 +1485,7 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     regc_map_clear(&b->reg_names);
     read_addr_blocks(b, blk, n);
     size_t rcap = 0;
-    struct place at = {0, "", NULL, 1, 0, NULL, 0, false};
+    struct place at = {0, "", NULL, 1, 0, NULL, 0, false, false};
     read_kids(b, n, p, &at, &rcap);
     check_outside_blocks(b, blk);
     made_as(b, n, blk, p);

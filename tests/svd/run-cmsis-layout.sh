@@ -8,7 +8,8 @@
 # _Pos/_Msk and named values, a "%s" cluster list as one type, registers of one name
 # in different alternateGroups (or the first in one, the later in none), derived clusters
 # (unmodified: the base's type; without a dim of their own: the base's dim),
-# IRQn_Type with the Cortex-M4 exceptions; and the C99
+# a derived peripheral's copied cluster (derive-regs.svd), all also read back from -t svd
+# and -t regspec; IRQn_Type with the Cortex-M4 exceptions; and the C99
 # form of the header's assert macro (a false one fails to compile).
 set -u
 cd "$(dirname "$0")/../.."
@@ -224,36 +225,123 @@ fi
 # unmodified derived clusters (SH, CPY, DUP, M, TRI: svdconv's SvdCluster::ProcessXmlElement
 # calls SetModified for a register, cluster, headerStructName or size of their own, and they
 # write none) stay members of their bases' types: -t svd writes them with their derivedFrom
-# and nothing inside, -t regspec marks them own-type="false". Not MOD: it writes a register
-# of its own (modified), and the cluster SUB it takes from CTL is written out with it, which
-# makes SUB a type of its own when read back (docs/svd.md, "Not done yet").
-python3 - "$tmp/nomod.svd" <<'PY'
-import sys
-text = open("tests/svd/cmsis-layout.svd").read()
-start = text.index('<cluster derivedFrom="CTL"><name>MOD</name>')
-end = text.index("</cluster>", start) + len("</cluster>")
-open(sys.argv[1], "w").write(text[:start] + text[end:])
-PY
-"$regc" "$tmp/nomod.svd" -t cmsis -o "$tmp/nomod.h" 2>"$tmp/err"
+# and nothing inside, -t regspec marks them own-type="false". MOD writes a register of its own
+# (modified): -t svd writes it with its derivedFrom and only EXTRA, so the reader takes CMD and
+# SUB from CTL again and SUB stays an unmodified copy (SvdDerivedFrom::DeriveItem copies the
+# base's children, SvdItem::CopyItem sets what they were copied from); -t regspec derives the
+# SUB it took (derived-from="CTL.SUB" own-type="false"). Read back, the header is the file's,
+# and the hand-worked facts above hold for it (DER->MOD.SUB of DER_CTL_SUB_Type).
 for t in svd regspec; do
-    if "$regc" "$tmp/nomod.svd" -t $t -o "$tmp/back.$t" 2>>"$tmp/err" &&
-        "$regc" "$tmp/back.$t" -t cmsis -o "$tmp/back_$t.h" 2>>"$tmp/err" &&
-        cmp -s "$tmp/nomod.h" "$tmp/back_$t.h"; then
-        tap_ok "cmsis-layout.svd (but MOD) through -t $t: the same CMSIS header"
+    mkdir -p "$tmp/$t"
+    if "$regc" tests/svd/cmsis-layout.svd -t $t -o "$tmp/back.$t" 2>"$tmp/err" &&
+        "$regc" "$tmp/back.$t" -t cmsis -o "$tmp/$t/cmsis_cmsis-layout.h" 2>>"$tmp/err" &&
+        cmp -s "$tmp/cmsis_cmsis-layout.h" "$tmp/$t/cmsis_cmsis-layout.h" &&
+        gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp/$t" -c -o "$tmp/$t/facts.o" \
+            "$tmp/facts.c" 2>"$tmp/cc.err"; then
+        tap_ok "cmsis-layout.svd through -t $t: the same CMSIS header, every fact holds"
     else
-        tap_fail "cmsis-layout.svd (but MOD) through -t $t: the same CMSIS header" \
-            "$(head -n 3 "$tmp/err")" "$(diff "$tmp/nomod.h" "$tmp/back_$t.h" | head -n 6)"
+        tap_fail "cmsis-layout.svd through -t $t: the same CMSIS header, every fact holds" \
+            "$(head -n 3 "$tmp/err")" "$(grep -m 3 error "$tmp/cc.err")" \
+            "$(diff "$tmp/cmsis_cmsis-layout.h" "$tmp/$t/cmsis_cmsis-layout.h" | head -n 6)"
     fi
 done
-# What makes them so, as written: SH with no register, the regspec's marks.
+# What makes them so, as written: SH with no register; MOD derived from CTL with EXTRA alone
+# inside (no CMD, no SUB); 11 own-type="false" in -t regspec: SH, CPY, DUP0, DUP1, MA, MB and
+# TRI, and the clusters derived ones took: SH.SUB and MOD.SUB (CTL.SUB's), DUP0.IN and DUP1.IN
+# (BLK0.IN's).
+mod=$(awk '/<cluster derivedFrom="CTL">/ {buf = ""; on = 1} on {buf = buf $0 "\n"}
+           on && /<\/cluster>/ {if (buf ~ /<name>MOD<\/name>/) printf "%s", buf; on = 0}' \
+    "$tmp/back.svd")
 if grep -A4 '<cluster derivedFrom="CTL">' "$tmp/back.svd" | grep -q '<name>SH</name>' &&
     ! awk '/<name>SH<\/name>/ {on = 1} on && /<register>/ {bad = 1} on && /<\/cluster>/ {exit}
            END {exit bad ? 0 : 1}' "$tmp/back.svd" &&
-    [ "$(grep -c 'own-type="false"' "$tmp/back.regspec")" = 7 ]; then
-    tap_ok "the unmodified copies as written: SH empty in -t svd, 7 own-type=\"false\" in -t regspec"
+    [ "$(printf '%s' "$mod" | grep -c '<register>')" = 1 ] &&
+    printf '%s' "$mod" | grep -q '<name>EXTRA</name>' &&
+    ! printf '%s' "$mod" | grep -q '<cluster>\|<name>CMD</name>\|<name>SUB</name>' &&
+    [ "$(grep -c 'own-type="false"' "$tmp/back.regspec")" = 11 ] &&
+    grep -q '<cluster name="SUB" in="MOD" .*derived-from="CTL.SUB" own-type="false"' \
+        "$tmp/back.regspec"; then
+    tap_ok "as written: SH empty and MOD with EXTRA alone in -t svd, 11 own-type=\"false\" in -t regspec"
 else
-    tap_fail "the unmodified copies as written: SH empty in -t svd, 7 own-type=\"false\" in -t regspec" \
-        "$(grep -c 'own-type="false"' "$tmp/back.regspec")"
+    tap_fail "as written: SH empty and MOD with EXTRA alone in -t svd, 11 own-type=\"false\" in -t regspec" \
+        "$mod" "$(grep -c 'own-type="false"' "$tmp/back.regspec")"
+fi
+
+# The order of MOD's members: svdconv derives in SvdItem::ProcessXmlAttributes, before
+# ProcessXmlChildren adds the cluster's own, so SvdDerivedFrom::DeriveItem's copies of CTL's
+# children come first and EXTRA last, not by address (EXTRA at 4 lies between CMD at 0 and SUB
+# at 8): MOD_CMD, MOD_SUB_V, MOD_EXTRA in -t json, of the file and of what -t svd and -t regspec
+# write, where the reader takes CMD and SUB from CTL again.
+"$regc" tests/svd/cmsis-layout.svd -t json -o "$tmp/order.json" 2>"$tmp/err"
+for t in svd regspec; do
+    "$regc" "$tmp/back.$t" -t json -o "$tmp/order-$t.json" 2>>"$tmp/err"
+done
+if python3 - "$tmp/order.json" "$tmp/order-svd.json" "$tmp/order-regspec.json" <<'PY'
+import json, sys
+def mod(path):
+    der = [b for b in json.load(open(path))["blocks"] if b["name"] == "DER"][0]
+    return [r["name"] for r in der["registers"] if r["name"].startswith("MOD_")]
+sys.exit(0 if all(mod(p) == ["MOD_CMD", "MOD_SUB_V", "MOD_EXTRA"] for p in sys.argv[1:]) else 1)
+PY
+then
+    tap_ok "MOD: its base's members first, then its own, as read and read back"
+else
+    tap_fail "MOD: its base's members first, then its own, as read and read back" "$(head -n 3 "$tmp/err")"
+fi
+
+# A derived peripheral that writes a register of its own (tests/svd/derive-regs.svd, facts in its
+# comment): ADD_Type of its own, its C a copy of SRC's, of SRC_C_Type, no ADD_C_Type and no
+# macros for it; the same through -t svd (ADD derived from SRC with X alone: the reader takes A
+# and C from SRC again, first) and -t regspec (C derived-from="SRC.C" own-type="false").
+cat >"$tmp/dregs.c" <<'C'
+#include "cmsis_derive-regs.h"
+#define IS(expr, type) _Generic((expr), type: 1, default: 0)
+#define AT(T, m, off) _Static_assert(offsetof(T, m) == (off), #T "." #m)
+AT(SRC_Type, A, 0x0); AT(SRC_Type, C, 0x8); AT(SRC_C_Type, V, 0x0); AT(SRC_C_Type, W, 0x4);
+_Static_assert(sizeof(SRC_Type) == 0x10 && sizeof(SRC_C_Type) == 8, "SRC, SRC.C");
+AT(ADD_Type, A, 0x0); AT(ADD_Type, X, 0x4); AT(ADD_Type, C, 0x8);
+_Static_assert(sizeof(ADD_Type) == 0x10 && IS(ADD, ADD_Type *), "ADD: a type of its own");
+_Static_assert(IS(&ADD->C, SRC_C_Type *) && IS(&SRC->C, SRC_C_Type *), "ADD.C: SRC's C type");
+_Static_assert(ADD_A_F_Msk == 0xFu && ADD_X_H_Msk == 0x1u && SRC_C_V_G_Msk == 0xFFu, "macros");
+#if defined(ADD_C_V_G_Pos) || defined(ADD_C_V_G_Msk)
+#error "ADD's C is an unmodified copy: no macros of its own"
+#endif
+C
+for t in none svd regspec; do
+    mkdir -p "$tmp/dr-$t"
+    src=tests/svd/derive-regs.svd
+    if [ $t != none ]; then
+        "$regc" "$src" -t $t -o "$tmp/dr.$t" 2>"$tmp/err"
+        src=$tmp/dr.$t
+    fi
+    if "$regc" "$src" -t cmsis -o "$tmp/dr-$t/cmsis_derive-regs.h" 2>>"$tmp/err" &&
+        ! grep -q 'ADD_C_Type' "$tmp/dr-$t/cmsis_derive-regs.h" &&
+        gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$tmp/dr-$t" -c -o "$tmp/dr-$t/d.o" \
+            "$tmp/dregs.c" 2>"$tmp/cc.err"; then
+        tap_ok "derive-regs.svd ($t): ADD's C of SRC_C_Type, no ADD_C_Type"
+    else
+        tap_fail "derive-regs.svd ($t): ADD's C of SRC_C_Type, no ADD_C_Type" \
+            "$(head -n 3 "$tmp/err")" "$(grep -m 3 error "$tmp/cc.err")"
+    fi
+done
+add=$(awk '/<peripheral derivedFrom="SRC">/ {on = 1} on {print} on && /<\/peripheral>/ {exit}' \
+    "$tmp/dr.svd")
+"$regc" "$tmp/dr.svd" -t json -o "$tmp/dr.json" 2>"$tmp/err"
+if [ "$(printf '%s\n' "$add" | grep -c '<register>')" = 1 ] &&
+    printf '%s\n' "$add" | grep -q '<name>X</name>' &&
+    ! printf '%s\n' "$add" | grep -q '<cluster>' &&
+    grep -q '<cluster name="C" address="0x8" derived-from="SRC.C" own-type="false"' \
+        "$tmp/dr.regspec" &&
+    python3 - "$tmp/dr.json" <<'PY'
+import json, sys
+add = [b for b in json.load(open(sys.argv[1]))["blocks"] if b["name"] == "ADD"][0]
+sys.exit(0 if [r["name"] for r in add["registers"]] == ["A", "C_V", "C_W", "X"] else 1)
+PY
+then
+    tap_ok "derive-regs.svd as written: ADD with X alone, read back A, C.V, C.W, then X"
+else
+    tap_fail "derive-regs.svd as written: ADD with X alone, read back A, C.V, C.W, then X" \
+        "$add" "$(head -n 3 "$tmp/err")"
 fi
 
 # A memory-mapped regspec: the HPET's registers at the offsets of the IA-PC HPET
@@ -303,8 +391,8 @@ done
 # -t json says which clusters use another's CMSIS type (type_of, the cluster's path in its
 # block): the unmodified derived ones by their bases (SH: CTL; CPY and TRI: ARR; DUP0 and
 # DUP1: BLK's first element BLK0; MA and MB: the list's first, LA), the copies a derived
-# cluster takes (SH's SUB: CTL.SUB), and not the modified MOD; the same read back from
-# -t regspec, where SH, CPY, DUP0, DUP1, MA, MB and TRI say own-type="false".
+# cluster takes (SH's and the modified MOD's SUB: CTL.SUB), and not MOD; the same read back
+# from -t regspec, where SH, CPY, DUP0, DUP1, MA, MB, TRI and those SUBs say own-type="false".
 for src in svd regspec; do
     json=$tmp/types-$src.json
     if [ $src = svd ]; then
@@ -319,9 +407,8 @@ der = [b for b in json.load(open(sys.argv[1]))["blocks"] if b["name"] == "DER"][
 got = {(c["parent"], c["name"]): c["type_of"] for c in der["svd"]["clusters"]}
 want = {(None, "SH"): "CTL", (None, "CPY"): "ARR", (None, "TRI"): "ARR",
         (None, "DUP0"): "BLK0", (None, "DUP1"): "BLK0", (None, "MA"): "LA", (None, "MB"): "LA",
-        (None, "MOD"): None, (None, "CTL"): None, (None, "ARR"): None, (None, "LA"): None}
-if sys.argv[2] == "svd":
-    want[("SH", "SUB")] = "CTL.SUB"
+        (None, "MOD"): None, (None, "CTL"): None, (None, "ARR"): None, (None, "LA"): None,
+        ("SH", "SUB"): "CTL.SUB", ("MOD", "SUB"): "CTL.SUB", ("CTL", "SUB"): None}
 sys.exit(0 if all(got.get(k, "absent") == v for k, v in want.items()) else 1)
 PY
     then

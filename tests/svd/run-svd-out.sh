@@ -8,7 +8,8 @@
 #     per usage with don't-care bits and isDefault, oneToClear, interrupts), and the
 #     output validates against ARM's schema;
 #   - text with < & " ' > in it is escaped: the file is well-formed and reads back equal;
-#   - tests/svd/out-all.svd (every element -t svd writes) round-trips and validates;
+#   - tests/svd/out-all.svd (every element -t svd writes) round-trips and validates, and so
+#     does tests/svd/derive-regs.svd (a derived peripheral written with its own register alone);
 #   - a cluster array of named indices the reader expands comes back as one array;
 #   - two clusters of one list written apart, alike but for their own headerEnumNames, are
 #     not written as one array: both names stay (tests/svd/enum-names-apart.xml);
@@ -235,14 +236,17 @@ else
     tap_fail "mmio-layouts.xml -t svd" "$(head -n 3 "$tmp/err")"
 fi
 
-# ---- tests/svd/out-all.svd (every element -t svd writes) round-trips
-if "$regc" tests/svd/out-all.svd -t svd -o "$tmp/out-all.svd" 2>"$tmp/err" &&
-    python3 tests/svd/svd-normalize.py tests/svd/out-all.svd >"$tmp/out-all.want" 2>"$tmp/err" &&
-    python3 tests/svd/svd-normalize.py "$tmp/out-all.svd" >"$tmp/out-all.got" 2>"$tmp/err"; then
-    tap_diff "out-all.svd: SVD -> regc -> SVD, the same register map" "$tmp/out-all.want" "$tmp/out-all.got"
-else
-    tap_fail "out-all.svd: SVD -> regc -> SVD" "$(head -n 3 "$tmp/err")"
-fi
+# ---- tests/svd/out-all.svd (every element -t svd writes) round-trips; so does
+# tests/svd/derive-regs.svd, whose derived peripheral is written with its own register alone
+for b in out-all derive-regs; do
+    if "$regc" "tests/svd/$b.svd" -t svd -o "$tmp/$b.svd" 2>"$tmp/err" &&
+        python3 tests/svd/svd-normalize.py "tests/svd/$b.svd" >"$tmp/$b.want" 2>"$tmp/err" &&
+        python3 tests/svd/svd-normalize.py "$tmp/$b.svd" >"$tmp/$b.got" 2>"$tmp/err"; then
+        tap_diff "$b.svd: SVD -> regc -> SVD, the same register map" "$tmp/$b.want" "$tmp/$b.got"
+    else
+        tap_fail "$b.svd: SVD -> regc -> SVD" "$(head -n 3 "$tmp/err")"
+    fi
+done
 
 # ---- the enumeration sets: the register map with each set's usage, name and headerEnumName,
 # and the enum form svdconv names by them
@@ -373,8 +377,9 @@ if ! $have_xmllint; then
 elif [ ! -f "$xsd" ]; then
     tap_skip "SVD outputs against CMSIS-SVD.xsd" "$svd_why"
 else
-    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd" "$tmp/qarr.out.svd" \
-        "$tmp/cmsis-enum.sets.svd" "$tmp/array-index-reglist.sets.svd" "$tmp/apart.svd"; do
+    for f in "$tmp/feat.svd" "$tmp/esc.out.svd" "$tmp/hpet.svd" "$tmp/layouts.svd" "$tmp/out-all.svd" \
+        "$tmp/derive-regs.svd" "$tmp/qarr.out.svd" "$tmp/cmsis-enum.sets.svd" \
+        "$tmp/array-index-reglist.sets.svd" "$tmp/apart.svd"; do
         if xmllint --noout --schema "$xsd" "$f" 2>"$tmp/err"; then
             tap_ok "$(basename "$f"): valid against CMSIS-SVD.xsd"
         else
